@@ -1,0 +1,98 @@
+# nndb — plain Makefile.
+#   make run        install missing Debian packages, build, start nndb
+#   make test       install, build, run every test (plain, then ASan+UBSan)
+#   make bench      side-by-side benchmarks (ratios against the anchors)
+#   make fuzz       libFuzzer targets (clang)
+#   SANITIZE=1      build with AddressSanitizer + UndefinedBehaviorSanitizer into build/asan
+#   WERROR=1        turn warnings into errors (CI sets it)
+
+CC      ?= cc
+SANITIZE ?= 0
+WERROR  ?= 0
+PYTHON  ?= /usr/bin/python3
+
+WARN = -Wall -Wextra -Wshadow -Wpointer-arith -Wstrict-prototypes -Wmissing-prototypes \
+       -Wvla -Wformat=2 -Wundef -Wcast-align -Wno-unused-parameter
+ifeq ($(WERROR),1)
+WARN += -Werror
+endif
+
+ifeq ($(SANITIZE),1)
+BUILD  ?= build/asan
+OPT     = -O1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined
+LDSAN   = -fsanitize=address,undefined
+else
+BUILD  ?= build
+OPT     = -O2
+LDSAN   =
+endif
+
+CPPFLAGS += -Iengine -D_GNU_SOURCE -MMD -MP
+CFLAGS   += -std=c11 -g -pthread $(OPT) $(WARN)
+LDLIBS   += -lopenblas -lm -ldl -lpthread
+LDFLAGS  += $(LDSAN) -pthread
+
+ENGINE_SRC := $(wildcard engine/*.c) $(wildcard engine/probe/*.c)
+LIB_SRC    := $(ENGINE_SRC)
+LIB_OBJ    := $(LIB_SRC:%.c=$(BUILD)/%.o)
+UNIT_SRC   := $(wildcard tests/unit/*.c)
+UNIT_OBJ   := $(UNIT_SRC:%.c=$(BUILD)/%.o)
+BENCH_SRC  := $(wildcard bench/*.c)
+
+.PHONY: all deps run test unit bench fuzz clean format format-check
+
+all: $(BUILD)/nndb $(BUILD)/unit_tests
+
+deps:
+	@setup/deps.sh
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/libnndb.a: $(LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/nndb: $(BUILD)/nndb.o $(BUILD)/libnndb.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/unit_tests: $(UNIT_OBJ) $(BUILD)/libnndb.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+# The allocation-counting test interposes malloc, so it is its own binary
+# and runs only in the plain build (ASan owns malloc there).
+$(BUILD)/test_noalloc: tests/noalloc/test_noalloc.c $(BUILD)/libnndb.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/bench/%: bench/%.c $(BUILD)/libnndb.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+run: deps
+	@$(MAKE) --no-print-directory $(BUILD)/nndb
+	@$(BUILD)/nndb
+
+unit: $(BUILD)/unit_tests
+	$(BUILD)/unit_tests
+
+test: deps
+	@$(MAKE) --no-print-directory WERROR=1 build/nndb build/unit_tests build/test_noalloc
+	@$(MAKE) --no-print-directory WERROR=1 SANITIZE=1 build/asan/unit_tests
+	@PYTHON=$(PYTHON) tests/run_all.sh
+
+bench: deps
+	@$(MAKE) --no-print-directory $(BENCH_SRC:%.c=build/%)
+	@PYTHON=$(PYTHON) bench/run.sh
+
+format:
+	clang-format -i $(wildcard engine/*.[ch] engine/probe/*.[ch] tests/*.h tests/*/*.c bench/*.c) nndb.c
+
+format-check:
+	clang-format --dry-run --Werror $(wildcard engine/*.[ch] engine/probe/*.[ch] tests/*.h tests/*/*.c bench/*.c) nndb.c
+
+clean:
+	rm -rf build
+
+-include $(LIB_OBJ:.o=.d) $(UNIT_OBJ:.o=.d) $(BUILD)/nndb.d

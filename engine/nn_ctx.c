@@ -1,0 +1,120 @@
+#include "nn_ctx.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "nn_mem.h"
+
+/* OpenBLAS's thread control; declared here so the engine needs only the
+ * CBLAS header for matmul. */
+void openblas_set_num_threads(int num_threads);
+int openblas_get_num_threads(void);
+
+nn_ctx *nn_ctx_new(uint64_t seed) {
+    nn_ctx *ctx = calloc(1, sizeof *ctx);
+    if (!ctx) return NULL;
+    nn_rng_seed(&ctx->rng, seed);
+    ctx->grad_enabled = true;
+    atomic_init(&ctx->interrupt, 0);
+    ctx->next_hook_id = 1;
+    ctx->next_seq = 1;
+    return ctx;
+}
+
+void nn_ctx_free(nn_ctx *ctx) {
+    if (!ctx) return;
+    nn_tensor_release(ctx->aux);
+    for (int i = 0; i < ctx->n_strings; i++) free(ctx->strings[i]);
+    free(ctx->strings);
+    free(ctx->order);
+    free(ctx);
+}
+
+const char *nn_ctx_error(const nn_ctx *ctx) {
+    return ctx->err.code ? ctx->err.msg : "";
+}
+
+nn_status nn_ctx_status(const nn_ctx *ctx) {
+    return ctx->err.code;
+}
+
+void nn_ctx_clear_error(nn_ctx *ctx) {
+    nn_error_clear(&ctx->err);
+}
+
+void nn_ctx_seed(nn_ctx *ctx, uint64_t seed) {
+    nn_rng_seed(&ctx->rng, seed);
+}
+
+bool nn_ctx_set_grad(nn_ctx *ctx, bool enabled) {
+    bool prev = ctx->grad_enabled;
+    ctx->grad_enabled = enabled;
+    return prev;
+}
+
+const char *nn_ctx_intern(nn_ctx *ctx, const char *s) {
+    if (!s) return NULL;
+    for (int i = ctx->n_strings - 1; i >= 0; i--)
+        if (strcmp(ctx->strings[i], s) == 0) return ctx->strings[i];
+    if (ctx->n_strings == ctx->cap_strings) {
+        int cap = ctx->cap_strings ? ctx->cap_strings * 2 : 16;
+        char **grown = realloc(ctx->strings, sizeof(char *) * (size_t)cap);
+        if (!grown) return NULL;
+        ctx->strings = grown;
+        ctx->cap_strings = cap;
+    }
+    char *copy = strdup(s);
+    if (!copy) return NULL;
+    ctx->strings[ctx->n_strings++] = copy;
+    return copy;
+}
+
+void nn_ctx_set_label(nn_ctx *ctx, const char *module, const char *file, int line) {
+    ctx->label.module = nn_ctx_intern(ctx, module);
+    ctx->label.file = nn_ctx_intern(ctx, file);
+    ctx->label.line = line;
+}
+
+void nn_ctx_interrupt(nn_ctx *ctx) {
+    atomic_store(&ctx->interrupt, 1);
+}
+
+bool nn_ctx_check_interrupt(nn_ctx *ctx) {
+    if (!atomic_load_explicit(&ctx->interrupt, memory_order_relaxed)) return false;
+    atomic_store(&ctx->interrupt, 0);
+    nn_error_set(&ctx->err, NN_ERR_INTERRUPT, "interrupted");
+    return true;
+}
+
+int nn_hook_add(nn_ctx *ctx, const char *name, nn_hook_fn fn, void *user) {
+    if (ctx->n_hooks == NN_MAX_HOOKS) return 0;
+    nn_hook_slot *h = &ctx->hooks[ctx->n_hooks++];
+    h->id = ctx->next_hook_id++;
+    h->name = nn_ctx_intern(ctx, name ? name : "hook");
+    h->fn = fn;
+    h->user = user;
+    return h->id;
+}
+
+void nn_hook_remove(nn_ctx *ctx, int id) {
+    for (int i = 0; i < ctx->n_hooks; i++) {
+        if (ctx->hooks[i].id == id) {
+            memmove(&ctx->hooks[i], &ctx->hooks[i + 1],
+                    sizeof ctx->hooks[0] * (size_t)(ctx->n_hooks - i - 1));
+            ctx->n_hooks--;
+            return;
+        }
+    }
+}
+
+static int n_threads;
+
+void nn_set_num_threads(int n) {
+    if (n < 1) n = 1;
+    n_threads = n;
+    openblas_set_num_threads(n);
+}
+
+int nn_get_num_threads(void) {
+    return n_threads ? n_threads : openblas_get_num_threads();
+}

@@ -1,0 +1,506 @@
+/* The op table, the executor, hooks and backward. */
+#include "nn_graph.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nn_ctx.h"
+#include "nn_mem.h"
+#include "nn_ops_impl.h"
+
+typedef struct op_entry {
+    const char *name;
+    nn_forward_fn forward;
+    nn_backward_fn backward;
+} op_entry;
+
+static const op_entry op_table[NN_OP_COUNT] = {
+#define NN_OP(E, fn, nm) [NN_OP_##E] = {nm, op_##fn##_forward, op_##fn##_backward},
+#define NN_OP_NOGRAD(E, fn, nm) [NN_OP_##E] = {nm, op_##fn##_forward, NULL},
+#include "nn_ops.def"
+#undef NN_OP
+#undef NN_OP_NOGRAD
+};
+
+const char *nn_op_name(nn_op op) {
+    return (unsigned)op < NN_OP_COUNT ? op_table[op].name : "?";
+}
+
+bool nn_op_is_differentiable(nn_op op) {
+    return (unsigned)op < NN_OP_COUNT && op_table[op].backward != NULL;
+}
+
+int nn_op_from_name(const char *name) {
+    for (int i = 0; i < NN_OP_COUNT; i++)
+        if (strcmp(op_table[i].name, name) == 0) return i;
+    return -1;
+}
+
+/* ---- node lifetime ---- */
+
+void nn_node_retain(nn_node *n) {
+    n->refcount++;
+}
+
+static void release_saved(nn_node *n) {
+    for (int i = 0; i < n->n_in; i++) {
+        nn_tensor_release(n->in[i].t);
+        n->in[i].t = NULL;
+    }
+    nn_tensor_release(n->out);
+    nn_tensor_release(n->saved[0]);
+    nn_tensor_release(n->saved[1]);
+    n->out = n->saved[0] = n->saved[1] = NULL;
+}
+
+/* Iterative, so that releasing a long chain (a loop of 10^5 ops) cannot
+ * overflow the C stack. */
+void nn_node_release(nn_node *n) {
+    if (!n || --n->refcount > 0) return;
+    nn_node *stack = n;
+    n->link = NULL;
+    while (stack) {
+        nn_node *m = stack;
+        stack = m->link;
+        release_saved(m);
+        nn_tensor_release(m->grad);
+        nn_tensor_release(m->retained_grad);
+        for (int i = 0; i < m->n_in; i++) {
+            nn_node *f = m->in[i].fn;
+            if (f && --f->refcount == 0) {
+                f->link = stack;
+                stack = f;
+            }
+        }
+        if (m->in != m->in_inline) nn_mem_free(m->in);
+        nn_mem_free(m);
+    }
+}
+
+/* ---- hooks ---- */
+
+static bool run_hooks(nn_ctx *ctx, nn_hook_event *ev) {
+    for (int i = 0; i < ctx->n_hooks; i++) {
+        nn_hook_slot *h = &ctx->hooks[i];
+        nn_error_clear(&ctx->err);
+        if (h->fn(ctx, ev, h->user) == NN_HOOK_STOP) {
+            if (!ctx->err.code) {
+                const nn_label *l = &ev->node->label;
+                nn_error_set(&ctx->err, NN_ERR_STOPPED, "stopped by %s %s %s %s%s%s",
+                             h->name, ev->after ? "after" : "before",
+                             ev->phase == NN_PHASE_FORWARD ? "forward" : "backward",
+                             nn_op_name(ev->node->op), l->module ? " in " : "",
+                             l->module ? l->module : "");
+            }
+            return false;
+        }
+    }
+    return true;
+}
+
+/* ---- executor ---- */
+
+static nn_status null_input(nn_ctx *ctx, nn_op op, int i) {
+    return nn_error_set(&ctx->err, NN_ERR_VALUE, "%s: input %d is missing", nn_op_name(op), i);
+}
+
+nn_tensor *nn_exec(nn_ctx *ctx, nn_op op, nn_tensor *const *inputs, int n_inputs,
+                   const nn_params *params) {
+    NN_ASSERT((unsigned)op < NN_OP_COUNT && n_inputs >= 0);
+    for (int i = 0; i < n_inputs; i++)
+        if (!inputs[i]) return null_input(ctx, op, i), NULL;
+
+    bool nested = ctx->depth > 0;
+    if (!nested && nn_ctx_check_interrupt(ctx)) return NULL;
+    bool record = false;
+    if (!nested && ctx->grad_enabled && op_table[op].backward)
+        for (int i = 0; i < n_inputs; i++) record |= inputs[i]->requires_grad;
+
+    nn_node stack_node, *node = &stack_node;
+    if (record) {
+        node = nn_mem_alloc(sizeof *node, "an autograd node", &ctx->err);
+        if (!node) return NULL;
+    }
+    memset(node, 0, sizeof *node);
+    node->op = op;
+    node->n_in = n_inputs;
+    node->in = node->in_inline;
+    if (n_inputs > NN_NODE_INLINE_INPUTS) {
+        node->in = nn_mem_calloc(sizeof(nn_input) * (size_t)n_inputs, "node inputs", &ctx->err);
+        if (!node->in) {
+            if (record) nn_mem_free(node);
+            return NULL;
+        }
+    }
+    if (params) node->p = *params;
+    node->label = ctx->label;
+    node->recorded = record;
+    node->seq = ctx->next_seq++;
+    for (int i = 0; i < n_inputs; i++) {
+        node->in[i].t = inputs[i]; /* borrowed until recorded */
+        node->in[i].needs_grad = inputs[i]->requires_grad;
+    }
+
+    nn_tensor *out = NULL;
+    nn_hook_event ev = {NN_PHASE_FORWARD, false, node, NULL, NULL, NULL};
+    bool hooks = !nested && ctx->n_hooks > 0;
+    /* Hooks and the forward run nested: ops they call run directly. */
+    ctx->depth++;
+    bool go = !hooks || run_hooks(ctx, &ev);
+    if (go) out = op_table[op].forward(ctx, node);
+    if (out && hooks) {
+        ev.after = true;
+        ev.output = out;
+        go = run_hooks(ctx, &ev);
+    }
+    ctx->depth--;
+    if (!out || !go) goto fail;
+    if (!record) {
+        nn_tensor_release(node->saved[0]);
+        nn_tensor_release(node->saved[1]);
+        if (node->in != node->in_inline) nn_mem_free(node->in);
+        return out;
+    }
+    int taken = 0;
+    for (; taken < n_inputs; taken++) {
+        nn_tensor *t = inputs[taken];
+        nn_input *in = &node->in[taken];
+        in->version = t->storage->version;
+        if (t->grad_fn) {
+            in->t = nn_tensor_detach(ctx, t);
+            if (!in->t) break;
+            in->fn = t->grad_fn;
+            nn_node_retain(t->grad_fn);
+        } else {
+            in->t = nn_tensor_retain(t);
+        }
+    }
+    if (taken == n_inputs) node->out = nn_tensor_detach(ctx, out);
+    if (!node->out) {
+        /* Out of memory while recording: inputs not yet taken are borrowed. */
+        for (int i = taken; i < n_inputs; i++) node->in[i].t = NULL;
+        node->refcount = 1;
+        nn_tensor_release(out);
+        nn_node_release(node);
+        return NULL;
+    }
+    node->refcount = 1; /* the output's grad_fn */
+    out->requires_grad = true;
+    out->grad_fn = node;
+    return out;
+
+fail:
+    nn_tensor_release(out);
+    nn_tensor_release(node->saved[0]);
+    nn_tensor_release(node->saved[1]);
+    if (node->in != node->in_inline) nn_mem_free(node->in);
+    if (record) nn_mem_free(node);
+    return NULL;
+}
+
+/* ---- backward ---- */
+
+typedef struct sum_arg {
+    nn_dtype dt;
+} sum_arg;
+
+static void sum_into_loop(char **d, const int64_t *s, int64_t n, void *argp) {
+    sum_arg *a = argp;
+    if (a->dt == NN_FLOAT32) {
+        if (s[0] == 0) {
+            float acc = 0;
+            for (int64_t i = 0; i < n; i++) acc += *(const float *)(d[1] + i * s[1]);
+            *(float *)d[0] += acc;
+        } else {
+            for (int64_t i = 0; i < n; i++)
+                *(float *)(d[0] + i * s[0]) += *(const float *)(d[1] + i * s[1]);
+        }
+    } else {
+        if (s[0] == 0) {
+            double acc = 0;
+            for (int64_t i = 0; i < n; i++) acc += *(const double *)(d[1] + i * s[1]);
+            *(double *)d[0] += acc;
+        } else {
+            for (int64_t i = 0; i < n; i++)
+                *(double *)(d[0] + i * s[0]) += *(const double *)(d[1] + i * s[1]);
+        }
+    }
+}
+
+nn_tensor *nn_sum_to_shape(nn_ctx *ctx, nn_tensor *g, int ndim, const int64_t *shape) {
+    if (g->ndim == ndim && memcmp(g->shape, shape, sizeof(int64_t) * (size_t)ndim) == 0)
+        return nn_tensor_retain(g);
+    int lead = g->ndim - ndim;
+    if (lead < 0) {
+        char a[128], b[128];
+        nn_error_set(&ctx->err, NN_ERR_SHAPE, "cannot sum a gradient of shape %s to shape %s",
+                     nn_tensor_shape_str(g, a, sizeof a), nn_shape_str(b, sizeof b, ndim, shape));
+        return NULL;
+    }
+    nn_dtype dt = nn_float_dtype(g->dtype);
+    nn_tensor *src = nn_tensor_cast_raw(ctx, g, dt);
+    if (!src) return NULL;
+    nn_tensor *out = nn_zeros(ctx, dt, ndim, shape);
+    if (!out) {
+        nn_tensor_release(src);
+        return NULL;
+    }
+    int64_t ost[NN_MAX_DIMS];
+    for (int i = 0; i < g->ndim; i++) {
+        int j = i - lead;
+        ost[i] = (j < 0 || shape[j] == 1) ? 0 : out->strides[j];
+    }
+    nn_iter it;
+    sum_arg a = {dt};
+    nn_iter_init(&it, g->ndim, g->shape);
+    nn_iter_add_strided(&it, out, ost);
+    nn_iter_add(&it, src);
+    nn_iter_run(&it, sum_into_loop, &a);
+    nn_tensor_release(src);
+    return out;
+}
+
+/* A gradient tensor we may write into: exclusively ours and contiguous. */
+static bool exclusive(const nn_tensor *t) {
+    return t->refcount == 1 && t->storage->refcount == 1 && nn_tensor_is_contiguous(t);
+}
+
+/* *slot += g. [g] is consumed (its reference moves or is released). With
+ * [must_own], *slot ends up exclusive, as leaf .grad must be: the optimizer
+ * and the user may write into it. */
+static nn_status accumulate(nn_ctx *ctx, nn_tensor **slot, nn_tensor *g, bool must_own) {
+    if (!*slot) {
+        if (!must_own || exclusive(g)) {
+            *slot = g;
+            return NN_OK;
+        }
+        nn_tensor *c = nn_tensor_empty(ctx, g->dtype, g->ndim, g->shape);
+        if (!c || nn_tensor_copy_(ctx, c, g)) {
+            nn_tensor_release(c);
+            nn_tensor_release(g);
+            return ctx->err.code;
+        }
+        nn_tensor_release(g);
+        *slot = c;
+        return NN_OK;
+    }
+    nn_tensor *dst = *slot;
+    if (!exclusive(dst)) {
+        nn_tensor *c = nn_tensor_empty(ctx, dst->dtype, dst->ndim, dst->shape);
+        if (!c || nn_tensor_copy_(ctx, c, dst)) {
+            nn_tensor_release(c);
+            nn_tensor_release(g);
+            return ctx->err.code;
+        }
+        nn_tensor_release(dst);
+        *slot = dst = c;
+    }
+    nn_status st = nn_raw_add_into(ctx, dst, g, 1.0);
+    nn_tensor_release(g);
+    return st;
+}
+
+static int by_seq_desc(const void *a, const void *b) {
+    const nn_node *x = *(nn_node *const *)a, *y = *(nn_node *const *)b;
+    return x->seq < y->seq ? 1 : x->seq > y->seq ? -1 : 0;
+}
+
+static const char *where_str(const nn_node *n, char *buf, int size) {
+    const nn_label *l = &n->label;
+    int k = snprintf(buf, (size_t)size, "'%s'", nn_op_name(n->op));
+    if (l->module && k < size) k += snprintf(buf + k, (size_t)(size - k), " in %s", l->module);
+    if (l->file && k < size)
+        snprintf(buf + k, (size_t)(size - k), " (%s:%d)", l->file, l->line);
+    return buf;
+}
+
+/* Collect the nodes reachable from [root] into ctx->order. */
+static nn_status collect(nn_ctx *ctx, nn_node *root, size_t *count) {
+    uint32_t epoch = ++ctx->visit_epoch;
+    if (epoch == 0) epoch = ++ctx->visit_epoch;
+    size_t n = 0;
+    root->visit = epoch;
+    root->link = NULL;
+    nn_node *stack = root;
+    while (stack) {
+        nn_node *m = stack;
+        stack = m->link;
+        if (n == ctx->order_cap) {
+            size_t cap = ctx->order_cap ? ctx->order_cap * 2 : 256;
+            nn_node **grown = realloc(ctx->order, cap * sizeof *grown);
+            if (!grown)
+                return nn_error_set(&ctx->err, NN_ERR_MEMORY, "out of memory in backward");
+            ctx->order = grown;
+            ctx->order_cap = cap;
+        }
+        ctx->order[n++] = m;
+        for (int i = 0; i < m->n_in; i++) {
+            nn_node *f = m->in[i].fn;
+            if (f && f->visit != epoch) {
+                f->visit = epoch;
+                f->link = stack;
+                stack = f;
+            }
+        }
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (ctx->order[i]->freed) {
+            char buf[256];
+            return nn_error_set(&ctx->err, NN_ERR_RUNTIME,
+                                "backward() went through %s a second time, but its saved "
+                                "tensors were freed by the first backward(). Call the first "
+                                "one as backward(retain_graph=True), or recompute the forward.",
+                                where_str(ctx->order[i], buf, sizeof buf));
+        }
+    }
+    qsort(ctx->order, n, sizeof *ctx->order, by_seq_desc);
+    *count = n;
+    return NN_OK;
+}
+
+static nn_status check_versions(nn_ctx *ctx, const nn_node *n) {
+    for (int i = 0; i < n->n_in; i++) {
+        const nn_input *in = &n->in[i];
+        if (in->t && in->t->storage->version != in->version) {
+            char buf[256], sh[128];
+            return nn_error_set(&ctx->err, NN_ERR_RUNTIME,
+                                "backward through %s: its input %d (shape %s) was modified in "
+                                "place after the forward used it (version %u, now %u). "
+                                "Change a clone() instead, or do the in-place edit before the "
+                                "forward.",
+                                where_str(n, buf, sizeof buf), i,
+                                nn_tensor_shape_str(in->t, sh, sizeof sh), in->version,
+                                in->t->storage->version);
+        }
+    }
+    return NN_OK;
+}
+
+/* Bring a raw input gradient to the input's shape and dtype. */
+static nn_tensor *fit_grad(nn_ctx *ctx, nn_tensor *g, const nn_tensor *like) {
+    nn_tensor *s = nn_sum_to_shape(ctx, g, like->ndim, like->shape);
+    nn_tensor_release(g);
+    if (!s || s->dtype == like->dtype) return s;
+    nn_tensor *c = nn_tensor_cast_raw(ctx, s, like->dtype);
+    nn_tensor_release(s);
+    return c;
+}
+
+static nn_status backward_node(nn_ctx *ctx, nn_node *node, bool retain_graph) {
+    nn_tensor *din_inline[NN_NODE_INLINE_INPUTS] = {0};
+    nn_tensor **din = din_inline;
+    nn_status st = NN_OK;
+    if (node->n_in > NN_NODE_INLINE_INPUTS) {
+        din = nn_mem_calloc(sizeof(nn_tensor *) * (size_t)node->n_in, "gradients", &ctx->err);
+        if (!din) return ctx->err.code;
+    }
+    nn_hook_event ev = {NN_PHASE_BACKWARD, false, node, node->out, node->grad, NULL};
+    if (ctx->n_hooks && !run_hooks(ctx, &ev)) {
+        st = ctx->err.code;
+        goto done;
+    }
+    st = op_table[node->op].backward(ctx, node, node->grad, din);
+    if (st) goto done;
+    if (ctx->n_hooks) {
+        ev.after = true;
+        ev.grad_inputs = din;
+        if (!run_hooks(ctx, &ev)) {
+            st = ctx->err.code;
+            goto done;
+        }
+    }
+    for (int i = 0; i < node->n_in && !st; i++) {
+        nn_input *in = &node->in[i];
+        if (!din[i]) continue;
+        nn_tensor *g = din[i];
+        din[i] = NULL;
+        if (!in->needs_grad) {
+            nn_tensor_release(g);
+            continue;
+        }
+        g = fit_grad(ctx, g, in->t);
+        if (!g) {
+            st = ctx->err.code;
+            break;
+        }
+        if (in->fn)
+            st = accumulate(ctx, &in->fn->grad, g, false);
+        else
+            st = accumulate(ctx, &in->t->grad, g, true);
+    }
+    if (!st && node->retain) st = accumulate(ctx, &node->retained_grad, nn_tensor_retain(node->grad), true);
+    if (!st && !retain_graph) {
+        release_saved(node);
+        node->freed = true;
+    }
+done:
+    for (int i = 0; i < node->n_in; i++) nn_tensor_release(din[i]);
+    if (din != din_inline) nn_mem_free(din);
+    return st;
+}
+
+nn_status nn_backward(nn_ctx *ctx, nn_tensor *root, nn_tensor *gradient, bool retain_graph) {
+    char sh[128], sh2[128];
+    if (ctx->depth > 0)
+        return nn_error_set(&ctx->err, NN_ERR_RUNTIME, "backward() cannot run inside an op");
+    if (!root->requires_grad)
+        return nn_error_set(&ctx->err, NN_ERR_RUNTIME,
+                            "backward(): this tensor does not require grad and has no grad_fn. "
+                            "Did the parameters get requires_grad, and was the forward run "
+                            "outside no_grad()?");
+    nn_tensor *g;
+    if (!gradient) {
+        if (nn_tensor_numel(root) != 1)
+            return nn_error_set(&ctx->err, NN_ERR_RUNTIME,
+                                "backward() without a gradient needs a one-element output; "
+                                "this one has shape %s. Reduce it first (e.g. .sum() or "
+                                ".mean()), or pass gradient=",
+                                nn_tensor_shape_str(root, sh, sizeof sh));
+        g = nn_ones(ctx, root->dtype, root->ndim, root->shape);
+    } else {
+        if (!nn_tensor_same_shape(gradient, root))
+            return nn_error_set(&ctx->err, NN_ERR_SHAPE,
+                                "backward(gradient): the gradient has shape %s but the output "
+                                "has shape %s",
+                                nn_tensor_shape_str(gradient, sh, sizeof sh),
+                                nn_tensor_shape_str(root, sh2, sizeof sh2));
+        g = nn_tensor_cast_raw(ctx, gradient, root->dtype);
+    }
+    if (!g) return ctx->err.code;
+    if (!root->grad_fn) return accumulate(ctx, &root->grad, g, true);
+
+    size_t n = 0;
+    if (collect(ctx, root->grad_fn, &n)) {
+        nn_tensor_release(g);
+        return ctx->err.code;
+    }
+    nn_node *top = root->grad_fn;
+    nn_tensor_release(top->grad);
+    top->grad = g;
+
+    bool prev = nn_ctx_set_grad(ctx, false);
+    nn_status st = NN_OK;
+    size_t k = 0;
+    for (; k < n && !st; k++) {
+        nn_node *node = ctx->order[k];
+        if (!node->grad) continue;
+        if (nn_ctx_check_interrupt(ctx) || check_versions(ctx, node)) {
+            st = ctx->err.code;
+            break;
+        }
+        ctx->depth++;
+        st = backward_node(ctx, node, retain_graph);
+        ctx->depth--;
+        nn_tensor_release(node->grad);
+        node->grad = NULL;
+    }
+    /* On an error or a stop, drop the gradients still in flight; the graph
+     * itself stays for inspection. */
+    for (size_t i = 0; i < n; i++) {
+        nn_tensor_release(ctx->order[i]->grad);
+        ctx->order[i]->grad = NULL;
+    }
+    nn_ctx_set_grad(ctx, prev);
+    return st;
+}

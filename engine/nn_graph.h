@@ -1,0 +1,121 @@
+/* nn_graph: autograd nodes, the executor and its hooks, and backward.
+ *
+ * Every op call goes through nn_exec: it calls the hooks registered on the
+ * context before and after the node, runs the op's forward, and, when
+ * gradients are needed, records a node. backward() walks the recorded nodes
+ * in reverse creation order through the same hooks. A node is refcounted:
+ * by the tensor it produced (grad_fn) and by the nodes that consumed that
+ * tensor; it comes from the engine's memory pool and goes back when the last
+ * reference does. Nodes hold their inputs (leaves themselves, non-leaves as
+ * aliases without history) and an alias of their output, so the debugger can
+ * show every value; backward() without retain_graph frees these.
+ */
+#ifndef NN_GRAPH_H
+#define NN_GRAPH_H
+
+#include "nn_tensor.h"
+
+typedef enum nn_op {
+#define NN_OP(E, fn, name) NN_OP_##E,
+#define NN_OP_NOGRAD(E, fn, name) NN_OP_##E,
+#include "nn_ops.def"
+#undef NN_OP
+#undef NN_OP_NOGRAD
+    NN_OP_COUNT
+} nn_op;
+
+const char *nn_op_name(nn_op op);
+bool nn_op_is_differentiable(nn_op op);
+/* Op by name ("matmul"), or -1. */
+int nn_op_from_name(const char *name);
+
+/* Parameters of a node; each op documents which fields it uses. */
+typedef struct nn_params {
+    int64_t dims[NN_MAX_DIMS]; /* reduce dims, permutation, target shape */
+    int n_dims;                /* -1: all dims (reductions) */
+    int64_t i[4];              /* integer parameters (dim, start, stop, step, ...) */
+    double f[4];               /* float parameters (slope, eps, p, ...) */
+    bool keepdim;
+    int flags;
+} nn_params;
+
+/* Where a node was recorded: set by front ends with nn_ctx_set_label.
+ * Strings are interned in the context and live as long as it. */
+typedef struct nn_label {
+    const char *module; /* "model.2", or NULL */
+    const char *file;   /* "train.nn", or NULL */
+    int line;           /* 0 when unknown */
+} nn_label;
+
+typedef struct nn_input {
+    nn_tensor *t;     /* leaf: the tensor itself; non-leaf: alias without history */
+    nn_node *fn;      /* producer of a non-leaf input, else NULL */
+    uint32_t version; /* storage version when recorded */
+    bool needs_grad;
+} nn_input;
+
+#define NN_NODE_INLINE_INPUTS 4
+
+struct nn_node {
+    int32_t refcount;
+    nn_op op;
+    uint64_t seq; /* creation order; backward runs in decreasing seq */
+    int n_in;
+    nn_input *in; /* in_inline, or a pooled array for many inputs (cat) */
+    nn_input in_inline[NN_NODE_INLINE_INPUTS];
+    nn_tensor *out;      /* alias of the output, no history */
+    nn_tensor *saved[2]; /* op-specific tensors (indices, masks, statistics) */
+    nn_params p;
+    nn_label label;
+    nn_tensor *grad;          /* d loss / d out, while backward runs */
+    nn_tensor *retained_grad; /* kept when the output called retain_grad */
+    bool recorded;            /* false for nodes that only ran (no autograd) */
+    bool retain;              /* keep the output's gradient */
+    bool freed;               /* saved tensors released by backward */
+    uint32_t visit;           /* traversal mark */
+    nn_node *link;            /* scratch list link */
+};
+
+void nn_node_retain(nn_node *n);
+void nn_node_release(nn_node *n);
+
+/* ---- hooks ---- */
+typedef enum nn_phase { NN_PHASE_FORWARD, NN_PHASE_BACKWARD } nn_phase;
+
+typedef struct nn_hook_event {
+    nn_phase phase;
+    bool after;              /* false: before the node runs */
+    nn_node *node;           /* op, params, label, inputs (node->in[i].t) */
+    nn_tensor *output;       /* forward: the output once computed; backward: forward's output */
+    nn_tensor *grad_output;  /* backward: d loss / d output */
+    nn_tensor **grad_inputs; /* backward, after: one per input, NULL where none */
+} nn_hook_event;
+
+typedef enum nn_hook_action { NN_HOOK_CONTINUE, NN_HOOK_STOP } nn_hook_action;
+
+/* A hook may inspect anything in [ev]; it must not release what it is given.
+ * Returning NN_HOOK_STOP aborts the pass with NN_ERR_STOPPED (or the error the
+ * hook set in ctx->err); the recorded graph stays for inspection. */
+typedef nn_hook_action (*nn_hook_fn)(nn_ctx *ctx, const nn_hook_event *ev, void *user);
+
+/* Register a hook; returns its id (> 0), or 0 when the table is full. */
+int nn_hook_add(nn_ctx *ctx, const char *name, nn_hook_fn fn, void *user);
+void nn_hook_remove(nn_ctx *ctx, int id);
+
+/* ---- executor ----
+ * Run [op] on [inputs] with [params] (may be NULL). Returns the output (new
+ * reference) or NULL with ctx->err set. Ops called from inside another op's
+ * forward or backward run directly: no hooks, no recording. */
+nn_tensor *nn_exec(nn_ctx *ctx, nn_op op, nn_tensor *const *inputs, int n_inputs,
+                   const nn_params *params);
+
+/* ---- backward ----
+ * d[root]/d(leaves). [gradient] may be NULL for a one-element root. Without
+ * [retain_graph] the saved tensors of every node visited are freed, and a
+ * second backward through them is an error. */
+nn_status nn_backward(nn_ctx *ctx, nn_tensor *root, nn_tensor *gradient, bool retain_graph);
+
+/* Sum [g] down to [shape] (undoing broadcasting); no autograd. */
+nn_tensor *nn_sum_to_shape(nn_ctx *ctx, nn_tensor *g, int ndim, const int64_t *shape);
+
+#endif

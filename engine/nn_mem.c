@@ -1,0 +1,189 @@
+#include "nn_mem.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Blocks carry a 64-byte header (size class, requested size) so that
+ * nn_mem_free needs no size argument and the data stays 64-byte aligned.
+ * Size classes are 2^k * {4,5,6,7}/4: waste below 25%, few classes. Blocks
+ * above MAX_CACHED_BLOCK, or beyond the cache budget, go back to the system. */
+#define HEADER 64
+#if defined(__SANITIZE_ADDRESS__)
+#define SANITIZING 1
+#else
+#define SANITIZING 0
+#endif
+#define N_CLASSES 256
+#define MAX_CACHED_BLOCK ((size_t)1 << 31)
+
+typedef struct block {
+    struct block *next; /* free-list link while cached */
+    size_t size;        /* usable size of this class */
+    int cls;            /* size class, or -1 when never cached */
+} block;
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static block *free_lists[N_CLASSES];
+static nn_mem_stats stats;
+static int cap_initialised;
+
+static size_t default_cap(void) {
+    const char *env = getenv("NNDB_MEM_CAP");
+    if (env) {
+        size_t v = nn_mem_parse_size(env);
+        if (v) return v;
+    }
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    if (pages <= 0 || page <= 0) return (size_t)4 << 30;
+    return (size_t)pages * (size_t)page / 2;
+}
+
+static void init_cap(void) {
+    if (!cap_initialised) {
+        stats.cap = default_cap();
+        cap_initialised = 1;
+    }
+}
+
+/* Smallest class whose size is >= n, and that size. Class 4*(k-6)+(q-4)
+ * holds blocks of q * 2^k / 4 bytes, q in 4..7, k >= 6. */
+static int size_class(size_t n, size_t *class_size) {
+    if (n < 64) n = 64;
+    int k = 63 - __builtin_clzll((unsigned long long)n); /* 2^k <= n < 2^(k+1) */
+    size_t quarter = ((size_t)1 << k) / 4;
+    int q = (int)((n + quarter - 1) / quarter); /* 4..8 */
+    if (q == 8) k++, q = 4, quarter *= 2;
+    *class_size = quarter * (size_t)q;
+    return 4 * (k - 6) + (q - 4);
+}
+
+char *nn_mem_format(char *buf, int bufsize, size_t bytes) {
+    const char *units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+    double v = (double)bytes;
+    int u = 0;
+    while (v >= 1024 && u < 6) v /= 1024, u++;
+    if (u == 0)
+        snprintf(buf, (size_t)bufsize, "%zu B", bytes);
+    else
+        snprintf(buf, (size_t)bufsize, "%.1f %s", v, units[u]);
+    return buf;
+}
+
+size_t nn_mem_parse_size(const char *s) {
+    char *end;
+    double v = strtod(s, &end);
+    if (end == s || v <= 0) return 0;
+    switch (*end) {
+    case 'k': case 'K': v *= 1024.0; end++; break;
+    case 'm': case 'M': v *= 1024.0 * 1024; end++; break;
+    case 'g': case 'G': v *= 1024.0 * 1024 * 1024; end++; break;
+    case 't': case 'T': v *= 1024.0 * 1024 * 1024 * 1024; end++; break;
+    default: break;
+    }
+    if (*end == 'i' || *end == 'I') end++;
+    if (*end == 'b' || *end == 'B') end++;
+    if (*end != '\0' || v >= 1.8e19) return 0;
+    return (size_t)v;
+}
+
+static nn_status refuse(nn_error *err, size_t size, const char *what, const char *why) {
+    char want[32], cap[32], used[32];
+    nn_mem_format(want, sizeof want, size);
+    nn_mem_format(cap, sizeof cap, stats.cap);
+    nn_mem_format(used, sizeof used, stats.in_use);
+    return nn_error_set(err, NN_ERR_MEMORY,
+                        "cannot allocate %s for %s: %s (cap %s, %s in use). "
+                        "Use smaller sizes, or raise the cap with NNDB_MEM_CAP.",
+                        want, what ? what : "a buffer", why, cap, used);
+}
+
+void *nn_mem_alloc(size_t size, const char *what, nn_error *err) {
+    pthread_mutex_lock(&lock);
+    init_cap();
+    if (size > stats.cap || stats.in_use + size > stats.cap) {
+        refuse(err, size, what, "above the memory cap");
+        pthread_mutex_unlock(&lock);
+        return NULL;
+    }
+    size_t csize;
+    int cls = size <= MAX_CACHED_BLOCK ? size_class(size, &csize) : -1;
+    if (cls < 0 || cls >= N_CLASSES) cls = -1, csize = size;
+    block *b = cls >= 0 ? free_lists[cls] : NULL;
+    if (b) {
+        free_lists[cls] = b->next;
+        stats.cached -= b->size;
+    } else {
+        void *p = NULL;
+        stats.heap_calls++;
+        if (posix_memalign(&p, HEADER, HEADER + csize) != 0) p = NULL;
+        if (!p) {
+            refuse(err, size, what, "the system is out of memory");
+            pthread_mutex_unlock(&lock);
+            return NULL;
+        }
+        b = p;
+        b->size = csize;
+        b->cls = cls;
+    }
+    b->next = NULL;
+    stats.in_use += b->size;
+    stats.allocs++;
+    if (stats.in_use > stats.peak) stats.peak = stats.in_use;
+    pthread_mutex_unlock(&lock);
+    return (char *)b + HEADER;
+}
+
+void *nn_mem_calloc(size_t size, const char *what, nn_error *err) {
+    void *p = nn_mem_alloc(size, what, err);
+    if (p) memset(p, 0, size);
+    return p;
+}
+
+void nn_mem_free(void *p) {
+    if (!p) return;
+    block *b = (block *)((char *)p - HEADER);
+    pthread_mutex_lock(&lock);
+    stats.in_use -= b->size;
+    /* Keep blocks for reuse while the cache stays under a quarter of the cap.
+     * Under AddressSanitizer every block goes back to the system, so a use
+     * after free is caught instead of landing in a recycled block. */
+    if (!SANITIZING && b->cls >= 0 && stats.cached + b->size <= stats.cap / 4) {
+        b->next = free_lists[b->cls];
+        free_lists[b->cls] = b;
+        stats.cached += b->size;
+    } else {
+        free(b);
+    }
+    pthread_mutex_unlock(&lock);
+}
+
+void nn_mem_set_cap(size_t bytes) {
+    pthread_mutex_lock(&lock);
+    cap_initialised = 1;
+    stats.cap = bytes;
+    pthread_mutex_unlock(&lock);
+}
+
+nn_mem_stats nn_mem_get_stats(void) {
+    pthread_mutex_lock(&lock);
+    init_cap();
+    nn_mem_stats s = stats;
+    pthread_mutex_unlock(&lock);
+    return s;
+}
+
+void nn_mem_trim(void) {
+    pthread_mutex_lock(&lock);
+    for (int i = 0; i < N_CLASSES; i++) {
+        while (free_lists[i]) {
+            block *b = free_lists[i];
+            free_lists[i] = b->next;
+            stats.cached -= b->size;
+            free(b);
+        }
+    }
+    pthread_mutex_unlock(&lock);
+}

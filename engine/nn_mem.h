@@ -1,0 +1,45 @@
+/* nn_mem: the engine's memory pool and allocation cap.
+ *
+ * Every tensor buffer, tensor header and graph node comes from here. Freed
+ * blocks go back to per-size-class free lists and are handed out again, so a
+ * training loop reaches a steady state in which it calls malloc no more.
+ * Requests above the cap (default: half of physical memory, or the
+ * NNDB_MEM_CAP environment variable in bytes, with K/M/G suffixes) fail with
+ * NN_ERR_MEMORY instead of crashing. nn_mem_alloc returns memory the caller
+ * owns until it passes it back to nn_mem_free; thread-safe.
+ */
+#ifndef NN_MEM_H
+#define NN_MEM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "nn_error.h"
+
+typedef struct nn_mem_stats {
+    size_t cap;          /* allocation cap in bytes */
+    size_t in_use;       /* bytes handed out and not yet freed */
+    size_t peak;         /* highest in_use seen */
+    size_t cached;       /* bytes held in free lists */
+    uint64_t heap_calls; /* calls to the system allocator so far */
+    uint64_t allocs;     /* nn_mem_alloc calls so far */
+} nn_mem_stats;
+
+/* Allocate [size] bytes aligned to 64. On failure returns NULL and fills [err]
+ * with a message that names [what] (e.g. "a float32 tensor of shape [2, 3]"). */
+void *nn_mem_alloc(size_t size, const char *what, nn_error *err);
+/* Zeroed variant of nn_mem_alloc. */
+void *nn_mem_calloc(size_t size, const char *what, nn_error *err);
+/* Return a block to the pool. NULL is accepted. */
+void nn_mem_free(void *p);
+
+void nn_mem_set_cap(size_t bytes);
+nn_mem_stats nn_mem_get_stats(void);
+/* Give every cached block back to the system (e.g. after a big experiment). */
+void nn_mem_trim(void);
+/* Parse "512M", "2G", "1024" into bytes; returns 0 on a malformed string. */
+size_t nn_mem_parse_size(const char *s);
+/* Format a byte count as "1.5 GiB" into [buf]. */
+char *nn_mem_format(char *buf, int bufsize, size_t bytes);
+
+#endif

@@ -1,0 +1,159 @@
+/* nn_ops: the public op API. Each function runs one op through the executor
+ * (hooks, autograd) and returns a new tensor the caller owns, or NULL with
+ * ctx->err set. Inputs are borrowed. Names and semantics follow PyTorch
+ * (torch, torch.nn.functional); dims may be negative. Numbers mix with
+ * tensors through nn_scalar_wrapped, as Python scalars do in PyTorch.
+ */
+#ifndef NN_OPS_H
+#define NN_OPS_H
+
+#include "nn_ctx.h"
+
+/* ---- elementwise (broadcasting) ---- */
+nn_tensor *nn_add(nn_ctx *ctx, nn_tensor *a, nn_tensor *b);
+nn_tensor *nn_sub(nn_ctx *ctx, nn_tensor *a, nn_tensor *b);
+nn_tensor *nn_mul(nn_ctx *ctx, nn_tensor *a, nn_tensor *b);
+nn_tensor *nn_div(nn_ctx *ctx, nn_tensor *a, nn_tensor *b);
+nn_tensor *nn_pow(nn_ctx *ctx, nn_tensor *a, nn_tensor *b);
+nn_tensor *nn_maximum(nn_ctx *ctx, nn_tensor *a, nn_tensor *b);
+nn_tensor *nn_minimum(nn_ctx *ctx, nn_tensor *a, nn_tensor *b);
+/* a + s, a * s, a ** s with a plain number (wrapped scalar). */
+nn_tensor *nn_add_scalar(nn_ctx *ctx, nn_tensor *a, double s);
+nn_tensor *nn_mul_scalar(nn_ctx *ctx, nn_tensor *a, double s);
+nn_tensor *nn_pow_scalar(nn_ctx *ctx, nn_tensor *a, double s);
+nn_tensor *nn_neg(nn_ctx *ctx, nn_tensor *a);
+nn_tensor *nn_exp(nn_ctx *ctx, nn_tensor *a);
+nn_tensor *nn_log(nn_ctx *ctx, nn_tensor *a);
+nn_tensor *nn_log1p(nn_ctx *ctx, nn_tensor *a);
+nn_tensor *nn_sqrt(nn_ctx *ctx, nn_tensor *a);
+nn_tensor *nn_rsqrt(nn_ctx *ctx, nn_tensor *a);
+nn_tensor *nn_abs(nn_ctx *ctx, nn_tensor *a);
+nn_tensor *nn_sign(nn_ctx *ctx, nn_tensor *a);
+/* Either bound may be NAN for "none". */
+nn_tensor *nn_clamp(nn_ctx *ctx, nn_tensor *a, double lo, double hi);
+nn_tensor *nn_where(nn_ctx *ctx, nn_tensor *cond, nn_tensor *a, nn_tensor *b);
+nn_tensor *nn_relu(nn_ctx *ctx, nn_tensor *a);
+nn_tensor *nn_leaky_relu(nn_ctx *ctx, nn_tensor *a, double negative_slope);
+nn_tensor *nn_tanh(nn_ctx *ctx, nn_tensor *a);
+nn_tensor *nn_sigmoid(nn_ctx *ctx, nn_tensor *a);
+/* approximate_tanh: false for the exact erf form, true for "tanh". */
+nn_tensor *nn_gelu(nn_ctx *ctx, nn_tensor *a, bool approximate_tanh);
+nn_tensor *nn_silu(nn_ctx *ctx, nn_tensor *a);
+nn_tensor *nn_softplus(nn_ctx *ctx, nn_tensor *a, double beta, double threshold);
+/* Convert dtype; differentiable between float types. */
+nn_tensor *nn_to(nn_ctx *ctx, nn_tensor *a, nn_dtype dt);
+/* comparisons and logic: bool results, no gradient */
+nn_tensor *nn_eq(nn_ctx *ctx, nn_tensor *a, nn_tensor *b);
+nn_tensor *nn_ne(nn_ctx *ctx, nn_tensor *a, nn_tensor *b);
+nn_tensor *nn_lt(nn_ctx *ctx, nn_tensor *a, nn_tensor *b);
+nn_tensor *nn_le(nn_ctx *ctx, nn_tensor *a, nn_tensor *b);
+nn_tensor *nn_gt(nn_ctx *ctx, nn_tensor *a, nn_tensor *b);
+nn_tensor *nn_ge(nn_ctx *ctx, nn_tensor *a, nn_tensor *b);
+nn_tensor *nn_logical_and(nn_ctx *ctx, nn_tensor *a, nn_tensor *b);
+nn_tensor *nn_logical_or(nn_ctx *ctx, nn_tensor *a, nn_tensor *b);
+nn_tensor *nn_logical_not(nn_ctx *ctx, nn_tensor *a);
+nn_tensor *nn_isnan(nn_ctx *ctx, nn_tensor *a);
+nn_tensor *nn_isinf(nn_ctx *ctx, nn_tensor *a);
+nn_tensor *nn_isfinite(nn_ctx *ctx, nn_tensor *a);
+
+/* ---- reductions ----
+ * [dims]/[n_dims]: the dims to reduce; n_dims == 0 (or dims NULL) reduces all. */
+nn_tensor *nn_sum(nn_ctx *ctx, nn_tensor *a, const int64_t *dims, int n_dims, bool keepdim);
+nn_tensor *nn_mean(nn_ctx *ctx, nn_tensor *a, const int64_t *dims, int n_dims, bool keepdim);
+/* var/std: correction 1 is Bessel's (PyTorch's default), 0 the population form. */
+nn_tensor *nn_var(nn_ctx *ctx, nn_tensor *a, const int64_t *dims, int n_dims, int64_t correction,
+                  bool keepdim);
+nn_tensor *nn_std(nn_ctx *ctx, nn_tensor *a, const int64_t *dims, int n_dims, int64_t correction,
+                  bool keepdim);
+nn_tensor *nn_logsumexp(nn_ctx *ctx, nn_tensor *a, const int64_t *dims, int n_dims, bool keepdim);
+/* p-norm (p = 2 default; p = INFINITY for the max norm). */
+nn_tensor *nn_norm(nn_ctx *ctx, nn_tensor *a, double p, const int64_t *dims, int n_dims,
+                   bool keepdim);
+/* max/min over everything (0-dim result). */
+nn_tensor *nn_max_all(nn_ctx *ctx, nn_tensor *a);
+nn_tensor *nn_min_all(nn_ctx *ctx, nn_tensor *a);
+/* max/min along [dim]: values, and int64 indices into *indices (may be NULL). */
+nn_tensor *nn_max_dim(nn_ctx *ctx, nn_tensor *a, int64_t dim, bool keepdim, nn_tensor **indices);
+nn_tensor *nn_min_dim(nn_ctx *ctx, nn_tensor *a, int64_t dim, bool keepdim, nn_tensor **indices);
+/* argmax/argmin along [dim]; all_dims true flattens first (dim ignored). */
+nn_tensor *nn_argmax(nn_ctx *ctx, nn_tensor *a, int64_t dim, bool all_dims, bool keepdim);
+nn_tensor *nn_argmin(nn_ctx *ctx, nn_tensor *a, int64_t dim, bool all_dims, bool keepdim);
+
+/* ---- linear algebra (CBLAS) ---- */
+/* torch.matmul: 1-D to N-D with batch broadcasting. */
+nn_tensor *nn_matmul(nn_ctx *ctx, nn_tensor *a, nn_tensor *b);
+/* x W^T + b; [bias] may be NULL. x: [..., in], W: [out, in], b: [out]. */
+nn_tensor *nn_linear(nn_ctx *ctx, nn_tensor *x, nn_tensor *weight, nn_tensor *bias);
+
+/* ---- shape and indexing ---- */
+/* One entry of shape may be -1. A view when strides allow, else a copy. */
+nn_tensor *nn_reshape(nn_ctx *ctx, nn_tensor *a, int ndim, const int64_t *shape);
+/* Like reshape but an error when a view is impossible (torch.view). */
+nn_tensor *nn_view(nn_ctx *ctx, nn_tensor *a, int ndim, const int64_t *shape);
+nn_tensor *nn_flatten(nn_ctx *ctx, nn_tensor *a, int64_t start_dim, int64_t end_dim);
+nn_tensor *nn_permute(nn_ctx *ctx, nn_tensor *a, const int64_t *order);
+nn_tensor *nn_transpose(nn_ctx *ctx, nn_tensor *a, int64_t d0, int64_t d1);
+/* squeeze: dim NN_ALL_DIMS squeezes every size-1 dim. */
+#define NN_ALL_DIMS INT64_MIN
+nn_tensor *nn_squeeze(nn_ctx *ctx, nn_tensor *a, int64_t dim);
+nn_tensor *nn_unsqueeze(nn_ctx *ctx, nn_tensor *a, int64_t dim);
+/* -1 keeps a dim's size. */
+nn_tensor *nn_expand(nn_ctx *ctx, nn_tensor *a, int ndim, const int64_t *shape);
+nn_tensor *nn_contiguous(nn_ctx *ctx, nn_tensor *a);
+/* a[..., start:stop:step, ...] along [dim], Python semantics for negative and
+ * out-of-range bounds; step > 0. Use NN_SLICE_END for an open stop. */
+#define NN_SLICE_END INT64_MAX
+nn_tensor *nn_slice(nn_ctx *ctx, nn_tensor *a, int64_t dim, int64_t start, int64_t stop,
+                    int64_t step);
+/* a[..., index, ...] along [dim]: removes the dim. */
+nn_tensor *nn_select(nn_ctx *ctx, nn_tensor *a, int64_t dim, int64_t index);
+nn_tensor *nn_cat(nn_ctx *ctx, nn_tensor *const *ts, int n, int64_t dim);
+nn_tensor *nn_stack(nn_ctx *ctx, nn_tensor *const *ts, int n, int64_t dim);
+/* split into pieces of [size] (last may be smaller); *out_n pieces written to
+ * [out] (capacity [cap]). chunk: [chunks] pieces as torch.chunk. */
+nn_status nn_split(nn_ctx *ctx, nn_tensor *a, int64_t size, int64_t dim, nn_tensor **out, int cap,
+                   int *out_n);
+nn_status nn_chunk(nn_ctx *ctx, nn_tensor *a, int64_t chunks, int64_t dim, nn_tensor **out,
+                   int cap, int *out_n);
+/* Advanced indexing: int64 index tensors idx[0..n_idx) for the dims starting
+ * at [dim]; they broadcast together. Result shape:
+ * a.shape[:dim] + broadcast(idx) + a.shape[dim+n_idx:]. */
+nn_tensor *nn_index(nn_ctx *ctx, nn_tensor *a, int64_t dim, nn_tensor *const *idx, int n_idx);
+/* a[mask] with a bool mask of a's leading shape: 1-D (or [k, rest...]) result. */
+nn_tensor *nn_masked_select(nn_ctx *ctx, nn_tensor *a, nn_tensor *mask);
+/* In place, not recorded: a[dim-index tensors] = value (broadcast), and
+ * a[mask] = value. Storage version bumps. */
+nn_status nn_index_put_(nn_ctx *ctx, nn_tensor *a, int64_t dim, nn_tensor *const *idx, int n_idx,
+                        nn_tensor *value);
+nn_status nn_masked_fill_(nn_ctx *ctx, nn_tensor *a, nn_tensor *mask, nn_tensor *value);
+
+/* ---- neural-network ops ---- */
+nn_tensor *nn_softmax(nn_ctx *ctx, nn_tensor *a, int64_t dim);
+nn_tensor *nn_log_softmax(nn_ctx *ctx, nn_tensor *a, int64_t dim);
+
+typedef enum nn_reduction { NN_REDUCTION_MEAN, NN_REDUCTION_SUM, NN_REDUCTION_NONE } nn_reduction;
+/* logits [N, C] or [N, C, d...] (or [C]); target int64 class indices [N, d...].
+ * Rows whose target is ignore_index count neither in the loss nor the mean. */
+nn_tensor *nn_cross_entropy(nn_ctx *ctx, nn_tensor *logits, nn_tensor *target,
+                            int64_t ignore_index, double label_smoothing, nn_reduction red);
+nn_tensor *nn_nll_loss(nn_ctx *ctx, nn_tensor *logp, nn_tensor *target, int64_t ignore_index,
+                       nn_reduction red);
+nn_tensor *nn_mse_loss(nn_ctx *ctx, nn_tensor *input, nn_tensor *target, nn_reduction red);
+nn_tensor *nn_binary_cross_entropy(nn_ctx *ctx, nn_tensor *probs, nn_tensor *target,
+                                   nn_reduction red);
+nn_tensor *nn_binary_cross_entropy_with_logits(nn_ctx *ctx, nn_tensor *logits, nn_tensor *target,
+                                               nn_reduction red);
+/* weight [V, D], idx int64 of any shape -> [idx.shape..., D] */
+nn_tensor *nn_embedding(nn_ctx *ctx, nn_tensor *weight, nn_tensor *idx);
+/* Normalise over the last [n_norm] dims; weight/bias may be NULL. */
+nn_tensor *nn_layer_norm(nn_ctx *ctx, nn_tensor *x, int n_norm, nn_tensor *weight,
+                         nn_tensor *bias, double eps);
+/* Zero each element with probability p and scale by 1/(1-p) when training;
+ * identity otherwise. Uses ctx->rng. */
+nn_tensor *nn_dropout(nn_ctx *ctx, nn_tensor *x, double p, bool training);
+/* softmax(q k^T * scale + causal mask) v for q,k,v [..., T, D]; scale <= 0
+ * means 1/sqrt(D). One node, with its own backward. */
+nn_tensor *nn_scaled_dot_product_attention(nn_ctx *ctx, nn_tensor *q, nn_tensor *k, nn_tensor *v,
+                                           bool causal, double scale);
+
+#endif

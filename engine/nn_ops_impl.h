@@ -1,0 +1,76 @@
+/* nn_ops_impl: what op implementations share (engine-internal; front ends do
+ * not include this). Declares every op's forward/backward pair from the op
+ * table, the strided iterator the elementwise and reduction kernels run on,
+ * and small helpers.
+ *
+ * An op's forward reads node->in[i].t and node->p, returns a new output
+ * tensor (or NULL with ctx->err set), and may put extra tensors for its
+ * backward in node->saved[] (released with the node). When node->recorded
+ * is false nobody will call the backward, so the forward may skip saving.
+ *
+ * An op's backward gets [dout] (shape of the output) and writes din[i] (new
+ * references) for each input with node->in[i].needs_grad; other entries stay
+ * NULL. din[i] may have the broadcast shape: the engine sums it down to the
+ * input's shape. Backwards may call the public ops: inside an op they run
+ * directly, with no hooks and no recording.
+ */
+#ifndef NN_OPS_IMPL_H
+#define NN_OPS_IMPL_H
+
+#include "nn_ops.h"
+
+typedef nn_tensor *(*nn_forward_fn)(nn_ctx *ctx, nn_node *node);
+typedef nn_status (*nn_backward_fn)(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_tensor **din);
+
+#define NN_OP(E, fn, name)                                                                         \
+    nn_tensor *op_##fn##_forward(nn_ctx *ctx, nn_node *node);                                      \
+    nn_status op_##fn##_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_tensor **din);
+#define NN_OP_NOGRAD(E, fn, name) nn_tensor *op_##fn##_forward(nn_ctx *ctx, nn_node *node);
+#include "nn_ops.def"
+#undef NN_OP
+#undef NN_OP_NOGRAD
+
+/* ---- strided iteration ----
+ * An iteration space (shape) and up to NN_ITER_MAX_ARGS operands, each with
+ * byte strides over that space (0 where it broadcasts). nn_iter_run merges
+ * dims that are contiguous for every operand and calls [loop] once per
+ * innermost row with the row's base pointers and byte strides. */
+#define NN_ITER_MAX_ARGS 5
+
+typedef struct nn_iter {
+    int ndim, nargs;
+    int64_t shape[NN_MAX_DIMS];
+    int64_t strides[NN_ITER_MAX_ARGS][NN_MAX_DIMS];
+    char *data[NN_ITER_MAX_ARGS];
+} nn_iter;
+
+typedef void (*nn_iter_loop)(char **data, const int64_t *strides, int64_t n, void *arg);
+
+void nn_iter_init(nn_iter *it, int ndim, const int64_t *shape);
+/* Add [t] broadcast to the iteration shape (t must be broadcastable). */
+void nn_iter_add(nn_iter *it, const nn_tensor *t);
+/* Add [t] with explicit element strides over the iteration shape. */
+void nn_iter_add_strided(nn_iter *it, const nn_tensor *t, const int64_t *elem_strides);
+void nn_iter_run(nn_iter *it, nn_iter_loop loop, void *arg);
+
+/* Broadcast two shapes; the error names both. */
+nn_status nn_broadcast_shapes(nn_ctx *ctx, int na, const int64_t *a, int nb, const int64_t *b,
+                              int *nout, int64_t *out);
+
+/* Reduction geometry: normalise [dims] for [ndim] dims into a mask; n_dims
+ * 0 or dims NULL marks all. Errors name the bad dim. */
+nn_status nn_reduce_mask(nn_ctx *ctx, int ndim, const int64_t *dims, int n_dims,
+                         bool mask[NN_MAX_DIMS]);
+/* Output shape of a reduction over [mask]. Returns its ndim. */
+int nn_reduce_shape(const nn_tensor *a, const bool mask[NN_MAX_DIMS], bool keepdim,
+                    int64_t *out_shape);
+
+/* Raw (unrecorded) helpers the engine and kernels share. */
+nn_status nn_raw_add_into(nn_ctx *ctx, nn_tensor *dst, nn_tensor *src, double alpha);
+
+/* The dtype of an input as a float compute type (ints and bools -> float32). */
+static inline nn_dtype nn_float_dtype(nn_dtype dt) {
+    return nn_dtype_is_float(dt) ? dt : NN_FLOAT32;
+}
+
+#endif

@@ -1,0 +1,141 @@
+/* nn_tensor: n-dimensional arrays with refcounted storage, views and autograd
+ * fields.
+ *
+ * Ownership: every function that returns an nn_tensor * returns a new
+ * reference the caller owns and gives back with nn_tensor_release (which
+ * accepts NULL). Functions that take tensors borrow them. Views share the
+ * storage of their base; the storage lives while any view does. On a user
+ * error a function returns NULL (or a status) and fills ctx->err.
+ */
+#ifndef NN_TENSOR_H
+#define NN_TENSOR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "nn_error.h"
+
+#define NN_MAX_DIMS 8
+
+typedef enum nn_dtype { NN_FLOAT32, NN_FLOAT64, NN_INT64, NN_BOOL } nn_dtype;
+
+typedef struct nn_ctx nn_ctx;
+typedef struct nn_node nn_node;
+
+typedef struct nn_storage {
+    int32_t refcount;
+    uint32_t version; /* bumped by every in-place write; autograd checks it */
+    size_t nbytes;
+    void *data;
+} nn_storage;
+
+typedef struct nn_tensor {
+    int32_t refcount;
+    nn_dtype dtype;
+    int ndim;
+    int64_t shape[NN_MAX_DIMS];
+    int64_t strides[NN_MAX_DIMS]; /* in elements */
+    int64_t offset;               /* in elements, into storage */
+    nn_storage *storage;
+    /* autograd */
+    bool requires_grad;
+    bool retains_grad;      /* non-leaf whose gradient backward() keeps */
+    bool is_wrapped_number; /* a Python scalar: does not promote float32 */
+    struct nn_tensor *grad; /* leaves: accumulated gradient, or NULL */
+    nn_node *grad_fn;       /* the node that produced it; NULL for leaves */
+} nn_tensor;
+
+size_t nn_dtype_size(nn_dtype dt);
+const char *nn_dtype_name(nn_dtype dt); /* "float32", ... */
+bool nn_dtype_is_float(nn_dtype dt);
+/* The dtype two operands compute in (PyTorch's promotion, with wrapped
+ * scalars not widening a tensor's float type). */
+nn_dtype nn_dtype_promote(const nn_tensor *a, const nn_tensor *b);
+
+/* ---- lifetime ---- */
+nn_tensor *nn_tensor_retain(nn_tensor *t);
+void nn_tensor_release(nn_tensor *t);
+
+/* ---- creation ---- */
+nn_tensor *nn_tensor_empty(nn_ctx *ctx, nn_dtype dt, int ndim, const int64_t *shape);
+nn_tensor *nn_zeros(nn_ctx *ctx, nn_dtype dt, int ndim, const int64_t *shape);
+nn_tensor *nn_ones(nn_ctx *ctx, nn_dtype dt, int ndim, const int64_t *shape);
+nn_tensor *nn_full(nn_ctx *ctx, nn_dtype dt, int ndim, const int64_t *shape, double value);
+nn_tensor *nn_zeros_like(nn_ctx *ctx, const nn_tensor *t);
+nn_tensor *nn_arange(nn_ctx *ctx, double start, double end, double step, nn_dtype dt);
+nn_tensor *nn_linspace(nn_ctx *ctx, double start, double end, int64_t steps, nn_dtype dt);
+nn_tensor *nn_eye(nn_ctx *ctx, int64_t n, int64_t m, nn_dtype dt);
+nn_tensor *nn_rand(nn_ctx *ctx, nn_dtype dt, int ndim, const int64_t *shape);
+nn_tensor *nn_randn(nn_ctx *ctx, nn_dtype dt, int ndim, const int64_t *shape);
+nn_tensor *nn_randint(nn_ctx *ctx, int64_t low, int64_t high, int ndim, const int64_t *shape);
+/* From [numel] doubles in row-major order (the language builds nested lists
+ * into this). Values are converted to [dt]. */
+nn_tensor *nn_tensor_from_doubles(nn_ctx *ctx, nn_dtype dt, int ndim, const int64_t *shape,
+                                  const double *values);
+/* From raw data already in [dt]'s C type; copied. */
+nn_tensor *nn_tensor_from_data(nn_ctx *ctx, nn_dtype dt, int ndim, const int64_t *shape,
+                               const void *data);
+/* A 0-dim tensor. [wrapped] marks a plain number from the language. */
+nn_tensor *nn_scalar(nn_ctx *ctx, double value, nn_dtype dt);
+nn_tensor *nn_scalar_wrapped(nn_ctx *ctx, double value);
+
+/* ---- shape and element access ---- */
+int64_t nn_tensor_numel(const nn_tensor *t);
+bool nn_tensor_is_contiguous(const nn_tensor *t);
+bool nn_tensor_same_shape(const nn_tensor *a, const nn_tensor *b);
+/* Pointer to element 0 of the view. */
+static inline void *nn_tensor_data(const nn_tensor *t) {
+    return (char *)t->storage->data + t->offset * (int64_t)nn_dtype_size(t->dtype);
+}
+/* Element at flat row-major index [i] of the view, as double. */
+double nn_tensor_get_flat(const nn_tensor *t, int64_t i);
+void nn_tensor_set_flat(nn_tensor *t, int64_t i, double v);
+/* The value of a one-element tensor. */
+nn_status nn_tensor_item(nn_ctx *ctx, const nn_tensor *t, double *out);
+/* Copy all elements, row-major, into [out] (numel doubles). */
+void nn_tensor_to_doubles(const nn_tensor *t, double *out);
+/* "[2, 3]" */
+char *nn_tensor_shape_str(const nn_tensor *t, char *buf, int bufsize);
+/* Normalise a possibly negative [dim] for a tensor of [ndim] dims. */
+nn_status nn_dim_wrap(nn_ctx *ctx, int64_t dim, int ndim, int *out);
+
+/* A view of [t]'s storage with the given geometry; no autograd, no checks
+ * beyond the caller's. Used by view ops. */
+nn_tensor *nn_tensor_view_raw(nn_ctx *ctx, const nn_tensor *t, int ndim, const int64_t *shape,
+                              const int64_t *strides, int64_t offset);
+/* A copy of [t] laid out contiguously, or a new reference to [t] when it
+ * already is; no autograd (see nn_contiguous for the recorded op). */
+nn_tensor *nn_tensor_contiguous_raw(nn_ctx *ctx, nn_tensor *t);
+/* Convert to [dt] without autograd (new tensor, or a reference when same). */
+nn_tensor *nn_tensor_cast_raw(nn_ctx *ctx, nn_tensor *t, nn_dtype dt);
+
+/* ---- autograd fields ---- */
+/* Alias sharing data, with no autograd history. */
+nn_tensor *nn_tensor_detach(nn_ctx *ctx, nn_tensor *t);
+nn_status nn_tensor_requires_grad_(nn_ctx *ctx, nn_tensor *t, bool on);
+/* Borrowed: the accumulated gradient of a leaf, or the retained gradient of
+ * a non-leaf after backward; NULL when there is none. */
+nn_tensor *nn_tensor_grad(const nn_tensor *t);
+nn_status nn_tensor_retain_grad(nn_ctx *ctx, nn_tensor *t);
+bool nn_tensor_is_leaf(const nn_tensor *t);
+/* Drop a leaf's gradient (set_to_none, as PyTorch's zero_grad does). */
+void nn_tensor_clear_grad(nn_tensor *t);
+
+/* ---- in-place ops for setting up experiments ----
+ * On a leaf that requires grad they need no_grad mode (as in PyTorch); they
+ * are not recorded by autograd. Each bumps the storage version, so a
+ * backward that needs the old values reports the overwrite. */
+nn_status nn_tensor_copy_(nn_ctx *ctx, nn_tensor *dst, nn_tensor *src); /* src broadcasts */
+nn_status nn_tensor_fill_(nn_ctx *ctx, nn_tensor *t, double value);
+nn_status nn_tensor_zero_(nn_ctx *ctx, nn_tensor *t);
+nn_status nn_tensor_add_(nn_ctx *ctx, nn_tensor *t, nn_tensor *other, double alpha);
+nn_status nn_tensor_mul_(nn_ctx *ctx, nn_tensor *t, nn_tensor *other);
+nn_status nn_tensor_mul_scalar_(nn_ctx *ctx, nn_tensor *t, double s);
+nn_status nn_tensor_clamp_(nn_ctx *ctx, nn_tensor *t, double lo, double hi);
+nn_status nn_tensor_normal_(nn_ctx *ctx, nn_tensor *t, double mean, double std);
+nn_status nn_tensor_uniform_(nn_ctx *ctx, nn_tensor *t, double lo, double hi);
+/* Whether an in-place write to [t] is allowed now; fills ctx->err if not. */
+nn_status nn_tensor_check_inplace(nn_ctx *ctx, const nn_tensor *t, const char *opname);
+
+#endif

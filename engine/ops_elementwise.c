@@ -1,0 +1,828 @@
+/* Elementwise ops: arithmetic with broadcasting and type promotion, unary
+ * math and activations, comparisons and logic.
+ *
+ * Every kernel runs on the strided iterator (nn_iter) and has a unit-stride
+ * fast path the compiler vectorises. Unary backwards share one fused loop
+ * that reads dout, x and y = f(x) and writes dx in a single pass. */
+#include <math.h>
+#include <string.h>
+
+#include "nn_ops_impl.h"
+
+/* ---- helpers ---- */
+
+static nn_tensor *in0(nn_node *n) {
+    return n->in[0].t;
+}
+static nn_tensor *in1(nn_node *n) {
+    return n->in[1].t;
+}
+
+/* Broadcast shape of inputs [a] and [b]; on success writes out_ndim/out_shape. */
+static bool bshape(nn_ctx *ctx, const nn_tensor *a, const nn_tensor *b, int *nd, int64_t *shape) {
+    return nn_broadcast_shapes(ctx, a->ndim, a->shape, b->ndim, b->shape, nd, shape) == NN_OK;
+}
+
+/* Run [loop] with out, a, b (already of one dtype) over the broadcast shape. */
+static void run3(nn_tensor *out, const nn_tensor *a, const nn_tensor *b, nn_iter_loop loop,
+                 void *arg) {
+    nn_iter it;
+    nn_iter_init(&it, out->ndim, out->shape);
+    nn_iter_add(&it, out);
+    nn_iter_add(&it, a);
+    nn_iter_add(&it, b);
+    nn_iter_run(&it, loop, arg);
+}
+
+static void run2(nn_tensor *out, const nn_tensor *a, nn_iter_loop loop, void *arg) {
+    nn_iter it;
+    nn_iter_init(&it, out->ndim, out->shape);
+    nn_iter_add(&it, out);
+    nn_iter_add(&it, a);
+    nn_iter_run(&it, loop, arg);
+}
+
+/* ---- binary kernels ---- */
+
+#define BINARY_LOOP(NAME, T, EXPR)                                                                \
+    static void NAME(char **d, const int64_t *s, int64_t n, void *arg) {                          \
+        (void)arg;                                                                                \
+        const int64_t z = (int64_t)sizeof(T);                                                     \
+        if (s[0] == z && s[1] == z && s[2] == z) {                                                \
+            T *o = (T *)d[0];                                                                     \
+            const T *x = (const T *)d[1], *y = (const T *)d[2];                                   \
+            for (int64_t i = 0; i < n; i++) {                                                     \
+                T a = x[i], b = y[i];                                                             \
+                o[i] = (EXPR);                                                                    \
+            }                                                                                     \
+        } else if (s[0] == z && s[1] == z && s[2] == 0) {                                         \
+            T *o = (T *)d[0];                                                                     \
+            const T *x = (const T *)d[1];                                                         \
+            const T b = *(const T *)d[2];                                                         \
+            for (int64_t i = 0; i < n; i++) {                                                     \
+                T a = x[i];                                                                       \
+                o[i] = (EXPR);                                                                    \
+            }                                                                                     \
+        } else if (s[0] == z && s[1] == 0 && s[2] == z) {                                         \
+            T *o = (T *)d[0];                                                                     \
+            const T a = *(const T *)d[1];                                                         \
+            const T *y = (const T *)d[2];                                                         \
+            for (int64_t i = 0; i < n; i++) {                                                     \
+                T b = y[i];                                                                       \
+                o[i] = (EXPR);                                                                    \
+            }                                                                                     \
+        } else {                                                                                  \
+            for (int64_t i = 0; i < n; i++) {                                                     \
+                T a = *(const T *)(d[1] + i * s[1]), b = *(const T *)(d[2] + i * s[2]);           \
+                *(T *)(d[0] + i * s[0]) = (EXPR);                                                 \
+            }                                                                                     \
+        }                                                                                         \
+    }
+
+#define BINARY_ALL(NAME, EXPR)                                                                    \
+    BINARY_LOOP(NAME##_f32, float, EXPR)                                                          \
+    BINARY_LOOP(NAME##_f64, double, EXPR)                                                         \
+    BINARY_LOOP(NAME##_i64, int64_t, EXPR)
+
+BINARY_ALL(add, a + b)
+BINARY_ALL(sub, a - b)
+BINARY_ALL(mul, a *b)
+BINARY_ALL(maximum, (a != a || a > b) ? a : b)
+BINARY_ALL(minimum, (a != a || a < b) ? a : b)
+BINARY_LOOP(div_f32, float, a / b)
+BINARY_LOOP(div_f64, double, a / b)
+BINARY_LOOP(pow_f32, float, b == 2.0f ? a * a : b == 1.0f ? a : powf(a, b))
+BINARY_LOOP(pow_f64, double, b == 2.0 ? a * a : b == 1.0 ? a : pow(a, b))
+BINARY_LOOP(pow_i64, int64_t, (int64_t)pow((double)a, (double)b))
+
+typedef struct binary_kernels {
+    nn_iter_loop f32, f64, i64;
+} binary_kernels;
+
+static const binary_kernels k_add = {add_f32, add_f64, add_i64};
+static const binary_kernels k_sub = {sub_f32, sub_f64, sub_i64};
+static const binary_kernels k_mul = {mul_f32, mul_f64, mul_i64};
+static const binary_kernels k_div = {div_f32, div_f64, NULL};
+static const binary_kernels k_pow = {pow_f32, pow_f64, pow_i64};
+static const binary_kernels k_max = {maximum_f32, maximum_f64, maximum_i64};
+static const binary_kernels k_min = {minimum_f32, minimum_f64, minimum_i64};
+
+/* Promote, broadcast, cast, run. [float_only]: ints compute in float32 (div). */
+static nn_tensor *binary(nn_ctx *ctx, nn_node *node, const binary_kernels *k, bool float_only) {
+    nn_tensor *a = in0(node), *b = in1(node);
+    int nd;
+    int64_t shape[NN_MAX_DIMS];
+    if (!bshape(ctx, a, b, &nd, shape)) return NULL;
+    nn_dtype dt = nn_dtype_promote(a, b);
+    if (dt == NN_BOOL) dt = NN_INT64;
+    if (float_only || !k->i64) dt = nn_float_dtype(dt);
+    nn_tensor *ca = nn_tensor_cast_raw(ctx, a, dt), *cb = ca ? nn_tensor_cast_raw(ctx, b, dt) : NULL;
+    nn_tensor *out = cb ? nn_tensor_empty(ctx, dt, nd, shape) : NULL;
+    if (out)
+        run3(out, ca, cb, dt == NN_FLOAT32 ? k->f32 : dt == NN_FLOAT64 ? k->f64 : k->i64, NULL);
+    nn_tensor_release(ca);
+    nn_tensor_release(cb);
+    return out;
+}
+
+nn_tensor *op_add_forward(nn_ctx *ctx, nn_node *node) {
+    return binary(ctx, node, &k_add, false);
+}
+nn_tensor *op_sub_forward(nn_ctx *ctx, nn_node *node) {
+    return binary(ctx, node, &k_sub, false);
+}
+nn_tensor *op_mul_forward(nn_ctx *ctx, nn_node *node) {
+    return binary(ctx, node, &k_mul, false);
+}
+nn_tensor *op_div_forward(nn_ctx *ctx, nn_node *node) {
+    return binary(ctx, node, &k_div, true);
+}
+nn_tensor *op_pow_forward(nn_ctx *ctx, nn_node *node) {
+    return binary(ctx, node, &k_pow, false);
+}
+nn_tensor *op_maximum_forward(nn_ctx *ctx, nn_node *node) {
+    return binary(ctx, node, &k_max, false);
+}
+nn_tensor *op_minimum_forward(nn_ctx *ctx, nn_node *node) {
+    return binary(ctx, node, &k_min, false);
+}
+
+nn_status op_add_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_tensor **din) {
+    if (node->in[0].needs_grad) din[0] = nn_tensor_retain(dout);
+    if (node->in[1].needs_grad) din[1] = nn_tensor_retain(dout);
+    return NN_OK;
+}
+
+nn_status op_sub_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_tensor **din) {
+    if (node->in[0].needs_grad) din[0] = nn_tensor_retain(dout);
+    if (node->in[1].needs_grad && !(din[1] = nn_neg(ctx, dout))) return ctx->err.code;
+    return NN_OK;
+}
+
+nn_status op_mul_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_tensor **din) {
+    if (node->in[0].needs_grad && !(din[0] = nn_mul(ctx, dout, in1(node)))) return ctx->err.code;
+    if (node->in[1].needs_grad && !(din[1] = nn_mul(ctx, dout, in0(node)))) return ctx->err.code;
+    return NN_OK;
+}
+
+nn_status op_div_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_tensor **din) {
+    /* d(a/b)/da = 1/b; d(a/b)/db = -a/b^2 = -out/b */
+    if (node->in[0].needs_grad && !(din[0] = nn_div(ctx, dout, in1(node)))) return ctx->err.code;
+    if (node->in[1].needs_grad) {
+        nn_tensor *t = nn_mul(ctx, dout, node->out), *u = t ? nn_div(ctx, t, in1(node)) : NULL;
+        din[1] = u ? nn_neg(ctx, u) : NULL;
+        nn_tensor_release(t);
+        nn_tensor_release(u);
+        if (!din[1]) return ctx->err.code;
+    }
+    return NN_OK;
+}
+
+/* ---- fused backward loops: dx = f(g, a, b, y) over 5 operands ---- */
+
+typedef struct grad_arg {
+    double p[4];
+} grad_arg;
+
+#define GRAD5_LOOP(NAME, T, EXPR)                                                                 \
+    static void NAME(char **d, const int64_t *s, int64_t n, void *argp) {                         \
+        const grad_arg *ga = argp;                                                                \
+        (void)ga;                                                                                 \
+        for (int64_t i = 0; i < n; i++) {                                                         \
+            T g = *(const T *)(d[1] + i * s[1]), a = *(const T *)(d[2] + i * s[2]);               \
+            T b = *(const T *)(d[3] + i * s[3]), y = *(const T *)(d[4] + i * s[4]);               \
+            (void)y;                                                                              \
+            *(T *)(d[0] + i * s[0]) = (EXPR);                                                     \
+        }                                                                                         \
+    }
+
+/* maximum: ties split the gradient in half, as PyTorch does. */
+GRAD5_LOOP(gmax_a_f32, float, a > b ? g : a == b ? g / 2 : 0)
+GRAD5_LOOP(gmax_a_f64, double, a > b ? g : a == b ? g / 2 : 0)
+GRAD5_LOOP(gmax_b_f32, float, b > a ? g : a == b ? g / 2 : 0)
+GRAD5_LOOP(gmax_b_f64, double, b > a ? g : a == b ? g / 2 : 0)
+GRAD5_LOOP(gmin_a_f32, float, a < b ? g : a == b ? g / 2 : 0)
+GRAD5_LOOP(gmin_a_f64, double, a < b ? g : a == b ? g / 2 : 0)
+GRAD5_LOOP(gmin_b_f32, float, b < a ? g : a == b ? g / 2 : 0)
+GRAD5_LOOP(gmin_b_f64, double, b < a ? g : a == b ? g / 2 : 0)
+/* pow: d/da = b a^(b-1); d/db = y log a (0 where a == 0 and b >= 0, as PyTorch) */
+GRAD5_LOOP(gpow_a_f32, float, b == 0 ? 0 : g * b * powf(a, b - 1))
+GRAD5_LOOP(gpow_a_f64, double, b == 0 ? 0 : g * b * pow(a, b - 1))
+GRAD5_LOOP(gpow_b_f32, float, (a == 0 && b >= 0) ? 0 : g * y * logf(a))
+GRAD5_LOOP(gpow_b_f64, double, (a == 0 && b >= 0) ? 0 : g * y * log(a))
+
+/* din = loop(dout, a, b, out) over the broadcast shape, in the float dtype of dout. */
+static nn_tensor *grad5(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_iter_loop f32,
+                        nn_iter_loop f64, const grad_arg *arg) {
+    nn_dtype dt = dout->dtype;
+    nn_tensor *a = nn_tensor_cast_raw(ctx, in0(node), dt);
+    nn_tensor *b = a ? nn_tensor_cast_raw(ctx, in1(node), dt) : NULL;
+    nn_tensor *y = node->out ? node->out : dout;
+    nn_tensor *r = b ? nn_tensor_empty(ctx, dt, dout->ndim, dout->shape) : NULL;
+    if (r) {
+        nn_iter it;
+        nn_iter_init(&it, r->ndim, r->shape);
+        nn_iter_add(&it, r);
+        nn_iter_add(&it, dout);
+        nn_iter_add(&it, a);
+        nn_iter_add(&it, b);
+        nn_iter_add(&it, y);
+        nn_iter_run(&it, dt == NN_FLOAT32 ? f32 : f64, (void *)arg);
+    }
+    nn_tensor_release(a);
+    nn_tensor_release(b);
+    return r;
+}
+
+#define GRAD_PAIR(NAME)                                                                           \
+    nn_status op_##NAME##_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_tensor **din) { \
+        grad_arg ga = {{0}};                                                                      \
+        if (!nn_dtype_is_float(dout->dtype)) return NN_OK;                                        \
+        if (node->in[0].needs_grad &&                                                             \
+            !(din[0] = grad5(ctx, node, dout, g##NAME##_a_f32, g##NAME##_a_f64, &ga)))            \
+            return ctx->err.code;                                                                 \
+        if (node->in[1].needs_grad &&                                                             \
+            !(din[1] = grad5(ctx, node, dout, g##NAME##_b_f32, g##NAME##_b_f64, &ga)))            \
+            return ctx->err.code;                                                                 \
+        return NN_OK;                                                                             \
+    }
+
+#define gmaximum_a_f32 gmax_a_f32
+#define gmaximum_a_f64 gmax_a_f64
+#define gmaximum_b_f32 gmax_b_f32
+#define gmaximum_b_f64 gmax_b_f64
+#define gminimum_a_f32 gmin_a_f32
+#define gminimum_a_f64 gmin_a_f64
+#define gminimum_b_f32 gmin_b_f32
+#define gminimum_b_f64 gmin_b_f64
+GRAD_PAIR(maximum)
+GRAD_PAIR(minimum)
+GRAD_PAIR(pow)
+
+/* ---- unary ops ----
+ * Each has a forward expression in x (and params p[]) and a derivative
+ * expression in g (dout), x and y (the output). */
+
+typedef struct unary_arg {
+    double p[4];
+} unary_arg;
+
+#define UNARY_LOOP(NAME, T, EXPR)                                                                 \
+    static void NAME(char **d, const int64_t *s, int64_t n, void *argp) {                         \
+        const unary_arg *ua = argp;                                                               \
+        const T p0 = (T)ua->p[0], p1 = (T)ua->p[1];                                               \
+        (void)p0;                                                                                 \
+        (void)p1;                                                                                 \
+        const int64_t z = (int64_t)sizeof(T);                                                     \
+        if (s[0] == z && s[1] == z) {                                                             \
+            T *o = (T *)d[0];                                                                     \
+            const T *in = (const T *)d[1];                                                        \
+            for (int64_t i = 0; i < n; i++) {                                                     \
+                T x = in[i];                                                                      \
+                o[i] = (EXPR);                                                                    \
+            }                                                                                     \
+        } else {                                                                                  \
+            for (int64_t i = 0; i < n; i++) {                                                     \
+                T x = *(const T *)(d[1] + i * s[1]);                                              \
+                *(T *)(d[0] + i * s[0]) = (EXPR);                                                 \
+            }                                                                                     \
+        }                                                                                         \
+    }
+
+#define UGRAD_LOOP(NAME, T, EXPR)                                                                 \
+    static void NAME(char **d, const int64_t *s, int64_t n, void *argp) {                         \
+        const unary_arg *ua = argp;                                                               \
+        const T p0 = (T)ua->p[0], p1 = (T)ua->p[1];                                               \
+        (void)p0;                                                                                 \
+        (void)p1;                                                                                 \
+        const int64_t z = (int64_t)sizeof(T);                                                     \
+        if (s[0] == z && s[1] == z && s[2] == z && s[3] == z) {                                   \
+            T *o = (T *)d[0];                                                                     \
+            const T *gp = (const T *)d[1], *xp = (const T *)d[2], *yp = (const T *)d[3];          \
+            for (int64_t i = 0; i < n; i++) {                                                     \
+                T g = gp[i], x = xp[i], y = yp[i];                                                \
+                (void)g;                                                                          \
+                (void)x;                                                                          \
+                (void)y;                                                                          \
+                o[i] = (EXPR);                                                                    \
+            }                                                                                     \
+        } else {                                                                                  \
+            for (int64_t i = 0; i < n; i++) {                                                     \
+                T g = *(const T *)(d[1] + i * s[1]), x = *(const T *)(d[2] + i * s[2]);           \
+                T y = *(const T *)(d[3] + i * s[3]);                                              \
+                (void)g;                                                                          \
+                (void)x;                                                                          \
+                (void)y;                                                                          \
+                *(T *)(d[0] + i * s[0]) = (EXPR);                                                 \
+            }                                                                                     \
+        }                                                                                         \
+    }
+
+/* Float math in the operand's precision. */
+#define F32(fn) fn##f
+#define F64(fn) fn
+
+#define SQRT_2_OVER_PI 0.7978845608028654
+#define INV_SQRT_2 0.7071067811865476
+#define INV_SQRT_2PI 0.3989422804014327
+
+/* gelu, tanh form: 0.5 x (1 + tanh(k (x + 0.044715 x^3))) */
+#define GELU_T(M, T) ((T)0.5 * x * ((T)1 + M(tanh)((T)SQRT_2_OVER_PI * (x + (T)0.044715 * x * x * x))))
+#define GELU_T_GRAD(M, T)                                                                         \
+    ({                                                                                            \
+        T u_ = (T)SQRT_2_OVER_PI * (x + (T)0.044715 * x * x * x);                                 \
+        T t_ = M(tanh)(u_);                                                                       \
+        g * ((T)0.5 * ((T)1 + t_) +                                                               \
+             (T)0.5 * x * ((T)1 - t_ * t_) * (T)SQRT_2_OVER_PI * ((T)1 + (T)0.134145 * x * x));   \
+    })
+#define GELU_E(M, T) ((T)0.5 * x * ((T)1 + M(erf)(x * (T)INV_SQRT_2)))
+#define GELU_E_GRAD(M, T)                                                                         \
+    (g * ((T)0.5 * ((T)1 + M(erf)(x * (T)INV_SQRT_2)) +                                           \
+          x * (T)INV_SQRT_2PI * M(exp)((T)-0.5 * x * x)))
+#define SIGM(M, T, v) ((T)1 / ((T)1 + M(exp)(-(v))))
+/* softplus: p0 = beta, p1 = threshold */
+#define SOFTPLUS(M, T) (x * p0 > p1 ? x : M(log1p)(M(exp)(x * p0)) / p0)
+#define SOFTPLUS_GRAD(M, T) (x * p0 > p1 ? g : g * SIGM(M, T, x * p0))
+
+/* X(name, forward, derivative) for each float unary op. */
+#define UNARY_OPS(X)                                                                              \
+    X(neg, -x, -g)                                                                                \
+    X(exp, M(exp)(x), g *y)                                                                       \
+    X(log, M(log)(x), g / x)                                                                      \
+    X(log1p, M(log1p)(x), g / ((T)1 + x))                                                         \
+    X(sqrt, M(sqrt)(x), g / ((T)2 * y))                                                           \
+    X(rsqrt, (T)1 / M(sqrt)(x), (T)-0.5 * g * y * y * y)                                          \
+    X(abs, M(fabs)(x), x > 0 ? g : x < 0 ? -g : (T)0)                                             \
+    X(sign, (T)((x > 0) - (x < 0)), (T)0)                                                         \
+    X(clamp, (x != x) ? x : (p0 == p0 && x < p0) ? p0 : (p1 == p1 && x > p1) ? p1 : x,            \
+      ((p0 == p0 && x < p0) || (p1 == p1 && x > p1)) ? (T)0 : g)                                  \
+    X(relu, x > 0 ? x : (T)0, y > 0 ? g : (T)0)                                                   \
+    X(leaky_relu, x > 0 ? x : x * p0, x > 0 ? g : g * p0)                                         \
+    X(tanh, M(tanh)(x), g *((T)1 - y * y))                                                        \
+    X(sigmoid, SIGM(M, T, x), g *y *((T)1 - y))                                                   \
+    X(gelu_tanh, GELU_T(M, T), GELU_T_GRAD(M, T))                                                 \
+    X(gelu_erf, GELU_E(M, T), GELU_E_GRAD(M, T))                                                  \
+    X(silu, x *SIGM(M, T, x), ({                                                                  \
+          T s_ = SIGM(M, T, x);                                                                   \
+          g * s_ * ((T)1 + x * ((T)1 - s_));                                                      \
+      }))                                                                                         \
+    X(softplus, SOFTPLUS(M, T), SOFTPLUS_GRAD(M, T))
+
+#define M F32
+#define T float
+#define X(name, fwd, bwd) UNARY_LOOP(u_##name##_f32, float, fwd) UGRAD_LOOP(ug_##name##_f32, float, bwd)
+UNARY_OPS(X)
+#undef X
+#undef M
+#undef T
+#define M F64
+#define T double
+#define X(name, fwd, bwd) UNARY_LOOP(u_##name##_f64, double, fwd) UGRAD_LOOP(ug_##name##_f64, double, bwd)
+UNARY_OPS(X)
+#undef X
+#undef M
+#undef T
+
+typedef struct unary_kernels {
+    nn_iter_loop f32, f64, g32, g64;
+} unary_kernels;
+
+#define X(name, fwd, bwd) static const unary_kernels k_##name = {u_##name##_f32, u_##name##_f64, ug_##name##_f32, ug_##name##_f64};
+UNARY_OPS(X)
+#undef X
+
+/* neg, abs and sign keep integer dtypes, as in PyTorch. */
+static void neg_i64(char **d, const int64_t *s, int64_t n, void *a) {
+    for (int64_t i = 0; i < n; i++) *(int64_t *)(d[0] + i * s[0]) = -*(const int64_t *)(d[1] + i * s[1]);
+}
+static void abs_i64(char **d, const int64_t *s, int64_t n, void *a) {
+    for (int64_t i = 0; i < n; i++) {
+        int64_t x = *(const int64_t *)(d[1] + i * s[1]);
+        *(int64_t *)(d[0] + i * s[0]) = x < 0 ? -x : x;
+    }
+}
+static void sign_i64(char **d, const int64_t *s, int64_t n, void *a) {
+    for (int64_t i = 0; i < n; i++) {
+        int64_t x = *(const int64_t *)(d[1] + i * s[1]);
+        *(int64_t *)(d[0] + i * s[0]) = (x > 0) - (x < 0);
+    }
+}
+
+static nn_tensor *unary(nn_ctx *ctx, nn_node *node, const unary_kernels *k, nn_iter_loop i64) {
+    nn_tensor *a = in0(node);
+    unary_arg ua = {{node->p.f[0], node->p.f[1], 0, 0}};
+    if (i64 && !nn_dtype_is_float(a->dtype)) {
+        nn_tensor *ca = nn_tensor_cast_raw(ctx, a, NN_INT64);
+        nn_tensor *out = ca ? nn_tensor_empty(ctx, NN_INT64, a->ndim, a->shape) : NULL;
+        if (out) run2(out, ca, i64, &ua);
+        nn_tensor_release(ca);
+        return out;
+    }
+    nn_dtype dt = nn_float_dtype(a->dtype);
+    nn_tensor *ca = nn_tensor_cast_raw(ctx, a, dt);
+    nn_tensor *out = ca ? nn_tensor_empty(ctx, dt, a->ndim, a->shape) : NULL;
+    if (out) run2(out, ca, dt == NN_FLOAT32 ? k->f32 : k->f64, &ua);
+    nn_tensor_release(ca);
+    return out;
+}
+
+static nn_status unary_grad(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_tensor **din,
+                            const unary_kernels *k) {
+    if (!node->in[0].needs_grad) return NN_OK;
+    nn_dtype dt = dout->dtype;
+    unary_arg ua = {{node->p.f[0], node->p.f[1], 0, 0}};
+    nn_tensor *x = nn_tensor_cast_raw(ctx, in0(node), dt);
+    nn_tensor *r = x ? nn_tensor_empty(ctx, dt, dout->ndim, dout->shape) : NULL;
+    if (r) {
+        nn_iter it;
+        nn_iter_init(&it, r->ndim, r->shape);
+        nn_iter_add(&it, r);
+        nn_iter_add(&it, dout);
+        nn_iter_add(&it, x);
+        nn_iter_add(&it, node->out);
+        nn_iter_run(&it, dt == NN_FLOAT32 ? k->g32 : k->g64, &ua);
+    }
+    nn_tensor_release(x);
+    din[0] = r;
+    return r ? NN_OK : ctx->err.code;
+}
+
+#define UNARY_OP(name, i64)                                                                       \
+    nn_tensor *op_##name##_forward(nn_ctx *ctx, nn_node *node) {                                  \
+        return unary(ctx, node, &k_##name, i64);                                                  \
+    }                                                                                             \
+    nn_status op_##name##_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_tensor **din) { \
+        return unary_grad(ctx, node, dout, din, &k_##name);                                       \
+    }
+
+UNARY_OP(neg, neg_i64)
+UNARY_OP(exp, NULL)
+UNARY_OP(log, NULL)
+UNARY_OP(log1p, NULL)
+UNARY_OP(sqrt, NULL)
+UNARY_OP(rsqrt, NULL)
+UNARY_OP(abs, abs_i64)
+UNARY_OP(sign, sign_i64)
+UNARY_OP(clamp, NULL)
+UNARY_OP(relu, NULL)
+UNARY_OP(leaky_relu, NULL)
+UNARY_OP(tanh, NULL)
+UNARY_OP(sigmoid, NULL)
+UNARY_OP(silu, NULL)
+UNARY_OP(softplus, NULL)
+
+/* gelu: flags 1 selects the tanh approximation. */
+nn_tensor *op_gelu_forward(nn_ctx *ctx, nn_node *node) {
+    return unary(ctx, node, node->p.flags ? &k_gelu_tanh : &k_gelu_erf, NULL);
+}
+nn_status op_gelu_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_tensor **din) {
+    return unary_grad(ctx, node, dout, din, node->p.flags ? &k_gelu_tanh : &k_gelu_erf);
+}
+
+/* ---- to(dtype): p.i[0] is the target dtype ---- */
+
+nn_tensor *op_to_forward(nn_ctx *ctx, nn_node *node) {
+    nn_tensor *a = in0(node);
+    nn_dtype dt = (nn_dtype)node->p.i[0];
+    nn_tensor *out = nn_tensor_empty(ctx, dt, a->ndim, a->shape);
+    if (out && nn_tensor_copy_(ctx, out, a)) {
+        nn_tensor_release(out);
+        return NULL;
+    }
+    if (out) out->storage->version = 0;
+    return out;
+}
+
+nn_status op_to_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_tensor **din) {
+    if (node->in[0].needs_grad && !(din[0] = nn_tensor_cast_raw(ctx, dout, in0(node)->dtype)))
+        return ctx->err.code;
+    return NN_OK;
+}
+
+/* ---- where(cond, a, b) ---- */
+
+#define WHERE_LOOP(NAME, T)                                                                       \
+    static void NAME(char **d, const int64_t *s, int64_t n, void *arg) {                          \
+        for (int64_t i = 0; i < n; i++)                                                           \
+            *(T *)(d[0] + i * s[0]) = *(const uint8_t *)(d[1] + i * s[1])                          \
+                                          ? *(const T *)(d[2] + i * s[2])                         \
+                                          : *(const T *)(d[3] + i * s[3]);                        \
+    }
+WHERE_LOOP(where_f32, float)
+WHERE_LOOP(where_f64, double)
+WHERE_LOOP(where_i64, int64_t)
+WHERE_LOOP(where_u8, uint8_t)
+
+static nn_tensor *where_raw(nn_ctx *ctx, nn_tensor *cond, nn_tensor *a, nn_tensor *b) {
+    int nd, nd2;
+    int64_t s1[NN_MAX_DIMS], shape[NN_MAX_DIMS];
+    if (!bshape(ctx, a, b, &nd, s1)) return NULL;
+    if (nn_broadcast_shapes(ctx, cond->ndim, cond->shape, nd, s1, &nd2, shape)) return NULL;
+    nn_dtype dt = nn_dtype_promote(a, b);
+    nn_tensor *c = nn_tensor_cast_raw(ctx, cond, NN_BOOL);
+    nn_tensor *ca = c ? nn_tensor_cast_raw(ctx, a, dt) : NULL;
+    nn_tensor *cb = ca ? nn_tensor_cast_raw(ctx, b, dt) : NULL;
+    nn_tensor *out = cb ? nn_tensor_empty(ctx, dt, nd2, shape) : NULL;
+    if (out) {
+        nn_iter it;
+        nn_iter_init(&it, nd2, shape);
+        nn_iter_add(&it, out);
+        nn_iter_add(&it, c);
+        nn_iter_add(&it, ca);
+        nn_iter_add(&it, cb);
+        nn_iter_run(&it,
+                    dt == NN_FLOAT32   ? where_f32
+                    : dt == NN_FLOAT64 ? where_f64
+                    : dt == NN_INT64   ? where_i64
+                                       : where_u8,
+                    NULL);
+    }
+    nn_tensor_release(c);
+    nn_tensor_release(ca);
+    nn_tensor_release(cb);
+    return out;
+}
+
+nn_tensor *op_where_forward(nn_ctx *ctx, nn_node *node) {
+    return where_raw(ctx, node->in[0].t, node->in[1].t, node->in[2].t);
+}
+
+nn_status op_where_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_tensor **din) {
+    nn_tensor *zero = nn_scalar(ctx, 0, dout->dtype);
+    if (!zero) return ctx->err.code;
+    zero->is_wrapped_number = true;
+    if (node->in[1].needs_grad) din[1] = where_raw(ctx, node->in[0].t, dout, zero);
+    if (node->in[2].needs_grad) din[2] = where_raw(ctx, node->in[0].t, zero, dout);
+    nn_tensor_release(zero);
+    if ((node->in[1].needs_grad && !din[1]) || (node->in[2].needs_grad && !din[2]))
+        return ctx->err.code;
+    return NN_OK;
+}
+
+/* ---- comparisons and logic (bool results) ---- */
+
+#define CMP_LOOP(NAME, T, OP)                                                                     \
+    static void NAME(char **d, const int64_t *s, int64_t n, void *arg) {                          \
+        for (int64_t i = 0; i < n; i++)                                                           \
+            *(uint8_t *)(d[0] + i * s[0]) =                                                       \
+                *(const T *)(d[1] + i * s[1]) OP * (const T *)(d[2] + i * s[2]);                  \
+    }
+#define CMP_ALL(NAME, OP)                                                                         \
+    CMP_LOOP(NAME##_f32, float, OP)                                                               \
+    CMP_LOOP(NAME##_f64, double, OP)                                                              \
+    CMP_LOOP(NAME##_i64, int64_t, OP)                                                             \
+    static const binary_kernels k_##NAME = {NAME##_f32, NAME##_f64, NAME##_i64};
+CMP_ALL(eq, ==)
+CMP_ALL(ne, !=)
+CMP_ALL(lt, <)
+CMP_ALL(le, <=)
+CMP_ALL(gt, >)
+CMP_ALL(ge, >=)
+CMP_LOOP(land_u8, uint8_t, &&)
+CMP_LOOP(lor_u8, uint8_t, ||)
+
+static nn_tensor *compare(nn_ctx *ctx, nn_node *node, const binary_kernels *k) {
+    nn_tensor *a = in0(node), *b = in1(node);
+    int nd;
+    int64_t shape[NN_MAX_DIMS];
+    if (!bshape(ctx, a, b, &nd, shape)) return NULL;
+    nn_dtype dt = nn_dtype_promote(a, b);
+    if (dt == NN_BOOL) dt = NN_INT64;
+    nn_tensor *ca = nn_tensor_cast_raw(ctx, a, dt), *cb = ca ? nn_tensor_cast_raw(ctx, b, dt) : NULL;
+    nn_tensor *out = cb ? nn_tensor_empty(ctx, NN_BOOL, nd, shape) : NULL;
+    if (out)
+        run3(out, ca, cb, dt == NN_FLOAT32 ? k->f32 : dt == NN_FLOAT64 ? k->f64 : k->i64, NULL);
+    nn_tensor_release(ca);
+    nn_tensor_release(cb);
+    return out;
+}
+
+nn_tensor *op_eq_forward(nn_ctx *ctx, nn_node *node) {
+    return compare(ctx, node, &k_eq);
+}
+nn_tensor *op_ne_forward(nn_ctx *ctx, nn_node *node) {
+    return compare(ctx, node, &k_ne);
+}
+nn_tensor *op_lt_forward(nn_ctx *ctx, nn_node *node) {
+    return compare(ctx, node, &k_lt);
+}
+nn_tensor *op_le_forward(nn_ctx *ctx, nn_node *node) {
+    return compare(ctx, node, &k_le);
+}
+nn_tensor *op_gt_forward(nn_ctx *ctx, nn_node *node) {
+    return compare(ctx, node, &k_gt);
+}
+nn_tensor *op_ge_forward(nn_ctx *ctx, nn_node *node) {
+    return compare(ctx, node, &k_ge);
+}
+
+static nn_tensor *logical(nn_ctx *ctx, nn_node *node, nn_iter_loop loop) {
+    nn_tensor *a = in0(node), *b = in1(node);
+    int nd;
+    int64_t shape[NN_MAX_DIMS];
+    if (!bshape(ctx, a, b, &nd, shape)) return NULL;
+    nn_tensor *ca = nn_tensor_cast_raw(ctx, a, NN_BOOL);
+    nn_tensor *cb = ca ? nn_tensor_cast_raw(ctx, b, NN_BOOL) : NULL;
+    nn_tensor *out = cb ? nn_tensor_empty(ctx, NN_BOOL, nd, shape) : NULL;
+    if (out) run3(out, ca, cb, loop, NULL);
+    nn_tensor_release(ca);
+    nn_tensor_release(cb);
+    return out;
+}
+
+nn_tensor *op_logical_and_forward(nn_ctx *ctx, nn_node *node) {
+    return logical(ctx, node, land_u8);
+}
+nn_tensor *op_logical_or_forward(nn_ctx *ctx, nn_node *node) {
+    return logical(ctx, node, lor_u8);
+}
+
+/* Unary tests to bool: [mode] 0 not, 1 isnan, 2 isinf, 3 isfinite. */
+static nn_tensor *test_unary(nn_ctx *ctx, nn_node *node, int mode) {
+    nn_tensor *a = in0(node);
+    nn_tensor *out = nn_tensor_empty(ctx, NN_BOOL, a->ndim, a->shape);
+    if (!out) return NULL;
+    int64_t n = nn_tensor_numel(a);
+    uint8_t *o = out->storage->data;
+    bool fl = nn_dtype_is_float(a->dtype);
+    for (int64_t i = 0; i < n; i++) {
+        double v = nn_tensor_get_flat(a, i);
+        o[i] = mode == 0 ? v == 0 : mode == 1 ? fl && isnan(v) : mode == 2 ? fl && isinf(v) : !fl || isfinite(v);
+    }
+    return out;
+}
+
+nn_tensor *op_logical_not_forward(nn_ctx *ctx, nn_node *node) {
+    return test_unary(ctx, node, 0);
+}
+nn_tensor *op_isnan_forward(nn_ctx *ctx, nn_node *node) {
+    return test_unary(ctx, node, 1);
+}
+nn_tensor *op_isinf_forward(nn_ctx *ctx, nn_node *node) {
+    return test_unary(ctx, node, 2);
+}
+nn_tensor *op_isfinite_forward(nn_ctx *ctx, nn_node *node) {
+    return test_unary(ctx, node, 3);
+}
+
+/* ---- public API ---- */
+
+static nn_tensor *call2(nn_ctx *ctx, nn_op op, nn_tensor *a, nn_tensor *b) {
+    nn_tensor *in[2] = {a, b};
+    return nn_exec(ctx, op, in, 2, NULL);
+}
+
+static nn_tensor *call1(nn_ctx *ctx, nn_op op, nn_tensor *a, double p0, double p1, int flags) {
+    nn_params p;
+    memset(&p, 0, sizeof p);
+    p.f[0] = p0;
+    p.f[1] = p1;
+    p.flags = flags;
+    return nn_exec(ctx, op, &a, 1, &p);
+}
+
+static nn_tensor *with_scalar(nn_ctx *ctx, nn_op op, nn_tensor *a, double s) {
+    nn_tensor *w = nn_scalar_wrapped(ctx, s);
+    if (!w) return NULL;
+    nn_tensor *r = call2(ctx, op, a, w);
+    nn_tensor_release(w);
+    return r;
+}
+
+nn_tensor *nn_add(nn_ctx *ctx, nn_tensor *a, nn_tensor *b) {
+    return call2(ctx, NN_OP_ADD, a, b);
+}
+nn_tensor *nn_sub(nn_ctx *ctx, nn_tensor *a, nn_tensor *b) {
+    return call2(ctx, NN_OP_SUB, a, b);
+}
+nn_tensor *nn_mul(nn_ctx *ctx, nn_tensor *a, nn_tensor *b) {
+    return call2(ctx, NN_OP_MUL, a, b);
+}
+nn_tensor *nn_div(nn_ctx *ctx, nn_tensor *a, nn_tensor *b) {
+    return call2(ctx, NN_OP_DIV, a, b);
+}
+nn_tensor *nn_pow(nn_ctx *ctx, nn_tensor *a, nn_tensor *b) {
+    return call2(ctx, NN_OP_POW, a, b);
+}
+nn_tensor *nn_maximum(nn_ctx *ctx, nn_tensor *a, nn_tensor *b) {
+    return call2(ctx, NN_OP_MAXIMUM, a, b);
+}
+nn_tensor *nn_minimum(nn_ctx *ctx, nn_tensor *a, nn_tensor *b) {
+    return call2(ctx, NN_OP_MINIMUM, a, b);
+}
+nn_tensor *nn_add_scalar(nn_ctx *ctx, nn_tensor *a, double s) {
+    return with_scalar(ctx, NN_OP_ADD, a, s);
+}
+nn_tensor *nn_mul_scalar(nn_ctx *ctx, nn_tensor *a, double s) {
+    return with_scalar(ctx, NN_OP_MUL, a, s);
+}
+nn_tensor *nn_pow_scalar(nn_ctx *ctx, nn_tensor *a, double s) {
+    return with_scalar(ctx, NN_OP_POW, a, s);
+}
+nn_tensor *nn_neg(nn_ctx *ctx, nn_tensor *a) {
+    return call1(ctx, NN_OP_NEG, a, 0, 0, 0);
+}
+nn_tensor *nn_exp(nn_ctx *ctx, nn_tensor *a) {
+    return call1(ctx, NN_OP_EXP, a, 0, 0, 0);
+}
+nn_tensor *nn_log(nn_ctx *ctx, nn_tensor *a) {
+    return call1(ctx, NN_OP_LOG, a, 0, 0, 0);
+}
+nn_tensor *nn_log1p(nn_ctx *ctx, nn_tensor *a) {
+    return call1(ctx, NN_OP_LOG1P, a, 0, 0, 0);
+}
+nn_tensor *nn_sqrt(nn_ctx *ctx, nn_tensor *a) {
+    return call1(ctx, NN_OP_SQRT, a, 0, 0, 0);
+}
+nn_tensor *nn_rsqrt(nn_ctx *ctx, nn_tensor *a) {
+    return call1(ctx, NN_OP_RSQRT, a, 0, 0, 0);
+}
+nn_tensor *nn_abs(nn_ctx *ctx, nn_tensor *a) {
+    return call1(ctx, NN_OP_ABS, a, 0, 0, 0);
+}
+nn_tensor *nn_sign(nn_ctx *ctx, nn_tensor *a) {
+    return call1(ctx, NN_OP_SIGN, a, 0, 0, 0);
+}
+nn_tensor *nn_clamp(nn_ctx *ctx, nn_tensor *a, double lo, double hi) {
+    if (!isnan(lo) && !isnan(hi) && lo > hi) {
+        nn_error_set(&ctx->err, NN_ERR_VALUE, "clamp: min %g is greater than max %g", lo, hi);
+        return NULL;
+    }
+    return call1(ctx, NN_OP_CLAMP, a, lo, hi, 0);
+}
+nn_tensor *nn_where(nn_ctx *ctx, nn_tensor *cond, nn_tensor *a, nn_tensor *b) {
+    if (cond && cond->dtype != NN_BOOL) {
+        nn_error_set(&ctx->err, NN_ERR_TYPE, "where: the condition must be a bool tensor, not %s",
+                     nn_dtype_name(cond->dtype));
+        return NULL;
+    }
+    nn_tensor *in[3] = {cond, a, b};
+    return nn_exec(ctx, NN_OP_WHERE, in, 3, NULL);
+}
+nn_tensor *nn_relu(nn_ctx *ctx, nn_tensor *a) {
+    return call1(ctx, NN_OP_RELU, a, 0, 0, 0);
+}
+nn_tensor *nn_leaky_relu(nn_ctx *ctx, nn_tensor *a, double negative_slope) {
+    return call1(ctx, NN_OP_LEAKY_RELU, a, negative_slope, 0, 0);
+}
+nn_tensor *nn_tanh(nn_ctx *ctx, nn_tensor *a) {
+    return call1(ctx, NN_OP_TANH, a, 0, 0, 0);
+}
+nn_tensor *nn_sigmoid(nn_ctx *ctx, nn_tensor *a) {
+    return call1(ctx, NN_OP_SIGMOID, a, 0, 0, 0);
+}
+nn_tensor *nn_gelu(nn_ctx *ctx, nn_tensor *a, bool approximate_tanh) {
+    return call1(ctx, NN_OP_GELU, a, 0, 0, approximate_tanh);
+}
+nn_tensor *nn_silu(nn_ctx *ctx, nn_tensor *a) {
+    return call1(ctx, NN_OP_SILU, a, 0, 0, 0);
+}
+nn_tensor *nn_softplus(nn_ctx *ctx, nn_tensor *a, double beta, double threshold) {
+    if (beta == 0) {
+        nn_error_set(&ctx->err, NN_ERR_VALUE, "softplus: beta must not be 0");
+        return NULL;
+    }
+    return call1(ctx, NN_OP_SOFTPLUS, a, beta, threshold, 0);
+}
+nn_tensor *nn_to(nn_ctx *ctx, nn_tensor *a, nn_dtype dt) {
+    nn_params p;
+    memset(&p, 0, sizeof p);
+    p.i[0] = dt;
+    return nn_exec(ctx, NN_OP_TO, &a, 1, &p);
+}
+nn_tensor *nn_eq(nn_ctx *ctx, nn_tensor *a, nn_tensor *b) {
+    return call2(ctx, NN_OP_EQ, a, b);
+}
+nn_tensor *nn_ne(nn_ctx *ctx, nn_tensor *a, nn_tensor *b) {
+    return call2(ctx, NN_OP_NE, a, b);
+}
+nn_tensor *nn_lt(nn_ctx *ctx, nn_tensor *a, nn_tensor *b) {
+    return call2(ctx, NN_OP_LT, a, b);
+}
+nn_tensor *nn_le(nn_ctx *ctx, nn_tensor *a, nn_tensor *b) {
+    return call2(ctx, NN_OP_LE, a, b);
+}
+nn_tensor *nn_gt(nn_ctx *ctx, nn_tensor *a, nn_tensor *b) {
+    return call2(ctx, NN_OP_GT, a, b);
+}
+nn_tensor *nn_ge(nn_ctx *ctx, nn_tensor *a, nn_tensor *b) {
+    return call2(ctx, NN_OP_GE, a, b);
+}
+nn_tensor *nn_logical_and(nn_ctx *ctx, nn_tensor *a, nn_tensor *b) {
+    return call2(ctx, NN_OP_LOGICAL_AND, a, b);
+}
+nn_tensor *nn_logical_or(nn_ctx *ctx, nn_tensor *a, nn_tensor *b) {
+    return call2(ctx, NN_OP_LOGICAL_OR, a, b);
+}
+nn_tensor *nn_logical_not(nn_ctx *ctx, nn_tensor *a) {
+    return call1(ctx, NN_OP_LOGICAL_NOT, a, 0, 0, 0);
+}
+nn_tensor *nn_isnan(nn_ctx *ctx, nn_tensor *a) {
+    return call1(ctx, NN_OP_ISNAN, a, 0, 0, 0);
+}
+nn_tensor *nn_isinf(nn_ctx *ctx, nn_tensor *a) {
+    return call1(ctx, NN_OP_ISINF, a, 0, 0, 0);
+}
+nn_tensor *nn_isfinite(nn_ctx *ctx, nn_tensor *a) {
+    return call1(ctx, NN_OP_ISFINITE, a, 0, 0, 0);
+}

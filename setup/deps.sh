@@ -1,0 +1,32 @@
+#!/bin/sh
+# Install the Debian packages nndb needs to build and test. Idempotent: it
+# installs only what is missing, says what it installs, and runs apt-get
+# update first. Needs root (or sudo) only when something is missing.
+set -eu
+
+PKGS="build-essential pkg-config libopenblas-dev python3-numpy python3-torch pci.ids clang"
+
+missing=""
+for p in $PKGS; do
+    if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+        missing="$missing $p"
+    fi
+done
+
+if [ -z "$missing" ]; then
+    exit 0
+fi
+
+echo "setup/deps.sh: installing:$missing"
+SUDO=""
+if [ "$(id -u)" != 0 ]; then
+    if command -v sudo >/dev/null 2>&1; then SUDO=sudo; else
+        echo "setup/deps.sh: need root to install:$missing" >&2
+        exit 1
+    fi
+fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+# shellcheck disable=SC2086
+$SUDO apt-get install -y -qq --no-install-recommends $missing
+echo "setup/deps.sh: done"

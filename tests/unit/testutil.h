@@ -1,0 +1,47 @@
+/* Helpers shared by the unit tests: building tensors from literals,
+ * comparing them, finite-difference gradient checks, and the PyTorch
+ * reference-case runner. */
+#ifndef NN_TESTUTIL_H
+#define NN_TESTUTIL_H
+
+#include "../nn_test.h"
+#include "nn_ops.h"
+
+/* A tensor of [dt] with the given shape and row-major values. */
+nn_tensor *tu_tensor(nn_ctx *ctx, nn_dtype dt, int ndim, const int64_t *shape, const double *v);
+#define TU_SHAPE(...) ((const int64_t[]){__VA_ARGS__})
+#define TU_VALS(...) ((const double[]){__VA_ARGS__})
+
+/* True when [t] has [ndim]/[shape] and every element is within atol + rtol*|e|
+ * of [expect] (NaN matches NaN, inf matches inf). Prints the first mismatch
+ * with [what]. */
+bool tu_close(const nn_tensor *t, int ndim, const int64_t *shape, const double *expect,
+              double rtol, double atol, const char *what);
+/* Same, against another tensor. */
+bool tu_close_tensor(const nn_tensor *t, const nn_tensor *expect, double rtol, double atol,
+                     const char *what);
+
+/* ---- finite differences ----
+ * [fn] computes an output from inputs. gradcheck compares the gradients
+ * backward() gives for loss = sum(fn(in) * w), w fixed random, with central
+ * differences (step [eps]) for every element of every input that requires
+ * grad. Inputs should be float64. Returns true when all agree within
+ * atol + rtol * |numeric|; prints the worst element otherwise. */
+typedef nn_tensor *(*tu_fn)(nn_ctx *ctx, nn_tensor **in, void *arg);
+bool tu_gradcheck(nn_ctx *ctx, const char *name, tu_fn fn, nn_tensor **in, int n, void *arg,
+                  double eps, double rtol, double atol);
+
+/* ---- PyTorch reference cases ----
+ * tests/torch/ref_<family>.py writes cases to $NNDB_REF_DIR/<family>.txt
+ * (default build/ref). Each case names a C function in [table] that computes
+ * the same thing from the same inputs; the runner compares the output and,
+ * where the file has them, the gradients of sum(out * up) with respect to
+ * each input. A case in the file without a C function, or a file that is
+ * missing, is a failure. Returns the number of failed cases. */
+typedef struct tu_ref_fn {
+    const char *name;
+    tu_fn fn;
+} tu_ref_fn;
+int tu_run_torch_refs(const char *family, const tu_ref_fn *table, int n_table);
+
+#endif
