@@ -16,7 +16,7 @@ typedef struct op_entry {
 } op_entry;
 
 static const op_entry op_table[NN_OP_COUNT] = {
-#define NN_OP(E, fn, nm) [NN_OP_##E] = {nm, op_##fn##_forward, op_##fn##_backward},
+#define NN_OP(E, fn, nm)        [NN_OP_##E] = {nm, op_##fn##_forward, op_##fn##_backward},
 #define NN_OP_NOGRAD(E, fn, nm) [NN_OP_##E] = {nm, op_##fn##_forward, NULL},
 #include "nn_ops.def"
 #undef NN_OP
@@ -87,8 +87,8 @@ static bool run_hooks(nn_ctx *ctx, nn_hook_event *ev) {
         if (h->fn(ctx, ev, h->user) == NN_HOOK_STOP) {
             if (!ctx->err.code) {
                 const nn_label *l = &ev->node->label;
-                nn_error_set(&ctx->err, NN_ERR_STOPPED, "stopped by %s %s %s %s%s%s",
-                             h->name, ev->after ? "after" : "before",
+                nn_error_set(&ctx->err, NN_ERR_STOPPED, "stopped by %s %s %s %s%s%s", h->name,
+                             ev->after ? "after" : "before",
                              ev->phase == NN_PHASE_FORWARD ? "forward" : "backward",
                              nn_op_name(ev->node->op), l->module ? " in " : "",
                              l->module ? l->module : "");
@@ -310,8 +310,7 @@ static const char *where_str(const nn_node *n, char *buf, int size) {
     const nn_label *l = &n->label;
     int k = snprintf(buf, (size_t)size, "'%s'", nn_op_name(n->op));
     if (l->module && k < size) k += snprintf(buf + k, (size_t)(size - k), " in %s", l->module);
-    if (l->file && k < size)
-        snprintf(buf + k, (size_t)(size - k), " (%s:%d)", l->file, l->line);
+    if (l->file && k < size) snprintf(buf + k, (size_t)(size - k), " (%s:%d)", l->file, l->line);
     return buf;
 }
 
@@ -329,8 +328,7 @@ static nn_status collect(nn_ctx *ctx, nn_node *root, size_t *count) {
         if (n == ctx->order_cap) {
             size_t cap = ctx->order_cap ? ctx->order_cap * 2 : 256;
             nn_node **grown = realloc(ctx->order, cap * sizeof *grown);
-            if (!grown)
-                return nn_error_set(&ctx->err, NN_ERR_MEMORY, "out of memory in backward");
+            if (!grown) return nn_error_set(&ctx->err, NN_ERR_MEMORY, "out of memory in backward");
             ctx->order = grown;
             ctx->order_cap = cap;
         }
@@ -429,7 +427,8 @@ static nn_status backward_node(nn_ctx *ctx, nn_node *node, bool retain_graph) {
         else
             st = accumulate(ctx, &in->t->grad, g, true);
     }
-    if (!st && node->retain) st = accumulate(ctx, &node->retained_grad, nn_tensor_retain(node->grad), true);
+    if (!st && node->retain)
+        st = accumulate(ctx, &node->retained_grad, nn_tensor_retain(node->grad), true);
     if (!st && !retain_graph) {
         release_saved(node);
         node->freed = true;

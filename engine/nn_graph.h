@@ -16,7 +16,7 @@
 #include "nn_tensor.h"
 
 typedef enum nn_op {
-#define NN_OP(E, fn, name) NN_OP_##E,
+#define NN_OP(E, fn, name)        NN_OP_##E,
 #define NN_OP_NOGRAD(E, fn, name) NN_OP_##E,
 #include "nn_ops.def"
 #undef NN_OP

@@ -16,7 +16,7 @@
 #else
 #define SANITIZING 0
 #endif
-#define N_CLASSES 256
+#define N_CLASSES        256
 #define MAX_CACHED_BLOCK ((size_t)1 << 31)
 
 typedef struct block {
@@ -77,10 +77,26 @@ size_t nn_mem_parse_size(const char *s) {
     double v = strtod(s, &end);
     if (end == s || v <= 0) return 0;
     switch (*end) {
-    case 'k': case 'K': v *= 1024.0; end++; break;
-    case 'm': case 'M': v *= 1024.0 * 1024; end++; break;
-    case 'g': case 'G': v *= 1024.0 * 1024 * 1024; end++; break;
-    case 't': case 'T': v *= 1024.0 * 1024 * 1024 * 1024; end++; break;
+    case 'k':
+    case 'K':
+        v *= 1024.0;
+        end++;
+        break;
+    case 'm':
+    case 'M':
+        v *= 1024.0 * 1024;
+        end++;
+        break;
+    case 'g':
+    case 'G':
+        v *= 1024.0 * 1024 * 1024;
+        end++;
+        break;
+    case 't':
+    case 'T':
+        v *= 1024.0 * 1024 * 1024 * 1024;
+        end++;
+        break;
     default: break;
     }
     if (*end == 'i' || *end == 'I') end++;
@@ -95,9 +111,9 @@ static nn_status refuse(nn_error *err, size_t size, const char *what, const char
     nn_mem_format(cap, sizeof cap, stats.cap);
     nn_mem_format(used, sizeof used, stats.in_use);
     return nn_error_set(err, NN_ERR_MEMORY,
-                        "cannot allocate %s for %s: %s (cap %s, %s in use). "
+                        "cannot allocate %s%s%s: %s (cap %s, %s in use). "
                         "Use smaller sizes, or raise the cap with NNDB_MEM_CAP.",
-                        want, what ? what : "a buffer", why, cap, used);
+                        want, what ? " for " : "", what ? what : "", why, cap, used);
 }
 
 void *nn_mem_alloc(size_t size, const char *what, nn_error *err) {

@@ -113,8 +113,8 @@ nn_tensor *nn_stack(nn_ctx *ctx, nn_tensor *const *ts, int n, int64_t dim);
  * [out] (capacity [cap]). chunk: [chunks] pieces as torch.chunk. */
 nn_status nn_split(nn_ctx *ctx, nn_tensor *a, int64_t size, int64_t dim, nn_tensor **out, int cap,
                    int *out_n);
-nn_status nn_chunk(nn_ctx *ctx, nn_tensor *a, int64_t chunks, int64_t dim, nn_tensor **out,
-                   int cap, int *out_n);
+nn_status nn_chunk(nn_ctx *ctx, nn_tensor *a, int64_t chunks, int64_t dim, nn_tensor **out, int cap,
+                   int *out_n);
 /* Advanced indexing: int64 index tensors idx[0..n_idx) for the dims starting
  * at [dim]; they broadcast together. Result shape:
  * a.shape[:dim] + broadcast(idx) + a.shape[dim+n_idx:]. */
@@ -134,8 +134,8 @@ nn_tensor *nn_log_softmax(nn_ctx *ctx, nn_tensor *a, int64_t dim);
 typedef enum nn_reduction { NN_REDUCTION_MEAN, NN_REDUCTION_SUM, NN_REDUCTION_NONE } nn_reduction;
 /* logits [N, C] or [N, C, d...] (or [C]); target int64 class indices [N, d...].
  * Rows whose target is ignore_index count neither in the loss nor the mean. */
-nn_tensor *nn_cross_entropy(nn_ctx *ctx, nn_tensor *logits, nn_tensor *target,
-                            int64_t ignore_index, double label_smoothing, nn_reduction red);
+nn_tensor *nn_cross_entropy(nn_ctx *ctx, nn_tensor *logits, nn_tensor *target, int64_t ignore_index,
+                            double label_smoothing, nn_reduction red);
 nn_tensor *nn_nll_loss(nn_ctx *ctx, nn_tensor *logp, nn_tensor *target, int64_t ignore_index,
                        nn_reduction red);
 nn_tensor *nn_mse_loss(nn_ctx *ctx, nn_tensor *input, nn_tensor *target, nn_reduction red);
@@ -146,8 +146,8 @@ nn_tensor *nn_binary_cross_entropy_with_logits(nn_ctx *ctx, nn_tensor *logits, n
 /* weight [V, D], idx int64 of any shape -> [idx.shape..., D] */
 nn_tensor *nn_embedding(nn_ctx *ctx, nn_tensor *weight, nn_tensor *idx);
 /* Normalise over the last [n_norm] dims; weight/bias may be NULL. */
-nn_tensor *nn_layer_norm(nn_ctx *ctx, nn_tensor *x, int n_norm, nn_tensor *weight,
-                         nn_tensor *bias, double eps);
+nn_tensor *nn_layer_norm(nn_ctx *ctx, nn_tensor *x, int n_norm, nn_tensor *weight, nn_tensor *bias,
+                         double eps);
 /* Zero each element with probability p and scale by 1/(1-p) when training;
  * identity otherwise. Uses ctx->rng. */
 nn_tensor *nn_dropout(nn_ctx *ctx, nn_tensor *x, double p, bool training);

@@ -108,11 +108,16 @@ nn_tensor *nn_tensor_empty(nn_ctx *ctx, nn_dtype dt, int ndim, const int64_t *sh
     int64_t n = 0;
     if (numel_checked(ctx, ndim, shape, &n)) return NULL;
     size_t nbytes = (size_t)n * nn_dtype_size(dt);
-    char what[160], sbuf[128];
-    snprintf(what, sizeof what, "a %s tensor of shape %s", nn_dtype_name(dt),
-             nn_shape_str(sbuf, sizeof sbuf, ndim, shape));
-    nn_storage *s = nn_mem_alloc(STORAGE_HEADER + nbytes, what, &ctx->err);
-    if (!s) return NULL;
+    nn_storage *s = nn_mem_alloc(STORAGE_HEADER + nbytes, NULL, &ctx->err);
+    if (!s) {
+        /* Name the tensor only on failure: formatting costs more than the
+         * allocation itself on the hot path. */
+        char why[NN_ERROR_MSG_MAX], sbuf[128];
+        snprintf(why, sizeof why, "%s", ctx->err.msg);
+        nn_error_set(&ctx->err, NN_ERR_MEMORY, "a %s tensor of shape %s: %s", nn_dtype_name(dt),
+                     nn_shape_str(sbuf, sizeof sbuf, ndim, shape), why);
+        return NULL;
+    }
     nn_tensor *t = nn_mem_alloc(sizeof *t, "a tensor header", &ctx->err);
     if (!t) {
         nn_mem_free(s);
@@ -138,9 +143,15 @@ nn_tensor *nn_full(nn_ctx *ctx, nn_dtype dt, int ndim, const int64_t *shape, dou
     int64_t n = nn_tensor_numel(t);
     void *d = t->storage->data;
     switch (dt) {
-    case NN_FLOAT32: for (int64_t i = 0; i < n; i++) ((float *)d)[i] = (float)value; break;
-    case NN_FLOAT64: for (int64_t i = 0; i < n; i++) ((double *)d)[i] = value; break;
-    case NN_INT64: for (int64_t i = 0; i < n; i++) ((int64_t *)d)[i] = (int64_t)value; break;
+    case NN_FLOAT32:
+        for (int64_t i = 0; i < n; i++) ((float *)d)[i] = (float)value;
+        break;
+    case NN_FLOAT64:
+        for (int64_t i = 0; i < n; i++) ((double *)d)[i] = value;
+        break;
+    case NN_INT64:
+        for (int64_t i = 0; i < n; i++) ((int64_t *)d)[i] = (int64_t)value;
+        break;
     case NN_BOOL: memset(d, value != 0, (size_t)n); break;
     }
     return t;
@@ -190,8 +201,8 @@ nn_tensor *nn_linspace(nn_ctx *ctx, double start, double end, int64_t steps, nn_
     double d = steps > 1 ? (end - start) / (double)(steps - 1) : 0;
     /* Fill from both ends as PyTorch does, so the last value is exactly end. */
     for (int64_t i = 0; i < steps; i++)
-        nn_tensor_set_flat(t, i, i < steps / 2 ? start + d * (double)i
-                                               : end - d * (double)(steps - 1 - i));
+        nn_tensor_set_flat(
+            t, i, i < steps / 2 ? start + d * (double)i : end - d * (double)(steps - 1 - i));
     return t;
 }
 
@@ -225,9 +236,8 @@ nn_tensor *nn_randn(nn_ctx *ctx, nn_dtype dt, int ndim, const int64_t *shape) {
 
 nn_tensor *nn_randint(nn_ctx *ctx, int64_t low, int64_t high, int ndim, const int64_t *shape) {
     if (high <= low) {
-        nn_error_set(&ctx->err, NN_ERR_VALUE,
-                     "randint needs low < high, got low=%lld, high=%lld", (long long)low,
-                     (long long)high);
+        nn_error_set(&ctx->err, NN_ERR_VALUE, "randint needs low < high, got low=%lld, high=%lld",
+                     (long long)low, (long long)high);
         return NULL;
     }
     nn_tensor *t = nn_tensor_empty(ctx, NN_INT64, ndim, shape);
@@ -388,7 +398,8 @@ static void copy_loop(char **d, const int64_t *s, int64_t n, void *arg) {
         for (int64_t i = 0; i < n; i++) memcpy(d[0] + i * s[0], d[1] + i * s[1], es);
         return;
     }
-    for (int64_t i = 0; i < n; i++) store(dts[0], d[0] + i * s[0], 0, load(dts[1], d[1] + i * s[1], 0));
+    for (int64_t i = 0; i < n; i++)
+        store(dts[0], d[0] + i * s[0], 0, load(dts[1], d[1] + i * s[1], 0));
 }
 
 /* Copy [src] (broadcast) into [dst], converting dtype; no checks. */
@@ -497,10 +508,9 @@ nn_status nn_tensor_copy_(nn_ctx *ctx, nn_tensor *dst, nn_tensor *src) {
         return ctx->err.code;
     if (n != dst->ndim || memcmp(shape, dst->shape, sizeof(int64_t) * (size_t)n) != 0) {
         char a[128], b[128];
-        return nn_error_set(&ctx->err, NN_ERR_SHAPE,
-                            "copy_: a source of shape %s cannot fill a tensor of shape %s",
-                            nn_tensor_shape_str(src, a, sizeof a),
-                            nn_tensor_shape_str(dst, b, sizeof b));
+        return nn_error_set(
+            &ctx->err, NN_ERR_SHAPE, "copy_: a source of shape %s cannot fill a tensor of shape %s",
+            nn_tensor_shape_str(src, a, sizeof a), nn_tensor_shape_str(dst, b, sizeof b));
     }
     /* src may overlap dst (x.copy_(x.T)): go through a temporary then. */
     if (src->storage == dst->storage) {
@@ -622,8 +632,8 @@ nn_status nn_tensor_normal_(nn_ctx *ctx, nn_tensor *t, double mean, double std) 
 
 nn_status nn_tensor_uniform_(nn_ctx *ctx, nn_tensor *t, double lo, double hi) {
     if (!(lo <= hi))
-        return nn_error_set(&ctx->err, NN_ERR_VALUE, "uniform_ needs from <= to, got %g > %g",
-                            lo, hi);
+        return nn_error_set(&ctx->err, NN_ERR_VALUE, "uniform_ needs from <= to, got %g > %g", lo,
+                            hi);
     if (!nn_dtype_is_float(t->dtype))
         return nn_error_set(&ctx->err, NN_ERR_TYPE, "uniform_ needs a float tensor, not %s",
                             nn_dtype_name(t->dtype));

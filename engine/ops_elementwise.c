@@ -44,44 +44,44 @@ static void run2(nn_tensor *out, const nn_tensor *a, nn_iter_loop loop, void *ar
 
 /* ---- binary kernels ---- */
 
-#define BINARY_LOOP(NAME, T, EXPR)                                                                \
-    static void NAME(char **d, const int64_t *s, int64_t n, void *arg) {                          \
-        (void)arg;                                                                                \
-        const int64_t z = (int64_t)sizeof(T);                                                     \
-        if (s[0] == z && s[1] == z && s[2] == z) {                                                \
-            T *o = (T *)d[0];                                                                     \
-            const T *x = (const T *)d[1], *y = (const T *)d[2];                                   \
-            for (int64_t i = 0; i < n; i++) {                                                     \
-                T a = x[i], b = y[i];                                                             \
-                o[i] = (EXPR);                                                                    \
-            }                                                                                     \
-        } else if (s[0] == z && s[1] == z && s[2] == 0) {                                         \
-            T *o = (T *)d[0];                                                                     \
-            const T *x = (const T *)d[1];                                                         \
-            const T b = *(const T *)d[2];                                                         \
-            for (int64_t i = 0; i < n; i++) {                                                     \
-                T a = x[i];                                                                       \
-                o[i] = (EXPR);                                                                    \
-            }                                                                                     \
-        } else if (s[0] == z && s[1] == 0 && s[2] == z) {                                         \
-            T *o = (T *)d[0];                                                                     \
-            const T a = *(const T *)d[1];                                                         \
-            const T *y = (const T *)d[2];                                                         \
-            for (int64_t i = 0; i < n; i++) {                                                     \
-                T b = y[i];                                                                       \
-                o[i] = (EXPR);                                                                    \
-            }                                                                                     \
-        } else {                                                                                  \
-            for (int64_t i = 0; i < n; i++) {                                                     \
-                T a = *(const T *)(d[1] + i * s[1]), b = *(const T *)(d[2] + i * s[2]);           \
-                *(T *)(d[0] + i * s[0]) = (EXPR);                                                 \
-            }                                                                                     \
-        }                                                                                         \
+#define BINARY_LOOP(NAME, T, EXPR)                                                                 \
+    static void NAME(char **d, const int64_t *s, int64_t n, void *arg) {                           \
+        (void)arg;                                                                                 \
+        const int64_t z = (int64_t)sizeof(T);                                                      \
+        if (s[0] == z && s[1] == z && s[2] == z) {                                                 \
+            T *o = (T *)d[0];                                                                      \
+            const T *x = (const T *)d[1], *y = (const T *)d[2];                                    \
+            for (int64_t i = 0; i < n; i++) {                                                      \
+                T a = x[i], b = y[i];                                                              \
+                o[i] = (EXPR);                                                                     \
+            }                                                                                      \
+        } else if (s[0] == z && s[1] == z && s[2] == 0) {                                          \
+            T *o = (T *)d[0];                                                                      \
+            const T *x = (const T *)d[1];                                                          \
+            const T b = *(const T *)d[2];                                                          \
+            for (int64_t i = 0; i < n; i++) {                                                      \
+                T a = x[i];                                                                        \
+                o[i] = (EXPR);                                                                     \
+            }                                                                                      \
+        } else if (s[0] == z && s[1] == 0 && s[2] == z) {                                          \
+            T *o = (T *)d[0];                                                                      \
+            const T a = *(const T *)d[1];                                                          \
+            const T *y = (const T *)d[2];                                                          \
+            for (int64_t i = 0; i < n; i++) {                                                      \
+                T b = y[i];                                                                        \
+                o[i] = (EXPR);                                                                     \
+            }                                                                                      \
+        } else {                                                                                   \
+            for (int64_t i = 0; i < n; i++) {                                                      \
+                T a = *(const T *)(d[1] + i * s[1]), b = *(const T *)(d[2] + i * s[2]);            \
+                *(T *)(d[0] + i * s[0]) = (EXPR);                                                  \
+            }                                                                                      \
+        }                                                                                          \
     }
 
-#define BINARY_ALL(NAME, EXPR)                                                                    \
-    BINARY_LOOP(NAME##_f32, float, EXPR)                                                          \
-    BINARY_LOOP(NAME##_f64, double, EXPR)                                                         \
+#define BINARY_ALL(NAME, EXPR)                                                                     \
+    BINARY_LOOP(NAME##_f32, float, EXPR)                                                           \
+    BINARY_LOOP(NAME##_f64, double, EXPR)                                                          \
     BINARY_LOOP(NAME##_i64, int64_t, EXPR)
 
 BINARY_ALL(add, a + b)
@@ -116,7 +116,8 @@ static nn_tensor *binary(nn_ctx *ctx, nn_node *node, const binary_kernels *k, bo
     nn_dtype dt = nn_dtype_promote(a, b);
     if (dt == NN_BOOL) dt = NN_INT64;
     if (float_only || !k->i64) dt = nn_float_dtype(dt);
-    nn_tensor *ca = nn_tensor_cast_raw(ctx, a, dt), *cb = ca ? nn_tensor_cast_raw(ctx, b, dt) : NULL;
+    nn_tensor *ca = nn_tensor_cast_raw(ctx, a, dt),
+              *cb = ca ? nn_tensor_cast_raw(ctx, b, dt) : NULL;
     nn_tensor *out = cb ? nn_tensor_empty(ctx, dt, nd, shape) : NULL;
     if (out)
         run3(out, ca, cb, dt == NN_FLOAT32 ? k->f32 : dt == NN_FLOAT64 ? k->f64 : k->i64, NULL);
@@ -184,16 +185,16 @@ typedef struct grad_arg {
     double p[4];
 } grad_arg;
 
-#define GRAD5_LOOP(NAME, T, EXPR)                                                                 \
-    static void NAME(char **d, const int64_t *s, int64_t n, void *argp) {                         \
-        const grad_arg *ga = argp;                                                                \
-        (void)ga;                                                                                 \
-        for (int64_t i = 0; i < n; i++) {                                                         \
-            T g = *(const T *)(d[1] + i * s[1]), a = *(const T *)(d[2] + i * s[2]);               \
-            T b = *(const T *)(d[3] + i * s[3]), y = *(const T *)(d[4] + i * s[4]);               \
-            (void)y;                                                                              \
-            *(T *)(d[0] + i * s[0]) = (EXPR);                                                     \
-        }                                                                                         \
+#define GRAD5_LOOP(NAME, T, EXPR)                                                                  \
+    static void NAME(char **d, const int64_t *s, int64_t n, void *argp) {                          \
+        const grad_arg *ga = argp;                                                                 \
+        (void)ga;                                                                                  \
+        for (int64_t i = 0; i < n; i++) {                                                          \
+            T g = *(const T *)(d[1] + i * s[1]), a = *(const T *)(d[2] + i * s[2]);                \
+            T b = *(const T *)(d[3] + i * s[3]), y = *(const T *)(d[4] + i * s[4]);                \
+            (void)y;                                                                               \
+            *(T *)(d[0] + i * s[0]) = (EXPR);                                                      \
+        }                                                                                          \
     }
 
 /* maximum: ties split the gradient in half, as PyTorch does. */
@@ -208,8 +209,8 @@ GRAD5_LOOP(gmin_b_f64, double, b < a ? g : a == b ? g / 2 : 0)
 /* pow: d/da = b a^(b-1); d/db = y log a (0 where a == 0 and b >= 0, as PyTorch) */
 GRAD5_LOOP(gpow_a_f32, float, b == 0 ? 0 : g * b * powf(a, b - 1))
 GRAD5_LOOP(gpow_a_f64, double, b == 0 ? 0 : g * b * pow(a, b - 1))
-GRAD5_LOOP(gpow_b_f32, float, (a == 0 && b >= 0) ? 0 : g * y * logf(a))
-GRAD5_LOOP(gpow_b_f64, double, (a == 0 && b >= 0) ? 0 : g * y * log(a))
+GRAD5_LOOP(gpow_b_f32, float, (a == 0 && b >= 0) ? 0 : g *y *logf(a))
+GRAD5_LOOP(gpow_b_f64, double, (a == 0 && b >= 0) ? 0 : g *y *log(a))
 
 /* din = loop(dout, a, b, out) over the broadcast shape, in the float dtype of dout. */
 static nn_tensor *grad5(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_iter_loop f32,
@@ -234,17 +235,17 @@ static nn_tensor *grad5(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_iter_loo
     return r;
 }
 
-#define GRAD_PAIR(NAME)                                                                           \
+#define GRAD_PAIR(NAME)                                                                            \
     nn_status op_##NAME##_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_tensor **din) { \
-        grad_arg ga = {{0}};                                                                      \
-        if (!nn_dtype_is_float(dout->dtype)) return NN_OK;                                        \
-        if (node->in[0].needs_grad &&                                                             \
-            !(din[0] = grad5(ctx, node, dout, g##NAME##_a_f32, g##NAME##_a_f64, &ga)))            \
-            return ctx->err.code;                                                                 \
-        if (node->in[1].needs_grad &&                                                             \
-            !(din[1] = grad5(ctx, node, dout, g##NAME##_b_f32, g##NAME##_b_f64, &ga)))            \
-            return ctx->err.code;                                                                 \
-        return NN_OK;                                                                             \
+        grad_arg ga = {{0}};                                                                       \
+        if (!nn_dtype_is_float(dout->dtype)) return NN_OK;                                         \
+        if (node->in[0].needs_grad &&                                                              \
+            !(din[0] = grad5(ctx, node, dout, g##NAME##_a_f32, g##NAME##_a_f64, &ga)))             \
+            return ctx->err.code;                                                                  \
+        if (node->in[1].needs_grad &&                                                              \
+            !(din[1] = grad5(ctx, node, dout, g##NAME##_b_f32, g##NAME##_b_f64, &ga)))             \
+            return ctx->err.code;                                                                  \
+        return NN_OK;                                                                              \
     }
 
 #define gmaximum_a_f32 gmax_a_f32
@@ -267,55 +268,55 @@ typedef struct unary_arg {
     double p[4];
 } unary_arg;
 
-#define UNARY_LOOP(NAME, T, EXPR)                                                                 \
-    static void NAME(char **d, const int64_t *s, int64_t n, void *argp) {                         \
-        const unary_arg *ua = argp;                                                               \
-        const T p0 = (T)ua->p[0], p1 = (T)ua->p[1];                                               \
-        (void)p0;                                                                                 \
-        (void)p1;                                                                                 \
-        const int64_t z = (int64_t)sizeof(T);                                                     \
-        if (s[0] == z && s[1] == z) {                                                             \
-            T *o = (T *)d[0];                                                                     \
-            const T *in = (const T *)d[1];                                                        \
-            for (int64_t i = 0; i < n; i++) {                                                     \
-                T x = in[i];                                                                      \
-                o[i] = (EXPR);                                                                    \
-            }                                                                                     \
-        } else {                                                                                  \
-            for (int64_t i = 0; i < n; i++) {                                                     \
-                T x = *(const T *)(d[1] + i * s[1]);                                              \
-                *(T *)(d[0] + i * s[0]) = (EXPR);                                                 \
-            }                                                                                     \
-        }                                                                                         \
+#define UNARY_LOOP(NAME, T, EXPR)                                                                  \
+    static void NAME(char **d, const int64_t *s, int64_t n, void *argp) {                          \
+        const unary_arg *ua = argp;                                                                \
+        const T p0 = (T)ua->p[0], p1 = (T)ua->p[1];                                                \
+        (void)p0;                                                                                  \
+        (void)p1;                                                                                  \
+        const int64_t z = (int64_t)sizeof(T);                                                      \
+        if (s[0] == z && s[1] == z) {                                                              \
+            T *o = (T *)d[0];                                                                      \
+            const T *in = (const T *)d[1];                                                         \
+            for (int64_t i = 0; i < n; i++) {                                                      \
+                T x = in[i];                                                                       \
+                o[i] = (EXPR);                                                                     \
+            }                                                                                      \
+        } else {                                                                                   \
+            for (int64_t i = 0; i < n; i++) {                                                      \
+                T x = *(const T *)(d[1] + i * s[1]);                                               \
+                *(T *)(d[0] + i * s[0]) = (EXPR);                                                  \
+            }                                                                                      \
+        }                                                                                          \
     }
 
-#define UGRAD_LOOP(NAME, T, EXPR)                                                                 \
-    static void NAME(char **d, const int64_t *s, int64_t n, void *argp) {                         \
-        const unary_arg *ua = argp;                                                               \
-        const T p0 = (T)ua->p[0], p1 = (T)ua->p[1];                                               \
-        (void)p0;                                                                                 \
-        (void)p1;                                                                                 \
-        const int64_t z = (int64_t)sizeof(T);                                                     \
-        if (s[0] == z && s[1] == z && s[2] == z && s[3] == z) {                                   \
-            T *o = (T *)d[0];                                                                     \
-            const T *gp = (const T *)d[1], *xp = (const T *)d[2], *yp = (const T *)d[3];          \
-            for (int64_t i = 0; i < n; i++) {                                                     \
-                T g = gp[i], x = xp[i], y = yp[i];                                                \
-                (void)g;                                                                          \
-                (void)x;                                                                          \
-                (void)y;                                                                          \
-                o[i] = (EXPR);                                                                    \
-            }                                                                                     \
-        } else {                                                                                  \
-            for (int64_t i = 0; i < n; i++) {                                                     \
-                T g = *(const T *)(d[1] + i * s[1]), x = *(const T *)(d[2] + i * s[2]);           \
-                T y = *(const T *)(d[3] + i * s[3]);                                              \
-                (void)g;                                                                          \
-                (void)x;                                                                          \
-                (void)y;                                                                          \
-                *(T *)(d[0] + i * s[0]) = (EXPR);                                                 \
-            }                                                                                     \
-        }                                                                                         \
+#define UGRAD_LOOP(NAME, T, EXPR)                                                                  \
+    static void NAME(char **d, const int64_t *s, int64_t n, void *argp) {                          \
+        const unary_arg *ua = argp;                                                                \
+        const T p0 = (T)ua->p[0], p1 = (T)ua->p[1];                                                \
+        (void)p0;                                                                                  \
+        (void)p1;                                                                                  \
+        const int64_t z = (int64_t)sizeof(T);                                                      \
+        if (s[0] == z && s[1] == z && s[2] == z && s[3] == z) {                                    \
+            T *o = (T *)d[0];                                                                      \
+            const T *gp = (const T *)d[1], *xp = (const T *)d[2], *yp = (const T *)d[3];           \
+            for (int64_t i = 0; i < n; i++) {                                                      \
+                T g = gp[i], x = xp[i], y = yp[i];                                                 \
+                (void)g;                                                                           \
+                (void)x;                                                                           \
+                (void)y;                                                                           \
+                o[i] = (EXPR);                                                                     \
+            }                                                                                      \
+        } else {                                                                                   \
+            for (int64_t i = 0; i < n; i++) {                                                      \
+                T g = *(const T *)(d[1] + i * s[1]), x = *(const T *)(d[2] + i * s[2]);            \
+                T y = *(const T *)(d[3] + i * s[3]);                                               \
+                (void)g;                                                                           \
+                (void)x;                                                                           \
+                (void)y;                                                                           \
+                *(T *)(d[0] + i * s[0]) = (EXPR);                                                  \
+            }                                                                                      \
+        }                                                                                          \
     }
 
 /* Float math in the operand's precision. */
@@ -323,61 +324,68 @@ typedef struct unary_arg {
 #define F64(fn) fn
 
 #define SQRT_2_OVER_PI 0.7978845608028654
-#define INV_SQRT_2 0.7071067811865476
-#define INV_SQRT_2PI 0.3989422804014327
+#define INV_SQRT_2     0.7071067811865476
+#define INV_SQRT_2PI   0.3989422804014327
 
 /* gelu, tanh form: 0.5 x (1 + tanh(k (x + 0.044715 x^3))) */
-#define GELU_T(M, T) ((T)0.5 * x * ((T)1 + M(tanh)((T)SQRT_2_OVER_PI * (x + (T)0.044715 * x * x * x))))
-#define GELU_T_GRAD(M, T)                                                                         \
-    ({                                                                                            \
-        T u_ = (T)SQRT_2_OVER_PI * (x + (T)0.044715 * x * x * x);                                 \
-        T t_ = M(tanh)(u_);                                                                       \
-        g * ((T)0.5 * ((T)1 + t_) +                                                               \
-             (T)0.5 * x * ((T)1 - t_ * t_) * (T)SQRT_2_OVER_PI * ((T)1 + (T)0.134145 * x * x));   \
+#define GELU_T(M, T)                                                                               \
+    ((T)0.5 * x * ((T)1 + M(tanh)((T)SQRT_2_OVER_PI * (x + (T)0.044715 * x * x * x))))
+#define GELU_T_GRAD(M, T)                                                                          \
+    ({                                                                                             \
+        T u_ = (T)SQRT_2_OVER_PI * (x + (T)0.044715 * x * x * x);                                  \
+        T t_ = M(tanh)(u_);                                                                        \
+        g *((T)0.5 * ((T)1 + t_) +                                                                 \
+            (T)0.5 * x * ((T)1 - t_ * t_) * (T)SQRT_2_OVER_PI * ((T)1 + (T)0.134145 * x * x));     \
     })
 #define GELU_E(M, T) ((T)0.5 * x * ((T)1 + M(erf)(x * (T)INV_SQRT_2)))
-#define GELU_E_GRAD(M, T)                                                                         \
-    (g * ((T)0.5 * ((T)1 + M(erf)(x * (T)INV_SQRT_2)) +                                           \
+#define GELU_E_GRAD(M, T)                                                                          \
+    (g * ((T)0.5 * ((T)1 + M(erf)(x * (T)INV_SQRT_2)) +                                            \
           x * (T)INV_SQRT_2PI * M(exp)((T)-0.5 * x * x)))
 #define SIGM(M, T, v) ((T)1 / ((T)1 + M(exp)(-(v))))
 /* softplus: p0 = beta, p1 = threshold */
-#define SOFTPLUS(M, T) (x * p0 > p1 ? x : M(log1p)(M(exp)(x * p0)) / p0)
+#define SOFTPLUS(M, T)      (x * p0 > p1 ? x : M(log1p)(M(exp)(x * p0)) / p0)
 #define SOFTPLUS_GRAD(M, T) (x * p0 > p1 ? g : g * SIGM(M, T, x * p0))
 
 /* X(name, forward, derivative) for each float unary op. */
-#define UNARY_OPS(X)                                                                              \
-    X(neg, -x, -g)                                                                                \
-    X(exp, M(exp)(x), g *y)                                                                       \
-    X(log, M(log)(x), g / x)                                                                      \
-    X(log1p, M(log1p)(x), g / ((T)1 + x))                                                         \
-    X(sqrt, M(sqrt)(x), g / ((T)2 * y))                                                           \
-    X(rsqrt, (T)1 / M(sqrt)(x), (T)-0.5 * g * y * y * y)                                          \
-    X(abs, M(fabs)(x), x > 0 ? g : x < 0 ? -g : (T)0)                                             \
-    X(sign, (T)((x > 0) - (x < 0)), (T)0)                                                         \
-    X(clamp, (x != x) ? x : (p0 == p0 && x < p0) ? p0 : (p1 == p1 && x > p1) ? p1 : x,            \
-      ((p0 == p0 && x < p0) || (p1 == p1 && x > p1)) ? (T)0 : g)                                  \
-    X(relu, x > 0 ? x : (T)0, y > 0 ? g : (T)0)                                                   \
-    X(leaky_relu, x > 0 ? x : x * p0, x > 0 ? g : g * p0)                                         \
-    X(tanh, M(tanh)(x), g *((T)1 - y * y))                                                        \
-    X(sigmoid, SIGM(M, T, x), g *y *((T)1 - y))                                                   \
-    X(gelu_tanh, GELU_T(M, T), GELU_T_GRAD(M, T))                                                 \
-    X(gelu_erf, GELU_E(M, T), GELU_E_GRAD(M, T))                                                  \
-    X(silu, x *SIGM(M, T, x), ({                                                                  \
-          T s_ = SIGM(M, T, x);                                                                   \
-          g * s_ * ((T)1 + x * ((T)1 - s_));                                                      \
-      }))                                                                                         \
+#define UNARY_OPS(X)                                                                               \
+    X(neg, -x, -g)                                                                                 \
+    X(exp, M(exp)(x), g *y)                                                                        \
+    X(log, M(log)(x), g / x)                                                                       \
+    X(log1p, M(log1p)(x), g / ((T)1 + x))                                                          \
+    X(sqrt, M(sqrt)(x), g / ((T)2 * y))                                                            \
+    X(rsqrt, (T)1 / M(sqrt)(x), (T)-0.5 * g * y * y * y)                                           \
+    X(abs, M(fabs)(x), x > 0 ? g : x < 0 ? -g : (T)0)                                              \
+    X(sign, (T)((x > 0) - (x < 0)), (T)0)                                                          \
+    X(clamp,                                                                                       \
+      (x != x)               ? x                                                                   \
+      : (p0 == p0 && x < p0) ? p0                                                                  \
+      : (p1 == p1 && x > p1) ? p1                                                                  \
+                             : x,                                                                  \
+      ((p0 == p0 && x < p0) || (p1 == p1 && x > p1)) ? (T)0 : g)                                   \
+    X(relu, x > 0 ? x : (T)0, y > 0 ? g : (T)0)                                                    \
+    X(leaky_relu, x > 0 ? x : x * p0, x > 0 ? g : g * p0)                                          \
+    X(tanh, M(tanh)(x), g *((T)1 - y * y))                                                         \
+    X(sigmoid, SIGM(M, T, x), g *y *((T)1 - y))                                                    \
+    X(gelu_tanh, GELU_T(M, T), GELU_T_GRAD(M, T))                                                  \
+    X(gelu_erf, GELU_E(M, T), GELU_E_GRAD(M, T))                                                   \
+    X(silu, x *SIGM(M, T, x), ({                                                                   \
+          T s_ = SIGM(M, T, x);                                                                    \
+          g *s_ *((T)1 + x * ((T)1 - s_));                                                         \
+      }))                                                                                          \
     X(softplus, SOFTPLUS(M, T), SOFTPLUS_GRAD(M, T))
 
 #define M F32
 #define T float
-#define X(name, fwd, bwd) UNARY_LOOP(u_##name##_f32, float, fwd) UGRAD_LOOP(ug_##name##_f32, float, bwd)
+#define X(name, fwd, bwd)                                                                          \
+    UNARY_LOOP(u_##name##_f32, float, fwd) UGRAD_LOOP(ug_##name##_f32, float, bwd)
 UNARY_OPS(X)
 #undef X
 #undef M
 #undef T
 #define M F64
 #define T double
-#define X(name, fwd, bwd) UNARY_LOOP(u_##name##_f64, double, fwd) UGRAD_LOOP(ug_##name##_f64, double, bwd)
+#define X(name, fwd, bwd)                                                                          \
+    UNARY_LOOP(u_##name##_f64, double, fwd) UGRAD_LOOP(ug_##name##_f64, double, bwd)
 UNARY_OPS(X)
 #undef X
 #undef M
@@ -387,13 +395,16 @@ typedef struct unary_kernels {
     nn_iter_loop f32, f64, g32, g64;
 } unary_kernels;
 
-#define X(name, fwd, bwd) static const unary_kernels k_##name = {u_##name##_f32, u_##name##_f64, ug_##name##_f32, ug_##name##_f64};
+#define X(name, fwd, bwd)                                                                          \
+    static const unary_kernels k_##name = {u_##name##_f32, u_##name##_f64, ug_##name##_f32,        \
+                                           ug_##name##_f64};
 UNARY_OPS(X)
 #undef X
 
 /* neg, abs and sign keep integer dtypes, as in PyTorch. */
 static void neg_i64(char **d, const int64_t *s, int64_t n, void *a) {
-    for (int64_t i = 0; i < n; i++) *(int64_t *)(d[0] + i * s[0]) = -*(const int64_t *)(d[1] + i * s[1]);
+    for (int64_t i = 0; i < n; i++)
+        *(int64_t *)(d[0] + i * s[0]) = -*(const int64_t *)(d[1] + i * s[1]);
 }
 static void abs_i64(char **d, const int64_t *s, int64_t n, void *a) {
     for (int64_t i = 0; i < n; i++) {
@@ -447,12 +458,12 @@ static nn_status unary_grad(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_tens
     return r ? NN_OK : ctx->err.code;
 }
 
-#define UNARY_OP(name, i64)                                                                       \
-    nn_tensor *op_##name##_forward(nn_ctx *ctx, nn_node *node) {                                  \
-        return unary(ctx, node, &k_##name, i64);                                                  \
-    }                                                                                             \
+#define UNARY_OP(name, i64)                                                                        \
+    nn_tensor *op_##name##_forward(nn_ctx *ctx, nn_node *node) {                                   \
+        return unary(ctx, node, &k_##name, i64);                                                   \
+    }                                                                                              \
     nn_status op_##name##_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_tensor **din) { \
-        return unary_grad(ctx, node, dout, din, &k_##name);                                       \
+        return unary_grad(ctx, node, dout, din, &k_##name);                                        \
     }
 
 UNARY_OP(neg, neg_i64)
@@ -501,12 +512,12 @@ nn_status op_to_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_tensor 
 
 /* ---- where(cond, a, b) ---- */
 
-#define WHERE_LOOP(NAME, T)                                                                       \
-    static void NAME(char **d, const int64_t *s, int64_t n, void *arg) {                          \
-        for (int64_t i = 0; i < n; i++)                                                           \
+#define WHERE_LOOP(NAME, T)                                                                        \
+    static void NAME(char **d, const int64_t *s, int64_t n, void *arg) {                           \
+        for (int64_t i = 0; i < n; i++)                                                            \
             *(T *)(d[0] + i * s[0]) = *(const uint8_t *)(d[1] + i * s[1])                          \
-                                          ? *(const T *)(d[2] + i * s[2])                         \
-                                          : *(const T *)(d[3] + i * s[3]);                        \
+                                          ? *(const T *)(d[2] + i * s[2])                          \
+                                          : *(const T *)(d[3] + i * s[3]);                         \
     }
 WHERE_LOOP(where_f32, float)
 WHERE_LOOP(where_f64, double)
@@ -561,16 +572,16 @@ nn_status op_where_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_tens
 
 /* ---- comparisons and logic (bool results) ---- */
 
-#define CMP_LOOP(NAME, T, OP)                                                                     \
-    static void NAME(char **d, const int64_t *s, int64_t n, void *arg) {                          \
-        for (int64_t i = 0; i < n; i++)                                                           \
-            *(uint8_t *)(d[0] + i * s[0]) =                                                       \
-                *(const T *)(d[1] + i * s[1]) OP * (const T *)(d[2] + i * s[2]);                  \
+#define CMP_LOOP(NAME, T, OP)                                                                      \
+    static void NAME(char **d, const int64_t *s, int64_t n, void *arg) {                           \
+        for (int64_t i = 0; i < n; i++)                                                            \
+            *(uint8_t *)(d[0] + i * s[0]) =                                                        \
+                *(const T *)(d[1] + i * s[1]) OP * (const T *)(d[2] + i * s[2]);                   \
     }
-#define CMP_ALL(NAME, OP)                                                                         \
-    CMP_LOOP(NAME##_f32, float, OP)                                                               \
-    CMP_LOOP(NAME##_f64, double, OP)                                                              \
-    CMP_LOOP(NAME##_i64, int64_t, OP)                                                             \
+#define CMP_ALL(NAME, OP)                                                                          \
+    CMP_LOOP(NAME##_f32, float, OP)                                                                \
+    CMP_LOOP(NAME##_f64, double, OP)                                                               \
+    CMP_LOOP(NAME##_i64, int64_t, OP)                                                              \
     static const binary_kernels k_##NAME = {NAME##_f32, NAME##_f64, NAME##_i64};
 CMP_ALL(eq, ==)
 CMP_ALL(ne, !=)
@@ -588,7 +599,8 @@ static nn_tensor *compare(nn_ctx *ctx, nn_node *node, const binary_kernels *k) {
     if (!bshape(ctx, a, b, &nd, shape)) return NULL;
     nn_dtype dt = nn_dtype_promote(a, b);
     if (dt == NN_BOOL) dt = NN_INT64;
-    nn_tensor *ca = nn_tensor_cast_raw(ctx, a, dt), *cb = ca ? nn_tensor_cast_raw(ctx, b, dt) : NULL;
+    nn_tensor *ca = nn_tensor_cast_raw(ctx, a, dt),
+              *cb = ca ? nn_tensor_cast_raw(ctx, b, dt) : NULL;
     nn_tensor *out = cb ? nn_tensor_empty(ctx, NN_BOOL, nd, shape) : NULL;
     if (out)
         run3(out, ca, cb, dt == NN_FLOAT32 ? k->f32 : dt == NN_FLOAT64 ? k->f64 : k->i64, NULL);
@@ -647,7 +659,10 @@ static nn_tensor *test_unary(nn_ctx *ctx, nn_node *node, int mode) {
     bool fl = nn_dtype_is_float(a->dtype);
     for (int64_t i = 0; i < n; i++) {
         double v = nn_tensor_get_flat(a, i);
-        o[i] = mode == 0 ? v == 0 : mode == 1 ? fl && isnan(v) : mode == 2 ? fl && isinf(v) : !fl || isfinite(v);
+        o[i] = mode == 0   ? v == 0
+               : mode == 1 ? fl && isnan(v)
+               : mode == 2 ? fl && isinf(v)
+                           : !fl || isfinite(v);
     }
     return out;
 }

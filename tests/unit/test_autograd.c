@@ -229,7 +229,8 @@ NN_TEST(tensor_broadcast_mismatch_names_both_shapes) {
 
 NN_TEST(tensor_rng_is_reproducible) {
     nn_ctx *a = nn_ctx_new(42), *b = nn_ctx_new(42);
-    nn_tensor *x = nn_randn(a, NN_FLOAT32, 1, TU_SHAPE(5)), *y = nn_randn(b, NN_FLOAT32, 1, TU_SHAPE(5));
+    nn_tensor *x = nn_randn(a, NN_FLOAT32, 1, TU_SHAPE(5)),
+              *y = nn_randn(b, NN_FLOAT32, 1, TU_SHAPE(5));
     CHECK(tu_close_tensor(x, y, 0, 0, "same seed"));
     /* Pinned values: the generator must give these on every machine. */
     nn_rng r;

@@ -15,8 +15,8 @@ static bool near(double a, double e, double rtol, double atol) {
     return fabs(a - e) <= atol + rtol * fabs(e);
 }
 
-bool tu_close(const nn_tensor *t, int ndim, const int64_t *shape, const double *expect,
-              double rtol, double atol, const char *what) {
+bool tu_close(const nn_tensor *t, int ndim, const int64_t *shape, const double *expect, double rtol,
+              double atol, const char *what) {
     char a[128], b[128];
     if (!t) {
         fprintf(stderr, "  %s: no tensor\n", what);
@@ -33,8 +33,8 @@ bool tu_close(const nn_tensor *t, int ndim, const int64_t *shape, const double *
     for (int64_t i = 0; i < n; i++) {
         double v = nn_tensor_get_flat(t, i);
         if (!near(v, expect[i], rtol, atol)) {
-            fprintf(stderr, "  %s: element %lld is %.10g, expected %.10g\n", what, (long long)i,
-                    v, expect[i]);
+            fprintf(stderr, "  %s: element %lld is %.10g, expected %.10g\n", what, (long long)i, v,
+                    expect[i]);
             return false;
         }
     }
@@ -115,8 +115,8 @@ bool tu_gradcheck(nn_ctx *ctx, const char *name, tu_fn fn, nn_tensor **in, int n
         }
         if (worst_i >= 0 && worst > 0) {
             fprintf(stderr,
-                    "  gradcheck %s: input %d element %lld: analytic %.10g, numeric %.10g\n",
-                    name, k, (long long)worst_i, worst_a, worst_n);
+                    "  gradcheck %s: input %d element %lld: analytic %.10g, numeric %.10g\n", name,
+                    k, (long long)worst_i, worst_a, worst_n);
             ok = false;
         }
     }
@@ -223,8 +223,7 @@ int tu_run_torch_refs(const char *family, const tu_ref_fn *table, int n_table) {
     snprintf(path, sizeof path, "%s/%s.txt", dir ? dir : "build/ref", family);
     FILE *f = fopen(path, "r");
     if (!f) {
-        fprintf(stderr, "  missing %s: run tests/torch/ref_%s.py (make test does)\n", path,
-                family);
+        fprintf(stderr, "  missing %s: run tests/torch/ref_%s.py (make test does)\n", path, family);
         return 1;
     }
     nn_ctx *ctx = nn_ctx_new(0);
@@ -263,8 +262,7 @@ int tu_run_torch_refs(const char *family, const tu_ref_fn *table, int n_table) {
             for (int i = 0; i < n_table; i++)
                 if (!strcmp(table[i].name, c.name)) fn = table[i].fn, used[i] = true;
             if (!fn) {
-                fprintf(stderr, "  %s: case %s has no C function in the table\n", family,
-                        c.name);
+                fprintf(stderr, "  %s: case %s has no C function in the table\n", family, c.name);
                 failed++;
             } else if (!c.out || !run_case(ctx, &c, fn)) {
                 failed++;

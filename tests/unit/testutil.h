@@ -10,13 +10,13 @@
 /* A tensor of [dt] with the given shape and row-major values. */
 nn_tensor *tu_tensor(nn_ctx *ctx, nn_dtype dt, int ndim, const int64_t *shape, const double *v);
 #define TU_SHAPE(...) ((const int64_t[]){__VA_ARGS__})
-#define TU_VALS(...) ((const double[]){__VA_ARGS__})
+#define TU_VALS(...)  ((const double[]){__VA_ARGS__})
 
 /* True when [t] has [ndim]/[shape] and every element is within atol + rtol*|e|
  * of [expect] (NaN matches NaN, inf matches inf). Prints the first mismatch
  * with [what]. */
-bool tu_close(const nn_tensor *t, int ndim, const int64_t *shape, const double *expect,
-              double rtol, double atol, const char *what);
+bool tu_close(const nn_tensor *t, int ndim, const int64_t *shape, const double *expect, double rtol,
+              double atol, const char *what);
 /* Same, against another tensor. */
 bool tu_close_tensor(const nn_tensor *t, const nn_tensor *expect, double rtol, double atol,
                      const char *what);

@@ -1,0 +1,66 @@
+#!/bin/sh
+# Run every test suite that `make test` builds, then print one summary line:
+#   "TOTAL: N passed, M failed"
+# Exit status is non-zero when any test failed or any suite did not finish.
+set -u
+cd "$(dirname "$0")/.."
+PYTHON=${PYTHON:-/usr/bin/python3}
+export NNDB_REF_DIR=${NNDB_REF_DIR:-build/ref}
+mkdir -p "$NNDB_REF_DIR"
+
+passed=0
+failed=0
+log=build/test-logs
+mkdir -p "$log"
+
+# Count a suite's "N passed, M failed" line; a suite that crashes or prints no
+# such line counts as one failure.
+run_suite() {
+    name=$1
+    shift
+    printf '== %s\n' "$name"
+    "$@" >"$log/$name.out" 2>"$log/$name.err"
+    rc=$?
+    cat "$log/$name.err" "$log/$name.out" | grep -v '^$' | tail -n 40
+    line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$log/$name.out" | tail -n 1)
+    if [ -z "$line" ]; then
+        echo "   $name: no result line (exit status $rc)"
+        failed=$((failed + 1))
+        return
+    fi
+    p=${line%% passed*}
+    f=${line#*passed, }
+    f=${f%% failed*}
+    passed=$((passed + p))
+    failed=$((failed + f))
+    if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+        echo "   $name: exit status $rc"
+        failed=$((failed + 1))
+    fi
+}
+
+# PyTorch reference values, regenerated on every run so they cannot go stale.
+refs_ok=0
+refs_bad=0
+for gen in tests/torch/ref_*.py; do
+    [ -e "$gen" ] || continue
+    if "$PYTHON" "$gen" >"$log/refs.out" 2>&1; then
+        refs_ok=$((refs_ok + 1))
+    else
+        echo "reference generator $gen failed:"
+        tail -n 20 "$log/refs.out"
+        refs_bad=$((refs_bad + 1))
+    fi
+done
+echo "== torch reference generators: $refs_ok ok, $refs_bad failed"
+failed=$((failed + refs_bad))
+passed=$((passed + refs_ok))
+
+run_suite unit build/unit_tests
+[ -x build/test_noalloc ] && run_suite noalloc build/test_noalloc
+ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0} \
+UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
+    run_suite unit-asan-ubsan build/asan/unit_tests
+
+echo "TOTAL: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
