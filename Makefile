@@ -66,6 +66,17 @@ $(BUILD)/test_noalloc: tests/noalloc/test_noalloc.c $(BUILD)/libnndb.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
+# Fuzz targets (tests/fuzz/fuzz_*.c) replayed by a plain driver, for make test.
+$(BUILD)/fuzz/%_replay: tests/fuzz/%.c tests/fuzz/fuzz_driver.c $(BUILD)/libnndb.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+# The same targets under libFuzzer (clang), engine compiled in.
+FUZZ_SECONDS ?= 60
+build/libfuzzer/%: tests/fuzz/%.c $(LIB_SRC)
+	@mkdir -p $(dir $@)
+	clang -Iengine -D_GNU_SOURCE -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -o $@ $^ $(LDLIBS)
+
 $(BUILD)/bench/%: bench/%.c $(BUILD)/libnndb.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
@@ -79,8 +90,17 @@ unit: $(BUILD)/unit_tests
 
 test: deps
 	@$(MAKE) --no-print-directory WERROR=1 build/nndb build/unit_tests build/test_noalloc
-	@$(MAKE) --no-print-directory WERROR=1 SANITIZE=1 build/asan/unit_tests
+	@$(MAKE) --no-print-directory WERROR=1 SANITIZE=1 build/asan/unit_tests $(FUZZ_TARGETS:%=build/asan/fuzz/%_replay)
 	@PYTHON=$(PYTHON) tests/run_all.sh
+
+FUZZ_TARGETS := $(patsubst tests/fuzz/%.c,%,$(filter-out tests/fuzz/fuzz_driver.c,$(wildcard tests/fuzz/fuzz_*.c)))
+
+fuzz: deps $(FUZZ_TARGETS:%=build/libfuzzer/%)
+	@for t in $(FUZZ_TARGETS); do \
+	    mkdir -p build/corpus/$$t; \
+	    echo "== $$t for $(FUZZ_SECONDS)s"; \
+	    build/libfuzzer/$$t -max_total_time=$(FUZZ_SECONDS) -max_len=4096 build/corpus/$$t || exit 1; \
+	done
 
 bench: deps
 	@$(MAKE) --no-print-directory $(BENCH_SRC:%.c=build/%)

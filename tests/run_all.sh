@@ -62,5 +62,10 @@ ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0} \
 UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
     run_suite unit-asan-ubsan build/asan/unit_tests
 
+for replay in build/asan/fuzz/*_replay; do
+    [ -x "$replay" ] || continue
+    ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} run_suite "$(basename "$replay")-asan" "$replay"
+done
+
 echo "TOTAL: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
