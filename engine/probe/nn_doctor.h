@@ -25,7 +25,7 @@ typedef struct nn_doctor_finding {
     nn_doctor_severity severity;
     char device[16];         /* "0000:03:00.0" or "host" */
     char summary[320];
-    char evidence[NN_DOCTOR_MAX_EVIDENCE][256]; /* "key = value unit  (source)" */
+    char evidence[NN_DOCTOR_MAX_EVIDENCE][512]; /* "key = value unit  (source)" */
     int n_evidence;
     char fix[640];
 } nn_doctor_finding;

@@ -325,28 +325,40 @@ static bool config_devctl2(const nn_probe_fs *fs, const char *dir, unsigned *dev
     return false;
 }
 
-static void add_link(nn_probe_gpu *g, const char *src) {
+/* Link fields use 0 for "unknown" (sysfs says "Unknown" or 0 for a missing link). */
+static void add_known(nn_probe_readings *r, const char *key, double v, const char *unit,
+                      const char *src) {
+    bool lanes = !strcmp(unit, "lanes");
+    if (v <= 0)
+        nn_probe_add_na(r, key, lanes ? NN_PROBE_INT : NN_PROBE_NUM, unit, src, "unknown");
+    else if (lanes)
+        nn_probe_add_int(r, key, (int64_t)v, unit, src);
+    else
+        nn_probe_add_num(r, key, v, unit, src);
+}
+
+static void add_link(nn_probe_gpu *g) {
     nn_probe_hop *p = g->path;
     int n = g->n_path;
     if (n == 0) return;
-    nn_probe_add_num(&g->r, "pci.link.cur_speed", p[0].cur_speed, "GT/s", src);
-    if (!p[0].cur_speed) g->r.v[g->r.n - 1].available = false;
-    nn_probe_add_int(&g->r, "pci.link.cur_width", p[0].cur_width, "lanes", src);
-    if (!p[0].cur_width) g->r.v[g->r.n - 1].available = false;
-    nn_probe_add_num(&g->r, "pci.link.max_speed", p[0].max_speed, "GT/s", src);
-    if (!p[0].max_speed) g->r.v[g->r.n - 1].available = false;
-    nn_probe_add_int(&g->r, "pci.link.max_width", p[0].max_width, "lanes", src);
-    if (!p[0].max_width) g->r.v[g->r.n - 1].available = false;
+    char src[128];
+    snprintf(src, sizeof src, "sys/bus/pci/devices/%.15s/{current,max}_link_{speed,width}", p[0].bdf);
+    add_known(&g->r, "pci.link.cur_speed", p[0].cur_speed, "GT/s", src);
+    add_known(&g->r, "pci.link.cur_width", p[0].cur_width, "lanes", src);
+    add_known(&g->r, "pci.link.max_speed", p[0].max_speed, "GT/s", src);
+    add_known(&g->r, "pci.link.max_width", p[0].max_width, "lanes", src);
 
     /* The card ends at its topmost bridge of the GPU's own vendor (AMD boards carry
      * an internal switch); the slot is the port above that. */
     int top = 0;
     while (top + 1 < n && p[top + 1].vendor == g->vendor) top++;
     char buf[256];
+    snprintf(src, sizeof src, "sys/bus/pci/devices/%.15s/max_link_{speed,width}", p[top].bdf);
     nn_probe_add_str(&g->r, "pci.card_top", p[top].bdf, src);
     if (p[top].max_speed) nn_probe_add_num(&g->r, "pci.link.card_max_speed", p[top].max_speed, "GT/s", src);
     if (p[top].max_width) nn_probe_add_int(&g->r, "pci.link.card_max_width", p[top].max_width, "lanes", src);
     if (top + 1 < n) {
+        snprintf(src, sizeof src, "sys/bus/pci/devices/%.15s/max_link_{speed,width}", p[top + 1].bdf);
         nn_probe_add_str(&g->r, "pci.slot_port", p[top + 1].bdf, src);
         if (p[top + 1].max_speed)
             nn_probe_add_num(&g->r, "pci.link.slot_max_speed", p[top + 1].max_speed, "GT/s", src);
@@ -366,11 +378,12 @@ static void add_link(nn_probe_gpu *g, const char *src) {
         if (best < 0 || bw < best_bw) best = k, best_bw = bw;
     }
     if (best < 0) {
-        nn_probe_add_na(&g->r, "pci.link.narrowest_hop", NN_PROBE_STR, "", src,
+        nn_probe_add_na(&g->r, "pci.link.narrowest_hop", NN_PROBE_STR, "", "sys/bus/pci/devices",
                         "no link speed or width readable");
         return;
     }
     int k = best;
+    snprintf(src, sizeof src, "sys/bus/pci/devices/%.15s/current_link_{speed,width}", p[k].bdf);
     double sp = p[k].cur_speed ? p[k].cur_speed : p[k + 1].cur_speed;
     int w = p[k].cur_width ? p[k].cur_width : p[k + 1].cur_width;
     if (k + 1 < n)
@@ -392,6 +405,19 @@ static void add_link(nn_probe_gpu *g, const char *src) {
     if (cap_w) nn_probe_add_int(&g->r, "pci.link.narrowest_max_width", cap_w, "lanes", src);
 }
 
+/* "AMD Radeon Pro VII/Radeon Instinct MI50 32GB" from pci.ids' longer
+ * "Advanced Micro Devices, Inc. [AMD/ATI] Vega 20 [Radeon Pro VII/...]": the last
+ * bracketed part of the name is the marketing name. */
+static void short_name(nn_probe_gpu *g) {
+    const char *open = strrchr(g->name, '[');
+    const char *close = open ? strchr(open, ']') : NULL;
+    const char *vendor = g->vendor == 0x10de ? "NVIDIA" : g->vendor == 0x1002 ? "AMD" : "Intel";
+    if (!open || !close || close - open < 2 || strstr(g->name, "[AMD/ATI]") == open) return;
+    char tmp[160];
+    snprintf(tmp, sizeof tmp, "%s %.*s", vendor, (int)(close - open - 1), open + 1);
+    nn_probe_strlcpy(g->name, tmp, sizeof g->name);
+}
+
 static void read_pci(const nn_probe_fs *fs, nn_probe_gpu *g) {
     char dev[64], rel[NN_PROBE_PATH_MAX], buf[256];
     snprintf(dev, sizeof dev, "sys/bus/pci/devices/%s", g->bdf);
@@ -409,6 +435,7 @@ static void read_pci(const nn_probe_fs *fs, nn_probe_gpu *g) {
     }
     nn_probe_pci_name(fs, g->vendor, g->device, g->name, sizeof g->name);
     nn_probe_add_str(r, "pci.name", g->name, "usr/share/misc/pci.ids");
+    short_name(g);
 
     snprintf(rel, sizeof rel, "%s/driver", dev);
     if (nn_probe_fs_link_name(fs, rel, buf, sizeof buf)) {
@@ -478,7 +505,7 @@ static void read_pci(const nn_probe_fs *fs, nn_probe_gpu *g) {
         g->path[0].vendor = g->vendor;
         g->n_path = 1;
     }
-    add_link(g, g->n_path > 1 ? "sys/devices/.../{current,max}_link_{speed,width}" : dev);
+    add_link(g);
 
     add_aer(g, fs, dev, "pci", false);
     if (g->n_path > 1) {

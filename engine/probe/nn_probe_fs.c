@@ -138,6 +138,10 @@ bool nn_probe_fs_link_name(const nn_probe_fs *fs, const char *rel, char *buf, si
     ssize_t n = readlink(path, target, sizeof target - 1);
     if (n <= 0) return false;
     target[n] = '\0';
+    /* A recorded tree may omit the target (sysfs driver directories), but a loop is
+     * never a real link. */
+    char real[PATH_MAX];
+    if (!realpath(path, real) && errno == ELOOP) return false;
     while (n > 1 && target[n - 1] == '/') target[--n] = '\0';
     const char *slash = strrchr(target, '/');
     nn_probe_strlcpy(buf, slash ? slash + 1 : target, size);

@@ -7,15 +7,23 @@
 #include <time.h>
 
 bool nn_probe_nvidia_parse_version(const char *text, char *out, size_t size) {
+    /* The first whitespace-separated token after "Kernel Module" made of digits and dots,
+     * with at least one dot ("Open Kernel Module for x86_64  560.35.03  Release Build"). */
     const char *p = strstr(text, "Kernel Module");
     p = p ? p + strlen("Kernel Module") : text;
-    while (*p == ' ' || *p == '\t' || (*p && !(*p >= '0' && *p <= '9') && *p != '\n')) p++;
-    size_t n = 0;
-    while ((p[n] >= '0' && p[n] <= '9') || p[n] == '.') n++;
-    if (n == 0 || n >= size || !(p[0] >= '0' && p[0] <= '9')) return false;
-    memcpy(out, p, n);
-    out[n] = '\0';
-    return strchr(out, '.') != NULL;
+    while (*p && *p != '\n') {
+        while (*p == ' ' || *p == '\t') p++;
+        size_t n = 0, dots = 0;
+        while ((p[n] >= '0' && p[n] <= '9') || p[n] == '.') dots += p[n++] == '.';
+        bool end = p[n] == '\0' || p[n] == ' ' || p[n] == '\t' || p[n] == '\n';
+        if (n > 0 && dots > 0 && end && p[0] != '.' && n < size) {
+            memcpy(out, p, n);
+            out[n] = '\0';
+            return true;
+        }
+        while (*p && *p != ' ' && *p != '\t' && *p != '\n') p++;
+    }
+    return false;
 }
 
 void nn_probe_nvidia_read_gpu(const nn_probe_fs *fs, nn_probe_gpu *g) {

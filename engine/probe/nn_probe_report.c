@@ -62,8 +62,10 @@ static void value_text(char *buf, size_t size, const nn_probe_reading *x) {
     if (!x->available) {
         snprintf(buf, size, "n/a%s%s%s", x->note ? " (" : "", x->note ? x->note : "", x->note ? ")" : "");
     } else if (x->kind == NN_PROBE_INT) {
-        if (!strcmp(x->unit, "bytes") && x->i >= (int64_t)1 << 20)
+        if (!strcmp(x->unit, "bytes") && x->i >= (int64_t)1 << 30)
             snprintf(buf, size, "%" PRId64 " bytes (%.1f GiB)", x->i, (double)x->i / (1 << 30));
+        else if (!strcmp(x->unit, "bytes") && x->i >= (int64_t)1 << 20)
+            snprintf(buf, size, "%" PRId64 " bytes (%.0f MiB)", x->i, (double)x->i / (1 << 20));
         else
             snprintf(buf, size, "%" PRId64 "%s%s", x->i, x->unit[0] ? " " : "", x->unit);
     } else if (x->kind == NN_PROBE_NUM) {
