@@ -21,9 +21,9 @@ typedef enum nn_doctor_severity {
 #define NN_DOCTOR_MAX_EVIDENCE 8
 
 typedef struct nn_doctor_finding {
-    char id[40];             /* "pcie-link-degraded" */
+    char id[40]; /* "pcie-link-degraded" */
     nn_doctor_severity severity;
-    char device[16];         /* "0000:03:00.0" or "host" */
+    char device[16]; /* "0000:03:00.0" or "host" */
     char summary[320];
     char evidence[NN_DOCTOR_MAX_EVIDENCE][512]; /* "key = value unit  (source)" */
     int n_evidence;

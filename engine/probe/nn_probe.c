@@ -62,8 +62,8 @@ void nn_probe_add_str(nn_probe_readings *r, const char *key, const char *v, cons
     x->available = x->str != NULL;
 }
 
-void nn_probe_add_na(nn_probe_readings *r, const char *key, nn_probe_kind kind,
-                     const char *unit, const char *source, const char *note) {
+void nn_probe_add_na(nn_probe_readings *r, const char *key, nn_probe_kind kind, const char *unit,
+                     const char *source, const char *note) {
     nn_probe_reading *x = add_reading(r, key, kind, unit, source);
     if (x) x->note = dup_or_null(note);
 }
@@ -230,7 +230,7 @@ static bool read_aer(const nn_probe_fs *fs, const char *rel, int64_t *total) {
     if (nn_probe_fs_read(fs, rel, buf, sizeof buf) <= 0) return false;
     int64_t sum = 0, tot = -1;
     bool any = false;
-    for (char *line = strtok(buf, "\n"); line; line = strtok(NULL, "\n")) {
+    for (char *sv_, *line = strtok_r(buf, "\n", &sv_); line; line = strtok_r(NULL, "\n", &sv_)) {
         char name[64];
         long long n;
         if (sscanf(line, "%63s %lld", name, &n) != 2 || n < 0) continue;
@@ -342,7 +342,8 @@ static void add_link(nn_probe_gpu *g) {
     int n = g->n_path;
     if (n == 0) return;
     char src[128];
-    snprintf(src, sizeof src, "sys/bus/pci/devices/%.15s/{current,max}_link_{speed,width}", p[0].bdf);
+    snprintf(src, sizeof src, "sys/bus/pci/devices/%.15s/{current,max}_link_{speed,width}",
+             p[0].bdf);
     add_known(&g->r, "pci.link.cur_speed", p[0].cur_speed, "GT/s", src);
     add_known(&g->r, "pci.link.cur_width", p[0].cur_width, "lanes", src);
     add_known(&g->r, "pci.link.max_speed", p[0].max_speed, "GT/s", src);
@@ -355,10 +356,13 @@ static void add_link(nn_probe_gpu *g) {
     char buf[256];
     snprintf(src, sizeof src, "sys/bus/pci/devices/%.15s/max_link_{speed,width}", p[top].bdf);
     nn_probe_add_str(&g->r, "pci.card_top", p[top].bdf, src);
-    if (p[top].max_speed) nn_probe_add_num(&g->r, "pci.link.card_max_speed", p[top].max_speed, "GT/s", src);
-    if (p[top].max_width) nn_probe_add_int(&g->r, "pci.link.card_max_width", p[top].max_width, "lanes", src);
+    if (p[top].max_speed)
+        nn_probe_add_num(&g->r, "pci.link.card_max_speed", p[top].max_speed, "GT/s", src);
+    if (p[top].max_width)
+        nn_probe_add_int(&g->r, "pci.link.card_max_width", p[top].max_width, "lanes", src);
     if (top + 1 < n) {
-        snprintf(src, sizeof src, "sys/bus/pci/devices/%.15s/max_link_{speed,width}", p[top + 1].bdf);
+        snprintf(src, sizeof src, "sys/bus/pci/devices/%.15s/max_link_{speed,width}",
+                 p[top + 1].bdf);
         nn_probe_add_str(&g->r, "pci.slot_port", p[top + 1].bdf, src);
         if (p[top + 1].max_speed)
             nn_probe_add_num(&g->r, "pci.link.slot_max_speed", p[top + 1].max_speed, "GT/s", src);
@@ -398,8 +402,10 @@ static void add_link(nn_probe_gpu *g) {
     double cap_sp = p[k].max_speed;
     int cap_w = p[k].max_width;
     if (k + 1 < n) {
-        if (p[k + 1].max_speed && (!cap_sp || p[k + 1].max_speed < cap_sp)) cap_sp = p[k + 1].max_speed;
-        if (p[k + 1].max_width && (!cap_w || p[k + 1].max_width < cap_w)) cap_w = p[k + 1].max_width;
+        if (p[k + 1].max_speed && (!cap_sp || p[k + 1].max_speed < cap_sp))
+            cap_sp = p[k + 1].max_speed;
+        if (p[k + 1].max_width && (!cap_w || p[k + 1].max_width < cap_w))
+            cap_w = p[k + 1].max_width;
     }
     if (cap_sp) nn_probe_add_num(&g->r, "pci.link.narrowest_max_speed", cap_sp, "GT/s", src);
     if (cap_w) nn_probe_add_int(&g->r, "pci.link.narrowest_max_width", cap_w, "lanes", src);
@@ -466,7 +472,8 @@ static void read_pci(const nn_probe_fs *fs, nn_probe_gpu *g) {
         int nc = 0;
         char tmp[NN_PROBE_PATH_MAX];
         nn_probe_strlcpy(tmp, real, sizeof tmp);
-        for (char *s = strtok(tmp, "/"); s && nc < 64; s = strtok(NULL, "/")) comp[nc++] = s;
+        for (char *sv_, *s = strtok_r(tmp, "/", &sv_); s && nc < 64; s = strtok_r(NULL, "/", &sv_))
+            comp[nc++] = s;
         int last = nc - 1;
         while (last >= 0 && is_bdf(comp[last]) && g->n_path < NN_PROBE_MAX_HOPS) {
             nn_probe_hop *h = &g->path[g->n_path++];
@@ -619,8 +626,10 @@ nn_probe_result *nn_probe_run(const nn_probe_options *opt, nn_error *err) {
         nn_probe_amd_libraries(res);
     } else {
         const char *why = recorded ? "not loaded for a recorded tree" : "disabled";
-        nn_probe_add_na(&res->host, "nvml.status", NN_PROBE_STR, "", "dlopen libnvidia-ml.so.1", why);
-        nn_probe_add_na(&res->host, "rocm_smi.status", NN_PROBE_STR, "", "dlopen librocm_smi64.so", why);
+        nn_probe_add_na(&res->host, "nvml.status", NN_PROBE_STR, "", "dlopen libnvidia-ml.so.1",
+                        why);
+        nn_probe_add_na(&res->host, "rocm_smi.status", NN_PROBE_STR, "", "dlopen librocm_smi64.so",
+                        why);
         nn_probe_add_na(&res->host, "cuda.status", NN_PROBE_STR, "", "dlopen libcuda.so.1", why);
     }
     return res;

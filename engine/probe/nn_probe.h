@@ -28,9 +28,9 @@ typedef enum nn_probe_kind {
 } nn_probe_kind;
 
 typedef struct nn_probe_reading {
-    char *key;        /* "pci.link.cur_width", "temp.edge", ... */
+    char *key; /* "pci.link.cur_width", "temp.edge", ... */
     nn_probe_kind kind;
-    bool available;   /* false: the source had nothing; value fields are unset */
+    bool available; /* false: the source had nothing; value fields are unset */
     int64_t i;
     double num;
     char *str;
@@ -55,23 +55,23 @@ typedef struct nn_probe_hop {
 #define NN_PROBE_MAX_HOPS 12
 
 typedef struct nn_probe_gpu {
-    char bdf[16];         /* "0000:01:00.0" */
+    char bdf[16]; /* "0000:01:00.0" */
     unsigned vendor, device;
-    char name[160];       /* from pci.ids, NVML or /proc, else hex ids */
-    char driver[32];      /* bound driver, "" when none */
+    char name[160];  /* from pci.ids, NVML or /proc, else hex ids */
+    char driver[32]; /* bound driver, "" when none */
     nn_probe_hop path[NN_PROBE_MAX_HOPS];
-    int n_path;           /* 0 when the device path could not be resolved */
+    int n_path; /* 0 when the device path could not be resolved */
     nn_probe_readings r;
 } nn_probe_gpu;
 
 /* A device node the GPU stack needs (/dev/kfd, /dev/dri/renderD128, /dev/nvidia0). */
 typedef struct nn_probe_node {
-    char path[64];        /* "/dev/kfd" */
-    char type;            /* 'c' character device, 'b' block, 'f' other file, '?' */
+    char path[64]; /* "/dev/kfd" */
+    char type;     /* 'c' character device, 'b' block, 'f' other file, '?' */
     unsigned mode, uid, gid;
-    char group[32];       /* group name from etc/group, or the gid in decimal */
-    bool can_open;        /* read+write for the current user, from mode/owner/group */
-    char source[96];      /* "stat" or "dev/.nndb-nodes" */
+    char group[32];  /* group name from etc/group, or the gid in decimal */
+    bool can_open;   /* read+write for the current user, from mode/owner/group */
+    char source[96]; /* "stat" or "dev/.nndb-nodes" */
 } nn_probe_node;
 
 typedef struct nn_probe_result {
@@ -81,7 +81,7 @@ typedef struct nn_probe_result {
     int n_gpus;
     nn_probe_node *nodes;
     int n_nodes;
-    char **other_display;         /* display-only adapters (BMC VGA, virtual): "bdf name" */
+    char **other_display; /* display-only adapters (BMC VGA, virtual): "bdf name" */
     int n_other_display;
     unsigned user_uid;
     unsigned user_gids[64];
@@ -89,8 +89,8 @@ typedef struct nn_probe_result {
 } nn_probe_result;
 
 typedef struct nn_probe_options {
-    const char *root;     /* NULL: NNDB_SYSROOT or "/" */
-    bool use_libraries;   /* dlopen NVML / ROCm SMI / CUDA (forced off under a recorded root) */
+    const char *root;       /* NULL: NNDB_SYSROOT or "/" */
+    bool use_libraries;     /* dlopen NVML / ROCm SMI / CUDA (forced off under a recorded root) */
     bool measure_bandwidth; /* CUDA copy bandwidth (needs use_libraries) */
 } nn_probe_options;
 
@@ -106,7 +106,7 @@ void nn_probe_free(nn_probe_result *res);
 const nn_probe_reading *nn_probe_find(const nn_probe_readings *r, const char *key);
 bool nn_probe_get_int(const nn_probe_readings *r, const char *key, int64_t *out);
 bool nn_probe_get_num(const nn_probe_readings *r, const char *key, double *out); /* int or num */
-const char *nn_probe_get_str(const nn_probe_readings *r, const char *key); /* NULL if n/a */
+const char *nn_probe_get_str(const nn_probe_readings *r, const char *key);       /* NULL if n/a */
 
 /* Add a reading (the last one with a key wins on lookup). NULL [note] is fine. */
 void nn_probe_add_int(nn_probe_readings *r, const char *key, int64_t v, const char *unit,
@@ -114,8 +114,8 @@ void nn_probe_add_int(nn_probe_readings *r, const char *key, int64_t v, const ch
 void nn_probe_add_num(nn_probe_readings *r, const char *key, double v, const char *unit,
                       const char *source);
 void nn_probe_add_str(nn_probe_readings *r, const char *key, const char *v, const char *source);
-void nn_probe_add_na(nn_probe_readings *r, const char *key, nn_probe_kind kind,
-                     const char *unit, const char *source, const char *note);
+void nn_probe_add_na(nn_probe_readings *r, const char *key, nn_probe_kind kind, const char *unit,
+                     const char *source, const char *note);
 /* Read an integer file [rel] into a reading, scaled by [scale]; marks n/a when
  * missing. Returns whether it was available. */
 bool nn_probe_add_file_int(nn_probe_readings *r, const nn_probe_fs *fs, const char *key,

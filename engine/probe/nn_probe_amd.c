@@ -49,8 +49,10 @@ static void read_dpm(const nn_probe_fs *fs, nn_probe_gpu *g, const char *dev, co
     }
     nn_probe_add_str(&g->r, k, levels, rel);
     if (!numeric) return;
-    if (active >= 0) nn_probe_add_num(&g->r, key, active, unit, rel);
-    else nn_probe_add_na(&g->r, key, NN_PROBE_NUM, unit, rel, "no active level marked");
+    if (active >= 0)
+        nn_probe_add_num(&g->r, key, active, unit, rel);
+    else
+        nn_probe_add_na(&g->r, key, NN_PROBE_NUM, unit, rel, "no active level marked");
     snprintf(k, sizeof k, "%s.max", key);
     if (max >= 0) nn_probe_add_num(&g->r, k, max, unit, rel);
 }
@@ -122,7 +124,10 @@ static void read_hwmon(const nn_probe_fs *fs, nn_probe_gpu *g, const char *dev) 
     char pwm[NN_PROBE_PATH_MAX];
     snprintf(pwm, sizeof pwm, "%s/pwm1", hw);
     bool has_pwm = nn_probe_fs_exists(fs, pwm);
-    nn_probe_add_int(&g->r, "fan.present", has_input || has_pwm, "", has_input ? rel : has_pwm ? pwm : hw);
+    nn_probe_add_int(&g->r, "fan.present", has_input || has_pwm, "",
+                     has_input ? rel
+                     : has_pwm ? pwm
+                               : hw);
     int64_t rpm;
     if (has_input && nn_probe_fs_int(fs, rel, &rpm) && rpm >= 0)
         nn_probe_add_int(&g->r, "fan.rpm", rpm, "RPM", rel);
@@ -178,16 +183,19 @@ static void read_ras(const nn_probe_fs *fs, nn_probe_gpu *g, const char *dev) {
     }
     /* gpu_vram_bad_pages: one "0x<page> : 0x<size> : <flag>" line per retired page. */
     snprintf(rel, sizeof rel, "%s/ras/gpu_vram_bad_pages", dev);
-    static char pages[1 << 16];
-    long len = nn_probe_fs_read(fs, rel, pages, sizeof pages);
+    const size_t size = 1 << 16;
+    char *pages = malloc(size);
+    long len = pages ? nn_probe_fs_read(fs, rel, pages, size) : -1;
     if (len >= 0) {
         int64_t count = 0;
-        for (char *line = strtok(pages, "\n"); line; line = strtok(NULL, "\n"))
+        for (char *sv_, *line = strtok_r(pages, "\n", &sv_); line;
+             line = strtok_r(NULL, "\n", &sv_))
             if (strstr(line, "0x") && strchr(line, ':')) count++;
         nn_probe_add_int(&g->r, "ras.bad_pages", count, "", rel);
     } else {
         nn_probe_add_na(&g->r, "ras.bad_pages", NN_PROBE_INT, "", rel, "missing");
     }
+    free(pages);
 }
 
 bool nn_probe_amd_gfx_name(int64_t v, char *out, size_t size) {
@@ -203,14 +211,14 @@ const char *nn_probe_amd_gfx_from_device(unsigned device) {
         unsigned lo, hi;
         const char *gfx;
     } table[] = {
-        {0x66a0, 0x66af, "gfx906"}, /* Vega 20: MI50, MI60, Radeon VII */
-        {0x6860, 0x687f, "gfx900"}, /* Vega 10: MI25, Vega 56/64 */
-        {0x738c, 0x738e, "gfx908"}, /* MI100 */
-        {0x7408, 0x740f, "gfx90a"}, /* MI200 */
-        {0x74a0, 0x74a5, "gfx942"}, /* MI300 */
+        {0x66a0, 0x66af, "gfx906"},  /* Vega 20: MI50, MI60, Radeon VII */
+        {0x6860, 0x687f, "gfx900"},  /* Vega 10: MI25, Vega 56/64 */
+        {0x738c, 0x738e, "gfx908"},  /* MI100 */
+        {0x7408, 0x740f, "gfx90a"},  /* MI200 */
+        {0x74a0, 0x74a5, "gfx942"},  /* MI300 */
         {0x73a0, 0x73bf, "gfx1030"}, /* Navi 21 */
         {0x7440, 0x744f, "gfx1100"}, /* Navi 31 */
-        {0x67c0, 0x67df, "gfx803"}, /* Polaris 10 */
+        {0x67c0, 0x67df, "gfx803"},  /* Polaris 10 */
     };
     for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
         if (device >= table[i].lo && device <= table[i].hi) return table[i].gfx;
@@ -235,12 +243,16 @@ static void read_gfx_target(const nn_probe_fs *fs, nn_probe_gpu *g) {
             char k[64];
             long long v;
             if (sscanf(line, "%63s %lld", k, &v) != 2) continue;
-            if (!strcmp(k, "location_id")) loc = v;
-            else if (!strcmp(k, "domain")) domain = v;
-            else if (!strcmp(k, "gfx_target_version")) target = v;
+            if (!strcmp(k, "location_id"))
+                loc = v;
+            else if (!strcmp(k, "domain"))
+                domain = v;
+            else if (!strcmp(k, "gfx_target_version"))
+                target = v;
         }
         char gfx[32];
-        if (loc == want && domain == (long long)dom && nn_probe_amd_gfx_name(target, gfx, sizeof gfx)) {
+        if (loc == want && domain == (long long)dom &&
+            nn_probe_amd_gfx_name(target, gfx, sizeof gfx)) {
             nn_probe_add_str(&g->r, "amdgpu.gfx_target", gfx, rel);
             nn_probe_fs_list_free(names, n);
             return;
@@ -283,8 +295,10 @@ void nn_probe_amd_read_gpu(const nn_probe_fs *fs, nn_probe_gpu *g) {
     char **names;
     snprintf(rel, sizeof rel, "%s/drm", dev);
     int n = nn_probe_fs_list(fs, rel, "renderD", &names);
-    if (n > 0) nn_probe_add_str(&g->r, "drm.render_node", names[0], rel);
-    else nn_probe_add_na(&g->r, "drm.render_node", NN_PROBE_STR, "", rel, "no render node");
+    if (n > 0)
+        nn_probe_add_str(&g->r, "drm.render_node", names[0], rel);
+    else
+        nn_probe_add_na(&g->r, "drm.render_node", NN_PROBE_STR, "", rel, "no render node");
     nn_probe_fs_list_free(names, n);
 }
 
@@ -339,22 +353,29 @@ void nn_probe_rsmi_apply(nn_probe_result *res, const nn_probe_rsmi_api *api, con
         for (int i = 0; i < res->n_gpus; i++)
             if (!strcmp(res->gpus[i].bdf, bdf)) g = &res->gpus[i];
         if (!g) continue;
-        static const char *const sensors[] = {"rsmi.temp.edge", "rsmi.temp.junction", "rsmi.temp.mem"};
+        static const char *const sensors[] = {"rsmi.temp.edge", "rsmi.temp.junction",
+                                              "rsmi.temp.mem"};
         for (uint32_t s = 0; s < 3; s++) {
             int64_t mc;
             if (api->dev_temp_metric_get && api->dev_temp_metric_get(dv, s, 0, &mc) == 0)
-                nn_probe_add_num(&g->r, sensors[s], (double)mc / 1000.0, "C", "rsmi_dev_temp_metric_get");
+                nn_probe_add_num(&g->r, sensors[s], (double)mc / 1000.0, "C",
+                                 "rsmi_dev_temp_metric_get");
             else
-                nn_probe_add_na(&g->r, sensors[s], NN_PROBE_NUM, "C", "rsmi_dev_temp_metric_get", "n/a");
+                nn_probe_add_na(&g->r, sensors[s], NN_PROBE_NUM, "C", "rsmi_dev_temp_metric_get",
+                                "n/a");
         }
         uint64_t uw, bytes;
         uint32_t pct;
         if (api->dev_power_ave_get && api->dev_power_ave_get(dv, 0, &uw) == 0)
-            nn_probe_add_num(&g->r, "rsmi.power.average", (double)uw / 1e6, "W", "rsmi_dev_power_ave_get");
+            nn_probe_add_num(&g->r, "rsmi.power.average", (double)uw / 1e6, "W",
+                             "rsmi_dev_power_ave_get");
         else
-            nn_probe_add_na(&g->r, "rsmi.power.average", NN_PROBE_NUM, "W", "rsmi_dev_power_ave_get", "n/a");
-        if (api->dev_memory_total_get && api->dev_memory_total_get(dv, 0, &bytes) == 0 && bytes <= INT64_MAX)
-            nn_probe_add_int(&g->r, "rsmi.mem.total", (int64_t)bytes, "bytes", "rsmi_dev_memory_total_get");
+            nn_probe_add_na(&g->r, "rsmi.power.average", NN_PROBE_NUM, "W",
+                            "rsmi_dev_power_ave_get", "n/a");
+        if (api->dev_memory_total_get && api->dev_memory_total_get(dv, 0, &bytes) == 0 &&
+            bytes <= INT64_MAX)
+            nn_probe_add_int(&g->r, "rsmi.mem.total", (int64_t)bytes, "bytes",
+                             "rsmi_dev_memory_total_get");
         if (api->dev_busy_percent_get && api->dev_busy_percent_get(dv, &pct) == 0)
             nn_probe_add_int(&g->r, "rsmi.util.gpu", pct, "%", "rsmi_dev_busy_percent_get");
     }
@@ -377,10 +398,10 @@ void nn_probe_amd_libraries(nn_probe_result *res) {
     memset(&api, 0, sizeof api);
     /* POSIX guarantees dlsym's result converts to a function pointer; memcpy keeps
      * -Wpedantic quiet about it. */
-#define LOAD(field, name)                                                                      \
-    do {                                                                                       \
-        void *sym = dlsym(h, name);                                                            \
-        memcpy(&api.field, &sym, sizeof sym);                                                  \
+#define LOAD(field, name)                                                                          \
+    do {                                                                                           \
+        void *sym = dlsym(h, name);                                                                \
+        memcpy(&api.field, &sym, sizeof sym);                                                      \
     } while (0)
     LOAD(init, "rsmi_init");
     LOAD(shut_down, "rsmi_shut_down");

@@ -58,8 +58,10 @@ int nn_probe_cli(int argc, char **argv, FILE *out, FILE *err) {
     }
     int status = 0;
     if (!doctor) {
-        if (json) nn_probe_report_json(out, res);
-        else nn_probe_report_text(out, res, color);
+        if (json)
+            nn_probe_report_json(out, res);
+        else
+            nn_probe_report_text(out, res, color);
     } else {
         nn_doctor_report *rep = nn_doctor_run(res);
         if (!rep) {
@@ -67,8 +69,10 @@ int nn_probe_cli(int argc, char **argv, FILE *out, FILE *err) {
             nn_probe_free(res);
             return 3;
         }
-        if (json) nn_doctor_report_json(out, rep);
-        else nn_doctor_report_text(out, res, rep, color);
+        if (json)
+            nn_doctor_report_json(out, rep);
+        else
+            nn_doctor_report_text(out, res, rep, color);
         status = nn_doctor_worst(rep) >= NN_DOCTOR_WARN ? 1 : 0;
         nn_doctor_free(rep);
     }

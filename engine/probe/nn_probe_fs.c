@@ -48,8 +48,7 @@ void nn_probe_fs_path(const nn_probe_fs *fs, const char *rel, char *out, size_t 
     out[r + n] = '\0';
 }
 
-long nn_probe_fs_read_bin(const nn_probe_fs *fs, const char *rel, unsigned char *buf,
-                          size_t size) {
+long nn_probe_fs_read_bin(const nn_probe_fs *fs, const char *rel, unsigned char *buf, size_t size) {
     char path[NN_PROBE_PATH_MAX];
     nn_probe_fs_path(fs, rel, path, sizeof path);
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);

@@ -8,13 +8,14 @@
 #include <unistd.h>
 
 /* Modules whose presence the doctor reasons about. */
-static const char *const modules[] = {"amdgpu", "amdkfd", "nvidia", "nvidia_uvm", "nvidia_drm",
-                                      "nvidia_modeset", "nouveau", "radeon", "i915", "xe",
-                                      "vfio_pci"};
+static const char *const modules[] = {
+    "amdgpu",  "amdkfd", "nvidia", "nvidia_uvm", "nvidia_drm", "nvidia_modeset",
+    "nouveau", "radeon", "i915",   "xe",         "vfio_pci"};
 
 static void read_modules(const nn_probe_fs *fs, nn_probe_result *res) {
-    static char buf[1 << 17];
-    long n = nn_probe_fs_read(fs, "proc/modules", buf, sizeof buf);
+    const size_t size = 1 << 17;
+    char *buf = malloc(size);
+    long n = buf ? nn_probe_fs_read(fs, "proc/modules", buf, size) : -1;
     for (size_t m = 0; m < sizeof modules / sizeof modules[0]; m++) {
         char key[64], rel[128];
         snprintf(key, sizeof key, "host.module.%s", modules[m]);
@@ -46,6 +47,7 @@ static void read_modules(const nn_probe_fs *fs, nn_probe_result *res) {
             nn_probe_add_na(&res->host, key, NN_PROBE_INT, "", "proc/modules", "unreadable");
         }
     }
+    free(buf);
 }
 
 static void read_cmdline(const nn_probe_fs *fs, nn_probe_result *res) {
@@ -57,7 +59,7 @@ static void read_cmdline(const nn_probe_fs *fs, nn_probe_result *res) {
     nn_probe_trim(buf);
     nn_probe_add_str(&res->host, "host.cmdline", buf, "proc/cmdline");
     size_t off = 0;
-    for (char *t = strtok(buf, " \t\n"); t; t = strtok(NULL, " \t\n")) {
+    for (char *sv_, *t = strtok_r(buf, " \t\n", &sv_); t; t = strtok_r(NULL, " \t\n", &sv_)) {
         if (strstr(t, "iommu") || !strncmp(t, "pcie_aspm", 9) || !strncmp(t, "pci=", 4) ||
             !strncmp(t, "amdgpu.", 7) || !strncmp(t, "nvidia", 6)) {
             if (off < sizeof opts)
@@ -69,9 +71,14 @@ static void read_cmdline(const nn_probe_fs *fs, nn_probe_result *res) {
 
 /* etc/group lines: name:x:gid:members */
 static bool group_lookup(const nn_probe_fs *fs, const char *name, unsigned gid, char *out,
-                         size_t size, unsigned *gid_out) {
-    static char buf[1 << 16];
-    if (nn_probe_fs_read(fs, "etc/group", buf, sizeof buf) <= 0) return false;
+                         size_t out_size, unsigned *gid_out) {
+    const size_t size = 1 << 16;
+    char *buf = malloc(size);
+    if (!buf || nn_probe_fs_read(fs, "etc/group", buf, size) <= 0) {
+        free(buf);
+        return false;
+    }
+    bool found = false;
     char *save = NULL;
     for (char *line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
         char *c1 = strchr(line, ':');
@@ -84,12 +91,14 @@ static bool group_lookup(const nn_probe_fs *fs, const char *name, unsigned gid, 
         if (c3) *c3 = '\0';
         if (!nn_probe_parse_int(c2 + 1, &g) || g < 0 || g > 0xffffffffLL) continue;
         if (name ? !strcmp(line, name) : (unsigned)g == gid) {
-            if (out) nn_probe_strlcpy(out, line, size);
+            if (out) nn_probe_strlcpy(out, line, out_size);
             if (gid_out) *gid_out = (unsigned)g;
-            return true;
+            found = true;
+            break;
         }
     }
-    return false;
+    free(buf);
+    return found;
 }
 
 void nn_probe_host_group_name(const nn_probe_fs *fs, unsigned gid, char *out, size_t size) {
@@ -117,7 +126,8 @@ static void read_user(const nn_probe_fs *fs, nn_probe_result *res) {
         grp_src = "NNDB_PROBE_GROUPS";
         char tmp[512];
         nn_probe_strlcpy(tmp, env_groups, sizeof tmp);
-        for (char *t = strtok(tmp, ", "); t && res->n_user_gids < 64; t = strtok(NULL, ", "))
+        for (char *sv_, *t = strtok_r(tmp, ", ", &sv_); t && res->n_user_gids < 64;
+             t = strtok_r(NULL, ", ", &sv_))
             if (nn_probe_parse_int(t, &v) && v >= 0 && v <= 0xffffffffLL)
                 res->user_gids[res->n_user_gids++] = (unsigned)v;
     } else {
@@ -125,7 +135,8 @@ static void read_user(const nn_probe_fs *fs, nn_probe_result *res) {
         int n = getgroups(64, g);
         res->user_gids[res->n_user_gids++] = (unsigned)getgid();
         for (int i = 0; i < n && res->n_user_gids < 64; i++)
-            if ((unsigned)g[i] != res->user_gids[0]) res->user_gids[res->n_user_gids++] = (unsigned)g[i];
+            if ((unsigned)g[i] != res->user_gids[0])
+                res->user_gids[res->n_user_gids++] = (unsigned)g[i];
     }
     nn_probe_add_int(&res->host, "host.user.uid", res->user_uid, "", uid_src);
     char list[1024] = "";
@@ -139,8 +150,7 @@ static void read_user(const nn_probe_fs *fs, nn_probe_result *res) {
     nn_probe_add_str(&res->host, "host.user.groups", list, grp_src);
 }
 
-bool nn_probe_host_can_open(const nn_probe_result *res, unsigned mode, unsigned uid,
-                            unsigned gid) {
+bool nn_probe_host_can_open(const nn_probe_result *res, unsigned mode, unsigned uid, unsigned gid) {
     if (res->user_uid == 0) return true;
     if (uid == res->user_uid) return (mode & 0600) == 0600;
     for (int i = 0; i < res->n_user_gids; i++)
@@ -150,7 +160,7 @@ bool nn_probe_host_can_open(const nn_probe_result *res, unsigned mode, unsigned 
 
 /* dev/.nndb-nodes (recorded trees only): "<path under dev> <c|b> <octal mode> <uid> <gid>". */
 static bool recorded_node(const nn_probe_fs *fs, const char *sub, nn_probe_node *nd) {
-    static char buf[1 << 14];
+    char buf[1 << 14];
     if (!fs->root[0] || nn_probe_fs_read(fs, "dev/.nndb-nodes", buf, sizeof buf) <= 0) return false;
     char *save = NULL;
     for (char *line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {

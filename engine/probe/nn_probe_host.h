@@ -15,8 +15,7 @@
 void nn_probe_host_read(const nn_probe_fs *fs, nn_probe_result *res);
 
 /* Whether [res]'s user can read and write a node of [mode], [uid], [gid]. */
-bool nn_probe_host_can_open(const nn_probe_result *res, unsigned mode, unsigned uid,
-                            unsigned gid);
+bool nn_probe_host_can_open(const nn_probe_result *res, unsigned mode, unsigned uid, unsigned gid);
 
 /* The group name for [gid] from etc/group under the root, else the number. */
 void nn_probe_host_group_name(const nn_probe_fs *fs, unsigned gid, char *out, size_t size);

@@ -54,7 +54,8 @@ void nn_probe_nvidia_read_gpu(const nn_probe_fs *fs, nn_probe_gpu *g) {
                 nn_probe_add_int(&g->r, fields[f][1], v, "", rel);
             else if (val[0])
                 nn_probe_add_str(&g->r, fields[f][1], val, rel);
-            if (!strcmp(fields[f][0], "Model") && val[0]) nn_probe_strlcpy(g->name, val, sizeof g->name);
+            if (!strcmp(fields[f][0], "Model") && val[0])
+                nn_probe_strlcpy(g->name, val, sizeof g->name);
         }
     }
 }
@@ -78,9 +79,11 @@ void nn_probe_nvidia_read_host(const nn_probe_fs *fs, nn_probe_result *res) {
     for (int i = 0; i < res->n_gpus; i++) any_nvidia |= res->gpus[i].vendor == 0x10de;
     if (nn_probe_fs_read(fs, "proc/driver/nvidia/version", buf, sizeof buf) > 0 &&
         nn_probe_nvidia_parse_version(buf, ver, sizeof ver)) {
-        nn_probe_add_str(&res->host, "nvidia.driver.kernel_version", ver, "proc/driver/nvidia/version");
+        nn_probe_add_str(&res->host, "nvidia.driver.kernel_version", ver,
+                         "proc/driver/nvidia/version");
     } else if (nn_probe_fs_line(fs, "sys/module/nvidia/version", buf, sizeof buf)) {
-        nn_probe_add_str(&res->host, "nvidia.driver.kernel_version", buf, "sys/module/nvidia/version");
+        nn_probe_add_str(&res->host, "nvidia.driver.kernel_version", buf,
+                         "sys/module/nvidia/version");
     } else if (any_nvidia) {
         nn_probe_add_na(&res->host, "nvidia.driver.kernel_version", NN_PROBE_STR, "",
                         "proc/driver/nvidia/version", "nvidia kernel module not loaded");
@@ -90,7 +93,8 @@ void nn_probe_nvidia_read_host(const nn_probe_fs *fs, nn_probe_result *res) {
     for (size_t d = 0; d < sizeof dirs / sizeof dirs[0]; d++) {
         char rel[NN_PROBE_PATH_MAX], real[NN_PROBE_PATH_MAX];
         snprintf(rel, sizeof rel, "%s/libnvidia-ml.so.1", dirs[d]);
-        if (nn_probe_fs_resolve(fs, rel, real, sizeof real) && lib_version_of(real, ver, sizeof ver)) {
+        if (nn_probe_fs_resolve(fs, rel, real, sizeof real) &&
+            lib_version_of(real, ver, sizeof ver)) {
             nn_probe_add_str(&res->host, "nvidia.driver.lib_version", ver, rel);
             return;
         }
@@ -116,14 +120,17 @@ static void nvml_uint(nn_probe_gpu *g, const nn_probe_nvml_api *api, const char 
     char src[96];
     snprintf(src, sizeof src, "nvml:%s", call);
     if (rc == NN_NVML_SUCCESS) {
-        if (as_int) nn_probe_add_int(&g->r, key, (int64_t)v, unit, src);
-        else nn_probe_add_num(&g->r, key, v, unit, src);
+        if (as_int)
+            nn_probe_add_int(&g->r, key, (int64_t)v, unit, src);
+        else
+            nn_probe_add_num(&g->r, key, v, unit, src);
     } else {
-        nn_probe_add_na(&g->r, key, as_int ? NN_PROBE_INT : NN_PROBE_NUM, unit, src, nvml_err(api, rc));
+        nn_probe_add_na(&g->r, key, as_int ? NN_PROBE_INT : NN_PROBE_NUM, unit, src,
+                        nvml_err(api, rc));
     }
 }
 
-#define MISSING (-1)
+#define MISSING       (-1)
 #define CALL(fn, ...) (api->fn ? api->fn(__VA_ARGS__) : MISSING)
 
 static double gen_speed(unsigned gen) {
@@ -147,11 +154,13 @@ static void nvml_device(nn_probe_gpu *g, const nn_probe_nvml_api *api, nn_nvml_d
     rc = CALL(device_curr_pcie_gen, dev, &u);
     nvml_uint(g, api, "nvml.pcie.cur_gen", rc, u, "", "nvmlDeviceGetCurrPcieLinkGeneration", true);
     if (rc == NN_NVML_SUCCESS && gen_speed(u) > 0)
-        nn_probe_add_num(&g->r, "nvml.pcie.cur_speed", gen_speed(u), "GT/s", "nvml:nvmlDeviceGetCurrPcieLinkGeneration");
+        nn_probe_add_num(&g->r, "nvml.pcie.cur_speed", gen_speed(u), "GT/s",
+                         "nvml:nvmlDeviceGetCurrPcieLinkGeneration");
     rc = CALL(device_max_pcie_gen, dev, &u);
     nvml_uint(g, api, "nvml.pcie.max_gen", rc, u, "", "nvmlDeviceGetMaxPcieLinkGeneration", true);
     rc = CALL(device_curr_pcie_width, dev, &u);
-    nvml_uint(g, api, "nvml.pcie.cur_width", rc, u, "lanes", "nvmlDeviceGetCurrPcieLinkWidth", true);
+    nvml_uint(g, api, "nvml.pcie.cur_width", rc, u, "lanes", "nvmlDeviceGetCurrPcieLinkWidth",
+              true);
     rc = CALL(device_max_pcie_width, dev, &u);
     nvml_uint(g, api, "nvml.pcie.max_width", rc, u, "lanes", "nvmlDeviceGetMaxPcieLinkWidth", true);
     rc = CALL(device_temperature, dev, 0, &u);
@@ -165,7 +174,8 @@ static void nvml_device(nn_probe_gpu *g, const nn_probe_nvml_api *api, nn_nvml_d
     rc = CALL(device_enforced_power_limit, dev, &u);
     nvml_uint(g, api, "power.cap", rc, u / 1000.0, "W", "nvmlDeviceGetEnforcedPowerLimit", false);
     rc = CALL(device_default_power_limit, dev, &u);
-    nvml_uint(g, api, "power.cap_default", rc, u / 1000.0, "W", "nvmlDeviceGetPowerManagementDefaultLimit", false);
+    nvml_uint(g, api, "power.cap_default", rc, u / 1000.0, "W",
+              "nvmlDeviceGetPowerManagementDefaultLimit", false);
     rc = CALL(device_clock, dev, 0, &u);
     nvml_uint(g, api, "clock.graphics", rc, u, "MHz", "nvmlDeviceGetClockInfo", false);
     rc = CALL(device_max_clock, dev, 0, &u);
@@ -184,8 +194,10 @@ static void nvml_device(nn_probe_gpu *g, const nn_probe_nvml_api *api, nn_nvml_d
     rc = CALL(device_fan_speed, dev, &u);
     nvml_uint(g, api, "fan.percent", rc, u, "%", "nvmlDeviceGetFanSpeed", true);
     /* Fans that NVML cannot report are, on data-centre boards, fans that do not exist. */
-    if (rc == NN_NVML_SUCCESS) nn_probe_add_int(&g->r, "fan.present", 1, "", "nvml:nvmlDeviceGetFanSpeed");
-    else if (rc == NN_NVML_NOT_SUPPORTED) nn_probe_add_int(&g->r, "fan.present", 0, "", "nvml:nvmlDeviceGetFanSpeed");
+    if (rc == NN_NVML_SUCCESS)
+        nn_probe_add_int(&g->r, "fan.present", 1, "", "nvml:nvmlDeviceGetFanSpeed");
+    else if (rc == NN_NVML_NOT_SUPPORTED)
+        nn_probe_add_int(&g->r, "fan.present", 0, "", "nvml:nvmlDeviceGetFanSpeed");
 }
 
 void nn_probe_nvml_apply(nn_probe_result *res, const nn_probe_nvml_api *api, const char *lib) {
@@ -251,7 +263,8 @@ static void cuda_measure(nn_probe_gpu *g, const cuda_api *cu, int dev) {
     void *ctx = NULL, *host = NULL;
     unsigned long long dptr = 0;
     if (cu->ctx_create(&ctx, 0, dev) != 0) {
-        nn_probe_add_na(&g->r, "cuda.h2d_gbps", NN_PROBE_NUM, "GB/s", "cuda:cuCtxCreate", "context failed");
+        nn_probe_add_na(&g->r, "cuda.h2d_gbps", NN_PROBE_NUM, "GB/s", "cuda:cuCtxCreate",
+                        "context failed");
         return;
     }
     if (cu->mem_alloc_host(&host, size) == 0 && cu->mem_alloc(&dptr, size) == 0) {
@@ -260,7 +273,8 @@ static void cuda_measure(nn_probe_gpu *g, const cuda_api *cu, int dev) {
         for (int rep = 0; rep < 6; rep++) {
             for (int dir = 0; dir < 2; dir++) {
                 double t0 = now_s();
-                int rc = dir == 0 ? cu->memcpy_htod(dptr, host, size) : cu->memcpy_dtoh(host, dptr, size);
+                int rc = dir == 0 ? cu->memcpy_htod(dptr, host, size)
+                                  : cu->memcpy_dtoh(host, dptr, size);
                 double dt = now_s() - t0;
                 if (rc == 0 && dt > 0 && rep > 0) {
                     double gbps = (double)size / dt / 1e9;
@@ -268,15 +282,20 @@ static void cuda_measure(nn_probe_gpu *g, const cuda_api *cu, int dev) {
                 }
             }
         }
-        nn_probe_add_num(&g->r, "cuda.h2d_gbps", best[0], "GB/s", "cuda:cuMemcpyHtoD (64 MiB pinned)");
-        nn_probe_add_num(&g->r, "cuda.d2h_gbps", best[1], "GB/s", "cuda:cuMemcpyDtoH (64 MiB pinned)");
+        nn_probe_add_num(&g->r, "cuda.h2d_gbps", best[0], "GB/s",
+                         "cuda:cuMemcpyHtoD (64 MiB pinned)");
+        nn_probe_add_num(&g->r, "cuda.d2h_gbps", best[1], "GB/s",
+                         "cuda:cuMemcpyDtoH (64 MiB pinned)");
         double link;
         if (nn_probe_get_num(&g->r, "pci.link.narrowest_gbps", &link) && link > 0) {
-            nn_probe_add_num(&g->r, "cuda.h2d_fraction_of_link", best[0] / link, "", "cuda.h2d_gbps / pci.link.narrowest_gbps");
-            nn_probe_add_num(&g->r, "cuda.d2h_fraction_of_link", best[1] / link, "", "cuda.d2h_gbps / pci.link.narrowest_gbps");
+            nn_probe_add_num(&g->r, "cuda.h2d_fraction_of_link", best[0] / link, "",
+                             "cuda.h2d_gbps / pci.link.narrowest_gbps");
+            nn_probe_add_num(&g->r, "cuda.d2h_fraction_of_link", best[1] / link, "",
+                             "cuda.d2h_gbps / pci.link.narrowest_gbps");
         }
     } else {
-        nn_probe_add_na(&g->r, "cuda.h2d_gbps", NN_PROBE_NUM, "GB/s", "cuda:cuMemAlloc", "allocation failed");
+        nn_probe_add_na(&g->r, "cuda.h2d_gbps", NN_PROBE_NUM, "GB/s", "cuda:cuMemAlloc",
+                        "allocation failed");
     }
     if (dptr) cu->mem_free(dptr);
     if (host) cu->mem_free_host(host);
@@ -287,16 +306,17 @@ static void *load_sym(void *h, const char *name) {
     return dlsym(h, name);
 }
 
-#define LOADF(api, field, h, name)                                                             \
-    do {                                                                                       \
-        void *sym_ = load_sym(h, name);                                                        \
-        memcpy(&(api).field, &sym_, sizeof sym_);                                              \
+#define LOADF(api, field, h, name)                                                                 \
+    do {                                                                                           \
+        void *sym_ = load_sym(h, name);                                                            \
+        memcpy(&(api).field, &sym_, sizeof sym_);                                                  \
     } while (0)
 
 static void cuda_bandwidth(nn_probe_result *res) {
     void *h = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
     if (!h) {
-        nn_probe_add_na(&res->host, "cuda.status", NN_PROBE_STR, "", "dlopen libcuda.so.1", "library not found");
+        nn_probe_add_na(&res->host, "cuda.status", NN_PROBE_STR, "", "dlopen libcuda.so.1",
+                        "library not found");
         return;
     }
     cuda_api cu;
@@ -328,7 +348,8 @@ static void cuda_bandwidth(nn_probe_result *res) {
     for (int i = 0; i < n && i < 64; i++) {
         int dev;
         char bus[32];
-        if (cu.device_get(&dev, i) != 0 || cu.device_pci_bus_id(bus, sizeof bus, dev) != 0) continue;
+        if (cu.device_get(&dev, i) != 0 || cu.device_pci_bus_id(bus, sizeof bus, dev) != 0)
+            continue;
         bus[sizeof bus - 1] = '\0';
         for (char *c = bus; *c; c++)
             if (*c >= 'A' && *c <= 'F') *c = (char)(*c - 'A' + 'a');
@@ -386,9 +407,13 @@ void nn_probe_nvidia_libraries(nn_probe_result *res, bool bandwidth) {
     if (bandwidth) {
         bool any = false;
         for (int i = 0; i < res->n_gpus; i++) any |= res->gpus[i].vendor == 0x10de;
-        if (any) cuda_bandwidth(res);
-        else nn_probe_add_na(&res->host, "cuda.status", NN_PROBE_STR, "", "dlopen libcuda.so.1", "no NVIDIA GPU");
+        if (any)
+            cuda_bandwidth(res);
+        else
+            nn_probe_add_na(&res->host, "cuda.status", NN_PROBE_STR, "", "dlopen libcuda.so.1",
+                            "no NVIDIA GPU");
     } else {
-        nn_probe_add_na(&res->host, "cuda.status", NN_PROBE_STR, "", "dlopen libcuda.so.1", "bandwidth test disabled");
+        nn_probe_add_na(&res->host, "cuda.status", NN_PROBE_STR, "", "dlopen libcuda.so.1",
+                        "bandwidth test disabled");
     }
 }

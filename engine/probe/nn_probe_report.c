@@ -3,14 +3,17 @@
 #include <inttypes.h>
 #include <string.h>
 
-#define BOLD(c) ((c) ? "\033[1m" : "")
-#define DIM(c) ((c) ? "\033[2m" : "")
+#define BOLD(c)  ((c) ? "\033[1m" : "")
+#define DIM(c)   ((c) ? "\033[2m" : "")
 #define RESET(c) ((c) ? "\033[0m" : "")
 
 /* Length of a valid UTF-8 sequence at [s], or 0 when it is not one. */
 static int utf8_len(const unsigned char *s) {
     if (s[0] < 0x80) return 1;
-    int n = s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc2 && s[0] < 0xe0 ? 2 : 0;
+    int n = s[0] >= 0xf0 && s[0] <= 0xf4  ? 4
+            : s[0] >= 0xe0                ? 3
+            : s[0] >= 0xc2 && s[0] < 0xe0 ? 2
+                                          : 0;
     if (!n) return 0;
     for (int i = 1; i < n; i++)
         if ((s[i] & 0xc0) != 0x80) return 0;
@@ -60,7 +63,8 @@ static void text_string(FILE *out, const char *s) {
 
 static void value_text(char *buf, size_t size, const nn_probe_reading *x) {
     if (!x->available) {
-        snprintf(buf, size, "n/a%s%s%s", x->note ? " (" : "", x->note ? x->note : "", x->note ? ")" : "");
+        snprintf(buf, size, "n/a%s%s%s", x->note ? " (" : "", x->note ? x->note : "",
+                 x->note ? ")" : "");
     } else if (x->kind == NN_PROBE_INT) {
         if (!strcmp(x->unit, "bytes") && x->i >= (int64_t)1 << 30)
             snprintf(buf, size, "%" PRId64 " bytes (%.1f GiB)", x->i, (double)x->i / (1 << 30));
@@ -97,8 +101,8 @@ void nn_probe_report_text(FILE *out, const nn_probe_result *res, bool color) {
         fprintf(out, "\n%sDevice nodes%s\n", BOLD(color), RESET(color));
         for (int i = 0; i < res->n_nodes; i++) {
             const nn_probe_node *nd = &res->nodes[i];
-            fprintf(out, "  %-24s %c %04o uid %-5u group %-10s %s%s%s\n", nd->path, nd->type, nd->mode,
-                    nd->uid, nd->group, nd->can_open ? "" : BOLD(color),
+            fprintf(out, "  %-24s %c %04o uid %-5u group %-10s %s%s%s\n", nd->path, nd->type,
+                    nd->mode, nd->uid, nd->group, nd->can_open ? "" : BOLD(color),
                     nd->can_open ? "can open" : "CANNOT open", nd->can_open ? "" : RESET(color));
         }
     }
@@ -130,10 +134,14 @@ static void reading_json(FILE *out, const nn_probe_reading *x) {
     fputs("{\"key\": ", out);
     nn_probe_json_string(out, x->key);
     fputs(", \"value\": ", out);
-    if (!x->available) fputs("null", out);
-    else if (x->kind == NN_PROBE_INT) fprintf(out, "%" PRId64, x->i);
-    else if (x->kind == NN_PROBE_NUM) fprintf(out, "%.10g", x->num);
-    else nn_probe_json_string(out, x->str);
+    if (!x->available)
+        fputs("null", out);
+    else if (x->kind == NN_PROBE_INT)
+        fprintf(out, "%" PRId64, x->i);
+    else if (x->kind == NN_PROBE_NUM)
+        fprintf(out, "%.10g", x->num);
+    else
+        nn_probe_json_string(out, x->str);
     fputs(", \"unit\": ", out);
     nn_probe_json_string(out, x->unit);
     fputs(", \"source\": ", out);
@@ -164,7 +172,8 @@ void nn_probe_report_json(FILE *out, const nn_probe_result *res) {
         const nn_probe_node *nd = &res->nodes[i];
         fprintf(out, "%s\n    {\"path\": ", i ? "," : "");
         nn_probe_json_string(out, nd->path);
-        fprintf(out, ", \"type\": \"%c\", \"mode\": \"%04o\", \"uid\": %u, \"gid\": %u, \"group\": ",
+        fprintf(out,
+                ", \"type\": \"%c\", \"mode\": \"%04o\", \"uid\": %u, \"gid\": %u, \"group\": ",
                 nd->type == '"' || nd->type == '\\' ? '?' : nd->type, nd->mode, nd->uid, nd->gid);
         nn_probe_json_string(out, nd->group);
         fprintf(out, ", \"can_open\": %s, \"source\": ", nd->can_open ? "true" : "false");
@@ -185,15 +194,18 @@ void nn_probe_report_json(FILE *out, const nn_probe_result *res) {
                 gpu->device);
         nn_probe_json_string(out, gpu->name);
         fputs(", \"driver\": ", out);
-        if (gpu->driver[0]) nn_probe_json_string(out, gpu->driver);
-        else fputs("null", out);
+        if (gpu->driver[0])
+            nn_probe_json_string(out, gpu->driver);
+        else
+            fputs("null", out);
         fputs(",\n     \"path\": [", out);
         for (int h = 0; h < gpu->n_path; h++) {
             const nn_probe_hop *p = &gpu->path[h];
             fprintf(out, "%s{\"bdf\": ", h ? ", " : "");
             nn_probe_json_string(out, p->bdf);
-            fprintf(out, ", \"cur_speed_gts\": %g, \"cur_width\": %d, \"max_speed_gts\": %g, "
-                         "\"max_width\": %d}",
+            fprintf(out,
+                    ", \"cur_speed_gts\": %g, \"cur_width\": %d, \"max_speed_gts\": %g, "
+                    "\"max_width\": %d}",
                     p->cur_speed, p->cur_width, p->max_speed, p->max_width);
         }
         fputs("],\n     \"readings\": ", out);

@@ -37,10 +37,14 @@ static nn_probe_result *probe_at(const char *root) {
 }
 
 static void user_ids(const char *uid, const char *groups) {
-    if (uid) setenv("NNDB_PROBE_UID", uid, 1);
-    else unsetenv("NNDB_PROBE_UID");
-    if (groups) setenv("NNDB_PROBE_GROUPS", groups, 1);
-    else unsetenv("NNDB_PROBE_GROUPS");
+    if (uid)
+        setenv("NNDB_PROBE_UID", uid, 1);
+    else
+        unsetenv("NNDB_PROBE_UID");
+    if (groups)
+        setenv("NNDB_PROBE_GROUPS", groups, 1);
+    else
+        unsetenv("NNDB_PROBE_GROUPS");
 }
 
 /* "warn:pcie-link-degraded:0000:05:00.0 ok:gpu-ok:..." in the report's order. */
@@ -58,7 +62,8 @@ static const char *finding_list(const nn_doctor_report *rep) {
 static bool findings_are(const nn_probe_result *res, const char *want) {
     nn_doctor_report *rep = nn_doctor_run(res);
     bool same = rep && !strcmp(finding_list(rep), want);
-    if (!same) fprintf(stderr, "  findings: %s\n  expected: %s\n", rep ? finding_list(rep) : "?", want);
+    if (!same)
+        fprintf(stderr, "  findings: %s\n  expected: %s\n", rep ? finding_list(rep) : "?", want);
     nn_doctor_free(rep);
     return same;
 }
@@ -167,9 +172,12 @@ static const char *json_value(const char *p, int depth) {
             p = json_value(p, depth + 1);
             if (!p) return NULL;
             p = json_ws(p);
-            if (*p == ',') p++;
-            else if (*p == close) return p + 1;
-            else return NULL;
+            if (*p == ',')
+                p++;
+            else if (*p == close)
+                return p + 1;
+            else
+                return NULL;
         }
     }
     if (*p == '"') return json_string(p);
@@ -244,8 +252,9 @@ NN_TEST(probe_parsers) {
     CHECK(nn_probe_amd_gfx_name(110000, gfx, sizeof gfx) && !strcmp(gfx, "gfx1100"));
     CHECK(!nn_probe_amd_gfx_name(0, gfx, sizeof gfx));
     CHECK(nn_probe_nvidia_parse_version(
-              "NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  560.35.03  Release Build", gfx,
-              sizeof gfx) && !strcmp(gfx, "560.35.03"));
+              "NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  560.35.03  Release Build",
+              gfx, sizeof gfx) &&
+          !strcmp(gfx, "560.35.03"));
     CHECK_NEAR(nn_probe_lane_gbps(16.0) * 16, 31.51, 1e-3);
     CHECK_NEAR(nn_probe_lane_gbps(8.0) * 4, 3.938, 1e-3);
     CHECK_NEAR(nn_probe_lane_gbps(2.5), 0.25, 1e-9);
@@ -324,8 +333,10 @@ NN_TEST(probe_fixture_mi50_chipset) {
     CHECK(getn(&g->r, "pci.link.narrowest_speed") == 8.0);
     /* The GPU function itself claims x16 Gen4 behind the card's own switch. */
     CHECK(geti(&g->r, "pci.link.cur_width") == 16);
-    CHECK(geti(&g->r, "pci.link.card_max_width") == 16 && getn(&g->r, "pci.link.card_max_speed") == 16.0);
-    CHECK(geti(&g->r, "pci.link.slot_max_width") == 4 && getn(&g->r, "pci.link.slot_max_speed") == 8.0);
+    CHECK(geti(&g->r, "pci.link.card_max_width") == 16 &&
+          getn(&g->r, "pci.link.card_max_speed") == 16.0);
+    CHECK(geti(&g->r, "pci.link.slot_max_width") == 4 &&
+          getn(&g->r, "pci.link.slot_max_speed") == 8.0);
     CHECK(geti(&g->r, "pci.bar.largest") == 256 << 20);
     CHECK(geti(&g->r, "mem.total") == 34342961152LL);
     CHECK(geti(&g->r, "mem.visible_total") == 256 << 20);
@@ -348,11 +359,13 @@ NN_TEST(probe_fixture_mi50_chipset) {
     CHECK(at && !at->available);
     CHECK(str_is(&r->host, "rocm.version", "6.4.0-47"));
     CHECK(str_is(&r->host, "rocm.path", "opt/rocm-6.4.0"));
-    CHECK(findings_are(r, "warn:bar-smaller-than-vram:0000:05:00.0 warn:passive-cooling:0000:05:00.0 "
-                          "warn:pcie-link-degraded:0000:05:00.0 warn:rocm-target-deprecated:0000:05:00.0"));
+    CHECK(findings_are(
+        r, "warn:bar-smaller-than-vram:0000:05:00.0 warn:passive-cooling:0000:05:00.0 "
+           "warn:pcie-link-degraded:0000:05:00.0 warn:rocm-target-deprecated:0000:05:00.0"));
     nn_doctor_report *rep = nn_doctor_run(r);
     const nn_doctor_finding *f = nn_doctor_find(rep, "pcie-link-degraded", NULL);
-    CHECK(f && strstr(f->summary, "0000:00:1c.4-0000:03:00.0") && strstr(f->summary, "slot is the limit"));
+    CHECK(f && strstr(f->summary, "0000:00:1c.4-0000:03:00.0") &&
+          strstr(f->summary, "slot is the limit"));
     CHECK(f && f->n_evidence >= 4);
     nn_doctor_free(rep);
     CHECK(reports_are_json(r));
@@ -400,7 +413,8 @@ NN_TEST(probe_fixture_h100_server) {
     if (!g) return;
     CHECK(!strcmp(g->name, "NVIDIA H100 PCIe"));
     CHECK(str_is(&g->r, "pci.class", "0x030200"));
-    CHECK(getn(&g->r, "pci.link.narrowest_speed") == 32.0 && geti(&g->r, "pci.link.narrowest_width") == 16);
+    CHECK(getn(&g->r, "pci.link.narrowest_speed") == 32.0 &&
+          geti(&g->r, "pci.link.narrowest_width") == 16);
     CHECK(geti(&g->r, "pci.bar.largest") == (int64_t)128 << 30);
     CHECK(geti(&g->r, "pci.numa_node") == 0);
     CHECK(str_is(&g->r, "pci.local_cpulist", "0-55,112-167"));
@@ -439,11 +453,13 @@ NN_TEST(doctor_variants_nvidia) {
     nn_probe_free(r);
     put(d, rel, "16\n");
     /* Kernel module and user-space library from different releases. */
-    put(d, "proc/driver/nvidia/version", "NVRM version: NVIDIA UNIX x86_64 Kernel Module  550.107.02  Wed Jul 24\n");
+    put(d, "proc/driver/nvidia/version",
+        "NVRM version: NVIDIA UNIX x86_64 Kernel Module  550.107.02  Wed Jul 24\n");
     r = probe_at(d);
     CHECK(findings_are(r, "error:nvidia-driver-mismatch:host ok:gpu-ok:0000:01:00.0"));
     nn_probe_free(r);
-    put(d, "proc/driver/nvidia/version", "NVRM version: NVIDIA UNIX x86_64 Kernel Module  550.120  Fri\n");
+    put(d, "proc/driver/nvidia/version",
+        "NVRM version: NVIDIA UNIX x86_64 Kernel Module  550.120  Fri\n");
     /* No driver bound and no module: the module is missing. */
     snprintf(rel, sizeof rel, "%s/%s/driver", d, dev);
     CHECK(unlink(rel) == 0);
@@ -491,17 +507,19 @@ NN_TEST(doctor_variants_amd) {
     CHECK(d != NULL);
     if (!d) return;
     const char *dev = "sys/devices/pci0000:00/0000:00:1c.4/0000:03:00.0/0000:04:00.0/0000:05:00.0";
-    const char *base = "warn:bar-smaller-than-vram:0000:05:00.0 warn:passive-cooling:0000:05:00.0 "
-                       "warn:pcie-link-degraded:0000:05:00.0 warn:rocm-target-deprecated:0000:05:00.0";
+    const char *base =
+        "warn:bar-smaller-than-vram:0000:05:00.0 warn:passive-cooling:0000:05:00.0 "
+        "warn:pcie-link-degraded:0000:05:00.0 warn:rocm-target-deprecated:0000:05:00.0";
     char rel[256], want[1024];
     /* Root can read all of config space: atomics visible, and off. */
     snprintf(rel, sizeof rel, "%s/config", dev);
     write_config(d, rel, false);
     nn_probe_result *r = probe_at(d);
     CHECK(geti(&gpu(r, "0000:05:00.0")->r, "pci.atomics.requester_enabled") == 0);
-    snprintf(want, sizeof want, "warn:bar-smaller-than-vram:0000:05:00.0 warn:passive-cooling:0000:05:00.0 "
-                                "warn:pcie-atomics-unavailable:0000:05:00.0 warn:pcie-link-degraded:0000:05:00.0 "
-                                "warn:rocm-target-deprecated:0000:05:00.0");
+    snprintf(want, sizeof want,
+             "warn:bar-smaller-than-vram:0000:05:00.0 warn:passive-cooling:0000:05:00.0 "
+             "warn:pcie-atomics-unavailable:0000:05:00.0 warn:pcie-link-degraded:0000:05:00.0 "
+             "warn:rocm-target-deprecated:0000:05:00.0");
     CHECK(findings_are(r, want));
     nn_probe_free(r);
     write_config(d, rel, true);
@@ -513,8 +531,12 @@ NN_TEST(doctor_variants_amd) {
     put(d, rel, "RxErr 0\nBadTLP 3\nBadDLLP 1\nTOTAL_ERR_COR 4\n");
     r = probe_at(d);
     CHECK(geti(&gpu(r, "0000:05:00.0")->r, "pci.aer.correctable") == 4);
-    snprintf(want, sizeof want, "warn:bar-smaller-than-vram:0000:05:00.0 warn:passive-cooling:0000:05:00.0 "
-                                "warn:pcie-aer-errors:0000:05:00.0 %s", base + strlen("warn:bar-smaller-than-vram:0000:05:00.0 warn:passive-cooling:0000:05:00.0 "));
+    snprintf(
+        want, sizeof want,
+        "warn:bar-smaller-than-vram:0000:05:00.0 warn:passive-cooling:0000:05:00.0 "
+        "warn:pcie-aer-errors:0000:05:00.0 %s",
+        base +
+            strlen("warn:bar-smaller-than-vram:0000:05:00.0 warn:passive-cooling:0000:05:00.0 "));
     CHECK(findings_are(r, want));
     nn_probe_free(r);
     put(d, rel, "TOTAL_ERR_COR 0\n");
@@ -532,9 +554,10 @@ NN_TEST(doctor_variants_amd) {
     const nn_probe_gpu *g = gpu(r, "0000:05:00.0");
     CHECK(g && geti(&g->r, "ras.ue_total") == 1 && geti(&g->r, "ras.ce_total") == 7);
     CHECK(g && geti(&g->r, "ras.bad_pages") == 2);
-    CHECK(findings_are(r, "error:ras-errors:0000:05:00.0 warn:bar-smaller-than-vram:0000:05:00.0 "
-                          "warn:passive-cooling:0000:05:00.0 warn:pcie-link-degraded:0000:05:00.0 "
-                          "warn:power-capped:0000:05:00.0 warn:temperature-near-critical:0000:05:00.0"));
+    CHECK(findings_are(
+        r, "error:ras-errors:0000:05:00.0 warn:bar-smaller-than-vram:0000:05:00.0 "
+           "warn:passive-cooling:0000:05:00.0 warn:pcie-link-degraded:0000:05:00.0 "
+           "warn:power-capped:0000:05:00.0 warn:temperature-near-critical:0000:05:00.0"));
     nn_probe_free(r);
     /* In a rack server, no fan is expected: a note, not a warning. */
     put(d, "sys/class/dmi/id/chassis_type", "23\n");
@@ -560,30 +583,88 @@ NN_TEST(doctor_variants_amd) {
 /* ---- fake NVML and ROCm SMI -------------------------------------------------------------- */
 
 static int fake_rc_init;
-static int f_init(void) { return fake_rc_init; }
-static int f_shutdown(void) { return 0; }
-static const char *f_err(int rc) { return rc == 18 ? "RM has detected an NVML/RM version mismatch" : "err"; }
-static int f_drv(char *b, unsigned n) { snprintf(b, n, "550.120"); return 0; }
-static int f_count(unsigned *n) { *n = 1; return 0; }
-static int f_handle(unsigned i, nn_nvml_device *d) { *d = (nn_nvml_device)(uintptr_t)(i + 1); return 0; }
-static int f_pci(nn_nvml_device d, nn_nvml_pci_info *p) { p->domain = 0; p->bus = 1; p->device = 0; return 0; }
-static int f_name(nn_nvml_device d, char *b, unsigned n) { snprintf(b, n, "NVIDIA GeForce RTX 4070"); return 0; }
-static int f_mem(nn_nvml_device d, nn_nvml_memory *m) { m->total = 12878610432ULL; m->used = 1ULL << 30; m->free = m->total - m->used; return 0; }
-static int f_gen(nn_nvml_device d, unsigned *g) { *g = 4; return 0; }
-static int f_width(nn_nvml_device d, unsigned *w) { *w = 16; return 0; }
-static int f_temp(nn_nvml_device d, int s, unsigned *c) { *c = 52; return 0; }
-static int f_thresh(nn_nvml_device d, int t, unsigned *c) { *c = t == 1 ? 90 : 95; return 0; }
-static int f_power(nn_nvml_device d, unsigned *mw) { *mw = 185000; return 0; }
-static int f_limit(nn_nvml_device d, unsigned *mw) { *mw = 200000; return 0; }
-static int f_clock(nn_nvml_device d, int t, unsigned *m) { *m = t == 0 ? 2475 : 10501; return 0; }
-static int f_util(nn_nvml_device d, nn_nvml_utilization *u) { u->gpu = 97; u->memory = 41; return 0; }
-static int f_ecc(nn_nvml_device d, int a, int b, unsigned long long *c) { return NN_NVML_NOT_SUPPORTED; }
-static int f_fan(nn_nvml_device d, unsigned *p) { return NN_NVML_NOT_SUPPORTED; }
+static int f_init(void) {
+    return fake_rc_init;
+}
+static int f_shutdown(void) {
+    return 0;
+}
+static const char *f_err(int rc) {
+    return rc == 18 ? "RM has detected an NVML/RM version mismatch" : "err";
+}
+static int f_drv(char *b, unsigned n) {
+    snprintf(b, n, "550.120");
+    return 0;
+}
+static int f_count(unsigned *n) {
+    *n = 1;
+    return 0;
+}
+static int f_handle(unsigned i, nn_nvml_device *d) {
+    *d = (nn_nvml_device)(uintptr_t)(i + 1);
+    return 0;
+}
+static int f_pci(nn_nvml_device d, nn_nvml_pci_info *p) {
+    p->domain = 0;
+    p->bus = 1;
+    p->device = 0;
+    return 0;
+}
+static int f_name(nn_nvml_device d, char *b, unsigned n) {
+    snprintf(b, n, "NVIDIA GeForce RTX 4070");
+    return 0;
+}
+static int f_mem(nn_nvml_device d, nn_nvml_memory *m) {
+    m->total = 12878610432ULL;
+    m->used = 1ULL << 30;
+    m->free = m->total - m->used;
+    return 0;
+}
+static int f_gen(nn_nvml_device d, unsigned *g) {
+    *g = 4;
+    return 0;
+}
+static int f_width(nn_nvml_device d, unsigned *w) {
+    *w = 16;
+    return 0;
+}
+static int f_temp(nn_nvml_device d, int s, unsigned *c) {
+    *c = 52;
+    return 0;
+}
+static int f_thresh(nn_nvml_device d, int t, unsigned *c) {
+    *c = t == 1 ? 90 : 95;
+    return 0;
+}
+static int f_power(nn_nvml_device d, unsigned *mw) {
+    *mw = 185000;
+    return 0;
+}
+static int f_limit(nn_nvml_device d, unsigned *mw) {
+    *mw = 200000;
+    return 0;
+}
+static int f_clock(nn_nvml_device d, int t, unsigned *m) {
+    *m = t == 0 ? 2475 : 10501;
+    return 0;
+}
+static int f_util(nn_nvml_device d, nn_nvml_utilization *u) {
+    u->gpu = 97;
+    u->memory = 41;
+    return 0;
+}
+static int f_ecc(nn_nvml_device d, int a, int b, unsigned long long *c) {
+    return NN_NVML_NOT_SUPPORTED;
+}
+static int f_fan(nn_nvml_device d, unsigned *p) {
+    return NN_NVML_NOT_SUPPORTED;
+}
 
 static nn_probe_nvml_api fake_nvml(void) {
-    nn_probe_nvml_api a = {f_init, f_shutdown, f_err, f_drv, f_count, f_handle, f_pci, f_name, f_mem,
-                           f_gen, f_gen, f_width, f_width, f_temp, f_thresh, f_power, f_limit, f_limit,
-                           f_clock, f_clock, f_util, f_ecc, f_fan};
+    nn_probe_nvml_api a = {f_init,  f_shutdown, f_err,    f_drv,   f_count, f_handle,
+                           f_pci,   f_name,     f_mem,    f_gen,   f_gen,   f_width,
+                           f_width, f_temp,     f_thresh, f_power, f_limit, f_limit,
+                           f_clock, f_clock,    f_util,   f_ecc,   f_fan};
     return a;
 }
 
@@ -621,14 +702,37 @@ NN_TEST(probe_nvml_fake) {
     user_ids(NULL, NULL);
 }
 
-static int r_init(uint64_t f) { return 0; }
-static int r_shut(void) { return 0; }
-static int r_num(uint32_t *n) { *n = 2; return 0; }
-static int r_pci(uint32_t dv, uint64_t *id) { *id = dv == 0 ? (5u << 8) : (9u << 8); return 0; }
-static int r_temp(uint32_t dv, uint32_t s, int m, int64_t *mc) { if (s == 2) return 2; *mc = 40000 + 1000 * (int64_t)s; return 0; }
-static int r_pow(uint32_t dv, uint32_t s, uint64_t *uw) { *uw = 21000000; return 0; }
-static int r_mem(uint32_t dv, int t, uint64_t *b) { *b = 34342961152ULL; return 0; }
-static int r_busy(uint32_t dv, uint32_t *p) { *p = 3; return 0; }
+static int r_init(uint64_t f) {
+    return 0;
+}
+static int r_shut(void) {
+    return 0;
+}
+static int r_num(uint32_t *n) {
+    *n = 2;
+    return 0;
+}
+static int r_pci(uint32_t dv, uint64_t *id) {
+    *id = dv == 0 ? (5u << 8) : (9u << 8);
+    return 0;
+}
+static int r_temp(uint32_t dv, uint32_t s, int m, int64_t *mc) {
+    if (s == 2) return 2;
+    *mc = 40000 + 1000 * (int64_t)s;
+    return 0;
+}
+static int r_pow(uint32_t dv, uint32_t s, uint64_t *uw) {
+    *uw = 21000000;
+    return 0;
+}
+static int r_mem(uint32_t dv, int t, uint64_t *b) {
+    *b = 34342961152ULL;
+    return 0;
+}
+static int r_busy(uint32_t dv, uint32_t *p) {
+    *p = 3;
+    return 0;
+}
 
 NN_TEST(probe_rsmi_fake) {
     user_ids("1000", "1000,44,109");
@@ -703,7 +807,8 @@ NN_TEST(probe_real_machine) {
     for (int i = 0; i < r->n_gpus; i++) compute += r->gpus[i].vendor != 0x8086;
     nn_doctor_report *rep = nn_doctor_run(r);
     if (compute == 0) {
-        CHECK_MSG(!strcmp(finding_list(rep), "info:no-gpu:host"), "findings: %s", finding_list(rep));
+        CHECK_MSG(!strcmp(finding_list(rep), "info:no-gpu:host"), "findings: %s",
+                  finding_list(rep));
         int status;
         char *doc[] = {"doctor", "--no-such"};
         free(capture_cli(2, doc, &status));
@@ -805,21 +910,41 @@ static uint32_t rnd(void) {
 /* Contents a parser might choke on: empty, garbage bytes, huge or negative numbers,
  * half-valid lines, invalid UTF-8 and terminal escapes. */
 static void random_contents(FILE *f) {
-    static const char *const tokens[] = {"", "0", "-1", "4294967296", "99999999999999999999",
-                                         "0x", "0xffffffffffffffff", "16.0 GT/s PCIe", "Unknown",
-                                         "ue: ", "ce: -5", "TOTAL_ERR_COR", ": *", "0: 100Mhz *",
-                                         "\xff\xfe\xc3", "\033[31m", "nan", "inf", "1e308",
-                                         "gfx_target_version 90006", "location_id 1280", "\"\\"};
+    static const char *const tokens[] = {"",
+                                         "0",
+                                         "-1",
+                                         "4294967296",
+                                         "99999999999999999999",
+                                         "0x",
+                                         "0xffffffffffffffff",
+                                         "16.0 GT/s PCIe",
+                                         "Unknown",
+                                         "ue: ",
+                                         "ce: -5",
+                                         "TOTAL_ERR_COR",
+                                         ": *",
+                                         "0: 100Mhz *",
+                                         "\xff\xfe\xc3",
+                                         "\033[31m",
+                                         "nan",
+                                         "inf",
+                                         "1e308",
+                                         "gfx_target_version 90006",
+                                         "location_id 1280",
+                                         "\"\\"};
     int kind = (int)(rnd() % 4), n = (int)(rnd() % 24);
     for (int i = 0; i < n; i++) {
-        if (kind == 0) fputc((int)(rnd() % 256), f);
-        else fputs(tokens[rnd() % (sizeof tokens / sizeof tokens[0])], f);
+        if (kind == 0)
+            fputc((int)(rnd() % 256), f);
+        else
+            fputs(tokens[rnd() % (sizeof tokens / sizeof tokens[0])], f);
         if (rnd() % 3 == 0) fputc(rnd() % 2 ? '\n' : ' ', f);
     }
 }
 
 NN_TEST(probe_fuzz_fixtures) {
-    static const char *const trees[] = {"cpu-only", "rtx4070", "mi50-chipset", "no-render-group", "h100-server"};
+    static const char *const trees[] = {"cpu-only", "rtx4070", "mi50-chipset", "no-render-group",
+                                        "h100-server"};
     user_ids("1000", "1000,44");
     int runs = 0;
     for (size_t t = 0; t < sizeof trees / sizeof trees[0]; t++) {
