@@ -1,74 +1,1643 @@
-/* ops_nn: STUB — to be replaced by the real kernels. */
+/* ops_nn: neural-network ops (softmax, log_softmax, the losses, embedding,
+ * layer_norm, dropout, scaled dot-product attention), each one node with a
+ * fused forward and backward.
+ *
+ * These ops sit on the training hot path, so they do not build themselves
+ * from other ops: every kernel reads contiguous inputs once and writes its
+ * output directly. A kernel body is written once for both float types as an
+ * always-inlined function with a constant [f64] flag; the two thin wrappers
+ * that call it let the compiler drop the branches. Arithmetic runs in double
+ * (sums over a row stay accurate in float32) while exp/log run in the
+ * storage precision. Attention goes through CBLAS gemms, one batch at a time.
+ *
+ * Outputs are new tensors the caller owns. Extra tensors a backward needs
+ * (log-probabilities, layer-norm statistics, the dropout mask, attention
+ * probabilities) live in node->saved[] and are only kept for recorded nodes.
+ */
+#include <cblas.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <string.h>
+
 #include "nn_ops_impl.h"
 
-static nn_tensor *todo(nn_ctx *ctx, const char *name) {
-    nn_error_set(&ctx->err, NN_ERR_RUNTIME, "%s is not implemented yet", name);
+#define KERNEL static inline __attribute__((always_inline))
+
+/* ---- element access shared by the kernels ---- */
+
+KERNEL double ld(const void *p, int64_t i, bool f64) {
+    return f64 ? ((const double *)p)[i] : (double)((const float *)p)[i];
+}
+KERNEL void st(void *p, int64_t i, double v, bool f64) {
+    if (f64)
+        ((double *)p)[i] = v;
+    else
+        ((float *)p)[i] = (float)v;
+}
+KERNEL double ex(double v, bool f64) {
+    return f64 ? exp(v) : (double)expf((float)v);
+}
+KERNEL double lg(double v, bool f64) {
+    return f64 ? log(v) : (double)logf((float)v);
+}
+KERNEL double lg1p(double v, bool f64) {
+    return f64 ? log1p(v) : (double)log1pf((float)v);
+}
+
+/* ---- helpers ---- */
+
+static nn_tensor *fail(nn_ctx *ctx, nn_status code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static nn_tensor *fail(nn_ctx *ctx, nn_status code, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    nn_error_setv(&ctx->err, code, fmt, ap);
+    va_end(ap);
     return NULL;
 }
 
+/* [t] as a contiguous tensor of [dt]: a new reference, or a copy. */
+static nn_tensor *dense(nn_ctx *ctx, nn_tensor *t, nn_dtype dt) {
+    nn_tensor *c = nn_tensor_cast_raw(ctx, t, dt);
+    if (!c) return NULL;
+    nn_tensor *d = nn_tensor_contiguous_raw(ctx, c);
+    nn_tensor_release(c);
+    return d;
+}
+
+/* [t] broadcast to [shape] and laid out densely in [dt]. */
+static nn_tensor *dense_to(nn_ctx *ctx, nn_tensor *t, nn_dtype dt, int nd, const int64_t *shape) {
+    if (t->ndim == nd && memcmp(t->shape, shape, sizeof(int64_t) * (size_t)nd) == 0)
+        return dense(ctx, t, dt);
+    int64_t strides[NN_MAX_DIMS];
+    int lead = nd - t->ndim;
+    for (int i = 0; i < nd; i++) {
+        int j = i - lead;
+        strides[i] = (j < 0 || t->shape[j] == 1) ? 0 : t->strides[j];
+    }
+    nn_tensor *v = nn_tensor_view_raw(ctx, t, nd, shape, strides, t->offset);
+    if (!v) return NULL;
+    nn_tensor *out = nn_tensor_empty(ctx, dt, nd, shape);
+    if (out && nn_tensor_copy_(ctx, out, v)) {
+        nn_tensor_release(out);
+        out = NULL;
+    }
+    nn_tensor_release(v);
+    return out;
+}
+
+static bool is_f64(const nn_tensor *t) {
+    return t->dtype == NN_FLOAT64;
+}
+
+/* A float tensor, or a TypeError that names the op and the argument. */
+static bool need_float(nn_ctx *ctx, const char *op, const char *what, const nn_tensor *t) {
+    if (nn_dtype_is_float(t->dtype)) return true;
+    nn_error_set(&ctx->err, NN_ERR_TYPE, "%s: %s must be a float tensor, not %s (convert it with .float())",
+                 op, what, nn_dtype_name(t->dtype));
+    return false;
+}
+
+static const char *shape_s(const nn_tensor *t, char *buf, int n) {
+    return nn_tensor_shape_str(t, buf, n);
+}
+
+/* The float dtype two operands compute in. */
+static nn_dtype float_promote(const nn_tensor *a, const nn_tensor *b) {
+    return nn_float_dtype(nn_dtype_promote(a, b));
+}
+
+/* [dout] read as one number (mean/sum reductions). */
+static double first(const nn_tensor *t) {
+    return nn_tensor_get_flat(t, 0);
+}
+
+/* ---- softmax / log_softmax ----
+ * params: i[0] the dim (wrapped by the forward). The input is viewed as
+ * [outer, C, inner] with C along the dim. */
+
+static void split3(const nn_tensor *t, int dim, int64_t *outer, int64_t *c, int64_t *inner) {
+    *outer = *inner = 1;
+    *c = t->ndim ? t->shape[dim] : 1;
+    for (int i = 0; i < dim; i++) *outer *= t->shape[i];
+    for (int i = dim + 1; i < t->ndim; i++) *inner *= t->shape[i];
+}
+
+/* A 0-dim tensor has one dim for softmax's purposes (as in PyTorch). */
+static bool wrap_dim(nn_ctx *ctx, const char *op, int64_t dim, const nn_tensor *t, int *out) {
+    if (nn_dim_wrap(ctx, dim, t->ndim ? t->ndim : 1, out) == NN_OK) return true;
+    char sh[128], msg[NN_ERROR_MSG_MAX];
+    snprintf(msg, sizeof msg, "%s", ctx->err.msg);
+    nn_error_set(&ctx->err, NN_ERR_INDEX, "%s on shape %s: %s", op, shape_s(t, sh, sizeof sh), msg);
+    return false;
+}
+
+/* Rows of all -inf come out nan (as in PyTorch): max is -inf and -inf - -inf
+ * is nan; single -inf entries get probability 0. */
+KERNEL void softmax_kernel(const void *x, void *y, int64_t outer, int64_t c, int64_t inner,
+                           bool log_out, bool f64) {
+    for (int64_t o = 0; o < outer; o++) {
+        for (int64_t j = 0; j < inner; j++) {
+            int64_t base = o * c * inner + j;
+            double m = -INFINITY;
+            for (int64_t k = 0; k < c; k++) {
+                double v = ld(x, base + k * inner, f64);
+                if (v > m || isnan(v)) m = v;
+            }
+            double s = 0;
+            if (log_out) {
+                for (int64_t k = 0; k < c; k++) s += ex(ld(x, base + k * inner, f64) - m, f64);
+                double lse = lg(s, f64);
+                for (int64_t k = 0; k < c; k++)
+                    st(y, base + k * inner, ld(x, base + k * inner, f64) - m - lse, f64);
+            } else {
+                for (int64_t k = 0; k < c; k++) {
+                    double e = ex(ld(x, base + k * inner, f64) - m, f64);
+                    s += e;
+                    st(y, base + k * inner, e, f64);
+                }
+                double inv = 1.0 / s;
+                for (int64_t k = 0; k < c; k++)
+                    st(y, base + k * inner, ld(y, base + k * inner, f64) * inv, f64);
+            }
+        }
+    }
+}
+static void softmax_f32(const void *x, void *y, int64_t o, int64_t c, int64_t i, bool lo) {
+    softmax_kernel(x, y, o, c, i, lo, false);
+}
+static void softmax_f64(const void *x, void *y, int64_t o, int64_t c, int64_t i, bool lo) {
+    softmax_kernel(x, y, o, c, i, lo, true);
+}
+
+/* softmax: dx = y (g - sum(g y)); log_softmax: dx = g - exp(y) sum(g). */
+KERNEL void softmax_grad_kernel(const void *g, const void *y, void *dx, int64_t outer, int64_t c,
+                                int64_t inner, bool log_out, bool f64) {
+    for (int64_t o = 0; o < outer; o++) {
+        for (int64_t j = 0; j < inner; j++) {
+            int64_t base = o * c * inner + j;
+            double s = 0;
+            for (int64_t k = 0; k < c; k++) {
+                int64_t i = base + k * inner;
+                s += log_out ? ld(g, i, f64) : ld(g, i, f64) * ld(y, i, f64);
+            }
+            for (int64_t k = 0; k < c; k++) {
+                int64_t i = base + k * inner;
+                double gv = ld(g, i, f64), yv = ld(y, i, f64);
+                st(dx, i, log_out ? gv - ex(yv, f64) * s : yv * (gv - s), f64);
+            }
+        }
+    }
+}
+static void softmax_grad_f32(const void *g, const void *y, void *dx, int64_t o, int64_t c,
+                             int64_t i, bool lo) {
+    softmax_grad_kernel(g, y, dx, o, c, i, lo, false);
+}
+static void softmax_grad_f64(const void *g, const void *y, void *dx, int64_t o, int64_t c,
+                             int64_t i, bool lo) {
+    softmax_grad_kernel(g, y, dx, o, c, i, lo, true);
+}
+
+static nn_tensor *softmax_forward(nn_ctx *ctx, nn_node *node, bool log_out) {
+    const char *op = log_out ? "log_softmax" : "softmax";
+    nn_tensor *a = node->in[0].t;
+    int dim;
+    if (!need_float(ctx, op, "the input", a) || !wrap_dim(ctx, op, node->p.i[0], a, &dim))
+        return NULL;
+    node->p.i[0] = dim;
+    int64_t outer, c, inner;
+    split3(a, dim, &outer, &c, &inner);
+    nn_tensor *x = dense(ctx, a, a->dtype);
+    nn_tensor *y = x ? nn_tensor_empty(ctx, a->dtype, a->ndim, a->shape) : NULL;
+    if (y) {
+        void *xd = nn_tensor_data(x), *yd = nn_tensor_data(y);
+        if (is_f64(a))
+            softmax_f64(xd, yd, outer, c, inner, log_out);
+        else
+            softmax_f32(xd, yd, outer, c, inner, log_out);
+    }
+    nn_tensor_release(x);
+    return y;
+}
+
+static nn_status softmax_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_tensor **din,
+                                  bool log_out) {
+    if (!node->in[0].needs_grad) return NN_OK;
+    nn_tensor *y = node->out;
+    int64_t outer, c, inner;
+    split3(y, (int)node->p.i[0], &outer, &c, &inner);
+    nn_tensor *g = dense(ctx, dout, y->dtype), *yd = g ? dense(ctx, y, y->dtype) : NULL;
+    nn_tensor *dx = yd ? nn_tensor_empty(ctx, y->dtype, y->ndim, y->shape) : NULL;
+    if (dx) {
+        void *gp = nn_tensor_data(g), *yp = nn_tensor_data(yd), *dp = nn_tensor_data(dx);
+        if (is_f64(y))
+            softmax_grad_f64(gp, yp, dp, outer, c, inner, log_out);
+        else
+            softmax_grad_f32(gp, yp, dp, outer, c, inner, log_out);
+    }
+    nn_tensor_release(g);
+    nn_tensor_release(yd);
+    din[0] = dx;
+    return dx ? NN_OK : ctx->err.code;
+}
+
 nn_tensor *op_softmax_forward(nn_ctx *ctx, nn_node *node) {
-    return todo(ctx, "softmax");
+    return softmax_forward(ctx, node, false);
 }
 nn_status op_softmax_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_tensor **din) {
-    return nn_error_set(&ctx->err, NN_ERR_RUNTIME, "softmax backward is not implemented yet");
+    return softmax_backward(ctx, node, dout, din, false);
 }
 nn_tensor *op_log_softmax_forward(nn_ctx *ctx, nn_node *node) {
-    return todo(ctx, "log_softmax");
+    return softmax_forward(ctx, node, true);
 }
 nn_status op_log_softmax_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_tensor **din) {
-    return nn_error_set(&ctx->err, NN_ERR_RUNTIME, "log_softmax backward is not implemented yet");
+    return softmax_backward(ctx, node, dout, din, true);
 }
+
+/* ---- class losses: cross_entropy and nll_loss ----
+ * params: i[0] ignore_index, i[1] reduction, f[0] label smoothing (cross
+ * entropy only); the forward stores the number of counted targets in f[3]
+ * for the backward's mean. Logits are viewed as [N, C, S] (S the product of
+ * the trailing dims d1..dk), targets as [N, S]. */
+
+typedef struct cls_geom {
+    int64_t n, c, s;
+    bool probs; /* float target: class probabilities of the logits' shape */
+} cls_geom;
+
+static nn_status class_geom(nn_ctx *ctx, const char *op, const nn_tensor *x, const nn_tensor *t,
+                            bool allow_probs, cls_geom *g) {
+    char a[128], b[128], e[128];
+    if (x->ndim == 0)
+        return nn_error_set(&ctx->err, NN_ERR_SHAPE,
+                            "%s: the input must have a class dim ([C], [N, C] or [N, C, d...]); "
+                            "got a 0-dim tensor",
+                            op);
+    g->c = x->ndim == 1 ? x->shape[0] : x->shape[1];
+    g->n = x->ndim == 1 ? 1 : x->shape[0];
+    g->s = 1;
+    for (int i = 2; i < x->ndim; i++) g->s *= x->shape[i];
+    g->probs = nn_dtype_is_float(t->dtype);
+    if (g->probs) {
+        if (!allow_probs)
+            return nn_error_set(&ctx->err, NN_ERR_TYPE,
+                                "%s: the target must be int64 class indices, not %s", op,
+                                nn_dtype_name(t->dtype));
+        if (!nn_tensor_same_shape(x, t))
+            return nn_error_set(&ctx->err, NN_ERR_SHAPE,
+                                "%s: a float target holds class probabilities and must have the "
+                                "input's shape %s; got %s (for class indices pass an int64 "
+                                "target)",
+                                op, shape_s(x, a, sizeof a), shape_s(t, b, sizeof b));
+        return NN_OK;
+    }
+    if (t->dtype != NN_INT64)
+        return nn_error_set(&ctx->err, NN_ERR_TYPE,
+                            "%s: the target must be int64 class indices%s, not %s (convert it "
+                            "with .long())",
+                            op, allow_probs ? " or float class probabilities" : "",
+                            nn_dtype_name(t->dtype));
+    /* The expected index target: the input's shape without the class dim. */
+    int64_t want[NN_MAX_DIMS];
+    int nw = 0;
+    for (int i = 0; i < x->ndim; i++)
+        if (i != (x->ndim == 1 ? 0 : 1)) want[nw++] = x->shape[i];
+    bool ok = t->ndim == nw;
+    for (int i = 0; ok && i < nw; i++) ok = t->shape[i] == want[i];
+    if (!ok)
+        return nn_error_set(&ctx->err, NN_ERR_SHAPE,
+                            "%s: input of shape %s (class dim %d) needs a target of shape %s; "
+                            "got %s",
+                            op, shape_s(x, a, sizeof a), x->ndim == 1 ? 0 : 1,
+                            nn_shape_str(e, sizeof e, nw, want), shape_s(t, b, sizeof b));
+    return NN_OK;
+}
+
+/* Every target is a class in [0, C) or ignore_index; the count of the rest. */
+static nn_status check_targets(nn_ctx *ctx, const char *op, const int64_t *t, int64_t n,
+                               int64_t c, int64_t ignore, int64_t *count) {
+    int64_t k = 0;
+    for (int64_t i = 0; i < n; i++) {
+        if (t[i] == ignore) continue;
+        if (t[i] < 0 || t[i] >= c)
+            return nn_error_set(&ctx->err, NN_ERR_INDEX,
+                                "%s: target %lld (at position %lld) is out of bounds for %lld "
+                                "classes; targets must lie in [0, %lld) or equal ignore_index "
+                                "(%lld)",
+                                op, (long long)t[i], (long long)i, (long long)c, (long long)c,
+                                (long long)ignore);
+        k++;
+    }
+    *count = k;
+    return NN_OK;
+}
+
+/* One pass per (n, s): log-softmax over C into [logp], then the loss of
+ * that position, into [loss] (reduction none) or summed into *total. */
+KERNEL void ce_kernel(const void *x, void *logp, const int64_t *tgt, const void *probs,
+                      void *loss, double *total, const cls_geom *g, int64_t ignore, double ls,
+                      bool f64) {
+    int64_t c = g->c, s = g->s;
+    double acc = 0;
+    for (int64_t n = 0; n < g->n; n++) {
+        for (int64_t j = 0; j < s; j++) {
+            int64_t base = n * c * s + j, pos = n * s + j;
+            double m = -INFINITY, sum = 0;
+            for (int64_t k = 0; k < c; k++) {
+                double v = ld(x, base + k * s, f64);
+                if (v > m || isnan(v)) m = v;
+            }
+            for (int64_t k = 0; k < c; k++) sum += ex(ld(x, base + k * s, f64) - m, f64);
+            double lse = m + lg(sum, f64);
+            for (int64_t k = 0; k < c; k++)
+                st(logp, base + k * s, ld(x, base + k * s, f64) - lse, f64);
+            double l = 0;
+            if (probs) {
+                /* -sum_k t'_k logp_k with t' = (1 - ls) t + ls / C */
+                for (int64_t k = 0; k < c; k++) {
+                    double tk = (1 - ls) * ld(probs, base + k * s, f64) + ls / (double)c;
+                    if (tk != 0) l -= tk * ld(logp, base + k * s, f64);
+                }
+            } else if (tgt[pos] != ignore) {
+                l = -(1 - ls) * ld(logp, base + tgt[pos] * s, f64);
+                /* Skipped at ls == 0 so that a -inf logit (a masked class)
+                 * does not turn 0 * -inf into nan. */
+                if (ls > 0) {
+                    double sl = 0;
+                    for (int64_t k = 0; k < c; k++) sl += ld(logp, base + k * s, f64);
+                    l -= ls / (double)c * sl;
+                }
+            }
+            if (loss)
+                st(loss, pos, l, f64);
+            else
+                acc += l;
+        }
+    }
+    *total = acc;
+}
+static void ce_f32(const void *x, void *lp, const int64_t *t, const void *pr, void *loss,
+                   double *tot, const cls_geom *g, int64_t ig, double ls) {
+    ce_kernel(x, lp, t, pr, loss, tot, g, ig, ls, false);
+}
+static void ce_f64(const void *x, void *lp, const int64_t *t, const void *pr, void *loss,
+                   double *tot, const cls_geom *g, int64_t ig, double ls) {
+    ce_kernel(x, lp, t, pr, loss, tot, g, ig, ls, true);
+}
+
+/* The output of a class loss: per position (reduction none, shaped like the
+ * target without its class dim) or one number. */
+static nn_tensor *class_loss_out(nn_ctx *ctx, nn_dtype dt, const nn_tensor *x, nn_reduction red) {
+    if (red != NN_REDUCTION_NONE) return nn_tensor_empty(ctx, dt, 0, NULL);
+    int64_t shape[NN_MAX_DIMS];
+    int nd = 0;
+    for (int i = 0; i < x->ndim; i++)
+        if (i != (x->ndim == 1 ? 0 : 1)) shape[nd++] = x->shape[i];
+    return nn_tensor_empty(ctx, dt, nd, shape);
+}
+
+/* Reduce *total into the 0-dim output: mean divides by [count] (0/0 is nan
+ * when every target is ignored, as in PyTorch). */
+static void class_loss_finish(nn_tensor *out, nn_reduction red, double total, double count) {
+    if (red == NN_REDUCTION_NONE) return;
+    nn_tensor_set_flat(out, 0, red == NN_REDUCTION_MEAN ? total / count : total);
+}
+
 nn_tensor *op_cross_entropy_forward(nn_ctx *ctx, nn_node *node) {
-    return todo(ctx, "cross_entropy");
+    const char *op = "cross_entropy";
+    nn_tensor *xin = node->in[0].t, *tin = node->in[1].t;
+    nn_reduction red = (nn_reduction)node->p.i[1];
+    int64_t ignore = node->p.i[0];
+    double ls = node->p.f[0];
+    cls_geom g;
+    if (!need_float(ctx, op, "the input (logits)", xin)) return NULL;
+    if (class_geom(ctx, op, xin, tin, true, &g)) return NULL;
+    nn_dtype dt = xin->dtype;
+    bool f64 = is_f64(xin);
+    nn_tensor *x = dense(ctx, xin, dt);
+    nn_tensor *t = x ? dense(ctx, tin, g.probs ? dt : NN_INT64) : NULL;
+    nn_tensor *logp = t ? nn_tensor_empty(ctx, dt, xin->ndim, xin->shape) : NULL;
+    nn_tensor *out = logp ? class_loss_out(ctx, dt, xin, red) : NULL;
+    if (!out) goto fail;
+    int64_t count = g.n * g.s;
+    if (!g.probs &&
+        check_targets(ctx, op, nn_tensor_data(t), g.n * g.s, g.c, ignore, &count))
+        goto fail;
+    double total = 0;
+    const int64_t *tp = g.probs ? NULL : nn_tensor_data(t);
+    const void *pp = g.probs ? nn_tensor_data(t) : NULL;
+    void *lp = red == NN_REDUCTION_NONE ? nn_tensor_data(out) : NULL;
+    if (f64)
+        ce_f64(nn_tensor_data(x), nn_tensor_data(logp), tp, pp, lp, &total, &g, ignore, ls);
+    else
+        ce_f32(nn_tensor_data(x), nn_tensor_data(logp), tp, pp, lp, &total, &g, ignore, ls);
+    class_loss_finish(out, red, total, (double)count);
+    node->p.f[3] = (double)count;
+    if (node->recorded) node->saved[0] = nn_tensor_retain(logp);
+    nn_tensor_release(x);
+    nn_tensor_release(t);
+    nn_tensor_release(logp);
+    return out;
+fail:
+    nn_tensor_release(x);
+    nn_tensor_release(t);
+    nn_tensor_release(logp);
+    nn_tensor_release(out);
+    return NULL;
 }
+
+/* The upstream gradient of position [pos]: dout itself per position, or the
+ * scalar dout (divided by the count for mean). */
+KERNEL double pos_grad(const void *g, int64_t pos, double g0, bool per_pos, bool f64) {
+    return per_pos ? ld(g, pos, f64) : g0;
+}
+
+/* dx_c = gs (p_c sum_k t'_k - t'_c) with t' the smoothed target; for an
+ * index target t' = (1 - ls) onehot + ls / C, so dx_c = gs (p_c - t'_c). */
+KERNEL void ce_grad_kernel(const void *logp, const int64_t *tgt, const void *probs,
+                           const void *gout, double g0, bool per_pos, void *dx, void *dt,
+                           const cls_geom *g, int64_t ignore, double ls, bool f64) {
+    int64_t c = g->c, s = g->s;
+    double u = ls / (double)c;
+    for (int64_t n = 0; n < g->n; n++) {
+        for (int64_t j = 0; j < s; j++) {
+            int64_t base = n * c * s + j, pos = n * s + j;
+            double gs = pos_grad(gout, pos, g0, per_pos, f64);
+            if (probs) {
+                double tsum = 0;
+                for (int64_t k = 0; k < c; k++) tsum += ld(probs, base + k * s, f64);
+                tsum = (1 - ls) * tsum + ls;
+                for (int64_t k = 0; k < c; k++) {
+                    int64_t i = base + k * s;
+                    double lp = ld(logp, i, f64);
+                    double tk = (1 - ls) * ld(probs, i, f64) + u;
+                    if (dx) st(dx, i, gs * (ex(lp, f64) * tsum - tk), f64);
+                    if (dt) st(dt, i, -gs * (1 - ls) * lp, f64);
+                }
+                continue;
+            }
+            if (!dx) continue;
+            int64_t t = tgt[pos];
+            if (t == ignore) {
+                for (int64_t k = 0; k < c; k++) st(dx, base + k * s, 0.0, f64);
+                continue;
+            }
+            for (int64_t k = 0; k < c; k++) {
+                double p = ex(ld(logp, base + k * s, f64), f64);
+                st(dx, base + k * s, gs * (p - u - (k == t ? 1 - ls : 0)), f64);
+            }
+        }
+    }
+}
+static void ce_grad_f32(const void *lp, const int64_t *t, const void *pr, const void *go,
+                        double g0, bool pp, void *dx, void *dt, const cls_geom *g, int64_t ig,
+                        double ls) {
+    ce_grad_kernel(lp, t, pr, go, g0, pp, dx, dt, g, ig, ls, false);
+}
+static void ce_grad_f64(const void *lp, const int64_t *t, const void *pr, const void *go,
+                        double g0, bool pp, void *dx, void *dt, const cls_geom *g, int64_t ig,
+                        double ls) {
+    ce_grad_kernel(lp, t, pr, go, g0, pp, dx, dt, g, ig, ls, true);
+}
+
+/* The scalar upstream gradient for mean/sum reductions. */
+static double reduced_grad(const nn_tensor *dout, nn_reduction red, double count) {
+    if (red == NN_REDUCTION_NONE) return 0;
+    double g0 = first(dout);
+    return red == NN_REDUCTION_MEAN ? g0 / count : g0;
+}
+
 nn_status op_cross_entropy_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_tensor **din) {
-    return nn_error_set(&ctx->err, NN_ERR_RUNTIME, "cross_entropy backward is not implemented yet");
+    nn_tensor *xin = node->in[0].t, *tin = node->in[1].t, *logp = node->saved[0];
+    bool want_x = node->in[0].needs_grad, want_t = node->in[1].needs_grad;
+    if (!want_x && !want_t) return NN_OK;
+    NN_ASSERT(logp != NULL);
+    nn_reduction red = (nn_reduction)node->p.i[1];
+    cls_geom g;
+    if (class_geom(ctx, "cross_entropy", xin, tin, true, &g)) return ctx->err.code;
+    nn_dtype dt = logp->dtype;
+    bool f64 = dt == NN_FLOAT64;
+    double g0 = reduced_grad(dout, red, node->p.f[3]);
+    nn_tensor *t = dense(ctx, tin, g.probs ? dt : NN_INT64);
+    nn_tensor *go = t && red == NN_REDUCTION_NONE ? dense(ctx, dout, dt) : NULL;
+    nn_tensor *dx = NULL, *dtg = NULL;
+    nn_status stt = NN_OK;
+    if (!t || (red == NN_REDUCTION_NONE && !go) ||
+        (want_x && !(dx = nn_tensor_empty(ctx, dt, logp->ndim, logp->shape))) ||
+        (want_t && g.probs && !(dtg = nn_tensor_empty(ctx, dt, logp->ndim, logp->shape)))) {
+        stt = ctx->err.code;
+        goto done;
+    }
+    const int64_t *tp = g.probs ? NULL : nn_tensor_data(t);
+    const void *pp = g.probs ? nn_tensor_data(t) : NULL, *gp = go ? nn_tensor_data(go) : NULL;
+    void *dxp = dx ? nn_tensor_data(dx) : NULL, *dtp = dtg ? nn_tensor_data(dtg) : NULL;
+    if (f64)
+        ce_grad_f64(nn_tensor_data(logp), tp, pp, gp, g0, go != NULL, dxp, dtp, &g, node->p.i[0],
+                    node->p.f[0]);
+    else
+        ce_grad_f32(nn_tensor_data(logp), tp, pp, gp, g0, go != NULL, dxp, dtp, &g, node->p.i[0],
+                    node->p.f[0]);
+    din[0] = dx;
+    din[1] = dtg;
+    dx = dtg = NULL;
+done:
+    nn_tensor_release(t);
+    nn_tensor_release(go);
+    nn_tensor_release(dx);
+    nn_tensor_release(dtg);
+    return stt;
 }
+
+/* nll_loss: loss = -logp[target] per counted position. */
+KERNEL void nll_kernel(const void *x, const int64_t *tgt, void *loss, double *total,
+                       const cls_geom *g, int64_t ignore, bool f64) {
+    double acc = 0;
+    for (int64_t n = 0; n < g->n; n++) {
+        for (int64_t j = 0; j < g->s; j++) {
+            int64_t pos = n * g->s + j, t = tgt[pos];
+            double l = t == ignore ? 0 : -ld(x, (n * g->c + t) * g->s + j, f64);
+            if (loss)
+                st(loss, pos, l, f64);
+            else
+                acc += l;
+        }
+    }
+    *total = acc;
+}
+static void nll_f32(const void *x, const int64_t *t, void *loss, double *tot, const cls_geom *g,
+                    int64_t ig) {
+    nll_kernel(x, t, loss, tot, g, ig, false);
+}
+static void nll_f64(const void *x, const int64_t *t, void *loss, double *tot, const cls_geom *g,
+                    int64_t ig) {
+    nll_kernel(x, t, loss, tot, g, ig, true);
+}
+
+KERNEL void nll_grad_kernel(const int64_t *tgt, const void *gout, double g0, bool per_pos,
+                            void *dx, const cls_geom *g, int64_t ignore, bool f64) {
+    for (int64_t n = 0; n < g->n; n++) {
+        for (int64_t j = 0; j < g->s; j++) {
+            int64_t pos = n * g->s + j, t = tgt[pos];
+            if (t != ignore)
+                st(dx, (n * g->c + t) * g->s + j, -pos_grad(gout, pos, g0, per_pos, f64), f64);
+        }
+    }
+}
+static void nll_grad_f32(const int64_t *t, const void *go, double g0, bool pp, void *dx,
+                         const cls_geom *g, int64_t ig) {
+    nll_grad_kernel(t, go, g0, pp, dx, g, ig, false);
+}
+static void nll_grad_f64(const int64_t *t, const void *go, double g0, bool pp, void *dx,
+                         const cls_geom *g, int64_t ig) {
+    nll_grad_kernel(t, go, g0, pp, dx, g, ig, true);
+}
+
 nn_tensor *op_nll_loss_forward(nn_ctx *ctx, nn_node *node) {
-    return todo(ctx, "nll_loss");
+    const char *op = "nll_loss";
+    nn_tensor *xin = node->in[0].t, *tin = node->in[1].t;
+    nn_reduction red = (nn_reduction)node->p.i[1];
+    int64_t ignore = node->p.i[0], count = 0;
+    cls_geom g;
+    if (!need_float(ctx, op, "the input (log-probabilities)", xin)) return NULL;
+    if (class_geom(ctx, op, xin, tin, false, &g)) return NULL;
+    nn_dtype dt = xin->dtype;
+    nn_tensor *x = dense(ctx, xin, dt), *t = x ? dense(ctx, tin, NN_INT64) : NULL;
+    nn_tensor *out = t ? class_loss_out(ctx, dt, xin, red) : NULL;
+    if (out && check_targets(ctx, op, nn_tensor_data(t), g.n * g.s, g.c, ignore, &count)) {
+        nn_tensor_release(out);
+        out = NULL;
+    }
+    if (out) {
+        double total = 0;
+        void *lp = red == NN_REDUCTION_NONE ? nn_tensor_data(out) : NULL;
+        if (is_f64(xin))
+            nll_f64(nn_tensor_data(x), nn_tensor_data(t), lp, &total, &g, ignore);
+        else
+            nll_f32(nn_tensor_data(x), nn_tensor_data(t), lp, &total, &g, ignore);
+        class_loss_finish(out, red, total, (double)count);
+        node->p.f[3] = (double)count;
+    }
+    nn_tensor_release(x);
+    nn_tensor_release(t);
+    return out;
 }
+
 nn_status op_nll_loss_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_tensor **din) {
-    return nn_error_set(&ctx->err, NN_ERR_RUNTIME, "nll_loss backward is not implemented yet");
+    if (!node->in[0].needs_grad) return NN_OK;
+    nn_tensor *xin = node->in[0].t, *tin = node->in[1].t;
+    nn_reduction red = (nn_reduction)node->p.i[1];
+    cls_geom g;
+    if (class_geom(ctx, "nll_loss", xin, tin, false, &g)) return ctx->err.code;
+    nn_dtype dt = nn_float_dtype(dout->dtype);
+    double g0 = reduced_grad(dout, red, node->p.f[3]);
+    nn_tensor *t = dense(ctx, tin, NN_INT64);
+    nn_tensor *go = t && red == NN_REDUCTION_NONE ? dense(ctx, dout, dt) : NULL;
+    nn_tensor *dx = t && (red != NN_REDUCTION_NONE || go) ? nn_zeros(ctx, dt, xin->ndim, xin->shape)
+                                                         : NULL;
+    if (dx) {
+        const void *gp = go ? nn_tensor_data(go) : NULL;
+        if (dt == NN_FLOAT64)
+            nll_grad_f64(nn_tensor_data(t), gp, g0, go != NULL, nn_tensor_data(dx), &g,
+                         node->p.i[0]);
+        else
+            nll_grad_f32(nn_tensor_data(t), gp, g0, go != NULL, nn_tensor_data(dx), &g,
+                         node->p.i[0]);
+    }
+    nn_tensor_release(t);
+    nn_tensor_release(go);
+    din[0] = dx;
+    return dx ? NN_OK : ctx->err.code;
 }
+
+/* ---- pointwise losses: mse_loss, binary_cross_entropy (+ with logits) ----
+ * params: i[0] reduction. The loss of each element depends on (x, t) only;
+ * mse broadcasts x against t (as PyTorch does), the BCE pair needs equal
+ * shapes. */
+
+typedef enum pw_kind { PW_MSE, PW_BCE, PW_BCEL } pw_kind;
+
+static const char *const pw_names[] = {"mse_loss", "binary_cross_entropy",
+                                       "binary_cross_entropy_with_logits"};
+
+KERNEL double sigmoid_d(double x, bool f64) {
+    if (x >= 0) return 1.0 / (1.0 + ex(-x, f64));
+    double e = ex(x, f64);
+    return e / (1.0 + e);
+}
+
+KERNEL double pw_loss(pw_kind kind, double x, double t, bool f64) {
+    switch (kind) {
+    case PW_MSE: return (x - t) * (x - t);
+    case PW_BCE: {
+        /* PyTorch clamps each log at -100 so that a hard 0 or 1 stays finite. */
+        double l1 = fmax(lg(x, f64), -100.0), l0 = fmax(lg1p(-x, f64), -100.0);
+        return -(t * l1 + (1 - t) * l0);
+    }
+    case PW_BCEL:
+        /* (1 - t) x + softplus(-x), with softplus(-x) = max(-x, 0) + log1p(exp(-|x|)) */
+        return (1 - t) * x + fmax(-x, 0.0) + lg1p(ex(-fabs(x), f64), f64);
+    }
+    return 0;
+}
+
+/* d loss / dx and d loss / dt. */
+KERNEL void pw_grad(pw_kind kind, double x, double t, double *dx, double *dt, bool f64) {
+    switch (kind) {
+    case PW_MSE:
+        *dx = 2 * (x - t);
+        *dt = -*dx;
+        return;
+    case PW_BCE:
+        /* PyTorch's form, with its 1e-12 floor on x (1 - x). */
+        *dx = (x - t) / fmax((1 - x) * x, 1e-12);
+        *dt = lg1p(-x, f64) - lg(x, f64);
+        return;
+    case PW_BCEL:
+        *dx = sigmoid_d(x, f64) - t;
+        *dt = -x;
+        return;
+    }
+}
+
+KERNEL void pw_kernel(pw_kind kind, const void *x, const void *t, void *loss, double *total,
+                      int64_t n, bool f64) {
+    double acc = 0;
+    for (int64_t i = 0; i < n; i++) {
+        double l = pw_loss(kind, ld(x, i, f64), ld(t, i, f64), f64);
+        if (loss)
+            st(loss, i, l, f64);
+        else
+            acc += l;
+    }
+    *total = acc;
+}
+static void pw_f32(pw_kind k, const void *x, const void *t, void *loss, double *tot, int64_t n) {
+    pw_kernel(k, x, t, loss, tot, n, false);
+}
+static void pw_f64(pw_kind k, const void *x, const void *t, void *loss, double *tot, int64_t n) {
+    pw_kernel(k, x, t, loss, tot, n, true);
+}
+
+KERNEL void pw_grad_kernel(pw_kind kind, const void *x, const void *t, const void *gout,
+                           double g0, void *dx, void *dt, int64_t n, bool f64) {
+    for (int64_t i = 0; i < n; i++) {
+        double gx, gt, g = gout ? ld(gout, i, f64) : g0;
+        pw_grad(kind, ld(x, i, f64), ld(t, i, f64), &gx, &gt, f64);
+        if (dx) st(dx, i, g * gx, f64);
+        if (dt) st(dt, i, g * gt, f64);
+    }
+}
+static void pw_grad_f32(pw_kind k, const void *x, const void *t, const void *go, double g0,
+                        void *dx, void *dt, int64_t n) {
+    pw_grad_kernel(k, x, t, go, g0, dx, dt, n, false);
+}
+static void pw_grad_f64(pw_kind k, const void *x, const void *t, const void *go, double g0,
+                        void *dx, void *dt, int64_t n) {
+    pw_grad_kernel(k, x, t, go, g0, dx, dt, n, true);
+}
+
+/* The shape both operands take, or an error naming both shapes. */
+static bool pw_shape(nn_ctx *ctx, pw_kind kind, const nn_tensor *x, const nn_tensor *t, int *nd,
+                     int64_t *shape) {
+    char a[128], b[128];
+    if (kind == PW_MSE) {
+        if (nn_broadcast_shapes(ctx, x->ndim, x->shape, t->ndim, t->shape, nd, shape) == NN_OK)
+            return true;
+        nn_error_set(&ctx->err, NN_ERR_SHAPE,
+                     "mse_loss: input of shape %s and target of shape %s do not broadcast", 
+                     shape_s(x, a, sizeof a), shape_s(t, b, sizeof b));
+        return false;
+    }
+    if (!nn_tensor_same_shape(x, t)) {
+        nn_error_set(&ctx->err, NN_ERR_SHAPE,
+                     "%s: the target must have the input's shape; input %s, target %s",
+                     pw_names[kind], shape_s(x, a, sizeof a), shape_s(t, b, sizeof b));
+        return false;
+    }
+    *nd = x->ndim;
+    memcpy(shape, x->shape, sizeof(int64_t) * (size_t)x->ndim);
+    return true;
+}
+
+/* binary_cross_entropy takes probabilities; anything else (nan included,
+ * as PyTorch) is a ValueError that names the element. */
+static bool bce_check(nn_ctx *ctx, const nn_tensor *x) {
+    int64_t n = nn_tensor_numel(x);
+    bool f64 = is_f64(x);
+    const void *p = nn_tensor_data(x);
+    for (int64_t i = 0; i < n; i++) {
+        double v = ld(p, i, f64);
+        if (!(v >= 0 && v <= 1)) {
+            nn_error_set(&ctx->err, NN_ERR_VALUE,
+                         "binary_cross_entropy: input element %lld is %g, but every input must "
+                         "be a probability in [0, 1]; apply sigmoid first, or pass the raw "
+                         "scores to binary_cross_entropy_with_logits",
+                         (long long)i, v);
+            return false;
+        }
+    }
+    return true;
+}
+
+static nn_tensor *pw_forward(nn_ctx *ctx, nn_node *node, pw_kind kind) {
+    nn_tensor *xin = node->in[0].t, *tin = node->in[1].t;
+    nn_reduction red = (nn_reduction)node->p.i[0];
+    int nd;
+    int64_t shape[NN_MAX_DIMS];
+    if (!need_float(ctx, pw_names[kind], "the input", xin)) return NULL;
+    if (!pw_shape(ctx, kind, xin, tin, &nd, shape)) return NULL;
+    nn_dtype dt = float_promote(xin, tin);
+    nn_tensor *x = dense_to(ctx, xin, dt, nd, shape);
+    nn_tensor *t = x ? dense_to(ctx, tin, dt, nd, shape) : NULL;
+    nn_tensor *out = NULL;
+    if (!t || (kind == PW_BCE && !bce_check(ctx, x))) goto done;
+    out = red == NN_REDUCTION_NONE ? nn_tensor_empty(ctx, dt, nd, shape)
+                                   : nn_tensor_empty(ctx, dt, 0, NULL);
+    if (!out) goto done;
+    int64_t n = nn_tensor_numel(x);
+    double total = 0;
+    void *lp = red == NN_REDUCTION_NONE ? nn_tensor_data(out) : NULL;
+    if (dt == NN_FLOAT64)
+        pw_f64(kind, nn_tensor_data(x), nn_tensor_data(t), lp, &total, n);
+    else
+        pw_f32(kind, nn_tensor_data(x), nn_tensor_data(t), lp, &total, n);
+    if (red != NN_REDUCTION_NONE)
+        nn_tensor_set_flat(out, 0, red == NN_REDUCTION_MEAN ? total / (double)n : total);
+done:
+    nn_tensor_release(x);
+    nn_tensor_release(t);
+    return out;
+}
+
+/* Gradients come out in the broadcast shape; the engine sums them down. */
+static nn_status pw_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_tensor **din,
+                             pw_kind kind) {
+    bool want_x = node->in[0].needs_grad, want_t = node->in[1].needs_grad;
+    if (!want_x && !want_t) return NN_OK;
+    nn_tensor *xin = node->in[0].t, *tin = node->in[1].t;
+    nn_reduction red = (nn_reduction)node->p.i[0];
+    int nd;
+    int64_t shape[NN_MAX_DIMS];
+    if (!pw_shape(ctx, kind, xin, tin, &nd, shape)) return ctx->err.code;
+    nn_dtype dt = float_promote(xin, tin);
+    nn_tensor *x = dense_to(ctx, xin, dt, nd, shape);
+    nn_tensor *t = x ? dense_to(ctx, tin, dt, nd, shape) : NULL;
+    nn_tensor *go = t && red == NN_REDUCTION_NONE ? dense(ctx, dout, dt) : NULL;
+    nn_tensor *dx = NULL, *dtg = NULL;
+    nn_status stt = NN_OK;
+    if (!t || (red == NN_REDUCTION_NONE && !go) ||
+        (want_x && !(dx = nn_tensor_empty(ctx, dt, nd, shape))) ||
+        (want_t && !(dtg = nn_tensor_empty(ctx, dt, nd, shape)))) {
+        stt = ctx->err.code;
+        nn_tensor_release(dx);
+        nn_tensor_release(dtg);
+        dx = dtg = NULL;
+    } else {
+        int64_t n = nn_tensor_numel(x);
+        double g0 = red == NN_REDUCTION_NONE ? 0 : first(dout);
+        if (red == NN_REDUCTION_MEAN) g0 /= (double)n;
+        const void *gp = go ? nn_tensor_data(go) : NULL;
+        void *dxp = dx ? nn_tensor_data(dx) : NULL, *dtp = dtg ? nn_tensor_data(dtg) : NULL;
+        if (dt == NN_FLOAT64)
+            pw_grad_f64(kind, nn_tensor_data(x), nn_tensor_data(t), gp, g0, dxp, dtp, n);
+        else
+            pw_grad_f32(kind, nn_tensor_data(x), nn_tensor_data(t), gp, g0, dxp, dtp, n);
+    }
+    nn_tensor_release(x);
+    nn_tensor_release(t);
+    nn_tensor_release(go);
+    din[0] = dx;
+    din[1] = dtg;
+    return stt;
+}
+
 nn_tensor *op_mse_loss_forward(nn_ctx *ctx, nn_node *node) {
-    return todo(ctx, "mse_loss");
+    return pw_forward(ctx, node, PW_MSE);
 }
 nn_status op_mse_loss_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_tensor **din) {
-    return nn_error_set(&ctx->err, NN_ERR_RUNTIME, "mse_loss backward is not implemented yet");
+    return pw_backward(ctx, node, dout, din, PW_MSE);
 }
 nn_tensor *op_bce_forward(nn_ctx *ctx, nn_node *node) {
-    return todo(ctx, "binary_cross_entropy");
+    return pw_forward(ctx, node, PW_BCE);
 }
 nn_status op_bce_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_tensor **din) {
-    return nn_error_set(&ctx->err, NN_ERR_RUNTIME, "binary_cross_entropy backward is not implemented yet");
+    return pw_backward(ctx, node, dout, din, PW_BCE);
 }
 nn_tensor *op_bce_with_logits_forward(nn_ctx *ctx, nn_node *node) {
-    return todo(ctx, "binary_cross_entropy_with_logits");
+    return pw_forward(ctx, node, PW_BCEL);
 }
-nn_status op_bce_with_logits_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_tensor **din) {
-    return nn_error_set(&ctx->err, NN_ERR_RUNTIME, "binary_cross_entropy_with_logits backward is not implemented yet");
+nn_status op_bce_with_logits_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout,
+                                      nn_tensor **din) {
+    return pw_backward(ctx, node, dout, din, PW_BCEL);
 }
+
+/* ---- embedding: inputs weight [V, D], idx int64 (any shape) ---- */
+
+static bool embedding_check(nn_ctx *ctx, const nn_tensor *w, const nn_tensor *idx) {
+    char a[128];
+    if (w->ndim != 2) {
+        nn_error_set(&ctx->err, NN_ERR_SHAPE,
+                     "embedding: the weight must be a 2-D table [num_embeddings, dim]; got %s",
+                     shape_s(w, a, sizeof a));
+        return false;
+    }
+    if (idx->dtype != NN_INT64) {
+        nn_error_set(&ctx->err, NN_ERR_TYPE,
+                     "embedding: the indices must be int64, not %s (convert them with .long())",
+                     nn_dtype_name(idx->dtype));
+        return false;
+    }
+    if (idx->ndim + 1 > NN_MAX_DIMS) {
+        nn_error_set(&ctx->err, NN_ERR_SHAPE,
+                     "embedding: indices of %d dims give an output of %d dims; at most %d", 
+                     idx->ndim, idx->ndim + 1, NN_MAX_DIMS);
+        return false;
+    }
+    return true;
+}
+
 nn_tensor *op_embedding_forward(nn_ctx *ctx, nn_node *node) {
-    return todo(ctx, "embedding");
+    nn_tensor *win = node->in[0].t, *iin = node->in[1].t;
+    char a[128];
+    if (!embedding_check(ctx, win, iin)) return NULL;
+    int64_t v = win->shape[0], d = win->shape[1], n = nn_tensor_numel(iin);
+    nn_tensor *w = dense(ctx, win, win->dtype), *idx = w ? dense(ctx, iin, NN_INT64) : NULL;
+    nn_tensor *out = NULL;
+    if (!idx) goto done;
+    const int64_t *ip = nn_tensor_data(idx);
+    for (int64_t i = 0; i < n; i++) {
+        if (ip[i] < 0 || ip[i] >= v) {
+            fail(ctx, NN_ERR_INDEX,
+                 "embedding: index %lld (at position %lld) is out of range for a table of %lld "
+                 "rows (weight %s); indices must lie in [0, %lld)",
+                 (long long)ip[i], (long long)i, (long long)v, shape_s(win, a, sizeof a),
+                 (long long)v);
+            goto done;
+        }
+    }
+    int64_t shape[NN_MAX_DIMS];
+    memcpy(shape, iin->shape, sizeof(int64_t) * (size_t)iin->ndim);
+    shape[iin->ndim] = d;
+    out = nn_tensor_empty(ctx, win->dtype, iin->ndim + 1, shape);
+    if (!out) goto done;
+    size_t row = (size_t)d * nn_dtype_size(win->dtype);
+    const char *wp = nn_tensor_data(w);
+    char *op = nn_tensor_data(out);
+    for (int64_t i = 0; i < n; i++) memcpy(op + (size_t)i * row, wp + (size_t)ip[i] * row, row);
+done:
+    nn_tensor_release(w);
+    nn_tensor_release(idx);
+    return out;
 }
+
+/* dweight[idx[i]] += dout[i]: repeated indices accumulate. */
+KERNEL void embedding_grad_kernel(const void *g, const int64_t *idx, void *dw, int64_t n,
+                                  int64_t d, bool f64) {
+    for (int64_t i = 0; i < n; i++) {
+        int64_t r = idx[i] * d;
+        for (int64_t k = 0; k < d; k++)
+            st(dw, r + k, ld(dw, r + k, f64) + ld(g, i * d + k, f64), f64);
+    }
+}
+static void embedding_grad_f32(const void *g, const int64_t *idx, void *dw, int64_t n, int64_t d) {
+    embedding_grad_kernel(g, idx, dw, n, d, false);
+}
+static void embedding_grad_f64(const void *g, const int64_t *idx, void *dw, int64_t n, int64_t d) {
+    embedding_grad_kernel(g, idx, dw, n, d, true);
+}
+
 nn_status op_embedding_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_tensor **din) {
-    return nn_error_set(&ctx->err, NN_ERR_RUNTIME, "embedding backward is not implemented yet");
+    if (!node->in[0].needs_grad) return NN_OK;
+    nn_tensor *win = node->in[0].t, *iin = node->in[1].t;
+    nn_dtype dt = nn_float_dtype(dout->dtype);
+    nn_tensor *g = dense(ctx, dout, dt), *idx = g ? dense(ctx, iin, NN_INT64) : NULL;
+    nn_tensor *dw = idx ? nn_zeros(ctx, dt, 2, win->shape) : NULL;
+    if (dw) {
+        int64_t n = nn_tensor_numel(iin), d = win->shape[1];
+        if (dt == NN_FLOAT64)
+            embedding_grad_f64(nn_tensor_data(g), nn_tensor_data(idx), nn_tensor_data(dw), n, d);
+        else
+            embedding_grad_f32(nn_tensor_data(g), nn_tensor_data(idx), nn_tensor_data(dw), n, d);
+    }
+    nn_tensor_release(g);
+    nn_tensor_release(idx);
+    din[0] = dw;
+    return dw ? NN_OK : ctx->err.code;
 }
+
+/* ---- layer_norm ----
+ * inputs: x, then weight and bias when flags has LN_WEIGHT / LN_BIAS.
+ * params: i[0] n_norm, f[0] eps. x is viewed as [M, K] with K the product of
+ * the last n_norm dims. saved[0] = mean, saved[1] = rstd, each shaped like x
+ * with the normalised dims set to 1 (PyTorch's layout). */
+
+enum { LN_WEIGHT = 1, LN_BIAS = 2 };
+
+static nn_tensor *ln_weight(const nn_node *n) {
+    return (n->p.flags & LN_WEIGHT) ? n->in[1].t : NULL;
+}
+static nn_tensor *ln_bias(const nn_node *n) {
+    return (n->p.flags & LN_BIAS) ? n->in[(n->p.flags & LN_WEIGHT) ? 2 : 1].t : NULL;
+}
+static int ln_bias_slot(const nn_node *n) {
+    return (n->p.flags & LN_WEIGHT) ? 2 : 1;
+}
+
+/* Mean and biased variance in two passes: one-pass sums lose the variance
+ * of large-mean rows to cancellation. */
+KERNEL void ln_kernel(const void *x, const void *w, const void *b, void *y, void *mean, void *rstd,
+                      int64_t m, int64_t k, double eps, bool f64) {
+    for (int64_t r = 0; r < m; r++) {
+        int64_t base = r * k;
+        double mu = 0, var = 0;
+        for (int64_t i = 0; i < k; i++) mu += ld(x, base + i, f64);
+        mu /= (double)k;
+        for (int64_t i = 0; i < k; i++) {
+            double dv = ld(x, base + i, f64) - mu;
+            var += dv * dv;
+        }
+        var /= (double)k;
+        double rs = 1.0 / sqrt(var + eps);
+        if (mean) st(mean, r, mu, f64);
+        if (rstd) st(rstd, r, rs, f64);
+        for (int64_t i = 0; i < k; i++) {
+            double v = (ld(x, base + i, f64) - mu) * rs;
+            if (w) v *= ld(w, i, f64);
+            if (b) v += ld(b, i, f64);
+            st(y, base + i, v, f64);
+        }
+    }
+}
+static void ln_f32(const void *x, const void *w, const void *b, void *y, void *mean, void *rstd,
+                   int64_t m, int64_t k, double eps) {
+    ln_kernel(x, w, b, y, mean, rstd, m, k, eps, false);
+}
+static void ln_f64(const void *x, const void *w, const void *b, void *y, void *mean, void *rstd,
+                   int64_t m, int64_t k, double eps) {
+    ln_kernel(x, w, b, y, mean, rstd, m, k, eps, true);
+}
+
+/* With xhat = (x - mean) rstd and dxhat = g w:
+ *   dx = rstd (dxhat - mean(dxhat) - xhat mean(dxhat xhat))
+ *   dw = sum over rows of g xhat, db = sum over rows of g (accumulated in double). */
+KERNEL void ln_grad_kernel(const void *x, const void *g, const void *w, const void *mean,
+                           const void *rstd, void *dx, double *dw, double *db, int64_t m,
+                           int64_t k, bool f64) {
+    for (int64_t r = 0; r < m; r++) {
+        int64_t base = r * k;
+        double mu = ld(mean, r, f64), rs = ld(rstd, r, f64), s1 = 0, s2 = 0;
+        for (int64_t i = 0; i < k; i++) {
+            double xh = (ld(x, base + i, f64) - mu) * rs, gv = ld(g, base + i, f64);
+            double dxh = w ? gv * ld(w, i, f64) : gv;
+            s1 += dxh;
+            s2 += dxh * xh;
+            if (dw) dw[i] += gv * xh;
+            if (db) db[i] += gv;
+        }
+        if (!dx) continue;
+        s1 /= (double)k;
+        s2 /= (double)k;
+        for (int64_t i = 0; i < k; i++) {
+            double xh = (ld(x, base + i, f64) - mu) * rs, gv = ld(g, base + i, f64);
+            double dxh = w ? gv * ld(w, i, f64) : gv;
+            st(dx, base + i, rs * (dxh - s1 - xh * s2), f64);
+        }
+    }
+}
+static void ln_grad_f32(const void *x, const void *g, const void *w, const void *mean,
+                        const void *rstd, void *dx, double *dw, double *db, int64_t m, int64_t k) {
+    ln_grad_kernel(x, g, w, mean, rstd, dx, dw, db, m, k, false);
+}
+static void ln_grad_f64(const void *x, const void *g, const void *w, const void *mean,
+                        const void *rstd, void *dx, double *dw, double *db, int64_t m, int64_t k) {
+    ln_grad_kernel(x, g, w, mean, rstd, dx, dw, db, m, k, true);
+}
+
+/* The dense [flat] seen with [like]'s shape, in [dt]. */
+static nn_tensor *reshape_cast(nn_ctx *ctx, nn_tensor *flat, const nn_tensor *like, nn_dtype dt) {
+    int64_t strides[NN_MAX_DIMS], s = 1;
+    for (int i = like->ndim - 1; i >= 0; i--) {
+        strides[i] = s;
+        s *= like->shape[i];
+    }
+    nn_tensor *v = nn_tensor_view_raw(ctx, flat, like->ndim, like->shape, strides, flat->offset);
+    nn_tensor *c = v ? nn_tensor_cast_raw(ctx, v, dt) : NULL;
+    nn_tensor_release(v);
+    return c;
+}
+
+static void ln_geom(const nn_tensor *x, int n_norm, int64_t *m, int64_t *k) {
+    *m = *k = 1;
+    for (int i = 0; i < x->ndim; i++) {
+        if (i < x->ndim - n_norm)
+            *m *= x->shape[i];
+        else
+            *k *= x->shape[i];
+    }
+}
+
+static bool ln_check(nn_ctx *ctx, const nn_node *node) {
+    nn_tensor *x = node->in[0].t, *params[2] = {ln_weight(node), ln_bias(node)};
+    int64_t n_norm = node->p.i[0];
+    char a[128], b[128];
+    if (!need_float(ctx, "layer_norm", "the input", x)) return false;
+    if (n_norm < 1 || n_norm > x->ndim) {
+        nn_error_set(&ctx->err, NN_ERR_VALUE,
+                     "layer_norm: cannot normalise over the last %lld dims of an input of shape "
+                     "%s; choose between 1 and %d",
+                     (long long)n_norm, shape_s(x, a, sizeof a), x->ndim);
+        return false;
+    }
+    const int64_t *norm_shape = x->shape + x->ndim - n_norm;
+    for (int j = 0; j < 2; j++) {
+        const nn_tensor *p = params[j];
+        if (!p) continue;
+        if (p->ndim != n_norm ||
+            memcmp(p->shape, norm_shape, sizeof(int64_t) * (size_t)n_norm) != 0) {
+            nn_error_set(&ctx->err, NN_ERR_SHAPE,
+                         "layer_norm: the %s has shape %s but the normalised shape (the last "
+                         "%lld dims of input %s) is %s",
+                         j ? "bias" : "weight", shape_s(p, a, sizeof a), (long long)n_norm,
+                         shape_s(x, b, sizeof b),
+                         nn_shape_str(b, sizeof b, (int)n_norm, norm_shape));
+            return false;
+        }
+        if (!need_float(ctx, "layer_norm", j ? "the bias" : "the weight", p)) return false;
+    }
+    return true;
+}
+
 nn_tensor *op_layer_norm_forward(nn_ctx *ctx, nn_node *node) {
-    return todo(ctx, "layer_norm");
+    if (!ln_check(ctx, node)) return NULL;
+    nn_tensor *xin = node->in[0].t, *win = ln_weight(node), *bin = ln_bias(node);
+    int n_norm = (int)node->p.i[0];
+    nn_dtype dt = xin->dtype;
+    int64_t m, k, stat_shape[NN_MAX_DIMS];
+    ln_geom(xin, n_norm, &m, &k);
+    for (int i = 0; i < xin->ndim; i++) stat_shape[i] = i < xin->ndim - n_norm ? xin->shape[i] : 1;
+    nn_tensor *x = dense(ctx, xin, dt), *w = NULL, *b = NULL, *y = NULL, *mean = NULL,
+              *rstd = NULL;
+    if (!x || (win && !(w = dense(ctx, win, dt))) || (bin && !(b = dense(ctx, bin, dt))))
+        goto done;
+    if (node->recorded && (!(mean = nn_tensor_empty(ctx, dt, xin->ndim, stat_shape)) ||
+                           !(rstd = nn_tensor_empty(ctx, dt, xin->ndim, stat_shape))))
+        goto done;
+    if (!(y = nn_tensor_empty(ctx, dt, xin->ndim, xin->shape))) goto done;
+    const void *wp = w ? nn_tensor_data(w) : NULL, *bp = b ? nn_tensor_data(b) : NULL;
+    void *mp = mean ? nn_tensor_data(mean) : NULL, *rp = rstd ? nn_tensor_data(rstd) : NULL;
+    if (dt == NN_FLOAT64)
+        ln_f64(nn_tensor_data(x), wp, bp, nn_tensor_data(y), mp, rp, m, k, node->p.f[0]);
+    else
+        ln_f32(nn_tensor_data(x), wp, bp, nn_tensor_data(y), mp, rp, m, k, node->p.f[0]);
+    node->saved[0] = mean;
+    node->saved[1] = rstd;
+    mean = rstd = NULL;
+done:
+    nn_tensor_release(x);
+    nn_tensor_release(w);
+    nn_tensor_release(b);
+    nn_tensor_release(mean);
+    nn_tensor_release(rstd);
+    return y;
 }
+
 nn_status op_layer_norm_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_tensor **din) {
-    return nn_error_set(&ctx->err, NN_ERR_RUNTIME, "layer_norm backward is not implemented yet");
+    nn_tensor *xin = node->in[0].t, *win = ln_weight(node), *bin = ln_bias(node);
+    nn_tensor *mean = node->saved[0], *rstd = node->saved[1];
+    int bslot = ln_bias_slot(node);
+    bool want_x = node->in[0].needs_grad, want_w = win && node->in[1].needs_grad,
+         want_b = bin && node->in[bslot].needs_grad;
+    if (!want_x && !want_w && !want_b) return NN_OK;
+    NN_ASSERT(mean && rstd);
+    nn_dtype dt = mean->dtype;
+    int64_t m, k;
+    ln_geom(xin, (int)node->p.i[0], &m, &k);
+    nn_tensor *x = dense(ctx, xin, dt), *g = x ? dense(ctx, dout, dt) : NULL, *w = NULL;
+    nn_tensor *dx = NULL, *dw = NULL, *db = NULL, *dw64 = NULL, *db64 = NULL;
+    nn_status stt = NN_OK;
+    if (!g || (win && !(w = dense(ctx, win, dt))) ||
+        (want_x && !(dx = nn_tensor_empty(ctx, dt, xin->ndim, xin->shape))) ||
+        (want_w && !(dw64 = nn_zeros(ctx, NN_FLOAT64, 1, &k))) ||
+        (want_b && !(db64 = nn_zeros(ctx, NN_FLOAT64, 1, &k)))) {
+        stt = ctx->err.code;
+        goto done;
+    }
+    const void *wp = w ? nn_tensor_data(w) : NULL;
+    void *dxp = dx ? nn_tensor_data(dx) : NULL;
+    double *dwp = dw64 ? nn_tensor_data(dw64) : NULL, *dbp = db64 ? nn_tensor_data(db64) : NULL;
+    if (dt == NN_FLOAT64)
+        ln_grad_f64(nn_tensor_data(x), nn_tensor_data(g), wp, nn_tensor_data(mean),
+                    nn_tensor_data(rstd), dxp, dwp, dbp, m, k);
+    else
+        ln_grad_f32(nn_tensor_data(x), nn_tensor_data(g), wp, nn_tensor_data(mean),
+                    nn_tensor_data(rstd), dxp, dwp, dbp, m, k);
+    /* Back to the parameters' shapes (the normalised dims) and dtype. */
+    if ((want_w && !(dw = reshape_cast(ctx, dw64, win, dt))) ||
+        (want_b && !(db = reshape_cast(ctx, db64, bin, dt)))) {
+        stt = ctx->err.code;
+        nn_tensor_release(dx);
+        nn_tensor_release(dw);
+        dx = dw = NULL;
+        goto done;
+    }
+    din[0] = dx;
+    if (want_w) din[1] = dw;
+    if (want_b) din[bslot] = db;
+    dx = dw = db = NULL;
+done:
+    nn_tensor_release(x);
+    nn_tensor_release(g);
+    nn_tensor_release(w);
+    nn_tensor_release(dw64);
+    nn_tensor_release(db64);
+    nn_tensor_release(dx);
+    return stt;
 }
+
+/* ---- dropout ----
+ * params: f[0] p, flags DROP_TRAIN. In eval mode (or p = 0) the output is an
+ * alias of the input, still one node so the debugger sees it. Training keeps
+ * each element with probability 1 - p and scales it by 1/(1 - p); the mask
+ * (0 or 1/(1 - p), in the input's dtype) is saved for the backward. */
+
+enum { DROP_TRAIN = 1 };
+
+static bool dropout_identity(const nn_node *node) {
+    return !(node->p.flags & DROP_TRAIN) || node->p.f[0] == 0;
+}
+
+KERNEL void dropout_kernel(nn_rng *rng, const void *x, void *mask, void *y, int64_t n, double p,
+                           bool f64) {
+    double scale = p < 1 ? 1.0 / (1.0 - p) : 0.0;
+    for (int64_t i = 0; i < n; i++) {
+        double m = nn_rng_uniform(rng) >= p ? scale : 0.0;
+        st(mask, i, m, f64);
+        st(y, i, ld(x, i, f64) * m, f64);
+    }
+}
+static void dropout_f32(nn_rng *rng, const void *x, void *mask, void *y, int64_t n, double p) {
+    dropout_kernel(rng, x, mask, y, n, p, false);
+}
+static void dropout_f64(nn_rng *rng, const void *x, void *mask, void *y, int64_t n, double p) {
+    dropout_kernel(rng, x, mask, y, n, p, true);
+}
+
 nn_tensor *op_dropout_forward(nn_ctx *ctx, nn_node *node) {
-    return todo(ctx, "dropout");
+    nn_tensor *xin = node->in[0].t;
+    double p = node->p.f[0];
+    if (!(p >= 0 && p <= 1))
+        return fail(ctx, NN_ERR_VALUE, "dropout: p must lie in [0, 1]; got %g", p);
+    if (dropout_identity(node))
+        return nn_tensor_view_raw(ctx, xin, xin->ndim, xin->shape, xin->strides, xin->offset);
+    if (!need_float(ctx, "dropout", "the input", xin)) return NULL;
+    nn_dtype dt = xin->dtype;
+    nn_tensor *x = dense(ctx, xin, dt);
+    nn_tensor *mask = x ? nn_tensor_empty(ctx, dt, xin->ndim, xin->shape) : NULL;
+    nn_tensor *y = mask ? nn_tensor_empty(ctx, dt, xin->ndim, xin->shape) : NULL;
+    if (y) {
+        int64_t n = nn_tensor_numel(x);
+        if (dt == NN_FLOAT64)
+            dropout_f64(&ctx->rng, nn_tensor_data(x), nn_tensor_data(mask), nn_tensor_data(y), n,
+                        p);
+        else
+            dropout_f32(&ctx->rng, nn_tensor_data(x), nn_tensor_data(mask), nn_tensor_data(y), n,
+                        p);
+        if (node->recorded) node->saved[0] = nn_tensor_retain(mask);
+    }
+    nn_tensor_release(x);
+    nn_tensor_release(mask);
+    return y;
 }
+
 nn_status op_dropout_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_tensor **din) {
-    return nn_error_set(&ctx->err, NN_ERR_RUNTIME, "dropout backward is not implemented yet");
+    if (!node->in[0].needs_grad) return NN_OK;
+    if (dropout_identity(node)) {
+        din[0] = nn_tensor_retain(dout);
+        return NN_OK;
+    }
+    NN_ASSERT(node->saved[0] != NULL);
+    din[0] = nn_mul(ctx, dout, node->saved[0]);
+    return din[0] ? NN_OK : ctx->err.code;
 }
+
+/* ---- scaled dot-product attention ----
+ * inputs q [..., Tq, D], k [..., Tk, D], v [..., Tk, Dv] with equal batch
+ * dims; params: f[0] the scale (resolved by the forward), flags SDPA_CAUSAL.
+ * Per batch: S = scale q k^T, P = softmax(S + mask) by rows, O = P v. The
+ * causal mask hides j > i (aligned top-left, as PyTorch's is_causal), so
+ * every row keeps column 0. saved[0] = P [..., Tq, Tk]. */
+
+enum { SDPA_CAUSAL = 1 };
+
+/* Row-major C = alpha op(A) op(B) in the tensors' float type. */
+static void gemm(bool f64, bool ta, bool tb, int64_t m, int64_t n, int64_t k, double alpha,
+                 const void *a, int64_t lda, const void *b, int64_t ldb, void *c, int64_t ldc) {
+    if (m == 0 || n == 0) return;
+    if (k == 0) {
+        memset(c, 0, (size_t)(m * n) * (f64 ? sizeof(double) : sizeof(float)));
+        return;
+    }
+    enum CBLAS_TRANSPOSE t_a = ta ? CblasTrans : CblasNoTrans, t_b = tb ? CblasTrans : CblasNoTrans;
+    if (f64)
+        cblas_dgemm(CblasRowMajor, t_a, t_b, (int)m, (int)n, (int)k, alpha, a, (int)lda, b,
+                    (int)ldb, 0.0, c, (int)ldc);
+    else
+        cblas_sgemm(CblasRowMajor, t_a, t_b, (int)m, (int)n, (int)k, (float)alpha, a, (int)lda, b,
+                    (int)ldb, 0.0f, c, (int)ldc);
+}
+
+/* Softmax of each row of S [tq, tk] in place, columns j > i masked when causal. */
+KERNEL void attn_softmax_kernel(void *s, int64_t tq, int64_t tk, bool causal, bool f64) {
+    for (int64_t i = 0; i < tq; i++) {
+        int64_t base = i * tk, lim = causal && i + 1 < tk ? i + 1 : tk;
+        double m = -INFINITY, sum = 0;
+        for (int64_t j = 0; j < lim; j++) {
+            double v = ld(s, base + j, f64);
+            if (v > m || isnan(v)) m = v;
+        }
+        for (int64_t j = 0; j < lim; j++) {
+            double e = ex(ld(s, base + j, f64) - m, f64);
+            sum += e;
+            st(s, base + j, e, f64);
+        }
+        double inv = 1.0 / sum;
+        for (int64_t j = 0; j < lim; j++) st(s, base + j, ld(s, base + j, f64) * inv, f64);
+        for (int64_t j = lim; j < tk; j++) st(s, base + j, 0.0, f64);
+    }
+}
+static void attn_softmax_f32(void *s, int64_t tq, int64_t tk, bool causal) {
+    attn_softmax_kernel(s, tq, tk, causal, false);
+}
+static void attn_softmax_f64(void *s, int64_t tq, int64_t tk, bool causal) {
+    attn_softmax_kernel(s, tq, tk, causal, true);
+}
+
+/* dS = P (dP - rowsum(dP P)), in place over dP. */
+KERNEL void attn_softmax_grad_kernel(const void *p, void *dp, int64_t tq, int64_t tk, bool f64) {
+    for (int64_t i = 0; i < tq; i++) {
+        int64_t base = i * tk;
+        double s = 0;
+        for (int64_t j = 0; j < tk; j++) s += ld(dp, base + j, f64) * ld(p, base + j, f64);
+        for (int64_t j = 0; j < tk; j++)
+            st(dp, base + j, ld(p, base + j, f64) * (ld(dp, base + j, f64) - s), f64);
+    }
+}
+static void attn_softmax_grad_f32(const void *p, void *dp, int64_t tq, int64_t tk) {
+    attn_softmax_grad_kernel(p, dp, tq, tk, false);
+}
+static void attn_softmax_grad_f64(const void *p, void *dp, int64_t tq, int64_t tk) {
+    attn_softmax_grad_kernel(p, dp, tq, tk, true);
+}
+
+typedef struct sdpa_geom {
+    int64_t batch, tq, tk, d, dv;
+} sdpa_geom;
+
+static bool sdpa_check(nn_ctx *ctx, const nn_tensor *q, const nn_tensor *k, const nn_tensor *v,
+                       sdpa_geom *g) {
+    const char *op = "scaled_dot_product_attention";
+    char a[128], b[128], c[128];
+    if (!need_float(ctx, op, "q", q) || !need_float(ctx, op, "k", k) ||
+        !need_float(ctx, op, "v", v))
+        return false;
+    shape_s(q, a, sizeof a);
+    shape_s(k, b, sizeof b);
+    shape_s(v, c, sizeof c);
+    if (q->ndim < 2 || k->ndim != q->ndim || v->ndim != q->ndim) {
+        nn_error_set(&ctx->err, NN_ERR_SHAPE,
+                     "%s: q, k and v must have the same number of dims (at least 2: [..., T, "
+                     "D]); got q %s, k %s, v %s",
+                     op, a, b, c);
+        return false;
+    }
+    int nd = q->ndim;
+    bool ok = true;
+    g->batch = 1;
+    for (int i = 0; i < nd - 2; i++) {
+        ok = ok && k->shape[i] == q->shape[i] && v->shape[i] == q->shape[i];
+        g->batch *= q->shape[i];
+    }
+    if (!ok) {
+        nn_error_set(&ctx->err, NN_ERR_SHAPE,
+                     "%s: q, k and v must have the same batch dims (all but the last two); got "
+                     "q %s, k %s, v %s",
+                     op, a, b, c);
+        return false;
+    }
+    g->tq = q->shape[nd - 2];
+    g->d = q->shape[nd - 1];
+    g->tk = k->shape[nd - 2];
+    g->dv = v->shape[nd - 1];
+    if (k->shape[nd - 1] != g->d) {
+        nn_error_set(&ctx->err, NN_ERR_SHAPE,
+                     "%s: q and k must share the last dim (D); got q %s, k %s", op, a, b);
+        return false;
+    }
+    if (v->shape[nd - 2] != g->tk) {
+        nn_error_set(&ctx->err, NN_ERR_SHAPE,
+                     "%s: k and v must have the same length (dim -2); got k %s, v %s", op, b, c);
+        return false;
+    }
+    int64_t big = INT_MAX;
+    if (g->tq > big || g->tk > big || g->d > big || g->dv > big) {
+        nn_error_set(&ctx->err, NN_ERR_VALUE, "%s: a dim of q %s, k %s or v %s exceeds %d", op, a,
+                     b, c, INT_MAX);
+        return false;
+    }
+    return true;
+}
+
+static nn_dtype sdpa_dtype(const nn_node *node) {
+    bool f64 = false;
+    for (int i = 0; i < 3; i++) f64 |= node->in[i].t->dtype == NN_FLOAT64;
+    return f64 ? NN_FLOAT64 : NN_FLOAT32;
+}
+
 nn_tensor *op_sdpa_forward(nn_ctx *ctx, nn_node *node) {
-    return todo(ctx, "scaled_dot_product_attention");
+    nn_tensor *qin = node->in[0].t, *kin = node->in[1].t, *vin = node->in[2].t;
+    sdpa_geom g;
+    if (!sdpa_check(ctx, qin, kin, vin, &g)) return NULL;
+    if (!(node->p.f[0] > 0)) node->p.f[0] = g.d > 0 ? 1.0 / sqrt((double)g.d) : 1.0;
+    double scale = node->p.f[0];
+    bool causal = node->p.flags & SDPA_CAUSAL;
+    nn_dtype dt = sdpa_dtype(node);
+    bool f64 = dt == NN_FLOAT64;
+    size_t es = nn_dtype_size(dt);
+    int nd = qin->ndim;
+    int64_t pshape[NN_MAX_DIMS], oshape[NN_MAX_DIMS];
+    memcpy(pshape, qin->shape, sizeof(int64_t) * (size_t)nd);
+    memcpy(oshape, qin->shape, sizeof(int64_t) * (size_t)nd);
+    pshape[nd - 1] = g.tk;
+    oshape[nd - 1] = g.dv;
+    /* Unrecorded, P is scratch for one batch at a time. */
+    int64_t one[2] = {g.tq, g.tk};
+    nn_tensor *q = dense(ctx, qin, dt), *k = q ? dense(ctx, kin, dt) : NULL;
+    nn_tensor *v = k ? dense(ctx, vin, dt) : NULL;
+    nn_tensor *p = !v ? NULL
+                   : node->recorded ? nn_tensor_empty(ctx, dt, nd, pshape)
+                                    : nn_tensor_empty(ctx, dt, 2, one);
+    nn_tensor *o = p ? nn_tensor_empty(ctx, dt, nd, oshape) : NULL;
+    if (o) {
+        const char *qp = nn_tensor_data(q), *kp = nn_tensor_data(k), *vp = nn_tensor_data(v);
+        char *pp = nn_tensor_data(p), *op = nn_tensor_data(o);
+        int64_t ps = node->recorded ? g.tq * g.tk : 0;
+        for (int64_t b = 0; b < g.batch; b++) {
+            const char *qb = qp + (size_t)(b * g.tq * g.d) * es, *kb = kp + (size_t)(b * g.tk * g.d) * es;
+            const char *vb = vp + (size_t)(b * g.tk * g.dv) * es;
+            char *pb = pp + (size_t)(b * ps) * es, *ob = op + (size_t)(b * g.tq * g.dv) * es;
+            gemm(f64, false, true, g.tq, g.tk, g.d, scale, qb, g.d, kb, g.d, pb, g.tk);
+            if (f64)
+                attn_softmax_f64(pb, g.tq, g.tk, causal);
+            else
+                attn_softmax_f32(pb, g.tq, g.tk, causal);
+            if (g.tk == 0)
+                memset(ob, 0, (size_t)(g.tq * g.dv) * es);
+            else
+                gemm(f64, false, false, g.tq, g.dv, g.tk, 1.0, pb, g.tk, vb, g.dv, ob, g.dv);
+        }
+        if (node->recorded) node->saved[0] = nn_tensor_retain(p);
+    }
+    nn_tensor_release(q);
+    nn_tensor_release(k);
+    nn_tensor_release(v);
+    nn_tensor_release(p);
+    return o;
 }
+
+/* Per batch, with dO the upstream gradient:
+ *   dV = P^T dO, dP = dO V^T, dS = P (dP - rowsum(dP P)),
+ *   dQ = scale dS K, dK = scale dS^T Q. */
 nn_status op_sdpa_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_tensor **din) {
-    return nn_error_set(&ctx->err, NN_ERR_RUNTIME, "scaled_dot_product_attention backward is not implemented yet");
+    bool wq = node->in[0].needs_grad, wk = node->in[1].needs_grad, wv = node->in[2].needs_grad;
+    if (!wq && !wk && !wv) return NN_OK;
+    nn_tensor *qin = node->in[0].t, *kin = node->in[1].t, *vin = node->in[2].t, *p = node->saved[0];
+    NN_ASSERT(p != NULL);
+    sdpa_geom g;
+    if (!sdpa_check(ctx, qin, kin, vin, &g)) return ctx->err.code;
+    nn_dtype dt = p->dtype;
+    bool f64 = dt == NN_FLOAT64;
+    size_t es = nn_dtype_size(dt);
+    double scale = node->p.f[0];
+    int64_t one[2] = {g.tq, g.tk};
+    nn_tensor *q = dense(ctx, qin, dt), *k = q ? dense(ctx, kin, dt) : NULL;
+    nn_tensor *v = k ? dense(ctx, vin, dt) : NULL, *go = v ? dense(ctx, dout, dt) : NULL;
+    nn_tensor *dp = go ? nn_tensor_empty(ctx, dt, 2, one) : NULL;
+    nn_tensor *dq = NULL, *dk = NULL, *dv = NULL;
+    nn_status stt = NN_OK;
+    if (!dp || (wq && !(dq = nn_tensor_empty(ctx, dt, qin->ndim, qin->shape))) ||
+        (wk && !(dk = nn_tensor_empty(ctx, dt, kin->ndim, kin->shape))) ||
+        (wv && !(dv = nn_tensor_empty(ctx, dt, vin->ndim, vin->shape)))) {
+        stt = ctx->err.code;
+        goto done;
+    }
+    const char *qp = nn_tensor_data(q), *kp = nn_tensor_data(k), *vp = nn_tensor_data(v);
+    const char *pp = nn_tensor_data(p), *gp = nn_tensor_data(go);
+    char *dpp = nn_tensor_data(dp);
+    for (int64_t b = 0; b < g.batch; b++) {
+        size_t oq = (size_t)(b * g.tq * g.d) * es, ok = (size_t)(b * g.tk * g.d) * es;
+        size_t ov = (size_t)(b * g.tk * g.dv) * es, oo = (size_t)(b * g.tq * g.dv) * es;
+        const char *pb = pp + (size_t)(b * g.tq * g.tk) * es, *gb = gp + oo;
+        if (dv) {
+            if (g.tq == 0)
+                memset((char *)nn_tensor_data(dv) + ov, 0, (size_t)(g.tk * g.dv) * es);
+            else
+                gemm(f64, true, false, g.tk, g.dv, g.tq, 1.0, pb, g.tk, gb, g.dv,
+                     (char *)nn_tensor_data(dv) + ov, g.dv);
+        }
+        if (!dq && !dk) continue;
+        gemm(f64, false, true, g.tq, g.tk, g.dv, 1.0, gb, g.dv, vp + ov, g.dv, dpp, g.tk);
+        if (f64)
+            attn_softmax_grad_f64(pb, dpp, g.tq, g.tk);
+        else
+            attn_softmax_grad_f32(pb, dpp, g.tq, g.tk);
+        if (dq) {
+            if (g.tk == 0)
+                memset((char *)nn_tensor_data(dq) + oq, 0, (size_t)(g.tq * g.d) * es);
+            else
+                gemm(f64, false, false, g.tq, g.d, g.tk, scale, dpp, g.tk, kp + ok, g.d,
+                     (char *)nn_tensor_data(dq) + oq, g.d);
+        }
+        if (dk) {
+            if (g.tq == 0)
+                memset((char *)nn_tensor_data(dk) + ok, 0, (size_t)(g.tk * g.d) * es);
+            else
+                gemm(f64, true, false, g.tk, g.d, g.tq, scale, dpp, g.tk, qp + oq, g.d,
+                     (char *)nn_tensor_data(dk) + ok, g.d);
+        }
+    }
+    din[0] = dq;
+    din[1] = dk;
+    din[2] = dv;
+    dq = dk = dv = NULL;
+done:
+    nn_tensor_release(q);
+    nn_tensor_release(k);
+    nn_tensor_release(v);
+    nn_tensor_release(go);
+    nn_tensor_release(dp);
+    nn_tensor_release(dq);
+    nn_tensor_release(dk);
+    nn_tensor_release(dv);
+    return stt;
+}
+
+/* ---- public API ---- */
+
+static nn_params params0(void) {
+    nn_params p;
+    memset(&p, 0, sizeof p);
+    return p;
+}
+
+static bool reduction_ok(nn_ctx *ctx, const char *op, nn_reduction red) {
+    if (red == NN_REDUCTION_MEAN || red == NN_REDUCTION_SUM || red == NN_REDUCTION_NONE)
+        return true;
+    nn_error_set(&ctx->err, NN_ERR_VALUE,
+                 "%s: reduction must be 'mean', 'sum' or 'none' (got code %d)", op, (int)red);
+    return false;
+}
+
+nn_tensor *nn_softmax(nn_ctx *ctx, nn_tensor *a, int64_t dim) {
+    nn_params p = params0();
+    p.i[0] = dim;
+    return nn_exec(ctx, NN_OP_SOFTMAX, &a, 1, &p);
+}
+
+nn_tensor *nn_log_softmax(nn_ctx *ctx, nn_tensor *a, int64_t dim) {
+    nn_params p = params0();
+    p.i[0] = dim;
+    return nn_exec(ctx, NN_OP_LOG_SOFTMAX, &a, 1, &p);
+}
+
+nn_tensor *nn_cross_entropy(nn_ctx *ctx, nn_tensor *logits, nn_tensor *target,
+                            int64_t ignore_index, double label_smoothing, nn_reduction red) {
+    if (!reduction_ok(ctx, "cross_entropy", red)) return NULL;
+    if (!(label_smoothing >= 0 && label_smoothing <= 1))
+        return fail(ctx, NN_ERR_VALUE, "cross_entropy: label_smoothing must lie in [0, 1]; got %g",
+                    label_smoothing);
+    nn_params p = params0();
+    p.i[0] = ignore_index;
+    p.i[1] = red;
+    p.f[0] = label_smoothing;
+    nn_tensor *in[2] = {logits, target};
+    return nn_exec(ctx, NN_OP_CROSS_ENTROPY, in, 2, &p);
+}
+
+nn_tensor *nn_nll_loss(nn_ctx *ctx, nn_tensor *logp, nn_tensor *target, int64_t ignore_index,
+                       nn_reduction red) {
+    if (!reduction_ok(ctx, "nll_loss", red)) return NULL;
+    nn_params p = params0();
+    p.i[0] = ignore_index;
+    p.i[1] = red;
+    nn_tensor *in[2] = {logp, target};
+    return nn_exec(ctx, NN_OP_NLL_LOSS, in, 2, &p);
+}
+
+static nn_tensor *pointwise_loss(nn_ctx *ctx, nn_op op, pw_kind kind, nn_tensor *x, nn_tensor *t,
+                                 nn_reduction red) {
+    if (!reduction_ok(ctx, pw_names[kind], red)) return NULL;
+    nn_params p = params0();
+    p.i[0] = red;
+    nn_tensor *in[2] = {x, t};
+    return nn_exec(ctx, op, in, 2, &p);
+}
+
+nn_tensor *nn_mse_loss(nn_ctx *ctx, nn_tensor *input, nn_tensor *target, nn_reduction red) {
+    return pointwise_loss(ctx, NN_OP_MSE_LOSS, PW_MSE, input, target, red);
+}
+
+nn_tensor *nn_binary_cross_entropy(nn_ctx *ctx, nn_tensor *probs, nn_tensor *target,
+                                   nn_reduction red) {
+    return pointwise_loss(ctx, NN_OP_BCE, PW_BCE, probs, target, red);
+}
+
+nn_tensor *nn_binary_cross_entropy_with_logits(nn_ctx *ctx, nn_tensor *logits, nn_tensor *target,
+                                               nn_reduction red) {
+    return pointwise_loss(ctx, NN_OP_BCE_WITH_LOGITS, PW_BCEL, logits, target, red);
+}
+
+nn_tensor *nn_embedding(nn_ctx *ctx, nn_tensor *weight, nn_tensor *idx) {
+    nn_tensor *in[2] = {weight, idx};
+    return nn_exec(ctx, NN_OP_EMBEDDING, in, 2, NULL);
+}
+
+nn_tensor *nn_layer_norm(nn_ctx *ctx, nn_tensor *x, int n_norm, nn_tensor *weight,
+                         nn_tensor *bias, double eps) {
+    if (!(eps >= 0)) return fail(ctx, NN_ERR_VALUE, "layer_norm: eps must be >= 0; got %g", eps);
+    nn_params p = params0();
+    p.i[0] = n_norm;
+    p.f[0] = eps;
+    nn_tensor *in[3] = {x, NULL, NULL};
+    int n = 1;
+    if (weight) {
+        in[n++] = weight;
+        p.flags |= LN_WEIGHT;
+    }
+    if (bias) {
+        in[n++] = bias;
+        p.flags |= LN_BIAS;
+    }
+    return nn_exec(ctx, NN_OP_LAYER_NORM, in, n, &p);
+}
+
+nn_tensor *nn_dropout(nn_ctx *ctx, nn_tensor *x, double p, bool training) {
+    if (!(p >= 0 && p <= 1))
+        return fail(ctx, NN_ERR_VALUE,
+                    "dropout: p is the probability of zeroing an element and must lie in [0, 1]; "
+                    "got %g",
+                    p);
+    nn_params pr = params0();
+    pr.f[0] = p;
+    pr.flags = training ? DROP_TRAIN : 0;
+    return nn_exec(ctx, NN_OP_DROPOUT, &x, 1, &pr);
+}
+
+nn_tensor *nn_scaled_dot_product_attention(nn_ctx *ctx, nn_tensor *q, nn_tensor *k, nn_tensor *v,
+                                           bool causal, double scale) {
+    nn_params p = params0();
+    p.f[0] = scale > 0 ? scale : 0;
+    p.flags = causal ? SDPA_CAUSAL : 0;
+    nn_tensor *in[3] = {q, k, v};
+    return nn_exec(ctx, NN_OP_SDPA, in, 3, &p);
 }
