@@ -1,0 +1,640 @@
+/* Optimizers and gradient clipping (see nn_optim.h).
+ *
+ * The update rules transcribe torch.optim's single-tensor implementations
+ * (PyTorch 1.13/2.x): hyper-parameters are combined in double as Python does,
+ * then rounded once to the parameter's dtype, and each tensor operation of
+ * the PyTorch code is one rounded step here, in the same order, so float32
+ * results agree to round-off.
+ *
+ * Block layout (one pooled allocation, the storage of [block]):
+ *   [nn_optim][optim_slot x n][state buffers, each 64-byte aligned]
+ * The state buffers hold each parameter's elements in row-major order of its
+ * shape, whatever the parameter's strides.
+ */
+#include "nn_optim.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "nn_ops_impl.h"
+
+#define MAX_BUFS 3
+#define ALIGN    64
+
+typedef struct optim_slot {
+    nn_tensor *param;     /* retained */
+    int64_t steps;        /* updates this parameter received */
+    size_t off[MAX_BUFS]; /* byte offsets of its state buffers in the block */
+} optim_slot;
+
+struct nn_optim {
+    nn_optim_config cfg;
+    nn_tensor *block; /* owns the storage everything here lives in */
+    int n_params;
+    int n_bufs; /* state buffers per parameter */
+    int64_t step_count;
+    optim_slot *slots;
+};
+
+static const char *const sgd_names[] = {"momentum_buffer", NULL};
+static const char *const sgd_plain_names[] = {NULL};
+static const char *const adam_names[] = {"exp_avg", "exp_avg_sq", NULL};
+static const char *const adam_ams_names[] = {"exp_avg", "exp_avg_sq", "max_exp_avg_sq", NULL};
+
+static size_t round_up(size_t n) {
+    return (n + ALIGN - 1) / ALIGN * ALIGN;
+}
+
+const char *nn_optim_kind_name(nn_optim_kind kind) {
+    switch (kind) {
+    case NN_OPTIM_SGD: return "SGD";
+    case NN_OPTIM_ADAM: return "Adam";
+    case NN_OPTIM_ADAMW: return "AdamW";
+    }
+    return "?";
+}
+
+nn_optim_config nn_optim_defaults(nn_optim_kind kind) {
+    nn_optim_config c;
+    memset(&c, 0, sizeof c);
+    c.kind = kind;
+    c.lr = 1e-3;
+    c.beta1 = 0.9;
+    c.beta2 = 0.999;
+    c.eps = 1e-8;
+    c.weight_decay = kind == NN_OPTIM_ADAMW ? 1e-2 : 0.0;
+    return c;
+}
+
+/* Each check is written so that NaN fails it. */
+static nn_status check_config(nn_ctx *ctx, const nn_optim_config *c) {
+    const char *k = nn_optim_kind_name(c->kind);
+    if (c->kind != NN_OPTIM_SGD && c->kind != NN_OPTIM_ADAM && c->kind != NN_OPTIM_ADAMW)
+        return nn_error_set(&ctx->err, NN_ERR_VALUE, "unknown optimizer kind %d", (int)c->kind);
+    if (!(c->lr >= 0) || isinf(c->lr))
+        return nn_error_set(&ctx->err, NN_ERR_VALUE,
+                            "%s: invalid learning rate lr=%g; it must be a finite number >= 0", k,
+                            c->lr);
+    if (!(c->weight_decay >= 0) || isinf(c->weight_decay))
+        return nn_error_set(&ctx->err, NN_ERR_VALUE,
+                            "%s: invalid weight_decay=%g; it must be a finite number >= 0", k,
+                            c->weight_decay);
+    if (c->kind == NN_OPTIM_SGD) {
+        if (!(c->momentum >= 0) || isinf(c->momentum))
+            return nn_error_set(&ctx->err, NN_ERR_VALUE,
+                                "SGD: invalid momentum=%g; it must be a finite number >= 0",
+                                c->momentum);
+        if (!isfinite(c->dampening))
+            return nn_error_set(&ctx->err, NN_ERR_VALUE,
+                                "SGD: invalid dampening=%g; it must be finite", c->dampening);
+        if (c->nesterov && (c->momentum <= 0 || c->dampening != 0))
+            return nn_error_set(&ctx->err, NN_ERR_VALUE,
+                                "SGD: nesterov momentum requires momentum > 0 and dampening = 0 "
+                                "(got momentum=%g, dampening=%g)",
+                                c->momentum, c->dampening);
+        return NN_OK;
+    }
+    if (!(c->beta1 >= 0 && c->beta1 < 1))
+        return nn_error_set(&ctx->err, NN_ERR_VALUE,
+                            "%s: invalid beta1=%g (betas[0]); it must be in [0, 1)", k, c->beta1);
+    if (!(c->beta2 >= 0 && c->beta2 < 1))
+        return nn_error_set(&ctx->err, NN_ERR_VALUE,
+                            "%s: invalid beta2=%g (betas[1]); it must be in [0, 1)", k, c->beta2);
+    if (!(c->eps >= 0) || isinf(c->eps))
+        return nn_error_set(&ctx->err, NN_ERR_VALUE,
+                            "%s: invalid eps=%g; it must be a finite number >= 0", k, c->eps);
+    return NN_OK;
+}
+
+static int bufs_for(const nn_optim_config *c) {
+    if (c->kind == NN_OPTIM_SGD) return c->momentum != 0 ? 1 : 0;
+    return c->amsgrad ? 3 : 2;
+}
+
+static nn_status check_params(nn_ctx *ctx, const char *k, nn_tensor *const *params, int n) {
+    if (n < 0 || (n > 0 && !params))
+        return nn_error_set(&ctx->err, NN_ERR_VALUE, "%s: bad parameter list (n=%d)", k, n);
+    if (n == 0)
+        return nn_error_set(&ctx->err, NN_ERR_VALUE,
+                            "%s got an empty parameter list; pass the model's parameters", k);
+    for (int i = 0; i < n; i++) {
+        const nn_tensor *p = params[i];
+        char sh[128];
+        if (!p)
+            return nn_error_set(&ctx->err, NN_ERR_TYPE, "%s: parameter %d is missing (NULL)", k, i);
+        if (!nn_dtype_is_float(p->dtype))
+            return nn_error_set(&ctx->err, NN_ERR_TYPE,
+                                "%s: parameter %d (shape %s) is %s; only float32 and float64 "
+                                "tensors can be optimized",
+                                k, i, nn_tensor_shape_str(p, sh, sizeof sh),
+                                nn_dtype_name(p->dtype));
+        if (!nn_tensor_is_leaf(p))
+            return nn_error_set(&ctx->err, NN_ERR_VALUE,
+                                "%s: parameter %d (shape %s) is not a leaf tensor (it was "
+                                "computed from others); optimize the leaf it came from, or "
+                                "detach() it and set requires_grad",
+                                k, i, nn_tensor_shape_str(p, sh, sizeof sh));
+        for (int j = 0; j < i; j++)
+            if (params[j] == p)
+                return nn_error_set(&ctx->err, NN_ERR_VALUE,
+                                    "%s: parameter %d is the same tensor as parameter %d; each "
+                                    "parameter may appear once (it would be updated twice)",
+                                    k, i, j);
+    }
+    return NN_OK;
+}
+
+nn_optim *nn_optim_new(nn_ctx *ctx, nn_tensor *const *params, int n, const nn_optim_config *cfg) {
+    NN_ASSERT(ctx && cfg);
+    if (check_config(ctx, cfg)) return NULL;
+    const char *k = nn_optim_kind_name(cfg->kind);
+    if (check_params(ctx, k, params, n)) return NULL;
+    int nb = bufs_for(cfg);
+    size_t head = round_up(sizeof(nn_optim)) + round_up(sizeof(optim_slot) * (size_t)n);
+    size_t total = head;
+    for (int i = 0; i < n; i++) {
+        size_t bytes = (size_t)nn_tensor_numel(params[i]) * nn_dtype_size(params[i]->dtype);
+        if (bytes > (SIZE_MAX / 8 - total) / MAX_BUFS) {
+            nn_error_set(&ctx->err, NN_ERR_MEMORY, "%s: the parameters are too large", k);
+            return NULL;
+        }
+        total += (size_t)nb * round_up(bytes);
+    }
+    int64_t words = (int64_t)((total + 7) / 8);
+    nn_tensor *block = nn_tensor_empty(ctx, NN_FLOAT64, 1, &words);
+    if (!block) {
+        char msg[NN_ERROR_MSG_MAX];
+        snprintf(msg, sizeof msg, "%s", ctx->err.msg);
+        nn_error_set(&ctx->err, NN_ERR_MEMORY, "%s: no room for the optimizer's state: %s", k, msg);
+        return NULL;
+    }
+    char *base = block->storage->data;
+    memset(base, 0, total);
+    nn_optim *opt = (nn_optim *)(void *)base;
+    opt->cfg = *cfg;
+    opt->block = block;
+    opt->n_params = n;
+    opt->n_bufs = nb;
+    opt->slots = (optim_slot *)(void *)(base + round_up(sizeof(nn_optim)));
+    size_t off = head;
+    for (int i = 0; i < n; i++) {
+        optim_slot *s = &opt->slots[i];
+        s->param = nn_tensor_retain(params[i]);
+        size_t bytes = (size_t)nn_tensor_numel(params[i]) * nn_dtype_size(params[i]->dtype);
+        for (int b = 0; b < nb; b++) {
+            s->off[b] = off;
+            off += round_up(bytes);
+        }
+    }
+    NN_ASSERT(off == total);
+    return opt;
+}
+
+nn_optim *nn_optim_sgd(nn_ctx *ctx, nn_tensor *const *params, int n, double lr, double momentum,
+                       double dampening, double weight_decay, bool nesterov) {
+    nn_optim_config c = nn_optim_defaults(NN_OPTIM_SGD);
+    c.lr = lr, c.momentum = momentum, c.dampening = dampening;
+    c.weight_decay = weight_decay, c.nesterov = nesterov;
+    return nn_optim_new(ctx, params, n, &c);
+}
+
+static nn_optim *adam_like(nn_ctx *ctx, nn_optim_kind kind, nn_tensor *const *params, int n,
+                           double lr, double beta1, double beta2, double eps, double weight_decay,
+                           bool amsgrad) {
+    nn_optim_config c = nn_optim_defaults(kind);
+    c.lr = lr, c.beta1 = beta1, c.beta2 = beta2, c.eps = eps;
+    c.weight_decay = weight_decay, c.amsgrad = amsgrad;
+    return nn_optim_new(ctx, params, n, &c);
+}
+
+nn_optim *nn_optim_adam(nn_ctx *ctx, nn_tensor *const *params, int n, double lr, double beta1,
+                        double beta2, double eps, double weight_decay, bool amsgrad) {
+    return adam_like(ctx, NN_OPTIM_ADAM, params, n, lr, beta1, beta2, eps, weight_decay, amsgrad);
+}
+
+nn_optim *nn_optim_adamw(nn_ctx *ctx, nn_tensor *const *params, int n, double lr, double beta1,
+                         double beta2, double eps, double weight_decay, bool amsgrad) {
+    return adam_like(ctx, NN_OPTIM_ADAMW, params, n, lr, beta1, beta2, eps, weight_decay, amsgrad);
+}
+
+void nn_optim_free(nn_optim *opt) {
+    if (!opt) return;
+    /* The struct lives in the block: release the block last. */
+    nn_tensor *block = opt->block;
+    for (int i = 0; i < opt->n_params; i++) nn_tensor_release(opt->slots[i].param);
+    nn_tensor_release(block);
+}
+
+/* ---- update kernels ----
+ * One row of the iteration: d[0] parameter, d[1] gradient, d[2..] state
+ * buffers, with byte strides s[]. The hyper-parameters arrive combined in
+ * double; each kernel rounds them once to its type, as PyTorch does with
+ * Python floats. */
+
+typedef struct step_arg {
+    bool first; /* SGD: the momentum buffer starts as a copy of d_p */
+    bool nesterov;
+    bool amsgrad;
+    bool decoupled; /* AdamW */
+    double neg_lr;  /* SGD */
+    double wd, momentum, damp1;
+    double beta1, one_m_beta1, beta2, one_m_beta2;
+    double neg_step_size, bc2_sqrt, eps, decay;
+} step_arg;
+
+#define AT(T, k, i) (*(T *)(void *)(d[k] + (i)*s[k]))
+
+/* The loops run twice over: once on plain arrays when every operand is
+ * contiguous (the usual case, which the compiler vectorizes) and once with
+ * byte strides. BODY(X) is written against X(k, i), operand k's element i. */
+#define UNIT(k, i)    u##k[i]
+#define STRIDED(k, i) AT(T, k, i)
+
+static bool all_unit(const int64_t *s, int nargs, int64_t es) {
+    for (int k = 0; k < nargs; k++)
+        if (s[k] != es) return false;
+    return true;
+}
+
+/* PyTorch: d_p = g + wd p; buf = d_p (first) or buf*m + (1-dampening) d_p;
+ * d_p = nesterov ? d_p + m buf : buf; p += -lr d_p. */
+#define SGD_BODY(X)                                                                                \
+    for (int64_t i = 0; i < n; i++) {                                                              \
+        T p = X(0, i), dp = X(1, i);                                                               \
+        if (use_wd) dp = dp + wd * p;                                                              \
+        if (mom) {                                                                                 \
+            T buf = first ? dp : X(2, i) * m + damp1 * dp;                                         \
+            X(2, i) = buf;                                                                         \
+            dp = nesterov ? dp + m * buf : buf;                                                    \
+        }                                                                                          \
+        X(0, i) = p + nlr * dp;                                                                    \
+    }
+
+#define DEFINE_SGD(NAME, TYPE)                                                                     \
+    static void NAME(char **d, const int64_t *s, int64_t n, void *argp) {                          \
+        typedef TYPE T;                                                                            \
+        const step_arg *a = argp;                                                                  \
+        const T wd = (T)a->wd, m = (T)a->momentum, damp1 = (T)a->damp1, nlr = (T)a->neg_lr;        \
+        const bool mom = a->momentum != 0, use_wd = a->wd != 0, first = a->first;                  \
+        const bool nesterov = a->nesterov;                                                         \
+        if (all_unit(s, mom ? 3 : 2, (int64_t)sizeof(T))) {                                        \
+            T *restrict u0 = (T *)(void *)d[0];                                                    \
+            T *restrict u2 = mom ? (T *)(void *)d[2] : NULL;                                       \
+            const T *restrict u1 = (const T *)(const void *)d[1];                                  \
+            SGD_BODY(UNIT)                                                                         \
+        } else {                                                                                   \
+            SGD_BODY(STRIDED)                                                                      \
+        }                                                                                          \
+    }
+
+/* PyTorch (Adam): g += wd p. (AdamW): p *= 1 - lr wd. Then
+ * m = m b1 + (1-b1) g; v = v b2 + ((1-b2) g) g; vmax = max(vmax, v);
+ * denom = sqrt(v or vmax) / sqrt(1-b2^t) + eps; p += ((-lr/(1-b1^t)) m) / denom. */
+#define ADAM_BODY(X, SQRT)                                                                         \
+    for (int64_t i = 0; i < n; i++) {                                                              \
+        T p = X(0, i), g = X(1, i);                                                                \
+        if (decoupled)                                                                             \
+            p = p * decay;                                                                         \
+        else if (use_wd)                                                                           \
+            g = g + wd * p;                                                                        \
+        T m = X(2, i) * b1 + c1 * g;                                                               \
+        T v = X(3, i) * b2 + c2 * g * g;                                                           \
+        X(2, i) = m;                                                                               \
+        X(3, i) = v;                                                                               \
+        if (amsgrad) {                                                                             \
+            T old = X(4, i);                                                                       \
+            /* torch.maximum propagates NaN. */                                                    \
+            if (v != v || (old == old && v > old)) old = v;                                        \
+            X(4, i) = old;                                                                         \
+            v = old;                                                                               \
+        }                                                                                          \
+        T denom = SQRT(v) / bc2s + eps;                                                            \
+        X(0, i) = p + nss * m / denom;                                                             \
+    }
+
+#define DEFINE_ADAM(NAME, TYPE, SQRT)                                                              \
+    static void NAME(char **d, const int64_t *s, int64_t n, void *argp) {                          \
+        typedef TYPE T;                                                                            \
+        const step_arg *a = argp;                                                                  \
+        const T wd = (T)a->wd, b1 = (T)a->beta1, c1 = (T)a->one_m_beta1, b2 = (T)a->beta2;         \
+        const T c2 = (T)a->one_m_beta2, nss = (T)a->neg_step_size, bc2s = (T)a->bc2_sqrt;          \
+        const T eps = (T)a->eps, decay = (T)a->decay;                                              \
+        const bool decoupled = a->decoupled, use_wd = a->wd != 0, amsgrad = a->amsgrad;            \
+        if (all_unit(s, amsgrad ? 5 : 4, (int64_t)sizeof(T))) {                                    \
+            T *restrict u0 = (T *)(void *)d[0], *restrict u2 = (T *)(void *)d[2];                  \
+            T *restrict u3 = (T *)(void *)d[3];                                                    \
+            T *restrict u4 = amsgrad ? (T *)(void *)d[4] : NULL;                                   \
+            const T *restrict u1 = (const T *)(const void *)d[1];                                  \
+            ADAM_BODY(UNIT, SQRT)                                                                  \
+        } else {                                                                                   \
+            ADAM_BODY(STRIDED, SQRT)                                                               \
+        }                                                                                          \
+    }
+
+DEFINE_SGD(sgd_f32, float)
+DEFINE_SGD(sgd_f64, double)
+DEFINE_ADAM(adam_f32, float, sqrtf)
+DEFINE_ADAM(adam_f64, double, sqrt)
+
+/* Add a contiguous buffer in the block, laid out like [like]'s shape. */
+static void iter_add_buffer(nn_iter *it, char *ptr, const nn_tensor *like) {
+    NN_ASSERT(it->nargs < NN_ITER_MAX_ARGS);
+    int k = it->nargs++;
+    int64_t st = (int64_t)nn_dtype_size(like->dtype);
+    for (int i = like->ndim - 1; i >= 0; i--) {
+        it->strides[k][i] = st;
+        st *= like->shape[i];
+    }
+    it->data[k] = ptr;
+}
+
+static nn_status check_grad(nn_ctx *ctx, const nn_optim *opt, int i) {
+    const nn_tensor *p = opt->slots[i].param, *g = nn_tensor_grad(p);
+    if (!g) return NN_OK;
+    if (g->dtype != p->dtype || !nn_tensor_same_shape(g, p)) {
+        char a[128], b[128];
+        return nn_error_set(&ctx->err, NN_ERR_SHAPE,
+                            "%s.step(): parameter %d is %s %s but its gradient is %s %s; "
+                            "nothing was updated. Set a gradient of the parameter's shape and "
+                            "dtype, or zero_grad()",
+                            nn_optim_kind_name(opt->cfg.kind), i, nn_dtype_name(p->dtype),
+                            nn_tensor_shape_str(p, a, sizeof a), nn_dtype_name(g->dtype),
+                            nn_tensor_shape_str(g, b, sizeof b));
+    }
+    return NN_OK;
+}
+
+nn_status nn_optim_step(nn_ctx *ctx, nn_optim *opt) {
+    NN_ASSERT(ctx && opt);
+    /* Validate everything first so that an error leaves no parameter half-updated. */
+    for (int i = 0; i < opt->n_params; i++)
+        if (check_grad(ctx, opt, i)) return ctx->err.code;
+    const nn_optim_config *c = &opt->cfg;
+    char *base = opt->block->storage->data;
+    for (int i = 0; i < opt->n_params; i++) {
+        optim_slot *sl = &opt->slots[i];
+        nn_tensor *p = sl->param, *g = nn_tensor_grad(p);
+        if (!g) continue;
+        step_arg a;
+        memset(&a, 0, sizeof a);
+        a.wd = c->weight_decay;
+        nn_iter_loop loop;
+        bool f32 = p->dtype == NN_FLOAT32;
+        if (c->kind == NN_OPTIM_SGD) {
+            a.first = sl->steps == 0;
+            a.nesterov = c->nesterov;
+            a.momentum = c->momentum;
+            a.damp1 = 1.0 - c->dampening;
+            a.neg_lr = -c->lr;
+            loop = f32 ? sgd_f32 : sgd_f64;
+        } else {
+            double t = (double)(sl->steps + 1);
+            a.amsgrad = c->amsgrad;
+            a.decoupled = c->kind == NN_OPTIM_ADAMW;
+            a.decay = 1.0 - c->lr * c->weight_decay;
+            a.beta1 = c->beta1, a.one_m_beta1 = 1.0 - c->beta1;
+            a.beta2 = c->beta2, a.one_m_beta2 = 1.0 - c->beta2;
+            a.neg_step_size = -(c->lr / (1.0 - pow(c->beta1, t)));
+            a.bc2_sqrt = sqrt(1.0 - pow(c->beta2, t));
+            a.eps = c->eps;
+            loop = f32 ? adam_f32 : adam_f64;
+        }
+        nn_iter it;
+        nn_iter_init(&it, p->ndim, p->shape);
+        nn_iter_add(&it, p);
+        nn_iter_add(&it, g);
+        for (int b = 0; b < opt->n_bufs; b++) iter_add_buffer(&it, base + sl->off[b], p);
+        nn_iter_run(&it, loop, &a);
+        p->storage->version++;
+        sl->steps++;
+    }
+    opt->step_count++;
+    return NN_OK;
+}
+
+static void zero_loop(char **d, const int64_t *s, int64_t n, void *argp) {
+    size_t es = *(const size_t *)argp;
+    if (s[0] == (int64_t)es) {
+        memset(d[0], 0, (size_t)n * es);
+        return;
+    }
+    for (int64_t i = 0; i < n; i++) memset(d[0] + i * s[0], 0, es);
+}
+
+void nn_optim_zero_grad(nn_optim *opt, bool set_to_none) {
+    if (!opt) return;
+    for (int i = 0; i < opt->n_params; i++) {
+        nn_tensor *p = opt->slots[i].param, *g = nn_tensor_grad(p);
+        if (!g) continue;
+        if (set_to_none) {
+            nn_tensor_clear_grad(p);
+            continue;
+        }
+        size_t es = nn_dtype_size(g->dtype);
+        nn_iter it;
+        nn_iter_init(&it, g->ndim, g->shape);
+        nn_iter_add(&it, g);
+        nn_iter_run(&it, zero_loop, &es);
+        g->storage->version++;
+    }
+}
+
+/* ---- inspection ---- */
+
+nn_optim_kind nn_optim_get_kind(const nn_optim *opt) {
+    return opt->cfg.kind;
+}
+
+const nn_optim_config *nn_optim_get_config(const nn_optim *opt) {
+    return &opt->cfg;
+}
+
+nn_status nn_optim_set_lr(nn_ctx *ctx, nn_optim *opt, double lr) {
+    if (!(lr >= 0) || isinf(lr))
+        return nn_error_set(&ctx->err, NN_ERR_VALUE,
+                            "%s: invalid learning rate lr=%g; it must be a finite number >= 0",
+                            nn_optim_kind_name(opt->cfg.kind), lr);
+    opt->cfg.lr = lr;
+    return NN_OK;
+}
+
+double nn_optim_get_lr(const nn_optim *opt) {
+    return opt->cfg.lr;
+}
+
+int nn_optim_num_params(const nn_optim *opt) {
+    return opt->n_params;
+}
+
+nn_tensor *nn_optim_param(const nn_optim *opt, int i) {
+    return i >= 0 && i < opt->n_params ? opt->slots[i].param : NULL;
+}
+
+int64_t nn_optim_step_count(const nn_optim *opt) {
+    return opt->step_count;
+}
+
+int64_t nn_optim_param_steps(const nn_optim *opt, int i) {
+    return i >= 0 && i < opt->n_params ? opt->slots[i].steps : -1;
+}
+
+const char *const *nn_optim_state_names(const nn_optim *opt) {
+    if (opt->cfg.kind == NN_OPTIM_SGD) return opt->n_bufs ? sgd_names : sgd_plain_names;
+    return opt->cfg.amsgrad ? adam_ams_names : adam_names;
+}
+
+nn_tensor *nn_optim_state(nn_ctx *ctx, const nn_optim *opt, int i, const char *name) {
+    const char *k = nn_optim_kind_name(opt->cfg.kind);
+    if (i < 0 || i >= opt->n_params) {
+        nn_error_set(&ctx->err, NN_ERR_INDEX,
+                     "%s: parameter index %d is out of range (the optimizer has %d parameters)", k,
+                     i, opt->n_params);
+        return NULL;
+    }
+    const optim_slot *sl = &opt->slots[i];
+    if (name && !strcmp(name, "step")) {
+        if (opt->cfg.kind == NN_OPTIM_SGD || sl->steps == 0) return NULL;
+        return nn_scalar(ctx, (double)sl->steps, NN_FLOAT32);
+    }
+    const char *const *names = nn_optim_state_names(opt);
+    int b = -1;
+    for (int j = 0; names[j]; j++)
+        if (name && !strcmp(names[j], name)) b = j;
+    if (b < 0) {
+        char list[160] = "";
+        size_t len = 0;
+        for (int j = 0; names[j] && len < sizeof list; j++)
+            len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", j ? ", " : "", names[j]);
+        nn_error_set(&ctx->err, NN_ERR_VALUE, "%s has no state named '%s'; it keeps: %s%sstep", k,
+                     name ? name : "(null)", list, list[0] ? ", " : "");
+        return NULL;
+    }
+    if (sl->steps == 0) return NULL;
+    const nn_tensor *p = sl->param;
+    int64_t es = (int64_t)nn_dtype_size(p->dtype), strides[NN_MAX_DIMS], st = 1;
+    for (int d = p->ndim - 1; d >= 0; d--) {
+        strides[d] = st;
+        st *= p->shape[d];
+    }
+    /* The block is typed float64 only to have a size; the view takes the
+     * parameter's dtype, with the offset in its elements. */
+    nn_tensor *v =
+        nn_tensor_view_raw(ctx, opt->block, p->ndim, p->shape, strides, (int64_t)sl->off[b] / es);
+    if (v) v->dtype = p->dtype;
+    return v;
+}
+
+/* ---- gradient clipping ---- */
+
+typedef struct norm_arg {
+    nn_dtype dt;
+    double p;      /* 2, other finite p, or INFINITY */
+    double acc;    /* sum |g|^p, or max |g| */
+    int64_t index; /* elements visited so far */
+    int64_t bad;   /* flat index of the first non-finite element, or -1 */
+    double bad_val;
+} norm_arg;
+
+static void norm_loop(char **d, const int64_t *s, int64_t n, void *argp) {
+    norm_arg *a = argp;
+    double acc = a->acc;
+    for (int64_t i = 0; i < n; i++) {
+        double x = a->dt == NN_FLOAT32 ? (double)AT(float, 0, i) : AT(double, 0, i);
+        if (!isfinite(x) && a->bad < 0) a->bad = a->index + i, a->bad_val = x;
+        double ax = fabs(x);
+        if (a->p == 2)
+            acc += ax * ax;
+        else if (isinf(a->p))
+            acc = (ax > acc || ax != ax) ? ax : acc;
+        else
+            acc += pow(ax, a->p);
+    }
+    a->acc = acc;
+    a->index += n;
+}
+
+static void scale_loop(char **d, const int64_t *s, int64_t n, void *argp) {
+    const norm_arg *a = argp; /* acc holds the coefficient */
+    if (a->dt == NN_FLOAT32) {
+        float c = (float)a->acc;
+        for (int64_t i = 0; i < n; i++) AT(float, 0, i) *= c;
+    } else {
+        for (int64_t i = 0; i < n; i++) AT(double, 0, i) *= a->acc;
+    }
+}
+
+nn_status nn_clip_grad_norm(nn_ctx *ctx, nn_tensor *const *params, int n, double max_norm,
+                            double norm_type, double *total_norm) {
+    if (total_norm) *total_norm = 0;
+    if (n < 0 || (n > 0 && !params))
+        return nn_error_set(&ctx->err, NN_ERR_VALUE, "clip_grad_norm: bad parameter list (n=%d)",
+                            n);
+    if (!(max_norm >= 0))
+        return nn_error_set(&ctx->err, NN_ERR_VALUE,
+                            "clip_grad_norm: max_norm=%g must be a number >= 0", max_norm);
+    if (!(norm_type > 0))
+        return nn_error_set(&ctx->err, NN_ERR_VALUE,
+                            "clip_grad_norm: norm_type=%g is not supported; use 2 (the default), "
+                            "another p > 0, or inf",
+                            norm_type);
+    double acc = 0;
+    int first_bad = -1;
+    int64_t bad_at = -1;
+    double bad_val = 0;
+    for (int i = 0; i < n; i++) {
+        if (!params[i])
+            return nn_error_set(&ctx->err, NN_ERR_TYPE,
+                                "clip_grad_norm: parameter %d is missing (NULL)", i);
+        nn_tensor *g = nn_tensor_grad(params[i]);
+        if (!g) continue;
+        if (!nn_dtype_is_float(g->dtype))
+            return nn_error_set(&ctx->err, NN_ERR_TYPE,
+                                "clip_grad_norm: the gradient of parameter %d is %s, not float", i,
+                                nn_dtype_name(g->dtype));
+        norm_arg a = {g->dtype, norm_type, 0, 0, -1, 0};
+        nn_iter it;
+        nn_iter_init(&it, g->ndim, g->shape);
+        nn_iter_add(&it, g);
+        nn_iter_run(&it, norm_loop, &a);
+        if (a.bad >= 0 && first_bad < 0) first_bad = i, bad_at = a.bad, bad_val = a.bad_val;
+        if (isinf(norm_type))
+            acc = (a.acc > acc || a.acc != a.acc) ? a.acc : acc;
+        else
+            acc += a.acc;
+    }
+    double total = isinf(norm_type) ? acc : norm_type == 2 ? sqrt(acc) : pow(acc, 1.0 / norm_type);
+    if (total_norm) *total_norm = total;
+    if (!isfinite(total)) {
+        if (first_bad >= 0) {
+            char sh[128];
+            nn_tensor *g = nn_tensor_grad(params[first_bad]);
+            return nn_error_set(&ctx->err, NN_ERR_VALUE,
+                                "clip_grad_norm: the total gradient norm is %g because the "
+                                "gradient of parameter %d (shape %s) holds non-finite values "
+                                "(first: %g at flat index %lld); gradients were left unscaled. "
+                                "Find the op that produced it (%%anomaly on), or lower the "
+                                "learning rate",
+                                total, first_bad, nn_tensor_shape_str(g, sh, sizeof sh), bad_val,
+                                (long long)bad_at);
+        }
+        return nn_error_set(&ctx->err, NN_ERR_VALUE,
+                            "clip_grad_norm: the total gradient norm overflowed to %g although "
+                            "every gradient is finite (they are very large); gradients were "
+                            "left unscaled",
+                            total);
+    }
+    double coef = max_norm / (total + 1e-6);
+    if (coef >= 1.0) return NN_OK;
+    for (int i = 0; i < n; i++) {
+        nn_tensor *g = nn_tensor_grad(params[i]);
+        if (!g) continue;
+        norm_arg a = {g->dtype, 0, coef, 0, -1, 0};
+        nn_iter it;
+        nn_iter_init(&it, g->ndim, g->shape);
+        nn_iter_add(&it, g);
+        nn_iter_run(&it, scale_loop, &a);
+        g->storage->version++;
+    }
+    return NN_OK;
+}
