@@ -760,7 +760,7 @@ static nn_status resolve_shape(nn_ctx *ctx, const nn_tensor *a, int nd, const in
                                int64_t *out, const char *op) {
     char s1[128], s2[128];
     if (nd < 0 || nd > NN_MAX_DIMS)
-        return nn_error_set(&ctx->err, NN_ERR_SHAPE, "%s: a shape has 0 to %d dims, got %d", op,
+        return nn_error_set(&ctx->err, NN_ERR_SHAPE, "%s: shapes have at most %d dims, got %d", op,
                             NN_MAX_DIMS, nd);
     int infer = -1;
     int64_t known = 1, numel = nn_tensor_numel(a);
