@@ -82,8 +82,7 @@ static bool view_strides(const nn_tensor *t, int nd, const int64_t *shape, int64
     int64_t tensor_numel = 1, view_numel = 1;
     for (int d = t->ndim - 1; d >= 0; d--) {
         tensor_numel *= t->shape[d];
-        if (d == 0 ||
-            (t->shape[d - 1] != 1 && t->strides[d - 1] != tensor_numel * chunk_stride)) {
+        if (d == 0 || (t->shape[d - 1] != 1 && t->strides[d - 1] != tensor_numel * chunk_stride)) {
             while (view_d >= 0 && (view_numel < tensor_numel || shape[view_d] == 1)) {
                 st[view_d] = view_numel * chunk_stride;
                 view_numel *= shape[view_d];
@@ -188,8 +187,8 @@ static int64_t slice_len(int64_t start, int64_t stop, int64_t step) {
 }
 
 /* [t][..., start:stop:step, ...] along [dim] with normalised bounds. */
-static nn_tensor *slice_view(nn_ctx *ctx, const nn_tensor *t, int dim, int64_t start,
-                             int64_t stop, int64_t step) {
+static nn_tensor *slice_view(nn_ctx *ctx, const nn_tensor *t, int dim, int64_t start, int64_t stop,
+                             int64_t step) {
     int64_t shape[NN_MAX_DIMS], st[NN_MAX_DIMS];
     memcpy(shape, t->shape, sizeof shape);
     memcpy(st, t->strides, sizeof st);
@@ -277,15 +276,14 @@ static bool cat_skipped(const nn_tensor *t) {
 
 /* Validate the inputs of a cat along [dim_arg]; writes the wrapped dim, the
  * result shape and dtype, and the index of the input that sets the rank. */
-static nn_status cat_geometry(nn_ctx *ctx, nn_tensor *const *ts, int n, int64_t dim_arg,
-                              int *dim, int *nd, int64_t *shape, nn_dtype *dt) {
+static nn_status cat_geometry(nn_ctx *ctx, nn_tensor *const *ts, int n, int64_t dim_arg, int *dim,
+                              int *nd, int64_t *shape, nn_dtype *dt) {
     char s1[128], s2[128];
     if (n < 1) return nn_error_set(&ctx->err, NN_ERR_VALUE, "cat needs at least one tensor");
     int ref = -1;
     for (int i = 0; i < n; i++) {
         if (!ts[i])
-            return nn_error_set(&ctx->err, NN_ERR_VALUE, "cat: tensor %d of %d is missing", i,
-                                n);
+            return nn_error_set(&ctx->err, NN_ERR_VALUE, "cat: tensor %d of %d is missing", i, n);
         if (ref < 0 && !cat_skipped(ts[i])) ref = i;
     }
     if (ref < 0) ref = 0;
@@ -425,8 +423,7 @@ static nn_status index_prepare(nn_ctx *ctx, const nn_tensor *a, int64_t dim_arg,
     for (int k = 0; k < n_idx; k++) {
         const nn_tensor *t = idx[k];
         if (!t)
-            return nn_error_set(&ctx->err, NN_ERR_VALUE, "%s: index tensor %d is missing", op,
-                                k);
+            return nn_error_set(&ctx->err, NN_ERR_VALUE, "%s: index tensor %d is missing", op, k);
         if (t->dtype != NN_INT64)
             return nn_error_set(&ctx->err, NN_ERR_TYPE,
                                 "%s: index tensor %d is %s; indices must be int64%s", op, k,
@@ -555,24 +552,24 @@ typedef struct xfer_geom {
 } xfer_geom;
 
 /* flat[(o*n_mid + r)*n_post + q] <-> t[pre[o] + mid[r] + post[q]] */
-#define XFER_LOOP(NAME, T, STMT)                                                                  \
-    static void NAME(T *t, T *flat, const xfer_geom *x) {                                         \
-        for (int64_t o = 0; o < x->n_pre; o++)                                                    \
-            for (int64_t r = 0; r < x->n_mid; r++) {                                              \
-                T *row = t + x->pre[o] + x->mid[r];                                               \
-                T *f = flat + (o * x->n_mid + r) * x->n_post;                                     \
-                if (x->post_unit) {                                                               \
-                    for (int64_t q = 0; q < x->n_post; q++) {                                     \
-                        T *e = row + q;                                                           \
-                        STMT;                                                                     \
-                    }                                                                             \
-                } else {                                                                          \
-                    for (int64_t q = 0; q < x->n_post; q++) {                                     \
-                        T *e = row + x->post[q];                                                  \
-                        STMT;                                                                     \
-                    }                                                                             \
-                }                                                                                 \
-            }                                                                                     \
+#define XFER_LOOP(NAME, T, STMT)                                                                   \
+    static void NAME(T *t, T *flat, const xfer_geom *x) {                                          \
+        for (int64_t o = 0; o < x->n_pre; o++)                                                     \
+            for (int64_t r = 0; r < x->n_mid; r++) {                                               \
+                T *row = t + x->pre[o] + x->mid[r];                                                \
+                T *f = flat + (o * x->n_mid + r) * x->n_post;                                      \
+                if (x->post_unit) {                                                                \
+                    for (int64_t q = 0; q < x->n_post; q++) {                                      \
+                        T *e = row + q;                                                            \
+                        STMT;                                                                      \
+                    }                                                                              \
+                } else {                                                                           \
+                    for (int64_t q = 0; q < x->n_post; q++) {                                      \
+                        T *e = row + x->post[q];                                                   \
+                        STMT;                                                                      \
+                    }                                                                              \
+                }                                                                                  \
+            }                                                                                      \
     }
 
 XFER_LOOP(gather_u8, uint8_t, f[q] = *e)
@@ -586,8 +583,7 @@ XFER_LOOP(add_f64, double, *e += f[q])
 
 /* Move data between [t] (any strides) at the positions [g] selects and
  * [flat] (contiguous, of g's output shape, same dtype). */
-static nn_status xfer(nn_ctx *ctx, nn_tensor *t, nn_tensor *flat, const gather *g,
-                      xfer_mode mode) {
+static nn_status xfer(nn_ctx *ctx, nn_tensor *t, nn_tensor *flat, const gather *g, xfer_mode mode) {
     NN_ASSERT(t->dtype == flat->dtype && nn_tensor_is_contiguous(flat));
     nn_tensor *pre = dim_offsets(ctx, t, 0, g->d0);
     nn_tensor *post = pre ? dim_offsets(ctx, t, g->d0 + g->nk, t->ndim) : NULL;
@@ -604,7 +600,7 @@ static nn_status xfer(nn_ctx *ctx, nn_tensor *t, nn_tensor *flat, const gather *
         for (int k = 0; k < g->nk; k++) off += c[k * g->n_mid + r] * t->strides[g->d0 + k];
         m[r] = off;
     }
-    xfer_geom x = {pre->storage->data, m, post->storage->data, nn_tensor_numel(pre), g->n_mid,
+    xfer_geom x = {pre->storage->data,    m,   post->storage->data, nn_tensor_numel(pre), g->n_mid,
                    nn_tensor_numel(post), true};
     for (int64_t q = 0; q < x.n_post && x.post_unit; q++) x.post_unit = x.post[q] == q;
     void *td = nn_tensor_data(t), *fd = nn_tensor_data(flat);
@@ -616,13 +612,19 @@ static nn_status xfer(nn_ctx *ctx, nn_tensor *t, nn_tensor *flat, const gather *
         else
             add_f64(td, fd, &x);
     } else if (mode == XFER_GATHER) {
-        if (es == 1) gather_u8(td, fd, &x);
-        else if (es == 4) gather_u32(td, fd, &x);
-        else gather_u64(td, fd, &x);
+        if (es == 1)
+            gather_u8(td, fd, &x);
+        else if (es == 4)
+            gather_u32(td, fd, &x);
+        else
+            gather_u64(td, fd, &x);
     } else {
-        if (es == 1) set_u8(td, fd, &x);
-        else if (es == 4) set_u32(td, fd, &x);
-        else set_u64(td, fd, &x);
+        if (es == 1)
+            set_u8(td, fd, &x);
+        else if (es == 4)
+            set_u32(td, fd, &x);
+        else
+            set_u64(td, fd, &x);
     }
     nn_tensor_release(pre);
     nn_tensor_release(post);
@@ -693,8 +695,7 @@ nn_tensor *op_masked_select_forward(nn_ctx *ctx, nn_node *node) {
     return gather_forward(ctx, in0(node), &g);
 }
 
-nn_status op_masked_select_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout,
-                                    nn_tensor **din) {
+nn_status op_masked_select_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_tensor **din) {
     if (!node->in[0].needs_grad) return NN_OK;
     gather g;
     if (mask_prepare(ctx, in0(node), node->in[1].t, "masked_select", &g)) return ctx->err.code;
@@ -717,13 +718,11 @@ static nn_status scatter_set(nn_ctx *ctx, nn_tensor *a, nn_tensor *value, gather
         st = nn_error_set(&ctx->err, NN_ERR_VALUE, "%s: the value is missing", op);
     } else if (nn_broadcast_shapes(ctx, value->ndim, value->shape, g->out_nd, g->out_shape, &nd,
                                    shape) ||
-               nd != g->out_nd ||
-               memcmp(shape, g->out_shape, sizeof(int64_t) * (size_t)nd) != 0) {
+               nd != g->out_nd || memcmp(shape, g->out_shape, sizeof(int64_t) * (size_t)nd) != 0) {
         st = nn_error_set(&ctx->err, NN_ERR_SHAPE,
                           "%s: a value of shape %s cannot be assigned to the %s elements "
                           "selected (shape %s); it must broadcast to that shape",
-                          op, nn_tensor_shape_str(value, s1, sizeof s1),
-                          nn_dtype_name(a->dtype),
+                          op, nn_tensor_shape_str(value, s1, sizeof s1), nn_dtype_name(a->dtype),
                           nn_shape_str(s2, sizeof s2, g->out_nd, g->out_shape));
     } else {
         nn_tensor *v = nn_tensor_empty(ctx, a->dtype, g->out_nd, g->out_shape);
@@ -775,8 +774,7 @@ static nn_status resolve_shape(nn_ctx *ctx, const nn_tensor *a, int nd, const in
             infer = i;
         } else if (shape[i] < 0) {
             return nn_error_set(&ctx->err, NN_ERR_SHAPE, "%s: shape %s has the negative size %lld",
-                                op, nn_shape_str(s1, sizeof s1, nd, shape),
-                                (long long)shape[i]);
+                                op, nn_shape_str(s1, sizeof s1, nd, shape), (long long)shape[i]);
         } else {
             known *= shape[i];
         }
@@ -804,13 +802,12 @@ static nn_status resolve_shape(nn_ctx *ctx, const nn_tensor *a, int nd, const in
                             "%s: cannot reshape a tensor of shape %s (%lld elements) into shape "
                             "%s (%lld elements); the element counts must match",
                             op, nn_tensor_shape_str(a, s1, sizeof s1), (long long)numel,
-                            nn_shape_str(s2, sizeof s2, nd, shape),
-                            (long long)known);
+                            nn_shape_str(s2, sizeof s2, nd, shape), (long long)known);
     return NN_OK;
 }
 
-static nn_tensor *reshape_call(nn_ctx *ctx, nn_tensor *a, int ndim, const int64_t *shape,
-                               int flags, const char *op) {
+static nn_tensor *reshape_call(nn_ctx *ctx, nn_tensor *a, int ndim, const int64_t *shape, int flags,
+                               const char *op) {
     nn_params p;
     memset(&p, 0, sizeof p);
     if (missing(ctx, a, op) || resolve_shape(ctx, a, ndim, shape, p.dims, op)) return NULL;
@@ -1003,11 +1000,12 @@ nn_tensor *nn_select(nn_ctx *ctx, nn_tensor *a, int64_t dim, int64_t index) {
     if (nn_dim_wrap(ctx, dim, a->ndim, &d)) return NULL;
     int64_t n = a->shape[d];
     if (index < -n || index >= n) {
-        nn_error_set(&ctx->err, NN_ERR_INDEX,
-                     "select: index %lld is out of range for dim %d of size %lld (tensor shape %s); "
-                     "valid indices are %lld to %lld",
-                     (long long)index, d, (long long)n, nn_tensor_shape_str(a, s1, sizeof s1),
-                     (long long)-n, (long long)(n - 1));
+        nn_error_set(
+            &ctx->err, NN_ERR_INDEX,
+            "select: index %lld is out of range for dim %d of size %lld (tensor shape %s); "
+            "valid indices are %lld to %lld",
+            (long long)index, d, (long long)n, nn_tensor_shape_str(a, s1, sizeof s1), (long long)-n,
+            (long long)(n - 1));
         return NULL;
     }
     nn_params p;
@@ -1106,8 +1104,8 @@ nn_status nn_split(nn_ctx *ctx, nn_tensor *a, int64_t size, int64_t dim, nn_tens
     return split_sizes(ctx, a, d, size, (int)count, out, cap, out_n, "split");
 }
 
-nn_status nn_chunk(nn_ctx *ctx, nn_tensor *a, int64_t chunks, int64_t dim, nn_tensor **out,
-                   int cap, int *out_n) {
+nn_status nn_chunk(nn_ctx *ctx, nn_tensor *a, int64_t chunks, int64_t dim, nn_tensor **out, int cap,
+                   int *out_n) {
     int d;
     if (missing(ctx, a, "chunk")) return ctx->err.code;
     *out_n = 0;

@@ -186,8 +186,8 @@ NN_TEST(shape_slice_geometry_and_errors) {
     nn_tensor *a = nn_slice(ctx, x, 1, 1, 6, 2);
     CHECK(a && a->storage == x->storage && a->offset == 1 && a->shape[1] == 3 &&
           strides_are(a, 2, S(6, 2)));
-    CHECK(tu_close(a, 2, S(5, 3),
-                   V(1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29), 0, 0, "x[:, 1:6:2]"));
+    CHECK(tu_close(a, 2, S(5, 3), V(1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29), 0, 0,
+                   "x[:, 1:6:2]"));
     nn_tensor *b = nn_slice(ctx, x, 0, -4, -1, 1);
     CHECK(b && b->shape[0] == 3 && b->offset == 6);
     nn_tensor *c = nn_slice(ctx, x, -1, -100, 100, 1);
@@ -317,8 +317,7 @@ NN_TEST(shape_index_values_and_errors) {
     nn_tensor *neg = ints(ctx, 1, S(1), V(-5));
     CHECK(nn_index(ctx, x, 0, &neg, 1) == NULL && has(ctx, "index -5") && has(ctx, "size 4"));
     nn_tensor *fl = nn_zeros(ctx, NN_FLOAT32, 1, S(2));
-    CHECK(nn_index(ctx, x, 0, &fl, 1) == NULL && ctx->err.code == NN_ERR_TYPE &&
-          has(ctx, "int64"));
+    CHECK(nn_index(ctx, x, 0, &fl, 1) == NULL && ctx->err.code == NN_ERR_TYPE && has(ctx, "int64"));
     nn_tensor *bm = nn_zeros(ctx, NN_BOOL, 1, S(4));
     CHECK(nn_index(ctx, x, 0, &bm, 1) == NULL && has(ctx, "masked_select"));
     nn_tensor *r3 = ints(ctx, 1, S(3), V(0, 1, 2));
@@ -353,8 +352,7 @@ NN_TEST(shape_masked_select_values_and_errors) {
     nn_tensor *b = nn_masked_select(ctx, x, lm);
     CHECK(tu_close(b, 2, S(2, 2), V(2, 3, 4, 5), 0, 0, "x[rows]"));
     nn_tensor *im = nn_zeros(ctx, NN_INT64, 2, S(3, 2));
-    CHECK(nn_masked_select(ctx, x, im) == NULL && ctx->err.code == NN_ERR_TYPE &&
-          has(ctx, "bool"));
+    CHECK(nn_masked_select(ctx, x, im) == NULL && ctx->err.code == NN_ERR_TYPE && has(ctx, "bool"));
     nn_tensor *wm = nn_zeros(ctx, NN_BOOL, 1, S(2));
     CHECK(nn_masked_select(ctx, x, wm) == NULL && ctx->err.code == NN_ERR_SHAPE &&
           has(ctx, "[2]") && has(ctx, "[3, 2]") && has(ctx, "expand()"));
@@ -394,8 +392,8 @@ NN_TEST(shape_index_put_plants_a_nan) {
     CHECK(tu_close(x, 2, S(2, 3), V(8, 5, 8, 7, 5, 7), 0, 0, "row swap"));
     /* Errors. */
     nn_tensor *wrong = nn_zeros(ctx, NN_FLOAT32, 1, S(3));
-    CHECK(nn_index_put_(ctx, x, 1, &cols, 1, wrong) == NN_ERR_SHAPE &&
-          has(ctx, "[3]") && has(ctx, "[2, 2]"));
+    CHECK(nn_index_put_(ctx, x, 1, &cols, 1, wrong) == NN_ERR_SHAPE && has(ctx, "[3]") &&
+          has(ctx, "[2, 2]"));
     nn_tensor *bad = ints(ctx, 1, S(1), V(3));
     CHECK(nn_index_put_(ctx, x, 0, &bad, 1, five) == NN_ERR_INDEX && has(ctx, "index 3"));
     CHECK(nn_index_put_(ctx, x, 0, &one, 1, NULL) == NN_ERR_VALUE);
@@ -451,7 +449,7 @@ static nn_tensor *view_chain(nn_ctx *ctx, nn_tensor **in, void *argp) {
     nn_tensor *x = in[0], *t = NULL, *r = NULL;
     switch (a->which) {
     case 0: r = nn_reshape(ctx, x, 2, S(-1, 6)); break; /* view */
-    case 1:                                              /* copy: non-contiguous input */
+    case 1:                                             /* copy: non-contiguous input */
         t = nn_transpose(ctx, x, 0, 2);
         r = nn_reshape(ctx, t, 2, S(6, -1));
         break;
@@ -487,9 +485,10 @@ static nn_tensor *view_chain(nn_ctx *ctx, nn_tensor **in, void *argp) {
 }
 
 NN_TEST(shape_gradcheck_views_and_copies) {
-    static const char *names[] = {"reshape view", "reshape copy", "view", "flatten",
-                                  "permute", "transpose", "squeeze/unsqueeze", "expand",
-                                  "contiguous", "slice step", "slice permuted", "select",
+    static const char *names[] = {"reshape view",      "reshape copy",   "view",
+                                  "flatten",           "permute",        "transpose",
+                                  "squeeze/unsqueeze", "expand",         "contiguous",
+                                  "slice step",        "slice permuted", "select",
                                   "select transposed"};
     nn_ctx *ctx = nn_ctx_new(1);
     nn_tensor *x = leaf(ctx, 3, S(2, 3, 4));
@@ -533,8 +532,8 @@ static nn_tensor *split_fn(nn_ctx *ctx, nn_tensor **in, void *argp) {
     const shape_arg *a = argp;
     nn_tensor *p[8], *w[8];
     int n = 0;
-    nn_status st = a->which ? nn_chunk(ctx, in[0], 3, -1, p, 8, &n)
-                            : nn_split(ctx, in[0], 2, 0, p, 8, &n);
+    nn_status st =
+        a->which ? nn_chunk(ctx, in[0], 3, -1, p, 8, &n) : nn_split(ctx, in[0], 2, 0, p, 8, &n);
     if (st) return NULL;
     for (int i = 0; i < n; i++) w[i] = nn_mul_scalar(ctx, p[i], i + 1);
     nn_tensor *r = nn_cat(ctx, w, n, a->which ? -1 : 0);

@@ -244,7 +244,8 @@ static nn_tensor *masked_fill(nn_ctx *ctx, nn_tensor **in, void *arg) {
     return c;
 }
 
-#define CASE(name) {#name, name}
+#define CASE(name)                                                                                 \
+    { #name, name }
 static const tu_ref_fn shape_cases[] = {
     CASE(reshape_infer),
     CASE(reshape_noncontig),
