@@ -94,8 +94,9 @@ static bool is_f64(const nn_tensor *t) {
 /* A float tensor, or a TypeError that names the op and the argument. */
 static bool need_float(nn_ctx *ctx, const char *op, const char *what, const nn_tensor *t) {
     if (nn_dtype_is_float(t->dtype)) return true;
-    nn_error_set(&ctx->err, NN_ERR_TYPE, "%s: %s must be a float tensor, not %s (convert it with .float())",
-                 op, what, nn_dtype_name(t->dtype));
+    nn_error_set(&ctx->err, NN_ERR_TYPE,
+                 "%s: %s must be a float tensor, not %s (convert it with .float())", op, what,
+                 nn_dtype_name(t->dtype));
     return false;
 }
 
@@ -315,8 +316,8 @@ static nn_status class_geom(nn_ctx *ctx, const char *op, const nn_tensor *x, con
 }
 
 /* Every target is a class in [0, C) or ignore_index; the count of the rest. */
-static nn_status check_targets(nn_ctx *ctx, const char *op, const int64_t *t, int64_t n,
-                               int64_t c, int64_t ignore, int64_t *count) {
+static nn_status check_targets(nn_ctx *ctx, const char *op, const int64_t *t, int64_t n, int64_t c,
+                               int64_t ignore, int64_t *count) {
     int64_t k = 0;
     for (int64_t i = 0; i < n; i++) {
         if (t[i] == ignore) continue;
@@ -335,9 +336,8 @@ static nn_status check_targets(nn_ctx *ctx, const char *op, const int64_t *t, in
 
 /* One pass per (n, s): log-softmax over C into [logp], then the loss of
  * that position, into [loss] (reduction none) or summed into *total. */
-KERNEL void ce_kernel(const void *x, void *logp, const int64_t *tgt, const void *probs,
-                      void *loss, double *total, const cls_geom *g, int64_t ignore, double ls,
-                      bool f64) {
+KERNEL void ce_kernel(const void *x, void *logp, const int64_t *tgt, const void *probs, void *loss,
+                      double *total, const cls_geom *g, int64_t ignore, double ls, bool f64) {
     int64_t c = g->c, s = g->s;
     double acc = 0;
     for (int64_t n = 0; n < g->n; n++) {
@@ -421,8 +421,7 @@ nn_tensor *op_cross_entropy_forward(nn_ctx *ctx, nn_node *node) {
     nn_tensor *out = logp ? class_loss_out(ctx, dt, xin, red) : NULL;
     if (!out) goto fail;
     int64_t count = g.n * g.s;
-    if (!g.probs &&
-        check_targets(ctx, op, nn_tensor_data(t), g.n * g.s, g.c, ignore, &count))
+    if (!g.probs && check_targets(ctx, op, nn_tensor_data(t), g.n * g.s, g.c, ignore, &count))
         goto fail;
     double total = 0;
     const int64_t *tp = g.probs ? NULL : nn_tensor_data(t);
@@ -490,14 +489,12 @@ KERNEL void ce_grad_kernel(const void *logp, const int64_t *tgt, const void *pro
         }
     }
 }
-static void ce_grad_f32(const void *lp, const int64_t *t, const void *pr, const void *go,
-                        double g0, bool pp, void *dx, void *dt, const cls_geom *g, int64_t ig,
-                        double ls) {
+static void ce_grad_f32(const void *lp, const int64_t *t, const void *pr, const void *go, double g0,
+                        bool pp, void *dx, void *dt, const cls_geom *g, int64_t ig, double ls) {
     ce_grad_kernel(lp, t, pr, go, g0, pp, dx, dt, g, ig, ls, false);
 }
-static void ce_grad_f64(const void *lp, const int64_t *t, const void *pr, const void *go,
-                        double g0, bool pp, void *dx, void *dt, const cls_geom *g, int64_t ig,
-                        double ls) {
+static void ce_grad_f64(const void *lp, const int64_t *t, const void *pr, const void *go, double g0,
+                        bool pp, void *dx, void *dt, const cls_geom *g, int64_t ig, double ls) {
     ce_grad_kernel(lp, t, pr, go, g0, pp, dx, dt, g, ig, ls, true);
 }
 
@@ -574,8 +571,8 @@ static void nll_f64(const void *x, const int64_t *t, void *loss, double *tot, co
     nll_kernel(x, t, loss, tot, g, ig, true);
 }
 
-KERNEL void nll_grad_kernel(const int64_t *tgt, const void *gout, double g0, bool per_pos,
-                            void *dx, const cls_geom *g, int64_t ignore, bool f64) {
+KERNEL void nll_grad_kernel(const int64_t *tgt, const void *gout, double g0, bool per_pos, void *dx,
+                            const cls_geom *g, int64_t ignore, bool f64) {
     for (int64_t n = 0; n < g->n; n++) {
         for (int64_t j = 0; j < g->s; j++) {
             int64_t pos = n * g->s + j, t = tgt[pos];
@@ -633,8 +630,8 @@ nn_status op_nll_loss_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_t
     double g0 = reduced_grad(dout, red, node->p.f[3]);
     nn_tensor *t = dense(ctx, tin, NN_INT64);
     nn_tensor *go = t && red == NN_REDUCTION_NONE ? dense(ctx, dout, dt) : NULL;
-    nn_tensor *dx = t && (red != NN_REDUCTION_NONE || go) ? nn_zeros(ctx, dt, xin->ndim, xin->shape)
-                                                         : NULL;
+    nn_tensor *dx =
+        t && (red != NN_REDUCTION_NONE || go) ? nn_zeros(ctx, dt, xin->ndim, xin->shape) : NULL;
     if (dx) {
         const void *gp = go ? nn_tensor_data(go) : NULL;
         if (dt == NN_FLOAT64)
@@ -719,8 +716,8 @@ static void pw_f64(pw_kind k, const void *x, const void *t, void *loss, double *
     pw_kernel(k, x, t, loss, tot, n, true);
 }
 
-KERNEL void pw_grad_kernel(pw_kind kind, const void *x, const void *t, const void *gout,
-                           double g0, void *dx, void *dt, int64_t n, bool f64) {
+KERNEL void pw_grad_kernel(pw_kind kind, const void *x, const void *t, const void *gout, double g0,
+                           void *dx, void *dt, int64_t n, bool f64) {
     for (int64_t i = 0; i < n; i++) {
         double gx, gt, g = gout ? ld(gout, i, f64) : g0;
         pw_grad(kind, ld(x, i, f64), ld(t, i, f64), &gx, &gt, f64);
@@ -745,7 +742,7 @@ static bool pw_shape(nn_ctx *ctx, pw_kind kind, const nn_tensor *x, const nn_ten
         if (nn_broadcast_shapes(ctx, x->ndim, x->shape, t->ndim, t->shape, nd, shape) == NN_OK)
             return true;
         nn_error_set(&ctx->err, NN_ERR_SHAPE,
-                     "mse_loss: input of shape %s and target of shape %s do not broadcast", 
+                     "mse_loss: input of shape %s and target of shape %s do not broadcast",
                      shape_s(x, a, sizeof a), shape_s(t, b, sizeof b));
         return false;
     }
@@ -890,7 +887,7 @@ static bool embedding_check(nn_ctx *ctx, const nn_tensor *w, const nn_tensor *id
     }
     if (idx->ndim + 1 > NN_MAX_DIMS) {
         nn_error_set(&ctx->err, NN_ERR_SHAPE,
-                     "embedding: indices of %d dims give an output of %d dims; at most %d", 
+                     "embedding: indices of %d dims give an output of %d dims; at most %d",
                      idx->ndim, idx->ndim + 1, NN_MAX_DIMS);
         return false;
     }
@@ -932,8 +929,8 @@ done:
 }
 
 /* dweight[idx[i]] += dout[i]: repeated indices accumulate. */
-KERNEL void embedding_grad_kernel(const void *g, const int64_t *idx, void *dw, int64_t n,
-                                  int64_t d, bool f64) {
+KERNEL void embedding_grad_kernel(const void *g, const int64_t *idx, void *dw, int64_t n, int64_t d,
+                                  bool f64) {
     for (int64_t i = 0; i < n; i++) {
         int64_t r = idx[i] * d;
         for (int64_t k = 0; k < d; k++)
@@ -1022,8 +1019,8 @@ static void ln_f64(const void *x, const void *w, const void *b, void *y, void *m
  *   dx = rstd (dxhat - mean(dxhat) - xhat mean(dxhat xhat))
  *   dw = sum over rows of g xhat, db = sum over rows of g (accumulated in double). */
 KERNEL void ln_grad_kernel(const void *x, const void *g, const void *w, const void *mean,
-                           const void *rstd, void *dx, double *dw, double *db, int64_t m,
-                           int64_t k, bool f64) {
+                           const void *rstd, void *dx, double *dw, double *db, int64_t m, int64_t k,
+                           bool f64) {
     for (int64_t r = 0; r < m; r++) {
         int64_t base = r * k;
         double mu = ld(mean, r, f64), rs = ld(rstd, r, f64), s1 = 0, s2 = 0;
@@ -1116,10 +1113,8 @@ nn_tensor *op_layer_norm_forward(nn_ctx *ctx, nn_node *node) {
     int64_t m, k, stat_shape[NN_MAX_DIMS];
     ln_geom(xin, n_norm, &m, &k);
     for (int i = 0; i < xin->ndim; i++) stat_shape[i] = i < xin->ndim - n_norm ? xin->shape[i] : 1;
-    nn_tensor *x = dense(ctx, xin, dt), *w = NULL, *b = NULL, *y = NULL, *mean = NULL,
-              *rstd = NULL;
-    if (!x || (win && !(w = dense(ctx, win, dt))) || (bin && !(b = dense(ctx, bin, dt))))
-        goto done;
+    nn_tensor *x = dense(ctx, xin, dt), *w = NULL, *b = NULL, *y = NULL, *mean = NULL, *rstd = NULL;
+    if (!x || (win && !(w = dense(ctx, win, dt))) || (bin && !(b = dense(ctx, bin, dt)))) goto done;
     if (node->recorded && (!(mean = nn_tensor_empty(ctx, dt, xin->ndim, stat_shape)) ||
                            !(rstd = nn_tensor_empty(ctx, dt, xin->ndim, stat_shape))))
         goto done;
@@ -1414,7 +1409,7 @@ nn_tensor *op_sdpa_forward(nn_ctx *ctx, nn_node *node) {
     int64_t one[2] = {g.tq, g.tk};
     nn_tensor *q = dense(ctx, qin, dt), *k = q ? dense(ctx, kin, dt) : NULL;
     nn_tensor *v = k ? dense(ctx, vin, dt) : NULL;
-    nn_tensor *p = !v ? NULL
+    nn_tensor *p = !v               ? NULL
                    : node->recorded ? nn_tensor_empty(ctx, dt, nd, pshape)
                                     : nn_tensor_empty(ctx, dt, 2, one);
     nn_tensor *o = p ? nn_tensor_empty(ctx, dt, nd, oshape) : NULL;
@@ -1423,7 +1418,8 @@ nn_tensor *op_sdpa_forward(nn_ctx *ctx, nn_node *node) {
         char *pp = nn_tensor_data(p), *op = nn_tensor_data(o);
         int64_t ps = node->recorded ? g.tq * g.tk : 0;
         for (int64_t b = 0; b < g.batch; b++) {
-            const char *qb = qp + (size_t)(b * g.tq * g.d) * es, *kb = kp + (size_t)(b * g.tk * g.d) * es;
+            const char *qb = qp + (size_t)(b * g.tq * g.d) * es,
+                       *kb = kp + (size_t)(b * g.tk * g.d) * es;
             const char *vb = vp + (size_t)(b * g.tk * g.dv) * es;
             char *pb = pp + (size_t)(b * ps) * es, *ob = op + (size_t)(b * g.tq * g.dv) * es;
             gemm(f64, false, true, g.tq, g.tk, g.d, scale, qb, g.d, kb, g.d, pb, g.tk);
@@ -1550,8 +1546,8 @@ nn_tensor *nn_log_softmax(nn_ctx *ctx, nn_tensor *a, int64_t dim) {
     return nn_exec(ctx, NN_OP_LOG_SOFTMAX, &a, 1, &p);
 }
 
-nn_tensor *nn_cross_entropy(nn_ctx *ctx, nn_tensor *logits, nn_tensor *target,
-                            int64_t ignore_index, double label_smoothing, nn_reduction red) {
+nn_tensor *nn_cross_entropy(nn_ctx *ctx, nn_tensor *logits, nn_tensor *target, int64_t ignore_index,
+                            double label_smoothing, nn_reduction red) {
     if (!reduction_ok(ctx, "cross_entropy", red)) return NULL;
     if (!(label_smoothing >= 0 && label_smoothing <= 1))
         return fail(ctx, NN_ERR_VALUE, "cross_entropy: label_smoothing must lie in [0, 1]; got %g",
@@ -1602,8 +1598,8 @@ nn_tensor *nn_embedding(nn_ctx *ctx, nn_tensor *weight, nn_tensor *idx) {
     return nn_exec(ctx, NN_OP_EMBEDDING, in, 2, NULL);
 }
 
-nn_tensor *nn_layer_norm(nn_ctx *ctx, nn_tensor *x, int n_norm, nn_tensor *weight,
-                         nn_tensor *bias, double eps) {
+nn_tensor *nn_layer_norm(nn_ctx *ctx, nn_tensor *x, int n_norm, nn_tensor *weight, nn_tensor *bias,
+                         double eps) {
     if (!(eps >= 0)) return fail(ctx, NN_ERR_VALUE, "layer_norm: eps must be >= 0; got %g", eps);
     nn_params p = params0();
     p.i[0] = n_norm;

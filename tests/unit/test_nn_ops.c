@@ -5,7 +5,7 @@
 
 #include "testutil.h"
 
-#define GC_EPS 1e-6
+#define GC_EPS  1e-6
 #define GC_RTOL 1e-5
 #define GC_ATOL 1e-7
 
@@ -33,8 +33,8 @@ static nn_tensor *ids(nn_ctx *ctx, int ndim, const int64_t *shape, const double 
 static bool failed_with(nn_ctx *ctx, nn_tensor *r, nn_status code, const char *needle) {
     bool ok = r == NULL && nn_ctx_status(ctx) == code && strstr(nn_ctx_error(ctx), needle);
     if (!ok)
-        fprintf(stderr, "  expected %s containing '%s', got %s: %s\n", nn_status_name(code),
-                needle, r ? "a result" : nn_status_name(nn_ctx_status(ctx)), nn_ctx_error(ctx));
+        fprintf(stderr, "  expected %s containing '%s', got %s: %s\n", nn_status_name(code), needle,
+                r ? "a result" : nn_status_name(nn_ctx_status(ctx)), nn_ctx_error(ctx));
     nn_tensor_release(r);
     nn_ctx_clear_error(ctx);
     return ok;
@@ -75,8 +75,8 @@ NN_TEST(nn_softmax_values) {
 NN_TEST(nn_softmax_neg_inf_mask) {
     nn_ctx *ctx = nn_ctx_new(0);
     /* Row 0: one masked entry gets probability 0; row 1: all masked is nan. */
-    nn_tensor *x = leaf64(ctx, 2, TU_SHAPE(2, 3),
-                          TU_VALS(0, -INFINITY, 0, -INFINITY, -INFINITY, -INFINITY));
+    nn_tensor *x =
+        leaf64(ctx, 2, TU_SHAPE(2, 3), TU_VALS(0, -INFINITY, 0, -INFINITY, -INFINITY, -INFINITY));
     nn_tensor *y = nn_softmax(ctx, x, 1), *ly = nn_log_softmax(ctx, x, 1);
     CHECK(tu_close(y, 2, TU_SHAPE(2, 3), TU_VALS(0.5, 0, 0.5, NAN, NAN, NAN), 1e-12, 0, "masked"));
     CHECK(tu_close(ly, 2, TU_SHAPE(2, 3), TU_VALS(-log(2), -INFINITY, -log(2), NAN, NAN, NAN),
@@ -116,8 +116,8 @@ NN_TEST(nn_softmax_gradcheck) {
     nn_tensor *x = randn_leaf(ctx, 3, TU_SHAPE(2, 3, 4));
     for (int64_t d = 0; d < 3; d++) {
         CHECK(tu_gradcheck(ctx, "softmax", gc_softmax, &x, 1, &d, GC_EPS, GC_RTOL, GC_ATOL));
-        CHECK(tu_gradcheck(ctx, "log_softmax", gc_log_softmax, &x, 1, &d, GC_EPS, GC_RTOL,
-                           GC_ATOL));
+        CHECK(
+            tu_gradcheck(ctx, "log_softmax", gc_log_softmax, &x, 1, &d, GC_EPS, GC_RTOL, GC_ATOL));
     }
     nn_tensor_release(x);
     nn_ctx_free(ctx);
@@ -211,26 +211,26 @@ NN_TEST(nn_cross_entropy_errors) {
     nn_tensor *xi = nn_zeros(ctx, NN_INT64, 2, TU_SHAPE(2, 5));
     nn_tensor *x0 = nn_scalar(ctx, 1, NN_FLOAT32);
     nn_tensor *ok = ids(ctx, 1, TU_SHAPE(2), TU_VALS(0, 1));
-    CHECK(failed_with(ctx, nn_cross_entropy(ctx, x, bad, -100, 0, NN_REDUCTION_MEAN),
-                      NN_ERR_INDEX, "target 7"));
-    CHECK(failed_with(ctx, nn_cross_entropy(ctx, x, bad, -100, 0, NN_REDUCTION_MEAN),
-                      NN_ERR_INDEX, "5 classes"));
-    CHECK(failed_with(ctx, nn_cross_entropy(ctx, x, neg, -100, 0, NN_REDUCTION_SUM),
-                      NN_ERR_INDEX, "target -3"));
+    CHECK(failed_with(ctx, nn_cross_entropy(ctx, x, bad, -100, 0, NN_REDUCTION_MEAN), NN_ERR_INDEX,
+                      "target 7"));
+    CHECK(failed_with(ctx, nn_cross_entropy(ctx, x, bad, -100, 0, NN_REDUCTION_MEAN), NN_ERR_INDEX,
+                      "5 classes"));
+    CHECK(failed_with(ctx, nn_cross_entropy(ctx, x, neg, -100, 0, NN_REDUCTION_SUM), NN_ERR_INDEX,
+                      "target -3"));
     CHECK(failed_with(ctx, nn_cross_entropy(ctx, x, short_t, -100, 0, NN_REDUCTION_MEAN),
                       NN_ERR_SHAPE, "[2, 5]"));
     CHECK(failed_with(ctx, nn_cross_entropy(ctx, x, short_t, -100, 0, NN_REDUCTION_MEAN),
                       NN_ERR_SHAPE, "[3]"));
     CHECK(failed_with(ctx, nn_cross_entropy(ctx, x, bt, -100, 0, NN_REDUCTION_MEAN), NN_ERR_TYPE,
                       "bool"));
-    CHECK(failed_with(ctx, nn_cross_entropy(ctx, x, pt, -100, 0, NN_REDUCTION_MEAN),
-                      NN_ERR_SHAPE, "[2, 4]"));
-    CHECK(failed_with(ctx, nn_cross_entropy(ctx, xi, ok, -100, 0, NN_REDUCTION_MEAN),
-                      NN_ERR_TYPE, "int64"));
-    CHECK(failed_with(ctx, nn_cross_entropy(ctx, x0, ok, -100, 0, NN_REDUCTION_MEAN),
-                      NN_ERR_SHAPE, "0-dim"));
-    CHECK(failed_with(ctx, nn_cross_entropy(ctx, x, ok, -100, 1.5, NN_REDUCTION_MEAN),
-                      NN_ERR_VALUE, "label_smoothing"));
+    CHECK(failed_with(ctx, nn_cross_entropy(ctx, x, pt, -100, 0, NN_REDUCTION_MEAN), NN_ERR_SHAPE,
+                      "[2, 4]"));
+    CHECK(failed_with(ctx, nn_cross_entropy(ctx, xi, ok, -100, 0, NN_REDUCTION_MEAN), NN_ERR_TYPE,
+                      "int64"));
+    CHECK(failed_with(ctx, nn_cross_entropy(ctx, x0, ok, -100, 0, NN_REDUCTION_MEAN), NN_ERR_SHAPE,
+                      "0-dim"));
+    CHECK(failed_with(ctx, nn_cross_entropy(ctx, x, ok, -100, 1.5, NN_REDUCTION_MEAN), NN_ERR_VALUE,
+                      "label_smoothing"));
     CHECK(failed_with(ctx, nn_cross_entropy(ctx, x, ok, -100, 0, (nn_reduction)7), NN_ERR_VALUE,
                       "reduction"));
     /* nll_loss: the same checks, and no probability targets. */
@@ -238,8 +238,7 @@ NN_TEST(nn_cross_entropy_errors) {
                       "target 7"));
     CHECK(failed_with(ctx, nn_nll_loss(ctx, x, short_t, -100, NN_REDUCTION_MEAN), NN_ERR_SHAPE,
                       "[3]"));
-    CHECK(failed_with(ctx, nn_nll_loss(ctx, x, pt, -100, NN_REDUCTION_MEAN), NN_ERR_TYPE,
-                      "int64"));
+    CHECK(failed_with(ctx, nn_nll_loss(ctx, x, pt, -100, NN_REDUCTION_MEAN), NN_ERR_TYPE, "int64"));
     nn_tensor *ts[] = {x, bad, neg, short_t, bt, pt, xi, x0, ok};
     release_all(ts, 9);
     nn_ctx_free(ctx);
@@ -252,8 +251,8 @@ NN_TEST(nn_nll_loss_values) {
     nn_tensor *l = nn_nll_loss(ctx, x, t, 9, NN_REDUCTION_MEAN);
     CHECK(tu_close(l, 0, NULL, TU_VALS(2.5), 1e-12, 0, "nll mean"));
     CHECK(nn_backward(ctx, l, NULL, false) == NN_OK);
-    CHECK(tu_close(nn_tensor_grad(x), 2, TU_SHAPE(3, 2), TU_VALS(0, -0.5, -0.5, 0, 0, 0), 1e-12,
-                   0, "nll grad"));
+    CHECK(tu_close(nn_tensor_grad(x), 2, TU_SHAPE(3, 2), TU_VALS(0, -0.5, -0.5, 0, 0, 0), 1e-12, 0,
+                   "nll grad"));
     nn_tensor *n = nn_nll_loss(ctx, x, t, 9, NN_REDUCTION_NONE);
     CHECK(tu_close(n, 1, TU_SHAPE(3), TU_VALS(2, 3, 0), 1e-12, 0, "nll none"));
     nn_tensor *ts[] = {x, t, l, n};
@@ -287,10 +286,10 @@ NN_TEST(nn_cross_entropy_gradcheck) {
         for (int s = 0; s < 2; s++) {
             ce_arg a = {-100, s ? 0.15 : 0, reds[r]};
             nn_tensor *in2[2] = {x2, t2}, *in3[2] = {x3, t3};
-            CHECK(tu_gradcheck(ctx, "cross_entropy 2d", gc_ce, in2, 2, &a, GC_EPS, GC_RTOL,
-                               GC_ATOL));
-            CHECK(tu_gradcheck(ctx, "cross_entropy 3d", gc_ce, in3, 2, &a, GC_EPS, GC_RTOL,
-                               GC_ATOL));
+            CHECK(
+                tu_gradcheck(ctx, "cross_entropy 2d", gc_ce, in2, 2, &a, GC_EPS, GC_RTOL, GC_ATOL));
+            CHECK(
+                tu_gradcheck(ctx, "cross_entropy 3d", gc_ce, in3, 2, &a, GC_EPS, GC_RTOL, GC_ATOL));
             if (!s) {
                 CHECK(tu_gradcheck(ctx, "nll 2d", gc_nll, in2, 2, &a, GC_EPS, GC_RTOL, GC_ATOL));
                 CHECK(tu_gradcheck(ctx, "nll 3d", gc_nll, in3, 2, &a, GC_EPS, GC_RTOL, GC_ATOL));
@@ -303,8 +302,7 @@ NN_TEST(nn_cross_entropy_gradcheck) {
     for (int r = 0; r < 3; r++) {
         ce_arg a = {-100, 0.1, reds[r]};
         nn_tensor *in[2] = {x3, tp};
-        CHECK(tu_gradcheck(ctx, "cross_entropy probs", gc_ce, in, 2, &a, GC_EPS, GC_RTOL,
-                           GC_ATOL));
+        CHECK(tu_gradcheck(ctx, "cross_entropy probs", gc_ce, in, 2, &a, GC_EPS, GC_RTOL, GC_ATOL));
     }
     nn_tensor *ts[] = {x2, t2, x3, t3, tp};
     release_all(ts, 5);
@@ -405,7 +403,8 @@ NN_TEST(nn_embedding_values_and_repeats) {
     nn_tensor *idx = ids(ctx, 2, TU_SHAPE(2, 2), TU_VALS(2, 0, 2, 2));
     nn_tensor *e = nn_embedding(ctx, w, idx);
     CHECK(tu_close(e, 3, TU_SHAPE(2, 2, 2), TU_VALS(5, 6, 1, 2, 5, 6, 5, 6), 0, 0, "embedding"));
-    nn_tensor *up = tu_tensor(ctx, NN_FLOAT64, 3, TU_SHAPE(2, 2, 2), TU_VALS(1, 2, 3, 4, 5, 6, 7, 8));
+    nn_tensor *up =
+        tu_tensor(ctx, NN_FLOAT64, 3, TU_SHAPE(2, 2, 2), TU_VALS(1, 2, 3, 4, 5, 6, 7, 8));
     CHECK(nn_backward(ctx, e, up, false) == NN_OK);
     /* Row 2 was used three times: its gradient accumulates. */
     CHECK(tu_close(nn_tensor_grad(w), 2, TU_SHAPE(3, 2), TU_VALS(3, 4, 0, 0, 13, 16), 0, 0,
@@ -501,8 +500,8 @@ typedef struct ln_arg {
 
 static nn_tensor *gc_layer_norm(nn_ctx *ctx, nn_tensor **in, void *arg) {
     const ln_arg *a = arg;
-    return nn_layer_norm(ctx, in[0], a->n_norm, a->weight ? in[1] : NULL,
-                         a->bias ? in[2] : NULL, 1e-5);
+    return nn_layer_norm(ctx, in[0], a->n_norm, a->weight ? in[1] : NULL, a->bias ? in[2] : NULL,
+                         1e-5);
 }
 
 NN_TEST(nn_layer_norm_gradcheck) {
@@ -650,8 +649,8 @@ NN_TEST(nn_sdpa_errors) {
                       "v [2, 6, 4]"));
     CHECK(failed_with(ctx, nn_scaled_dot_product_attention(ctx, q, kb, kb, true, 0), NN_ERR_SHAPE,
                       "batch"));
-    CHECK(failed_with(ctx, nn_scaled_dot_product_attention(ctx, q1, q1, q1, true, 0),
-                      NN_ERR_SHAPE, "[4]"));
+    CHECK(failed_with(ctx, nn_scaled_dot_product_attention(ctx, q1, q1, q1, true, 0), NN_ERR_SHAPE,
+                      "[4]"));
     CHECK(failed_with(ctx, nn_scaled_dot_product_attention(ctx, qi, k, k, true, 0), NN_ERR_TYPE,
                       "int64"));
     nn_tensor *ts[] = {q, kd, k, vt, kb, q1, qi};
@@ -678,9 +677,9 @@ NN_TEST(nn_sdpa_gradcheck) {
     nn_tensor *in[3] = {q, k, v};
     const sdpa_arg cases[] = {{false, 0}, {true, 0}, {true, 0.7}};
     for (int i = 0; i < 3; i++)
-        CHECK_MSG(tu_gradcheck(ctx, "sdpa", gc_sdpa, in, 3, (void *)&cases[i], GC_EPS, GC_RTOL,
-                               GC_ATOL),
-                  "case %d", i);
+        CHECK_MSG(
+            tu_gradcheck(ctx, "sdpa", gc_sdpa, in, 3, (void *)&cases[i], GC_EPS, GC_RTOL, GC_ATOL),
+            "case %d", i);
     /* Tq > Tk under the causal mask: the later rows see every key. */
     nn_tensor *q2 = randn_leaf(ctx, 2, TU_SHAPE(5, 2)), *k2 = randn_leaf(ctx, 2, TU_SHAPE(3, 2));
     nn_tensor *v2 = randn_leaf(ctx, 2, TU_SHAPE(3, 4));

@@ -7,14 +7,14 @@
 #include "testutil.h"
 
 #define MEAN NN_REDUCTION_MEAN
-#define SUM NN_REDUCTION_SUM
+#define SUM  NN_REDUCTION_SUM
 #define NONE NN_REDUCTION_NONE
 
 /* DEF(name, expr): f_name computes expr from in[0..2]. */
-#define DEF(name, expr)                                                                           \
-    static nn_tensor *f_##name(nn_ctx *ctx, nn_tensor **in, void *arg) {                          \
-        (void)arg;                                                                                \
-        return (expr);                                                                            \
+#define DEF(name, expr)                                                                            \
+    static nn_tensor *f_##name(nn_ctx *ctx, nn_tensor **in, void *arg) {                           \
+        (void)arg;                                                                                 \
+        return (expr);                                                                             \
     }
 
 DEF(softmax_dim1, nn_softmax(ctx, in[0], 1))
@@ -70,7 +70,10 @@ DEF(sdpa_causal, nn_scaled_dot_product_attention(ctx, in[0], in[1], in[2], true,
 DEF(sdpa_causal_square, nn_scaled_dot_product_attention(ctx, in[0], in[1], in[2], true, 0))
 DEF(sdpa_scale, nn_scaled_dot_product_attention(ctx, in[0], in[1], in[2], false, 0.3))
 
-#define ROW2(name) {#name "_f32", f_##name}, {#name "_f64", f_##name}
+#define ROW2(name)                                                                                 \
+    {#name "_f32", f_##name}, {                                                                    \
+#name "_f64", f_##name                                                                     \
+    }
 
 static const tu_ref_fn table[] = {
     ROW2(softmax_dim1),
