@@ -70,10 +70,10 @@ DEF(sdpa_causal, nn_scaled_dot_product_attention(ctx, in[0], in[1], in[2], true,
 DEF(sdpa_causal_square, nn_scaled_dot_product_attention(ctx, in[0], in[1], in[2], true, 0))
 DEF(sdpa_scale, nn_scaled_dot_product_attention(ctx, in[0], in[1], in[2], false, 0.3))
 
-#define ROW2(name)                                                                                 \
-    {#name "_f32", f_##name}, {                                                                    \
-#name "_f64", f_##name                                                                     \
-    }
+/* Each case runs in both float types with the same C function. */
+/* clang-format off */
+#define ROW2(name) {#name "_f32", f_##name}, {#name "_f64", f_##name}
+/* clang-format on */
 
 static const tu_ref_fn table[] = {
     ROW2(softmax_dim1),
