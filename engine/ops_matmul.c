@@ -1,20 +1,626 @@
-/* ops_matmul: STUB — to be replaced by the real kernels. */
+/* Matrix products through CBLAS: matmul with torch.matmul's semantics (1-D
+ * to N-D, batch dims broadcast) and linear (x W^T + b), forward and
+ * backward.
+ *
+ * Every operand is described as a strided matrix (rows, cols, row stride,
+ * col stride). A matrix whose cols or rows are unit-stride goes to BLAS
+ * as-is, the other way round through the transpose flag, so x.T @ y and the
+ * transposed operands of every backward copy nothing; only a matrix with no
+ * unit stride (a sliced or expanded view) is copied first. Batches run as one
+ * gemm per batch entry, except where the batch folds into the gemm: a shared
+ * right operand ([B, T, K] @ [K, N]) folds the batch into M, and a gradient
+ * summed over the batch (dW of the same product) folds it into K. A product
+ * whose output is broadcast over a batch dim accumulates with beta = 1, so
+ * gradients come out already summed to each input's shape.
+ */
+#include <cblas.h>
+#include <limits.h>
+#include <string.h>
+
 #include "nn_ops_impl.h"
 
-static nn_tensor *todo(nn_ctx *ctx, const char *name) {
-    nn_error_set(&ctx->err, NN_ERR_RUNTIME, "%s is not implemented yet", name);
-    return NULL;
+/* ---- strided matrices and one gemm ---- */
+
+typedef struct mat {
+    char *p; /* element [0, 0] */
+    int64_t rows, cols, rs, cs;
+} mat;
+
+typedef struct blas_arg {
+    CBLAS_TRANSPOSE tr;
+    int64_t ld;
+} blas_arg;
+
+static int64_t max1(int64_t v) {
+    return v > 1 ? v : 1;
 }
 
+/* How row-major BLAS reads [m] without a copy, or false when it cannot. */
+static bool blas_layout(const mat *m, blas_arg *b) {
+    if (m->cs == 1 || m->cols <= 1) {
+        int64_t ld = m->rows <= 1 ? max1(m->cols) : m->rs;
+        if (ld >= max1(m->cols) && ld <= INT_MAX) {
+            b->tr = CblasNoTrans, b->ld = ld;
+            return true;
+        }
+    }
+    if (m->rs == 1 || m->rows <= 1) {
+        int64_t ld = m->cols <= 1 ? max1(m->rows) : m->cs;
+        if (ld >= max1(m->rows) && ld <= INT_MAX) {
+            b->tr = CblasTrans, b->ld = ld;
+            return true;
+        }
+    }
+    return false;
+}
+
+static mat transposed(mat m) {
+    mat t = {m.p, m.cols, m.rows, m.cs, m.rs};
+    return t;
+}
+
+/* C = A B + beta C for a C with unit col stride; A and B pass blas_layout. */
+static void gemm(nn_dtype dt, const mat *a, const mat *b, const mat *c, double beta) {
+    int64_t M = a->rows, K = a->cols, N = b->cols;
+    if (M == 0 || N == 0) return;
+    if (K == 0) {
+        /* BLAS may not touch C for an empty inner dim: do beta * C here. */
+        if (beta == 0) {
+            size_t es = nn_dtype_size(dt);
+            for (int64_t i = 0; i < M; i++) memset(c->p + i * c->rs * (int64_t)es, 0, (size_t)N * es);
+        }
+        return;
+    }
+    blas_arg ba, bb;
+    bool ok = blas_layout(a, &ba) && blas_layout(b, &bb);
+    NN_ASSERT(ok && c->cs == 1);
+    int ldc = (int)max1(M > 1 ? c->rs : N);
+    if (dt == NN_FLOAT32)
+        cblas_sgemm(CblasRowMajor, ba.tr, bb.tr, (int)M, (int)N, (int)K, 1.0f, (const float *)a->p,
+                    (int)ba.ld, (const float *)b->p, (int)bb.ld, (float)beta, (float *)c->p, ldc);
+    else
+        cblas_dgemm(CblasRowMajor, ba.tr, bb.tr, (int)M, (int)N, (int)K, 1.0, (const double *)a->p,
+                    (int)ba.ld, (const double *)b->p, (int)bb.ld, beta, (double *)c->p, ldc);
+}
+
+/* int64 has no BLAS: a plain loop (no gradients, rarely large). */
+static void gemm_i64(const mat *a, const mat *b, const mat *c) {
+    for (int64_t i = 0; i < a->rows; i++)
+        for (int64_t j = 0; j < b->cols; j++) {
+            int64_t s = 0;
+            const int64_t *pa = (const int64_t *)a->p + i * a->rs;
+            const int64_t *pb = (const int64_t *)b->p + j * b->cs;
+            for (int64_t k = 0; k < a->cols; k++) s += pa[k * a->cs] * pb[k * b->rs];
+            ((int64_t *)c->p)[i * c->rs + j] = s;
+        }
+}
+
+static bool dims_fit_blas(int64_t m, int64_t n, int64_t k) {
+    return m <= INT_MAX && n <= INT_MAX && k <= INT_MAX;
+}
+
+/* ---- batched operands ----
+ * A batched matrix is a tensor (or raw view) of nb + 2 dims: batch dims of
+ * size 1 or the full batch size, then rows and cols. */
+
+static mat mat_of(const nn_tensor *t, char *base) {
+    int n = t->ndim;
+    mat m = {base, t->shape[n - 2], t->shape[n - 1], t->strides[n - 2], t->strides[n - 1]};
+    return m;
+}
+
+/* The single stride with which the listed dims of [t] (outer to inner)
+ * step as one dim, ignoring dims of size 1; false when they do not. */
+static bool merge_dims(const nn_tensor *t, const int *dims, int n, int64_t *size,
+                       int64_t *stride) {
+    int64_t sz = 1, st = 0;
+    for (int k = n - 1; k >= 0; k--) {
+        int d = dims[k];
+        if (t->shape[d] == 1) continue;
+        /* An outer dim continues the run where the inner ones end. */
+        if (sz > 1 && t->strides[d] != st * sz) return false;
+        if (sz == 1) st = t->strides[d];
+        sz *= t->shape[d];
+    }
+    *size = sz;
+    *stride = st;
+    return true;
+}
+
+/* A copy of [t] when its matrices cannot go to BLAS as they are, else a new
+ * reference. */
+static nn_tensor *blas_ready(nn_ctx *ctx, nn_tensor *t) {
+    mat m = mat_of(t, NULL);
+    blas_arg b;
+    if (blas_layout(&m, &b)) return nn_tensor_retain(t);
+    return nn_tensor_contiguous_raw(ctx, t);
+}
+
+/* C (+)= A B over the broadcast batch. [a] [..., M, K], [b] [..., K, N],
+ * [c] [..., M, N] contiguous, all nb + 2 dims; each batch dim is 1 or the
+ * batch size. Where [c] has 1 against a larger batch the products are
+ * summed into it. */
+static nn_status bmm(nn_ctx *ctx, nn_tensor *a_in, nn_tensor *b_in, nn_tensor *c) {
+    int nd = c->ndim, nb = nd - 2;
+    nn_dtype dt = c->dtype;
+    int64_t bs[NN_MAX_DIMS], nbatch = 1;
+    bool reduce = false;
+    for (int d = 0; d < nb; d++) {
+        bs[d] = a_in->shape[d] > b_in->shape[d] ? a_in->shape[d] : b_in->shape[d];
+        if (c->shape[d] > bs[d]) bs[d] = c->shape[d];
+        nbatch *= bs[d];
+        reduce |= c->shape[d] != bs[d];
+    }
+    if (nbatch == 0) return NN_OK;
+    if (!dims_fit_blas(a_in->shape[nd - 2], b_in->shape[nd - 1], a_in->shape[nd - 1])) {
+        return nn_error_set(&ctx->err, NN_ERR_VALUE,
+                            "matmul: a matrix dim above %d is more than BLAS takes", INT_MAX);
+    }
+    nn_tensor *a = dt == NN_INT64 ? nn_tensor_retain(a_in) : blas_ready(ctx, a_in);
+    nn_tensor *b = a && dt != NN_INT64 ? blas_ready(ctx, b_in) : a ? nn_tensor_retain(b_in) : NULL;
+    if (!b) {
+        nn_tensor_release(a);
+        return ctx->err.code;
+    }
+    char *pa = nn_tensor_data(a), *pb = nn_tensor_data(b), *pc = nn_tensor_data(c);
+    size_t es = nn_dtype_size(dt);
+    mat ma = mat_of(a, pa), mb = mat_of(b, pb), mc = mat_of(c, pc);
+    bool a_full = true, b_shared = true, b_full = true;
+    for (int d = 0; d < nb; d++) {
+        a_full &= a->shape[d] == bs[d];
+        b_full &= b->shape[d] == bs[d];
+        b_shared &= b->shape[d] == 1 || bs[d] == 1;
+    }
+    int dl[NN_MAX_DIMS + 1];
+    int64_t fsize, fa, fb;
+    if (dt != NN_INT64 && !reduce && b_shared && a_full) {
+        /* [B..., M, K] @ [K, N]: the batch folds into M when A's rows run on. */
+        for (int d = 0; d <= nb; d++) dl[d] = d;
+        if (merge_dims(a, dl, nb + 1, &fsize, &fa)) {
+            mat A = {pa, fsize, ma.cols, fa, ma.cs};
+            mat C = {pc, fsize, mc.cols, mc.cols, 1};
+            blas_arg t;
+            if (blas_layout(&A, &t) && fsize <= INT_MAX) {
+                gemm(dt, &A, &mb, &C, 0);
+                goto done;
+            }
+        }
+    }
+    bool c_single = true;
+    for (int d = 0; d < nb; d++) c_single &= c->shape[d] == 1;
+    if (dt != NN_INT64 && reduce && c_single && a_full && b_full) {
+        /* sum_b A_b B_b = [A_1 .. A_n] [B_1; ..; B_n]: the batch folds into K
+         * when A's cols and B's rows run on through it. */
+        for (int d = 0; d < nb; d++) dl[d] = d;
+        dl[nb] = nb + 1;
+        int64_t fsize2;
+        if (merge_dims(a, dl, nb + 1, &fsize, &fa)) {
+            dl[nb] = nb;
+            if (merge_dims(b, dl, nb + 1, &fsize2, &fb) && fsize2 == fsize) {
+                mat A = {pa, ma.rows, fsize, ma.rs, fa};
+                mat B = {pb, fsize, mb.cols, fb, mb.cs};
+                blas_arg t1, t2;
+                if (blas_layout(&A, &t1) && blas_layout(&B, &t2) && fsize <= INT_MAX) {
+                    gemm(dt, &A, &B, &mc, 0);
+                    goto done;
+                }
+            }
+        }
+    }
+    /* One gemm per batch entry. */
+    if (reduce) memset(pc, 0, (size_t)nn_tensor_numel(c) * es);
+    int64_t idx[NN_MAX_DIMS] = {0};
+    int64_t oa = 0, ob = 0, oc = 0;
+    for (int64_t it = 0; it < nbatch; it++) {
+        mat A = ma, B = mb, C = mc;
+        A.p = pa + oa * (int64_t)es, B.p = pb + ob * (int64_t)es, C.p = pc + oc * (int64_t)es;
+        if (dt == NN_INT64)
+            gemm_i64(&A, &B, &C);
+        else
+            gemm(dt, &A, &B, &C, reduce ? 1.0 : 0.0);
+        for (int d = nb - 1; d >= 0; d--) {
+            int64_t sa = a->shape[d] == 1 ? 0 : a->strides[d];
+            int64_t sb = b->shape[d] == 1 ? 0 : b->strides[d];
+            int64_t sc = c->shape[d] == 1 ? 0 : c->strides[d];
+            if (++idx[d] < bs[d]) {
+                oa += sa, ob += sb, oc += sc;
+                break;
+            }
+            oa -= sa * (bs[d] - 1), ob -= sb * (bs[d] - 1), oc -= sc * (bs[d] - 1);
+            idx[d] = 0;
+        }
+    }
+done:
+    nn_tensor_release(a);
+    nn_tensor_release(b);
+    return NN_OK;
+}
+
+/* ---- matmul geometry ---- */
+
+typedef struct mm_geo {
+    int nb;
+    int64_t bs[NN_MAX_DIMS];
+    int64_t M, K, N;
+    /* each input as a batched matrix of nb + 2 dims */
+    int64_t ashape[NN_MAX_DIMS + 2], astr[NN_MAX_DIMS + 2];
+    int64_t bshape[NN_MAX_DIMS + 2], bstr[NN_MAX_DIMS + 2];
+    int out_ndim;
+    int64_t out_shape[NN_MAX_DIMS];
+} mm_geo;
+
+static void contig_strides(int nd, const int64_t *shape, int64_t *st) {
+    int64_t s = 1;
+    for (int i = nd - 1; i >= 0; i--) {
+        st[i] = s;
+        s *= shape[i] > 1 ? shape[i] : 1;
+    }
+}
+
+/* [t] as batched matrix of [nb] batch dims; [vec_as_row]: a 1-D [t] is a
+ * row [1, K] (left operand), else a column [K, 1]. */
+static void as_batched(const nn_tensor *t, int nb, bool vec_as_row, int64_t *shape,
+                       int64_t *st) {
+    int tb = t->ndim >= 2 ? t->ndim - 2 : 0;
+    for (int d = 0; d < nb; d++) {
+        int j = d - (nb - tb);
+        shape[d] = j < 0 ? 1 : t->shape[j];
+        st[d] = j < 0 ? 0 : t->strides[j];
+    }
+    if (t->ndim >= 2) {
+        shape[nb] = t->shape[t->ndim - 2], st[nb] = t->strides[t->ndim - 2];
+        shape[nb + 1] = t->shape[t->ndim - 1], st[nb + 1] = t->strides[t->ndim - 1];
+    } else if (vec_as_row) {
+        shape[nb] = 1, st[nb] = 0;
+        shape[nb + 1] = t->shape[0], st[nb + 1] = t->strides[0];
+    } else {
+        shape[nb] = t->shape[0], st[nb] = t->strides[0];
+        shape[nb + 1] = 1, st[nb + 1] = 0;
+    }
+}
+
+static bool mm_geometry(nn_ctx *ctx, const nn_tensor *a, const nn_tensor *b, mm_geo *g) {
+    char sa[128], sb[128];
+    if (a->ndim == 0 || b->ndim == 0) {
+        nn_error_set(&ctx->err, NN_ERR_SHAPE,
+                     "matmul: %s @ %s: both operands need at least one dim (use mul for a "
+                     "scalar)",
+                     nn_tensor_shape_str(a, sa, sizeof sa), nn_tensor_shape_str(b, sb, sizeof sb));
+        return false;
+    }
+    int ab = a->ndim >= 2 ? a->ndim - 2 : 0, bb = b->ndim >= 2 ? b->ndim - 2 : 0;
+    g->nb = ab > bb ? ab : bb;
+    as_batched(a, g->nb, true, g->ashape, g->astr);
+    as_batched(b, g->nb, false, g->bshape, g->bstr);
+    int nb = g->nb;
+    g->M = g->ashape[nb], g->K = g->ashape[nb + 1], g->N = g->bshape[nb + 1];
+    if (g->bshape[nb] != g->K) {
+        nn_error_set(&ctx->err, NN_ERR_SHAPE, "matmul: %s @ %s: inner dims %lld and %lld differ",
+                     nn_tensor_shape_str(a, sa, sizeof sa), nn_tensor_shape_str(b, sb, sizeof sb),
+                     (long long)g->K, (long long)g->bshape[nb]);
+        return false;
+    }
+    for (int d = 0; d < nb; d++) {
+        int64_t x = g->ashape[d], y = g->bshape[d];
+        if (x != y && x != 1 && y != 1) {
+            nn_error_set(&ctx->err, NN_ERR_SHAPE,
+                         "matmul: %s @ %s: batch dims cannot be broadcast: %lld vs %lld at "
+                         "batch dim %d (sizes must match or be 1)",
+                         nn_tensor_shape_str(a, sa, sizeof sa),
+                         nn_tensor_shape_str(b, sb, sizeof sb), (long long)x, (long long)y, d);
+            return false;
+        }
+        g->bs[d] = x == 1 ? y : x;
+    }
+    int n = 0;
+    for (int d = 0; d < nb; d++) g->out_shape[n++] = g->bs[d];
+    if (a->ndim >= 2) g->out_shape[n++] = g->M;
+    if (b->ndim >= 2) g->out_shape[n++] = g->N;
+    g->out_ndim = n;
+    return true;
+}
+
+static nn_status same_dtype(nn_ctx *ctx, const char *op, const nn_tensor *a, const nn_tensor *b,
+                            bool allow_int) {
+    if (a->dtype != b->dtype)
+        return nn_error_set(&ctx->err, NN_ERR_TYPE,
+                            "%s: both operands must have the same dtype, got %s and %s; convert "
+                            "one (e.g. x.to(float32))",
+                            op, nn_dtype_name(a->dtype), nn_dtype_name(b->dtype));
+    if (!nn_dtype_is_float(a->dtype) && !(allow_int && a->dtype == NN_INT64))
+        return nn_error_set(&ctx->err, NN_ERR_TYPE, "%s: not defined for %s tensors", op,
+                            nn_dtype_name(a->dtype));
+    return NN_OK;
+}
+
+/* A raw view of [t] with [nd] dims. */
+static nn_tensor *view(nn_ctx *ctx, const nn_tensor *t, int nd, const int64_t *shape,
+                       const int64_t *st) {
+    return nn_tensor_view_raw(ctx, t, nd, shape, st, t->offset);
+}
+
+/* A raw view of [t] (contiguous, [nd] dims of [shape]'s numel) as [shape]. */
+static nn_tensor *view_contig(nn_ctx *ctx, const nn_tensor *t, int nd, const int64_t *shape) {
+    int64_t st[NN_MAX_DIMS + 2];
+    contig_strides(nd, shape, st);
+    return view(ctx, t, nd, shape, st);
+}
+
+/* ---- matmul ---- */
+
 nn_tensor *op_matmul_forward(nn_ctx *ctx, nn_node *node) {
-    return todo(ctx, "matmul");
+    nn_tensor *a = node->in[0].t, *b = node->in[1].t;
+    mm_geo g;
+    if (same_dtype(ctx, "matmul", a, b, true) || !mm_geometry(ctx, a, b, &g)) return NULL;
+    int nd = g.nb + 2;
+    int64_t cshape[NN_MAX_DIMS + 2];
+    for (int d = 0; d < g.nb; d++) cshape[d] = g.bs[d];
+    cshape[g.nb] = g.M, cshape[g.nb + 1] = g.N;
+    nn_tensor *out = nn_tensor_empty(ctx, a->dtype, g.out_ndim, g.out_shape);
+    nn_tensor *va = out ? view(ctx, a, nd, g.ashape, g.astr) : NULL;
+    nn_tensor *vb = va ? view(ctx, b, nd, g.bshape, g.bstr) : NULL;
+    nn_tensor *vc = vb ? view_contig(ctx, out, nd, cshape) : NULL;
+    nn_status st = vc ? bmm(ctx, va, vb, vc) : ctx->err.code;
+    nn_tensor_release(va);
+    nn_tensor_release(vb);
+    nn_tensor_release(vc);
+    if (st) {
+        nn_tensor_release(out);
+        return NULL;
+    }
+    return out;
 }
+
 nn_status op_matmul_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_tensor **din) {
-    return nn_error_set(&ctx->err, NN_ERR_RUNTIME, "matmul backward is not implemented yet");
+    nn_tensor *a = node->in[0].t, *b = node->in[1].t;
+    mm_geo g;
+    if (!mm_geometry(ctx, a, b, &g)) return ctx->err.code;
+    int nb = g.nb, nd = nb + 2;
+    /* dout as [bs..., M, N]: a 1-D operand's missing dim has size 1. */
+    int64_t gshape[NN_MAX_DIMS + 2], gst[NN_MAX_DIMS + 2];
+    int j = 0;
+    for (int d = 0; d < nb; d++) gshape[d] = g.bs[d], gst[d] = dout->strides[j++];
+    gshape[nb] = g.M, gst[nb] = a->ndim >= 2 ? dout->strides[j++] : 0;
+    gshape[nb + 1] = g.N, gst[nb + 1] = b->ndim >= 2 ? dout->strides[j++] : 0;
+    nn_tensor *vg = view(ctx, dout, nd, gshape, gst);
+    if (!vg) return ctx->err.code;
+    nn_status st = NN_OK;
+    if (node->in[0].needs_grad) {
+        /* dA = dout @ B^T, summed over A's broadcast batch dims. */
+        int64_t tsh[NN_MAX_DIMS + 2], tst[NN_MAX_DIMS + 2];
+        memcpy(tsh, g.bshape, sizeof(int64_t) * (size_t)nd);
+        memcpy(tst, g.bstr, sizeof(int64_t) * (size_t)nd);
+        tsh[nb] = g.bshape[nb + 1], tsh[nb + 1] = g.bshape[nb];
+        tst[nb] = g.bstr[nb + 1], tst[nb + 1] = g.bstr[nb];
+        nn_tensor *r = nn_tensor_empty(ctx, dout->dtype, a->ndim, a->shape);
+        nn_tensor *vbt = r ? view(ctx, b, nd, tsh, tst) : NULL;
+        nn_tensor *vr = vbt ? view_contig(ctx, r, nd, g.ashape) : NULL;
+        st = vr ? bmm(ctx, vg, vbt, vr) : ctx->err.code;
+        nn_tensor_release(vbt);
+        nn_tensor_release(vr);
+        if (st)
+            nn_tensor_release(r);
+        else
+            din[0] = r;
+    }
+    if (!st && node->in[1].needs_grad) {
+        /* dB = A^T @ dout, summed over B's broadcast batch dims. */
+        int64_t tsh[NN_MAX_DIMS + 2], tst[NN_MAX_DIMS + 2];
+        memcpy(tsh, g.ashape, sizeof(int64_t) * (size_t)nd);
+        memcpy(tst, g.astr, sizeof(int64_t) * (size_t)nd);
+        tsh[nb] = g.ashape[nb + 1], tsh[nb + 1] = g.ashape[nb];
+        tst[nb] = g.astr[nb + 1], tst[nb + 1] = g.astr[nb];
+        nn_tensor *r = nn_tensor_empty(ctx, dout->dtype, b->ndim, b->shape);
+        nn_tensor *vat = r ? view(ctx, a, nd, tsh, tst) : NULL;
+        nn_tensor *vr = vat ? view_contig(ctx, r, nd, g.bshape) : NULL;
+        st = vr ? bmm(ctx, vat, vg, vr) : ctx->err.code;
+        nn_tensor_release(vat);
+        nn_tensor_release(vr);
+        if (st)
+            nn_tensor_release(r);
+        else
+            din[1] = r;
+    }
+    nn_tensor_release(vg);
+    return st;
 }
+
+/* ---- linear: x [..., in], W [out, in], optional b [out] ---- */
+
+/* [t] ([..., n]) as a matrix [rows, n]: the leading dims must step as one. */
+static bool as_rows(const nn_tensor *t, mat *m) {
+    int dl[NN_MAX_DIMS];
+    int nl = t->ndim - 1;
+    for (int d = 0; d < nl; d++) dl[d] = d;
+    int64_t rows, rs;
+    if (!merge_dims(t, dl, nl, &rows, &rs)) return false;
+    m->p = nn_tensor_data(t);
+    m->rows = rows, m->cols = t->shape[nl];
+    m->rs = rows > 1 ? rs : m->cols, m->cs = t->strides[nl];
+    blas_arg b;
+    return blas_layout(m, &b) && rows <= INT_MAX;
+}
+
+/* [t] as rows, copying it when its layout does not allow. *held gets the
+ * reference that keeps the data alive. */
+static bool rows_of(nn_ctx *ctx, nn_tensor *t, mat *m, nn_tensor **held) {
+    if (as_rows(t, m)) {
+        *held = nn_tensor_retain(t);
+        return true;
+    }
+    *held = nn_tensor_contiguous_raw(ctx, t);
+    if (!*held) return false;
+    if (as_rows(*held, m)) return true;
+    char s[128];
+    nn_error_set(&ctx->err, NN_ERR_VALUE, "linear: %s has more rows than BLAS takes (%d)",
+                 nn_tensor_shape_str(t, s, sizeof s), INT_MAX);
+    return false;
+}
+
+static nn_status linear_check(nn_ctx *ctx, nn_tensor *x, nn_tensor *w, nn_tensor *bias) {
+    char sx[128], sw[128];
+    if (same_dtype(ctx, "linear", x, w, false)) return ctx->err.code;
+    if (w->ndim != 2 || x->ndim < 1 || x->shape[x->ndim - 1] != w->shape[1])
+        return nn_error_set(&ctx->err, NN_ERR_SHAPE,
+                            "linear: input %s and weight %s do not fit: the weight must be "
+                            "[out_features, in_features] with in_features = the input's last dim",
+                            nn_tensor_shape_str(x, sx, sizeof sx),
+                            nn_tensor_shape_str(w, sw, sizeof sw));
+    if (bias) {
+        if (same_dtype(ctx, "linear (bias)", x, bias, false)) return ctx->err.code;
+        if (bias->ndim != 1 || bias->shape[0] != w->shape[0])
+            return nn_error_set(&ctx->err, NN_ERR_SHAPE,
+                                "linear: bias %s does not fit weight %s: it must be [%lld]",
+                                nn_tensor_shape_str(bias, sx, sizeof sx),
+                                nn_tensor_shape_str(w, sw, sizeof sw), (long long)w->shape[0]);
+    }
+    return NN_OK;
+}
+
 nn_tensor *op_linear_forward(nn_ctx *ctx, nn_node *node) {
-    return todo(ctx, "linear");
+    nn_tensor *x = node->in[0].t, *w = node->in[1].t;
+    nn_tensor *bias = node->n_in > 2 ? node->in[2].t : NULL;
+    if (linear_check(ctx, x, w, bias)) return NULL;
+    nn_dtype dt = x->dtype;
+    int64_t nout = w->shape[0], nin = w->shape[1];
+    int64_t oshape[NN_MAX_DIMS];
+    for (int d = 0; d < x->ndim - 1; d++) oshape[d] = x->shape[d];
+    oshape[x->ndim - 1] = nout;
+    if (!dims_fit_blas(1, nout, nin)) {
+        nn_error_set(&ctx->err, NN_ERR_VALUE, "linear: a dim above %d is more than BLAS takes",
+                     INT_MAX);
+        return NULL;
+    }
+    mat X;
+    nn_tensor *xh = NULL, *wh = NULL;
+    nn_tensor *out = NULL;
+    if (!rows_of(ctx, x, &X, &xh)) goto done;
+    /* W^T [in, out] as BLAS reads it: a contiguous W is its own transpose. */
+    mat WT = {nn_tensor_data(w), nin, nout, w->strides[1], w->strides[0]};
+    blas_arg t;
+    if (!blas_layout(&WT, &t)) {
+        if (!(wh = nn_tensor_contiguous_raw(ctx, w))) goto done;
+        WT = (mat){nn_tensor_data(wh), nin, nout, 1, nin};
+    }
+    out = nn_tensor_empty(ctx, dt, x->ndim, oshape);
+    if (!out) goto done;
+    mat Y = {nn_tensor_data(out), X.rows, nout, nout, 1};
+    size_t es = nn_dtype_size(dt);
+    if (bias && X.rows > 0) {
+        /* Start every row at the bias; the gemm adds x W^T to it (beta 1). */
+        char *row0 = Y.p;
+        const char *pb = nn_tensor_data(bias);
+        if (bias->strides[0] == 1 || nout <= 1) {
+            memcpy(row0, pb, (size_t)nout * es);
+        } else if (dt == NN_FLOAT32) {
+            for (int64_t j = 0; j < nout; j++)
+                ((float *)row0)[j] = ((const float *)pb)[j * bias->strides[0]];
+        } else {
+            for (int64_t j = 0; j < nout; j++)
+                ((double *)row0)[j] = ((const double *)pb)[j * bias->strides[0]];
+        }
+        for (int64_t i = 1; i < X.rows; i++) memcpy(row0 + i * nout * (int64_t)es, row0, (size_t)nout * es);
+    }
+    gemm(dt, &X, &WT, &Y, bias ? 1.0 : 0.0);
+    /* Keep a copied input for the backward rather than copying it again. */
+    if (node->recorded && xh != x) node->saved[0] = nn_tensor_retain(xh);
+done:
+    nn_tensor_release(xh);
+    nn_tensor_release(wh);
+    return out;
 }
+
+/* Column sums of [g] ([rows, cols]) into [db], accumulating in double. */
+static nn_status col_sums(nn_ctx *ctx, const mat *g, nn_tensor *db) {
+    int64_t n = g->cols;
+    nn_tensor *acc = nn_zeros(ctx, NN_FLOAT64, 1, &n);
+    if (!acc) return ctx->err.code;
+    double *a = acc->storage->data;
+    if (db->dtype == NN_FLOAT32) {
+        for (int64_t i = 0; i < g->rows; i++) {
+            const float *r = (const float *)g->p + i * g->rs;
+            if (g->cs == 1)
+                for (int64_t j = 0; j < n; j++) a[j] += (double)r[j];
+            else
+                for (int64_t j = 0; j < n; j++) a[j] += (double)r[j * g->cs];
+        }
+        float *o = db->storage->data;
+        for (int64_t j = 0; j < n; j++) o[j] = (float)a[j];
+    } else {
+        for (int64_t i = 0; i < g->rows; i++) {
+            const double *r = (const double *)g->p + i * g->rs;
+            if (g->cs == 1)
+                for (int64_t j = 0; j < n; j++) a[j] += r[j];
+            else
+                for (int64_t j = 0; j < n; j++) a[j] += r[j * g->cs];
+        }
+        memcpy(db->storage->data, a, sizeof(double) * (size_t)n);
+    }
+    nn_tensor_release(acc);
+    return NN_OK;
+}
+
 nn_status op_linear_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_tensor **din) {
-    return nn_error_set(&ctx->err, NN_ERR_RUNTIME, "linear backward is not implemented yet");
+    nn_tensor *x = node->in[0].t, *w = node->in[1].t;
+    nn_dtype dt = dout->dtype;
+    int64_t nout = w->shape[0], nin = w->shape[1];
+    mat G, X;
+    nn_tensor *gh = NULL, *xh = NULL;
+    nn_status st = NN_OK;
+    if (!rows_of(ctx, dout, &G, &gh)) goto fail;
+    if (node->in[0].needs_grad) {
+        /* dX [M, in] = dout [M, out] @ W [out, in] */
+        mat W = {nn_tensor_data(w), nout, nin, w->strides[0], w->strides[1]};
+        nn_tensor *wc = NULL;
+        blas_arg t;
+        if (!blas_layout(&W, &t)) {
+            if (!(wc = nn_tensor_contiguous_raw(ctx, w))) goto fail;
+            W = (mat){nn_tensor_data(wc), nout, nin, nin, 1};
+        }
+        nn_tensor *r = nn_tensor_empty(ctx, dt, x->ndim, x->shape);
+        if (r) {
+            mat R = {nn_tensor_data(r), G.rows, nin, nin, 1};
+            gemm(dt, &G, &W, &R, 0);
+        }
+        nn_tensor_release(wc);
+        if (!(din[0] = r)) goto fail;
+    }
+    if (node->in[1].needs_grad) {
+        /* dW [out, in] = dout^T [out, M] @ X [M, in]: one gemm over all rows. */
+        nn_tensor *xs = node->saved[0] ? node->saved[0] : x;
+        if (!rows_of(ctx, xs, &X, &xh)) goto fail;
+        nn_tensor *r = nn_tensor_empty(ctx, dt, 2, w->shape);
+        if (!r) goto fail;
+        mat GT = transposed(G);
+        mat R = {nn_tensor_data(r), nout, nin, nin, 1};
+        gemm(dt, &GT, &X, &R, 0);
+        din[1] = r;
+    }
+    if (node->n_in > 2 && node->in[2].needs_grad) {
+        nn_tensor *r = nn_tensor_empty(ctx, dt, 1, &nout);
+        if (!r || col_sums(ctx, &G, r)) {
+            nn_tensor_release(r);
+            goto fail;
+        }
+        din[2] = r;
+    }
+    goto done;
+fail:
+    st = ctx->err.code ? ctx->err.code : NN_ERR_RUNTIME;
+done:
+    nn_tensor_release(gh);
+    nn_tensor_release(xh);
+    return st;
+}
+
+/* ---- public API ---- */
+
+nn_tensor *nn_matmul(nn_ctx *ctx, nn_tensor *a, nn_tensor *b) {
+    nn_tensor *in[2] = {a, b};
+    return nn_exec(ctx, NN_OP_MATMUL, in, 2, NULL);
+}
+
+nn_tensor *nn_linear(nn_ctx *ctx, nn_tensor *x, nn_tensor *weight, nn_tensor *bias) {
+    nn_tensor *in[3] = {x, weight, bias};
+    return nn_exec(ctx, NN_OP_LINEAR, in, bias ? 3 : 2, NULL);
 }

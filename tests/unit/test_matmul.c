@@ -1,0 +1,248 @@
+/* matmul and linear: hand-checked products for every rank combination,
+ * transposed operands without copies, bad input, and finite-difference
+ * gradient checks in float64 (broadcast batch dims, non-contiguous inputs,
+ * linear with and without bias). */
+#include "nn_mem.h"
+#include "testutil.h"
+
+#define S(...) TU_SHAPE(__VA_ARGS__)
+#define V(...) TU_VALS(__VA_ARGS__)
+
+static nn_tensor *t64(nn_ctx *ctx, int nd, const int64_t *shape, const double *v) {
+    return tu_tensor(ctx, NN_FLOAT64, nd, shape, v);
+}
+
+static nn_tensor *leaf(nn_ctx *ctx, int nd, const int64_t *shape) {
+    nn_tensor *t = nn_randn(ctx, NN_FLOAT64, nd, shape);
+    nn_tensor_requires_grad_(ctx, t, true);
+    return t;
+}
+
+/* A [rows, cols] leaf stored column-major: its transpose is contiguous. */
+static nn_tensor *tleaf(nn_ctx *ctx, int64_t rows, int64_t cols) {
+    nn_tensor *base = nn_randn(ctx, NN_FLOAT64, 2, S(cols, rows));
+    int64_t shape[2] = {rows, cols}, st[2] = {1, rows};
+    nn_tensor *v = nn_tensor_view_raw(ctx, base, 2, shape, st, 0);
+    nn_tensor_release(base);
+    nn_tensor_requires_grad_(ctx, v, true);
+    return v;
+}
+
+/* A [rows, cols] leaf with both strides above 1 (every other column of a
+ * wider matrix): BLAS cannot take it without a copy. */
+static nn_tensor *sliced_leaf(nn_ctx *ctx, int64_t rows, int64_t cols) {
+    nn_tensor *base = nn_randn(ctx, NN_FLOAT64, 2, S(rows, 2 * cols));
+    int64_t shape[2] = {rows, cols}, st[2] = {2 * cols, 2};
+    nn_tensor *v = nn_tensor_view_raw(ctx, base, 2, shape, st, 1);
+    nn_tensor_release(base);
+    nn_tensor_requires_grad_(ctx, v, true);
+    return v;
+}
+
+static void release_all(nn_tensor **ts, int n) {
+    for (int i = 0; i < n; i++) nn_tensor_release(ts[i]);
+}
+
+NN_TEST(matmul_ranks) {
+    nn_ctx *ctx = nn_ctx_new(0);
+    nn_tensor *a = t64(ctx, 2, S(2, 3), V(1, 2, 3, 4, 5, 6));
+    nn_tensor *b = t64(ctx, 2, S(3, 2), V(1, 0, 0, 1, 1, 1));
+    nn_tensor *v3 = t64(ctx, 1, S(3), V(1, 1, 2));
+    nn_tensor *v2 = t64(ctx, 1, S(2), V(1, -1));
+    nn_tensor *ab = nn_matmul(ctx, a, b);
+    CHECK(tu_close(ab, 2, S(2, 2), V(4, 5, 10, 11), 0, 0, "2-D @ 2-D"));
+    nn_tensor *dot = nn_matmul(ctx, v3, v3);
+    CHECK(tu_close(dot, 0, NULL, V(6), 0, 0, "1-D @ 1-D"));
+    nn_tensor *mv = nn_matmul(ctx, a, v3);
+    CHECK(tu_close(mv, 1, S(2), V(9, 21), 0, 0, "2-D @ 1-D"));
+    nn_tensor *vm = nn_matmul(ctx, v2, a);
+    CHECK(tu_close(vm, 1, S(3), V(-3, -3, -3), 0, 0, "1-D @ 2-D"));
+    /* [2, 2, 3] @ [3, 2]: batch of a, shared b. */
+    nn_tensor *a3 = t64(ctx, 3, S(2, 2, 3), V(1, 2, 3, 4, 5, 6, 0, 0, 1, 1, 0, 0));
+    nn_tensor *a3b = nn_matmul(ctx, a3, b);
+    CHECK(tu_close(a3b, 3, S(2, 2, 2), V(4, 5, 10, 11, 1, 1, 1, 0), 0, 0, "3-D @ 2-D"));
+    nn_tensor *a3v = nn_matmul(ctx, a3, v3);
+    CHECK(tu_close(a3v, 2, S(2, 2), V(9, 21, 2, 1), 0, 0, "3-D @ 1-D"));
+    nn_tensor *va3 = nn_matmul(ctx, v2, a3);
+    CHECK(tu_close(va3, 2, S(2, 3), V(-3, -3, -3, -1, 0, 1), 0, 0, "1-D @ 3-D"));
+    /* [2, 1, 2, 3] @ [3, 3, 2] broadcast to [2, 3, 2, 2]. */
+    nn_tensor *a4 = nn_randn(ctx, NN_FLOAT64, 4, S(2, 1, 2, 3));
+    nn_tensor *b3 = nn_randn(ctx, NN_FLOAT64, 3, S(3, 3, 2));
+    nn_tensor *c4 = nn_matmul(ctx, a4, b3);
+    CHECK(c4 && c4->ndim == 4 && c4->shape[0] == 2 && c4->shape[1] == 3 && c4->shape[2] == 2 &&
+          c4->shape[3] == 2);
+    if (c4) {
+        double worst = 0;
+        for (int i = 0; i < 2; i++)
+            for (int j = 0; j < 3; j++)
+                for (int m = 0; m < 2; m++)
+                    for (int n = 0; n < 2; n++) {
+                        double s = 0;
+                        for (int k = 0; k < 3; k++)
+                            s += nn_tensor_get_flat(a4, (i * 2 + m) * 3 + k) *
+                                 nn_tensor_get_flat(b3, (j * 3 + k) * 2 + n);
+                        double got = nn_tensor_get_flat(c4, ((i * 3 + j) * 2 + m) * 2 + n);
+                        worst = fmax(worst, fabs(got - s));
+                    }
+        CHECK_NEAR(worst, 0, 1e-12);
+    }
+    nn_tensor *ts[] = {a, b, v3, v2, ab, dot, mv, vm, a3, a3b, a3v, va3, a4, b3, c4};
+    release_all(ts, 15);
+    nn_ctx_free(ctx);
+}
+
+NN_TEST(matmul_float32_and_int64) {
+    nn_ctx *ctx = nn_ctx_new(0);
+    nn_tensor *a = tu_tensor(ctx, NN_FLOAT32, 2, S(2, 2), V(1, 2, 3, 4));
+    nn_tensor *c = nn_matmul(ctx, a, a);
+    CHECK(c && c->dtype == NN_FLOAT32 && tu_close(c, 2, S(2, 2), V(7, 10, 15, 22), 0, 0, "f32"));
+    nn_tensor *i = tu_tensor(ctx, NN_INT64, 2, S(2, 2), V(1, 2, 3, 4));
+    nn_tensor *ci = nn_matmul(ctx, i, i);
+    CHECK(ci && ci->dtype == NN_INT64 && tu_close(ci, 2, S(2, 2), V(7, 10, 15, 22), 0, 0, "i64"));
+    nn_tensor *ts[] = {a, c, i, ci};
+    release_all(ts, 4);
+    nn_ctx_free(ctx);
+}
+
+NN_TEST(matmul_empty_inner_dim_is_zeros) {
+    nn_ctx *ctx = nn_ctx_new(0);
+    nn_tensor *a = nn_ones(ctx, NN_FLOAT32, 2, S(2, 0)), *b = nn_ones(ctx, NN_FLOAT32, 2, S(0, 3));
+    nn_tensor *c = nn_matmul(ctx, a, b);
+    CHECK(tu_close(c, 2, S(2, 3), V(0, 0, 0, 0, 0, 0), 0, 0, "K = 0"));
+    nn_tensor *e = nn_ones(ctx, NN_FLOAT32, 3, S(0, 2, 2));
+    nn_tensor *d = nn_matmul(ctx, e, e);
+    CHECK(d && d->ndim == 3 && d->shape[0] == 0);
+    nn_tensor *ts[] = {a, b, c, e, d};
+    release_all(ts, 5);
+    nn_ctx_free(ctx);
+}
+
+NN_TEST(matmul_errors_name_both_shapes) {
+    nn_ctx *ctx = nn_ctx_new(0);
+    nn_tensor *a = nn_ones(ctx, NN_FLOAT32, 2, S(2, 3)), *b = nn_ones(ctx, NN_FLOAT32, 2, S(4, 5));
+    CHECK(nn_matmul(ctx, a, b) == NULL && ctx->err.code == NN_ERR_SHAPE);
+    CHECK_MSG(strstr(nn_ctx_error(ctx), "matmul: [2, 3] @ [4, 5]: inner dims 3 and 4 differ"),
+              "%s", nn_ctx_error(ctx));
+    nn_tensor *d = nn_ones(ctx, NN_FLOAT64, 2, S(3, 5));
+    CHECK(nn_matmul(ctx, a, d) == NULL && ctx->err.code == NN_ERR_TYPE);
+    CHECK(strstr(nn_ctx_error(ctx), "float32") && strstr(nn_ctx_error(ctx), "float64"));
+    nn_tensor *x = nn_ones(ctx, NN_FLOAT32, 3, S(3, 2, 3)), *y = nn_ones(ctx, NN_FLOAT32, 3, S(4, 3, 5));
+    CHECK(nn_matmul(ctx, x, y) == NULL && ctx->err.code == NN_ERR_SHAPE);
+    CHECK(strstr(nn_ctx_error(ctx), "[3, 2, 3] @ [4, 3, 5]") != NULL);
+    nn_tensor *s = nn_scalar(ctx, 2, NN_FLOAT32);
+    CHECK(nn_matmul(ctx, s, a) == NULL && ctx->err.code == NN_ERR_SHAPE);
+    nn_tensor *bl = nn_ones(ctx, NN_BOOL, 2, S(2, 2));
+    CHECK(nn_matmul(ctx, bl, bl) == NULL && ctx->err.code == NN_ERR_TYPE);
+    /* linear */
+    nn_tensor *w = nn_ones(ctx, NN_FLOAT32, 2, S(4, 5));
+    CHECK(nn_linear(ctx, a, w, NULL) == NULL && ctx->err.code == NN_ERR_SHAPE);
+    CHECK(strstr(nn_ctx_error(ctx), "[2, 3]") && strstr(nn_ctx_error(ctx), "[4, 5]"));
+    nn_tensor *w2 = nn_ones(ctx, NN_FLOAT32, 2, S(4, 3)), *b2 = nn_ones(ctx, NN_FLOAT32, 1, S(5));
+    CHECK(nn_linear(ctx, a, w2, b2) == NULL && ctx->err.code == NN_ERR_SHAPE);
+    nn_tensor *w64 = nn_ones(ctx, NN_FLOAT64, 2, S(4, 3));
+    CHECK(nn_linear(ctx, a, w64, NULL) == NULL && ctx->err.code == NN_ERR_TYPE);
+    nn_tensor *ts[] = {a, b, d, x, y, s, bl, w, w2, b2, w64};
+    release_all(ts, 11);
+    nn_ctx_free(ctx);
+}
+
+NN_TEST(matmul_transposed_operand_is_not_copied) {
+    /* x.T @ y on a 64x64 transposed view: the only new memory is the output. */
+    nn_ctx *ctx = nn_ctx_new(0);
+    nn_tensor *x = tleaf(ctx, 64, 64), *y = nn_randn(ctx, NN_FLOAT64, 2, S(64, 64));
+    nn_tensor *xc = nn_tensor_contiguous_raw(ctx, x);
+    /* The same product of contiguous operands sets the bar: no more memory. */
+    bool prev = nn_ctx_set_grad(ctx, false); /* no autograd node in the count */
+    nn_mem_stats m0 = nn_mem_get_stats();
+    nn_tensor *r = nn_matmul(ctx, xc, y);
+    nn_mem_stats m1 = nn_mem_get_stats();
+    nn_tensor *c = nn_matmul(ctx, x, y);
+    nn_mem_stats m2 = nn_mem_get_stats();
+    nn_ctx_set_grad(ctx, prev);
+    CHECK(c != NULL);
+    CHECK_MSG(m2.in_use - m1.in_use == m1.in_use - m0.in_use, "transposed %zu vs contiguous %zu",
+              m2.in_use - m1.in_use, m1.in_use - m0.in_use);
+    CHECK(tu_close_tensor(c, r, 1e-13, 1e-13, "transposed vs copied"));
+    nn_tensor *ts[] = {x, y, c, xc, r};
+    release_all(ts, 5);
+    nn_ctx_free(ctx);
+}
+
+NN_TEST(linear_values) {
+    nn_ctx *ctx = nn_ctx_new(0);
+    nn_tensor *x = t64(ctx, 2, S(2, 3), V(1, 2, 3, 4, 5, 6));
+    nn_tensor *w = t64(ctx, 2, S(2, 3), V(1, 0, 0, 1, 1, 1));
+    nn_tensor *b = t64(ctx, 1, S(2), V(10, 20));
+    nn_tensor *y = nn_linear(ctx, x, w, b), *y0 = nn_linear(ctx, x, w, NULL);
+    CHECK(tu_close(y, 2, S(2, 2), V(11, 26, 14, 35), 0, 0, "linear bias"));
+    CHECK(tu_close(y0, 2, S(2, 2), V(1, 6, 4, 15), 0, 0, "linear no bias"));
+    nn_tensor *v = t64(ctx, 1, S(3), V(1, 1, 1));
+    nn_tensor *yv = nn_linear(ctx, v, w, b);
+    CHECK(tu_close(yv, 1, S(2), V(11, 23), 0, 0, "linear 1-D input"));
+    nn_tensor *ts[] = {x, w, b, y, y0, v, yv};
+    release_all(ts, 7);
+    nn_ctx_free(ctx);
+}
+
+/* ---- finite differences ---- */
+
+static nn_tensor *mm_fn(nn_ctx *ctx, nn_tensor **in, void *arg) {
+    return nn_matmul(ctx, in[0], in[1]);
+}
+static nn_tensor *lin_fn(nn_ctx *ctx, nn_tensor **in, void *arg) {
+    return nn_linear(ctx, in[0], in[1], in[2]);
+}
+/* matmul whose output is then summed: dout reaches matmul as a stride-0 view. */
+static nn_tensor *mm_sum_fn(nn_ctx *ctx, nn_tensor **in, void *arg) {
+    nn_tensor *c = nn_matmul(ctx, in[0], in[1]);
+    nn_tensor *s = c ? nn_sum(ctx, c, NULL, 0, false) : NULL;
+    nn_tensor_release(c);
+    return s;
+}
+
+static void gc_mm(nn_ctx *ctx, const char *name, nn_tensor *a, nn_tensor *b, tu_fn fn) {
+    nn_tensor *in[2] = {a, b};
+    CHECK_MSG(tu_gradcheck(ctx, name, fn, in, 2, NULL, 1e-6, 1e-7, 1e-9), "%s", name);
+    nn_tensor_release(a);
+    nn_tensor_release(b);
+}
+
+NN_TEST(matmul_gradcheck) {
+    nn_ctx *ctx = nn_ctx_new(3);
+    gc_mm(ctx, "2-D", leaf(ctx, 2, S(3, 4)), leaf(ctx, 2, S(4, 5)), mm_fn);
+    gc_mm(ctx, "dot", leaf(ctx, 1, S(4)), leaf(ctx, 1, S(4)), mm_fn);
+    gc_mm(ctx, "mat-vec", leaf(ctx, 2, S(3, 4)), leaf(ctx, 1, S(4)), mm_fn);
+    gc_mm(ctx, "vec-mat", leaf(ctx, 1, S(3)), leaf(ctx, 2, S(3, 4)), mm_fn);
+    gc_mm(ctx, "batch @ shared", leaf(ctx, 3, S(2, 3, 4)), leaf(ctx, 2, S(4, 5)), mm_fn);
+    gc_mm(ctx, "shared @ batch", leaf(ctx, 2, S(3, 4)), leaf(ctx, 3, S(2, 4, 5)), mm_fn);
+    gc_mm(ctx, "batch @ batch", leaf(ctx, 3, S(2, 3, 4)), leaf(ctx, 3, S(2, 4, 2)), mm_fn);
+    gc_mm(ctx, "broadcast batch", leaf(ctx, 4, S(2, 1, 3, 4)), leaf(ctx, 3, S(3, 4, 2)), mm_fn);
+    gc_mm(ctx, "vec @ batch", leaf(ctx, 1, S(4)), leaf(ctx, 3, S(2, 4, 3)), mm_fn);
+    gc_mm(ctx, "batch @ vec", leaf(ctx, 3, S(2, 3, 4)), leaf(ctx, 1, S(4)), mm_fn);
+    gc_mm(ctx, "transposed a", tleaf(ctx, 3, 4), leaf(ctx, 2, S(4, 2)), mm_fn);
+    gc_mm(ctx, "transposed b", leaf(ctx, 2, S(3, 4)), tleaf(ctx, 4, 2), mm_fn);
+    gc_mm(ctx, "sliced a", sliced_leaf(ctx, 3, 4), tleaf(ctx, 4, 2), mm_fn);
+    gc_mm(ctx, "batch, dout expanded", leaf(ctx, 3, S(2, 3, 4)), leaf(ctx, 2, S(4, 5)),
+          mm_sum_fn);
+    gc_mm(ctx, "empty inner", leaf(ctx, 2, S(2, 0)), leaf(ctx, 2, S(0, 3)), mm_fn);
+    nn_ctx_free(ctx);
+}
+
+static void gc_lin(nn_ctx *ctx, const char *name, nn_tensor *x, nn_tensor *w, nn_tensor *b) {
+    nn_tensor *in[3] = {x, w, b};
+    CHECK_MSG(tu_gradcheck(ctx, name, lin_fn, in, 3, NULL, 1e-6, 1e-7, 1e-9), "%s", name);
+    release_all(in, 3);
+}
+
+NN_TEST(linear_gradcheck) {
+    nn_ctx *ctx = nn_ctx_new(5);
+    gc_lin(ctx, "2-D bias", leaf(ctx, 2, S(4, 3)), leaf(ctx, 2, S(5, 3)), leaf(ctx, 1, S(5)));
+    gc_lin(ctx, "2-D no bias", leaf(ctx, 2, S(4, 3)), leaf(ctx, 2, S(5, 3)), NULL);
+    gc_lin(ctx, "3-D input", leaf(ctx, 3, S(2, 3, 4)), leaf(ctx, 2, S(2, 4)), leaf(ctx, 1, S(2)));
+    gc_lin(ctx, "1-D input", leaf(ctx, 1, S(3)), leaf(ctx, 2, S(2, 3)), leaf(ctx, 1, S(2)));
+    gc_lin(ctx, "transposed x", tleaf(ctx, 4, 3), leaf(ctx, 2, S(2, 3)), leaf(ctx, 1, S(2)));
+    gc_lin(ctx, "transposed W", leaf(ctx, 2, S(4, 3)), tleaf(ctx, 2, 3), NULL);
+    gc_lin(ctx, "sliced x and W", sliced_leaf(ctx, 4, 3), sliced_leaf(ctx, 2, 3),
+           leaf(ctx, 1, S(2)));
+    nn_ctx_free(ctx);
+}
