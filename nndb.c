@@ -148,10 +148,10 @@ static int demo(void) {
     nn_tensor_release(loss);
 
     printf("\nTraining with Adam(lr=1e-2):\n");
-    nn_optim *opt = nn_optim_adam(ctx, p, 6, 1e-2, 0.9, 0.999, 1e-8, 0.0, false, false);
+    nn_optim *opt = nn_optim_adam(ctx, p, 6, 1e-2, 0.9, 0.999, 1e-8, 0.0, false);
     if (!opt) return fail(ctx);
     for (int step = 1; step <= 300; step++) {
-        nn_optim_zero_grad(opt);
+        nn_optim_zero_grad(opt, true);
         logits = mlp_forward(ctx, p, x);
         loss = logits ? nn_cross_entropy(ctx, logits, y, -100, 0.0, NN_REDUCTION_MEAN) : NULL;
         if (!loss || nn_backward(ctx, loss, NULL, false) || nn_optim_step(ctx, opt))

@@ -156,6 +156,16 @@ nn_tensor *nn_exec(nn_ctx *ctx, nn_op op, nn_tensor *const *inputs, int n_inputs
     }
     ctx->depth--;
     if (!out || !go) goto fail;
+    /* Integer and bool results carry no gradient (x.long(), argmax). */
+    if (record && !nn_dtype_is_float(out->dtype)) {
+        record = false;
+        nn_tensor_release(node->saved[0]);
+        nn_tensor_release(node->saved[1]);
+        node->saved[0] = node->saved[1] = NULL;
+        if (node->in != node->in_inline) nn_mem_free(node->in);
+        nn_mem_free(node);
+        return out;
+    }
     if (!record) {
         nn_tensor_release(node->saved[0]);
         nn_tensor_release(node->saved[1]);

@@ -1,6 +1,7 @@
 #include "nn_mem.h"
 
-#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,7 +26,18 @@ typedef struct block {
     int cls;            /* size class, or -1 when never cached */
 } block;
 
-static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+/* A spinlock: the pool is taken for a few instructions per call and almost
+ * never contended (one session thread runs ops), where a mutex's lock and
+ * unlock calls cost more than the allocation itself. */
+static atomic_flag lock_flag = ATOMIC_FLAG_INIT;
+
+static void lock(void) {
+    while (atomic_flag_test_and_set_explicit(&lock_flag, memory_order_acquire)) sched_yield();
+}
+
+static void unlock(void) {
+    atomic_flag_clear_explicit(&lock_flag, memory_order_release);
+}
 static block *free_lists[N_CLASSES];
 static nn_mem_stats stats;
 static int cap_initialised;
@@ -75,7 +87,7 @@ char *nn_mem_format(char *buf, int bufsize, size_t bytes) {
 size_t nn_mem_parse_size(const char *s) {
     char *end;
     double v = strtod(s, &end);
-    if (end == s || v <= 0) return 0;
+    if (end == s || !(v > 0)) return 0; /* also rejects NaN */
     switch (*end) {
     case 'k':
     case 'K':
@@ -101,7 +113,7 @@ size_t nn_mem_parse_size(const char *s) {
     }
     if (*end == 'i' || *end == 'I') end++;
     if (*end == 'b' || *end == 'B') end++;
-    if (*end != '\0' || v >= 1.8e19) return 0;
+    if (*end != '\0' || !(v < 1.8e19)) return 0;
     return (size_t)v;
 }
 
@@ -117,11 +129,11 @@ static nn_status refuse(nn_error *err, size_t size, const char *what, const char
 }
 
 void *nn_mem_alloc(size_t size, const char *what, nn_error *err) {
-    pthread_mutex_lock(&lock);
+    lock();
     init_cap();
     if (size > stats.cap || stats.in_use + size > stats.cap) {
         refuse(err, size, what, "above the memory cap");
-        pthread_mutex_unlock(&lock);
+        unlock();
         return NULL;
     }
     size_t csize;
@@ -137,7 +149,7 @@ void *nn_mem_alloc(size_t size, const char *what, nn_error *err) {
         if (posix_memalign(&p, HEADER, HEADER + csize) != 0) p = NULL;
         if (!p) {
             refuse(err, size, what, "the system is out of memory");
-            pthread_mutex_unlock(&lock);
+            unlock();
             return NULL;
         }
         b = p;
@@ -148,7 +160,7 @@ void *nn_mem_alloc(size_t size, const char *what, nn_error *err) {
     stats.in_use += b->size;
     stats.allocs++;
     if (stats.in_use > stats.peak) stats.peak = stats.in_use;
-    pthread_mutex_unlock(&lock);
+    unlock();
     return (char *)b + HEADER;
 }
 
@@ -161,7 +173,7 @@ void *nn_mem_calloc(size_t size, const char *what, nn_error *err) {
 void nn_mem_free(void *p) {
     if (!p) return;
     block *b = (block *)((char *)p - HEADER);
-    pthread_mutex_lock(&lock);
+    lock();
     stats.in_use -= b->size;
     /* Keep blocks for reuse while the cache stays under a quarter of the cap.
      * Under AddressSanitizer every block goes back to the system, so a use
@@ -173,26 +185,26 @@ void nn_mem_free(void *p) {
     } else {
         free(b);
     }
-    pthread_mutex_unlock(&lock);
+    unlock();
 }
 
 void nn_mem_set_cap(size_t bytes) {
-    pthread_mutex_lock(&lock);
+    lock();
     cap_initialised = 1;
     stats.cap = bytes;
-    pthread_mutex_unlock(&lock);
+    unlock();
 }
 
 nn_mem_stats nn_mem_get_stats(void) {
-    pthread_mutex_lock(&lock);
+    lock();
     init_cap();
     nn_mem_stats s = stats;
-    pthread_mutex_unlock(&lock);
+    unlock();
     return s;
 }
 
 void nn_mem_trim(void) {
-    pthread_mutex_lock(&lock);
+    lock();
     for (int i = 0; i < N_CLASSES; i++) {
         while (free_lists[i]) {
             block *b = free_lists[i];
@@ -201,5 +213,5 @@ void nn_mem_trim(void) {
             free(b);
         }
     }
-    pthread_mutex_unlock(&lock);
+    unlock();
 }

@@ -37,13 +37,20 @@ static int category(nn_dtype dt) {
     return dt == NN_BOOL ? 0 : dt == NN_INT64 ? 1 : 2;
 }
 
+/* PyTorch ranks operands: tensors with dims, then 0-dim tensors, then
+ * wrapped numbers. A lower-ranked operand only matters when its category is
+ * higher; then a 0-dim tensor brings its own dtype and a wrapped number the
+ * default of its category. */
+static int rank(const nn_tensor *t) {
+    return t->is_wrapped_number ? 0 : t->ndim == 0 ? 1 : 2;
+}
+
 nn_dtype nn_dtype_promote(const nn_tensor *a, const nn_tensor *b) {
-    /* A wrapped number only matters when it is of a higher category than the
-     * tensor; then the result takes the default type of that category. */
-    if (a->is_wrapped_number != b->is_wrapped_number) {
-        const nn_tensor *t = a->is_wrapped_number ? b : a, *w = a->is_wrapped_number ? a : b;
-        if (category(w->dtype) <= category(t->dtype)) return t->dtype;
-        return category(w->dtype) == 2 ? NN_FLOAT32 : NN_INT64;
+    if (rank(a) != rank(b)) {
+        const nn_tensor *hi = rank(a) > rank(b) ? a : b, *lo = rank(a) > rank(b) ? b : a;
+        if (category(lo->dtype) <= category(hi->dtype)) return hi->dtype;
+        if (!lo->is_wrapped_number) return lo->dtype;
+        return category(lo->dtype) == 2 ? NN_FLOAT32 : NN_INT64;
     }
     if (a->dtype == b->dtype) return a->dtype;
     if (category(a->dtype) != category(b->dtype))
@@ -176,8 +183,14 @@ nn_tensor *nn_arange(nn_ctx *ctx, double start, double end, double step, nn_dtyp
         nn_error_set(&ctx->err, NN_ERR_VALUE, "arange needs finite bounds and a nonzero step");
         return NULL;
     }
+    if ((step > 0 && end < start) || (step < 0 && end > start)) {
+        nn_error_set(&ctx->err, NN_ERR_VALUE,
+                     "arange(%g, %g, %g): the step goes away from the end; "
+                     "use a %s step",
+                     start, end, step, step > 0 ? "negative" : "positive");
+        return NULL;
+    }
     double count = ceil((end - start) / step);
-    if (count < 0) count = 0;
     if (count > 1e15) {
         nn_error_set(&ctx->err, NN_ERR_MEMORY, "arange(%g, %g, %g) has too many elements", start,
                      end, step);
@@ -199,6 +212,7 @@ nn_tensor *nn_linspace(nn_ctx *ctx, double start, double end, int64_t steps, nn_
     nn_tensor *t = nn_tensor_empty(ctx, dt, 1, &steps);
     if (!t) return NULL;
     double d = steps > 1 ? (end - start) / (double)(steps - 1) : 0;
+    if (steps == 1) end = start;
     /* Fill from both ends as PyTorch does, so the last value is exactly end. */
     for (int64_t i = 0; i < steps; i++)
         nn_tensor_set_flat(
@@ -245,7 +259,8 @@ nn_tensor *nn_randint(nn_ctx *ctx, int64_t low, int64_t high, int ndim, const in
     int64_t n = nn_tensor_numel(t);
     int64_t *d = t->storage->data;
     uint64_t range = (uint64_t)high - (uint64_t)low;
-    for (int64_t i = 0; i < n; i++) d[i] = low + (int64_t)nn_rng_below(&ctx->rng, range);
+    for (int64_t i = 0; i < n; i++)
+        d[i] = (int64_t)((uint64_t)low + nn_rng_below(&ctx->rng, range));
     return t;
 }
 
@@ -267,6 +282,15 @@ nn_tensor *nn_tensor_from_data(nn_ctx *ctx, nn_dtype dt, int ndim, const int64_t
 
 nn_tensor *nn_scalar(nn_ctx *ctx, double value, nn_dtype dt) {
     return nn_full(ctx, dt, 0, NULL, value);
+}
+
+nn_tensor *nn_scalar_wrapped_int(nn_ctx *ctx, int64_t value) {
+    nn_tensor *t = nn_tensor_empty(ctx, NN_INT64, 0, NULL);
+    if (t) {
+        *(int64_t *)t->storage->data = value;
+        t->is_wrapped_number = true;
+    }
+    return t;
 }
 
 nn_tensor *nn_scalar_wrapped(nn_ctx *ctx, double value) {
@@ -325,7 +349,9 @@ static void store(nn_dtype dt, void *base, int64_t off, double v) {
     switch (dt) {
     case NN_FLOAT32: ((float *)base)[off] = (float)v; break;
     case NN_FLOAT64: ((double *)base)[off] = v; break;
-    case NN_INT64: ((int64_t *)base)[off] = isfinite(v) ? (int64_t)v : 0; break;
+    case NN_INT64: /* NaN and out-of-range values become INT64_MIN, as x86 and PyTorch do */
+        ((int64_t *)base)[off] = (v >= -9.2233720368547758e18 && v < 9.2233720368547758e18) ? (int64_t)v : INT64_MIN;
+        break;
     case NN_BOOL: ((uint8_t *)base)[off] = v != 0; break;
     }
 }

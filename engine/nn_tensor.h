@@ -79,6 +79,8 @@ nn_tensor *nn_tensor_from_data(nn_ctx *ctx, nn_dtype dt, int ndim, const int64_t
 /* A 0-dim tensor. [wrapped] marks a plain number from the language. */
 nn_tensor *nn_scalar(nn_ctx *ctx, double value, nn_dtype dt);
 nn_tensor *nn_scalar_wrapped(nn_ctx *ctx, double value);
+/* A plain integer from the language: int64, does not widen a tensor. */
+nn_tensor *nn_scalar_wrapped_int(nn_ctx *ctx, int64_t value);
 
 /* ---- shape and element access ---- */
 int64_t nn_tensor_numel(const nn_tensor *t);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "nn_ops_impl.h"
+#include "nn_vmath.h"
 
 /* ---- helpers ---- */
 
@@ -93,7 +94,18 @@ BINARY_LOOP(div_f32, float, a / b)
 BINARY_LOOP(div_f64, double, a / b)
 BINARY_LOOP(pow_f32, float, b == 2.0f ? a * a : b == 1.0f ? a : powf(a, b))
 BINARY_LOOP(pow_f64, double, b == 2.0 ? a * a : b == 1.0 ? a : pow(a, b))
-BINARY_LOOP(pow_i64, int64_t, (int64_t)pow((double)a, (double)b))
+/* Integer powers by squaring; wraps on overflow like PyTorch's int64. The
+ * forward rejects negative exponents before this runs. */
+static inline int64_t ipow(int64_t a, int64_t b) {
+    uint64_t r = 1, base = (uint64_t)a;
+    while (b > 0) {
+        if (b & 1) r *= base;
+        base *= base;
+        b >>= 1;
+    }
+    return (int64_t)r;
+}
+BINARY_LOOP(pow_i64, int64_t, ipow(a, b))
 
 typedef struct binary_kernels {
     nn_iter_loop f32, f64, i64;
@@ -139,6 +151,18 @@ nn_tensor *op_div_forward(nn_ctx *ctx, nn_node *node) {
     return binary(ctx, node, &k_div, true);
 }
 nn_tensor *op_pow_forward(nn_ctx *ctx, nn_node *node) {
+    nn_tensor *e = in1(node);
+    if (!nn_dtype_is_float(nn_dtype_promote(in0(node), e)) && !nn_dtype_is_float(e->dtype)) {
+        int64_t n = nn_tensor_numel(e);
+        for (int64_t i = 0; i < n; i++)
+            if (nn_tensor_get_flat(e, i) < 0) {
+                nn_error_set(&ctx->err, NN_ERR_VALUE,
+                             "pow: integers to negative integer powers are not allowed; "
+                             "use a float base (x.float() ** %g)",
+                             nn_tensor_get_flat(e, i));
+                return NULL;
+            }
+    }
     return binary(ctx, node, &k_pow, false);
 }
 nn_tensor *op_maximum_forward(nn_ctx *ctx, nn_node *node) {
@@ -197,15 +221,16 @@ typedef struct grad_arg {
         }                                                                                          \
     }
 
-/* maximum: ties split the gradient in half, as PyTorch does. */
-GRAD5_LOOP(gmax_a_f32, float, a > b ? g : a == b ? g / 2 : 0)
-GRAD5_LOOP(gmax_a_f64, double, a > b ? g : a == b ? g / 2 : 0)
-GRAD5_LOOP(gmax_b_f32, float, b > a ? g : a == b ? g / 2 : 0)
-GRAD5_LOOP(gmax_b_f64, double, b > a ? g : a == b ? g / 2 : 0)
-GRAD5_LOOP(gmin_a_f32, float, a < b ? g : a == b ? g / 2 : 0)
-GRAD5_LOOP(gmin_a_f64, double, a < b ? g : a == b ? g / 2 : 0)
-GRAD5_LOOP(gmin_b_f32, float, b < a ? g : a == b ? g / 2 : 0)
-GRAD5_LOOP(gmin_b_f64, double, b < a ? g : a == b ? g / 2 : 0)
+/* maximum: ties split the gradient in half, as PyTorch does; where either
+ * side is NaN no comparison holds and both get the whole gradient. */
+GRAD5_LOOP(gmax_a_f32, float, a < b ? 0 : a == b ? g / 2 : g)
+GRAD5_LOOP(gmax_a_f64, double, a < b ? 0 : a == b ? g / 2 : g)
+GRAD5_LOOP(gmax_b_f32, float, b < a ? 0 : a == b ? g / 2 : g)
+GRAD5_LOOP(gmax_b_f64, double, b < a ? 0 : a == b ? g / 2 : g)
+GRAD5_LOOP(gmin_a_f32, float, a > b ? 0 : a == b ? g / 2 : g)
+GRAD5_LOOP(gmin_a_f64, double, a > b ? 0 : a == b ? g / 2 : g)
+GRAD5_LOOP(gmin_b_f32, float, b > a ? 0 : a == b ? g / 2 : g)
+GRAD5_LOOP(gmin_b_f64, double, b > a ? 0 : a == b ? g / 2 : g)
 /* pow: d/da = b a^(b-1); d/db = y log a (0 where a == 0 and b >= 0, as PyTorch) */
 GRAD5_LOOP(gpow_a_f32, float, b == 0 ? 0 : g * b * powf(a, b - 1))
 GRAD5_LOOP(gpow_a_f64, double, b == 0 ? 0 : g * b * pow(a, b - 1))
@@ -319,8 +344,16 @@ typedef struct unary_arg {
         }                                                                                          \
     }
 
-/* Float math in the operand's precision. */
-#define F32(fn) fn##f
+/* Float math in the operand's precision; float32 exp and tanh are the
+ * vectorisable versions from nn_vmath.h. */
+#define F32(fn) F32_##fn
+#define F32_exp nn_expf
+#define F32_tanh nn_tanhf
+#define F32_log logf
+#define F32_log1p log1pf
+#define F32_sqrt sqrtf
+#define F32_fabs fabsf
+#define F32_erf erff
 #define F64(fn) fn
 
 #define SQRT_2_OVER_PI 0.7978845608028654
@@ -346,7 +379,9 @@ typedef struct unary_arg {
 #define SOFTPLUS(M, T)      (x * p0 > p1 ? x : M(log1p)(M(exp)(x * p0)) / p0)
 #define SOFTPLUS_GRAD(M, T) (x * p0 > p1 ? g : g * SIGM(M, T, x * p0))
 
-/* X(name, forward, derivative) for each float unary op. */
+/* X(name, forward, derivative) for each float unary op. NaN follows
+ * PyTorch: relu passes it (and its gradient), clamp passes it but not its
+ * gradient. */
 #define UNARY_OPS(X)                                                                               \
     X(neg, -x, -g)                                                                                 \
     X(exp, M(exp)(x), g *y)                                                                        \
@@ -361,8 +396,8 @@ typedef struct unary_arg {
       : (p0 == p0 && x < p0) ? p0                                                                  \
       : (p1 == p1 && x > p1) ? p1                                                                  \
                              : x,                                                                  \
-      ((p0 == p0 && x < p0) || (p1 == p1 && x > p1)) ? (T)0 : g)                                   \
-    X(relu, x > 0 ? x : (T)0, y > 0 ? g : (T)0)                                                    \
+      ((p0 != p0 || x >= p0) && (p1 != p1 || x <= p1)) ? g : (T)0)                                   \
+    X(relu, x <= 0 ? (T)0 : x, y <= 0 ? (T)0 : g)                                                  \
     X(leaky_relu, x > 0 ? x : x * p0, x > 0 ? g : g * p0)                                          \
     X(tanh, M(tanh)(x), g *((T)1 - y * y))                                                         \
     X(sigmoid, SIGM(M, T, x), g *y *((T)1 - y))                                                    \
