@@ -1,0 +1,40 @@
+/* The vectorisable float32 exp/tanh/sigmoid against libm in double. */
+#include "nn_vmath.h"
+#include "testutil.h"
+
+/* Error of [got] in units of the last place of the float nearest [ref]. */
+static double ulps(float got, double ref) {
+    if (isnan(ref)) return isnan(got) ? 0 : INFINITY;
+    if (isinf(ref)) return got == ref ? 0 : INFINITY;
+    float r = (float)ref;
+    double u = (double)nextafterf(fabsf(r), INFINITY) - fabsf(r);
+    return fabs((double)got - ref) / (u > 0 ? u : 1e-45);
+}
+
+NN_TEST(vmath_exp_tanh_sigmoid_within_few_ulp) {
+    double we = 0, wt = 0, ws = 0;
+    for (float x = -110.0f; x < 100.0f; x += 0.00137f) {
+        double e = ulps(nn_expf(x), exp((double)x));
+        double t = ulps(nn_tanhf(x), tanh((double)x));
+        double sr = 1.0 / (1.0 + exp(-(double)x));
+        double s = sr > 1e-37 ? ulps(nn_sigmoidf(x), sr) : 0;
+        we = e > we ? e : we;
+        wt = t > wt ? t : wt;
+        ws = s > ws ? s : ws;
+    }
+    for (float x = -1e-3f; x < 1e-3f; x += 3e-7f) {
+        double t = ulps(nn_tanhf(x), tanh((double)x));
+        wt = t > wt ? t : wt;
+    }
+    CHECK_MSG(we <= 2, "exp max error %.2f ulp", we);
+    CHECK_MSG(wt <= 3, "tanh max error %.2f ulp", wt);
+    CHECK_MSG(ws <= 3, "sigmoid max error %.2f ulp", ws);
+}
+
+NN_TEST(vmath_special_values) {
+    CHECK(isnan(nn_expf(NAN)) && isnan(nn_tanhf(NAN)) && isnan(nn_sigmoidf(NAN)));
+    CHECK(nn_expf(INFINITY) == INFINITY && nn_expf(-INFINITY) == 0 && nn_expf(89.0f) == INFINITY);
+    CHECK(nn_expf(0) == 1.0f);
+    CHECK(nn_tanhf(INFINITY) == 1.0f && nn_tanhf(-INFINITY) == -1.0f && nn_tanhf(0) == 0);
+    CHECK(nn_sigmoidf(-INFINITY) == 0 && nn_sigmoidf(INFINITY) == 1.0f);
+}
