@@ -7,6 +7,7 @@ static double ulps(float got, double ref) {
     if (isnan(ref)) return isnan(got) ? 0 : INFINITY;
     if (isinf(ref)) return got == ref ? 0 : INFINITY;
     float r = (float)ref;
+    if (isinf(r)) return got == r ? 0 : INFINITY; /* beyond float's range */
     double u = (double)nextafterf(fabsf(r), INFINITY) - fabsf(r);
     return fabs((double)got - ref) / (u > 0 ? u : 1e-45);
 }
