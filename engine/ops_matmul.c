@@ -146,12 +146,17 @@ static nn_status bmm(nn_ctx *ctx, nn_tensor *a_in, nn_tensor *b_in, nn_tensor *c
     int64_t bs[NN_MAX_DIMS], nbatch = 1;
     bool reduce = false;
     for (int d = 0; d < nb; d++) {
-        bs[d] = a_in->shape[d] > b_in->shape[d] ? a_in->shape[d] : b_in->shape[d];
-        if (c->shape[d] > bs[d]) bs[d] = c->shape[d];
+        /* The size that is not 1 (it may be 0). */
+        bs[d] = a_in->shape[d] != 1 ? a_in->shape[d] : b_in->shape[d] != 1 ? b_in->shape[d]
+                                                                          : c->shape[d];
         nbatch *= bs[d];
         reduce |= c->shape[d] != bs[d];
     }
-    if (nbatch == 0) return NN_OK;
+    if (nbatch == 0) {
+        /* An empty batch sums to zeros in an output that is not empty. */
+        memset(nn_tensor_data(c), 0, (size_t)nn_tensor_numel(c) * nn_dtype_size(dt));
+        return NN_OK;
+    }
     if (!dims_fit_blas(a_in->shape[nd - 2], b_in->shape[nd - 1], a_in->shape[nd - 1])) {
         return nn_error_set(&ctx->err, NN_ERR_VALUE,
                             "matmul: a matrix dim above %d is more than BLAS takes", INT_MAX);
