@@ -35,6 +35,42 @@ KERNEL void st(void *p, int64_t i, double v, bool f64) {
     else
         ((float *)p)[i] = (float)v;
 }
+/* exp in float without a libm call, so that loops over it vectorise: the
+ * Cephes polynomial on x = n ln2 + r, |r| <= ln2 / 2, scaled by 2^n built
+ * in the exponent bits (about 1 ulp). Exact at the ends softmax relies on:
+ * exp(-inf) = 0 and exp(nan) = nan. Results below 2^-126 flush to 0; every
+ * caller passes x <= 0 (shifted scores, log-probabilities), and above
+ * 88.376 the result is inf. */
+KERNEL float expf_v(float x) {
+    const float hi = 88.3762626647949f, lo = -88.3762626647949f;
+    /* nan becomes 0 here (the int conversion below must see a number) and
+     * comes back at the end. */
+    float xc = x != x ? 0.0f : x;
+    xc = xc < lo ? lo : xc;
+    xc = xc > hi ? hi : xc;
+    float fx = xc * 1.44269504088896341f + 0.5f;
+    int32_t ni = (int32_t)fx;
+    ni -= (float)ni > fx; /* floor */
+    float n = (float)ni;
+    float r = xc - n * 0.693359375f + n * 2.12194440e-4f;
+    float p = 1.9875691500e-4f;
+    p = p * r + 1.3981999507e-3f;
+    p = p * r + 8.3334519073e-3f;
+    p = p * r + 4.1665795894e-2f;
+    p = p * r + 1.6666665459e-1f;
+    p = p * r + 5.0000001201e-1f;
+    float y = p * r * r + r + 1.0f;
+    uint32_t bits = (uint32_t)(ni + 127) << 23;
+    float pow2n;
+    memcpy(&pow2n, &bits, sizeof pow2n);
+    y *= pow2n;
+    y = x < lo ? 0.0f : y;
+    y = x > hi ? INFINITY : y;
+    return x != x ? x : y;
+}
+
+/* Scalar contexts keep libm's expf: it beats the polynomial when nothing
+ * vectorises. */
 KERNEL double ex(double v, bool f64) {
     return f64 ? exp(v) : (double)expf((float)v);
 }
@@ -134,70 +170,119 @@ static bool wrap_dim(nn_ctx *ctx, const char *op, int64_t dim, const nn_tensor *
     return false;
 }
 
-/* Rows of all -inf come out nan (as in PyTorch): max is -inf and -inf - -inf
- * is nan; single -inf entries get probability 0. */
-KERNEL void softmax_kernel(const void *x, void *y, int64_t outer, int64_t c, int64_t inner,
-                           bool log_out, bool f64) {
+/* Sum of a contiguous run with four accumulators in double. */
+#define SUM_RUN(T)                                                                                 \
+    static double sum_run_##T(const T *p, int64_t n) {                                             \
+        double a0 = 0, a1 = 0, a2 = 0, a3 = 0;                                                     \
+        int64_t i = 0;                                                                             \
+        for (; i + 4 <= n; i += 4) {                                                               \
+            a0 += p[i];                                                                            \
+            a1 += p[i + 1];                                                                        \
+            a2 += p[i + 2];                                                                        \
+            a3 += p[i + 3];                                                                        \
+        }                                                                                          \
+        for (; i < n; i++) a0 += p[i];                                                             \
+        return (a0 + a1) + (a2 + a3);                                                              \
+    }
+SUM_RUN(float)
+SUM_RUN(double)
+
+/* Softmax of one contiguous row in the storage type, so that the exp pass
+ * vectorises. Rows of all -inf come out nan (as in PyTorch): the max is -inf
+ * and -inf - -inf is nan; single -inf entries get probability 0. A nan
+ * anywhere makes the whole row nan. */
+#define SOFTMAX_ROW(T, EXP, LOG)                                                                   \
+    static void softmax_row_##T(const T *x, T *y, int64_t c, bool log_out) {                       \
+        T m = -INFINITY;                                                                           \
+        bool has_nan = false;                                                                      \
+        for (int64_t k = 0; k < c; k++) {                                                          \
+            has_nan |= x[k] != x[k];                                                               \
+            m = x[k] > m ? x[k] : m;                                                               \
+        }                                                                                          \
+        if (has_nan) m = NAN;                                                                      \
+        for (int64_t k = 0; k < c; k++) y[k] = EXP(x[k] - m);                                      \
+        double s = sum_run_##T(y, c);                                                              \
+        if (log_out) {                                                                             \
+            T ls = (T)LOG(s);                                                                      \
+            for (int64_t k = 0; k < c; k++) y[k] = (x[k] - m) - ls;                                \
+        } else {                                                                                   \
+            T inv = (T)(1.0 / s);                                                                  \
+            for (int64_t k = 0; k < c; k++) y[k] *= inv;                                           \
+        }                                                                                          \
+    }
+SOFTMAX_ROW(float, expf_v, log)
+SOFTMAX_ROW(double, exp, log)
+
+/* Softmax along a dim that is not the last: [c] values [inner] apart for
+ * each of [inner] columns, walked row by row with per-column max and sum
+ * in [m] and [s] (inner doubles each) so that memory is read in order. */
+KERNEL void softmax_cols_kernel(const void *x, void *y, int64_t outer, int64_t c, int64_t inner,
+                                bool log_out, double *m, double *s, bool f64) {
     for (int64_t o = 0; o < outer; o++) {
-        for (int64_t j = 0; j < inner; j++) {
-            int64_t base = o * c * inner + j;
-            double m = -INFINITY;
-            for (int64_t k = 0; k < c; k++) {
-                double v = ld(x, base + k * inner, f64);
-                if (v > m || isnan(v)) m = v;
+        int64_t base = o * c * inner;
+        for (int64_t j = 0; j < inner; j++) m[j] = -INFINITY, s[j] = 0;
+        for (int64_t k = 0; k < c; k++)
+            for (int64_t j = 0; j < inner; j++) {
+                double v = ld(x, base + k * inner + j, f64);
+                if (v > m[j] || isnan(v)) m[j] = isnan(m[j]) ? m[j] : v;
             }
-            double s = 0;
-            if (log_out) {
-                for (int64_t k = 0; k < c; k++) s += ex(ld(x, base + k * inner, f64) - m, f64);
-                double lse = lg(s, f64);
-                for (int64_t k = 0; k < c; k++)
-                    st(y, base + k * inner, ld(x, base + k * inner, f64) - m - lse, f64);
-            } else {
-                for (int64_t k = 0; k < c; k++) {
-                    double e = ex(ld(x, base + k * inner, f64) - m, f64);
-                    s += e;
-                    st(y, base + k * inner, e, f64);
-                }
-                double inv = 1.0 / s;
-                for (int64_t k = 0; k < c; k++)
-                    st(y, base + k * inner, ld(y, base + k * inner, f64) * inv, f64);
+        for (int64_t k = 0; k < c; k++)
+            for (int64_t j = 0; j < inner; j++) {
+                int64_t i = base + k * inner + j;
+                double e = ex(ld(x, i, f64) - m[j], f64);
+                s[j] += e;
+                if (!log_out) st(y, i, e, f64);
             }
-        }
+        for (int64_t j = 0; j < inner; j++) s[j] = log_out ? lg(s[j], f64) : 1.0 / s[j];
+        for (int64_t k = 0; k < c; k++)
+            for (int64_t j = 0; j < inner; j++) {
+                int64_t i = base + k * inner + j;
+                st(y, i, log_out ? (ld(x, i, f64) - m[j]) - s[j] : ld(y, i, f64) * s[j], f64);
+            }
     }
 }
-static void softmax_f32(const void *x, void *y, int64_t o, int64_t c, int64_t i, bool lo) {
-    softmax_kernel(x, y, o, c, i, lo, false);
+static void softmax_cols_f32(const void *x, void *y, int64_t o, int64_t c, int64_t i, bool lo,
+                             double *m, double *s) {
+    softmax_cols_kernel(x, y, o, c, i, lo, m, s, false);
 }
-static void softmax_f64(const void *x, void *y, int64_t o, int64_t c, int64_t i, bool lo) {
-    softmax_kernel(x, y, o, c, i, lo, true);
+static void softmax_cols_f64(const void *x, void *y, int64_t o, int64_t c, int64_t i, bool lo,
+                             double *m, double *s) {
+    softmax_cols_kernel(x, y, o, c, i, lo, m, s, true);
 }
 
-/* softmax: dx = y (g - sum(g y)); log_softmax: dx = g - exp(y) sum(g). */
+/* softmax: dx = y (g - sum(g y)); log_softmax: dx = g - exp(y) sum(g).
+ * Sums run per column in [acc] ([inner] doubles) so that memory is read in
+ * order whatever the dim. */
 KERNEL void softmax_grad_kernel(const void *g, const void *y, void *dx, int64_t outer, int64_t c,
-                                int64_t inner, bool log_out, bool f64) {
+                                int64_t inner, bool log_out, double *acc, bool f64) {
     for (int64_t o = 0; o < outer; o++) {
-        for (int64_t j = 0; j < inner; j++) {
-            int64_t base = o * c * inner + j;
-            double s = 0;
-            for (int64_t k = 0; k < c; k++) {
-                int64_t i = base + k * inner;
-                s += log_out ? ld(g, i, f64) : ld(g, i, f64) * ld(y, i, f64);
+        int64_t base = o * c * inner;
+        for (int64_t j = 0; j < inner; j++) acc[j] = 0;
+        for (int64_t k = 0; k < c; k++)
+            for (int64_t j = 0; j < inner; j++) {
+                int64_t i = base + k * inner + j;
+                acc[j] += log_out ? ld(g, i, f64) : ld(g, i, f64) * ld(y, i, f64);
             }
-            for (int64_t k = 0; k < c; k++) {
-                int64_t i = base + k * inner;
+        for (int64_t k = 0; k < c; k++)
+            for (int64_t j = 0; j < inner; j++) {
+                int64_t i = base + k * inner + j;
                 double gv = ld(g, i, f64), yv = ld(y, i, f64);
-                st(dx, i, log_out ? gv - ex(yv, f64) * s : yv * (gv - s), f64);
+                st(dx, i, log_out ? gv - ex(yv, f64) * acc[j] : yv * (gv - acc[j]), f64);
             }
-        }
     }
 }
 static void softmax_grad_f32(const void *g, const void *y, void *dx, int64_t o, int64_t c,
-                             int64_t i, bool lo) {
-    softmax_grad_kernel(g, y, dx, o, c, i, lo, false);
+                             int64_t i, bool lo, double *acc) {
+    softmax_grad_kernel(g, y, dx, o, c, i, lo, acc, false);
 }
 static void softmax_grad_f64(const void *g, const void *y, void *dx, int64_t o, int64_t c,
-                             int64_t i, bool lo) {
-    softmax_grad_kernel(g, y, dx, o, c, i, lo, true);
+                             int64_t i, bool lo, double *acc) {
+    softmax_grad_kernel(g, y, dx, o, c, i, lo, acc, true);
+}
+
+/* Scratch of [n] doubles (pooled); NULL with ctx->err set on failure. */
+static nn_tensor *scratch(nn_ctx *ctx, int64_t n) {
+    return nn_tensor_empty(ctx, NN_FLOAT64, 1, &n);
 }
 
 static nn_tensor *softmax_forward(nn_ctx *ctx, nn_node *node, bool log_out) {
@@ -211,14 +296,30 @@ static nn_tensor *softmax_forward(nn_ctx *ctx, nn_node *node, bool log_out) {
     split3(a, dim, &outer, &c, &inner);
     nn_tensor *x = dense(ctx, a, a->dtype);
     nn_tensor *y = x ? nn_tensor_empty(ctx, a->dtype, a->ndim, a->shape) : NULL;
-    if (y) {
+    nn_tensor *tmp = y && inner > 1 ? scratch(ctx, 2 * inner) : NULL;
+    if (y && inner == 1) {
+        /* The common case: contiguous rows. */
+        for (int64_t o = 0; o < outer; o++) {
+            if (is_f64(a))
+                softmax_row_double((const double *)nn_tensor_data(x) + o * c,
+                                   (double *)nn_tensor_data(y) + o * c, c, log_out);
+            else
+                softmax_row_float((const float *)nn_tensor_data(x) + o * c,
+                                  (float *)nn_tensor_data(y) + o * c, c, log_out);
+        }
+    } else if (tmp) {
+        double *m = nn_tensor_data(tmp);
         void *xd = nn_tensor_data(x), *yd = nn_tensor_data(y);
         if (is_f64(a))
-            softmax_f64(xd, yd, outer, c, inner, log_out);
+            softmax_cols_f64(xd, yd, outer, c, inner, log_out, m, m + inner);
         else
-            softmax_f32(xd, yd, outer, c, inner, log_out);
+            softmax_cols_f32(xd, yd, outer, c, inner, log_out, m, m + inner);
+    } else {
+        nn_tensor_release(y);
+        y = NULL;
     }
     nn_tensor_release(x);
+    nn_tensor_release(tmp);
     return y;
 }
 
@@ -230,15 +331,21 @@ static nn_status softmax_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, n
     split3(y, (int)node->p.i[0], &outer, &c, &inner);
     nn_tensor *g = dense(ctx, dout, y->dtype), *yd = g ? dense(ctx, y, y->dtype) : NULL;
     nn_tensor *dx = yd ? nn_tensor_empty(ctx, y->dtype, y->ndim, y->shape) : NULL;
-    if (dx) {
+    nn_tensor *acc = dx ? scratch(ctx, inner) : NULL;
+    if (acc) {
         void *gp = nn_tensor_data(g), *yp = nn_tensor_data(yd), *dp = nn_tensor_data(dx);
+        double *ap = nn_tensor_data(acc);
         if (is_f64(y))
-            softmax_grad_f64(gp, yp, dp, outer, c, inner, log_out);
+            softmax_grad_f64(gp, yp, dp, outer, c, inner, log_out, ap);
         else
-            softmax_grad_f32(gp, yp, dp, outer, c, inner, log_out);
+            softmax_grad_f32(gp, yp, dp, outer, c, inner, log_out, ap);
+    } else {
+        nn_tensor_release(dx);
+        dx = NULL;
     }
     nn_tensor_release(g);
     nn_tensor_release(yd);
+    nn_tensor_release(acc);
     din[0] = dx;
     return dx ? NN_OK : ctx->err.code;
 }
@@ -386,6 +493,52 @@ static void ce_f64(const void *x, void *lp, const int64_t *t, const void *pr, vo
     ce_kernel(x, lp, t, pr, loss, tot, g, ig, ls, true);
 }
 
+/* Cross entropy over contiguous rows (index targets, no trailing dims: the
+ * [N, C] case of every classifier) in the storage type: the log-softmax
+ * row, then the loss from it. Targets are already checked. */
+#define CE_ROWS(T)                                                                                 \
+    static void ce_rows_##T(const T *x, T *logp, const int64_t *tgt, T *loss, double *total,       \
+                            int64_t n, int64_t c, int64_t ignore, double ls) {                     \
+        double acc = 0;                                                                            \
+        for (int64_t r = 0; r < n; r++) {                                                          \
+            const T *xr = x + r * c;                                                               \
+            T *lr = logp + r * c;                                                                  \
+            softmax_row_##T(xr, lr, c, true);                                                      \
+            double l = 0;                                                                          \
+            if (tgt[r] != ignore) {                                                                \
+                l = -(1 - ls) * (double)lr[tgt[r]];                                                \
+                if (ls > 0) l -= ls / (double)c * sum_run_##T(lr, c);                              \
+            }                                                                                      \
+            if (loss)                                                                              \
+                loss[r] = (T)l;                                                                    \
+            else                                                                                   \
+                acc += l;                                                                          \
+        }                                                                                          \
+        *total = acc;                                                                              \
+    }
+CE_ROWS(float)
+CE_ROWS(double)
+
+/* dx = gs (softmax - (1 - ls) onehot - ls / C) per row, zero for ignored rows. */
+#define CE_GRAD_ROWS(T, EXP)                                                                       \
+    static void ce_grad_rows_##T(const T *logp, const int64_t *tgt, const T *gout, double g0,      \
+                                 T *dx, int64_t n, int64_t c, int64_t ignore, double ls) {         \
+        T u = (T)(ls / (double)c);                                                                 \
+        for (int64_t r = 0; r < n; r++) {                                                          \
+            const T *lr = logp + r * c;                                                            \
+            T *dr = dx + r * c;                                                                    \
+            if (tgt[r] == ignore) {                                                                \
+                memset(dr, 0, sizeof(T) * (size_t)c);                                              \
+                continue;                                                                          \
+            }                                                                                      \
+            T gs = (T)(gout ? (double)gout[r] : g0);                                               \
+            for (int64_t k = 0; k < c; k++) dr[k] = gs * (EXP(lr[k]) - u);                         \
+            dr[tgt[r]] -= gs * (T)(1 - ls);                                                        \
+        }                                                                                          \
+    }
+CE_GRAD_ROWS(float, expf_v)
+CE_GRAD_ROWS(double, exp)
+
 /* The output of a class loss: per position (reduction none, shaped like the
  * target without its class dim) or one number. */
 static nn_tensor *class_loss_out(nn_ctx *ctx, nn_dtype dt, const nn_tensor *x, nn_reduction red) {
@@ -427,7 +580,13 @@ nn_tensor *op_cross_entropy_forward(nn_ctx *ctx, nn_node *node) {
     const int64_t *tp = g.probs ? NULL : nn_tensor_data(t);
     const void *pp = g.probs ? nn_tensor_data(t) : NULL;
     void *lp = red == NN_REDUCTION_NONE ? nn_tensor_data(out) : NULL;
-    if (f64)
+    if (tp && g.s == 1 && f64)
+        ce_rows_double(nn_tensor_data(x), nn_tensor_data(logp), tp, lp, &total, g.n, g.c, ignore,
+                       ls);
+    else if (tp && g.s == 1)
+        ce_rows_float(nn_tensor_data(x), nn_tensor_data(logp), tp, lp, &total, g.n, g.c, ignore,
+                      ls);
+    else if (f64)
         ce_f64(nn_tensor_data(x), nn_tensor_data(logp), tp, pp, lp, &total, &g, ignore, ls);
     else
         ce_f32(nn_tensor_data(x), nn_tensor_data(logp), tp, pp, lp, &total, &g, ignore, ls);
@@ -529,7 +688,13 @@ nn_status op_cross_entropy_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout,
     const int64_t *tp = g.probs ? NULL : nn_tensor_data(t);
     const void *pp = g.probs ? nn_tensor_data(t) : NULL, *gp = go ? nn_tensor_data(go) : NULL;
     void *dxp = dx ? nn_tensor_data(dx) : NULL, *dtp = dtg ? nn_tensor_data(dtg) : NULL;
-    if (f64)
+    if (tp && g.s == 1 && f64)
+        ce_grad_rows_double(nn_tensor_data(logp), tp, gp, g0, dxp, g.n, g.c, node->p.i[0],
+                            node->p.f[0]);
+    else if (tp && g.s == 1)
+        ce_grad_rows_float(nn_tensor_data(logp), tp, gp, g0, dxp, g.n, g.c, node->p.i[0],
+                           node->p.f[0]);
+    else if (f64)
         ce_grad_f64(nn_tensor_data(logp), tp, pp, gp, g0, go != NULL, dxp, dtp, &g, node->p.i[0],
                     node->p.f[0]);
     else

@@ -727,3 +727,25 @@ NN_TEST(nn_ops_noncontiguous_input) {
     release_all(ts, 4);
     nn_ctx_free(ctx);
 }
+
+NN_TEST(nn_softmax_float32_exp_accuracy) {
+    /* The float32 rows use a polynomial exp: check it against float64 over
+     * the whole range a shifted score takes, down to where exp underflows. */
+    nn_ctx *ctx = nn_ctx_new(0);
+    int64_t n = 2001;
+    nn_tensor *x64 = nn_linspace(ctx, -87, 0, n, NN_FLOAT64);
+    nn_tensor *x32 = nn_tensor_cast_raw(ctx, x64, NN_FLOAT32);
+    nn_tensor *x64r = nn_tensor_cast_raw(ctx, x32, NN_FLOAT64); /* the same inputs */
+    nn_tensor *y32 = nn_log_softmax(ctx, x32, 0), *y64 = nn_log_softmax(ctx, x64r, 0);
+    nn_tensor *p32 = nn_softmax(ctx, x32, 0), *p64 = nn_softmax(ctx, x64r, 0);
+    double worst = 0;
+    for (int64_t i = 0; i < n; i++) {
+        double a = nn_tensor_get_flat(p32, i), e = nn_tensor_get_flat(p64, i);
+        if (e > 1e-37) worst = fmax(worst, fabs(a - e) / e);
+    }
+    CHECK_MSG(worst < 2e-6, "worst relative error of float32 softmax %g", worst);
+    CHECK(tu_close_tensor(y32, y64, 1e-6, 1e-5, "float32 log_softmax"));
+    nn_tensor *ts[] = {x64, x32, x64r, y32, y64, p32, p64};
+    release_all(ts, 7);
+    nn_ctx_free(ctx);
+}
