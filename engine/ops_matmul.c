@@ -67,7 +67,8 @@ static void gemm(nn_dtype dt, const mat *a, const mat *b, const mat *c, double b
         /* BLAS may not touch C for an empty inner dim: do beta * C here. */
         if (beta == 0) {
             size_t es = nn_dtype_size(dt);
-            for (int64_t i = 0; i < M; i++) memset(c->p + i * c->rs * (int64_t)es, 0, (size_t)N * es);
+            for (int64_t i = 0; i < M; i++)
+                memset(c->p + i * c->rs * (int64_t)es, 0, (size_t)N * es);
         }
         return;
     }
@@ -111,8 +112,7 @@ static mat mat_of(const nn_tensor *t, char *base) {
 
 /* The single stride with which the listed dims of [t] (outer to inner)
  * step as one dim, ignoring dims of size 1; false when they do not. */
-static bool merge_dims(const nn_tensor *t, const int *dims, int n, int64_t *size,
-                       int64_t *stride) {
+static bool merge_dims(const nn_tensor *t, const int *dims, int n, int64_t *size, int64_t *stride) {
     int64_t sz = 1, st = 0;
     for (int k = n - 1; k >= 0; k--) {
         int d = dims[k];
@@ -147,8 +147,9 @@ static nn_status bmm(nn_ctx *ctx, nn_tensor *a_in, nn_tensor *b_in, nn_tensor *c
     bool reduce = false;
     for (int d = 0; d < nb; d++) {
         /* The size that is not 1 (it may be 0). */
-        bs[d] = a_in->shape[d] != 1 ? a_in->shape[d] : b_in->shape[d] != 1 ? b_in->shape[d]
-                                                                          : c->shape[d];
+        bs[d] = a_in->shape[d] != 1   ? a_in->shape[d]
+                : b_in->shape[d] != 1 ? b_in->shape[d]
+                                      : c->shape[d];
         nbatch *= bs[d];
         reduce |= c->shape[d] != bs[d];
     }
@@ -264,8 +265,7 @@ static void contig_strides(int nd, const int64_t *shape, int64_t *st) {
 
 /* [t] as batched matrix of [nb] batch dims; [vec_as_row]: a 1-D [t] is a
  * row [1, K] (left operand), else a column [K, 1]. */
-static void as_batched(const nn_tensor *t, int nb, bool vec_as_row, int64_t *shape,
-                       int64_t *st) {
+static void as_batched(const nn_tensor *t, int nb, bool vec_as_row, int64_t *shape, int64_t *st) {
     int tb = t->ndim >= 2 ? t->ndim - 2 : 0;
     for (int d = 0; d < nb; d++) {
         int j = d - (nb - tb);
@@ -524,7 +524,8 @@ nn_tensor *op_linear_forward(nn_ctx *ctx, nn_node *node) {
             for (int64_t j = 0; j < nout; j++)
                 ((double *)row0)[j] = ((const double *)pb)[j * bias->strides[0]];
         }
-        for (int64_t i = 1; i < X.rows; i++) memcpy(row0 + i * nout * (int64_t)es, row0, (size_t)nout * es);
+        for (int64_t i = 1; i < X.rows; i++)
+            memcpy(row0 + i * nout * (int64_t)es, row0, (size_t)nout * es);
     }
     gemm(dt, &X, &WT, &Y, bias ? 1.0 : 0.0);
     /* Keep a copied input for the backward rather than copying it again. */

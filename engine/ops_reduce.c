@@ -34,8 +34,8 @@ typedef struct rgeo {
     int64_t count; /* input elements per output element */
 } rgeo;
 
-static bool geo_init(nn_ctx *ctx, const nn_tensor *a, const int64_t *dims, int n_dims,
-                     bool keepdim, rgeo *g) {
+static bool geo_init(nn_ctx *ctx, const nn_tensor *a, const int64_t *dims, int n_dims, bool keepdim,
+                     rgeo *g) {
     if (nn_reduce_mask(ctx, a->ndim, dims, n_dims, g->mask)) return false;
     g->out_ndim = nn_reduce_shape(a, g->mask, keepdim, g->out_shape);
     g->count = 1;
@@ -81,58 +81,58 @@ static nn_tensor *empty_error(nn_ctx *ctx, const char *op, const nn_tensor *a, c
 
 typedef enum acc_mode {
     ACC_SUM,
-    ACC_SQDEV,  /* (x - m)^2 */
-    ACC_EXP,    /* exp(x - m) */
-    ACC_MAX,    /* NaN wins, as PyTorch */
+    ACC_SQDEV, /* (x - m)^2 */
+    ACC_EXP,   /* exp(x - m) */
+    ACC_MAX,   /* NaN wins, as PyTorch */
     ACC_MIN,
     ACC_ABSMAX, /* max |x| */
     ACC_ABSMIN,
-    ACC_ABS,    /* |x| */
-    ACC_SQ,     /* x^2 */
-    ACC_POW,    /* |x|^p */
-    ACC_NZ,     /* x != 0 */
-    ACC_EQ,     /* x == m, NaN matching NaN */
-    ACC_ABSEQ,  /* |x| == m or x is NaN */
+    ACC_ABS,   /* |x| */
+    ACC_SQ,    /* x^2 */
+    ACC_POW,   /* |x|^p */
+    ACC_NZ,    /* x != 0 */
+    ACC_EQ,    /* x == m, NaN matching NaN */
+    ACC_ABSEQ, /* |x| == m or x is NaN */
     ACC_NMODES
 } acc_mode;
 
-#define ACC_LOOP(NAME, T, STEP)                                                                   \
-    static void NAME(char **d, const int64_t *s, int64_t n, void *argp) {                         \
-        const double p = *(const double *)argp;                                                   \
-        (void)p;                                                                                  \
-        if (s[0] == 0) {                                                                          \
-            double acc = *(double *)d[0];                                                         \
-            const double m = *(const double *)d[2];                                               \
-            (void)m;                                                                              \
-            for (int64_t i = 0; i < n; i++) {                                                     \
-                const double x = (double)*(const T *)(d[1] + i * s[1]);                           \
-                STEP;                                                                             \
-            }                                                                                     \
-            *(double *)d[0] = acc;                                                                \
-        } else {                                                                                  \
-            for (int64_t i = 0; i < n; i++) {                                                     \
-                double acc = *(double *)(d[0] + i * s[0]);                                        \
-                const double m = *(const double *)(d[2] + i * s[2]);                             \
-                const double x = (double)*(const T *)(d[1] + i * s[1]);                           \
-                (void)m;                                                                          \
-                STEP;                                                                             \
-                *(double *)(d[0] + i * s[0]) = acc;                                               \
-            }                                                                                     \
-        }                                                                                         \
+#define ACC_LOOP(NAME, T, STEP)                                                                    \
+    static void NAME(char **d, const int64_t *s, int64_t n, void *argp) {                          \
+        const double p = *(const double *)argp;                                                    \
+        (void)p;                                                                                   \
+        if (s[0] == 0) {                                                                           \
+            double acc = *(double *)d[0];                                                          \
+            const double m = *(const double *)d[2];                                                \
+            (void)m;                                                                               \
+            for (int64_t i = 0; i < n; i++) {                                                      \
+                const double x = (double)*(const T *)(d[1] + i * s[1]);                            \
+                STEP;                                                                              \
+            }                                                                                      \
+            *(double *)d[0] = acc;                                                                 \
+        } else {                                                                                   \
+            for (int64_t i = 0; i < n; i++) {                                                      \
+                double acc = *(double *)(d[0] + i * s[0]);                                         \
+                const double m = *(const double *)(d[2] + i * s[2]);                               \
+                const double x = (double)*(const T *)(d[1] + i * s[1]);                            \
+                (void)m;                                                                           \
+                STEP;                                                                              \
+                *(double *)(d[0] + i * s[0]) = acc;                                                \
+            }                                                                                      \
+        }                                                                                          \
     }
 
-#define ACC_MODES(X, T, SFX)                                                                      \
-    X(sqdev##SFX, T, acc += (x - m) * (x - m))                                                    \
-    X(exp##SFX, T, acc += exp(x - m))                                                             \
-    X(max##SFX, T, acc = (x > acc || x != x) ? x : acc)                                           \
-    X(min##SFX, T, acc = (x < acc || x != x) ? x : acc)                                           \
-    X(absmax##SFX, T, acc = (fabs(x) > acc || x != x) ? fabs(x) : acc)                            \
-    X(absmin##SFX, T, acc = (fabs(x) < acc || x != x) ? fabs(x) : acc)                            \
-    X(abs##SFX, T, acc += fabs(x))                                                                \
-    X(sq##SFX, T, acc += x * x)                                                                   \
-    X(pow##SFX, T, acc += pow(fabs(x), p))                                                        \
-    X(nz##SFX, T, acc += (x != 0))                                                                \
-    X(eq##SFX, T, acc += (x == m || (x != x && m != m)))                                          \
+#define ACC_MODES(X, T, SFX)                                                                       \
+    X(sqdev##SFX, T, acc += (x - m) * (x - m))                                                     \
+    X(exp##SFX, T, acc += exp(x - m))                                                              \
+    X(max##SFX, T, acc = (x > acc || x != x) ? x : acc)                                            \
+    X(min##SFX, T, acc = (x < acc || x != x) ? x : acc)                                            \
+    X(absmax##SFX, T, acc = (fabs(x) > acc || x != x) ? fabs(x) : acc)                             \
+    X(absmin##SFX, T, acc = (fabs(x) < acc || x != x) ? fabs(x) : acc)                             \
+    X(abs##SFX, T, acc += fabs(x))                                                                 \
+    X(sq##SFX, T, acc += x * x)                                                                    \
+    X(pow##SFX, T, acc += pow(fabs(x), p))                                                         \
+    X(nz##SFX, T, acc += (x != 0))                                                                 \
+    X(eq##SFX, T, acc += (x == m || (x != x && m != m)))                                           \
     X(abseq##SFX, T, acc += (fabs(x) == m || x != x))
 
 #define X(NAME, T, STEP) ACC_LOOP(acc_##NAME, T, STEP)
@@ -142,42 +142,47 @@ ACC_MODES(X, double, _f64)
 
 /* Sum gets its own loops: it is on every training step. Eight independent
  * accumulators break the add-latency chain of a row (blocked summation). */
-#define SUM_LOOP(NAME, T)                                                                         \
-    static void NAME(char **d, const int64_t *s, int64_t n, void *argp) {                         \
-        (void)argp;                                                                               \
-        const int64_t z = (int64_t)sizeof(T);                                                     \
-        if (s[0] == 0) {                                                                          \
-            double a[8] = {0, 0, 0, 0, 0, 0, 0, 0};                                               \
-            int64_t i = 0;                                                                        \
-            if (s[1] == z) {                                                                      \
-                const T *x = (const T *)d[1];                                                     \
-                for (; i + 8 <= n; i += 8)                                                        \
-                    for (int k = 0; k < 8; k++) a[k] += (double)x[i + k];                         \
-                for (; i < n; i++) a[0] += (double)x[i];                                          \
-            } else {                                                                              \
-                for (; i < n; i++) a[i & 7] += (double)*(const T *)(d[1] + i * s[1]);             \
-            }                                                                                     \
-            *(double *)d[0] +=                                                                    \
-                ((a[0] + a[1]) + (a[2] + a[3])) + ((a[4] + a[5]) + (a[6] + a[7]));               \
-        } else if (s[0] == 8 && s[1] == z) {                                                      \
-            double *acc = (double *)d[0];                                                         \
-            const T *x = (const T *)d[1];                                                         \
-            for (int64_t i = 0; i < n; i++) acc[i] += (double)x[i];                               \
-        } else {                                                                                  \
-            for (int64_t i = 0; i < n; i++)                                                       \
-                *(double *)(d[0] + i * s[0]) += (double)*(const T *)(d[1] + i * s[1]);            \
-        }                                                                                         \
+#define SUM_LOOP(NAME, T)                                                                          \
+    static void NAME(char **d, const int64_t *s, int64_t n, void *argp) {                          \
+        (void)argp;                                                                                \
+        const int64_t z = (int64_t)sizeof(T);                                                      \
+        if (s[0] == 0) {                                                                           \
+            double a[8] = {0, 0, 0, 0, 0, 0, 0, 0};                                                \
+            int64_t i = 0;                                                                         \
+            if (s[1] == z) {                                                                       \
+                const T *x = (const T *)d[1];                                                      \
+                for (; i + 8 <= n; i += 8)                                                         \
+                    for (int k = 0; k < 8; k++) a[k] += (double)x[i + k];                          \
+                for (; i < n; i++) a[0] += (double)x[i];                                           \
+            } else {                                                                               \
+                for (; i < n; i++) a[i & 7] += (double)*(const T *)(d[1] + i * s[1]);              \
+            }                                                                                      \
+            *(double *)d[0] += ((a[0] + a[1]) + (a[2] + a[3])) + ((a[4] + a[5]) + (a[6] + a[7]));  \
+        } else if (s[0] == 8 && s[1] == z) {                                                       \
+            double *acc = (double *)d[0];                                                          \
+            const T *x = (const T *)d[1];                                                          \
+            for (int64_t i = 0; i < n; i++) acc[i] += (double)x[i];                                \
+        } else {                                                                                   \
+            for (int64_t i = 0; i < n; i++)                                                        \
+                *(double *)(d[0] + i * s[0]) += (double)*(const T *)(d[1] + i * s[1]);             \
+        }                                                                                          \
     }
 SUM_LOOP(acc_sum_f32, float)
 SUM_LOOP(acc_sum_f64, double)
 
 static const nn_iter_loop acc_kernels[ACC_NMODES][2] = {
-    [ACC_SUM] = {acc_sum_f32, acc_sum_f64},       [ACC_SQDEV] = {acc_sqdev_f32, acc_sqdev_f64},
-    [ACC_EXP] = {acc_exp_f32, acc_exp_f64},       [ACC_MAX] = {acc_max_f32, acc_max_f64},
-    [ACC_MIN] = {acc_min_f32, acc_min_f64},       [ACC_ABSMAX] = {acc_absmax_f32, acc_absmax_f64},
-    [ACC_ABSMIN] = {acc_absmin_f32, acc_absmin_f64}, [ACC_ABS] = {acc_abs_f32, acc_abs_f64},
-    [ACC_SQ] = {acc_sq_f32, acc_sq_f64},          [ACC_POW] = {acc_pow_f32, acc_pow_f64},
-    [ACC_NZ] = {acc_nz_f32, acc_nz_f64},          [ACC_EQ] = {acc_eq_f32, acc_eq_f64},
+    [ACC_SUM] = {acc_sum_f32, acc_sum_f64},
+    [ACC_SQDEV] = {acc_sqdev_f32, acc_sqdev_f64},
+    [ACC_EXP] = {acc_exp_f32, acc_exp_f64},
+    [ACC_MAX] = {acc_max_f32, acc_max_f64},
+    [ACC_MIN] = {acc_min_f32, acc_min_f64},
+    [ACC_ABSMAX] = {acc_absmax_f32, acc_absmax_f64},
+    [ACC_ABSMIN] = {acc_absmin_f32, acc_absmin_f64},
+    [ACC_ABS] = {acc_abs_f32, acc_abs_f64},
+    [ACC_SQ] = {acc_sq_f32, acc_sq_f64},
+    [ACC_POW] = {acc_pow_f32, acc_pow_f64},
+    [ACC_NZ] = {acc_nz_f32, acc_nz_f64},
+    [ACC_EQ] = {acc_eq_f32, acc_eq_f64},
     [ACC_ABSEQ] = {acc_abseq_f32, acc_abseq_f64},
 };
 
@@ -253,8 +258,7 @@ static nn_tensor *finish(nn_ctx *ctx, nn_tensor *acc, nn_dtype dt, fin_mode mode
     double *a = acc->storage->data;
     const double *bv = b ? (const double *)b->storage->data : NULL;
     switch (mode) {
-    case FIN_COPY:
-        break;
+    case FIN_COPY: break;
     case FIN_DIV:
         for (int64_t i = 0; i < n; i++) a[i] /= c;
         break;
@@ -291,37 +295,37 @@ static inline double sgn(double x) {
     return (double)((x > 0) - (x < 0));
 }
 
-#define BW_LOOP(NAME, T, AUX, EXPR)                                                               \
-    static void NAME(char **d, const int64_t *s, int64_t n, void *argp) {                         \
-        const bw_arg *ba = argp;                                                                  \
-        const double p0 = ba->p0, p1 = ba->p1;                                                    \
-        (void)p0;                                                                                 \
-        (void)p1;                                                                                 \
-        for (int64_t i = 0; i < n; i++) {                                                         \
-            const double x = (double)*(const T *)(d[1] + i * s[1]);                               \
-            const double g = (double)*(const T *)(d[2] + i * s[2]);                               \
-            const double y = (double)*(const T *)(d[3] + i * s[3]);                               \
-            const double a = AUX ? *(const double *)(d[4] + i * s[4]) : 0.0;                     \
-            (void)a;                                                                              \
-            (void)y;                                                                              \
-            *(T *)(d[0] + i * s[0]) = (T)(EXPR);                                                  \
-        }                                                                                         \
+#define BW_LOOP(NAME, T, AUX, EXPR)                                                                \
+    static void NAME(char **d, const int64_t *s, int64_t n, void *argp) {                          \
+        const bw_arg *ba = argp;                                                                   \
+        const double p0 = ba->p0, p1 = ba->p1;                                                     \
+        (void)p0;                                                                                  \
+        (void)p1;                                                                                  \
+        for (int64_t i = 0; i < n; i++) {                                                          \
+            const double x = (double)*(const T *)(d[1] + i * s[1]);                                \
+            const double g = (double)*(const T *)(d[2] + i * s[2]);                                \
+            const double y = (double)*(const T *)(d[3] + i * s[3]);                                \
+            const double a = AUX ? *(const double *)(d[4] + i * s[4]) : 0.0;                       \
+            (void)a;                                                                               \
+            (void)y;                                                                               \
+            *(T *)(d[0] + i * s[0]) = (T)(EXPR);                                                   \
+        }                                                                                          \
     }
 
 /* var: p0 = 2 / (N - correction), a = mean. std: p0 = 1 / (N - correction),
  * and a zero std gives a zero gradient, as PyTorch. norm, general p (p1):
  * PyTorch's three regimes, p0 unused. */
-#define BW_MODES(X, T, SFX)                                                                       \
-    X(var##SFX, T, 1, g *p0 *(x - a))                                                             \
-    X(std##SFX, T, 1, y == 0 ? 0.0 : g * p0 * (x - a) / y)                                        \
-    X(lse##SFX, T, 0, g *exp(x - y))                                                              \
-    X(norm2##SFX, T, 0, y == 0 ? 0.0 : g * x / y)                                                 \
-    X(norm1##SFX, T, 0, g *sgn(x))                                                                \
-    X(norminf##SFX, T, 1, (fabs(x) == y || x != x) ? sgn(x) * g / a : 0.0)                        \
-    X(normp##SFX, T, 0,                                                                           \
-      p1 < 1   ? (x == 0 ? 0.0 : sgn(x) * pow(fabs(x), p1 - 1) * g * pow(y, 1 - p1))              \
-      : p1 < 2 ? sgn(x) * pow(fabs(x), p1 - 1) * (y == 0 ? 0.0 : g / pow(y, p1 - 1))              \
-               : x * pow(fabs(x), p1 - 2) * (y == 0 ? 0.0 : g / pow(y, p1 - 1)))                  \
+#define BW_MODES(X, T, SFX)                                                                        \
+    X(var##SFX, T, 1, g *p0 *(x - a))                                                              \
+    X(std##SFX, T, 1, y == 0 ? 0.0 : g * p0 * (x - a) / y)                                         \
+    X(lse##SFX, T, 0, g *exp(x - y))                                                               \
+    X(norm2##SFX, T, 0, y == 0 ? 0.0 : g * x / y)                                                  \
+    X(norm1##SFX, T, 0, g *sgn(x))                                                                 \
+    X(norminf##SFX, T, 1, (fabs(x) == y || x != x) ? sgn(x) * g / a : 0.0)                         \
+    X(normp##SFX, T, 0,                                                                            \
+      p1 < 1   ? (x == 0 ? 0.0 : sgn(x) * pow(fabs(x), p1 - 1) * g * pow(y, 1 - p1))               \
+      : p1 < 2 ? sgn(x) * pow(fabs(x), p1 - 1) * (y == 0 ? 0.0 : g / pow(y, p1 - 1))               \
+               : x * pow(fabs(x), p1 - 2) * (y == 0 ? 0.0 : g / pow(y, p1 - 1)))                   \
     X(maxall##SFX, T, 1, (x == y || (x != x && y != y)) ? g / a : 0.0)
 
 #define X(NAME, T, AUX, EXPR) BW_LOOP(bw_##NAME, T, AUX, EXPR)
@@ -339,8 +343,8 @@ BW_MODES(X, , )
 /* din = kernel(x, dout, out, aux) over the input's shape, in dout's dtype.
  * The reduction geometry comes from the node (dims and keepdim). */
 static nn_status backward_fused(nn_ctx *ctx, nn_node *node, nn_tensor *dout, const rgeo *g,
-                                bool keepdim, const bw_kernels *k, const nn_tensor *aux,
-                                double p0, double p1, nn_tensor **din) {
+                                bool keepdim, const bw_kernels *k, const nn_tensor *aux, double p0,
+                                double p1, nn_tensor **din) {
     nn_dtype dt = dout->dtype;
     nn_tensor *x = nn_tensor_cast_raw(ctx, in0(node), dt);
     nn_tensor *y = x ? nn_tensor_cast_raw(ctx, node->out, dt) : NULL;
@@ -520,12 +524,14 @@ nn_tensor *op_norm_forward(nn_ctx *ctx, nn_node *node) {
         nn_tensor *acc = reduce_acc(ctx, x, &g, kd, ACC_SQ, 0, 0, NULL);
         return finish(ctx, acc, x->dtype, FIN_SQRT_DIV, 1, NULL);
     }
-    if (p == 1) return finish(ctx, reduce_acc(ctx, x, &g, kd, ACC_ABS, 0, 0, NULL), x->dtype,
-                              FIN_COPY, 0, NULL);
-    if (p == 0) return finish(ctx, reduce_acc(ctx, x, &g, kd, ACC_NZ, 0, 0, NULL), x->dtype,
-                              FIN_COPY, 0, NULL);
-    return finish(ctx, reduce_acc(ctx, x, &g, kd, ACC_POW, p, 0, NULL), x->dtype, FIN_ROOT,
-                  1.0 / p, NULL);
+    if (p == 1)
+        return finish(ctx, reduce_acc(ctx, x, &g, kd, ACC_ABS, 0, 0, NULL), x->dtype, FIN_COPY, 0,
+                      NULL);
+    if (p == 0)
+        return finish(ctx, reduce_acc(ctx, x, &g, kd, ACC_NZ, 0, 0, NULL), x->dtype, FIN_COPY, 0,
+                      NULL);
+    return finish(ctx, reduce_acc(ctx, x, &g, kd, ACC_POW, p, 0, NULL), x->dtype, FIN_ROOT, 1.0 / p,
+                  NULL);
 }
 
 nn_status op_norm_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_tensor **din) {
@@ -565,27 +571,27 @@ typedef struct scan_arg {
     bool is_max;
 } scan_arg;
 
-#define SCAN_LOOP(NAME, T)                                                                        \
-    static void NAME(char **d, const int64_t *s, int64_t rows, void *argp) {                      \
-        const scan_arg *sa = argp;                                                                \
-        const int64_t n = sa->n, st = sa->stride;                                                 \
-        for (int64_t r = 0; r < rows; r++) {                                                      \
-            const char *px = d[2] + r * s[2];                                                     \
-            T best = *(const T *)px;                                                              \
-            int64_t bi = 0;                                                                       \
-            if (best == best) {                                                                   \
-                for (int64_t k = 1; k < n; k++) {                                                 \
-                    T v = *(const T *)(px + k * st);                                              \
-                    if (v != v) {                                                                 \
-                        best = v, bi = k;                                                         \
-                        break;                                                                    \
-                    }                                                                             \
-                    if (sa->is_max ? v > best : v < best) best = v, bi = k;                       \
-                }                                                                                 \
-            }                                                                                     \
-            *(T *)(d[0] + r * s[0]) = best;                                                       \
-            *(int64_t *)(d[1] + r * s[1]) = bi;                                                   \
-        }                                                                                         \
+#define SCAN_LOOP(NAME, T)                                                                         \
+    static void NAME(char **d, const int64_t *s, int64_t rows, void *argp) {                       \
+        const scan_arg *sa = argp;                                                                 \
+        const int64_t n = sa->n, st = sa->stride;                                                  \
+        for (int64_t r = 0; r < rows; r++) {                                                       \
+            const char *px = d[2] + r * s[2];                                                      \
+            T best = *(const T *)px;                                                               \
+            int64_t bi = 0;                                                                        \
+            if (best == best) {                                                                    \
+                for (int64_t k = 1; k < n; k++) {                                                  \
+                    T v = *(const T *)(px + k * st);                                               \
+                    if (v != v) {                                                                  \
+                        best = v, bi = k;                                                          \
+                        break;                                                                     \
+                    }                                                                              \
+                    if (sa->is_max ? v > best : v < best) best = v, bi = k;                        \
+                }                                                                                  \
+            }                                                                                      \
+            *(T *)(d[0] + r * s[0]) = best;                                                        \
+            *(int64_t *)(d[1] + r * s[1]) = bi;                                                    \
+        }                                                                                          \
     }
 SCAN_LOOP(scan_f32, float)
 SCAN_LOOP(scan_f64, double)
@@ -601,7 +607,8 @@ static nn_tensor *scan_dim(nn_ctx *ctx, nn_tensor *a, int dim, bool keepdim, boo
         char s[128];
         nn_error_set(&ctx->err, NN_ERR_VALUE,
                      "%s: dim %d of the tensor of shape %s is empty: there is no %s of nothing",
-                     name, dim, nn_tensor_shape_str(a, s, sizeof s), is_max ? "maximum" : "minimum");
+                     name, dim, nn_tensor_shape_str(a, s, sizeof s),
+                     is_max ? "maximum" : "minimum");
         return NULL;
     }
     bool mask[NN_MAX_DIMS] = {false};
@@ -622,7 +629,10 @@ static nn_tensor *scan_dim(nn_ctx *ctx, nn_tensor *a, int dim, bool keepdim, boo
         nn_iter_add_strided(&it, idx, ist);
         nn_iter_add_strided(&it, x, x->strides);
         scan_arg sa = {n, a->ndim ? x->strides[dim] * (int64_t)nn_dtype_size(vdt) : 0, is_max};
-        nn_iter_run(&it, vdt == NN_FLOAT32 ? scan_f32 : vdt == NN_FLOAT64 ? scan_f64 : scan_i64,
+        nn_iter_run(&it,
+                    vdt == NN_FLOAT32   ? scan_f32
+                    : vdt == NN_FLOAT64 ? scan_f64
+                                        : scan_i64,
                     &sa);
     }
     nn_tensor_release(x);
@@ -679,12 +689,12 @@ typedef struct scatter_arg {
     int64_t stride; /* byte stride of the dim in din */
 } scatter_arg;
 
-#define SCATTER_LOOP(NAME, T)                                                                     \
-    static void NAME(char **d, const int64_t *s, int64_t n, void *argp) {                         \
-        const int64_t st = ((const scatter_arg *)argp)->stride;                                   \
-        for (int64_t i = 0; i < n; i++)                                                           \
-            *(T *)(d[0] + i * s[0] + *(const int64_t *)(d[2] + i * s[2]) * st) =                  \
-                *(const T *)(d[1] + i * s[1]);                                                    \
+#define SCATTER_LOOP(NAME, T)                                                                      \
+    static void NAME(char **d, const int64_t *s, int64_t n, void *argp) {                          \
+        const int64_t st = ((const scatter_arg *)argp)->stride;                                    \
+        for (int64_t i = 0; i < n; i++)                                                            \
+            *(T *)(d[0] + i * s[0] + *(const int64_t *)(d[2] + i * s[2]) * st) =                   \
+                *(const T *)(d[1] + i * s[1]);                                                     \
     }
 SCATTER_LOOP(scatter_f32, float)
 SCATTER_LOOP(scatter_f64, double)
@@ -697,9 +707,9 @@ static nn_status max_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_te
         rgeo g = node_geo(ctx, node);
         nn_tensor *y = nn_tensor_cast_raw(ctx, node->out, NN_FLOAT64);
         nn_tensor *cnt = y ? reduce_acc(ctx, x, &g, false, ACC_EQ, 0, 0, y) : NULL;
-        nn_status st = cnt ? backward_fused(ctx, node, dout, &g, false, &k_maxall, cnt, 0, 0,
-                                            &din[0])
-                           : ctx->err.code;
+        nn_status st =
+            cnt ? backward_fused(ctx, node, dout, &g, false, &k_maxall, cnt, 0, 0, &din[0])
+                : ctx->err.code;
         nn_tensor_release(y);
         nn_tensor_release(cnt);
         return st;
@@ -748,7 +758,8 @@ static nn_tensor *arg_forward(nn_ctx *ctx, nn_node *node, bool is_max) {
     nn_tensor *idx = NULL, *vals = NULL;
     if (node->p.flags) {
         if (nn_tensor_numel(x) == 0)
-            return empty_error(ctx, name, x, "over all elements; give a dim to reduce an empty one");
+            return empty_error(ctx, name, x,
+                               "over all elements; give a dim to reduce an empty one");
         nn_tensor *c = nn_tensor_contiguous_raw(ctx, x);
         int64_t n = nn_tensor_numel(x), one = 1;
         nn_tensor *flat = c ? nn_tensor_view_raw(ctx, c, 1, &n, &one, c->offset) : NULL;
@@ -782,8 +793,8 @@ nn_tensor *op_argmin_forward(nn_ctx *ctx, nn_node *node) {
 
 /* ---- public API ---- */
 
-static nn_tensor *reduce_call(nn_ctx *ctx, nn_op op, nn_tensor *a, const int64_t *dims,
-                              int n_dims, bool keepdim, int64_t correction, double p) {
+static nn_tensor *reduce_call(nn_ctx *ctx, nn_op op, nn_tensor *a, const int64_t *dims, int n_dims,
+                              bool keepdim, int64_t correction, double p) {
     nn_params prm;
     memset(&prm, 0, sizeof prm);
     if (dims && n_dims > NN_MAX_DIMS) {

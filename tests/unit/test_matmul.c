@@ -121,12 +121,13 @@ NN_TEST(matmul_errors_name_both_shapes) {
     nn_ctx *ctx = nn_ctx_new(0);
     nn_tensor *a = nn_ones(ctx, NN_FLOAT32, 2, S(2, 3)), *b = nn_ones(ctx, NN_FLOAT32, 2, S(4, 5));
     CHECK(nn_matmul(ctx, a, b) == NULL && ctx->err.code == NN_ERR_SHAPE);
-    CHECK_MSG(strstr(nn_ctx_error(ctx), "matmul: [2, 3] @ [4, 5]: inner dims 3 and 4 differ"),
-              "%s", nn_ctx_error(ctx));
+    CHECK_MSG(strstr(nn_ctx_error(ctx), "matmul: [2, 3] @ [4, 5]: inner dims 3 and 4 differ"), "%s",
+              nn_ctx_error(ctx));
     nn_tensor *d = nn_ones(ctx, NN_FLOAT64, 2, S(3, 5));
     CHECK(nn_matmul(ctx, a, d) == NULL && ctx->err.code == NN_ERR_TYPE);
     CHECK(strstr(nn_ctx_error(ctx), "float32") && strstr(nn_ctx_error(ctx), "float64"));
-    nn_tensor *x = nn_ones(ctx, NN_FLOAT32, 3, S(3, 2, 3)), *y = nn_ones(ctx, NN_FLOAT32, 3, S(4, 3, 5));
+    nn_tensor *x = nn_ones(ctx, NN_FLOAT32, 3, S(3, 2, 3)),
+              *y = nn_ones(ctx, NN_FLOAT32, 3, S(4, 3, 5));
     CHECK(nn_matmul(ctx, x, y) == NULL && ctx->err.code == NN_ERR_SHAPE);
     CHECK(strstr(nn_ctx_error(ctx), "[3, 2, 3] @ [4, 3, 5]") != NULL);
     nn_tensor *s = nn_scalar(ctx, 2, NN_FLOAT32);
@@ -222,8 +223,7 @@ NN_TEST(matmul_gradcheck) {
     gc_mm(ctx, "transposed a", tleaf(ctx, 3, 4), leaf(ctx, 2, S(4, 2)), mm_fn);
     gc_mm(ctx, "transposed b", leaf(ctx, 2, S(3, 4)), tleaf(ctx, 4, 2), mm_fn);
     gc_mm(ctx, "sliced a", sliced_leaf(ctx, 3, 4), tleaf(ctx, 4, 2), mm_fn);
-    gc_mm(ctx, "batch, dout expanded", leaf(ctx, 3, S(2, 3, 4)), leaf(ctx, 2, S(4, 5)),
-          mm_sum_fn);
+    gc_mm(ctx, "batch, dout expanded", leaf(ctx, 3, S(2, 3, 4)), leaf(ctx, 2, S(4, 5)), mm_sum_fn);
     gc_mm(ctx, "empty inner", leaf(ctx, 2, S(2, 0)), leaf(ctx, 2, S(0, 3)), mm_fn);
     nn_ctx_free(ctx);
 }

@@ -133,7 +133,8 @@ NN_TEST(reduce_var_std_norm_logsumexp_values) {
     nn_tensor *sd = nn_std(ctx, x, S(0), 1, 1, true);
     CHECK(tu_close(sd, 2, S(1, 2), V(sqrt(4.5), sqrt(0.5)), 1e-15, 0, "std"));
     nn_tensor *n2 = nn_norm(ctx, x, 2, NULL, 0, false), *n1 = nn_norm(ctx, x, 1, S(1), 1, false);
-    nn_tensor *ni = nn_norm(ctx, x, INFINITY, S(0), 1, false), *n3 = nn_norm(ctx, x, 3, NULL, 0, false);
+    nn_tensor *ni = nn_norm(ctx, x, INFINITY, S(0), 1, false),
+              *n3 = nn_norm(ctx, x, 3, NULL, 0, false);
     nn_tensor *n0 = nn_norm(ctx, x, 0, NULL, 0, false);
     CHECK(tu_close(n2, 0, NULL, V(sqrt(18)), 1e-15, 0, "norm 2"));
     CHECK(tu_close(n1, 1, S(2), V(4, 4), 0, 0, "norm 1"));
@@ -286,15 +287,15 @@ static nn_tensor *red_fn(nn_ctx *ctx, nn_tensor **in, void *argp) {
     }
 }
 
-static const char *red_names[] = {"sum", "mean", "var", "std", "logsumexp",
+static const char *red_names[] = {"sum",  "mean",    "var",     "std",     "logsumexp",
                                   "norm", "max_all", "min_all", "max_dim", "min_dim"};
 
 /* Run one gradcheck on a fresh [2, 3, 4] input and on a transposed [5, 3]. */
 static void check_op(nn_ctx *ctx, red_arg a) {
     char name[96];
     nn_tensor *x = randn_leaf(ctx, 3, S(2, 3, 4));
-    snprintf(name, sizeof name, "%s dims %d keepdim %d p %g", red_names[a.op], a.n_dims,
-             a.keepdim, a.p);
+    snprintf(name, sizeof name, "%s dims %d keepdim %d p %g", red_names[a.op], a.n_dims, a.keepdim,
+             a.p);
     CHECK_MSG(tu_gradcheck(ctx, name, red_fn, &x, 1, &a, 1e-6, 1e-6, 1e-8), "%s", name);
     nn_tensor_release(x);
     /* Non-contiguous: dims here must be valid for 2-D. */
@@ -332,5 +333,39 @@ NN_TEST(reduce_gradcheck_all_ops) {
                 check_op(ctx, a);
             }
     }
+    nn_ctx_free(ctx);
+}
+
+/* A hook that runs its own max along a dim after every forward max: it
+ * takes the indices hand-over (ctx->aux) before the outer wrapper can. */
+static nn_hook_action nested_max_hook(nn_ctx *ctx, const nn_hook_event *ev, void *user) {
+    if (ev->phase == NN_PHASE_FORWARD && ev->after && ev->node->op == NN_OP_MAX) {
+        nn_tensor *idx = NULL;
+        nn_tensor *v = nn_max_dim(ctx, ev->node->in[0].t, 0, false, &idx);
+        *(int *)user += v != NULL && idx != NULL;
+        nn_tensor_release(v);
+        nn_tensor_release(idx);
+    }
+    return NN_HOOK_CONTINUE;
+}
+
+NN_TEST(reduce_max_indices_survive_a_hook) {
+    nn_ctx *ctx = nn_ctx_new(0);
+    int ran = 0;
+    int id = nn_hook_add(ctx, "nested", nested_max_hook, &ran);
+    nn_tensor *x = t64(ctx, 2, S(2, 3), V(1, 5, 2, 7, 0, 3));
+    for (int grad = 0; grad < 2; grad++) {
+        nn_tensor_requires_grad_(ctx, x, grad);
+        nn_tensor *idx = NULL;
+        nn_tensor *m = nn_max_dim(ctx, x, 1, false, &idx);
+        CHECK(tu_close(m, 1, S(2), V(5, 7), 0, 0, "values"));
+        CHECK(tu_close(idx, 1, S(2), V(1, 0), 0, 0, "indices after the hook"));
+        nn_tensor_release(m);
+        nn_tensor_release(idx);
+    }
+    CHECK(ran == 2);
+    CHECK(ctx->aux == NULL);
+    nn_hook_remove(ctx, id);
+    nn_tensor_release(x);
     nn_ctx_free(ctx);
 }

@@ -15,7 +15,9 @@ static nn_tensor *tr(nn_ctx *ctx, nn_tensor *t) {
 
 #define FN(name) static nn_tensor *name(nn_ctx *ctx, nn_tensor **in, void *arg)
 
-FN(mm) { return nn_matmul(ctx, in[0], in[1]); }
+FN(mm) {
+    return nn_matmul(ctx, in[0], in[1]);
+}
 FN(mm_at_b) {
     nn_tensor *t = tr(ctx, in[0]);
     return drop(t, t ? nn_matmul(ctx, t, in[1]) : NULL);
@@ -34,8 +36,12 @@ FN(mm_sum_after) {
     nn_tensor *c = nn_matmul(ctx, in[0], in[1]);
     return drop(c, c ? nn_sum(ctx, c, NULL, 0, false) : NULL);
 }
-FN(linear_bias) { return nn_linear(ctx, in[0], in[1], in[2]); }
-FN(linear_nobias) { return nn_linear(ctx, in[0], in[1], NULL); }
+FN(linear_bias) {
+    return nn_linear(ctx, in[0], in[1], in[2]);
+}
+FN(linear_nobias) {
+    return nn_linear(ctx, in[0], in[1], NULL);
+}
 FN(linear_wt) {
     nn_tensor *w = tr(ctx, in[1]);
     return drop(w, w ? nn_linear(ctx, in[0], w, in[2]) : NULL);
