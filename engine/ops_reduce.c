@@ -514,8 +514,10 @@ nn_tensor *op_norm_forward(nn_ctx *ctx, nn_node *node) {
     if (!nn_dtype_is_float(x->dtype)) return need_float(ctx, "norm", x);
     if (!geo_init(ctx, x, node->p.dims, node->p.n_dims, kd, &g)) return NULL;
     if (p == INFINITY || p == -INFINITY) {
-        if (g.count == 0 && p < 0)
-            return empty_error(ctx, "norm", x, "with p = -inf (the minimum of nothing)");
+        /* Max and min have no identity: an empty inf-norm is an error, as
+         * PyTorch. */
+        if (g.count == 0)
+            return empty_error(ctx, "norm", x, "with p = inf or -inf");
         nn_tensor *acc = reduce_acc(ctx, x, &g, kd, p > 0 ? ACC_ABSMAX : ACC_ABSMIN, 0,
                                     p > 0 ? 0 : INFINITY, NULL);
         return finish(ctx, acc, x->dtype, FIN_COPY, 0, NULL);

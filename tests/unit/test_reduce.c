@@ -170,6 +170,7 @@ NN_TEST(reduce_empty) {
     CHECK(tu_close(l, 1, S(3), V(-INFINITY, -INFINITY, -INFINITY), 0, 0, "empty lse"));
     nn_tensor *n = nn_norm(ctx, e, 2, NULL, 0, false);
     CHECK(tu_close(n, 0, NULL, V(0), 0, 0, "empty norm"));
+    CHECK(nn_norm(ctx, e, INFINITY, NULL, 0, false) == NULL && ctx->err.code == NN_ERR_VALUE);
     /* Reducing the non-empty dim gives an empty result, not an error. */
     nn_tensor *idx = NULL;
     nn_tensor *mk = nn_max_dim(ctx, e, 1, false, &idx);
