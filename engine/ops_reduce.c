@@ -516,8 +516,7 @@ nn_tensor *op_norm_forward(nn_ctx *ctx, nn_node *node) {
     if (p == INFINITY || p == -INFINITY) {
         /* Max and min have no identity: an empty inf-norm is an error, as
          * PyTorch. */
-        if (g.count == 0)
-            return empty_error(ctx, "norm", x, "with p = inf or -inf");
+        if (g.count == 0) return empty_error(ctx, "norm", x, "with p = inf or -inf");
         nn_tensor *acc = reduce_acc(ctx, x, &g, kd, p > 0 ? ACC_ABSMAX : ACC_ABSMIN, 0,
                                     p > 0 ? 0 : INFINITY, NULL);
         return finish(ctx, acc, x->dtype, FIN_COPY, 0, NULL);
