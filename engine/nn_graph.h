@@ -32,7 +32,7 @@ int nn_op_from_name(const char *name);
 /* Parameters of a node; each op documents which fields it uses. */
 typedef struct nn_params {
     int64_t dims[NN_MAX_DIMS]; /* reduce dims, permutation, target shape */
-    int n_dims;                /* -1: all dims (reductions) */
+    int n_dims;                /* <= 0: all dims (reductions) */
     int64_t i[4];              /* integer parameters (dim, start, stop, step, ...) */
     double f[4];               /* float parameters (slope, eps, p, ...) */
     bool keepdim;

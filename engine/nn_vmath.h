@@ -14,7 +14,9 @@
 static inline float nn_expf(float x) {
     const float log2e = 1.44269504088896341f;
     const float ln2_hi = 0.693359375f, ln2_lo = -2.12194440e-4f;
-    float xc = x > 88.8f ? 88.8f : x < -104.0f ? -104.0f : x;
+    /* NaN is clamped too (to 0) so the integer work below stays defined; the
+     * NaN is put back at the end. */
+    float xc = x > 88.8f ? 88.8f : x < -104.0f ? -104.0f : x != x ? 0.0f : x;
     /* Round to nearest by adding and removing 1.5 * 2^23: no libm call, so
      * the loop vectorises on any x86-64. */
     const float shifter = 12582912.0f;
@@ -30,8 +32,8 @@ static inline float nn_expf(float x) {
     p = p * r + 1.0f;
     /* 2^n as two factors, so n = 128 (x just below the overflow bound) and
      * n = -126 still have normal exponents. */
-    int32_t k = (int32_t)n, k1 = k >> 1, k2 = k - k1;
-    int32_t b1 = (k1 + 127) << 23, b2 = (k2 + 127) << 23;
+    int32_t k = (int32_t)n, k1 = k / 2, k2 = k - k1; /* k in [-150, 128] */
+    uint32_t b1 = (uint32_t)(k1 + 127) << 23, b2 = (uint32_t)(k2 + 127) << 23;
     float s1, s2;
     memcpy(&s1, &b1, sizeof s1);
     memcpy(&s2, &b2, sizeof s2);

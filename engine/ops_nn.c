@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "nn_ops_impl.h"
+#include "nn_vmath.h"
 
 #define KERNEL static inline __attribute__((always_inline))
 
@@ -35,40 +36,6 @@ KERNEL void st(void *p, int64_t i, double v, bool f64) {
     else
         ((float *)p)[i] = (float)v;
 }
-/* exp in float without a libm call, so that loops over it vectorise: the
- * Cephes polynomial on x = n ln2 + r, |r| <= ln2 / 2, scaled by 2^n built
- * in the exponent bits (about 1 ulp). Exact at the ends softmax relies on:
- * exp(-inf) = 0 and exp(nan) = nan. Results below 2^-126 flush to 0; every
- * caller passes x <= 0 (shifted scores, log-probabilities), and above
- * 88.376 the result is inf. */
-KERNEL float expf_v(float x) {
-    const float hi = 88.3762626647949f, lo = -88.3762626647949f;
-    /* nan becomes 0 here (the int conversion below must see a number) and
-     * comes back at the end. */
-    float xc = x != x ? 0.0f : x;
-    xc = xc < lo ? lo : xc;
-    xc = xc > hi ? hi : xc;
-    float fx = xc * 1.44269504088896341f + 0.5f;
-    int32_t ni = (int32_t)fx;
-    ni -= (float)ni > fx; /* floor */
-    float n = (float)ni;
-    float r = xc - n * 0.693359375f + n * 2.12194440e-4f;
-    float p = 1.9875691500e-4f;
-    p = p * r + 1.3981999507e-3f;
-    p = p * r + 8.3334519073e-3f;
-    p = p * r + 4.1665795894e-2f;
-    p = p * r + 1.6666665459e-1f;
-    p = p * r + 5.0000001201e-1f;
-    float y = p * r * r + r + 1.0f;
-    uint32_t bits = (uint32_t)(ni + 127) << 23;
-    float pow2n;
-    memcpy(&pow2n, &bits, sizeof pow2n);
-    y *= pow2n;
-    y = x < lo ? 0.0f : y;
-    y = x > hi ? INFINITY : y;
-    return x != x ? x : y;
-}
-
 /* Scalar contexts keep libm's expf: it beats the polynomial when nothing
  * vectorises. */
 KERNEL double ex(double v, bool f64) {
@@ -210,7 +177,7 @@ SUM_RUN(double)
             for (int64_t k = 0; k < c; k++) y[k] *= inv;                                           \
         }                                                                                          \
     }
-SOFTMAX_ROW(float, expf_v, log)
+SOFTMAX_ROW(float, nn_expf, log)
 SOFTMAX_ROW(double, exp, log)
 
 /* Softmax along a dim that is not the last: [c] values [inner] apart for
@@ -536,7 +503,7 @@ CE_ROWS(double)
             dr[tgt[r]] -= gs * (T)(1 - ls);                                                        \
         }                                                                                          \
     }
-CE_GRAD_ROWS(float, expf_v)
+CE_GRAD_ROWS(float, nn_expf)
 CE_GRAD_ROWS(double, exp)
 
 /* The output of a class loss: per position (reduction none, shaped like the
