@@ -308,6 +308,7 @@ int64_t nn_tensor_numel(const nn_tensor *t) {
 }
 
 bool nn_tensor_is_contiguous(const nn_tensor *t) {
+    if (nn_tensor_numel(t) == 0) return true; /* nothing to lay out */
     int64_t s = 1;
     for (int i = t->ndim - 1; i >= 0; i--) {
         if (t->shape[i] == 1) continue;

@@ -85,9 +85,16 @@ static void run2(nn_tensor *out, const nn_tensor *a, nn_iter_loop loop, void *ar
     BINARY_LOOP(NAME##_f64, double, EXPR)                                                          \
     BINARY_LOOP(NAME##_i64, int64_t, EXPR)
 
-BINARY_ALL(add, a + b)
-BINARY_ALL(sub, a - b)
-BINARY_ALL(mul, a *b)
+/* int64 arithmetic wraps on overflow, as PyTorch's does, instead of being
+ * undefined behaviour in C: it is done in uint64_t. */
+#define WRAP(op) (int64_t)((uint64_t)a op(uint64_t) b)
+#define BINARY_FLOAT_AND_WRAPPED(NAME, OP)                                                         \
+    BINARY_LOOP(NAME##_f32, float, a OP b)                                                         \
+    BINARY_LOOP(NAME##_f64, double, a OP b)                                                        \
+    BINARY_LOOP(NAME##_i64, int64_t, WRAP(OP))
+BINARY_FLOAT_AND_WRAPPED(add, +)
+BINARY_FLOAT_AND_WRAPPED(sub, -)
+BINARY_FLOAT_AND_WRAPPED(mul, *)
 BINARY_ALL(maximum, (a != a || a > b) ? a : b)
 BINARY_ALL(minimum, (a != a || a < b) ? a : b)
 BINARY_LOOP(div_f32, float, a / b)
@@ -439,12 +446,12 @@ UNARY_OPS(X)
 /* neg, abs and sign keep integer dtypes, as in PyTorch. */
 static void neg_i64(char **d, const int64_t *s, int64_t n, void *a) {
     for (int64_t i = 0; i < n; i++)
-        *(int64_t *)(d[0] + i * s[0]) = -*(const int64_t *)(d[1] + i * s[1]);
+        *(int64_t *)(d[0] + i * s[0]) = (int64_t)(0 - (uint64_t) * (const int64_t *)(d[1] + i * s[1]));
 }
 static void abs_i64(char **d, const int64_t *s, int64_t n, void *a) {
     for (int64_t i = 0; i < n; i++) {
         int64_t x = *(const int64_t *)(d[1] + i * s[1]);
-        *(int64_t *)(d[0] + i * s[0]) = x < 0 ? -x : x;
+        *(int64_t *)(d[0] + i * s[0]) = x < 0 ? (int64_t)(0 - (uint64_t)x) : x;
     }
 }
 static void sign_i64(char **d, const int64_t *s, int64_t n, void *a) {

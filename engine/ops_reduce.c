@@ -214,8 +214,8 @@ static void int_loop(char **d, const int64_t *s, int64_t n, void *argp) {
     for (int64_t i = 0; i < n; i++) {
         int64_t *acc = (int64_t *)(d[0] + i * s[0]);
         const int64_t x = *(const int64_t *)(d[1] + i * s[1]);
-        if (mode == INT_SUM)
-            *acc += x;
+        if (mode == INT_SUM) /* wraps on overflow, as PyTorch's int64 sum */
+            *acc = (int64_t)((uint64_t)*acc + (uint64_t)x);
         else if (mode == INT_MAX ? x > *acc : x < *acc)
             *acc = x;
     }
