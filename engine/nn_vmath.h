@@ -16,7 +16,9 @@ static inline float nn_expf(float x) {
     const float ln2_hi = 0.693359375f, ln2_lo = -2.12194440e-4f;
     /* NaN is clamped too (to 0) so the integer work below stays defined; the
      * NaN is put back at the end. */
-    float xc = x > 88.8f ? 88.8f : x < -104.0f ? -104.0f : x != x ? 0.0f : x;
+    float xc = x != x ? 0.0f : x;
+    xc = xc > 88.8f ? 88.8f : xc;
+    xc = xc < -104.0f ? -104.0f : xc;
     /* Round to nearest by adding and removing 1.5 * 2^23: no libm call, so
      * the loop vectorises on any x86-64. */
     const float shifter = 12582912.0f;

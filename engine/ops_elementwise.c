@@ -46,7 +46,7 @@ static void run2(nn_tensor *out, const nn_tensor *a, nn_iter_loop loop, void *ar
 /* ---- binary kernels ---- */
 
 #define BINARY_LOOP(NAME, T, EXPR)                                                                 \
-    static void NAME(char **d, const int64_t *s, int64_t n, void *arg) {                           \
+    NN_KERNEL_CLONES static void NAME(char **d, const int64_t *s, int64_t n, void *arg) {          \
         (void)arg;                                                                                 \
         const int64_t z = (int64_t)sizeof(T);                                                      \
         if (s[0] == z && s[1] == z && s[2] == z) {                                                 \
@@ -217,7 +217,7 @@ typedef struct grad_arg {
 } grad_arg;
 
 #define GRAD5_LOOP(NAME, T, EXPR)                                                                  \
-    static void NAME(char **d, const int64_t *s, int64_t n, void *argp) {                          \
+    NN_KERNEL_CLONES static void NAME(char **d, const int64_t *s, int64_t n, void *argp) {         \
         const grad_arg *ga = argp;                                                                 \
         (void)ga;                                                                                  \
         for (int64_t i = 0; i < n; i++) {                                                          \
@@ -301,7 +301,7 @@ typedef struct unary_arg {
 } unary_arg;
 
 #define UNARY_LOOP(NAME, T, EXPR)                                                                  \
-    static void NAME(char **d, const int64_t *s, int64_t n, void *argp) {                          \
+    NN_KERNEL_CLONES static void NAME(char **d, const int64_t *s, int64_t n, void *argp) {         \
         const unary_arg *ua = argp;                                                                \
         const T p0 = (T)ua->p[0], p1 = (T)ua->p[1];                                                \
         (void)p0;                                                                                  \
@@ -323,7 +323,7 @@ typedef struct unary_arg {
     }
 
 #define UGRAD_LOOP(NAME, T, EXPR)                                                                  \
-    static void NAME(char **d, const int64_t *s, int64_t n, void *argp) {                          \
+    NN_KERNEL_CLONES static void NAME(char **d, const int64_t *s, int64_t n, void *argp) {         \
         const unary_arg *ua = argp;                                                                \
         const T p0 = (T)ua->p[0], p1 = (T)ua->p[1];                                                \
         (void)p0;                                                                                  \
