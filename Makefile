@@ -27,15 +27,19 @@ OPT     = -O3
 LDSAN   =
 endif
 
-CPPFLAGS += -Iengine -D_GNU_SOURCE -MMD -MP
+CPPFLAGS += -Iengine -Ilang -D_GNU_SOURCE -MMD -MP
 # No FP traps or errno are relied on, so loops with comparisons and sqrt can
 # vectorise; IEEE results are unchanged (this is not -ffast-math).
 CFLAGS   += -std=c11 -g -pthread $(OPT) -fno-trapping-math -fno-math-errno $(WARN)
 LDLIBS   += -lopenblas -lm -ldl -lpthread
+REPL_LIBS = -lreadline
 LDFLAGS  += $(LDSAN) -pthread
 
 ENGINE_SRC := $(wildcard engine/*.c) $(wildcard engine/probe/*.c)
-LIB_SRC    := $(ENGINE_SRC)
+LANG_SRC   := $(wildcard lang/*.c)
+LIB_SRC    := $(ENGINE_SRC) $(LANG_SRC)
+REPL_SRC   := $(wildcard repl/*.c)
+REPL_OBJ   := $(REPL_SRC:%.c=$(BUILD)/%.o)
 LIB_OBJ    := $(LIB_SRC:%.c=$(BUILD)/%.o)
 UNIT_SRC   := $(wildcard tests/unit/*.c)
 UNIT_OBJ   := $(UNIT_SRC:%.c=$(BUILD)/%.o)
@@ -56,8 +60,8 @@ $(BUILD)/libnndb.a: $(LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(BUILD)/nndb: $(BUILD)/nndb.o $(BUILD)/libnndb.a
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+$(BUILD)/nndb: $(BUILD)/nndb.o $(REPL_OBJ) $(BUILD)/libnndb.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(REPL_LIBS)
 
 $(BUILD)/unit_tests: $(UNIT_OBJ) $(BUILD)/libnndb.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
@@ -77,7 +81,7 @@ $(BUILD)/fuzz/%_replay: tests/fuzz/%.c tests/fuzz/fuzz_driver.c $(BUILD)/libnndb
 FUZZ_SECONDS ?= 60
 build/libfuzzer/%: tests/fuzz/%.c $(LIB_SRC)
 	@mkdir -p $(dir $@)
-	clang -Iengine -D_GNU_SOURCE -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -o $@ $^ $(LDLIBS)
+	clang -Iengine -Ilang -D_GNU_SOURCE -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -o $@ $^ $(LDLIBS)
 
 $(BUILD)/bench/%: bench/%.c $(BUILD)/libnndb.a
 	@mkdir -p $(dir $@)
@@ -108,13 +112,16 @@ bench: deps
 	@$(MAKE) --no-print-directory $(BENCH_SRC:%.c=build/%)
 	@PYTHON=$(PYTHON) bench/run.sh
 
+FORMAT_FILES = $(wildcard engine/*.[ch] engine/probe/*.[ch] lang/*.[ch] repl/*.[ch] kernel/*.[ch] \
+               drills/*.[ch] tests/*.h tests/*/*.[ch] bench/*.c) nndb.c
+
 format:
-	clang-format -i $(wildcard engine/*.[ch] engine/probe/*.[ch] tests/*.h tests/*/*.c bench/*.c) nndb.c
+	clang-format -i $(FORMAT_FILES)
 
 format-check:
-	clang-format --dry-run --Werror $(wildcard engine/*.[ch] engine/probe/*.[ch] tests/*.h tests/*/*.c bench/*.c) nndb.c
+	clang-format --dry-run --Werror $(FORMAT_FILES)
 
 clean:
 	rm -rf build
 
--include $(LIB_OBJ:.o=.d) $(UNIT_OBJ:.o=.d) $(BUILD)/nndb.d
+-include $(LIB_OBJ:.o=.d) $(UNIT_OBJ:.o=.d) $(REPL_OBJ:.o=.d) $(BUILD)/nndb.d

@@ -4,7 +4,7 @@
 # update first. Needs root (or sudo) only when something is missing.
 set -eu
 
-PKGS="build-essential pkg-config libopenblas-dev python3-numpy python3-torch pci.ids clang"
+PKGS="build-essential pkg-config libopenblas-dev libreadline-dev python3-numpy python3-torch python3-pexpect pci.ids clang clang-format wamerican"
 
 missing=""
 for p in $PKGS; do

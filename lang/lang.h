@@ -1,0 +1,131 @@
+/* lang: the nndb language session, and the seam between the language and
+ * its front ends (the terminal REPL, the Jupyter kernel, test harnesses).
+ *
+ * The language never writes to stdout or reads stdin: it talks to the front
+ * end only through the callbacks in lang_frontend. A front end creates one
+ * session, feeds it cells or lines with lang_exec, and renders what comes
+ * back. Ownership: the session owns everything it creates; strings it hands
+ * to callbacks are valid during the call only; results filled by lang_exec
+ * are freed with lang_result_free.
+ */
+#ifndef LANG_H
+#define LANG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lang_value.h"
+
+/* ---- rich display ----
+ * A MIME bundle: text/plain always; text/html, image/svg+xml, text/markdown
+ * when they help. Strings are owned by the bundle. */
+#define LANG_MIME_MAX 6
+typedef struct lang_mime {
+    int n;
+    struct {
+        char *mime; /* "text/plain", "text/html", ... */
+        char *data;
+    } items[LANG_MIME_MAX];
+} lang_mime;
+
+void lang_mime_init(lang_mime *m);
+void lang_mime_free(lang_mime *m);
+/* Add (copies [mime] and takes over [data], malloc'ed). */
+void lang_mime_add(lang_mime *m, const char *mime, char *data);
+/* Borrowed: the data for [mime], or NULL. */
+const char *lang_mime_get(const lang_mime *m, const char *mime);
+
+typedef enum lang_stream { LANG_STDOUT = 1, LANG_STDERR = 2 } lang_stream;
+
+/* What a front end provides. Any callback may be NULL: display and stream
+ * then go nowhere, readline fails with an error ("input is not available
+ * here"), progress is silent. */
+typedef struct lang_frontend {
+    void *user;
+    /* Show a value as it is produced (print of a plot, display(), progress
+     * plots). [display_id] is NULL or an id to update later; [update] true
+     * replaces the output shown under that id. */
+    void (*display)(void *user, const lang_mime *bundle, const char *display_id, bool update);
+    /* Text written by print() and friends. */
+    void (*stream)(void *user, lang_stream which, const char *text, size_t len);
+    /* Long work: [done] of [total] (total 0 when unknown); done == total ends
+     * it. [id] tells concurrent bars apart. */
+    void (*progress)(void *user, const char *id, int64_t done, int64_t total, const char *text);
+    /* A line of input (input(), the debugger's nested prompt). Returns a
+     * malloc'ed line without the newline, or NULL on end of input or when
+     * input is not allowed. */
+    char *(*readline)(void *user, const char *prompt, bool password);
+} lang_frontend;
+
+typedef struct lang_session lang_session;
+
+lang_session *lang_session_new(const lang_frontend *fe);
+void lang_session_free(lang_session *s);
+/* The engine context the session runs on (for front ends that need it). */
+struct nn_ctx *lang_session_ctx(lang_session *s);
+
+/* ---- executing code ---- */
+typedef struct lang_error_info {
+    lang_err cls;
+    char *ename;  /* "ShapeError" */
+    char *evalue; /* the message */
+    /* Traceback lines, outermost first, each ending in '\n': the file:line
+     * of each frame, the source line and a caret under the failing part. */
+    char **traceback;
+    int n_traceback;
+} lang_error_info;
+
+typedef struct lang_result {
+    bool ok;
+    bool has_value; /* a trailing expression produced a value to show */
+    lang_mime value;
+    lang_error_info error; /* when !ok */
+} lang_result;
+
+/* Run [code] (one or more statements; a cell, a line, or a file) as if it
+ * came from [filename] ("<cell 3>", "<stdin>", "train.nn"), starting at line
+ * 1. [interactive]: a trailing expression statement's value is returned in
+ * res->value (as IPython does), except None. Errors never end the session. */
+bool lang_exec(lang_session *s, const char *code, const char *filename, bool interactive,
+               lang_result *res);
+void lang_result_free(lang_result *res);
+
+/* Ask the running code to stop at the next statement or op boundary; safe
+ * from a signal handler or another thread. The running lang_exec then fails
+ * with KeyboardInterrupt, naming where it stopped; every variable is kept. */
+void lang_session_interrupt(lang_session *s);
+
+/* ---- the front ends' helpers ---- */
+typedef enum lang_completeness {
+    LANG_COMPLETE,   /* ready to run */
+    LANG_INCOMPLETE, /* wants more lines (open block, bracket or string) */
+    LANG_INVALID     /* a syntax error that more input cannot fix */
+} lang_completeness;
+
+/* Whether [code] is a complete input, and the indent the next line should
+ * get (spaces) when incomplete. The REPL's continuation prompt and Jupyter's
+ * is_complete_request both use this. */
+lang_completeness lang_is_complete(const char *code, int *indent);
+
+/* Completions at byte offset [cursor] of [code]: names, attributes after a
+ * dot, keyword arguments inside a call, magics after '%', file paths after
+ * %load. Fills *start/*end (byte offsets of the text to replace) and returns
+ * a malloc'ed NULL-terminated array of malloc'ed strings (sorted, unique). */
+char **lang_complete(lang_session *s, const char *code, size_t cursor, size_t *start,
+                     size_t *end);
+void lang_strv_free(char **v);
+
+/* The help entry for the name under (or just before) [cursor], or NULL. The
+ * text is rendered at [detail] 0 (signature and doc) or 1 (with example and
+ * the value's current state, e.g. a tensor's shape and stats). Malloc'ed. */
+char *lang_inspect(lang_session *s, const char *code, size_t cursor, int detail);
+
+/* Names, types and one-line summaries of the session's variables (%who). */
+char *lang_who(lang_session *s);
+
+/* The execution counter that front ends show ([3]:) is theirs; the session
+ * keeps the history of executed inputs for %history. */
+void lang_session_add_history(lang_session *s, const char *code);
+
+#endif

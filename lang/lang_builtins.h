@@ -1,0 +1,17 @@
+/* lang_builtins: the builtin families the session installs, each a table
+ * of lang_builtin_def ending with a { NULL } entry. A family lives in its
+ * own lang_<family>.c; adding one is a line here and a line in
+ * lang_builtins.c. */
+#ifndef LANG_BUILTINS_H
+#define LANG_BUILTINS_H
+
+#include "lang_value.h"
+
+/* Every family, in install order; NULL-terminated. */
+extern const lang_builtin_def *const lang_builtin_families[];
+
+extern const lang_builtin_def lang_core_builtins[];   /* print, len, range, ... (lang_core.c) */
+extern const lang_builtin_def lang_tensor_builtins[]; /* zeros, randn, matmul, ... (lang_tensor.c) */
+extern const lang_builtin_def lang_plot_builtins[];   /* plot, hist, display (lang_display.c) */
+
+#endif
