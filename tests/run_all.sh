@@ -56,6 +56,7 @@ echo "== torch reference generators: $refs_ok ok, $refs_bad failed"
 failed=$((failed + refs_bad))
 passed=$((passed + refs_ok))
 
+run_suite layers tests/check_layers.sh
 run_suite unit build/unit_tests
 [ -x build/test_noalloc ] && run_suite noalloc build/test_noalloc
 ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0} \

@@ -1,0 +1,35 @@
+#!/bin/sh
+# The dependency rule of docs/architecture.md, checked on every #include:
+#   engine/  includes nothing of lang/, drills/, repl/, kernel/
+#   lang/    includes nothing of drills/, repl/, kernel/
+#   drills/  includes nothing of repl/, kernel/
+#   repl/ and kernel/ never include each other.
+# Prints "N passed, M failed" like the other suites.
+cd "$(dirname "$0")/.." || exit 1
+passed=0
+failed=0
+
+# check DIR PATTERN WHAT: no file in DIR includes a header matching PATTERN.
+check() {
+    dir=$1
+    pattern=$2
+    what=$3
+    [ -d "$dir" ] || { passed=$((passed + 1)); return; }
+    hits=$(grep -rnE "^[[:space:]]*#[[:space:]]*include[[:space:]]*[<\"]($pattern)" "$dir" 2>/dev/null)
+    if [ -n "$hits" ]; then
+        echo "layering: $what"
+        echo "$hits" | sed 's/^/  /'
+        failed=$((failed + 1))
+    else
+        passed=$((passed + 1))
+    fi
+}
+
+check engine 'lang_|repl|kernel_|drill' "engine/ must not include the language or a front end"
+check lang 'repl|kernel_|drill' "lang/ must not include a front end or the drills"
+check drills 'repl|kernel_' "drills/ must not include a front end"
+check repl 'kernel_' "repl/ must not include kernel/"
+check kernel 'repl' "kernel/ must not include repl/"
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
