@@ -39,6 +39,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* lang_value.h names struct lang_mime in a prototype before lang.h defines
+ * it; declaring the tag first keeps that prototype well-formed. */
+struct lang_mime;
 #include "lang_value.h"
 
 /* ---- positions ---- */
