@@ -504,11 +504,19 @@ static bool step(nn_tensor **x, nn_tensor *y) {
 
 static nn_tensor *attention_forward(nn_ctx *ctx, nn_module *m, nn_tensor *x, const char *path) {
     int64_t C = m->cfg.n_embd, H = m->cfg.n_head, D = C / H;
+    if (x->ndim == 2 && x->shape[1] == C) {
+        /* One unbatched sequence [T, C]: run it as a batch of one. */
+        nn_tensor *x3 = nn_unsqueeze(ctx, x, 0);
+        nn_tensor *y = x3 ? attention_forward(ctx, m, x3, path) : NULL;
+        nn_tensor_release(x3);
+        if (y) step(&y, nn_squeeze(ctx, y, 0));
+        return y;
+    }
     if (x->ndim != 3 || x->shape[2] != C) {
         char s[128];
         nn_error_set(&ctx->err, NN_ERR_SHAPE,
-                     "CausalSelfAttention: expects input [B, T, %lld], got %s", (long long)C,
-                     nn_tensor_shape_str(x, s, sizeof s));
+                     "CausalSelfAttention: expects input [B, T, %lld] or [T, %lld], got %s",
+                     (long long)C, (long long)C, nn_tensor_shape_str(x, s, sizeof s));
         return NULL;
     }
     int64_t B = x->shape[0], T = x->shape[1];
