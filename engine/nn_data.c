@@ -406,6 +406,17 @@ nn_dataset *nn_data_copy(nn_ctx *ctx, int64_t n, int64_t length, int64_t vocab, 
 
 /* ---- planting bugs ---- */
 
+static bool check_dataset(nn_ctx *ctx, const nn_dataset *ds) {
+    bool ok = ds && ds->x && ds->y && ds->x->ndim >= 1 && ds->y->ndim >= 1 &&
+              ds->x->shape[0] == ds->n && ds->y->shape[0] == ds->n &&
+              (!ds->mask || (ds->mask->ndim >= 1 && ds->mask->shape[0] == ds->n));
+    if (!ok)
+        nn_error_set(&ctx->err, NN_ERR_SHAPE,
+                     "dataset '%s' is malformed: x, y (and mask) need %lld rows along dim 0",
+                     ds ? ds->name : "(null)", ds ? (long long)ds->n : 0LL);
+    return ok;
+}
+
 /* A deep copy of the data (x, y, mask); the truth tensors, the vocabulary
  * and the bug records are shared, since nothing writes into them. */
 static nn_dataset *clone(nn_ctx *ctx, const nn_dataset *src) {
@@ -639,6 +650,7 @@ static nn_status plant_nan(nn_ctx *ctx, nn_dataset *ds, const nn_data_bugs *b) {
 }
 
 nn_dataset *nn_data_plant(nn_ctx *ctx, const nn_dataset *clean, const nn_data_bugs *bugs) {
+    if (!check_dataset(ctx, clean)) return NULL;
     unsigned known = (1u << NN_DATA_BUG_COUNT) - 1;
     if (bugs->flags & ~known) {
         nn_error_set(&ctx->err, NN_ERR_VALUE, "unknown bug flags 0x%x for dataset '%s'",
@@ -671,17 +683,6 @@ nn_dataset *nn_data_plant(nn_ctx *ctx, const nn_dataset *clean, const nn_data_bu
 }
 
 /* ---- subsets and splits ---- */
-
-static bool check_dataset(nn_ctx *ctx, const nn_dataset *ds) {
-    bool ok = ds && ds->x && ds->y && ds->x->ndim >= 1 && ds->y->ndim >= 1 &&
-              ds->x->shape[0] == ds->n && ds->y->shape[0] == ds->n &&
-              (!ds->mask || (ds->mask->ndim >= 1 && ds->mask->shape[0] == ds->n));
-    if (!ok)
-        nn_error_set(&ctx->err, NN_ERR_SHAPE,
-                     "dataset '%s' is malformed: x, y (and mask) need %lld rows along dim 0",
-                     ds ? ds->name : "(null)", ds ? (long long)ds->n : 0LL);
-    return ok;
-}
 
 /* Positions j with idx[j] among the rows listed in [rows] (of a dataset of
  * [n] rows), or NULL when there are none (or [rows] is NULL). */
