@@ -3,4 +3,8 @@
 # Expects the programs in build/bench (make builds them first). Extra
 # arguments go to bench/compare.py (--quick, --only NAME).
 cd "$(dirname "$0")/.." || exit 1
-exec "${PYTHON:-/usr/bin/python3}" bench/compare.py "$@"
+"${PYTHON:-/usr/bin/python3}" bench/compare.py "$@"
+rc=$?
+# GPT training step vs PyTorch (bench/bench_gpt.py, same BENCH format).
+"${PYTHON:-/usr/bin/python3}" bench/bench_gpt.py "$@" || rc=1
+exit $rc
