@@ -48,6 +48,19 @@ static const char *show(char *buf, size_t bufsize, const char *p, size_t len) {
     return buf;
 }
 
+/* Whether a tensor of [shape] can exist in nndb even when it holds no
+ * elements: strides are products of the non-zero dims, so those must stay
+ * far from overflowing (the same margin nn_tensor_empty keeps for numel). */
+static bool strides_fit(int ndim, const int64_t *shape) {
+    int64_t span = 1;
+    for (int d = 0; d < ndim; d++) {
+        int64_t dim = shape[d] > 0 ? shape[d] : 1;
+        if (span > INT64_MAX / 16 / dim) return false;
+        span *= dim;
+    }
+    return true;
+}
+
 /* ================================================================== */
 /* Bytes and elements                                                   */
 /* ================================================================== */
@@ -1112,6 +1125,11 @@ static nn_status st_check_layout(st_load *L, uint64_t buffer_len) {
         }
         if (overflow || numel > (uint64_t)INT64_MAX / (uint64_t)ent->dt->e.size)
             return KEYERR(L, ent, "the shape's element count overflows 64 bits");
+        if (!strides_fit(ent->ndim, ent->shape)) {
+            char sb[128];
+            return KEYERR(L, ent, "shape %s has dims too large for nndb, though it is empty",
+                          nn_shape_str(sb, sizeof sb, ent->ndim, ent->shape));
+        }
         uint64_t need = numel * (uint64_t)ent->dt->e.size;
         if (ent->end < ent->begin)
             return KEYERR(L, ent, "data_offsets [%" PRIu64 ", %" PRIu64 "] end before they begin",
@@ -1646,6 +1664,10 @@ static nn_tensor *npy_load_src(nn_ctx *ctx, const src *s) {
         return NULL;
     }
     uint64_t need = numel * (uint64_t)e.size;
+    if (!strides_fit(h.ndim, h.shape)) {
+        io_err(ctx, s->name, "shape %s has dims too large for nndb, though it is empty", sb);
+        return NULL;
+    }
     if (have != need) {
         io_err(ctx, s->name,
                "holds %" PRIu64 " bytes of data, but shape %s of '%s' needs %" PRIu64 " (%s)", have,

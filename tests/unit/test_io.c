@@ -763,6 +763,16 @@ NN_TEST(io_st_shape_product_overflow) {
                        "run past the data buffer", NULL);
 }
 
+NN_TEST(io_st_empty_with_huge_dims) {
+    /* Holds no elements, but nndb's strides would overflow (found by
+     * fuzz_npy). */
+    st_expect_bad_json(ST_A("F32", "[0,4611686018427387904,4]", 0, 0), NULL, 0,
+                       "dims too large for nndb, though it is empty", "key 'a'");
+    npy_expect_bad_header(
+        1, "{'descr': '<f4', 'fortran_order': False, 'shape': (0, 9223372036854775807, 3)}", 0,
+        "dims too large for nndb, though it is empty");
+}
+
 NN_TEST(io_st_unknown_dtype) {
     char want[200];
     st_expect_bad_json(ST_A("C64", "[1]", 0, 8), DATA16, 8,
