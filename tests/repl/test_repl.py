@@ -1,0 +1,569 @@
+#!/usr/bin/python3
+"""End-to-end tests of the nndb REPL in a real pseudo-terminal (pexpect).
+
+Each test spawns build/nndb with HOME and XDG_STATE_HOME in a fresh temporary
+directory, types at it as a person would, and checks what the terminal shows,
+the history file, and the exit status. Prints "N passed, M failed" and exits
+non-zero when anything failed.
+
+    /usr/bin/python3 tests/repl/test_repl.py [--nndb PATH] [--stub] [NAME...]
+
+--stub: the binary was linked with tests/repl/stub_session.c (a stand-in for
+the language); tests that need the real language are skipped.
+NAME: run only tests whose name contains one of these words.
+"""
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+
+import pexpect
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+NNDB = os.path.join(ROOT, "build", "nndb")
+STUB = False
+
+# The prompt, painted or not ("\x1b[1;32mnndb>\x1b[0m " or "nndb> ").
+PROMPT = r"nndb>(?:\x1b\[0m)? "
+CONT = r"\.\.\.(?:\x1b\[0m)?   "
+SGR = re.compile(r"\x1b\[[0-9;]*m")
+UP = "\x1b[A"
+TIMEOUT = 15
+
+
+class Skip(Exception):
+    pass
+
+
+def needs_language():
+    if STUB:
+        raise Skip("needs the real language")
+
+
+class Env:
+    """A temporary HOME / XDG_STATE_HOME / working directory."""
+
+    def __init__(self):
+        self.dir = tempfile.mkdtemp(prefix="nndb-repl-")
+        self.home = os.path.join(self.dir, "home")
+        self.state = os.path.join(self.dir, "state")
+        self.cwd = os.path.join(self.dir, "work")
+        for d in (self.home, self.cwd):
+            os.makedirs(d)
+
+    def vars(self, **extra):
+        env = {
+            "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+            "HOME": self.home,
+            "XDG_STATE_HOME": self.state,
+            "TERM": "xterm",
+            "LANG": "C.UTF-8",
+            "LC_ALL": "C.UTF-8",
+            "INPUTRC": "/dev/null",
+        }
+        for k in ("ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS"):
+            if k in os.environ:
+                env[k] = os.environ[k]
+        for k, v in extra.items():
+            if v is None:
+                env.pop(k, None)
+            else:
+                env[k] = v
+        return env
+
+    def history_file(self):
+        return os.path.join(self.state, "nndb", "history")
+
+    def spawn(self, args=(), **extra):
+        # Colour is off unless a test asks for it (NO_COLOR=None removes it).
+        env = self.vars(**{"NO_COLOR": "1", **extra})
+        child = pexpect.spawn(NNDB, list(args), env=env, cwd=self.cwd, encoding="utf-8",
+                              timeout=TIMEOUT, dimensions=(40, 120))
+        return child
+
+    def run(self, args, stdin=None, **extra):
+        env = self.vars(**extra)
+        return subprocess.run([NNDB] + list(args), input=stdin, capture_output=True, text=True,
+                              env=env, cwd=self.cwd, timeout=60)
+
+    def write(self, name, text):
+        path = os.path.join(self.cwd, name)
+        with open(path, "w") as f:
+            f.write(text)
+        return path
+
+    def close(self):
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def start(env, **extra):
+    child = env.spawn(**extra)
+    child.expect(PROMPT)
+    return child
+
+
+def leave(child):
+    """Ctrl-D at an empty prompt; the REPL must exit with status 0."""
+    child.sendcontrol("d")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0, f"exit status {child.exitstatus}, signal {child.signalstatus}"
+
+
+def history_lines(env):
+    with open(env.history_file()) as f:
+        return f.read().splitlines()
+
+
+# ---------------------------------------------------------------- tests
+
+
+def test_banner_is_one_screen_and_says_how_to_begin(env):
+    child = env.spawn()
+    child.expect(PROMPT)
+    banner = child.before
+    lines = banner.strip("\r\n").splitlines()
+    assert len(lines) <= 20, f"banner is {len(lines)} lines"
+    for word in ("nndb", "%help", "Ctrl-D", "randn", "Linear"):
+        assert word in banner, f"banner lacks {word!r}: {banner!r}"
+    leave(child)
+
+
+def test_ctrl_d_exits_0(env):
+    leave(start(env))
+
+
+def test_exit_and_quit_exit_0(env):
+    for word in ("exit()", "quit()"):
+        child = start(env)
+        child.sendline(word)
+        child.expect(pexpect.EOF)
+        child.close()
+        assert child.exitstatus == 0, f"{word}: status {child.exitstatus}"
+
+
+def test_values_stay_between_lines(env):
+    child = start(env)
+    child.sendline("answer = 42")
+    child.expect(PROMPT)
+    child.sendline("answer")
+    child.expect(r"[\r\n]42\r\n")
+    child.expect(PROMPT)
+    leave(child)
+
+
+def test_history_across_restarts(env):
+    child = start(env)
+    child.sendline("remembered = 31337")
+    child.expect(PROMPT)
+    leave(child)
+    assert os.path.isfile(env.history_file()), "no history file under XDG_STATE_HOME"
+    assert "remembered = 31337" in history_lines(env)
+
+    child = start(env)
+    child.sendline("other = 1")
+    child.expect(PROMPT)
+    # Up twice: past this session's line to the previous session's.
+    child.send(UP + UP)
+    child.expect("remembered = 31337")
+    child.send("\r")
+    child.expect(PROMPT)
+    child.sendline("remembered")
+    child.expect(r"[\r\n]31337\r\n")
+    child.expect(PROMPT)
+    leave(child)
+
+
+def test_history_default_path_under_home(env):
+    child = start(env, XDG_STATE_HOME=None)
+    child.sendline("in_home = 7")
+    child.expect(PROMPT)
+    leave(child)
+    path = os.path.join(env.home, ".local", "state", "nndb", "history")
+    assert os.path.isfile(path), "no ~/.local/state/nndb/history"
+    assert "in_home = 7" in open(path).read()
+
+
+def test_history_write_failure_is_a_warning(env):
+    # XDG_STATE_HOME is a plain file: the directory cannot be created.
+    blocker = env.write("not-a-dir", "")
+    child = env.spawn(XDG_STATE_HOME=blocker)
+    child.expect("warning")
+    child.expect(PROMPT)
+    child.sendline("still_works = 5")
+    child.expect(PROMPT)
+    child.sendline("still_works")
+    child.expect(r"[\r\n]5\r\n")
+    child.expect(PROMPT)
+    leave(child)
+
+
+def test_ctrl_r_searches_history(env):
+    child = start(env)
+    child.sendline("searched_for = 99")
+    child.expect(PROMPT)
+    child.sendline("unrelated = 1")
+    child.expect(PROMPT)
+    child.sendcontrol("r")
+    child.send("searched")
+    child.expect("reverse-i-search")
+    time.sleep(0.3)
+    child.send("\r")
+    child.expect(PROMPT)
+    leave(child)
+    # The found line ran again, so it is in the history twice.
+    lines = history_lines(env)
+    assert lines.count("searched_for = 99") == 2, lines
+
+
+def test_tab_completes_names_attributes_magics_and_paths(env):
+    env.write("script_to_load.nn", "loaded = 1\n")
+    child = start(env)
+    child.send("x = ze\t")
+    time.sleep(0.3)
+    child.send("(3)\r")
+    child.expect(PROMPT)
+    child.send("x.su\t\t")  # ambiguous (sub, sum, ...): the second Tab lists them
+    child.expect("sum")
+    child.sendcontrol("u")
+    child.send("x.nume\t")
+    time.sleep(0.3)
+    child.send("()\r")
+    child.expect(PROMPT)
+    child.send("%hist\t")
+    time.sleep(0.3)
+    child.send("\r")
+    child.expect(PROMPT)
+    child.send("%load script_to\t")
+    time.sleep(0.3)
+    child.send("\r")
+    child.expect(PROMPT)
+    leave(child)
+    lines = history_lines(env)
+    for want in ("x = zeros(3)", "x.numel()", "%history", "%load script_to_load.nn"):
+        assert want in lines, f"{want!r} not typed by completion; history: {lines}"
+
+
+def test_tab_lists_candidates(env):
+    child = start(env)
+    child.send("zeros\t\t")
+    child.expect("zeros_like")
+    child.sendcontrol("u")
+    child.send("\r")
+    child.expect(PROMPT)
+    leave(child)
+
+
+def test_tab_completes_keyword_arguments(env):
+    needs_language()
+    child = start(env)
+    child.send("t = zeros(2, requires_g\t")
+    time.sleep(0.3)
+    child.send("=True)\r")
+    child.expect(PROMPT)
+    leave(child)
+    assert "t = zeros(2, requires_grad=True)" in history_lines(env), history_lines(env)
+
+
+def test_tab_at_line_start_indents(env):
+    child = start(env)
+    child.sendline("for i in range(2):")
+    child.expect(CONT)
+    # The line is pre-filled with four spaces; Tab adds four more.
+    child.send("\tz = i\r")
+    child.expect(CONT)
+    child.send("\r")
+    child.expect(PROMPT)
+    leave(child)
+    assert "        z = i" in history_lines(env), history_lines(env)
+
+
+def test_multiline_block_with_auto_indent(env):
+    child = start(env)
+    child.sendline("for i in range(3):")
+    child.expect(CONT)
+    child.sendline("last = i")  # typed without indent: the prompt pre-fills it
+    child.expect(CONT)
+    child.sendline("")  # an empty line ends the block
+    child.expect(PROMPT)
+    child.sendline("last")
+    child.expect(r"[\r\n]2\r\n")
+    child.expect(PROMPT)
+    leave(child)
+    assert "    last = i" in history_lines(env), history_lines(env)
+
+
+def test_multiline_nested_blocks(env):
+    needs_language()
+    child = start(env)
+    child.sendline("total = 0")
+    child.expect(PROMPT)
+    child.sendline("for i in range(4):")
+    child.expect(CONT)
+    child.sendline("if i % 2 == 0:")
+    child.expect(CONT)
+    child.sendline("total = total + i")  # pre-filled with 8 spaces
+    child.expect(CONT)
+    child.sendline("")
+    child.expect(PROMPT)
+    child.sendline("total")
+    child.expect(r"[\r\n]2\r\n")
+    child.expect(PROMPT)
+    leave(child)
+
+
+def test_open_bracket_continues(env):
+    needs_language()
+    child = start(env)
+    child.sendline("v = [1,")
+    child.expect(CONT)
+    child.sendline("2, 3]")
+    child.expect(PROMPT)
+    child.sendline("len(v)")
+    child.expect(r"[\r\n]3\r\n")
+    child.expect(PROMPT)
+    leave(child)
+
+
+def test_ctrl_c_stops_a_loop_within_half_a_second(env):
+    child = start(env)
+    child.sendline("for i in range(10**9): x = i")
+    time.sleep(1.0)
+    t0 = time.monotonic()
+    child.sendcontrol("c")
+    child.expect("KeyboardInterrupt")
+    child.expect(PROMPT)
+    elapsed = time.monotonic() - t0
+    child.sendline("x")
+    child.expect(r"[\r\n](\d+)\r\n")
+    x = int(child.match.group(1))
+    assert x > 0, "x was not kept"
+    child.expect(PROMPT)
+    leave(child)
+    assert elapsed < 0.5, f"prompt came back after {elapsed:.3f} s"
+    print(f"   ctrl-c to prompt: {elapsed * 1000:.0f} ms (x = {x})")
+
+
+def test_ctrl_c_at_prompt_clears_the_line(env):
+    child = start(env)
+    child.send("half typed")
+    time.sleep(0.2)
+    child.sendcontrol("c")
+    child.expect("KeyboardInterrupt")
+    child.expect(PROMPT)
+    child.sendline("fresh = 3")
+    child.expect(PROMPT)
+    child.sendline("fresh")
+    child.expect(r"[\r\n]3\r\n")
+    child.expect(PROMPT)
+    leave(child)
+
+
+def test_ctrl_c_in_a_block_drops_the_block(env):
+    child = start(env)
+    child.sendline("for i in range(3):")
+    child.expect(CONT)
+    child.sendcontrol("c")
+    child.expect("KeyboardInterrupt")
+    child.expect(PROMPT)
+    child.sendline("after = 8")
+    child.expect(PROMPT)
+    child.sendline("after")
+    child.expect(r"[\r\n]8\r\n")
+    leave(child)
+
+
+def test_input_reads_through_the_front_end(env):
+    child = start(env)
+    child.sendline('input("? ")')
+    child.expect(r"\? ")
+    child.sendline("typed answer")
+    child.expect("'typed answer'")
+    child.expect(PROMPT)
+    leave(child)
+
+
+def test_errors_do_not_end_the_session(env):
+    child = start(env)
+    child.sendline("undefined_name_xyz")
+    child.expect("NameError")
+    child.expect(PROMPT)
+    child.sendline("ok_after = 1")
+    child.expect(PROMPT)
+    leave(child)
+
+
+def _transcript(env, lines, **extra):
+    import io
+    child = env.spawn(**extra)
+    log = io.StringIO()
+    child.logfile_read = log
+    child.expect(PROMPT)
+    for line in lines:
+        child.sendline(line)
+        child.expect(PROMPT)
+    leave(child)
+    return log.getvalue()
+
+
+def test_colour_only_when_allowed(env):
+    lines = ["undefined_name_xyz", "n = 12345", "n"]
+    plain = _transcript(env, lines, NO_COLOR="1")
+    assert not SGR.search(plain), f"colour despite NO_COLOR: {SGR.findall(plain)[:5]}"
+    dumb = _transcript(env, lines, NO_COLOR=None, TERM="dumb")
+    assert not SGR.search(dumb), "colour despite TERM=dumb"
+    painted = _transcript(env, lines, NO_COLOR=None)
+    assert "\x1b[1;32mnndb>" in painted, "prompt not coloured"
+    assert "\x1b[1;31mNameError" in painted, "error class not coloured"
+    assert "\x1b[33m12345" in painted, "number in a result not coloured"
+
+
+def test_script_run_exit_codes(env):
+    env.write("ok.nn", 'print("hello from ok")\n')
+    env.write("bad.nn", "good = 1\nundefined_name_xyz\n")
+    r = env.run(["run", "ok.nn"])
+    assert r.returncode == 0, (r.returncode, r.stderr)
+    assert r.stdout == "hello from ok\n", repr(r.stdout)
+    assert r.stderr == "", repr(r.stderr)
+    r = env.run(["run", "bad.nn"])
+    assert r.returncode == 1, (r.returncode, r.stderr)
+    assert "NameError" in r.stderr and "bad.nn" in r.stderr, r.stderr
+    assert "undefined_name_xyz" in r.stderr, r.stderr
+    assert not SGR.search(r.stderr), "colour on a pipe"
+    assert r.stdout == "", repr(r.stdout)
+    r = env.run(["run", "missing.nn"])
+    assert r.returncode == 1 and "missing.nn" in r.stderr, (r.returncode, r.stderr)
+
+
+def test_script_from_stdin(env):
+    r = env.run([], stdin='print("piped in")\n')
+    assert r.returncode == 0, (r.returncode, r.stderr)
+    assert r.stdout == "piped in\n", repr(r.stdout)
+    r = env.run([], stdin="undefined_name_xyz\n")
+    assert r.returncode == 1, (r.returncode, r.stderr)
+    assert "NameError" in r.stderr, r.stderr
+    r = env.run(["run", "-"], stdin='print("dash")\n')
+    assert r.returncode == 0 and r.stdout == "dash\n", (r.returncode, r.stdout, r.stderr)
+
+
+def test_script_error_traceback_names_the_line(env):
+    needs_language()
+    env.write("deep.nn", "def f(a):\n    return a + undefined_name_xyz\n\nf(1)\n")
+    r = env.run(["run", "deep.nn"])
+    assert r.returncode == 1
+    assert "deep.nn" in r.stderr and "2" in r.stderr, r.stderr
+    assert "NameError" in r.stderr, r.stderr
+
+
+def test_script_exit_status(env):
+    env.write("leave3.nn", "exit(3)\n")
+    r = env.run(["run", "leave3.nn"])
+    assert r.returncode == 3, (r.returncode, r.stderr)
+
+
+def test_version_and_help(env):
+    r = env.run(["--version"])
+    assert r.returncode == 0 and re.match(r"nndb \d+\.\d+\.\d+\n", r.stdout), r.stdout
+    r = env.run(["--help"])
+    assert r.returncode == 0 and "run FILE.nn" in r.stdout, r.stdout
+    r = env.run(["help", "zeros"])
+    assert r.returncode == 0, (r.returncode, r.stderr)
+    assert "zeros(" in r.stdout, r.stdout
+    r = env.run(["help", "no_such_topic_xyz"])
+    assert r.returncode == 1 and "no_such_topic_xyz" in r.stderr, (r.returncode, r.stderr)
+
+
+def test_plot_shows_as_text(env):
+    needs_language()
+    child = start(env)
+    child.sendline("plot([3.0, 2.0, 1.5, 1.0, 0.8])")
+    child.expect("[▁▂▃▄▅▆▇█]")
+    child.expect(PROMPT)
+    leave(child)
+
+
+def test_ctrl_c_interrupts_tensor_work(env):
+    needs_language()
+    child = start(env)
+    child.sendline("w = randn(64, 64)")
+    child.expect(PROMPT)
+    child.sendline("while True:")
+    child.expect(CONT)
+    child.sendline("w = (w @ w).tanh()")
+    child.expect(CONT)
+    child.sendline("")
+    time.sleep(1.0)
+    t0 = time.monotonic()
+    child.sendcontrol("c")
+    child.expect("KeyboardInterrupt")
+    child.expect(PROMPT)
+    elapsed = time.monotonic() - t0
+    child.sendline("w.shape")
+    child.expect(r"64, 64")
+    child.expect(PROMPT)
+    leave(child)
+    assert elapsed < 0.5, f"prompt came back after {elapsed:.3f} s"
+
+
+# ---------------------------------------------------------------- runner
+
+
+def main(argv):
+    global NNDB, STUB
+    words = []
+    i = 0
+    while i < len(argv):
+        if argv[i] == "--nndb":
+            NNDB = os.path.abspath(argv[i + 1])
+            i += 2
+            continue
+        if argv[i] == "--stub":
+            STUB = True
+        else:
+            words.append(argv[i])
+        i += 1
+    if not os.access(NNDB, os.X_OK):
+        print(f"{NNDB} is not built (make build/nndb)")
+        print("0 passed, 1 failed")
+        return 1
+    tests = [(n, f) for n, f in sorted(globals().items(), key=lambda kv: kv[1].__code__.co_firstlineno
+                                      if callable(kv[1]) and hasattr(kv[1], "__code__") else 0)
+             if n.startswith("test_") and callable(f)]
+    if words:
+        tests = [(n, f) for n, f in tests if any(w in n for w in words)]
+    passed = failed = skipped = 0
+    for name, fn in tests:
+        env = Env()
+        t0 = time.monotonic()
+        try:
+            fn(env)
+        except Skip as e:
+            skipped += 1
+            print(f"skip {name}: {e}")
+            continue
+        except Exception as e:  # noqa: BLE001 — report every failure the same way
+            failed += 1
+            tb = traceback.extract_tb(e.__traceback__)
+            where = f"line {tb[-1].lineno}" if tb else "?"
+            detail = str(e) or type(e).__name__
+            if isinstance(e, (pexpect.TIMEOUT, pexpect.EOF)):
+                # pexpect's text ends with the child's recent output.
+                detail = type(e).__name__ + ": " + detail[-600:]
+            print(f"FAIL {name} ({where}): {detail}")
+        else:
+            passed += 1
+            print(f"ok   {name} ({time.monotonic() - t0:.1f} s)")
+        finally:
+            env.close()
+    if skipped:
+        print(f"({skipped} skipped: they need the real language)")
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
