@@ -1,6 +1,8 @@
 /* nndb: command-line entry point and subcommand dispatch.
  *
- *   nndb                 start nndb (until the REPL lands: an engine demo)
+ *   nndb                 the REPL on a terminal; a script read from stdin otherwise
+ *   nndb run FILE.nn     run a script: exit 0 on success, 1 on an error
+ *   nndb help [TOPIC]    this usage, or the help entry of a builtin or magic
  *   nndb demo            the engine demo: a forward pass traced op by op, then training
  *   nndb probe [--json]  read the GPU, driver and PCIe stack
  *   nndb doctor [--json] explain what is wrong with it
@@ -14,6 +16,7 @@
 #include "nn_ops.h"
 #include "nn_optim.h"
 #include "probe/nn_probe_cli.h"
+#include "repl/repl.h"
 
 #define NNDB_VERSION "0.1.0"
 
@@ -25,13 +28,15 @@ static void usage(FILE *f) {
         "usage: nndb [command]\n"
         "\n"
         "commands:\n"
+        "  (none)           start the REPL (a script piped into stdin runs as a script)\n"
+        "  run FILE.nn      run a script; exit status 0 on success, 1 on an error\n"
+        "  help [TOPIC]     this text, or help on a builtin, method or magic (help zeros)\n"
         "  demo             trace a forward and backward pass op by op, then train a small MLP\n"
         "  probe [--json]   report the GPUs, their PCIe links, drivers and device nodes\n"
         "  doctor [--json]  explain what is wrong with the GPU set-up, and how to fix it\n"
-        "  help             this text\n"
-        "  version          the version\n"
+        "  version          the version (also --version)\n"
         "\n"
-        "Run without a command to start nndb. Docs: docs/ in the source tree.\n",
+        "Docs: docs/ in the source tree (docs/repl.md for the REPL's keys).\n",
         NNDB_VERSION);
 }
 
@@ -186,15 +191,18 @@ static int demo(void) {
 
 int main(int argc, char **argv) {
     const char *cmd = argc > 1 ? argv[1] : NULL;
-    if (!cmd) {
-        printf("nndb %s. The interactive REPL is not built yet; here is the engine demo.\n"
-               "(`nndb help` lists the commands.)\n\n",
-               NNDB_VERSION);
-        return demo();
+    if (!cmd) return isatty(0) ? repl_interactive(NNDB_VERSION) : repl_run_script(NULL);
+    if (!strcmp(cmd, "run")) {
+        if (argc != 3) {
+            fprintf(stderr, "usage: nndb run FILE.nn   (or - for stdin)\n");
+            return 2;
+        }
+        return repl_run_script(argv[2]);
     }
     if (!strcmp(cmd, "demo")) return demo();
     if (!strcmp(cmd, "probe") || !strcmp(cmd, "doctor"))
         return nn_probe_cli(argc - 1, argv + 1, stdout, stderr);
+    if (!strcmp(cmd, "help") && argc > 2) return repl_help_topic(argv[2]);
     if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
         usage(stdout);
         return 0;
