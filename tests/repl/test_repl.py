@@ -509,6 +509,20 @@ def test_ctrl_c_interrupts_tensor_work(env):
     assert elapsed < 0.5, f"prompt came back after {elapsed:.3f} s"
 
 
+def test_term_units(env):
+    """The painting and history helpers, compiled on their own (unit_term.c)."""
+    exe = os.path.join(env.dir, "unit_term")
+    srcs = [os.path.join(ROOT, p) for p in ("tests/repl/unit_term.c", "repl/repl_term.c",
+                                            "repl/repl_history.c")]
+    cmd = ["cc", "-std=c11", "-D_GNU_SOURCE", "-g", "-Wall", "-Wextra", "-Wno-unused-parameter",
+           "-Wno-comment", "-I" + os.path.join(ROOT, "engine"), "-I" + os.path.join(ROOT, "lang"),
+           "-fsanitize=address,undefined", "-o", exe] + srcs + ["-lreadline"]
+    c = subprocess.run(cmd, capture_output=True, text=True)
+    assert c.returncode == 0, c.stderr[-2000:]
+    r = subprocess.run([exe], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0 and r.stdout.endswith("0 failed\n"), r.stdout + r.stderr
+
+
 # ---------------------------------------------------------------- runner
 
 
