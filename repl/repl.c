@@ -23,6 +23,9 @@
 #include <readline/readline.h>
 
 #include "lang.h"
+/* For lang_session_exit_requested only: how exit()/quit() reach a front end
+ * (lang_eval.h records the decision). */
+#include "lang_eval.h"
 #include "repl_history.h"
 #include "repl_term.h"
 
@@ -507,9 +510,13 @@ static void readline_setup(void) {
 
 /* ---- running code ---- */
 
-/* exit(N) arrives as an error named SystemExit whose message is the status
- * (empty or "None" for 0, anything else printed and 1), as in Python. */
+/* exit(N) and quit() stop the statement with the pseudo-error SystemExit
+ * (lang_eval.h); the session keeps the status they asked for. Without it,
+ * the message is the status, as in Python: empty or "None" for 0, a number,
+ * or a text that is printed (status 1). */
 static int system_exit_status(const lang_error_info *e) {
+    int code = 0;
+    if (lang_session_exit_requested(g_session, &code)) return code;
     const char *v = e->evalue ? e->evalue : "";
     if (!*v || !strcmp(v, "None")) return 0;
     char *end;
@@ -543,7 +550,9 @@ static bool run_code(repl *r, const char *code, const char *filename, bool *leav
     fflush(stdout);
     r->last_err = ok ? LANG_ERR_NONE : res.error.cls;
     if (!ok) {
-        if (res.error.ename && !strcmp(res.error.ename, "SystemExit")) {
+        int exit_code = 0;
+        if (lang_session_exit_requested(g_session, &exit_code) ||
+            (res.error.ename && !strcmp(res.error.ename, "SystemExit"))) {
             *leave = true;
             *status = system_exit_status(&res.error);
         } else {

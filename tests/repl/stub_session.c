@@ -13,12 +13,15 @@
 #include <string.h>
 
 #include "lang.h"
+#include "lang_eval.h"
 
 #define MAXG 64
 
 struct lang_session {
     lang_frontend fe;
     atomic_int interrupt;
+    int exit_code;
+    bool exit_requested;
     int n;
     char *names[MAXG];
     long long vals[MAXG];
@@ -66,6 +69,10 @@ struct nn_ctx *lang_session_ctx(lang_session *s) {
 }
 void lang_session_interrupt(lang_session *s) {
     atomic_store(&s->interrupt, 1);
+}
+bool lang_session_exit_requested(lang_session *s, int *code) {
+    *code = s->exit_code;
+    return s->exit_requested;
 }
 void lang_session_add_history(lang_session *s, const char *code) {
     (void)s, (void)code;
@@ -195,6 +202,8 @@ bool lang_exec(lang_session *s, const char *code, const char *filename, bool int
         if (!strcmp(line, "exit()") || !strncmp(line, "exit(", 5)) {
             char arg[32] = "";
             sscanf(line, "exit(%31[0-9])", arg);
+            s->exit_requested = true;
+            s->exit_code = atoi(arg);
             free(copy);
             return fail(res, LANG_ERR_RUNTIME, "SystemExit", filename, lineno, NULL, "%s", arg);
         }
