@@ -417,8 +417,7 @@ typedef struct jnode {
     int32_t next;   /* next sibling, or -1 */
     int32_t first;  /* J_ARR/J_OBJ: first child or -1; J_STR: offset in the pool */
     int32_t count;  /* J_ARR: elements; J_OBJ: members; J_STR: length in bytes */
-    int64_t ival;
-    double dval;
+    int64_t ival;   /* J_NUM with is_int; other numbers are validated, not kept */
 } jnode;
 
 typedef struct jparser {
@@ -449,6 +448,8 @@ static int32_t jnew(jparser *p, int type) {
     if (p->n_nodes == p->cap_nodes) {
         /* Each value takes at least one byte of header, so the node count is
          * bounded by the header size, which was checked against the file. */
+        if (p->n_nodes >= NN_IO_JSON_MAX_VALUES)
+            return jfail(p, "more than %d values", NN_IO_JSON_MAX_VALUES);
         int32_t cap = p->cap_nodes ? p->cap_nodes * 2 : 64;
         nn_error e = {0};
         jnode *grown = nn_mem_alloc(sizeof *grown * (size_t)cap, "the JSON header's values", &e);
@@ -616,16 +617,11 @@ static int32_t jnumber(jparser *p) {
         if (fits) {
             nd->is_int = 1;
             nd->ival = neg ? (int64_t)(0 - v) : (int64_t)v;
-            nd->dval = (double)nd->ival;
             return id;
         }
     }
-    char buf[512];
-    size_t len = p->i - start;
-    if (len >= sizeof buf) return jfail(p, "number longer than %zu characters", sizeof buf - 1);
-    memcpy(buf, p->s + start, len);
-    buf[len] = 0;
-    nd->dval = strtod(buf, NULL);
+    /* No field of a safetensors header is a non-integer number, so its value
+     * is not needed; the grammar was checked above. */
     return id;
 }
 
@@ -1276,7 +1272,7 @@ static nn_status st_load_src(nn_ctx *ctx, const src *s, nn_state *out, nn_io_met
     }
     if ((st = st_check_layout(&L, s->size - 8 - hlen))) goto done;
     /* Every byte count is now known to lie within the file, so allocating
-     * the tensors is justified by the file's size (times at most 4 for
+     * the tensors is justified by the file's size (times at most 8 for
      * 1- and 2-byte types widened to nndb's), and nn_mem's cap still
      * applies to each. The entry table is built directly: keys were checked
      * unique above, and nn_state_add's linear duplicate scan would make a

@@ -29,6 +29,10 @@
 #define NN_IO_MAX_TENSORS (1 << 18)
 /* Deepest JSON nesting accepted in a safetensors header (real ones use 3). */
 #define NN_IO_JSON_DEPTH_MAX 64
+/* Most JSON values (strings, numbers, arrays, ...) one header may hold: a
+ * real file needs about 12 per tensor. Bounds the parser's tables (32 bytes
+ * a value) whatever the header size. */
+#define NN_IO_JSON_MAX_VALUES (1 << 23)
 /* Largest .npy header accepted (a real one is under 200 bytes). */
 #define NN_IO_NPY_HEADER_MAX (1u << 20)
 
