@@ -398,6 +398,7 @@ typedef struct lang_module {
     const char *source;   /* arena copy, NUL-terminated */
     size_t source_len;
     int first_line;
+    int first_col; /* 1-based byte column of source[0] on first_line */
     /* Byte offset of each source line's start; line L is index L-first_line. */
     size_t *line_start;
     int nlines;
