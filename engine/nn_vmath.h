@@ -66,6 +66,33 @@ static inline float nn_tanhf(float x) {
     return x != x ? x : y;
 }
 
+/* erf: near 0 its Taylor series (to x^13, below 1e-8 relative for
+ * |x| < 0.5); elsewhere Abramowitz and Stegun's 7.1.26,
+ * 1 - t (a1 + t (a2 + ...)) e^(-x^2) with t = 1 / (1 + p|x|), whose error is
+ * below 1.5e-7 absolute, a few ulp where erf >= 0.5. Branch-free like the
+ * others; exact GELU calls it on every element. */
+static inline float nn_erff(float x) {
+    float ax = __builtin_fabsf(x);
+    float x2 = x * x;
+    float s = -1.0f / 9360.0f; /* x^13 / (6! 13) */
+    s = s * x2 + 1.0f / 1320.0f;
+    s = s * x2 - 1.0f / 216.0f;
+    s = s * x2 + 1.0f / 42.0f;
+    s = s * x2 - 1.0f / 10.0f;
+    s = s * x2 + 1.0f / 3.0f;
+    s = x * (1.1283791670955126f - x2 * 1.1283791670955126f * s);
+    float t = 1.0f / (1.0f + 0.3275911f * ax);
+    float p = 1.061405429f;
+    p = p * t - 1.453152027f;
+    p = p * t + 1.421413741f;
+    p = p * t - 0.284496736f;
+    p = p * t + 0.254829592f;
+    float big = 1.0f - p * t * nn_expf(-x2);
+    big = x < 0 ? -big : big;
+    float y = ax < 0.5f ? s : big;
+    return x != x ? x : y;
+}
+
 static inline float nn_sigmoidf(float x) {
     return 1.0f / (1.0f + nn_expf(-x));
 }

@@ -360,7 +360,7 @@ typedef struct unary_arg {
 #define F32_log1p log1pf
 #define F32_sqrt sqrtf
 #define F32_fabs fabsf
-#define F32_erf erff
+#define F32_erf nn_erff
 #define F64(fn) fn
 
 #define SQRT_2_OVER_PI 0.7978845608028654

@@ -110,7 +110,7 @@ lang_completeness lang_is_complete(const char *code, int *indent);
 
 /* Completions at byte offset [cursor] of [code]: names, attributes after a
  * dot, keyword arguments inside a call, magics after '%', file paths after
- * %load. Fills *start/*end (byte offsets of the text to replace) and returns
+ * %load. Fills *start and *end (byte offsets of the text to replace) and returns
  * a malloc'ed NULL-terminated array of malloc'ed strings (sorted, unique). */
 char **lang_complete(lang_session *s, const char *code, size_t cursor, size_t *start,
                      size_t *end);

@@ -28,6 +28,7 @@ typedef enum lang_kind { LANG_NONE, LANG_BOOL, LANG_INT, LANG_FLOAT, LANG_OBJ } 
 typedef struct lang_obj lang_obj;
 typedef struct lang_type lang_type;
 typedef struct lang_vm lang_vm; /* the interpreter (lang_eval.h) */
+struct lang_mime;               /* a MIME bundle (lang.h) */
 
 typedef struct lang_val {
     lang_kind kind;

@@ -32,6 +32,19 @@ NN_TEST(vmath_exp_tanh_sigmoid_within_few_ulp) {
     CHECK_MSG(ws <= 3, "sigmoid max error %.2f ulp", ws);
 }
 
+NN_TEST(vmath_erf_close_to_libm) {
+    double worst_abs = 0, worst_rel = 0;
+    for (float x = -7.0f; x < 7.0f; x += 0.00071f) {
+        double r = erf((double)x), e = fabs((double)nn_erff(x) - r);
+        worst_abs = e > worst_abs ? e : worst_abs;
+        if (fabs(r) > 1e-30 && e / fabs(r) > worst_rel) worst_rel = e / fabs(r);
+    }
+    CHECK_MSG(worst_abs < 4e-7, "erf max absolute error %.3g", worst_abs);
+    CHECK_MSG(worst_rel < 1e-6, "erf max relative error %.3g", worst_rel);
+    CHECK(nn_erff(INFINITY) == 1.0f && nn_erff(-INFINITY) == -1.0f && isnan(nn_erff(NAN)));
+    CHECK(nn_erff(0) == 0 && nn_erff(-0.0f) == 0);
+}
+
 NN_TEST(vmath_special_values) {
     CHECK(isnan(nn_expf(NAN)) && isnan(nn_tanhf(NAN)) && isnan(nn_sigmoidf(NAN)));
     CHECK(nn_expf(INFINITY) == INFINITY && nn_expf(-INFINITY) == 0 && nn_expf(89.0f) == INFINITY);
