@@ -13,5 +13,9 @@ extern const lang_builtin_def *const lang_builtin_families[];
 extern const lang_builtin_def lang_core_builtins[];   /* print, len, range, ... (lang_core.c) */
 extern const lang_builtin_def lang_tensor_builtins[]; /* zeros, randn, matmul, ... (lang_tensor.c) */
 extern const lang_builtin_def lang_plot_builtins[];   /* plot, hist, display (lang_display.c) */
+extern const lang_builtin_def lang_nn_builtins[];     /* Linear, Sequential, GPT, init (lang_nn.c) */
+extern const lang_builtin_def lang_optim_builtins[];  /* SGD, Adam, AdamW, clip_grad_norm (lang_nn.c) */
+extern const lang_builtin_def lang_data_builtins[];   /* spirals, DataLoader, ... (lang_data.c) */
+extern const lang_builtin_def lang_io_builtins[];     /* save, load (lang_data.c) */
 
 #endif

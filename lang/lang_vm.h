@@ -38,6 +38,11 @@ bool lang_vm_set_global(lang_vm *vm, const char *name, lang_val v);
 /* Call a function value (user def, lambda, builtin, bound method). */
 bool lang_vm_call(lang_vm *vm, lang_val f, const lang_args *a, lang_val *out);
 
+/* While a call runs: the callee as written when it is a plain name or an
+ * attribute chain ("model", "net.encoder"), else NULL. Modules use it as
+ * the root of the paths their nodes carry ("model.blocks.1.attn"). */
+const char *lang_vm_callee_name(lang_vm *vm);
+
 /* The help entry for a name ("sum", "Tensor.sum", "Linear"), or NULL. */
 const lang_help *lang_vm_help(lang_vm *vm, const char *name);
 
