@@ -276,7 +276,16 @@ static void line_handler(char *line) {
     rl_callback_handler_remove();
 }
 
-static int prefill_indent(void) {
+static int key_tab(int count, int key);
+static int key_backspace(int count, int key);
+
+/* readline's startup hook, run for each line after the terminal is set up:
+ * bind our keys (setting up the terminal binds the tty's erase character
+ * to plain rubout again), then pre-fill the indent. */
+static int start_line(void) {
+    rl_bind_key('\t', key_tab);
+    rl_bind_key(127, key_backspace);
+    rl_bind_key(8, key_backspace);
     if (g_indent > 0) {
         char sp[256];
         int n = g_indent < (int)sizeof sp - 1 ? g_indent : (int)sizeof sp - 1;
@@ -502,10 +511,7 @@ static void readline_setup(void) {
      * completion list shows method names rather than "x.sum" each time. */
     rl_completer_word_break_characters = " \t\n`~!@#$^&*()=+[{]}\\|;:'\",<>?.%/-";
     rl_attempted_completion_function = attempt_completion;
-    rl_startup_hook = prefill_indent;
-    rl_bind_key('\t', key_tab);
-    rl_bind_key(127, key_backspace);
-    rl_bind_key(8, key_backspace);
+    rl_startup_hook = start_line;
 }
 
 /* ---- running code ---- */

@@ -269,17 +269,22 @@ def test_tab_completes_keyword_arguments(env):
     assert "t = zeros(2, requires_grad=True)" in history_lines(env), history_lines(env)
 
 
-def test_tab_at_line_start_indents(env):
+def test_tab_indents_and_backspace_dedents(env):
     child = start(env)
     child.sendline("for i in range(2):")
     child.expect(CONT)
-    # The line is pre-filled with four spaces; Tab adds four more.
-    child.send("\tz = i\r")
+    # The line is pre-filled with four spaces: Backspace removes the whole
+    # level and Tab at the start of the line puts it back; from six spaces,
+    # Backspace goes back to four.
+    child.send("\x7f\tz = i\r")
+    child.expect(CONT)
+    child.send("  \x7fw = i\r")
     child.expect(CONT)
     child.send("\r")
     child.expect(PROMPT)
     leave(child)
-    assert "        z = i" in history_lines(env), history_lines(env)
+    lines = history_lines(env)
+    assert "    z = i" in lines and "    w = i" in lines, lines
 
 
 def test_multiline_block_with_auto_indent(env):
@@ -332,6 +337,7 @@ def test_open_bracket_continues(env):
 def test_ctrl_c_stops_a_loop_within_half_a_second(env):
     child = start(env)
     child.sendline("for i in range(10**9): x = i")
+    child.sendline("")  # a one-line block still ends with an empty line, as in Python
     time.sleep(1.0)
     t0 = time.monotonic()
     child.sendcontrol("c")
