@@ -1752,6 +1752,11 @@ static void sync(parser *p) {
  * that nothing opened is reported and parsed anyway, for its errors. */
 static void statements(parser *p, vec *out) {
     while (!check(p, LANG_TOK_EOF) && !check(p, LANG_TOK_DEDENT)) {
+        if (p->nerr >= MAX_ERRORS) { /* enough said; skip the rest cheaply */
+            p->lx->depth = 0;
+            while (!check(p, LANG_TOK_EOF)) next(p);
+            return;
+        }
         if (check(p, LANG_TOK_INDENT)) {
             if (!p->panic) error_tok(p, "unexpected indent");
             p->panic = false;
@@ -1823,9 +1828,10 @@ typedef struct unit {
     struct unit *outer;
     lang_scope *scope;
     bool is_func;
-    vec locals;  /* lang_name* with slot == index + 0 (params first) */
-    vec globals; /* lang_name* */
-    vec comp;    /* comp_binding */
+    vec locals;   /* lang_name* with slot == index + 0 (params first) */
+    vec globals;  /* lang_name* */
+    vec comp;     /* comp_binding */
+    int slot_cap; /* of scope->slot_name */
 } unit;
 
 typedef struct comp_binding {
@@ -1927,14 +1933,12 @@ static void collect_locals(parser *p, unit *u, const lang_block *b) {
     }
 }
 
-static void new_slot(parser *p, lang_scope *sc, lang_name *nm) {
-    int cap = sc->nslots; /* arrays are exact; grow by copying into the arena */
-    lang_name **v = lang_arena_alloc(p->A, (size_t)(cap + 1) * sizeof *v);
-    if (!v) return;
-    if (cap) memcpy(v, sc->slot_name, (size_t)cap * sizeof *v);
-    v[cap] = nm;
-    sc->slot_name = v;
-    sc->nslots++;
+static void new_slot(parser *p, unit *u, lang_name *nm) {
+    lang_scope *sc = u->scope;
+    void *items = sc->slot_name;
+    if (!grow(p, &items, sc->nslots, &u->slot_cap, sizeof(lang_name *))) return;
+    sc->slot_name = items;
+    sc->slot_name[sc->nslots++] = nm;
 }
 
 static void resolve_expr(parser *p, unit *u, lang_expr *e);
@@ -1964,7 +1968,7 @@ static void bind_comp_target(parser *p, unit *u, lang_expr *e) {
     switch (e->kind) {
     case LANG_EX_NAME: {
         comp_binding c = {e->u.name.name, u->scope->nslots};
-        new_slot(p, u->scope, e->u.name.name);
+        new_slot(p, u, e->u.name.name);
         vpush(p, &u->comp, &c, sizeof c);
         break;
     }
@@ -1991,7 +1995,7 @@ static void resolve_func(parser *p, unit *outer, lang_func *f) {
         collect_locals(p, &u, &f->body);
         f->scope.nparams = f->nparams;
     }
-    for (int k = 0; k < u.locals.n; k++) new_slot(p, &f->scope, ((lang_name **)u.locals.items)[k]);
+    for (int k = 0; k < u.locals.n; k++) new_slot(p, &u, ((lang_name **)u.locals.items)[k]);
     if (f->expr)
         resolve_expr(p, &u, f->expr);
     else
