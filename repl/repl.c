@@ -688,9 +688,14 @@ static cell_status read_cell(repl *r, const char *p1, const char *p2) {
         }
         note_history(r, line);
         bool blank = line_is_blank(line);
-        if (blank) {
+        if (blank && n == 0) {
             free(line);
-            if (n == 0) return CELL_EMPTY;
+            return CELL_EMPTY;
+        }
+        /* An empty line ends a block. Inside an open bracket or a
+         * triple-quoted string it is part of the text, as in Python. */
+        if (blank && block) {
+            free(line);
             return CELL_READY;
         }
         if (n == 0) block = opens_block(line);

@@ -326,6 +326,8 @@ def test_open_bracket_continues(env):
     child = start(env)
     child.sendline("v = [1,")
     child.expect(CONT)
+    child.sendline("")  # inside a bracket an empty line does not end the input
+    child.expect(CONT)
     child.sendline("2, 3]")
     child.expect(PROMPT)
     child.sendline("len(v)")
