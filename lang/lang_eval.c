@@ -1,0 +1,2127 @@
+/* lang_eval: the tree-walking evaluator over lang_ast.h, the VM services of
+ * lang_vm.h, the global table, user functions and tracebacks.
+ *
+ * Owned by the language-runtime engineer. Frames: every call gets a heap
+ * frame of [scope.nslots] slots; a def or lambda keeps its defining frame
+ * alive (late binding of free variables, as Python). A frame that a
+ * closure still holds when its call returns goes on the VM's list of
+ * captured frames, whose slots are cleared when the session ends: that
+ * breaks the frame <-> function cycles that Python's cycle collector would.
+ * Names: locals and free variables by slot (resolved by the parser);
+ * globals through an open-addressing table probed with the name's
+ * precomputed hash, so no string is hashed while a loop runs.
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lang_eval.h"
+#include "lang_parse.h"
+#include "nn_ctx.h"
+
+/* ------------------------------------------------------------------ frames */
+
+typedef struct lang_frame {
+    int32_t refcount;
+    struct lang_frame *parent;    /* the defining frame of the running function (retained) */
+    struct lang_frame *prev_capt; /* the VM's list of captured frames */
+    struct lang_frame *next_capt;
+    bool captured;
+    bool located;     /* this frame's traceback entry is recorded */
+    lang_module *mod; /* borrowed: the function or unit keeps it */
+    const char *func_name;
+    const char *file; /* interned in the ctx */
+    lang_val ret;
+    int nslots;
+    lang_val slots[];
+} lang_frame;
+
+static inline lang_val unset_val(void) {
+    lang_val v = {LANG_OBJ, {.o = NULL}};
+    return v;
+}
+static inline bool is_unset(lang_val v) {
+    return v.kind == LANG_OBJ && v.u.o == NULL;
+}
+static inline void slot_release(lang_val v) {
+    if (!is_unset(v)) lang_val_release(v);
+}
+
+static lang_frame *frame_new(lang_vm *vm, int nslots, lang_frame *parent, lang_module *mod,
+                             const char *func_name, const char *file) {
+    lang_frame *f = malloc(sizeof(lang_frame) + sizeof(lang_val) * (size_t)nslots);
+    if (!f) {
+        lang_raise(vm, LANG_ERR_MEMORY, "out of memory for a call frame");
+        return NULL;
+    }
+    memset(f, 0, sizeof *f);
+    f->refcount = 1;
+    f->parent = parent;
+    if (parent) parent->refcount++;
+    f->mod = mod;
+    f->func_name = func_name;
+    f->file = file;
+    f->ret = lang_none();
+    f->nslots = nslots;
+    for (int i = 0; i < nslots; i++) f->slots[i] = unset_val();
+    return f;
+}
+
+static void frame_release(lang_frame *f) {
+    while (f && --f->refcount == 0) {
+        lang_frame *parent = f->parent;
+        if (f->captured) {
+            if (f->prev_capt) f->prev_capt->next_capt = f->next_capt;
+            if (f->next_capt) f->next_capt->prev_capt = f->prev_capt;
+        }
+        for (int i = 0; i < f->nslots; i++) slot_release(f->slots[i]);
+        lang_val_release(f->ret);
+        free(f);
+        f = parent;
+    }
+}
+
+/* ------------------------------------------------------------------ user functions */
+
+typedef struct func_obj {
+    lang_obj hdr;
+    lang_func *fn;
+    lang_module *mod;   /* retained */
+    lang_frame *parent; /* retained */
+    lang_val *defaults; /* [nparams], unset where none */
+    const char *file;   /* interned */
+    int line;
+} func_obj;
+
+/* Frames that outlived their call, for the session's final sweep. */
+typedef struct capt_list {
+    lang_frame head;
+} capt_list;
+
+static void func_free(lang_obj *o) {
+    func_obj *f = (func_obj *)o;
+    if (f->defaults) {
+        for (int i = 0; i < f->fn->nparams; i++) slot_release(f->defaults[i]);
+        free(f->defaults);
+    }
+    frame_release(f->parent);
+    lang_module_release(f->mod);
+}
+
+static bool func_call(lang_vm *vm, lang_obj *o, const lang_args *a, lang_val *out);
+
+static bool func_repr(lang_vm *vm, lang_obj *o, lang_buf *out) {
+    func_obj *f = (func_obj *)o;
+    lang_buf_printf(out, "<function %s at %p>", f->fn->name->str, (void *)o);
+    return true;
+}
+
+static bool func_getattr(lang_vm *vm, lang_obj *o, const char *name, lang_val *out, bool *found) {
+    func_obj *f = (func_obj *)o;
+    *found = false;
+    if (!strcmp(name, "__name__")) {
+        *found = true;
+        return lang_str_from_cstr(vm, f->fn->name->str, out);
+    }
+    return true;
+}
+
+static const char *const func_fields[] = {"__name__", NULL};
+static const char *const *func_fieldv(lang_obj *o) {
+    return func_fields;
+}
+
+const lang_type lang_func_type = {
+    .name = "function",
+    .free = func_free,
+    .repr = func_repr,
+    .getattr = func_getattr,
+    .call = func_call,
+    .fields = func_fieldv,
+};
+
+bool lang_func_info(lang_vm *vm, lang_val v, char *sig, size_t cap, const char **file, int *line) {
+    if (!lang_is_obj(v, &lang_func_type)) return false;
+    func_obj *f = (func_obj *)v.u.o;
+    lang_buf b;
+    lang_buf_init(&b);
+    lang_buf_printf(&b, "%s(", f->fn->name->str);
+    bool kwonly_star = false;
+    for (int i = 0; i < f->fn->nparams; i++) {
+        lang_param *p = &f->fn->params[i];
+        if (i) lang_buf_puts(&b, ", ");
+        if (p->kind == LANG_PARAM_KWONLY && !kwonly_star && f->fn->vararg < 0) {
+            lang_buf_puts(&b, "*, ");
+            kwonly_star = true;
+        }
+        if (p->kind == LANG_PARAM_VARARGS) lang_buf_puts(&b, "*");
+        if (p->kind == LANG_PARAM_VARKW) lang_buf_puts(&b, "**");
+        lang_buf_puts(&b, p->name->str);
+        if (f->defaults && !is_unset(f->defaults[i])) {
+            lang_buf_puts(&b, "=");
+            if (!lang_repr(vm, f->defaults[i], &b)) lang_vm_clear_error(vm);
+        }
+    }
+    lang_buf_puts(&b, ")");
+    snprintf(sig, cap, "%s", b.data ? b.data : "");
+    lang_buf_free(&b);
+    if (file) *file = f->file;
+    if (line) *line = f->line;
+    return true;
+}
+
+/* ------------------------------------------------------------------ errors and tracebacks */
+
+void lang_vm_clear_error(lang_vm *vm) {
+    vm->err = LANG_ERR_NONE;
+    vm->ename = NULL;
+    vm->msg.len = 0;
+    if (vm->msg.data) vm->msg.data[0] = 0;
+    for (int i = 0; i < vm->n_tb; i++) {
+        free(vm->tb[i].file);
+        free(vm->tb[i].func);
+        free(vm->tb[i].source_line);
+    }
+    vm->n_tb = 0;
+    vm->tb_syntax = false;
+}
+
+/* Record the traceback entry of frame [f] at [span] (once per frame). */
+static void locate(lang_vm *vm, lang_frame *f, lang_span span) {
+    if (!f || f->located || vm->err == LANG_ERR_NONE) return;
+    f->located = true;
+    if (vm->n_tb == vm->cap_tb) {
+        int cap = vm->cap_tb ? vm->cap_tb * 2 : 8;
+        lang_frame_info *p = realloc(vm->tb, sizeof *p * (size_t)cap);
+        if (!p) return;
+        vm->tb = p;
+        vm->cap_tb = cap;
+    }
+    lang_frame_info *e = &vm->tb[vm->n_tb++];
+    e->file = strdup(f->file ? f->file : "<input>");
+    e->func = strdup(f->func_name ? f->func_name : "<module>");
+    e->line = span.start.line;
+    e->col = span.start.ccol;
+    e->end_col = span.end.line == span.start.line ? span.end.ccol : -1;
+    lang_buf b;
+    lang_buf_init(&b);
+    if (f->mod) lang_ast_caret(&b, f->mod, span);
+    e->source_line = b.data ? lang_buf_take(&b) : NULL;
+    lang_buf_free(&b);
+}
+
+/* A saved pending error, so cleanup code (__exit__) can run. */
+typedef struct saved_err {
+    lang_err err;
+    const char *ename;
+    lang_buf msg;
+    lang_frame_info *tb;
+    int n_tb, cap_tb;
+} saved_err;
+
+static void err_save(lang_vm *vm, saved_err *s) {
+    s->err = vm->err;
+    s->ename = vm->ename;
+    s->msg = vm->msg;
+    s->tb = vm->tb;
+    s->n_tb = vm->n_tb;
+    s->cap_tb = vm->cap_tb;
+    lang_buf_init(&vm->msg);
+    vm->tb = NULL;
+    vm->n_tb = vm->cap_tb = 0;
+    vm->err = LANG_ERR_NONE;
+    vm->ename = NULL;
+}
+
+static void err_restore(lang_vm *vm, saved_err *s) {
+    lang_vm_clear_error(vm);
+    free(vm->tb);
+    lang_buf_free(&vm->msg);
+    vm->err = s->err;
+    vm->ename = s->ename;
+    vm->msg = s->msg;
+    vm->tb = s->tb;
+    vm->n_tb = s->n_tb;
+    vm->cap_tb = s->cap_tb;
+}
+
+/* ------------------------------------------------------------------ globals */
+
+static int64_t gprobe(lang_vm *vm, const char *name, size_t len, uint32_t hash, int64_t *pos) {
+    if (!vm->gindex_cap) {
+        *pos = -1;
+        return -1;
+    }
+    uint64_t mask = (uint64_t)vm->gindex_cap - 1, i = hash & mask;
+    for (;;) {
+        int64_t ix = vm->gindex[i];
+        if (ix == 0) {
+            *pos = (int64_t)i;
+            return -1;
+        }
+        lang_global *g = &vm->globals[ix - 1];
+        if (g->hash == hash && strncmp(g->name, name, len) == 0 && g->name[len] == 0) {
+            *pos = (int64_t)i;
+            return ix - 1;
+        }
+        i = (i + 1) & mask;
+    }
+}
+
+static bool gindex_grow(lang_vm *vm) {
+    int64_t cap = vm->gindex_cap ? vm->gindex_cap * 2 : 256;
+    int64_t *ix = calloc((size_t)cap, sizeof(int64_t));
+    if (!ix) return false;
+    for (int64_t k = 0; k < vm->n_globals; k++) {
+        uint64_t i = vm->globals[k].hash & (uint64_t)(cap - 1);
+        while (ix[i]) i = (i + 1) & (uint64_t)(cap - 1);
+        ix[i] = k + 1;
+    }
+    free(vm->gindex);
+    vm->gindex = ix;
+    vm->gindex_cap = cap;
+    return true;
+}
+
+int64_t lang_vm_global_slot(lang_vm *vm, const char *name, size_t len, uint32_t hash) {
+    int64_t pos;
+    int64_t k = gprobe(vm, name, len, hash, &pos);
+    if (k >= 0) return k;
+    if ((vm->n_globals + 1) * 2 > vm->gindex_cap) {
+        if (!gindex_grow(vm)) return -1;
+        gprobe(vm, name, len, hash, &pos);
+    }
+    if (vm->n_globals == vm->cap_globals) {
+        int64_t cap = vm->cap_globals ? vm->cap_globals * 2 : 256;
+        lang_global *g = realloc(vm->globals, sizeof *g * (size_t)cap);
+        if (!g) return -1;
+        vm->globals = g;
+        vm->cap_globals = cap;
+    }
+    lang_global *g = &vm->globals[vm->n_globals];
+    memset(g, 0, sizeof *g);
+    g->name = strndup(name, len);
+    if (!g->name) return -1;
+    g->hash = hash;
+    vm->gindex[pos] = ++vm->n_globals;
+    return vm->n_globals - 1;
+}
+
+static lang_global *global_of(lang_vm *vm, const char *name) {
+    int64_t pos;
+    size_t len = strlen(name);
+    int64_t k = gprobe(vm, name, len, lang_name_hash(name, len), &pos);
+    return k >= 0 ? &vm->globals[k] : NULL;
+}
+
+lang_val *lang_vm_global(lang_vm *vm, const char *name) {
+    lang_global *g = global_of(vm, name);
+    if (!g) return NULL;
+    if (g->set) return &g->value;
+    if (g->has_builtin) return &g->builtin;
+    return NULL;
+}
+
+bool lang_vm_set_global(lang_vm *vm, const char *name, lang_val v) {
+    size_t len = strlen(name);
+    int64_t k = lang_vm_global_slot(vm, name, len, lang_name_hash(name, len));
+    if (k < 0) return lang_raise(vm, LANG_ERR_MEMORY, "out of memory");
+    lang_global *g = &vm->globals[k];
+    lang_val old = g->value;
+    bool was = g->set;
+    g->value = lang_val_retain(v);
+    g->set = true;
+    if (was) lang_val_release(old);
+    return true;
+}
+
+bool lang_vm_set_builtin(lang_vm *vm, const char *name, lang_val v) {
+    size_t len = strlen(name);
+    int64_t k = lang_vm_global_slot(vm, name, len, lang_name_hash(name, len));
+    if (k < 0) return lang_raise(vm, LANG_ERR_MEMORY, "out of memory");
+    lang_global *g = &vm->globals[k];
+    if (g->has_builtin) lang_val_release(g->builtin);
+    g->builtin = lang_val_retain(v);
+    g->has_builtin = true;
+    return true;
+}
+
+/* Clear the slots of every frame a closure still holds: the cycles
+ * frame -> function -> frame go away and the frames free themselves. */
+static void sweep_captured(lang_vm *vm) {
+    capt_list *cl = (capt_list *)vm->frame_list;
+    if (!cl) return;
+    int n = 0;
+    for (lang_frame *f = cl->head.next_capt; f; f = f->next_capt) n++;
+    if (!n) return;
+    lang_frame **all = malloc(sizeof *all * (size_t)n);
+    if (!all) return;
+    int k = 0;
+    for (lang_frame *f = cl->head.next_capt; f; f = f->next_capt) {
+        all[k++] = f;
+        f->refcount++;
+    }
+    for (int i = 0; i < n; i++) {
+        lang_frame *f = all[i];
+        for (int s = 0; s < f->nslots; s++) {
+            lang_val v = f->slots[s];
+            f->slots[s] = unset_val();
+            slot_release(v);
+        }
+        lang_val r = f->ret;
+        f->ret = lang_none();
+        lang_val_release(r);
+    }
+    for (int i = 0; i < n; i++) frame_release(all[i]);
+    free(all);
+}
+
+void lang_vm_reset_globals(lang_vm *vm) {
+    for (int64_t k = 0; k < vm->n_globals; k++) {
+        lang_global *g = &vm->globals[k];
+        if (g->set) {
+            lang_val v = g->value;
+            g->set = false;
+            g->value = lang_none();
+            lang_val_release(v);
+        }
+    }
+    sweep_captured(vm);
+}
+
+void lang_vm_init(lang_vm *vm, lang_session *s, nn_ctx *ctx, const lang_frontend *fe) {
+    memset(vm, 0, sizeof *vm);
+    vm->session = s;
+    vm->ctx = ctx;
+    if (fe) vm->fe = *fe;
+    vm->max_depth = 1000;
+    atomic_init(&vm->interrupt, 0);
+    lang_buf_init(&vm->msg);
+    vm->frame_list = calloc(1, sizeof(capt_list));
+}
+
+void lang_vm_free(lang_vm *vm) {
+    lang_vm_reset_globals(vm);
+    for (int64_t k = 0; k < vm->n_globals; k++) {
+        lang_global *g = &vm->globals[k];
+        if (g->has_builtin) lang_val_release(g->builtin);
+        free(g->name);
+    }
+    /* Values freed by the sweep may have held more captured frames. */
+    sweep_captured(vm);
+    free(vm->globals);
+    free(vm->gindex);
+    lang_vm_clear_error(vm);
+    free(vm->tb);
+    lang_buf_free(&vm->msg);
+    free(vm->frame_list);
+}
+
+/* ------------------------------------------------------------------ the VM services */
+
+nn_ctx *lang_vm_ctx(lang_vm *vm) {
+    return vm->ctx;
+}
+lang_session *lang_vm_session(lang_vm *vm) {
+    return vm->session;
+}
+
+void lang_vm_write(lang_vm *vm, lang_stream which, const char *text, size_t len) {
+    if (vm->fe.stream && len) vm->fe.stream(vm->fe.user, which, text, len);
+}
+
+void lang_vm_display(lang_vm *vm, const lang_mime *bundle, const char *display_id, bool update) {
+    if (vm->fe.display) vm->fe.display(vm->fe.user, bundle, display_id, update);
+}
+
+void lang_vm_progress(lang_vm *vm, const char *id, int64_t done, int64_t total, const char *text) {
+    if (vm->fe.progress) vm->fe.progress(vm->fe.user, id, done, total, text);
+}
+
+bool lang_vm_readline(lang_vm *vm, const char *prompt, bool password, char **out) {
+    *out = NULL;
+    if (!vm->fe.readline) return lang_raise(vm, LANG_ERR_IO, "input is not available here");
+    *out = vm->fe.readline(vm->fe.user, prompt, password);
+    if (!*out) return lang_raise_named(vm, LANG_ERR_IO, "EOFError", "EOF when reading a line");
+    return true;
+}
+
+static bool interrupt_pending(lang_vm *vm) {
+    return atomic_load_explicit(&vm->interrupt, memory_order_relaxed) ||
+           atomic_load_explicit(&vm->ctx->interrupt, memory_order_relaxed);
+}
+
+static bool raise_interrupt(lang_vm *vm) {
+    atomic_store(&vm->interrupt, 0);
+    atomic_store(&vm->ctx->interrupt, 0);
+    return lang_raise(vm, LANG_ERR_INTERRUPT, "interrupted at %s:%d",
+                      vm->file ? vm->file : "<input>", vm->line);
+}
+
+bool lang_vm_interrupted(lang_vm *vm) {
+    if (!interrupt_pending(vm)) return false;
+    raise_interrupt(vm);
+    return true;
+}
+
+const char *lang_vm_file(lang_vm *vm) {
+    return vm->file;
+}
+int lang_vm_line(lang_vm *vm) {
+    return vm->line;
+}
+
+bool lang_vm_call(lang_vm *vm, lang_val f, const lang_args *a, lang_val *out) {
+    return lang_call(vm, f, a, out);
+}
+
+/* ------------------------------------------------------------------ the evaluator */
+
+typedef enum xstat { XS_OK, XS_ERR, XS_BREAK, XS_CONTINUE, XS_RETURN } xstat;
+
+static bool eval(lang_vm *vm, lang_frame *f, const lang_expr *e, lang_val *out);
+static xstat exec_block(lang_vm *vm, lang_frame *f, const lang_block *b);
+
+static bool ellipsis_repr(lang_vm *vm, lang_obj *o, lang_buf *out) {
+    lang_buf_puts(out, "Ellipsis");
+    return true;
+}
+static const lang_type ellipsis_type = {.name = "ellipsis", .repr = ellipsis_repr};
+static lang_obj ellipsis_obj = {1 << 28, &ellipsis_type};
+
+static bool fail_at(lang_vm *vm, lang_frame *f, const lang_expr *e) {
+    locate(vm, f, e->span);
+    return false;
+}
+
+static lang_frame *free_frame(lang_frame *f, int depth) {
+    while (depth-- > 0 && f) f = f->parent;
+    return f;
+}
+
+static bool load_name(lang_vm *vm, lang_frame *f, const lang_expr *e, lang_val *out) {
+    const lang_name *n = e->u.name.name;
+    switch (e->u.name.scope) {
+    case LANG_SCOPE_LOCAL: {
+        lang_val v = f->slots[e->u.name.slot];
+        if (is_unset(v))
+            return lang_raise_named(
+                vm, LANG_ERR_NAME, "UnboundLocalError",
+                "cannot access local variable '%s' where it is not associated with a value",
+                n->str);
+        *out = lang_val_retain(v);
+        return true;
+    }
+    case LANG_SCOPE_FREE: {
+        lang_frame *fr = free_frame(f, e->u.name.depth);
+        if (!fr || is_unset(fr->slots[e->u.name.slot]))
+            return lang_raise(vm, LANG_ERR_NAME,
+                              "cannot access free variable '%s' where it is not associated with a "
+                              "value in enclosing scope",
+                              n->str);
+        *out = lang_val_retain(fr->slots[e->u.name.slot]);
+        return true;
+    }
+    case LANG_SCOPE_GLOBAL: break;
+    }
+    int64_t pos, k = gprobe(vm, n->str, n->len, n->hash, &pos);
+    if (k >= 0) {
+        lang_global *g = &vm->globals[k];
+        if (g->set) {
+            *out = lang_val_retain(g->value);
+            return true;
+        }
+        if (g->has_builtin) {
+            *out = lang_val_retain(g->builtin);
+            return true;
+        }
+    }
+    return lang_raise(vm, LANG_ERR_NAME, "name '%s' is not defined", n->str);
+}
+
+/* Store [v] (borrowed) in a name. */
+static bool store_name(lang_vm *vm, lang_frame *f, const lang_expr *e, lang_val v) {
+    const lang_name *n = e->u.name.name;
+    lang_val *slot;
+    switch (e->u.name.scope) {
+    case LANG_SCOPE_LOCAL: slot = &f->slots[e->u.name.slot]; break;
+    case LANG_SCOPE_FREE: {
+        lang_frame *fr = free_frame(f, e->u.name.depth);
+        if (!fr) return lang_raise(vm, LANG_ERR_NAME, "no enclosing frame for '%s'", n->str);
+        slot = &fr->slots[e->u.name.slot];
+        break;
+    }
+    default: {
+        int64_t pos, k = gprobe(vm, n->str, n->len, n->hash, &pos);
+        if (k < 0) {
+            k = lang_vm_global_slot(vm, n->str, n->len, n->hash);
+            if (k < 0) return lang_raise(vm, LANG_ERR_MEMORY, "out of memory");
+        }
+        lang_global *g = &vm->globals[k];
+        lang_val old = g->value;
+        bool was = g->set;
+        g->value = lang_val_retain(v);
+        g->set = true;
+        if (was) lang_val_release(old);
+        return true;
+    }
+    }
+    lang_val old = *slot;
+    *slot = lang_val_retain(v);
+    slot_release(old);
+    return true;
+}
+
+static bool del_name(lang_vm *vm, lang_frame *f, const lang_expr *e) {
+    const lang_name *n = e->u.name.name;
+    lang_val *slot = NULL;
+    if (e->u.name.scope == LANG_SCOPE_LOCAL)
+        slot = &f->slots[e->u.name.slot];
+    else if (e->u.name.scope == LANG_SCOPE_FREE) {
+        lang_frame *fr = free_frame(f, e->u.name.depth);
+        if (fr) slot = &fr->slots[e->u.name.slot];
+    } else {
+        int64_t pos, k = gprobe(vm, n->str, n->len, n->hash, &pos);
+        if (k < 0 || !vm->globals[k].set)
+            return lang_raise(vm, LANG_ERR_NAME, "name '%s' is not defined", n->str);
+        lang_val old = vm->globals[k].value;
+        vm->globals[k].set = false;
+        vm->globals[k].value = lang_none();
+        lang_val_release(old);
+        return true;
+    }
+    if (!slot || is_unset(*slot))
+        return lang_raise(vm, LANG_ERR_NAME, "name '%s' is not defined", n->str);
+    lang_val old = *slot;
+    *slot = unset_val();
+    slot_release(old);
+    return true;
+}
+
+/* Items of [v] for unpacking, as a new list (fast for list/tuple). */
+static bool unpack_items(lang_vm *vm, lang_val v, lang_val *list) {
+    if (v.kind != LANG_OBJ || !v.u.o->type->iter)
+        return lang_raise(vm, LANG_ERR_TYPE, "cannot unpack non-iterable %s object",
+                          lang_type_name(v));
+    return lang_list_from_iter(vm, v, list);
+}
+
+static bool assign(lang_vm *vm, lang_frame *f, const lang_expr *t, lang_val v);
+
+static bool assign_seq(lang_vm *vm, lang_frame *f, const lang_expr *t, lang_val v) {
+    lang_val list;
+    if (!unpack_items(vm, v, &list)) return false;
+    int64_t n = lang_seq_len(list);
+    lang_val *items = lang_seq_items(list);
+    int nt = t->u.seq.n, star = -1;
+    for (int i = 0; i < nt; i++)
+        if (t->u.seq.items[i]->kind == LANG_EX_STARRED) star = i;
+    bool ok = true;
+    if (star < 0) {
+        if (n < nt)
+            ok = lang_raise(vm, LANG_ERR_VALUE,
+                            "not enough values to unpack (expected %d, got %" PRId64 ")", nt, n);
+        else if (n > nt)
+            ok = lang_raise(vm, LANG_ERR_VALUE, "too many values to unpack (expected %d)", nt);
+        for (int i = 0; ok && i < nt; i++) ok = assign(vm, f, t->u.seq.items[i], items[i]);
+    } else {
+        if (n < nt - 1)
+            ok = lang_raise(vm, LANG_ERR_VALUE,
+                            "not enough values to unpack (expected at least %d, got %" PRId64 ")",
+                            nt - 1, n);
+        int64_t after = nt - 1 - star;
+        for (int i = 0; ok && i < star; i++) ok = assign(vm, f, t->u.seq.items[i], items[i]);
+        if (ok) {
+            lang_val mid;
+            ok = lang_list_new(vm, n - after - star, &mid);
+            if (ok) {
+                for (int64_t k = star; k < n - after; k++)
+                    lang_seq_items(mid)[k - star] = lang_val_retain(items[k]);
+                ok = assign(vm, f, t->u.seq.items[star]->u.unary.operand, mid);
+                lang_val_release(mid);
+            }
+        }
+        for (int64_t i = 0; ok && i < after; i++)
+            ok = assign(vm, f, t->u.seq.items[star + 1 + i], items[n - after + i]);
+    }
+    lang_val_release(list);
+    return ok;
+}
+
+static bool assign(lang_vm *vm, lang_frame *f, const lang_expr *t, lang_val v) {
+    switch (t->kind) {
+    case LANG_EX_NAME: return store_name(vm, f, t, v) || fail_at(vm, f, t);
+    case LANG_EX_ATTR: {
+        lang_val obj;
+        if (!eval(vm, f, t->u.attr.value, &obj)) return false;
+        bool ok = lang_setattr(vm, obj, t->u.attr.name->str, v);
+        lang_val_release(obj);
+        return ok || fail_at(vm, f, t);
+    }
+    case LANG_EX_SUBSCRIPT: {
+        lang_val obj, key;
+        if (!eval(vm, f, t->u.sub.value, &obj)) return false;
+        if (!eval(vm, f, t->u.sub.index, &key)) {
+            lang_val_release(obj);
+            return false;
+        }
+        bool ok = lang_setitem(vm, obj, key, v);
+        lang_val_release(obj);
+        lang_val_release(key);
+        return ok || fail_at(vm, f, t);
+    }
+    case LANG_EX_TUPLE:
+    case LANG_EX_LIST: return assign_seq(vm, f, t, v) || fail_at(vm, f, t);
+    case LANG_EX_STARRED:
+        lang_raise(vm, LANG_ERR_SYNTAX, "starred assignment target must be in a list or tuple");
+        return fail_at(vm, f, t);
+    default:
+        lang_raise(vm, LANG_ERR_SYNTAX, "cannot assign to expression");
+        return fail_at(vm, f, t);
+    }
+}
+
+/* ---- calls ---- */
+
+static void list_names(lang_buf *b, const char **names, int n) {
+    for (int i = 0; i < n; i++) {
+        if (i) lang_buf_puts(b, n == 2 ? " and " : (i == n - 1 ? ", and " : ", "));
+        lang_buf_printf(b, "'%s'", names[i]);
+    }
+}
+
+static bool bind_args(lang_vm *vm, func_obj *fo, lang_frame *fr, const lang_args *a) {
+    lang_func *fn = fo->fn;
+    const char *fname = fn->name->str;
+    int npos = fn->npos;
+    int np = a->n < npos ? a->n : npos;
+    for (int i = 0; i < np; i++) fr->slots[fn->params[i].slot] = lang_val_retain(a->pos[i]);
+    if (a->n > npos) {
+        if (fn->vararg < 0) {
+            int ndef = 0;
+            for (int i = 0; i < npos; i++) ndef += fn->params[i].def != NULL;
+            if (ndef)
+                return lang_raise(vm, LANG_ERR_TYPE,
+                                  "%s() takes from %d to %d positional arguments but %d were given",
+                                  fname, npos - ndef, npos, a->n);
+            return lang_raise(vm, LANG_ERR_TYPE,
+                              "%s() takes %d positional argument%s but %d %s given", fname, npos,
+                              npos == 1 ? "" : "s", a->n, a->n == 1 ? "was" : "were");
+        }
+    }
+    if (fn->vararg >= 0) {
+        lang_val t;
+        int extra = a->n > npos ? a->n - npos : 0;
+        if (!lang_tuple_pack(vm, extra, a->pos + np, &t)) return false;
+        fr->slots[fn->params[fn->vararg].slot] = t;
+    }
+    lang_val kwd = lang_none();
+    if (fn->varkw >= 0) {
+        if (!lang_dict_new(vm, &kwd)) return false;
+        fr->slots[fn->params[fn->varkw].slot] = kwd;
+    }
+    for (int k = 0; k < a->nkw; k++) {
+        const char *kn = a->kwnames[k];
+        int j = -1;
+        for (int i = 0; i < fn->nparams; i++) {
+            lang_param *p = &fn->params[i];
+            if ((p->kind == LANG_PARAM_POS || p->kind == LANG_PARAM_KWONLY) &&
+                !strcmp(p->name->str, kn)) {
+                j = i;
+                break;
+            }
+        }
+        if (j < 0) {
+            if (fn->varkw < 0)
+                return lang_raise(vm, LANG_ERR_TYPE, "%s() got an unexpected keyword argument '%s'",
+                                  fname, kn);
+            lang_val key;
+            if (!lang_str_from_cstr(vm, kn, &key)) return false;
+            bool ok = lang_dict_set(vm, kwd, key, a->kw[k]);
+            lang_val_release(key);
+            if (!ok) return false;
+            continue;
+        }
+        lang_val *slot = &fr->slots[fn->params[j].slot];
+        if (!is_unset(*slot))
+            return lang_raise(vm, LANG_ERR_TYPE, "%s() got multiple values for argument '%s'",
+                              fname, kn);
+        *slot = lang_val_retain(a->kw[k]);
+    }
+    const char *missing[64];
+    int nmiss = 0;
+    bool kwonly_missing = false;
+    for (int pass = 0; pass < 2 && !nmiss; pass++) {
+        for (int i = 0; i < fn->nparams; i++) {
+            lang_param *p = &fn->params[i];
+            if (p->kind != (pass == 0 ? LANG_PARAM_POS : LANG_PARAM_KWONLY)) continue;
+            lang_val *slot = &fr->slots[p->slot];
+            if (!is_unset(*slot)) continue;
+            if (fo->defaults && !is_unset(fo->defaults[i])) {
+                *slot = lang_val_retain(fo->defaults[i]);
+            } else if (nmiss < 64) {
+                missing[nmiss++] = p->name->str;
+                kwonly_missing = pass == 1;
+            }
+        }
+    }
+    if (nmiss) {
+        lang_buf b;
+        lang_buf_init(&b);
+        list_names(&b, missing, nmiss);
+        lang_raise(vm, LANG_ERR_TYPE, "%s() missing %d required %s argument%s: %s", fname, nmiss,
+                   kwonly_missing ? "keyword-only" : "positional", nmiss == 1 ? "" : "s",
+                   b.data ? b.data : "");
+        lang_buf_free(&b);
+        return false;
+    }
+    return true;
+}
+
+/* The call returned: free the frame, or keep it for the closures that hold it. */
+static void frame_done(lang_vm *vm, lang_frame *f) {
+    if (f->refcount > 1 && !f->captured) {
+        capt_list *cl = (capt_list *)vm->frame_list;
+        f->captured = true;
+        f->prev_capt = &cl->head;
+        f->next_capt = cl->head.next_capt;
+        if (f->next_capt) f->next_capt->prev_capt = f;
+        cl->head.next_capt = f;
+    }
+    frame_release(f);
+}
+
+static bool call_user(lang_vm *vm, func_obj *fo, const lang_args *a, lang_val *out) {
+    lang_func *fn = fo->fn;
+    if (vm->depth >= vm->max_depth)
+        return lang_raise(vm, LANG_ERR_RECURSION, "maximum recursion depth exceeded");
+    lang_frame *fr = frame_new(vm, fn->scope.nslots, fo->parent, fo->mod, fn->name->str, fo->file);
+    if (!fr) return false;
+    if (!bind_args(vm, fo, fr, a)) {
+        frame_done(vm, fr);
+        return false;
+    }
+    const char *file = vm->file;
+    int line = vm->line;
+    lang_frame *caller = vm->frame;
+    vm->frame = fr;
+    vm->file = fo->file;
+    vm->depth++;
+    bool ok;
+    if (fn->expr) {
+        ok = eval(vm, fr, fn->expr, out);
+    } else {
+        xstat r = exec_block(vm, fr, &fn->body);
+        ok = r != XS_ERR;
+        if (r == XS_RETURN) {
+            *out = fr->ret;
+            fr->ret = lang_none();
+        } else if (ok) {
+            *out = lang_none();
+        }
+    }
+    vm->depth--;
+    vm->frame = caller;
+    vm->file = file;
+    vm->line = line;
+    vm->ctx->label.file = file;
+    vm->ctx->label.line = line;
+    frame_done(vm, fr);
+    return ok;
+}
+
+static bool func_call(lang_vm *vm, lang_obj *o, const lang_args *a, lang_val *out) {
+    return call_user(vm, (func_obj *)o, a, out);
+}
+
+/* Evaluate the arguments of a call into [pos]/[kw] (new references). */
+typedef struct argv_buf {
+    lang_val *pos, *kw;
+    const char **kwnames;
+    int n, nkw, cap, capkw;
+    lang_val spos[8], skw[4];
+    const char *skwn[4];
+    lang_val kwname_strs; /* list keeping **kwargs key strings alive */
+} argv_buf;
+
+static bool argv_push(lang_vm *vm, argv_buf *b, lang_val v) {
+    if (b->n == b->cap) {
+        int cap = b->cap * 2;
+        lang_val *p = b->pos == b->spos ? malloc(sizeof *p * (size_t)cap)
+                                        : realloc(b->pos, sizeof *p * (size_t)cap);
+        if (!p) return lang_raise(vm, LANG_ERR_MEMORY, "out of memory");
+        if (b->pos == b->spos) memcpy(p, b->spos, sizeof b->spos);
+        b->pos = p;
+        b->cap = cap;
+    }
+    b->pos[b->n++] = v;
+    return true;
+}
+
+static bool argv_push_kw(lang_vm *vm, argv_buf *b, const char *name, lang_val v) {
+    for (int i = 0; i < b->nkw; i++)
+        if (!strcmp(b->kwnames[i], name)) {
+            lang_val_release(v);
+            return lang_raise(vm, LANG_ERR_TYPE, "got multiple values for keyword argument '%s'",
+                              name);
+        }
+    if (b->nkw == b->capkw) {
+        int cap = b->capkw * 2;
+        lang_val *p = malloc(sizeof *p * (size_t)cap);
+        const char **q = malloc(sizeof *q * (size_t)cap);
+        if (!p || !q) {
+            free(p);
+            free(q);
+            lang_val_release(v);
+            return lang_raise(vm, LANG_ERR_MEMORY, "out of memory");
+        }
+        memcpy(p, b->kw, sizeof *p * (size_t)b->nkw);
+        memcpy(q, b->kwnames, sizeof *q * (size_t)b->nkw);
+        if (b->kw != b->skw) free(b->kw);
+        if (b->kwnames != b->skwn) free(b->kwnames);
+        b->kw = p;
+        b->kwnames = q;
+        b->capkw = cap;
+    }
+    b->kw[b->nkw] = v;
+    b->kwnames[b->nkw++] = name;
+    return true;
+}
+
+static void argv_free(argv_buf *b) {
+    for (int i = 0; i < b->n; i++) lang_val_release(b->pos[i]);
+    for (int i = 0; i < b->nkw; i++) lang_val_release(b->kw[i]);
+    if (b->pos != b->spos) free(b->pos);
+    if (b->kw != b->skw) free(b->kw);
+    if (b->kwnames != b->skwn) free(b->kwnames);
+    lang_val_release(b->kwname_strs);
+}
+
+static bool eval_args(lang_vm *vm, lang_frame *f, const lang_expr *e, argv_buf *b) {
+    memset(b, 0, sizeof *b);
+    b->pos = b->spos;
+    b->kw = b->skw;
+    b->kwnames = b->skwn;
+    b->cap = 8;
+    b->capkw = 4;
+    b->kwname_strs = lang_none();
+    for (int i = 0; i < e->u.call.nargs; i++) {
+        const lang_arg *arg = &e->u.call.args[i];
+        lang_val v;
+        if (!eval(vm, f, arg->value, &v)) return false;
+        switch (arg->kind) {
+        case LANG_ARG_POS:
+            if (!argv_push(vm, b, v)) {
+                lang_val_release(v);
+                return false;
+            }
+            break;
+        case LANG_ARG_KW:
+            if (!argv_push_kw(vm, b, arg->name->str, v)) return false;
+            break;
+        case LANG_ARG_STAR: {
+            lang_val list;
+            bool ok = v.kind == LANG_OBJ && v.u.o->type->iter
+                          ? lang_list_from_iter(vm, v, &list)
+                          : lang_raise(vm, LANG_ERR_TYPE,
+                                       "%s() argument after * must be an iterable, not %s",
+                                       "function", lang_type_name(v));
+            lang_val_release(v);
+            if (!ok) return false;
+            for (int64_t k = 0; ok && k < lang_seq_len(list); k++)
+                ok = argv_push(vm, b, lang_val_retain(lang_seq_items(list)[k]));
+            lang_val_release(list);
+            if (!ok) return false;
+            break;
+        }
+        case LANG_ARG_STARSTAR: {
+            if (!lang_is_obj(v, &lang_dict_type)) {
+                lang_raise(vm, LANG_ERR_TYPE, "argument after ** must be a mapping, not %s",
+                           lang_type_name(v));
+                lang_val_release(v);
+                return false;
+            }
+            if (b->kwname_strs.kind == LANG_NONE && !lang_list_new(vm, 0, &b->kwname_strs)) {
+                lang_val_release(v);
+                return false;
+            }
+            lang_dict_obj *d = (lang_dict_obj *)v.u.o;
+            bool ok = true;
+            for (int64_t k = 0; ok && k < d->nent; k++) {
+                if (!d->entries[k].live) continue;
+                lang_val key = d->entries[k].key;
+                if (!lang_is_obj(key, &lang_str_type)) {
+                    ok = lang_raise(vm, LANG_ERR_TYPE, "keywords must be strings");
+                    break;
+                }
+                ok = lang_list_append(vm, b->kwname_strs, key) &&
+                     argv_push_kw(vm, b, lang_str_cstr(key), lang_val_retain(d->entries[k].value));
+            }
+            lang_val_release(v);
+            if (!ok) return false;
+            break;
+        }
+        }
+    }
+    return true;
+}
+
+static bool eval_call(lang_vm *vm, lang_frame *f, const lang_expr *e, lang_val *out) {
+    lang_val fn;
+    if (!eval(vm, f, e->u.call.func, &fn)) return false;
+    argv_buf b;
+    bool ok = eval_args(vm, f, e, &b);
+    if (ok) {
+        lang_args a = {b.n, b.pos, b.nkw, b.kwnames, b.kw};
+        if (lang_is_obj(fn, &lang_func_type))
+            ok = call_user(vm, (func_obj *)fn.u.o, &a, out);
+        else if (fn.kind == LANG_OBJ && fn.u.o->type->call)
+            ok = fn.u.o->type->call(vm, fn.u.o, &a, out);
+        else
+            ok = lang_raise(vm, LANG_ERR_TYPE, "'%s' object is not callable", lang_type_name(fn));
+    }
+    argv_free(&b);
+    lang_val_release(fn);
+    /* Builtins may leave the engine label at a callee's line. */
+    return ok;
+}
+
+static bool make_function(lang_vm *vm, lang_frame *f, lang_func *fn, int line, lang_val *out) {
+    func_obj *fo = lang_obj_new(vm, &lang_func_type, sizeof *fo);
+    if (!fo) return false;
+    fo->fn = fn;
+    fo->mod = f->mod;
+    lang_module_retain(f->mod);
+    fo->parent = f;
+    f->refcount++;
+    fo->file = f->file;
+    fo->line = line;
+    *out = lang_obj_val(&fo->hdr);
+    bool any = false;
+    for (int i = 0; i < fn->nparams; i++) any |= fn->params[i].def != NULL;
+    if (!any) return true;
+    fo->defaults = malloc(sizeof(lang_val) * (size_t)fn->nparams);
+    if (!fo->defaults) {
+        lang_val_release(*out);
+        return lang_raise(vm, LANG_ERR_MEMORY, "out of memory");
+    }
+    for (int i = 0; i < fn->nparams; i++) fo->defaults[i] = unset_val();
+    for (int i = 0; i < fn->nparams; i++) {
+        if (!fn->params[i].def) continue;
+        if (!eval(vm, f, fn->params[i].def, &fo->defaults[i])) {
+            fo->defaults[i] = unset_val();
+            lang_val_release(*out);
+            return false;
+        }
+    }
+    return true;
+}
+
+/* ---- comprehensions ---- */
+
+static bool comp_run(lang_vm *vm, lang_frame *f, const lang_expr *e, int ci, lang_val acc) {
+    if (ci == e->u.comp.n) {
+        lang_val v;
+        if (!eval(vm, f, e->u.comp.elt, &v)) return false;
+        bool ok;
+        if (e->kind == LANG_EX_DICTCOMP) {
+            lang_val k;
+            if (!eval(vm, f, e->u.comp.key, &k)) {
+                lang_val_release(v);
+                return false;
+            }
+            ok = lang_dict_set(vm, acc, k, v) || fail_at(vm, f, e->u.comp.key);
+            lang_val_release(k);
+        } else {
+            ok = lang_list_append(vm, acc, v);
+        }
+        lang_val_release(v);
+        return ok;
+    }
+    const lang_comp_clause *c = &e->u.comp.clauses[ci];
+    if (c->is_if) {
+        lang_val v;
+        bool t;
+        if (!eval(vm, f, c->iter, &v)) return false;
+        bool ok = lang_truth(vm, v, &t);
+        lang_val_release(v);
+        if (!ok) return fail_at(vm, f, c->iter);
+        return t ? comp_run(vm, f, e, ci + 1, acc) : true;
+    }
+    lang_val src, it;
+    if (!eval(vm, f, c->iter, &src)) return false;
+    bool ok = lang_iter(vm, src, &it);
+    lang_val_release(src);
+    if (!ok) return fail_at(vm, f, c->iter);
+    for (;;) {
+        lang_val item;
+        bool done;
+        if (interrupt_pending(vm)) {
+            ok = raise_interrupt(vm);
+            break;
+        }
+        if (!lang_next(vm, it, &item, &done)) {
+            ok = fail_at(vm, f, c->iter);
+            break;
+        }
+        if (done) break;
+        ok = assign(vm, f, c->target, item);
+        lang_val_release(item);
+        if (ok) ok = comp_run(vm, f, e, ci + 1, acc);
+        if (!ok) break;
+    }
+    lang_val_release(it);
+    return ok;
+}
+
+/* ---- f-strings ---- */
+
+static bool eval_fstring(lang_vm *vm, lang_frame *f, const lang_expr *e, lang_buf *out) {
+    for (int i = 0; i < e->u.fstr.n; i++) {
+        const lang_fpart *p = &e->u.fstr.parts[i];
+        if (!p->expr) {
+            lang_buf_add(out, p->text, p->len);
+            continue;
+        }
+        if (p->debug) lang_buf_puts(out, p->debug);
+        lang_val v;
+        if (!eval(vm, f, p->expr, &v)) return false;
+        lang_buf spec;
+        lang_buf_init(&spec);
+        bool ok = true;
+        if (p->spec) ok = eval_fstring(vm, f, p->spec, &spec);
+        char conv = p->conv;
+        if (!conv && p->debug && !p->spec) conv = 'r';
+        if (ok && conv) {
+            lang_buf tmp;
+            lang_buf_init(&tmp);
+            ok = conv == 's' ? lang_str(vm, v, &tmp) : lang_repr(vm, v, &tmp);
+            if (ok) {
+                lang_val sv;
+                ok = lang_str_new(vm, tmp.data ? tmp.data : "", tmp.len, &sv);
+                if (ok) {
+                    lang_val_release(v);
+                    v = sv;
+                }
+            }
+            lang_buf_free(&tmp);
+        }
+        if (ok) ok = lang_format_value(vm, v, spec.data ? spec.data : "", spec.len, out);
+        lang_buf_free(&spec);
+        lang_val_release(v);
+        if (!ok) return fail_at(vm, f, p->expr);
+    }
+    return true;
+}
+
+/* ---- operators ---- */
+
+static bool compare(lang_vm *vm, lang_cmpop op, lang_val a, lang_val b, lang_val *out) {
+    switch (op) {
+    case LANG_CMP_EQ: return lang_binary(vm, LANG_OP_EQ, a, b, out);
+    case LANG_CMP_NE: return lang_binary(vm, LANG_OP_NE, a, b, out);
+    case LANG_CMP_LT: return lang_binary(vm, LANG_OP_LT, a, b, out);
+    case LANG_CMP_LE: return lang_binary(vm, LANG_OP_LE, a, b, out);
+    case LANG_CMP_GT: return lang_binary(vm, LANG_OP_GT, a, b, out);
+    case LANG_CMP_GE: return lang_binary(vm, LANG_OP_GE, a, b, out);
+    case LANG_CMP_IN:
+    case LANG_CMP_NOT_IN: {
+        bool r;
+        if (!lang_contains(vm, b, a, &r)) return false;
+        *out = lang_bool(op == LANG_CMP_IN ? r : !r);
+        return true;
+    }
+    case LANG_CMP_IS:
+    case LANG_CMP_IS_NOT: {
+        bool same = a.kind == b.kind;
+        if (same) {
+            switch (a.kind) {
+            case LANG_NONE: break;
+            case LANG_BOOL: same = a.u.b == b.u.b; break;
+            case LANG_INT: same = a.u.i == b.u.i; break;
+            case LANG_FLOAT: same = a.u.f == b.u.f; break;
+            case LANG_OBJ: same = a.u.o == b.u.o; break;
+            }
+        }
+        *out = lang_bool(op == LANG_CMP_IS ? same : !same);
+        return true;
+    }
+    }
+    return lang_raise(vm, LANG_ERR_RUNTIME, "bad comparison");
+}
+
+static bool eval_seq(lang_vm *vm, lang_frame *f, const lang_expr *e, bool tuple, lang_val *out) {
+    int n = e->u.seq.n;
+    bool starred = false;
+    for (int i = 0; i < n; i++) starred |= e->u.seq.items[i]->kind == LANG_EX_STARRED;
+    if (!starred) {
+        if (!(tuple ? lang_tuple_new(vm, n, out) : lang_list_new(vm, n, out))) return false;
+        lang_val *items = lang_seq_items(*out);
+        for (int i = 0; i < n; i++) {
+            if (!eval(vm, f, e->u.seq.items[i], &items[i])) {
+                items[i] = lang_none();
+                lang_val_release(*out);
+                return false;
+            }
+        }
+        return true;
+    }
+    lang_val list;
+    if (!lang_list_new(vm, 0, &list)) return false;
+    for (int i = 0; i < n; i++) {
+        const lang_expr *it = e->u.seq.items[i];
+        lang_val v;
+        bool ok;
+        if (it->kind == LANG_EX_STARRED) {
+            if (!eval(vm, f, it->u.unary.operand, &v)) goto fail;
+            lang_val more;
+            ok = lang_list_from_iter(vm, v, &more);
+            lang_val_release(v);
+            if (!ok) {
+                fail_at(vm, f, it);
+                goto fail;
+            }
+            for (int64_t k = 0; ok && k < lang_seq_len(more); k++)
+                ok = lang_list_append(vm, list, lang_seq_items(more)[k]);
+            lang_val_release(more);
+        } else {
+            if (!eval(vm, f, it, &v)) goto fail;
+            ok = lang_list_append(vm, list, v);
+            lang_val_release(v);
+        }
+        if (!ok) goto fail;
+    }
+    if (!tuple) {
+        *out = list;
+        return true;
+    }
+    {
+        bool ok = lang_tuple_pack(vm, (int)lang_seq_len(list), lang_seq_items(list), out);
+        lang_val_release(list);
+        return ok;
+    }
+fail:
+    lang_val_release(list);
+    return false;
+}
+
+static bool eval_inner(lang_vm *vm, lang_frame *f, const lang_expr *e, lang_val *out) {
+    switch (e->kind) {
+    case LANG_EX_INT: *out = lang_int(e->u.i); return true;
+    case LANG_EX_FLOAT: *out = lang_float(e->u.f); return true;
+    case LANG_EX_NONE: *out = lang_none(); return true;
+    case LANG_EX_TRUE: *out = lang_bool(true); return true;
+    case LANG_EX_FALSE: *out = lang_bool(false); return true;
+    case LANG_EX_ELLIPSIS:
+        ellipsis_obj.refcount++;
+        *out = lang_obj_val(&ellipsis_obj);
+        return true;
+    case LANG_EX_STR: return lang_str_new(vm, e->u.str.s, e->u.str.len, out);
+    case LANG_EX_FSTRING: {
+        lang_buf b;
+        lang_buf_init(&b);
+        if (!eval_fstring(vm, f, e, &b)) {
+            lang_buf_free(&b);
+            return false;
+        }
+        bool ok = lang_str_new(vm, b.data ? b.data : "", b.len, out);
+        lang_buf_free(&b);
+        return ok;
+    }
+    case LANG_EX_NAME: return load_name(vm, f, e, out) || fail_at(vm, f, e);
+    case LANG_EX_LIST: return eval_seq(vm, f, e, false, out);
+    case LANG_EX_TUPLE: return eval_seq(vm, f, e, true, out);
+    case LANG_EX_DICT: {
+        if (!lang_dict_new(vm, out)) return false;
+        for (int i = 0; i < e->u.dict.n; i++) {
+            lang_val k, v;
+            if (!e->u.dict.keys[i]) { /* {**other} */
+                if (!eval(vm, f, e->u.dict.values[i], &v)) goto dict_fail;
+                lang_args a = {1, &v, 0, NULL, NULL};
+                extern bool lang_dict_update(lang_vm *, lang_val, const lang_args *);
+                bool ok = lang_dict_update(vm, *out, &a);
+                lang_val_release(v);
+                if (!ok) goto dict_fail;
+                continue;
+            }
+            if (!eval(vm, f, e->u.dict.keys[i], &k)) goto dict_fail;
+            if (!eval(vm, f, e->u.dict.values[i], &v)) {
+                lang_val_release(k);
+                goto dict_fail;
+            }
+            bool ok = lang_dict_set(vm, *out, k, v);
+            lang_val_release(k);
+            lang_val_release(v);
+            if (!ok) {
+                fail_at(vm, f, e->u.dict.keys[i]);
+                goto dict_fail;
+            }
+        }
+        return true;
+    dict_fail:
+        lang_val_release(*out);
+        return false;
+    }
+    case LANG_EX_LISTCOMP:
+    case LANG_EX_GENEXP:
+    case LANG_EX_DICTCOMP: {
+        bool ok = e->kind == LANG_EX_DICTCOMP ? lang_dict_new(vm, out) : lang_list_new(vm, 0, out);
+        if (!ok) return false;
+        if (!comp_run(vm, f, e, 0, *out)) {
+            lang_val_release(*out);
+            return false;
+        }
+        return true;
+    }
+    case LANG_EX_SUBSCRIPT: {
+        lang_val obj, key;
+        if (!eval(vm, f, e->u.sub.value, &obj)) return false;
+        if (!eval(vm, f, e->u.sub.index, &key)) {
+            lang_val_release(obj);
+            return false;
+        }
+        bool ok;
+        if (lang_is_obj(obj, &lang_list_type) && key.kind == LANG_INT) {
+            int64_t n = lang_seq_len(obj), i = key.u.i < 0 ? key.u.i + n : key.u.i;
+            if (i >= 0 && i < n) {
+                *out = lang_val_retain(lang_seq_items(obj)[i]);
+                lang_val_release(obj);
+                return true;
+            }
+        }
+        ok = lang_getitem(vm, obj, key, out);
+        lang_val_release(obj);
+        lang_val_release(key);
+        return ok || fail_at(vm, f, e);
+    }
+    case LANG_EX_SLICE: {
+        lang_val parts[3] = {lang_none(), lang_none(), lang_none()};
+        const lang_expr *src[3] = {e->u.slice.lower, e->u.slice.upper, e->u.slice.step};
+        for (int i = 0; i < 3; i++) {
+            if (src[i] && !eval(vm, f, src[i], &parts[i])) {
+                for (int k = 0; k < i; k++) lang_val_release(parts[k]);
+                return false;
+            }
+        }
+        bool ok = lang_slice_new(vm, parts[0], parts[1], parts[2], out);
+        for (int i = 0; i < 3; i++) lang_val_release(parts[i]);
+        return ok;
+    }
+    case LANG_EX_ATTR: {
+        lang_val obj;
+        if (!eval(vm, f, e->u.attr.value, &obj)) return false;
+        bool ok = lang_getattr(vm, obj, e->u.attr.name->str, out);
+        lang_val_release(obj);
+        if (!ok) locate(vm, f, e->span);
+        return ok;
+    }
+    case LANG_EX_CALL: return eval_call(vm, f, e, out) || fail_at(vm, f, e);
+    case LANG_EX_UNARY: {
+        lang_val v;
+        if (!eval(vm, f, e->u.unary.operand, &v)) return false;
+        bool ok;
+        if (v.kind == LANG_INT && e->u.unary.op == LANG_OP_NEG && v.u.i != INT64_MIN) {
+            *out = lang_int(-v.u.i);
+            ok = true;
+        } else {
+            ok = lang_binary(vm, e->u.unary.op, v, lang_none(), out);
+        }
+        lang_val_release(v);
+        return ok || fail_at(vm, f, e);
+    }
+    case LANG_EX_NOT: {
+        lang_val v;
+        bool t;
+        if (!eval(vm, f, e->u.unary.operand, &v)) return false;
+        bool ok = lang_truth(vm, v, &t);
+        lang_val_release(v);
+        if (!ok) return fail_at(vm, f, e);
+        *out = lang_bool(!t);
+        return true;
+    }
+    case LANG_EX_BINARY: {
+        lang_val a, b;
+        if (!eval(vm, f, e->u.bin.left, &a)) return false;
+        if (!eval(vm, f, e->u.bin.right, &b)) {
+            lang_val_release(a);
+            return false;
+        }
+        if (a.kind == LANG_INT && b.kind == LANG_INT) {
+            int64_t r;
+            switch (e->u.bin.op) {
+            case LANG_OP_ADD:
+                if (!__builtin_add_overflow(a.u.i, b.u.i, &r)) {
+                    *out = lang_int(r);
+                    return true;
+                }
+                break;
+            case LANG_OP_SUB:
+                if (!__builtin_sub_overflow(a.u.i, b.u.i, &r)) {
+                    *out = lang_int(r);
+                    return true;
+                }
+                break;
+            case LANG_OP_MUL:
+                if (!__builtin_mul_overflow(a.u.i, b.u.i, &r)) {
+                    *out = lang_int(r);
+                    return true;
+                }
+                break;
+            case LANG_OP_LT: *out = lang_bool(a.u.i < b.u.i); return true;
+            case LANG_OP_GT: *out = lang_bool(a.u.i > b.u.i); return true;
+            case LANG_OP_LE: *out = lang_bool(a.u.i <= b.u.i); return true;
+            case LANG_OP_GE: *out = lang_bool(a.u.i >= b.u.i); return true;
+            case LANG_OP_EQ: *out = lang_bool(a.u.i == b.u.i); return true;
+            case LANG_OP_NE: *out = lang_bool(a.u.i != b.u.i); return true;
+            default: break;
+            }
+        } else if (a.kind == LANG_FLOAT && b.kind == LANG_FLOAT) {
+            switch (e->u.bin.op) {
+            case LANG_OP_ADD: *out = lang_float(a.u.f + b.u.f); return true;
+            case LANG_OP_SUB: *out = lang_float(a.u.f - b.u.f); return true;
+            case LANG_OP_MUL: *out = lang_float(a.u.f * b.u.f); return true;
+            default: break;
+            }
+        }
+        bool ok = lang_binary(vm, e->u.bin.op, a, b, out);
+        lang_val_release(a);
+        lang_val_release(b);
+        return ok || fail_at(vm, f, e);
+    }
+    case LANG_EX_COMPARE: {
+        lang_val left;
+        if (!eval(vm, f, e->u.cmp.first, &left)) return false;
+        for (int i = 0; i < e->u.cmp.n; i++) {
+            lang_val right, r;
+            if (!eval(vm, f, e->u.cmp.rest[i], &right)) {
+                lang_val_release(left);
+                return false;
+            }
+            bool ok = compare(vm, e->u.cmp.ops[i], left, right, &r);
+            lang_val_release(left);
+            if (!ok) {
+                lang_val_release(right);
+                return fail_at(vm, f, e);
+            }
+            if (i == e->u.cmp.n - 1) {
+                lang_val_release(right);
+                *out = r;
+                return true;
+            }
+            bool t;
+            ok = lang_truth(vm, r, &t);
+            if (!ok || !t) {
+                lang_val_release(right);
+                if (!ok) {
+                    lang_val_release(r);
+                    return fail_at(vm, f, e);
+                }
+                *out = r;
+                return true;
+            }
+            lang_val_release(r);
+            left = right;
+        }
+        *out = left;
+        return true;
+    }
+    case LANG_EX_AND:
+    case LANG_EX_OR: {
+        lang_val a;
+        bool t;
+        if (!eval(vm, f, e->u.bin.left, &a)) return false;
+        if (!lang_truth(vm, a, &t)) {
+            lang_val_release(a);
+            return fail_at(vm, f, e->u.bin.left);
+        }
+        if ((e->kind == LANG_EX_AND) ? !t : t) {
+            *out = a;
+            return true;
+        }
+        lang_val_release(a);
+        return eval(vm, f, e->u.bin.right, out);
+    }
+    case LANG_EX_IFEXP: {
+        lang_val c;
+        bool t;
+        if (!eval(vm, f, e->u.ifexp.cond, &c)) return false;
+        bool ok = lang_truth(vm, c, &t);
+        lang_val_release(c);
+        if (!ok) return fail_at(vm, f, e->u.ifexp.cond);
+        return eval(vm, f, t ? e->u.ifexp.then : e->u.ifexp.orelse, out);
+    }
+    case LANG_EX_LAMBDA: return make_function(vm, f, e->u.lambda, e->span.start.line, out);
+    case LANG_EX_STARRED:
+        lang_raise(vm, LANG_ERR_SYNTAX, "can't use starred expression here");
+        return fail_at(vm, f, e);
+    case LANG_EX_KIND_COUNT: break;
+    }
+    lang_raise(vm, LANG_ERR_RUNTIME, "unknown expression kind %d", (int)e->kind);
+    return fail_at(vm, f, e);
+}
+
+static bool eval(lang_vm *vm, lang_frame *f, const lang_expr *e, lang_val *out) {
+    if (++vm->edepth > 2000) {
+        vm->edepth--;
+        lang_raise(vm, LANG_ERR_RECURSION, "expression nested too deeply");
+        return fail_at(vm, f, e);
+    }
+    bool ok = eval_inner(vm, f, e, out);
+    vm->edepth--;
+    return ok;
+}
+
+/* ------------------------------------------------------------------ statements */
+
+/* Python's in-place operator methods of a tensor (x += y is x.add_(y)). */
+static const char *inplace_method(lang_binop op) {
+    switch (op) {
+    case LANG_OP_ADD: return "add_";
+    case LANG_OP_SUB: return "sub_";
+    case LANG_OP_MUL: return "mul_";
+    case LANG_OP_DIV: return "div_";
+    case LANG_OP_POW: return "pow_";
+    default: return NULL;
+    }
+}
+
+/* cur op= rhs: in place for lists and tensors, as Python's __iadd__. */
+static bool aug_value(lang_vm *vm, lang_binop op, lang_val cur, lang_val rhs, lang_val *out) {
+    if (lang_is_obj(cur, &lang_list_type) && op == LANG_OP_ADD) {
+        lang_val more;
+        if (!lang_list_from_iter(vm, rhs, &more)) return false;
+        bool ok = true;
+        for (int64_t k = 0; ok && k < lang_seq_len(more); k++)
+            ok = lang_list_append(vm, cur, lang_seq_items(more)[k]);
+        lang_val_release(more);
+        if (ok) *out = lang_val_retain(cur);
+        return ok;
+    }
+    const char *m = inplace_method(op);
+    if (m && lang_tensor_of(cur)) {
+        lang_val meth;
+        if (lang_getattr(vm, cur, m, &meth)) {
+            lang_args a = {1, &rhs, 0, NULL, NULL};
+            bool ok = lang_call(vm, meth, &a, out);
+            lang_val_release(meth);
+            return ok;
+        }
+        lang_vm_clear_error(vm);
+    }
+    return lang_binary(vm, op, cur, rhs, out);
+}
+
+static bool exec_aug(lang_vm *vm, lang_frame *f, const lang_stmt *s) {
+    const lang_expr *t = s->u.aug.target;
+    lang_val rhs, cur, res;
+    switch (t->kind) {
+    case LANG_EX_NAME: {
+        if (!load_name(vm, f, t, &cur)) return fail_at(vm, f, t);
+        if (!eval(vm, f, s->u.aug.value, &rhs)) {
+            lang_val_release(cur);
+            return false;
+        }
+        bool ok;
+        if (cur.kind == LANG_INT && rhs.kind == LANG_INT && s->u.aug.op == LANG_OP_ADD &&
+            !__builtin_add_overflow(cur.u.i, rhs.u.i, &res.u.i)) {
+            res.kind = LANG_INT;
+            ok = true;
+        } else {
+            ok = aug_value(vm, s->u.aug.op, cur, rhs, &res);
+        }
+        lang_val_release(cur);
+        lang_val_release(rhs);
+        if (!ok) return false;
+        ok = store_name(vm, f, t, res);
+        lang_val_release(res);
+        return ok;
+    }
+    case LANG_EX_ATTR: {
+        lang_val obj;
+        if (!eval(vm, f, t->u.attr.value, &obj)) return false;
+        bool ok = lang_getattr(vm, obj, t->u.attr.name->str, &cur);
+        if (ok) {
+            ok = eval(vm, f, s->u.aug.value, &rhs);
+            if (ok) {
+                ok = aug_value(vm, s->u.aug.op, cur, rhs, &res);
+                lang_val_release(rhs);
+                if (ok) {
+                    ok = lang_setattr(vm, obj, t->u.attr.name->str, res);
+                    lang_val_release(res);
+                }
+            }
+            lang_val_release(cur);
+        }
+        lang_val_release(obj);
+        return ok || fail_at(vm, f, t);
+    }
+    case LANG_EX_SUBSCRIPT: {
+        lang_val obj, key;
+        if (!eval(vm, f, t->u.sub.value, &obj)) return false;
+        if (!eval(vm, f, t->u.sub.index, &key)) {
+            lang_val_release(obj);
+            return false;
+        }
+        bool ok = lang_getitem(vm, obj, key, &cur);
+        if (ok) {
+            ok = eval(vm, f, s->u.aug.value, &rhs);
+            if (ok) {
+                ok = aug_value(vm, s->u.aug.op, cur, rhs, &res);
+                lang_val_release(rhs);
+                if (ok) {
+                    ok = lang_setitem(vm, obj, key, res);
+                    lang_val_release(res);
+                }
+            }
+            lang_val_release(cur);
+        }
+        lang_val_release(obj);
+        lang_val_release(key);
+        return ok || fail_at(vm, f, t);
+    }
+    default:
+        lang_raise(vm, LANG_ERR_SYNTAX, "illegal expression for augmented assignment");
+        return fail_at(vm, f, t);
+    }
+}
+
+static xstat loop_body(lang_vm *vm, lang_frame *f, const lang_block *body, bool *broke) {
+    if (vm->timed_loop) vm->timed_iters++;
+    xstat r = exec_block(vm, f, body);
+    if (r == XS_BREAK) {
+        *broke = true;
+        return XS_BREAK;
+    }
+    if (r == XS_CONTINUE) return XS_OK;
+    return r;
+}
+
+static xstat exec_for(lang_vm *vm, lang_frame *f, const lang_stmt *s) {
+    lang_val src;
+    if (!eval(vm, f, s->u.for_.iter, &src)) return XS_ERR;
+    bool broke = false;
+    xstat r = XS_OK;
+    const lang_expr *target = s->u.for_.target;
+    if (lang_is_obj(src, &lang_range_type)) {
+        /* Ranges count without an iterator object or an allocation. */
+        lang_range_obj *rg = (lang_range_obj *)src.u.o;
+        int64_t v = rg->start, step = rg->step;
+        for (int64_t k = 0; k < rg->len; k++, v += (k < rg->len ? step : 0)) {
+            if (!assign(vm, f, target, lang_int(v))) {
+                r = XS_ERR;
+                break;
+            }
+            r = loop_body(vm, f, &s->u.for_.body, &broke);
+            if (r != XS_OK) break;
+        }
+    } else {
+        lang_val it;
+        if (!lang_iter(vm, src, &it)) {
+            lang_val_release(src);
+            locate(vm, f, s->u.for_.iter->span);
+            return XS_ERR;
+        }
+        for (;;) {
+            lang_val item;
+            bool done;
+            if (interrupt_pending(vm)) {
+                raise_interrupt(vm);
+                locate(vm, f, s->span);
+                r = XS_ERR;
+                break;
+            }
+            if (!lang_next(vm, it, &item, &done)) {
+                locate(vm, f, s->u.for_.iter->span);
+                r = XS_ERR;
+                break;
+            }
+            if (done) break;
+            bool ok = assign(vm, f, target, item);
+            lang_val_release(item);
+            if (!ok) {
+                r = XS_ERR;
+                break;
+            }
+            r = loop_body(vm, f, &s->u.for_.body, &broke);
+            if (r != XS_OK) break;
+        }
+        lang_val_release(it);
+    }
+    lang_val_release(src);
+    if (r == XS_BREAK) return XS_OK;
+    if (r != XS_OK) return r;
+    if (!broke && s->u.for_.orelse.n) return exec_block(vm, f, &s->u.for_.orelse);
+    return XS_OK;
+}
+
+static bool cond_true(lang_vm *vm, lang_frame *f, const lang_expr *e, bool *t) {
+    lang_val c;
+    if (!eval(vm, f, e, &c)) return false;
+    bool ok = lang_truth(vm, c, t);
+    lang_val_release(c);
+    return ok || fail_at(vm, f, e);
+}
+
+static bool call_method0(lang_vm *vm, lang_val obj, const char *name, int n, const lang_val *args,
+                         lang_val *out) {
+    lang_val m;
+    if (!lang_getattr(vm, obj, name, &m)) return false;
+    lang_args a = {n, args, 0, NULL, NULL};
+    bool ok = lang_call(vm, m, &a, out);
+    lang_val_release(m);
+    return ok;
+}
+
+static xstat exec_with(lang_vm *vm, lang_frame *f, const lang_stmt *s, int item) {
+    if (item == s->u.with.n) return exec_block(vm, f, &s->u.with.body);
+    const lang_with_item *wi = &s->u.with.items[item];
+    lang_val ctxv, entered;
+    if (!eval(vm, f, wi->context, &ctxv)) return XS_ERR;
+    bool has_enter = false;
+    if (ctxv.kind == LANG_OBJ) {
+        lang_val probe;
+        if (lang_getattr(vm, ctxv, "__enter__", &probe)) {
+            has_enter = true;
+            lang_val_release(probe);
+        } else {
+            lang_vm_clear_error(vm);
+        }
+    }
+    if (!has_enter) {
+        lang_raise(vm, LANG_ERR_TYPE, "'%s' object does not support the context manager protocol",
+                   lang_type_name(ctxv));
+        lang_val_release(ctxv);
+        locate(vm, f, wi->context->span);
+        return XS_ERR;
+    }
+    if (!call_method0(vm, ctxv, "__enter__", 0, NULL, &entered)) {
+        lang_val_release(ctxv);
+        locate(vm, f, wi->context->span);
+        return XS_ERR;
+    }
+    xstat r = XS_OK;
+    if (wi->target && !assign(vm, f, wi->target, entered)) r = XS_ERR;
+    lang_val_release(entered);
+    if (r == XS_OK) r = exec_with(vm, f, s, item + 1);
+    /* __exit__ runs whatever happened; a pending error is kept aside. */
+    saved_err saved;
+    bool had_err = r == XS_ERR;
+    if (had_err) err_save(vm, &saved);
+    lang_val none3[3] = {lang_none(), lang_none(), lang_none()}, res;
+    bool ok = call_method0(vm, ctxv, "__exit__", 3, none3, &res);
+    if (ok) lang_val_release(res);
+    if (had_err)
+        err_restore(vm, &saved);
+    else if (!ok) {
+        locate(vm, f, wi->context->span);
+        r = XS_ERR;
+    }
+    lang_val_release(ctxv);
+    return r;
+}
+
+static bool del_target(lang_vm *vm, lang_frame *f, const lang_expr *t) {
+    switch (t->kind) {
+    case LANG_EX_NAME: return del_name(vm, f, t) || fail_at(vm, f, t);
+    case LANG_EX_SUBSCRIPT: {
+        lang_val obj, key;
+        if (!eval(vm, f, t->u.sub.value, &obj)) return false;
+        if (!eval(vm, f, t->u.sub.index, &key)) {
+            lang_val_release(obj);
+            return false;
+        }
+        bool ok = lang_delitem(vm, obj, key);
+        lang_val_release(obj);
+        lang_val_release(key);
+        return ok || fail_at(vm, f, t);
+    }
+    case LANG_EX_TUPLE:
+    case LANG_EX_LIST:
+        for (int i = 0; i < t->u.seq.n; i++)
+            if (!del_target(vm, f, t->u.seq.items[i])) return false;
+        return true;
+    case LANG_EX_ATTR:
+        lang_raise(vm, LANG_ERR_ATTRIBUTE, "cannot delete attribute '%s' of '%s' object",
+                   t->u.attr.name->str, "this");
+        return fail_at(vm, f, t);
+    default: lang_raise(vm, LANG_ERR_SYNTAX, "cannot delete expression"); return fail_at(vm, f, t);
+    }
+}
+
+static xstat exec_stmt(lang_vm *vm, lang_frame *f, const lang_stmt *s) {
+    vm->line = s->span.start.line;
+    vm->ctx->label.file = vm->file;
+    vm->ctx->label.line = vm->line;
+    vm->ctx->label.module = NULL;
+    if (interrupt_pending(vm)) {
+        raise_interrupt(vm);
+        locate(vm, f, s->span);
+        return XS_ERR;
+    }
+    if (vm->step_limit && ++vm->steps > vm->step_limit) {
+        lang_raise(vm, LANG_ERR_RUNTIME, "step budget of %" PRId64 " statements exhausted",
+                   vm->step_limit);
+        locate(vm, f, s->span);
+        return XS_ERR;
+    }
+    bool ok = true;
+    switch (s->kind) {
+    case LANG_ST_EXPR: {
+        lang_val v;
+        ok = eval(vm, f, s->u.expr, &v);
+        if (ok) lang_val_release(v);
+        break;
+    }
+    case LANG_ST_ASSIGN: {
+        lang_val v;
+        if (!eval(vm, f, s->u.assign.value, &v)) {
+            ok = false;
+            break;
+        }
+        for (int i = 0; ok && i < s->u.assign.ntargets; i++)
+            ok = assign(vm, f, s->u.assign.targets[i], v);
+        lang_val_release(v);
+        break;
+    }
+    case LANG_ST_AUGASSIGN: ok = exec_aug(vm, f, s); break;
+    case LANG_ST_IF: {
+        bool t;
+        if (!cond_true(vm, f, s->u.if_.cond, &t)) {
+            ok = false;
+            break;
+        }
+        return exec_block(vm, f, t ? &s->u.if_.body : &s->u.if_.orelse);
+    }
+    case LANG_ST_FOR: {
+        xstat r = exec_for(vm, f, s);
+        if (r == XS_ERR) locate(vm, f, s->span);
+        return r;
+    }
+    case LANG_ST_WHILE: {
+        bool broke = false;
+        for (;;) {
+            bool t;
+            if (interrupt_pending(vm)) {
+                raise_interrupt(vm);
+                locate(vm, f, s->span);
+                return XS_ERR;
+            }
+            if (!cond_true(vm, f, s->u.while_.cond, &t)) {
+                ok = false;
+                break;
+            }
+            if (!t) break;
+            xstat r = loop_body(vm, f, &s->u.while_.body, &broke);
+            if (r == XS_BREAK) break;
+            if (r != XS_OK) return r;
+        }
+        if (ok && !broke && s->u.while_.orelse.n) return exec_block(vm, f, &s->u.while_.orelse);
+        break;
+    }
+    case LANG_ST_BREAK: return XS_BREAK;
+    case LANG_ST_CONTINUE: return XS_CONTINUE;
+    case LANG_ST_PASS:
+    case LANG_ST_GLOBAL: return XS_OK;
+    case LANG_ST_DEF: {
+        lang_val fv;
+        ok = make_function(vm, f, s->u.def.func, s->span.start.line, &fv);
+        if (ok) {
+            ok = assign(vm, f, s->u.def.target, fv);
+            lang_val_release(fv);
+        }
+        break;
+    }
+    case LANG_ST_RETURN: {
+        lang_val v = lang_none();
+        if (s->u.expr && !eval(vm, f, s->u.expr, &v)) {
+            ok = false;
+            break;
+        }
+        lang_val_release(f->ret);
+        f->ret = v;
+        return XS_RETURN;
+    }
+    case LANG_ST_WITH: {
+        xstat r = exec_with(vm, f, s, 0);
+        if (r == XS_ERR) locate(vm, f, s->span);
+        return r;
+    }
+    case LANG_ST_DEL:
+        for (int i = 0; ok && i < s->u.del.n; i++) ok = del_target(vm, f, s->u.del.targets[i]);
+        break;
+    case LANG_ST_ASSERT: {
+        bool t;
+        if (!cond_true(vm, f, s->u.assert_.test, &t)) {
+            ok = false;
+            break;
+        }
+        if (t) break;
+        lang_buf b;
+        lang_buf_init(&b);
+        if (s->u.assert_.msg) {
+            lang_val m;
+            if (!eval(vm, f, s->u.assert_.msg, &m)) {
+                lang_buf_free(&b);
+                ok = false;
+                break;
+            }
+            ok = lang_str(vm, m, &b);
+            lang_val_release(m);
+            if (!ok) {
+                lang_buf_free(&b);
+                break;
+            }
+        }
+        ok = lang_raise(vm, LANG_ERR_ASSERTION, "%s", b.data ? b.data : "");
+        lang_buf_free(&b);
+        break;
+    }
+    case LANG_ST_MAGIC: ok = lang_magic_run(vm, s, f->mod); break;
+    case LANG_ST_KIND_COUNT: ok = lang_raise(vm, LANG_ERR_RUNTIME, "unknown statement"); break;
+    }
+    if (!ok) {
+        locate(vm, f, s->span);
+        return XS_ERR;
+    }
+    return XS_OK;
+}
+
+static xstat exec_block(lang_vm *vm, lang_frame *f, const lang_block *b) {
+    for (int i = 0; i < b->n; i++) {
+        xstat r = exec_stmt(vm, f, b->items[i]);
+        if (r != XS_OK) return r;
+    }
+    return XS_OK;
+}
+
+/* ------------------------------------------------------------------ running code */
+
+static bool syntax_errors(lang_vm *vm, const lang_module *m) {
+    lang_raise(vm, LANG_ERR_SYNTAX, "%s", m->errors[0].message);
+    for (int i = 0; i < m->nerrors; i++) {
+        if (vm->n_tb == vm->cap_tb) {
+            int cap = vm->cap_tb ? vm->cap_tb * 2 : 8;
+            lang_frame_info *p = realloc(vm->tb, sizeof *p * (size_t)cap);
+            if (!p) break;
+            vm->tb = p;
+            vm->cap_tb = cap;
+        }
+        lang_frame_info *e = &vm->tb[vm->n_tb++];
+        memset(e, 0, sizeof *e);
+        e->file = strdup(m->filename ? m->filename : "<input>");
+        e->line = m->errors[i].span.start.line;
+        e->col = m->errors[i].span.start.ccol;
+        lang_buf b;
+        lang_buf_init(&b);
+        lang_syntax_error_format(&b, m, &m->errors[i]);
+        e->source_line = lang_buf_take(&b);
+    }
+    /* Syntax entries come in source order; runtime ones innermost first.
+     * Mark them so the session does not reverse them. */
+    vm->tb_syntax = true;
+    return false;
+}
+
+bool lang_eval_code(lang_vm *vm, const char *code, const char *filename, bool want_value,
+                    lang_val *value) {
+    *value = lang_none();
+    lang_parse_opts opts;
+    memset(&opts, 0, sizeof opts);
+    opts.filename = filename;
+    lang_module *m = lang_parse(code, strlen(code), &opts);
+    if (!m) return lang_raise(vm, LANG_ERR_MEMORY, "out of memory parsing the input");
+    if (m->nerrors) {
+        syntax_errors(vm, m);
+        lang_module_release(m);
+        return false;
+    }
+    return lang_eval_module(vm, m, want_value, value);
+}
+
+bool lang_eval_module(lang_vm *vm, lang_module *m, bool want_value, lang_val *value) {
+    *value = lang_none();
+    const char *file = nn_ctx_intern(vm->ctx, m->filename ? m->filename : "<input>");
+    lang_frame *fr = frame_new(vm, m->scope.nslots, NULL, m, "<module>", file);
+    if (!fr) {
+        lang_module_release(m);
+        return false;
+    }
+    /* The module stays alive while any function defined in it does; the
+     * frame holds it for the run. */
+    const char *saved_file = vm->file;
+    int saved_line = vm->line;
+    lang_frame *caller = vm->frame;
+    vm->file = file;
+    vm->frame = fr;
+    bool ok = true;
+    int n = m->body.n;
+    bool trailing = want_value && n > 0 && m->body.items[n - 1]->kind == LANG_ST_EXPR;
+    for (int i = 0; i < n && ok; i++) {
+        const lang_stmt *s = m->body.items[i];
+        if (i == n - 1 && trailing) {
+            vm->line = s->span.start.line;
+            vm->ctx->label.file = file;
+            vm->ctx->label.line = vm->line;
+            vm->ctx->label.module = NULL;
+            if (interrupt_pending(vm)) {
+                raise_interrupt(vm);
+                locate(vm, fr, s->span);
+                ok = false;
+            } else {
+                ok = eval(vm, fr, s->u.expr, value);
+                if (!ok) locate(vm, fr, s->span);
+            }
+            break;
+        }
+        xstat r = exec_stmt(vm, fr, s);
+        if (r == XS_ERR)
+            ok = false;
+        else if (r == XS_BREAK || r == XS_CONTINUE || r == XS_RETURN) {
+            ok = lang_raise(vm, LANG_ERR_SYNTAX, "'%s' outside %s",
+                            r == XS_RETURN  ? "return"
+                            : r == XS_BREAK ? "break"
+                                            : "continue",
+                            r == XS_RETURN ? "function" : "loop");
+            locate(vm, fr, s->span);
+        }
+    }
+    vm->frame = caller;
+    vm->file = saved_file;
+    vm->line = saved_line;
+    frame_done(vm, fr);
+    lang_module_release(m);
+    if (!ok) {
+        lang_val_release(*value);
+        *value = lang_none();
+    }
+    return ok;
+}
+
+/* ------------------------------------------------------------------ help, dir, summaries */
+
+#include "lang_builtins.h"
+
+extern const lang_type lang_size_type;
+
+static const lang_type *const known_types[] = {
+    &lang_str_type,   &lang_list_type,   &lang_tuple_type, &lang_dict_type,
+    &lang_range_type, &lang_tensor_type, &lang_slice_type, NULL,
+};
+
+const lang_help *lang_vm_help(lang_vm *vm, const char *name) {
+    if (!name || !*name) return NULL;
+    for (int f = 0; lang_builtin_families[f]; f++)
+        for (const lang_builtin_def *d = lang_builtin_families[f]; d->name; d++)
+            if (!strcmp(d->name, name)) return &d->help;
+    if (name[0] == '%') {
+        for (const lang_help *h = lang_magic_helps; h->name; h++)
+            if (!strcmp(h->name, name)) return h;
+        return NULL;
+    }
+    const char *dot = strchr(name, '.');
+    for (int t = 0; known_types[t]; t++) {
+        const lang_type *ty = known_types[t];
+        if (!dot) {
+            if (ty->help && ty->help->name && !strcmp(ty->help->name, name)) return ty->help;
+            continue;
+        }
+        size_t tl = (size_t)(dot - name);
+        const char *tn = ty->help && ty->help->name ? ty->help->name : ty->name;
+        if (!(strlen(ty->name) == tl && !strncmp(ty->name, name, tl)) &&
+            !(strlen(tn) == tl && !strncmp(tn, name, tl)))
+            continue;
+        if (!ty->methods) continue;
+        for (const lang_method *m = ty->methods; m->name; m++)
+            if (!strcmp(m->name, dot + 1)) return &m->help;
+    }
+    /* A global that holds a builtin under another name. */
+    lang_val *g = lang_vm_global(vm, name);
+    if (g) return lang_val_help(vm, *g);
+    return NULL;
+}
+
+const lang_help *lang_val_help(lang_vm *vm, lang_val v) {
+    if (v.kind != LANG_OBJ) return NULL;
+    if (lang_is_obj(v, &lang_builtin_type)) return ((lang_builtin_obj *)v.u.o)->help;
+    if (lang_is_obj(v, &lang_bound_type)) return &((lang_bound_obj *)v.u.o)->m->help;
+    if (lang_is_obj(v, &lang_typeobj_type)) return ((lang_typeobj *)v.u.o)->help;
+    return v.u.o->type->help;
+}
+
+const char **lang_dir(lang_vm *vm, lang_val v) {
+    size_t n = 0, cap = 32;
+    const char **out = malloc(sizeof *out * cap);
+    if (!out) return NULL;
+#define PUSH(s)                                                                                    \
+    do {                                                                                           \
+        if (n + 1 >= cap) {                                                                        \
+            cap *= 2;                                                                              \
+            const char **p_ = realloc(out, sizeof *out * cap);                                     \
+            if (!p_) {                                                                             \
+                free(out);                                                                         \
+                return NULL;                                                                       \
+            }                                                                                      \
+            out = p_;                                                                              \
+        }                                                                                          \
+        out[n++] = (s);                                                                            \
+    } while (0)
+    if (v.kind == LANG_OBJ) {
+        const lang_type *t = v.u.o->type;
+        if (t->fields) {
+            const char *const *fs = t->fields(v.u.o);
+            for (int i = 0; fs && fs[i]; i++) PUSH(fs[i]);
+        }
+        if (t->methods)
+            for (const lang_method *m = t->methods; m->name; m++) PUSH(m->name);
+    } else if (v.kind == LANG_FLOAT || v.kind == LANG_INT) {
+        PUSH("real");
+    }
+#undef PUSH
+    out[n] = NULL;
+    return out;
+}
+
+char *lang_val_summary(lang_vm *vm, lang_val v) {
+    lang_buf b;
+    lang_buf_init(&b);
+    nn_tensor *t = lang_tensor_of(v);
+    if (t) {
+        char shape[128];
+        nn_tensor_shape_str(t, shape, sizeof shape);
+        size_t bytes = (size_t)nn_tensor_numel(t) * nn_dtype_size(t->dtype);
+        lang_buf_printf(&b, "Tensor %s %s", shape, nn_dtype_name(t->dtype));
+        if (t->requires_grad) lang_buf_puts(&b, " requires_grad");
+        lang_buf_printf(&b, " (%zu bytes)", bytes);
+        return lang_buf_take(&b);
+    }
+    lang_buf_printf(&b, "%s", lang_type_name(v));
+    if (lang_is_obj(v, &lang_list_type) || lang_is_obj(v, &lang_tuple_type) ||
+        lang_is_obj(v, &lang_dict_type)) {
+        int64_t n = lang_is_obj(v, &lang_dict_type) ? ((lang_dict_obj *)v.u.o)->n : lang_seq_len(v);
+        lang_buf_printf(&b, " of %" PRId64 " item%s", n, n == 1 ? "" : "s");
+        return lang_buf_take(&b);
+    }
+    if (lang_is_obj(v, &lang_func_type)) {
+        char sig[256];
+        lang_func_info(vm, v, sig, sizeof sig, NULL, NULL);
+        lang_buf_printf(&b, " %s", sig);
+        return lang_buf_take(&b);
+    }
+    lang_buf r;
+    lang_buf_init(&r);
+    if (lang_repr(vm, v, &r)) {
+        /* One line, at most 60 characters. */
+        size_t n = 0;
+        while (n < r.len && r.data[n] != '\n' && n < 60) n++;
+        lang_buf_puts(&b, " ");
+        lang_buf_add(&b, r.data, n);
+        if (n < r.len) lang_buf_puts(&b, "...");
+    } else {
+        lang_vm_clear_error(vm);
+    }
+    lang_buf_free(&r);
+    return lang_buf_take(&b);
+}

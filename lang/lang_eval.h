@@ -1,0 +1,257 @@
+/* lang_eval: the interpreter behind lang_vm.h — the VM state, the built-in
+ * object layouts that lang_value.c, lang_core.c, lang_magic.c and
+ * lang_session.c share, and the evaluator's entry points.
+ *
+ * Owned by the language-runtime engineer (values, evaluator, session, core,
+ * magics). Other modules use lang_vm.h and lang_value.h; this header is for
+ * the runtime's own files. Ownership follows lang_value.h: produced values
+ * are new references, arguments are borrowed.
+ *
+ * Decisions recorded here (docs/language.md repeats them for users):
+ * - int is int64. An int result that does not fit raises OverflowError
+ *   (Python would grow the int); a float result that overflows is inf,
+ *   except `**`, which raises OverflowError as Python's float pow does.
+ * - exit()/quit() raise the pseudo-error SystemExit (class
+ *   LANG_ERR_STOPPED, ename "SystemExit"): the statement stops, and the
+ *   front end asks lang_session_exit_requested() whether to leave.
+ */
+#ifndef LANG_EVAL_H
+#define LANG_EVAL_H
+
+#include <stdatomic.h>
+
+struct lang_mime; /* lang_value.h names it before lang.h defines it */
+#include "lang.h"
+#include "lang_ast.h"
+#include "lang_vm.h"
+
+/* ---- object layouts of the core types ---- */
+typedef struct lang_str_obj {
+    lang_obj hdr;
+    size_t len;   /* bytes */
+    size_t ncp;   /* code points */
+    int64_t hash; /* -1 until computed */
+    char data[];  /* NUL-terminated UTF-8 */
+} lang_str_obj;
+
+/* list and tuple share a layout so lang_seq_items works on both. */
+typedef struct lang_seq_obj {
+    lang_obj hdr;
+    int64_t n, cap;
+    lang_val *items;
+} lang_seq_obj;
+
+typedef struct lang_dict_entry {
+    int64_t hash;
+    lang_val key, value;
+    bool live;
+} lang_dict_entry;
+
+typedef struct lang_dict_obj {
+    lang_obj hdr;
+    int64_t n;                /* live entries */
+    int64_t nent, cap;        /* entries used (live or dead) and allocated */
+    lang_dict_entry *entries; /* insertion order */
+    int64_t *index;           /* open addressing: entry index + 1, 0 empty, -1 dummy */
+    int64_t index_cap;        /* power of two */
+    uint64_t version;         /* bumped on insert/delete: iterators check it */
+} lang_dict_obj;
+
+typedef struct lang_range_obj {
+    lang_obj hdr;
+    int64_t start, stop, step, len;
+} lang_range_obj;
+
+typedef struct lang_slice_obj {
+    lang_obj hdr;
+    lang_val start, stop, step; /* None when absent */
+} lang_slice_obj;
+
+typedef struct lang_builtin_obj {
+    lang_obj hdr;
+    lang_builtin_fn fn;
+    const lang_help *help;
+} lang_builtin_obj;
+
+typedef struct lang_bound_obj {
+    lang_obj hdr;
+    lang_val self;
+    const lang_method *m;
+} lang_bound_obj;
+
+typedef struct lang_record_obj {
+    lang_obj hdr;
+    char *type_name;
+    int n, cap;
+    char **names;
+    lang_val *vals;
+    const char **fieldv; /* NULL-terminated copy of names for dir() */
+} lang_record_obj;
+
+/* A class object: what type(x) returns and what int, float, str, ... are,
+ * so that isinstance(x, int) and type(x) == float work and print as
+ * <class 'int'>. Calling one calls its constructor. */
+typedef struct lang_typeobj {
+    lang_obj hdr;
+    const char *name;      /* "int", "torch.Tensor" */
+    lang_kind kind;        /* LANG_INT, ... or LANG_OBJ for object types */
+    const lang_type *t;    /* object types: the type, else NULL */
+    lang_builtin_fn ctor;  /* may be NULL */
+    const lang_help *help; /* may be NULL */
+} lang_typeobj;
+
+extern const lang_type lang_typeobj_type, lang_iter_type, lang_dictview_type, lang_no_grad_type,
+    lang_grad_mode_type;
+
+/* ---- the VM ---- */
+typedef struct lang_frame_info { /* one traceback entry */
+    char *file;
+    char *func; /* "<module>" or the def's name */
+    int line, col, end_col;
+    char *source_line; /* the text of [line], or NULL */
+} lang_frame_info;
+
+typedef struct lang_global {
+    char *name;    /* owned copy */
+    uint32_t hash; /* lang_name_hash */
+    lang_val value;
+    bool set;
+    lang_val builtin; /* what the name means when no global shadows it */
+    bool has_builtin;
+} lang_global;
+
+struct lang_vm {
+    lang_session *session;
+    nn_ctx *ctx;
+    lang_frontend fe;
+
+    /* the pending error */
+    lang_err err;
+    const char *ename; /* overrides lang_err_name (OverflowError, ...) or NULL */
+    lang_buf msg;
+    lang_frame_info *tb; /* innermost first while unwinding */
+    int n_tb, cap_tb;
+    bool tb_syntax; /* tb holds formatted syntax errors, in source order */
+
+    /* the global slots, found by name through [gindex] */
+    lang_global *globals;
+    int64_t n_globals, cap_globals;
+    int64_t *gindex; /* name -> global slot + 1 */
+    int64_t gindex_cap;
+
+    /* where we are */
+    const char *file; /* interned in ctx */
+    int line;
+    struct lang_frame *frame;    /* the innermost running frame */
+    void *frame_list;            /* frames that closures hold (lang_eval.c) */
+    int edepth;                  /* expression nesting, against C stack overflow */
+    const lang_stmt *timed_loop; /* %time: the loop whose iterations are counted */
+    int64_t timed_iters;
+    size_t alloc_limit; /* largest list/str/dict a script may build (bytes) */
+    int depth, max_depth;
+    atomic_int interrupt;
+    int64_t steps, step_limit; /* step_limit 0: unlimited (fuzzing sets one) */
+    bool exit_requested;
+    int exit_code;
+};
+
+/* Raise with a class name that lang_err has no value for ("OverflowError",
+ * "StopIteration", "UnboundLocalError", "SystemExit"). */
+bool lang_raise_named(lang_vm *vm, lang_err cls, const char *ename, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+void lang_vm_clear_error(lang_vm *vm);
+/* The global slot for a name (created unset when new); -1 when out of
+ * memory. [hash] is lang_name_hash of the name. */
+int64_t lang_vm_global_slot(lang_vm *vm, const char *name, size_t len, uint32_t hash);
+bool lang_vm_set_builtin(lang_vm *vm, const char *name, lang_val v);
+
+void lang_vm_init(lang_vm *vm, lang_session *s, nn_ctx *ctx, const lang_frontend *fe);
+void lang_vm_free(lang_vm *vm);
+/* Drop every user global (%reset); builtins stay. */
+void lang_vm_reset_globals(lang_vm *vm);
+
+/* ---- values: internals the runtime shares ---- */
+bool lang_hash(lang_vm *vm, lang_val v, int64_t *out);
+/* Python's repr of a double: shortest round-trip ('0.1', '1e-05', 'inf'). */
+void lang_float_repr(double d, lang_buf *out);
+/* Apply a format spec (the part after ':' in an f-string) to [v]. */
+bool lang_format_value(lang_vm *vm, lang_val v, const char *spec, size_t spec_len, lang_buf *out);
+bool lang_str_from_cstr(lang_vm *vm, const char *s, lang_val *out);
+bool lang_tuple_pack(lang_vm *vm, int n, const lang_val *items, lang_val *out); /* retains */
+bool lang_range_new(lang_vm *vm, int64_t start, int64_t stop, int64_t step, lang_val *out);
+bool lang_slice_new(lang_vm *vm, lang_val start, lang_val stop, lang_val step, lang_val *out);
+bool lang_builtin_new(lang_vm *vm, lang_builtin_fn fn, const lang_help *help, lang_val *out);
+bool lang_bound_new(lang_vm *vm, lang_val self, const lang_method *m, lang_val *out);
+/* Resolve slice bounds against a length, Python's rules (step != 0). */
+bool lang_slice_indices(lang_vm *vm, lang_val slice, int64_t len, int64_t *start, int64_t *stop,
+                        int64_t *step, int64_t *count);
+/* A fresh iterator over [v], and its next item. */
+bool lang_iter(lang_vm *vm, lang_val v, lang_val *out);
+bool lang_next(lang_vm *vm, lang_val it, lang_val *out, bool *done);
+/* zip / enumerate / reversed iterators (owned by core; built here). */
+bool lang_zip_new(lang_vm *vm, int n, const lang_val *iters, lang_val *out);
+bool lang_enumerate_new(lang_vm *vm, lang_val iter, int64_t start, lang_val *out);
+bool lang_reversed_new(lang_vm *vm, lang_val seq, lang_val *out);
+/* Materialise any iterable as a new list. */
+bool lang_list_from_iter(lang_vm *vm, lang_val iterable, lang_val *out);
+bool lang_dict_del(lang_vm *vm, lang_val dict, lang_val key, bool *found);
+/* Order comparison (<) with Python's rules for numbers, str, list, tuple. */
+bool lang_less(lang_vm *vm, lang_val a, lang_val b, bool *out);
+/* Binary and unary operators for every type (numbers inline, then the
+ * types' binop); the evaluator and sum() share this. For unary ops [b] is
+ * ignored. */
+bool lang_binary(lang_vm *vm, lang_binop op, lang_val a, lang_val b, lang_val *out);
+bool lang_getitem(lang_vm *vm, lang_val o, lang_val key, lang_val *out);
+bool lang_setitem(lang_vm *vm, lang_val o, lang_val key, lang_val v);
+bool lang_delitem(lang_vm *vm, lang_val o, lang_val key);
+bool lang_setattr(lang_vm *vm, lang_val o, const char *name, lang_val v);
+/* Whether [item] is in [container] (the `in` operator). */
+bool lang_contains(lang_vm *vm, lang_val container, lang_val item, bool *out);
+/* The help entry of a value (builtin, method, user function, type). */
+const lang_help *lang_val_help(lang_vm *vm, lang_val v);
+/* Attribute names of a value (methods and fields), malloc'ed vector of
+ * borrowed strings, NULL-terminated. */
+const char **lang_dir(lang_vm *vm, lang_val v);
+/* A one-line summary of a value for %who and inspect: "Tensor [64, 2]
+ * float32", "list of 3", "int 5". Malloc'ed. */
+char *lang_val_summary(lang_vm *vm, lang_val v);
+
+bool lang_typeobj_new(lang_vm *vm, const char *name, lang_kind kind, const lang_type *t,
+                      lang_builtin_fn ctor, const lang_help *help, lang_val *out);
+/* Whether [v] is an instance of the class object [cls]. */
+bool lang_isinstance(lang_val v, const lang_typeobj *cls);
+/* Sort a list in place (list.sort and sorted()). */
+bool lang_sort_list(lang_vm *vm, lang_val list, lang_val key, bool reverse);
+/* dict.update(a): a dict, pairs, and keyword arguments. */
+bool lang_dict_update(lang_vm *vm, lang_val self, const lang_args *a);
+/* Render a help entry as help() prints it. */
+void lang_help_format(const lang_help *h, lang_buf *out);
+/* Install what the core family needs besides its function table: the
+ * class objects int, float, str, ... and the no_grad type (lang_core.c). */
+bool lang_core_install(lang_vm *vm);
+
+/* ---- the evaluator ---- */
+/* Compile and run [code]; on success and [want_value] the trailing
+ * expression's value goes into *value (None when there is none). Syntax
+ * errors are raised as one SyntaxError with a traceback entry per error. */
+bool lang_eval_code(lang_vm *vm, const char *code, const char *filename, bool want_value,
+                    lang_val *value);
+/* Run a parsed module (takes over the caller's reference to [m]). */
+bool lang_eval_module(lang_vm *vm, lang_module *m, bool want_value, lang_val *value);
+/* A user function's signature text "f(a, b=1)" and def location. */
+bool lang_func_info(lang_vm *vm, lang_val f, char *sig, size_t cap, const char **file, int *line);
+
+/* The session behind a VM (lang_session.c). */
+lang_vm *lang_session_vm(lang_session *s);
+/* Whether exit()/quit() ran; *code gets the status it asked for. */
+bool lang_session_exit_requested(lang_session *s, int *code);
+/* Session history (for %history), oldest first; borrowed. */
+const char *const *lang_session_history(lang_session *s, int *n);
+/* Run a magic line ("%time x = 1") — lang_magic.c. */
+bool lang_magic_run(lang_vm *vm, const lang_stmt *s, const lang_module *m);
+/* Names of the magics (NULL-terminated), for completion and errors. */
+extern const char *const lang_magic_names[];
+/* Help entries of the magics ("%time", ...), ending with a NULL name. */
+extern const lang_help lang_magic_helps[];
+
+#endif

@@ -1,0 +1,583 @@
+/* lang_session: the session API of lang.h — create a session with its
+ * engine context and builtins, execute code and report results and errors,
+ * interrupts, completion, inspection, %who, history, and MIME bundles.
+ *
+ * Owned by the language-runtime engineer (lang_is_complete lives in
+ * lang_complete_input.c, the parser engineer's). Everything returned is
+ * malloc'ed and owned by the caller as lang.h says.
+ */
+#include <dirent.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lang_builtins.h"
+#include "lang_display.h"
+#include "lang_eval.h"
+#include "lang_tensor.h"
+
+struct lang_session {
+    lang_vm vm;
+    nn_ctx *ctx;
+    char **history;
+    int n_history, cap_history;
+};
+
+/* ---- MIME bundles ---- */
+
+void lang_mime_init(lang_mime *m) {
+    memset(m, 0, sizeof *m);
+}
+
+void lang_mime_free(lang_mime *m) {
+    if (!m) return;
+    for (int i = 0; i < m->n; i++) {
+        free(m->items[i].mime);
+        free(m->items[i].data);
+    }
+    m->n = 0;
+}
+
+void lang_mime_add(lang_mime *m, const char *mime, char *data) {
+    for (int i = 0; i < m->n; i++) {
+        if (!strcmp(m->items[i].mime, mime)) {
+            free(m->items[i].data);
+            m->items[i].data = data;
+            return;
+        }
+    }
+    if (m->n == LANG_MIME_MAX) {
+        free(data);
+        return;
+    }
+    char *copy = strdup(mime);
+    if (!copy) {
+        free(data);
+        return;
+    }
+    m->items[m->n].mime = copy;
+    m->items[m->n].data = data;
+    m->n++;
+}
+
+const char *lang_mime_get(const lang_mime *m, const char *mime) {
+    for (int i = 0; i < m->n; i++)
+        if (!strcmp(m->items[i].mime, mime)) return m->items[i].data;
+    return NULL;
+}
+
+/* ---- lifetime ---- */
+
+lang_vm *lang_session_vm(lang_session *s) {
+    return &s->vm;
+}
+
+struct nn_ctx *lang_session_ctx(lang_session *s) {
+    return s->ctx;
+}
+
+static bool install_builtins(lang_vm *vm) {
+    for (int f = 0; lang_builtin_families[f]; f++) {
+        for (const lang_builtin_def *d = lang_builtin_families[f]; d->name; d++) {
+            lang_val b;
+            if (!lang_builtin_new(vm, d->fn, &d->help, &b)) return false;
+            bool ok = lang_vm_set_builtin(vm, d->name, b);
+            lang_val_release(b);
+            if (!ok) return false;
+        }
+    }
+    return lang_core_install(vm) && lang_tensor_install(vm);
+}
+
+lang_session *lang_session_new(const lang_frontend *fe) {
+    lang_session *s = calloc(1, sizeof *s);
+    if (!s) return NULL;
+    s->ctx = nn_ctx_new(0);
+    if (!s->ctx) {
+        free(s);
+        return NULL;
+    }
+    lang_vm_init(&s->vm, s, s->ctx, fe);
+    if (!install_builtins(&s->vm)) {
+        lang_session_free(s);
+        return NULL;
+    }
+    return s;
+}
+
+void lang_session_free(lang_session *s) {
+    if (!s) return;
+    lang_vm_free(&s->vm);
+    for (int i = 0; i < s->n_history; i++) free(s->history[i]);
+    free(s->history);
+    nn_ctx_free(s->ctx);
+    free(s);
+}
+
+bool lang_session_exit_requested(lang_session *s, int *code) {
+    if (code) *code = s->vm.exit_code;
+    return s->vm.exit_requested;
+}
+
+void lang_session_interrupt(lang_session *s) {
+    atomic_store(&s->vm.interrupt, 1);
+    nn_ctx_interrupt(s->ctx);
+}
+
+/* ---- running ---- */
+
+static char *xstrdup(const char *s) {
+    char *p = strdup(s ? s : "");
+    return p;
+}
+
+/* Turn the VM's pending error into [info]; clears it. */
+static void take_error(lang_vm *vm, lang_error_info *info) {
+    info->cls = vm->err;
+    info->ename = xstrdup(vm->ename ? vm->ename : lang_err_name(vm->err));
+    info->evalue = xstrdup(vm->msg.data ? vm->msg.data : "");
+    int n = vm->n_tb;
+    info->traceback = calloc((size_t)(n ? n : 1), sizeof(char *));
+    info->n_traceback = 0;
+    if (!info->traceback) {
+        lang_vm_clear_error(vm);
+        return;
+    }
+    if (vm->tb_syntax) {
+        for (int i = 0; i < n; i++)
+            info->traceback[info->n_traceback++] = xstrdup(vm->tb[i].source_line);
+        lang_vm_clear_error(vm);
+        return;
+    }
+    /* Outermost first; a run of the same line (deep recursion) collapses
+     * into one entry and a count, as Python does. */
+    for (int i = n - 1; i >= 0; i--) {
+        const lang_frame_info *e = &vm->tb[i];
+        int same = 0;
+        while (i - same - 1 >= 0 && vm->tb[i - same - 1].line == e->line &&
+               !strcmp(vm->tb[i - same - 1].file, e->file) &&
+               !strcmp(vm->tb[i - same - 1].func, e->func))
+            same++;
+        lang_buf b;
+        lang_buf_init(&b);
+        lang_buf_printf(&b, "  File \"%s\", line %d, in %s\n", e->file, e->line, e->func);
+        if (e->source_line) lang_buf_puts(&b, e->source_line);
+        if (same > 2) {
+            lang_buf_printf(&b, "  [Previous line repeated %d more times]\n", same);
+            i -= same;
+        }
+        info->traceback[info->n_traceback++] = lang_buf_take(&b);
+    }
+    lang_vm_clear_error(vm);
+}
+
+bool lang_exec(lang_session *s, const char *code, const char *filename, bool interactive,
+               lang_result *res) {
+    lang_vm *vm = &s->vm;
+    memset(res, 0, sizeof *res);
+    lang_mime_init(&res->value);
+    lang_vm_clear_error(vm);
+    nn_ctx_clear_error(s->ctx);
+    atomic_store(&vm->interrupt, 0);
+    atomic_store(&s->ctx->interrupt, 0);
+    vm->steps = 0;
+    vm->depth = 0;
+    vm->edepth = 0;
+    lang_val value;
+    bool ok =
+        lang_eval_code(vm, code ? code : "", filename ? filename : "<input>", interactive, &value);
+    if (ok && interactive && value.kind != LANG_NONE) {
+        ok = lang_display_value(vm, value, &res->value);
+        res->has_value = ok && res->value.n > 0;
+        if (!ok) lang_mime_free(&res->value);
+    }
+    lang_val_release(value);
+    res->ok = ok;
+    if (!ok) {
+        if (vm->err == LANG_ERR_NONE) lang_raise(vm, LANG_ERR_RUNTIME, "unknown error");
+        take_error(vm, &res->error);
+    }
+    nn_ctx_clear_error(s->ctx);
+    /* A no_grad block left by an error restores its mode in __exit__; a
+     * grad mode changed by set_grad_enabled stays, as in torch. */
+    return ok;
+}
+
+void lang_result_free(lang_result *res) {
+    if (!res) return;
+    lang_mime_free(&res->value);
+    free(res->error.ename);
+    free(res->error.evalue);
+    for (int i = 0; i < res->error.n_traceback; i++) free(res->error.traceback[i]);
+    free(res->error.traceback);
+    memset(res, 0, sizeof *res);
+}
+
+/* ---- history ---- */
+
+void lang_session_add_history(lang_session *s, const char *code) {
+    if (!code) return;
+    if (s->n_history == s->cap_history) {
+        int cap = s->cap_history ? s->cap_history * 2 : 64;
+        char **p = realloc(s->history, sizeof *p * (size_t)cap);
+        if (!p) return;
+        s->history = p;
+        s->cap_history = cap;
+    }
+    char *copy = strdup(code);
+    if (copy) s->history[s->n_history++] = copy;
+}
+
+const char *const *lang_session_history(lang_session *s, int *n) {
+    *n = s->n_history;
+    return (const char *const *)s->history;
+}
+
+/* ---- %who ---- */
+
+static int cmp_globals(const void *a, const void *b) {
+    return strcmp((*(const lang_global *const *)a)->name, (*(const lang_global *const *)b)->name);
+}
+
+char *lang_who(lang_session *s) {
+    lang_vm *vm = &s->vm;
+    lang_buf b;
+    lang_buf_init(&b);
+    const lang_global **gs = malloc(sizeof *gs * (size_t)(vm->n_globals + 1));
+    int n = 0;
+    if (!gs) return lang_buf_take(&b);
+    size_t width = 4;
+    for (int64_t k = 0; k < vm->n_globals; k++) {
+        if (!vm->globals[k].set) continue;
+        gs[n++] = &vm->globals[k];
+        size_t l = strlen(vm->globals[k].name);
+        if (l > width) width = l;
+    }
+    qsort(gs, (size_t)n, sizeof *gs, cmp_globals);
+    if (!n) lang_buf_puts(&b, "No variables.\n");
+    for (int i = 0; i < n; i++) {
+        char *sum = lang_val_summary(vm, gs[i]->value);
+        lang_buf_printf(&b, "%-*s  %s\n", (int)width, gs[i]->name, sum ? sum : "");
+        free(sum);
+    }
+    free(gs);
+    return lang_buf_take(&b);
+}
+
+/* ---- completion ---- */
+
+static bool ident_char(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+           (unsigned char)c >= 0x80;
+}
+
+typedef struct strv {
+    char **v;
+    size_t n, cap;
+} strv;
+
+static void strv_add(strv *sv, const char *s, size_t n) {
+    if (sv->n + 1 >= sv->cap) {
+        size_t cap = sv->cap ? sv->cap * 2 : 32;
+        char **p = realloc(sv->v, sizeof *p * cap);
+        if (!p) return;
+        sv->v = p;
+        sv->cap = cap;
+    }
+    char *c = strndup(s, n);
+    if (c) sv->v[sv->n++] = c;
+}
+
+static int cmp_str(const void *a, const void *b) {
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static char **strv_finish(strv *sv) {
+    if (!sv->v) {
+        sv->v = calloc(1, sizeof(char *));
+        return sv->v;
+    }
+    qsort(sv->v, sv->n, sizeof(char *), cmp_str);
+    size_t w = 0;
+    for (size_t i = 0; i < sv->n; i++) {
+        if (w && !strcmp(sv->v[w - 1], sv->v[i])) {
+            free(sv->v[i]);
+            continue;
+        }
+        sv->v[w++] = sv->v[i];
+    }
+    sv->v[w] = NULL;
+    return sv->v;
+}
+
+void lang_strv_free(char **v) {
+    if (!v) return;
+    for (size_t i = 0; v[i]; i++) free(v[i]);
+    free(v);
+}
+
+static const char *const keywords[] = {"and",  "assert", "break",  "continue", "def",    "del",
+                                       "elif", "else",   "False",  "for",      "global", "if",
+                                       "in",   "is",     "lambda", "None",     "not",    "or",
+                                       "pass", "return", "True",   "while",    "with",   NULL};
+
+/* Evaluate a chain of names and attributes ("model.layers") without calls. */
+static bool eval_chain(lang_vm *vm, const char *text, size_t n, lang_val *out) {
+    size_t i = 0, j = 0;
+    while (j < n && text[j] != '.') j++;
+    char name[256];
+    if (j == 0 || j >= sizeof name) return false;
+    memcpy(name, text, j);
+    name[j] = 0;
+    lang_val *g = lang_vm_global(vm, name);
+    if (!g) return false;
+    lang_val cur = lang_val_retain(*g);
+    i = j;
+    while (i < n) {
+        i++; /* the dot */
+        j = i;
+        while (j < n && text[j] != '.') j++;
+        if (j == i || j - i >= sizeof name) {
+            lang_val_release(cur);
+            return false;
+        }
+        memcpy(name, text + i, j - i);
+        name[j - i] = 0;
+        lang_val next;
+        if (!lang_getattr(vm, cur, name, &next)) {
+            lang_vm_clear_error(vm);
+            lang_val_release(cur);
+            return false;
+        }
+        lang_val_release(cur);
+        cur = next;
+        i = j;
+    }
+    *out = cur;
+    return true;
+}
+
+/* Start of the name/attribute chain that ends at [end]. */
+static size_t chain_start(const char *code, size_t end) {
+    size_t i = end;
+    while (i > 0 && (ident_char(code[i - 1]) || code[i - 1] == '.')) i--;
+    while (i < end && (code[i] == '.' || (code[i] >= '0' && code[i] <= '9'))) i++;
+    return i;
+}
+
+/* Parameter names from a signature "f(a, b=1, *, c=None)" into [sv], as
+ * "name=" for those that match [prefix]. */
+static void kwargs_from_signature(const char *sig, const char *prefix, size_t pl, strv *sv) {
+    const char *p = sig ? strchr(sig, '(') : NULL;
+    if (!p) return;
+    p++;
+    int depth = 0;
+    while (*p && !(depth == 0 && *p == ')')) {
+        while (*p == ' ' || *p == ',') p++;
+        const char *s = p;
+        while (ident_char(*p)) p++;
+        size_t n = (size_t)(p - s);
+        if (n && n >= pl && !strncmp(s, prefix, pl) && strncmp(s, "self", n)) {
+            char buf[128];
+            if (n < sizeof buf - 1) {
+                memcpy(buf, s, n);
+                buf[n] = '=';
+                strv_add(sv, buf, n + 1);
+            }
+        }
+        /* skip to the next top-level comma */
+        while (*p && !(depth == 0 && (*p == ',' || *p == ')'))) {
+            if (*p == '(' || *p == '[' || *p == '{')
+                depth++;
+            else if (*p == ')' || *p == ']' || *p == '}')
+                depth--;
+            p++;
+        }
+    }
+}
+
+static const char *signature_of(lang_vm *vm, lang_val f, char *buf, size_t cap) {
+    if (lang_func_info(vm, f, buf, cap, NULL, NULL)) return buf;
+    const lang_help *h = lang_val_help(vm, f);
+    return h ? h->signature : NULL;
+}
+
+char **lang_complete(lang_session *s, const char *code, size_t cursor, size_t *start, size_t *end) {
+    lang_vm *vm = &s->vm;
+    strv sv = {0};
+    size_t len = strlen(code);
+    if (cursor > len) cursor = len;
+    size_t ws = cursor;
+    while (ws > 0 && ident_char(code[ws - 1])) ws--;
+    *start = ws;
+    *end = cursor;
+    const char *prefix = code + ws;
+    size_t pl = cursor - ws;
+    size_t ls = cursor;
+    while (ls > 0 && code[ls - 1] != '\n') ls--;
+    size_t li = ls;
+    while (li < cursor && (code[li] == ' ' || code[li] == '\t')) li++;
+
+    /* %load FILE: paths */
+    if (!strncmp(code + li, "%load ", 6) && cursor >= li + 6) {
+        size_t ps = li + 6;
+        while (ps < cursor && code[ps] == ' ') ps++;
+        char path[1024];
+        size_t n = cursor - ps;
+        if (n >= sizeof path) n = sizeof path - 1;
+        memcpy(path, code + ps, n);
+        path[n] = 0;
+        char *slash = strrchr(path, '/');
+        char dir[1024];
+        const char *base;
+        if (slash) {
+            size_t dl = (size_t)(slash - path) + 1;
+            memcpy(dir, path, dl);
+            dir[dl] = 0;
+            base = slash + 1;
+        } else {
+            strcpy(dir, "");
+            base = path;
+        }
+        DIR *d = opendir(dir[0] ? dir : ".");
+        if (d) {
+            struct dirent *de;
+            while ((de = readdir(d))) {
+                if (de->d_name[0] == '.' && base[0] != '.') continue;
+                if (strncmp(de->d_name, base, strlen(base))) continue;
+                char full[2300];
+                bool isdir = de->d_type == DT_DIR;
+                snprintf(full, sizeof full, "%s%s%s", dir, de->d_name, isdir ? "/" : "");
+                strv_add(&sv, full, strlen(full));
+            }
+            closedir(d);
+        }
+        *start = ps;
+        return strv_finish(&sv);
+    }
+    /* %magics */
+    if (ws > 0 && code[ws - 1] == '%' && ws - 1 == li) {
+        for (int i = 0; lang_magic_names[i]; i++)
+            if (!strncmp(lang_magic_names[i], prefix, pl)) {
+                char buf[64];
+                snprintf(buf, sizeof buf, "%%%s", lang_magic_names[i]);
+                strv_add(&sv, buf, strlen(buf));
+            }
+        *start = ws - 1;
+        return strv_finish(&sv);
+    }
+    /* attributes after a dot */
+    if (ws > 0 && code[ws - 1] == '.') {
+        size_t cs = chain_start(code, ws - 1);
+        lang_val v;
+        if (cs < ws - 1 && eval_chain(vm, code + cs, ws - 1 - cs, &v)) {
+            const char **names = lang_dir(vm, v);
+            for (int i = 0; names && names[i]; i++)
+                if (!strncmp(names[i], prefix, pl) && (pl || names[i][0] != '_'))
+                    strv_add(&sv, names[i], strlen(names[i]));
+            free(names);
+            lang_val_release(v);
+        }
+        return strv_finish(&sv);
+    }
+    /* keyword arguments of the innermost open call */
+    {
+        int depth = 0;
+        size_t i = ws;
+        bool in_str = false;
+        while (i > 0) {
+            char c = code[i - 1];
+            if (c == '\'' || c == '"') in_str = !in_str;
+            if (!in_str) {
+                if (c == ')' || c == ']' || c == '}')
+                    depth++;
+                else if (c == '[' || c == '{') {
+                    if (depth == 0) break;
+                    depth--;
+                } else if (c == '(') {
+                    if (depth == 0) {
+                        size_t cs = chain_start(code, i - 1);
+                        lang_val f;
+                        if (cs < i - 1 && eval_chain(vm, code + cs, i - 1 - cs, &f)) {
+                            char buf[512];
+                            kwargs_from_signature(signature_of(vm, f, buf, sizeof buf), prefix, pl,
+                                                  &sv);
+                            lang_val_release(f);
+                        }
+                        break;
+                    }
+                    depth--;
+                }
+            }
+            i--;
+        }
+    }
+    /* names in scope, builtins, keywords */
+    for (int64_t k = 0; k < vm->n_globals; k++) {
+        const lang_global *g = &vm->globals[k];
+        if ((g->set || g->has_builtin) && !strncmp(g->name, prefix, pl))
+            strv_add(&sv, g->name, strlen(g->name));
+    }
+    for (int i = 0; keywords[i]; i++)
+        if (!strncmp(keywords[i], prefix, pl)) strv_add(&sv, keywords[i], strlen(keywords[i]));
+    return strv_finish(&sv);
+}
+
+/* ---- inspection ---- */
+
+char *lang_inspect(lang_session *s, const char *code, size_t cursor, int detail) {
+    lang_vm *vm = &s->vm;
+    size_t len = strlen(code);
+    if (cursor > len) cursor = len;
+    size_t e = cursor;
+    while (e < len && ident_char(code[e])) e++;
+    size_t b = chain_start(code, e);
+    /* Just after "f(" inspects f, as Jupyter's shift-tab does. */
+    if (b == e && e > 0 && code[e - 1] == '(') {
+        e--;
+        b = chain_start(code, e);
+    }
+    if (b == e) return NULL;
+    char name[512];
+    size_t n = e - b < sizeof name - 1 ? e - b : sizeof name - 1;
+    memcpy(name, code + b, n);
+    name[n] = 0;
+    lang_buf out;
+    lang_buf_init(&out);
+    lang_val v;
+    bool have = eval_chain(vm, name, n, &v);
+    const lang_help *h = NULL;
+    if (have) {
+        if (lang_is_obj(v, &lang_func_type)) {
+            char sig[512];
+            const char *file;
+            int line;
+            lang_func_info(vm, v, sig, sizeof sig, &file, &line);
+            lang_buf_printf(&out, "%s\n\n    defined at %s:%d\n", sig, file ? file : "?", line);
+        } else {
+            h = lang_val_help(vm, v);
+            if (h) {
+                lang_help tmp = *h;
+                if (detail == 0) tmp.example = NULL;
+                lang_help_format(&tmp, &out);
+            }
+            if (detail > 0 || !h) {
+                char *sum = lang_val_summary(vm, v);
+                lang_buf_printf(&out, "%s%s\n", h ? "\n" : "", sum ? sum : "");
+                free(sum);
+            }
+        }
+        lang_val_release(v);
+    } else {
+        h = lang_vm_help(vm, name);
+        if (!h) {
+            lang_buf_free(&out);
+            return NULL;
+        }
+        lang_help tmp = *h;
+        if (detail == 0) tmp.example = NULL;
+        lang_help_format(&tmp, &out);
+    }
+    return lang_buf_take(&out);
+}

@@ -1,0 +1,455 @@
+/* test_lang: the language runtime's tests.
+ *
+ * lang_scripts runs every tests/lang/ *.nn script (and the examples of
+ * docs/language.md) with inline expectations:
+ *   stmt        # expect: TEXT            the statement's output line(s)
+ *   stmt        # expect error: Cls: msg  the statement fails so (prefix match)
+ *   stmt        # expect traceback: TEXT  a traceback line contains TEXT
+ * A script is cut into top-level statements; each runs as one REPL input
+ * (a bare expression shows its repr), errors do not stop the script, and
+ * every output line must match the next `# expect:` of that statement.
+ * Failures name file:line. The other tests drive the session API directly:
+ * interrupts from another thread, completion, inspect, %who.
+ */
+#include <dirent.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../nn_test.h"
+#include "lang.h"
+#include "lang_eval.h"
+
+typedef struct capture {
+    lang_buf out;
+    const char *input; /* what input() reads */
+} capture;
+
+static void cap_stream(void *user, lang_stream which, const char *text, size_t len) {
+    capture *c = user;
+    lang_buf_add(&c->out, text, len);
+}
+
+/* Rich displays (plot, hist, display) are shown beside the output, as a
+ * notebook does; the expectations cover the printed text only. */
+static void cap_display(void *user, const lang_mime *m, const char *id, bool update) {
+    (void)user;
+    (void)m;
+}
+
+static char *cap_readline(void *user, const char *prompt, bool password) {
+    capture *c = user;
+    lang_buf_puts(&c->out, prompt);
+    return c->input ? strdup(c->input) : NULL;
+}
+
+static lang_session *new_session(capture *c) {
+    memset(c, 0, sizeof *c);
+    c->input = "typed text";
+    lang_frontend fe = {c, cap_display, cap_stream, NULL, cap_readline};
+    return lang_session_new(&fe);
+}
+
+/* ---- the script runner ---- */
+
+typedef struct expect {
+    int line;
+    int kind; /* 0 output, 1 error, 2 traceback */
+    char *text;
+} expect;
+
+static char *read_file(const char *path) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    lang_buf b;
+    lang_buf_init(&b);
+    char chunk[4096];
+    size_t n;
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) lang_buf_add(&b, chunk, n);
+    fclose(f);
+    return lang_buf_take(&b);
+}
+
+/* The expectation in a source line, if any (not inside a string: the
+ * marker must follow code or start the comment). */
+static bool parse_expect(const char *line, size_t n, int lineno, expect *e) {
+    static const char *const marks[] = {"# expect error: ", "# expect traceback: ", "# expect: "};
+    static const int kinds[] = {1, 2, 0};
+    for (int k = 0; k < 3; k++) {
+        const char *m = NULL;
+        size_t ml = strlen(marks[k]);
+        for (size_t i = 0; i + ml <= n; i++)
+            if (!strncmp(line + i, marks[k], ml)) m = line + i;
+        if (!m) continue;
+        e->line = lineno;
+        e->kind = kinds[k];
+        const char *t = m + ml;
+        size_t tl = (size_t)(line + n - t);
+        while (tl && (t[tl - 1] == ' ' || t[tl - 1] == '\r')) tl--;
+        e->text = strndup(t, tl);
+        return true;
+    }
+    /* "# expect:" with nothing after it: an empty output line */
+    const char *bare = "# expect:";
+    size_t bl = strlen(bare);
+    if (n >= bl && !strncmp(line + n - bl, bare, bl)) {
+        e->line = lineno;
+        e->kind = 0;
+        e->text = strdup("");
+        return true;
+    }
+    return false;
+}
+
+static int run_chunk(lang_session *s, capture *c, const char *file, const char *code,
+                     int first_line, expect *ex, int nex) {
+    int fails = 0;
+    /* Blank lines in front keep the script's line numbers in errors. */
+    lang_buf src;
+    lang_buf_init(&src);
+    for (int i = 1; i < first_line; i++) lang_buf_add(&src, "\n", 1);
+    lang_buf_puts(&src, code);
+    c->out.len = 0;
+    if (c->out.data) c->out.data[0] = 0;
+    lang_result r;
+    lang_exec(s, src.data, file, true, &r);
+    lang_session_add_history(s, code);
+    if (r.ok && r.has_value) {
+        const char *t = lang_mime_get(&r.value, "text/plain");
+        if (t) {
+            lang_buf_puts(&c->out, t);
+            lang_buf_puts(&c->out, "\n");
+        }
+    }
+    /* Output lines against `# expect:` in order. */
+    const char *p = c->out.data ? c->out.data : "";
+    int k = 0;
+    for (int i = 0; i < nex; i++) {
+        if (ex[i].kind != 0) continue;
+        const char *nl = strchr(p, '\n');
+        size_t len = nl ? (size_t)(nl - p) : strlen(p);
+        if (!*p && !nl) {
+            fprintf(stderr, "  %s:%d: expected output '%s', got nothing\n", file, ex[i].line,
+                    ex[i].text);
+            fails++;
+        } else if (len != strlen(ex[i].text) || strncmp(p, ex[i].text, len)) {
+            fprintf(stderr, "  %s:%d: expected '%s', got '%.*s'\n", file, ex[i].line, ex[i].text,
+                    (int)len, p);
+            fails++;
+        }
+        p = nl ? nl + 1 : p + len;
+        k++;
+    }
+    bool want_error = false;
+    for (int i = 0; i < nex; i++) {
+        if (ex[i].kind == 1) {
+            want_error = true;
+            char got[2048];
+            snprintf(got, sizeof got, "%s: %s", r.ok ? "(no error)" : r.error.ename,
+                     r.ok ? "" : r.error.evalue);
+            if (r.ok || strncmp(got, ex[i].text, strlen(ex[i].text))) {
+                fprintf(stderr, "  %s:%d: expected error '%s', got '%s'\n", file, ex[i].line,
+                        ex[i].text, got);
+                fails++;
+            }
+        } else if (ex[i].kind == 2) {
+            bool found = false;
+            for (int t = 0; !r.ok && t < r.error.n_traceback && !found; t++)
+                found = strstr(r.error.traceback[t], ex[i].text) != NULL;
+            if (!found) {
+                fprintf(stderr, "  %s:%d: traceback has no '%s'; it is:\n", file, ex[i].line,
+                        ex[i].text);
+                for (int t = 0; !r.ok && t < r.error.n_traceback; t++)
+                    fprintf(stderr, "%s", r.error.traceback[t]);
+                fails++;
+            }
+        }
+    }
+    if (!r.ok && !want_error) {
+        fprintf(stderr, "  %s:%d: unexpected %s: %s\n", file, first_line, r.error.ename,
+                r.error.evalue);
+        for (int t = 0; t < r.error.n_traceback; t++) fprintf(stderr, "%s", r.error.traceback[t]);
+        fails++;
+    }
+    if (*p && k >= 0) {
+        bool any_expect = false;
+        for (int i = 0; i < nex; i++) any_expect |= ex[i].kind == 0;
+        if (any_expect || strlen(p) > 0) {
+            fprintf(stderr, "  %s:%d: unexpected output: '%s'\n", file, first_line, p);
+            fails++;
+        }
+    }
+    lang_result_free(&r);
+    lang_buf_free(&src);
+    return fails;
+}
+
+static bool starts_block_continuation(const char *line) {
+    return !strncmp(line, "else", 4) || !strncmp(line, "elif", 4);
+}
+
+/* Run one script; returns the number of failed expectations. */
+static int run_script(const char *path) {
+    char *text = read_file(path);
+    if (!text) {
+        fprintf(stderr, "  %s: cannot read\n", path);
+        return 1;
+    }
+    capture c;
+    lang_session *s = new_session(&c);
+    int fails = 0;
+    lang_buf chunk;
+    lang_buf_init(&chunk);
+    expect ex[256];
+    int nex = 0, chunk_line = 0, lineno = 0;
+    const char *p = text;
+    while (1) {
+        const char *nl = strchr(p, '\n');
+        size_t n = nl ? (size_t)(nl - p) : strlen(p);
+        bool at_end = !*p && !nl;
+        bool top = !at_end && n > 0 && p[0] != ' ' && p[0] != '\t' && p[0] != '#' &&
+                   !starts_block_continuation(p);
+        if (at_end || top) {
+            int indent;
+            bool complete =
+                chunk.len == 0 || lang_is_complete(chunk.data, &indent) != LANG_INCOMPLETE;
+            if (chunk.len && (complete || at_end)) {
+                fails += run_chunk(s, &c, path, chunk.data, chunk_line, ex, nex);
+                for (int i = 0; i < nex; i++) free(ex[i].text);
+                nex = 0;
+                chunk.len = 0;
+                chunk.data[0] = 0;
+            }
+            if (at_end) break;
+        }
+        lineno++;
+        if (chunk.len == 0) {
+            bool blank = true;
+            for (size_t i = 0; i < n; i++) blank &= p[i] == ' ' || p[i] == '\t' || p[i] == '\r';
+            if (blank || p[0] == '#') {
+                p = nl ? nl + 1 : p + n;
+                if (!nl) p = p + strlen(p);
+                continue;
+            }
+            chunk_line = lineno;
+        }
+        lang_buf_add(&chunk, p, n);
+        lang_buf_add(&chunk, "\n", 1);
+        if (nex < 256 && parse_expect(p, n, lineno, &ex[nex])) nex++;
+        if (!nl)
+            p += n;
+        else
+            p = nl + 1;
+    }
+    lang_buf_free(&chunk);
+    lang_session_free(s);
+    lang_buf_free(&c.out);
+    free(text);
+    return fails;
+}
+
+static int cmp_names(const void *a, const void *b) {
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+NN_TEST(lang_scripts) {
+    const char *dir = "tests/lang";
+    DIR *d = opendir(dir);
+    CHECK_MSG(d != NULL, "cannot open %s (run from the repository root)", dir);
+    if (!d) return;
+    char *names[512];
+    int n = 0;
+    struct dirent *de;
+    while ((de = readdir(d)) && n < 512) {
+        size_t l = strlen(de->d_name);
+        if (l > 3 && !strcmp(de->d_name + l - 3, ".nn")) names[n++] = strdup(de->d_name);
+    }
+    closedir(d);
+    qsort(names, (size_t)n, sizeof names[0], cmp_names);
+    const char *only = getenv("NNDB_LANG_TEST");
+    int total = 0;
+    for (int i = 0; i < n; i++) {
+        if (!only || strstr(names[i], only)) {
+            char path[1024];
+            snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+            int f = run_script(path);
+            if (f) fprintf(stderr, "  %s: %d failed expectation%s\n", path, f, f == 1 ? "" : "s");
+            total += f;
+        }
+        free(names[i]);
+    }
+    CHECK_MSG(total == 0, "%d script expectations failed", total);
+}
+
+/* ---- interrupts ---- */
+
+typedef struct intr_arg {
+    lang_session *s;
+    int delay_ms;
+} intr_arg;
+
+static void *interrupter(void *p) {
+    intr_arg *a = p;
+    struct timespec ts = {0, a->delay_ms * 1000000L};
+    nanosleep(&ts, NULL);
+    lang_session_interrupt(a->s);
+    return NULL;
+}
+
+static double now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void interrupt_case(const char *code, const char *check) {
+    capture c;
+    lang_session *s = new_session(&c);
+    lang_result r;
+    lang_exec(s, "keep = 41\nn = 0\n", "<cell 1>", false, &r);
+    lang_result_free(&r);
+    intr_arg a = {s, 50};
+    pthread_t th;
+    pthread_create(&th, NULL, interrupter, &a);
+    double t0 = now();
+    lang_exec(s, code, "<cell 2>", false, &r);
+    double dt = now() - t0;
+    pthread_join(th, NULL);
+    CHECK(!r.ok);
+    CHECK_MSG(r.error.cls == LANG_ERR_INTERRUPT, "%s: %s", r.error.ename ? r.error.ename : "ok",
+              r.error.evalue ? r.error.evalue : "");
+    CHECK(r.error.ename && !strcmp(r.error.ename, "KeyboardInterrupt"));
+    CHECK_MSG(r.error.evalue && strstr(r.error.evalue, "<cell 2>:"), "%s", r.error.evalue);
+    CHECK_MSG(dt < 0.5, "the interrupt took %.3f s", dt);
+    lang_result_free(&r);
+    /* The session and its variables survive. */
+    lang_exec(s, check, "<cell 3>", true, &r);
+    CHECK(r.ok && r.has_value);
+    if (r.ok && r.has_value)
+        CHECK_MSG(!strcmp(lang_mime_get(&r.value, "text/plain"), "True"), "%s",
+                  lang_mime_get(&r.value, "text/plain"));
+    lang_result_free(&r);
+    lang_session_free(s);
+    lang_buf_free(&c.out);
+}
+
+NN_TEST(lang_interrupt) {
+    interrupt_case("for i in range(10**9):\n    n = n + 1\n", "keep == 41 and n > 0");
+    interrupt_case("while True:\n    pass\n", "keep == 41");
+    interrupt_case("def spin():\n    while True:\n        n = 1\nspin()\n", "keep == 41");
+    interrupt_case("xs = [i * 2 for i in range(10**9)]\n", "keep == 41");
+}
+
+/* ---- the session API ---- */
+
+static bool has(char **v, const char *s) {
+    for (int i = 0; v && v[i]; i++)
+        if (!strcmp(v[i], s)) return true;
+    return false;
+}
+
+NN_TEST(lang_completion_and_inspect) {
+    capture c;
+    lang_session *s = new_session(&c);
+    lang_result r;
+    lang_exec(s, "values = [1, 2]\nname = 'abc'\ndef step(lr, momentum=0.9):\n    return lr\n",
+              "<cell 1>", false, &r);
+    CHECK(r.ok);
+    lang_result_free(&r);
+    size_t st, en;
+    char **v = lang_complete(s, "val", 3, &st, &en);
+    CHECK(has(v, "values") && st == 0 && en == 3);
+    lang_strv_free(v);
+    v = lang_complete(s, "pri", 3, &st, &en);
+    CHECK(has(v, "print"));
+    lang_strv_free(v);
+    v = lang_complete(s, "values.ap", 9, &st, &en);
+    CHECK(has(v, "append") && st == 7);
+    lang_strv_free(v);
+    v = lang_complete(s, "name.st", 7, &st, &en);
+    CHECK(has(v, "startswith") && has(v, "strip"));
+    lang_strv_free(v);
+    v = lang_complete(s, "step(0.1, mo", 12, &st, &en);
+    CHECK(has(v, "momentum="));
+    lang_strv_free(v);
+    v = lang_complete(s, "sorted(values, re", 17, &st, &en);
+    CHECK(has(v, "reverse="));
+    lang_strv_free(v);
+    v = lang_complete(s, "%ti", 3, &st, &en);
+    CHECK(has(v, "%time") && st == 0);
+    lang_strv_free(v);
+    v = lang_complete(s, "%load tests/la", 14, &st, &en);
+    CHECK(has(v, "tests/lang/") && st == 6);
+    lang_strv_free(v);
+    /* never calls: a call in the chain completes nothing */
+    v = lang_complete(s, "step(1).", 8, &st, &en);
+    CHECK(v && !v[0]);
+    lang_strv_free(v);
+
+    char *h = lang_inspect(s, "len(x)", 1, 0);
+    CHECK(h && strstr(h, "len(obj)"));
+    free(h);
+    h = lang_inspect(s, "step(", 5, 0);
+    CHECK_MSG(h && strstr(h, "step(lr, momentum=0.9)") && strstr(h, "<cell 1>:3"), "%s",
+              h ? h : "(null)");
+    free(h);
+    h = lang_inspect(s, "name.upper", 10, 1);
+    CHECK_MSG(h && strstr(h, "str.upper()"), "%s", h ? h : "(null)");
+    free(h);
+    h = lang_inspect(s, "values", 2, 1);
+    CHECK_MSG(h && strstr(h, "list of 2 items"), "%s", h ? h : "(null)");
+    free(h);
+    char *w = lang_who(s);
+    CHECK_MSG(w && strstr(w, "values") && strstr(w, "name") && strstr(w, "step"), "%s", w);
+    free(w);
+    lang_session_free(s);
+    lang_buf_free(&c.out);
+}
+
+NN_TEST(lang_exit_and_syntax_errors) {
+    capture c;
+    lang_session *s = new_session(&c);
+    lang_result r;
+    lang_exec(s, "x = (1 +\ny = ]\n", "bad.nn", false, &r);
+    CHECK(!r.ok && r.error.cls == LANG_ERR_SYNTAX);
+    CHECK_MSG(r.error.n_traceback >= 1, "%d", r.error.n_traceback);
+    if (r.error.n_traceback)
+        CHECK_MSG(strstr(r.error.traceback[0], "bad.nn:"), "%s", r.error.traceback[0]);
+    lang_result_free(&r);
+    int code = -1;
+    CHECK(!lang_session_exit_requested(s, &code));
+    lang_exec(s, "exit(3)", "<cell>", false, &r);
+    CHECK(!r.ok && !strcmp(r.error.ename, "SystemExit"));
+    CHECK(lang_session_exit_requested(s, &code) && code == 3);
+    lang_result_free(&r);
+    lang_session_free(s);
+    lang_buf_free(&c.out);
+}
+
+NN_TEST(lang_float_repr) {
+    static const struct {
+        double d;
+        const char *s;
+    } cases[] = {{0.1, "0.1"},
+                 {1e-5, "1e-05"},
+                 {1.0, "1.0"},
+                 {1e16, "1e+16"},
+                 {123456789012345678.0, "1.2345678901234568e+17"},
+                 {0.0001, "0.0001"},
+                 {-0.0, "-0.0"},
+                 {1.0 / 3, "0.3333333333333333"},
+                 {1e15, "1000000000000000.0"},
+                 {2.5e-7, "2.5e-07"},
+                 {5e-324, "5e-324"},
+                 {1.7976931348623157e308, "1.7976931348623157e+308"}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        lang_buf b;
+        lang_buf_init(&b);
+        lang_float_repr(cases[i].d, &b);
+        CHECK_MSG(!strcmp(b.data, cases[i].s), "%s vs %s", b.data, cases[i].s);
+        lang_buf_free(&b);
+    }
+}
