@@ -83,18 +83,23 @@ static nn_status numel_checked(nn_ctx *ctx, int ndim, const int64_t *shape, int6
     if (ndim < 0 || ndim > NN_MAX_DIMS)
         return nn_error_set(&ctx->err, NN_ERR_SHAPE, "tensors have at most %d dims, got %d",
                             NN_MAX_DIMS, ndim);
-    int64_t n = 1;
+    /* [span] is the product of the sizes with 0 counted as 1: the strides
+     * are built from it, so it must stay far from overflow even when a zero
+     * size makes the tensor empty. */
+    int64_t n = 1, span = 1;
     for (int i = 0; i < ndim; i++) {
         if (shape[i] < 0) {
             char buf[128];
             return nn_error_set(&ctx->err, NN_ERR_SHAPE, "negative size %lld in shape %s",
                                 (long long)shape[i], nn_shape_str(buf, sizeof buf, ndim, shape));
         }
-        if (shape[i] && n > INT64_MAX / 16 / shape[i]) {
+        int64_t d = shape[i] ? shape[i] : 1;
+        if (span > INT64_MAX / 16 / d) {
             char buf[128];
             return nn_error_set(&ctx->err, NN_ERR_MEMORY, "shape %s has too many elements",
                                 nn_shape_str(buf, sizeof buf, ndim, shape));
         }
+        span *= d;
         n *= shape[i];
     }
     *out = n;

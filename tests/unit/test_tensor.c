@@ -632,3 +632,14 @@ NN_TEST(tensor_bad_shapes_are_errors) {
     nn_tensor_release(z);
     nn_ctx_free(ctx);
 }
+
+/* An empty tensor with an absurd other dim must not overflow the strides. */
+NN_TEST(tensor_empty_with_huge_dim_is_an_error) {
+    nn_ctx *ctx = nn_ctx_new(0);
+    nn_tensor *t = nn_zeros(ctx, NN_FLOAT32, 3, TU_SHAPE(0, INT64_MAX, 3));
+    CHECK(t == NULL && nn_ctx_status(ctx) == NN_ERR_MEMORY);
+    t = nn_zeros(ctx, NN_FLOAT32, 3, TU_SHAPE(0, 1000, 3));
+    CHECK(t != NULL && nn_tensor_numel(t) == 0);
+    nn_tensor_release(t);
+    nn_ctx_free(ctx);
+}
