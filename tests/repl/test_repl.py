@@ -229,6 +229,7 @@ def test_tab_completes_names_attributes_magics_and_paths(env):
     child.expect(PROMPT)
     child.send("x.su\t\t")  # ambiguous (sub, sum, ...): the second Tab lists them
     child.expect("sum")
+    child.expect(PROMPT)  # the prompt is drawn again under the list
     child.sendcontrol("u")
     child.send("x.nume\t")
     time.sleep(0.3)
@@ -252,6 +253,7 @@ def test_tab_lists_candidates(env):
     child = start(env)
     child.send("zeros\t\t")
     child.expect("zeros_like")
+    child.expect(PROMPT)
     child.sendcontrol("u")
     child.send("\r")
     child.expect(PROMPT)
@@ -261,9 +263,9 @@ def test_tab_lists_candidates(env):
 def test_tab_completes_keyword_arguments(env):
     needs_language()
     child = start(env)
-    child.send("t = zeros(2, requires_g\t")
+    child.send("t = zeros(2, requires_g\t")  # completes to "requires_grad="
     time.sleep(0.3)
-    child.send("=True)\r")
+    child.send("True)\r")
     child.expect(PROMPT)
     leave(child)
     assert "t = zeros(2, requires_grad=True)" in history_lines(env), history_lines(env)
