@@ -105,7 +105,8 @@ fuzz: deps $(FUZZ_TARGETS:%=build/libfuzzer/%)
 	@for t in $(FUZZ_TARGETS); do \
 	    mkdir -p build/corpus/$$t; \
 	    echo "== $$t for $(FUZZ_SECONDS)s"; \
-	    build/libfuzzer/$$t -max_total_time=$(FUZZ_SECONDS) -max_len=4096 build/corpus/$$t || exit 1; \
+	    seeds=; case $$t in fuzz_parse|fuzz_eval) seeds=tests/lang;; esac; \
+	    build/libfuzzer/$$t -max_total_time=$(FUZZ_SECONDS) -max_len=4096 build/corpus/$$t $$seeds || exit 1; \
 	done
 
 bench: deps
