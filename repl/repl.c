@@ -882,23 +882,49 @@ int repl_run_script(const char *path) {
 
 /* ---- help ---- */
 
+/* Help output goes straight to stdout; errors are reported by the caller. */
+static void help_stream(void *user, lang_stream which, const char *text, size_t len) {
+    (void)user;
+    fwrite(text, 1, len, which == LANG_STDERR ? stderr : stdout);
+}
+
 int repl_help_topic(const char *topic) {
+    /* The session's %help is the one source of help text (builtins,
+     * methods such as Tensor.sum, magics), so the topic goes through it;
+     * only a name is accepted, so the topic cannot smuggle in code. */
+    const char *t = topic;
+    bool ok_name = *t != 0;
+    if (*t == '%') t++;
+    for (; *t; t++)
+        if (!isalnum((unsigned char)*t) && *t != '_' && *t != '.') ok_name = false;
+    if (!ok_name) {
+        fprintf(stderr, "nndb: '%s' is not a name to look up (try: nndb help zeros)\n", topic);
+        return 1;
+    }
     lang_frontend fe;
     memset(&fe, 0, sizeof fe);
+    fe.stream = help_stream;
     lang_session *s = lang_session_new(&fe);
     if (!s) {
         fprintf(stderr, "nndb: cannot start a session (out of memory)\n");
         return 1;
     }
-    char *text = lang_inspect(s, topic, strlen(topic), 1);
-    lang_session_free(s);
-    if (!text) {
-        fprintf(stderr, "nndb: no help for '%s' (try `nndb` and %%help for the list)\n", topic);
+    size_t n = strlen(topic) + 8;
+    char *code = malloc(n);
+    if (!code) {
+        lang_session_free(s);
         return 1;
     }
-    size_t n = strlen(text);
-    fputs(text, stdout);
-    if (!n || text[n - 1] != '\n') fputc('\n', stdout);
-    free(text);
-    return 0;
+    snprintf(code, n, "%%help %s", topic);
+    lang_result res;
+    memset(&res, 0, sizeof res);
+    bool ok = lang_exec(s, code, "<help>", false, &res);
+    fflush(stdout);
+    if (!ok)
+        fprintf(stderr, "nndb: %s\n",
+                res.error.evalue && *res.error.evalue ? res.error.evalue : "no such help topic");
+    lang_result_free(&res);
+    lang_session_free(s);
+    free(code);
+    return ok ? 0 : 1;
 }

@@ -85,35 +85,73 @@ static bool is_caret_line(const char *s) {
     return caret;
 }
 
-/* A frame line names a place: 'File "x", line 3' or 'x.nn:3:5' or
- * "Traceback (...)" — anything not indented that is not a caret line. */
+/* A frame line names a place: '  File "x.nn", line 3, in f'. */
 static bool is_frame_line(const char *s) {
-    return *s && *s != ' ' && *s != '\t';
+    while (*s == ' ') s++;
+    return !strncmp(s, "File ", 5) || !strncmp(s, "Traceback ", 10);
+}
+
+/* Write [n] bytes of [s] in [sgr] (none when NULL). */
+static void paint(FILE *f, const char *sgr, const char *s, size_t n) {
+    if (!n) return;
+    if (sgr) fputs(sgr, f);
+    fwrite(s, 1, n, f);
+    if (sgr) fputs(REPL_SGR_RESET, f);
+}
+
+/* One traceback line without its newline. A line that carries the error
+ * itself ("x.nn:1:5: SyntaxError: ...") gets the place in the frame colour
+ * and the class name in the error colour. */
+static void write_tb_line(FILE *f, const char *line, size_t n, const char *name, bool colour) {
+    if (!colour) {
+        fwrite(line, 1, n, f);
+        return;
+    }
+    size_t nl = strlen(name);
+    const char *hit = nl ? strstr(line, name) : NULL;
+    if (hit && (size_t)(hit - line) + nl < n && hit[nl] == ':') {
+        size_t pre = (size_t)(hit - line);
+        paint(f, REPL_SGR_FRAME, line, pre);
+        paint(f, REPL_SGR_ERROR, hit, nl);
+        fwrite(hit + nl, 1, n - pre - nl, f);
+        return;
+    }
+    const char *sgr = is_caret_line(line)   ? REPL_SGR_CARET
+                      : is_frame_line(line) ? REPL_SGR_FRAME
+                                            : NULL;
+    paint(f, sgr, line, n);
 }
 
 void repl_write_error(FILE *f, const lang_error_info *e, bool colour) {
+    const char *name = e->ename && *e->ename ? e->ename : lang_err_name(e->cls);
+    const char *msg = e->evalue ? e->evalue : "";
+    /* Python's header, for errors raised while running: a syntax error
+     * names its place on its own line. */
+    bool header = e->n_traceback > 0 && e->cls != LANG_ERR_SYNTAX && e->traceback[0] &&
+                  strncmp(e->traceback[0], "Traceback", 9) != 0;
+    if (header) {
+        paint(f, colour ? REPL_SGR_FRAME : NULL, "Traceback (most recent call last):", 34);
+        fputc('\n', f);
+    }
+    /* When the traceback already states "Name: message" (syntax errors list
+     * each error that way), a closing line would only repeat it. */
+    bool stated = false;
+    size_t nl = strlen(name), ml = strlen(msg);
     for (int i = 0; i < e->n_traceback; i++) {
         const char *line = e->traceback[i] ? e->traceback[i] : "";
         size_t n = strlen(line);
-        const char *sgr = NULL;
-        if (colour)
-            sgr = is_caret_line(line)   ? REPL_SGR_CARET
-                  : is_frame_line(line) ? REPL_SGR_FRAME
-                                        : NULL;
-        /* Paint the text but not its newline, so a reset never leaks onto
-         * the next line's first column. */
         size_t body = n && line[n - 1] == '\n' ? n - 1 : n;
-        if (sgr) fputs(sgr, f);
-        fwrite(line, 1, body, f);
-        if (sgr) fputs(REPL_SGR_RESET, f);
+        const char *hit = strstr(line, name);
+        if (hit && hit[nl] == ':' && hit[nl + 1] == ' ' && !strncmp(hit + nl + 2, msg, ml))
+            stated = true;
+        /* Painted up to the newline, so a reset never leaks onto the next
+         * line's first column. */
+        write_tb_line(f, line, body, name, colour);
         fputc('\n', f);
     }
-    const char *name = e->ename && *e->ename ? e->ename : lang_err_name(e->cls);
-    if (colour)
-        fprintf(f, "%s%s%s", REPL_SGR_ERROR, name, REPL_SGR_RESET);
-    else
-        fputs(name, f);
-    if (e->evalue && *e->evalue) fprintf(f, ": %s", e->evalue);
+    if (stated) return;
+    paint(f, colour ? REPL_SGR_ERROR : NULL, name, nl);
+    if (*msg) fprintf(f, ": %s", msg);
     fputc('\n', f);
 }
 

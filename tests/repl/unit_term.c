@@ -52,22 +52,50 @@ int main(void) {
     check(!strcmp(s, "tensor([1.])"), "no colour: text unchanged", s);
     free(s);
 
-    char *tb[] = {"<cell 1>:1:1\n", "    undefined_name\n", "    ^^^^^^^^^^^^^^\n"};
+    char *tb[] = {"  File \"<cell 1>\", line 1, in <module>\n", "    undefined_name\n",
+                  "    ^^^^^^^^^^^^^^\n"};
     lang_error_info e = {LANG_ERR_NAME, "NameError", "name 'undefined_name' is not defined", tb, 3};
     char *buf = NULL;
     size_t n = 0;
     FILE *f = open_memstream(&buf, &n);
     repl_write_error(f, &e, false);
     fclose(f);
-    check(!strcmp(buf, "<cell 1>:1:1\n    undefined_name\n    ^^^^^^^^^^^^^^\n"
+    check(!strcmp(buf, "Traceback (most recent call last):\n"
+                       "  File \"<cell 1>\", line 1, in <module>\n"
+                       "    undefined_name\n    ^^^^^^^^^^^^^^\n"
                        "NameError: name 'undefined_name' is not defined\n"),
           "error text", buf);
     free(buf);
     f = open_memstream(&buf, &n);
     repl_write_error(f, &e, true);
     fclose(f);
-    check(strstr(buf, "\033[1;31mNameError\033[0m: name") && strstr(buf, "\033[31m    ^^^"),
+    check(strstr(buf, "\033[1;31mNameError\033[0m: name") && strstr(buf, "\033[31m    ^^^") &&
+              strstr(buf, "\033[36m  File"),
           "error colour", buf);
+    free(buf);
+
+    /* A syntax error states itself in the traceback: no header, no repeat. */
+    char *stb[] = {"x.nn:1:5: SyntaxError: '(' was never closed\n", "    x = (1 +\n",
+                   "        ^\n"};
+    lang_error_info se = {LANG_ERR_SYNTAX, "SyntaxError", "'(' was never closed", stb, 3};
+    f = open_memstream(&buf, &n);
+    repl_write_error(f, &se, false);
+    fclose(f);
+    check(!strcmp(buf, "x.nn:1:5: SyntaxError: '(' was never closed\n    x = (1 +\n        ^\n"),
+          "syntax error text", buf);
+    free(buf);
+    f = open_memstream(&buf, &n);
+    repl_write_error(f, &se, true);
+    fclose(f);
+    check(strstr(buf, "\033[36mx.nn:1:5: \033[0m\033[1;31mSyntaxError\033[0m: '('") != NULL,
+          "syntax error colour", buf);
+    free(buf);
+
+    lang_error_info bare = {LANG_ERR_INTERRUPT, "KeyboardInterrupt", "", NULL, 0};
+    f = open_memstream(&buf, &n);
+    repl_write_error(f, &bare, false);
+    fclose(f);
+    check(!strcmp(buf, "KeyboardInterrupt\n"), "bare error", buf);
     free(buf);
 
     char line[512];
