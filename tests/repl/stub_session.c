@@ -170,6 +170,17 @@ bool lang_exec(lang_session *s, const char *code, const char *filename, bool int
             }
             continue;
         }
+        if (!strcmp(line, "%help zeros")) {
+            const char *h = "zeros(*size, dtype=None, requires_grad=False)\n";
+            if (s->fe.stream) s->fe.stream(s->fe.user, LANG_STDOUT, h, strlen(h));
+            continue;
+        }
+        if (!strncmp(line, "%help ", 6)) {
+            fail(res, LANG_ERR_NAME, "NameError", filename, lineno, NULL, "no help for '%s'",
+                 line + 6);
+            free(copy);
+            return false;
+        }
         if (!strncmp(line, "print(", 6)) {
             char *end = strrchr(line, ')');
             if (end) *end = 0;
