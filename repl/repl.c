@@ -376,11 +376,7 @@ static char *fe_readline(void *user, const char *prompt, bool password) {
         lang_session_interrupt(g_session);
         return NULL;
     }
-    if (st == READ_EOF) {
-        fputc('\n', stdout);
-        fflush(stdout);
-        return NULL;
-    }
+    if (st == READ_EOF) return NULL; /* readline has ended the line */
     return line;
 }
 
@@ -680,10 +676,8 @@ static cell_status read_cell(repl *r, const char *p1, const char *p2) {
             return CELL_INTERRUPTED;
         }
         if (st == READ_EOF) {
-            fputc('\n', stdout);
-            fflush(stdout);
             /* Ctrl-D inside a block ends the block; on an empty prompt it
-             * leaves. */
+             * leaves. readline has ended the line on the screen. */
             return n ? CELL_READY : CELL_EOF;
         }
         note_history(r, line);

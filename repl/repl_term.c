@@ -137,17 +137,22 @@ void repl_write_error(FILE *f, const lang_error_info *e, bool colour) {
      * each error that way), a closing line would only repeat it. */
     bool stated = false;
     size_t nl = strlen(name), ml = strlen(msg);
+    /* An entry may hold several lines (a frame, its source, its caret);
+     * each is painted on its own, up to its newline, so a reset never
+     * leaks onto the next line's first column. */
     for (int i = 0; i < e->n_traceback; i++) {
         const char *line = e->traceback[i] ? e->traceback[i] : "";
-        size_t n = strlen(line);
-        size_t body = n && line[n - 1] == '\n' ? n - 1 : n;
-        const char *hit = strstr(line, name);
-        if (hit && hit[nl] == ':' && hit[nl + 1] == ' ' && !strncmp(hit + nl + 2, msg, ml))
-            stated = true;
-        /* Painted up to the newline, so a reset never leaks onto the next
-         * line's first column. */
-        write_tb_line(f, line, body, name, colour);
-        fputc('\n', f);
+        do {
+            const char *eol = strchr(line, '\n');
+            size_t body = eol ? (size_t)(eol - line) : strlen(line);
+            const char *hit = strstr(line, name);
+            if (hit && (size_t)(hit - line) < body && hit[nl] == ':' && hit[nl + 1] == ' ' &&
+                !strncmp(hit + nl + 2, msg, ml))
+                stated = true;
+            write_tb_line(f, line, body, name, colour);
+            fputc('\n', f);
+            line = eol ? eol + 1 : line + body;
+        } while (*line);
     }
     if (stated) return;
     paint(f, colour ? REPL_SGR_ERROR : NULL, name, nl);

@@ -91,6 +91,18 @@ int main(void) {
           "syntax error colour", buf);
     free(buf);
 
+    /* One entry per frame, several lines each: every line painted alone. */
+    char *ftb[] = {"  File \"a.nn\", line 4, in <module>\n    f(x)\n    ^~~~\n",
+                   "  File \"a.nn\", line 2, in f\n    return a @ a\n           ^~~~~\n"};
+    lang_error_info fe = {LANG_ERR_SHAPE, "ShapeError", "inner dims differ", ftb, 2};
+    f = open_memstream(&buf, &n);
+    repl_write_error(f, &fe, true);
+    fclose(f);
+    check(strstr(buf, "\033[36m  File \"a.nn\", line 2, in f\033[0m\n    return a @ a\n"
+                      "\033[31m           ^~~~~\033[0m\n") != NULL,
+          "frames painted line by line", buf);
+    free(buf);
+
     lang_error_info bare = {LANG_ERR_INTERRUPT, "KeyboardInterrupt", "", NULL, 0};
     f = open_memstream(&buf, &n);
     repl_write_error(f, &bare, false);
