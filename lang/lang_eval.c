@@ -84,6 +84,15 @@ static void frame_release(lang_frame *f) {
     }
 }
 
+/* Freeing a module may free lang_name structs whose addresses the global
+ * cache holds; every such free bumps this epoch, which empties the cache. */
+static _Atomic uint64_t module_epoch = 1;
+
+static void module_release(lang_module *m) {
+    if (m && m->refcount == 1) atomic_fetch_add(&module_epoch, 1);
+    lang_module_release(m);
+}
+
 /* ------------------------------------------------------------------ user functions */
 
 typedef struct func_obj {
@@ -108,7 +117,7 @@ static void func_free(lang_obj *o) {
         free(f->defaults);
     }
     frame_release(f->parent);
-    lang_module_release(f->mod);
+    module_release(f->mod);
 }
 
 static bool func_call(lang_vm *vm, lang_obj *o, const lang_args *a, lang_val *out);
@@ -474,6 +483,34 @@ int lang_vm_line(lang_vm *vm) {
     return vm->line;
 }
 
+/* "net.encoder" for a callee written as a name or an attribute chain. */
+static bool chain_text(const lang_expr *e, char *buf, size_t cap, size_t *len) {
+    const char *part;
+    if (e->kind == LANG_EX_NAME) {
+        part = e->u.name.name->str;
+        *len = 0;
+    } else if (e->kind == LANG_EX_ATTR) {
+        if (!chain_text(e->u.attr.value, buf, cap, len)) return false;
+        if (*len + 1 >= cap) return false;
+        buf[(*len)++] = '.';
+        part = e->u.attr.name->str;
+    } else {
+        return false;
+    }
+    size_t n = strlen(part);
+    if (*len + n + 1 > cap) return false;
+    memcpy(buf + *len, part, n + 1);
+    *len += n;
+    return true;
+}
+
+const char *lang_vm_callee_name(lang_vm *vm) {
+    size_t len;
+    if (!vm->callee || !chain_text(vm->callee, vm->callee_buf, sizeof vm->callee_buf, &len))
+        return NULL;
+    return vm->callee_buf;
+}
+
 bool lang_vm_call(lang_vm *vm, lang_val f, const lang_args *a, lang_val *out) {
     return lang_call(vm, f, a, out);
 }
@@ -495,6 +532,25 @@ static lang_obj ellipsis_obj = {1 << 28, &ellipsis_type};
 static bool fail_at(lang_vm *vm, lang_frame *f, const lang_expr *e) {
     locate(vm, f, e->span);
     return false;
+}
+
+/* The global slot of a name, through the pointer cache; -1 when absent
+ * (and [create] is false) or out of memory. */
+static int64_t global_slot(lang_vm *vm, const lang_name *n, bool create) {
+    uint64_t epoch = atomic_load_explicit(&module_epoch, memory_order_relaxed);
+    if (vm->gcache_epoch != epoch) {
+        memset(vm->gcache, 0, sizeof vm->gcache);
+        vm->gcache_epoch = epoch;
+    }
+    size_t h = ((uintptr_t)n >> 4) & 511;
+    if (vm->gcache[h].key == n) return vm->gcache[h].slot;
+    int64_t pos, k = gprobe(vm, n->str, n->len, n->hash, &pos);
+    if (k < 0 && create) k = lang_vm_global_slot(vm, n->str, n->len, n->hash);
+    if (k >= 0) {
+        vm->gcache[h].key = n;
+        vm->gcache[h].slot = k;
+    }
+    return k;
 }
 
 static lang_frame *free_frame(lang_frame *f, int depth) {
@@ -527,7 +583,7 @@ static bool load_name(lang_vm *vm, lang_frame *f, const lang_expr *e, lang_val *
     }
     case LANG_SCOPE_GLOBAL: break;
     }
-    int64_t pos, k = gprobe(vm, n->str, n->len, n->hash, &pos);
+    int64_t k = global_slot(vm, n, false);
     if (k >= 0) {
         lang_global *g = &vm->globals[k];
         if (g->set) {
@@ -555,11 +611,8 @@ static bool store_name(lang_vm *vm, lang_frame *f, const lang_expr *e, lang_val 
         break;
     }
     default: {
-        int64_t pos, k = gprobe(vm, n->str, n->len, n->hash, &pos);
-        if (k < 0) {
-            k = lang_vm_global_slot(vm, n->str, n->len, n->hash);
-            if (k < 0) return lang_raise(vm, LANG_ERR_MEMORY, "out of memory");
-        }
+        int64_t k = global_slot(vm, n, true);
+        if (k < 0) return lang_raise(vm, LANG_ERR_MEMORY, "out of memory");
         lang_global *g = &vm->globals[k];
         lang_val old = g->value;
         bool was = g->set;
@@ -976,16 +1029,18 @@ static bool eval_call(lang_vm *vm, lang_frame *f, const lang_expr *e, lang_val *
     bool ok = eval_args(vm, f, e, &b);
     if (ok) {
         lang_args a = {b.n, b.pos, b.nkw, b.kwnames, b.kw};
+        const lang_expr *saved_callee = vm->callee;
+        vm->callee = e->u.call.func;
         if (lang_is_obj(fn, &lang_func_type))
             ok = call_user(vm, (func_obj *)fn.u.o, &a, out);
         else if (fn.kind == LANG_OBJ && fn.u.o->type->call)
             ok = fn.u.o->type->call(vm, fn.u.o, &a, out);
         else
             ok = lang_raise(vm, LANG_ERR_TYPE, "'%s' object is not callable", lang_type_name(fn));
+        vm->callee = saved_callee;
     }
     argv_free(&b);
     lang_val_release(fn);
-    /* Builtins may leave the engine label at a callee's line. */
     return ok;
 }
 
@@ -1708,6 +1763,7 @@ static xstat exec_with(lang_vm *vm, lang_frame *f, const lang_stmt *s, int item)
     if (r == XS_OK) r = exec_with(vm, f, s, item + 1);
     /* __exit__ runs whatever happened; a pending error is kept aside. */
     saved_err saved;
+    memset(&saved, 0, sizeof saved);
     bool had_err = r == XS_ERR;
     if (had_err) err_save(vm, &saved);
     lang_val none3[3] = {lang_none(), lang_none(), lang_none()}, res;
@@ -1971,8 +2027,12 @@ bool lang_eval_module(lang_vm *vm, lang_module *m, bool want_value, lang_val *va
                 locate(vm, fr, s->span);
                 ok = false;
             } else {
-                ok = eval(vm, fr, s->u.expr, value);
-                if (!ok) locate(vm, fr, s->span);
+                lang_val v;
+                ok = eval(vm, fr, s->u.expr, &v);
+                if (ok)
+                    *value = v;
+                else
+                    locate(vm, fr, s->span);
             }
             break;
         }
@@ -1992,7 +2052,7 @@ bool lang_eval_module(lang_vm *vm, lang_module *m, bool want_value, lang_val *va
     vm->file = saved_file;
     vm->line = saved_line;
     frame_done(vm, fr);
-    lang_module_release(m);
+    module_release(m);
     if (!ok) {
         lang_val_release(*value);
         *value = lang_none();

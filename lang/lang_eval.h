@@ -138,13 +138,21 @@ struct lang_vm {
     int64_t n_globals, cap_globals;
     int64_t *gindex; /* name -> global slot + 1 */
     int64_t gindex_cap;
+    /* lang_name pointer -> global slot, valid while no module was freed */
+    struct {
+        const void *key;
+        int64_t slot;
+    } gcache[512];
+    uint64_t gcache_epoch;
 
     /* where we are */
     const char *file; /* interned in ctx */
     int line;
-    struct lang_frame *frame;    /* the innermost running frame */
-    void *frame_list;            /* frames that closures hold (lang_eval.c) */
-    int edepth;                  /* expression nesting, against C stack overflow */
+    struct lang_frame *frame; /* the innermost running frame */
+    void *frame_list;         /* frames that closures hold (lang_eval.c) */
+    int edepth;               /* expression nesting, against C stack overflow */
+    const lang_expr *callee;  /* the function expression of the running call */
+    char callee_buf[256];
     const lang_stmt *timed_loop; /* %time: the loop whose iterations are counted */
     int64_t timed_iters;
     size_t alloc_limit; /* largest list/str/dict a script may build (bytes) */
@@ -220,6 +228,8 @@ bool lang_typeobj_new(lang_vm *vm, const char *name, lang_kind kind, const lang_
                       lang_builtin_fn ctor, const lang_help *help, lang_val *out);
 /* Whether [v] is an instance of the class object [cls]. */
 bool lang_isinstance(lang_val v, const lang_typeobj *cls);
+/* A type's method by name, or NULL. */
+const lang_method *lang_find_method(const lang_type *t, const char *name);
 /* Sort a list in place (list.sort and sorted()). */
 bool lang_sort_list(lang_vm *vm, lang_val list, lang_val key, bool reverse);
 /* dict.update(a): a dict, pairs, and keyword arguments. */

@@ -74,6 +74,12 @@ static char *args_of(const lang_stmt *s) {
     const char *a = s->u.magic.args ? s->u.magic.args : "";
     size_t n = s->u.magic.args ? s->u.magic.args_len : 0;
     while (n && (*a == ' ' || *a == '\t')) a++, n--;
+    /* A trailing comment is not part of the arguments. */
+    for (size_t i = 1; i < n; i++)
+        if (a[i] == '#' && (a[i - 1] == ' ' || a[i - 1] == '\t')) {
+            n = i;
+            break;
+        }
     while (n && (a[n - 1] == ' ' || a[n - 1] == '\t' || a[n - 1] == '\n' || a[n - 1] == '\r')) n--;
     return strndup(a, n);
 }
@@ -244,7 +250,7 @@ bool lang_magic_run(lang_vm *vm, const lang_stmt *s, const lang_module *m) {
     } else if (!strcmp(name, "reset"))
         ok = m_reset(vm, args);
     else if (!strcmp(name, "seed")) {
-        int64_t v;
+        int64_t v = 0;
         ok = parse_int_arg(vm, args, "seed", &v);
         if (ok) nn_ctx_seed(vm->ctx, (uint64_t)v);
     } else if (!strcmp(name, "threads")) {
@@ -253,7 +259,7 @@ bool lang_magic_run(lang_vm *vm, const lang_stmt *s, const lang_module *m) {
             snprintf(line, sizeof line, "%d\n", nn_get_num_threads());
             out(vm, line);
         } else {
-            int64_t v;
+            int64_t v = 0;
             ok = parse_int_arg(vm, args, "threads", &v);
             if (ok && (v < 1 || v > 1024))
                 ok = lang_raise(vm, LANG_ERR_VALUE, "%%threads needs 1 to 1024");

@@ -87,7 +87,19 @@ static bool install_builtins(lang_vm *vm) {
             if (!ok) return false;
         }
     }
-    return lang_core_install(vm) && lang_tensor_install(vm);
+    if (!lang_core_install(vm) || !lang_tensor_install(vm)) return false;
+    /* Families may install plain globals (dtypes): make them builtins, so
+     * %who does not list them and %reset does not remove them. */
+    for (int64_t k = 0; k < vm->n_globals; k++) {
+        lang_global *g = &vm->globals[k];
+        if (!g->set) continue;
+        if (g->has_builtin) lang_val_release(g->builtin);
+        g->builtin = g->value;
+        g->has_builtin = true;
+        g->set = false;
+        g->value = lang_none();
+    }
+    return true;
 }
 
 lang_session *lang_session_new(const lang_frontend *fe) {

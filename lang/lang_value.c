@@ -390,7 +390,7 @@ static bool str_getitem(lang_vm *vm, lang_obj *o, lang_val key, lang_val *out) {
         }
         return str_from_buf(vm, &b, out);
     }
-    int64_t i;
+    int64_t i = 0;
     if (!index_of(vm, key, (int64_t)s->ncp, "string", &i)) return false;
     size_t off = ascii ? (size_t)i : utf8_offset(s->data, s->len, (size_t)i);
     size_t cl = ascii ? 1 : utf8_char_len((unsigned char)s->data[off]);
@@ -1688,7 +1688,7 @@ static bool seq_getitem(lang_vm *vm, lang_obj *o, lang_val key, lang_val *out) {
             Q(*out)->items[k] = lang_val_retain(q->items[i]);
         return true;
     }
-    int64_t i;
+    int64_t i = 0;
     if (!index_of(vm, key, q->n, what, &i)) return false;
     *out = lang_val_retain(q->items[i]);
     return true;
@@ -1731,7 +1731,7 @@ static bool list_setitem(lang_vm *vm, lang_obj *o, lang_val key, lang_val v) {
         lang_val_release(src);
         return true;
     }
-    int64_t i;
+    int64_t i = 0;
     if (!index_of(vm, key, q->n, "list assignment", &i)) return false;
     lang_val old = q->items[i];
     q->items[i] = lang_val_retain(v);
@@ -1844,7 +1844,7 @@ static bool seq_find(lang_vm *vm, lang_val self, lang_val x, int64_t *out) {
 
 static bool m_list_remove(lang_vm *vm, lang_val self, const lang_args *a, lang_val *out) {
     lang_val x;
-    int64_t i;
+    int64_t i = 0;
     if (!lang_parse_args(vm, a, "list.remove", "value", &x)) return false;
     if (!seq_find(vm, self, x, &i)) return false;
     if (i < 0) return lang_raise(vm, LANG_ERR_VALUE, "list.remove(x): x not in list");
@@ -1859,7 +1859,7 @@ static bool m_list_remove(lang_vm *vm, lang_val self, const lang_args *a, lang_v
 
 static bool m_seq_index(lang_vm *vm, lang_val self, const lang_args *a, lang_val *out) {
     lang_val x;
-    int64_t i;
+    int64_t i = 0;
     bool list = is_list(self);
     if (!lang_parse_args(vm, a, list ? "list.index" : "tuple.index", "value", &x)) return false;
     if (!seq_find(vm, self, x, &i)) return false;
@@ -2175,7 +2175,7 @@ static bool dict_rebuild(lang_vm *vm, lang_dict_obj *d, int64_t need) {
 
 bool lang_dict_set(lang_vm *vm, lang_val dict, lang_val key, lang_val value) {
     lang_dict_obj *d = D(dict);
-    int64_t hash, pos, entry;
+    int64_t hash = 0, pos, entry;
     if (!lang_hash(vm, key, &hash)) return false;
     if (!dict_lookup(vm, d, key, hash, &pos, &entry)) return false;
     if (entry >= 0) {
@@ -2201,7 +2201,7 @@ bool lang_dict_set(lang_vm *vm, lang_val dict, lang_val key, lang_val value) {
 
 bool lang_dict_get(lang_vm *vm, lang_val dict, lang_val key, lang_val *out, bool *found) {
     lang_dict_obj *d = D(dict);
-    int64_t hash, pos, entry;
+    int64_t hash = 0, pos, entry;
     *found = false;
     if (!lang_hash(vm, key, &hash)) return false;
     if (!dict_lookup(vm, d, key, hash, &pos, &entry)) return false;
@@ -2214,7 +2214,7 @@ bool lang_dict_get(lang_vm *vm, lang_val dict, lang_val key, lang_val *out, bool
 
 bool lang_dict_del(lang_vm *vm, lang_val dict, lang_val key, bool *found) {
     lang_dict_obj *d = D(dict);
-    int64_t hash, pos, entry;
+    int64_t hash = 0, pos, entry;
     *found = false;
     if (!lang_hash(vm, key, &hash)) return false;
     if (!dict_lookup(vm, d, key, hash, &pos, &entry)) return false;
@@ -2577,7 +2577,7 @@ static bool range_getitem(lang_vm *vm, lang_obj *o, lang_val key, lang_val *out)
         return lang_range_new(vm, r->start + start * r->step, r->start + stop * r->step,
                               r->step * step, out);
     }
-    int64_t i;
+    int64_t i = 0;
     if (!index_of(vm, key, r->len, "range object", &i)) return false;
     *out = lang_int(r->start + i * r->step);
     return true;
@@ -3446,7 +3446,7 @@ bool lang_delitem(lang_vm *vm, lang_val o, lang_val key) {
             q->n = w;
             return true;
         }
-        int64_t i;
+        int64_t i = 0;
         if (!index_of(vm, key, q->n, "list assignment", &i)) return false;
         lang_val old = q->items[i];
         memmove(q->items + i, q->items + i + 1, sizeof(lang_val) * (size_t)(q->n - i - 1));

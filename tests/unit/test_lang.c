@@ -2,7 +2,8 @@
  *
  * lang_scripts runs every tests/lang/ *.nn script (and the examples of
  * docs/language.md) with inline expectations:
- *   stmt        # expect: TEXT            the statement's output line(s)
+ *   stmt        # expect: TEXT            the statement's output line(s);
+ *                                         "TEXT ..." matches a prefix
  *   stmt        # expect error: Cls: msg  the statement fails so (prefix match)
  *   stmt        # expect traceback: TEXT  a traceback line contains TEXT
  * A script is cut into top-level statements; each runs as one REPL input
@@ -104,6 +105,12 @@ static bool parse_expect(const char *line, size_t n, int lineno, expect *e) {
     return false;
 }
 
+/* "TEXT ..." matches any line that starts with TEXT (timings). */
+static bool ends_with_dots(const char *s) {
+    size_t n = strlen(s);
+    return n >= 4 && !strcmp(s + n - 4, " ...");
+}
+
 static int run_chunk(lang_session *s, capture *c, const char *file, const char *code,
                      int first_line, expect *ex, int nex) {
     int fails = 0;
@@ -135,7 +142,9 @@ static int run_chunk(lang_session *s, capture *c, const char *file, const char *
             fprintf(stderr, "  %s:%d: expected output '%s', got nothing\n", file, ex[i].line,
                     ex[i].text);
             fails++;
-        } else if (len != strlen(ex[i].text) || strncmp(p, ex[i].text, len)) {
+        } else if (ends_with_dots(ex[i].text)
+                       ? strncmp(p, ex[i].text, strlen(ex[i].text) - 3) != 0
+                       : (len != strlen(ex[i].text) || strncmp(p, ex[i].text, len))) {
             fprintf(stderr, "  %s:%d: expected '%s', got '%.*s'\n", file, ex[i].line, ex[i].text,
                     (int)len, p);
             fails++;
@@ -214,8 +223,13 @@ static int run_script(const char *path) {
                    !starts_block_continuation(p);
         if (at_end || top) {
             int indent;
-            bool complete =
-                chunk.len == 0 || lang_is_complete(chunk.data, &indent) != LANG_INCOMPLETE;
+            /* An empty line ends a block at the prompt; a top-level line does here. */
+            bool complete = chunk.len == 0;
+            if (!complete) {
+                lang_buf_add(&chunk, "\n", 1);
+                complete = lang_is_complete(chunk.data, &indent) != LANG_INCOMPLETE;
+                chunk.data[--chunk.len] = 0;
+            }
             if (chunk.len && (complete || at_end)) {
                 fails += run_chunk(s, &c, path, chunk.data, chunk_line, ex, nex);
                 for (int i = 0; i < nex; i++) free(ex[i].text);
