@@ -1,0 +1,10 @@
+# The names an nndb script sees, mapped onto Python + PyTorch, so that the
+# same script prints the same output under both (tests/diff/run.sh).
+from torch import *
+import torch.nn.functional as F
+from torch.nn.functional import *
+from torch.nn import *
+from torch.optim import *
+# `from torch import *` replaces these builtins with tensor functions that
+# reject plain Python values; nndb's versions accept both, as Python's do.
+from builtins import sum, max, min, abs, round, pow, all, any, range, float, int, bool
