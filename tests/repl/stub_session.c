@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "lang.h"
 #include "lang_eval.h"
@@ -224,6 +225,14 @@ bool lang_exec(lang_session *s, const char *code, const char *filename, bool int
             free(copy);
             return fail(res, LANG_ERR_RUNTIME, "RuntimeError", filename, lineno, src,
                         "this line always fails");
+        }
+        if (!strcmp(line, "progress")) {
+            for (int i = 0; i <= 40 && s->fe.progress; i++) {
+                s->fe.progress(s->fe.user, "p", i, 40, "work");
+                struct timespec ts = {0, 10 * 1000 * 1000};
+                nanosleep(&ts, NULL);
+            }
+            continue;
         }
         if (!strcmp(line, "plot")) {
             lang_mime m;
