@@ -180,15 +180,67 @@ static const lang_help module_helps[NN_MODULE_KIND_COUNT] = {
 
 /* ------------------------------------------------------------------ the Module type */
 
+/* The tensor values a tree of wrappers has handed out, by engine tensor:
+ * shared by a wrapper and the child wrappers it creates, so a weight that
+ * sits in two places (GPT's tied head) is one object, and parameters()
+ * gives the same objects every time. Holds a reference to each value. */
+typedef struct tcache {
+    int32_t refcount;
+    int n, cap;
+    nn_tensor **ptr;
+    lang_val *val;
+} tcache;
+
+static tcache *tc_new(void) {
+    tcache *tc = calloc(1, sizeof *tc);
+    if (tc) tc->refcount = 1;
+    return tc;
+}
+
+static void tc_release(tcache *tc) {
+    if (!tc || --tc->refcount > 0) return;
+    for (int i = 0; i < tc->n; i++) lang_val_release(tc->val[i]);
+    free(tc->ptr);
+    free(tc->val);
+    free(tc);
+}
+
+static lang_val *tc_find(tcache *tc, const nn_tensor *t) {
+    for (int i = 0; i < tc->n; i++)
+        if (tc->ptr[i] == t) return &tc->val[i];
+    return NULL;
+}
+
+/* Make [v] (retained) the value of [t]. */
+static bool tc_put(lang_vm *vm, tcache *tc, nn_tensor *t, lang_val v) {
+    lang_val *slot = tc_find(tc, t);
+    if (slot) {
+        lang_val old = *slot;
+        *slot = lang_val_retain(v);
+        lang_val_release(old);
+        return true;
+    }
+    if (tc->n == tc->cap) {
+        int cap = tc->cap ? 2 * tc->cap : 8;
+        nn_tensor **p = realloc(tc->ptr, sizeof *p * (size_t)cap);
+        if (!p) return lang_raise(vm, LANG_ERR_MEMORY, "out of memory");
+        tc->ptr = p;
+        lang_val *vv = realloc(tc->val, sizeof *vv * (size_t)cap);
+        if (!vv) return lang_raise(vm, LANG_ERR_MEMORY, "out of memory");
+        tc->val = vv;
+        tc->cap = cap;
+    }
+    tc->ptr[tc->n] = t;
+    tc->val[tc->n++] = lang_val_retain(v);
+    return true;
+}
+
 typedef struct module_obj {
     lang_obj hdr;
     nn_module *m;
-    /* Cached values of the parameter slots: param_ptr says which tensor the
-     * cached value wraps, so a slot replaced behind our back is re-wrapped. */
-    nn_tensor *param_ptr[NN_MODULE_MAX_SLOTS];
-    lang_val param_val[NN_MODULE_MAX_SLOTS];
+    tcache *tc; /* shared with the child wrappers this one made */
     /* Cached wrappers of the children, by index (kid_ptr: the module each
-     * wraps). */
+     * wraps, so a child replaced behind our back is re-wrapped). */
     nn_module **kid_ptr;
     lang_val *kid_val;
     int n_kids;
@@ -211,7 +263,7 @@ nn_module *lang_module_of(lang_val v) {
 
 static void module_free(lang_obj *o) {
     module_obj *mo = (module_obj *)o;
-    for (int i = 0; i < NN_MODULE_MAX_SLOTS; i++) lang_val_release(mo->param_val[i]);
+    tc_release(mo->tc);
     for (int i = 0; i < mo->n_kids; i++) lang_val_release(mo->kid_val[i]);
     free(mo->kid_ptr);
     free(mo->kid_val);
@@ -219,19 +271,24 @@ static void module_free(lang_obj *o) {
     nn_module_release(mo->m);
 }
 
-/* Wrap [m], taking over the caller's reference (released on failure). */
-static bool module_wrap(lang_vm *vm, nn_module *m, lang_val *out) {
+/* Wrap [m], taking over the caller's reference (released on failure),
+ * sharing [tc] (NULL: a new cache for a new tree). */
+static bool module_wrap_tc(lang_vm *vm, nn_module *m, tcache *tc, lang_val *out) {
     if (!m) return lang_raise_engine(vm);
+    if (tc)
+        tc->refcount++;
+    else if (!(tc = tc_new())) {
+        nn_module_release(m);
+        return lang_raise(vm, LANG_ERR_MEMORY, "out of memory");
+    }
     module_obj *mo = lang_obj_new(vm, &module_types[m->kind], sizeof *mo);
     if (!mo) {
+        tc_release(tc);
         nn_module_release(m);
         return false;
     }
     mo->m = m;
-    for (int i = 0; i < NN_MODULE_MAX_SLOTS; i++) {
-        mo->param_ptr[i] = NULL;
-        mo->param_val[i] = lang_none();
-    }
+    mo->tc = tc;
     mo->kid_ptr = NULL;
     mo->kid_val = NULL;
     mo->n_kids = 0;
@@ -256,6 +313,10 @@ static bool kids_reserve(lang_vm *vm, module_obj *mo, int n) {
     return true;
 }
 
+static bool module_wrap(lang_vm *vm, nn_module *m, lang_val *out) {
+    return module_wrap_tc(vm, m, NULL, out);
+}
+
 /* Remember [v] (a Module value, retained) as the wrapper of child [i]. */
 static bool kid_store(lang_vm *vm, module_obj *mo, int i, lang_val v) {
     if (!kids_reserve(vm, mo, i + 1)) return false;
@@ -275,7 +336,7 @@ static bool kid_get(lang_vm *vm, module_obj *mo, int i, lang_val *out) {
         return true;
     }
     lang_val v;
-    if (!module_wrap(vm, nn_module_retain(c), &v)) return false;
+    if (!module_wrap_tc(vm, nn_module_retain(c), mo->tc, &v)) return false;
     bool ok = kid_store(vm, mo, i, v);
     *out = v;
     if (!ok) lang_val_release(v);
@@ -290,15 +351,17 @@ static bool param_get(lang_vm *vm, module_obj *mo, int i, lang_val *out) {
         *out = lang_none();
         return true;
     }
-    if (mo->param_ptr[i] == t) {
-        *out = lang_val_retain(mo->param_val[i]);
+    lang_val *cached = tc_find(mo->tc, t);
+    if (cached) {
+        *out = lang_val_retain(*cached);
         return true;
     }
     lang_val v;
     if (!lang_tensor_new(vm, nn_tensor_retain(t), &v)) return false;
-    lang_val_release(mo->param_val[i]);
-    mo->param_val[i] = lang_val_retain(v);
-    mo->param_ptr[i] = t;
+    if (!tc_put(vm, mo->tc, t, v)) {
+        lang_val_release(v);
+        return false;
+    }
     *out = v;
     return true;
 }
@@ -594,10 +657,7 @@ static bool module_setattr(lang_vm *vm, lang_obj *o, const char *name, lang_val 
         }
         if (!engine(vm, nn_module_set_param(CTX(vm), m, name, t))) return false;
         /* The module now holds the user's tensor: hand out that very value. */
-        lang_val_release(mo->param_val[i]);
-        mo->param_val[i] = lang_val_retain(v);
-        mo->param_ptr[i] = t;
-        return true;
+        return tc_put(vm, mo->tc, t, v);
     }
     int nc = nn_module_num_children(m);
     for (int i = 0; i < nc; i++)
@@ -1933,16 +1993,18 @@ static bool param_list(lang_vm *vm, lang_val v, const char *fname, bool one_ok, 
     for (int64_t i = 0; i < k; i++) {
         (*ts)[i] = lang_tensor_of(items[i]);
         if (!(*ts)[i]) {
-            bool dict = lang_is_obj(items[i], &lang_dict_type);
+            /* Raise while the list still holds the item we name. */
+            if (lang_is_obj(items[i], &lang_dict_type))
+                lang_raise(vm, LANG_ERR_TYPE,
+                           "%s(): parameter groups (dicts) are not supported; pass one list of "
+                           "tensors",
+                           fname);
+            else
+                lang_raise(vm, LANG_ERR_TYPE, "%s() expects tensors; item %lld is %s", fname,
+                           (long long)i, lang_type_name(items[i]));
             free(*ts);
             lang_val_release(*list);
-            if (dict)
-                return lang_raise(vm, LANG_ERR_TYPE,
-                                  "%s(): parameter groups (dicts) are not supported; pass one list "
-                                  "of tensors",
-                                  fname);
-            return lang_raise(vm, LANG_ERR_TYPE, "%s() expects tensors; item %lld is %s", fname,
-                              (long long)i, lang_type_name(items[i]));
+            return false;
         }
     }
     *n = (int)k;
