@@ -69,9 +69,10 @@ typedef struct bug_args {
         nan_col, padding_fraction;
 } bug_args;
 
-#define BUG_SPEC                                                                                   \
-    "bugs,bug_seed,relabel_from,relabel_to,leak_fraction,scale_column,scale,nan_row,nan_col,"      \
+#define BUG_SPEC_PARAMS                                                                            \
+    "bug_seed,relabel_from,relabel_to,leak_fraction,scale_column,scale,nan_row,nan_col,"           \
     "padding_fraction"
+#define BUG_SPEC "bugs," BUG_SPEC_PARAMS
 #define BUG_PTRS(b)                                                                                \
     &(b).bugs, &(b).seed, &(b).relabel_from, &(b).relabel_to, &(b).leak_fraction,                  \
         &(b).scale_column, &(b).scale, &(b).nan_row, &(b).nan_col, &(b).padding_fraction
@@ -551,7 +552,7 @@ static bool m_split(lang_vm *vm, lang_val self, const lang_args *a, lang_val *ou
 static bool m_plant(lang_vm *vm, lang_val self, const lang_args *a, lang_val *out) {
     bug_args b;
     bug_args_init(&b);
-    if (!lang_parse_args(vm, a, "plant", BUG_SPEC, BUG_PTRS(b))) return false;
+    if (!lang_parse_args(vm, a, "plant", "bugs|" BUG_SPEC_PARAMS, BUG_PTRS(b))) return false;
     nn_data_bugs bugs;
     bool any;
     if (!bug_args_read(vm, &b, &bugs, &any)) return false;
