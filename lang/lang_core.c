@@ -557,6 +557,10 @@ static bool b_any_all(lang_vm *vm, const lang_args *a, lang_val *out, bool any) 
             result = any;
             break;
         }
+        if (lang_vm_interrupted(vm)) {
+            lang_val_release(it);
+            return false;
+        }
     }
     lang_val_release(it);
     *out = lang_bool(result);

@@ -471,6 +471,12 @@ static bool raise_interrupt(lang_vm *vm) {
 }
 
 bool lang_vm_interrupted(lang_vm *vm) {
+    /* Builtins that loop call this per item, so the step budget (fuzzing)
+     * bounds them as it bounds statements. */
+    if (vm->step_limit && ++vm->steps > vm->step_limit) {
+        lang_raise(vm, LANG_ERR_RUNTIME, "step budget of %" PRId64 " exhausted", vm->step_limit);
+        return true;
+    }
     if (!interrupt_pending(vm)) return false;
     raise_interrupt(vm);
     return true;

@@ -159,6 +159,7 @@ struct lang_vm {
     int depth, max_depth;
     atomic_int interrupt;
     int64_t steps, step_limit; /* step_limit 0: unlimited (fuzzing sets one) */
+    bool sandbox;              /* fuzzing: no %load, %threads or input() */
     bool exit_requested;
     int exit_code;
 };

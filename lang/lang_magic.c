@@ -238,6 +238,8 @@ static bool m_history(lang_vm *vm, const char *args) {
 bool lang_magic_run(lang_vm *vm, const lang_stmt *s, const lang_module *m) {
     const char *name = s->u.magic.name->str;
     if (!strcmp(name, "time")) return m_time(vm, s, m);
+    if (vm->sandbox && (!strcmp(name, "load") || !strcmp(name, "threads")))
+        return lang_raise(vm, LANG_ERR_RUNTIME, "%%%s is off in this sandbox", name);
     char *args = args_of(s);
     if (!args) return lang_raise(vm, LANG_ERR_MEMORY, "out of memory");
     bool ok = true;

@@ -200,13 +200,8 @@ static bool starts_block_continuation(const char *line) {
     return !strncmp(line, "else", 4) || !strncmp(line, "elif", 4);
 }
 
-/* Run one script; returns the number of failed expectations. */
-static int run_script(const char *path) {
-    char *text = read_file(path);
-    if (!text) {
-        fprintf(stderr, "  %s: cannot read\n", path);
-        return 1;
-    }
+/* Run one script's text; returns the number of failed expectations. */
+static int run_text(const char *path, char *text) {
     capture c;
     lang_session *s = new_session(&c);
     int fails = 0;
@@ -261,8 +256,18 @@ static int run_script(const char *path) {
     lang_buf_free(&chunk);
     lang_session_free(s);
     lang_buf_free(&c.out);
-    free(text);
     return fails;
+}
+
+static int run_script(const char *path) {
+    char *text = read_file(path);
+    if (!text) {
+        fprintf(stderr, "  %s: cannot read\n", path);
+        return 1;
+    }
+    int f = run_text(path, text);
+    free(text);
+    return f;
 }
 
 static int cmp_names(const void *a, const void *b) {
@@ -466,4 +471,36 @@ NN_TEST(lang_float_repr) {
         CHECK_MSG(!strcmp(b.data, cases[i].s), "%s vs %s", b.data, cases[i].s);
         lang_buf_free(&b);
     }
+}
+
+/* The ```nndb blocks of docs/language.md, each run as a script (line
+ * numbers are kept by blanking the lines outside the blocks). */
+NN_TEST(lang_docs) {
+    const char *path = "docs/language.md";
+    char *text = read_file(path);
+    CHECK_MSG(text != NULL, "cannot read %s", path);
+    if (!text) return;
+    lang_buf b;
+    lang_buf_init(&b);
+    bool in_block = false;
+    int blocks = 0;
+    for (char *p = text; *p;) {
+        char *nl = strchr(p, '\n');
+        size_t n = nl ? (size_t)(nl - p) : strlen(p);
+        if (!in_block && n >= 7 && !strncmp(p, "```nndb", 7)) {
+            in_block = true;
+            blocks++;
+        } else if (in_block && n >= 3 && !strncmp(p, "```", 3)) {
+            in_block = false;
+        } else if (in_block) {
+            lang_buf_add(&b, p, n);
+        }
+        lang_buf_add(&b, "\n", 1);
+        p = nl ? nl + 1 : p + n;
+    }
+    CHECK(blocks >= 5);
+    int f = run_text(path, b.data ? b.data : "");
+    CHECK_MSG(f == 0, "%d expectations in %s failed", f, path);
+    lang_buf_free(&b);
+    free(text);
 }
