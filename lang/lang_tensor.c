@@ -2616,9 +2616,8 @@ static bool index_walk(lang_vm *vm, nn_tensor *t, lang_val key, nn_tensor **view
         items = lang_seq_items(key);
         n = lang_seq_len(key);
     }
-    /* Pre-scan: how many dims the key consumes, and whether it is advanced. */
+    /* Pre-scan: how many dims the key consumes. */
     int consumed = 0, ellipses = 0;
-    bool has_adv = false;
     for (int64_t i = 0; i < n; i++) {
         lang_val v = items[i];
         nn_tensor *it = lang_tensor_of(v);
@@ -2629,13 +2628,10 @@ static bool index_walk(lang_vm *vm, nn_tensor *t, lang_val key, nn_tensor **view
         }
         if (it && it->dtype == NN_BOOL) {
             consumed += it->ndim;
-            has_adv = true;
         } else if (it && it->ndim > 0) {
             consumed++;
-            has_adv = true;
         } else if (is_seq(v)) {
             consumed++;
-            has_adv = true;
         } else {
             consumed++;
         }
@@ -2715,21 +2711,8 @@ static bool index_walk(lang_vm *vm, nn_tensor *t, lang_val key, nn_tensor **view
                 goto fail;
             }
             if (k < 0) k += size;
-            if (has_adv) {
-                /* Beside index tensors an int is one too (torch's rule for
-                 * where the indexed dims land). */
-                nn_tensor *ix = nn_tensor_from_data(ctx, NN_INT64, 0, NULL, &k);
-                if (!ix) {
-                    lang_raise_engine(vm);
-                    goto fail;
-                }
-                adv->idx[adv->n] = ix;
-                adv->pos[adv->n] = dim;
-                adv->n++;
-                dim++;
-                orig++;
-                continue;
-            }
+            /* An int selects (removes its dim) before any advanced indexing,
+             * as torch 1.13 does: x[0, :, idx] has shape [3, len(idx)]. */
             next = nn_select(ctx, cur, dim, k);
             orig++;
         } else {
