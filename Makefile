@@ -33,6 +33,7 @@ CPPFLAGS += -Iengine -Ilang -D_GNU_SOURCE -MMD -MP
 CFLAGS   += -std=c11 -g -pthread $(OPT) -fno-trapping-math -fno-math-errno $(WARN)
 LDLIBS   += -lopenblas -lm -ldl -lpthread
 REPL_LIBS = -lreadline
+KERNEL_LIBS = -lzmq -lcjson -luuid -lcrypto
 LDFLAGS  += $(LDSAN) -pthread
 
 ENGINE_SRC := $(wildcard engine/*.c) $(wildcard engine/probe/*.c)
@@ -40,6 +41,8 @@ LANG_SRC   := $(wildcard lang/*.c)
 LIB_SRC    := $(ENGINE_SRC) $(LANG_SRC)
 REPL_SRC   := $(wildcard repl/*.c)
 REPL_OBJ   := $(REPL_SRC:%.c=$(BUILD)/%.o)
+KERNEL_SRC := $(wildcard kernel/*.c)
+KERNEL_OBJ := $(KERNEL_SRC:%.c=$(BUILD)/%.o)
 LIB_OBJ    := $(LIB_SRC:%.c=$(BUILD)/%.o)
 UNIT_SRC   := $(wildcard tests/unit/*.c)
 UNIT_OBJ   := $(UNIT_SRC:%.c=$(BUILD)/%.o)
@@ -60,8 +63,8 @@ $(BUILD)/libnndb.a: $(LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(BUILD)/nndb: $(BUILD)/nndb.o $(REPL_OBJ) $(BUILD)/libnndb.a
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(REPL_LIBS)
+$(BUILD)/nndb: $(BUILD)/nndb.o $(REPL_OBJ) $(KERNEL_OBJ) $(BUILD)/libnndb.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(REPL_LIBS) $(KERNEL_LIBS)
 
 $(BUILD)/unit_tests: $(UNIT_OBJ) $(BUILD)/libnndb.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
@@ -125,4 +128,4 @@ format-check:
 clean:
 	rm -rf build
 
--include $(LIB_OBJ:.o=.d) $(UNIT_OBJ:.o=.d) $(REPL_OBJ:.o=.d) $(BUILD)/nndb.d
+-include $(LIB_OBJ:.o=.d) $(UNIT_OBJ:.o=.d) $(REPL_OBJ:.o=.d) $(KERNEL_OBJ:.o=.d) $(BUILD)/nndb.d
