@@ -460,13 +460,10 @@ static bool module_repr(lang_vm *vm, lang_obj *o, lang_buf *out) {
     return true;
 }
 
-/* The evaluator provides lang_vm_callee_name (lang_vm.h); the weak
- * reference keeps this file linking, with "model" as the root, while it is
- * missing from the runtime. */
-extern const char *lang_vm_callee_name(lang_vm *vm) __attribute__((weak));
-
+/* The root of the module paths nodes carry: the callee as written
+ * ("model", "net.encoder"), or "model" when the call has no plain name. */
 static const char *root_name(lang_vm *vm) {
-    const char *n = lang_vm_callee_name ? lang_vm_callee_name(vm) : NULL;
+    const char *n = lang_vm_callee_name(vm);
     return n ? n : "model";
 }
 
