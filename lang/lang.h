@@ -96,6 +96,10 @@ void lang_result_free(lang_result *res);
  * with KeyboardInterrupt, naming where it stopped; every variable is kept. */
 void lang_session_interrupt(lang_session *s);
 
+/* Whether exit() or quit() ran: the statement then fails with ename
+ * "SystemExit", and the front end leaves with *code as its status. */
+bool lang_session_exit_requested(lang_session *s, int *code);
+
 /* ---- the front ends' helpers ---- */
 typedef enum lang_completeness {
     LANG_COMPLETE,   /* ready to run */

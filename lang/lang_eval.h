@@ -254,8 +254,6 @@ bool lang_func_info(lang_vm *vm, lang_val f, char *sig, size_t cap, const char *
 
 /* The session behind a VM (lang_session.c). */
 lang_vm *lang_session_vm(lang_session *s);
-/* Whether exit()/quit() ran; *code gets the status it asked for. */
-bool lang_session_exit_requested(lang_session *s, int *code);
 /* Session history (for %history), oldest first; borrowed. */
 const char *const *lang_session_history(lang_session *s, int *n);
 /* Run a magic line ("%time x = 1") — lang_magic.c. */

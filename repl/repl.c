@@ -23,9 +23,6 @@
 #include <readline/readline.h>
 
 #include "lang.h"
-/* For lang_session_exit_requested only: how exit()/quit() reach a front end
- * (lang_eval.h records the decision). */
-#include "lang_eval.h"
 #include "repl_history.h"
 #include "repl_term.h"
 
@@ -513,7 +510,7 @@ static void readline_setup(void) {
 /* ---- running code ---- */
 
 /* exit(N) and quit() stop the statement with the pseudo-error SystemExit
- * (lang_eval.h); the session keeps the status they asked for. Without it,
+ * (lang.h); the session keeps the status they asked for. Without it,
  * the message is the status, as in Python: empty or "None" for 0, a number,
  * or a text that is printed (status 1). */
 static int system_exit_status(const lang_error_info *e) {
