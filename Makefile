@@ -113,7 +113,7 @@ fuzz: deps $(FUZZ_TARGETS:%=build/libfuzzer/%)
 	done
 
 bench: deps
-	@$(MAKE) --no-print-directory $(BENCH_SRC:%.c=build/%)
+	@$(MAKE) --no-print-directory build/nndb $(BENCH_SRC:%.c=build/%)
 	@PYTHON=$(PYTHON) bench/run.sh
 
 FORMAT_FILES = $(wildcard engine/*.[ch] engine/probe/*.[ch] lang/*.[ch] repl/*.[ch] kernel/*.[ch] \
