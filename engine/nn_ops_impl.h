@@ -68,14 +68,16 @@ int nn_reduce_shape(const nn_tensor *a, const bool mask[NN_MAX_DIMS], bool keepd
 /* Raw (unrecorded) helpers the engine and kernels share. */
 nn_status nn_raw_add_into(nn_ctx *ctx, nn_tensor *dst, nn_tensor *src, double alpha);
 
-/* Kernels compiled twice, for baseline x86-64 and for x86-64-v3 (AVX2,
- * FMA); the dynamic loader picks the version the CPU runs best (GCC's
- * function multiversioning), so one binary is both portable and fast.
+/* Kernels compiled three times, for baseline x86-64, x86-64-v3 (AVX2, FMA)
+ * and x86-64-v4 (AVX-512); the dynamic loader picks the version the CPU runs
+ * best (GCC's function multiversioning), so one binary is both portable and
+ * fast.
  * Results are the same: ISO C mode keeps FMA contraction off. Not under
  * the sanitizers, whose runtimes do not take ifuncs well. */
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && \
     !defined(__SANITIZE_ADDRESS__)
-#define NN_KERNEL_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
+#define NN_KERNEL_CLONES \
+    __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
 #else
 #define NN_KERNEL_CLONES
 #endif
