@@ -31,7 +31,7 @@ CPPFLAGS += -Iengine -Ilang -D_GNU_SOURCE -MMD -MP
 # No FP traps or errno are relied on, so loops with comparisons and sqrt can
 # vectorise; IEEE results are unchanged (this is not -ffast-math).
 CFLAGS   += -std=c11 -g -pthread $(OPT) -fno-trapping-math -fno-math-errno $(WARN)
-LDLIBS   += -lopenblas -lm -ldl -lpthread
+LDLIBS   += -lm -ldl -lpthread
 REPL_LIBS = -lreadline
 KERNEL_LIBS = -lzmq -lcjson -luuid -lcrypto
 LDFLAGS  += $(LDSAN) -pthread

@@ -15,10 +15,10 @@
 #include <time.h>
 
 #include "nn_module.h"
+#include "nn_blas.h"
 #include "nn_ops.h"
 #include "nn_optim.h"
 
-char *openblas_get_corename(void);
 
 static double now(void) {
     struct timespec ts;
@@ -99,7 +99,7 @@ int main(int argc, char **argv) {
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
     printf("RESULT ms=%.6g maxrss_kib=%ld loss_first=%.6f loss_last=%.6f core=%s\n", med * 1e3,
-           ru.ru_maxrss, first, last, openblas_get_corename());
+           ru.ru_maxrss, first, last, nn_blas_corename());
     free(t);
     free(params);
     nn_optim_free(opt);

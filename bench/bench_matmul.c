@@ -11,11 +11,11 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "nn_blas.h"
 #include "nn_ops.h"
 
 /* OpenBLAS's name for the kernel set it picked (it falls back to Prescott on
  * CPUs it does not know, e.g. some virtual machines). */
-char *openblas_get_corename(void);
 
 static double now(void) {
     struct timespec ts;
@@ -64,7 +64,7 @@ int main(int argc, char **argv) {
     qsort(t, (size_t)reps, sizeof *t, cmp_double);
     double med = reps % 2 ? t[reps / 2] : 0.5 * (t[reps / 2 - 1] + t[reps / 2]);
     printf("RESULT seconds=%.9g gflops=%.6g core=%s\n", med,
-           2.0 * (double)n * (double)n * (double)n / med / 1e9, openblas_get_corename());
+           2.0 * (double)n * (double)n * (double)n / med / 1e9, nn_blas_corename());
     free(t);
     nn_tensor_release(a);
     nn_tensor_release(b);

@@ -15,6 +15,7 @@
 #include <sys/resource.h>
 #include <time.h>
 
+#include "nn_blas.h"
 #include "nn_ops.h"
 #include "nn_optim.h"
 
@@ -27,7 +28,6 @@ typedef struct mlp {
 
 /* OpenBLAS's name for the kernel set it picked (it falls back to Prescott on
  * CPUs it does not know, e.g. some virtual machines). */
-char *openblas_get_corename(void);
 
 static double now(void) {
     struct timespec ts;
@@ -127,7 +127,7 @@ int main(int argc, char **argv) {
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
     printf("RESULT ms=%.6g maxrss_kib=%ld loss_first=%.6f loss_last=%.6f core=%s\n", med * 1e3,
-           ru.ru_maxrss, first, last, openblas_get_corename());
+           ru.ru_maxrss, first, last, nn_blas_corename());
     free(t);
     nn_optim_free(opt);
     for (int l = 0; l < N_LAYERS; l++) {

@@ -2,13 +2,10 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "nn_blas.h"
 #include "nn_mem.h"
-
-/* OpenBLAS's thread control; declared here so the engine needs only the
- * CBLAS header for matmul. */
-void openblas_set_num_threads(int num_threads);
-int openblas_get_num_threads(void);
 
 nn_ctx *nn_ctx_new(uint64_t seed) {
     nn_ctx *ctx = calloc(1, sizeof *ctx);
@@ -112,9 +109,16 @@ static int n_threads;
 void nn_set_num_threads(int n) {
     if (n < 1) n = 1;
     n_threads = n;
-    openblas_set_num_threads(n);
+    nn_blas_set_threads(n);
 }
 
+/* Until set, what OpenBLAS will use: its environment variable, else one
+ * thread per online CPU. */
 int nn_get_num_threads(void) {
-    return n_threads ? n_threads : openblas_get_num_threads();
+    if (n_threads) return n_threads;
+    const char *env = getenv("OPENBLAS_NUM_THREADS");
+    if (!env) env = getenv("OMP_NUM_THREADS");
+    if (env && atoi(env) > 0) return atoi(env);
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    return cpus > 0 ? (int)cpus : 1;
 }

@@ -13,10 +13,10 @@
  * whose output is broadcast over a batch dim accumulates with beta = 1, so
  * gradients come out already summed to each input's shape.
  */
-#include <cblas.h>
 #include <limits.h>
 #include <string.h>
 
+#include "nn_blas.h"
 #include "nn_ops_impl.h"
 
 /* ---- strided matrices and one gemm ---- */
@@ -77,10 +77,10 @@ static void gemm(nn_dtype dt, const mat *a, const mat *b, const mat *c, double b
     NN_ASSERT(ok && c->cs == 1);
     int ldc = (int)max1(M > 1 ? c->rs : N);
     if (dt == NN_FLOAT32)
-        cblas_sgemm(CblasRowMajor, ba.tr, bb.tr, (int)M, (int)N, (int)K, 1.0f, (const float *)a->p,
+        nn_blas_sgemm(CblasRowMajor, ba.tr, bb.tr, (int)M, (int)N, (int)K, 1.0f, (const float *)a->p,
                     (int)ba.ld, (const float *)b->p, (int)bb.ld, (float)beta, (float *)c->p, ldc);
     else
-        cblas_dgemm(CblasRowMajor, ba.tr, bb.tr, (int)M, (int)N, (int)K, 1.0, (const double *)a->p,
+        nn_blas_dgemm(CblasRowMajor, ba.tr, bb.tr, (int)M, (int)N, (int)K, 1.0, (const double *)a->p,
                     (int)ba.ld, (const double *)b->p, (int)bb.ld, beta, (double *)c->p, ldc);
 }
 
@@ -354,6 +354,7 @@ static nn_tensor *view_contig(nn_ctx *ctx, const nn_tensor *t, int nd, const int
 /* ---- matmul ---- */
 
 nn_tensor *op_matmul_forward(nn_ctx *ctx, nn_node *node) {
+    if (nn_blas_require(ctx)) return NULL;
     nn_tensor *a = node->in[0].t, *b = node->in[1].t;
     mm_geo g;
     if (same_dtype(ctx, "matmul", a, b, true) || !mm_geometry(ctx, a, b, &g)) return NULL;
@@ -377,6 +378,7 @@ nn_tensor *op_matmul_forward(nn_ctx *ctx, nn_node *node) {
 }
 
 nn_status op_matmul_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_tensor **din) {
+    if (nn_blas_require(ctx)) return ctx->err.code;
     nn_tensor *a = node->in[0].t, *b = node->in[1].t;
     mm_geo g;
     if (!mm_geometry(ctx, a, b, &g)) return ctx->err.code;
@@ -483,6 +485,7 @@ static nn_status linear_check(nn_ctx *ctx, nn_tensor *x, nn_tensor *w, nn_tensor
 }
 
 nn_tensor *op_linear_forward(nn_ctx *ctx, nn_node *node) {
+    if (nn_blas_require(ctx)) return NULL;
     nn_tensor *x = node->in[0].t, *w = node->in[1].t;
     nn_tensor *bias = node->n_in > 2 ? node->in[2].t : NULL;
     if (linear_check(ctx, x, w, bias)) return NULL;
@@ -567,6 +570,7 @@ static nn_status col_sums(nn_ctx *ctx, const mat *g, nn_tensor *db) {
 }
 
 nn_status op_linear_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_tensor **din) {
+    if (nn_blas_require(ctx)) return ctx->err.code;
     nn_tensor *x = node->in[0].t, *w = node->in[1].t;
     nn_dtype dt = dout->dtype;
     int64_t nout = w->shape[0], nin = w->shape[1];

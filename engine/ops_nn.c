@@ -14,12 +14,12 @@
  * (log-probabilities, layer-norm statistics, the dropout mask, attention
  * probabilities) live in node->saved[] and are only kept for recorded nodes.
  */
-#include <cblas.h>
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <string.h>
 
+#include "nn_blas.h"
 #include "nn_ops_impl.h"
 #include "nn_vmath.h"
 
@@ -1407,10 +1407,10 @@ static void gemm(bool f64, bool ta, bool tb, int64_t m, int64_t n, int64_t k, do
     }
     enum CBLAS_TRANSPOSE t_a = ta ? CblasTrans : CblasNoTrans, t_b = tb ? CblasTrans : CblasNoTrans;
     if (f64)
-        cblas_dgemm(CblasRowMajor, t_a, t_b, (int)m, (int)n, (int)k, alpha, a, (int)lda, b,
+        nn_blas_dgemm(CblasRowMajor, t_a, t_b, (int)m, (int)n, (int)k, alpha, a, (int)lda, b,
                     (int)ldb, 0.0, c, (int)ldc);
     else
-        cblas_sgemm(CblasRowMajor, t_a, t_b, (int)m, (int)n, (int)k, (float)alpha, a, (int)lda, b,
+        nn_blas_sgemm(CblasRowMajor, t_a, t_b, (int)m, (int)n, (int)k, (float)alpha, a, (int)lda, b,
                     (int)ldb, 0.0f, c, (int)ldc);
 }
 
@@ -1522,6 +1522,7 @@ static nn_dtype sdpa_dtype(const nn_node *node) {
 }
 
 nn_tensor *op_sdpa_forward(nn_ctx *ctx, nn_node *node) {
+    if (nn_blas_require(ctx)) return NULL;
     nn_tensor *qin = node->in[0].t, *kin = node->in[1].t, *vin = node->in[2].t;
     sdpa_geom g;
     if (!sdpa_check(ctx, qin, kin, vin, &g)) return NULL;
@@ -1577,6 +1578,7 @@ nn_tensor *op_sdpa_forward(nn_ctx *ctx, nn_node *node) {
  *   dV = P^T dO, dP = dO V^T, dS = P (dP - rowsum(dP P)),
  *   dQ = scale dS K, dK = scale dS^T Q. */
 nn_status op_sdpa_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_tensor **din) {
+    if (nn_blas_require(ctx)) return ctx->err.code;
     bool wq = node->in[0].needs_grad, wk = node->in[1].needs_grad, wv = node->in[2].needs_grad;
     if (!wq && !wk && !wv) return NN_OK;
     nn_tensor *qin = node->in[0].t, *kin = node->in[1].t, *vin = node->in[2].t, *p = node->saved[0];

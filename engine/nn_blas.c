@@ -1,0 +1,77 @@
+#include "nn_blas.h"
+
+#include <dlfcn.h>
+#include <pthread.h>
+
+typedef void (*sgemm_fn)(enum CBLAS_ORDER, enum CBLAS_TRANSPOSE, enum CBLAS_TRANSPOSE, int, int,
+                         int, float, const float *, int, const float *, int, float, float *, int);
+typedef void (*dgemm_fn)(enum CBLAS_ORDER, enum CBLAS_TRANSPOSE, enum CBLAS_TRANSPOSE, int, int,
+                         int, double, const double *, int, const double *, int, double, double *,
+                         int);
+
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+static sgemm_fn p_sgemm;
+static dgemm_fn p_dgemm;
+static void (*p_set_threads)(int);
+static char *(*p_corename)(void);
+static int wanted_threads;
+static const char *loaded_from;
+
+/* OpenBLAS first (it has the thread control), then whatever the BLAS
+ * alternative points at. */
+static void load(void) {
+    static const char *const names[] = {"libopenblas.so.0", "libblas.so.3", "libcblas.so.3"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        void *h = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
+        if (!h) continue;
+        sgemm_fn s = (sgemm_fn)(uintptr_t)dlsym(h, "cblas_sgemm");
+        dgemm_fn d = (dgemm_fn)(uintptr_t)dlsym(h, "cblas_dgemm");
+        if (!s || !d) {
+            dlclose(h);
+            continue;
+        }
+        p_sgemm = s;
+        p_dgemm = d;
+        p_set_threads = (void (*)(int))(uintptr_t)dlsym(h, "openblas_set_num_threads");
+        p_corename = (char *(*)(void))(uintptr_t)dlsym(h, "openblas_get_corename");
+        loaded_from = names[i];
+        if (p_set_threads && wanted_threads > 0) p_set_threads(wanted_threads);
+        return;
+    }
+}
+
+nn_status nn_blas_require(nn_ctx *ctx) {
+    pthread_once(&once, load);
+    if (p_sgemm) return NN_OK;
+    return nn_error_set(&ctx->err, NN_ERR_RUNTIME,
+                        "no BLAS library could be loaded (tried libopenblas.so.0, libblas.so.3): "
+                        "install Debian's libopenblas0 for matrix products");
+}
+
+void nn_blas_sgemm(enum CBLAS_ORDER order, enum CBLAS_TRANSPOSE ta, enum CBLAS_TRANSPOSE tb, int m,
+                   int n, int k, float alpha, const float *a, int lda, const float *b, int ldb,
+                   float beta, float *c, int ldc) {
+    NN_ASSERT(p_sgemm);
+    p_sgemm(order, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+
+void nn_blas_dgemm(enum CBLAS_ORDER order, enum CBLAS_TRANSPOSE ta, enum CBLAS_TRANSPOSE tb, int m,
+                   int n, int k, double alpha, const double *a, int lda, const double *b, int ldb,
+                   double beta, double *c, int ldc) {
+    NN_ASSERT(p_dgemm);
+    p_dgemm(order, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+
+void nn_blas_set_threads(int n) {
+    wanted_threads = n;
+    if (p_set_threads) p_set_threads(n);
+}
+
+const char *nn_blas_corename(void) {
+    pthread_once(&once, load);
+    if (p_corename) {
+        const char *name = p_corename();
+        if (name) return name;
+    }
+    return loaded_from ? "unknown" : "not loaded";
+}

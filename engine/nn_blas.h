@@ -1,0 +1,34 @@
+/* nn_blas: CBLAS, loaded on first use.
+ *
+ * The BLAS library (OpenBLAS on Debian) is opened with dlopen the first time
+ * an op needs a matrix product, not when nndb starts: loading it costs a few
+ * milliseconds and threads, which a REPL that has not multiplied anything
+ * yet should not pay. Ops that call nn_blas_sgemm/dgemm first call
+ * nn_blas_require, which fails with a clear error when no BLAS is installed.
+ * Nothing here allocates per call; the library handle lives for the process.
+ */
+#ifndef NN_BLAS_H
+#define NN_BLAS_H
+
+#include <cblas.h> /* the enums and the signatures only: nothing is linked */
+
+#include "nn_ctx.h"
+
+/* Load the library if needed; NN_OK, or an error naming what to install. */
+nn_status nn_blas_require(nn_ctx *ctx);
+
+/* cblas_sgemm / cblas_dgemm; only after nn_blas_require succeeded. */
+void nn_blas_sgemm(enum CBLAS_ORDER order, enum CBLAS_TRANSPOSE ta, enum CBLAS_TRANSPOSE tb, int m,
+                   int n, int k, float alpha, const float *a, int lda, const float *b, int ldb,
+                   float beta, float *c, int ldc);
+void nn_blas_dgemm(enum CBLAS_ORDER order, enum CBLAS_TRANSPOSE ta, enum CBLAS_TRANSPOSE tb, int m,
+                   int n, int k, double alpha, const double *a, int lda, const double *b, int ldb,
+                   double beta, double *c, int ldc);
+
+/* Threads for BLAS: remembered until the library loads, then applied. */
+void nn_blas_set_threads(int n);
+/* The library's kernel set ("Haswell", "Prescott", ...), loading it if
+ * needed; "unknown" when the library does not say or cannot load. */
+const char *nn_blas_corename(void);
+
+#endif
