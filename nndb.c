@@ -12,6 +12,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "kernel/kernel_main.h"
+#include "kernel/kernel_spec.h"
 #include "nn_mem.h"
 #include "nn_ops.h"
 #include "nn_optim.h"
@@ -200,6 +202,8 @@ int main(int argc, char **argv) {
         return repl_run_script(argv[2]);
     }
     if (!strcmp(cmd, "demo")) return demo();
+    if (!strcmp(cmd, "kernel")) return kernel_main(argc - 1, argv + 1);
+    if (!strcmp(cmd, "install-kernel")) return kernel_spec_main(argc - 1, argv + 1);
     if (!strcmp(cmd, "probe") || !strcmp(cmd, "doctor"))
         return nn_probe_cli(argc - 1, argv + 1, stdout, stderr);
     if (!strcmp(cmd, "help") && argc > 2) return repl_help_topic(argv[2]);
