@@ -86,6 +86,18 @@ build/libfuzzer/%: tests/fuzz/%.c $(LIB_SRC)
 	@mkdir -p $(dir $@)
 	clang -Iengine -Ilang -D_GNU_SOURCE -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -o $@ $^ $(LDLIBS)
 
+# The kernel's wire decoder: its fuzz target compiles kernel/kernel_wire.c
+# and links the kernel's libraries (explicit rules win over the ones above).
+WIRE_FUZZ_SRC  = tests/fuzz/fuzz_wire.c kernel/kernel_wire.c
+WIRE_FUZZ_LIBS = -lzmq -luuid -lcjson -lcrypto -lpthread
+$(BUILD)/fuzz/fuzz_wire_replay: $(WIRE_FUZZ_SRC) tests/fuzz/fuzz_driver.c kernel/kernel_wire.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) -Ikernel $(CFLAGS) $(LDFLAGS) -o $@ $(WIRE_FUZZ_SRC) tests/fuzz/fuzz_driver.c $(WIRE_FUZZ_LIBS)
+
+build/libfuzzer/fuzz_wire: $(WIRE_FUZZ_SRC) kernel/kernel_wire.h
+	@mkdir -p $(dir $@)
+	clang -Ikernel -D_GNU_SOURCE -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -o $@ $(WIRE_FUZZ_SRC) $(WIRE_FUZZ_LIBS)
+
 $(BUILD)/bench/%: bench/%.c $(BUILD)/libnndb.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
@@ -111,6 +123,15 @@ fuzz: deps $(FUZZ_TARGETS:%=build/libfuzzer/%)
 	    seeds=; case $$t in fuzz_parse|fuzz_eval) seeds=tests/lang;; esac; \
 	    build/libfuzzer/$$t -max_total_time=$(FUZZ_SECONDS) -max_len=4096 build/corpus/$$t $$seeds || exit 1; \
 	done
+
+# make install PREFIX=DIR: the binary into DIR/bin and the kernelspec into
+# DIR/share/jupyter/kernels/nndb, its argv pointing at the installed binary.
+PREFIX ?= /usr/local
+.PHONY: install
+install: $(BUILD)/nndb
+	install -d $(PREFIX)/bin
+	install -m 755 $(BUILD)/nndb $(PREFIX)/bin/nndb
+	$(PREFIX)/bin/nndb install-kernel --prefix $(PREFIX)
 
 bench: deps
 	@$(MAKE) --no-print-directory build/nndb $(BENCH_SRC:%.c=build/%)

@@ -404,7 +404,8 @@ static char *fe_readline(void *user, const char *prompt, bool password) {
             if (!more) break;
         }
         char *line = NULL;
-        if (two && zmq_msg_size(&id) == 36 && !memcmp(zmq_msg_data(&id), msg_id, 36)) {
+        if (two && (zmq_msg_size(&id) == 0 ||
+                    (zmq_msg_size(&id) == 36 && !memcmp(zmq_msg_data(&id), msg_id, 36)))) {
             size_t n = zmq_msg_size(&value);
             line = malloc(n + 1);
             if (line) {

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <zmq.h>
 
@@ -186,9 +187,25 @@ typedef struct control_args {
     void *control, *link;
 } control_args;
 
+/* jupyter_client names itself in JPY_PARENT_PID; when it dies without a
+ * shutdown_request the kernel is reparented and follows it, as ipykernel's
+ * parent poller does (no orphan kernels after a crashed client). */
+static bool parent_gone(long parent) {
+    return parent > 0 && (long)getppid() != parent;
+}
+
 static void *control_thread(void *arg) {
     control_args *a = arg;
+    const char *env = getenv("JPY_PARENT_PID");
+    long parent = env ? strtol(env, NULL, 10) : 0;
+    if (parent_gone(parent)) parent = 0; /* started by something else */
     while (!atomic_load(&a->k->stop)) {
+        if (parent_gone(parent)) {
+            kernel_log(KERNEL_LOG_WARN, "the parent process %ld is gone: shutting down", parent);
+            atomic_store(&a->k->stop, 1);
+            kernel_interrupt(a->k);
+            break;
+        }
         zmq_pollitem_t it = {a->control, 0, ZMQ_POLLIN, 0};
         int rc = zmq_poll(&it, 1, KERNEL_POLL_MS);
         if (rc < 0 && errno != EINTR) break;
@@ -239,11 +256,12 @@ static void *stdin_thread(void *arg) {
         const cJSON *value = cJSON_GetObjectItemCaseSensitive(m.content, "value");
         if (strcmp(m.msg_type, "input_reply") != 0) {
             kernel_log(KERNEL_LOG_WARN, "unexpected '%s' on stdin: ignored", m.msg_type);
-        } else if (!cJSON_IsString(pid)) {
-            kernel_log(KERNEL_LOG_WARN, "input_reply without a parent msg_id: ignored");
         } else {
             const char *v = cJSON_IsString(value) ? value->valuestring : "";
-            zmq_send(a->link, pid->valuestring, strlen(pid->valuestring), ZMQ_SNDMORE);
+            /* jupyter_client's KernelClient.input() sends no parent: the
+             * shell then takes the reply as its pending request's. */
+            const char *id = cJSON_IsString(pid) ? pid->valuestring : "";
+            zmq_send(a->link, id, strlen(id), ZMQ_SNDMORE);
             zmq_send(a->link, v, strlen(v), 0);
         }
         kernel_msg_free(&m);
