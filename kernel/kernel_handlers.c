@@ -502,34 +502,39 @@ static cJSON *user_expressions(kernel *k, const cJSON *exprs) {
     return out;
 }
 
-static void handle_one(kernel *k, kernel_msg *m, bool *errored);
-
-/* stop_on_error: the execute_requests already queued when an execute failed
- * are answered 'aborted' (as ipykernel does); other requests run. */
-static void abort_queued(kernel *k) {
+/* stop_on_error: take every request waiting on the shell socket before the
+ * error reply goes out, to be answered after it. A client that sent a batch
+ * of cells may still have some in flight, so the drain waits until the
+ * socket has been quiet for KERNEL_ABORT_GRACE_MS (ipykernel's window is
+ * its own dispatch latency). */
+static void drain_queued(kernel *k) {
+    double until = now_ms() + 10 * KERNEL_ABORT_GRACE_MS;
     for (;;) {
         zmq_pollitem_t it = {k->shell, 0, ZMQ_POLLIN, 0};
-        if (zmq_poll(&it, 1, 0) <= 0) return;
-        kernel_msg m;
-        int rc = kernel_wire_recv(k->shell, k->auth, &m);
-        if (rc < 0) return;
-        if (rc == 0) continue;
-        if (!strcmp(m.msg_type, "execute_request")) {
-            kernel_log(KERNEL_LOG_INFO, "aborting execute_request %s", m.msg_id);
-            kernel_publish_status(k, k->iopub_link, &m, "busy");
-            cJSON *c = cJSON_CreateObject();
-            cJSON_AddStringToObject(c, "status", "aborted");
-            cJSON_AddNumberToObject(c, "execution_count", k->execution_count);
-            cJSON *md = cJSON_CreateObject();
-            cJSON_AddStringToObject(md, "status", "aborted");
-            reply(k, k->shell, &m, "execute_reply", c, md);
-            kernel_publish_status(k, k->iopub_link, &m, "idle");
-        } else {
-            bool errored = false;
-            handle_one(k, &m, &errored);
+        if (now_ms() > until || zmq_poll(&it, 1, KERNEL_ABORT_GRACE_MS) <= 0) return;
+        if (k->n_queued == k->cap_queued) {
+            int cap = k->cap_queued ? k->cap_queued * 2 : 8;
+            kernel_msg *p = realloc(k->queued, sizeof *p * (size_t)cap);
+            if (!p) return;
+            k->queued = p;
+            k->cap_queued = cap;
         }
-        kernel_msg_free(&m);
+        int rc = kernel_wire_recv(k->shell, k->auth, &k->queued[k->n_queued]);
+        if (rc < 0) return;
+        if (rc > 0) k->n_queued++;
     }
+}
+
+static void abort_execute(kernel *k, kernel_msg *m) {
+    kernel_log(KERNEL_LOG_INFO, "aborting execute_request %s", m->msg_id);
+    kernel_publish_status(k, k->iopub_link, m, "busy");
+    cJSON *c = cJSON_CreateObject();
+    cJSON_AddStringToObject(c, "status", "aborted");
+    cJSON_AddNumberToObject(c, "execution_count", k->execution_count);
+    cJSON *md = cJSON_CreateObject();
+    cJSON_AddStringToObject(md, "status", "aborted");
+    reply(k, k->shell, m, "execute_reply", c, md);
+    kernel_publish_status(k, k->iopub_link, m, "idle");
 }
 
 static void handle_execute(kernel *k, kernel_msg *m, bool *errored) {
@@ -606,9 +611,10 @@ static void handle_execute(kernel *k, kernel_msg *m, bool *errored) {
         kernel_log(KERNEL_LOG_DEBUG, "execute %d failed: %s", count, res.error.evalue);
     }
     lang_result_free(&res);
+    *errored = !ok && !exiting && stop_on_error && !silent;
+    if (*errored) drain_queued(k);
     kernel_link_flush(k->iopub_link);
     reply(k, k->shell, m, "execute_reply", c, md);
-    *errored = !ok && !exiting && stop_on_error && !silent;
     k->silent = false;
     k->allow_stdin = false;
 }
@@ -749,7 +755,23 @@ static void handle_one(kernel *k, kernel_msg *m, bool *errored) {
 void kernel_shell_handle(kernel *k, kernel_msg *m) {
     bool errored = false;
     handle_one(k, m, &errored);
-    if (errored) abort_queued(k);
+    if (!errored) return;
+    /* Executes queued before the error reply are aborted; the rest run.
+     * Nothing more is drained meanwhile (an abort never errors). */
+    kernel_msg *q = k->queued;
+    int n = k->n_queued;
+    k->queued = NULL;
+    k->n_queued = k->cap_queued = 0;
+    for (int i = 0; i < n; i++) {
+        if (!strcmp(q[i].msg_type, "execute_request")) {
+            abort_execute(k, &q[i]);
+        } else {
+            bool ignored = false;
+            handle_one(k, &q[i], &ignored);
+        }
+        kernel_msg_free(&q[i]);
+    }
+    free(q);
 }
 
 /* ---- control (its own thread: never touches the language but to

@@ -28,6 +28,7 @@
 #define KERNEL_STREAM_DELAY_MS 50
 #define KERNEL_PROGRESS_MIN_MS 100
 #define KERNEL_POLL_MS         100
+#define KERNEL_ABORT_GRACE_MS  20
 
 /* Single-frame commands on the inproc links (a real message starts with
  * its topic or identities, never one of these alone). */
@@ -59,6 +60,8 @@ typedef struct kernel {
     int n_hist, cap_hist;
     const kernel_msg *current; /* the request being handled */
     bool silent, allow_stdin;
+    kernel_msg *queued; /* drained after an error, to abort (stop_on_error) */
+    int n_queued, cap_queued;
     kernel_progress *progress;
     int n_progress, cap_progress, progress_serial;
 } kernel;
