@@ -1,0 +1,35 @@
+#!/bin/sh
+# The Jupyter kernel suite (pytest under Debian's /usr/bin/python3, with its
+# jupyter_client, nbclient, jupyter-console and pexpect). Prints the pytest
+# report, the figures (memory growth, interrupt and heartbeat latency), then
+# one line "N passed, M failed"; exits non-zero when a test failed.
+#
+#   tests/kernel/run.sh                     against build/nndb (make build/nndb first)
+#   tests/kernel/run.sh -k interrupt        extra arguments go to pytest
+#   NNDB_TEST_KERNEL=python3 tests/kernel/run.sh
+#                                           the same tests against Debian's ipykernel
+#   NNDB_KERNEL_HB_SECONDS=3 tests/kernel/run.sh
+#                                           a shorter long-computation (default 30 s)
+set -u
+cd "$(dirname "$0")" || exit 1
+PYTHON=${PYTHON:-/usr/bin/python3}
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+timeout "${NNDB_KERNEL_SUITE_TIMEOUT:-600}" "$PYTHON" -m pytest -p no:cacheprovider -q -rfEsx \
+    "$@" . >"$out" 2>&1
+rc=$?
+cat "$out"
+summary=$(grep -E '^=* ?[0-9]+ (passed|failed|error|errors|skipped|xfailed|deselected)' "$out" |
+    tail -n 1)
+count() { printf '%s\n' "$summary" | grep -oE "[0-9]+ $1" | head -n 1 | cut -d' ' -f1; }
+passed=$(count passed)
+failed=$(count failed)
+errors=$(count 'errors?')
+passed=${passed:-0}
+failed=$((${failed:-0} + ${errors:-0}))
+if [ -z "$summary" ] || { [ "$rc" -ne 0 ] && [ "$failed" -eq 0 ]; }; then
+    echo "kernel suite: pytest ended with status $rc and no failure counted"
+    failed=$((failed + 1))
+fi
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,128 @@
+"""The examples: each notebook in examples/ executed top to bottom by nbclient
+against the nndb kernel (as CI and nbconvert do), with its outputs checked;
+each examples/*.nn script run by `nndb run`. Also the installed kernelspec
+itself, as jupyter_client reads it.
+"""
+import glob
+import json
+import os
+import re
+import subprocess
+
+import nbformat
+import pytest
+from jupyter_client.kernelspec import KernelSpecManager
+from nbclient import NotebookClient
+
+import harness
+
+EXAMPLES = os.path.join(harness.ROOT, "examples")
+pytestmark = pytest.mark.skipif(not harness.IS_NNDB, reason="the examples are nndb code")
+
+
+def run_notebook(name):
+    path = os.path.join(EXAMPLES, name)
+    nb = nbformat.read(path, as_version=4)
+    for cell in nb.cells:
+        if cell.cell_type == "code":
+            assert not cell.outputs and cell.execution_count is None, \
+                f"{name}: commit notebooks with outputs cleared"
+    assert nb.metadata.kernelspec.name == "nndb"
+    NotebookClient(nb, kernel_name=harness.KERNEL, timeout=120,
+                   resources={"metadata": {"path": EXAMPLES}}).execute()
+    code = [c for c in nb.cells if c.cell_type == "code"]
+    for i, c in enumerate(code):
+        for o in c.outputs:
+            assert o.output_type != "error", \
+                f"{name} cell {i}: {o.get('ename')}: {o.get('evalue')}"
+        assert c.execution_count == i + 1
+    return nb, code
+
+
+def text_of(cell):
+    parts = []
+    for o in cell.outputs:
+        if o.output_type == "stream":
+            parts.append(o.text)
+        elif o.output_type in ("execute_result", "display_data"):
+            parts.append(o.data.get("text/plain", ""))
+    return "".join(parts)
+
+
+def mimes(cell, output_type):
+    return [set(o.data) for o in cell.outputs if o.output_type == output_type]
+
+
+def test_tour_notebook(prefix):
+    nb, code = run_notebook("tour_tensors_autograd.ipynb")
+    # x: a tensor shown as the cell's value, with its HTML table.
+    assert mimes(code[0], "execute_result") and \
+        {"text/plain", "text/html"} <= mimes(code[0], "execute_result")[0]
+    assert text_of(code[0]).startswith("tensor([[1., 2.],")
+    assert text_of(code[1]).strip() == "torch.Size([2, 2]) torch.float32"
+    assert "[12., 26.]" in text_of(code[2])
+    assert text_of(code[3]).strip() == "56.0 14.0"
+    assert "grad_fn=<SumBackward0>" in text_of(code[4])
+    assert text_of(code[5]).split("\n")[:2] == ["tensor([ 2., -4.,  6.])", "True"]
+    # The histogram is an SVG display, not the cell's value.
+    svgs = [o for o in code[6].outputs if o.output_type == "display_data"
+            and "image/svg+xml" in o.data]
+    assert len(svgs) == 1 and "<svg" in svgs[0].data["image/svg+xml"]
+    assert "mean 0.03" in text_of(code[6])
+    assert "relu(input)" in text_of(code[7])
+    who = text_of(code[8])
+    for name in ("a", "loss", "w", "x", "y"):
+        assert re.search(rf"^{name}\s+Tensor", who, re.M), who
+
+
+def test_train_mlp_notebook(prefix):
+    nb, code = run_notebook("train_mlp.ipynb")
+    model = code[1]
+    assert {"text/plain", "text/html"} <= mimes(model, "execute_result")[0]
+    assert "Linear(in_features=2, out_features=64, bias=True)" in text_of(model)
+    steps = re.findall(r"step +(\d+)  loss ([0-9.]+)", text_of(code[2]))
+    assert [int(s) for s, _ in steps] == [0, 100, 200]
+    assert abs(float(steps[0][1]) - 1.0986) < 0.15, steps  # starts near ln 3
+    plot = code[3]
+    svgs = [o.data["image/svg+xml"] for o in plot.outputs
+            if o.output_type == "display_data" and "image/svg+xml" in o.data]
+    assert len(svgs) == 1 and "<svg" in svgs[0] and "training loss" in svgs[0]
+    assert not mimes(plot, "execute_result"), "plot() returns None"
+    m = re.search(r"final loss ([0-9.]+)  accuracy ([0-9.]+)", text_of(code[4]))
+    assert m, text_of(code[4])
+    assert float(m.group(1)) < 0.05, m.group(0)
+    assert float(m.group(2)) > 0.97, m.group(0)
+
+
+@pytest.mark.parametrize("script", sorted(os.path.basename(p)
+                                          for p in glob.glob(os.path.join(EXAMPLES, "*.nn"))))
+def test_example_script_runs(script):
+    p = subprocess.run([harness.NNDB, "run", os.path.join(EXAMPLES, script)],
+                       capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stderr[-1000:]
+    assert "Error" not in p.stderr, p.stderr[-1000:]
+    if script == "train_mlp.nn":
+        m = re.search(r"final loss ([0-9.]+)", p.stdout)
+        assert m and float(m.group(1)) < 0.05, p.stdout[-400:]
+
+
+def test_installed_kernelspec(prefix):
+    spec_dir = os.path.join(prefix, "share", "jupyter", "kernels", "nndb")
+    with open(os.path.join(spec_dir, "kernel.json")) as f:
+        raw = json.load(f)
+    assert os.path.isabs(raw["argv"][0]) and os.access(raw["argv"][0], os.X_OK)
+    assert "{connection_file}" in raw["argv"]
+    assert raw["display_name"] == "nndb"
+    assert raw["language"] == "nndb"
+    assert raw["interrupt_mode"] in ("signal", "message")
+    for size in (32, 64):
+        logo = os.path.join(spec_dir, f"logo-{size}x{size}.png")
+        with open(logo, "rb") as f:
+            head = f.read(24)
+        assert head[:8] == b"\x89PNG\r\n\x1a\n", logo
+        assert int.from_bytes(head[16:20], "big") == size
+        assert int.from_bytes(head[20:24], "big") == size
+    specs = KernelSpecManager().get_all_specs()
+    assert specs["nndb"]["resource_dir"] == spec_dir
+    assert specs[harness.KERNEL_MESSAGE_MODE]["spec"]["interrupt_mode"] == "message"
+    assert specs[harness.KERNEL_SIGNAL_MODE]["spec"]["interrupt_mode"] == "signal"
