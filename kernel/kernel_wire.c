@@ -340,6 +340,47 @@ void kernel_now_iso(char *out) {
     out[39] = 0;
 }
 
+/* Length of the valid UTF-8 sequence at [s] (1-4), or 0 when it is not one. */
+static int utf8_seq(const unsigned char *s) {
+    unsigned c = s[0];
+    if (c < 0x80) return 1;
+    int n = c >= 0xF0 && c <= 0xF4 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 && c < 0xE0 ? 2 : 0;
+    if (c >= 0xF5) n = 0;
+    for (int i = 1; i < n; i++)
+        if ((s[i] & 0xC0) != 0x80) return 0;
+    if (n == 3 && ((c == 0xE0 && s[1] < 0xA0) || (c == 0xED && s[1] >= 0xA0))) return 0;
+    if (n == 4 && ((c == 0xF0 && s[1] < 0x90) || (c == 0xF4 && s[1] >= 0x90))) return 0;
+    return n;
+}
+
+/* Clients decode every frame as UTF-8 and give up on the message when that
+ * fails, so bytes that are not UTF-8 (a print of raw file bytes) become
+ * U+FFFD. Returns [text] when it is valid, else a malloc'ed copy (or NULL). */
+static char *utf8_clean(char *text) {
+    const unsigned char *s = (const unsigned char *)text;
+    size_t bad = 0, len = 0;
+    while (s[len]) {
+        int n = utf8_seq(s + len);
+        if (!n) bad++;
+        len += n ? (size_t)n : 1;
+    }
+    if (!bad) return text;
+    char *out = malloc(len + 2 * bad + 1), *o = out;
+    if (!out) return NULL;
+    for (size_t i = 0; i < len;) {
+        int n = utf8_seq(s + i);
+        if (n) {
+            memcpy(o, s + i, (size_t)n);
+            o += n, i += (size_t)n;
+        } else {
+            memcpy(o, "\xEF\xBF\xBD", 3);
+            o += 3, i++;
+        }
+    }
+    *o = 0;
+    return out;
+}
+
 static int send_part(void *sock, const void *data, size_t len, bool more) {
     for (;;) {
         if (zmq_send(sock, data, len, more ? ZMQ_SNDMORE : 0) >= 0) return 0;
@@ -363,6 +404,11 @@ int kernel_wire_send(void *sock, const kernel_auth *a, const char *session,
     char *meta_s = metadata ? cJSON_PrintUnformatted(metadata) : NULL;
     cJSON_Delete(content);
     cJSON_Delete(metadata);
+    if (content_s) {
+        char *clean = utf8_clean(content_s);
+        if (clean != content_s) free(content_s);
+        content_s = clean;
+    }
     const char *parts[4] = {header, parent_raw && *parent_raw ? parent_raw : "{}",
                             meta_s ? meta_s : "{}", content_s ? content_s : "{}"};
     size_t lens[4];
