@@ -7,6 +7,8 @@ cd "$(dirname "$0")/.." || exit 1
 rc=$?
 # GPT training step vs PyTorch (bench/bench_gpt.py, same BENCH format).
 "${PYTHON:-/usr/bin/python3}" bench/bench_gpt.py "$@" || rc=1
+# Jupyter kernel vs ipykernel: launch, execute round trip, idle memory (bench/bench_kernel.py).
+"${PYTHON:-/usr/bin/python3}" bench/bench_kernel.py "$@" || rc=1
 # The language: start-up, a scalar loop, training in the language (bench/bench_lang.py).
 "${PYTHON:-/usr/bin/python3}" bench/bench_lang.py "$@" || rc=1
 exit $rc
