@@ -366,7 +366,11 @@ static void progress_reset(kernel *k) {
  * then wait for its input_reply (the stdin thread hands it over). */
 static char *fe_readline(void *user, const char *prompt, bool password) {
     kernel *k = user;
-    if (!k->current || !k->allow_stdin) return NULL;
+    if (!k->current) return NULL;
+    if (!k->allow_stdin) {
+        k->input_refused = true;
+        return NULL;
+    }
     /* Output printed so far comes before the prompt. */
     kernel_link_flush(k->iopub_link);
     /* Drop stale replies (to a request that an interrupt gave up on). */
@@ -382,7 +386,10 @@ static char *fe_readline(void *user, const char *prompt, bool password) {
                          msg_id) != 0)
         return NULL;
     for (;;) {
-        if (atomic_load(&k->interrupted) || atomic_load(&k->stop)) return NULL;
+        if (atomic_load(&k->interrupted) || atomic_load(&k->stop)) {
+            k->input_interrupted = true;
+            return NULL;
+        }
         zmq_pollitem_t it = {k->stdin_link, 0, ZMQ_POLLIN, 0};
         if (zmq_poll(&it, 1, KERNEL_POLL_MS) <= 0) continue;
         /* ["parent msg_id", value] */
@@ -537,6 +544,30 @@ static void abort_execute(kernel *k, kernel_msg *m) {
     kernel_publish_status(k, k->iopub_link, m, "idle");
 }
 
+/* The language says EOFError when input() gets no line; say why, as
+ * ipykernel does (StdinNotImplementedError) or as an interrupt would. */
+static void rename_input_error(kernel *k, lang_error_info *e) {
+    const char *name = NULL, *msg = NULL;
+    if (k->input_interrupted) {
+        name = "KeyboardInterrupt", msg = "interrupted while waiting for input";
+        e->cls = LANG_ERR_INTERRUPT;
+    } else if (k->input_refused) {
+        name = "StdinNotImplementedError";
+        msg = "input() was called, but this client does not support input requests "
+              "(allow_stdin is false)";
+    }
+    if (!name) return;
+    char *n = strdup(name), *m = strdup(msg);
+    if (!n || !m) {
+        free(n), free(m);
+        return;
+    }
+    free(e->ename);
+    free(e->evalue);
+    e->ename = n;
+    e->evalue = m;
+}
+
 static void handle_execute(kernel *k, kernel_msg *m, bool *errored) {
     const char *code = str_field(m, "code");
     if (!code) {
@@ -562,6 +593,9 @@ static void handle_execute(kernel *k, kernel_msg *m, bool *errored) {
     lang_result res;
     bool ok = lang_exec(k->lang, code, filename, true, &res);
     progress_reset(k);
+    if (!ok && res.error.ename && !strcmp(res.error.ename, "EOFError"))
+        rename_input_error(k, &res.error);
+    k->input_refused = k->input_interrupted = false;
 
     bool exiting = false;
     if (!ok) {

@@ -60,6 +60,9 @@ typedef struct kernel {
     int n_hist, cap_hist;
     const kernel_msg *current; /* the request being handled */
     bool silent, allow_stdin;
+    /* input() returned no line because stdin is not allowed / because of
+     * an interrupt: the EOFError the language raises is renamed. */
+    bool input_refused, input_interrupted;
     kernel_msg *queued; /* drained after an error, to abort (stop_on_error) */
     int n_queued, cap_queued;
     kernel_progress *progress;
