@@ -348,6 +348,9 @@ def test_shutdown_without_restart(fresh_kernel):
     assert rep["msg_type"] == "shutdown_reply"
     assert rep["content"]["status"] == "ok"
     assert rep["content"]["restart"] is False
+    # The reply is published on iopub too, so every client learns of it.
+    on_iopub = [m for m in k.iopub_until_idle(mid, timeout=5) if m["msg_type"] == "shutdown_reply"]
+    assert on_iopub and on_iopub[0]["content"]["restart"] is False
     deadline = time.monotonic() + 5
     while k.km.is_alive() and time.monotonic() < deadline:
         time.sleep(0.05)
