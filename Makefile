@@ -63,8 +63,13 @@ $(BUILD)/libnndb.a: $(LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(BUILD)/nndb: $(BUILD)/nndb.o $(REPL_OBJ) $(KERNEL_OBJ) $(BUILD)/libnndb.a
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(REPL_LIBS) $(KERNEL_LIBS)
+$(BUILD)/nndb: $(BUILD)/nndb.o $(REPL_OBJ) $(BUILD)/libnndb.a $(BUILD)/nndb-kernel
+	$(CC) $(LDFLAGS) -o $@ $(BUILD)/nndb.o $(REPL_OBJ) $(BUILD)/libnndb.a $(LDLIBS) $(REPL_LIBS)
+
+# The Jupyter kernel is its own executable, so that nndb itself does not
+# load libzmq and OpenSSL at every start; `nndb kernel` execs it.
+$(BUILD)/nndb-kernel: $(KERNEL_OBJ) $(BUILD)/libnndb.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(KERNEL_LIBS)
 
 $(BUILD)/unit_tests: $(UNIT_OBJ) $(BUILD)/libnndb.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
@@ -130,7 +135,7 @@ PREFIX ?= /usr/local
 .PHONY: install
 install: $(BUILD)/nndb
 	install -d $(PREFIX)/bin
-	install -m 755 $(BUILD)/nndb $(PREFIX)/bin/nndb
+	install -m 755 $(BUILD)/nndb $(BUILD)/nndb-kernel $(PREFIX)/bin/
 	$(PREFIX)/bin/nndb install-kernel --prefix $(PREFIX)
 
 bench: deps

@@ -6,14 +6,15 @@
  *   nndb demo            the engine demo: a forward pass traced op by op, then training
  *   nndb probe [--json]  read the GPU, driver and PCIe stack
  *   nndb doctor [--json] explain what is wrong with it
+ *   nndb kernel -f FILE  the Jupyter kernel (execs nndb-kernel, which sits beside nndb)
+ *   nndb install-kernel  write the kernelspec (--user, --sys-prefix, --prefix DIR)
  */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "kernel/kernel_main.h"
-#include "kernel/kernel_spec.h"
 #include "nn_mem.h"
 #include "nn_ops.h"
 #include "nn_optim.h"
@@ -36,6 +37,9 @@ static void usage(FILE *f) {
         "  demo             trace a forward and backward pass op by op, then train a small MLP\n"
         "  probe [--json]   report the GPUs, their PCIe links, drivers and device nodes\n"
         "  doctor [--json]  explain what is wrong with the GPU set-up, and how to fix it\n"
+        "  kernel -f FILE   run as a Jupyter kernel (what the kernelspec starts)\n"
+        "  install-kernel   install the Jupyter kernelspec: --user (default), --sys-prefix,\n"
+        "                   --prefix DIR; --name NAME\n"
         "  version          the version (also --version)\n"
         "\n"
         "Docs: docs/ in the source tree (docs/repl.md for the REPL's keys).\n",
@@ -191,6 +195,24 @@ static int demo(void) {
     return 0;
 }
 
+/* Hand over to nndb-kernel, which sits beside this binary, keeping the
+ * arguments ("kernel -f FILE", "install-kernel --user"). */
+static int exec_kernel(char **argv) {
+    char exe[4096];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 16);
+    if (n <= 0) {
+        fprintf(stderr, "nndb: cannot find my own path to start nndb-kernel\n");
+        return 1;
+    }
+    exe[n] = 0;
+    char *slash = strrchr(exe, '/');
+    strcpy(slash ? slash + 1 : exe, "nndb-kernel");
+    argv[0] = exe;
+    execv(exe, argv);
+    fprintf(stderr, "nndb: cannot start %s: %s\n", exe, strerror(errno));
+    return 1;
+}
+
 int main(int argc, char **argv) {
     const char *cmd = argc > 1 ? argv[1] : NULL;
     if (!cmd) return isatty(0) ? repl_interactive(NNDB_VERSION) : repl_run_script(NULL);
@@ -202,8 +224,7 @@ int main(int argc, char **argv) {
         return repl_run_script(argv[2]);
     }
     if (!strcmp(cmd, "demo")) return demo();
-    if (!strcmp(cmd, "kernel")) return kernel_main(argc - 1, argv + 1);
-    if (!strcmp(cmd, "install-kernel")) return kernel_spec_main(argc - 1, argv + 1);
+    if (!strcmp(cmd, "kernel") || !strcmp(cmd, "install-kernel")) return exec_kernel(argv);
     if (!strcmp(cmd, "probe") || !strcmp(cmd, "doctor"))
         return nn_probe_cli(argc - 1, argv + 1, stdout, stderr);
     if (!strcmp(cmd, "help") && argc > 2) return repl_help_topic(argv[2]);
