@@ -57,6 +57,7 @@ failed=$((failed + refs_bad))
 passed=$((passed + refs_ok))
 
 run_suite layers tests/check_layers.sh
+run_suite format tests/check_format.sh
 run_suite unit build/unit_tests
 run_suite lang-diff tests/diff/run.sh
 run_suite repl tests/repl/run.sh
