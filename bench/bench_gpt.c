@@ -14,11 +14,10 @@
 #include <sys/resource.h>
 #include <time.h>
 
-#include "nn_module.h"
 #include "nn_blas.h"
+#include "nn_module.h"
 #include "nn_ops.h"
 #include "nn_optim.h"
-
 
 static double now(void) {
     struct timespec ts;

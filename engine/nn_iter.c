@@ -151,9 +151,9 @@ static void axpy_loop(char **d, const int64_t *s, int64_t n, void *argp) {
             *(double *)(d[0] + i * s[0]) += a->alpha * *(const double *)(d[1] + i * s[1]);
     } else if (a->dt == NN_INT64) {
         for (int64_t i = 0; i < n; i++)
-            *(int64_t *)(d[0] + i * s[0]) = (int64_t)(
-                (uint64_t) * (int64_t *)(d[0] + i * s[0]) +
-                (uint64_t)(int64_t)a->alpha * (uint64_t) * (const int64_t *)(d[1] + i * s[1]));
+            *(int64_t *)(d[0] + i * s[0]) = (int64_t)((uint64_t) * (int64_t *)(d[0] + i * s[0]) +
+                                                      (uint64_t)(int64_t)a->alpha * (uint64_t) *
+                                                          (const int64_t *)(d[1] + i * s[1]));
     } else {
         for (int64_t i = 0; i < n; i++)
             *(uint8_t *)(d[0] + i * s[0]) |= *(const uint8_t *)(d[1] + i * s[1]) && a->alpha != 0;

@@ -74,9 +74,9 @@ nn_status nn_raw_add_into(nn_ctx *ctx, nn_tensor *dst, nn_tensor *src, double al
  * fast.
  * Results are the same: ISO C mode keeps FMA contraction off. Not under
  * the sanitizers, whose runtimes do not take ifuncs well. */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && \
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) &&                             \
     !defined(__SANITIZE_ADDRESS__)
-#define NN_KERNEL_CLONES \
+#define NN_KERNEL_CLONES                                                                           \
     __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
 #else
 #define NN_KERNEL_CLONES

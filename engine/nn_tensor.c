@@ -356,7 +356,8 @@ static void store(nn_dtype dt, void *base, int64_t off, double v) {
     case NN_FLOAT32: ((float *)base)[off] = (float)v; break;
     case NN_FLOAT64: ((double *)base)[off] = v; break;
     case NN_INT64: /* NaN and out-of-range values become INT64_MIN, as x86 and PyTorch do */
-        ((int64_t *)base)[off] = (v >= -9.2233720368547758e18 && v < 9.2233720368547758e18) ? (int64_t)v : INT64_MIN;
+        ((int64_t *)base)[off] =
+            (v >= -9.2233720368547758e18 && v < 9.2233720368547758e18) ? (int64_t)v : INT64_MIN;
         break;
     case NN_BOOL: ((uint8_t *)base)[off] = v != 0; break;
     }

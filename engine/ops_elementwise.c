@@ -353,15 +353,15 @@ typedef struct unary_arg {
 
 /* Float math in the operand's precision; float32 exp and tanh are the
  * vectorisable versions from nn_vmath.h. */
-#define F32(fn) F32_##fn
-#define F32_exp nn_expf
-#define F32_tanh nn_tanhf
-#define F32_log logf
+#define F32(fn)   F32_##fn
+#define F32_exp   nn_expf
+#define F32_tanh  nn_tanhf
+#define F32_log   logf
 #define F32_log1p log1pf
-#define F32_sqrt sqrtf
-#define F32_fabs fabsf
-#define F32_erf nn_erff
-#define F64(fn) fn
+#define F32_sqrt  sqrtf
+#define F32_fabs  fabsf
+#define F32_erf   nn_erff
+#define F64(fn)   fn
 
 #define SQRT_2_OVER_PI 0.7978845608028654
 #define INV_SQRT_2     0.7071067811865476
@@ -403,7 +403,7 @@ typedef struct unary_arg {
       : (p0 == p0 && x < p0) ? p0                                                                  \
       : (p1 == p1 && x > p1) ? p1                                                                  \
                              : x,                                                                  \
-      ((p0 != p0 || x >= p0) && (p1 != p1 || x <= p1)) ? g : (T)0)                                   \
+      ((p0 != p0 || x >= p0) && (p1 != p1 || x <= p1)) ? g : (T)0)                                 \
     X(relu, x <= 0 ? (T)0 : x, y <= 0 ? (T)0 : g)                                                  \
     X(leaky_relu, x > 0 ? x : x * p0, x > 0 ? g : g * p0)                                          \
     X(tanh, M(tanh)(x), g *((T)1 - y * y))                                                         \
@@ -446,7 +446,8 @@ UNARY_OPS(X)
 /* neg, abs and sign keep integer dtypes, as in PyTorch. */
 static void neg_i64(char **d, const int64_t *s, int64_t n, void *a) {
     for (int64_t i = 0; i < n; i++)
-        *(int64_t *)(d[0] + i * s[0]) = (int64_t)(0 - (uint64_t) * (const int64_t *)(d[1] + i * s[1]));
+        *(int64_t *)(d[0] + i * s[0]) =
+            (int64_t)(0 - (uint64_t) * (const int64_t *)(d[1] + i * s[1]));
 }
 static void abs_i64(char **d, const int64_t *s, int64_t n, void *a) {
     for (int64_t i = 0; i < n; i++) {

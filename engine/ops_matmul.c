@@ -77,11 +77,13 @@ static void gemm(nn_dtype dt, const mat *a, const mat *b, const mat *c, double b
     NN_ASSERT(ok && c->cs == 1);
     int ldc = (int)max1(M > 1 ? c->rs : N);
     if (dt == NN_FLOAT32)
-        nn_blas_sgemm(CblasRowMajor, ba.tr, bb.tr, (int)M, (int)N, (int)K, 1.0f, (const float *)a->p,
-                    (int)ba.ld, (const float *)b->p, (int)bb.ld, (float)beta, (float *)c->p, ldc);
+        nn_blas_sgemm(CblasRowMajor, ba.tr, bb.tr, (int)M, (int)N, (int)K, 1.0f,
+                      (const float *)a->p, (int)ba.ld, (const float *)b->p, (int)bb.ld, (float)beta,
+                      (float *)c->p, ldc);
     else
-        nn_blas_dgemm(CblasRowMajor, ba.tr, bb.tr, (int)M, (int)N, (int)K, 1.0, (const double *)a->p,
-                    (int)ba.ld, (const double *)b->p, (int)bb.ld, beta, (double *)c->p, ldc);
+        nn_blas_dgemm(CblasRowMajor, ba.tr, bb.tr, (int)M, (int)N, (int)K, 1.0,
+                      (const double *)a->p, (int)ba.ld, (const double *)b->p, (int)bb.ld, beta,
+                      (double *)c->p, ldc);
 }
 
 /* int64 has no BLAS: a plain loop (no gradients, rarely large). */

@@ -1408,10 +1408,10 @@ static void gemm(bool f64, bool ta, bool tb, int64_t m, int64_t n, int64_t k, do
     enum CBLAS_TRANSPOSE t_a = ta ? CblasTrans : CblasNoTrans, t_b = tb ? CblasTrans : CblasNoTrans;
     if (f64)
         nn_blas_dgemm(CblasRowMajor, t_a, t_b, (int)m, (int)n, (int)k, alpha, a, (int)lda, b,
-                    (int)ldb, 0.0, c, (int)ldc);
+                      (int)ldb, 0.0, c, (int)ldc);
     else
         nn_blas_sgemm(CblasRowMajor, t_a, t_b, (int)m, (int)n, (int)k, (float)alpha, a, (int)lda, b,
-                    (int)ldb, 0.0f, c, (int)ldc);
+                      (int)ldb, 0.0f, c, (int)ldc);
 }
 
 /* Softmax of each row of S [tq, tk] in place, columns j > i masked when causal. */

@@ -116,8 +116,7 @@ lang_completeness lang_is_complete(const char *code, int *indent);
  * dot, keyword arguments inside a call, magics after '%', file paths after
  * %load. Fills *start and *end (byte offsets of the text to replace) and returns
  * a malloc'ed NULL-terminated array of malloc'ed strings (sorted, unique). */
-char **lang_complete(lang_session *s, const char *code, size_t cursor, size_t *start,
-                     size_t *end);
+char **lang_complete(lang_session *s, const char *code, size_t cursor, size_t *start, size_t *end);
 void lang_strv_free(char **v);
 
 /* The help entry for the name under (or just before) [cursor], or NULL. The

@@ -73,7 +73,8 @@ lang_err lang_err_from_status(nn_status st);
 
 /* Set the VM's pending error; always returns false so builtins can write
  * `return lang_raise(vm, LANG_ERR_TYPE, "...")`. */
-bool lang_raise(lang_vm *vm, lang_err e, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+bool lang_raise(lang_vm *vm, lang_err e, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 /* Raise the engine error in the VM's nn_ctx as a language error. */
 bool lang_raise_engine(lang_vm *vm);
 
@@ -120,10 +121,26 @@ typedef struct lang_method {
 
 /* Binary and unary operators, as the evaluator dispatches them. */
 typedef enum lang_binop {
-    LANG_OP_ADD, LANG_OP_SUB, LANG_OP_MUL, LANG_OP_DIV, LANG_OP_FLOORDIV, LANG_OP_MOD,
-    LANG_OP_POW, LANG_OP_MATMUL, LANG_OP_EQ, LANG_OP_NE, LANG_OP_LT, LANG_OP_LE,
-    LANG_OP_GT, LANG_OP_GE, LANG_OP_AND_BITS, LANG_OP_OR_BITS, LANG_OP_NEG, LANG_OP_POS,
-    LANG_OP_INVERT, LANG_OP_COUNT
+    LANG_OP_ADD,
+    LANG_OP_SUB,
+    LANG_OP_MUL,
+    LANG_OP_DIV,
+    LANG_OP_FLOORDIV,
+    LANG_OP_MOD,
+    LANG_OP_POW,
+    LANG_OP_MATMUL,
+    LANG_OP_EQ,
+    LANG_OP_NE,
+    LANG_OP_LT,
+    LANG_OP_LE,
+    LANG_OP_GT,
+    LANG_OP_GE,
+    LANG_OP_AND_BITS,
+    LANG_OP_OR_BITS,
+    LANG_OP_NEG,
+    LANG_OP_POS,
+    LANG_OP_INVERT,
+    LANG_OP_COUNT
 } lang_binop;
 
 /* ---- the type protocol ----
@@ -149,8 +166,7 @@ struct lang_type {
     bool (*truth)(lang_vm *vm, lang_obj *o, bool *out);
     /* Operators where this object is either operand ([self_left] tells which);
      * set *handled false to let the other operand try. */
-    bool (*binop)(lang_vm *vm, lang_binop op, lang_val a, lang_val b, lang_val *out,
-                  bool *handled);
+    bool (*binop)(lang_vm *vm, lang_binop op, lang_val a, lang_val b, lang_val *out, bool *handled);
     /* Names of fields for dir() and completion (NULL-terminated), besides
      * [methods]. */
     const char *const *(*fields)(lang_obj *o);

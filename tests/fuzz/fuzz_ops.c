@@ -63,15 +63,15 @@ static void step(nn_ctx *ctx, reader *r, nn_tensor **s) {
     case 0: put(dst, make(ctx, r)); break;
     case 1: {
         nn_tensor *(*bin[])(nn_ctx *, nn_tensor *, nn_tensor *) = {
-            nn_add, nn_sub, nn_mul, nn_div, nn_pow, nn_maximum, nn_minimum, nn_eq,
-            nn_lt,  nn_ge,  nn_logical_and, nn_logical_or, nn_matmul};
+            nn_add, nn_sub, nn_mul, nn_div,         nn_pow,        nn_maximum, nn_minimum,
+            nn_eq,  nn_lt,  nn_ge,  nn_logical_and, nn_logical_or, nn_matmul};
         put(dst, bin[byte(r) % 13](ctx, a, b));
         break;
     }
     case 2: {
         nn_tensor *(*un[])(nn_ctx *, nn_tensor *) = {
-            nn_neg, nn_exp, nn_log, nn_log1p, nn_sqrt,  nn_rsqrt,       nn_abs,
-            nn_sign, nn_relu, nn_tanh, nn_sigmoid, nn_silu, nn_logical_not, nn_isnan,
+            nn_neg,   nn_exp,      nn_log,        nn_log1p,   nn_sqrt,   nn_rsqrt,       nn_abs,
+            nn_sign,  nn_relu,     nn_tanh,       nn_sigmoid, nn_silu,   nn_logical_not, nn_isnan,
             nn_isinf, nn_isfinite, nn_contiguous, nn_max_all, nn_min_all};
         put(dst, un[byte(r) % 19](ctx, a));
         break;
@@ -156,7 +156,9 @@ static void step(nn_ctx *ctx, reader *r, nn_tensor **s) {
             put(dst, nn_binary_cross_entropy_with_logits(ctx, a, b, (nn_reduction)(byte(r) % 3)));
             break;
         case 6: put(dst, nn_embedding(ctx, a, b)); break;
-        case 7: put(dst, nn_layer_norm(ctx, a, 1 + byte(r) % 2, (byte(r) & 1) ? b : NULL, NULL, 1e-5)); break;
+        case 7:
+            put(dst, nn_layer_norm(ctx, a, 1 + byte(r) % 2, (byte(r) & 1) ? b : NULL, NULL, 1e-5));
+            break;
         case 8: put(dst, nn_dropout(ctx, a, (byte(r) % 5) * 0.3, byte(r) & 1)); break;
         default: put(dst, nn_scaled_dot_product_attention(ctx, a, b, c, byte(r) & 1, 0)); break;
         }

@@ -32,12 +32,12 @@ static nn_tensor *leaf(nn_ctx *ctx, int ndim, const int64_t *shape, int dom) {
 
 /* ---- op adaptors for tu_gradcheck ---- */
 
-#define G(name, expr)                                                                             \
-    static nn_tensor *g_##name(nn_ctx *ctx, nn_tensor **in, void *arg) {                          \
-        (void)arg;                                                                                \
-        nn_tensor *a = in[0], *b = in[1];                                                         \
-        (void)b;                                                                                  \
-        return (expr);                                                                            \
+#define G(name, expr)                                                                              \
+    static nn_tensor *g_##name(nn_ctx *ctx, nn_tensor **in, void *arg) {                           \
+        (void)arg;                                                                                 \
+        nn_tensor *a = in[0], *b = in[1];                                                          \
+        (void)b;                                                                                   \
+        return (expr);                                                                             \
     }
 
 G(add, nn_add(ctx, a, b))
@@ -101,13 +101,12 @@ typedef struct gc_case {
     int dom_a, dom_b; /* -1: unary */
 } gc_case;
 
-static bool gradcheck_case(nn_ctx *ctx, const gc_case *c, int ndim_a, const int64_t *sa,
-                           int ndim_b, const int64_t *sb) {
+static bool gradcheck_case(nn_ctx *ctx, const gc_case *c, int ndim_a, const int64_t *sa, int ndim_b,
+                           const int64_t *sb) {
     nn_tensor *in[2] = {leaf(ctx, ndim_a, sa, c->dom_a),
                         c->dom_b >= 0 ? leaf(ctx, ndim_b, sb, c->dom_b) : NULL};
     bool ok = in[0] && (c->dom_b < 0 || in[1]) &&
-              tu_gradcheck(ctx, c->name, c->fn, in, c->dom_b >= 0 ? 2 : 1, NULL, 1e-6, 1e-6,
-                           1e-8);
+              tu_gradcheck(ctx, c->name, c->fn, in, c->dom_b >= 0 ? 2 : 1, NULL, 1e-6, 1e-6, 1e-8);
     nn_tensor_release(in[0]);
     nn_tensor_release(in[1]);
     return ok;
@@ -215,12 +214,11 @@ NN_TEST(elementwise_errors_are_values) {
     nn_tensor *b = nn_ones(ctx, NN_FLOAT32, 2, TU_SHAPE(3, 2));
     nn_tensor *f = nn_ones(ctx, NN_FLOAT32, 2, TU_SHAPE(2, 3));
     nn_tensor *(*binops[])(nn_ctx *, nn_tensor *, nn_tensor *) = {
-        nn_add, nn_sub, nn_mul, nn_div, nn_pow, nn_maximum, nn_minimum, nn_eq, nn_ne,
-        nn_lt,  nn_le,  nn_gt,  nn_ge,  nn_logical_and, nn_logical_or};
+        nn_add, nn_sub, nn_mul, nn_div, nn_pow, nn_maximum,     nn_minimum,   nn_eq,
+        nn_ne,  nn_lt,  nn_le,  nn_gt,  nn_ge,  nn_logical_and, nn_logical_or};
     for (size_t i = 0; i < sizeof binops / sizeof binops[0]; i++) {
         nn_ctx_clear_error(ctx);
-        CHECK_MSG(binops[i](ctx, a, b) == NULL && nn_ctx_status(ctx) == NN_ERR_SHAPE, "op %zu",
-                  i);
+        CHECK_MSG(binops[i](ctx, a, b) == NULL && nn_ctx_status(ctx) == NN_ERR_SHAPE, "op %zu", i);
         CHECK_MSG(strstr(nn_ctx_error(ctx), "[2, 3]") && strstr(nn_ctx_error(ctx), "[3, 2]"),
                   "op %zu: %s", i, nn_ctx_error(ctx));
         CHECK_MSG(binops[i](ctx, a, NULL) == NULL && nn_ctx_status(ctx) == NN_ERR_VALUE,
@@ -314,10 +312,10 @@ NN_TEST(elementwise_grad_dtype_follows_input) {
     nn_tensor *up = nn_ones(ctx, NN_FLOAT64, 2, TU_SHAPE(2, 3));
     CHECK(nn_backward(ctx, z, up, false) == NN_OK);
     nn_tensor *gx = nn_tensor_grad(x), *gy = nn_tensor_grad(y);
-    CHECK(gx && gx->dtype == NN_FLOAT32 && tu_close(gx, 1, TU_SHAPE(3), TU_VALS(6, 6, 6), 0, 0,
-                                                     "dx"));
-    CHECK(gy && gy->dtype == NN_FLOAT64 && tu_close(gy, 2, TU_SHAPE(2, 1), TU_VALS(6, 6), 0, 0,
-                                                     "dy"));
+    CHECK(gx && gx->dtype == NN_FLOAT32 &&
+          tu_close(gx, 1, TU_SHAPE(3), TU_VALS(6, 6, 6), 0, 0, "dx"));
+    CHECK(gy && gy->dtype == NN_FLOAT64 &&
+          tu_close(gy, 2, TU_SHAPE(2, 1), TU_VALS(6, 6), 0, 0, "dy"));
     nn_tensor *h = nn_to(ctx, x, NN_FLOAT64);
     nn_tensor *up3 = nn_full(ctx, NN_FLOAT64, 1, TU_SHAPE(3), 0.5);
     CHECK(nn_backward(ctx, h, up3, false) == NN_OK);

@@ -24,7 +24,8 @@ NN_TEST(tensor_zeros_ones_full) {
     nn_tensor *s = nn_full(ctx, NN_FLOAT32, 0, NULL, 3);
     nn_tensor *e = nn_zeros(ctx, NN_FLOAT32, 2, TU_SHAPE(0, 5));
     CHECK(tu_close(z, 2, TU_SHAPE(2, 3), TU_VALS(0, 0, 0, 0, 0, 0), 0, 0, "zeros"));
-    CHECK(o && o->dtype == NN_INT64 && tu_close(o, 1, TU_SHAPE(4), TU_VALS(1, 1, 1, 1), 0, 0, "ones"));
+    CHECK(o && o->dtype == NN_INT64 &&
+          tu_close(o, 1, TU_SHAPE(4), TU_VALS(1, 1, 1, 1), 0, 0, "ones"));
     CHECK(tu_close(f, 3, TU_SHAPE(1, 2, 2), TU_VALS(-2.5, -2.5, -2.5, -2.5), 0, 0, "full"));
     CHECK(tu_close(b, 1, TU_SHAPE(3), TU_VALS(1, 1, 1), 0, 0, "full bool"));
     CHECK(s && s->ndim == 0 && nn_tensor_numel(s) == 1 && nn_tensor_get_flat(s, 0) == 3);
@@ -40,7 +41,8 @@ NN_TEST(tensor_zeros_ones_full) {
 NN_TEST(tensor_arange) {
     nn_ctx *ctx = nn_ctx_new(0);
     nn_tensor *a = nn_arange(ctx, 0, 5, 1, NN_INT64);
-    CHECK(a && a->dtype == NN_INT64 && tu_close(a, 1, TU_SHAPE(5), TU_VALS(0, 1, 2, 3, 4), 0, 0, "0..5"));
+    CHECK(a && a->dtype == NN_INT64 &&
+          tu_close(a, 1, TU_SHAPE(5), TU_VALS(0, 1, 2, 3, 4), 0, 0, "0..5"));
     nn_tensor *n = nn_arange(ctx, 0, -3, -1, NN_FLOAT32);
     CHECK(tu_close(n, 1, TU_SHAPE(3), TU_VALS(0, -1, -2), 0, 0, "negative step"));
     nn_tensor *fs = nn_arange(ctx, 1, 2, 0.25, NN_FLOAT64);
@@ -79,8 +81,8 @@ NN_TEST(tensor_linspace) {
     CHECK(t && nn_tensor_get_flat(t, 0) == 0.1 && nn_tensor_get_flat(t, 6) == 0.7);
     nn_tensor *s = nn_linspace(ctx, -1, 1, 7, NN_FLOAT32);
     CHECK(s && nn_tensor_get_flat(s, 0) == -1 && nn_tensor_get_flat(s, 6) == 1);
-    CHECK(tu_close(s, 1, TU_SHAPE(7), TU_VALS(-1, -2 / 3.0, -1 / 3.0, 0, 1 / 3.0, 2 / 3.0, 1),
-                   1e-6, 1e-7, "symmetric"));
+    CHECK(tu_close(s, 1, TU_SHAPE(7), TU_VALS(-1, -2 / 3.0, -1 / 3.0, 0, 1 / 3.0, 2 / 3.0, 1), 1e-6,
+                   1e-7, "symmetric"));
     nn_tensor *down = nn_linspace(ctx, 3, -3, 4, NN_FLOAT64);
     CHECK(tu_close(down, 1, TU_SHAPE(4), TU_VALS(3, 1, -1, -3), 1e-15, 0, "decreasing"));
     CHECK(nn_linspace(ctx, 0, 1, -1, NN_FLOAT32) == NULL && nn_ctx_status(ctx) == NN_ERR_VALUE);
@@ -183,11 +185,14 @@ NN_TEST(tensor_randint) {
     bool in_range = true;
     for (int64_t i = 0; t && i < 10000; i++) {
         double v = nn_tensor_get_flat(t, i);
-        if (v < -2 || v > 2 || v != floor(v)) in_range = false;
-        else counts[(int)v + 2]++;
+        if (v < -2 || v > 2 || v != floor(v))
+            in_range = false;
+        else
+            counts[(int)v + 2]++;
     }
     CHECK(in_range);
-    for (int k = 0; k < 5; k++) CHECK_MSG(counts[k] > 1800 && counts[k] < 2200, "count[%d] %d", k, counts[k]);
+    for (int k = 0; k < 5; k++)
+        CHECK_MSG(counts[k] > 1800 && counts[k] < 2200, "count[%d] %d", k, counts[k]);
     nn_tensor *one = nn_randint(ctx, 4, 5, 1, TU_SHAPE(20));
     bool fours = one != NULL;
     for (int i = 0; fours && i < 20; i++) fours = nn_tensor_get_flat(one, i) == 4;
@@ -322,7 +327,8 @@ NN_TEST(tensor_views_share_storage) {
 
 NN_TEST(tensor_contiguous_and_cast_raw) {
     nn_ctx *ctx = nn_ctx_new(0);
-    nn_tensor *a = tu_tensor(ctx, NN_FLOAT64, 2, TU_SHAPE(2, 3), TU_VALS(-1.7, -0.5, 0, 0.5, 1.7, NAN));
+    nn_tensor *a =
+        tu_tensor(ctx, NN_FLOAT64, 2, TU_SHAPE(2, 3), TU_VALS(-1.7, -0.5, 0, 0.5, 1.7, NAN));
     nn_tensor *same = nn_tensor_contiguous_raw(ctx, a);
     CHECK(same == a && a->refcount == 2);
     nn_tensor_release(same);
@@ -398,7 +404,8 @@ NN_TEST(tensor_copy_) {
 NN_TEST(tensor_copy_overlapping) {
     nn_ctx *ctx = nn_ctx_new(0);
     /* x.copy_(x.T) transposes in place. */
-    nn_tensor *x = tu_tensor(ctx, NN_FLOAT64, 2, TU_SHAPE(3, 3), TU_VALS(0, 1, 2, 3, 4, 5, 6, 7, 8));
+    nn_tensor *x =
+        tu_tensor(ctx, NN_FLOAT64, 2, TU_SHAPE(3, 3), TU_VALS(0, 1, 2, 3, 4, 5, 6, 7, 8));
     nn_tensor *xt = nn_tensor_view_raw(ctx, x, 2, TU_SHAPE(3, 3), TU_SHAPE(1, 3), 0);
     CHECK(nn_tensor_copy_(ctx, x, xt) == NN_OK);
     CHECK(tu_close(x, 2, TU_SHAPE(3, 3), TU_VALS(0, 3, 6, 1, 4, 7, 2, 5, 8), 0, 0, "x = x.T"));
@@ -560,8 +567,8 @@ NN_TEST(tensor_mem_parse_size) {
     CHECK(nn_mem_parse_size("1GiB") == (size_t)1 << 30 && nn_mem_parse_size("3KB") == 3072);
     CHECK(nn_mem_parse_size("1T") == (size_t)1 << 40);
     /* Malformed: 0, so the default cap stays. */
-    const char *bad[] = {"", "abc", "G", "12X", "-5", "0", "5 M", "1e30", "1GG", "nan", "M12",
-                         "0x", "inf", "4KX"};
+    const char *bad[] = {"",     "abc", "G",   "12X", "-5", "0",   "5 M",
+                         "1e30", "1GG", "nan", "M12", "0x", "inf", "4KX"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
         CHECK_MSG(nn_mem_parse_size(bad[i]) == 0, "\"%s\" parsed as %zu", bad[i],
                   nn_mem_parse_size(bad[i]));
@@ -612,10 +619,8 @@ NN_TEST(tensor_bad_shapes_are_errors) {
     CHECK(strstr(nn_ctx_error(ctx), "-1") && strstr(nn_ctx_error(ctx), "[3, -1]"));
     /* Products that overflow int64 or size_t: errors, never a wrapped size. */
     const int64_t huge[][3] = {
-        {INT64_MAX, 2, 1},
-        {(int64_t)1 << 32, (int64_t)1 << 32, 1},
-        {(int64_t)1 << 62, 1, 1},
-        {(int64_t)1 << 21, (int64_t)1 << 21, (int64_t)1 << 21},
+        {INT64_MAX, 2, 1},        {(int64_t)1 << 32, (int64_t)1 << 32, 1},
+        {(int64_t)1 << 62, 1, 1}, {(int64_t)1 << 21, (int64_t)1 << 21, (int64_t)1 << 21},
         {3, INT64_MAX / 2, 5},
     };
     for (size_t i = 0; i < sizeof huge / sizeof huge[0]; i++) {

@@ -45,19 +45,19 @@ static bool all_noncontig(nn_ctx *ctx, nn_tensor **in) {
 
 /* DEF(name, expr): f_name computes expr from a = in[0], b = in[1], c = in[2].
  * DEF_NC also defines f_name_nc, which first makes the inputs non-contiguous. */
-#define DEF(name, expr)                                                                           \
-    static nn_tensor *f_##name(nn_ctx *ctx, nn_tensor **in, void *arg) {                          \
-        (void)arg;                                                                                \
-        nn_tensor *a = in[0], *b = in[1], *c = in[2];                                             \
-        (void)a;                                                                                  \
-        (void)b;                                                                                  \
-        (void)c;                                                                                  \
-        return (expr);                                                                            \
+#define DEF(name, expr)                                                                            \
+    static nn_tensor *f_##name(nn_ctx *ctx, nn_tensor **in, void *arg) {                           \
+        (void)arg;                                                                                 \
+        nn_tensor *a = in[0], *b = in[1], *c = in[2];                                              \
+        (void)a;                                                                                   \
+        (void)b;                                                                                   \
+        (void)c;                                                                                   \
+        return (expr);                                                                             \
     }
-#define DEF_NC(name, expr)                                                                        \
-    DEF(name, expr)                                                                               \
-    static nn_tensor *f_##name##_nc(nn_ctx *ctx, nn_tensor **in, void *arg) {                     \
-        return all_noncontig(ctx, in) ? f_##name(ctx, in, arg) : NULL;                            \
+#define DEF_NC(name, expr)                                                                         \
+    DEF(name, expr)                                                                                \
+    static nn_tensor *f_##name##_nc(nn_ctx *ctx, nn_tensor **in, void *arg) {                      \
+        return all_noncontig(ctx, in) ? f_##name(ctx, in, arg) : NULL;                             \
     }
 
 /* a (op) wrapped number, as a Python scalar in PyTorch. */
@@ -146,15 +146,16 @@ DEF_NC(isnan, nn_isnan(ctx, a))
 DEF_NC(isinf, nn_isinf(ctx, a))
 DEF_NC(isfinite, nn_isfinite(ctx, a))
 
-#define ROW(n, f) {n, f}
+#define ROW(n, f)                                                                                  \
+    { n, f }
 #define BOTH(n, f) ROW(n "_f32", f), ROW(n "_f64", f)
-#define BIN_ROWS(op)                                                                              \
-    BOTH(#op, f_##op), BOTH(#op "_bcast", f_##op), BOTH(#op "_0d", f_##op),                       \
+#define BIN_ROWS(op)                                                                               \
+    BOTH(#op, f_##op), BOTH(#op "_bcast", f_##op), BOTH(#op "_0d", f_##op),                        \
         ROW(#op "_0dfirst_f64", f_##op), BOTH(#op "_nc", f_##op##_nc)
 #define SCALAR_ROWS(op) BOTH(#op, f_##op), BOTH(#op "_nc", f_##op##_nc)
-#define UNARY_ROWS(op) SCALAR_ROWS(op), ROW(#op "_0d_f32", f_##op), ROW(#op "_wide_f64", f_##op)
-#define CMP_ROWS(op)                                                                              \
-    BOTH(#op, f_##op), BOTH(#op "_bcast", f_##op), ROW(#op "_int", f_##op),                       \
+#define UNARY_ROWS(op)  SCALAR_ROWS(op), ROW(#op "_0d_f32", f_##op), ROW(#op "_wide_f64", f_##op)
+#define CMP_ROWS(op)                                                                               \
+    BOTH(#op, f_##op), BOTH(#op "_bcast", f_##op), ROW(#op "_int", f_##op),                        \
         ROW(#op "_int_f32", f_##op), ROW(#op "_wrapped", f_##op##_wrapped)
 #define TEST_ROWS(op) BOTH(#op, f_##op), ROW(#op "_int", f_##op), ROW(#op "_nc_f32", f_##op##_nc)
 
