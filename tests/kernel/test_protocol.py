@@ -379,6 +379,20 @@ def test_history(k):
     assert "hist_marker_two = 3" in found
     assert "hist_marker_one = 11" not in found
 
+    # search and range with output: (input, output) pairs.
+    rep, _ = k.request("shell", "history_request",
+                       dict(output=True, raw=True, hist_access_type="search",
+                            pattern="hist_marker_one +*", n=10, unique=True))
+    found = rep["content"]["history"]
+    assert [e[2][0] for e in found] == ["hist_marker_one + 1"]
+    if IS_NNDB:
+        assert found[0][2][1] == "12", found
+    rep, _ = k.request("shell", "history_request",
+                       dict(output=True, raw=True, hist_access_type="range", session=0,
+                            start=lines[1], stop=lines[1] + 1))
+    (entry,) = rep["content"]["history"]
+    assert entry[1] == lines[1] and entry[2][0] == "hist_marker_one + 1"
+
 
 def test_comm_info(k):
     rep, io = k.request("shell", "comm_info_request", {})
