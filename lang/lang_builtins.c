@@ -8,5 +8,6 @@ const lang_builtin_def *const lang_builtin_families[] = {
     lang_optim_builtins,
     lang_data_builtins,
     lang_io_builtins,
+    lang_probe_builtins,
     NULL,
 };

@@ -17,5 +17,6 @@ extern const lang_builtin_def lang_nn_builtins[];     /* Linear, Sequential, GPT
 extern const lang_builtin_def lang_optim_builtins[];  /* SGD, Adam, AdamW, clip_grad_norm (lang_nn.c) */
 extern const lang_builtin_def lang_data_builtins[];   /* spirals, DataLoader, ... (lang_data.c) */
 extern const lang_builtin_def lang_io_builtins[];     /* save, load (lang_data.c) */
+extern const lang_builtin_def lang_probe_builtins[];  /* gpus, doctor (lang_probe.c) */
 
 #endif
