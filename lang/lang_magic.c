@@ -15,6 +15,7 @@
 
 #include "lang_eval.h"
 #include "lang_parse.h"
+#include "lang_probe.h"
 
 const char *const lang_magic_names[] = {"help",    "who",     "reset", "time",  "seed",   "load",
                                         "threads", "history", "break", "step",  "where",  "graph",
@@ -43,8 +44,14 @@ const lang_help lang_magic_helps[] = {
     {"%anomaly", "%anomaly on|off", "Hunt the first non-finite value (not yet available).", ""},
     {"%profile", "%profile", "Per-op time and FLOPs (not yet available).", ""},
     {"%drill", "%drill NAME", "Start a drill (not yet available).", ""},
-    {"%probe", "%probe", "Read the GPU and driver state (not yet available).", ""},
-    {"%doctor", "%doctor", "Findings about the GPU setup (not yet available).", ""},
+    {"%probe", "%probe [--json] [--no-bandwidth] [--root DIR]",
+     "The GPUs, their PCIe path, driver and device nodes, each reading with its source (as "
+     "`nndb probe`); --root reads a recorded machine tree instead of /.",
+     "%probe --no-bandwidth"},
+    {"%doctor", "%doctor [--json] [--root DIR]",
+     "Findings about the GPU setup, each with evidence and a fix (as `nndb doctor`); --root "
+     "reads a recorded machine tree instead of /.",
+     "%doctor"},
     {NULL, NULL, NULL, NULL},
 };
 
@@ -271,6 +278,8 @@ bool lang_magic_run(lang_vm *vm, const lang_stmt *s, const lang_module *m) {
         ok = m_load(vm, args);
     else if (!strcmp(name, "history"))
         ok = m_history(vm, args);
+    else if (!strcmp(name, "probe") || !strcmp(name, "doctor"))
+        ok = lang_probe_magic(vm, !strcmp(name, "doctor"), args);
     else {
         bool known = false;
         for (int i = 0; lang_magic_names[i]; i++) known |= !strcmp(lang_magic_names[i], name);
