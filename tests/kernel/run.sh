@@ -10,7 +10,14 @@
 #                                           the same tests against Debian's ipykernel
 #   NNDB_KERNEL_HB_SECONDS=3 tests/kernel/run.sh
 #                                           a shorter long-computation (default 30 s)
+#   NNDB=build/asan/nndb tests/kernel/run.sh
+#                                           another build (make SANITIZE=1 build/asan/nndb)
 set -u
+# NNDB (the binary under test) may be given relative to where we were called.
+case "${NNDB:-}" in
+    "" | /*) ;;
+    *) NNDB="$(pwd)/$NNDB" && export NNDB ;;
+esac
 cd "$(dirname "$0")" || exit 1
 PYTHON=${PYTHON:-/usr/bin/python3}
 out=$(mktemp)
