@@ -10,13 +10,15 @@
 /* Every family, in install order; NULL-terminated. */
 extern const lang_builtin_def *const lang_builtin_families[];
 
-extern const lang_builtin_def lang_core_builtins[];   /* print, len, range, ... (lang_core.c) */
-extern const lang_builtin_def lang_tensor_builtins[]; /* zeros, randn, matmul, ... (lang_tensor.c) */
-extern const lang_builtin_def lang_plot_builtins[];   /* plot, hist, display (lang_display.c) */
-extern const lang_builtin_def lang_nn_builtins[];     /* Linear, Sequential, GPT, init (lang_nn.c) */
-extern const lang_builtin_def lang_optim_builtins[];  /* SGD, Adam, AdamW, clip_grad_norm (lang_nn.c) */
-extern const lang_builtin_def lang_data_builtins[];   /* spirals, DataLoader, ... (lang_data.c) */
-extern const lang_builtin_def lang_io_builtins[];     /* save, load (lang_data.c) */
-extern const lang_builtin_def lang_probe_builtins[];  /* gpus, doctor (lang_probe.c) */
+extern const lang_builtin_def lang_core_builtins[]; /* print, len, range, ... (lang_core.c) */
+extern const lang_builtin_def
+    lang_tensor_builtins[];                         /* zeros, randn, matmul, ... (lang_tensor.c) */
+extern const lang_builtin_def lang_plot_builtins[]; /* plot, hist, display (lang_display.c) */
+extern const lang_builtin_def lang_nn_builtins[];   /* Linear, Sequential, GPT, init (lang_nn.c) */
+extern const lang_builtin_def
+    lang_optim_builtins[]; /* SGD, Adam, AdamW, clip_grad_norm (lang_nn.c) */
+extern const lang_builtin_def lang_data_builtins[];  /* spirals, DataLoader, ... (lang_data.c) */
+extern const lang_builtin_def lang_io_builtins[];    /* save, load (lang_data.c) */
+extern const lang_builtin_def lang_probe_builtins[]; /* gpus, doctor (lang_probe.c) */
 
 #endif
