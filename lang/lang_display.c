@@ -14,8 +14,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "lang_builtins.h"
+#include "lang_eval.h"
 #include "lang_vm.h"
 #include "nn_graph.h"
 
@@ -1104,21 +1106,161 @@ static bool f_hist(lang_vm *vm, const lang_args *a, lang_val *out) {
     return true;
 }
 
-static bool f_display(lang_vm *vm, const lang_args *a, lang_val *out) {
-    if (a->nkw)
-        return lang_raise(vm, LANG_ERR_TYPE, "display() got an unexpected keyword argument '%s'",
-                          a->kwnames[0]);
-    for (int i = 0; i < a->n; i++) {
+/* display(*values, display_id=None) and update_display(value, display_id=):
+ * IPython's pair. With an id, a front end that can (Jupyter) replaces the
+ * output shown under it later; the terminal shows the latest form. */
+static bool show_values(lang_vm *vm, const lang_val *vals, int n, const char *id, bool update) {
+    for (int i = 0; i < n; i++) {
         lang_mime m;
         lang_mime_init(&m);
-        if (!lang_display_value(vm, a->pos[i], &m)) {
+        if (!lang_display_value(vm, vals[i], &m)) {
             lang_mime_free(&m);
             return false;
         }
-        lang_vm_display(vm, &m, NULL, false);
+        lang_vm_display(vm, &m, id, update);
         lang_mime_free(&m);
     }
+    return true;
+}
+
+static bool display_id_arg(lang_vm *vm, const lang_args *a, const char *fname, bool required,
+                           const char **id) {
+    *id = NULL;
+    for (int k = 0; k < a->nkw; k++) {
+        if (strcmp(a->kwnames[k], "display_id") != 0)
+            return lang_raise(vm, LANG_ERR_TYPE, "%s() got an unexpected keyword argument '%s'",
+                              fname, a->kwnames[k]);
+        if (a->kw[k].kind == LANG_NONE) continue;
+        if (!lang_is_obj(a->kw[k], &lang_str_type))
+            return lang_raise(vm, LANG_ERR_TYPE, "%s(): display_id must be a str, not %s", fname,
+                              lang_type_name(a->kw[k]));
+        *id = lang_str_cstr(a->kw[k]);
+    }
+    if (required && !*id)
+        return lang_raise(vm, LANG_ERR_TYPE, "%s() needs display_id='...'", fname);
+    return true;
+}
+
+static bool f_display(lang_vm *vm, const lang_args *a, lang_val *out) {
+    const char *id;
+    if (!display_id_arg(vm, a, "display", false, &id) || !show_values(vm, a->pos, a->n, id, false))
+        return false;
     *out = lang_none();
+    return true;
+}
+
+static bool f_update_display(lang_vm *vm, const lang_args *a, lang_val *out) {
+    const char *id;
+    if (!display_id_arg(vm, a, "update_display", true, &id)) return false;
+    if (a->n != 1)
+        return lang_raise(vm, LANG_ERR_TYPE, "update_display() takes 1 value, got %d", a->n);
+    if (!show_values(vm, a->pos, 1, id, true)) return false;
+    *out = lang_none();
+    return true;
+}
+
+/* ---- progress(iterable): a tqdm-like wrapper ----
+ * Iterating it iterates the inner iterable and reports progress to the
+ * front end (a bar on stderr in the terminal, an updating output in
+ * Jupyter), at most every 100 ms and once at the end. */
+typedef struct progress_obj {
+    lang_obj base;
+    lang_vm *vm;
+    lang_val inner; /* the iterator */
+    int64_t done, total;
+    double last;
+    bool finished;
+    char id[32];
+    char desc[96];
+} progress_obj;
+
+static double now_seconds(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static void progress_report(progress_obj *p, bool final) {
+    char text[160];
+    int64_t total = final ? p->done : p->total;
+    snprintf(text, sizeof text, "%s%s%lld/%lld", p->desc, p->desc[0] ? ": " : "",
+             (long long)p->done, (long long)(total ? total : p->done));
+    lang_vm_progress(p->vm, p->id, final ? p->done : p->done, final ? p->done : p->total, text);
+}
+
+static void progress_free(lang_obj *o) {
+    progress_obj *p = (progress_obj *)o;
+    if (!p->finished) progress_report(p, true); /* a loop left early still closes its bar */
+    lang_val_release(p->inner);                 /* the runtime frees the object itself */
+}
+
+static bool progress_iter(lang_vm *vm, lang_obj *o, lang_val *out) {
+    o->refcount++;
+    *out = lang_obj_val(o);
+    return true;
+}
+
+static bool progress_next(lang_vm *vm, lang_obj *o, lang_val *out, bool *done) {
+    progress_obj *p = (progress_obj *)o;
+    if (!lang_next(vm, p->inner, out, done)) return false;
+    if (*done) {
+        if (!p->finished) {
+            p->finished = true;
+            progress_report(p, true);
+        }
+        return true;
+    }
+    p->done++;
+    double t = now_seconds();
+    if (t - p->last >= 0.1) {
+        p->last = t;
+        progress_report(p, false);
+    }
+    return true;
+}
+
+static bool progress_repr(lang_vm *vm, lang_obj *o, lang_buf *out) {
+    progress_obj *p = (progress_obj *)o;
+    lang_buf_printf(out, "<progress %lld/%lld>", (long long)p->done, (long long)p->total);
+    return true;
+}
+
+static const lang_type progress_type = {
+    .name = "progress",
+    .free = progress_free,
+    .repr = progress_repr,
+    .iter = progress_iter,
+    .next = progress_next,
+};
+
+static bool f_progress(lang_vm *vm, const lang_args *a, lang_val *out) {
+    static int counter;
+    lang_val it, totalv = lang_none(), descv = lang_none();
+    if (!lang_parse_args(vm, a, "progress", "iterable|total,desc", &it, &totalv, &descv))
+        return false;
+    int64_t total = 0;
+    if (totalv.kind != LANG_NONE) {
+        if (!lang_to_int(vm, totalv, "total", &total)) return false;
+    } else if (it.kind == LANG_OBJ && it.u.o->type->len) {
+        if (!it.u.o->type->len(vm, it.u.o, &total)) return false;
+    }
+    if (descv.kind != LANG_NONE && !lang_is_obj(descv, &lang_str_type))
+        return lang_raise(vm, LANG_ERR_TYPE, "progress(): desc must be a str");
+    lang_val inner;
+    if (!lang_iter(vm, it, &inner)) return false;
+    progress_obj *p = lang_obj_new(vm, &progress_type, sizeof *p);
+    if (!p) {
+        lang_val_release(inner);
+        return false;
+    }
+    p->vm = vm;
+    p->inner = inner;
+    p->total = total < 0 ? 0 : total;
+    p->last = now_seconds();
+    snprintf(p->id, sizeof p->id, "progress-%d", ++counter);
+    snprintf(p->desc, sizeof p->desc, "%s", descv.kind == LANG_NONE ? "" : lang_str_cstr(descv));
+    progress_report(p, false);
+    *out = lang_obj_val(&p->base);
     return true;
 }
 
@@ -1140,9 +1282,23 @@ const lang_builtin_def lang_plot_builtins[] = {
       "hist(model[0].weight.grad, bins=20, title='layer 0 grads')"}},
     {"display",
      f_display,
-     {"display", "display(*values)",
+     {"display", "display(*values, display_id=None)",
       "Show each value's rich form now (a tensor as an HTML table with statistics in "
-      "Jupyter), as IPython's display() does. Returns None.",
-      "display(x)"}},
+      "Jupyter), as IPython's display() does. With display_id, update_display() can replace "
+      "the output later. Returns None.",
+      "display(x, display_id='weights')"}},
+    {"update_display",
+     f_update_display,
+     {"update_display", "update_display(value, display_id)",
+      "Replace the output shown by display(..., display_id=...) with [value]'s rich form (in "
+      "Jupyter the old output changes in place; the terminal prints the new one).",
+      "update_display(losses[-1], display_id='loss')"}},
+    {"progress",
+     f_progress,
+     {"progress", "progress(iterable, total=None, desc=None)",
+      "Iterate over [iterable] and show progress as you go: a bar on stderr in the terminal, "
+      "an output that updates in place in Jupyter (like tqdm). total defaults to len(iterable) "
+      "when it has one.",
+      "for step in progress(range(1000), desc='train'):\n    ..."}},
     {NULL, NULL, {NULL, NULL, NULL, NULL}},
 };

@@ -148,6 +148,7 @@ typedef enum lang_binop {
  * would ("'Linear' object is not subscriptable"). */
 struct lang_type {
     const char *name;
+    /* Release what the object holds; the runtime frees the object itself. */
     void (*free)(lang_obj *o);
     /* repr() text; str() uses str_ when set, else repr. */
     bool (*repr)(lang_vm *vm, lang_obj *o, lang_buf *out);

@@ -240,11 +240,12 @@ def test_plot_is_display_data_with_svg(k):
 
 def test_display_data_and_update(k):
     if IS_NNDB:
-        pytest.skip("no nndb construct publishes a display id yet: lang never calls the "
-                    "display callback with a display_id or the progress callback")
-    code = ("from IPython.display import display, update_display\n"
-            "display('first', display_id='live1')\n"
-            "update_display('second', display_id='live1')")
+        code = ("display('first', display_id='live1')\n"
+                "update_display('second', display_id='live1')")
+    else:
+        code = ("from IPython.display import display, update_display\n"
+                "display('first', display_id='live1')\n"
+                "update_display('second', display_id='live1')")
     rep, io = k.execute(code)
     disp = outputs(io, "display_data")
     upd = outputs(io, "update_display_data")
@@ -252,6 +253,21 @@ def test_display_data_and_update(k):
     assert disp[0]["content"]["transient"]["display_id"] == "live1"
     assert upd[0]["content"]["transient"]["display_id"] == "live1"
     assert "second" in upd[0]["content"]["data"]["text/plain"]
+
+
+@nndb_only
+def test_progress_updates_one_display(k):
+    rep, io = k.execute("s = 0\nfor i in progress(range(50000), desc='sum'):\n    s = s + i\ns")
+    assert rep["content"]["status"] == "ok"
+    disp = outputs(io, "display_data")
+    upd = outputs(io, "update_display_data")
+    assert disp, [m["msg_type"] for m in io]
+    ids = {m["content"]["transient"]["display_id"] for m in disp + upd}
+    assert len(ids) == 1, ids
+    assert upd, "the final state of the bar arrives as an update"
+    assert "50000/50000" in upd[-1]["content"]["data"]["text/plain"]
+    res = outputs(io, "execute_result")
+    assert res and res[0]["content"]["data"]["text/plain"] == "1249975000"
 
 
 # ---- complete / inspect / is_complete ----
