@@ -670,18 +670,26 @@ static bool f_spirals(lang_vm *vm, const lang_args *a, lang_val *out) {
     return finish_dataset(vm, nn_data_spirals(CTX(vm), n, classes, noise, seed), &b, out);
 }
 
-static bool f_moons(lang_vm *vm, const lang_args *a, lang_val *out) {
+/* moons and xor take the same arguments: n, noise, seed and the bugs. */
+typedef nn_dataset *(*noise_maker)(nn_ctx *ctx, int64_t n, double noise, uint64_t seed);
+
+static bool noise_dataset(lang_vm *vm, const lang_args *a, const char *fname, noise_maker make,
+                          lang_val *out) {
     lang_val nv = lang_int(200), zv = lang_float(0.1), sv = lang_int(0);
     bug_args b;
     bug_args_init(&b);
     int64_t n;
     double noise;
     uint64_t seed;
-    if (!lang_parse_args(vm, a, "moons", "|n,noise,seed," BUG_SPEC, &nv, &zv, &sv, BUG_PTRS(b)) ||
+    if (!lang_parse_args(vm, a, fname, "|n,noise,seed," BUG_SPEC, &nv, &zv, &sv, BUG_PTRS(b)) ||
         !lang_to_int(vm, nv, "n", &n) || !lang_to_float(vm, zv, "noise", &noise) ||
         !seed_arg(vm, sv, &seed))
         return false;
-    return finish_dataset(vm, nn_data_moons(CTX(vm), n, noise, seed), &b, out);
+    return finish_dataset(vm, make(CTX(vm), n, noise, seed), &b, out);
+}
+
+static bool f_moons(lang_vm *vm, const lang_args *a, lang_val *out) {
+    return noise_dataset(vm, a, "moons", nn_data_moons, out);
 }
 
 static bool f_blobs(lang_vm *vm, const lang_args *a, lang_val *out) {
@@ -702,17 +710,7 @@ static bool f_blobs(lang_vm *vm, const lang_args *a, lang_val *out) {
 }
 
 static bool f_xor(lang_vm *vm, const lang_args *a, lang_val *out) {
-    lang_val nv = lang_int(200), zv = lang_float(0.1), sv = lang_int(0);
-    bug_args b;
-    bug_args_init(&b);
-    int64_t n;
-    double noise;
-    uint64_t seed;
-    if (!lang_parse_args(vm, a, "xor", "|n,noise,seed," BUG_SPEC, &nv, &zv, &sv, BUG_PTRS(b)) ||
-        !lang_to_int(vm, nv, "n", &n) || !lang_to_float(vm, zv, "noise", &noise) ||
-        !seed_arg(vm, sv, &seed))
-        return false;
-    return finish_dataset(vm, nn_data_xor(CTX(vm), n, noise, seed), &b, out);
+    return noise_dataset(vm, a, "xor", nn_data_xor, out);
 }
 
 static bool f_regression(lang_vm *vm, const lang_args *a, lang_val *out) {
