@@ -274,9 +274,17 @@ const char *lang_display_grad_fn_name(const nn_tensor *t) {
         if (a == 1 && b == 2) return "SqueezeBackward4";
         return "UnsafeViewBackward0";
     }
-    case NN_OP_LINEAR:
-        if (input_ndim(n, 0) != 2) return "ViewBackward0";
-        return n->n_in > 2 ? "AddmmBackward0" : "MmBackward0";
+    case NN_OP_LINEAR: {
+        /* torch 1.13's F.linear takes a different path per input rank: addmm
+         * or mm for 2-D, matmul then add (or a squeeze) for 1-D and for 4-D
+         * and up, a folded addmm (or matmul's unsafe view) for 3-D. */
+        bool bias = n->n_in > 2;
+        int nd = input_ndim(n, 0);
+        if (nd == 2) return bias ? "AddmmBackward0" : "MmBackward0";
+        if (nd == 1) return bias ? "AddBackward0" : "SqueezeBackward3";
+        if (nd == 3) return bias ? "ViewBackward0" : "UnsafeViewBackward0";
+        return bias ? "AddBackward0" : "UnsafeViewBackward0";
+    }
     case NN_OP_RESHAPE: return "ViewBackward0";
     case NN_OP_PERMUTE: return "PermuteBackward0";
     case NN_OP_EXPAND: return "ExpandBackward0";
