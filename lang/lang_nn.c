@@ -358,6 +358,7 @@ static bool param_get(lang_vm *vm, module_obj *mo, int i, lang_val *out) {
     }
     lang_val v;
     if (!lang_tensor_new(vm, nn_tensor_retain(t), &v)) return false;
+    lang_tensor_mark_param(v);
     if (!tc_put(vm, mo->tc, t, v)) {
         lang_val_release(v);
         return false;

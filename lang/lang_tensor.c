@@ -27,6 +27,8 @@ typedef struct tensor_obj {
      * from what the engine node says (unsqueeze and view both record a
      * reshape); NULL otherwise. */
     const char *fn_name;
+    /* A module's parameter prints as torch.nn.Parameter does. */
+    bool is_param;
 } tensor_obj;
 
 static void tensor_free(lang_obj *o) {
@@ -41,8 +43,13 @@ bool lang_tensor_new(lang_vm *vm, nn_tensor *t, lang_val *out) {
     }
     o->t = t;
     o->fn_name = NULL;
+    o->is_param = false;
     *out = lang_obj_val(&o->hdr);
     return true;
+}
+
+void lang_tensor_mark_param(lang_val v) {
+    if (lang_is_obj(v, &lang_tensor_type)) ((tensor_obj *)v.u.o)->is_param = true;
 }
 
 nn_tensor *lang_tensor_of(lang_val v) {
@@ -2810,6 +2817,7 @@ static bool tensor_setitem(lang_vm *vm, lang_obj *o, lang_val key, lang_val v) {
 
 static bool tensor_repr(lang_vm *vm, lang_obj *o, lang_buf *out) {
     tensor_obj *to = (tensor_obj *)o;
+    if (to->is_param) lang_buf_puts(out, "Parameter containing:\n");
     lang_display_tensor_repr(to->t, to->fn_name, NULL, out);
     return true;
 }
@@ -2818,6 +2826,7 @@ static bool tensor_display(lang_vm *vm, lang_obj *o, struct lang_mime *out) {
     tensor_obj *to = (tensor_obj *)o;
     lang_buf b;
     lang_buf_init(&b);
+    if (to->is_param) lang_buf_puts(&b, "Parameter containing:\n");
     lang_display_tensor_repr(to->t, to->fn_name, NULL, &b);
     lang_mime_add(out, "text/plain", lang_buf_take(&b));
     lang_display_tensor_html(to->t, to->fn_name, &b);

@@ -34,6 +34,11 @@ bool lang_tensor_from_value(lang_vm *vm, lang_val v, int dtype, nn_tensor **out)
  * stays Python's). The session calls this after installing the families. */
 bool lang_tensor_install(lang_vm *vm);
 
+/* Marks tensor value [v] as a module's parameter, so that it prints as
+ * torch.nn.Parameter does ("Parameter containing:" above the tensor).
+ * lang_nn calls this on the one value it hands out for each parameter. */
+void lang_tensor_mark_param(lang_val v);
+
 /* torch.Size: a tuple of ints with its own repr ("torch.Size([2, 3])"). */
 extern const lang_type lang_size_type;
 bool lang_size_new(lang_vm *vm, int n, const int64_t *dims, lang_val *out);
