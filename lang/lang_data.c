@@ -1026,6 +1026,13 @@ static const lang_type loader_type = {
     .help = &loader_help,
 };
 
+/* Declared where lang_vm_help consults it (lang_eval.c): the data types whose
+ * "<Type>.<method>" names help resolves ("Dataset.split"), NULL-terminated. */
+extern const lang_type *const lang_data_help_types[];
+const lang_type *const lang_data_help_types[] = {
+    &dataset_type, &loader_type, &vocab_type, &batch_type, NULL,
+};
+
 static bool f_dataloader(lang_vm *vm, const lang_args *a, lang_val *out) {
     lang_val dv, bv = lang_int(32), sv = lang_bool(false), seedv = lang_int(0),
                  dlv = lang_bool(false);

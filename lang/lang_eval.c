@@ -2077,6 +2077,28 @@ static const lang_type *const known_types[] = {
     &lang_range_type, &lang_tensor_type, &lang_slice_type, NULL,
 };
 
+/* The nn/optim and data families' types (lang_nn.c, lang_data.c), with the
+ * aliases "Module", "SGD", "Adam", "AdamW" for their shared methods. */
+extern const lang_type *const lang_nn_help_types[];
+extern const lang_type *const lang_data_help_types[];
+static const lang_type *const *const known_type_lists[] = {known_types, lang_nn_help_types,
+                                                           lang_data_help_types, NULL};
+
+/* The help of "<Type>" (its own entry) or "<Type>.<method>" from [ty]; the
+ * type is named by its own name or its help entry's. */
+static const lang_help *type_help(const lang_type *ty, const char *name, const char *dot) {
+    if (!dot) return ty->help && ty->help->name && !strcmp(ty->help->name, name) ? ty->help : NULL;
+    size_t tl = (size_t)(dot - name);
+    const char *tn = ty->help && ty->help->name ? ty->help->name : ty->name;
+    if (!(strlen(ty->name) == tl && !strncmp(ty->name, name, tl)) &&
+        !(strlen(tn) == tl && !strncmp(tn, name, tl)))
+        return NULL;
+    if (!ty->methods) return NULL;
+    for (const lang_method *m = ty->methods; m->name; m++)
+        if (!strcmp(m->name, dot + 1)) return &m->help;
+    return NULL;
+}
+
 const lang_help *lang_vm_help(lang_vm *vm, const char *name) {
     if (!name || !*name) return NULL;
     for (int f = 0; lang_builtin_families[f]; f++)
@@ -2088,21 +2110,11 @@ const lang_help *lang_vm_help(lang_vm *vm, const char *name) {
         return NULL;
     }
     const char *dot = strchr(name, '.');
-    for (int t = 0; known_types[t]; t++) {
-        const lang_type *ty = known_types[t];
-        if (!dot) {
-            if (ty->help && ty->help->name && !strcmp(ty->help->name, name)) return ty->help;
-            continue;
+    for (int l = 0; known_type_lists[l]; l++)
+        for (int t = 0; known_type_lists[l][t]; t++) {
+            const lang_help *h = type_help(known_type_lists[l][t], name, dot);
+            if (h) return h;
         }
-        size_t tl = (size_t)(dot - name);
-        const char *tn = ty->help && ty->help->name ? ty->help->name : ty->name;
-        if (!(strlen(ty->name) == tl && !strncmp(ty->name, name, tl)) &&
-            !(strlen(tn) == tl && !strncmp(tn, name, tl)))
-            continue;
-        if (!ty->methods) continue;
-        for (const lang_method *m = ty->methods; m->name; m++)
-            if (!strcmp(m->name, dot + 1)) return &m->help;
-    }
     /* A global that holds a builtin under another name. */
     lang_val *g = lang_vm_global(vm, name);
     if (g) return lang_val_help(vm, *g);

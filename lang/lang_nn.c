@@ -1959,6 +1959,58 @@ static const lang_type optim_type = {
     .help = &optim_help,
 };
 
+/* ------------------------------------------------------------------ help by type name */
+
+/* Every module kind shares one methods table, so help("Module.parameters")
+ * and help("Linear.parameters") name the same entry; every optimizer is one
+ * type, named by its constructors too ("Adam.step"). These alias types exist
+ * only for that lookup: no value ever has them. */
+static const lang_help module_base_help = {
+    "Module", "Module",
+    "A torch.nn module: Linear, Embedding, LayerNorm, Sequential, GPT, ... They share the "
+    "methods parameters(), named_parameters(), children(), train(), eval(), zero_grad(), "
+    "state_dict(), load_state_dict() and forward(); calling a module runs its forward.",
+    "model = Sequential(Linear(2, 16), ReLU(), Linear(16, 2)); model.parameters()"};
+
+#define HELP_ALIAS(NAME, METHODS, HELP)                                                            \
+    { .name = NAME, .methods = METHODS, .help = HELP }
+
+static const lang_type module_alias_type = HELP_ALIAS("Module", module_methods, &module_base_help);
+static const lang_type optim_alias_types[] = {
+    HELP_ALIAS("SGD", optim_methods, &optim_help),
+    HELP_ALIAS("Adam", optim_methods, &optim_help),
+    HELP_ALIAS("AdamW", optim_methods, &optim_help),
+};
+
+/* Declared where lang_vm_help consults it (lang_eval.c): the types whose
+ * "<Type>.<method>" names help resolves, NULL-terminated. */
+extern const lang_type *const lang_nn_help_types[];
+const lang_type *const lang_nn_help_types[] = {
+    &module_alias_type,
+    &module_types[NN_MODULE_LINEAR],
+    &module_types[NN_MODULE_EMBEDDING],
+    &module_types[NN_MODULE_LAYER_NORM],
+    &module_types[NN_MODULE_DROPOUT],
+    &module_types[NN_MODULE_RELU],
+    &module_types[NN_MODULE_LEAKY_RELU],
+    &module_types[NN_MODULE_TANH],
+    &module_types[NN_MODULE_SIGMOID],
+    &module_types[NN_MODULE_GELU],
+    &module_types[NN_MODULE_SILU],
+    &module_types[NN_MODULE_SOFTMAX],
+    &module_types[NN_MODULE_FLATTEN],
+    &module_types[NN_MODULE_SEQUENTIAL],
+    &module_types[NN_MODULE_MODULE_LIST],
+    &module_types[NN_MODULE_ATTENTION],
+    &module_types[NN_MODULE_BLOCK],
+    &module_types[NN_MODULE_GPT],
+    &optim_type,
+    &optim_alias_types[0],
+    &optim_alias_types[1],
+    &optim_alias_types[2],
+    NULL,
+};
+
 /* The parameter list of an optimizer or clip_grad_norm_: any iterable of
  * tensors, or one tensor when [one_ok]. *list gets a new list of them and
  * *ts a malloc'ed array of borrowed pointers. */
