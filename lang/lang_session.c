@@ -335,46 +335,145 @@ static const char *const keywords[] = {"and",  "assert", "break",  "continue", "
                                        "in",   "is",     "lambda", "None",     "not",    "or",
                                        "pass", "return", "True",   "while",    "with",   NULL};
 
-/* Evaluate a chain of names and attributes ("model.layers") without calls. */
+/* An identifier at text[*i] into [name] (NUL-terminated), advancing *i. */
+static bool read_ident(const char *text, size_t n, size_t *i, char *name, size_t cap) {
+    size_t j = *i;
+    if (j >= n || (text[j] >= '0' && text[j] <= '9')) return false;
+    while (j < n && ident_char(text[j])) j++;
+    if (j == *i || j - *i >= cap) return false;
+    memcpy(name, text + *i, j - *i);
+    name[j - *i] = 0;
+    *i = j;
+    return true;
+}
+
+/* The index of a subscript, "[" already read: an int literal (possibly
+ * negative), a str literal without escapes, or a global's name, then "]".
+ * Anything else (an expression, a slice, a call) is not evaluated. */
+static bool read_index(lang_vm *vm, const char *text, size_t n, size_t *i, lang_val *key) {
+    size_t j = *i;
+    while (j < n && text[j] == ' ') j++;
+    if (j >= n) return false;
+    char c = text[j];
+    if (c == '\'' || c == '"') {
+        size_t s = ++j;
+        while (j < n && text[j] != c && text[j] != '\\') j++;
+        if (j >= n || text[j] != c) return false;
+        if (!lang_str_new(vm, text + s, j - s, key)) return false;
+        j++;
+    } else if (c == '-' || (c >= '0' && c <= '9')) {
+        bool neg = c == '-';
+        if (neg) j++;
+        if (j >= n || text[j] < '0' || text[j] > '9') return false;
+        int64_t v = 0;
+        for (; j < n && text[j] >= '0' && text[j] <= '9'; j++) {
+            if (v > (INT64_MAX - (text[j] - '0')) / 10) return false;
+            v = v * 10 + (text[j] - '0');
+        }
+        *key = lang_int(neg ? -v : v);
+    } else {
+        char name[256];
+        if (!read_ident(text, n, &j, name, sizeof name)) return false;
+        lang_val *g = lang_vm_global(vm, name);
+        if (!g) return false;
+        *key = lang_val_retain(*g);
+    }
+    while (j < n && text[j] == ' ') j++;
+    if (j >= n || text[j] != ']') {
+        lang_val_release(*key);
+        return false;
+    }
+    *i = j + 1;
+    return true;
+}
+
+/* o[key] for completion, only where that has no side effect: containers and
+ * module lists index without running anything. A tensor's items would run an
+ * op through the engine's hooks (a breakpoint could fire, a trace print), so
+ * the tensor itself stands in for its item: both complete the same. */
+static bool safe_getitem(lang_vm *vm, lang_val o, lang_val key, lang_val *out) {
+    if (lang_tensor_of(o)) {
+        if (key.kind != LANG_INT && !lang_tensor_of(key)) return false;
+        *out = lang_val_retain(o);
+        return true;
+    }
+    if (lang_is_obj(o, &lang_list_type) || lang_is_obj(o, &lang_tuple_type) ||
+        lang_is_obj(o, &lang_dict_type) || lang_is_obj(o, &lang_str_type) || lang_module_of(o))
+        return lang_getitem(vm, o, key, out);
+    return false;
+}
+
+/* Evaluate a chain of names, attributes and simple subscripts
+ * ("model.layers[0].weight", "d['k']") without calls. Any failure means no
+ * value, and leaves no error pending. */
 static bool eval_chain(lang_vm *vm, const char *text, size_t n, lang_val *out) {
-    size_t i = 0, j = 0;
-    while (j < n && text[j] != '.') j++;
+    size_t i = 0;
     char name[256];
-    if (j == 0 || j >= sizeof name) return false;
-    memcpy(name, text, j);
-    name[j] = 0;
+    if (!read_ident(text, n, &i, name, sizeof name)) return false;
     lang_val *g = lang_vm_global(vm, name);
     if (!g) return false;
     lang_val cur = lang_val_retain(*g);
-    i = j;
-    while (i < n) {
-        i++; /* the dot */
-        j = i;
-        while (j < n && text[j] != '.') j++;
-        if (j == i || j - i >= sizeof name) {
-            lang_val_release(cur);
-            return false;
-        }
-        memcpy(name, text + i, j - i);
-        name[j - i] = 0;
+    bool ok = true;
+    while (ok && i < n) {
         lang_val next;
-        if (!lang_getattr(vm, cur, name, &next)) {
-            lang_vm_clear_error(vm);
-            lang_val_release(cur);
-            return false;
+        if (text[i] == '.') {
+            i++;
+            ok = read_ident(text, n, &i, name, sizeof name) && lang_getattr(vm, cur, name, &next);
+        } else if (text[i] == '[') {
+            i++;
+            lang_val key;
+            ok = read_index(vm, text, n, &i, &key);
+            if (ok) {
+                ok = safe_getitem(vm, cur, key, &next);
+                lang_val_release(key);
+            }
+        } else {
+            ok = false;
         }
+        if (ok) {
+            lang_val_release(cur);
+            cur = next;
+        }
+    }
+    if (!ok) {
+        lang_vm_clear_error(vm);
         lang_val_release(cur);
-        cur = next;
-        i = j;
+        return false;
     }
     *out = cur;
     return true;
 }
 
-/* Start of the name/attribute chain that ends at [end]. */
+/* Start of the chain of names, attributes and subscripts that ends at [end].
+ * A subscript counts only when it follows a name or another subscript (not
+ * a list literal) and holds no bracket or newline of its own. */
 static size_t chain_start(const char *code, size_t end) {
     size_t i = end;
-    while (i > 0 && (ident_char(code[i - 1]) || code[i - 1] == '.')) i--;
+    for (;;) {
+        while (i > 0 && (ident_char(code[i - 1]) || code[i - 1] == '.')) i--;
+        if (i == 0 || code[i - 1] != ']') break;
+        size_t k = i - 1;
+        char q = 0;
+        bool found = false;
+        while (k > 0) {
+            char c = code[k - 1];
+            if (c == '\n') break;
+            if (q) {
+                if (c == q) q = 0;
+            } else if (c == '\'' || c == '"') {
+                q = c;
+            } else if (c == '[') {
+                found = true;
+                break;
+            } else if (c == ']') {
+                break;
+            }
+            k--;
+        }
+        /* k - 1 is the '['; what precedes it must be a name or a subscript. */
+        if (!found || k < 2 || !(ident_char(code[k - 2]) || code[k - 2] == ']')) break;
+        i = k - 1;
+    }
     while (i < end && (code[i] == '.' || (code[i] >= '0' && code[i] <= '9'))) i++;
     return i;
 }

@@ -276,6 +276,19 @@ def test_tab_completes_keyword_arguments(env):
     assert "t = zeros(2, requires_grad=True)" in history_lines(env), history_lines(env)
 
 
+def test_tab_completes_after_a_subscript(env):
+    needs_language()
+    child = start(env)
+    child.send("model = Sequential(Linear(2, 4), ReLU())\r")
+    child.expect(PROMPT)
+    child.send("w = model[0].wei\t")  # completes to "weight"
+    time.sleep(0.3)
+    child.send("\r")
+    child.expect(PROMPT)
+    leave(child)
+    assert "w = model[0].weight" in history_lines(env), history_lines(env)
+
+
 def test_tab_indents_and_backspace_dedents(env):
     child = start(env)
     child.sendline("for i in range(2):")

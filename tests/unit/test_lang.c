@@ -428,6 +428,151 @@ NN_TEST(lang_completion_and_inspect) {
     lang_buf_free(&c.out);
 }
 
+/* Completion through subscripts whose index is a literal or a name; anything
+ * else (a call, an expression, a missing key) completes nothing and leaves
+ * the session as it was. */
+NN_TEST(lang_completion_subscripts) {
+    capture c;
+    lang_session *s = new_session(&c);
+    lang_result r;
+    lang_exec(s,
+              "model = Sequential(Linear(2, 4), ReLU())\nx = [randn(3), 1]\n"
+              "d = {'k': 'text', 2: [1]}\nt = randn(2, 3)\ni = 0\nkey = 'k'\n"
+              "layers = ModuleList([Linear(1, 1)])\n",
+              "<cell 1>", false, &r);
+    CHECK(r.ok);
+    lang_result_free(&r);
+    size_t st, en;
+    char **v = lang_complete(s, "model[0].we", 11, &st, &en);
+    CHECK(has(v, "weight") && st == 9 && en == 11);
+    lang_strv_free(v);
+    v = lang_complete(s, "x[0].su", 7, &st, &en);
+    CHECK(has(v, "sum"));
+    lang_strv_free(v);
+    v = lang_complete(s, "d['k'].", 7, &st, &en);
+    CHECK(has(v, "upper") && has(v, "startswith"));
+    lang_strv_free(v);
+    v = lang_complete(s, "y = d[\"k\"].up", 14, &st, &en);
+    CHECK(has(v, "upper"));
+    lang_strv_free(v);
+    v = lang_complete(s, "d[2].ap", 7, &st, &en);
+    CHECK(has(v, "append"));
+    lang_strv_free(v);
+    v = lang_complete(s, "d[key].", 7, &st, &en);
+    CHECK(has(v, "upper"));
+    lang_strv_free(v);
+    v = lang_complete(s, "model[-1].tr", 12, &st, &en);
+    CHECK(has(v, "train"));
+    lang_strv_free(v);
+    v = lang_complete(s, "layers[i].bi", 12, &st, &en);
+    CHECK(has(v, "bias"));
+    lang_strv_free(v);
+    v = lang_complete(s, "t[i].sh", 7, &st, &en);
+    CHECK(has(v, "shape"));
+    lang_strv_free(v);
+    v = lang_complete(s, "x[1][0].sh", 10, &st, &en);
+    CHECK(v && !v[0]); /* an int has no items */
+    lang_strv_free(v);
+    v = lang_complete(s, "print(model[0].we", 17, &st, &en);
+    CHECK(has(v, "weight"));
+    lang_strv_free(v);
+    /* No completions, and nothing pending: a missing key, an out-of-range
+     * index, a slice, an expression, a call, a list literal. */
+    const char *none[] = {"d['nope'].",
+                          "x[5].",
+                          "x[0:1].",
+                          "x[i + 1].",
+                          "model[len(x)].",
+                          "[x][0].",
+                          "model[0](t).",
+                          "d[undefined].",
+                          "x[99999999999999999999].",
+                          NULL};
+    for (int k = 0; none[k]; k++) {
+        v = lang_complete(s, none[k], strlen(none[k]), &st, &en);
+        CHECK_MSG(v && !v[0], "%s", none[k]);
+        lang_strv_free(v);
+    }
+    /* Every cursor of some broken inputs: nothing crashes or reads past the
+     * text (ASan), nothing is left pending. */
+    const char *odd[] = {"d['",       "x[",     "x[0",      "]",           "][.",
+                         "d['k\\'].", "x[-].",  "x[-",      "a[b[c]].",    "\"]\".",
+                         "x[0]].",    "[[[[].", "d[\"k'].", "x[ 0 ].su",   "model[0][0].",
+                         "x[\n0].",   "1[0].",  "._[0].",   "x[i][i][i].", NULL};
+    for (int k = 0; odd[k]; k++)
+        for (size_t cur = 0; cur <= strlen(odd[k]); cur++) {
+            lang_strv_free(lang_complete(s, odd[k], cur, &st, &en));
+            free(lang_inspect(s, odd[k], cur, 1));
+        }
+    v = lang_complete(s, "x[ 0 ].su", 9, &st, &en);
+    CHECK(has(v, "sum"));
+    lang_strv_free(v);
+    lang_exec(s, "z = 1\nz", "<cell 2>", true, &r);
+    CHECK(r.ok);
+    lang_result_free(&r);
+    /* inspect follows the same chains */
+    char *h = lang_inspect(s, "model[0].weight", 15, 1);
+    CHECK_MSG(h && strstr(h, "2"), "%s", h ? h : "(null)");
+    free(h);
+    lang_session_free(s);
+    lang_buf_free(&c.out);
+}
+
+/* help, %help and inspect resolve "<Type>.<method>" for the nn, optim and
+ * data types, and the shared-method aliases (Module, Adam, ...). */
+NN_TEST(lang_help_by_type_name) {
+    capture c;
+    lang_session *s = new_session(&c);
+    static const struct {
+        const char *name, *sig;
+    } cases[] = {
+        {"Module.parameters", "parameters()"},
+        {"Linear.parameters", "parameters()"},
+        {"Linear.forward", "forward("},
+        {"Sequential.append", "append(module)"},
+        {"GPT.state_dict", "state_dict()"},
+        {"Optimizer.step", "step("},
+        {"Adam.step", "step("},
+        {"SGD.zero_grad", "zero_grad("},
+        {"AdamW.step", "step("},
+        {"Dataset.split", "split("},
+        {"DataLoader", "DataLoader("},
+        {"Dataset", ""},
+        {"Vocab", ""},
+        {"Module", "Module"},
+        {"Optimizer", "Adam(params, lr)"},
+        {"Tensor.sum", "sum("},
+        {"str.upper", "upper()"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        char code[128];
+        lang_result r;
+        c.out.len = 0;
+        snprintf(code, sizeof code, "help('%s')\n%%help %s\n", cases[k].name, cases[k].name);
+        lang_exec(s, code, "<cell>", false, &r);
+        CHECK_MSG(r.ok, "%s: %s", cases[k].name, r.ok ? "" : r.error.evalue);
+        lang_result_free(&r);
+        const char *out = c.out.data ? c.out.data : "";
+        /* both printed the entry: its signature, twice */
+        const char *first = strstr(out, cases[k].sig);
+        CHECK_MSG(first && strstr(first + 1, cases[k].sig) && strlen(out) > 20, "%s: %s",
+                  cases[k].name, out);
+        char *h = lang_inspect(s, cases[k].name, strlen(cases[k].name), 0);
+        CHECK_MSG(h && strstr(h, cases[k].sig), "%s: %s", cases[k].name, h ? h : "(null)");
+        free(h);
+    }
+    /* an unknown method of a known type is still unknown */
+    lang_result r;
+    lang_exec(s, "help('Linear.nope')", "<cell>", false, &r);
+    CHECK(!r.ok);
+    lang_result_free(&r);
+    char *h = lang_inspect(s, "Adam.nope", 9, 0);
+    CHECK(!h);
+    free(h);
+    lang_session_free(s);
+    lang_buf_free(&c.out);
+}
+
 NN_TEST(lang_exit_and_syntax_errors) {
     capture c;
     lang_session *s = new_session(&c);
