@@ -216,7 +216,10 @@ def test_ctrl_r_searches_history(env):
     child.sendcontrol("r")
     child.send("searched")
     child.expect("reverse-i-search")
-    time.sleep(0.3)
+    # Wait until readline has read every typed letter and shows the whole
+    # term as the match (highlighted, or plain on terminals without it):
+    # under load the letters may lag behind the search prompt.
+    child.expect([r"searched\x1b\[27m", "searched_for = 99"], timeout=10)
     child.send("\r")
     child.expect(PROMPT)
     leave(child)
