@@ -184,8 +184,8 @@ static int demo(void) {
         nn_tensor_release(loss);
     }
     char peak[32];
-    printf("\nPeak engine memory: %s. The REPL and the notebook kernel come next;\n"
-           "see README.md and docs/.\n",
+    printf("\nPeak engine memory: %s. The same in the language: run `nndb` for the REPL, or\n"
+           "`nndb install-kernel` for Jupyter; see README.md and docs/.\n",
            nn_mem_format(peak, sizeof peak, nn_mem_get_stats().peak));
     nn_optim_free(opt);
     for (int i = 0; i < 6; i++) nn_tensor_release(p[i]);
