@@ -526,6 +526,19 @@ bool lang_vm_call(lang_vm *vm, lang_val f, const lang_args *a, lang_val *out) {
 typedef enum xstat { XS_OK, XS_ERR, XS_BREAK, XS_CONTINUE, XS_RETURN } xstat;
 
 static bool eval(lang_vm *vm, lang_frame *f, const lang_expr *e, lang_val *out);
+
+/* The object and the key of a subscript `obj[key]`, both new references;
+ * on failure neither is held. Loads, stores, augmented assignments and del
+ * all start this way. */
+static bool eval_subscript(lang_vm *vm, lang_frame *f, const lang_expr *e, lang_val *obj,
+                           lang_val *key) {
+    if (!eval(vm, f, e->u.sub.value, obj)) return false;
+    if (!eval(vm, f, e->u.sub.index, key)) {
+        lang_val_release(*obj);
+        return false;
+    }
+    return true;
+}
 static xstat exec_block(lang_vm *vm, lang_frame *f, const lang_block *b);
 
 static bool ellipsis_repr(lang_vm *vm, lang_obj *o, lang_buf *out) {
@@ -722,11 +735,7 @@ static bool assign(lang_vm *vm, lang_frame *f, const lang_expr *t, lang_val v) {
     }
     case LANG_EX_SUBSCRIPT: {
         lang_val obj, key;
-        if (!eval(vm, f, t->u.sub.value, &obj)) return false;
-        if (!eval(vm, f, t->u.sub.index, &key)) {
-            lang_val_release(obj);
-            return false;
-        }
+        if (!eval_subscript(vm, f, t, &obj, &key)) return false;
         bool ok = lang_setitem(vm, obj, key, v);
         lang_val_release(obj);
         lang_val_release(key);
@@ -1339,11 +1348,7 @@ static bool eval_inner(lang_vm *vm, lang_frame *f, const lang_expr *e, lang_val 
     }
     case LANG_EX_SUBSCRIPT: {
         lang_val obj, key;
-        if (!eval(vm, f, e->u.sub.value, &obj)) return false;
-        if (!eval(vm, f, e->u.sub.index, &key)) {
-            lang_val_release(obj);
-            return false;
-        }
+        if (!eval_subscript(vm, f, e, &obj, &key)) return false;
         bool ok;
         if (lang_is_obj(obj, &lang_list_type) && key.kind == LANG_INT) {
             int64_t n = lang_seq_len(obj), i = key.u.i < 0 ? key.u.i + n : key.u.i;
@@ -1621,11 +1626,7 @@ static bool exec_aug(lang_vm *vm, lang_frame *f, const lang_stmt *s) {
     }
     case LANG_EX_SUBSCRIPT: {
         lang_val obj, key;
-        if (!eval(vm, f, t->u.sub.value, &obj)) return false;
-        if (!eval(vm, f, t->u.sub.index, &key)) {
-            lang_val_release(obj);
-            return false;
-        }
+        if (!eval_subscript(vm, f, t, &obj, &key)) return false;
         bool ok = lang_getitem(vm, obj, key, &cur);
         if (ok) {
             ok = eval(vm, f, s->u.aug.value, &rhs);
@@ -1790,11 +1791,7 @@ static bool del_target(lang_vm *vm, lang_frame *f, const lang_expr *t) {
     case LANG_EX_NAME: return del_name(vm, f, t) || fail_at(vm, f, t);
     case LANG_EX_SUBSCRIPT: {
         lang_val obj, key;
-        if (!eval(vm, f, t->u.sub.value, &obj)) return false;
-        if (!eval(vm, f, t->u.sub.index, &key)) {
-            lang_val_release(obj);
-            return false;
-        }
+        if (!eval_subscript(vm, f, t, &obj, &key)) return false;
         bool ok = lang_delitem(vm, obj, key);
         lang_val_release(obj);
         lang_val_release(key);
