@@ -1274,17 +1274,10 @@ static nn_status st_load_src(nn_ctx *ctx, const src *s, nn_state *out, nn_io_met
     /* Every byte count is now known to lie within the file, so allocating
      * the tensors is justified by the file's size (times at most 8 for
      * 1- and 2-byte types widened to nndb's), and nn_mem's cap still
-     * applies to each. The entry table is built directly: keys were checked
-     * unique above, and nn_state_add's linear duplicate scan would make a
-     * header with many keys quadratic. */
-    if (L.n_entries) {
-        tmp.entries = malloc(sizeof *tmp.entries * (size_t)L.n_entries);
-        if (!tmp.entries) {
-            st = nn_error_set(&ctx->err, NN_ERR_MEMORY, "out of memory for the tensor list");
-            goto done;
-        }
-        tmp.cap = L.n_entries;
-    }
+     * applies to each. Keys were checked unique above, so they go in
+     * without nn_state_add's duplicate scan, which would make a header with
+     * many keys quadratic. */
+    if ((st = nn_state_reserve(ctx, &tmp, L.n_entries))) goto done;
     uint64_t data_start = 8 + hlen;
     for (int i = 0; i < L.n_entries; i++) {
         st_entry *ent = &L.entries[i];
@@ -1297,10 +1290,12 @@ static nn_status st_load_src(nn_ctx *ctx, const src *s, nn_state *out, nn_io_met
                               show(kb, sizeof kb, ent->key, ent->key_len), msg);
             goto done;
         }
-        memcpy(tmp.entries[i].name, ent->key, ent->key_len + 1);
-        tmp.entries[i].tensor = t;
-        tmp.n = i + 1;
-        if ((st = src_read_elems(ctx, s, data_start + ent->begin, ent->dt->e, t))) goto done;
+        st = nn_state_add_unique(ctx, &tmp, ent->key, t);
+        nn_tensor_release(t); /* tmp holds it now, or the add failed */
+        if (st) goto done;
+        if ((st = src_read_elems(ctx, s, data_start + ent->begin, ent->dt->e,
+                                 tmp.entries[i].tensor)))
+            goto done;
     }
     /* Commit: everything succeeded, so the caller's containers change now. */
     nn_state_free(out);

@@ -20,21 +20,28 @@ nn_tensor *nn_state_get(const nn_state *s, const char *name) {
     return NULL;
 }
 
-nn_status nn_state_add(nn_ctx *ctx, nn_state *s, const char *name, nn_tensor *t) {
+nn_status nn_state_reserve(nn_ctx *ctx, nn_state *s, int n) {
+    if (n <= s->cap) return NN_OK;
+    nn_state_entry *grown = realloc(s->entries, sizeof *grown * (size_t)n);
+    if (!grown) return nn_error_set(&ctx->err, NN_ERR_MEMORY, "out of memory for the tensor list");
+    s->entries = grown;
+    s->cap = n;
+    return NN_OK;
+}
+
+nn_status nn_state_add_unique(nn_ctx *ctx, nn_state *s, const char *name, nn_tensor *t) {
     if (strlen(name) >= NN_STATE_NAME_MAX)
         return nn_error_set(&ctx->err, NN_ERR_VALUE, "name '%.40s...' is longer than %d bytes",
                             name, NN_STATE_NAME_MAX - 1);
-    if (nn_state_get(s, name))
-        return nn_error_set(&ctx->err, NN_ERR_VALUE, "'%s' appears twice", name);
-    if (s->n == s->cap) {
-        int cap = s->cap ? s->cap * 2 : 16;
-        nn_state_entry *grown = realloc(s->entries, sizeof *grown * (size_t)cap);
-        if (!grown) return nn_error_set(&ctx->err, NN_ERR_MEMORY, "out of memory");
-        s->entries = grown;
-        s->cap = cap;
-    }
+    if (s->n == s->cap && nn_state_reserve(ctx, s, s->cap ? s->cap * 2 : 16)) return ctx->err.code;
     nn_state_entry *e = &s->entries[s->n++];
     strcpy(e->name, name);
     e->tensor = nn_tensor_retain(t);
     return NN_OK;
+}
+
+nn_status nn_state_add(nn_ctx *ctx, nn_state *s, const char *name, nn_tensor *t) {
+    if (nn_state_get(s, name))
+        return nn_error_set(&ctx->err, NN_ERR_VALUE, "'%s' appears twice", name);
+    return nn_state_add_unique(ctx, s, name, t);
 }

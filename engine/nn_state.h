@@ -27,6 +27,12 @@ void nn_state_free(nn_state *s);
 /* Append [t] (retained) under [name]; a duplicate or over-long name is an
  * error. */
 nn_status nn_state_add(nn_ctx *ctx, nn_state *s, const char *name, nn_tensor *t);
+/* The same without the duplicate check (which scans the list), for a caller
+ * that has already made sure every name is unique, e.g. a file reader that
+ * sorted its keys; a name that is too long is still an error. */
+nn_status nn_state_add_unique(nn_ctx *ctx, nn_state *s, const char *name, nn_tensor *t);
+/* Make room for [n] entries in all, so that adding them allocates once. */
+nn_status nn_state_reserve(nn_ctx *ctx, nn_state *s, int n);
 /* Borrowed, or NULL. */
 nn_tensor *nn_state_get(const nn_state *s, const char *name);
 
