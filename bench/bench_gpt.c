@@ -11,24 +11,11 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/resource.h>
-#include <time.h>
 
-#include "nn_blas.h"
+#include "bench_util.h"
 #include "nn_module.h"
 #include "nn_ops.h"
 #include "nn_optim.h"
-
-static double now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 static double train_step(nn_ctx *ctx, nn_module *m, nn_optim *opt, nn_tensor *x, nn_tensor *y) {
     nn_optim_zero_grad(opt, true);
@@ -83,9 +70,9 @@ int main(int argc, char **argv) {
     }
     double first = NAN, last = NAN;
     for (int s = -3; s < steps; s++) {
-        double t0 = now();
+        double t0 = bench_now();
         last = train_step(ctx, m, opt, x, y);
-        double dt = now() - t0;
+        double dt = bench_now() - t0;
         if (isnan(last)) {
             fprintf(stderr, "step failed: %s\n", nn_ctx_error(ctx));
             return 1;
@@ -93,12 +80,8 @@ int main(int argc, char **argv) {
         if (s == -3) first = last;
         if (s >= 0) t[s] = dt;
     }
-    qsort(t, (size_t)steps, sizeof *t, cmp_double);
-    double med = steps % 2 ? t[steps / 2] : 0.5 * (t[steps / 2 - 1] + t[steps / 2]);
-    struct rusage ru;
-    getrusage(RUSAGE_SELF, &ru);
-    printf("RESULT ms=%.6g maxrss_kib=%ld loss_first=%.6f loss_last=%.6f core=%s\n", med * 1e3,
-           ru.ru_maxrss, first, last, nn_blas_corename());
+    double med = bench_median(t, steps);
+    bench_print_train_result(med, first, last);
     free(t);
     free(params);
     nn_optim_free(opt);

@@ -9,24 +9,12 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
-#include "nn_blas.h"
+#include "bench_util.h"
 #include "nn_ops.h"
 
 /* OpenBLAS's name for the kernel set it picked (it falls back to Prescott on
  * CPUs it does not know, e.g. some virtual machines). */
-
-static double now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 int main(int argc, char **argv) {
     if (argc != 4) {
@@ -51,9 +39,9 @@ int main(int argc, char **argv) {
     }
     /* One untimed product brings BLAS's threads and buffers up. */
     for (int r = -1; r < reps; r++) {
-        double t0 = now();
+        double t0 = bench_now();
         nn_tensor *c = nn_matmul(ctx, a, b);
-        double dt = now() - t0;
+        double dt = bench_now() - t0;
         if (!c) {
             fprintf(stderr, "matmul failed: %s\n", nn_ctx_error(ctx));
             return 1;
@@ -61,8 +49,7 @@ int main(int argc, char **argv) {
         nn_tensor_release(c);
         if (r >= 0) t[r] = dt;
     }
-    qsort(t, (size_t)reps, sizeof *t, cmp_double);
-    double med = reps % 2 ? t[reps / 2] : 0.5 * (t[reps / 2 - 1] + t[reps / 2]);
+    double med = bench_median(t, reps);
     printf("RESULT seconds=%.9g gflops=%.6g core=%s\n", med,
            2.0 * (double)n * (double)n * (double)n / med / 1e9, nn_blas_corename());
     free(t);

@@ -1,0 +1,41 @@
+/* bench_util: what the C benchmark programs share: a monotonic clock, the
+ * median of a set of timings, and the RESULT line of a training benchmark
+ * that bench/compare.py reads. Header-only: each benchmark source is its own
+ * program. */
+#ifndef BENCH_UTIL_H
+#define BENCH_UTIL_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/resource.h>
+#include <time.h>
+
+#include "nn_blas.h"
+
+static inline double bench_now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static inline int bench_cmp_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Median of t[0..n); sorts t. */
+static inline double bench_median(double *t, int n) {
+    qsort(t, (size_t)n, sizeof *t, bench_cmp_double);
+    return n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
+}
+
+/* The RESULT line of a training-step benchmark: median ms per step, peak
+ * resident memory, the first and last loss, and the BLAS kernel set. */
+static inline void bench_print_train_result(double median_seconds, double first, double last) {
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    printf("RESULT ms=%.6g maxrss_kib=%ld loss_first=%.6f loss_last=%.6f core=%s\n",
+           median_seconds * 1e3, ru.ru_maxrss, first, last, nn_blas_corename());
+}
+
+#endif
