@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "nn_mem.h"
+#include "fuzz_mem.h"
 #include "nn_ops.h"
 
 #define SLOTS 6
@@ -184,23 +184,14 @@ static void step(nn_ctx *ctx, reader *r, nn_tensor **s) {
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-    static size_t baseline = (size_t)-1;
-    nn_mem_stats st = nn_mem_get_stats();
-    if (baseline == (size_t)-1) {
-        baseline = st.in_use;
-        nn_mem_set_cap(256u << 20); /* absurd requests hit the cap quickly */
-    }
+    /* A small cap makes absurd requests hit it quickly. */
+    size_t baseline = fuzz_mem_begin(256u << 20);
     nn_ctx *ctx = nn_ctx_new(size);
     nn_tensor *slots[SLOTS] = {0};
     reader r = {data, size, 0};
     for (int k = 0; k < 64 && r.i < r.n; k++) step(ctx, &r, slots);
     for (int i = 0; i < SLOTS; i++) nn_tensor_release(slots[i]);
     nn_ctx_free(ctx);
-    st = nn_mem_get_stats();
-    if (st.in_use != baseline) {
-        fprintf(stderr, "fuzz_ops: %zu bytes of engine memory leaked by this input\n",
-                st.in_use - baseline);
-        abort();
-    }
+    fuzz_mem_end(baseline, "fuzz_ops");
     return 0;
 }

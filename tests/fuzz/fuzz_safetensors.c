@@ -16,8 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz_mem.h"
 #include "nn_io.h"
-#include "nn_mem.h"
 
 typedef struct reader {
     const uint8_t *p;
@@ -173,12 +173,8 @@ static void check_roundtrip(nn_ctx *ctx, const nn_state *s, const nn_io_meta *me
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-    static size_t baseline = (size_t)-1;
-    nn_mem_stats st = nn_mem_get_stats();
-    if (baseline == (size_t)-1) {
-        baseline = st.in_use;
-        nn_mem_set_cap(256u << 20);
-    }
+    /* A small cap makes absurd requests hit it quickly. */
+    size_t baseline = fuzz_mem_begin(256u << 20);
     nn_ctx *ctx = nn_ctx_new(0);
     reader r = {data, size, 0};
     uint8_t *file = NULL;
@@ -202,11 +198,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     nn_io_meta_free(&meta);
     free(file);
     nn_ctx_free(ctx);
-    st = nn_mem_get_stats();
-    if (st.in_use != baseline) {
-        fprintf(stderr, "fuzz_safetensors: %zu bytes of engine memory leaked by this input\n",
-                st.in_use - baseline);
-        abort();
-    }
+    fuzz_mem_end(baseline, "fuzz_safetensors");
     return 0;
 }
