@@ -13,7 +13,7 @@
 #include "nn_anomaly.h"
 
 #define MAX_NODES     4000
-#define AUTO_COLLAPSE 80 /* more nodes than this: collapse repeated module subtrees */
+#define AUTO_COLLAPSE 60 /* more nodes than this: collapse repeated module subtrees */
 
 /* ---- Graphviz through dlopen ---- */
 
