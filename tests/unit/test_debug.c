@@ -403,4 +403,15 @@ NN_TEST(debug_graph_view) {
     CHECK_MSG(strstr(c.out.data, "the same ops as g.blocks.0"), "%s", c.out.data);
     CHECK(!drun(s, &c, "%graph 3", "<cell 6>"));
     dfree(s, &c);
+    /* at a forward stop: the graph so far, the current node marked */
+    static const char *const cmds[] = {"%graph", "c", NULL};
+    s = dsession(&c, cmds);
+    CHECK(drun(s, &c, MLP, "<cell 1>"));
+    CHECK(drun(s, &c, "%break model.4\nh = model(x)", "<cell 2>"));
+    CHECK_MSG(strstr(c.out.data, "graph of 5 nodes"), "%s", c.out.data);
+    CHECK_MSG(strstr(c.out.data, "#1 linear [16, 3]  (model.4)  <cell 2>:2 mean"), "%s",
+              c.out.data);
+    CHECK(strstr(c.out.data, "<== stopped here"));
+    CHECK(strstr(c.out.data, "#5 linear [16, 8]  (model.0)"));
+    dfree(s, &c);
 }
