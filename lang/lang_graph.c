@@ -435,8 +435,8 @@ static void dot_graph(lang_vm *vm, lang_buf *b, const graph *g, group_info *gi, 
         shape_of_node(g, gn->n, sh, sizeof sh);
         lang_buf label;
         lang_buf_init(&label);
-        lang_buf_printf(&label, "%s %s", nn_op_name(gn->n->op), sh);
-        if (gn->n->label.module) lang_buf_printf(&label, "\n%s", gn->n->label.module);
+        lang_buf_printf(&label, "%s %s", nn_op_name(gn->n->op),
+                        sh); /* the cluster names the module */
         if (node_out(g, gn->n)) {
             lang_buf_puts(&label, "\n");
             stats_text(&label, node_out(g, gn->n));
