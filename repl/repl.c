@@ -383,6 +383,8 @@ static char *fe_readline(void *user, const char *prompt, bool password) {
         return NULL;
     }
     if (st == READ_EOF) return NULL; /* readline has ended the line */
+    /* Up at the next (nndb) prompt recalls it (this session only, not the file). */
+    if (line && *line && !password) add_history(line);
     return line;
 }
 

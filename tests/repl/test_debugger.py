@@ -109,11 +109,17 @@ def test_ctrl_c_returns_to_the_prompt(env):
     c.expect(pexpect.EOF)
 
 
-def test_ctrl_d_at_the_prompt_continues(env):
+def test_ctrl_d_continues_and_up_recalls(env):
     c = session(env)
     c.sendline("%break tanh")
     c.expect(test_repl.PROMPT)
     c.sendline("h = model(x); print('done')")
+    c.expect(DBG)
+    c.sendline("p out.shape[1] * 1000")
+    c.expect("8000")
+    c.expect(DBG)
+    c.send(test_repl.UP + "\r")  # readline history at the (nndb) prompt
+    c.expect("8000")
     c.expect(DBG)
     c.sendcontrol("d")
     c.expect(DBG)  # the second tanh
