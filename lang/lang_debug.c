@@ -246,6 +246,27 @@ const char *lang_debug_tensor_name(lang_vm *vm, const nn_tensor *t, char *buf, s
             return buf;
         }
     }
+    /* a dataset's tensors: ds.x, ds.y, ds.mask */
+    static const char *const fields[] = {"x", "y", "mask"};
+    for (int64_t k = 0; k < vm->n_globals; k++) {
+        lang_global *g = &vm->globals[k];
+        if (!g->set || g->value.kind != LANG_OBJ || strcmp(lang_type_name(g->value), "Dataset"))
+            continue;
+        for (int f = 0; f < 3; f++) {
+            lang_val v;
+            if (!lang_getattr(vm, g->value, fields[f], &v)) {
+                lang_vm_clear_error(vm);
+                continue;
+            }
+            nn_tensor *ft = lang_tensor_of(v);
+            bool same = ft && ft->storage == t->storage;
+            lang_val_release(v);
+            if (same) {
+                snprintf(buf, cap, "%s.%s", g->name, fields[f]);
+                return buf;
+            }
+        }
+    }
     for (int64_t k = 0; k < vm->n_globals; k++) {
         lang_global *g = &vm->globals[k];
         nn_module *m = g->set ? lang_module_of(g->value) : NULL;
@@ -1048,7 +1069,7 @@ static void anomaly_report(lang_debugger *d, const nn_hook_event *ev, const nn_a
         lang_buf_printf(b, "%s in %s%s%s (input %d of %s) at index %s", what,
                         a->kind == NN_ANOMALY_LEAF ? "the leaf tensor "
                                                    : "a tensor made before anomaly mode was on ",
-                        name ? name : "", name ? "" : "", a->input, op, idx);
+                        name ? name : "(unnamed)", "", a->input, op, idx);
         lang_buf_printf(b, ": %lld non-finite element%s; the first op that used it is %s",
                         (long long)a->count, a->count == 1 ? "" : "s", op);
     } else if (a->phase == NN_PHASE_FORWARD) {
