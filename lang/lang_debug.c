@@ -1651,6 +1651,10 @@ bool lang_debug_take_error(lang_vm *vm) {
     lang_debugger *d = vm->dbg;
     if (!d || !d->has_pending) return false;
     d->has_pending = false;
+    /* Ours only while the engine still reports the stop we made; an older
+     * report (caught, or superseded) must not replace a new error. */
+    if (nn_ctx_status(vm->ctx) != NN_ERR_STOPPED && nn_ctx_status(vm->ctx) != NN_ERR_INTERRUPT)
+        return false;
     lang_raise_named(vm, d->pending_cls, d->pending_ename, "%s", "");
     vm->msg.len = 0;
     if (vm->msg.data) vm->msg.data[0] = 0;
