@@ -370,9 +370,13 @@ static void html_escape(lang_buf *b, const char *s) {
 static void html_row(lang_buf *b, const char *role, const char *name, const nn_tensor *t) {
     lang_buf_puts(b, "<tr><td>");
     html_escape(b, role);
-    lang_buf_puts(b, "</td><td><code>");
-    html_escape(b, name ? name : "");
-    lang_buf_puts(b, "</code></td>");
+    lang_buf_puts(b, "</td><td>");
+    if (name && *name) {
+        lang_buf_puts(b, "<code>");
+        html_escape(b, name);
+        lang_buf_puts(b, "</code>");
+    }
+    lang_buf_puts(b, "</td>");
     if (!t) {
         lang_buf_puts(b, "<td colspan=\"7\">(none)</td></tr>\n");
         return;
