@@ -146,6 +146,11 @@ def test_run_break_and_debug_on_a_terminal(env):
     c = env.spawn(["debug", script])
     c.expect(r"stopped \(breakpoint\(\)\): forward")
     c.expect(DBG)
+    c.send("p out.sha\t")  # Tab completes the names bound at the stop
+    c.expect("out.shape")
+    c.send("\r")
+    c.expect(r"torch\.Size\(\[16, 8\]\)")
+    c.expect(DBG)
     c.sendline("c")
     c.expect("end True")
     c.expect(pexpect.EOF)
