@@ -39,6 +39,8 @@ struct nn_optim {
     int64_t step_count;
     optim_slot *slots;
     bool keep_updates;
+    nn_optim_step_fn on_step; /* observer called after each step */
+    void *on_step_user;
 };
 
 static const char *const sgd_names[] = {"momentum_buffer", NULL};
@@ -434,7 +436,17 @@ nn_status nn_optim_step(nn_ctx *ctx, nn_optim *opt) {
         }
     }
     opt->step_count++;
+    if (opt->on_step) opt->on_step(opt, opt->on_step_user);
     return NN_OK;
+}
+
+void nn_optim_on_step(nn_optim *opt, nn_optim_step_fn fn, void *user) {
+    opt->on_step = fn;
+    opt->on_step_user = fn ? user : NULL;
+}
+
+void *nn_optim_step_observer(const nn_optim *opt) {
+    return opt->on_step_user;
 }
 
 nn_status nn_optim_keep_updates(nn_ctx *ctx, nn_optim *opt, bool on) {

@@ -102,6 +102,14 @@ nn_status nn_optim_keep_updates(nn_ctx *ctx, nn_optim *opt, bool on);
 bool nn_optim_keeps_updates(const nn_optim *opt);
 nn_tensor *nn_optim_last_update(const nn_optim *opt, int i);
 
+/* One observer called after every successful step (a training tracker
+ * records ratios there); NULL removes it. nn_optim_step_observer returns
+ * the observer's [user] (NULL when none), so an observer can tell whether it
+ * is still the one registered before removing itself. */
+typedef void (*nn_optim_step_fn)(nn_optim *opt, void *user);
+void nn_optim_on_step(nn_optim *opt, nn_optim_step_fn fn, void *user);
+void *nn_optim_step_observer(const nn_optim *opt);
+
 /* ---- gradient clipping ----
  * torch.nn.utils.clip_grad_norm_: the norm of all gradients of params[0..n)
  * taken together (norm_type 2, any p > 0, or INFINITY), written to
