@@ -142,8 +142,7 @@ static bool report_repr(lang_vm *vm, lang_obj *o, lang_buf *out) {
     return true;
 }
 
-static bool report_getattr(lang_vm *vm, lang_obj *o, const char *name, lang_val *out,
-                           bool *found) {
+static bool report_getattr(lang_vm *vm, lang_obj *o, const char *name, lang_val *out, bool *found) {
     report_obj *r = (report_obj *)o;
     if (!strcmp(name, "text")) {
         *found = true;
@@ -196,6 +195,7 @@ REPORT_TYPE(stats_type, "Stats");
 REPORT_TYPE(activations_type, "Activations");
 REPORT_TYPE(dependencies_type, "Dependencies");
 REPORT_TYPE(profile_type, "Profile");
+REPORT_TYPE(lrfind_type, "LRFind");
 
 /* Wrap text, html and fields (all taken over) into a report value. */
 static bool report_new(lang_vm *vm, const lang_type *t, lang_buf *text, lang_buf *html,
@@ -280,7 +280,8 @@ static nn_tensor *callee_run(nn_ctx *ctx, void *user) {
             nn_error_set(&ctx->err, NN_ERR_TYPE, "the module needs a Tensor input");
             return NULL;
         }
-        if (c->m->kind == NN_MODULE_GPT && y) return nn_module_gpt_loss(ctx, c->m, x, y, c->name, NULL);
+        if (c->m->kind == NN_MODULE_GPT && y)
+            return nn_module_gpt_loss(ctx, c->m, x, y, c->name, NULL);
         return nn_module_forward(ctx, c->m, x, c->name);
     }
     lang_args a = {c->nargs, c->args, 0, NULL, NULL};
@@ -305,9 +306,9 @@ static bool check_failed(lang_vm *vm, const callee *c) {
 /* ------------------------------------------------------------------ gradcheck */
 
 typedef struct gc_inputs {
-    lang_val *args;     /* what the function receives (float64 copies of float tensors) */
+    lang_val *args; /* what the function receives (float64 copies of float tensors) */
     int n;
-    nn_tensor **check;  /* the copies (and parameters) to check */
+    nn_tensor **check; /* the copies (and parameters) to check */
     char **names;
     int n_check;
 } gc_inputs;
@@ -469,7 +470,8 @@ static bool f_gradcheck(lang_vm *vm, const lang_args *a, lang_val *out) {
             ok = opt_float(vm, v, "rtol", &o.rtol);
         else if (!strcmp(kn, "samples")) {
             if (v.kind != LANG_NONE && (ok = lang_to_int(vm, v, "samples", &iv))) {
-                if (iv < 1) return lang_raise(vm, LANG_ERR_VALUE, "gradcheck: samples must be >= 1");
+                if (iv < 1)
+                    return lang_raise(vm, LANG_ERR_VALUE, "gradcheck: samples must be >= 1");
                 o.samples = iv;
             }
         } else if (!strcmp(kn, "seed")) {
@@ -477,8 +479,8 @@ static bool f_gradcheck(lang_vm *vm, const lang_args *a, lang_val *out) {
         } else if (!strcmp(kn, "raise_exception")) {
             ok = lang_to_bool(vm, v, "raise_exception", &raise_exception);
         } else {
-            return lang_raise(vm, LANG_ERR_TYPE, "gradcheck() got an unexpected keyword argument '%s'",
-                              kn);
+            return lang_raise(vm, LANG_ERR_TYPE,
+                              "gradcheck() got an unexpected keyword argument '%s'", kn);
         }
         if (!ok) return false;
     }
@@ -506,7 +508,8 @@ static bool f_gradcheck(lang_vm *vm, const lang_args *a, lang_val *out) {
         }
         for (int i = 0; i < rel.n; i++) {
             char full[NN_STATE_NAME_MAX];
-            if (snprintf(full, sizeof full, "%s.%s", c.name, rel.entries[i].name) >= (int)sizeof full)
+            if (snprintf(full, sizeof full, "%s.%s", c.name, rel.entries[i].name) >=
+                (int)sizeof full)
                 full[sizeof full - 1] = 0; /* a path that long is cut */
             if (i == 0) orig = rel.entries[i].tensor->dtype;
             if (rel.entries[i].tensor->requires_grad)
@@ -587,7 +590,9 @@ static int optim_index(const nn_optim *opt, const nn_tensor *p) {
 bool lang_instruments_stats(lang_vm *vm, lang_val model, lang_val optv, lang_val *out) {
     nn_ctx *ctx = CTX(vm);
     nn_module *m = lang_module_of(model);
-    if (!m) return lang_raise(vm, LANG_ERR_TYPE, "stats() needs a Module, not %s", lang_type_name(model));
+    if (!m)
+        return lang_raise(vm, LANG_ERR_TYPE, "stats() needs a Module, not %s",
+                          lang_type_name(model));
     nn_optim *opt = NULL;
     if (optv.kind != LANG_NONE && !(opt = lang_optim_of(optv)))
         return lang_raise(vm, LANG_ERR_TYPE, "stats(model, opt): opt must be an optimizer, not %s",
@@ -647,7 +652,8 @@ bool lang_instruments_stats(lang_vm *vm, lang_val model, lang_val optv, lang_val
         ok = lang_record_new(vm, "ParamStats", &rec);
         if (!ok) break;
         ok = set_str(vm, rec, "name", name) && shape_tuple(vm, p->ndim, p->shape, &v) &&
-             set_val(vm, rec, "shape", v) && lang_record_set(vm, rec, "data_mean", lang_float(sd.mean)) &&
+             set_val(vm, rec, "shape", v) &&
+             lang_record_set(vm, rec, "data_mean", lang_float(sd.mean)) &&
              lang_record_set(vm, rec, "data_std", lang_float(sd.std)) &&
              lang_record_set(vm, rec, "grad_mean", g ? lang_float(sg.mean) : lang_none()) &&
              lang_record_set(vm, rec, "grad_std", g ? lang_float(sg.std) : lang_none()) &&
@@ -728,8 +734,8 @@ static void act_measure(const nn_tensor *t, nn_module_kind kind, nn_op op, doubl
     r->std = s.std;
     bool tanh_like = kind == NN_MODULE_TANH || op == NN_OP_TANH;
     bool sigm_like = kind == NN_MODULE_SIGMOID || op == NN_OP_SIGMOID;
-    bool relu_like = kind == NN_MODULE_RELU || kind == NN_MODULE_GELU || op == NN_OP_RELU ||
-                     op == NN_OP_GELU;
+    bool relu_like =
+        kind == NN_MODULE_RELU || kind == NN_MODULE_GELU || op == NN_OP_RELU || op == NN_OP_GELU;
     r->has_sat = tanh_like || sigm_like;
     r->has_dead = relu_like && t->ndim >= 1;
     r->saturated = r->dead = NAN;
@@ -785,8 +791,9 @@ static bool act_report(lang_vm *vm, nn_module *m, const char *root, const nn_cap
                     "saturated", "dead");
     if (grads) lang_buf_printf(&t, " %10s %10s", "grad mean", "grad std");
     lang_buf_puts(&t, "  histogram (min .. max)\n");
-    lang_buf_printf(&h, "<table><tr><th>layer</th><th>kind</th><th>mean</th><th>std</th>"
-                        "<th>saturated</th><th>dead</th>%s<th>histogram</th></tr>",
+    lang_buf_printf(&h,
+                    "<table><tr><th>layer</th><th>kind</th><th>mean</th><th>std</th>"
+                    "<th>saturated</th><th>dead</th>%s<th>histogram</th></tr>",
                     grads ? "<th>grad mean</th><th>grad std</th>" : "");
     bool ok = true;
     size_t rl = strlen(root);
@@ -811,9 +818,8 @@ static bool act_report(lang_vm *vm, nn_module *m, const char *root, const nn_cap
         bool has_g = grads && it->grad;
         if (has_g) nn_summarize(it->grad, &gs);
         char b[6][32];
-        lang_buf_printf(&t, "%-24s %-10s %10s %10s %9s %7s", path, kind,
-                        num(b[0], 32, r.mean), num(b[1], 32, r.std),
-                        num(b[2], 32, r.has_sat ? r.saturated : NAN),
+        lang_buf_printf(&t, "%-24s %-10s %10s %10s %9s %7s", path, kind, num(b[0], 32, r.mean),
+                        num(b[1], 32, r.std), num(b[2], 32, r.has_sat ? r.saturated : NAN),
                         num(b[3], 32, r.has_dead ? r.dead : NAN));
         if (grads)
             lang_buf_printf(&t, " %10s %10s", num(b[4], 32, has_g ? gs.mean : NAN),
@@ -963,7 +969,8 @@ static bool f_dependencies(lang_vm *vm, const lang_args *a, lang_val *out) {
         return false;
     }
     bool ok = true;
-    for (int64_t k = 0; k < r.n_rows && ok; k++) ok = lang_list_append(vm, rows, lang_int(r.rows[k]));
+    for (int64_t k = 0; k < r.n_rows && ok; k++)
+        ok = lang_list_append(vm, rows, lang_int(r.rows[k]));
     if (!r.n_rows) {
         lang_buf_printf(&t,
                         "dependencies: example %lld's outputs depend on no other example of the "
@@ -1016,9 +1023,9 @@ void *lang_instruments_profile_begin(lang_vm *vm) {
 
 static void profile_table(lang_buf *t, lang_buf *h, const nn_profile_row *rows, int n,
                           const char *what, double total, double peak) {
-    lang_buf_printf(t, "%-32s %-4s %7s %10s %10s %6s %10s %9s %9s %8s %6s\n", what, "pass",
-                    "calls", "total ms", "mean us", "%time", "MFLOP", "MB read", "MB writ",
-                    "GFLOP/s", "%peak");
+    lang_buf_printf(t, "%-32s %-4s %7s %10s %10s %6s %10s %9s %9s %8s %6s\n", what, "pass", "calls",
+                    "total ms", "mean us", "%time", "MFLOP", "MB read", "MB writ", "GFLOP/s",
+                    "%peak");
     lang_buf_printf(h,
                     "<table><tr><th>%s</th><th>pass</th><th>calls</th><th>total ms</th><th>mean "
                     "&micro;s</th><th>%% time</th><th>MFLOP</th><th>MB read</th><th>MB "
@@ -1059,14 +1066,15 @@ static bool profile_rows_list(lang_vm *vm, const nn_profile_row *rows, int n, la
     for (int i = 0; i < n && ok; i++) {
         lang_val rec;
         if (!(ok = lang_record_new(vm, "ProfileRow", &rec))) break;
-        ok = set_str(vm, rec, "key", rows[i].key) &&
-             set_str(vm, rec, "phase", rows[i].phase == NN_PHASE_FORWARD ? "forward" : "backward") &&
-             lang_record_set(vm, rec, "calls", lang_int(rows[i].calls)) &&
-             lang_record_set(vm, rec, "seconds", lang_float(rows[i].seconds)) &&
-             lang_record_set(vm, rec, "flops", lang_float(rows[i].flops)) &&
-             lang_record_set(vm, rec, "bytes_read", lang_float(rows[i].bytes_read)) &&
-             lang_record_set(vm, rec, "bytes_written", lang_float(rows[i].bytes_written)) &&
-             lang_list_append(vm, *out, rec);
+        ok =
+            set_str(vm, rec, "key", rows[i].key) &&
+            set_str(vm, rec, "phase", rows[i].phase == NN_PHASE_FORWARD ? "forward" : "backward") &&
+            lang_record_set(vm, rec, "calls", lang_int(rows[i].calls)) &&
+            lang_record_set(vm, rec, "seconds", lang_float(rows[i].seconds)) &&
+            lang_record_set(vm, rec, "flops", lang_float(rows[i].flops)) &&
+            lang_record_set(vm, rec, "bytes_read", lang_float(rows[i].bytes_read)) &&
+            lang_record_set(vm, rec, "bytes_written", lang_float(rows[i].bytes_written)) &&
+            lang_list_append(vm, *out, rec);
         lang_val_release(rec);
     }
     if (!ok) lang_val_release(*out);
@@ -1081,7 +1089,8 @@ bool lang_instruments_profile_end(lang_vm *vm, void *prof, double wall, lang_val
     nn_ctx_clear_error(ctx);
     nn_profile_row *ops = NULL, *mods = NULL;
     int n_ops = nn_profile_rows(p, false, &ops), n_mods = nn_profile_rows(p, true, &mods);
-    double fwd = nn_profile_seconds(p, NN_PHASE_FORWARD), bwd = nn_profile_seconds(p, NN_PHASE_BACKWARD);
+    double fwd = nn_profile_seconds(p, NN_PHASE_FORWARD),
+           bwd = nn_profile_seconds(p, NN_PHASE_BACKWARD);
     nn_profile_free(p);
     if (n_ops < 0 || n_mods < 0) {
         free(ops);
@@ -1238,7 +1247,8 @@ static bool f_track(lang_vm *vm, const lang_args *a, lang_val *out) {
         char buf[NN_STATE_NAME_MAX + 64];
         snprintf(buf, sizeof buf, "param %d", i);
         for (int k = 0; k < ps.n; k++)
-            if (ps.entries[k].tensor == p) snprintf(buf, sizeof buf, "%s.%s", root, ps.entries[k].name);
+            if (ps.entries[k].tensor == p)
+                snprintf(buf, sizeof buf, "%s.%s", root, ps.entries[k].name);
         t->names[i] = strdup(buf);
         t->is_weight[i] = p->ndim == 2;
     }
@@ -1305,8 +1315,8 @@ static bool track_bundle(lang_vm *vm, track_obj *t, bool all, lang_mime *m) {
         ok = false;
     }
     if (ok) {
-        lang_plot_spec spec = {"log10 update:data ratio per step", "step", "log10(update std / data std)",
-                               false};
+        lang_plot_spec spec = {"log10 update:data ratio per step", "step",
+                               "log10(update std / data std)", false};
         char *txt = lang_plot_text(s, ns, &spec), *svg = lang_plot_svg(s, ns, &spec);
         if (txt && svg) {
             lang_mime_add(m, "text/plain", txt);
@@ -1548,8 +1558,9 @@ static bool m_live_add(lang_vm *vm, lang_val self, const lang_args *a, lang_val 
         int i = 0;
         while (i < l->n_series && strcmp(l->names[i], a->kwnames[k]) != 0) i++;
         if (i == l->n_series)
-            return lang_raise(vm, LANG_ERR_KEY, "add(): no series '%s' (the series are given to "
-                                                "live_plot(...))",
+            return lang_raise(vm, LANG_ERR_KEY,
+                              "add(): no series '%s' (the series are given to "
+                              "live_plot(...))",
                               a->kwnames[k]);
         if (!live_push(vm, l, i, a->kw[k])) return false;
     }
@@ -1581,7 +1592,8 @@ static bool live_repr(lang_vm *vm, lang_obj *o, lang_buf *out) {
 }
 
 static bool live_display(lang_vm *vm, lang_obj *o, lang_mime *out) {
-    if (!live_bundle((live_obj *)o, true, out)) return lang_raise(vm, LANG_ERR_MEMORY, "out of memory");
+    if (!live_bundle((live_obj *)o, true, out))
+        return lang_raise(vm, LANG_ERR_MEMORY, "out of memory");
     return true;
 }
 
@@ -1623,6 +1635,237 @@ static const lang_type live_type = {
     .methods = live_methods,
 };
 
+/* ------------------------------------------------------------------ lr_find */
+
+/* The next (x, y) of [data]: a fixed (x, y) pair, or the next batch of an
+ * iterable (restarted when it ends) whose items are (x, y) pairs or batches
+ * with .x and .y. New references in *x, *y. */
+typedef struct lr_data {
+    lang_val data, it;
+    bool fixed;
+} lr_data;
+
+static bool pair_of(lang_vm *vm, lang_val item, lang_val *x, lang_val *y) {
+    if ((lang_is_obj(item, &lang_tuple_type) || lang_is_obj(item, &lang_list_type)) &&
+        lang_seq_len(item) == 2) {
+        *x = lang_val_retain(lang_seq_items(item)[0]);
+        *y = lang_val_retain(lang_seq_items(item)[1]);
+        return true;
+    }
+    if (!lang_getattr(vm, item, "x", x)) return false;
+    if (!lang_getattr(vm, item, "y", y)) {
+        lang_val_release(*x);
+        return false;
+    }
+    return true;
+}
+
+static bool lr_next(lang_vm *vm, lr_data *d, lang_val *x, lang_val *y) {
+    if (d->fixed) return pair_of(vm, d->data, x, y);
+    for (int attempt = 0; attempt < 2; attempt++) {
+        if (d->it.kind == LANG_NONE && !lang_iter(vm, d->data, &d->it)) return false;
+        lang_val item;
+        bool done = false;
+        if (!lang_next(vm, d->it, &item, &done)) return false;
+        if (!done) {
+            bool ok = pair_of(vm, item, x, y);
+            lang_val_release(item);
+            return ok;
+        }
+        lang_val_release(d->it);
+        d->it = lang_none();
+    }
+    return lang_raise(vm, LANG_ERR_VALUE, "lr_find(): the data gave no batch");
+}
+
+static bool f_lr_find(lang_vm *vm, const lang_args *a, lang_val *out) {
+    lang_val model = lang_none(), loss_fn = lang_none(), data = lang_none(),
+             opt_class = lang_none();
+    lang_val sv = lang_float(1e-6), ev = lang_float(1.0), nv = lang_int(100);
+    double start, end;
+    int64_t steps;
+    if (!lang_parse_args(vm, a, "lr_find", "model,loss_fn,data,opt_class|start,end,steps", &model,
+                         &loss_fn, &data, &opt_class, &sv, &ev, &nv) ||
+        !lang_to_float(vm, sv, "start", &start) || !lang_to_float(vm, ev, "end", &end) ||
+        !lang_to_int(vm, nv, "steps", &steps))
+        return false;
+    nn_module *m = lang_module_of(model);
+    if (!m) return lang_raise(vm, LANG_ERR_TYPE, "lr_find(): model must be a Module");
+    if (!(start > 0 && end > start) || steps < 2 || steps > 100000)
+        return lang_raise(vm, LANG_ERR_VALUE,
+                          "lr_find(): needs 0 < start < end and 2 <= steps (got start=%g, end=%g, "
+                          "steps=%lld)",
+                          start, end, (long long)steps);
+    nn_ctx *ctx = CTX(vm);
+    nn_tensor **ps = NULL;
+    int np = 0;
+    if (nn_module_parameters(ctx, m, &ps, &np)) return lang_raise_engine(vm);
+    /* The model is restored afterwards: its values and its gradients. */
+    nn_tensor **saved = calloc((size_t)np + 1, sizeof *saved),
+              **grads = calloc((size_t)np + 1, sizeof *grads);
+    double *lrs = calloc((size_t)steps, sizeof *lrs),
+           *losses = calloc((size_t)steps, sizeof *losses);
+    bool ok = saved && grads && lrs && losses;
+    if (!ok) lang_raise(vm, LANG_ERR_MEMORY, "out of memory");
+    for (int i = 0; ok && i < np; i++) {
+        saved[i] = nn_tensor_empty(ctx, ps[i]->dtype, ps[i]->ndim, ps[i]->shape);
+        if (!saved[i] || nn_tensor_copy_(ctx, saved[i], ps[i])) ok = lang_raise_engine(vm);
+        grads[i] = ps[i]->grad;
+        ps[i]->grad = NULL;
+    }
+    lang_val pl = lang_none(), optv = lang_none(), method = lang_none();
+    if (ok) ok = lang_getattr(vm, model, "parameters", &method);
+    if (ok) {
+        lang_args none = {0, NULL, 0, NULL, NULL};
+        ok = lang_vm_call(vm, method, &none, &pl);
+    }
+    if (ok) {
+        const char *kw[1] = {"lr"};
+        lang_val kv[1] = {lang_float(start)};
+        lang_args oa = {1, &pl, 1, kw, kv};
+        ok = lang_vm_call(vm, opt_class, &oa, &optv);
+    }
+    nn_optim *opt = ok ? lang_optim_of(optv) : NULL;
+    if (ok && !opt)
+        ok = lang_raise(vm, LANG_ERR_TYPE,
+                        "lr_find(): opt_class(params, lr=...) returned %s, not "
+                        "an optimizer",
+                        lang_type_name(optv));
+    lr_data d = {data, lang_none(), false};
+    d.fixed = (lang_is_obj(data, &lang_tuple_type) || lang_is_obj(data, &lang_list_type)) &&
+              lang_seq_len(data) == 2 && lang_tensor_of(lang_seq_items(data)[0]);
+    int64_t done = 0;
+    double avg = 0, best = INFINITY, best_lr = start, diverged_lr = NAN;
+    for (int64_t k = 0; ok && k < steps; k++) {
+        double lr = start * pow(end / start, (double)k / (double)(steps - 1));
+        if (nn_optim_set_lr(ctx, opt, lr)) {
+            ok = lang_raise_engine(vm);
+            break;
+        }
+        lang_val x, y, yhat, lv;
+        if (!lr_next(vm, &d, &x, &y)) {
+            ok = false;
+            break;
+        }
+        nn_optim_zero_grad(opt, true);
+        lang_args ma = {1, &x, 0, NULL, NULL};
+        ok = lang_vm_call(vm, model, &ma, &yhat);
+        if (ok) {
+            lang_val la_v[2] = {yhat, y};
+            lang_args la = {2, la_v, 0, NULL, NULL};
+            ok = lang_vm_call(vm, loss_fn, &la, &lv);
+            lang_val_release(yhat);
+        }
+        lang_val_release(x);
+        lang_val_release(y);
+        if (!ok) break;
+        nn_tensor *lt = lang_tensor_of(lv);
+        double loss = NAN;
+        if (!lt || nn_tensor_item(ctx, lt, &loss)) {
+            lang_val_release(lv);
+            ok = lt ? lang_raise_engine(vm)
+                    : lang_raise(vm, LANG_ERR_TYPE, "lr_find(): loss_fn must return a Tensor");
+            break;
+        }
+        lrs[k] = lr;
+        losses[k] = loss;
+        done = k + 1;
+        /* Exponentially smoothed with bias correction; stop when it blows up. */
+        avg = 0.98 * avg + 0.02 * loss;
+        double smooth = avg / (1 - pow(0.98, (double)(k + 1)));
+        if (!isfinite(loss) || (k > 0 && smooth > 4 * best)) {
+            diverged_lr = lr;
+            lang_val_release(lv);
+            break;
+        }
+        if (smooth < best) {
+            best = smooth;
+            best_lr = lr;
+        }
+        if (nn_backward(ctx, lt, NULL, false) || nn_optim_step(ctx, opt))
+            ok = lang_raise_engine(vm);
+        lang_val_release(lv);
+        if (ok && lang_vm_interrupted(vm)) ok = false;
+    }
+    lang_val_release(d.it);
+    lang_val_release(optv);
+    lang_val_release(pl);
+    lang_val_release(method);
+    /* Restore the model whatever happened. */
+    bool prev = nn_ctx_set_grad(ctx, false);
+    for (int i = 0; i < np && saved && grads; i++) {
+        if (saved[i]) nn_tensor_copy_(ctx, ps[i], saved[i]);
+        nn_tensor_release(saved[i]);
+        nn_tensor_clear_grad(ps[i]);
+        ps[i]->grad = grads[i];
+    }
+    nn_ctx_set_grad(ctx, prev);
+    free(saved);
+    free(grads);
+    free(ps);
+    if (!ok) {
+        free(lrs);
+        free(losses);
+        return false;
+    }
+    double suggestion = best_lr / 10;
+    lang_buf t, h;
+    lang_buf_init(&t);
+    lang_buf_init(&h);
+    lang_plot_series s = {losses, done, "loss"};
+    char title[160];
+    snprintf(title, sizeof title, "loss over an exponential lr sweep, %.3g .. %.3g", start,
+             done ? lrs[done - 1] : start);
+    lang_plot_spec spec = {title, "step (lr grows by a constant factor per step)", "loss", false};
+    char *txt = lang_plot_text(&s, 1, &spec), *svg = lang_plot_svg(&s, 1, &spec);
+    lang_buf_printf(&t, "lr_find: %lld steps from lr %.3g", (long long)done, start);
+    if (diverged_lr == diverged_lr)
+        lang_buf_printf(&t, ", stopped when the loss diverged at lr %.3g", diverged_lr);
+    lang_buf_printf(&t,
+                    "\nlowest smoothed loss %.4g at lr %.3g; suggested lr %.3g (a tenth of it)\n",
+                    best, best_lr, suggestion);
+    lang_buf_puts(&t, txt ? txt : "");
+    lang_buf_puts(&h, "<div><pre>");
+    html_escape(&h, t.data ? t.data : "");
+    lang_buf_puts(&h, "</pre>");
+    lang_buf_puts(&h, svg ? svg : "");
+    lang_buf_puts(&h, "</div>");
+    free(txt);
+    free(svg);
+    lang_val fields, lrl, lol;
+    ok = lang_record_new(vm, "LRFind", &fields);
+    if (ok && !lang_list_new(vm, 0, &lrl)) {
+        lang_val_release(fields);
+        ok = false;
+    }
+    if (ok && !lang_list_new(vm, 0, &lol)) {
+        lang_val_release(lrl);
+        lang_val_release(fields);
+        ok = false;
+    }
+    for (int64_t k = 0; ok && k < done; k++)
+        ok = lang_list_append(vm, lrl, lang_float(lrs[k])) &&
+             lang_list_append(vm, lol, lang_float(losses[k]));
+    free(lrs);
+    free(losses);
+    if (ok) {
+        ok = lang_record_set(vm, fields, "lrs", lrl) &&
+             lang_record_set(vm, fields, "losses", lol) &&
+             lang_record_set(vm, fields, "suggestion", lang_float(suggestion)) &&
+             lang_record_set(vm, fields, "diverged_at",
+                             diverged_lr == diverged_lr ? lang_float(diverged_lr) : lang_none());
+        lang_val_release(lrl);
+        lang_val_release(lol);
+        if (!ok) lang_val_release(fields);
+    }
+    if (!ok) {
+        lang_buf_free(&t);
+        lang_buf_free(&h);
+        return false;
+    }
+    return report_new(vm, &lrfind_type, &t, &h, fields, -1, out);
+}
+
 /* ------------------------------------------------------------------ the test-only op */
 
 static bool f_test_wrong_grad(lang_vm *vm, const lang_args *a, lang_val *out) {
@@ -1640,8 +1883,7 @@ static bool f_test_wrong_grad(lang_vm *vm, const lang_args *a, lang_val *out) {
 const lang_builtin_def lang_instruments_builtins[] = {
     {"gradcheck",
      f_gradcheck,
-     {"gradcheck",
-      "gradcheck(f, *inputs, eps=1e-6, atol=1e-5, rtol=1e-3, samples=None, seed=0)",
+     {"gradcheck", "gradcheck(f, *inputs, eps=1e-6, atol=1e-5, rtol=1e-3, samples=None, seed=0)",
       "Check the gradients backward() gives against central differences, in float64: every input "
       "that requires grad and, when f is a Module, every parameter. Returns a table (truthy when "
       "all pass) naming each tensor's worst entry. samples=K checks K random entries per tensor. "
@@ -1690,6 +1932,14 @@ const lang_builtin_def lang_instruments_builtins[] = {
       "loop draws the final state. In Jupyter one output is updated; in the terminal the final "
       "plot is shown once at the end of the statement.",
       "curve = live_plot('loss')"}},
+    {"lr_find",
+     f_lr_find,
+     {"lr_find", "lr_find(model, loss_fn, data, opt_class, start=1e-6, end=1, steps=100)",
+      "The learning-rate range test: train from lr=start, growing it by a constant factor per "
+      "step up to end, stop when the smoothed loss diverges (4x its best), restore the model, "
+      "and return the curve with a suggested lr (a tenth of the lr at the lowest smoothed "
+      "loss). data is an (x, y) pair or an iterable of batches.",
+      "lr_find(model, cross_entropy, (x, y), SGD)"}},
     {"_test_wrong_grad",
      f_test_wrong_grad,
      {"_test_wrong_grad", "_test_wrong_grad(input)",

@@ -19,10 +19,9 @@
 #include "lang_parse.h"
 #include "lang_probe.h"
 
-const char *const lang_magic_names[] = {"help",    "who",     "reset", "time",  "seed",   "load",
-                                        "threads", "history", "break", "step",  "where",  "graph",
-                                        "anomaly", "profile", "stats", "drill", "probe",  "doctor",
-                                        NULL};
+const char *const lang_magic_names[] = {
+    "help",  "who",   "reset",   "time",    "seed",  "load",  "threads", "history", "break", "step",
+    "where", "graph", "anomaly", "profile", "stats", "drill", "probe",   "doctor",  NULL};
 
 const lang_help lang_magic_helps[] = {
     {"%help", "%help [name]", "List the magics, or show the help of a builtin, method or magic.",
