@@ -156,8 +156,7 @@ static bool report_getattr(lang_vm *vm, lang_obj *o, const char *name, lang_val 
     bool ok = lang_getattr(vm, r->fields, name, &v);
     if (!ok) {
         /* Not a field: let the caller raise its AttributeError. */
-        vm->err = LANG_ERR_NONE;
-        vm->ename = NULL;
+        lang_vm_clear_error(vm);
         *found = false;
         return true;
     }

@@ -211,6 +211,12 @@ static bool show(lang_vm *vm, lang_val v) {
     return ok;
 }
 
+/* A report's text and HTML without running anything that could raise. */
+static void report_text(lang_val rep, lang_mime *mime) {
+    const lang_type *t = rep.kind == LANG_OBJ ? rep.u.o->type : NULL;
+    if (t && t->display) t->display(NULL, rep.u.o, mime);
+}
+
 static bool m_profile(lang_vm *vm, const lang_stmt *s, const lang_module *m) {
     lang_module *pm = parse_magic_args(vm, s, m, "profile");
     if (!pm) return false;
@@ -229,10 +235,12 @@ static bool m_profile(lang_vm *vm, const lang_stmt *s, const lang_module *m) {
     if (!lang_instruments_profile_end(vm, prof, wall, &rep)) return false;
     /* A statement that failed still shows what ran until then. */
     if (!ok) {
-        lang_err e = vm->err;
-        vm->err = LANG_ERR_NONE;
-        show(vm, rep);
-        vm->err = e;
+        /* The error stays pending; showing the report needs no new one. */
+        lang_mime mime;
+        lang_mime_init(&mime);
+        report_text(rep, &mime);
+        lang_vm_display(vm, &mime, NULL, false);
+        lang_mime_free(&mime);
     } else {
         ok = show(vm, rep);
     }
