@@ -178,7 +178,7 @@ nn_tensor *nn_exec(nn_ctx *ctx, nn_op op, nn_tensor *const *inputs, int n_inputs
     }
 
     nn_tensor *out = NULL;
-    nn_hook_event ev = {NN_PHASE_FORWARD, false, node, NULL, NULL, NULL};
+    nn_hook_event ev = {NN_PHASE_FORWARD, false, node, NULL, NULL, NULL, 0, 0};
     bool hooks = !nested && ctx->n_hooks > 0;
     /* Hooks and the forward run nested: ops they call run directly. */
     ctx->depth++;
@@ -222,6 +222,9 @@ nn_tensor *nn_exec(nn_ctx *ctx, nn_op op, nn_tensor *const *inputs, int n_inputs
         }
     }
     if (taken == n_inputs) node->out = nn_tensor_detach(ctx, out);
+    node->out_dtype = out->dtype;
+    node->out_ndim = out->ndim;
+    memcpy(node->out_shape, out->shape, sizeof(int64_t) * (size_t)out->ndim);
     if (!node->out) {
         /* Out of memory while recording: inputs not yet taken are borrowed. */
         for (int i = taken; i < n_inputs; i++) node->in[i].t = NULL;
@@ -430,7 +433,8 @@ static nn_tensor *fit_grad(nn_ctx *ctx, nn_tensor *g, const nn_tensor *like) {
     return c;
 }
 
-static nn_status backward_node(nn_ctx *ctx, nn_node *node, bool retain_graph) {
+static nn_status backward_node(nn_ctx *ctx, nn_node *node, bool retain_graph, int64_t position,
+                               int64_t count) {
     nn_tensor *din_inline[NN_NODE_INLINE_INPUTS] = {0};
     nn_tensor **din = din_inline;
     nn_status st = NN_OK;
@@ -438,7 +442,8 @@ static nn_status backward_node(nn_ctx *ctx, nn_node *node, bool retain_graph) {
         din = nn_mem_calloc(sizeof(nn_tensor *) * (size_t)node->n_in, "gradients", &ctx->err);
         if (!din) return ctx->err.code;
     }
-    nn_hook_event ev = {NN_PHASE_BACKWARD, false, node, node->out, node->grad, NULL};
+    nn_hook_event ev = {NN_PHASE_BACKWARD, false, node,     node->out,
+                        node->grad,        NULL,  position, count};
     if (ctx->n_hooks && !run_hooks(ctx, &ev)) {
         st = ctx->err.code;
         goto done;
@@ -534,7 +539,7 @@ nn_status nn_backward(nn_ctx *ctx, nn_tensor *root, nn_tensor *gradient, bool re
             break;
         }
         ctx->depth++;
-        st = backward_node(ctx, node, retain_graph);
+        st = backward_node(ctx, node, retain_graph, (int64_t)k + 1, (int64_t)n);
         ctx->depth--;
         nn_tensor_release(node->grad);
         node->grad = NULL;
