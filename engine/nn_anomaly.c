@@ -95,17 +95,51 @@ static int64_t scan(const nn_tensor *t, int want, int64_t *first, double *value)
     return count;
 }
 
+/* Any non-finite element of a strided tensor: rows along the last dim, an
+ * odometer over the others (no division per element). */
+static bool any_bad_strided(const nn_tensor *t) {
+    int nd = t->ndim;
+    int64_t idx[NN_MAX_DIMS] = {0};
+    int64_t inner = t->shape[nd - 1], step = t->strides[nd - 1];
+    int64_t rows = nn_tensor_numel(t) / inner;
+    int64_t off = t->offset;
+    const char *base = t->storage->data;
+    bool f32 = t->dtype == NN_FLOAT32;
+    for (int64_t r = 0; r < rows; r++) {
+        if (step == 1) {
+            if (f32 ? any_bad_f32((const uint32_t *)(const void *)(base + off * 4), inner)
+                    : any_bad_f64((const uint64_t *)(const void *)(base + off * 8), inner))
+                return true;
+        } else {
+            for (int64_t i = 0; i < inner; i++) {
+                double v = f32 ? ((const float *)(const void *)base)[off + i * step]
+                               : ((const double *)(const void *)base)[off + i * step];
+                if (!isfinite(v)) return true;
+            }
+        }
+        for (int d = nd - 2; d >= 0; d--) { /* the next row */
+            off += t->strides[d];
+            if (++idx[d] < t->shape[d]) break;
+            off -= t->strides[d] * t->shape[d];
+            idx[d] = 0;
+        }
+    }
+    return false;
+}
+
 int64_t nn_tensor_nonfinite(const nn_tensor *t, int64_t *first, double *value) {
     if (!float_tensor(t) || nn_tensor_numel(t) == 0) return 0;
+    bool bad;
     if (nn_tensor_is_contiguous(t)) {
         int64_t n = nn_tensor_numel(t);
         const char *p =
             (const char *)t->storage->data + t->offset * (int64_t)nn_dtype_size(t->dtype);
-        bool bad = t->dtype == NN_FLOAT32 ? any_bad_f32((const uint32_t *)(const void *)p, n)
-                                          : any_bad_f64((const uint64_t *)(const void *)p, n);
-        if (!bad) return 0;
+        bad = t->dtype == NN_FLOAT32 ? any_bad_f32((const uint32_t *)(const void *)p, n)
+                                     : any_bad_f64((const uint64_t *)(const void *)p, n);
+    } else {
+        bad = t->ndim > 0 && any_bad_strided(t);
     }
-    return scan(t, 3, first, value);
+    return bad ? scan(t, 3, first, value) : 0;
 }
 
 bool nn_tensor_has_nan(const nn_tensor *t) {
@@ -136,8 +170,13 @@ static void fill(nn_anomaly *a, nn_anomaly_kind kind, nn_phase ph, int input, co
 
 static bool check_forward(const nn_hook_event *ev, nn_anomaly *a) {
     const nn_tensor *out = ev->output;
-    if (!out || !nn_tensor_nonfinite(out, NULL, NULL)) return false;
     const nn_node *n = ev->node;
+    if (!out) return false;
+    /* A view (reshape, permute, slice, expand) shows its input's values: it
+     * cannot make a new NaN, and its input was checked when it was made. */
+    for (int i = 0; i < n->n_in; i++)
+        if (n->in[i].t && n->in[i].t->storage == out->storage) return false;
+    if (!nn_tensor_nonfinite(out, NULL, NULL)) return false;
     bool out_nan = scan(out, 1, NULL, NULL) > 0;
     int nan_in = -1, inf_in = -1;
     for (int i = 0; i < n->n_in; i++) {

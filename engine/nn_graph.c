@@ -78,8 +78,13 @@ void nn_node_retain(nn_node *n) {
     n->refcount++;
 }
 
-static void release_saved(nn_node *n) {
+/* Drop what a node saved for its backward. [keep_leaves]: keep the leaf
+ * inputs (parameters, data), which backward() leaves in place so the graph
+ * view can still name them and show their .grad; they cost nothing extra
+ * while their owner holds them too. */
+static void release_saved(nn_node *n, bool keep_leaves) {
     for (int i = 0; i < n->n_in; i++) {
+        if (keep_leaves && !n->in[i].fn) continue;
         nn_tensor_release(n->in[i].t);
         n->in[i].t = NULL;
     }
@@ -98,7 +103,7 @@ void nn_node_release(nn_node *n) {
     while (stack) {
         nn_node *m = stack;
         stack = m->link;
-        release_saved(m);
+        release_saved(m, false);
         nn_tensor_release(m->grad);
         nn_tensor_release(m->retained_grad);
         for (int i = 0; i < m->n_in; i++) {
@@ -480,7 +485,7 @@ static nn_status backward_node(nn_ctx *ctx, nn_node *node, bool retain_graph, in
     if (!st && node->retain)
         st = accumulate(ctx, &node->retained_grad, nn_tensor_retain(node->grad), true);
     if (!st && !retain_graph) {
-        release_saved(node);
+        release_saved(node, true);
         node->freed = true;
     }
 done:

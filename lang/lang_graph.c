@@ -114,12 +114,26 @@ typedef struct graph {
     bool truncated;
     int depth; /* --depth N, 0: none */
     const nn_node *current;
+    const nn_tensor *current_out; /* the stop's output: not on the node until it is recorded */
 } graph;
+
+static const nn_tensor *node_out(const graph *g, const nn_node *n) {
+    return n->out ? n->out : n == g->current ? g->current_out : NULL;
+}
 
 static int find(const graph *g, const nn_node *n) {
     for (int i = 0; i < g->n; i++)
         if (g->nodes[i].n == n) return i;
     return -1;
+}
+
+/* The producer of input [i]: recorded on the node, or, for the forward
+ * node a stop is showing (recorded only after the hooks ran), read from the
+ * input tensor itself. */
+static const nn_node *input_fn(const nn_node *n, int i) {
+    if (n->in[i].fn) return n->in[i].fn;
+    const nn_tensor *t = n->in[i].t;
+    return t && !n->refcount ? t->grad_fn : NULL;
 }
 
 /* Nodes reachable from [root], root first, in decreasing creation order. */
@@ -143,8 +157,10 @@ static void collect(graph *g, const nn_node *root) {
             g->cap = cap;
         }
         g->nodes[g->n++] = (gnode){n, NULL, 0};
-        for (int i = n->n_in - 1; i >= 0 && sp < MAX_NODES; i--)
-            if (n->in[i].fn) stack[sp++] = n->in[i].fn;
+        for (int i = n->n_in - 1; i >= 0 && sp < MAX_NODES; i--) {
+            const nn_node *f = input_fn(n, i);
+            if (f) stack[sp++] = f;
+        }
     }
     free(stack);
     /* newest first, as backward visits them */
@@ -248,9 +264,9 @@ static void stats_text(lang_buf *b, const nn_tensor *t) {
     if (bad) lang_buf_printf(b, " %lld non-finite", (long long)bad);
 }
 
-static void shape_of_node(const nn_node *n, char *buf, size_t cap) {
-    if (n->out) {
-        nn_tensor_shape_str(n->out, buf, cap);
+static void shape_of_node(const graph *g, const nn_node *n, char *buf, size_t cap) {
+    if (node_out(g, n)) {
+        nn_tensor_shape_str(node_out(g, n), buf, cap);
     } else {
         nn_shape_str(buf, cap, n->out_ndim, n->out_shape);
     }
@@ -267,11 +283,11 @@ typedef struct group_info {
 
 static void node_line(lang_vm *vm, lang_buf *b, const graph *g, const nn_node *n) {
     char sh[96];
-    shape_of_node(n, sh, sizeof sh);
+    shape_of_node(g, n, sh, sizeof sh);
     lang_buf_printf(b, "%s %s", nn_op_name(n->op), sh);
     if (n->label.module) lang_buf_printf(b, "  (%s)", n->label.module);
     if (n->label.file) lang_buf_printf(b, "  %s:%d", n->label.file, n->label.line);
-    stats_text(b, n->out);
+    stats_text(b, node_out(g, n));
     if (n->grad) {
         lang_buf_puts(b, "  grad:");
         stats_text(b, n->grad);
@@ -365,8 +381,9 @@ static void text_tree(lang_vm *vm, lang_buf *b, const graph *g, group_info *gi, 
         lang_buf_puts(b, "\n");
         for (int j = it.n->n_in - 1; j >= 0 && sp < MAX_NODES * 4; j--) {
             const nn_input *in = &it.n->in[j];
-            if (in->fn)
-                stack[sp++] = (item){in->fn, NULL, it.depth + 1};
+            const nn_node *f = input_fn(it.n, j);
+            if (f)
+                stack[sp++] = (item){f, NULL, it.depth + 1};
             else if (in->t && (in->t->requires_grad || in->t->ndim > 0))
                 stack[sp++] = (item){NULL, in->t, it.depth + 1};
         }
@@ -415,14 +432,14 @@ static void dot_graph(lang_vm *vm, lang_buf *b, const graph *g, group_info *gi, 
         const gnode *gn = &g->nodes[i];
         if (gn->group) continue;
         char sh[96];
-        shape_of_node(gn->n, sh, sizeof sh);
+        shape_of_node(g, gn->n, sh, sizeof sh);
         lang_buf label;
         lang_buf_init(&label);
-        lang_buf_printf(&label, "%s %s", nn_op_name(gn->n->op), sh);
-        if (gn->n->label.module) lang_buf_printf(&label, "\n%s", gn->n->label.module);
-        if (gn->n->out) {
+        lang_buf_printf(&label, "%s %s", nn_op_name(gn->n->op),
+                        sh); /* the cluster names the module */
+        if (node_out(g, gn->n)) {
             lang_buf_puts(&label, "\n");
-            stats_text(&label, gn->n->out);
+            stats_text(&label, node_out(g, gn->n));
         }
         if (gn->n->grad) {
             lang_buf_puts(&label, "\ngrad");
@@ -433,7 +450,7 @@ static void dot_graph(lang_vm *vm, lang_buf *b, const graph *g, group_info *gi, 
         lang_buf_puts(b, "\"");
         if (gn->n == g->current)
             lang_buf_puts(b, ", fillcolor=\"#ffd54f\", penwidth=2");
-        else if (gn->n->out && nn_tensor_nonfinite(gn->n->out, NULL, NULL))
+        else if (node_out(g, gn->n) && nn_tensor_nonfinite(node_out(g, gn->n), NULL, NULL))
             lang_buf_puts(b, ", fillcolor=\"#ef9a9a\"");
         lang_buf_puts(b, "];\n");
         lang_buf_free(&label);
@@ -484,9 +501,10 @@ static void dot_graph(lang_vm *vm, lang_buf *b, const graph *g, group_info *gi, 
         }
         for (int j = 0; j < gn->n->n_in; j++) {
             const nn_input *in = &gn->n->in[j];
+            const nn_node *fn = input_fn(gn->n, j);
             char from[32];
-            if (in->fn) {
-                int fk = find(g, in->fn);
+            if (fn) {
+                int fk = find(g, fn);
                 if (fk < 0) continue;
                 const gnode *f = &g->nodes[fk];
                 if (f->group) {
@@ -607,6 +625,7 @@ bool lang_graph_magic(lang_vm *vm, const char *args) {
     memset(&g, 0, sizeof g);
     g.depth = depth;
     g.current = current;
+    g.current_out = ev ? ev->output : NULL;
     collect(&g, root);
     if (!g.n) {
         nn_tensor_release(hold);

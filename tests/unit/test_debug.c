@@ -403,4 +403,95 @@ NN_TEST(debug_graph_view) {
     CHECK_MSG(strstr(c.out.data, "the same ops as g.blocks.0"), "%s", c.out.data);
     CHECK(!drun(s, &c, "%graph 3", "<cell 6>"));
     dfree(s, &c);
+    /* at a forward stop: the graph so far, the current node marked */
+    static const char *const cmds[] = {"%graph", "c", NULL};
+    s = dsession(&c, cmds);
+    CHECK(drun(s, &c, MLP, "<cell 1>"));
+    CHECK(drun(s, &c, "%break model.4\nh = model(x)", "<cell 2>"));
+    CHECK_MSG(strstr(c.out.data, "graph of 5 nodes"), "%s", c.out.data);
+    CHECK_MSG(strstr(c.out.data, "#1 linear [16, 3]  (model.4)  <cell 2>:2 mean"), "%s",
+              c.out.data);
+    CHECK(strstr(c.out.data, "<== stopped here"));
+    CHECK(strstr(c.out.data, "#5 linear [16, 8]  (model.0)"));
+    dfree(s, &c);
+}
+
+/* ---- docs/debugger.md: every ```nndb block is a cell of one session;
+ * "(nndb) CMD" lines answer the prompt, "# expect: TEXT" must appear in the
+ * block's output, "# expect error: TEXT" in its error. ---- */
+
+static char *slurp(const char *path) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    lang_buf b;
+    lang_buf_init(&b);
+    char chunk[4096];
+    size_t n;
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) lang_buf_add(&b, chunk, n);
+    fclose(f);
+    return lang_buf_take(&b);
+}
+
+NN_TEST(debug_docs) {
+    char *text = slurp("docs/debugger.md");
+    CHECK_MSG(text != NULL, "cannot read docs/debugger.md");
+    if (!text) return;
+    const char *answers[64];
+    char *expects[32], *errors[4];
+    dcap c;
+    lang_session *s = dsession(&c, answers);
+    int blocks = 0, n_ans = 0, n_exp = 0, n_err = 0;
+    lang_buf code;
+    lang_buf_init(&code);
+    bool in = false;
+    for (char *p = text; *p;) {
+        char *nl = strchr(p, '\n');
+        size_t n = nl ? (size_t)(nl - p) : strlen(p);
+        char *line = strndup(p, n);
+        p = nl ? nl + 1 : p + n;
+        if (!in && !strcmp(line, "```nndb")) {
+            in = true;
+            n_ans = n_exp = n_err = 0;
+            code.len = 0;
+            if (code.data) code.data[0] = 0;
+        } else if (in && !strcmp(line, "```")) {
+            in = false;
+            blocks++;
+            answers[n_ans] = NULL;
+            c.lines = answers;
+            c.next = 0;
+            c.prompts = 0;
+            creset(&c);
+            char name[32];
+            snprintf(name, sizeof name, "<cell %d>", blocks);
+            bool ok = drun(s, &c, code.data ? code.data : "", name);
+            CHECK_MSG(ok == (n_err == 0), "block %d: %s\n%s", blocks, ok ? "no error" : "failed",
+                      c.out.data);
+            for (int i = 0; i < n_exp; i++)
+                CHECK_MSG(strstr(c.out.data, expects[i]), "block %d: want '%s' in:\n%s", blocks,
+                          expects[i], c.out.data);
+            for (int i = 0; i < n_err; i++)
+                CHECK_MSG(strstr(c.out.data, errors[i]), "block %d: want error '%s' in:\n%s",
+                          blocks, errors[i], c.out.data);
+            CHECK_MSG(c.next == n_ans, "block %d: %d of %d answers used", blocks, c.next, n_ans);
+            for (int i = 0; i < n_ans; i++) free((char *)answers[i]);
+            for (int i = 0; i < n_exp; i++) free(expects[i]);
+            for (int i = 0; i < n_err; i++) free(errors[i]);
+            n_ans = n_exp = n_err = 0;
+        } else if (in && !strncmp(line, "(nndb) ", 7) && n_ans < 63) {
+            answers[n_ans++] = strdup(line + 7);
+        } else if (in && !strncmp(line, "# expect: ", 10) && n_exp < 32) {
+            expects[n_exp++] = strdup(line + 10);
+        } else if (in && !strncmp(line, "# expect error: ", 16) && n_err < 4) {
+            errors[n_err++] = strdup(line + 16);
+        } else if (in) {
+            lang_buf_puts(&code, line);
+            lang_buf_puts(&code, "\n");
+        }
+        free(line);
+    }
+    CHECK(blocks >= 8);
+    lang_buf_free(&code);
+    dfree(s, &c);
+    free(text);
 }
