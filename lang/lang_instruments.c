@@ -586,6 +586,27 @@ static int optim_index(const nn_optim *opt, const nn_tensor *p) {
     return -1;
 }
 
+/* Without an optimizer given: one the session holds (a global) that updates
+ * [m]'s first parameter, so stats(model) shows the update:data ratios of the
+ * learner's `opt`. */
+static nn_optim *session_optimizer(lang_vm *vm, nn_module *m) {
+    nn_tensor **ps = NULL;
+    int np = 0;
+    if (nn_module_parameters(CTX(vm), m, &ps, &np) || np == 0) {
+        nn_ctx_clear_error(CTX(vm));
+        free(ps);
+        return NULL;
+    }
+    nn_optim *found = NULL;
+    for (int64_t k = 0; k < vm->n_globals && !found; k++) {
+        lang_global *g = &vm->globals[k];
+        nn_optim *o = g->set ? lang_optim_of(g->value) : NULL;
+        if (o && optim_index(o, ps[0]) >= 0) found = o;
+    }
+    free(ps);
+    return found;
+}
+
 bool lang_instruments_stats(lang_vm *vm, lang_val model, lang_val optv, lang_val *out) {
     nn_ctx *ctx = CTX(vm);
     nn_module *m = lang_module_of(model);
@@ -596,6 +617,7 @@ bool lang_instruments_stats(lang_vm *vm, lang_val model, lang_val optv, lang_val
     if (optv.kind != LANG_NONE && !(opt = lang_optim_of(optv)))
         return lang_raise(vm, LANG_ERR_TYPE, "stats(model, opt): opt must be an optimizer, not %s",
                           lang_type_name(optv));
+    if (!opt) opt = session_optimizer(vm, m);
     bool armed_now = false;
     if (opt && !nn_optim_keeps_updates(opt)) {
         if (nn_optim_keep_updates(ctx, opt, true)) return lang_raise_engine(vm);
@@ -668,7 +690,8 @@ bool lang_instruments_stats(lang_vm *vm, lang_val model, lang_val optv, lang_val
         lang_buf_puts(&t, note);
         lang_buf_printf(&h, "<p><small>%s</small></p>", note);
     } else if (!opt) {
-        const char *note = "pass the optimizer, stats(model, opt), for the update:data ratios\n";
+        const char *note = "no optimizer updates this model yet: the update:data ratios appear "
+                           "once one does (or pass it: stats(model, opt))\n";
         lang_buf_puts(&t, note);
         lang_buf_printf(&h, "<p><small>%s</small></p>", note);
     }
@@ -1891,8 +1914,9 @@ const lang_builtin_def lang_instruments_builtins[] = {
     {"stats",
      f_stats,
      {"stats", "stats(model, opt=None)",
-      "Per parameter: shape, data mean and std, gradient mean and std, grad:data ratio and, with "
-      "the optimizer, log10 of the update:data ratio of its last step (makemore part 3).",
+      "Per parameter: shape, data mean and std, gradient mean and std, grad:data ratio and log10 "
+      "of the update:data ratio of the optimizer's last step (makemore part 3). Without opt, the "
+      "session's optimizer of this model is used.",
       "stats(model, opt)"}},
     {"activations",
      f_activations,
