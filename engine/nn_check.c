@@ -31,11 +31,11 @@ static nn_tensor *scalar_of(nn_ctx *ctx, gc_state *g) {
     nn_tensor *out = g->f(ctx, g->user);
     if (!out) return NULL;
     if (!nn_dtype_is_float(out->dtype)) {
-        nn_tensor_release(out);
         nn_error_set(&ctx->err, NN_ERR_TYPE,
                      "gradcheck: the function returned a %s tensor; it must return a float "
                      "tensor that depends on the inputs",
                      nn_dtype_name(out->dtype));
+        nn_tensor_release(out);
         return NULL;
     }
     nn_tensor *o64 = nn_to(ctx, out, NN_FLOAT64);
