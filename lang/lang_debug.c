@@ -246,6 +246,27 @@ const char *lang_debug_tensor_name(lang_vm *vm, const nn_tensor *t, char *buf, s
             return buf;
         }
     }
+    /* a dataset's tensors: ds.x, ds.y, ds.mask */
+    static const char *const fields[] = {"x", "y", "mask"};
+    for (int64_t k = 0; k < vm->n_globals; k++) {
+        lang_global *g = &vm->globals[k];
+        if (!g->set || g->value.kind != LANG_OBJ || strcmp(lang_type_name(g->value), "Dataset"))
+            continue;
+        for (int f = 0; f < 3; f++) {
+            lang_val v;
+            if (!lang_getattr(vm, g->value, fields[f], &v)) {
+                lang_vm_clear_error(vm);
+                continue;
+            }
+            nn_tensor *ft = lang_tensor_of(v);
+            bool same = ft && ft->storage == t->storage;
+            lang_val_release(v);
+            if (same) {
+                snprintf(buf, cap, "%s.%s", g->name, fields[f]);
+                return buf;
+            }
+        }
+    }
     for (int64_t k = 0; k < vm->n_globals; k++) {
         lang_global *g = &vm->globals[k];
         nn_module *m = g->set ? lang_module_of(g->value) : NULL;
@@ -349,9 +370,13 @@ static void html_escape(lang_buf *b, const char *s) {
 static void html_row(lang_buf *b, const char *role, const char *name, const nn_tensor *t) {
     lang_buf_puts(b, "<tr><td>");
     html_escape(b, role);
-    lang_buf_puts(b, "</td><td><code>");
-    html_escape(b, name ? name : "");
-    lang_buf_puts(b, "</code></td>");
+    lang_buf_puts(b, "</td><td>");
+    if (name && *name) {
+        lang_buf_puts(b, "<code>");
+        html_escape(b, name);
+        lang_buf_puts(b, "</code>");
+    }
+    lang_buf_puts(b, "</td>");
     if (!t) {
         lang_buf_puts(b, "<td colspan=\"7\">(none)</td></tr>\n");
         return;
@@ -1048,7 +1073,7 @@ static void anomaly_report(lang_debugger *d, const nn_hook_event *ev, const nn_a
         lang_buf_printf(b, "%s in %s%s%s (input %d of %s) at index %s", what,
                         a->kind == NN_ANOMALY_LEAF ? "the leaf tensor "
                                                    : "a tensor made before anomaly mode was on ",
-                        name ? name : "", name ? "" : "", a->input, op, idx);
+                        name ? name : "(unnamed)", "", a->input, op, idx);
         lang_buf_printf(b, ": %lld non-finite element%s; the first op that used it is %s",
                         (long long)a->count, a->count == 1 ? "" : "s", op);
     } else if (a->phase == NN_PHASE_FORWARD) {
@@ -1630,6 +1655,10 @@ bool lang_debug_take_error(lang_vm *vm) {
     lang_debugger *d = vm->dbg;
     if (!d || !d->has_pending) return false;
     d->has_pending = false;
+    /* Ours only while the engine still reports the stop we made; an older
+     * report (caught, or superseded) must not replace a new error. */
+    if (nn_ctx_status(vm->ctx) != NN_ERR_STOPPED && nn_ctx_status(vm->ctx) != NN_ERR_INTERRUPT)
+        return false;
     lang_raise_named(vm, d->pending_cls, d->pending_ename, "%s", "");
     vm->msg.len = 0;
     if (vm->msg.data) vm->msg.data[0] = 0;

@@ -383,6 +383,8 @@ static char *fe_readline(void *user, const char *prompt, bool password) {
         return NULL;
     }
     if (st == READ_EOF) return NULL; /* readline has ended the line */
+    /* Up at the next (nndb) prompt recalls it (this session only, not the file). */
+    if (line && *line && !password) add_history(line);
     return line;
 }
 
@@ -890,9 +892,11 @@ int repl_run_script_debug(const char *path, const char *const *breaks, int n_bre
         }
     }
     if (stop_first) lang_session_break_next(g_session);
+    g_repl = &r; /* Tab completion at nested prompts ((nndb), input()) */
     bool leave = false;
     int status = 0;
     bool ok = run_code(&r, code, from_stdin ? "<stdin>" : path, &leave, &status);
+    g_repl = NULL;
     signal(SIGINT, SIG_DFL);
     lang_session_free(g_session);
     g_session = NULL;

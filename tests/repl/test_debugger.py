@@ -109,11 +109,17 @@ def test_ctrl_c_returns_to_the_prompt(env):
     c.expect(pexpect.EOF)
 
 
-def test_ctrl_d_at_the_prompt_continues(env):
+def test_ctrl_d_continues_and_up_recalls(env):
     c = session(env)
     c.sendline("%break tanh")
     c.expect(test_repl.PROMPT)
     c.sendline("h = model(x); print('done')")
+    c.expect(DBG)
+    c.sendline("p out.shape[1] * 1000")
+    c.expect("8000")
+    c.expect(DBG)
+    c.send(test_repl.UP + "\r")  # readline history at the (nndb) prompt
+    c.expect("8000")
     c.expect(DBG)
     c.sendcontrol("d")
     c.expect(DBG)  # the second tanh
@@ -139,6 +145,11 @@ def test_run_break_and_debug_on_a_terminal(env):
     assert c.exitstatus == 0
     c = env.spawn(["debug", script])
     c.expect(r"stopped \(breakpoint\(\)\): forward")
+    c.expect(DBG)
+    c.send("p out.sha\t")  # Tab completes the names bound at the stop
+    c.expect("out.shape")
+    c.send("\r")
+    c.expect(r"torch\.Size\(\[16, 8\]\)")
     c.expect(DBG)
     c.sendline("c")
     c.expect("end True")

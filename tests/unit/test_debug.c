@@ -183,6 +183,27 @@ NN_TEST(debug_break_line_step_condition_hits) {
     dfree(s, &c);
 }
 
+NN_TEST(debug_break_module_wildcard) {
+    static const char *const cont[] = {"c", "c", "c", NULL};
+    dcap c;
+    lang_session *s = dsession(&c, cont);
+    CHECK(drun(s, &c,
+               "g = GPT(vocab_size=16, block_size=4, n_layer=2, n_head=2, n_embd=8)\n"
+               "ids = randint(0, 16, (2, 4))\n"
+               "%break g.blocks.*.attn scaled_dot_product_attention",
+               "<cell 1>"));
+    CHECK(drun(s, &c, "logits = g(ids)", "<cell 2>"));
+    CHECK(count(c.out.data, "> stopped") == 2);
+    CHECK(strstr(c.out.data, "in g.blocks.0.attn"));
+    CHECK(strstr(c.out.data, "in g.blocks.1.attn"));
+    /* a prefix matches whole components: g.blocks.1 is not g.blocks.10 */
+    creset(&c);
+    c.next = 0;
+    CHECK(drun(s, &c, "%delete all\n%break g.block layer_norm\nlogits = g(ids)", "<cell 3>"));
+    CHECK(count(c.out.data, "> stopped") == 0);
+    dfree(s, &c);
+}
+
 NN_TEST(debug_prompt_commands) {
     static const char *const cmds[] = {"s", /* model.3 tanh */
                                        "",  /* repeats s: model.4 linear */
@@ -335,6 +356,11 @@ NN_TEST(debug_nan_hunt_forward_origins) {
          "z = 1\nloss = cross_entropy(model(x), y)",
          "NaN in the leaf tensor x (input 0 of linear) at index [5, 0]",
          "op linear in model.0, at <cell 3>:2");
+    /* a dataset with a NaN planted in one input row (nndb's plantable bug) */
+    hunt("manual_seed(0)\nds = spirals(60, bugs=['nan'], nan_row=7, nan_col=1)\n"
+         "model = Sequential(Linear(2, 8), ReLU(), Linear(8, 3))",
+         "loss = cross_entropy(model(ds.x), ds.y)", "NaN in the leaf tensor ds.x",
+         "input 0 of linear) at index [7, 1]");
     /* cross_entropy with a row of -inf logits */
     hunt("logits = tensor([[1.0, 2.0], [float('-inf'), float('-inf')]], requires_grad=True)\n"
          "t = tensor([0, 1])",
