@@ -1001,6 +1001,89 @@ static const char *const skeleton =
     "## reflect: Explain it back\n"
     "Explain what happened without jargon, to someone who has not studied the track.\n";
 
+/* ---- nndb drill notebook ---- */
+
+static cJSON *nb_cell(const char *type, const char *source, int *counter) {
+    cJSON *c = cJSON_CreateObject();
+    char id[32];
+    snprintf(id, sizeof id, "cell-%04d", ++*counter);
+    cJSON_AddStringToObject(c, "cell_type", type);
+    cJSON_AddStringToObject(c, "id", id);
+    cJSON_AddItemToObject(c, "metadata", cJSON_CreateObject());
+    if (!strcmp(type, "code")) {
+        cJSON_AddNullToObject(c, "execution_count");
+        cJSON_AddArrayToObject(c, "outputs");
+    }
+    /* the source as a list of lines, each but the last with its newline */
+    cJSON *src = cJSON_AddArrayToObject(c, "source");
+    const char *p = source;
+    while (*p) {
+        const char *nl = strchr(p, '\n');
+        size_t n = nl ? (size_t)(nl - p) + 1 : strlen(p);
+        char *line = strndup(p, n);
+        if (!line) break;
+        if (nl && !nl[1]) line[n - 1] = 0; /* no newline after the last line */
+        cJSON_AddItemToArray(src, cJSON_CreateString(line));
+        free(line);
+        p += n;
+    }
+    return c;
+}
+
+/* A notebook for drill [d]: a Markdown cell per step, a code cell that
+ * starts the drill (the runner runs each do step's setup as the learner
+ * reaches it), and after each step a work cell with the command it needs. */
+static char *drill_notebook(const drill *d) {
+    cJSON *nb = cJSON_CreateObject();
+    cJSON *cells = cJSON_AddArrayToObject(nb, "cells");
+    int k = 0;
+    char buf[8192];
+    snprintf(buf, sizeof buf,
+             "# %s\n\n*%s* (about %d minutes). Run the cells in order; `%%drill` shows the "
+             "current step again, `%%drill hint` gives a hint, `%%drill export md` writes your "
+             "evidence.",
+             d->title, d->teaches, d->minutes);
+    cJSON_AddItemToArray(cells, nb_cell("markdown", buf, &k));
+    snprintf(buf, sizeof buf, "%%drill start %s", d->id);
+    cJSON_AddItemToArray(cells, nb_cell("code", buf, &k));
+    for (int i = 0; i < d->n_steps; i++) {
+        const drill_step *st = &d->steps[i];
+        size_t need = strlen(st->text ? st->text : "") + strlen(st->title) + 1024;
+        for (int c = 0; c < st->n_choices; c++) need += strlen(st->choices[c]) + 16;
+        char *md = malloc(need);
+        if (!md) break;
+        int n = snprintf(md, need, "## %d. %s: %s\n\n%s", i + 1, drill_kind_name(st->kind),
+                         st->title, st->text ? st->text : "");
+        for (int c = 0; c < st->n_choices; c++)
+            n += snprintf(md + n, need - (size_t)n, "%s- **%c)** %s", c ? "\n" : "\n\n", 'a' + c,
+                          st->choices[c]);
+        cJSON_AddItemToArray(cells, nb_cell("markdown", md, &k));
+        free(md);
+        const char *work = st->kind == DRILL_PREDICT   ? "%drill predict "
+                           : st->kind == DRILL_DO      ? "# your work here, then:\n%drill check"
+                           : st->kind == DRILL_QUIZ    ? "%drill answer "
+                           : st->kind == DRILL_REFLECT ? "%drill answer "
+                                                       : "%drill next";
+        cJSON_AddItemToArray(cells, nb_cell("code", work, &k));
+    }
+    cJSON *md = cJSON_AddObjectToObject(nb, "metadata");
+    cJSON *ks = cJSON_AddObjectToObject(md, "kernelspec");
+    cJSON_AddStringToObject(ks, "display_name", "nndb");
+    cJSON_AddStringToObject(ks, "language", "nndb");
+    cJSON_AddStringToObject(ks, "name", "nndb");
+    cJSON *li = cJSON_AddObjectToObject(md, "language_info");
+    cJSON_AddStringToObject(li, "codemirror_mode", "python");
+    cJSON_AddStringToObject(li, "file_extension", ".nn");
+    cJSON_AddStringToObject(li, "mimetype", "text/x-nndb");
+    cJSON_AddStringToObject(li, "name", "nndb");
+    cJSON_AddStringToObject(li, "pygments_lexer", "python");
+    cJSON_AddNumberToObject(nb, "nbformat", 4);
+    cJSON_AddNumberToObject(nb, "nbformat_minor", 5);
+    char *text = cJSON_Print(nb);
+    cJSON_Delete(nb);
+    return text;
+}
+
 int drill_cli(int argc, char **argv, int (*start_repl)(const char *first_cell)) {
     const char *sub = argc > 2 ? argv[2] : "list";
     if (!strcmp(sub, "list")) {
@@ -1056,7 +1139,33 @@ int drill_cli(int argc, char **argv, int (*start_repl)(const char *first_cell)) 
         snprintf(cell, sizeof cell, "%%drill start %s", argv[3]);
         return start_repl ? start_repl(cell) : 1;
     }
+    if (!strcmp(sub, "notebook") && (argc == 4 || (argc == 6 && !strcmp(argv[4], "-o")))) {
+        char *p = strchr(argv[3], '/') ? strdup(argv[3]) : drill_find(argv[3]);
+        char *err = NULL;
+        drill *d = p ? drill_load(p, &err) : NULL;
+        free(p);
+        if (!d) {
+            fprintf(stderr, "nndb: %s", err ? err : "no such drill (nndb drill list)\n");
+            free(err);
+            return 1;
+        }
+        char *text = drill_notebook(d);
+        char out[4200];
+        snprintf(out, sizeof out, "%s", argc == 6 ? argv[5] : "");
+        if (!*out) snprintf(out, sizeof out, "%s.ipynb", d->id);
+        FILE *f = fopen(out, "w");
+        bool ok = f && text && fputs(text, f) >= 0 && fputs("\n", f) >= 0;
+        if (f && fclose(f)) ok = false;
+        if (!ok)
+            fprintf(stderr, "nndb: cannot write %s: %s\n", out, strerror(errno));
+        else
+            printf("Wrote %s (run it on the nndb kernel).\n", out);
+        free(text);
+        drill_free(d);
+        return ok ? 0 : 1;
+    }
     fprintf(stderr, "usage: nndb drill list\n"
+                    "       nndb drill notebook ID [-o FILE.ipynb]\n"
                     "       nndb drill start ID       open the REPL with the drill loaded\n"
                     "       nndb drill check [-v] FILE.md...\n"
                     "       nndb drill new ID         write a skeleton (into the first "
