@@ -154,6 +154,7 @@ install: $(BUILD)/nndb
 	install -m 755 $(BUILD)/nndb $(BUILD)/nndb-kernel $(PREFIX)/bin/
 	install -d $(PREFIX)/share/nndb/lessons
 	install -m 644 drills/lessons/*.md $(PREFIX)/share/nndb/lessons/
+	cp -rL drills/lessons/data $(PREFIX)/share/nndb/lessons/
 	$(PREFIX)/bin/nndb install-kernel --prefix $(PREFIX)
 
 bench: deps

@@ -276,6 +276,25 @@ static void show_step(runner *r, int i) {
     lang_mime_free(&mb);
 }
 
+/* `drill_dir` in the session: the drill file's directory, so a setup can
+ * reach data that ships with the drill (drill_dir + "/data/..."). */
+static void bind_drill_dir(lang_session *s, const drill *d) {
+    char dir[4096], code[8300];
+    snprintf(dir, sizeof dir, "%s", d->path);
+    char *slash = strrchr(dir, '/');
+    if (slash)
+        *slash = 0;
+    else
+        snprintf(dir, sizeof dir, ".");
+    size_t k = (size_t)snprintf(code, sizeof code, "drill_dir = '");
+    for (const char *c = dir; *c && k + 4 < sizeof code; c++) {
+        if (*c == '\\' || *c == '\'') code[k++] = '\\';
+        code[k++] = *c;
+    }
+    snprintf(code + k, sizeof code - k, "'\n");
+    lang_session_run(s, code, "<drill>", NULL);
+}
+
 /* Entering step [i]: a do step's setup runs in the learner's session. */
 static bool enter_step(runner *r, int i) {
     r->step = i;
@@ -416,6 +435,7 @@ static bool cmd_start(runner *r, const char *id) {
         r->state = fresh_state(d);
     }
     r->recording = true;
+    bind_drill_dir(r->s, d);
     /* a resumed do step needs the setups of the steps before it */
     for (int i = 0; i < step; i++) {
         const drill_step *st = &d->steps[i];
@@ -882,6 +902,7 @@ static int check_one(const char *path, bool verbose) {
         return 1;
     }
     int checks = 0;
+    bind_drill_dir(s, d);
     for (int i = 0; i < d->n_steps; i++) {
         const drill_step *st = &d->steps[i];
         if (st->kind == DRILL_DO) {
