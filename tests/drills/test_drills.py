@@ -230,19 +230,45 @@ def test_resume_after_kill_9(env):
     c.expect(pexpect.EOF)
 
 
+TWO = """---
+id: two
+title: Two sessions
+minutes: 1
+teaches: locking
+---
+
+## do: Set x to 2
+```setup
+x = 1
+```
+```check
+x == 2
+```
+```reference
+x = 2
+```
+"""
+
+
 def test_two_sessions_save_at_once(env):
-    script = ("%drill start loss-at-init\n%drill next\n%drill predict p\n"
-              "for i in range(200):\n    %drill check\n")
+    # a drill whose first step is a do step, so each %drill check saves
+    # (an attempt), whichever session started or resumed first
+    drills = os.path.join(env.dir, "mine")
+    os.makedirs(drills)
+    with open(os.path.join(drills, "two.md"), "w") as f:
+        f.write(TWO)
+    script = "%drill start two\nfor i in range(200):\n    %drill check\n"
     p = env.write("two.nn", script)
-    procs = [subprocess.Popen([NNDB, "run", p], cwd=env.work, env=env.vars(), stdout=subprocess.DEVNULL,
-                              stderr=subprocess.PIPE, text=True) for _ in range(2)]
+    procs = [subprocess.Popen([NNDB, "run", p], cwd=env.work, env=env.vars(NNDB_DRILLS_PATH=drills),
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+             for _ in range(2)]
     for pr in procs:
         pr.wait(timeout=120)
     for pr in procs:
         assert pr.returncode == 0, pr.stderr.read() if pr.stderr else ""
-    data = env.progress("loss-at-init")
+    data = env.progress("two")
     jsonschema.validate(data, SCHEMA)
-    assert 200 <= data["steps"][2]["attempts"] <= 400, data["steps"][2]["attempts"]
+    assert 200 <= data["steps"][0]["attempts"] <= 400, data["steps"][0]["attempts"]
     leftovers = [f for f in os.listdir(os.path.join(env.data, "nndb", "drills")) if ".tmp." in f]
     assert not leftovers, leftovers
 
@@ -290,6 +316,35 @@ def test_scripted_learner_through_the_kernel(env):
     jsonschema.validate(ev, SCHEMA)
     assert ev["status"] == "done"
     assert "failed_attempt" in ev["steps"][2]
+
+
+def test_report_over_a_class(env):
+    klass = os.path.join(env.dir, "class")
+    os.makedirs(klass)
+    for user, attempt in (("ada", "model[2].weight.mul_(0.5)"), ("bob", "model[2].weight.mul_(0.5)"),
+                          ("cy", "model[2].bias.zero_()")):
+        c = pexpect.spawn(NNDB, ["drill", "start", "loss-at-init"],
+                          env=env.vars(USER=user, XDG_DATA_HOME=os.path.join(env.dir, user)),
+                          cwd=env.work, encoding="utf-8", timeout=30)
+        c.expect(PROMPT)
+        for line in ("%drill next", f"%drill predict {user} thinks 2.3",
+                     f"with no_grad(): {attempt}\n", "%drill check", "%drill hint",
+                     f"%drill export json {klass}/{user}.json"):
+            c.sendline(line)  # a compound statement ends with its empty line
+            c.expect(PROMPT)
+        c.sendcontrol("d")
+        c.expect(pexpect.EOF)
+    r = env.run(["drill", "report", klass])
+    assert r.returncode == 0, r.stderr
+    out = r.stdout
+    assert "# Drill report: 3 records" in out, out
+    assert "| loss-at-init | ada | in progress |" in out and "| loss-at-init | cy |" in out, out
+    assert "| loss-at-init | bob | bob thinks 2.3 |" in out, out
+    assert "| loss-at-init | `with no_grad(): model[2].weight.mul_(0.5)` | 2 |" in out, out
+    r = env.run(["drill", "report", "--csv", klass])
+    lines = r.stdout.strip().splitlines()
+    assert lines[0].startswith("drill,learner,status") and len(lines) == 4, r.stdout
+    assert lines[1].split(",")[4] == "1", lines[1]  # one hint
 
 
 def main(argv):
