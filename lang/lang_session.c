@@ -332,12 +332,13 @@ typedef struct saved_pos {
     nn_label label;
 } saved_pos;
 
-bool lang_session_run(lang_session *s, const char *code, const char *filename, char **err) {
+/* Run [code] nested in the running statement, the evaluator's position
+ * kept; on failure the error as text in *err (or dropped). */
+static bool run_nested(lang_session *s, const char *code, const char *filename, bool want_value,
+                       lang_val *v, char **err) {
     lang_vm *vm = &s->vm;
     saved_pos p = {vm->file, vm->line, vm->ctx->label};
-    lang_val v;
-    bool ok = lang_eval_code(vm, code ? code : "", filename ? filename : "<drill>", false, &v);
-    lang_val_release(v);
+    bool ok = lang_eval_code(vm, code ? code : "", filename, want_value, v);
     vm->file = p.file, vm->line = p.line, vm->ctx->label = p.label;
     if (!ok) {
         char *e = error_text(vm);
@@ -349,17 +350,21 @@ bool lang_session_run(lang_session *s, const char *code, const char *filename, c
     return ok;
 }
 
-int lang_session_truth(lang_session *s, const char *expr, const char *filename, char **err) {
-    lang_vm *vm = &s->vm;
-    saved_pos p = {vm->file, vm->line, vm->ctx->label};
-    lang_val v = lang_none();
-    bool t = false;
-    bool ok = lang_eval_code(vm, expr ? expr : "", filename ? filename : "<check>", true, &v) &&
-              lang_truth(vm, v, &t);
+bool lang_session_run(lang_session *s, const char *code, const char *filename, char **err) {
+    lang_val v;
+    bool ok = run_nested(s, code, filename ? filename : "<drill>", false, &v, err);
     lang_val_release(v);
-    vm->file = p.file, vm->line = p.line, vm->ctx->label = p.label;
+    return ok;
+}
+
+int lang_session_truth(lang_session *s, const char *expr, const char *filename, char **err) {
+    lang_val v = lang_none();
+    if (!run_nested(s, expr, filename ? filename : "<check>", true, &v, err)) return -1;
+    bool t = false;
+    bool ok = lang_truth(&s->vm, v, &t);
+    lang_val_release(v);
     if (!ok) {
-        char *e = error_text(vm);
+        char *e = error_text(&s->vm);
         if (err)
             *err = e;
         else
