@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "drills/drill.h"
+#include "nn_dist.h"
 #include "nn_mem.h"
 #include "nn_ops.h"
 #include "nn_optim.h"
@@ -219,6 +220,22 @@ static int exec_kernel(char **argv) {
     return 1;
 }
 
+/* Under mpirun: a rank whose script failed ends every rank (the others
+ * would wait for it in their next collective); one that succeeded leaves
+ * the group as MPI wants (MPI_Finalize). */
+static int end_process_group(int rc) {
+    if (!nn_dist_is_initialized()) return rc;
+    if (rc != 0) {
+        fprintf(stderr, "nndb: rank %d of %d failed; ending every rank (MPI_Abort)\n",
+                nn_dist_rank(), nn_dist_world_size());
+        fflush(stderr);
+        nn_dist_abort(rc);
+    }
+    nn_error err = {0};
+    if (nn_dist_destroy(&err)) fprintf(stderr, "nndb: %s\n", err.msg);
+    return rc;
+}
+
 static int start_drill_repl(const char *first_cell) {
     return repl_interactive_with(NNDB_VERSION, first_cell);
 }
@@ -253,7 +270,7 @@ int main(int argc, char **argv) {
         }
         int rc = repl_run_script_debug(file, breaks, n, !strcmp(cmd, "debug"));
         free(breaks);
-        return rc;
+        return end_process_group(rc);
     }
     if (!strcmp(cmd, "demo")) return demo();
     if (!strcmp(cmd, "drill")) return drill_cli(argc, argv, start_drill_repl);

@@ -89,8 +89,14 @@ int nn_hook_add(nn_ctx *ctx, const char *name, nn_hook_fn fn, void *user) {
     h->id = ctx->next_hook_id++;
     h->name = nn_ctx_intern(ctx, name ? name : "hook");
     h->fn = fn;
+    h->end = NULL;
     h->user = user;
     return h->id;
+}
+
+void nn_hook_set_backward_end(nn_ctx *ctx, int id, nn_hook_end_fn end) {
+    for (int i = 0; i < ctx->n_hooks; i++)
+        if (ctx->hooks[i].id == id) ctx->hooks[i].end = end;
 }
 
 void nn_hook_remove(nn_ctx *ctx, int id) {

@@ -20,6 +20,7 @@ typedef struct nn_hook_slot {
     int id;
     const char *name;
     nn_hook_fn fn;
+    nn_hook_end_fn end; /* optional: called when backward() finishes */
     void *user;
 } nn_hook_slot;
 

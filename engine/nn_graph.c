@@ -555,6 +555,12 @@ nn_status nn_backward(nn_ctx *ctx, nn_tensor *root, nn_tensor *gradient, bool re
         nn_tensor_release(ctx->order[i]->grad);
         ctx->order[i]->grad = NULL;
     }
+    for (int i = 0; i < ctx->n_hooks; i++) {
+        nn_hook_slot *h = &ctx->hooks[i];
+        if (!h->end) continue;
+        nn_status est = h->end(ctx, st == NN_OK, h->user);
+        if (!st) st = est;
+    }
     nn_ctx_set_grad(ctx, prev);
     return st;
 }

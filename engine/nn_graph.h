@@ -106,6 +106,13 @@ typedef nn_hook_action (*nn_hook_fn)(nn_ctx *ctx, const nn_hook_event *ev, void 
 /* Register a hook; returns its id (> 0), or 0 when the table is full. */
 int nn_hook_add(nn_ctx *ctx, const char *name, nn_hook_fn fn, void *user);
 void nn_hook_remove(nn_ctx *ctx, int id);
+/* Optional second callback of hook [id]: called once when a backward pass
+ * that ran at least one node ends ([ok] false after an error or a stop),
+ * before nn_backward returns. DistributedDataParallel waits for its
+ * gradient all-reduces here. An error it returns (with ctx->err set) is
+ * backward's error when the pass itself succeeded. */
+typedef nn_status (*nn_hook_end_fn)(nn_ctx *ctx, bool ok, void *user);
+void nn_hook_set_backward_end(nn_ctx *ctx, int id, nn_hook_end_fn end);
 
 /* ---- cost of a node (for the profiler) ----
  * FLOPs and bytes of one node, from the op family's own count function

@@ -11,5 +11,6 @@ const lang_builtin_def *const lang_builtin_families[] = {
     lang_probe_builtins,
     lang_debug_builtins,
     lang_instruments_builtins,
+    lang_dist_builtins,
     NULL,
 };

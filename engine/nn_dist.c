@@ -1,0 +1,926 @@
+/* MPI through dlopen, collectives, DDP buckets, ZeRO-1 and dist_check. */
+#include "nn_dist.h"
+
+#include <dlfcn.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "nn_ctx.h"
+#include "nn_mem.h"
+
+/* ---- the few MPI types and entry points we use ----
+ * Open MPI's C ABI: handles are pointers to objects the library exports
+ * (MPI_COMM_WORLD is &ompi_mpi_comm_world, MPI_FLOAT &ompi_mpi_float, ...),
+ * MPI_IN_PLACE is (void *)1 and MPI_STATUS_IGNORE is NULL. Declared here, as
+ * nn_blas.c declares CBLAS, so the build needs no mpi.h. */
+typedef void *mpi_handle; /* MPI_Comm, MPI_Datatype, MPI_Op, MPI_Errhandler */
+typedef void *mpi_request;
+#define MPI_IN_PLACE_ ((void *)1)
+
+static struct {
+    void *lib;
+    int (*Initialized)(int *);
+    int (*Init)(int *, char ***);
+    int (*Finalize)(void);
+    int (*Comm_rank)(mpi_handle, int *);
+    int (*Comm_size)(mpi_handle, int *);
+    int (*Comm_set_errhandler)(mpi_handle, mpi_handle);
+    int (*Abort)(mpi_handle, int);
+    int (*Test)(mpi_request *, int *, void *);
+    int (*Ibarrier)(mpi_handle, mpi_request *);
+    int (*Iallreduce)(const void *, void *, int, mpi_handle, mpi_handle, mpi_handle,
+                      mpi_request *);
+    int (*Ibcast)(void *, int, mpi_handle, int, mpi_handle, mpi_request *);
+    int (*Iallgather)(const void *, int, mpi_handle, void *, int, mpi_handle, mpi_handle,
+                      mpi_request *);
+    int (*Ireduce_scatter_block)(const void *, void *, int, mpi_handle, mpi_handle, mpi_handle,
+                                 mpi_request *);
+    int (*Ireduce)(const void *, void *, int, mpi_handle, mpi_handle, int, mpi_handle,
+                   mpi_request *);
+    int (*Igather)(const void *, int, mpi_handle, void *, int, mpi_handle, int, mpi_handle,
+                   mpi_request *);
+    int (*Iscatter)(const void *, int, mpi_handle, void *, int, mpi_handle, int, mpi_handle,
+                    mpi_request *);
+    int (*Isend)(const void *, int, mpi_handle, int, int, mpi_handle, mpi_request *);
+    int (*Irecv)(void *, int, mpi_handle, int, int, mpi_handle, mpi_request *);
+    mpi_handle comm_world, t_float, t_double, t_int64, op_sum, op_max, op_min, op_prod,
+        errors_return;
+} mpi;
+
+static bool initialized, finalized;
+static int my_rank, world = 1;
+static double timeout_s = 300;
+static uint64_t bytes_reduced;
+
+const char *nn_dist_op_name(nn_dist_op op) {
+    static const char *names[] = {"SUM", "AVG", "MAX", "MIN", "PRODUCT"};
+    return (unsigned)op < 5 ? names[op] : "?";
+}
+
+bool nn_dist_is_initialized(void) { return initialized; }
+int nn_dist_rank(void) { return initialized ? my_rank : 0; }
+int nn_dist_world_size(void) { return initialized ? world : 1; }
+double nn_dist_timeout(void) { return timeout_s; }
+void nn_dist_set_timeout(double seconds) {
+    if (seconds > 0) timeout_s = seconds;
+}
+uint64_t nn_dist_bytes_reduced(void) { return bytes_reduced; }
+
+static bool load_mpi(nn_error *err) {
+    if (mpi.lib) return true;
+    /* RTLD_GLOBAL: Open MPI's own plugins (mca_*.so) resolve symbols in it. */
+    const char *names[] = {"libmpi.so.40", "libmpi.so"};
+    void *h = NULL;
+    for (int i = 0; i < 2 && !h; i++) h = dlopen(names[i], RTLD_NOW | RTLD_GLOBAL);
+    if (!h) {
+        nn_error_set(err, NN_ERR_RUNTIME,
+                     "init_process_group(backend=\"mpi\"): cannot load Open MPI (libmpi.so.40: "
+                     "%s). Install it with: apt-get install openmpi-bin libopenmpi-dev, then "
+                     "launch with mpirun -np 2 nndb run script.nn",
+                     dlerror());
+        return false;
+    }
+    struct {
+        const char *name;
+        void **slot;
+        bool object; /* a global object whose address is the handle */
+    } syms[] = {
+#define F(n) {"MPI_" #n, (void **)&mpi.n, false}
+#define O(n, field) {n, (void **)&mpi.field, true}
+        F(Initialized),
+        F(Init),
+        F(Finalize),
+        F(Comm_rank),
+        F(Comm_size),
+        F(Comm_set_errhandler),
+        F(Abort),
+        F(Test),
+        F(Ibarrier),
+        F(Iallreduce),
+        F(Ibcast),
+        F(Iallgather),
+        F(Ireduce_scatter_block),
+        F(Ireduce),
+        F(Igather),
+        F(Iscatter),
+        F(Isend),
+        F(Irecv),
+        O("ompi_mpi_comm_world", comm_world),
+        O("ompi_mpi_float", t_float),
+        O("ompi_mpi_double", t_double),
+        O("ompi_mpi_int64_t", t_int64),
+        O("ompi_mpi_op_sum", op_sum),
+        O("ompi_mpi_op_max", op_max),
+        O("ompi_mpi_op_min", op_min),
+        O("ompi_mpi_op_prod", op_prod),
+        O("ompi_mpi_errors_return", errors_return),
+#undef F
+#undef O
+    };
+    for (size_t i = 0; i < sizeof syms / sizeof syms[0]; i++) {
+        void *p = dlsym(h, syms[i].name);
+        if (!p) {
+            nn_error_set(err, NN_ERR_RUNTIME,
+                         "init_process_group: %s is not in libmpi.so.40; nndb needs Open MPI "
+                         "(Debian's openmpi-bin)",
+                         syms[i].name);
+            dlclose(h);
+            memset(&mpi, 0, sizeof mpi);
+            return false;
+        }
+        *syms[i].slot = p;
+    }
+    mpi.lib = h;
+    return true;
+}
+
+nn_status nn_dist_init(nn_error *err, double timeout) {
+    const char *env = getenv("NNDB_DIST_TIMEOUT");
+    if (env && atof(env) > 0) timeout_s = atof(env);
+    if (timeout > 0) timeout_s = timeout;
+    if (initialized) return NN_OK;
+    if (finalized)
+        return nn_error_set(err, NN_ERR_RUNTIME,
+                            "init_process_group: the process group was destroyed, and MPI "
+                            "cannot be initialised twice in one process");
+    if (!load_mpi(err)) return err->code;
+    int already = 0;
+    mpi.Initialized(&already);
+    if (!already && mpi.Init(NULL, NULL))
+        return nn_error_set(err, NN_ERR_RUNTIME, "init_process_group: MPI_Init failed");
+    /* Errors come back as codes (we report them) instead of aborting. */
+    mpi.Comm_set_errhandler(mpi.comm_world, mpi.errors_return);
+    mpi.Comm_rank(mpi.comm_world, &my_rank);
+    mpi.Comm_size(mpi.comm_world, &world);
+    initialized = true;
+    return NN_OK;
+}
+
+nn_status nn_dist_destroy(nn_error *err) {
+    if (!initialized) return NN_OK;
+    initialized = false;
+    finalized = true;
+    if (mpi.Finalize())
+        return nn_error_set(err, NN_ERR_RUNTIME, "destroy_process_group: MPI_Finalize failed");
+    return NN_OK;
+}
+
+void nn_dist_abort(int code) {
+    if (initialized) mpi.Abort(mpi.comm_world, code);
+}
+
+/* ---- waiting with a deadline ---- */
+
+static double now_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static nn_status not_ready(nn_ctx *ctx, const char *what) {
+    return nn_error_set(&ctx->err, NN_ERR_RUNTIME,
+                        "%s: no process group; call init_process_group(backend=\"mpi\") first",
+                        what);
+}
+
+/* Poll [req] until it completes, the timeout passes or Ctrl-C. MPI_Test
+ * drives Open MPI's progress; sched_yield lets an oversubscribed peer run. */
+static nn_status wait_req(nn_ctx *ctx, mpi_request *req, const char *what) {
+    double deadline = now_s() + timeout_s;
+    for (unsigned spin = 0;; spin++) {
+        int done = 0;
+        if (mpi.Test(req, &done, NULL))
+            return nn_error_set(&ctx->err, NN_ERR_RUNTIME, "%s: MPI reported an error on rank %d",
+                                what, my_rank);
+        if (done) return NN_OK;
+        if ((spin & 255) == 255) {
+            if (now_s() > deadline)
+                return nn_error_set(
+                    &ctx->err, NN_ERR_RUNTIME,
+                    "%s timed out after %g s on rank %d of %d: another rank did not join (it may "
+                    "have failed, or run a different collective). Set the limit with "
+                    "init_process_group(backend=\"mpi\", timeout=SECONDS).",
+                    what, timeout_s, my_rank, world);
+            if (atomic_load(&ctx->interrupt)) return nn_ctx_check_interrupt(ctx), ctx->err.code;
+        }
+        sched_yield();
+    }
+}
+
+static mpi_handle mpi_type(nn_dtype dt) {
+    return dt == NN_FLOAT32 ? mpi.t_float : dt == NN_FLOAT64 ? mpi.t_double : mpi.t_int64;
+}
+
+static mpi_handle mpi_op(nn_dist_op op) {
+    switch (op) {
+    case NN_DIST_MAX: return mpi.op_max;
+    case NN_DIST_MIN: return mpi.op_min;
+    case NN_DIST_PRODUCT: return mpi.op_prod;
+    default: return mpi.op_sum;
+    }
+}
+
+static nn_status check_tensor(nn_ctx *ctx, const char *what, const nn_tensor *t) {
+    if (!t) return nn_error_set(&ctx->err, NN_ERR_VALUE, "%s: a tensor is needed", what);
+    if (t->dtype == NN_BOOL)
+        return nn_error_set(&ctx->err, NN_ERR_TYPE,
+                            "%s: bool tensors are not supported (float32, float64 or int64)",
+                            what);
+    if (!nn_tensor_is_contiguous(t))
+        return nn_error_set(&ctx->err, NN_ERR_VALUE,
+                            "%s: the tensor must be contiguous (call .contiguous() first)", what);
+    if (nn_tensor_numel(t) > 0x7fffffff)
+        return nn_error_set(&ctx->err, NN_ERR_VALUE, "%s: more than 2^31-1 elements", what);
+    return NN_OK;
+}
+
+static nn_status started(nn_ctx *ctx, int rc, const char *what) {
+    if (rc)
+        return nn_error_set(&ctx->err, NN_ERR_RUNTIME, "%s: MPI could not start it on rank %d",
+                            what, my_rank);
+    return NN_OK;
+}
+
+/* ---- shapes across ranks ----
+ * Each rank contributes (dtype, ndim, shape, [extra]) and every rank checks
+ * them against rank 0's, so all ranks raise the same error together. */
+#define HDR (3 + NN_MAX_DIMS)
+
+static void hdr_str(const int64_t *h, char *buf, size_t size) {
+    int k = snprintf(buf, size, "%s [", nn_dtype_name((nn_dtype)h[0]));
+    for (int i = 0; i < h[1] && (size_t)k < size; i++)
+        k += snprintf(buf + k, size - (size_t)k, "%s%lld", i ? ", " : "", (long long)h[2 + i]);
+    if ((size_t)k < size) snprintf(buf + k, size - (size_t)k, "]");
+}
+
+static nn_status check_same(nn_ctx *ctx, const char *what, const nn_tensor *t, int64_t extra,
+                            const char *extra_name) {
+    int64_t mine[HDR] = {0};
+    mine[0] = t ? (int64_t)t->dtype : -1;
+    mine[1] = t ? t->ndim : 0;
+    for (int i = 0; t && i < t->ndim; i++) mine[2 + i] = t->shape[i];
+    mine[HDR - 1] = extra;
+    int64_t *all = malloc(sizeof(int64_t) * HDR * (size_t)world);
+    if (!all) return nn_error_set(&ctx->err, NN_ERR_MEMORY, "%s: out of memory", what);
+    mpi_request r;
+    nn_status st = started(
+        ctx, mpi.Iallgather(mine, HDR, mpi.t_int64, all, HDR, mpi.t_int64, mpi.comm_world, &r),
+        what);
+    if (!st) st = wait_req(ctx, &r, what);
+    for (int k = 1; k < world && !st; k++) {
+        const int64_t *a = all, *b = all + (size_t)k * HDR;
+        if (a[HDR - 1] != b[HDR - 1]) {
+            st = nn_error_set(&ctx->err, NN_ERR_VALUE,
+                              "%s: ranks disagree on %s: rank 0 passed %lld, rank %d passed %lld",
+                              what, extra_name, (long long)a[HDR - 1], k, (long long)b[HDR - 1]);
+        } else if (t && memcmp(a, b, sizeof(int64_t) * (HDR - 1))) {
+            char sa[160], sb[160];
+            hdr_str(a, sa, sizeof sa);
+            hdr_str(b, sb, sizeof sb);
+            st = nn_error_set(&ctx->err, NN_ERR_SHAPE,
+                              "%s: the tensors differ across ranks: rank 0 has %s, rank %d has %s",
+                              what, sa, k, sb);
+        }
+    }
+    free(all);
+    return st;
+}
+
+static nn_status prelude(nn_ctx *ctx, const char *what, nn_tensor *t, int64_t extra,
+                         const char *extra_name) {
+    if (!initialized) return not_ready(ctx, what);
+    if (t && check_tensor(ctx, what, t)) return ctx->err.code;
+    return check_same(ctx, what, t, extra, extra_name);
+}
+
+static nn_status bad_rank(nn_ctx *ctx, const char *what, int r) {
+    return nn_error_set(&ctx->err, NN_ERR_VALUE, "%s: rank %d is out of range (world size %d)",
+                        what, r, world);
+}
+
+static void divide(nn_tensor *t, double by) {
+    int64_t n = nn_tensor_numel(t);
+    if (t->dtype == NN_FLOAT32) {
+        float *p = nn_tensor_data(t), s = (float)by;
+        for (int64_t i = 0; i < n; i++) p[i] /= s;
+    } else {
+        double *p = nn_tensor_data(t);
+        for (int64_t i = 0; i < n; i++) p[i] /= by;
+    }
+}
+
+/* ---- collectives ---- */
+
+nn_status nn_dist_barrier(nn_ctx *ctx) {
+    if (!initialized) return not_ready(ctx, "barrier");
+    mpi_request r;
+    if (started(ctx, mpi.Ibarrier(mpi.comm_world, &r), "barrier")) return ctx->err.code;
+    return wait_req(ctx, &r, "barrier");
+}
+
+static nn_status allreduce_raw(nn_ctx *ctx, nn_tensor *t, nn_dist_op op, const char *what) {
+    mpi_request r;
+    bytes_reduced += (uint64_t)(nn_tensor_numel(t) * (int64_t)nn_dtype_size(t->dtype));
+    if (started(ctx,
+                mpi.Iallreduce(MPI_IN_PLACE_, nn_tensor_data(t), (int)nn_tensor_numel(t),
+                               mpi_type(t->dtype), mpi_op(op), mpi.comm_world, &r),
+                what))
+        return ctx->err.code;
+    if (wait_req(ctx, &r, what)) return ctx->err.code;
+    if (op == NN_DIST_AVG) divide(t, world);
+    return NN_OK;
+}
+
+nn_status nn_dist_all_reduce(nn_ctx *ctx, nn_tensor *t, nn_dist_op op) {
+    if (prelude(ctx, "all_reduce", t, op, "the reduce op")) return ctx->err.code;
+    if (op == NN_DIST_AVG && !nn_dtype_is_float(t->dtype))
+        return nn_error_set(&ctx->err, NN_ERR_TYPE, "all_reduce: ReduceOp.AVG needs a float tensor");
+    return allreduce_raw(ctx, t, op, "all_reduce");
+}
+
+static nn_status bcast_raw(nn_ctx *ctx, nn_tensor *t, int src, const char *what) {
+    mpi_request r;
+    if (started(ctx,
+                mpi.Ibcast(nn_tensor_data(t), (int)nn_tensor_numel(t), mpi_type(t->dtype), src,
+                           mpi.comm_world, &r),
+                what))
+        return ctx->err.code;
+    return wait_req(ctx, &r, what);
+}
+
+nn_status nn_dist_broadcast(nn_ctx *ctx, nn_tensor *t, int src) {
+    if (prelude(ctx, "broadcast", t, src, "src")) return ctx->err.code;
+    if (src < 0 || src >= world) return bad_rank(ctx, "broadcast", src);
+    return bcast_raw(ctx, t, src, "broadcast");
+}
+
+static nn_status blocks(nn_ctx *ctx, const char *what, const nn_tensor *big,
+                        const nn_tensor *small) {
+    if (check_tensor(ctx, what, big)) return ctx->err.code;
+    if (big->dtype != small->dtype)
+        return nn_error_set(&ctx->err, NN_ERR_TYPE, "%s: dtypes differ (%s and %s)", what,
+                            nn_dtype_name(big->dtype), nn_dtype_name(small->dtype));
+    if (nn_tensor_numel(big) != nn_tensor_numel(small) * world)
+        return nn_error_set(&ctx->err, NN_ERR_SHAPE,
+                            "%s: the large tensor must hold world_size (%d) x %lld elements, it "
+                            "has %lld",
+                            what, world, (long long)nn_tensor_numel(small),
+                            (long long)nn_tensor_numel(big));
+    return NN_OK;
+}
+
+nn_status nn_dist_all_gather_into(nn_ctx *ctx, nn_tensor *out, nn_tensor *in) {
+    const char *w = "all_gather_into_tensor";
+    if (prelude(ctx, w, in, 0, "") || blocks(ctx, w, out, in)) return ctx->err.code;
+    mpi_request r;
+    int n = (int)nn_tensor_numel(in);
+    if (started(ctx,
+                mpi.Iallgather(nn_tensor_data(in), n, mpi_type(in->dtype), nn_tensor_data(out), n,
+                               mpi_type(in->dtype), mpi.comm_world, &r),
+                w))
+        return ctx->err.code;
+    return wait_req(ctx, &r, w);
+}
+
+nn_status nn_dist_reduce_scatter(nn_ctx *ctx, nn_tensor *out, nn_tensor *in, nn_dist_op op) {
+    const char *w = "reduce_scatter_tensor";
+    if (prelude(ctx, w, out, op, "the reduce op") || blocks(ctx, w, in, out)) return ctx->err.code;
+    mpi_request r;
+    if (started(ctx,
+                mpi.Ireduce_scatter_block(nn_tensor_data(in), nn_tensor_data(out),
+                                          (int)nn_tensor_numel(out), mpi_type(out->dtype),
+                                          mpi_op(op), mpi.comm_world, &r),
+                w))
+        return ctx->err.code;
+    if (wait_req(ctx, &r, w)) return ctx->err.code;
+    if (op == NN_DIST_AVG) divide(out, world);
+    return NN_OK;
+}
+
+nn_status nn_dist_reduce(nn_ctx *ctx, nn_tensor *t, int dst, nn_dist_op op) {
+    if (prelude(ctx, "reduce", t, dst * 8 + (int)op, "dst and op")) return ctx->err.code;
+    if (dst < 0 || dst >= world) return bad_rank(ctx, "reduce", dst);
+    mpi_request r;
+    void *data = nn_tensor_data(t);
+    int rc = my_rank == dst ? mpi.Ireduce(MPI_IN_PLACE_, data, (int)nn_tensor_numel(t),
+                                          mpi_type(t->dtype), mpi_op(op), dst, mpi.comm_world, &r)
+                            : mpi.Ireduce(data, NULL, (int)nn_tensor_numel(t), mpi_type(t->dtype),
+                                          mpi_op(op), dst, mpi.comm_world, &r);
+    if (started(ctx, rc, "reduce") || wait_req(ctx, &r, "reduce")) return ctx->err.code;
+    if (op == NN_DIST_AVG && my_rank == dst) divide(t, world);
+    return NN_OK;
+}
+
+nn_status nn_dist_gather(nn_ctx *ctx, nn_tensor *out, nn_tensor *in, int dst) {
+    if (prelude(ctx, "gather", in, dst, "dst")) return ctx->err.code;
+    if (dst < 0 || dst >= world) return bad_rank(ctx, "gather", dst);
+    if (my_rank == dst && (!out ? nn_error_set(&ctx->err, NN_ERR_VALUE,
+                                               "gather: the destination rank needs gather_list")
+                                : blocks(ctx, "gather", out, in)))
+        return ctx->err.code;
+    mpi_request r;
+    int n = (int)nn_tensor_numel(in);
+    int rc = mpi.Igather(nn_tensor_data(in), n, mpi_type(in->dtype),
+                         my_rank == dst ? nn_tensor_data(out) : NULL, n, mpi_type(in->dtype), dst,
+                         mpi.comm_world, &r);
+    if (started(ctx, rc, "gather")) return ctx->err.code;
+    return wait_req(ctx, &r, "gather");
+}
+
+nn_status nn_dist_scatter(nn_ctx *ctx, nn_tensor *out, nn_tensor *in, int src) {
+    if (prelude(ctx, "scatter", out, src, "src")) return ctx->err.code;
+    if (src < 0 || src >= world) return bad_rank(ctx, "scatter", src);
+    if (my_rank == src && (!in ? nn_error_set(&ctx->err, NN_ERR_VALUE,
+                                              "scatter: the source rank needs scatter_list")
+                               : blocks(ctx, "scatter", in, out)))
+        return ctx->err.code;
+    mpi_request r;
+    int n = (int)nn_tensor_numel(out);
+    int rc = mpi.Iscatter(my_rank == src ? nn_tensor_data(in) : NULL, n, mpi_type(out->dtype),
+                          nn_tensor_data(out), n, mpi_type(out->dtype), src, mpi.comm_world, &r);
+    if (started(ctx, rc, "scatter")) return ctx->err.code;
+    return wait_req(ctx, &r, "scatter");
+}
+
+nn_status nn_dist_send(nn_ctx *ctx, nn_tensor *t, int dst, int tag) {
+    if (!initialized) return not_ready(ctx, "send");
+    if (check_tensor(ctx, "send", t)) return ctx->err.code;
+    if (dst < 0 || dst >= world || dst == my_rank) return bad_rank(ctx, "send", dst);
+    mpi_request r;
+    if (started(ctx,
+                mpi.Isend(nn_tensor_data(t), (int)nn_tensor_numel(t), mpi_type(t->dtype), dst, tag,
+                          mpi.comm_world, &r),
+                "send"))
+        return ctx->err.code;
+    return wait_req(ctx, &r, "send");
+}
+
+nn_status nn_dist_recv(nn_ctx *ctx, nn_tensor *t, int src, int tag) {
+    if (!initialized) return not_ready(ctx, "recv");
+    if (check_tensor(ctx, "recv", t)) return ctx->err.code;
+    if (src < 0 || src >= world || src == my_rank) return bad_rank(ctx, "recv", src);
+    mpi_request r;
+    if (started(ctx,
+                mpi.Irecv(nn_tensor_data(t), (int)nn_tensor_numel(t), mpi_type(t->dtype), src, tag,
+                          mpi.comm_world, &r),
+                "recv"))
+        return ctx->err.code;
+    return wait_req(ctx, &r, "recv");
+}
+
+/* ---- DistributedDataParallel ---- */
+
+typedef struct ddp_bucket {
+    int *idx; /* parameter indices, in the order they are packed */
+    int n;
+    int64_t numel;
+    nn_dtype dtype;
+    nn_tensor *flat; /* the packed gradients, reduced in place */
+    mpi_request req;
+    int ready;
+    bool launched;
+} ddp_bucket;
+
+struct nn_dist_ddp {
+    nn_tensor **params;
+    int n;
+    int *bucket_of;
+    int64_t *offset; /* within its bucket's flat buffer */
+    int64_t *last_pos;
+    bool *ready;
+    ddp_bucket *buckets;
+    int nb;
+    int hook;
+    bool sync, average, active;
+    int next_launch, started_early;
+};
+
+static nn_status launch(nn_ctx *ctx, nn_dist_ddp *d, ddp_bucket *b) {
+    char *dst = nn_tensor_data(b->flat);
+    size_t es = nn_dtype_size(b->dtype);
+    for (int k = 0; k < b->n; k++) {
+        int i = b->idx[k];
+        nn_tensor *p = d->params[i], *g = p->grad;
+        size_t bytes = (size_t)nn_tensor_numel(p) * es;
+        char *at = dst + (size_t)d->offset[i] * es;
+        if (!g) {
+            memset(at, 0, bytes);
+        } else {
+            nn_tensor *c = nn_tensor_contiguous_raw(ctx, g);
+            if (!c) return ctx->err.code;
+            memcpy(at, nn_tensor_data(c), bytes);
+            nn_tensor_release(c);
+        }
+    }
+    bytes_reduced += (uint64_t)((size_t)b->numel * es);
+    b->launched = true;
+    return started(ctx,
+                   mpi.Iallreduce(MPI_IN_PLACE_, dst, (int)b->numel, mpi_type(b->dtype),
+                                  mpi.op_sum, mpi.comm_world, &b->req),
+                   "DistributedDataParallel: all_reduce of a gradient bucket");
+}
+
+/* Buckets start in index order on every rank, as MPI needs the same order
+ * of collectives everywhere (PyTorch's reducer does the same). */
+static nn_status launch_ready(nn_ctx *ctx, nn_dist_ddp *d, bool early) {
+    while (d->next_launch < d->nb) {
+        ddp_bucket *b = &d->buckets[d->next_launch];
+        if (b->ready < b->n) break;
+        if (launch(ctx, d, b)) return ctx->err.code;
+        d->next_launch++;
+        d->started_early += early;
+    }
+    return NN_OK;
+}
+
+static void begin_pass(nn_ctx *ctx, nn_dist_ddp *d, int64_t count) {
+    for (int i = 0; i < d->n; i++) {
+        d->last_pos[i] = 0;
+        d->ready[i] = false;
+    }
+    for (int b = 0; b < d->nb; b++) {
+        d->buckets[b].ready = 0;
+        d->buckets[b].launched = false;
+    }
+    /* The last node (in backward order) that takes each parameter: once the
+     * pass is past it, that parameter's gradient is complete. */
+    for (int64_t k = 0; k < count; k++) {
+        const nn_node *node = ctx->order[k];
+        for (int j = 0; j < node->n_in; j++) {
+            const nn_input *in = &node->in[j];
+            if (in->fn || !in->needs_grad) continue;
+            for (int i = 0; i < d->n; i++)
+                if (d->params[i] == in->t) d->last_pos[i] = k + 1;
+        }
+    }
+    d->next_launch = 0;
+    d->started_early = 0;
+    d->active = true;
+}
+
+static void mark_ready(nn_dist_ddp *d, int i) {
+    if (d->ready[i]) return;
+    d->ready[i] = true;
+    d->buckets[d->bucket_of[i]].ready++;
+}
+
+static nn_hook_action ddp_hook(nn_ctx *ctx, const nn_hook_event *ev, void *user) {
+    nn_dist_ddp *d = user;
+    if (ev->phase != NN_PHASE_BACKWARD || ev->after || !d->sync) return NN_HOOK_CONTINUE;
+    if (ev->position == 1) begin_pass(ctx, d, ev->count);
+    if (!d->active) return NN_HOOK_CONTINUE;
+    for (int i = 0; i < d->n; i++)
+        if (d->last_pos[i] && d->last_pos[i] < ev->position) mark_ready(d, i);
+    return launch_ready(ctx, d, true) ? NN_HOOK_STOP : NN_HOOK_CONTINUE;
+}
+
+static nn_status ddp_end(nn_ctx *ctx, bool ok, void *user) {
+    nn_dist_ddp *d = user;
+    if (!d->active) return NN_OK;
+    d->active = false;
+    nn_status st = NN_OK;
+    if (ok) {
+        for (int i = 0; i < d->n; i++) mark_ready(d, i);
+        st = launch_ready(ctx, d, false);
+    }
+    for (int b = 0; b < d->nb; b++) {
+        ddp_bucket *bk = &d->buckets[b];
+        if (!bk->launched) continue;
+        nn_status w = wait_req(ctx, &bk->req, "DistributedDataParallel: gradient all_reduce");
+        if (!st) st = w;
+    }
+    if (!ok || st) return st;
+    for (int i = 0; i < d->n; i++) {
+        nn_tensor *p = d->params[i];
+        ddp_bucket *bk = &d->buckets[d->bucket_of[i]];
+        if (!p->grad) {
+            p->grad = nn_tensor_empty(ctx, p->dtype, p->ndim, p->shape);
+            if (!p->grad) return ctx->err.code;
+        } else if (!nn_tensor_is_contiguous(p->grad)) {
+            nn_tensor *c = nn_tensor_contiguous_raw(ctx, p->grad);
+            if (!c) return ctx->err.code;
+            nn_tensor_release(p->grad);
+            p->grad = c;
+        }
+        size_t es = nn_dtype_size(p->dtype);
+        memcpy(nn_tensor_data(p->grad), (char *)nn_tensor_data(bk->flat) + (size_t)d->offset[i] * es,
+               (size_t)nn_tensor_numel(p) * es);
+        if (d->average) divide(p->grad, world);
+    }
+    return NN_OK;
+}
+
+void nn_dist_ddp_free(nn_ctx *ctx, nn_dist_ddp *d) {
+    if (!d) return;
+    if (d->hook) nn_hook_remove(ctx, d->hook);
+    for (int i = 0; i < d->n; i++) nn_tensor_release(d->params[i]);
+    for (int b = 0; b < d->nb; b++) {
+        free(d->buckets[b].idx);
+        nn_tensor_release(d->buckets[b].flat);
+    }
+    free(d->buckets);
+    free(d->params);
+    free(d->bucket_of);
+    free(d->offset);
+    free(d->last_pos);
+    free(d->ready);
+    free(d);
+}
+
+nn_dist_ddp *nn_dist_ddp_new(nn_ctx *ctx, nn_tensor *const *params, int n_params,
+                             nn_tensor *const *buffers, int n_buffers, double bucket_bytes) {
+    const char *w = "DistributedDataParallel";
+    if (!initialized) return not_ready(ctx, w), NULL;
+    if (bucket_bytes <= 0) bucket_bytes = 25.0 * 1024 * 1024;
+    for (int i = 0; i < n_params; i++) {
+        if (check_tensor(ctx, w, params[i])) return NULL;
+        if (!nn_dtype_is_float(params[i]->dtype))
+            return nn_error_set(&ctx->err, NN_ERR_TYPE, "%s: parameter %d is not float", w, i),
+                   NULL;
+    }
+    /* Same parameters everywhere: count first, then each shape. */
+    if (check_same(ctx, w, NULL, n_params, "the number of parameters")) return NULL;
+    for (int i = 0; i < n_params; i++)
+        if (check_same(ctx, w, params[i], i, "the parameter index")) return NULL;
+    /* Rank 0's values everywhere. */
+    for (int i = 0; i < n_params; i++)
+        if (bcast_raw(ctx, params[i], 0, w)) return NULL;
+    for (int i = 0; i < n_buffers; i++)
+        if (check_tensor(ctx, w, buffers[i]) || check_same(ctx, w, buffers[i], i, "the buffer") ||
+            bcast_raw(ctx, buffers[i], 0, w))
+            return NULL;
+
+    nn_dist_ddp *d = calloc(1, sizeof *d);
+    if (!d) return nn_error_set(&ctx->err, NN_ERR_MEMORY, "%s: out of memory", w), NULL;
+    d->n = n_params;
+    d->sync = d->average = true;
+    size_t n = (size_t)(n_params ? n_params : 1);
+    d->params = calloc(n, sizeof *d->params);
+    d->bucket_of = calloc(n, sizeof *d->bucket_of);
+    d->offset = calloc(n, sizeof *d->offset);
+    d->last_pos = calloc(n, sizeof *d->last_pos);
+    d->ready = calloc(n, sizeof *d->ready);
+    d->buckets = calloc(n, sizeof *d->buckets);
+    if (!d->params || !d->bucket_of || !d->offset || !d->last_pos || !d->ready || !d->buckets) {
+        nn_dist_ddp_free(ctx, d);
+        return nn_error_set(&ctx->err, NN_ERR_MEMORY, "%s: out of memory", w), NULL;
+    }
+    for (int i = 0; i < n_params; i++) d->params[i] = nn_tensor_retain(params[i]);
+    /* Buckets in reverse order of registration: the last layers' gradients
+     * come first in backward, so their bucket can start first. */
+    double bytes = 0;
+    for (int i = n_params - 1; i >= 0; i--) {
+        nn_tensor *p = params[i];
+        double pb = (double)nn_tensor_numel(p) * (double)nn_dtype_size(p->dtype);
+        ddp_bucket *b = d->nb ? &d->buckets[d->nb - 1] : NULL;
+        if (!b || b->dtype != p->dtype || (b->n && bytes + pb > bucket_bytes)) {
+            b = &d->buckets[d->nb++];
+            b->dtype = p->dtype;
+            b->idx = calloc(n, sizeof *b->idx);
+            if (!b->idx) {
+                nn_dist_ddp_free(ctx, d);
+                return nn_error_set(&ctx->err, NN_ERR_MEMORY, "%s: out of memory", w), NULL;
+            }
+            bytes = 0;
+        }
+        d->bucket_of[i] = d->nb - 1;
+        d->offset[i] = b->numel;
+        b->idx[b->n++] = i;
+        b->numel += nn_tensor_numel(p);
+        bytes += pb;
+    }
+    for (int b = 0; b < d->nb; b++) {
+        int64_t len = d->buckets[b].numel;
+        d->buckets[b].flat = nn_tensor_empty(ctx, d->buckets[b].dtype, 1, &len);
+        if (!d->buckets[b].flat) {
+            nn_dist_ddp_free(ctx, d);
+            return NULL;
+        }
+    }
+    d->hook = nn_hook_add(ctx, "DistributedDataParallel", ddp_hook, d);
+    if (!d->hook) {
+        nn_dist_ddp_free(ctx, d);
+        return nn_error_set(&ctx->err, NN_ERR_RUNTIME, "%s: the hook table is full", w), NULL;
+    }
+    nn_hook_set_backward_end(ctx, d->hook, ddp_end);
+    return d;
+}
+
+void nn_dist_ddp_set_sync(nn_dist_ddp *d, bool on) { d->sync = on; }
+bool nn_dist_ddp_sync(const nn_dist_ddp *d) { return d->sync; }
+void nn_dist_ddp_set_average(nn_dist_ddp *d, bool on) { d->average = on; }
+int nn_dist_ddp_num_buckets(const nn_dist_ddp *d) { return d->nb; }
+const int *nn_dist_ddp_bucket(const nn_dist_ddp *d, int b, int *n) {
+    *n = d->buckets[b].n;
+    return d->buckets[b].idx;
+}
+int nn_dist_ddp_started_early(const nn_dist_ddp *d) { return d->started_early; }
+
+/* ---- ZeRO-1 ---- */
+
+struct nn_dist_zero {
+    nn_tensor **params;
+    int n;
+    int *owner;
+    nn_optim *local;
+    int64_t local_state, total_state;
+};
+
+static int state_per_element(const nn_optim_config *cfg) {
+    if (cfg->kind == NN_OPTIM_SGD) return cfg->momentum != 0;
+    return 2 + cfg->amsgrad;
+}
+
+nn_dist_zero *nn_dist_zero_new(nn_ctx *ctx, nn_tensor *const *params, int n,
+                               const nn_optim_config *cfg) {
+    const char *w = "ZeroRedundancyOptimizer";
+    if (!initialized) return not_ready(ctx, w), NULL;
+    nn_dist_zero *z = calloc(1, sizeof *z);
+    size_t cap = (size_t)(n ? n : 1);
+    int64_t *sizes = calloc((size_t)world, sizeof *sizes);
+    int *by_size = calloc(cap, sizeof *by_size);
+    nn_tensor **mine = calloc(cap, sizeof *mine);
+    if (z) {
+        z->params = calloc(cap, sizeof *z->params);
+        z->owner = calloc(cap, sizeof *z->owner);
+    }
+    if (!z || !sizes || !by_size || !mine || !z->params || !z->owner) {
+        free(sizes);
+        free(by_size);
+        free(mine);
+        nn_dist_zero_free(z);
+        return nn_error_set(&ctx->err, NN_ERR_MEMORY, "%s: out of memory", w), NULL;
+    }
+    z->n = n;
+    for (int i = 0; i < n; i++) z->params[i] = nn_tensor_retain(params[i]);
+    /* Largest first (stable), each to the rank with the fewest elements so
+     * far: PyTorch's partition. */
+    for (int i = 0; i < n; i++) by_size[i] = i;
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && nn_tensor_numel(params[by_size[j]]) >
+                                     nn_tensor_numel(params[by_size[j - 1]]);
+             j--) {
+            int t = by_size[j];
+            by_size[j] = by_size[j - 1];
+            by_size[j - 1] = t;
+        }
+    for (int k = 0; k < n; k++) {
+        int i = by_size[k], r = 0;
+        for (int q = 1; q < world; q++)
+            if (sizes[q] < sizes[r]) r = q;
+        z->owner[i] = r;
+        sizes[r] += nn_tensor_numel(params[i]);
+    }
+    int nm = 0;
+    int per = state_per_element(cfg);
+    for (int i = 0; i < n; i++) {
+        z->total_state += per * nn_tensor_numel(params[i]);
+        if (z->owner[i] == my_rank) {
+            mine[nm++] = params[i];
+            z->local_state += per * nn_tensor_numel(params[i]);
+        }
+    }
+    nn_status st = check_same(ctx, w, NULL, n, "the number of parameters");
+    if (!st && nm) {
+        z->local = nn_optim_new(ctx, mine, nm, cfg);
+        if (!z->local) st = ctx->err.code;
+    }
+    free(sizes);
+    free(by_size);
+    free(mine);
+    if (st) {
+        nn_dist_zero_free(z);
+        return NULL;
+    }
+    return z;
+}
+
+void nn_dist_zero_free(nn_dist_zero *z) {
+    if (!z) return;
+    for (int i = 0; i < z->n && z->params; i++) nn_tensor_release(z->params[i]);
+    nn_optim_free(z->local);
+    free(z->params);
+    free(z->owner);
+    free(z);
+}
+
+nn_status nn_dist_zero_step(nn_ctx *ctx, nn_dist_zero *z) {
+    if (!initialized) return not_ready(ctx, "ZeroRedundancyOptimizer.step");
+    if (z->local && nn_optim_step(ctx, z->local)) return ctx->err.code;
+    /* Every rank gets the parameters the others updated. */
+    for (int i = 0; i < z->n; i++)
+        if (bcast_raw(ctx, z->params[i], z->owner[i], "ZeroRedundancyOptimizer.step"))
+            return ctx->err.code;
+    return NN_OK;
+}
+
+void nn_dist_zero_zero_grad(nn_dist_zero *z, bool set_to_none) {
+    for (int i = 0; i < z->n; i++) {
+        nn_tensor *p = z->params[i];
+        if (!p->grad) continue;
+        if (set_to_none) {
+            nn_tensor_release(p->grad);
+            p->grad = NULL;
+        } else {
+            memset(nn_tensor_data(p->grad), 0,
+                   (size_t)nn_tensor_numel(p->grad) * nn_dtype_size(p->grad->dtype));
+        }
+    }
+}
+
+int nn_dist_zero_owner(const nn_dist_zero *z, int i) { return z->owner[i]; }
+nn_optim *nn_dist_zero_local(const nn_dist_zero *z) { return z->local; }
+int64_t nn_dist_zero_local_state(const nn_dist_zero *z) { return z->local_state; }
+int64_t nn_dist_zero_total_state(const nn_dist_zero *z) { return z->total_state; }
+
+/* ---- dist_check ---- */
+
+static uint64_t fnv1a(const void *p, size_t n) {
+    const unsigned char *s = p;
+    uint64_t h = 1469598103934665603ull;
+    for (size_t i = 0; i < n; i++) h = (h ^ s[i]) * 1099511628211ull;
+    return h;
+}
+
+nn_status nn_dist_check(nn_ctx *ctx, nn_tensor *const *params, int n, int *first, int *bad) {
+    *first = -1;
+    *bad = -1;
+    if (!initialized) return not_ready(ctx, "dist_check");
+    if (check_same(ctx, "dist_check", NULL, n, "the number of parameters")) return ctx->err.code;
+    int64_t *mine = calloc((size_t)(n ? n : 1), sizeof *mine);
+    int64_t *all = calloc((size_t)(n ? n : 1) * (size_t)world, sizeof *all);
+    nn_status st = NN_OK;
+    if (!mine || !all) st = nn_error_set(&ctx->err, NN_ERR_MEMORY, "dist_check: out of memory");
+    for (int i = 0; i < n && !st; i++) {
+        nn_tensor *c = nn_tensor_contiguous_raw(ctx, params[i]);
+        if (!c) {
+            st = ctx->err.code;
+            break;
+        }
+        mine[i] = (int64_t)fnv1a(nn_tensor_data(c),
+                                 (size_t)nn_tensor_numel(c) * nn_dtype_size(c->dtype));
+        nn_tensor_release(c);
+    }
+    mpi_request r;
+    if (!st)
+        st = started(ctx,
+                     mpi.Iallgather(mine, n, mpi.t_int64, all, n, mpi.t_int64, mpi.comm_world, &r),
+                     "dist_check");
+    if (!st) st = wait_req(ctx, &r, "dist_check");
+    for (int i = 0; i < n && !st && *first < 0; i++)
+        for (int k = 1; k < world; k++)
+            if (all[(size_t)k * (size_t)n + (size_t)i] != all[i]) {
+                *first = i;
+                *bad = k;
+                break;
+            }
+    free(mine);
+    free(all);
+    return st;
+}
+
+/* ---- DistributedSampler ---- */
+
+void nn_dist_randperm(int64_t *r, int64_t n, nn_dist_rand32_fn next, void *state) {
+    for (int64_t i = 0; i < n; i++) r[i] = i;
+    for (int64_t i = 0; i + 1 < n; i++) {
+        int64_t z = (int64_t)(next(state) % (uint64_t)(n - i));
+        int64_t t = r[i];
+        r[i] = r[z + i];
+        r[z + i] = t;
+    }
+}
+
+int64_t nn_dist_sampler_num_samples(const nn_dist_sampler *s) {
+    int64_t k = s->replicas;
+    /* PyTorch: ceil((len - replicas) / replicas), which is (len - 1) / k here. */
+    if (s->drop_last && s->len % k) return (s->len - 1) / k;
+    return (s->len + k - 1) / k;
+}
+
+nn_status nn_dist_sampler_indices(nn_ctx *ctx, const nn_dist_sampler *s, nn_dist_rand32_fn next,
+                                  void *state, int64_t **out, int64_t *n) {
+    int64_t per = nn_dist_sampler_num_samples(s), total = per * s->replicas;
+    int64_t len = s->len;
+    int64_t *all = malloc(sizeof(int64_t) * (size_t)(len > total ? len : total) + 8);
+    int64_t *mine = malloc(sizeof(int64_t) * (size_t)per + 8);
+    if (!all || !mine) {
+        free(all);
+        free(mine);
+        return nn_error_set(&ctx->err, NN_ERR_MEMORY, "DistributedSampler: out of memory");
+    }
+    if (s->shuffle)
+        nn_dist_randperm(all, len, next, state);
+    else
+        for (int64_t i = 0; i < len; i++) all[i] = i;
+    /* Pad by repeating the list from its start (total <= len without it). */
+    for (int64_t i = len; i < total && len > 0; i++) all[i] = all[i - len];
+    for (int64_t k = 0; k < per; k++) mine[k] = all[s->rank + k * s->replicas];
+    free(all);
+    *out = mine;
+    *n = per;
+    return NN_OK;
+}

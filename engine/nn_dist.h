@@ -1,0 +1,138 @@
+/* nn_dist: data parallelism over MPI (Debian's OpenMPI), loaded with dlopen
+ * on nn_dist_init so nndb starts and runs without it.
+ *
+ * One process group per process (MPI_COMM_WORLD): collectives on tensors
+ * (contiguous float32, float64 or int64, in place where PyTorch's are),
+ * DistributedDataParallel's gradient buckets started from the executor's
+ * backward hooks (nonblocking all-reduce, so communication overlaps the rest
+ * of the backward pass), ZeRO-1 (optimizer state sharded across ranks) and
+ * a cross-rank parameter check. Every wait polls with a deadline (the
+ * group's timeout), so a rank that died or diverged gives an error, not a
+ * hang. Shapes and dtypes are compared across ranks before each
+ * user-facing collective; a mismatch names both shapes and both ranks.
+ *
+ * Ownership: tensors are borrowed; nn_dist_ddp_new and nn_dist_zero_new
+ * retain what they keep and their _free functions release it.
+ */
+#ifndef NN_DIST_H
+#define NN_DIST_H
+
+#include "nn_optim.h"
+#include "nn_tensor.h"
+
+typedef enum nn_dist_op {
+    NN_DIST_SUM,
+    NN_DIST_AVG,
+    NN_DIST_MAX,
+    NN_DIST_MIN,
+    NN_DIST_PRODUCT
+} nn_dist_op;
+
+const char *nn_dist_op_name(nn_dist_op op); /* "SUM", ... */
+
+/* ---- the process group ----
+ * nn_dist_init loads libmpi, initialises MPI and reads rank and size. A
+ * missing libmpi is NN_ERR_RUNTIME saying which package to install.
+ * [timeout_s] <= 0 keeps the current timeout (default 300 s, or the
+ * NNDB_DIST_TIMEOUT environment variable). */
+nn_status nn_dist_init(nn_error *err, double timeout_s);
+bool nn_dist_is_initialized(void);
+int nn_dist_rank(void);       /* 0 when not initialized */
+int nn_dist_world_size(void); /* 1 when not initialized */
+double nn_dist_timeout(void);
+void nn_dist_set_timeout(double seconds);
+/* MPI_Finalize; afterwards nn_dist_is_initialized is false and MPI cannot
+ * be initialised again in this process (MPI's rule). */
+nn_status nn_dist_destroy(nn_error *err);
+/* End every rank (MPI_Abort), after an uncaught error on this one. */
+void nn_dist_abort(int code);
+/* Bytes this rank handed to collectives as payload since init (DDP's
+ * buckets included), for the bytes-per-step figure. */
+uint64_t nn_dist_bytes_reduced(void);
+
+/* ---- collectives (every rank calls them in the same order) ---- */
+nn_status nn_dist_barrier(nn_ctx *ctx);
+nn_status nn_dist_all_reduce(nn_ctx *ctx, nn_tensor *t, nn_dist_op op);
+nn_status nn_dist_broadcast(nn_ctx *ctx, nn_tensor *t, int src);
+/* [out] holds world_size copies of [in]'s numel, rank-major. */
+nn_status nn_dist_all_gather_into(nn_ctx *ctx, nn_tensor *out, nn_tensor *in);
+/* [in] holds world_size blocks of [out]'s numel; rank r gets block r reduced. */
+nn_status nn_dist_reduce_scatter(nn_ctx *ctx, nn_tensor *out, nn_tensor *in, nn_dist_op op);
+nn_status nn_dist_reduce(nn_ctx *ctx, nn_tensor *t, int dst, nn_dist_op op);
+/* [out] (world_size blocks) only on [dst]; NULL elsewhere. */
+nn_status nn_dist_gather(nn_ctx *ctx, nn_tensor *out, nn_tensor *in, int dst);
+/* [in] (world_size blocks) only on [src]; NULL elsewhere. */
+nn_status nn_dist_scatter(nn_ctx *ctx, nn_tensor *out, nn_tensor *in, int src);
+nn_status nn_dist_send(nn_ctx *ctx, nn_tensor *t, int dst, int tag);
+nn_status nn_dist_recv(nn_ctx *ctx, nn_tensor *t, int src, int tag);
+
+/* ---- DistributedDataParallel ----
+ * Broadcasts rank 0's [params] and [buffers] at creation, then averages
+ * the parameters' gradients across ranks during every backward pass: the
+ * parameters go into buckets of about [bucket_bytes] (<= 0: 25 MiB) in
+ * reverse order of [params], and a bucket's all-reduce starts as soon as the
+ * backward pass has produced all its gradients (a hook on the executor),
+ * so it overlaps the rest of the pass. The pass waits for all of them at
+ * its end. */
+typedef struct nn_dist_ddp nn_dist_ddp;
+nn_dist_ddp *nn_dist_ddp_new(nn_ctx *ctx, nn_tensor *const *params, int n_params,
+                             nn_tensor *const *buffers, int n_buffers, double bucket_bytes);
+void nn_dist_ddp_free(nn_ctx *ctx, nn_dist_ddp *d);
+/* While off (no_sync), backward accumulates gradients locally. */
+void nn_dist_ddp_set_sync(nn_dist_ddp *d, bool on);
+bool nn_dist_ddp_sync(const nn_dist_ddp *d);
+/* Average instead of only summing: false plants the "summed, not
+ * averaged" bug the drill teaches (gradient_as_sum=True). */
+void nn_dist_ddp_set_average(nn_dist_ddp *d, bool on);
+int nn_dist_ddp_num_buckets(const nn_dist_ddp *d);
+/* Parameter indices of bucket [b] in launch order: *n of them. */
+const int *nn_dist_ddp_bucket(const nn_dist_ddp *d, int b, int *n);
+/* All-reduces the last backward started before its end (overlap measure). */
+int nn_dist_ddp_started_early(const nn_dist_ddp *d);
+
+/* ---- ZeroRedundancyOptimizer (ZeRO stage 1) ----
+ * Parameters are partitioned greedily (largest first, to the rank with the
+ * fewest elements so far, as PyTorch's); each rank keeps an optimizer over
+ * its own share only, steps it, and broadcasts its parameters to the
+ * others. [cfg] is the optimizer's configuration. */
+typedef struct nn_dist_zero nn_dist_zero;
+nn_dist_zero *nn_dist_zero_new(nn_ctx *ctx, nn_tensor *const *params, int n,
+                               const nn_optim_config *cfg);
+void nn_dist_zero_free(nn_dist_zero *z);
+nn_status nn_dist_zero_step(nn_ctx *ctx, nn_dist_zero *z);
+void nn_dist_zero_zero_grad(nn_dist_zero *z, bool set_to_none);
+int nn_dist_zero_owner(const nn_dist_zero *z, int i); /* rank that owns parameter i */
+nn_optim *nn_dist_zero_local(const nn_dist_zero *z);  /* this rank's optimizer (borrowed) */
+/* Elements of optimizer state this rank keeps, and what one unsharded
+ * optimizer would keep. */
+int64_t nn_dist_zero_local_state(const nn_dist_zero *z);
+int64_t nn_dist_zero_total_state(const nn_dist_zero *z);
+
+/* ---- DistributedSampler ----
+ * PyTorch's algorithm: the indices 0..len-1, shuffled by randperm with a
+ * generator seeded seed + epoch, padded by repeating from the start (or,
+ * with drop_last, cut) to a multiple of replicas, then every replicas-th
+ * from rank. [next] gives the generator's 32-bit outputs (PyTorch's CPU
+ * generator's random()); the caller seeds it. */
+typedef uint32_t (*nn_dist_rand32_fn)(void *state);
+typedef struct nn_dist_sampler {
+    int64_t len;
+    int replicas, rank;
+    bool shuffle, drop_last;
+} nn_dist_sampler;
+int64_t nn_dist_sampler_num_samples(const nn_dist_sampler *s);
+/* *out: a malloc'ed array of nn_dist_sampler_num_samples indices (free()). */
+nn_status nn_dist_sampler_indices(nn_ctx *ctx, const nn_dist_sampler *s, nn_dist_rand32_fn next,
+                                  void *state, int64_t **out, int64_t *n);
+/* torch.randperm(n) on CPU for n < 2^24: r = 0..n-1, then for i < n-1
+ * swap r[i] with r[i + next() % (n - i)]. */
+void nn_dist_randperm(int64_t *r, int64_t n, nn_dist_rand32_fn next, void *state);
+
+/* ---- dist_check ----
+ * Compare every parameter's checksum (sum and sum of squares in float64,
+ * and the bytes' FNV-1a hash) with rank 0's. Returns NN_OK with *first set
+ * to the index of the first parameter that differs on some rank (-1 when
+ * none) and *bad_rank to the lowest such rank. */
+nn_status nn_dist_check(nn_ctx *ctx, nn_tensor *const *params, int n, int *first, int *bad_rank);
+
+#endif

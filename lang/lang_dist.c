@@ -1,0 +1,1038 @@
+/* lang_dist: torch.distributed's names over engine/nn_dist (MPI).
+ *
+ * The `dist` namespace (init_process_group, all_reduce, ReduceOp, ...; the
+ * table lang_dist_functions is what `torch.distributed` registers once
+ * modules land) and the dist family: DistributedDataParallel,
+ * DistributedSampler, ZeroRedundancyOptimizer and dist_check.
+ */
+#include "lang_dist.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lang_builtins.h"
+#include "lang_eval.h"
+#include "lang_nn.h"
+#include "lang_vm.h"
+#include "nn_ctx.h"
+#include "nn_dist.h"
+#include "nn_module.h"
+#include "nn_optim.h"
+
+#define CTX(vm) lang_vm_ctx(vm)
+
+static bool tensor_arg(lang_vm *vm, lang_val v, const char *fn, const char *what,
+                       nn_tensor **out) {
+    *out = lang_tensor_of(v);
+    if (!*out) return lang_raise(vm, LANG_ERR_TYPE, "%s(): %s must be a Tensor, not %s", fn, what,
+                                 lang_type_name(v));
+    return true;
+}
+
+static bool rank_arg(lang_vm *vm, lang_val v, const char *what, int *out) {
+    int64_t r = 0;
+    if (!lang_to_int(vm, v, what, &r)) return false;
+    *out = (int)r;
+    return true;
+}
+
+static bool op_arg(lang_vm *vm, lang_val v, nn_dist_op *out) {
+    int64_t k = 0;
+    if (!lang_to_int(vm, v, "op", &k)) return false;
+    if (k < 0 || k > NN_DIST_PRODUCT)
+        return lang_raise(vm, LANG_ERR_VALUE,
+                          "op must be a ReduceOp (SUM, AVG, MAX, MIN, PRODUCT), got %lld",
+                          (long long)k);
+    *out = (nn_dist_op)k;
+    return true;
+}
+
+static bool done(lang_vm *vm, nn_status st, lang_val *out) {
+    if (st) return lang_raise_engine(vm);
+    *out = lang_none();
+    return true;
+}
+
+static bool in_place(nn_tensor *t) {
+    t->storage->version++;
+    return true;
+}
+
+/* ------------------------------------------------------------------ the process group */
+
+static bool f_init(lang_vm *vm, const lang_args *a, lang_val *out) {
+    lang_val backend = lang_none(), timeout = lang_none(), init_method = lang_none(),
+             ws = lang_int(-1), rank = lang_int(-1);
+    if (!lang_parse_args(vm, a, "init_process_group", "|backend,init_method,timeout,world_size,rank",
+                         &backend, &init_method, &timeout, &ws, &rank))
+        return false;
+    const char *b = lang_is_obj(backend, &lang_str_type) ? lang_str_cstr(backend) : NULL;
+    if (!b || strcmp(b, "mpi"))
+        return lang_raise(vm, LANG_ERR_VALUE,
+                          "init_process_group(backend=%s%s%s): nndb has one backend, \"mpi\" (Open "
+                          "MPI; no gloo or nccl). Use init_process_group(backend=\"mpi\") and "
+                          "launch with mpirun -np 2 nndb run script.nn",
+                          b ? "\"" : "", b ? b : "None", b ? "\"" : "");
+    double t = 0;
+    if (timeout.kind != LANG_NONE && !lang_to_float(vm, timeout, "timeout (seconds)", &t))
+        return false;
+    if (timeout.kind != LANG_NONE && !(t > 0))
+        return lang_raise(vm, LANG_ERR_VALUE, "init_process_group: timeout must be > 0 seconds");
+    if (nn_dist_init(&CTX(vm)->err, t)) return lang_raise_engine(vm);
+    int64_t want_ws = -1, want_rank = -1;
+    if (!lang_to_int(vm, ws, "world_size", &want_ws) || !lang_to_int(vm, rank, "rank", &want_rank))
+        return false;
+    if (want_ws >= 0 && want_ws != nn_dist_world_size())
+        return lang_raise(vm, LANG_ERR_VALUE,
+                          "init_process_group: world_size=%lld but mpirun started %d processes",
+                          (long long)want_ws, nn_dist_world_size());
+    if (want_rank >= 0 && want_rank != nn_dist_rank())
+        return lang_raise(vm, LANG_ERR_VALUE,
+                          "init_process_group: rank=%lld but MPI says this process is rank %d",
+                          (long long)want_rank, nn_dist_rank());
+    *out = lang_none();
+    return true;
+}
+
+static bool f_is_initialized(lang_vm *vm, const lang_args *a, lang_val *out) {
+    if (!lang_parse_args(vm, a, "is_initialized", "")) return false;
+    *out = lang_bool(nn_dist_is_initialized());
+    return true;
+}
+
+static bool need_group(lang_vm *vm, const char *fn) {
+    if (nn_dist_is_initialized()) return true;
+    return lang_raise(vm, LANG_ERR_RUNTIME,
+                      "%s(): Default process group has not been initialized, please make sure to "
+                      "call init_process_group(backend=\"mpi\")",
+                      fn);
+}
+
+static bool f_get_rank(lang_vm *vm, const lang_args *a, lang_val *out) {
+    if (!lang_parse_args(vm, a, "get_rank", "") || !need_group(vm, "get_rank")) return false;
+    *out = lang_int(nn_dist_rank());
+    return true;
+}
+
+static bool f_get_world_size(lang_vm *vm, const lang_args *a, lang_val *out) {
+    if (!lang_parse_args(vm, a, "get_world_size", "") || !need_group(vm, "get_world_size"))
+        return false;
+    *out = lang_int(nn_dist_world_size());
+    return true;
+}
+
+static bool f_get_backend(lang_vm *vm, const lang_args *a, lang_val *out) {
+    if (!lang_parse_args(vm, a, "get_backend", "") || !need_group(vm, "get_backend")) return false;
+    return lang_str_new(vm, "mpi", 3, out);
+}
+
+static bool f_barrier(lang_vm *vm, const lang_args *a, lang_val *out) {
+    if (!lang_parse_args(vm, a, "barrier", "")) return false;
+    return done(vm, nn_dist_barrier(CTX(vm)), out);
+}
+
+static bool f_destroy(lang_vm *vm, const lang_args *a, lang_val *out) {
+    if (!lang_parse_args(vm, a, "destroy_process_group", "")) return false;
+    return done(vm, nn_dist_destroy(&CTX(vm)->err), out);
+}
+
+/* ------------------------------------------------------------------ collectives */
+
+static bool f_all_reduce(lang_vm *vm, const lang_args *a, lang_val *out) {
+    lang_val tv = lang_none(), opv = lang_int(NN_DIST_SUM), group = lang_none(),
+             async_op = lang_bool(false);
+    nn_tensor *t = NULL;
+    nn_dist_op op = NN_DIST_SUM;
+    if (!lang_parse_args(vm, a, "all_reduce", "tensor|op,group,async_op", &tv, &opv, &group,
+                         &async_op) ||
+        !tensor_arg(vm, tv, "all_reduce", "tensor", &t) || !op_arg(vm, opv, &op))
+        return false;
+    return in_place(t) && done(vm, nn_dist_all_reduce(CTX(vm), t, op), out);
+}
+
+static bool f_broadcast(lang_vm *vm, const lang_args *a, lang_val *out) {
+    lang_val tv = lang_none(), srcv = lang_none(), group = lang_none();
+    nn_tensor *t = NULL;
+    int src = 0;
+    if (!lang_parse_args(vm, a, "broadcast", "tensor,src|group", &tv, &srcv, &group) ||
+        !tensor_arg(vm, tv, "broadcast", "tensor", &t) || !rank_arg(vm, srcv, "src", &src))
+        return false;
+    return in_place(t) && done(vm, nn_dist_broadcast(CTX(vm), t, src), out);
+}
+
+static bool f_all_gather_into(lang_vm *vm, const lang_args *a, lang_val *out) {
+    lang_val ov = lang_none(), iv = lang_none();
+    nn_tensor *o, *in;
+    if (!lang_parse_args(vm, a, "all_gather_into_tensor", "output_tensor,input_tensor", &ov, &iv) ||
+        !tensor_arg(vm, ov, "all_gather_into_tensor", "output_tensor", &o) ||
+        !tensor_arg(vm, iv, "all_gather_into_tensor", "input_tensor", &in))
+        return false;
+    return in_place(o) && done(vm, nn_dist_all_gather_into(CTX(vm), o, in), out);
+}
+
+static bool f_reduce_scatter(lang_vm *vm, const lang_args *a, lang_val *out) {
+    lang_val ov = lang_none(), iv = lang_none(), opv = lang_int(NN_DIST_SUM);
+    nn_tensor *o, *in;
+    nn_dist_op op = NN_DIST_SUM;
+    if (!lang_parse_args(vm, a, "reduce_scatter_tensor", "output,input|op", &ov, &iv, &opv) ||
+        !tensor_arg(vm, ov, "reduce_scatter_tensor", "output", &o) ||
+        !tensor_arg(vm, iv, "reduce_scatter_tensor", "input", &in) || !op_arg(vm, opv, &op))
+        return false;
+    return in_place(o) && done(vm, nn_dist_reduce_scatter(CTX(vm), o, in, op), out);
+}
+
+static bool f_reduce(lang_vm *vm, const lang_args *a, lang_val *out) {
+    lang_val tv = lang_none(), dv = lang_none(), opv = lang_int(NN_DIST_SUM);
+    nn_tensor *t = NULL;
+    nn_dist_op op = NN_DIST_SUM;
+    int dst = 0;
+    if (!lang_parse_args(vm, a, "reduce", "tensor,dst|op", &tv, &dv, &opv) ||
+        !tensor_arg(vm, tv, "reduce", "tensor", &t) || !rank_arg(vm, dv, "dst", &dst) ||
+        !op_arg(vm, opv, &op))
+        return false;
+    return in_place(t) && done(vm, nn_dist_reduce(CTX(vm), t, dst, op), out);
+}
+
+/* Copy [flat]'s blocks into the tensors of [list], or the list's tensors
+ * into [flat] ([into_list] false). Each must have [block] elements. */
+static bool list_blocks(lang_vm *vm, const char *fn, lang_val list, nn_tensor *like,
+                        nn_tensor **flat, bool into_list) {
+    if (!lang_is_obj(list, &lang_list_type) && !lang_is_obj(list, &lang_tuple_type))
+        return lang_raise(vm, LANG_ERR_TYPE, "%s(): expected a list of tensors, got %s", fn,
+                          lang_type_name(list));
+    int64_t n = lang_seq_len(list), block = nn_tensor_numel(like);
+    if (n != nn_dist_world_size())
+        return lang_raise(vm, LANG_ERR_VALUE,
+                          "%s(): the list must hold world_size (%d) tensors, it holds %lld", fn,
+                          nn_dist_world_size(), (long long)n);
+    nn_ctx *ctx = CTX(vm);
+    if (!*flat) {
+        int64_t total = block * n;
+        *flat = nn_tensor_empty(ctx, like->dtype, 1, &total);
+        if (!*flat) return lang_raise_engine(vm);
+    }
+    size_t es = nn_dtype_size(like->dtype);
+    for (int64_t k = 0; k < n; k++) {
+        nn_tensor *t = lang_tensor_of(lang_seq_items(list)[k]);
+        if (!t || t->dtype != like->dtype || nn_tensor_numel(t) != block ||
+            !nn_tensor_is_contiguous(t))
+            return lang_raise(vm, LANG_ERR_SHAPE,
+                              "%s(): item %lld of the list must be a contiguous %s tensor of %lld "
+                              "elements, like the input",
+                              fn, (long long)k, nn_dtype_name(like->dtype), (long long)block);
+        char *at = (char *)nn_tensor_data(*flat) + (size_t)(k * block) * es;
+        if (into_list) {
+            memcpy(nn_tensor_data(t), at, (size_t)block * es);
+            in_place(t);
+        } else {
+            memcpy(at, nn_tensor_data(t), (size_t)block * es);
+        }
+    }
+    return true;
+}
+
+static bool f_all_gather(lang_vm *vm, const lang_args *a, lang_val *out) {
+    lang_val lv = lang_none(), tv = lang_none();
+    nn_tensor *t, *flat = NULL;
+    if (!lang_parse_args(vm, a, "all_gather", "tensor_list,tensor", &lv, &tv) ||
+        !tensor_arg(vm, tv, "all_gather", "tensor", &t) || !need_group(vm, "all_gather"))
+        return false;
+    bool ok = list_blocks(vm, "all_gather", lv, t, &flat, false);
+    if (ok && nn_dist_all_gather_into(CTX(vm), flat, t)) ok = lang_raise_engine(vm);
+    if (ok) ok = list_blocks(vm, "all_gather", lv, t, &flat, true);
+    nn_tensor_release(flat);
+    *out = lang_none();
+    return ok;
+}
+
+static bool f_gather(lang_vm *vm, const lang_args *a, lang_val *out) {
+    lang_val tv = lang_none(), lv = lang_none(), dv = lang_int(0);
+    nn_tensor *t, *flat = NULL;
+    int dst = 0;
+    if (!lang_parse_args(vm, a, "gather", "tensor|gather_list,dst", &tv, &lv, &dv) ||
+        !tensor_arg(vm, tv, "gather", "tensor", &t) || !rank_arg(vm, dv, "dst", &dst) ||
+        !need_group(vm, "gather"))
+        return false;
+    bool here = nn_dist_rank() == dst, ok = true;
+    if (here && lv.kind != LANG_NONE) ok = list_blocks(vm, "gather", lv, t, &flat, false);
+    if (ok && nn_dist_gather(CTX(vm), here ? flat : NULL, t, dst)) ok = lang_raise_engine(vm);
+    if (ok && here) ok = list_blocks(vm, "gather", lv, t, &flat, true);
+    nn_tensor_release(flat);
+    *out = lang_none();
+    return ok;
+}
+
+static bool f_scatter(lang_vm *vm, const lang_args *a, lang_val *out) {
+    lang_val tv = lang_none(), lv = lang_none(), sv = lang_int(0);
+    nn_tensor *t, *flat = NULL;
+    int src = 0;
+    if (!lang_parse_args(vm, a, "scatter", "tensor|scatter_list,src", &tv, &lv, &sv) ||
+        !tensor_arg(vm, tv, "scatter", "tensor", &t) || !rank_arg(vm, sv, "src", &src) ||
+        !need_group(vm, "scatter"))
+        return false;
+    bool here = nn_dist_rank() == src, ok = true;
+    if (here && lv.kind != LANG_NONE) ok = list_blocks(vm, "scatter", lv, t, &flat, false);
+    if (ok && nn_dist_scatter(CTX(vm), t, here ? flat : NULL, src)) ok = lang_raise_engine(vm);
+    if (ok) in_place(t);
+    nn_tensor_release(flat);
+    *out = lang_none();
+    return ok;
+}
+
+static bool f_send(lang_vm *vm, const lang_args *a, lang_val *out) {
+    lang_val tv = lang_none(), dv = lang_none(), tagv = lang_int(0);
+    nn_tensor *t = NULL;
+    int dst = 0, tag = 0;
+    if (!lang_parse_args(vm, a, "send", "tensor,dst|tag", &tv, &dv, &tagv) ||
+        !tensor_arg(vm, tv, "send", "tensor", &t) || !rank_arg(vm, dv, "dst", &dst) ||
+        !rank_arg(vm, tagv, "tag", &tag))
+        return false;
+    return done(vm, nn_dist_send(CTX(vm), t, dst, tag), out);
+}
+
+static bool f_recv(lang_vm *vm, const lang_args *a, lang_val *out) {
+    lang_val tv = lang_none(), sv = lang_none(), tagv = lang_int(0);
+    nn_tensor *t = NULL;
+    int src = 0, tag = 0;
+    if (!lang_parse_args(vm, a, "recv", "tensor|src,tag", &tv, &sv, &tagv) ||
+        !tensor_arg(vm, tv, "recv", "tensor", &t))
+        return false;
+    if (sv.kind == LANG_NONE)
+        return lang_raise(vm, LANG_ERR_VALUE, "recv(): nndb needs src= (the sending rank)");
+    if (!rank_arg(vm, sv, "src", &src) || !rank_arg(vm, tagv, "tag", &tag)) return false;
+    if (nn_dist_recv(CTX(vm), t, src, tag)) return lang_raise_engine(vm);
+    in_place(t);
+    *out = lang_int(src);
+    return true;
+}
+
+#define H(name, sig, doc, ex) {"dist." name, sig, doc, ex}
+
+const lang_builtin_def lang_dist_functions[] = {
+    {"init_process_group", f_init,
+     H("init_process_group", "init_process_group(backend=\"mpi\", timeout=None)",
+       "Join the process group mpirun started: rank and world size come from MPI (Open MPI, "
+       "loaded now). timeout is in seconds (default 300, or NNDB_DIST_TIMEOUT): a collective that "
+       "waits longer for another rank fails instead of hanging.",
+       "dist.init_process_group(backend=\"mpi\")")},
+    {"is_initialized", f_is_initialized,
+     H("is_initialized", "is_initialized()", "True after init_process_group.",
+       "dist.is_initialized()")},
+    {"get_rank", f_get_rank,
+     H("get_rank", "get_rank()", "This process's rank (0 .. world_size-1).", "dist.get_rank()")},
+    {"get_world_size", f_get_world_size,
+     H("get_world_size", "get_world_size()", "The number of processes.", "dist.get_world_size()")},
+    {"get_backend", f_get_backend,
+     H("get_backend", "get_backend()", "\"mpi\".", "dist.get_backend()")},
+    {"barrier", f_barrier,
+     H("barrier", "barrier()", "Wait until every rank gets here.", "dist.barrier()")},
+    {"destroy_process_group", f_destroy,
+     H("destroy_process_group", "destroy_process_group()",
+       "Leave the process group (MPI_Finalize); nndb run also does it at the end of a script.",
+       "dist.destroy_process_group()")},
+    {"all_reduce", f_all_reduce,
+     H("all_reduce", "all_reduce(tensor, op=ReduceOp.SUM)",
+       "Reduce tensor across ranks, in place, on every rank (SUM, AVG, MAX, MIN, PRODUCT).",
+       "dist.all_reduce(t, op=dist.ReduceOp.SUM)")},
+    {"broadcast", f_broadcast,
+     H("broadcast", "broadcast(tensor, src)", "Copy src's tensor into every rank's, in place.",
+       "dist.broadcast(t, src=0)")},
+    {"all_gather", f_all_gather,
+     H("all_gather", "all_gather(tensor_list, tensor)",
+       "Fill tensor_list[r] with rank r's tensor, on every rank.", "dist.all_gather(parts, t)")},
+    {"all_gather_into_tensor", f_all_gather_into,
+     H("all_gather_into_tensor", "all_gather_into_tensor(output_tensor, input_tensor)",
+       "Concatenate every rank's input_tensor into output_tensor (world_size times larger).",
+       "dist.all_gather_into_tensor(out, t)")},
+    {"reduce_scatter_tensor", f_reduce_scatter,
+     H("reduce_scatter_tensor", "reduce_scatter_tensor(output, input, op=ReduceOp.SUM)",
+       "Reduce input (world_size blocks) across ranks; rank r gets block r in output.",
+       "dist.reduce_scatter_tensor(out, t)")},
+    {"reduce", f_reduce,
+     H("reduce", "reduce(tensor, dst, op=ReduceOp.SUM)",
+       "Reduce tensor across ranks into dst's tensor (in place there).", "dist.reduce(t, dst=0)")},
+    {"gather", f_gather,
+     H("gather", "gather(tensor, gather_list=None, dst=0)",
+       "dst's gather_list[r] gets rank r's tensor.", "dist.gather(t, parts, dst=0)")},
+    {"scatter", f_scatter,
+     H("scatter", "scatter(tensor, scatter_list=None, src=0)",
+       "Rank r's tensor gets src's scatter_list[r].", "dist.scatter(t, parts, src=0)")},
+    {"send", f_send,
+     H("send", "send(tensor, dst, tag=0)", "Send tensor to rank dst (blocking).",
+       "dist.send(t, dst=1)")},
+    {"recv", f_recv,
+     H("recv", "recv(tensor, src, tag=0)",
+       "Receive into tensor from rank src (blocking); returns src.", "dist.recv(t, src=0)")},
+    {NULL, NULL, {NULL, NULL, NULL, NULL}},
+};
+
+/* ReduceOp's members, in nn_dist_op order. */
+static const char *const reduce_ops[] = {"SUM", "AVG", "MAX", "MIN", "PRODUCT", NULL};
+
+bool lang_dist_fill_module(lang_vm *vm, lang_val ns,
+                           bool (*set)(lang_vm *, lang_val, const char *, lang_val)) {
+    bool ok = true;
+    for (const lang_builtin_def *d = lang_dist_functions; ok && d->name; d++) {
+        lang_val f;
+        ok = lang_builtin_new(vm, d->fn, &d->help, &f);
+        if (ok) ok = set(vm, ns, d->name, f);
+        if (ok) lang_val_release(f);
+    }
+    lang_val ro;
+    if (!ok || !lang_record_new(vm, "ReduceOp", &ro)) return false;
+    for (int i = 0; ok && reduce_ops[i]; i++) ok = lang_record_set(vm, ro, reduce_ops[i], lang_int(i));
+    if (ok) ok = set(vm, ns, "ReduceOp", ro);
+    lang_val_release(ro);
+    return ok;
+}
+
+bool lang_dist_install(lang_vm *vm) {
+    lang_val ns;
+    if (!lang_record_new(vm, "torch.distributed", &ns)) return false;
+    bool ok = lang_dist_fill_module(vm, ns, lang_record_set);
+    if (ok) ok = lang_vm_set_builtin(vm, "dist", ns);
+    lang_val_release(ns);
+    return ok;
+}
+
+/* ------------------------------------------------------------------ parameters of a model */
+
+typedef struct plist {
+    nn_tensor **p;
+    int n;
+    nn_state names; /* named_parameters, for dist_check's message */
+} plist;
+
+static void plist_free(plist *l) {
+    free(l->p);
+    nn_state_free(&l->names);
+}
+
+/* The parameters of a Module, or of a list of tensors. */
+static bool params_of(lang_vm *vm, lang_val v, const char *fn, plist *out) {
+    memset(out, 0, sizeof *out);
+    nn_state_init(&out->names);
+    nn_module *m = lang_module_of(v);
+    if (m) {
+        if (nn_module_parameters(CTX(vm), m, &out->p, &out->n) ||
+            nn_module_named_parameters(CTX(vm), m, &out->names))
+            return plist_free(out), lang_raise_engine(vm);
+        return true;
+    }
+    if (lang_is_obj(v, &lang_list_type) || lang_is_obj(v, &lang_tuple_type)) {
+        int64_t n = lang_seq_len(v);
+        out->p = calloc((size_t)(n ? n : 1), sizeof *out->p);
+        if (!out->p) return lang_raise(vm, LANG_ERR_MEMORY, "out of memory");
+        for (int64_t i = 0; i < n; i++) {
+            nn_tensor *t = lang_tensor_of(lang_seq_items(v)[i]);
+            if (!t) {
+                plist_free(out);
+                return lang_raise(vm, LANG_ERR_TYPE, "%s(): item %lld is %s, not a Tensor", fn,
+                                  (long long)i, lang_type_name(lang_seq_items(v)[i]));
+            }
+            out->p[out->n++] = t;
+        }
+        return true;
+    }
+    return lang_raise(vm, LANG_ERR_TYPE, "%s(): expected a Module or a list of parameters, got %s",
+                      fn, lang_type_name(v));
+}
+
+/* ------------------------------------------------------------------ DistributedDataParallel */
+
+typedef struct ddp_obj {
+    lang_obj hdr;
+    lang_val module;
+    nn_dist_ddp *ddp;
+    nn_ctx *ctx;
+} ddp_obj;
+
+typedef struct nosync_obj {
+    lang_obj hdr;
+    lang_val ddp;
+    bool prev;
+} nosync_obj;
+
+static const lang_type ddp_type, nosync_type;
+
+static void ddp_free(lang_obj *o) {
+    ddp_obj *d = (ddp_obj *)o;
+    nn_dist_ddp_free(d->ctx, d->ddp);
+    lang_val_release(d->module);
+}
+
+static bool ddp_repr(lang_vm *vm, lang_obj *o, lang_buf *out) {
+    ddp_obj *d = (ddp_obj *)o;
+    lang_buf_printf(out, "DistributedDataParallel(rank %d of %d, %d bucket%s, module=",
+                    nn_dist_rank(), nn_dist_world_size(), nn_dist_ddp_num_buckets(d->ddp),
+                    nn_dist_ddp_num_buckets(d->ddp) == 1 ? "" : "s");
+    if (!lang_repr(vm, d->module, out)) return false;
+    lang_buf_puts(out, ")");
+    return true;
+}
+
+static bool ddp_call(lang_vm *vm, lang_obj *o, const lang_args *a, lang_val *out) {
+    return lang_vm_call(vm, ((ddp_obj *)o)->module, a, out);
+}
+
+static bool ddp_getattr(lang_vm *vm, lang_obj *o, const char *name, lang_val *out, bool *found) {
+    ddp_obj *d = (ddp_obj *)o;
+    *found = true;
+    if (!strcmp(name, "module")) {
+        *out = lang_val_retain(d->module);
+        return true;
+    }
+    if (!strcmp(name, "buckets")) {
+        /* Parameter indices of each bucket, in launch order. */
+        int nb = nn_dist_ddp_num_buckets(d->ddp);
+        if (!lang_list_new(vm, 0, out)) return false;
+        for (int b = 0; b < nb; b++) {
+            int n;
+            const int *idx = nn_dist_ddp_bucket(d->ddp, b, &n);
+            lang_val l;
+            if (!lang_list_new(vm, 0, &l)) return false;
+            for (int k = 0; k < n; k++) lang_list_append(vm, l, lang_int(idx[k]));
+            lang_list_append(vm, *out, l);
+            lang_val_release(l);
+        }
+        return true;
+    }
+    if (!strcmp(name, "started_early")) {
+        *out = lang_int(nn_dist_ddp_started_early(d->ddp));
+        return true;
+    }
+    /* Everything else is the wrapped module's (parameters(), train(), ...). */
+    return lang_getattr(vm, d->module, name, out);
+}
+
+static bool m_no_sync(lang_vm *vm, lang_val self, const lang_args *a, lang_val *out) {
+    if (!lang_parse_args(vm, a, "no_sync", "")) return false;
+    nosync_obj *n = lang_obj_new(vm, &nosync_type, sizeof *n);
+    if (!n) return false;
+    n->ddp = lang_val_retain(self);
+    *out = lang_obj_val(&n->hdr);
+    return true;
+}
+
+static const char *const ddp_field_names[] = {"module", "buckets", "started_early", NULL};
+static const char *const *ddp_fields(lang_obj *o) {
+    (void)o;
+    return ddp_field_names;
+}
+
+static const lang_method ddp_methods[] = {
+    {"no_sync",
+     m_no_sync,
+     {"DistributedDataParallel.no_sync", "no_sync()",
+      "A context: backward() inside it accumulates gradients locally without all-reducing them "
+      "(gradient accumulation); the first backward after it averages the sum.",
+      "with ddp.no_sync(): loss.backward()"}},
+    {NULL, NULL, {NULL, NULL, NULL, NULL}},
+};
+
+static const lang_help ddp_help = {
+    "DistributedDataParallel",
+    "DistributedDataParallel(module, bucket_cap_mb=25, gradient_as_sum=False)",
+    "Data parallelism: broadcasts rank 0's parameters and buffers now, then averages gradients "
+    "across ranks during backward(), in buckets (reverse order of the parameters) whose "
+    "all-reduce starts as soon as the bucket's gradients are ready, overlapping the rest of the "
+    "backward pass. gradient_as_sum=True (nndb's, for the drill) only sums them.",
+    "ddp = DistributedDataParallel(model)"};
+
+static const lang_type ddp_type = {
+    .name = "DistributedDataParallel",
+    .free = ddp_free,
+    .repr = ddp_repr,
+    .getattr = ddp_getattr,
+    .call = ddp_call,
+    .fields = ddp_fields,
+    .methods = ddp_methods,
+    .help = &ddp_help,
+};
+
+static void nosync_free(lang_obj *o) { lang_val_release(((nosync_obj *)o)->ddp); }
+
+static bool m_nosync_enter(lang_vm *vm, lang_val self, const lang_args *a, lang_val *out) {
+    nosync_obj *n = (nosync_obj *)self.u.o;
+    ddp_obj *d = (ddp_obj *)n->ddp.u.o;
+    n->prev = nn_dist_ddp_sync(d->ddp);
+    nn_dist_ddp_set_sync(d->ddp, false);
+    *out = lang_none();
+    return true;
+}
+
+static bool m_nosync_exit(lang_vm *vm, lang_val self, const lang_args *a, lang_val *out) {
+    nosync_obj *n = (nosync_obj *)self.u.o;
+    nn_dist_ddp_set_sync(((ddp_obj *)n->ddp.u.o)->ddp, n->prev);
+    *out = lang_bool(false);
+    return true;
+}
+
+static const lang_method nosync_methods[] = {
+    {"__enter__", m_nosync_enter, {"no_sync.__enter__", "__enter__()", "Stop syncing.", ""}},
+    {"__exit__", m_nosync_exit, {"no_sync.__exit__", "__exit__(*exc)", "Sync again.", ""}},
+    {NULL, NULL, {NULL, NULL, NULL, NULL}},
+};
+
+static const lang_type nosync_type = {
+    .name = "no_sync",
+    .free = nosync_free,
+    .methods = nosync_methods,
+};
+
+static bool f_ddp(lang_vm *vm, const lang_args *a, lang_val *out) {
+    lang_val mv = lang_none(), cap = lang_float(25), as_sum = lang_bool(false), dev = lang_none();
+    if (!lang_parse_args(vm, a, "DistributedDataParallel",
+                         "module|bucket_cap_mb,gradient_as_sum,device_ids", &mv, &cap, &as_sum,
+                         &dev))
+        return false;
+    double mb;
+    bool sum_only;
+    if (!lang_to_float(vm, cap, "bucket_cap_mb", &mb) ||
+        !lang_to_bool(vm, as_sum, "gradient_as_sum", &sum_only))
+        return false;
+    nn_module *m = lang_module_of(mv);
+    if (!m)
+        return lang_raise(vm, LANG_ERR_TYPE, "DistributedDataParallel(): expected a Module, got %s",
+                          lang_type_name(mv));
+    if (!need_group(vm, "DistributedDataParallel")) return false;
+    nn_ctx *ctx = CTX(vm);
+    plist pl;
+    if (!params_of(vm, mv, "DistributedDataParallel", &pl)) return false;
+    /* Buffers: the state_dict entries that are not parameters. */
+    nn_state sd;
+    nn_state_init(&sd);
+    nn_tensor **bufs = NULL;
+    int nbuf = 0;
+    bool ok = !nn_module_state_dict(ctx, m, &sd) || lang_raise_engine(vm);
+    if (ok) {
+        bufs = calloc((size_t)sd.n + 1, sizeof *bufs);
+        ok = bufs || lang_raise(vm, LANG_ERR_MEMORY, "out of memory");
+    }
+    for (int i = 0; ok && i < sd.n; i++) {
+        bool is_param = false;
+        for (int j = 0; j < pl.n && !is_param; j++) is_param = pl.p[j] == sd.entries[i].tensor;
+        if (!is_param) bufs[nbuf++] = sd.entries[i].tensor;
+    }
+    nn_dist_ddp *d = NULL;
+    if (ok) {
+        d = nn_dist_ddp_new(ctx, pl.p, pl.n, bufs, nbuf, mb * 1024 * 1024);
+        if (!d) ok = lang_raise_engine(vm);
+    }
+    free(bufs);
+    nn_state_free(&sd);
+    plist_free(&pl);
+    if (!ok) return false;
+    nn_dist_ddp_set_average(d, !sum_only);
+    ddp_obj *o = lang_obj_new(vm, &ddp_type, sizeof *o);
+    if (!o) {
+        nn_dist_ddp_free(ctx, d);
+        return false;
+    }
+    o->module = lang_val_retain(mv);
+    o->ddp = d;
+    o->ctx = ctx;
+    *out = lang_obj_val(&o->hdr);
+    return true;
+}
+
+/* ------------------------------------------------------------------ DistributedSampler */
+
+typedef struct sampler_obj {
+    lang_obj hdr;
+    int64_t len, epoch, seed;
+    int replicas, rank;
+    bool shuffle, drop_last;
+} sampler_obj;
+
+typedef struct sampler_iter {
+    lang_obj hdr;
+    int64_t *idx;
+    int64_t n, at;
+} sampler_iter;
+
+static const lang_type sampler_type, sampler_iter_type;
+
+/* This engine's generator seeded with seed + epoch stands in for
+ * torch.Generator().manual_seed(seed + epoch) until the generators match
+ * PyTorch's (issue 12); the shuffle is PyTorch's randperm either way. */
+static uint32_t rng32(void *state) { return (uint32_t)(nn_rng_next(state) >> 32); }
+
+static bool sampler_iter_new(lang_vm *vm, sampler_obj *s, lang_val *out) {
+    nn_rng rng;
+    nn_rng_seed(&rng, (uint64_t)(s->seed + s->epoch));
+    nn_dist_sampler cfg = {s->len, s->replicas, s->rank, s->shuffle, s->drop_last};
+    int64_t n = 0;
+    int64_t *idx = NULL;
+    if (nn_dist_sampler_indices(CTX(vm), &cfg, rng32, &rng, &idx, &n)) return lang_raise_engine(vm);
+    sampler_iter *it = lang_obj_new(vm, &sampler_iter_type, sizeof *it);
+    if (!it) {
+        free(idx);
+        return false;
+    }
+    it->idx = idx;
+    it->n = n;
+    *out = lang_obj_val(&it->hdr);
+    return true;
+}
+
+static void sampler_iter_free(lang_obj *o) { free(((sampler_iter *)o)->idx); }
+
+static bool sampler_iter_self(lang_vm *vm, lang_obj *o, lang_val *out) {
+    o->refcount++;
+    *out = lang_obj_val(o);
+    return true;
+}
+
+static bool sampler_iter_next(lang_vm *vm, lang_obj *o, lang_val *out, bool *end) {
+    sampler_iter *it = (sampler_iter *)o;
+    *end = it->at >= it->n;
+    if (!*end) *out = lang_int(it->idx[it->at++]);
+    return true;
+}
+
+static const lang_type sampler_iter_type = {
+    .name = "DistributedSampler_iterator",
+    .free = sampler_iter_free,
+    .iter = sampler_iter_self,
+    .next = sampler_iter_next,
+};
+
+static bool sampler_start(lang_vm *vm, lang_obj *o, lang_val *out) {
+    return sampler_iter_new(vm, (sampler_obj *)o, out);
+}
+
+static bool sampler_len(lang_vm *vm, lang_obj *o, int64_t *out) {
+    sampler_obj *s = (sampler_obj *)o;
+    nn_dist_sampler cfg = {s->len, s->replicas, s->rank, s->shuffle, s->drop_last};
+    *out = nn_dist_sampler_num_samples(&cfg);
+    return true;
+}
+
+static bool sampler_repr(lang_vm *vm, lang_obj *o, lang_buf *out) {
+    sampler_obj *s = (sampler_obj *)o;
+    lang_buf_printf(out,
+                    "DistributedSampler(%lld items, num_replicas=%d, rank=%d, shuffle=%s, "
+                    "seed=%lld, drop_last=%s, epoch=%lld)",
+                    (long long)s->len, s->replicas, s->rank, s->shuffle ? "True" : "False",
+                    (long long)s->seed, s->drop_last ? "True" : "False", (long long)s->epoch);
+    return true;
+}
+
+static bool m_set_epoch(lang_vm *vm, lang_val self, const lang_args *a, lang_val *out) {
+    lang_val ev = lang_none();
+    if (!lang_parse_args(vm, a, "set_epoch", "epoch", &ev)) return false;
+    if (!lang_to_int(vm, ev, "epoch", &((sampler_obj *)self.u.o)->epoch)) return false;
+    *out = lang_none();
+    return true;
+}
+
+static bool sampler_getattr(lang_vm *vm, lang_obj *o, const char *name, lang_val *out,
+                            bool *found) {
+    sampler_obj *s = (sampler_obj *)o;
+    *found = true;
+    if (!strcmp(name, "epoch")) *out = lang_int(s->epoch);
+    else if (!strcmp(name, "seed")) *out = lang_int(s->seed);
+    else if (!strcmp(name, "rank")) *out = lang_int(s->rank);
+    else if (!strcmp(name, "num_replicas")) *out = lang_int(s->replicas);
+    else if (!strcmp(name, "num_samples")) {
+        int64_t n = 0;
+        sampler_len(vm, o, &n);
+        *out = lang_int(n);
+    } else *found = false;
+    return true;
+}
+
+static const lang_method sampler_methods[] = {
+    {"set_epoch",
+     m_set_epoch,
+     {"DistributedSampler.set_epoch", "set_epoch(epoch)",
+      "Shuffle with seed + epoch from now on; call it at the start of every epoch, or every "
+      "epoch sees the same order.",
+      "sampler.set_epoch(epoch)"}},
+    {NULL, NULL, {NULL, NULL, NULL, NULL}},
+};
+
+static const lang_help sampler_help = {
+    "DistributedSampler",
+    "DistributedSampler(dataset, num_replicas=None, rank=None, shuffle=True, seed=0, "
+    "drop_last=False)",
+    "The indices of this rank's share of dataset (or of range(n) for an int): shuffled with "
+    "randperm seeded seed + epoch, padded (or cut, drop_last) to a multiple of num_replicas, then "
+    "every num_replicas-th from rank, as PyTorch's.",
+    "sampler = DistributedSampler(ds, shuffle=True, seed=0)"};
+
+static const lang_type sampler_type = {
+    .name = "DistributedSampler",
+    .repr = sampler_repr,
+    .getattr = sampler_getattr,
+    .iter = sampler_start,
+    .len = sampler_len,
+    .methods = sampler_methods,
+    .help = &sampler_help,
+};
+
+static bool f_sampler(lang_vm *vm, const lang_args *a, lang_val *out) {
+    lang_val dv = lang_none(), rv = lang_none(), kv = lang_none(), sh = lang_bool(true),
+             sd = lang_int(0), dl = lang_bool(false);
+    if (!lang_parse_args(vm, a, "DistributedSampler",
+                         "dataset|num_replicas,rank,shuffle,seed,drop_last", &dv, &rv, &kv, &sh,
+                         &sd, &dl))
+        return false;
+    int64_t len = 0;
+    if (dv.kind == LANG_INT) {
+        len = dv.u.i;
+    } else if (dv.kind == LANG_OBJ && dv.u.o->type->len) {
+        if (!dv.u.o->type->len(vm, dv.u.o, &len)) return false;
+    } else {
+        return lang_raise(vm, LANG_ERR_TYPE,
+                          "DistributedSampler(): the dataset needs a len() (or pass its size as "
+                          "an int), got %s",
+                          lang_type_name(dv));
+    }
+    int64_t replicas = 0, rank = 0, seed = 0;
+    bool shuffle, drop_last;
+    if (rv.kind == LANG_NONE || kv.kind == LANG_NONE)
+        if (!need_group(vm, "DistributedSampler")) return false;
+    replicas = nn_dist_world_size();
+    rank = nn_dist_rank();
+    if ((rv.kind != LANG_NONE && !lang_to_int(vm, rv, "num_replicas", &replicas)) ||
+        (kv.kind != LANG_NONE && !lang_to_int(vm, kv, "rank", &rank)) ||
+        !lang_to_bool(vm, sh, "shuffle", &shuffle) || !lang_to_int(vm, sd, "seed", &seed) ||
+        !lang_to_bool(vm, dl, "drop_last", &drop_last))
+        return false;
+    if (replicas < 1)
+        return lang_raise(vm, LANG_ERR_VALUE, "DistributedSampler(): num_replicas must be >= 1");
+    if (rank < 0 || rank >= replicas)
+        return lang_raise(vm, LANG_ERR_VALUE,
+                          "Invalid rank %lld, rank should be in the interval [0, %lld]",
+                          (long long)rank, (long long)replicas - 1);
+    if (len < 0) return lang_raise(vm, LANG_ERR_VALUE, "DistributedSampler(): negative size");
+    sampler_obj *s = lang_obj_new(vm, &sampler_type, sizeof *s);
+    if (!s) return false;
+    s->len = len;
+    s->replicas = (int)replicas;
+    s->rank = (int)rank;
+    s->shuffle = shuffle;
+    s->drop_last = drop_last;
+    s->seed = seed;
+    *out = lang_obj_val(&s->hdr);
+    return true;
+}
+
+/* ------------------------------------------------------------------ ZeroRedundancyOptimizer */
+
+typedef struct zero_obj {
+    lang_obj hdr;
+    nn_dist_zero *z;
+} zero_obj;
+
+static const lang_type zero_type;
+
+static void zero_free(lang_obj *o) { nn_dist_zero_free(((zero_obj *)o)->z); }
+
+static bool zero_repr(lang_vm *vm, lang_obj *o, lang_buf *out) {
+    nn_dist_zero *z = ((zero_obj *)o)->z;
+    nn_optim *l = nn_dist_zero_local(z);
+    int64_t mine = nn_dist_zero_local_state(z), all = nn_dist_zero_total_state(z);
+    lang_buf_printf(out,
+                    "ZeroRedundancyOptimizer(%s, rank %d of %d keeps %lld of %lld state elements "
+                    "(%.1f%%), %d parameter%s here)",
+                    l ? nn_optim_kind_name(nn_optim_get_kind(l)) : "no local parameters",
+                    nn_dist_rank(), nn_dist_world_size(), (long long)mine, (long long)all,
+                    all ? 100.0 * (double)mine / (double)all : 0.0, l ? nn_optim_num_params(l) : 0,
+                    l && nn_optim_num_params(l) == 1 ? "" : "s");
+    return true;
+}
+
+static bool m_zero_step(lang_vm *vm, lang_val self, const lang_args *a, lang_val *out) {
+    if (!lang_parse_args(vm, a, "step", "")) return false;
+    return done(vm, nn_dist_zero_step(CTX(vm), ((zero_obj *)self.u.o)->z), out);
+}
+
+static bool m_zero_zero_grad(lang_vm *vm, lang_val self, const lang_args *a, lang_val *out) {
+    lang_val sn = lang_bool(true);
+    bool none;
+    if (!lang_parse_args(vm, a, "zero_grad", "|set_to_none", &sn) ||
+        !lang_to_bool(vm, sn, "set_to_none", &none))
+        return false;
+    nn_dist_zero_zero_grad(((zero_obj *)self.u.o)->z, none);
+    *out = lang_none();
+    return true;
+}
+
+static bool zero_getattr(lang_vm *vm, lang_obj *o, const char *name, lang_val *out, bool *found) {
+    nn_dist_zero *z = ((zero_obj *)o)->z;
+    *found = true;
+    if (!strcmp(name, "local_state_numel")) *out = lang_int(nn_dist_zero_local_state(z));
+    else if (!strcmp(name, "total_state_numel")) *out = lang_int(nn_dist_zero_total_state(z));
+    else *found = false;
+    return true;
+}
+
+static const lang_method zero_methods[] = {
+    {"step",
+     m_zero_step,
+     {"ZeroRedundancyOptimizer.step", "step()",
+      "Update this rank's share of the parameters with its optimizer, then broadcast every "
+      "share from its owner.",
+      "zero.step()"}},
+    {"zero_grad",
+     m_zero_zero_grad,
+     {"ZeroRedundancyOptimizer.zero_grad", "zero_grad(set_to_none=True)",
+      "Clear every parameter's gradient.", "zero.zero_grad()"}},
+    {NULL, NULL, {NULL, NULL, NULL, NULL}},
+};
+
+static const lang_help zero_help = {
+    "ZeroRedundancyOptimizer",
+    "ZeroRedundancyOptimizer(params, optimizer_class, **kwargs)",
+    "ZeRO stage 1: the parameters are split across ranks (largest first, to the least loaded "
+    "rank) and each rank keeps optimizer_class's state for its share only (1/world_size of the "
+    "memory); step() updates the share and broadcasts it. local_state_numel and "
+    "total_state_numel give the saving.",
+    "zero = ZeroRedundancyOptimizer(model.parameters(), optimizer_class=AdamW, lr=1e-3)"};
+
+static const lang_type zero_type = {
+    .name = "ZeroRedundancyOptimizer",
+    .free = zero_free,
+    .repr = zero_repr,
+    .getattr = zero_getattr,
+    .methods = zero_methods,
+    .help = &zero_help,
+};
+
+static bool f_zero(lang_vm *vm, const lang_args *a, lang_val *out) {
+    if (a->n < 1)
+        return lang_raise(vm, LANG_ERR_TYPE,
+                          "ZeroRedundancyOptimizer() missing required argument: 'params'");
+    if (!need_group(vm, "ZeroRedundancyOptimizer")) return false;
+    lang_val cls = lang_none();
+    /* The optimizer's own keywords go to optimizer_class, which checks them;
+     * its configuration is what each rank's share uses. */
+    const char **kw = calloc((size_t)a->nkw + 1, sizeof *kw);
+    lang_val *kv = calloc((size_t)a->nkw + 1, sizeof *kv);
+    if (!kw || !kv) {
+        free(kw);
+        free(kv);
+        return lang_raise(vm, LANG_ERR_MEMORY, "out of memory");
+    }
+    int nk = 0;
+    for (int i = 0; i < a->nkw; i++) {
+        if (!strcmp(a->kwnames[i], "optimizer_class")) {
+            cls = a->kw[i];
+        } else {
+            kw[nk] = a->kwnames[i];
+            kv[nk++] = a->kw[i];
+        }
+    }
+    bool ok = true;
+    if (a->n > 1) cls = a->pos[1];
+    lang_val optv = lang_none();
+    if (cls.kind == LANG_NONE)
+        ok = lang_raise(vm, LANG_ERR_TYPE,
+                        "ZeroRedundancyOptimizer() missing required argument: 'optimizer_class' "
+                        "(SGD, Adam or AdamW)");
+    if (ok) {
+        lang_args oa = {1, a->pos, nk, kw, kv};
+        ok = lang_vm_call(vm, cls, &oa, &optv);
+    }
+    nn_optim *full = ok ? lang_optim_of(optv) : NULL;
+    if (ok && !full)
+        ok = lang_raise(vm, LANG_ERR_TYPE,
+                        "ZeroRedundancyOptimizer(): optimizer_class(params) gave %s, not an "
+                        "optimizer",
+                        lang_type_name(optv));
+    nn_dist_zero *z = NULL;
+    if (ok) {
+        int n = nn_optim_num_params(full);
+        nn_tensor **ps = calloc((size_t)n + 1, sizeof *ps);
+        ok = ps || lang_raise(vm, LANG_ERR_MEMORY, "out of memory");
+        for (int i = 0; ok && i < n; i++) ps[i] = nn_optim_param(full, i);
+        if (ok) {
+            z = nn_dist_zero_new(CTX(vm), ps, n, nn_optim_get_config(full));
+            if (!z) ok = lang_raise_engine(vm);
+        }
+        free(ps);
+    }
+    lang_val_release(optv);
+    free(kw);
+    free(kv);
+    if (!ok) return false;
+    zero_obj *o = lang_obj_new(vm, &zero_type, sizeof *o);
+    if (!o) {
+        nn_dist_zero_free(z);
+        return false;
+    }
+    o->z = z;
+    *out = lang_obj_val(&o->hdr);
+    return true;
+}
+
+/* ------------------------------------------------------------------ dist_check */
+
+static bool f_dist_check(lang_vm *vm, const lang_args *a, lang_val *out) {
+    lang_val mv = lang_none();
+    if (!lang_parse_args(vm, a, "dist_check", "model", &mv)) return false;
+    if (lang_is_obj(mv, &ddp_type)) mv = ((ddp_obj *)mv.u.o)->module;
+    if (!need_group(vm, "dist_check")) return false;
+    plist pl;
+    if (!params_of(vm, mv, "dist_check", &pl)) return false;
+    int first = -1, bad = -1;
+    bool ok = !nn_dist_check(CTX(vm), pl.p, pl.n, &first, &bad) || lang_raise_engine(vm);
+    lang_val rec = lang_none();
+    if (ok) ok = lang_record_new(vm, "dist_check", &rec);
+    if (ok) {
+        char msg[512];
+        const char *name = first >= 0 && first < pl.names.n ? pl.names.entries[first].name : NULL;
+        char idx[32];
+        snprintf(idx, sizeof idx, "parameter %d", first);
+        if (first < 0)
+            snprintf(msg, sizeof msg, "all %d parameters agree on %d ranks", pl.n,
+                     nn_dist_world_size());
+        else
+            snprintf(msg, sizeof msg,
+                     "parameters diverged: the first is %s (shape %s), which differs on rank %d "
+                     "from rank 0",
+                     name ? name : idx, "", bad);
+        if (first >= 0) {
+            char sh[128];
+            nn_tensor_shape_str(pl.p[first], sh, sizeof sh);
+            snprintf(msg, sizeof msg,
+                     "parameters diverged: the first is %s (shape %s), which differs on rank %d "
+                     "from rank 0",
+                     name ? name : idx, sh, bad);
+        }
+        lang_val s = lang_none(), nm = lang_none();
+        ok = lang_str_new(vm, msg, strlen(msg), &s);
+        if (ok && name) ok = lang_str_new(vm, name, strlen(name), &nm);
+        if (ok) ok = lang_record_set(vm, rec, "ok", lang_bool(first < 0));
+        if (ok) ok = lang_record_set(vm, rec, "first", first < 0 ? lang_none() : name ? nm : lang_int(first));
+        if (ok) ok = lang_record_set(vm, rec, "rank", bad < 0 ? lang_none() : lang_int(bad));
+        if (ok) ok = lang_record_set(vm, rec, "message", s);
+        lang_val_release(s);
+        lang_val_release(nm);
+    }
+    plist_free(&pl);
+    if (!ok) {
+        lang_val_release(rec);
+        return false;
+    }
+    *out = rec;
+    return true;
+}
+
+const lang_builtin_def lang_dist_builtins[] = {
+    {"DistributedDataParallel", f_ddp, ddp_help},
+    {"DistributedSampler", f_sampler, sampler_help},
+    {"ZeroRedundancyOptimizer", f_zero, zero_help},
+    {"dist_check",
+     f_dist_check,
+     {"dist_check", "dist_check(model)",
+      "nndb's: compare every parameter's checksum across ranks; the result's message names the "
+      "first parameter that diverged and on which rank (ok, first, rank, message).",
+      "print(dist_check(model).message)"}},
+    {NULL, NULL, {NULL, NULL, NULL, NULL}},
+};
