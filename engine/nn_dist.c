@@ -556,9 +556,14 @@ static void begin_pass(nn_ctx *ctx, nn_dist_ddp *d, int64_t count) {
                 if (d->params[i] == in->t) d->last_pos[i] = k + 1;
         }
     }
+    /* A backward pass through none of our parameters (another model's)
+     * is not ours to reduce. */
+    bool ours = false;
+    for (int i = 0; i < d->n && !ours; i++) ours = d->last_pos[i] > 0;
+    d->active = ours;
+    if (!ours) return;
     d->next_launch = 0;
     d->started_early = 0;
-    d->active = true;
 }
 
 static void mark_ready(nn_dist_ddp *d, int i) {

@@ -503,6 +503,10 @@ static bool ddp_getattr(lang_vm *vm, lang_obj *o, const char *name, lang_val *ou
         *out = lang_int(nn_dist_ddp_started_early(d->ddp));
         return true;
     }
+    if (!strcmp(name, "no_sync")) {
+        *found = false; /* the method */
+        return true;
+    }
     /* Everything else is the wrapped module's (parameters(), train(), ...). */
     return lang_getattr(vm, d->module, name, out);
 }
