@@ -65,6 +65,7 @@ run_suite debugger_pty "$PYTHON" tests/repl/test_debugger.py
 run_suite drills "$PYTHON" tests/drills/test_drills.py
 run_suite hub "$PYTHON" tests/drills/test_hub.py
 run_suite kernel tests/kernel/run.sh
+run_suite dist "$PYTHON" tests/dist/test_dist.py
 [ -x build/test_noalloc ] && run_suite noalloc build/test_noalloc
 ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0} \
     LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$(pwd)/tests/lsan.supp} \

@@ -1,0 +1,198 @@
+#!/usr/bin/python3
+"""Distributed tests: nndb scripts under `mpirun -np N` (Open MPI, oversubscribed
+on this 2-core machine), checked for their "ok" lines, their errors and their
+exit; DistributedSampler against PyTorch's. Ends with "N passed, M failed".
+Without mpirun every case is skipped with one message (0 passed, 0 failed)."""
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+NNDB = os.path.join(ROOT, "build", "nndb")
+HERE = os.path.join(ROOT, "tests", "dist")
+passed = failed = 0
+
+
+def report(name, ok, detail=""):
+    global passed, failed
+    if ok:
+        passed += 1
+        print(f"PASS {name}")
+    else:
+        failed += 1
+        print(f"FAIL {name}: {detail}")
+
+
+def mpirun_cmd(n):
+    cmd = ["mpirun", "--oversubscribe", "-np", str(n)]
+    if os.geteuid() == 0:
+        cmd.insert(1, "--allow-run-as-root")
+    return cmd
+
+
+def run(n, script, timeout=120, env=None):
+    e = dict(os.environ)
+    e.update(env or {})
+    t0 = time.time()
+    p = subprocess.run(mpirun_cmd(n) + [NNDB, "run", script], capture_output=True, text=True,
+                       timeout=timeout, env=e)
+    return p.returncode, p.stdout + p.stderr, time.time() - t0
+
+
+def script(text):
+    f = tempfile.NamedTemporaryFile("w", suffix=".nn", delete=False, dir=tempfile.gettempdir())
+    f.write(text)
+    f.close()
+    return f.name
+
+
+def ok_lines(out):
+    return [l for l in out.splitlines() if l.startswith("ok ")]
+
+
+def case_script(name, n, path, want):
+    rc, out, _ = run(n, os.path.join(HERE, path))
+    oks = ok_lines(out)
+    report(f"{name} -np {n}", rc == 0 and len(oks) == want,
+           f"rc {rc}, {len(oks)} ok lines (want {want}):\n{out[-3000:]}")
+
+
+def expect_failure(name, n, text, must, max_s, env=None):
+    rc, out, dt = run(n, script(text), env=env)
+    missing = [m for m in must if not re.search(m, out)]
+    report(name, rc != 0 and not missing and dt < max_s,
+           f"rc {rc}, {dt:.1f}s (limit {max_s}), missing {missing}:\n{out[-3000:]}")
+
+
+def sampler_vs_torch():
+    import torch
+    from torch.utils.data import DistributedSampler
+    cases = [(10, 3, False), (10, 3, True), (12, 4, False), (7, 2, False), (2, 3, False),
+             (2, 3, True), (1, 2, False)]
+    lines = []
+    for size, k, drop in cases:
+        for r in range(k):
+            lines.append(f"print(list(DistributedSampler({size}, num_replicas={k}, rank={r}, "
+                         f"shuffle=False, drop_last={drop})), "
+                         f"len(DistributedSampler({size}, num_replicas={k}, rank={r}, "
+                         f"shuffle=False, drop_last={drop})))")
+    p = subprocess.run([NNDB, "run", script("\n".join(lines) + "\n")], capture_output=True,
+                       text=True, timeout=60)
+    got = p.stdout.splitlines()
+    want = []
+    for size, k, drop in cases:
+        for r in range(k):
+            s = DistributedSampler(list(range(size)), num_replicas=k, rank=r, shuffle=False,
+                                   drop_last=drop)
+            want.append(f"{list(s)} {len(s)}")
+    report("DistributedSampler(shuffle=False) == PyTorch's (padding, drop_last)",
+           p.returncode == 0 and got == want, f"got {got}\nwant {want}\n{p.stderr}")
+
+
+def ctrl_c():
+    text = ("dist.init_process_group(backend=\"mpi\")\n"
+            "print(\"ready\", dist.get_rank())\n"
+            "t = ones(1000)\n"
+            "while True:\n"
+            "    dist.all_reduce(t, op=dist.ReduceOp.MAX)\n")
+    p = subprocess.Popen(mpirun_cmd(2) + [NNDB, "run", script(text)], stdout=subprocess.PIPE,
+                         stderr=subprocess.STDOUT, text=True, start_new_session=True)
+    seen = 0
+    t0 = time.time()
+    while seen < 2 and time.time() - t0 < 30:
+        line = p.stdout.readline()
+        seen += line.startswith("ready")
+    p.send_signal(signal.SIGINT)
+    try:
+        p.wait(timeout=20)
+        ended = True
+    except subprocess.TimeoutExpired:
+        ended = False
+        os.killpg(p.pid, signal.SIGKILL)
+        p.wait()
+    # No rank is left behind (they may take a moment to be reaped).
+    for _ in range(50):
+        left = subprocess.run(["pgrep", "-s", str(p.pid)], capture_output=True, text=True).stdout
+        if not left.strip():
+            break
+        time.sleep(0.2)
+    report("Ctrl-C under mpirun ends every rank", seen == 2 and ended and not left.strip(),
+           f"ready {seen}, ended {ended}, left {left!r}")
+
+
+def main():
+    if not shutil.which("mpirun"):
+        print("SKIP tests/dist: mpirun not found (apt-get install openmpi-bin libopenmpi-dev)")
+        print("0 passed, 0 failed")
+        return 0
+
+    # nndb itself does not link MPI: it is opened on init_process_group.
+    ldd = subprocess.run(["ldd", NNDB], capture_output=True, text=True).stdout
+    report("nndb does not link libmpi", "libmpi" not in ldd, ldd)
+    p = subprocess.run([NNDB, "run", script("print(dist.is_initialized())\nprint(dist.get_rank())\n")],
+                       capture_output=True, text=True, timeout=60)
+    report("without init: is_initialized False, get_rank a clear error",
+           p.stdout.startswith("False") and "init_process_group(backend=\"mpi\")" in p.stderr
+           and p.returncode == 1, p.stdout + p.stderr)
+    p = subprocess.run([NNDB, "run", script("dist.init_process_group(backend=\"gloo\")\n")],
+                       capture_output=True, text=True, timeout=60)
+    report("backend=\"gloo\" names the one backend",
+           p.returncode == 1 and "nndb has one backend, \"mpi\"" in p.stderr, p.stderr)
+
+    for n in (2, 4):
+        # Per rank and dtype: 4 all_reduce ops (+ AVG for floats), broadcast,
+        # n all_gather parts, all_gather_into, reduce_scatter, reduce,
+        # scatter, send/recv; rank 1 also checks n gathered parts; barrier.
+        case_script("collectives", n, "collectives.nn", n * (3 * (10 + n) + 2 + 1) + 3 * n)
+        case_script("DDP == one process on the whole batch", n, "ddp_equiv.nn", 6 * n)
+        case_script("ZeRO-1 == AdamW, state sharded", n, "zero.nn", 3 * n)
+
+    rc, out, _ = run(2, os.path.join(HERE, "drill_bugs.nn"))
+    report("drill bug 1: summed gradients are world x the average",
+           rc == 0 and out.count("grad norm ratio summed/averaged = 2.000") == 2, out)
+    report("drill bug 2: dist_check names the diverged parameter and rank",
+           out.count("ok=False first=0.weight rank=1") == 2 and
+           out.count("bug2-fixed rank") == 2 and "bug2-fixed rank 0: ok=True" in out, out)
+    report("drill bug 3: without set_epoch every epoch has the same order",
+           out.count("same=True; with set_epoch(1)") == 2 and
+           out.count("same=False") == 2, out)
+
+    expect_failure(
+        "mismatched shapes name both shapes and ranks", 2,
+        "dist.init_process_group(backend=\"mpi\")\n"
+        "t = zeros(4, 3) if dist.get_rank() == 0 else zeros(5)\n"
+        "dist.all_reduce(t)\n",
+        [r"all_reduce: the tensors differ across ranks: rank 0 has float32 \[4, 3\], "
+         r"rank 1 has float32 \[5\]"], 60)
+    expect_failure(
+        "a rank that raises ends the others, naming the rank", 2,
+        "dist.init_process_group(backend=\"mpi\", timeout=120)\n"
+        "assert dist.get_rank() != 1, \"planted failure\"\n"
+        "dist.all_reduce(ones(3))\n",
+        [r"AssertionError: planted failure", r"nndb: rank 1 of 2 failed; ending every rank",
+         r"MPI_ABORT was invoked on rank 1"], 60)
+    expect_failure(
+        "a collective another rank never joins times out", 2,
+        "dist.init_process_group(backend=\"mpi\", timeout=2)\n"
+        "if dist.get_rank() == 0:\n"
+        "    dist.all_reduce(ones(3))\n",
+        [r"all_reduce timed out after 2 s on rank 0 of 2", r"rank 0 of 2 failed"], 60)
+    expect_failure(
+        "NNDB_DIST_TIMEOUT sets the timeout", 2,
+        "dist.init_process_group(backend=\"mpi\")\n"
+        "if dist.get_rank() == 1:\n"
+        "    dist.barrier()\n",
+        [r"barrier timed out after 1 s on rank 1 of 2"], 60, env={"NNDB_DIST_TIMEOUT": "1"})
+    sampler_vs_torch()
+    ctrl_c()
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
