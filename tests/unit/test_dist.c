@@ -1,0 +1,122 @@
+/* nn_dist without MPI: DistributedSampler's order and randperm against
+ * PyTorch's (tests/torch/ref_dist.py), fed PyTorch's CPU generator (an
+ * MT19937 written here), and the errors every entry point gives before
+ * init_process_group. The collectives themselves run under mpirun in
+ * tests/dist/. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nn_dist.h"
+#include "testutil.h"
+
+/* PyTorch's CPUGeneratorImpl::random(): MT19937 seeded by init_genrand. */
+typedef struct mt19937 {
+    uint32_t s[624];
+    int i;
+} mt19937;
+
+static void mt_seed(mt19937 *m, uint32_t seed) {
+    m->s[0] = seed;
+    for (int i = 1; i < 624; i++)
+        m->s[i] = 1812433253u * (m->s[i - 1] ^ (m->s[i - 1] >> 30)) + (uint32_t)i;
+    m->i = 624;
+}
+
+static uint32_t mt_next(void *state) {
+    mt19937 *m = state;
+    if (m->i >= 624) {
+        for (int k = 0; k < 624; k++) {
+            uint32_t y = (m->s[k] & 0x80000000u) | (m->s[(k + 1) % 624] & 0x7fffffffu);
+            m->s[k] = m->s[(k + 397) % 624] ^ (y >> 1) ^ ((y & 1) ? 0x9908b0dfu : 0);
+        }
+        m->i = 0;
+    }
+    uint32_t y = m->s[m->i++];
+    y ^= y >> 11;
+    y ^= (y << 7) & 0x9d2c5680u;
+    y ^= (y << 15) & 0xefc60000u;
+    y ^= y >> 18;
+    return y;
+}
+
+static int64_t read_ints(char **p, int64_t *out, int cap) {
+    int n = 0;
+    char *end;
+    while (n < cap) {
+        long long v = strtoll(*p, &end, 10);
+        if (end == *p) break;
+        out[n++] = v;
+        *p = end;
+    }
+    return n;
+}
+
+NN_TEST(dist_sampler_matches_torch) {
+    char path[512];
+    const char *dir = getenv("NNDB_REF_DIR");
+    snprintf(path, sizeof path, "%s/dist_sampler.txt", dir ? dir : "build/ref");
+    char *text = tu_read_file(path);
+    CHECK_MSG(text, "missing %s (run tests/torch/ref_dist.py)", path);
+    if (!text) return;
+    nn_ctx *ctx = nn_ctx_new(0);
+    int perms = 0, samplers = 0;
+    static int64_t v[4096], got[4096];
+    for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+        char *p = line;
+        if (!strncmp(p, "randperm ", 9)) {
+            p += 9;
+            int64_t n = read_ints(&p, v, 4096);
+            int64_t len = v[0];
+            mt19937 m;
+            mt_seed(&m, (uint32_t)v[1]);
+            nn_dist_randperm(got, len, mt_next, &m);
+            CHECK_MSG(n == len + 2 && !memcmp(got, v + 2, sizeof(int64_t) * (size_t)len),
+                      "randperm(%lld) seed %lld differs from torch's", (long long)len,
+                      (long long)v[1]);
+            perms++;
+        } else if (!strncmp(p, "sampler ", 8)) {
+            p += 8;
+            int64_t n = read_ints(&p, v, 4096);
+            nn_dist_sampler s = {v[0], (int)v[1], (int)v[2], v[3] != 0, v[4] != 0};
+            mt19937 m;
+            mt_seed(&m, (uint32_t)(v[5] + v[6]));
+            int64_t *idx = NULL, k = 0;
+            CHECK(nn_dist_sampler_indices(ctx, &s, mt_next, &m, &idx, &k) == NN_OK);
+            CHECK(k == nn_dist_sampler_num_samples(&s));
+            CHECK_MSG(k == n - 7 && !memcmp(idx, v + 7, sizeof(int64_t) * (size_t)k),
+                      "sampler len %lld replicas %lld rank %lld shuffle %lld drop %lld differs",
+                      (long long)v[0], (long long)v[1], (long long)v[2], (long long)v[3],
+                      (long long)v[4]);
+            free(idx);
+            samplers++;
+        }
+    }
+    CHECK_MSG(perms == 7 && samplers == 17, "read %d randperm and %d sampler cases", perms,
+              samplers);
+    free(text);
+    nn_ctx_free(ctx);
+}
+
+NN_TEST(dist_without_group_is_an_error) {
+    nn_ctx *ctx = nn_ctx_new(0);
+    nn_tensor *t = nn_zeros(ctx, NN_FLOAT32, 1, (int64_t[]){3});
+    CHECK(!nn_dist_is_initialized());
+    CHECK(nn_dist_rank() == 0 && nn_dist_world_size() == 1);
+    CHECK(nn_dist_all_reduce(ctx, t, NN_DIST_SUM) == NN_ERR_RUNTIME);
+    CHECK(strstr(nn_ctx_error(ctx), "all_reduce: no process group"));
+    CHECK(nn_dist_broadcast(ctx, t, 0) == NN_ERR_RUNTIME);
+    CHECK(nn_dist_barrier(ctx) == NN_ERR_RUNTIME);
+    CHECK(nn_dist_send(ctx, t, 1, 0) == NN_ERR_RUNTIME);
+    CHECK(!nn_dist_ddp_new(ctx, &t, 1, NULL, 0, 0));
+    CHECK(strstr(nn_ctx_error(ctx), "DistributedDataParallel: no process group"));
+    nn_optim_config cfg = nn_optim_defaults(NN_OPTIM_ADAMW);
+    CHECK(!nn_dist_zero_new(ctx, &t, 1, &cfg));
+    int first, bad;
+    CHECK(nn_dist_check(ctx, &t, 1, &first, &bad) == NN_ERR_RUNTIME && first == -1);
+    nn_error err = {0};
+    CHECK(nn_dist_destroy(&err) == NN_OK); /* nothing to leave */
+    CHECK(strcmp(nn_dist_op_name(NN_DIST_PRODUCT), "PRODUCT") == 0);
+    nn_tensor_release(t);
+    nn_ctx_free(ctx);
+}
