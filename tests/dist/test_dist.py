@@ -181,7 +181,18 @@ def main():
         "dist.init_process_group(backend=\"mpi\", timeout=2)\n"
         "if dist.get_rank() == 0:\n"
         "    dist.all_reduce(ones(3))\n",
-        [r"all_reduce timed out after 2 s on rank 0 of 2", r"rank 0 of 2 failed"], 60)
+        [r"all_reduce timed out after 2 s on rank 0 of 2: another rank did not join",
+         r"MPI_ABORT was invoked on rank 0"], 60)
+    expect_failure(
+        "ranks that call different collectives are told which", 2,
+        "dist.init_process_group(backend=\"mpi\")\n"
+        "t = ones(3)\n"
+        "if dist.get_rank() == 0:\n"
+        "    dist.all_reduce(t)\n"
+        "else:\n"
+        "    dist.broadcast(t, src=0)\n",
+        [r"ranks called different collectives: rank 0 called all_reduce, rank 1 called "
+         r"broadcast"], 60)
     expect_failure(
         "NNDB_DIST_TIMEOUT sets the timeout", 2,
         "dist.init_process_group(backend=\"mpi\")\n"
