@@ -106,7 +106,7 @@ static bool install_builtins(lang_vm *vm) {
 lang_session *lang_session_new(const lang_frontend *fe) {
     lang_session *s = calloc(1, sizeof *s);
     if (!s) return NULL;
-    s->ctx = nn_ctx_new(0);
+    s->ctx = nn_ctx_new(NN_RNG_DEFAULT_SEED);
     if (!s->ctx) {
         free(s);
         return NULL;
