@@ -151,5 +151,80 @@ for seed in (0, 42):
         torch.manual_seed(seed)
         record("embedding", "f32", seed, rows * cols, rows, cols, 0, torch.nn.Embedding(rows, cols).weight)
 
+
+
+# nanoGPT's GPT (model.py's constructor and init, written out here): the
+# weights after torch.manual_seed(seed) in the order wte, wpe, then per block
+# c_attn w/b, attn c_proj w/b, c_fc w/b, mlp c_proj w/b, then lm_head (biases
+# only when bias). c is the index of the config (vocab, block_size, n_layer,
+# n_head, n_embd, bias, tied) in GPT_CONFIGS; test_random.c has the same list.
+GPT_CONFIGS = [(27, 8, 2, 2, 16, True, True), (65, 16, 1, 4, 32, False, False),
+               (256, 64, 2, 4, 64, True, True)]
+
+
+class CausalSelfAttention(torch.nn.Module):
+    def __init__(self, C, bias):
+        super().__init__()
+        self.c_attn = torch.nn.Linear(C, 3 * C, bias=bias)
+        self.c_proj = torch.nn.Linear(C, C, bias=bias)
+        self.attn_dropout = torch.nn.Dropout(0.0)
+        self.resid_dropout = torch.nn.Dropout(0.0)
+
+
+class MLP(torch.nn.Module):
+    def __init__(self, C, bias):
+        super().__init__()
+        self.c_fc = torch.nn.Linear(C, 4 * C, bias=bias)
+        self.gelu = torch.nn.GELU()
+        self.c_proj = torch.nn.Linear(4 * C, C, bias=bias)
+        self.dropout = torch.nn.Dropout(0.0)
+
+
+class Block(torch.nn.Module):
+    def __init__(self, C, bias):
+        super().__init__()
+        self.ln_1 = torch.nn.LayerNorm(C)
+        self.attn = CausalSelfAttention(C, bias)
+        self.ln_2 = torch.nn.LayerNorm(C)
+        self.mlp = MLP(C, bias)
+
+
+class GPT(torch.nn.Module):
+    def __init__(self, V, T, L, H, C, bias, tied):
+        super().__init__()
+        self.transformer = torch.nn.ModuleDict(dict(
+            wte=torch.nn.Embedding(V, C), wpe=torch.nn.Embedding(T, C), drop=torch.nn.Dropout(0.0),
+            h=torch.nn.ModuleList([Block(C, bias) for _ in range(L)]), ln_f=torch.nn.LayerNorm(C)))
+        self.lm_head = torch.nn.Linear(C, V, bias=False)
+        if tied:
+            self.transformer.wte.weight = self.lm_head.weight
+        self.apply(self._init_weights)
+        for pn, p in self.named_parameters():
+            if pn.endswith("c_proj.weight"):
+                torch.nn.init.normal_(p, mean=0.0, std=0.02 / math.sqrt(2 * L))
+
+    def _init_weights(self, module):
+        if isinstance(module, torch.nn.Linear):
+            torch.nn.init.normal_(module.weight, mean=0.0, std=0.02)
+            if module.bias is not None:
+                torch.nn.init.zeros_(module.bias)
+        elif isinstance(module, torch.nn.Embedding):
+            torch.nn.init.normal_(module.weight, mean=0.0, std=0.02)
+
+
+for seed in (0, 1337):
+    for ci, cfg in enumerate(GPT_CONFIGS):
+        torch.manual_seed(seed)
+        g = GPT(*cfg)
+        ts = [g.transformer.wte.weight, g.transformer.wpe.weight]
+        for b in g.transformer.h:
+            for lin in (b.attn.c_attn, b.attn.c_proj, b.mlp.c_fc, b.mlp.c_proj):
+                ts.append(lin.weight)
+                if lin.bias is not None:
+                    ts.append(lin.bias)
+        ts.append(g.lm_head.weight)
+        flat = torch.cat([t.reshape(-1) for t in ts])
+        record("gpt", "f32", seed, flat.numel(), 0, 0, ci, flat)
+
 index.close()
 print(f"ref_random: {count} cases in {OUT}/random.txt")

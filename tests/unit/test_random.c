@@ -50,8 +50,45 @@ static nn_tensor *transposed(nn_ctx *ctx, nn_dtype dt, int64_t rows, int64_t col
     return nn_tensor_view_raw(ctx, *base, 2, TU_SHAPE(rows, cols), TU_SHAPE(1, rows), 0);
 }
 
+/* tests/torch/ref_random.py's GPT_CONFIGS. */
+static const nn_gpt_config gpt_configs[] = {
+    {.vocab_size = 27, .block_size = 8, .n_layer = 2, .n_head = 2, .n_embd = 16, .bias = true,
+     .tied = true},
+    {.vocab_size = 65, .block_size = 16, .n_layer = 1, .n_head = 4, .n_embd = 32, .bias = false,
+     .tied = false},
+    {.vocab_size = 256, .block_size = 64, .n_layer = 2, .n_head = 4, .n_embd = 64, .bias = true,
+     .tied = true},
+};
+
+static nn_tensor *run_gpt(nn_ctx *ctx, const rcase *c) {
+    nn_module *m = nn_module_gpt(ctx, &gpt_configs[(int)c->c]);
+    if (!m) return NULL;
+    nn_tensor *ts[64];
+    int k = 0;
+    ts[k++] = nn_module_param(m->children[0].m, "weight");
+    ts[k++] = nn_module_param(m->children[1].m, "weight");
+    nn_module *blocks = m->children[3].m;
+    for (int l = 0; l < blocks->n_children; l++) {
+        nn_module *b = blocks->children[l].m, *attn = b->children[1].m, *mlp = b->children[3].m;
+        nn_module *lins[4] = {attn->children[0].m, attn->children[1].m, mlp->children[0].m,
+                              mlp->children[2].m};
+        for (int i = 0; i < 4; i++) {
+            ts[k++] = lins[i]->params[0].t;
+            if (lins[i]->params[1].t) ts[k++] = lins[i]->params[1].t;
+        }
+    }
+    ts[k++] = nn_module_param(m->children[5].m, "weight");
+    nn_tensor *flat[64];
+    for (int i = 0; i < k; i++) flat[i] = nn_reshape(ctx, ts[i], 1, TU_SHAPE(nn_tensor_numel(ts[i])));
+    nn_tensor *out = nn_cat(ctx, flat, k, 0);
+    for (int i = 0; i < k; i++) nn_tensor_release(flat[i]);
+    nn_module_release(m);
+    return out;
+}
+
 static nn_tensor *run_init(nn_ctx *ctx, const rcase *c) {
     nn_ctx_seed(ctx, c->seed);
+    if (!strcmp(c->op, "gpt")) return run_gpt(ctx, c);
     int64_t r = (int64_t)c->a, k = (int64_t)c->b;
     if (!strcmp(c->op, "linear")) {
         nn_module *m = nn_module_linear(ctx, k, r, true);
