@@ -82,7 +82,13 @@ nn_status nn_tensor_uniform_gen_(nn_ctx *ctx, nn_tensor *t, double lo, double hi
     walk_init(&w, t);
     /* uniform_real_distribution: x * (to - from) + from in the tensor's
      * type, fused as torch's build fuses it. */
-    if (t->dtype == NN_FLOAT32) {
+    if (nn_tensor_is_contiguous(t)) {
+        if (t->dtype == NN_FLOAT32)
+            nn_rng_fill_uniform_f32(rng, (float *)t->storage->data + t->offset, n, (float)lo,
+                                    (float)hi);
+        else
+            nn_rng_fill_uniform_f64(rng, (double *)t->storage->data + t->offset, n, lo, hi);
+    } else if (t->dtype == NN_FLOAT32) {
         float from = (float)lo, to = (float)hi, span = to - from;
         float *d = t->storage->data;
         for (int64_t i = 0; i < n; i++) d[walk_next(&w)] = fmaf(nn_rng_uniform_f32(rng), span, from);

@@ -58,6 +58,12 @@ double nn_rng_normal(nn_rng *rng);
  * n >= 2^32 (the modulo bias is PyTorch's). n > 0. */
 uint64_t nn_rng_below(nn_rng *rng, uint64_t n);
 
+/* Fill x[0..n) with uniforms in [from, to) as uniform_ fills a tensor:
+ * x * (to - from) + from (one rounding) in the element type, x the 24- or
+ * 53-bit uniform. */
+void nn_rng_fill_uniform_f32(nn_rng *rng, float *x, int64_t n, float from, float to);
+void nn_rng_fill_uniform_f64(nn_rng *rng, double *x, int64_t n, double from, double to);
+
 /* Fill x[0..n) with N(mean, std^2) as PyTorch fills a contiguous tensor of
  * n >= 16 elements: n uniforms first, Box-Muller on each block of 16 (the
  * first 8 give the radii, the last 8 the angles), and when 16 does not
