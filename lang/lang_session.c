@@ -16,6 +16,7 @@
 #include "lang_display.h"
 #include "lang_eval.h"
 #include "lang_nn.h"
+#include "lang_random.h"
 #include "lang_tensor.h"
 
 struct lang_session {
@@ -88,7 +89,9 @@ static bool install_builtins(lang_vm *vm) {
             if (!ok) return false;
         }
     }
-    if (!lang_core_install(vm) || !lang_tensor_install(vm) || !lang_nn_install(vm)) return false;
+    if (!lang_core_install(vm) || !lang_tensor_install(vm) || !lang_nn_install(vm) ||
+        !lang_random_install(vm))
+        return false;
     /* Families may install plain globals (dtypes): make them builtins, so
      * %who does not list them and %reset does not remove them. */
     for (int64_t k = 0; k < vm->n_globals; k++) {

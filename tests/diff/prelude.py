@@ -12,6 +12,8 @@ from torch import tanh, sigmoid
 # `from torch import *` replaces these builtins with tensor functions that
 # reject plain Python values; nndb's versions accept both, as Python's do.
 from builtins import sum, max, min, abs, round, pow, all, any, range, float, int, bool
+# Python's random module is a global in nndb (as if imported).
+import random
 import math as _math
 
 
