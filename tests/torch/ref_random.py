@@ -153,6 +153,29 @@ for seed in (0, 42):
 
 
 
+# DataLoader(range(n), batch_size=a, shuffle, drop_last, generator=) over two
+# epochs after torch.manual_seed(seed): every index in order, then
+# torch.rand(2) from the default generator and (with a generator, seeded
+# seed + 1) torch.rand(2, generator=g), all as float64. b packs the flags:
+# shuffle + 2 * drop_last + 4 * generator.
+for seed in (0, 42):
+    for n in (10, 17, 32):
+        for bs in (4, 5):
+            for flags in range(8):
+                shuffle, drop_last, use_gen = bool(flags & 1), bool(flags & 2), bool(flags & 4)
+                torch.manual_seed(seed)
+                g = torch.Generator().manual_seed(seed + 1) if use_gen else None
+                dl = torch.utils.data.DataLoader(range(n), batch_size=bs, shuffle=shuffle,
+                                                 drop_last=drop_last, generator=g)
+                seen = []
+                for epoch in range(2):
+                    for batch in dl:
+                        seen += batch.tolist()
+                seen += torch.rand(2, dtype=torch.float64).tolist()
+                if use_gen:
+                    seen += torch.rand(2, dtype=torch.float64, generator=g).tolist()
+                record("loader", "f64", seed, n, bs, flags, 0, torch.tensor(seen, dtype=torch.float64))
+
 # nanoGPT's GPT (model.py's constructor and init, written out here): the
 # weights after torch.manual_seed(seed) in the order wte, wpe, then per block
 # c_attn w/b, attn c_proj w/b, c_fc w/b, mlp c_proj w/b, then lm_head (biases

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "nn_data.h"
 #include "nn_init.h"
 #include "nn_module.h"
 #include "nn_random.h"
@@ -132,6 +133,42 @@ static nn_tensor *run_init(nn_ctx *ctx, const rcase *c) {
     return w;
 }
 
+/* The torch-mode DataLoader: see ref_random.py's "loader" cases. */
+static nn_tensor *run_loader(nn_ctx *ctx, const rcase *c) {
+    int flags = (int)c->b;
+    nn_ctx_seed(ctx, c->seed);
+    nn_rng g;
+    nn_rng_seed(&g, c->seed + 1);
+    nn_dataset *ds = nn_data_spirals(ctx, c->n, 2, 0.1, 0);
+    if (!ds) return NULL;
+    nn_loader_config cfg = {.batch_size = (int64_t)c->a,
+                            .shuffle = flags & 1,
+                            .drop_last = (flags & 2) != 0,
+                            .torch_rng = true,
+                            .generator = (flags & 4) ? &g : NULL};
+    nn_loader *l = nn_loader_new(ctx, ds, &cfg);
+    double seen[200];
+    int k = 0;
+    nn_loader_batch b = {0};
+    for (int epoch = 0; l && epoch < 2; epoch++) {
+        nn_loader_start(ctx, l);
+        while (nn_loader_next(ctx, l, &b))
+            for (int64_t i = 0; i < b.size; i++) seen[k++] = nn_tensor_get_flat(b.index, i);
+    }
+    nn_loader_batch_clear(&b);
+    nn_loader_free(l);
+    nn_data_free(ds);
+    nn_tensor *r = nn_rand(ctx, NN_FLOAT64, 1, TU_SHAPE(2));
+    for (int i = 0; i < 2; i++) seen[k++] = nn_tensor_get_flat(r, i);
+    nn_tensor_release(r);
+    if (flags & 4) {
+        r = nn_rand_gen(ctx, &g, NN_FLOAT64, 1, TU_SHAPE(2));
+        for (int i = 0; i < 2; i++) seen[k++] = nn_tensor_get_flat(r, i);
+        nn_tensor_release(r);
+    }
+    return nn_tensor_from_doubles(ctx, NN_FLOAT64, 1, TU_SHAPE(k), seen);
+}
+
 /* nndb's result for [c] as bytes; NULL for an op this file does not know. */
 static uint8_t *run_case(nn_ctx *ctx, const rcase *c, size_t *len) {
     nn_dtype dt = dtype_of(c->dt);
@@ -209,6 +246,8 @@ static uint8_t *run_case(nn_ctx *ctx, const rcase *c, size_t *len) {
         for (int k = 0; k < 6; k++) nn_tensor_release(parts[k]);
         nn_tensor_release(d);
         nn_tensor_release(i);
+    } else if (!strcmp(op, "loader")) {
+        out = run_loader(ctx, c);
     } else {
         out = run_init(ctx, c);
         if (!out) return NULL;
