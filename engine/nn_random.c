@@ -91,7 +91,8 @@ nn_status nn_tensor_uniform_gen_(nn_ctx *ctx, nn_tensor *t, double lo, double hi
     } else if (t->dtype == NN_FLOAT32) {
         float from = (float)lo, to = (float)hi, span = to - from;
         float *d = t->storage->data;
-        for (int64_t i = 0; i < n; i++) d[walk_next(&w)] = fmaf(nn_rng_uniform_f32(rng), span, from);
+        for (int64_t i = 0; i < n; i++)
+            d[walk_next(&w)] = fmaf(nn_rng_uniform_f32(rng), span, from);
     } else {
         double span = hi - lo, *d = t->storage->data;
         for (int64_t i = 0; i < n; i++) d[walk_next(&w)] = fma(nn_rng_uniform(rng), span, lo);
@@ -137,8 +138,7 @@ nn_status nn_tensor_bernoulli_(nn_ctx *ctx, nn_tensor *t, double p, nn_rng *gen)
 
 nn_status nn_tensor_exponential_(nn_ctx *ctx, nn_tensor *t, double lambd, nn_rng *gen) {
     if (!(lambd > 0))
-        return nn_error_set(&ctx->err, NN_ERR_VALUE, "exponential_ needs lambd > 0, got %g",
-                            lambd);
+        return nn_error_set(&ctx->err, NN_ERR_VALUE, "exponential_ needs lambd > 0, got %g", lambd);
     if (need_float(ctx, t, "exponential_") || nn_tensor_check_inplace(ctx, t, "exponential_"))
         return ctx->err.code;
     nn_rng *rng = pick(ctx, gen);
@@ -277,8 +277,8 @@ nn_tensor *nn_bernoulli(nn_ctx *ctx, nn_tensor *p, nn_rng *gen) {
      * one a 53-bit uniform (bernoulli_distribution<float> / <double>). */
     for (int64_t i = 0; i < n; i++) {
         double v = nn_tensor_get_flat(p, i);
-        bool one = p->dtype == NN_FLOAT32 ? nn_rng_uniform_f32(rng) < (float)v
-                                          : nn_rng_uniform(rng) < v;
+        bool one =
+            p->dtype == NN_FLOAT32 ? nn_rng_uniform_f32(rng) < (float)v : nn_rng_uniform(rng) < v;
         put(t, i, one ? 1.0 : 0.0);
     }
     return t;
@@ -297,8 +297,7 @@ static int by_key_desc(const void *a, const void *b) {
     return x->index < y->index ? -1 : x->index > y->index;
 }
 
-nn_tensor *nn_multinomial(nn_ctx *ctx, nn_tensor *probs, int64_t n, bool replacement,
-                          nn_rng *gen) {
+nn_tensor *nn_multinomial(nn_ctx *ctx, nn_tensor *probs, int64_t n, bool replacement, nn_rng *gen) {
     if (need_float(ctx, probs, "multinomial")) return NULL;
     if (probs->ndim != 1 && probs->ndim != 2) {
         nn_error_set(&ctx->err, NN_ERR_VALUE, "multinomial: prob_dist must be 1 or 2 dim, got %d",

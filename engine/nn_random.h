@@ -35,8 +35,7 @@ nn_tensor *nn_bernoulli(nn_ctx *ctx, nn_tensor *p, nn_rng *gen);
  * non-negative finite weights (not necessarily summing to 1); int64 indices
  * [n] or [m, n]. Without replacement (or n == 1) it is PyTorch's
  * exponential-race: argmax / topk of probs / Exp(1). */
-nn_tensor *nn_multinomial(nn_ctx *ctx, nn_tensor *probs, int64_t n, bool replacement,
-                          nn_rng *gen);
+nn_tensor *nn_multinomial(nn_ctx *ctx, nn_tensor *probs, int64_t n, bool replacement, nn_rng *gen);
 
 nn_status nn_tensor_uniform_gen_(nn_ctx *ctx, nn_tensor *t, double lo, double hi, nn_rng *gen);
 nn_status nn_tensor_normal_gen_(nn_ctx *ctx, nn_tensor *t, double mean, double std, nn_rng *gen);

@@ -32,8 +32,8 @@
 typedef struct nn_rng {
     uint64_t seed; /* the seed given to nn_rng_seed (initial_seed) */
     uint32_t mt[NN_RNG_MT_N];
-    int32_t left;  /* draws before the next twist, plus one */
-    uint32_t next; /* index of the next word of mt */
+    int32_t left;    /* draws before the next twist, plus one */
+    uint32_t next;   /* index of the next word of mt */
     bool has_normal; /* the spare Box-Muller value of nn_rng_normal */
     double normal;
     bool has_normal_f32; /* PyTorch's float spare: kept only for the state */

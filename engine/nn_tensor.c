@@ -601,4 +601,3 @@ nn_status nn_tensor_clamp_(nn_ctx *ctx, nn_tensor *t, double lo, double hi) {
     double a[2] = {lo, hi};
     return map_inplace(ctx, t, "clamp_", f_clamp, a);
 }
-

@@ -16,8 +16,8 @@
 #include <string.h>
 
 #include "lang_builtins.h"
-#include "lang_generator.h"
 #include "lang_eval.h" /* lang_tuple_pack, lang_getitem, lang_iter, dict layout */
+#include "lang_generator.h"
 #include "lang_nn.h"
 #include "lang_tensor.h"
 #include "lang_vm.h"
@@ -1014,7 +1014,7 @@ static const lang_method loader_methods[] = {
             "loader:`). len(loader) is the number of batches. With shuffle, each epoch has a "     \
             "fresh order, drawn as torch draws it (from generator=, or the default generator "     \
             "that manual_seed seeds); with seed= instead, from seed and the epoch number, "        \
-            "without touching the default generator. Looping again starts the next epoch.",       \
+            "without touching the default generator. Looping again starts the next epoch.",        \
             "loader = DataLoader(spirals(300), batch_size=32, shuffle=True)\n"                     \
             "for xb, yb in loader: print(xb.shape)"                                                \
     }
@@ -1109,8 +1109,8 @@ static bool f_random_split(lang_vm *vm, const lang_args *a, lang_val *out) {
         int64_t total = 0;
         for (int64_t i = 0; i < k; i++) {
             if (frac[i] < 0 || frac[i] > 1)
-                return lang_raise(vm, LANG_ERR_VALUE, "Fraction at index %lld is not between 0 and 1",
-                                  (long long)i);
+                return lang_raise(vm, LANG_ERR_VALUE,
+                                  "Fraction at index %lld is not between 0 and 1", (long long)i);
             len[i] = (int64_t)floor((double)ds->n * frac[i]);
             total += len[i];
         }
@@ -1285,7 +1285,8 @@ const lang_builtin_def lang_data_builtins[] = {
      {"random_split", "random_split(dataset, lengths, generator=None)",
       "Split a dataset at random into parts of the given lengths (ints summing to len(dataset), "
       "or fractions summing to 1), drawn as torch.utils.data.random_split draws them.",
-      "train, val = random_split(spirals(300), [0.8, 0.2], generator=Generator().manual_seed(42))"}},
+      "train, val = random_split(spirals(300), [0.8, 0.2], "
+      "generator=Generator().manual_seed(42))"}},
     {NULL, NULL, {NULL, NULL, NULL, NULL}},
 };
 

@@ -55,7 +55,8 @@ static bool seed_arg(lang_vm *vm, const lang_args *a, const char *fname, uint64_
 static bool os_seed(lang_vm *vm, uint64_t *out) {
     uint64_t s = 0;
     if (getrandom(&s, sizeof s, 0) != (ssize_t)sizeof s)
-        return lang_raise(vm, LANG_ERR_RUNTIME, "seed(): the operating system gave no random bytes");
+        return lang_raise(vm, LANG_ERR_RUNTIME,
+                          "seed(): the operating system gave no random bytes");
     *out = s >> 1;
     return true;
 }
@@ -152,8 +153,7 @@ static const lang_method gen_methods[] = {
     {"seed",
      m_seed,
      {"Generator.seed", "seed()",
-      "Seed this generator from the operating system's randomness; returns the seed.",
-      "g.seed()"}},
+      "Seed this generator from the operating system's randomness; returns the seed.", "g.seed()"}},
     {"get_state",
      m_get_state,
      {"Generator.get_state", "get_state()",

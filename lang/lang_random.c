@@ -154,7 +154,8 @@ static bool seed_value(lang_vm *vm, random_obj *r, lang_val a) {
     }
     case LANG_FLOAT: seed_u64(r, float_hash(a.u.f)); return true;
     case LANG_OBJ:
-        if (lang_is_obj(a, &lang_str_type)) return seed_str(vm, r, lang_str_cstr(a), strlen(lang_str_cstr(a)));
+        if (lang_is_obj(a, &lang_str_type))
+            return seed_str(vm, r, lang_str_cstr(a), strlen(lang_str_cstr(a)));
         break;
     }
     return lang_raise(vm, LANG_ERR_TYPE,
@@ -241,8 +242,8 @@ static bool m_uniform(lang_vm *vm, lang_val self, const lang_args *a, lang_val *
 
 static bool int_of(lang_vm *vm, lang_val v, const char *what, int64_t *out) {
     if (v.kind == LANG_FLOAT)
-        return lang_raise(vm, LANG_ERR_TYPE, "%s: 'float' object cannot be interpreted as an integer",
-                          what);
+        return lang_raise(vm, LANG_ERR_TYPE,
+                          "%s: 'float' object cannot be interpreted as an integer", what);
     return lang_to_int(vm, v, what, out);
 }
 
@@ -415,7 +416,9 @@ static bool m_sample(lang_vm *vm, lang_val self, const lang_args *a, lang_val *o
     if (cv.kind != LANG_NONE) {
         int64_t m;
         if (!seq_len(vm, cv, "sample", &m)) return false;
-        if (m != n) return lang_raise(vm, LANG_ERR_VALUE, "The number of counts does not match the population");
+        if (m != n)
+            return lang_raise(vm, LANG_ERR_VALUE,
+                              "The number of counts does not match the population");
         cum = malloc(sizeof(int64_t) * (size_t)(n ? n : 1));
         if (!cum) return lang_raise(vm, LANG_ERR_MEMORY, "out of memory");
         int64_t acc = 0;
@@ -476,7 +479,8 @@ static bool m_choices(lang_vm *vm, lang_val self, const lang_args *a, lang_val *
         !seq_len(vm, pop, "choices", &n) || !int_of(vm, kv, "choices()", &k))
         return false;
     if (a->n > 2)
-        return lang_raise(vm, LANG_ERR_TYPE, "The number of choices must be a keyword argument: k=");
+        return lang_raise(vm, LANG_ERR_TYPE,
+                          "The number of choices must be a keyword argument: k=");
     random_obj *r = R(self);
     if (k < 0) k = 0;
     if (!lang_list_new(vm, k, out)) return false;
@@ -513,7 +517,8 @@ static bool m_choices(lang_vm *vm, lang_val self, const lang_args *a, lang_val *
         double wf;
         bool num = w.kind == LANG_INT || w.kind == LANG_BOOL || w.kind == LANG_FLOAT;
         if (!num || !lang_to_float(vm, w, "weight", &wf)) {
-            if (!num) lang_raise(vm, LANG_ERR_TYPE, "weights must be numbers, not %s", lang_type_name(w));
+            if (!num)
+                lang_raise(vm, LANG_ERR_TYPE, "weights must be numbers, not %s", lang_type_name(w));
             lang_val_release(w);
             goto fail_cum;
         }
@@ -625,7 +630,8 @@ static bool m_setstate(lang_vm *vm, lang_val self, const lang_args *a, lang_val 
     lang_val st;
     if (!lang_parse_args(vm, a, "setstate", "state", &st)) return false;
     if (!lang_is_obj(st, &lang_tuple_type) || lang_seq_len(st) != 3)
-        return lang_raise(vm, LANG_ERR_TYPE, "setstate() needs what getstate() returned, a 3-tuple");
+        return lang_raise(vm, LANG_ERR_TYPE,
+                          "setstate() needs what getstate() returned, a 3-tuple");
     lang_val *f = lang_seq_items(st);
     if (f[0].kind != LANG_INT || f[0].u.i != 3)
         return lang_raise(vm, LANG_ERR_VALUE,
@@ -693,8 +699,7 @@ static const lang_method random_methods[] = {
     M("getrandbits", m_getrandbits, "getrandbits(k)", "An int with k random bits (k <= 63 here).",
       "random.getrandbits(8)"),
     M("getstate", m_getstate, "getstate()",
-      "The generator's state, as CPython's: (3, 625 ints, gauss_next).",
-      "s = random.getstate()"),
+      "The generator's state, as CPython's: (3, 625 ints, gauss_next).", "s = random.getstate()"),
     M("setstate", m_setstate, "setstate(state)", "Restore a state getstate() returned.",
       "random.setstate(s)"),
     M("Random", m_random_class, "Random(x=None)",

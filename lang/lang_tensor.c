@@ -1053,8 +1053,8 @@ static bool f_eye(lang_vm *vm, const lang_args *a, lang_val *out) {
 
 /* randint(high, size) or randint(low, high, size) */
 static bool f_randint(lang_vm *vm, const lang_args *a, lang_val *out) {
-    static const char *const allowed[] = {"low",    "high",      "size", "dtype", "requires_grad",
-                                          "device", "generator", NULL};
+    static const char *const allowed[] = {"low",           "high",   "size",      "dtype",
+                                          "requires_grad", "device", "generator", NULL};
     lang_val lo = lang_int(0), hi = lang_none(), size = lang_none(), dtv = lang_none(),
              rg = lang_none(), dev = lang_none(), gv = lang_none();
     lang_val *outs[] = {&lo, &hi, &size, &dtv, &rg, &dev, &gv};
@@ -3318,8 +3318,7 @@ static const lang_method tensor_methods[] = {
     {"normal_",
      m_normal_,
      {"Tensor.normal_", "normal_(mean=0, std=1, generator=None)",
-      "Refill with normal random values in place.",
-      "w.normal_(0, 0.02)"}},
+      "Refill with normal random values in place.", "w.normal_(0, 0.02)"}},
     {"uniform_",
      m_uniform_,
      {"Tensor.uniform_", "uniform_(from=0, to=1, generator=None)",

@@ -27,7 +27,8 @@ static nn_dtype dtype_of(const char *s) {
 /* Concatenate the raw bytes of [ts] (each made contiguous first). */
 static uint8_t *bytes_of(nn_ctx *ctx, nn_tensor **ts, int k, size_t *len) {
     size_t total = 0;
-    for (int i = 0; i < k; i++) total += (size_t)nn_tensor_numel(ts[i]) * nn_dtype_size(ts[i]->dtype);
+    for (int i = 0; i < k; i++)
+        total += (size_t)nn_tensor_numel(ts[i]) * nn_dtype_size(ts[i]->dtype);
     uint8_t *out = malloc(total ? total : 1), *p = out;
     for (int i = 0; i < k; i++) {
         nn_tensor *c = nn_tensor_contiguous_raw(ctx, ts[i]);
@@ -53,11 +54,26 @@ static nn_tensor *transposed(nn_ctx *ctx, nn_dtype dt, int64_t rows, int64_t col
 
 /* tests/torch/ref_random.py's GPT_CONFIGS. */
 static const nn_gpt_config gpt_configs[] = {
-    {.vocab_size = 27, .block_size = 8, .n_layer = 2, .n_head = 2, .n_embd = 16, .bias = true,
+    {.vocab_size = 27,
+     .block_size = 8,
+     .n_layer = 2,
+     .n_head = 2,
+     .n_embd = 16,
+     .bias = true,
      .tied = true},
-    {.vocab_size = 65, .block_size = 16, .n_layer = 1, .n_head = 4, .n_embd = 32, .bias = false,
+    {.vocab_size = 65,
+     .block_size = 16,
+     .n_layer = 1,
+     .n_head = 4,
+     .n_embd = 32,
+     .bias = false,
      .tied = false},
-    {.vocab_size = 256, .block_size = 64, .n_layer = 2, .n_head = 4, .n_embd = 64, .bias = true,
+    {.vocab_size = 256,
+     .block_size = 64,
+     .n_layer = 2,
+     .n_head = 4,
+     .n_embd = 64,
+     .bias = true,
      .tied = true},
 };
 
@@ -80,7 +96,8 @@ static nn_tensor *run_gpt(nn_ctx *ctx, const rcase *c) {
     }
     ts[k++] = nn_module_param(m->children[5].m, "weight");
     nn_tensor *flat[64];
-    for (int i = 0; i < k; i++) flat[i] = nn_reshape(ctx, ts[i], 1, TU_SHAPE(nn_tensor_numel(ts[i])));
+    for (int i = 0; i < k; i++)
+        flat[i] = nn_reshape(ctx, ts[i], 1, TU_SHAPE(nn_tensor_numel(ts[i])));
     nn_tensor *out = nn_cat(ctx, flat, k, 0);
     for (int i = 0; i < k; i++) nn_tensor_release(flat[i]);
     nn_module_release(m);
@@ -213,8 +230,8 @@ static uint8_t *run_case(nn_ctx *ctx, const rcase *c, size_t *len) {
         nn_tensor_normal_gen_(ctx, out, 0, 1, &g);
     } else if (!strcmp(op, "multinomial")) {
         int64_t rows = (int64_t)c->a, k = (int64_t)c->b;
-        nn_tensor *p = rows ? nn_rand_gen(ctx, &g, dt, 2, TU_SHAPE(rows, k))
-                            : nn_rand_gen(ctx, &g, dt, 1, &k);
+        nn_tensor *p =
+            rows ? nn_rand_gen(ctx, &g, dt, 2, TU_SHAPE(rows, k)) : nn_rand_gen(ctx, &g, dt, 1, &k);
         out = nn_multinomial(ctx, p, c->n, c->c != 0, &g);
         nn_tensor_release(p);
     } else if (!strcmp(op, "dropout")) {
@@ -286,8 +303,8 @@ NN_TEST(random_torch_streams) {
     int cases = 0, failed = 0;
     unsigned long long seed;
     long long n;
-    while (fscanf(f, "%15s %31s %7s %llu %lld %lf %lf %lf", c.id, c.op, c.dt, &seed, &n, &c.a,
-                  &c.b, &c.c) == 8) {
+    while (fscanf(f, "%15s %31s %7s %llu %lld %lf %lf %lf", c.id, c.op, c.dt, &seed, &n, &c.a, &c.b,
+                  &c.c) == 8) {
         c.seed = seed;
         c.n = n;
         cases++;
@@ -298,9 +315,12 @@ NN_TEST(random_torch_streams) {
         if (!ok && failed++ < 100) {
             size_t at = 0;
             while (want && got && at < want_len && at < got_len && want[at] == got[at]) at++;
-            fprintf(stderr, "  case %s %s %s seed=%llu n=%lld a=%g b=%g c=%g: %s (byte %zu of %zu)%s%s\n",
+            fprintf(stderr,
+                    "  case %s %s %s seed=%llu n=%lld a=%g b=%g c=%g: %s (byte %zu of %zu)%s%s\n",
                     c.id, c.op, c.dt, seed, n, c.a, c.b, c.c,
-                    !got ? "nndb failed" : want_len != got_len ? "length differs" : "bytes differ",
+                    !got                  ? "nndb failed"
+                    : want_len != got_len ? "length differs"
+                                          : "bytes differ",
                     at, want_len, ctx->err.code ? ": " : "", nn_ctx_error(ctx));
         }
         nn_ctx_clear_error(ctx);
