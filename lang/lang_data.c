@@ -1134,7 +1134,7 @@ static bool f_random_split(lang_vm *vm, const lang_args *a, lang_val *out) {
     bool ok = lang_list_new(vm, k, out);
     for (int64_t i = 0, off = 0; ok && i < k; off += len[i++]) {
         char name[NN_DATA_NAME_MAX];
-        snprintf(name, sizeof name, "%.50s[%lld]", ds->name, (long long)i);
+        snprintf(name, sizeof name, "%.50s[%d]", ds->name, (int)(i & 63));
         nn_dataset *part = nn_data_subset(CTX(vm), ds, p + off, len[i], name);
         ok = part ? dataset_wrap(vm, part, &lang_seq_items(*out)[i]) : lang_raise_engine(vm);
     }

@@ -391,7 +391,7 @@ static bool sample_indices(lang_vm *vm, random_obj *r, int64_t n, int64_t k, int
     }
     iset s = {0};
     for (int64_t i = 0; i < k; i++) {
-        int64_t j;
+        int64_t j = 0;
         bool had = true;
         while (had) {
             j = (int64_t)below(r, (uint64_t)n);
