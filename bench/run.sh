@@ -11,4 +11,6 @@ rc=$?
 "${PYTHON:-/usr/bin/python3}" bench/bench_kernel.py "$@" || rc=1
 # The language: start-up, a scalar loop, training in the language (bench/bench_lang.py).
 "${PYTHON:-/usr/bin/python3}" bench/bench_lang.py "$@" || rc=1
+# The NaN hunt's cost on a training step, nndb and PyTorch (bench/bench_anomaly.py).
+"${PYTHON:-/usr/bin/python3}" bench/bench_anomaly.py "$@" || rc=1
 exit $rc

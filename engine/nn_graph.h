@@ -63,7 +63,10 @@ struct nn_node {
     int n_in;
     nn_input *in; /* in_inline, or a pooled array for many inputs (cat) */
     nn_input in_inline[NN_NODE_INLINE_INPUTS];
-    nn_tensor *out;      /* alias of the output, no history */
+    nn_tensor *out;     /* alias of the output, no history */
+    nn_dtype out_dtype; /* the output's dtype and shape, kept when backward frees [out] */
+    int out_ndim;
+    int64_t out_shape[NN_MAX_DIMS];
     nn_tensor *saved[2]; /* op-specific tensors (indices, masks, statistics) */
     nn_params p;
     nn_label label;
@@ -89,6 +92,8 @@ typedef struct nn_hook_event {
     nn_tensor *output;       /* forward: the output once computed; backward: forward's output */
     nn_tensor *grad_output;  /* backward: d loss / d output */
     nn_tensor **grad_inputs; /* backward, after: one per input, NULL where none */
+    int64_t position;        /* backward: this node is the position-th (from 1) of count */
+    int64_t count;           /* backward: nodes the pass visits; forward: 0 */
 } nn_hook_event;
 
 typedef enum nn_hook_action { NN_HOOK_CONTINUE, NN_HOOK_STOP } nn_hook_action;

@@ -56,6 +56,10 @@ typedef struct lang_frontend {
      * malloc'ed line without the newline, or NULL on end of input or when
      * input is not allowed. */
     char *(*readline)(void *user, const char *prompt, bool password);
+    /* Whether readline can get a line from a person now (a terminal, a
+     * notebook request with allow_stdin). When it cannot, the debugger's
+     * stops print and the pass goes on. NULL: yes whenever readline is set. */
+    bool (*can_read)(void *user);
 } lang_frontend;
 
 typedef struct lang_session lang_session;
@@ -99,6 +103,13 @@ void lang_session_interrupt(lang_session *s);
 /* Whether exit() or quit() ran: the statement then fails with ename
  * "SystemExit", and the front end leaves with *code as its status. */
 bool lang_session_exit_requested(lang_session *s, int *code);
+
+/* ---- the debugger, for front ends (docs/debugger.md) ----
+ * A breakpoint from a spec as %break takes it (`nndb run --break SPEC`);
+ * false with the reason in *err (malloc'ed). */
+bool lang_session_break(lang_session *s, const char *spec, char **err);
+/* Stop at the next op recorded (`nndb debug FILE`, breakpoint()). */
+void lang_session_break_next(lang_session *s);
 
 /* ---- the front ends' helpers ---- */
 typedef enum lang_completeness {

@@ -1,8 +1,9 @@
 /* lang_core: the core builtin family (lang_core_builtins): print, len,
  * range, enumerate, zip, sum, min, max, abs, round, the conversions, sorted,
  * reversed, isinstance, type, input, help, dir, repr, any, all, exit/quit,
- * and the grad-mode and seed functions that mirror torch (manual_seed,
- * no_grad, set_grad_enabled, is_grad_enabled). Each entry carries its help.
+ * and the grad-mode functions that mirror torch (no_grad, set_grad_enabled,
+ * is_grad_enabled; the generator's are lang_generator.c's). Each entry
+ * carries its help.
  *
  * Owned by the language-runtime engineer. Builtins borrow their arguments
  * and return new references (lang_value.h).

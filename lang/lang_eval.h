@@ -160,6 +160,11 @@ struct lang_vm {
     atomic_int interrupt;
     int64_t steps, step_limit; /* step_limit 0: unlimited (fuzzing sets one) */
     bool sandbox;              /* fuzzing: no %load, %threads or input() */
+    /* the debugger (lang_debug.c) and what it asks of the evaluator */
+    struct lang_debugger *dbg;
+    uint64_t stmt_seq;        /* statements started so far */
+    uint64_t top_stmt;        /* stmt_seq of the running statement outside any def */
+    const lang_expr *op_expr; /* the innermost running call or operator expression */
     bool exit_requested;
     int exit_code;
 };
@@ -251,6 +256,19 @@ bool lang_eval_code(lang_vm *vm, const char *code, const char *filename, bool wa
 bool lang_eval_module(lang_vm *vm, lang_module *m, bool want_value, lang_val *value);
 /* A user function's signature text "f(a, b=1)" and def location. */
 bool lang_func_info(lang_vm *vm, lang_val f, char *sig, size_t cap, const char **file, int *line);
+
+/* Where the code runs, for the debugger: frame [level] (0 the innermost,
+ * then its callers) with its file, function, line and module; at level 0
+ * also the span of the running call or operator when there is one. False
+ * past the outermost frame. */
+typedef struct lang_where {
+    const char *file, *func;
+    int line;
+    const lang_module *mod;
+    lang_span span;
+    bool has_span;
+} lang_where;
+bool lang_vm_where(lang_vm *vm, int level, lang_where *w);
 
 /* The session behind a VM (lang_session.c). */
 lang_vm *lang_session_vm(lang_session *s);

@@ -13,13 +13,15 @@
 #include <string.h>
 #include <time.h>
 
+#include "lang_debug.h"
 #include "lang_eval.h"
 #include "lang_parse.h"
 #include "lang_probe.h"
 
-const char *const lang_magic_names[] = {"help",    "who",     "reset", "time",  "seed",   "load",
-                                        "threads", "history", "break", "step",  "where",  "graph",
-                                        "anomaly", "profile", "drill", "probe", "doctor", NULL};
+const char *const lang_magic_names[] = {
+    "help",    "who",     "reset",   "time",    "seed",   "load",   "threads",
+    "history", "break",   "delete",  "disable", "enable", "step",   "where",
+    "graph",   "anomaly", "profile", "drill",   "probe",  "doctor", NULL};
 
 const lang_help lang_magic_helps[] = {
     {"%help", "%help [name]", "List the magics, or show the help of a builtin, method or magic.",
@@ -36,12 +38,27 @@ const lang_help lang_magic_helps[] = {
      "Show or set the number of threads for matmul and parallel kernels.", "%threads 2"},
     {"%history", "%history [-n N]", "The inputs run so far in this session (the last N).",
      "%history -n 5"},
-    {"%break", "%break ...", "Breakpoints in the forward or backward pass (not yet available).",
-     ""},
-    {"%step", "%step", "Step to the next op in the debugger (not yet available).", ""},
-    {"%where", "%where", "Where the debugger stopped (not yet available).", ""},
-    {"%graph", "%graph", "The recorded autograd graph (not yet available).", ""},
-    {"%anomaly", "%anomaly on|off", "Hunt the first non-finite value (not yet available).", ""},
+    {"%break", "%break [SPEC [if COND]]",
+     "Set a breakpoint in the forward or backward pass and print its number, or list them. SPEC: "
+     "an op (matmul, log), a module path (model.2, model.blocks.*.attn), forward, backward, nan, "
+     "line N, FILE:LINE, step N, or several of these; COND is code with out, inputs, grad bound. "
+     "See docs/debugger.md.",
+     "%break model.2 if out.abs().max() > 1e4"},
+    {"%delete", "%delete N|all", "Delete breakpoints.", "%delete all"},
+    {"%disable", "%disable N|all", "Disable breakpoints (they stay in the list).", "%disable 1"},
+    {"%enable", "%enable N|all", "Enable breakpoints again.", "%enable 1"},
+    {"%step", "%step STATEMENT",
+     "Run the statement and stop at its first op, with the (nndb) prompt (as pdb.run).",
+     "%step loss.backward()"},
+    {"%where", "%where", "At a stop: the module stack, your def frames and the position.", ""},
+    {"%graph", "%graph [--depth N] [EXPR]",
+     "The recorded autograd graph behind EXPR (default: what backward() last ran on, or at a "
+     "stop the graph so far): a text tree, and an SVG laid out by Graphviz in Jupyter.",
+     "%graph loss"},
+    {"%anomaly", "%anomaly on|off",
+     "The NaN hunt: stop at the op that first made a NaN or an infinity, forward or backward, "
+     "with an AnomalyError naming it.",
+     "%anomaly on"},
     {"%profile", "%profile", "Per-op time and FLOPs (not yet available).", ""},
     {"%drill", "%drill NAME", "Start a drill (not yet available).", ""},
     {"%probe", "%probe [--json] [--no-bandwidth] [--root DIR]",
@@ -280,7 +297,8 @@ bool lang_magic_run(lang_vm *vm, const lang_stmt *s, const lang_module *m) {
         ok = m_history(vm, args);
     else if (!strcmp(name, "probe") || !strcmp(name, "doctor"))
         ok = lang_probe_magic(vm, !strcmp(name, "doctor"), args);
-    else {
+    else if (lang_debug_magic(vm, name, args, s, m, &ok)) {
+    } else {
         bool known = false;
         for (int i = 0; lang_magic_names[i]; i++) known |= !strcmp(lang_magic_names[i], name);
         if (known) {

@@ -12,6 +12,7 @@
  * given, so `seq[0]` is the very Linear the user passed in.
  */
 #include "lang_nn.h"
+#include "lang_debug.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -1855,7 +1856,8 @@ static bool m_step(lang_vm *vm, lang_val self, const lang_args *a, lang_val *out
         lang_args none = {0, NULL, 0, NULL, NULL};
         if (!lang_vm_call(vm, closure, &none, &loss)) return false;
     }
-    if (!engine(vm, nn_optim_step(CTX(vm), OP(self)->o))) {
+    if (!engine(vm, nn_optim_step(CTX(vm), OP(self)->o)) ||
+        !lang_debug_after_step(vm, OP(self)->o)) {
         lang_val_release(loss);
         return false;
     }

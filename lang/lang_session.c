@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "lang_builtins.h"
+#include "lang_debug.h"
 #include "lang_display.h"
 #include "lang_eval.h"
 #include "lang_nn.h"
@@ -115,7 +116,8 @@ lang_session *lang_session_new(const lang_frontend *fe) {
         return NULL;
     }
     lang_vm_init(&s->vm, s, s->ctx, fe);
-    if (!install_builtins(&s->vm)) {
+    s->vm.dbg = lang_debug_new(&s->vm);
+    if (!s->vm.dbg || !install_builtins(&s->vm)) {
         lang_session_free(s);
         return NULL;
     }
@@ -125,6 +127,8 @@ lang_session *lang_session_new(const lang_frontend *fe) {
 void lang_session_free(lang_session *s) {
     if (!s) return;
     lang_vm_free(&s->vm);
+    lang_debug_free(s->vm.dbg);
+    s->vm.dbg = NULL;
     for (int i = 0; i < s->n_history; i++) free(s->history[i]);
     free(s->history);
     nn_ctx_free(s->ctx);
@@ -137,6 +141,9 @@ bool lang_session_exit_requested(lang_session *s, int *code) {
 }
 
 void lang_session_interrupt(lang_session *s) {
+    /* During a pass the debugger has stopped in, the first Ctrl-C opens the
+     * (nndb) prompt at the next node; a second one interrupts. */
+    if (lang_debug_interrupt(s->vm.dbg)) return;
     atomic_store(&s->vm.interrupt, 1);
     nn_ctx_interrupt(s->ctx);
 }
@@ -200,9 +207,11 @@ bool lang_exec(lang_session *s, const char *code, const char *filename, bool int
     vm->steps = 0;
     vm->depth = 0;
     vm->edepth = 0;
+    lang_debug_cell_begin(vm, code ? code : "", filename ? filename : "<input>");
     lang_val value;
     bool ok =
         lang_eval_code(vm, code ? code : "", filename ? filename : "<input>", interactive, &value);
+    lang_debug_cell_end(vm);
     if (ok && interactive && value.kind != LANG_NONE) {
         ok = lang_display_value(vm, value, &res->value);
         res->has_value = ok && res->value.n > 0;
@@ -228,6 +237,21 @@ void lang_result_free(lang_result *res) {
     for (int i = 0; i < res->error.n_traceback; i++) free(res->error.traceback[i]);
     free(res->error.traceback);
     memset(res, 0, sizeof *res);
+}
+
+/* ---- the debugger ---- */
+
+bool lang_session_break(lang_session *s, const char *spec, char **err) {
+    lang_vm *vm = &s->vm;
+    lang_vm_clear_error(vm);
+    if (lang_debug_add_break(vm, spec ? spec : "")) return true;
+    if (err) *err = xstrdup(vm->msg.data ? vm->msg.data : "cannot set this breakpoint");
+    lang_vm_clear_error(vm);
+    return false;
+}
+
+void lang_session_break_next(lang_session *s) {
+    lang_debug_break_next(&s->vm);
 }
 
 /* ---- history ---- */

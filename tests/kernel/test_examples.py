@@ -126,3 +126,21 @@ def test_installed_kernelspec(prefix):
     assert specs["nndb"]["resource_dir"] == spec_dir
     assert specs[harness.KERNEL_MESSAGE_MODE]["spec"]["interrupt_mode"] == "message"
     assert specs[harness.KERNEL_SIGNAL_MODE]["spec"]["interrupt_mode"] == "signal"
+
+
+def test_debug_mlp_notebook(prefix):
+    nb, code = run_notebook("debug_mlp.ipynb")
+    stop = [o for o in code[1].outputs if o.output_type == "display_data"
+            and "stopped" in o.data.get("text/plain", "")]
+    assert len(stop) == 1, text_of(code[1])
+    assert "forward linear, op 3 of this statement, in model.2" in stop[0].data["text/plain"]
+    assert "<table" in stop[0].data["text/html"] and "model.2.weight" in stop[0].data["text/html"]
+    back = [o for o in code[2].outputs if o.output_type == "display_data"
+            and "stopped" in o.data.get("text/plain", "")]
+    assert len(back) == 3 and all("backward linear" in o.data["text/plain"] for o in back)
+    svgs = [o.data["image/svg+xml"] for o in code[3].outputs
+            if o.output_type == "display_data" and "image/svg+xml" in o.data]
+    assert len(svgs) == 1 and "model.0" in svgs[0] and "cross_entropy" in svgs[0]
+    nan = text_of(code[4])
+    assert "stopped (breakpoint 3, nan): forward linear" in nan, nan
+    assert "NaN in the leaf tensor bad (input 0 of linear) at index [5, 1]" in nan, nan
