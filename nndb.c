@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "drills/drill.h"
 #include "nn_mem.h"
 #include "nn_ops.h"
 #include "nn_optim.h"
@@ -36,6 +37,8 @@ static void usage(FILE *f) {
         "  run FILE.nn      run a script; exit status 0 on success, 1 on an error;\n"
         "                   --break SPEC (repeatable) sets a breakpoint first (as %%break)\n"
         "  debug FILE.nn    run a script under the debugger: stop before its first op\n"
+        "  drill list|start ID|check FILE...|new ID\n"
+        "                   guided drills (docs/drills.md)\n"
         "  help [TOPIC]     this text, or help on a builtin, method or magic (help zeros)\n"
         "  demo             trace a forward and backward pass op by op, then train a small MLP\n"
         "  probe [--json]   report the GPUs, their PCIe links, drivers and device nodes\n"
@@ -216,6 +219,10 @@ static int exec_kernel(char **argv) {
     return 1;
 }
 
+static int start_drill_repl(const char *first_cell) {
+    return repl_interactive_with(NNDB_VERSION, first_cell);
+}
+
 int main(int argc, char **argv) {
     const char *cmd = argc > 1 ? argv[1] : NULL;
     if (!cmd) return isatty(0) ? repl_interactive(NNDB_VERSION) : repl_run_script(NULL);
@@ -249,6 +256,7 @@ int main(int argc, char **argv) {
         return rc;
     }
     if (!strcmp(cmd, "demo")) return demo();
+    if (!strcmp(cmd, "drill")) return drill_cli(argc, argv, start_drill_repl);
     if (!strcmp(cmd, "kernel") || !strcmp(cmd, "install-kernel")) return exec_kernel(argv);
     if (!strcmp(cmd, "probe") || !strcmp(cmd, "doctor"))
         return nn_probe_cli(argc - 1, argv + 1, stdout, stderr);

@@ -111,6 +111,38 @@ bool lang_session_break(lang_session *s, const char *spec, char **err);
 /* Stop at the next op recorded (`nndb debug FILE`, breakpoint()). */
 void lang_session_break_next(lang_session *s);
 
+/* ---- extensions from the layers above the language (drills/) ----
+ * What a layer above lang may do to a session without reaching into the
+ * interpreter: add a magic, watch each executed cell, and, from inside its
+ * magic (a statement that is running), run code, write, show and read.
+ * Strings passed in are copied or used during the call only. */
+
+/* %NAME handled outside the language. [fn] gets the trimmed argument text;
+ * it returns false after lang_session_fail. A name the language has (even
+ * as reserved, like %drill) is taken over. */
+typedef bool (*lang_ext_magic_fn)(lang_session *s, void *user, const char *args);
+bool lang_session_add_magic(lang_session *s, const char *name, const char *signature,
+                            const char *doc, lang_ext_magic_fn fn, void *user);
+/* Fail the running statement with [ename] ("ValueError", "DrillError") of
+ * class [cls]. Returns false. */
+bool lang_session_fail(lang_session *s, lang_err cls, const char *ename, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+/* Called after every lang_exec with the code, the result, and what the cell
+ * wrote to stdout and stderr (its first 4 KiB). NULL removes it. */
+typedef void (*lang_observer_fn)(void *user, const char *code, const char *filename,
+                                 const lang_result *res, const char *output);
+void lang_session_set_observer(lang_session *s, lang_observer_fn fn, void *user);
+/* Inside an extension's magic: run [code] as statements in the session
+ * (its output goes to the front end). False with the error as "Name:
+ * message" in *err (malloc'ed) when it fails. */
+bool lang_session_run(lang_session *s, const char *code, const char *filename, char **err);
+/* The same for one expression: 1 true, 0 false, -1 an error (in *err). */
+int lang_session_truth(lang_session *s, const char *expr, const char *filename, char **err);
+void lang_session_write(lang_session *s, lang_stream which, const char *text);
+void lang_session_show(lang_session *s, const lang_mime *bundle);
+/* A line from the person at the front end, or NULL when none can answer. */
+char *lang_session_readline(lang_session *s, const char *prompt);
+
 /* ---- the front ends' helpers ---- */
 typedef enum lang_completeness {
     LANG_COMPLETE,   /* ready to run */

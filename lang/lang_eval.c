@@ -442,6 +442,7 @@ lang_session *lang_vm_session(lang_vm *vm) {
 }
 
 void lang_vm_write(lang_vm *vm, lang_stream which, const char *text, size_t len) {
+    if (vm->tee && vm->tee->len < 4096) lang_buf_add(vm->tee, text, len < 4096 ? len : 4096);
     if (vm->fe.stream && len) vm->fe.stream(vm->fe.user, which, text, len);
 }
 

@@ -165,6 +165,7 @@ struct lang_vm {
     uint64_t stmt_seq;        /* statements started so far */
     uint64_t top_stmt;        /* stmt_seq of the running statement outside any def */
     const lang_expr *op_expr; /* the innermost running call or operator expression */
+    lang_buf *tee;            /* when set, lang_vm_write copies output here (4 KiB) */
     bool exit_requested;
     int exit_code;
 };
@@ -274,6 +275,10 @@ bool lang_vm_where(lang_vm *vm, int level, lang_where *w);
 lang_vm *lang_session_vm(lang_session *s);
 /* Session history (for %history), oldest first; borrowed. */
 const char *const *lang_session_history(lang_session *s, int *n);
+/* Extensions' magics (lang.h): run %NAME if one is registered (sets *ok),
+ * and its help entry; lang_session.c. */
+bool lang_session_ext_magic(lang_session *s, const char *name, const char *args, bool *ok);
+const lang_help *lang_session_ext_help(lang_session *s, const char *name);
 /* Run a magic line ("%time x = 1") — lang_magic.c. */
 bool lang_magic_run(lang_vm *vm, const lang_stmt *s, const lang_module *m);
 /* Names of the magics (NULL-terminated), for completion and errors. */

@@ -60,7 +60,8 @@ const lang_help lang_magic_helps[] = {
      "with an AnomalyError naming it.",
      "%anomaly on"},
     {"%profile", "%profile", "Per-op time and FLOPs (not yet available).", ""},
-    {"%drill", "%drill NAME", "Start a drill (not yet available).", ""},
+    {"%drill", "%drill list | start ID | predict | check | hint | answer | next | status | export",
+     "Guided drills (docs/drills.md); the REPL and the kernel install it.", "%drill list"},
     {"%probe", "%probe [--json] [--no-bandwidth] [--root DIR]",
      "The GPUs, their PCIe path, driver and device nodes, each reading with its source (as "
      "`nndb probe`); --root reads a recorded machine tree instead of /.",
@@ -117,7 +118,8 @@ static bool m_help(lang_vm *vm, const char *args) {
             lang_buf_printf(&b, "  %-18s %s\n", h->signature, h->doc);
         lang_buf_puts(&b, "help(name) or %help name shows the help of a builtin or method.\n");
     } else {
-        const lang_help *h = lang_vm_help(vm, args);
+        const lang_help *h = lang_session_ext_help(vm->session, args[0] == '%' ? args + 1 : args);
+        if (!h) h = lang_vm_help(vm, args);
         if (!h && args[0] != '%') {
             char m[128];
             snprintf(m, sizeof m, "%%%s", args);
@@ -267,6 +269,10 @@ bool lang_magic_run(lang_vm *vm, const lang_stmt *s, const lang_module *m) {
     char *args = args_of(s);
     if (!args) return lang_raise(vm, LANG_ERR_MEMORY, "out of memory");
     bool ok = true;
+    if (lang_session_ext_magic(vm->session, name, args, &ok)) {
+        free(args);
+        return ok;
+    }
     if (!strcmp(name, "help"))
         ok = m_help(vm, args);
     else if (!strcmp(name, "who")) {

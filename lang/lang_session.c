@@ -8,6 +8,7 @@
  */
 #include <dirent.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,11 +21,23 @@
 #include "lang_random.h"
 #include "lang_tensor.h"
 
+typedef struct ext_magic {
+    char *name;
+    lang_help help; /* strings owned here */
+    lang_ext_magic_fn fn;
+    void *user;
+} ext_magic;
+
 struct lang_session {
     lang_vm vm;
     nn_ctx *ctx;
     char **history;
     int n_history, cap_history;
+    ext_magic *ext;
+    int n_ext;
+    lang_observer_fn observer;
+    void *observer_user;
+    lang_buf tee; /* what the running cell wrote, for the observer */
 };
 
 /* ---- MIME bundles ---- */
@@ -129,6 +142,14 @@ void lang_session_free(lang_session *s) {
     lang_vm_free(&s->vm);
     lang_debug_free(s->vm.dbg);
     s->vm.dbg = NULL;
+    for (int i = 0; i < s->n_ext; i++) {
+        free(s->ext[i].name);
+        free((char *)s->ext[i].help.name);
+        free((char *)s->ext[i].help.signature);
+        free((char *)s->ext[i].help.doc);
+    }
+    free(s->ext);
+    lang_buf_free(&s->tee);
     for (int i = 0; i < s->n_history; i++) free(s->history[i]);
     free(s->history);
     nn_ctx_free(s->ctx);
@@ -208,6 +229,12 @@ bool lang_exec(lang_session *s, const char *code, const char *filename, bool int
     vm->depth = 0;
     vm->edepth = 0;
     lang_debug_cell_begin(vm, code ? code : "", filename ? filename : "<input>");
+    bool observed = s->observer != NULL;
+    if (observed) { /* keep the cell's output for the observer */
+        s->tee.len = 0;
+        if (s->tee.data) s->tee.data[0] = 0;
+        vm->tee = &s->tee;
+    }
     lang_val value;
     bool ok =
         lang_eval_code(vm, code ? code : "", filename ? filename : "<input>", interactive, &value);
@@ -224,9 +251,139 @@ bool lang_exec(lang_session *s, const char *code, const char *filename, bool int
         take_error(vm, &res->error);
     }
     nn_ctx_clear_error(s->ctx);
+    if (observed) {
+        vm->tee = NULL;
+        lang_buf_add(&s->tee, "", 0);
+        if (s->observer)
+            s->observer(s->observer_user, code ? code : "", filename ? filename : "<input>", res,
+                        s->tee.data ? s->tee.data : "");
+    }
     /* A no_grad block left by an error restores its mode in __exit__; a
      * grad mode changed by set_grad_enabled stays, as in torch. */
     return ok;
+}
+
+/* ---- extensions (lang.h) ---- */
+
+bool lang_session_add_magic(lang_session *s, const char *name, const char *signature,
+                            const char *doc, lang_ext_magic_fn fn, void *user) {
+    ext_magic *p = realloc(s->ext, sizeof *p * (size_t)(s->n_ext + 1));
+    if (!p) return false;
+    s->ext = p;
+    char hname[64];
+    snprintf(hname, sizeof hname, "%%%s", name);
+    ext_magic *e = &s->ext[s->n_ext];
+    e->name = strdup(name);
+    e->help.name = strdup(hname);
+    e->help.signature = strdup(signature ? signature : hname);
+    e->help.doc = strdup(doc ? doc : "");
+    e->help.example = "";
+    e->fn = fn;
+    e->user = user;
+    if (!e->name || !e->help.name || !e->help.signature || !e->help.doc) return false;
+    s->n_ext++;
+    return true;
+}
+
+bool lang_session_ext_magic(lang_session *s, const char *name, const char *args, bool *ok) {
+    for (int i = 0; i < s->n_ext; i++) {
+        if (strcmp(s->ext[i].name, name)) continue;
+        *ok = s->ext[i].fn(s, s->ext[i].user, args);
+        if (!*ok && s->vm.err == LANG_ERR_NONE)
+            lang_raise(&s->vm, LANG_ERR_RUNTIME, "%%%s failed", name);
+        return true;
+    }
+    return false;
+}
+
+const lang_help *lang_session_ext_help(lang_session *s, const char *name) {
+    for (int i = 0; i < s->n_ext; i++)
+        if (!strcmp(s->ext[i].help.name, name) || !strcmp(s->ext[i].name, name))
+            return &s->ext[i].help;
+    return NULL;
+}
+
+bool lang_session_fail(lang_session *s, lang_err cls, const char *ename, const char *fmt, ...) {
+    char buf[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    /* ename must outlive the error: names come from string literals */
+    return lang_raise_named(&s->vm, cls, ename, "%s", buf);
+}
+
+void lang_session_set_observer(lang_session *s, lang_observer_fn fn, void *user) {
+    s->observer = fn;
+    s->observer_user = user;
+}
+
+static char *error_text(lang_vm *vm) {
+    lang_buf b;
+    lang_buf_init(&b);
+    lang_buf_printf(&b, "%s: %s", vm->ename ? vm->ename : lang_err_name(vm->err),
+                    vm->msg.data ? vm->msg.data : "");
+    lang_vm_clear_error(vm);
+    nn_ctx_clear_error(vm->ctx);
+    return lang_buf_take(&b);
+}
+
+/* The evaluator's position, kept across code an extension runs. */
+typedef struct saved_pos {
+    const char *file;
+    int line;
+    nn_label label;
+} saved_pos;
+
+bool lang_session_run(lang_session *s, const char *code, const char *filename, char **err) {
+    lang_vm *vm = &s->vm;
+    saved_pos p = {vm->file, vm->line, vm->ctx->label};
+    lang_val v;
+    bool ok = lang_eval_code(vm, code ? code : "", filename ? filename : "<drill>", false, &v);
+    lang_val_release(v);
+    vm->file = p.file, vm->line = p.line, vm->ctx->label = p.label;
+    if (!ok) {
+        char *e = error_text(vm);
+        if (err)
+            *err = e;
+        else
+            free(e);
+    }
+    return ok;
+}
+
+int lang_session_truth(lang_session *s, const char *expr, const char *filename, char **err) {
+    lang_vm *vm = &s->vm;
+    saved_pos p = {vm->file, vm->line, vm->ctx->label};
+    lang_val v = lang_none();
+    bool t = false;
+    bool ok = lang_eval_code(vm, expr ? expr : "", filename ? filename : "<check>", true, &v) &&
+              lang_truth(vm, v, &t);
+    lang_val_release(v);
+    vm->file = p.file, vm->line = p.line, vm->ctx->label = p.label;
+    if (!ok) {
+        char *e = error_text(vm);
+        if (err)
+            *err = e;
+        else
+            free(e);
+        return -1;
+    }
+    return t ? 1 : 0;
+}
+
+void lang_session_write(lang_session *s, lang_stream which, const char *text) {
+    lang_vm_write(&s->vm, which, text, strlen(text));
+}
+
+void lang_session_show(lang_session *s, const lang_mime *bundle) {
+    lang_vm_display(&s->vm, bundle, NULL, false);
+}
+
+char *lang_session_readline(lang_session *s, const char *prompt) {
+    lang_vm *vm = &s->vm;
+    if (!vm->fe.readline || (vm->fe.can_read && !vm->fe.can_read(vm->fe.user))) return NULL;
+    return vm->fe.readline(vm->fe.user, prompt, false);
 }
 
 void lang_result_free(lang_result *res) {

@@ -22,6 +22,7 @@
 #include <readline/history.h>
 #include <readline/readline.h>
 
+#include "drill.h"
 #include "lang.h"
 #include "repl_history.h"
 #include "repl_term.h"
@@ -753,6 +754,10 @@ static lang_frontend frontend_for(repl *r) {
 }
 
 int repl_interactive(const char *version) {
+    return repl_interactive_with(version, NULL);
+}
+
+int repl_interactive_with(const char *version, const char *first_cell) {
     repl r;
     memset(&r, 0, sizeof r);
     r.interactive = true;
@@ -762,7 +767,7 @@ int repl_interactive(const char *version) {
     r.bar_ok = isatty(2) == 1;
     lang_frontend fe = frontend_for(&r);
     g_session = lang_session_new(&fe);
-    if (!g_session) {
+    if (!g_session || !drill_install(g_session)) {
         fprintf(stderr, "nndb: cannot start a session (out of memory)\n");
         return 1;
     }
@@ -787,6 +792,10 @@ int repl_interactive(const char *version) {
     const char *p2 =
         r.colour_out ? "\001" REPL_SGR_CONT "\002...\001" REPL_SGR_RESET "\002   " : "...   ";
     int status = 0;
+    if (first_cell) { /* nndb drill start ID */
+        bool leave = false;
+        run_code(&r, first_cell, "<start>", &leave, &status);
+    }
     for (;;) {
         cell_status cs = read_cell(&r, p1, p2);
         if (cs == CELL_EOF) break;
@@ -874,7 +883,7 @@ int repl_run_script_debug(const char *path, const char *const *breaks, int n_bre
     r.bar_ok = isatty(2) == 1;
     lang_frontend fe = frontend_for(&r);
     g_session = lang_session_new(&fe);
-    if (!g_session) {
+    if (!g_session || !drill_install(g_session)) {
         fprintf(stderr, "nndb: cannot start a session (out of memory)\n");
         free(code);
         return 1;

@@ -14,6 +14,8 @@
  * then prompts until Ctrl-D, exit() or quit(). Returns 0 (or the status
  * given to exit(N)). */
 int repl_interactive(const char *version);
+/* The same, running [first_cell] first (`nndb drill start ID`). */
+int repl_interactive_with(const char *version, const char *first_cell);
 
 /* Run a whole script: [path] is a file, or NULL (or "-") for stdin. Errors
  * go to stderr with their traceback. Returns 0 on success, 1 on an error or
