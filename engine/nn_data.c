@@ -969,29 +969,18 @@ void nn_loader_batch_clear(nn_loader_batch *b) {
     memset(b, 0, sizeof *b);
 }
 
-/* randperm(n) from [rng] into [p] (torch's swaps, as nn_randperm). */
-static void torch_randperm(nn_rng *rng, int64_t *p, int64_t n) {
-    for (int64_t i = 0; i < n; i++) p[i] = i;
-    for (int64_t i = 0; i < n - 1; i++) {
-        int64_t z = (int64_t)(nn_rng_next32(rng) % (uint64_t)(n - i));
-        int64_t t = p[i];
-        p[i] = p[z + i];
-        p[z + i] = t;
-    }
-}
-
 nn_status nn_loader_start(nn_ctx *ctx, nn_loader *l) {
     if (!l->cfg.torch_rng || l->started) return NN_OK;
     nn_rng *src = l->cfg.generator ? l->cfg.generator : &ctx->rng;
     (void)nn_random_seed_draw(src); /* _BaseDataLoaderIter's _base_seed */
     if (l->cfg.shuffle) {
         if (l->cfg.generator) {
-            torch_randperm(l->cfg.generator, l->order, l->n);
+            nn_random_perm_into(l->cfg.generator, l->order, l->n);
             l->tail_pending = true;
         } else {
             nn_rng local;
             nn_rng_seed(&local, (uint64_t)nn_random_seed_draw(&ctx->rng));
-            torch_randperm(&local, l->order, l->n);
+            nn_random_perm_into(&local, l->order, l->n);
         }
     }
     l->started = true;

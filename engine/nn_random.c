@@ -233,6 +233,16 @@ nn_status nn_tensor_uniform_(nn_ctx *ctx, nn_tensor *t, double lo, double hi) {
     return nn_tensor_uniform_gen_(ctx, t, lo, hi, NULL);
 }
 
+void nn_random_perm_into(nn_rng *gen, int64_t *p, int64_t n) {
+    for (int64_t i = 0; i < n; i++) p[i] = i;
+    for (int64_t i = 0; i < n - 1; i++) {
+        int64_t z = (int64_t)(nn_rng_next32(gen) % (uint64_t)(n - i));
+        int64_t sav = p[i];
+        p[i] = p[z + i];
+        p[z + i] = sav;
+    }
+}
+
 nn_tensor *nn_randperm(nn_ctx *ctx, nn_rng *gen, int64_t n, nn_dtype dt) {
     if (n < 0) {
         nn_error_set(&ctx->err, NN_ERR_VALUE, "randperm needs n >= 0, got %lld", (long long)n);
@@ -243,14 +253,7 @@ nn_tensor *nn_randperm(nn_ctx *ctx, nn_rng *gen, int64_t n, nn_dtype dt) {
         nn_error_set(&ctx->err, NN_ERR_MEMORY, "randperm: out of memory");
         return NULL;
     }
-    nn_rng *rng = pick(ctx, gen);
-    for (int64_t i = 0; i < n; i++) p[i] = i;
-    for (int64_t i = 0; i < n - 1; i++) {
-        int64_t z = (int64_t)(nn_rng_next32(rng) % (uint64_t)(n - i));
-        int64_t sav = p[i];
-        p[i] = p[z + i];
-        p[z + i] = sav;
-    }
+    nn_random_perm_into(pick(ctx, gen), p, n);
     nn_tensor *t = nn_tensor_empty(ctx, dt, 1, &n);
     if (t)
         for (int64_t i = 0; i < n; i++) put(t, i, (double)p[i]);

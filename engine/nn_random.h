@@ -49,5 +49,13 @@ nn_status nn_tensor_random_(nn_ctx *ctx, nn_tensor *t, int64_t low, int64_t high
 /* torch.empty((), dtype=torch.int64).random_(generator=gen).item(): a seed
  * in [0, 2^63) drawn the way DataLoader and RandomSampler draw theirs. */
 int64_t nn_random_seed_draw(nn_rng *gen);
+/* randperm(n) from [gen] into p[0..n): what nn_randperm draws, for callers
+ * with a buffer of their own (a DataLoader's epoch order). A DataLoader
+ * matches torch's when each iter() calls nn_random_seed_draw on its
+ * generator (or the default one), and a shuffled epoch is
+ * nn_random_perm_into(its generator), or, without one, the permutation
+ * from a fresh nn_rng seeded with nn_random_seed_draw(&ctx->rng); see
+ * nn_loader_config in nn_data.h. */
+void nn_random_perm_into(nn_rng *gen, int64_t *p, int64_t n);
 
 #endif
