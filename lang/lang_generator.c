@@ -281,14 +281,27 @@ static bool b_multinomial(lang_vm *vm, const lang_args *a, lang_val *out) {
     return ok && finish(vm, r, out);
 }
 
+/* bernoulli(input) draws with probabilities input; bernoulli(input, p)
+ * fills a tensor shaped like input with probability p (torch's two forms). */
 static bool b_bernoulli(lang_vm *vm, const lang_args *a, lang_val *out) {
-    lang_val iv, gv = lang_none();
-    if (!lang_parse_args(vm, a, "bernoulli", "input|generator", &iv, &gv)) return false;
+    lang_val iv, pv = lang_none(), gv = lang_none();
+    if (!lang_parse_args(vm, a, "bernoulli", "input|p,generator", &iv, &pv, &gv)) return false;
     nn_tensor *p;
     nn_rng *g;
+    double pf = 0;
     if (!lang_to_tensor(vm, iv, "input", &p)) return false;
-    bool ok = lang_generator_arg(vm, gv, "bernoulli", &g);
-    nn_tensor *r = ok ? nn_bernoulli(lang_vm_ctx(vm), p, g) : NULL;
+    bool ok = lang_generator_arg(vm, gv, "bernoulli", &g) &&
+              (pv.kind == LANG_NONE || lang_to_float(vm, pv, "p", &pf));
+    nn_tensor *r = NULL;
+    if (ok && pv.kind == LANG_NONE) {
+        r = nn_bernoulli(lang_vm_ctx(vm), p, g);
+    } else if (ok) {
+        r = nn_tensor_empty(lang_vm_ctx(vm), p->dtype, p->ndim, p->shape);
+        if (r && nn_tensor_bernoulli_(lang_vm_ctx(vm), r, pf, g)) {
+            nn_tensor_release(r);
+            r = NULL;
+        }
+    }
     nn_tensor_release(p);
     return ok && finish(vm, r, out);
 }
@@ -326,7 +339,8 @@ const lang_builtin_def lang_generator_builtins[] = {
       "multinomial(input, num_samples, replacement=False, generator=None)",
       "Sample category indices from the rows of input (non-negative weights), as torch does.",
       "multinomial(tensor([0.1, 0.6, 0.3]), 1, replacement=True)"),
-    B("bernoulli", b_bernoulli, "bernoulli(input, generator=None)",
-      "0 or 1 per element, 1 with probability input[i].", "bernoulli(full((3,), 0.5))"),
+    B("bernoulli", b_bernoulli, "bernoulli(input, p=None, generator=None)",
+      "0 or 1 per element, 1 with probability input[i] (or p, for a tensor shaped like input).",
+      "bernoulli(full((3,), 0.5))"),
     {NULL, NULL, {NULL, NULL, NULL, NULL}},
 };
