@@ -37,6 +37,41 @@ int nn_op_from_name(const char *name) {
     return -1;
 }
 
+/* ---- costs ---- */
+
+double nn_cost_numel(const nn_tensor *t) {
+    return t ? (double)nn_tensor_numel(t) : 0;
+}
+
+double nn_cost_bytes(const nn_tensor *t) {
+    return t ? (double)nn_tensor_numel(t) * (double)nn_dtype_size(t->dtype) : 0;
+}
+
+void nn_node_cost(const nn_node *node, const nn_tensor *out, nn_phase phase, nn_op_cost *c) {
+    memset(c, 0, sizeof *c);
+    nn_op_cost fwd = {0, 0, nn_cost_bytes(out)};
+    for (int i = 0; i < node->n_in; i++) fwd.bytes_read += nn_cost_bytes(node->in[i].t);
+    if (phase == NN_PHASE_BACKWARD && nn_cost_matmul(node, out, true, c)) return;
+    bool known = nn_cost_elementwise(node, out, &fwd) || nn_cost_reduce(node, out, &fwd) ||
+                 nn_cost_matmul(node, out, false, &fwd) || nn_cost_shape(node, out, &fwd) ||
+                 nn_cost_nn(node, out, &fwd);
+    NN_ASSERT(known);
+    if (phase == NN_PHASE_FORWARD) {
+        *c = fwd;
+        return;
+    }
+    /* Backward, outside the matrix products: the output gradient and the
+     * inputs are read, each input gradient written, and the FLOPs are the
+     * forward's once per input that needs a gradient (an estimate; see
+     * docs/instruments.md). */
+    c->bytes_read = nn_cost_bytes(out) + fwd.bytes_read;
+    for (int i = 0; i < node->n_in; i++) {
+        if (!node->in[i].needs_grad) continue;
+        c->flops += fwd.flops;
+        c->bytes_written += nn_cost_bytes(node->in[i].t);
+    }
+}
+
 /* ---- node lifetime ---- */
 
 void nn_node_retain(nn_node *n) {

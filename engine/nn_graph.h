@@ -107,6 +107,21 @@ typedef nn_hook_action (*nn_hook_fn)(nn_ctx *ctx, const nn_hook_event *ev, void 
 int nn_hook_add(nn_ctx *ctx, const char *name, nn_hook_fn fn, void *user);
 void nn_hook_remove(nn_ctx *ctx, int id);
 
+/* ---- cost of a node (for the profiler) ----
+ * FLOPs and bytes of one node, from the op family's own count function
+ * next to the op (engine/ops_*.c); the conventions are in
+ * docs/instruments.md. [out] is the node's output (forward: the hook
+ * event's output; backward: node->out). Bytes read are each input's own
+ * elements (a broadcast input counts once); bytes written the output's.
+ * In backward the inputs' gradients are written and the output gradient
+ * read. Added with the profiler (issue 10); the hook API is unchanged. */
+typedef struct nn_op_cost {
+    double flops;
+    double bytes_read, bytes_written;
+} nn_op_cost;
+
+void nn_node_cost(const nn_node *node, const nn_tensor *out, nn_phase phase, nn_op_cost *c);
+
 /* ---- executor ----
  * Run [op] on [inputs] with [params] (may be NULL). Returns the output (new
  * reference) or NULL with ctx->err set. Ops called from inside another op's

@@ -24,5 +24,7 @@ extern const lang_builtin_def
     lang_generator_builtins[]; /* Generator, manual_seed, randperm, ... (lang_generator.c) */
 extern const lang_builtin_def
     lang_debug_builtins[]; /* breakpoint, set_detect_anomaly (lang_debug.c) */
+extern const lang_builtin_def
+    lang_instruments_builtins[]; /* gradcheck, stats, profile, ... (lang_instruments.c) */
 
 #endif

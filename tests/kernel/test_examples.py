@@ -95,6 +95,41 @@ def test_train_mlp_notebook(prefix):
     assert float(m.group(2)) > 0.97, m.group(0)
 
 
+def svgs_of(cell):
+    return [o.data["image/svg+xml"] for o in cell.outputs
+            if o.output_type in ("display_data", "execute_result") and "image/svg+xml" in o.data]
+
+
+def test_inspect_training_notebook(prefix):
+    nb, code = run_notebook("inspect_training.ipynb")
+    m = re.search(r"initial loss ([0-9.]+); a uniform guess gives log\(27\) = 3.296", text_of(code[0]))
+    assert m and float(m.group(1)) > 6, text_of(code[0])  # confidently wrong
+    act = code[1]
+    assert {"text/plain", "text/html"} <= mimes(act, "execute_result")[0]
+    assert "<svg" in act.outputs[0].data["text/html"]  # per-layer histograms
+    assert re.search(r"model\.3 +Tanh", text_of(act))
+    m = re.search(r"initial loss ([0-9.]+)\ntanh saturated: before ([0-9.]+), after ([0-9.]+)",
+                  text_of(code[2]))
+    assert m, text_of(code[2])
+    assert abs(float(m.group(1)) - 3.296) < 0.1  # near log(27) once the init is fixed
+    assert float(m.group(2)) > 0.5 and float(m.group(3)) < float(m.group(2)) / 2
+    train = code[3]
+    # One live plot output, updated in place (nbclient applies the updates).
+    displays = [o for o in train.outputs if o.output_type == "display_data"]
+    assert len(displays) == 1 and "image/svg+xml" in displays[0].data
+    assert displays[0].metadata is not None
+    m = re.search(r"loss after 300 steps ([0-9.]+)", text_of(train))
+    assert m and float(m.group(1)) < 3.0, text_of(train)
+    plot = svgs_of(code[4])
+    assert len(plot) == 1 and "1e-3 guide" in plot[0] and "model.2.weight" in plot[0]
+    assert "log10 upd:data" in text_of(code[5]) and "model.4.weight" in text_of(code[5])
+    assert text_of(code[6]).startswith("gradcheck: passed")
+    assert "10/6000" in text_of(code[6])
+    prof = [o for o in code[7].outputs if o.output_type == "display_data"]
+    assert prof and "<table>" in prof[0].data["text/html"]
+    assert re.search(r"^linear +fwd +2 ", prof[0].data["text/plain"], re.M)
+
+
 @pytest.mark.parametrize("script", sorted(os.path.basename(p)
                                           for p in glob.glob(os.path.join(EXAMPLES, "*.nn"))))
 def test_example_script_runs(script):
