@@ -106,6 +106,15 @@ $(BUILD)/fuzz/fuzz_wire_replay: $(WIRE_FUZZ_SRC) tests/fuzz/fuzz_driver.c kernel
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) -Ikernel $(CFLAGS) $(LDFLAGS) -o $@ $(WIRE_FUZZ_SRC) tests/fuzz/fuzz_driver.c $(WIRE_FUZZ_LIBS)
 
+# The drill parser's target compiles drills/drill_parse.c (no language needed).
+$(BUILD)/fuzz/fuzz_drill_replay: tests/fuzz/fuzz_drill.c drills/drill_parse.c tests/fuzz/fuzz_driver.c drills/drill.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ tests/fuzz/fuzz_drill.c drills/drill_parse.c tests/fuzz/fuzz_driver.c
+
+build/libfuzzer/fuzz_drill: tests/fuzz/fuzz_drill.c drills/drill_parse.c drills/drill.h
+	@mkdir -p $(dir $@)
+	clang -Iengine -Ilang -Idrills -D_GNU_SOURCE -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -o $@ tests/fuzz/fuzz_drill.c drills/drill_parse.c
+
 build/libfuzzer/fuzz_wire: $(WIRE_FUZZ_SRC) kernel/kernel_wire.h
 	@mkdir -p $(dir $@)
 	clang -Ikernel -D_GNU_SOURCE -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -o $@ $(WIRE_FUZZ_SRC) $(WIRE_FUZZ_LIBS)
@@ -145,6 +154,7 @@ install: $(BUILD)/nndb
 	install -m 755 $(BUILD)/nndb $(BUILD)/nndb-kernel $(PREFIX)/bin/
 	install -d $(PREFIX)/share/nndb/lessons
 	install -m 644 drills/lessons/*.md $(PREFIX)/share/nndb/lessons/
+	cp -rL drills/lessons/data $(PREFIX)/share/nndb/lessons/
 	$(PREFIX)/bin/nndb install-kernel --prefix $(PREFIX)
 
 bench: deps

@@ -276,6 +276,25 @@ static void show_step(runner *r, int i) {
     lang_mime_free(&mb);
 }
 
+/* `drill_dir` in the session: the drill file's directory, so a setup can
+ * reach data that ships with the drill (drill_dir + "/data/..."). */
+static void bind_drill_dir(lang_session *s, const drill *d) {
+    char dir[4096], code[8300];
+    snprintf(dir, sizeof dir, "%s", d->path);
+    char *slash = strrchr(dir, '/');
+    if (slash)
+        *slash = 0;
+    else
+        snprintf(dir, sizeof dir, ".");
+    size_t k = (size_t)snprintf(code, sizeof code, "drill_dir = '");
+    for (const char *c = dir; *c && k + 4 < sizeof code; c++) {
+        if (*c == '\\' || *c == '\'') code[k++] = '\\';
+        code[k++] = *c;
+    }
+    snprintf(code + k, sizeof code - k, "'\n");
+    lang_session_run(s, code, "<drill>", NULL);
+}
+
 /* Entering step [i]: a do step's setup runs in the learner's session. */
 static bool enter_step(runner *r, int i) {
     r->step = i;
@@ -416,6 +435,7 @@ static bool cmd_start(runner *r, const char *id) {
         r->state = fresh_state(d);
     }
     r->recording = true;
+    bind_drill_dir(r->s, d);
     /* a resumed do step needs the setups of the steps before it */
     for (int i = 0; i < step; i++) {
         const drill_step *st = &d->steps[i];
@@ -882,6 +902,7 @@ static int check_one(const char *path, bool verbose) {
         return 1;
     }
     int checks = 0;
+    bind_drill_dir(s, d);
     for (int i = 0; i < d->n_steps; i++) {
         const drill_step *st = &d->steps[i];
         if (st->kind == DRILL_DO) {
@@ -1001,6 +1022,219 @@ static const char *const skeleton =
     "## reflect: Explain it back\n"
     "Explain what happened without jargon, to someone who has not studied the track.\n";
 
+/* ---- nndb drill notebook ---- */
+
+static cJSON *nb_cell(const char *type, const char *source, int *counter) {
+    cJSON *c = cJSON_CreateObject();
+    char id[32];
+    snprintf(id, sizeof id, "cell-%04d", ++*counter);
+    cJSON_AddStringToObject(c, "cell_type", type);
+    cJSON_AddStringToObject(c, "id", id);
+    cJSON_AddItemToObject(c, "metadata", cJSON_CreateObject());
+    if (!strcmp(type, "code")) {
+        cJSON_AddNullToObject(c, "execution_count");
+        cJSON_AddArrayToObject(c, "outputs");
+    }
+    /* the source as a list of lines, each but the last with its newline */
+    cJSON *src = cJSON_AddArrayToObject(c, "source");
+    const char *p = source;
+    while (*p) {
+        const char *nl = strchr(p, '\n');
+        size_t n = nl ? (size_t)(nl - p) + 1 : strlen(p);
+        char *line = strndup(p, n);
+        if (!line) break;
+        if (nl && !nl[1]) line[n - 1] = 0; /* no newline after the last line */
+        cJSON_AddItemToArray(src, cJSON_CreateString(line));
+        free(line);
+        p += n;
+    }
+    return c;
+}
+
+/* A notebook for drill [d]: a Markdown cell per step, a code cell that
+ * starts the drill (the runner runs each do step's setup as the learner
+ * reaches it), and after each step a work cell with the command it needs. */
+static char *drill_notebook(const drill *d) {
+    cJSON *nb = cJSON_CreateObject();
+    cJSON *cells = cJSON_AddArrayToObject(nb, "cells");
+    int k = 0;
+    char buf[8192];
+    snprintf(buf, sizeof buf,
+             "# %s\n\n*%s* (about %d minutes). Run the cells in order; `%%drill` shows the "
+             "current step again, `%%drill hint` gives a hint, `%%drill export md` writes your "
+             "evidence.",
+             d->title, d->teaches, d->minutes);
+    cJSON_AddItemToArray(cells, nb_cell("markdown", buf, &k));
+    snprintf(buf, sizeof buf, "%%drill start %s", d->id);
+    cJSON_AddItemToArray(cells, nb_cell("code", buf, &k));
+    for (int i = 0; i < d->n_steps; i++) {
+        const drill_step *st = &d->steps[i];
+        size_t need = strlen(st->text ? st->text : "") + strlen(st->title) + 1024;
+        for (int c = 0; c < st->n_choices; c++) need += strlen(st->choices[c]) + 16;
+        char *md = malloc(need);
+        if (!md) break;
+        int n = snprintf(md, need, "## %d. %s: %s\n\n%s", i + 1, drill_kind_name(st->kind),
+                         st->title, st->text ? st->text : "");
+        for (int c = 0; c < st->n_choices; c++)
+            n += snprintf(md + n, need - (size_t)n, "%s- **%c)** %s", c ? "\n" : "\n\n", 'a' + c,
+                          st->choices[c]);
+        cJSON_AddItemToArray(cells, nb_cell("markdown", md, &k));
+        free(md);
+        const char *work = st->kind == DRILL_PREDICT   ? "%drill predict "
+                           : st->kind == DRILL_DO      ? "# your work here, then:\n%drill check"
+                           : st->kind == DRILL_QUIZ    ? "%drill answer "
+                           : st->kind == DRILL_REFLECT ? "%drill answer "
+                                                       : "%drill next";
+        cJSON_AddItemToArray(cells, nb_cell("code", work, &k));
+    }
+    cJSON *md = cJSON_AddObjectToObject(nb, "metadata");
+    cJSON *ks = cJSON_AddObjectToObject(md, "kernelspec");
+    cJSON_AddStringToObject(ks, "display_name", "nndb");
+    cJSON_AddStringToObject(ks, "language", "nndb");
+    cJSON_AddStringToObject(ks, "name", "nndb");
+    cJSON *li = cJSON_AddObjectToObject(md, "language_info");
+    cJSON_AddStringToObject(li, "codemirror_mode", "python");
+    cJSON_AddStringToObject(li, "file_extension", ".nn");
+    cJSON_AddStringToObject(li, "mimetype", "text/x-nndb");
+    cJSON_AddStringToObject(li, "name", "nndb");
+    cJSON_AddStringToObject(li, "pygments_lexer", "python");
+    cJSON_AddNumberToObject(nb, "nbformat", 4);
+    cJSON_AddNumberToObject(nb, "nbformat_minor", 5);
+    char *text = cJSON_Print(nb);
+    cJSON_Delete(nb);
+    return text;
+}
+
+/* ---- nndb drill report ---- */
+
+typedef struct learner_row {
+    char user[64], drill[64], status[16];
+    int hints, attempts;
+    double minutes;
+    char prediction[256];
+    char failed[256];
+} learner_row;
+
+static double iso_seconds(const char *s) {
+    struct tm tm;
+    memset(&tm, 0, sizeof tm);
+    if (!s || !strptime(s, "%Y-%m-%dT%H:%M:%SZ", &tm)) return 0;
+    return (double)timegm(&tm);
+}
+
+static void one_line(char *dst, size_t cap, const char *src) {
+    size_t k = 0;
+    for (const char *p = src ? src : ""; *p && k + 1 < cap; p++)
+        dst[k++] = *p == '\n' || *p == '|' || *p == ',' ? ' ' : *p;
+    while (k && dst[k - 1] == ' ') k--;
+    dst[k] = 0;
+}
+
+static bool read_row(const char *path, learner_row *row) {
+    char *text = read_all(path);
+    cJSON *j = text ? cJSON_Parse(text) : NULL;
+    free(text);
+    if (!j || !jstr(j, "drill") || !cJSON_IsArray(cJSON_GetObjectItem(j, "steps"))) {
+        cJSON_Delete(j);
+        return false;
+    }
+    memset(row, 0, sizeof *row);
+    snprintf(row->user, sizeof row->user, "%s", jstr(j, "user") ? jstr(j, "user") : "?");
+    snprintf(row->drill, sizeof row->drill, "%s", jstr(j, "drill"));
+    snprintf(row->status, sizeof row->status, "%s", jstr(j, "status") ? jstr(j, "status") : "?");
+    const char *end = jstr(j, "finished") ? jstr(j, "finished") : jstr(j, "updated");
+    double t0 = iso_seconds(jstr(j, "started")), t1 = iso_seconds(end);
+    row->minutes = t1 > t0 ? (t1 - t0) / 60.0 : 0;
+    cJSON *st;
+    cJSON_ArrayForEach(st, cJSON_GetObjectItem(j, "steps")) {
+        cJSON *h = cJSON_GetObjectItem(st, "hints_used"), *a = cJSON_GetObjectItem(st, "attempts");
+        row->hints += cJSON_IsNumber(h) ? h->valueint : 0;
+        row->attempts += cJSON_IsNumber(a) ? a->valueint : 0;
+        cJSON *p = cJSON_GetObjectItem(st, "prediction");
+        if (p && !row->prediction[0])
+            one_line(row->prediction, sizeof row->prediction, jstr(p, "text"));
+        cJSON *fa = cJSON_GetObjectItem(st, "failed_attempt");
+        if (fa && !row->failed[0]) one_line(row->failed, sizeof row->failed, jstr(fa, "code"));
+    }
+    cJSON_Delete(j);
+    return true;
+}
+
+static int cmp_rows(const void *a, const void *b) {
+    const learner_row *x = a, *y = b;
+    int c = strcmp(x->drill, y->drill);
+    return c ? c : strcmp(x->user, y->user);
+}
+
+/* `nndb drill report [--csv] DIR...`: the exported JSON of a class. */
+static int drill_report(int n, char **dirs, bool csv) {
+    learner_row *rows = NULL;
+    int nrows = 0;
+    for (int i = 0; i < n; i++) {
+        struct dirent **names = NULL;
+        int k = scandir(dirs[i], &names, NULL, alphasort);
+        if (k < 0) {
+            fprintf(stderr, "nndb: cannot read %s: %s\n", dirs[i], strerror(errno));
+            continue;
+        }
+        for (int e = 0; e < k; e++) {
+            const char *nm = names[e]->d_name;
+            size_t l = strlen(nm);
+            if (l > 5 && !strcmp(nm + l - 5, ".json")) {
+                char path[8300];
+                snprintf(path, sizeof path, "%s/%s", dirs[i], nm);
+                learner_row row;
+                if (read_row(path, &row)) {
+                    learner_row *p = realloc(rows, sizeof *p * (size_t)(nrows + 1));
+                    if (p) {
+                        rows = p;
+                        rows[nrows++] = row;
+                    }
+                }
+            }
+            free(names[e]);
+        }
+        free(names);
+    }
+    qsort(rows, (size_t)nrows, sizeof *rows, cmp_rows);
+    if (csv) {
+        printf("drill,learner,status,minutes,hints,checks,prediction,first failed attempt\n");
+        for (int i = 0; i < nrows; i++)
+            printf("%s,%s,%s,%.1f,%d,%d,%s,%s\n", rows[i].drill, rows[i].user, rows[i].status,
+                   rows[i].minutes, rows[i].hints, rows[i].attempts, rows[i].prediction,
+                   rows[i].failed);
+    } else {
+        printf("# Drill report: %d record%s\n\n", nrows, nrows == 1 ? "" : "s");
+        printf(
+            "| drill | learner | status | minutes | hints | checks |\n|---|---|---|---|---|---|\n");
+        for (int i = 0; i < nrows; i++)
+            printf("| %s | %s | %s | %.1f | %d | %d |\n", rows[i].drill, rows[i].user,
+                   rows[i].status, rows[i].minutes, rows[i].hints, rows[i].attempts);
+        printf("\n## Predictions\n\n| drill | learner | prediction |\n|---|---|---|\n");
+        for (int i = 0; i < nrows; i++)
+            if (rows[i].prediction[0])
+                printf("| %s | %s | %s |\n", rows[i].drill, rows[i].user, rows[i].prediction);
+        /* the most common first failed attempts, per drill */
+        printf(
+            "\n## Most common failed attempts\n\n| drill | attempt | learners |\n|---|---|---|\n");
+        for (int i = 0; i < nrows; i++) {
+            if (!rows[i].failed[0]) continue;
+            bool seen = false;
+            for (int j = 0; j < i; j++)
+                seen |= !strcmp(rows[j].drill, rows[i].drill) &&
+                        !strcmp(rows[j].failed, rows[i].failed);
+            if (seen) continue;
+            int count = 0;
+            for (int j = i; j < nrows; j++)
+                count += !strcmp(rows[j].drill, rows[i].drill) &&
+                         !strcmp(rows[j].failed, rows[i].failed);
+            printf("| %s | `%s` | %d |\n", rows[i].drill, rows[i].failed, count);
+        }
+    }
+    free(rows);
+    return nrows ? 0 : 1;
+}
+
 int drill_cli(int argc, char **argv, int (*start_repl)(const char *first_cell)) {
     const char *sub = argc > 2 ? argv[2] : "list";
     if (!strcmp(sub, "list")) {
@@ -1056,7 +1290,42 @@ int drill_cli(int argc, char **argv, int (*start_repl)(const char *first_cell)) 
         snprintf(cell, sizeof cell, "%%drill start %s", argv[3]);
         return start_repl ? start_repl(cell) : 1;
     }
+    if (!strcmp(sub, "report") && argc >= 4) {
+        bool csv = !strcmp(argv[3], "--csv");
+        if (csv && argc < 5) {
+            fprintf(stderr, "usage: nndb drill report [--csv] DIR...\n");
+            return 2;
+        }
+        return drill_report(argc - (csv ? 4 : 3), argv + (csv ? 4 : 3), csv);
+    }
+    if (!strcmp(sub, "notebook") && (argc == 4 || (argc == 6 && !strcmp(argv[4], "-o")))) {
+        char *p = strchr(argv[3], '/') ? strdup(argv[3]) : drill_find(argv[3]);
+        char *err = NULL;
+        drill *d = p ? drill_load(p, &err) : NULL;
+        free(p);
+        if (!d) {
+            fprintf(stderr, "nndb: %s", err ? err : "no such drill (nndb drill list)\n");
+            free(err);
+            return 1;
+        }
+        char *text = drill_notebook(d);
+        char out[4200];
+        snprintf(out, sizeof out, "%s", argc == 6 ? argv[5] : "");
+        if (!*out) snprintf(out, sizeof out, "%s.ipynb", d->id);
+        FILE *f = fopen(out, "w");
+        bool ok = f && text && fputs(text, f) >= 0 && fputs("\n", f) >= 0;
+        if (f && fclose(f)) ok = false;
+        if (!ok)
+            fprintf(stderr, "nndb: cannot write %s: %s\n", out, strerror(errno));
+        else
+            printf("Wrote %s (run it on the nndb kernel).\n", out);
+        free(text);
+        drill_free(d);
+        return ok ? 0 : 1;
+    }
     fprintf(stderr, "usage: nndb drill list\n"
+                    "       nndb drill notebook ID [-o FILE.ipynb]\n"
+                    "       nndb drill report [--csv] DIR...   a class's exported evidence\n"
                     "       nndb drill start ID       open the REPL with the drill loaded\n"
                     "       nndb drill check [-v] FILE.md...\n"
                     "       nndb drill new ID         write a skeleton (into the first "
