@@ -18,6 +18,7 @@
 #include "lang_display.h"
 #include "lang_eval.h"
 #include "lang_nn.h"
+#include "lang_random.h"
 #include "lang_tensor.h"
 
 typedef struct ext_magic {
@@ -102,7 +103,9 @@ static bool install_builtins(lang_vm *vm) {
             if (!ok) return false;
         }
     }
-    if (!lang_core_install(vm) || !lang_tensor_install(vm) || !lang_nn_install(vm)) return false;
+    if (!lang_core_install(vm) || !lang_tensor_install(vm) || !lang_nn_install(vm) ||
+        !lang_random_install(vm))
+        return false;
     /* Families may install plain globals (dtypes): make them builtins, so
      * %who does not list them and %reset does not remove them. */
     for (int64_t k = 0; k < vm->n_globals; k++) {
@@ -120,7 +123,7 @@ static bool install_builtins(lang_vm *vm) {
 lang_session *lang_session_new(const lang_frontend *fe) {
     lang_session *s = calloc(1, sizeof *s);
     if (!s) return NULL;
-    s->ctx = nn_ctx_new(0);
+    s->ctx = nn_ctx_new(NN_RNG_DEFAULT_SEED);
     if (!s->ctx) {
         free(s);
         return NULL;
