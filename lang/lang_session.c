@@ -26,6 +26,7 @@ typedef struct ext_magic {
     lang_help help; /* strings owned here */
     lang_ext_magic_fn fn;
     void *user;
+    void (*free_user)(void *);
 } ext_magic;
 
 struct lang_session {
@@ -143,6 +144,7 @@ void lang_session_free(lang_session *s) {
     lang_debug_free(s->vm.dbg);
     s->vm.dbg = NULL;
     for (int i = 0; i < s->n_ext; i++) {
+        if (s->ext[i].free_user) s->ext[i].free_user(s->ext[i].user);
         free(s->ext[i].name);
         free((char *)s->ext[i].help.name);
         free((char *)s->ext[i].help.signature);
@@ -266,7 +268,8 @@ bool lang_exec(lang_session *s, const char *code, const char *filename, bool int
 /* ---- extensions (lang.h) ---- */
 
 bool lang_session_add_magic(lang_session *s, const char *name, const char *signature,
-                            const char *doc, lang_ext_magic_fn fn, void *user) {
+                            const char *doc, lang_ext_magic_fn fn, void *user,
+                            void (*free_user)(void *user)) {
     ext_magic *p = realloc(s->ext, sizeof *p * (size_t)(s->n_ext + 1));
     if (!p) return false;
     s->ext = p;
@@ -280,6 +283,7 @@ bool lang_session_add_magic(lang_session *s, const char *name, const char *signa
     e->help.example = "";
     e->fn = fn;
     e->user = user;
+    e->free_user = free_user;
     if (!e->name || !e->help.name || !e->help.signature || !e->help.doc) return false;
     s->n_ext++;
     return true;
