@@ -12,6 +12,7 @@
 
 #include "nn_ctx.h"
 #include "nn_mem.h"
+#include "nn_random.h"
 
 /* ---- the few MPI types and entry points we use ----
  * Open MPI's C ABI: handles are pointers to objects the library exports
@@ -956,16 +957,6 @@ nn_status nn_dist_check(nn_ctx *ctx, nn_tensor *const *params, int n, int *first
 
 /* ---- DistributedSampler ---- */
 
-void nn_dist_randperm(int64_t *r, int64_t n, nn_dist_rand32_fn next, void *state) {
-    for (int64_t i = 0; i < n; i++) r[i] = i;
-    for (int64_t i = 0; i + 1 < n; i++) {
-        int64_t z = (int64_t)(next(state) % (uint64_t)(n - i));
-        int64_t t = r[i];
-        r[i] = r[z + i];
-        r[z + i] = t;
-    }
-}
-
 int64_t nn_dist_sampler_num_samples(const nn_dist_sampler *s) {
     int64_t k = s->replicas;
     /* PyTorch: ceil((len - replicas) / replicas), which is (len - 1) / k here. */
@@ -973,8 +964,8 @@ int64_t nn_dist_sampler_num_samples(const nn_dist_sampler *s) {
     return (s->len + k - 1) / k;
 }
 
-nn_status nn_dist_sampler_indices(nn_ctx *ctx, const nn_dist_sampler *s, nn_dist_rand32_fn next,
-                                  void *state, int64_t **out, int64_t *n) {
+nn_status nn_dist_sampler_indices(nn_ctx *ctx, const nn_dist_sampler *s, nn_rng *gen,
+                                  int64_t **out, int64_t *n) {
     int64_t per = nn_dist_sampler_num_samples(s), total = per * s->replicas;
     int64_t len = s->len;
     int64_t *all = malloc(sizeof(int64_t) * (size_t)(len > total ? len : total) + 8);
@@ -985,7 +976,7 @@ nn_status nn_dist_sampler_indices(nn_ctx *ctx, const nn_dist_sampler *s, nn_dist
         return nn_error_set(&ctx->err, NN_ERR_MEMORY, "DistributedSampler: out of memory");
     }
     if (s->shuffle)
-        nn_dist_randperm(all, len, next, state);
+        nn_random_perm_into(gen, all, len);
     else
         for (int64_t i = 0; i < len; i++) all[i] = i;
     /* Pad by repeating the list from its start (total <= len without it). */

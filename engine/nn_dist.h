@@ -18,6 +18,7 @@
 #define NN_DIST_H
 
 #include "nn_optim.h"
+#include "nn_rng.h"
 #include "nn_tensor.h"
 
 typedef enum nn_dist_op {
@@ -109,12 +110,11 @@ int64_t nn_dist_zero_local_state(const nn_dist_zero *z);
 int64_t nn_dist_zero_total_state(const nn_dist_zero *z);
 
 /* ---- DistributedSampler ----
- * PyTorch's algorithm: the indices 0..len-1, shuffled by randperm with a
- * generator seeded seed + epoch, padded by repeating from the start (or,
- * with drop_last, cut) to a multiple of replicas, then every replicas-th
- * from rank. [next] gives the generator's 32-bit outputs (PyTorch's CPU
- * generator's random()); the caller seeds it. */
-typedef uint32_t (*nn_dist_rand32_fn)(void *state);
+ * PyTorch's algorithm: the indices 0..len-1, shuffled by randperm from
+ * [gen] (the caller seeds it with seed + epoch, as PyTorch seeds a fresh
+ * torch.Generator), padded by repeating from the start (or, with
+ * drop_last, cut) to a multiple of replicas, then every replicas-th from
+ * rank. Since nn_rng is PyTorch's CPU generator, the order is PyTorch's. */
 typedef struct nn_dist_sampler {
     int64_t len;
     int replicas, rank;
@@ -122,11 +122,8 @@ typedef struct nn_dist_sampler {
 } nn_dist_sampler;
 int64_t nn_dist_sampler_num_samples(const nn_dist_sampler *s);
 /* *out: a malloc'ed array of nn_dist_sampler_num_samples indices (free()). */
-nn_status nn_dist_sampler_indices(nn_ctx *ctx, const nn_dist_sampler *s, nn_dist_rand32_fn next,
-                                  void *state, int64_t **out, int64_t *n);
-/* torch.randperm(n) on CPU for n < 2^24: r = 0..n-1, then for i < n-1
- * swap r[i] with r[i + next() % (n - i)]. */
-void nn_dist_randperm(int64_t *r, int64_t n, nn_dist_rand32_fn next, void *state);
+nn_status nn_dist_sampler_indices(nn_ctx *ctx, const nn_dist_sampler *s, nn_rng *gen,
+                                  int64_t **out, int64_t *n);
 
 /* ---- dist_check ----
  * Compare every parameter's checksum (sum and sum of squares in float64,

@@ -659,18 +659,15 @@ typedef struct sampler_iter {
 
 static const lang_type sampler_type, sampler_iter_type;
 
-/* This engine's generator seeded with seed + epoch stands in for
- * torch.Generator().manual_seed(seed + epoch) until the generators match
- * PyTorch's (issue 12); the shuffle is PyTorch's randperm either way. */
-static uint32_t rng32(void *state) { return (uint32_t)(nn_rng_next(state) >> 32); }
-
+/* torch.Generator().manual_seed(seed + epoch): a fresh generator per
+ * iteration, as PyTorch's DistributedSampler.__iter__ makes one. */
 static bool sampler_iter_new(lang_vm *vm, sampler_obj *s, lang_val *out) {
     nn_rng rng;
     nn_rng_seed(&rng, (uint64_t)(s->seed + s->epoch));
     nn_dist_sampler cfg = {s->len, s->replicas, s->rank, s->shuffle, s->drop_last};
     int64_t n = 0;
     int64_t *idx = NULL;
-    if (nn_dist_sampler_indices(CTX(vm), &cfg, rng32, &rng, &idx, &n)) return lang_raise_engine(vm);
+    if (nn_dist_sampler_indices(CTX(vm), &cfg, &rng, &idx, &n)) return lang_raise_engine(vm);
     sampler_iter *it = lang_obj_new(vm, &sampler_iter_type, sizeof *it);
     if (!it) {
         free(idx);

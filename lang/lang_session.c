@@ -19,6 +19,7 @@
 #include "lang_display.h"
 #include "lang_eval.h"
 #include "lang_nn.h"
+#include "lang_random.h"
 #include "lang_tensor.h"
 
 typedef struct ext_magic {
@@ -26,6 +27,7 @@ typedef struct ext_magic {
     lang_help help; /* strings owned here */
     lang_ext_magic_fn fn;
     void *user;
+    void (*free_user)(void *);
 } ext_magic;
 
 struct lang_session {
@@ -104,7 +106,7 @@ static bool install_builtins(lang_vm *vm) {
         }
     }
     if (!lang_core_install(vm) || !lang_tensor_install(vm) || !lang_nn_install(vm) ||
-        !lang_dist_install(vm))
+        !lang_random_install(vm) || !lang_dist_install(vm))
         return false;
     /* Families may install plain globals (dtypes): make them builtins, so
      * %who does not list them and %reset does not remove them. */
@@ -123,7 +125,7 @@ static bool install_builtins(lang_vm *vm) {
 lang_session *lang_session_new(const lang_frontend *fe) {
     lang_session *s = calloc(1, sizeof *s);
     if (!s) return NULL;
-    s->ctx = nn_ctx_new(0);
+    s->ctx = nn_ctx_new(NN_RNG_DEFAULT_SEED);
     if (!s->ctx) {
         free(s);
         return NULL;
@@ -143,6 +145,7 @@ void lang_session_free(lang_session *s) {
     lang_debug_free(s->vm.dbg);
     s->vm.dbg = NULL;
     for (int i = 0; i < s->n_ext; i++) {
+        if (s->ext[i].free_user) s->ext[i].free_user(s->ext[i].user);
         free(s->ext[i].name);
         free((char *)s->ext[i].help.name);
         free((char *)s->ext[i].help.signature);
@@ -266,7 +269,8 @@ bool lang_exec(lang_session *s, const char *code, const char *filename, bool int
 /* ---- extensions (lang.h) ---- */
 
 bool lang_session_add_magic(lang_session *s, const char *name, const char *signature,
-                            const char *doc, lang_ext_magic_fn fn, void *user) {
+                            const char *doc, lang_ext_magic_fn fn, void *user,
+                            void (*free_user)(void *user)) {
     ext_magic *p = realloc(s->ext, sizeof *p * (size_t)(s->n_ext + 1));
     if (!p) return false;
     s->ext = p;
@@ -280,6 +284,7 @@ bool lang_session_add_magic(lang_session *s, const char *name, const char *signa
     e->help.example = "";
     e->fn = fn;
     e->user = user;
+    e->free_user = free_user;
     if (!e->name || !e->help.name || !e->help.signature || !e->help.doc) return false;
     s->n_ext++;
     return true;

@@ -72,25 +72,29 @@ def expect_failure(name, n, text, must, max_s, env=None):
 def sampler_vs_torch():
     import torch
     from torch.utils.data import DistributedSampler
-    cases = [(10, 3, False), (10, 3, True), (12, 4, False), (7, 2, False), (2, 3, False),
-             (2, 3, True), (1, 2, False)]
+    # (size, replicas, drop_last, shuffle, seed, epoch)
+    cases = [(10, 3, False, False, 0, 0), (10, 3, True, False, 0, 0), (12, 4, False, False, 0, 0),
+             (7, 2, False, False, 0, 0), (2, 3, False, False, 0, 0), (2, 3, True, False, 0, 0),
+             (1, 2, False, False, 0, 0), (10, 3, False, True, 0, 0), (10, 3, True, True, 5, 2),
+             (100, 4, False, True, 1234, 7), (2, 3, False, True, 0, 1)]
     lines = []
-    for size, k, drop in cases:
+    for size, k, drop, sh, seed, epoch in cases:
         for r in range(k):
-            lines.append(f"print(list(DistributedSampler({size}, num_replicas={k}, rank={r}, "
-                         f"shuffle=False, drop_last={drop})), "
-                         f"len(DistributedSampler({size}, num_replicas={k}, rank={r}, "
-                         f"shuffle=False, drop_last={drop})))")
+            lines.append(f"s = DistributedSampler({size}, num_replicas={k}, rank={r}, "
+                         f"shuffle={sh}, seed={seed}, drop_last={drop})")
+            lines.append(f"s.set_epoch({epoch})")
+            lines.append("print(list(s), len(s))")
     p = subprocess.run([NNDB, "run", script("\n".join(lines) + "\n")], capture_output=True,
                        text=True, timeout=60)
     got = p.stdout.splitlines()
     want = []
-    for size, k, drop in cases:
+    for size, k, drop, sh, seed, epoch in cases:
         for r in range(k):
-            s = DistributedSampler(list(range(size)), num_replicas=k, rank=r, shuffle=False,
-                                   drop_last=drop)
+            s = DistributedSampler(list(range(size)), num_replicas=k, rank=r, shuffle=sh,
+                                   seed=seed, drop_last=drop)
+            s.set_epoch(epoch)
             want.append(f"{list(s)} {len(s)}")
-    report("DistributedSampler(shuffle=False) == PyTorch's (padding, drop_last)",
+    report("DistributedSampler == PyTorch's (shuffle with seed + epoch, padding, drop_last)",
            p.returncode == 0 and got == want, f"got {got}\nwant {want}\n{p.stderr}")
 
 

@@ -3,8 +3,8 @@
 Writes $NNDB_REF_DIR/dist_sampler.txt, one case a line:
   randperm N SEED v0 v1 ...                 torch.randperm(N, generator seeded SEED)
   sampler LEN REPLICAS RANK SHUFFLE DROP SEED EPOCH v0 v1 ...
-The C test feeds nndb's algorithm an MT19937 seeded the same way (PyTorch's
-CPU generator), so the orders must agree exactly.
+The C test runs nndb's algorithm on nn_rng (PyTorch's CPU generator, bit for
+bit) seeded the same way, so the orders must agree exactly.
 """
 import os
 

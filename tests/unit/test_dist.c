@@ -1,6 +1,5 @@
-/* nn_dist without MPI: DistributedSampler's order and randperm against
- * PyTorch's (tests/torch/ref_dist.py), fed PyTorch's CPU generator (an
- * MT19937 written here), and the errors every entry point gives before
+/* nn_dist without MPI: DistributedSampler's order and the randperm it uses
+ * against PyTorch's (tests/torch/ref_dist.py), and the errors every entry point gives before
  * init_process_group. The collectives themselves run under mpirun in
  * tests/dist/. */
 #include <stdio.h>
@@ -8,37 +7,8 @@
 #include <string.h>
 
 #include "nn_dist.h"
+#include "nn_random.h"
 #include "testutil.h"
-
-/* PyTorch's CPUGeneratorImpl::random(): MT19937 seeded by init_genrand. */
-typedef struct mt19937 {
-    uint32_t s[624];
-    int i;
-} mt19937;
-
-static void mt_seed(mt19937 *m, uint32_t seed) {
-    m->s[0] = seed;
-    for (int i = 1; i < 624; i++)
-        m->s[i] = 1812433253u * (m->s[i - 1] ^ (m->s[i - 1] >> 30)) + (uint32_t)i;
-    m->i = 624;
-}
-
-static uint32_t mt_next(void *state) {
-    mt19937 *m = state;
-    if (m->i >= 624) {
-        for (int k = 0; k < 624; k++) {
-            uint32_t y = (m->s[k] & 0x80000000u) | (m->s[(k + 1) % 624] & 0x7fffffffu);
-            m->s[k] = m->s[(k + 397) % 624] ^ (y >> 1) ^ ((y & 1) ? 0x9908b0dfu : 0);
-        }
-        m->i = 0;
-    }
-    uint32_t y = m->s[m->i++];
-    y ^= y >> 11;
-    y ^= (y << 7) & 0x9d2c5680u;
-    y ^= (y << 15) & 0xefc60000u;
-    y ^= y >> 18;
-    return y;
-}
 
 static int64_t read_ints(char **p, int64_t *out, int cap) {
     int n = 0;
@@ -68,9 +38,9 @@ NN_TEST(dist_sampler_matches_torch) {
             p += 9;
             int64_t n = read_ints(&p, v, 4096);
             int64_t len = v[0];
-            mt19937 m;
-            mt_seed(&m, (uint32_t)v[1]);
-            nn_dist_randperm(got, len, mt_next, &m);
+            nn_rng g;
+            nn_rng_seed(&g, (uint64_t)v[1]);
+            nn_random_perm_into(&g, got, len);
             CHECK_MSG(n == len + 2 && !memcmp(got, v + 2, sizeof(int64_t) * (size_t)len),
                       "randperm(%lld) seed %lld differs from torch's", (long long)len,
                       (long long)v[1]);
@@ -79,10 +49,10 @@ NN_TEST(dist_sampler_matches_torch) {
             p += 8;
             int64_t n = read_ints(&p, v, 4096);
             nn_dist_sampler s = {v[0], (int)v[1], (int)v[2], v[3] != 0, v[4] != 0};
-            mt19937 m;
-            mt_seed(&m, (uint32_t)(v[5] + v[6]));
+            nn_rng g;
+            nn_rng_seed(&g, (uint64_t)(v[5] + v[6]));
             int64_t *idx = NULL, k = 0;
-            CHECK(nn_dist_sampler_indices(ctx, &s, mt_next, &m, &idx, &k) == NN_OK);
+            CHECK(nn_dist_sampler_indices(ctx, &s, &g, &idx, &k) == NN_OK);
             CHECK(k == nn_dist_sampler_num_samples(&s));
             CHECK_MSG(k == n - 7 && !memcmp(idx, v + 7, sizeof(int64_t) * (size_t)k),
                       "sampler len %lld replicas %lld rank %lld shuffle %lld drop %lld differs",
