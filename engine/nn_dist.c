@@ -3,8 +3,8 @@
 
 #include <dlfcn.h>
 #include <pthread.h>
-#include <stdatomic.h>
 #include <sched.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,8 +34,7 @@ static struct {
     int (*Abort)(mpi_handle, int);
     int (*Test)(mpi_request *, int *, void *);
     int (*Ibarrier)(mpi_handle, mpi_request *);
-    int (*Iallreduce)(const void *, void *, int, mpi_handle, mpi_handle, mpi_handle,
-                      mpi_request *);
+    int (*Iallreduce)(const void *, void *, int, mpi_handle, mpi_handle, mpi_handle, mpi_request *);
     int (*Ibcast)(void *, int, mpi_handle, int, mpi_handle, mpi_request *);
     int (*Iallgather)(const void *, int, mpi_handle, void *, int, mpi_handle, mpi_handle,
                       mpi_request *);
@@ -70,14 +69,24 @@ const char *nn_dist_op_name(nn_dist_op op) {
     return (unsigned)op < 5 ? names[op] : "?";
 }
 
-bool nn_dist_is_initialized(void) { return initialized; }
-int nn_dist_rank(void) { return initialized ? my_rank : 0; }
-int nn_dist_world_size(void) { return initialized ? world : 1; }
-double nn_dist_timeout(void) { return timeout_s; }
+bool nn_dist_is_initialized(void) {
+    return initialized;
+}
+int nn_dist_rank(void) {
+    return initialized ? my_rank : 0;
+}
+int nn_dist_world_size(void) {
+    return initialized ? world : 1;
+}
+double nn_dist_timeout(void) {
+    return timeout_s;
+}
 void nn_dist_set_timeout(double seconds) {
     if (seconds > 0) timeout_s = seconds;
 }
-uint64_t nn_dist_bytes_reduced(void) { return bytes_reduced; }
+uint64_t nn_dist_bytes_reduced(void) {
+    return bytes_reduced;
+}
 
 static bool load_mpi(nn_error *err) {
     if (mpi.lib) return true;
@@ -99,7 +108,8 @@ static bool load_mpi(nn_error *err) {
         bool object; /* a global object whose address is the handle */
     } syms[] = {
 #define F(n) {"MPI_" #n, (void **)&mpi.n, false}
-#define O(n, field) {n, (void **)&mpi.field, true}
+#define O(n, field)                                                                                \
+    { n, (void **)&mpi.field, true }
         F(Initialized),
         F(Init),
         F(Finalize),
@@ -188,7 +198,9 @@ static void watch_begin(const char *what) {
     atomic_store(&watch.active, 1);
 }
 
-static void watch_end(void) { atomic_store(&watch.active, 0); }
+static void watch_end(void) {
+    atomic_store(&watch.active, 0);
+}
 
 nn_status nn_dist_init(nn_error *err, double timeout) {
     const char *env = getenv("NNDB_DIST_TIMEOUT");
@@ -285,8 +297,7 @@ static nn_status check_tensor(nn_ctx *ctx, const char *what, const nn_tensor *t)
     if (!t) return nn_error_set(&ctx->err, NN_ERR_VALUE, "%s: a tensor is needed", what);
     if (t->dtype == NN_BOOL)
         return nn_error_set(&ctx->err, NN_ERR_TYPE,
-                            "%s: bool tensors are not supported (float32, float64 or int64)",
-                            what);
+                            "%s: bool tensors are not supported (float32, float64 or int64)", what);
     if (!nn_tensor_is_contiguous(t))
         return nn_error_set(&ctx->err, NN_ERR_VALUE,
                             "%s: the tensor must be contiguous (call .contiguous() first)", what);
@@ -309,8 +320,8 @@ static nn_status started(nn_ctx *ctx, int rc, const char *what) {
 
 /* Collectives by number, so ranks that call different ones find out. */
 static const char *const collectives[] = {
-    "?",       "all_reduce", "broadcast",          "all_gather_into_tensor", "reduce_scatter_tensor",
-    "reduce",  "gather",     "scatter",            "DistributedDataParallel", "ZeroRedundancyOptimizer",
+    "?",          "all_reduce", "broadcast", "all_gather_into_tensor",  "reduce_scatter_tensor",
+    "reduce",     "gather",     "scatter",   "DistributedDataParallel", "ZeroRedundancyOptimizer",
     "dist_check", NULL};
 
 static int64_t collective_id(const char *what) {
@@ -411,7 +422,8 @@ static nn_status allreduce_raw(nn_ctx *ctx, nn_tensor *t, nn_dist_op op, const c
 nn_status nn_dist_all_reduce(nn_ctx *ctx, nn_tensor *t, nn_dist_op op) {
     if (prelude(ctx, "all_reduce", t, op, "the reduce op")) return ctx->err.code;
     if (op == NN_DIST_AVG && !nn_dtype_is_float(t->dtype))
-        return nn_error_set(&ctx->err, NN_ERR_TYPE, "all_reduce: ReduceOp.AVG needs a float tensor");
+        return nn_error_set(&ctx->err, NN_ERR_TYPE,
+                            "all_reduce: ReduceOp.AVG needs a float tensor");
     return allreduce_raw(ctx, t, op, "all_reduce");
 }
 
@@ -459,9 +471,9 @@ nn_status nn_dist_reduce_scatter(nn_ctx *ctx, nn_tensor *out, nn_tensor *in, nn_
     const char *w = "reduce_scatter_tensor";
     if (prelude(ctx, w, out, op, "the reduce op") || blocks(ctx, w, in, out)) return ctx->err.code;
     watch_begin(w);
-    int rc = mpi.Reduce_scatter_block(nn_tensor_data(in), nn_tensor_data(out),
-                                      (int)nn_tensor_numel(out), mpi_type(out->dtype), mpi_op(op),
-                                      mpi.comm_world);
+    int rc =
+        mpi.Reduce_scatter_block(nn_tensor_data(in), nn_tensor_data(out), (int)nn_tensor_numel(out),
+                                 mpi_type(out->dtype), mpi_op(op), mpi.comm_world);
     watch_end();
     if (started(ctx, rc, w)) return ctx->err.code;
     if (op == NN_DIST_AVG) divide(out, world);
@@ -501,9 +513,9 @@ nn_status nn_dist_gather(nn_ctx *ctx, nn_tensor *out, nn_tensor *in, int dst) {
 nn_status nn_dist_scatter(nn_ctx *ctx, nn_tensor *out, nn_tensor *in, int src) {
     if (prelude(ctx, "scatter", out, src, "src")) return ctx->err.code;
     if (src < 0 || src >= world) return bad_rank(ctx, "scatter", src);
-    if (my_rank == src && (!in ? nn_error_set(&ctx->err, NN_ERR_VALUE,
-                                              "scatter: the source rank needs scatter_list")
-                               : blocks(ctx, "scatter", in, out)))
+    if (my_rank == src &&
+        (!in ? nn_error_set(&ctx->err, NN_ERR_VALUE, "scatter: the source rank needs scatter_list")
+             : blocks(ctx, "scatter", in, out)))
         return ctx->err.code;
     mpi_request r;
     int n = (int)nn_tensor_numel(out);
@@ -586,8 +598,8 @@ static nn_status launch(nn_ctx *ctx, nn_dist_ddp *d, ddp_bucket *b) {
     bytes_reduced += (uint64_t)((size_t)b->numel * es);
     b->launched = true;
     return started(ctx,
-                   mpi.Iallreduce(MPI_IN_PLACE_, dst, (int)b->numel, mpi_type(b->dtype),
-                                  mpi.op_sum, mpi.comm_world, &b->req),
+                   mpi.Iallreduce(MPI_IN_PLACE_, dst, (int)b->numel, mpi_type(b->dtype), mpi.op_sum,
+                                  mpi.comm_world, &b->req),
                    "DistributedDataParallel: all_reduce of a gradient bucket");
 }
 
@@ -679,7 +691,8 @@ static nn_status ddp_end(nn_ctx *ctx, bool ok, void *user) {
             p->grad = c;
         }
         size_t es = nn_dtype_size(p->dtype);
-        memcpy(nn_tensor_data(p->grad), (char *)nn_tensor_data(bk->flat) + (size_t)d->offset[i] * es,
+        memcpy(nn_tensor_data(p->grad),
+               (char *)nn_tensor_data(bk->flat) + (size_t)d->offset[i] * es,
                (size_t)nn_tensor_numel(p) * es);
         if (d->average) divide(p->grad, world);
     }
@@ -782,15 +795,25 @@ nn_dist_ddp *nn_dist_ddp_new(nn_ctx *ctx, nn_tensor *const *params, int n_params
     return d;
 }
 
-void nn_dist_ddp_set_sync(nn_dist_ddp *d, bool on) { d->sync = on; }
-bool nn_dist_ddp_sync(const nn_dist_ddp *d) { return d->sync; }
-void nn_dist_ddp_set_average(nn_dist_ddp *d, bool on) { d->average = on; }
-int nn_dist_ddp_num_buckets(const nn_dist_ddp *d) { return d->nb; }
+void nn_dist_ddp_set_sync(nn_dist_ddp *d, bool on) {
+    d->sync = on;
+}
+bool nn_dist_ddp_sync(const nn_dist_ddp *d) {
+    return d->sync;
+}
+void nn_dist_ddp_set_average(nn_dist_ddp *d, bool on) {
+    d->average = on;
+}
+int nn_dist_ddp_num_buckets(const nn_dist_ddp *d) {
+    return d->nb;
+}
 const int *nn_dist_ddp_bucket(const nn_dist_ddp *d, int b, int *n) {
     *n = d->buckets[b].n;
     return d->buckets[b].idx;
 }
-int nn_dist_ddp_started_early(const nn_dist_ddp *d) { return d->started_early; }
+int nn_dist_ddp_started_early(const nn_dist_ddp *d) {
+    return d->started_early;
+}
 
 /* ---- ZeRO-1 ---- */
 
@@ -833,8 +856,8 @@ nn_dist_zero *nn_dist_zero_new(nn_ctx *ctx, nn_tensor *const *params, int n,
      * far: PyTorch's partition. */
     for (int i = 0; i < n; i++) by_size[i] = i;
     for (int i = 1; i < n; i++)
-        for (int j = i; j > 0 && nn_tensor_numel(params[by_size[j]]) >
-                                     nn_tensor_numel(params[by_size[j - 1]]);
+        for (int j = i;
+             j > 0 && nn_tensor_numel(params[by_size[j]]) > nn_tensor_numel(params[by_size[j - 1]]);
              j--) {
             int t = by_size[j];
             by_size[j] = by_size[j - 1];
@@ -904,10 +927,18 @@ void nn_dist_zero_zero_grad(nn_dist_zero *z, bool set_to_none) {
     }
 }
 
-int nn_dist_zero_owner(const nn_dist_zero *z, int i) { return z->owner[i]; }
-nn_optim *nn_dist_zero_local(const nn_dist_zero *z) { return z->local; }
-int64_t nn_dist_zero_local_state(const nn_dist_zero *z) { return z->local_state; }
-int64_t nn_dist_zero_total_state(const nn_dist_zero *z) { return z->total_state; }
+int nn_dist_zero_owner(const nn_dist_zero *z, int i) {
+    return z->owner[i];
+}
+nn_optim *nn_dist_zero_local(const nn_dist_zero *z) {
+    return z->local;
+}
+int64_t nn_dist_zero_local_state(const nn_dist_zero *z) {
+    return z->local_state;
+}
+int64_t nn_dist_zero_total_state(const nn_dist_zero *z) {
+    return z->total_state;
+}
 
 /* ---- dist_check ---- */
 
@@ -933,8 +964,8 @@ nn_status nn_dist_check(nn_ctx *ctx, nn_tensor *const *params, int n, int *first
             st = ctx->err.code;
             break;
         }
-        mine[i] = (int64_t)fnv1a(nn_tensor_data(c),
-                                 (size_t)nn_tensor_numel(c) * nn_dtype_size(c->dtype));
+        mine[i] =
+            (int64_t)fnv1a(nn_tensor_data(c), (size_t)nn_tensor_numel(c) * nn_dtype_size(c->dtype));
         nn_tensor_release(c);
     }
     mpi_request r;
@@ -964,8 +995,8 @@ int64_t nn_dist_sampler_num_samples(const nn_dist_sampler *s) {
     return (s->len + k - 1) / k;
 }
 
-nn_status nn_dist_sampler_indices(nn_ctx *ctx, const nn_dist_sampler *s, nn_rng *gen,
-                                  int64_t **out, int64_t *n) {
+nn_status nn_dist_sampler_indices(nn_ctx *ctx, const nn_dist_sampler *s, nn_rng *gen, int64_t **out,
+                                  int64_t *n) {
     int64_t per = nn_dist_sampler_num_samples(s), total = per * s->replicas;
     int64_t len = s->len;
     int64_t *all = malloc(sizeof(int64_t) * (size_t)(len > total ? len : total) + 8);

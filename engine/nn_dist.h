@@ -122,8 +122,8 @@ typedef struct nn_dist_sampler {
 } nn_dist_sampler;
 int64_t nn_dist_sampler_num_samples(const nn_dist_sampler *s);
 /* *out: a malloc'ed array of nn_dist_sampler_num_samples indices (free()). */
-nn_status nn_dist_sampler_indices(nn_ctx *ctx, const nn_dist_sampler *s, nn_rng *gen,
-                                  int64_t **out, int64_t *n);
+nn_status nn_dist_sampler_indices(nn_ctx *ctx, const nn_dist_sampler *s, nn_rng *gen, int64_t **out,
+                                  int64_t *n);
 
 /* ---- dist_check ----
  * Compare every parameter's checksum (sum and sum of squares in float64,

@@ -23,11 +23,11 @@
 
 #define CTX(vm) lang_vm_ctx(vm)
 
-static bool tensor_arg(lang_vm *vm, lang_val v, const char *fn, const char *what,
-                       nn_tensor **out) {
+static bool tensor_arg(lang_vm *vm, lang_val v, const char *fn, const char *what, nn_tensor **out) {
     *out = lang_tensor_of(v);
-    if (!*out) return lang_raise(vm, LANG_ERR_TYPE, "%s(): %s must be a Tensor, not %s", fn, what,
-                                 lang_type_name(v));
+    if (!*out)
+        return lang_raise(vm, LANG_ERR_TYPE, "%s(): %s must be a Tensor, not %s", fn, what,
+                          lang_type_name(v));
     return true;
 }
 
@@ -65,8 +65,9 @@ static bool in_place(nn_tensor *t) {
 static bool f_init(lang_vm *vm, const lang_args *a, lang_val *out) {
     lang_val backend = lang_none(), timeout = lang_none(), init_method = lang_none(),
              ws = lang_int(-1), rank = lang_int(-1);
-    if (!lang_parse_args(vm, a, "init_process_group", "|backend,init_method,timeout,world_size,rank",
-                         &backend, &init_method, &timeout, &ws, &rank))
+    if (!lang_parse_args(vm, a, "init_process_group",
+                         "|backend,init_method,timeout,world_size,rank", &backend, &init_method,
+                         &timeout, &ws, &rank))
         return false;
     const char *b = lang_is_obj(backend, &lang_str_type) ? lang_str_cstr(backend) : NULL;
     if (!b || strcmp(b, "mpi"))
@@ -308,7 +309,8 @@ static bool f_recv(lang_vm *vm, const lang_args *a, lang_val *out) {
     return true;
 }
 
-#define H(name, sig, doc, ex) {"dist." name, sig, doc, ex}
+#define H(name, sig, doc, ex)                                                                      \
+    { "dist." name, sig, doc, ex }
 
 const lang_builtin_def lang_dist_functions[] = {
     {"init_process_group", f_init,
@@ -382,7 +384,8 @@ bool lang_dist_fill_module(lang_vm *vm, lang_val ns,
     }
     lang_val ro;
     if (!ok || !lang_record_new(vm, "ReduceOp", &ro)) return false;
-    for (int i = 0; ok && reduce_ops[i]; i++) ok = lang_record_set(vm, ro, reduce_ops[i], lang_int(i));
+    for (int i = 0; ok && reduce_ops[i]; i++)
+        ok = lang_record_set(vm, ro, reduce_ops[i], lang_int(i));
     if (ok) ok = set(vm, ns, "ReduceOp", ro);
     lang_val_release(ro);
     return ok;
@@ -465,8 +468,9 @@ static void ddp_free(lang_obj *o) {
 
 static bool ddp_repr(lang_vm *vm, lang_obj *o, lang_buf *out) {
     ddp_obj *d = (ddp_obj *)o;
-    lang_buf_printf(out, "DistributedDataParallel(rank %d of %d, %d bucket%s, module=",
-                    nn_dist_rank(), nn_dist_world_size(), nn_dist_ddp_num_buckets(d->ddp),
+    lang_buf_printf(out,
+                    "DistributedDataParallel(rank %d of %d, %d bucket%s, module=", nn_dist_rank(),
+                    nn_dist_world_size(), nn_dist_ddp_num_buckets(d->ddp),
                     nn_dist_ddp_num_buckets(d->ddp) == 1 ? "" : "s");
     if (!lang_repr(vm, d->module, out)) return false;
     lang_buf_puts(out, ")");
@@ -556,7 +560,9 @@ static const lang_type ddp_type = {
     .help = &ddp_help,
 };
 
-static void nosync_free(lang_obj *o) { lang_val_release(((nosync_obj *)o)->ddp); }
+static void nosync_free(lang_obj *o) {
+    lang_val_release(((nosync_obj *)o)->ddp);
+}
 
 static bool m_nosync_enter(lang_vm *vm, lang_val self, const lang_args *a, lang_val *out) {
     nosync_obj *n = (nosync_obj *)self.u.o;
@@ -679,7 +685,9 @@ static bool sampler_iter_new(lang_vm *vm, sampler_obj *s, lang_val *out) {
     return true;
 }
 
-static void sampler_iter_free(lang_obj *o) { free(((sampler_iter *)o)->idx); }
+static void sampler_iter_free(lang_obj *o) {
+    free(((sampler_iter *)o)->idx);
+}
 
 static bool sampler_iter_self(lang_vm *vm, lang_obj *o, lang_val *out) {
     o->refcount++;
@@ -734,15 +742,20 @@ static bool sampler_getattr(lang_vm *vm, lang_obj *o, const char *name, lang_val
                             bool *found) {
     sampler_obj *s = (sampler_obj *)o;
     *found = true;
-    if (!strcmp(name, "epoch")) *out = lang_int(s->epoch);
-    else if (!strcmp(name, "seed")) *out = lang_int(s->seed);
-    else if (!strcmp(name, "rank")) *out = lang_int(s->rank);
-    else if (!strcmp(name, "num_replicas")) *out = lang_int(s->replicas);
+    if (!strcmp(name, "epoch"))
+        *out = lang_int(s->epoch);
+    else if (!strcmp(name, "seed"))
+        *out = lang_int(s->seed);
+    else if (!strcmp(name, "rank"))
+        *out = lang_int(s->rank);
+    else if (!strcmp(name, "num_replicas"))
+        *out = lang_int(s->replicas);
     else if (!strcmp(name, "num_samples")) {
         int64_t n = 0;
         sampler_len(vm, o, &n);
         *out = lang_int(n);
-    } else *found = false;
+    } else
+        *found = false;
     return true;
 }
 
@@ -832,7 +845,9 @@ typedef struct zero_obj {
 
 static const lang_type zero_type;
 
-static void zero_free(lang_obj *o) { nn_dist_zero_free(((zero_obj *)o)->z); }
+static void zero_free(lang_obj *o) {
+    nn_dist_zero_free(((zero_obj *)o)->z);
+}
 
 static bool zero_repr(lang_vm *vm, lang_obj *o, lang_buf *out) {
     nn_dist_zero *z = ((zero_obj *)o)->z;
@@ -867,9 +882,12 @@ static bool m_zero_zero_grad(lang_vm *vm, lang_val self, const lang_args *a, lan
 static bool zero_getattr(lang_vm *vm, lang_obj *o, const char *name, lang_val *out, bool *found) {
     nn_dist_zero *z = ((zero_obj *)o)->z;
     *found = true;
-    if (!strcmp(name, "local_state_numel")) *out = lang_int(nn_dist_zero_local_state(z));
-    else if (!strcmp(name, "total_state_numel")) *out = lang_int(nn_dist_zero_total_state(z));
-    else *found = false;
+    if (!strcmp(name, "local_state_numel"))
+        *out = lang_int(nn_dist_zero_local_state(z));
+    else if (!strcmp(name, "total_state_numel"))
+        *out = lang_int(nn_dist_zero_total_state(z));
+    else
+        *found = false;
     return true;
 }
 
@@ -888,8 +906,7 @@ static const lang_method zero_methods[] = {
 };
 
 static const lang_help zero_help = {
-    "ZeroRedundancyOptimizer",
-    "ZeroRedundancyOptimizer(params, optimizer_class, **kwargs)",
+    "ZeroRedundancyOptimizer", "ZeroRedundancyOptimizer(params, optimizer_class, **kwargs)",
     "ZeRO stage 1: the parameters are split across ranks (largest first, to the least loaded "
     "rank) and each rank keeps optimizer_class's state for its share only (1/world_size of the "
     "memory); step() updates the share and broadcasts it. local_state_numel and "
@@ -1010,7 +1027,11 @@ static bool f_dist_check(lang_vm *vm, const lang_args *a, lang_val *out) {
         ok = lang_str_new(vm, msg, strlen(msg), &s);
         if (ok && name) ok = lang_str_new(vm, name, strlen(name), &nm);
         if (ok) ok = lang_record_set(vm, rec, "ok", lang_bool(first < 0));
-        if (ok) ok = lang_record_set(vm, rec, "first", first < 0 ? lang_none() : name ? nm : lang_int(first));
+        if (ok)
+            ok = lang_record_set(vm, rec, "first",
+                                 first < 0 ? lang_none()
+                                 : name    ? nm
+                                           : lang_int(first));
         if (ok) ok = lang_record_set(vm, rec, "rank", bad < 0 ? lang_none() : lang_int(bad));
         if (ok) ok = lang_record_set(vm, rec, "message", s);
         lang_val_release(s);

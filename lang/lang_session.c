@@ -14,9 +14,9 @@
 #include <string.h>
 
 #include "lang_builtins.h"
-#include "lang_dist.h"
 #include "lang_debug.h"
 #include "lang_display.h"
+#include "lang_dist.h"
 #include "lang_eval.h"
 #include "lang_nn.h"
 #include "lang_random.h"
