@@ -98,6 +98,16 @@ def sampler_vs_torch():
            p.returncode == 0 and got == want, f"got {got}\nwant {want}\n{p.stderr}")
 
 
+def docs_examples():
+    """The blocks of docs/distributed.md that start with "# run: mpirun -np N"."""
+    text = open(os.path.join(ROOT, "docs", "distributed.md")).read()
+    blocks = re.findall(r"```python\n(# run: mpirun -np (\d+)\n.*?)```", text, re.S)
+    report("docs/distributed.md has runnable examples", len(blocks) >= 1, "none found")
+    for i, (code, n) in enumerate(blocks):
+        rc, out, _ = run(int(n), script(code))
+        report(f"docs/distributed.md example {i + 1} (-np {n})", rc == 0, out[-2000:])
+
+
 def ctrl_c():
     text = ("dist.init_process_group(backend=\"mpi\")\n"
             "print(\"ready\", dist.get_rank())\n"
@@ -178,15 +188,16 @@ def main():
         "dist.init_process_group(backend=\"mpi\", timeout=120)\n"
         "assert dist.get_rank() != 1, \"planted failure\"\n"
         "dist.all_reduce(ones(3))\n",
-        [r"AssertionError: planted failure", r"nndb: rank 1 of 2 failed; ending every rank",
-         r"MPI_ABORT was invoked on rank 1"], 60)
+        # (Open MPI's own "MPI_ABORT was invoked on rank 1" is not always
+        # printed when the job is already ending; ours always is.)
+        [r"AssertionError: planted failure", r"nndb: rank 1 of 2 failed; ending every rank"], 60)
     expect_failure(
         "a collective another rank never joins times out", 2,
         "dist.init_process_group(backend=\"mpi\", timeout=2)\n"
         "if dist.get_rank() == 0:\n"
         "    dist.all_reduce(ones(3))\n",
         [r"all_reduce timed out after 2 s on rank 0 of 2: another rank did not join",
-         r"MPI_ABORT was invoked on rank 0"], 60)
+         r"nndb: rank 0 of 2 failed; ending every rank"], 60)
     expect_failure(
         "ranks that call different collectives are told which", 2,
         "dist.init_process_group(backend=\"mpi\")\n"
@@ -204,6 +215,7 @@ def main():
         "    dist.barrier()\n",
         [r"barrier timed out after 1 s on rank 1 of 2"], 60, env={"NNDB_DIST_TIMEOUT": "1"})
     sampler_vs_torch()
+    docs_examples()
     ctrl_c()
     print(f"{passed} passed, {failed} failed")
     return 1 if failed else 0
