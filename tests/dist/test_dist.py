@@ -98,6 +98,61 @@ def sampler_vs_torch():
            p.returncode == 0 and got == want, f"got {got}\nwant {want}\n{p.stderr}")
 
 
+def parse_run(text):
+    """{(rank, kind, i): values} from the "rank R ..." lines of ddp_vs_gloo."""
+    import ast
+    out, count = {}, {}
+    for line in text.splitlines():
+        m = re.match(r"rank (\d) (step (\d) loss|param|sampler) (.*)$", line)
+        if not m:
+            continue
+        kind = "loss" if m.group(3) else m.group(2)
+        key = (int(m.group(1)), kind)
+        count[key] = count.get(key, 0) + 1
+        vals = [float(m.group(4))] if kind == "loss" else ast.literal_eval(m.group(4))
+        out[key + (count[key],)] = vals
+    return out
+
+
+def ddp_vs_gloo():
+    """nndb's DDP on MPI against PyTorch's DDP on gloo, same seeds and data."""
+    import socket
+    with socket.socket() as sk:
+        sk.bind(("127.0.0.1", 0))
+        port = sk.getsockname()[1]
+    # Long lines of two ranks can interleave on mpirun's stdout: one file per rank.
+    outdir = tempfile.mkdtemp()
+    p = subprocess.run(mpirun_cmd(2) + ["--output-filename", outdir, NNDB, "run",
+                                        os.path.join(HERE, "ddp_vs_gloo.nn")],
+                       capture_output=True, text=True, timeout=300)
+    rc, ours = p.returncode, ""
+    for dirpath, _, files in sorted(os.walk(outdir)):
+        if "stdout" in files:
+            ours += open(os.path.join(dirpath, "stdout")).read()
+    shutil.rmtree(outdir, ignore_errors=True)
+    torch_dir = tempfile.mkdtemp()
+    p = subprocess.run([sys.executable, os.path.join(HERE, "gloo_ddp.py"), str(port), torch_dir],
+                       capture_output=True, text=True, timeout=300)
+    theirs = "".join(open(os.path.join(torch_dir, f)).read() for f in sorted(os.listdir(torch_dir)))
+    shutil.rmtree(torch_dir, ignore_errors=True)
+    a, b = parse_run(ours), parse_run(theirs)
+    worst, bad = 0.0, []
+    for k in sorted(set(a) | set(b)):
+        if k not in a or k not in b or len(a[k]) != len(b[k]):
+            bad.append(k)
+            continue
+        if k[1] == "sampler":
+            if a[k] != b[k]:
+                bad.append(k)
+            continue
+        worst = max([worst] + [abs(x - y) for x, y in zip(a[k], b[k])])
+    # 2 ranks x (3 losses + 4 parameters + 1 sampler)
+    report("DDP on MPI == PyTorch's DDP on gloo (losses, parameters, sampler)",
+           rc == 0 and p.returncode == 0 and len(a) == 16 and not bad and worst < 1e-5,
+           f"rc {rc}/{p.returncode}, {len(a)} values, mismatched {bad}, worst {worst}\n"
+           f"{ours[-1500:]}\n{p.stderr[-1500:]}")
+
+
 def docs_examples():
     """The blocks of docs/distributed.md that start with "# run: mpirun -np N"."""
     text = open(os.path.join(ROOT, "docs", "distributed.md")).read()
@@ -215,6 +270,7 @@ def main():
         "    dist.barrier()\n",
         [r"barrier timed out after 1 s on rank 1 of 2"], 60, env={"NNDB_DIST_TIMEOUT": "1"})
     sampler_vs_torch()
+    ddp_vs_gloo()
     docs_examples()
     ctrl_c()
     print(f"{passed} passed, {failed} failed")
