@@ -762,7 +762,10 @@ nn_dist_ddp *nn_dist_ddp_new(nn_ctx *ctx, nn_tensor *const *params, int n_params
         nn_tensor *p = params[i];
         double pb = (double)nn_tensor_numel(p) * (double)nn_dtype_size(p->dtype);
         ddp_bucket *b = d->nb ? &d->buckets[d->nb - 1] : NULL;
-        if (!b || b->dtype != p->dtype || (b->n && bytes + pb > bucket_bytes)) {
+        /* The first bucket is at most 1 MiB (PyTorch's first_bucket_bytes),
+         * so the first all-reduce starts early in backward. */
+        double cap = d->nb <= 1 && bucket_bytes > 1048576.0 ? 1048576.0 : bucket_bytes;
+        if (!b || b->dtype != p->dtype || (b->n && bytes + pb > cap)) {
             b = &d->buckets[d->nb++];
             b->dtype = p->dtype;
             b->idx = calloc(n, sizeof *b->idx);

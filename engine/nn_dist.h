@@ -70,11 +70,10 @@ nn_status nn_dist_recv(nn_ctx *ctx, nn_tensor *t, int src, int tag);
 /* ---- DistributedDataParallel ----
  * Broadcasts rank 0's [params] and [buffers] at creation, then averages
  * the parameters' gradients across ranks during every backward pass: the
- * parameters go into buckets of about [bucket_bytes] (<= 0: 25 MiB) in
- * reverse order of [params], and a bucket's all-reduce starts as soon as the
- * backward pass has produced all its gradients (a hook on the executor),
- * so it overlaps the rest of the pass. The pass waits for all of them at
- * its end. */
+ * parameters go into buckets of about [bucket_bytes] (<= 0: 25 MiB; the
+ * first at most 1 MiB, as PyTorch's) in reverse order of [params], and a bucket's all-reduce starts
+ * as soon as the backward pass has produced all its gradients (a hook on the executor), so it
+ * overlaps the rest of the pass. The pass waits for all of them at its end. */
 typedef struct nn_dist_ddp nn_dist_ddp;
 nn_dist_ddp *nn_dist_ddp_new(nn_ctx *ctx, nn_tensor *const *params, int n_params,
                              nn_tensor *const *buffers, int n_buffers, double bucket_bytes);
