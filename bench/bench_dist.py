@@ -7,12 +7,12 @@ bench/compare.py's format:
                             MPI_Allreduce of the same buffer
                             (bench/dist/mpi_allreduce.c, built here with
                             mpicc); target ratio of times <= 1.1.
-  dist_ddp_gpt_2r           a DDP training step of the benchmarks' small GPT
+  dist_ddp_gpt_<gpt>_2r     a DDP training step of the benchmarks' GPTs
                             on 2 ranks (1 thread each, half the batch each)
                             against 1 rank on the whole batch; the ratio is
                             the time ratio, and scaling efficiency =
                             t(1 rank) / (2 * t(2 ranks)) is printed with it.
-  dist_ddp_bytes_2r         payload all-reduced per step against the
+  dist_ddp_bytes_<gpt>_2r   payload all-reduced per step against the
                             parameter bytes (ratio 1: every gradient once).
                             A ring all-reduce moves 2(N-1)/N times that per
                             rank, printed beside it.
@@ -29,7 +29,10 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import compare  # noqa: E402  (the shared BENCH format)
 
-GPT = (2, 4, 64, 64, 4, 256)  # bench_gpt.py's small GPT: L H C T B V
+# bench_gpt.py's two GPTs (L H C T B V); the small one fits in one bucket,
+# the larger one has several, so its all-reduces start during backward.
+GPTS = [("L2_H4_C64_T64_b4_V256", (2, 4, 64, 64, 4, 256)),
+        ("L4_H4_C128_T128_b8_V256", (4, 4, 128, 128, 8, 256))]
 ROUNDS = 3
 
 
@@ -77,19 +80,21 @@ def main(argv):
                      mpirun(2) + [anchor, "64", iters]])
         compare.emit("dist_allreduce_64MiB_2r", a and a["ms"], "mpi_c", b and b["ms"], "ms",
                      "<=1.1")
-    if only in "dist_ddp_gpt_2r" or only in "dist_ddp_bytes_2r":
+    for label, dims in GPTS:
+        name = f"dist_ddp_gpt_{label}_2r"
+        if only not in name and only not in f"dist_ddp_bytes_{label}_2r":
+            continue
         steps = "10" if quick else "40"
-        args = [str(d) for d in GPT] + [steps]
+        args = [str(d) for d in dims] + [steps]
         two, one = best([mpirun(2) + [ours, "ddp"] + args, mpirun(1) + [ours, "ddp"] + args])
-        compare.emit("dist_ddp_gpt_2r", two and two["ms"], "one_rank", one and one["ms"], "ms",
-                     "report")
+        compare.emit(name, two and two["ms"], "one_rank", one and one["ms"], "ms", "report")
         if two and one:
-            print(f"# dist_ddp_gpt_2r: scaling efficiency t1/(2*t2) = "
-                  f"{one['ms'] / (2 * two['ms']):.2f}; {int(two['buckets'])} bucket(s), "
-                  f"{int(two['early'])} started during backward", flush=True)
-            compare.emit("dist_ddp_bytes_2r", two["bytes_per_step"], "param_bytes",
+            print(f"# {name}: scaling efficiency t1/(2*t2) = {one['ms'] / (2 * two['ms']):.2f}; "
+                  f"{int(two['buckets'])} bucket(s), {int(two['early'])} started during "
+                  f"backward", flush=True)
+            compare.emit(f"dist_ddp_bytes_{label}_2r", two["bytes_per_step"], "param_bytes",
                          two["param_bytes"], "B", "==1")
-            print(f"# dist_ddp_bytes_2r: ring all-reduce sends 2(N-1)/N x = "
+            print(f"# dist_ddp_bytes_{label}_2r: a ring all-reduce sends 2(N-1)/N x = "
                   f"{two['param_bytes']:.0f} B per rank per step at N=2", flush=True)
     return 1 if compare.failures else 0
 
