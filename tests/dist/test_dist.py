@@ -218,7 +218,7 @@ def main():
         # n all_gather parts, all_gather_into, reduce_scatter, reduce,
         # scatter, send/recv; rank 1 also checks n gathered parts; barrier.
         case_script("collectives", n, "collectives.nn", n * (3 * (10 + n) + 2 + 1) + 3 * n)
-        case_script("DDP == one process on the whole batch", n, "ddp_equiv.nn", 6 * n)
+        case_script("DDP == one process on the whole batch", n, "ddp_equiv.nn", 7 * n)
         case_script("ZeRO-1 == AdamW, state sharded", n, "zero.nn", 3 * n)
 
     rc, out, _ = run(2, os.path.join(HERE, "drill_bugs.nn"))
