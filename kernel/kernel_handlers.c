@@ -536,8 +536,9 @@ static void abort_execute(kernel *k, kernel_msg *m) {
     kernel_log(KERNEL_LOG_INFO, "aborting execute_request %s", m->msg_id);
     kernel_publish_status(k, k->iopub_link, m, "busy");
     cJSON *c = cJSON_CreateObject();
+    /* No execution_count: the cell never ran, so a notebook keeps showing
+     * "In [ ]:" (ipykernel sends none either). */
     cJSON_AddStringToObject(c, "status", "aborted");
-    cJSON_AddNumberToObject(c, "execution_count", k->execution_count);
     cJSON *md = cJSON_CreateObject();
     cJSON_AddStringToObject(md, "status", "aborted");
     reply(k, k->shell, m, "execute_reply", c, md);
@@ -651,6 +652,14 @@ static void handle_execute(kernel *k, kernel_msg *m, bool *errored) {
     reply(k, k->shell, m, "execute_reply", c, md);
     k->silent = false;
     k->allow_stdin = false;
+    if (exiting) {
+        /* As ipykernel: after the ask_exit reply the kernel stops, and the
+         * front end (the notebook server's restarter, jupyter console)
+         * starts a fresh one or closes. A session that went on after exit()
+         * would be one nobody asked for. */
+        kernel_log(KERNEL_LOG_INFO, "exit() ran: the kernel stops");
+        atomic_store(&k->stop, 1);
+    }
 }
 
 /* ---- complete, inspect, is_complete ---- */

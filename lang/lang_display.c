@@ -1188,12 +1188,10 @@ static double now_seconds(void) {
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
+/* The text is the description only: each front end draws the count and the
+ * bar itself from [done] and [total], so the count appears once. */
 static void progress_report(progress_obj *p, bool final) {
-    char text[160];
-    int64_t total = final ? p->done : p->total;
-    snprintf(text, sizeof text, "%s%s%lld/%lld", p->desc, p->desc[0] ? ": " : "",
-             (long long)p->done, (long long)(total ? total : p->done));
-    lang_vm_progress(p->vm, p->id, final ? p->done : p->done, final ? p->done : p->total, text);
+    lang_vm_progress(p->vm, p->id, p->done, final ? p->done : p->total, p->desc);
 }
 
 static void progress_free(lang_obj *o) {

@@ -194,6 +194,10 @@ bool lang_exec(lang_session *s, const char *code, const char *filename, bool int
     nn_ctx_clear_error(s->ctx);
     atomic_store(&vm->interrupt, 0);
     atomic_store(&s->ctx->interrupt, 0);
+    /* exit() is one statement's request, seen by the front end right after
+     * it; a front end that stays must not see it on every later error. */
+    vm->exit_requested = false;
+    vm->exit_code = 0;
     vm->steps = 0;
     vm->depth = 0;
     vm->edepth = 0;

@@ -3,6 +3,8 @@ schema, the busy ... outputs ... idle framing on iopub with the request as
 parent, and what the content says (execution counts, completions in code
 points, inspect, is_complete, history, stdin round trips, rich MIME types).
 """
+import time
+
 import pytest
 
 import harness
@@ -265,7 +267,12 @@ def test_progress_updates_one_display(k):
     ids = {m["content"]["transient"]["display_id"] for m in disp + upd}
     assert len(ids) == 1, ids
     assert upd, "the final state of the bar arrives as an update"
-    assert "50000/50000" in upd[-1]["content"]["data"]["text/plain"]
+    final = upd[-1]["content"]["data"]
+    assert "50000/50000" in final["text/plain"]
+    # The count is shown once, in both forms (it was doubled: "sum: 50/50 [...] 50/50").
+    assert final["text/plain"].count("50000/") == 1, final["text/plain"]
+    assert final["text/html"].count("50000/50000") == 1, final["text/html"]
+    assert final["text/plain"].startswith("sum"), final["text/plain"]
     res = outputs(io, "execute_result")
     assert res and res[0]["content"]["data"]["text/plain"] == "1249975000"
 
@@ -455,3 +462,21 @@ def test_exit_asks_the_front_end_to_exit(fresh_kernel):
     assert rep["content"]["status"] == "ok"
     payload = rep["content"].get("payload", [])
     assert {"source": "ask_exit", "keepkernel": False} in payload, payload
+    # Then the kernel stops, as ipykernel does; the notebook server's
+    # restarter starts a fresh one.
+    deadline = time.monotonic() + 10
+    while k.km.is_alive() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not k.km.is_alive(), "the kernel went on after exit()"
+
+
+def test_aborted_cells_get_no_execution_count(k):
+    ids = [k.send("shell", "execute_request",
+                  dict(code=code, silent=False, store_history=True, user_expressions={},
+                       allow_stdin=False, stop_on_error=True))
+           for code in ("abort_missing_name", "abort_ran_2 = 1")]
+    reps = [k.reply("shell", i) for i in ids]
+    assert reps[0]["content"]["status"] == "error"
+    assert reps[1]["content"]["status"] == "aborted"
+    # ipykernel sends no execution_count, so the notebook keeps "In [ ]:".
+    assert "execution_count" not in reps[1]["content"], reps[1]["content"]

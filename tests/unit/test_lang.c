@@ -589,6 +589,12 @@ NN_TEST(lang_exit_and_syntax_errors) {
     CHECK(!r.ok && !strcmp(r.error.ename, "SystemExit"));
     CHECK(lang_session_exit_requested(s, &code) && code == 3);
     lang_result_free(&r);
+    /* A front end that stays after exit() (or asks only once) must still see
+     * later errors as errors: the request belongs to that one statement. */
+    lang_exec(s, "no_such_name_after_exit", "<cell>", false, &r);
+    CHECK(!r.ok && !strcmp(r.error.ename, "NameError"));
+    CHECK(!lang_session_exit_requested(s, &code));
+    lang_result_free(&r);
     lang_session_free(s);
     lang_buf_free(&c.out);
 }
