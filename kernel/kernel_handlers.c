@@ -64,11 +64,24 @@ static long byte_to_cp(const char *s, size_t byte) {
     return n;
 }
 
-static cJSON *bundle_json(const lang_mime *b) {
+/* The bundle as a data object. A picture sent as SVG also goes as PNG: an
+ * untrusted notebook (a shared handout) will not show SVG, and falls back
+ * to the PNG instead of the text sparkline. */
+static cJSON *bundle_json(const lang_mime *src) {
+    lang_mime with_png;
+    const lang_mime *b = src;
+    lang_mime_init(&with_png);
+    if (lang_mime_get(src, "image/svg+xml") && !lang_mime_get(src, "image/png")) {
+        for (int i = 0; i < src->n; i++)
+            if (src->items[i].mime && src->items[i].data)
+                lang_mime_add(&with_png, src->items[i].mime, strdup(src->items[i].data));
+        if (lang_mime_add_png(&with_png)) b = &with_png;
+    }
     cJSON *data = cJSON_CreateObject();
     for (int i = 0; i < b->n; i++)
         if (b->items[i].mime && b->items[i].data)
             cJSON_AddStringToObject(data, b->items[i].mime, b->items[i].data);
+    lang_mime_free(&with_png);
     return data;
 }
 

@@ -238,6 +238,60 @@ def test_plot_is_display_data_with_svg(k):
     assert c["data"]["image/svg+xml"].lstrip().startswith(("<svg", "<?xml"))
     assert "text/plain" in c["data"]
     assert not outputs(io, "execute_result"), "plot() returns None: no execute_result"
+    # The same picture as PNG, for notebooks that are not trusted (no SVG there).
+    w, h, pixels = png_pixels(c["data"]["image/png"])
+    assert (w, h) == (640, 360), (w, h)
+    # Drawn, not blank: white background, dark axes and a coloured curve.
+    assert pixels.count(b"\xff\xff\xff") > w * h // 2
+    dark = sum(1 for i in range(0, len(pixels), 3) if max(pixels[i:i + 3]) < 100)
+    blue = sum(1 for i in range(0, len(pixels), 3)
+               if pixels[i + 2] > 150 and pixels[i] < 80)
+    assert dark > 200 and blue > 300, (dark, blue)
+
+
+def png_pixels(b64):
+    """(width, height, RGB bytes) of a base64 PNG (8-bit RGB or RGBA, no
+    interlace), decoded here with zlib so the test needs no image library."""
+    import base64
+    import struct
+    import zlib
+    raw = base64.b64decode(b64)
+    assert raw[:8] == b"\x89PNG\r\n\x1a\n", raw[:8]
+    i, idat, w = 8, b"", 0
+    while i < len(raw):
+        n, kind = struct.unpack(">I4s", raw[i:i + 8])
+        body = raw[i + 8:i + 8 + n]
+        if kind == b"IHDR":
+            w, h, depth, ctype, _, _, interlace = struct.unpack(">IIBBBBB", body)
+            assert depth == 8 and ctype in (2, 6) and interlace == 0, (depth, ctype)
+            bpp = 3 if ctype == 2 else 4
+        elif kind == b"IDAT":
+            idat += body
+        i += 12 + n
+    data = zlib.decompress(idat)
+    stride = w * bpp
+    prev = bytearray(stride)
+    out = bytearray()
+    for y in range(h):
+        f, line = data[y * (stride + 1)], bytearray(data[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for x in range(stride):
+            a = line[x - bpp] if x >= bpp else 0
+            b = prev[x]
+            c = prev[x - bpp] if x >= bpp else 0
+            if f == 1:
+                line[x] = (line[x] + a) & 255
+            elif f == 2:
+                line[x] = (line[x] + b) & 255
+            elif f == 3:
+                line[x] = (line[x] + (a + b) // 2) & 255
+            elif f == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[x] = (line[x] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        prev = line
+        for x in range(w):
+            out += line[x * bpp:x * bpp + 3]
+    return w, h, bytes(out)
 
 
 def test_display_data_and_update(k):
