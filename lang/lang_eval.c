@@ -20,6 +20,7 @@
 
 #include "lang_eval.h"
 #include "lang_parse.h"
+#include "lang_suggest.h"
 #include "nn_ctx.h"
 
 /* ------------------------------------------------------------------ frames */
@@ -614,7 +615,9 @@ static bool load_name(lang_vm *vm, lang_frame *f, const lang_expr *e, lang_val *
             return true;
         }
     }
-    return lang_raise(vm, LANG_ERR_NAME, "name '%s' is not defined", n->str);
+    lang_raise(vm, LANG_ERR_NAME, "name '%s' is not defined", n->str);
+    lang_suggest_name(vm, n->str);
+    return false;
 }
 
 /* Store [v] (borrowed) in a name. */
@@ -1380,6 +1383,7 @@ static bool eval_inner(lang_vm *vm, lang_frame *f, const lang_expr *e, lang_val 
         lang_val obj;
         if (!eval(vm, f, e->u.attr.value, &obj)) return false;
         bool ok = lang_getattr(vm, obj, e->u.attr.name->str, out);
+        if (!ok && vm->err == LANG_ERR_ATTRIBUTE) lang_suggest_attr(vm, obj, e->u.attr.name->str);
         lang_val_release(obj);
         if (!ok) locate(vm, f, e->span);
         return ok;

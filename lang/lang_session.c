@@ -18,11 +18,21 @@
 #include "lang_nn.h"
 #include "lang_tensor.h"
 
+typedef struct cell_source {
+    char *file, *code;
+} cell_source;
+
 struct lang_session {
     lang_vm vm;
     nn_ctx *ctx;
     char **history;
     int n_history, cap_history;
+    /* The last three values shown (IPython's _, __, ___), held here and
+     * installed as builtins so that %who does not list them. */
+    lang_val last[3];
+    /* Interactive cells as run, for the source of their functions (f??). */
+    cell_source *sources;
+    int n_sources, cap_sources;
 };
 
 /* ---- MIME bundles ---- */
@@ -121,6 +131,12 @@ lang_session *lang_session_new(const lang_frontend *fe) {
 
 void lang_session_free(lang_session *s) {
     if (!s) return;
+    for (int i = 0; i < 3; i++) lang_val_release(s->last[i]);
+    for (int i = 0; i < s->n_sources; i++) {
+        free(s->sources[i].file);
+        free(s->sources[i].code);
+    }
+    free(s->sources);
     lang_vm_free(&s->vm);
     for (int i = 0; i < s->n_history; i++) free(s->history[i]);
     free(s->history);
@@ -185,8 +201,229 @@ static void take_error(lang_vm *vm, lang_error_info *info) {
     lang_vm_clear_error(vm);
 }
 
+/* ---- IPython's input habits (interactive cells only) ---- */
+
+static bool ident_char(char c);
+static bool eval_chain(lang_vm *vm, const char *text, size_t n, lang_val *out);
+static bool exec_code(lang_session *s, const char *code, const char *filename, bool interactive,
+                      lang_result *res);
+
+/* Whether the cell's last statement ends with ';' (before a comment): its
+ * value is then not shown, as in IPython. */
+static bool ends_with_semicolon(const char *code) {
+    size_t n = strlen(code);
+    while (n && (code[n - 1] == ' ' || code[n - 1] == '\t' || code[n - 1] == '\n' ||
+                 code[n - 1] == '\r'))
+        n--;
+    size_t ls = n;
+    while (ls && code[ls - 1] != '\n') ls--;
+    /* The end of the code on the last line: before a '#' outside quotes. */
+    char q = 0;
+    size_t end = n;
+    for (size_t i = ls; i < n; i++) {
+        char c = code[i];
+        if (q) {
+            if (c == '\\')
+                i++;
+            else if (c == q)
+                q = 0;
+        } else if (c == '\'' || c == '"') {
+            q = c;
+        } else if (c == '#') {
+            end = i;
+            break;
+        }
+    }
+    while (end > ls && (code[end - 1] == ' ' || code[end - 1] == '\t')) end--;
+    return end > ls && code[end - 1] == ';';
+}
+
+/* "name?", "?name", "name??" (a dotted name): fills [name] and *detail (0
+ * or 1) and says true. */
+static bool help_request(const char *code, char *name, size_t cap, int *detail) {
+    const char *p = code;
+    while (*p == ' ' || *p == '\t' || *p == '\n') p++;
+    int pre = 0, post = 0;
+    while (*p == '?' && pre < 2) p++, pre++;
+    const char *b = p;
+    while (ident_char(*p) || (*p == '.' && p > b)) p++;
+    size_t n = (size_t)(p - b);
+    while (*p == '?' && post < 2) p++, post++;
+    while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') p++;
+    if (*p || !n || n >= cap || (!pre && !post) || (*b >= '0' && *b <= '9')) return false;
+    memcpy(name, b, n);
+    name[n] = 0;
+    *detail = pre == 2 || post == 2;
+    return true;
+}
+
+/* A copy of [code] where each line that starts with '!' (after its indent)
+ * runs as the %system magic, or NULL when there is no such line. Columns in
+ * errors on those lines shift by the magic's name. */
+static char *shell_lines(const char *code) {
+    bool any = false;
+    lang_buf b;
+    lang_buf_init(&b);
+    for (const char *line = code; *line;) {
+        const char *nl = strchr(line, '\n');
+        size_t len = nl ? (size_t)(nl - line) + 1 : strlen(line);
+        size_t ind = 0;
+        while (ind < len && (line[ind] == ' ' || line[ind] == '\t')) ind++;
+        if (ind < len && line[ind] == '!' && (ind + 1 >= len || line[ind + 1] != '=')) {
+            lang_buf_add(&b, line, ind);
+            lang_buf_puts(&b, "%system ");
+            lang_buf_add(&b, line + ind + 1, len - ind - 1);
+            any = true;
+        } else {
+            lang_buf_add(&b, line, len);
+        }
+        line += len;
+    }
+    if (!any) {
+        lang_buf_free(&b);
+        return NULL;
+    }
+    return lang_buf_take(&b);
+}
+
+static void keep_source(lang_session *s, const char *file, const char *code) {
+    if (s->n_sources == s->cap_sources) {
+        int cap = s->cap_sources ? s->cap_sources * 2 : 16;
+        cell_source *p = realloc(s->sources, sizeof *p * (size_t)cap);
+        if (!p) return;
+        s->sources = p;
+        s->cap_sources = cap;
+    }
+    char *f = strdup(file), *c = strdup(code);
+    if (!f || !c) {
+        free(f), free(c);
+        return;
+    }
+    s->sources[s->n_sources++] = (cell_source){f, c};
+}
+
+/* Line [line] (1-based) of [text] and the lines of the block under it. */
+static bool block_at(const char *text, int line, const char *fname, lang_buf *out) {
+    const char *p = text;
+    for (int i = 1; i < line && p; i++) {
+        p = strchr(p, '\n');
+        if (p) p++;
+    }
+    if (!p || !*p) return false;
+    const char *q = p;
+    while (*q == ' ' || *q == '\t') q++;
+    size_t fl = strlen(fname);
+    if (strncmp(q, "def ", 4) || strncmp(q + 4, fname, fl) || q[4 + fl] != '(') return false;
+    size_t indent = (size_t)(q - p);
+    const char *nl = strchr(p, '\n');
+    lang_buf_add(out, p, nl ? (size_t)(nl - p) + 1 : strlen(p));
+    while (nl) {
+        const char *l = nl + 1;
+        nl = strchr(l, '\n');
+        size_t len = nl ? (size_t)(nl - l) : strlen(l);
+        size_t k = 0;
+        while (k < len && (l[k] == ' ' || l[k] == '\t')) k++;
+        if (k < len && k <= indent) break;
+        lang_buf_add(out, l, nl ? len + 1 : len);
+    }
+    return true;
+}
+
+/* The source of a user function: from the cell it was typed in, or its file. */
+static bool func_source(lang_session *s, lang_val f, lang_buf *out) {
+    char sig[512];
+    const char *file = NULL;
+    int line = 0;
+    if (!lang_func_info(&s->vm, f, sig, sizeof sig, &file, &line) || !file) return false;
+    char fname[256];
+    size_t n = 0;
+    while (sig[n] && sig[n] != '(' && n + 1 < sizeof fname) fname[n] = sig[n], n++;
+    fname[n] = 0;
+    for (int i = s->n_sources - 1; i >= 0; i--)
+        if (!strcmp(s->sources[i].file, file) && block_at(s->sources[i].code, line, fname, out))
+            return true;
+    FILE *fp = fopen(file, "rb");
+    if (!fp) return false;
+    lang_buf text;
+    lang_buf_init(&text);
+    char chunk[4096];
+    size_t got;
+    while ((got = fread(chunk, 1, sizeof chunk, fp)) > 0) lang_buf_add(&text, chunk, got);
+    fclose(fp);
+    lang_buf_add(&text, "", 1);
+    bool ok = block_at(text.data, line, fname, out);
+    lang_buf_free(&text);
+    return ok;
+}
+
+/* name? / name??: the help entry (detail 1 with its example and the value's
+ * state) and, for a user function at detail 1, its source. */
+static void show_help(lang_session *s, const char *name, int detail) {
+    lang_vm *vm = &s->vm;
+    char *text = lang_inspect(s, name, strlen(name), detail);
+    lang_buf b;
+    lang_buf_init(&b);
+    if (!text) {
+        lang_buf_printf(&b, "Object `%s` not found.\n", name);
+    } else {
+        lang_buf_puts(&b, text);
+        free(text);
+        lang_val v;
+        if (detail && eval_chain(vm, name, strlen(name), &v)) {
+            lang_buf src;
+            lang_buf_init(&src);
+            if (lang_is_obj(v, &lang_func_type) && func_source(s, v, &src)) {
+                lang_buf_puts(&b, "\nSource:\n");
+                lang_buf_add(&b, src.data, src.len);
+                if (src.len && src.data[src.len - 1] != '\n') lang_buf_puts(&b, "\n");
+            }
+            lang_buf_free(&src);
+            lang_val_release(v);
+        }
+    }
+    lang_vm_write(vm, LANG_STDOUT, b.data ? b.data : "", b.len);
+    lang_buf_free(&b);
+}
+
+/* _, __ and ___ after a value was shown. */
+static void remember_value(lang_session *s, lang_val v) {
+    lang_val_release(s->last[2]);
+    s->last[2] = s->last[1];
+    s->last[1] = s->last[0];
+    s->last[0] = lang_val_retain(v);
+    static const char *const names[3] = {"_", "__", "___"};
+    for (int i = 0; i < 3; i++) lang_vm_set_builtin(&s->vm, names[i], s->last[i]);
+    lang_vm_clear_error(&s->vm);
+}
+
 bool lang_exec(lang_session *s, const char *code, const char *filename, bool interactive,
                lang_result *res) {
+    lang_vm *vm = &s->vm;
+    char *rewritten = NULL;
+    bool quiet = false;
+    if (interactive && code) {
+        char name[256];
+        int detail = 0;
+        if (help_request(code, name, sizeof name, &detail)) {
+            memset(res, 0, sizeof *res);
+            lang_mime_init(&res->value);
+            lang_vm_clear_error(vm);
+            show_help(s, name, detail);
+            res->ok = true;
+            return true;
+        }
+        quiet = ends_with_semicolon(code);
+        rewritten = shell_lines(code);
+        if (rewritten) code = rewritten;
+        keep_source(s, filename ? filename : "<input>", code);
+    }
+    bool ok = exec_code(s, code, filename, interactive && !quiet, res);
+    free(rewritten);
+    return ok;
+}
+
+static bool exec_code(lang_session *s, const char *code, const char *filename, bool interactive,
+                      lang_result *res) {
     lang_vm *vm = &s->vm;
     memset(res, 0, sizeof *res);
     lang_mime_init(&res->value);
@@ -208,6 +445,7 @@ bool lang_exec(lang_session *s, const char *code, const char *filename, bool int
         ok = lang_display_value(vm, value, &res->value);
         res->has_value = ok && res->value.n > 0;
         if (!ok) lang_mime_free(&res->value);
+        if (ok) remember_value(s, value);
     }
     lang_val_release(value);
     res->ok = ok;
