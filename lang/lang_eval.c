@@ -455,8 +455,15 @@ bool lang_vm_readline(lang_vm *vm, const char *prompt, bool password, char **out
     *out = NULL;
     if (!vm->fe.readline) return lang_raise(vm, LANG_ERR_IO, "input is not available here");
     *out = vm->fe.readline(vm->fe.user, prompt, password);
-    if (!*out) return lang_raise_named(vm, LANG_ERR_IO, "EOFError", "EOF when reading a line");
-    return true;
+    if (*out) return true;
+    /* Ctrl-C at the prompt (the front end has asked to interrupt) is a
+     * KeyboardInterrupt, as in Python; only the end of input is EOFError. */
+    if (atomic_load(&vm->interrupt) || atomic_load(&vm->ctx->interrupt)) {
+        atomic_store(&vm->interrupt, 0);
+        atomic_store(&vm->ctx->interrupt, 0);
+        return lang_raise(vm, LANG_ERR_INTERRUPT, "interrupted while waiting for input");
+    }
+    return lang_raise_named(vm, LANG_ERR_IO, "EOFError", "EOF when reading a line");
 }
 
 static bool interrupt_pending(lang_vm *vm) {

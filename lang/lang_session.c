@@ -249,7 +249,12 @@ static bool help_request(const char *code, char *name, size_t cap, int *detail) 
     while (ident_char(*p) || (*p == '.' && p > b)) p++;
     size_t n = (size_t)(p - b);
     while (*p == '?' && post < 2) p++, post++;
-    while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') p++;
+    /* Then only blanks and comments. */
+    for (;;) {
+        while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') p++;
+        if (*p != '#') break;
+        while (*p && *p != '\n') p++;
+    }
     if (*p || !n || n >= cap || (!pre && !post) || (*b >= '0' && *b <= '9')) return false;
     memcpy(name, b, n);
     name[n] = 0;

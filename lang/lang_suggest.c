@@ -7,27 +7,30 @@
 
 enum { MOVE = 2, CASE = 1, MAX_LEN = 40 };
 
-/* Edit distance in half-edits: insert, delete or substitute cost MOVE, a
- * substitution that only changes case costs CASE. */
+/* Edit distance in half-edits: insert, delete, substitute or swap two
+ * neighbours ("tiem" for "time") cost MOVE, a substitution that only
+ * changes case costs CASE. */
 static size_t distance(const char *a, size_t na, const char *b, size_t nb) {
-    size_t row[MAX_LEN + 1];
-    for (size_t j = 0; j <= nb; j++) row[j] = j * MOVE;
+    size_t d[MAX_LEN + 1][MAX_LEN + 1];
+    for (size_t i = 0; i <= na; i++) d[i][0] = i * MOVE;
+    for (size_t j = 0; j <= nb; j++) d[0][j] = j * MOVE;
     for (size_t i = 1; i <= na; i++) {
-        size_t diag = row[0];
-        row[0] = i * MOVE;
         for (size_t j = 1; j <= nb; j++) {
-            size_t sub = a[i - 1] == b[j - 1] ? 0
-                         : tolower((unsigned char)a[i - 1]) == tolower((unsigned char)b[j - 1])
-                             ? CASE
-                             : MOVE;
-            size_t best = diag + sub;
-            if (row[j] + MOVE < best) best = row[j] + MOVE;
-            if (row[j - 1] + MOVE < best) best = row[j - 1] + MOVE;
-            diag = row[j];
-            row[j] = best;
+            size_t sub = MOVE;
+            if (a[i - 1] == b[j - 1])
+                sub = 0;
+            else if (tolower((unsigned char)a[i - 1]) == tolower((unsigned char)b[j - 1]))
+                sub = CASE;
+            size_t best = d[i - 1][j - 1] + sub;
+            if (d[i - 1][j] + MOVE < best) best = d[i - 1][j] + MOVE;
+            if (d[i][j - 1] + MOVE < best) best = d[i][j - 1] + MOVE;
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+                d[i - 2][j - 2] + MOVE < best)
+                best = d[i - 2][j - 2] + MOVE;
+            d[i][j] = best;
         }
     }
-    return row[nb];
+    return d[na][nb];
 }
 
 const char *lang_suggest(const char *word, const char *const *cands, size_t n) {

@@ -1,7 +1,8 @@
 /* lang_suggest: "did you mean" for a mistyped name, attribute or magic.
  * One rule for all three, close to CPython's (3.10+): the candidate with the
- * smallest edit distance, where a change of case costs half of another edit,
- * and only when that distance is small for the lengths involved. Strings are
+ * smallest edit distance (a swap of two neighbours counts as one edit, a
+ * change of case as half of one), and only when that distance is small for
+ * the lengths involved (CPython's bound). Strings are
  * borrowed; nothing here allocates what it returns. */
 #ifndef LANG_SUGGEST_H
 #define LANG_SUGGEST_H
