@@ -671,7 +671,7 @@ static void handle_execute(kernel *k, kernel_msg *m, bool *errored) {
          * starts a fresh one or closes. A session that went on after exit()
          * would be one nobody asked for. */
         kernel_log(KERNEL_LOG_INFO, "exit() ran: the kernel stops");
-        atomic_store(&k->stop, 1);
+        k->exit_at_ms = now_ms() + KERNEL_EXIT_GRACE_MS;
     }
 }
 
@@ -808,8 +808,18 @@ static void handle_one(kernel *k, kernel_msg *m, bool *errored) {
     k->current = NULL;
 }
 
+bool kernel_exit_due(const kernel *k) {
+    return k->exit_at_ms > 0 && now_ms() >= k->exit_at_ms;
+}
+
 void kernel_shell_handle(kernel *k, kernel_msg *m) {
     bool errored = false;
+    /* Cells sent after exit() do not run (with ipykernel the process is
+     * gone): they are aborted, so the front end shows them as not run. */
+    if (k->exit_at_ms > 0 && !strcmp(m->msg_type, "execute_request")) {
+        abort_execute(k, m);
+        return;
+    }
     handle_one(k, m, &errored);
     if (!errored) return;
     /* Executes queued before the error reply are aborted; the rest run.

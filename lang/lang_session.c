@@ -30,6 +30,9 @@ struct lang_session {
     /* The last three values shown (IPython's _, __, ___), held here and
      * installed as builtins so that %who does not list them. */
     lang_val last[3];
+    /* IPython's In (a list of the inputs, In[0] empty) and Out (a dict of
+     * the values shown, by the N of "<cell N>"), installed as builtins. */
+    lang_val in_list, out_dict;
     /* Interactive cells as run, for the source of their functions (f??). */
     cell_source *sources;
     int n_sources, cap_sources;
@@ -122,7 +125,16 @@ lang_session *lang_session_new(const lang_frontend *fe) {
         return NULL;
     }
     lang_vm_init(&s->vm, s, s->ctx, fe);
-    if (!install_builtins(&s->vm)) {
+    lang_val empty;
+    if (!install_builtins(&s->vm) || !lang_list_new(&s->vm, 0, &s->in_list) ||
+        !lang_dict_new(&s->vm, &s->out_dict) || !lang_str_from_cstr(&s->vm, "", &empty)) {
+        lang_session_free(s);
+        return NULL;
+    }
+    bool ok = lang_list_append(&s->vm, s->in_list, empty);
+    lang_val_release(empty);
+    if (!ok || !lang_vm_set_builtin(&s->vm, "In", s->in_list) ||
+        !lang_vm_set_builtin(&s->vm, "Out", s->out_dict)) {
         lang_session_free(s);
         return NULL;
     }
@@ -132,6 +144,8 @@ lang_session *lang_session_new(const lang_frontend *fe) {
 void lang_session_free(lang_session *s) {
     if (!s) return;
     for (int i = 0; i < 3; i++) lang_val_release(s->last[i]);
+    lang_val_release(s->in_list);
+    lang_val_release(s->out_dict);
     for (int i = 0; i < s->n_sources; i++) {
         free(s->sources[i].file);
         free(s->sources[i].code);
@@ -390,8 +404,16 @@ static void show_help(lang_session *s, const char *name, int detail) {
     lang_buf_free(&b);
 }
 
-/* _, __ and ___ after a value was shown. */
-static void remember_value(lang_session *s, lang_val v) {
+/* _, __ and ___ after a value was shown, and Out[N] for "<cell N>". */
+static void remember_value(lang_session *s, lang_val v, const char *filename) {
+    int cell = 0;
+    char end = 0;
+    /* Out itself (or In) shown is not kept in Out: a dict holding itself
+     * would never be freed. */
+    bool self = v.kind == LANG_OBJ && (v.u.o == s->out_dict.u.o || v.u.o == s->in_list.u.o);
+    if (!self && filename && sscanf(filename, "<cell %d%c", &cell, &end) == 2 && end == '>' &&
+        cell > 0)
+        lang_dict_set(&s->vm, s->out_dict, lang_int(cell), v);
     lang_val_release(s->last[2]);
     s->last[2] = s->last[1];
     s->last[1] = s->last[0];
@@ -450,7 +472,7 @@ static bool exec_code(lang_session *s, const char *code, const char *filename, b
         ok = lang_display_value(vm, value, &res->value);
         res->has_value = ok && res->value.n > 0;
         if (!ok) lang_mime_free(&res->value);
-        if (ok) remember_value(s, value);
+        if (ok) remember_value(s, value, filename);
     }
     lang_val_release(value);
     res->ok = ok;
@@ -487,6 +509,14 @@ void lang_session_add_history(lang_session *s, const char *code) {
     }
     char *copy = strdup(code);
     if (copy) s->history[s->n_history++] = copy;
+    lang_val str;
+    size_t n = strlen(code);
+    while (n && code[n - 1] == '\n') n--;
+    if (lang_str_new(&s->vm, code, n, &str)) {
+        lang_list_append(&s->vm, s->in_list, str);
+        lang_val_release(str);
+    }
+    lang_vm_clear_error(&s->vm);
 }
 
 const char *const *lang_session_history(lang_session *s, int *n) {

@@ -512,7 +512,13 @@ def test_unicode_round_trip(k):
 
 def test_exit_asks_the_front_end_to_exit(fresh_kernel):
     k = fresh_kernel()
-    rep, io = k.execute("exit()")
+    ids = [k.send("shell", "execute_request",
+                  dict(code=code, silent=False, store_history=True, user_expressions={},
+                       allow_stdin=False, stop_on_error=True))
+           for code in ("exit()", "after_exit = 1")]
+    rep = k.reply("shell", ids[0])
+    # A cell sent after exit() does not run (ipykernel is gone by then).
+    assert k.reply("shell", ids[1])["content"]["status"] == "aborted"
     assert rep["content"]["status"] == "ok"
     payload = rep["content"].get("payload", [])
     assert {"source": "ask_exit", "keepkernel": False} in payload, payload
@@ -534,3 +540,89 @@ def test_aborted_cells_get_no_execution_count(k):
     assert reps[1]["content"]["status"] == "aborted"
     # ipykernel sends no execution_count, so the notebook keeps "In [ ]:".
     assert "execution_count" not in reps[1]["content"], reps[1]["content"]
+
+
+# ---- IPython's habits, as a notebook user types them ----
+@nndb_only
+def test_trailing_semicolon_hides_the_value(k):
+    rep, io = k.execute("semi = 41\nsemi + 1;")
+    assert rep["content"]["status"] == "ok"
+    assert not outputs(io, "execute_result"), [m["msg_type"] for m in io]
+    rep, io = k.execute("semi + 1  # no semicolon")
+    assert result_text(io) == "42"
+
+
+@nndb_only
+def test_underscores_out_and_in(k):
+    rep, io = k.execute("7 * 6")
+    n = rep["content"]["execution_count"]
+    _, io = k.execute("_ + 1")
+    assert result_text(io) == "43"
+    _, io = k.execute("__")
+    assert result_text(io) == "42"
+    _, io = k.execute(f"Out[{n}] * 2")
+    assert result_text(io) == "84"
+    _, io = k.execute(f"In[{n}]")
+    assert result_text(io) == "'7 * 6'"
+
+
+@nndb_only
+def test_question_mark_help_and_source(k):
+    rep, io = k.execute("zeros?")
+    assert rep["content"]["status"] == "ok"
+    assert "A tensor filled with 0" in stdout_of(io)
+    k.execute("def halve(v):\n    return v / 2")
+    rep, io = k.execute("halve??")
+    text = stdout_of(io)
+    assert "Source:\ndef halve(v):\n    return v / 2\n" in text, text
+    rep, io = k.execute("?no_such_name_here")
+    assert "Object `no_such_name_here` not found." in stdout_of(io)
+
+
+@nndb_only
+def test_shell_command_streams_as_stdout(k):
+    rep, io = k.execute("!echo first; sleep 0.3; echo second; echo err >&2")
+    assert rep["content"]["status"] == "ok"
+    streams = [m for m in io if m["msg_type"] == "stream"]
+    assert all(m["content"]["name"] == "stdout" for m in streams)
+    assert stdout_of(io) == "first\nsecond\nerr\n"
+    # Streamed as it came: "first" went out before "second" was printed.
+    assert len(streams) >= 2, streams
+
+
+@nndb_only
+def test_timeit_and_time(k):
+    import re
+    rep, io = k.execute("%timeit -n 50 -r 4 v = 3 * 4")
+    assert rep["content"]["status"] == "ok"
+    out = stdout_of(io)
+    assert re.fullmatch(r"[\d.]+ (ns|µs|ms|s) ± [\d.]+ (ns|µs|ms|s) per loop "
+                        r"\(mean ± std\. dev\. of 4 runs, 50 loops each\)\n", out), out
+    rep, io = k.execute("%time 5 * 5")
+    assert stdout_of(io).startswith("Wall time: ")
+    disp = outputs(io, "display_data")
+    assert disp and disp[0]["content"]["data"]["text/plain"] == "25", io
+
+
+@nndb_only
+def test_whos_pwd_env_and_suggestions(k, tmp_path):
+    k.execute("net = Sequential(Linear(3, 4), ReLU())\nw = zeros(2, 2)")
+    out = stdout_of(k.execute("%whos")[1])
+    assert re_line(out, r"net +Sequential +16 parameters, 64 bytes"), out
+    assert re_line(out, r"w +Tensor +\[2, 2\] float32, 16 bytes"), out
+    before = stdout_of(k.execute("%pwd")[1]).strip()
+    out = stdout_of(k.execute(f"%cd {tmp_path}")[1])
+    assert out.strip() == str(tmp_path)
+    assert stdout_of(k.execute("%pwd")[1]).strip() == str(tmp_path)
+    k.execute(f"%cd {before}")  # the kernel is shared with other tests
+    assert stdout_of(k.execute("%env NNDB_K=1")[1]) == "env: NNDB_K=1\n"
+    assert stdout_of(k.execute("!echo $NNDB_K")[1]) == "1\n"
+    rep, _ = k.execute("%tiem 1")
+    assert "Did you mean: %time?" in rep["content"]["evalue"]
+    rep, _ = k.execute("w.shap")
+    assert rep["content"]["evalue"].endswith("Did you mean: 'shape'?")
+
+
+def re_line(text, pattern):
+    import re
+    return any(re.fullmatch(pattern, line) for line in text.splitlines())
