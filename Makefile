@@ -48,7 +48,7 @@ UNIT_SRC   := $(wildcard tests/unit/*.c)
 UNIT_OBJ   := $(UNIT_SRC:%.c=$(BUILD)/%.o)
 BENCH_SRC  := $(wildcard bench/*.c)
 
-.PHONY: all deps run test unit bench fuzz clean format format-check
+.PHONY: all deps run test test-browser unit bench fuzz clean format format-check
 
 all: $(BUILD)/nndb $(BUILD)/unit_tests
 
@@ -118,6 +118,12 @@ test: deps
 	@$(MAKE) --no-print-directory WERROR=1 build/nndb build/unit_tests build/test_noalloc
 	@$(MAKE) --no-print-directory WERROR=1 SANITIZE=1 build/asan/unit_tests $(FUZZ_TARGETS:%=build/asan/fuzz/%_replay)
 	@PYTHON=$(PYTHON) tests/run_all.sh
+
+# The browser suite alone (make test runs it too): classic Notebook and
+# headless Chromium; skipped, with the reason, where Chromium cannot start.
+test-browser: deps
+	@$(MAKE) --no-print-directory WERROR=1 build/nndb
+	@PYTHON=$(PYTHON) tests/browser/run.sh
 
 FUZZ_TARGETS := $(patsubst tests/fuzz/%.c,%,$(filter-out tests/fuzz/fuzz_driver.c,$(wildcard tests/fuzz/fuzz_*.c)))
 
