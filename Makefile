@@ -135,13 +135,17 @@ fuzz: deps $(FUZZ_TARGETS:%=build/libfuzzer/%)
 	    build/libfuzzer/$$t -max_total_time=$(FUZZ_SECONDS) -max_len=4096 build/corpus/$$t $$seeds || exit 1; \
 	done
 
-# make install PREFIX=DIR: the binary into DIR/bin and the kernelspec into
-# DIR/share/jupyter/kernels/nndb, its argv pointing at the installed binary.
+# make install PREFIX=DIR: the binary into DIR/bin, the docs into
+# DIR/share/doc/nndb and the kernelspec into DIR/share/jupyter/kernels/nndb,
+# its argv pointing at the installed binary and its doc/ holding the docs as
+# HTML (the kernel's help links).
 PREFIX ?= /usr/local
 .PHONY: install
 install: $(BUILD)/nndb
 	install -d $(PREFIX)/bin
 	install -m 755 $(BUILD)/nndb $(BUILD)/nndb-kernel $(PREFIX)/bin/
+	install -d $(PREFIX)/share/doc/nndb
+	install -m 644 docs/*.md $(PREFIX)/share/doc/nndb/
 	$(PREFIX)/bin/nndb install-kernel --prefix $(PREFIX)
 
 bench: deps

@@ -4,6 +4,7 @@
 #include "kernel_handlers.h"
 
 #include <fnmatch.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -120,6 +121,39 @@ static void reply(const kernel *k, void *sock, const kernel_msg *req, const char
 
 /* ---- kernel_info ---- */
 
+/* nndb's own pages, installed as HTML with the kernelspec (kernel_docs.h)
+ * and served by the notebook server at [prefix]kernelspecs/NAME/doc/; the
+ * prefix is JupyterHub's per-user one when the server runs under a hub.
+ * Without installed pages, the only link is the PyTorch reference. */
+static void add_help_links(cJSON *links) {
+    static const char *const pages[][2] = {
+        {"index", "nndb documentation"},    {"language", "The nndb language"},
+        {"notebooks", "nndb in notebooks"}, {"kernel", "The nndb kernel"},
+        {"repl", "The terminal REPL"},
+    };
+    const char *docs = getenv("NNDB_KERNEL_DOCS"), *name = getenv("NNDB_KERNELSPEC");
+    const char *prefix = getenv("JUPYTERHUB_SERVICE_PREFIX");
+    if (!prefix || *prefix != '/') prefix = "/";
+    size_t pl = strlen(prefix);
+    for (size_t i = 0; docs && name && i < sizeof pages / sizeof pages[0]; i++) {
+        char file[PATH_MAX], url[512];
+        snprintf(file, sizeof file, "%s/%s.html", docs, pages[i][0]);
+        FILE *f = fopen(file, "rb");
+        if (!f) continue;
+        fclose(f);
+        snprintf(url, sizeof url, "%s%skernelspecs/%s/doc/%s.html", prefix,
+                 pl && prefix[pl - 1] == '/' ? "" : "/", name, pages[i][0]);
+        cJSON *l = cJSON_CreateObject();
+        cJSON_AddStringToObject(l, "text", pages[i][1]);
+        cJSON_AddStringToObject(l, "url", url);
+        cJSON_AddItemToArray(links, l);
+    }
+    cJSON *l = cJSON_CreateObject();
+    cJSON_AddStringToObject(l, "text", "PyTorch reference (the names nndb mirrors)");
+    cJSON_AddStringToObject(l, "url", "https://pytorch.org/docs/stable/");
+    cJSON_AddItemToArray(links, l);
+}
+
 static cJSON *kernel_info_content(void) {
     cJSON *c = cJSON_CreateObject();
     cJSON_AddStringToObject(c, "status", "ok");
@@ -139,15 +173,7 @@ static cJSON *kernel_info_content(void) {
         "nndb " KERNEL_VERSION ": a debugger and drill book for neural-network training.\n"
         "The language is Python with PyTorch's names; %help lists the magics.\n");
     cJSON *links = cJSON_AddArrayToObject(c, "help_links");
-    cJSON *l = cJSON_CreateObject();
-    cJSON_AddStringToObject(l, "text", "PyTorch reference (the names nndb mirrors)");
-    cJSON_AddStringToObject(l, "url", "https://pytorch.org/docs/stable/");
-    cJSON_AddItemToArray(links, l);
-    l = cJSON_CreateObject();
-    cJSON_AddStringToObject(l, "text", "Jupyter messaging protocol");
-    cJSON_AddStringToObject(l, "url",
-                            "https://jupyter-client.readthedocs.io/en/latest/messaging.html");
-    cJSON_AddItemToArray(links, l);
+    add_help_links(links);
     cJSON_AddBoolToObject(c, "debugger", false);
     return c;
 }

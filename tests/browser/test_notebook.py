@@ -12,7 +12,8 @@ chromium-driver and python3-selenium, and checks in the page's DOM:
 - an error stops Run All, and the skipped cells keep "In [ ]:";
 - exit() stops the kernel (the notebook restarts it) and an error after it
   is still shown;
-- input() round trip through the page's input box.
+- input() round trip through the page's input box;
+- the Help menu's links open nndb's own pages, installed with the kernel.
 
 Screenshots go to build/browser/*.png for people to look at. Everything it
 starts is stopped at the end. Where Chromium cannot start (no browser, no
@@ -204,7 +205,7 @@ class Page:
     def shot(self, name):
         os.makedirs(SHOTS, exist_ok=True)
         # The whole notebook: the window as tall as the page.
-        h = self.js("return document.getElementById('notebook').scrollHeight + 200;")
+        h = self.js("return (document.getElementById('notebook') || document.body).scrollHeight + 200;")
         self.d.set_window_size(1200, min(max(int(h), 800), 12000))
         self.d.save_screenshot(os.path.join(SHOTS, name + ".png"))
         self.d.set_window_size(1200, 1600)
@@ -341,12 +342,34 @@ def test_input_box_round_trip(page):
     page.close_notebook()
 
 
+def test_help_menu_links_to_nndb_pages(page):
+    page.server.add("help.ipynb", ["1"])
+    page.open("help.ipynb")
+    links = page.js("return Jupyter.notebook.kernel.info_reply.help_links;")
+    ours = [l for l in links if "/kernelspecs/nndb/doc/" in l["url"]]
+    assert ours and ours[0]["text"] == "nndb documentation", links
+    # The Help menu lists them (the notebook adds a kernel's links there).
+    menu = page.js("return Array.from(document.querySelectorAll('#help_menu a'))"
+                   ".map(a => a.innerText.trim());")
+    assert "The nndb language" in menu, menu
+    page.close_notebook()
+    for link in ours:
+        page.d.get(f"http://127.0.0.1:{page.server.port}{link['url']}?token={TOKEN}")
+        h1 = page.wait(f"the page {link['url']}", lambda: page.js(
+            "var h = document.querySelector('h1'); return h && h.innerText;"), timeout=10)
+        assert h1, link
+        assert "nndb" in page.d.title, (page.d.title, link)
+    page.d.get(f"http://127.0.0.1:{page.server.port}{ours[1]['url']}?token={TOKEN}")
+    page.shot("help_language")
+
+
 TESTS = [
     test_examples_run_all_without_errors_and_show_plots,
     test_untrusted_notebook_shows_the_plot_from_png,
     test_error_stops_run_all_and_skipped_cells_show_no_number,
     test_exit_restarts_the_kernel_and_later_errors_show,
     test_input_box_round_trip,
+    test_help_menu_links_to_nndb_pages,
 ]
 
 

@@ -3,6 +3,7 @@ schema, the busy ... outputs ... idle framing on iopub with the request as
 parent, and what the content says (execution counts, completions in code
 points, inspect, is_complete, history, stdin round trips, rich MIME types).
 """
+import os
 import time
 
 import pytest
@@ -73,6 +74,17 @@ def check_kernel_info(c):
         mode = li.get("codemirror_mode")
         assert isinstance(mode, (str, dict)) and mode
         assert "nndb" in c["banner"].lower()
+        # The help links open nndb's own pages, installed as HTML with the
+        # kernelspec and served by the notebook server at /kernelspecs/...
+        from jupyter_client.kernelspec import KernelSpecManager
+        spec_dir = KernelSpecManager().get_kernel_spec(harness.KERNEL).resource_dir
+        ours = [l for l in c["help_links"] if l["url"].startswith("/kernelspecs/nndb/doc/")]
+        assert ours and ours[0]["url"] == "/kernelspecs/nndb/doc/index.html", c["help_links"]
+        for link in ours:
+            page = os.path.join(spec_dir, link["url"][len("/kernelspecs/nndb/"):])
+            with open(page) as f:
+                html = f.read()
+            assert html.startswith("<!DOCTYPE html>") and "<h1>" in html, page
 
 
 @pytest.mark.parametrize("channel", ["shell", "control"])
