@@ -17,6 +17,7 @@
 #include "lang_eval.h"
 #include "lang_nn.h"
 #include "lang_tensor.h"
+#include "nn_module.h"
 
 typedef struct cell_source {
     char *file, *code;
@@ -547,6 +548,14 @@ char *lang_who(lang_session *s) {
     qsort(gs, (size_t)n, sizeof *gs, cmp_globals);
     if (!n) lang_buf_puts(&b, "No variables.\n");
     for (int i = 0; i < n; i++) {
+        nn_module *mod = lang_module_of(gs[i]->value);
+        if (mod) {
+            /* A module's repr is many lines; its size says more here. */
+            int64_t np = nn_module_num_params(mod);
+            lang_buf_printf(&b, "%-*s  %s %" PRId64 " parameters\n", (int)width, gs[i]->name,
+                            lang_type_name(gs[i]->value), np);
+            continue;
+        }
         char *sum = lang_val_summary(vm, gs[i]->value);
         lang_buf_printf(&b, "%-*s  %s\n", (int)width, gs[i]->name, sum ? sum : "");
         free(sum);

@@ -562,11 +562,29 @@ def test_ipython_habits(env):
     run("!echo $NNDB_REPL_T", r"[\r\n]x1\r\n")
     run("net = Sequential(Linear(2, 8), ReLU(), Linear(8, 1))")
     run("%whos", r"net +Sequential +33 parameters, 132 bytes")
-    run("%who", r"net +Sequential")
+    run("%who", r"net +Sequential 33 parameters")
     run("%tiem 1", r"Did you mean: %time\?")
     run("zero(2)", r"Did you mean: 'zeros'\?")
     run("t = ones(2)")
     run("t.shap", r"Did you mean: 'shape'\?")
+    leave(child)
+
+
+def test_help_wraps_to_the_terminal_width(env):
+    needs_language()
+    child = pexpect.spawn(NNDB, [], env=env.vars(NO_COLOR="1"), cwd=env.cwd, encoding="utf-8",
+                          timeout=TIMEOUT, dimensions=(40, 50))
+    child.expect(PROMPT)
+    child.sendline("help(len)")
+    child.expect(PROMPT)
+    text = child.before.replace("\r", "")
+    assert "Example:" in text, text
+    doc = text.split("\n\n")[1].split("\n")  # the paragraph after the signature
+    assert len(doc) >= 2, text
+    assert all(len(l) <= 50 for l in doc), doc
+    # Broken between words: the lines join back into the doc.
+    joined = " ".join(l.strip() for l in doc)
+    assert "range or tensor (its first dimension)." in joined, joined
     leave(child)
 
 
