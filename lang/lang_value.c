@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lang_debug.h"
 #include "lang_eval.h"
 #include "nn_ctx.h"
 
@@ -94,6 +95,7 @@ bool lang_raise_named(lang_vm *vm, lang_err cls, const char *ename, const char *
 }
 
 bool lang_raise_engine(lang_vm *vm) {
+    if (lang_debug_take_error(vm)) return false;
     nn_status st = nn_ctx_status(vm->ctx);
     if (st == NN_OK) {
         lang_raise(vm, LANG_ERR_RUNTIME, "the engine failed without a message");
