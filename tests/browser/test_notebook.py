@@ -197,9 +197,23 @@ class Page:
         return self.js("return Array.from(document.querySelectorAll('.output_error'))"
                        ".map(e => e.innerText);")
 
+    def answer_stops(self):
+        """A debugger stop (the (nndb) prompt in an input box): continue, as
+        the person reading along types "c"."""
+        boxes = self.d.find_elements("css selector", "input.raw_input")
+        for b in boxes:
+            try:
+                b.send_keys("c\n")
+                self.stops += 1
+            except Exception:  # answered and replaced meanwhile
+                pass
+        return False
+
     def wait_done(self, n_cells):
-        """Every code cell ran (a number in its prompt) and the kernel is idle."""
-        self.wait("Run All to finish", lambda: self.idle() and all(
+        """Every code cell ran (a number in its prompt) and the kernel is idle;
+        debugger stops on the way are continued."""
+        self.stops = 0
+        self.wait("Run All to finish", lambda: self.answer_stops() or self.idle() and all(
             p.startswith("In [") and p[4:-2].strip().isdigit() for p in self.prompts()[:n_cells]))
 
     def shot(self, name):
@@ -246,6 +260,12 @@ def test_examples_run_all_without_errors_and_show_plots(page):
         if p.endswith(".ipynb"):
             check_example(page, p)
             pics = plot_images(page)
+            if p == "debug_mlp.ipynb":
+                # Its breakpoints stopped Run All at the (nndb) prompt in the
+                # page, and "c" went on; %graph is a picture (Graphviz SVG and
+                # its PNG).
+                assert page.stops >= 2, page.stops
+                assert pics, "no graph picture"
             if p == "train_mlp.ipynb":
                 assert pics and all(w > 100 and h > 50 and nat > 0 for _, w, h, nat in pics), pics
                 # The live notebook has the PNG beside the SVG in the model.
