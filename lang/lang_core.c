@@ -906,6 +906,9 @@ static bool b_dir(lang_vm *vm, const lang_args *a, lang_val *out) {
         if (!names) return lang_raise(vm, LANG_ERR_MEMORY, "out of memory");
         for (int64_t k = 0; k < vm->n_globals; k++)
             if (vm->globals[k].set) names[n++] = vm->globals[k].name;
+        /* The builtins are not listed (there are hundreds): say where they are. */
+        static const char hint[] = "(your variables; dir(__builtins__) lists the builtins)\n";
+        lang_vm_write(vm, LANG_STDOUT, hint, sizeof hint - 1);
     } else {
         names = lang_dir(vm, x);
         if (!names) return lang_raise(vm, LANG_ERR_MEMORY, "out of memory");
@@ -1116,7 +1119,7 @@ const lang_builtin_def lang_core_builtins[] = {
       "Print the help of a builtin, a method ('Tensor.sum'), a function or a value.", "help(len)"),
     B("dir", b_dir, "dir(obj)",
       "The sorted names of a value's attributes and methods; without an argument, the session's "
-      "variables.",
+      "variables (dir(__builtins__): the builtins).",
       "dir('')"),
     B("exit", b_exit, "exit(code=0)",
       "Leave nndb (the REPL ends; in a notebook the kernel asks to stop).", "exit()"),

@@ -117,6 +117,21 @@ static bool install_builtins(lang_vm *vm) {
         }
     }
     if (!lang_core_install(vm) || !lang_tensor_install(vm) || !lang_nn_install(vm)) return false;
+    /* __builtins__: a record whose fields are the builtins, so that
+     * dir(__builtins__) lists them and __builtins__.zeros is zeros. */
+    lang_val rec;
+    if (!lang_record_new(vm, "builtins", &rec)) return false;
+    for (int64_t k = 0; k < vm->n_globals; k++) {
+        lang_global *g = &vm->globals[k];
+        if ((g->has_builtin || g->set) &&
+            !lang_record_set(vm, rec, g->name, g->has_builtin ? g->builtin : g->value)) {
+            lang_val_release(rec);
+            return false;
+        }
+    }
+    bool rec_ok = lang_vm_set_builtin(vm, "__builtins__", rec);
+    lang_val_release(rec);
+    if (!rec_ok) return false;
     /* Families may install plain globals (dtypes): make them builtins, so
      * %who does not list them and %reset does not remove them. */
     for (int64_t k = 0; k < vm->n_globals; k++) {
