@@ -859,20 +859,29 @@ static bool drill_magic(lang_session *s, void *user, const char *args) {
         cmd);
 }
 
+static void runner_free(void *user) {
+    runner *r = user;
+    drill_free(r->d);
+    cJSON_Delete(r->state);
+    free(r);
+}
+
 bool drill_install(lang_session *s) {
     runner *r = calloc(1, sizeof *r);
     if (!r) return false;
     r->s = s;
     lang_session_set_observer(s, observe, r);
-    /* The runner lives as long as the process's sessions do: front ends
-     * make one session and keep it (the small struct is not freed). */
-    return lang_session_add_magic(s, "drill",
-                                  "%drill [list | start ID | predict TEXT | check | hint | answer "
-                                  "TEXT | next | status | export [md|json] [PATH] | reset ID]",
-                                  "Guided drills: predict, do until the check holds, answer, "
-                                  "reflect; progress and evidence are "
-                                  "saved per user (docs/drills.md).",
-                                  drill_magic, r);
+    /* The session frees the runner with it (runner_free). */
+    if (lang_session_add_magic(s, "drill",
+                               "%drill [list | start ID | predict TEXT | check | hint | answer "
+                               "TEXT | next | status | export [md|json] [PATH] | reset ID]",
+                               "Guided drills: predict, do until the check holds, answer, "
+                               "reflect; progress and evidence are "
+                               "saved per user (docs/drills.md).",
+                               drill_magic, r, runner_free))
+        return true;
+    runner_free(r);
+    return false;
 }
 
 /* ---- nndb drill check ---- */
@@ -1105,6 +1114,136 @@ static char *drill_notebook(const drill *d) {
     return text;
 }
 
+/* ---- nndb drill report ---- */
+
+typedef struct learner_row {
+    char user[64], drill[64], status[16];
+    int hints, attempts;
+    double minutes;
+    char prediction[256];
+    char failed[256];
+} learner_row;
+
+static double iso_seconds(const char *s) {
+    struct tm tm;
+    memset(&tm, 0, sizeof tm);
+    if (!s || !strptime(s, "%Y-%m-%dT%H:%M:%SZ", &tm)) return 0;
+    return (double)timegm(&tm);
+}
+
+static void one_line(char *dst, size_t cap, const char *src) {
+    size_t k = 0;
+    for (const char *p = src ? src : ""; *p && k + 1 < cap; p++)
+        dst[k++] = *p == '\n' || *p == '|' || *p == ',' ? ' ' : *p;
+    while (k && dst[k - 1] == ' ') k--;
+    dst[k] = 0;
+}
+
+static bool read_row(const char *path, learner_row *row) {
+    char *text = read_all(path);
+    cJSON *j = text ? cJSON_Parse(text) : NULL;
+    free(text);
+    if (!j || !jstr(j, "drill") || !cJSON_IsArray(cJSON_GetObjectItem(j, "steps"))) {
+        cJSON_Delete(j);
+        return false;
+    }
+    memset(row, 0, sizeof *row);
+    snprintf(row->user, sizeof row->user, "%s", jstr(j, "user") ? jstr(j, "user") : "?");
+    snprintf(row->drill, sizeof row->drill, "%s", jstr(j, "drill"));
+    snprintf(row->status, sizeof row->status, "%s", jstr(j, "status") ? jstr(j, "status") : "?");
+    const char *end = jstr(j, "finished") ? jstr(j, "finished") : jstr(j, "updated");
+    double t0 = iso_seconds(jstr(j, "started")), t1 = iso_seconds(end);
+    row->minutes = t1 > t0 ? (t1 - t0) / 60.0 : 0;
+    cJSON *st;
+    cJSON_ArrayForEach(st, cJSON_GetObjectItem(j, "steps")) {
+        cJSON *h = cJSON_GetObjectItem(st, "hints_used"), *a = cJSON_GetObjectItem(st, "attempts");
+        row->hints += cJSON_IsNumber(h) ? h->valueint : 0;
+        row->attempts += cJSON_IsNumber(a) ? a->valueint : 0;
+        cJSON *p = cJSON_GetObjectItem(st, "prediction");
+        if (p && !row->prediction[0])
+            one_line(row->prediction, sizeof row->prediction, jstr(p, "text"));
+        cJSON *fa = cJSON_GetObjectItem(st, "failed_attempt");
+        if (fa && !row->failed[0]) one_line(row->failed, sizeof row->failed, jstr(fa, "code"));
+    }
+    cJSON_Delete(j);
+    return true;
+}
+
+static int cmp_rows(const void *a, const void *b) {
+    const learner_row *x = a, *y = b;
+    int c = strcmp(x->drill, y->drill);
+    return c ? c : strcmp(x->user, y->user);
+}
+
+/* `nndb drill report [--csv] DIR...`: the exported JSON of a class. */
+static int drill_report(int n, char **dirs, bool csv) {
+    learner_row *rows = NULL;
+    int nrows = 0;
+    for (int i = 0; i < n; i++) {
+        struct dirent **names = NULL;
+        int k = scandir(dirs[i], &names, NULL, alphasort);
+        if (k < 0) {
+            fprintf(stderr, "nndb: cannot read %s: %s\n", dirs[i], strerror(errno));
+            continue;
+        }
+        for (int e = 0; e < k; e++) {
+            const char *nm = names[e]->d_name;
+            size_t l = strlen(nm);
+            if (l > 5 && !strcmp(nm + l - 5, ".json")) {
+                char path[8300];
+                snprintf(path, sizeof path, "%s/%s", dirs[i], nm);
+                learner_row row;
+                if (read_row(path, &row)) {
+                    learner_row *p = realloc(rows, sizeof *p * (size_t)(nrows + 1));
+                    if (p) {
+                        rows = p;
+                        rows[nrows++] = row;
+                    }
+                }
+            }
+            free(names[e]);
+        }
+        free(names);
+    }
+    qsort(rows, (size_t)nrows, sizeof *rows, cmp_rows);
+    if (csv) {
+        printf("drill,learner,status,minutes,hints,checks,prediction,first failed attempt\n");
+        for (int i = 0; i < nrows; i++)
+            printf("%s,%s,%s,%.1f,%d,%d,%s,%s\n", rows[i].drill, rows[i].user, rows[i].status,
+                   rows[i].minutes, rows[i].hints, rows[i].attempts, rows[i].prediction,
+                   rows[i].failed);
+    } else {
+        printf("# Drill report: %d record%s\n\n", nrows, nrows == 1 ? "" : "s");
+        printf(
+            "| drill | learner | status | minutes | hints | checks |\n|---|---|---|---|---|---|\n");
+        for (int i = 0; i < nrows; i++)
+            printf("| %s | %s | %s | %.1f | %d | %d |\n", rows[i].drill, rows[i].user,
+                   rows[i].status, rows[i].minutes, rows[i].hints, rows[i].attempts);
+        printf("\n## Predictions\n\n| drill | learner | prediction |\n|---|---|---|\n");
+        for (int i = 0; i < nrows; i++)
+            if (rows[i].prediction[0])
+                printf("| %s | %s | %s |\n", rows[i].drill, rows[i].user, rows[i].prediction);
+        /* the most common first failed attempts, per drill */
+        printf(
+            "\n## Most common failed attempts\n\n| drill | attempt | learners |\n|---|---|---|\n");
+        for (int i = 0; i < nrows; i++) {
+            if (!rows[i].failed[0]) continue;
+            bool seen = false;
+            for (int j = 0; j < i; j++)
+                seen |= !strcmp(rows[j].drill, rows[i].drill) &&
+                        !strcmp(rows[j].failed, rows[i].failed);
+            if (seen) continue;
+            int count = 0;
+            for (int j = i; j < nrows; j++)
+                count += !strcmp(rows[j].drill, rows[i].drill) &&
+                         !strcmp(rows[j].failed, rows[i].failed);
+            printf("| %s | `%s` | %d |\n", rows[i].drill, rows[i].failed, count);
+        }
+    }
+    free(rows);
+    return nrows ? 0 : 1;
+}
+
 int drill_cli(int argc, char **argv, int (*start_repl)(const char *first_cell)) {
     const char *sub = argc > 2 ? argv[2] : "list";
     if (!strcmp(sub, "list")) {
@@ -1160,6 +1299,14 @@ int drill_cli(int argc, char **argv, int (*start_repl)(const char *first_cell)) 
         snprintf(cell, sizeof cell, "%%drill start %s", argv[3]);
         return start_repl ? start_repl(cell) : 1;
     }
+    if (!strcmp(sub, "report") && argc >= 4) {
+        bool csv = !strcmp(argv[3], "--csv");
+        if (csv && argc < 5) {
+            fprintf(stderr, "usage: nndb drill report [--csv] DIR...\n");
+            return 2;
+        }
+        return drill_report(argc - (csv ? 4 : 3), argv + (csv ? 4 : 3), csv);
+    }
     if (!strcmp(sub, "notebook") && (argc == 4 || (argc == 6 && !strcmp(argv[4], "-o")))) {
         char *p = strchr(argv[3], '/') ? strdup(argv[3]) : drill_find(argv[3]);
         char *err = NULL;
@@ -1187,6 +1334,7 @@ int drill_cli(int argc, char **argv, int (*start_repl)(const char *first_cell)) 
     }
     fprintf(stderr, "usage: nndb drill list\n"
                     "       nndb drill notebook ID [-o FILE.ipynb]\n"
+                    "       nndb drill report [--csv] DIR...   a class's exported evidence\n"
                     "       nndb drill start ID       open the REPL with the drill loaded\n"
                     "       nndb drill check [-v] FILE.md...\n"
                     "       nndb drill new ID         write a skeleton (into the first "
