@@ -21,6 +21,7 @@
 #include "lang_debug.h"
 #include "lang_eval.h"
 #include "lang_parse.h"
+#include "lang_suggest.h"
 #include "nn_ctx.h"
 
 /* ------------------------------------------------------------------ frames */
@@ -458,8 +459,15 @@ bool lang_vm_readline(lang_vm *vm, const char *prompt, bool password, char **out
     *out = NULL;
     if (!vm->fe.readline) return lang_raise(vm, LANG_ERR_IO, "input is not available here");
     *out = vm->fe.readline(vm->fe.user, prompt, password);
-    if (!*out) return lang_raise_named(vm, LANG_ERR_IO, "EOFError", "EOF when reading a line");
-    return true;
+    if (*out) return true;
+    /* Ctrl-C at the prompt (the front end has asked to interrupt) is a
+     * KeyboardInterrupt, as in Python; only the end of input is EOFError. */
+    if (atomic_load(&vm->interrupt) || atomic_load(&vm->ctx->interrupt)) {
+        atomic_store(&vm->interrupt, 0);
+        atomic_store(&vm->ctx->interrupt, 0);
+        return lang_raise(vm, LANG_ERR_INTERRUPT, "interrupted while waiting for input");
+    }
+    return lang_raise_named(vm, LANG_ERR_IO, "EOFError", "EOF when reading a line");
 }
 
 static bool interrupt_pending(lang_vm *vm) {
@@ -618,7 +626,9 @@ static bool load_name(lang_vm *vm, lang_frame *f, const lang_expr *e, lang_val *
             return true;
         }
     }
-    return lang_raise(vm, LANG_ERR_NAME, "name '%s' is not defined", n->str);
+    lang_raise(vm, LANG_ERR_NAME, "name '%s' is not defined", n->str);
+    lang_suggest_name(vm, n->str);
+    return false;
 }
 
 /* Store [v] (borrowed) in a name. */
@@ -1388,6 +1398,7 @@ static bool eval_inner(lang_vm *vm, lang_frame *f, const lang_expr *e, lang_val 
         lang_val obj;
         if (!eval(vm, f, e->u.attr.value, &obj)) return false;
         bool ok = lang_getattr(vm, obj, e->u.attr.name->str, out);
+        if (!ok && vm->err == LANG_ERR_ATTRIBUTE) lang_suggest_attr(vm, obj, e->u.attr.name->str);
         lang_val_release(obj);
         if (!ok) locate(vm, f, e->span);
         return ok;

@@ -2,7 +2,8 @@
 """Distributed tests: nndb scripts under `mpirun -np N` (Open MPI, oversubscribed
 on this 2-core machine), checked for their "ok" lines, their errors and their
 exit; DistributedSampler against PyTorch's. Ends with "N passed, M failed".
-Without mpirun every case is skipped with one message (0 passed, 0 failed)."""
+Without mpirun the suite is skipped with one message ("0 passed, 0 failed,
+1 skipped", which tests/run_all.sh counts as skipped)."""
 import os
 import re
 import shutil
@@ -197,7 +198,7 @@ def ctrl_c():
 def main():
     if not shutil.which("mpirun"):
         print("SKIP tests/dist: mpirun not found (apt-get install openmpi-bin libopenmpi-dev)")
-        print("0 passed, 0 failed")
+        print("0 passed, 0 failed, 1 skipped")
         return 0
 
     # nndb itself does not link MPI: it is opened on init_process_group.
