@@ -141,6 +141,19 @@ static bool f_destroy(lang_vm *vm, const lang_args *a, lang_val *out) {
 
 /* ------------------------------------------------------------------ collectives */
 
+/* One process group and synchronous calls: say so rather than ignore. */
+static bool plain_call(lang_vm *vm, const char *fn, lang_val group, lang_val async_op) {
+    if (group.kind != LANG_NONE)
+        return lang_raise(vm, LANG_ERR_VALUE,
+                          "%s(): nndb has one process group (the default); pass group=None", fn);
+    if (async_op.kind != LANG_NONE && !(async_op.kind == LANG_BOOL && !async_op.u.b))
+        return lang_raise(vm, LANG_ERR_VALUE,
+                          "%s(): async_op=True is not supported; the call is synchronous (DDP "
+                          "overlaps its own all-reduces with backward)",
+                          fn);
+    return true;
+}
+
 static bool f_all_reduce(lang_vm *vm, const lang_args *a, lang_val *out) {
     lang_val tv = lang_none(), opv = lang_int(NN_DIST_SUM), group = lang_none(),
              async_op = lang_bool(false);
@@ -148,6 +161,7 @@ static bool f_all_reduce(lang_vm *vm, const lang_args *a, lang_val *out) {
     nn_dist_op op = NN_DIST_SUM;
     if (!lang_parse_args(vm, a, "all_reduce", "tensor|op,group,async_op", &tv, &opv, &group,
                          &async_op) ||
+        !plain_call(vm, "all_reduce", group, async_op) ||
         !tensor_arg(vm, tv, "all_reduce", "tensor", &t) || !op_arg(vm, opv, &op))
         return false;
     return in_place(t) && done(vm, nn_dist_all_reduce(CTX(vm), t, op), out);
@@ -158,6 +172,7 @@ static bool f_broadcast(lang_vm *vm, const lang_args *a, lang_val *out) {
     nn_tensor *t = NULL;
     int src = 0;
     if (!lang_parse_args(vm, a, "broadcast", "tensor,src|group", &tv, &srcv, &group) ||
+        !plain_call(vm, "broadcast", group, lang_none()) ||
         !tensor_arg(vm, tv, "broadcast", "tensor", &t) || !rank_arg(vm, srcv, "src", &src))
         return false;
     return in_place(t) && done(vm, nn_dist_broadcast(CTX(vm), t, src), out);

@@ -209,6 +209,10 @@ def main():
     report("without init: is_initialized False, get_rank a clear error",
            p.stdout.startswith("False") and "init_process_group(backend=\"mpi\")" in p.stderr
            and p.returncode == 1, p.stdout + p.stderr)
+    p = subprocess.run([NNDB, "run", script("dist.all_reduce(ones(2), async_op=True)\n")],
+                       capture_output=True, text=True, timeout=60)
+    report("async_op=True is refused, not ignored",
+           p.returncode == 1 and "async_op=True is not supported" in p.stderr, p.stderr)
     p = subprocess.run([NNDB, "run", script("dist.init_process_group(backend=\"gloo\")\n")],
                        capture_output=True, text=True, timeout=60)
     report("backend=\"gloo\" names the one backend",
