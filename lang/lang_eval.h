@@ -1,6 +1,6 @@
 /* lang_eval: the interpreter behind lang_vm.h — the VM state, the built-in
- * object layouts that lang_value.c, lang_core.c, lang_magic.c and
- * lang_session.c share, and the evaluator's entry points.
+ * object layouts that the value files (lang_value.c, lang_str.c, ...), lang_core.c, lang_magic.c
+ * and lang_session.c share, and the evaluator's entry points.
  *
  * Owned by the language-runtime engineer (values, evaluator, session, core,
  * magics). Other modules use lang_vm.h and lang_value.h; this header is for
