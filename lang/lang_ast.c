@@ -561,6 +561,16 @@ static void dump_stmt(lang_buf *out, const lang_stmt *s) {
         dump_str(out, s->u.magic.args, s->u.magic.args_len);
         lang_buf_puts(out, ")");
         return;
+    case LANG_ST_IMPORT:
+        lang_buf_puts(out, "(import");
+        for (int k = 0; k < s->u.import.n; k++) {
+            const lang_import_item *it = &s->u.import.items[k];
+            lang_buf_printf(out, " (%s", it->module);
+            if (it->attr) lang_buf_printf(out, " %s", it->attr->str);
+            lang_buf_printf(out, " as %s%s)", it->target->u.name.name->str, it->top ? " top" : "");
+        }
+        lang_buf_puts(out, ")");
+        return;
     case LANG_ST_KIND_COUNT: break;
     }
     lang_buf_puts(out, "?");

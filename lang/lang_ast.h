@@ -312,11 +312,23 @@ typedef enum lang_stmt_kind {
     LANG_ST_ASSERT, /* u.assert_ */
     LANG_ST_GLOBAL, /* u.global: resolved already; a no-op to run */
     LANG_ST_MAGIC,  /* u.magic */
+    LANG_ST_IMPORT, /* u.import: import a.b as c / from a.b import x as y */
     LANG_ST_KIND_COUNT
 } lang_stmt_kind;
 
 /* A target is a NAME, ATTR, SUBSCRIPT, or a TUPLE/LIST of targets (with at
  * most one STARRED item); the parser has checked this. */
+/* One name an import binds. `import a.b` binds [target] `a` to the top
+ * package ([top]); `import a.b as c` binds `c` to a.b; `from a.b import x
+ * as y` binds `y` to attribute (or submodule) [attr] of a.b. */
+typedef struct lang_import_item {
+    const char *module; /* dotted, arena */
+    lang_name *attr;    /* from-import: the name imported, else NULL */
+    lang_expr *target;  /* the NAME bound */
+    bool top;
+    lang_span span; /* the item, for carets */
+} lang_import_item;
+
 typedef struct lang_with_item {
     lang_expr *context;
     lang_expr *target; /* `as` target or NULL */
@@ -370,6 +382,10 @@ struct lang_stmt {
             lang_name **names;
             int n;
         } global;
+        struct {
+            lang_import_item *items;
+            int n;
+        } import;
         /* `%name args`: [args] is the rest of the line, stripped, raw (the
          * magic parses it itself: lang_parse with first_line/first_col at
          * args_pos, e.g. for %time). A line starting with `%%` is a cell

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "lang_eval.h"
+#include "lang_import.h"
 #include "lang_parse.h"
 #include "nn_ctx.h"
 
@@ -414,6 +415,7 @@ void lang_vm_init(lang_vm *vm, lang_session *s, nn_ctx *ctx, const lang_frontend
 
 void lang_vm_free(lang_vm *vm) {
     lang_vm_reset_globals(vm);
+    lang_import_free(vm);
     for (int64_t k = 0; k < vm->n_globals; k++) {
         lang_global *g = &vm->globals[k];
         if (g->has_builtin) lang_val_release(g->builtin);
@@ -1810,6 +1812,55 @@ static bool del_target(lang_vm *vm, lang_frame *f, const lang_expr *t) {
     }
 }
 
+/* import / from-import: find the module (lang_import.c), bind the names. */
+static bool exec_import(lang_vm *vm, lang_frame *f, const lang_stmt *s) {
+    for (int i = 0; i < s->u.import.n; i++) {
+        const lang_import_item *it = &s->u.import.items[i];
+        lang_val mod, v;
+        if (!lang_import_module(vm, it->module, &mod)) {
+            locate(vm, f, it->span);
+            return false;
+        }
+        if (it->attr) {
+            bool ok = lang_getattr(vm, mod, it->attr->str, &v);
+            if (!ok) {
+                lang_buf b;
+                lang_buf_init(&b);
+                lang_buf_add(&b, vm->msg.data ? vm->msg.data : "", vm->msg.len);
+                bool plain = strstr(b.data ? b.data : "", "has no attribute") != NULL;
+                lang_vm_clear_error(vm);
+                if (plain)
+                    lang_raise(vm, LANG_ERR_IMPORT, "cannot import name '%s' from '%s'",
+                               it->attr->str, it->module);
+                else
+                    lang_raise(vm, LANG_ERR_IMPORT, "cannot import name '%s' from '%s': %s",
+                               it->attr->str, it->module, b.data ? b.data : "");
+                lang_buf_free(&b);
+                lang_val_release(mod);
+                locate(vm, f, it->span);
+                return false;
+            }
+            lang_val_release(mod);
+        } else if (it->top) {
+            size_t n = strcspn(it->module, ".");
+            char top[256];
+            snprintf(top, sizeof top, "%.*s", (int)(n < sizeof top ? n : sizeof top - 1),
+                     it->module);
+            lang_val_release(mod);
+            if (!lang_import_module(vm, top, &v)) {
+                locate(vm, f, it->span);
+                return false;
+            }
+        } else {
+            v = mod;
+        }
+        bool ok = assign(vm, f, it->target, v);
+        lang_val_release(v);
+        if (!ok) return false;
+    }
+    return true;
+}
+
 static xstat exec_stmt(lang_vm *vm, lang_frame *f, const lang_stmt *s) {
     vm->line = s->span.start.line;
     vm->ctx->label.file = vm->file;
@@ -1939,6 +1990,7 @@ static xstat exec_stmt(lang_vm *vm, lang_frame *f, const lang_stmt *s) {
         break;
     }
     case LANG_ST_MAGIC: ok = lang_magic_run(vm, s, f->mod); break;
+    case LANG_ST_IMPORT: ok = exec_import(vm, f, s); break;
     case LANG_ST_KIND_COUNT: ok = lang_raise(vm, LANG_ERR_RUNTIME, "unknown statement"); break;
     }
     if (!ok) {

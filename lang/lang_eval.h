@@ -162,6 +162,8 @@ struct lang_vm {
     bool sandbox;              /* fuzzing: no %load, %threads or input() */
     bool exit_requested;
     int exit_code;
+
+    struct lang_import_state *imports; /* registered and loaded modules (lang_import.c) */
 };
 
 /* Raise with a class name that lang_err has no value for ("OverflowError",

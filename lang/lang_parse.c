@@ -1383,6 +1383,119 @@ static lang_stmt *expr_statement(parser *p) {
     return s;
 }
 
+/* A dotted module name a.b.c, as an arena string; NULL after an error. */
+static const char *dotted_name(parser *p) {
+    if (check(p, LANG_TOK_DOT)) {
+        error_tok(p, "relative imports are not supported in nndb (no packages); use the "
+                     "module's full name");
+        return NULL;
+    }
+    lang_buf b;
+    lang_buf_init(&b);
+    for (;;) {
+        if (!check(p, LANG_TOK_NAME)) {
+            error_tok(p, "expected a module name, found %s", found(p));
+            lang_buf_free(&b);
+            return NULL;
+        }
+        lang_buf_add(&b, p->tok.text, p->tok.len);
+        next(p);
+        if (!check(p, LANG_TOK_DOT)) break;
+        next(p);
+        lang_buf_add(&b, ".", 1);
+    }
+    char *r = lang_arena_strdup(p->A, b.data ? b.data : "", b.len);
+    lang_buf_free(&b);
+    return r;
+}
+
+static bool import_target(parser *p, lang_import_item *it) {
+    if (!check(p, LANG_TOK_NAME)) {
+        error_tok(p, "expected a name after 'as', found %s", found(p));
+        return false;
+    }
+    lang_name *nm = intern_tok(p);
+    if (!nm) return false;
+    it->target = name_expr(p, nm, p->tok.span);
+    next(p);
+    return it->target != NULL;
+}
+
+/* import a.b [as c], ...  |  from a.b import x [as y], ...  |  from a.b import (x, y) */
+static lang_stmt *import_statement(parser *p) {
+    lang_pos start = p->tok.span.start;
+    bool from = check(p, LANG_TOK_FROM);
+    next(p);
+    vec v = {0};
+    if (!from) {
+        do {
+            lang_import_item it = {0};
+            it.span.start = p->tok.span.start;
+            lang_pos name_start = p->tok.span.start;
+            it.module = dotted_name(p);
+            if (!it.module) return NULL;
+            it.span.end = p->prev.span.end;
+            if (accept(p, LANG_TOK_AS)) {
+                if (!import_target(p, &it)) return NULL;
+            } else {
+                size_t n = strcspn(it.module, ".");
+                lang_name *nm = intern(p, it.module, n);
+                lang_span sp = {name_start, name_start};
+                sp.end.col += (int32_t)n;
+                sp.end.ccol += (int32_t)n;
+                if (!nm || !(it.target = name_expr(p, nm, sp))) return NULL;
+                it.top = it.module[n] == '.';
+            }
+            it.span.end = p->prev.span.end;
+            if (!vpush(p, &v, &it, sizeof it)) return NULL;
+        } while (accept(p, LANG_TOK_COMMA));
+    } else {
+        const char *mod = dotted_name(p);
+        if (!mod) return NULL;
+        if (!expect(p, LANG_TOK_IMPORT, "expected 'import' after the module name")) return NULL;
+        if (check(p, LANG_TOK_STAR)) {
+            error_tok(p,
+                      "'from %s import *' is not supported in nndb; import the names you use "
+                      "(from %s import a, b)",
+                      mod, mod);
+            return NULL;
+        }
+        bool paren = accept(p, LANG_TOK_LPAREN);
+        do {
+            if (paren && check(p, LANG_TOK_RPAREN)) break;
+            lang_import_item it = {0};
+            it.module = mod;
+            it.span.start = p->tok.span.start;
+            if (!check(p, LANG_TOK_NAME)) {
+                error_tok(p, "expected a name to import, found %s", found(p));
+                return NULL;
+            }
+            it.attr = intern_tok(p);
+            if (!it.attr) return NULL;
+            lang_span sp = p->tok.span;
+            next(p);
+            if (accept(p, LANG_TOK_AS)) {
+                if (!import_target(p, &it)) return NULL;
+            } else if (!(it.target = name_expr(p, it.attr, sp))) {
+                return NULL;
+            }
+            it.span.end = p->prev.span.end;
+            if (!vpush(p, &v, &it, sizeof it)) return NULL;
+        } while (accept(p, LANG_TOK_COMMA));
+        if (paren && !expect(p, LANG_TOK_RPAREN, "expected ')' after the imported names"))
+            return NULL;
+        if (v.n == 0) {
+            error_tok(p, "expected a name to import, found %s", found(p));
+            return NULL;
+        }
+    }
+    lang_stmt *s = new_stmt(p, LANG_ST_IMPORT, start);
+    if (!s) return NULL;
+    s->u.import.items = v.items;
+    s->u.import.n = v.n;
+    return s;
+}
+
 static lang_stmt *simple_statement(parser *p) {
     lang_pos start = p->tok.span.start;
     lang_stmt *s;
@@ -1461,12 +1574,7 @@ static lang_stmt *simple_statement(parser *p) {
         return s;
     }
     case LANG_TOK_IMPORT:
-    case LANG_TOK_FROM:
-        error_tok(p,
-                  "'%s' is not supported: nndb's names (randn, Linear, Adam, cross_entropy, "
-                  "...) are already defined; remove the import",
-                  check(p, LANG_TOK_IMPORT) ? "import" : "from");
-        return NULL;
+    case LANG_TOK_FROM: return import_statement(p);
     case LANG_TOK_CLASS:
     case LANG_TOK_TRY:
     case LANG_TOK_EXCEPT:
@@ -1910,6 +2018,10 @@ static void collect_locals(parser *p, unit *u, const lang_block *b) {
             for (int j = 0; j < s->u.del.n; j++) collect_target(p, u, s->u.del.targets[j]);
             break;
         case LANG_ST_DEF: collect_target(p, u, s->u.def.target); break;
+        case LANG_ST_IMPORT:
+            for (int j = 0; j < s->u.import.n; j++)
+                collect_target(p, u, s->u.import.items[j].target);
+            break;
         case LANG_ST_IF:
             collect_locals(p, u, &s->u.if_.body);
             collect_locals(p, u, &s->u.if_.orelse);
@@ -2131,6 +2243,9 @@ static void resolve_block(parser *p, unit *u, lang_block *b) {
             break;
         case LANG_ST_DEL:
             for (int j = 0; j < s->u.del.n; j++) resolve_expr(p, u, s->u.del.targets[j]);
+            break;
+        case LANG_ST_IMPORT:
+            for (int j = 0; j < s->u.import.n; j++) resolve_expr(p, u, s->u.import.items[j].target);
             break;
         case LANG_ST_ASSERT:
             resolve_expr(p, u, s->u.assert_.test);

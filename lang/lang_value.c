@@ -43,6 +43,7 @@ const char *lang_err_name(lang_err e) {
     case LANG_ERR_STOPPED: return "Stopped";
     case LANG_ERR_ASSERTION: return "AssertionError";
     case LANG_ERR_RECURSION: return "RecursionError";
+    case LANG_ERR_IMPORT: return "ImportError";
     }
     return "Error";
 }
