@@ -551,7 +551,7 @@ static void dump_stmt(lang_buf *out, const lang_stmt *s) {
         lang_buf_puts(out, ")");
         return;
     case LANG_ST_GLOBAL:
-        lang_buf_puts(out, "(global");
+        lang_buf_puts(out, s->u.global.nonlocal ? "(nonlocal" : "(global");
         for (int k = 0; k < s->u.global.n; k++)
             lang_buf_printf(out, " %s", s->u.global.names[k]->str);
         lang_buf_puts(out, ")");
@@ -559,6 +559,59 @@ static void dump_stmt(lang_buf *out, const lang_stmt *s) {
     case LANG_ST_MAGIC:
         lang_buf_printf(out, "(magic %s%s ", s->u.magic.cell ? "%%" : "%", s->u.magic.name->str);
         dump_str(out, s->u.magic.args, s->u.magic.args_len);
+        lang_buf_puts(out, ")");
+        return;
+    case LANG_ST_CLASS:
+        lang_buf_printf(out, "(class %s", s->u.class_.body->name->str);
+        for (int k = 0; k < s->u.class_.nbases; k++) {
+            lang_buf_puts(out, " ");
+            dump_expr(out, s->u.class_.bases[k]);
+        }
+        for (int k = 0; k < s->u.class_.ndecorators; k++) {
+            lang_buf_puts(out, " @");
+            dump_expr(out, s->u.class_.decorators[k]);
+        }
+        lang_buf_puts(out, " ");
+        dump_block(out, &s->u.class_.body->body);
+        lang_buf_puts(out, ")");
+        return;
+    case LANG_ST_TRY:
+        lang_buf_puts(out, "(try ");
+        dump_block(out, &s->u.try_.body);
+        for (int k = 0; k < s->u.try_.n; k++) {
+            const lang_except *h = &s->u.try_.handlers[k];
+            lang_buf_puts(out, " (except");
+            if (h->type) {
+                lang_buf_puts(out, " ");
+                dump_expr(out, h->type);
+            }
+            if (h->target) lang_buf_printf(out, " as %s", h->target->u.name.name->str);
+            lang_buf_puts(out, " ");
+            dump_block(out, &h->body);
+            lang_buf_puts(out, ")");
+        }
+        if (s->u.try_.orelse.n) {
+            lang_buf_puts(out, " (else ");
+            dump_block(out, &s->u.try_.orelse);
+            lang_buf_puts(out, ")");
+        }
+        if (s->u.try_.finalbody.n) {
+            lang_buf_puts(out, " (finally ");
+            dump_block(out, &s->u.try_.finalbody);
+            lang_buf_puts(out, ")");
+        }
+        lang_buf_puts(out, ")");
+        return;
+    case LANG_ST_RAISE:
+        lang_buf_puts(out, "(raise");
+        if (s->u.raise.exc) {
+            lang_buf_puts(out, " ");
+            dump_expr(out, s->u.raise.exc);
+        }
+        if (s->u.raise.cause) {
+            lang_buf_puts(out, " from ");
+            dump_expr(out, s->u.raise.cause);
+        }
         lang_buf_puts(out, ")");
         return;
     case LANG_ST_IMPORT:

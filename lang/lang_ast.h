@@ -218,6 +218,10 @@ typedef struct lang_func {
     lang_expr *expr;    /* lambda: the returned expression */
     lang_expr *returns; /* `-> T`, parsed and ignored, or NULL */
     lang_scope scope;
+    /* A class body: its names are the class's attributes, and code nested
+     * in it does not see them (Python's class scope). */
+    bool is_class;
+    int nnamed; /* class body: slots [0, nnamed) are its named locals */
 } lang_func;
 
 struct lang_expr {
@@ -313,6 +317,9 @@ typedef enum lang_stmt_kind {
     LANG_ST_GLOBAL, /* u.global: resolved already; a no-op to run */
     LANG_ST_MAGIC,  /* u.magic */
     LANG_ST_IMPORT, /* u.import: import a.b as c / from a.b import x as y */
+    LANG_ST_CLASS,  /* u.class_ */
+    LANG_ST_TRY,    /* u.try_ */
+    LANG_ST_RAISE,  /* u.raise: exc NULL re-raises the exception being handled */
     LANG_ST_KIND_COUNT
 } lang_stmt_kind;
 
@@ -328,6 +335,14 @@ typedef struct lang_import_item {
     bool top;
     lang_span span; /* the item, for carets */
 } lang_import_item;
+
+/* One `except [type [as name]]:` clause. */
+typedef struct lang_except {
+    lang_expr *type;   /* NULL for a bare except */
+    lang_expr *target; /* NAME or NULL */
+    lang_block body;
+    lang_span span;
+} lang_except;
 
 typedef struct lang_with_item {
     lang_expr *context;
@@ -364,8 +379,29 @@ struct lang_stmt {
         } while_;
         struct {
             lang_func *func;
-            lang_expr *target; /* the NAME the function is bound to, resolved */
+            lang_expr *target;      /* the NAME the function is bound to, resolved */
+            lang_expr **decorators; /* applied last to first */
+            int ndecorators;
         } def;
+        struct {
+            lang_func *body; /* the class body as a code unit; body->name is the class name */
+            lang_expr *target;
+            lang_expr **bases;
+            int nbases;
+            lang_expr **decorators;
+            int ndecorators;
+            lang_name **fields; /* annotated names in order (dataclass fields) */
+            int nfields;
+        } class_;
+        struct {
+            lang_block body;
+            struct lang_except *handlers;
+            int n;
+            lang_block orelse, finalbody;
+        } try_;
+        struct {
+            lang_expr *exc, *cause; /* both may be NULL */
+        } raise;
         struct {
             lang_with_item *items;
             int n;
@@ -381,6 +417,7 @@ struct lang_stmt {
         struct {
             lang_name **names;
             int n;
+            bool nonlocal;
         } global;
         struct {
             lang_import_item *items;

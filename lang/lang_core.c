@@ -14,7 +14,9 @@
 #include <string.h>
 
 #include "lang_builtins.h"
+#include "lang_class.h"
 #include "lang_eval.h"
+#include "lang_import.h"
 
 static bool is_str(lang_val v) {
     return lang_is_obj(v, &lang_str_type);
@@ -617,6 +619,13 @@ static bool b_type(lang_vm *vm, const lang_args *a, lang_val *out) {
     case LANG_FLOAT: name = "float"; break;
     case LANG_OBJ: {
         const lang_type *t = x.u.o->type;
+        if (t == &lang_instance_type) {
+            *out = lang_val_retain(lang_obj_val(&lang_instance_of_val(x)->cls->hdr));
+            return true;
+        }
+        bool found = false;
+        if (!lang_import_torch_class(vm, t, out, &found)) return false;
+        if (found) return true;
         if (t == &lang_str_type)
             name = "str";
         else if (t == &lang_list_type)

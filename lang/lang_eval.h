@@ -163,7 +163,12 @@ struct lang_vm {
     bool exit_requested;
     int exit_code;
 
-    struct lang_import_state *imports; /* registered and loaded modules (lang_import.c) */
+    struct lang_import_state *imports;  /* registered and loaded modules (lang_import.c) */
+    struct lang_class_state *cls_state; /* builtin and live classes (lang_class.c) */
+    struct lang_usermod_state *usermod; /* running user modules (lang_usermod.c) */
+    lang_val exc;                       /* the pending error's exception instance, or None */
+    struct saved_err *handling;         /* the error an except clause is handling, for bare raise */
+    const char *label_module;           /* module path of the running user forward, or NULL */
 };
 
 /* Raise with a class name that lang_err has no value for ("OverflowError",
@@ -251,6 +256,9 @@ bool lang_eval_code(lang_vm *vm, const char *code, const char *filename, bool wa
                     lang_val *value);
 /* Run a parsed module (takes over the caller's reference to [m]). */
 bool lang_eval_module(lang_vm *vm, lang_module *m, bool want_value, lang_val *value);
+/* The class that defines the running method and its first argument
+ * (borrowed), for zero-argument super(); false outside a method. */
+bool lang_vm_frame_method(lang_vm *vm, lang_obj **owner, lang_val *self);
 /* A user function's signature text "f(a, b=1)" and def location. */
 bool lang_func_info(lang_vm *vm, lang_val f, char *sig, size_t cap, const char **file, int *line);
 

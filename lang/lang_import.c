@@ -449,6 +449,21 @@ bool lang_import_module(lang_vm *vm, const char *dotted, lang_val *out) {
     return true;
 }
 
+bool lang_import_torch_class(lang_vm *vm, const lang_type *t, lang_val *out, bool *found) {
+    const char *name = t == &lang_tensor_type  ? "Tensor"
+                       : t == &lang_size_type  ? "Size"
+                       : t == &lang_dtype_type ? "dtype"
+                                               : NULL;
+    *found = false;
+    if (!name) return true;
+    lang_val torch;
+    if (!lang_import_module(vm, "torch", &torch)) return false;
+    bool ok = lang_getattr(vm, torch, name, out);
+    lang_val_release(torch);
+    *found = ok;
+    return ok;
+}
+
 /* ------------------------------------------------------------------ PyTorch's namespaces */
 
 /* Names torch re-exports from the session builtins besides its PyTorch

@@ -66,6 +66,9 @@ bool lang_module_set(lang_vm *vm, lang_val module, const char *name, lang_val v)
 /* Whether [v] is a module; its dotted name. */
 bool lang_is_module(lang_val v);
 const char *lang_module_name(lang_val v);
+/* The torch class object (torch.Tensor, torch.Size, torch.dtype) whose
+ * instances have type [t]; *found false for other types. */
+bool lang_import_torch_class(lang_vm *vm, const lang_type *t, lang_val *out, bool *found);
 /* Release what the session's import state holds (lang_vm_free calls it). */
 void lang_import_free(lang_vm *vm);
 

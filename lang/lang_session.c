@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "lang_builtins.h"
+#include "lang_class.h"
 #include "lang_display.h"
 #include "lang_eval.h"
 #include "lang_nn.h"
@@ -88,7 +89,9 @@ static bool install_builtins(lang_vm *vm) {
             if (!ok) return false;
         }
     }
-    if (!lang_core_install(vm) || !lang_tensor_install(vm) || !lang_nn_install(vm)) return false;
+    if (!lang_core_install(vm) || !lang_tensor_install(vm) || !lang_nn_install(vm) ||
+        !lang_class_install(vm))
+        return false;
     /* Families may install plain globals (dtypes): make them builtins, so
      * %who does not list them and %reset does not remove them. */
     for (int64_t k = 0; k < vm->n_globals; k++) {

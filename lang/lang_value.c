@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lang_class.h"
 #include "lang_eval.h"
 #include "lang_value_impl.h"
 #include "nn_ctx.h"
@@ -311,6 +312,7 @@ const char *lang_type_name(lang_val v) {
     case LANG_OBJ: break;
     }
     if (v.u.o->type == &lang_record_type) return REC(v)->type_name;
+    if (v.u.o->type == &lang_instance_type) return lang_instance_of_val(v)->cls->name;
     return v.u.o->type->name;
 }
 

@@ -60,6 +60,7 @@ run_suite layers tests/check_layers.sh
 run_suite format tests/check_format.sh
 run_suite unit build/unit_tests
 run_suite lang-diff tests/diff/run.sh
+run_suite compat tests/compat/run.sh
 run_suite repl tests/repl/run.sh
 run_suite kernel tests/kernel/run.sh
 [ -x build/test_noalloc ] && run_suite noalloc build/test_noalloc
