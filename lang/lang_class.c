@@ -9,6 +9,8 @@
 #include "lang_ast.h"
 #include "lang_class.h"
 #include "lang_eval.h"
+#include "lang_nn.h"
+#include "lang_tensor.h"
 #include "lang_usermod.h"
 #include "lang_value_impl.h"
 
@@ -963,7 +965,28 @@ static bool is_class_like(lang_val v) {
 }
 
 static bool one_isinstance(lang_vm *vm, lang_val x, lang_val c, bool *out) {
+    c = lang_usermod_container_class(c);
+    if (lang_is_obj(c, &lang_builtin_type)) {
+        /* nn.Parameter and the builtin modules' constructors act as classes. */
+        const lang_help *h = ((lang_builtin_obj *)c.u.o)->help;
+        const char *n = h && h->name ? h->name : "";
+        if (!strcmp(n, "Parameter")) {
+            *out = lang_tensor_is_param(x);
+            return true;
+        }
+        nn_module *m = lang_module_of(x);
+        for (int k = 0; k < NN_MODULE_KIND_COUNT; k++)
+            if (!strcmp(n, nn_module_kind_name((nn_module_kind)k))) {
+                *out = m && m->kind == (nn_module_kind)k;
+                return true;
+            }
+    }
     if (lang_is_class(c)) {
+        lang_class *cc = lang_class_of_val(c);
+        if (!strcmp(cc->name, "Module") && (cc->flags & LANG_CLASS_NATIVE) && lang_module_of(x)) {
+            *out = true; /* builtin modules are nn.Modules too */
+            return true;
+        }
         *out = lang_class_isinstance(x, lang_class_of_val(c));
         return true;
     }

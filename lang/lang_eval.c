@@ -22,6 +22,7 @@
 #include "lang_eval.h"
 #include "lang_import.h"
 #include "lang_parse.h"
+#include "lang_usermod.h"
 #include "nn_ctx.h"
 
 /* ------------------------------------------------------------------ frames */
@@ -1870,6 +1871,11 @@ static bool exec_class(lang_vm *vm, lang_frame *f, const lang_stmt *s) {
     lang_val base = lang_none();
     if (s->u.class_.nbases) {
         if (!eval(vm, f, s->u.class_.bases[0], &base)) return false;
+        lang_val cls_of = lang_usermod_container_class(base);
+        if (cls_of.u.o != base.u.o) {
+            lang_val_release(base);
+            base = lang_val_retain(cls_of);
+        }
         if (lang_is_obj(base, &lang_typeobj_type)) {
             /* class X(object), class E(int): only object is a real base here. */
             lang_val_release(base);

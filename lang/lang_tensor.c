@@ -52,6 +52,10 @@ void lang_tensor_mark_param(lang_val v) {
     if (lang_is_obj(v, &lang_tensor_type)) ((tensor_obj *)v.u.o)->is_param = true;
 }
 
+bool lang_tensor_is_param(lang_val v) {
+    return lang_is_obj(v, &lang_tensor_type) && ((tensor_obj *)v.u.o)->is_param;
+}
+
 nn_tensor *lang_tensor_of(lang_val v) {
     return lang_is_obj(v, &lang_tensor_type) ? ((tensor_obj *)v.u.o)->t : NULL;
 }

@@ -26,6 +26,11 @@ bool lang_usermod_repr(lang_vm *vm, lang_val self, lang_buf *out);
 /* Installs the Module, Dataset and Parameter builtins (lang_class_install). */
 bool lang_usermod_install(lang_vm *vm);
 
+/* ModuleList, Sequential and ModuleDict are builtins that choose between
+ * the engine's containers and the Module subclasses; this gives the class
+ * behind such a builtin (for isinstance and subclassing), else [v]. */
+lang_val lang_usermod_container_class(lang_val v);
+
 /* The path under which [callee] (a module being called) records its ops:
  * "<parent path>.<name>" while a user module's forward runs and [callee]
  * is one of its descendants, else the callee as written ("model"), else
