@@ -52,6 +52,7 @@ typedef struct lang_class {
     lang_ns dict;
     unsigned flags; /* LANG_CLASS_*, inherited */
     lang_err err;   /* exception classes: the error class `raise` reports */
+    const lang_help *help; /* builtin classes: their entry for help(), or NULL */
     struct lang_class *live_prev, *live_next;
 } lang_class;
 

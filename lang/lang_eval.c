@@ -2451,6 +2451,13 @@ const lang_help *lang_val_help(lang_vm *vm, lang_val v) {
     if (lang_is_obj(v, &lang_builtin_type)) return ((lang_builtin_obj *)v.u.o)->help;
     if (lang_is_obj(v, &lang_bound_type)) return &((lang_bound_obj *)v.u.o)->m->help;
     if (lang_is_obj(v, &lang_typeobj_type)) return ((lang_typeobj *)v.u.o)->help;
+    if (lang_is_class(v)) {
+        lang_class *c = lang_class_of_val(v);
+        if (c->help) return c->help;
+        lang_val *init = lang_class_lookup(c, "__init__");
+        return init && lang_is_obj(*init, &lang_builtin_type) ? lang_val_help(vm, *init) : NULL;
+    }
+    if (lang_is_obj(v, &lang_method_type)) return NULL;
     return v.u.o->type->help;
 }
 

@@ -1328,7 +1328,7 @@ static const lang_builtin_def module_methods[] = {
       "Run forward between the forward pre-hooks and hooks, labelling the ops with the "
       "module's path."),
     F("forward", f_forward, "forward(self, *input)", "Defined by every subclass."),
-    F("parameters", f_parameters, "parameters(recurse=True)",
+    F("parameters", f_parameters, "parameters()",
       "The parameters of this module and its descendants, each once."),
     F("named_parameters", f_named_parameters, "named_parameters()",
       "(name, parameter) pairs with dotted names ('blocks.0.attn.weight')."),
@@ -1494,6 +1494,13 @@ bool lang_usermod_install(lang_vm *vm) {
                     module_methods, &module))
         return false;
     lang_class *mc = lang_class_of_val(module);
+    static const lang_help module_help = {
+        "Module", "class Net(Module): def __init__(self): super().__init__() ...",
+        "The base class of models (torch.nn.Module): assign Parameters and modules to self in "
+        "__init__, compute in forward, call the model to run it.",
+        "class Net(Module):\n    def __init__(self):\n        super().__init__()\n        self.fc = "
+        "Linear(2, 1)\n    def forward(self, x):\n        return self.fc(x)"};
+    mc->help = &module_help;
     bool ok = make_class(vm, "ModuleList", "torch.nn.modules.container.ModuleList", mc, 0,
                          list_methods, &list);
     if (ok) {
