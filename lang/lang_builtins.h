@@ -21,6 +21,7 @@ extern const lang_builtin_def lang_data_builtins[];  /* spirals, DataLoader, ...
 extern const lang_builtin_def lang_io_builtins[];    /* save, load (lang_data.c) */
 extern const lang_builtin_def lang_probe_builtins[]; /* gpus, doctor (lang_probe.c) */
 extern const lang_builtin_def
-    lang_class_builtins[]; /* super, property, isinstance (lang_class.c) */
+    lang_class_builtins[];                         /* super, property, isinstance (lang_class.c) */
+extern const lang_builtin_def lang_std_builtins[]; /* open (lang_std.c) */
 
 #endif

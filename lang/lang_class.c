@@ -1151,6 +1151,11 @@ lang_class *lang_exc_pending_class(lang_vm *vm) {
     if (!strcmp(name, "IOError")) name = "OSError";
     lang_class *c = lang_builtin_class(vm, name);
     if (c) return c;
+    /* A name of its own (JSONDecodeError): its error class's builtin. */
+    name = lang_err_name(vm->err);
+    if (!strcmp(name, "IOError")) name = "OSError";
+    c = lang_builtin_class(vm, name);
+    if (c) return c;
     for (size_t k = 0; k < sizeof exc_rows / sizeof exc_rows[0]; k++)
         if (exc_rows[k].err == vm->err && strcmp(exc_rows[k].name, "BaseException"))
             return lang_builtin_class(vm, exc_rows[k].name);

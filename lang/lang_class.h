@@ -50,8 +50,8 @@ typedef struct lang_class {
     const char *qualname; /* "__main__.Net", "torch.nn.Module", "ValueError" (interned) */
     lang_val base;        /* a class, or None for object itself */
     lang_ns dict;
-    unsigned flags; /* LANG_CLASS_*, inherited */
-    lang_err err;   /* exception classes: the error class `raise` reports */
+    unsigned flags;        /* LANG_CLASS_*, inherited */
+    lang_err err;          /* exception classes: the error class `raise` reports */
     const lang_help *help; /* builtin classes: their entry for help(), or NULL */
     struct lang_class *live_prev, *live_next;
 } lang_class;

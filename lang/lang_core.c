@@ -17,6 +17,7 @@
 #include "lang_class.h"
 #include "lang_eval.h"
 #include "lang_import.h"
+#include "lang_std.h"
 
 static bool is_str(lang_val v) {
     return lang_is_obj(v, &lang_str_type);
@@ -61,6 +62,13 @@ static bool b_print(lang_vm *vm, const lang_args *a, lang_val *out) {
         }
     }
     lang_buf_puts(&b, end.kind == LANG_NONE ? "\n" : lang_str_cstr(end));
+    if (file.kind != LANG_NONE) {
+        bool ok = lang_std_write_to(vm, file, b.data ? b.data : "", b.len);
+        lang_buf_free(&b);
+        if (!ok) return false;
+        *out = lang_none();
+        return true;
+    }
     lang_vm_write(vm, LANG_STDOUT, b.data ? b.data : "", b.len);
     lang_buf_free(&b);
     *out = lang_none();

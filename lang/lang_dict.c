@@ -22,6 +22,7 @@ static void dict_free(lang_obj *o) {
     }
     free(d->entries);
     free(d->index);
+    lang_val_release(d->default_factory);
 }
 
 bool lang_dict_new(lang_vm *vm, lang_val *out) {
@@ -177,8 +178,22 @@ bool lang_key_error(lang_vm *vm, lang_val key) {
 static bool dict_getitem(lang_vm *vm, lang_obj *o, lang_val key, lang_val *out) {
     bool found;
     if (!lang_dict_get(vm, lang_obj_val(o), key, out, &found)) return false;
-    if (!found) return lang_key_error(vm, key);
-    return true;
+    if (found) return true;
+    lang_dict_obj *d = (lang_dict_obj *)o;
+    if (d->counter) {
+        *out = lang_int(0);
+        return true;
+    }
+    if (d->default_factory.kind != LANG_NONE) {
+        lang_args none = {0, NULL, 0, NULL, NULL};
+        if (!lang_call(vm, d->default_factory, &none, out)) return false;
+        if (!lang_dict_set(vm, lang_obj_val(o), key, *out)) {
+            lang_val_release(*out);
+            return false;
+        }
+        return true;
+    }
+    return lang_key_error(vm, key);
 }
 
 static bool dict_setitem(lang_vm *vm, lang_obj *o, lang_val key, lang_val v) {
@@ -188,6 +203,17 @@ static bool dict_setitem(lang_vm *vm, lang_obj *o, lang_val key, lang_val v) {
 static bool dict_repr(lang_vm *vm, lang_obj *o, lang_buf *out) {
     if (!lang_repr_enter(o, out, "{...}")) return true;
     lang_dict_obj *d = (lang_dict_obj *)o;
+    if (d->default_factory.kind != LANG_NONE) {
+        lang_buf_puts(out, "defaultdict(");
+        if (!lang_repr(vm, d->default_factory, out)) {
+            lang_repr_leave();
+            return false;
+        }
+        lang_buf_puts(out, ", ");
+    } else if (d->counter) {
+        lang_buf_puts(out, "Counter(");
+    }
+    bool wrapped = d->default_factory.kind != LANG_NONE || d->counter;
     lang_buf_add(out, "{", 1);
     bool first = true, ok = true;
     for (int64_t i = 0; ok && i < d->nent; i++) {
@@ -199,8 +225,63 @@ static bool dict_repr(lang_vm *vm, lang_obj *o, lang_buf *out) {
         if (ok) ok = lang_repr(vm, d->entries[i].value, out);
     }
     lang_buf_add(out, "}", 1);
+    if (wrapped) lang_buf_add(out, ")", 1);
     lang_repr_leave();
     return ok;
+}
+
+/* Counter.most_common(n=None): (key, count) pairs, largest count first,
+ * ties in insertion order. */
+static bool m_dict_most_common(lang_vm *vm, lang_val self, const lang_args *a, lang_val *out) {
+    lang_val nv = lang_none();
+    if (!((lang_dict_obj *)self.u.o)->counter)
+        return lang_raise(vm, LANG_ERR_ATTRIBUTE, "'dict' object has no attribute 'most_common'");
+    if (!lang_parse_args(vm, a, "most_common", "|n", &nv)) return false;
+    int64_t n = -1;
+    if (nv.kind != LANG_NONE && !lang_to_int(vm, nv, "n", &n)) return false;
+    lang_dict_obj *d = (lang_dict_obj *)self.u.o;
+    lang_val pairs, key;
+    if (!lang_list_new(vm, 0, &pairs)) return false;
+    for (int64_t i = 0; i < d->nent; i++) {
+        if (!d->entries[i].live) continue;
+        lang_val items[2] = {d->entries[i].key, d->entries[i].value}, t;
+        if (!lang_tuple_pack(vm, 2, items, &t)) {
+            lang_val_release(pairs);
+            return false;
+        }
+        bool ok = lang_list_append(vm, pairs, t);
+        lang_val_release(t);
+        if (!ok) {
+            lang_val_release(pairs);
+            return false;
+        }
+    }
+    /* Sort by -count: a key function from the language would be a detour,
+     * so sort on the count and reverse a stable sort's tie order back. */
+    int64_t m = lang_seq_len(pairs);
+    lang_val *it = lang_seq_items(pairs);
+    for (int64_t i = 1; i < m; i++) { /* insertion sort, stable, descending */
+        lang_val x = it[i];
+        int64_t j = i - 1;
+        while (j >= 0) {
+            bool less;
+            if (!lang_less(vm, lang_seq_items(it[j])[1], lang_seq_items(x)[1], &less)) {
+                lang_val_release(pairs);
+                return false;
+            }
+            if (!less) break;
+            it[j + 1] = it[j];
+            j--;
+        }
+        it[j + 1] = x;
+    }
+    (void)key;
+    if (n >= 0 && n < m) {
+        for (int64_t i = n; i < m; i++) lang_val_release(it[i]);
+        ((lang_seq_obj *)pairs.u.o)->n = n;
+    }
+    *out = pairs;
+    return true;
 }
 
 static bool dict_len(lang_vm *vm, lang_obj *o, int64_t *out) {
@@ -370,6 +451,8 @@ static const lang_method dict_methods[] = {
     M("dict", "clear", m_dict_clear, "dict.clear()", "Remove every item.",
       "d = {'a': 1}; d.clear(); d"),
     M("dict", "copy", m_dict_copy, "dict.copy()", "A shallow copy.", "{'a': 1}.copy()"),
+    M("dict", "most_common", m_dict_most_common, "Counter.most_common(n=None)",
+      "A Counter's (item, count) pairs, most common first.", "Counter('abca').most_common(1)"),
     M("dict", "get", m_dict_get, "dict.get(key, default=None)",
       "The value for [key], or [default] when absent.", "{'a': 1}.get('b', 0)"),
     M("dict", "items", m_dict_items, "dict.items()",

@@ -55,6 +55,10 @@ typedef struct lang_dict_obj {
     int64_t *index;           /* open addressing: entry index + 1, 0 empty, -1 dummy */
     int64_t index_cap;        /* power of two */
     uint64_t version;         /* bumped on insert/delete: iterators check it */
+    /* collections.defaultdict: called for a missing key (None otherwise);
+     * collections.Counter: a missing key counts 0. */
+    lang_val default_factory;
+    bool counter;
 } lang_dict_obj;
 
 typedef struct lang_range_obj {

@@ -8,6 +8,7 @@
 #include "lang_ast.h"
 #include "lang_eval.h"
 #include "lang_import.h"
+#include "lang_std.h"
 #include "lang_tensor.h"
 
 /* ------------------------------------------------------------------ module objects */
@@ -278,6 +279,8 @@ static const lang_module_def *find_def(lang_vm *vm, const char *name) {
         if (!strcmp(st->defs[i]->name, name)) return st->defs[i];
     for (int i = 0; lang_builtin_modules[i]; i++)
         if (!strcmp(lang_builtin_modules[i]->name, name)) return lang_builtin_modules[i];
+    for (int i = 0; lang_std_modules[i]; i++)
+        if (!strcmp(lang_std_modules[i]->name, name)) return lang_std_modules[i];
     return NULL;
 }
 
@@ -404,6 +407,9 @@ static bool not_found(lang_vm *vm, const char *dotted) {
             continue;
         lang_buf_printf(&b, "%s%s", shown++ ? ", " : "", lang_builtin_modules[i]->name);
     }
+    for (int i = 0; lang_std_modules[i]; i++)
+        if (!strchr(lang_std_modules[i]->name, '.'))
+            lang_buf_printf(&b, "%s%s", shown++ ? ", " : "", lang_std_modules[i]->name);
     struct lang_import_state *st = vm->imports;
     for (int i = 0; st && i < st->ndefs; i++)
         if (!strchr(st->defs[i]->name, '.'))
@@ -419,6 +425,11 @@ bool lang_import_module(lang_vm *vm, const char *dotted, lang_val *out) {
     if (loaded_get(vm, dotted, out)) return true;
     const lang_module_def *d = find_def(vm, dotted);
     if (!d) return not_found(vm, dotted);
+    if (d->alias) {
+        if (builtin_value(vm, d->alias, out)) return true;
+        return lang_raise_named(vm, LANG_ERR_IMPORT, "ModuleNotFoundError",
+                                "No module named '%s': this build of nndb lacks it", dotted);
+    }
     /* Parents first (import torch.nn imports torch), then bind the child
      * as the parent's attribute, as Python does. */
     const char *dot = strrchr(dotted, '.');
@@ -503,11 +514,66 @@ static bool torch_init(lang_vm *vm, lang_val mod) {
     return true;
 }
 
+/* torch.cuda: nndb computes on the CPU, so scripts that ask take the CPU
+ * path ("cuda" if torch.cuda.is_available() else "cpu"). */
+static bool cuda_false(lang_vm *vm, const lang_args *a, lang_val *out) {
+    *out = lang_bool(false);
+    return true;
+}
+static bool cuda_zero(lang_vm *vm, const lang_args *a, lang_val *out) {
+    *out = lang_int(0);
+    return true;
+}
+static bool cuda_none(lang_vm *vm, const lang_args *a, lang_val *out) {
+    *out = lang_none();
+    return true;
+}
+static const lang_builtin_def cuda_functions[] = {
+    {"is_available",
+     cuda_false,
+     {"torch.cuda.is_available", "is_available()", "False: nndb computes on the CPU.", ""}},
+    {"device_count", cuda_zero, {"torch.cuda.device_count", "device_count()", "0.", ""}},
+    {"manual_seed", cuda_none, {"torch.cuda.manual_seed", "manual_seed(seed)", "No CUDA.", ""}},
+    {"manual_seed_all",
+     cuda_none,
+     {"torch.cuda.manual_seed_all", "manual_seed_all(seed)", "No CUDA.", ""}},
+    {"synchronize",
+     cuda_none,
+     {"torch.cuda.synchronize", "synchronize()", "Nothing to wait for.", ""}},
+    {"is_bf16_supported",
+     cuda_false,
+     {"torch.cuda.is_bf16_supported", "is_bf16_supported()", "False.", ""}},
+    {NULL, NULL, {NULL, NULL, NULL, NULL}},
+};
+static const lang_module_def torch_cuda_def = {.name = "torch.cuda",
+                                               .doc = "No CUDA here: is_available() is False.",
+                                               .functions = cuda_functions};
+
+/* torch.device('cpu'): nndb's devices are their names ('cpu'), which
+ * Tensor.to and Module.to take. */
+static bool torch_device(lang_vm *vm, const lang_args *a, lang_val *out) {
+    lang_val t, index = lang_none();
+    if (!lang_parse_args(vm, a, "device", "type|index", &t, &index)) return false;
+    if (!lang_is_obj(t, &lang_str_type))
+        return lang_raise(vm, LANG_ERR_TYPE, "device() expects a str such as 'cpu', not %s",
+                          lang_type_name(t));
+    *out = lang_val_retain(t);
+    return true;
+}
+static const lang_builtin_def torch_functions[] = {
+    {"device",
+     torch_device,
+     {"torch.device", "device(type)", "A device by name; nndb computes on 'cpu'.",
+      "torch.device('cpu')"}},
+    {NULL, NULL, {NULL, NULL, NULL, NULL}},
+};
+
 static const lang_module_def torch_def = {
     .name = "torch",
     .doc = "PyTorch's top-level namespace: tensors, math, dtypes, grad mode. Each name is the "
            "bare nndb builtin of the same name (torch.zeros is zeros).",
     .builtins = torch_builtins,
+    .functions = torch_functions,
     .init = torch_init,
     .torch_names = true,
 };
@@ -562,5 +628,6 @@ const lang_module_def *const lang_builtin_modules[] = {
     &torch_utils_def,
     &torch_utils_data_def,
     &torch_autograd_def,
+    &torch_cuda_def,
     NULL,
 };

@@ -54,6 +54,9 @@ typedef struct lang_module_def {
     /* A builtin whose attributes also resolve here (the `init` namespace
      * for torch.nn.init), or NULL. */
     const char *via;
+    /* Importing gives the session builtin of this name itself (a module
+     * some family already installs as a value, e.g. `random`), or NULL. */
+    const char *alias;
 } lang_module_def;
 
 /* Register [def] for this session (its name must be new). */

@@ -1498,7 +1498,8 @@ bool lang_usermod_install(lang_vm *vm) {
         "Module", "class Net(Module): def __init__(self): super().__init__() ...",
         "The base class of models (torch.nn.Module): assign Parameters and modules to self in "
         "__init__, compute in forward, call the model to run it.",
-        "class Net(Module):\n    def __init__(self):\n        super().__init__()\n        self.fc = "
+        "class Net(Module):\n    def __init__(self):\n        super().__init__()\n        self.fc "
+        "= "
         "Linear(2, 1)\n    def forward(self, x):\n        return self.fc(x)"};
     mc->help = &module_help;
     bool ok = make_class(vm, "ModuleList", "torch.nn.modules.container.ModuleList", mc, 0,
