@@ -2,7 +2,8 @@
 # Compatibility tests: each tests/compat/*.py is a PyTorch script written as
 # course material writes it (imports, classes, try/except, files). It runs
 # unchanged under `nndb run` and under /usr/bin/python3 with PyTorch, from
-# tests/compat/ (so relative file names work); stdout must be equal. A file
+# a scratch copy of tests/compat/ (so relative file names work and files the
+# scripts write stay out of the tree); stdout must be equal. A file
 # tests/compat/NAME.stderr holds text nndb's stderr must contain (warnings).
 # Prints "N passed, M failed" (the run_all.sh suite line).
 cd "$(dirname "$0")/../.."
@@ -17,9 +18,13 @@ failed=0
 for f in tests/compat/*.py; do
     name=$(basename "$f" .py)
     [ -n "${1:-}" ] && [ "$name" != "$1" ] && continue
-    (cd tests/compat && "$NNDB" run "$name.py" >"$tmp/$name.nndb" 2>"$tmp/$name.nndb.err")
+    rm -rf "$tmp/a" "$tmp/b"
+    mkdir "$tmp/a" "$tmp/b"
+    cp -r tests/compat/. "$tmp/a/"
+    cp -r tests/compat/. "$tmp/b/"
+    (cd "$tmp/a" && "$NNDB" run "$name.py" >"$tmp/$name.nndb" 2>"$tmp/$name.nndb.err")
     rc1=$?
-    (cd tests/compat && "$PYTHON" "$name.py" >"$tmp/$name.py.out" 2>"$tmp/$name.py.err")
+    (cd "$tmp/b" && "$PYTHON" "$name.py" >"$tmp/$name.py.out" 2>"$tmp/$name.py.err")
     rc2=$?
     ok=1
     if ! cmp -s "$tmp/$name.nndb" "$tmp/$name.py.out"; then
