@@ -9,6 +9,7 @@
 #include "lang_ast.h"
 #include "lang_class.h"
 #include "lang_eval.h"
+#include "lang_loader.h"
 #include "lang_nn.h"
 #include "lang_tensor.h"
 #include "lang_usermod.h"
@@ -1531,5 +1532,5 @@ bool lang_usermod_install(lang_vm *vm) {
     if (!ok || !lang_builtin_new(vm, b_parameter, &parameter_help, &param)) return false;
     ok = lang_vm_set_builtin(vm, "Parameter", param);
     lang_val_release(param);
-    return ok;
+    return ok && lang_loader_install(vm);
 }
