@@ -1663,6 +1663,191 @@ static const lang_builtin_def collections_functions[] = {
     {NULL, NULL, {NULL, NULL, NULL, NULL}},
 };
 
+/* ------------------------------------------------------------------ dataclasses */
+
+/* The annotated names of a dataclass, in order (exec_class stores them). */
+static lang_val *dc_fields(lang_vm *vm, lang_val self, lang_class **cls) {
+    if (!lang_is_instance(self)) {
+        lang_raise(vm, LANG_ERR_TYPE, "a dataclass method needs an instance");
+        return NULL;
+    }
+    *cls = lang_instance_of_val(self)->cls;
+    lang_val *f = lang_class_lookup(*cls, "__fields__");
+    if (!f || !lang_is_tuple(*f)) {
+        lang_raise(vm, LANG_ERR_TYPE, "%s is not a dataclass", (*cls)->name);
+        return NULL;
+    }
+    return f;
+}
+
+static bool dc_init(lang_vm *vm, const lang_args *a, lang_val *out) {
+    lang_class *cls;
+    lang_val *f = a->n ? dc_fields(vm, a->pos[0], &cls) : NULL;
+    if (!f) return a->n ? false : lang_raise(vm, LANG_ERR_TYPE, "__init__ needs self");
+    int64_t nf = lang_seq_len(*f);
+    if (a->n - 1 > nf)
+        return lang_raise(vm, LANG_ERR_TYPE,
+                          "%s.__init__() takes %" PRId64 " positional arguments but %d were given",
+                          cls->name, nf + 1, a->n);
+    for (int k = 0; k < a->nkw; k++) {
+        bool known = false;
+        for (int64_t j = 0; j < nf && !known; j++)
+            known = !strcmp(lang_str_cstr(lang_seq_items(*f)[j]), a->kwnames[k]);
+        if (!known)
+            return lang_raise(vm, LANG_ERR_TYPE,
+                              "%s.__init__() got an unexpected keyword argument '%s'", cls->name,
+                              a->kwnames[k]);
+    }
+    for (int64_t j = 0; j < nf; j++) {
+        const char *name = lang_str_cstr(lang_seq_items(*f)[j]);
+        lang_val v;
+        bool have = false;
+        if (j + 1 < a->n) {
+            v = a->pos[j + 1];
+            have = true;
+        }
+        for (int k = 0; k < a->nkw && !have; k++)
+            if (!strcmp(a->kwnames[k], name)) {
+                v = a->kw[k];
+                have = true;
+            }
+        if (!have) {
+            lang_val *d = lang_class_lookup(cls, name);
+            if (!d)
+                return lang_raise(vm, LANG_ERR_TYPE,
+                                  "%s.__init__() missing 1 required positional argument: '%s'",
+                                  cls->name, name);
+            v = *d;
+        }
+        if (!lang_ns_set(vm, &lang_instance_of_val(a->pos[0])->attrs, name, v)) return false;
+    }
+    lang_val *post = lang_class_lookup(cls, "__post_init__");
+    if (post) {
+        lang_val r;
+        lang_args pa = {1, a->pos, 0, NULL, NULL};
+        if (!lang_call(vm, *post, &pa, &r)) return false;
+        lang_val_release(r);
+    }
+    *out = lang_none();
+    return true;
+}
+
+static bool dc_repr(lang_vm *vm, const lang_args *a, lang_val *out) {
+    lang_class *cls;
+    lang_val *f = a->n ? dc_fields(vm, a->pos[0], &cls) : NULL;
+    if (!f) return false;
+    lang_buf b;
+    lang_buf_init(&b);
+    lang_buf_printf(&b, "%s(", cls->name);
+    for (int64_t j = 0; j < lang_seq_len(*f); j++) {
+        const char *name = lang_str_cstr(lang_seq_items(*f)[j]);
+        lang_val v;
+        if (!lang_getattr(vm, a->pos[0], name, &v)) {
+            lang_buf_free(&b);
+            return false;
+        }
+        lang_buf_printf(&b, "%s%s=", j ? ", " : "", name);
+        bool ok = lang_repr(vm, v, &b);
+        lang_val_release(v);
+        if (!ok) {
+            lang_buf_free(&b);
+            return false;
+        }
+    }
+    lang_buf_puts(&b, ")");
+    return lang_str_from_buf(vm, &b, out);
+}
+
+static bool dc_eq(lang_vm *vm, const lang_args *a, lang_val *out) {
+    lang_class *cls;
+    lang_val *f = a->n == 2 ? dc_fields(vm, a->pos[0], &cls) : NULL;
+    if (!f) return false;
+    if (!lang_is_instance(a->pos[1]) || lang_instance_of_val(a->pos[1])->cls != cls) {
+        *out = lang_bool(false);
+        return true;
+    }
+    bool eq = true;
+    for (int64_t j = 0; eq && j < lang_seq_len(*f); j++) {
+        const char *name = lang_str_cstr(lang_seq_items(*f)[j]);
+        lang_val x, y;
+        if (!lang_getattr(vm, a->pos[0], name, &x)) return false;
+        if (!lang_getattr(vm, a->pos[1], name, &y)) {
+            lang_val_release(x);
+            return false;
+        }
+        bool ok = lang_equal(vm, x, y, &eq);
+        lang_val_release(x);
+        lang_val_release(y);
+        if (!ok) return false;
+    }
+    *out = lang_bool(eq);
+    return true;
+}
+
+static const lang_help dc_init_help = {"dataclass.__init__", "__init__(self, *fields)",
+                                       "Set each field from the arguments or its default.", ""};
+static const lang_help dc_repr_help = {"dataclass.__repr__", "__repr__(self)",
+                                       "Name(field=value, ...).", ""};
+static const lang_help dc_eq_help = {"dataclass.__eq__", "__eq__(self, other)",
+                                     "Equal when every field is.", ""};
+
+static bool d_dataclass(lang_vm *vm, const lang_args *a, lang_val *out) {
+    if (a->n == 0) { /* @dataclass(frozen=True, ...): the options change nothing here */
+        lang_val *self = lang_vm_global(vm, "__nndb_dataclass");
+        if (!self) return lang_raise(vm, LANG_ERR_RUNTIME, "dataclass is missing");
+        *out = lang_val_retain(*self);
+        return true;
+    }
+    lang_val c = a->pos[0];
+    if (!lang_is_class(c))
+        return lang_raise(vm, LANG_ERR_TYPE, "dataclass() takes a class, not %s",
+                          lang_type_name(c));
+    lang_class *cls = lang_class_of_val(c);
+    if (!lang_ns_find(&cls->dict, "__fields__", lang_name_hash("__fields__", 10))) {
+        lang_val t;
+        if (!lang_tuple_new(vm, 0, &t)) return false;
+        bool ok = lang_ns_set(vm, &cls->dict, "__fields__", t);
+        lang_val_release(t);
+        if (!ok) return false;
+    }
+    static const struct {
+        const char *name;
+        lang_builtin_fn fn;
+        const lang_help *help;
+    } m[] = {{"__init__", dc_init, &dc_init_help},
+             {"__repr__", dc_repr, &dc_repr_help},
+             {"__eq__", dc_eq, &dc_eq_help}};
+    for (size_t k = 0; k < sizeof m / sizeof m[0]; k++) {
+        if (lang_ns_find(&cls->dict, m[k].name, lang_name_hash(m[k].name, strlen(m[k].name))))
+            continue; /* the class's own method wins */
+        lang_val f;
+        if (!lang_builtin_new(vm, m[k].fn, m[k].help, &f)) return false;
+        bool ok = lang_ns_set(vm, &cls->dict, m[k].name, f);
+        lang_val_release(f);
+        if (!ok) return false;
+    }
+    *out = lang_val_retain(c);
+    return true;
+}
+
+static const lang_builtin_def dataclasses_functions[] = {
+    {"dataclass",
+     d_dataclass,
+     {"dataclasses.dataclass", "@dataclass",
+      "Give a class whose body annotates fields (name: type = default) an __init__, __repr__ "
+      "and __eq__ over those fields.",
+      "@dataclass\nclass Config:\n    n_layer: int = 2"}},
+    {NULL, NULL, {NULL, NULL, NULL, NULL}},
+};
+
+static bool dataclasses_init(lang_vm *vm, lang_val mod) {
+    lang_val f;
+    if (!lang_getattr(vm, mod, "dataclass", &f)) return false;
+    bool ok = lang_vm_set_builtin(vm, "__nndb_dataclass", f);
+    lang_val_release(f);
+    return ok;
+}
+
 /* ------------------------------------------------------------------ the modules */
 
 static const lang_module_def math_module = {
@@ -1695,6 +1880,12 @@ static const lang_module_def collections_module = {
     .doc = "OrderedDict, defaultdict, Counter.",
     .functions = collections_functions,
 };
+static const lang_module_def dataclasses_module = {
+    .name = "dataclasses",
+    .doc = "@dataclass: __init__, __repr__ and __eq__ from annotated fields.",
+    .functions = dataclasses_functions,
+    .init = dataclasses_init,
+};
 /* random is issue 12's lang_random.c: the session builtin `random` is the
  * module object itself. */
 static const lang_module_def random_module = {
@@ -1704,8 +1895,8 @@ static const lang_module_def random_module = {
 };
 
 const lang_module_def *const lang_std_modules[] = {
-    &math_module, &time_module,        &sys_module,    &os_module, &os_path_module,
-    &json_module, &collections_module, &random_module, NULL,
+    &math_module, &time_module,        &sys_module,    &os_module,          &os_path_module,
+    &json_module, &collections_module, &random_module, &dataclasses_module, NULL,
 };
 
 const lang_builtin_def lang_std_builtins[] = {
