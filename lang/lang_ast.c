@@ -304,9 +304,12 @@ static void dump_expr(lang_buf *out, const lang_expr *e) {
     case LANG_EX_TRUE: lang_buf_puts(out, "True"); return;
     case LANG_EX_FALSE: lang_buf_puts(out, "False"); return;
     case LANG_EX_ELLIPSIS: lang_buf_puts(out, "..."); return;
+    case LANG_EX_SET:
     case LANG_EX_LIST:
     case LANG_EX_TUPLE:
-        lang_buf_puts(out, e->kind == LANG_EX_LIST ? "(list" : "(tuple");
+        lang_buf_puts(out, e->kind == LANG_EX_LIST  ? "(list"
+                           : e->kind == LANG_EX_SET ? "(set"
+                                                    : "(tuple");
         for (int k = 0; k < e->u.seq.n; k++) {
             lang_buf_puts(out, " ");
             dump_expr(out, e->u.seq.items[k]);
@@ -324,12 +327,14 @@ static void dump_expr(lang_buf *out, const lang_expr *e) {
         }
         lang_buf_puts(out, ")");
         return;
+    case LANG_EX_SETCOMP:
     case LANG_EX_LISTCOMP:
     case LANG_EX_GENEXP:
     case LANG_EX_DICTCOMP:
-        lang_buf_puts(out, e->kind == LANG_EX_LISTCOMP ? "(listcomp "
-                           : e->kind == LANG_EX_GENEXP ? "(genexp "
-                                                       : "(dictcomp ");
+        lang_buf_puts(out, e->kind == LANG_EX_LISTCOMP  ? "(listcomp "
+                           : e->kind == LANG_EX_GENEXP  ? "(genexp "
+                           : e->kind == LANG_EX_SETCOMP ? "(setcomp "
+                                                        : "(dictcomp ");
         if (e->u.comp.key) {
             dump_expr(out, e->u.comp.key);
             lang_buf_puts(out, " ");

@@ -131,6 +131,8 @@ typedef enum lang_expr_kind {
     LANG_EX_LISTCOMP,  /* u.comp: [elt for ...] */
     LANG_EX_GENEXP,    /* u.comp: (elt for ...) and f(elt for ...); may run as a list */
     LANG_EX_DICTCOMP,  /* u.comp: {key: elt for ...} */
+    LANG_EX_SET,       /* u.seq: {a, b} */
+    LANG_EX_SETCOMP,   /* u.comp: {elt for ...} */
     LANG_EX_SUBSCRIPT, /* u.sub: value[index]; x[a, b] has a TUPLE index */
     LANG_EX_SLICE,     /* u.slice: only as a subscript index or a TUPLE item of one */
     LANG_EX_ATTR,      /* u.attr: value.name */

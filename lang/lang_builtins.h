@@ -23,5 +23,6 @@ extern const lang_builtin_def lang_probe_builtins[]; /* gpus, doctor (lang_probe
 extern const lang_builtin_def
     lang_class_builtins[];                         /* super, property, isinstance (lang_class.c) */
 extern const lang_builtin_def lang_std_builtins[]; /* open (lang_std.c) */
+extern const lang_builtin_def lang_set_builtins[]; /* set (lang_set.c) */
 
 #endif

@@ -1076,6 +1076,9 @@ static bool exc_init_args(lang_vm *vm, lang_val self, const lang_args *a) {
 static bool exc_str(lang_vm *vm, lang_instance *i, lang_buf *out) {
     lang_val *args = lang_ns_find(&i->attrs, "args", hash_of("args"));
     if (!args || !lang_is_tuple(*args) || Q(*args)->n == 0) return true;
+    lang_class *keyerr = lang_builtin_class(vm, "KeyError");
+    if (Q(*args)->n == 1 && keyerr && lang_class_is_subclass(i->cls, keyerr))
+        return lang_repr(vm, Q(*args)->items[0], out); /* KeyError shows repr(key) */
     if (Q(*args)->n == 1) return lang_str(vm, Q(*args)->items[0], out);
     return lang_repr(vm, *args, out);
 }
@@ -1172,7 +1175,15 @@ bool lang_exc_pending_value(lang_vm *vm, lang_val *out) {
     /* The constructors below raise only when out of memory, and then that
      * error replaces the pending one anyway. */
     lang_val msg, inst;
-    if (!lang_str_new(vm, vm->msg.data ? vm->msg.data : "", vm->msg.len, &msg)) return false;
+    const char *text = vm->msg.data ? vm->msg.data : "";
+    size_t tlen = vm->msg.len;
+    lang_class *keyerr = lang_builtin_class(vm, "KeyError");
+    if (keyerr && lang_class_is_subclass(c, keyerr) && tlen >= 2 && text[0] == '\'' &&
+        text[tlen - 1] == '\'') {
+        text++; /* KeyError's message is repr(key): keep the key itself */
+        tlen -= 2;
+    }
+    if (!lang_str_new(vm, text, tlen, &msg)) return false;
     bool ok = lang_instance_new(vm, c, &inst);
     if (ok) {
         lang_args a = {vm->msg.len ? 1 : 0, &msg, 0, NULL, NULL};

@@ -22,6 +22,7 @@
 #include "lang_eval.h"
 #include "lang_import.h"
 #include "lang_parse.h"
+#include "lang_set.h"
 #include "lang_usermod.h"
 #include "nn_ctx.h"
 
@@ -1132,6 +1133,8 @@ static bool comp_run(lang_vm *vm, lang_frame *f, const lang_expr *e, int ci, lan
             }
             ok = lang_dict_set(vm, acc, k, v) || fail_at(vm, f, e->u.comp.key);
             lang_val_release(k);
+        } else if (e->kind == LANG_EX_SETCOMP) {
+            ok = lang_set_add(vm, acc, v) || fail_at(vm, f, e->u.comp.elt);
         } else {
             ok = lang_list_append(vm, acc, v);
         }
@@ -1362,10 +1365,30 @@ static bool eval_inner(lang_vm *vm, lang_frame *f, const lang_expr *e, lang_val 
         lang_val_release(*out);
         return false;
     }
+    case LANG_EX_SET: {
+        if (!lang_set_new(vm, out)) return false;
+        for (int i = 0; i < e->u.seq.n; i++) {
+            lang_val v;
+            if (!eval(vm, f, e->u.seq.items[i], &v)) {
+                lang_val_release(*out);
+                return false;
+            }
+            bool ok = lang_set_add(vm, *out, v);
+            lang_val_release(v);
+            if (!ok) {
+                lang_val_release(*out);
+                return fail_at(vm, f, e->u.seq.items[i]);
+            }
+        }
+        return true;
+    }
     case LANG_EX_LISTCOMP:
     case LANG_EX_GENEXP:
+    case LANG_EX_SETCOMP:
     case LANG_EX_DICTCOMP: {
-        bool ok = e->kind == LANG_EX_DICTCOMP ? lang_dict_new(vm, out) : lang_list_new(vm, 0, out);
+        bool ok = e->kind == LANG_EX_DICTCOMP  ? lang_dict_new(vm, out)
+                  : e->kind == LANG_EX_SETCOMP ? lang_set_new(vm, out)
+                                               : lang_list_new(vm, 0, out);
         if (!ok) return false;
         if (!comp_run(vm, f, e, 0, *out)) {
             lang_val_release(*out);

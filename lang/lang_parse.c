@@ -415,11 +415,32 @@ static lang_expr *dict_atom(parser *p) {
         }
         lang_expr *k = expr(p);
         if (!k) return NULL;
+        if (keys.n == 0 && check(p, LANG_TOK_FOR)) { /* {x for x in xs} */
+            e->kind = LANG_EX_SETCOMP;
+            e->u.comp.elt = k;
+            if (!comp_clauses(p, e)) return NULL;
+            if (!expect(p, LANG_TOK_RBRACE, "expected '}' after the set comprehension"))
+                return NULL;
+            finish(p, e);
+            return e;
+        }
+        if (keys.n == 0 && (check(p, LANG_TOK_COMMA) || check(p, LANG_TOK_RBRACE))) {
+            /* {a, b, c}: a set display */
+            vec items = {0};
+            if (!vpush(p, &items, &k, sizeof k)) return NULL;
+            while (accept(p, LANG_TOK_COMMA) && !check(p, LANG_TOK_RBRACE)) {
+                lang_expr *x = expr(p);
+                if (!x || !vpush(p, &items, &x, sizeof x)) return NULL;
+            }
+            if (!expect(p, LANG_TOK_RBRACE, close_msg(LANG_TOK_RBRACE))) return NULL;
+            e->kind = LANG_EX_SET;
+            e->u.seq.items = items.items;
+            e->u.seq.n = items.n;
+            finish(p, e);
+            return e;
+        }
         if (!check(p, LANG_TOK_COLON)) {
-            if (check(p, LANG_TOK_COMMA) || check(p, LANG_TOK_RBRACE) || check(p, LANG_TOK_FOR))
-                error_at(p, k->span, false, "set literals are not supported; use a list");
-            else
-                error_tok(p, "expected ':' after the dict key, found %s", found(p));
+            error_tok(p, "expected ':' after the dict key, found %s", found(p));
             return NULL;
         }
         next(p);
@@ -2321,6 +2342,7 @@ static void resolve_expr(parser *p, unit *u, lang_expr *e) {
         break;
     case LANG_EX_LIST:
     case LANG_EX_TUPLE:
+    case LANG_EX_SET:
         for (int k = 0; k < e->u.seq.n; k++) resolve_expr(p, u, e->u.seq.items[k]);
         break;
     case LANG_EX_DICT:
@@ -2331,6 +2353,7 @@ static void resolve_expr(parser *p, unit *u, lang_expr *e) {
         break;
     case LANG_EX_LISTCOMP:
     case LANG_EX_GENEXP:
+    case LANG_EX_SETCOMP:
     case LANG_EX_DICTCOMP: {
         int mark = u->comp.n;
         for (int k = 0; k < e->u.comp.n; k++) {

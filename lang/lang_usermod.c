@@ -477,7 +477,7 @@ static bool f_load_state_dict(lang_vm *vm, const lang_args *a, lang_val *out) {
     bool strict_b;
     if (!lang_to_bool(vm, strict, "strict", &strict_b)) return false;
     lang_val mine;
-    if (!f_state_dict(vm, a, &mine)) return false;
+    if (!f_state_dict(vm, &(lang_args){1, a->pos, 0, NULL, NULL}, &mine)) return false;
     lang_val missing, unexpected;
     if (!lang_list_new(vm, 0, &missing)) {
         lang_val_release(mine);

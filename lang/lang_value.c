@@ -21,6 +21,7 @@
 
 #include "lang_class.h"
 #include "lang_eval.h"
+#include "lang_set.h"
 #include "lang_value_impl.h"
 #include "nn_ctx.h"
 /* ------------------------------------------------------------------ errors */
@@ -698,6 +699,7 @@ fail:
 }
 
 bool lang_contains(lang_vm *vm, lang_val c, lang_val item, bool *out) {
+    if (lang_is_obj(c, &lang_set_type)) return lang_set_contains(vm, c, item, out);
     *out = false;
     if (lang_is_str(c)) {
         if (!lang_is_str(item))
