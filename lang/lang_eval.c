@@ -199,6 +199,7 @@ bool lang_func_info(lang_vm *vm, lang_val v, char *sig, size_t cap, const char *
 
 void lang_vm_clear_error(lang_vm *vm) {
     vm->err = LANG_ERR_NONE;
+    vm->hint[0] = 0;
     vm->ename = NULL;
     if (vm->exc.kind != LANG_NONE) {
         lang_val e = vm->exc;
@@ -602,6 +603,28 @@ static lang_frame *free_frame(lang_frame *f, int depth) {
     return f;
 }
 
+/* NameError with Python 3.11's suggestion: the closest global or builtin. */
+static bool name_error(lang_vm *vm, lang_frame *f, const char *name) {
+    const char **cands = malloc(sizeof *cands * (size_t)(vm->n_globals + 1));
+    const char *best = NULL;
+    if (cands) {
+        int n = 0;
+        for (int pass = 0; pass < 2 && !best; pass++) {
+            n = 0;
+            for (int64_t k = 0; k < vm->n_globals; k++) {
+                const lang_global *g = &vm->globals[k];
+                if (pass == 0 ? g->set : (g->has_builtin && g->name[0] != '_'))
+                    cands[n++] = g->name;
+            }
+            best = lang_suggest(name, cands, n);
+        }
+    }
+    bool r = lang_raise(vm, LANG_ERR_NAME, "name '%s' is not defined", name);
+    if (best) snprintf(vm->hint, sizeof vm->hint, ". Did you mean: '%s'?", best);
+    free(cands);
+    return r;
+}
+
 static bool load_name(lang_vm *vm, lang_frame *f, const lang_expr *e, lang_val *out) {
     const lang_name *n = e->u.name.name;
     switch (e->u.name.scope) {
@@ -639,7 +662,7 @@ static bool load_name(lang_vm *vm, lang_frame *f, const lang_expr *e, lang_val *
             return true;
         }
     }
-    return lang_raise(vm, LANG_ERR_NAME, "name '%s' is not defined", n->str);
+    return name_error(vm, f, n->str);
 }
 
 /* Store [v] (borrowed) in a name. */

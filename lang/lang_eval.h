@@ -173,6 +173,9 @@ struct lang_vm {
     lang_val exc;                       /* the pending error's exception instance, or None */
     struct saved_err *handling;         /* the error an except clause is handling, for bare raise */
     const char *label_module;           /* module path of the running user forward, or NULL */
+    /* What a traceback adds after the pending error's message, as Python
+     * 3.11 does (". Did you mean: 'zeros'?"); str(e) leaves it out. */
+    char hint[96];
 };
 
 /* Raise with a class name that lang_err has no value for ("OverflowError",
@@ -180,6 +183,9 @@ struct lang_vm {
 bool lang_raise_named(lang_vm *vm, lang_err cls, const char *ename, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 void lang_vm_clear_error(lang_vm *vm);
+/* The candidate closest to [name] by CPython 3.11's rule for "Did you
+ * mean" (NULL when none is close enough); borrowed from [candidates]. */
+const char *lang_suggest(const char *name, const char *const *candidates, int n);
 /* The global slot for a name (created unset when new); -1 when out of
  * memory. [hash] is lang_name_hash of the name. */
 int64_t lang_vm_global_slot(lang_vm *vm, const char *name, size_t len, uint32_t hash);

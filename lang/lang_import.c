@@ -218,10 +218,29 @@ static bool module_getattr(lang_vm *vm, lang_obj *o, const char *name, lang_val 
     }
     *found = false;
     if (!module_resolve(vm, m, name, out, found)) return false;
-    if (!*found)
-        return lang_raise(vm, LANG_ERR_ATTRIBUTE, "module '%s' has no attribute '%s'", m->name,
-                          name);
-    return true;
+    if (*found) return true;
+    /* Python 3.11's suggestion, among the names this module has. */
+    const lang_torch_namespace *ns = m->def->torch_names ? torch_namespace(m->def->name) : NULL;
+    int cap = m->n + (ns ? ns->n : 0) + 64, n = 0;
+    const char **cands = malloc(sizeof *cands * (size_t)cap);
+    const char *best = NULL;
+    if (cands) {
+        for (int j = 0; j < m->n; j++) cands[n++] = m->keys[j];
+        for (const lang_builtin_def *f = m->def->functions; f && f->name && n < cap; f++)
+            cands[n++] = f->name;
+        for (int j = 0; ns && j < ns->n && n < cap; j++) {
+            lang_val tmp;
+            if (builtin_value(vm, ns->names[j], &tmp)) {
+                lang_val_release(tmp);
+                cands[n++] = ns->names[j];
+            }
+        }
+        best = lang_suggest(name, cands, n);
+    }
+    bool r = lang_raise(vm, LANG_ERR_ATTRIBUTE, "module '%s' has no attribute '%s'", m->name, name);
+    if (best) snprintf(vm->hint, sizeof vm->hint, ". Did you mean: '%s'?", best);
+    free(cands);
+    return r;
 }
 
 static bool module_setattr(lang_vm *vm, lang_obj *o, const char *name, lang_val v) {

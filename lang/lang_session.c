@@ -152,6 +152,10 @@ static char *xstrdup(const char *s) {
 static void take_error(lang_vm *vm, lang_error_info *info) {
     info->cls = vm->err;
     info->ename = xstrdup(vm->ename ? vm->ename : lang_err_name(vm->err));
+    if (vm->hint[0]) {
+        lang_buf_puts(&vm->msg, vm->hint);
+        vm->hint[0] = 0;
+    }
     info->evalue = xstrdup(vm->msg.data ? vm->msg.data : "");
     int n = vm->n_tb;
     info->traceback = calloc((size_t)(n ? n : 1), sizeof(char *));

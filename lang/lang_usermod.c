@@ -1315,6 +1315,79 @@ static bool b_parameter(lang_vm *vm, const lang_args *a, lang_val *out) {
     return true;
 }
 
+/* ------------------------------------------------------------------ loss modules */
+
+/* nn.CrossEntropyLoss and friends: modules whose forward calls the
+ * functional form with the options given to the constructor. */
+static const struct {
+    const char *cls, *fn;
+} losses[] = {
+    {"CrossEntropyLoss", "cross_entropy"},
+    {"NLLLoss", "nll_loss"},
+    {"MSELoss", "mse_loss"},
+    {"BCELoss", "binary_cross_entropy"},
+    {"BCEWithLogitsLoss", "binary_cross_entropy_with_logits"},
+};
+
+static bool f_loss_init(lang_vm *vm, const lang_args *a, lang_val *out) {
+    modstate *st;
+    if (!self_arg(vm, a, "__init__", &st)) return false;
+    if (a->n > 1)
+        return lang_raise(vm, LANG_ERR_TYPE, "%s() takes its options as keywords",
+                          lang_type_name(a->pos[0]));
+    lang_val kw;
+    if (!lang_dict_new(vm, &kw)) return false;
+    bool ok = true;
+    for (int k = 0; ok && k < a->nkw; k++) {
+        lang_val key;
+        ok = lang_str_from_cstr(vm, a->kwnames[k], &key);
+        if (ok) {
+            ok = lang_dict_set(vm, kw, key, a->kw[k]);
+            lang_val_release(key);
+        }
+    }
+    if (ok) ok = lang_ns_set(vm, &lang_instance_of_val(a->pos[0])->attrs, "_options", kw);
+    lang_val_release(kw);
+    if (ok) *out = lang_none();
+    return ok;
+}
+
+static bool f_loss_forward(lang_vm *vm, const lang_args *a, lang_val *out) {
+    modstate *st;
+    if (!self_arg(vm, a, "forward", &st)) return false;
+    const lang_class *c = lang_instance_of_val(a->pos[0])->cls;
+    const char *fn = NULL;
+    for (; c && !fn; c = lang_is_class(c->base) ? lang_class_of_val(c->base) : NULL)
+        for (size_t k = 0; k < sizeof losses / sizeof losses[0]; k++)
+            if (!strcmp(c->name, losses[k].cls) && (c->flags & LANG_CLASS_NATIVE))
+                fn = losses[k].fn;
+    lang_val *f = fn ? lang_vm_global(vm, fn) : NULL;
+    if (!f) return lang_raise(vm, LANG_ERR_RUNTIME, "this loss has no functional form");
+    lang_val *opts =
+        lang_ns_find(&lang_instance_of_val(a->pos[0])->attrs, "_options", H("_options"));
+    int nkw = 0;
+    const char *names[16];
+    lang_val vals[16];
+    if (opts && lang_is_obj(*opts, &lang_dict_type)) {
+        lang_dict_obj *d = (lang_dict_obj *)opts->u.o;
+        for (int64_t k = 0; k < d->nent && nkw < 16; k++)
+            if (d->entries[k].live) {
+                names[nkw] = lang_str_cstr(d->entries[k].key);
+                vals[nkw++] = d->entries[k].value;
+            }
+    }
+    lang_args ca = {a->n - 1, a->pos + 1, nkw, names, vals};
+    return lang_call(vm, *f, &ca, out);
+}
+
+static const lang_builtin_def loss_methods[] = {
+    {"__init__", f_loss_init, {"Loss.__init__", "Loss(**options)", "Keep the options.", ""}},
+    {"forward",
+     f_loss_forward,
+     {"Loss.forward", "forward(input, target)", "The functional loss with the options.", ""}},
+    {NULL, NULL, {NULL, NULL, NULL, NULL}},
+};
+
 /* ------------------------------------------------------------------ install */
 
 #define F(n, f, sig, doc)                                                                          \
@@ -1520,6 +1593,16 @@ bool lang_usermod_install(lang_vm *vm) {
         }
         if (ok) ok = install_container(vm, "ModuleList", list);
         lang_val_release(list);
+    }
+    for (size_t k = 0; ok && k < sizeof losses / sizeof losses[0]; k++) {
+        char qual[96];
+        lang_val lc;
+        snprintf(qual, sizeof qual, "torch.nn.modules.loss.%s", losses[k].cls);
+        ok = make_class(vm, losses[k].cls, qual, mc, 0, loss_methods, &lc);
+        if (ok) {
+            ok = lang_vm_set_builtin(vm, losses[k].cls, lc);
+            lang_val_release(lc);
+        }
     }
     if (ok) ok = lang_vm_set_builtin(vm, "Module", module);
     lang_val_release(module);

@@ -110,6 +110,75 @@ bool lang_raise_engine(lang_vm *vm) {
     return false;
 }
 
+/* ------------------------------------------------------------------ suggestions */
+
+/* CPython 3.11's "Did you mean" distance (Python/suggestions.c): a case
+ * change costs 1, any other edit 2; NULL-cost strings over 40 bytes. */
+enum { MOVE_COST = 2, CASE_COST = 1, MAX_STRING_SIZE = 40 };
+
+static int lower_c(int c) {
+    return c >= 'A' && c <= 'Z' ? c + 32 : c;
+}
+
+static int edit_distance(const char *a, size_t na, const char *b, size_t nb, int max_cost) {
+    if (na == nb && !memcmp(a, b, na)) return 0;
+    while (na && nb && a[0] == b[0]) a++, b++, na--, nb--;
+    while (na && nb && a[na - 1] == b[nb - 1]) na--, nb--;
+    if (!na || !nb) return (int)(na + nb) * MOVE_COST;
+    if (na > MAX_STRING_SIZE || nb > MAX_STRING_SIZE) return max_cost + 1;
+    if (nb < na) {
+        const char *t = a;
+        a = b;
+        b = t;
+        size_t tn = na;
+        na = nb;
+        nb = tn;
+    }
+    if ((int)(nb - na) * MOVE_COST > max_cost) return max_cost + 1;
+    int buf[MAX_STRING_SIZE + 1];
+    for (size_t i = 0; i < na; i++) buf[i] = (int)(i + 1) * MOVE_COST;
+    int result = 0;
+    for (size_t bi = 0; bi < nb; bi++) {
+        char code = b[bi];
+        int distance = result = (int)bi * MOVE_COST, minimum = INT32_MAX;
+        for (size_t ai = 0; ai < na; ai++) {
+            int sub = distance + (code == a[ai]                     ? 0
+                                  : lower_c(code) == lower_c(a[ai]) ? CASE_COST
+                                                                    : MOVE_COST);
+            distance = buf[ai];
+            int ins = distance + MOVE_COST;
+            result = result + MOVE_COST;
+            if (ins < result) result = ins;
+            if (sub < result) result = sub;
+            buf[ai] = result;
+            if (result < minimum) minimum = result;
+        }
+        if (minimum > max_cost) return max_cost + 1;
+    }
+    return result;
+}
+
+const char *lang_suggest(const char *name, const char *const *candidates, int n) {
+    const char *best = NULL;
+    int best_d = INT32_MAX;
+    size_t len = strlen(name);
+    if (len > MAX_STRING_SIZE) return NULL;
+    for (int i = 0; i < n; i++) {
+        const char *c = candidates[i];
+        if (!c || !strcmp(c, name)) continue;
+        size_t cl = strlen(c);
+        int max_d = (int)(len + cl + 3) * MOVE_COST / 6;
+        if (max_d > best_d - 1) max_d = best_d - 1;
+        int d = edit_distance(name, len, c, cl, max_d);
+        if (d > max_d) continue;
+        if (!best || d < best_d) {
+            best = c;
+            best_d = d;
+        }
+    }
+    return best;
+}
+
 /* ------------------------------------------------------------------ buffers */
 
 void lang_buf_init(lang_buf *b) {
