@@ -253,10 +253,36 @@ static bool int_seq(lang_val v, int64_t *d, int *n) {
 static bool size_binop(lang_vm *vm, lang_binop op, lang_val a, lang_val b, lang_val *out,
                        bool *handled) {
     *handled = false;
-    if (op != LANG_OP_EQ && op != LANG_OP_NE) return true;
     int64_t da[NN_MAX_DIMS], db[NN_MAX_DIMS];
     int na, nb;
-    if (!int_seq(a, da, &na) || !int_seq(b, db, &nb)) {
+    bool a_size = lang_is_obj(a, &lang_size_type), b_size = lang_is_obj(b, &lang_size_type);
+    if (op == LANG_OP_ADD && (a_size || b_size)) {
+        /* Size + tuple is a Size; tuple + Size a tuple, as torch.Size is a tuple. */
+        if (!int_seq(a, da, &na) || !int_seq(b, db, &nb) || lang_is_obj(a, &lang_list_type) ||
+            lang_is_obj(b, &lang_list_type))
+            return true;
+        if (na + nb > NN_MAX_DIMS)
+            return lang_raise(vm, LANG_ERR_VALUE, "a Size holds at most %d dims", NN_MAX_DIMS);
+        memcpy(da + na, db, (size_t)nb * sizeof *db);
+        *handled = true;
+        if (a_size) return lang_size_new(vm, na + nb, da, out);
+        lang_val items[NN_MAX_DIMS];
+        for (int i = 0; i < na + nb; i++) items[i] = lang_int(da[i]);
+        return lang_tuple_pack(vm, na + nb, items, out);
+    }
+    if (op == LANG_OP_MUL && a_size && b.kind == LANG_INT) {
+        int_seq(a, da, &na);
+        int64_t k = b.u.i < 0 ? 0 : b.u.i;
+        if (na * k > NN_MAX_DIMS)
+            return lang_raise(vm, LANG_ERR_VALUE, "a Size holds at most %d dims", NN_MAX_DIMS);
+        for (int64_t r = 1; r < k; r++) memcpy(da + r * na, da, (size_t)na * sizeof *da);
+        *handled = true;
+        return lang_size_new(vm, (int)(na * k), da, out);
+    }
+    if (op != LANG_OP_EQ && op != LANG_OP_NE) return true;
+    /* A Size equals a tuple of the same ints, never a list (as torch). */
+    if (!int_seq(a, da, &na) || !int_seq(b, db, &nb) || lang_is_obj(a, &lang_list_type) ||
+        lang_is_obj(b, &lang_list_type)) {
         *handled = true;
         *out = lang_bool(op == LANG_OP_NE);
         return true;
@@ -620,6 +646,16 @@ bool lang_tensor_from_value(lang_vm *vm, lang_val v, int dtype, nn_tensor **out)
         return true;
     }
     nest ns = {0};
+    if (lang_is_obj(v, &lang_range_type) ||
+        (v.kind == LANG_OBJ && !is_seq(v) && !is_number(v) && v.u.o->type->iter &&
+         !lang_is_obj(v, &lang_str_type))) {
+        /* tensor(range(3)), tensor(a generator's items): their list's tensor. */
+        lang_val list;
+        if (!lang_list_from_iter(vm, v, &list)) return false;
+        bool ok = lang_tensor_from_value(vm, list, dtype, out);
+        lang_val_release(list);
+        return ok;
+    }
     if (!is_number(v) && !is_seq(v))
         return lang_raise(vm, LANG_ERR_TYPE,
                           "tensor(): data must be a number, a list or a tensor, not %s",
@@ -1166,6 +1202,14 @@ BINARY(sub)
 BINARY(mul)
 BINARY(div)
 BINARY(pow)
+
+/* The bare pow is both torch.pow and Python's builtin pow. */
+static bool f_pow_any(lang_vm *vm, const lang_args *a, lang_val *out) {
+    if (a->n == 2 && !a->nkw && !lang_tensor_of(a->pos[0]) && !lang_tensor_of(a->pos[1]) &&
+        a->pos[0].kind != LANG_OBJ && a->pos[1].kind != LANG_OBJ)
+        return lang_binary(vm, LANG_OP_POW, a->pos[0], a->pos[1], out);
+    return f_pow(vm, a, out);
+}
 BINARY(maximum)
 BINARY(minimum)
 BINARY(matmul)
@@ -2689,7 +2733,7 @@ static bool index_walk(lang_vm *vm, nn_tensor *t, lang_val key, nn_tensor **view
             dim += it->ndim;
             orig += it->ndim;
             continue;
-        } else if ((it && it->ndim > 0) || is_seq(v)) {
+        } else if ((it && it->ndim > 0) || is_seq(v) || lang_is_obj(v, &lang_range_type)) {
             nn_tensor *raw = NULL, *ix = NULL;
             if (it)
                 raw = nn_tensor_retain(it);
@@ -3519,7 +3563,11 @@ const lang_builtin_def lang_tensor_builtins[] = {
     {"div",
      f_div,
      {"div", "div(input, other)", "input / other (true division), broadcast.", "div(x, 2)"}},
-    {"pow", f_pow, {"pow", "pow(input, exponent)", "input ** exponent, broadcast.", "pow(x, 2)"}},
+    {"pow",
+     f_pow_any,
+     {"pow", "pow(input, exponent)",
+      "input ** exponent, broadcast; on two numbers it is Python's pow (pow(2, 10) == 1024).",
+      "pow(x, 2)"}},
     {"floor_divide",
      f_floor_divide,
      {"floor_divide", "floor_divide(input, other)",

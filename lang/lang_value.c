@@ -351,6 +351,10 @@ bool lang_parse_args(lang_vm *vm, const lang_args *a, const char *fname, const c
         int j = -1;
         for (int i = 0; i < np; i++)
             if (strlen(kn) == lens[i] && memcmp(kn, names[i], lens[i]) == 0) j = i;
+        /* keepdims= is torch's alias of keepdim= (NumPy's spelling). */
+        if (j < 0 && !strcmp(kn, "keepdims"))
+            for (int i = 0; i < np; i++)
+                if (lens[i] == 7 && memcmp(names[i], "keepdim", 7) == 0) j = i;
         if (j < 0)
             return lang_raise(vm, LANG_ERR_TYPE, "%s() got an unexpected keyword argument '%s'",
                               fname, kn);
