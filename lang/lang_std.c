@@ -1899,7 +1899,150 @@ const lang_module_def *const lang_std_modules[] = {
     &json_module, &collections_module, &random_module, &dataclasses_module, NULL,
 };
 
+/* ------------------------------------------------------------------ iteration builtins */
+
+/* map and filter give lists (Python's are lazy; list(map(...)), for loops
+ * and sum() see the same items). */
+static bool b_map(lang_vm *vm, const lang_args *a, lang_val *out) {
+    if (a->n < 2) return lang_raise(vm, LANG_ERR_TYPE, "map() must have at least two arguments.");
+    int n = a->n - 1;
+    lang_val lists[8];
+    if (n > 8) return lang_raise(vm, LANG_ERR_TYPE, "map() takes at most 8 iterables here");
+    for (int k = 0; k < n; k++)
+        if (!lang_list_from_iter(vm, a->pos[k + 1], &lists[k])) {
+            for (int j = 0; j < k; j++) lang_val_release(lists[j]);
+            return false;
+        }
+    int64_t len = INT64_MAX;
+    for (int k = 0; k < n; k++)
+        if (lang_seq_len(lists[k]) < len) len = lang_seq_len(lists[k]);
+    bool ok = lang_list_new(vm, 0, out);
+    for (int64_t i = 0; ok && i < len; i++) {
+        lang_val args[8], r;
+        for (int k = 0; k < n; k++) args[k] = lang_seq_items(lists[k])[i];
+        lang_args ca = {n, args, 0, NULL, NULL};
+        ok = lang_call(vm, a->pos[0], &ca, &r);
+        if (ok) {
+            ok = lang_list_append(vm, *out, r);
+            lang_val_release(r);
+        }
+        if (!ok) lang_val_release(*out);
+    }
+    for (int k = 0; k < n; k++) lang_val_release(lists[k]);
+    return ok;
+}
+
+static bool b_filter(lang_vm *vm, const lang_args *a, lang_val *out) {
+    lang_val fn, it, items;
+    if (!lang_parse_args(vm, a, "filter", "function,iterable", &fn, &it) ||
+        !lang_list_from_iter(vm, it, &items))
+        return false;
+    bool ok = lang_list_new(vm, 0, out);
+    for (int64_t i = 0; ok && i < lang_seq_len(items); i++) {
+        lang_val x = lang_seq_items(items)[i], r = x;
+        bool keep;
+        if (fn.kind != LANG_NONE) {
+            lang_args ca = {1, &x, 0, NULL, NULL};
+            ok = lang_call(vm, fn, &ca, &r);
+        } else {
+            r = lang_val_retain(x);
+        }
+        if (ok) {
+            ok = lang_truth(vm, r, &keep);
+            lang_val_release(r);
+        }
+        if (ok && keep) ok = lang_list_append(vm, *out, x);
+        if (!ok) lang_val_release(*out);
+    }
+    lang_val_release(items);
+    return ok;
+}
+
+static bool b_iter(lang_vm *vm, const lang_args *a, lang_val *out) {
+    lang_val x;
+    if (!lang_parse_args(vm, a, "iter", "object", &x)) return false;
+    return lang_iter(vm, x, out);
+}
+
+static bool b_next(lang_vm *vm, const lang_args *a, lang_val *out) {
+    lang_val it, dflt;
+    if (!lang_parse_args(vm, a, "next", "iterator|default", &it, &dflt)) return false;
+    if (it.kind != LANG_OBJ || !it.u.o->type->next)
+        return lang_raise(vm, LANG_ERR_TYPE, "'%s' object is not an iterator", lang_type_name(it));
+    bool done;
+    if (!lang_next(vm, it, out, &done)) return false;
+    if (!done) return true;
+    if (a->n > 1) {
+        *out = lang_val_retain(dflt);
+        return true;
+    }
+    return lang_raise_named(vm, LANG_ERR_RUNTIME, "StopIteration", "%s", "");
+}
+
+static bool base_str(lang_vm *vm, const lang_args *a, const char *fname, int base,
+                     const char *prefix, lang_val *out) {
+    lang_val v;
+    int64_t x;
+    if (!lang_parse_args(vm, a, fname, "number", &v) || !lang_to_int(vm, v, "number", &x))
+        return false;
+    char buf[80], *p = buf + sizeof buf;
+    *--p = 0;
+    uint64_t u = x < 0 ? (uint64_t)(-(x + 1)) + 1 : (uint64_t)x;
+    do {
+        *--p = "0123456789abcdef"[u % (uint64_t)base];
+        u /= (uint64_t)base;
+    } while (u);
+    p -= strlen(prefix);
+    memcpy(p, prefix, strlen(prefix));
+    if (x < 0) *--p = '-';
+    return lang_str_from_cstr(vm, p, out);
+}
+
+static bool b_bin(lang_vm *vm, const lang_args *a, lang_val *out) {
+    return base_str(vm, a, "bin", 2, "0b", out);
+}
+static bool b_oct(lang_vm *vm, const lang_args *a, lang_val *out) {
+    return base_str(vm, a, "oct", 8, "0o", out);
+}
+static bool b_hex(lang_vm *vm, const lang_args *a, lang_val *out) {
+    return base_str(vm, a, "hex", 16, "0x", out);
+}
+
+static bool b_id(lang_vm *vm, const lang_args *a, lang_val *out) {
+    lang_val x;
+    if (!lang_parse_args(vm, a, "id", "object", &x)) return false;
+    /* Objects by address; small values by their bits (they have no identity). */
+    *out = lang_int(x.kind == LANG_OBJ ? (int64_t)(uintptr_t)x.u.o : x.u.i);
+    return true;
+}
+
+static bool b_hash(lang_vm *vm, const lang_args *a, lang_val *out) {
+    lang_val x;
+    int64_t h;
+    if (!lang_parse_args(vm, a, "hash", "object", &x) || !lang_hash(vm, x, &h)) return false;
+    *out = lang_int(h);
+    return true;
+}
+
 const lang_builtin_def lang_std_builtins[] = {
+    {"map",
+     b_map,
+     {"map", "map(function, iterable, ...)", "function applied to each item (a list here).",
+      "list(map(str, [1, 2]))"}},
+    {"filter",
+     b_filter,
+     {"filter", "filter(function, iterable)", "The items for which function is true (a list).",
+      "list(filter(None, [0, 1, 2]))"}},
+    {"iter", b_iter, {"iter", "iter(object)", "An iterator over object.", "next(iter([1, 2]))"}},
+    {"next",
+     b_next,
+     {"next", "next(iterator, default)", "The next item; default (or StopIteration) at the end.",
+      "next(iter([]), 0)"}},
+    {"bin", b_bin, {"bin", "bin(number)", "'0b...' text of an int.", "bin(5)"}},
+    {"oct", b_oct, {"oct", "oct(number)", "'0o...' text of an int.", "oct(8)"}},
+    {"hex", b_hex, {"hex", "hex(number)", "'0x...' text of an int.", "hex(255)"}},
+    {"id", b_id, {"id", "id(object)", "An int that identifies the object while it lives.", ""}},
+    {"hash", b_hash, {"hash", "hash(object)", "The hash of a hashable value.", "hash('a')"}},
     {"open",
      b_open,
      {"open", "open(file, mode='r', encoding=None)",

@@ -3126,6 +3126,37 @@ bool lang_tensor_install(lang_vm *vm) {
 
 /* Generated from one spec (name, function, signature, doc, example) so that
  * every builtin and method carries its help entry. */
+static bool m_element_size(lang_vm *vm, lang_val self, const lang_args *a, lang_val *out) {
+    if (!lang_parse_args(vm, a, "element_size", "")) return false;
+    *out = lang_int((int64_t)nn_dtype_size(SELF(self)->dtype));
+    return true;
+}
+
+static bool m_stride(lang_vm *vm, lang_val self, const lang_args *a, lang_val *out) {
+    lang_val dv = lang_none();
+    if (!lang_parse_args(vm, a, "stride", "|dim", &dv)) return false;
+    nn_tensor *t = SELF(self);
+    if (dv.kind != LANG_NONE) {
+        int64_t d;
+        if (!lang_to_int(vm, dv, "dim", &d)) return false;
+        if (d < 0) d += t->ndim;
+        if (d < 0 || d >= t->ndim)
+            return lang_raise(vm, LANG_ERR_INDEX, "Dimension out of range (got %lld)",
+                              (long long)d);
+        *out = lang_int(t->strides[d]);
+        return true;
+    }
+    lang_val items[NN_MAX_DIMS];
+    for (int i = 0; i < t->ndim; i++) items[i] = lang_int(t->strides[i]);
+    return lang_tuple_pack(vm, t->ndim, items, out);
+}
+
+static bool m_storage_offset(lang_vm *vm, lang_val self, const lang_args *a, lang_val *out) {
+    if (!lang_parse_args(vm, a, "storage_offset", "")) return false;
+    *out = lang_int(SELF(self)->offset);
+    return true;
+}
+
 static const lang_method tensor_methods[] = {
     {"item",
      m_item,
@@ -3136,6 +3167,22 @@ static const lang_method tensor_methods[] = {
      {"Tensor.tolist", "tolist()",
       "The values as nested Python lists (a number for a 0-dim tensor).", "x.tolist()"}},
     {"numel", m_numel, {"Tensor.numel", "numel()", "The number of elements.", "x.numel()"}},
+    {"nelement",
+     m_numel,
+     {"Tensor.nelement", "nelement()", "The number of elements (numel).", "x.nelement()"}},
+    {"element_size",
+     m_element_size,
+     {"Tensor.element_size", "element_size()", "Bytes per element of the dtype.",
+      "x.element_size()"}},
+    {"stride",
+     m_stride,
+     {"Tensor.stride", "stride(dim=None)", "Elements to step in each dim (a tuple, or one dim's).",
+      "x.stride()"}},
+    {"storage_offset",
+     m_storage_offset,
+     {"Tensor.storage_offset", "storage_offset()", "Where the view starts in its storage.",
+      "x[1:].storage_offset()"}},
+
     {"dim", m_dim, {"Tensor.dim", "dim()", "The number of dims (same as ndim).", "x.dim()"}},
     {"size",
      m_size,

@@ -773,6 +773,16 @@ fail:
 
 bool lang_contains(lang_vm *vm, lang_val c, lang_val item, bool *out) {
     if (lang_is_obj(c, &lang_set_type)) return lang_set_contains(vm, c, item, out);
+    if (lang_is_instance(c)) {
+        lang_val r;
+        bool found;
+        if (!lang_call_dunder(vm, c, "__contains__", 1, &item, &r, &found)) return false;
+        if (found) {
+            bool ok = lang_truth(vm, r, out);
+            lang_val_release(r);
+            return ok;
+        }
+    }
     *out = false;
     if (lang_is_str(c)) {
         if (!lang_is_str(item))
