@@ -149,7 +149,10 @@ static void class_free(lang_obj *o) {
 }
 
 lang_val *lang_class_lookup(const lang_class *c, const char *name) {
-    uint32_t h = hash_of(name);
+    return lang_class_lookup_h(c, name, hash_of(name));
+}
+
+lang_val *lang_class_lookup_h(const lang_class *c, const char *name, uint32_t h) {
     while (c) {
         lang_val *v = lang_ns_find(&c->dict, name, h);
         if (v) return v;
@@ -380,12 +383,46 @@ bool lang_call_dunder(lang_vm *vm, lang_val self, const char *name, int n, const
     return lang_call(vm, *f, &a, out);
 }
 
+static bool instance_getattr_h(lang_vm *vm, lang_obj *o, const char *name, uint32_t h,
+                               lang_val *out, bool *found);
+
 static bool instance_getattr(lang_vm *vm, lang_obj *o, const char *name, lang_val *out,
                              bool *found) {
+    return instance_getattr_h(vm, o, name, hash_of(name), out, found);
+}
+
+bool lang_instance_method(lang_val self, const char *name, uint32_t h, lang_val *fn) {
+    lang_instance *i = lang_instance_of_val(self);
+    if (i->attrs.n && lang_ns_find(&i->attrs, name, h)) return false;
+    if (i->state) return false; /* modules: registries come first */
+    lang_val *cv = lang_class_lookup_h(i->cls, name, h);
+    if (!cv || !lang_is_obj(*cv, &lang_func_type)) return false;
+    *fn = *cv;
+    return true;
+}
+
+bool lang_instance_getattr_h(lang_vm *vm, lang_val self, const char *name, uint32_t h,
+                             lang_val *out) {
+    bool found;
+    if (!instance_getattr_h(vm, self.u.o, name, h, out, &found)) return false;
+    if (found) return true;
+    return lang_raise(vm, LANG_ERR_ATTRIBUTE, "'%s' object has no attribute '%s'",
+                      lang_instance_of_val(self)->cls->name, name);
+}
+
+static bool instance_getattr_h(lang_vm *vm, lang_obj *o, const char *name, uint32_t h,
+                               lang_val *out, bool *found) {
     lang_instance *i = (lang_instance *)o;
     lang_val self = lang_obj_val(o);
     *found = true;
-    lang_val *cv = lang_class_lookup(i->cls, name);
+    /* Instance attributes first when no property could shadow them: the
+     * common case (self.x) costs one probe. */
+    lang_val *iv = lang_ns_find(&i->attrs, name, h);
+    lang_val *cv = lang_class_lookup_h(i->cls, name, h);
+    if (iv && !(cv && lang_is_obj(*cv, &lang_property_type))) {
+        *out = lang_val_retain(*iv);
+        return true;
+    }
     if (cv && lang_is_obj(*cv, &lang_property_type)) {
         lang_val fget = ((lang_val *)((char *)cv->u.o + sizeof(lang_obj)))[0];
         if (fget.kind == LANG_NONE)
@@ -393,11 +430,6 @@ static bool instance_getattr(lang_vm *vm, lang_obj *o, const char *name, lang_va
                               name, i->cls->name);
         lang_args a = {1, &self, 0, NULL, NULL};
         return lang_call(vm, fget, &a, out);
-    }
-    lang_val *iv = lang_ns_find(&i->attrs, name, hash_of(name));
-    if (iv) {
-        *out = lang_val_retain(*iv);
-        return true;
     }
     if (i->state && i->cls->flags & LANG_CLASS_MODULE) {
         bool f = false;
@@ -435,9 +467,22 @@ static bool instance_getattr(lang_vm *vm, lang_obj *o, const char *name, lang_va
 }
 
 static bool instance_setattr(lang_vm *vm, lang_obj *o, const char *name, lang_val v) {
+    return lang_instance_setattr_h(vm, lang_obj_val(o), name, hash_of(name), v);
+}
+
+bool lang_instance_setattr_h(lang_vm *vm, lang_val self_v, const char *name, uint32_t h,
+                             lang_val v) {
+    lang_obj *o = self_v.u.o;
     lang_instance *i = (lang_instance *)o;
     lang_val self = lang_obj_val(o);
-    lang_val *cv = lang_class_lookup(i->cls, name);
+    lang_val *slot = i->state ? NULL : lang_ns_find(&i->attrs, name, h);
+    lang_val *cv = lang_class_lookup_h(i->cls, name, h);
+    if (slot && !(cv && lang_is_obj(*cv, &lang_property_type))) {
+        lang_val old = *slot;
+        *slot = lang_val_retain(v);
+        lang_val_release(old);
+        return true;
+    }
     if (cv && lang_is_obj(*cv, &lang_property_type)) {
         lang_val fset = ((lang_val *)((char *)cv->u.o + sizeof(lang_obj)))[1];
         if (fset.kind == LANG_NONE)

@@ -86,6 +86,16 @@ bool lang_class_new(lang_vm *vm, const char *name, const char *qualname, lang_va
                     lang_val *out);
 /* Look [name] up along the class chain; borrowed, NULL when absent. */
 lang_val *lang_class_lookup(const lang_class *c, const char *name);
+lang_val *lang_class_lookup_h(const lang_class *c, const char *name, uint32_t hash);
+/* The evaluator's fast paths, with the name's precomputed hash
+ * (lang_name_hash): attribute read and write on an instance, and the
+ * plain method [name] of [self]'s class when nothing shadows it (*fn
+ * borrowed), so a method call needs no bound-method object. */
+bool lang_instance_getattr_h(lang_vm *vm, lang_val self, const char *name, uint32_t hash,
+                             lang_val *out);
+bool lang_instance_setattr_h(lang_vm *vm, lang_val self, const char *name, uint32_t hash,
+                             lang_val v);
+bool lang_instance_method(lang_val self, const char *name, uint32_t hash, lang_val *fn);
 bool lang_class_is_subclass(const lang_class *c, const lang_class *base);
 /* Whether [v] is an instance of class [c] (builtin values count for
  * `object`). */

@@ -777,7 +777,9 @@ static bool assign(lang_vm *vm, lang_frame *f, const lang_expr *t, lang_val v) {
     case LANG_EX_ATTR: {
         lang_val obj;
         if (!eval(vm, f, t->u.attr.value, &obj)) return false;
-        bool ok = lang_setattr(vm, obj, t->u.attr.name->str, v);
+        bool ok = lang_is_instance(obj) ? lang_instance_setattr_h(vm, obj, t->u.attr.name->str,
+                                                                  t->u.attr.name->hash, v)
+                                        : lang_setattr(vm, obj, t->u.attr.name->str, v);
         lang_val_release(obj);
         return ok || fail_at(vm, f, t);
     }
@@ -1086,9 +1088,57 @@ static bool eval_args(lang_vm *vm, lang_frame *f, const lang_expr *e, argv_buf *
     return true;
 }
 
+/* obj.method(args) on an instance whose class defines method: call the
+ * function with obj first, without making a bound-method object. */
+static bool eval_method_call(lang_vm *vm, lang_frame *f, const lang_expr *e, lang_val obj,
+                             lang_val fn, lang_val *out) {
+    argv_buf b;
+    bool ok = eval_args(vm, f, e, &b);
+    if (ok) {
+        lang_val spos[9];
+        lang_val *pos = b.n < 8 ? spos : malloc(sizeof *pos * (size_t)(b.n + 1));
+        if (!pos) {
+            argv_free(&b);
+            return lang_raise(vm, LANG_ERR_MEMORY, "out of memory");
+        }
+        pos[0] = obj;
+        memcpy(pos + 1, b.pos, sizeof *pos * (size_t)b.n);
+        lang_args a = {b.n + 1, pos, b.nkw, b.kwnames, b.kw};
+        const lang_expr *saved_callee = vm->callee;
+        vm->callee = e->u.call.func;
+        ok = call_user(vm, (func_obj *)fn.u.o, &a, out);
+        vm->callee = saved_callee;
+        if (pos != spos) free(pos);
+    }
+    argv_free(&b);
+    return ok;
+}
+
 static bool eval_call(lang_vm *vm, lang_frame *f, const lang_expr *e, lang_val *out) {
     lang_val fn;
-    if (!eval(vm, f, e->u.call.func, &fn)) return false;
+    const lang_expr *fe = e->u.call.func;
+    if (fe->kind == LANG_EX_ATTR) {
+        lang_val obj, m;
+        if (!eval(vm, f, fe->u.attr.value, &obj)) return false;
+        if (lang_is_instance(obj) &&
+            lang_instance_method(obj, fe->u.attr.name->str, fe->u.attr.name->hash, &m)) {
+            m = lang_val_retain(m);
+            bool ok = eval_method_call(vm, f, e, obj, m, out);
+            lang_val_release(m);
+            lang_val_release(obj);
+            return ok;
+        }
+        bool ok = lang_is_instance(obj) ? lang_instance_getattr_h(vm, obj, fe->u.attr.name->str,
+                                                                  fe->u.attr.name->hash, &fn)
+                                        : lang_getattr(vm, obj, fe->u.attr.name->str, &fn);
+        lang_val_release(obj);
+        if (!ok) {
+            locate(vm, f, fe->span);
+            return false;
+        }
+    } else if (!eval(vm, f, fe, &fn)) {
+        return false;
+    }
     argv_buf b;
     bool ok = eval_args(vm, f, e, &b);
     if (ok) {
@@ -1452,7 +1502,9 @@ static bool eval_inner(lang_vm *vm, lang_frame *f, const lang_expr *e, lang_val 
     case LANG_EX_ATTR: {
         lang_val obj;
         if (!eval(vm, f, e->u.attr.value, &obj)) return false;
-        bool ok = lang_getattr(vm, obj, e->u.attr.name->str, out);
+        bool ok = lang_is_instance(obj) ? lang_instance_getattr_h(vm, obj, e->u.attr.name->str,
+                                                                  e->u.attr.name->hash, out)
+                                        : lang_getattr(vm, obj, e->u.attr.name->str, out);
         lang_val_release(obj);
         if (!ok) locate(vm, f, e->span);
         return ok;
@@ -1681,14 +1733,19 @@ static bool exec_aug(lang_vm *vm, lang_frame *f, const lang_stmt *s) {
     case LANG_EX_ATTR: {
         lang_val obj;
         if (!eval(vm, f, t->u.attr.value, &obj)) return false;
-        bool ok = lang_getattr(vm, obj, t->u.attr.name->str, &cur);
+        bool inst = lang_is_instance(obj);
+        bool ok =
+            inst ? lang_instance_getattr_h(vm, obj, t->u.attr.name->str, t->u.attr.name->hash, &cur)
+                 : lang_getattr(vm, obj, t->u.attr.name->str, &cur);
         if (ok) {
             ok = eval(vm, f, s->u.aug.value, &rhs);
             if (ok) {
                 ok = aug_value(vm, s->u.aug.op, cur, rhs, &res);
                 lang_val_release(rhs);
                 if (ok) {
-                    ok = lang_setattr(vm, obj, t->u.attr.name->str, res);
+                    ok = inst ? lang_instance_setattr_h(vm, obj, t->u.attr.name->str,
+                                                        t->u.attr.name->hash, res)
+                              : lang_setattr(vm, obj, t->u.attr.name->str, res);
                     lang_val_release(res);
                 }
             }
