@@ -9,6 +9,7 @@
 #include "lang_ast.h"
 #include "lang_class.h"
 #include "lang_eval.h"
+#include "lang_function.h"
 #include "lang_nn.h"
 #include "lang_tensor.h"
 #include "lang_usermod.h"
@@ -93,6 +94,12 @@ lang_class *lang_builtin_class(lang_vm *vm, const char *name) {
     if (!st) return NULL;
     lang_val *v = lang_ns_find(&st->builtins, name, hash_of(name));
     return v ? lang_class_of_val(*v) : NULL;
+}
+
+bool lang_class_register_builtin(lang_vm *vm, const char *name, lang_val cls) {
+    lang_class_state *st = cstate(vm);
+    if (!st) return lang_raise(vm, LANG_ERR_MEMORY, "out of memory");
+    return lang_ns_set(vm, &st->builtins, name, cls);
 }
 
 void lang_class_sweep(lang_vm *vm) {
@@ -272,7 +279,10 @@ static bool exc_init_args(lang_vm *vm, lang_val self, const lang_args *a);
 
 static bool class_call(lang_vm *vm, lang_obj *o, const lang_args *a, lang_val *out) {
     lang_class *c = (lang_class *)o;
-    if (c->flags & LANG_CLASS_FUNCTION && !lang_class_lookup(c, "__init__"))
+    lang_class *object = lang_builtin_class(vm, "object");
+    lang_val *own_init = lang_class_lookup(c, "__init__");
+    if (c->flags & LANG_CLASS_FUNCTION &&
+        (!own_init || (object && own_init == lang_class_lookup(object, "__init__"))))
         return lang_raise(vm, LANG_ERR_RUNTIME,
                           "%s is an autograd.Function: call %s.apply(...), not %s(...)", c->name,
                           c->name, c->name);
@@ -1313,7 +1323,7 @@ bool lang_class_install(lang_vm *vm) {
     lang_val ioe = lang_obj_val(&lang_builtin_class(vm, "OSError")->hdr);
     if (!lang_vm_set_builtin(vm, "IOError", ioe)) return false;
     if (!lang_vm_set_builtin(vm, "NotImplemented", lang_obj_val(&notimpl_obj))) return false;
-    return lang_usermod_install(vm);
+    return lang_usermod_install(vm) && lang_function_install(vm);
 }
 
 #define B(n, f, sig, doc, ex)                                                                      \

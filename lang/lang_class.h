@@ -112,6 +112,8 @@ bool lang_method_new(lang_vm *vm, lang_val self, lang_val fn, lang_val *out);
 /* The builtin classes by name ("object", "Exception", "ValueError",
  * "Module", ...), borrowed; NULL when absent. */
 lang_class *lang_builtin_class(lang_vm *vm, const char *name);
+/* Make [cls] findable by lang_builtin_class without a global name. */
+bool lang_class_register_builtin(lang_vm *vm, const char *name, lang_val cls);
 
 /* ---- exceptions ---- */
 /* The class of the pending error (from vm->exc or its name). */

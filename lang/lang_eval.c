@@ -20,6 +20,7 @@
 
 #include "lang_class.h"
 #include "lang_eval.h"
+#include "lang_function.h"
 #include "lang_import.h"
 #include "lang_parse.h"
 #include "lang_set.h"
@@ -439,7 +440,10 @@ void lang_vm_free(lang_vm *vm) {
     lang_vm_reset_globals(vm);
     lang_vm_clear_error(vm);
     lang_import_free(vm);
+    lang_function_free(vm);
     lang_class_sweep(vm);
+    free(vm->usermod);
+    vm->usermod = NULL;
     for (int64_t k = 0; k < vm->n_globals; k++) {
         lang_global *g = &vm->globals[k];
         if (g->has_builtin) lang_val_release(g->builtin);

@@ -176,6 +176,7 @@ struct lang_vm {
     /* What a traceback adds after the pending error's message, as Python
      * 3.11 does (". Did you mean: 'zeros'?"); str(e) leaves it out. */
     char hint[96];
+    struct lang_function_state *functions; /* autograd.Function records (lang_function.c) */
 };
 
 /* Raise with a class name that lang_err has no value for ("OverflowError",

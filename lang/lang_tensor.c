@@ -52,6 +52,10 @@ void lang_tensor_mark_param(lang_val v) {
     if (lang_is_obj(v, &lang_tensor_type)) ((tensor_obj *)v.u.o)->is_param = true;
 }
 
+void lang_tensor_set_fn_name(lang_val v, const char *name) {
+    if (lang_is_obj(v, &lang_tensor_type)) ((tensor_obj *)v.u.o)->fn_name = name;
+}
+
 bool lang_tensor_is_param(lang_val v) {
     return lang_is_obj(v, &lang_tensor_type) && ((tensor_obj *)v.u.o)->is_param;
 }
