@@ -1907,7 +1907,7 @@ static lang_stmt *try_statement(parser *p) {
             return NULL;
     }
     if (!hs.n && !s->u.try_.finalbody.n) {
-        error_at(p, s->span, false, "expected 'except' or 'finally' block after 'try'");
+        error_tok(p, "expected 'except' or 'finally' block after 'try'");
         return NULL;
     }
     return s;
