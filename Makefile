@@ -27,12 +27,12 @@ OPT     = -O3
 LDSAN   =
 endif
 
-CPPFLAGS += -Iengine -Ilang -D_GNU_SOURCE -MMD -MP
+CPPFLAGS += -Iengine -Ilang -Idrills -D_GNU_SOURCE -MMD -MP
 # No FP traps or errno are relied on, so loops with comparisons and sqrt can
 # vectorise; IEEE results are unchanged (this is not -ffast-math).
 CFLAGS   += -std=c11 -g -pthread $(OPT) -fno-trapping-math -fno-math-errno $(WARN)
 LDLIBS   += -lm -ldl -lpthread
-REPL_LIBS = -lreadline
+REPL_LIBS = -lreadline -lcjson
 KERNEL_LIBS = -lzmq -lcjson -luuid -lcrypto
 LDFLAGS  += $(LDSAN) -pthread
 
@@ -41,6 +41,8 @@ LANG_SRC   := $(wildcard lang/*.c)
 LIB_SRC    := $(ENGINE_SRC) $(LANG_SRC)
 REPL_SRC   := $(wildcard repl/*.c)
 REPL_OBJ   := $(REPL_SRC:%.c=$(BUILD)/%.o)
+DRILL_SRC  := $(wildcard drills/*.c)
+DRILL_OBJ  := $(DRILL_SRC:%.c=$(BUILD)/%.o)
 KERNEL_SRC := $(wildcard kernel/*.c)
 KERNEL_OBJ := $(KERNEL_SRC:%.c=$(BUILD)/%.o)
 LIB_OBJ    := $(LIB_SRC:%.c=$(BUILD)/%.o)
@@ -63,12 +65,17 @@ $(BUILD)/libnndb.a: $(LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(BUILD)/nndb: $(BUILD)/nndb.o $(REPL_OBJ) $(BUILD)/libnndb.a $(BUILD)/nndb-kernel
-	$(CC) $(LDFLAGS) -o $@ $(BUILD)/nndb.o $(REPL_OBJ) $(BUILD)/libnndb.a $(LDLIBS) $(REPL_LIBS)
+# The drills (drills/) sit on the language; both front ends link them.
+$(BUILD)/libdrills.a: $(DRILL_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/nndb: $(BUILD)/nndb.o $(REPL_OBJ) $(BUILD)/libdrills.a $(BUILD)/libnndb.a $(BUILD)/nndb-kernel
+	$(CC) $(LDFLAGS) -o $@ $(BUILD)/nndb.o $(REPL_OBJ) $(BUILD)/libdrills.a $(BUILD)/libnndb.a $(LDLIBS) $(REPL_LIBS)
 
 # The Jupyter kernel is its own executable, so that nndb itself does not
 # load libzmq and OpenSSL at every start; `nndb kernel` execs it.
-$(BUILD)/nndb-kernel: $(KERNEL_OBJ) $(BUILD)/libnndb.a
+$(BUILD)/nndb-kernel: $(KERNEL_OBJ) $(BUILD)/libdrills.a $(BUILD)/libnndb.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(KERNEL_LIBS)
 
 $(BUILD)/unit_tests: $(UNIT_OBJ) $(BUILD)/libnndb.a
@@ -98,6 +105,15 @@ WIRE_FUZZ_LIBS = -lzmq -luuid -lcjson -lcrypto -lpthread
 $(BUILD)/fuzz/fuzz_wire_replay: $(WIRE_FUZZ_SRC) tests/fuzz/fuzz_driver.c kernel/kernel_wire.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) -Ikernel $(CFLAGS) $(LDFLAGS) -o $@ $(WIRE_FUZZ_SRC) tests/fuzz/fuzz_driver.c $(WIRE_FUZZ_LIBS)
+
+# The drill parser's target compiles drills/drill_parse.c (no language needed).
+$(BUILD)/fuzz/fuzz_drill_replay: tests/fuzz/fuzz_drill.c drills/drill_parse.c tests/fuzz/fuzz_driver.c drills/drill.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ tests/fuzz/fuzz_drill.c drills/drill_parse.c tests/fuzz/fuzz_driver.c
+
+build/libfuzzer/fuzz_drill: tests/fuzz/fuzz_drill.c drills/drill_parse.c drills/drill.h
+	@mkdir -p $(dir $@)
+	clang -Iengine -Ilang -Idrills -D_GNU_SOURCE -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -o $@ tests/fuzz/fuzz_drill.c drills/drill_parse.c
 
 build/libfuzzer/fuzz_wire: $(WIRE_FUZZ_SRC) kernel/kernel_wire.h
 	@mkdir -p $(dir $@)
@@ -136,6 +152,9 @@ PREFIX ?= /usr/local
 install: $(BUILD)/nndb
 	install -d $(PREFIX)/bin
 	install -m 755 $(BUILD)/nndb $(BUILD)/nndb-kernel $(PREFIX)/bin/
+	install -d $(PREFIX)/share/nndb/lessons
+	install -m 644 drills/lessons/*.md $(PREFIX)/share/nndb/lessons/
+	cp -rL drills/lessons/data $(PREFIX)/share/nndb/lessons/
 	$(PREFIX)/bin/nndb install-kernel --prefix $(PREFIX)
 
 bench: deps
@@ -154,4 +173,4 @@ format-check:
 clean:
 	rm -rf build
 
--include $(LIB_OBJ:.o=.d) $(UNIT_OBJ:.o=.d) $(REPL_OBJ:.o=.d) $(KERNEL_OBJ:.o=.d) $(BUILD)/nndb.d
+-include $(LIB_OBJ:.o=.d) $(UNIT_OBJ:.o=.d) $(REPL_OBJ:.o=.d) $(KERNEL_OBJ:.o=.d) $(DRILL_OBJ:.o=.d) $(BUILD)/nndb.d

@@ -12,9 +12,11 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "drills/drill.h"
 #include "nn_mem.h"
 #include "nn_ops.h"
 #include "nn_optim.h"
@@ -32,7 +34,11 @@ static void usage(FILE *f) {
         "\n"
         "commands:\n"
         "  (none)           start the REPL (a script piped into stdin runs as a script)\n"
-        "  run FILE.nn      run a script; exit status 0 on success, 1 on an error\n"
+        "  run FILE.nn      run a script; exit status 0 on success, 1 on an error;\n"
+        "                   --break SPEC (repeatable) sets a breakpoint first (as %%break)\n"
+        "  debug FILE.nn    run a script under the debugger: stop before its first op\n"
+        "  drill list|start ID|check FILE...|new ID\n"
+        "                   guided drills (docs/drills.md)\n"
         "  help [TOPIC]     this text, or help on a builtin, method or magic (help zeros)\n"
         "  demo             trace a forward and backward pass op by op, then train a small MLP\n"
         "  probe [--json]   report the GPUs, their PCIe links, drivers and device nodes\n"
@@ -213,17 +219,44 @@ static int exec_kernel(char **argv) {
     return 1;
 }
 
+static int start_drill_repl(const char *first_cell) {
+    return repl_interactive_with(NNDB_VERSION, first_cell);
+}
+
 int main(int argc, char **argv) {
     const char *cmd = argc > 1 ? argv[1] : NULL;
     if (!cmd) return isatty(0) ? repl_interactive(NNDB_VERSION) : repl_run_script(NULL);
-    if (!strcmp(cmd, "run")) {
-        if (argc != 3) {
-            fprintf(stderr, "usage: nndb run FILE.nn   (or - for stdin)\n");
+    if (!strcmp(cmd, "run") || !strcmp(cmd, "debug")) {
+        /* nndb run [--break SPEC]... FILE; nndb debug [--break SPEC]... FILE */
+        const char **breaks = calloc((size_t)argc, sizeof *breaks);
+        const char *file = NULL;
+        int n = 0;
+        bool bad = !breaks;
+        for (int i = 2; i < argc && !bad; i++) {
+            if (!strcmp(argv[i], "--break") || !strcmp(argv[i], "-b")) {
+                if (i + 1 < argc)
+                    breaks[n++] = argv[++i];
+                else
+                    bad = true;
+            } else if (!strncmp(argv[i], "--break=", 8)) {
+                breaks[n++] = argv[i] + 8;
+            } else if (!file) {
+                file = argv[i];
+            } else {
+                bad = true;
+            }
+        }
+        if (bad || !file) {
+            fprintf(stderr, "usage: nndb %s [--break SPEC]... FILE.nn   (or - for stdin)\n", cmd);
+            free(breaks);
             return 2;
         }
-        return repl_run_script(argv[2]);
+        int rc = repl_run_script_debug(file, breaks, n, !strcmp(cmd, "debug"));
+        free(breaks);
+        return rc;
     }
     if (!strcmp(cmd, "demo")) return demo();
+    if (!strcmp(cmd, "drill")) return drill_cli(argc, argv, start_drill_repl);
     if (!strcmp(cmd, "kernel") || !strcmp(cmd, "install-kernel")) return exec_kernel(argv);
     if (!strcmp(cmd, "probe") || !strcmp(cmd, "doctor"))
         return nn_probe_cli(argc - 1, argv + 1, stdout, stderr);

@@ -52,6 +52,8 @@ def bench_mlp(n_in, hidden, n_out, batch, threads, steps):
         torch.nn.Linear(hidden, hidden), torch.nn.Tanh(),
         torch.nn.Linear(hidden, n_out))
     opt = torch.optim.Adam(model.parameters(), lr=1e-3)
+    # bench/bench_anomaly.py: the same step under PyTorch's anomaly mode
+    torch.autograd.set_detect_anomaly(os.environ.get("NNDB_BENCH_ANOMALY") == "1")
     x = torch.randn(batch, n_in)
     y = torch.randint(0, n_out, (batch,))
 

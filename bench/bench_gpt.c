@@ -17,11 +17,14 @@
 #include "nn_ops.h"
 #include "nn_optim.h"
 
+static bool g_anomaly; /* NNDB_BENCH_ANOMALY=1 (bench_util.h) */
+
 static double train_step(nn_ctx *ctx, nn_module *m, nn_optim *opt, nn_tensor *x, nn_tensor *y) {
     nn_optim_zero_grad(opt, true);
     nn_tensor *loss = nn_module_gpt_loss(ctx, m, x, y, "model", NULL);
     double v = NAN;
-    if (loss && !nn_backward(ctx, loss, NULL, false) && !nn_optim_step(ctx, opt))
+    if (loss && !nn_backward(ctx, loss, NULL, false) && !nn_optim_step(ctx, opt) &&
+        (!g_anomaly || bench_params_finite(opt)))
         nn_tensor_item(ctx, loss, &v);
     nn_tensor_release(loss);
     return v;
@@ -52,6 +55,7 @@ int main(int argc, char **argv) {
     int threads = (int)a[6], steps = (int)a[7];
     nn_set_num_threads(threads);
     nn_ctx *ctx = nn_ctx_new(0);
+    g_anomaly = bench_anomaly_on(ctx);
     nn_module *m = nn_module_gpt(ctx, &cfg);
     int64_t shape[2] = {B, T};
     nn_tensor *x = nn_randint(ctx, 0, cfg.vocab_size, 2, shape);

@@ -93,6 +93,8 @@ def bench_torch(L, H, C, T, B, V, threads, steps):
             elif name.endswith("bias"):
                 p.zero_()
     opt = torch.optim.AdamW(model.parameters(), lr=1e-3, weight_decay=0.01)
+    # bench/bench_anomaly.py: the same step under PyTorch's anomaly mode
+    torch.autograd.set_detect_anomaly(os.environ.get("NNDB_BENCH_ANOMALY") == "1")
     x = torch.randint(0, V, (B, T))
     y = torch.randint(0, V, (B, T))
 

@@ -45,6 +45,8 @@ static int mlp_init(nn_ctx *ctx, mlp *m, const int64_t *sizes) {
     return 0;
 }
 
+static bool g_anomaly; /* NNDB_BENCH_ANOMALY=1 (bench_util.h) */
+
 static double train_step(nn_ctx *ctx, mlp *m, nn_optim *opt, nn_tensor *x, nn_tensor *y) {
     nn_optim_zero_grad(opt, true);
     nn_tensor *h = nn_tensor_retain(x);
@@ -61,7 +63,8 @@ static double train_step(nn_ctx *ctx, mlp *m, nn_optim *opt, nn_tensor *x, nn_te
     nn_tensor *loss = h ? nn_cross_entropy(ctx, h, y, -100, 0.0, NN_REDUCTION_MEAN) : NULL;
     nn_tensor_release(h);
     double v = NAN;
-    if (loss && !nn_backward(ctx, loss, NULL, false) && !nn_optim_step(ctx, opt))
+    if (loss && !nn_backward(ctx, loss, NULL, false) && !nn_optim_step(ctx, opt) &&
+        (!g_anomaly || bench_params_finite(opt)))
         nn_tensor_item(ctx, loss, &v);
     nn_tensor_release(loss);
     return v;
@@ -82,6 +85,7 @@ int main(int argc, char **argv) {
     }
     nn_set_num_threads(threads);
     nn_ctx *ctx = nn_ctx_new(0);
+    g_anomaly = bench_anomaly_on(ctx);
     mlp m;
     int64_t xs[2] = {batch, sizes[0]};
     nn_tensor *x = nn_randn(ctx, NN_FLOAT32, 2, xs);

@@ -7,10 +7,14 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/resource.h>
 #include <time.h>
 
+#include "nn_anomaly.h"
 #include "nn_blas.h"
+#include "nn_ctx.h"
+#include "nn_optim.h"
 
 static inline double bench_now(void) {
     struct timespec ts;
@@ -36,6 +40,30 @@ static inline void bench_print_train_result(double median_seconds, double first,
     getrusage(RUSAGE_SELF, &ru);
     printf("RESULT ms=%.6g maxrss_kib=%ld loss_first=%.6f loss_last=%.6f core=%s\n",
            median_seconds * 1e3, ru.ru_maxrss, first, last, nn_blas_corename());
+}
+
+/* NNDB_BENCH_ANOMALY=1: the NaN hunt's per-node work, as %anomaly on does
+ * it (lang_debug.c's hook runs nn_anomaly_check after every forward and
+ * backward node, and scans the parameters after each optimizer step). */
+static nn_hook_action bench_anomaly_hook(nn_ctx *ctx, const nn_hook_event *ev, void *user) {
+    nn_anomaly a;
+    if (!ev->after || !nn_anomaly_check(ev, &a)) return NN_HOOK_CONTINUE;
+    nn_error_set(&ctx->err, NN_ERR_STOPPED, "anomaly");
+    return NN_HOOK_STOP;
+}
+
+static inline bool bench_anomaly_on(nn_ctx *ctx) {
+    const char *e = getenv("NNDB_BENCH_ANOMALY");
+    if (!e || strcmp(e, "1") != 0) return false;
+    nn_hook_add(ctx, "anomaly", bench_anomaly_hook, NULL);
+    return true;
+}
+
+/* After a step: whether every parameter is still finite. */
+static inline bool bench_params_finite(const nn_optim *opt) {
+    for (int i = 0; i < nn_optim_num_params(opt); i++)
+        if (nn_tensor_nonfinite(nn_optim_param(opt, i), NULL, NULL)) return false;
+    return true;
 }
 
 #endif

@@ -37,14 +37,54 @@ int nn_op_from_name(const char *name) {
     return -1;
 }
 
+/* ---- costs ---- */
+
+double nn_cost_numel(const nn_tensor *t) {
+    return t ? (double)nn_tensor_numel(t) : 0;
+}
+
+double nn_cost_bytes(const nn_tensor *t) {
+    return t ? (double)nn_tensor_numel(t) * (double)nn_dtype_size(t->dtype) : 0;
+}
+
+void nn_node_cost(const nn_node *node, const nn_tensor *out, nn_phase phase, nn_op_cost *c) {
+    memset(c, 0, sizeof *c);
+    nn_op_cost fwd = {0, 0, nn_cost_bytes(out)};
+    for (int i = 0; i < node->n_in; i++) fwd.bytes_read += nn_cost_bytes(node->in[i].t);
+    if (phase == NN_PHASE_BACKWARD && nn_cost_matmul(node, out, true, c)) return;
+    bool known = nn_cost_elementwise(node, out, &fwd) || nn_cost_reduce(node, out, &fwd) ||
+                 nn_cost_matmul(node, out, false, &fwd) || nn_cost_shape(node, out, &fwd) ||
+                 nn_cost_nn(node, out, &fwd);
+    NN_ASSERT(known);
+    if (phase == NN_PHASE_FORWARD) {
+        *c = fwd;
+        return;
+    }
+    /* Backward, outside the matrix products: the output gradient and the
+     * inputs are read, each input gradient written, and the FLOPs are the
+     * forward's once per input that needs a gradient (an estimate; see
+     * docs/instruments.md). */
+    c->bytes_read = nn_cost_bytes(out) + fwd.bytes_read;
+    for (int i = 0; i < node->n_in; i++) {
+        if (!node->in[i].needs_grad) continue;
+        c->flops += fwd.flops;
+        c->bytes_written += nn_cost_bytes(node->in[i].t);
+    }
+}
+
 /* ---- node lifetime ---- */
 
 void nn_node_retain(nn_node *n) {
     n->refcount++;
 }
 
-static void release_saved(nn_node *n) {
+/* Drop what a node saved for its backward. [keep_leaves]: keep the leaf
+ * inputs (parameters, data), which backward() leaves in place so the graph
+ * view can still name them and show their .grad; they cost nothing extra
+ * while their owner holds them too. */
+static void release_saved(nn_node *n, bool keep_leaves) {
     for (int i = 0; i < n->n_in; i++) {
+        if (keep_leaves && !n->in[i].fn) continue;
         nn_tensor_release(n->in[i].t);
         n->in[i].t = NULL;
     }
@@ -63,7 +103,7 @@ void nn_node_release(nn_node *n) {
     while (stack) {
         nn_node *m = stack;
         stack = m->link;
-        release_saved(m);
+        release_saved(m, false);
         nn_tensor_release(m->grad);
         nn_tensor_release(m->retained_grad);
         for (int i = 0; i < m->n_in; i++) {
@@ -143,7 +183,7 @@ nn_tensor *nn_exec(nn_ctx *ctx, nn_op op, nn_tensor *const *inputs, int n_inputs
     }
 
     nn_tensor *out = NULL;
-    nn_hook_event ev = {NN_PHASE_FORWARD, false, node, NULL, NULL, NULL};
+    nn_hook_event ev = {NN_PHASE_FORWARD, false, node, NULL, NULL, NULL, 0, 0};
     bool hooks = !nested && ctx->n_hooks > 0;
     /* Hooks and the forward run nested: ops they call run directly. */
     ctx->depth++;
@@ -187,6 +227,9 @@ nn_tensor *nn_exec(nn_ctx *ctx, nn_op op, nn_tensor *const *inputs, int n_inputs
         }
     }
     if (taken == n_inputs) node->out = nn_tensor_detach(ctx, out);
+    node->out_dtype = out->dtype;
+    node->out_ndim = out->ndim;
+    memcpy(node->out_shape, out->shape, sizeof(int64_t) * (size_t)out->ndim);
     if (!node->out) {
         /* Out of memory while recording: inputs not yet taken are borrowed. */
         for (int i = taken; i < n_inputs; i++) node->in[i].t = NULL;
@@ -395,7 +438,8 @@ static nn_tensor *fit_grad(nn_ctx *ctx, nn_tensor *g, const nn_tensor *like) {
     return c;
 }
 
-static nn_status backward_node(nn_ctx *ctx, nn_node *node, bool retain_graph) {
+static nn_status backward_node(nn_ctx *ctx, nn_node *node, bool retain_graph, int64_t position,
+                               int64_t count) {
     nn_tensor *din_inline[NN_NODE_INLINE_INPUTS] = {0};
     nn_tensor **din = din_inline;
     nn_status st = NN_OK;
@@ -403,7 +447,8 @@ static nn_status backward_node(nn_ctx *ctx, nn_node *node, bool retain_graph) {
         din = nn_mem_calloc(sizeof(nn_tensor *) * (size_t)node->n_in, "gradients", &ctx->err);
         if (!din) return ctx->err.code;
     }
-    nn_hook_event ev = {NN_PHASE_BACKWARD, false, node, node->out, node->grad, NULL};
+    nn_hook_event ev = {NN_PHASE_BACKWARD, false, node,     node->out,
+                        node->grad,        NULL,  position, count};
     if (ctx->n_hooks && !run_hooks(ctx, &ev)) {
         st = ctx->err.code;
         goto done;
@@ -440,7 +485,7 @@ static nn_status backward_node(nn_ctx *ctx, nn_node *node, bool retain_graph) {
     if (!st && node->retain)
         st = accumulate(ctx, &node->retained_grad, nn_tensor_retain(node->grad), true);
     if (!st && !retain_graph) {
-        release_saved(node);
+        release_saved(node, true);
         node->freed = true;
     }
 done:
@@ -499,7 +544,7 @@ nn_status nn_backward(nn_ctx *ctx, nn_tensor *root, nn_tensor *gradient, bool re
             break;
         }
         ctx->depth++;
-        st = backward_node(ctx, node, retain_graph);
+        st = backward_node(ctx, node, retain_graph, (int64_t)k + 1, (int64_t)n);
         ctx->depth--;
         nn_tensor_release(node->grad);
         node->grad = NULL;

@@ -63,7 +63,10 @@ struct nn_node {
     int n_in;
     nn_input *in; /* in_inline, or a pooled array for many inputs (cat) */
     nn_input in_inline[NN_NODE_INLINE_INPUTS];
-    nn_tensor *out;      /* alias of the output, no history */
+    nn_tensor *out;     /* alias of the output, no history */
+    nn_dtype out_dtype; /* the output's dtype and shape, kept when backward frees [out] */
+    int out_ndim;
+    int64_t out_shape[NN_MAX_DIMS];
     nn_tensor *saved[2]; /* op-specific tensors (indices, masks, statistics) */
     nn_params p;
     nn_label label;
@@ -89,6 +92,8 @@ typedef struct nn_hook_event {
     nn_tensor *output;       /* forward: the output once computed; backward: forward's output */
     nn_tensor *grad_output;  /* backward: d loss / d output */
     nn_tensor **grad_inputs; /* backward, after: one per input, NULL where none */
+    int64_t position;        /* backward: this node is the position-th (from 1) of count */
+    int64_t count;           /* backward: nodes the pass visits; forward: 0 */
 } nn_hook_event;
 
 typedef enum nn_hook_action { NN_HOOK_CONTINUE, NN_HOOK_STOP } nn_hook_action;
@@ -101,6 +106,21 @@ typedef nn_hook_action (*nn_hook_fn)(nn_ctx *ctx, const nn_hook_event *ev, void 
 /* Register a hook; returns its id (> 0), or 0 when the table is full. */
 int nn_hook_add(nn_ctx *ctx, const char *name, nn_hook_fn fn, void *user);
 void nn_hook_remove(nn_ctx *ctx, int id);
+
+/* ---- cost of a node (for the profiler) ----
+ * FLOPs and bytes of one node, from the op family's own count function
+ * next to the op (engine/ops_*.c); the conventions are in
+ * docs/instruments.md. [out] is the node's output (forward: the hook
+ * event's output; backward: node->out). Bytes read are each input's own
+ * elements (a broadcast input counts once); bytes written the output's.
+ * In backward the inputs' gradients are written and the output gradient
+ * read. Added with the profiler (issue 10); the hook API is unchanged. */
+typedef struct nn_op_cost {
+    double flops;
+    double bytes_read, bytes_written;
+} nn_op_cost;
+
+void nn_node_cost(const nn_node *node, const nn_tensor *out, nn_phase phase, nn_op_cost *c);
 
 /* ---- executor ----
  * Run [op] on [inputs] with [params] (may be NULL). Returns the output (new

@@ -966,6 +966,21 @@ nn_status nn_module_zero_grad(nn_ctx *ctx, nn_module *m, bool set_to_none) {
     return st;
 }
 
+static nn_status convert_visit(walk *w, const char *path, nn_tensor *t) {
+    (void)path;
+    if (!nn_dtype_is_float(t->dtype)) return NN_OK;
+    return nn_tensor_convert_(w->ctx, t, *(const nn_dtype *)w->user);
+}
+
+nn_status nn_module_to_dtype(nn_ctx *ctx, nn_module *m, nn_dtype dt) {
+    if (!nn_dtype_is_float(dt))
+        return nn_error_set(&ctx->err, NN_ERR_TYPE,
+                            "Module.to() only accepts floating point dtypes, but got %s",
+                            nn_dtype_name(dt));
+    walk w = {.ctx = ctx, .dedup = true, .buffers = true, .visit = convert_visit, .user = &dt};
+    return walk_run(&w, m);
+}
+
 /* ---- repr ---- */
 
 typedef struct sbuf {

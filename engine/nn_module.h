@@ -190,6 +190,12 @@ int64_t nn_module_num_params(nn_module *m);
 /* Set the training flag of [m] and every descendant. */
 void nn_module_train(nn_module *m, bool mode);
 void nn_module_eval(nn_module *m);
+/* module.double() / float() / to(dtype): convert every float parameter and
+ * buffer (and their gradients) to [dt] in place, as PyTorch does: the
+ * tensors keep their identity, so a reference the caller holds sees the new
+ * dtype. An optimizer made before refuses to step afterwards (its state has
+ * the old dtype). [dt] must be a float dtype. */
+nn_status nn_module_to_dtype(nn_ctx *ctx, nn_module *m, nn_dtype dt);
 /* Drop every parameter's gradient, or zero it in place. */
 nn_status nn_module_zero_grad(nn_ctx *ctx, nn_module *m, bool set_to_none);
 

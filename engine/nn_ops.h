@@ -42,6 +42,10 @@ nn_tensor *nn_silu(nn_ctx *ctx, nn_tensor *a);
 nn_tensor *nn_softplus(nn_ctx *ctx, nn_tensor *a, double beta, double threshold);
 /* Convert dtype; differentiable between float types. */
 nn_tensor *nn_to(nn_ctx *ctx, nn_tensor *a, nn_dtype dt);
+/* Test-only: x * x, whose backward is deliberately wrong at flat element 2
+ * (the last one when there are fewer): 2 x dout + 1 there. Exists so that
+ * the tests can show gradcheck catching a wrong derivative. */
+nn_tensor *nn_test_wrong_grad(nn_ctx *ctx, nn_tensor *x);
 /* comparisons and logic: bool results, no gradient */
 nn_tensor *nn_eq(nn_ctx *ctx, nn_tensor *a, nn_tensor *b);
 nn_tensor *nn_ne(nn_ctx *ctx, nn_tensor *a, nn_tensor *b);

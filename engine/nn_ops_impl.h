@@ -30,6 +30,22 @@ typedef nn_status (*nn_backward_fn)(nn_ctx *ctx, nn_node *node, nn_tensor *dout,
 #undef NN_OP
 #undef NN_OP_NOGRAD
 
+/* ---- costs ----
+ * Each op family counts its own ops' forward FLOPs and bytes next to their
+ * kernels (nn_node_cost in nn_graph.c asks each in turn). Returns false for
+ * an op of another family. [c] starts zeroed with the generic byte counts
+ * (inputs read, output written), which a family may change (views). With
+ * [backward], a family that knows its backward exactly (the matrix
+ * products) fills the backward cost and returns true through *exact. */
+bool nn_cost_elementwise(const nn_node *n, const nn_tensor *out, nn_op_cost *c);
+bool nn_cost_reduce(const nn_node *n, const nn_tensor *out, nn_op_cost *c);
+bool nn_cost_matmul(const nn_node *n, const nn_tensor *out, bool backward, nn_op_cost *c);
+bool nn_cost_shape(const nn_node *n, const nn_tensor *out, nn_op_cost *c);
+bool nn_cost_nn(const nn_node *n, const nn_tensor *out, nn_op_cost *c);
+/* Elements of [t] as a double (0 for NULL). */
+double nn_cost_numel(const nn_tensor *t);
+double nn_cost_bytes(const nn_tensor *t);
+
 /* ---- strided iteration ----
  * An iteration space (shape) and up to NN_ITER_MAX_ARGS operands, each with
  * byte strides over that space (0 where it broadcasts). nn_iter_run merges

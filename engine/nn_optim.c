@@ -26,6 +26,9 @@ typedef struct optim_slot {
     nn_tensor *param;     /* retained */
     int64_t steps;        /* updates this parameter received */
     size_t off[MAX_BUFS]; /* byte offsets of its state buffers in the block */
+    nn_dtype dtype;       /* the parameter's dtype when the optimizer was made */
+    nn_tensor *update;    /* the last update (new - old), while keep_updates is on */
+    bool has_update;      /* [update] holds a step's update */
 } optim_slot;
 
 struct nn_optim {
@@ -35,6 +38,9 @@ struct nn_optim {
     int n_bufs; /* state buffers per parameter */
     int64_t step_count;
     optim_slot *slots;
+    bool keep_updates;
+    nn_optim_step_fn on_step; /* observer called after each step */
+    void *on_step_user;
 };
 
 static const char *const sgd_names[] = {"momentum_buffer", NULL};
@@ -181,6 +187,7 @@ nn_optim *nn_optim_new(nn_ctx *ctx, nn_tensor *const *params, int n, const nn_op
     for (int i = 0; i < n; i++) {
         optim_slot *s = &opt->slots[i];
         s->param = nn_tensor_retain(params[i]);
+        s->dtype = params[i]->dtype;
         size_t bytes = (size_t)nn_tensor_numel(params[i]) * nn_dtype_size(params[i]->dtype);
         for (int b = 0; b < nb; b++) {
             s->off[b] = off;
@@ -222,7 +229,10 @@ void nn_optim_free(nn_optim *opt) {
     if (!opt) return;
     /* The struct lives in the block: release the block last. */
     nn_tensor *block = opt->block;
-    for (int i = 0; i < opt->n_params; i++) nn_tensor_release(opt->slots[i].param);
+    for (int i = 0; i < opt->n_params; i++) {
+        nn_tensor_release(opt->slots[i].param);
+        nn_tensor_release(opt->slots[i].update);
+    }
     nn_tensor_release(block);
 }
 
@@ -351,6 +361,13 @@ static void iter_add_buffer(nn_iter *it, char *ptr, const nn_tensor *like) {
 
 static nn_status check_grad(nn_ctx *ctx, const nn_optim *opt, int i) {
     const nn_tensor *p = opt->slots[i].param, *g = nn_tensor_grad(p);
+    if (p->dtype != opt->slots[i].dtype)
+        return nn_error_set(&ctx->err, NN_ERR_TYPE,
+                            "%s.step(): parameter %d was %s when the optimizer was made and is %s "
+                            "now (module.double() or .float() since?); nothing was updated. "
+                            "Make a new optimizer for the converted parameters",
+                            nn_optim_kind_name(opt->cfg.kind), i,
+                            nn_dtype_name(opt->slots[i].dtype), nn_dtype_name(p->dtype));
     if (!g) return NN_OK;
     if (g->dtype != p->dtype || !nn_tensor_same_shape(g, p)) {
         char a[128], b[128];
@@ -376,6 +393,8 @@ nn_status nn_optim_step(nn_ctx *ctx, nn_optim *opt) {
         optim_slot *sl = &opt->slots[i];
         nn_tensor *p = sl->param, *g = nn_tensor_grad(p);
         if (!g) continue;
+        /* Kept updates: remember the old values, subtract them afterwards. */
+        if (sl->update && nn_tensor_copy_(ctx, sl->update, p)) return ctx->err.code;
         step_arg a;
         memset(&a, 0, sizeof a);
         a.wd = c->weight_decay;
@@ -408,9 +427,54 @@ nn_status nn_optim_step(nn_ctx *ctx, nn_optim *opt) {
         nn_iter_run(&it, loop, &a);
         p->storage->version++;
         sl->steps++;
+        if (sl->update) {
+            /* update = old - new, then negated: new - old. */
+            if (nn_raw_add_into(ctx, sl->update, p, -1.0) ||
+                nn_tensor_mul_scalar_(ctx, sl->update, -1.0))
+                return ctx->err.code;
+            sl->has_update = true;
+        }
     }
     opt->step_count++;
+    if (opt->on_step) opt->on_step(opt, opt->on_step_user);
     return NN_OK;
+}
+
+void nn_optim_on_step(nn_optim *opt, nn_optim_step_fn fn, void *user) {
+    opt->on_step = fn;
+    opt->on_step_user = fn ? user : NULL;
+}
+
+void *nn_optim_step_observer(const nn_optim *opt) {
+    return opt->on_step_user;
+}
+
+nn_status nn_optim_keep_updates(nn_ctx *ctx, nn_optim *opt, bool on) {
+    opt->keep_updates = on;
+    for (int i = 0; i < opt->n_params; i++) {
+        optim_slot *sl = &opt->slots[i];
+        if (!on) {
+            nn_tensor_release(sl->update);
+            sl->update = NULL;
+            sl->has_update = false;
+        } else if (!sl->update) {
+            sl->update = nn_zeros(ctx, sl->dtype, sl->param->ndim, sl->param->shape);
+            if (!sl->update) {
+                nn_optim_keep_updates(ctx, opt, false);
+                return ctx->err.code;
+            }
+        }
+    }
+    return NN_OK;
+}
+
+bool nn_optim_keeps_updates(const nn_optim *opt) {
+    return opt->keep_updates;
+}
+
+nn_tensor *nn_optim_last_update(const nn_optim *opt, int i) {
+    if (i < 0 || i >= opt->n_params || !opt->slots[i].has_update) return NULL;
+    return opt->slots[i].update;
 }
 
 static void zero_loop(char **d, const int64_t *s, int64_t n, void *argp) {

@@ -92,6 +92,24 @@ const char *const *nn_optim_state_names(const nn_optim *opt);
  * empty then), and NULL with ctx->err set for a bad index or name. */
 nn_tensor *nn_optim_state(nn_ctx *ctx, const nn_optim *opt, int i, const char *name);
 
+/* ---- the last update, for update:data ratios ----
+ * Off by default, so a step costs nothing extra. With keep_updates on, each
+ * step also writes, per parameter, the update it applied (new - old values,
+ * one buffer the size of the parameter, allocated when turned on);
+ * nn_optim_last_update returns it (borrowed, valid until the next step or
+ * until keep_updates is turned off), or NULL before the first step since. */
+nn_status nn_optim_keep_updates(nn_ctx *ctx, nn_optim *opt, bool on);
+bool nn_optim_keeps_updates(const nn_optim *opt);
+nn_tensor *nn_optim_last_update(const nn_optim *opt, int i);
+
+/* One observer called after every successful step (a training tracker
+ * records ratios there); NULL removes it. nn_optim_step_observer returns
+ * the observer's [user] (NULL when none), so an observer can tell whether it
+ * is still the one registered before removing itself. */
+typedef void (*nn_optim_step_fn)(nn_optim *opt, void *user);
+void nn_optim_on_step(nn_optim *opt, nn_optim_step_fn fn, void *user);
+void *nn_optim_step_observer(const nn_optim *opt);
+
 /* ---- gradient clipping ----
  * torch.nn.utils.clip_grad_norm_: the norm of all gradients of params[0..n)
  * taken together (norm_type 2, any p > 0, or INFINITY), written to

@@ -452,6 +452,30 @@ nn_tensor *nn_tensor_contiguous_raw(nn_ctx *ctx, nn_tensor *t) {
     return c;
 }
 
+nn_status nn_tensor_convert_(nn_ctx *ctx, nn_tensor *t, nn_dtype dt) {
+    if (!nn_dtype_is_float(t->dtype) || !nn_dtype_is_float(dt))
+        return nn_error_set(&ctx->err, NN_ERR_TYPE, "cannot convert a %s tensor to %s in place",
+                            nn_dtype_name(t->dtype), nn_dtype_name(dt));
+    if (t->grad) {
+        nn_status st = nn_tensor_convert_(ctx, t->grad, dt);
+        if (st) return st;
+    }
+    if (t->dtype == dt) return NN_OK;
+    nn_tensor *c = nn_tensor_empty(ctx, dt, t->ndim, t->shape);
+    if (!c) return ctx->err.code;
+    int64_t n = nn_tensor_numel(t);
+    for (int64_t i = 0; i < n; i++) nn_tensor_set_flat(c, i, nn_tensor_get_flat(t, i));
+    storage_release(t->storage);
+    t->storage = c->storage;
+    c->storage->refcount++;
+    t->dtype = dt;
+    t->offset = 0;
+    memcpy(t->strides, c->strides, sizeof t->strides);
+    t->storage->version++;
+    nn_tensor_release(c);
+    return NN_OK;
+}
+
 nn_tensor *nn_tensor_cast_raw(nn_ctx *ctx, nn_tensor *t, nn_dtype dt) {
     if (t->dtype == dt) return nn_tensor_retain(t);
     nn_tensor *c = nn_tensor_empty(ctx, dt, t->ndim, t->shape);

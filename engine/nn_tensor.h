@@ -112,6 +112,13 @@ nn_tensor *nn_tensor_contiguous_raw(nn_ctx *ctx, nn_tensor *t);
 /* Convert to [dt] without autograd (new tensor, or a reference when same). */
 nn_tensor *nn_tensor_cast_raw(nn_ctx *ctx, nn_tensor *t, nn_dtype dt);
 
+/* Convert [t] itself to float dtype [dt]: its data is replaced by a
+ * contiguous converted copy (the header, and so every holder of this
+ * tensor, sees the new dtype; other views of the old storage keep the old
+ * data). Its gradient is converted too. What module.double() does to each
+ * parameter. Only between float dtypes. */
+nn_status nn_tensor_convert_(nn_ctx *ctx, nn_tensor *t, nn_dtype dt);
+
 /* ---- autograd fields ---- */
 /* Alias sharing data, with no autograd history. */
 nn_tensor *nn_tensor_detach(nn_ctx *ctx, nn_tensor *t);

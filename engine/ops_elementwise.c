@@ -884,3 +884,76 @@ nn_tensor *nn_isinf(nn_ctx *ctx, nn_tensor *a) {
 nn_tensor *nn_isfinite(nn_ctx *ctx, nn_tensor *a) {
     return call1(ctx, NN_OP_ISFINITE, a, 0, 0, 0);
 }
+
+/* ---- the test-only op with a wrong derivative ---- */
+
+nn_tensor *op_test_wrong_grad_forward(nn_ctx *ctx, nn_node *node) {
+    return nn_mul(ctx, node->in[0].t, node->in[0].t);
+}
+
+nn_status op_test_wrong_grad_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout,
+                                      nn_tensor **din) {
+    nn_tensor *x = node->in[0].t;
+    nn_tensor *gx = nn_mul(ctx, x, dout);
+    nn_tensor *g = gx ? nn_mul_scalar(ctx, gx, 2.0) : NULL;
+    nn_tensor_release(gx);
+    if (!g) return ctx->err.code;
+    int64_t n = nn_tensor_numel(g);
+    if (n > 0) {
+        int64_t k = n > 2 ? 2 : n - 1;
+        nn_tensor_set_flat(g, k, nn_tensor_get_flat(g, k) + 1.0);
+    }
+    din[0] = g;
+    return NN_OK;
+}
+
+nn_tensor *nn_test_wrong_grad(nn_ctx *ctx, nn_tensor *x) {
+    return call1(ctx, NN_OP_TEST_WRONG_GRAD, x, 0, 0, 0);
+}
+
+/* ---- costs: one FLOP per output element (a transcendental counts as
+ * one), none for a dtype conversion ---- */
+
+bool nn_cost_elementwise(const nn_node *n, const nn_tensor *out, nn_op_cost *c) {
+    switch (n->op) {
+    case NN_OP_TO: return true;
+    case NN_OP_ADD:
+    case NN_OP_SUB:
+    case NN_OP_MUL:
+    case NN_OP_DIV:
+    case NN_OP_POW:
+    case NN_OP_MAXIMUM:
+    case NN_OP_MINIMUM:
+    case NN_OP_NEG:
+    case NN_OP_EXP:
+    case NN_OP_LOG:
+    case NN_OP_LOG1P:
+    case NN_OP_SQRT:
+    case NN_OP_RSQRT:
+    case NN_OP_ABS:
+    case NN_OP_SIGN:
+    case NN_OP_CLAMP:
+    case NN_OP_WHERE:
+    case NN_OP_RELU:
+    case NN_OP_LEAKY_RELU:
+    case NN_OP_TANH:
+    case NN_OP_SIGMOID:
+    case NN_OP_GELU:
+    case NN_OP_SILU:
+    case NN_OP_SOFTPLUS:
+    case NN_OP_TEST_WRONG_GRAD:
+    case NN_OP_EQ:
+    case NN_OP_NE:
+    case NN_OP_LT:
+    case NN_OP_LE:
+    case NN_OP_GT:
+    case NN_OP_GE:
+    case NN_OP_LOGICAL_AND:
+    case NN_OP_LOGICAL_OR:
+    case NN_OP_LOGICAL_NOT:
+    case NN_OP_ISNAN:
+    case NN_OP_ISINF:
+    case NN_OP_ISFINITE: c->flops = nn_cost_numel(out); return true;
+    default: return false;
+    }
+}

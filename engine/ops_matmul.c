@@ -636,3 +636,31 @@ nn_tensor *nn_linear(nn_ctx *ctx, nn_tensor *x, nn_tensor *weight, nn_tensor *bi
     nn_tensor *in[3] = {x, weight, bias};
     return nn_exec(ctx, NN_OP_LINEAR, in, bias ? 3 : 2, NULL);
 }
+
+/* ---- costs ----
+ * matmul: 2 K FLOPs per output element, K the contracted size (a's last
+ * dim). linear: the same with K = in_features, plus one addition per output
+ * element for the bias. Backward: one product of the same size per input
+ * that needs a gradient (dA = dC B^T, dB = A^T dC), and for linear's bias
+ * one addition per output element (the sum over rows). */
+bool nn_cost_matmul(const nn_node *n, const nn_tensor *out, bool backward, nn_op_cost *c) {
+    if (n->op != NN_OP_MATMUL && n->op != NN_OP_LINEAR) return false;
+    const nn_tensor *a = n->in[0].t;
+    double k = (double)a->shape[a->ndim - 1], m = nn_cost_numel(out);
+    double gemm = 2 * m * k;
+    bool bias = n->op == NN_OP_LINEAR && n->n_in > 2 && n->in[2].t;
+    if (!backward) {
+        c->flops = gemm + (bias ? m : 0);
+        return true;
+    }
+    memset(c, 0, sizeof *c);
+    c->bytes_read = nn_cost_bytes(out);
+    for (int i = 0; i < n->n_in; i++) {
+        if (!n->in[i].needs_grad) continue;
+        c->flops += i == 2 ? m : gemm;
+        /* dA reads B, dB reads A; the bias gradient reads only dC. */
+        if (i < 2) c->bytes_read += nn_cost_bytes(n->in[1 - i].t);
+        c->bytes_written += nn_cost_bytes(n->in[i].t);
+    }
+    return true;
+}

@@ -1771,3 +1771,58 @@ nn_tensor *nn_scaled_dot_product_attention(nn_ctx *ctx, nn_tensor *q, nn_tensor 
     nn_tensor *in[3] = {q, k, v};
     return nn_exec(ctx, NN_OP_SDPA, in, 3, &p);
 }
+
+/* ---- costs (n: input elements) ----
+ * softmax, log_softmax: 5n (max, subtract, exp, sum, divide or log-subtract).
+ * cross_entropy over logits of L elements and R targets: 5L + 2R (the log
+ * softmax, then a gather-negate and a sum per row), 2L more with label
+ * smoothing; nll_loss: 2R. mse_loss: 3n; binary_cross_entropy: 5n; with
+ * logits: 6n. layer_norm: 6n (mean, variance, normalise) + one rsqrt per row,
+ * + n for the weight, + n for the bias. dropout in training: 2n (mask and
+ * scale), in eval a view (nothing). embedding: no FLOPs, the gathered rows
+ * and the indices read. attention, per batch-head with q [T, D], k [S, D],
+ * v [S, Dv]: 2TSD (q k^T) + TS (scale) + 5TS (softmax) + 2TSDv (times v),
+ * masked entries included, as the kernel computes them. */
+bool nn_cost_nn(const nn_node *nd, const nn_tensor *out, nn_op_cost *c) {
+    const nn_tensor *x = nd->in[0].t;
+    double n = nn_cost_numel(x);
+    switch (nd->op) {
+    case NN_OP_SOFTMAX:
+    case NN_OP_LOG_SOFTMAX: c->flops = 5 * n; return true;
+    case NN_OP_CROSS_ENTROPY: {
+        double r = nn_cost_numel(nd->in[1].t);
+        c->flops = 5 * n + 2 * r + (nd->p.f[0] > 0 ? 2 * n : 0);
+        return true;
+    }
+    case NN_OP_NLL_LOSS: c->flops = 2 * nn_cost_numel(nd->in[1].t); return true;
+    case NN_OP_MSE_LOSS: c->flops = 3 * n; return true;
+    case NN_OP_BCE: c->flops = 5 * n; return true;
+    case NN_OP_BCE_WITH_LOGITS: c->flops = 6 * n; return true;
+    case NN_OP_LAYER_NORM: {
+        double d = 1;
+        for (int i = x->ndim - (int)nd->p.i[0]; i < x->ndim; i++) d *= (double)x->shape[i];
+        c->flops = 6 * n + (d > 0 ? n / d : 0);
+        if (nd->p.flags & LN_WEIGHT) c->flops += n;
+        if (nd->p.flags & LN_BIAS) c->flops += n;
+        return true;
+    }
+    case NN_OP_DROPOUT:
+        if (dropout_identity(nd))
+            c->bytes_read = c->bytes_written = 0;
+        else
+            c->flops = 2 * n;
+        return true;
+    case NN_OP_EMBEDDING:
+        c->bytes_read = nn_cost_bytes(out) + nn_cost_bytes(nd->in[1].t);
+        return true;
+    case NN_OP_SDPA: {
+        const nn_tensor *k = nd->in[1].t, *v = nd->in[2].t;
+        double t = (double)x->shape[x->ndim - 2], dq = (double)x->shape[x->ndim - 1];
+        double s = (double)k->shape[k->ndim - 2], dv = (double)v->shape[v->ndim - 1];
+        double heads = t * dq > 0 ? n / (t * dq) : 0;
+        c->flops = heads * (2 * t * s * dq + 6 * t * s + 2 * t * s * dv);
+        return true;
+    }
+    default: return false;
+    }
+}

@@ -902,3 +902,25 @@ nn_tensor *nn_argmax(nn_ctx *ctx, nn_tensor *a, int64_t dim, bool all_dims, bool
 nn_tensor *nn_argmin(nn_ctx *ctx, nn_tensor *a, int64_t dim, bool all_dims, bool keepdim) {
     return arg_call(ctx, NN_OP_ARGMIN, a, dim, all_dims, keepdim);
 }
+
+/* ---- costs (n: input elements, m: output elements) ----
+ * sum, max, min, argmax, argmin: n; mean: n + m (the division); var: 4n + m
+ * (mean pass, then a subtraction, a square and a sum per element, one
+ * division per output); std: var + m (the square root); logsumexp: 4n + 2m
+ * (max, subtract, exp, sum; log and add back per output); norm: 2n + m. */
+bool nn_cost_reduce(const nn_node *nd, const nn_tensor *out, nn_op_cost *c) {
+    double n = nn_cost_numel(nd->in[0].t), m = nn_cost_numel(out);
+    switch (nd->op) {
+    case NN_OP_SUM:
+    case NN_OP_MAX:
+    case NN_OP_MIN:
+    case NN_OP_ARGMAX:
+    case NN_OP_ARGMIN: c->flops = n; return true;
+    case NN_OP_MEAN: c->flops = n + m; return true;
+    case NN_OP_VAR: c->flops = 4 * n + m; return true;
+    case NN_OP_STD: c->flops = 4 * n + 2 * m; return true;
+    case NN_OP_LOGSUMEXP: c->flops = 4 * n + 2 * m; return true;
+    case NN_OP_NORM: c->flops = 2 * n + m; return true;
+    default: return false;
+    }
+}

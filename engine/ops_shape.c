@@ -1164,3 +1164,28 @@ nn_tensor *nn_masked_select(nn_ctx *ctx, nn_tensor *a, nn_tensor *mask) {
     }
     return nn_exec(ctx, NN_OP_MASKED_SELECT, in, 2, NULL);
 }
+
+/* ---- costs: no FLOPs; a view moves no bytes, a copy reads and writes its
+ * elements, an index reads the gathered elements and the indices ---- */
+bool nn_cost_shape(const nn_node *n, const nn_tensor *out, nn_op_cost *c) {
+    switch (n->op) {
+    case NN_OP_RESHAPE:
+    case NN_OP_PERMUTE:
+    case NN_OP_EXPAND:
+    case NN_OP_SLICE:
+    case NN_OP_SELECT:
+    case NN_OP_CONTIGUOUS:
+        if (out && out->storage == n->in[0].t->storage)
+            c->bytes_read = c->bytes_written = 0;
+        else
+            c->bytes_read = nn_cost_bytes(out);
+        return true;
+    case NN_OP_INDEX:
+        c->bytes_read = nn_cost_bytes(out);
+        for (int i = 1; i < n->n_in; i++) c->bytes_read += nn_cost_bytes(n->in[i].t);
+        return true;
+    case NN_OP_CAT:
+    case NN_OP_MASKED_SELECT: return true;
+    default: return false;
+    }
+}

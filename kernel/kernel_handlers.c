@@ -428,8 +428,14 @@ static char *fe_readline(void *user, const char *prompt, bool password) {
     }
 }
 
+/* The debugger's stops prompt only when the client said it can answer. */
+static bool fe_can_read(void *user) {
+    const kernel *k = user;
+    return k->current && k->allow_stdin;
+}
+
 lang_frontend kernel_frontend(kernel *k) {
-    lang_frontend fe = {k, fe_display, fe_stream, fe_progress, fe_readline};
+    lang_frontend fe = {k, fe_display, fe_stream, fe_progress, fe_readline, fe_can_read};
     return fe;
 }
 

@@ -13,6 +13,7 @@
 
 #include <zmq.h>
 
+#include "drill.h"
 #include "kernel_conn.h"
 #include "kernel_handlers.h"
 
@@ -366,6 +367,10 @@ int kernel_main(int argc, char **argv) {
     lang_frontend fe = kernel_frontend(&k);
     if (ok) {
         k.lang = lang_session_new(&fe);
+        if (k.lang && !drill_install(k.lang)) {
+            lang_session_free(k.lang);
+            k.lang = NULL;
+        }
         if (!k.lang) {
             kernel_log(KERNEL_LOG_ERROR, "cannot create the language session");
             ok = false;

@@ -56,6 +56,10 @@ typedef struct lang_frontend {
      * malloc'ed line without the newline, or NULL on end of input or when
      * input is not allowed. */
     char *(*readline)(void *user, const char *prompt, bool password);
+    /* Whether readline can get a line from a person now (a terminal, a
+     * notebook request with allow_stdin). When it cannot, the debugger's
+     * stops print and the pass goes on. NULL: yes whenever readline is set. */
+    bool (*can_read)(void *user);
 } lang_frontend;
 
 typedef struct lang_session lang_session;
@@ -99,6 +103,45 @@ void lang_session_interrupt(lang_session *s);
 /* Whether exit() or quit() ran: the statement then fails with ename
  * "SystemExit", and the front end leaves with *code as its status. */
 bool lang_session_exit_requested(lang_session *s, int *code);
+
+/* ---- the debugger, for front ends (docs/debugger.md) ----
+ * A breakpoint from a spec as %break takes it (`nndb run --break SPEC`);
+ * false with the reason in *err (malloc'ed). */
+bool lang_session_break(lang_session *s, const char *spec, char **err);
+/* Stop at the next op recorded (`nndb debug FILE`, breakpoint()). */
+void lang_session_break_next(lang_session *s);
+
+/* ---- extensions from the layers above the language (drills/) ----
+ * What a layer above lang may do to a session without reaching into the
+ * interpreter: add a magic, watch each executed cell, and, from inside its
+ * magic (a statement that is running), run code, write, show and read.
+ * Strings passed in are copied or used during the call only. */
+
+/* %NAME handled outside the language. [fn] gets the trimmed argument text;
+ * it returns false after lang_session_fail. A name the language has (even
+ * as reserved, like %drill) is taken over. */
+typedef bool (*lang_ext_magic_fn)(lang_session *s, void *user, const char *args);
+bool lang_session_add_magic(lang_session *s, const char *name, const char *signature,
+                            const char *doc, lang_ext_magic_fn fn, void *user);
+/* Fail the running statement with [ename] ("ValueError", "DrillError") of
+ * class [cls]. Returns false. */
+bool lang_session_fail(lang_session *s, lang_err cls, const char *ename, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+/* Called after every lang_exec with the code, the result, and what the cell
+ * wrote to stdout and stderr (its first 4 KiB). NULL removes it. */
+typedef void (*lang_observer_fn)(void *user, const char *code, const char *filename,
+                                 const lang_result *res, const char *output);
+void lang_session_set_observer(lang_session *s, lang_observer_fn fn, void *user);
+/* Inside an extension's magic: run [code] as statements in the session
+ * (its output goes to the front end). False with the error as "Name:
+ * message" in *err (malloc'ed) when it fails. */
+bool lang_session_run(lang_session *s, const char *code, const char *filename, char **err);
+/* The same for one expression: 1 true, 0 false, -1 an error (in *err). */
+int lang_session_truth(lang_session *s, const char *expr, const char *filename, char **err);
+void lang_session_write(lang_session *s, lang_stream which, const char *text);
+void lang_session_show(lang_session *s, const lang_mime *bundle);
+/* A line from the person at the front end, or NULL when none can answer. */
+char *lang_session_readline(lang_session *s, const char *prompt);
 
 /* ---- the front ends' helpers ---- */
 typedef enum lang_completeness {

@@ -120,6 +120,19 @@ void lang_class_sweep(lang_vm *vm) {
             c->hdr.refcount++;
             all[k++] = &c->hdr;
         }
+        /* Off the lists first: what is released later (classes that builtin
+         * slots still hold) must not reach back into the freed state. */
+        for (size_t j = 0; j < k; j++) {
+            if (all[j]->type == &lang_instance_type) {
+                lang_instance *i = (lang_instance *)all[j];
+                i->live_prev = i->live_next = NULL;
+            } else {
+                lang_class *c = (lang_class *)all[j];
+                c->live_prev = c->live_next = NULL;
+            }
+        }
+        st->instance_head.live_next = NULL;
+        st->class_head.live_next = NULL;
         for (size_t j = 0; j < k; j++) {
             if (all[j]->type == &lang_instance_type) {
                 lang_instance *i = (lang_instance *)all[j];

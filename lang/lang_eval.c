@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "lang_class.h"
+#include "lang_debug.h"
 #include "lang_eval.h"
 #include "lang_function.h"
 #include "lang_import.h"
@@ -40,7 +41,9 @@ typedef struct lang_frame {
     lang_obj *owner;  /* the class of the running method (borrowed), or NULL */
     lang_module *mod; /* borrowed: the function or unit keeps it */
     const char *func_name;
-    const char *file; /* interned in the ctx */
+    struct lang_frame *caller; /* while running: the frame that called it (lang_vm_where) */
+    int call_line;             /* the caller's line at the call */
+    const char *file;          /* interned in the ctx */
     lang_val ret;
     int nslots;
     lang_val slots[];
@@ -469,6 +472,7 @@ lang_session *lang_vm_session(lang_vm *vm) {
 }
 
 void lang_vm_write(lang_vm *vm, lang_stream which, const char *text, size_t len) {
+    if (vm->tee && vm->tee->len < 4096) lang_buf_add(vm->tee, text, len < 4096 ? len : 4096);
     if (vm->fe.stream && len) vm->fe.stream(vm->fe.user, which, text, len);
 }
 
@@ -930,6 +934,8 @@ static bool call_user(lang_vm *vm, func_obj *fo, const lang_args *a, lang_val *o
     const char *file = vm->file;
     int line = vm->line;
     lang_frame *caller = vm->frame;
+    fr->caller = caller;
+    fr->call_line = line;
     vm->frame = fr;
     vm->file = fo->file;
     vm->depth++;
@@ -1147,8 +1153,9 @@ static bool eval_call(lang_vm *vm, lang_frame *f, const lang_expr *e, lang_val *
     bool ok = eval_args(vm, f, e, &b);
     if (ok) {
         lang_args a = {b.n, b.pos, b.nkw, b.kwnames, b.kw};
-        const lang_expr *saved_callee = vm->callee;
+        const lang_expr *saved_callee = vm->callee, *saved_op = vm->op_expr;
         vm->callee = e->u.call.func;
+        vm->op_expr = e;
         if (lang_is_obj(fn, &lang_func_type))
             ok = call_user(vm, (func_obj *)fn.u.o, &a, out);
         else if (fn.kind == LANG_OBJ && fn.u.o->type->call)
@@ -1156,6 +1163,7 @@ static bool eval_call(lang_vm *vm, lang_frame *f, const lang_expr *e, lang_val *
         else
             ok = lang_raise(vm, LANG_ERR_TYPE, "'%s' object is not callable", lang_type_name(fn));
         vm->callee = saved_callee;
+        vm->op_expr = saved_op;
     }
     argv_free(&b);
     lang_val_release(fn);
@@ -1581,7 +1589,10 @@ static bool eval_inner(lang_vm *vm, lang_frame *f, const lang_expr *e, lang_val 
             default: break;
             }
         }
+        const lang_expr *saved_op = vm->op_expr;
+        vm->op_expr = e;
         bool ok = lang_binary(vm, e->u.bin.op, a, b, out);
+        vm->op_expr = saved_op;
         lang_val_release(a);
         lang_val_release(b);
         return ok || fail_at(vm, f, e);
@@ -2238,6 +2249,7 @@ static bool exec_import(lang_vm *vm, lang_frame *f, const lang_stmt *s) {
 
 static xstat exec_stmt(lang_vm *vm, lang_frame *f, const lang_stmt *s) {
     vm->line = s->span.start.line;
+    if (++vm->stmt_seq, vm->depth == 0) vm->top_stmt = vm->stmt_seq;
     vm->ctx->label.file = vm->file;
     vm->ctx->label.line = vm->line;
     vm->ctx->label.module = vm->label_module;
@@ -2422,6 +2434,7 @@ static bool syntax_errors(lang_vm *vm, const lang_module *m) {
 bool lang_eval_code(lang_vm *vm, const char *code, const char *filename, bool want_value,
                     lang_val *value) {
     *value = lang_none();
+    lang_debug_note_source(vm, filename, code);
     lang_parse_opts opts;
     memset(&opts, 0, sizeof opts);
     opts.filename = filename;
@@ -2448,6 +2461,8 @@ bool lang_eval_module(lang_vm *vm, lang_module *m, bool want_value, lang_val *va
     const char *saved_file = vm->file;
     int saved_line = vm->line;
     lang_frame *caller = vm->frame;
+    fr->caller = caller;
+    fr->call_line = saved_line;
     vm->file = file;
     vm->frame = fr;
     bool ok = true;
@@ -2457,6 +2472,7 @@ bool lang_eval_module(lang_vm *vm, lang_module *m, bool want_value, lang_val *va
         const lang_stmt *s = m->body.items[i];
         if (i == n - 1 && trailing) {
             vm->line = s->span.start.line;
+            if (++vm->stmt_seq, vm->depth == 0) vm->top_stmt = vm->stmt_seq;
             vm->ctx->label.file = file;
             vm->ctx->label.line = vm->line;
             vm->ctx->label.module = NULL;
@@ -2641,4 +2657,26 @@ char *lang_val_summary(lang_vm *vm, lang_val v) {
     }
     lang_buf_free(&r);
     return lang_buf_take(&b);
+}
+
+/* ------------------------------------------------------------------ where (the debugger) */
+
+bool lang_vm_where(lang_vm *vm, int level, lang_where *w) {
+    memset(w, 0, sizeof *w);
+    lang_frame *f = vm->frame;
+    int line = vm->line;
+    for (int k = 0; k < level && f; k++) {
+        line = f->call_line;
+        f = f->caller;
+    }
+    if (!f) return false;
+    w->file = f->file ? f->file : "<input>";
+    w->func = f->func_name ? f->func_name : "<module>";
+    w->line = line;
+    w->mod = f->mod;
+    if (level == 0 && vm->op_expr && vm->op_expr->span.start.line == line) {
+        w->span = vm->op_expr->span;
+        w->has_span = true;
+    }
+    return true;
 }

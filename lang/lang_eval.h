@@ -164,6 +164,12 @@ struct lang_vm {
     atomic_int interrupt;
     int64_t steps, step_limit; /* step_limit 0: unlimited (fuzzing sets one) */
     bool sandbox;              /* fuzzing: no %load, %threads or input() */
+    /* the debugger (lang_debug.c) and what it asks of the evaluator */
+    struct lang_debugger *dbg;
+    uint64_t stmt_seq;        /* statements started so far */
+    uint64_t top_stmt;        /* stmt_seq of the running statement outside any def */
+    const lang_expr *op_expr; /* the innermost running call or operator expression */
+    lang_buf *tee;            /* when set, lang_vm_write copies output here (4 KiB) */
     bool exit_requested;
     int exit_code;
 
@@ -273,10 +279,27 @@ bool lang_vm_frame_method(lang_vm *vm, lang_obj **owner, lang_val *self);
 /* A user function's signature text "f(a, b=1)" and def location. */
 bool lang_func_info(lang_vm *vm, lang_val f, char *sig, size_t cap, const char **file, int *line);
 
+/* Where the code runs, for the debugger: frame [level] (0 the innermost,
+ * then its callers) with its file, function, line and module; at level 0
+ * also the span of the running call or operator when there is one. False
+ * past the outermost frame. */
+typedef struct lang_where {
+    const char *file, *func;
+    int line;
+    const lang_module *mod;
+    lang_span span;
+    bool has_span;
+} lang_where;
+bool lang_vm_where(lang_vm *vm, int level, lang_where *w);
+
 /* The session behind a VM (lang_session.c). */
 lang_vm *lang_session_vm(lang_session *s);
 /* Session history (for %history), oldest first; borrowed. */
 const char *const *lang_session_history(lang_session *s, int *n);
+/* Extensions' magics (lang.h): run %NAME if one is registered (sets *ok),
+ * and its help entry; lang_session.c. */
+bool lang_session_ext_magic(lang_session *s, const char *name, const char *args, bool *ok);
+const lang_help *lang_session_ext_help(lang_session *s, const char *name);
 /* Run a magic line ("%time x = 1") — lang_magic.c. */
 bool lang_magic_run(lang_vm *vm, const lang_stmt *s, const lang_module *m);
 /* Names of the magics (NULL-terminated), for completion and errors. */

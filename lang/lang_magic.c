@@ -13,13 +13,17 @@
 #include <string.h>
 #include <time.h>
 
+#include "lang_debug.h"
+#include "lang_display.h"
 #include "lang_eval.h"
+#include "lang_instruments.h"
 #include "lang_parse.h"
 #include "lang_probe.h"
 
-const char *const lang_magic_names[] = {"help",    "who",     "reset", "time",  "seed",   "load",
-                                        "threads", "history", "break", "step",  "where",  "graph",
-                                        "anomaly", "profile", "drill", "probe", "doctor", NULL};
+const char *const lang_magic_names[] = {
+    "help",    "who",    "reset",   "time",   "seed",   "load",  "threads", "history",
+    "break",   "delete", "disable", "enable", "step",   "where", "graph",   "anomaly",
+    "profile", "stats",  "drill",   "probe",  "doctor", NULL};
 
 const lang_help lang_magic_helps[] = {
     {"%help", "%help [name]", "List the magics, or show the help of a builtin, method or magic.",
@@ -36,14 +40,37 @@ const lang_help lang_magic_helps[] = {
      "Show or set the number of threads for matmul and parallel kernels.", "%threads 2"},
     {"%history", "%history [-n N]", "The inputs run so far in this session (the last N).",
      "%history -n 5"},
-    {"%break", "%break ...", "Breakpoints in the forward or backward pass (not yet available).",
-     ""},
-    {"%step", "%step", "Step to the next op in the debugger (not yet available).", ""},
-    {"%where", "%where", "Where the debugger stopped (not yet available).", ""},
-    {"%graph", "%graph", "The recorded autograd graph (not yet available).", ""},
-    {"%anomaly", "%anomaly on|off", "Hunt the first non-finite value (not yet available).", ""},
-    {"%profile", "%profile", "Per-op time and FLOPs (not yet available).", ""},
-    {"%drill", "%drill NAME", "Start a drill (not yet available).", ""},
+    {"%break", "%break [SPEC [if COND]]",
+     "Set a breakpoint in the forward or backward pass and print its number, or list them. SPEC: "
+     "an op (matmul, log), a module path (model.2, model.blocks.*.attn), forward, backward, nan, "
+     "line N, FILE:LINE, step N, or several of these; COND is code with out, inputs, grad bound. "
+     "See docs/debugger.md.",
+     "%break model.2 if out.abs().max() > 1e4"},
+    {"%delete", "%delete N|all", "Delete breakpoints.", "%delete all"},
+    {"%disable", "%disable N|all", "Disable breakpoints (they stay in the list).", "%disable 1"},
+    {"%enable", "%enable N|all", "Enable breakpoints again.", "%enable 1"},
+    {"%step", "%step STATEMENT",
+     "Run the statement and stop at its first op, with the (nndb) prompt (as pdb.run).",
+     "%step loss.backward()"},
+    {"%where", "%where", "At a stop: the module stack, your def frames and the position.", ""},
+    {"%graph", "%graph [--depth N] [EXPR]",
+     "The recorded autograd graph behind EXPR (default: what backward() last ran on, or at a "
+     "stop the graph so far): a text tree, and an SVG laid out by Graphviz in Jupyter.",
+     "%graph loss"},
+    {"%anomaly", "%anomaly on|off",
+     "The NaN hunt: stop at the op that first made a NaN or an infinity, forward or backward, "
+     "with an AnomalyError naming it.",
+     "%anomaly on"},
+    {"%profile", "%profile STATEMENT",
+     "Run one statement with the profiler on: per op and per module, forward and backward apart, "
+     "calls, time, FLOPs, bytes, GFLOP/s and percent of the sgemm peak (as profile()).",
+     "%profile step()"},
+    {"%stats", "%stats MODEL[, OPT]",
+     "Per-parameter statistics of a model: data and gradient mean/std, grad:data and, with the "
+     "optimizer, update:data (as stats()).",
+     "%stats model, opt"},
+    {"%drill", "%drill list | start ID | predict | check | hint | answer | next | status | export",
+     "Guided drills (docs/drills.md); the REPL and the kernel install it.", "%drill list"},
     {"%probe", "%probe [--json] [--no-bandwidth] [--root DIR]",
      "The GPUs, their PCIe path, driver and device nodes, each reading with its source (as "
      "`nndb probe`); --root reads a recorded machine tree instead of /.",
@@ -100,7 +127,8 @@ static bool m_help(lang_vm *vm, const char *args) {
             lang_buf_printf(&b, "  %-18s %s\n", h->signature, h->doc);
         lang_buf_puts(&b, "help(name) or %help name shows the help of a builtin or method.\n");
     } else {
-        const lang_help *h = lang_vm_help(vm, args);
+        const lang_help *h = lang_session_ext_help(vm->session, args[0] == '%' ? args + 1 : args);
+        if (!h) h = lang_vm_help(vm, args);
         if (!h && args[0] != '%') {
             char m[128];
             snprintf(m, sizeof m, "%%%s", args);
@@ -162,6 +190,101 @@ static bool m_time(lang_vm *vm, const lang_stmt *s, const lang_module *m) {
         snprintf(line, sizeof line, "%s per iteration (%" PRId64 " iterations)\n", t, iters);
         out(vm, line);
     }
+    return ok;
+}
+
+/* Parse the magic's argument text as code, with positions in the cell. */
+static lang_module *parse_magic_args(lang_vm *vm, const lang_stmt *s, const lang_module *m,
+                                     const char *magic) {
+    lang_parse_opts o;
+    memset(&o, 0, sizeof o);
+    o.filename = m && m->filename ? m->filename : "<input>";
+    o.first_line = s->u.magic.args_pos.line;
+    o.first_col = s->u.magic.args_pos.col;
+    o.first_ccol = s->u.magic.args_pos.ccol;
+    o.no_magics = true;
+    const char *a = s->u.magic.args ? s->u.magic.args : "";
+    size_t n = s->u.magic.args ? s->u.magic.args_len : 0;
+    lang_module *pm = lang_parse(a, n, &o);
+    if (!pm) return lang_raise(vm, LANG_ERR_MEMORY, "out of memory"), NULL;
+    if (pm->nerrors) {
+        lang_raise(vm, LANG_ERR_SYNTAX, "%%%s: %s", magic, pm->errors[0].message);
+        lang_module_release(pm);
+        return NULL;
+    }
+    if (pm->body.n == 0) {
+        lang_raise(vm, LANG_ERR_VALUE, "%%%s needs %s", magic,
+                   !strcmp(magic, "stats") ? "a model: %stats model" : "a statement: %profile f()");
+        lang_module_release(pm);
+        return NULL;
+    }
+    return pm;
+}
+
+static bool show(lang_vm *vm, lang_val v) {
+    lang_mime mime;
+    lang_mime_init(&mime);
+    bool ok = lang_display_value(vm, v, &mime);
+    if (ok) lang_vm_display(vm, &mime, NULL, false);
+    lang_mime_free(&mime);
+    return ok;
+}
+
+/* A report's text and HTML without running anything that could raise. */
+static void report_text(lang_val rep, lang_mime *mime) {
+    const lang_type *t = rep.kind == LANG_OBJ ? rep.u.o->type : NULL;
+    if (t && t->display) t->display(NULL, rep.u.o, mime);
+}
+
+static bool m_profile(lang_vm *vm, const lang_stmt *s, const lang_module *m) {
+    lang_module *pm = parse_magic_args(vm, s, m, "profile");
+    if (!pm) return false;
+    void *prof = lang_instruments_profile_begin(vm);
+    if (!prof) {
+        lang_module_release(pm);
+        return false;
+    }
+    double t0 = now_s();
+    lang_val v;
+    bool ok = lang_eval_module(vm, pm, false, &v);
+    double wall = now_s() - t0;
+    lang_module_release(pm);
+    if (ok) lang_val_release(v);
+    lang_val rep;
+    if (!lang_instruments_profile_end(vm, prof, wall, &rep)) return false;
+    /* A statement that failed still shows what ran until then. */
+    if (!ok) {
+        /* The error stays pending; showing the report needs no new one. */
+        lang_mime mime;
+        lang_mime_init(&mime);
+        report_text(rep, &mime);
+        lang_vm_display(vm, &mime, NULL, false);
+        lang_mime_free(&mime);
+    } else {
+        ok = show(vm, rep);
+    }
+    lang_val_release(rep);
+    return ok;
+}
+
+static bool m_stats(lang_vm *vm, const lang_stmt *s, const lang_module *m) {
+    lang_module *pm = parse_magic_args(vm, s, m, "stats");
+    if (!pm) return false;
+    lang_val v;
+    bool ok = lang_eval_module(vm, pm, true, &v);
+    lang_module_release(pm);
+    if (!ok) return false;
+    lang_val model = v, opt = lang_none();
+    if (lang_is_obj(v, &lang_tuple_type) && lang_seq_len(v) == 2) {
+        model = lang_seq_items(v)[0];
+        opt = lang_seq_items(v)[1];
+    }
+    lang_val rep;
+    ok = lang_instruments_stats(vm, model, opt, &rep);
+    lang_val_release(v);
+    if (!ok) return false;
+    ok = show(vm, rep);
+    lang_val_release(rep);
     return ok;
 }
 
@@ -245,11 +368,17 @@ static bool m_history(lang_vm *vm, const char *args) {
 bool lang_magic_run(lang_vm *vm, const lang_stmt *s, const lang_module *m) {
     const char *name = s->u.magic.name->str;
     if (!strcmp(name, "time")) return m_time(vm, s, m);
+    if (!strcmp(name, "profile")) return m_profile(vm, s, m);
+    if (!strcmp(name, "stats")) return m_stats(vm, s, m);
     if (vm->sandbox && (!strcmp(name, "load") || !strcmp(name, "threads")))
         return lang_raise(vm, LANG_ERR_RUNTIME, "%%%s is off in this sandbox", name);
     char *args = args_of(s);
     if (!args) return lang_raise(vm, LANG_ERR_MEMORY, "out of memory");
     bool ok = true;
+    if (lang_session_ext_magic(vm->session, name, args, &ok)) {
+        free(args);
+        return ok;
+    }
     if (!strcmp(name, "help"))
         ok = m_help(vm, args);
     else if (!strcmp(name, "who")) {
@@ -280,7 +409,8 @@ bool lang_magic_run(lang_vm *vm, const lang_stmt *s, const lang_module *m) {
         ok = m_history(vm, args);
     else if (!strcmp(name, "probe") || !strcmp(name, "doctor"))
         ok = lang_probe_magic(vm, !strcmp(name, "doctor"), args);
-    else {
+    else if (lang_debug_magic(vm, name, args, s, m, &ok)) {
+    } else {
         bool known = false;
         for (int i = 0; lang_magic_names[i]; i++) known |= !strcmp(lang_magic_names[i], name);
         if (known) {

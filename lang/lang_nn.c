@@ -12,6 +12,7 @@
  * given, so `seq[0]` is the very Linear the user passed in.
  */
 #include "lang_nn.h"
+#include "lang_debug.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -892,6 +893,32 @@ static bool m_eval(lang_vm *vm, lang_val self, const lang_args *a, lang_val *out
     return true;
 }
 
+/* double(), float(), to(dtype): convert the parameters and buffers in place
+ * (engine: nn_module_to_dtype) and return the module, as PyTorch does. */
+static bool module_convert(lang_vm *vm, lang_val self, nn_dtype dt, lang_val *out) {
+    if (!engine(vm, nn_module_to_dtype(CTX(vm), MO(self)->m, dt))) return false;
+    *out = lang_val_retain(self);
+    return true;
+}
+
+static bool m_double(lang_vm *vm, lang_val self, const lang_args *a, lang_val *out) {
+    if (!lang_parse_args(vm, a, "double", "")) return false;
+    return module_convert(vm, self, NN_FLOAT64, out);
+}
+
+static bool m_float(lang_vm *vm, lang_val self, const lang_args *a, lang_val *out) {
+    if (!lang_parse_args(vm, a, "float", "")) return false;
+    return module_convert(vm, self, NN_FLOAT32, out);
+}
+
+static bool m_to(lang_vm *vm, lang_val self, const lang_args *a, lang_val *out) {
+    lang_val d = lang_none();
+    nn_dtype dt;
+    if (!lang_parse_args(vm, a, "to", "dtype", &d) || !lang_dtype_from(vm, d, "dtype", &dt))
+        return false;
+    return module_convert(vm, self, dt, out);
+}
+
 static bool m_zero_grad(lang_vm *vm, lang_val self, const lang_args *a, lang_val *out) {
     lang_val stn = lang_bool(true);
     if (!lang_parse_args(vm, a, "zero_grad", "|set_to_none", &stn)) return false;
@@ -1113,6 +1140,23 @@ static const lang_method module_methods[] = {
       "Set evaluation mode on the module and every descendant (Dropout passes through); returns "
       "the module.",
       "model.eval()"}},
+    {"double",
+     m_double,
+     {"Module.double", "double()",
+      "Convert every float parameter and buffer (and their gradients) to float64 in place; "
+      "returns the module. Make optimizers after converting: one made before refuses to step.",
+      "model.double()"}},
+    {"float",
+     m_float,
+     {"Module.float", "float()",
+      "Convert every float parameter and buffer to float32 in place; returns the module.",
+      "model.float()"}},
+    {"to",
+     m_to,
+     {"Module.to", "to(dtype)",
+      "Convert every float parameter and buffer to [dtype] (float32 or float64) in place; "
+      "returns the module.",
+      "model.to(float64)"}},
     {"zero_grad",
      m_zero_grad,
      {"Module.zero_grad", "zero_grad(set_to_none=True)",
@@ -1621,6 +1665,11 @@ static optim_obj *as_optim(lang_val v) {
     return lang_is_obj(v, &optim_type) ? (optim_obj *)v.u.o : NULL;
 }
 
+nn_optim *lang_optim_of(lang_val v) {
+    optim_obj *op = as_optim(v);
+    return op ? op->o : NULL;
+}
+
 /* The group's entries in PyTorch 1.13's order, as a new dict. */
 static bool group_dict(lang_vm *vm, optim_obj *op, lang_val *out) {
     const nn_optim_config *c = nn_optim_get_config(op->o);
@@ -1857,7 +1906,8 @@ static bool m_step(lang_vm *vm, lang_val self, const lang_args *a, lang_val *out
         lang_args none = {0, NULL, 0, NULL, NULL};
         if (!lang_vm_call(vm, closure, &none, &loss)) return false;
     }
-    if (!engine(vm, nn_optim_step(CTX(vm), OP(self)->o))) {
+    if (!engine(vm, nn_optim_step(CTX(vm), OP(self)->o)) ||
+        !lang_debug_after_step(vm, OP(self)->o)) {
         lang_val_release(loss);
         return false;
     }

@@ -20,6 +20,10 @@ struct lang_mime; /* lang_value.h names it in a prototype before lang.h defines 
  * not a Module. */
 nn_module *lang_module_of(lang_val v);
 
+/* The engine optimizer behind an Optimizer value (borrowed), or NULL. */
+struct nn_optim;
+struct nn_optim *lang_optim_of(lang_val v);
+
 /* A module's state as a dict of name -> Tensor (new tensor values sharing
  * the state's tensors), and back: a dict of str -> Tensor appended to an
  * initialised [st] (which holds references). TypeError naming [what] for

@@ -8,22 +8,36 @@
  */
 #include <dirent.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "lang_builtins.h"
 #include "lang_class.h"
+#include "lang_debug.h"
 #include "lang_display.h"
 #include "lang_eval.h"
 #include "lang_nn.h"
 #include "lang_tensor.h"
+
+typedef struct ext_magic {
+    char *name;
+    lang_help help; /* strings owned here */
+    lang_ext_magic_fn fn;
+    void *user;
+} ext_magic;
 
 struct lang_session {
     lang_vm vm;
     nn_ctx *ctx;
     char **history;
     int n_history, cap_history;
+    ext_magic *ext;
+    int n_ext;
+    lang_observer_fn observer;
+    void *observer_user;
+    lang_buf tee; /* what the running cell wrote, for the observer */
 };
 
 /* ---- MIME bundles ---- */
@@ -115,7 +129,8 @@ lang_session *lang_session_new(const lang_frontend *fe) {
         return NULL;
     }
     lang_vm_init(&s->vm, s, s->ctx, fe);
-    if (!install_builtins(&s->vm)) {
+    s->vm.dbg = lang_debug_new(&s->vm);
+    if (!s->vm.dbg || !install_builtins(&s->vm)) {
         lang_session_free(s);
         return NULL;
     }
@@ -125,6 +140,16 @@ lang_session *lang_session_new(const lang_frontend *fe) {
 void lang_session_free(lang_session *s) {
     if (!s) return;
     lang_vm_free(&s->vm);
+    lang_debug_free(s->vm.dbg);
+    s->vm.dbg = NULL;
+    for (int i = 0; i < s->n_ext; i++) {
+        free(s->ext[i].name);
+        free((char *)s->ext[i].help.name);
+        free((char *)s->ext[i].help.signature);
+        free((char *)s->ext[i].help.doc);
+    }
+    free(s->ext);
+    lang_buf_free(&s->tee);
     for (int i = 0; i < s->n_history; i++) free(s->history[i]);
     free(s->history);
     nn_ctx_free(s->ctx);
@@ -137,6 +162,9 @@ bool lang_session_exit_requested(lang_session *s, int *code) {
 }
 
 void lang_session_interrupt(lang_session *s) {
+    /* During a pass the debugger has stopped in, the first Ctrl-C opens the
+     * (nndb) prompt at the next node; a second one interrupts. */
+    if (lang_debug_interrupt(s->vm.dbg)) return;
     atomic_store(&s->vm.interrupt, 1);
     nn_ctx_interrupt(s->ctx);
 }
@@ -204,9 +232,17 @@ bool lang_exec(lang_session *s, const char *code, const char *filename, bool int
     vm->steps = 0;
     vm->depth = 0;
     vm->edepth = 0;
+    lang_debug_cell_begin(vm, code ? code : "", filename ? filename : "<input>");
+    bool observed = s->observer != NULL;
+    if (observed) { /* keep the cell's output for the observer */
+        s->tee.len = 0;
+        if (s->tee.data) s->tee.data[0] = 0;
+        vm->tee = &s->tee;
+    }
     lang_val value;
     bool ok =
         lang_eval_code(vm, code ? code : "", filename ? filename : "<input>", interactive, &value);
+    lang_debug_cell_end(vm);
     if (ok && interactive && value.kind != LANG_NONE) {
         ok = lang_display_value(vm, value, &res->value);
         res->has_value = ok && res->value.n > 0;
@@ -219,9 +255,139 @@ bool lang_exec(lang_session *s, const char *code, const char *filename, bool int
         take_error(vm, &res->error);
     }
     nn_ctx_clear_error(s->ctx);
+    if (observed) {
+        vm->tee = NULL;
+        lang_buf_add(&s->tee, "", 0);
+        if (s->observer)
+            s->observer(s->observer_user, code ? code : "", filename ? filename : "<input>", res,
+                        s->tee.data ? s->tee.data : "");
+    }
     /* A no_grad block left by an error restores its mode in __exit__; a
      * grad mode changed by set_grad_enabled stays, as in torch. */
     return ok;
+}
+
+/* ---- extensions (lang.h) ---- */
+
+bool lang_session_add_magic(lang_session *s, const char *name, const char *signature,
+                            const char *doc, lang_ext_magic_fn fn, void *user) {
+    ext_magic *p = realloc(s->ext, sizeof *p * (size_t)(s->n_ext + 1));
+    if (!p) return false;
+    s->ext = p;
+    char hname[64];
+    snprintf(hname, sizeof hname, "%%%s", name);
+    ext_magic *e = &s->ext[s->n_ext];
+    e->name = strdup(name);
+    e->help.name = strdup(hname);
+    e->help.signature = strdup(signature ? signature : hname);
+    e->help.doc = strdup(doc ? doc : "");
+    e->help.example = "";
+    e->fn = fn;
+    e->user = user;
+    if (!e->name || !e->help.name || !e->help.signature || !e->help.doc) return false;
+    s->n_ext++;
+    return true;
+}
+
+bool lang_session_ext_magic(lang_session *s, const char *name, const char *args, bool *ok) {
+    for (int i = 0; i < s->n_ext; i++) {
+        if (strcmp(s->ext[i].name, name)) continue;
+        *ok = s->ext[i].fn(s, s->ext[i].user, args);
+        if (!*ok && s->vm.err == LANG_ERR_NONE)
+            lang_raise(&s->vm, LANG_ERR_RUNTIME, "%%%s failed", name);
+        return true;
+    }
+    return false;
+}
+
+const lang_help *lang_session_ext_help(lang_session *s, const char *name) {
+    for (int i = 0; i < s->n_ext; i++)
+        if (!strcmp(s->ext[i].help.name, name) || !strcmp(s->ext[i].name, name))
+            return &s->ext[i].help;
+    return NULL;
+}
+
+bool lang_session_fail(lang_session *s, lang_err cls, const char *ename, const char *fmt, ...) {
+    char buf[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    /* ename must outlive the error: names come from string literals */
+    return lang_raise_named(&s->vm, cls, ename, "%s", buf);
+}
+
+void lang_session_set_observer(lang_session *s, lang_observer_fn fn, void *user) {
+    s->observer = fn;
+    s->observer_user = user;
+}
+
+static char *error_text(lang_vm *vm) {
+    lang_buf b;
+    lang_buf_init(&b);
+    lang_buf_printf(&b, "%s: %s", vm->ename ? vm->ename : lang_err_name(vm->err),
+                    vm->msg.data ? vm->msg.data : "");
+    lang_vm_clear_error(vm);
+    nn_ctx_clear_error(vm->ctx);
+    return lang_buf_take(&b);
+}
+
+/* The evaluator's position, kept across code an extension runs. */
+typedef struct saved_pos {
+    const char *file;
+    int line;
+    nn_label label;
+} saved_pos;
+
+bool lang_session_run(lang_session *s, const char *code, const char *filename, char **err) {
+    lang_vm *vm = &s->vm;
+    saved_pos p = {vm->file, vm->line, vm->ctx->label};
+    lang_val v;
+    bool ok = lang_eval_code(vm, code ? code : "", filename ? filename : "<drill>", false, &v);
+    lang_val_release(v);
+    vm->file = p.file, vm->line = p.line, vm->ctx->label = p.label;
+    if (!ok) {
+        char *e = error_text(vm);
+        if (err)
+            *err = e;
+        else
+            free(e);
+    }
+    return ok;
+}
+
+int lang_session_truth(lang_session *s, const char *expr, const char *filename, char **err) {
+    lang_vm *vm = &s->vm;
+    saved_pos p = {vm->file, vm->line, vm->ctx->label};
+    lang_val v = lang_none();
+    bool t = false;
+    bool ok = lang_eval_code(vm, expr ? expr : "", filename ? filename : "<check>", true, &v) &&
+              lang_truth(vm, v, &t);
+    lang_val_release(v);
+    vm->file = p.file, vm->line = p.line, vm->ctx->label = p.label;
+    if (!ok) {
+        char *e = error_text(vm);
+        if (err)
+            *err = e;
+        else
+            free(e);
+        return -1;
+    }
+    return t ? 1 : 0;
+}
+
+void lang_session_write(lang_session *s, lang_stream which, const char *text) {
+    lang_vm_write(&s->vm, which, text, strlen(text));
+}
+
+void lang_session_show(lang_session *s, const lang_mime *bundle) {
+    lang_vm_display(&s->vm, bundle, NULL, false);
+}
+
+char *lang_session_readline(lang_session *s, const char *prompt) {
+    lang_vm *vm = &s->vm;
+    if (!vm->fe.readline || (vm->fe.can_read && !vm->fe.can_read(vm->fe.user))) return NULL;
+    return vm->fe.readline(vm->fe.user, prompt, false);
 }
 
 void lang_result_free(lang_result *res) {
@@ -232,6 +398,21 @@ void lang_result_free(lang_result *res) {
     for (int i = 0; i < res->error.n_traceback; i++) free(res->error.traceback[i]);
     free(res->error.traceback);
     memset(res, 0, sizeof *res);
+}
+
+/* ---- the debugger ---- */
+
+bool lang_session_break(lang_session *s, const char *spec, char **err) {
+    lang_vm *vm = &s->vm;
+    lang_vm_clear_error(vm);
+    if (lang_debug_add_break(vm, spec ? spec : "")) return true;
+    if (err) *err = xstrdup(vm->msg.data ? vm->msg.data : "cannot set this breakpoint");
+    lang_vm_clear_error(vm);
+    return false;
+}
+
+void lang_session_break_next(lang_session *s) {
+    lang_debug_break_next(&s->vm);
 }
 
 /* ---- history ---- */

@@ -7,6 +7,7 @@
  * share one implementation: a method is the function with self prepended.
  */
 #include "lang_tensor.h"
+#include "lang_debug.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -2297,7 +2298,10 @@ static bool m_backward(lang_vm *vm, lang_val self, const lang_args *a, lang_val 
                           "backward(): create_graph=True is not supported (no double backward)");
     if (inputs.kind != LANG_NONE)
         return lang_raise(vm, LANG_ERR_VALUE, "backward(): inputs= is not supported");
-    if (!status(vm, nn_backward(CTX(vm), SELF(self), grad, retain))) return false;
+    lang_debug_backward_begin(vm, SELF(self));
+    nn_status st = nn_backward(CTX(vm), SELF(self), grad, retain);
+    lang_debug_backward_end(vm);
+    if (!status(vm, st)) return false;
     *out = lang_none();
     return true;
 }

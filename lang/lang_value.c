@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "lang_class.h"
+#include "lang_debug.h"
 #include "lang_eval.h"
 #include "lang_set.h"
 #include "lang_value_impl.h"
@@ -100,6 +101,7 @@ bool lang_raise_named(lang_vm *vm, lang_err cls, const char *ename, const char *
 }
 
 bool lang_raise_engine(lang_vm *vm) {
+    if (lang_debug_take_error(vm)) return false;
     nn_status st = nn_ctx_status(vm->ctx);
     if (st == NN_OK) {
         lang_raise(vm, LANG_ERR_RUNTIME, "the engine failed without a message");

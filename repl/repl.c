@@ -22,6 +22,7 @@
 #include <readline/history.h>
 #include <readline/readline.h>
 
+#include "drill.h"
 #include "lang.h"
 #include "repl_history.h"
 #include "repl_term.h"
@@ -49,6 +50,7 @@ typedef struct repl {
     bool colour_out;          /* paint stdout */
     bool colour_err;          /* paint stderr */
     bool tty_in;              /* stdin is a terminal */
+    bool readline_ready;      /* readline_setup has run */
     bool bar_ok;              /* stderr is a terminal: progress bars drawn */
     bool bar_shown;           /* a bar is on the screen now */
     long long bar_drawn_ms;   /* when it was last drawn */
@@ -347,6 +349,8 @@ static read_status read_line(const char *prompt, int indent, char **out) {
     return st;
 }
 
+static void readline_setup(void);
+
 static char *fe_readline(void *user, const char *prompt, bool password) {
     repl *r = user;
     bar_erase(r);
@@ -354,7 +358,13 @@ static char *fe_readline(void *user, const char *prompt, bool password) {
     fflush(stdout);
     if (!prompt) prompt = "";
     if (password) return password_line(prompt);
-    if (!r->interactive || !r->tty_in) return plain_line(prompt);
+    if (!r->tty_in) return plain_line(prompt);
+    /* A script run from a terminal reads its nested prompts (the debugger's
+     * (nndb), input()) with readline too: editing, history, completion. */
+    if (!r->readline_ready) {
+        readline_setup();
+        r->readline_ready = true;
+    }
 
     /* A nested prompt inside a running statement (input(), the debugger):
      * Ctrl-C here ends the wait and stops the statement, as in Python. */
@@ -374,6 +384,8 @@ static char *fe_readline(void *user, const char *prompt, bool password) {
         return NULL;
     }
     if (st == READ_EOF) return NULL; /* readline has ended the line */
+    /* Up at the next (nndb) prompt recalls it (this session only, not the file). */
+    if (line && *line && !password) add_history(line);
     return line;
 }
 
@@ -730,12 +742,22 @@ static void repl_free(repl *r) {
     free(r->hist_path);
 }
 
+/* The debugger's stops ask this: a person can answer only at a terminal. */
+static bool fe_can_read(void *user) {
+    const repl *r = user;
+    return r->tty_in;
+}
+
 static lang_frontend frontend_for(repl *r) {
-    lang_frontend fe = {r, fe_display, fe_stream, fe_progress, fe_readline};
+    lang_frontend fe = {r, fe_display, fe_stream, fe_progress, fe_readline, fe_can_read};
     return fe;
 }
 
 int repl_interactive(const char *version) {
+    return repl_interactive_with(version, NULL);
+}
+
+int repl_interactive_with(const char *version, const char *first_cell) {
     repl r;
     memset(&r, 0, sizeof r);
     r.interactive = true;
@@ -745,7 +767,7 @@ int repl_interactive(const char *version) {
     r.bar_ok = isatty(2) == 1;
     lang_frontend fe = frontend_for(&r);
     g_session = lang_session_new(&fe);
-    if (!g_session) {
+    if (!g_session || !drill_install(g_session)) {
         fprintf(stderr, "nndb: cannot start a session (out of memory)\n");
         return 1;
     }
@@ -760,6 +782,7 @@ int repl_interactive(const char *version) {
     g_mode = MODE_PROMPT;
 
     readline_setup();
+    r.readline_ready = true;
     history_open(&r);
     banner(&r, version);
 
@@ -769,6 +792,10 @@ int repl_interactive(const char *version) {
     const char *p2 =
         r.colour_out ? "\001" REPL_SGR_CONT "\002...\001" REPL_SGR_RESET "\002   " : "...   ";
     int status = 0;
+    if (first_cell) { /* nndb drill start ID */
+        bool leave = false;
+        run_code(&r, first_cell, "<start>", &leave, &status);
+    }
     for (;;) {
         cell_status cs = read_cell(&r, p1, p2);
         if (cs == CELL_EOF) break;
@@ -823,6 +850,11 @@ static char *slurp(FILE *f, size_t *len) {
 }
 
 int repl_run_script(const char *path) {
+    return repl_run_script_debug(path, NULL, 0, false);
+}
+
+int repl_run_script_debug(const char *path, const char *const *breaks, int n_breaks,
+                          bool stop_first) {
     bool from_stdin = !path || !strcmp(path, "-");
     FILE *f = from_stdin ? stdin : fopen(path, "rb");
     if (!f) {
@@ -851,14 +883,29 @@ int repl_run_script(const char *path) {
     r.bar_ok = isatty(2) == 1;
     lang_frontend fe = frontend_for(&r);
     g_session = lang_session_new(&fe);
-    if (!g_session) {
+    if (!g_session || !drill_install(g_session)) {
         fprintf(stderr, "nndb: cannot start a session (out of memory)\n");
         free(code);
         return 1;
     }
+    for (int i = 0; i < n_breaks; i++) {
+        char *why = NULL;
+        if (!lang_session_break(g_session, breaks[i], &why)) {
+            fprintf(stderr, "nndb: --break %s: %s\n", breaks[i], why ? why : "not a breakpoint");
+            free(why);
+            lang_session_free(g_session);
+            g_session = NULL;
+            repl_free(&r);
+            free(code);
+            return 2;
+        }
+    }
+    if (stop_first) lang_session_break_next(g_session);
+    g_repl = &r; /* Tab completion at nested prompts ((nndb), input()) */
     bool leave = false;
     int status = 0;
     bool ok = run_code(&r, code, from_stdin ? "<stdin>" : path, &leave, &status);
+    g_repl = NULL;
     signal(SIGINT, SIG_DFL);
     lang_session_free(g_session);
     g_session = NULL;

@@ -62,15 +62,20 @@ run_suite unit build/unit_tests
 run_suite lang-diff tests/diff/run.sh
 run_suite compat tests/compat/run.sh
 run_suite repl tests/repl/run.sh
+run_suite debugger_pty "$PYTHON" tests/repl/test_debugger.py
+run_suite drills "$PYTHON" tests/drills/test_drills.py
 run_suite kernel tests/kernel/run.sh
 [ -x build/test_noalloc ] && run_suite noalloc build/test_noalloc
 ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0} \
+    LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$(pwd)/tests/lsan.supp} \
 UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
     run_suite unit-asan-ubsan build/asan/unit_tests
 
 for replay in build/asan/fuzz/*_replay; do
     [ -x "$replay" ] || continue
-    ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} run_suite "$(basename "$replay")-asan" "$replay"
+    ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} \
+        LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$(pwd)/tests/lsan.supp} \
+        run_suite "$(basename "$replay")-asan" "$replay"
 done
 
 echo "TOTAL: $passed passed, $failed failed"

@@ -113,6 +113,18 @@ static const char *const tokens[] = {
     "range(10**9)",
     "exit()",
     "help(len)",
+    /* the debugger: without input its stops are tracepoints */
+    "%break tanh",
+    "%break nan",
+    "%break backward if out",
+    "%delete all",
+    "%anomaly on",
+    "breakpoint()",
+    "%graph",
+    "tanh(",
+    "log(",
+    "tensor([0.0, 1.0], requires_grad=True)",
+    ".backward()",
 };
 
 static char *from_tokens(const uint8_t *data, size_t size) {

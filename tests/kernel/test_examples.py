@@ -94,6 +94,41 @@ def test_train_mlp_notebook(prefix):
     assert float(m.group(2)) > 0.97, m.group(0)
 
 
+def svgs_of(cell):
+    return [o.data["image/svg+xml"] for o in cell.outputs
+            if o.output_type in ("display_data", "execute_result") and "image/svg+xml" in o.data]
+
+
+def test_inspect_training_notebook(prefix):
+    nb, code = run_notebook("inspect_training.ipynb")
+    m = re.search(r"initial loss ([0-9.]+); a uniform guess gives log\(27\) = 3.296", text_of(code[0]))
+    assert m and float(m.group(1)) > 6, text_of(code[0])  # confidently wrong
+    act = code[1]
+    assert {"text/plain", "text/html"} <= mimes(act, "execute_result")[0]
+    assert "<svg" in act.outputs[0].data["text/html"]  # per-layer histograms
+    assert re.search(r"model\.3 +Tanh", text_of(act))
+    m = re.search(r"initial loss ([0-9.]+)\ntanh saturated: before ([0-9.]+), after ([0-9.]+)",
+                  text_of(code[2]))
+    assert m, text_of(code[2])
+    assert abs(float(m.group(1)) - 3.296) < 0.1  # near log(27) once the init is fixed
+    assert float(m.group(2)) > 0.5 and float(m.group(3)) < float(m.group(2)) / 2
+    train = code[3]
+    # One live plot output, updated in place (nbclient applies the updates).
+    displays = [o for o in train.outputs if o.output_type == "display_data"]
+    assert len(displays) == 1 and "image/svg+xml" in displays[0].data
+    assert displays[0].metadata is not None
+    m = re.search(r"loss after 300 steps ([0-9.]+)", text_of(train))
+    assert m and float(m.group(1)) < 3.0, text_of(train)
+    plot = svgs_of(code[4])
+    assert len(plot) == 1 and "1e-3 guide" in plot[0] and "model.2.weight" in plot[0]
+    assert "log10 upd:data" in text_of(code[5]) and "model.4.weight" in text_of(code[5])
+    assert text_of(code[6]).startswith("gradcheck: passed")
+    assert "10/6000" in text_of(code[6])
+    prof = [o for o in code[7].outputs if o.output_type == "display_data"]
+    assert prof and "<table>" in prof[0].data["text/html"]
+    assert re.search(r"^linear +fwd +2 ", prof[0].data["text/plain"], re.M)
+
+
 @pytest.mark.parametrize("script", sorted(os.path.basename(p)
                                           for p in glob.glob(os.path.join(EXAMPLES, "*.nn"))))
 def test_example_script_runs(script):
@@ -126,3 +161,21 @@ def test_installed_kernelspec(prefix):
     assert specs["nndb"]["resource_dir"] == spec_dir
     assert specs[harness.KERNEL_MESSAGE_MODE]["spec"]["interrupt_mode"] == "message"
     assert specs[harness.KERNEL_SIGNAL_MODE]["spec"]["interrupt_mode"] == "signal"
+
+
+def test_debug_mlp_notebook(prefix):
+    nb, code = run_notebook("debug_mlp.ipynb")
+    stop = [o for o in code[1].outputs if o.output_type == "display_data"
+            and "stopped" in o.data.get("text/plain", "")]
+    assert len(stop) == 1, text_of(code[1])
+    assert "forward linear, op 3 of this statement, in model.2" in stop[0].data["text/plain"]
+    assert "<table" in stop[0].data["text/html"] and "model.2.weight" in stop[0].data["text/html"]
+    back = [o for o in code[2].outputs if o.output_type == "display_data"
+            and "stopped" in o.data.get("text/plain", "")]
+    assert len(back) == 3 and all("backward linear" in o.data["text/plain"] for o in back)
+    svgs = [o.data["image/svg+xml"] for o in code[3].outputs
+            if o.output_type == "display_data" and "image/svg+xml" in o.data]
+    assert len(svgs) == 1 and "model.0" in svgs[0] and "cross_entropy" in svgs[0]
+    nan = text_of(code[4])
+    assert "stopped (breakpoint 3, nan): forward linear" in nan, nan
+    assert "NaN in the leaf tensor bad (input 0 of linear) at index [5, 1]" in nan, nan

@@ -50,7 +50,7 @@ static char *cap_readline(void *user, const char *prompt, bool password) {
 static lang_session *new_session(capture *c) {
     memset(c, 0, sizeof *c);
     c->input = "typed text";
-    lang_frontend fe = {c, cap_display, cap_stream, NULL, cap_readline};
+    lang_frontend fe = {c, cap_display, cap_stream, NULL, cap_readline, NULL};
     return lang_session_new(&fe);
 }
 
@@ -619,23 +619,22 @@ NN_TEST(lang_float_repr) {
     }
 }
 
-/* The ```nndb blocks of docs/language.md, each run as a script (line
- * numbers are kept by blanking the lines outside the blocks). */
-NN_TEST(lang_docs) {
-    const char *path = "docs/language.md";
+/* The ```nndb blocks of a doc page, run as one script (line numbers kept,
+ * so failures point into the page). Returns the failures; *blocks gets the
+ * number of blocks. */
+static int run_doc(const char *path, int *blocks) {
+    *blocks = 0;
     char *text = read_file(path);
-    CHECK_MSG(text != NULL, "cannot read %s", path);
-    if (!text) return;
+    if (!text) return -1;
     lang_buf b;
     lang_buf_init(&b);
     bool in_block = false;
-    int blocks = 0;
     for (char *p = text; *p;) {
         char *nl = strchr(p, '\n');
         size_t n = nl ? (size_t)(nl - p) : strlen(p);
         if (!in_block && n >= 7 && !strncmp(p, "```nndb", 7)) {
             in_block = true;
-            blocks++;
+            (*blocks)++;
         } else if (in_block && n >= 3 && !strncmp(p, "```", 3)) {
             in_block = false;
         } else if (in_block) {
@@ -644,9 +643,23 @@ NN_TEST(lang_docs) {
         lang_buf_add(&b, "\n", 1);
         p = nl ? nl + 1 : p + n;
     }
-    CHECK(blocks >= 5);
     int f = run_text(path, b.data ? b.data : "");
-    CHECK_MSG(f == 0, "%d expectations in %s failed", f, path);
     lang_buf_free(&b);
     free(text);
+    return f;
+}
+
+/* docs/language.md and docs/instruments.md: their examples run as tests. */
+NN_TEST(lang_docs) {
+    static const struct {
+        const char *path;
+        int min_blocks;
+    } pages[] = {{"docs/language.md", 5}, {"docs/instruments.md", 8}};
+    for (size_t i = 0; i < sizeof pages / sizeof pages[0]; i++) {
+        int blocks = 0;
+        int f = run_doc(pages[i].path, &blocks);
+        CHECK_MSG(f >= 0, "cannot read %s", pages[i].path);
+        CHECK_MSG(blocks >= pages[i].min_blocks, "%s has %d nndb blocks", pages[i].path, blocks);
+        CHECK_MSG(f == 0, "%d expectations in %s failed", f, pages[i].path);
+    }
 }

@@ -1,0 +1,377 @@
+#!/usr/bin/python3
+"""The drills end to end: `nndb drill check` on malformed files (each error
+at file:line), a scripted learner in the REPL (pty) and through the Jupyter
+kernel (jupyter_client) — a wrong prediction, a failed attempt, a hint, the
+fix, the quiz, reflect, export — with the exported evidence validated
+against docs/drill-evidence.schema.json; progress that survives kill -9;
+two sessions saving at once. Prints "N passed, M failed".
+
+    /usr/bin/python3 tests/drills/test_drills.py [NAME...]
+"""
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+
+import jsonschema
+import pexpect
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+NNDB = os.environ.get("NNDB", os.path.join(ROOT, "build", "nndb"))
+SCHEMA = json.load(open(os.path.join(ROOT, "docs", "drill-evidence.schema.json")))
+PROMPT = r"nndb>(?:\x1b\[0m)? "
+
+
+class Env:
+    def __init__(self):
+        self.dir = tempfile.mkdtemp(prefix="nndb-drills-")
+        self.home = os.path.join(self.dir, "home")
+        self.data = os.path.join(self.dir, "data")
+        self.work = os.path.join(self.dir, "work")
+        for d in (self.home, self.work):
+            os.makedirs(d)
+
+    def vars(self, **extra):
+        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": self.home,
+               "XDG_DATA_HOME": self.data, "XDG_STATE_HOME": os.path.join(self.dir, "state"),
+               "TERM": "xterm", "NO_COLOR": "1", "LANG": "C.UTF-8", "INPUTRC": "/dev/null",
+               "USER": "ada"}
+        for k in ("ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS"):
+            if k in os.environ:
+                env[k] = os.environ[k]
+        env.update(extra)
+        return env
+
+    def run(self, args, **extra):
+        return subprocess.run([NNDB] + args, capture_output=True, text=True, cwd=self.work,
+                              env=self.vars(**extra), timeout=120)
+
+    def write(self, name, text):
+        p = os.path.join(self.work, name)
+        with open(p, "w") as f:
+            f.write(text)
+        return p
+
+    def progress(self, drill_id):
+        with open(os.path.join(self.data, "nndb", "drills", drill_id + ".json")) as f:
+            return json.load(f)
+
+    def close(self):
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+GOOD = """---
+id: tiny
+title: A tiny drill
+level: 1
+minutes: 5
+teaches: the runner
+---
+
+## read: Read this
+Some text.
+
+## do: Make x zero
+```setup
+x = tensor([1.0, 2.0])
+```
+```check
+x.sum().item() == 0.0
+```
+```reference
+x = x - x
+```
+hint: subtract x from itself
+
+## quiz: Which?
+choice: wrong
+choice*: right
+"""
+
+
+def test_check_accepts_the_shipped_lessons(env):
+    lessons = sorted(os.path.join(ROOT, "drills", "lessons", f)
+                     for f in os.listdir(os.path.join(ROOT, "drills", "lessons")) if f.endswith(".md"))
+    assert len(lessons) >= 4
+    r = env.run(["drill", "check"] + lessons)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert f"{len(lessons)} passed, 0 failed" in r.stdout
+
+
+def test_malformed_files_get_file_line_errors(env):
+    cases = {
+        "nofront.md": ("## read: x\ntext\n", "nofront.md:1: a drill starts with front matter"),
+        "kind.md": (GOOD.replace("## quiz: Which?", "## exam: Which?"), "kind.md:24: unknown step kind 'exam'"),
+        "nocheck.md": (GOOD.replace("```check\nx.sum().item() == 0.0\n```\n", ""), "nocheck.md:12: a do step needs a ```check block"),
+        "alwaystrue.md": (GOOD.replace("x.sum().item() == 0.0", "True").replace("id: tiny", "id: alwaystrue"),
+                          "alwaystrue.md:17: the check is already true before the reference solution"),
+        "raises.md": (GOOD.replace("x = x - x", "x = x - undefined_name").replace("id: tiny", "id: raises"),
+                      "raises.md:20: the reference solution raised NameError"),
+        "unclosed.md": (GOOD.replace("```reference\nx = x - x\n```", "```reference\nx = x - x\n"),
+                        "unclosed.md:19: the ```reference block is not closed"),
+        "noright.md": (GOOD.replace("choice*: right", "choice: right"), "noright.md:24: mark the right choice"),
+    }
+    for name, (text, want) in cases.items():
+        p = env.write(name, text)
+        r = env.run(["drill", "check", p])
+        assert r.returncode == 1, (name, r.stdout, r.stderr)
+        assert want in r.stderr, (name, r.stderr)
+    p = env.write("tiny.md", GOOD)
+    r = env.run(["drill", "check", p])
+    assert r.returncode == 0 and "1 passed, 0 failed" in r.stdout, r.stdout + r.stderr
+
+
+def test_new_writes_a_skeleton_that_checks(env):
+    drills = os.path.join(env.dir, "mine")
+    r = env.run(["drill", "new", "my-drill"], NNDB_DRILLS_PATH=drills)
+    assert r.returncode == 0, r.stderr
+    p = os.path.join(drills, "my-drill.md")
+    assert os.path.exists(p)
+    r = env.run(["drill", "check", p])
+    assert r.returncode == 0, r.stdout + r.stderr
+    r = env.run(["drill", "list"], NNDB_DRILLS_PATH=drills)
+    assert "my-drill" in r.stdout and "loss-at-init" in r.stdout, r.stdout
+
+
+def learner_repl(env, drills_path=None):
+    extra = {"NNDB_DRILLS_PATH": drills_path} if drills_path else {}
+    c = pexpect.spawn(NNDB, ["drill", "start", "loss-at-init"], env=env.vars(**extra), cwd=env.work,
+                      encoding="utf-8", timeout=30, dimensions=(40, 160))
+    return c
+
+
+def test_scripted_learner_in_the_repl(env):
+    c = learner_repl(env)
+    c.expect(r"\[loss-at-init\] step 1 of 5")
+    c.expect(PROMPT)
+    c.sendline("%drill next")
+    c.expect("step 2 of 5")
+    c.expect(PROMPT)
+    c.sendline("%drill predict about 10, because there are 10 classes")  # a wrong prediction
+    c.expect("Prediction recorded")
+    c.expect("loss at init: 30.6")  # the do step's setup ran
+    c.expect(PROMPT)
+    c.sendline("with no_grad(): model[2].weight.mul_(0.5)")  # a failed attempt
+    c.sendline("")  # a compound statement ends with an empty line, as in Python's REPL
+    c.expect(PROMPT)
+    c.sendline("%drill check")
+    c.expect("Not yet")
+    c.expect(PROMPT)
+    c.sendline("%drill hint")
+    c.expect("Hint 1 of 2")
+    c.expect(PROMPT)
+    c.sendline("with no_grad(): model[2].weight.mul_(0.02); model[2].bias.zero_()")
+    c.sendline("")
+    c.expect(PROMPT)
+    c.sendline("%drill check")
+    c.expect("The check holds")
+    c.expect("step 4 of 5")
+    c.expect(PROMPT)
+    c.sendline("%drill answer a")
+    c.expect("Not quite")
+    c.expect(PROMPT)
+    c.sendline("%drill answer b")
+    c.expect("Right")
+    c.expect(PROMPT)
+    c.sendline("%drill answer The first loss should be log of the class count; I checked it.")
+    c.expect("is done")
+    c.expect(PROMPT)
+    c.sendline("%drill export json ev.json")
+    c.expect("Evidence written to ev.json")
+    c.expect(PROMPT)
+    c.sendline("%drill export md ev.md")
+    c.expect(PROMPT)
+    c.sendcontrol("d")
+    c.expect(pexpect.EOF)
+    ev = json.load(open(os.path.join(env.work, "ev.json")))
+    jsonschema.validate(ev, SCHEMA)
+    assert ev["status"] == "done" and ev["user"] == "ada"
+    steps = ev["steps"]
+    assert steps[1]["prediction"]["text"].startswith("about 10")
+    fa = steps[2]["failed_attempt"]
+    assert "mul_(0.5)" in fa["code"], fa
+    assert "mul_(0.02)" in steps[2]["passed"]["code"]
+    assert steps[2]["hints_used"] == 1 and steps[2]["attempts"] == 2
+    assert [a["correct"] for a in steps[3]["answers"]] == [False, True]
+    md = open(os.path.join(env.work, "ev.md")).read()
+    assert "**Failed attempt**" in md and "mul_(0.5)" in md and "Prediction: about 10" in md
+    # the saved progress is the same document
+    jsonschema.validate(env.progress("loss-at-init"), SCHEMA)
+
+
+def test_resume_after_kill_9(env):
+    c = learner_repl(env)
+    c.expect(PROMPT)
+    c.sendline("%drill next")
+    c.expect(PROMPT)
+    c.sendline("%drill predict 2.3")
+    c.expect(PROMPT)
+    # a save per iteration (each %drill check records an attempt); kill -9 mid-stream
+    c.sendline("for i in range(100000):")
+    c.sendline("    %drill check")
+    c.sendline("")
+    c.expect("Not yet")
+    time.sleep(0.5)
+    os.kill(c.pid, signal.SIGKILL)
+    c.close(force=True)
+    p = env.progress("loss-at-init")  # whole and valid, whatever instant the kill hit
+    jsonschema.validate(p, SCHEMA)
+    assert p["step"] == 2 and p["steps"][2]["attempts"] >= 2, p["steps"][2]
+    c = learner_repl(env)
+    c.expect("Resuming loss-at-init at step 3 of 5")
+    c.expect("loss at init: 30.6")
+    c.expect(PROMPT)
+    c.sendcontrol("d")
+    c.expect(pexpect.EOF)
+
+
+TWO = """---
+id: two
+title: Two sessions
+minutes: 1
+teaches: locking
+---
+
+## do: Set x to 2
+```setup
+x = 1
+```
+```check
+x == 2
+```
+```reference
+x = 2
+```
+"""
+
+
+def test_two_sessions_save_at_once(env):
+    # a drill whose first step is a do step, so each %drill check saves
+    # (an attempt), whichever session started or resumed first
+    drills = os.path.join(env.dir, "mine")
+    os.makedirs(drills)
+    with open(os.path.join(drills, "two.md"), "w") as f:
+        f.write(TWO)
+    script = "%drill start two\nfor i in range(200):\n    %drill check\n"
+    p = env.write("two.nn", script)
+    procs = [subprocess.Popen([NNDB, "run", p], cwd=env.work, env=env.vars(NNDB_DRILLS_PATH=drills),
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+             for _ in range(2)]
+    for pr in procs:
+        pr.wait(timeout=120)
+    for pr in procs:
+        assert pr.returncode == 0, pr.stderr.read() if pr.stderr else ""
+    data = env.progress("two")
+    jsonschema.validate(data, SCHEMA)
+    assert 200 <= data["steps"][0]["attempts"] <= 400, data["steps"][0]["attempts"]
+    leftovers = [f for f in os.listdir(os.path.join(env.data, "nndb", "drills")) if ".tmp." in f]
+    assert not leftovers, leftovers
+
+
+def test_scripted_learner_through_the_kernel(env):
+    sys.path.insert(0, os.path.join(ROOT, "tests", "kernel"))
+    from jupyter_client.manager import KernelManager
+    prefix = os.path.join(env.dir, "prefix")
+    subprocess.run([NNDB, "install-kernel", "--prefix", prefix], check=True, capture_output=True)
+    os.environ["JUPYTER_PATH"] = os.path.join(prefix, "share", "jupyter")
+    km = KernelManager(kernel_name="nndb")
+    km.start_kernel(env=env.vars())
+    kc = km.client()
+    kc.start_channels()
+    try:
+        kc.wait_for_ready(timeout=30)
+
+        def run(code):
+            outs = []
+            reply = kc.execute_interactive(code, timeout=60, output_hook=outs.append)
+            return reply["content"], outs
+
+        rep, outs = run("%drill start label-bugs")
+        assert rep["status"] == "ok", rep
+        md = [o["content"]["data"] for o in outs if o["msg_type"] == "display_data"]
+        assert md and "text/markdown" in md[0] and "label-bugs" in md[0]["text/markdown"]
+        run("%drill next")
+        run("%drill predict about one third")
+        rep, outs = run("%drill check")
+        text = "".join(o["content"].get("text", "") for o in outs if o["msg_type"] == "stream")
+        assert "Not yet" in text, text
+        run("%drill hint")
+        run("y_fixed = (train.y + 2) % 3")
+        rep, outs = run("%drill check")
+        text = "".join(o["content"].get("text", "") for o in outs if o["msg_type"] == "stream")
+        assert "The check holds" in text, text
+        run("%drill answer b")
+        run("%drill answer Shifted labels make val accuracy fall below chance.")
+        rep, outs = run("%drill export json " + os.path.join(env.work, "k.json"))
+        assert rep["status"] == "ok", rep
+    finally:
+        kc.stop_channels()
+        km.shutdown_kernel(now=True)
+    ev = json.load(open(os.path.join(env.work, "k.json")))
+    jsonschema.validate(ev, SCHEMA)
+    assert ev["status"] == "done"
+    assert "failed_attempt" in ev["steps"][2]
+
+
+def test_report_over_a_class(env):
+    klass = os.path.join(env.dir, "class")
+    os.makedirs(klass)
+    for user, attempt in (("ada", "model[2].weight.mul_(0.5)"), ("bob", "model[2].weight.mul_(0.5)"),
+                          ("cy", "model[2].bias.zero_()")):
+        c = pexpect.spawn(NNDB, ["drill", "start", "loss-at-init"],
+                          env=env.vars(USER=user, XDG_DATA_HOME=os.path.join(env.dir, user)),
+                          cwd=env.work, encoding="utf-8", timeout=30)
+        c.expect(PROMPT)
+        for line in ("%drill next", f"%drill predict {user} thinks 2.3",
+                     f"with no_grad(): {attempt}\n", "%drill check", "%drill hint",
+                     f"%drill export json {klass}/{user}.json"):
+            c.sendline(line)  # a compound statement ends with its empty line
+            c.expect(PROMPT)
+        c.sendcontrol("d")
+        c.expect(pexpect.EOF)
+    r = env.run(["drill", "report", klass])
+    assert r.returncode == 0, r.stderr
+    out = r.stdout
+    assert "# Drill report: 3 records" in out, out
+    assert "| loss-at-init | ada | in progress |" in out and "| loss-at-init | cy |" in out, out
+    assert "| loss-at-init | bob | bob thinks 2.3 |" in out, out
+    assert "| loss-at-init | `with no_grad(): model[2].weight.mul_(0.5)` | 2 |" in out, out
+    r = env.run(["drill", "report", "--csv", klass])
+    lines = r.stdout.strip().splitlines()
+    assert lines[0].startswith("drill,learner,status") and len(lines) == 4, r.stdout
+    assert lines[1].split(",")[4] == "1", lines[1]  # one hint
+
+
+def main(argv):
+    tests = [(n, f) for n, f in globals().items() if n.startswith("test_") and callable(f)]
+    if argv:
+        tests = [(n, f) for n, f in tests if any(w in n for w in argv)]
+    passed = failed = 0
+    for name, fn in tests:
+        env = Env()
+        t0 = time.monotonic()
+        try:
+            fn(env)
+        except Exception as e:  # noqa: BLE001
+            failed += 1
+            tb = traceback.extract_tb(e.__traceback__)
+            detail = str(e) or type(e).__name__
+            if isinstance(e, (pexpect.TIMEOUT, pexpect.EOF)):
+                detail = type(e).__name__ + ": " + detail[-900:]
+            print(f"FAIL {name} (line {tb[-1].lineno if tb else '?'}): {detail[:2000]}")
+        else:
+            passed += 1
+            print(f"ok   {name} ({time.monotonic() - t0:.1f} s)")
+        finally:
+            env.close()
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

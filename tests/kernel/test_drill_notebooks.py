@@ -1,0 +1,77 @@
+"""`nndb drill notebook ID` for every shipped lesson: the notebook is valid
+nbformat, opens on the nndb kernel, and, with its work cells filled by a
+scripted learner (a prediction, the reference solution, the right answer),
+runs top to bottom through nbclient with no error and ends the drill."""
+import os
+import re
+import subprocess
+import tempfile
+
+import nbformat
+import pytest
+from nbclient import NotebookClient
+
+import harness
+
+LESSONS = os.path.join(harness.ROOT, "drills", "lessons")
+pytestmark = pytest.mark.skipif(not harness.IS_NNDB, reason="drills are nndb's")
+
+
+def fence(text, kind):
+    m = re.search(r"^```" + kind + r"\n(.*?)^```", text, re.S | re.M)
+    return m.group(1) if m else None
+
+
+def steps_of(text):
+    """(kind, body) per step, in order."""
+    parts = re.split(r"^## (read|predict|do|quiz|reflect):.*$", text, flags=re.M)
+    return list(zip(parts[1::2], parts[2::2]))
+
+
+@pytest.mark.parametrize("lesson", sorted(f[:-3] for f in os.listdir(LESSONS) if f.endswith(".md")))
+def test_generated_notebook_runs(lesson, tmp_path):
+    out = tmp_path / f"{lesson}.ipynb"
+    env = dict(os.environ, XDG_DATA_HOME=str(tmp_path / "data"))
+    r = subprocess.run([harness.NNDB, "drill", "notebook", lesson, "-o", str(out)],
+                       capture_output=True, text=True, env=env, timeout=60)
+    assert r.returncode == 0, r.stderr
+    nb = nbformat.read(str(out), as_version=4)
+    nbformat.validate(nb)
+    assert nb.nbformat_minor == 5 and nb.metadata.kernelspec.name == "nndb"
+    text = open(os.path.join(LESSONS, lesson + ".md")).read()
+    steps = steps_of(text)
+    work = [c for c in nb.cells if c.cell_type == "code"][1:]  # after %drill start
+    assert len(work) == len(steps)
+    for cell, (kind, body) in zip(work, steps):
+        if kind == "predict":
+            cell.source = "%drill predict a scripted prediction"
+        elif kind == "do":
+            cell.source = fence(body, "reference") + "%drill check"
+        elif kind == "quiz":
+            right = re.search(r"^choice\*: ", body, re.M)
+            if right:
+                choices = re.findall(r"^choice\*?: ", body, re.M)
+                idx = [i for i, c in enumerate(choices) if c.startswith("choice*")][0]
+                cell.source = f"%drill answer {'abcdefgh'[idx]}"
+            else:
+                cell.source = "%drill answer " + re.search(r"^example: (.*)$", body, re.M).group(1)
+        elif kind == "reflect":
+            cell.source = "%drill answer A scripted explanation."
+    cell = nbformat.v4.new_code_cell(f"%drill export json {tmp_path / 'ev.json'}")
+    nb.cells.append(cell)
+    old = os.environ.get("XDG_DATA_HOME")
+    os.environ["XDG_DATA_HOME"] = str(tmp_path / "data")
+    try:
+        NotebookClient(nb, kernel_name=harness.KERNEL, timeout=180,
+                       resources={"metadata": {"path": str(tmp_path)}}).execute()
+    finally:
+        if old is None:
+            os.environ.pop("XDG_DATA_HOME", None)
+        else:
+            os.environ["XDG_DATA_HOME"] = old
+    for c in nb.cells:
+        for o in c.get("outputs", []):
+            assert o.output_type != "error", f"{lesson}: {o.get('ename')}: {o.get('evalue')}"
+    import json
+    ev = json.load(open(tmp_path / "ev.json"))
+    assert ev["status"] == "done", [s["done"] for s in ev["steps"]]
