@@ -444,6 +444,8 @@ void lang_vm_free(lang_vm *vm) {
     lang_vm_clear_error(vm);
     lang_import_free(vm);
     lang_function_free(vm);
+    lang_val_release(vm->warned);
+    vm->warned = lang_none();
     lang_class_sweep(vm);
     free(vm->usermod);
     vm->usermod = NULL;
@@ -1972,6 +1974,11 @@ static bool decorate(lang_vm *vm, lang_frame *f, lang_expr **decs, int n, lang_v
         *v = r;
     }
     return true;
+}
+
+const char *lang_vm_source_line(lang_vm *vm, int line, size_t *len) {
+    lang_frame *f = vm->frame;
+    return f && f->mod ? lang_module_line(f->mod, line, len) : NULL;
 }
 
 bool lang_vm_frame_method(lang_vm *vm, lang_obj **owner, lang_val *self) {

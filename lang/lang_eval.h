@@ -183,6 +183,8 @@ struct lang_vm {
      * 3.11 does (". Did you mean: 'zeros'?"); str(e) leaves it out. */
     char hint[96];
     struct lang_function_state *functions; /* autograd.Function records (lang_function.c) */
+    lang_val warned;   /* warnings shown once: a dict of "file:line:category:text" */
+    bool warnings_off; /* warnings.filterwarnings("ignore") */
 };
 
 /* Raise with a class name that lang_err has no value for ("OverflowError",
@@ -273,6 +275,9 @@ bool lang_eval_code(lang_vm *vm, const char *code, const char *filename, bool wa
                     lang_val *value);
 /* Run a parsed module (takes over the caller's reference to [m]). */
 bool lang_eval_module(lang_vm *vm, lang_module *m, bool want_value, lang_val *value);
+/* The text of line [line] of the running code (without its newline) and
+ * its length, or NULL. */
+const char *lang_vm_source_line(lang_vm *vm, int line, size_t *len);
 /* The class that defines the running method and its first argument
  * (borrowed), for zero-argument super(); false outside a method. */
 bool lang_vm_frame_method(lang_vm *vm, lang_obj **owner, lang_val *self);

@@ -1848,6 +1848,107 @@ static bool dataclasses_init(lang_vm *vm, lang_val mod) {
     return ok;
 }
 
+/* ------------------------------------------------------------------ warnings */
+
+bool lang_std_warn(lang_vm *vm, const char *category, const char *text) {
+    if (vm->warnings_off) return true;
+    const char *file = vm->file ? vm->file : "<input>";
+    char abs[4096];
+    if (file[0] != '<' && realpath(file, abs)) file = abs;
+    int line = vm->line;
+    lang_buf key;
+    lang_buf_init(&key);
+    lang_buf_printf(&key, "%s:%d:%s:%s", file, line, category, text);
+    if (vm->warned.kind == LANG_NONE && !lang_dict_new(vm, &vm->warned)) {
+        lang_buf_free(&key);
+        return false;
+    }
+    lang_val k, dummy;
+    bool found;
+    if (!lang_str_from_buf(vm, &key, &k)) return false;
+    bool ok = lang_dict_get(vm, vm->warned, k, &dummy, &found);
+    if (ok && found) lang_val_release(dummy);
+    if (ok && !found) ok = lang_dict_set(vm, vm->warned, k, lang_bool(true));
+    lang_val_release(k);
+    if (!ok || found) return ok;
+    lang_buf b;
+    lang_buf_init(&b);
+    lang_buf_printf(&b, "%s:%d: %s: %s\n", file, line, category, text);
+    size_t n;
+    const char *src = lang_vm_source_line(vm, line, &n);
+    if (src) {
+        while (n && (*src == ' ' || *src == '\t')) src++, n--;
+        lang_buf_puts(&b, "  ");
+        lang_buf_add(&b, src, n);
+        lang_buf_puts(&b, "\n");
+    }
+    lang_vm_write(vm, LANG_STDERR, b.data ? b.data : "", b.len);
+    lang_buf_free(&b);
+    return true;
+}
+
+static bool w_warn(lang_vm *vm, const lang_args *a, lang_val *out) {
+    lang_val msg, cat = lang_none(), level = lang_int(1), source = lang_none();
+    if (!lang_parse_args(vm, a, "warn", "message|category,stacklevel,source", &msg, &cat, &level,
+                         &source))
+        return false;
+    const char *cname = "UserWarning";
+    lang_buf text;
+    lang_buf_init(&text);
+    if (lang_is_instance(msg) && lang_instance_of_val(msg)->cls->flags & LANG_CLASS_EXCEPTION)
+        cname = lang_instance_of_val(msg)->cls->name; /* warn(UserWarning("x")) */
+    if (lang_is_class(cat)) {
+        lang_class *c = lang_class_of_val(cat);
+        lang_class *w = lang_builtin_class(vm, "Warning");
+        if (!w || !lang_class_is_subclass(c, w)) {
+            lang_buf_free(&text);
+            return lang_raise(vm, LANG_ERR_TYPE, "category must be a Warning subclass, not '%s'",
+                              c->name);
+        }
+        cname = c->name;
+    } else if (cat.kind != LANG_NONE) {
+        lang_buf_free(&text);
+        return lang_raise(vm, LANG_ERR_TYPE, "category must be a Warning subclass, not '%s'",
+                          lang_type_name(cat));
+    }
+    if (!lang_str(vm, msg, &text)) {
+        lang_buf_free(&text);
+        return false;
+    }
+    bool ok = lang_std_warn(vm, cname, text.data ? text.data : "");
+    lang_buf_free(&text);
+    if (ok) *out = lang_none();
+    return ok;
+}
+
+static bool w_filter(lang_vm *vm, const lang_args *a, lang_val *out) {
+    /* filterwarnings / simplefilter: "ignore" silences, anything else shows. */
+    lang_val action = a->n ? a->pos[0] : lang_none();
+    for (int k = 0; k < a->nkw && !a->n; k++)
+        if (!strcmp(a->kwnames[k], "action")) action = a->kw[k];
+    if (!lang_is_str(action))
+        return lang_raise(vm, LANG_ERR_TYPE, "the warnings action must be a str");
+    vm->warnings_off = !strcmp(lang_str_cstr(action), "ignore");
+    *out = lang_none();
+    return true;
+}
+
+static const lang_builtin_def warnings_functions[] = {
+    {"warn",
+     w_warn,
+     {"warnings.warn", "warn(message, category=UserWarning, stacklevel=1)",
+      "Show 'file:line: Category: message' and the line on stderr, once per place.",
+      "warnings.warn('lr looks high')"}},
+    {"filterwarnings",
+     w_filter,
+     {"warnings.filterwarnings", "filterwarnings(action, ...)",
+      "'ignore' hides warnings; other actions show them (once per place).", ""}},
+    {"simplefilter",
+     w_filter,
+     {"warnings.simplefilter", "simplefilter(action)", "As filterwarnings.", ""}},
+    {NULL, NULL, {NULL, NULL, NULL, NULL}},
+};
+
 /* ------------------------------------------------------------------ the modules */
 
 static const lang_module_def math_module = {
@@ -1880,6 +1981,8 @@ static const lang_module_def collections_module = {
     .doc = "OrderedDict, defaultdict, Counter.",
     .functions = collections_functions,
 };
+static const lang_module_def warnings_module = {
+    .name = "warnings", .doc = "warn, filterwarnings.", .functions = warnings_functions};
 static const lang_module_def dataclasses_module = {
     .name = "dataclasses",
     .doc = "@dataclass: __init__, __repr__ and __eq__ from annotated fields.",
@@ -1896,7 +1999,8 @@ static const lang_module_def random_module = {
 
 const lang_module_def *const lang_std_modules[] = {
     &math_module, &time_module,        &sys_module,    &os_module,          &os_path_module,
-    &json_module, &collections_module, &random_module, &dataclasses_module, NULL,
+    &json_module, &collections_module, &random_module, &dataclasses_module, &warnings_module,
+    NULL,
 };
 
 /* ------------------------------------------------------------------ iteration builtins */

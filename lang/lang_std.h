@@ -20,4 +20,10 @@ void lang_std_set_argv(int argc, const char *const *argv);
  * with write()); print(..., file=f) uses it. */
 bool lang_std_write_to(lang_vm *vm, lang_val file, const char *text, size_t len);
 
+/* Show a warning as Python does, once per place: "file:line: Category:
+ * text" and the source line, on stderr. [category] is a class name
+ * ("UserWarning"). PyTorch's warnings (mse_loss with a target of another
+ * size) go through this too. */
+bool lang_std_warn(lang_vm *vm, const char *category, const char *text);
+
 #endif

@@ -16,6 +16,7 @@
 #include "lang_builtins.h"
 #include "lang_display.h"
 #include "lang_eval.h" /* slice and builtin layouts, lang_tuple_pack, lang_slice_indices */
+#include "lang_std.h"
 #include "lang_vm.h"
 #include "nn_ops.h"
 
@@ -2078,8 +2079,38 @@ static bool loss2(lang_vm *vm, const lang_args *a, const char *fname, loss_fn fn
     return wrap(vm, fn(CTX(vm), t, target, r), out);
 }
 
+/* torch warns when the target's size differs from the input's: the
+ * Recipe's classic silent-broadcast bug. */
+static bool warn_size(lang_vm *vm, const lang_args *a) {
+    nn_tensor *x = a->n > 0 ? lang_tensor_of(a->pos[0]) : NULL;
+    nn_tensor *y = a->n > 1 ? lang_tensor_of(a->pos[1]) : NULL;
+    if (!x || !y) return true;
+    bool same = x->ndim == y->ndim;
+    for (int d = 0; same && d < x->ndim; d++) same = x->shape[d] == y->shape[d];
+    if (same) return true;
+    lang_val xs, ys;
+    lang_buf b;
+    lang_buf_init(&b);
+    if (!lang_size_new(vm, y->ndim, y->shape, &ys)) return false;
+    if (!lang_size_new(vm, x->ndim, x->shape, &xs)) {
+        lang_val_release(ys);
+        return false;
+    }
+    lang_buf_puts(&b, "Using a target size (");
+    bool ok = lang_repr(vm, ys, &b);
+    lang_buf_puts(&b, ") that is different to the input size (");
+    ok = ok && lang_repr(vm, xs, &b);
+    lang_buf_puts(&b, "). This will likely lead to incorrect results due to broadcasting. Please "
+                      "ensure they have the same size.");
+    lang_val_release(xs);
+    lang_val_release(ys);
+    if (ok) ok = lang_std_warn(vm, "UserWarning", b.data);
+    lang_buf_free(&b);
+    return ok;
+}
+
 static bool f_mse_loss(lang_vm *vm, const lang_args *a, lang_val *out) {
-    return loss2(vm, a, "mse_loss", nn_mse_loss, out);
+    return warn_size(vm, a) && loss2(vm, a, "mse_loss", nn_mse_loss, out);
 }
 static bool f_bce(lang_vm *vm, const lang_args *a, lang_val *out) {
     return loss2(vm, a, "binary_cross_entropy", nn_binary_cross_entropy, out);
