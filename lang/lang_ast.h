@@ -76,6 +76,9 @@ typedef struct lang_name {
     const char *str; /* NUL-terminated */
     uint32_t len;
     uint32_t hash; /* lang_name_hash(str, len) */
+    /* The same text interned in the running session's nn_ctx, set by the
+     * evaluator on first use, so attribute tables compare pointers. */
+    const char *interned;
 } lang_name;
 
 uint32_t lang_name_hash(const char *s, size_t n);
