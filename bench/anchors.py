@@ -2,10 +2,12 @@
 
     anchors.py matmul N THREADS REPS
     anchors.py mlp IN HIDDEN OUT BATCH THREADS STEPS
+    anchors.py random randn|rand N REPS
 
 Prints one line in the format the nndb programs use (bench/bench_*.c):
     RESULT seconds=<median> gflops=<..>                       (matmul)
     RESULT ms=<median ms/step> maxrss_kib=<..> loss_first=.. loss_last=..  (mlp)
+    RESULT seconds=<median> ms=<..>                            (random)
 The thread count is fixed through the environment before NumPy or torch is
 imported (BLAS reads it once), and again with torch.set_num_threads.
 """
@@ -78,9 +80,29 @@ def bench_mlp(n_in, hidden, n_out, batch, threads, steps):
     print(f"RESULT ms={med * 1e3:.6g} maxrss_kib={rss} loss_first={first:.6f} loss_last={last:.6f}")
 
 
+def bench_random(kind, n, reps):
+    set_threads(1)
+    import torch
+
+    torch.set_num_threads(1)
+    fn = torch.randn if kind == "randn" else torch.rand
+    times = []
+    for r in range(reps + 1):  # the first call is untimed warm-up
+        t0 = time.perf_counter()
+        x = fn(n)
+        dt = time.perf_counter() - t0
+        del x
+        if r:
+            times.append(dt)
+    med = statistics.median(times)
+    print(f"RESULT seconds={med:.9g} ms={med * 1e3:.6g}")
+
+
 def main(argv):
     if len(argv) >= 2 and argv[1] == "matmul" and len(argv) == 5:
         bench_matmul(*map(int, argv[2:]))
+    elif len(argv) == 5 and argv[1] == "random":
+        bench_random(argv[2], int(argv[3]), int(argv[4]))
     elif len(argv) >= 2 and argv[1] == "mlp" and len(argv) == 8:
         bench_mlp(*map(int, argv[2:]))
     else:

@@ -27,6 +27,9 @@ MLPS = [
 MATMULS = [(512, 40), (2048, 5)]
 MATMUL_TARGET = 1.1  # ratio of times; in GFLOP/s that is nndb/numpy >= 1/1.1
 RSS_TARGET = 0.5
+# randn / rand of 10^7 float32 values from the default generator vs torch's
+# (both PyTorch's Mersenne Twister, one thread): (kind, n, reps, target).
+RANDOMS = [("randn", 10**7, 15, 1.5), ("rand", 10**7, 15, 1.5)]
 # Each side runs ROUNDS times, alternating with the other, and keeps its best
 # median: other jobs on a small machine slow a run down, never speed it up.
 ROUNDS = 2
@@ -107,6 +110,16 @@ def main(argv):
     scale = 0.2 if quick else 1.0
     print(f"# nndb benchmarks on {os.cpu_count()} CPUs; medians; ratio = nndb/anchor",
           flush=True)
+    for kind, n, reps, target in RANDOMS:
+        name = f"{kind}_1e7_f32"
+        if only not in name:
+            continue
+        reps = max(3, int(reps * scale))
+        (ours, theirs), _ = pair(
+            [os.path.join(BIN, "bench_random"), kind, str(n), str(reps)],
+            [PY, os.path.join(HERE, "anchors.py"), "random", kind, str(n), str(reps)],
+            1, name, "torch", "ms")
+        emit(name, ours, "torch", theirs, "ms", f"<={target}")
     for threads in (1, 2):
         for n, reps in MATMULS:
             name = f"matmul_{n}_{threads}t"

@@ -859,20 +859,29 @@ static bool drill_magic(lang_session *s, void *user, const char *args) {
         cmd);
 }
 
+static void runner_free(void *user) {
+    runner *r = user;
+    drill_free(r->d);
+    cJSON_Delete(r->state);
+    free(r);
+}
+
 bool drill_install(lang_session *s) {
     runner *r = calloc(1, sizeof *r);
     if (!r) return false;
     r->s = s;
     lang_session_set_observer(s, observe, r);
-    /* The runner lives as long as the process's sessions do: front ends
-     * make one session and keep it (the small struct is not freed). */
-    return lang_session_add_magic(s, "drill",
-                                  "%drill [list | start ID | predict TEXT | check | hint | answer "
-                                  "TEXT | next | status | export [md|json] [PATH] | reset ID]",
-                                  "Guided drills: predict, do until the check holds, answer, "
-                                  "reflect; progress and evidence are "
-                                  "saved per user (docs/drills.md).",
-                                  drill_magic, r);
+    /* The session frees the runner with it (runner_free). */
+    if (lang_session_add_magic(s, "drill",
+                               "%drill [list | start ID | predict TEXT | check | hint | answer "
+                               "TEXT | next | status | export [md|json] [PATH] | reset ID]",
+                               "Guided drills: predict, do until the check holds, answer, "
+                               "reflect; progress and evidence are "
+                               "saved per user (docs/drills.md).",
+                               drill_magic, r, runner_free))
+        return true;
+    runner_free(r);
+    return false;
 }
 
 /* ---- nndb drill check ---- */

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "nn_mem.h"
+#include "nn_random.h"
 #include "nn_text.h"
 
 /* ---- small helpers ---- */
@@ -880,10 +881,16 @@ struct nn_loader {
     int64_t epoch, pos;
     int64_t *order; /* this epoch's row order */
     nn_status status;
+    bool started;      /* torch mode: this epoch's draws are made */
+    bool tail_pending; /* torch mode: RandomSampler's second randperm is due */
 };
 
 static void loader_order(nn_loader *l) {
-    if (l->cfg.shuffle) {
+    if (l->cfg.torch_rng) {
+        l->started = false;
+        l->tail_pending = false;
+        for (int64_t i = 0; i < l->n; i++) l->order[i] = i;
+    } else if (l->cfg.shuffle) {
         nn_rng rng;
         nn_rng_seed(&rng, l->cfg.seed + (uint64_t)l->epoch);
         permute(&rng, l->order, l->n);
@@ -962,12 +969,40 @@ void nn_loader_batch_clear(nn_loader_batch *b) {
     memset(b, 0, sizeof *b);
 }
 
+nn_status nn_loader_start(nn_ctx *ctx, nn_loader *l) {
+    if (!l->cfg.torch_rng || l->started) return NN_OK;
+    nn_rng *src = l->cfg.generator ? l->cfg.generator : &ctx->rng;
+    (void)nn_random_seed_draw(src); /* _BaseDataLoaderIter's _base_seed */
+    if (l->cfg.shuffle) {
+        if (l->cfg.generator) {
+            nn_random_perm_into(l->cfg.generator, l->order, l->n);
+            l->tail_pending = true;
+        } else {
+            nn_rng local;
+            nn_rng_seed(&local, (uint64_t)nn_random_seed_draw(&ctx->rng));
+            nn_random_perm_into(&local, l->order, l->n);
+        }
+    }
+    l->started = true;
+    return NN_OK;
+}
+
+/* RandomSampler's `randperm(n)[:num_samples % n]` after the first one: its
+ * values go unused, so only its n - 1 draws are made. */
+static void loader_tail(nn_loader *l) {
+    if (!l->tail_pending) return;
+    l->tail_pending = false;
+    for (int64_t i = 0; i < l->n - 1; i++) (void)nn_rng_next32(l->cfg.generator);
+}
+
 bool nn_loader_next(nn_ctx *ctx, nn_loader *l, nn_loader_batch *out) {
     nn_loader_batch_clear(out);
     l->status = NN_OK;
+    nn_loader_start(ctx, l);
     int64_t end = nn_loader_num_batches(l) * l->cfg.batch_size;
     if (end > l->n) end = l->n;
     if (l->pos >= end) {
+        loader_tail(l);
         nn_loader_reset(l, l->epoch + 1);
         return false;
     }
@@ -984,5 +1019,7 @@ bool nn_loader_next(nn_ctx *ctx, nn_loader *l, nn_loader_batch *out) {
     }
     out->size = b;
     l->pos += b;
+    /* A last, partial batch is only complete once the sampler is exhausted. */
+    if (l->pos == l->n && l->n % l->cfg.batch_size) loader_tail(l);
     return true;
 }

@@ -141,9 +141,20 @@ nn_dataset *nn_data_alloc(nn_ctx *ctx, const char *name);
 /* ---- DataLoader ---- */
 typedef struct nn_loader_config {
     int64_t batch_size; /* > 0 */
-    bool shuffle;       /* a fresh permutation each epoch, from seed + epoch */
-    uint64_t seed;
-    bool drop_last; /* drop the last batch when it is smaller than batch_size */
+    bool shuffle;       /* a fresh permutation each epoch */
+    uint64_t seed;      /* seeded mode: the permutation comes from seed + epoch */
+    bool drop_last;     /* drop the last batch when it is smaller than batch_size */
+    /* torch mode (torch_rng): each epoch draws as torch.utils.data's
+     * DataLoader with a RandomSampler does. nn_loader_start (iter(loader))
+     * draws the iterator's base seed, 64 bits from [generator] or ctx->rng,
+     * even without shuffle; with shuffle, the permutation is randperm(n) from
+     * [generator] or, without one, from a fresh generator seeded with 63
+     * bits drawn from ctx->rng; with a generator, reaching the end of the
+     * epoch draws the sampler's second (unused) randperm(n) from it, as
+     * RandomSampler's tail does. [generator] is borrowed and must outlive
+     * the loader. */
+    bool torch_rng;
+    nn_rng *generator;
 } nn_loader_config;
 
 typedef struct nn_loader nn_loader;
@@ -172,9 +183,14 @@ void nn_loader_batch_clear(nn_loader_batch *b);
 int64_t nn_loader_num_batches(const nn_loader *l);
 /* The epoch the next batch belongs to (0 first). */
 int64_t nn_loader_epoch(const nn_loader *l);
-/* Restart at the beginning of [epoch] (its order depends only on seed and
- * epoch). */
+/* Restart at the beginning of [epoch] (in seeded mode its order depends
+ * only on seed and epoch; in torch mode the next nn_loader_start or
+ * nn_loader_next draws it). */
 void nn_loader_reset(nn_loader *l, int64_t epoch);
+/* What iter(loader) does in torch mode: the draws of a new epoch (see
+ * nn_loader_config). Called by nn_loader_next when the epoch has not been
+ * started; a no-op in seeded mode and when already started. */
+nn_status nn_loader_start(nn_ctx *ctx, nn_loader *l);
 /* The row order of the current epoch: borrowed, nn_loader_len entries. */
 const int64_t *nn_loader_order(const nn_loader *l);
 int64_t nn_loader_len(const nn_loader *l);

@@ -155,47 +155,100 @@ nn_status nn_init_kaiming_normal_(nn_ctx *ctx, nn_tensor *t, double a, nn_init_m
     return nn_init_normal_(ctx, t, 0.0, std);
 }
 
-/* ---- truncated normal ---- */
+/* ---- truncated normal ----
+ * torch.nn.init.trunc_normal_ as torch 1.13 computes it: uniform_ between
+ * 2 cdf(a') - 1 and 2 cdf(b') - 1, then erfinv_, mul_(std * sqrt(2)),
+ * add_(mean) and clamp_(a, b), each in the tensor's dtype. erfinv is
+ * PyTorch's calc_erfinv (a rational first guess and two Newton steps), its
+ * multiply-adds fused as torch's build fuses them. */
 
 static double norm_cdf(double x) {
-    return 0.5 * erfc(-x / sqrt(2.0));
+    return (1. + erf(x / sqrt(2.))) / 2.;
 }
 
-/* The standard normal quantile: Acklam's rational approximation (relative
- * error 1.2e-9) polished by one Halley step against erfc, which brings it
- * to double precision. */
-static double norm_ppf(double p) {
-    static const double a[] = {-3.969683028665376e+01, 2.209460984245205e+02,
-                               -2.759285104469687e+02, 1.383577518672690e+02,
-                               -3.066479806614716e+01, 2.506628277459239e+00};
-    static const double b[] = {-5.447609879822406e+01, 1.615858368580409e+02,
-                               -1.556989798598866e+02, 6.680131188771972e+01,
-                               -1.328068155288572e+01};
-    static const double c[] = {-7.784894002430293e-03, -3.223964580411365e-01,
-                               -2.400758277161838e+00, -2.549732539343734e+00,
-                               4.374664141464968e+00,  2.938163982698783e+00};
-    static const double d[] = {7.784695709041462e-03, 3.224671290700398e-01, 2.445134137142996e+00,
-                               3.754408661907416e+00};
-    if (p <= 0) return -INFINITY;
-    if (p >= 1) return INFINITY;
-    double x;
-    if (p < 0.02425) {
-        double q = sqrt(-2 * log(p));
-        x = (((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) /
-            ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1);
-    } else if (p <= 1 - 0.02425) {
-        double q = p - 0.5, r = q * q;
-        x = (((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5]) * q /
-            (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1);
+static float erfinv_f32(float y) {
+    static const float a[4] = {0.886226899f, -1.645349621f, 0.914624893f, -0.140543331f};
+    static const float b[4] = {-2.118377725f, 1.442710462f, -0.329097515f, 0.012229801f};
+    static const float c[4] = {-1.970840454f, -1.624906493f, 3.429567803f, 1.641345311f};
+    static const float d[2] = {3.543889200f, 1.637067800f};
+    float ya = fabsf(y);
+    if (ya > 1.0f) return NAN;
+    if (ya == 1.0f) return copysignf(INFINITY, y);
+    float x, z, num, dem;
+    if (ya <= 0.7f) {
+        z = y * y;
+        num = fmaf(fmaf(fmaf(a[3], z, a[2]), z, a[1]), z, a[0]);
+        dem = fmaf(fmaf(fmaf(fmaf(b[3], z, b[2]), z, b[1]), z, b[0]), z, 1.0f);
+        x = y * num / dem;
     } else {
-        double q = sqrt(-2 * log1p(-p));
-        x = -(((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) /
-            ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1);
+        z = sqrtf(-logf((1.0f - ya) / 2.0f));
+        num = fmaf(fmaf(fmaf(c[3], z, c[2]), z, c[1]), z, c[0]);
+        dem = fmaf(fmaf(d[1], z, d[0]), z, 1.0f);
+        x = copysignf(num, y) / dem;
     }
-    double e = norm_cdf(x) - p;
-    double u = e * sqrt(2 * M_PI) * exp(x * x / 2);
-    return x - u / (1 + x * u / 2);
+    const float k = 2.0f / (float)sqrt(3.14159265358979323846);
+    x = x - (erff(x) - y) / (k * expf(-x * x));
+    x = x - (erff(x) - y) / (k * expf(-x * x));
+    return x;
 }
+
+static double erfinv_f64(double y) {
+    static const double a[4] = {0.886226899, -1.645349621, 0.914624893, -0.140543331};
+    static const double b[4] = {-2.118377725, 1.442710462, -0.329097515, 0.012229801};
+    static const double c[4] = {-1.970840454, -1.624906493, 3.429567803, 1.641345311};
+    static const double d[2] = {3.543889200, 1.637067800};
+    double ya = fabs(y);
+    if (ya > 1.0) return NAN;
+    if (ya == 1.0) return copysign(INFINITY, y);
+    double x, z, num, dem;
+    if (ya <= 0.7) {
+        z = y * y;
+        num = fma(fma(fma(a[3], z, a[2]), z, a[1]), z, a[0]);
+        dem = fma(fma(fma(fma(b[3], z, b[2]), z, b[1]), z, b[0]), z, 1.0);
+        x = y * num / dem;
+    } else {
+        z = sqrt(-log((1.0 - ya) / 2.0));
+        num = fma(fma(fma(c[3], z, c[2]), z, c[1]), z, c[0]);
+        dem = fma(fma(d[1], z, d[0]), z, 1.0);
+        x = copysign(num, y) / dem;
+    }
+    const double k = 2.0 / sqrt(3.14159265358979323846);
+    x = x - (erf(x) - y) / (k * exp(-x * x));
+    x = x - (erf(x) - y) / (k * exp(-x * x));
+    return x;
+}
+
+nn_status nn_init_trunc_normal_(nn_ctx *ctx, nn_tensor *t, double mean, double std, double a,
+                                double b) {
+    if (need_float(ctx, "trunc_normal_", t)) return ctx->err.code;
+    if (!(std > 0) || !isfinite(mean) || !(a < b))
+        return nn_error_set(&ctx->err, NN_ERR_VALUE,
+                            "trunc_normal_: needs std > 0, a finite mean and a < b; got mean=%g, "
+                            "std=%g, a=%g, b=%g",
+                            mean, std, a, b);
+    double lo = norm_cdf((a - mean) / std), hi = norm_cdf((b - mean) / std);
+    bool prev = nn_ctx_set_grad(ctx, false);
+    nn_status st = nn_tensor_uniform_(ctx, t, 2 * lo - 1, 2 * hi - 1);
+    nn_ctx_set_grad(ctx, prev);
+    if (st) return st;
+    int64_t n = nn_tensor_numel(t);
+    double scale = std * sqrt(2.);
+    for (int64_t i = 0; i < n; i++) {
+        double v = nn_tensor_get_flat(t, i);
+        if (t->dtype == NN_FLOAT32) {
+            float x = erfinv_f32((float)v) * (float)scale + (float)mean;
+            x = fminf(fmaxf(x, (float)a), (float)b);
+            v = x;
+        } else {
+            double x = erfinv_f64(v) * scale + mean;
+            v = fmin(fmax(x, a), b);
+        }
+        nn_tensor_set_flat(t, i, v);
+    }
+    return NN_OK;
+}
+
+/* ---- orthogonal ---- */
 
 /* Write [v] (numel doubles, row-major) into [t] with one recorded copy, so
  * the storage version bumps once and float32 rounding happens once. */
@@ -208,32 +261,6 @@ static nn_status write_doubles(nn_ctx *ctx, nn_tensor *t, const double *v) {
     nn_tensor_release(src);
     return st;
 }
-
-nn_status nn_init_trunc_normal_(nn_ctx *ctx, nn_tensor *t, double mean, double std, double a,
-                                double b) {
-    if (need_float(ctx, "trunc_normal_", t)) return ctx->err.code;
-    if (!(std > 0) || !isfinite(mean) || !(a < b))
-        return nn_error_set(&ctx->err, NN_ERR_VALUE,
-                            "trunc_normal_: needs std > 0, a finite mean and a < b; got mean=%g, "
-                            "std=%g, a=%g, b=%g",
-                            mean, std, a, b);
-    int64_t n = nn_tensor_numel(t);
-    double *v = malloc(sizeof(double) * (size_t)(n ? n : 1));
-    if (!v) return nn_error_set(&ctx->err, NN_ERR_MEMORY, "trunc_normal_: out of memory");
-    /* Draw uniformly between the CDF values of the bounds and map back
-     * through the quantile; the clamp only guards against round-off. */
-    double lo = norm_cdf((a - mean) / std), hi = norm_cdf((b - mean) / std);
-    for (int64_t i = 0; i < n; i++) {
-        double p = lo + (hi - lo) * nn_rng_uniform(&ctx->rng);
-        double x = mean + std * norm_ppf(p);
-        v[i] = x < a ? a : x > b ? b : x;
-    }
-    nn_status st = write_doubles(ctx, t, v);
-    free(v);
-    return st;
-}
-
-/* ---- orthogonal ---- */
 
 /* Thin QR of the column-major m x n matrix [a] (m >= n) by Householder
  * reflections. On return [q] (column-major m x n) holds Q with each column
@@ -298,9 +325,19 @@ nn_status nn_init_orthogonal_(nn_ctx *ctx, nn_tensor *t, double gain) {
     double *buf = malloc(sizeof(double) * (3 * mn + (size_t)n + (size_t)m * (size_t)n));
     if (!buf) return nn_error_set(&ctx->err, NN_ERR_MEMORY, "orthogonal_: out of memory");
     double *a = buf, *q = buf + mn, *out = buf + 2 * mn, *vs = buf + 3 * mn;
-    /* The normal matrix is drawn row-major [rows, cols]; column-major m x n
-     * storage of its transpose (when flipped) is the same array. */
-    for (size_t i = 0; i < mn; i++) out[i] = nn_rng_normal(&ctx->rng);
+    /* The normal matrix is drawn as torch draws it, tensor.new(rows,
+     * cols).normal_(0, 1) in the tensor's dtype, row-major; column-major
+     * m x n storage of its transpose (when flipped) is the same array. The
+     * QR here is in double, so the result agrees with torch's LAPACK one to
+     * rounding, not bit for bit. */
+    nn_tensor *draw = nn_tensor_empty(ctx, t->dtype, 2, (int64_t[]){rows, cols});
+    if (!draw || nn_tensor_normal_(ctx, draw, 0, 1)) {
+        nn_tensor_release(draw);
+        free(buf);
+        return ctx->err.code;
+    }
+    nn_tensor_to_doubles(draw, out);
+    nn_tensor_release(draw);
     if (flip) {
         memcpy(a, out, sizeof(double) * mn); /* [rows, cols] row-major == [cols x rows] col-major */
     } else {

@@ -44,7 +44,8 @@ nn_status nn_init_kaiming_uniform_(nn_ctx *ctx, nn_tensor *t, double a, nn_init_
 nn_status nn_init_kaiming_normal_(nn_ctx *ctx, nn_tensor *t, double a, nn_init_mode mode,
                                   const char *nonlinearity);
 /* N(mean, std^2) conditioned on [a, b], by the inverse CDF as PyTorch does
- * (PyTorch's defaults: 0, 1, -2, 2). Needs std > 0 and a < b. */
+ * (uniform_, erfinv_, scale, shift, clamp in the tensor's dtype; PyTorch's
+ * defaults: 0, 1, -2, 2). Needs std > 0 and a < b. */
 nn_status nn_init_trunc_normal_(nn_ctx *ctx, nn_tensor *t, double mean, double std, double a,
                                 double b);
 /* A (semi-)orthogonal matrix scaled by [gain]: the tensor viewed as

@@ -386,6 +386,12 @@ nn_module *nn_module_block(nn_ctx *ctx, int64_t n_embd, int64_t n_head, double d
     if (!m) return NULL;
     m->cfg.n_embd = n_embd;
     m->cfg.n_head = n_head;
+    /* Built in nanoGPT's order (ln_1, attn, ln_2, mlp), so the default
+     * initialisations draw from the generator as torch's Block does. */
+    if (add_child_take(ctx, m, "ln1", nn_module_layer_norm(ctx, 1, &n_embd, 1e-5, true)) ||
+        add_child_take(ctx, m, "attn", nn_module_attention(ctx, n_embd, n_head, dropout, bias)) ||
+        add_child_take(ctx, m, "ln2", nn_module_layer_norm(ctx, 1, &n_embd, 1e-5, true)))
+        return fail_free(m);
     nn_module *mlp = module_new(ctx, NN_MODULE_SEQUENTIAL);
     if (!mlp) return fail_free(m);
     if (add_child_index_take(ctx, mlp, nn_module_linear(ctx, n_embd, 4 * n_embd, bias)) ||
@@ -395,11 +401,7 @@ nn_module *nn_module_block(nn_ctx *ctx, int64_t n_embd, int64_t n_head, double d
         nn_module_release(mlp);
         return fail_free(m);
     }
-    if (add_child_take(ctx, m, "ln1", nn_module_layer_norm(ctx, 1, &n_embd, 1e-5, true)) ||
-        add_child_take(ctx, m, "attn", nn_module_attention(ctx, n_embd, n_head, dropout, bias)) ||
-        add_child_take(ctx, m, "ln2", nn_module_layer_norm(ctx, 1, &n_embd, 1e-5, true)) ||
-        add_child_take(ctx, m, "mlp", mlp))
-        return fail_free(m);
+    if (add_child_take(ctx, m, "mlp", mlp)) return fail_free(m);
     if (!bias) {
         /* LayerNorm without a bias (nanoGPT's bias=False): drop the slot. */
         for (int i = 0; i < m->n_children; i++) {
@@ -412,12 +414,16 @@ nn_module *nn_module_block(nn_ctx *ctx, int64_t n_embd, int64_t n_head, double d
     return m;
 }
 
-/* nanoGPT's _init_weights and the scaled residual projections. */
+/* nanoGPT's self.apply(self._init_weights) and then its loop over the
+ * c_proj weights, in torch's order, so the values are torch's: N(0, 0.02)
+ * for wte, wpe, every Linear weight of every block (biases zeroed) and
+ * lm_head (the tied weight is drawn twice, as there), then N(0, 0.02 /
+ * sqrt(2 n_layer)) for each block's attention and MLP projections. */
 static nn_status gpt_init(nn_ctx *ctx, nn_module *m) {
     const nn_gpt_config *c = &m->cfg.gpt;
-    double std = 0.02, proj_std = 0.02 / sqrt(2.0 * (double)c->n_layer);
-    if (nn_init_normal_(ctx, nn_module_param(m->children[0].m, "weight"), 0, std) ||
-        nn_init_normal_(ctx, nn_module_param(m->children[1].m, "weight"), 0, std))
+    double std = 0.02, proj_std = 0.02 / sqrt(2 * (double)c->n_layer);
+    if (nn_init_normal_(ctx, nn_module_param(m->children[0].m, "weight"), 0.0, std) ||
+        nn_init_normal_(ctx, nn_module_param(m->children[1].m, "weight"), 0.0, std))
         return ctx->err.code;
     nn_module *blocks = m->children[3].m;
     for (int l = 0; l < blocks->n_children; l++) {
@@ -426,15 +432,20 @@ static nn_status gpt_init(nn_ctx *ctx, nn_module *m) {
         nn_module *lins[4] = {attn->children[0].m, attn->children[1].m, mlp->children[0].m,
                               mlp->children[2].m};
         for (int i = 0; i < 4; i++) {
-            bool residual = i == 1 || i == 3;
-            if (nn_init_normal_(ctx, lins[i]->params[0].t, 0, residual ? proj_std : std))
-                return ctx->err.code;
+            if (nn_init_normal_(ctx, lins[i]->params[0].t, 0.0, std)) return ctx->err.code;
             if (lins[i]->params[1].t && nn_init_zeros_(ctx, lins[i]->params[1].t))
                 return ctx->err.code;
         }
     }
-    if (!c->tied && nn_init_normal_(ctx, nn_module_param(m->children[5].m, "weight"), 0, std))
+    if (nn_init_normal_(ctx, nn_module_param(m->children[5].m, "weight"), 0.0, std))
         return ctx->err.code;
+    for (int l = 0; l < blocks->n_children; l++) {
+        nn_module *b = blocks->children[l].m;
+        nn_module *attn = b->children[1].m, *mlp = b->children[3].m;
+        if (nn_init_normal_(ctx, attn->children[1].m->params[0].t, 0.0, proj_std) ||
+            nn_init_normal_(ctx, mlp->children[2].m->params[0].t, 0.0, proj_std))
+            return ctx->err.code;
+    }
     return NN_OK;
 }
 
@@ -457,6 +468,11 @@ nn_module *nn_module_gpt(nn_ctx *ctx, const nn_gpt_config *cfg) {
     m->cfg.gpt = c;
     m->cfg.n_embd = c.n_embd;
     m->cfg.n_head = c.n_head;
+    /* nanoGPT's construction order: wte, wpe, the blocks, ln_f, lm_head. */
+    if (add_child_take(ctx, m, "tok_emb", nn_module_embedding(ctx, c.vocab_size, c.n_embd)) ||
+        add_child_take(ctx, m, "pos_emb", nn_module_embedding(ctx, c.block_size, c.n_embd)) ||
+        add_child_take(ctx, m, "drop", nn_module_dropout(ctx, c.dropout)))
+        return fail_free(m);
     nn_module *blocks = module_new(ctx, NN_MODULE_MODULE_LIST);
     if (!blocks) return fail_free(m);
     for (int64_t l = 0; l < c.n_layer; l++)
@@ -470,10 +486,7 @@ nn_module *nn_module_gpt(nn_ctx *ctx, const nn_gpt_config *cfg) {
         nn_tensor_release(ln_f->params[1].t);
         ln_f->params[1].t = NULL;
     }
-    if (add_child_take(ctx, m, "tok_emb", nn_module_embedding(ctx, c.vocab_size, c.n_embd)) ||
-        add_child_take(ctx, m, "pos_emb", nn_module_embedding(ctx, c.block_size, c.n_embd)) ||
-        add_child_take(ctx, m, "drop", nn_module_dropout(ctx, c.dropout)) ||
-        add_child_take(ctx, m, "blocks", blocks) || add_child_take(ctx, m, "ln_f", ln_f) ||
+    if (add_child_take(ctx, m, "blocks", blocks) || add_child_take(ctx, m, "ln_f", ln_f) ||
         add_child_take(ctx, m, "head", nn_module_linear(ctx, c.n_embd, c.vocab_size, false)))
         return fail_free(m);
     if (c.tied) {

@@ -233,42 +233,6 @@ nn_tensor *nn_eye(nn_ctx *ctx, int64_t n, int64_t m, nn_dtype dt) {
     return t;
 }
 
-nn_tensor *nn_rand(nn_ctx *ctx, nn_dtype dt, int ndim, const int64_t *shape) {
-    nn_tensor *t = nn_tensor_empty(ctx, dt, ndim, shape);
-    if (!t) return NULL;
-    if (nn_tensor_uniform_(ctx, t, 0, 1)) {
-        nn_tensor_release(t);
-        return NULL;
-    }
-    return t;
-}
-
-nn_tensor *nn_randn(nn_ctx *ctx, nn_dtype dt, int ndim, const int64_t *shape) {
-    nn_tensor *t = nn_tensor_empty(ctx, dt, ndim, shape);
-    if (!t) return NULL;
-    if (nn_tensor_normal_(ctx, t, 0, 1)) {
-        nn_tensor_release(t);
-        return NULL;
-    }
-    return t;
-}
-
-nn_tensor *nn_randint(nn_ctx *ctx, int64_t low, int64_t high, int ndim, const int64_t *shape) {
-    if (high <= low) {
-        nn_error_set(&ctx->err, NN_ERR_VALUE, "randint needs low < high, got low=%lld, high=%lld",
-                     (long long)low, (long long)high);
-        return NULL;
-    }
-    nn_tensor *t = nn_tensor_empty(ctx, NN_INT64, ndim, shape);
-    if (!t) return NULL;
-    int64_t n = nn_tensor_numel(t);
-    int64_t *d = t->storage->data;
-    uint64_t range = (uint64_t)high - (uint64_t)low;
-    for (int64_t i = 0; i < n; i++)
-        d[i] = (int64_t)((uint64_t)low + nn_rng_below(&ctx->rng, range));
-    return t;
-}
-
 nn_tensor *nn_tensor_from_doubles(nn_ctx *ctx, nn_dtype dt, int ndim, const int64_t *shape,
                                   const double *values) {
     nn_tensor *t = nn_tensor_empty(ctx, dt, ndim, shape);
@@ -608,54 +572,39 @@ nn_status nn_tensor_add_(nn_ctx *ctx, nn_tensor *t, nn_tensor *other, double alp
  * the set-up ops, which are not on any hot path. */
 typedef struct {
     nn_dtype dt;
-    double (*f)(double x, const double *arg, nn_rng *rng);
+    double (*f)(double x, const double *arg);
     const double *arg;
-    nn_rng *rng;
 } map_arg;
 
 static void map_loop(char **d, const int64_t *s, int64_t n, void *argp) {
     map_arg *m = argp;
     for (int64_t i = 0; i < n; i++) {
         char *p = d[0] + i * s[0];
-        store(m->dt, p, 0, m->f(load(m->dt, p, 0), m->arg, m->rng));
+        store(m->dt, p, 0, m->f(load(m->dt, p, 0), m->arg));
     }
 }
 
 static nn_status map_inplace(nn_ctx *ctx, nn_tensor *t, const char *name,
-                             double (*f)(double, const double *, nn_rng *), const double *arg) {
+                             double (*f)(double, const double *), const double *arg) {
     if (nn_tensor_check_inplace(ctx, t, name)) return ctx->err.code;
     nn_iter it;
-    map_arg m = {t->dtype, f, arg, &ctx->rng};
+    map_arg m = {t->dtype, f, arg};
     nn_iter_init(&it, t->ndim, t->shape);
     nn_iter_add(&it, t);
-    /* Keep one row-major order so random fills are the same for any layout. */
-    if (nn_tensor_is_contiguous(t)) {
-        nn_iter_run(&it, map_loop, &m);
-    } else {
-        int64_t n = nn_tensor_numel(t);
-        for (int64_t i = 0; i < n; i++)
-            nn_tensor_set_flat(t, i, f(nn_tensor_get_flat(t, i), arg, &ctx->rng));
-    }
+    nn_iter_run(&it, map_loop, &m);
     bump(t);
     return NN_OK;
 }
 
-static double f_mul(double x, const double *a, nn_rng *r) {
+static double f_mul(double x, const double *a) {
     return x * a[0];
 }
-static double f_clamp(double x, const double *a, nn_rng *r) {
+static double f_clamp(double x, const double *a) {
     if (isnan(x)) return x;
     if (!isnan(a[0]) && x < a[0]) x = a[0];
     if (!isnan(a[1]) && x > a[1]) x = a[1];
     return x;
 }
-static double f_normal(double x, const double *a, nn_rng *r) {
-    return a[0] + a[1] * nn_rng_normal(r);
-}
-static double f_uniform(double x, const double *a, nn_rng *r) {
-    return a[0] + (a[1] - a[0]) * nn_rng_uniform(r);
-}
-
 nn_status nn_tensor_mul_scalar_(nn_ctx *ctx, nn_tensor *t, double s) {
     return map_inplace(ctx, t, "mul_", f_mul, &s);
 }
@@ -675,25 +624,4 @@ nn_status nn_tensor_mul_(nn_ctx *ctx, nn_tensor *t, nn_tensor *other) {
 nn_status nn_tensor_clamp_(nn_ctx *ctx, nn_tensor *t, double lo, double hi) {
     double a[2] = {lo, hi};
     return map_inplace(ctx, t, "clamp_", f_clamp, a);
-}
-
-nn_status nn_tensor_normal_(nn_ctx *ctx, nn_tensor *t, double mean, double std) {
-    if (!(std >= 0))
-        return nn_error_set(&ctx->err, NN_ERR_VALUE, "normal_ needs std >= 0, got %g", std);
-    if (!nn_dtype_is_float(t->dtype))
-        return nn_error_set(&ctx->err, NN_ERR_TYPE, "normal_ needs a float tensor, not %s",
-                            nn_dtype_name(t->dtype));
-    double a[2] = {mean, std};
-    return map_inplace(ctx, t, "normal_", f_normal, a);
-}
-
-nn_status nn_tensor_uniform_(nn_ctx *ctx, nn_tensor *t, double lo, double hi) {
-    if (!(lo <= hi))
-        return nn_error_set(&ctx->err, NN_ERR_VALUE, "uniform_ needs from <= to, got %g > %g", lo,
-                            hi);
-    if (!nn_dtype_is_float(t->dtype))
-        return nn_error_set(&ctx->err, NN_ERR_TYPE, "uniform_ needs a float tensor, not %s",
-                            nn_dtype_name(t->dtype));
-    double a[2] = {lo, hi};
-    return map_inplace(ctx, t, "uniform_", f_uniform, a);
 }

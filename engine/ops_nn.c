@@ -1324,9 +1324,11 @@ done:
 
 /* ---- dropout ----
  * params: f[0] p, flags DROP_TRAIN. In eval mode (or p = 0) the output is an
- * alias of the input, still one node so the debugger sees it. Training keeps
- * each element with probability 1 - p and scales it by 1/(1 - p); the mask
- * (0 or 1/(1 - p), in the input's dtype) is saved for the backward. */
+ * alias of the input, still one node so the debugger sees it. Training does
+ * what torch 1.13 does on the CPU: a mask in the input's dtype drawn as
+ * bernoulli_(1 - p) (one 53-bit uniform per element, kept when below 1 - p),
+ * divided by 1 - p in that dtype, times the input; p = 1 draws nothing and
+ * gives zeros. The mask is saved for the backward. */
 
 enum { DROP_TRAIN = 1 };
 
@@ -1334,20 +1336,23 @@ static bool dropout_identity(const nn_node *node) {
     return !(node->p.flags & DROP_TRAIN) || node->p.f[0] == 0;
 }
 
-KERNEL void dropout_kernel(nn_rng *rng, const void *x, void *mask, void *y, int64_t n, double p,
-                           bool f64) {
-    double scale = p < 1 ? 1.0 / (1.0 - p) : 0.0;
+static void dropout_f32(nn_rng *rng, const float *x, float *mask, float *y, int64_t n, double p) {
+    double keep = 1.0 - p;
+    float scale = p < 1 ? 1.0f / (float)keep : 0.0f;
     for (int64_t i = 0; i < n; i++) {
-        double m = nn_rng_uniform(rng) >= p ? scale : 0.0;
-        st(mask, i, m, f64);
-        st(y, i, ld(x, i, f64) * m, f64);
+        float m = p < 1 && nn_rng_uniform(rng) < keep ? scale : 0.0f;
+        mask[i] = m;
+        y[i] = x[i] * m;
     }
 }
-static void dropout_f32(nn_rng *rng, const void *x, void *mask, void *y, int64_t n, double p) {
-    dropout_kernel(rng, x, mask, y, n, p, false);
-}
-static void dropout_f64(nn_rng *rng, const void *x, void *mask, void *y, int64_t n, double p) {
-    dropout_kernel(rng, x, mask, y, n, p, true);
+static void dropout_f64(nn_rng *rng, const double *x, double *mask, double *y, int64_t n,
+                        double p) {
+    double keep = 1.0 - p, scale = p < 1 ? 1.0 / keep : 0.0;
+    for (int64_t i = 0; i < n; i++) {
+        double m = p < 1 && nn_rng_uniform(rng) < keep ? scale : 0.0;
+        mask[i] = m;
+        y[i] = x[i] * m;
+    }
 }
 
 nn_tensor *op_dropout_forward(nn_ctx *ctx, nn_node *node) {
@@ -1364,12 +1369,11 @@ nn_tensor *op_dropout_forward(nn_ctx *ctx, nn_node *node) {
     nn_tensor *y = mask ? nn_tensor_empty(ctx, dt, xin->ndim, xin->shape) : NULL;
     if (y) {
         int64_t n = nn_tensor_numel(x);
+        nn_rng *rng = &ctx->rng;
         if (dt == NN_FLOAT64)
-            dropout_f64(&ctx->rng, nn_tensor_data(x), nn_tensor_data(mask), nn_tensor_data(y), n,
-                        p);
+            dropout_f64(rng, nn_tensor_data(x), nn_tensor_data(mask), nn_tensor_data(y), n, p);
         else
-            dropout_f32(&ctx->rng, nn_tensor_data(x), nn_tensor_data(mask), nn_tensor_data(y), n,
-                        p);
+            dropout_f32(rng, nn_tensor_data(x), nn_tensor_data(mask), nn_tensor_data(y), n, p);
         if (node->recorded) node->saved[0] = nn_tensor_retain(mask);
     }
     nn_tensor_release(x);

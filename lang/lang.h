@@ -121,8 +121,10 @@ void lang_session_break_next(lang_session *s);
  * it returns false after lang_session_fail. A name the language has (even
  * as reserved, like %drill) is taken over. */
 typedef bool (*lang_ext_magic_fn)(lang_session *s, void *user, const char *args);
+/* [free_user] (may be NULL) is called on [user] when the session is freed. */
 bool lang_session_add_magic(lang_session *s, const char *name, const char *signature,
-                            const char *doc, lang_ext_magic_fn fn, void *user);
+                            const char *doc, lang_ext_magic_fn fn, void *user,
+                            void (*free_user)(void *user));
 /* Fail the running statement with [ename] ("ValueError", "DrillError") of
  * class [cls]. Returns false. */
 bool lang_session_fail(lang_session *s, lang_err cls, const char *ename, const char *fmt, ...)

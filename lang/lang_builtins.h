@@ -21,6 +21,8 @@ extern const lang_builtin_def lang_data_builtins[];  /* spirals, DataLoader, ...
 extern const lang_builtin_def lang_io_builtins[];    /* save, load (lang_data.c) */
 extern const lang_builtin_def lang_probe_builtins[]; /* gpus, doctor (lang_probe.c) */
 extern const lang_builtin_def
+    lang_generator_builtins[]; /* Generator, manual_seed, randperm, ... (lang_generator.c) */
+extern const lang_builtin_def
     lang_debug_builtins[]; /* breakpoint, set_detect_anomaly (lang_debug.c) */
 extern const lang_builtin_def
     lang_instruments_builtins[]; /* gradcheck, stats, profile, ... (lang_instruments.c) */

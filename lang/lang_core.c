@@ -1,8 +1,9 @@
 /* lang_core: the core builtin family (lang_core_builtins): print, len,
  * range, enumerate, zip, sum, min, max, abs, round, the conversions, sorted,
  * reversed, isinstance, type, input, help, dir, repr, any, all, exit/quit,
- * and the grad-mode and seed functions that mirror torch (manual_seed,
- * no_grad, set_grad_enabled, is_grad_enabled). Each entry carries its help.
+ * and the grad-mode functions that mirror torch (no_grad, set_grad_enabled,
+ * is_grad_enabled; the generator's are lang_generator.c's). Each entry
+ * carries its help.
  *
  * Owned by the language-runtime engineer. Builtins borrow their arguments
  * and return new references (lang_value.h).
@@ -911,17 +912,7 @@ static bool b_exit(lang_vm *vm, const lang_args *a, lang_val *out) {
     return lang_raise_named(vm, LANG_ERR_STOPPED, "SystemExit", "%" PRId64, c);
 }
 
-/* ---- torch-like state: seed and grad mode ---- */
-
-static bool b_manual_seed(lang_vm *vm, const lang_args *a, lang_val *out) {
-    lang_val s;
-    int64_t seed;
-    if (!lang_parse_args(vm, a, "manual_seed", "seed", &s) || !lang_to_int(vm, s, "seed", &seed))
-        return false;
-    nn_ctx_seed(vm->ctx, (uint64_t)seed);
-    *out = lang_none();
-    return true;
-}
+/* ---- torch-like state: grad mode (the generator is lang_generator.c's) ---- */
 
 typedef struct grad_mode_obj {
     lang_obj hdr;
@@ -1154,10 +1145,6 @@ const lang_builtin_def lang_core_builtins[] = {
     B("exit", b_exit, "exit(code=0)",
       "Leave nndb (the REPL ends; in a notebook the kernel asks to stop).", "exit()"),
     B("quit", b_exit, "quit(code=0)", "Leave nndb; the same as exit().", "quit()"),
-    B("manual_seed", b_manual_seed, "manual_seed(seed)",
-      "Seed the session's random generator so randn, dropout and shuffles repeat. (torch returns a "
-      "Generator; nndb returns None.)",
-      "manual_seed(0)"),
     B("no_grad", b_no_grad, "no_grad()",
       "A context manager under which no autograd graph is recorded (parameter updates, "
       "evaluation).",

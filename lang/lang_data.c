@@ -17,11 +17,13 @@
 
 #include "lang_builtins.h"
 #include "lang_eval.h" /* lang_tuple_pack, lang_getitem, lang_iter, dict layout */
+#include "lang_generator.h"
 #include "lang_nn.h"
 #include "lang_tensor.h"
 #include "lang_vm.h"
 #include "nn_data.h"
 #include "nn_io.h"
+#include "nn_random.h"
 #include "nn_text.h"
 
 static nn_ctx *CTX(lang_vm *vm) {
@@ -879,6 +881,7 @@ typedef struct loader_obj {
     lang_obj hdr;
     nn_loader *l;
     lang_val dataset;
+    lang_val generator; /* None, or the Generator whose nn_rng cfg borrows */
     nn_loader_config cfg;
     bool in_epoch; /* a batch of the current epoch has been handed out */
 } loader_obj;
@@ -887,6 +890,7 @@ static void loader_free(lang_obj *o) {
     loader_obj *lo = (loader_obj *)o;
     nn_loader_free(lo->l);
     lang_val_release(lo->dataset);
+    lang_val_release(lo->generator);
 }
 
 static bool loader_repr(lang_vm *vm, lang_obj *o, lang_buf *out) {
@@ -914,6 +918,8 @@ static bool loader_iter(lang_vm *vm, lang_obj *o, lang_val *out) {
         nn_loader_reset(lo->l, nn_loader_epoch(lo->l) + 1);
         lo->in_epoch = false;
     }
+    /* torch draws the epoch's seeds when the iterator is made. */
+    if (nn_loader_start(CTX(vm), lo->l)) return lang_raise_engine(vm);
     *out = lang_val_retain(lang_obj_val(o));
     return true;
 }
@@ -992,7 +998,8 @@ static const lang_method loader_methods[] = {
     {"reset",
      m_reset,
      {"DataLoader.reset", "reset(epoch=0)",
-      "Start again at the beginning of [epoch] (its order depends only on seed and epoch).",
+      "Start again at the beginning of [epoch] (with seed=, its order depends only on seed and "
+      "epoch).",
       "loader.reset(3)"}},
     {NULL, NULL, {NULL, NULL, NULL, NULL}},
 };
@@ -1000,13 +1007,14 @@ static const lang_method loader_methods[] = {
 #define H_DATALOADER                                                                               \
     {                                                                                              \
         "DataLoader",                                                                              \
-            "DataLoader(dataset, batch_size=32, shuffle=False, seed=0, drop_last=False)",          \
+            "DataLoader(dataset, batch_size=32, shuffle=False, seed=None, drop_last=False, "       \
+            "generator=None)",                                                                     \
             "Batches of a dataset, as torch.utils.data.DataLoader: `for batch in loader:` runs "   \
-            "one "                                                                                 \
-            "epoch, each batch having .x, .y, .mask and .index (or unpack it: `for xb, yb in "     \
+            "one epoch, each batch having .x, .y, .mask and .index (or unpack it: `for xb, yb in " \
             "loader:`). len(loader) is the number of batches. With shuffle, each epoch has a "     \
-            "fresh "                                                                               \
-            "order drawn from seed and the epoch number; looping again starts the next epoch.",    \
+            "fresh order, drawn as torch draws it (from generator=, or the default generator "     \
+            "that manual_seed seeds); with seed= instead, from seed and the epoch number, "        \
+            "without touching the default generator. Looping again starts the next epoch.",        \
             "loader = DataLoader(spirals(300), batch_size=32, shuffle=True)\n"                     \
             "for xb, yb in loader: print(xb.shape)"                                                \
     }
@@ -1034,20 +1042,28 @@ const lang_type *const lang_data_help_types[] = {
 };
 
 static bool f_dataloader(lang_vm *vm, const lang_args *a, lang_val *out) {
-    lang_val dv, bv = lang_int(32), sv = lang_bool(false), seedv = lang_int(0),
-                 dlv = lang_bool(false);
-    int64_t bs, seed;
+    lang_val dv, bv = lang_int(32), sv = lang_bool(false), seedv = lang_none(),
+                 dlv = lang_bool(false), gv = lang_none();
+    int64_t bs, seed = 0;
     bool shuffle, drop_last;
-    if (!lang_parse_args(vm, a, "DataLoader", "dataset|batch_size,shuffle,seed,drop_last", &dv, &bv,
-                         &sv, &seedv, &dlv) ||
+    nn_rng *gen;
+    if (!lang_parse_args(vm, a, "DataLoader", "dataset|batch_size,shuffle,seed,drop_last,generator",
+                         &dv, &bv, &sv, &seedv, &dlv, &gv) ||
         !lang_to_int(vm, bv, "batch_size", &bs) || !lang_to_bool(vm, sv, "shuffle", &shuffle) ||
-        !lang_to_int(vm, seedv, "seed", &seed) || !lang_to_bool(vm, dlv, "drop_last", &drop_last))
+        (seedv.kind != LANG_NONE && !lang_to_int(vm, seedv, "seed", &seed)) ||
+        !lang_to_bool(vm, dlv, "drop_last", &drop_last) ||
+        !lang_generator_arg(vm, gv, "DataLoader", &gen))
         return false;
     if (!lang_is_obj(dv, &dataset_type))
         return lang_raise(vm, LANG_ERR_TYPE,
                           "DataLoader() expects a Dataset (spirals(), words(), ...), not %s",
                           lang_type_name(dv));
-    nn_loader_config cfg = {bs, shuffle, (uint64_t)seed, drop_last};
+    if (seedv.kind != LANG_NONE && gv.kind != LANG_NONE)
+        return lang_raise(vm, LANG_ERR_TYPE,
+                          "DataLoader(): give seed= (nndb's reproducible epochs) or generator= "
+                          "(torch's), not both");
+    /* Without seed= the loader draws as torch's does (torch mode). */
+    nn_loader_config cfg = {bs, shuffle, (uint64_t)seed, drop_last, seedv.kind == LANG_NONE, gen};
     nn_loader *l = nn_loader_new(CTX(vm), DS(dv), &cfg);
     if (!l) return lang_raise_engine(vm);
     loader_obj *lo = lang_obj_new(vm, &loader_type, sizeof *lo);
@@ -1057,10 +1073,74 @@ static bool f_dataloader(lang_vm *vm, const lang_args *a, lang_val *out) {
     }
     lo->l = l;
     lo->dataset = lang_val_retain(dv);
+    lo->generator = lang_val_retain(gv); /* keeps cfg.generator alive */
     lo->cfg = cfg;
     lo->in_epoch = false;
     *out = lang_obj_val(&lo->hdr);
     return true;
+}
+
+/* torch.utils.data.random_split: lengths (ints summing to len(dataset), or
+ * fractions summing to 1, floored and the remainder dealt round-robin) and
+ * one randperm(len(dataset)) from [generator] or the default generator. */
+static bool f_random_split(lang_vm *vm, const lang_args *a, lang_val *out) {
+    lang_val dv, lv, gv = lang_none();
+    nn_rng *gen;
+    if (!lang_parse_args(vm, a, "random_split", "dataset,lengths|generator", &dv, &lv, &gv) ||
+        !lang_generator_arg(vm, gv, "random_split", &gen))
+        return false;
+    if (!lang_is_obj(dv, &dataset_type))
+        return lang_raise(vm, LANG_ERR_TYPE, "random_split() expects a Dataset, not %s",
+                          lang_type_name(dv));
+    if (!lang_is_obj(lv, &lang_list_type) && !lang_is_obj(lv, &lang_tuple_type))
+        return lang_raise(vm, LANG_ERR_TYPE, "random_split(): lengths must be a list or tuple");
+    const nn_dataset *ds = DS(dv);
+    int64_t k = lang_seq_len(lv), len[64];
+    if (k < 1 || k > 64)
+        return lang_raise(vm, LANG_ERR_VALUE, "random_split(): between 1 and 64 lengths, got %lld",
+                          (long long)k);
+    lang_val *items = lang_seq_items(lv);
+    double sum = 0, frac[64];
+    for (int64_t i = 0; i < k; i++) {
+        if (!lang_to_float(vm, items[i], "length", &frac[i])) return false;
+        sum += frac[i];
+    }
+    if (fabs(sum - 1) <= 1e-9 * fmax(fabs(sum), 1) && sum <= 1) { /* math.isclose(sum, 1) */
+        int64_t total = 0;
+        for (int64_t i = 0; i < k; i++) {
+            if (frac[i] < 0 || frac[i] > 1)
+                return lang_raise(vm, LANG_ERR_VALUE,
+                                  "Fraction at index %lld is not between 0 and 1", (long long)i);
+            len[i] = (int64_t)floor((double)ds->n * frac[i]);
+            total += len[i];
+        }
+        for (int64_t i = 0; i < ds->n - total; i++) len[i % k]++;
+    } else {
+        for (int64_t i = 0; i < k; i++)
+            if (!lang_to_int(vm, items[i], "length", &len[i])) return false;
+    }
+    int64_t total = 0;
+    for (int64_t i = 0; i < k; i++) {
+        if (len[i] < 0)
+            return lang_raise(vm, LANG_ERR_VALUE, "random_split(): lengths must be >= 0");
+        total += len[i];
+    }
+    if (total != ds->n)
+        return lang_raise(vm, LANG_ERR_VALUE,
+                          "Sum of input lengths does not equal the length of the input dataset!");
+    nn_tensor *perm = nn_randperm(CTX(vm), gen, total, NN_INT64);
+    if (!perm) return lang_raise_engine(vm);
+    const int64_t *p = nn_tensor_data(perm);
+    bool ok = lang_list_new(vm, k, out);
+    for (int64_t i = 0, off = 0; ok && i < k; off += len[i++]) {
+        char name[NN_DATA_NAME_MAX];
+        snprintf(name, sizeof name, "%.50s[%d]", ds->name, (int)(i & 63));
+        nn_dataset *part = nn_data_subset(CTX(vm), ds, p + off, len[i], name);
+        ok = part ? dataset_wrap(vm, part, &lang_seq_items(*out)[i]) : lang_raise_engine(vm);
+    }
+    nn_tensor_release(perm);
+    if (!ok && out->kind == LANG_OBJ) lang_val_release(*out);
+    return ok;
 }
 
 /* ------------------------------------------------------------------ save / load */
@@ -1200,6 +1280,13 @@ const lang_builtin_def lang_data_builtins[] = {
       "ds.vocab is the sorted set of the file's characters." BUGS_DOC,
       "ds = text('input.txt', block_size=32, stride=32)"}},
     {"DataLoader", f_dataloader, H_DATALOADER},
+    {"random_split",
+     f_random_split,
+     {"random_split", "random_split(dataset, lengths, generator=None)",
+      "Split a dataset at random into parts of the given lengths (ints summing to len(dataset), "
+      "or fractions summing to 1), drawn as torch.utils.data.random_split draws them.",
+      "train, val = random_split(spirals(300), [0.8, 0.2], "
+      "generator=Generator().manual_seed(42))"}},
     {NULL, NULL, {NULL, NULL, NULL, NULL}},
 };
 

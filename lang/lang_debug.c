@@ -1318,6 +1318,24 @@ static bool split_cmd(const char *line, const char *name, const char *alias, con
     return true;
 }
 
+/* p EXPR (repr) and pp EXPR (str) at a stop. */
+static void print_value(lang_debugger *d, const char *expr, bool use_str) {
+    lang_vm *vm = d->vm;
+    lang_val v = lang_none();
+    if (run_at_stop(d, expr, "<debugger>", false, &v)) {
+        lang_buf b;
+        lang_buf_init(&b);
+        if (use_str ? lang_str(vm, v, &b) : lang_repr(vm, v, &b)) {
+            lang_buf_puts(&b, "\n");
+            out_text(vm, b.data);
+        } else {
+            report_error(vm, NULL);
+        }
+        lang_buf_free(&b);
+    }
+    lang_val_release(v);
+}
+
 /* The prompt loop of one stop. */
 static nn_hook_action prompt(lang_debugger *d, const nn_hook_event *ev) {
     lang_vm *vm = d->vm;
@@ -1377,34 +1395,8 @@ static nn_hook_action prompt(lang_debugger *d, const nn_hook_event *ev) {
             cmd_where(d, ev);
         } else if (split_cmd(s, "list", "l", &arg)) {
             cmd_list(d, ev, arg);
-        } else if (split_cmd(s, "pp", NULL, &arg) && *arg) {
-            lang_val v = lang_none();
-            if (run_at_stop(d, arg, "<debugger>", false, &v)) {
-                lang_buf b;
-                lang_buf_init(&b);
-                if (lang_str(vm, v, &b)) {
-                    lang_buf_puts(&b, "\n");
-                    out_text(vm, b.data);
-                } else {
-                    report_error(vm, NULL);
-                }
-                lang_buf_free(&b);
-            }
-            lang_val_release(v);
-        } else if (split_cmd(s, "p", "print", &arg) && *arg) {
-            lang_val v = lang_none();
-            if (run_at_stop(d, arg, "<debugger>", false, &v)) {
-                lang_buf b;
-                lang_buf_init(&b);
-                if (lang_repr(vm, v, &b)) {
-                    lang_buf_puts(&b, "\n");
-                    out_text(vm, b.data);
-                } else {
-                    report_error(vm, NULL);
-                }
-                lang_buf_free(&b);
-            }
-            lang_val_release(v);
+        } else if ((split_cmd(s, "pp", NULL, &arg) || split_cmd(s, "p", "print", &arg)) && *arg) {
+            print_value(d, arg, s[1] == 'p'); /* pp: str(), p: repr() */
         } else if (split_cmd(s, "watch", NULL, &arg)) {
             watch_add(d, arg);
         } else if (split_cmd(s, "unwatch", NULL, &arg)) {
@@ -1685,26 +1677,8 @@ static bool set_anomaly(lang_debugger *d, bool on) {
 
 static bool m_step(lang_debugger *d, const lang_stmt *s, const lang_module *m) {
     lang_vm *vm = d->vm;
-    lang_parse_opts o;
-    memset(&o, 0, sizeof o);
-    o.filename = m && m->filename ? m->filename : "<input>";
-    o.first_line = s->u.magic.args_pos.line;
-    o.first_col = s->u.magic.args_pos.col;
-    o.first_ccol = s->u.magic.args_pos.ccol;
-    o.no_magics = true;
-    const char *a = s->u.magic.args ? s->u.magic.args : "";
-    size_t n = s->u.magic.args ? s->u.magic.args_len : 0;
-    lang_module *pm = lang_parse(a, n, &o);
-    if (!pm) return lang_raise(vm, LANG_ERR_MEMORY, "out of memory");
-    if (pm->nerrors) {
-        bool r = lang_raise(vm, LANG_ERR_SYNTAX, "%%step: %s", pm->errors[0].message);
-        lang_module_release(pm);
-        return r;
-    }
-    if (pm->body.n == 0) {
-        lang_module_release(pm);
-        return lang_raise(vm, LANG_ERR_VALUE, "%%step needs a statement: %%step loss.backward()");
-    }
+    lang_module *pm = lang_magic_parse_args(vm, s, m, "step", "a statement: %step loss.backward()");
+    if (!pm) return false;
     d->mode = STEP;
     sync_hook(d);
     lang_val v;

@@ -305,6 +305,12 @@ const char *const *lang_session_history(lang_session *s, int *n);
  * and its help entry; lang_session.c. */
 bool lang_session_ext_magic(lang_session *s, const char *name, const char *args, bool *ok);
 const lang_help *lang_session_ext_help(lang_session *s, const char *name);
+/* A magic's argument text parsed as statements, with the cell's positions
+ * (%time, %profile, %step, ...); NULL with an error raised, "%NAME needs
+ * [usage]" when it is empty. Takes a reference the caller releases or hands
+ * to lang_eval_module. */
+lang_module *lang_magic_parse_args(lang_vm *vm, const lang_stmt *s, const lang_module *m,
+                                   const char *magic, const char *usage);
 /* Run a magic line ("%time x = 1") — lang_magic.c. */
 bool lang_magic_run(lang_vm *vm, const lang_stmt *s, const lang_module *m);
 /* Names of the magics (NULL-terminated), for completion and errors. */

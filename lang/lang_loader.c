@@ -19,11 +19,13 @@
 
 #include "lang_class.h"
 #include "lang_eval.h"
+#include "lang_generator.h"
 #include "lang_loader.h"
 #include "lang_tensor.h"
 #include "lang_value_impl.h"
 #include "nn_ctx.h"
 #include "nn_ops.h"
+#include "nn_random.h"
 #include "nn_rng.h"
 
 /* ------------------------------------------------------------------ collate */
@@ -152,6 +154,8 @@ static bool b_default_collate(lang_vm *vm, const lang_args *a, lang_val *out) {
 typedef struct gloader {
     lang_obj hdr;
     lang_val dataset, collate_fn; /* collate_fn None: default_collate */
+    lang_val generator;           /* a torch.Generator, or None for the default one */
+    nn_rng *gen;                  /* borrowed from [generator]; NULL: ctx->rng */
     int64_t batch_size;           /* 0: batch_size=None, samples one by one */
     bool shuffle, drop_last;
 } gloader;
@@ -160,12 +164,14 @@ typedef struct gloader_iter {
     lang_obj hdr;
     gloader *l; /* retained */
     int64_t *order, n, pos;
+    bool tail_pending; /* RandomSampler's second randperm is due at the end */
 } gloader_iter;
 
 static void gloader_free(lang_obj *o) {
     gloader *l = (gloader *)o;
     lang_val_release(l->dataset);
     lang_val_release(l->collate_fn);
+    lang_val_release(l->generator);
 }
 
 static bool ds_len(lang_vm *vm, lang_val ds, int64_t *n) {
@@ -198,7 +204,13 @@ static bool iter_next(lang_vm *vm, lang_obj *o, lang_val *out, bool *done) {
     int64_t bs = l->batch_size ? l->batch_size : 1;
     int64_t left = it->n - it->pos;
     *done = left <= 0 || (l->drop_last && l->batch_size && left < bs);
-    if (*done) return true;
+    if (*done) {
+        if (it->tail_pending) { /* randperm(n)[:0]: its draws, values unused */
+            it->tail_pending = false;
+            for (int64_t i = 0; i < it->n - 1; i++) (void)nn_rng_next32(l->gen);
+        }
+        return true;
+    }
     int64_t m = left < bs ? left : bs;
     lang_val samples;
     if (!lang_list_new(vm, m, &samples)) return false;
@@ -254,13 +266,19 @@ static bool gloader_iter_new(lang_vm *vm, lang_obj *o, lang_val *out) {
         return lang_raise(vm, LANG_ERR_MEMORY, "out of memory");
     }
     for (int64_t k = 0; k < n; k++) it->order[k] = k;
+    /* As torch's iter(): _BaseDataLoaderIter draws its base seed, and a
+     * RandomSampler draws its permutation (from the loader's generator, or
+     * from a fresh one seeded from the default generator). */
+    nn_ctx *ctx = lang_vm_ctx(vm);
+    (void)nn_random_seed_draw(l->gen ? l->gen : &ctx->rng);
     if (l->shuffle) {
-        nn_rng *rng = &lang_vm_ctx(vm)->rng;
-        for (int64_t k = n - 1; k > 0; k--) {
-            int64_t j = (int64_t)nn_rng_below(rng, (uint64_t)k + 1);
-            int64_t t = it->order[k];
-            it->order[k] = it->order[j];
-            it->order[j] = t;
+        if (l->gen) {
+            nn_random_perm_into(l->gen, it->order, n);
+            it->tail_pending = n > 0;
+        } else {
+            nn_rng local;
+            nn_rng_seed(&local, (uint64_t)nn_random_seed_draw(&ctx->rng));
+            nn_random_perm_into(&local, it->order, n);
         }
     }
     return true;
@@ -322,6 +340,8 @@ static bool new_loader(lang_vm *vm, const lang_args *a, lang_val *out) {
             "batch_size should be a positive integer value, but got batch_size=%" PRId64, b);
     if (!lang_to_bool(vm, shuffle, "shuffle", &sh) || !lang_to_bool(vm, drop, "drop_last", &dl))
         return false;
+    nn_rng *rng = NULL;
+    if (!lang_generator_arg(vm, gen, "DataLoader", &rng)) return false;
     if (sampler.kind != LANG_NONE || bsampler.kind != LANG_NONE)
         return lang_raise(vm, LANG_ERR_VALUE,
                           "DataLoader(sampler=...) is not available in nndb; use shuffle=True");
@@ -334,6 +354,8 @@ static bool new_loader(lang_vm *vm, const lang_args *a, lang_val *out) {
     l->batch_size = b;
     l->shuffle = sh;
     l->drop_last = dl;
+    l->generator = lang_val_retain(gen);
+    l->gen = rng;
     *out = lang_obj_val(&l->hdr);
     return true;
 }
@@ -444,7 +466,14 @@ static bool sub_len(lang_vm *vm, const lang_args *a, lang_val *out) {
  * may be counts or fractions (the remainder goes round-robin, as torch). */
 static bool b_random_split(lang_vm *vm, const lang_args *a, lang_val *out) {
     lang_val ds, lens, gen = lang_none(), items;
-    if (!lang_parse_args(vm, a, "random_split", "dataset,lengths|generator", &ds, &lens, &gen) ||
+    if (!lang_parse_args(vm, a, "random_split", "dataset,lengths|generator", &ds, &lens, &gen))
+        return false;
+    lang_val *classic = lang_vm_global(vm, "__nndb_random_split");
+    if (classic && ds.kind == LANG_OBJ && ds.u.o->type != &lang_instance_type &&
+        !strcmp(ds.u.o->type->name, "Dataset"))
+        return lang_call(vm, *classic, a, out);
+    nn_rng *rng = NULL;
+    if (!lang_generator_arg(vm, gen, "random_split", &rng) ||
         !lang_list_from_iter(vm, lens, &items))
         return false;
     int64_t n, m = lang_seq_len(items);
@@ -456,12 +485,22 @@ static bool b_random_split(lang_vm *vm, const lang_args *a, lang_val *out) {
     int64_t *order = malloc(sizeof *order * (size_t)(n ? n : 1));
     bool ok = sizes && order;
     if (!ok) lang_raise(vm, LANG_ERR_MEMORY, "out of memory");
-    bool fractions = ok && m > 0 && lang_seq_items(items)[0].kind == LANG_FLOAT;
+    /* torch: fractions when they sum to 1 (math.isclose), else counts. */
+    double sum = 0;
+    for (int64_t k = 0; ok && k < m; k++) {
+        double f;
+        ok = lang_to_float(vm, lang_seq_items(items)[k], "length", &f);
+        sum += f;
+    }
+    bool fractions = ok && fabs(sum - 1) <= 1e-9 * fmax(fabs(sum), 1) && sum <= 1;
     int64_t total = 0;
     for (int64_t k = 0; ok && k < m; k++) {
         if (fractions) {
             double f;
             ok = lang_to_float(vm, lang_seq_items(items)[k], "length", &f);
+            if (ok && (f < 0 || f > 1))
+                ok = lang_raise(vm, LANG_ERR_VALUE, "Fraction at index %lld is not between 0 and 1",
+                                (long long)k);
             sizes[k] = (int64_t)floor((double)n * f);
         } else {
             ok = lang_to_int(vm, lang_seq_items(items)[k], "length", &sizes[k]);
@@ -477,14 +516,8 @@ static bool b_random_split(lang_vm *vm, const lang_args *a, lang_val *out) {
         ok = lang_raise(vm, LANG_ERR_VALUE,
                         "Sum of input lengths does not equal the length of the input dataset!");
     if (ok) {
-        for (int64_t k = 0; k < n; k++) order[k] = k;
-        nn_rng *rng = &lang_vm_ctx(vm)->rng;
-        for (int64_t k = n - 1; k > 0; k--) {
-            int64_t j = (int64_t)nn_rng_below(rng, (uint64_t)k + 1);
-            int64_t t = order[k];
-            order[k] = order[j];
-            order[j] = t;
-        }
+        /* One randperm(len(dataset)), as torch's random_split draws it. */
+        nn_random_perm_into(rng ? rng : &lang_vm_ctx(vm)->rng, order, n);
         ok = lang_list_new(vm, 0, out);
     }
     lang_val *subset = ok ? lang_vm_global(vm, "Subset") : NULL;
@@ -576,6 +609,8 @@ static const lang_help default_collate_help = {
 bool lang_loader_install(lang_vm *vm) {
     lang_val *classic = lang_vm_global(vm, "DataLoader");
     if (classic && !lang_vm_set_builtin(vm, "__nndb_dataloader", *classic)) return false;
+    lang_val *split = lang_vm_global(vm, "random_split");
+    if (split && !lang_vm_set_builtin(vm, "__nndb_random_split", *split)) return false;
     static const struct {
         const char *name;
         lang_builtin_fn fn;

@@ -147,26 +147,8 @@ static bool m_help(lang_vm *vm, const char *args) {
 }
 
 static bool m_time(lang_vm *vm, const lang_stmt *s, const lang_module *m) {
-    lang_parse_opts o;
-    memset(&o, 0, sizeof o);
-    o.filename = m && m->filename ? m->filename : "<input>";
-    o.first_line = s->u.magic.args_pos.line;
-    o.first_col = s->u.magic.args_pos.col;
-    o.first_ccol = s->u.magic.args_pos.ccol;
-    o.no_magics = true;
-    const char *a = s->u.magic.args ? s->u.magic.args : "";
-    size_t n = s->u.magic.args ? s->u.magic.args_len : 0;
-    lang_module *pm = lang_parse(a, n, &o);
-    if (!pm) return lang_raise(vm, LANG_ERR_MEMORY, "out of memory");
-    if (pm->nerrors) {
-        bool r = lang_raise(vm, LANG_ERR_SYNTAX, "%%time: %s", pm->errors[0].message);
-        lang_module_release(pm);
-        return r;
-    }
-    if (pm->body.n == 0) {
-        lang_module_release(pm);
-        return lang_raise(vm, LANG_ERR_VALUE, "%%time needs a statement: %%time x = f(y)");
-    }
+    lang_module *pm = lang_magic_parse_args(vm, s, m, "time", "a statement: %time x = f(y)");
+    if (!pm) return false;
     const lang_stmt *loop =
         pm->body.n == 1 && pm->body.items[0]->kind == LANG_ST_FOR ? pm->body.items[0] : NULL;
     const lang_stmt *saved_loop = vm->timed_loop;
@@ -193,9 +175,10 @@ static bool m_time(lang_vm *vm, const lang_stmt *s, const lang_module *m) {
     return ok;
 }
 
-/* Parse the magic's argument text as code, with positions in the cell. */
-static lang_module *parse_magic_args(lang_vm *vm, const lang_stmt *s, const lang_module *m,
-                                     const char *magic) {
+/* Parse the magic's argument text as code, with positions in the cell;
+ * [usage] completes "%NAME needs ..." when it is empty (lang_eval.h). */
+lang_module *lang_magic_parse_args(lang_vm *vm, const lang_stmt *s, const lang_module *m,
+                                   const char *magic, const char *usage) {
     lang_parse_opts o;
     memset(&o, 0, sizeof o);
     o.filename = m && m->filename ? m->filename : "<input>";
@@ -213,8 +196,7 @@ static lang_module *parse_magic_args(lang_vm *vm, const lang_stmt *s, const lang
         return NULL;
     }
     if (pm->body.n == 0) {
-        lang_raise(vm, LANG_ERR_VALUE, "%%%s needs %s", magic,
-                   !strcmp(magic, "stats") ? "a model: %stats model" : "a statement: %profile f()");
+        lang_raise(vm, LANG_ERR_VALUE, "%%%s needs %s", magic, usage);
         lang_module_release(pm);
         return NULL;
     }
@@ -237,7 +219,7 @@ static void report_text(lang_val rep, lang_mime *mime) {
 }
 
 static bool m_profile(lang_vm *vm, const lang_stmt *s, const lang_module *m) {
-    lang_module *pm = parse_magic_args(vm, s, m, "profile");
+    lang_module *pm = lang_magic_parse_args(vm, s, m, "profile", "a statement: %profile f()");
     if (!pm) return false;
     void *prof = lang_instruments_profile_begin(vm);
     if (!prof) {
@@ -268,7 +250,7 @@ static bool m_profile(lang_vm *vm, const lang_stmt *s, const lang_module *m) {
 }
 
 static bool m_stats(lang_vm *vm, const lang_stmt *s, const lang_module *m) {
-    lang_module *pm = parse_magic_args(vm, s, m, "stats");
+    lang_module *pm = lang_magic_parse_args(vm, s, m, "stats", "a model: %stats model");
     if (!pm) return false;
     lang_val v;
     bool ok = lang_eval_module(vm, pm, true, &v);

@@ -19,6 +19,7 @@
 #include "lang_display.h"
 #include "lang_eval.h"
 #include "lang_nn.h"
+#include "lang_random.h"
 #include "lang_tensor.h"
 
 typedef struct ext_magic {
@@ -26,6 +27,7 @@ typedef struct ext_magic {
     lang_help help; /* strings owned here */
     lang_ext_magic_fn fn;
     void *user;
+    void (*free_user)(void *);
 } ext_magic;
 
 struct lang_session {
@@ -104,7 +106,7 @@ static bool install_builtins(lang_vm *vm) {
         }
     }
     if (!lang_core_install(vm) || !lang_tensor_install(vm) || !lang_nn_install(vm) ||
-        !lang_class_install(vm))
+        !lang_random_install(vm) || !lang_class_install(vm))
         return false;
     /* Families may install plain globals (dtypes): make them builtins, so
      * %who does not list them and %reset does not remove them. */
@@ -123,7 +125,7 @@ static bool install_builtins(lang_vm *vm) {
 lang_session *lang_session_new(const lang_frontend *fe) {
     lang_session *s = calloc(1, sizeof *s);
     if (!s) return NULL;
-    s->ctx = nn_ctx_new(0);
+    s->ctx = nn_ctx_new(NN_RNG_DEFAULT_SEED);
     if (!s->ctx) {
         free(s);
         return NULL;
@@ -143,6 +145,7 @@ void lang_session_free(lang_session *s) {
     lang_debug_free(s->vm.dbg);
     s->vm.dbg = NULL;
     for (int i = 0; i < s->n_ext; i++) {
+        if (s->ext[i].free_user) s->ext[i].free_user(s->ext[i].user);
         free(s->ext[i].name);
         free((char *)s->ext[i].help.name);
         free((char *)s->ext[i].help.signature);
@@ -270,7 +273,8 @@ bool lang_exec(lang_session *s, const char *code, const char *filename, bool int
 /* ---- extensions (lang.h) ---- */
 
 bool lang_session_add_magic(lang_session *s, const char *name, const char *signature,
-                            const char *doc, lang_ext_magic_fn fn, void *user) {
+                            const char *doc, lang_ext_magic_fn fn, void *user,
+                            void (*free_user)(void *user)) {
     ext_magic *p = realloc(s->ext, sizeof *p * (size_t)(s->n_ext + 1));
     if (!p) return false;
     s->ext = p;
@@ -284,6 +288,7 @@ bool lang_session_add_magic(lang_session *s, const char *name, const char *signa
     e->help.example = "";
     e->fn = fn;
     e->user = user;
+    e->free_user = free_user;
     if (!e->name || !e->help.name || !e->help.signature || !e->help.doc) return false;
     s->n_ext++;
     return true;
@@ -339,12 +344,13 @@ typedef struct saved_pos {
     nn_label label;
 } saved_pos;
 
-bool lang_session_run(lang_session *s, const char *code, const char *filename, char **err) {
+/* Run [code] nested in the running statement, the evaluator's position
+ * kept; on failure the error as text in *err (or dropped). */
+static bool run_nested(lang_session *s, const char *code, const char *filename, bool want_value,
+                       lang_val *v, char **err) {
     lang_vm *vm = &s->vm;
     saved_pos p = {vm->file, vm->line, vm->ctx->label};
-    lang_val v;
-    bool ok = lang_eval_code(vm, code ? code : "", filename ? filename : "<drill>", false, &v);
-    lang_val_release(v);
+    bool ok = lang_eval_code(vm, code ? code : "", filename, want_value, v);
     vm->file = p.file, vm->line = p.line, vm->ctx->label = p.label;
     if (!ok) {
         char *e = error_text(vm);
@@ -356,17 +362,21 @@ bool lang_session_run(lang_session *s, const char *code, const char *filename, c
     return ok;
 }
 
-int lang_session_truth(lang_session *s, const char *expr, const char *filename, char **err) {
-    lang_vm *vm = &s->vm;
-    saved_pos p = {vm->file, vm->line, vm->ctx->label};
-    lang_val v = lang_none();
-    bool t = false;
-    bool ok = lang_eval_code(vm, expr ? expr : "", filename ? filename : "<check>", true, &v) &&
-              lang_truth(vm, v, &t);
+bool lang_session_run(lang_session *s, const char *code, const char *filename, char **err) {
+    lang_val v;
+    bool ok = run_nested(s, code, filename ? filename : "<drill>", false, &v, err);
     lang_val_release(v);
-    vm->file = p.file, vm->line = p.line, vm->ctx->label = p.label;
+    return ok;
+}
+
+int lang_session_truth(lang_session *s, const char *expr, const char *filename, char **err) {
+    lang_val v = lang_none();
+    if (!run_nested(s, expr, filename ? filename : "<check>", true, &v, err)) return -1;
+    bool t = false;
+    bool ok = lang_truth(&s->vm, v, &t);
+    lang_val_release(v);
     if (!ok) {
-        char *e = error_text(vm);
+        char *e = error_text(&s->vm);
         if (err)
             *err = e;
         else

@@ -16,9 +16,11 @@
 #include "lang_builtins.h"
 #include "lang_display.h"
 #include "lang_eval.h" /* slice and builtin layouts, lang_tuple_pack, lang_slice_indices */
+#include "lang_generator.h"
 #include "lang_std.h"
 #include "lang_vm.h"
 #include "nn_ops.h"
+#include "nn_random.h"
 
 /* ------------------------------------------------------------------ objects */
 
@@ -919,23 +921,31 @@ static bool f_tensor(lang_vm *vm, const lang_args *a, lang_val *out) {
 
 typedef enum make_kind { MK_ZEROS, MK_ONES, MK_EMPTY, MK_RAND, MK_RANDN } make_kind;
 
-static nn_tensor *make(nn_ctx *ctx, make_kind k, nn_dtype dt, int n, const int64_t *d) {
+static nn_tensor *make(nn_ctx *ctx, make_kind k, nn_dtype dt, int n, const int64_t *d,
+                       nn_rng *gen) {
     switch (k) {
     case MK_ZEROS:
     case MK_EMPTY: return nn_zeros(ctx, dt, n, d);
     case MK_ONES: return nn_ones(ctx, dt, n, d);
-    case MK_RAND: return nn_rand(ctx, dt, n, d);
-    case MK_RANDN: return nn_randn(ctx, dt, n, d);
+    case MK_RAND: return nn_rand_gen(ctx, gen, dt, n, d);
+    case MK_RANDN: return nn_randn_gen(ctx, gen, dt, n, d);
     }
     return NULL;
 }
 
 static bool make_shaped(lang_vm *vm, const lang_args *a, const char *fname, make_kind k,
                         lang_val *out) {
-    static const char *const allowed[] = {"size", "dtype", "requires_grad", "device", NULL};
-    lang_val size = lang_none(), dtv = lang_none(), rg = lang_none(), dev = lang_none();
-    lang_val *outs[] = {&size, &dtv, &rg, &dev};
+    static const char *const allowed[] = {"size",   "dtype",     "requires_grad",
+                                          "device", "generator", NULL};
+    lang_val size = lang_none(), dtv = lang_none(), rg = lang_none(), dev = lang_none(),
+             gv = lang_none();
+    lang_val *outs[] = {&size, &dtv, &rg, &dev, &gv};
     if (!kwargs_only(vm, a, fname, allowed, outs)) return false;
+    if (gv.kind != LANG_NONE && k != MK_RAND && k != MK_RANDN)
+        return lang_raise(vm, LANG_ERR_TYPE, "%s() got an unexpected keyword argument 'generator'",
+                          fname);
+    nn_rng *gen;
+    if (!lang_generator_arg(vm, gv, fname, &gen)) return false;
     int64_t d[NN_MAX_DIMS];
     int n = 0;
     if (size.kind != LANG_NONE) {
@@ -955,7 +965,7 @@ static bool make_shaped(lang_vm *vm, const lang_args *a, const char *fname, make
     if ((k == MK_RAND || k == MK_RANDN) && !nn_dtype_is_float(dt))
         return lang_raise(vm, LANG_ERR_TYPE, "%s(): dtype must be a floating type, not torch.%s",
                           fname, nn_dtype_name(dt));
-    return finish_new(vm, make(CTX(vm), k, dt, n, d), rg, out);
+    return finish_new(vm, make(CTX(vm), k, dt, n, d, gen), rg, out);
 }
 
 static bool f_zeros(lang_vm *vm, const lang_args *a, lang_val *out) {
@@ -1015,7 +1025,7 @@ static bool like(lang_vm *vm, const lang_args *a, const char *fname, make_kind k
     if ((k == MK_RAND || k == MK_RANDN) && !nn_dtype_is_float(dt))
         return lang_raise(vm, LANG_ERR_TYPE, "%s(): dtype must be a floating type, not torch.%s",
                           fname, nn_dtype_name(dt));
-    return finish_new(vm, make(CTX(vm), k, dt, t->ndim, t->shape), rg, out);
+    return finish_new(vm, make(CTX(vm), k, dt, t->ndim, t->shape, NULL), rg, out);
 }
 
 static bool f_zeros_like(lang_vm *vm, const lang_args *a, lang_val *out) {
@@ -1089,11 +1099,11 @@ static bool f_eye(lang_vm *vm, const lang_args *a, lang_val *out) {
 
 /* randint(high, size) or randint(low, high, size) */
 static bool f_randint(lang_vm *vm, const lang_args *a, lang_val *out) {
-    static const char *const allowed[] = {"low",           "high",   "size", "dtype",
-                                          "requires_grad", "device", NULL};
+    static const char *const allowed[] = {"low",           "high",   "size",      "dtype",
+                                          "requires_grad", "device", "generator", NULL};
     lang_val lo = lang_int(0), hi = lang_none(), size = lang_none(), dtv = lang_none(),
-             rg = lang_none(), dev = lang_none();
-    lang_val *outs[] = {&lo, &hi, &size, &dtv, &rg, &dev};
+             rg = lang_none(), dev = lang_none(), gv = lang_none();
+    lang_val *outs[] = {&lo, &hi, &size, &dtv, &rg, &dev, &gv};
     if (a->n == 2) {
         hi = a->pos[0];
         size = a->pos[1];
@@ -1118,14 +1128,11 @@ static bool f_randint(lang_vm *vm, const lang_args *a, lang_val *out) {
         return false;
     nn_dtype dt = NN_INT64;
     bool given;
-    if (!opt_dtype(vm, dtv, &dt, &given) || !check_device(vm, dev)) return false;
-    nn_tensor *r = nn_randint(CTX(vm), l, h, n, d);
-    if (r && dt != NN_INT64) {
-        nn_tensor *c = nn_tensor_cast_raw(CTX(vm), r, dt);
-        nn_tensor_release(r);
-        r = c;
-    }
-    return finish_new(vm, r, rg, out);
+    nn_rng *gen;
+    if (!opt_dtype(vm, dtv, &dt, &given) || !check_device(vm, dev) ||
+        !lang_generator_arg(vm, gv, "randint", &gen))
+        return false;
+    return finish_new(vm, nn_randint_gen(CTX(vm), gen, l, h, dt, n, d), rg, out);
 }
 
 /* ------------------------------------------------------------------ elementwise */
@@ -2411,21 +2418,59 @@ static bool m_clamp_(lang_vm *vm, lang_val self, const lang_args *a, lang_val *o
 }
 
 static bool m_normal_(lang_vm *vm, lang_val self, const lang_args *a, lang_val *out) {
-    lang_val mv = lang_float(0), sv = lang_float(1);
+    lang_val mv = lang_float(0), sv = lang_float(1), gv = lang_none();
     double m, s;
-    if (!lang_parse_args(vm, a, "normal_", "|mean,std", &mv, &sv) ||
-        !float_arg(vm, mv, "mean", &m) || !float_arg(vm, sv, "std", &s))
+    nn_rng *g;
+    if (!lang_parse_args(vm, a, "normal_", "|mean,std,generator", &mv, &sv, &gv) ||
+        !float_arg(vm, mv, "mean", &m) || !float_arg(vm, sv, "std", &s) ||
+        !lang_generator_arg(vm, gv, "normal_", &g))
         return false;
-    return done_self(vm, nn_tensor_normal_(CTX(vm), SELF(self), m, s), self, out);
+    return done_self(vm, nn_tensor_normal_gen_(CTX(vm), SELF(self), m, s, g), self, out);
 }
 
 static bool m_uniform_(lang_vm *vm, lang_val self, const lang_args *a, lang_val *out) {
-    lang_val lv = lang_float(0), hv = lang_float(1);
+    lang_val lv = lang_float(0), hv = lang_float(1), gv = lang_none();
     double l, h;
-    if (!lang_parse_args(vm, a, "uniform_", "|from,to", &lv, &hv) ||
-        !float_arg(vm, lv, "from", &l) || !float_arg(vm, hv, "to", &h))
+    nn_rng *g;
+    if (!lang_parse_args(vm, a, "uniform_", "|from,to,generator", &lv, &hv, &gv) ||
+        !float_arg(vm, lv, "from", &l) || !float_arg(vm, hv, "to", &h) ||
+        !lang_generator_arg(vm, gv, "uniform_", &g))
         return false;
-    return done_self(vm, nn_tensor_uniform_(CTX(vm), SELF(self), l, h), self, out);
+    return done_self(vm, nn_tensor_uniform_gen_(CTX(vm), SELF(self), l, h, g), self, out);
+}
+
+static bool m_exponential_(lang_vm *vm, lang_val self, const lang_args *a, lang_val *out) {
+    lang_val lv = lang_float(1), gv = lang_none();
+    double l;
+    nn_rng *g;
+    if (!lang_parse_args(vm, a, "exponential_", "|lambd,generator", &lv, &gv) ||
+        !float_arg(vm, lv, "lambd", &l) || !lang_generator_arg(vm, gv, "exponential_", &g))
+        return false;
+    return done_self(vm, nn_tensor_exponential_(CTX(vm), SELF(self), l, g), self, out);
+}
+
+static bool m_bernoulli_(lang_vm *vm, lang_val self, const lang_args *a, lang_val *out) {
+    lang_val pv = lang_float(0.5), gv = lang_none();
+    double p;
+    nn_rng *g;
+    if (!lang_parse_args(vm, a, "bernoulli_", "|p,generator", &pv, &gv) ||
+        !float_arg(vm, pv, "p", &p) || !lang_generator_arg(vm, gv, "bernoulli_", &g))
+        return false;
+    return done_self(vm, nn_tensor_bernoulli_(CTX(vm), SELF(self), p, g), self, out);
+}
+
+/* random_(to) or random_(from, to): integers in [from, to). */
+static bool m_random_(lang_vm *vm, lang_val self, const lang_args *a, lang_val *out) {
+    lang_val fv, tv = lang_none(), gv = lang_none();
+    int64_t lo = 0, hi;
+    nn_rng *g;
+    if (!lang_parse_args(vm, a, "random_", "from|to,generator", &fv, &tv, &gv) ||
+        !lang_generator_arg(vm, gv, "random_", &g))
+        return false;
+    if (tv.kind == LANG_NONE ? !int_arg(vm, fv, "to", &hi)
+                             : !int_arg(vm, fv, "from", &lo) || !int_arg(vm, tv, "to", &hi))
+        return false;
+    return done_self(vm, nn_tensor_random_(CTX(vm), SELF(self), lo, hi, g), self, out);
 }
 
 static bool m_masked_fill_(lang_vm *vm, lang_val self, const lang_args *a, lang_val *out) {
@@ -3406,12 +3451,24 @@ static const lang_method tensor_methods[] = {
      {"Tensor.clamp_", "clamp_(min=None, max=None)", "Clamp in place.", "w.clamp_(-1, 1)"}},
     {"normal_",
      m_normal_,
-     {"Tensor.normal_", "normal_(mean=0, std=1)", "Refill with normal random values in place.",
-      "w.normal_(0, 0.02)"}},
+     {"Tensor.normal_", "normal_(mean=0, std=1, generator=None)",
+      "Refill with normal random values in place.", "w.normal_(0, 0.02)"}},
     {"uniform_",
      m_uniform_,
-     {"Tensor.uniform_", "uniform_(from=0, to=1)", "Refill with uniform random values in place.",
-      "w.uniform_(-0.1, 0.1)"}},
+     {"Tensor.uniform_", "uniform_(from=0, to=1, generator=None)",
+      "Refill with uniform random values in place.", "w.uniform_(-0.1, 0.1)"}},
+    {"exponential_",
+     m_exponential_,
+     {"Tensor.exponential_", "exponential_(lambd=1, generator=None)",
+      "Refill with Exp(lambd) random values in place.", "w.exponential_()"}},
+    {"bernoulli_",
+     m_bernoulli_,
+     {"Tensor.bernoulli_", "bernoulli_(p=0.5, generator=None)",
+      "Refill with 1 (probability p) or 0 in place.", "m.bernoulli_(0.9)"}},
+    {"random_",
+     m_random_,
+     {"Tensor.random_", "random_(from=0, to, generator=None)",
+      "Refill with random integers in [from, to) in place.", "i.random_(0, 10)"}},
     {"masked_fill_",
      m_masked_fill_,
      {"Tensor.masked_fill_", "masked_fill_(mask, value)",

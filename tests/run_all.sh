@@ -64,6 +64,7 @@ run_suite compat tests/compat/run.sh
 run_suite repl tests/repl/run.sh
 run_suite debugger_pty "$PYTHON" tests/repl/test_debugger.py
 run_suite drills "$PYTHON" tests/drills/test_drills.py
+run_suite hub "$PYTHON" tests/drills/test_hub.py
 run_suite kernel tests/kernel/run.sh
 [ -x build/test_noalloc ] && run_suite noalloc build/test_noalloc
 ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0} \

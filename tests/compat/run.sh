@@ -5,6 +5,8 @@
 # a scratch copy of tests/compat/ (so relative file names work and files the
 # scripts write stay out of the tree); stdout must be equal. A file
 # tests/compat/NAME.stderr holds text nndb's stderr must contain (warnings).
+# Random streams are torch's and CPython's (issue 12), so scripts may
+# print seeded random values.
 # Prints "N passed, M failed" (the run_all.sh suite line).
 cd "$(dirname "$0")/../.."
 root=$(pwd)

@@ -68,7 +68,8 @@ def test_tour_notebook(prefix):
     svgs = [o for o in code[6].outputs if o.output_type == "display_data"
             and "image/svg+xml" in o.data]
     assert len(svgs) == 1 and "<svg" in svgs[0].data["image/svg+xml"]
-    assert "mean 0.03" in text_of(code[6])
+    # manual_seed(0); randn(1000): torch prints the same (mean 0.029, std 1.029).
+    assert "mean 0.029  std 1.029" in text_of(code[6])
     assert "relu(input)" in text_of(code[7])
     who = text_of(code[8])
     for name in ("a", "loss", "w", "x", "y"):

@@ -7,6 +7,7 @@
 #include "../nn_test.h"
 #include "lang.h"
 #include "lang_eval.h"
+#include "testutil.h"
 
 typedef struct dcap {
     lang_buf out;
@@ -446,20 +447,8 @@ NN_TEST(debug_graph_view) {
  * "(nndb) CMD" lines answer the prompt, "# expect: TEXT" must appear in the
  * block's output, "# expect error: TEXT" in its error. ---- */
 
-static char *slurp(const char *path) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    lang_buf b;
-    lang_buf_init(&b);
-    char chunk[4096];
-    size_t n;
-    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) lang_buf_add(&b, chunk, n);
-    fclose(f);
-    return lang_buf_take(&b);
-}
-
 NN_TEST(debug_docs) {
-    char *text = slurp("docs/debugger.md");
+    char *text = tu_read_file("docs/debugger.md");
     CHECK_MSG(text != NULL, "cannot read docs/debugger.md");
     if (!text) return;
     const char *answers[64];

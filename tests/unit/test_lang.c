@@ -23,6 +23,7 @@
 #include "../nn_test.h"
 #include "lang.h"
 #include "lang_eval.h"
+#include "testutil.h"
 
 typedef struct capture {
     lang_buf out;
@@ -61,18 +62,6 @@ typedef struct expect {
     int kind; /* 0 output, 1 error, 2 traceback */
     char *text;
 } expect;
-
-static char *read_file(const char *path) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    lang_buf b;
-    lang_buf_init(&b);
-    char chunk[4096];
-    size_t n;
-    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) lang_buf_add(&b, chunk, n);
-    fclose(f);
-    return lang_buf_take(&b);
-}
 
 /* The expectation in a source line, if any (not inside a string: the
  * marker must follow code or start the comment). */
@@ -261,7 +250,7 @@ static int run_text(const char *path, char *text) {
 }
 
 static int run_script(const char *path) {
-    char *text = read_file(path);
+    char *text = tu_read_file(path);
     if (!text) {
         fprintf(stderr, "  %s: cannot read\n", path);
         return 1;
@@ -624,7 +613,7 @@ NN_TEST(lang_float_repr) {
  * number of blocks. */
 static int run_doc(const char *path, int *blocks) {
     *blocks = 0;
-    char *text = read_file(path);
+    char *text = tu_read_file(path);
     if (!text) return -1;
     lang_buf b;
     lang_buf_init(&b);

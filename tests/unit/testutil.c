@@ -1,5 +1,6 @@
 #include "testutil.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -286,4 +287,28 @@ int tu_run_torch_refs(const char *family, const tu_ref_fn *table, int n_table) {
         failed++;
     }
     return failed;
+}
+
+char *tu_read_file(const char *path) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    size_t cap = 4096, n = 0;
+    char *b = malloc(cap);
+    size_t got;
+    while (b && (got = fread(b + n, 1, cap - n - 1, f)) > 0) {
+        n += got;
+        if (n + 1 == cap) {
+            char *p = realloc(b, cap * 2);
+            if (!p) {
+                free(b);
+                b = NULL;
+                break;
+            }
+            b = p;
+            cap *= 2;
+        }
+    }
+    fclose(f);
+    if (b) b[n] = 0;
+    return b;
 }

@@ -44,4 +44,7 @@ typedef struct tu_ref_fn {
 } tu_ref_fn;
 int tu_run_torch_refs(const char *family, const tu_ref_fn *table, int n_table);
 
+/* A whole file as a malloc'ed NUL-terminated string, or NULL. */
+char *tu_read_file(const char *path);
+
 #endif
