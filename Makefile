@@ -50,7 +50,7 @@ UNIT_SRC   := $(wildcard tests/unit/*.c)
 UNIT_OBJ   := $(UNIT_SRC:%.c=$(BUILD)/%.o)
 BENCH_SRC  := $(wildcard bench/*.c)
 
-.PHONY: all deps run test unit bench fuzz clean format format-check
+.PHONY: all deps run test test-browser unit bench fuzz clean format format-check
 
 all: $(BUILD)/nndb $(BUILD)/unit_tests
 
@@ -135,6 +135,12 @@ test: deps
 	@$(MAKE) --no-print-directory WERROR=1 SANITIZE=1 build/asan/unit_tests $(FUZZ_TARGETS:%=build/asan/fuzz/%_replay)
 	@PYTHON=$(PYTHON) tests/run_all.sh
 
+# The browser suite alone (make test runs it too): classic Notebook and
+# headless Chromium; skipped, with the reason, where Chromium cannot start.
+test-browser: deps
+	@$(MAKE) --no-print-directory WERROR=1 build/nndb
+	@PYTHON=$(PYTHON) tests/browser/run.sh
+
 FUZZ_TARGETS := $(patsubst tests/fuzz/%.c,%,$(filter-out tests/fuzz/fuzz_driver.c,$(wildcard tests/fuzz/fuzz_*.c)))
 
 fuzz: deps $(FUZZ_TARGETS:%=build/libfuzzer/%)
@@ -145,13 +151,17 @@ fuzz: deps $(FUZZ_TARGETS:%=build/libfuzzer/%)
 	    build/libfuzzer/$$t -max_total_time=$(FUZZ_SECONDS) -max_len=4096 build/corpus/$$t $$seeds || exit 1; \
 	done
 
-# make install PREFIX=DIR: the binary into DIR/bin and the kernelspec into
-# DIR/share/jupyter/kernels/nndb, its argv pointing at the installed binary.
+# make install PREFIX=DIR: the binary into DIR/bin, the docs into
+# DIR/share/doc/nndb and the kernelspec into DIR/share/jupyter/kernels/nndb,
+# its argv pointing at the installed binary and its doc/ holding the docs as
+# HTML (the kernel's help links).
 PREFIX ?= /usr/local
 .PHONY: install
 install: $(BUILD)/nndb
 	install -d $(PREFIX)/bin
 	install -m 755 $(BUILD)/nndb $(BUILD)/nndb-kernel $(PREFIX)/bin/
+	install -d $(PREFIX)/share/doc/nndb
+	install -m 644 docs/*.md $(PREFIX)/share/doc/nndb/
 	install -d $(PREFIX)/share/nndb/lessons
 	install -m 644 drills/lessons/*.md $(PREFIX)/share/nndb/lessons/
 	cp -rL drills/lessons/data $(PREFIX)/share/nndb/lessons/

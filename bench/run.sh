@@ -11,13 +11,10 @@ rc=$?
 "${PYTHON:-/usr/bin/python3}" bench/bench_kernel.py "$@" || rc=1
 # The language: start-up, a scalar loop, training in the language (bench/bench_lang.py).
 "${PYTHON:-/usr/bin/python3}" bench/bench_lang.py "$@" || rc=1
-<<<<<<< HEAD
 # The instruments: profiler overhead on the GPT step, gradcheck(samples=) on a GPT (bench_instruments.c).
 quick=""
 for a in "$@"; do [ "$a" = "--quick" ] && quick="--quick"; done
 build/bench/bench_instruments $quick || rc=1
-=======
 # The NaN hunt's cost on a training step, nndb and PyTorch (bench/bench_anomaly.py).
 "${PYTHON:-/usr/bin/python3}" bench/bench_anomaly.py "$@" || rc=1
->>>>>>> main
 exit $rc

@@ -4,6 +4,7 @@
 #include "kernel_handlers.h"
 
 #include <fnmatch.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,11 +65,24 @@ static long byte_to_cp(const char *s, size_t byte) {
     return n;
 }
 
-static cJSON *bundle_json(const lang_mime *b) {
+/* The bundle as a data object. A picture sent as SVG also goes as PNG: an
+ * untrusted notebook (a shared handout) will not show SVG, and falls back
+ * to the PNG instead of the text sparkline. */
+static cJSON *bundle_json(const lang_mime *src) {
+    lang_mime with_png;
+    const lang_mime *b = src;
+    lang_mime_init(&with_png);
+    if (lang_mime_get(src, "image/svg+xml") && !lang_mime_get(src, "image/png")) {
+        for (int i = 0; i < src->n; i++)
+            if (src->items[i].mime && src->items[i].data)
+                lang_mime_add(&with_png, src->items[i].mime, strdup(src->items[i].data));
+        if (lang_mime_add_png(&with_png)) b = &with_png;
+    }
     cJSON *data = cJSON_CreateObject();
     for (int i = 0; i < b->n; i++)
         if (b->items[i].mime && b->items[i].data)
             cJSON_AddStringToObject(data, b->items[i].mime, b->items[i].data);
+    lang_mime_free(&with_png);
     return data;
 }
 
@@ -107,6 +121,39 @@ static void reply(const kernel *k, void *sock, const kernel_msg *req, const char
 
 /* ---- kernel_info ---- */
 
+/* nndb's own pages, installed as HTML with the kernelspec (kernel_docs.h)
+ * and served by the notebook server at [prefix]kernelspecs/NAME/doc/; the
+ * prefix is JupyterHub's per-user one when the server runs under a hub.
+ * Without installed pages, the only link is the PyTorch reference. */
+static void add_help_links(cJSON *links) {
+    static const char *const pages[][2] = {
+        {"index", "nndb documentation"},    {"language", "The nndb language"},
+        {"notebooks", "nndb in notebooks"}, {"kernel", "The nndb kernel"},
+        {"repl", "The terminal REPL"},
+    };
+    const char *docs = getenv("NNDB_KERNEL_DOCS"), *name = getenv("NNDB_KERNELSPEC");
+    const char *prefix = getenv("JUPYTERHUB_SERVICE_PREFIX");
+    if (!prefix || *prefix != '/') prefix = "/";
+    size_t pl = strlen(prefix);
+    for (size_t i = 0; docs && name && i < sizeof pages / sizeof pages[0]; i++) {
+        char file[PATH_MAX], url[512];
+        snprintf(file, sizeof file, "%s/%s.html", docs, pages[i][0]);
+        FILE *f = fopen(file, "rb");
+        if (!f) continue;
+        fclose(f);
+        snprintf(url, sizeof url, "%s%skernelspecs/%s/doc/%s.html", prefix,
+                 pl && prefix[pl - 1] == '/' ? "" : "/", name, pages[i][0]);
+        cJSON *l = cJSON_CreateObject();
+        cJSON_AddStringToObject(l, "text", pages[i][1]);
+        cJSON_AddStringToObject(l, "url", url);
+        cJSON_AddItemToArray(links, l);
+    }
+    cJSON *l = cJSON_CreateObject();
+    cJSON_AddStringToObject(l, "text", "PyTorch reference (the names nndb mirrors)");
+    cJSON_AddStringToObject(l, "url", "https://pytorch.org/docs/stable/");
+    cJSON_AddItemToArray(links, l);
+}
+
 static cJSON *kernel_info_content(void) {
     cJSON *c = cJSON_CreateObject();
     cJSON_AddStringToObject(c, "status", "ok");
@@ -126,15 +173,7 @@ static cJSON *kernel_info_content(void) {
         "nndb " KERNEL_VERSION ": a debugger and drill book for neural-network training.\n"
         "The language is Python with PyTorch's names; %help lists the magics.\n");
     cJSON *links = cJSON_AddArrayToObject(c, "help_links");
-    cJSON *l = cJSON_CreateObject();
-    cJSON_AddStringToObject(l, "text", "PyTorch reference (the names nndb mirrors)");
-    cJSON_AddStringToObject(l, "url", "https://pytorch.org/docs/stable/");
-    cJSON_AddItemToArray(links, l);
-    l = cJSON_CreateObject();
-    cJSON_AddStringToObject(l, "text", "Jupyter messaging protocol");
-    cJSON_AddStringToObject(l, "url",
-                            "https://jupyter-client.readthedocs.io/en/latest/messaging.html");
-    cJSON_AddItemToArray(links, l);
+    add_help_links(links);
     cJSON_AddBoolToObject(c, "debugger", false);
     return c;
 }
@@ -542,8 +581,9 @@ static void abort_execute(kernel *k, kernel_msg *m) {
     kernel_log(KERNEL_LOG_INFO, "aborting execute_request %s", m->msg_id);
     kernel_publish_status(k, k->iopub_link, m, "busy");
     cJSON *c = cJSON_CreateObject();
+    /* No execution_count: the cell never ran, so a notebook keeps showing
+     * "In [ ]:" (ipykernel sends none either). */
     cJSON_AddStringToObject(c, "status", "aborted");
-    cJSON_AddNumberToObject(c, "execution_count", k->execution_count);
     cJSON *md = cJSON_CreateObject();
     cJSON_AddStringToObject(md, "status", "aborted");
     reply(k, k->shell, m, "execute_reply", c, md);
@@ -657,6 +697,14 @@ static void handle_execute(kernel *k, kernel_msg *m, bool *errored) {
     reply(k, k->shell, m, "execute_reply", c, md);
     k->silent = false;
     k->allow_stdin = false;
+    if (exiting) {
+        /* As ipykernel: after the ask_exit reply the kernel stops, and the
+         * front end (the notebook server's restarter, jupyter console)
+         * starts a fresh one or closes. A session that went on after exit()
+         * would be one nobody asked for. */
+        kernel_log(KERNEL_LOG_INFO, "exit() ran: the kernel stops");
+        k->exit_at_ms = now_ms() + KERNEL_EXIT_GRACE_MS;
+    }
 }
 
 /* ---- complete, inspect, is_complete ---- */
@@ -792,8 +840,18 @@ static void handle_one(kernel *k, kernel_msg *m, bool *errored) {
     k->current = NULL;
 }
 
+bool kernel_exit_due(const kernel *k) {
+    return k->exit_at_ms > 0 && now_ms() >= k->exit_at_ms;
+}
+
 void kernel_shell_handle(kernel *k, kernel_msg *m) {
     bool errored = false;
+    /* Cells sent after exit() do not run (with ipykernel the process is
+     * gone): they are aborted, so the front end shows them as not run. */
+    if (k->exit_at_ms > 0 && !strcmp(m->msg_type, "execute_request")) {
+        abort_execute(k, m);
+        return;
+    }
     handle_one(k, m, &errored);
     if (!errored) return;
     /* Executes queued before the error reply are aborted; the rest run.

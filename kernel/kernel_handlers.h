@@ -28,7 +28,11 @@
 #define KERNEL_STREAM_DELAY_MS 50
 #define KERNEL_PROGRESS_MIN_MS 100
 #define KERNEL_POLL_MS         100
-#define KERNEL_ABORT_GRACE_MS  20
+/* After exit(): how long the kernel waits for the client to read the
+ * ask_exit reply and send its own shutdown_request (jupyter console does;
+ * a client that sees the process gone first would miss the reply). */
+#define KERNEL_EXIT_GRACE_MS  1500
+#define KERNEL_ABORT_GRACE_MS 20
 
 /* Single-frame commands on the inproc links (a real message starts with
  * its topic or identities, never one of these alone). */
@@ -52,6 +56,9 @@ typedef struct kernel {
     atomic_int stop;        /* a shutdown was asked for */
     atomic_int interrupted; /* an interrupt came; cleared when an execute starts */
     atomic_int restart;     /* the shutdown asked for a restart */
+    /* exit() ran: the kernel stops at this time (CLOCK_MONOTONIC ms), or on
+     * the client's shutdown_request if that comes first; 0 otherwise. */
+    double exit_at_ms;
 
     /* shell thread only */
     void *shell, *iopub_link, *stdin_link;
@@ -73,6 +80,8 @@ typedef struct kernel {
 lang_frontend kernel_frontend(kernel *k);
 
 /* Handle one request from the shell socket (shell thread). */
+/* Whether exit() has asked the kernel to stop and its grace time is over. */
+bool kernel_exit_due(const kernel *k);
 void kernel_shell_handle(kernel *k, kernel_msg *m);
 /* Handle one request from the control socket (control thread). */
 void kernel_control_handle(kernel *k, void *control, void *iopub_link, kernel_msg *m);

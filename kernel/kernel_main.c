@@ -416,6 +416,7 @@ int kernel_main(int argc, char **argv) {
                    k.session, path);
         kernel_publish_status(&k, k.iopub_link, NULL, "starting");
         while (!atomic_load(&k.stop)) {
+            if (kernel_exit_due(&k)) break;
             zmq_pollitem_t it = {k.shell, 0, ZMQ_POLLIN, 0};
             int rc = zmq_poll(&it, 1, KERNEL_POLL_MS);
             if (rc < 0 && errno != EINTR) break;

@@ -13,6 +13,8 @@
 
 #include <cjson/cJSON.h>
 
+#include "kernel_docs.h"
+
 /* ---- the logo: a 2-3-2 network on a rounded dark square ---- */
 
 static uint32_t crc_table[256];
@@ -279,7 +281,31 @@ int kernel_spec_main(int argc, char **argv) {
     cJSON_AddStringToObject(spec, "display_name", display);
     cJSON_AddStringToObject(spec, "language", "nndb");
     cJSON_AddStringToObject(spec, "interrupt_mode", mode);
-    cJSON_AddObjectToObject(spec, "env");
+    /* The docs as HTML beside kernel.json: from the source tree of a build
+     * (build/../docs) or from an install (PREFIX/share/doc/nndb). */
+    char docs_src[PATH_MAX + 32], docs_dst[PATH_MAX + 8];
+    int pages = -1;
+    {
+        char bin[PATH_MAX];
+        snprintf(bin, sizeof bin, "%s", exe);
+        char *slash = strrchr(bin, '/');
+        if (slash) *slash = 0;
+        static const char *const tries[] = {"/../docs", "/../share/doc/nndb"};
+        snprintf(docs_dst, sizeof docs_dst, "%s/doc", dir);
+        for (int i = 0; i < 2 && pages < 0; i++) {
+            snprintf(docs_src, sizeof docs_src, "%s%s", bin, tries[i]);
+            pages = kernel_docs_install(docs_src, docs_dst);
+        }
+        if (pages < 0)
+            fprintf(stderr,
+                    "nndb install-kernel: warning: no docs found next to %s; the help "
+                    "links will point at nndb's pages only once they are installed\n",
+                    exe);
+    }
+    cJSON *env = cJSON_AddObjectToObject(spec, "env");
+    /* Where the kernel finds its help pages (for kernel_info's help_links). */
+    cJSON_AddStringToObject(env, "NNDB_KERNELSPEC", name);
+    if (pages >= 0) cJSON_AddStringToObject(env, "NNDB_KERNEL_DOCS", docs_dst);
     cJSON *md = cJSON_AddObjectToObject(spec, "metadata");
     cJSON_AddBoolToObject(md, "debugger", false);
     char *text = cJSON_Print(spec);

@@ -803,9 +803,55 @@ static bool b_input(lang_vm *vm, const lang_args *a, lang_val *out) {
     return ok;
 }
 
+/* [text] as lines of at most [width] columns after a 4-space indent,
+ * broken between words only (a word longer than the line stays whole). */
+static void wrap_indented(lang_buf *out, const char *text, int width) {
+    int col = 0;
+    const char *p = text;
+    while (*p) {
+        while (*p == ' ') p++;
+        if (!*p) break;
+        size_t n = strcspn(p, " \n");
+        int w = 0; /* columns: UTF-8 continuation bytes take none */
+        for (size_t i = 0; i < n; i++) w += ((unsigned char)p[i] & 0xC0) != 0x80;
+        if (col > 0 && col + 1 + w > width) {
+            lang_buf_puts(out, "\n");
+            col = 0;
+        }
+        lang_buf_puts(out, col ? " " : "    ");
+        lang_buf_add(out, p, n);
+        col += (col ? 1 : 0) + w;
+        p += n;
+        if (*p == '\n') {
+            lang_buf_puts(out, "\n");
+            col = 0;
+            p++;
+        }
+    }
+    lang_buf_puts(out, "\n");
+}
+
+/* The terminal's width as readline exports it (COLUMNS; the REPL's
+ * readline sets it and keeps it current), less the indent and a margin; 0
+ * where no terminal said (a notebook, a script's output): no wrapping,
+ * the viewer wraps. */
+static int help_width(void) {
+    const char *c = getenv("COLUMNS");
+    int w = c ? atoi(c) : 0;
+    if (w <= 0) return 0;
+    w -= 5;
+    return w < 30 ? 30 : w;
+}
+
 void lang_help_format(const lang_help *h, lang_buf *out) {
     lang_buf_printf(out, "%s\n", h->signature ? h->signature : h->name);
-    if (h->doc && *h->doc) lang_buf_printf(out, "\n    %s\n", h->doc);
+    int width = help_width();
+    if (h->doc && *h->doc && width) {
+        lang_buf_puts(out, "\n");
+        wrap_indented(out, h->doc, width);
+    } else if (h->doc && *h->doc) {
+        lang_buf_printf(out, "\n    %s\n", h->doc);
+    }
     if (h->example && *h->example) lang_buf_printf(out, "\n    Example:\n        %s\n", h->example);
 }
 
@@ -878,6 +924,9 @@ static bool b_dir(lang_vm *vm, const lang_args *a, lang_val *out) {
         if (!names) return lang_raise(vm, LANG_ERR_MEMORY, "out of memory");
         for (int64_t k = 0; k < vm->n_globals; k++)
             if (vm->globals[k].set) names[n++] = vm->globals[k].name;
+        /* The builtins are not listed (there are hundreds): say where they are. */
+        static const char hint[] = "(your variables; dir(__builtins__) lists the builtins)\n";
+        lang_vm_write(vm, LANG_STDOUT, hint, sizeof hint - 1);
     } else {
         names = lang_dir(vm, x);
         if (!names) return lang_raise(vm, LANG_ERR_MEMORY, "out of memory");
@@ -1140,7 +1189,7 @@ const lang_builtin_def lang_core_builtins[] = {
       "Print the help of a builtin, a method ('Tensor.sum'), a function or a value.", "help(len)"),
     B("dir", b_dir, "dir(obj)",
       "The sorted names of a value's attributes and methods; without an argument, the session's "
-      "variables.",
+      "variables (dir(__builtins__): the builtins).",
       "dir('')"),
     B("exit", b_exit, "exit(code=0)",
       "Leave nndb (the REPL ends; in a notebook the kernel asks to stop).", "exit()"),

@@ -418,8 +418,10 @@ void lang_display_tensor_html(const nn_tensor *t, const char *grad_fn_name, lang
     char shape[128];
     nn_tensor_shape_str(t, shape, sizeof shape);
     int64_t numel = nn_tensor_numel(t);
-    lang_buf_puts(out, "<div class=\"nndb-tensor\"><table style=\"border-collapse:collapse\">"
-                       "<caption style=\"text-align:left\"><b>Tensor</b> ");
+    /* The caption is a line of its own above the tables: a <caption> is as
+     * narrow as its table and wrapped the shape and grad_fn mid-way. */
+    lang_buf_puts(out, "<div class=\"nndb-tensor\"><div class=\"nndb-caption\" "
+                       "style=\"white-space:nowrap\"><b>Tensor</b> ");
     lang_buf_printf(out, "shape %s &middot; torch.%s", shape, nn_dtype_name(t->dtype));
     if (t->grad_fn) {
         lang_buf_puts(out, " &middot; grad_fn=&lt;");
@@ -428,7 +430,7 @@ void lang_display_tensor_html(const nn_tensor *t, const char *grad_fn_name, lang
     } else if (t->requires_grad) {
         lang_buf_puts(out, " &middot; requires_grad=True");
     }
-    lang_buf_puts(out, "</caption>");
+    lang_buf_puts(out, "</div><table style=\"border-collapse:collapse\">");
     /* Statistics over every element (the repr shows only edge items). */
     double *v = numel ? malloc((size_t)numel * sizeof *v) : NULL;
     if (numel && v) {
@@ -437,10 +439,18 @@ void lang_display_tensor_html(const nn_tensor *t, const char *grad_fn_name, lang
         stats_of(v, numel, &s);
         lang_buf_puts(out, "<tr><th>numel</th><th>mean</th><th>std</th><th>min</th><th>max</th>"
                            "<th>nan</th><th>inf</th></tr>");
-        lang_buf_printf(out,
-                        "<tr><td>%lld</td><td>%.4g</td><td>%.4g</td><td>%.4g</td><td>%.4g</td>"
-                        "<td>%lld</td><td>%lld</td></tr>",
-                        (long long)numel, s.mean, s.std, s.min, s.max, (long long)s.n_nan,
+        lang_buf_printf(out, "<tr><td>%lld</td>", (long long)numel);
+        /* A statistic with too few finite values (the std of one element,
+         * the mean of none) is undefined: a dash, not a "nan" that reads
+         * like a bug in the tensor. */
+        const double st[4] = {s.mean, s.std, s.min, s.max};
+        for (int i = 0; i < 4; i++) {
+            if (isnan(st[i]))
+                lang_buf_puts(out, "<td title=\"undefined\">\u2014</td>");
+            else
+                lang_buf_printf(out, "<td>%.4g</td>", st[i]);
+        }
+        lang_buf_printf(out, "<td>%lld</td><td>%lld</td></tr>", (long long)s.n_nan,
                         (long long)s.n_inf);
     }
     lang_buf_puts(out, "</table>");
@@ -606,6 +616,23 @@ static void svg_ytick(lang_buf *out, const frame *f, double yt, const char *labe
                     f->L, y, f->W - f->R, y, f->L - 4, y + 4, label);
 }
 
+/* A minor tick of a log axis: a faint grid line, a short mark on the axis,
+ * and a smaller label when [label] is given. */
+static void svg_ytick_minor(lang_buf *out, const frame *f, double yt, const char *label) {
+    double y = fy(f, yt);
+    lang_buf_printf(out,
+                    "<line class=\"minor\" x1=\"%g\" y1=\"%.1f\" x2=\"%g\" y2=\"%.1f\" "
+                    "stroke=\"#f0f0f0\"/><line x1=\"%g\" y1=\"%.1f\" x2=\"%g\" y2=\"%.1f\" "
+                    "stroke=\"#333\"/>",
+                    f->L, y, f->W - f->R, y, f->L - 3, y, f->L, y);
+    if (label)
+        lang_buf_printf(out,
+                        "<text x=\"%g\" y=\"%.1f\" text-anchor=\"end\" font-size=\"9\" "
+                        "fill=\"#555\">%s</text>",
+                        f->L - 4, y + 3, label);
+    lang_buf_puts(out, "\n");
+}
+
 static void svg_yticks(lang_buf *out, const frame *f, bool logy) {
     char buf[32];
     if (logy) {
@@ -618,6 +645,23 @@ static void svg_yticks(lang_buf *out, const frame *f, bool logy) {
                 else
                     snprintf(buf, sizeof buf, "1e%d", k);
                 svg_ytick(out, f, k, buf);
+            }
+            /* Minor ticks at 2..9 times each power of ten, so a curve
+             * between two decades can be read; over few decades 2 and 5
+             * are labelled too. Many decades keep the majors only. */
+            if (k1 - k0 <= 5) {
+                bool label25 = k1 - k0 <= 2;
+                for (int k = (int)floor(f->y0); k <= (int)ceil(f->y1); k++)
+                    for (int m = 2; m <= 9; m++) {
+                        double v = m * pow(10.0, k), y = log10(v);
+                        if (y < f->y0 || y > f->y1) continue;
+                        if (label25 && (m == 2 || m == 5)) {
+                            tick_label(buf, sizeof buf, v);
+                            svg_ytick_minor(out, f, y, buf);
+                        } else {
+                            svg_ytick_minor(out, f, y, NULL);
+                        }
+                    }
             }
             return;
         }
@@ -1188,12 +1232,10 @@ static double now_seconds(void) {
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
+/* The text is the description only: each front end draws the count and the
+ * bar itself from [done] and [total], so the count appears once. */
 static void progress_report(progress_obj *p, bool final) {
-    char text[160];
-    int64_t total = final ? p->done : p->total;
-    snprintf(text, sizeof text, "%s%s%lld/%lld", p->desc, p->desc[0] ? ": " : "",
-             (long long)p->done, (long long)(total ? total : p->done));
-    lang_vm_progress(p->vm, p->id, final ? p->done : p->done, final ? p->done : p->total, text);
+    lang_vm_progress(p->vm, p->id, p->done, final ? p->done : p->total, p->desc);
 }
 
 static void progress_free(lang_obj *o) {

@@ -25,6 +25,7 @@
 #include "lang_import.h"
 #include "lang_parse.h"
 #include "lang_set.h"
+#include "lang_suggest.h"
 #include "lang_usermod.h"
 #include "nn_ctx.h"
 
@@ -516,8 +517,15 @@ bool lang_vm_readline(lang_vm *vm, const char *prompt, bool password, char **out
     *out = NULL;
     if (!vm->fe.readline) return lang_raise(vm, LANG_ERR_IO, "input is not available here");
     *out = vm->fe.readline(vm->fe.user, prompt, password);
-    if (!*out) return lang_raise_named(vm, LANG_ERR_IO, "EOFError", "EOF when reading a line");
-    return true;
+    if (*out) return true;
+    /* Ctrl-C at the prompt (the front end has asked to interrupt) is a
+     * KeyboardInterrupt, as in Python; only the end of input is EOFError. */
+    if (atomic_load(&vm->interrupt) || atomic_load(&vm->ctx->interrupt)) {
+        atomic_store(&vm->interrupt, 0);
+        atomic_store(&vm->ctx->interrupt, 0);
+        return lang_raise(vm, LANG_ERR_INTERRUPT, "interrupted while waiting for input");
+    }
+    return lang_raise_named(vm, LANG_ERR_IO, "EOFError", "EOF when reading a line");
 }
 
 static bool interrupt_pending(lang_vm *vm) {
@@ -639,28 +647,6 @@ static lang_frame *free_frame(lang_frame *f, int depth) {
     return f;
 }
 
-/* NameError with Python 3.11's suggestion: the closest global or builtin. */
-static bool name_error(lang_vm *vm, lang_frame *f, const char *name) {
-    const char **cands = malloc(sizeof *cands * (size_t)(vm->n_globals + 1));
-    const char *best = NULL;
-    if (cands) {
-        int n = 0;
-        for (int pass = 0; pass < 2 && !best; pass++) {
-            n = 0;
-            for (int64_t k = 0; k < vm->n_globals; k++) {
-                const lang_global *g = &vm->globals[k];
-                if (pass == 0 ? g->set : (g->has_builtin && g->name[0] != '_'))
-                    cands[n++] = g->name;
-            }
-            best = lang_suggest(name, cands, n);
-        }
-    }
-    bool r = lang_raise(vm, LANG_ERR_NAME, "name '%s' is not defined", name);
-    if (best) snprintf(vm->hint, sizeof vm->hint, ". Did you mean: '%s'?", best);
-    free(cands);
-    return r;
-}
-
 static bool load_name(lang_vm *vm, lang_frame *f, const lang_expr *e, lang_val *out) {
     const lang_name *n = e->u.name.name;
     switch (e->u.name.scope) {
@@ -698,7 +684,9 @@ static bool load_name(lang_vm *vm, lang_frame *f, const lang_expr *e, lang_val *
             return true;
         }
     }
-    return name_error(vm, f, n->str);
+    lang_raise(vm, LANG_ERR_NAME, "name '%s' is not defined", n->str);
+    lang_suggest_name(vm, n->str);
+    return false;
 }
 
 /* Store [v] (borrowed) in a name. */
@@ -1171,6 +1159,7 @@ static bool eval_call(lang_vm *vm, lang_frame *f, const lang_expr *e, lang_val *
                       ? lang_instance_getattr_h(vm, obj, iname(vm, fe->u.attr.name),
                                                 fe->u.attr.name->hash, &fn)
                       : lang_getattr(vm, obj, fe->u.attr.name->str, &fn);
+        if (!ok && vm->err == LANG_ERR_ATTRIBUTE) lang_suggest_attr(vm, obj, fe->u.attr.name->str);
         lang_val_release(obj);
         if (!ok) {
             locate(vm, f, fe->span);
@@ -1548,6 +1537,7 @@ static bool eval_inner(lang_vm *vm, lang_frame *f, const lang_expr *e, lang_val 
                       ? lang_instance_getattr_h(vm, obj, iname(vm, e->u.attr.name),
                                                 e->u.attr.name->hash, out)
                       : lang_getattr(vm, obj, e->u.attr.name->str, out);
+        if (!ok && vm->err == LANG_ERR_ATTRIBUTE) lang_suggest_attr(vm, obj, e->u.attr.name->str);
         lang_val_release(obj);
         if (!ok) locate(vm, f, e->span);
         return ok;

@@ -192,9 +192,7 @@ struct lang_vm {
 bool lang_raise_named(lang_vm *vm, lang_err cls, const char *ename, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 void lang_vm_clear_error(lang_vm *vm);
-/* The candidate closest to [name] by CPython 3.11's rule for "Did you
- * mean" (NULL when none is close enough); borrowed from [candidates]. */
-const char *lang_suggest(const char *name, const char *const *candidates, int n);
+
 /* The global slot for a name (created unset when new); -1 when out of
  * memory. [hash] is lang_name_hash of the name. */
 int64_t lang_vm_global_slot(lang_vm *vm, const char *name, size_t len, uint32_t hash);

@@ -424,9 +424,10 @@ static void dot_escape(lang_buf *b, const char *s) {
 }
 
 static void dot_graph(lang_vm *vm, lang_buf *b, const graph *g, group_info *gi, int ngi) {
-    lang_buf_puts(b, "digraph G {\n rankdir=BT; node [shape=box, style=\"rounded,filled\", "
-                     "fillcolor=\"#f4f4f4\", fontname=\"monospace\", fontsize=10];\n"
-                     " edge [arrowsize=0.6];\n");
+    lang_buf_puts(
+        b, "digraph G {\n rankdir=BT; size=\"9,14\"; node [shape=box, style=\"rounded,filled\", "
+           "fillcolor=\"#f4f4f4\", fontname=\"monospace\", fontsize=10];\n"
+           " edge [arrowsize=0.6];\n");
     /* clusters: one per module path of the nodes shown one by one */
     for (int i = 0; i < g->n; i++) {
         const gnode *gn = &g->nodes[i];

@@ -9,6 +9,7 @@
 #include "lang_eval.h"
 #include "lang_import.h"
 #include "lang_std.h"
+#include "lang_suggest.h"
 #include "lang_tensor.h"
 #include "nn_ops.h"
 
@@ -235,7 +236,7 @@ static bool module_getattr(lang_vm *vm, lang_obj *o, const char *name, lang_val 
                 cands[n++] = ns->names[j];
             }
         }
-        best = lang_suggest(name, cands, n);
+        best = lang_suggest(name, cands, (size_t)n);
     }
     bool r = lang_raise(vm, LANG_ERR_ATTRIBUTE, "module '%s' has no attribute '%s'", m->name, name);
     if (best) snprintf(vm->hint, sizeof vm->hint, ". Did you mean: '%s'?", best);

@@ -21,6 +21,11 @@
 #include "lang_nn.h"
 #include "lang_random.h"
 #include "lang_tensor.h"
+#include "nn_module.h"
+
+typedef struct cell_source {
+    char *file, *code;
+} cell_source;
 
 typedef struct ext_magic {
     char *name;
@@ -35,6 +40,15 @@ struct lang_session {
     nn_ctx *ctx;
     char **history;
     int n_history, cap_history;
+    /* The last three values shown (IPython's _, __, ___), held here and
+     * installed as builtins so that %who does not list them. */
+    lang_val last[3];
+    /* IPython's In (a list of the inputs, In[0] empty) and Out (a dict of
+     * the values shown, by the N of "<cell N>"), installed as builtins. */
+    lang_val in_list, out_dict;
+    /* Interactive cells as run, for the source of their functions (f??). */
+    cell_source *sources;
+    int n_sources, cap_sources;
     ext_magic *ext;
     int n_ext;
     lang_observer_fn observer;
@@ -108,6 +122,21 @@ static bool install_builtins(lang_vm *vm) {
     if (!lang_core_install(vm) || !lang_tensor_install(vm) || !lang_nn_install(vm) ||
         !lang_random_install(vm) || !lang_class_install(vm))
         return false;
+    /* __builtins__: a record whose fields are the builtins, so that
+     * dir(__builtins__) lists them and __builtins__.zeros is zeros. */
+    lang_val rec;
+    if (!lang_record_new(vm, "builtins", &rec)) return false;
+    for (int64_t k = 0; k < vm->n_globals; k++) {
+        lang_global *g = &vm->globals[k];
+        if ((g->has_builtin || g->set) &&
+            !lang_record_set(vm, rec, g->name, g->has_builtin ? g->builtin : g->value)) {
+            lang_val_release(rec);
+            return false;
+        }
+    }
+    bool rec_ok = lang_vm_set_builtin(vm, "__builtins__", rec);
+    lang_val_release(rec);
+    if (!rec_ok) return false;
     /* Families may install plain globals (dtypes): make them builtins, so
      * %who does not list them and %reset does not remove them. */
     for (int64_t k = 0; k < vm->n_globals; k++) {
@@ -132,7 +161,16 @@ lang_session *lang_session_new(const lang_frontend *fe) {
     }
     lang_vm_init(&s->vm, s, s->ctx, fe);
     s->vm.dbg = lang_debug_new(&s->vm);
-    if (!s->vm.dbg || !install_builtins(&s->vm)) {
+    lang_val empty;
+    if (!s->vm.dbg || !install_builtins(&s->vm) || !lang_list_new(&s->vm, 0, &s->in_list) ||
+        !lang_dict_new(&s->vm, &s->out_dict) || !lang_str_from_cstr(&s->vm, "", &empty)) {
+        lang_session_free(s);
+        return NULL;
+    }
+    bool ok = lang_list_append(&s->vm, s->in_list, empty);
+    lang_val_release(empty);
+    if (!ok || !lang_vm_set_builtin(&s->vm, "In", s->in_list) ||
+        !lang_vm_set_builtin(&s->vm, "Out", s->out_dict)) {
         lang_session_free(s);
         return NULL;
     }
@@ -141,6 +179,14 @@ lang_session *lang_session_new(const lang_frontend *fe) {
 
 void lang_session_free(lang_session *s) {
     if (!s) return;
+    for (int i = 0; i < 3; i++) lang_val_release(s->last[i]);
+    lang_val_release(s->in_list);
+    lang_val_release(s->out_dict);
+    for (int i = 0; i < s->n_sources; i++) {
+        free(s->sources[i].file);
+        free(s->sources[i].code);
+    }
+    free(s->sources);
     lang_vm_free(&s->vm);
     lang_debug_free(s->vm.dbg);
     s->vm.dbg = NULL;
@@ -223,8 +269,242 @@ static void take_error(lang_vm *vm, lang_error_info *info) {
     lang_vm_clear_error(vm);
 }
 
+/* ---- IPython's input habits (interactive cells only) ---- */
+
+static bool ident_char(char c);
+static bool eval_chain(lang_vm *vm, const char *text, size_t n, lang_val *out);
+static bool exec_code(lang_session *s, const char *code, const char *filename, bool interactive,
+                      lang_result *res);
+
+/* Whether the cell's last statement ends with ';' (before a comment): its
+ * value is then not shown, as in IPython. */
+static bool ends_with_semicolon(const char *code) {
+    size_t n = strlen(code);
+    while (n && (code[n - 1] == ' ' || code[n - 1] == '\t' || code[n - 1] == '\n' ||
+                 code[n - 1] == '\r'))
+        n--;
+    size_t ls = n;
+    while (ls && code[ls - 1] != '\n') ls--;
+    /* The end of the code on the last line: before a '#' outside quotes. */
+    char q = 0;
+    size_t end = n;
+    for (size_t i = ls; i < n; i++) {
+        char c = code[i];
+        if (q) {
+            if (c == '\\')
+                i++;
+            else if (c == q)
+                q = 0;
+        } else if (c == '\'' || c == '"') {
+            q = c;
+        } else if (c == '#') {
+            end = i;
+            break;
+        }
+    }
+    while (end > ls && (code[end - 1] == ' ' || code[end - 1] == '\t')) end--;
+    return end > ls && code[end - 1] == ';';
+}
+
+/* "name?", "?name", "name??" (a dotted name): fills [name] and *detail (0
+ * or 1) and says true. */
+static bool help_request(const char *code, char *name, size_t cap, int *detail) {
+    const char *p = code;
+    while (*p == ' ' || *p == '\t' || *p == '\n') p++;
+    int pre = 0, post = 0;
+    while (*p == '?' && pre < 2) p++, pre++;
+    const char *b = p;
+    while (ident_char(*p) || (*p == '.' && p > b)) p++;
+    size_t n = (size_t)(p - b);
+    while (*p == '?' && post < 2) p++, post++;
+    /* Then only blanks and comments. */
+    for (;;) {
+        while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') p++;
+        if (*p != '#') break;
+        while (*p && *p != '\n') p++;
+    }
+    if (*p || !n || n >= cap || (!pre && !post) || (*b >= '0' && *b <= '9')) return false;
+    memcpy(name, b, n);
+    name[n] = 0;
+    *detail = pre == 2 || post == 2;
+    return true;
+}
+
+/* A copy of [code] where each line that starts with '!' (after its indent)
+ * runs as the %system magic, or NULL when there is no such line. Columns in
+ * errors on those lines shift by the magic's name. */
+static char *shell_lines(const char *code) {
+    bool any = false;
+    lang_buf b;
+    lang_buf_init(&b);
+    for (const char *line = code; *line;) {
+        const char *nl = strchr(line, '\n');
+        size_t len = nl ? (size_t)(nl - line) + 1 : strlen(line);
+        size_t ind = 0;
+        while (ind < len && (line[ind] == ' ' || line[ind] == '\t')) ind++;
+        if (ind < len && line[ind] == '!' && (ind + 1 >= len || line[ind + 1] != '=')) {
+            lang_buf_add(&b, line, ind);
+            lang_buf_puts(&b, "%system ");
+            lang_buf_add(&b, line + ind + 1, len - ind - 1);
+            any = true;
+        } else {
+            lang_buf_add(&b, line, len);
+        }
+        line += len;
+    }
+    if (!any) {
+        lang_buf_free(&b);
+        return NULL;
+    }
+    return lang_buf_take(&b);
+}
+
+static void keep_source(lang_session *s, const char *file, const char *code) {
+    if (s->n_sources == s->cap_sources) {
+        int cap = s->cap_sources ? s->cap_sources * 2 : 16;
+        cell_source *p = realloc(s->sources, sizeof *p * (size_t)cap);
+        if (!p) return;
+        s->sources = p;
+        s->cap_sources = cap;
+    }
+    char *f = strdup(file), *c = strdup(code);
+    if (!f || !c) {
+        free(f), free(c);
+        return;
+    }
+    s->sources[s->n_sources++] = (cell_source){f, c};
+}
+
+/* Line [line] (1-based) of [text] and the lines of the block under it. */
+static bool block_at(const char *text, int line, const char *fname, lang_buf *out) {
+    const char *p = text;
+    for (int i = 1; i < line && p; i++) {
+        p = strchr(p, '\n');
+        if (p) p++;
+    }
+    if (!p || !*p) return false;
+    const char *q = p;
+    while (*q == ' ' || *q == '\t') q++;
+    size_t fl = strlen(fname);
+    if (strncmp(q, "def ", 4) || strncmp(q + 4, fname, fl) || q[4 + fl] != '(') return false;
+    size_t indent = (size_t)(q - p);
+    const char *nl = strchr(p, '\n');
+    lang_buf_add(out, p, nl ? (size_t)(nl - p) + 1 : strlen(p));
+    while (nl) {
+        const char *l = nl + 1;
+        nl = strchr(l, '\n');
+        size_t len = nl ? (size_t)(nl - l) : strlen(l);
+        size_t k = 0;
+        while (k < len && (l[k] == ' ' || l[k] == '\t')) k++;
+        if (k < len && k <= indent) break;
+        lang_buf_add(out, l, nl ? len + 1 : len);
+    }
+    return true;
+}
+
+/* The source of a user function: from the cell it was typed in, or its file. */
+static bool func_source(lang_session *s, lang_val f, lang_buf *out) {
+    char sig[512];
+    const char *file = NULL;
+    int line = 0;
+    if (!lang_func_info(&s->vm, f, sig, sizeof sig, &file, &line) || !file) return false;
+    char fname[256];
+    size_t n = 0;
+    while (sig[n] && sig[n] != '(' && n + 1 < sizeof fname) fname[n] = sig[n], n++;
+    fname[n] = 0;
+    for (int i = s->n_sources - 1; i >= 0; i--)
+        if (!strcmp(s->sources[i].file, file) && block_at(s->sources[i].code, line, fname, out))
+            return true;
+    FILE *fp = fopen(file, "rb");
+    if (!fp) return false;
+    lang_buf text;
+    lang_buf_init(&text);
+    char chunk[4096];
+    size_t got;
+    while ((got = fread(chunk, 1, sizeof chunk, fp)) > 0) lang_buf_add(&text, chunk, got);
+    fclose(fp);
+    lang_buf_add(&text, "", 1);
+    bool ok = block_at(text.data, line, fname, out);
+    lang_buf_free(&text);
+    return ok;
+}
+
+/* name? / name??: the help entry (detail 1 with its example and the value's
+ * state) and, for a user function at detail 1, its source. */
+static void show_help(lang_session *s, const char *name, int detail) {
+    lang_vm *vm = &s->vm;
+    char *text = lang_inspect(s, name, strlen(name), detail);
+    lang_buf b;
+    lang_buf_init(&b);
+    if (!text) {
+        lang_buf_printf(&b, "Object `%s` not found.\n", name);
+    } else {
+        lang_buf_puts(&b, text);
+        free(text);
+        lang_val v;
+        if (detail && eval_chain(vm, name, strlen(name), &v)) {
+            lang_buf src;
+            lang_buf_init(&src);
+            if (lang_is_obj(v, &lang_func_type) && func_source(s, v, &src)) {
+                lang_buf_puts(&b, "\nSource:\n");
+                lang_buf_add(&b, src.data, src.len);
+                if (src.len && src.data[src.len - 1] != '\n') lang_buf_puts(&b, "\n");
+            }
+            lang_buf_free(&src);
+            lang_val_release(v);
+        }
+    }
+    lang_vm_write(vm, LANG_STDOUT, b.data ? b.data : "", b.len);
+    lang_buf_free(&b);
+}
+
+/* _, __ and ___ after a value was shown, and Out[N] for "<cell N>". */
+static void remember_value(lang_session *s, lang_val v, const char *filename) {
+    int cell = 0;
+    char end = 0;
+    /* Out itself (or In) shown is not kept in Out: a dict holding itself
+     * would never be freed. */
+    bool self = v.kind == LANG_OBJ && (v.u.o == s->out_dict.u.o || v.u.o == s->in_list.u.o);
+    if (!self && filename && sscanf(filename, "<cell %d%c", &cell, &end) == 2 && end == '>' &&
+        cell > 0)
+        lang_dict_set(&s->vm, s->out_dict, lang_int(cell), v);
+    lang_val_release(s->last[2]);
+    s->last[2] = s->last[1];
+    s->last[1] = s->last[0];
+    s->last[0] = lang_val_retain(v);
+    static const char *const names[3] = {"_", "__", "___"};
+    for (int i = 0; i < 3; i++) lang_vm_set_builtin(&s->vm, names[i], s->last[i]);
+    lang_vm_clear_error(&s->vm);
+}
+
 bool lang_exec(lang_session *s, const char *code, const char *filename, bool interactive,
                lang_result *res) {
+    lang_vm *vm = &s->vm;
+    char *rewritten = NULL;
+    bool quiet = false;
+    if (interactive && code) {
+        char name[256];
+        int detail = 0;
+        if (help_request(code, name, sizeof name, &detail)) {
+            memset(res, 0, sizeof *res);
+            lang_mime_init(&res->value);
+            lang_vm_clear_error(vm);
+            show_help(s, name, detail);
+            res->ok = true;
+            return true;
+        }
+        quiet = ends_with_semicolon(code);
+        rewritten = shell_lines(code);
+        if (rewritten) code = rewritten;
+        keep_source(s, filename ? filename : "<input>", code);
+    }
+    bool ok = exec_code(s, code, filename, interactive && !quiet, res);
+    free(rewritten);
+    return ok;
+}
+
+static bool exec_code(lang_session *s, const char *code, const char *filename, bool interactive,
+                      lang_result *res) {
     lang_vm *vm = &s->vm;
     memset(res, 0, sizeof *res);
     lang_mime_init(&res->value);
@@ -232,6 +512,10 @@ bool lang_exec(lang_session *s, const char *code, const char *filename, bool int
     nn_ctx_clear_error(s->ctx);
     atomic_store(&vm->interrupt, 0);
     atomic_store(&s->ctx->interrupt, 0);
+    /* exit() is one statement's request, seen by the front end right after
+     * it; a front end that stays must not see it on every later error. */
+    vm->exit_requested = false;
+    vm->exit_code = 0;
     vm->steps = 0;
     vm->depth = 0;
     vm->edepth = 0;
@@ -250,6 +534,7 @@ bool lang_exec(lang_session *s, const char *code, const char *filename, bool int
         ok = lang_display_value(vm, value, &res->value);
         res->has_value = ok && res->value.n > 0;
         if (!ok) lang_mime_free(&res->value);
+        if (ok) remember_value(s, value, filename);
     }
     lang_val_release(value);
     res->ok = ok;
@@ -438,6 +723,14 @@ void lang_session_add_history(lang_session *s, const char *code) {
     }
     char *copy = strdup(code);
     if (copy) s->history[s->n_history++] = copy;
+    lang_val str;
+    size_t n = strlen(code);
+    while (n && code[n - 1] == '\n') n--;
+    if (lang_str_new(&s->vm, code, n, &str)) {
+        lang_list_append(&s->vm, s->in_list, str);
+        lang_val_release(str);
+    }
+    lang_vm_clear_error(&s->vm);
 }
 
 const char *const *lang_session_history(lang_session *s, int *n) {
@@ -468,6 +761,14 @@ char *lang_who(lang_session *s) {
     qsort(gs, (size_t)n, sizeof *gs, cmp_globals);
     if (!n) lang_buf_puts(&b, "No variables.\n");
     for (int i = 0; i < n; i++) {
+        nn_module *mod = lang_module_of(gs[i]->value);
+        if (mod) {
+            /* A module's repr is many lines; its size says more here. */
+            int64_t np = nn_module_num_params(mod);
+            lang_buf_printf(&b, "%-*s  %s %" PRId64 " parameters\n", (int)width, gs[i]->name,
+                            lang_type_name(gs[i]->value), np);
+            continue;
+        }
         char *sum = lang_val_summary(vm, gs[i]->value);
         lang_buf_printf(&b, "%-*s  %s\n", (int)width, gs[i]->name, sum ? sum : "");
         free(sum);

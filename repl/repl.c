@@ -277,6 +277,8 @@ static void line_handler(char *line) {
 
 static int key_tab(int count, int key);
 static int key_backspace(int count, int key);
+static int key_eof(int count, int key);
+static bool g_eof_key; /* Ctrl-D ended the line: end of input */
 
 /* readline's startup hook, run for each line after the terminal is set up:
  * bind our keys (setting up the terminal binds the tty's erase character
@@ -285,6 +287,7 @@ static int start_line(void) {
     rl_bind_key('\t', key_tab);
     rl_bind_key(127, key_backspace);
     rl_bind_key(8, key_backspace);
+    rl_bind_key(4, key_eof);
     if (g_indent > 0) {
         char sp[256];
         int n = g_indent < (int)sizeof sp - 1 ? g_indent : (int)sizeof sp - 1;
@@ -302,6 +305,7 @@ static read_status read_line(const char *prompt, int indent, char **out) {
     *out = NULL;
     g_got = NULL;
     g_got_done = false;
+    g_eof_key = false;
     g_indent = indent;
     g_sigint = 0;
 
@@ -342,6 +346,10 @@ static read_status read_line(const char *prompt, int indent, char **out) {
         rl_callback_read_char();
     }
     sigprocmask(SIG_SETMASK, &orig, NULL);
+    if (st == READ_LINE && g_eof_key) {
+        free(g_got);
+        g_got = NULL;
+    }
     if (st == READ_LINE) {
         if (!g_got) return READ_EOF;
         *out = g_got;
@@ -409,6 +417,18 @@ static int key_tab(int count, int key) {
     int n = 4 - rl_point % 4;
     rl_insert_text(&"    "[4 - n]);
     return 0;
+}
+
+/* Ctrl-D on a line of blanks (a "..." prompt pre-filled with the indent) is
+ * the end of input, as on an empty line: it ends the block, or leaves at
+ * the first prompt. Elsewhere it deletes the character under the cursor. */
+static int key_eof(int count, int key) {
+    for (int i = 0; i < rl_end; i++)
+        if (rl_line_buffer[i] != ' ' && rl_line_buffer[i] != '\t') return rl_delete(count, key);
+    rl_delete_text(0, rl_end);
+    rl_point = rl_end = 0;
+    g_eof_key = true;
+    return rl_newline(1, key);
 }
 
 /* Backspace in the leading blanks goes back one indent level, so that
@@ -659,7 +679,21 @@ static char *next_pasted(repl *r) {
 
 /* Collect one cell: a line, or a block continued with "..." prompts until
  * it is complete (bracket continuation) or a blank line ends it. */
-static cell_status read_cell(repl *r, const char *p1, const char *p2) {
+/* Someone who types their own indent on a "..." line pre-filled with
+ * [indent] spaces gets both: a line with at least twice the pre-fill. Then
+ * the pre-fill is taken back out of the line, and pre-filling stops for the
+ * rest of the session (IPython's auto-indent gives way the same way). The
+ * line would be an "unexpected indent" otherwise, so no intended code reads
+ * differently. */
+static bool g_own_indent;
+
+static void take_back_prefill(char *line, int indent) {
+    if (indent <= 0 || leading_spaces(line) < 2 * indent) return;
+    memmove(line, line + indent, strlen(line + indent) + 1);
+    g_own_indent = true;
+}
+
+static cell_status read_cell_lines(repl *r, const char *p1, const char *p2) {
     cell_clear(r);
     bool block = false;
     int indent = 0;
@@ -668,13 +702,17 @@ static cell_status read_cell(repl *r, const char *p1, const char *p2) {
          * whole paste. */
         char *line = next_pasted(r);
         read_status st = READ_LINE;
+        bool was_paste = line != NULL;
         if (!line) {
-            st = read_line(n ? p2 : p1, indent, &line);
+            int prefill = g_own_indent ? 0 : indent;
+            st = read_line(n ? p2 : p1, prefill, &line);
+            if (st == READ_LINE && line && !strchr(line, '\n')) take_back_prefill(line, prefill);
             if (st == READ_LINE && strchr(line, '\n')) {
                 r->paste = line;
                 r->paste_at = 0;
                 line = next_pasted(r);
                 if (!line) line = strdup("");
+                was_paste = true;
             }
         }
         if (!line && st == READ_LINE) return CELL_READY;
@@ -689,7 +727,6 @@ static cell_status read_cell(repl *r, const char *p1, const char *p2) {
              * leaves. readline has ended the line on the screen. */
             return n ? CELL_READY : CELL_EOF;
         }
-        note_history(r, line);
         bool blank = line_is_blank(line);
         if (blank && n == 0) {
             free(line);
@@ -709,6 +746,14 @@ static cell_status read_cell(repl *r, const char *p1, const char *p2) {
         int want = 0;
         lang_completeness c = lang_is_complete(r->cell, &want);
         if (c == LANG_INVALID) return CELL_READY;
+        /* A block recalled from the history (or pasted) whole and Enter
+         * pressed after it runs, as in IPython, without a blank line: when
+         * a blank line would complete it. */
+        if (c == LANG_INCOMPLETE && block && was_paste && !r->paste && cell_append(r, "")) {
+            bool whole = lang_is_complete(r->cell, &want) == LANG_COMPLETE;
+            r->cell[--r->cell_len] = 0;
+            if (whole) return CELL_READY;
+        }
         if (c == LANG_INCOMPLETE) {
             indent = want > 0 ? want : (block ? lead : 0);
             continue;
@@ -718,6 +763,20 @@ static cell_status read_cell(repl *r, const char *p1, const char *p2) {
         if (!block) return CELL_READY;
         indent = lead;
     }
+}
+
+/* One cell, and its text into the history as one entry: Up recalls a
+ * block whole, as IPython does (the history file keeps it whole too). */
+static cell_status read_cell(repl *r, const char *p1, const char *p2) {
+    cell_status st = read_cell_lines(r, p1, p2);
+    if ((st == CELL_READY || st == CELL_EOF) && r->cell && r->cell_len) {
+        size_t n = r->cell_len;
+        while (n && r->cell[n - 1] == '\n') n--;
+        char *entry = strndup(r->cell, n);
+        if (entry) note_history(r, entry);
+        free(entry);
+    }
+    return st;
 }
 
 static void history_open(repl *r) {

@@ -63,6 +63,11 @@ bool repl_history_load(const char *path, int keep) {
     int fd = open(path, O_WRONLY | O_CREAT | O_APPEND, 0600);
     if (fd < 0) return false;
     close(fd);
+    /* A block is one entry: each entry goes with a "#<time>" line before
+     * it, and the lines up to the next such line are read back as one. */
+    history_comment_char = '#'; /* readline stamps entries only with one */
+    history_write_timestamps = 1;
+    history_multiline_entries = 1;
     /* Trimming is best effort: a read-only file still loads. */
     history_truncate_file(path, keep);
     stifle_history(keep);

@@ -10,6 +10,7 @@ mkdir -p "$NNDB_REF_DIR"
 
 passed=0
 failed=0
+skipped=0
 log=build/test-logs
 mkdir -p "$log"
 
@@ -22,7 +23,7 @@ run_suite() {
     "$@" >"$log/$name.out" 2>"$log/$name.err"
     rc=$?
     cat "$log/$name.err" "$log/$name.out" | grep -v '^$' | tail -n 40
-    line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$log/$name.out" | tail -n 1)
+    line=$(grep -E '^[0-9]+ passed, [0-9]+ failed(, [0-9]+ skipped)?$' "$log/$name.out" | tail -n 1)
     if [ -z "$line" ]; then
         echo "   $name: no result line (exit status $rc)"
         failed=$((failed + 1))
@@ -31,6 +32,12 @@ run_suite() {
     p=${line%% passed*}
     f=${line#*passed, }
     f=${f%% failed*}
+    case "$line" in
+    *skipped)
+        k=${line#*failed, }
+        skipped=$((skipped + ${k%% skipped*}))
+        ;;
+    esac
     passed=$((passed + p))
     failed=$((failed + f))
     if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
@@ -66,6 +73,7 @@ run_suite debugger_pty "$PYTHON" tests/repl/test_debugger.py
 run_suite drills "$PYTHON" tests/drills/test_drills.py
 run_suite hub "$PYTHON" tests/drills/test_hub.py
 run_suite kernel tests/kernel/run.sh
+run_suite browser tests/browser/run.sh
 [ -x build/test_noalloc ] && run_suite noalloc build/test_noalloc
 ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0} \
     LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$(pwd)/tests/lsan.supp} \
@@ -79,5 +87,9 @@ for replay in build/asan/fuzz/*_replay; do
         run_suite "$(basename "$replay")-asan" "$replay"
 done
 
-echo "TOTAL: $passed passed, $failed failed"
+if [ "$skipped" -gt 0 ]; then
+    echo "TOTAL: $passed passed, $failed failed, $skipped skipped"
+else
+    echo "TOTAL: $passed passed, $failed failed"
+fi
 [ "$failed" -eq 0 ]

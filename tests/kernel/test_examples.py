@@ -180,3 +180,29 @@ def test_debug_mlp_notebook(prefix):
     nan = text_of(code[4])
     assert "stopped (breakpoint 3, nan): forward linear" in nan, nan
     assert "NaN in the leaf tensor bad (input 0 of linear) at index [5, 1]" in nan, nan
+
+
+@pytest.mark.parametrize("name", sorted(os.path.basename(p)
+                                        for p in glob.glob(os.path.join(EXAMPLES, "*.ipynb"))))
+def test_example_opens_without_changes(name, prefix):
+    """A notebook front end that opens the example and starts its kernel
+    writes the kernel's language_info and the kernelspec into the metadata,
+    and saves in the current nbformat: if any of that differs from the file,
+    the notebook opens as "(unsaved changes)"."""
+    path = os.path.join(EXAMPLES, name)
+    with open(path) as f:
+        text = f.read()
+    nb = nbformat.reads(text, as_version=4)
+    nbformat.validate(nb)
+    assert (nb.nbformat, nb.nbformat_minor) == (nbformat.current_nbformat,
+                                                nbformat.current_nbformat_minor)
+    assert nbformat.writes(nb) + "\n" == text, "not as nbformat writes it"
+    k = harness.Kernel()
+    try:
+        rep, _ = k.request("shell", "kernel_info_request")
+    finally:
+        k.close()
+    assert dict(nb.metadata.language_info) == rep["content"]["language_info"]
+    spec = KernelSpecManager().get_kernel_spec(nb.metadata.kernelspec.name)
+    assert dict(nb.metadata.kernelspec) == {"name": "nndb", "display_name": spec.display_name,
+                                            "language": spec.language}

@@ -3,6 +3,9 @@ schema, the busy ... outputs ... idle framing on iopub with the request as
 parent, and what the content says (execution counts, completions in code
 points, inspect, is_complete, history, stdin round trips, rich MIME types).
 """
+import os
+import time
+
 import pytest
 
 import harness
@@ -71,6 +74,17 @@ def check_kernel_info(c):
         mode = li.get("codemirror_mode")
         assert isinstance(mode, (str, dict)) and mode
         assert "nndb" in c["banner"].lower()
+        # The help links open nndb's own pages, installed as HTML with the
+        # kernelspec and served by the notebook server at /kernelspecs/...
+        from jupyter_client.kernelspec import KernelSpecManager
+        spec_dir = KernelSpecManager().get_kernel_spec(harness.KERNEL).resource_dir
+        ours = [l for l in c["help_links"] if l["url"].startswith("/kernelspecs/nndb/doc/")]
+        assert ours and ours[0]["url"] == "/kernelspecs/nndb/doc/index.html", c["help_links"]
+        for link in ours:
+            page = os.path.join(spec_dir, link["url"][len("/kernelspecs/nndb/"):])
+            with open(page) as f:
+                html = f.read()
+            assert html.startswith("<!DOCTYPE html>") and "<h1>" in html, page
 
 
 @pytest.mark.parametrize("channel", ["shell", "control"])
@@ -236,6 +250,60 @@ def test_plot_is_display_data_with_svg(k):
     assert c["data"]["image/svg+xml"].lstrip().startswith(("<svg", "<?xml"))
     assert "text/plain" in c["data"]
     assert not outputs(io, "execute_result"), "plot() returns None: no execute_result"
+    # The same picture as PNG, for notebooks that are not trusted (no SVG there).
+    w, h, pixels = png_pixels(c["data"]["image/png"])
+    assert (w, h) == (640, 360), (w, h)
+    # Drawn, not blank: white background, dark axes and a coloured curve.
+    assert pixels.count(b"\xff\xff\xff") > w * h // 2
+    dark = sum(1 for i in range(0, len(pixels), 3) if max(pixels[i:i + 3]) < 100)
+    blue = sum(1 for i in range(0, len(pixels), 3)
+               if pixels[i + 2] > 150 and pixels[i] < 80)
+    assert dark > 200 and blue > 300, (dark, blue)
+
+
+def png_pixels(b64):
+    """(width, height, RGB bytes) of a base64 PNG (8-bit RGB or RGBA, no
+    interlace), decoded here with zlib so the test needs no image library."""
+    import base64
+    import struct
+    import zlib
+    raw = base64.b64decode(b64)
+    assert raw[:8] == b"\x89PNG\r\n\x1a\n", raw[:8]
+    i, idat, w = 8, b"", 0
+    while i < len(raw):
+        n, kind = struct.unpack(">I4s", raw[i:i + 8])
+        body = raw[i + 8:i + 8 + n]
+        if kind == b"IHDR":
+            w, h, depth, ctype, _, _, interlace = struct.unpack(">IIBBBBB", body)
+            assert depth == 8 and ctype in (2, 6) and interlace == 0, (depth, ctype)
+            bpp = 3 if ctype == 2 else 4
+        elif kind == b"IDAT":
+            idat += body
+        i += 12 + n
+    data = zlib.decompress(idat)
+    stride = w * bpp
+    prev = bytearray(stride)
+    out = bytearray()
+    for y in range(h):
+        f, line = data[y * (stride + 1)], bytearray(data[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for x in range(stride):
+            a = line[x - bpp] if x >= bpp else 0
+            b = prev[x]
+            c = prev[x - bpp] if x >= bpp else 0
+            if f == 1:
+                line[x] = (line[x] + a) & 255
+            elif f == 2:
+                line[x] = (line[x] + b) & 255
+            elif f == 3:
+                line[x] = (line[x] + (a + b) // 2) & 255
+            elif f == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[x] = (line[x] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        prev = line
+        for x in range(w):
+            out += line[x * bpp:x * bpp + 3]
+    return w, h, bytes(out)
 
 
 def test_display_data_and_update(k):
@@ -265,7 +333,12 @@ def test_progress_updates_one_display(k):
     ids = {m["content"]["transient"]["display_id"] for m in disp + upd}
     assert len(ids) == 1, ids
     assert upd, "the final state of the bar arrives as an update"
-    assert "50000/50000" in upd[-1]["content"]["data"]["text/plain"]
+    final = upd[-1]["content"]["data"]
+    assert "50000/50000" in final["text/plain"]
+    # The count is shown once, in both forms (it was doubled: "sum: 50/50 [...] 50/50").
+    assert final["text/plain"].count("50000/") == 1, final["text/plain"]
+    assert final["text/html"].count("50000/50000") == 1, final["text/html"]
+    assert final["text/plain"].startswith("sum"), final["text/plain"]
     res = outputs(io, "execute_result")
     assert res and res[0]["content"]["data"]["text/plain"] == "1249975000"
 
@@ -451,7 +524,117 @@ def test_unicode_round_trip(k):
 
 def test_exit_asks_the_front_end_to_exit(fresh_kernel):
     k = fresh_kernel()
-    rep, io = k.execute("exit()")
+    ids = [k.send("shell", "execute_request",
+                  dict(code=code, silent=False, store_history=True, user_expressions={},
+                       allow_stdin=False, stop_on_error=True))
+           for code in ("exit()", "after_exit = 1")]
+    rep = k.reply("shell", ids[0])
+    # A cell sent after exit() does not run (ipykernel is gone by then).
+    assert k.reply("shell", ids[1])["content"]["status"] == "aborted"
     assert rep["content"]["status"] == "ok"
     payload = rep["content"].get("payload", [])
     assert {"source": "ask_exit", "keepkernel": False} in payload, payload
+    # Then the kernel stops, as ipykernel does; the notebook server's
+    # restarter starts a fresh one.
+    deadline = time.monotonic() + 10
+    while k.km.is_alive() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not k.km.is_alive(), "the kernel went on after exit()"
+
+
+def test_aborted_cells_get_no_execution_count(k):
+    ids = [k.send("shell", "execute_request",
+                  dict(code=code, silent=False, store_history=True, user_expressions={},
+                       allow_stdin=False, stop_on_error=True))
+           for code in ("abort_missing_name", "abort_ran_2 = 1")]
+    reps = [k.reply("shell", i) for i in ids]
+    assert reps[0]["content"]["status"] == "error"
+    assert reps[1]["content"]["status"] == "aborted"
+    # ipykernel sends no execution_count, so the notebook keeps "In [ ]:".
+    assert "execution_count" not in reps[1]["content"], reps[1]["content"]
+
+
+# ---- IPython's habits, as a notebook user types them ----
+@nndb_only
+def test_trailing_semicolon_hides_the_value(k):
+    rep, io = k.execute("semi = 41\nsemi + 1;")
+    assert rep["content"]["status"] == "ok"
+    assert not outputs(io, "execute_result"), [m["msg_type"] for m in io]
+    rep, io = k.execute("semi + 1  # no semicolon")
+    assert result_text(io) == "42"
+
+
+@nndb_only
+def test_underscores_out_and_in(k):
+    rep, io = k.execute("7 * 6")
+    n = rep["content"]["execution_count"]
+    _, io = k.execute("_ + 1")
+    assert result_text(io) == "43"
+    _, io = k.execute("__")
+    assert result_text(io) == "42"
+    _, io = k.execute(f"Out[{n}] * 2")
+    assert result_text(io) == "84"
+    _, io = k.execute(f"In[{n}]")
+    assert result_text(io) == "'7 * 6'"
+
+
+@nndb_only
+def test_question_mark_help_and_source(k):
+    rep, io = k.execute("zeros?")
+    assert rep["content"]["status"] == "ok"
+    assert "A tensor filled with 0" in stdout_of(io)
+    k.execute("def halve(v):\n    return v / 2")
+    rep, io = k.execute("halve??")
+    text = stdout_of(io)
+    assert "Source:\ndef halve(v):\n    return v / 2\n" in text, text
+    rep, io = k.execute("?no_such_name_here")
+    assert "Object `no_such_name_here` not found." in stdout_of(io)
+
+
+@nndb_only
+def test_shell_command_streams_as_stdout(k):
+    rep, io = k.execute("!echo first; sleep 0.3; echo second; echo err >&2")
+    assert rep["content"]["status"] == "ok"
+    streams = [m for m in io if m["msg_type"] == "stream"]
+    assert all(m["content"]["name"] == "stdout" for m in streams)
+    assert stdout_of(io) == "first\nsecond\nerr\n"
+    # Streamed as it came: "first" went out before "second" was printed.
+    assert len(streams) >= 2, streams
+
+
+@nndb_only
+def test_timeit_and_time(k):
+    import re
+    rep, io = k.execute("%timeit -n 50 -r 4 v = 3 * 4")
+    assert rep["content"]["status"] == "ok"
+    out = stdout_of(io)
+    assert re.fullmatch(r"[\d.]+ (ns|µs|ms|s) ± [\d.]+ (ns|µs|ms|s) per loop "
+                        r"\(mean ± std\. dev\. of 4 runs, 50 loops each\)\n", out), out
+    rep, io = k.execute("%time 5 * 5")
+    assert stdout_of(io).startswith("Wall time: ")
+    disp = outputs(io, "display_data")
+    assert disp and disp[0]["content"]["data"]["text/plain"] == "25", io
+
+
+@nndb_only
+def test_whos_pwd_env_and_suggestions(k, tmp_path):
+    k.execute("net = Sequential(Linear(3, 4), ReLU())\nw = zeros(2, 2)")
+    out = stdout_of(k.execute("%whos")[1])
+    assert re_line(out, r"net +Sequential +16 parameters, 64 bytes"), out
+    assert re_line(out, r"w +Tensor +\[2, 2\] float32, 16 bytes"), out
+    before = stdout_of(k.execute("%pwd")[1]).strip()
+    out = stdout_of(k.execute(f"%cd {tmp_path}")[1])
+    assert out.strip() == str(tmp_path)
+    assert stdout_of(k.execute("%pwd")[1]).strip() == str(tmp_path)
+    k.execute(f"%cd {before}")  # the kernel is shared with other tests
+    assert stdout_of(k.execute("%env NNDB_K=1")[1]) == "env: NNDB_K=1\n"
+    assert stdout_of(k.execute("!echo $NNDB_K")[1]) == "1\n"
+    rep, _ = k.execute("%tiem 1")
+    assert "Did you mean: %time?" in rep["content"]["evalue"]
+    rep, _ = k.execute("w.shap")
+    assert rep["content"]["evalue"].endswith("Did you mean: 'shape'?")
+
+
+def re_line(text, pattern):
+    import re
+    return any(re.fullmatch(pattern, line) for line in text.splitlines())

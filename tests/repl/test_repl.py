@@ -418,6 +418,176 @@ def test_input_reads_through_the_front_end(env):
     leave(child)
 
 
+def test_ctrl_d_at_a_continuation_prompt_ends_the_block(env):
+    needs_language()
+    child = start(env)
+    child.sendline("acc = 0")
+    child.expect(PROMPT)
+    child.sendline("for i in range(3):")
+    child.expect(CONT)
+    child.sendline("acc = acc + i")
+    child.expect(CONT)
+    # The line is pre-filled with four spaces: Ctrl-D still ends the block
+    # (docs/repl.md), it does not wait for an empty line.
+    time.sleep(0.2)
+    child.sendcontrol("d")
+    child.expect(PROMPT)
+    child.sendline("acc")
+    child.expect(r"[\r\n]3\r\n")
+    child.expect(PROMPT)
+    # Ctrl-D on a line with text deletes under the cursor, as readline does.
+    child.send("acc7")
+    child.send("\x1b[D")  # Left: the cursor on the 7
+    child.sendcontrol("d")
+    child.send("\r")
+    child.expect(r"[\r\n]3\r\n")
+    child.expect(PROMPT)
+    leave(child)
+
+
+def test_typing_your_own_indent_on_top_of_the_auto_indent(env):
+    needs_language()
+    child = start(env)
+    child.sendline("total = 0")
+    child.expect(PROMPT)
+    child.sendline("for i in range(4):")
+    child.expect(CONT)
+    # Typed as in an editor: four spaces of one's own on every body line.
+    child.sendline("    sq = i * i")
+    child.expect(CONT)
+    child.sendline("    total = total + sq")
+    child.expect(CONT)
+    child.sendline("")
+    child.expect(PROMPT)
+    assert "unexpected indent" not in child.before, child.before
+    child.sendline("total")
+    child.expect(r"[\r\n]14\r\n")
+    child.expect(PROMPT)
+    # From then on the prompt does not pre-fill: a nested block typed by hand.
+    child.sendline("for i in range(2):")
+    child.expect(CONT)
+    child.sendline("    if i:")
+    child.expect(CONT)
+    child.sendline("        total = total + 100")
+    child.expect(CONT)
+    child.sendline("")
+    child.expect(PROMPT)
+    child.sendline("total")
+    child.expect(r"[\r\n]114\r\n")
+    child.expect(PROMPT)
+    leave(child)
+
+
+def test_up_recalls_a_block_whole(env):
+    needs_language()
+    child = start(env)
+    child.sendline("hits = 0")
+    child.expect(PROMPT)
+    child.sendline("for i in range(5):")
+    child.expect(CONT)
+    child.sendline("hits = hits + 1")
+    child.expect(CONT)
+    child.sendline("")
+    child.expect(PROMPT)
+    leave(child)
+    # The file keeps the block as one entry (a time line before each entry).
+    text = open(env.history_file()).read()
+    assert "for i in range(5):\n    hits = hits + 1\n" in text, text
+
+    child = start(env)
+    child.sendline("hits = 10")
+    child.expect(PROMPT)
+    # One Up past this session's line: the whole block of the last session.
+    child.send(UP + UP)
+    child.expect("hits = hits \\+ 1")
+    child.send("\r")
+    child.expect(PROMPT)
+    child.sendline("hits")
+    child.expect(r"[\r\n]15\r\n")
+    child.expect(PROMPT)
+    leave(child)
+
+
+def test_ctrl_c_at_input_is_keyboard_interrupt(env):
+    needs_language()
+    child = start(env)
+    child.sendline('answer = input("name? ")')
+    child.expect(r"name\? ")
+    time.sleep(0.2)
+    child.sendcontrol("c")
+    child.expect("KeyboardInterrupt")
+    child.expect(PROMPT)
+    assert "EOFError" not in child.before, child.before
+    child.sendline("answer")
+    child.expect("NameError")
+    child.expect(PROMPT)
+    leave(child)
+
+
+def test_ipython_habits(env):
+    needs_language()
+    child = start(env, COLUMNS=None)
+
+    def run(line, want=None):
+        child.sendline(line)
+        if want:
+            child.expect(want)
+        child.expect(PROMPT)
+        return child.before
+
+    run("6 * 7", r"[\r\n]42\r\n")
+    run("_ + 1", r"[\r\n]43\r\n")
+    run("__", r"[\r\n]42\r\n")
+    out = run("quiet = 5; quiet;")
+    assert "5" not in out.split("\n", 1)[-1], out
+    run("zeros?", r"A tensor filled with 0")
+    child.sendline("def sq(a):")
+    child.expect(CONT)
+    child.sendline("return a * a")
+    child.expect(CONT)
+    child.sendline("")
+    child.expect(PROMPT)
+    out = run("sq??", r"Source:\r\ndef sq\(a\):\r\n    return a \* a")
+    run("!echo from the shell", r"[\r\n]from the shell\r\n")
+    out = run("%timeit -r 3 -n 20 y = 3 * 4",
+              r"[\d.]+ (ns|µs|ms|s) ± [\d.]+ (ns|µs|ms|s) per loop \(mean ± std\. dev\. of 3 runs, "
+              r"20 loops each\)")
+    # Without -n the loops are chosen so one run takes 0.2 s or more.
+    out = run("%timeit z = 1 + 1", r"per loop \(mean ± std\. dev\. of 7 runs, ([\d,]+) loops each\)")
+    run("%time 2 ** 10", r"Wall time: .*\r\n1024\r\n")
+    os.makedirs(os.path.join(env.cwd, "sub"))
+    run("%cd sub", os.path.join(env.cwd, "sub"))
+    run("%pwd", os.path.join(env.cwd, "sub"))
+    run("%env NNDB_REPL_T=x1", "env: NNDB_REPL_T=x1")
+    run("!echo $NNDB_REPL_T", r"[\r\n]x1\r\n")
+    run("net = Sequential(Linear(2, 8), ReLU(), Linear(8, 1))")
+    run("%whos", r"net +Sequential +33 parameters, 132 bytes")
+    run("%who", r"net +Sequential 33 parameters")
+    run("%tiem 1", r"Did you mean: %time\?")
+    run("zero(2)", r"Did you mean: 'zeros'\?")
+    run("t = ones(2)")
+    run("t.shap", r"Did you mean: 'shape'\?")
+    leave(child)
+
+
+def test_help_wraps_to_the_terminal_width(env):
+    needs_language()
+    child = pexpect.spawn(NNDB, [], env=env.vars(NO_COLOR="1"), cwd=env.cwd, encoding="utf-8",
+                          timeout=TIMEOUT, dimensions=(40, 50))
+    child.expect(PROMPT)
+    child.sendline("help(len)")
+    child.expect(PROMPT)
+    text = child.before.replace("\r", "")
+    assert "Example:" in text, text
+    doc = text.split("\n\n")[1].split("\n")  # the paragraph after the signature
+    assert len(doc) >= 2, text
+    assert all(len(l) <= 50 for l in doc), doc
+    # Broken between words: the lines join back into the doc.
+    joined = " ".join(l.strip() for l in doc)
+    assert "range or tensor (its first dimension)." in joined, joined
+    leave(child)
+
+
 def test_errors_do_not_end_the_session(env):
     child = start(env)
     child.sendline("undefined_name_xyz")

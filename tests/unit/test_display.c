@@ -142,6 +142,19 @@ NN_TEST(display_html_has_stats) {
     CHECK(strstr(b.data, "<td>2.333</td>") != NULL);            /* mean of the finite values */
     CHECK(strstr(b.data, "<td>1</td><td>0</td></tr>") != NULL); /* one nan, no inf */
     CHECK(strstr(b.data, ">nan<") != NULL);
+    /* The caption is not a <caption> (as narrow as the stats table, it wrapped). */
+    CHECK(strstr(b.data, "<caption") == NULL);
+    CHECK(strstr(b.data, "white-space:nowrap\"><b>Tensor</b> shape [2, 2]") != NULL);
+    lang_buf_free(&b);
+    nn_tensor_release(t);
+    /* One element: std is undefined, shown as a dash, never "nan". */
+    t = tu_tensor(ctx, NN_FLOAT32, 1, TU_SHAPE(1), TU_VALS(3));
+    lang_buf_init(&b);
+    lang_display_tensor_html(t, NULL, &b);
+    CHECK_MSG(
+        strstr(b.data, "<tr><td>1</td><td>3</td><td title=\"undefined\">\u2014</td><td>3</td>"),
+        "%s", b.data);
+    CHECK_MSG(strstr(b.data, "<td>nan<") == NULL, "%s", b.data);
     lang_buf_free(&b);
     nn_tensor_release(t);
     nn_ctx_free(ctx);
@@ -182,6 +195,18 @@ NN_TEST(display_plot_svg_and_text) {
     spec.logy = true;
     svg = lang_plot_svg(s, 2, &spec);
     CHECK(svg && svg_well_formed(svg));
+    free(svg);
+    /* A log axis over two decades (0.05 to 2.35) has minor ticks at 2..9
+     * times each power of ten, with 0.2 and 0.5 labelled besides the decades. */
+    lang_plot_series one_series = {loss, 50, NULL};
+    svg = lang_plot_svg(&one_series, 1, &spec);
+    CHECK(svg && svg_well_formed(svg));
+    CHECK(strstr(svg, ">0.1</text>") && strstr(svg, ">1</text>"));
+    CHECK_MSG(strstr(svg, ">0.2</text>") && strstr(svg, ">0.5</text>") && strstr(svg, ">2</text>"),
+              "%s", svg);
+    int minors = 0;
+    for (const char *q = svg; (q = strstr(q, "class=\"minor\"")); q++) minors++;
+    CHECK_MSG(minors >= 12, "%d minor ticks", minors); /* 0.06..0.09, 0.2..0.9, 2 */
     free(svg);
     char *text = lang_plot_text(s, 2, &spec);
     CHECK(strstr(text, "\u2588") != NULL && strstr(text, "\u2581") != NULL);

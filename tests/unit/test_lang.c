@@ -264,7 +264,54 @@ static int cmp_names(const void *a, const void *b) {
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+NN_TEST(lang_help_wraps_to_the_terminal) {
+    capture c;
+    lang_session *s = new_session(&c);
+    const char *old = getenv("COLUMNS");
+    char *saved = old ? strdup(old) : NULL;
+    setenv("COLUMNS", "40", 1);
+    lang_result r;
+    lang_exec(s, "help(len)", "<cell>", true, &r);
+    CHECK(r.ok);
+    lang_result_free(&r);
+    /* Lines within 40 columns, broken between words only: joined, they are
+     * the one-line doc again. */
+    const char *p = c.out.data ? c.out.data : "";
+    lang_buf joined;
+    lang_buf_init(&joined);
+    int lines = 0;
+    const char *first = strstr(p, "\n\n    ");
+    for (const char *l = first ? first + 2 : NULL; l && *l;) {
+        if (*l == '\n') break; /* the blank line before the example */
+        const char *nl = strchr(l, '\n');
+        size_t n = nl ? (size_t)(nl - l) : strlen(l);
+        CHECK_MSG(n <= 40, "line of %zu columns: %.*s", n, (int)n, l);
+        CHECK_MSG(n > 4 && l[4] != ' ' && l[n - 1] != ' ', "%.*s", (int)n, l);
+        if (joined.len) lang_buf_puts(&joined, " ");
+        lang_buf_add(&joined, l + 4, n - 4);
+        lines++;
+        l = nl ? nl + 1 : l + n;
+    }
+    lang_buf_add(&joined, "", 1);
+    CHECK_MSG(lines >= 2, "%d lines in %s", lines, p);
+    CHECK_MSG(!strcmp(joined.data,
+                      "The number of items of a str, list, tuple, dict, range or tensor (its first "
+                      "dimension)."),
+              "%s", joined.data);
+    lang_buf_free(&joined);
+    if (saved)
+        setenv("COLUMNS", saved, 1);
+    else
+        unsetenv("COLUMNS");
+    free(saved);
+    lang_session_free(s);
+    lang_buf_free(&c.out);
+}
+
 NN_TEST(lang_scripts) {
+    /* The expectations are output as a notebook gets it: help not wrapped
+     * to a terminal's width. */
+    unsetenv("COLUMNS");
     const char *dir = "tests/lang";
     DIR *d = opendir(dir);
     CHECK_MSG(d != NULL, "cannot open %s (run from the repository root)", dir);
@@ -579,6 +626,12 @@ NN_TEST(lang_exit_and_syntax_errors) {
     CHECK(!r.ok && !strcmp(r.error.ename, "SystemExit"));
     CHECK(lang_session_exit_requested(s, &code) && code == 3);
     lang_result_free(&r);
+    /* A front end that stays after exit() (or asks only once) must still see
+     * later errors as errors: the request belongs to that one statement. */
+    lang_exec(s, "no_such_name_after_exit", "<cell>", false, &r);
+    CHECK(!r.ok && !strcmp(r.error.ename, "NameError"));
+    CHECK(!lang_session_exit_requested(s, &code));
+    lang_result_free(&r);
     lang_session_free(s);
     lang_buf_free(&c.out);
 }
@@ -613,6 +666,7 @@ NN_TEST(lang_float_repr) {
  * number of blocks. */
 static int run_doc(const char *path, int *blocks) {
     *blocks = 0;
+    unsetenv("COLUMNS"); /* as in lang_scripts */
     char *text = tu_read_file(path);
     if (!text) return -1;
     lang_buf b;
