@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "lang.h"
 #include "lang_class.h"
 #include "lang_eval.h"
 #include "lang_import.h"
@@ -775,6 +776,10 @@ static int script_argc;
 void lang_std_set_argv(int argc, const char *const *argv) {
     script_argc = argc;
     script_argv = argv;
+}
+
+void lang_set_script_argv(int argc, const char *const *argv) {
+    lang_std_set_argv(argc, argv);
 }
 
 static bool sys_init(lang_vm *vm, lang_val mod) {

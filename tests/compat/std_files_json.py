@@ -5,7 +5,7 @@ print(math.sqrt(2), sqrt(16), pi, math.log(8, 2), math.floor(2.7), math.ceil(-1.
 print(math.exp(1) == math.e, math.inf, -math.inf, math.log10(1000), math.comb(10, 3), math.prod([1, 2, 3, 4]), math.factorial(10))
 t0 = time.time(); t1 = time.perf_counter()
 print(type(t0).__name__, time.perf_counter() >= t1)
-print(len(sys.argv), type(sys.argv))
+print(len(sys.argv), type(sys.argv), sys.argv)
 print(os.path.join("a", "b", "c.txt"), os.path.basename("/x/y/z.py"), os.path.dirname("/x/y/z.py"), os.path.splitext("model.pt"))
 os.makedirs("build_tmp_std/sub", exist_ok=True)
 with open("build_tmp_std/sub/names.txt", "w") as f:
