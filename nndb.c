@@ -244,7 +244,7 @@ int main(int argc, char **argv) {
     const char *cmd = argc > 1 ? argv[1] : NULL;
     if (!cmd) return isatty(0) ? repl_interactive(NNDB_VERSION) : repl_run_script(NULL);
     if (!strcmp(cmd, "run") || !strcmp(cmd, "debug")) {
-        /* nndb run [--break SPEC]... FILE; nndb debug [--break SPEC]... FILE */
+        /* nndb run [--break SPEC]... FILE [ARGS]; nndb debug [--break SPEC]... FILE [ARGS] */
         const char **breaks = calloc((size_t)argc, sizeof *breaks);
         const char *file = NULL;
         int n = 0;
@@ -258,13 +258,15 @@ int main(int argc, char **argv) {
             } else if (!strncmp(argv[i], "--break=", 8)) {
                 breaks[n++] = argv[i] + 8;
             } else if (!file) {
+                /* The rest is the script's: sys.argv = [FILE, args...]. */
                 file = argv[i];
-            } else {
-                bad = true;
+                lang_set_script_argv(argc - i, (const char *const *)argv + i);
+                break;
             }
         }
         if (bad || !file) {
-            fprintf(stderr, "usage: nndb %s [--break SPEC]... FILE.nn   (or - for stdin)\n", cmd);
+            fprintf(stderr,
+                    "usage: nndb %s [--break SPEC]... FILE.nn [ARGS...]   (or - for stdin)\n", cmd);
             free(breaks);
             return 2;
         }

@@ -160,4 +160,20 @@ nn_tensor *nn_dropout(nn_ctx *ctx, nn_tensor *x, double p, bool training);
 nn_tensor *nn_scaled_dot_product_attention(nn_ctx *ctx, nn_tensor *q, nn_tensor *k, nn_tensor *v,
                                            bool causal, double scale);
 
+/* A node whose backward is the caller's (torch.autograd.Function): the
+ * caller computed [c->output] from [inputs] itself (without recording);
+ * nn_custom records one node over those inputs, named [c->name] for the
+ * hooks, whose backward calls c->backward with the output's gradient and
+ * fills din[i] (new references) for each input with needs[i]. [c] is owned
+ * by the caller and must outlive the node; the output shares c->output's
+ * data. */
+typedef struct nn_custom {
+    const char *name; /* "MyReLUBackward" (interned or static) */
+    nn_tensor *output;
+    nn_status (*backward)(nn_ctx *ctx, struct nn_custom *c, nn_tensor *dout, int n_in,
+                          const bool *needs, nn_tensor **din);
+    void *user;
+} nn_custom;
+nn_tensor *nn_custom_apply(nn_ctx *ctx, nn_tensor *const *inputs, int n, nn_custom *c);
+
 #endif

@@ -188,4 +188,9 @@ char *lang_who(lang_session *s);
  * keeps the history of executed inputs for %history. */
 void lang_session_add_history(lang_session *s, const char *code);
 
+/* What sys.argv holds in the sessions that start from now: the script's
+ * path and its arguments (`nndb run train.py --lr 0.1`). The strings are
+ * borrowed and must outlive the sessions (main's argv does). */
+void lang_set_script_argv(int argc, const char *const *argv);
+
 #endif

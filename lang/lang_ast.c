@@ -304,9 +304,12 @@ static void dump_expr(lang_buf *out, const lang_expr *e) {
     case LANG_EX_TRUE: lang_buf_puts(out, "True"); return;
     case LANG_EX_FALSE: lang_buf_puts(out, "False"); return;
     case LANG_EX_ELLIPSIS: lang_buf_puts(out, "..."); return;
+    case LANG_EX_SET:
     case LANG_EX_LIST:
     case LANG_EX_TUPLE:
-        lang_buf_puts(out, e->kind == LANG_EX_LIST ? "(list" : "(tuple");
+        lang_buf_puts(out, e->kind == LANG_EX_LIST  ? "(list"
+                           : e->kind == LANG_EX_SET ? "(set"
+                                                    : "(tuple");
         for (int k = 0; k < e->u.seq.n; k++) {
             lang_buf_puts(out, " ");
             dump_expr(out, e->u.seq.items[k]);
@@ -324,12 +327,14 @@ static void dump_expr(lang_buf *out, const lang_expr *e) {
         }
         lang_buf_puts(out, ")");
         return;
+    case LANG_EX_SETCOMP:
     case LANG_EX_LISTCOMP:
     case LANG_EX_GENEXP:
     case LANG_EX_DICTCOMP:
-        lang_buf_puts(out, e->kind == LANG_EX_LISTCOMP ? "(listcomp "
-                           : e->kind == LANG_EX_GENEXP ? "(genexp "
-                                                       : "(dictcomp ");
+        lang_buf_puts(out, e->kind == LANG_EX_LISTCOMP  ? "(listcomp "
+                           : e->kind == LANG_EX_GENEXP  ? "(genexp "
+                           : e->kind == LANG_EX_SETCOMP ? "(setcomp "
+                                                        : "(dictcomp ");
         if (e->u.comp.key) {
             dump_expr(out, e->u.comp.key);
             lang_buf_puts(out, " ");
@@ -551,7 +556,7 @@ static void dump_stmt(lang_buf *out, const lang_stmt *s) {
         lang_buf_puts(out, ")");
         return;
     case LANG_ST_GLOBAL:
-        lang_buf_puts(out, "(global");
+        lang_buf_puts(out, s->u.global.nonlocal ? "(nonlocal" : "(global");
         for (int k = 0; k < s->u.global.n; k++)
             lang_buf_printf(out, " %s", s->u.global.names[k]->str);
         lang_buf_puts(out, ")");
@@ -559,6 +564,69 @@ static void dump_stmt(lang_buf *out, const lang_stmt *s) {
     case LANG_ST_MAGIC:
         lang_buf_printf(out, "(magic %s%s ", s->u.magic.cell ? "%%" : "%", s->u.magic.name->str);
         dump_str(out, s->u.magic.args, s->u.magic.args_len);
+        lang_buf_puts(out, ")");
+        return;
+    case LANG_ST_CLASS:
+        lang_buf_printf(out, "(class %s", s->u.class_.body->name->str);
+        for (int k = 0; k < s->u.class_.nbases; k++) {
+            lang_buf_puts(out, " ");
+            dump_expr(out, s->u.class_.bases[k]);
+        }
+        for (int k = 0; k < s->u.class_.ndecorators; k++) {
+            lang_buf_puts(out, " @");
+            dump_expr(out, s->u.class_.decorators[k]);
+        }
+        lang_buf_puts(out, " ");
+        dump_block(out, &s->u.class_.body->body);
+        lang_buf_puts(out, ")");
+        return;
+    case LANG_ST_TRY:
+        lang_buf_puts(out, "(try ");
+        dump_block(out, &s->u.try_.body);
+        for (int k = 0; k < s->u.try_.n; k++) {
+            const lang_except *h = &s->u.try_.handlers[k];
+            lang_buf_puts(out, " (except");
+            if (h->type) {
+                lang_buf_puts(out, " ");
+                dump_expr(out, h->type);
+            }
+            if (h->target) lang_buf_printf(out, " as %s", h->target->u.name.name->str);
+            lang_buf_puts(out, " ");
+            dump_block(out, &h->body);
+            lang_buf_puts(out, ")");
+        }
+        if (s->u.try_.orelse.n) {
+            lang_buf_puts(out, " (else ");
+            dump_block(out, &s->u.try_.orelse);
+            lang_buf_puts(out, ")");
+        }
+        if (s->u.try_.finalbody.n) {
+            lang_buf_puts(out, " (finally ");
+            dump_block(out, &s->u.try_.finalbody);
+            lang_buf_puts(out, ")");
+        }
+        lang_buf_puts(out, ")");
+        return;
+    case LANG_ST_RAISE:
+        lang_buf_puts(out, "(raise");
+        if (s->u.raise.exc) {
+            lang_buf_puts(out, " ");
+            dump_expr(out, s->u.raise.exc);
+        }
+        if (s->u.raise.cause) {
+            lang_buf_puts(out, " from ");
+            dump_expr(out, s->u.raise.cause);
+        }
+        lang_buf_puts(out, ")");
+        return;
+    case LANG_ST_IMPORT:
+        lang_buf_puts(out, "(import");
+        for (int k = 0; k < s->u.import.n; k++) {
+            const lang_import_item *it = &s->u.import.items[k];
+            lang_buf_printf(out, " (%s", it->module);
+            if (it->attr) lang_buf_printf(out, " %s", it->attr->str);
+            lang_buf_printf(out, " as %s%s)", it->target->u.name.name->str, it->top ? " top" : "");
+        }
         lang_buf_puts(out, ")");
         return;
     case LANG_ST_KIND_COUNT: break;

@@ -76,6 +76,9 @@ typedef struct lang_name {
     const char *str; /* NUL-terminated */
     uint32_t len;
     uint32_t hash; /* lang_name_hash(str, len) */
+    /* The same text interned in the running session's nn_ctx, set by the
+     * evaluator on first use, so attribute tables compare pointers. */
+    const char *interned;
 } lang_name;
 
 uint32_t lang_name_hash(const char *s, size_t n);
@@ -131,6 +134,8 @@ typedef enum lang_expr_kind {
     LANG_EX_LISTCOMP,  /* u.comp: [elt for ...] */
     LANG_EX_GENEXP,    /* u.comp: (elt for ...) and f(elt for ...); may run as a list */
     LANG_EX_DICTCOMP,  /* u.comp: {key: elt for ...} */
+    LANG_EX_SET,       /* u.seq: {a, b} */
+    LANG_EX_SETCOMP,   /* u.comp: {elt for ...} */
     LANG_EX_SUBSCRIPT, /* u.sub: value[index]; x[a, b] has a TUPLE index */
     LANG_EX_SLICE,     /* u.slice: only as a subscript index or a TUPLE item of one */
     LANG_EX_ATTR,      /* u.attr: value.name */
@@ -218,6 +223,10 @@ typedef struct lang_func {
     lang_expr *expr;    /* lambda: the returned expression */
     lang_expr *returns; /* `-> T`, parsed and ignored, or NULL */
     lang_scope scope;
+    /* A class body: its names are the class's attributes, and code nested
+     * in it does not see them (Python's class scope). */
+    bool is_class;
+    int nnamed; /* class body: slots [0, nnamed) are its named locals */
 } lang_func;
 
 struct lang_expr {
@@ -312,11 +321,34 @@ typedef enum lang_stmt_kind {
     LANG_ST_ASSERT, /* u.assert_ */
     LANG_ST_GLOBAL, /* u.global: resolved already; a no-op to run */
     LANG_ST_MAGIC,  /* u.magic */
+    LANG_ST_IMPORT, /* u.import: import a.b as c / from a.b import x as y */
+    LANG_ST_CLASS,  /* u.class_ */
+    LANG_ST_TRY,    /* u.try_ */
+    LANG_ST_RAISE,  /* u.raise: exc NULL re-raises the exception being handled */
     LANG_ST_KIND_COUNT
 } lang_stmt_kind;
 
 /* A target is a NAME, ATTR, SUBSCRIPT, or a TUPLE/LIST of targets (with at
  * most one STARRED item); the parser has checked this. */
+/* One name an import binds. `import a.b` binds [target] `a` to the top
+ * package ([top]); `import a.b as c` binds `c` to a.b; `from a.b import x
+ * as y` binds `y` to attribute (or submodule) [attr] of a.b. */
+typedef struct lang_import_item {
+    const char *module; /* dotted, arena */
+    lang_name *attr;    /* from-import: the name imported, else NULL */
+    lang_expr *target;  /* the NAME bound */
+    bool top;
+    lang_span span; /* the item, for carets */
+} lang_import_item;
+
+/* One `except [type [as name]]:` clause. */
+typedef struct lang_except {
+    lang_expr *type;   /* NULL for a bare except */
+    lang_expr *target; /* NAME or NULL */
+    lang_block body;
+    lang_span span;
+} lang_except;
+
 typedef struct lang_with_item {
     lang_expr *context;
     lang_expr *target; /* `as` target or NULL */
@@ -352,8 +384,29 @@ struct lang_stmt {
         } while_;
         struct {
             lang_func *func;
-            lang_expr *target; /* the NAME the function is bound to, resolved */
+            lang_expr *target;      /* the NAME the function is bound to, resolved */
+            lang_expr **decorators; /* applied last to first */
+            int ndecorators;
         } def;
+        struct {
+            lang_func *body; /* the class body as a code unit; body->name is the class name */
+            lang_expr *target;
+            lang_expr **bases;
+            int nbases;
+            lang_expr **decorators;
+            int ndecorators;
+            lang_name **fields; /* annotated names in order (dataclass fields) */
+            int nfields;
+        } class_;
+        struct {
+            lang_block body;
+            struct lang_except *handlers;
+            int n;
+            lang_block orelse, finalbody;
+        } try_;
+        struct {
+            lang_expr *exc, *cause; /* both may be NULL */
+        } raise;
         struct {
             lang_with_item *items;
             int n;
@@ -369,7 +422,12 @@ struct lang_stmt {
         struct {
             lang_name **names;
             int n;
+            bool nonlocal;
         } global;
+        struct {
+            lang_import_item *items;
+            int n;
+        } import;
         /* `%name args`: [args] is the rest of the line, stripped, raw (the
          * magic parses it itself: lang_parse with first_line/first_col at
          * args_pos, e.g. for %time). A line starting with `%%` is a cell

@@ -27,6 +27,10 @@ extern const lang_builtin_def
 extern const lang_builtin_def
     lang_instruments_builtins[]; /* gradcheck, stats, profile, ... (lang_instruments.c) */
 extern const lang_builtin_def
+    lang_class_builtins[];                         /* super, property, isinstance (lang_class.c) */
+extern const lang_builtin_def lang_std_builtins[]; /* open (lang_std.c) */
+extern const lang_builtin_def lang_set_builtins[]; /* set (lang_set.c) */
+extern const lang_builtin_def
     lang_dist_builtins[]; /* DistributedDataParallel, DistributedSampler, ... (lang_dist.c) */
 
 #endif

@@ -15,7 +15,10 @@
 #include <string.h>
 
 #include "lang_builtins.h"
+#include "lang_class.h"
 #include "lang_eval.h"
+#include "lang_import.h"
+#include "lang_std.h"
 
 static bool is_str(lang_val v) {
     return lang_is_obj(v, &lang_str_type);
@@ -60,6 +63,13 @@ static bool b_print(lang_vm *vm, const lang_args *a, lang_val *out) {
         }
     }
     lang_buf_puts(&b, end.kind == LANG_NONE ? "\n" : lang_str_cstr(end));
+    if (file.kind != LANG_NONE) {
+        bool ok = lang_std_write_to(vm, file, b.data ? b.data : "", b.len);
+        lang_buf_free(&b);
+        if (!ok) return false;
+        *out = lang_none();
+        return true;
+    }
     lang_vm_write(vm, LANG_STDOUT, b.data ? b.data : "", b.len);
     lang_buf_free(&b);
     *out = lang_none();
@@ -618,6 +628,13 @@ static bool b_type(lang_vm *vm, const lang_args *a, lang_val *out) {
     case LANG_FLOAT: name = "float"; break;
     case LANG_OBJ: {
         const lang_type *t = x.u.o->type;
+        if (t == &lang_instance_type) {
+            *out = lang_val_retain(lang_obj_val(&lang_instance_of_val(x)->cls->hdr));
+            return true;
+        }
+        bool found = false;
+        if (!lang_import_torch_class(vm, t, out, &found)) return false;
+        if (found) return true;
         if (t == &lang_str_type)
             name = "str";
         else if (t == &lang_list_type)
@@ -982,9 +999,61 @@ static bool gm_repr(lang_vm *vm, lang_obj *o, lang_buf *out) {
     return true;
 }
 
+/* @torch.no_grad() on a function: the function runs with the mode set. */
+typedef struct gm_wrap_obj {
+    lang_obj hdr;
+    lang_val fn;
+    bool enabled;
+} gm_wrap_obj;
+
+static void gm_wrap_free(lang_obj *o) {
+    lang_val_release(((gm_wrap_obj *)o)->fn);
+}
+
+static bool gm_wrap_call(lang_vm *vm, lang_obj *o, const lang_args *a, lang_val *out) {
+    gm_wrap_obj *w = (gm_wrap_obj *)o;
+    bool prev = nn_ctx_set_grad(vm->ctx, w->enabled);
+    bool ok = lang_call(vm, w->fn, a, out);
+    nn_ctx_set_grad(vm->ctx, prev);
+    return ok;
+}
+
+static bool gm_wrap_getattr(lang_vm *vm, lang_obj *o, const char *name, lang_val *out,
+                            bool *found) {
+    *found = lang_getattr(vm, ((gm_wrap_obj *)o)->fn, name, out);
+    return *found;
+}
+
+static bool gm_wrap_repr(lang_vm *vm, lang_obj *o, lang_buf *out) {
+    return lang_repr(vm, ((gm_wrap_obj *)o)->fn, out);
+}
+
+static const lang_type gm_wrap_type = {
+    .name = "function",
+    .free = gm_wrap_free,
+    .repr = gm_wrap_repr,
+    .getattr = gm_wrap_getattr,
+    .call = gm_wrap_call,
+};
+
+static bool gm_call(lang_vm *vm, lang_obj *o, const lang_args *a, lang_val *out) {
+    lang_val fn;
+    if (!lang_parse_args(vm, a, "no_grad", "func", &fn)) return false;
+    if (fn.kind != LANG_OBJ || !fn.u.o->type->call)
+        return lang_raise(vm, LANG_ERR_TYPE, "no_grad() decorates a function, not %s",
+                          lang_type_name(fn));
+    gm_wrap_obj *w = lang_obj_new(vm, &gm_wrap_type, sizeof *w);
+    if (!w) return false;
+    w->fn = lang_val_retain(fn);
+    w->enabled = ((grad_mode_obj *)o)->enabled;
+    *out = lang_obj_val(&w->hdr);
+    return true;
+}
+
 const lang_type lang_no_grad_type = {
     .name = "no_grad",
     .repr = gm_repr,
+    .call = gm_call,
     .methods = gm_methods,
 };
 const lang_type lang_grad_mode_type = {
@@ -998,6 +1067,16 @@ static bool b_no_grad(lang_vm *vm, const lang_args *a, lang_val *out) {
     grad_mode_obj *g = lang_obj_new(vm, &lang_no_grad_type, sizeof *g);
     if (!g) return false;
     g->enabled = false;
+    g->prev = vm->ctx->grad_enabled;
+    *out = lang_obj_val(&g->hdr);
+    return true;
+}
+
+static bool b_enable_grad(lang_vm *vm, const lang_args *a, lang_val *out) {
+    if (!lang_parse_args(vm, a, "enable_grad", "")) return false;
+    grad_mode_obj *g = lang_obj_new(vm, &lang_no_grad_type, sizeof *g);
+    if (!g) return false;
+    g->enabled = true;
     g->prev = vm->ctx->grad_enabled;
     *out = lang_obj_val(&g->hdr);
     return true;
@@ -1119,6 +1198,9 @@ const lang_builtin_def lang_core_builtins[] = {
       "A context manager under which no autograd graph is recorded (parameter updates, "
       "evaluation).",
       "with no_grad():\n    w -= 0.1 * w.grad"),
+    B("enable_grad", b_enable_grad, "enable_grad()",
+      "A context manager (or decorator) that turns gradient recording on inside its block.",
+      "with enable_grad():\n    y = x * 2"),
     B("set_grad_enabled", b_set_grad_enabled, "set_grad_enabled(mode)",
       "Turn gradient recording on or off now; as a context manager, the old mode comes back at the "
       "block's end.",

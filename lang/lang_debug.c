@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lang_class.h"
 #include "lang_display.h"
 #include "lang_graph.h"
 #include "lang_nn.h"
@@ -246,6 +247,42 @@ const char *lang_debug_tensor_name(lang_vm *vm, const nn_tensor *t, char *buf, s
             return buf;
         }
     }
+    /* an nn.Module subclass of the user's: its named_parameters() */
+    for (int64_t k = 0; k < vm->n_globals; k++) {
+        lang_global *g = &vm->globals[k];
+        if (!g->set || !lang_is_instance(g->value) || !lang_instance_of_val(g->value)->state)
+            continue;
+        lang_val fn, list = lang_none();
+        if (!lang_getattr(vm, g->value, "named_parameters", &fn)) {
+            lang_vm_clear_error(vm);
+            continue;
+        }
+        lang_args none = {0, NULL, 0, NULL, NULL};
+        bool ok = lang_call(vm, fn, &none, &list);
+        lang_val_release(fn);
+        lang_val it = lang_none();
+        if (ok && lang_iter(vm, list, &it)) {
+            for (;;) {
+                lang_val item;
+                bool done = false;
+                if (!lang_next(vm, it, &item, &done) || done) break;
+                lang_val *pair = item.kind == LANG_OBJ ? lang_seq_items(item) : NULL;
+                nn_tensor *pt = pair && lang_seq_len(item) == 2 ? lang_tensor_of(pair[1]) : NULL;
+                if (pt && pt->storage == t->storage) {
+                    snprintf(buf, cap, "%s.%s", g->name, lang_str_cstr(pair[0]));
+                    lang_val_release(item);
+                    lang_val_release(it);
+                    lang_val_release(list);
+                    return buf;
+                }
+                lang_val_release(item);
+            }
+        }
+        lang_val_release(it);
+        lang_val_release(list);
+        lang_vm_clear_error(vm);
+        nn_ctx_clear_error(vm->ctx);
+    }
     /* a dataset's tensors: ds.x, ds.y, ds.mask */
     static const char *const fields[] = {"x", "y", "mask"};
     for (int64_t k = 0; k < vm->n_globals; k++) {
@@ -339,7 +376,7 @@ static void shape_str(const nn_tensor *t, char *buf, size_t cap) {
 static void text_row(lang_buf *b, const char *role, const char *name, const nn_tensor *t) {
     char sh[96], m[32], sd[32], mn[32], mx[32];
     if (!t) {
-        lang_buf_printf(b, "  %-9s %-14s (none)\n", role, name ? name : "");
+        lang_buf_printf(b, "  %-9s %-18s (none)\n", role, name ? name : "");
         return;
     }
     tstats s;
@@ -349,7 +386,7 @@ static void text_row(lang_buf *b, const char *role, const char *name, const nn_t
     num(sd, sizeof sd, s.std);
     num(mn, sizeof mn, s.min);
     num(mx, sizeof mx, s.max);
-    lang_buf_printf(b, "  %-9s %-14s %-12s %-8s mean %-9s std %-9s min %-9s max %-9s", role,
+    lang_buf_printf(b, "  %-9s %-18s %-12s %-8s mean %-9s std %-9s min %-9s max %-9s", role,
                     name ? name : "", sh, nn_dtype_name(t->dtype), m, sd, mn, mx);
     if (s.bad) lang_buf_printf(b, " %lld non-finite", (long long)s.bad);
     lang_buf_puts(b, "\n");

@@ -14,6 +14,7 @@
 
 #include "lang_builtins.h"
 #include "lang_eval.h"
+#include "lang_import.h"
 #include "lang_nn.h"
 #include "lang_vm.h"
 #include "nn_ctx.h"
@@ -406,13 +407,41 @@ bool lang_dist_fill_module(lang_vm *vm, lang_val ns,
     return ok;
 }
 
+static bool dist_module_init(lang_vm *vm, lang_val mod) {
+    return lang_dist_fill_module(vm, mod, lang_module_set);
+}
+
+/* import torch.distributed as dist; torch.nn.parallel.DistributedDataParallel;
+ * torch.distributed.optim.ZeroRedundancyOptimizer. (torch.utils.data finds
+ * DistributedSampler by itself: PyTorch has the name there.) */
+static const lang_module_def torch_distributed_def = {
+    .name = "torch.distributed",
+    .doc = "torch.distributed over MPI: init_process_group(backend=\"mpi\"), collectives, "
+           "ReduceOp (docs/distributed.md).",
+    .init = dist_module_init,
+};
+static const char *const parallel_names[] = {"DistributedDataParallel", NULL};
+static const lang_module_def torch_nn_parallel_def = {
+    .name = "torch.nn.parallel",
+    .doc = "DistributedDataParallel.",
+    .builtins = parallel_names,
+};
+static const char *const dist_optim_names[] = {"ZeroRedundancyOptimizer", NULL};
+static const lang_module_def torch_distributed_optim_def = {
+    .name = "torch.distributed.optim",
+    .doc = "ZeroRedundancyOptimizer (ZeRO stage 1).",
+    .builtins = dist_optim_names,
+};
+
 bool lang_dist_install(lang_vm *vm) {
     lang_val ns;
     if (!lang_record_new(vm, "torch.distributed", &ns)) return false;
     bool ok = lang_dist_fill_module(vm, ns, lang_record_set);
     if (ok) ok = lang_vm_set_builtin(vm, "dist", ns);
     lang_val_release(ns);
-    return ok;
+    return ok && lang_import_add(vm, &torch_distributed_def) &&
+           lang_import_add(vm, &torch_nn_parallel_def) &&
+           lang_import_add(vm, &torch_distributed_optim_def);
 }
 
 /* ------------------------------------------------------------------ parameters of a model */
@@ -454,8 +483,56 @@ static bool params_of(lang_vm *vm, lang_val v, const char *fn, plist *out) {
         }
         return true;
     }
-    return lang_raise(vm, LANG_ERR_TYPE, "%s(): expected a Module or a list of parameters, got %s",
-                      fn, lang_type_name(v));
+    /* A user's nn.Module subclass: its named_parameters(). */
+    lang_val method = lang_none(), list = lang_none(), it = lang_none();
+    if (v.kind != LANG_OBJ || !lang_getattr(vm, v, "named_parameters", &method)) {
+        lang_vm_clear_error(vm);
+        return lang_raise(vm, LANG_ERR_TYPE,
+                          "%s(): expected a Module or a list of parameters, got %s", fn,
+                          lang_type_name(v));
+    }
+    lang_args none = {0, NULL, 0, NULL, NULL};
+    bool ok = lang_call(vm, method, &none, &list) && lang_iter(vm, list, &it);
+    int cap = 0;
+    while (ok) {
+        lang_val item;
+        bool end = false;
+        if (!lang_next(vm, it, &item, &end)) {
+            ok = false;
+            break;
+        }
+        if (end) break;
+        lang_val *pair = item.kind == LANG_OBJ && (lang_is_obj(item, &lang_tuple_type) ||
+                                                   lang_is_obj(item, &lang_list_type))
+                             ? lang_seq_items(item)
+                             : NULL;
+        nn_tensor *t = pair && lang_seq_len(item) == 2 ? lang_tensor_of(pair[1]) : NULL;
+        if (!t || !lang_is_obj(pair[0], &lang_str_type)) {
+            lang_val_release(item);
+            ok = lang_raise(vm, LANG_ERR_TYPE,
+                            "%s(): named_parameters() must give (name, Tensor) pairs", fn);
+            break;
+        }
+        if (out->n == cap) {
+            cap = cap ? cap * 2 : 16;
+            nn_tensor **grown = realloc(out->p, sizeof *grown * (size_t)cap);
+            if (!grown) {
+                lang_val_release(item);
+                ok = lang_raise(vm, LANG_ERR_MEMORY, "out of memory");
+                break;
+            }
+            out->p = grown;
+        }
+        out->p[out->n++] = t; /* kept alive by the module */
+        if (nn_state_add(CTX(vm), &out->names, lang_str_cstr(pair[0]), t))
+            ok = lang_raise_engine(vm);
+        lang_val_release(item);
+    }
+    lang_val_release(it);
+    lang_val_release(list);
+    lang_val_release(method);
+    if (!ok) plist_free(out);
+    return ok;
 }
 
 /* ------------------------------------------------------------------ DistributedDataParallel */
@@ -619,19 +696,20 @@ static bool f_ddp(lang_vm *vm, const lang_args *a, lang_val *out) {
         !lang_to_bool(vm, as_sum, "gradient_as_sum", &sum_only))
         return false;
     nn_module *m = lang_module_of(mv);
-    if (!m)
+    if (!m && (lang_is_obj(mv, &lang_list_type) || lang_is_obj(mv, &lang_tuple_type)))
         return lang_raise(vm, LANG_ERR_TYPE, "DistributedDataParallel(): expected a Module, got %s",
                           lang_type_name(mv));
     if (!need_group(vm, "DistributedDataParallel")) return false;
     nn_ctx *ctx = CTX(vm);
     plist pl;
     if (!params_of(vm, mv, "DistributedDataParallel", &pl)) return false;
-    /* Buffers: the state_dict entries that are not parameters. */
+    /* Buffers: the state_dict entries that are not parameters (of a
+     * builtin module; a user's module contributes its parameters). */
     nn_state sd;
     nn_state_init(&sd);
     nn_tensor **bufs = NULL;
     int nbuf = 0;
-    bool ok = !nn_module_state_dict(ctx, m, &sd) || lang_raise_engine(vm);
+    bool ok = !m || !nn_module_state_dict(ctx, m, &sd) || lang_raise_engine(vm);
     if (ok) {
         bufs = calloc((size_t)sd.n + 1, sizeof *bufs);
         ok = bufs || lang_raise(vm, LANG_ERR_MEMORY, "out of memory");

@@ -1,12 +1,11 @@
 /* lang_dist: torch.distributed for the nndb language (over engine/nn_dist).
  *
- * lang_dist_install puts a `dist` namespace in the globals (what
- * `import torch.distributed as dist` gives once modules exist):
- * init_process_group, get_rank, all_reduce, ..., and ReduceOp.
- * lang_dist_functions is that namespace's table, for registering it as the
- * module `torch.distributed`; lang_dist_fill_module sets its functions and
- * ReduceOp on any namespace through [set]. The family lang_dist_builtins
- * (lang_builtins.h) holds DistributedDataParallel, DistributedSampler,
+ * lang_dist_install puts a `dist` namespace in the globals (the REPL's
+ * convenience: init_process_group, get_rank, all_reduce, ..., ReduceOp) and
+ * registers the modules torch.distributed (the same functions, set by
+ * lang_dist_fill_module through lang_module_set), torch.nn.parallel and
+ * torch.distributed.optim. lang_dist_functions is the functions' table. The family
+ * lang_dist_builtins (lang_builtins.h) holds DistributedDataParallel, DistributedSampler,
  * ZeroRedundancyOptimizer and dist_check.
  */
 #ifndef LANG_DIST_H

@@ -18,10 +18,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lang_class.h"
 #include "lang_debug.h"
 #include "lang_eval.h"
+#include "lang_function.h"
+#include "lang_import.h"
 #include "lang_parse.h"
+#include "lang_set.h"
 #include "lang_suggest.h"
+#include "lang_usermod.h"
 #include "nn_ctx.h"
 
 /* ------------------------------------------------------------------ frames */
@@ -33,6 +38,8 @@ typedef struct lang_frame {
     struct lang_frame *next_capt;
     bool captured;
     bool located;     /* this frame's traceback entry is recorded */
+    bool is_class;    /* a class body: functions made here close over [parent] */
+    lang_obj *owner;  /* the class of the running method (borrowed), or NULL */
     lang_module *mod; /* borrowed: the function or unit keeps it */
     const char *func_name;
     struct lang_frame *caller; /* while running: the frame that called it (lang_vm_where) */
@@ -54,9 +61,24 @@ static inline void slot_release(lang_val v) {
     if (!is_unset(v)) lang_val_release(v);
 }
 
+/* Small frames are reused: a method call in a loop then makes no system
+ * allocation for its frame. Under AddressSanitizer nothing is cached, so a
+ * use after free is caught rather than hidden in a recycled frame. */
+#if defined(__SANITIZE_ADDRESS__)
+#define FRAME_CACHE_SLOTS 0
+#else
+#define FRAME_CACHE_SLOTS 8
+#endif
+#define FRAME_CACHE_DEPTH 32
+static _Thread_local lang_frame *frame_cache[FRAME_CACHE_SLOTS + 1][FRAME_CACHE_DEPTH];
+static _Thread_local int frame_cache_n[FRAME_CACHE_SLOTS + 1];
+
 static lang_frame *frame_new(lang_vm *vm, int nslots, lang_frame *parent, lang_module *mod,
                              const char *func_name, const char *file) {
-    lang_frame *f = malloc(sizeof(lang_frame) + sizeof(lang_val) * (size_t)nslots);
+    lang_frame *f =
+        FRAME_CACHE_SLOTS > 0 && nslots <= FRAME_CACHE_SLOTS && frame_cache_n[nslots] > 0
+            ? frame_cache[nslots][--frame_cache_n[nslots]]
+            : malloc(sizeof(lang_frame) + sizeof(lang_val) * (size_t)nslots);
     if (!f) {
         lang_raise(vm, LANG_ERR_MEMORY, "out of memory for a call frame");
         return NULL;
@@ -83,7 +105,11 @@ static void frame_release(lang_frame *f) {
         }
         for (int i = 0; i < f->nslots; i++) slot_release(f->slots[i]);
         lang_val_release(f->ret);
-        free(f);
+        if (FRAME_CACHE_SLOTS > 0 && f->nslots <= FRAME_CACHE_SLOTS &&
+            frame_cache_n[f->nslots] < FRAME_CACHE_DEPTH)
+            frame_cache[f->nslots][frame_cache_n[f->nslots]++] = f;
+        else
+            free(f);
         f = parent;
     }
 }
@@ -97,6 +123,13 @@ static void module_release(lang_module *m) {
     lang_module_release(m);
 }
 
+/* The attribute name as the session interned it (attribute tables hold
+ * interned keys, so the lookup's first comparison is a pointer). */
+static const char *iname(lang_vm *vm, lang_name *n) {
+    if (!n->interned) n->interned = nn_ctx_intern(vm->ctx, n->str);
+    return n->interned ? n->interned : n->str;
+}
+
 /* ------------------------------------------------------------------ user functions */
 
 typedef struct func_obj {
@@ -107,6 +140,7 @@ typedef struct func_obj {
     lang_val *defaults; /* [nparams], unset where none */
     const char *file;   /* interned */
     int line;
+    lang_obj *owner; /* the class whose body defined it (retained), or NULL */
 } func_obj;
 
 /* Frames that outlived their call, for the session's final sweep. */
@@ -122,6 +156,7 @@ static void func_free(lang_obj *o) {
     }
     frame_release(f->parent);
     module_release(f->mod);
+    if (f->owner) lang_val_release(lang_obj_val(f->owner));
 }
 
 static bool func_call(lang_vm *vm, lang_obj *o, const lang_args *a, lang_val *out);
@@ -135,9 +170,14 @@ static bool func_repr(lang_vm *vm, lang_obj *o, lang_buf *out) {
 static bool func_getattr(lang_vm *vm, lang_obj *o, const char *name, lang_val *out, bool *found) {
     func_obj *f = (func_obj *)o;
     *found = false;
-    if (!strcmp(name, "__name__")) {
+    if (!strcmp(name, "__name__") || !strcmp(name, "__qualname__")) {
         *found = true;
         return lang_str_from_cstr(vm, f->fn->name->str, out);
+    }
+    if (!strcmp(name, "__doc__")) {
+        *found = true;
+        *out = lang_none();
+        return true;
     }
     return true;
 }
@@ -190,7 +230,13 @@ bool lang_func_info(lang_vm *vm, lang_val v, char *sig, size_t cap, const char *
 
 void lang_vm_clear_error(lang_vm *vm) {
     vm->err = LANG_ERR_NONE;
+    vm->hint[0] = 0;
     vm->ename = NULL;
+    if (vm->exc.kind != LANG_NONE) {
+        lang_val e = vm->exc;
+        vm->exc = lang_none();
+        lang_val_release(e);
+    }
     vm->msg.len = 0;
     if (vm->msg.data) vm->msg.data[0] = 0;
     for (int i = 0; i < vm->n_tb; i++) {
@@ -230,6 +276,7 @@ static void locate(lang_vm *vm, lang_frame *f, lang_span span) {
 typedef struct saved_err {
     lang_err err;
     const char *ename;
+    lang_val exc;
     lang_buf msg;
     lang_frame_info *tb;
     int n_tb, cap_tb;
@@ -238,6 +285,8 @@ typedef struct saved_err {
 static void err_save(lang_vm *vm, saved_err *s) {
     s->err = vm->err;
     s->ename = vm->ename;
+    s->exc = vm->exc;
+    vm->exc = lang_none();
     s->msg = vm->msg;
     s->tb = vm->tb;
     s->n_tb = vm->n_tb;
@@ -255,6 +304,7 @@ static void err_restore(lang_vm *vm, saved_err *s) {
     lang_buf_free(&vm->msg);
     vm->err = s->err;
     vm->ename = s->ename;
+    vm->exc = s->exc;
     vm->msg = s->msg;
     vm->tb = s->tb;
     vm->n_tb = s->n_tb;
@@ -418,6 +468,14 @@ void lang_vm_init(lang_vm *vm, lang_session *s, nn_ctx *ctx, const lang_frontend
 
 void lang_vm_free(lang_vm *vm) {
     lang_vm_reset_globals(vm);
+    lang_vm_clear_error(vm);
+    lang_import_free(vm);
+    lang_function_free(vm);
+    lang_val_release(vm->warned);
+    vm->warned = lang_none();
+    lang_class_sweep(vm);
+    free(vm->usermod);
+    vm->usermod = NULL;
     for (int64_t k = 0; k < vm->n_globals; k++) {
         lang_global *g = &vm->globals[k];
         if (g->has_builtin) lang_val_release(g->builtin);
@@ -743,7 +801,10 @@ static bool assign(lang_vm *vm, lang_frame *f, const lang_expr *t, lang_val v) {
     case LANG_EX_ATTR: {
         lang_val obj;
         if (!eval(vm, f, t->u.attr.value, &obj)) return false;
-        bool ok = lang_setattr(vm, obj, t->u.attr.name->str, v);
+        bool ok = lang_is_instance(obj)
+                      ? lang_instance_setattr_h(vm, obj, iname(vm, t->u.attr.name),
+                                                t->u.attr.name->hash, v)
+                      : lang_setattr(vm, obj, t->u.attr.name->str, v);
         lang_val_release(obj);
         return ok || fail_at(vm, f, t);
     }
@@ -882,6 +943,7 @@ static bool call_user(lang_vm *vm, func_obj *fo, const lang_args *a, lang_val *o
         return lang_raise(vm, LANG_ERR_RECURSION, "maximum recursion depth exceeded");
     lang_frame *fr = frame_new(vm, fn->scope.nslots, fo->parent, fo->mod, fn->name->str, fo->file);
     if (!fr) return false;
+    fr->owner = fo->owner;
     if (!bind_args(vm, fo, fr, a)) {
         frame_done(vm, fr);
         return false;
@@ -1053,9 +1115,59 @@ static bool eval_args(lang_vm *vm, lang_frame *f, const lang_expr *e, argv_buf *
     return true;
 }
 
+/* obj.method(args) on an instance whose class defines method: call the
+ * function with obj first, without making a bound-method object. */
+static bool eval_method_call(lang_vm *vm, lang_frame *f, const lang_expr *e, lang_val obj,
+                             lang_val fn, lang_val *out) {
+    argv_buf b;
+    bool ok = eval_args(vm, f, e, &b);
+    if (ok) {
+        lang_val spos[9];
+        lang_val *pos = b.n < 8 ? spos : malloc(sizeof *pos * (size_t)(b.n + 1));
+        if (!pos) {
+            argv_free(&b);
+            return lang_raise(vm, LANG_ERR_MEMORY, "out of memory");
+        }
+        pos[0] = obj;
+        memcpy(pos + 1, b.pos, sizeof *pos * (size_t)b.n);
+        lang_args a = {b.n + 1, pos, b.nkw, b.kwnames, b.kw};
+        const lang_expr *saved_callee = vm->callee;
+        vm->callee = e->u.call.func;
+        ok = call_user(vm, (func_obj *)fn.u.o, &a, out);
+        vm->callee = saved_callee;
+        if (pos != spos) free(pos);
+    }
+    argv_free(&b);
+    return ok;
+}
+
 static bool eval_call(lang_vm *vm, lang_frame *f, const lang_expr *e, lang_val *out) {
     lang_val fn;
-    if (!eval(vm, f, e->u.call.func, &fn)) return false;
+    const lang_expr *fe = e->u.call.func;
+    if (fe->kind == LANG_EX_ATTR) {
+        lang_val obj, m;
+        if (!eval(vm, f, fe->u.attr.value, &obj)) return false;
+        if (lang_is_instance(obj) &&
+            lang_instance_method(obj, iname(vm, fe->u.attr.name), fe->u.attr.name->hash, &m)) {
+            m = lang_val_retain(m);
+            bool ok = eval_method_call(vm, f, e, obj, m, out);
+            lang_val_release(m);
+            lang_val_release(obj);
+            return ok;
+        }
+        bool ok = lang_is_instance(obj)
+                      ? lang_instance_getattr_h(vm, obj, iname(vm, fe->u.attr.name),
+                                                fe->u.attr.name->hash, &fn)
+                      : lang_getattr(vm, obj, fe->u.attr.name->str, &fn);
+        if (!ok && vm->err == LANG_ERR_ATTRIBUTE) lang_suggest_attr(vm, obj, fe->u.attr.name->str);
+        lang_val_release(obj);
+        if (!ok) {
+            locate(vm, f, fe->span);
+            return false;
+        }
+    } else if (!eval(vm, f, fe, &fn)) {
+        return false;
+    }
     argv_buf b;
     bool ok = eval_args(vm, f, e, &b);
     if (ok) {
@@ -1083,8 +1195,10 @@ static bool make_function(lang_vm *vm, lang_frame *f, lang_func *fn, int line, l
     fo->fn = fn;
     fo->mod = f->mod;
     lang_module_retain(f->mod);
-    fo->parent = f;
-    f->refcount++;
+    /* A class body's names are not visible to its methods (Python's class
+     * scope): they close over the frame around the class statement. */
+    fo->parent = f->is_class ? f->parent : f;
+    if (fo->parent) fo->parent->refcount++;
     fo->file = f->file;
     fo->line = line;
     *out = lang_obj_val(&fo->hdr);
@@ -1123,6 +1237,8 @@ static bool comp_run(lang_vm *vm, lang_frame *f, const lang_expr *e, int ci, lan
             }
             ok = lang_dict_set(vm, acc, k, v) || fail_at(vm, f, e->u.comp.key);
             lang_val_release(k);
+        } else if (e->kind == LANG_EX_SETCOMP) {
+            ok = lang_set_add(vm, acc, v) || fail_at(vm, f, e->u.comp.elt);
         } else {
             ok = lang_list_append(vm, acc, v);
         }
@@ -1353,10 +1469,30 @@ static bool eval_inner(lang_vm *vm, lang_frame *f, const lang_expr *e, lang_val 
         lang_val_release(*out);
         return false;
     }
+    case LANG_EX_SET: {
+        if (!lang_set_new(vm, out)) return false;
+        for (int i = 0; i < e->u.seq.n; i++) {
+            lang_val v;
+            if (!eval(vm, f, e->u.seq.items[i], &v)) {
+                lang_val_release(*out);
+                return false;
+            }
+            bool ok = lang_set_add(vm, *out, v);
+            lang_val_release(v);
+            if (!ok) {
+                lang_val_release(*out);
+                return fail_at(vm, f, e->u.seq.items[i]);
+            }
+        }
+        return true;
+    }
     case LANG_EX_LISTCOMP:
     case LANG_EX_GENEXP:
+    case LANG_EX_SETCOMP:
     case LANG_EX_DICTCOMP: {
-        bool ok = e->kind == LANG_EX_DICTCOMP ? lang_dict_new(vm, out) : lang_list_new(vm, 0, out);
+        bool ok = e->kind == LANG_EX_DICTCOMP  ? lang_dict_new(vm, out)
+                  : e->kind == LANG_EX_SETCOMP ? lang_set_new(vm, out)
+                                               : lang_list_new(vm, 0, out);
         if (!ok) return false;
         if (!comp_run(vm, f, e, 0, *out)) {
             lang_val_release(*out);
@@ -1397,7 +1533,10 @@ static bool eval_inner(lang_vm *vm, lang_frame *f, const lang_expr *e, lang_val 
     case LANG_EX_ATTR: {
         lang_val obj;
         if (!eval(vm, f, e->u.attr.value, &obj)) return false;
-        bool ok = lang_getattr(vm, obj, e->u.attr.name->str, out);
+        bool ok = lang_is_instance(obj)
+                      ? lang_instance_getattr_h(vm, obj, iname(vm, e->u.attr.name),
+                                                e->u.attr.name->hash, out)
+                      : lang_getattr(vm, obj, e->u.attr.name->str, out);
         if (!ok && vm->err == LANG_ERR_ATTRIBUTE) lang_suggest_attr(vm, obj, e->u.attr.name->str);
         lang_val_release(obj);
         if (!ok) locate(vm, f, e->span);
@@ -1630,14 +1769,19 @@ static bool exec_aug(lang_vm *vm, lang_frame *f, const lang_stmt *s) {
     case LANG_EX_ATTR: {
         lang_val obj;
         if (!eval(vm, f, t->u.attr.value, &obj)) return false;
-        bool ok = lang_getattr(vm, obj, t->u.attr.name->str, &cur);
+        bool inst = lang_is_instance(obj);
+        bool ok = inst ? lang_instance_getattr_h(vm, obj, iname(vm, t->u.attr.name),
+                                                 t->u.attr.name->hash, &cur)
+                       : lang_getattr(vm, obj, t->u.attr.name->str, &cur);
         if (ok) {
             ok = eval(vm, f, s->u.aug.value, &rhs);
             if (ok) {
                 ok = aug_value(vm, s->u.aug.op, cur, rhs, &res);
                 lang_val_release(rhs);
                 if (ok) {
-                    ok = lang_setattr(vm, obj, t->u.attr.name->str, res);
+                    ok = inst ? lang_instance_setattr_h(vm, obj, iname(vm, t->u.attr.name),
+                                                        t->u.attr.name->hash, res)
+                              : lang_setattr(vm, obj, t->u.attr.name->str, res);
                     lang_val_release(res);
                 }
             }
@@ -1832,12 +1976,309 @@ static bool del_target(lang_vm *vm, lang_frame *f, const lang_expr *t) {
     }
 }
 
+/* Apply decorators (innermost, the last written, first) to [v]; takes
+ * over [v]. */
+static bool decorate(lang_vm *vm, lang_frame *f, lang_expr **decs, int n, lang_val *v) {
+    for (int i = n - 1; i >= 0; i--) {
+        lang_val d, r;
+        if (!eval(vm, f, decs[i], &d)) {
+            lang_val_release(*v);
+            return false;
+        }
+        lang_args a = {1, v, 0, NULL, NULL};
+        bool ok = lang_call(vm, d, &a, &r);
+        lang_val_release(d);
+        lang_val_release(*v);
+        if (!ok) return fail_at(vm, f, decs[i]);
+        *v = r;
+    }
+    return true;
+}
+
+const char *lang_vm_source_line(lang_vm *vm, int line, size_t *len) {
+    lang_frame *f = vm->frame;
+    return f && f->mod ? lang_module_line(f->mod, line, len) : NULL;
+}
+
+bool lang_vm_frame_method(lang_vm *vm, lang_obj **owner, lang_val *self) {
+    lang_frame *f = vm->frame;
+    if (!f || !f->owner || f->nslots < 1 || is_unset(f->slots[0])) return false;
+    *owner = f->owner;
+    *self = f->slots[0];
+    return true;
+}
+
+/* class Name(Base): body. The body runs in its own frame; its named
+ * locals become the class's attributes. */
+static bool exec_class(lang_vm *vm, lang_frame *f, const lang_stmt *s) {
+    lang_func *body = s->u.class_.body;
+    lang_val base = lang_none();
+    if (s->u.class_.nbases) {
+        if (!eval(vm, f, s->u.class_.bases[0], &base)) return false;
+        lang_val cls_of = lang_usermod_container_class(base);
+        if (cls_of.u.o != base.u.o) {
+            lang_val_release(base);
+            base = lang_val_retain(cls_of);
+        }
+        if (lang_is_obj(base, &lang_typeobj_type)) {
+            /* class X(object), class E(int): only object is a real base here. */
+            lang_val_release(base);
+            base = lang_none();
+        } else if (!lang_is_class(base)) {
+            lang_raise(vm, LANG_ERR_TYPE, "a class can only derive from a class, not %s",
+                       lang_type_name(base));
+            lang_val_release(base);
+            return fail_at(vm, f, s->u.class_.bases[0]);
+        }
+    }
+    if (base.kind == LANG_NONE) {
+        lang_class *obj = lang_builtin_class(vm, "object");
+        if (obj) base = lang_val_retain(lang_obj_val(&obj->hdr));
+    }
+    char qual[256];
+    snprintf(qual, sizeof qual, "__main__.%s", body->name->str);
+    lang_val cls;
+    bool ok = lang_class_new(vm, body->name->str, qual, base, &cls);
+    lang_val_release(base);
+    if (!ok) return false;
+    lang_frame *fr = frame_new(vm, body->scope.nslots, f, f->mod, body->name->str, f->file);
+    if (!fr) {
+        lang_val_release(cls);
+        return false;
+    }
+    fr->is_class = true;
+    lang_frame *caller = vm->frame;
+    vm->frame = fr;
+    xstat r = exec_block(vm, fr, &body->body);
+    vm->frame = caller;
+    ok = r != XS_ERR;
+    lang_class *c = lang_class_of_val(cls);
+    for (int i = 0; ok && i < body->nnamed; i++) {
+        lang_val v = fr->slots[i];
+        if (is_unset(v)) continue;
+        if (lang_is_obj(v, &lang_func_type) && !((func_obj *)v.u.o)->owner) {
+            ((func_obj *)v.u.o)->owner = &c->hdr;
+            c->hdr.refcount++;
+        } else if (v.kind == LANG_OBJ && (lang_is_obj(v, &lang_staticmethod_type) ||
+                                          lang_is_obj(v, &lang_classmethod_type) ||
+                                          lang_is_obj(v, &lang_property_type))) {
+            /* The functions wrapped by decorators are methods of the class too. */
+            lang_val *inner = (lang_val *)((char *)v.u.o + sizeof(lang_obj));
+            for (int k = 0; k < (lang_is_obj(v, &lang_property_type) ? 2 : 1); k++)
+                if (lang_is_obj(inner[k], &lang_func_type) && !((func_obj *)inner[k].u.o)->owner) {
+                    ((func_obj *)inner[k].u.o)->owner = &c->hdr;
+                    c->hdr.refcount++;
+                }
+        }
+        ok = lang_ns_set(vm, &c->dict, body->scope.slot_name[i]->str, v);
+    }
+    if (ok && s->u.class_.nfields) {
+        /* The annotated names, in order, for @dataclass. */
+        lang_val t;
+        ok = lang_tuple_new(vm, s->u.class_.nfields, &t);
+        for (int i = 0; ok && i < s->u.class_.nfields; i++) {
+            ok = lang_str_from_cstr(vm, s->u.class_.fields[i]->str, &lang_seq_items(t)[i]);
+            if (!ok) lang_seq_items(t)[i] = lang_none();
+        }
+        if (ok) ok = lang_ns_set(vm, &c->dict, "__fields__", t);
+        lang_val_release(t);
+    }
+    frame_done(vm, fr);
+    if (!ok) {
+        lang_val_release(cls);
+        return false;
+    }
+    if (!decorate(vm, f, s->u.class_.decorators, s->u.class_.ndecorators, &cls)) return false;
+    ok = assign(vm, f, s->u.class_.target, cls);
+    lang_val_release(cls);
+    return ok;
+}
+
+/* Whether the pending error is caught by the handler's class (or tuple). */
+static bool exc_matches(lang_vm *vm, lang_val handler, lang_class *cls, bool *out) {
+    if (lang_is_obj(handler, &lang_tuple_type)) {
+        *out = false;
+        for (int64_t k = 0; k < lang_seq_len(handler) && !*out; k++)
+            if (!exc_matches(vm, lang_seq_items(handler)[k], cls, out)) return false;
+        return true;
+    }
+    if (!lang_is_class(handler) || !(lang_class_of_val(handler)->flags & LANG_CLASS_EXCEPTION))
+        return lang_raise(vm, LANG_ERR_TYPE,
+                          "catching classes that do not inherit from BaseException is not allowed");
+    *out = cls && lang_class_is_subclass(cls, lang_class_of_val(handler));
+    return true;
+}
+
+/* Drop a saved error completely (message, traceback, value). */
+static void err_discard(lang_vm *vm, saved_err *e) {
+    saved_err cur;
+    err_save(vm, &cur);
+    err_restore(vm, e);
+    lang_vm_clear_error(vm);
+    free(vm->tb);
+    vm->tb = NULL;
+    vm->n_tb = vm->cap_tb = 0;
+    err_restore(vm, &cur);
+}
+
+static bool catchable(const lang_vm *vm) {
+    /* A debugger's quit ends the statement whatever the script catches. */
+    return vm->err != LANG_ERR_STOPPED || (vm->ename && !strcmp(vm->ename, "SystemExit"));
+}
+
+static xstat exec_try(lang_vm *vm, lang_frame *f, const lang_stmt *s) {
+    xstat r = exec_block(vm, f, &s->u.try_.body);
+    if (r == XS_ERR && s->u.try_.n && catchable(vm)) {
+        lang_class *cls = lang_exc_pending_class(vm);
+        lang_val ev = lang_none();
+        bool want_value = false;
+        for (int i = 0; i < s->u.try_.n; i++) want_value |= s->u.try_.handlers[i].target != NULL;
+        if (want_value && !lang_exc_pending_value(vm, &ev)) return XS_ERR;
+        saved_err caught;
+        err_save(vm, &caught);
+        f->located = false; /* this frame may record a new error now */
+        bool handled = false;
+        for (int i = 0; i < s->u.try_.n && !handled; i++) {
+            const lang_except *h = &s->u.try_.handlers[i];
+            bool match = true;
+            if (h->type) {
+                lang_val hv;
+                bool ok = eval(vm, f, h->type, &hv);
+                if (ok) {
+                    ok = exc_matches(vm, hv, cls, &match);
+                    lang_val_release(hv);
+                    if (!ok) locate(vm, f, h->type->span);
+                }
+                if (!ok) { /* a broken except clause: its error replaces the caught one */
+                    handled = true;
+                    r = XS_ERR;
+                    break;
+                }
+            }
+            if (!match) continue;
+            handled = true;
+            if (h->target && !assign(vm, f, h->target, ev)) {
+                r = XS_ERR;
+                break;
+            }
+            /* While the handler runs, a bare `raise` re-raises [caught]. */
+            struct saved_err *outer = vm->handling;
+            vm->handling = &caught;
+            r = exec_block(vm, f, &h->body);
+            vm->handling = outer;
+        }
+        lang_val_release(ev);
+        if (!handled) {
+            err_restore(vm, &caught); /* nothing matched: the error goes on */
+            f->located = true;
+            r = XS_ERR;
+        } else {
+            err_discard(vm, &caught);
+        }
+    } else if (r == XS_OK && s->u.try_.orelse.n) {
+        r = exec_block(vm, f, &s->u.try_.orelse);
+    }
+    if (s->u.try_.finalbody.n) {
+        saved_err pending;
+        memset(&pending, 0, sizeof pending);
+        bool had = r == XS_ERR;
+        bool was_located = f->located;
+        if (had) err_save(vm, &pending);
+        f->located = false;
+        xstat fr = exec_block(vm, f, &s->u.try_.finalbody);
+        if (fr != XS_OK) {
+            /* return/break/raise in finally wins over the pending outcome. */
+            if (had) err_discard(vm, &pending);
+            return fr;
+        }
+        if (had) {
+            err_restore(vm, &pending);
+            f->located = was_located;
+        }
+    }
+    return r;
+}
+
+static bool exec_raise(lang_vm *vm, lang_frame *f, const lang_stmt *s) {
+    if (!s->u.raise.exc) {
+        if (!vm->handling)
+            return lang_raise(vm, LANG_ERR_RUNTIME, "No active exception to reraise");
+        /* Re-raise a copy of the error being handled (its value included). */
+        saved_err *h = vm->handling;
+        lang_vm_clear_error(vm);
+        vm->err = h->err;
+        vm->ename = h->ename;
+        vm->exc = lang_val_retain(h->exc);
+        lang_buf_add(&vm->msg, h->msg.data ? h->msg.data : "", h->msg.len);
+        return false;
+    }
+    lang_val e, cause = lang_none();
+    if (!eval(vm, f, s->u.raise.exc, &e)) return false;
+    if (s->u.raise.cause && !eval(vm, f, s->u.raise.cause, &cause)) {
+        lang_val_release(e);
+        return false;
+    }
+    lang_exc_raise(vm, e, cause);
+    lang_val_release(e);
+    lang_val_release(cause);
+    return false;
+}
+
+/* import / from-import: find the module (lang_import.c), bind the names. */
+static bool exec_import(lang_vm *vm, lang_frame *f, const lang_stmt *s) {
+    for (int i = 0; i < s->u.import.n; i++) {
+        const lang_import_item *it = &s->u.import.items[i];
+        lang_val mod, v;
+        if (!lang_import_module(vm, it->module, &mod)) {
+            locate(vm, f, it->span);
+            return false;
+        }
+        if (it->attr) {
+            bool ok = lang_getattr(vm, mod, it->attr->str, &v);
+            if (!ok) {
+                lang_buf b;
+                lang_buf_init(&b);
+                lang_buf_add(&b, vm->msg.data ? vm->msg.data : "", vm->msg.len);
+                bool plain = strstr(b.data ? b.data : "", "has no attribute") != NULL;
+                lang_vm_clear_error(vm);
+                if (plain)
+                    lang_raise(vm, LANG_ERR_IMPORT, "cannot import name '%s' from '%s'",
+                               it->attr->str, it->module);
+                else
+                    lang_raise(vm, LANG_ERR_IMPORT, "cannot import name '%s' from '%s': %s",
+                               it->attr->str, it->module, b.data ? b.data : "");
+                lang_buf_free(&b);
+                lang_val_release(mod);
+                locate(vm, f, it->span);
+                return false;
+            }
+            lang_val_release(mod);
+        } else if (it->top) {
+            size_t n = strcspn(it->module, ".");
+            char top[256];
+            snprintf(top, sizeof top, "%.*s", (int)(n < sizeof top ? n : sizeof top - 1),
+                     it->module);
+            lang_val_release(mod);
+            if (!lang_import_module(vm, top, &v)) {
+                locate(vm, f, it->span);
+                return false;
+            }
+        } else {
+            v = mod;
+        }
+        bool ok = assign(vm, f, it->target, v);
+        lang_val_release(v);
+        if (!ok) return false;
+    }
+    return true;
+}
+
 static xstat exec_stmt(lang_vm *vm, lang_frame *f, const lang_stmt *s) {
     vm->line = s->span.start.line;
     if (++vm->stmt_seq, vm->depth == 0) vm->top_stmt = vm->stmt_seq;
     vm->ctx->label.file = vm->file;
     vm->ctx->label.line = vm->line;
-    vm->ctx->label.module = NULL;
+    vm->ctx->label.module = vm->label_module;
     if (interrupt_pending(vm)) {
         raise_interrupt(vm);
         locate(vm, f, s->span);
@@ -1909,7 +2350,8 @@ static xstat exec_stmt(lang_vm *vm, lang_frame *f, const lang_stmt *s) {
     case LANG_ST_GLOBAL: return XS_OK;
     case LANG_ST_DEF: {
         lang_val fv;
-        ok = make_function(vm, f, s->u.def.func, s->span.start.line, &fv);
+        ok = make_function(vm, f, s->u.def.func, s->span.start.line, &fv) &&
+             decorate(vm, f, s->u.def.decorators, s->u.def.ndecorators, &fv);
         if (ok) {
             ok = assign(vm, f, s->u.def.target, fv);
             lang_val_release(fv);
@@ -1962,6 +2404,14 @@ static xstat exec_stmt(lang_vm *vm, lang_frame *f, const lang_stmt *s) {
         break;
     }
     case LANG_ST_MAGIC: ok = lang_magic_run(vm, s, f->mod); break;
+    case LANG_ST_IMPORT: ok = exec_import(vm, f, s); break;
+    case LANG_ST_CLASS: ok = exec_class(vm, f, s); break;
+    case LANG_ST_TRY: {
+        xstat r = exec_try(vm, f, s);
+        if (r == XS_ERR) locate(vm, f, s->span);
+        return r;
+    }
+    case LANG_ST_RAISE: ok = exec_raise(vm, f, s); break;
     case LANG_ST_KIND_COUNT: ok = lang_raise(vm, LANG_ERR_RUNTIME, "unknown statement"); break;
     }
     if (!ok) {
@@ -2150,6 +2600,13 @@ const lang_help *lang_val_help(lang_vm *vm, lang_val v) {
     if (lang_is_obj(v, &lang_builtin_type)) return ((lang_builtin_obj *)v.u.o)->help;
     if (lang_is_obj(v, &lang_bound_type)) return &((lang_bound_obj *)v.u.o)->m->help;
     if (lang_is_obj(v, &lang_typeobj_type)) return ((lang_typeobj *)v.u.o)->help;
+    if (lang_is_class(v)) {
+        lang_class *c = lang_class_of_val(v);
+        if (c->help) return c->help;
+        lang_val *init = lang_class_lookup(c, "__init__");
+        return init && lang_is_obj(*init, &lang_builtin_type) ? lang_val_help(vm, *init) : NULL;
+    }
+    if (lang_is_obj(v, &lang_method_type)) return NULL;
     return v.u.o->type->help;
 }
 

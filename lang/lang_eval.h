@@ -1,6 +1,6 @@
 /* lang_eval: the interpreter behind lang_vm.h — the VM state, the built-in
- * object layouts that lang_value.c, lang_core.c, lang_magic.c and
- * lang_session.c share, and the evaluator's entry points.
+ * object layouts that the value files (lang_value.c, lang_str.c, ...), lang_core.c, lang_magic.c
+ * and lang_session.c share, and the evaluator's entry points.
  *
  * Owned by the language-runtime engineer (values, evaluator, session, core,
  * magics). Other modules use lang_vm.h and lang_value.h; this header is for
@@ -55,6 +55,10 @@ typedef struct lang_dict_obj {
     int64_t *index;           /* open addressing: entry index + 1, 0 empty, -1 dummy */
     int64_t index_cap;        /* power of two */
     uint64_t version;         /* bumped on insert/delete: iterators check it */
+    /* collections.defaultdict: called for a missing key (None otherwise);
+     * collections.Counter: a missing key counts 0. */
+    lang_val default_factory;
+    bool counter;
 } lang_dict_obj;
 
 typedef struct lang_range_obj {
@@ -168,6 +172,19 @@ struct lang_vm {
     lang_buf *tee;            /* when set, lang_vm_write copies output here (4 KiB) */
     bool exit_requested;
     int exit_code;
+
+    struct lang_import_state *imports;  /* registered and loaded modules (lang_import.c) */
+    struct lang_class_state *cls_state; /* builtin and live classes (lang_class.c) */
+    struct lang_usermod_state *usermod; /* running user modules (lang_usermod.c) */
+    lang_val exc;                       /* the pending error's exception instance, or None */
+    struct saved_err *handling;         /* the error an except clause is handling, for bare raise */
+    const char *label_module;           /* module path of the running user forward, or NULL */
+    /* What a traceback adds after the pending error's message, as Python
+     * 3.11 does (". Did you mean: 'zeros'?"); str(e) leaves it out. */
+    char hint[96];
+    struct lang_function_state *functions; /* autograd.Function records (lang_function.c) */
+    lang_val warned;   /* warnings shown once: a dict of "file:line:category:text" */
+    bool warnings_off; /* warnings.filterwarnings("ignore") */
 };
 
 /* Raise with a class name that lang_err has no value for ("OverflowError",
@@ -175,6 +192,7 @@ struct lang_vm {
 bool lang_raise_named(lang_vm *vm, lang_err cls, const char *ename, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 void lang_vm_clear_error(lang_vm *vm);
+
 /* The global slot for a name (created unset when new); -1 when out of
  * memory. [hash] is lang_name_hash of the name. */
 int64_t lang_vm_global_slot(lang_vm *vm, const char *name, size_t len, uint32_t hash);
@@ -255,6 +273,12 @@ bool lang_eval_code(lang_vm *vm, const char *code, const char *filename, bool wa
                     lang_val *value);
 /* Run a parsed module (takes over the caller's reference to [m]). */
 bool lang_eval_module(lang_vm *vm, lang_module *m, bool want_value, lang_val *value);
+/* The text of line [line] of the running code (without its newline) and
+ * its length, or NULL. */
+const char *lang_vm_source_line(lang_vm *vm, int line, size_t *len);
+/* The class that defines the running method and its first argument
+ * (borrowed), for zero-argument super(); false outside a method. */
+bool lang_vm_frame_method(lang_vm *vm, lang_obj **owner, lang_val *self);
 /* A user function's signature text "f(a, b=1)" and def location. */
 bool lang_func_info(lang_vm *vm, lang_val f, char *sig, size_t cap, const char **file, int *line);
 

@@ -22,6 +22,7 @@
 #include "lang_builtins.h"
 #include "lang_eval.h" /* lang_tuple_pack, lang_builtin_new, lang_iter, lang_float_repr */
 #include "lang_tensor.h"
+#include "lang_usermod.h"
 #include "lang_vm.h"
 #include "nn_init.h"
 #include "nn_optim.h"
@@ -464,9 +465,10 @@ static bool module_repr(lang_vm *vm, lang_obj *o, lang_buf *out) {
 
 /* The root of the module paths nodes carry: the callee as written
  * ("model", "net.encoder"), or "model" when the call has no plain name. */
-static const char *root_name(lang_vm *vm) {
-    const char *n = lang_vm_callee_name(vm);
-    return n ? n : "model";
+/* The path a module's ops carry: its attribute path under the user module
+ * whose forward is running, else the callee as written (lang_usermod.c). */
+static const char *root_name(lang_vm *vm, lang_val self) {
+    return lang_usermod_path(vm, self);
 }
 
 static bool module_forward(lang_vm *vm, module_obj *mo, const char *name, const lang_args *a,
@@ -511,7 +513,7 @@ static bool module_forward(lang_vm *vm, module_obj *mo, const char *name, const 
 }
 
 static bool module_call(lang_vm *vm, lang_obj *o, const lang_args *a, lang_val *out) {
-    return module_forward(vm, (module_obj *)o, root_name(vm), a, out);
+    return module_forward(vm, (module_obj *)o, root_name(vm, lang_obj_val(o)), a, out);
 }
 
 static bool is_container(const nn_module *m) {
@@ -934,7 +936,7 @@ static bool m_get_num_params(lang_vm *vm, lang_val self, const lang_args *a, lan
 }
 
 static bool m_forward(lang_vm *vm, lang_val self, const lang_args *a, lang_val *out) {
-    return module_forward(vm, MO(self), root_name(vm), a, out);
+    return module_forward(vm, MO(self), root_name(vm, self), a, out);
 }
 
 bool lang_nn_state_to_dict(lang_vm *vm, const nn_state *st, lang_val *out) {

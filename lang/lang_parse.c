@@ -31,6 +31,8 @@ typedef struct parser {
     /* Errors, malloc'ed until they move into the arena. */
     lang_syntax_error *errs;
     int nerr, errcap;
+    /* While a class body's own statements parse: its annotated names. */
+    struct vec *class_fields;
 } parser;
 
 /* ---- errors ---- */
@@ -413,11 +415,32 @@ static lang_expr *dict_atom(parser *p) {
         }
         lang_expr *k = expr(p);
         if (!k) return NULL;
+        if (keys.n == 0 && check(p, LANG_TOK_FOR)) { /* {x for x in xs} */
+            e->kind = LANG_EX_SETCOMP;
+            e->u.comp.elt = k;
+            if (!comp_clauses(p, e)) return NULL;
+            if (!expect(p, LANG_TOK_RBRACE, "expected '}' after the set comprehension"))
+                return NULL;
+            finish(p, e);
+            return e;
+        }
+        if (keys.n == 0 && (check(p, LANG_TOK_COMMA) || check(p, LANG_TOK_RBRACE))) {
+            /* {a, b, c}: a set display */
+            vec items = {0};
+            if (!vpush(p, &items, &k, sizeof k)) return NULL;
+            while (accept(p, LANG_TOK_COMMA) && !check(p, LANG_TOK_RBRACE)) {
+                lang_expr *x = expr(p);
+                if (!x || !vpush(p, &items, &x, sizeof x)) return NULL;
+            }
+            if (!expect(p, LANG_TOK_RBRACE, close_msg(LANG_TOK_RBRACE))) return NULL;
+            e->kind = LANG_EX_SET;
+            e->u.seq.items = items.items;
+            e->u.seq.n = items.n;
+            finish(p, e);
+            return e;
+        }
         if (!check(p, LANG_TOK_COLON)) {
-            if (check(p, LANG_TOK_COMMA) || check(p, LANG_TOK_RBRACE) || check(p, LANG_TOK_FOR))
-                error_at(p, k->span, false, "set literals are not supported; use a list");
-            else
-                error_tok(p, "expected ':' after the dict key, found %s", found(p));
+            error_tok(p, "expected ':' after the dict key, found %s", found(p));
             return NULL;
         }
         next(p);
@@ -1363,9 +1386,13 @@ static lang_stmt *expr_statement(parser *p) {
         return NULL;
     }
     if (check(p, LANG_TOK_COLON) && first->kind == LANG_EX_NAME) {
-        /* An annotated assignment: the annotation is parsed and dropped. */
+        /* An annotated assignment: the annotation is parsed and dropped
+         * (a class body remembers the name, for @dataclass). */
         next(p);
         if (!expr(p)) return NULL;
+        if (p->class_fields &&
+            !vpush(p, p->class_fields, &first->u.name.name, sizeof first->u.name.name))
+            return NULL;
         if (!accept(p, LANG_TOK_ASSIGN)) return new_stmt(p, LANG_ST_PASS, start);
         lang_expr *v = expr_list(p, true);
         if (!v) return NULL;
@@ -1382,6 +1409,123 @@ static lang_stmt *expr_statement(parser *p) {
     if (s) s->u.expr = first;
     return s;
 }
+
+/* A dotted module name a.b.c, as an arena string; NULL after an error. */
+static const char *dotted_name(parser *p) {
+    if (check(p, LANG_TOK_DOT)) {
+        error_tok(p, "relative imports are not supported in nndb (no packages); use the "
+                     "module's full name");
+        return NULL;
+    }
+    lang_buf b;
+    lang_buf_init(&b);
+    for (;;) {
+        if (!check(p, LANG_TOK_NAME)) {
+            error_tok(p, "expected a module name, found %s", found(p));
+            lang_buf_free(&b);
+            return NULL;
+        }
+        lang_buf_add(&b, p->tok.text, p->tok.len);
+        next(p);
+        if (!check(p, LANG_TOK_DOT)) break;
+        next(p);
+        lang_buf_add(&b, ".", 1);
+    }
+    char *r = lang_arena_strdup(p->A, b.data ? b.data : "", b.len);
+    lang_buf_free(&b);
+    return r;
+}
+
+static bool import_target(parser *p, lang_import_item *it) {
+    if (!check(p, LANG_TOK_NAME)) {
+        error_tok(p, "expected a name after 'as', found %s", found(p));
+        return false;
+    }
+    lang_name *nm = intern_tok(p);
+    if (!nm) return false;
+    it->target = name_expr(p, nm, p->tok.span);
+    next(p);
+    return it->target != NULL;
+}
+
+/* import a.b [as c], ...  |  from a.b import x [as y], ...  |  from a.b import (x, y) */
+static lang_stmt *import_statement(parser *p) {
+    lang_pos start = p->tok.span.start;
+    bool from = check(p, LANG_TOK_FROM);
+    next(p);
+    vec v = {0};
+    if (!from) {
+        do {
+            lang_import_item it = {0};
+            it.span.start = p->tok.span.start;
+            lang_pos name_start = p->tok.span.start;
+            it.module = dotted_name(p);
+            if (!it.module) return NULL;
+            it.span.end = p->prev.span.end;
+            if (accept(p, LANG_TOK_AS)) {
+                if (!import_target(p, &it)) return NULL;
+            } else {
+                size_t n = strcspn(it.module, ".");
+                lang_name *nm = intern(p, it.module, n);
+                lang_span sp = {name_start, name_start};
+                sp.end.col += (int32_t)n;
+                sp.end.ccol += (int32_t)n;
+                if (!nm || !(it.target = name_expr(p, nm, sp))) return NULL;
+                it.top = it.module[n] == '.';
+            }
+            it.span.end = p->prev.span.end;
+            if (!vpush(p, &v, &it, sizeof it)) return NULL;
+        } while (accept(p, LANG_TOK_COMMA));
+    } else {
+        const char *mod = dotted_name(p);
+        if (!mod) return NULL;
+        if (!expect(p, LANG_TOK_IMPORT, "expected 'import' after the module name")) return NULL;
+        if (check(p, LANG_TOK_STAR)) {
+            error_tok(p,
+                      "'from %s import *' is not supported in nndb; import the names you use "
+                      "(from %s import a, b)",
+                      mod, mod);
+            return NULL;
+        }
+        bool paren = accept(p, LANG_TOK_LPAREN);
+        do {
+            if (paren && check(p, LANG_TOK_RPAREN)) break;
+            lang_import_item it = {0};
+            it.module = mod;
+            it.span.start = p->tok.span.start;
+            if (!check(p, LANG_TOK_NAME)) {
+                error_tok(p, "expected a name to import, found %s", found(p));
+                return NULL;
+            }
+            it.attr = intern_tok(p);
+            if (!it.attr) return NULL;
+            lang_span sp = p->tok.span;
+            next(p);
+            if (accept(p, LANG_TOK_AS)) {
+                if (!import_target(p, &it)) return NULL;
+            } else if (!(it.target = name_expr(p, it.attr, sp))) {
+                return NULL;
+            }
+            it.span.end = p->prev.span.end;
+            if (!vpush(p, &v, &it, sizeof it)) return NULL;
+        } while (accept(p, LANG_TOK_COMMA));
+        if (paren && !expect(p, LANG_TOK_RPAREN, "expected ')' after the imported names"))
+            return NULL;
+        if (v.n == 0) {
+            error_tok(p, "expected a name to import, found %s", found(p));
+            return NULL;
+        }
+    }
+    lang_stmt *s = new_stmt(p, LANG_ST_IMPORT, start);
+    if (!s) return NULL;
+    s->u.import.items = v.items;
+    s->u.import.n = v.n;
+    return s;
+}
+
+static lang_stmt *class_statement(parser *p, lang_expr **decorators, int ndecorators);
+static lang_stmt *decorated(parser *p);
+static lang_stmt *try_statement(parser *p);
 
 static lang_stmt *simple_statement(parser *p) {
     lang_pos start = p->tok.span.start;
@@ -1442,12 +1586,19 @@ static lang_stmt *simple_statement(parser *p) {
         s->u.assert_.msg = m;
         return s;
     }
+    case LANG_TOK_NONLOCAL:
     case LANG_TOK_GLOBAL: {
+        bool nonlocal = check(p, LANG_TOK_NONLOCAL);
+        if (nonlocal && p->func_depth == 0) {
+            error_tok(p, "nonlocal declaration not allowed at module level");
+            return NULL;
+        }
         next(p);
         vec v = {0};
         do {
             if (!check(p, LANG_TOK_NAME)) {
-                error_tok(p, "expected a name after 'global', found %s", found(p));
+                error_tok(p, "expected a name after '%s', found %s",
+                          nonlocal ? "nonlocal" : "global", found(p));
                 return NULL;
             }
             lang_name *nm = intern_tok(p);
@@ -1458,22 +1609,29 @@ static lang_stmt *simple_statement(parser *p) {
         if (!s) return NULL;
         s->u.global.names = v.items;
         s->u.global.n = v.n;
+        s->u.global.nonlocal = nonlocal;
         return s;
     }
     case LANG_TOK_IMPORT:
-    case LANG_TOK_FROM:
-        error_tok(p,
-                  "'%s' is not supported: nndb's names (randn, Linear, Adam, cross_entropy, "
-                  "...) are already defined; remove the import",
-                  check(p, LANG_TOK_IMPORT) ? "import" : "from");
-        return NULL;
+    case LANG_TOK_FROM: return import_statement(p);
+    case LANG_TOK_RAISE: {
+        next(p);
+        lang_expr *e = NULL, *c = NULL;
+        if (!check(p, LANG_TOK_NEWLINE) && !check(p, LANG_TOK_SEMI) && !check(p, LANG_TOK_EOF)) {
+            if (!(e = expr(p))) return NULL;
+            if (accept(p, LANG_TOK_FROM) && !(c = expr(p))) return NULL;
+        }
+        s = new_stmt(p, LANG_ST_RAISE, start);
+        if (!s) return NULL;
+        s->u.raise.exc = e;
+        s->u.raise.cause = c;
+        return s;
+    }
     case LANG_TOK_CLASS:
     case LANG_TOK_TRY:
     case LANG_TOK_EXCEPT:
     case LANG_TOK_FINALLY:
-    case LANG_TOK_RAISE:
     case LANG_TOK_ASYNC:
-    case LANG_TOK_NONLOCAL:
         error_tok(p, "%s is not supported in nndb (see docs/grammar.md)",
                   lang_tok_describe(p->tok.kind));
         return NULL;
@@ -1483,7 +1641,6 @@ static lang_stmt *simple_statement(parser *p) {
                   lang_tok_describe(p->tok.kind),
                   check(p, LANG_TOK_ELSE) ? ", 'for' or 'while'" : "");
         return NULL;
-    case LANG_TOK_AT: error_tok(p, "decorators are not supported in nndb"); return NULL;
     default: return expr_statement(p);
     }
 }
@@ -1583,7 +1740,7 @@ static lang_func *params(parser *p, lang_tok close, bool lambda) {
     return f;
 }
 
-static lang_stmt *def_statement(parser *p) {
+static lang_stmt *def_statement(parser *p, lang_expr **decorators, int ndecorators) {
     lang_pos start = p->tok.span.start;
     next(p);
     if (!check(p, LANG_TOK_NAME)) {
@@ -1607,12 +1764,152 @@ static lang_stmt *def_statement(parser *p) {
     p->func_depth++;
     int loops = p->loop_depth;
     p->loop_depth = 0;
+    vec *fields = p->class_fields;
+    p->class_fields = NULL;
     bool ok = block(p, &f->body, "the 'def'", start);
+    p->class_fields = fields;
     p->func_depth--;
     p->loop_depth = loops;
     if (!ok) return NULL;
     s->u.def.func = f;
     s->u.def.target = target;
+    s->u.def.decorators = decorators;
+    s->u.def.ndecorators = ndecorators;
+    return s;
+}
+
+static lang_stmt *class_statement(parser *p, lang_expr **decorators, int ndecorators) {
+    lang_pos start = p->tok.span.start;
+    next(p);
+    if (!check(p, LANG_TOK_NAME)) {
+        error_tok(p, "expected the class's name after 'class', found %s", found(p));
+        return NULL;
+    }
+    lang_name *nm = intern_tok(p);
+    if (!nm) return NULL;
+    lang_expr *target = name_expr(p, nm, p->tok.span);
+    next(p);
+    if (!target) return NULL;
+    vec bases = {0};
+    if (accept(p, LANG_TOK_LPAREN)) {
+        while (!check(p, LANG_TOK_RPAREN)) {
+            lang_expr *b = expr(p);
+            if (!b) return NULL;
+            if (check(p, LANG_TOK_ASSIGN)) {
+                error_tok(p, "class keywords (metaclass=...) are not supported in nndb");
+                return NULL;
+            }
+            if (!vpush(p, &bases, &b, sizeof b)) return NULL;
+            if (!accept(p, LANG_TOK_COMMA)) break;
+        }
+        if (!expect(p, LANG_TOK_RPAREN, "expected ',' or ')' after the base classes")) return NULL;
+    }
+    if (bases.n > 1) {
+        error_at(p, ((lang_expr **)bases.items)[1]->span, false,
+                 "multiple inheritance is not supported in nndb; use one base class");
+        return NULL;
+    }
+    if (!colon(p, "at the end of the class line")) return NULL;
+    lang_func *f = alloc(p, sizeof *f);
+    lang_stmt *s = new_stmt(p, LANG_ST_CLASS, start);
+    if (!f || !s) return NULL;
+    f->name = nm;
+    f->vararg = f->varkw = -1;
+    f->is_class = true;
+    vec fields = {0};
+    vec *outer_fields = p->class_fields;
+    int loops = p->loop_depth, funcs = p->func_depth;
+    p->class_fields = &fields;
+    p->loop_depth = 0;
+    p->func_depth = 0; /* `return` in a class body is an error, as in Python */
+    bool ok = block(p, &f->body, "the 'class'", start);
+    p->class_fields = outer_fields;
+    p->loop_depth = loops;
+    p->func_depth = funcs;
+    if (!ok) return NULL;
+    s->u.class_.body = f;
+    s->u.class_.target = target;
+    s->u.class_.bases = bases.items;
+    s->u.class_.nbases = bases.n;
+    s->u.class_.decorators = decorators;
+    s->u.class_.ndecorators = ndecorators;
+    s->u.class_.fields = fields.items;
+    s->u.class_.nfields = fields.n;
+    return s;
+}
+
+/* '@' expr NEWLINE, one or more, then a def or a class. */
+static lang_stmt *decorated(parser *p) {
+    vec decs = {0};
+    while (accept(p, LANG_TOK_AT)) {
+        lang_expr *d = expr(p);
+        if (!d || !vpush(p, &decs, &d, sizeof d)) return NULL;
+        if (!expect(p, LANG_TOK_NEWLINE, "expected the end of the line after the decorator"))
+            return NULL;
+    }
+    if (check(p, LANG_TOK_DEF)) return def_statement(p, decs.items, decs.n);
+    if (check(p, LANG_TOK_CLASS)) return class_statement(p, decs.items, decs.n);
+    error_tok(p, "expected 'def' or 'class' after the decorator, found %s", found(p));
+    return NULL;
+}
+
+static lang_stmt *try_statement(parser *p) {
+    lang_pos start = p->tok.span.start;
+    next(p);
+    if (!colon(p, "after 'try'")) return NULL;
+    lang_stmt *s = new_stmt(p, LANG_ST_TRY, start);
+    if (!s || !block(p, &s->u.try_.body, "'try'", start)) return NULL;
+    vec hs = {0};
+    bool bare_seen = false;
+    while (check(p, LANG_TOK_EXCEPT)) {
+        lang_except h = {0};
+        h.span = p->tok.span;
+        lang_pos es = p->tok.span.start;
+        if (bare_seen) {
+            error_tok(p, "default 'except:' must be last");
+            return NULL;
+        }
+        next(p);
+        if (!check(p, LANG_TOK_COLON)) {
+            h.type = expr(p);
+            if (!h.type) return NULL;
+            if (accept(p, LANG_TOK_AS)) {
+                if (!check(p, LANG_TOK_NAME)) {
+                    error_tok(p, "expected a name after 'as', found %s", found(p));
+                    return NULL;
+                }
+                lang_name *nm = intern_tok(p);
+                if (!nm || !(h.target = name_expr(p, nm, p->tok.span))) return NULL;
+                next(p);
+            }
+        } else {
+            bare_seen = true;
+        }
+        h.span.end = p->prev.span.end;
+        if (!colon(p, "after the except clause") || !block(p, &h.body, "'except'", es)) return NULL;
+        if (!vpush(p, &hs, &h, sizeof h)) return NULL;
+    }
+    s->u.try_.handlers = hs.items;
+    s->u.try_.n = hs.n;
+    if (check(p, LANG_TOK_ELSE)) {
+        lang_pos es = p->tok.span.start;
+        if (!hs.n) {
+            error_tok(p, "'else' after 'try' needs an 'except' clause");
+            return NULL;
+        }
+        next(p);
+        if (!colon(p, "after 'else'") || !block(p, &s->u.try_.orelse, "'else'", es)) return NULL;
+    }
+    if (check(p, LANG_TOK_FINALLY)) {
+        lang_pos fs = p->tok.span.start;
+        next(p);
+        if (!colon(p, "after 'finally'") || !block(p, &s->u.try_.finalbody, "'finally'", fs))
+            return NULL;
+    }
+    if (!hs.n && !s->u.try_.finalbody.n) {
+        error_tok(p, "expected 'except' or 'finally' block after 'try'");
+        return NULL;
+    }
     return s;
 }
 
@@ -1725,10 +2022,13 @@ static lang_stmt *magic_statement(parser *p) {
 static void statement(parser *p, vec *out) {
     lang_stmt *s = NULL;
     switch (p->tok.kind) {
+    case LANG_TOK_AT: s = decorated(p); break;
+    case LANG_TOK_CLASS: s = class_statement(p, NULL, 0); break;
+    case LANG_TOK_TRY: s = try_statement(p); break;
     case LANG_TOK_IF: s = if_statement(p, false); break;
     case LANG_TOK_WHILE: s = while_statement(p); break;
     case LANG_TOK_FOR: s = for_statement(p); break;
-    case LANG_TOK_DEF: s = def_statement(p); break;
+    case LANG_TOK_DEF: s = def_statement(p, NULL, 0); break;
     case LANG_TOK_WITH: s = with_statement(p); break;
     case LANG_TOK_MAGIC: s = magic_statement(p); break;
     default: simple_statements(p, out); return;
@@ -1828,10 +2128,12 @@ typedef struct unit {
     struct unit *outer;
     lang_scope *scope;
     bool is_func;
-    vec locals;   /* lang_name* with slot == index + 0 (params first) */
-    vec globals;  /* lang_name* */
-    vec comp;     /* comp_binding */
-    int slot_cap; /* of scope->slot_name */
+    bool is_class; /* a class body: invisible to the code nested in it */
+    vec locals;    /* lang_name* with slot == index + 0 (params first) */
+    vec globals;   /* lang_name* */
+    vec nonlocals; /* lang_name*: resolved in the enclosing functions */
+    vec comp;      /* comp_binding */
+    int slot_cap;  /* of scope->slot_name */
 } unit;
 
 typedef struct comp_binding {
@@ -1854,7 +2156,9 @@ static int find_comp(const unit *u, const lang_name *nm) {
 }
 
 static void add_local(parser *p, unit *u, lang_name *nm) {
-    if (find_name(&u->globals, nm) >= 0 || find_name(&u->locals, nm) >= 0) return;
+    if (find_name(&u->globals, nm) >= 0 || find_name(&u->locals, nm) >= 0 ||
+        find_name(&u->nonlocals, nm) >= 0)
+        return;
     vpush(p, &u->locals, &nm, sizeof nm);
 }
 
@@ -1874,10 +2178,19 @@ static void collect_globals(parser *p, unit *u, const lang_block *b) {
     for (int k = 0; k < b->n; k++) {
         const lang_stmt *s = b->items[k];
         switch (s->kind) {
-        case LANG_ST_GLOBAL:
+        case LANG_ST_GLOBAL: {
+            vec *v = s->u.global.nonlocal ? &u->nonlocals : &u->globals;
             for (int j = 0; j < s->u.global.n; j++)
-                if (find_name(&u->globals, s->u.global.names[j]) < 0)
-                    vpush(p, &u->globals, &s->u.global.names[j], sizeof(lang_name *));
+                if (find_name(v, s->u.global.names[j]) < 0)
+                    vpush(p, v, &s->u.global.names[j], sizeof(lang_name *));
+            break;
+        }
+        case LANG_ST_TRY:
+            collect_globals(p, u, &s->u.try_.body);
+            for (int j = 0; j < s->u.try_.n; j++)
+                collect_globals(p, u, &s->u.try_.handlers[j].body);
+            collect_globals(p, u, &s->u.try_.orelse);
+            collect_globals(p, u, &s->u.try_.finalbody);
             break;
         case LANG_ST_IF:
             collect_globals(p, u, &s->u.if_.body);
@@ -1910,6 +2223,10 @@ static void collect_locals(parser *p, unit *u, const lang_block *b) {
             for (int j = 0; j < s->u.del.n; j++) collect_target(p, u, s->u.del.targets[j]);
             break;
         case LANG_ST_DEF: collect_target(p, u, s->u.def.target); break;
+        case LANG_ST_IMPORT:
+            for (int j = 0; j < s->u.import.n; j++)
+                collect_target(p, u, s->u.import.items[j].target);
+            break;
         case LANG_ST_IF:
             collect_locals(p, u, &s->u.if_.body);
             collect_locals(p, u, &s->u.if_.orelse);
@@ -1947,11 +2264,20 @@ static void resolve_block(parser *p, unit *u, lang_block *b);
 static void resolve_name(unit *u, lang_expr *e) {
     lang_name *nm = e->u.name.name;
     int depth = 0;
-    for (unit *w = u; w; w = w->outer, depth++) {
+    for (unit *w = u; w; w = w->outer) {
+        if (w != u && w->is_class) continue; /* methods do not see class attributes */
+        if (w->is_func && find_name(&w->nonlocals, nm) >= 0) {
+            depth++;
+            continue;
+        }
         int slot = find_comp(w, nm);
         if (slot < 0 && w->is_func) {
             if (find_name(&w->globals, nm) >= 0) break;
             slot = find_name(&w->locals, nm);
+        }
+        if (slot < 0) {
+            depth++;
+            continue;
         }
         if (slot >= 0) {
             e->u.name.scope = depth == 0 ? LANG_SCOPE_LOCAL : LANG_SCOPE_FREE;
@@ -1986,6 +2312,7 @@ static void resolve_func(parser *p, unit *outer, lang_func *f) {
     u.outer = outer;
     u.scope = &f->scope;
     u.is_func = true;
+    u.is_class = f->is_class;
     for (int k = 0; k < f->nparams; k++)
         vpush(p, &u.locals, &f->params[k].name, sizeof(lang_name *));
     if (f->expr) {
@@ -1996,6 +2323,7 @@ static void resolve_func(parser *p, unit *outer, lang_func *f) {
         f->scope.nparams = f->nparams;
     }
     for (int k = 0; k < u.locals.n; k++) new_slot(p, &u, ((lang_name **)u.locals.items)[k]);
+    f->nnamed = u.locals.n;
     if (f->expr)
         resolve_expr(p, &u, f->expr);
     else
@@ -2014,6 +2342,7 @@ static void resolve_expr(parser *p, unit *u, lang_expr *e) {
         break;
     case LANG_EX_LIST:
     case LANG_EX_TUPLE:
+    case LANG_EX_SET:
         for (int k = 0; k < e->u.seq.n; k++) resolve_expr(p, u, e->u.seq.items[k]);
         break;
     case LANG_EX_DICT:
@@ -2024,6 +2353,7 @@ static void resolve_expr(parser *p, unit *u, lang_expr *e) {
         break;
     case LANG_EX_LISTCOMP:
     case LANG_EX_GENEXP:
+    case LANG_EX_SETCOMP:
     case LANG_EX_DICTCOMP: {
         int mark = u->comp.n;
         for (int k = 0; k < e->u.comp.n; k++) {
@@ -2118,10 +2448,33 @@ static void resolve_block(parser *p, unit *u, lang_block *b) {
                 resolve_expr(p, u, f->params[j].annotation);
             }
             resolve_expr(p, u, f->returns);
+            for (int j = 0; j < s->u.def.ndecorators; j++)
+                resolve_expr(p, u, s->u.def.decorators[j]);
             resolve_expr(p, u, s->u.def.target);
             resolve_func(p, u, f);
             break;
         }
+        case LANG_ST_CLASS:
+            for (int j = 0; j < s->u.class_.nbases; j++) resolve_expr(p, u, s->u.class_.bases[j]);
+            for (int j = 0; j < s->u.class_.ndecorators; j++)
+                resolve_expr(p, u, s->u.class_.decorators[j]);
+            resolve_expr(p, u, s->u.class_.target);
+            resolve_func(p, u, s->u.class_.body);
+            break;
+        case LANG_ST_TRY:
+            resolve_block(p, u, &s->u.try_.body);
+            for (int j = 0; j < s->u.try_.n; j++) {
+                resolve_expr(p, u, s->u.try_.handlers[j].type);
+                resolve_expr(p, u, s->u.try_.handlers[j].target);
+                resolve_block(p, u, &s->u.try_.handlers[j].body);
+            }
+            resolve_block(p, u, &s->u.try_.orelse);
+            resolve_block(p, u, &s->u.try_.finalbody);
+            break;
+        case LANG_ST_RAISE:
+            resolve_expr(p, u, s->u.raise.exc);
+            resolve_expr(p, u, s->u.raise.cause);
+            break;
         case LANG_ST_WITH:
             for (int j = 0; j < s->u.with.n; j++) {
                 resolve_expr(p, u, s->u.with.items[j].context);
@@ -2131,6 +2484,9 @@ static void resolve_block(parser *p, unit *u, lang_block *b) {
             break;
         case LANG_ST_DEL:
             for (int j = 0; j < s->u.del.n; j++) resolve_expr(p, u, s->u.del.targets[j]);
+            break;
+        case LANG_ST_IMPORT:
+            for (int j = 0; j < s->u.import.n; j++) resolve_expr(p, u, s->u.import.items[j].target);
             break;
         case LANG_ST_ASSERT:
             resolve_expr(p, u, s->u.assert_.test);

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "lang_builtins.h"
+#include "lang_class.h"
 #include "lang_debug.h"
 #include "lang_display.h"
 #include "lang_dist.h"
@@ -120,7 +121,7 @@ static bool install_builtins(lang_vm *vm) {
         }
     }
     if (!lang_core_install(vm) || !lang_tensor_install(vm) || !lang_nn_install(vm) ||
-        !lang_random_install(vm) || !lang_dist_install(vm))
+        !lang_random_install(vm) || !lang_class_install(vm) || !lang_dist_install(vm))
         return false;
     /* __builtins__: a record whose fields are the builtins, so that
      * dir(__builtins__) lists them and __builtins__.zeros is zeros. */
@@ -229,6 +230,10 @@ static char *xstrdup(const char *s) {
 static void take_error(lang_vm *vm, lang_error_info *info) {
     info->cls = vm->err;
     info->ename = xstrdup(vm->ename ? vm->ename : lang_err_name(vm->err));
+    if (vm->hint[0]) {
+        lang_buf_puts(&vm->msg, vm->hint);
+        vm->hint[0] = 0;
+    }
     info->evalue = xstrdup(vm->msg.data ? vm->msg.data : "");
     int n = vm->n_tb;
     info->traceback = calloc((size_t)(n ? n : 1), sizeof(char *));

@@ -2,6 +2,7 @@
 #include "lang_suggest.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -51,8 +52,11 @@ const char *lang_suggest(const char *word, const char *const *cands, size_t n) {
     return best;
 }
 
+/* The suggestion goes with the traceback, not into the message: Python
+ * 3.11 prints it after the error, while str(e) of a caught error has none
+ * (vm->hint, which the session appends to evalue). */
 static void append(lang_vm *vm, const char *hit) {
-    if (hit) lang_buf_printf(&vm->msg, ". Did you mean: '%s'?", hit);
+    if (hit && !vm->hint[0]) snprintf(vm->hint, sizeof vm->hint, ". Did you mean: '%s'?", hit);
 }
 
 void lang_suggest_name(lang_vm *vm, const char *name) {

@@ -17,6 +17,7 @@
 #include "lang_display.h"
 #include "lang_eval.h" /* slice and builtin layouts, lang_tuple_pack, lang_slice_indices */
 #include "lang_generator.h"
+#include "lang_std.h"
 #include "lang_vm.h"
 #include "nn_ops.h"
 #include "nn_random.h"
@@ -53,6 +54,14 @@ bool lang_tensor_new(lang_vm *vm, nn_tensor *t, lang_val *out) {
 
 void lang_tensor_mark_param(lang_val v) {
     if (lang_is_obj(v, &lang_tensor_type)) ((tensor_obj *)v.u.o)->is_param = true;
+}
+
+void lang_tensor_set_fn_name(lang_val v, const char *name) {
+    if (lang_is_obj(v, &lang_tensor_type)) ((tensor_obj *)v.u.o)->fn_name = name;
+}
+
+bool lang_tensor_is_param(lang_val v) {
+    return lang_is_obj(v, &lang_tensor_type) && ((tensor_obj *)v.u.o)->is_param;
 }
 
 nn_tensor *lang_tensor_of(lang_val v) {
@@ -252,10 +261,36 @@ static bool int_seq(lang_val v, int64_t *d, int *n) {
 static bool size_binop(lang_vm *vm, lang_binop op, lang_val a, lang_val b, lang_val *out,
                        bool *handled) {
     *handled = false;
-    if (op != LANG_OP_EQ && op != LANG_OP_NE) return true;
     int64_t da[NN_MAX_DIMS], db[NN_MAX_DIMS];
     int na, nb;
-    if (!int_seq(a, da, &na) || !int_seq(b, db, &nb)) {
+    bool a_size = lang_is_obj(a, &lang_size_type), b_size = lang_is_obj(b, &lang_size_type);
+    if (op == LANG_OP_ADD && (a_size || b_size)) {
+        /* Size + tuple is a Size; tuple + Size a tuple, as torch.Size is a tuple. */
+        if (!int_seq(a, da, &na) || !int_seq(b, db, &nb) || lang_is_obj(a, &lang_list_type) ||
+            lang_is_obj(b, &lang_list_type))
+            return true;
+        if (na + nb > NN_MAX_DIMS)
+            return lang_raise(vm, LANG_ERR_VALUE, "a Size holds at most %d dims", NN_MAX_DIMS);
+        memcpy(da + na, db, (size_t)nb * sizeof *db);
+        *handled = true;
+        if (a_size) return lang_size_new(vm, na + nb, da, out);
+        lang_val items[NN_MAX_DIMS];
+        for (int i = 0; i < na + nb; i++) items[i] = lang_int(da[i]);
+        return lang_tuple_pack(vm, na + nb, items, out);
+    }
+    if (op == LANG_OP_MUL && a_size && b.kind == LANG_INT) {
+        int_seq(a, da, &na);
+        int64_t k = b.u.i < 0 ? 0 : b.u.i;
+        if (na * k > NN_MAX_DIMS)
+            return lang_raise(vm, LANG_ERR_VALUE, "a Size holds at most %d dims", NN_MAX_DIMS);
+        for (int64_t r = 1; r < k; r++) memcpy(da + r * na, da, (size_t)na * sizeof *da);
+        *handled = true;
+        return lang_size_new(vm, (int)(na * k), da, out);
+    }
+    if (op != LANG_OP_EQ && op != LANG_OP_NE) return true;
+    /* A Size equals a tuple of the same ints, never a list (as torch). */
+    if (!int_seq(a, da, &na) || !int_seq(b, db, &nb) || lang_is_obj(a, &lang_list_type) ||
+        lang_is_obj(b, &lang_list_type)) {
         *handled = true;
         *out = lang_bool(op == LANG_OP_NE);
         return true;
@@ -619,6 +654,16 @@ bool lang_tensor_from_value(lang_vm *vm, lang_val v, int dtype, nn_tensor **out)
         return true;
     }
     nest ns = {0};
+    if (lang_is_obj(v, &lang_range_type) ||
+        (v.kind == LANG_OBJ && !is_seq(v) && !is_number(v) && v.u.o->type->iter &&
+         !lang_is_obj(v, &lang_str_type))) {
+        /* tensor(range(3)), tensor(a generator's items): their list's tensor. */
+        lang_val list;
+        if (!lang_list_from_iter(vm, v, &list)) return false;
+        bool ok = lang_tensor_from_value(vm, list, dtype, out);
+        lang_val_release(list);
+        return ok;
+    }
     if (!is_number(v) && !is_seq(v))
         return lang_raise(vm, LANG_ERR_TYPE,
                           "tensor(): data must be a number, a list or a tensor, not %s",
@@ -1170,6 +1215,14 @@ BINARY(sub)
 BINARY(mul)
 BINARY(div)
 BINARY(pow)
+
+/* The bare pow is both torch.pow and Python's builtin pow. */
+static bool f_pow_any(lang_vm *vm, const lang_args *a, lang_val *out) {
+    if (a->n == 2 && !a->nkw && !lang_tensor_of(a->pos[0]) && !lang_tensor_of(a->pos[1]) &&
+        a->pos[0].kind != LANG_OBJ && a->pos[1].kind != LANG_OBJ)
+        return lang_binary(vm, LANG_OP_POW, a->pos[0], a->pos[1], out);
+    return f_pow(vm, a, out);
+}
 BINARY(maximum)
 BINARY(minimum)
 BINARY(matmul)
@@ -2033,8 +2086,38 @@ static bool loss2(lang_vm *vm, const lang_args *a, const char *fname, loss_fn fn
     return wrap(vm, fn(CTX(vm), t, target, r), out);
 }
 
+/* torch warns when the target's size differs from the input's: the
+ * Recipe's classic silent-broadcast bug. */
+static bool warn_size(lang_vm *vm, const lang_args *a) {
+    nn_tensor *x = a->n > 0 ? lang_tensor_of(a->pos[0]) : NULL;
+    nn_tensor *y = a->n > 1 ? lang_tensor_of(a->pos[1]) : NULL;
+    if (!x || !y) return true;
+    bool same = x->ndim == y->ndim;
+    for (int d = 0; same && d < x->ndim; d++) same = x->shape[d] == y->shape[d];
+    if (same) return true;
+    lang_val xs, ys;
+    lang_buf b;
+    lang_buf_init(&b);
+    if (!lang_size_new(vm, y->ndim, y->shape, &ys)) return false;
+    if (!lang_size_new(vm, x->ndim, x->shape, &xs)) {
+        lang_val_release(ys);
+        return false;
+    }
+    lang_buf_puts(&b, "Using a target size (");
+    bool ok = lang_repr(vm, ys, &b);
+    lang_buf_puts(&b, ") that is different to the input size (");
+    ok = ok && lang_repr(vm, xs, &b);
+    lang_buf_puts(&b, "). This will likely lead to incorrect results due to broadcasting. Please "
+                      "ensure they have the same size.");
+    lang_val_release(xs);
+    lang_val_release(ys);
+    if (ok) ok = lang_std_warn(vm, "UserWarning", b.data);
+    lang_buf_free(&b);
+    return ok;
+}
+
 static bool f_mse_loss(lang_vm *vm, const lang_args *a, lang_val *out) {
-    return loss2(vm, a, "mse_loss", nn_mse_loss, out);
+    return warn_size(vm, a) && loss2(vm, a, "mse_loss", nn_mse_loss, out);
 }
 static bool f_bce(lang_vm *vm, const lang_args *a, lang_val *out) {
     return loss2(vm, a, "binary_cross_entropy", nn_binary_cross_entropy, out);
@@ -2734,7 +2817,7 @@ static bool index_walk(lang_vm *vm, nn_tensor *t, lang_val key, nn_tensor **view
             dim += it->ndim;
             orig += it->ndim;
             continue;
-        } else if ((it && it->ndim > 0) || is_seq(v)) {
+        } else if ((it && it->ndim > 0) || is_seq(v) || lang_is_obj(v, &lang_range_type)) {
             nn_tensor *raw = NULL, *ix = NULL;
             if (it)
                 raw = nn_tensor_retain(it);
@@ -3127,6 +3210,37 @@ bool lang_tensor_install(lang_vm *vm) {
 
 /* Generated from one spec (name, function, signature, doc, example) so that
  * every builtin and method carries its help entry. */
+static bool m_element_size(lang_vm *vm, lang_val self, const lang_args *a, lang_val *out) {
+    if (!lang_parse_args(vm, a, "element_size", "")) return false;
+    *out = lang_int((int64_t)nn_dtype_size(SELF(self)->dtype));
+    return true;
+}
+
+static bool m_stride(lang_vm *vm, lang_val self, const lang_args *a, lang_val *out) {
+    lang_val dv = lang_none();
+    if (!lang_parse_args(vm, a, "stride", "|dim", &dv)) return false;
+    nn_tensor *t = SELF(self);
+    if (dv.kind != LANG_NONE) {
+        int64_t d;
+        if (!lang_to_int(vm, dv, "dim", &d)) return false;
+        if (d < 0) d += t->ndim;
+        if (d < 0 || d >= t->ndim)
+            return lang_raise(vm, LANG_ERR_INDEX, "Dimension out of range (got %lld)",
+                              (long long)d);
+        *out = lang_int(t->strides[d]);
+        return true;
+    }
+    lang_val items[NN_MAX_DIMS];
+    for (int i = 0; i < t->ndim; i++) items[i] = lang_int(t->strides[i]);
+    return lang_tuple_pack(vm, t->ndim, items, out);
+}
+
+static bool m_storage_offset(lang_vm *vm, lang_val self, const lang_args *a, lang_val *out) {
+    if (!lang_parse_args(vm, a, "storage_offset", "")) return false;
+    *out = lang_int(SELF(self)->offset);
+    return true;
+}
+
 static const lang_method tensor_methods[] = {
     {"item",
      m_item,
@@ -3137,6 +3251,22 @@ static const lang_method tensor_methods[] = {
      {"Tensor.tolist", "tolist()",
       "The values as nested Python lists (a number for a 0-dim tensor).", "x.tolist()"}},
     {"numel", m_numel, {"Tensor.numel", "numel()", "The number of elements.", "x.numel()"}},
+    {"nelement",
+     m_numel,
+     {"Tensor.nelement", "nelement()", "The number of elements (numel).", "x.nelement()"}},
+    {"element_size",
+     m_element_size,
+     {"Tensor.element_size", "element_size()", "Bytes per element of the dtype.",
+      "x.element_size()"}},
+    {"stride",
+     m_stride,
+     {"Tensor.stride", "stride(dim=None)", "Elements to step in each dim (a tuple, or one dim's).",
+      "x.stride()"}},
+    {"storage_offset",
+     m_storage_offset,
+     {"Tensor.storage_offset", "storage_offset()", "Where the view starts in its storage.",
+      "x[1:].storage_offset()"}},
+
     {"dim", m_dim, {"Tensor.dim", "dim()", "The number of dims (same as ndim).", "x.dim()"}},
     {"size",
      m_size,
@@ -3576,7 +3706,11 @@ const lang_builtin_def lang_tensor_builtins[] = {
     {"div",
      f_div,
      {"div", "div(input, other)", "input / other (true division), broadcast.", "div(x, 2)"}},
-    {"pow", f_pow, {"pow", "pow(input, exponent)", "input ** exponent, broadcast.", "pow(x, 2)"}},
+    {"pow",
+     f_pow_any,
+     {"pow", "pow(input, exponent)",
+      "input ** exponent, broadcast; on two numbers it is Python's pow (pow(2, 10) == 1024).",
+      "pow(x, 2)"}},
     {"floor_divide",
      f_floor_divide,
      {"floor_divide", "floor_divide(input, other)",

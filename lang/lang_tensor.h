@@ -38,6 +38,10 @@ bool lang_tensor_install(lang_vm *vm);
  * torch.nn.Parameter does ("Parameter containing:" above the tensor).
  * lang_nn calls this on the one value it hands out for each parameter. */
 void lang_tensor_mark_param(lang_val v);
+/* Whether [v] is a tensor marked as a parameter (nn.Parameter). */
+bool lang_tensor_is_param(lang_val v);
+/* The grad_fn name [v] shows ("MyFnBackward"); [name] must outlive it. */
+void lang_tensor_set_fn_name(lang_val v, const char *name);
 
 /* torch.Size: a tuple of ints with its own repr ("torch.Size([2, 3])"). */
 extern const lang_type lang_size_type;

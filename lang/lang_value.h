@@ -66,6 +66,7 @@ typedef enum lang_err {
     LANG_ERR_STOPPED,   /* a debugger hook ended the statement */
     LANG_ERR_ASSERTION,
     LANG_ERR_RECURSION,
+    LANG_ERR_IMPORT, /* ImportError (ModuleNotFoundError by ename) */
 } lang_err;
 
 const char *lang_err_name(lang_err e); /* "TypeError", ... */

@@ -225,6 +225,7 @@ def main():
         case_script("collectives", n, "collectives.nn", n * (3 * (10 + n) + 2 + 1) + 3 * n)
         case_script("DDP == one process on the whole batch", n, "ddp_equiv.nn", 7 * n)
         case_script("ZeRO-1 == AdamW, state sharded", n, "zero.nn", 3 * n)
+        case_script("PyTorch's spelling (imports, a user nn.Module)", n, "torch_style.nn", 3 * n)
 
     rc, out, _ = run(2, os.path.join(HERE, "drill_bugs.nn"))
     report("drill bug 1: summed gradients are world x the average",

@@ -510,3 +510,35 @@ NN_TEST(debug_docs) {
     dfree(s, &c);
     free(text);
 }
+
+NN_TEST(debug_user_modules_and_torch_names) {
+    static const char *const cmds[] = {"c", NULL};
+    dcap c;
+    lang_session *s = dsession(&c, cmds);
+    CHECK(drun(s, &c,
+               "import torch\nimport torch.nn as nn\n"
+               "class MLP(nn.Module):\n"
+               "    def __init__(self):\n"
+               "        super().__init__()\n"
+               "        self.fc1 = nn.Linear(2, 8)\n"
+               "        self.fc2 = nn.Linear(8, 3)\n"
+               "    def forward(self, x):\n"
+               "        return self.fc2(torch.tanh(self.fc1(x)))\n"
+               "torch.manual_seed(0)\nmodel = MLP()\nx = torch.randn(4, 2)\n",
+               "<cell 1>"));
+    CHECK(drun(s, &c, "%break model.fc2\ny = model(x)", "<cell 2>"));
+    CHECK_MSG(strstr(c.out.data, "forward linear, op 3 of this statement, in model.fc2"), "%s",
+              c.out.data);
+    CHECK(strstr(c.out.data, "inputs[1] model.fc2.weight"));
+    CHECK(strstr(c.out.data, "at <cell 1>:9")); /* the line inside forward() */
+    creset(&c);
+    CHECK(!drun(s, &c,
+                "%delete all\ntorch.autograd.set_detect_anomaly(True)\n"
+                "try:\n    z = torch.log(x - 10)\nexcept RuntimeError as e:\n    print('caught', "
+                "'log produced' in str(e))\n"
+                "with torch.autograd.detect_anomaly():\n    w = torch.log(x * 0)",
+                "<cell 3>"));
+    CHECK_MSG(strstr(c.out.data, "caught True"), "%s", c.out.data);
+    CHECK(strstr(c.out.data, "AnomalyError: forward: log produced an infinity from finite inputs"));
+    dfree(s, &c);
+}

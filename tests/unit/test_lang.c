@@ -186,7 +186,8 @@ static int run_chunk(lang_session *s, capture *c, const char *file, const char *
 }
 
 static bool starts_block_continuation(const char *line) {
-    return !strncmp(line, "else", 4) || !strncmp(line, "elif", 4);
+    return !strncmp(line, "else", 4) || !strncmp(line, "elif", 4) || !strncmp(line, "except", 6) ||
+           !strncmp(line, "finally", 7);
 }
 
 /* Run one script's text; returns the number of failed expectations. */

@@ -229,9 +229,19 @@ NN_TEST(parse_error_messages) {
                                "the same line\n    x = 'abc\n        ^~~~\n");
     CHECK_ERRORS("x = 1 +\n", "<input>:1:8: SyntaxError: expected an expression, found end of "
                               "line\n    x = 1 +\n           ^\n");
-    CHECK_ERRORS("import torch\n", "<input>:1:1: SyntaxError: 'import' is not supported: nndb's "
-                                   "names (randn, Linear, Adam, cross_entropy, ...) are already "
-                                   "defined; remove the import\n    import torch\n    ^~~~~~\n");
+    CHECK_ERRORS("from torch import *\n",
+                 "<input>:1:19: SyntaxError: 'from torch import *' is not supported in nndb; "
+                 "import the names you use (from torch import a, b)\n    from torch import *\n"
+                 "                      ^\n");
+    CHECK_ERRORS("from .model import GPT\n",
+                 "<input>:1:6: SyntaxError: relative imports are not supported in nndb (no "
+                 "packages); use the module's full name\n    from .model import GPT\n         ^\n");
+    CHECK_DUMP("import torch\n", "(import (torch as torch))\n");
+    CHECK_DUMP("import torch.nn as nn, os.path\n",
+               "(import (torch.nn as nn) (os.path as os top))\n");
+    CHECK_DUMP("from torch.utils.data import (Dataset,\n DataLoader as DL,)\n",
+               "(import (torch.utils.data Dataset as Dataset) (torch.utils.data DataLoader as "
+               "DL))\n");
     CHECK_ERRORS("f(a=1, 2)\n", "<input>:1:8: SyntaxError: positional argument follows keyword "
                                 "argument; move it before the keyword arguments\n    f(a=1, 2)\n  "
                                 "         ^\n");

@@ -1,0 +1,13 @@
+/* lang_loader: torch.utils.data's DataLoader for any dataset with __len__
+ * and __getitem__, default_collate, TensorDataset, Subset and random_split
+ * (lang_loader.c). */
+#ifndef LANG_LOADER_H
+#define LANG_LOADER_H
+
+#include "lang_value.h"
+
+/* Install DataLoader (keeping nndb's own loader for its builtin datasets),
+ * TensorDataset, Subset, random_split and default_collate. */
+bool lang_loader_install(lang_vm *vm);
+
+#endif
