@@ -107,13 +107,13 @@ $(BUILD)/fuzz/fuzz_wire_replay: $(WIRE_FUZZ_SRC) tests/fuzz/fuzz_driver.c kernel
 	$(CC) $(CPPFLAGS) -Ikernel $(CFLAGS) $(LDFLAGS) -o $@ $(WIRE_FUZZ_SRC) tests/fuzz/fuzz_driver.c $(WIRE_FUZZ_LIBS)
 
 # The drill parser's target compiles drills/drill_parse.c (no language needed).
-$(BUILD)/fuzz/fuzz_drill_replay: tests/fuzz/fuzz_drill.c drills/drill_parse.c tests/fuzz/fuzz_driver.c drills/drill.h
+$(BUILD)/fuzz/fuzz_drill_replay: tests/fuzz/fuzz_drill.c drills/drill_parse.c tests/fuzz/fuzz_driver.c drills/drill.h $(BUILD)/libnndb.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ tests/fuzz/fuzz_drill.c drills/drill_parse.c tests/fuzz/fuzz_driver.c
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ tests/fuzz/fuzz_drill.c drills/drill_parse.c tests/fuzz/fuzz_driver.c $(BUILD)/libnndb.a $(LDLIBS)
 
-build/libfuzzer/fuzz_drill: tests/fuzz/fuzz_drill.c drills/drill_parse.c drills/drill.h
+build/libfuzzer/fuzz_drill: tests/fuzz/fuzz_drill.c drills/drill_parse.c drills/drill.h $(LIB_SRC)
 	@mkdir -p $(dir $@)
-	clang -Iengine -Ilang -Idrills -D_GNU_SOURCE -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -o $@ tests/fuzz/fuzz_drill.c drills/drill_parse.c
+	clang -Iengine -Ilang -Idrills -D_GNU_SOURCE -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -o $@ tests/fuzz/fuzz_drill.c drills/drill_parse.c $(LIB_SRC) $(LDLIBS)
 
 build/libfuzzer/fuzz_wire: $(WIRE_FUZZ_SRC) kernel/kernel_wire.h
 	@mkdir -p $(dir $@)

@@ -20,35 +20,6 @@ const char *drill_kind_name(drill_kind k) {
 
 /* ---- small string helpers ---- */
 
-typedef struct sbuf {
-    char *s;
-    size_t n, cap;
-} sbuf;
-
-static void sb_add(sbuf *b, const char *s, size_t n) {
-    if (b->n + n + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap * 2 : 256;
-        while (cap < b->n + n + 1) cap *= 2;
-        char *p = realloc(b->s, cap);
-        if (!p) return;
-        b->s = p;
-        b->cap = cap;
-    }
-    memcpy(b->s + b->n, s, n);
-    b->n += n;
-    b->s[b->n] = 0;
-}
-
-static void sb_printf(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void sb_printf(sbuf *b, const char *fmt, ...) {
-    char tmp[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
-    va_end(ap);
-    if (n > 0) sb_add(b, tmp, (size_t)n < sizeof tmp ? (size_t)n : sizeof tmp - 1);
-}
-
 static char *trimdup(const char *s, size_t n) {
     while (n && isspace((unsigned char)*s)) s++, n--;
     while (n && isspace((unsigned char)s[n - 1])) n--;
@@ -63,7 +34,7 @@ static bool starts(const char *line, const char *prefix) {
 
 typedef struct parser {
     const char *path;
-    sbuf err;
+    lang_buf err;
     int nerr;
     drill *d;
 } parser;
@@ -76,7 +47,7 @@ static void error_at(parser *p, int line, const char *fmt, ...) {
     va_start(ap, fmt);
     vsnprintf(tmp, sizeof tmp, fmt, ap);
     va_end(ap);
-    sb_printf(&p->err, "%s:%d: %s\n", p->path, line, tmp);
+    lang_buf_printf(&p->err, "%s:%d: %s\n", p->path, line, tmp);
     p->nerr++;
 }
 
@@ -182,11 +153,11 @@ static bool directive(parser *p, drill_step *st, const char *line, int lineno) {
     }
 }
 
-static void finish_step(parser *p, drill_step *st, sbuf *text) {
+static void finish_step(parser *p, drill_step *st, lang_buf *text) {
     if (!st) return;
-    st->text = trimdup(text->s ? text->s : "", text->n);
-    text->n = 0;
-    if (text->s) text->s[0] = 0;
+    st->text = trimdup(text->data ? text->data : "", text->len);
+    text->len = 0;
+    if (text->data) text->data[0] = 0;
     if (st->kind == DRILL_DO) {
         if (!st->check)
             error_at(p, st->line,
@@ -212,13 +183,16 @@ static void finish_step(parser *p, drill_step *st, sbuf *text) {
 
 drill *drill_parse(const char *path, const char *text, char **err) {
     parser p = {path ? path : "<drill>", {0}, 0, calloc(1, sizeof(drill))};
+    lang_buf_init(&p.err);
     if (!p.d) return NULL;
     p.d->path = strdup(p.path);
     const char *s = text ? text : "";
     int lineno = 0;
     enum { START, FRONT, BODY } state = START;
     drill_step *st = NULL;
-    sbuf body = {0}, code = {0};
+    lang_buf body, code;
+    lang_buf_init(&body);
+    lang_buf_init(&code);
     char *fence = NULL; /* the open fence's kind */
     int fence_line = 0;
     while (*s) {
@@ -257,7 +231,7 @@ drill *drill_parse(const char *path, const char *text, char **err) {
             }
         } else if (fence) {
             if (!strcmp(line, "```")) {
-                char *c = code.s ? strdup(code.s) : strdup("");
+                char *c = code.data ? strdup(code.data) : strdup("");
                 char **slot = !strcmp(fence, "setup")       ? &st->setup
                               : !strcmp(fence, "check")     ? &st->check
                               : !strcmp(fence, "reference") ? &st->reference
@@ -272,16 +246,16 @@ drill *drill_parse(const char *path, const char *text, char **err) {
                     *sl = fence_line + 1;
                 } else {
                     /* any other fence is part of the text */
-                    sb_printf(&body, "```%s\n%s```\n", fence, code.s ? code.s : "");
+                    lang_buf_printf(&body, "```%s\n%s```\n", fence, code.data ? code.data : "");
                     free(c);
                 }
                 free(fence);
                 fence = NULL;
-                code.n = 0;
-                if (code.s) code.s[0] = 0;
+                code.len = 0;
+                if (code.data) code.data[0] = 0;
             } else {
-                sb_add(&code, line, ln);
-                sb_add(&code, "\n", 1);
+                lang_buf_add(&code, line, ln);
+                lang_buf_add(&code, "\n", 1);
             }
         } else if (starts(line, "## ")) {
             finish_step(&p, st, &body);
@@ -316,8 +290,8 @@ drill *drill_parse(const char *path, const char *text, char **err) {
             }
         } else if (st && directive(&p, st, line, lineno)) {
         } else if (st) {
-            sb_add(&body, line, ln);
-            sb_add(&body, "\n", 1);
+            lang_buf_add(&body, line, ln);
+            lang_buf_add(&body, "\n", 1);
         }
         free(line);
     }
@@ -345,47 +319,46 @@ drill *drill_parse(const char *path, const char *text, char **err) {
     }
     if (!d->n_steps && state == BODY)
         error_at(&p, lineno, "a drill needs at least one step (## read: ...)");
-    free(body.s);
-    free(code.s);
+    lang_buf_free(&body);
+    lang_buf_free(&code);
     if (p.nerr) {
-        if (err)
-            *err = p.err.s ? p.err.s : strdup("invalid drill\n");
-        else
-            free(p.err.s);
+        if (err) *err = p.err.data ? lang_buf_take(&p.err) : strdup("invalid drill\n");
+        lang_buf_free(&p.err);
         drill_free(d);
         return NULL;
     }
-    free(p.err.s);
+    lang_buf_free(&p.err);
     if (err) *err = NULL;
     return d;
 }
 
 drill *drill_load(const char *path, char **err) {
     FILE *f = fopen(path, "rb");
+    lang_buf b;
+    lang_buf_init(&b);
     if (!f) {
         if (err) {
-            sbuf b = {0};
-            sb_printf(&b, "%s: %s\n", path, strerror(errno));
-            *err = b.s;
+            lang_buf_printf(&b, "%s: %s\n", path, strerror(errno));
+            *err = lang_buf_take(&b);
         }
+        lang_buf_free(&b);
         return NULL;
     }
-    sbuf b = {0};
     char chunk[4096];
     size_t n;
-    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) sb_add(&b, chunk, n);
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) lang_buf_add(&b, chunk, n);
     fclose(f);
-    if (b.s && strlen(b.s) != b.n) {
-        free(b.s);
+    if (b.data && strlen(b.data) != b.len) {
+        lang_buf_free(&b);
         if (err) {
-            sbuf e = {0};
-            sb_printf(&e, "%s:1: not a text file (it holds a NUL byte)\n", path);
-            *err = e.s;
+            lang_buf_printf(&b, "%s:1: not a text file (it holds a NUL byte)\n", path);
+            *err = lang_buf_take(&b);
         }
+        lang_buf_free(&b);
         return NULL;
     }
-    drill *d = drill_parse(path, b.s ? b.s : "", err);
-    free(b.s);
+    drill *d = drill_parse(path, b.data ? b.data : "", err);
+    lang_buf_free(&b);
     return d;
 }
 

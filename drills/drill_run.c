@@ -33,6 +33,8 @@ typedef struct runner {
     bool recording; /* the observer records inputs */
 } runner;
 
+static const char *jstr(const cJSON *o, const char *k);
+
 /* ---- time, paths, atomic files ---- */
 
 static void now_iso(char *buf, size_t cap) {
@@ -390,12 +392,30 @@ static bool advance(runner *r) {
     cJSON_DeleteItemFromObject(r->state, "finished");
     cJSON_AddStringToObject(r->state, "finished", ts);
     save_progress(r);
-    char line[512];
-    snprintf(line, sizeof line,
-             "Drill %s is done. %%drill export md writes your evidence (prediction, the failed "
-             "attempt, the passing run, your answers).\n",
-             r->d->id);
-    say(r, line);
+    /* the track's last step: the prediction next to the evidence */
+    lang_buf b;
+    lang_buf_init(&b);
+    lang_buf_printf(&b, "Drill %s is done. Your prediction against the evidence:\n", r->d->id);
+    for (int i = 0; i < r->d->n_steps; i++) {
+        cJSON *ss = step_state(r, i);
+        cJSON *p = cJSON_GetObjectItem(ss, "prediction");
+        if (p) lang_buf_printf(&b, "  you predicted: %s\n", jstr(p, "text") ? jstr(p, "text") : "");
+        if (r->d->steps[i].kind != DRILL_DO) continue;
+        cJSON *att = cJSON_GetObjectItem(ss, "attempts"),
+              *hu = cJSON_GetObjectItem(ss, "hints_used");
+        cJSON *fa = cJSON_GetObjectItem(ss, "failed_attempt");
+        lang_buf_printf(&b, "  %s: the check held after %d check%s and %d hint%s",
+                        r->d->steps[i].title, att ? att->valueint : 0,
+                        att && att->valueint == 1 ? "" : "s", hu ? hu->valueint : 0,
+                        hu && hu->valueint == 1 ? "" : "s");
+        if (fa && jstr(fa, "code"))
+            lang_buf_printf(&b, "; first failed attempt: %.120s", jstr(fa, "code"));
+        lang_buf_puts(&b, "\n");
+    }
+    lang_buf_puts(&b, "%drill export md writes all of it (prediction, failed attempt, passing run, "
+                      "answers).\n");
+    say(r, b.data);
+    lang_buf_free(&b);
     return true;
 }
 
@@ -1122,6 +1142,7 @@ typedef struct learner_row {
     double minutes;
     char prediction[256];
     char failed[256];
+    int checks_passed, do_steps;
 } learner_row;
 
 static double iso_seconds(const char *s) {
@@ -1164,6 +1185,11 @@ static bool read_row(const char *path, learner_row *row) {
             one_line(row->prediction, sizeof row->prediction, jstr(p, "text"));
         cJSON *fa = cJSON_GetObjectItem(st, "failed_attempt");
         if (fa && !row->failed[0]) one_line(row->failed, sizeof row->failed, jstr(fa, "code"));
+        const char *kind = jstr(st, "kind");
+        if (kind && !strcmp(kind, "do")) {
+            row->do_steps++;
+            row->checks_passed += cJSON_IsTrue(cJSON_GetObjectItem(st, "done"));
+        }
     }
     cJSON_Delete(j);
     return true;
@@ -1219,10 +1245,13 @@ static int drill_report(int n, char **dirs, bool csv) {
         for (int i = 0; i < nrows; i++)
             printf("| %s | %s | %s | %.1f | %d | %d |\n", rows[i].drill, rows[i].user,
                    rows[i].status, rows[i].minutes, rows[i].hints, rows[i].attempts);
-        printf("\n## Predictions\n\n| drill | learner | prediction |\n|---|---|---|\n");
+        printf("\n## Predictions against outcomes\n\n| drill | learner | prediction | outcome |\n"
+               "|---|---|---|---|\n");
         for (int i = 0; i < nrows; i++)
             if (rows[i].prediction[0])
-                printf("| %s | %s | %s |\n", rows[i].drill, rows[i].user, rows[i].prediction);
+                printf("| %s | %s | %s | %d of %d checks held%s |\n", rows[i].drill, rows[i].user,
+                       rows[i].prediction, rows[i].checks_passed, rows[i].do_steps,
+                       rows[i].failed[0] ? " after a failed attempt" : "");
         /* the most common first failed attempts, per drill */
         printf(
             "\n## Most common failed attempts\n\n| drill | attempt | learners |\n|---|---|---|\n");

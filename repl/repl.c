@@ -180,6 +180,27 @@ static void show_text(repl *r, const char *text) {
     fflush(stdout);
 }
 
+/* A display updated in place (live_plot while a loop runs): its first line
+ * redrawn on stderr like the progress bar, at most every PROGRESS_REDRAW_MS;
+ * the final form is printed once when the statement ends (flush_pending). */
+static void draw_live(repl *r, const char *text) {
+    if (!r->bar_ok) return;
+    long long t = now_ms();
+    if (r->bar_shown && t - r->bar_drawn_ms < PROGRESS_REDRAW_MS) return;
+    int width = term_width(2) - 1, cols = 0;
+    const char *p = text;
+    while (*p && *p != '\n' && cols < width) { /* cut at the width, in characters */
+        p++;
+        while ((*p & 0xC0) == 0x80) p++;
+        cols++;
+    }
+    fflush(stdout);
+    fprintf(stderr, "\r\033[K%.*s", (int)(p - text), text);
+    fflush(stderr);
+    r->bar_shown = true;
+    r->bar_drawn_ms = t;
+}
+
 static void fe_display(void *user, const lang_mime *bundle, const char *display_id, bool update) {
     repl *r = user;
     const char *text = lang_mime_get(bundle, "text/plain");
@@ -188,6 +209,7 @@ static void fe_display(void *user, const lang_mime *bundle, const char *display_
         show_text(r, text);
         return;
     }
+    draw_live(r, text);
     for (int i = 0; i < r->n_pending; i++) {
         if (!strcmp(r->pending[i].id, display_id)) {
             char *t = strdup(text);

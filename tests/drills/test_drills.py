@@ -179,7 +179,9 @@ def test_scripted_learner_in_the_repl(env):
     c.expect("Right")
     c.expect(PROMPT)
     c.sendline("%drill answer The first loss should be log of the class count; I checked it.")
-    c.expect("is done")
+    c.expect("is done. Your prediction against the evidence")
+    c.expect("you predicted: about 10")
+    c.expect("the check held after 2 checks and 1 hint; first failed attempt: with no_grad")
     c.expect(PROMPT)
     c.sendline("%drill export json ev.json")
     c.expect("Evidence written to ev.json")
@@ -202,6 +204,25 @@ def test_scripted_learner_in_the_repl(env):
     assert "**Failed attempt**" in md and "mul_(0.5)" in md and "Prediction: about 10" in md
     # the saved progress is the same document
     jsonschema.validate(env.progress("loss-at-init"), SCHEMA)
+
+
+def test_reset_asks_first(env):
+    c = learner_repl(env)
+    c.expect(PROMPT)
+    c.sendline("%drill next")
+    c.expect(PROMPT)
+    c.sendline("%drill reset loss-at-init")
+    c.expect(r"Delete your progress and evidence for loss-at-init \(y/\[n\]\)\? ")
+    c.sendline("n")
+    c.expect("Nothing done")
+    c.expect(PROMPT)
+    assert env.progress("loss-at-init")["step"] == 1
+    c.sendline("%drill reset loss-at-init -f")
+    c.expect("Progress of loss-at-init deleted")
+    c.expect(PROMPT)
+    c.sendcontrol("d")
+    c.expect(pexpect.EOF)
+    assert not os.path.exists(os.path.join(env.data, "nndb", "drills", "loss-at-init.json"))
 
 
 def test_resume_after_kill_9(env):
@@ -339,7 +360,7 @@ def test_report_over_a_class(env):
     out = r.stdout
     assert "# Drill report: 3 records" in out, out
     assert "| loss-at-init | ada | in progress |" in out and "| loss-at-init | cy |" in out, out
-    assert "| loss-at-init | bob | bob thinks 2.3 |" in out, out
+    assert "| loss-at-init | bob | bob thinks 2.3 | 0 of 1 checks held after a failed attempt |" in out, out
     assert "| loss-at-init | `with no_grad(): model[2].weight.mul_(0.5)` | 2 |" in out, out
     r = env.run(["drill", "report", "--csv", klass])
     lines = r.stdout.strip().splitlines()

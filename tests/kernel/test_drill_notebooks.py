@@ -45,8 +45,8 @@ def test_generated_notebook_runs(lesson, tmp_path):
     for cell, (kind, body) in zip(work, steps):
         if kind == "predict":
             cell.source = "%drill predict a scripted prediction"
-        elif kind == "do":
-            cell.source = fence(body, "reference") + "%drill check"
+        elif kind == "do":  # one failed check and a hint first, then the fix
+            cell.source = "%drill check\n%drill hint\n" + fence(body, "reference") + "%drill check"
         elif kind == "quiz":
             right = re.search(r"^choice\*: ", body, re.M)
             if right:
@@ -73,5 +73,11 @@ def test_generated_notebook_runs(lesson, tmp_path):
         for o in c.get("outputs", []):
             assert o.output_type != "error", f"{lesson}: {o.get('ename')}: {o.get('evalue')}"
     import json
+    import jsonschema
     ev = json.load(open(tmp_path / "ev.json"))
+    schema = json.load(open(os.path.join(harness.ROOT, "docs", "drill-evidence.schema.json")))
+    jsonschema.validate(ev, schema)
     assert ev["status"] == "done", [s["done"] for s in ev["steps"]]
+    for st, (kind, _) in zip(ev["steps"], steps):
+        if kind == "do":
+            assert "failed_attempt" in st and st["hints_used"] == 1 and st["attempts"] == 2, st

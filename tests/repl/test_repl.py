@@ -688,6 +688,23 @@ def test_progress_bar_is_drawn_and_erased(env):
     leave(child)
 
 
+def test_live_plot_redraws_one_line_then_prints_once(env):
+    needs_language()
+    child = start(env)
+    child.sendline("c = live_plot('loss')")
+    child.expect(PROMPT)
+    child.sendline("for i in range(400): c.add(1.0 / (i + 1)); _ = randn(300, 300) @ randn(300, 300)")
+    child.sendline("")
+    child.expect(r"\r\x1b\[Kloss  [▁▂▃▄▅▆▇█]+")  # redrawn in place on stderr while the loop runs
+    child.expect(r"\r\x1b\[K")                   # erased
+    child.expect(r"loss  [▁▂▃▄▅▆▇█]+  min [0-9.]+  max 1  last [0-9.]+  \(\d+ points\)\r\n")
+    child.expect(PROMPT)
+    child.sendline("c.show()")
+    child.expect(r"\(400 points\)")
+    child.expect(PROMPT)
+    leave(child)
+
+
 def test_plot_shows_as_text(env):
     needs_language()
     child = start(env)
