@@ -371,8 +371,8 @@ void lang_display_tensor_repr(const nn_tensor *t, const char *grad_fn_name,
 
 /* ---- HTML ---- */
 
-static void html_escape(lang_buf *out, const char *s) {
-    for (; *s; s++) {
+void lang_html_escape(lang_buf *out, const char *s) {
+    for (; s && *s; s++) {
         switch (*s) {
         case '<': lang_buf_puts(out, "&lt;"); break;
         case '>': lang_buf_puts(out, "&gt;"); break;
@@ -425,7 +425,7 @@ void lang_display_tensor_html(const nn_tensor *t, const char *grad_fn_name, lang
     lang_buf_printf(out, "shape %s &middot; torch.%s", shape, nn_dtype_name(t->dtype));
     if (t->grad_fn) {
         lang_buf_puts(out, " &middot; grad_fn=&lt;");
-        html_escape(out, grad_fn_name ? grad_fn_name : lang_display_grad_fn_name(t));
+        lang_html_escape(out, grad_fn_name ? grad_fn_name : lang_display_grad_fn_name(t));
         lang_buf_puts(out, "&gt;");
     } else if (t->requires_grad) {
         lang_buf_puts(out, " &middot; requires_grad=True");
@@ -482,7 +482,7 @@ void lang_display_tensor_html(const nn_tensor *t, const char *grad_fn_name, lang
                 lang_buf_add(&tmp, "", 1);
                 const char *cell = tmp.data;
                 while (*cell == ' ') cell++;
-                html_escape(out, cell);
+                lang_html_escape(out, cell);
                 lang_buf_free(&tmp);
                 lang_buf_puts(out, "</td>");
             }
@@ -495,7 +495,7 @@ void lang_display_tensor_html(const nn_tensor *t, const char *grad_fn_name, lang
         lang_buf_init(&tmp);
         lang_display_tensor_repr(t, grad_fn_name, NULL, &tmp);
         lang_buf_add(&tmp, "", 1);
-        html_escape(out, tmp.data);
+        lang_html_escape(out, tmp.data);
         lang_buf_free(&tmp);
         lang_buf_puts(out, "</pre>");
     }
@@ -521,7 +521,7 @@ static const char *const palette[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728"
                                       "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"};
 
 static void xml_escape(lang_buf *out, const char *s) {
-    html_escape(out, s);
+    lang_html_escape(out, s);
 }
 
 /* Tick positions at 1, 2 or 5 times a power of ten covering [lo, hi]. */

@@ -41,6 +41,9 @@ void lang_display_tensor_values(const nn_tensor *t, int indent, const lang_print
  * or NULL for a tensor without grad_fn. */
 const char *lang_display_grad_fn_name(const nn_tensor *t);
 
+/* Append [s] (may be NULL) to [out] with <, >, & and " as HTML entities. */
+void lang_html_escape(lang_buf *out, const char *s);
+
 /* An HTML summary of a tensor: shape, dtype, autograd state, a statistics
  * row (mean, std, min, max, non-finite counts) and the values up to a limit. */
 void lang_display_tensor_html(const nn_tensor *t, const char *grad_fn_name, lang_buf *out);

@@ -13,6 +13,7 @@
  */
 #include "lang_nn.h"
 #include "lang_debug.h"
+#include "lang_display.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -776,18 +777,6 @@ static const char *const *module_fields(lang_obj *o) {
 
 /* ---- rich display: the repr, then a table of the parameters ---- */
 
-static void html_escape(lang_buf *b, const char *s) {
-    for (; *s; s++) {
-        switch (*s) {
-        case '<': lang_buf_puts(b, "&lt;"); break;
-        case '>': lang_buf_puts(b, "&gt;"); break;
-        case '&': lang_buf_puts(b, "&amp;"); break;
-        case '"': lang_buf_puts(b, "&quot;"); break;
-        default: lang_buf_add(b, s, 1);
-        }
-    }
-}
-
 static void tensor_mean_std(const nn_tensor *t, double *mean, double *std) {
     int64_t n = nn_tensor_numel(t);
     *mean = *std = NAN;
@@ -815,7 +804,7 @@ static bool module_display(lang_vm *vm, lang_obj *o, lang_mime *out) {
     lang_buf h;
     lang_buf_init(&h);
     lang_buf_puts(&h, "<pre>");
-    html_escape(&h, text.data ? text.data : "");
+    lang_html_escape(&h, text.data ? text.data : "");
     lang_buf_puts(&h, "</pre>\n");
     lang_mime_add(out, "text/plain", lang_buf_take(&text));
     nn_state st;
@@ -837,7 +826,7 @@ static bool module_display(lang_vm *vm, lang_obj *o, lang_mime *out) {
         int64_t n = nn_tensor_numel(t);
         total += n;
         lang_buf_puts(&h, "<tr><td><code>");
-        html_escape(&h, st.entries[i].name);
+        lang_html_escape(&h, st.entries[i].name);
         lang_buf_printf(&h, "</code></td><td>%s</td><td>%lld</td><td>%.4g</td><td>%.4g</td></tr>\n",
                         shape, (long long)n, mean, sd);
     }
