@@ -327,12 +327,7 @@ const char *lang_debug_tensor_name(lang_vm *vm, const nn_tensor *t, char *buf, s
 
 /* ---- statistics of a tensor ---- */
 
-typedef struct tstats {
-    int64_t n, bad;
-    double mean, std, min, max;
-} tstats;
-
-static void stats_of(const nn_tensor *t, tstats *s) {
+void lang_debug_stats(const nn_tensor *t, lang_debug_tstats *s) {
     memset(s, 0, sizeof *s);
     s->n = nn_tensor_numel(t);
     s->mean = s->std = s->min = s->max = NAN;
@@ -379,8 +374,8 @@ static void text_row(lang_buf *b, const char *role, const char *name, const nn_t
         lang_buf_printf(b, "  %-9s %-18s (none)\n", role, name ? name : "");
         return;
     }
-    tstats s;
-    stats_of(t, &s);
+    lang_debug_tstats s;
+    lang_debug_stats(t, &s);
     shape_str(t, sh, sizeof sh);
     num(m, sizeof m, s.mean);
     num(sd, sizeof sd, s.std);
@@ -392,25 +387,13 @@ static void text_row(lang_buf *b, const char *role, const char *name, const nn_t
     lang_buf_puts(b, "\n");
 }
 
-static void html_escape(lang_buf *b, const char *s) {
-    for (; s && *s; s++) {
-        switch (*s) {
-        case '<': lang_buf_puts(b, "&lt;"); break;
-        case '>': lang_buf_puts(b, "&gt;"); break;
-        case '&': lang_buf_puts(b, "&amp;"); break;
-        case '"': lang_buf_puts(b, "&quot;"); break;
-        default: lang_buf_add(b, s, 1);
-        }
-    }
-}
-
 static void html_row(lang_buf *b, const char *role, const char *name, const nn_tensor *t) {
     lang_buf_puts(b, "<tr><td>");
-    html_escape(b, role);
+    lang_html_escape(b, role);
     lang_buf_puts(b, "</td><td>");
     if (name && *name) {
         lang_buf_puts(b, "<code>");
-        html_escape(b, name);
+        lang_html_escape(b, name);
         lang_buf_puts(b, "</code>");
     }
     lang_buf_puts(b, "</td>");
@@ -418,8 +401,8 @@ static void html_row(lang_buf *b, const char *role, const char *name, const nn_t
         lang_buf_puts(b, "<td colspan=\"7\">(none)</td></tr>\n");
         return;
     }
-    tstats s;
-    stats_of(t, &s);
+    lang_debug_tstats s;
+    lang_debug_stats(t, &s);
     char sh[96], v[4][32];
     shape_str(t, sh, sizeof sh);
     num(v[0], sizeof v[0], s.mean);
@@ -478,23 +461,23 @@ static void stop_display(lang_debugger *d, const nn_hook_event *ev, const char *
 
     lang_buf_puts(&h, "<div class=\"nndb-stop\"><table style=\"font-family:monospace\">\n<caption "
                       "style=\"text-align:left;white-space:pre-wrap\"><b>stopped</b> (");
-    html_escape(&h, why);
+    lang_html_escape(&h, why);
     lang_buf_printf(&h, "): %s <b>%s</b>, %s", phase_name(ev->phase), nn_op_name(n->op), pos);
     if (n->label.module) {
         lang_buf_puts(&h, ", in <code>");
-        html_escape(&h, n->label.module);
+        lang_html_escape(&h, n->label.module);
         lang_buf_puts(&h, "</code>");
     }
     if (file) {
         lang_buf_puts(&h, "<br>at ");
-        html_escape(&h, file);
+        lang_html_escape(&h, file);
         lang_buf_printf(&h, ":%d", line);
         size_t len;
         const char *src = source_line(d, file, line, &len);
         if (src) {
             lang_buf_puts(&h, ": <code>");
             char *cp = strndup(src, len);
-            html_escape(&h, cp);
+            lang_html_escape(&h, cp);
             free(cp);
             lang_buf_puts(&h, "</code>");
         }
@@ -721,8 +704,6 @@ static void show_watches(lang_debugger *d) {
     lang_vm *vm = d->vm;
     for (int i = 0; i < d->n_watches; i++) {
         lang_val v = lang_none();
-        char head[64];
-        snprintf(head, sizeof head, "  watch %d: %s = ", d->watches[i].id, "");
         lang_buf b;
         lang_buf_init(&b);
         lang_buf_printf(&b, "  watch %d: %s = ", d->watches[i].id, d->watches[i].expr);
@@ -1589,10 +1570,9 @@ static nn_hook_action on_node(nn_ctx *ctx, const nn_hook_event *ev, void *user) 
 
 /* ---- hooks from the rest of the language ---- */
 
-void lang_debug_cell_begin(lang_vm *vm, const char *code, const char *filename) {
+void lang_debug_cell_begin(lang_vm *vm) {
     lang_debugger *d = vm->dbg;
     if (!d) return;
-    lang_debug_note_source(vm, filename, code);
     d->mode = RUN;
     d->no_input = false;
     d->nan_seen = false;

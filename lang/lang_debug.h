@@ -27,10 +27,11 @@ bool lang_debug_magic(lang_vm *vm, const char *name, const char *args, const lan
                       const lang_module *m, bool *ok);
 
 /* A front end's cell (lang_exec) begins / ends: stepping ends with it. */
-void lang_debug_cell_begin(lang_vm *vm, const char *code, const char *filename);
+void lang_debug_cell_begin(lang_vm *vm);
 void lang_debug_cell_end(lang_vm *vm);
-/* Source text the evaluator ran, kept so stops and reports can show lines
- * of earlier cells (`l`, a backward node's forward line). */
+/* Source text the evaluator ran (lang_eval_code notes every cell, file and
+ * %load), kept so stops and reports can show lines of earlier cells (`l`,
+ * a backward node's forward line). */
 void lang_debug_note_source(lang_vm *vm, const char *filename, const char *code);
 
 /* backward() on [root] begins / ended (training-step count, %graph). */

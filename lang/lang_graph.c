@@ -236,32 +236,16 @@ static void choose_groups(graph *g) {
 /* ---- text ---- */
 
 static void stats_text(lang_buf *b, const nn_tensor *t) {
-    if (!t || !nn_dtype_is_float(t->dtype)) return;
-    int64_t n = nn_tensor_numel(t);
-    if (n == 0) return;
-    double sum = 0, sq = 0;
-    int64_t good = 0, bad = 0;
-    for (int64_t i = 0; i < n; i++) {
-        double v = nn_tensor_flat_value(t, i);
-        if (!isfinite(v)) {
-            bad++;
-            continue;
-        }
-        good++;
-        sum += v;
-        sq += v * v;
-    }
-    if (!good) {
-        lang_buf_printf(b, " all %lld non-finite", (long long)bad);
+    if (!t || !nn_dtype_is_float(t->dtype) || nn_tensor_numel(t) == 0) return;
+    lang_debug_tstats st;
+    lang_debug_stats(t, &st);
+    if (st.bad == st.n) {
+        lang_buf_printf(b, " all %lld non-finite", (long long)st.bad);
         return;
     }
-    double mean = sum / (double)good;
-    lang_buf_printf(b, " mean %.3g", mean);
-    if (good > 1) {
-        double var = (sq - sum * mean) / (double)(good - 1);
-        lang_buf_printf(b, " std %.3g", var > 0 ? sqrt(var) : 0);
-    }
-    if (bad) lang_buf_printf(b, " %lld non-finite", (long long)bad);
+    lang_buf_printf(b, " mean %.3g", st.mean);
+    if (!isnan(st.std)) lang_buf_printf(b, " std %.3g", st.std);
+    if (st.bad) lang_buf_printf(b, " %lld non-finite", (long long)st.bad);
 }
 
 static void shape_of_node(const graph *g, const nn_node *n, char *buf, size_t cap) {
@@ -271,8 +255,6 @@ static void shape_of_node(const graph *g, const nn_node *n, char *buf, size_t ca
         nn_shape_str(buf, cap, n->out_ndim, n->out_shape);
     }
 }
-
-static const char *leaf_name(lang_vm *vm, const nn_tensor *t, char *buf, size_t cap);
 
 typedef struct group_info {
     char *name;
@@ -324,7 +306,7 @@ static void text_tree(lang_vm *vm, lang_buf *b, const graph *g, group_info *gi, 
         lines++;
         if (it.leaf) {
             char nm[160], sh[96];
-            const char *name = leaf_name(vm, it.leaf, nm, sizeof nm);
+            const char *name = lang_debug_tensor_name(vm, it.leaf, nm, sizeof nm);
             nn_tensor_shape_str(it.leaf, sh, sizeof sh);
             lang_buf_printf(b, "%s %s %s", it.leaf->requires_grad ? "leaf" : "input",
                             name ? name : "", sh);
@@ -392,22 +374,6 @@ static void text_tree(lang_vm *vm, lang_buf *b, const graph *g, group_info *gi, 
     free(stack);
     free(shown);
     free(gshown);
-}
-
-/* ---- names of leaves ---- */
-
-static const char *leaf_name(lang_vm *vm, const nn_tensor *t, char *buf, size_t cap) {
-    if (!t) return NULL;
-    for (int64_t k = 0; k < vm->n_globals; k++) {
-        lang_global *g = &vm->globals[k];
-        if (!g->set) continue;
-        nn_tensor *gt = lang_tensor_of(g->value);
-        if (gt && gt->storage == t->storage) {
-            snprintf(buf, cap, "%s", g->name);
-            return buf;
-        }
-    }
-    return lang_debug_tensor_name(vm, t, buf, cap);
 }
 
 /* ---- DOT ---- */
@@ -519,7 +485,7 @@ static void dot_graph(lang_vm *vm, lang_buf *b, const graph *g, group_info *gi, 
                 }
             } else if (in->t && in->t->requires_grad) {
                 char nm[160], sh[96];
-                const char *name = leaf_name(vm, in->t, nm, sizeof nm);
+                const char *name = lang_debug_tensor_name(vm, in->t, nm, sizeof nm);
                 nn_tensor_shape_str(in->t, sh, sizeof sh);
                 snprintf(from, sizeof from, "l%d", ++leaf_id);
                 lang_buf label;

@@ -23,6 +23,16 @@ const nn_hook_event *lang_debug_current(lang_vm *vm);
  * parameter ("model.0.weight"); NULL when none. Written into [buf]. */
 const char *lang_debug_tensor_name(lang_vm *vm, const nn_tensor *t, char *buf, size_t cap);
 
+/* Statistics of a tensor's finite elements (float or int64; other dtypes,
+ * and no finite element, leave mean, std, min, max NaN; std needs two),
+ * and how many are non-finite — the debugger's stop rows and the graph's
+ * boxes. */
+typedef struct lang_debug_tstats {
+    int64_t n, bad;
+    double mean, std, min, max;
+} lang_debug_tstats;
+void lang_debug_stats(const nn_tensor *t, lang_debug_tstats *s);
+
 /* DOT text to SVG through libgvc; NULL when Graphviz is not available
  * (then *why, when not NULL, says why). Malloc'ed. */
 char *lang_graph_dot_to_svg(const char *dot, const char **why);

@@ -520,7 +520,7 @@ static bool exec_code(lang_session *s, const char *code, const char *filename, b
     vm->steps = 0;
     vm->depth = 0;
     vm->edepth = 0;
-    lang_debug_cell_begin(vm, code ? code : "", filename ? filename : "<input>");
+    lang_debug_cell_begin(vm);
     bool observed = s->observer != NULL;
     if (observed) { /* keep the cell's output for the observer */
         s->tee.len = 0;
