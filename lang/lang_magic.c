@@ -422,9 +422,8 @@ static bool m_profile(lang_vm *vm, const lang_stmt *s, const lang_module *m) {
     }
     double t0 = now_s();
     lang_val v;
-    bool ok = lang_eval_module(vm, pm, false, &v);
+    bool ok = lang_eval_module(vm, pm, false, &v); /* takes [pm] */
     double wall = now_s() - t0;
-    lang_module_release(pm);
     if (ok) lang_val_release(v);
     lang_val rep;
     if (!lang_instruments_profile_end(vm, prof, wall, &rep)) return false;
@@ -447,8 +446,7 @@ static bool m_stats(lang_vm *vm, const lang_stmt *s, const lang_module *m) {
     lang_module *pm = lang_magic_parse_args(vm, s, m, "stats", "a model: %stats model");
     if (!pm) return false;
     lang_val v;
-    bool ok = lang_eval_module(vm, pm, true, &v);
-    lang_module_release(pm);
+    bool ok = lang_eval_module(vm, pm, true, &v); /* takes [pm] */
     if (!ok) return false;
     lang_val model = v, opt = lang_none();
     if (lang_is_obj(v, &lang_tuple_type) && lang_seq_len(v) == 2) {
