@@ -305,6 +305,16 @@ const char *lang_display_grad_fn_name(const nn_tensor *t) {
     case NN_OP_LAYER_NORM: return "NativeLayerNormBackward0";
     case NN_OP_DROPOUT: return "MulBackward0";
     case NN_OP_SDPA: return "ScaledDotProductAttentionBackward0";
+    case NN_OP_SIN: return "SinBackward0";
+    case NN_OP_COS: return "CosBackward0";
+    case NN_OP_LOG2: return "Log2Backward0";
+    case NN_OP_LOG10: return "Log10Backward0";
+    case NN_OP_NAN_TO_NUM: return "NanToNumBackward0";
+    case NN_OP_TRIL: return n->p.flags ? "TriuBackward0" : "TrilBackward0";
+    case NN_OP_CUMSUM: return "CumsumBackward0";
+    case NN_OP_CUMPROD: return "CumprodBackward0";
+    case NN_OP_GATHER: return "GatherBackward0";
+    case NN_OP_SCATTER: return n->p.flags ? "ScatterAddBackward0" : "ScatterBackward0";
     default: return "Backward0";
     }
 }

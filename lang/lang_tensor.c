@@ -8,6 +8,7 @@
  */
 #include "lang_tensor.h"
 #include "lang_debug.h"
+#include "lang_tensor_ops.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -3525,6 +3526,7 @@ static const lang_method tensor_methods[] = {
      m_split,
      {"Tensor.split", "split(split_size_or_sections, dim=0)",
       "Split into pieces of a size or of listed sizes.", "x.split(1)"}},
+#include "lang_tensor_ops_methods.inc"
     {NULL, NULL, {NULL, NULL, NULL, NULL}},
 };
 
@@ -3926,3 +3928,29 @@ const lang_type lang_tensor_type = {
     .methods = tensor_methods,
     .help = &tensor_help,
 };
+
+/* ------------------------------------------------------------------ for lang_tensor_ops.c */
+
+bool lang_tensor_arg(lang_vm *vm, lang_val v, const char *fname, const char *what,
+                     nn_tensor **out) {
+    return tensor_arg(vm, v, fname, what, out);
+}
+
+bool lang_tensor_operand(lang_vm *vm, lang_val v, const char *fname, const char *what,
+                         nn_tensor **out) {
+    return operand(vm, v, fname, what, out);
+}
+
+bool lang_tensor_wrap(lang_vm *vm, nn_tensor *r, const char *fn_name, lang_val *out) {
+    return fn_name ? wrap_named(vm, r, fn_name, out) : wrap(vm, r, out);
+}
+
+bool lang_return_types_new(lang_vm *vm, const char *name, nn_tensor *values, nn_tensor *indices,
+                           lang_val *out) {
+    return rt_new(vm, name, values, indices, out);
+}
+
+bool lang_tensor_call_self(lang_vm *vm, lang_builtin_fn fn, lang_val self, const lang_args *a,
+                           lang_val *out) {
+    return with_self(vm, fn, self, a, out);
+}
