@@ -738,7 +738,8 @@ bool lang_f_batch_norm(lang_vm *vm, const lang_args *a, lang_val *out) {
         !lang_to_bool(vm, tv, "training", &training) ||
         !lang_to_float(vm, mv, "momentum", &momentum) || !lang_to_float(vm, ev, "eps", &eps))
         return false;
-    return wrap(vm, nn_batch_norm(CTX(vm), t, m, v, w, b, training, momentum, eps), NULL, out);
+    return wrap(vm, nn_batch_norm(CTX(vm), t, m, v, w, b, training, momentum, eps),
+                "NativeBatchNormBackward0", out);
 }
 
 bool lang_f_group_norm(lang_vm *vm, const lang_args *a, lang_val *out) {
@@ -752,7 +753,8 @@ bool lang_f_group_norm(lang_vm *vm, const lang_args *a, lang_val *out) {
         !opt_tensor(vm, wv, "group_norm", "weight", &w) ||
         !opt_tensor(vm, bv, "group_norm", "bias", &b) || !lang_to_float(vm, ev, "eps", &eps))
         return false;
-    return wrap(vm, nn_group_norm(CTX(vm), t, groups, w, b, eps), NULL, out);
+    return wrap(vm, nn_group_norm(CTX(vm), t, groups, w, b, eps), "NativeGroupNormBackward0",
+                out);
 }
 
 /* ---- methods that are the function with self first ---- */
