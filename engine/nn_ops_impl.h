@@ -81,6 +81,11 @@ nn_status nn_reduce_mask(nn_ctx *ctx, int ndim, const int64_t *dims, int n_dims,
 int nn_reduce_shape(const nn_tensor *a, const bool mask[NN_MAX_DIMS], bool keepdim,
                     int64_t *out_shape);
 
+/* nn_dim_wrap with torch's IndexError text ("Dimension out of range
+ * (expected to be in range of [-2, 1], but got 2)"); a 0-dim tensor takes
+ * dims -1 and 0. Used by ops_math.c, ops_scan.c and ops_index.c. */
+nn_status nn_dim_wrap_torch(nn_ctx *ctx, int64_t dim, int ndim, int *out);
+
 /* Raw (unrecorded) helpers the engine and kernels share. */
 nn_status nn_raw_add_into(nn_ctx *ctx, nn_tensor *dst, nn_tensor *src, double alpha);
 

@@ -24,6 +24,17 @@ static nn_tensor *fail(nn_ctx *ctx, nn_status code, const char *fmt, ...) {
     return NULL;
 }
 
+nn_status nn_dim_wrap_torch(nn_ctx *ctx, int64_t dim, int ndim, int *out) {
+    int64_t n = ndim > 0 ? ndim : 1;
+    if (dim < -n || dim >= n)
+        return nn_error_set(&ctx->err, NN_ERR_INDEX,
+                            "Dimension out of range (expected to be in range of [%lld, %lld], but "
+                            "got %lld)",
+                            (long long)-n, (long long)(n - 1), (long long)dim);
+    *out = (int)(dim < 0 ? dim + n : dim);
+    return NN_OK;
+}
+
 static void contiguous_strides(int ndim, const int64_t *shape, int64_t *st) {
     int64_t s = 1;
     for (int d = ndim - 1; d >= 0; d--) {
@@ -95,7 +106,7 @@ static bool walk_index(nn_ctx *ctx, const walk_geo *g, const int64_t *iv, int64_
     for (int64_t k = 0; k < n; k++) {
         int64_t v = iv[k];
         if (v < -g->xsize || v >= g->xsize) {
-            fail(ctx, NN_ERR_INDEX, "index %lld is out of bounds for dimension %d with size %lld",
+            fail(ctx, NN_ERR_RUNTIME, "index %lld is out of bounds for dimension %d with size %lld",
                  (long long)v, g->dim, (long long)g->xsize);
             return false;
         }
@@ -272,7 +283,7 @@ nn_status op_scatter_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_te
 
 nn_tensor *nn_gather(nn_ctx *ctx, nn_tensor *a, int64_t dim, nn_tensor *index) {
     int d = 0;
-    if (nn_dim_wrap(ctx, dim, a->ndim, &d)) return NULL;
+    if (nn_dim_wrap_torch(ctx, dim, a->ndim, &d)) return NULL;
     if (!check_index(ctx, "gather", a, d, index, NULL)) return NULL;
     nn_tensor *in[2] = {a, index};
     nn_params p = params_dim(d);
@@ -282,7 +293,7 @@ nn_tensor *nn_gather(nn_ctx *ctx, nn_tensor *a, int64_t dim, nn_tensor *index) {
 nn_tensor *nn_scatter(nn_ctx *ctx, nn_tensor *a, int64_t dim, nn_tensor *index, nn_tensor *src,
                       bool add) {
     int d = 0;
-    if (nn_dim_wrap(ctx, dim, a->ndim, &d)) return NULL;
+    if (nn_dim_wrap_torch(ctx, dim, a->ndim, &d)) return NULL;
     if (!check_index(ctx, add ? "scatter_add" : "scatter", a, d, index, src)) return NULL;
     if (src->dtype != a->dtype)
         return fail(ctx, NN_ERR_RUNTIME, "%s(): Expected self.dtype to be equal to src.dtype",
@@ -353,7 +364,7 @@ nn_tensor *op_argsort_forward(nn_ctx *ctx, nn_node *node) {
 
 nn_tensor *nn_argsort(nn_ctx *ctx, nn_tensor *a, int64_t dim, bool descending) {
     int d = 0;
-    if (nn_dim_wrap(ctx, dim, a->ndim, &d)) return NULL;
+    if (nn_dim_wrap_torch(ctx, dim, a->ndim, &d)) return NULL;
     nn_params p = params_dim(d);
     p.flags = descending ? 1 : 0;
     return nn_exec(ctx, NN_OP_ARGSORT, &a, 1, &p);
@@ -376,7 +387,7 @@ nn_tensor *nn_topk(nn_ctx *ctx, nn_tensor *a, int64_t k, int64_t dim, bool large
                    nn_tensor **indices) {
     *indices = NULL;
     int d = 0;
-    if (nn_dim_wrap(ctx, dim, a->ndim, &d)) return NULL;
+    if (nn_dim_wrap_torch(ctx, dim, a->ndim, &d)) return NULL;
     int64_t len = a->ndim ? a->shape[d] : 1;
     if (k < 0 || k > len) return fail(ctx, NN_ERR_RUNTIME, "selected index k out of range");
     nn_tensor *all = nn_argsort(ctx, a, d, largest);
@@ -402,11 +413,14 @@ nn_tensor *nn_index_select(nn_ctx *ctx, nn_tensor *a, int64_t dim, nn_tensor *in
     if (index->dtype != NN_INT64)
         return fail(ctx, NN_ERR_RUNTIME, "index_select(): Expected dtype int32 or int64 for index");
     int d = 0;
-    if (nn_dim_wrap(ctx, dim, a->ndim, &d)) return NULL;
+    if (nn_dim_wrap_torch(ctx, dim, a->ndim, &d)) return NULL;
     int64_t size = a->ndim ? a->shape[d] : 1, n = nn_tensor_numel(index);
     for (int64_t i = 0; i < n; i++) {
         int64_t v = (int64_t)nn_tensor_get_flat(index, i);
-        if (v < 0 || v >= size) return fail(ctx, NN_ERR_INDEX, "index out of range in self");
+        if (v < 0 || v >= size)
+            return fail(ctx, NN_ERR_RUNTIME,
+                        "INDICES element is out of DATA bounds, id=%lld axis_dim=%lld",
+                        (long long)v, (long long)size);
     }
     if (a->ndim == 0) return nn_reshape(ctx, a, 0, NULL);
     nn_tensor *i1 = index->ndim == 0 ? nn_reshape(ctx, index, 1, &n) : nn_tensor_retain(index);
@@ -420,7 +434,7 @@ nn_tensor *nn_flip(nn_ctx *ctx, nn_tensor *a, const int64_t *dims, int n_dims) {
     nn_tensor *r = nn_tensor_retain(a);
     for (int k = 0; k < n_dims && r; k++) {
         int d = 0;
-        if (nn_dim_wrap(ctx, dims[k], a->ndim, &d)) {
+        if (nn_dim_wrap_torch(ctx, dims[k], a->ndim, &d)) {
             nn_tensor_release(r);
             return NULL;
         }
@@ -436,7 +450,7 @@ nn_tensor *nn_flip(nn_ctx *ctx, nn_tensor *a, const int64_t *dims, int n_dims) {
     if (a->ndim == 0) return r;
     for (int k = 0; k < n_dims && r; k++) {
         int d = 0;
-        nn_dim_wrap(ctx, dims[k], a->ndim, &d);
+        nn_dim_wrap_torch(ctx, dims[k], a->ndim, &d);
         int64_t len = a->shape[d];
         nn_tensor *rev = nn_arange(ctx, (double)len - 1, -1, -1, NN_INT64);
         nn_tensor *next = rev ? nn_index(ctx, r, d, &rev, 1) : NULL;
@@ -489,7 +503,7 @@ nn_tensor *nn_repeat_interleave(nn_ctx *ctx, nn_tensor *a, int64_t repeats, int6
     nn_tensor *x = all_dims ? nn_flatten(ctx, a, 0, -1) : nn_tensor_retain(a);
     if (!x) return NULL;
     int d = 0;
-    if (nn_dim_wrap(ctx, all_dims ? 0 : dim, x->ndim, &d)) {
+    if (nn_dim_wrap_torch(ctx, all_dims ? 0 : dim, x->ndim, &d)) {
         nn_tensor_release(x);
         return NULL;
     }

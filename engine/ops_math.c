@@ -192,11 +192,8 @@ nn_status op_tril_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_tenso
 }
 
 static nn_tensor *tri(nn_ctx *ctx, nn_tensor *a, int64_t diagonal, bool upper) {
-    if (a->ndim < 2) {
-        nn_error_set(&ctx->err, NN_ERR_RUNTIME, "%s: input tensor must have at least 2 dimensions",
-                     upper ? "triu" : "tril");
-        return NULL;
-    }
+    int d;
+    if (a->ndim < 2 && nn_dim_wrap_torch(ctx, -2, a->ndim, &d)) return NULL; /* torch's error */
     nn_params p;
     memset(&p, 0, sizeof p);
     p.i[0] = diagonal;

@@ -145,13 +145,8 @@ nn_status op_cumprod_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_te
 
 static nn_tensor *scan(nn_ctx *ctx, nn_op op, nn_tensor *a, int64_t dim) {
     int d = 0;
-    if (a->ndim > 0 && nn_dim_wrap(ctx, dim, a->ndim, &d)) return NULL;
-    if (a->ndim == 0 && dim != 0 && dim != -1) {
-        nn_error_set(&ctx->err, NN_ERR_INDEX,
-                     "Dimension out of range (expected to be in range of [-1, 0], but got %lld)",
-                     (long long)dim);
-        return NULL;
-    }
+    if (nn_dim_wrap_torch(ctx, dim, a->ndim, &d)) return NULL;
+    if (a->ndim == 0) d = 0;
     nn_params p;
     memset(&p, 0, sizeof p);
     p.i[0] = d;

@@ -260,8 +260,9 @@ const char *lang_display_grad_fn_name(const nn_tensor *t) {
     case NN_OP_TO: return "ToCopyBackward0";
     case NN_OP_SUM: return all ? "SumBackward0" : "SumBackward1";
     case NN_OP_MEAN: return all ? "MeanBackward0" : "MeanBackward1";
-    case NN_OP_MAX: return all ? "MaxBackward1" : "MaxBackward0";
-    case NN_OP_MIN: return all ? "MinBackward1" : "MinBackward0";
+    /* max(x) records no dims; max(x, dim) sets flags (values and indices). */
+    case NN_OP_MAX: return n->p.flags ? "MaxBackward0" : "MaxBackward1";
+    case NN_OP_MIN: return n->p.flags ? "MinBackward0" : "MinBackward1";
     case NN_OP_VAR: return "VarBackward0";
     case NN_OP_STD: return "StdBackward0";
     case NN_OP_LOGSUMEXP: return "LogsumexpBackward0";

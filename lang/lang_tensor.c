@@ -510,21 +510,28 @@ static const char *const *rt_fieldnames(lang_obj *o) {
     return rt_fields;
 }
 
-static const lang_type rt_type = {
-    .name = "return_types",
-    .free = rt_free,
-    .repr = rt_repr,
-    .getattr = rt_getattr,
-    .getitem = rt_getitem,
-    .len = rt_len,
-    .iter = rt_iter,
-    .fields = rt_fieldnames,
-};
+/* One type per torch.return_types class, so type(r).__name__ is "max",
+ * "sort", ... as in torch. */
+#define RT_TYPE(N)                                                                                 \
+    {                                                                                              \
+        .name = N, .free = rt_free, .repr = rt_repr, .getattr = rt_getattr, .getitem = rt_getitem, \
+        .len = rt_len, .iter = rt_iter, .fields = rt_fieldnames                                    \
+    }
+static const lang_type rt_types[] = {RT_TYPE("max"), RT_TYPE("min"), RT_TYPE("sort"),
+                                     RT_TYPE("topk"), RT_TYPE("return_types")};
+#undef RT_TYPE
+
+static const lang_type *rt_type_of(const char *name) {
+    size_t n = sizeof rt_types / sizeof rt_types[0];
+    for (size_t i = 0; i + 1 < n; i++)
+        if (!strcmp(rt_types[i].name, name)) return &rt_types[i];
+    return &rt_types[n - 1];
+}
 
 /* Takes over both references. */
 static bool rt_new(lang_vm *vm, const char *name, nn_tensor *values, nn_tensor *indices,
                    lang_val *out) {
-    rt_obj *r = lang_obj_new(vm, &rt_type, sizeof *r);
+    rt_obj *r = lang_obj_new(vm, rt_type_of(name), sizeof *r);
     if (!r) {
         nn_tensor_release(values);
         nn_tensor_release(indices);

@@ -579,7 +579,7 @@ static nn_tensor *es_two(lang_vm *vm, nn_tensor *a, nn_tensor *b, es_term ta, es
         int c = (int)tb.s[i];
         if (es_pos(&ta, tb.s[i]) >= 0 && size[c] != b->shape[i]) {
             lang_raise(vm, LANG_ERR_RUNTIME,
-                       "einsum(): subscript '%c' has size %lld for operand 1 which does not "
+                       "einsum(): subscript %c has size %lld for operand 1 which does not "
                        "broadcast with previously seen size %lld",
                        tb.s[i], (long long)b->shape[i], (long long)size[c]);
             return NULL;
@@ -674,7 +674,8 @@ bool lang_f_einsum(lang_vm *vm, const lang_args *a, lang_val *out) {
     if (comma && memchr(comma + 1, ',', lhs_len - (size_t)(comma + 1 - eq))) nterms = 3;
     if (nterms != nops)
         return lang_raise(vm, LANG_ERR_RUNTIME,
-                          "einsum(): more operands were provided than specified in the equation");
+                          "einsum(): %s operands were provided than specified in the equation",
+                          nops > nterms ? "more" : "fewer");
     es_term t[2], to = {{0}, 0};
     memset(t, 0, sizeof t);
     if (!es_parse_term(vm, eq, comma ? (size_t)(comma - eq) : lhs_len, &t[0])) return false;
@@ -753,8 +754,7 @@ bool lang_f_group_norm(lang_vm *vm, const lang_args *a, lang_val *out) {
         !opt_tensor(vm, wv, "group_norm", "weight", &w) ||
         !opt_tensor(vm, bv, "group_norm", "bias", &b) || !lang_to_float(vm, ev, "eps", &eps))
         return false;
-    return wrap(vm, nn_group_norm(CTX(vm), t, groups, w, b, eps), "NativeGroupNormBackward0",
-                out);
+    return wrap(vm, nn_group_norm(CTX(vm), t, groups, w, b, eps), "NativeGroupNormBackward0", out);
 }
 
 /* ---- methods that are the function with self first ---- */
