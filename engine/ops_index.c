@@ -695,3 +695,35 @@ nn_tensor *nn_histc(nn_ctx *ctx, nn_tensor *a, int64_t bins, double min, double 
     p.f[1] = max;
     return nn_exec(ctx, NN_OP_HISTC, &a, 1, &p);
 }
+
+/* ---- costs ----
+ * sin, cos, log2, log10: one transcendental per element (counted as one
+ * FLOP, as the other unary math); nan_to_num and the triangles: no FLOPs
+ * (selection); the scans one per element; sorting n log2 n comparisons per
+ * row; gather, scatter and the counting ops move elements (bytes only). */
+bool nn_cost_more(const nn_node *n, const nn_tensor *out, nn_op_cost *c) {
+    double numel = nn_cost_numel(n->in[0].t);
+    switch (n->op) {
+    case NN_OP_SIN:
+    case NN_OP_COS:
+    case NN_OP_LOG2:
+    case NN_OP_LOG10:
+    case NN_OP_CUMSUM:
+    case NN_OP_CUMPROD: c->flops = numel; return true;
+    case NN_OP_ARGSORT: {
+        const nn_tensor *a = n->in[0].t;
+        double len = a->ndim ? (double)a->shape[n->p.i[0]] : 1;
+        c->flops = len > 1 ? numel * log2(len) : 0;
+        return true;
+    }
+    case NN_OP_NAN_TO_NUM:
+    case NN_OP_TRIL:
+    case NN_OP_GATHER:
+    case NN_OP_SCATTER:
+    case NN_OP_ONE_HOT:
+    case NN_OP_NONZERO:
+    case NN_OP_BINCOUNT:
+    case NN_OP_HISTC: return true;
+    default: return false;
+    }
+}

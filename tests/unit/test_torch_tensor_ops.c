@@ -285,3 +285,43 @@ NN_TEST(tensor_ops_errors_and_counts) {
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) nn_tensor_release(all[i]);
     nn_ctx_free(ctx);
 }
+
+/* The profiler asks every recorded node for its cost (nn_node_cost asserts
+ * that some op family knows the op): each new op answers, forward and
+ * backward. */
+NN_TEST(tensor_ops_costs) {
+    nn_ctx *ctx = nn_ctx_new(3);
+    nn_tensor *x = leaf(ctx, 2, S(3, 4), 1, 0), *p = leaf(ctx, 2, S(3, 4), 0.3, 2.0);
+    nn_tensor *i2 = ids(ctx, 2, S(3, 1), TU_VALS(0, 3, 1));
+    nn_tensor *lab = ids(ctx, 1, S(3), TU_VALS(0, 3, 1));
+    nn_tensor *src = leaf(ctx, 2, S(3, 1), 1, 0);
+    nn_tensor *outs[] = {nn_sin(ctx, x),
+                         nn_cos(ctx, x),
+                         nn_log2(ctx, p),
+                         nn_log10(ctx, p),
+                         nn_nan_to_num(ctx, x, NAN, NAN, NAN),
+                         nn_tril(ctx, x, 0),
+                         nn_cumsum(ctx, x, 1),
+                         nn_cumprod(ctx, x, 0),
+                         nn_gather(ctx, x, 1, i2),
+                         nn_scatter(ctx, x, 1, i2, src, true),
+                         nn_argsort(ctx, x, 1, false),
+                         nn_one_hot(ctx, lab, 4),
+                         nn_nonzero(ctx, x),
+                         nn_bincount(ctx, lab, NULL, 0),
+                         nn_histc(ctx, x, 5, -1, 1)};
+    int n = (int)(sizeof outs / sizeof outs[0]);
+    for (int k = 0; k < n; k++) {
+        CHECK_MSG(outs[k] != NULL, "op %d: %s", k, nn_ctx_error(ctx));
+        if (!outs[k] || !outs[k]->grad_fn) continue;
+        nn_op_cost c;
+        nn_node_cost(outs[k]->grad_fn, outs[k], NN_PHASE_FORWARD, &c);
+        CHECK(c.bytes_written > 0);
+        nn_node_cost(outs[k]->grad_fn, outs[k], NN_PHASE_BACKWARD, &c);
+        CHECK(c.bytes_read > 0);
+    }
+    for (int k = 0; k < n; k++) nn_tensor_release(outs[k]);
+    nn_tensor *all[] = {x, p, i2, lab, src};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) nn_tensor_release(all[i]);
+    nn_ctx_free(ctx);
+}
