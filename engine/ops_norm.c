@@ -16,18 +16,26 @@ static nn_tensor *then(nn_tensor *old, nn_tensor *r) {
 /* [v] of shape [C] viewed as [1, C, 1, ...] for an input of [ndim] dims. */
 static nn_tensor *channel_view(nn_ctx *ctx, nn_tensor *v, int ndim) {
     int64_t shape[NN_MAX_DIMS];
-    for (int d = 0; d < ndim; d++) shape[d] = d == 1 ? v->shape[0] : 1;
+    for (int d = 0; d < ndim; d++) shape[d] = d == 1 ? nn_tensor_numel(v) : 1;
     return nn_reshape(ctx, v, ndim, shape);
 }
 
-static bool check_channel(nn_ctx *ctx, const char *op, const char *what, const nn_tensor *t,
-                          int64_t c) {
-    if (!t) return true;
-    if (t->ndim == 1 && t->shape[0] == c) return true;
-    char s[128];
-    nn_error_set(&ctx->err, NN_ERR_SHAPE, "%s: %s should contain %lld elements not %lld (shape %s)",
-                 op, what, (long long)c, (long long)nn_tensor_numel(t),
-                 nn_tensor_shape_str(t, s, sizeof s));
+static bool check_channel(nn_ctx *ctx, const char *what, const nn_tensor *t, int64_t c) {
+    if (!t || nn_tensor_numel(t) == c) return true;
+    nn_error_set(&ctx->err, NN_ERR_RUNTIME, "%s should contain %lld elements not %lld", what,
+                 (long long)c, (long long)nn_tensor_numel(t));
+    return false;
+}
+
+static bool check_group_param(nn_ctx *ctx, const char *what, const nn_tensor *t,
+                              const nn_tensor *x) {
+    if (!t || (t->ndim == 1 && t->shape[0] == x->shape[1])) return true;
+    char a[128], b[128];
+    nn_error_set(&ctx->err, NN_ERR_RUNTIME,
+                 "Expected %s to be a vector of size equal to the number of channels in input, "
+                 "but got %s of shape %s and input of shape %s",
+                 what, what, nn_tensor_shape_str(t, a, sizeof a),
+                 nn_tensor_shape_str(x, b, sizeof b));
     return false;
 }
 
@@ -91,10 +99,9 @@ nn_tensor *nn_batch_norm(nn_ctx *ctx, nn_tensor *x, nn_tensor *running_mean, nn_
         return NULL;
     }
     int64_t c = x->shape[1];
-    if (!check_channel(ctx, "batch_norm", "running_mean", running_mean, c) ||
-        !check_channel(ctx, "batch_norm", "running_var", running_var, c) ||
-        !check_channel(ctx, "batch_norm", "weight", weight, c) ||
-        !check_channel(ctx, "batch_norm", "bias", bias, c))
+    if (!check_channel(ctx, "running_mean", running_mean, c) ||
+        !check_channel(ctx, "running_var", running_var, c) ||
+        !check_channel(ctx, "weight", weight, c) || !check_channel(ctx, "bias", bias, c))
         return NULL;
     int64_t dims[NN_MAX_DIMS], count = 1;
     int nd = 0;
@@ -169,8 +176,7 @@ nn_tensor *nn_group_norm(nn_ctx *ctx, nn_tensor *x, int64_t num_groups, nn_tenso
                      nn_tensor_shape_str(x, s, sizeof s), (long long)num_groups);
         return NULL;
     }
-    if (!check_channel(ctx, "group_norm", "weight", weight, c) ||
-        !check_channel(ctx, "group_norm", "bias", bias, c))
+    if (!check_group_param(ctx, "weight", weight, x) || !check_group_param(ctx, "bias", bias, x))
         return NULL;
     int64_t g3[3] = {x->shape[0], num_groups, -1}, last = 2;
     nn_tensor *xg = nn_reshape(ctx, x, 3, g3);

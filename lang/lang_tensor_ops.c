@@ -609,7 +609,7 @@ static nn_tensor *es_two(lang_vm *vm, nn_tensor *a, nn_tensor *b, es_term ta, es
     }
     for (int i = 0; i < tb.n; i++)
         if (es_pos(&ta, tb.s[i]) < 0) kb[nk++] = tb.s[i], N *= size[(int)tb.s[i]];
-    char wa[2 * NN_MAX_DIMS + 1], wb[2 * NN_MAX_DIMS + 1], wr[2 * NN_MAX_DIMS + 1];
+    char wa[3 * NN_MAX_DIMS + 1], wb[3 * NN_MAX_DIMS + 1], wr[3 * NN_MAX_DIMS + 1];
     snprintf(wa, sizeof wa, "%s%s%s", batch, ka, con);
     snprintf(wb, sizeof wb, "%s%s%s", batch, con, kb);
     snprintf(wr, sizeof wr, "%s%s%s", batch, ka, kb);
