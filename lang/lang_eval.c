@@ -460,6 +460,7 @@ void lang_vm_init(lang_vm *vm, lang_session *s, nn_ctx *ctx, const lang_frontend
     vm->session = s;
     vm->ctx = ctx;
     if (fe) vm->fe = *fe;
+    vm->print_opts = lang_print_opts_default;
     vm->max_depth = 1000;
     atomic_init(&vm->interrupt, 0);
     lang_buf_init(&vm->msg);
@@ -1797,7 +1798,11 @@ static bool exec_aug(lang_vm *vm, lang_frame *f, const lang_stmt *s) {
         if (ok) {
             ok = eval(vm, f, s->u.aug.value, &rhs);
             if (ok) {
-                ok = aug_value(vm, s->u.aug.op, cur, rhs, &res);
+                /* A tensor's x[i] op= y is x[i] = x[i] op y, so that autograd
+                 * records the write on x itself (a write through the view
+                 * x[i] could not rewrite x's history). */
+                ok = lang_tensor_of(obj) ? lang_binary(vm, s->u.aug.op, cur, rhs, &res)
+                                         : aug_value(vm, s->u.aug.op, cur, rhs, &res);
                 lang_val_release(rhs);
                 if (ok) {
                     ok = lang_setitem(vm, obj, key, res);
