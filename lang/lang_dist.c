@@ -7,10 +7,18 @@
  */
 #include "lang_dist.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "lang_builtins.h"
 #include "lang_eval.h"
@@ -1431,6 +1439,275 @@ static bool f_dist_check(lang_vm *vm, const lang_args *a, lang_val *out) {
     return true;
 }
 
+/* ------------------------------------------------------------------ dist_run */
+
+/* dist_run(code_or_file, nprocs=2): run a script on several ranks from
+ * inside a session (the REPL, a notebook, a drill): `mpirun --oversubscribe
+ * -np N --tag-output nndb run FILE`, its lines streamed as they come, each
+ * tagged "[rank R]", and collected per rank in the result. */
+
+static bool find_on_path(const char *name, char *out, size_t size) {
+    const char *path = getenv("PATH");
+    if (!path || !*path) path = "/usr/bin:/bin";
+    while (*path) {
+        const char *colon = strchr(path, ':');
+        size_t n = colon ? (size_t)(colon - path) : strlen(path);
+        snprintf(out, size, "%.*s/%s", (int)n, n ? path : ".", name);
+        if (access(out, X_OK) == 0) return true;
+        path += n + (colon != NULL);
+    }
+    return false;
+}
+
+/* The nndb executable: NNDB_EXE, this process when it is nndb, or the nndb
+ * beside it (the kernel, nndb-kernel, is built next to it). */
+static bool nndb_exe(char *out, size_t size) {
+    const char *env = getenv("NNDB_EXE");
+    if (env && *env) {
+        snprintf(out, size, "%s", env);
+        return access(out, X_OK) == 0;
+    }
+    ssize_t n = readlink("/proc/self/exe", out, size - 8);
+    if (n <= 0) return false;
+    out[n] = 0;
+    char *slash = strrchr(out, '/');
+    if (slash && !strcmp(slash + 1, "nndb")) return true;
+    if (slash) snprintf(slash + 1, size - (size_t)(slash + 1 - out), "nndb");
+    return access(out, X_OK) == 0;
+}
+
+typedef struct run_out {
+    lang_buf all, tagged; /* every line; the ranks' lines only */
+    lang_buf *rank;
+    int n;
+} run_out;
+
+/* One line of mpirun --tag-output ("[1,0]<stdout>:text"): streamed and kept. */
+static void run_line(lang_vm *vm, run_out *ro, const char *line, size_t len) {
+    int job = 0, r = -1, k = 0;
+    char stream[8] = "";
+    lang_stream which = LANG_STDOUT;
+    const char *text = line;
+    if (sscanf(line, "[%d,%d]<%7[a-z]>:%n", &job, &r, stream, &k) == 3 && k > 0) {
+        text = line + k;
+        len -= (size_t)k;
+        if (!strcmp(stream, "stderr")) which = LANG_STDERR;
+    } else {
+        r = -1; /* mpirun's own words */
+        which = LANG_STDERR;
+    }
+    char tag[32] = "";
+    if (r >= 0) snprintf(tag, sizeof tag, "[rank %d] ", r);
+    lang_buf one;
+    lang_buf_init(&one);
+    lang_buf_puts(&one, tag);
+    size_t start = one.len;
+    /* Open MPI tags each write, not each line: drop the tags inside it. */
+    for (size_t i = 0; i < len;) {
+        int j2 = 0, r2 = 0, k2 = 0;
+        char s2[8];
+        if (text[i] == '[' && sscanf(text + i, "[%d,%d]<%7[a-z]>:%n", &j2, &r2, s2, &k2) == 3 &&
+            k2 > 0) {
+            i += (size_t)k2;
+            continue;
+        }
+        lang_buf_add(&one, text + i, 1);
+        i++;
+    }
+    size_t body = one.len - start;
+    lang_buf_puts(&one, "\n");
+    lang_vm_write(vm, which, one.data, one.len);
+    lang_buf_add(&ro->all, one.data, one.len);
+    if (r >= 0) lang_buf_add(&ro->tagged, one.data, one.len);
+    if (r >= 0 && r < ro->n) lang_buf_add(&ro->rank[r], one.data + start, body + 1);
+    lang_buf_free(&one);
+}
+
+static bool f_dist_run(lang_vm *vm, const lang_args *a, lang_val *out) {
+    lang_val cv = lang_none(), npv = lang_int(2), tv = lang_float(300), chk = lang_bool(true);
+    int64_t np = 2;
+    double limit = 300;
+    bool check = true;
+    if (!lang_parse_args(vm, a, "dist_run", "code|nprocs,timeout,check", &cv, &npv, &tv, &chk) ||
+        !lang_to_int(vm, npv, "nprocs", &np) || !lang_to_float(vm, tv, "timeout", &limit) ||
+        !lang_to_bool(vm, chk, "check", &check))
+        return false;
+    if (!lang_is_obj(cv, &lang_str_type))
+        return lang_raise(vm, LANG_ERR_TYPE,
+                          "dist_run(): expected the code to run (a str) or a script's path, not %s",
+                          lang_type_name(cv));
+    if (np < 1 || np > 64)
+        return lang_raise(vm, LANG_ERR_VALUE, "dist_run(): nprocs must be 1..64, not %lld",
+                          (long long)np);
+    if (!(limit > 0)) return lang_raise(vm, LANG_ERR_VALUE, "dist_run(): timeout must be > 0");
+    char mpirun[4096], exe[4096];
+    if (!find_on_path("mpirun", mpirun, sizeof mpirun))
+        return lang_raise(vm, LANG_ERR_RUNTIME,
+                          "dist_run(): mpirun is not on PATH, so no ranks can be started here. "
+                          "Install Open MPI (apt-get install openmpi-bin libopenmpi-dev)");
+    if (!nndb_exe(exe, sizeof exe))
+        return lang_raise(vm, LANG_ERR_RUNTIME,
+                          "dist_run(): cannot find the nndb executable (set NNDB_EXE)");
+    /* A path to an existing script, or code written to a temporary one. */
+    const char *code = lang_str_cstr(cv);
+    char file[4096];
+    bool temp = false;
+    if (!strchr(code, '\n') && access(code, R_OK) == 0) {
+        snprintf(file, sizeof file, "%s", code);
+    } else {
+        const char *dir = getenv("TMPDIR");
+        snprintf(file, sizeof file, "%s/nndb-dist-run-XXXXXX.nn", dir && *dir ? dir : "/tmp");
+        int fd = mkstemps(file, 3);
+        size_t len = strlen(code);
+        if (fd < 0 || write(fd, code, len) != (ssize_t)len || write(fd, "\n", 1) != 1) {
+            if (fd >= 0) close(fd), unlink(file);
+            return lang_raise(vm, LANG_ERR_IO, "dist_run(): cannot write a temporary script: %s",
+                              strerror(errno));
+        }
+        close(fd);
+        temp = true;
+    }
+    char npstr[16];
+    snprintf(npstr, sizeof npstr, "%lld", (long long)np);
+    const char *argv[12];
+    int k = 0;
+    argv[k++] = mpirun;
+    if (geteuid() == 0) argv[k++] = "--allow-run-as-root";
+    argv[k++] = "--oversubscribe";
+    argv[k++] = "-np";
+    argv[k++] = npstr;
+    argv[k++] = "--tag-output";
+    argv[k++] = exe;
+    argv[k++] = "run";
+    argv[k++] = file;
+    argv[k] = NULL;
+    int fds[2];
+    if (pipe(fds)) {
+        if (temp) unlink(file);
+        return lang_raise(vm, LANG_ERR_IO, "dist_run(): pipe: %s", strerror(errno));
+    }
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    if (pid == 0) {
+        setpgid(0, 0); /* one group: a timeout or Ctrl-C ends mpirun and every rank */
+        int null = open("/dev/null", O_RDONLY);
+        if (null >= 0) dup2(null, 0);
+        dup2(fds[1], 1);
+        dup2(fds[1], 2);
+        close(fds[0]);
+        close(fds[1]);
+        execv(mpirun, (char *const *)argv);
+        _exit(127);
+    }
+    close(fds[1]);
+    if (pid < 0) {
+        close(fds[0]);
+        if (temp) unlink(file);
+        return lang_raise(vm, LANG_ERR_RUNTIME, "dist_run(): fork: %s", strerror(errno));
+    }
+    setpgid(pid, pid);
+    run_out ro;
+    lang_buf_init(&ro.all);
+    lang_buf_init(&ro.tagged);
+    ro.n = (int)np;
+    ro.rank = calloc((size_t)np, sizeof *ro.rank);
+    for (int r = 0; ro.rank && r < ro.n; r++) lang_buf_init(&ro.rank[r]);
+    lang_buf pending;
+    lang_buf_init(&pending);
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    bool timed_out = false, interrupted = false;
+    for (;;) {
+        struct pollfd pf = {fds[0], POLLIN, 0};
+        int pr = poll(&pf, 1, 100);
+        if (pr > 0) {
+            char chunk[4096];
+            ssize_t got = read(fds[0], chunk, sizeof chunk);
+            if (got <= 0) break;
+            lang_buf_add(&pending, chunk, (size_t)got);
+            char *start = pending.data, *nl;
+            while ((nl = memchr(start, '\n', pending.len - (size_t)(start - pending.data)))) {
+                *nl = 0;
+                run_line(vm, &ro, start, (size_t)(nl - start));
+                start = nl + 1;
+            }
+            size_t rest = pending.len - (size_t)(start - pending.data);
+            memmove(pending.data, start, rest);
+            pending.len = rest;
+        }
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        double el = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+        if (el > limit) timed_out = true;
+        if (atomic_load(&CTX(vm)->interrupt)) interrupted = true;
+        if (timed_out || interrupted) {
+            kill(-pid, SIGTERM);
+            struct timespec ts = {0, 300 * 1000 * 1000};
+            nanosleep(&ts, NULL);
+            kill(-pid, SIGKILL);
+            break;
+        }
+    }
+    if (pending.len) run_line(vm, &ro, pending.data, pending.len);
+    close(fds[0]);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    if (temp) unlink(file);
+    int rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    bool ok = true;
+    lang_val rec = lang_none();
+    if (interrupted) {
+        ok = lang_vm_interrupted(vm) ||
+             lang_raise(vm, LANG_ERR_INTERRUPT, "dist_run(): interrupted; every rank was ended");
+        ok = false;
+    } else if (timed_out) {
+        ok = lang_raise(vm, LANG_ERR_RUNTIME,
+                        "dist_run(): the %lld ranks did not finish in %g s (timeout=); mpirun and "
+                        "every rank were ended",
+                        (long long)np, limit);
+    } else if (check && rc != 0) {
+        /* The last lines say why. */
+        lang_buf *from = ro.tagged.len ? &ro.tagged : &ro.all;
+        const char *tail = from->data ? from->data : "";
+        size_t len = from->len;
+        int lines = 0;
+        size_t at = len;
+        while (at > 0 && lines < 8)
+            if (tail[--at] == '\n' && at + 1 < len) lines++;
+        ok = lang_raise(vm, LANG_ERR_RUNTIME,
+                        "dist_run(): mpirun -np %lld nndb run failed (exit status %d); its last "
+                        "lines:\n%s",
+                        (long long)np, rc, tail + at + (at > 0));
+    }
+    if (ok) ok = lang_record_new(vm, "dist_run", &rec);
+    lang_val s = lang_none(), l = lang_none();
+    if (ok) ok = lang_str_new(vm, ro.all.data ? ro.all.data : "", ro.all.len, &s);
+    if (ok) ok = lang_record_set(vm, rec, "output", s);
+    if (ok) ok = lang_list_new(vm, 0, &l);
+    for (int r = 0; ok && r < ro.n; r++) {
+        lang_val one;
+        ok = lang_str_new(vm, ro.rank[r].data ? ro.rank[r].data : "", ro.rank[r].len, &one);
+        if (ok) lang_list_append(vm, l, one);
+        lang_val_release(one);
+    }
+    if (ok) ok = lang_record_set(vm, rec, "ranks", l);
+    if (ok) ok = lang_record_set(vm, rec, "returncode", lang_int(rc));
+    if (ok) ok = lang_record_set(vm, rec, "ok", lang_bool(rc == 0));
+    lang_val_release(s);
+    lang_val_release(l);
+    lang_buf_free(&pending);
+    lang_buf_free(&ro.all);
+    lang_buf_free(&ro.tagged);
+    for (int r = 0; ro.rank && r < ro.n; r++) lang_buf_free(&ro.rank[r]);
+    free(ro.rank);
+    if (!ok) {
+        lang_val_release(rec);
+        return false;
+    }
+    *out = rec;
+    return true;
+}
+
 const lang_builtin_def lang_dist_builtins[] = {
     {"DistributedDataParallel", f_ddp, ddp_help},
     {"DistributedSampler", f_sampler, sampler_help},
@@ -1441,5 +1718,14 @@ const lang_builtin_def lang_dist_builtins[] = {
       "nndb's: compare every parameter's checksum across ranks; the result's message names the "
       "first parameter that diverged and on which rank (ok, first, rank, message).",
       "print(dist_check(model).message)"}},
+    {"dist_run",
+     f_dist_run,
+     {"dist_run", "dist_run(code_or_file, nprocs=2, timeout=300, check=True)",
+      "nndb's: run code (a str) or a script on nprocs ranks from this session: mpirun "
+      "--oversubscribe -np nprocs nndb run, each line streamed as it comes, tagged [rank R]. The "
+      "result has output (every line), ranks (rank r's lines), returncode and ok; a failed run "
+      "raises RuntimeError with its last lines (check=False returns it instead), a run past "
+      "timeout seconds is ended. Without mpirun it raises saying so.",
+      "r = dist_run(\"dist.init_process_group(backend='mpi')\\nprint(dist.get_rank())\")"}},
     {NULL, NULL, {NULL, NULL, NULL, NULL}},
 };
