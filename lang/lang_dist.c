@@ -850,10 +850,15 @@ static bool ddp_call(lang_vm *vm, lang_obj *o, const lang_args *a, lang_val *out
     nn_ctx *ctx = CTX(vm);
     if (nn_dist_ddp_pre_forward(ctx, d->ddp)) return lang_raise_engine(vm);
     if (d->broadcast_buffers && d->forward_sync) {
+        /* The parameters are needed only to tell a builtin module's
+         * buffers from its state_dict. */
         plist pl;
+        memset(&pl, 0, sizeof pl);
+        nn_state_init(&pl.names);
         nn_tensor **bufs = NULL;
         int nb = 0;
-        if (!params_of(vm, d->module, "DistributedDataParallel", &pl)) return false;
+        if (lang_module_of(d->module) && !params_of(vm, d->module, "DistributedDataParallel", &pl))
+            return false;
         bool ok = buffers_of(vm, d->module, &pl, &bufs, &nb);
         if (ok && nb && nn_dist_sync_buffers(ctx, bufs, nb)) ok = lang_raise_engine(vm);
         free(bufs);
