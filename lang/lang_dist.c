@@ -1644,7 +1644,8 @@ static bool f_dist_run(lang_vm *vm, const lang_args *a, lang_val *out) {
         clock_gettime(CLOCK_MONOTONIC, &t1);
         double el = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
         if (el > limit) timed_out = true;
-        if (atomic_load(&CTX(vm)->interrupt)) interrupted = true;
+        /* Ctrl-C, or a notebook's interrupt: KeyboardInterrupt is raised. */
+        if (lang_vm_interrupted(vm)) interrupted = true;
         if (timed_out || interrupted) {
             kill(-pid, SIGTERM);
             struct timespec ts = {0, 300 * 1000 * 1000};
@@ -1662,9 +1663,7 @@ static bool f_dist_run(lang_vm *vm, const lang_args *a, lang_val *out) {
     bool ok = true;
     lang_val rec = lang_none();
     if (interrupted) {
-        ok = lang_vm_interrupted(vm) ||
-             lang_raise(vm, LANG_ERR_INTERRUPT, "dist_run(): interrupted; every rank was ended");
-        ok = false;
+        ok = false; /* KeyboardInterrupt, raised above; every rank was ended */
     } else if (timed_out) {
         ok = lang_raise(vm, LANG_ERR_RUNTIME,
                         "dist_run(): the %lld ranks did not finish in %g s (timeout=); mpirun and "
