@@ -1622,7 +1622,8 @@ static bool f_dist_run(lang_vm *vm, const lang_args *a, lang_val *out) {
     lang_buf_init(&pending);
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    bool timed_out = false, interrupted = false;
+    bool timed_out = false, interrupted = false, reaped = false;
+    int status = 0;
     for (;;) {
         struct pollfd pf = {fds[0], POLLIN, 0};
         int pr = poll(&pf, 1, 100);
@@ -1647,17 +1648,21 @@ static bool f_dist_run(lang_vm *vm, const lang_args *a, lang_val *out) {
         /* Ctrl-C, or a notebook's interrupt: KeyboardInterrupt is raised. */
         if (lang_vm_interrupted(vm)) interrupted = true;
         if (timed_out || interrupted) {
-            kill(-pid, SIGTERM);
-            struct timespec ts = {0, 300 * 1000 * 1000};
-            nanosleep(&ts, NULL);
-            kill(-pid, SIGKILL);
+            /* mpirun ends the ranks it started when it gets SIGTERM (they
+             * are not in its process group); SIGKILL only if it lingers. */
+            kill(pid, SIGTERM);
+            for (int i = 0; i < 100 && !reaped; i++) {
+                reaped = waitpid(pid, &status, WNOHANG) == pid;
+                struct timespec ts = {0, 50 * 1000 * 1000};
+                if (!reaped) nanosleep(&ts, NULL);
+            }
+            if (!reaped) kill(-pid, SIGKILL);
             break;
         }
     }
     if (pending.len) run_line(vm, &ro, pending.data, pending.len);
     close(fds[0]);
-    int status = 0;
-    waitpid(pid, &status, 0);
+    if (!reaped) waitpid(pid, &status, 0);
     if (temp) unlink(file);
     int rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
     bool ok = true;

@@ -324,7 +324,11 @@ def dist_run_cases():
     report("dist_run: a failing rank raises with its last lines", "ok failed True True" in out,
            out + p.stderr)
     report("dist_run(check=False) returns the failed run", "ok check=False False 1" in out, out)
-    report("dist_run(timeout=2) ends the ranks and raises", "ok timeout True True" in out, out)
+    time.sleep(1)
+    left = subprocess.run(["pgrep", "-f", "nndb-dist-run-"], capture_output=True,
+                          text=True).stdout.strip()
+    report("dist_run(timeout=2) ends mpirun and every rank, and raises",
+           "ok timeout True True" in out and not left, f"{out}\nleft: {left!r}")
     env = dict(os.environ, PATH="/nonexistent")
     p = subprocess.run([NNDB, "run", script("dist_run('print(1)')\n")], capture_output=True,
                        text=True, timeout=60, env=env)
