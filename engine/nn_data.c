@@ -883,10 +883,15 @@ struct nn_loader {
     nn_status status;
     bool started;      /* torch mode: this epoch's draws are made */
     bool tail_pending; /* torch mode: RandomSampler's second randperm is due */
+    int64_t rows;      /* the dataset's */
+    bool external;     /* the order comes from nn_loader_set_order (a sampler) */
 };
 
 static void loader_order(nn_loader *l) {
-    if (l->cfg.torch_rng) {
+    if (l->external) {
+        l->started = false;
+        l->tail_pending = false;
+    } else if (l->cfg.torch_rng) {
         l->started = false;
         l->tail_pending = false;
         for (int64_t i = 0; i < l->n; i++) l->order[i] = i;
@@ -909,7 +914,7 @@ nn_loader *nn_loader_new(nn_ctx *ctx, const nn_dataset *ds, const nn_loader_conf
     }
     nn_loader *l = nn_mem_calloc(sizeof *l, "a DataLoader", &ctx->err);
     if (!l) return NULL;
-    l->n = ds->n;
+    l->n = l->rows = ds->n;
     l->cfg = *cfg;
     l->order = alloc_i64(ctx, ds->n, "a DataLoader's order");
     l->x = l->order ? nn_tensor_contiguous_raw(ctx, ds->x) : NULL;
@@ -921,6 +926,25 @@ nn_loader *nn_loader_new(nn_ctx *ctx, const nn_dataset *ds, const nn_loader_conf
     }
     loader_order(l);
     return l;
+}
+
+nn_status nn_loader_set_order(nn_ctx *ctx, nn_loader *l, const int64_t *idx, int64_t k) {
+    for (int64_t i = 0; i < k; i++)
+        if (idx[i] < 0 || idx[i] >= l->rows)
+            return nn_error_set(&ctx->err, NN_ERR_INDEX,
+                                "DataLoader: the sampler gave index %lld, out of range for a "
+                                "dataset of %lld rows",
+                                (long long)idx[i], (long long)l->rows);
+    int64_t *order = alloc_i64(ctx, k, "a DataLoader's order");
+    if (!order) return ctx->err.code;
+    memcpy(order, idx, sizeof *idx * (size_t)k);
+    nn_mem_free(l->order);
+    l->order = order;
+    l->n = k;
+    l->pos = 0;
+    l->status = NN_OK;
+    l->external = true;
+    return NN_OK;
 }
 
 void nn_loader_free(nn_loader *l) {

@@ -191,6 +191,10 @@ void nn_loader_reset(nn_loader *l, int64_t epoch);
  * nn_loader_config). Called by nn_loader_next when the epoch has not been
  * started; a no-op in seeded mode and when already started. */
 nn_status nn_loader_start(nn_ctx *ctx, nn_loader *l);
+/* From now on every epoch takes [idx] (k dataset rows, each in range, copied)
+ * as its order: DataLoader(sampler=...), whose caller sets the order again
+ * at the start of each epoch; cfg.shuffle must be off. */
+nn_status nn_loader_set_order(nn_ctx *ctx, nn_loader *l, const int64_t *idx, int64_t k);
 /* The row order of the current epoch: borrowed, nn_loader_len entries. */
 const int64_t *nn_loader_order(const nn_loader *l);
 int64_t nn_loader_len(const nn_loader *l);

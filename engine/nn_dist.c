@@ -55,11 +55,18 @@ static struct {
     int (*Reduce_scatter_block)(const void *, void *, int, mpi_handle, mpi_handle, mpi_handle);
     int (*Init_thread)(int *, char ***, int, int *);
     int (*Irecv)(void *, int, mpi_handle, int, int, mpi_handle, mpi_request *);
-    mpi_handle comm_world, t_float, t_double, t_int64, op_sum, op_max, op_min, op_prod,
+    /* The control channel (a duplicate of MPI_COMM_WORLD): a rank whose
+     * collective times out asks the others where they are. */
+    int (*Comm_dup)(mpi_handle, mpi_handle *);
+    int (*Iprobe)(int, int, mpi_handle, int *, void *);
+    int (*Recv)(void *, int, mpi_handle, int, int, mpi_handle, void *);
+    int (*Send)(const void *, int, mpi_handle, int, int, mpi_handle);
+    mpi_handle comm_world, t_byte, t_float, t_double, t_int64, op_sum, op_max, op_min, op_prod,
         errors_return;
 } mpi;
 
 static bool initialized, finalized;
+static double now_s(void);
 static int my_rank, world = 1;
 static double timeout_s = 300;
 static uint64_t bytes_reduced;
@@ -133,6 +140,11 @@ static bool load_mpi(nn_error *err) {
         F(Allgather),
         F(Reduce_scatter_block),
         F(Init_thread),
+        F(Comm_dup),
+        F(Iprobe),
+        F(Recv),
+        F(Send),
+        O("ompi_mpi_byte", t_byte),
         O("ompi_mpi_comm_world", comm_world),
         O("ompi_mpi_float", t_float),
         O("ompi_mpi_double", t_double),
@@ -162,37 +174,198 @@ static bool load_mpi(nn_error *err) {
     return true;
 }
 
+/* ---- where each rank is: the control channel ----
+ * Every rank keeps a note of what it is doing: the collective it waits in
+ * (and how many it has entered), or where it is stopped in the debugger. A
+ * rank whose collective passes the timeout asks every other rank for its
+ * note over a duplicate of MPI_COMM_WORLD (the control channel: its
+ * messages never mix with the user's send/recv), and its error names the
+ * ranks that did not join and what they are doing instead. The answers
+ * come from each rank's watchdog thread, so a rank busy in other code, or
+ * at the debugger's prompt, still answers. A rank that leaves the group
+ * tells the others first (TAG_BYE), so they can say it has finished. */
+#define TAG_QUERY 1
+#define TAG_REPLY 2
+#define TAG_BYE   3
+#define NOTE_LEN  240
+
+typedef struct mpi_status {
+    int source, tag, error, cancelled;
+    size_t ucount;
+} mpi_status; /* Open MPI's MPI_Status */
+#define MPI_ANY_SOURCE_ (-1)
+
+static mpi_handle ctl;
+static struct {
+    const char *_Atomic cur;  /* the collective this rank waits in, or NULL */
+    const char *_Atomic last; /* the last one it entered */
+    _Atomic long calls;       /* collectives entered */
+    _Atomic int stopped;      /* at the debugger's prompt */
+    char where[160];          /* where, while stopped */
+} me;
+static _Atomic long *peer_bye; /* per rank: 1 + its calls when it left, 0 while in */
+
+static void enter(const char *what) {
+    atomic_store(&me.last, what);
+    atomic_fetch_add(&me.calls, 1);
+    atomic_store(&me.cur, what);
+}
+
+static void leave(void) {
+    atomic_store(&me.cur, (const char *)NULL);
+}
+
+void nn_dist_set_stopped(const char *where) {
+    if (where) snprintf(me.where, sizeof me.where, "%s", where);
+    atomic_store(&me.stopped, where != NULL);
+}
+
+static void my_note(char *buf, size_t size) {
+    const char *cur = atomic_load(&me.cur), *last = atomic_load(&me.last);
+    if (atomic_load(&me.stopped))
+        snprintf(buf, size, "is stopped in the debugger (%s) and waits for its user", me.where);
+    else if (cur)
+        snprintf(buf, size, "is waiting in %s", cur);
+    else if (last)
+        snprintf(buf, size, "is running other code, not in a collective (its last was %s)", last);
+    else
+        snprintf(buf, size, "is running other code and has made no collective call yet");
+}
+
+/* The watchdog's half: answer every question waiting on the control channel. */
+static void answer_queries(void) {
+    for (;;) {
+        int flag = 0;
+        mpi_status st;
+        if (mpi.Iprobe(MPI_ANY_SOURCE_, TAG_QUERY, ctl, &flag, &st) || !flag) break;
+        int64_t q;
+        if (mpi.Recv(&q, 1, mpi.t_int64, st.source, TAG_QUERY, ctl, NULL)) break;
+        char note[NOTE_LEN] = {0};
+        my_note(note, sizeof note);
+        mpi.Send(note, NOTE_LEN, mpi.t_byte, st.source, TAG_REPLY, ctl);
+    }
+    for (;;) {
+        int flag = 0;
+        mpi_status st;
+        if (mpi.Iprobe(MPI_ANY_SOURCE_, TAG_BYE, ctl, &flag, &st) || !flag) break;
+        int64_t calls = 0;
+        if (mpi.Recv(&calls, 1, mpi.t_int64, st.source, TAG_BYE, ctl, NULL)) break;
+        if (st.source >= 0 && st.source < world) atomic_store(&peer_bye[st.source], 1 + calls);
+    }
+}
+
+/* After a timeout in [what]: " rank 1 did not join: it is ...; rank 2 ..."
+ * for every rank that is not waiting in the same collective. Waits at most
+ * about 1.5 s for the answers. */
+static void ask_peers(const char *what, char *out, size_t size) {
+    size_t k = 0;
+    out[0] = 0;
+    if (!ctl || world < 2) return;
+    char *notes = calloc((size_t)world, NOTE_LEN);
+    mpi_request *reqs = calloc((size_t)world, sizeof *reqs);
+    bool *have = calloc((size_t)world, sizeof *have);
+    if (!notes || !reqs || !have) {
+        free(notes), free(reqs), free(have);
+        return;
+    }
+    int64_t q = atomic_load(&me.calls);
+    for (int r = 0; r < world; r++)
+        if (r != my_rank && !atomic_load(&peer_bye[r]))
+            mpi.Isend(&q, 1, mpi.t_int64, r, TAG_QUERY, ctl, &reqs[r]);
+    double deadline = now_s() + 1.5;
+    for (int pending = world - 1; pending > 0 && now_s() < deadline;) {
+        pending = 0;
+        for (int r = 0; r < world; r++) {
+            if (r == my_rank || have[r] || atomic_load(&peer_bye[r])) continue;
+            int flag = 0;
+            mpi_status st;
+            if (!mpi.Iprobe(r, TAG_REPLY, ctl, &flag, &st) && flag &&
+                !mpi.Recv(notes + (size_t)r * NOTE_LEN, NOTE_LEN, mpi.t_byte, r, TAG_REPLY, ctl,
+                          NULL))
+                have[r] = true;
+            else
+                pending++;
+        }
+        struct timespec ts = {0, 2 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+    }
+    char mine[NOTE_LEN];
+    snprintf(mine, sizeof mine, "is waiting in %s", what);
+    int listed = 0;
+    for (int r = 0; r < world && k + 1 < size; r++) {
+        if (r == my_rank) continue;
+        char *note = notes + (size_t)r * NOTE_LEN;
+        note[NOTE_LEN - 1] = 0;
+        long bye = atomic_load(&peer_bye[r]);
+        /* A rank in the same collective did join. */
+        if (have[r] && !strcmp(note, mine)) continue;
+        int w;
+        if (bye)
+            w = snprintf(out + k, size - k,
+                         "%s rank %d did not join: it has left the process group (its script "
+                         "ended, or it called destroy_process_group)",
+                         listed ? ";" : "", r);
+        else if (have[r])
+            w = snprintf(out + k, size - k, "%s rank %d did not join: it %s", listed ? ";" : "", r,
+                         note);
+        else
+            w = snprintf(out + k, size - k,
+                         "%s rank %d did not join and did not answer (it may have failed or be "
+                         "stuck outside nndb)",
+                         listed ? ";" : "", r);
+        if (w > 0) k += (size_t)w < size - k ? (size_t)w : size - k - 1;
+        listed++;
+    }
+    if (!listed)
+        snprintf(out, size, " every other rank is in %s too (MPI did not finish it)", what);
+    free(notes);
+    free(reqs); /* unanswered questions are left to MPI */
+    free(have);
+}
+
+static void timeout_message(const char *what, char *buf, size_t size) {
+    char peers[1024];
+    ask_peers(what, peers, sizeof peers);
+    snprintf(buf, size,
+             "%s timed out after %g s on rank %d of %d:%s. Set the limit with "
+             "init_process_group(backend=\"mpi\", timeout=SECONDS).",
+             what, timeout_s, my_rank, world, peers);
+}
+
 /* ---- the watchdog of blocking collectives ----
  * A blocking MPI call cannot be given a deadline, and a collective another
  * rank never joins cannot be cancelled: past the timeout, the watchdog
- * says which call on which rank gave up and ends every rank (MPI_Abort). */
-static double now_s(void);
+ * says which call on which rank gave up, and why, and ends every rank
+ * (MPI_Abort). The same thread answers the other ranks' questions. */
 static struct {
     _Atomic int active;
     const char *what;
     double deadline;
 } watch;
+static _Atomic int watchdog_stop;
+static pthread_t watchdog_thread;
+static bool watchdog_running;
 
 static void *watchdog(void *arg) {
     (void)arg;
-    for (;;) {
+    while (!atomic_load(&watchdog_stop)) {
         struct timespec ts = {0, 50 * 1000 * 1000};
         nanosleep(&ts, NULL);
-        if (!initialized) return NULL;
+        answer_queries();
         if (atomic_load(&watch.active) && now_s() > watch.deadline) {
-            fprintf(stderr,
-                    "nndb: %s timed out after %g s on rank %d of %d: another rank did not join "
-                    "(it may have failed, or run a different collective); ending every rank. Set "
-                    "the limit with init_process_group(backend=\"mpi\", timeout=SECONDS).\n",
-                    watch.what, timeout_s, my_rank, world);
+            char msg[1400];
+            timeout_message(watch.what, msg, sizeof msg);
+            fprintf(stderr, "nndb: %s Ending every rank.\n", msg);
             fflush(stderr);
             mpi.Abort(mpi.comm_world, 1);
             return NULL;
         }
     }
+    return NULL;
 }
 
 static void watch_begin(const char *what) {
+    enter(what);
     watch.what = what;
     watch.deadline = now_s() + timeout_s;
     atomic_store(&watch.active, 1);
@@ -200,6 +373,7 @@ static void watch_begin(const char *what) {
 
 static void watch_end(void) {
     atomic_store(&watch.active, 0);
+    leave();
 }
 
 nn_status nn_dist_init(nn_error *err, double timeout) {
@@ -223,14 +397,24 @@ nn_status nn_dist_init(nn_error *err, double timeout) {
     mpi.Comm_set_errhandler(mpi.comm_world, mpi.errors_return);
     mpi.Comm_rank(mpi.comm_world, &my_rank);
     mpi.Comm_size(mpi.comm_world, &world);
+    peer_bye = calloc((size_t)world, sizeof *peer_bye);
+    if (!peer_bye || mpi.Comm_dup(mpi.comm_world, &ctl))
+        return nn_error_set(err, NN_ERR_RUNTIME, "init_process_group: MPI_Comm_dup failed");
     initialized = true;
-    pthread_t th;
-    if (!pthread_create(&th, NULL, watchdog, NULL)) pthread_detach(th);
+    atomic_store(&watchdog_stop, 0);
+    watchdog_running = !pthread_create(&watchdog_thread, NULL, watchdog, NULL);
     return NN_OK;
 }
 
 nn_status nn_dist_destroy(nn_error *err) {
     if (!initialized) return NN_OK;
+    /* Tell the others this rank has left (a small, eager message each). */
+    int64_t calls = atomic_load(&me.calls);
+    for (int r = 0; r < world; r++)
+        if (r != my_rank) mpi.Send(&calls, 1, mpi.t_int64, r, TAG_BYE, ctl);
+    atomic_store(&watchdog_stop, 1);
+    if (watchdog_running) pthread_join(watchdog_thread, NULL);
+    watchdog_running = false;
     initialized = false;
     finalized = true;
     if (mpi.Finalize())
@@ -260,24 +444,34 @@ static nn_status not_ready(nn_ctx *ctx, const char *what) {
  * drives Open MPI's progress; sched_yield lets an oversubscribed peer run. */
 static nn_status wait_req(nn_ctx *ctx, mpi_request *req, const char *what) {
     double deadline = now_s() + timeout_s;
+    const char *outer = atomic_load(&me.cur);
+    if (!outer) enter(what);
+    nn_status st = NN_OK;
     for (unsigned spin = 0;; spin++) {
         int done = 0;
-        if (mpi.Test(req, &done, NULL))
-            return nn_error_set(&ctx->err, NN_ERR_RUNTIME, "%s: MPI reported an error on rank %d",
-                                what, my_rank);
-        if (done) return NN_OK;
+        if (mpi.Test(req, &done, NULL)) {
+            st = nn_error_set(&ctx->err, NN_ERR_RUNTIME, "%s: MPI reported an error on rank %d",
+                              what, my_rank);
+            break;
+        }
+        if (done) break;
         if ((spin & 255) == 255) {
-            if (now_s() > deadline)
-                return nn_error_set(
-                    &ctx->err, NN_ERR_RUNTIME,
-                    "%s timed out after %g s on rank %d of %d: another rank did not join (it may "
-                    "have failed, or run a different collective). Set the limit with "
-                    "init_process_group(backend=\"mpi\", timeout=SECONDS).",
-                    what, timeout_s, my_rank, world);
-            if (atomic_load(&ctx->interrupt)) return nn_ctx_check_interrupt(ctx), ctx->err.code;
+            if (now_s() > deadline) {
+                char msg[1400];
+                timeout_message(what, msg, sizeof msg);
+                st = nn_error_set(&ctx->err, NN_ERR_RUNTIME, "%s", msg);
+                break;
+            }
+            if (atomic_load(&ctx->interrupt)) {
+                nn_ctx_check_interrupt(ctx);
+                st = ctx->err.code;
+                break;
+            }
         }
         sched_yield();
     }
+    if (!outer) leave();
+    return st;
 }
 
 static mpi_handle mpi_type(nn_dtype dt) {
@@ -551,6 +745,143 @@ nn_status nn_dist_recv(nn_ctx *ctx, nn_tensor *t, int src, int tag) {
     return wait_req(ctx, &r, "recv");
 }
 
+/* ---- async_op=True: a collective left running, and its handle ---- */
+
+struct nn_dist_work {
+    mpi_request req;
+    nn_tensor *t; /* retained while MPI writes into it */
+    nn_tensor *in;
+    nn_dist_op op;
+    const char *what;
+    bool done;
+};
+
+static nn_dist_work *work_new(nn_ctx *ctx, const char *what, nn_tensor *t, nn_tensor *in,
+                              nn_dist_op op) {
+    nn_dist_work *w = calloc(1, sizeof *w);
+    if (!w) return nn_error_set(&ctx->err, NN_ERR_MEMORY, "%s: out of memory", what), NULL;
+    w->t = t ? nn_tensor_retain(t) : NULL;
+    w->in = in ? nn_tensor_retain(in) : NULL;
+    w->op = op;
+    w->what = what;
+    return w;
+}
+
+static nn_dist_work *work_started(nn_ctx *ctx, nn_dist_work *w, int rc) {
+    if (started(ctx, rc, w->what)) {
+        w->done = true;
+        nn_dist_work_free(w);
+        return NULL;
+    }
+    return w;
+}
+
+static void work_finish(nn_dist_work *w) {
+    w->done = true;
+    if (w->op == NN_DIST_AVG && w->t) divide(w->t, world);
+    if (w->t) w->t->storage->version++;
+}
+
+nn_dist_work *nn_dist_all_reduce_async(nn_ctx *ctx, nn_tensor *t, nn_dist_op op) {
+    if (prelude(ctx, "all_reduce", t, op, "the reduce op")) return NULL;
+    if (op == NN_DIST_AVG && !nn_dtype_is_float(t->dtype))
+        return nn_error_set(&ctx->err, NN_ERR_TYPE,
+                            "all_reduce: ReduceOp.AVG needs a float tensor"),
+               NULL;
+    nn_dist_work *w = work_new(ctx, "all_reduce", t, NULL, op);
+    if (!w) return NULL;
+    bytes_reduced += (uint64_t)(nn_tensor_numel(t) * (int64_t)nn_dtype_size(t->dtype));
+    return work_started(ctx, w,
+                        mpi.Iallreduce(MPI_IN_PLACE_, nn_tensor_data(t), (int)nn_tensor_numel(t),
+                                       mpi_type(t->dtype), mpi_op(op), mpi.comm_world, &w->req));
+}
+
+nn_dist_work *nn_dist_broadcast_async(nn_ctx *ctx, nn_tensor *t, int src) {
+    if (prelude(ctx, "broadcast", t, src, "src")) return NULL;
+    if (src < 0 || src >= world) return bad_rank(ctx, "broadcast", src), NULL;
+    nn_dist_work *w = work_new(ctx, "broadcast", t, NULL, NN_DIST_SUM);
+    if (!w) return NULL;
+    return work_started(ctx, w,
+                        mpi.Ibcast(nn_tensor_data(t), (int)nn_tensor_numel(t), mpi_type(t->dtype),
+                                   src, mpi.comm_world, &w->req));
+}
+
+nn_dist_work *nn_dist_barrier_async(nn_ctx *ctx) {
+    if (!initialized) return not_ready(ctx, "barrier"), NULL;
+    nn_dist_work *w = work_new(ctx, "barrier", NULL, NULL, NN_DIST_SUM);
+    if (!w) return NULL;
+    return work_started(ctx, w, mpi.Ibarrier(mpi.comm_world, &w->req));
+}
+
+nn_dist_work *nn_dist_all_gather_into_async(nn_ctx *ctx, nn_tensor *out, nn_tensor *in) {
+    const char *what = "all_gather_into_tensor";
+    if (prelude(ctx, what, in, 0, "") || blocks(ctx, what, out, in)) return NULL;
+    nn_dist_work *w = work_new(ctx, what, out, in, NN_DIST_SUM);
+    if (!w) return NULL;
+    int n = (int)nn_tensor_numel(in);
+    return work_started(ctx, w,
+                        mpi.Iallgather(nn_tensor_data(in), n, mpi_type(in->dtype),
+                                       nn_tensor_data(out), n, mpi_type(in->dtype), mpi.comm_world,
+                                       &w->req));
+}
+
+nn_dist_work *nn_dist_reduce_scatter_async(nn_ctx *ctx, nn_tensor *out, nn_tensor *in,
+                                           nn_dist_op op) {
+    const char *what = "reduce_scatter_tensor";
+    if (prelude(ctx, what, out, op, "the reduce op") || blocks(ctx, what, in, out)) return NULL;
+    nn_dist_work *w = work_new(ctx, what, out, in, op);
+    if (!w) return NULL;
+    return work_started(ctx, w,
+                        mpi.Ireduce_scatter_block(nn_tensor_data(in), nn_tensor_data(out),
+                                                  (int)nn_tensor_numel(out), mpi_type(out->dtype),
+                                                  mpi_op(op), mpi.comm_world, &w->req));
+}
+
+nn_status nn_dist_work_wait(nn_ctx *ctx, nn_dist_work *w) {
+    if (w->done) return NN_OK;
+    if (wait_req(ctx, &w->req, w->what)) return ctx->err.code;
+    work_finish(w);
+    return NN_OK;
+}
+
+int nn_dist_work_test(nn_ctx *ctx, nn_dist_work *w) {
+    if (w->done) return 1;
+    int flag = 0;
+    if (mpi.Test(&w->req, &flag, NULL)) {
+        nn_error_set(&ctx->err, NN_ERR_RUNTIME, "%s: MPI reported an error on rank %d", w->what,
+                     my_rank);
+        return -1;
+    }
+    if (flag) work_finish(w);
+    return flag;
+}
+
+void nn_dist_work_free(nn_dist_work *w) {
+    if (!w) return;
+    /* MPI may still write into the tensor: finish first (a collective
+     * cannot be cancelled). A failure here has nowhere to go but stderr. */
+    double deadline = now_s() + timeout_s;
+    for (int flag = w->done || !initialized; !flag; sched_yield()) {
+        if (mpi.Test(&w->req, &flag, NULL) || (!flag && now_s() > deadline)) {
+            fprintf(stderr,
+                    "nndb: rank %d: an async %s whose handle was dropped did not finish in %g "
+                    "s\n",
+                    my_rank, w->what, timeout_s);
+            break;
+        }
+    }
+    nn_tensor_release(w->t);
+    nn_tensor_release(w->in);
+    free(w);
+}
+
+static uint64_t fnv1a(const void *p, size_t n) {
+    const unsigned char *s = p;
+    uint64_t h = 1469598103934665603ull;
+    for (size_t i = 0; i < n; i++) h = (h ^ s[i]) * 1099511628211ull;
+    return h;
+}
+
 /* ---- DistributedDataParallel ---- */
 
 typedef struct ddp_bucket {
@@ -575,6 +906,10 @@ struct nn_dist_ddp {
     int nb;
     int hook;
     bool sync, average, active;
+    bool find_unused; /* find_unused_parameters=True */
+    bool unfinished;  /* the last backward left parameters without a gradient */
+    char unused[200]; /* their indices, for the next forward's error */
+    int64_t *used;    /* find_unused: 1 where this rank's pass reached the parameter */
     int next_launch, started_early;
 };
 
@@ -616,6 +951,12 @@ static nn_status launch_ready(nn_ctx *ctx, nn_dist_ddp *d, bool early) {
     return NN_OK;
 }
 
+static void mark_ready(nn_dist_ddp *d, int i) {
+    if (d->ready[i]) return;
+    d->ready[i] = true;
+    d->buckets[d->bucket_of[i]].ready++;
+}
+
 static void begin_pass(nn_ctx *ctx, nn_dist_ddp *d, int64_t count) {
     for (int i = 0; i < d->n; i++) {
         d->last_pos[i] = 0;
@@ -644,12 +985,15 @@ static void begin_pass(nn_ctx *ctx, nn_dist_ddp *d, int64_t count) {
     if (!ours) return;
     d->next_launch = 0;
     d->started_early = 0;
-}
-
-static void mark_ready(nn_dist_ddp *d, int i) {
-    if (d->ready[i]) return;
-    d->ready[i] = true;
-    d->buckets[d->bucket_of[i]].ready++;
+    /* find_unused_parameters=True: what this pass does not reach is ready
+     * now (its bucket carries zeros for it), as PyTorch marks the
+     * parameters its forward's graph does not reach. */
+    for (int i = 0; i < d->n && d->find_unused; i++)
+        if (!d->last_pos[i]) mark_ready(d, i);
+    /* A frozen parameter (requires_grad=False) is not reduced at all, as
+     * PyTorch's reducer leaves it out; its slot in the bucket is zeros. */
+    for (int i = 0; i < d->n; i++)
+        if (!d->params[i]->requires_grad) mark_ready(d, i);
 }
 
 static nn_hook_action ddp_hook(nn_ctx *ctx, const nn_hook_event *ev, void *user) {
@@ -667,8 +1011,25 @@ static nn_status ddp_end(nn_ctx *ctx, bool ok, void *user) {
     if (!d->active) return NN_OK;
     d->active = false;
     nn_status st = NN_OK;
+    bool all_ready = true;
     if (ok) {
-        for (int i = 0; i < d->n; i++) mark_ready(d, i);
+        if (d->find_unused)
+            for (int i = 0; i < d->n; i++) mark_ready(d, i);
+        /* find_unused_parameters=False: a parameter the pass did not reach
+         * never gets ready, so neither does its bucket nor any after it;
+         * PyTorch's reducer then leaves every gradient as this rank
+         * computed it and fails at the next forward. So do we. */
+        int k = 0;
+        d->unused[0] = 0;
+        for (int i = 0; i < d->n; i++) {
+            if (d->ready[i] || d->last_pos[i]) continue;
+            all_ready = false;
+            size_t at = strlen(d->unused);
+            if (at + 12 < sizeof d->unused)
+                snprintf(d->unused + at, sizeof d->unused - at, "%s%d", k++ ? " " : "", i);
+        }
+        if (all_ready)
+            for (int i = 0; i < d->n; i++) mark_ready(d, i);
         st = launch_ready(ctx, d, false);
     }
     for (int b = 0; b < d->nb; b++) {
@@ -678,9 +1039,26 @@ static nn_status ddp_end(nn_ctx *ctx, bool ok, void *user) {
         if (!st) st = w;
     }
     if (!ok || st) return st;
+    if (!all_ready) {
+        d->unfinished = true;
+        return NN_OK;
+    }
+    /* Which parameters some rank's pass reached: one that none reached
+     * keeps its gradient (None stays None), as PyTorch's. */
+    if (d->find_unused) {
+        for (int i = 0; i < d->n; i++) d->used[i] = d->last_pos[i] > 0;
+        mpi_request r;
+        if (started(ctx,
+                    mpi.Iallreduce(MPI_IN_PLACE_, d->used, d->n, mpi.t_int64, mpi.op_sum,
+                                   mpi.comm_world, &r),
+                    "DistributedDataParallel: the used parameters") ||
+            wait_req(ctx, &r, "DistributedDataParallel: the used parameters"))
+            return ctx->err.code;
+    }
     for (int i = 0; i < d->n; i++) {
         nn_tensor *p = d->params[i];
         ddp_bucket *bk = &d->buckets[d->bucket_of[i]];
+        if ((d->find_unused && !d->used[i]) || !p->requires_grad) continue;
         if (!p->grad) {
             p->grad = nn_tensor_empty(ctx, p->dtype, p->ndim, p->shape);
             if (!p->grad) return ctx->err.code;
@@ -699,6 +1077,53 @@ static nn_status ddp_end(nn_ctx *ctx, bool ok, void *user) {
     return NN_OK;
 }
 
+nn_status nn_dist_ddp_pre_forward(nn_ctx *ctx, nn_dist_ddp *d) {
+    if (!d->unfinished) return NN_OK;
+    return nn_error_set(
+        &ctx->err, NN_ERR_RUNTIME,
+        "Expected to have finished reduction in the prior iteration before starting a new one. "
+        "This error indicates that your module has parameters that were not used in producing "
+        "loss. You can enable unused parameter detection by passing the keyword argument "
+        "`find_unused_parameters=True` to `torch.nn.parallel.DistributedDataParallel`, and by "
+        "making sure all `forward` function outputs participate in calculating loss. Parameter "
+        "indices which did not receive grad for rank %d: %s",
+        my_rank, d->unused);
+}
+
+void nn_dist_ddp_set_find_unused(nn_dist_ddp *d, bool on) {
+    d->find_unused = on;
+}
+
+nn_status nn_dist_sync_buffers(nn_ctx *ctx, nn_tensor *const *bufs, int n) {
+    const char *w = "DistributedDataParallel: broadcast of the buffers";
+    if (!initialized) return not_ready(ctx, "DistributedDataParallel");
+    /* One header for all of them: their count and a hash of dtypes and shapes. */
+    uint64_t sig = 1469598103934665603ull;
+    for (int i = 0; i < n; i++) {
+        if (!nn_tensor_is_contiguous(bufs[i]))
+            return nn_error_set(&ctx->err, NN_ERR_VALUE,
+                                "DistributedDataParallel: buffer %d is not contiguous", i);
+        int64_t h[2 + NN_MAX_DIMS] = {bufs[i]->dtype, bufs[i]->ndim};
+        for (int j = 0; j < bufs[i]->ndim; j++) h[2 + j] = bufs[i]->shape[j];
+        sig = (sig ^ fnv1a(h, sizeof h)) * 1099511628211ull;
+    }
+    if (check_same(ctx, "DistributedDataParallel", NULL, n, "the number of buffers") ||
+        check_same(ctx, "DistributedDataParallel", NULL, (int64_t)(sig >> 1),
+                   "the buffers' dtypes and shapes (a hash)"))
+        return ctx->err.code;
+    for (int i = 0; i < n; i++) {
+        int64_t bytes = nn_tensor_numel(bufs[i]) * (int64_t)nn_dtype_size(bufs[i]->dtype);
+        if (bytes > 0x7fffffff)
+            return nn_error_set(&ctx->err, NN_ERR_VALUE, "%s: a buffer over 2 GiB", w);
+        watch_begin(w);
+        int rc = mpi.Bcast(nn_tensor_data(bufs[i]), (int)bytes, mpi.t_byte, 0, mpi.comm_world);
+        watch_end();
+        if (started(ctx, rc, w)) return ctx->err.code;
+        bufs[i]->storage->version++;
+    }
+    return NN_OK;
+}
+
 void nn_dist_ddp_free(nn_ctx *ctx, nn_dist_ddp *d) {
     if (!d) return;
     if (d->hook) nn_hook_remove(ctx, d->hook);
@@ -713,6 +1138,7 @@ void nn_dist_ddp_free(nn_ctx *ctx, nn_dist_ddp *d) {
     free(d->offset);
     free(d->last_pos);
     free(d->ready);
+    free(d->used);
     free(d);
 }
 
@@ -734,10 +1160,7 @@ nn_dist_ddp *nn_dist_ddp_new(nn_ctx *ctx, nn_tensor *const *params, int n_params
     /* Rank 0's values everywhere. */
     for (int i = 0; i < n_params; i++)
         if (bcast_raw(ctx, params[i], 0, w)) return NULL;
-    for (int i = 0; i < n_buffers; i++)
-        if (check_tensor(ctx, w, buffers[i]) || check_same(ctx, w, buffers[i], i, "the buffer") ||
-            bcast_raw(ctx, buffers[i], 0, w))
-            return NULL;
+    if (nn_dist_sync_buffers(ctx, buffers, n_buffers)) return NULL;
 
     nn_dist_ddp *d = calloc(1, sizeof *d);
     if (!d) return nn_error_set(&ctx->err, NN_ERR_MEMORY, "%s: out of memory", w), NULL;
@@ -750,7 +1173,9 @@ nn_dist_ddp *nn_dist_ddp_new(nn_ctx *ctx, nn_tensor *const *params, int n_params
     d->last_pos = calloc(n, sizeof *d->last_pos);
     d->ready = calloc(n, sizeof *d->ready);
     d->buckets = calloc(n, sizeof *d->buckets);
-    if (!d->params || !d->bucket_of || !d->offset || !d->last_pos || !d->ready || !d->buckets) {
+    d->used = calloc(n, sizeof *d->used);
+    if (!d->used || !d->params || !d->bucket_of || !d->offset || !d->last_pos || !d->ready ||
+        !d->buckets) {
         nn_dist_ddp_free(ctx, d);
         return nn_error_set(&ctx->err, NN_ERR_MEMORY, "%s: out of memory", w), NULL;
     }
@@ -944,13 +1369,6 @@ int64_t nn_dist_zero_total_state(const nn_dist_zero *z) {
 }
 
 /* ---- dist_check ---- */
-
-static uint64_t fnv1a(const void *p, size_t n) {
-    const unsigned char *s = p;
-    uint64_t h = 1469598103934665603ull;
-    for (size_t i = 0; i < n; i++) h = (h ^ s[i]) * 1099511628211ull;
-    return h;
-}
 
 nn_status nn_dist_check(nn_ctx *ctx, nn_tensor *const *params, int n, int *first, int *bad) {
     *first = -1;

@@ -67,6 +67,29 @@ nn_status nn_dist_scatter(nn_ctx *ctx, nn_tensor *out, nn_tensor *in, int src);
 nn_status nn_dist_send(nn_ctx *ctx, nn_tensor *t, int dst, int tag);
 nn_status nn_dist_recv(nn_ctx *ctx, nn_tensor *t, int src, int tag);
 
+/* ---- async_op=True ----
+ * The same checks as the blocking calls (the cross-rank header is still
+ * exchanged first), then a nonblocking MPI collective left running. The
+ * handle keeps the tensors alive; nn_dist_work_wait finishes it (ReduceOp.AVG
+ * divides then), nn_dist_work_test says whether it has (1), not yet (0) or
+ * failed (-1, ctx->err). Freeing an unfinished handle waits for it first. */
+typedef struct nn_dist_work nn_dist_work;
+nn_dist_work *nn_dist_all_reduce_async(nn_ctx *ctx, nn_tensor *t, nn_dist_op op);
+nn_dist_work *nn_dist_broadcast_async(nn_ctx *ctx, nn_tensor *t, int src);
+nn_dist_work *nn_dist_barrier_async(nn_ctx *ctx);
+nn_dist_work *nn_dist_all_gather_into_async(nn_ctx *ctx, nn_tensor *out, nn_tensor *in);
+nn_dist_work *nn_dist_reduce_scatter_async(nn_ctx *ctx, nn_tensor *out, nn_tensor *in,
+                                           nn_dist_op op);
+nn_status nn_dist_work_wait(nn_ctx *ctx, nn_dist_work *w);
+int nn_dist_work_test(nn_ctx *ctx, nn_dist_work *w);
+void nn_dist_work_free(nn_dist_work *w);
+
+/* ---- where this rank is, for the others' timeout messages ----
+ * The debugger calls this with where it stopped ("forward linear in
+ * model.0, x.nn:4") before its prompt and with NULL after: a rank whose
+ * collective times out meanwhile says that this rank is in the debugger. */
+void nn_dist_set_stopped(const char *where);
+
 /* ---- DistributedDataParallel ----
  * Broadcasts rank 0's [params] and [buffers] at creation, then averages
  * the parameters' gradients across ranks during every backward pass: the
@@ -78,6 +101,16 @@ typedef struct nn_dist_ddp nn_dist_ddp;
 nn_dist_ddp *nn_dist_ddp_new(nn_ctx *ctx, nn_tensor *const *params, int n_params,
                              nn_tensor *const *buffers, int n_buffers, double bucket_bytes);
 void nn_dist_ddp_free(nn_ctx *ctx, nn_dist_ddp *d);
+/* find_unused_parameters=True: parameters a backward pass does not reach
+ * are ready at its start (reduced as zeros where another rank used them;
+ * untouched where no rank did). False (the default, PyTorch's): such a
+ * pass averages nothing and the next nn_dist_ddp_pre_forward fails with
+ * PyTorch's "Expected to have finished reduction ..." naming them. */
+void nn_dist_ddp_set_find_unused(nn_dist_ddp *d, bool on);
+nn_status nn_dist_ddp_pre_forward(nn_ctx *ctx, nn_dist_ddp *d);
+/* Rank 0's [bufs] everywhere (broadcast_buffers, before each forward):
+ * their count and dtypes and shapes are checked across ranks first. */
+nn_status nn_dist_sync_buffers(nn_ctx *ctx, nn_tensor *const *bufs, int n);
 /* While off (no_sync), backward accumulates gradients locally. */
 void nn_dist_ddp_set_sync(nn_dist_ddp *d, bool on);
 bool nn_dist_ddp_sync(const nn_dist_ddp *d);

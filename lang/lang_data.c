@@ -18,6 +18,7 @@
 #include "lang_builtins.h"
 #include "lang_eval.h" /* lang_tuple_pack, lang_getitem, lang_iter, dict layout */
 #include "lang_generator.h"
+#include "lang_loader.h"
 #include "lang_nn.h"
 #include "lang_tensor.h"
 #include "lang_vm.h"
@@ -882,6 +883,7 @@ typedef struct loader_obj {
     nn_loader *l;
     lang_val dataset;
     lang_val generator; /* None, or the Generator whose nn_rng cfg borrows */
+    lang_val sampler;   /* None, or what gives each epoch's indices (sampler=) */
     nn_loader_config cfg;
     bool in_epoch; /* a batch of the current epoch has been handed out */
 } loader_obj;
@@ -891,6 +893,7 @@ static void loader_free(lang_obj *o) {
     nn_loader_free(lo->l);
     lang_val_release(lo->dataset);
     lang_val_release(lo->generator);
+    lang_val_release(lo->sampler);
 }
 
 static bool loader_repr(lang_vm *vm, lang_obj *o, lang_buf *out) {
@@ -905,8 +908,26 @@ static bool loader_repr(lang_vm *vm, lang_obj *o, lang_buf *out) {
 }
 
 static bool loader_len(lang_vm *vm, lang_obj *o, int64_t *out) {
-    *out = nn_loader_num_batches(((loader_obj *)o)->l);
+    loader_obj *lo = (loader_obj *)o;
+    /* With a sampler: ceil(len(sampler) / batch_size), as torch's. */
+    if (lo->sampler.kind != LANG_NONE) {
+        int64_t n = 0, bs = lo->cfg.batch_size;
+        if (!lang_loader_sampler_len(vm, lo->sampler, &n)) return false;
+        *out = lo->cfg.drop_last ? n / bs : (n + bs - 1) / bs;
+        return true;
+    }
+    *out = nn_loader_num_batches(lo->l);
     return true;
+}
+
+/* sampler=: iterate it afresh for this epoch (a DistributedSampler's order
+ * follows its set_epoch) and make its indices the loader's order. */
+static bool loader_take_sampler(lang_vm *vm, loader_obj *lo) {
+    int64_t *idx = NULL, n = 0;
+    if (!lang_loader_sampler_indices(vm, lo->sampler, &idx, &n)) return false;
+    bool ok = !nn_loader_set_order(CTX(vm), lo->l, idx, n) || lang_raise_engine(vm);
+    free(idx);
+    return ok;
 }
 
 /* A `for` over the loader runs one epoch. Leaving a loop early and looping
@@ -918,6 +939,7 @@ static bool loader_iter(lang_vm *vm, lang_obj *o, lang_val *out) {
         nn_loader_reset(lo->l, nn_loader_epoch(lo->l) + 1);
         lo->in_epoch = false;
     }
+    if (lo->sampler.kind != LANG_NONE && !loader_take_sampler(vm, lo)) return false;
     /* torch draws the epoch's seeds when the iterator is made. */
     if (nn_loader_start(CTX(vm), lo->l)) return lang_raise_engine(vm);
     *out = lang_val_retain(lang_obj_val(o));
@@ -970,13 +992,15 @@ static bool loader_getattr(lang_vm *vm, lang_obj *o, const char *name, lang_val 
         *out = lang_bool(lo->cfg.drop_last);
     else if (!strcmp(name, "epoch"))
         *out = lang_int(nn_loader_epoch(lo->l));
+    else if (!strcmp(name, "sampler"))
+        *out = lang_val_retain(lo->sampler);
     else
         *found = false;
     return true;
 }
 
-static const char *const loader_field_names[] = {"dataset",   "batch_size", "shuffle",
-                                                 "drop_last", "epoch",      NULL};
+static const char *const loader_field_names[] = {"dataset", "batch_size", "shuffle", "drop_last",
+                                                 "epoch",   "sampler",    NULL};
 static const char *const *loader_fields(lang_obj *o) {
     return loader_field_names;
 }
@@ -1008,13 +1032,15 @@ static const lang_method loader_methods[] = {
     {                                                                                              \
         "DataLoader",                                                                              \
             "DataLoader(dataset, batch_size=32, shuffle=False, seed=None, drop_last=False, "       \
-            "generator=None)",                                                                     \
+            "generator=None, sampler=None)",                                                       \
             "Batches of a dataset, as torch.utils.data.DataLoader: `for batch in loader:` runs "   \
             "one epoch, each batch having .x, .y, .mask and .index (or unpack it: `for xb, yb in " \
             "loader:`). len(loader) is the number of batches. With shuffle, each epoch has a "     \
             "fresh order, drawn as torch draws it (from generator=, or the default generator "     \
             "that manual_seed seeds); with seed= instead, from seed and the epoch number, "        \
-            "without touching the default generator. Looping again starts the next epoch.",        \
+            "without touching the default generator. Looping again starts the next epoch. "        \
+            "sampler= (a DistributedSampler, or any iterable of row indices) gives each epoch's "  \
+            "rows instead, iterated afresh every epoch; it excludes shuffle=True, as in torch.",   \
             "loader = DataLoader(spirals(300), batch_size=32, shuffle=True)\n"                     \
             "for xb, yb in loader: print(xb.shape)"                                                \
     }
@@ -1043,12 +1069,13 @@ const lang_type *const lang_data_help_types[] = {
 
 static bool f_dataloader(lang_vm *vm, const lang_args *a, lang_val *out) {
     lang_val dv, bv = lang_int(32), sv = lang_bool(false), seedv = lang_none(),
-                 dlv = lang_bool(false), gv = lang_none();
+                 dlv = lang_bool(false), gv = lang_none(), smp = lang_none();
     int64_t bs, seed = 0;
     bool shuffle, drop_last;
     nn_rng *gen;
-    if (!lang_parse_args(vm, a, "DataLoader", "dataset|batch_size,shuffle,seed,drop_last,generator",
-                         &dv, &bv, &sv, &seedv, &dlv, &gv) ||
+    if (!lang_parse_args(vm, a, "DataLoader",
+                         "dataset|batch_size,shuffle,seed,drop_last,generator,sampler", &dv, &bv,
+                         &sv, &seedv, &dlv, &gv, &smp) ||
         !lang_to_int(vm, bv, "batch_size", &bs) || !lang_to_bool(vm, sv, "shuffle", &shuffle) ||
         (seedv.kind != LANG_NONE && !lang_to_int(vm, seedv, "seed", &seed)) ||
         !lang_to_bool(vm, dlv, "drop_last", &drop_last) ||
@@ -1058,6 +1085,8 @@ static bool f_dataloader(lang_vm *vm, const lang_args *a, lang_val *out) {
         return lang_raise(vm, LANG_ERR_TYPE,
                           "DataLoader() expects a Dataset (spirals(), words(), ...), not %s",
                           lang_type_name(dv));
+    if (smp.kind != LANG_NONE && shuffle)
+        return lang_raise(vm, LANG_ERR_VALUE, "sampler option is mutually exclusive with shuffle");
     if (seedv.kind != LANG_NONE && gv.kind != LANG_NONE)
         return lang_raise(vm, LANG_ERR_TYPE,
                           "DataLoader(): give seed= (nndb's reproducible epochs) or generator= "
@@ -1074,6 +1103,7 @@ static bool f_dataloader(lang_vm *vm, const lang_args *a, lang_val *out) {
     lo->l = l;
     lo->dataset = lang_val_retain(dv);
     lo->generator = lang_val_retain(gv); /* keeps cfg.generator alive */
+    lo->sampler = lang_val_retain(smp);
     lo->cfg = cfg;
     lo->in_epoch = false;
     *out = lang_obj_val(&lo->hdr);

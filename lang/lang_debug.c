@@ -25,6 +25,7 @@
 #include "lang_parse.h"
 #include "lang_tensor.h"
 #include "nn_anomaly.h"
+#include "nn_dist.h"
 
 /* ---- state ---- */
 
@@ -1463,6 +1464,26 @@ static bool can_read(lang_vm *vm) {
     return !vm->fe.can_read || vm->fe.can_read(vm->fe.user);
 }
 
+/* Under mpirun the other ranks wait for this one at their next collective:
+ * say so here, and tell nn_dist where this rank is, so that their timeout
+ * message says it is in the debugger (docs/distributed.md). */
+static void dist_stop_note(lang_debugger *d, const nn_hook_event *ev) {
+    if (!nn_dist_is_initialized() || nn_dist_world_size() < 2) return;
+    char where[160];
+    snprintf(where, sizeof where, "at %s %s%s%s, %s:%d", phase_name(ev->phase),
+             nn_op_name(ev->node->op), ev->node->label.module ? " in " : "",
+             ev->node->label.module ? ev->node->label.module : "",
+             ev->node->label.file ? ev->node->label.file : lang_vm_file(d->vm),
+             ev->node->label.line ? ev->node->label.line : lang_vm_line(d->vm));
+    nn_dist_set_stopped(where);
+    char note[320];
+    snprintf(note, sizeof note,
+             "(rank %d of %d is stopped; the other ranks wait for it at their next collective and "
+             "fail after %g s, the group's timeout, saying this rank is in the debugger)\n",
+             nn_dist_rank(), nn_dist_world_size(), nn_dist_timeout());
+    err_text(d->vm, note);
+}
+
 static nn_hook_action stop(lang_debugger *d, const nn_hook_event *ev, const char *why) {
     lang_vm *vm = d->vm;
     d->depth++;
@@ -1480,7 +1501,9 @@ static nn_hook_action stop(lang_debugger *d, const nn_hook_event *ev, const char
         d->no_input = true;
         d->mode = RUN;
     } else {
+        dist_stop_note(d, ev);
         act = prompt(d, ev);
+        nn_dist_set_stopped(NULL);
     }
     unbind(d, &bs);
     d->cur = NULL;

@@ -7,10 +7,18 @@
  */
 #include "lang_dist.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "lang_builtins.h"
 #include "lang_eval.h"
@@ -63,6 +71,11 @@ static bool in_place(nn_tensor *t) {
 
 /* ------------------------------------------------------------------ the process group */
 
+static bool group_arg(lang_vm *vm, const char *fn, lang_val group);
+static bool call_mode(lang_vm *vm, const char *fn, lang_val group, lang_val async_op, bool async_ok,
+                      bool *async);
+static bool work_val(lang_vm *vm, nn_dist_work *w, const char *what, lang_val *out);
+
 static bool f_init(lang_vm *vm, const lang_args *a, lang_val *out) {
     lang_val backend = lang_none(), timeout = lang_none(), init_method = lang_none(),
              ws = lang_int(-1), rank = lang_int(-1);
@@ -113,13 +126,18 @@ static bool need_group(lang_vm *vm, const char *fn) {
 }
 
 static bool f_get_rank(lang_vm *vm, const lang_args *a, lang_val *out) {
-    if (!lang_parse_args(vm, a, "get_rank", "") || !need_group(vm, "get_rank")) return false;
+    lang_val g = lang_none();
+    if (!lang_parse_args(vm, a, "get_rank", "|group", &g) || !group_arg(vm, "get_rank", g) ||
+        !need_group(vm, "get_rank"))
+        return false;
     *out = lang_int(nn_dist_rank());
     return true;
 }
 
 static bool f_get_world_size(lang_vm *vm, const lang_args *a, lang_val *out) {
-    if (!lang_parse_args(vm, a, "get_world_size", "") || !need_group(vm, "get_world_size"))
+    lang_val g = lang_none();
+    if (!lang_parse_args(vm, a, "get_world_size", "|group", &g) ||
+        !group_arg(vm, "get_world_size", g) || !need_group(vm, "get_world_size"))
         return false;
     *out = lang_int(nn_dist_world_size());
     return true;
@@ -131,7 +149,12 @@ static bool f_get_backend(lang_vm *vm, const lang_args *a, lang_val *out) {
 }
 
 static bool f_barrier(lang_vm *vm, const lang_args *a, lang_val *out) {
-    if (!lang_parse_args(vm, a, "barrier", "")) return false;
+    lang_val group = lang_none(), av = lang_none(), ids = lang_none();
+    bool async;
+    if (!lang_parse_args(vm, a, "barrier", "|group,async_op,device_ids", &group, &av, &ids) ||
+        !call_mode(vm, "barrier", group, av, true, &async))
+        return false;
+    if (async) return work_val(vm, nn_dist_barrier_async(CTX(vm)), "barrier", out);
     return done(vm, nn_dist_barrier(CTX(vm)), out);
 }
 
@@ -142,15 +165,149 @@ static bool f_destroy(lang_vm *vm, const lang_args *a, lang_val *out) {
 
 /* ------------------------------------------------------------------ collectives */
 
-/* One process group and synchronous calls: say so rather than ignore. */
-static bool plain_call(lang_vm *vm, const char *fn, lang_val group, lang_val async_op) {
-    if (group.kind != LANG_NONE)
+/* ---- process groups: the default one, by its names ----
+ * nndb has one group, all the ranks: dist.group.WORLD, and new_group() of
+ * every rank, are it. A subgroup is an error (MPI could do it with
+ * MPI_Comm_split; nndb does not yet). */
+typedef struct group_obj {
+    lang_obj hdr;
+} group_obj;
+
+static bool group_repr(lang_vm *vm, lang_obj *o, lang_buf *out) {
+    lang_buf_printf(out, "ProcessGroup(WORLD: ranks 0..%d, backend \"mpi\")",
+                    nn_dist_world_size() - 1);
+    return true;
+}
+
+static const lang_type group_type = {.name = "ProcessGroup", .repr = group_repr};
+
+static bool group_new(lang_vm *vm, lang_val *out) {
+    group_obj *g = lang_obj_new(vm, &group_type, sizeof *g);
+    if (!g) return false;
+    *out = lang_obj_val(&g->hdr);
+    return true;
+}
+
+static bool group_arg(lang_vm *vm, const char *fn, lang_val group) {
+    if (group.kind == LANG_NONE || lang_is_obj(group, &group_type)) return true;
+    return lang_raise(vm, LANG_ERR_TYPE,
+                      "%s(): group must be None, dist.group.WORLD or a new_group() of every rank, "
+                      "not %s",
+                      fn, lang_type_name(group));
+}
+
+static bool f_new_group(lang_vm *vm, const lang_args *a, lang_val *out) {
+    lang_val ranks = lang_none(), timeout = lang_none(), backend = lang_none(),
+             options = lang_none();
+    if (!lang_parse_args(vm, a, "new_group", "|ranks,timeout,backend,pg_options", &ranks, &timeout,
+                         &backend, &options) ||
+        !need_group(vm, "new_group"))
+        return false;
+    if (ranks.kind != LANG_NONE) {
+        if (!lang_is_obj(ranks, &lang_list_type) && !lang_is_obj(ranks, &lang_tuple_type))
+            return lang_raise(vm, LANG_ERR_TYPE,
+                              "new_group(): ranks must be a list of ints, not %s",
+                              lang_type_name(ranks));
+        int world = nn_dist_world_size();
+        int64_t n = lang_seq_len(ranks);
+        bool *seen = calloc((size_t)world, sizeof *seen);
+        bool all = seen && n == world;
+        for (int64_t i = 0; all && i < n; i++) {
+            lang_val r = lang_seq_items(ranks)[i];
+            all = r.kind == LANG_INT && r.u.i >= 0 && r.u.i < world && !seen[r.u.i];
+            if (all) seen[r.u.i] = true;
+        }
+        free(seen);
+        if (!all)
+            return lang_raise(vm, LANG_ERR_VALUE,
+                              "new_group(ranks=...): nndb has one process group, of all %d ranks; "
+                              "subgroups are not supported (pass ranks=None, or every rank once)",
+                              world);
+    }
+    return group_new(vm, out);
+}
+
+/* async_op=True: the call returns a Work handle (wait(), is_completed()). */
+typedef struct work_obj {
+    lang_obj hdr;
+    nn_dist_work *w;
+    nn_ctx *ctx;
+    const char *what;
+} work_obj;
+
+static void work_free(lang_obj *o) {
+    nn_dist_work_free(((work_obj *)o)->w);
+}
+
+static bool work_repr(lang_vm *vm, lang_obj *o, lang_buf *out) {
+    work_obj *w = (work_obj *)o;
+    lang_buf_printf(out, "Work(%s, rank %d)", w->what, nn_dist_rank());
+    return true;
+}
+
+static bool m_work_wait(lang_vm *vm, lang_val self, const lang_args *a, lang_val *out) {
+    lang_val tv = lang_none();
+    if (!lang_parse_args(vm, a, "wait", "|timeout", &tv)) return false;
+    if (nn_dist_work_wait(CTX(vm), ((work_obj *)self.u.o)->w)) return lang_raise_engine(vm);
+    *out = lang_bool(true);
+    return true;
+}
+
+static bool m_work_is_completed(lang_vm *vm, lang_val self, const lang_args *a, lang_val *out) {
+    if (!lang_parse_args(vm, a, "is_completed", "")) return false;
+    int t = nn_dist_work_test(CTX(vm), ((work_obj *)self.u.o)->w);
+    if (t < 0) return lang_raise_engine(vm);
+    *out = lang_bool(t == 1);
+    return true;
+}
+
+static const lang_method work_methods[] = {
+    {"wait",
+     m_work_wait,
+     {"Work.wait", "wait(timeout=None)",
+      "Block until the collective has finished on this rank (the group's timeout applies); "
+      "returns True. The tensor holds the result afterwards.",
+      "work.wait()"}},
+    {"is_completed",
+     m_work_is_completed,
+     {"Work.is_completed", "is_completed()",
+      "Whether the collective has finished (it drives MPI's progress once; does not block).",
+      "work.is_completed()"}},
+    {NULL, NULL, {NULL, NULL, NULL, NULL}},
+};
+
+static const lang_type work_type = {
+    .name = "Work",
+    .free = work_free,
+    .repr = work_repr,
+    .methods = work_methods,
+};
+
+static bool work_val(lang_vm *vm, nn_dist_work *w, const char *what, lang_val *out) {
+    if (!w) return lang_raise_engine(vm);
+    work_obj *o = lang_obj_new(vm, &work_type, sizeof *o);
+    if (!o) {
+        nn_dist_work_free(w);
+        return false;
+    }
+    o->w = w;
+    o->ctx = CTX(vm);
+    o->what = what;
+    *out = lang_obj_val(&o->hdr);
+    return true;
+}
+
+/* group= and async_op=: *async says whether a Work handle is wanted;
+ * [async_ok] false for the calls that have no nonblocking form here. */
+static bool call_mode(lang_vm *vm, const char *fn, lang_val group, lang_val async_op, bool async_ok,
+                      bool *async) {
+    *async = false;
+    if (!group_arg(vm, fn, group)) return false;
+    if (async_op.kind != LANG_NONE && !lang_to_bool(vm, async_op, "async_op", async)) return false;
+    if (*async && !async_ok)
         return lang_raise(vm, LANG_ERR_VALUE,
-                          "%s(): nndb has one process group (the default); pass group=None", fn);
-    if (async_op.kind != LANG_NONE && !(async_op.kind == LANG_BOOL && !async_op.u.b))
-        return lang_raise(vm, LANG_ERR_VALUE,
-                          "%s(): async_op=True is not supported; the call is synchronous (DDP "
-                          "overlaps its own all-reduces with backward)",
+                          "%s(): async_op=True is not supported here; nndb has it for all_reduce, "
+                          "broadcast, barrier, all_gather_into_tensor and reduce_scatter_tensor",
                           fn);
     return true;
 }
@@ -160,52 +317,78 @@ static bool f_all_reduce(lang_vm *vm, const lang_args *a, lang_val *out) {
              async_op = lang_bool(false);
     nn_tensor *t = NULL;
     nn_dist_op op = NN_DIST_SUM;
+    bool async;
     if (!lang_parse_args(vm, a, "all_reduce", "tensor|op,group,async_op", &tv, &opv, &group,
                          &async_op) ||
-        !plain_call(vm, "all_reduce", group, async_op) ||
+        !call_mode(vm, "all_reduce", group, async_op, true, &async) ||
         !tensor_arg(vm, tv, "all_reduce", "tensor", &t) || !op_arg(vm, opv, &op))
         return false;
+    if (async)
+        return in_place(t) &&
+               work_val(vm, nn_dist_all_reduce_async(CTX(vm), t, op), "all_reduce", out);
     return in_place(t) && done(vm, nn_dist_all_reduce(CTX(vm), t, op), out);
 }
 
 static bool f_broadcast(lang_vm *vm, const lang_args *a, lang_val *out) {
-    lang_val tv = lang_none(), srcv = lang_none(), group = lang_none();
+    lang_val tv = lang_none(), srcv = lang_none(), group = lang_none(), av = lang_none();
     nn_tensor *t = NULL;
     int src = 0;
-    if (!lang_parse_args(vm, a, "broadcast", "tensor,src|group", &tv, &srcv, &group) ||
-        !plain_call(vm, "broadcast", group, lang_none()) ||
+    bool async;
+    if (!lang_parse_args(vm, a, "broadcast", "tensor,src|group,async_op", &tv, &srcv, &group,
+                         &av) ||
+        !call_mode(vm, "broadcast", group, av, true, &async) ||
         !tensor_arg(vm, tv, "broadcast", "tensor", &t) || !rank_arg(vm, srcv, "src", &src))
         return false;
+    if (async)
+        return in_place(t) &&
+               work_val(vm, nn_dist_broadcast_async(CTX(vm), t, src), "broadcast", out);
     return in_place(t) && done(vm, nn_dist_broadcast(CTX(vm), t, src), out);
 }
 
 static bool f_all_gather_into(lang_vm *vm, const lang_args *a, lang_val *out) {
-    lang_val ov = lang_none(), iv = lang_none();
+    lang_val ov = lang_none(), iv = lang_none(), group = lang_none(), av = lang_none();
     nn_tensor *o, *in;
-    if (!lang_parse_args(vm, a, "all_gather_into_tensor", "output_tensor,input_tensor", &ov, &iv) ||
+    bool async;
+    if (!lang_parse_args(vm, a, "all_gather_into_tensor",
+                         "output_tensor,input_tensor|group,async_op", &ov, &iv, &group, &av) ||
+        !call_mode(vm, "all_gather_into_tensor", group, av, true, &async) ||
         !tensor_arg(vm, ov, "all_gather_into_tensor", "output_tensor", &o) ||
         !tensor_arg(vm, iv, "all_gather_into_tensor", "input_tensor", &in))
         return false;
+    if (async)
+        return in_place(o) && work_val(vm, nn_dist_all_gather_into_async(CTX(vm), o, in),
+                                       "all_gather_into_tensor", out);
     return in_place(o) && done(vm, nn_dist_all_gather_into(CTX(vm), o, in), out);
 }
 
 static bool f_reduce_scatter(lang_vm *vm, const lang_args *a, lang_val *out) {
-    lang_val ov = lang_none(), iv = lang_none(), opv = lang_int(NN_DIST_SUM);
+    lang_val ov = lang_none(), iv = lang_none(), opv = lang_int(NN_DIST_SUM), group = lang_none(),
+             av = lang_none();
     nn_tensor *o, *in;
     nn_dist_op op = NN_DIST_SUM;
-    if (!lang_parse_args(vm, a, "reduce_scatter_tensor", "output,input|op", &ov, &iv, &opv) ||
+    bool async;
+    if (!lang_parse_args(vm, a, "reduce_scatter_tensor", "output,input|op,group,async_op", &ov, &iv,
+                         &opv, &group, &av) ||
+        !call_mode(vm, "reduce_scatter_tensor", group, av, true, &async) ||
         !tensor_arg(vm, ov, "reduce_scatter_tensor", "output", &o) ||
         !tensor_arg(vm, iv, "reduce_scatter_tensor", "input", &in) || !op_arg(vm, opv, &op))
         return false;
+    if (async)
+        return in_place(o) && work_val(vm, nn_dist_reduce_scatter_async(CTX(vm), o, in, op),
+                                       "reduce_scatter_tensor", out);
     return in_place(o) && done(vm, nn_dist_reduce_scatter(CTX(vm), o, in, op), out);
 }
 
 static bool f_reduce(lang_vm *vm, const lang_args *a, lang_val *out) {
-    lang_val tv = lang_none(), dv = lang_none(), opv = lang_int(NN_DIST_SUM);
+    lang_val tv = lang_none(), dv = lang_none(), opv = lang_int(NN_DIST_SUM), group = lang_none(),
+             av = lang_none();
     nn_tensor *t = NULL;
     nn_dist_op op = NN_DIST_SUM;
     int dst = 0;
-    if (!lang_parse_args(vm, a, "reduce", "tensor,dst|op", &tv, &dv, &opv) ||
+    bool async;
+    if (!lang_parse_args(vm, a, "reduce", "tensor,dst|op,group,async_op", &tv, &dv, &opv, &group,
+                         &av) ||
+        !call_mode(vm, "reduce", group, av, false, &async) ||
         !tensor_arg(vm, tv, "reduce", "tensor", &t) || !rank_arg(vm, dv, "dst", &dst) ||
         !op_arg(vm, opv, &op))
         return false;
@@ -251,9 +434,12 @@ static bool list_blocks(lang_vm *vm, const char *fn, lang_val list, nn_tensor *l
 }
 
 static bool f_all_gather(lang_vm *vm, const lang_args *a, lang_val *out) {
-    lang_val lv = lang_none(), tv = lang_none();
+    lang_val lv = lang_none(), tv = lang_none(), group = lang_none(), av = lang_none();
     nn_tensor *t, *flat = NULL;
-    if (!lang_parse_args(vm, a, "all_gather", "tensor_list,tensor", &lv, &tv) ||
+    bool async;
+    if (!lang_parse_args(vm, a, "all_gather", "tensor_list,tensor|group,async_op", &lv, &tv, &group,
+                         &av) ||
+        !call_mode(vm, "all_gather", group, av, false, &async) ||
         !tensor_arg(vm, tv, "all_gather", "tensor", &t) || !need_group(vm, "all_gather"))
         return false;
     bool ok = list_blocks(vm, "all_gather", lv, t, &flat, false);
@@ -265,10 +451,14 @@ static bool f_all_gather(lang_vm *vm, const lang_args *a, lang_val *out) {
 }
 
 static bool f_gather(lang_vm *vm, const lang_args *a, lang_val *out) {
-    lang_val tv = lang_none(), lv = lang_none(), dv = lang_int(0);
+    lang_val tv = lang_none(), lv = lang_none(), dv = lang_int(0), group = lang_none(),
+             av = lang_none();
     nn_tensor *t, *flat = NULL;
     int dst = 0;
-    if (!lang_parse_args(vm, a, "gather", "tensor|gather_list,dst", &tv, &lv, &dv) ||
+    bool async;
+    if (!lang_parse_args(vm, a, "gather", "tensor|gather_list,dst,group,async_op", &tv, &lv, &dv,
+                         &group, &av) ||
+        !call_mode(vm, "gather", group, av, false, &async) ||
         !tensor_arg(vm, tv, "gather", "tensor", &t) || !rank_arg(vm, dv, "dst", &dst) ||
         !need_group(vm, "gather"))
         return false;
@@ -282,10 +472,14 @@ static bool f_gather(lang_vm *vm, const lang_args *a, lang_val *out) {
 }
 
 static bool f_scatter(lang_vm *vm, const lang_args *a, lang_val *out) {
-    lang_val tv = lang_none(), lv = lang_none(), sv = lang_int(0);
+    lang_val tv = lang_none(), lv = lang_none(), sv = lang_int(0), group = lang_none(),
+             av = lang_none();
     nn_tensor *t, *flat = NULL;
     int src = 0;
-    if (!lang_parse_args(vm, a, "scatter", "tensor|scatter_list,src", &tv, &lv, &sv) ||
+    bool async;
+    if (!lang_parse_args(vm, a, "scatter", "tensor|scatter_list,src,group,async_op", &tv, &lv, &sv,
+                         &group, &av) ||
+        !call_mode(vm, "scatter", group, av, false, &async) ||
         !tensor_arg(vm, tv, "scatter", "tensor", &t) || !rank_arg(vm, sv, "src", &src) ||
         !need_group(vm, "scatter"))
         return false;
@@ -299,10 +493,12 @@ static bool f_scatter(lang_vm *vm, const lang_args *a, lang_val *out) {
 }
 
 static bool f_send(lang_vm *vm, const lang_args *a, lang_val *out) {
-    lang_val tv = lang_none(), dv = lang_none(), tagv = lang_int(0);
+    lang_val tv = lang_none(), dv = lang_none(), tagv = lang_int(0), group = lang_none();
     nn_tensor *t = NULL;
     int dst = 0, tag = 0;
-    if (!lang_parse_args(vm, a, "send", "tensor,dst|tag", &tv, &dv, &tagv) ||
+    bool async;
+    if (!lang_parse_args(vm, a, "send", "tensor,dst|group,tag", &tv, &dv, &group, &tagv) ||
+        !call_mode(vm, "send", group, lang_none(), false, &async) ||
         !tensor_arg(vm, tv, "send", "tensor", &t) || !rank_arg(vm, dv, "dst", &dst) ||
         !rank_arg(vm, tagv, "tag", &tag))
         return false;
@@ -310,10 +506,12 @@ static bool f_send(lang_vm *vm, const lang_args *a, lang_val *out) {
 }
 
 static bool f_recv(lang_vm *vm, const lang_args *a, lang_val *out) {
-    lang_val tv = lang_none(), sv = lang_none(), tagv = lang_int(0);
+    lang_val tv = lang_none(), sv = lang_none(), tagv = lang_int(0), group = lang_none();
     nn_tensor *t = NULL;
     int src = 0, tag = 0;
-    if (!lang_parse_args(vm, a, "recv", "tensor|src,tag", &tv, &sv, &tagv) ||
+    bool async;
+    if (!lang_parse_args(vm, a, "recv", "tensor|src,group,tag", &tv, &sv, &group, &tagv) ||
+        !call_mode(vm, "recv", group, lang_none(), false, &async) ||
         !tensor_arg(vm, tv, "recv", "tensor", &t))
         return false;
     if (sv.kind == LANG_NONE)
@@ -345,17 +543,26 @@ const lang_builtin_def lang_dist_functions[] = {
     {"get_backend", f_get_backend,
      H("get_backend", "get_backend()", "\"mpi\".", "dist.get_backend()")},
     {"barrier", f_barrier,
-     H("barrier", "barrier()", "Wait until every rank gets here.", "dist.barrier()")},
+     H("barrier", "barrier(group=None, async_op=False)", "Wait until every rank gets here.",
+       "dist.barrier()")},
+    {"new_group", f_new_group,
+     H("new_group", "new_group(ranks=None)",
+       "A process group: nndb has one, of every rank (dist.group.WORLD); ranks=None or every "
+       "rank gives it, a subgroup is an error.",
+       "g = dist.new_group()")},
     {"destroy_process_group", f_destroy,
      H("destroy_process_group", "destroy_process_group()",
        "Leave the process group (MPI_Finalize); nndb run also does it at the end of a script.",
        "dist.destroy_process_group()")},
     {"all_reduce", f_all_reduce,
-     H("all_reduce", "all_reduce(tensor, op=ReduceOp.SUM)",
-       "Reduce tensor across ranks, in place, on every rank (SUM, AVG, MAX, MIN, PRODUCT).",
+     H("all_reduce", "all_reduce(tensor, op=ReduceOp.SUM, group=None, async_op=False)",
+       "Reduce tensor across ranks, in place, on every rank (SUM, AVG, MAX, MIN, PRODUCT). "
+       "async_op=True returns a Work handle (wait(), is_completed()) of a nonblocking MPI "
+       "all-reduce.",
        "dist.all_reduce(t, op=dist.ReduceOp.SUM)")},
     {"broadcast", f_broadcast,
-     H("broadcast", "broadcast(tensor, src)", "Copy src's tensor into every rank's, in place.",
+     H("broadcast", "broadcast(tensor, src, group=None, async_op=False)",
+       "Copy src's tensor into every rank's, in place (async_op=True: a Work handle).",
        "dist.broadcast(t, src=0)")},
     {"all_gather", f_all_gather,
      H("all_gather", "all_gather(tensor_list, tensor)",
@@ -404,6 +611,14 @@ bool lang_dist_fill_module(lang_vm *vm, lang_val ns,
         ok = lang_record_set(vm, ro, reduce_ops[i], lang_int(i));
     if (ok) ok = set(vm, ns, "ReduceOp", ro);
     lang_val_release(ro);
+    /* dist.group.WORLD, the one process group. */
+    lang_val grp = lang_none(), world = lang_none();
+    if (ok) ok = lang_record_new(vm, "group", &grp);
+    if (ok) ok = group_new(vm, &world);
+    if (ok) ok = lang_record_set(vm, grp, "WORLD", world);
+    if (ok) ok = set(vm, ns, "group", grp);
+    lang_val_release(world);
+    lang_val_release(grp);
     return ok;
 }
 
@@ -457,6 +672,8 @@ static void plist_free(plist *l) {
     nn_state_free(&l->names);
 }
 
+static bool named_of(lang_vm *vm, lang_val v, const char *meth, const char *fn, plist *out);
+
 /* The parameters of a Module, or of a list of tensors. */
 static bool params_of(lang_vm *vm, lang_val v, const char *fn, plist *out) {
     memset(out, 0, sizeof *out);
@@ -484,8 +701,15 @@ static bool params_of(lang_vm *vm, lang_val v, const char *fn, plist *out) {
         return true;
     }
     /* A user's nn.Module subclass: its named_parameters(). */
+    return named_of(vm, v, "named_parameters", fn, out);
+}
+
+/* The (name, Tensor) pairs a user module's [method] gives. */
+static bool named_of(lang_vm *vm, lang_val v, const char *meth, const char *fn, plist *out) {
+    memset(out, 0, sizeof *out);
+    nn_state_init(&out->names);
     lang_val method = lang_none(), list = lang_none(), it = lang_none();
-    if (v.kind != LANG_OBJ || !lang_getattr(vm, v, "named_parameters", &method)) {
+    if (v.kind != LANG_OBJ || !lang_getattr(vm, v, meth, &method)) {
         lang_vm_clear_error(vm);
         return lang_raise(vm, LANG_ERR_TYPE,
                           "%s(): expected a Module or a list of parameters, got %s", fn,
@@ -509,8 +733,8 @@ static bool params_of(lang_vm *vm, lang_val v, const char *fn, plist *out) {
         nn_tensor *t = pair && lang_seq_len(item) == 2 ? lang_tensor_of(pair[1]) : NULL;
         if (!t || !lang_is_obj(pair[0], &lang_str_type)) {
             lang_val_release(item);
-            ok = lang_raise(vm, LANG_ERR_TYPE,
-                            "%s(): named_parameters() must give (name, Tensor) pairs", fn);
+            ok = lang_raise(vm, LANG_ERR_TYPE, "%s(): %s() must give (name, Tensor) pairs", fn,
+                            meth);
             break;
         }
         if (out->n == cap) {
@@ -542,7 +766,56 @@ typedef struct ddp_obj {
     lang_val module;
     nn_dist_ddp *ddp;
     nn_ctx *ctx;
+    bool broadcast_buffers;
+    bool forward_sync; /* PyTorch's require_forward_param_sync */
 } ddp_obj;
+
+static bool v_has(lang_vm *vm, lang_val v, const char *name, lang_val *out) {
+    if (v.kind != LANG_OBJ) return false;
+    if (lang_getattr(vm, v, name, out)) return true;
+    lang_vm_clear_error(vm);
+    return false;
+}
+
+/* The buffers of [mv] (the state_dict entries of a builtin module that are
+ * not parameters, or a user module's named_buffers()), looked up afresh
+ * each time as PyTorch's _assign_modules_buffers does: a buffer may have
+ * been reassigned. *out is malloc'ed; the tensors are the module's. */
+static bool buffers_of(lang_vm *vm, lang_val mv, const plist *pl, nn_tensor ***out, int *n) {
+    nn_ctx *ctx = CTX(vm);
+    nn_module *m = lang_module_of(mv);
+    *out = NULL;
+    *n = 0;
+    if (m) {
+        nn_state sd;
+        nn_state_init(&sd);
+        bool ok = !nn_module_state_dict(ctx, m, &sd) || lang_raise_engine(vm);
+        if (ok) {
+            *out = calloc((size_t)sd.n + 1, sizeof **out);
+            ok = *out || lang_raise(vm, LANG_ERR_MEMORY, "out of memory");
+        }
+        for (int i = 0; ok && i < sd.n; i++) {
+            bool is_param = false;
+            for (int j = 0; j < pl->n && !is_param; j++)
+                is_param = pl->p[j] == sd.entries[i].tensor;
+            if (!is_param) (*out)[(*n)++] = sd.entries[i].tensor;
+        }
+        nn_state_free(&sd);
+        return ok;
+    }
+    lang_val probe = lang_none();
+    if (v_has(vm, mv, "named_buffers", &probe)) {
+        lang_val_release(probe);
+        plist bl;
+        if (!named_of(vm, mv, "named_buffers", "DistributedDataParallel", &bl)) return false;
+        *out = bl.p;
+        *n = bl.n;
+        bl.p = NULL;
+        plist_free(&bl);
+        return true;
+    }
+    return true; /* a list of tensors, or a module without buffers */
+}
 
 typedef struct nosync_obj {
     lang_obj hdr;
@@ -569,8 +842,32 @@ static bool ddp_repr(lang_vm *vm, lang_obj *o, lang_buf *out) {
     return true;
 }
 
+/* forward: fail if the last backward left parameters unreduced (PyTorch's
+ * error), broadcast rank 0's buffers (broadcast_buffers=True, when the
+ * last forward was one that syncs: PyTorch's rule), then the module. */
 static bool ddp_call(lang_vm *vm, lang_obj *o, const lang_args *a, lang_val *out) {
-    return lang_vm_call(vm, ((ddp_obj *)o)->module, a, out);
+    ddp_obj *d = (ddp_obj *)o;
+    nn_ctx *ctx = CTX(vm);
+    if (nn_dist_ddp_pre_forward(ctx, d->ddp)) return lang_raise_engine(vm);
+    if (d->broadcast_buffers && d->forward_sync) {
+        /* The parameters are needed only to tell a builtin module's
+         * buffers from its state_dict. */
+        plist pl;
+        memset(&pl, 0, sizeof pl);
+        nn_state_init(&pl.names);
+        nn_tensor **bufs = NULL;
+        int nb = 0;
+        if (lang_module_of(d->module) && !params_of(vm, d->module, "DistributedDataParallel", &pl))
+            return false;
+        bool ok = buffers_of(vm, d->module, &pl, &bufs, &nb);
+        if (ok && nb && nn_dist_sync_buffers(ctx, bufs, nb)) ok = lang_raise_engine(vm);
+        free(bufs);
+        plist_free(&pl);
+        if (!ok) return false;
+    }
+    bool ok = lang_vm_call(vm, d->module, a, out);
+    d->forward_sync = ctx->grad_enabled && nn_dist_ddp_sync(d->ddp);
+    return ok;
 }
 
 static bool ddp_getattr(lang_vm *vm, lang_obj *o, const char *name, lang_val *out, bool *found) {
@@ -634,11 +931,14 @@ static const lang_method ddp_methods[] = {
 
 static const lang_help ddp_help = {
     "DistributedDataParallel",
-    "DistributedDataParallel(module, bucket_cap_mb=25, gradient_as_sum=False)",
-    "Data parallelism: broadcasts rank 0's parameters and buffers now, then averages gradients "
-    "across ranks during backward(), in buckets (reverse order of the parameters) whose "
-    "all-reduce starts as soon as the bucket's gradients are ready, overlapping the rest of the "
-    "backward pass. gradient_as_sum=True (nndb's, for the drill) only sums them.",
+    "DistributedDataParallel(module, broadcast_buffers=True, bucket_cap_mb=25, "
+    "find_unused_parameters=False, gradient_as_sum=False)",
+    "Data parallelism: broadcasts rank 0's parameters and buffers now (and the buffers again "
+    "before each forward, with broadcast_buffers), then averages gradients across ranks during "
+    "backward(), in buckets (reverse order of the parameters) whose all-reduce starts as soon "
+    "as the bucket's gradients are ready, overlapping the rest of the backward pass. "
+    "find_unused_parameters=True lets a pass leave parameters without a gradient (PyTorch's "
+    "rule). gradient_as_sum=True (nndb's, for the drill) only sums them.",
     "ddp = DistributedDataParallel(model)"};
 
 static const lang_type ddp_type = {
@@ -685,16 +985,29 @@ static const lang_type nosync_type = {
 };
 
 static bool f_ddp(lang_vm *vm, const lang_args *a, lang_val *out) {
-    lang_val mv = lang_none(), cap = lang_float(25), as_sum = lang_bool(false), dev = lang_none();
+    lang_val mv = lang_none(), cap = lang_float(25), as_sum = lang_bool(false), dev = lang_none(),
+             outdev = lang_none(), bb = lang_bool(true), pg = lang_none(), fu = lang_bool(false),
+             sg = lang_bool(false), dim = lang_int(0), cr = lang_none(), view = lang_none();
+    /* PyTorch's order; device_ids, output_device, dim, check_reduction and
+     * gradient_as_bucket_view change nothing on CPU. */
     if (!lang_parse_args(vm, a, "DistributedDataParallel",
-                         "module|bucket_cap_mb,gradient_as_sum,device_ids", &mv, &cap, &as_sum,
-                         &dev))
+                         "module|device_ids,output_device,dim,broadcast_buffers,process_group,"
+                         "bucket_cap_mb,find_unused_parameters,check_reduction,"
+                         "gradient_as_bucket_view,static_graph,gradient_as_sum",
+                         &mv, &dev, &outdev, &dim, &bb, &pg, &cap, &fu, &cr, &view, &sg, &as_sum))
         return false;
     double mb;
-    bool sum_only;
+    bool sum_only, bcast_bufs, find_unused, static_graph;
     if (!lang_to_float(vm, cap, "bucket_cap_mb", &mb) ||
-        !lang_to_bool(vm, as_sum, "gradient_as_sum", &sum_only))
+        !lang_to_bool(vm, as_sum, "gradient_as_sum", &sum_only) ||
+        !lang_to_bool(vm, bb, "broadcast_buffers", &bcast_bufs) ||
+        !lang_to_bool(vm, fu, "find_unused_parameters", &find_unused) ||
+        !lang_to_bool(vm, sg, "static_graph", &static_graph) ||
+        !group_arg(vm, "DistributedDataParallel", pg))
         return false;
+    if (static_graph)
+        return lang_raise(vm, LANG_ERR_VALUE,
+                          "DistributedDataParallel(static_graph=True) is not supported");
     nn_module *m = lang_module_of(mv);
     if (!m && (lang_is_obj(mv, &lang_list_type) || lang_is_obj(mv, &lang_tuple_type)))
         return lang_raise(vm, LANG_ERR_TYPE, "DistributedDataParallel(): expected a Module, got %s",
@@ -703,32 +1016,21 @@ static bool f_ddp(lang_vm *vm, const lang_args *a, lang_val *out) {
     nn_ctx *ctx = CTX(vm);
     plist pl;
     if (!params_of(vm, mv, "DistributedDataParallel", &pl)) return false;
-    /* Buffers: the state_dict entries that are not parameters (of a
-     * builtin module; a user's module contributes its parameters). */
-    nn_state sd;
-    nn_state_init(&sd);
+    /* Buffers are broadcast at wrap time whatever broadcast_buffers says
+     * (PyTorch's _sync_module_states). */
     nn_tensor **bufs = NULL;
     int nbuf = 0;
-    bool ok = !m || !nn_module_state_dict(ctx, m, &sd) || lang_raise_engine(vm);
-    if (ok) {
-        bufs = calloc((size_t)sd.n + 1, sizeof *bufs);
-        ok = bufs || lang_raise(vm, LANG_ERR_MEMORY, "out of memory");
-    }
-    for (int i = 0; ok && i < sd.n; i++) {
-        bool is_param = false;
-        for (int j = 0; j < pl.n && !is_param; j++) is_param = pl.p[j] == sd.entries[i].tensor;
-        if (!is_param) bufs[nbuf++] = sd.entries[i].tensor;
-    }
+    bool ok = buffers_of(vm, mv, &pl, &bufs, &nbuf);
     nn_dist_ddp *d = NULL;
     if (ok) {
         d = nn_dist_ddp_new(ctx, pl.p, pl.n, bufs, nbuf, mb * 1024 * 1024);
         if (!d) ok = lang_raise_engine(vm);
     }
     free(bufs);
-    nn_state_free(&sd);
     plist_free(&pl);
     if (!ok) return false;
     nn_dist_ddp_set_average(d, !sum_only);
+    nn_dist_ddp_set_find_unused(d, find_unused);
     ddp_obj *o = lang_obj_new(vm, &ddp_type, sizeof *o);
     if (!o) {
         nn_dist_ddp_free(ctx, d);
@@ -737,6 +1039,9 @@ static bool f_ddp(lang_vm *vm, const lang_args *a, lang_val *out) {
     o->module = lang_val_retain(mv);
     o->ddp = d;
     o->ctx = ctx;
+    o->broadcast_buffers = bcast_bufs;
+    /* The buffers were just broadcast: the first forward need not again. */
+    o->forward_sync = false;
     *out = lang_obj_val(&o->hdr);
     return true;
 }
@@ -1139,6 +1444,279 @@ static bool f_dist_check(lang_vm *vm, const lang_args *a, lang_val *out) {
     return true;
 }
 
+/* ------------------------------------------------------------------ dist_run */
+
+/* dist_run(code_or_file, nprocs=2): run a script on several ranks from
+ * inside a session (the REPL, a notebook, a drill): `mpirun --oversubscribe
+ * -np N --tag-output nndb run FILE`, its lines streamed as they come, each
+ * tagged "[rank R]", and collected per rank in the result. */
+
+static bool find_on_path(const char *name, char *out, size_t size) {
+    const char *path = getenv("PATH");
+    if (!path || !*path) path = "/usr/bin:/bin";
+    while (*path) {
+        const char *colon = strchr(path, ':');
+        size_t n = colon ? (size_t)(colon - path) : strlen(path);
+        snprintf(out, size, "%.*s/%s", (int)n, n ? path : ".", name);
+        if (access(out, X_OK) == 0) return true;
+        path += n + (colon != NULL);
+    }
+    return false;
+}
+
+/* The nndb executable: NNDB_EXE, this process when it is nndb, or the nndb
+ * beside it (the kernel, nndb-kernel, is built next to it). */
+static bool nndb_exe(char *out, size_t size) {
+    const char *env = getenv("NNDB_EXE");
+    if (env && *env) {
+        snprintf(out, size, "%s", env);
+        return access(out, X_OK) == 0;
+    }
+    ssize_t n = readlink("/proc/self/exe", out, size - 8);
+    if (n <= 0) return false;
+    out[n] = 0;
+    char *slash = strrchr(out, '/');
+    if (slash && !strcmp(slash + 1, "nndb")) return true;
+    if (slash) snprintf(slash + 1, size - (size_t)(slash + 1 - out), "nndb");
+    return access(out, X_OK) == 0;
+}
+
+typedef struct run_out {
+    lang_buf all, tagged; /* every line; the ranks' lines only */
+    lang_buf *rank;
+    int n;
+} run_out;
+
+/* One line of mpirun --tag-output ("[1,0]<stdout>:text"): streamed and kept. */
+static void run_line(lang_vm *vm, run_out *ro, const char *line, size_t len) {
+    int job = 0, r = -1, k = 0;
+    char stream[8] = "";
+    lang_stream which = LANG_STDOUT;
+    const char *text = line;
+    if (sscanf(line, "[%d,%d]<%7[a-z]>:%n", &job, &r, stream, &k) == 3 && k > 0) {
+        text = line + k;
+        len -= (size_t)k;
+        if (!strcmp(stream, "stderr")) which = LANG_STDERR;
+    } else {
+        r = -1; /* mpirun's own words */
+        which = LANG_STDERR;
+    }
+    char tag[32] = "";
+    if (r >= 0) snprintf(tag, sizeof tag, "[rank %d] ", r);
+    lang_buf one;
+    lang_buf_init(&one);
+    lang_buf_puts(&one, tag);
+    size_t start = one.len;
+    /* Open MPI tags each write, not each line: drop the tags inside it. */
+    for (size_t i = 0; i < len;) {
+        int j2 = 0, r2 = 0, k2 = 0;
+        char s2[8];
+        if (text[i] == '[' && sscanf(text + i, "[%d,%d]<%7[a-z]>:%n", &j2, &r2, s2, &k2) == 3 &&
+            k2 > 0) {
+            i += (size_t)k2;
+            continue;
+        }
+        lang_buf_add(&one, text + i, 1);
+        i++;
+    }
+    size_t body = one.len - start;
+    lang_buf_puts(&one, "\n");
+    lang_vm_write(vm, which, one.data, one.len);
+    lang_buf_add(&ro->all, one.data, one.len);
+    if (r >= 0) lang_buf_add(&ro->tagged, one.data, one.len);
+    if (r >= 0 && r < ro->n) lang_buf_add(&ro->rank[r], one.data + start, body + 1);
+    lang_buf_free(&one);
+}
+
+static bool f_dist_run(lang_vm *vm, const lang_args *a, lang_val *out) {
+    lang_val cv = lang_none(), npv = lang_int(2), tv = lang_float(300), chk = lang_bool(true);
+    int64_t np = 2;
+    double limit = 300;
+    bool check = true;
+    if (!lang_parse_args(vm, a, "dist_run", "code|nprocs,timeout,check", &cv, &npv, &tv, &chk) ||
+        !lang_to_int(vm, npv, "nprocs", &np) || !lang_to_float(vm, tv, "timeout", &limit) ||
+        !lang_to_bool(vm, chk, "check", &check))
+        return false;
+    if (!lang_is_obj(cv, &lang_str_type))
+        return lang_raise(vm, LANG_ERR_TYPE,
+                          "dist_run(): expected the code to run (a str) or a script's path, not %s",
+                          lang_type_name(cv));
+    if (np < 1 || np > 64)
+        return lang_raise(vm, LANG_ERR_VALUE, "dist_run(): nprocs must be 1..64, not %lld",
+                          (long long)np);
+    if (!(limit > 0)) return lang_raise(vm, LANG_ERR_VALUE, "dist_run(): timeout must be > 0");
+    char mpirun[4096], exe[4096];
+    if (!find_on_path("mpirun", mpirun, sizeof mpirun))
+        return lang_raise(vm, LANG_ERR_RUNTIME,
+                          "dist_run(): mpirun is not on PATH, so no ranks can be started here. "
+                          "Install Open MPI (apt-get install openmpi-bin libopenmpi-dev)");
+    if (!nndb_exe(exe, sizeof exe))
+        return lang_raise(vm, LANG_ERR_RUNTIME,
+                          "dist_run(): cannot find the nndb executable (set NNDB_EXE)");
+    /* A path to an existing script, or code written to a temporary one. */
+    const char *code = lang_str_cstr(cv);
+    char file[4096];
+    bool temp = false;
+    if (!strchr(code, '\n') && access(code, R_OK) == 0) {
+        snprintf(file, sizeof file, "%s", code);
+    } else {
+        const char *dir = getenv("TMPDIR");
+        snprintf(file, sizeof file, "%s/nndb-dist-run-XXXXXX.nn", dir && *dir ? dir : "/tmp");
+        int fd = mkstemps(file, 3);
+        size_t len = strlen(code);
+        if (fd < 0 || write(fd, code, len) != (ssize_t)len || write(fd, "\n", 1) != 1) {
+            if (fd >= 0) close(fd), unlink(file);
+            return lang_raise(vm, LANG_ERR_IO, "dist_run(): cannot write a temporary script: %s",
+                              strerror(errno));
+        }
+        close(fd);
+        temp = true;
+    }
+    char npstr[16];
+    snprintf(npstr, sizeof npstr, "%lld", (long long)np);
+    const char *argv[12];
+    int k = 0;
+    argv[k++] = mpirun;
+    if (geteuid() == 0) argv[k++] = "--allow-run-as-root";
+    argv[k++] = "--oversubscribe";
+    argv[k++] = "-np";
+    argv[k++] = npstr;
+    argv[k++] = "--tag-output";
+    argv[k++] = exe;
+    argv[k++] = "run";
+    argv[k++] = file;
+    argv[k] = NULL;
+    int fds[2];
+    if (pipe(fds)) {
+        if (temp) unlink(file);
+        return lang_raise(vm, LANG_ERR_IO, "dist_run(): pipe: %s", strerror(errno));
+    }
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    if (pid == 0) {
+        setpgid(0, 0); /* one group: a timeout or Ctrl-C ends mpirun and every rank */
+        int null = open("/dev/null", O_RDONLY);
+        if (null >= 0) dup2(null, 0);
+        dup2(fds[1], 1);
+        dup2(fds[1], 2);
+        close(fds[0]);
+        close(fds[1]);
+        execv(mpirun, (char *const *)argv);
+        _exit(127);
+    }
+    close(fds[1]);
+    if (pid < 0) {
+        close(fds[0]);
+        if (temp) unlink(file);
+        return lang_raise(vm, LANG_ERR_RUNTIME, "dist_run(): fork: %s", strerror(errno));
+    }
+    setpgid(pid, pid);
+    run_out ro;
+    lang_buf_init(&ro.all);
+    lang_buf_init(&ro.tagged);
+    ro.n = (int)np;
+    ro.rank = calloc((size_t)np, sizeof *ro.rank);
+    for (int r = 0; ro.rank && r < ro.n; r++) lang_buf_init(&ro.rank[r]);
+    lang_buf pending;
+    lang_buf_init(&pending);
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    bool timed_out = false, interrupted = false, reaped = false;
+    int status = 0;
+    for (;;) {
+        struct pollfd pf = {fds[0], POLLIN, 0};
+        int pr = poll(&pf, 1, 100);
+        if (pr > 0) {
+            char chunk[4096];
+            ssize_t got = read(fds[0], chunk, sizeof chunk);
+            if (got <= 0) break;
+            lang_buf_add(&pending, chunk, (size_t)got);
+            char *start = pending.data, *nl;
+            while ((nl = memchr(start, '\n', pending.len - (size_t)(start - pending.data)))) {
+                *nl = 0;
+                run_line(vm, &ro, start, (size_t)(nl - start));
+                start = nl + 1;
+            }
+            size_t rest = pending.len - (size_t)(start - pending.data);
+            memmove(pending.data, start, rest);
+            pending.len = rest;
+        }
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        double el = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+        if (el > limit) timed_out = true;
+        /* Ctrl-C, or a notebook's interrupt: KeyboardInterrupt is raised. */
+        if (lang_vm_interrupted(vm)) interrupted = true;
+        if (timed_out || interrupted) {
+            /* mpirun ends the ranks it started when it gets SIGTERM (they
+             * are not in its process group); SIGKILL only if it lingers. */
+            kill(pid, SIGTERM);
+            for (int i = 0; i < 100 && !reaped; i++) {
+                reaped = waitpid(pid, &status, WNOHANG) == pid;
+                struct timespec ts = {0, 50 * 1000 * 1000};
+                if (!reaped) nanosleep(&ts, NULL);
+            }
+            if (!reaped) kill(-pid, SIGKILL);
+            break;
+        }
+    }
+    if (pending.len) run_line(vm, &ro, pending.data, pending.len);
+    close(fds[0]);
+    if (!reaped) waitpid(pid, &status, 0);
+    if (temp) unlink(file);
+    int rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    bool ok = true;
+    lang_val rec = lang_none();
+    if (interrupted) {
+        ok = false; /* KeyboardInterrupt, raised above; every rank was ended */
+    } else if (timed_out) {
+        ok = lang_raise(vm, LANG_ERR_RUNTIME,
+                        "dist_run(): the %lld ranks did not finish in %g s (timeout=); mpirun and "
+                        "every rank were ended",
+                        (long long)np, limit);
+    } else if (check && rc != 0) {
+        /* The last lines say why. */
+        lang_buf *from = ro.tagged.len ? &ro.tagged : &ro.all;
+        const char *tail = from->data ? from->data : "";
+        size_t len = from->len;
+        int lines = 0;
+        size_t at = len;
+        while (at > 0 && lines < 8)
+            if (tail[--at] == '\n' && at + 1 < len) lines++;
+        ok = lang_raise(vm, LANG_ERR_RUNTIME,
+                        "dist_run(): mpirun -np %lld nndb run failed (exit status %d); its last "
+                        "lines:\n%s",
+                        (long long)np, rc, tail + at + (at > 0));
+    }
+    if (ok) ok = lang_record_new(vm, "dist_run", &rec);
+    lang_val s = lang_none(), l = lang_none();
+    if (ok) ok = lang_str_new(vm, ro.all.data ? ro.all.data : "", ro.all.len, &s);
+    if (ok) ok = lang_record_set(vm, rec, "output", s);
+    if (ok) ok = lang_list_new(vm, 0, &l);
+    for (int r = 0; ok && r < ro.n; r++) {
+        lang_val one;
+        ok = lang_str_new(vm, ro.rank[r].data ? ro.rank[r].data : "", ro.rank[r].len, &one);
+        if (ok) lang_list_append(vm, l, one);
+        lang_val_release(one);
+    }
+    if (ok) ok = lang_record_set(vm, rec, "ranks", l);
+    if (ok) ok = lang_record_set(vm, rec, "returncode", lang_int(rc));
+    if (ok) ok = lang_record_set(vm, rec, "ok", lang_bool(rc == 0));
+    lang_val_release(s);
+    lang_val_release(l);
+    lang_buf_free(&pending);
+    lang_buf_free(&ro.all);
+    lang_buf_free(&ro.tagged);
+    for (int r = 0; ro.rank && r < ro.n; r++) lang_buf_free(&ro.rank[r]);
+    free(ro.rank);
+    if (!ok) {
+        lang_val_release(rec);
+        return false;
+    }
+    *out = rec;
+    return true;
+}
+
 const lang_builtin_def lang_dist_builtins[] = {
     {"DistributedDataParallel", f_ddp, ddp_help},
     {"DistributedSampler", f_sampler, sampler_help},
@@ -1149,5 +1727,14 @@ const lang_builtin_def lang_dist_builtins[] = {
       "nndb's: compare every parameter's checksum across ranks; the result's message names the "
       "first parameter that diverged and on which rank (ok, first, rank, message).",
       "print(dist_check(model).message)"}},
+    {"dist_run",
+     f_dist_run,
+     {"dist_run", "dist_run(code_or_file, nprocs=2, timeout=300, check=True)",
+      "nndb's: run code (a str) or a script on nprocs ranks from this session: mpirun "
+      "--oversubscribe -np nprocs nndb run, each line streamed as it comes, tagged [rank R]. The "
+      "result has output (every line), ranks (rank r's lines), returncode and ok; a failed run "
+      "raises RuntimeError with its last lines (check=False returns it instead), a run past "
+      "timeout seconds is ended. Without mpirun it raises saying so.",
+      "r = dist_run(\"dist.init_process_group(backend='mpi')\\nprint(dist.get_rank())\")"}},
     {NULL, NULL, {NULL, NULL, NULL, NULL}},
 };

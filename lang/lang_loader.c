@@ -156,6 +156,7 @@ typedef struct gloader {
     lang_val dataset, collate_fn; /* collate_fn None: default_collate */
     lang_val generator;           /* a torch.Generator, or None for the default one */
     nn_rng *gen;                  /* borrowed from [generator]; NULL: ctx->rng */
+    lang_val sampler;             /* None, or what gives each epoch's indices */
     int64_t batch_size;           /* 0: batch_size=None, samples one by one */
     bool shuffle, drop_last;
 } gloader;
@@ -172,6 +173,53 @@ static void gloader_free(lang_obj *o) {
     lang_val_release(l->dataset);
     lang_val_release(l->collate_fn);
     lang_val_release(l->generator);
+    lang_val_release(l->sampler);
+}
+
+bool lang_loader_sampler_len(lang_vm *vm, lang_val sampler, int64_t *n) {
+    if (sampler.kind != LANG_OBJ || !sampler.u.o->type->len)
+        return lang_raise(vm, LANG_ERR_TYPE, "object of type '%s' has no len()",
+                          lang_type_name(sampler));
+    return sampler.u.o->type->len(vm, sampler.u.o, n);
+}
+
+bool lang_loader_sampler_indices(lang_vm *vm, lang_val sampler, int64_t **out, int64_t *n) {
+    lang_val it = lang_none();
+    *out = NULL;
+    *n = 0;
+    if (!lang_iter(vm, sampler, &it)) return false;
+    int64_t cap = 0;
+    bool ok = true;
+    for (;;) {
+        lang_val item;
+        bool end = false;
+        if (!lang_next(vm, it, &item, &end)) {
+            ok = false;
+            break;
+        }
+        if (end) break;
+        int64_t v = 0;
+        ok = lang_to_int(vm, item, "a sampler's index", &v);
+        lang_val_release(item);
+        if (!ok) break;
+        if (*n == cap) {
+            cap = cap ? cap * 2 : 64;
+            int64_t *grown = realloc(*out, sizeof *grown * (size_t)cap);
+            if (!grown) {
+                ok = lang_raise(vm, LANG_ERR_MEMORY, "out of memory");
+                break;
+            }
+            *out = grown;
+        }
+        (*out)[(*n)++] = v;
+    }
+    lang_val_release(it);
+    if (!ok) {
+        free(*out);
+        *out = NULL;
+        *n = 0;
+    }
+    return ok;
 }
 
 static bool ds_len(lang_vm *vm, lang_val ds, int64_t *n) {
@@ -184,7 +232,9 @@ static bool ds_len(lang_vm *vm, lang_val ds, int64_t *n) {
 static bool gloader_len(lang_vm *vm, lang_obj *o, int64_t *out) {
     gloader *l = (gloader *)o;
     int64_t n;
-    if (!ds_len(vm, l->dataset, &n)) return false;
+    if (l->sampler.kind != LANG_NONE ? !lang_loader_sampler_len(vm, l->sampler, &n)
+                                     : !ds_len(vm, l->dataset, &n))
+        return false;
     if (!l->batch_size)
         *out = n;
     else
@@ -271,7 +321,18 @@ static bool gloader_iter_new(lang_vm *vm, lang_obj *o, lang_val *out) {
      * from a fresh one seeded from the default generator). */
     nn_ctx *ctx = lang_vm_ctx(vm);
     (void)nn_random_seed_draw(l->gen ? l->gen : &ctx->rng);
-    if (l->shuffle) {
+    if (l->sampler.kind != LANG_NONE) {
+        /* sampler=: its indices, from a fresh pass over it (a
+         * DistributedSampler follows its set_epoch). */
+        int64_t *idx, k;
+        if (!lang_loader_sampler_indices(vm, l->sampler, &idx, &k)) {
+            lang_val_release(*out);
+            return false;
+        }
+        free(it->order);
+        it->order = idx ? idx : malloc(sizeof *it->order);
+        it->n = k;
+    } else if (l->shuffle) {
         if (l->gen) {
             nn_random_perm_into(l->gen, it->order, n);
             it->tail_pending = n > 0;
@@ -342,9 +403,12 @@ static bool new_loader(lang_vm *vm, const lang_args *a, lang_val *out) {
         return false;
     nn_rng *rng = NULL;
     if (!lang_generator_arg(vm, gen, "DataLoader", &rng)) return false;
-    if (sampler.kind != LANG_NONE || bsampler.kind != LANG_NONE)
+    if (bsampler.kind != LANG_NONE)
         return lang_raise(vm, LANG_ERR_VALUE,
-                          "DataLoader(sampler=...) is not available in nndb; use shuffle=True");
+                          "DataLoader(batch_sampler=...) is not available in nndb; use "
+                          "batch_size= with sampler= or shuffle=True");
+    if (sampler.kind != LANG_NONE && sh)
+        return lang_raise(vm, LANG_ERR_VALUE, "sampler option is mutually exclusive with shuffle");
     int64_t n;
     if (!ds_len(vm, ds, &n)) return false;
     gloader *l = lang_obj_new(vm, &gloader_type, sizeof *l);
@@ -355,6 +419,7 @@ static bool new_loader(lang_vm *vm, const lang_args *a, lang_val *out) {
     l->shuffle = sh;
     l->drop_last = dl;
     l->generator = lang_val_retain(gen);
+    l->sampler = lang_val_retain(sampler);
     l->gen = rng;
     *out = lang_obj_val(&l->hdr);
     return true;
@@ -592,7 +657,8 @@ static bool add_class(lang_vm *vm, const char *name, const char *qual,
 
 static const lang_help dataloader_help = {
     "DataLoader",
-    "DataLoader(dataset, batch_size=1, shuffle=False, collate_fn=None, drop_last=False)",
+    "DataLoader(dataset, batch_size=1, shuffle=False, sampler=None, collate_fn=None, "
+    "drop_last=False)",
     "Batches of any dataset with __len__ and __getitem__ (torch.utils.data.DataLoader): samples "
     "are collated as torch's default_collate does (tensors stacked, numbers made tensors, "
     "tuples collated item by item). nndb's builtin datasets (spirals(), ...) keep their own "

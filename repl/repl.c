@@ -826,7 +826,10 @@ static void repl_free(repl *r) {
 /* The debugger's stops ask this: a person can answer only at a terminal. */
 static bool fe_can_read(void *user) {
     const repl *r = user;
-    return r->tty_in;
+    /* Under mpirun, rank 0's stdin is mpirun's, forwarded: the debugger's
+     * prompt reads it there (docs/distributed.md). */
+    const char *rank = getenv("OMPI_COMM_WORLD_RANK");
+    return r->tty_in || (rank && !strcmp(rank, "0"));
 }
 
 static lang_frontend frontend_for(repl *r) {

@@ -195,6 +195,192 @@ def ctrl_c():
            f"ready {seen}, ended {ended}, left {left!r}")
 
 
+def run_tree(cmd, timeout=300):
+    """Run [cmd] (mpirun with --output-filename DIR appended by us) and return
+    (rc, text of every rank's stdout, rank-ordered)."""
+    outdir = tempfile.mkdtemp()
+    p = subprocess.run(cmd[:1] + cmd[1:2] + ["--output-filename", outdir] + cmd[2:],
+                       capture_output=True, text=True, timeout=timeout)
+    text = ""
+    for dirpath, _, files in sorted(os.walk(outdir)):
+        if "stdout" in files:
+            text += open(os.path.join(dirpath, "stdout")).read()
+    shutil.rmtree(outdir, ignore_errors=True)
+    return p.returncode, text, p.stderr
+
+
+def free_port():
+    import socket
+    with socket.socket() as sk:
+        sk.bind(("127.0.0.1", 0))
+        return sk.getsockname()[1]
+
+
+def semantics_vs_gloo():
+    """Buffers (broadcast_buffers True and False, a user register_buffer that
+    differs per rank, no_grad forwards), unused parameters (find_unused_parameters
+    False: unreduced gradients and the next forward's error; True: zeros where
+    another rank used it, None where none did) and async_op: nndb on MPI
+    against PyTorch's DDP on gloo, line by line."""
+    cmd = mpirun_cmd(2) + [NNDB, "run", os.path.join(HERE, "semantics.nn")]
+    rc, ours, err = run_tree(cmd)
+    torch_dir = tempfile.mkdtemp()
+    p = subprocess.run([sys.executable, os.path.join(HERE, "gloo_semantics.py"), str(free_port()),
+                        torch_dir], capture_output=True, text=True, timeout=300)
+    theirs = "".join(open(os.path.join(torch_dir, f)).read() for f in sorted(os.listdir(torch_dir)))
+    shutil.rmtree(torch_dir, ignore_errors=True)
+    a, b = sorted(ours.splitlines()), sorted(theirs.splitlines())
+    report("DDP buffers, unused parameters and async_op == PyTorch's DDP on gloo (%d lines)"
+           % len(b), rc == 0 and p.returncode == 0 and len(b) == 34 and a == b,
+           f"rc {rc}/{p.returncode}\n" + "\n".join(
+               f"ours   {x}\ntheirs {y}" for x, y in zip(a, b) if x != y) + err[-1500:])
+
+
+def debugger_stop():
+    """Rank 0 stops at breakpoint() and waits at the (nndb) prompt (mpirun
+    forwards its stdin there); rank 1's collective times out saying rank 0
+    is in the debugger, and where."""
+    import threading
+    text = ("dist.init_process_group(backend=\"mpi\", timeout=2)\n"
+            "model = Sequential(Linear(3, 2))\n"
+            "if dist.get_rank() == 0:\n"
+            "    breakpoint()\n"
+            "    y = model(ones(1, 3))\n"
+            "dist.all_reduce(ones(2))\n")
+    path = script(text)
+    p = subprocess.Popen(mpirun_cmd(2) + [NNDB, "run", path], stdin=subprocess.PIPE,
+                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    got = []
+    th = threading.Thread(target=lambda: got.append(p.stdout.read()))
+    th.start()
+    try:
+        p.wait(timeout=40)
+    except subprocess.TimeoutExpired:
+        p.kill()
+    th.join()
+    out = got[0] if got else ""
+    want = [r"\(rank 0 of 2 is stopped; the other ranks wait for it at their next collective",
+            r"all_reduce timed out after 2 s on rank 1 of 2: rank 0 did not join: it is stopped in "
+            r"the debugger \(at forward linear in model.0, " + re.escape(path) + r":5\)"]
+    missing = [w for w in want if not re.search(w, out)]
+    report("a debugger stop on rank 0: rank 1's timeout says rank 0 is in the debugger",
+           p.returncode not in (0, None) and not missing, f"rc {p.returncode} missing {missing}\n{out}")
+
+
+def groups():
+    text = ("dist.init_process_group(backend=\"mpi\")\n"
+            "r = dist.get_rank()\n"
+            "g = dist.new_group(ranks=[1, 0])\n"
+            "t = ones(2) * (r + 1)\n"
+            "dist.all_reduce(t, group=dist.group.WORLD)\n"
+            "dist.broadcast(t, src=0, group=g)\n"
+            "print(\"ok group\", r, t.tolist(), dist.get_world_size(group=g), g)\n"
+            "w = dist.broadcast(t, src=1, async_op=True)\n"
+            "print(\"ok async broadcast\", w.wait(), w.is_completed())\n"
+            "out = zeros(4)\n"
+            "w = dist.all_gather_into_tensor(out, ones(2) * r, async_op=True)\n"
+            "w.wait()\n"
+            "assert out.tolist() == [0.0, 0.0, 1.0, 1.0], out\n"
+            "o = zeros(1)\n"
+            "w = dist.reduce_scatter_tensor(o, arange(2.0), op=dist.ReduceOp.AVG, async_op=True)\n"
+            "while not w.is_completed():\n"
+            "    pass\n"
+            "assert o.item() == float(r), o\n"
+            "dist.barrier(async_op=True).wait()\n"
+            "print(\"ok async gather scatter barrier\", r)\n"
+            "dist.new_group(ranks=[0])\n")
+    rc, out, _ = run(2, script(text))
+    oks = ok_lines(out)
+    report("group=dist.group.WORLD and new_group(every rank); async broadcast, all_gather, "
+           "reduce_scatter (AVG), barrier", len(oks) == 6 and
+           "ok group 0 [3.0, 3.0] 2 ProcessGroup(WORLD: ranks 0..1" in out, out[-2000:])
+    report("new_group(ranks=[0]): subgroups are a clear error", rc != 0 and
+           "new_group(ranks=...): nndb has one process group, of all 2 ranks; subgroups are not "
+           "supported" in out, out[-2000:])
+
+
+def dist_run_cases():
+    """dist_run from a session: rank-tagged lines, per-rank output, failures
+    and timeouts raised, and a clear message without mpirun."""
+    text = ("r = dist_run(\"dist.init_process_group(backend='mpi')\\nprint('hi', dist.get_rank())\", "
+            "nprocs=3)\n"
+            "print('ok run', r.returncode, r.ok, repr(r.ranks[2]), r.output.count('[rank '))\n"
+            "try:\n"
+            "    dist_run(\"dist.init_process_group(backend='mpi')\\nassert dist.get_rank() == 0, 'planted'\")\n"
+            "except RuntimeError as e:\n"
+            "    print('ok failed', 'failed (exit status 1)' in str(e), '[rank 1] AssertionError: planted' in str(e))\n"
+            "r = dist_run(\"assert False\", nprocs=1, check=False)\n"
+            "print('ok check=False', r.ok, r.returncode)\n"
+            "import time\n"
+            "t0 = time.time()\n"
+            "try:\n"
+            "    dist_run(\"import time\\ntime.sleep(60)\", timeout=2)\n"
+            "except RuntimeError as e:\n"
+            "    print('ok timeout', 'did not finish in 2 s' in str(e), time.time() - t0 < 10)\n")
+    p = subprocess.run([NNDB, "run", script(text)], capture_output=True, text=True, timeout=120)
+    out = p.stdout
+    report("dist_run: rank-tagged lines streamed, per-rank output", p.returncode == 0 and
+           "[rank 2] hi 2" in out and "ok run 0 True 'hi 2\\n' 3" in out, out + p.stderr)
+    report("dist_run: a failing rank raises with its last lines", "ok failed True True" in out,
+           out + p.stderr)
+    report("dist_run(check=False) returns the failed run", "ok check=False False 1" in out, out)
+    time.sleep(1)
+    left = subprocess.run(["pgrep", "-f", "nndb-dist-run-"], capture_output=True,
+                          text=True).stdout.strip()
+    report("dist_run(timeout=2) ends mpirun and every rank, and raises",
+           "ok timeout True True" in out and not left, f"{out}\nleft: {left!r}")
+    env = dict(os.environ, PATH="/nonexistent")
+    p = subprocess.run([NNDB, "run", script("dist_run('print(1)')\n")], capture_output=True,
+                       text=True, timeout=60, env=env)
+    report("dist_run without mpirun says so", p.returncode == 1 and
+           "dist_run(): mpirun is not on PATH, so no ranks can be started here. Install Open MPI"
+           in p.stderr, p.stderr)
+
+
+def sampler_loader_vs_torch():
+    """DataLoader(sampler=...) with a DistributedSampler and set_epoch, a list
+    of indices, the shuffle conflict and an out-of-range index: the same
+    batches (and the same default-generator state after) as PyTorch's."""
+    text = ("import torch\n"
+            "from torch.utils.data import DataLoader, DistributedSampler, TensorDataset\n"
+            "torch.manual_seed(5)\n"
+            "ds = TensorDataset(torch.arange(10.0).reshape(10, 1), torch.arange(10))\n"
+            "for r in range(2):\n"
+            "    s = DistributedSampler(ds, num_replicas=2, rank=r, shuffle=True, seed=0)\n"
+            "    dl = DataLoader(ds, batch_size=2, sampler=s)\n"
+            "    print(len(dl))\n"
+            "    for e in range(2):\n"
+            "        s.set_epoch(e)\n"
+            "        print(r, e, [yb.tolist() for xb, yb in dl])\n"
+            "dl = DataLoader(ds, batch_size=3, sampler=[9, 0, 4, 4])\n"
+            "print([yb.tolist() for xb, yb in dl], len(dl))\n"
+            "print(torch.rand(2).tolist())\n"
+            "try:\n"
+            "    DataLoader(ds, batch_size=3, shuffle=True, sampler=[1])\n"
+            "except ValueError as e:\n"
+            "    print('ValueError', e)\n")
+    path = script(text)
+    ours = subprocess.run([NNDB, "run", path], capture_output=True, text=True, timeout=60)
+    theirs = subprocess.run([sys.executable, path], capture_output=True, text=True, timeout=120)
+    report("DataLoader(sampler=DistributedSampler / a list) == PyTorch's (batches, len, RNG, "
+           "the shuffle error)", ours.returncode == 0 and ours.stdout == theirs.stdout and
+           "mutually exclusive" in ours.stdout, f"ours:\n{ours.stdout}{ours.stderr}\n"
+           f"theirs:\n{theirs.stdout}{theirs.stderr[-500:]}")
+    text = ("ds = spirals(10, seed=0)\n"
+            "s = DistributedSampler(ds, num_replicas=2, rank=1, shuffle=True, seed=0)\n"
+            "dl = DataLoader(ds, batch_size=2, sampler=s)\n"
+            "print(len(dl), [b.index.tolist() for b in dl])\n"
+            "s.set_epoch(1)\n"
+            "print([b.index.tolist() for b in dl])\n"
+            "for b in DataLoader(ds, sampler=[10]):\n"
+            "    pass\n")
+    p = subprocess.run([NNDB, "run", script(text)], capture_output=True, text=True, timeout=60)
+    report("DataLoader(sampler=) over a builtin dataset: the sampler's rows, per epoch",
+           p.stdout == "3 [[1, 5], [9, 8], [2]]\n[[6, 2], [8, 3], [4]]\n" and
+           "IndexError: DataLoader: the sampler gave index 10, out of range for a dataset of 10 "
+           "rows" in p.stderr, p.stdout + p.stderr)
+
+
 def main():
     if not shutil.which("mpirun"):
         print("SKIP tests/dist: mpirun not found (apt-get install openmpi-bin libopenmpi-dev)")
@@ -209,10 +395,11 @@ def main():
     report("without init: is_initialized False, get_rank a clear error",
            p.stdout.startswith("False") and "init_process_group(backend=\"mpi\")" in p.stderr
            and p.returncode == 1, p.stdout + p.stderr)
-    p = subprocess.run([NNDB, "run", script("dist.all_reduce(ones(2), async_op=True)\n")],
+    p = subprocess.run([NNDB, "run", script("dist.reduce(ones(2), dst=0, async_op=True)\n")],
                        capture_output=True, text=True, timeout=60)
-    report("async_op=True is refused, not ignored",
-           p.returncode == 1 and "async_op=True is not supported" in p.stderr, p.stderr)
+    report("async_op=True where nndb has no nonblocking form is refused, naming where it is",
+           p.returncode == 1 and "reduce(): async_op=True is not supported here; nndb has it for "
+           "all_reduce, broadcast, barrier" in p.stderr, p.stderr)
     p = subprocess.run([NNDB, "run", script("dist.init_process_group(backend=\"gloo\")\n")],
                        capture_output=True, text=True, timeout=60)
     report("backend=\"gloo\" names the one backend",
@@ -257,8 +444,8 @@ def main():
         "dist.init_process_group(backend=\"mpi\", timeout=2)\n"
         "if dist.get_rank() == 0:\n"
         "    dist.all_reduce(ones(3))\n",
-        [r"all_reduce timed out after 2 s on rank 0 of 2: another rank did not join",
-         r"nndb: rank 0 of 2 failed; ending every rank"], 60)
+        [r"all_reduce timed out after 2 s on rank 0 of 2: rank 1 did not join: it has left the "
+         r"process group \(its script ended", r"nndb: rank 0 of 2 failed; ending every rank"], 60)
     expect_failure(
         "ranks that call different collectives are told which", 2,
         "dist.init_process_group(backend=\"mpi\")\n"
@@ -275,8 +462,47 @@ def main():
         "if dist.get_rank() == 1:\n"
         "    dist.barrier()\n",
         [r"barrier timed out after 1 s on rank 1 of 2"], 60, env={"NNDB_DIST_TIMEOUT": "1"})
+    expect_failure(
+        "a rank busy elsewhere: the timeout names it and what it is doing", 3,
+        "import time\n"
+        "dist.init_process_group(backend=\"mpi\", timeout=2)\n"
+        "dist.barrier()\n"
+        "if dist.get_rank() == 2:\n"
+        "    time.sleep(30)\n"
+        "dist.all_reduce(ones(3))\n",
+        [r"all_reduce timed out after 2 s on rank [01] of 3: rank 2 did not join: it is running "
+         r"other code, not in a collective \(its last was barrier\)"], 25)
+    expect_failure(
+        "the watchdog of a blocking collective: ZeRO's broadcast that one rank skips", 2,
+        "dist.init_process_group(backend=\"mpi\", timeout=2)\n"
+        "manual_seed(0)\n"
+        "model = Sequential(Linear(64, 64), Linear(64, 2))\n"
+        "zero = ZeroRedundancyOptimizer(model.parameters(), optimizer_class=AdamW, lr=0.1)\n"
+        "cross_entropy(model(randn(4, 64)), tensor([0, 1, 0, 1])).backward()\n"
+        "if dist.get_rank() == 0:\n"
+        "    zero.step()\n"
+        "    print(\"stepped\")\n",
+        [r"nndb: ZeroRedundancyOptimizer.step timed out after 2 s on rank 0 of 2: rank 1 did not "
+         r"join: it has left the process group.*Ending every rank"], 25)
+    expect_failure(
+        "DDP: a rank that skips backward leaves the other's bucket all-reduce to time out", 2,
+        "dist.init_process_group(backend=\"mpi\", timeout=2)\n"
+        "import time\n"
+        "ddp = DistributedDataParallel(Sequential(Linear(4, 2)))\n"
+        "loss = ddp(ones(3, 4)).sum()\n"
+        "if dist.get_rank() == 0:\n"
+        "    loss.backward()\n"
+        "else:\n"
+        "    time.sleep(20)\n",
+        [r"DistributedDataParallel: gradient all_reduce timed out after 2 s on rank 0 of 2: rank 1 "
+         r"did not join: it is running other code"], 25)
+    debugger_stop()
+    groups()
+    dist_run_cases()
+    sampler_loader_vs_torch()
     sampler_vs_torch()
     ddp_vs_gloo()
+    semantics_vs_gloo()
     docs_examples()
     ctrl_c()
     print(f"{passed} passed, {failed} failed")

@@ -7,6 +7,7 @@ import glob
 import json
 import os
 import re
+import shutil
 import subprocess
 
 import nbformat
@@ -206,3 +207,20 @@ def test_example_opens_without_changes(name, prefix):
     spec = KernelSpecManager().get_kernel_spec(nb.metadata.kernelspec.name)
     assert dict(nb.metadata.kernelspec) == {"name": "nndb", "display_name": spec.display_name,
                                             "language": spec.language}
+
+
+@pytest.mark.skipif(not shutil.which("mpirun"), reason="ddp_bugs.ipynb runs ranks: mpirun missing")
+def test_ddp_bugs_notebook(prefix):
+    """dist_run from the kernel: each bug's symptom streamed from both ranks,
+    then its fix."""
+    nb, code = run_notebook("ddp_bugs.ipynb")
+    hello = text_of(code[0])
+    assert "[rank 0] rank 0 of 2" in hello and "[rank 1] rank 1 of 2" in hello, hello
+    one = text_of(code[1])
+    assert one.count("ratio 2.000") == 2 and "grad norm, DDP / one process: 2.0" in one, one
+    assert "fixed: 1.0" in one, one
+    two = text_of(code[2])
+    assert "first diverged parameter: 0.weight" in two and "fixed: None" in two, two
+    assert "which differs on rank 1 from rank 0" in two, two
+    three = text_of(code[3])
+    assert "repeats epoch 0's order: True" in three and "fixed: False" in three, three
