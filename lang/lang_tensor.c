@@ -182,6 +182,146 @@ bool lang_dtype_from(lang_vm *vm, lang_val v, const char *what, nn_dtype *out) {
     return true;
 }
 
+/* ---- torch.finfo / torch.iinfo ---- */
+
+typedef struct typeinfo_obj {
+    lang_obj hdr;
+    nn_dtype dt;
+} typeinfo_obj;
+
+typedef struct float_info {
+    int bits;
+    double max, eps, tiny, resolution;
+} float_info;
+
+static float_info finfo_of(nn_dtype dt) {
+    switch (dt) {
+    case NN_FLOAT16: return (float_info){16, 65504.0, 0x1p-10, 0x1p-14, 1e-3};
+    case NN_BFLOAT16: return (float_info){16, 0x1.fep127, 0x1p-7, 0x1p-126, 1e-2};
+    case NN_FLOAT64: return (float_info){64, 0x1.fffffffffffffp1023, 0x1p-52, 0x1p-1022, 1e-15};
+    default: return (float_info){32, 0x1.fffffep127, 0x1p-23, 0x1p-126, 1e-6};
+    }
+}
+
+static void iinfo_of(nn_dtype dt, int *bits, int64_t *lo, int64_t *hi) {
+    *bits = (int)nn_dtype_size(dt) * 8;
+    if (dt == NN_UINT8) {
+        *lo = 0, *hi = 255;
+    } else if (dt == NN_BOOL) {
+        *bits = 8, *lo = 0, *hi = 1;
+    } else {
+        *hi = (int64_t)(((uint64_t)1 << (*bits - 1)) - 1);
+        *lo = -*hi - 1;
+    }
+}
+
+static bool finfo_repr(lang_vm *vm, lang_obj *o, lang_buf *out) {
+    nn_dtype dt = ((typeinfo_obj *)o)->dt;
+    float_info f = finfo_of(dt);
+    lang_buf_printf(out,
+                    "finfo(resolution=%g, min=%g, max=%g, eps=%g, smallest_normal=%g, tiny=%g, "
+                    "dtype=%s)",
+                    f.resolution, -f.max, f.max, f.eps, f.tiny, f.tiny, nn_dtype_name(dt));
+    return true;
+}
+
+static bool finfo_getattr(lang_vm *vm, lang_obj *o, const char *name, lang_val *out, bool *found) {
+    nn_dtype dt = ((typeinfo_obj *)o)->dt;
+    float_info f = finfo_of(dt);
+    *found = true;
+    if (!strcmp(name, "bits"))
+        *out = lang_int(f.bits);
+    else if (!strcmp(name, "max"))
+        *out = lang_float(f.max);
+    else if (!strcmp(name, "min"))
+        *out = lang_float(-f.max);
+    else if (!strcmp(name, "eps"))
+        *out = lang_float(f.eps);
+    else if (!strcmp(name, "tiny") || !strcmp(name, "smallest_normal"))
+        *out = lang_float(f.tiny);
+    else if (!strcmp(name, "resolution"))
+        *out = lang_float(f.resolution);
+    else if (!strcmp(name, "dtype"))
+        return lang_str_new(vm, nn_dtype_name(dt), strlen(nn_dtype_name(dt)), out);
+    else
+        *found = false;
+    return true;
+}
+
+static bool iinfo_repr(lang_vm *vm, lang_obj *o, lang_buf *out) {
+    nn_dtype dt = ((typeinfo_obj *)o)->dt;
+    int bits;
+    int64_t lo, hi;
+    iinfo_of(dt, &bits, &lo, &hi);
+    lang_buf_printf(out, "iinfo(min=%lld, max=%lld, dtype=%s)", (long long)lo, (long long)hi,
+                    nn_dtype_name(dt));
+    return true;
+}
+
+static bool iinfo_getattr(lang_vm *vm, lang_obj *o, const char *name, lang_val *out, bool *found) {
+    nn_dtype dt = ((typeinfo_obj *)o)->dt;
+    int bits;
+    int64_t lo, hi;
+    iinfo_of(dt, &bits, &lo, &hi);
+    *found = true;
+    if (!strcmp(name, "bits"))
+        *out = lang_int(bits);
+    else if (!strcmp(name, "max"))
+        *out = lang_int(hi);
+    else if (!strcmp(name, "min"))
+        *out = lang_int(lo);
+    else if (!strcmp(name, "dtype"))
+        return lang_str_new(vm, nn_dtype_name(dt), strlen(nn_dtype_name(dt)), out);
+    else
+        *found = false;
+    return true;
+}
+
+static const char *const finfo_fields[] = {
+    "bits", "max", "min", "eps", "tiny", "smallest_normal", "resolution", "dtype", NULL};
+static const char *const *finfo_fieldnames(lang_obj *o) {
+    return finfo_fields;
+}
+static const char *const iinfo_fields[] = {"bits", "max", "min", "dtype", NULL};
+static const char *const *iinfo_fieldnames(lang_obj *o) {
+    return iinfo_fields;
+}
+
+static const lang_type finfo_type = {
+    .name = "finfo", .repr = finfo_repr, .getattr = finfo_getattr, .fields = finfo_fieldnames};
+static const lang_type iinfo_type = {
+    .name = "iinfo", .repr = iinfo_repr, .getattr = iinfo_getattr, .fields = iinfo_fieldnames};
+
+static bool typeinfo_new(lang_vm *vm, const lang_type *t, nn_dtype dt, lang_val *out) {
+    typeinfo_obj *o = lang_obj_new(vm, t, sizeof *o);
+    if (!o) return false;
+    o->dt = dt;
+    *out = lang_obj_val(&o->hdr);
+    return true;
+}
+
+static bool f_finfo(lang_vm *vm, const lang_args *a, lang_val *out) {
+    lang_val dv = lang_none();
+    nn_dtype dt = NN_FLOAT32;
+    if (!lang_parse_args(vm, a, "finfo", "|type", &dv)) return false;
+    if (dv.kind != LANG_NONE && !lang_dtype_from(vm, dv, "type", &dt)) return false;
+    if (!nn_dtype_is_float(dt))
+        return lang_raise(vm, LANG_ERR_TYPE,
+                          "torch.finfo() requires a floating point input type. Use torch.iinfo "
+                          "to handle 'torch.finfo'");
+    return typeinfo_new(vm, &finfo_type, dt, out);
+}
+
+static bool f_iinfo(lang_vm *vm, const lang_args *a, lang_val *out) {
+    lang_val dv;
+    nn_dtype dt;
+    if (!lang_parse_args(vm, a, "iinfo", "type", &dv) || !lang_dtype_from(vm, dv, "type", &dt))
+        return false;
+    if (nn_dtype_is_float(dt))
+        return lang_raise(vm, LANG_ERR_TYPE, "dtype torch.%s is not integral", nn_dtype_name(dt));
+    return typeinfo_new(vm, &iinfo_type, dt, out);
+}
+
 /* An optional dtype= argument: *given false when None. */
 static bool opt_dtype(lang_vm *vm, lang_val v, nn_dtype *out, bool *given) {
     *given = v.kind != LANG_NONE;
@@ -3859,6 +3999,14 @@ const lang_builtin_def lang_tensor_builtins[] = {
      f_full_like,
      {"full_like", "full_like(input, fill_value, dtype=None, requires_grad=False)",
       "[fill_value] everywhere, with the shape and dtype of input.", "full_like(x, 7)"}},
+    {"finfo",
+     f_finfo,
+     {"finfo", "finfo(type=float32)",
+      "Limits of a float dtype: bits, max, min, eps, tiny (smallest normal), resolution.",
+      "finfo(float16).max"}},
+    {"iinfo",
+     f_iinfo,
+     {"iinfo", "iinfo(type)", "Limits of an integer dtype: bits, max, min.", "iinfo(int8).max"}},
     {"is_tensor",
      f_is_tensor,
      {"is_tensor", "is_tensor(obj)", "True when obj is a Tensor.", "is_tensor(x)"}},

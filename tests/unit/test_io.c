@@ -1120,3 +1120,67 @@ NN_TEST(io_npy_versions_and_orders) {
     free(b);
     nn_ctx_free(ctx);
 }
+
+/* The narrow dtypes round-trip through safetensors and .npy bit for bit,
+ * and a checkpoint cut short or lying about its F16 sizes is still a clear
+ * error naming the file. */
+NN_TEST(io_narrow_dtypes_round_trip) {
+    nn_ctx *ctx = nn_ctx_new(0);
+    int64_t n = 3;
+    const double vals[3] = {0.1, -65520.0, 2.5};
+    const nn_dtype dts[] = {NN_FLOAT16, NN_BFLOAT16, NN_INT32, NN_INT16, NN_INT8, NN_UINT8};
+    nn_state s;
+    nn_state_init(&s);
+    for (int i = 0; i < 6; i++) {
+        nn_tensor *t = nn_tensor_from_doubles(ctx, dts[i], 1, &n, vals);
+        CHECK(t && nn_state_add(ctx, &s, nn_dtype_name(dts[i]), t) == NN_OK);
+        nn_tensor_release(t);
+    }
+    uint8_t *buf = NULL;
+    size_t len = 0;
+    CHECK_MSG(nn_safetensors_save_buffer(ctx, &s, NULL, &buf, &len) == NN_OK, "%s",
+              nn_ctx_error(ctx));
+    nn_state back;
+    nn_state_init(&back);
+    CHECK_MSG(nn_safetensors_load_buffer(ctx, buf, len, "rt", &back, NULL) == NN_OK, "%s",
+              nn_ctx_error(ctx));
+    for (int i = 0; i < 6; i++) {
+        nn_tensor *a = nn_state_get(&s, nn_dtype_name(dts[i]));
+        nn_tensor *b = nn_state_get(&back, nn_dtype_name(dts[i]));
+        CHECK_MSG(b && b->dtype == dts[i] &&
+                      memcmp(nn_tensor_data(a), nn_tensor_data(b), 3 * nn_dtype_size(dts[i])) == 0,
+                  "%s did not round-trip", nn_dtype_name(dts[i]));
+    }
+    /* Cut short: the last tensor's bytes are missing. */
+    nn_state_free(&back);
+    nn_state_init(&back);
+    CHECK(nn_safetensors_load_buffer(ctx, buf, len - 2, "cut.safetensors", &back, NULL) != NN_OK &&
+          strstr(nn_ctx_error(ctx), "cut.safetensors") != NULL);
+    free(buf);
+    /* An F16 entry whose byte span does not fit its shape. */
+    const uint8_t data[6] = {0};
+    uint8_t *f =
+        st_build("{\"h\":{\"dtype\":\"F16\",\"shape\":[4],\"data_offsets\":[0,6]}}", data, 6, &len);
+    CHECK(nn_safetensors_load_buffer(ctx, f, len, "forged", &back, NULL) != NN_OK &&
+          strstr(nn_ctx_error(ctx), "forged") != NULL);
+    free(f);
+    /* .npy keeps float16 and the small ints; bfloat16 has no NumPy dtype. */
+    nn_tensor *h = nn_state_get(&s, "float16"), *i8 = nn_state_get(&s, "int8");
+    CHECK(nn_npy_save_buffer(ctx, h, &buf, &len) == NN_OK);
+    nn_tensor *hb = nn_npy_load_buffer(ctx, buf, len, "h.npy");
+    CHECK(hb && hb->dtype == NN_FLOAT16 && memcmp(nn_tensor_data(hb), nn_tensor_data(h), 6) == 0);
+    nn_tensor_release(hb);
+    free(buf);
+    CHECK(nn_npy_save_buffer(ctx, i8, &buf, &len) == NN_OK);
+    nn_tensor *ib = nn_npy_load_buffer(ctx, buf, len, "i8.npy");
+    CHECK(ib && ib->dtype == NN_INT8 && nn_tensor_get_flat_int(ib, 1) == 16);
+    nn_tensor_release(ib);
+    free(buf);
+    buf = NULL;
+    CHECK(nn_npy_save_buffer(ctx, nn_state_get(&s, "bfloat16"), &buf, &len) != NN_OK &&
+          strstr(nn_ctx_error(ctx), "bfloat16") != NULL);
+    free(buf);
+    nn_state_free(&s);
+    nn_state_free(&back);
+    nn_ctx_free(ctx);
+}
