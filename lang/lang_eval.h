@@ -23,6 +23,7 @@
 struct lang_mime; /* lang_value.h names it before lang.h defines it */
 #include "lang.h"
 #include "lang_ast.h"
+#include "lang_display.h"
 #include "lang_vm.h"
 
 /* ---- object layouts of the core types ---- */
@@ -106,6 +107,9 @@ typedef struct lang_typeobj {
 
 extern const lang_type lang_typeobj_type, lang_iter_type, lang_dictview_type, lang_no_grad_type,
     lang_grad_mode_type;
+/* A function decorated with @torch.no_grad() (or enable_grad()): binds to
+ * an instance as a function does. */
+extern const lang_type lang_grad_wrap_type;
 
 /* ---- the VM ---- */
 typedef struct lang_frame_info { /* one traceback entry */
@@ -128,6 +132,7 @@ struct lang_vm {
     lang_session *session;
     nn_ctx *ctx;
     lang_frontend fe;
+    lang_print_opts print_opts; /* torch.set_printoptions, for this session */
 
     /* the pending error */
     lang_err err;
