@@ -1072,6 +1072,15 @@ static bool b_no_grad(lang_vm *vm, const lang_args *a, lang_val *out) {
     return true;
 }
 
+/* vars(obj): obj.__dict__ (instances, argparse's Namespace, modules). */
+static bool b_vars(lang_vm *vm, const lang_args *a, lang_val *out) {
+    lang_val obj;
+    if (!lang_parse_args(vm, a, "vars", "object", &obj)) return false;
+    if (lang_getattr(vm, obj, "__dict__", out)) return true;
+    lang_vm_clear_error(vm);
+    return lang_raise(vm, LANG_ERR_TYPE, "vars() argument must have __dict__ attribute");
+}
+
 /* torch.set_printoptions: how tensors print in this session. */
 static bool b_set_printoptions(lang_vm *vm, const lang_args *a, lang_val *out) {
     lang_val pv = lang_none(), tv = lang_none(), ev = lang_none(), lv = lang_none(),
@@ -1255,6 +1264,8 @@ const lang_builtin_def lang_core_builtins[] = {
       "A context manager under which no autograd graph is recorded (parameter updates, "
       "evaluation).",
       "with no_grad():\n    w -= 0.1 * w.grad"),
+    B("vars", b_vars, "vars(object)", "The object's attributes as a dict (its __dict__).",
+      "vars(args)"),
     B("set_printoptions", b_set_printoptions,
       "set_printoptions(precision=None, threshold=None, edgeitems=None, linewidth=None, "
       "profile=None, sci_mode=None)",

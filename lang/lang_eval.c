@@ -2178,6 +2178,8 @@ static xstat exec_try(lang_vm *vm, lang_frame *f, const lang_stmt *s) {
             f->located = true;
             r = XS_ERR;
         } else {
+            /* a caught SystemExit (exit(), sys.exit(), argparse) does not end the session */
+            if (caught.ename && !strcmp(caught.ename, "SystemExit")) vm->exit_requested = false;
             err_discard(vm, &caught);
         }
     } else if (r == XS_OK && s->u.try_.orelse.n) {

@@ -711,8 +711,17 @@ static const lang_module_def torch_autograd_def = {
 };
 
 const lang_module_def *const lang_builtin_modules[] = {
-    &torch_def,          &torch_nn_def,       &torch_nn_functional_def,
-    &torch_nn_init_def,  &torch_nn_utils_def, &torch_optim_def,
-    &lang_sched_module,  &torch_utils_def,    &torch_utils_data_def,
-    &torch_autograd_def, &torch_cuda_def,     NULL,
+    &torch_def,
+    &torch_nn_def,
+    &torch_nn_functional_def,
+    &torch_nn_init_def,
+    &torch_nn_utils_def,
+    &torch_optim_def,
+    &lang_sched_module,
+    &lang_argparse_module,
+    &torch_utils_def,
+    &torch_utils_data_def,
+    &torch_autograd_def,
+    &torch_cuda_def,
+    NULL,
 };

@@ -79,6 +79,8 @@ void lang_import_free(lang_vm *vm);
 extern const lang_module_def *const lang_builtin_modules[];
 /* torch.optim.lr_scheduler (lang_sched.c). */
 extern const lang_module_def lang_sched_module;
+/* argparse (lang_argparse.c). */
+extern const lang_module_def lang_argparse_module;
 extern const lang_type lang_module_type;
 
 #endif
