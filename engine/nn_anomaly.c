@@ -53,7 +53,7 @@ double nn_tensor_flat_value(const nn_tensor *t, int64_t flat) {
     case NN_FLOAT64: return ((const double *)base)[off];
     case NN_INT64: return (double)((const int64_t *)base)[off];
     case NN_BOOL: return ((const bool *)base)[off] ? 1.0 : 0.0;
-    default: return NAN;
+    default: return nn_dtype_load(t->dtype, base + off * (int64_t)nn_dtype_size(t->dtype));
     }
 }
 

@@ -145,12 +145,151 @@ static nn_status null_input(nn_ctx *ctx, nn_op op, int i) {
     return nn_error_set(&ctx->err, NN_ERR_VALUE, "%s: input %d is missing", nn_op_name(op), i);
 }
 
+/* ---- narrow dtypes ----
+ * The kernels handle float32, float64, int64 and bool. An op with an input
+ * in a narrow dtype (float16, bfloat16, int32, int16, int8, uint8) runs on
+ * the inputs widened to their compute dtype (nn_to, so autograd flows back
+ * to the narrow leaf and its gradient has its dtype), and its result is
+ * rounded to the promoted dtype: PyTorch's CPU kernels compute half in
+ * float and round once per op, and small ints wrap the same way. */
+
+/* Ops that move elements without arithmetic: they run on any dtype as they
+ * are (views stay views), unless autograd records them, whose backwards
+ * compute in the compute dtypes. */
+static bool moves_only(const char *name) {
+    static const char *const names[] = {"reshape",       "permute",    "expand", "slice",
+                                        "select",        "contiguous", "cat",    "index",
+                                        "masked_select", "to",         "custom"};
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+        if (strcmp(names[i], name) == 0) return true;
+    return false;
+}
+
+/* Ops whose integer results are int64 whatever the integer input (sums
+ * and indices), so a small-int input is not narrowed back. */
+static bool int_result_is_int64(const char *name) {
+    static const char *const names[] = {"sum",     "argmax", "argmin", "cumsum",
+                                        "cumprod", "prod",   "nansum", "argsort"};
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+        if (strcmp(names[i], name) == 0) return true;
+    return false;
+}
+
+/* The kernel names torch 1.13's CPU build reports for the ops it has no
+ * float16 (or bfloat16) kernel for: nndb raises the same RuntimeError. */
+typedef struct missing_kernel {
+    const char *op, *kernel;
+} missing_kernel;
+
+static const missing_kernel NO_HALF[] = {
+    {"exp", "exp_vml_cpu"},
+    {"log", "log_vml_cpu"},
+    {"log1p", "log1p_vml_cpu"},
+    {"sqrt", "sqrt_vml_cpu"},
+    {"rsqrt", "rsqrt_cpu"},
+    {"tanh", "tanh_vml_cpu"},
+    {"sigmoid", "sigmoid_cpu"},
+    {"relu", "clamp_min_cpu"},
+    {"gelu", "GeluKernelImpl"},
+    {"silu", "silu_cpu"},
+    {"softplus", "softplus_cpu"},
+    {"leaky_relu", "leaky_relu_cpu"},
+    {"clamp", "clamp_scalar_cpu"},
+    {"logsumexp", "exp_vml_cpu"},
+    {"matmul", "addmm_impl_cpu_"},
+    {"linear", "addmm_impl_cpu_"},
+    {"scaled_dot_product_attention", "addmm_impl_cpu_"},
+    {"softmax", "softmax_lastdim_kernel_impl"},
+    {"log_softmax", "log_softmax_lastdim_kernel_impl"},
+    {"cross_entropy", "log_softmax_lastdim_kernel_impl"},
+    {"nll_loss", "nll_loss_out_frame"},
+    {"binary_cross_entropy", "binary_cross_entropy"},
+    {"binary_cross_entropy_with_logits", "clamp_min_cpu"},
+    {"layer_norm", "LayerNormKernelImpl"},
+    {"cumsum", "cumsum_out_cpu"},
+    {NULL, NULL},
+};
+
+static const missing_kernel NO_BFLOAT16[] = {
+    {"mse_loss", "mse_cpu"},
+    {"binary_cross_entropy", "binary_cross_entropy"},
+    {NULL, NULL},
+};
+
+static const char *missing(const missing_kernel *table, const char *op) {
+    for (const missing_kernel *m = table; m->op; m++)
+        if (strcmp(m->op, op) == 0) return m->kernel;
+    return NULL;
+}
+
+static nn_tensor *exec_impl(nn_ctx *ctx, nn_op op, nn_tensor *const *inputs, int n_inputs,
+                            const nn_params *params);
+
+/* Run [op] on narrow inputs as the comment above says. */
+static nn_tensor *exec_widened(nn_ctx *ctx, nn_op op, nn_tensor *const *inputs, int n_inputs,
+                               const nn_params *params) {
+    const char *name = op_table[op].name;
+    nn_dtype p = nn_dtype_result_type((const nn_tensor *const *)inputs, n_inputs);
+    if (!nn_dtype_is_float(p) && nn_reduce_needs_float(ctx, name, p)) return NULL;
+    const char *kernel = p == NN_FLOAT16    ? missing(NO_HALF, name)
+                         : p == NN_BFLOAT16 ? missing(NO_BFLOAT16, name)
+                                            : NULL;
+    if (kernel && op == NN_OP_MATMUL) { /* torch 1.13 names the BLAS call */
+        int a = inputs[0]->ndim, b = inputs[1]->ndim;
+        kernel = a == 1 && b == 1   ? "dot"
+                 : a == 2 && b == 1 ? "addmv_impl_cpu"
+                 : a >= 3 && b >= 3 ? "bmm"
+                                    : kernel;
+    }
+    if (kernel) {
+        nn_error_set(&ctx->err, NN_ERR_RUNTIME, "\"%s\" not implemented for '%s'", kernel,
+                     p == NN_FLOAT16 ? "Half" : "BFloat16");
+        return NULL;
+    }
+    nn_tensor *wide_inline[NN_NODE_INLINE_INPUTS], **wide = wide_inline;
+    if (n_inputs > NN_NODE_INLINE_INPUTS) {
+        wide = nn_mem_calloc(sizeof *wide * (size_t)n_inputs, "widened inputs", &ctx->err);
+        if (!wide) return NULL;
+    }
+    nn_tensor *out = NULL;
+    int made = 0;
+    for (; made < n_inputs; made++) {
+        nn_tensor *t = inputs[made];
+        wide[made] = nn_dtype_is_narrow(t->dtype) ? nn_to(ctx, t, nn_dtype_compute(t->dtype))
+                                                  : nn_tensor_retain(t);
+        if (!wide[made]) break;
+    }
+    if (made == n_inputs) out = exec_impl(ctx, op, wide, n_inputs, params);
+    for (int i = 0; i < made; i++) nn_tensor_release(wide[i]);
+    if (wide != wide_inline) nn_mem_free(wide);
+    if (out && out->dtype != p && out->dtype == nn_dtype_compute(p) &&
+        (nn_dtype_is_float(p) || !int_result_is_int64(name))) {
+        nn_tensor *narrowed = nn_to(ctx, out, p);
+        nn_tensor_release(out);
+        out = narrowed;
+        /* Front ends name this node's grad_fn after the op it rounds. */
+        if (out && out->grad_fn) out->grad_fn->p.flags = NN_TO_ROUNDS_OP;
+    }
+    return out;
+}
+
 nn_tensor *nn_exec(nn_ctx *ctx, nn_op op, nn_tensor *const *inputs, int n_inputs,
                    const nn_params *params) {
     NN_ASSERT((unsigned)op < NN_OP_COUNT && n_inputs >= 0);
-    for (int i = 0; i < n_inputs; i++)
+    bool narrow = false, grad = false;
+    for (int i = 0; i < n_inputs; i++) {
         if (!inputs[i]) return null_input(ctx, op, i), NULL;
+        narrow |= nn_dtype_is_narrow(inputs[i]->dtype);
+        grad |= inputs[i]->requires_grad;
+    }
+    if (narrow && op != NN_OP_TO &&
+        (!moves_only(op_table[op].name) || (grad && ctx->grad_enabled && op != NN_OP_CUSTOM)))
+        return exec_widened(ctx, op, inputs, n_inputs, params);
+    return exec_impl(ctx, op, inputs, n_inputs, params);
+}
 
+static nn_tensor *exec_impl(nn_ctx *ctx, nn_op op, nn_tensor *const *inputs, int n_inputs,
+                            const nn_params *params) {
     bool nested = ctx->depth > 0;
     if (!nested && nn_ctx_check_interrupt(ctx)) return NULL;
     bool record = false;

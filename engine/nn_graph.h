@@ -39,6 +39,10 @@ typedef struct nn_params {
     int flags;
 } nn_params;
 
+/* flags of a "to" node that rounds a narrow-dtype op's result back to the
+ * narrow dtype (nn_exec): its input's node is the op the user called. */
+#define NN_TO_ROUNDS_OP 1
+
 /* Where a node was recorded: set by front ends with nn_ctx_set_label.
  * Strings are interned in the context and live as long as it. */
 typedef struct nn_label {

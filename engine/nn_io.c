@@ -88,19 +88,6 @@ static float bits_to_float(uint32_t b) {
     return f;
 }
 
-/* IEEE binary16 to binary32, exact for every input (subnormals, inf, NaN
- * payloads included). */
-static float half_to_float(uint16_t h) {
-    uint32_t sign = (uint32_t)(h & 0x8000u) << 16;
-    uint32_t exp = (h >> 10) & 0x1fu, man = h & 0x3ffu;
-    if (exp == 0) {
-        float f = (float)man * 0x1p-24f; /* zero or subnormal */
-        return (h & 0x8000u) ? -f : f;
-    }
-    if (exp == 31) return bits_to_float(sign | 0x7f800000u | man << 13);
-    return bits_to_float(sign | (exp + 112) << 23 | man << 13);
-}
-
 /* How the elements of a file are stored: a kind and a width, and the byte
  * order. Each maps onto one nndb dtype (see docs/checkpoints.md). */
 typedef enum elem_kind { K_FLOAT, K_BF16, K_INT, K_UINT, K_BOOL } elem_kind;
@@ -126,7 +113,7 @@ static void convert(void *dst, nn_dtype dt, const uint8_t *src, elem e, size_t c
             if (e.kind == K_BF16)
                 f = bits_to_float((uint32_t)bits << 16);
             else if (e.size == 2)
-                f = half_to_float((uint16_t)bits);
+                f = nn_f16_to_f32((uint16_t)bits);
             else
                 f = bits_to_float((uint32_t)bits);
             ((float *)dst)[k] = f;
@@ -143,6 +130,13 @@ static void convert(void *dst, nn_dtype dt, const uint8_t *src, elem e, size_t c
             break;
         }
         case NN_BOOL: ((uint8_t *)dst)[k] = bits != 0; break;
+        /* The narrow dtypes load only from their own element type. */
+        case NN_INT32: ((uint32_t *)dst)[k] = (uint32_t)bits; break;
+        case NN_INT16:
+        case NN_FLOAT16:
+        case NN_BFLOAT16: ((uint16_t *)dst)[k] = (uint16_t)bits; break;
+        case NN_INT8:
+        case NN_UINT8: ((uint8_t *)dst)[k] = (uint8_t)bits; break;
         }
     }
 }
@@ -155,6 +149,12 @@ static bool is_native(elem e, nn_dtype dt) {
     case NN_FLOAT64: return e.kind == K_FLOAT && e.size == 8;
     case NN_INT64: return e.kind == K_INT && e.size == 8;
     case NN_BOOL: return false; /* bytes other than 0 and 1 are normalised */
+    case NN_INT32: return e.kind == K_INT && e.size == 4;
+    case NN_INT16: return e.kind == K_INT && e.size == 2;
+    case NN_INT8: return e.kind == K_INT && e.size == 1;
+    case NN_UINT8: return e.kind == K_UINT && e.size == 1;
+    case NN_FLOAT16: return e.kind == K_FLOAT && e.size == 2;
+    case NN_BFLOAT16: return e.kind == K_BF16 && e.size == 2;
     }
     return false;
 }
@@ -855,9 +855,9 @@ typedef struct st_dtype {
 static const st_dtype ST_DTYPES[] = {
     {"F32", {K_FLOAT, 4, false}, NN_FLOAT32}, {"F64", {K_FLOAT, 8, false}, NN_FLOAT64},
     {"I64", {K_INT, 8, false}, NN_INT64},     {"BOOL", {K_BOOL, 1, false}, NN_BOOL},
-    {"F16", {K_FLOAT, 2, false}, NN_FLOAT32}, {"BF16", {K_BF16, 2, false}, NN_FLOAT32},
-    {"I32", {K_INT, 4, false}, NN_INT64},     {"I16", {K_INT, 2, false}, NN_INT64},
-    {"I8", {K_INT, 1, false}, NN_INT64},      {"U8", {K_UINT, 1, false}, NN_INT64},
+    {"F16", {K_FLOAT, 2, false}, NN_FLOAT16}, {"BF16", {K_BF16, 2, false}, NN_BFLOAT16},
+    {"I32", {K_INT, 4, false}, NN_INT32},     {"I16", {K_INT, 2, false}, NN_INT16},
+    {"I8", {K_INT, 1, false}, NN_INT8},       {"U8", {K_UINT, 1, false}, NN_UINT8},
     {"U16", {K_UINT, 2, false}, NN_INT64},    {"U32", {K_UINT, 4, false}, NN_INT64},
 };
 #define ST_SUPPORTED "F64, F32, F16, BF16, I64, I32, I16, I8, U8, U16, U32, BOOL"
@@ -868,6 +868,12 @@ static const char *st_name_of(nn_dtype dt) {
     case NN_FLOAT64: return "F64";
     case NN_INT64: return "I64";
     case NN_BOOL: return "BOOL";
+    case NN_INT32: return "I32";
+    case NN_INT16: return "I16";
+    case NN_INT8: return "I8";
+    case NN_UINT8: return "U8";
+    case NN_FLOAT16: return "F16";
+    case NN_BFLOAT16: return "BF16";
     }
     return NULL;
 }
@@ -1346,12 +1352,22 @@ static const char *npy_descr_of(nn_dtype dt) {
     case NN_FLOAT64: return "<f8";
     case NN_INT64: return "<i8";
     case NN_BOOL: return "|b1";
+    case NN_INT32: return "<i4";
+    case NN_INT16: return "<i2";
+    case NN_INT8: return "|i1";
+    case NN_UINT8: return "|u1";
+    case NN_FLOAT16: return "<f2";
+    case NN_BFLOAT16: return NULL; /* NumPy has no bfloat16 */
     }
     return NULL;
 }
 
 static nn_status npy_emit(nn_ctx *ctx, sink *k, const void *arg) {
     nn_tensor *t = (nn_tensor *)arg;
+    if (!npy_descr_of(t->dtype))
+        return nn_error_set(&ctx->err, NN_ERR_TYPE,
+                            "NumPy has no %s dtype; convert the tensor first (.float())",
+                            nn_dtype_name(t->dtype));
     char h[400];
     int n = snprintf(h, sizeof h, "{'descr': '%s', 'fortran_order': False, 'shape': (",
                      npy_descr_of(t->dtype));
@@ -1555,17 +1571,17 @@ static bool npy_descr(const char *d, elem *e, nn_dtype *dt) {
     case 'f':
         if (size != 2 && size != 4 && size != 8) return false;
         *e = (elem){K_FLOAT, size, false};
-        *dt = size == 8 ? NN_FLOAT64 : NN_FLOAT32;
+        *dt = size == 8 ? NN_FLOAT64 : size == 4 ? NN_FLOAT32 : NN_FLOAT16;
         break;
     case 'i':
         if (size != 1 && size != 2 && size != 4 && size != 8) return false;
         *e = (elem){K_INT, size, false};
-        *dt = NN_INT64;
+        *dt = size == 8 ? NN_INT64 : size == 4 ? NN_INT32 : size == 2 ? NN_INT16 : NN_INT8;
         break;
     case 'u':
         if (size != 1 && size != 2 && size != 4) return false;
         *e = (elem){K_UINT, size, false};
-        *dt = NN_INT64;
+        *dt = size == 1 ? NN_UINT8 : NN_INT64;
         break;
     case 'b':
         if (size != 1) return false;

@@ -154,9 +154,21 @@ static void axpy_loop(char **d, const int64_t *s, int64_t n, void *argp) {
             *(int64_t *)(d[0] + i * s[0]) = (int64_t)((uint64_t) * (int64_t *)(d[0] + i * s[0]) +
                                                       (uint64_t)(int64_t)a->alpha * (uint64_t) *
                                                           (const int64_t *)(d[1] + i * s[1]));
-    } else {
+    } else if (a->dt == NN_BOOL) {
         for (int64_t i = 0; i < n; i++)
             *(uint8_t *)(d[0] + i * s[0]) |= *(const uint8_t *)(d[1] + i * s[1]) && a->alpha != 0;
+    } else if (nn_dtype_is_float(a->dt)) { /* float16, bfloat16: computed in float, rounded */
+        for (int64_t i = 0; i < n; i++)
+            nn_dtype_store(a->dt, d[0] + i * s[0],
+                           (float)nn_dtype_load(a->dt, d[0] + i * s[0]) +
+                               (float)a->alpha * (float)nn_dtype_load(a->dt, d[1] + i * s[1]));
+    } else { /* small ints: in int64, wrapped back */
+        for (int64_t i = 0; i < n; i++) {
+            uint64_t v =
+                (uint64_t)nn_dtype_load_int(a->dt, d[0] + i * s[0]) +
+                (uint64_t)(int64_t)a->alpha * (uint64_t)nn_dtype_load_int(a->dt, d[1] + i * s[1]);
+            nn_dtype_store(a->dt, d[0] + i * s[0], (double)(int64_t)v);
+        }
     }
 }
 

@@ -31,6 +31,9 @@ nn_tensor *nn_abs(nn_ctx *ctx, nn_tensor *a);
 nn_tensor *nn_sign(nn_ctx *ctx, nn_tensor *a);
 /* Either bound may be NAN for "none". */
 nn_tensor *nn_clamp(nn_ctx *ctx, nn_tensor *a, double lo, double hi);
+/* clamp with integer bounds: an integer or bool tensor stays integer (bool
+ * becomes int64), as torch.clamp(x, 2, 6) does; floats as nn_clamp. */
+nn_tensor *nn_clamp_int(nn_ctx *ctx, nn_tensor *a, double lo, double hi);
 nn_tensor *nn_where(nn_ctx *ctx, nn_tensor *cond, nn_tensor *a, nn_tensor *b);
 nn_tensor *nn_relu(nn_ctx *ctx, nn_tensor *a);
 nn_tensor *nn_leaky_relu(nn_ctx *ctx, nn_tensor *a, double negative_slope);

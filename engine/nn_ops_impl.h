@@ -105,9 +105,14 @@ nn_status nn_raw_add_into(nn_ctx *ctx, nn_tensor *dst, nn_tensor *src, double al
 #define NN_KERNEL_CLONES
 #endif
 
-/* The dtype of an input as a float compute type (ints and bools -> float32). */
+/* For the reductions that need a float input (mean, var, std, norm): set
+ * torch's RuntimeError for [dt] and return true; false for other ops. */
+bool nn_reduce_needs_float(nn_ctx *ctx, const char *op, nn_dtype dt);
+
+/* The dtype of an input as a float compute type (ints, bools, float16 and
+ * bfloat16 -> float32). */
 static inline nn_dtype nn_float_dtype(nn_dtype dt) {
-    return nn_dtype_is_float(dt) ? dt : NN_FLOAT32;
+    return dt == NN_FLOAT64 ? NN_FLOAT64 : NN_FLOAT32;
 }
 
 #endif

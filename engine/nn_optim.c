@@ -133,7 +133,7 @@ static nn_status check_params(nn_ctx *ctx, const char *k, nn_tensor *const *para
         char sh[128];
         if (!p)
             return nn_error_set(&ctx->err, NN_ERR_TYPE, "%s: parameter %d is missing (NULL)", k, i);
-        if (!nn_dtype_is_float(p->dtype))
+        if (!nn_dtype_is_float(p->dtype) || nn_dtype_is_narrow(p->dtype))
             return nn_error_set(&ctx->err, NN_ERR_TYPE,
                                 "%s: parameter %d (shape %s) is %s; only float32 and float64 "
                                 "tensors can be optimized",

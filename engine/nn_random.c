@@ -53,13 +53,7 @@ static int64_t walk_next(walk *w) {
 }
 
 static void put(nn_tensor *t, int64_t off, double v) {
-    void *base = t->storage->data;
-    switch (t->dtype) {
-    case NN_FLOAT32: ((float *)base)[off] = (float)v; break;
-    case NN_FLOAT64: ((double *)base)[off] = v; break;
-    case NN_INT64: ((int64_t *)base)[off] = (int64_t)v; break;
-    case NN_BOOL: ((uint8_t *)base)[off] = v != 0; break;
-    }
+    nn_dtype_store(t->dtype, (char *)t->storage->data + off * (int64_t)nn_dtype_size(t->dtype), v);
 }
 
 static nn_status need_float(nn_ctx *ctx, const nn_tensor *t, const char *fn) {
@@ -82,7 +76,12 @@ nn_status nn_tensor_uniform_gen_(nn_ctx *ctx, nn_tensor *t, double lo, double hi
     walk_init(&w, t);
     /* uniform_real_distribution: x * (to - from) + from in the tensor's
      * type, fused as torch's build fuses it. */
-    if (nn_tensor_is_contiguous(t)) {
+    if (nn_dtype_is_narrow(t->dtype)) {
+        /* float16/bfloat16: drawn in double and rounded (torch's own draws
+         * for these dtypes differ; see docs/language-tensors.md). */
+        for (int64_t i = 0; i < n; i++)
+            put(t, walk_next(&w), fma(nn_rng_uniform(rng), hi - lo, lo));
+    } else if (nn_tensor_is_contiguous(t)) {
         if (t->dtype == NN_FLOAT32)
             nn_rng_fill_uniform_f32(rng, (float *)t->storage->data + t->offset, n, (float)lo,
                                     (float)hi);
@@ -108,7 +107,7 @@ nn_status nn_tensor_normal_gen_(nn_ctx *ctx, nn_tensor *t, double mean, double s
         return ctx->err.code;
     nn_rng *rng = pick(ctx, gen);
     int64_t n = nn_tensor_numel(t);
-    if (n >= 16 && nn_tensor_is_contiguous(t)) {
+    if (n >= 16 && nn_tensor_is_contiguous(t) && !nn_dtype_is_narrow(t->dtype)) {
         if (t->dtype == NN_FLOAT32)
             nn_rng_fill_normal_f32(rng, (float *)t->storage->data + t->offset, n, (float)mean,
                                    (float)std);

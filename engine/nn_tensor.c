@@ -8,54 +8,248 @@
 #include "nn_mem.h"
 #include "nn_ops_impl.h"
 
+typedef struct dtype_info {
+    const char *name;
+    size_t size;
+    int category; /* 0 bool, 1 int, 2 float: PyTorch's categories */
+    nn_dtype compute;
+} dtype_info;
+
+static const dtype_info DTYPES[NN_DTYPE_COUNT] = {
+    [NN_FLOAT32] = {"float32", 4, 2, NN_FLOAT32}, [NN_FLOAT64] = {"float64", 8, 2, NN_FLOAT64},
+    [NN_INT64] = {"int64", 8, 1, NN_INT64},       [NN_BOOL] = {"bool", 1, 0, NN_BOOL},
+    [NN_INT32] = {"int32", 4, 1, NN_INT64},       [NN_INT16] = {"int16", 2, 1, NN_INT64},
+    [NN_INT8] = {"int8", 1, 1, NN_INT64},         [NN_UINT8] = {"uint8", 1, 1, NN_INT64},
+    [NN_FLOAT16] = {"float16", 2, 2, NN_FLOAT32}, [NN_BFLOAT16] = {"bfloat16", 2, 2, NN_FLOAT32},
+};
+
+static const dtype_info *info(nn_dtype dt) {
+    NN_ASSERT((unsigned)dt < NN_DTYPE_COUNT);
+    return &DTYPES[dt];
+}
+
 size_t nn_dtype_size(nn_dtype dt) {
-    switch (dt) {
-    case NN_FLOAT32: return 4;
-    case NN_FLOAT64: return 8;
-    case NN_INT64: return 8;
-    case NN_BOOL: return 1;
-    }
-    return 1;
+    return info(dt)->size;
 }
 
 const char *nn_dtype_name(nn_dtype dt) {
-    switch (dt) {
-    case NN_FLOAT32: return "float32";
-    case NN_FLOAT64: return "float64";
-    case NN_INT64: return "int64";
-    case NN_BOOL: return "bool";
-    }
-    return "?";
+    return (unsigned)dt < NN_DTYPE_COUNT ? DTYPES[dt].name : "?";
+}
+
+bool nn_dtype_from_name(const char *name, nn_dtype *out) {
+    for (int i = 0; i < NN_DTYPE_COUNT; i++)
+        if (strcmp(DTYPES[i].name, name) == 0) {
+            *out = (nn_dtype)i;
+            return true;
+        }
+    return false;
 }
 
 bool nn_dtype_is_float(nn_dtype dt) {
-    return dt == NN_FLOAT32 || dt == NN_FLOAT64;
+    return info(dt)->category == 2;
 }
 
-/* 0 bool, 1 int, 2 float: PyTorch's categories. */
+bool nn_dtype_is_int(nn_dtype dt) {
+    return info(dt)->category == 1;
+}
+
+bool nn_dtype_is_narrow(nn_dtype dt) {
+    return info(dt)->compute != dt;
+}
+
+nn_dtype nn_dtype_compute(nn_dtype dt) {
+    return info(dt)->compute;
+}
+
 static int category(nn_dtype dt) {
-    return dt == NN_BOOL ? 0 : dt == NN_INT64 ? 1 : 2;
+    return info(dt)->category;
 }
 
-/* PyTorch ranks operands: tensors with dims, then 0-dim tensors, then
- * wrapped numbers. A lower-ranked operand only matters when its category is
- * higher; then a 0-dim tensor brings its own dtype and a wrapped number the
- * default of its category. */
+nn_dtype nn_dtype_promote_types(nn_dtype a, nn_dtype b) {
+    if (a == b) return a;
+    if (category(a) != category(b)) return category(a) > category(b) ? a : b;
+    if (category(a) == 2) {
+        if ((a == NN_FLOAT16 && b == NN_BFLOAT16) || (a == NN_BFLOAT16 && b == NN_FLOAT16))
+            return NN_FLOAT32;
+        return nn_dtype_size(a) >= nn_dtype_size(b) ? a : b;
+    }
+    /* Integers: uint8 with int8 needs int16; otherwise the wider wins
+     * (uint8 is the narrowest besides int8). */
+    if (a == NN_UINT8 || b == NN_UINT8) {
+        nn_dtype other = a == NN_UINT8 ? b : a;
+        return other == NN_INT8 ? NN_INT16 : other;
+    }
+    return nn_dtype_size(a) >= nn_dtype_size(b) ? a : b;
+}
+
+bool nn_dtype_value_fits(nn_dtype dt, double v) {
+    switch (dt) {
+    case NN_INT64: return !(v < -9.2233720368547758e18 || v > 9.2233720368547758e18);
+    case NN_INT32: return !(v < -2147483648.0 || v > 2147483647.0);
+    case NN_INT16: return !(v < -32768.0 || v > 32767.0);
+    case NN_INT8: return !(v < -128.0 || v > 127.0);
+    case NN_UINT8: return !(v < 0.0 || v > 255.0) || (v < 0 && v > -1.0);
+    default: return true;
+    }
+}
+
+/* PyTorch's result_type: the operands fall in three classes, tensors with
+ * dims, 0-dim tensors and wrapped numbers (a Python float counts as the
+ * default float32), each promoted within itself; a lower class only
+ * matters when its category is higher (c10's combine_categories). */
 static int rank(const nn_tensor *t) {
     return t->is_wrapped_number ? 0 : t->ndim == 0 ? 1 : 2;
 }
 
-nn_dtype nn_dtype_promote(const nn_tensor *a, const nn_tensor *b) {
-    if (rank(a) != rank(b)) {
-        const nn_tensor *hi = rank(a) > rank(b) ? a : b, *lo = rank(a) > rank(b) ? b : a;
-        if (category(lo->dtype) <= category(hi->dtype)) return hi->dtype;
-        if (!lo->is_wrapped_number) return lo->dtype;
-        return category(lo->dtype) == 2 ? NN_FLOAT32 : NN_INT64;
+static int combine(int higher, int lower) {
+    if (higher < 0) return lower;
+    if (lower < 0) return higher;
+    if (category((nn_dtype)higher) == 2) return higher;
+    if (higher == NN_BOOL || category((nn_dtype)lower) == 2)
+        return nn_dtype_promote_types((nn_dtype)higher, (nn_dtype)lower);
+    return higher;
+}
+
+nn_dtype nn_dtype_result_type(const nn_tensor *const *ts, int n) {
+    int r[3] = {-1, -1, -1};
+    for (int i = 0; i < n; i++) {
+        const nn_tensor *t = ts[i];
+        nn_dtype dt = t->is_wrapped_number && category(t->dtype) == 2 ? NN_FLOAT32 : t->dtype;
+        int k = rank(t);
+        r[k] = r[k] < 0 ? (int)dt : (int)nn_dtype_promote_types((nn_dtype)r[k], dt);
     }
-    if (a->dtype == b->dtype) return a->dtype;
-    if (category(a->dtype) != category(b->dtype))
-        return category(a->dtype) > category(b->dtype) ? a->dtype : b->dtype;
-    return NN_FLOAT64; /* float32 with float64 */
+    int res = combine(r[2], combine(r[1], r[0]));
+    return res < 0 ? NN_FLOAT32 : (nn_dtype)res;
+}
+
+nn_dtype nn_dtype_promote(const nn_tensor *a, const nn_tensor *b) {
+    const nn_tensor *ts[2] = {a, b};
+    return nn_dtype_result_type(ts, 2);
+}
+
+const char *nn_dtype_scalar_name(nn_dtype dt) {
+    static const char *const names[NN_DTYPE_COUNT] = {
+        [NN_FLOAT32] = "Float", [NN_FLOAT64] = "Double",   [NN_INT64] = "Long", [NN_BOOL] = "Bool",
+        [NN_INT32] = "Int",     [NN_INT16] = "Short",      [NN_INT8] = "Char",  [NN_UINT8] = "Byte",
+        [NN_FLOAT16] = "Half",  [NN_BFLOAT16] = "BFloat16"};
+    return (unsigned)dt < NN_DTYPE_COUNT ? names[dt] : "?";
+}
+
+/* ---- element conversion ---- */
+
+static uint32_t f32_bits(float f) {
+    uint32_t u;
+    memcpy(&u, &f, sizeof u);
+    return u;
+}
+
+static float f32_from_bits(uint32_t u) {
+    float f;
+    memcpy(&f, &u, sizeof f);
+    return f;
+}
+
+/* Maratyszcza's FP16 conversions, which c10::Half uses: float arithmetic
+ * does the round-to-nearest-even. */
+uint16_t nn_f32_to_f16(float f) {
+    const float scale_to_inf = 0x1.0p+112f, scale_to_zero = 0x1.0p-110f;
+    float base = (fabsf(f) * scale_to_inf) * scale_to_zero;
+    const uint32_t w = f32_bits(f), shl1_w = w + w, sign = w & 0x80000000u;
+    uint32_t bias = shl1_w & 0xFF000000u;
+    if (bias < 0x71000000u) bias = 0x71000000u;
+    base = f32_from_bits((bias >> 1) + 0x07800000u) + base;
+    const uint32_t bits = f32_bits(base);
+    const uint32_t exp_bits = (bits >> 13) & 0x00007C00u, mantissa_bits = bits & 0x00000FFFu;
+    const uint32_t nonsign = exp_bits + mantissa_bits;
+    return (uint16_t)((sign >> 16) | (shl1_w > 0xFF000000u ? 0x7E00u : nonsign));
+}
+
+float nn_f16_to_f32(uint16_t h) {
+    const uint32_t w = (uint32_t)h << 16, sign = w & 0x80000000u, two_w = w + w;
+    const uint32_t exp_offset = 0xE0u << 23;
+    const float normalized = f32_from_bits((two_w >> 4) + exp_offset) * 0x1.0p-112f;
+    const float denormalized = f32_from_bits((two_w >> 17) | (126u << 23)) - 0.5f;
+    const uint32_t cutoff = 1u << 27;
+    return f32_from_bits(sign | (two_w < cutoff ? f32_bits(denormalized) : f32_bits(normalized)));
+}
+
+uint16_t nn_f32_to_bf16(float f) {
+    if (isnan(f)) return 0x7FC0;
+    uint32_t u = f32_bits(f);
+    return (uint16_t)((u + ((u >> 16) & 1) + 0x7FFFu) >> 16);
+}
+
+float nn_bf16_to_f32(uint16_t h) {
+    return f32_from_bits((uint32_t)h << 16);
+}
+
+/* float -> int32 as x86's cvttsd2si does it: NaN and out-of-range give
+ * INT32_MIN; narrower ints then keep the low bits. */
+static int32_t trunc_i32(double v) {
+    return (v > -2147483649.0 && v < 2147483648.0) ? (int32_t)v : INT32_MIN;
+}
+
+double nn_dtype_load(nn_dtype dt, const void *p) {
+    switch (dt) {
+    case NN_FLOAT32: return *(const float *)p;
+    case NN_FLOAT64: return *(const double *)p;
+    case NN_INT64: return (double)*(const int64_t *)p;
+    case NN_BOOL: return *(const uint8_t *)p;
+    case NN_INT32: return *(const int32_t *)p;
+    case NN_INT16: return *(const int16_t *)p;
+    case NN_INT8: return *(const int8_t *)p;
+    case NN_UINT8: return *(const uint8_t *)p;
+    case NN_FLOAT16: return nn_f16_to_f32(*(const uint16_t *)p);
+    case NN_BFLOAT16: return nn_bf16_to_f32(*(const uint16_t *)p);
+    }
+    return 0;
+}
+
+int64_t nn_dtype_load_int(nn_dtype dt, const void *p) {
+    switch (dt) {
+    case NN_INT64: return *(const int64_t *)p;
+    case NN_BOOL: return *(const uint8_t *)p;
+    case NN_INT32: return *(const int32_t *)p;
+    case NN_INT16: return *(const int16_t *)p;
+    case NN_INT8: return *(const int8_t *)p;
+    case NN_UINT8: return *(const uint8_t *)p;
+    default: return (int64_t)nn_dtype_load(dt, p);
+    }
+}
+
+void nn_dtype_store(nn_dtype dt, void *p, double v) {
+    switch (dt) {
+    case NN_FLOAT32: *(float *)p = (float)v; break;
+    case NN_FLOAT64: *(double *)p = v; break;
+    case NN_INT64: /* NaN and out-of-range values become INT64_MIN, as x86 and PyTorch do */
+        *(int64_t *)p =
+            (v >= -9.2233720368547758e18 && v < 9.2233720368547758e18) ? (int64_t)v : INT64_MIN;
+        break;
+    case NN_BOOL: *(uint8_t *)p = v != 0; break;
+    case NN_INT32: *(int32_t *)p = trunc_i32(v); break;
+    case NN_INT16: *(int16_t *)p = (int16_t)(uint16_t)(uint32_t)trunc_i32(v); break;
+    case NN_INT8: *(int8_t *)p = (int8_t)(uint8_t)(uint32_t)trunc_i32(v); break;
+    case NN_UINT8: *(uint8_t *)p = (uint8_t)(uint32_t)trunc_i32(v); break;
+    case NN_FLOAT16: *(uint16_t *)p = nn_f32_to_f16((float)v); break;
+    case NN_BFLOAT16: *(uint16_t *)p = nn_f32_to_bf16((float)v); break;
+    }
+}
+
+/* An integer into an integer dtype: wraps to the narrow type. */
+static void store_int(nn_dtype dt, void *p, int64_t v) {
+    switch (dt) {
+    case NN_INT64: *(int64_t *)p = v; break;
+    case NN_INT32: *(int32_t *)p = (int32_t)(uint32_t)(uint64_t)v; break;
+    case NN_INT16: *(int16_t *)p = (int16_t)(uint16_t)(uint64_t)v; break;
+    case NN_INT8: *(int8_t *)p = (int8_t)(uint8_t)(uint64_t)v; break;
+    case NN_UINT8: *(uint8_t *)p = (uint8_t)(uint64_t)v; break;
+    case NN_BOOL: *(uint8_t *)p = v != 0; break;
+    default: nn_dtype_store(dt, p, (double)v); break;
+    }
+}
+
+static bool is_int_like(nn_dtype dt) {
+    return category(dt) < 2;
 }
 
 /* ---- lifetime ---- */
@@ -153,7 +347,8 @@ nn_tensor *nn_full(nn_ctx *ctx, nn_dtype dt, int ndim, const int64_t *shape, dou
     nn_tensor *t = nn_tensor_empty(ctx, dt, ndim, shape);
     if (!t) return NULL;
     int64_t n = nn_tensor_numel(t);
-    void *d = t->storage->data;
+    char *d = t->storage->data;
+    size_t es = nn_dtype_size(dt);
     switch (dt) {
     case NN_FLOAT32:
         for (int64_t i = 0; i < n; i++) ((float *)d)[i] = (float)value;
@@ -165,6 +360,10 @@ nn_tensor *nn_full(nn_ctx *ctx, nn_dtype dt, int ndim, const int64_t *shape, dou
         for (int64_t i = 0; i < n; i++) ((int64_t *)d)[i] = (int64_t)value;
         break;
     case NN_BOOL: memset(d, value != 0, (size_t)n); break;
+    default:
+        if (n > 0) nn_dtype_store(dt, d, value);
+        for (int64_t i = 1; i < n; i++) memcpy(d + (size_t)i * es, d, es);
+        break;
     }
     return t;
 }
@@ -306,25 +505,11 @@ static int64_t flat_offset(const nn_tensor *t, int64_t i) {
 }
 
 static double load(nn_dtype dt, const void *base, int64_t off) {
-    switch (dt) {
-    case NN_FLOAT32: return ((const float *)base)[off];
-    case NN_FLOAT64: return ((const double *)base)[off];
-    case NN_INT64: return (double)((const int64_t *)base)[off];
-    case NN_BOOL: return ((const uint8_t *)base)[off];
-    }
-    return 0;
+    return nn_dtype_load(dt, (const char *)base + off * (int64_t)nn_dtype_size(dt));
 }
 
 static void store(nn_dtype dt, void *base, int64_t off, double v) {
-    switch (dt) {
-    case NN_FLOAT32: ((float *)base)[off] = (float)v; break;
-    case NN_FLOAT64: ((double *)base)[off] = v; break;
-    case NN_INT64: /* NaN and out-of-range values become INT64_MIN, as x86 and PyTorch do */
-        ((int64_t *)base)[off] =
-            (v >= -9.2233720368547758e18 && v < 9.2233720368547758e18) ? (int64_t)v : INT64_MIN;
-        break;
-    case NN_BOOL: ((uint8_t *)base)[off] = v != 0; break;
-    }
+    nn_dtype_store(dt, (char *)base + off * (int64_t)nn_dtype_size(dt), v);
 }
 
 double nn_tensor_get_flat(const nn_tensor *t, int64_t i) {
@@ -333,6 +518,11 @@ double nn_tensor_get_flat(const nn_tensor *t, int64_t i) {
 
 void nn_tensor_set_flat(nn_tensor *t, int64_t i, double v) {
     store(t->dtype, t->storage->data, flat_offset(t, i), v);
+}
+
+int64_t nn_tensor_get_flat_int(const nn_tensor *t, int64_t i) {
+    return nn_dtype_load_int(t->dtype, (const char *)t->storage->data +
+                                           flat_offset(t, i) * (int64_t)nn_dtype_size(t->dtype));
 }
 
 nn_status nn_tensor_item(nn_ctx *ctx, const nn_tensor *t, double *out) {
@@ -393,6 +583,11 @@ static void copy_loop(char **d, const int64_t *s, int64_t n, void *arg) {
             return;
         }
         for (int64_t i = 0; i < n; i++) memcpy(d[0] + i * s[0], d[1] + i * s[1], es);
+        return;
+    }
+    if (is_int_like(dts[0]) && is_int_like(dts[1])) { /* exact, wrapping */
+        for (int64_t i = 0; i < n; i++)
+            store_int(dts[0], d[0] + i * s[0], nn_dtype_load_int(dts[1], d[1] + i * s[1]));
         return;
     }
     for (int64_t i = 0; i < n; i++)

@@ -18,7 +18,24 @@
 
 #define NN_MAX_DIMS 8
 
-typedef enum nn_dtype { NN_FLOAT32, NN_FLOAT64, NN_INT64, NN_BOOL } nn_dtype;
+/* The first four are the compute dtypes the kernels (ops_*.c) handle. The
+ * narrow ones after them are storage dtypes: an op widens such inputs to
+ * their compute dtype (nn_dtype_compute) and rounds its result back to the
+ * promoted dtype, which is what PyTorch's CPU kernels do per element.
+ * Values are stable (checkpoints name dtypes by string, not by number). */
+typedef enum nn_dtype {
+    NN_FLOAT32,
+    NN_FLOAT64,
+    NN_INT64,
+    NN_BOOL,
+    NN_INT32,
+    NN_INT16,
+    NN_INT8,
+    NN_UINT8,
+    NN_FLOAT16,  /* IEEE binary16, stored as its bits (uint16_t) */
+    NN_BFLOAT16, /* the top 16 bits of a float32, stored as uint16_t */
+} nn_dtype;
+#define NN_DTYPE_COUNT 10
 
 typedef struct nn_ctx nn_ctx;
 typedef struct nn_node nn_node;
@@ -48,10 +65,45 @@ typedef struct nn_tensor {
 
 size_t nn_dtype_size(nn_dtype dt);
 const char *nn_dtype_name(nn_dtype dt); /* "float32", ... */
+/* The dtype named [name] ("float16", "int8", ...); false if none. */
+bool nn_dtype_from_name(const char *name, nn_dtype *out);
+/* Floating point: float16, bfloat16, float32, float64. */
 bool nn_dtype_is_float(nn_dtype dt);
+/* An integer dtype (not bool): int64, int32, int16, int8, uint8. */
+bool nn_dtype_is_int(nn_dtype dt);
+/* A storage-only dtype that ops widen (int32 ... bfloat16). */
+bool nn_dtype_is_narrow(nn_dtype dt);
+/* The dtype the kernels compute [dt] in: float16/bfloat16 -> float32,
+ * int32/int16/int8/uint8 -> int64, others themselves. */
+nn_dtype nn_dtype_compute(nn_dtype dt);
+/* PyTorch's torch.promote_types for two dtypes (no scalar rules). */
+nn_dtype nn_dtype_promote_types(nn_dtype a, nn_dtype b);
+/* Whether the double [v] converts to integer dtype [dt] without overflow
+ * (what torch.tensor([300], dtype=torch.uint8) checks); true for floats. */
+bool nn_dtype_value_fits(nn_dtype dt, double v);
+
+/* ---- element conversion, as PyTorch's CPU casts do ----
+ * float -> float16/bfloat16 rounds to nearest even, keeps NaN and inf;
+ * float16 overflows to inf. A double goes through float first, as c10 does.
+ * float -> integer truncates toward zero through int32 (x86's cvtt: NaN and
+ * out-of-range give INT32_MIN) and then wraps to the narrow type; int64 ->
+ * narrower ints wraps. Any -> bool is nonzero. */
+uint16_t nn_f32_to_f16(float f);
+float nn_f16_to_f32(uint16_t h);
+uint16_t nn_f32_to_bf16(float f);
+float nn_bf16_to_f32(uint16_t h);
+/* One element at [p] of dtype [dt] as double (int64 beyond 2^53 rounds). */
+double nn_dtype_load(nn_dtype dt, const void *p);
+void nn_dtype_store(nn_dtype dt, void *p, double v);
+/* One integer or bool element exactly. */
+int64_t nn_dtype_load_int(nn_dtype dt, const void *p);
 /* The dtype two operands compute in (PyTorch's promotion, with wrapped
  * scalars not widening a tensor's float type). */
 nn_dtype nn_dtype_promote(const nn_tensor *a, const nn_tensor *b);
+/* The same over [n] operands (torch.result_type). */
+nn_dtype nn_dtype_result_type(const nn_tensor *const *ts, int n);
+/* c10's ScalarType name: "Float", "Long", "Half", "BFloat16", ... */
+const char *nn_dtype_scalar_name(nn_dtype dt);
 
 /* ---- lifetime ---- */
 nn_tensor *nn_tensor_retain(nn_tensor *t);
@@ -93,6 +145,8 @@ static inline void *nn_tensor_data(const nn_tensor *t) {
 /* Element at flat row-major index [i] of the view, as double. */
 double nn_tensor_get_flat(const nn_tensor *t, int64_t i);
 void nn_tensor_set_flat(nn_tensor *t, int64_t i, double v);
+/* Integer or bool element at flat index [i], exactly (no double rounding). */
+int64_t nn_tensor_get_flat_int(const nn_tensor *t, int64_t i);
 /* The value of a one-element tensor. */
 nn_status nn_tensor_item(nn_ctx *ctx, const nn_tensor *t, double *out);
 /* Copy all elements, row-major, into [out] (numel doubles). */
@@ -112,7 +166,7 @@ nn_tensor *nn_tensor_contiguous_raw(nn_ctx *ctx, nn_tensor *t);
 /* Convert to [dt] without autograd (new tensor, or a reference when same). */
 nn_tensor *nn_tensor_cast_raw(nn_ctx *ctx, nn_tensor *t, nn_dtype dt);
 
-/* Convert [t] itself to float dtype [dt]: its data is replaced by a
+/* Convert [t] itself to float dtype [dt] (any of the four): its data is replaced by a
  * contiguous converted copy (the header, and so every holder of this
  * tensor, sees the new dtype; other views of the old storage keep the old
  * data). Its gradient is converted too. What module.double() does to each

@@ -133,6 +133,9 @@ static nn_tensor *binary(nn_ctx *ctx, nn_node *node, const binary_kernels *k, bo
     int64_t shape[NN_MAX_DIMS];
     if (!bshape(ctx, a, b, &nd, shape)) return NULL;
     nn_dtype dt = nn_dtype_promote(a, b);
+    /* bool with bool stays bool (add is or, mul is and, as in PyTorch):
+     * computed in int64, then made bool. */
+    bool to_bool = dt == NN_BOOL && !float_only && k->i64;
     if (dt == NN_BOOL) dt = NN_INT64;
     if (float_only || !k->i64) dt = nn_float_dtype(dt);
     nn_tensor *ca = nn_tensor_cast_raw(ctx, a, dt),
@@ -142,13 +145,28 @@ static nn_tensor *binary(nn_ctx *ctx, nn_node *node, const binary_kernels *k, bo
         run3(out, ca, cb, dt == NN_FLOAT32 ? k->f32 : dt == NN_FLOAT64 ? k->f64 : k->i64, NULL);
     nn_tensor_release(ca);
     nn_tensor_release(cb);
+    if (out && to_bool) {
+        nn_tensor *bl = nn_tensor_cast_raw(ctx, out, NN_BOOL);
+        nn_tensor_release(out);
+        out = bl;
+    }
     return out;
+}
+
+static bool both_bool(nn_node *node) {
+    return in0(node)->dtype == NN_BOOL && in1(node)->dtype == NN_BOOL;
 }
 
 nn_tensor *op_add_forward(nn_ctx *ctx, nn_node *node) {
     return binary(ctx, node, &k_add, false);
 }
 nn_tensor *op_sub_forward(nn_ctx *ctx, nn_node *node) {
+    if (both_bool(node)) {
+        nn_error_set(&ctx->err, NN_ERR_RUNTIME,
+                     "Subtraction, the `-` operator, with two bool tensors is not supported. Use "
+                     "the `^` or `logical_xor()` operator instead.");
+        return NULL;
+    }
     return binary(ctx, node, &k_sub, false);
 }
 nn_tensor *op_mul_forward(nn_ctx *ctx, nn_node *node) {
@@ -163,10 +181,8 @@ nn_tensor *op_pow_forward(nn_ctx *ctx, nn_node *node) {
         int64_t n = nn_tensor_numel(e);
         for (int64_t i = 0; i < n; i++)
             if (nn_tensor_get_flat(e, i) < 0) {
-                nn_error_set(&ctx->err, NN_ERR_VALUE,
-                             "pow: integers to negative integer powers are not allowed; "
-                             "use a float base (x.float() ** %g)",
-                             nn_tensor_get_flat(e, i));
+                nn_error_set(&ctx->err, NN_ERR_RUNTIME,
+                             "Integers to negative integer powers are not allowed.");
                 return NULL;
             }
     }
@@ -462,9 +478,32 @@ static void sign_i64(char **d, const int64_t *s, int64_t n, void *a) {
     }
 }
 
+/* clamp of an integer tensor by integer bounds (p.flags 1): stays integer.
+ * NaN bounds mean "none". */
+static void clamp_i64(char **d, const int64_t *s, int64_t n, void *a) {
+    const unary_arg *ua = a;
+    double lo = ua->p[0], hi = ua->p[1];
+    for (int64_t i = 0; i < n; i++) {
+        int64_t x = *(const int64_t *)(d[1] + i * s[1]);
+        if (lo == lo && (double)x < lo) x = (int64_t)lo;
+        if (hi == hi && (double)x > hi) x = (int64_t)hi;
+        *(int64_t *)(d[0] + i * s[0]) = x;
+    }
+}
+
 static nn_tensor *unary(nn_ctx *ctx, nn_node *node, const unary_kernels *k, nn_iter_loop i64) {
     nn_tensor *a = in0(node);
     unary_arg ua = {{node->p.f[0], node->p.f[1], 0, 0}};
+    if (a->dtype == NN_BOOL && (k == &k_neg || k == &k_abs)) {
+        nn_error_set(&ctx->err, NN_ERR_RUNTIME,
+                     k == &k_neg ? "Negation, the `-` operator, on a bool tensor is not supported. "
+                                   "If you are trying to invert a mask, use the `~` or "
+                                   "`logical_not()` operator instead."
+                                 : "\"abs_cpu\" not implemented for 'Bool'");
+        return NULL;
+    }
+    if (a->dtype == NN_BOOL && k == &k_sign) return nn_tensor_cast_raw(ctx, a, NN_BOOL);
+    if (k == &k_clamp && node->p.flags == 1 && !nn_dtype_is_float(a->dtype)) i64 = clamp_i64;
     if (i64 && !nn_dtype_is_float(a->dtype)) {
         nn_tensor *ca = nn_tensor_cast_raw(ctx, a, NN_INT64);
         nn_tensor *out = ca ? nn_tensor_empty(ctx, NN_INT64, a->ndim, a->shape) : NULL;
@@ -807,6 +846,13 @@ nn_tensor *nn_clamp(nn_ctx *ctx, nn_tensor *a, double lo, double hi) {
         return NULL;
     }
     return call1(ctx, NN_OP_CLAMP, a, lo, hi, 0);
+}
+nn_tensor *nn_clamp_int(nn_ctx *ctx, nn_tensor *a, double lo, double hi) {
+    if (!isnan(lo) && !isnan(hi) && lo > hi) {
+        nn_error_set(&ctx->err, NN_ERR_VALUE, "clamp: min %g is greater than max %g", lo, hi);
+        return NULL;
+    }
+    return call1(ctx, NN_OP_CLAMP, a, lo, hi, 1);
 }
 nn_tensor *nn_where(nn_ctx *ctx, nn_tensor *cond, nn_tensor *a, nn_tensor *b) {
     if (cond && cond->dtype != NN_BOOL) {

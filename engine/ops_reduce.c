@@ -59,10 +59,31 @@ static void over_input(const nn_tensor *o, int in_ndim, const bool *mask, bool k
     }
 }
 
+bool nn_reduce_needs_float(nn_ctx *ctx, const char *op, nn_dtype dt) {
+    const char *tn = nn_dtype_scalar_name(dt);
+    if (!strcmp(op, "mean"))
+        nn_error_set(&ctx->err, NN_ERR_RUNTIME,
+                     "mean(): could not infer output dtype. Input dtype must be either a floating "
+                     "point or complex dtype. Got: %s",
+                     tn);
+    else if (!strcmp(op, "norm"))
+        nn_error_set(&ctx->err, NN_ERR_RUNTIME,
+                     "norm(): input dtype should be either floating point or complex. Got %s "
+                     "instead.",
+                     tn);
+    else if (!strcmp(op, "var") || !strcmp(op, "std"))
+        nn_error_set(&ctx->err, NN_ERR_RUNTIME,
+                     "std and var only support floating point and complex dtypes");
+    else
+        return false;
+    return true;
+}
+
 static nn_tensor *need_float(nn_ctx *ctx, const char *op, const nn_tensor *a) {
-    nn_error_set(&ctx->err, NN_ERR_TYPE,
-                 "%s: needs a float tensor, got %s; convert it first (e.g. x.float())", op,
-                 nn_dtype_name(a->dtype));
+    if (!nn_reduce_needs_float(ctx, op, a->dtype))
+        nn_error_set(&ctx->err, NN_ERR_TYPE,
+                     "%s: needs a float tensor, got %s; convert it first (e.g. x.float())", op,
+                     nn_dtype_name(a->dtype));
     return NULL;
 }
 
@@ -757,6 +778,10 @@ static nn_tensor *arg_forward(nn_ctx *ctx, nn_node *node, bool is_max) {
     nn_tensor *x = in0(node);
     const char *name = is_max ? "argmax" : "argmin";
     nn_tensor *idx = NULL, *vals = NULL;
+    if (x->dtype == NN_BOOL) {
+        nn_error_set(&ctx->err, NN_ERR_RUNTIME, "\"%s_cpu\" not implemented for 'Bool'", name);
+        return NULL;
+    }
     if (node->p.flags) {
         if (nn_tensor_numel(x) == 0)
             return empty_error(ctx, name, x,

@@ -300,6 +300,7 @@ static nn_status cat_geometry(nn_ctx *ctx, nn_tensor *const *ts, int n, int64_t 
     nn_tensor acc;
     memset(&acc, 0, sizeof acc);
     acc.dtype = r->dtype;
+    acc.ndim = r->ndim; /* a tensor with dims, as every input */
     for (int i = 0; i < n; i++) {
         const nn_tensor *t = ts[i];
         acc.dtype = nn_dtype_promote(&acc, t);
@@ -573,9 +574,11 @@ typedef struct xfer_geom {
     }
 
 XFER_LOOP(gather_u8, uint8_t, f[q] = *e)
+XFER_LOOP(gather_u16, uint16_t, f[q] = *e)
 XFER_LOOP(gather_u32, uint32_t, f[q] = *e)
 XFER_LOOP(gather_u64, uint64_t, f[q] = *e)
 XFER_LOOP(set_u8, uint8_t, *e = f[q])
+XFER_LOOP(set_u16, uint16_t, *e = f[q])
 XFER_LOOP(set_u32, uint32_t, *e = f[q])
 XFER_LOOP(set_u64, uint64_t, *e = f[q])
 XFER_LOOP(add_f32, float, *e += f[q])
@@ -614,6 +617,8 @@ static nn_status xfer(nn_ctx *ctx, nn_tensor *t, nn_tensor *flat, const gather *
     } else if (mode == XFER_GATHER) {
         if (es == 1)
             gather_u8(td, fd, &x);
+        else if (es == 2)
+            gather_u16(td, fd, &x);
         else if (es == 4)
             gather_u32(td, fd, &x);
         else
@@ -621,6 +626,8 @@ static nn_status xfer(nn_ctx *ctx, nn_tensor *t, nn_tensor *flat, const gather *
     } else {
         if (es == 1)
             set_u8(td, fd, &x);
+        else if (es == 2)
+            set_u16(td, fd, &x);
         else if (es == 4)
             set_u32(td, fd, &x);
         else

@@ -26,19 +26,13 @@ const lang_print_opts lang_print_opts_default = {4, 1000, 3, 80, 0};
 /* ---- element access on any strided view ---- */
 
 static double elem_d(const nn_tensor *t, int64_t off) {
-    const void *p = t->storage->data;
-    switch (t->dtype) {
-    case NN_FLOAT32: return ((const float *)p)[off];
-    case NN_FLOAT64: return ((const double *)p)[off];
-    case NN_INT64: return (double)((const int64_t *)p)[off];
-    case NN_BOOL: return ((const bool *)p)[off] ? 1.0 : 0.0;
-    }
-    return 0.0;
+    return nn_dtype_load(t->dtype,
+                         (const char *)t->storage->data + off * (int64_t)nn_dtype_size(t->dtype));
 }
 
 static int64_t elem_i(const nn_tensor *t, int64_t off) {
-    if (t->dtype == NN_INT64) return ((const int64_t *)t->storage->data)[off];
-    return (int64_t)elem_d(t, off);
+    return nn_dtype_load_int(t->dtype, (const char *)t->storage->data +
+                                           off * (int64_t)nn_dtype_size(t->dtype));
 }
 
 /* ---- the formatter (torch._tensor_str._Formatter) ---- */
@@ -234,6 +228,7 @@ static int input_ndim(const nn_node *n, int i) {
 const char *lang_display_grad_fn_name(const nn_tensor *t) {
     const nn_node *n = t ? t->grad_fn : NULL;
     if (!n) return NULL;
+    if (n->op == NN_OP_TO && n->p.flags == NN_TO_ROUNDS_OP && n->in[0].fn) n = n->in[0].fn;
     bool all = n->p.n_dims <= 0;
     switch (n->op) {
     case NN_OP_ADD: return "AddBackward0";
@@ -371,8 +366,9 @@ void lang_display_tensor_repr(const nn_tensor *t, const char *grad_fn_name,
             snprintf(buf, sizeof buf, "dtype=torch.%s", nn_dtype_name(t->dtype));
             add_suffix(out, buf, indent, opts->linewidth, &last);
         }
-    } else if (t->dtype == NN_FLOAT64) {
-        add_suffix(out, "dtype=torch.float64", indent, opts->linewidth, &last);
+    } else if (t->dtype != NN_FLOAT32 && t->dtype != NN_INT64 && t->dtype != NN_BOOL) {
+        snprintf(buf, sizeof buf, "dtype=torch.%s", nn_dtype_name(t->dtype));
+        add_suffix(out, buf, indent, opts->linewidth, &last);
     }
     if (t->grad_fn) {
         if (!grad_fn_name) grad_fn_name = lang_display_grad_fn_name(t);

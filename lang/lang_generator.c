@@ -65,10 +65,8 @@ static bool state_tensor(lang_vm *vm, nn_rng *rng, lang_val *out) {
     uint8_t st[NN_RNG_STATE_BYTES];
     nn_rng_get_state(rng, st);
     int64_t n = NN_RNG_STATE_BYTES;
-    nn_tensor *t = nn_tensor_empty(lang_vm_ctx(vm), NN_INT64, 1, &n);
+    nn_tensor *t = nn_tensor_from_data(lang_vm_ctx(vm), NN_UINT8, 1, &n, st); /* as torch */
     if (!t) return lang_raise_engine(vm);
-    int64_t *d = nn_tensor_data(t);
-    for (int64_t i = 0; i < n; i++) d[i] = st[i];
     return lang_tensor_new(vm, t, out);
 }
 

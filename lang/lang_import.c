@@ -512,9 +512,12 @@ static bool torch_init(lang_vm *vm, lang_val mod) {
     static const struct {
         const char *name;
         nn_dtype dt;
-    } dtypes[] = {{"float", NN_FLOAT32},  {"float32", NN_FLOAT32}, {"float64", NN_FLOAT64},
-                  {"double", NN_FLOAT64}, {"int64", NN_INT64},     {"long", NN_INT64},
-                  {"bool", NN_BOOL}};
+    } dtypes[] = {{"float", NN_FLOAT32},     {"float32", NN_FLOAT32}, {"float64", NN_FLOAT64},
+                  {"double", NN_FLOAT64},    {"int64", NN_INT64},     {"long", NN_INT64},
+                  {"bool", NN_BOOL},         {"float16", NN_FLOAT16}, {"half", NN_FLOAT16},
+                  {"bfloat16", NN_BFLOAT16}, {"int32", NN_INT32},     {"int", NN_INT32},
+                  {"int16", NN_INT16},       {"short", NN_INT16},     {"int8", NN_INT8},
+                  {"uint8", NN_UINT8}};
     for (size_t i = 0; i < sizeof dtypes / sizeof dtypes[0]; i++)
         if (!lang_module_set(vm, mod, dtypes[i].name, lang_dtype_val(dtypes[i].dt))) return false;
     static const struct {

@@ -946,6 +946,16 @@ static bool m_float(lang_vm *vm, lang_val self, const lang_args *a, lang_val *ou
     return module_convert(vm, self, NN_FLOAT32, out);
 }
 
+static bool m_half(lang_vm *vm, lang_val self, const lang_args *a, lang_val *out) {
+    if (!lang_parse_args(vm, a, "half", "")) return false;
+    return module_convert(vm, self, NN_FLOAT16, out);
+}
+
+static bool m_bfloat16(lang_vm *vm, lang_val self, const lang_args *a, lang_val *out) {
+    if (!lang_parse_args(vm, a, "bfloat16", "")) return false;
+    return module_convert(vm, self, NN_BFLOAT16, out);
+}
+
 static bool m_to(lang_vm *vm, lang_val self, const lang_args *a, lang_val *out) {
     lang_val d = lang_none();
     nn_dtype dt;
@@ -1181,6 +1191,16 @@ static const lang_method module_methods[] = {
       "Convert every float parameter and buffer (and their gradients) to float64 in place; "
       "returns the module. Make optimizers after converting: one made before refuses to step.",
       "model.double()"}},
+    {"half",
+     m_half,
+     {"Module.half", "half()",
+      "Convert every float parameter and buffer to float16 in place; returns the module.",
+      "model.half()"}},
+    {"bfloat16",
+     m_bfloat16,
+     {"Module.bfloat16", "bfloat16()",
+      "Convert every float parameter and buffer to bfloat16 in place; returns the module.",
+      "model.bfloat16()"}},
     {"float",
      m_float,
      {"Module.float", "float()",

@@ -286,9 +286,9 @@ bool lang_format_value(lang_vm *vm, lang_val v, const char *spec, size_t spec_le
             return lang_raise(vm, LANG_ERR_TYPE,
                               "unsupported format string passed to Tensor.__format__");
         if (nn_tensor_item(vm->ctx, t, &d) != NN_OK) return lang_raise_engine(vm);
-        lang_val item = t->dtype == NN_BOOL    ? lang_bool(d != 0)
-                        : t->dtype == NN_INT64 ? lang_int((int64_t)d)
-                                               : lang_float(d);
+        lang_val item = t->dtype == NN_BOOL         ? lang_bool(d != 0)
+                        : nn_dtype_is_int(t->dtype) ? lang_int((int64_t)d)
+                                                    : lang_float(d);
         return lang_format_value(vm, item, spec, spec_len, out);
     }
     if (spec_len == 0) return lang_str(vm, v, out);

@@ -102,11 +102,12 @@ static void dtype_free(lang_obj *o) {
     (void)o;
 }
 
-static dtype_obj dtype_objs[4] = {
-    {{1 << 28, &lang_dtype_type}, NN_FLOAT32},
-    {{1 << 28, &lang_dtype_type}, NN_FLOAT64},
-    {{1 << 28, &lang_dtype_type}, NN_INT64},
-    {{1 << 28, &lang_dtype_type}, NN_BOOL},
+static dtype_obj dtype_objs[NN_DTYPE_COUNT] = {
+    {{1 << 28, &lang_dtype_type}, NN_FLOAT32}, {{1 << 28, &lang_dtype_type}, NN_FLOAT64},
+    {{1 << 28, &lang_dtype_type}, NN_INT64},   {{1 << 28, &lang_dtype_type}, NN_BOOL},
+    {{1 << 28, &lang_dtype_type}, NN_INT32},   {{1 << 28, &lang_dtype_type}, NN_INT16},
+    {{1 << 28, &lang_dtype_type}, NN_INT8},    {{1 << 28, &lang_dtype_type}, NN_UINT8},
+    {{1 << 28, &lang_dtype_type}, NN_FLOAT16}, {{1 << 28, &lang_dtype_type}, NN_BFLOAT16},
 };
 
 lang_val lang_dtype_val(nn_dtype dt) {
@@ -124,6 +125,8 @@ static bool dtype_getattr(lang_vm *vm, lang_obj *o, const char *name, lang_val *
     *found = true;
     if (!strcmp(name, "is_floating_point"))
         *out = lang_bool(nn_dtype_is_float(dt));
+    else if (!strcmp(name, "is_signed"))
+        *out = lang_bool(dt != NN_UINT8 && dt != NN_BOOL);
     else if (!strcmp(name, "itemsize"))
         *out = lang_int((int64_t)nn_dtype_size(dt));
     else
@@ -131,16 +134,17 @@ static bool dtype_getattr(lang_vm *vm, lang_obj *o, const char *name, lang_val *
     return true;
 }
 
-static const char *const dtype_fields[] = {"is_floating_point", "itemsize", NULL};
+static const char *const dtype_fields[] = {"is_floating_point", "is_signed", "itemsize", NULL};
 static const char *const *dtype_fieldnames(lang_obj *o) {
     return dtype_fields;
 }
 
 static const lang_help dtype_help = {
-    "dtype", "float32 | float64 | int64 | bool",
+    "dtype", "float32 | float64 | float16 | bfloat16 | int64 | int32 | int16 | int8 | uint8 | bool",
     "The element type of a tensor. float32 is the default for floating values, float64 for "
-    "gradient checks, int64 (long) for indices and class labels, bool for masks. `double` and "
-    "`long` are aliases; Python's float, int and bool also work as dtype= arguments "
+    "gradient checks, float16 (half) and bfloat16 for mixed-precision lessons, int64 (long) for "
+    "indices and class labels, int32 (int), int16 (short), int8 and uint8 for compact integers, "
+    "bool for masks. Python's float, int and bool also work as dtype= arguments "
     "(float64, int64, bool, as in torch).",
     "x = zeros(3, dtype=float64); x.dtype"};
 
@@ -154,6 +158,8 @@ const lang_type lang_dtype_type = {
 };
 
 static bool builtin_named(lang_val v, const char *name) {
+    if (lang_is_obj(v, &lang_typeobj_type))
+        return !strcmp(((const lang_typeobj *)v.u.o)->name, name);
     if (!lang_is_obj(v, &lang_builtin_type)) return false;
     const lang_builtin_obj *b = (const lang_builtin_obj *)v.u.o;
     return b->help && b->help->name && !strcmp(b->help->name, name);
@@ -172,9 +178,149 @@ bool lang_dtype_from(lang_vm *vm, lang_val v, const char *what, nn_dtype *out) {
         *out = NN_BOOL;
     else
         return lang_raise(vm, LANG_ERR_TYPE,
-                          "%s must be a dtype (float32, float64, int64, bool), not %s", what,
+                          "%s must be a torch.dtype (such as torch.float32), not %s", what,
                           lang_type_name(v));
     return true;
+}
+
+/* ---- torch.finfo / torch.iinfo ---- */
+
+typedef struct typeinfo_obj {
+    lang_obj hdr;
+    nn_dtype dt;
+} typeinfo_obj;
+
+typedef struct float_info {
+    int bits;
+    double max, eps, tiny, resolution;
+} float_info;
+
+static float_info finfo_of(nn_dtype dt) {
+    switch (dt) {
+    case NN_FLOAT16: return (float_info){16, 65504.0, 0x1p-10, 0x1p-14, 1e-3};
+    case NN_BFLOAT16: return (float_info){16, 0x1.fep127, 0x1p-7, 0x1p-126, 1e-2};
+    case NN_FLOAT64: return (float_info){64, 0x1.fffffffffffffp1023, 0x1p-52, 0x1p-1022, 1e-15};
+    default: return (float_info){32, 0x1.fffffep127, 0x1p-23, 0x1p-126, 1e-6};
+    }
+}
+
+static void iinfo_of(nn_dtype dt, int *bits, int64_t *lo, int64_t *hi) {
+    *bits = (int)nn_dtype_size(dt) * 8;
+    if (dt == NN_UINT8) {
+        *lo = 0, *hi = 255;
+    } else if (dt == NN_BOOL) {
+        *bits = 8, *lo = 0, *hi = 1;
+    } else {
+        *hi = (int64_t)(((uint64_t)1 << (*bits - 1)) - 1);
+        *lo = -*hi - 1;
+    }
+}
+
+static bool finfo_repr(lang_vm *vm, lang_obj *o, lang_buf *out) {
+    nn_dtype dt = ((typeinfo_obj *)o)->dt;
+    float_info f = finfo_of(dt);
+    lang_buf_printf(out,
+                    "finfo(resolution=%g, min=%g, max=%g, eps=%g, smallest_normal=%g, tiny=%g, "
+                    "dtype=%s)",
+                    f.resolution, -f.max, f.max, f.eps, f.tiny, f.tiny, nn_dtype_name(dt));
+    return true;
+}
+
+static bool finfo_getattr(lang_vm *vm, lang_obj *o, const char *name, lang_val *out, bool *found) {
+    nn_dtype dt = ((typeinfo_obj *)o)->dt;
+    float_info f = finfo_of(dt);
+    *found = true;
+    if (!strcmp(name, "bits"))
+        *out = lang_int(f.bits);
+    else if (!strcmp(name, "max"))
+        *out = lang_float(f.max);
+    else if (!strcmp(name, "min"))
+        *out = lang_float(-f.max);
+    else if (!strcmp(name, "eps"))
+        *out = lang_float(f.eps);
+    else if (!strcmp(name, "tiny") || !strcmp(name, "smallest_normal"))
+        *out = lang_float(f.tiny);
+    else if (!strcmp(name, "resolution"))
+        *out = lang_float(f.resolution);
+    else if (!strcmp(name, "dtype"))
+        return lang_str_new(vm, nn_dtype_name(dt), strlen(nn_dtype_name(dt)), out);
+    else
+        *found = false;
+    return true;
+}
+
+static bool iinfo_repr(lang_vm *vm, lang_obj *o, lang_buf *out) {
+    nn_dtype dt = ((typeinfo_obj *)o)->dt;
+    int bits;
+    int64_t lo, hi;
+    iinfo_of(dt, &bits, &lo, &hi);
+    lang_buf_printf(out, "iinfo(min=%lld, max=%lld, dtype=%s)", (long long)lo, (long long)hi,
+                    nn_dtype_name(dt));
+    return true;
+}
+
+static bool iinfo_getattr(lang_vm *vm, lang_obj *o, const char *name, lang_val *out, bool *found) {
+    nn_dtype dt = ((typeinfo_obj *)o)->dt;
+    int bits;
+    int64_t lo, hi;
+    iinfo_of(dt, &bits, &lo, &hi);
+    *found = true;
+    if (!strcmp(name, "bits"))
+        *out = lang_int(bits);
+    else if (!strcmp(name, "max"))
+        *out = lang_int(hi);
+    else if (!strcmp(name, "min"))
+        *out = lang_int(lo);
+    else if (!strcmp(name, "dtype"))
+        return lang_str_new(vm, nn_dtype_name(dt), strlen(nn_dtype_name(dt)), out);
+    else
+        *found = false;
+    return true;
+}
+
+static const char *const finfo_fields[] = {
+    "bits", "max", "min", "eps", "tiny", "smallest_normal", "resolution", "dtype", NULL};
+static const char *const *finfo_fieldnames(lang_obj *o) {
+    return finfo_fields;
+}
+static const char *const iinfo_fields[] = {"bits", "max", "min", "dtype", NULL};
+static const char *const *iinfo_fieldnames(lang_obj *o) {
+    return iinfo_fields;
+}
+
+static const lang_type finfo_type = {
+    .name = "finfo", .repr = finfo_repr, .getattr = finfo_getattr, .fields = finfo_fieldnames};
+static const lang_type iinfo_type = {
+    .name = "iinfo", .repr = iinfo_repr, .getattr = iinfo_getattr, .fields = iinfo_fieldnames};
+
+static bool typeinfo_new(lang_vm *vm, const lang_type *t, nn_dtype dt, lang_val *out) {
+    typeinfo_obj *o = lang_obj_new(vm, t, sizeof *o);
+    if (!o) return false;
+    o->dt = dt;
+    *out = lang_obj_val(&o->hdr);
+    return true;
+}
+
+static bool f_finfo(lang_vm *vm, const lang_args *a, lang_val *out) {
+    lang_val dv = lang_none();
+    nn_dtype dt = NN_FLOAT32;
+    if (!lang_parse_args(vm, a, "finfo", "|type", &dv)) return false;
+    if (dv.kind != LANG_NONE && !lang_dtype_from(vm, dv, "type", &dt)) return false;
+    if (!nn_dtype_is_float(dt))
+        return lang_raise(vm, LANG_ERR_TYPE,
+                          "torch.finfo() requires a floating point input type. Use torch.iinfo "
+                          "to handle 'torch.finfo'");
+    return typeinfo_new(vm, &finfo_type, dt, out);
+}
+
+static bool f_iinfo(lang_vm *vm, const lang_args *a, lang_val *out) {
+    lang_val dv;
+    nn_dtype dt;
+    if (!lang_parse_args(vm, a, "iinfo", "type", &dv) || !lang_dtype_from(vm, dv, "type", &dt))
+        return false;
+    if (nn_dtype_is_float(dt))
+        return lang_raise(vm, LANG_ERR_TYPE, "dtype torch.%s is not integral", nn_dtype_name(dt));
+    return typeinfo_new(vm, &iinfo_type, dt, out);
 }
 
 /* An optional dtype= argument: *given false when None. */
@@ -618,7 +764,7 @@ static bool nest_fill(lang_vm *vm, lang_val v, nest *ns, int d) {
             x = v.u.f, kind = 2;
         else if (t && nn_tensor_numel(t) == 1) {
             nn_tensor_to_doubles(t, &x);
-            kind = t->dtype == NN_BOOL ? 0 : t->dtype == NN_INT64 ? 1 : 2;
+            kind = t->dtype == NN_BOOL ? 0 : nn_dtype_is_int(t->dtype) ? 1 : 2;
         } else if (is_seq(v) || t) {
             return lang_raise(vm, LANG_ERR_VALUE,
                               "expected sequence of length %lld at dim %d (got a deeper item)",
@@ -733,6 +879,13 @@ bool lang_tensor_from_value(lang_vm *vm, lang_val v, int dtype, nn_tensor **out)
         *out = nn_tensor_from_data(ctx, NN_INT64, ns.ndim, ns.shape, iv);
         free(iv);
     } else {
+        for (int64_t k = 0; k < total; k++)
+            if (!nn_dtype_value_fits(dt, ns.vals[k])) {
+                free(ns.vals);
+                return lang_raise(vm, LANG_ERR_RUNTIME,
+                                  "value cannot be converted to type %s without overflow",
+                                  nn_dtype_name(dt));
+            }
         *out = nn_tensor_from_doubles(ctx, dt, ns.ndim, ns.shape, ns.vals);
     }
     free(ns.vals);
@@ -768,10 +921,8 @@ static bool tensor_arg(lang_vm *vm, lang_val v, const char *fname, const char *w
 
 static bool int_arg(lang_vm *vm, lang_val v, const char *what, int64_t *out) {
     nn_tensor *t = lang_tensor_of(v);
-    if (t && nn_tensor_numel(t) == 1 && t->dtype == NN_INT64) {
-        double d;
-        nn_tensor_to_doubles(t, &d);
-        *out = (int64_t)d;
+    if (t && nn_tensor_numel(t) == 1 && nn_dtype_is_int(t->dtype)) {
+        *out = nn_tensor_get_flat_int(t, 0);
         return true;
     }
     return lang_to_int(vm, v, what, out);
@@ -1275,6 +1426,13 @@ static bool f_where(lang_vm *vm, const lang_args *a, lang_val *out) {
     return wrap(vm, r, out);
 }
 
+/* Whether the given bounds are all Python ints (or bools): then an integer
+ * tensor stays integer, as torch's result_type of (tensor, int, int). */
+static bool int_bounds(lang_val lo, lang_val hi) {
+    return (lo.kind == LANG_NONE || lo.kind == LANG_INT || lo.kind == LANG_BOOL) &&
+           (hi.kind == LANG_NONE || hi.kind == LANG_INT || hi.kind == LANG_BOOL);
+}
+
 static bool clamp_bounds(lang_vm *vm, lang_val lo, lang_val hi, double *l, double *h) {
     *l = NAN;
     *h = NAN;
@@ -1293,7 +1451,7 @@ static bool f_clamp(lang_vm *vm, const lang_args *a, lang_val *out) {
     if (!lang_parse_args(vm, a, "clamp", "input|min,max", &x, &lo, &hi) ||
         !tensor_arg(vm, x, "clamp", "input", &t) || !clamp_bounds(vm, lo, hi, &l, &h))
         return false;
-    return wrap(vm, nn_clamp(CTX(vm), t, l, h), out);
+    return wrap(vm, (int_bounds(lo, hi) ? nn_clamp_int : nn_clamp)(CTX(vm), t, l, h), out);
 }
 
 static bool f_leaky_relu(lang_vm *vm, const lang_args *a, lang_val *out) {
@@ -1400,19 +1558,13 @@ static int64_t bcast_off(const nn_tensor *t, int nd, const int64_t *idx) {
 }
 
 static double load(const nn_tensor *t, int64_t off) {
-    const void *p = t->storage->data;
-    switch (t->dtype) {
-    case NN_FLOAT32: return ((const float *)p)[off];
-    case NN_FLOAT64: return ((const double *)p)[off];
-    case NN_INT64: return (double)((const int64_t *)p)[off];
-    case NN_BOOL: return ((const bool *)p)[off];
-    }
-    return 0;
+    return nn_dtype_load(t->dtype,
+                         (const char *)t->storage->data + off * (int64_t)nn_dtype_size(t->dtype));
 }
 
 static int64_t load_i(const nn_tensor *t, int64_t off) {
-    if (t->dtype == NN_INT64) return ((const int64_t *)t->storage->data)[off];
-    return (int64_t)load(t, off);
+    return nn_dtype_load_int(t->dtype, (const char *)t->storage->data +
+                                           off * (int64_t)nn_dtype_size(t->dtype));
 }
 
 static int64_t floordiv_i(int64_t x, int64_t y) {
@@ -1433,15 +1585,19 @@ static bool floor_mod(lang_vm *vm, nn_tensor *a, nn_tensor *b, bool mod, lang_va
     int64_t n = nn_tensor_numel(r), idx[NN_MAX_DIMS] = {0};
     for (int64_t k = 0; k < n; k++) {
         int64_t oa = bcast_off(a, nd, idx), ob = bcast_off(b, nd, idx);
-        if (dt == NN_INT64) {
+        if (nn_dtype_is_int(dt)) {
             int64_t x = load_i(a, oa), y = load_i(b, ob);
             if (y == 0) {
                 nn_tensor_release(r);
                 return lang_raise(vm, LANG_ERR_ZERO_DIVISION, "ZeroDivisionError");
             }
             int64_t q = floordiv_i(x, y);
-            ((int64_t *)r->storage->data)[k] =
-                mod ? (int64_t)((uint64_t)x - (uint64_t)q * (uint64_t)y) : q;
+            int64_t v = mod ? (int64_t)((uint64_t)x - (uint64_t)q * (uint64_t)y) : q;
+            if (dt == NN_INT64)
+                ((int64_t *)r->storage->data)[k] = v;
+            else /* small ints: in range after wrapping through int32 */
+                nn_dtype_store(dt, (char *)r->storage->data + k * (int64_t)nn_dtype_size(dt),
+                               (double)(int32_t)(uint32_t)(uint64_t)v);
         } else {
             double x = load(a, oa), y = load(b, ob), v;
             if (mod) {
@@ -2249,9 +2405,9 @@ static bool f_is_tensor(lang_vm *vm, const lang_args *a, lang_val *out) {
 #define SELF(v) (((tensor_obj *)(v).u.o)->t)
 
 static lang_val number_val(nn_dtype dt, double d) {
-    return dt == NN_BOOL    ? lang_bool(d != 0)
-           : dt == NN_INT64 ? lang_int((int64_t)d)
-                            : lang_float(d);
+    return dt == NN_BOOL         ? lang_bool(d != 0)
+           : nn_dtype_is_int(dt) ? lang_int((int64_t)d)
+                                 : lang_float(d);
 }
 
 static bool m_item(lang_vm *vm, lang_val self, const lang_args *a, lang_val *out) {
@@ -2261,9 +2417,8 @@ static bool m_item(lang_vm *vm, lang_val self, const lang_args *a, lang_val *out
         return lang_raise(vm, LANG_ERR_VALUE,
                           "a Tensor with %lld elements cannot be converted to Scalar",
                           (long long)nn_tensor_numel(t));
-    if (t->dtype == NN_INT64) {
-        int64_t off = t->offset;
-        *out = lang_int(((const int64_t *)t->storage->data)[off]);
+    if (nn_dtype_is_int(t->dtype)) {
+        *out = lang_int(nn_tensor_get_flat_int(t, 0));
         return true;
     }
     double d;
@@ -2274,8 +2429,8 @@ static bool m_item(lang_vm *vm, lang_val self, const lang_args *a, lang_val *out
 
 static bool tolist_rec(lang_vm *vm, const nn_tensor *t, int d, int64_t off, lang_val *out) {
     if (d == t->ndim) {
-        *out = t->dtype == NN_INT64 ? lang_int(((const int64_t *)t->storage->data)[off])
-                                    : number_val(t->dtype, load(t, off));
+        *out = nn_dtype_is_int(t->dtype) ? lang_int(load_i(t, off))
+                                         : number_val(t->dtype, load(t, off));
         return true;
     }
     if (!lang_list_new(vm, t->shape[d], out)) return false;
@@ -2630,6 +2785,12 @@ CONVERT(float, NN_FLOAT32)
 CONVERT(double, NN_FLOAT64)
 CONVERT(long, NN_INT64)
 CONVERT(bool, NN_BOOL)
+CONVERT(half, NN_FLOAT16)
+CONVERT(bfloat16, NN_BFLOAT16)
+CONVERT(int, NN_INT32)
+CONVERT(short, NN_INT16)
+CONVERT(char, NN_INT8)
+CONVERT(byte, NN_UINT8)
 #undef CONVERT
 
 static bool m_to(lang_vm *vm, lang_val self, const lang_args *a, lang_val *out) {
@@ -2651,6 +2812,41 @@ static bool m_to(lang_vm *vm, lang_val self, const lang_args *a, lang_val *out) 
     nn_dtype dt;
     if (!lang_dtype_from(vm, dtv, "dtype", &dt)) return false;
     return convert(vm, self, dt, out);
+}
+
+/* torch's legacy tensor type names, "torch.FloatTensor" ... */
+static const char *const TYPE_NAMES[NN_DTYPE_COUNT] = {
+    [NN_FLOAT32] = "torch.FloatTensor", [NN_FLOAT64] = "torch.DoubleTensor",
+    [NN_INT64] = "torch.LongTensor",    [NN_BOOL] = "torch.BoolTensor",
+    [NN_INT32] = "torch.IntTensor",     [NN_INT16] = "torch.ShortTensor",
+    [NN_INT8] = "torch.CharTensor",     [NN_UINT8] = "torch.ByteTensor",
+    [NN_FLOAT16] = "torch.HalfTensor",  [NN_BFLOAT16] = "torch.BFloat16Tensor",
+};
+
+/* type(): the type name; type(dtype) or type('torch.IntTensor'): convert. */
+static bool m_type(lang_vm *vm, lang_val self, const lang_args *a, lang_val *out) {
+    lang_val dv = lang_none();
+    if (!lang_parse_args(vm, a, "type", "|dtype", &dv)) return false;
+    if (dv.kind == LANG_NONE)
+        return lang_str_new(vm, TYPE_NAMES[SELF(self)->dtype],
+                            strlen(TYPE_NAMES[SELF(self)->dtype]), out);
+    if (lang_is_obj(dv, &lang_str_type)) {
+        const char *name = lang_str_cstr(dv);
+        for (int i = 0; i < NN_DTYPE_COUNT; i++)
+            if (!strcmp(TYPE_NAMES[i], name)) return convert(vm, self, (nn_dtype)i, out);
+        return lang_raise(vm, LANG_ERR_VALUE, "invalid type: '%s'", name);
+    }
+    nn_dtype dt;
+    if (!lang_dtype_from(vm, dv, "dtype", &dt)) return false;
+    return convert(vm, self, dt, out);
+}
+
+/* The address of element 0: views of one storage at one offset compare
+ * equal, and it moves by offset * element_size, as torch's. */
+static bool m_data_ptr(lang_vm *vm, lang_val self, const lang_args *a, lang_val *out) {
+    if (!lang_parse_args(vm, a, "data_ptr", "")) return false;
+    *out = lang_int((int64_t)(uintptr_t)nn_tensor_data(SELF(self)));
+    return true;
 }
 
 static bool m_type_as(lang_vm *vm, lang_val self, const lang_args *a, lang_val *out) {
@@ -3380,11 +3576,10 @@ bool lang_tensor_install(lang_vm *vm) {
     static const struct {
         const char *name;
         nn_dtype dt;
-    } names[] = {{"float32", NN_FLOAT32},
-                 {"float64", NN_FLOAT64},
-                 {"int64", NN_INT64},
-                 {"double", NN_FLOAT64},
-                 {"long", NN_INT64}};
+    } names[] = {{"float32", NN_FLOAT32},   {"float64", NN_FLOAT64}, {"int64", NN_INT64},
+                 {"double", NN_FLOAT64},    {"long", NN_INT64},      {"float16", NN_FLOAT16},
+                 {"bfloat16", NN_BFLOAT16}, {"int32", NN_INT32},     {"int16", NN_INT16},
+                 {"int8", NN_INT8},         {"uint8", NN_UINT8}};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (!lang_vm_set_global(vm, names[i].name, lang_dtype_val(names[i].dt))) return false;
     return true;
@@ -3668,6 +3863,23 @@ static const lang_method tensor_methods[] = {
      {"Tensor.double", "double()", "Convert to float64 (for gradient checks).", "x.double()"}},
     {"long", m_long, {"Tensor.long", "long()", "Convert to int64.", "pred.long()"}},
     {"bool", m_bool, {"Tensor.bool", "bool()", "Convert to bool.", "x.bool()"}},
+    {"half", m_half, {"Tensor.half", "half()", "Convert to float16.", "x.half()"}},
+    {"bfloat16",
+     m_bfloat16,
+     {"Tensor.bfloat16", "bfloat16()", "Convert to bfloat16.", "x.bfloat16()"}},
+    {"int", m_int, {"Tensor.int", "int()", "Convert to int32.", "x.int()"}},
+    {"short", m_short, {"Tensor.short", "short()", "Convert to int16.", "x.short()"}},
+    {"char", m_char, {"Tensor.char", "char()", "Convert to int8.", "x.char()"}},
+    {"byte", m_byte, {"Tensor.byte", "byte()", "Convert to uint8.", "x.byte()"}},
+    {"type",
+     m_type,
+     {"Tensor.type", "type(dtype=None)",
+      "The legacy type name ('torch.FloatTensor'), or a copy converted to dtype.", "x.type()"}},
+    {"data_ptr",
+     m_data_ptr,
+     {"Tensor.data_ptr", "data_ptr()",
+      "The address of the first element (equal for views that start at the same element).",
+      "y.data_ptr() == x.data_ptr()"}},
     {"to",
      m_to,
      {"Tensor.to", "to(dtype)",
@@ -3677,8 +3889,8 @@ static const lang_method tensor_methods[] = {
      {"Tensor.type_as", "type_as(other)", "Convert to other's dtype.", "x.type_as(w)"}},
     {"is_floating_point",
      m_is_floating_point,
-     {"Tensor.is_floating_point", "is_floating_point()", "Whether the dtype is float32 or float64.",
-      "x.is_floating_point()"}},
+     {"Tensor.is_floating_point", "is_floating_point()",
+      "Whether the dtype is a floating point one.", "x.is_floating_point()"}},
     {"is_contiguous",
      m_is_contiguous,
      {"Tensor.is_contiguous", "is_contiguous()",
@@ -3796,6 +4008,14 @@ const lang_builtin_def lang_tensor_builtins[] = {
      f_full_like,
      {"full_like", "full_like(input, fill_value, dtype=None, requires_grad=False)",
       "[fill_value] everywhere, with the shape and dtype of input.", "full_like(x, 7)"}},
+    {"finfo",
+     f_finfo,
+     {"finfo", "finfo(type=float32)",
+      "Limits of a float dtype: bits, max, min, eps, tiny (smallest normal), resolution.",
+      "finfo(float16).max"}},
+    {"iinfo",
+     f_iinfo,
+     {"iinfo", "iinfo(type)", "Limits of an integer dtype: bits, max, min.", "iinfo(int8).max"}},
     {"is_tensor",
      f_is_tensor,
      {"is_tensor", "is_tensor(obj)", "True when obj is a Tensor.", "is_tensor(x)"}},

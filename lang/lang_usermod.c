@@ -791,18 +791,60 @@ static bool f_register_forward_pre_hook(lang_vm *vm, const lang_args *a, lang_va
     return add_hook(vm, a, "register_forward_pre_hook", true, out);
 }
 
+/* Convert every float parameter and buffer of the module tree (and their
+ * gradients) to [dt] in place, as Module.half() / .to(dtype) do. */
+static bool convert_floats(lang_vm *vm, const lang_args *a, nn_dtype dt, lang_val *out) {
+    lang_args self_only = {1, a->pos, 0, NULL, NULL};
+    lang_val lists[2];
+    if (!f_parameters(vm, &self_only, &lists[0])) return false;
+    if (!f_buffers(vm, &self_only, &lists[1])) {
+        lang_val_release(lists[0]);
+        return false;
+    }
+    bool ok = true;
+    for (int l = 0; l < 2; l++)
+        for (int64_t k = 0; ok && k < lang_seq_len(lists[l]); k++) {
+            nn_tensor *t = lang_tensor_of(lang_seq_items(lists[l])[k]);
+            if (t && nn_dtype_is_float(t->dtype) && nn_tensor_convert_(lang_vm_ctx(vm), t, dt))
+                ok = lang_raise_engine(vm);
+        }
+    lang_val_release(lists[0]);
+    lang_val_release(lists[1]);
+    if (ok) *out = lang_val_retain(a->pos[0]);
+    return ok;
+}
+
 /* to(device) / cpu() / cuda(): nndb runs on the CPU; the module is returned
- * unchanged. to(dtype) converts nothing yet and says so. */
+ * unchanged. to(dtype) converts the float parameters and buffers. */
 static bool f_to(lang_vm *vm, const lang_args *a, lang_val *out) {
     modstate *st;
     if (!self_arg(vm, a, "to", &st)) return false;
     for (int k = 1; k < a->n; k++)
-        if (lang_is_obj(a->pos[k], &lang_dtype_type))
-            return lang_raise(vm, LANG_ERR_RUNTIME,
-                              "Module.to(dtype) for a user module is not available in nndb yet");
+        if (lang_is_obj(a->pos[k], &lang_dtype_type)) {
+            nn_dtype dt;
+            if (!lang_dtype_from(vm, a->pos[k], "dtype", &dt)) return false;
+            if (!nn_dtype_is_float(dt))
+                return lang_raise(vm, LANG_ERR_TYPE,
+                                  "nn.Module.to only accepts floating point or complex dtypes, "
+                                  "but got desired dtype=torch.%s",
+                                  nn_dtype_name(dt));
+            return convert_floats(vm, a, dt, out);
+        }
     *out = lang_val_retain(a->pos[0]);
     return true;
 }
+
+#define CONVERT_MODULE(name, DT)                                                                   \
+    static bool f_##name(lang_vm *vm, const lang_args *a, lang_val *out) {                         \
+        modstate *st;                                                                              \
+        if (!self_arg(vm, a, #name, &st)) return false;                                            \
+        return convert_floats(vm, a, DT, out);                                                     \
+    }
+CONVERT_MODULE(half, NN_FLOAT16)
+CONVERT_MODULE(bfloat16, NN_BFLOAT16)
+CONVERT_MODULE(float, NN_FLOAT32)
+CONVERT_MODULE(double, NN_FLOAT64)
+#undef CONVERT_MODULE
 
 static bool f_requires_grad_(lang_vm *vm, const lang_args *a, lang_val *out) {
     modstate *st;
@@ -1447,7 +1489,13 @@ static const lang_builtin_def module_methods[] = {
       "hook(module, inputs, output) after each forward; a non-None result replaces the output."),
     F("register_forward_pre_hook", f_register_forward_pre_hook, "register_forward_pre_hook(hook)",
       "hook(module, inputs) before each forward; a non-None result replaces the inputs."),
-    F("to", f_to, "to(device)", "Returns the module (nndb computes on the CPU)."),
+    F("to", f_to, "to(device or dtype)",
+      "Returns the module (nndb computes on the CPU); a float dtype converts the float "
+      "parameters and buffers in place."),
+    F("half", f_half, "half()", "Float parameters and buffers to float16, in place."),
+    F("bfloat16", f_bfloat16, "bfloat16()", "Float parameters and buffers to bfloat16, in place."),
+    F("float", f_float, "float()", "Float parameters and buffers to float32, in place."),
+    F("double", f_double, "double()", "Float parameters and buffers to float64, in place."),
     F("cpu", f_to, "cpu()", "Returns the module."),
     F("cuda", f_to, "cuda()", "Returns the module (nndb has no CUDA)."),
     F("requires_grad_", f_requires_grad_, "requires_grad_(requires_grad=True)",

@@ -937,7 +937,7 @@ static bool nest_fill(lang_vm *vm, lang_val v, nest_state *st, int depth, int64_
         d = v.u.f, kind = 2;
     else if (t && nn_tensor_numel(t) == 1 && t->ndim == 0) {
         if (nn_tensor_item(vm->ctx, t, &d) != NN_OK) return lang_raise_engine(vm);
-        kind = t->dtype == NN_BOOL ? 0 : t->dtype == NN_INT64 ? 1 : 2;
+        kind = t->dtype == NN_BOOL ? 0 : nn_dtype_is_int(t->dtype) ? 1 : 2;
     } else {
         char pos[128];
         pos_text(pos, sizeof pos, idx, depth);

@@ -34,8 +34,13 @@ NNDB_DTYPE = {"f": "float32", "i": "int64", "u": "int64", "b": "bool"}
 
 
 def nndb_dtype(dt):
+    """The dtype nndb loads [dt] as: its own where nndb has it (as torch)."""
     if dt.kind == "f":
-        return "float64" if dt.itemsize == 8 else "float32"
+        return {8: "float64", 4: "float32", 2: "float16"}[dt.itemsize]
+    if dt.kind == "i":
+        return {8: "int64", 4: "int32", 2: "int16", 1: "int8"}[dt.itemsize]
+    if dt.kind == "u" and dt.itemsize == 1:
+        return "uint8"
     return NNDB_DTYPE[dt.kind]
 
 
@@ -151,8 +156,10 @@ def st_fixtures(lines):
     for key, v in expect:
         a = np.asarray(v)
         kind = "float64" if a.dtype == np.float64 else nndb_dtype(a.dtype)
-        if key in ("half", "brain"):
-            kind = "float32"
+        if key == "half":
+            kind = "float16"
+        if key == "brain":
+            kind = "bfloat16"
         lines.append(line(["st", path, key, kind, a.ndim, *a.shape, a.size, *fmt_values(a)]))
 
 

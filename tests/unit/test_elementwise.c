@@ -248,7 +248,7 @@ NN_TEST(elementwise_int_pow_negative_exponent_is_an_error) {
     nn_tensor *a = tu_tensor(ctx, NN_INT64, 1, TU_SHAPE(2), TU_VALS(2, 3));
     nn_tensor *e = tu_tensor(ctx, NN_INT64, 1, TU_SHAPE(2), TU_VALS(-1, 2));
     nn_tensor *r = nn_pow(ctx, a, e);
-    CHECK_MSG(r == NULL && nn_ctx_status(ctx) == NN_ERR_VALUE,
+    CHECK_MSG(r == NULL && nn_ctx_status(ctx) == NN_ERR_RUNTIME,
               "int64 2 ** -1 gave %g instead of an error", r ? nn_tensor_get_flat(r, 0) : 0.0);
     nn_tensor_release(r);
     nn_tensor_release(a);

@@ -260,8 +260,9 @@ NN_TEST(tensor_scalars_and_promotion) {
     /* ...and a higher category gives that category's default type. */
     CHECK(nn_dtype_promote(i64, w) == NN_FLOAT32 && nn_dtype_promote(bl, w) == NN_FLOAT32);
     CHECK(nn_dtype_promote(bl, wi) == NN_INT64);
-    /* Two wrapped numbers promote as plain tensors. */
-    CHECK(nn_dtype_promote(w, wi) == NN_FLOAT64);
+    /* Two wrapped numbers: a Python float counts as the default float32
+     * (torch.where(mask, 1.0, 0.0) is float32). */
+    CHECK(nn_dtype_promote(w, wi) == NN_FLOAT32 && nn_dtype_promote(w, w) == NN_FLOAT32);
     nn_tensor *ts[] = {s, w, f32, f64, i64, bl, wi, wb};
     release_all(ts, 8);
     nn_ctx_free(ctx);
@@ -648,5 +649,65 @@ NN_TEST(tensor_empty_with_huge_dim_is_an_error) {
     t = nn_zeros(ctx, NN_FLOAT32, 3, TU_SHAPE(0, 1000, 3));
     CHECK(t != NULL && nn_tensor_numel(t) == 0);
     nn_tensor_release(t);
+    nn_ctx_free(ctx);
+}
+
+/* float -> float16 / bfloat16 round to nearest even: a value exactly
+ * between two representable ones goes to the one with an even mantissa. */
+NN_TEST(tensor_half_bfloat16_round_to_nearest_even) {
+    /* float16 near 1: spacing 2^-10. 1 + 2^-11 ties between 1 (even) and
+     * 1 + 2^-10 (odd): goes down; 1 + 3*2^-11 ties up to 1 + 2^-9. */
+    CHECK(nn_f32_to_f16(1.0f) == 0x3C00);
+    CHECK(nn_f32_to_f16(1.0f + 0x1p-11f) == 0x3C00);
+    CHECK(nn_f32_to_f16(1.0f + 3 * 0x1p-11f) == 0x3C02);
+    CHECK(nn_f32_to_f16(1.0f + 0x1p-11f + 0x1p-20f) == 0x3C01); /* above the tie */
+    CHECK(nn_f32_to_f16(65504.0f) == 0x7BFF);
+    CHECK(nn_f32_to_f16(65519.0f) == 0x7BFF); /* below the rounding point to inf */
+    CHECK(nn_f32_to_f16(65520.0f) == 0x7C00); /* overflows to inf */
+    CHECK(nn_f32_to_f16(-INFINITY) == 0xFC00);
+    CHECK((nn_f32_to_f16(NAN) & 0x7C00) == 0x7C00 && (nn_f32_to_f16(NAN) & 0x3FF) != 0);
+    CHECK(nn_f32_to_f16(0x1p-24f) == 0x0001); /* the smallest subnormal */
+    CHECK(nn_f32_to_f16(0x1p-25f) == 0x0000); /* a tie with 0, which is even */
+    CHECK(nn_f16_to_f32(0x3555) == 0.333251953125f);
+    CHECK(nn_f16_to_f32(0x0001) == 0x1p-24f && isinf(nn_f16_to_f32(0x7C00)));
+    /* bfloat16: 1 + 2^-8 ties between 1 and 1 + 2^-7: down; 1 + 3*2^-8 up. */
+    CHECK(nn_f32_to_bf16(1.0f + 0x1p-8f) == 0x3F80);
+    CHECK(nn_f32_to_bf16(1.0f + 3 * 0x1p-8f) == 0x3F82);
+    CHECK(nn_f32_to_bf16(0.1f) == 0x3DCD && nn_bf16_to_f32(0x3DCD) == 0.10009765625f);
+    CHECK(nn_f32_to_bf16(NAN) == 0x7FC0 && nn_f32_to_bf16(INFINITY) == 0x7F80);
+    /* A double goes through float first, as c10 does. */
+    uint16_t h;
+    nn_dtype_store(NN_FLOAT16, &h, 0.1);
+    CHECK(h == 0x2E66);
+}
+
+/* float -> int truncates toward zero through int32 and wraps; int64 ->
+ * narrower ints wraps (PyTorch's CPU casts on x86). */
+NN_TEST(tensor_int_conversions_wrap) {
+    nn_ctx *ctx = nn_ctx_new(0);
+    int64_t n = 5;
+    nn_tensor *f = nn_tensor_from_doubles(ctx, NN_FLOAT32, 1, &n,
+                                          (const double[]){-3.7, 300.0, 1e10, NAN, -1.5});
+    nn_tensor *i8 = nn_tensor_cast_raw(ctx, f, NN_INT8), *u8 = nn_tensor_cast_raw(ctx, f, NN_UINT8);
+    nn_tensor *i32 = nn_tensor_cast_raw(ctx, f, NN_INT32);
+    CHECK(i8 && u8 && i32);
+    if (i8 && u8 && i32) {
+        CHECK(nn_tensor_get_flat_int(i8, 0) == -3 && nn_tensor_get_flat_int(i8, 1) == 44);
+        CHECK(nn_tensor_get_flat_int(i8, 2) == 0 && nn_tensor_get_flat_int(i8, 3) == 0);
+        CHECK(nn_tensor_get_flat_int(u8, 1) == 44 && nn_tensor_get_flat_int(u8, 4) == 255);
+        CHECK(nn_tensor_get_flat_int(i32, 2) == INT32_MIN &&
+              nn_tensor_get_flat_int(i32, 3) == INT32_MIN);
+    }
+    int64_t two = 2;
+    nn_tensor *big = nn_tensor_from_data(ctx, NN_INT64, 1, &two, (const int64_t[]){200, -200});
+    nn_tensor *w = big ? nn_tensor_cast_raw(ctx, big, NN_INT8) : NULL;
+    CHECK(w && nn_tensor_get_flat_int(w, 0) == -56 && nn_tensor_get_flat_int(w, 1) == 56);
+    CHECK(nn_dtype_promote_types(NN_INT8, NN_UINT8) == NN_INT16);
+    CHECK(nn_dtype_promote_types(NN_FLOAT16, NN_BFLOAT16) == NN_FLOAT32);
+    CHECK(nn_dtype_promote_types(NN_INT32, NN_INT64) == NN_INT64);
+    CHECK(nn_dtype_promote_types(NN_INT8, NN_FLOAT16) == NN_FLOAT16);
+    CHECK(!nn_dtype_value_fits(NN_UINT8, 300) && nn_dtype_value_fits(NN_INT8, -3.7));
+    nn_tensor *ts[] = {f, i8, u8, i32, big, w};
+    for (int i = 0; i < 6; i++) nn_tensor_release(ts[i]);
     nn_ctx_free(ctx);
 }
