@@ -35,5 +35,7 @@ extern const lang_builtin_def
 
 extern const lang_builtin_def
     lang_tensor_ops_builtins[]; /* sin, cumsum, sort, gather, einsum, ... (lang_tensor_ops.c) */
+extern const lang_builtin_def
+    lang_tensor_more_builtins[]; /* pad, unbind, amax, l1_loss, ... (lang_tensor_more.c) */
 
 #endif

@@ -1413,6 +1413,12 @@ static bool f_add(lang_vm *vm, const lang_args *a, lang_val *out) {
 
 static bool f_where(lang_vm *vm, const lang_args *a, lang_val *out) {
     lang_val c, x, y;
+    if (a->n == 1 && a->nkw == 0) { /* where(condition) is nonzero(condition, as_tuple=True) */
+        lang_val t = lang_bool(true);
+        const char *kn = "as_tuple";
+        lang_args na = {1, a->pos, 1, &kn, &t};
+        return lang_f_nonzero(vm, &na, out);
+    }
     if (!lang_parse_args(vm, a, "where", "condition,input,other", &c, &x, &y)) return false;
     nn_tensor *ct, *xt = NULL, *yt = NULL;
     if (!tensor_arg(vm, c, "where", "condition", &ct)) return false;

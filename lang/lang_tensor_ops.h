@@ -38,6 +38,22 @@
 LANG_TENSOR_OPS_SELF_METHODS(LANG_TENSOR_OPS_DECLARE)
 #undef LANG_TENSOR_OPS_DECLARE
 
+/* lang_tensor_more.c: compositions of the engine's ops (F.pad, unbind,
+ * amax, new_zeros, ...); its builtins are lang_tensor_more_builtins. */
+#define LANG_TENSOR_MORE_SELF_METHODS(X) X(unbind) X(amax) X(amin)
+#define LANG_TENSOR_OPS_DECLARE(name)                                                              \
+    bool lang_f_##name(lang_vm *vm, const lang_args *a, lang_val *out);                            \
+    bool lang_m_##name(lang_vm *vm, lang_val self, const lang_args *a, lang_val *out);
+LANG_TENSOR_MORE_SELF_METHODS(LANG_TENSOR_OPS_DECLARE)
+#undef LANG_TENSOR_OPS_DECLARE
+bool lang_m_new_zeros(lang_vm *vm, lang_val self, const lang_args *a, lang_val *out);
+bool lang_m_new_ones(lang_vm *vm, lang_val self, const lang_args *a, lang_val *out);
+bool lang_m_new_full(lang_vm *vm, lang_val self, const lang_args *a, lang_val *out);
+bool lang_m_new_empty(lang_vm *vm, lang_val self, const lang_args *a, lang_val *out);
+bool lang_m_new_tensor(lang_vm *vm, lang_val self, const lang_args *a, lang_val *out);
+bool lang_m_equal(lang_vm *vm, lang_val self, const lang_args *a, lang_val *out);
+bool lang_f_pad(lang_vm *vm, const lang_args *a, lang_val *out);
+
 /* Functions without a method, and methods without a function. */
 bool lang_f_flip(lang_vm *vm, const lang_args *a, lang_val *out);
 bool lang_f_one_hot(lang_vm *vm, const lang_args *a, lang_val *out);
