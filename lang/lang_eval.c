@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "lang_class.h"
+#include "lang_coro.h"
 #include "lang_debug.h"
 #include "lang_eval.h"
 #include "lang_function.h"
@@ -117,6 +118,8 @@ static void frame_release(lang_frame *f) {
 /* Freeing a module may free lang_name structs whose addresses the global
  * cache holds; every such free bumps this epoch, which empties the cache. */
 static _Atomic uint64_t module_epoch = 1;
+
+static void gen_close_all(lang_vm *vm);
 
 static void module_release(lang_module *m) {
     if (m && m->refcount == 1) atomic_fetch_add(&module_epoch, 1);
@@ -467,6 +470,7 @@ void lang_vm_init(lang_vm *vm, lang_session *s, nn_ctx *ctx, const lang_frontend
 }
 
 void lang_vm_free(lang_vm *vm) {
+    gen_close_all(vm);
     lang_vm_reset_globals(vm);
     lang_vm_clear_error(vm);
     lang_import_free(vm);
@@ -610,6 +614,13 @@ static bool eval_subscript(lang_vm *vm, lang_frame *f, const lang_expr *e, lang_
     return true;
 }
 static xstat exec_block(lang_vm *vm, lang_frame *f, const lang_block *b);
+struct func_obj;
+static bool gen_new(lang_vm *vm, struct func_obj *fo, lang_frame *fr, const lang_expr *genexp,
+                    lang_val it0, lang_val *out);
+static bool genexp_new(lang_vm *vm, lang_frame *f, const lang_expr *e, lang_val *out);
+static bool yield_from(lang_vm *vm, lang_val src, lang_val *out);
+struct saved_err;
+static void err_discard(lang_vm *vm, struct saved_err *e);
 
 static bool ellipsis_repr(lang_vm *vm, lang_obj *o, lang_buf *out) {
     lang_buf_puts(out, "Ellipsis");
@@ -948,6 +959,7 @@ static bool call_user(lang_vm *vm, func_obj *fo, const lang_args *a, lang_val *o
         frame_done(vm, fr);
         return false;
     }
+    if (fn->is_generator) return gen_new(vm, fo, fr, NULL, unset_val(), out);
     const char *file = vm->file;
     int line = vm->line;
     lang_frame *caller = vm->frame;
@@ -1224,11 +1236,23 @@ static bool make_function(lang_vm *vm, lang_frame *f, lang_func *fn, int line, l
 
 /* ---- comprehensions ---- */
 
-static bool comp_run(lang_vm *vm, lang_frame *f, const lang_expr *e, int ci, lang_val acc) {
+static bool gen_yield(lang_vm *vm, lang_val v, lang_val *sent);
+
+/* Run clause [ci] onwards; a genexp yields each item, the others add it to
+ * [acc]. [it0], when set, is the iterator of the first clause, made when
+ * the generator expression was evaluated (as Python does). */
+static bool comp_run(lang_vm *vm, lang_frame *f, const lang_expr *e, int ci, lang_val acc,
+                     lang_val it0) {
     if (ci == e->u.comp.n) {
         lang_val v;
         if (!eval(vm, f, e->u.comp.elt, &v)) return false;
         bool ok;
+        if (e->kind == LANG_EX_GENEXP) {
+            lang_val sent;
+            ok = gen_yield(vm, v, &sent);
+            if (ok) lang_val_release(sent);
+            return ok;
+        }
         if (e->kind == LANG_EX_DICTCOMP) {
             lang_val k;
             if (!eval(vm, f, e->u.comp.key, &k)) {
@@ -1253,13 +1277,18 @@ static bool comp_run(lang_vm *vm, lang_frame *f, const lang_expr *e, int ci, lan
         bool ok = lang_truth(vm, v, &t);
         lang_val_release(v);
         if (!ok) return fail_at(vm, f, c->iter);
-        return t ? comp_run(vm, f, e, ci + 1, acc) : true;
+        return t ? comp_run(vm, f, e, ci + 1, acc, unset_val()) : true;
     }
     lang_val src, it;
-    if (!eval(vm, f, c->iter, &src)) return false;
-    bool ok = lang_iter(vm, src, &it);
-    lang_val_release(src);
-    if (!ok) return fail_at(vm, f, c->iter);
+    bool ok = true;
+    if (!is_unset(it0)) {
+        it = lang_val_retain(it0);
+    } else {
+        if (!eval(vm, f, c->iter, &src)) return false;
+        ok = lang_iter(vm, src, &it);
+        lang_val_release(src);
+        if (!ok) return fail_at(vm, f, c->iter);
+    }
     for (;;) {
         lang_val item;
         bool done;
@@ -1274,11 +1303,460 @@ static bool comp_run(lang_vm *vm, lang_frame *f, const lang_expr *e, int ci, lan
         if (done) break;
         ok = assign(vm, f, c->target, item);
         lang_val_release(item);
-        if (ok) ok = comp_run(vm, f, e, ci + 1, acc);
+        if (ok) ok = comp_run(vm, f, e, ci + 1, acc, unset_val());
         if (!ok) break;
     }
     lang_val_release(it);
     return ok;
+}
+
+/* ------------------------------------------------------------------ generators */
+
+/* A generator: a def whose body yields, or a generator expression. Its
+ * body runs on a coroutine (lang_coro.h) of its own, so the C frames of
+ * the loops and calls around a `yield` stay as they are while it is
+ * suspended; the language frame keeps its locals. What the VM tracks per
+ * running code (frame, line, call depth, expression depth, the exception
+ * being handled) is swapped on every resume and yield. */
+typedef enum gen_state { GEN_CREATED, GEN_SUSPENDED, GEN_RUNNING, GEN_DONE } gen_state;
+
+typedef struct gen_obj {
+    lang_obj hdr;
+    lang_vm *vm;
+    lang_coro *co;           /* from the first resume until the body ends */
+    func_obj *fo;            /* a def's generator: the function (retained), else NULL */
+    lang_frame *frame;       /* the frame the body runs in (retained) */
+    const lang_expr *genexp; /* a generator expression, else NULL */
+    lang_val it0;            /* genexp: the first clause's iterator */
+    lang_val transfer;       /* the value yielded out, or sent in */
+    lang_val result;         /* what the body returned */
+    gen_state state;
+    bool ok;      /* the body ended without an error */
+    bool closing; /* close(): the yield raises GeneratorExit */
+    const char *file;
+    int line;
+    int edepth, depth_in, base;
+    saved_err *handling;
+    struct gen_obj *prev, *next; /* the VM's started generators */
+} gen_obj;
+
+static bool gen_resume(lang_vm *vm, gen_obj *g, lang_val send, lang_val *out, bool *done);
+
+static void gen_unlink(lang_vm *vm, gen_obj *g) {
+    if (g->prev)
+        g->prev->next = g->next;
+    else if (vm->gens == g)
+        vm->gens = g->next;
+    if (g->next) g->next->prev = g->prev;
+    g->prev = g->next = NULL;
+}
+
+/* The body ended (or never ran): drop the frame and the stack now, as
+ * Python clears a finished generator's frame. */
+static void gen_finish(lang_vm *vm, gen_obj *g) {
+    g->state = GEN_DONE;
+    gen_unlink(vm, g);
+    if (g->co) lang_coro_free(g->co);
+    g->co = NULL;
+    if (g->frame) {
+        if (g->fo)
+            frame_done(vm, g->frame);
+        else
+            frame_release(g->frame);
+    }
+    g->frame = NULL;
+    slot_release(g->it0);
+    g->it0 = unset_val();
+    lang_val_release(g->transfer);
+    g->transfer = lang_none();
+}
+
+/* close(): GeneratorExit at the yield, so finally blocks run. False with
+ * an error when the body raised something else or yielded again. */
+static bool gen_close(lang_vm *vm, gen_obj *g) {
+    if (g->state == GEN_CREATED) {
+        gen_finish(vm, g);
+        return true;
+    }
+    if (g->state != GEN_SUSPENDED) return true;
+    g->closing = true;
+    lang_val v;
+    bool done;
+    if (!gen_resume(vm, g, lang_none(), &v, &done)) {
+        if (vm->ename &&
+            (!strcmp(vm->ename, "GeneratorExit") || !strcmp(vm->ename, "StopIteration"))) {
+            lang_vm_clear_error(vm);
+            return true;
+        }
+        return false;
+    }
+    if (done) return true;
+    lang_val_release(v);
+    return lang_raise(vm, LANG_ERR_RUNTIME, "generator ignored GeneratorExit");
+}
+
+static void gen_free(lang_obj *o) {
+    gen_obj *g = (gen_obj *)o;
+    lang_vm *vm = g->vm;
+    if (g->state == GEN_SUSPENDED) {
+        /* Unwind the body (its finally blocks, the references its C frames
+         * hold) without disturbing an error that is pending now. */
+        saved_err se;
+        err_save(vm, &se);
+        o->refcount++; /* alive while the body unwinds */
+        bool ok = gen_close(vm, g);
+        o->refcount--;
+        (void)ok;
+        err_restore(vm, &se);
+        if (g->state != GEN_DONE) { /* it yielded again: its stack cannot be unwound */
+            gen_unlink(vm, g);
+            g->co = NULL;
+            g->frame = NULL;
+        }
+    }
+    if (g->state != GEN_DONE) gen_finish(vm, g);
+    if (g->fo) lang_val_release(lang_obj_val(&g->fo->hdr));
+    lang_val_release(g->result);
+}
+
+static void gen_body(void *arg) {
+    gen_obj *g = arg;
+    lang_vm *vm = g->vm;
+    lang_val_release(g->transfer); /* what the first resume sent: None */
+    g->transfer = lang_none();
+    bool ok;
+    if (g->genexp) {
+        ok = comp_run(vm, g->frame, g->genexp, 0, lang_none(), g->it0);
+    } else if (g->fo->fn->expr) { /* a lambda that yields */
+        lang_val v;
+        ok = eval(vm, g->frame, g->fo->fn->expr, &v);
+        if (ok) lang_val_release(v);
+    } else {
+        xstat r = exec_block(vm, g->frame, &g->fo->fn->body);
+        ok = r != XS_ERR;
+        if (r == XS_RETURN) {
+            g->result = g->frame->ret;
+            g->frame->ret = lang_none();
+        }
+    }
+    if (!ok && vm->ename && !strcmp(vm->ename, "StopIteration") && !g->closing) {
+        /* PEP 479: a StopIteration escaping the body is a RuntimeError. */
+        vm->ename = NULL;
+        vm->err = LANG_ERR_RUNTIME;
+        lang_val_release(vm->exc);
+        vm->exc = lang_none();
+        vm->msg.len = 0;
+        lang_buf_puts(&vm->msg, "generator raised StopIteration");
+    }
+    g->ok = ok;
+}
+
+static bool gen_resume(lang_vm *vm, gen_obj *g, lang_val send, lang_val *out, bool *done) {
+    *done = false;
+    if (g->state == GEN_RUNNING)
+        return lang_raise(vm, LANG_ERR_VALUE, "generator already executing");
+    if (g->state == GEN_DONE) {
+        *done = true;
+        return true;
+    }
+    if (g->state == GEN_CREATED) {
+        if (send.kind != LANG_NONE)
+            return lang_raise(vm, LANG_ERR_TYPE,
+                              "can't send non-None value to a just-started generator");
+        g->co = lang_coro_new(gen_body, g);
+        if (!g->co) return lang_raise(vm, LANG_ERR_MEMORY, "out of memory for a generator's stack");
+        g->next = vm->gens;
+        if (g->next) g->next->prev = g;
+        vm->gens = g;
+    }
+    if (vm->depth >= vm->max_depth)
+        return lang_raise(vm, LANG_ERR_RECURSION, "maximum recursion depth exceeded");
+    lang_frame *frame = vm->frame;
+    const char *file = vm->file, *label_module = vm->label_module;
+    int line = vm->line, depth = vm->depth, edepth = vm->edepth;
+    saved_err *handling = vm->handling;
+    gen_obj *outer = vm->gen;
+    const lang_expr *callee = vm->callee, *op_expr = vm->op_expr;
+
+    g->transfer = lang_val_retain(send);
+    g->base = depth + 1;
+    vm->depth = g->base + g->depth_in;
+    vm->edepth = g->edepth;
+    vm->handling = g->handling;
+    vm->gen = g;
+    if (g->file) vm->file = g->file;
+    vm->line = g->line;
+    if (g->fo) {
+        g->frame->caller = frame;
+        g->frame->call_line = line;
+        vm->frame = g->frame;
+    }
+    g->state = GEN_RUNNING;
+    lang_coro_resume(g->co);
+
+    vm->frame = frame;
+    vm->file = file;
+    vm->line = line;
+    vm->depth = depth;
+    vm->edepth = edepth;
+    vm->handling = handling;
+    vm->gen = outer;
+    vm->callee = callee;
+    vm->op_expr = op_expr;
+    vm->label_module = label_module;
+    vm->ctx->label.file = file;
+    vm->ctx->label.line = line;
+    if (lang_coro_done(g->co)) {
+        gen_finish(vm, g);
+        if (!g->ok) return false;
+        *done = true;
+        return true;
+    }
+    *out = g->transfer;
+    g->transfer = lang_none();
+    return true;
+}
+
+/* Inside a generator's body: hand [v] (taken) to the resumer; *sent is
+ * what the next resume sends (None for next()). */
+static bool gen_yield(lang_vm *vm, lang_val v, lang_val *sent) {
+    gen_obj *g = vm->gen;
+    if (!g || g->state != GEN_RUNNING) {
+        lang_val_release(v);
+        return lang_raise(vm, LANG_ERR_RUNTIME, "'yield' outside a running generator");
+    }
+    g->transfer = v;
+    g->state = GEN_SUSPENDED;
+    g->edepth = vm->edepth;
+    g->depth_in = vm->depth - g->base;
+    g->handling = vm->handling;
+    g->file = vm->file;
+    g->line = vm->line;
+    lang_coro_suspend(g->co);
+    if (g->closing) return lang_raise_named(vm, LANG_ERR_RUNTIME, "GeneratorExit", "%s", "");
+    *sent = g->transfer;
+    g->transfer = lang_none();
+    return true;
+}
+
+/* `yield from it`: yield each of its items; the value is what a generator
+ * returned (None for other iterables). Sent values go to a generator. */
+static bool yield_from(lang_vm *vm, lang_val src, lang_val *out) {
+    if (lang_is_obj(src, &lang_gen_type)) {
+        gen_obj *inner = (gen_obj *)src.u.o;
+        lang_val send = lang_none();
+        for (;;) {
+            lang_val v;
+            bool done;
+            bool ok = gen_resume(vm, inner, send, &v, &done);
+            lang_val_release(send);
+            send = lang_none();
+            if (!ok) return false;
+            if (done) {
+                *out = lang_val_retain(inner->result);
+                return true;
+            }
+            if (!gen_yield(vm, v, &send)) {
+                if (vm->ename && !strcmp(vm->ename, "GeneratorExit")) {
+                    saved_err se;
+                    err_save(vm, &se);
+                    bool cok = gen_close(vm, inner);
+                    if (!cok) {
+                        err_discard(vm, &se);
+                        return false;
+                    }
+                    err_restore(vm, &se);
+                }
+                return false;
+            }
+        }
+    }
+    lang_val it;
+    if (!lang_iter(vm, src, &it)) return false;
+    for (;;) {
+        lang_val v, sent;
+        bool done;
+        if (!lang_next(vm, it, &v, &done)) break;
+        if (done) {
+            lang_val_release(it);
+            *out = lang_none();
+            return true;
+        }
+        if (!gen_yield(vm, v, &sent)) break;
+        lang_val_release(sent);
+    }
+    lang_val_release(it);
+    return false;
+}
+
+/* [fr] (taken) is the frame of a call to the generator function [fo];
+ * a genexp passes [genexp] with the frame it runs in (retained here) and
+ * its first iterator [it0] (retained). */
+static bool gen_new(lang_vm *vm, func_obj *fo, lang_frame *fr, const lang_expr *genexp,
+                    lang_val it0, lang_val *out) {
+    gen_obj *g = lang_obj_new(vm, &lang_gen_type, sizeof *g);
+    if (!g) {
+        if (fo) frame_done(vm, fr);
+        return false;
+    }
+    g->vm = vm;
+    g->fo = fo;
+    if (fo) lang_val_retain(lang_obj_val(&fo->hdr));
+    g->frame = fr;
+    if (!fo) fr->refcount++;
+    g->genexp = genexp;
+    g->it0 = is_unset(it0) ? it0 : lang_val_retain(it0);
+    g->transfer = lang_none();
+    g->result = lang_none();
+    g->file = fo ? fo->file : vm->file;
+    g->line = fo ? fo->line : vm->line;
+    g->state = GEN_CREATED;
+    *out = lang_obj_val(&g->hdr);
+    return true;
+}
+
+static bool genexp_new(lang_vm *vm, lang_frame *f, const lang_expr *e, lang_val *out) {
+    const lang_comp_clause *c = &e->u.comp.clauses[0];
+    lang_val src, it;
+    if (!eval(vm, f, c->iter, &src)) return false;
+    bool ok = lang_iter(vm, src, &it);
+    lang_val_release(src);
+    if (!ok) return fail_at(vm, f, c->iter);
+    ok = gen_new(vm, NULL, f, e, it, out);
+    lang_val_release(it);
+    return ok;
+}
+
+/* Python's qualified name: "f", "Loader.__iter__", "<genexpr>". */
+static void gen_name(gen_obj *g, lang_buf *out) {
+    if (!g->fo) {
+        lang_buf_puts(out, "<genexpr>");
+        return;
+    }
+    if (g->fo->owner && lang_is_class(lang_obj_val(g->fo->owner)))
+        lang_buf_printf(out, "%s.", lang_class_of_val(lang_obj_val(g->fo->owner))->name);
+    lang_buf_puts(out, g->fo->fn->name->str);
+}
+
+static bool gen_repr(lang_vm *vm, lang_obj *o, lang_buf *out) {
+    lang_buf_puts(out, "<generator object ");
+    gen_name((gen_obj *)o, out);
+    lang_buf_printf(out, " at %p>", (void *)o);
+    return true;
+}
+
+static bool gen_iter(lang_vm *vm, lang_obj *o, lang_val *out) {
+    *out = lang_val_retain(lang_obj_val(o));
+    return true;
+}
+
+static bool gen_next(lang_vm *vm, lang_obj *o, lang_val *out, bool *done) {
+    return gen_resume(vm, (gen_obj *)o, lang_none(), out, done);
+}
+
+static bool stop_iteration(lang_vm *vm, gen_obj *g) {
+    if (g->result.kind == LANG_NONE)
+        return lang_raise_named(vm, LANG_ERR_RUNTIME, "StopIteration", "%s", "");
+    lang_buf b;
+    lang_buf_init(&b);
+    bool ok = lang_str(vm, g->result, &b);
+    if (ok) lang_raise_named(vm, LANG_ERR_RUNTIME, "StopIteration", "%s", b.data ? b.data : "");
+    lang_buf_free(&b);
+    return false;
+}
+
+static bool gm_next(lang_vm *vm, lang_val self, const lang_args *a, lang_val *out) {
+    bool done;
+    if (!lang_parse_args(vm, a, "__next__", "")) return false;
+    if (!gen_resume(vm, (gen_obj *)self.u.o, lang_none(), out, &done)) return false;
+    return done ? stop_iteration(vm, (gen_obj *)self.u.o) : true;
+}
+
+static bool gm_send(lang_vm *vm, lang_val self, const lang_args *a, lang_val *out) {
+    lang_val v;
+    bool done;
+    if (!lang_parse_args(vm, a, "send", "value", &v)) return false;
+    if (!gen_resume(vm, (gen_obj *)self.u.o, v, out, &done)) return false;
+    return done ? stop_iteration(vm, (gen_obj *)self.u.o) : true;
+}
+
+static bool gm_close(lang_vm *vm, lang_val self, const lang_args *a, lang_val *out) {
+    if (!lang_parse_args(vm, a, "close", "")) return false;
+    *out = lang_none();
+    return gen_close(vm, (gen_obj *)self.u.o);
+}
+
+static bool gm_iter(lang_vm *vm, lang_val self, const lang_args *a, lang_val *out) {
+    if (!lang_parse_args(vm, a, "__iter__", "")) return false;
+    *out = lang_val_retain(self);
+    return true;
+}
+
+static const lang_method gen_methods[] = {
+    {"__next__", gm_next, {"generator.__next__", "__next__()", "The next value (next(g)).", NULL}},
+    {"__iter__", gm_iter, {"generator.__iter__", "__iter__()", "The generator itself.", NULL}},
+    {"send",
+     gm_send,
+     {"generator.send", "send(value)",
+      "Resume the generator; the paused yield evaluates to value. Returns the next value.", NULL}},
+    {"close",
+     gm_close,
+     {"generator.close", "close()",
+      "Raise GeneratorExit at the paused yield, so its finally blocks run.", NULL}},
+    {NULL, NULL, {0}},
+};
+
+static bool gen_getattr(lang_vm *vm, lang_obj *o, const char *name, lang_val *out, bool *found) {
+    gen_obj *g = (gen_obj *)o;
+    *found = false;
+    if (!strcmp(name, "__name__") || !strcmp(name, "__qualname__")) {
+        *found = true;
+        lang_buf b;
+        lang_buf_init(&b);
+        if (strcmp(name, "__name__") || !g->fo)
+            gen_name(g, &b);
+        else
+            lang_buf_puts(&b, g->fo->fn->name->str);
+        if (!strcmp(name, "__name__") && g->fo) {
+            b.len = 0;
+            lang_buf_puts(&b, g->fo->fn->name->str);
+        }
+        bool ok = lang_str_from_cstr(vm, b.data ? b.data : "", out);
+        lang_buf_free(&b);
+        return ok;
+    }
+    if (!strcmp(name, "gi_running")) {
+        *found = true;
+        *out = lang_bool(g->state == GEN_RUNNING);
+        return true;
+    }
+    return true;
+}
+
+const lang_type lang_gen_type = {
+    .name = "generator",
+    .free = gen_free,
+    .repr = gen_repr,
+    .getattr = gen_getattr,
+    .iter = gen_iter,
+    .next = gen_next,
+    .methods = gen_methods,
+};
+
+/* The session ends: close every suspended generator while the VM is whole. */
+static void gen_close_all(lang_vm *vm) {
+    while (vm->gens) {
+        gen_obj *g = vm->gens;
+        g->hdr.refcount++;
+        saved_err se;
+        err_save(vm, &se);
+        if (!gen_close(vm, g) || g->state != GEN_DONE) {
+            lang_vm_clear_error(vm);
+            if (vm->gens == g) gen_unlink(vm, g);
+        }
+        err_restore(vm, &se);
+        lang_val_release(lang_obj_val(&g->hdr));
+    }
 }
 
 /* ---- f-strings ---- */
@@ -1486,15 +1964,28 @@ static bool eval_inner(lang_vm *vm, lang_frame *f, const lang_expr *e, lang_val 
         }
         return true;
     }
+    case LANG_EX_GENEXP: return genexp_new(vm, f, e, out);
+    case LANG_EX_YIELD: {
+        lang_val v = lang_none();
+        if (e->u.unary.operand && !eval(vm, f, e->u.unary.operand, &v)) return false;
+        vm->line = e->span.start.line;
+        return gen_yield(vm, v, out) || fail_at(vm, f, e);
+    }
+    case LANG_EX_YIELD_FROM: {
+        lang_val v;
+        if (!eval(vm, f, e->u.unary.operand, &v)) return false;
+        bool ok = yield_from(vm, v, out);
+        lang_val_release(v);
+        return ok || fail_at(vm, f, e);
+    }
     case LANG_EX_LISTCOMP:
-    case LANG_EX_GENEXP:
     case LANG_EX_SETCOMP:
     case LANG_EX_DICTCOMP: {
         bool ok = e->kind == LANG_EX_DICTCOMP  ? lang_dict_new(vm, out)
                   : e->kind == LANG_EX_SETCOMP ? lang_set_new(vm, out)
                                                : lang_list_new(vm, 0, out);
         if (!ok) return false;
-        if (!comp_run(vm, f, e, 0, *out)) {
+        if (!comp_run(vm, f, e, 0, *out, unset_val())) {
             lang_val_release(*out);
             return false;
         }

@@ -104,6 +104,7 @@ typedef struct lang_typeobj {
     const lang_help *help; /* may be NULL */
 } lang_typeobj;
 
+extern const lang_type lang_gen_type; /* generators (lang_eval.c) */
 extern const lang_type lang_typeobj_type, lang_iter_type, lang_dictview_type, lang_no_grad_type,
     lang_grad_mode_type;
 
@@ -183,8 +184,10 @@ struct lang_vm {
      * 3.11 does (". Did you mean: 'zeros'?"); str(e) leaves it out. */
     char hint[96];
     struct lang_function_state *functions; /* autograd.Function records (lang_function.c) */
-    lang_val warned;   /* warnings shown once: a dict of "file:line:category:text" */
-    bool warnings_off; /* warnings.filterwarnings("ignore") */
+    lang_val warned;      /* warnings shown once: a dict of "file:line:category:text" */
+    struct gen_obj *gen;  /* the generator whose body runs now, or NULL (lang_eval.c) */
+    struct gen_obj *gens; /* started generators not yet finished */
+    bool warnings_off;    /* warnings.filterwarnings("ignore") */
 };
 
 /* Raise with a class name that lang_err has no value for ("OverflowError",
@@ -225,6 +228,9 @@ bool lang_next(lang_vm *vm, lang_val it, lang_val *out, bool *done);
 bool lang_zip_new(lang_vm *vm, int n, const lang_val *iters, lang_val *out);
 bool lang_enumerate_new(lang_vm *vm, lang_val iter, int64_t start, lang_val *out);
 bool lang_reversed_new(lang_vm *vm, lang_val seq, lang_val *out);
+/* map(fn, *iterables) and filter(fn or None, iterable), lazy as Python's. */
+bool lang_map_new(lang_vm *vm, lang_val fn, int n, const lang_val *iterables, lang_val *out);
+bool lang_filter_new(lang_vm *vm, lang_val fn, lang_val iterable, lang_val *out);
 /* Materialise any iterable as a new list. */
 bool lang_list_from_iter(lang_vm *vm, lang_val iterable, lang_val *out);
 bool lang_dict_del(lang_vm *vm, lang_val dict, lang_val key, bool *found);
