@@ -46,6 +46,7 @@ typedef struct lang_frame {
     struct lang_frame *caller; /* while running: the frame that called it (lang_vm_where) */
     int call_line;             /* the caller's line at the call */
     const char *file;          /* interned in the ctx */
+    lang_gtab *ns;             /* the globals of an imported module's code, NULL: the session's */
     lang_val ret;
     int nslots;
     lang_val slots[];
@@ -144,6 +145,7 @@ typedef struct func_obj {
     const char *file;   /* interned */
     int line;
     lang_obj *owner; /* the class whose body defined it (retained), or NULL */
+    lang_gtab *ns;   /* the globals it runs with (NULL: the session's); its module is retained */
 } func_obj;
 
 /* Frames that outlived their call, for the session's final sweep. */
@@ -160,6 +162,7 @@ static void func_free(lang_obj *o) {
     frame_release(f->parent);
     module_release(f->mod);
     if (f->owner) lang_val_release(lang_obj_val(f->owner));
+    if (f->ns && f->ns->owner) lang_val_release(lang_obj_val(f->ns->owner));
 }
 
 static bool func_call(lang_vm *vm, lang_obj *o, const lang_args *a, lang_val *out);
@@ -316,19 +319,20 @@ static void err_restore(lang_vm *vm, saved_err *s) {
 
 /* ------------------------------------------------------------------ globals */
 
-static int64_t gprobe(lang_vm *vm, const char *name, size_t len, uint32_t hash, int64_t *pos) {
-    if (!vm->gindex_cap) {
+static int64_t gprobe_t(const lang_gtab *t, const char *name, size_t len, uint32_t hash,
+                        int64_t *pos) {
+    if (!t->index_cap) {
         *pos = -1;
         return -1;
     }
-    uint64_t mask = (uint64_t)vm->gindex_cap - 1, i = hash & mask;
+    uint64_t mask = (uint64_t)t->index_cap - 1, i = hash & mask;
     for (;;) {
-        int64_t ix = vm->gindex[i];
+        int64_t ix = t->index[i];
         if (ix == 0) {
             *pos = (int64_t)i;
             return -1;
         }
-        lang_global *g = &vm->globals[ix - 1];
+        lang_global *g = &t->globals[ix - 1];
         if (g->hash == hash && strncmp(g->name, name, len) == 0 && g->name[len] == 0) {
             *pos = (int64_t)i;
             return ix - 1;
@@ -337,43 +341,96 @@ static int64_t gprobe(lang_vm *vm, const char *name, size_t len, uint32_t hash, 
     }
 }
 
-static bool gindex_grow(lang_vm *vm) {
-    int64_t cap = vm->gindex_cap ? vm->gindex_cap * 2 : 256;
+static int64_t gprobe(lang_vm *vm, const char *name, size_t len, uint32_t hash, int64_t *pos) {
+    return gprobe_t(&vm->gt, name, len, hash, pos);
+}
+
+static bool gindex_grow(lang_gtab *t) {
+    int64_t cap = t->index_cap ? t->index_cap * 2 : 256;
     int64_t *ix = calloc((size_t)cap, sizeof(int64_t));
     if (!ix) return false;
-    for (int64_t k = 0; k < vm->n_globals; k++) {
-        uint64_t i = vm->globals[k].hash & (uint64_t)(cap - 1);
+    for (int64_t k = 0; k < t->n_globals; k++) {
+        uint64_t i = t->globals[k].hash & (uint64_t)(cap - 1);
         while (ix[i]) i = (i + 1) & (uint64_t)(cap - 1);
         ix[i] = k + 1;
     }
-    free(vm->gindex);
-    vm->gindex = ix;
-    vm->gindex_cap = cap;
+    free(t->index);
+    t->index = ix;
+    t->index_cap = cap;
     return true;
 }
 
-int64_t lang_vm_global_slot(lang_vm *vm, const char *name, size_t len, uint32_t hash) {
+int64_t lang_gtab_slot(lang_gtab *t, const char *name, size_t len, uint32_t hash, bool create) {
     int64_t pos;
-    int64_t k = gprobe(vm, name, len, hash, &pos);
-    if (k >= 0) return k;
-    if ((vm->n_globals + 1) * 2 > vm->gindex_cap) {
-        if (!gindex_grow(vm)) return -1;
-        gprobe(vm, name, len, hash, &pos);
+    int64_t k = gprobe_t(t, name, len, hash, &pos);
+    if (k >= 0 || !create) return k;
+    if ((t->n_globals + 1) * 2 > t->index_cap) {
+        if (!gindex_grow(t)) return -1;
+        gprobe_t(t, name, len, hash, &pos);
     }
-    if (vm->n_globals == vm->cap_globals) {
-        int64_t cap = vm->cap_globals ? vm->cap_globals * 2 : 256;
-        lang_global *g = realloc(vm->globals, sizeof *g * (size_t)cap);
+    if (t->n_globals == t->cap_globals) {
+        int64_t cap = t->cap_globals ? t->cap_globals * 2 : 256;
+        lang_global *g = realloc(t->globals, sizeof *g * (size_t)cap);
         if (!g) return -1;
-        vm->globals = g;
-        vm->cap_globals = cap;
+        t->globals = g;
+        t->cap_globals = cap;
     }
-    lang_global *g = &vm->globals[vm->n_globals];
+    lang_global *g = &t->globals[t->n_globals];
     memset(g, 0, sizeof *g);
     g->name = strndup(name, len);
     if (!g->name) return -1;
     g->hash = hash;
-    vm->gindex[pos] = ++vm->n_globals;
-    return vm->n_globals - 1;
+    t->index[pos] = ++t->n_globals;
+    return t->n_globals - 1;
+}
+
+int64_t lang_vm_global_slot(lang_vm *vm, const char *name, size_t len, uint32_t hash) {
+    return lang_gtab_slot(&vm->gt, name, len, hash, true);
+}
+
+lang_val *lang_gtab_get(lang_gtab *t, const char *name) {
+    int64_t pos;
+    size_t len = strlen(name);
+    int64_t k = gprobe_t(t, name, len, lang_name_hash(name, len), &pos);
+    return k >= 0 && t->globals[k].set ? &t->globals[k].value : NULL;
+}
+
+static void gset(lang_global *g, lang_val v) {
+    lang_val old = g->value;
+    bool was = g->set;
+    g->value = lang_val_retain(v);
+    g->set = true;
+    if (was) lang_val_release(old);
+}
+
+bool lang_gtab_set(lang_vm *vm, lang_gtab *t, const char *name, lang_val v) {
+    size_t len = strlen(name);
+    int64_t k = lang_gtab_slot(t, name, len, lang_name_hash(name, len), true);
+    if (k < 0) return lang_raise(vm, LANG_ERR_MEMORY, "out of memory");
+    gset(&t->globals[k], v);
+    return true;
+}
+
+void lang_gtab_clear(lang_gtab *t) {
+    for (int64_t k = 0; k < t->n_globals; k++) {
+        lang_global *g = &t->globals[k];
+        lang_val v = g->value, b = g->builtin;
+        bool was = g->set, hb = g->has_builtin;
+        g->set = g->has_builtin = false;
+        g->value = g->builtin = lang_none();
+        if (was) lang_val_release(v);
+        if (hb) lang_val_release(b);
+    }
+}
+
+void lang_gtab_free(lang_gtab *t) {
+    lang_gtab_clear(t);
+    for (int64_t k = 0; k < t->n_globals; k++) free(t->globals[k].name);
+    free(t->globals);
+    free(t->index);
+    t->globals = NULL;
+    t->index = NULL;
+    t->n_globals = t->cap_globals = t->index_cap = 0;
 }
 
 static lang_global *global_of(lang_vm *vm, const char *name) {
@@ -392,16 +449,7 @@ lang_val *lang_vm_global(lang_vm *vm, const char *name) {
 }
 
 bool lang_vm_set_global(lang_vm *vm, const char *name, lang_val v) {
-    size_t len = strlen(name);
-    int64_t k = lang_vm_global_slot(vm, name, len, lang_name_hash(name, len));
-    if (k < 0) return lang_raise(vm, LANG_ERR_MEMORY, "out of memory");
-    lang_global *g = &vm->globals[k];
-    lang_val old = g->value;
-    bool was = g->set;
-    g->value = lang_val_retain(v);
-    g->set = true;
-    if (was) lang_val_release(old);
-    return true;
+    return lang_gtab_set(vm, &vm->gt, name, v);
 }
 
 bool lang_vm_set_builtin(lang_vm *vm, const char *name, lang_val v) {
@@ -636,16 +684,17 @@ static bool fail_at(lang_vm *vm, lang_frame *f, const lang_expr *e) {
 
 /* The global slot of a name, through the pointer cache; -1 when absent
  * (and [create] is false) or out of memory. */
-static int64_t global_slot(lang_vm *vm, const lang_name *n, bool create) {
+static int64_t global_slot(lang_vm *vm, lang_gtab *t, const lang_name *n, bool create) {
     uint64_t epoch = atomic_load_explicit(&module_epoch, memory_order_relaxed);
     if (vm->gcache_epoch != epoch) {
         memset(vm->gcache, 0, sizeof vm->gcache);
         vm->gcache_epoch = epoch;
     }
+    /* A name (of one parsed unit) is always looked up in the same table:
+     * its module's, or the session's. */
     size_t h = ((uintptr_t)n >> 4) & 511;
     if (vm->gcache[h].key == n) return vm->gcache[h].slot;
-    int64_t pos, k = gprobe(vm, n->str, n->len, n->hash, &pos);
-    if (k < 0 && create) k = lang_vm_global_slot(vm, n->str, n->len, n->hash);
+    int64_t k = lang_gtab_slot(t, n->str, n->len, n->hash, create);
     if (k >= 0) {
         vm->gcache[h].key = n;
         vm->gcache[h].slot = k;
@@ -683,9 +732,10 @@ static bool load_name(lang_vm *vm, lang_frame *f, const lang_expr *e, lang_val *
     }
     case LANG_SCOPE_GLOBAL: break;
     }
-    int64_t k = global_slot(vm, n, false);
+    lang_gtab *t = f->ns ? f->ns : &vm->gt;
+    int64_t k = global_slot(vm, t, n, f->ns != NULL);
     if (k >= 0) {
-        lang_global *g = &vm->globals[k];
+        lang_global *g = &t->globals[k];
         if (g->set) {
             *out = lang_val_retain(g->value);
             return true;
@@ -693,6 +743,17 @@ static bool load_name(lang_vm *vm, lang_frame *f, const lang_expr *e, lang_val *
         if (g->has_builtin) {
             *out = lang_val_retain(g->builtin);
             return true;
+        }
+        if (f->ns) {
+            /* An imported module sees the builtins (not the session's
+             * globals); the first use notes the builtin in its slot. */
+            int64_t pos, b = gprobe(vm, n->str, n->len, n->hash, &pos);
+            if (b >= 0 && vm->globals[b].has_builtin) {
+                g->builtin = lang_val_retain(vm->globals[b].builtin);
+                g->has_builtin = true;
+                *out = lang_val_retain(g->builtin);
+                return true;
+            }
         }
     }
     lang_raise(vm, LANG_ERR_NAME, "name '%s' is not defined", n->str);
@@ -713,14 +774,10 @@ static bool store_name(lang_vm *vm, lang_frame *f, const lang_expr *e, lang_val 
         break;
     }
     default: {
-        int64_t k = global_slot(vm, n, true);
+        lang_gtab *t = f->ns ? f->ns : &vm->gt;
+        int64_t k = global_slot(vm, t, n, true);
         if (k < 0) return lang_raise(vm, LANG_ERR_MEMORY, "out of memory");
-        lang_global *g = &vm->globals[k];
-        lang_val old = g->value;
-        bool was = g->set;
-        g->value = lang_val_retain(v);
-        g->set = true;
-        if (was) lang_val_release(old);
+        gset(&t->globals[k], v);
         return true;
     }
     }
@@ -739,12 +796,13 @@ static bool del_name(lang_vm *vm, lang_frame *f, const lang_expr *e) {
         lang_frame *fr = free_frame(f, e->u.name.depth);
         if (fr) slot = &fr->slots[e->u.name.slot];
     } else {
-        int64_t pos, k = gprobe(vm, n->str, n->len, n->hash, &pos);
-        if (k < 0 || !vm->globals[k].set)
+        lang_gtab *t = f->ns ? f->ns : &vm->gt;
+        int64_t pos, k = gprobe_t(t, n->str, n->len, n->hash, &pos);
+        if (k < 0 || !t->globals[k].set)
             return lang_raise(vm, LANG_ERR_NAME, "name '%s' is not defined", n->str);
-        lang_val old = vm->globals[k].value;
-        vm->globals[k].set = false;
-        vm->globals[k].value = lang_none();
+        lang_val old = t->globals[k].value;
+        t->globals[k].set = false;
+        t->globals[k].value = lang_none();
         lang_val_release(old);
         return true;
     }
@@ -955,6 +1013,7 @@ static bool call_user(lang_vm *vm, func_obj *fo, const lang_args *a, lang_val *o
     lang_frame *fr = frame_new(vm, fn->scope.nslots, fo->parent, fo->mod, fn->name->str, fo->file);
     if (!fr) return false;
     fr->owner = fo->owner;
+    fr->ns = fo->ns;
     if (!bind_args(vm, fo, fr, a)) {
         frame_done(vm, fr);
         return false;
@@ -1213,6 +1272,8 @@ static bool make_function(lang_vm *vm, lang_frame *f, lang_func *fn, int line, l
     if (fo->parent) fo->parent->refcount++;
     fo->file = f->file;
     fo->line = line;
+    fo->ns = f->ns;
+    if (fo->ns && fo->ns->owner) lang_val_retain(lang_obj_val(fo->ns->owner));
     *out = lang_obj_val(&fo->hdr);
     bool any = false;
     for (int i = 0; i < fn->nparams; i++) any |= fn->params[i].def != NULL;
@@ -2527,7 +2588,8 @@ static bool exec_class(lang_vm *vm, lang_frame *f, const lang_stmt *s) {
         if (obj) base = lang_val_retain(lang_obj_val(&obj->hdr));
     }
     char qual[256];
-    snprintf(qual, sizeof qual, "__main__.%s", body->name->str);
+    snprintf(qual, sizeof qual, "%s.%s", f->ns && f->ns->modname ? f->ns->modname : "__main__",
+             body->name->str);
     lang_val cls;
     bool ok = lang_class_new(vm, body->name->str, qual, base, &cls);
     lang_val_release(base);
@@ -2538,6 +2600,7 @@ static bool exec_class(lang_vm *vm, lang_frame *f, const lang_stmt *s) {
         return false;
     }
     fr->is_class = true;
+    fr->ns = f->ns;
     lang_frame *caller = vm->frame;
     vm->frame = fr;
     xstat r = exec_block(vm, fr, &body->body);
@@ -2732,7 +2795,17 @@ static bool exec_import(lang_vm *vm, lang_frame *f, const lang_stmt *s) {
                 lang_buf_add(&b, vm->msg.data ? vm->msg.data : "", vm->msg.len);
                 bool plain = strstr(b.data ? b.data : "", "has no attribute") != NULL;
                 lang_vm_clear_error(vm);
-                if (plain)
+                const char *mfile = lang_module_file(mod);
+                if (plain && mfile)
+                    lang_raise(vm, LANG_ERR_IMPORT, "cannot import name '%s' from %s'%s'%s (%s)",
+                               it->attr->str,
+                               lang_module_initializing(mod) ? "partially initialized module " : "",
+                               it->module,
+                               lang_module_initializing(mod)
+                                   ? " (most likely due to a circular import)"
+                                   : "",
+                               mfile);
+                else if (plain)
                     lang_raise(vm, LANG_ERR_IMPORT, "cannot import name '%s' from '%s'",
                                it->attr->str, it->module);
                 else
@@ -2965,7 +3038,8 @@ bool lang_eval_code(lang_vm *vm, const char *code, const char *filename, bool wa
     return lang_eval_module(vm, m, want_value, value);
 }
 
-bool lang_eval_module(lang_vm *vm, lang_module *m, bool want_value, lang_val *value) {
+static bool eval_module(lang_vm *vm, lang_module *m, bool want_value, lang_val *value,
+                        lang_gtab *ns) {
     *value = lang_none();
     const char *file = nn_ctx_intern(vm->ctx, m->filename ? m->filename : "<input>");
     lang_frame *fr = frame_new(vm, m->scope.nslots, NULL, m, "<module>", file);
@@ -2973,6 +3047,7 @@ bool lang_eval_module(lang_vm *vm, lang_module *m, bool want_value, lang_val *va
         lang_module_release(m);
         return false;
     }
+    fr->ns = ns;
     /* The module stays alive while any function defined in it does; the
      * frame holds it for the run. */
     const char *saved_file = vm->file;
@@ -3029,6 +3104,51 @@ bool lang_eval_module(lang_vm *vm, lang_module *m, bool want_value, lang_val *va
         *value = lang_none();
     }
     return ok;
+}
+
+bool lang_eval_module(lang_vm *vm, lang_module *m, bool want_value, lang_val *value) {
+    return eval_module(vm, m, want_value, value, NULL);
+}
+
+bool lang_eval_code_in(lang_vm *vm, const char *code, size_t len, const char *filename,
+                       lang_gtab *ns) {
+    lang_debug_note_source(vm, filename, code);
+    lang_parse_opts opts;
+    memset(&opts, 0, sizeof opts);
+    opts.filename = filename;
+    lang_module *m = lang_parse(code, len, &opts);
+    if (!m) return lang_raise(vm, LANG_ERR_MEMORY, "out of memory parsing %s", filename);
+    if (m->nerrors) {
+        /* As Python reports it: the importing frames, then the file's
+         * line with a caret (an entry with no function name). */
+        const lang_syntax_error *se = &m->errors[0];
+        lang_raise(vm, LANG_ERR_SYNTAX, "%s", se->message);
+        lang_frame_info *p =
+            vm->n_tb == vm->cap_tb ? realloc(vm->tb, sizeof *p * (size_t)(vm->cap_tb + 8)) : vm->tb;
+        if (p) {
+            if (vm->n_tb == vm->cap_tb) vm->cap_tb += 8;
+            vm->tb = p;
+            lang_frame_info *e = &vm->tb[vm->n_tb++];
+            memset(e, 0, sizeof *e);
+            e->file = strdup(filename);
+            e->func = strdup("");
+            e->line = se->span.start.line;
+            e->col = se->span.start.ccol;
+            e->end_col = -1;
+            lang_buf b;
+            lang_buf_init(&b);
+            lang_span sp = {se->span.start, se->span.start};
+            sp.end.col++;
+            sp.end.ccol++;
+            lang_ast_caret(&b, m, sp);
+            e->source_line = b.data ? lang_buf_take(&b) : NULL;
+            lang_buf_free(&b);
+        }
+        lang_module_release(m);
+        return false;
+    }
+    lang_val v;
+    return eval_module(vm, m, false, &v, ns);
 }
 
 /* ------------------------------------------------------------------ help, dir, summaries */

@@ -125,6 +125,31 @@ typedef struct lang_global {
     bool has_builtin;
 } lang_global;
 
+/* A table of global names: the session's (in lang_vm) and each imported
+ * user module's (lang_import.c), found by name through [index]. */
+typedef struct lang_gtab {
+    lang_global *globals;
+    int64_t n_globals, cap_globals;
+    int64_t *index; /* name -> global slot + 1 */
+    int64_t index_cap;
+    /* a user module's: the module object (it owns the table) and its name */
+    lang_obj *owner;
+    const char *modname;
+} lang_gtab;
+
+/* The slot of a name in [t] (created unset when [create] and new), or -1. */
+int64_t lang_gtab_slot(lang_gtab *t, const char *name, size_t len, uint32_t hash, bool create);
+/* The value a name is set to in [t] (borrowed), or NULL. */
+lang_val *lang_gtab_get(lang_gtab *t, const char *name);
+bool lang_gtab_set(lang_vm *vm, lang_gtab *t, const char *name, lang_val v);
+/* Release every value (names stay); then free the table's memory. */
+void lang_gtab_clear(lang_gtab *t);
+void lang_gtab_free(lang_gtab *t);
+/* Parse and run the source of a user module with [ns] as its globals;
+ * syntax errors name [filename]. */
+bool lang_eval_code_in(lang_vm *vm, const char *code, size_t len, const char *filename,
+                       lang_gtab *ns);
+
 struct lang_vm {
     lang_session *session;
     nn_ctx *ctx;
@@ -138,11 +163,16 @@ struct lang_vm {
     int n_tb, cap_tb;
     bool tb_syntax; /* tb holds formatted syntax errors, in source order */
 
-    /* the global slots, found by name through [gindex] */
-    lang_global *globals;
-    int64_t n_globals, cap_globals;
-    int64_t *gindex; /* name -> global slot + 1 */
-    int64_t gindex_cap;
+    /* the session's global slots, found by name through [gindex] */
+    union {
+        lang_gtab gt;
+        struct {
+            lang_global *globals;
+            int64_t n_globals, cap_globals;
+            int64_t *gindex; /* name -> global slot + 1 */
+            int64_t gindex_cap;
+        };
+    };
     /* lang_name pointer -> global slot, valid while no module was freed */
     struct {
         const void *key;
