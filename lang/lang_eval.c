@@ -29,6 +29,7 @@
 #include "lang_suggest.h"
 #include "lang_usermod.h"
 #include "nn_ctx.h"
+#include "nn_graph.h"
 
 /* ------------------------------------------------------------------ frames */
 
@@ -526,8 +527,8 @@ void lang_vm_free(lang_vm *vm) {
     lang_val_release(vm->warned);
     vm->warned = lang_none();
     lang_class_sweep(vm);
-    free(vm->usermod);
-    vm->usermod = NULL;
+    lang_usermod_free(vm);
+    nn_grad_hooks_clear(vm->ctx);
     for (int64_t k = 0; k < vm->n_globals; k++) {
         lang_global *g = &vm->globals[k];
         if (g->has_builtin) lang_val_release(g->builtin);
