@@ -338,10 +338,14 @@ struct lang_import_state {
     int ndefs, cap_defs;
     loaded_module *loaded; /* sys.modules */
     int nloaded, cap_loaded;
+    lang_val sysmods; /* sys.modules as the user sees it: a dict kept in step, or None */
 };
 
 static struct lang_import_state *state(lang_vm *vm) {
-    if (!vm->imports) vm->imports = calloc(1, sizeof *vm->imports);
+    if (!vm->imports) {
+        vm->imports = calloc(1, sizeof *vm->imports);
+        if (vm->imports) vm->imports->sysmods = lang_none();
+    }
     return vm->imports;
 }
 
@@ -376,12 +380,15 @@ bool lang_import_add(lang_vm *vm, const lang_module_def *def) {
 void lang_import_free(lang_vm *vm) {
     struct lang_import_state *st = vm->imports;
     if (!st) return;
+    lang_val sysmods = st->sysmods;
+    st->sysmods = lang_none();
     for (int i = 0; i < st->nloaded; i++) {
         attr_clear(MOD(st->loaded[i].mod));
         /* A user module's functions hold the module: clearing its globals
          * breaks the cycle. */
         if (MOD(st->loaded[i].mod)->ns) lang_gtab_clear(MOD(st->loaded[i].mod)->ns);
     }
+    lang_val_release(sysmods); /* sys no longer holds it: the dict goes */
     for (int i = 0; i < st->nloaded; i++) {
         lang_val_release(st->loaded[i].mod);
         free(st->loaded[i].name);
@@ -402,6 +409,35 @@ static bool loaded_get(lang_vm *vm, const char *name, lang_val *out) {
     return false;
 }
 
+/* Keep the sys.modules dict in step (once sys is imported); None drops. */
+static bool sysmods_note(lang_vm *vm, const char *name, lang_val mod) {
+    struct lang_import_state *st = vm->imports;
+    if (!st || st->sysmods.kind == LANG_NONE) return true;
+    lang_val key;
+    if (!lang_str_from_cstr(vm, name, &key)) return false;
+    bool ok;
+    if (mod.kind == LANG_NONE) {
+        bool found;
+        ok = lang_dict_del(vm, st->sysmods, key, &found);
+    } else {
+        ok = lang_dict_set(vm, st->sysmods, key, mod);
+    }
+    lang_val_release(key);
+    return ok;
+}
+
+/* sys.modules: made when sys is first imported, with what is loaded. */
+static bool sysmods_make(lang_vm *vm, lang_val sys) {
+    struct lang_import_state *st = state(vm);
+    if (!st || st->sysmods.kind != LANG_NONE) return true;
+    lang_val d;
+    if (!lang_dict_new(vm, &d)) return false;
+    st->sysmods = d;
+    for (int i = 0; i < st->nloaded; i++)
+        if (!sysmods_note(vm, st->loaded[i].name, st->loaded[i].mod)) return false;
+    return lang_module_set(vm, sys, "modules", d);
+}
+
 /* Note [mod] in sys.modules as [name] (retains it). */
 static bool loaded_add(lang_vm *vm, const char *name, lang_val mod) {
     struct lang_import_state *st = state(vm);
@@ -417,7 +453,7 @@ static bool loaded_add(lang_vm *vm, const char *name, lang_val mod) {
     if (!st->loaded[st->nloaded].name) return lang_raise(vm, LANG_ERR_MEMORY, "out of memory");
     st->loaded[st->nloaded].mod = lang_val_retain(mod);
     st->nloaded++;
-    return true;
+    return sysmods_note(vm, name, mod);
 }
 
 /* Forget [name] (an import that failed), as Python drops it from sys.modules. */
@@ -432,6 +468,7 @@ static void loaded_drop(lang_vm *vm, const char *name) {
             st->nloaded--;
             if (MOD(m)->ns) lang_gtab_clear(MOD(m)->ns);
             lang_val_release(m);
+            if (!sysmods_note(vm, name, lang_none())) lang_vm_clear_error(vm);
             return;
         }
 }
@@ -671,6 +708,10 @@ static bool module_create(lang_vm *vm, const lang_module_def *d, lang_val *out) 
     /* Registered before init runs, so an init that reaches its own module
      * by name finds it instead of recursing. */
     if (!loaded_add(vm, d->name, mv)) {
+        lang_val_release(mv);
+        return false;
+    }
+    if (!strcmp(d->name, "sys") && !sysmods_make(vm, mv)) {
         lang_val_release(mv);
         return false;
     }

@@ -43,8 +43,14 @@ static void iter_free(lang_obj *o) {
     free(it->its);
 }
 
+static const lang_type map_type, filter_type;
+
 static bool iter_new(lang_vm *vm, iter_kind kind, lang_val src, lang_val *out, iter_obj **itp) {
-    iter_obj *it = lang_obj_new(vm, &lang_iter_type, sizeof *it);
+    iter_obj *it = lang_obj_new(vm,
+                                kind == IT_MAP      ? &map_type
+                                : kind == IT_FILTER ? &filter_type
+                                                    : &lang_iter_type,
+                                sizeof *it);
     if (!it) return false;
     it->kind = kind;
     it->src = lang_val_retain(src);
@@ -309,6 +315,22 @@ static bool iter_repr(lang_vm *vm, lang_obj *o, lang_buf *out) {
 
 const lang_type lang_iter_type = {
     .name = "iterator",
+    .free = iter_free,
+    .repr = iter_repr,
+    .iter = iter_iter,
+    .next = iter_next,
+};
+
+/* map and filter objects are iterators whose type has Python's name. */
+static const lang_type map_type = {
+    .name = "map",
+    .free = iter_free,
+    .repr = iter_repr,
+    .iter = iter_iter,
+    .next = iter_next,
+};
+static const lang_type filter_type = {
+    .name = "filter",
     .free = iter_free,
     .repr = iter_repr,
     .iter = iter_iter,
