@@ -908,6 +908,11 @@ static void list_names(lang_buf *b, const char **names, int n) {
 
 static bool bind_args(lang_vm *vm, func_obj *fo, lang_frame *fr, const lang_args *a) {
     lang_func *fn = fo->fn;
+    /* The common call: every parameter positional, given positionally. */
+    if (a->nkw == 0 && a->n == fn->npos && fn->nparams == fn->npos) {
+        for (int i = 0; i < a->n; i++) fr->slots[fn->params[i].slot] = lang_val_retain(a->pos[i]);
+        return true;
+    }
     const char *fname = fn->name->str;
     int npos = fn->npos;
     int np = a->n < npos ? a->n : npos;
@@ -1191,6 +1196,24 @@ static bool eval_args(lang_vm *vm, lang_frame *f, const lang_expr *e, argv_buf *
  * function with obj first, without making a bound-method object. */
 static bool eval_method_call(lang_vm *vm, lang_frame *f, const lang_expr *e, lang_val obj,
                              lang_val fn, lang_val *out) {
+    int np = e->u.call.npos;
+    if (np == e->u.call.nargs && np < 8) {
+        /* Positional arguments only: evaluated straight after self. */
+        lang_val pos[8];
+        pos[0] = obj;
+        for (int i = 0; i < np; i++)
+            if (!eval(vm, f, e->u.call.args[i].value, &pos[i + 1])) {
+                for (int j = 1; j <= i; j++) lang_val_release(pos[j]);
+                return false;
+            }
+        lang_args a = {np + 1, pos, 0, NULL, NULL};
+        const lang_expr *saved_callee = vm->callee;
+        vm->callee = e->u.call.func;
+        bool ok = call_user(vm, (func_obj *)fn.u.o, &a, out);
+        vm->callee = saved_callee;
+        for (int j = 1; j <= np; j++) lang_val_release(pos[j]);
+        return ok;
+    }
     argv_buf b;
     bool ok = eval_args(vm, f, e, &b);
     if (ok) {
