@@ -1465,7 +1465,7 @@ static bool gen_close(lang_vm *vm, gen_obj *g) {
     }
     if (g->state != GEN_SUSPENDED) return true;
     g->closing = true;
-    lang_val v;
+    lang_val v = lang_none();
     bool done;
     if (!gen_resume(vm, g, lang_none(), &v, &done)) {
         if (vm->ename &&
