@@ -227,6 +227,7 @@ nn_tensor *nn_exec(nn_ctx *ctx, nn_op op, nn_tensor *const *inputs, int n_inputs
         }
     }
     if (taken == n_inputs) node->out = nn_tensor_detach(ctx, out);
+    node->out_version = out->storage->version;
     node->out_dtype = out->dtype;
     node->out_ndim = out->ndim;
     memcpy(node->out_shape, out->shape, sizeof(int64_t) * (size_t)out->ndim);
@@ -608,17 +609,87 @@ static nn_status collect(nn_ctx *ctx, nn_node *root, size_t *count) {
     return NN_OK;
 }
 
+/* Whether op's backward reads the values of its input [i] / of its output.
+ * backward() reports an in-place change only to values it reads, as
+ * PyTorch's check of saved tensors does: `h = x @ w; h += b` trains, while
+ * `y = torch.tanh(x); y += 1` cannot (tanh's backward needs y). */
+static bool backward_reads_input(const nn_node *n, int i) {
+    switch (n->op) {
+    case NN_OP_MUL:
+    case NN_OP_MATMUL: return n->in[1 - i].needs_grad; /* for the other's gradient */
+    case NN_OP_LINEAR: return i == 2 ? false : n->in[1 - i].needs_grad;
+    case NN_OP_ADD:
+    case NN_OP_SUB:
+    case NN_OP_NEG:
+    case NN_OP_RESHAPE:
+    case NN_OP_PERMUTE:
+    case NN_OP_EXPAND:
+    case NN_OP_SLICE:
+    case NN_OP_SELECT:
+    case NN_OP_CONTIGUOUS:
+    case NN_OP_CAT:
+    case NN_OP_SUM:
+    case NN_OP_MEAN:
+    case NN_OP_TO:
+    case NN_OP_EXP:
+    case NN_OP_SQRT:
+    case NN_OP_RSQRT:
+    case NN_OP_RELU:
+    case NN_OP_TANH:
+    case NN_OP_SIGMOID: return false;
+    case NN_OP_PUT: return i == 2; /* only the positions */
+    default: return true;
+    }
+}
+
+static bool backward_reads_output(nn_op op) {
+    switch (op) {
+    case NN_OP_DIV:
+    case NN_OP_POW:
+    case NN_OP_MAXIMUM:
+    case NN_OP_MINIMUM:
+    case NN_OP_EXP:
+    case NN_OP_SQRT:
+    case NN_OP_RSQRT:
+    case NN_OP_RELU:
+    case NN_OP_TANH:
+    case NN_OP_SIGMOID:
+    case NN_OP_SOFTMAX:
+    case NN_OP_LOG_SOFTMAX:
+    case NN_OP_MAX:
+    case NN_OP_MIN:
+    case NN_OP_VAR:
+    case NN_OP_STD:
+    case NN_OP_LOGSUMEXP:
+    case NN_OP_NORM: return true;
+    default: return false;
+    }
+}
+
 static nn_status check_versions(nn_ctx *ctx, const nn_node *n) {
+    if (n->out && backward_reads_output(n->op) && n->out->storage->version != n->out_version) {
+        char buf[256], sh[128];
+        return nn_error_set(&ctx->err, NN_ERR_RUNTIME,
+                            "one of the variables needed for gradient computation has been "
+                            "modified by an inplace operation: the output of %s (shape %s) "
+                            "was changed in place after the forward made it (version %u, now "
+                            "%u), and this op's gradient needs it. Change a clone() instead.",
+                            where_str(n, buf, sizeof buf),
+                            nn_tensor_shape_str(n->out, sh, sizeof sh), n->out_version,
+                            n->out->storage->version);
+    }
     for (int i = 0; i < n->n_in; i++) {
         const nn_input *in = &n->in[i];
+        if (!backward_reads_input(n, i)) continue;
         if (in->t && in->t->storage->version != in->version) {
             char buf[256], sh[128];
             return nn_error_set(&ctx->err, NN_ERR_RUNTIME,
-                                "backward through %s: its input %d (shape %s) was modified in "
-                                "place after the forward used it (version %u, now %u). "
-                                "Change a clone() instead, or do the in-place edit before the "
-                                "forward.",
-                                where_str(n, buf, sizeof buf), i,
+                                "one of the variables needed for gradient computation has been "
+                                "modified by an inplace operation: input %d of %s (shape %s) "
+                                "was changed in place after the forward used it (version %u, "
+                                "now %u). Change a clone() instead, or do the in-place edit "
+                                "before the forward.",
+                                i, where_str(n, buf, sizeof buf),
                                 nn_tensor_shape_str(in->t, sh, sizeof sh), in->version,
                                 in->t->storage->version);
         }

@@ -63,8 +63,9 @@ struct nn_node {
     int n_in;
     nn_input *in; /* in_inline, or a pooled array for many inputs (cat) */
     nn_input in_inline[NN_NODE_INLINE_INPUTS];
-    nn_tensor *out;     /* alias of the output, no history */
-    nn_dtype out_dtype; /* the output's dtype and shape, kept when backward frees [out] */
+    nn_tensor *out;       /* alias of the output, no history */
+    uint32_t out_version; /* the output's storage version when recorded */
+    nn_dtype out_dtype;   /* the output's dtype and shape, kept when backward frees [out] */
     int out_ndim;
     int64_t out_shape[NN_MAX_DIMS];
     nn_tensor *saved[2]; /* op-specific tensors (indices, masks, statistics) */

@@ -125,6 +125,9 @@ nn_status nn_chunk(nn_ctx *ctx, nn_tensor *a, int64_t chunks, int64_t dim, nn_te
 nn_tensor *nn_index(nn_ctx *ctx, nn_tensor *a, int64_t dim, nn_tensor *const *idx, int n_idx);
 /* a[mask] with a bool mask of a's leading shape: 1-D (or [k, rest...]) result. */
 nn_tensor *nn_masked_select(nn_ctx *ctx, nn_tensor *a, nn_tensor *mask);
+/* A copy of [a] with out.flat[idx] = value (value broadcast to idx's shape;
+ * idx int64 row-major positions in a). Differentiable in a and value. */
+nn_tensor *nn_put(nn_ctx *ctx, nn_tensor *a, nn_tensor *value, nn_tensor *idx);
 /* In place, not recorded: a[dim-index tensors] = value (broadcast), and
  * a[mask] = value. Storage version bumps. */
 nn_status nn_index_put_(nn_ctx *ctx, nn_tensor *a, int64_t dim, nn_tensor *const *idx, int n_idx,

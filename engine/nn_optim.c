@@ -7,7 +7,8 @@
  * results agree to round-off.
  *
  * Block layout (one pooled allocation, the storage of [block]):
- *   [nn_optim][optim_slot x n][state buffers, each 64-byte aligned]
+ *   [nn_optim][optim_slot x n][nn_optim_config x groups][state buffers, each
+ *   64-byte aligned]
  * The state buffers hold each parameter's elements in row-major order of its
  * shape, whatever the parameter's strides.
  */
@@ -27,12 +28,15 @@ typedef struct optim_slot {
     int64_t steps;        /* updates this parameter received */
     size_t off[MAX_BUFS]; /* byte offsets of its state buffers in the block */
     nn_dtype dtype;       /* the parameter's dtype when the optimizer was made */
+    int group;            /* its parameter group */
     nn_tensor *update;    /* the last update (new - old), while keep_updates is on */
     bool has_update;      /* [update] holds a step's update */
 } optim_slot;
 
 struct nn_optim {
-    nn_optim_config cfg;
+    nn_optim_config cfg;     /* group 0's, kept equal to groups[0] */
+    nn_optim_config *groups; /* one per parameter group (torch's param_groups) */
+    int n_groups;
     nn_tensor *block; /* owns the storage everything here lives in */
     int n_params;
     int n_bufs; /* state buffers per parameter */
@@ -152,12 +156,36 @@ static nn_status check_params(nn_ctx *ctx, const char *k, nn_tensor *const *para
 }
 
 nn_optim *nn_optim_new(nn_ctx *ctx, nn_tensor *const *params, int n, const nn_optim_config *cfg) {
-    NN_ASSERT(ctx && cfg);
-    if (check_config(ctx, cfg)) return NULL;
+    return nn_optim_new_groups(ctx, params, n, NULL, cfg, 1);
+}
+
+nn_optim *nn_optim_new_groups(nn_ctx *ctx, nn_tensor *const *params, int n, const int *group_of,
+                              const nn_optim_config *cfgs, int n_groups) {
+    NN_ASSERT(ctx && cfgs && n_groups >= 1);
+    const nn_optim_config *cfg = &cfgs[0];
+    for (int g = 0; g < n_groups; g++)
+        if (check_config(ctx, &cfgs[g])) return NULL;
     const char *k = nn_optim_kind_name(cfg->kind);
     if (check_params(ctx, k, params, n)) return NULL;
     int nb = bufs_for(cfg);
-    size_t head = round_up(sizeof(nn_optim)) + round_up(sizeof(optim_slot) * (size_t)n);
+    for (int g = 1; g < n_groups; g++) {
+        if (cfgs[g].kind != cfg->kind || bufs_for(&cfgs[g]) != nb) {
+            nn_error_set(&ctx->err, NN_ERR_VALUE,
+                         "%s: parameter group %d differs from group 0 in %s; nndb's parameter "
+                         "groups may differ in lr, weight_decay, betas, eps and dampening only",
+                         k, g, cfg->kind == NN_OPTIM_SGD ? "having momentum" : "amsgrad");
+            return NULL;
+        }
+    }
+    for (int i = 0; group_of && i < n; i++) {
+        if (group_of[i] < 0 || group_of[i] >= n_groups) {
+            nn_error_set(&ctx->err, NN_ERR_VALUE, "%s: parameter %d has no group (%d of %d)", k, i,
+                         group_of[i], n_groups);
+            return NULL;
+        }
+    }
+    size_t groups_at = round_up(sizeof(nn_optim)) + round_up(sizeof(optim_slot) * (size_t)n);
+    size_t head = groups_at + round_up(sizeof(nn_optim_config) * (size_t)n_groups);
     size_t total = head;
     for (int i = 0; i < n; i++) {
         size_t bytes = (size_t)nn_tensor_numel(params[i]) * nn_dtype_size(params[i]->dtype);
@@ -179,6 +207,9 @@ nn_optim *nn_optim_new(nn_ctx *ctx, nn_tensor *const *params, int n, const nn_op
     memset(base, 0, total);
     nn_optim *opt = (nn_optim *)(void *)base;
     opt->cfg = *cfg;
+    opt->groups = (nn_optim_config *)(void *)(base + groups_at);
+    memcpy(opt->groups, cfgs, sizeof(nn_optim_config) * (size_t)n_groups);
+    opt->n_groups = n_groups;
     opt->block = block;
     opt->n_params = n;
     opt->n_bufs = nb;
@@ -188,6 +219,7 @@ nn_optim *nn_optim_new(nn_ctx *ctx, nn_tensor *const *params, int n, const nn_op
         optim_slot *s = &opt->slots[i];
         s->param = nn_tensor_retain(params[i]);
         s->dtype = params[i]->dtype;
+        s->group = group_of ? group_of[i] : 0;
         size_t bytes = (size_t)nn_tensor_numel(params[i]) * nn_dtype_size(params[i]->dtype);
         for (int b = 0; b < nb; b++) {
             s->off[b] = off;
@@ -387,10 +419,10 @@ nn_status nn_optim_step(nn_ctx *ctx, nn_optim *opt) {
     /* Validate everything first so that an error leaves no parameter half-updated. */
     for (int i = 0; i < opt->n_params; i++)
         if (check_grad(ctx, opt, i)) return ctx->err.code;
-    const nn_optim_config *c = &opt->cfg;
     char *base = opt->block->storage->data;
     for (int i = 0; i < opt->n_params; i++) {
         optim_slot *sl = &opt->slots[i];
+        const nn_optim_config *c = &opt->groups[sl->group];
         nn_tensor *p = sl->param, *g = nn_tensor_grad(p);
         if (!g) continue;
         /* Kept updates: remember the old values, subtract them afterwards. */
@@ -520,6 +552,36 @@ nn_status nn_optim_set_lr(nn_ctx *ctx, nn_optim *opt, double lr) {
                             "%s: invalid learning rate lr=%g; it must be a finite number >= 0",
                             nn_optim_kind_name(opt->cfg.kind), lr);
     opt->cfg.lr = lr;
+    for (int g = 0; g < opt->n_groups; g++) opt->groups[g].lr = lr;
+    return NN_OK;
+}
+
+int nn_optim_num_groups(const nn_optim *opt) {
+    return opt->n_groups;
+}
+
+int nn_optim_param_group(const nn_optim *opt, int i) {
+    return i >= 0 && i < opt->n_params ? opt->slots[i].group : -1;
+}
+
+const nn_optim_config *nn_optim_group_config(const nn_optim *opt, int g) {
+    return g >= 0 && g < opt->n_groups ? &opt->groups[g] : NULL;
+}
+
+nn_status nn_optim_set_group_config(nn_ctx *ctx, nn_optim *opt, int g, const nn_optim_config *cfg) {
+    const char *k = nn_optim_kind_name(opt->cfg.kind);
+    if (g < 0 || g >= opt->n_groups)
+        return nn_error_set(&ctx->err, NN_ERR_INDEX, "%s: no parameter group %d (%d groups)", k, g,
+                            opt->n_groups);
+    if (check_config(ctx, cfg)) return ctx->err.code;
+    if (cfg->kind != opt->cfg.kind || bufs_for(cfg) != bufs_for(&opt->cfg))
+        return nn_error_set(
+            &ctx->err, NN_ERR_VALUE,
+            "%s: parameter group %d cannot change %s after the optimizer is "
+            "built",
+            k, g, opt->cfg.kind == NN_OPTIM_SGD ? "between momentum and none" : "amsgrad");
+    opt->groups[g] = *cfg;
+    if (g == 0) opt->cfg = *cfg;
     return NN_OK;
 }
 

@@ -54,6 +54,13 @@ nn_optim *nn_optim_adam(nn_ctx *ctx, nn_tensor *const *params, int n, double lr,
                         double beta2, double eps, double weight_decay, bool amsgrad);
 nn_optim *nn_optim_adamw(nn_ctx *ctx, nn_tensor *const *params, int n, double lr, double beta1,
                          double beta2, double eps, double weight_decay, bool amsgrad);
+/* Parameter groups (torch's param_groups): params[i] belongs to group
+ * group_of[i] (NULL: all to group 0), whose hyper-parameters are
+ * cfgs[group]. Groups share the kind, and SGD's momentum being 0 or not and
+ * Adam's amsgrad (they decide the state buffers); they may differ in lr,
+ * weight_decay, betas, eps, dampening and nesterov. */
+nn_optim *nn_optim_new_groups(nn_ctx *ctx, nn_tensor *const *params, int n, const int *group_of,
+                              const nn_optim_config *cfgs, int n_groups);
 void nn_optim_free(nn_optim *opt);
 
 /* One update of every parameter that has a gradient; parameters without one
@@ -69,8 +76,15 @@ void nn_optim_zero_grad(nn_optim *opt, bool set_to_none);
 nn_optim_kind nn_optim_get_kind(const nn_optim *opt);
 const char *nn_optim_kind_name(nn_optim_kind kind); /* "SGD", "Adam", "AdamW" */
 const nn_optim_config *nn_optim_get_config(const nn_optim *opt);
-/* Change the learning rate (for schedulers); lr < 0 or NaN is an error. */
+/* Change the learning rate of every group (for schedulers); lr < 0 or NaN
+ * is an error. nn_optim_get_config and nn_optim_get_lr read group 0. */
 nn_status nn_optim_set_lr(nn_ctx *ctx, nn_optim *opt, double lr);
+int nn_optim_num_groups(const nn_optim *opt);
+int nn_optim_param_group(const nn_optim *opt, int i);                     /* -1 when out of range */
+const nn_optim_config *nn_optim_group_config(const nn_optim *opt, int g); /* NULL: no such group */
+/* Replace group [g]'s hyper-parameters (validated; the kind and what
+ * decides the state buffers must stay). */
+nn_status nn_optim_set_group_config(nn_ctx *ctx, nn_optim *opt, int g, const nn_optim_config *cfg);
 double nn_optim_get_lr(const nn_optim *opt);
 int nn_optim_num_params(const nn_optim *opt);
 /* Borrowed: parameter [i], or NULL when out of range. */

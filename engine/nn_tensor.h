@@ -147,4 +147,15 @@ nn_status nn_tensor_uniform_(nn_ctx *ctx, nn_tensor *t, double lo, double hi);
 /* Whether an in-place write to [t] is allowed now; fills ctx->err if not. */
 nn_status nn_tensor_check_inplace(nn_ctx *ctx, const nn_tensor *t, const char *opname);
 
+/* ---- in-place writes recorded by autograd (nn_inplace.c) ----
+ * Whether writing [other] (may be NULL) into [t] in place must be recorded
+ * (gradients on, and t or other requires grad). */
+bool nn_inplace_records(const nn_ctx *ctx, const nn_tensor *t, const nn_tensor *other);
+/* The writes that cannot be recorded: into a leaf that requires grad
+ * (PyTorch's error), or through a view of a tensor with history. */
+nn_status nn_inplace_check(nn_ctx *ctx, const nn_tensor *t, const char *opname);
+/* [t] takes the values of [r] (same shape; computed out of place from t
+ * and recorded) and r's history. Bumps t's storage version. */
+nn_status nn_tensor_assign_(nn_ctx *ctx, nn_tensor *t, nn_tensor *r);
+
 #endif

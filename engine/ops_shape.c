@@ -1165,6 +1165,111 @@ nn_tensor *nn_masked_select(nn_ctx *ctx, nn_tensor *a, nn_tensor *mask) {
     return nn_exec(ctx, NN_OP_MASKED_SELECT, in, 2, NULL);
 }
 
+/* ---- put: out = a, then out.flat[idx[k]] = value[k] with [value]
+ * broadcast to idx's shape and converted to a's dtype. The recorded form of
+ * an assignment into a tensor with autograd history (x[:, 0] = 0,
+ * x[mask] += b): the language computes [idx], the row-major positions its
+ * key selects, and moves x onto the result (nn_tensor_assign_). Where idx
+ * repeats a position the last write wins. Backward: a's gradient is dout
+ * with the written positions zeroed; value's is dout at idx (summed to
+ * value's shape by the executor). ---- */
+
+/* The flat position in [v] (broadcast to [ndim, shape]) of element [k]. */
+static int64_t broadcast_pos(const nn_tensor *v, int ndim, const int64_t *shape, int64_t k) {
+    int64_t pos = 0, mul = 1;
+    for (int d = ndim - 1, dv = v->ndim - 1; d >= 0; d--, dv--) {
+        int64_t i = k % shape[d];
+        k /= shape[d];
+        if (dv >= 0) {
+            if (v->shape[dv] != 1) pos += i * mul;
+            mul *= v->shape[dv];
+        }
+    }
+    return pos;
+}
+
+static nn_status put_check(nn_ctx *ctx, const nn_tensor *a, const nn_tensor *v,
+                           const nn_tensor *idx) {
+    char s1[128], s2[128];
+    if (idx->dtype != NN_INT64)
+        return nn_error_set(&ctx->err, NN_ERR_TYPE, "index_put: positions must be int64, got %s",
+                            nn_dtype_name(idx->dtype));
+    int n;
+    int64_t shape[NN_MAX_DIMS];
+    if (nn_broadcast_shapes(ctx, idx->ndim, idx->shape, v->ndim, v->shape, &n, shape))
+        return ctx->err.code;
+    if (n != idx->ndim || memcmp(shape, idx->shape, sizeof(int64_t) * (size_t)n) != 0)
+        return nn_error_set(&ctx->err, NN_ERR_SHAPE,
+                            "shape mismatch: value tensor of shape %s cannot be broadcast to "
+                            "indexing result of shape %s",
+                            nn_tensor_shape_str(v, s1, sizeof s1),
+                            nn_tensor_shape_str(idx, s2, sizeof s2));
+    int64_t numel = nn_tensor_numel(a), m = nn_tensor_numel(idx);
+    for (int64_t k = 0; k < m; k++) {
+        double p = nn_tensor_get_flat(idx, k);
+        if (p < 0 || p >= (double)numel)
+            return nn_error_set(&ctx->err, NN_ERR_INDEX,
+                                "index_put: position %.0f is out of range for a tensor of %lld "
+                                "elements",
+                                p, (long long)numel);
+    }
+    return NN_OK;
+}
+
+nn_tensor *op_put_forward(nn_ctx *ctx, nn_node *node) {
+    nn_tensor *a = in0(node), *v = node->in[1].t, *idx = node->in[2].t;
+    if (put_check(ctx, a, v, idx)) return NULL;
+    nn_tensor *out = nn_tensor_empty(ctx, a->dtype, a->ndim, a->shape);
+    if (!out) return NULL;
+    int64_t numel = nn_tensor_numel(a), m = nn_tensor_numel(idx);
+    for (int64_t i = 0; i < numel; i++) nn_tensor_set_flat(out, i, nn_tensor_get_flat(a, i));
+    for (int64_t k = 0; k < m; k++)
+        nn_tensor_set_flat(out, (int64_t)nn_tensor_get_flat(idx, k),
+                           nn_tensor_get_flat(v, broadcast_pos(v, idx->ndim, idx->shape, k)));
+    return out;
+}
+
+nn_status op_put_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_tensor **din) {
+    nn_tensor *idx = node->in[2].t;
+    int64_t m = nn_tensor_numel(idx);
+    if (node->in[0].needs_grad) {
+        nn_tensor *g = nn_tensor_empty(ctx, dout->dtype, dout->ndim, dout->shape);
+        if (!g) return ctx->err.code;
+        int64_t numel = nn_tensor_numel(dout);
+        for (int64_t i = 0; i < numel; i++) nn_tensor_set_flat(g, i, nn_tensor_get_flat(dout, i));
+        for (int64_t k = 0; k < m; k++)
+            nn_tensor_set_flat(g, (int64_t)nn_tensor_get_flat(idx, k), 0);
+        din[0] = g;
+    }
+    if (node->in[1].needs_grad) {
+        /* Only the last write to a position reached the output. */
+        int64_t numel = nn_tensor_numel(dout);
+        unsigned char *seen =
+            nn_mem_calloc((size_t)(numel > 0 ? numel : 1), "index_put marks", &ctx->err);
+        nn_tensor *g = seen ? nn_tensor_empty(ctx, dout->dtype, idx->ndim, idx->shape) : NULL;
+        if (!g) {
+            nn_mem_free(seen);
+            return ctx->err.code;
+        }
+        for (int64_t k = m; k-- > 0;) {
+            int64_t p = (int64_t)nn_tensor_get_flat(idx, k);
+            nn_tensor_set_flat(g, k, seen[p] ? 0 : nn_tensor_get_flat(dout, p));
+            seen[p] = 1;
+        }
+        nn_mem_free(seen);
+        din[1] = g;
+    }
+    return NN_OK;
+}
+
+nn_tensor *nn_put(nn_ctx *ctx, nn_tensor *a, nn_tensor *value, nn_tensor *idx) {
+    nn_tensor *in[3] = {a, value, idx};
+    if (missing(ctx, a, "index_put") || missing(ctx, value, "index_put") ||
+        missing(ctx, idx, "index_put"))
+        return NULL;
+    return nn_exec(ctx, NN_OP_PUT, in, 3, NULL);
+}
+
 /* ---- costs: no FLOPs; a view moves no bytes, a copy reads and writes its
  * elements, an index reads the gathered elements and the indices ---- */
 bool nn_cost_shape(const nn_node *n, const nn_tensor *out, nn_op_cost *c) {
@@ -1185,6 +1290,7 @@ bool nn_cost_shape(const nn_node *n, const nn_tensor *out, nn_op_cost *c) {
         for (int i = 1; i < n->n_in; i++) c->bytes_read += nn_cost_bytes(n->in[i].t);
         return true;
     case NN_OP_CAT:
+    case NN_OP_PUT:
     case NN_OP_MASKED_SELECT: return true;
     default: return false;
     }

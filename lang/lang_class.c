@@ -238,7 +238,8 @@ static bool bind_attr(lang_vm *vm, lang_val found, lang_val self, lang_class *c,
         return lang_method_new(vm, lang_obj_val(&c->hdr), fn, out);
     }
     if (self.kind != LANG_NONE &&
-        (lang_is_obj(found, &lang_func_type) || lang_is_obj(found, &lang_builtin_type)))
+        (lang_is_obj(found, &lang_func_type) || lang_is_obj(found, &lang_builtin_type) ||
+         lang_is_obj(found, &lang_grad_wrap_type)))
         return lang_method_new(vm, self, found, out);
     *out = lang_val_retain(found);
     return true;

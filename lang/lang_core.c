@@ -1028,7 +1028,7 @@ static bool gm_wrap_repr(lang_vm *vm, lang_obj *o, lang_buf *out) {
     return lang_repr(vm, ((gm_wrap_obj *)o)->fn, out);
 }
 
-static const lang_type gm_wrap_type = {
+const lang_type lang_grad_wrap_type = {
     .name = "function",
     .free = gm_wrap_free,
     .repr = gm_wrap_repr,
@@ -1042,7 +1042,7 @@ static bool gm_call(lang_vm *vm, lang_obj *o, const lang_args *a, lang_val *out)
     if (fn.kind != LANG_OBJ || !fn.u.o->type->call)
         return lang_raise(vm, LANG_ERR_TYPE, "no_grad() decorates a function, not %s",
                           lang_type_name(fn));
-    gm_wrap_obj *w = lang_obj_new(vm, &gm_wrap_type, sizeof *w);
+    gm_wrap_obj *w = lang_obj_new(vm, &lang_grad_wrap_type, sizeof *w);
     if (!w) return false;
     w->fn = lang_val_retain(fn);
     w->enabled = ((grad_mode_obj *)o)->enabled;

@@ -258,6 +258,7 @@ const char *lang_display_grad_fn_name(const nn_tensor *t) {
     case NN_OP_SILU: return "SiluBackward0";
     case NN_OP_SOFTPLUS: return "SoftplusBackward0";
     case NN_OP_TO: return "ToCopyBackward0";
+    case NN_OP_PUT: return "CopySlices"; /* an assignment into a tensor with history */
     case NN_OP_SUM: return all ? "SumBackward0" : "SumBackward1";
     case NN_OP_MEAN: return all ? "MeanBackward0" : "MeanBackward1";
     case NN_OP_MAX: return all ? "MaxBackward1" : "MaxBackward0";

@@ -2373,7 +2373,11 @@ static bool exec_aug(lang_vm *vm, lang_frame *f, const lang_stmt *s) {
         if (ok) {
             ok = eval(vm, f, s->u.aug.value, &rhs);
             if (ok) {
-                ok = aug_value(vm, s->u.aug.op, cur, rhs, &res);
+                /* A tensor's x[i] op= y is x[i] = x[i] op y, so that autograd
+                 * records the write on x itself (a write through the view
+                 * x[i] could not rewrite x's history). */
+                ok = lang_tensor_of(obj) ? lang_binary(vm, s->u.aug.op, cur, rhs, &res)
+                                         : aug_value(vm, s->u.aug.op, cur, rhs, &res);
                 lang_val_release(rhs);
                 if (ok) {
                     ok = lang_setitem(vm, obj, key, res);

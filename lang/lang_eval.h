@@ -107,6 +107,9 @@ typedef struct lang_typeobj {
 extern const lang_type lang_gen_type; /* generators (lang_eval.c) */
 extern const lang_type lang_typeobj_type, lang_iter_type, lang_dictview_type, lang_no_grad_type,
     lang_grad_mode_type;
+/* A function decorated with @torch.no_grad() (or enable_grad()): binds to
+ * an instance as a function does. */
+extern const lang_type lang_grad_wrap_type;
 
 /* ---- the VM ---- */
 typedef struct lang_frame_info { /* one traceback entry */

@@ -1647,22 +1647,18 @@ static bool f_calculate_gain(lang_vm *vm, const lang_args *a, lang_val *out) {
 typedef struct optim_obj {
     lang_obj hdr;
     nn_optim *o;
-    lang_val params; /* the list of parameter tensors, as param_groups[0]['params'] */
-    /* Hyper-parameters as the user gave them (0 stays an int), for the repr
-     * and param_groups, as PyTorch keeps them. */
-    lang_val lr, momentum, dampening, weight_decay, eps, betas;
+    /* torch's param_groups: a list of dicts, 'params' first, then the
+     * group's own keys, then the defaults in torch 1.13's order. The values
+     * stay as the user gave them (0 stays an int) for the repr; step() reads
+     * the hyper-parameters back from them, so param_group['lr'] = x works
+     * as in torch. */
+    lang_val groups;
 } optim_obj;
 
 static void optim_free(lang_obj *o) {
     optim_obj *op = (optim_obj *)o;
     nn_optim_free(op->o);
-    lang_val_release(op->params);
-    lang_val_release(op->lr);
-    lang_val_release(op->momentum);
-    lang_val_release(op->dampening);
-    lang_val_release(op->weight_decay);
-    lang_val_release(op->eps);
-    lang_val_release(op->betas);
+    lang_val_release(op->groups);
 }
 
 static const lang_type optim_type;
@@ -1676,210 +1672,137 @@ nn_optim *lang_optim_of(lang_val v) {
     return op ? op->o : NULL;
 }
 
-/* The group's entries in PyTorch 1.13's order, as a new dict. */
-static bool group_dict(lang_vm *vm, optim_obj *op, lang_val *out) {
-    const nn_optim_config *c = nn_optim_get_config(op->o);
-    if (!lang_dict_new(vm, out)) return false;
-    struct {
-        const char *k;
-        lang_val v;
-    } e[12];
-    int n = 0;
-#define E(K, V) (e[n].k = (K), e[n].v = (V), n++)
-    E("params", op->params);
-    E("lr", op->lr);
-    switch (c->kind) {
-    case NN_OPTIM_SGD:
-        E("momentum", op->momentum);
-        E("dampening", op->dampening);
-        E("weight_decay", op->weight_decay);
-        E("nesterov", lang_bool(c->nesterov));
-        E("maximize", lang_bool(false));
-        E("foreach", lang_none());
-        E("differentiable", lang_bool(false));
-        break;
-    case NN_OPTIM_ADAM:
-        E("betas", op->betas);
-        E("eps", op->eps);
-        E("weight_decay", op->weight_decay);
-        E("amsgrad", lang_bool(c->amsgrad));
-        E("maximize", lang_bool(false));
-        E("foreach", lang_none());
-        E("capturable", lang_bool(false));
-        E("differentiable", lang_bool(false));
-        E("fused", lang_bool(false));
-        break;
-    case NN_OPTIM_ADAMW:
-        E("betas", op->betas);
-        E("eps", op->eps);
-        E("weight_decay", op->weight_decay);
-        E("amsgrad", lang_bool(c->amsgrad));
-        E("foreach", lang_none());
-        E("maximize", lang_bool(false));
-        E("capturable", lang_bool(false));
-        break;
-    }
-#undef E
-    for (int i = 0; i < n; i++) {
-        lang_val k;
-        if (!lang_str_from_cstr(vm, e[i].k, &k)) goto fail;
-        bool ok = lang_dict_set(vm, *out, k, e[i].v);
-        lang_val_release(k);
-        if (!ok) goto fail;
-    }
-    return true;
-fail:
-    lang_val_release(*out);
-    return false;
+static bool dict_get_str(lang_vm *vm, lang_val d, const char *k, lang_val *out, bool *found) {
+    lang_val key;
+    if (!lang_str_from_cstr(vm, k, &key)) return false;
+    bool ok = lang_dict_get(vm, d, key, out, found);
+    lang_val_release(key);
+    return ok;
+}
+
+static bool dict_set_str(lang_vm *vm, lang_val d, const char *k, lang_val v) {
+    lang_val key;
+    if (!lang_str_from_cstr(vm, k, &key)) return false;
+    bool ok = lang_dict_set(vm, d, key, v);
+    lang_val_release(key);
+    return ok;
 }
 
 static int cmp_cstr(const void *a, const void *b) {
     return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-/* PyTorch's Optimizer.__repr__: the group's keys but 'params', sorted. */
+/* PyTorch's Optimizer.__repr__: each group's keys but 'params', sorted. */
 static bool optim_repr(lang_vm *vm, lang_obj *o, lang_buf *out) {
     optim_obj *op = (optim_obj *)o;
-    lang_val d;
-    if (!group_dict(vm, op, &d)) return false;
-    lang_dict_obj *dobj = (lang_dict_obj *)d.u.o;
-    const char *keys[16];
-    lang_val vals[16];
-    int n = 0;
-    for (int64_t i = 0; i < dobj->nent && n < 16; i++) {
-        if (!dobj->entries[i].live) continue;
-        const char *k = lang_str_cstr(dobj->entries[i].key);
-        if (!strcmp(k, "params")) continue;
-        keys[n++] = k;
-    }
-    qsort(keys, (size_t)n, sizeof keys[0], cmp_cstr);
-    for (int i = 0; i < n; i++)
-        for (int64_t j = 0; j < dobj->nent; j++)
-            if (dobj->entries[j].live && !strcmp(lang_str_cstr(dobj->entries[j].key), keys[i]))
-                vals[i] = dobj->entries[j].value;
-    lang_buf_printf(out, "%s (\nParameter Group 0\n", nn_optim_kind_name(nn_optim_get_kind(op->o)));
+    lang_buf_printf(out, "%s (", nn_optim_kind_name(nn_optim_get_kind(op->o)));
     bool ok = true;
-    for (int i = 0; ok && i < n; i++) {
-        lang_buf_printf(out, "    %s: ", keys[i]);
-        ok = lang_repr(vm, vals[i], out);
-        lang_buf_puts(out, "\n");
+    for (int64_t g = 0; ok && g < lang_seq_len(op->groups); g++) {
+        lang_dict_obj *dobj = (lang_dict_obj *)lang_seq_items(op->groups)[g].u.o;
+        const char *keys[32];
+        lang_val vals[32];
+        int n = 0;
+        for (int64_t i = 0; i < dobj->nent && n < 32; i++) {
+            if (!dobj->entries[i].live || !lang_is_obj(dobj->entries[i].key, &lang_str_type))
+                continue;
+            const char *k = lang_str_cstr(dobj->entries[i].key);
+            if (!strcmp(k, "params")) continue;
+            keys[n++] = k;
+        }
+        qsort(keys, (size_t)n, sizeof keys[0], cmp_cstr);
+        for (int i = 0; i < n; i++)
+            for (int64_t j = 0; j < dobj->nent; j++)
+                if (dobj->entries[j].live && lang_is_obj(dobj->entries[j].key, &lang_str_type) &&
+                    !strcmp(lang_str_cstr(dobj->entries[j].key), keys[i]))
+                    vals[i] = dobj->entries[j].value;
+        lang_buf_printf(out, "\nParameter Group %lld\n", (long long)g);
+        for (int i = 0; ok && i < n; i++) {
+            lang_buf_printf(out, "    %s: ", keys[i]);
+            ok = lang_repr(vm, vals[i], out);
+            lang_buf_puts(out, "\n");
+        }
     }
     lang_buf_puts(out, ")");
-    lang_val_release(d);
     return ok;
+}
+
+/* The engine's hyper-parameters of a group, read from its dict. */
+static bool group_config(lang_vm *vm, lang_val d, nn_optim_kind kind, nn_optim_config *c) {
+    *c = nn_optim_defaults(kind);
+    static const char *const sgd_keys[] = {"lr",           "momentum", "dampening",
+                                           "weight_decay", "nesterov", NULL};
+    static const char *const adam_keys[] = {"lr", "betas", "eps", "weight_decay", "amsgrad", NULL};
+    for (const char *const *k = kind == NN_OPTIM_SGD ? sgd_keys : adam_keys; *k; k++) {
+        lang_val v;
+        bool found, ok;
+        if (!dict_get_str(vm, d, *k, &v, &found)) return false;
+        if (!found) continue;
+        if (!strcmp(*k, "lr"))
+            ok = lang_to_float(vm, v, "lr", &c->lr);
+        else if (!strcmp(*k, "momentum"))
+            ok = lang_to_float(vm, v, "momentum", &c->momentum);
+        else if (!strcmp(*k, "dampening"))
+            ok = lang_to_float(vm, v, "dampening", &c->dampening);
+        else if (!strcmp(*k, "weight_decay"))
+            ok = lang_to_float(vm, v, "weight_decay", &c->weight_decay);
+        else if (!strcmp(*k, "nesterov"))
+            ok = lang_to_bool(vm, v, "nesterov", &c->nesterov);
+        else if (!strcmp(*k, "eps"))
+            ok = lang_to_float(vm, v, "eps", &c->eps);
+        else if (!strcmp(*k, "amsgrad"))
+            ok = lang_to_bool(vm, v, "amsgrad", &c->amsgrad);
+        else { /* betas */
+            ok = (lang_is_obj(v, &lang_tuple_type) || lang_is_obj(v, &lang_list_type)) &&
+                 lang_seq_len(v) == 2;
+            if (!ok)
+                lang_raise(vm, LANG_ERR_TYPE, "%s betas must be a pair (beta1, beta2)",
+                           nn_optim_kind_name(kind));
+            else
+                ok = lang_to_float(vm, lang_seq_items(v)[0], "betas[0]", &c->beta1) &&
+                     lang_to_float(vm, lang_seq_items(v)[1], "betas[1]", &c->beta2);
+        }
+        lang_val_release(v);
+        if (!ok) return false;
+    }
+    return true;
+}
+
+/* Bring the engine's groups up to date with the dicts (param_group['lr']
+ * = ... between steps, as schedulers do). */
+static bool sync_groups(lang_vm *vm, optim_obj *op) {
+    nn_optim_kind kind = nn_optim_get_kind(op->o);
+    for (int g = 0; g < nn_optim_num_groups(op->o); g++) {
+        nn_optim_config c;
+        if (!group_config(vm, lang_seq_items(op->groups)[g], kind, &c)) return false;
+        if (memcmp(&c, nn_optim_group_config(op->o, g), sizeof c) != 0 &&
+            !engine(vm, nn_optim_set_group_config(CTX(vm), op->o, g, &c)))
+            return false;
+    }
+    return true;
 }
 
 static bool set_lr(lang_vm *vm, optim_obj *op, lang_val v) {
     double lr;
     if (!lang_to_float(vm, v, "lr", &lr)) return false;
     if (!engine(vm, nn_optim_set_lr(CTX(vm), op->o, lr))) return false;
-    lang_val_release(op->lr);
-    op->lr = v.kind == LANG_OBJ ? lang_float(lr) : v;
+    lang_val keep = v.kind == LANG_OBJ ? lang_float(lr) : v;
+    for (int64_t g = 0; g < lang_seq_len(op->groups); g++)
+        if (!dict_set_str(vm, lang_seq_items(op->groups)[g], "lr", keep)) return false;
     return true;
 }
-
-/* ---- param_groups[0]: a dict-like view whose 'lr' writes through ---- */
-
-typedef struct group_obj {
-    lang_obj hdr;
-    lang_val opt;
-} group_obj;
-
-static void group_free(lang_obj *o) {
-    lang_val_release(((group_obj *)o)->opt);
-}
-
-static bool group_repr(lang_vm *vm, lang_obj *o, lang_buf *out) {
-    lang_val d;
-    if (!group_dict(vm, as_optim(((group_obj *)o)->opt), &d)) return false;
-    bool ok = lang_repr(vm, d, out);
-    lang_val_release(d);
-    return ok;
-}
-
-static bool group_getitem(lang_vm *vm, lang_obj *o, lang_val key, lang_val *out) {
-    lang_val d;
-    if (!group_dict(vm, as_optim(((group_obj *)o)->opt), &d)) return false;
-    bool found = false;
-    bool ok = lang_dict_get(vm, d, key, out, &found);
-    lang_val_release(d);
-    if (ok && !found) {
-        lang_buf b;
-        lang_buf_init(&b);
-        lang_repr(vm, key, &b);
-        ok = lang_raise(vm, LANG_ERR_KEY, "%s", b.data ? b.data : "?");
-        lang_buf_free(&b);
-    }
-    return ok;
-}
-
-static bool group_setitem(lang_vm *vm, lang_obj *o, lang_val key, lang_val v) {
-    if (lang_is_obj(key, &lang_str_type) && !strcmp(lang_str_cstr(key), "lr"))
-        return set_lr(vm, as_optim(((group_obj *)o)->opt), v);
-    return lang_raise(vm, LANG_ERR_KEY,
-                      "only param_groups[0]['lr'] can be changed after the optimizer is built; "
-                      "build a new optimizer to change the others");
-}
-
-static bool group_len(lang_vm *vm, lang_obj *o, int64_t *out) {
-    lang_val d;
-    if (!group_dict(vm, as_optim(((group_obj *)o)->opt), &d)) return false;
-    *out = ((lang_dict_obj *)d.u.o)->n;
-    lang_val_release(d);
-    return true;
-}
-
-static bool group_iter(lang_vm *vm, lang_obj *o, lang_val *out) {
-    lang_val d;
-    if (!group_dict(vm, as_optim(((group_obj *)o)->opt), &d)) return false;
-    bool ok = lang_iter(vm, d, out);
-    lang_val_release(d);
-    return ok;
-}
-
-static bool m_group_keys(lang_vm *vm, lang_val self, const lang_args *a, lang_val *out) {
-    if (!lang_parse_args(vm, a, "keys", "")) return false;
-    lang_val d;
-    if (!group_dict(vm, as_optim(((group_obj *)self.u.o)->opt), &d)) return false;
-    bool ok = lang_list_from_iter(vm, d, out);
-    lang_val_release(d);
-    return ok;
-}
-
-static const lang_method group_methods[] = {
-    {"keys",
-     m_group_keys,
-     {"param_group.keys", "keys()", "The names of the group's hyper-parameters.",
-      "opt.param_groups[0].keys()"}},
-    {NULL, NULL, {NULL, NULL, NULL, NULL}},
-};
-
-static const lang_type group_type = {
-    .name = "dict",
-    .free = group_free,
-    .repr = group_repr,
-    .getitem = group_getitem,
-    .setitem = group_setitem,
-    .iter = group_iter,
-    .len = group_len,
-    .methods = group_methods,
-};
 
 static bool optim_getattr(lang_vm *vm, lang_obj *o, const char *name, lang_val *out, bool *found) {
     optim_obj *op = (optim_obj *)o;
     *found = true;
     if (!strcmp(name, "lr")) {
-        *out = lang_val_retain(op->lr);
+        bool has;
+        if (!dict_get_str(vm, lang_seq_items(op->groups)[0], "lr", out, &has)) return false;
+        if (!has) *out = lang_float(nn_optim_get_lr(op->o));
         return true;
     }
     if (!strcmp(name, "param_groups")) {
-        group_obj *g = lang_obj_new(vm, &group_type, sizeof *g);
-        if (!g) return false;
-        g->opt = lang_val_retain(lang_obj_val(o));
-        lang_val gv = lang_obj_val(&g->hdr);
-        bool ok = lang_list_new(vm, 0, out) && lang_list_append(vm, *out, gv);
-        lang_val_release(gv);
-        return ok;
+        *out = lang_val_retain(op->groups);
+        return true;
     }
     if (!strcmp(name, "step_count")) {
         *out = lang_int(nn_optim_step_count(op->o));
@@ -1892,7 +1815,8 @@ static bool optim_getattr(lang_vm *vm, lang_obj *o, const char *name, lang_val *
 static bool optim_setattr(lang_vm *vm, lang_obj *o, const char *name, lang_val v) {
     if (!strcmp(name, "lr")) return set_lr(vm, (optim_obj *)o, v);
     return lang_raise(vm, LANG_ERR_ATTRIBUTE,
-                      "cannot set '%s' of an optimizer: only lr can change after it is built",
+                      "cannot set '%s' of an optimizer: change opt.lr, or an entry of "
+                      "opt.param_groups[i]",
                       name);
 }
 
@@ -1911,6 +1835,10 @@ static bool m_step(lang_vm *vm, lang_val self, const lang_args *a, lang_val *out
     if (closure.kind != LANG_NONE) {
         lang_args none = {0, NULL, 0, NULL, NULL};
         if (!lang_vm_call(vm, closure, &none, &loss)) return false;
+    }
+    if (!sync_groups(vm, OP(self))) {
+        lang_val_release(loss);
+        return false;
     }
     if (!engine(vm, nn_optim_step(CTX(vm), OP(self)->o)) ||
         !lang_debug_after_step(vm, OP(self)->o)) {
@@ -2119,6 +2047,33 @@ static bool param_list(lang_vm *vm, lang_val v, const char *fname, bool one_ok, 
     return true;
 }
 
+/* A group's dict: 'params' (a list), the group's other keys as given,
+ * then the defaults it lacks, in order (torch's setdefault). */
+static bool group_new(lang_vm *vm, lang_val user, lang_val params, const char *const *dk,
+                      const lang_val *dv, int nd, lang_val *out) {
+    if (!lang_dict_new(vm, out)) return false;
+    bool ok = dict_set_str(vm, *out, "params", params);
+    if (ok && user.kind != LANG_NONE) {
+        lang_dict_obj *u = (lang_dict_obj *)user.u.o;
+        for (int64_t i = 0; ok && i < u->nent; i++) {
+            if (!u->entries[i].live) continue;
+            if (lang_is_obj(u->entries[i].key, &lang_str_type) &&
+                !strcmp(lang_str_cstr(u->entries[i].key), "params"))
+                continue;
+            ok = lang_dict_set(vm, *out, u->entries[i].key, u->entries[i].value);
+        }
+    }
+    for (int i = 0; ok && i < nd; i++) {
+        lang_val v;
+        bool found;
+        ok = dict_get_str(vm, *out, dk[i], &v, &found);
+        if (ok && found) lang_val_release(v);
+        if (ok && !found) ok = dict_set_str(vm, *out, dk[i], dv[i]);
+    }
+    if (!ok) lang_val_release(*out);
+    return ok;
+}
+
 static bool make_optim(lang_vm *vm, const lang_args *a, nn_optim_kind kind, lang_val *out) {
     const char *fname = nn_optim_kind_name(kind);
     nn_optim_config c = nn_optim_defaults(kind);
@@ -2133,67 +2088,142 @@ static bool make_optim(lang_vm *vm, const lang_args *a, nn_optim_kind kind, lang
     else
         ok = lang_parse_args(vm, a, fname, "params|lr,betas,eps,weight_decay,amsgrad", &params, &lr,
                              &betas, &eps, &wd, &amsgrad);
-    if (!ok || !arg_float(vm, lr, "lr", &c.lr) ||
-        !arg_float(vm, wd, "weight_decay", &c.weight_decay))
-        return false;
-    if (kind == NN_OPTIM_SGD) {
-        if (!arg_float(vm, momentum, "momentum", &c.momentum) ||
-            !arg_float(vm, dampening, "dampening", &c.dampening) ||
-            !arg_bool(vm, nesterov, "nesterov", &c.nesterov))
-            return false;
-    } else {
-        if (!arg_float(vm, eps, "eps", &c.eps) || !arg_bool(vm, amsgrad, "amsgrad", &c.amsgrad))
-            return false;
-        if (betas.kind != LANG_NONE) {
-            if (!(lang_is_obj(betas, &lang_tuple_type) || lang_is_obj(betas, &lang_list_type)) ||
-                lang_seq_len(betas) != 2)
-                return lang_raise(vm, LANG_ERR_TYPE, "%s betas must be a pair (beta1, beta2)",
-                                  fname);
-            if (!arg_float(vm, lang_seq_items(betas)[0], "betas[0]", &c.beta1) ||
-                !arg_float(vm, lang_seq_items(betas)[1], "betas[1]", &c.beta2))
-                return false;
-        }
-    }
-    lang_val list;
-    nn_tensor **ts;
-    int n;
-    if (!param_list(vm, params, fname, false, &list, &ts, &n)) return false;
-    if (n == 0) {
-        free(ts);
-        lang_val_release(list);
-        return lang_raise(vm, LANG_ERR_VALUE, "optimizer got an empty parameter list");
-    }
-    nn_optim *o = nn_optim_new(CTX(vm), ts, n, &c);
-    free(ts);
-    if (!o) {
-        lang_val_release(list);
-        return lang_raise_engine(vm);
-    }
-    optim_obj *op = lang_obj_new(vm, &optim_type, sizeof *op);
-    if (!op) {
-        nn_optim_free(o);
-        lang_val_release(list);
-        return false;
-    }
-    op->o = o;
-    op->params = list;
-    op->lr = lang_val_retain(lr);
-    op->momentum = lang_val_retain(momentum);
-    op->dampening = lang_val_retain(dampening);
-    op->weight_decay = lang_val_retain(wd);
-    op->eps = lang_val_retain(eps);
-    op->betas = lang_none();
-    *out = lang_obj_val(&op->hdr);
+    if (!ok) return false;
+    lang_val betas_v = lang_none();
     if (kind != NN_OPTIM_SGD) {
         lang_val b[2] = {lang_float(c.beta1), lang_float(c.beta2)};
-        if (betas.kind != LANG_NONE && lang_is_obj(betas, &lang_tuple_type))
-            op->betas = lang_val_retain(betas);
-        else if (!lang_tuple_pack(vm, 2, b, &op->betas)) {
-            lang_val_release(*out);
+        if (betas.kind != LANG_NONE)
+            betas_v = lang_val_retain(betas);
+        else if (!lang_tuple_pack(vm, 2, b, &betas_v))
             return false;
+    }
+    /* torch 1.13's defaults, in its order */
+    const char *dk[12];
+    lang_val dv[12];
+    int nd = 0;
+#define D(K, V) (dk[nd] = (K), dv[nd] = (V), nd++)
+    D("lr", lr);
+    if (kind == NN_OPTIM_SGD) {
+        D("momentum", momentum);
+        D("dampening", dampening);
+        D("weight_decay", wd);
+        D("nesterov", nesterov);
+        D("maximize", lang_bool(false));
+        D("foreach", lang_none());
+        D("differentiable", lang_bool(false));
+    } else {
+        D("betas", betas_v);
+        D("eps", eps);
+        D("weight_decay", wd);
+        D("amsgrad", amsgrad);
+        if (kind == NN_OPTIM_ADAM) {
+            D("maximize", lang_bool(false));
+            D("foreach", lang_none());
+            D("capturable", lang_bool(false));
+            D("differentiable", lang_bool(false));
+            D("fused", lang_bool(false));
+        } else {
+            D("foreach", lang_none());
+            D("maximize", lang_bool(false));
+            D("capturable", lang_bool(false));
         }
     }
-    return true;
+#undef D
+    lang_val items = lang_none(), groups = lang_none();
+    nn_tensor **all = NULL;
+    int *group_of = NULL;
+    nn_optim_config *cfgs = NULL;
+    int n_all = 0;
+    nn_optim *o = NULL;
+    ok = lang_list_new(vm, 0, &groups);
+    if (ok && lang_tensor_of(params))
+        ok = lang_raise(vm, LANG_ERR_TYPE,
+                        "params argument given to the optimizer should be an iterable of "
+                        "Tensors or dicts, but got a Tensor: pass model.parameters() or [t]");
+    else if (ok && lang_module_of(params))
+        ok = lang_raise(vm, LANG_ERR_TYPE,
+                        "%s() expects the parameters, not the module: pass model.parameters()",
+                        fname);
+    else if (ok)
+        ok = lang_list_from_iter(vm, params, &items);
+    bool dicts =
+        ok && lang_seq_len(items) > 0 && lang_is_obj(lang_seq_items(items)[0], &lang_dict_type);
+    int64_t ng = dicts ? lang_seq_len(items) : 1;
+    for (int64_t g = 0; ok && g < ng; g++) {
+        lang_val user = dicts ? lang_seq_items(items)[g] : lang_none(), pv = items, list, gd;
+        if (dicts) {
+            bool found;
+            if (!lang_is_obj(user, &lang_dict_type)) {
+                ok = lang_raise(vm, LANG_ERR_TYPE,
+                                "%s(): parameter group %lld is %s; give every group as a dict",
+                                fname, (long long)g, lang_type_name(user));
+                break;
+            }
+            if (!(ok = dict_get_str(vm, user, "params", &pv, &found))) break;
+            if (!found) {
+                ok = lang_raise(vm, LANG_ERR_KEY, "'params'");
+                break;
+            }
+        }
+        nn_tensor **ts;
+        int n;
+        ok = param_list(vm, pv, fname, dicts, &list, &ts, &n);
+        if (dicts) lang_val_release(pv);
+        if (!ok) break;
+        nn_tensor **more = realloc(all, sizeof *all * (size_t)(n_all + n + 1));
+        int *gmore = more ? realloc(group_of, sizeof *group_of * (size_t)(n_all + n + 1)) : NULL;
+        if (more) all = more;
+        if (gmore) group_of = gmore;
+        if (!more || !gmore) {
+            free(ts);
+            lang_val_release(list);
+            ok = lang_raise(vm, LANG_ERR_MEMORY, "out of memory");
+            break;
+        }
+        for (int i = 0; i < n; i++) {
+            for (int j = 0; j < n_all && ok; j++)
+                if (all[j] == ts[i] && group_of[j] != (int)g)
+                    ok = lang_raise(vm, LANG_ERR_VALUE,
+                                    "some parameters appear in more than one parameter group");
+            all[n_all] = ts[i];
+            group_of[n_all++] = (int)g;
+        }
+        free(ts);
+        if (ok) ok = group_new(vm, user, list, dk, dv, nd, &gd);
+        lang_val_release(list);
+        if (ok) {
+            ok = lang_list_append(vm, groups, gd);
+            lang_val_release(gd);
+        }
+    }
+    if (ok && n_all == 0)
+        ok = lang_raise(vm, LANG_ERR_VALUE, "optimizer got an empty parameter list");
+    if (ok) {
+        cfgs = malloc(sizeof *cfgs * (size_t)ng);
+        if (!cfgs) ok = lang_raise(vm, LANG_ERR_MEMORY, "out of memory");
+    }
+    for (int64_t g = 0; ok && g < ng; g++)
+        ok = group_config(vm, lang_seq_items(groups)[g], kind, &cfgs[g]);
+    if (ok) {
+        o = nn_optim_new_groups(CTX(vm), all, n_all, group_of, cfgs, (int)ng);
+        if (!o) ok = lang_raise_engine(vm);
+    }
+    optim_obj *op = ok ? lang_obj_new(vm, &optim_type, sizeof *op) : NULL;
+    if (op) {
+        op->o = o;
+        op->groups = groups;
+        *out = lang_obj_val(&op->hdr);
+    } else {
+        nn_optim_free(o);
+        lang_val_release(groups);
+        ok = false;
+    }
+    free(all);
+    free(group_of);
+    free(cfgs);
+    lang_val_release(items);
+    lang_val_release(betas_v);
+    return ok;
 }
 
 static bool f_sgd(lang_vm *vm, const lang_args *a, lang_val *out) {

@@ -294,6 +294,71 @@ fail:
     return false;
 }
 
+/* rsplit: as split, but [maxsplit] counts from the right. */
+static bool m_str_rsplit(lang_vm *vm, lang_val self, const lang_args *a, lang_val *out) {
+    lang_val sep = lang_none(), maxv = lang_int(-1);
+    int64_t maxsplit;
+    if (!lang_parse_args(vm, a, "str.rsplit", "|sep,maxsplit", &sep, &maxv)) return false;
+    if (!lang_to_int(vm, maxv, "maxsplit", &maxsplit)) return false;
+    if (maxsplit < 0) return m_str_split(vm, self, a, out);
+    if (sep.kind != LANG_NONE && !want_str(vm, sep, "str.rsplit", "sep")) return false;
+    if (sep.kind != LANG_NONE && S(sep)->len == 0)
+        return lang_raise(vm, LANG_ERR_VALUE, "empty separator");
+    lang_str_obj *s = S(self);
+    const char *begin = s->data, *e = s->data + s->len;
+    lang_val rev; /* pieces from the right, reversed at the end */
+    if (!lang_list_new(vm, 0, &rev)) return false;
+    int64_t done = 0;
+    for (;;) {
+        const char *b;
+        if (sep.kind == LANG_NONE) {
+            while (e > begin && is_space(e[-1])) e--;
+            if (e == begin) break;
+            if (done >= maxsplit) {
+                b = begin; /* the rest keeps its leading space, as Python's */
+            } else {
+                b = e;
+                while (b > begin && !is_space(b[-1])) b--;
+            }
+        } else {
+            lang_str_obj *t = S(sep);
+            const char *q = NULL;
+            if (done < maxsplit && (size_t)(e - begin) >= t->len)
+                for (const char *c = e - t->len + 1; c-- > begin && !q;)
+                    if (memcmp(c, t->data, t->len) == 0) q = c;
+            b = q ? q + t->len : begin;
+        }
+        lang_val piece;
+        if (!lang_str_new(vm, b, (size_t)(e - b), &piece)) goto fail;
+        bool ok = lang_list_append(vm, rev, piece);
+        lang_val_release(piece);
+        if (!ok) goto fail;
+        done++;
+        if (b == begin) break;
+        e = sep.kind == LANG_NONE ? b : b - S(sep)->len;
+        if (sep.kind != LANG_NONE && e == begin && b != begin) {
+            lang_val empty;
+            if (!lang_str_new(vm, "", 0, &empty)) goto fail;
+            ok = lang_list_append(vm, rev, empty);
+            lang_val_release(empty);
+            if (!ok) goto fail;
+            break;
+        }
+    }
+    int64_t n = lang_seq_len(rev);
+    lang_val *it = lang_seq_items(rev);
+    for (int64_t i = 0; i < n / 2; i++) {
+        lang_val t = it[i];
+        it[i] = it[n - 1 - i];
+        it[n - 1 - i] = t;
+    }
+    *out = rev;
+    return true;
+fail:
+    lang_val_release(rev);
+    return false;
+}
+
 static bool m_str_splitlines(lang_vm *vm, lang_val self, const lang_args *a, lang_val *out) {
     if (!lang_no_args(vm, a, "str.splitlines")) return false;
     if (!lang_list_new(vm, 0, out)) return false;
@@ -521,6 +586,144 @@ static bool m_str_isalnum(lang_vm *vm, lang_val self, const lang_args *a, lang_v
 }
 static bool m_str_isspace(lang_vm *vm, lang_val self, const lang_args *a, lang_val *out) {
     return str_all(vm, self, a, "str.isspace", p_space, out);
+}
+
+static int p_ascii(int c) {
+    return c < 0x80;
+}
+static int p_upper(int c) {
+    return c >= 'A' && c <= 'Z';
+}
+static int p_lower(int c) {
+    return c >= 'a' && c <= 'z';
+}
+static bool m_str_isascii(lang_vm *vm, lang_val self, const lang_args *a, lang_val *out) {
+    if (!lang_no_args(vm, a, "str.isascii")) return false;
+    lang_str_obj *s = S(self);
+    bool r = true; /* unlike the others, '' is ASCII */
+    for (size_t i = 0; i < s->len && r; i++) r = p_ascii((unsigned char)s->data[i]);
+    *out = lang_bool(r);
+    return true;
+}
+/* islower/isupper: at least one cased character, and none of the other case. */
+static bool cased_all(lang_vm *vm, lang_val self, const lang_args *a, const char *fname,
+                      char_pred want, char_pred other, lang_val *out) {
+    if (!lang_no_args(vm, a, fname)) return false;
+    lang_str_obj *s = S(self);
+    bool seen = false, bad = false;
+    for (size_t i = 0; i < s->len && !bad; i++) {
+        int c = (unsigned char)s->data[i];
+        seen |= want(c) != 0;
+        bad = other(c) != 0;
+    }
+    *out = lang_bool(seen && !bad);
+    return true;
+}
+static bool m_str_islower(lang_vm *vm, lang_val self, const lang_args *a, lang_val *out) {
+    return cased_all(vm, self, a, "str.islower", p_lower, p_upper, out);
+}
+static bool m_str_isupper(lang_vm *vm, lang_val self, const lang_args *a, lang_val *out) {
+    return cased_all(vm, self, a, "str.isupper", p_upper, p_lower, out);
+}
+static bool m_str_isidentifier(lang_vm *vm, lang_val self, const lang_args *a, lang_val *out) {
+    if (!lang_no_args(vm, a, "str.isidentifier")) return false;
+    lang_str_obj *s = S(self);
+    bool r = s->len > 0 && !p_digit((unsigned char)s->data[0]);
+    for (size_t i = 0; i < s->len && r; i++) {
+        int c = (unsigned char)s->data[i];
+        r = p_alnum(c) || c == '_';
+    }
+    *out = lang_bool(r);
+    return true;
+}
+
+/* partition / rpartition: (head, sep, tail) around the first / last [sep]. */
+static bool partition(lang_vm *vm, lang_val self, const lang_args *a, const char *fname,
+                      bool reverse, lang_val *out) {
+    lang_val sep;
+    if (!lang_parse_args(vm, a, fname, "sep", &sep)) return false;
+    if (!want_str(vm, sep, fname, "1")) return false;
+    lang_str_obj *s = S(self), *t = S(sep);
+    if (t->len == 0) return lang_raise(vm, LANG_ERR_VALUE, "empty separator");
+    const char *q = NULL;
+    if (!reverse) {
+        q = t->len <= s->len ? memmem(s->data, s->len, t->data, t->len) : NULL;
+    } else if (t->len <= s->len) {
+        for (size_t i = s->len - t->len + 1; i-- > 0 && !q;)
+            if (memcmp(s->data + i, t->data, t->len) == 0) q = s->data + i;
+    }
+    size_t head = q ? (size_t)(q - s->data) : (reverse ? 0 : s->len);
+    const char *parts[3];
+    size_t lens[3];
+    if (q) {
+        parts[0] = s->data, lens[0] = head;
+        parts[1] = t->data, lens[1] = t->len;
+        parts[2] = q + t->len, lens[2] = s->len - head - t->len;
+    } else if (!reverse) {
+        parts[0] = s->data, lens[0] = s->len;
+        parts[1] = parts[2] = "", lens[1] = lens[2] = 0;
+    } else {
+        parts[0] = parts[1] = "", lens[0] = lens[1] = 0;
+        parts[2] = s->data, lens[2] = s->len;
+    }
+    if (!lang_tuple_new(vm, 3, out)) return false;
+    lang_val *items = lang_seq_items(*out);
+    for (int i = 0; i < 3; i++) {
+        if (!lang_str_new(vm, parts[i], lens[i], &items[i])) {
+            lang_val_release(*out);
+            return false;
+        }
+    }
+    return true;
+}
+static bool m_str_partition(lang_vm *vm, lang_val self, const lang_args *a, lang_val *out) {
+    return partition(vm, self, a, "str.partition", false, out);
+}
+static bool m_str_rpartition(lang_vm *vm, lang_val self, const lang_args *a, lang_val *out) {
+    return partition(vm, self, a, "str.rpartition", true, out);
+}
+
+/* removeprefix / removesuffix */
+static bool remove_affix(lang_vm *vm, lang_val self, const lang_args *a, const char *fname,
+                         bool suffix, lang_val *out) {
+    lang_val fix;
+    if (!lang_parse_args(vm, a, fname, "affix", &fix)) return false;
+    if (!want_str(vm, fix, fname, "1")) return false;
+    lang_str_obj *s = S(self), *t = S(fix);
+    if (t->len <= s->len && t->len > 0) {
+        const char *at = suffix ? s->data + s->len - t->len : s->data;
+        if (memcmp(at, t->data, t->len) == 0)
+            return lang_str_new(vm, suffix ? s->data : s->data + t->len, s->len - t->len, out);
+    }
+    *out = lang_val_retain(self);
+    return true;
+}
+static bool m_str_removeprefix(lang_vm *vm, lang_val self, const lang_args *a, lang_val *out) {
+    return remove_affix(vm, self, a, "str.removeprefix", false, out);
+}
+static bool m_str_removesuffix(lang_vm *vm, lang_val self, const lang_args *a, lang_val *out) {
+    return remove_affix(vm, self, a, "str.removesuffix", true, out);
+}
+
+static bool m_str_swapcase(lang_vm *vm, lang_val self, const lang_args *a, lang_val *out) {
+    if (!lang_no_args(vm, a, "str.swapcase")) return false;
+    lang_str_obj *s = S(self);
+    if (!lang_str_new(vm, s->data, s->len, out)) return false;
+    for (char *p = S(*out)->data; *p; p++) {
+        if (*p >= 'A' && *p <= 'Z')
+            *p = (char)(*p + 32);
+        else if (*p >= 'a' && *p <= 'z')
+            *p = (char)(*p - 32);
+    }
+    return true;
+}
+
+static bool m_str_rindex(lang_vm *vm, lang_val self, const lang_args *a, lang_val *out) {
+    int64_t i;
+    if (!find_impl(vm, self, a, "rindex", true, &i)) return false;
+    if (i < 0) return lang_raise(vm, LANG_ERR_VALUE, "substring not found");
+    *out = lang_int(i);
+    return true;
 }
 
 static bool case_change(lang_vm *vm, lang_val self, const lang_args *a, const char *fname,
@@ -887,14 +1090,26 @@ static const lang_method str_methods[] = {
       "'{} has {:.2f}'.format('loss', 0.123)"),
     M("index", m_str_index, "str.index(sub)", "Like find(), but a ValueError when [sub] is absent.",
       "'hello'.index('e')"),
+    M("isascii", m_str_isascii, "str.isascii()", "Whether every character is ASCII (true for '').",
+      "'abc'.isascii()"),
     M("isalnum", m_str_isalnum, "str.isalnum()",
       "Whether every character is a letter or digit (and there is one).", "'a1'.isalnum()"),
     M("isalpha", m_str_isalpha, "str.isalpha()",
       "Whether every character is a letter (and there is one).", "'abc'.isalpha()"),
+    M("isdecimal", m_str_isdigit, "str.isdecimal()",
+      "Whether every character is a decimal digit (and there is one).", "'123'.isdecimal()"),
     M("isdigit", m_str_isdigit, "str.isdigit()",
       "Whether every character is a digit (and there is one).", "'123'.isdigit()"),
+    M("isidentifier", m_str_isidentifier, "str.isidentifier()",
+      "Whether the string is a valid name (ASCII letters, digits, _).", "'n_embd'.isidentifier()"),
+    M("islower", m_str_islower, "str.islower()",
+      "Whether there is a cased character and all cased ones are lower case.", "'abc1'.islower()"),
+    M("isnumeric", m_str_isdigit, "str.isnumeric()",
+      "Whether every character is a digit (and there is one).", "'42'.isnumeric()"),
     M("isspace", m_str_isspace, "str.isspace()",
       "Whether every character is white space (and there is one).", "' '.isspace()"),
+    M("isupper", m_str_isupper, "str.isupper()",
+      "Whether there is a cased character and all cased ones are upper case.", "'ABC'.isupper()"),
     M("join", m_str_join, "str.join(iterable)",
       "Concatenate the strings of [iterable] with this string between them.",
       "', '.join(['a', 'b'])"),
@@ -903,12 +1118,27 @@ static const lang_method str_methods[] = {
     M("lower", m_str_lower, "str.lower()", "A lower-case copy (ASCII letters).", "'ABC'.lower()"),
     M("lstrip", m_str_lstrip, "str.lstrip(chars=None)", "Remove leading white space (or [chars]).",
       "'  x '.lstrip()"),
+    M("partition", m_str_partition, "str.partition(sep)",
+      "(head, sep, tail) around the first [sep]; (s, '', '') when absent.",
+      "'key=value'.partition('=')"),
+    M("removeprefix", m_str_removeprefix, "str.removeprefix(prefix)",
+      "The string without [prefix] when it starts with it.", "'module.fc'.removeprefix('module.')"),
+    M("removesuffix", m_str_removesuffix, "str.removesuffix(suffix)",
+      "The string without [suffix] when it ends with it.", "'names.txt'.removesuffix('.txt')"),
     M("replace", m_str_replace, "str.replace(old, new, count=-1)",
       "Replace occurrences of [old] by [new] (at most [count]).", "'a-b-c'.replace('-', '+')"),
     M("rfind", m_str_rfind, "str.rfind(sub)", "The index of the last [sub], or -1.",
       "'hello'.rfind('l')"),
+    M("rindex", m_str_rindex, "str.rindex(sub)",
+      "Like rfind(), but a ValueError when [sub] is absent.", "'hello'.rindex('l')"),
     M("rjust", m_str_rjust, "str.rjust(width, fillchar=' ')",
       "Right-justify in a field of [width] characters.", "'ab'.rjust(5)"),
+    M("rpartition", m_str_rpartition, "str.rpartition(sep)",
+      "(head, sep, tail) around the last [sep]; ('', '', s) when absent.",
+      "'a.b.c'.rpartition('.')"),
+    M("rsplit", m_str_rsplit, "str.rsplit(sep=None, maxsplit=-1)",
+      "Like split(), but at most [maxsplit] splits counted from the right.",
+      "'a.b.c'.rsplit('.', 1)"),
     M("rstrip", m_str_rstrip, "str.rstrip(chars=None)", "Remove trailing white space (or [chars]).",
       "'x  \\n'.rstrip()"),
     M("split", m_str_split, "str.split(sep=None, maxsplit=-1)",
@@ -920,6 +1150,8 @@ static const lang_method str_methods[] = {
       "'conv1.weight'.startswith('conv')"),
     M("strip", m_str_strip, "str.strip(chars=None)",
       "Remove leading and trailing white space (or [chars]).", "'  x  '.strip()"),
+    M("swapcase", m_str_swapcase, "str.swapcase()", "Upper case to lower and back.",
+      "'Hello'.swapcase()"),
     M("title", m_str_title, "str.title()", "Each word capitalised.", "'hello world'.title()"),
     M("upper", m_str_upper, "str.upper()", "An upper-case copy (ASCII letters).", "'abc'.upper()"),
     M("zfill", m_str_zfill, "str.zfill(width)",

@@ -400,7 +400,10 @@ static bool gradfn_repr(lang_vm *vm, lang_obj *o, lang_buf *out) {
 
 static bool m_gradfn_name(lang_vm *vm, lang_val self, const lang_args *a, lang_val *out) {
     if (!lang_parse_args(vm, a, "name", "")) return false;
-    return lang_str_from_cstr(vm, ((gradfn_obj *)self.u.o)->name, out);
+    const char *n = ((gradfn_obj *)self.u.o)->name;
+    /* torch names its C++-only node by its C++ name */
+    if (!strcmp(n, "CopySlices")) n = "torch::autograd::CopySlices";
+    return lang_str_from_cstr(vm, n, out);
 }
 
 static bool gradfn_getattr(lang_vm *vm, lang_obj *o, const char *name, lang_val *out, bool *found) {
@@ -2381,6 +2384,33 @@ static bool m_copy_(lang_vm *vm, lang_val self, const lang_args *a, lang_val *ou
     return done_self(vm, st, self, out);
 }
 
+/* An in-place method whose write autograd records (nn_inplace.c): [r] is
+ * the new value, computed out of place and recorded (a new reference, or
+ * NULL with the engine's error). self takes its values and history. */
+static bool inplace_recorded(lang_vm *vm, lang_val self, nn_tensor *r, lang_val *out) {
+    if (!r) return lang_raise_engine(vm);
+    nn_status st = nn_tensor_assign_(CTX(vm), SELF(self), r);
+    nn_tensor_release(r);
+    if (st == NN_OK) ((tensor_obj *)self.u.o)->fn_name = NULL;
+    return done_self(vm, st, self, out);
+}
+
+/* Whether self op= other must be recorded; false with an error raised when
+ * it must be and cannot be. */
+static bool inplace_grad(lang_vm *vm, lang_val self, const nn_tensor *other, const char *op,
+                         bool *record) {
+    nn_ctx *ctx = CTX(vm);
+    *record = nn_inplace_records(ctx, SELF(self), other);
+    if (*record && nn_inplace_check(ctx, SELF(self), op) != NN_OK) return lang_raise_engine(vm);
+    return true;
+}
+
+/* A recorded copy of t (CloneBackward0): the value a recorded in-place op
+ * computes from when its backward reads t's old values. */
+static nn_tensor *recorded_copy(nn_ctx *ctx, nn_tensor *t) {
+    return nn_add_scalar(ctx, t, 0.0);
+}
+
 static bool m_add_(lang_vm *vm, lang_val self, const lang_args *a, lang_val *out) {
     lang_val v, al = lang_int(1);
     nn_tensor *o;
@@ -2388,6 +2418,19 @@ static bool m_add_(lang_vm *vm, lang_val self, const lang_args *a, lang_val *out
     if (!lang_parse_args(vm, a, "add_", "other|alpha", &v, &al) ||
         !float_arg(vm, al, "alpha", &alpha) || !operand(vm, v, "add_", "other", &o))
         return false;
+    bool record;
+    if (!inplace_grad(vm, self, o, "add_", &record)) {
+        nn_tensor_release(o);
+        return false;
+    }
+    if (record) {
+        nn_ctx *ctx = CTX(vm);
+        nn_tensor *so = alpha == 1 ? nn_tensor_retain(o) : nn_mul_scalar(ctx, o, alpha);
+        nn_tensor *r = so ? nn_add(ctx, SELF(self), so) : NULL;
+        nn_tensor_release(so);
+        nn_tensor_release(o);
+        return inplace_recorded(vm, self, r, out);
+    }
     nn_status st = nn_tensor_add_(CTX(vm), SELF(self), o, alpha);
     nn_tensor_release(o);
     return done_self(vm, st, self, out);
@@ -2400,6 +2443,19 @@ static bool m_sub_(lang_vm *vm, lang_val self, const lang_args *a, lang_val *out
     if (!lang_parse_args(vm, a, "sub_", "other|alpha", &v, &al) ||
         !float_arg(vm, al, "alpha", &alpha) || !operand(vm, v, "sub_", "other", &o))
         return false;
+    bool record;
+    if (!inplace_grad(vm, self, o, "sub_", &record)) {
+        nn_tensor_release(o);
+        return false;
+    }
+    if (record) {
+        nn_ctx *ctx = CTX(vm);
+        nn_tensor *so = alpha == 1 ? nn_tensor_retain(o) : nn_mul_scalar(ctx, o, alpha);
+        nn_tensor *r = so ? nn_sub(ctx, SELF(self), so) : NULL;
+        nn_tensor_release(so);
+        nn_tensor_release(o);
+        return inplace_recorded(vm, self, r, out);
+    }
     nn_status st = nn_tensor_add_(CTX(vm), SELF(self), o, -alpha);
     nn_tensor_release(o);
     return done_self(vm, st, self, out);
@@ -2410,8 +2466,49 @@ static bool m_mul_(lang_vm *vm, lang_val self, const lang_args *a, lang_val *out
     nn_tensor *o;
     if (!lang_parse_args(vm, a, "mul_", "other", &v) || !operand(vm, v, "mul_", "other", &o))
         return false;
+    bool record;
+    if (!inplace_grad(vm, self, o, "mul_", &record)) {
+        nn_tensor_release(o);
+        return false;
+    }
+    if (record) {
+        nn_ctx *ctx = CTX(vm);
+        nn_tensor *c = recorded_copy(ctx, SELF(self));
+        nn_tensor *r = c ? nn_mul(ctx, c, o) : NULL;
+        nn_tensor_release(c);
+        nn_tensor_release(o);
+        return inplace_recorded(vm, self, r, out);
+    }
     nn_status st = nn_tensor_mul_(CTX(vm), SELF(self), o);
     nn_tensor_release(o);
+    return done_self(vm, st, self, out);
+}
+
+static bool m_div_(lang_vm *vm, lang_val self, const lang_args *a, lang_val *out) {
+    lang_val v;
+    nn_tensor *o;
+    if (!lang_parse_args(vm, a, "div_", "other", &v) || !operand(vm, v, "div_", "other", &o))
+        return false;
+    nn_ctx *ctx = CTX(vm);
+    bool record;
+    if (!inplace_grad(vm, self, o, "div_", &record)) {
+        nn_tensor_release(o);
+        return false;
+    }
+    if (!record && !nn_dtype_is_float(SELF(self)->dtype)) {
+        nn_tensor_release(o);
+        return lang_raise(vm, LANG_ERR_RUNTIME,
+                          "result type Float can't be cast to the desired output type %s",
+                          SELF(self)->dtype == NN_BOOL ? "Bool" : "Long");
+    }
+    nn_tensor *c = record ? recorded_copy(ctx, SELF(self)) : nn_tensor_retain(SELF(self));
+    nn_tensor *r = c ? nn_div(ctx, c, o) : NULL;
+    nn_tensor_release(c);
+    nn_tensor_release(o);
+    if (record) return inplace_recorded(vm, self, r, out);
+    if (!r) return lang_raise_engine(vm);
+    nn_status st = nn_tensor_copy_(ctx, SELF(self), r);
+    nn_tensor_release(r);
     return done_self(vm, st, self, out);
 }
 
@@ -2421,6 +2518,15 @@ static bool m_clamp_(lang_vm *vm, lang_val self, const lang_args *a, lang_val *o
     if (!lang_parse_args(vm, a, "clamp_", "|min,max", &lo, &hi) ||
         !clamp_bounds(vm, lo, hi, &l, &h))
         return false;
+    bool record;
+    if (!inplace_grad(vm, self, NULL, "clamp_", &record)) return false;
+    if (record) {
+        nn_ctx *ctx = CTX(vm);
+        nn_tensor *c = recorded_copy(ctx, SELF(self));
+        nn_tensor *r = c ? nn_clamp(ctx, c, l, h) : NULL;
+        nn_tensor_release(c);
+        return inplace_recorded(vm, self, r, out);
+    }
     return done_self(vm, nn_tensor_clamp_(CTX(vm), SELF(self), l, h), self, out);
 }
 
@@ -2487,6 +2593,19 @@ static bool m_masked_fill_(lang_vm *vm, lang_val self, const lang_args *a, lang_
         !tensor_arg(vm, m, "masked_fill_", "mask", &mask) ||
         !operand(vm, v, "masked_fill_", "value", &val))
         return false;
+    bool record;
+    if (!inplace_grad(vm, self, val, "masked_fill_", &record)) {
+        nn_tensor_release(val);
+        return false;
+    }
+    if (record) {
+        nn_ctx *ctx = CTX(vm);
+        nn_tensor *c = recorded_copy(ctx, SELF(self));
+        nn_tensor *r = c ? nn_where(ctx, mask, val, c) : NULL;
+        nn_tensor_release(c);
+        nn_tensor_release(val);
+        return inplace_recorded(vm, self, r, out);
+    }
     nn_status st = nn_masked_fill_(CTX(vm), SELF(self), mask, val);
     nn_tensor_release(val);
     return done_self(vm, st, self, out);
@@ -2924,11 +3043,68 @@ static bool tensor_getitem(lang_vm *vm, lang_obj *o, lang_val key, lang_val *out
     return ok;
 }
 
+/* The row-major positions in [t] that t[key] selects, as an int64 tensor
+ * of t[key]'s shape: the same walk over a tensor of positions. */
+static bool key_positions(lang_vm *vm, nn_tensor *t, lang_val key, nn_tensor **out) {
+    nn_ctx *ctx = CTX(vm);
+    *out = NULL;
+    nn_tensor *flat = nn_arange(ctx, 0, (double)nn_tensor_numel(t), 1, NN_INT64);
+    nn_tensor *pos = flat ? nn_view(ctx, flat, t->ndim, t->shape) : NULL;
+    nn_tensor_release(flat);
+    if (!pos) return lang_raise_engine(vm);
+    nn_tensor *view = NULL;
+    adv_set adv = {0};
+    bool ok = index_walk(vm, pos, key, &view, &adv);
+    nn_tensor_release(pos);
+    if (ok && adv.n == 0) {
+        *out = view;
+        view = NULL;
+    } else if (ok) {
+        nn_tensor *arranged;
+        int dim;
+        ok = adv_arrange(vm, view, &adv, &arranged, &dim);
+        if (ok) {
+            *out = nn_index(ctx, arranged, dim, adv.idx, adv.n);
+            nn_tensor_release(arranged);
+            ok = *out != NULL || lang_raise_engine(vm);
+        }
+    }
+    adv_free(&adv);
+    nn_tensor_release(view);
+    return ok;
+}
+
+/* x[key] = v where autograd records it: x takes nn_put's result. */
+static bool setitem_recorded(lang_vm *vm, lang_obj *o, lang_val key, nn_tensor *val) {
+    nn_ctx *ctx = CTX(vm);
+    nn_tensor *t = ((tensor_obj *)o)->t, *pos;
+    if (nn_inplace_check(ctx, t, "__setitem__") != NN_OK) return lang_raise_engine(vm);
+    bool prev = nn_ctx_set_grad(ctx, false);
+    bool ok = key_positions(vm, t, key, &pos);
+    nn_ctx_set_grad(ctx, prev);
+    if (!ok) return false;
+    nn_tensor *r = nn_put(ctx, t, val, pos);
+    nn_tensor_release(pos);
+    if (!r) return lang_raise_engine(vm);
+    nn_status st = nn_tensor_assign_(ctx, t, r);
+    nn_tensor_release(r);
+    if (st == NN_OK) ((tensor_obj *)o)->fn_name = NULL;
+    return status(vm, st);
+}
+
 static bool tensor_setitem(lang_vm *vm, lang_obj *o, lang_val key, lang_val v) {
     nn_ctx *ctx = CTX(vm);
     nn_tensor *t = ((tensor_obj *)o)->t, *view = NULL, *val = NULL;
-    if (nn_tensor_check_inplace(ctx, t, "index_put_") != NN_OK) return lang_raise_engine(vm);
     if (!operand(vm, v, "__setitem__", "value", &val)) return false;
+    if (nn_inplace_records(ctx, t, val)) {
+        bool ok = setitem_recorded(vm, o, key, val);
+        nn_tensor_release(val);
+        return ok;
+    }
+    if (nn_tensor_check_inplace(ctx, t, "index_put_") != NN_OK) {
+        nn_tensor_release(val);
+        return lang_raise_engine(vm);
+    }
     /* The views that address the target are plumbing, not part of the
      * graph: build them without recording. */
     bool prev = nn_ctx_set_grad(ctx, false);
@@ -3459,6 +3635,7 @@ static const lang_method tensor_methods[] = {
      {"Tensor.sub_", "sub_(other, alpha=1)", "self -= alpha * other in place.",
       "w.sub_(0.1 * w.grad)"}},
     {"mul_", m_mul_, {"Tensor.mul_", "mul_(other)", "self *= other in place.", "w.mul_(0.5)"}},
+    {"div_", m_div_, {"Tensor.div_", "div_(other)", "self /= other in place.", "w.div_(2)"}},
     {"clamp_",
      m_clamp_,
      {"Tensor.clamp_", "clamp_(min=None, max=None)", "Clamp in place.", "w.clamp_(-1, 1)"}},

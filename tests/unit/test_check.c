@@ -394,3 +394,88 @@ NN_TEST(check_module_to_dtype_round_trip) {
     nn_module_release(m);
     nn_ctx_free(ctx);
 }
+
+/* ---- in-place writes recorded by autograd (engine/nn_inplace.c) ---- */
+
+typedef struct put_arg {
+    nn_tensor *a, *v, *idx;
+} put_arg;
+
+/* tanh(put(a * 1, v, idx)) * a: the written and the kept positions both
+ * carry gradient, and a repeated position keeps the last write. */
+static nn_tensor *put_fn(nn_ctx *ctx, void *user) {
+    put_arg *p = user;
+    nn_tensor *h = nn_mul_scalar(ctx, p->a, 1.0);
+    nn_tensor *r = h ? nn_put(ctx, h, p->v, p->idx) : NULL;
+    nn_tensor *t = r ? nn_tanh(ctx, r) : NULL;
+    nn_tensor *y = t ? nn_mul(ctx, t, p->a) : NULL;
+    nn_tensor_release(h);
+    nn_tensor_release(r);
+    nn_tensor_release(t);
+    return y;
+}
+
+NN_TEST(check_gradcheck_put) {
+    nn_ctx *ctx = nn_ctx_new(3);
+    int64_t pos[4] = {1, 4, 4, 7};
+    put_arg p = {leaf64(ctx, 2, TU_SHAPE(3, 3)), leaf64(ctx, 1, TU_SHAPE(1)), NULL};
+    p.idx = nn_tensor_from_data(ctx, NN_INT64, 1, TU_SHAPE(4), pos);
+    nn_tensor *ts[2] = {p.a, p.v};
+    const char *names[2] = {"a", "v"};
+    nn_gradcheck_result r;
+    CHECK(nn_gradcheck(ctx, put_fn, &p, ts, names, 2, NULL, &r) == NN_OK);
+    CHECK_MSG(r.pass, "a %g v %g", r.entries[0].max_abs, r.entries[1].max_abs);
+    nn_gradcheck_result_free(&r);
+    /* a position outside the tensor is an IndexError, not a write */
+    int64_t bad[1] = {9};
+    nn_tensor *bi = nn_tensor_from_data(ctx, NN_INT64, 1, TU_SHAPE(1), bad);
+    CHECK(nn_put(ctx, p.a, p.v, bi) == NULL && ctx->err.code == NN_ERR_INDEX);
+    nn_tensor_release(bi);
+    nn_tensor_release(p.a);
+    nn_tensor_release(p.v);
+    nn_tensor_release(p.idx);
+    nn_ctx_free(ctx);
+}
+
+NN_TEST(check_inplace_rebase_keeps_earlier_uses) {
+    /* h = x * 2; y = h * 3 (uses the old h); h += b (rebased); loss = y + h.
+     * d loss/dx = 3*2 + 2, d loss/db = 1; and h's write does not disturb
+     * the add node, whose backward reads no values. */
+    nn_ctx *ctx = nn_ctx_new(4);
+    nn_tensor *x = leaf64(ctx, 1, TU_SHAPE(3)), *b = leaf64(ctx, 1, TU_SHAPE(3));
+    nn_tensor *h = nn_mul_scalar(ctx, x, 2.0);
+    nn_tensor *y = nn_mul_scalar(ctx, h, 3.0);
+    CHECK(nn_inplace_records(ctx, h, b));
+    CHECK(nn_inplace_check(ctx, h, "add_") == NN_OK);
+    nn_tensor *r = nn_add(ctx, h, b);
+    CHECK(nn_tensor_assign_(ctx, h, r) == NN_OK);
+    CHECK(h->grad_fn == r->grad_fn);
+    nn_tensor_release(r);
+    nn_tensor *loss = nn_add(ctx, y, h);
+    nn_tensor *s = nn_sum(ctx, loss, NULL, 0, false);
+    CHECK_MSG(nn_backward(ctx, s, NULL, false) == NN_OK, "%s", nn_ctx_error(ctx));
+    for (int i = 0; i < 3 && nn_tensor_grad(x) && nn_tensor_grad(b); i++) {
+        CHECK(nn_tensor_get_flat(nn_tensor_grad(x), i) == 8.0);
+        CHECK(nn_tensor_get_flat(nn_tensor_grad(b), i) == 1.0);
+    }
+    /* a leaf that requires grad is refused with PyTorch's words */
+    CHECK(nn_inplace_check(ctx, x, "add_") == NN_ERR_RUNTIME);
+    CHECK(strstr(nn_ctx_error(ctx), "leaf Variable that requires grad") != NULL);
+    /* a view of a tensor with history is refused, naming the view */
+    nn_tensor *h2 = nn_mul_scalar(ctx, x, 2.0);
+    nn_tensor *v = nn_select(ctx, h2, 0, 1);
+    CHECK(nn_inplace_check(ctx, v, "mul_") == NN_ERR_RUNTIME);
+    CHECK(strstr(nn_ctx_error(ctx), "view (select)") != NULL);
+    /* tanh's backward reads its output: changing it is reported */
+    nn_tensor *t = nn_tanh(ctx, x);
+    nn_tensor *one = nn_ones(ctx, NN_FLOAT64, 1, TU_SHAPE(3));
+    r = nn_add(ctx, t, one);
+    CHECK(nn_tensor_assign_(ctx, t, r) == NN_OK);
+    nn_tensor_release(r);
+    nn_tensor *s2 = nn_sum(ctx, t, NULL, 0, false);
+    CHECK(nn_backward(ctx, s2, NULL, false) == NN_ERR_RUNTIME);
+    CHECK(strstr(nn_ctx_error(ctx), "modified by an inplace operation: the output of") != NULL);
+    nn_tensor *ts[] = {x, b, h, y, loss, s, h2, v, t, one, s2};
+    for (size_t i = 0; i < sizeof ts / sizeof ts[0]; i++) nn_tensor_release(ts[i]);
+    nn_ctx_free(ctx);
+}

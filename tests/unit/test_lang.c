@@ -692,12 +692,13 @@ static int run_doc(const char *path, int *blocks) {
     return f;
 }
 
-/* docs/language.md and docs/instruments.md: their examples run as tests. */
+/* docs/language.md, instruments.md and language-tensors.md: their examples run as tests. */
 NN_TEST(lang_docs) {
     static const struct {
         const char *path;
         int min_blocks;
-    } pages[] = {{"docs/language.md", 5}, {"docs/instruments.md", 8}};
+    } pages[] = {
+        {"docs/language.md", 5}, {"docs/instruments.md", 8}, {"docs/language-tensors.md", 1}};
     for (size_t i = 0; i < sizeof pages / sizeof pages[0]; i++) {
         int blocks = 0;
         int f = run_doc(pages[i].path, &blocks);

@@ -1,0 +1,75 @@
+/* nn_inplace: in-place writes that autograd records.
+ *
+ * `h += b` on a tensor with history (or with an operand that requires
+ * grad) is recorded the way PyTorch records it: the language computes the
+ * new value out of place, as an ordinary recorded op, and the tensor then
+ * takes that value and that op as its history (PyTorch "rebases" the
+ * tensor's grad_fn). Everything that used the tensor before keeps the
+ * producer it saw, because nodes capture their inputs' producers when they
+ * are recorded; backward reports a change only to values a backward reads
+ * (nn_graph.c). Views are the limit: a write through a view of a tensor
+ * with history would have to rewrite the base's history too (PyTorch's
+ * CopySlices), so it is refused with a message, except for indexed
+ * assignment (x[i] = v, x[i] += v), which the language records on the base
+ * with nn_put. */
+#include <string.h>
+
+#include "nn_ctx.h"
+#include "nn_graph.h"
+#include "nn_ops_impl.h"
+#include "nn_tensor.h"
+
+bool nn_inplace_records(const nn_ctx *ctx, const nn_tensor *t, const nn_tensor *other) {
+    if (!ctx->grad_enabled || ctx->depth > 0) return false;
+    return t->requires_grad || (other && other->requires_grad);
+}
+
+static bool is_view_op(nn_op op) {
+    return op == NN_OP_RESHAPE || op == NN_OP_PERMUTE || op == NN_OP_EXPAND || op == NN_OP_SLICE ||
+           op == NN_OP_SELECT;
+}
+
+nn_status nn_inplace_check(nn_ctx *ctx, const nn_tensor *t, const char *opname) {
+    if (t->requires_grad && !t->grad_fn)
+        return nn_error_set(&ctx->err, NN_ERR_RUNTIME,
+                            "a leaf Variable that requires grad is being used in an in-place "
+                            "operation.");
+    if (t->grad_fn && is_view_op(t->grad_fn->op) && t->grad_fn->out && t->grad_fn->in[0].t &&
+        t->storage == t->grad_fn->in[0].t->storage)
+        return nn_error_set(&ctx->err, NN_ERR_RUNTIME,
+                            "%s: this tensor is a view (%s) of a tensor with autograd history; "
+                            "nndb records in-place writes through a view only as indexed "
+                            "assignment on the base (x[i] += y). Write the view's value out of "
+                            "place (v = v + y), or clone() it first.",
+                            opname, nn_op_name(t->grad_fn->op));
+    return NN_OK;
+}
+
+nn_status nn_tensor_assign_(nn_ctx *ctx, nn_tensor *t, nn_tensor *r) {
+    if (!nn_tensor_same_shape(t, r)) {
+        char a[128], b[128];
+        return nn_error_set(
+            &ctx->err, NN_ERR_SHAPE, "output with shape %s doesn't match the broadcast shape %s",
+            nn_tensor_shape_str(t, a, sizeof a), nn_tensor_shape_str(r, b, sizeof b));
+    }
+    if (t->dtype != r->dtype && !nn_dtype_is_float(t->dtype) && nn_dtype_is_float(r->dtype))
+        return nn_error_set(&ctx->err, NN_ERR_RUNTIME,
+                            "result type %s can't be cast to the desired output type %s",
+                            nn_dtype_name(r->dtype), nn_dtype_name(t->dtype));
+    int64_t n = nn_tensor_numel(t);
+    if (t->dtype == r->dtype && nn_tensor_is_contiguous(t) && nn_tensor_is_contiguous(r)) {
+        size_t es = nn_dtype_size(t->dtype);
+        memmove((char *)t->storage->data + (size_t)t->offset * es,
+                (const char *)r->storage->data + (size_t)r->offset * es, (size_t)n * es);
+    } else {
+        for (int64_t i = 0; i < n; i++) nn_tensor_set_flat(t, i, nn_tensor_get_flat(r, i));
+    }
+    t->storage->version++;
+    if (r->grad_fn && nn_dtype_is_float(t->dtype)) {
+        nn_node_retain(r->grad_fn);
+        if (t->grad_fn) nn_node_release(t->grad_fn);
+        t->grad_fn = r->grad_fn;
+        t->requires_grad = true;
+    }
+    return NN_OK;
+}
