@@ -178,7 +178,6 @@ char *lang_buf_take(lang_buf *b) {
 
 /* ------------------------------------------------------------------ objects */
 
-
 /* Releasing a deeply nested structure ([[[...]]] a million deep) must not
  * recurse a million C frames: past a depth, dead objects wait in a list
  * that the outermost release drains (CPython's "trashcan"). */
