@@ -1137,7 +1137,15 @@ static bool is_notimpl(lang_val v) {
 static bool exc_init_args(lang_vm *vm, lang_val self, const lang_args *a) {
     lang_val t;
     if (!lang_tuple_pack(vm, a->n, a->pos, &t)) return false;
-    bool ok = lang_ns_set(vm, &lang_instance_of_val(self)->attrs, "args", t);
+    lang_instance *i = lang_instance_of_val(self);
+    bool ok = lang_ns_set(vm, &i->attrs, "args", t);
+    /* SystemExit(code).code, as Python's */
+    lang_class *se = lang_builtin_class(vm, "SystemExit");
+    if (ok && se && lang_class_is_subclass(i->cls, se))
+        ok = lang_ns_set(vm, &i->attrs, "code",
+                         a->n == 0   ? lang_none()
+                         : a->n == 1 ? a->pos[0]
+                                     : t);
     lang_val_release(t);
     return ok;
 }
@@ -1253,7 +1261,13 @@ bool lang_exc_pending_value(lang_vm *vm, lang_val *out) {
         text++; /* KeyError's message is repr(key): keep the key itself */
         tlen -= 2;
     }
-    if (!lang_str_new(vm, text, tlen, &msg)) return false;
+    lang_class *sysexit = lang_builtin_class(vm, "SystemExit");
+    char *end = NULL;
+    long long code = tlen ? strtoll(text, &end, 10) : 0;
+    if (sysexit && lang_class_is_subclass(c, sysexit) && end && *end == 0)
+        msg = lang_int(code); /* exit(2): SystemExit(2), whose code is the int */
+    else if (!lang_str_new(vm, text, tlen, &msg))
+        return false;
     bool ok = lang_instance_new(vm, c, &inst);
     if (ok) {
         lang_args a = {vm->msg.len ? 1 : 0, &msg, 0, NULL, NULL};

@@ -1072,6 +1072,72 @@ static bool b_no_grad(lang_vm *vm, const lang_args *a, lang_val *out) {
     return true;
 }
 
+/* vars(obj): obj.__dict__ (instances, argparse's Namespace, modules). */
+static bool b_vars(lang_vm *vm, const lang_args *a, lang_val *out) {
+    lang_val obj;
+    if (!lang_parse_args(vm, a, "vars", "object", &obj)) return false;
+    if (lang_getattr(vm, obj, "__dict__", out)) return true;
+    lang_vm_clear_error(vm);
+    return lang_raise(vm, LANG_ERR_TYPE, "vars() argument must have __dict__ attribute");
+}
+
+/* torch.set_printoptions: how tensors print in this session. */
+static bool b_set_printoptions(lang_vm *vm, const lang_args *a, lang_val *out) {
+    lang_val pv = lang_none(), tv = lang_none(), ev = lang_none(), lv = lang_none(),
+             prof = lang_none(), sv = lang_none();
+    if (!lang_parse_args(vm, a, "set_printoptions",
+                         "|precision,threshold,edgeitems,linewidth,profile,sci_mode", &pv, &tv, &ev,
+                         &lv, &prof, &sv))
+        return false;
+    lang_print_opts o = vm->print_opts;
+    if (prof.kind != LANG_NONE) {
+        const char *p = lang_is_obj(prof, &lang_str_type) ? lang_str_cstr(prof) : "";
+        if (!strcmp(p, "default"))
+            o = lang_print_opts_default;
+        else if (!strcmp(p, "short"))
+            o.precision = 2, o.threshold = 1000, o.edgeitems = 2, o.linewidth = 80;
+        else if (!strcmp(p, "full"))
+            o.precision = 4, o.threshold = INT64_MAX, o.edgeitems = 3, o.linewidth = 80;
+        else
+            return lang_raise(vm, LANG_ERR_VALUE,
+                              "set_printoptions: profile must be 'default', 'short' or 'full'");
+    }
+    int64_t v;
+    if (pv.kind != LANG_NONE) {
+        if (!lang_to_int(vm, pv, "precision", &v)) return false;
+        if (v < 0 || v > 30)
+            return lang_raise(vm, LANG_ERR_VALUE, "set_printoptions: precision must be 0..30");
+        o.precision = (int)v;
+    }
+    if (tv.kind != LANG_NONE) {
+        double d;
+        if (!lang_to_float(vm, tv, "threshold", &d)) return false;
+        o.threshold = d >= 9.2e18 ? INT64_MAX : (int64_t)d;
+    }
+    if (ev.kind != LANG_NONE) {
+        if (!lang_to_int(vm, ev, "edgeitems", &v)) return false;
+        if (v < 1 || v > 1000)
+            return lang_raise(vm, LANG_ERR_VALUE, "set_printoptions: edgeitems must be 1..1000");
+        o.edgeitems = (int)v;
+    }
+    if (lv.kind != LANG_NONE) {
+        if (!lang_to_int(vm, lv, "linewidth", &v)) return false;
+        if (v < 1 || v > 100000)
+            return lang_raise(vm, LANG_ERR_VALUE, "set_printoptions: linewidth must be 1..100000");
+        o.linewidth = (int)v;
+    }
+    if (sv.kind != LANG_NONE) {
+        bool b;
+        if (!lang_to_bool(vm, sv, "sci_mode", &b)) return false;
+        o.sci_mode = b ? 1 : 2;
+    } else {
+        o.sci_mode = 0; /* torch sets sci_mode on every call */
+    }
+    vm->print_opts = o;
+    *out = lang_none();
+    return true;
+}
+
 static bool b_enable_grad(lang_vm *vm, const lang_args *a, lang_val *out) {
     if (!lang_parse_args(vm, a, "enable_grad", "")) return false;
     grad_mode_obj *g = lang_obj_new(vm, &lang_no_grad_type, sizeof *g);
@@ -1198,6 +1264,16 @@ const lang_builtin_def lang_core_builtins[] = {
       "A context manager under which no autograd graph is recorded (parameter updates, "
       "evaluation).",
       "with no_grad():\n    w -= 0.1 * w.grad"),
+    B("vars", b_vars, "vars(object)", "The object's attributes as a dict (its __dict__).",
+      "vars(args)"),
+    B("set_printoptions", b_set_printoptions,
+      "set_printoptions(precision=None, threshold=None, edgeitems=None, linewidth=None, "
+      "profile=None, sci_mode=None)",
+      "How tensors print in this session, as torch.set_printoptions: digits after the point, "
+      "the element count above which a tensor is summarised, the items kept at each edge, the "
+      "line width, a profile ('default', 'short', 'full'), and scientific notation forced on or "
+      "off (None: torch's choice).",
+      "set_printoptions(precision=2)"),
     B("enable_grad", b_enable_grad, "enable_grad()",
       "A context manager (or decorator) that turns gradient recording on inside its block.",
       "with enable_grad():\n    y = x * 2"),

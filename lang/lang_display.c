@@ -21,7 +21,7 @@
 #include "lang_vm.h"
 #include "nn_graph.h"
 
-const lang_print_opts lang_print_opts_default = {4, 1000, 3, 80};
+const lang_print_opts lang_print_opts_default = {4, 1000, 3, 80, 0};
 
 /* ---- element access on any strided view ---- */
 
@@ -136,6 +136,9 @@ static void fmt_init(fmt *f, const nn_tensor *t, const lang_print_opts *o) {
         f->sci_mode = f->max_abs / f->min_abs > 1000.0 || f->max_abs > 1.0e8 || f->min_abs < 1.0e-4;
     }
     visit(f, 0, t->offset, pass_width);
+    /* set_printoptions(sci_mode=...) decides the notation, not the width
+     * (torch's _Formatter measures first) */
+    if (o->sci_mode) f->sci_mode = o->sci_mode == 1;
 }
 
 /* One element, padded on the left to the formatter's width. */

@@ -23,6 +23,7 @@ typedef struct lang_print_opts {
     int64_t threshold;
     int edgeitems;
     int linewidth;
+    int sci_mode; /* 0: torch's automatic choice, 1: always, 2: never */
 } lang_print_opts;
 
 extern const lang_print_opts lang_print_opts_default;

@@ -512,6 +512,7 @@ void lang_vm_init(lang_vm *vm, lang_session *s, nn_ctx *ctx, const lang_frontend
     vm->session = s;
     vm->ctx = ctx;
     if (fe) vm->fe = *fe;
+    vm->print_opts = lang_print_opts_default;
     vm->max_depth = 1000;
     atomic_init(&vm->interrupt, 0);
     lang_buf_init(&vm->msg);
@@ -2755,6 +2756,8 @@ static xstat exec_try(lang_vm *vm, lang_frame *f, const lang_stmt *s) {
             f->located = true;
             r = XS_ERR;
         } else {
+            /* a caught SystemExit (exit(), sys.exit(), argparse) does not end the session */
+            if (caught.ename && !strcmp(caught.ename, "SystemExit")) vm->exit_requested = false;
             err_discard(vm, &caught);
         }
     } else if (r == XS_OK && s->u.try_.orelse.n) {

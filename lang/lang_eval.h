@@ -23,6 +23,7 @@
 struct lang_mime; /* lang_value.h names it before lang.h defines it */
 #include "lang.h"
 #include "lang_ast.h"
+#include "lang_display.h"
 #include "lang_vm.h"
 
 /* ---- object layouts of the core types ---- */
@@ -157,6 +158,7 @@ struct lang_vm {
     lang_session *session;
     nn_ctx *ctx;
     lang_frontend fe;
+    lang_print_opts print_opts; /* torch.set_printoptions, for this session */
 
     /* the pending error */
     lang_err err;

@@ -1066,6 +1066,8 @@ const lang_module_def *const lang_builtin_modules[] = {
     &torch_nn_init_def,
     &torch_nn_utils_def,
     &torch_optim_def,
+    &lang_sched_module,
+    &lang_argparse_module,
     &torch_utils_def,
     &torch_utils_data_def,
     &torch_autograd_def,

@@ -82,6 +82,10 @@ void lang_import_free(lang_vm *vm);
 
 /* The modules every session can import (lang_import.c), NULL-terminated. */
 extern const lang_module_def *const lang_builtin_modules[];
+/* torch.optim.lr_scheduler (lang_sched.c). */
+extern const lang_module_def lang_sched_module;
+/* argparse (lang_argparse.c). */
+extern const lang_module_def lang_argparse_module;
 extern const lang_type lang_module_type;
 
 #endif

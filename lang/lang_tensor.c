@@ -3133,7 +3133,7 @@ static bool tensor_setitem(lang_vm *vm, lang_obj *o, lang_val key, lang_val v) {
 static bool tensor_repr(lang_vm *vm, lang_obj *o, lang_buf *out) {
     tensor_obj *to = (tensor_obj *)o;
     if (to->is_param) lang_buf_puts(out, "Parameter containing:\n");
-    lang_display_tensor_repr(to->t, to->fn_name, NULL, out);
+    lang_display_tensor_repr(to->t, to->fn_name, &vm->print_opts, out);
     return true;
 }
 
@@ -3142,7 +3142,7 @@ static bool tensor_display(lang_vm *vm, lang_obj *o, struct lang_mime *out) {
     lang_buf b;
     lang_buf_init(&b);
     if (to->is_param) lang_buf_puts(&b, "Parameter containing:\n");
-    lang_display_tensor_repr(to->t, to->fn_name, NULL, &b);
+    lang_display_tensor_repr(to->t, to->fn_name, &vm->print_opts, &b);
     lang_mime_add(out, "text/plain", lang_buf_take(&b));
     lang_display_tensor_html(to->t, to->fn_name, &b);
     lang_mime_add(out, "text/html", lang_buf_take(&b));

@@ -1459,6 +1459,23 @@ static bool f_list_init(lang_vm *vm, const lang_args *a, lang_val *out) {
 static bool f_seq_init(lang_vm *vm, const lang_args *a, lang_val *out) {
     modstate *st;
     if (!self_arg(vm, a, "Sequential", &st)) return false;
+    if (a->n == 2 && lang_is_obj(a->pos[1], &lang_dict_type)) {
+        /* Sequential(OrderedDict([('fc1', Linear(...)), ...])): named children */
+        lang_dict_obj *d = (lang_dict_obj *)a->pos[1].u.o;
+        for (int64_t i = 0; i < d->nent; i++) {
+            if (!d->entries[i].live) continue;
+            lang_val k = d->entries[i].key, m = d->entries[i].value;
+            if (!lang_is_str(k))
+                return lang_raise(vm, LANG_ERR_TYPE, "module name should be a string. Got %s",
+                                  lang_type_name(k));
+            if (!is_module(m))
+                return lang_raise(vm, LANG_ERR_TYPE, "%s is not a Module subclass",
+                                  lang_type_name(m));
+            if (!lang_ns_set(vm, &st->modules, lang_str_cstr(k), m)) return false;
+        }
+        *out = lang_none();
+        return true;
+    }
     for (int k = 1; k < a->n; k++)
         if (!list_append_mod(vm, st, a->pos[k])) return false;
     *out = lang_none();
@@ -1863,7 +1880,8 @@ static const lang_builtin_def list_methods[] = {
     {NULL, NULL, {NULL, NULL, NULL, NULL}},
 };
 static const lang_builtin_def seq_methods[] = {
-    F("__init__", f_seq_init, "Sequential(*modules)", "Run modules one after the other."),
+    F("__init__", f_seq_init, "Sequential(*modules) | Sequential(OrderedDict)",
+      "Run modules one after the other (named by an OrderedDict's keys)."),
     F("forward", f_seq_forward, "forward(input)", "Feed the input through each child in order."),
     F("__getitem__", f_list_getitem, "__getitem__(idx)", "A child by index (or a slice)."),
     F("__len__", f_list_len, "__len__()", "The number of children."),

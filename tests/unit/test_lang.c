@@ -692,13 +692,18 @@ static int run_doc(const char *path, int *blocks) {
     return f;
 }
 
-/* docs/language.md, instruments.md and language-tensors.md: their examples run as tests. */
+/* docs/language.md, instruments.md, language-tensors.md and language-nn.md: their
+ * examples run as tests. */
 NN_TEST(lang_docs) {
     static const struct {
         const char *path;
         int min_blocks;
     } pages[] = {
-        {"docs/language.md", 5}, {"docs/instruments.md", 8}, {"docs/language-tensors.md", 1}};
+        {"docs/language.md", 5},
+        {"docs/instruments.md", 8},
+        {"docs/language-tensors.md", 1},
+        {"docs/language-nn.md", 1},
+    };
     for (size_t i = 0; i < sizeof pages / sizeof pages[0]; i++) {
         int blocks = 0;
         int f = run_doc(pages[i].path, &blocks);

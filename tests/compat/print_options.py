@@ -1,0 +1,23 @@
+# torch.set_printoptions: precision, sci_mode forced both ways, threshold and
+# edgeitems, profiles, linewidth.
+import torch
+x = torch.tensor([1.23456789, 100.5, 0.001, -2.5])
+torch.set_printoptions(precision=2)
+print(x)
+torch.set_printoptions(sci_mode=True)
+print(x)
+torch.set_printoptions(sci_mode=False)
+print(torch.tensor([1e-8, 1.0]))
+torch.set_printoptions(threshold=5, edgeitems=1)
+print(torch.arange(10.))
+torch.set_printoptions(profile='default')
+print(torch.arange(2000.))
+torch.set_printoptions(linewidth=30)
+print(torch.arange(20.))
+torch.set_printoptions(profile='short')
+print(x)
+torch.set_printoptions(profile='default')
+print(torch.zeros(3))
+torch.set_printoptions(sci_mode=True)
+print(torch.zeros(3))
+print(torch.tensor([1., 2.]))
