@@ -29,6 +29,8 @@ static const char *const kind_names[NN_MODULE_KIND_COUNT] = {
     [NN_MODULE_ATTENTION] = "CausalSelfAttention",
     [NN_MODULE_BLOCK] = "Block",
     [NN_MODULE_GPT] = "GPT",
+    [NN_MODULE_BATCH_NORM1D] = "BatchNorm1d",
+    [NN_MODULE_GROUP_NORM] = "GroupNorm",
 };
 
 const char *nn_module_kind_name(nn_module_kind kind) {
@@ -222,6 +224,106 @@ nn_module *nn_module_layer_norm(nn_ctx *ctx, int n, const int64_t *shape, double
         none_param(m, "bias");
     }
     return m;
+}
+
+/* A buffer [name] of [shape] filled with [value] (NULL dtype slot for None). */
+static nn_tensor *new_buffer(nn_ctx *ctx, nn_module *m, const char *name, nn_dtype dt, int ndim,
+                             const int64_t *shape, double value) {
+    NN_ASSERT(m->n_buffers < NN_MODULE_MAX_SLOTS);
+    nn_tensor *t = nn_full(ctx, dt, ndim, shape, value);
+    if (!t) return NULL;
+    nn_module_slot *s = &m->buffers[m->n_buffers++];
+    snprintf(s->name, sizeof s->name, "%s", name);
+    s->t = t;
+    return t;
+}
+
+static void none_buffer(nn_module *m, const char *name) {
+    NN_ASSERT(m->n_buffers < NN_MODULE_MAX_SLOTS);
+    nn_module_slot *s = &m->buffers[m->n_buffers++];
+    snprintf(s->name, sizeof s->name, "%s", name);
+    s->t = NULL;
+}
+
+/* weight (ones) and bias (zeros) of [c], or both None. */
+static bool affine_params(nn_ctx *ctx, nn_module *m, int64_t c, bool affine) {
+    if (!affine) {
+        none_param(m, "weight");
+        none_param(m, "bias");
+        return true;
+    }
+    nn_tensor *w = new_param(ctx, m, "weight", 1, &c);
+    nn_tensor *b = w ? new_param(ctx, m, "bias", 1, &c) : NULL;
+    return b && !nn_init_ones_(ctx, w);
+}
+
+nn_module *nn_module_batch_norm1d(nn_ctx *ctx, int64_t c, double eps, double momentum, bool affine,
+                                  bool track) {
+    if (c < 0 || !(eps >= 0)) {
+        nn_error_set(&ctx->err, NN_ERR_VALUE,
+                     "BatchNorm1d: num_features must be >= 0 and eps >= 0, got %lld and %g",
+                     (long long)c, eps);
+        return NULL;
+    }
+    nn_module *m = module_new(ctx, NN_MODULE_BATCH_NORM1D);
+    if (!m) return NULL;
+    m->cfg.in = c;
+    m->cfg.eps = eps;
+    m->cfg.momentum = momentum;
+    m->cfg.affine = affine;
+    m->cfg.track_running_stats = track;
+    if (!affine_params(ctx, m, c, affine)) return fail_free(m);
+    if (track) {
+        if (!new_buffer(ctx, m, "running_mean", NN_FLOAT32, 1, &c, 0) ||
+            !new_buffer(ctx, m, "running_var", NN_FLOAT32, 1, &c, 1) ||
+            !new_buffer(ctx, m, "num_batches_tracked", NN_INT64, 0, NULL, 0))
+            return fail_free(m);
+    } else {
+        none_buffer(m, "running_mean");
+        none_buffer(m, "running_var");
+        none_buffer(m, "num_batches_tracked");
+    }
+    return m;
+}
+
+nn_module *nn_module_group_norm(nn_ctx *ctx, int64_t groups, int64_t c, double eps, bool affine) {
+    if (groups <= 0 || c < 0 || c % groups != 0) {
+        nn_error_set(&ctx->err, NN_ERR_VALUE, "num_channels must be divisible by num_groups");
+        return NULL;
+    }
+    nn_module *m = module_new(ctx, NN_MODULE_GROUP_NORM);
+    if (!m) return NULL;
+    m->cfg.in = c;
+    m->cfg.num_groups = groups;
+    m->cfg.eps = eps;
+    m->cfg.affine = affine;
+    if (!affine_params(ctx, m, c, affine)) return fail_free(m);
+    return m;
+}
+
+/* torch's _BatchNorm.forward: count the batch, pick the averaging factor,
+ * normalise with the batch's statistics when training (or when there are
+ * no running ones), else with the running ones. */
+static nn_tensor *batch_norm_forward(nn_ctx *ctx, nn_module *m, nn_tensor *x) {
+    nn_module_slot *p = m->params, *b = m->buffers;
+    if (x->ndim != 2 && x->ndim != 3) {
+        nn_error_set(&ctx->err, NN_ERR_VALUE, "expected 2D or 3D input (got %dD input)", x->ndim);
+        return NULL;
+    }
+    double factor = isnan(m->cfg.momentum) ? 0.0 : m->cfg.momentum;
+    if (m->training && m->cfg.track_running_stats && b[2].t) {
+        nn_tensor *one = nn_scalar(ctx, 1, NN_INT64);
+        bool prev = nn_ctx_set_grad(ctx, false);
+        nn_status st = one ? nn_tensor_add_(ctx, b[2].t, one, 1.0) : ctx->err.code;
+        nn_ctx_set_grad(ctx, prev);
+        nn_tensor_release(one);
+        if (st) return NULL;
+        if (isnan(m->cfg.momentum)) factor = 1.0 / nn_tensor_get_flat(b[2].t, 0);
+    }
+    bool use_batch = m->training || (!b[0].t && !b[1].t);
+    bool pass_running = !m->training || m->cfg.track_running_stats;
+    return nn_batch_norm(ctx, x, pass_running ? b[0].t : NULL, pass_running ? b[1].t : NULL, p[0].t,
+                         p[1].t, use_batch, factor, m->cfg.eps);
 }
 
 nn_module *nn_module_dropout(nn_ctx *ctx, double p) {
@@ -504,7 +606,9 @@ static nn_tensor *forward_at(nn_ctx *ctx, nn_module *m, nn_tensor *x, const char
 
 static nn_tensor *child_forward(nn_ctx *ctx, nn_module *m, int i, nn_tensor *x, const char *path) {
     char sub[NN_MODULE_PATH_MAX];
-    snprintf(sub, sizeof sub, "%s%s%s", path, *path ? "." : "", m->children[i].name);
+    /* A path longer than the buffer is cut (the label only). */
+    if (snprintf(sub, sizeof sub, "%s%s%s", path, *path ? "." : "", m->children[i].name) < 0)
+        sub[0] = 0;
     return forward_at(ctx, m->children[i].m, x, sub);
 }
 
@@ -657,6 +761,9 @@ static nn_tensor *run_kind(nn_ctx *ctx, nn_module *m, nn_tensor *x, const char *
     case NN_MODULE_ATTENTION: return attention_forward(ctx, m, x, path);
     case NN_MODULE_BLOCK: return block_forward(ctx, m, x, path);
     case NN_MODULE_GPT: return gpt_forward(ctx, m, x, path);
+    case NN_MODULE_BATCH_NORM1D: return batch_norm_forward(ctx, m, x);
+    case NN_MODULE_GROUP_NORM:
+        return nn_group_norm(ctx, x, m->cfg.num_groups, p[0].t, p[1].t, m->cfg.eps);
     case NN_MODULE_KIND_COUNT: break;
     }
     NN_ASSERT(!"unknown module kind");
@@ -1089,6 +1196,23 @@ static void extra_repr(const nn_module *m, sbuf *b) {
         py_float(f, sizeof f, m->cfg.eps);
         sb_add(b, "%s), eps=%s, elementwise_affine=%s", m->cfg.n_norm == 1 ? "," : "", f,
                m->cfg.affine ? "True" : "False");
+        break;
+    case NN_MODULE_BATCH_NORM1D:
+        py_float(f, sizeof f, m->cfg.eps);
+        sb_add(b, "%lld, eps=%s, momentum=", (long long)m->cfg.in, f);
+        if (isnan(m->cfg.momentum))
+            sb_add(b, "None");
+        else {
+            py_float(f, sizeof f, m->cfg.momentum);
+            sb_add(b, "%s", f);
+        }
+        sb_add(b, ", affine=%s, track_running_stats=%s", m->cfg.affine ? "True" : "False",
+               m->cfg.track_running_stats ? "True" : "False");
+        break;
+    case NN_MODULE_GROUP_NORM:
+        py_float(f, sizeof f, m->cfg.eps);
+        sb_add(b, "%lld, %lld, eps=%s, affine=%s", (long long)m->cfg.num_groups,
+               (long long)m->cfg.in, f, m->cfg.affine ? "True" : "False");
         break;
     case NN_MODULE_DROPOUT:
         py_float(f, sizeof f, m->cfg.p);

@@ -42,6 +42,8 @@ typedef enum nn_module_kind {
     NN_MODULE_ATTENTION, /* CausalSelfAttention */
     NN_MODULE_BLOCK,     /* pre-norm transformer block */
     NN_MODULE_GPT,
+    NN_MODULE_BATCH_NORM1D,
+    NN_MODULE_GROUP_NORM,
     NN_MODULE_KIND_COUNT
 } nn_module_kind;
 
@@ -100,6 +102,10 @@ typedef struct nn_module {
         int64_t start_dim, end_dim; /* Flatten */
         int64_t n_embd, n_head;     /* attention, Block */
         nn_gpt_config gpt;          /* GPT */
+        /* BatchNorm1d: num_features is [in]; momentum NAN for None */
+        double momentum;
+        bool track_running_stats;
+        int64_t num_groups; /* GroupNorm (num_channels is [in]) */
     } cfg;
 } nn_module;
 
@@ -116,6 +122,14 @@ nn_module *nn_module_embedding(nn_ctx *ctx, int64_t num_embeddings, int64_t embe
 /* normalized_shape is shape[0..n) (n >= 1). */
 nn_module *nn_module_layer_norm(nn_ctx *ctx, int n, const int64_t *shape, double eps, bool affine);
 nn_module *nn_module_dropout(nn_ctx *ctx, double p);
+/* BatchNorm1d over [N, C] or [N, C, L]: weight (ones) and bias (zeros) when
+ * [affine]; buffers running_mean, running_var, num_batches_tracked (int64)
+ * when [track_running_stats]. [momentum] NAN means None (a cumulative
+ * average). GroupNorm: num_channels divisible by num_groups. */
+nn_module *nn_module_batch_norm1d(nn_ctx *ctx, int64_t num_features, double eps, double momentum,
+                                  bool affine, bool track_running_stats);
+nn_module *nn_module_group_norm(nn_ctx *ctx, int64_t num_groups, int64_t num_channels, double eps,
+                                bool affine);
 nn_module *nn_module_relu(nn_ctx *ctx);
 nn_module *nn_module_leaky_relu(nn_ctx *ctx, double negative_slope);
 nn_module *nn_module_tanh(nn_ctx *ctx);

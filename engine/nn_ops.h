@@ -179,4 +179,59 @@ typedef struct nn_custom {
 } nn_custom;
 nn_tensor *nn_custom_apply(nn_ctx *ctx, nn_tensor *const *inputs, int n, nn_custom *c);
 
+/* ---- more math, scans, gather/scatter, sorting, counting, norms ----
+ * (ops_math.c, ops_scan.c, ops_index.c, ops_norm.c) */
+nn_tensor *nn_sin(nn_ctx *ctx, nn_tensor *a);
+nn_tensor *nn_cos(nn_ctx *ctx, nn_tensor *a);
+nn_tensor *nn_log2(nn_ctx *ctx, nn_tensor *a);
+nn_tensor *nn_log10(nn_ctx *ctx, nn_tensor *a);
+/* NaN for posinf/neginf means the dtype's largest finite value (torch's
+ * default); nan NaN means 0. Integer and bool inputs come back unchanged. */
+nn_tensor *nn_nan_to_num(nn_ctx *ctx, nn_tensor *a, double nan, double posinf, double neginf);
+/* Keep the lower (upper) triangle of the last two dims, [diagonal] above
+ * (below) the main one; the rest is 0. */
+nn_tensor *nn_tril(nn_ctx *ctx, nn_tensor *a, int64_t diagonal);
+nn_tensor *nn_triu(nn_ctx *ctx, nn_tensor *a, int64_t diagonal);
+/* Inclusive scans along [dim]; bool becomes int64. */
+nn_tensor *nn_cumsum(nn_ctx *ctx, nn_tensor *a, int64_t dim);
+nn_tensor *nn_cumprod(nn_ctx *ctx, nn_tensor *a, int64_t dim);
+/* torch.gather: int64 [index] of a's ndim; result of index's shape. */
+nn_tensor *nn_gather(nn_ctx *ctx, nn_tensor *a, int64_t dim, nn_tensor *index);
+/* torch.scatter / scatter_add (out of place): a copy of [a] with [src]
+ * (a's dtype) written (added) at [index] along [dim]. */
+nn_tensor *nn_scatter(nn_ctx *ctx, nn_tensor *a, int64_t dim, nn_tensor *index, nn_tensor *src,
+                      bool add);
+/* Stable sort along [dim] (NaN above every number). nn_sort returns the
+ * values (a gather, so differentiable) and the int64 indices in *indices. */
+nn_tensor *nn_argsort(nn_ctx *ctx, nn_tensor *a, int64_t dim, bool descending);
+nn_tensor *nn_sort(nn_ctx *ctx, nn_tensor *a, int64_t dim, bool descending, nn_tensor **indices);
+/* The k largest (smallest) along [dim], in sorted order. */
+nn_tensor *nn_topk(nn_ctx *ctx, nn_tensor *a, int64_t k, int64_t dim, bool largest,
+                   nn_tensor **indices);
+nn_tensor *nn_index_select(nn_ctx *ctx, nn_tensor *a, int64_t dim, nn_tensor *index);
+nn_tensor *nn_flip(nn_ctx *ctx, nn_tensor *a, const int64_t *dims, int n_dims);
+/* Tensor.repeat: [reps] has at least a's ndim entries. */
+nn_tensor *nn_repeat(nn_ctx *ctx, nn_tensor *a, const int64_t *reps, int n);
+/* all_dims: flatten first (dim=None). */
+nn_tensor *nn_repeat_interleave(nn_ctx *ctx, nn_tensor *a, int64_t repeats, int64_t dim,
+                                bool all_dims);
+/* No gradient: int64 results (bincount with weights: float). num_classes -1
+ * infers max + 1; histc's min == max takes the data's range. */
+nn_tensor *nn_one_hot(nn_ctx *ctx, nn_tensor *a, int64_t num_classes);
+nn_tensor *nn_nonzero(nn_ctx *ctx, nn_tensor *a);
+nn_tensor *nn_bincount(nn_ctx *ctx, nn_tensor *a, nn_tensor *weights, int64_t minlength);
+nn_tensor *nn_histc(nn_ctx *ctx, nn_tensor *a, int64_t bins, double min, double max);
+/* F.batch_norm over every dim but 1 of x [N, C, ...]. training: batch
+ * statistics (biased variance) normalise, and the running ones (either may
+ * be NULL) move by [momentum] towards the batch mean and the unbiased
+ * variance, without autograd; otherwise the running ones normalise.
+ * weight/bias [C] may be NULL. */
+nn_tensor *nn_batch_norm(nn_ctx *ctx, nn_tensor *x, nn_tensor *running_mean, nn_tensor *running_var,
+                         nn_tensor *weight, nn_tensor *bias, bool training, double momentum,
+                         double eps);
+/* F.group_norm: x [N, C, ...] normalised per sample over each of
+ * [num_groups] groups of channels; weight/bias [C] may be NULL. */
+nn_tensor *nn_group_norm(nn_ctx *ctx, nn_tensor *x, int64_t num_groups, nn_tensor *weight,
+                         nn_tensor *bias, double eps);
+
 #endif

@@ -42,6 +42,8 @@ bool nn_cost_reduce(const nn_node *n, const nn_tensor *out, nn_op_cost *c);
 bool nn_cost_matmul(const nn_node *n, const nn_tensor *out, bool backward, nn_op_cost *c);
 bool nn_cost_shape(const nn_node *n, const nn_tensor *out, nn_op_cost *c);
 bool nn_cost_nn(const nn_node *n, const nn_tensor *out, nn_op_cost *c);
+/* ops_math.c, ops_scan.c and ops_index.c (in ops_index.c) */
+bool nn_cost_more(const nn_node *n, const nn_tensor *out, nn_op_cost *c);
 /* Elements of [t] as a double (0 for NULL). */
 double nn_cost_numel(const nn_tensor *t);
 double nn_cost_bytes(const nn_tensor *t);
@@ -80,6 +82,11 @@ nn_status nn_reduce_mask(nn_ctx *ctx, int ndim, const int64_t *dims, int n_dims,
 /* Output shape of a reduction over [mask]. Returns its ndim. */
 int nn_reduce_shape(const nn_tensor *a, const bool mask[NN_MAX_DIMS], bool keepdim,
                     int64_t *out_shape);
+
+/* nn_dim_wrap with torch's IndexError text ("Dimension out of range
+ * (expected to be in range of [-2, 1], but got 2)"); a 0-dim tensor takes
+ * dims -1 and 0. Used by ops_math.c, ops_scan.c and ops_index.c. */
+nn_status nn_dim_wrap_torch(nn_ctx *ctx, int64_t dim, int ndim, int *out);
 
 /* Raw (unrecorded) helpers the engine and kernels share. */
 nn_status nn_raw_add_into(nn_ctx *ctx, nn_tensor *dst, nn_tensor *src, double alpha);

@@ -33,4 +33,7 @@ extern const lang_builtin_def lang_set_builtins[]; /* set (lang_set.c) */
 extern const lang_builtin_def
     lang_dist_builtins[]; /* DistributedDataParallel, DistributedSampler, ... (lang_dist.c) */
 
+extern const lang_builtin_def
+    lang_tensor_ops_builtins[]; /* sin, cumsum, sort, gather, einsum, ... (lang_tensor_ops.c) */
+
 #endif

@@ -264,8 +264,9 @@ const char *lang_display_grad_fn_name(const nn_tensor *t) {
     case NN_OP_PUT: return "CopySlices"; /* an assignment into a tensor with history */
     case NN_OP_SUM: return all ? "SumBackward0" : "SumBackward1";
     case NN_OP_MEAN: return all ? "MeanBackward0" : "MeanBackward1";
-    case NN_OP_MAX: return all ? "MaxBackward1" : "MaxBackward0";
-    case NN_OP_MIN: return all ? "MinBackward1" : "MinBackward0";
+    /* max(x) records no dims; max(x, dim) sets flags (values and indices). */
+    case NN_OP_MAX: return n->p.flags ? "MaxBackward0" : "MaxBackward1";
+    case NN_OP_MIN: return n->p.flags ? "MinBackward0" : "MinBackward1";
     case NN_OP_VAR: return "VarBackward0";
     case NN_OP_STD: return "StdBackward0";
     case NN_OP_LOGSUMEXP: return "LogsumexpBackward0";
@@ -309,6 +310,16 @@ const char *lang_display_grad_fn_name(const nn_tensor *t) {
     case NN_OP_LAYER_NORM: return "NativeLayerNormBackward0";
     case NN_OP_DROPOUT: return "MulBackward0";
     case NN_OP_SDPA: return "ScaledDotProductAttentionBackward0";
+    case NN_OP_SIN: return "SinBackward0";
+    case NN_OP_COS: return "CosBackward0";
+    case NN_OP_LOG2: return "Log2Backward0";
+    case NN_OP_LOG10: return "Log10Backward0";
+    case NN_OP_NAN_TO_NUM: return "NanToNumBackward0";
+    case NN_OP_TRIL: return n->p.flags ? "TriuBackward0" : "TrilBackward0";
+    case NN_OP_CUMSUM: return "CumsumBackward0";
+    case NN_OP_CUMPROD: return "CumprodBackward0";
+    case NN_OP_GATHER: return "GatherBackward0";
+    case NN_OP_SCATTER: return n->p.flags ? "ScatterAddBackward0" : "ScatterBackward0";
     default: return "Backward0";
     }
 }

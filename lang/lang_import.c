@@ -949,55 +949,7 @@ static bool torch_equal(lang_vm *vm, const lang_args *a, lang_val *out) {
     return true;
 }
 
-/* tril / triu: keep the lower (upper) triangle of the last two dims,
- * [diagonal] above (below) the main one; the rest is 0, as torch. */
-static bool triangle(lang_vm *vm, const lang_args *a, const char *fname, bool lower,
-                     lang_val *out) {
-    lang_val x, dv = lang_int(0);
-    int64_t diag;
-    if (!lang_parse_args(vm, a, fname, "input|diagonal", &x, &dv) ||
-        !lang_to_int(vm, dv, "diagonal", &diag))
-        return false;
-    nn_tensor *t = lang_tensor_of(x);
-    if (!t) return lang_raise(vm, LANG_ERR_TYPE, "%s(): argument 'input' must be Tensor", fname);
-    if (t->ndim < 2)
-        return lang_raise(vm, LANG_ERR_RUNTIME, "%s: input tensor must have at least 2 dimensions",
-                          fname);
-    nn_ctx *ctx = lang_vm_ctx(vm);
-    nn_tensor *zero = nn_tensor_empty(ctx, t->dtype, 0, NULL);
-    nn_tensor *mask = nn_tensor_empty(ctx, NN_BOOL, 2, &t->shape[t->ndim - 2]);
-    if (!zero || !mask) {
-        nn_tensor_release(zero);
-        nn_tensor_release(mask);
-        return lang_raise_engine(vm);
-    }
-    nn_tensor_set_flat(zero, 0, 0);
-    int64_t rows = t->shape[t->ndim - 2], cols = t->shape[t->ndim - 1];
-    for (int64_t i = 0; i < rows; i++)
-        for (int64_t j = 0; j < cols; j++)
-            nn_tensor_set_flat(mask, i * cols + j, lower ? j - i <= diag : j - i >= diag);
-    nn_tensor *r = nn_where(ctx, mask, t, zero);
-    nn_tensor_release(zero);
-    nn_tensor_release(mask);
-    if (!r) return lang_raise_engine(vm);
-    return lang_tensor_new(vm, r, out);
-}
-static bool torch_tril(lang_vm *vm, const lang_args *a, lang_val *out) {
-    return triangle(vm, a, "tril", true, out);
-}
-static bool torch_triu(lang_vm *vm, const lang_args *a, lang_val *out) {
-    return triangle(vm, a, "triu", false, out);
-}
-
 static const lang_builtin_def torch_functions[] = {
-    {"tril",
-     torch_tril,
-     {"torch.tril", "tril(input, diagonal=0)",
-      "The lower triangle of the last two dims (the rest zero).", "torch.tril(torch.ones(3, 3))"}},
-    {"triu",
-     torch_triu,
-     {"torch.triu", "triu(input, diagonal=0)",
-      "The upper triangle of the last two dims (the rest zero).", "torch.triu(torch.ones(3, 3))"}},
     {"equal",
      torch_equal,
      {"torch.equal", "equal(input, other)", "True when the shapes and all values are equal.",

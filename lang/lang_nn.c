@@ -65,6 +65,24 @@ static bool engine(lang_vm *vm, nn_status st) {
             "then scale by weight and shift by bias (ones and zeros) when elementwise_affine.",    \
             "ln = LayerNorm(16); ln(randn(4, 16)).std(dim=1, unbiased=False)"                      \
     }
+#define H_BATCH_NORM1D                                                                             \
+    {                                                                                              \
+        "BatchNorm1d",                                                                             \
+            "BatchNorm1d(num_features, eps=1e-05, momentum=0.1, affine=True, "                     \
+            "track_running_stats=True)",                                                           \
+            "Normalise each feature of [N, C] (or [N, C, L]) with the batch's mean and biased "    \
+            "variance when training, updating running_mean and running_var (the unbiased "         \
+            "variance) by momentum; in eval() with the running statistics. Then scale by weight "  \
+            "and shift by bias (ones and zeros) when affine.",                                     \
+            "bn = BatchNorm1d(16); bn(randn(32, 16)).mean(0)"                                      \
+    }
+#define H_GROUP_NORM                                                                               \
+    {                                                                                              \
+        "GroupNorm", "GroupNorm(num_groups, num_channels, eps=1e-05, affine=True)",                \
+            "Normalise each sample of [N, C, ...] over num_groups groups of channels, then scale " \
+            "and shift per channel (ones and zeros) when affine.",                                 \
+            "gn = GroupNorm(2, 6); gn(randn(4, 6, 5)).shape"                                       \
+    }
 #define H_DROPOUT                                                                                  \
     {                                                                                              \
         "Dropout", "Dropout(p=0.5)",                                                               \
@@ -179,6 +197,8 @@ static const lang_help module_helps[NN_MODULE_KIND_COUNT] = {
     [NN_MODULE_ATTENTION] = H_ATTENTION,
     [NN_MODULE_BLOCK] = H_BLOCK,
     [NN_MODULE_GPT] = H_GPT,
+    [NN_MODULE_BATCH_NORM1D] = H_BATCH_NORM1D,
+    [NN_MODULE_GROUP_NORM] = H_GROUP_NORM,
 };
 
 /* ------------------------------------------------------------------ the Module type */
@@ -489,7 +509,15 @@ static bool module_forward(lang_vm *vm, module_obj *mo, const char *name, const 
     if (targets.kind == LANG_NONE) {
         nn_tensor *y = nn_module_forward(ctx, mo->m, xt, name);
         if (!y) return lang_raise_engine(vm);
-        return lang_tensor_new(vm, y, out);
+        /* The norms are composed of several ops; torch's output names its one node. */
+        nn_module_kind k = mo->m->kind;
+        const char *gf = k == NN_MODULE_BATCH_NORM1D ? "NativeBatchNormBackward0"
+                         : k == NN_MODULE_GROUP_NORM ? "NativeGroupNormBackward0"
+                                                     : NULL;
+        bool named = gf && y->grad_fn;
+        if (!lang_tensor_new(vm, y, out)) return false;
+        if (named) lang_tensor_set_fn_name(*out, gf);
+        return true;
     }
     nn_tensor *tt = lang_tensor_of(targets);
     if (!tt)
@@ -597,13 +625,28 @@ static bool config_attr(lang_vm *vm, const nn_module *m, const char *name, lang_
     case NN_MODULE_GPT:
         if (!strcmp(name, "config")) return gpt_config_record(vm, &m->cfg.gpt, out);
         break;
+    case NN_MODULE_BATCH_NORM1D:
+        if (!strcmp(name, "num_features")) return *out = lang_int(m->cfg.in), true;
+        if (!strcmp(name, "eps")) return *out = lang_float(m->cfg.eps), true;
+        if (!strcmp(name, "momentum"))
+            return *out = isnan(m->cfg.momentum) ? lang_none() : lang_float(m->cfg.momentum), true;
+        if (!strcmp(name, "affine")) return *out = lang_bool(m->cfg.affine), true;
+        if (!strcmp(name, "track_running_stats"))
+            return *out = lang_bool(m->cfg.track_running_stats), true;
+        break;
+    case NN_MODULE_GROUP_NORM:
+        if (!strcmp(name, "num_groups")) return *out = lang_int(m->cfg.num_groups), true;
+        if (!strcmp(name, "num_channels")) return *out = lang_int(m->cfg.in), true;
+        if (!strcmp(name, "eps")) return *out = lang_float(m->cfg.eps), true;
+        if (!strcmp(name, "affine")) return *out = lang_bool(m->cfg.affine), true;
+        break;
     default: break;
     }
     *found = false;
     return true;
 }
 
-static const char *const config_names[NN_MODULE_KIND_COUNT][4] = {
+static const char *const config_names[NN_MODULE_KIND_COUNT][6] = {
     [NN_MODULE_LINEAR] = {"in_features", "out_features", NULL},
     [NN_MODULE_EMBEDDING] = {"num_embeddings", "embedding_dim", NULL},
     [NN_MODULE_LAYER_NORM] = {"normalized_shape", "eps", "elementwise_affine", NULL},
@@ -615,6 +658,9 @@ static const char *const config_names[NN_MODULE_KIND_COUNT][4] = {
     [NN_MODULE_ATTENTION] = {"n_embd", "n_head", NULL},
     [NN_MODULE_BLOCK] = {"n_embd", "n_head", NULL},
     [NN_MODULE_GPT] = {"config", NULL},
+    [NN_MODULE_BATCH_NORM1D] = {"num_features", "eps", "momentum", "affine", "track_running_stats",
+                                NULL},
+    [NN_MODULE_GROUP_NORM] = {"num_groups", "num_channels", "eps", "affine", NULL},
 };
 
 static bool module_getattr(lang_vm *vm, lang_obj *o, const char *name, lang_val *out, bool *found) {
@@ -766,7 +812,7 @@ static const char *const *module_fields(lang_obj *o) {
     module_obj *mo = (module_obj *)o;
     nn_module *m = mo->m;
     int nc = nn_module_num_children(m);
-    size_t cap = (size_t)(2 + m->n_params + m->n_buffers + nc + 4 + 1);
+    size_t cap = (size_t)(2 + m->n_params + m->n_buffers + nc + 6 + 1);
     const char **v = malloc(sizeof *v * cap);
     if (!v) return NULL;
     size_t n = 0;
@@ -779,7 +825,7 @@ static const char *const *module_fields(lang_obj *o) {
         /* Sequential's "0", "1" are reached by indexing, not as names. */
         if (cn[0] < '0' || cn[0] > '9') v[n++] = cn;
     }
-    for (int i = 0; i < 4 && config_names[m->kind][i]; i++) v[n++] = config_names[m->kind][i];
+    for (int i = 0; i < 6 && config_names[m->kind][i]; i++) v[n++] = config_names[m->kind][i];
     v[n] = NULL;
     free(mo->fieldv);
     mo->fieldv = v;
@@ -1233,6 +1279,8 @@ static const lang_type module_types[NN_MODULE_KIND_COUNT] = {
     MODULE_TYPE(NN_MODULE_ATTENTION, "CausalSelfAttention"),
     MODULE_TYPE(NN_MODULE_BLOCK, "Block"),
     MODULE_TYPE(NN_MODULE_GPT, "GPT"),
+    MODULE_TYPE(NN_MODULE_BATCH_NORM1D, "BatchNorm1d"),
+    MODULE_TYPE(NN_MODULE_GROUP_NORM, "GroupNorm"),
 };
 
 /* ------------------------------------------------------------------ constructors */
@@ -1290,6 +1338,36 @@ static bool f_layer_norm(lang_vm *vm, const lang_args *a, lang_val *out) {
     if (n < 1)
         return lang_raise(vm, LANG_ERR_VALUE, "LayerNorm needs a non-empty normalized_shape");
     return module_wrap(vm, nn_module_layer_norm(CTX(vm), n, dims, e, af), out);
+}
+
+static bool f_batch_norm1d(lang_vm *vm, const lang_args *a, lang_val *out) {
+    lang_val nf, eps = lang_float(1e-5), mom = lang_float(0.1), affine = lang_bool(true),
+                 track = lang_bool(true), dev = lang_none(), dt = lang_none();
+    int64_t n;
+    double e, m = NAN;
+    bool af, tr;
+    if (!lang_parse_args(vm, a, "BatchNorm1d",
+                         "num_features|eps,momentum,affine,track_running_stats,device,dtype", &nf,
+                         &eps, &mom, &affine, &track, &dev, &dt) ||
+        !arg_int(vm, nf, "num_features", &n) || !arg_float(vm, eps, "eps", &e) ||
+        (mom.kind != LANG_NONE && !arg_float(vm, mom, "momentum", &m)) ||
+        !arg_bool(vm, affine, "affine", &af) || !arg_bool(vm, track, "track_running_stats", &tr))
+        return false;
+    return module_wrap(vm, nn_module_batch_norm1d(CTX(vm), n, e, m, af, tr), out);
+}
+
+static bool f_group_norm(lang_vm *vm, const lang_args *a, lang_val *out) {
+    lang_val ng, nc, eps = lang_float(1e-5), affine = lang_bool(true), dev = lang_none(),
+                     dt = lang_none();
+    int64_t g, c;
+    double e;
+    bool af;
+    if (!lang_parse_args(vm, a, "GroupNorm", "num_groups,num_channels|eps,affine,device,dtype", &ng,
+                         &nc, &eps, &affine, &dev, &dt) ||
+        !arg_int(vm, ng, "num_groups", &g) || !arg_int(vm, nc, "num_channels", &c) ||
+        !arg_float(vm, eps, "eps", &e) || !arg_bool(vm, affine, "affine", &af))
+        return false;
+    return module_wrap(vm, nn_module_group_norm(CTX(vm), g, c, e, af), out);
 }
 
 static bool f_dropout(lang_vm *vm, const lang_args *a, lang_val *out) {
@@ -1990,6 +2068,8 @@ const lang_type *const lang_nn_help_types[] = {
     &module_types[NN_MODULE_ATTENTION],
     &module_types[NN_MODULE_BLOCK],
     &module_types[NN_MODULE_GPT],
+    &module_types[NN_MODULE_BATCH_NORM1D],
+    &module_types[NN_MODULE_GROUP_NORM],
     &optim_type,
     &optim_alias_types[0],
     &optim_alias_types[1],
@@ -2352,6 +2432,8 @@ const lang_builtin_def lang_nn_builtins[] = {
     {"Embedding", f_embedding, H_EMBEDDING},
     {"LayerNorm", f_layer_norm, H_LAYER_NORM},
     {"Dropout", f_dropout, H_DROPOUT},
+    {"BatchNorm1d", f_batch_norm1d, H_BATCH_NORM1D},
+    {"GroupNorm", f_group_norm, H_GROUP_NORM},
     {"ReLU", f_relu, H_RELU},
     {"LeakyReLU", f_leaky_relu, H_LEAKY_RELU},
     {"Tanh", f_tanh, H_TANH},

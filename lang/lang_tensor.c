@@ -8,6 +8,7 @@
  */
 #include "lang_tensor.h"
 #include "lang_debug.h"
+#include "lang_tensor_ops.h"
 #include "lang_usermod.h"
 
 #include <math.h>
@@ -513,21 +514,28 @@ static const char *const *rt_fieldnames(lang_obj *o) {
     return rt_fields;
 }
 
-static const lang_type rt_type = {
-    .name = "return_types",
-    .free = rt_free,
-    .repr = rt_repr,
-    .getattr = rt_getattr,
-    .getitem = rt_getitem,
-    .len = rt_len,
-    .iter = rt_iter,
-    .fields = rt_fieldnames,
-};
+/* One type per torch.return_types class, so type(r).__name__ is "max",
+ * "sort", ... as in torch. */
+#define RT_TYPE(N)                                                                                 \
+    {                                                                                              \
+        .name = N, .free = rt_free, .repr = rt_repr, .getattr = rt_getattr, .getitem = rt_getitem, \
+        .len = rt_len, .iter = rt_iter, .fields = rt_fieldnames                                    \
+    }
+static const lang_type rt_types[] = {RT_TYPE("max"), RT_TYPE("min"), RT_TYPE("sort"),
+                                     RT_TYPE("topk"), RT_TYPE("return_types")};
+#undef RT_TYPE
+
+static const lang_type *rt_type_of(const char *name) {
+    size_t n = sizeof rt_types / sizeof rt_types[0];
+    for (size_t i = 0; i + 1 < n; i++)
+        if (!strcmp(rt_types[i].name, name)) return &rt_types[i];
+    return &rt_types[n - 1];
+}
 
 /* Takes over both references. */
 static bool rt_new(lang_vm *vm, const char *name, nn_tensor *values, nn_tensor *indices,
                    lang_val *out) {
-    rt_obj *r = lang_obj_new(vm, &rt_type, sizeof *r);
+    rt_obj *r = lang_obj_new(vm, rt_type_of(name), sizeof *r);
     if (!r) {
         nn_tensor_release(values);
         nn_tensor_release(indices);
@@ -3715,6 +3723,7 @@ static const lang_method tensor_methods[] = {
      m_split,
      {"Tensor.split", "split(split_size_or_sections, dim=0)",
       "Split into pieces of a size or of listed sizes.", "x.split(1)"}},
+#include "lang_tensor_ops_methods.inc"
     {NULL, NULL, {NULL, NULL, NULL, NULL}},
 };
 
@@ -4116,3 +4125,29 @@ const lang_type lang_tensor_type = {
     .methods = tensor_methods,
     .help = &tensor_help,
 };
+
+/* ------------------------------------------------------------------ for lang_tensor_ops.c */
+
+bool lang_tensor_arg(lang_vm *vm, lang_val v, const char *fname, const char *what,
+                     nn_tensor **out) {
+    return tensor_arg(vm, v, fname, what, out);
+}
+
+bool lang_tensor_operand(lang_vm *vm, lang_val v, const char *fname, const char *what,
+                         nn_tensor **out) {
+    return operand(vm, v, fname, what, out);
+}
+
+bool lang_tensor_wrap(lang_vm *vm, nn_tensor *r, const char *fn_name, lang_val *out) {
+    return fn_name ? wrap_named(vm, r, fn_name, out) : wrap(vm, r, out);
+}
+
+bool lang_return_types_new(lang_vm *vm, const char *name, nn_tensor *values, nn_tensor *indices,
+                           lang_val *out) {
+    return rt_new(vm, name, values, indices, out);
+}
+
+bool lang_tensor_call_self(lang_vm *vm, lang_builtin_fn fn, lang_val self, const lang_args *a,
+                           lang_val *out) {
+    return with_self(vm, fn, self, a, out);
+}

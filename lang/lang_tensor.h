@@ -47,4 +47,19 @@ void lang_tensor_set_fn_name(lang_val v, const char *name);
 extern const lang_type lang_size_type;
 bool lang_size_new(lang_vm *vm, int n, const int64_t *dims, lang_val *out);
 
+/* What the tensor-op builtins of lang_tensor_ops.c share with this file:
+ * a tensor argument (borrowed; torch's TypeError otherwise), an operand (a
+ * tensor, number or nested list; new reference), wrapping an engine result
+ * (NULL raises the engine's error; [fn_name] NULL or the grad_fn name to
+ * show), torch.return_types.<name>(values, indices) (takes over both), and
+ * calling a builtin with [self] prepended (a method). */
+bool lang_tensor_arg(lang_vm *vm, lang_val v, const char *fname, const char *what, nn_tensor **out);
+bool lang_tensor_operand(lang_vm *vm, lang_val v, const char *fname, const char *what,
+                         nn_tensor **out);
+bool lang_tensor_wrap(lang_vm *vm, nn_tensor *r, const char *fn_name, lang_val *out);
+bool lang_return_types_new(lang_vm *vm, const char *name, nn_tensor *values, nn_tensor *indices,
+                           lang_val *out);
+bool lang_tensor_call_self(lang_vm *vm, lang_builtin_fn fn, lang_val self, const lang_args *a,
+                           lang_val *out);
+
 #endif

@@ -1,0 +1,729 @@
+/* Index ops: gather and scatter (with backwards), the sorting indices
+ * (argsort, under sort and topk), and the counting ops with no gradient
+ * (one_hot, nonzero, bincount, histc), plus the compositions on top of
+ * them and of the shape ops (sort, topk, index_select, flip, repeat,
+ * repeat_interleave), which autograd sees as the ops they are made of.
+ *
+ * The kernels copy their operands to contiguous layouts and walk the
+ * index tensor's elements in row-major order. Messages follow torch's. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nn_mem.h"
+#include "nn_ops_impl.h"
+
+static nn_tensor *fail(nn_ctx *ctx, nn_status code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static nn_tensor *fail(nn_ctx *ctx, nn_status code, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    nn_error_setv(&ctx->err, code, fmt, ap);
+    va_end(ap);
+    return NULL;
+}
+
+nn_status nn_dim_wrap_torch(nn_ctx *ctx, int64_t dim, int ndim, int *out) {
+    int64_t n = ndim > 0 ? ndim : 1;
+    if (dim < -n || dim >= n)
+        return nn_error_set(&ctx->err, NN_ERR_INDEX,
+                            "Dimension out of range (expected to be in range of [%lld, %lld], but "
+                            "got %lld)",
+                            (long long)-n, (long long)(n - 1), (long long)dim);
+    *out = (int)(dim < 0 ? dim + n : dim);
+    return NN_OK;
+}
+
+static void contiguous_strides(int ndim, const int64_t *shape, int64_t *st) {
+    int64_t s = 1;
+    for (int d = ndim - 1; d >= 0; d--) {
+        st[d] = s;
+        s *= shape[d];
+    }
+}
+
+static nn_params params_dim(int64_t dim) {
+    nn_params p;
+    memset(&p, 0, sizeof p);
+    p.i[0] = dim;
+    return p;
+}
+
+/* ---- gather / scatter ----
+ * gather: out[..., j, ...] = x[..., idx[..., j, ...], ...] along p.i[0].
+ * scatter: out = copy of x, then out[..., idx[j], ...] = src[j] (p.flags 1:
+ * += src[j]). */
+
+static bool check_index(nn_ctx *ctx, const char *op, const nn_tensor *x, int dim,
+                        const nn_tensor *idx, const nn_tensor *src) {
+    if (idx->dtype != NN_INT64) {
+        fail(ctx, NN_ERR_RUNTIME, "%s(): Expected dtype int64 for index", op);
+        return false;
+    }
+    int xn = x->ndim ? x->ndim : 1, in = idx->ndim ? idx->ndim : 1;
+    if (in != xn && nn_tensor_numel(idx) > 0) {
+        fail(ctx, NN_ERR_RUNTIME,
+             "Index tensor must have the same number of dimensions as %s tensor",
+             src ? "self" : "input");
+        return false;
+    }
+    for (int d = 0; d < idx->ndim && d < x->ndim; d++) {
+        if (d != dim && idx->shape[d] > x->shape[d]) {
+            char a[128], b[128];
+            fail(ctx, NN_ERR_RUNTIME,
+                 "Size does not match at dimension %d expected index %s to be smaller than self "
+                 "%s apart from dimension %d",
+                 d, nn_tensor_shape_str(idx, a, sizeof a), nn_tensor_shape_str(x, b, sizeof b),
+                 dim);
+            return false;
+        }
+        if (src && idx->shape[d] > (src->ndim ? src->shape[d] : 1)) {
+            char a[128], b[128];
+            fail(ctx, NN_ERR_RUNTIME,
+                 "Size does not match at dimension %d expected index %s to be smaller than src "
+                 "%s",
+                 d, nn_tensor_shape_str(idx, a, sizeof a), nn_tensor_shape_str(src, b, sizeof b));
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Walk idx's elements; for each call fn with the flat offsets into idx (its
+ * own contiguous layout), into x's contiguous layout at the indexed
+ * position, and into src's contiguous layout at idx's coordinates. */
+typedef struct walk_geo {
+    int ndim, dim;
+    int64_t shape[NN_MAX_DIMS];
+    int64_t xst[NN_MAX_DIMS], sst[NN_MAX_DIMS];
+    int64_t xsize; /* x.shape[dim] */
+} walk_geo;
+
+static bool walk_index(nn_ctx *ctx, const walk_geo *g, const int64_t *iv, int64_t n,
+                       void (*fn)(void *u, int64_t xo, int64_t so), void *u) {
+    int64_t c[NN_MAX_DIMS] = {0};
+    for (int64_t k = 0; k < n; k++) {
+        int64_t v = iv[k];
+        if (v < -g->xsize || v >= g->xsize) {
+            fail(ctx, NN_ERR_RUNTIME, "index %lld is out of bounds for dimension %d with size %lld",
+                 (long long)v, g->dim, (long long)g->xsize);
+            return false;
+        }
+        if (v < 0) v += g->xsize;
+        int64_t xo = 0, so = 0;
+        for (int d = 0; d < g->ndim; d++) {
+            xo += (d == g->dim ? v : c[d]) * g->xst[d];
+            so += c[d] * g->sst[d];
+        }
+        fn(u, xo, so);
+        for (int d = g->ndim - 1; d >= 0; d--) {
+            if (++c[d] < g->shape[d]) break;
+            c[d] = 0;
+        }
+    }
+    return true;
+}
+
+typedef struct move_arg {
+    char *dst;
+    const char *src;
+    size_t es;
+    nn_dtype dt;
+    bool gather, add;
+} move_arg;
+
+static void move_one(void *u, int64_t xo, int64_t so) {
+    move_arg *m = u;
+    if (m->gather) {
+        memcpy(m->dst + so * (int64_t)m->es, m->src + xo * (int64_t)m->es, m->es);
+        return;
+    }
+    char *d = m->dst + xo * (int64_t)m->es;
+    const char *s = m->src + so * (int64_t)m->es;
+    if (!m->add) {
+        memcpy(d, s, m->es);
+        return;
+    }
+    switch (m->dt) {
+    case NN_FLOAT32: *(float *)d += *(const float *)s; break;
+    case NN_FLOAT64: *(double *)d += *(const double *)s; break;
+    case NN_INT64:
+        *(int64_t *)d = (int64_t)((uint64_t) * (int64_t *)d + (uint64_t) * (const int64_t *)s);
+        break;
+    default: *(bool *)d = *(bool *)d || *(const bool *)s; break;
+    }
+}
+
+static void geo_init(walk_geo *g, const nn_tensor *x, const nn_tensor *idx, const nn_tensor *src,
+                     int dim) {
+    memset(g, 0, sizeof *g);
+    g->ndim = idx->ndim;
+    g->dim = dim;
+    memcpy(g->shape, idx->shape, sizeof(int64_t) * (size_t)idx->ndim);
+    contiguous_strides(x->ndim, x->shape, g->xst);
+    if (src) contiguous_strides(src->ndim, src->shape, g->sst);
+    g->xsize = x->ndim ? x->shape[dim] : 1;
+}
+
+/* out (idx's shape, x's dtype) = x gathered. Raw: no autograd. */
+static nn_tensor *gather_raw(nn_ctx *ctx, nn_tensor *x, int dim, nn_tensor *idx) {
+    nn_tensor *xc = nn_tensor_contiguous_raw(ctx, x);
+    nn_tensor *ic = xc ? nn_tensor_contiguous_raw(ctx, idx) : NULL;
+    nn_tensor *out = ic ? nn_tensor_empty(ctx, x->dtype, idx->ndim, idx->shape) : NULL;
+    bool ok = out != NULL;
+    if (ok) {
+        walk_geo g;
+        geo_init(&g, x, idx, out, dim);
+        move_arg m = {nn_tensor_data(out),
+                      nn_tensor_data(xc),
+                      nn_dtype_size(x->dtype),
+                      x->dtype,
+                      true,
+                      false};
+        ok = walk_index(ctx, &g, nn_tensor_data(ic), nn_tensor_numel(idx), move_one, &m);
+    }
+    nn_tensor_release(xc);
+    nn_tensor_release(ic);
+    if (!ok) {
+        nn_tensor_release(out);
+        return NULL;
+    }
+    return out;
+}
+
+/* A copy of x with src scattered (or added) at idx. Raw. [src] NULL means
+ * zeros (the backward of scatter). */
+static nn_tensor *scatter_raw(nn_ctx *ctx, nn_tensor *x, int dim, nn_tensor *idx, nn_tensor *src,
+                              bool add) {
+    nn_tensor *out = nn_tensor_empty(ctx, x->dtype, x->ndim, x->shape);
+    if (!out) return NULL;
+    if (nn_tensor_copy_(ctx, out, x)) {
+        nn_tensor_release(out);
+        return NULL;
+    }
+    nn_tensor *zeros = src ? NULL : nn_zeros(ctx, x->dtype, idx->ndim, idx->shape);
+    nn_tensor *sc = src ? nn_tensor_cast_raw(ctx, src, x->dtype) : nn_tensor_retain(zeros);
+    nn_tensor *scc = sc ? nn_tensor_contiguous_raw(ctx, sc) : NULL;
+    nn_tensor *ic = scc ? nn_tensor_contiguous_raw(ctx, idx) : NULL;
+    bool ok = ic != NULL;
+    if (ok) {
+        walk_geo g;
+        geo_init(&g, x, idx, scc, dim);
+        move_arg m = {nn_tensor_data(out),
+                      nn_tensor_data(scc),
+                      nn_dtype_size(x->dtype),
+                      x->dtype,
+                      false,
+                      add};
+        ok = walk_index(ctx, &g, nn_tensor_data(ic), nn_tensor_numel(idx), move_one, &m);
+    }
+    nn_tensor_release(zeros);
+    nn_tensor_release(sc);
+    nn_tensor_release(scc);
+    nn_tensor_release(ic);
+    if (!ok) {
+        nn_tensor_release(out);
+        return NULL;
+    }
+    return out;
+}
+
+nn_tensor *op_gather_forward(nn_ctx *ctx, nn_node *node) {
+    return gather_raw(ctx, node->in[0].t, (int)node->p.i[0], node->in[1].t);
+}
+
+/* dx = zeros(x).scatter_add(dim, idx, dout) */
+nn_status op_gather_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_tensor **din) {
+    if (!node->in[0].needs_grad) return NN_OK;
+    nn_tensor *x = node->in[0].t;
+    nn_tensor *z = nn_zeros(ctx, dout->dtype, x->ndim, x->shape);
+    din[0] = z ? scatter_raw(ctx, z, (int)node->p.i[0], node->in[1].t, dout, true) : NULL;
+    nn_tensor_release(z);
+    return din[0] ? NN_OK : ctx->err.code;
+}
+
+nn_tensor *op_scatter_forward(nn_ctx *ctx, nn_node *node) {
+    return scatter_raw(ctx, node->in[0].t, (int)node->p.i[0], node->in[1].t, node->in[2].t,
+                       node->p.flags == 1);
+}
+
+/* dx = dout (scatter: with the overwritten places zeroed); dsrc = dout
+ * gathered at idx, zero where src is larger than idx. */
+nn_status op_scatter_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_tensor **din) {
+    int dim = (int)node->p.i[0];
+    nn_tensor *idx = node->in[1].t, *src = node->in[2].t;
+    if (node->in[0].needs_grad) {
+        din[0] = node->p.flags == 1 ? nn_tensor_retain(dout)
+                                    : scatter_raw(ctx, dout, dim, idx, NULL, false);
+        if (!din[0]) return ctx->err.code;
+    }
+    if (node->in[2].needs_grad) {
+        nn_tensor *g = gather_raw(ctx, dout, dim, idx);
+        if (!g) return ctx->err.code;
+        if (nn_tensor_same_shape(g, src)) {
+            din[2] = g;
+        } else {
+            /* src bigger than idx: the gathered block sits at its start. */
+            nn_tensor *z = nn_zeros(ctx, dout->dtype, src->ndim, src->shape);
+            nn_tensor *view =
+                z ? nn_tensor_view_raw(ctx, z, g->ndim, g->shape, z->strides, 0) : NULL;
+            nn_status st = view ? nn_tensor_copy_(ctx, view, g) : ctx->err.code;
+            nn_tensor_release(view);
+            nn_tensor_release(g);
+            if (st) {
+                nn_tensor_release(z);
+                return st;
+            }
+            din[2] = z;
+        }
+    }
+    return NN_OK;
+}
+
+nn_tensor *nn_gather(nn_ctx *ctx, nn_tensor *a, int64_t dim, nn_tensor *index) {
+    int d = 0;
+    if (nn_dim_wrap_torch(ctx, dim, a->ndim, &d)) return NULL;
+    if (!check_index(ctx, "gather", a, d, index, NULL)) return NULL;
+    nn_tensor *in[2] = {a, index};
+    nn_params p = params_dim(d);
+    return nn_exec(ctx, NN_OP_GATHER, in, 2, &p);
+}
+
+nn_tensor *nn_scatter(nn_ctx *ctx, nn_tensor *a, int64_t dim, nn_tensor *index, nn_tensor *src,
+                      bool add) {
+    int d = 0;
+    if (nn_dim_wrap_torch(ctx, dim, a->ndim, &d)) return NULL;
+    if (!check_index(ctx, add ? "scatter_add" : "scatter", a, d, index, src)) return NULL;
+    if (src->dtype != a->dtype)
+        return fail(ctx, NN_ERR_RUNTIME, "%s(): Expected self.dtype to be equal to src.dtype",
+                    add ? "scatter_add" : "scatter");
+    nn_tensor *in[3] = {a, index, src};
+    nn_params p = params_dim(d);
+    p.flags = add ? 1 : 0;
+    return nn_exec(ctx, NN_OP_SCATTER, in, 3, &p);
+}
+
+/* ---- argsort: p.i[0] dim, flags bit 0 descending ----
+ * A stable merge sort per row. NaN sorts above every number, as torch. */
+
+typedef struct sort_key {
+    double v;
+    int64_t i;
+} sort_key;
+
+static bool key_before(const sort_key *a, const sort_key *b, bool desc) {
+    bool an = isnan(a->v), bn = isnan(b->v);
+    if (an || bn) return desc ? an && !bn : !an && bn;
+    return desc ? a->v > b->v : a->v < b->v;
+}
+
+static void merge_sort(sort_key *k, sort_key *tmp, int64_t n, bool desc) {
+    if (n < 2) return;
+    int64_t h = n / 2;
+    merge_sort(k, tmp, h, desc);
+    merge_sort(k + h, tmp, n - h, desc);
+    int64_t i = 0, j = h, o = 0;
+    while (i < h && j < n) tmp[o++] = key_before(&k[j], &k[i], desc) ? k[j++] : k[i++];
+    while (i < h) tmp[o++] = k[i++];
+    while (j < n) tmp[o++] = k[j++];
+    memcpy(k, tmp, sizeof *k * (size_t)n);
+}
+
+nn_tensor *op_argsort_forward(nn_ctx *ctx, nn_node *node) {
+    nn_tensor *a = node->in[0].t;
+    int dim = (int)node->p.i[0];
+    bool desc = node->p.flags & 1;
+    nn_tensor *c = nn_tensor_contiguous_raw(ctx, a);
+    nn_tensor *out = c ? nn_tensor_empty(ctx, NN_INT64, a->ndim, a->shape) : NULL;
+    int64_t len = a->ndim ? a->shape[dim] : 1, outer = 1, inner = 1;
+    for (int d = 0; d < dim; d++) outer *= a->shape[d];
+    for (int d = dim + 1; d < a->ndim; d++) inner *= a->shape[d];
+    sort_key *k =
+        out ? nn_mem_alloc(sizeof *k * (size_t)(2 * len + 1), "sort keys", &ctx->err) : NULL;
+    if (!k) {
+        nn_tensor_release(c);
+        nn_tensor_release(out);
+        return NULL;
+    }
+    int64_t *ov = nn_tensor_data(out);
+    for (int64_t o = 0; o < outer; o++)
+        for (int64_t in = 0; in < inner; in++) {
+            int64_t base = o * len * inner + in;
+            for (int64_t i = 0; i < len; i++) {
+                k[i].v = nn_tensor_get_flat(c, base + i * inner);
+                k[i].i = i;
+            }
+            merge_sort(k, k + len, len, desc);
+            for (int64_t i = 0; i < len; i++) ov[base + i * inner] = k[i].i;
+        }
+    nn_mem_free(k);
+    nn_tensor_release(c);
+    return out;
+}
+
+nn_tensor *nn_argsort(nn_ctx *ctx, nn_tensor *a, int64_t dim, bool descending) {
+    int d = 0;
+    if (nn_dim_wrap_torch(ctx, dim, a->ndim, &d)) return NULL;
+    nn_params p = params_dim(d);
+    p.flags = descending ? 1 : 0;
+    return nn_exec(ctx, NN_OP_ARGSORT, &a, 1, &p);
+}
+
+nn_tensor *nn_sort(nn_ctx *ctx, nn_tensor *a, int64_t dim, bool descending, nn_tensor **indices) {
+    *indices = NULL;
+    nn_tensor *idx = nn_argsort(ctx, a, dim, descending);
+    if (!idx) return NULL;
+    nn_tensor *v = a->ndim ? nn_gather(ctx, a, dim, idx) : nn_contiguous(ctx, a);
+    if (!v) {
+        nn_tensor_release(idx);
+        return NULL;
+    }
+    *indices = idx;
+    return v;
+}
+
+nn_tensor *nn_topk(nn_ctx *ctx, nn_tensor *a, int64_t k, int64_t dim, bool largest,
+                   nn_tensor **indices) {
+    *indices = NULL;
+    int d = 0;
+    if (nn_dim_wrap_torch(ctx, dim, a->ndim, &d)) return NULL;
+    int64_t len = a->ndim ? a->shape[d] : 1;
+    if (k < 0 || k > len) return fail(ctx, NN_ERR_RUNTIME, "selected index k out of range");
+    nn_tensor *all = nn_argsort(ctx, a, d, largest);
+    nn_tensor *idx = all && a->ndim ? nn_slice(ctx, all, d, 0, k, 1) : nn_tensor_retain(all);
+    nn_tensor_release(all);
+    nn_tensor *ic = idx ? nn_contiguous(ctx, idx) : NULL;
+    nn_tensor_release(idx);
+    if (!ic) return NULL;
+    nn_tensor *v = a->ndim ? nn_gather(ctx, a, d, ic) : nn_contiguous(ctx, a);
+    if (!v) {
+        nn_tensor_release(ic);
+        return NULL;
+    }
+    *indices = ic;
+    return v;
+}
+
+/* ---- compositions of the shape ops ---- */
+
+nn_tensor *nn_index_select(nn_ctx *ctx, nn_tensor *a, int64_t dim, nn_tensor *index) {
+    if (index->ndim > 1)
+        return fail(ctx, NN_ERR_INDEX, "index_select(): Index is supposed to be a vector");
+    if (index->dtype != NN_INT64)
+        return fail(ctx, NN_ERR_RUNTIME, "index_select(): Expected dtype int32 or int64 for index");
+    int d = 0;
+    if (nn_dim_wrap_torch(ctx, dim, a->ndim, &d)) return NULL;
+    int64_t size = a->ndim ? a->shape[d] : 1, n = nn_tensor_numel(index);
+    for (int64_t i = 0; i < n; i++) {
+        int64_t v = (int64_t)nn_tensor_get_flat(index, i);
+        if (v < 0 || v >= size)
+            return fail(ctx, NN_ERR_RUNTIME,
+                        "INDICES element is out of DATA bounds, id=%lld axis_dim=%lld",
+                        (long long)v, (long long)size);
+    }
+    if (a->ndim == 0) return nn_reshape(ctx, a, 0, NULL);
+    nn_tensor *i1 = index->ndim == 0 ? nn_reshape(ctx, index, 1, &n) : nn_tensor_retain(index);
+    nn_tensor *r = i1 ? nn_index(ctx, a, d, &i1, 1) : NULL;
+    nn_tensor_release(i1);
+    return r;
+}
+
+nn_tensor *nn_flip(nn_ctx *ctx, nn_tensor *a, const int64_t *dims, int n_dims) {
+    bool seen[NN_MAX_DIMS] = {false};
+    nn_tensor *r = nn_tensor_retain(a);
+    for (int k = 0; k < n_dims && r; k++) {
+        int d = 0;
+        if (nn_dim_wrap_torch(ctx, dims[k], a->ndim, &d)) {
+            nn_tensor_release(r);
+            return NULL;
+        }
+        if (seen[d]) {
+            nn_tensor_release(r);
+            return fail(ctx, NN_ERR_RUNTIME,
+                        "dims has duplicates, original flip dims size=%d, "
+                        "but unique flip dims size=%d",
+                        n_dims, n_dims - 1);
+        }
+        seen[d] = true;
+    }
+    if (a->ndim == 0) return r;
+    for (int k = 0; k < n_dims && r; k++) {
+        int d = 0;
+        nn_dim_wrap_torch(ctx, dims[k], a->ndim, &d);
+        int64_t len = a->shape[d];
+        nn_tensor *rev = nn_arange(ctx, (double)len - 1, -1, -1, NN_INT64);
+        nn_tensor *next = rev ? nn_index(ctx, r, d, &rev, 1) : NULL;
+        nn_tensor_release(rev);
+        nn_tensor_release(r);
+        r = next;
+    }
+    return r;
+}
+
+/* x.repeat(reps): view x as [1, s0, 1, s1, ...] (leading dims added when
+ * reps has more), expand to [r0, s0, r1, s1, ...], reshape to [r0 s0, ...]. */
+nn_tensor *nn_repeat(nn_ctx *ctx, nn_tensor *a, const int64_t *reps, int n) {
+    if (n < a->ndim)
+        return fail(ctx, NN_ERR_RUNTIME,
+                    "Number of dimensions of repeat dims can not be smaller than number of "
+                    "dimensions of tensor");
+    if (2 * n > NN_MAX_DIMS)
+        return fail(ctx, NN_ERR_VALUE, "repeat: at most %d dims are supported", NN_MAX_DIMS / 2);
+    for (int i = 0; i < n; i++)
+        if (reps[i] < 0)
+            return fail(ctx, NN_ERR_RUNTIME,
+                        "Trying to create tensor with negative dimension %lld: [%lld]",
+                        (long long)reps[i], (long long)reps[i]);
+    int64_t pad[NN_MAX_DIMS], two[NN_MAX_DIMS], big[NN_MAX_DIMS], fin[NN_MAX_DIMS];
+    for (int i = 0; i < n; i++) {
+        int src = i - (n - a->ndim);
+        pad[i] = src >= 0 ? a->shape[src] : 1;
+        two[2 * i] = 1;
+        two[2 * i + 1] = pad[i];
+        big[2 * i] = reps[i];
+        big[2 * i + 1] = pad[i];
+        fin[i] = reps[i] * pad[i];
+    }
+    nn_tensor *v = nn_reshape(ctx, a, 2 * n, two);
+    nn_tensor *e = v ? nn_expand(ctx, v, 2 * n, big) : NULL;
+    nn_tensor_release(v);
+    nn_tensor *c = e ? nn_contiguous(ctx, e) : NULL;
+    nn_tensor_release(e);
+    nn_tensor *r = c ? nn_reshape(ctx, c, n, fin) : NULL;
+    nn_tensor_release(c);
+    return r;
+}
+
+/* repeat_interleave(x, r, dim): each slice along dim r times in a row.
+ * all_dims flattens first (dim=None). */
+nn_tensor *nn_repeat_interleave(nn_ctx *ctx, nn_tensor *a, int64_t repeats, int64_t dim,
+                                bool all_dims) {
+    if (repeats < 0) return fail(ctx, NN_ERR_RUNTIME, "repeats can not be negative");
+    nn_tensor *x = all_dims ? nn_flatten(ctx, a, 0, -1) : nn_tensor_retain(a);
+    if (!x) return NULL;
+    int d = 0;
+    if (nn_dim_wrap_torch(ctx, all_dims ? 0 : dim, x->ndim, &d)) {
+        nn_tensor_release(x);
+        return NULL;
+    }
+    if (x->ndim == 0) {
+        int64_t one = 1;
+        nn_tensor *y = nn_reshape(ctx, x, 1, &one);
+        nn_tensor_release(x);
+        if (!(x = y)) return NULL;
+    }
+    int64_t s1[NN_MAX_DIMS], s2[NN_MAX_DIMS], fin[NN_MAX_DIMS];
+    if (x->ndim + 1 > NN_MAX_DIMS) {
+        nn_tensor_release(x);
+        return fail(ctx, NN_ERR_VALUE, "repeat_interleave: too many dims");
+    }
+    for (int i = 0, j = 0; i < x->ndim; i++) {
+        s1[j] = x->shape[i];
+        s2[j] = x->shape[i];
+        fin[i] = x->shape[i] * (i == d ? repeats : 1);
+        j++;
+        if (i == d) {
+            s1[j] = 1;
+            s2[j] = repeats;
+            j++;
+        }
+    }
+    nn_tensor *v = nn_reshape(ctx, x, x->ndim + 1, s1);
+    nn_tensor *e = v ? nn_expand(ctx, v, x->ndim + 1, s2) : NULL;
+    nn_tensor *c = e ? nn_contiguous(ctx, e) : NULL;
+    nn_tensor *r = c ? nn_reshape(ctx, c, x->ndim, fin) : NULL;
+    nn_tensor_release(v);
+    nn_tensor_release(e);
+    nn_tensor_release(c);
+    nn_tensor_release(x);
+    return r;
+}
+
+/* ---- counting ops (no gradient) ---- */
+
+/* one_hot: p.i[0] = num_classes (resolved by the wrapper). */
+nn_tensor *op_one_hot_forward(nn_ctx *ctx, nn_node *node) {
+    nn_tensor *a = node->in[0].t;
+    int64_t nc = node->p.i[0], n = nn_tensor_numel(a), shape[NN_MAX_DIMS];
+    memcpy(shape, a->shape, sizeof(int64_t) * (size_t)a->ndim);
+    shape[a->ndim] = nc;
+    nn_tensor *out = nn_zeros(ctx, NN_INT64, a->ndim + 1, shape);
+    if (!out) return NULL;
+    int64_t *o = nn_tensor_data(out);
+    for (int64_t i = 0; i < n; i++) o[i * nc + (int64_t)nn_tensor_get_flat(a, i)] = 1;
+    return out;
+}
+
+nn_tensor *nn_one_hot(nn_ctx *ctx, nn_tensor *a, int64_t num_classes) {
+    if (a->dtype != NN_INT64)
+        return fail(ctx, NN_ERR_RUNTIME, "one_hot is only applicable to index tensor.");
+    if (a->ndim + 1 > NN_MAX_DIMS)
+        return fail(ctx, NN_ERR_VALUE, "one_hot: at most %d dims are supported", NN_MAX_DIMS);
+    int64_t n = nn_tensor_numel(a), lo = 0, hi = -1;
+    for (int64_t i = 0; i < n; i++) {
+        int64_t v = (int64_t)nn_tensor_get_flat(a, i);
+        if (i == 0 || v < lo) lo = v;
+        if (i == 0 || v > hi) hi = v;
+    }
+    if (num_classes == -1) {
+        if (n == 0)
+            return fail(ctx, NN_ERR_RUNTIME,
+                        "Can not infer total number of classes from empty tensor.");
+        num_classes = hi + 1;
+    }
+    if (n > 0 && lo < 0) return fail(ctx, NN_ERR_RUNTIME, "Class values must be non-negative.");
+    if (n > 0 && hi >= num_classes)
+        return fail(ctx, NN_ERR_RUNTIME, "Class values must be smaller than num_classes.");
+    if (num_classes < 0) return fail(ctx, NN_ERR_RUNTIME, "num_classes should be positive");
+    nn_params p = params_dim(num_classes);
+    return nn_exec(ctx, NN_OP_ONE_HOT, &a, 1, &p);
+}
+
+/* nonzero: [count, ndim] int64 coordinates in row-major order. */
+nn_tensor *op_nonzero_forward(nn_ctx *ctx, nn_node *node) {
+    nn_tensor *a = node->in[0].t;
+    int64_t n = nn_tensor_numel(a), cnt = 0;
+    for (int64_t i = 0; i < n; i++) cnt += nn_tensor_get_flat(a, i) != 0;
+    int64_t shape[2] = {cnt, a->ndim};
+    nn_tensor *out = nn_tensor_empty(ctx, NN_INT64, 2, shape);
+    if (!out) return NULL;
+    int64_t *o = nn_tensor_data(out), c[NN_MAX_DIMS] = {0}, k = 0;
+    for (int64_t i = 0; i < n; i++) {
+        if (nn_tensor_get_flat(a, i) != 0) {
+            for (int d = 0; d < a->ndim; d++) o[k * a->ndim + d] = c[d];
+            k++;
+        }
+        for (int d = a->ndim - 1; d >= 0; d--) {
+            if (++c[d] < a->shape[d]) break;
+            c[d] = 0;
+        }
+    }
+    return out;
+}
+
+nn_tensor *nn_nonzero(nn_ctx *ctx, nn_tensor *a) {
+    return nn_exec(ctx, NN_OP_NONZERO, &a, 1, NULL);
+}
+
+/* bincount: in[0] the values, in[1] the weights (optional); p.i[0] the
+ * length of the result. */
+nn_tensor *op_bincount_forward(nn_ctx *ctx, nn_node *node) {
+    nn_tensor *a = node->in[0].t, *w = node->n_in > 1 ? node->in[1].t : NULL;
+    int64_t len = node->p.i[0], n = nn_tensor_numel(a);
+    nn_dtype dt = !w ? NN_INT64 : w->dtype == NN_FLOAT32 ? NN_FLOAT32 : NN_FLOAT64;
+    nn_tensor *out = nn_zeros(ctx, dt, 1, &len);
+    if (!out) return NULL;
+    for (int64_t i = 0; i < n; i++) {
+        int64_t b = (int64_t)nn_tensor_get_flat(a, i);
+        double add = w ? nn_tensor_get_flat(w, i) : 1.0;
+        if (dt == NN_INT64)
+            ((int64_t *)nn_tensor_data(out))[b] += 1;
+        else if (dt == NN_FLOAT32)
+            ((float *)nn_tensor_data(out))[b] += (float)add;
+        else
+            ((double *)nn_tensor_data(out))[b] += add;
+    }
+    return out;
+}
+
+nn_tensor *nn_bincount(nn_ctx *ctx, nn_tensor *a, nn_tensor *weights, int64_t minlength) {
+    if (minlength < 0) return fail(ctx, NN_ERR_RUNTIME, "minlength should be >= 0");
+    if (a->ndim != 1 || a->dtype != NN_INT64)
+        return fail(ctx, NN_ERR_RUNTIME,
+                    "bincount only supports 1-d non-negative integral inputs.");
+    int64_t n = nn_tensor_numel(a), hi = -1;
+    for (int64_t i = 0; i < n; i++) {
+        int64_t v = (int64_t)nn_tensor_get_flat(a, i);
+        if (v < 0)
+            return fail(ctx, NN_ERR_RUNTIME,
+                        "bincount only supports 1-d non-negative integral inputs.");
+        if (v > hi) hi = v;
+    }
+    if (weights && (weights->ndim != 1 || weights->shape[0] != n))
+        return fail(ctx, NN_ERR_RUNTIME, "weights should be 1-d and have the same length as input");
+    nn_tensor *in[2] = {a, weights};
+    nn_params p = params_dim(hi + 1 > minlength ? hi + 1 : minlength);
+    return nn_exec(ctx, NN_OP_BINCOUNT, in, weights ? 2 : 1, &p);
+}
+
+/* histc: p.i[0] bins, p.f[0..1] the range (already resolved). */
+nn_tensor *op_histc_forward(nn_ctx *ctx, nn_node *node) {
+    nn_tensor *a = node->in[0].t;
+    int64_t bins = node->p.i[0], n = nn_tensor_numel(a);
+    double lo = node->p.f[0], hi = node->p.f[1];
+    nn_tensor *out = nn_zeros(ctx, a->dtype, 1, &bins);
+    if (!out) return NULL;
+    for (int64_t i = 0; i < n; i++) {
+        double v = nn_tensor_get_flat(a, i);
+        if (!(v >= lo && v <= hi)) continue;
+        int64_t b = (int64_t)((v - lo) * (double)bins / (hi - lo));
+        if (b >= bins) b = bins - 1;
+        nn_tensor_set_flat(out, b, nn_tensor_get_flat(out, b) + 1);
+    }
+    return out;
+}
+
+nn_tensor *nn_histc(nn_ctx *ctx, nn_tensor *a, int64_t bins, double min, double max) {
+    if (!nn_dtype_is_float(a->dtype))
+        return fail(ctx, NN_ERR_RUNTIME, "\"histogram_cpu\" not implemented for '%s'",
+                    a->dtype == NN_INT64 ? "Long" : "Bool");
+    if (bins <= 0)
+        return fail(ctx, NN_ERR_RUNTIME,
+                    "torch.histc(): bins must be > 0, but got %lld for dimension 0",
+                    (long long)bins);
+    if (min > max) return fail(ctx, NN_ERR_RUNTIME, "torch.histc(): max must be larger than min");
+    int64_t n = nn_tensor_numel(a);
+    if (min == max && n > 0) {
+        min = INFINITY;
+        max = -INFINITY;
+        for (int64_t i = 0; i < n; i++) {
+            double v = nn_tensor_get_flat(a, i);
+            if (v < min) min = v;
+            if (v > max) max = v;
+        }
+    }
+    if (min == max) {
+        min -= 1;
+        max += 1;
+    }
+    if (!isfinite(min) || !isfinite(max))
+        return fail(ctx, NN_ERR_RUNTIME, "torch.histc(): range of [%g, %g] is not finite", min,
+                    max);
+    nn_params p = params_dim(bins);
+    p.f[0] = min;
+    p.f[1] = max;
+    return nn_exec(ctx, NN_OP_HISTC, &a, 1, &p);
+}
+
+/* ---- costs ----
+ * sin, cos, log2, log10: one transcendental per element (counted as one
+ * FLOP, as the other unary math); nan_to_num and the triangles: no FLOPs
+ * (selection); the scans one per element; sorting n log2 n comparisons per
+ * row; gather, scatter and the counting ops move elements (bytes only). */
+bool nn_cost_more(const nn_node *n, const nn_tensor *out, nn_op_cost *c) {
+    double numel = nn_cost_numel(n->in[0].t);
+    switch (n->op) {
+    case NN_OP_SIN:
+    case NN_OP_COS:
+    case NN_OP_LOG2:
+    case NN_OP_LOG10:
+    case NN_OP_CUMSUM:
+    case NN_OP_CUMPROD: c->flops = numel; return true;
+    case NN_OP_ARGSORT: {
+        const nn_tensor *a = n->in[0].t;
+        double len = a->ndim ? (double)a->shape[n->p.i[0]] : 1;
+        c->flops = len > 1 ? numel * log2(len) : 0;
+        return true;
+    }
+    case NN_OP_NAN_TO_NUM:
+    case NN_OP_TRIL:
+    case NN_OP_GATHER:
+    case NN_OP_SCATTER:
+    case NN_OP_ONE_HOT:
+    case NN_OP_NONZERO:
+    case NN_OP_BINCOUNT:
+    case NN_OP_HISTC: return true;
+    default: return false;
+    }
+}
