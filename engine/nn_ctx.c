@@ -1,4 +1,5 @@
 #include "nn_ctx.h"
+#include "nn_graph.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,8 @@ nn_ctx *nn_ctx_new(uint64_t seed) {
 void nn_ctx_free(nn_ctx *ctx) {
     if (!ctx) return;
     nn_tensor_release(ctx->aux);
+    nn_grad_hooks_clear(ctx);
+    free(ctx->grad_hooks);
     for (int i = 0; i < ctx->n_strings; i++) free(ctx->strings[i]);
     free(ctx->strings);
     free(ctx->order);

@@ -44,6 +44,8 @@ struct nn_ctx {
     /* interned label strings */
     char **strings;
     int n_strings, cap_strings;
+    /* gradient hooks on tensors (nn_grad_hook_add, nn_graph.c) */
+    struct nn_grad_hooks *grad_hooks;
 };
 
 nn_ctx *nn_ctx_new(uint64_t seed);

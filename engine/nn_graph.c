@@ -494,6 +494,204 @@ static nn_status accumulate(nn_ctx *ctx, nn_tensor **slot, nn_tensor *g, bool mu
     return st;
 }
 
+/* ---- gradient hooks ---- */
+
+typedef struct grad_hook {
+    int id;
+    nn_node *node;   /* a non-leaf's node (retained), or NULL */
+    nn_tensor *leaf; /* a leaf (retained), or NULL */
+    nn_grad_hook_fn fn;
+    void *user;
+    void (*drop)(void *user);
+} grad_hook;
+
+typedef struct pending_leaf {
+    nn_tensor *leaf; /* borrowed: its hook holds it */
+    nn_tensor *grad; /* this pass's sum so far */
+} pending_leaf;
+
+struct nn_grad_hooks {
+    grad_hook *h;
+    int n, cap, next_id;
+    int running; /* > 0 while hooks run: removal only marks */
+    pending_leaf *p;
+    int np, capp;
+};
+
+static void hook_drop(grad_hook *h) {
+    if (h->node) nn_node_release(h->node);
+    nn_tensor_release(h->leaf);
+    h->node = NULL;
+    h->leaf = NULL;
+    nn_grad_hook_fn fn = h->fn;
+    h->fn = NULL;
+    if (fn && h->drop) h->drop(h->user);
+}
+
+/* Drop removed entries and those whose tensor nobody else holds. */
+static void hooks_compact(struct nn_grad_hooks *r) {
+    if (r->running) return;
+    int k = 0;
+    for (int i = 0; i < r->n; i++) {
+        grad_hook *h = &r->h[i];
+        bool orphan = (h->node && h->node->refcount == 1) || (h->leaf && h->leaf->refcount == 1);
+        if (h->fn && orphan) hook_drop(h);
+        if (h->fn) r->h[k++] = *h;
+    }
+    r->n = k;
+}
+
+int nn_grad_hook_add(nn_ctx *ctx, nn_tensor *t, nn_grad_hook_fn fn, void *user,
+                     void (*drop)(void *user)) {
+    if (!ctx->grad_hooks) {
+        ctx->grad_hooks = calloc(1, sizeof *ctx->grad_hooks);
+        if (!ctx->grad_hooks) {
+            nn_error_set(&ctx->err, NN_ERR_MEMORY, "out of memory for a gradient hook");
+            return 0;
+        }
+    }
+    struct nn_grad_hooks *r = ctx->grad_hooks;
+    if (!t->requires_grad) {
+        nn_error_set(&ctx->err, NN_ERR_RUNTIME,
+                     "cannot register a hook on a tensor that doesn't require gradient");
+        return 0;
+    }
+    hooks_compact(r);
+    if (r->n == r->cap) {
+        int cap = r->cap ? r->cap * 2 : 16;
+        grad_hook *h = realloc(r->h, sizeof *h * (size_t)cap);
+        if (!h) {
+            nn_error_set(&ctx->err, NN_ERR_MEMORY, "out of memory for a gradient hook");
+            return 0;
+        }
+        r->h = h;
+        r->cap = cap;
+    }
+    grad_hook *h = &r->h[r->n++];
+    memset(h, 0, sizeof *h);
+    h->id = ++r->next_id;
+    if (t->grad_fn) {
+        h->node = t->grad_fn;
+        nn_node_retain(h->node);
+    } else {
+        h->leaf = nn_tensor_retain(t);
+    }
+    h->fn = fn;
+    h->user = user;
+    h->drop = drop;
+    return h->id;
+}
+
+void nn_grad_hook_remove(nn_ctx *ctx, int id) {
+    struct nn_grad_hooks *r = ctx->grad_hooks;
+    for (int i = 0; r && i < r->n; i++)
+        if (r->h[i].id == id && r->h[i].fn) {
+            hook_drop(&r->h[i]);
+            hooks_compact(r);
+            return;
+        }
+}
+
+void nn_grad_hooks_clear(nn_ctx *ctx) {
+    struct nn_grad_hooks *r = ctx->grad_hooks;
+    if (!r) return;
+    for (int i = 0; i < r->np; i++) nn_tensor_release(r->p[i].grad);
+    r->np = 0;
+    for (int i = 0; i < r->n; i++) hook_drop(&r->h[i]);
+    r->n = 0;
+    free(r->h);
+    free(r->p);
+    r->h = NULL;
+    r->p = NULL;
+    r->cap = r->capp = 0;
+}
+
+static bool has_hooks(const nn_ctx *ctx) {
+    return ctx->grad_hooks && ctx->grad_hooks->n > 0;
+}
+
+/* Run the hooks of [node] (or of [leaf]) on *grad, replacing it. */
+static nn_status run_grad_hooks(nn_ctx *ctx, nn_node *node, nn_tensor *leaf, nn_tensor **grad) {
+    struct nn_grad_hooks *r = ctx->grad_hooks;
+    nn_status st = NN_OK;
+    r->running++;
+    for (int i = 0; i < r->n && !st; i++) {
+        grad_hook *h = &r->h[i];
+        if (!h->fn || (node ? h->node != node : h->leaf != leaf)) continue;
+        nn_tensor *g = h->fn(ctx, *grad, h->user, &st);
+        if (st) {
+            nn_tensor_release(g);
+            break;
+        }
+        if (!g) continue;
+        if (!nn_tensor_same_shape(g, *grad)) {
+            char a[128], b[128];
+            st = nn_error_set(&ctx->err, NN_ERR_RUNTIME,
+                              "a gradient hook changed the gradient's shape from %s to %s",
+                              nn_tensor_shape_str(*grad, a, sizeof a),
+                              nn_tensor_shape_str(g, b, sizeof b));
+            nn_tensor_release(g);
+            break;
+        }
+        nn_tensor_release(*grad);
+        *grad = g;
+    }
+    r->running--;
+    return st;
+}
+
+static bool leaf_hooked(const nn_ctx *ctx, const nn_tensor *t) {
+    const struct nn_grad_hooks *r = ctx->grad_hooks;
+    for (int i = 0; i < r->n; i++)
+        if (r->h[i].fn && r->h[i].leaf == t) return true;
+    return false;
+}
+
+/* A leaf's gradient contribution: into its .grad, or, when it has hooks,
+ * into this pass's sum, which the hooks see at the end of the pass. */
+static nn_status leaf_accumulate(nn_ctx *ctx, nn_tensor *t, nn_tensor *g) {
+    if (!has_hooks(ctx) || !leaf_hooked(ctx, t)) return accumulate(ctx, &t->grad, g, true);
+    struct nn_grad_hooks *r = ctx->grad_hooks;
+    for (int i = 0; i < r->np; i++)
+        if (r->p[i].leaf == t) return accumulate(ctx, &r->p[i].grad, g, true);
+    if (r->np == r->capp) {
+        int cap = r->capp ? r->capp * 2 : 8;
+        pending_leaf *p = realloc(r->p, sizeof *p * (size_t)cap);
+        if (!p) {
+            nn_tensor_release(g);
+            return nn_error_set(&ctx->err, NN_ERR_MEMORY, "out of memory in backward");
+        }
+        r->p = p;
+        r->capp = cap;
+    }
+    r->p[r->np].leaf = t;
+    r->p[r->np].grad = NULL;
+    return accumulate(ctx, &r->p[r->np++].grad, g, true);
+}
+
+/* The pass ended: the hooked leaves' sums go through their hooks into .grad. */
+static nn_status flush_leaves(nn_ctx *ctx, bool ok) {
+    struct nn_grad_hooks *r = ctx->grad_hooks;
+    nn_status st = NN_OK;
+    if (!r) return st;
+    for (int i = 0; i < r->np; i++) {
+        nn_tensor *g = r->p[i].grad;
+        r->p[i].grad = NULL;
+        if (!ok || st) {
+            nn_tensor_release(g);
+            continue;
+        }
+        st = run_grad_hooks(ctx, NULL, r->p[i].leaf, &g);
+        if (st)
+            nn_tensor_release(g);
+        else
+            st = accumulate(ctx, &r->p[i].leaf->grad, g, true);
+    }
+    r->np = 0;
+    hooks_compact(r);
+    return st;
+}
+
 static int by_seq_desc(const void *a, const void *b) {
     const nn_node *x = *(nn_node *const *)a, *y = *(nn_node *const *)b;
     return x->seq < y->seq ? 1 : x->seq > y->seq ? -1 : 0;
@@ -690,7 +888,7 @@ static nn_status backward_node(nn_ctx *ctx, nn_node *node, bool retain_graph, in
         if (in->fn)
             st = accumulate(ctx, &in->fn->grad, g, false);
         else
-            st = accumulate(ctx, &in->t->grad, g, true);
+            st = leaf_accumulate(ctx, in->t, g);
     }
     if (!st && node->retain)
         st = accumulate(ctx, &node->retained_grad, nn_tensor_retain(node->grad), true);
@@ -732,7 +930,10 @@ nn_status nn_backward(nn_ctx *ctx, nn_tensor *root, nn_tensor *gradient, bool re
         g = nn_tensor_cast_raw(ctx, gradient, root->dtype);
     }
     if (!g) return ctx->err.code;
-    if (!root->grad_fn) return accumulate(ctx, &root->grad, g, true);
+    if (!root->grad_fn) {
+        nn_status lst = leaf_accumulate(ctx, root, g);
+        return lst ? lst : flush_leaves(ctx, true);
+    }
 
     size_t n = 0;
     if (collect(ctx, root->grad_fn, &n)) {
@@ -754,7 +955,8 @@ nn_status nn_backward(nn_ctx *ctx, nn_tensor *root, nn_tensor *gradient, bool re
             break;
         }
         ctx->depth++;
-        st = backward_node(ctx, node, retain_graph, (int64_t)k + 1, (int64_t)n);
+        if (has_hooks(ctx)) st = run_grad_hooks(ctx, node, NULL, &node->grad);
+        if (!st) st = backward_node(ctx, node, retain_graph, (int64_t)k + 1, (int64_t)n);
         ctx->depth--;
         nn_tensor_release(node->grad);
         node->grad = NULL;
@@ -765,6 +967,8 @@ nn_status nn_backward(nn_ctx *ctx, nn_tensor *root, nn_tensor *gradient, bool re
         nn_tensor_release(ctx->order[i]->grad);
         ctx->order[i]->grad = NULL;
     }
+    nn_status fst = flush_leaves(ctx, st == NN_OK);
+    if (!st) st = fst;
     for (int i = 0; i < ctx->n_hooks; i++) {
         nn_hook_slot *h = &ctx->hooks[i];
         if (!h->end) continue;

@@ -119,6 +119,24 @@ void nn_hook_remove(nn_ctx *ctx, int id);
 typedef nn_status (*nn_hook_end_fn)(nn_ctx *ctx, bool ok, void *user);
 void nn_hook_set_backward_end(nn_ctx *ctx, int id, nn_hook_end_fn end);
 
+/* ---- gradient hooks (Tensor.register_hook) ----
+ * A function called during backward with the gradient flowing into one
+ * tensor: for a non-leaf, its node's output gradient, complete, before the
+ * node's backward runs; for a leaf, the sum of this pass's contributions,
+ * before it is added to .grad. It returns a replacement (a new reference,
+ * same shape) or NULL to keep the gradient; to fail it sets ctx->err and
+ * *st. Hooks on one tensor run in the order added. The registry holds the
+ * tensor (or its node) until the hook is removed; an entry that nothing
+ * else holds any more is dropped, calling [drop](user) when given. The
+ * engine knows nothing of the caller: a C function and a user pointer. */
+typedef nn_tensor *(*nn_grad_hook_fn)(nn_ctx *ctx, nn_tensor *grad, void *user, nn_status *st);
+/* Returns the hook's id (> 0), or 0 with ctx->err set. */
+int nn_grad_hook_add(nn_ctx *ctx, nn_tensor *t, nn_grad_hook_fn fn, void *user,
+                     void (*drop)(void *user));
+void nn_grad_hook_remove(nn_ctx *ctx, int id);
+/* Remove every gradient hook (a front end's session ends). */
+void nn_grad_hooks_clear(nn_ctx *ctx);
+
 /* ---- cost of a node (for the profiler) ----
  * FLOPs and bytes of one node, from the op family's own count function
  * next to the op (engine/ops_*.c); the conventions are in

@@ -439,6 +439,15 @@ static void dump_expr(lang_buf *out, const lang_expr *e) {
         dump_expr(out, e->u.lambda->expr);
         lang_buf_puts(out, ")");
         return;
+    case LANG_EX_YIELD:
+    case LANG_EX_YIELD_FROM:
+        lang_buf_puts(out, e->kind == LANG_EX_YIELD ? "(yield" : "(yield-from");
+        if (e->u.unary.operand) {
+            lang_buf_puts(out, " ");
+            dump_expr(out, e->u.unary.operand);
+        }
+        lang_buf_puts(out, ")");
+        return;
     case LANG_EX_KIND_COUNT: break;
     }
     lang_buf_puts(out, "?");

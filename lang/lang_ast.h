@@ -119,36 +119,38 @@ const char *lang_cmpop_text(lang_cmpop op); /* "==", "not in", ... */
 
 /* ---- expressions ---- */
 typedef enum lang_expr_kind {
-    LANG_EX_INT,       /* u.i */
-    LANG_EX_FLOAT,     /* u.f */
-    LANG_EX_STR,       /* u.str (adjacent literals already joined) */
-    LANG_EX_FSTRING,   /* u.fstr */
-    LANG_EX_NAME,      /* u.name */
-    LANG_EX_NONE,      /* None */
-    LANG_EX_TRUE,      /* True */
-    LANG_EX_FALSE,     /* False */
-    LANG_EX_ELLIPSIS,  /* ... */
-    LANG_EX_LIST,      /* u.seq */
-    LANG_EX_TUPLE,     /* u.seq (also `a, b` without brackets, and x[1, 2]'s index) */
-    LANG_EX_DICT,      /* u.dict */
-    LANG_EX_LISTCOMP,  /* u.comp: [elt for ...] */
-    LANG_EX_GENEXP,    /* u.comp: (elt for ...) and f(elt for ...); may run as a list */
-    LANG_EX_DICTCOMP,  /* u.comp: {key: elt for ...} */
-    LANG_EX_SET,       /* u.seq: {a, b} */
-    LANG_EX_SETCOMP,   /* u.comp: {elt for ...} */
-    LANG_EX_SUBSCRIPT, /* u.sub: value[index]; x[a, b] has a TUPLE index */
-    LANG_EX_SLICE,     /* u.slice: only as a subscript index or a TUPLE item of one */
-    LANG_EX_ATTR,      /* u.attr: value.name */
-    LANG_EX_CALL,      /* u.call */
-    LANG_EX_UNARY,     /* u.unary: op is LANG_OP_NEG, LANG_OP_POS or LANG_OP_INVERT */
-    LANG_EX_NOT,       /* u.unary (op unused) */
-    LANG_EX_BINARY,    /* u.bin */
-    LANG_EX_COMPARE,   /* u.cmp: a < b <= c, each operand evaluated once */
-    LANG_EX_AND,       /* u.bin (op unused), short-circuit, yields an operand */
-    LANG_EX_OR,        /* u.bin (op unused) */
-    LANG_EX_IFEXP,     /* u.ifexp: then if cond else orelse */
-    LANG_EX_LAMBDA,    /* u.lambda */
-    LANG_EX_STARRED,   /* u.unary.operand: `*x` as an assignment target item */
+    LANG_EX_INT,        /* u.i */
+    LANG_EX_FLOAT,      /* u.f */
+    LANG_EX_STR,        /* u.str (adjacent literals already joined) */
+    LANG_EX_FSTRING,    /* u.fstr */
+    LANG_EX_NAME,       /* u.name */
+    LANG_EX_NONE,       /* None */
+    LANG_EX_TRUE,       /* True */
+    LANG_EX_FALSE,      /* False */
+    LANG_EX_ELLIPSIS,   /* ... */
+    LANG_EX_LIST,       /* u.seq */
+    LANG_EX_TUPLE,      /* u.seq (also `a, b` without brackets, and x[1, 2]'s index) */
+    LANG_EX_DICT,       /* u.dict */
+    LANG_EX_LISTCOMP,   /* u.comp: [elt for ...] */
+    LANG_EX_GENEXP,     /* u.comp: (elt for ...) and f(elt for ...); may run as a list */
+    LANG_EX_DICTCOMP,   /* u.comp: {key: elt for ...} */
+    LANG_EX_SET,        /* u.seq: {a, b} */
+    LANG_EX_SETCOMP,    /* u.comp: {elt for ...} */
+    LANG_EX_SUBSCRIPT,  /* u.sub: value[index]; x[a, b] has a TUPLE index */
+    LANG_EX_SLICE,      /* u.slice: only as a subscript index or a TUPLE item of one */
+    LANG_EX_ATTR,       /* u.attr: value.name */
+    LANG_EX_CALL,       /* u.call */
+    LANG_EX_UNARY,      /* u.unary: op is LANG_OP_NEG, LANG_OP_POS or LANG_OP_INVERT */
+    LANG_EX_NOT,        /* u.unary (op unused) */
+    LANG_EX_BINARY,     /* u.bin */
+    LANG_EX_COMPARE,    /* u.cmp: a < b <= c, each operand evaluated once */
+    LANG_EX_AND,        /* u.bin (op unused), short-circuit, yields an operand */
+    LANG_EX_OR,         /* u.bin (op unused) */
+    LANG_EX_IFEXP,      /* u.ifexp: then if cond else orelse */
+    LANG_EX_LAMBDA,     /* u.lambda */
+    LANG_EX_STARRED,    /* u.unary.operand: `*x` as an assignment target item */
+    LANG_EX_YIELD,      /* u.unary.operand: `yield x` (NULL: bare yield) */
+    LANG_EX_YIELD_FROM, /* u.unary.operand: `yield from it` */
     LANG_EX_KIND_COUNT
 } lang_expr_kind;
 
@@ -227,6 +229,8 @@ typedef struct lang_func {
      * in it does not see them (Python's class scope). */
     bool is_class;
     int nnamed; /* class body: slots [0, nnamed) are its named locals */
+    /* The body holds a yield: calling it makes a generator (lang_eval.c). */
+    bool is_generator;
 } lang_func;
 
 struct lang_expr {

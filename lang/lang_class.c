@@ -1214,6 +1214,7 @@ static const exc_row exc_rows[] = {
     {"RecursionError", "RuntimeError", LANG_ERR_RECURSION},
     {"ShapeError", "RuntimeError", LANG_ERR_SHAPE},
     {"StopIteration", "Exception", LANG_ERR_RUNTIME},
+    {"GeneratorExit", "BaseException", LANG_ERR_RUNTIME},
     {"SyntaxError", "Exception", LANG_ERR_SYNTAX},
     {"TypeError", "Exception", LANG_ERR_TYPE},
     {"ValueError", "Exception", LANG_ERR_VALUE},
@@ -1329,6 +1330,13 @@ static bool add_method(lang_vm *vm, lang_val cls, const lang_builtin_def *d) {
 bool lang_class_install(lang_vm *vm) {
     lang_class_state *st = cstate(vm);
     if (!st) return lang_raise(vm, LANG_ERR_MEMORY, "out of memory");
+    /* The session is the main module; an imported file's globals set
+     * their own __name__ (lang_import.c). */
+    lang_val main_name;
+    if (!lang_str_from_cstr(vm, "__main__", &main_name)) return false;
+    bool named = lang_vm_set_builtin(vm, "__name__", main_name);
+    lang_val_release(main_name);
+    if (!named) return false;
     lang_val object;
     if (!lang_class_new(vm, "object", "object", lang_none(), &object)) return false;
     lang_class_of_val(object)->flags = LANG_CLASS_NATIVE;

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "lang_class.h"
+#include "lang_coro.h"
 #include "lang_debug.h"
 #include "lang_eval.h"
 #include "lang_function.h"
@@ -28,6 +29,7 @@
 #include "lang_suggest.h"
 #include "lang_usermod.h"
 #include "nn_ctx.h"
+#include "nn_graph.h"
 
 /* ------------------------------------------------------------------ frames */
 
@@ -45,6 +47,7 @@ typedef struct lang_frame {
     struct lang_frame *caller; /* while running: the frame that called it (lang_vm_where) */
     int call_line;             /* the caller's line at the call */
     const char *file;          /* interned in the ctx */
+    lang_gtab *ns;             /* the globals of an imported module's code, NULL: the session's */
     lang_val ret;
     int nslots;
     lang_val slots[];
@@ -118,6 +121,8 @@ static void frame_release(lang_frame *f) {
  * cache holds; every such free bumps this epoch, which empties the cache. */
 static _Atomic uint64_t module_epoch = 1;
 
+static void gen_close_all(lang_vm *vm);
+
 static void module_release(lang_module *m) {
     if (m && m->refcount == 1) atomic_fetch_add(&module_epoch, 1);
     lang_module_release(m);
@@ -141,6 +146,7 @@ typedef struct func_obj {
     const char *file;   /* interned */
     int line;
     lang_obj *owner; /* the class whose body defined it (retained), or NULL */
+    lang_gtab *ns;   /* the globals it runs with (NULL: the session's); its module is retained */
 } func_obj;
 
 /* Frames that outlived their call, for the session's final sweep. */
@@ -157,6 +163,7 @@ static void func_free(lang_obj *o) {
     frame_release(f->parent);
     module_release(f->mod);
     if (f->owner) lang_val_release(lang_obj_val(f->owner));
+    if (f->ns && f->ns->owner) lang_val_release(lang_obj_val(f->ns->owner));
 }
 
 static bool func_call(lang_vm *vm, lang_obj *o, const lang_args *a, lang_val *out);
@@ -313,19 +320,20 @@ static void err_restore(lang_vm *vm, saved_err *s) {
 
 /* ------------------------------------------------------------------ globals */
 
-static int64_t gprobe(lang_vm *vm, const char *name, size_t len, uint32_t hash, int64_t *pos) {
-    if (!vm->gindex_cap) {
+static int64_t gprobe_t(const lang_gtab *t, const char *name, size_t len, uint32_t hash,
+                        int64_t *pos) {
+    if (!t->index_cap) {
         *pos = -1;
         return -1;
     }
-    uint64_t mask = (uint64_t)vm->gindex_cap - 1, i = hash & mask;
+    uint64_t mask = (uint64_t)t->index_cap - 1, i = hash & mask;
     for (;;) {
-        int64_t ix = vm->gindex[i];
+        int64_t ix = t->index[i];
         if (ix == 0) {
             *pos = (int64_t)i;
             return -1;
         }
-        lang_global *g = &vm->globals[ix - 1];
+        lang_global *g = &t->globals[ix - 1];
         if (g->hash == hash && strncmp(g->name, name, len) == 0 && g->name[len] == 0) {
             *pos = (int64_t)i;
             return ix - 1;
@@ -334,43 +342,96 @@ static int64_t gprobe(lang_vm *vm, const char *name, size_t len, uint32_t hash, 
     }
 }
 
-static bool gindex_grow(lang_vm *vm) {
-    int64_t cap = vm->gindex_cap ? vm->gindex_cap * 2 : 256;
+static int64_t gprobe(lang_vm *vm, const char *name, size_t len, uint32_t hash, int64_t *pos) {
+    return gprobe_t(&vm->gt, name, len, hash, pos);
+}
+
+static bool gindex_grow(lang_gtab *t) {
+    int64_t cap = t->index_cap ? t->index_cap * 2 : 256;
     int64_t *ix = calloc((size_t)cap, sizeof(int64_t));
     if (!ix) return false;
-    for (int64_t k = 0; k < vm->n_globals; k++) {
-        uint64_t i = vm->globals[k].hash & (uint64_t)(cap - 1);
+    for (int64_t k = 0; k < t->n_globals; k++) {
+        uint64_t i = t->globals[k].hash & (uint64_t)(cap - 1);
         while (ix[i]) i = (i + 1) & (uint64_t)(cap - 1);
         ix[i] = k + 1;
     }
-    free(vm->gindex);
-    vm->gindex = ix;
-    vm->gindex_cap = cap;
+    free(t->index);
+    t->index = ix;
+    t->index_cap = cap;
     return true;
 }
 
-int64_t lang_vm_global_slot(lang_vm *vm, const char *name, size_t len, uint32_t hash) {
+int64_t lang_gtab_slot(lang_gtab *t, const char *name, size_t len, uint32_t hash, bool create) {
     int64_t pos;
-    int64_t k = gprobe(vm, name, len, hash, &pos);
-    if (k >= 0) return k;
-    if ((vm->n_globals + 1) * 2 > vm->gindex_cap) {
-        if (!gindex_grow(vm)) return -1;
-        gprobe(vm, name, len, hash, &pos);
+    int64_t k = gprobe_t(t, name, len, hash, &pos);
+    if (k >= 0 || !create) return k;
+    if ((t->n_globals + 1) * 2 > t->index_cap) {
+        if (!gindex_grow(t)) return -1;
+        gprobe_t(t, name, len, hash, &pos);
     }
-    if (vm->n_globals == vm->cap_globals) {
-        int64_t cap = vm->cap_globals ? vm->cap_globals * 2 : 256;
-        lang_global *g = realloc(vm->globals, sizeof *g * (size_t)cap);
+    if (t->n_globals == t->cap_globals) {
+        int64_t cap = t->cap_globals ? t->cap_globals * 2 : 256;
+        lang_global *g = realloc(t->globals, sizeof *g * (size_t)cap);
         if (!g) return -1;
-        vm->globals = g;
-        vm->cap_globals = cap;
+        t->globals = g;
+        t->cap_globals = cap;
     }
-    lang_global *g = &vm->globals[vm->n_globals];
+    lang_global *g = &t->globals[t->n_globals];
     memset(g, 0, sizeof *g);
     g->name = strndup(name, len);
     if (!g->name) return -1;
     g->hash = hash;
-    vm->gindex[pos] = ++vm->n_globals;
-    return vm->n_globals - 1;
+    t->index[pos] = ++t->n_globals;
+    return t->n_globals - 1;
+}
+
+int64_t lang_vm_global_slot(lang_vm *vm, const char *name, size_t len, uint32_t hash) {
+    return lang_gtab_slot(&vm->gt, name, len, hash, true);
+}
+
+lang_val *lang_gtab_get(lang_gtab *t, const char *name) {
+    int64_t pos;
+    size_t len = strlen(name);
+    int64_t k = gprobe_t(t, name, len, lang_name_hash(name, len), &pos);
+    return k >= 0 && t->globals[k].set ? &t->globals[k].value : NULL;
+}
+
+static void gset(lang_global *g, lang_val v) {
+    lang_val old = g->value;
+    bool was = g->set;
+    g->value = lang_val_retain(v);
+    g->set = true;
+    if (was) lang_val_release(old);
+}
+
+bool lang_gtab_set(lang_vm *vm, lang_gtab *t, const char *name, lang_val v) {
+    size_t len = strlen(name);
+    int64_t k = lang_gtab_slot(t, name, len, lang_name_hash(name, len), true);
+    if (k < 0) return lang_raise(vm, LANG_ERR_MEMORY, "out of memory");
+    gset(&t->globals[k], v);
+    return true;
+}
+
+void lang_gtab_clear(lang_gtab *t) {
+    for (int64_t k = 0; k < t->n_globals; k++) {
+        lang_global *g = &t->globals[k];
+        lang_val v = g->value, b = g->builtin;
+        bool was = g->set, hb = g->has_builtin;
+        g->set = g->has_builtin = false;
+        g->value = g->builtin = lang_none();
+        if (was) lang_val_release(v);
+        if (hb) lang_val_release(b);
+    }
+}
+
+void lang_gtab_free(lang_gtab *t) {
+    lang_gtab_clear(t);
+    for (int64_t k = 0; k < t->n_globals; k++) free(t->globals[k].name);
+    free(t->globals);
+    free(t->index);
+    t->globals = NULL;
+    t->index = NULL;
+    t->n_globals = t->cap_globals = t->index_cap = 0;
 }
 
 static lang_global *global_of(lang_vm *vm, const char *name) {
@@ -389,16 +450,7 @@ lang_val *lang_vm_global(lang_vm *vm, const char *name) {
 }
 
 bool lang_vm_set_global(lang_vm *vm, const char *name, lang_val v) {
-    size_t len = strlen(name);
-    int64_t k = lang_vm_global_slot(vm, name, len, lang_name_hash(name, len));
-    if (k < 0) return lang_raise(vm, LANG_ERR_MEMORY, "out of memory");
-    lang_global *g = &vm->globals[k];
-    lang_val old = g->value;
-    bool was = g->set;
-    g->value = lang_val_retain(v);
-    g->set = true;
-    if (was) lang_val_release(old);
-    return true;
+    return lang_gtab_set(vm, &vm->gt, name, v);
 }
 
 bool lang_vm_set_builtin(lang_vm *vm, const char *name, lang_val v) {
@@ -468,6 +520,7 @@ void lang_vm_init(lang_vm *vm, lang_session *s, nn_ctx *ctx, const lang_frontend
 }
 
 void lang_vm_free(lang_vm *vm) {
+    gen_close_all(vm);
     lang_vm_reset_globals(vm);
     lang_vm_clear_error(vm);
     lang_import_free(vm);
@@ -475,8 +528,8 @@ void lang_vm_free(lang_vm *vm) {
     lang_val_release(vm->warned);
     vm->warned = lang_none();
     lang_class_sweep(vm);
-    free(vm->usermod);
-    vm->usermod = NULL;
+    lang_usermod_free(vm);
+    nn_grad_hooks_clear(vm->ctx);
     for (int64_t k = 0; k < vm->n_globals; k++) {
         lang_global *g = &vm->globals[k];
         if (g->has_builtin) lang_val_release(g->builtin);
@@ -611,6 +664,13 @@ static bool eval_subscript(lang_vm *vm, lang_frame *f, const lang_expr *e, lang_
     return true;
 }
 static xstat exec_block(lang_vm *vm, lang_frame *f, const lang_block *b);
+struct func_obj;
+static bool gen_new(lang_vm *vm, struct func_obj *fo, lang_frame *fr, const lang_expr *genexp,
+                    lang_val it0, lang_val *out);
+static bool genexp_new(lang_vm *vm, lang_frame *f, const lang_expr *e, lang_val *out);
+static bool yield_from(lang_vm *vm, lang_val src, lang_val *out);
+struct saved_err;
+static void err_discard(lang_vm *vm, struct saved_err *e);
 
 static bool ellipsis_repr(lang_vm *vm, lang_obj *o, lang_buf *out) {
     lang_buf_puts(out, "Ellipsis");
@@ -626,16 +686,17 @@ static bool fail_at(lang_vm *vm, lang_frame *f, const lang_expr *e) {
 
 /* The global slot of a name, through the pointer cache; -1 when absent
  * (and [create] is false) or out of memory. */
-static int64_t global_slot(lang_vm *vm, const lang_name *n, bool create) {
+static int64_t global_slot(lang_vm *vm, lang_gtab *t, const lang_name *n, bool create) {
     uint64_t epoch = atomic_load_explicit(&module_epoch, memory_order_relaxed);
     if (vm->gcache_epoch != epoch) {
         memset(vm->gcache, 0, sizeof vm->gcache);
         vm->gcache_epoch = epoch;
     }
+    /* A name (of one parsed unit) is always looked up in the same table:
+     * its module's, or the session's. */
     size_t h = ((uintptr_t)n >> 4) & 511;
     if (vm->gcache[h].key == n) return vm->gcache[h].slot;
-    int64_t pos, k = gprobe(vm, n->str, n->len, n->hash, &pos);
-    if (k < 0 && create) k = lang_vm_global_slot(vm, n->str, n->len, n->hash);
+    int64_t k = lang_gtab_slot(t, n->str, n->len, n->hash, create);
     if (k >= 0) {
         vm->gcache[h].key = n;
         vm->gcache[h].slot = k;
@@ -673,9 +734,10 @@ static bool load_name(lang_vm *vm, lang_frame *f, const lang_expr *e, lang_val *
     }
     case LANG_SCOPE_GLOBAL: break;
     }
-    int64_t k = global_slot(vm, n, false);
+    lang_gtab *t = f->ns ? f->ns : &vm->gt;
+    int64_t k = global_slot(vm, t, n, f->ns != NULL);
     if (k >= 0) {
-        lang_global *g = &vm->globals[k];
+        lang_global *g = &t->globals[k];
         if (g->set) {
             *out = lang_val_retain(g->value);
             return true;
@@ -683,6 +745,17 @@ static bool load_name(lang_vm *vm, lang_frame *f, const lang_expr *e, lang_val *
         if (g->has_builtin) {
             *out = lang_val_retain(g->builtin);
             return true;
+        }
+        if (f->ns) {
+            /* An imported module sees the builtins (not the session's
+             * globals); the first use notes the builtin in its slot. */
+            int64_t pos, b = gprobe(vm, n->str, n->len, n->hash, &pos);
+            if (b >= 0 && vm->globals[b].has_builtin) {
+                g->builtin = lang_val_retain(vm->globals[b].builtin);
+                g->has_builtin = true;
+                *out = lang_val_retain(g->builtin);
+                return true;
+            }
         }
     }
     lang_raise(vm, LANG_ERR_NAME, "name '%s' is not defined", n->str);
@@ -703,14 +776,10 @@ static bool store_name(lang_vm *vm, lang_frame *f, const lang_expr *e, lang_val 
         break;
     }
     default: {
-        int64_t k = global_slot(vm, n, true);
+        lang_gtab *t = f->ns ? f->ns : &vm->gt;
+        int64_t k = global_slot(vm, t, n, true);
         if (k < 0) return lang_raise(vm, LANG_ERR_MEMORY, "out of memory");
-        lang_global *g = &vm->globals[k];
-        lang_val old = g->value;
-        bool was = g->set;
-        g->value = lang_val_retain(v);
-        g->set = true;
-        if (was) lang_val_release(old);
+        gset(&t->globals[k], v);
         return true;
     }
     }
@@ -729,12 +798,13 @@ static bool del_name(lang_vm *vm, lang_frame *f, const lang_expr *e) {
         lang_frame *fr = free_frame(f, e->u.name.depth);
         if (fr) slot = &fr->slots[e->u.name.slot];
     } else {
-        int64_t pos, k = gprobe(vm, n->str, n->len, n->hash, &pos);
-        if (k < 0 || !vm->globals[k].set)
+        lang_gtab *t = f->ns ? f->ns : &vm->gt;
+        int64_t pos, k = gprobe_t(t, n->str, n->len, n->hash, &pos);
+        if (k < 0 || !t->globals[k].set)
             return lang_raise(vm, LANG_ERR_NAME, "name '%s' is not defined", n->str);
-        lang_val old = vm->globals[k].value;
-        vm->globals[k].set = false;
-        vm->globals[k].value = lang_none();
+        lang_val old = t->globals[k].value;
+        t->globals[k].set = false;
+        t->globals[k].value = lang_none();
         lang_val_release(old);
         return true;
     }
@@ -839,6 +909,11 @@ static void list_names(lang_buf *b, const char **names, int n) {
 
 static bool bind_args(lang_vm *vm, func_obj *fo, lang_frame *fr, const lang_args *a) {
     lang_func *fn = fo->fn;
+    /* The common call: every parameter positional, given positionally. */
+    if (a->nkw == 0 && a->n == fn->npos && fn->nparams == fn->npos) {
+        for (int i = 0; i < a->n; i++) fr->slots[fn->params[i].slot] = lang_val_retain(a->pos[i]);
+        return true;
+    }
     const char *fname = fn->name->str;
     int npos = fn->npos;
     int np = a->n < npos ? a->n : npos;
@@ -945,10 +1020,12 @@ static bool call_user(lang_vm *vm, func_obj *fo, const lang_args *a, lang_val *o
     lang_frame *fr = frame_new(vm, fn->scope.nslots, fo->parent, fo->mod, fn->name->str, fo->file);
     if (!fr) return false;
     fr->owner = fo->owner;
+    fr->ns = fo->ns;
     if (!bind_args(vm, fo, fr, a)) {
         frame_done(vm, fr);
         return false;
     }
+    if (fn->is_generator) return gen_new(vm, fo, fr, NULL, unset_val(), out);
     const char *file = vm->file;
     int line = vm->line;
     lang_frame *caller = vm->frame;
@@ -1120,6 +1197,24 @@ static bool eval_args(lang_vm *vm, lang_frame *f, const lang_expr *e, argv_buf *
  * function with obj first, without making a bound-method object. */
 static bool eval_method_call(lang_vm *vm, lang_frame *f, const lang_expr *e, lang_val obj,
                              lang_val fn, lang_val *out) {
+    int np = e->u.call.npos;
+    if (np == e->u.call.nargs && np < 8) {
+        /* Positional arguments only: evaluated straight after self. */
+        lang_val pos[8];
+        pos[0] = obj;
+        for (int i = 0; i < np; i++)
+            if (!eval(vm, f, e->u.call.args[i].value, &pos[i + 1])) {
+                for (int j = 1; j <= i; j++) lang_val_release(pos[j]);
+                return false;
+            }
+        lang_args a = {np + 1, pos, 0, NULL, NULL};
+        const lang_expr *saved_callee = vm->callee;
+        vm->callee = e->u.call.func;
+        bool ok = call_user(vm, (func_obj *)fn.u.o, &a, out);
+        vm->callee = saved_callee;
+        for (int j = 1; j <= np; j++) lang_val_release(pos[j]);
+        return ok;
+    }
     argv_buf b;
     bool ok = eval_args(vm, f, e, &b);
     if (ok) {
@@ -1202,6 +1297,8 @@ static bool make_function(lang_vm *vm, lang_frame *f, lang_func *fn, int line, l
     if (fo->parent) fo->parent->refcount++;
     fo->file = f->file;
     fo->line = line;
+    fo->ns = f->ns;
+    if (fo->ns && fo->ns->owner) lang_val_retain(lang_obj_val(fo->ns->owner));
     *out = lang_obj_val(&fo->hdr);
     bool any = false;
     for (int i = 0; i < fn->nparams; i++) any |= fn->params[i].def != NULL;
@@ -1225,11 +1322,23 @@ static bool make_function(lang_vm *vm, lang_frame *f, lang_func *fn, int line, l
 
 /* ---- comprehensions ---- */
 
-static bool comp_run(lang_vm *vm, lang_frame *f, const lang_expr *e, int ci, lang_val acc) {
+static bool gen_yield(lang_vm *vm, lang_val v, lang_val *sent);
+
+/* Run clause [ci] onwards; a genexp yields each item, the others add it to
+ * [acc]. [it0], when set, is the iterator of the first clause, made when
+ * the generator expression was evaluated (as Python does). */
+static bool comp_run(lang_vm *vm, lang_frame *f, const lang_expr *e, int ci, lang_val acc,
+                     lang_val it0) {
     if (ci == e->u.comp.n) {
         lang_val v;
         if (!eval(vm, f, e->u.comp.elt, &v)) return false;
         bool ok;
+        if (e->kind == LANG_EX_GENEXP) {
+            lang_val sent;
+            ok = gen_yield(vm, v, &sent);
+            if (ok) lang_val_release(sent);
+            return ok;
+        }
         if (e->kind == LANG_EX_DICTCOMP) {
             lang_val k;
             if (!eval(vm, f, e->u.comp.key, &k)) {
@@ -1254,13 +1363,18 @@ static bool comp_run(lang_vm *vm, lang_frame *f, const lang_expr *e, int ci, lan
         bool ok = lang_truth(vm, v, &t);
         lang_val_release(v);
         if (!ok) return fail_at(vm, f, c->iter);
-        return t ? comp_run(vm, f, e, ci + 1, acc) : true;
+        return t ? comp_run(vm, f, e, ci + 1, acc, unset_val()) : true;
     }
     lang_val src, it;
-    if (!eval(vm, f, c->iter, &src)) return false;
-    bool ok = lang_iter(vm, src, &it);
-    lang_val_release(src);
-    if (!ok) return fail_at(vm, f, c->iter);
+    bool ok = true;
+    if (!is_unset(it0)) {
+        it = lang_val_retain(it0);
+    } else {
+        if (!eval(vm, f, c->iter, &src)) return false;
+        ok = lang_iter(vm, src, &it);
+        lang_val_release(src);
+        if (!ok) return fail_at(vm, f, c->iter);
+    }
     for (;;) {
         lang_val item;
         bool done;
@@ -1275,11 +1389,460 @@ static bool comp_run(lang_vm *vm, lang_frame *f, const lang_expr *e, int ci, lan
         if (done) break;
         ok = assign(vm, f, c->target, item);
         lang_val_release(item);
-        if (ok) ok = comp_run(vm, f, e, ci + 1, acc);
+        if (ok) ok = comp_run(vm, f, e, ci + 1, acc, unset_val());
         if (!ok) break;
     }
     lang_val_release(it);
     return ok;
+}
+
+/* ------------------------------------------------------------------ generators */
+
+/* A generator: a def whose body yields, or a generator expression. Its
+ * body runs on a coroutine (lang_coro.h) of its own, so the C frames of
+ * the loops and calls around a `yield` stay as they are while it is
+ * suspended; the language frame keeps its locals. What the VM tracks per
+ * running code (frame, line, call depth, expression depth, the exception
+ * being handled) is swapped on every resume and yield. */
+typedef enum gen_state { GEN_CREATED, GEN_SUSPENDED, GEN_RUNNING, GEN_DONE } gen_state;
+
+typedef struct gen_obj {
+    lang_obj hdr;
+    lang_vm *vm;
+    lang_coro *co;           /* from the first resume until the body ends */
+    func_obj *fo;            /* a def's generator: the function (retained), else NULL */
+    lang_frame *frame;       /* the frame the body runs in (retained) */
+    const lang_expr *genexp; /* a generator expression, else NULL */
+    lang_val it0;            /* genexp: the first clause's iterator */
+    lang_val transfer;       /* the value yielded out, or sent in */
+    lang_val result;         /* what the body returned */
+    gen_state state;
+    bool ok;      /* the body ended without an error */
+    bool closing; /* close(): the yield raises GeneratorExit */
+    const char *file;
+    int line;
+    int edepth, depth_in, base;
+    saved_err *handling;
+    struct gen_obj *prev, *next; /* the VM's started generators */
+} gen_obj;
+
+static bool gen_resume(lang_vm *vm, gen_obj *g, lang_val send, lang_val *out, bool *done);
+
+static void gen_unlink(lang_vm *vm, gen_obj *g) {
+    if (g->prev)
+        g->prev->next = g->next;
+    else if (vm->gens == g)
+        vm->gens = g->next;
+    if (g->next) g->next->prev = g->prev;
+    g->prev = g->next = NULL;
+}
+
+/* The body ended (or never ran): drop the frame and the stack now, as
+ * Python clears a finished generator's frame. */
+static void gen_finish(lang_vm *vm, gen_obj *g) {
+    g->state = GEN_DONE;
+    gen_unlink(vm, g);
+    if (g->co) lang_coro_free(g->co);
+    g->co = NULL;
+    if (g->frame) {
+        if (g->fo)
+            frame_done(vm, g->frame);
+        else
+            frame_release(g->frame);
+    }
+    g->frame = NULL;
+    slot_release(g->it0);
+    g->it0 = unset_val();
+    lang_val_release(g->transfer);
+    g->transfer = lang_none();
+}
+
+/* close(): GeneratorExit at the yield, so finally blocks run. False with
+ * an error when the body raised something else or yielded again. */
+static bool gen_close(lang_vm *vm, gen_obj *g) {
+    if (g->state == GEN_CREATED) {
+        gen_finish(vm, g);
+        return true;
+    }
+    if (g->state != GEN_SUSPENDED) return true;
+    g->closing = true;
+    lang_val v = lang_none();
+    bool done;
+    if (!gen_resume(vm, g, lang_none(), &v, &done)) {
+        if (vm->ename &&
+            (!strcmp(vm->ename, "GeneratorExit") || !strcmp(vm->ename, "StopIteration"))) {
+            lang_vm_clear_error(vm);
+            return true;
+        }
+        return false;
+    }
+    if (done) return true;
+    lang_val_release(v);
+    return lang_raise(vm, LANG_ERR_RUNTIME, "generator ignored GeneratorExit");
+}
+
+static void gen_free(lang_obj *o) {
+    gen_obj *g = (gen_obj *)o;
+    lang_vm *vm = g->vm;
+    if (g->state == GEN_SUSPENDED) {
+        /* Unwind the body (its finally blocks, the references its C frames
+         * hold) without disturbing an error that is pending now. */
+        saved_err se;
+        err_save(vm, &se);
+        o->refcount++; /* alive while the body unwinds */
+        bool ok = gen_close(vm, g);
+        o->refcount--;
+        (void)ok;
+        err_restore(vm, &se);
+        if (g->state != GEN_DONE) { /* it yielded again: its stack cannot be unwound */
+            gen_unlink(vm, g);
+            g->co = NULL;
+            g->frame = NULL;
+        }
+    }
+    if (g->state != GEN_DONE) gen_finish(vm, g);
+    if (g->fo) lang_val_release(lang_obj_val(&g->fo->hdr));
+    lang_val_release(g->result);
+}
+
+static void gen_body(void *arg) {
+    gen_obj *g = arg;
+    lang_vm *vm = g->vm;
+    lang_val_release(g->transfer); /* what the first resume sent: None */
+    g->transfer = lang_none();
+    bool ok;
+    if (g->genexp) {
+        ok = comp_run(vm, g->frame, g->genexp, 0, lang_none(), g->it0);
+    } else if (g->fo->fn->expr) { /* a lambda that yields */
+        lang_val v;
+        ok = eval(vm, g->frame, g->fo->fn->expr, &v);
+        if (ok) lang_val_release(v);
+    } else {
+        xstat r = exec_block(vm, g->frame, &g->fo->fn->body);
+        ok = r != XS_ERR;
+        if (r == XS_RETURN) {
+            g->result = g->frame->ret;
+            g->frame->ret = lang_none();
+        }
+    }
+    if (!ok && vm->ename && !strcmp(vm->ename, "StopIteration") && !g->closing) {
+        /* PEP 479: a StopIteration escaping the body is a RuntimeError. */
+        vm->ename = NULL;
+        vm->err = LANG_ERR_RUNTIME;
+        lang_val_release(vm->exc);
+        vm->exc = lang_none();
+        vm->msg.len = 0;
+        lang_buf_puts(&vm->msg, "generator raised StopIteration");
+    }
+    g->ok = ok;
+}
+
+static bool gen_resume(lang_vm *vm, gen_obj *g, lang_val send, lang_val *out, bool *done) {
+    *done = false;
+    if (g->state == GEN_RUNNING)
+        return lang_raise(vm, LANG_ERR_VALUE, "generator already executing");
+    if (g->state == GEN_DONE) {
+        *done = true;
+        return true;
+    }
+    if (g->state == GEN_CREATED) {
+        if (send.kind != LANG_NONE)
+            return lang_raise(vm, LANG_ERR_TYPE,
+                              "can't send non-None value to a just-started generator");
+        g->co = lang_coro_new(gen_body, g);
+        if (!g->co) return lang_raise(vm, LANG_ERR_MEMORY, "out of memory for a generator's stack");
+        g->next = vm->gens;
+        if (g->next) g->next->prev = g;
+        vm->gens = g;
+    }
+    if (vm->depth >= vm->max_depth)
+        return lang_raise(vm, LANG_ERR_RECURSION, "maximum recursion depth exceeded");
+    lang_frame *frame = vm->frame;
+    const char *file = vm->file, *label_module = vm->label_module;
+    int line = vm->line, depth = vm->depth, edepth = vm->edepth;
+    saved_err *handling = vm->handling;
+    gen_obj *outer = vm->gen;
+    const lang_expr *callee = vm->callee, *op_expr = vm->op_expr;
+
+    g->transfer = lang_val_retain(send);
+    g->base = depth + 1;
+    vm->depth = g->base + g->depth_in;
+    vm->edepth = g->edepth;
+    vm->handling = g->handling;
+    vm->gen = g;
+    if (g->file) vm->file = g->file;
+    vm->line = g->line;
+    if (g->fo) {
+        g->frame->caller = frame;
+        g->frame->call_line = line;
+        vm->frame = g->frame;
+    }
+    g->state = GEN_RUNNING;
+    lang_coro_resume(g->co);
+
+    vm->frame = frame;
+    vm->file = file;
+    vm->line = line;
+    vm->depth = depth;
+    vm->edepth = edepth;
+    vm->handling = handling;
+    vm->gen = outer;
+    vm->callee = callee;
+    vm->op_expr = op_expr;
+    vm->label_module = label_module;
+    vm->ctx->label.file = file;
+    vm->ctx->label.line = line;
+    if (lang_coro_done(g->co)) {
+        gen_finish(vm, g);
+        if (!g->ok) return false;
+        *done = true;
+        return true;
+    }
+    *out = g->transfer;
+    g->transfer = lang_none();
+    return true;
+}
+
+/* Inside a generator's body: hand [v] (taken) to the resumer; *sent is
+ * what the next resume sends (None for next()). */
+static bool gen_yield(lang_vm *vm, lang_val v, lang_val *sent) {
+    gen_obj *g = vm->gen;
+    if (!g || g->state != GEN_RUNNING) {
+        lang_val_release(v);
+        return lang_raise(vm, LANG_ERR_RUNTIME, "'yield' outside a running generator");
+    }
+    g->transfer = v;
+    g->state = GEN_SUSPENDED;
+    g->edepth = vm->edepth;
+    g->depth_in = vm->depth - g->base;
+    g->handling = vm->handling;
+    g->file = vm->file;
+    g->line = vm->line;
+    lang_coro_suspend(g->co);
+    if (g->closing) return lang_raise_named(vm, LANG_ERR_RUNTIME, "GeneratorExit", "%s", "");
+    *sent = g->transfer;
+    g->transfer = lang_none();
+    return true;
+}
+
+/* `yield from it`: yield each of its items; the value is what a generator
+ * returned (None for other iterables). Sent values go to a generator. */
+static bool yield_from(lang_vm *vm, lang_val src, lang_val *out) {
+    if (lang_is_obj(src, &lang_gen_type)) {
+        gen_obj *inner = (gen_obj *)src.u.o;
+        lang_val send = lang_none();
+        for (;;) {
+            lang_val v;
+            bool done;
+            bool ok = gen_resume(vm, inner, send, &v, &done);
+            lang_val_release(send);
+            send = lang_none();
+            if (!ok) return false;
+            if (done) {
+                *out = lang_val_retain(inner->result);
+                return true;
+            }
+            if (!gen_yield(vm, v, &send)) {
+                if (vm->ename && !strcmp(vm->ename, "GeneratorExit")) {
+                    saved_err se;
+                    err_save(vm, &se);
+                    bool cok = gen_close(vm, inner);
+                    if (!cok) {
+                        err_discard(vm, &se);
+                        return false;
+                    }
+                    err_restore(vm, &se);
+                }
+                return false;
+            }
+        }
+    }
+    lang_val it;
+    if (!lang_iter(vm, src, &it)) return false;
+    for (;;) {
+        lang_val v, sent;
+        bool done;
+        if (!lang_next(vm, it, &v, &done)) break;
+        if (done) {
+            lang_val_release(it);
+            *out = lang_none();
+            return true;
+        }
+        if (!gen_yield(vm, v, &sent)) break;
+        lang_val_release(sent);
+    }
+    lang_val_release(it);
+    return false;
+}
+
+/* [fr] (taken) is the frame of a call to the generator function [fo];
+ * a genexp passes [genexp] with the frame it runs in (retained here) and
+ * its first iterator [it0] (retained). */
+static bool gen_new(lang_vm *vm, func_obj *fo, lang_frame *fr, const lang_expr *genexp,
+                    lang_val it0, lang_val *out) {
+    gen_obj *g = lang_obj_new(vm, &lang_gen_type, sizeof *g);
+    if (!g) {
+        if (fo) frame_done(vm, fr);
+        return false;
+    }
+    g->vm = vm;
+    g->fo = fo;
+    if (fo) lang_val_retain(lang_obj_val(&fo->hdr));
+    g->frame = fr;
+    if (!fo) fr->refcount++;
+    g->genexp = genexp;
+    g->it0 = is_unset(it0) ? it0 : lang_val_retain(it0);
+    g->transfer = lang_none();
+    g->result = lang_none();
+    g->file = fo ? fo->file : vm->file;
+    g->line = fo ? fo->line : vm->line;
+    g->state = GEN_CREATED;
+    *out = lang_obj_val(&g->hdr);
+    return true;
+}
+
+static bool genexp_new(lang_vm *vm, lang_frame *f, const lang_expr *e, lang_val *out) {
+    const lang_comp_clause *c = &e->u.comp.clauses[0];
+    lang_val src, it;
+    if (!eval(vm, f, c->iter, &src)) return false;
+    bool ok = lang_iter(vm, src, &it);
+    lang_val_release(src);
+    if (!ok) return fail_at(vm, f, c->iter);
+    ok = gen_new(vm, NULL, f, e, it, out);
+    lang_val_release(it);
+    return ok;
+}
+
+/* Python's qualified name: "f", "Loader.__iter__", "<genexpr>". */
+static void gen_name(gen_obj *g, lang_buf *out) {
+    if (!g->fo) {
+        lang_buf_puts(out, "<genexpr>");
+        return;
+    }
+    if (g->fo->owner && lang_is_class(lang_obj_val(g->fo->owner)))
+        lang_buf_printf(out, "%s.", lang_class_of_val(lang_obj_val(g->fo->owner))->name);
+    lang_buf_puts(out, g->fo->fn->name->str);
+}
+
+static bool gen_repr(lang_vm *vm, lang_obj *o, lang_buf *out) {
+    lang_buf_puts(out, "<generator object ");
+    gen_name((gen_obj *)o, out);
+    lang_buf_printf(out, " at %p>", (void *)o);
+    return true;
+}
+
+static bool gen_iter(lang_vm *vm, lang_obj *o, lang_val *out) {
+    *out = lang_val_retain(lang_obj_val(o));
+    return true;
+}
+
+static bool gen_next(lang_vm *vm, lang_obj *o, lang_val *out, bool *done) {
+    return gen_resume(vm, (gen_obj *)o, lang_none(), out, done);
+}
+
+static bool stop_iteration(lang_vm *vm, gen_obj *g) {
+    if (g->result.kind == LANG_NONE)
+        return lang_raise_named(vm, LANG_ERR_RUNTIME, "StopIteration", "%s", "");
+    lang_buf b;
+    lang_buf_init(&b);
+    bool ok = lang_str(vm, g->result, &b);
+    if (ok) lang_raise_named(vm, LANG_ERR_RUNTIME, "StopIteration", "%s", b.data ? b.data : "");
+    lang_buf_free(&b);
+    return false;
+}
+
+static bool gm_next(lang_vm *vm, lang_val self, const lang_args *a, lang_val *out) {
+    bool done;
+    if (!lang_parse_args(vm, a, "__next__", "")) return false;
+    if (!gen_resume(vm, (gen_obj *)self.u.o, lang_none(), out, &done)) return false;
+    return done ? stop_iteration(vm, (gen_obj *)self.u.o) : true;
+}
+
+static bool gm_send(lang_vm *vm, lang_val self, const lang_args *a, lang_val *out) {
+    lang_val v;
+    bool done;
+    if (!lang_parse_args(vm, a, "send", "value", &v)) return false;
+    if (!gen_resume(vm, (gen_obj *)self.u.o, v, out, &done)) return false;
+    return done ? stop_iteration(vm, (gen_obj *)self.u.o) : true;
+}
+
+static bool gm_close(lang_vm *vm, lang_val self, const lang_args *a, lang_val *out) {
+    if (!lang_parse_args(vm, a, "close", "")) return false;
+    *out = lang_none();
+    return gen_close(vm, (gen_obj *)self.u.o);
+}
+
+static bool gm_iter(lang_vm *vm, lang_val self, const lang_args *a, lang_val *out) {
+    if (!lang_parse_args(vm, a, "__iter__", "")) return false;
+    *out = lang_val_retain(self);
+    return true;
+}
+
+static const lang_method gen_methods[] = {
+    {"__next__", gm_next, {"generator.__next__", "__next__()", "The next value (next(g)).", NULL}},
+    {"__iter__", gm_iter, {"generator.__iter__", "__iter__()", "The generator itself.", NULL}},
+    {"send",
+     gm_send,
+     {"generator.send", "send(value)",
+      "Resume the generator; the paused yield evaluates to value. Returns the next value.", NULL}},
+    {"close",
+     gm_close,
+     {"generator.close", "close()",
+      "Raise GeneratorExit at the paused yield, so its finally blocks run.", NULL}},
+    {NULL, NULL, {0}},
+};
+
+static bool gen_getattr(lang_vm *vm, lang_obj *o, const char *name, lang_val *out, bool *found) {
+    gen_obj *g = (gen_obj *)o;
+    *found = false;
+    if (!strcmp(name, "__name__") || !strcmp(name, "__qualname__")) {
+        *found = true;
+        lang_buf b;
+        lang_buf_init(&b);
+        if (strcmp(name, "__name__") || !g->fo)
+            gen_name(g, &b);
+        else
+            lang_buf_puts(&b, g->fo->fn->name->str);
+        if (!strcmp(name, "__name__") && g->fo) {
+            b.len = 0;
+            lang_buf_puts(&b, g->fo->fn->name->str);
+        }
+        bool ok = lang_str_from_cstr(vm, b.data ? b.data : "", out);
+        lang_buf_free(&b);
+        return ok;
+    }
+    if (!strcmp(name, "gi_running")) {
+        *found = true;
+        *out = lang_bool(g->state == GEN_RUNNING);
+        return true;
+    }
+    return true;
+}
+
+const lang_type lang_gen_type = {
+    .name = "generator",
+    .free = gen_free,
+    .repr = gen_repr,
+    .getattr = gen_getattr,
+    .iter = gen_iter,
+    .next = gen_next,
+    .methods = gen_methods,
+};
+
+/* The session ends: close every suspended generator while the VM is whole. */
+static void gen_close_all(lang_vm *vm) {
+    while (vm->gens) {
+        gen_obj *g = vm->gens;
+        g->hdr.refcount++;
+        saved_err se;
+        err_save(vm, &se);
+        if (!gen_close(vm, g) || g->state != GEN_DONE) {
+            lang_vm_clear_error(vm);
+            if (vm->gens == g) gen_unlink(vm, g);
+        }
+        err_restore(vm, &se);
+        lang_val_release(lang_obj_val(&g->hdr));
+    }
 }
 
 /* ---- f-strings ---- */
@@ -1487,15 +2050,28 @@ static bool eval_inner(lang_vm *vm, lang_frame *f, const lang_expr *e, lang_val 
         }
         return true;
     }
+    case LANG_EX_GENEXP: return genexp_new(vm, f, e, out);
+    case LANG_EX_YIELD: {
+        lang_val v = lang_none();
+        if (e->u.unary.operand && !eval(vm, f, e->u.unary.operand, &v)) return false;
+        vm->line = e->span.start.line;
+        return gen_yield(vm, v, out) || fail_at(vm, f, e);
+    }
+    case LANG_EX_YIELD_FROM: {
+        lang_val v;
+        if (!eval(vm, f, e->u.unary.operand, &v)) return false;
+        bool ok = yield_from(vm, v, out);
+        lang_val_release(v);
+        return ok || fail_at(vm, f, e);
+    }
     case LANG_EX_LISTCOMP:
-    case LANG_EX_GENEXP:
     case LANG_EX_SETCOMP:
     case LANG_EX_DICTCOMP: {
         bool ok = e->kind == LANG_EX_DICTCOMP  ? lang_dict_new(vm, out)
                   : e->kind == LANG_EX_SETCOMP ? lang_set_new(vm, out)
                                                : lang_list_new(vm, 0, out);
         if (!ok) return false;
-        if (!comp_run(vm, f, e, 0, *out)) {
+        if (!comp_run(vm, f, e, 0, *out, unset_val())) {
             lang_val_release(*out);
             return false;
         }
@@ -2041,7 +2617,8 @@ static bool exec_class(lang_vm *vm, lang_frame *f, const lang_stmt *s) {
         if (obj) base = lang_val_retain(lang_obj_val(&obj->hdr));
     }
     char qual[256];
-    snprintf(qual, sizeof qual, "__main__.%s", body->name->str);
+    snprintf(qual, sizeof qual, "%s.%s", f->ns && f->ns->modname ? f->ns->modname : "__main__",
+             body->name->str);
     lang_val cls;
     bool ok = lang_class_new(vm, body->name->str, qual, base, &cls);
     lang_val_release(base);
@@ -2052,6 +2629,7 @@ static bool exec_class(lang_vm *vm, lang_frame *f, const lang_stmt *s) {
         return false;
     }
     fr->is_class = true;
+    fr->ns = f->ns;
     lang_frame *caller = vm->frame;
     vm->frame = fr;
     xstat r = exec_block(vm, fr, &body->body);
@@ -2248,7 +2826,17 @@ static bool exec_import(lang_vm *vm, lang_frame *f, const lang_stmt *s) {
                 lang_buf_add(&b, vm->msg.data ? vm->msg.data : "", vm->msg.len);
                 bool plain = strstr(b.data ? b.data : "", "has no attribute") != NULL;
                 lang_vm_clear_error(vm);
-                if (plain)
+                const char *mfile = lang_module_file(mod);
+                if (plain && mfile)
+                    lang_raise(vm, LANG_ERR_IMPORT, "cannot import name '%s' from %s'%s'%s (%s)",
+                               it->attr->str,
+                               lang_module_initializing(mod) ? "partially initialized module " : "",
+                               it->module,
+                               lang_module_initializing(mod)
+                                   ? " (most likely due to a circular import)"
+                                   : "",
+                               mfile);
+                else if (plain)
                     lang_raise(vm, LANG_ERR_IMPORT, "cannot import name '%s' from '%s'",
                                it->attr->str, it->module);
                 else
@@ -2481,7 +3069,8 @@ bool lang_eval_code(lang_vm *vm, const char *code, const char *filename, bool wa
     return lang_eval_module(vm, m, want_value, value);
 }
 
-bool lang_eval_module(lang_vm *vm, lang_module *m, bool want_value, lang_val *value) {
+static bool eval_module(lang_vm *vm, lang_module *m, bool want_value, lang_val *value,
+                        lang_gtab *ns) {
     *value = lang_none();
     const char *file = nn_ctx_intern(vm->ctx, m->filename ? m->filename : "<input>");
     lang_frame *fr = frame_new(vm, m->scope.nslots, NULL, m, "<module>", file);
@@ -2489,6 +3078,7 @@ bool lang_eval_module(lang_vm *vm, lang_module *m, bool want_value, lang_val *va
         lang_module_release(m);
         return false;
     }
+    fr->ns = ns;
     /* The module stays alive while any function defined in it does; the
      * frame holds it for the run. */
     const char *saved_file = vm->file;
@@ -2545,6 +3135,51 @@ bool lang_eval_module(lang_vm *vm, lang_module *m, bool want_value, lang_val *va
         *value = lang_none();
     }
     return ok;
+}
+
+bool lang_eval_module(lang_vm *vm, lang_module *m, bool want_value, lang_val *value) {
+    return eval_module(vm, m, want_value, value, NULL);
+}
+
+bool lang_eval_code_in(lang_vm *vm, const char *code, size_t len, const char *filename,
+                       lang_gtab *ns) {
+    lang_debug_note_source(vm, filename, code);
+    lang_parse_opts opts;
+    memset(&opts, 0, sizeof opts);
+    opts.filename = filename;
+    lang_module *m = lang_parse(code, len, &opts);
+    if (!m) return lang_raise(vm, LANG_ERR_MEMORY, "out of memory parsing %s", filename);
+    if (m->nerrors) {
+        /* As Python reports it: the importing frames, then the file's
+         * line with a caret (an entry with no function name). */
+        const lang_syntax_error *se = &m->errors[0];
+        lang_raise(vm, LANG_ERR_SYNTAX, "%s", se->message);
+        lang_frame_info *p =
+            vm->n_tb == vm->cap_tb ? realloc(vm->tb, sizeof *p * (size_t)(vm->cap_tb + 8)) : vm->tb;
+        if (p) {
+            if (vm->n_tb == vm->cap_tb) vm->cap_tb += 8;
+            vm->tb = p;
+            lang_frame_info *e = &vm->tb[vm->n_tb++];
+            memset(e, 0, sizeof *e);
+            e->file = strdup(filename);
+            e->func = strdup("");
+            e->line = se->span.start.line;
+            e->col = se->span.start.ccol;
+            e->end_col = -1;
+            lang_buf b;
+            lang_buf_init(&b);
+            lang_span sp = {se->span.start, se->span.start};
+            sp.end.col++;
+            sp.end.ccol++;
+            lang_ast_caret(&b, m, sp);
+            e->source_line = b.data ? lang_buf_take(&b) : NULL;
+            lang_buf_free(&b);
+        }
+        lang_module_release(m);
+        return false;
+    }
+    lang_val v;
+    return eval_module(vm, m, false, &v, ns);
 }
 
 /* ------------------------------------------------------------------ help, dir, summaries */

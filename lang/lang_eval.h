@@ -105,6 +105,7 @@ typedef struct lang_typeobj {
     const lang_help *help; /* may be NULL */
 } lang_typeobj;
 
+extern const lang_type lang_gen_type; /* generators (lang_eval.c) */
 extern const lang_type lang_typeobj_type, lang_iter_type, lang_dictview_type, lang_no_grad_type,
     lang_grad_mode_type;
 /* A function decorated with @torch.no_grad() (or enable_grad()): binds to
@@ -128,6 +129,31 @@ typedef struct lang_global {
     bool has_builtin;
 } lang_global;
 
+/* A table of global names: the session's (in lang_vm) and each imported
+ * user module's (lang_import.c), found by name through [index]. */
+typedef struct lang_gtab {
+    lang_global *globals;
+    int64_t n_globals, cap_globals;
+    int64_t *index; /* name -> global slot + 1 */
+    int64_t index_cap;
+    /* a user module's: the module object (it owns the table) and its name */
+    lang_obj *owner;
+    const char *modname;
+} lang_gtab;
+
+/* The slot of a name in [t] (created unset when [create] and new), or -1. */
+int64_t lang_gtab_slot(lang_gtab *t, const char *name, size_t len, uint32_t hash, bool create);
+/* The value a name is set to in [t] (borrowed), or NULL. */
+lang_val *lang_gtab_get(lang_gtab *t, const char *name);
+bool lang_gtab_set(lang_vm *vm, lang_gtab *t, const char *name, lang_val v);
+/* Release every value (names stay); then free the table's memory. */
+void lang_gtab_clear(lang_gtab *t);
+void lang_gtab_free(lang_gtab *t);
+/* Parse and run the source of a user module with [ns] as its globals;
+ * syntax errors name [filename]. */
+bool lang_eval_code_in(lang_vm *vm, const char *code, size_t len, const char *filename,
+                       lang_gtab *ns);
+
 struct lang_vm {
     lang_session *session;
     nn_ctx *ctx;
@@ -142,11 +168,16 @@ struct lang_vm {
     int n_tb, cap_tb;
     bool tb_syntax; /* tb holds formatted syntax errors, in source order */
 
-    /* the global slots, found by name through [gindex] */
-    lang_global *globals;
-    int64_t n_globals, cap_globals;
-    int64_t *gindex; /* name -> global slot + 1 */
-    int64_t gindex_cap;
+    /* the session's global slots, found by name through [gindex] */
+    union {
+        lang_gtab gt;
+        struct {
+            lang_global *globals;
+            int64_t n_globals, cap_globals;
+            int64_t *gindex; /* name -> global slot + 1 */
+            int64_t gindex_cap;
+        };
+    };
     /* lang_name pointer -> global slot, valid while no module was freed */
     struct {
         const void *key;
@@ -188,8 +219,10 @@ struct lang_vm {
      * 3.11 does (". Did you mean: 'zeros'?"); str(e) leaves it out. */
     char hint[96];
     struct lang_function_state *functions; /* autograd.Function records (lang_function.c) */
-    lang_val warned;   /* warnings shown once: a dict of "file:line:category:text" */
-    bool warnings_off; /* warnings.filterwarnings("ignore") */
+    lang_val warned;      /* warnings shown once: a dict of "file:line:category:text" */
+    struct gen_obj *gen;  /* the generator whose body runs now, or NULL (lang_eval.c) */
+    struct gen_obj *gens; /* started generators not yet finished */
+    bool warnings_off;    /* warnings.filterwarnings("ignore") */
 };
 
 /* Raise with a class name that lang_err has no value for ("OverflowError",
@@ -230,6 +263,9 @@ bool lang_next(lang_vm *vm, lang_val it, lang_val *out, bool *done);
 bool lang_zip_new(lang_vm *vm, int n, const lang_val *iters, lang_val *out);
 bool lang_enumerate_new(lang_vm *vm, lang_val iter, int64_t start, lang_val *out);
 bool lang_reversed_new(lang_vm *vm, lang_val seq, lang_val *out);
+/* map(fn, *iterables) and filter(fn or None, iterable), lazy as Python's. */
+bool lang_map_new(lang_vm *vm, lang_val fn, int n, const lang_val *iterables, lang_val *out);
+bool lang_filter_new(lang_vm *vm, lang_val fn, lang_val iterable, lang_val *out);
 /* Materialise any iterable as a new list. */
 bool lang_list_from_iter(lang_vm *vm, lang_val iterable, lang_val *out);
 bool lang_dict_del(lang_vm *vm, lang_val dict, lang_val key, bool *found);

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "lang_ast.h"
 #include "lang_eval.h"
@@ -11,14 +12,20 @@
 #include "lang_std.h"
 #include "lang_suggest.h"
 #include "lang_tensor.h"
+#include "lang_value_impl.h"
 #include "nn_ops.h"
 
 /* ------------------------------------------------------------------ module objects */
 
 typedef struct module_obj {
     lang_obj hdr;
-    const lang_module_def *def;
+    const lang_module_def *def; /* a builtin module's, NULL for a user's */
     char *name;
+    /* A user's .py/.nn file: its globals are its attributes. */
+    lang_gtab *ns;
+    char *file; /* the path it was loaded from */
+    char *dir;  /* a package: the directory its submodules are found in */
+    bool initializing;
     /* Attributes in insertion order; [keys] stays NULL-terminated for
      * dir(). [index] maps a hash to entry + 1 (open addressing). */
     int n, cap;
@@ -111,6 +118,12 @@ static void attr_clear(module_obj *m) {
 
 static void module_free(lang_obj *o) {
     module_obj *m = (module_obj *)o;
+    if (m->ns) {
+        lang_gtab_free(m->ns);
+        free(m->ns);
+    }
+    free(m->file);
+    free(m->dir);
     attr_clear(m);
     free(m->keys);
     free(m->hashes);
@@ -120,7 +133,13 @@ static void module_free(lang_obj *o) {
 }
 
 static bool module_repr(lang_vm *vm, lang_obj *o, lang_buf *out) {
-    lang_buf_printf(out, "<module '%s' (built-in)>", ((module_obj *)o)->name);
+    module_obj *m = (module_obj *)o;
+    if (m->file)
+        lang_buf_printf(out, "<module '%s' from '%s'>", m->name, m->file);
+    else if (m->ns)
+        lang_buf_printf(out, "<module '%s' (namespace)>", m->name);
+    else
+        lang_buf_printf(out, "<module '%s' (built-in)>", m->name);
     return true;
 }
 
@@ -139,6 +158,7 @@ static bool torch_has(const lang_torch_namespace *ns, const char *name) {
 }
 
 static const lang_module_def *find_def(lang_vm *vm, const char *name);
+static bool loaded_get(lang_vm *vm, const char *name, lang_val *out);
 
 /* The builtin of a bare name (what it means when no global shadows it). */
 static bool builtin_value(lang_vm *vm, const char *name, lang_val *out) {
@@ -199,6 +219,27 @@ static bool module_resolve(lang_vm *vm, module_obj *m, const char *name, lang_va
 
 static bool module_getattr(lang_vm *vm, lang_obj *o, const char *name, lang_val *out, bool *found) {
     module_obj *m = (module_obj *)o;
+    if (m->ns) {
+        lang_val *v = lang_gtab_get(m->ns, name);
+        *found = v != NULL;
+        if (v) {
+            *out = lang_val_retain(*v);
+            return true;
+        }
+        char sub[512];
+        int sn = snprintf(sub, sizeof sub, "%s.%s", m->name, name);
+        if (sn > 0 && (size_t)sn < sizeof sub && loaded_get(vm, sub, out)) {
+            *found = true;
+            return true;
+        }
+        if (m->initializing)
+            return lang_raise(vm, LANG_ERR_ATTRIBUTE,
+                              "partially initialized module '%s' has no attribute '%s' (most "
+                              "likely due to a circular import)",
+                              m->name, name);
+        return lang_raise(vm, LANG_ERR_ATTRIBUTE, "module '%s' has no attribute '%s'", m->name,
+                          name);
+    }
     int k = attr_find(m, name, name_hash(name));
     if (k >= 0) {
         *out = lang_val_retain(m->vals[k]);
@@ -245,7 +286,9 @@ static bool module_getattr(lang_vm *vm, lang_obj *o, const char *name, lang_val 
 }
 
 static bool module_setattr(lang_vm *vm, lang_obj *o, const char *name, lang_val v) {
-    return attr_set(vm, (module_obj *)o, name, v);
+    module_obj *m = (module_obj *)o;
+    if (m->ns) return lang_gtab_set(vm, m->ns, name, v);
+    return attr_set(vm, m, name, v);
 }
 
 static const char *const *module_fields(lang_obj *o) {
@@ -272,7 +315,15 @@ const char *lang_module_name(lang_val v) {
 }
 
 bool lang_module_set(lang_vm *vm, lang_val module, const char *name, lang_val v) {
-    return attr_set(vm, MOD(module), name, v);
+    return module_setattr(vm, module.u.o, name, v);
+}
+
+bool lang_module_initializing(lang_val v) {
+    return lang_is_module(v) && MOD(v)->initializing;
+}
+
+const char *lang_module_file(lang_val v) {
+    return lang_is_module(v) ? MOD(v)->file : NULL;
 }
 
 /* ------------------------------------------------------------------ the registry */
@@ -287,10 +338,14 @@ struct lang_import_state {
     int ndefs, cap_defs;
     loaded_module *loaded; /* sys.modules */
     int nloaded, cap_loaded;
+    lang_val sysmods; /* sys.modules as the user sees it: a dict kept in step, or None */
 };
 
 static struct lang_import_state *state(lang_vm *vm) {
-    if (!vm->imports) vm->imports = calloc(1, sizeof *vm->imports);
+    if (!vm->imports) {
+        vm->imports = calloc(1, sizeof *vm->imports);
+        if (vm->imports) vm->imports->sysmods = lang_none();
+    }
     return vm->imports;
 }
 
@@ -325,7 +380,15 @@ bool lang_import_add(lang_vm *vm, const lang_module_def *def) {
 void lang_import_free(lang_vm *vm) {
     struct lang_import_state *st = vm->imports;
     if (!st) return;
-    for (int i = 0; i < st->nloaded; i++) attr_clear(MOD(st->loaded[i].mod));
+    lang_val sysmods = st->sysmods;
+    st->sysmods = lang_none();
+    for (int i = 0; i < st->nloaded; i++) {
+        attr_clear(MOD(st->loaded[i].mod));
+        /* A user module's functions hold the module: clearing its globals
+         * breaks the cycle. */
+        if (MOD(st->loaded[i].mod)->ns) lang_gtab_clear(MOD(st->loaded[i].mod)->ns);
+    }
+    lang_val_release(sysmods); /* sys no longer holds it: the dict goes */
     for (int i = 0; i < st->nloaded; i++) {
         lang_val_release(st->loaded[i].mod);
         free(st->loaded[i].name);
@@ -344,6 +407,276 @@ static bool loaded_get(lang_vm *vm, const char *name, lang_val *out) {
             return true;
         }
     return false;
+}
+
+/* Keep the sys.modules dict in step (once sys is imported); None drops. */
+static bool sysmods_note(lang_vm *vm, const char *name, lang_val mod) {
+    struct lang_import_state *st = vm->imports;
+    if (!st || st->sysmods.kind == LANG_NONE) return true;
+    lang_val key;
+    if (!lang_str_from_cstr(vm, name, &key)) return false;
+    bool ok;
+    if (mod.kind == LANG_NONE) {
+        bool found;
+        ok = lang_dict_del(vm, st->sysmods, key, &found);
+    } else {
+        ok = lang_dict_set(vm, st->sysmods, key, mod);
+    }
+    lang_val_release(key);
+    return ok;
+}
+
+/* sys.modules: made when sys is first imported, with what is loaded. */
+static bool sysmods_make(lang_vm *vm, lang_val sys) {
+    struct lang_import_state *st = state(vm);
+    if (!st || st->sysmods.kind != LANG_NONE) return true;
+    lang_val d;
+    if (!lang_dict_new(vm, &d)) return false;
+    st->sysmods = d;
+    for (int i = 0; i < st->nloaded; i++)
+        if (!sysmods_note(vm, st->loaded[i].name, st->loaded[i].mod)) return false;
+    return lang_module_set(vm, sys, "modules", d);
+}
+
+/* Note [mod] in sys.modules as [name] (retains it). */
+static bool loaded_add(lang_vm *vm, const char *name, lang_val mod) {
+    struct lang_import_state *st = state(vm);
+    if (!st) return lang_raise(vm, LANG_ERR_MEMORY, "out of memory");
+    if (st->nloaded == st->cap_loaded) {
+        int cap = st->cap_loaded ? st->cap_loaded * 2 : 16;
+        loaded_module *l = realloc(st->loaded, sizeof *l * (size_t)cap);
+        if (!l) return lang_raise(vm, LANG_ERR_MEMORY, "out of memory");
+        st->loaded = l;
+        st->cap_loaded = cap;
+    }
+    st->loaded[st->nloaded].name = strdup(name);
+    if (!st->loaded[st->nloaded].name) return lang_raise(vm, LANG_ERR_MEMORY, "out of memory");
+    st->loaded[st->nloaded].mod = lang_val_retain(mod);
+    st->nloaded++;
+    return sysmods_note(vm, name, mod);
+}
+
+/* Forget [name] (an import that failed), as Python drops it from sys.modules. */
+static void loaded_drop(lang_vm *vm, const char *name) {
+    struct lang_import_state *st = vm->imports;
+    for (int i = 0; st && i < st->nloaded; i++)
+        if (!strcmp(st->loaded[i].name, name)) {
+            lang_val m = st->loaded[i].mod;
+            free(st->loaded[i].name);
+            memmove(&st->loaded[i], &st->loaded[i + 1],
+                    sizeof st->loaded[0] * (size_t)(st->nloaded - i - 1));
+            st->nloaded--;
+            if (MOD(m)->ns) lang_gtab_clear(MOD(m)->ns);
+            lang_val_release(m);
+            if (!sysmods_note(vm, name, lang_none())) lang_vm_clear_error(vm);
+            return;
+        }
+}
+
+/* ------------------------------------------------------------------ the user's modules */
+
+/* `import model` finds model.py (or model.nn, or a package model/ with or
+ * without __init__.py) in the running script's directory, then the
+ * current directory, then each entry of sys.path; a submodule is looked
+ * for in its package's directory. The file runs once, in a namespace of
+ * its own (its globals are the module's attributes), and is cached in
+ * sys.modules before it runs, so circular imports see the partly
+ * initialised module as in Python. */
+
+static bool is_file(const char *p) {
+    struct stat st;
+    return stat(p, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+static bool is_dir(const char *p) {
+    struct stat st;
+    return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static void join_path(char *out, size_t cap, const char *dir, const char *name) {
+    if (!dir || !*dir)
+        snprintf(out, cap, "%s", name);
+    else
+        snprintf(out, cap, "%s%s%s", dir, dir[strlen(dir) - 1] == '/' ? "" : "/", name);
+}
+
+/* Look for [name] in [dir]: *file is the source to run (NULL for a
+ * namespace package), *pkgdir the package's directory (NULL for a plain
+ * module). Both malloc'ed. */
+static bool find_in(const char *dir, const char *name, char **file, char **pkgdir) {
+    char p[4096], q[4200];
+    static const char *const exts[] = {".py", ".nn"};
+    join_path(p, sizeof p, dir, name);
+    if (is_dir(p)) {
+        for (int i = 0; i < 2; i++) {
+            snprintf(q, sizeof q, "%s/__init__%s", p, exts[i]);
+            if (is_file(q)) {
+                *file = strdup(q);
+                *pkgdir = strdup(p);
+                return true;
+            }
+        }
+    }
+    for (int i = 0; i < 2; i++) {
+        char f[4200];
+        snprintf(f, sizeof f, "%s%s", p, exts[i]);
+        if (is_file(f)) {
+            *file = strdup(f);
+            *pkgdir = NULL;
+            return true;
+        }
+    }
+    return false;
+}
+
+static bool find_namespace(const char *dir, const char *name, char **pkgdir) {
+    char p[4096];
+    join_path(p, sizeof p, dir, name);
+    if (!is_dir(p)) return false;
+    *pkgdir = strdup(p);
+    return true;
+}
+
+/* The directories a top-level import searches, as a NULL-terminated
+ * malloc'ed vector of malloc'ed strings. */
+static char **search_dirs(lang_vm *vm) {
+    char **dirs = calloc(66, sizeof *dirs);
+    if (!dirs) return NULL;
+    int n = 0;
+    lang_val sys, argv, path;
+    if (loaded_get(vm, "sys", &sys) || lang_import_module(vm, "sys", &sys)) {
+        if (lang_getattr(vm, sys, "argv", &argv)) {
+            if (lang_is_obj(argv, &lang_list_type) && lang_seq_len(argv) > 0 &&
+                lang_is_str(lang_seq_items(argv)[0])) {
+                const char *a0 = lang_str_cstr(lang_seq_items(argv)[0]);
+                const char *slash = strrchr(a0, '/');
+                if (*a0)
+                    dirs[n++] =
+                        slash ? strndup(a0, (size_t)(slash - a0 + (slash == a0))) : strdup("");
+            }
+            lang_val_release(argv);
+        }
+        dirs[n++] = strdup("");
+        if (lang_getattr(vm, sys, "path", &path)) {
+            if (lang_is_obj(path, &lang_list_type))
+                for (int64_t k = 0; k < lang_seq_len(path) && n < 64; k++)
+                    if (lang_is_str(lang_seq_items(path)[k]))
+                        dirs[n++] = strdup(lang_str_cstr(lang_seq_items(path)[k]));
+            lang_val_release(path);
+        }
+        lang_val_release(sys);
+    }
+    lang_vm_clear_error(vm);
+    if (n == 0) dirs[n++] = strdup("");
+    return dirs;
+}
+
+static void free_dirs(char **dirs) {
+    for (int i = 0; dirs && dirs[i]; i++) free(dirs[i]);
+    free(dirs);
+}
+
+static char *read_source(const char *path, size_t *len) {
+    FILE *fp = fopen(path, "rb");
+    if (!fp) return NULL;
+    lang_buf b;
+    lang_buf_init(&b);
+    char chunk[8192];
+    size_t n;
+    while ((n = fread(chunk, 1, sizeof chunk, fp)) > 0) lang_buf_add(&b, chunk, n);
+    fclose(fp);
+    *len = b.len;
+    if (!b.data) return strdup("");
+    return lang_buf_take(&b);
+}
+
+/* Import the user module [dotted] whose parent package (or NULL) is
+ * [parent]; *found false (no error) when there is no such file. */
+static bool user_import(lang_vm *vm, const char *dotted, lang_val parent, lang_val *out,
+                        bool *found) {
+    *found = false;
+    const char *base = strrchr(dotted, '.');
+    base = base ? base + 1 : dotted;
+    char *file = NULL, *pkgdir = NULL;
+    if (parent.kind != LANG_NONE) {
+        module_obj *pm = MOD(parent);
+        if (!pm->dir) return true;
+        if (!find_in(pm->dir, base, &file, &pkgdir) && !find_namespace(pm->dir, base, &pkgdir))
+            return true;
+    } else {
+        char **dirs = search_dirs(vm);
+        if (!dirs) return lang_raise(vm, LANG_ERR_MEMORY, "out of memory");
+        bool hit = false;
+        for (int i = 0; dirs[i] && !hit; i++) hit = find_in(dirs[i], base, &file, &pkgdir);
+        for (int i = 0; dirs[i] && !hit; i++) hit = find_namespace(dirs[i], base, &pkgdir);
+        free_dirs(dirs);
+        if (!hit) return true;
+    }
+    *found = true;
+    module_obj *m = lang_obj_new(vm, &lang_module_type, sizeof *m);
+    if (!m) {
+        free(file);
+        free(pkgdir);
+        return false;
+    }
+    lang_val mv = lang_obj_val(&m->hdr);
+    m->name = strdup(dotted);
+    m->file = file;
+    m->dir = pkgdir;
+    m->ns = calloc(1, sizeof *m->ns);
+    if (m->file) { /* Python's __file__ is absolute */
+        char *abs = realpath(m->file, NULL);
+        if (abs) {
+            free(m->file);
+            m->file = abs;
+        }
+    }
+    if (!m->name || !m->ns) {
+        lang_val_release(mv);
+        return lang_raise(vm, LANG_ERR_MEMORY, "out of memory");
+    }
+    m->ns->owner = &m->hdr;
+    m->ns->modname = m->name;
+    lang_val sv;
+    bool ok = lang_str_from_cstr(vm, dotted, &sv);
+    if (ok) {
+        ok = lang_gtab_set(vm, m->ns, "__name__", sv);
+        lang_val_release(sv);
+    }
+    if (ok && m->file && lang_str_from_cstr(vm, m->file, &sv)) {
+        ok = lang_gtab_set(vm, m->ns, "__file__", sv);
+        lang_val_release(sv);
+    }
+    if (!ok || !loaded_add(vm, dotted, mv)) {
+        lang_val_release(mv);
+        return false;
+    }
+    /* The parent gets the child as an attribute, as Python binds it. */
+    if (parent.kind != LANG_NONE && !lang_module_set(vm, parent, base, mv)) {
+        loaded_drop(vm, dotted);
+        lang_val_release(mv);
+        return false;
+    }
+    if (m->file) {
+        size_t len;
+        char *src = read_source(m->file, &len);
+        if (!src) {
+            loaded_drop(vm, dotted);
+            lang_val_release(mv);
+            return lang_raise(vm, LANG_ERR_IO, "cannot read %s", m->file);
+        }
+        m->initializing = true;
+        ok = lang_eval_code_in(vm, src, len, m->file, m->ns);
+        m->initializing = false;
+        free(src);
+        if (!ok) {
+            loaded_drop(vm, dotted);
+            lang_val_release(mv);
+            return false;
+        }
+    }
+    *out = mv;
+    return true;
 }
 
 /* Create the module of [d] and fill it from its def. */
@@ -372,25 +705,16 @@ static bool module_create(lang_vm *vm, const lang_module_def *d, lang_val *out) 
             return false;
         }
     }
-    if (st->nloaded == st->cap_loaded) {
-        int cap = st->cap_loaded ? st->cap_loaded * 2 : 16;
-        loaded_module *l = realloc(st->loaded, sizeof *l * (size_t)cap);
-        if (!l) {
-            lang_val_release(mv);
-            return lang_raise(vm, LANG_ERR_MEMORY, "out of memory");
-        }
-        st->loaded = l;
-        st->cap_loaded = cap;
-    }
     /* Registered before init runs, so an init that reaches its own module
      * by name finds it instead of recursing. */
-    st->loaded[st->nloaded].name = strdup(d->name);
-    if (!st->loaded[st->nloaded].name) {
+    if (!loaded_add(vm, d->name, mv)) {
         lang_val_release(mv);
-        return lang_raise(vm, LANG_ERR_MEMORY, "out of memory");
+        return false;
     }
-    st->loaded[st->nloaded].mod = lang_val_retain(mv);
-    st->nloaded++;
+    if (!strcmp(d->name, "sys") && !sysmods_make(vm, mv)) {
+        lang_val_release(mv);
+        return false;
+    }
     if (d->init && !d->init(vm, mv)) {
         lang_val_release(mv);
         return false;
@@ -445,7 +769,35 @@ static bool not_found(lang_vm *vm, const char *dotted) {
 bool lang_import_module(lang_vm *vm, const char *dotted, lang_val *out) {
     if (loaded_get(vm, dotted, out)) return true;
     const lang_module_def *d = find_def(vm, dotted);
-    if (!d) return not_found(vm, dotted);
+    if (!d) {
+        /* The user's own module: its parent package first. */
+        const char *dot = strrchr(dotted, '.');
+        lang_val parent = lang_none();
+        if (dot) {
+            char *pname = strndup(dotted, (size_t)(dot - dotted));
+            if (!pname) return lang_raise(vm, LANG_ERR_MEMORY, "out of memory");
+            bool ok = lang_import_module(vm, pname, &parent);
+            free(pname);
+            if (!ok) return false;
+            if (loaded_get(vm, dotted, out)) {
+                lang_val_release(parent);
+                return true;
+            }
+            if (!MOD(parent)->ns) {
+                lang_val_release(parent);
+                return not_found(vm, dotted);
+            }
+        }
+        bool found;
+        bool ok = user_import(vm, dotted, parent, out, &found);
+        lang_val_release(parent);
+        if (!ok) return false;
+        if (found) return true;
+        if (dot)
+            return lang_raise_named(vm, LANG_ERR_IMPORT, "ModuleNotFoundError",
+                                    "No module named '%s'", dotted);
+        return not_found(vm, dotted);
+    }
     if (d->alias) {
         if (builtin_value(vm, d->alias, out)) return true;
         return lang_raise_named(vm, LANG_ERR_IMPORT, "ModuleNotFoundError",

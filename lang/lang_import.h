@@ -68,6 +68,11 @@ bool lang_import_module(lang_vm *vm, const char *dotted, lang_val *out);
 bool lang_module_set(lang_vm *vm, lang_val module, const char *name, lang_val v);
 /* Whether [v] is a module; its dotted name. */
 bool lang_is_module(lang_val v);
+/* Whether [v] is a user module whose file is still running (an import
+ * cycle reached it). */
+bool lang_module_initializing(lang_val v);
+/* The file a user module was loaded from, or NULL. */
+const char *lang_module_file(lang_val v);
 const char *lang_module_name(lang_val v);
 /* The torch class object (torch.Tensor, torch.Size, torch.dtype) whose
  * instances have type [t]; *found false for other types. */

@@ -13,7 +13,17 @@
 #include "nn_ctx.h"
 /* ------------------------------------------------------------------ iterators */
 
-typedef enum iter_kind { IT_SEQ, IT_STR, IT_RANGE, IT_DICT, IT_ZIP, IT_ENUM, IT_REV } iter_kind;
+typedef enum iter_kind {
+    IT_SEQ,
+    IT_STR,
+    IT_RANGE,
+    IT_DICT,
+    IT_ZIP,
+    IT_ENUM,
+    IT_REV,
+    IT_MAP,    /* src: the function; its: the iterables' iterators */
+    IT_FILTER, /* src: the function or None; its[0]: the iterator */
+} iter_kind;
 
 typedef struct iter_obj {
     lang_obj hdr;
@@ -33,8 +43,14 @@ static void iter_free(lang_obj *o) {
     free(it->its);
 }
 
+static const lang_type map_type, filter_type;
+
 static bool iter_new(lang_vm *vm, iter_kind kind, lang_val src, lang_val *out, iter_obj **itp) {
-    iter_obj *it = lang_obj_new(vm, &lang_iter_type, sizeof *it);
+    iter_obj *it = lang_obj_new(vm,
+                                kind == IT_MAP      ? &map_type
+                                : kind == IT_FILTER ? &filter_type
+                                                    : &lang_iter_type,
+                                sizeof *it);
     if (!it) return false;
     it->kind = kind;
     it->src = lang_val_retain(src);
@@ -87,6 +103,34 @@ bool lang_zip_new(lang_vm *vm, int n, const lang_val *iters, lang_val *out) {
         it->n = i + 1;
     }
     return true;
+}
+
+/* map(fn, *iterables) and filter(fn, iterable): lazy, as Python's. */
+static bool fn_iter_new(lang_vm *vm, iter_kind kind, lang_val fn, int n, const lang_val *iterables,
+                        lang_val *out) {
+    iter_obj *it;
+    if (!iter_new(vm, kind, fn, out, &it)) return false;
+    it->its = calloc((size_t)(n ? n : 1), sizeof(lang_val));
+    if (!it->its) {
+        lang_val_release(*out);
+        return lang_raise(vm, LANG_ERR_MEMORY, "out of memory");
+    }
+    for (int i = 0; i < n; i++) {
+        if (!lang_iter(vm, iterables[i], &it->its[i])) {
+            lang_val_release(*out);
+            return false;
+        }
+        it->n = i + 1;
+    }
+    return true;
+}
+
+bool lang_map_new(lang_vm *vm, lang_val fn, int n, const lang_val *iterables, lang_val *out) {
+    return fn_iter_new(vm, IT_MAP, fn, n, iterables, out);
+}
+
+bool lang_filter_new(lang_vm *vm, lang_val fn, lang_val iterable, lang_val *out) {
+    return fn_iter_new(vm, IT_FILTER, fn, 1, &iterable, out);
 }
 
 bool lang_enumerate_new(lang_vm *vm, lang_val iterable, int64_t start, lang_val *out) {
@@ -184,6 +228,53 @@ static bool iter_next(lang_vm *vm, lang_obj *o, lang_val *out, bool *done) {
         *out = tup;
         return true;
     }
+    case IT_MAP: {
+        if (it->n == 0) break;
+        lang_val args[8], *argv = it->n <= 8 ? args : malloc(sizeof *argv * (size_t)it->n);
+        if (!argv) return lang_raise(vm, LANG_ERR_MEMORY, "out of memory");
+        int got = 0;
+        bool ok = true, d = false;
+        while (got < it->n && (ok = lang_next(vm, it->its[got], &argv[got], &d)) && !d) got++;
+        if (ok && !d) {
+            lang_args ca = {it->n, argv, 0, NULL, NULL};
+            ok = lang_call(vm, it->src, &ca, out);
+        }
+        for (int i = 0; i < got; i++) lang_val_release(argv[i]);
+        if (argv != args) free(argv);
+        if (ok && d) *done = true;
+        return ok;
+    }
+    case IT_FILTER:
+        for (;;) {
+            lang_val item, r;
+            bool d, keep;
+            if (!lang_next(vm, it->its[0], &item, &d)) return false;
+            if (d) {
+                *done = true;
+                return true;
+            }
+            bool ok = true;
+            if (it->src.kind == LANG_NONE) {
+                r = lang_val_retain(item);
+            } else {
+                lang_args ca = {1, &item, 0, NULL, NULL};
+                ok = lang_call(vm, it->src, &ca, &r);
+            }
+            if (ok) {
+                ok = lang_truth(vm, r, &keep);
+                lang_val_release(r);
+            }
+            if (!ok) {
+                lang_val_release(item);
+                return false;
+            }
+            if (keep) {
+                *out = item;
+                return true;
+            }
+            lang_val_release(item);
+            if (lang_vm_interrupted(vm)) return false;
+        }
     case IT_ENUM: {
         lang_val item;
         bool d;
@@ -217,13 +308,29 @@ static bool iter_iter(lang_vm *vm, lang_obj *o, lang_val *out) {
 static bool iter_repr(lang_vm *vm, lang_obj *o, lang_buf *out) {
     static const char *const names[] = {"list_iterator", "str_iterator", "range_iterator",
                                         "dict_iterator", "zip",          "enumerate",
-                                        "reversed"};
+                                        "reversed",      "map",          "filter"};
     lang_buf_printf(out, "<%s object at %p>", names[((iter_obj *)o)->kind], (void *)o);
     return true;
 }
 
 const lang_type lang_iter_type = {
     .name = "iterator",
+    .free = iter_free,
+    .repr = iter_repr,
+    .iter = iter_iter,
+    .next = iter_next,
+};
+
+/* map and filter objects are iterators whose type has Python's name. */
+static const lang_type map_type = {
+    .name = "map",
+    .free = iter_free,
+    .repr = iter_repr,
+    .iter = iter_iter,
+    .next = iter_next,
+};
+static const lang_type filter_type = {
+    .name = "filter",
     .free = iter_free,
     .repr = iter_repr,
     .iter = iter_iter,

@@ -541,8 +541,19 @@ static bool module_forward(lang_vm *vm, module_obj *mo, const char *name, const 
     return ok;
 }
 
+static bool module_call_plain(lang_vm *vm, lang_val m, const lang_args *a, lang_val *out) {
+    return module_forward(vm, (module_obj *)m.u.o, root_name(vm, m), a, out);
+}
+
 static bool module_call(lang_vm *vm, lang_obj *o, const lang_args *a, lang_val *out) {
-    return module_forward(vm, (module_obj *)o, root_name(vm, lang_obj_val(o)), a, out);
+    return lang_module_call_hooked(vm, lang_obj_val(o), a, module_call_plain, out);
+}
+
+static bool m_register_full_backward_hook(lang_vm *vm, lang_val self, const lang_args *a,
+                                          lang_val *out) {
+    lang_val fn, prepend;
+    return lang_parse_args(vm, a, "register_full_backward_hook", "hook|prepend", &fn, &prepend) &&
+           lang_module_register_backward_hook(vm, self, fn, out);
 }
 
 static bool is_container(const nn_module *m) {
@@ -1240,6 +1251,12 @@ static const lang_method module_methods[] = {
       "shape and dtype is checked first: on any mismatch nothing is changed and the error names "
       "the key. With strict=False missing and unexpected keys are skipped and returned.",
       "model.load_state_dict(load('model.safetensors'))"}},
+    {"register_full_backward_hook",
+     m_register_full_backward_hook,
+     {"Module.register_full_backward_hook", "register_full_backward_hook(hook)",
+      "Call hook(module, grad_input, grad_output) when the gradients of the module's inputs are "
+      "computed; a returned tuple replaces grad_input. Returns a handle with remove().",
+      "h = lin.register_full_backward_hook(lambda m, gi, go: print(go[0].shape))"}},
     {"append",
      m_append,
      {"Module.append", "append(module)",

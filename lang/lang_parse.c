@@ -253,6 +253,7 @@ static lang_expr *name_expr(parser *p, lang_name *nm, lang_span sp) {
 /* ---- expressions ---- */
 
 static lang_expr *expr(parser *p);
+static lang_expr *expr_list(parser *p, bool star);
 static lang_expr *or_test(parser *p);
 static lang_expr *bitor_expr(parser *p);
 static lang_expr *fstring_body(parser *p, const char *body, size_t n, lang_pos pos, bool raw,
@@ -553,7 +554,24 @@ static lang_expr *atom(parser *p) {
     case LANG_TOK_LPAREN: return paren_atom(p);
     case LANG_TOK_LBRACKET: return list_atom(p);
     case LANG_TOK_LBRACE: return dict_atom(p);
-    case LANG_TOK_YIELD:
+    case LANG_TOK_YIELD: {
+        /* `yield`, `yield a, b`, `yield from it`: the lowest precedence, so
+         * it takes everything up to the end of the statement or bracket. */
+        next(p);
+        bool from = accept(p, LANG_TOK_FROM);
+        lang_expr *v = NULL;
+        lang_tok k = p->tok.kind;
+        if (from) {
+            if (!(v = expr(p))) return NULL;
+        } else if (k != LANG_TOK_NEWLINE && k != LANG_TOK_EOF && k != LANG_TOK_SEMI &&
+                   k != LANG_TOK_RPAREN && k != LANG_TOK_RBRACKET && k != LANG_TOK_RBRACE &&
+                   k != LANG_TOK_ASSIGN && k != LANG_TOK_COLON && k != LANG_TOK_COMMA) {
+            if (!(v = expr_list(p, true))) return NULL;
+        }
+        e = new_expr(p, from ? LANG_EX_YIELD_FROM : LANG_EX_YIELD, start);
+        if (e) e->u.unary.operand = v;
+        return e;
+    }
     case LANG_TOK_AWAIT:
         error_tok(p, "%s is not supported in nndb", lang_tok_describe(p->tok.kind));
         return NULL;
@@ -2127,6 +2145,7 @@ static bool block(parser *p, lang_block *b, const char *what, lang_pos header) {
 typedef struct unit {
     struct unit *outer;
     lang_scope *scope;
+    lang_func *func; /* the def or lambda, NULL for a module */
     bool is_func;
     bool is_class; /* a class body: invisible to the code nested in it */
     vec locals;    /* lang_name* with slot == index + 0 (params first) */
@@ -2311,6 +2330,7 @@ static void resolve_func(parser *p, unit *outer, lang_func *f) {
     unit u = {0};
     u.outer = outer;
     u.scope = &f->scope;
+    u.func = f;
     u.is_func = true;
     u.is_class = f->is_class;
     for (int k = 0; k < f->nparams; k++)
@@ -2386,6 +2406,14 @@ static void resolve_expr(parser *p, unit *u, lang_expr *e) {
     case LANG_EX_UNARY:
     case LANG_EX_NOT:
     case LANG_EX_STARRED: resolve_expr(p, u, e->u.unary.operand); break;
+    case LANG_EX_YIELD:
+    case LANG_EX_YIELD_FROM:
+        if (!u->func || u->is_class)
+            add_error(p, e->span, false, "'yield' outside function");
+        else
+            u->func->is_generator = true;
+        resolve_expr(p, u, e->u.unary.operand);
+        break;
     case LANG_EX_BINARY:
     case LANG_EX_AND:
     case LANG_EX_OR:

@@ -236,7 +236,7 @@ static void take_error(lang_vm *vm, lang_error_info *info) {
     }
     info->evalue = xstrdup(vm->msg.data ? vm->msg.data : "");
     int n = vm->n_tb;
-    info->traceback = calloc((size_t)(n ? n : 1), sizeof(char *));
+    info->traceback = calloc((size_t)(n + 1), sizeof(char *));
     info->n_traceback = 0;
     if (!info->traceback) {
         lang_vm_clear_error(vm);
@@ -248,6 +248,10 @@ static void take_error(lang_vm *vm, lang_error_info *info) {
         lang_vm_clear_error(vm);
         return;
     }
+    /* A syntax error in an imported file comes with the frames of the
+     * import: the front ends add Python's header only to runtime errors. */
+    if (info->cls == LANG_ERR_SYNTAX && n > 0)
+        info->traceback[info->n_traceback++] = xstrdup("Traceback (most recent call last):");
     /* Outermost first; a run of the same line (deep recursion) collapses
      * into one entry and a count, as Python does. */
     for (int i = n - 1; i >= 0; i--) {
@@ -259,7 +263,10 @@ static void take_error(lang_vm *vm, lang_error_info *info) {
             same++;
         lang_buf b;
         lang_buf_init(&b);
-        lang_buf_printf(&b, "  File \"%s\", line %d, in %s\n", e->file, e->line, e->func);
+        if (e->func && *e->func)
+            lang_buf_printf(&b, "  File \"%s\", line %d, in %s\n", e->file, e->line, e->func);
+        else /* a syntax error in an imported file */
+            lang_buf_printf(&b, "  File \"%s\", line %d\n", e->file, e->line);
         if (e->source_line) lang_buf_puts(&b, e->source_line);
         if (same > 2) {
             lang_buf_printf(&b, "  [Previous line repeated %d more times]\n", same);

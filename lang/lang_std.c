@@ -2010,61 +2010,17 @@ const lang_module_def *const lang_std_modules[] = {
 
 /* ------------------------------------------------------------------ iteration builtins */
 
-/* map and filter give lists (Python's are lazy; list(map(...)), for loops
- * and sum() see the same items). */
+/* map and filter are lazy iterators, as Python's (lang_iter.c). */
 static bool b_map(lang_vm *vm, const lang_args *a, lang_val *out) {
+    if (a->nkw) return lang_raise(vm, LANG_ERR_TYPE, "map() takes no keyword arguments");
     if (a->n < 2) return lang_raise(vm, LANG_ERR_TYPE, "map() must have at least two arguments.");
-    int n = a->n - 1;
-    lang_val lists[8];
-    if (n > 8) return lang_raise(vm, LANG_ERR_TYPE, "map() takes at most 8 iterables here");
-    for (int k = 0; k < n; k++)
-        if (!lang_list_from_iter(vm, a->pos[k + 1], &lists[k])) {
-            for (int j = 0; j < k; j++) lang_val_release(lists[j]);
-            return false;
-        }
-    int64_t len = INT64_MAX;
-    for (int k = 0; k < n; k++)
-        if (lang_seq_len(lists[k]) < len) len = lang_seq_len(lists[k]);
-    bool ok = lang_list_new(vm, 0, out);
-    for (int64_t i = 0; ok && i < len; i++) {
-        lang_val args[8], r;
-        for (int k = 0; k < n; k++) args[k] = lang_seq_items(lists[k])[i];
-        lang_args ca = {n, args, 0, NULL, NULL};
-        ok = lang_call(vm, a->pos[0], &ca, &r);
-        if (ok) {
-            ok = lang_list_append(vm, *out, r);
-            lang_val_release(r);
-        }
-        if (!ok) lang_val_release(*out);
-    }
-    for (int k = 0; k < n; k++) lang_val_release(lists[k]);
-    return ok;
+    return lang_map_new(vm, a->pos[0], a->n - 1, a->pos + 1, out);
 }
 
 static bool b_filter(lang_vm *vm, const lang_args *a, lang_val *out) {
-    lang_val fn, it, items;
-    if (!lang_parse_args(vm, a, "filter", "function,iterable", &fn, &it) ||
-        !lang_list_from_iter(vm, it, &items))
-        return false;
-    bool ok = lang_list_new(vm, 0, out);
-    for (int64_t i = 0; ok && i < lang_seq_len(items); i++) {
-        lang_val x = lang_seq_items(items)[i], r = x;
-        bool keep;
-        if (fn.kind != LANG_NONE) {
-            lang_args ca = {1, &x, 0, NULL, NULL};
-            ok = lang_call(vm, fn, &ca, &r);
-        } else {
-            r = lang_val_retain(x);
-        }
-        if (ok) {
-            ok = lang_truth(vm, r, &keep);
-            lang_val_release(r);
-        }
-        if (ok && keep) ok = lang_list_append(vm, *out, x);
-        if (!ok) lang_val_release(*out);
-    }
-    lang_val_release(items);
-    return ok;
+    lang_val fn, it;
+    if (!lang_parse_args(vm, a, "filter", "function,iterable", &fn, &it)) return false;
+    return lang_filter_new(vm, fn, it, out);
 }
 
 static bool b_iter(lang_vm *vm, const lang_args *a, lang_val *out) {
@@ -2136,11 +2092,13 @@ static bool b_hash(lang_vm *vm, const lang_args *a, lang_val *out) {
 const lang_builtin_def lang_std_builtins[] = {
     {"map",
      b_map,
-     {"map", "map(function, iterable, ...)", "function applied to each item (a list here).",
+     {"map", "map(function, iterable, ...)",
+      "function applied to each item, lazily (an iterator, as Python's).",
       "list(map(str, [1, 2]))"}},
     {"filter",
      b_filter,
-     {"filter", "filter(function, iterable)", "The items for which function is true (a list).",
+     {"filter", "filter(function, iterable)",
+      "The items for which function is true, lazily (an iterator).",
       "list(filter(None, [0, 1, 2]))"}},
     {"iter", b_iter, {"iter", "iter(object)", "An iterator over object.", "next(iter([1, 2]))"}},
     {"next",

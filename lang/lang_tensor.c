@@ -9,6 +9,7 @@
 #include "lang_tensor.h"
 #include "lang_debug.h"
 #include "lang_tensor_ops.h"
+#include "lang_usermod.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -2493,6 +2494,12 @@ static bool m_retain_grad(lang_vm *vm, lang_val self, const lang_args *a, lang_v
     return true;
 }
 
+static bool m_register_hook(lang_vm *vm, lang_val self, const lang_args *a, lang_val *out) {
+    lang_val fn;
+    return lang_parse_args(vm, a, "register_hook", "hook", &fn) &&
+           lang_tensor_register_hook(vm, self, fn, out);
+}
+
 static bool m_backward(lang_vm *vm, lang_val self, const lang_args *a, lang_val *out) {
     lang_val g = lang_none(), rg = lang_none(), cg = lang_bool(false), inputs = lang_none();
     bool retain = false, create;
@@ -3806,6 +3813,12 @@ static const lang_method tensor_methods[] = {
      m_retain_grad,
      {"Tensor.retain_grad", "retain_grad()", "Keep this non-leaf tensor's .grad after backward().",
       "h.retain_grad()"}},
+    {"register_hook",
+     m_register_hook,
+     {"Tensor.register_hook", "register_hook(hook)",
+      "Call hook(grad) with the gradient flowing into this tensor during backward; a returned "
+      "tensor replaces it. Returns a handle with remove().",
+      "h = w.register_hook(lambda g: g * 2)"}},
     {"backward",
      m_backward,
      {"Tensor.backward", "backward(gradient=None, retain_graph=False)",

@@ -15,6 +15,8 @@
 #include "lang_usermod.h"
 #include "lang_value_impl.h"
 #include "nn_ctx.h"
+#include "nn_graph.h"
+#include "nn_ops.h"
 
 /* ------------------------------------------------------------------ state */
 
@@ -23,6 +25,7 @@ typedef struct modstate {
     lang_ns nonpersistent;            /* buffer names left out of state_dict */
     bool training;
     lang_val pre_hooks, hooks; /* lists of (id, fn) tuples, or None */
+    lang_val bw_hooks;         /* register_full_backward_hook's, the same way */
 } modstate;
 
 static void state_free(void *p) {
@@ -33,6 +36,7 @@ static void state_free(void *p) {
     lang_ns_clear(&st->nonpersistent);
     lang_val_release(st->pre_hooks);
     lang_val_release(st->hooks);
+    lang_val_release(st->bw_hooks);
     free(st);
 }
 
@@ -46,7 +50,7 @@ bool lang_usermod_init(lang_vm *vm, lang_val self) {
     modstate *st = calloc(1, sizeof *st);
     if (!st) return lang_raise(vm, LANG_ERR_MEMORY, "out of memory");
     st->training = true;
-    st->pre_hooks = st->hooks = lang_none();
+    st->pre_hooks = st->hooks = st->bw_hooks = lang_none();
     lang_instance *i = lang_instance_of_val(self);
     i->state = st;
     i->state_free = state_free;
@@ -727,13 +731,19 @@ static bool f_handle_remove(lang_vm *vm, const lang_args *a, lang_val *out);
 static const lang_help handle_remove_help = {"RemovableHandle.remove", "remove()",
                                              "Remove the hook.", ""};
 
+static bool hook_into(lang_vm *vm, lang_val *list, lang_val fn, lang_val *out);
+
 static bool add_hook(lang_vm *vm, const lang_args *a, const char *fname, bool pre, lang_val *out) {
     modstate *st;
     lang_val fn, prepend = lang_bool(false), with_kwargs = lang_bool(false);
     if (!self_arg(vm, a, fname, &st) ||
         !parse_rest(vm, a, fname, "hook|prepend,with_kwargs", &fn, &prepend, &with_kwargs))
         return false;
-    lang_val *list = pre ? &st->pre_hooks : &st->hooks;
+    return hook_into(vm, pre ? &st->pre_hooks : &st->hooks, fn, out);
+}
+
+/* Add (id, fn) to the hook list *list (made when None); *out the handle. */
+static bool hook_into(lang_vm *vm, lang_val *list, lang_val fn, lang_val *out) {
     if (list->kind == LANG_NONE && !lang_list_new(vm, 0, list)) return false;
     int64_t id = next_hook_id++;
     lang_val items[2] = {lang_int(id), fn}, entry;
@@ -814,6 +824,348 @@ static bool convert_floats(lang_vm *vm, const lang_args *a, nn_dtype dt, lang_va
     return ok;
 }
 
+/* ------------------------------------------------------------------ backward hooks */
+
+/* Tensor.register_hook(fn): the engine's gradient hook (nn_grad_hook_add)
+ * calls fn(grad); a returned tensor replaces the gradient. */
+typedef struct tensor_hook {
+    lang_vm *vm;
+    lang_val fn;
+} tensor_hook;
+
+static void tensor_hook_drop(void *u) {
+    tensor_hook *h = u;
+    lang_val_release(h->fn);
+    free(h);
+}
+
+/* Fail the backward pass with the language error as the engine's message. */
+static nn_status hook_fail(lang_vm *vm, nn_ctx *ctx, nn_status *st, const char *what) {
+    char msg[512];
+    snprintf(msg, sizeof msg, "in %s: %s: %s", what, vm->ename ? vm->ename : lang_err_name(vm->err),
+             vm->msg.data ? vm->msg.data : "");
+    lang_vm_clear_error(vm);
+    return *st = nn_error_set(&ctx->err, NN_ERR_VALUE, "%s", msg);
+}
+
+/* The hook's result: None keeps the gradient, a tensor replaces it. */
+static nn_tensor *hook_result(lang_vm *vm, nn_ctx *ctx, lang_val r, nn_status *st,
+                              const char *what) {
+    if (r.kind == LANG_NONE) return NULL;
+    nn_tensor *t = lang_tensor_of(r);
+    if (!t) {
+        lang_raise(vm, LANG_ERR_TYPE, "a hook returned %s where a Tensor or None belongs",
+                   lang_type_name(r));
+        lang_val_release(r);
+        hook_fail(vm, ctx, st, what);
+        return NULL;
+    }
+    nn_tensor_retain(t);
+    lang_val_release(r);
+    return t;
+}
+
+static nn_tensor *tensor_hook_call(nn_ctx *ctx, nn_tensor *grad, void *u, nn_status *st) {
+    tensor_hook *h = u;
+    lang_vm *vm = h->vm;
+    lang_val g, r;
+    if (!lang_tensor_new(vm, nn_tensor_retain(grad), &g)) {
+        hook_fail(vm, ctx, st, "a tensor hook");
+        return NULL;
+    }
+    lang_args a = {1, &g, 0, NULL, NULL};
+    bool ok = lang_call(vm, h->fn, &a, &r);
+    lang_val_release(g);
+    if (!ok) {
+        hook_fail(vm, ctx, st, "a tensor hook");
+        return NULL;
+    }
+    return hook_result(vm, ctx, r, st, "a tensor hook");
+}
+
+static bool f_grad_handle_remove(lang_vm *vm, const lang_args *a, lang_val *out) {
+    nn_grad_hook_remove(lang_vm_ctx(vm), (int)a->pos[0].u.i);
+    *out = lang_none();
+    return true;
+}
+static const lang_help grad_handle_remove_help = {"RemovableHandle.remove", "remove()",
+                                                  "Remove the hook.", ""};
+
+bool lang_tensor_register_hook(lang_vm *vm, lang_val self, lang_val fn, lang_val *out) {
+    nn_tensor *t = lang_tensor_of(self);
+    if (!t) return lang_raise(vm, LANG_ERR_TYPE, "register_hook() needs a Tensor");
+    if (fn.kind != LANG_OBJ || !fn.u.o->type->call)
+        return lang_raise(vm, LANG_ERR_TYPE, "register_hook(): the hook must be callable, not %s",
+                          lang_type_name(fn));
+    tensor_hook *h = malloc(sizeof *h);
+    if (!h) return lang_raise(vm, LANG_ERR_MEMORY, "out of memory");
+    h->vm = vm;
+    h->fn = lang_val_retain(fn);
+    int id = nn_grad_hook_add(lang_vm_ctx(vm), t, tensor_hook_call, h, tensor_hook_drop);
+    if (!id) {
+        tensor_hook_drop(h);
+        return lang_raise_engine(vm);
+    }
+    lang_val rec, f, bound;
+    if (!lang_record_new(vm, "RemovableHandle", &rec)) return false;
+    if (!lang_builtin_new(vm, f_grad_handle_remove, &grad_handle_remove_help, &f)) {
+        lang_val_release(rec);
+        return false;
+    }
+    bool ok = lang_method_new(vm, lang_int(id), f, &bound);
+    lang_val_release(f);
+    if (ok) {
+        ok = lang_record_set(vm, rec, "remove", bound) &&
+             lang_record_set(vm, rec, "id", lang_int(id));
+        lang_val_release(bound);
+    }
+    if (!ok) {
+        lang_val_release(rec);
+        return false;
+    }
+    *out = rec;
+    return true;
+}
+
+/* register_full_backward_hook(hook): hook(module, grad_input, grad_output)
+ * as PyTorch calls it. Each call of a hooked module passes its tensor
+ * inputs through an identity view (PyTorch's BackwardHookFunction) and
+ * puts gradient hooks on those views and on the output. Backward runs
+ * nodes in decreasing creation order, so when the last-made input view's
+ * hook runs, every input's gradient is complete: the hook gets them all
+ * (None for inputs that need no gradient) and may replace them by
+ * returning a tuple. A module none of whose inputs need a gradient gets
+ * its call when the output's gradient arrives, with grad_input all None. */
+#define BW_MAX_INPUTS 16
+
+typedef struct bw_call {
+    int refs; /* the creator and each engine hook */
+    lang_vm *vm;
+    lang_val module, hooks; /* a copy of the hook list */
+    int n_in;
+    nn_node *in_node[BW_MAX_INPUTS]; /* retained, or NULL */
+    int last;                        /* the input whose view was made last, or -1 */
+    nn_tensor *grad_out;
+} bw_call;
+
+static void bw_unref(void *u) {
+    bw_call *b = u;
+    if (--b->refs > 0) return;
+    lang_val_release(b->module);
+    lang_val_release(b->hooks);
+    for (int i = 0; i < b->n_in; i++)
+        if (b->in_node[i]) nn_node_release(b->in_node[i]);
+    nn_tensor_release(b->grad_out);
+    free(b);
+}
+
+/* Call the hooks; [mine] is the gradient of input b->last, which a
+ * replacement returns instead of writing into its node. */
+static nn_tensor *bw_fire(nn_ctx *ctx, bw_call *b, nn_tensor *mine, nn_status *st) {
+    lang_vm *vm = b->vm;
+    lang_val gin, gout, items[BW_MAX_INPUTS];
+    nn_tensor *result = NULL;
+    bool ok = true;
+    int made = 0;
+    for (; ok && made < b->n_in; made++) {
+        nn_tensor *g = made == b->last ? mine : b->in_node[made] ? b->in_node[made]->grad : NULL;
+        items[made] = lang_none();
+        if (g) ok = lang_tensor_new(vm, nn_tensor_retain(g), &items[made]);
+    }
+    if (!ok) made--;
+    ok = ok && lang_tuple_pack(vm, made, items, &gin);
+    for (int i = 0; i < made; i++) lang_val_release(items[i]);
+    if (!ok) {
+        hook_fail(vm, ctx, st, "a backward hook");
+        return NULL;
+    }
+    lang_val go = lang_none();
+    ok = !b->grad_out || lang_tensor_new(vm, nn_tensor_retain(b->grad_out), &go);
+    ok = ok && lang_tuple_pack(vm, 1, &go, &gout);
+    lang_val_release(go);
+    for (int64_t k = 0; ok && k < lang_seq_len(b->hooks); k++) {
+        lang_val fn = lang_seq_items(lang_seq_items(b->hooks)[k])[1], r;
+        lang_val args[3] = {b->module, gin, gout};
+        lang_args a = {3, args, 0, NULL, NULL};
+        if (!(ok = lang_call(vm, fn, &a, &r))) break;
+        if (r.kind == LANG_NONE) continue;
+        if (!lang_is_obj(r, &lang_tuple_type) || lang_seq_len(r) != b->n_in) {
+            lang_val_release(r);
+            ok = lang_raise(vm, LANG_ERR_RUNTIME,
+                            "backward hook returned an invalid number of grad_input, got %lld, "
+                            "but expected %d",
+                            (long long)(lang_is_obj(r, &lang_tuple_type) ? lang_seq_len(r) : 1),
+                            b->n_in);
+            break;
+        }
+        lang_val_release(gin);
+        gin = r;
+    }
+    if (ok) {
+        /* The (possibly replaced) gradients go on to the inputs. */
+        for (int i = 0; ok && i < b->n_in; i++) {
+            lang_val gi = lang_seq_items(gin)[i];
+            nn_tensor *t = lang_tensor_of(gi);
+            if (gi.kind != LANG_NONE && !t) {
+                ok = lang_raise(vm, LANG_ERR_TYPE, "a backward hook returned %s in grad_input",
+                                lang_type_name(gi));
+                break;
+            }
+            if (i == b->last) {
+                if (t && t != mine) result = nn_tensor_retain(t);
+            } else if (b->in_node[i] && t && t != b->in_node[i]->grad) {
+                nn_tensor_release(b->in_node[i]->grad);
+                b->in_node[i]->grad = nn_tensor_retain(t);
+            }
+        }
+    }
+    lang_val_release(gin);
+    lang_val_release(gout);
+    if (!ok) {
+        nn_tensor_release(result);
+        hook_fail(vm, ctx, st, "a backward hook");
+        return NULL;
+    }
+    return result;
+}
+
+static nn_tensor *bw_in_hook(nn_ctx *ctx, nn_tensor *grad, void *u, nn_status *st) {
+    return bw_fire(ctx, u, grad, st);
+}
+
+static nn_tensor *bw_out_hook(nn_ctx *ctx, nn_tensor *grad, void *u, nn_status *st) {
+    bw_call *b = u;
+    nn_tensor_release(b->grad_out);
+    b->grad_out = nn_tensor_retain(grad);
+    if (b->last < 0) {
+        nn_tensor *r = bw_fire(ctx, b, NULL, st);
+        nn_tensor_release(r);
+    }
+    return NULL;
+}
+
+/* Before the module runs: wrap args[0..n) (tensors needing a gradient)
+ * in identity views, replacing them; *out the call's record, or NULL when
+ * there is nothing to hook. */
+static bool bw_begin(lang_vm *vm, lang_val module, lang_val hooks, int n, lang_val *args,
+                     bw_call **out) {
+    *out = NULL;
+    if (hooks.kind == LANG_NONE || lang_seq_len(hooks) == 0 || !lang_vm_ctx(vm)->grad_enabled)
+        return true;
+    if (n > BW_MAX_INPUTS)
+        return lang_raise(vm, LANG_ERR_RUNTIME, "backward hooks take at most %d inputs here",
+                          BW_MAX_INPUTS);
+    bw_call *b = calloc(1, sizeof *b);
+    if (!b) return lang_raise(vm, LANG_ERR_MEMORY, "out of memory");
+    b->refs = 1;
+    b->vm = vm;
+    b->module = lang_val_retain(module);
+    b->last = -1;
+    b->n_in = n;
+    if (!lang_list_from_iter(vm, hooks, &b->hooks)) {
+        b->hooks = lang_none();
+        bw_unref(b);
+        return false;
+    }
+    nn_ctx *ctx = lang_vm_ctx(vm);
+    for (int i = 0; i < n; i++) {
+        nn_tensor *t = lang_tensor_of(args[i]);
+        if (!t || !t->requires_grad) continue;
+        nn_tensor *v = nn_reshape(ctx, t, t->ndim, t->shape);
+        lang_val vv;
+        if (!v || !v->grad_fn || !lang_tensor_new(vm, v, &vv)) {
+            if (v && !v->grad_fn) nn_tensor_release(v);
+            bw_unref(b);
+            return v ? lang_raise(vm, LANG_ERR_RUNTIME, "backward hook: no graph")
+                     : lang_raise_engine(vm);
+        }
+        b->in_node[i] = v->grad_fn;
+        nn_node_retain(v->grad_fn);
+        b->last = i;
+        lang_val_release(args[i]);
+        args[i] = vv;
+    }
+    if (b->last >= 0) {
+        b->refs++;
+        nn_tensor *v = lang_tensor_of(args[b->last]);
+        if (!nn_grad_hook_add(ctx, v, bw_in_hook, b, bw_unref)) {
+            b->refs--;
+            bw_unref(b);
+            return lang_raise_engine(vm);
+        }
+    }
+    *out = b;
+    return true;
+}
+
+/* After the module ran: hook its output; drops the creator's reference. */
+static bool bw_end(lang_vm *vm, bw_call *b, lang_val output) {
+    if (!b) return true;
+    nn_tensor *t = lang_tensor_of(output);
+    bool ok = true;
+    if (t && t->requires_grad) {
+        b->refs++;
+        if (!nn_grad_hook_add(lang_vm_ctx(vm), t, bw_out_hook, b, bw_unref)) {
+            b->refs--;
+            ok = lang_raise_engine(vm);
+        }
+    }
+    bw_unref(b);
+    return ok;
+}
+
+/* Builtin modules (nn.Linear, ...) keep their backward hooks here. */
+typedef struct bw_entry {
+    lang_obj *module; /* retained */
+    lang_val hooks;
+} bw_entry;
+
+static struct lang_usermod_state *ustate(lang_vm *vm);
+static lang_val *builtin_bw_hooks(lang_vm *vm, lang_val module, bool create);
+
+static bool f_register_full_backward_hook(lang_vm *vm, const lang_args *a, lang_val *out) {
+    modstate *st;
+    lang_val fn, prepend = lang_bool(false);
+    if (!self_arg(vm, a, "register_full_backward_hook", &st) ||
+        !parse_rest(vm, a, "register_full_backward_hook", "hook|prepend", &fn, &prepend, NULL))
+        return false;
+    return hook_into(vm, &st->bw_hooks, fn, out);
+}
+
+bool lang_module_register_backward_hook(lang_vm *vm, lang_val module, lang_val fn, lang_val *out) {
+    lang_val *list = builtin_bw_hooks(vm, module, true);
+    if (!list) return false;
+    return hook_into(vm, list, fn, out);
+}
+
+bool lang_module_call_hooked(lang_vm *vm, lang_val module, const lang_args *a,
+                             bool (*call)(lang_vm *vm, lang_val module, const lang_args *a,
+                                          lang_val *out),
+                             lang_val *out) {
+    lang_val *list = builtin_bw_hooks(vm, module, false);
+    if (!list || list->kind == LANG_NONE || lang_seq_len(*list) == 0)
+        return call(vm, module, a, out);
+    lang_val args[BW_MAX_INPUTS];
+    if (a->n > BW_MAX_INPUTS)
+        return lang_raise(vm, LANG_ERR_RUNTIME, "backward hooks take at most %d inputs here",
+                          BW_MAX_INPUTS);
+    for (int i = 0; i < a->n; i++) args[i] = lang_val_retain(a->pos[i]);
+    bw_call *b;
+    bool ok = bw_begin(vm, module, *list, a->n, args, &b);
+    if (ok) {
+        lang_args ca = {a->n, args, a->nkw, a->kwnames, a->kw};
+        ok = call(vm, module, &ca, out);
+        if (!ok) {
+            if (b) bw_unref(b);
+        } else if (!bw_end(vm, b, *out)) {
+            lang_val_release(*out);
+            ok = false;
+        }
+    }
+    for (int i = 0; i < a->n; i++) lang_val_release(args[i]);
+    return ok;
+}
+
 /* to(device) / cpu() / cuda(): nndb runs on the CPU; the module is returned
  * unchanged. to(dtype) converts the float parameters and buffers. */
 static bool f_to(lang_vm *vm, const lang_args *a, lang_val *out) {
@@ -879,7 +1231,51 @@ struct lang_usermod_state {
     running stack[256];
     int n;
     char buf[NN_MODULE_PATH_MAX * 2];
+    bw_entry *bw; /* builtin modules' backward hooks */
+    int nbw, capbw;
 };
+
+static struct lang_usermod_state *ustate(lang_vm *vm) {
+    if (!vm->usermod) vm->usermod = calloc(1, sizeof *vm->usermod);
+    return vm->usermod;
+}
+
+static lang_val *builtin_bw_hooks(lang_vm *vm, lang_val module, bool create) {
+    struct lang_usermod_state *us = create ? ustate(vm) : vm->usermod;
+    if (!us) {
+        if (create) lang_raise(vm, LANG_ERR_MEMORY, "out of memory");
+        return NULL;
+    }
+    for (int i = 0; i < us->nbw; i++)
+        if (us->bw[i].module == module.u.o) return &us->bw[i].hooks;
+    if (!create) return NULL;
+    if (us->nbw == us->capbw) {
+        int cap = us->capbw ? us->capbw * 2 : 8;
+        bw_entry *e = realloc(us->bw, sizeof *e * (size_t)cap);
+        if (!e) {
+            lang_raise(vm, LANG_ERR_MEMORY, "out of memory");
+            return NULL;
+        }
+        us->bw = e;
+        us->capbw = cap;
+    }
+    bw_entry *e = &us->bw[us->nbw++];
+    e->module = lang_val_retain(module).u.o;
+    e->hooks = lang_none();
+    return &e->hooks;
+}
+
+void lang_usermod_free(lang_vm *vm) {
+    struct lang_usermod_state *us = vm->usermod;
+    if (!us) return;
+    for (int i = 0; i < us->nbw; i++) {
+        lang_val_release(us->bw[i].hooks);
+        lang_val_release(lang_obj_val(us->bw[i].module));
+    }
+    free(us->bw);
+    free(us);
+    vm->usermod = NULL;
+}
 
 /* The dotted name of [target] under [m] ("blocks.1.attn"), or false. */
 static bool find_path(lang_vm *vm, lang_val m, lang_val target, char *buf, size_t cap, int depth) {
@@ -967,6 +1363,14 @@ static bool f_call(lang_vm *vm, const lang_args *a, lang_val *out) {
         lang_val_release(inputs);
         return false;
     }
+    bw_call *bw = NULL;
+    if (st->bw_hooks.kind != LANG_NONE &&
+        !bw_begin(vm, self, st->bw_hooks, (int)lang_seq_len(inputs),
+                  ((lang_seq_obj *)inputs.u.o)->items, &bw)) {
+        lang_val_release(fwd);
+        lang_val_release(inputs);
+        return false;
+    }
     us->stack[us->n].module = self.u.o;
     us->stack[us->n].path = path;
     us->n++;
@@ -979,6 +1383,11 @@ static bool f_call(lang_vm *vm, const lang_args *a, lang_val *out) {
     vm->ctx->label.module = saved_label;
     us->n--;
     lang_val_release(fwd);
+    if (!ok && bw) bw_unref(bw);
+    if (ok && !bw_end(vm, bw, *out)) {
+        lang_val_release(*out);
+        ok = false;
+    }
     if (ok && !run_hooks(vm, st->hooks, self, &inputs, out)) {
         lang_val_release(*out);
         ok = false;
@@ -1485,6 +1894,10 @@ static const lang_builtin_def module_methods[] = {
     F("register_parameter", f_register_parameter, "register_parameter(name, param)",
       "Add a parameter by name."),
     F("add_module", f_add_module, "add_module(name, module)", "Add a child module by name."),
+    F("register_full_backward_hook", f_register_full_backward_hook,
+      "register_full_backward_hook(hook)",
+      "Call hook(module, grad_input, grad_output) when the gradients of the module's inputs "
+      "are computed; a returned tuple replaces grad_input. Returns a handle with remove()."),
     F("register_forward_hook", f_register_forward_hook, "register_forward_hook(hook)",
       "hook(module, inputs, output) after each forward; a non-None result replaces the output."),
     F("register_forward_pre_hook", f_register_forward_pre_hook, "register_forward_pre_hook(hook)",

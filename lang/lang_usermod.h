@@ -36,5 +36,16 @@ lang_val lang_usermod_container_class(lang_val v);
  * is one of its descendants, else the callee as written ("model"), else
  * "model". The text lives in a VM buffer until the next call. */
 const char *lang_usermod_path(lang_vm *vm, lang_val callee);
+/* Release the running-module state (lang_vm_free). */
+void lang_usermod_free(lang_vm *vm);
+/* Tensor.register_hook(fn) (the engine's gradient hooks); a handle. */
+bool lang_tensor_register_hook(lang_vm *vm, lang_val self, lang_val fn, lang_val *out);
+/* Builtin modules' register_full_backward_hook, and their call through
+ * it: [call] runs the module on (possibly wrapped) arguments. */
+bool lang_module_register_backward_hook(lang_vm *vm, lang_val module, lang_val fn, lang_val *out);
+bool lang_module_call_hooked(lang_vm *vm, lang_val module, const lang_args *a,
+                             bool (*call)(lang_vm *vm, lang_val module, const lang_args *a,
+                                          lang_val *out),
+                             lang_val *out);
 
 #endif

@@ -178,11 +178,6 @@ char *lang_buf_take(lang_buf *b) {
 
 /* ------------------------------------------------------------------ objects */
 
-lang_val lang_val_retain(lang_val v) {
-    if (v.kind == LANG_OBJ) v.u.o->refcount++;
-    return v;
-}
-
 /* Releasing a deeply nested structure ([[[...]]] a million deep) must not
  * recurse a million C frames: past a depth, dead objects wait in a list
  * that the outermost release drains (CPython's "trashcan"). */
@@ -195,10 +190,7 @@ static void destroy(lang_obj *o) {
     free(o);
 }
 
-void lang_val_release(lang_val v) {
-    if (v.kind != LANG_OBJ) return;
-    lang_obj *o = v.u.o;
-    if (--o->refcount > 0) return;
+void lang_obj_dead(lang_obj *o) {
     if (release_depth >= 200) {
         if (n_pending == cap_pending) {
             size_t cap = cap_pending ? cap_pending * 2 : 256;

@@ -204,8 +204,16 @@ static inline bool lang_is_obj(lang_val v, const lang_type *t) {
     return v.kind == LANG_OBJ && v.u.o->type == t;
 }
 
-lang_val lang_val_retain(lang_val v);
-void lang_val_release(lang_val v);
+/* The object's last reference went: free it (lang_value.c). */
+void lang_obj_dead(lang_obj *o);
+/* Inline: every loop of the evaluator retains and releases. */
+static inline lang_val lang_val_retain(lang_val v) {
+    if (v.kind == LANG_OBJ) v.u.o->refcount++;
+    return v;
+}
+static inline void lang_val_release(lang_val v) {
+    if (v.kind == LANG_OBJ && --v.u.o->refcount <= 0) lang_obj_dead(v.u.o);
+}
 /* Allocate an object of [size] bytes with refcount 1; NULL (with a
  * MemoryError raised) when out of memory. */
 void *lang_obj_new(lang_vm *vm, const lang_type *t, size_t size);
