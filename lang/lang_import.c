@@ -766,27 +766,42 @@ static bool not_found(lang_vm *vm, const char *dotted) {
     return r;
 }
 
+/* Import the parent package of [dotted] ("torch" for "torch.nn") into
+ * *parent (None for a top-level name). *done is set when importing the
+ * parent imported [dotted] itself (then *out holds it and *parent is
+ * released). */
+static bool import_parent(lang_vm *vm, const char *dotted, lang_val *parent, lang_val *out,
+                          bool *done) {
+    const char *dot = strrchr(dotted, '.');
+    *parent = lang_none();
+    *done = false;
+    if (!dot) return true;
+    char *pname = strndup(dotted, (size_t)(dot - dotted));
+    if (!pname) return lang_raise(vm, LANG_ERR_MEMORY, "out of memory");
+    bool ok = lang_import_module(vm, pname, parent);
+    free(pname);
+    if (!ok) return false;
+    if (loaded_get(vm, dotted, out)) { /* the parent's init imported it */
+        lang_val_release(*parent);
+        *parent = lang_none();
+        *done = true;
+    }
+    return true;
+}
+
 bool lang_import_module(lang_vm *vm, const char *dotted, lang_val *out) {
     if (loaded_get(vm, dotted, out)) return true;
     const lang_module_def *d = find_def(vm, dotted);
     if (!d) {
         /* The user's own module: its parent package first. */
         const char *dot = strrchr(dotted, '.');
-        lang_val parent = lang_none();
-        if (dot) {
-            char *pname = strndup(dotted, (size_t)(dot - dotted));
-            if (!pname) return lang_raise(vm, LANG_ERR_MEMORY, "out of memory");
-            bool ok = lang_import_module(vm, pname, &parent);
-            free(pname);
-            if (!ok) return false;
-            if (loaded_get(vm, dotted, out)) {
-                lang_val_release(parent);
-                return true;
-            }
-            if (!MOD(parent)->ns) {
-                lang_val_release(parent);
-                return not_found(vm, dotted);
-            }
+        lang_val parent;
+        bool done;
+        if (!import_parent(vm, dotted, &parent, out, &done)) return false;
+        if (done) return true;
+        if (dot && !MOD(parent)->ns) {
+            lang_val_release(parent);
+            return not_found(vm, dotted);
         }
         bool found;
         bool ok = user_import(vm, dotted, parent, out, &found);
@@ -806,18 +821,10 @@ bool lang_import_module(lang_vm *vm, const char *dotted, lang_val *out) {
     /* Parents first (import torch.nn imports torch), then bind the child
      * as the parent's attribute, as Python does. */
     const char *dot = strrchr(dotted, '.');
-    lang_val parent = lang_none();
-    if (dot) {
-        char *pname = strndup(dotted, (size_t)(dot - dotted));
-        if (!pname) return lang_raise(vm, LANG_ERR_MEMORY, "out of memory");
-        bool ok = lang_import_module(vm, pname, &parent);
-        free(pname);
-        if (!ok) return false;
-        if (loaded_get(vm, dotted, out)) { /* the parent's init imported it */
-            lang_val_release(parent);
-            return true;
-        }
-    }
+    lang_val parent;
+    bool done;
+    if (!import_parent(vm, dotted, &parent, out, &done)) return false;
+    if (done) return true;
     if (!module_create(vm, d, out)) {
         lang_val_release(parent);
         return false;

@@ -1303,6 +1303,11 @@ static bool f_randint(lang_vm *vm, const lang_args *a, lang_val *out) {
 typedef nn_tensor *(*unary_fn)(nn_ctx *, nn_tensor *);
 
 static bool unary(lang_vm *vm, const lang_args *a, const char *fname, unary_fn fn, lang_val *out) {
+    return lang_tensor_unary(vm, a, fname, fn, out);
+}
+
+bool lang_tensor_unary(lang_vm *vm, const lang_args *a, const char *fname,
+                       nn_tensor *(*fn)(nn_ctx *, nn_tensor *), lang_val *out) {
     lang_val x;
     nn_tensor *t;
     if (!lang_parse_args(vm, a, fname, "input", &x) || !tensor_arg(vm, x, fname, "input", &t))

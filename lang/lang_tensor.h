@@ -61,5 +61,8 @@ bool lang_return_types_new(lang_vm *vm, const char *name, nn_tensor *values, nn_
                            lang_val *out);
 bool lang_tensor_call_self(lang_vm *vm, lang_builtin_fn fn, lang_val self, const lang_args *a,
                            lang_val *out);
+/* fname(input): fn on one tensor argument, the result wrapped. */
+bool lang_tensor_unary(lang_vm *vm, const lang_args *a, const char *fname,
+                       nn_tensor *(*fn)(nn_ctx *, nn_tensor *), lang_val *out);
 
 #endif

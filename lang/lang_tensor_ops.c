@@ -50,14 +50,9 @@ static bool opt_float(lang_vm *vm, lang_val v, const char *what, double *out) {
 
 /* ---- elementwise ---- */
 
-typedef nn_tensor *(*unary_fn)(nn_ctx *, nn_tensor *);
-
-static bool unary(lang_vm *vm, const lang_args *a, const char *fname, unary_fn fn, lang_val *out) {
-    lang_val x;
-    nn_tensor *t;
-    if (!lang_parse_args(vm, a, fname, "input", &x) || !targ(vm, x, fname, "input", &t))
-        return false;
-    return wrap(vm, fn(CTX(vm), t), NULL, out);
+static bool unary(lang_vm *vm, const lang_args *a, const char *fname,
+                  nn_tensor *(*fn)(nn_ctx *, nn_tensor *), lang_val *out) {
+    return lang_tensor_unary(vm, a, fname, fn, out);
 }
 
 #define UNARY(name)                                                                                \
