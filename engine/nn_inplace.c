@@ -12,8 +12,6 @@
  * CopySlices), so it is refused with a message, except for indexed
  * assignment (x[i] = v, x[i] += v), which the language records on the base
  * with nn_put. */
-#include <string.h>
-
 #include "nn_ctx.h"
 #include "nn_graph.h"
 #include "nn_ops_impl.h"
@@ -56,15 +54,12 @@ nn_status nn_tensor_assign_(nn_ctx *ctx, nn_tensor *t, nn_tensor *r) {
         return nn_error_set(&ctx->err, NN_ERR_RUNTIME,
                             "result type %s can't be cast to the desired output type %s",
                             nn_dtype_name(r->dtype), nn_dtype_name(t->dtype));
-    int64_t n = nn_tensor_numel(t);
-    if (t->dtype == r->dtype && nn_tensor_is_contiguous(t) && nn_tensor_is_contiguous(r)) {
-        size_t es = nn_dtype_size(t->dtype);
-        memmove((char *)t->storage->data + (size_t)t->offset * es,
-                (const char *)r->storage->data + (size_t)r->offset * es, (size_t)n * es);
-    } else {
-        for (int64_t i = 0; i < n; i++) nn_tensor_set_flat(t, i, nn_tensor_get_flat(r, i));
-    }
-    t->storage->version++;
+    /* The values go through copy_ (strides, dtype, overlap, the version
+     * bump); with gradients off it does not refuse t's history. */
+    bool prev = nn_ctx_set_grad(ctx, false);
+    nn_status st = nn_tensor_copy_(ctx, t, r);
+    nn_ctx_set_grad(ctx, prev);
+    if (st) return st;
     if (r->grad_fn && nn_dtype_is_float(t->dtype)) {
         nn_node_retain(r->grad_fn);
         if (t->grad_fn) nn_node_release(t->grad_fn);

@@ -2130,14 +2130,8 @@ static bool param_list(lang_vm *vm, lang_val v, const char *fname, bool one_ok, 
         (*ts)[i] = lang_tensor_of(items[i]);
         if (!(*ts)[i]) {
             /* Raise while the list still holds the item we name. */
-            if (lang_is_obj(items[i], &lang_dict_type))
-                lang_raise(vm, LANG_ERR_TYPE,
-                           "%s(): parameter groups (dicts) are not supported; pass one list of "
-                           "tensors",
-                           fname);
-            else
-                lang_raise(vm, LANG_ERR_TYPE, "%s() expects tensors; item %lld is %s", fname,
-                           (long long)i, lang_type_name(items[i]));
+            lang_raise(vm, LANG_ERR_TYPE, "%s() expects tensors; item %lld is %s", fname,
+                       (long long)i, lang_type_name(items[i]));
             free(*ts);
             lang_val_release(*list);
             return false;
