@@ -1089,11 +1089,11 @@ static bool b_set_printoptions(lang_vm *vm, const lang_args *a, lang_val *out) {
                          "|precision,threshold,edgeitems,linewidth,profile,sci_mode", &pv, &tv, &ev,
                          &lv, &prof, &sv))
         return false;
-    lang_print_opts o = vm->print_opts;
+    nn_print_opts o = vm->print_opts;
     if (prof.kind != LANG_NONE) {
         const char *p = lang_is_obj(prof, &lang_str_type) ? lang_str_cstr(prof) : "";
         if (!strcmp(p, "default"))
-            o = lang_print_opts_default;
+            o = nn_print_opts_default;
         else if (!strcmp(p, "short"))
             o.precision = 2, o.threshold = 1000, o.edgeitems = 2, o.linewidth = 80;
         else if (!strcmp(p, "full"))

@@ -390,11 +390,11 @@ static void text_row(lang_buf *b, const char *role, const char *name, const nn_t
 
 static void html_row(lang_buf *b, const char *role, const char *name, const nn_tensor *t) {
     lang_buf_puts(b, "<tr><td>");
-    lang_html_escape(b, role);
+    nn_format_html_escape(b, role);
     lang_buf_puts(b, "</td><td>");
     if (name && *name) {
         lang_buf_puts(b, "<code>");
-        lang_html_escape(b, name);
+        nn_format_html_escape(b, name);
         lang_buf_puts(b, "</code>");
     }
     lang_buf_puts(b, "</td>");
@@ -462,23 +462,23 @@ static void stop_display(lang_debugger *d, const nn_hook_event *ev, const char *
 
     lang_buf_puts(&h, "<div class=\"nndb-stop\"><table style=\"font-family:monospace\">\n<caption "
                       "style=\"text-align:left;white-space:pre-wrap\"><b>stopped</b> (");
-    lang_html_escape(&h, why);
+    nn_format_html_escape(&h, why);
     lang_buf_printf(&h, "): %s <b>%s</b>, %s", phase_name(ev->phase), nn_op_name(n->op), pos);
     if (n->label.module) {
         lang_buf_puts(&h, ", in <code>");
-        lang_html_escape(&h, n->label.module);
+        nn_format_html_escape(&h, n->label.module);
         lang_buf_puts(&h, "</code>");
     }
     if (file) {
         lang_buf_puts(&h, "<br>at ");
-        lang_html_escape(&h, file);
+        nn_format_html_escape(&h, file);
         lang_buf_printf(&h, ":%d", line);
         size_t len;
         const char *src = source_line(d, file, line, &len);
         if (src) {
             lang_buf_puts(&h, ": <code>");
             char *cp = strndup(src, len);
-            lang_html_escape(&h, cp);
+            nn_format_html_escape(&h, cp);
             free(cp);
             lang_buf_puts(&h, "</code>");
         }

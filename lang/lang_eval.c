@@ -512,7 +512,7 @@ void lang_vm_init(lang_vm *vm, lang_session *s, nn_ctx *ctx, const lang_frontend
     vm->session = s;
     vm->ctx = ctx;
     if (fe) vm->fe = *fe;
-    vm->print_opts = lang_print_opts_default;
+    vm->print_opts = nn_print_opts_default;
     vm->max_depth = 1000;
     atomic_init(&vm->interrupt, 0);
     lang_buf_init(&vm->msg);

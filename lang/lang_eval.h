@@ -158,7 +158,7 @@ struct lang_vm {
     lang_session *session;
     nn_ctx *ctx;
     lang_frontend fe;
-    lang_print_opts print_opts; /* torch.set_printoptions, for this session */
+    nn_print_opts print_opts; /* torch.set_printoptions, for this session */
 
     /* the pending error */
     lang_err err;

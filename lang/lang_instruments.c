@@ -387,7 +387,7 @@ static void gc_table(const nn_gradcheck_result *r, lang_buf *t, lang_buf *h) {
                         num(b, sizeof b, e->numeric), verdict,
                         e->reached ? "" : " (no gradient reached it)");
         lang_buf_puts(h, "<tr><td><code>");
-        lang_html_escape(h, e->name);
+        nn_format_html_escape(h, e->name);
         lang_buf_printf(h,
                         "</code></td><td>%s</td><td>%s</td><td>%.3e</td><td>%.3e</td><td>%s</td>"
                         "<td>%s</td><td>%s</td><td style=\"color:%s\"><b>%s</b></td></tr>",
@@ -651,7 +651,7 @@ bool lang_instruments_stats(lang_vm *vm, lang_val model, lang_val optv, lang_val
                         num(b[0], 32, sd.mean), num(b[1], 32, sd.std), num(b[2], 32, sg.mean),
                         num(b[3], 32, sg.std), num(b[4], 32, gd), num(b[5], 32, lud));
         lang_buf_puts(&h, "<tr><td><code>");
-        lang_html_escape(&h, name);
+        nn_format_html_escape(&h, name);
         lang_buf_printf(&h,
                         "</code></td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td>"
                         "<td>%s</td><td>%s</td></tr>",
@@ -839,7 +839,7 @@ static bool act_report(lang_vm *vm, nn_module *m, const char *root, const nn_cap
         sparkline_hist(&t, v, n, 24, s.min, s.max);
         lang_buf_printf(&t, " (%.3g .. %.3g)\n", s.min, s.max);
         lang_buf_puts(&h, "<tr><td><code>");
-        lang_html_escape(&h, path);
+        nn_format_html_escape(&h, path);
         lang_buf_printf(&h, "</code></td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td>",
                         kind, b[0], b[1], b[2], b[3]);
         if (grads) lang_buf_printf(&h, "<td>%s</td><td>%s</td>", b[4], b[5]);
@@ -1002,7 +1002,7 @@ static bool f_dependencies(lang_vm *vm, const lang_args *a, lang_val *out) {
         lang_buf_printf(&t, "%4lld %12.4g%s\n", (long long)k, r.row_norm[k],
                         k == i ? "  <- example" : "");
     lang_buf_puts(&h, "<pre>");
-    lang_html_escape(&h, t.data);
+    nn_format_html_escape(&h, t.data);
     lang_buf_puts(&h, "</pre>");
     ok = ok && lang_record_set(vm, fields, "rows", rows) &&
          lang_record_set(vm, fields, "leaks", lang_bool(r.n_rows > 0)) &&
@@ -1056,7 +1056,7 @@ static void profile_table(lang_buf *t, lang_buf *h, const nn_profile_row *rows, 
                         total > 0 ? 100 * r->seconds / total : 0, r->flops * 1e-6,
                         r->bytes_read * 1e-6, r->bytes_written * 1e-6, rate, pk);
         lang_buf_puts(h, "<tr><td><code>");
-        lang_html_escape(h, key);
+        nn_format_html_escape(h, key);
         lang_buf_printf(h,
                         "</code></td><td>%s</td><td>%lld</td><td>%.3f</td><td>%.2f</td>"
                         "<td>%.1f</td><td>%.3f</td><td>%.3f</td><td>%.3f</td><td>%.2f</td>"
@@ -1835,7 +1835,7 @@ static bool f_lr_find(lang_vm *vm, const lang_args *a, lang_val *out) {
                     best, best_lr, suggestion);
     lang_buf_puts(&t, txt ? txt : "");
     lang_buf_puts(&h, "<div><pre>");
-    lang_html_escape(&h, t.data ? t.data : "");
+    nn_format_html_escape(&h, t.data ? t.data : "");
     lang_buf_puts(&h, "</pre>");
     lang_buf_puts(&h, svg ? svg : "");
     lang_buf_puts(&h, "</div>");

@@ -861,7 +861,7 @@ static bool module_display(lang_vm *vm, lang_obj *o, lang_mime *out) {
     lang_buf h;
     lang_buf_init(&h);
     lang_buf_puts(&h, "<pre>");
-    lang_html_escape(&h, text.data ? text.data : "");
+    nn_format_html_escape(&h, text.data ? text.data : "");
     lang_buf_puts(&h, "</pre>\n");
     lang_mime_add(out, "text/plain", lang_buf_take(&text));
     nn_state st;
@@ -883,7 +883,7 @@ static bool module_display(lang_vm *vm, lang_obj *o, lang_mime *out) {
         int64_t n = nn_tensor_numel(t);
         total += n;
         lang_buf_puts(&h, "<tr><td><code>");
-        lang_html_escape(&h, st.entries[i].name);
+        nn_format_html_escape(&h, st.entries[i].name);
         lang_buf_printf(&h, "</code></td><td>%s</td><td>%lld</td><td>%.4g</td><td>%.4g</td></tr>\n",
                         shape, (long long)n, mean, sd);
     }

@@ -3348,7 +3348,7 @@ static bool tensor_setitem(lang_vm *vm, lang_obj *o, lang_val key, lang_val v) {
 static bool tensor_repr(lang_vm *vm, lang_obj *o, lang_buf *out) {
     tensor_obj *to = (tensor_obj *)o;
     if (to->is_param) lang_buf_puts(out, "Parameter containing:\n");
-    lang_display_tensor_repr(to->t, to->fn_name, &vm->print_opts, out);
+    nn_format_tensor_repr(to->t, to->fn_name, &vm->print_opts, out);
     return true;
 }
 
@@ -3357,9 +3357,9 @@ static bool tensor_display(lang_vm *vm, lang_obj *o, struct lang_mime *out) {
     lang_buf b;
     lang_buf_init(&b);
     if (to->is_param) lang_buf_puts(&b, "Parameter containing:\n");
-    lang_display_tensor_repr(to->t, to->fn_name, &vm->print_opts, &b);
+    nn_format_tensor_repr(to->t, to->fn_name, &vm->print_opts, &b);
     lang_mime_add(out, "text/plain", lang_buf_take(&b));
-    lang_display_tensor_html(to->t, to->fn_name, &b);
+    nn_format_tensor_html(to->t, to->fn_name, &b);
     lang_mime_add(out, "text/html", lang_buf_take(&b));
     return true;
 }
@@ -3500,7 +3500,7 @@ static bool tensor_getattr(lang_vm *vm, lang_obj *o, const char *name, lang_val 
         if (!g) return false;
         nn_node_retain(t->grad_fn);
         g->node = t->grad_fn;
-        g->name = to->fn_name ? to->fn_name : lang_display_grad_fn_name(t);
+        g->name = to->fn_name ? to->fn_name : nn_format_grad_fn_name(t);
         *out = lang_obj_val(&g->hdr);
         return true;
     }

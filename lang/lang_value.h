@@ -21,6 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "nn_buf.h"
 #include "nn_tensor.h"
 
 typedef enum lang_kind { LANG_NONE, LANG_BOOL, LANG_INT, LANG_FLOAT, LANG_OBJ } lang_kind;
@@ -79,18 +80,18 @@ bool lang_raise(lang_vm *vm, lang_err e, const char *fmt, ...)
 /* Raise the engine error in the VM's nn_ctx as a language error. */
 bool lang_raise_engine(lang_vm *vm);
 
-/* ---- a growable text buffer (repr, f-strings, display) ---- */
-typedef struct lang_buf {
-    char *data;
-    size_t len, cap;
-} lang_buf;
-void lang_buf_init(lang_buf *b);
-void lang_buf_free(lang_buf *b);
-void lang_buf_add(lang_buf *b, const char *s, size_t n);
-void lang_buf_puts(lang_buf *b, const char *s);
-void lang_buf_printf(lang_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* ---- a growable text buffer (repr, f-strings, display) ----
+ * The engine's nn_buf under the language's names, so that the language and
+ * the engine's formatters (nn_format.h) share one string builder. Macros,
+ * not wrappers, keep lang_buf_printf's format checking. */
+typedef nn_buf lang_buf;
+#define lang_buf_init   nn_buf_init
+#define lang_buf_free   nn_buf_free
+#define lang_buf_add    nn_buf_add
+#define lang_buf_puts   nn_buf_puts
+#define lang_buf_printf nn_buf_printf
 /* Hand over the text (malloc'ed, NUL-terminated); the buffer is empty after. */
-char *lang_buf_take(lang_buf *b);
+#define lang_buf_take nn_buf_take
 
 /* ---- calls ----
  * Positional arguments, then keyword arguments by name. */

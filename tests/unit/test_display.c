@@ -1,4 +1,4 @@
-/* Tests for lang_display: tensor reprs against PyTorch's own (cases from
+/* Tests for nn_format and lang_display: tensor reprs against PyTorch's own (cases from
  * tests/torch/ref_display.py in build/ref/display.txt), the HTML bundle,
  * and the plots' SVG (checked well-formed by Python's XML parser) and
  * terminal text. */
@@ -85,7 +85,7 @@ NN_TEST(display_repr_matches_torch) {
         if (t) {
             lang_buf got;
             lang_buf_init(&got);
-            lang_display_tensor_repr(t, NULL, NULL, &got);
+            nn_format_tensor_repr(t, NULL, NULL, &got);
             const char *g = got.data ? got.data : "", *w = want.data ? want.data : "";
             if (strcmp(g, w)) {
                 failed++;
@@ -115,15 +115,15 @@ NN_TEST(display_grad_fn_names) {
     CHECK(m == NULL); /* 2x3 @ 2x3 */
     nn_ctx_clear_error(ctx);
     nn_tensor *xt = nn_transpose(ctx, x, 0, 1), *mm = nn_matmul(ctx, x, xt);
-    CHECK(!strcmp(lang_display_grad_fn_name(a), "AddBackward0"));
-    CHECK(!strcmp(lang_display_grad_fn_name(r), "RsubBackward1"));
-    CHECK(!strcmp(lang_display_grad_fn_name(s), "SumBackward0"));
-    CHECK(!strcmp(lang_display_grad_fn_name(sd), "SumBackward1"));
-    CHECK(!strcmp(lang_display_grad_fn_name(mm), "MmBackward0"));
-    CHECK(lang_display_grad_fn_name(x) == NULL);
+    CHECK(!strcmp(nn_format_grad_fn_name(a), "AddBackward0"));
+    CHECK(!strcmp(nn_format_grad_fn_name(r), "RsubBackward1"));
+    CHECK(!strcmp(nn_format_grad_fn_name(s), "SumBackward0"));
+    CHECK(!strcmp(nn_format_grad_fn_name(sd), "SumBackward1"));
+    CHECK(!strcmp(nn_format_grad_fn_name(mm), "MmBackward0"));
+    CHECK(nn_format_grad_fn_name(x) == NULL);
     lang_buf b;
     lang_buf_init(&b);
-    lang_display_tensor_repr(s, NULL, NULL, &b);
+    nn_format_tensor_repr(s, NULL, NULL, &b);
     CHECK(strstr(b.data, ", grad_fn=<SumBackward0>)") != NULL);
     lang_buf_free(&b);
     nn_tensor *ts[] = {x, one, a, r, s, sd, xt, mm};
@@ -136,7 +136,7 @@ NN_TEST(display_html_has_stats) {
     nn_tensor *t = tu_tensor(ctx, NN_FLOAT32, 2, TU_SHAPE(2, 2), TU_VALS(1, 2, NAN, 4));
     lang_buf b;
     lang_buf_init(&b);
-    lang_display_tensor_html(t, NULL, &b);
+    nn_format_tensor_html(t, NULL, &b);
     CHECK(strstr(b.data, "shape [2, 2]") != NULL);
     CHECK(strstr(b.data, "torch.float32") != NULL);
     CHECK(strstr(b.data, "<td>2.333</td>") != NULL);            /* mean of the finite values */
@@ -150,7 +150,7 @@ NN_TEST(display_html_has_stats) {
     /* One element: std is undefined, shown as a dash, never "nan". */
     t = tu_tensor(ctx, NN_FLOAT32, 1, TU_SHAPE(1), TU_VALS(3));
     lang_buf_init(&b);
-    lang_display_tensor_html(t, NULL, &b);
+    nn_format_tensor_html(t, NULL, &b);
     CHECK_MSG(
         strstr(b.data, "<tr><td>1</td><td>3</td><td title=\"undefined\">\u2014</td><td>3</td>"),
         "%s", b.data);

@@ -1,0 +1,72 @@
+#include "nn_buf.h"
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void nn_buf_init(nn_buf *b) {
+    b->data = NULL;
+    b->len = b->cap = 0;
+}
+
+void nn_buf_free(nn_buf *b) {
+    if (!b) return;
+    free(b->data);
+    nn_buf_init(b);
+}
+
+/* Room for [extra] more bytes and the NUL; false when realloc fails. */
+static bool reserve(nn_buf *b, size_t extra) {
+    if (b->len + extra + 1 <= b->cap) return true;
+    size_t cap = b->cap ? b->cap : 64;
+    while (cap < b->len + extra + 1) cap *= 2;
+    char *p = realloc(b->data, cap);
+    if (!p) return false;
+    b->data = p;
+    b->cap = cap;
+    return true;
+}
+
+void nn_buf_add(nn_buf *b, const char *s, size_t n) {
+    if (!reserve(b, n)) return;
+    if (n) memcpy(b->data + b->len, s, n);
+    b->len += n;
+    b->data[b->len] = 0;
+}
+
+void nn_buf_puts(nn_buf *b, const char *s) {
+    nn_buf_add(b, s, strlen(s));
+}
+
+void nn_buf_printf(nn_buf *b, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    char tmp[256];
+    va_list ap2;
+    va_copy(ap2, ap);
+    int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
+    if (n < 0) {
+        va_end(ap2);
+        va_end(ap);
+        return;
+    }
+    /* Short text goes through the stack; longer text is formatted a second
+     * time straight into the buffer. */
+    if ((size_t)n < sizeof tmp) {
+        nn_buf_add(b, tmp, (size_t)n);
+    } else if (reserve(b, (size_t)n)) {
+        vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap2);
+        b->len += (size_t)n;
+    }
+    va_end(ap2);
+    va_end(ap);
+}
+
+char *nn_buf_take(nn_buf *b) {
+    char *s = b->data;
+    if (!s) s = calloc(1, 1);
+    nn_buf_init(b);
+    return s;
+}
