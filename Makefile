@@ -27,12 +27,16 @@ OPT     = -O3
 LDSAN   =
 endif
 
-CPPFLAGS += -Iengine -Ilang -Idrills -D_GNU_SOURCE -MMD -MP
+CPPFLAGS += -Iengine -Ilang -Idrills -Ibinding -D_GNU_SOURCE -MMD -MP
 # No FP traps or errno are relied on, so loops with comparisons and sqrt can
 # vectorise; IEEE results are unchanged (this is not -ffast-math).
 CFLAGS   += -std=c11 -g -pthread $(OPT) -fno-trapping-math -fno-math-errno $(WARN)
 LDLIBS   += -lm -ldl -lpthread
 REPL_LIBS = -lreadline -lcjson
+# Debian's CPython, embedded (python3.11-dev). -isystem: its headers are not ours to warn about.
+PY_CONFIG ?= /usr/bin/python3.11-config
+PY_INC    := $(shell $(PY_CONFIG) --includes 2>/dev/null | sed 's/-I/-isystem /g')
+PY_LIBS   := $(shell $(PY_CONFIG) --embed --ldflags 2>/dev/null)
 KERNEL_LIBS = -lzmq -lcjson -luuid -lcrypto
 LDFLAGS  += $(LDSAN) -pthread
 
@@ -46,6 +50,8 @@ DRILL_OBJ  := $(DRILL_SRC:%.c=$(BUILD)/%.o)
 KERNEL_SRC := $(wildcard kernel/*.c)
 KERNEL_OBJ := $(KERNEL_SRC:%.c=$(BUILD)/%.o)
 LIB_OBJ    := $(LIB_SRC:%.c=$(BUILD)/%.o)
+BINDING_SRC := $(wildcard binding/*.c)
+BINDING_OBJ := $(BINDING_SRC:%.c=$(BUILD)/%.o)
 UNIT_SRC   := $(wildcard tests/unit/*.c)
 UNIT_OBJ   := $(UNIT_SRC:%.c=$(BUILD)/%.o)
 BENCH_SRC  := $(wildcard bench/*.c)
@@ -61,6 +67,15 @@ $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
+# The torch extension and the embedder (binding/) see CPython's headers.
+$(BUILD)/binding/%.o: binding/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(PY_INC) $(CFLAGS) -Wno-missing-field-initializers -c $< -o $@
+
+$(BUILD)/libnndb_py.a: $(BINDING_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
 $(BUILD)/libnndb.a: $(LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
@@ -70,8 +85,8 @@ $(BUILD)/libdrills.a: $(DRILL_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(BUILD)/nndb: $(BUILD)/nndb.o $(REPL_OBJ) $(BUILD)/libdrills.a $(BUILD)/libnndb.a $(BUILD)/nndb-kernel
-	$(CC) $(LDFLAGS) -o $@ $(BUILD)/nndb.o $(REPL_OBJ) $(BUILD)/libdrills.a $(BUILD)/libnndb.a $(LDLIBS) $(REPL_LIBS)
+$(BUILD)/nndb: $(BUILD)/nndb.o $(REPL_OBJ) $(BUILD)/libdrills.a $(BUILD)/libnndb_py.a $(BUILD)/libnndb.a $(BUILD)/nndb-kernel
+	$(CC) $(LDFLAGS) -o $@ $(BUILD)/nndb.o $(REPL_OBJ) $(BUILD)/libdrills.a $(BUILD)/libnndb_py.a $(BUILD)/libnndb.a $(LDLIBS) $(REPL_LIBS) $(PY_LIBS)
 
 # The Jupyter kernel is its own executable, so that nndb itself does not
 # load libzmq and OpenSSL at every start; `nndb kernel` execs it.
@@ -171,7 +186,7 @@ bench: deps
 	@$(MAKE) --no-print-directory build/nndb $(BENCH_SRC:%.c=build/%)
 	@PYTHON=$(PYTHON) bench/run.sh
 
-FORMAT_FILES = $(wildcard engine/*.[ch] engine/probe/*.[ch] lang/*.[ch] repl/*.[ch] kernel/*.[ch] \
+FORMAT_FILES = $(wildcard engine/*.[ch] engine/probe/*.[ch] lang/*.[ch] binding/*.[ch] repl/*.[ch] kernel/*.[ch] \
                drills/*.[ch] tests/*.h tests/*/*.[ch] bench/*.c) nndb.c
 
 format:
@@ -183,4 +198,4 @@ format-check:
 clean:
 	rm -rf build
 
--include $(LIB_OBJ:.o=.d) $(UNIT_OBJ:.o=.d) $(REPL_OBJ:.o=.d) $(KERNEL_OBJ:.o=.d) $(DRILL_OBJ:.o=.d) $(BUILD)/nndb.d
+-include $(LIB_OBJ:.o=.d) $(BINDING_OBJ:.o=.d) $(UNIT_OBJ:.o=.d) $(REPL_OBJ:.o=.d) $(KERNEL_OBJ:.o=.d) $(DRILL_OBJ:.o=.d) $(BUILD)/nndb.d

@@ -22,6 +22,7 @@
 #include "nn_ops.h"
 #include "nn_optim.h"
 #include "probe/nn_probe_cli.h"
+#include "py_embed.h"
 #include "repl/repl.h"
 
 #define NNDB_VERSION "0.1.0"
@@ -41,6 +42,8 @@ static void usage(FILE *f) {
         "  drill list|start ID|check FILE...|new ID\n"
         "                   guided drills (docs/drills.md)\n"
         "  help [TOPIC]     this text, or help on a builtin, method or magic (help zeros)\n"
+        "  python [ARGS]    CPython with nndb's engine as torch: python3's arguments\n"
+        "                   (a script, -c CODE, -m MODULE; nothing for its prompt)\n"
         "  demo             trace a forward and backward pass op by op, then train a small MLP\n"
         "  probe [--json]   report the GPUs, their PCIe links, drivers and device nodes\n"
         "  doctor [--json]  explain what is wrong with the GPU set-up, and how to fix it\n"
@@ -275,6 +278,11 @@ int main(int argc, char **argv) {
         return end_process_group(rc);
     }
     if (!strcmp(cmd, "demo")) return demo();
+    if (!strcmp(cmd, "python")) {
+        /* `nndb python ARGS` is `python3 ARGS` with nndb's torch */
+        argv[1] = argv[0];
+        return py_embed_main(argc - 1, argv + 1);
+    }
     if (!strcmp(cmd, "drill")) return drill_cli(argc, argv, start_drill_repl);
     if (!strcmp(cmd, "kernel") || !strcmp(cmd, "install-kernel")) return exec_kernel(argv);
     if (!strcmp(cmd, "probe") || !strcmp(cmd, "doctor"))

@@ -260,7 +260,9 @@ nn_tensor *nn_tensor_retain(nn_tensor *t) {
 }
 
 static void storage_release(nn_storage *s) {
-    if (s && --s->refcount == 0) nn_mem_free(s);
+    if (!s || --s->refcount > 0) return;
+    if (s->release) s->release(s->user);
+    nn_mem_free(s);
 }
 
 void nn_tensor_release(nn_tensor *t) {
@@ -269,6 +271,19 @@ void nn_tensor_release(nn_tensor *t) {
     nn_tensor_release(t->grad);
     if (t->grad_fn) nn_node_release(t->grad_fn);
     nn_mem_free(t);
+}
+
+void nn_tensor_set_(nn_tensor *t, const nn_tensor *src) {
+    src->storage->refcount++;
+    storage_release(t->storage);
+    t->storage = src->storage;
+    t->dtype = src->dtype;
+    t->ndim = src->ndim;
+    t->offset = src->offset;
+    for (int d = 0; d < src->ndim; d++) {
+        t->shape[d] = src->shape[d];
+        t->strides[d] = src->strides[d];
+    }
 }
 
 /* ---- creation ---- */
@@ -333,12 +348,61 @@ nn_tensor *nn_tensor_empty(nn_ctx *ctx, nn_dtype dt, int ndim, const int64_t *sh
     s->version = 0;
     s->nbytes = nbytes;
     s->data = (char *)s + STORAGE_HEADER;
+    s->release = NULL;
+    s->user = NULL;
     memset(t, 0, sizeof *t);
     t->refcount = 1;
     t->dtype = dt;
     t->ndim = ndim;
     for (int i = 0; i < ndim; i++) t->shape[i] = shape[i];
     contiguous_strides(ndim, shape, t->strides);
+    t->storage = s;
+    return t;
+}
+
+nn_tensor *nn_tensor_from_external(nn_ctx *ctx, nn_dtype dt, int ndim, const int64_t *shape,
+                                   const int64_t *strides, void *data, size_t nbytes,
+                                   void (*release)(void *user), void *user) {
+    int64_t n = 0;
+    if (numel_checked(ctx, ndim, shape, &n)) return NULL;
+    int64_t lo = 0, hi = 0;
+    for (int i = 0; i < ndim; i++) {
+        if (shape[i] == 0) {
+            lo = hi = 0;
+            break;
+        }
+        int64_t span = (shape[i] - 1) * strides[i];
+        if (span < 0)
+            lo += span;
+        else
+            hi += span;
+    }
+    size_t esize = nn_dtype_size(dt);
+    if (n > 0 && (lo < 0 || (size_t)(hi + 1) * esize > nbytes))
+        return nn_error_set(&ctx->err, NN_ERR_VALUE,
+                            "external memory of %zu bytes does not hold the strided view", nbytes),
+               NULL;
+    nn_storage *s = nn_mem_alloc(sizeof *s, "a storage header", &ctx->err);
+    if (!s) return NULL;
+    nn_tensor *t = nn_mem_alloc(sizeof *t, "a tensor header", &ctx->err);
+    if (!t) {
+        nn_mem_free(s);
+        return NULL;
+    }
+    s->refcount = 1;
+    s->version = 0;
+    s->nbytes = nbytes;
+    s->data = data;
+    s->release = release;
+    s->user = user;
+    memset(t, 0, sizeof *t);
+    t->refcount = 1;
+    t->dtype = dt;
+    t->ndim = ndim;
+    for (int i = 0; i < ndim; i++) {
+        t->shape[i] = shape[i];
+        t->strides[i] = strides[i];
+    }
     t->storage = s;
     return t;
 }

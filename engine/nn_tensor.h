@@ -45,6 +45,10 @@ typedef struct nn_storage {
     uint32_t version; /* bumped by every in-place write; autograd checks it */
     size_t nbytes;
     void *data;
+    /* Memory owned elsewhere (a NumPy array shared by torch.from_numpy):
+     * called once when the last reference goes, instead of freeing data. */
+    void (*release)(void *user);
+    void *user;
 } nn_storage;
 
 typedef struct nn_tensor {
@@ -128,6 +132,13 @@ nn_tensor *nn_tensor_from_doubles(nn_ctx *ctx, nn_dtype dt, int ndim, const int6
 /* From raw data already in [dt]'s C type; copied. */
 nn_tensor *nn_tensor_from_data(nn_ctx *ctx, nn_dtype dt, int ndim, const int64_t *shape,
                                const void *data);
+/* A tensor over memory that someone else owns ([data], [nbytes] bytes,
+ * element [strides]); no copy. [release]([user]) runs when the last
+ * reference to the storage goes. Strides must keep every element inside
+ * the block. On failure [release] is not called. */
+nn_tensor *nn_tensor_from_external(nn_ctx *ctx, nn_dtype dt, int ndim, const int64_t *shape,
+                                   const int64_t *strides, void *data, size_t nbytes,
+                                   void (*release)(void *user), void *user);
 /* A 0-dim tensor. [wrapped] marks a plain number from the language. */
 nn_tensor *nn_scalar(nn_ctx *ctx, double value, nn_dtype dt);
 nn_tensor *nn_scalar_wrapped(nn_ctx *ctx, double value);
@@ -172,6 +183,10 @@ nn_tensor *nn_tensor_cast_raw(nn_ctx *ctx, nn_tensor *t, nn_dtype dt);
  * data). Its gradient is converted too. What module.double() does to each
  * parameter. Only between float dtypes. */
 nn_status nn_tensor_convert_(nn_ctx *ctx, nn_tensor *t, nn_dtype dt);
+
+/* [t] takes [src]'s storage, dtype and geometry (what `t.data = src` does);
+ * its autograd fields stay. */
+void nn_tensor_set_(nn_tensor *t, const nn_tensor *src);
 
 /* ---- autograd fields ---- */
 /* Alias sharing data, with no autograd history. */

@@ -1,0 +1,158 @@
+/* py: what the files of nndb's torch extension (torch._C) share.
+ *
+ * The extension makes the engine `torch` inside embedded CPython. A tensor
+ * object owns one reference to an engine tensor; every engine call runs on
+ * the one session context py_ctx(). Functions that return PyObject * return
+ * a new reference or NULL with a Python exception set, as CPython's C-API
+ * does; argument helpers return 0 on success and -1 with an exception set.
+ *
+ * Ops are written once, as a function whose args[0] is the input tensor, and
+ * exposed twice with PY_OP: as torch.NAME(input, ...) and as the method
+ * Tensor.NAME(...). Each area file (py_ops_*.c) lists its ops in a
+ * PyMethodDef table of functions and one of methods, NULL-terminated, that
+ * py_module.c registers.
+ */
+#ifndef PY_H
+#define PY_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "nn_ctx.h"
+#include "nn_format.h"
+#include "nn_ops.h"
+#include "nn_tensor.h"
+
+/* ---- the tensor object (py_tensor.c) ---- */
+typedef struct py_tensor {
+    PyObject_HEAD nn_tensor *t; /* owned reference; never NULL once made */
+    /* torch's grad_fn name when the op that made this value tells it apart
+     * from what the engine node says (unsqueeze and view both record a
+     * reshape); NULL otherwise. A static string. */
+    const char *fn_name;
+    PyObject *dict;
+    PyObject *weakrefs;
+} py_tensor;
+
+/* torch._C._TensorBase, and torch.Tensor (the Python subclass that
+ * torch/_tensor.py registers with _C._set_tensor_class; the base until then). */
+extern PyTypeObject py_tensor_base_type;
+extern PyTypeObject *py_tensor_class;
+
+static inline bool py_tensor_check(PyObject *o) {
+    return PyObject_TypeCheck(o, &py_tensor_base_type);
+}
+/* Borrowed: the engine tensor of [o], or NULL when [o] is not a tensor. */
+static inline nn_tensor *py_tensor_of(PyObject *o) {
+    return py_tensor_check(o) ? ((py_tensor *)o)->t : NULL;
+}
+
+/* The engine context every call runs on (made by py_module_init). */
+nn_ctx *py_ctx(void);
+
+/* A tensor object for [r] (steals the reference). NULL [r] raises the
+ * context's engine error. */
+PyObject *py_tensor_wrap(nn_tensor *r);
+/* The same, remembering torch's grad_fn name for the result (static). */
+PyObject *py_tensor_wrap_named(nn_tensor *r, const char *fn_name);
+/* A tensor object of type [cls] (a subclass of _TensorBase) for [r]
+ * (stolen). */
+PyObject *py_tensor_wrap_as(PyTypeObject *cls, nn_tensor *r);
+
+/* ---- errors ---- */
+/* Raise the context's last engine error as the Python exception torch
+ * raises for it (RuntimeError for shapes, IndexError, TypeError, ...),
+ * clear it, and return NULL. */
+PyObject *py_engine_error(void);
+/* 0 for NN_OK; otherwise raise as py_engine_error and return -1. */
+int py_status(nn_status st);
+/* _C.Stopped: a debugger hook ended the statement. */
+extern PyObject *py_exc_stopped;
+
+/* ---- arguments (py_args.c) ---- */
+/* Match vectorcall arguments against [names] (NULL-terminated; a "$" entry
+ * starts the keyword-only ones). out[i] is a borrowed reference or NULL
+ * when not given. The first [n_required] names must be given. Errors are
+ * TypeErrors worded as CPython's. */
+int py_parse(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
+             const char *const *names, int n_required, PyObject **out);
+
+/* A tensor operand: a tensor (new reference to it), a Python number (a
+ * wrapped scalar that does not widen a tensor's dtype), or nested
+ * sequences of numbers (a new tensor). */
+int py_operand(PyObject *o, const char *fname, const char *what, nn_tensor **out);
+/* A tensor argument, borrowed; TypeError naming [fname] and [what] when not. */
+int py_tensor_arg(PyObject *o, const char *fname, const char *what, nn_tensor **out);
+/* Python ints (and one-element integer tensors, and objects with __index__). */
+int py_int_arg(PyObject *o, const char *what, int64_t *out);
+/* Python numbers and one-element tensors. */
+int py_float_arg(PyObject *o, const char *what, double *out);
+int py_bool_arg(PyObject *o, const char *what, bool *out);
+/* An int or a sequence of ints (dims, a shape) into [out] (cap NN_MAX_DIMS). */
+int py_ints_arg(PyObject *o, const char *what, int64_t *out, int *n);
+/* A shape given as f(2, 3), f((2, 3)), f([2, 3]) or f(torch.Size): the
+ * positional arguments [args, args + nargs). */
+int py_shape_args(PyObject *const *args, Py_ssize_t nargs, int64_t *shape, int *ndim);
+/* torch.dtype objects; None leaves *out unchanged. */
+int py_dtype_arg(PyObject *o, nn_dtype *out);
+
+/* A new tensor from Python data: nested lists/tuples of numbers, a number,
+ * a tensor (copied), or an object with the buffer protocol or
+ * __array_interface__ (numpy arrays). [dtype] < 0 infers it as torch.tensor
+ * does (bool, int64, or the default float dtype). */
+nn_tensor *py_tensor_from_data(PyObject *data, int dtype);
+
+/* ---- dtypes and sizes (py_dtype.c) ---- */
+extern PyTypeObject py_dtype_type;
+extern PyTypeObject py_size_type;
+/* Borrowed: the torch.dtype object for [dt]. */
+PyObject *py_dtype_object(nn_dtype dt);
+/* A torch.Size of [ndim] dims. */
+PyObject *py_size_new(int ndim, const int64_t *shape);
+/* torch.get_default_dtype() (float32 unless set_default_dtype changed it). */
+nn_dtype py_default_dtype(void);
+void py_set_default_dtype(nn_dtype dt);
+
+/* ---- printing ---- */
+/* torch.set_printoptions's current values (py_tensor.c). */
+extern nn_print_opts py_print_opts;
+
+/* ---- ops ----
+ * An op takes its input as args[0]. PY_OP(name) defines name_fn (for the
+ * module's table) and name_meth (for the tensor type's table) from
+ * name_impl(args, nargs, kwnames). */
+typedef PyObject *(*py_impl_fn)(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
+PyObject *py_call_method(py_impl_fn impl, PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+                         PyObject *kwnames);
+
+#define PY_OP(name)                                                                                \
+    static PyObject *name##_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);      \
+    __attribute__((unused)) static PyObject *name##_fn(PyObject *m, PyObject *const *args,         \
+                                                       Py_ssize_t nargs, PyObject *kwnames) {      \
+        (void)m;                                                                                   \
+        return name##_impl(args, nargs, kwnames);                                                  \
+    }                                                                                              \
+    __attribute__((unused)) static PyObject *name##_meth(PyObject *self, PyObject *const *args,    \
+                                                         Py_ssize_t nargs, PyObject *kwnames) {    \
+        return py_call_method(name##_impl, self, args, nargs, kwnames);                            \
+    }
+
+#define PY_FN_ENTRY(pyname, name, doc)                                                             \
+    { pyname, (PyCFunction)(void (*)(void))name##_fn, METH_FASTCALL | METH_KEYWORDS, doc }
+#define PY_METH_ENTRY(pyname, name, doc)                                                           \
+    { pyname, (PyCFunction)(void (*)(void))name##_meth, METH_FASTCALL | METH_KEYWORDS, doc }
+
+/* The tables of each area, NULL-terminated. */
+extern PyMethodDef py_tensor_methods[]; /* py_tensor.c: methods only the type has */
+extern PyMethodDef py_core_functions[]; /* py_module.c: factories, grad mode, seeds */
+extern PyMethodDef py_ops_functions[];  /* py_ops.c: math, reductions, shapes */
+extern PyMethodDef py_ops_methods[];
+extern PyMethodDef py_nn_functions[];    /* py_nn.c: nn kernels for torch.nn.functional */
+extern PyMethodDef py_optim_functions[]; /* py_optim.c: optimizer kernels for torch.optim */
+
+/* Module set-up (py_module.c). */
+PyObject *py_module_init(void);
+
+#endif

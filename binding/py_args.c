@@ -1,0 +1,523 @@
+/* py_args: argument parsing for the torch extension's functions: vectorcall
+ * keyword matching, and conversion of Python values into engine operands,
+ * ints, shapes, dims and dtypes. See py.h for the conventions. */
+#include <math.h>
+#include <string.h>
+
+#include "py.h"
+
+int py_parse(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
+             const char *const *names, int n_required, PyObject **out) {
+    int n_names = 0, n_positional = -1;
+    for (; names[n_names]; n_names++)
+        if (names[n_names][0] == '$' && n_positional < 0) n_positional = n_names;
+    if (n_positional < 0) n_positional = n_names;
+    for (int i = 0; i < n_names; i++) out[i] = NULL;
+    if (nargs > n_positional) {
+        PyErr_Format(PyExc_TypeError, "%s() takes %d positional argument%s but %zd were given",
+                     fname, n_positional, n_positional == 1 ? "" : "s", nargs);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < nargs; i++) out[i] = args[i];
+    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    for (Py_ssize_t k = 0; k < nkw; k++) {
+        PyObject *key = PyTuple_GET_ITEM(kwnames, k);
+        const char *s = PyUnicode_AsUTF8(key);
+        if (!s) return -1;
+        int found = -1;
+        for (int i = 0; i < n_names; i++) {
+            const char *nm = names[i][0] == '$' ? names[i] + 1 : names[i];
+            if (strcmp(nm, s) == 0) {
+                found = i;
+                break;
+            }
+        }
+        if (found < 0) {
+            PyErr_Format(PyExc_TypeError, "%s() got an unexpected keyword argument '%s'", fname, s);
+            return -1;
+        }
+        if (out[found]) {
+            PyErr_Format(PyExc_TypeError, "%s() got multiple values for argument '%s'", fname, s);
+            return -1;
+        }
+        out[found] = args[nargs + k];
+    }
+    for (int i = 0; i < n_required; i++)
+        if (!out[i]) {
+            const char *nm = names[i][0] == '$' ? names[i] + 1 : names[i];
+            PyErr_Format(PyExc_TypeError, "%s() missing required argument '%s' (pos %d)", fname, nm,
+                         i + 1);
+            return -1;
+        }
+    return 0;
+}
+
+PyObject *py_call_method(py_impl_fn impl, PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+                         PyObject *kwnames) {
+    PyObject *stack[24];
+    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    if (nargs + nkw + 1 > (Py_ssize_t)(sizeof stack / sizeof stack[0])) {
+        PyErr_SetString(PyExc_TypeError, "too many arguments");
+        return NULL;
+    }
+    stack[0] = self;
+    for (Py_ssize_t i = 0; i < nargs + nkw; i++) stack[i + 1] = args[i];
+    return impl(stack, nargs + 1, kwnames);
+}
+
+static const char *type_name(PyObject *o) {
+    return Py_TYPE(o)->tp_name;
+}
+
+int py_tensor_arg(PyObject *o, const char *fname, const char *what, nn_tensor **out) {
+    *out = py_tensor_of(o);
+    if (*out) return 0;
+    PyErr_Format(PyExc_TypeError, "%s(): argument '%s' (position 1) must be Tensor, not %s", fname,
+                 what, type_name(o));
+    return -1;
+}
+
+int py_operand(PyObject *o, const char *fname, const char *what, nn_tensor **out) {
+    nn_ctx *ctx = py_ctx();
+    nn_tensor *t = py_tensor_of(o);
+    if (t) {
+        *out = nn_tensor_retain(t);
+        return 0;
+    }
+    if (PyBool_Check(o)) {
+        *out = nn_scalar(ctx, o == Py_True, NN_BOOL);
+        if (*out) (*out)->is_wrapped_number = true;
+        return *out ? 0 : (py_engine_error(), -1);
+    }
+    if (PyLong_CheckExact(o) || PyLong_Check(o)) {
+        int overflow = 0;
+        long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
+        if (overflow) {
+            PyErr_Format(PyExc_RuntimeError, "Overflow when unpacking long");
+            return -1;
+        }
+        if (v == -1 && PyErr_Occurred()) return -1;
+        *out = nn_scalar_wrapped_int(ctx, v);
+        return *out ? 0 : (py_engine_error(), -1);
+    }
+    if (PyFloat_Check(o)) {
+        *out = nn_scalar_wrapped(ctx, PyFloat_AS_DOUBLE(o));
+        return *out ? 0 : (py_engine_error(), -1);
+    }
+    if (PyList_Check(o) || PyTuple_Check(o) || PyObject_CheckBuffer(o)) {
+        *out = py_tensor_from_data(o, -1);
+        return *out ? 0 : -1;
+    }
+    if (PyNumber_Check(o) && !PyComplex_Check(o)) {
+        double d = PyFloat_AsDouble(o);
+        if (d == -1 && PyErr_Occurred()) return -1;
+        *out = nn_scalar_wrapped(ctx, d);
+        return *out ? 0 : (py_engine_error(), -1);
+    }
+    PyErr_Format(PyExc_TypeError, "%s(): argument '%s' must be Tensor, not %s", fname, what,
+                 type_name(o));
+    return -1;
+}
+
+int py_int_arg(PyObject *o, const char *what, int64_t *out) {
+    nn_tensor *t = py_tensor_of(o);
+    if (t) {
+        if (nn_tensor_numel(t) == 1 && (nn_dtype_is_int(t->dtype) || t->dtype == NN_BOOL)) {
+            *out = nn_tensor_get_flat_int(t, 0);
+            return 0;
+        }
+        PyErr_Format(PyExc_TypeError, "%s must be an int, not a Tensor of %lld elements", what,
+                     (long long)nn_tensor_numel(t));
+        return -1;
+    }
+    if (PyFloat_Check(o)) {
+        PyErr_Format(PyExc_TypeError, "%s must be int, not float", what);
+        return -1;
+    }
+    PyObject *idx = PyNumber_Index(o);
+    if (!idx) {
+        PyErr_Clear();
+        PyErr_Format(PyExc_TypeError, "%s must be int, not %s", what, type_name(o));
+        return -1;
+    }
+    long long v = PyLong_AsLongLong(idx);
+    Py_DECREF(idx);
+    if (v == -1 && PyErr_Occurred()) return -1;
+    *out = v;
+    return 0;
+}
+
+int py_float_arg(PyObject *o, const char *what, double *out) {
+    nn_tensor *t = py_tensor_of(o);
+    if (t) {
+        if (nn_tensor_numel(t) == 1) {
+            *out = nn_tensor_get_flat(t, 0);
+            return 0;
+        }
+        PyErr_Format(PyExc_TypeError, "%s must be a number, not a Tensor of %lld elements", what,
+                     (long long)nn_tensor_numel(t));
+        return -1;
+    }
+    double d = PyFloat_AsDouble(o);
+    if (d == -1 && PyErr_Occurred()) {
+        PyErr_Clear();
+        PyErr_Format(PyExc_TypeError, "%s must be a number, not %s", what, type_name(o));
+        return -1;
+    }
+    *out = d;
+    return 0;
+}
+
+int py_bool_arg(PyObject *o, const char *what, bool *out) {
+    int r = PyObject_IsTrue(o);
+    if (r < 0) return -1;
+    (void)what;
+    *out = r;
+    return 0;
+}
+
+int py_ints_arg(PyObject *o, const char *what, int64_t *out, int *n) {
+    if (PyLong_Check(o) || py_tensor_of(o)) {
+        *n = 1;
+        return py_int_arg(o, what, out);
+    }
+    PyObject *seq = PySequence_Fast(o, "");
+    if (!seq) {
+        PyErr_Clear();
+        PyErr_Format(PyExc_TypeError, "%s must be an int or a tuple of ints, not %s", what,
+                     type_name(o));
+        return -1;
+    }
+    Py_ssize_t k = PySequence_Fast_GET_SIZE(seq);
+    if (k > NN_MAX_DIMS) {
+        Py_DECREF(seq);
+        PyErr_Format(PyExc_ValueError, "%s: at most %d dims are supported, got %zd", what,
+                     NN_MAX_DIMS, k);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < k; i++)
+        if (py_int_arg(PySequence_Fast_GET_ITEM(seq, i), what, &out[i]) < 0) {
+            Py_DECREF(seq);
+            return -1;
+        }
+    Py_DECREF(seq);
+    *n = (int)k;
+    return 0;
+}
+
+int py_shape_args(PyObject *const *args, Py_ssize_t nargs, int64_t *shape, int *ndim) {
+    if (nargs == 1 && !PyLong_Check(args[0])) return py_ints_arg(args[0], "size", shape, ndim);
+    if (nargs > NN_MAX_DIMS) {
+        PyErr_Format(PyExc_ValueError, "at most %d dims are supported, got %zd", NN_MAX_DIMS,
+                     nargs);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < nargs; i++)
+        if (py_int_arg(args[i], "size", &shape[i]) < 0) return -1;
+    *ndim = (int)nargs;
+    for (int i = 0; i < *ndim; i++)
+        if (shape[i] < 0) {
+            PyErr_Format(PyExc_RuntimeError,
+                         "Trying to create tensor with negative dimension %lld: [%lld]",
+                         (long long)shape[i], (long long)shape[i]);
+            return -1;
+        }
+    return 0;
+}
+
+int py_dtype_arg(PyObject *o, nn_dtype *out) {
+    if (!o || o == Py_None) return 0;
+    if (Py_TYPE(o) == &py_dtype_type) {
+        for (int d = 0; d < NN_DTYPE_COUNT; d++)
+            if (py_dtype_object((nn_dtype)d) == o) {
+                *out = (nn_dtype)d;
+                return 0;
+            }
+    }
+    if (o == (PyObject *)&PyFloat_Type) {
+        *out = NN_FLOAT64;
+        return 0;
+    }
+    if (o == (PyObject *)&PyLong_Type) {
+        *out = NN_INT64;
+        return 0;
+    }
+    if (o == (PyObject *)&PyBool_Type) {
+        *out = NN_BOOL;
+        return 0;
+    }
+    PyErr_Format(PyExc_TypeError, "dtype must be torch.dtype, not %s", type_name(o));
+    return -1;
+}
+
+/* ---- tensors from Python data ---- */
+
+typedef struct walk {
+    int ndim;
+    int64_t shape[NN_MAX_DIMS];
+    bool any_float, any_int, any_bool, any_complex;
+    int64_t n, cap;
+    double *d;
+    int64_t *i;
+} walk;
+
+static int grow(walk *w) {
+    if (w->n < w->cap) return 0;
+    int64_t cap = w->cap ? w->cap * 2 : 64;
+    double *d = PyMem_Realloc(w->d, (size_t)cap * sizeof *d);
+    if (!d) return (PyErr_NoMemory(), -1);
+    w->d = d;
+    int64_t *i = PyMem_Realloc(w->i, (size_t)cap * sizeof *i);
+    if (!i) return (PyErr_NoMemory(), -1);
+    w->i = i;
+    w->cap = cap;
+    return 0;
+}
+
+static int walk_scalar(walk *w, PyObject *o) {
+    if (grow(w) < 0) return -1;
+    nn_tensor *t = py_tensor_of(o);
+    if (t) {
+        if (nn_tensor_numel(t) != 1 || t->ndim != 0) {
+            PyErr_SetString(PyExc_ValueError,
+                            "only one element tensors can be converted to Python scalars");
+            return -1;
+        }
+        if (nn_dtype_is_float(t->dtype)) {
+            w->any_float = true;
+            w->d[w->n] = nn_tensor_get_flat(t, 0);
+        } else {
+            if (t->dtype == NN_BOOL)
+                w->any_bool = true;
+            else
+                w->any_int = true;
+            w->i[w->n] = nn_tensor_get_flat_int(t, 0);
+            w->d[w->n] = (double)w->i[w->n];
+        }
+        w->n++;
+        return 0;
+    }
+    if (PyBool_Check(o)) {
+        w->any_bool = true;
+        w->i[w->n] = o == Py_True;
+        w->d[w->n] = (double)w->i[w->n];
+    } else if (PyLong_Check(o)) {
+        int overflow = 0;
+        long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
+        if (overflow) {
+            PyErr_SetString(PyExc_RuntimeError, "Overflow when unpacking long");
+            return -1;
+        }
+        w->any_int = true;
+        w->i[w->n] = v;
+        w->d[w->n] = (double)v;
+    } else if (PyFloat_Check(o)) {
+        w->any_float = true;
+        w->d[w->n] = PyFloat_AS_DOUBLE(o);
+    } else if (PyComplex_Check(o)) {
+        PyErr_SetString(PyExc_TypeError, "complex tensors are not supported by nndb's engine");
+        return -1;
+    } else {
+        /* numpy scalars and other numbers */
+        PyObject *idx = PyNumber_Check(o) ? PyNumber_Index(o) : NULL;
+        if (idx) {
+            long long v = PyLong_AsLongLong(idx);
+            Py_DECREF(idx);
+            if (v == -1 && PyErr_Occurred()) return -1;
+            w->any_int = true;
+            w->i[w->n] = v;
+            w->d[w->n] = (double)v;
+        } else {
+            PyErr_Clear();
+            double d = PyNumber_Check(o) ? PyFloat_AsDouble(o) : -1;
+            if (!PyNumber_Check(o) || (d == -1 && PyErr_Occurred())) {
+                PyErr_Clear();
+                PyErr_Format(PyExc_TypeError, "new(): invalid data type '%s'", type_name(o));
+                return -1;
+            }
+            w->any_float = true;
+            w->d[w->n] = d;
+        }
+    }
+    w->n++;
+    return 0;
+}
+
+static int walk_rec(walk *w, PyObject *o, int depth) {
+    bool seq =
+        PyList_Check(o) || PyTuple_Check(o) || (py_tensor_of(o) && py_tensor_of(o)->ndim > 0);
+    if (!seq && !py_tensor_of(o) && !PyUnicode_Check(o) && !PyNumber_Check(o) &&
+        PySequence_Check(o))
+        seq = true;
+    if (!seq) {
+        if (depth != w->ndim && w->ndim >= 0) {
+            PyErr_Format(PyExc_ValueError, "expected sequence of length %lld at dim %d (got %s)",
+                         (long long)w->shape[depth], depth, type_name(o));
+            return -1;
+        }
+        if (w->ndim < 0) w->ndim = depth;
+        return walk_scalar(w, o);
+    }
+    if (depth >= NN_MAX_DIMS) {
+        PyErr_Format(PyExc_ValueError, "at most %d dims are supported", NN_MAX_DIMS);
+        return -1;
+    }
+    PyObject *fast = PySequence_Fast(o, "expected a sequence");
+    if (!fast) return -1;
+    Py_ssize_t len = PySequence_Fast_GET_SIZE(fast);
+    if (w->ndim >= 0 && depth >= w->ndim) {
+        Py_DECREF(fast);
+        PyErr_Format(PyExc_ValueError, "expected a number at dim %d, got a sequence", depth);
+        return -1;
+    }
+    if (w->ndim < 0 && w->shape[depth] < 0) {
+        w->shape[depth] = len;
+    } else if (w->shape[depth] != len) {
+        Py_DECREF(fast);
+        PyErr_Format(PyExc_ValueError, "expected sequence of length %lld at dim %d (got %zd)",
+                     (long long)w->shape[depth], depth, len);
+        return -1;
+    }
+    if (len == 0 && w->ndim < 0) w->ndim = depth + 1;
+    for (Py_ssize_t k = 0; k < len; k++)
+        if (walk_rec(w, PySequence_Fast_GET_ITEM(fast, k), depth + 1) < 0) {
+            Py_DECREF(fast);
+            return -1;
+        }
+    Py_DECREF(fast);
+    return 0;
+}
+
+static bool buffer_dtype(const char *fmt, Py_ssize_t itemsize, nn_dtype *dt) {
+    if (!fmt) fmt = "B";
+    while (*fmt == '<' || *fmt == '=' || *fmt == '@' || *fmt == '|') fmt++;
+    switch (*fmt) {
+    case 'f': *dt = NN_FLOAT32; return itemsize == 4;
+    case 'd': *dt = NN_FLOAT64; return itemsize == 8;
+    case 'e': *dt = NN_FLOAT16; return itemsize == 2;
+    case '?': *dt = NN_BOOL; return itemsize == 1;
+    case 'b': *dt = NN_INT8; return true;
+    case 'B': *dt = NN_UINT8; return true;
+    case 'h': *dt = NN_INT16; return true;
+    case 'i': *dt = NN_INT32; return itemsize == 4;
+    case 'l':
+    case 'q': *dt = itemsize == 8 ? NN_INT64 : NN_INT32; return itemsize == 8 || itemsize == 4;
+    default: return false;
+    }
+}
+
+/* A copy of a buffer-protocol object (numpy arrays, array.array,
+ * memoryview) in its own dtype; NULL with an exception, or NULL and no
+ * exception when [o] has no usable buffer. */
+static nn_tensor *from_buffer(PyObject *o) {
+    Py_buffer view;
+    if (PyObject_GetBuffer(o, &view, PyBUF_RECORDS_RO) < 0) {
+        PyErr_Clear();
+        return NULL;
+    }
+    nn_dtype dt;
+    nn_tensor *r = NULL;
+    if (view.ndim > NN_MAX_DIMS || !buffer_dtype(view.format, view.itemsize, &dt)) {
+        PyErr_Format(PyExc_TypeError,
+                     "can't convert an array of format '%s' (itemsize %zd) to a tensor: the "
+                     "supported types are float64, float32, float16, int64, int32, int16, "
+                     "int8, uint8, and bool",
+                     view.format ? view.format : "B", view.itemsize);
+        PyBuffer_Release(&view);
+        return NULL;
+    }
+    int64_t shape[NN_MAX_DIMS];
+    for (int d = 0; d < view.ndim; d++) shape[d] = view.shape ? view.shape[d] : view.len;
+    nn_ctx *ctx = py_ctx();
+    r = nn_tensor_empty(ctx, dt, view.ndim, shape);
+    if (!r) {
+        PyBuffer_Release(&view);
+        py_engine_error();
+        return NULL;
+    }
+    if (PyBuffer_ToContiguous(nn_tensor_data(r), &view, view.len, 'C') < 0) {
+        nn_tensor_release(r);
+        r = NULL;
+    }
+    PyBuffer_Release(&view);
+    return r;
+}
+
+nn_tensor *py_tensor_from_data(PyObject *data, int dtype) {
+    nn_ctx *ctx = py_ctx();
+    nn_tensor *t = py_tensor_of(data);
+    if (t) {
+        nn_tensor *c = nn_tensor_detach(ctx, t);
+        nn_tensor *r = c ? nn_tensor_contiguous_raw(ctx, c) : NULL;
+        if (r == c && r) {
+            /* torch.tensor(t) copies */
+            nn_tensor_release(r);
+            r = nn_tensor_from_data(ctx, c->dtype, c->ndim, c->shape, nn_tensor_data(c));
+        }
+        nn_tensor_release(c);
+        if (r && dtype >= 0 && (int)r->dtype != dtype) {
+            nn_tensor *k = nn_tensor_cast_raw(ctx, r, (nn_dtype)dtype);
+            nn_tensor_release(r);
+            r = k;
+        }
+        if (!r) py_engine_error();
+        return r;
+    }
+    if (!PyList_Check(data) && !PyTuple_Check(data) && PyObject_CheckBuffer(data)) {
+        nn_tensor *r = from_buffer(data);
+        if (!r) {
+            if (!PyErr_Occurred())
+                PyErr_Format(PyExc_TypeError, "can't convert %s to a tensor", type_name(data));
+            return NULL;
+        }
+        if (dtype >= 0 && (int)r->dtype != dtype) {
+            nn_tensor *k = nn_tensor_cast_raw(ctx, r, (nn_dtype)dtype);
+            nn_tensor_release(r);
+            if (!k) py_engine_error();
+            r = k;
+        }
+        return r;
+    }
+    walk w = {.ndim = -1};
+    for (int d = 0; d < NN_MAX_DIMS; d++) w.shape[d] = -1;
+    nn_tensor *r = NULL;
+    if (walk_rec(&w, data, 0) < 0) goto done;
+    if (w.ndim < 0) w.ndim = 0;
+    for (int d = 0; d < w.ndim; d++)
+        if (w.shape[d] < 0) w.shape[d] = 0;
+    nn_dtype dt;
+    if (dtype >= 0)
+        dt = (nn_dtype)dtype;
+    else if (w.any_float)
+        dt = py_default_dtype();
+    else if (w.any_int)
+        dt = NN_INT64;
+    else if (w.any_bool)
+        dt = NN_BOOL;
+    else
+        dt = py_default_dtype();
+    if (!nn_dtype_is_float(dt) && w.any_float == false) {
+        /* exact integers */
+        r = nn_tensor_empty(ctx, dt, w.ndim, w.shape);
+        if (r) {
+            if (dt == NN_INT64)
+                memcpy(nn_tensor_data(r), w.i, (size_t)w.n * sizeof(int64_t));
+            else
+                for (int64_t k = 0; k < w.n; k++)
+                    nn_dtype_store(dt, (char *)nn_tensor_data(r) + k * (int64_t)nn_dtype_size(dt),
+                                   (double)w.i[k]);
+        }
+    } else {
+        if (!w.any_float)
+            for (int64_t k = 0; k < w.n; k++) w.d[k] = (double)w.i[k];
+        else if (w.any_int || w.any_bool) {
+            /* mixed: w.d holds every value already */
+        }
+        r = nn_tensor_from_doubles(ctx, dt, w.ndim, w.shape, w.d);
+    }
+    if (!r) py_engine_error();
+done:
+    PyMem_Free(w.d);
+    PyMem_Free(w.i);
+    return r;
+}

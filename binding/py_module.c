@@ -1,0 +1,680 @@
+/* py_module: the torch._C module: the session's engine context, the
+ * factories (tensor, zeros, randn, arange, ...), grad mode, seeds, the
+ * backward-node objects (grad_fn), and the assembly of every area's tables
+ * into the module and the tensor type. */
+#include <string.h>
+
+#include "nn_graph.h"
+#include "nn_random.h"
+#include "py.h"
+
+static nn_ctx *the_ctx;
+
+nn_ctx *py_ctx(void) {
+    return the_ctx;
+}
+
+#define PARSE(fname, n_req, ...)                                                                   \
+    static const char *const kw_[] = {__VA_ARGS__, NULL};                                          \
+    PyObject *a_[sizeof kw_ / sizeof kw_[0]];                                                      \
+    if (py_parse(fname, args, nargs, kwnames, kw_, n_req, a_) < 0) return NULL
+
+/* ---- factories ---- */
+
+/* requires_grad= on a new leaf, then wrap. */
+static PyObject *finish(nn_tensor *t, PyObject *requires_grad) {
+    if (!t) return py_engine_error();
+    if (requires_grad && PyObject_IsTrue(requires_grad) == 1 &&
+        py_status(nn_tensor_requires_grad_(the_ctx, t, true)) < 0) {
+        nn_tensor_release(t);
+        return NULL;
+    }
+    return py_tensor_wrap(t);
+}
+
+static PyObject *f_tensor(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    (void)m;
+    PARSE("tensor", 1, "data", "$dtype", "device", "requires_grad", "pin_memory");
+    nn_dtype dt = (nn_dtype)-1;
+    int want = -1;
+    if (a_[1] && a_[1] != Py_None) {
+        if (py_dtype_arg(a_[1], &dt) < 0) return NULL;
+        want = (int)dt;
+    }
+    nn_tensor *t = py_tensor_from_data(a_[0], want);
+    if (!t) return NULL;
+    return finish(t, a_[3]);
+}
+
+static PyObject *f_as_tensor(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
+                             PyObject *kwnames) {
+    (void)m;
+    PARSE("as_tensor", 1, "data", "dtype", "device");
+    nn_tensor *t = py_tensor_of(a_[0]);
+    nn_dtype dt = t ? t->dtype : (nn_dtype)0;
+    if (a_[1] && py_dtype_arg(a_[1], &dt) < 0) return NULL;
+    if (t && dt == t->dtype) return Py_NewRef(a_[0]);
+    if (t) return py_tensor_wrap(nn_to(the_ctx, t, dt));
+    return py_tensor_wrap(py_tensor_from_data(a_[0], a_[1] && a_[1] != Py_None ? (int)dt : -1));
+}
+
+/* numpy array -> tensor sharing its memory */
+static void release_pyobject(void *user) {
+    PyGILState_STATE g = PyGILState_Ensure();
+    Py_DECREF((PyObject *)user);
+    PyGILState_Release(g);
+}
+
+static PyObject *f_from_numpy(PyObject *m, PyObject *arr) {
+    (void)m;
+    Py_buffer view;
+    if (PyObject_GetBuffer(arr, &view, PyBUF_RECORDS) < 0) {
+        PyErr_Clear();
+        if (PyObject_GetBuffer(arr, &view, PyBUF_RECORDS_RO) < 0) {
+            PyErr_Format(PyExc_TypeError, "expected np.ndarray (got %s)", Py_TYPE(arr)->tp_name);
+            return NULL;
+        }
+    }
+    const char *f = view.format ? view.format : "B";
+    while (*f == '<' || *f == '=' || *f == '@' || *f == '|') f++;
+    nn_dtype dt;
+    switch (*f) {
+    case 'f': dt = NN_FLOAT32; break;
+    case 'd': dt = NN_FLOAT64; break;
+    case 'e': dt = NN_FLOAT16; break;
+    case '?': dt = NN_BOOL; break;
+    case 'b': dt = NN_INT8; break;
+    case 'B': dt = NN_UINT8; break;
+    case 'h': dt = NN_INT16; break;
+    case 'i': dt = NN_INT32; break;
+    case 'l':
+    case 'q': dt = view.itemsize == 8 ? NN_INT64 : NN_INT32; break;
+    default:
+        PyErr_Format(PyExc_TypeError,
+                     "can't convert np.ndarray of type numpy.%s. The only supported types are: "
+                     "float64, float32, float16, int64, int32, int16, int8, uint8, and bool.",
+                     f);
+        PyBuffer_Release(&view);
+        return NULL;
+    }
+    if (view.ndim > NN_MAX_DIMS) {
+        PyBuffer_Release(&view);
+        PyErr_Format(PyExc_ValueError, "at most %d dims are supported", NN_MAX_DIMS);
+        return NULL;
+    }
+    int64_t shape[NN_MAX_DIMS], strides[NN_MAX_DIMS];
+    char *base = view.buf;
+    for (int d = 0; d < view.ndim; d++) {
+        shape[d] = view.shape[d];
+        if (view.strides[d] % view.itemsize) {
+            PyBuffer_Release(&view);
+            PyErr_SetString(PyExc_ValueError, "given numpy array strides not a multiple of the "
+                                              "element byte size. Copy the numpy array to "
+                                              "reallocate the memory.");
+            return NULL;
+        }
+        strides[d] = view.strides[d] / view.itemsize;
+        if (strides[d] < 0) {
+            PyBuffer_Release(&view);
+            PyErr_SetString(PyExc_ValueError,
+                            "At least one stride in the given numpy array is negative, and "
+                            "tensors with negative strides are not currently supported. (You "
+                            "can probably work around this by making a copy of your array  "
+                            "with array.copy().) ");
+            return NULL;
+        }
+    }
+    size_t nbytes = (size_t)view.len;
+    /* the extent in bytes from buf to one past the last element */
+    int64_t hi = 0;
+    for (int d = 0; d < view.ndim; d++)
+        if (shape[d] > 0) hi += (shape[d] - 1) * strides[d];
+    if (view.len > 0) nbytes = (size_t)(hi + 1) * (size_t)view.itemsize;
+    PyObject *owner = Py_NewRef(view.obj ? view.obj : arr);
+    PyBuffer_Release(&view);
+    nn_tensor *t = nn_tensor_from_external(the_ctx, dt, view.ndim, shape, strides, base, nbytes,
+                                           release_pyobject, owner);
+    if (!t) {
+        Py_DECREF(owner);
+        return py_engine_error();
+    }
+    return py_tensor_wrap(t);
+}
+
+typedef nn_tensor *(*shape_factory)(nn_ctx *, nn_dtype, int, const int64_t *);
+
+/* zeros/ones/empty/rand/randn(*size, dtype=None, requires_grad=False, ...) */
+static PyObject *shaped(const char *fname, shape_factory fn, PyObject *const *args,
+                        Py_ssize_t nargs, PyObject *kwnames, bool random) {
+    PyObject *dtype = NULL, *rg = NULL, *gen = NULL;
+    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    for (Py_ssize_t k = 0; k < nkw; k++) {
+        const char *s = PyUnicode_AsUTF8(PyTuple_GET_ITEM(kwnames, k));
+        PyObject *v = args[nargs + k];
+        if (!s) return NULL;
+        if (strcmp(s, "dtype") == 0)
+            dtype = v;
+        else if (strcmp(s, "requires_grad") == 0)
+            rg = v;
+        else if (strcmp(s, "generator") == 0 && random)
+            gen = v;
+        else if (strcmp(s, "size") == 0 && nargs == 0) {
+            args = &args[nargs + k];
+            nargs = 1;
+            nkw = 0;
+            break;
+        } else if (strcmp(s, "device") && strcmp(s, "layout") && strcmp(s, "pin_memory") &&
+                   strcmp(s, "memory_format") && strcmp(s, "out")) {
+            PyErr_Format(PyExc_TypeError, "%s() got an unexpected keyword argument '%s'", fname, s);
+            return NULL;
+        }
+    }
+    int64_t shape[NN_MAX_DIMS];
+    int ndim;
+    if (py_shape_args(args, nargs, shape, &ndim) < 0) return NULL;
+    nn_dtype dt = py_default_dtype();
+    if (py_dtype_arg(dtype, &dt) < 0) return NULL;
+    if (random && !nn_dtype_is_float(dt)) {
+        PyErr_Format(PyExc_RuntimeError, "\"%s\" not implemented for '%s'",
+                     strcmp(fname, "rand") == 0 ? "check_uniform_bounds" : "normal_kernel_cpu",
+                     nn_dtype_scalar_name(dt));
+        return NULL;
+    }
+    nn_tensor *t;
+    if (gen && gen != Py_None) {
+        PyObject *cap = PyObject_GetAttrString(gen, "_engine");
+        nn_rng *rng = cap ? PyCapsule_GetPointer(cap, "nndb.rng") : NULL;
+        Py_XDECREF(cap);
+        if (!rng) return NULL;
+        t = strcmp(fname, "rand") == 0 ? nn_rand_gen(the_ctx, rng, dt, ndim, shape)
+                                       : nn_randn_gen(the_ctx, rng, dt, ndim, shape);
+    } else {
+        t = fn(the_ctx, dt, ndim, shape);
+    }
+    return finish(t, rg);
+}
+
+static nn_tensor *empty_fn(nn_ctx *ctx, nn_dtype dt, int ndim, const int64_t *shape) {
+    return nn_zeros(ctx, dt, ndim, shape);
+}
+
+#define SHAPED(name, fn, random)                                                                   \
+    static PyObject *f_##name(PyObject *m, PyObject *const *args, Py_ssize_t nargs,                \
+                              PyObject *kwnames) {                                                 \
+        (void)m;                                                                                   \
+        return shaped(#name, fn, args, nargs, kwnames, random);                                    \
+    }
+SHAPED(zeros, nn_zeros, false)
+SHAPED(ones, nn_ones, false)
+SHAPED(empty, empty_fn, false)
+SHAPED(rand, nn_rand, true)
+SHAPED(randn, nn_randn, true)
+
+static PyObject *f_full(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    (void)m;
+    PARSE("full", 2, "size", "fill_value", "$dtype", "device", "requires_grad", "layout",
+          "pin_memory", "out");
+    int64_t shape[NN_MAX_DIMS];
+    int ndim;
+    double v;
+    if (py_ints_arg(a_[0], "size", shape, &ndim) < 0 || py_float_arg(a_[1], "fill_value", &v) < 0)
+        return NULL;
+    nn_dtype dt = PyBool_Check(a_[1])   ? NN_BOOL
+                  : PyLong_Check(a_[1]) ? NN_INT64
+                                        : py_default_dtype();
+    if (a_[2] && py_dtype_arg(a_[2], &dt) < 0) return NULL;
+    return finish(nn_full(the_ctx, dt, ndim, shape, v), a_[4]);
+}
+
+/* zeros_like/ones_like/empty_like/rand_like/randn_like/full_like */
+static PyObject *like(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
+                      int kind) {
+    static const char *const kw_plain[] = {"input",  "$dtype",        "device", "requires_grad",
+                                           "layout", "memory_format", NULL};
+    static const char *const kw_full[] = {"input",         "fill_value", "$dtype",        "device",
+                                          "requires_grad", "layout",     "memory_format", NULL};
+    PyObject *a_[8] = {NULL};
+    if (kind == 5) {
+        if (py_parse(fname, args, nargs, kwnames, kw_full, 2, a_) < 0) return NULL;
+    } else {
+        if (py_parse(fname, args, nargs, kwnames, kw_plain, 1, a_ + 1) < 0) return NULL;
+        a_[0] = a_[1];
+        a_[1] = NULL;
+    }
+    nn_tensor *t;
+    if (py_tensor_arg(a_[0], fname, "input", &t) < 0) return NULL;
+    nn_dtype dt = t->dtype;
+    if (a_[2] && py_dtype_arg(a_[2], &dt) < 0) return NULL;
+    nn_tensor *r = NULL;
+    switch (kind) {
+    case 0:
+    case 2: r = nn_zeros(the_ctx, dt, t->ndim, t->shape); break;
+    case 1: r = nn_ones(the_ctx, dt, t->ndim, t->shape); break;
+    case 3: r = nn_rand(the_ctx, dt, t->ndim, t->shape); break;
+    case 4: r = nn_randn(the_ctx, dt, t->ndim, t->shape); break;
+    case 5: {
+        double v;
+        if (py_float_arg(a_[1], "fill_value", &v) < 0) return NULL;
+        r = nn_full(the_ctx, dt, t->ndim, t->shape, v);
+        break;
+    }
+    }
+    return finish(r, a_[4]);
+}
+
+#define LIKE(name, kind)                                                                           \
+    static PyObject *f_##name(PyObject *m, PyObject *const *args, Py_ssize_t nargs,                \
+                              PyObject *kwnames) {                                                 \
+        (void)m;                                                                                   \
+        return like(#name, args, nargs, kwnames, kind);                                            \
+    }
+LIKE(zeros_like, 0)
+LIKE(ones_like, 1)
+LIKE(empty_like, 2)
+LIKE(rand_like, 3)
+LIKE(randn_like, 4)
+LIKE(full_like, 5)
+
+static PyObject *f_arange(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    (void)m;
+    PARSE("arange", 1, "start", "end", "step", "$dtype", "device", "requires_grad", "out", "layout",
+          "pin_memory");
+    double start = 0, end, step = 1;
+    bool any_float = false;
+    PyObject *vals[3] = {a_[0], a_[1], a_[2]};
+    for (int i = 0; i < 3; i++)
+        if (vals[i] && vals[i] != Py_None &&
+            (PyFloat_Check(vals[i]) ||
+             (py_tensor_of(vals[i]) && nn_dtype_is_float(py_tensor_of(vals[i])->dtype))))
+            any_float = true;
+    if (!a_[1] || a_[1] == Py_None) {
+        if (py_float_arg(a_[0], "end", &end) < 0) return NULL;
+    } else if (py_float_arg(a_[0], "start", &start) < 0 || py_float_arg(a_[1], "end", &end) < 0)
+        return NULL;
+    if (a_[2] && a_[2] != Py_None && py_float_arg(a_[2], "step", &step) < 0) return NULL;
+    if (step == 0) {
+        PyErr_SetString(PyExc_RuntimeError, "step must be nonzero");
+        return NULL;
+    }
+    if ((step > 0 && start > end) || (step < 0 && start < end)) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "upper bound and larger bound inconsistent with step sign");
+        return NULL;
+    }
+    nn_dtype dt = any_float ? py_default_dtype() : NN_INT64;
+    if (a_[3] && py_dtype_arg(a_[3], &dt) < 0) return NULL;
+    return finish(nn_arange(the_ctx, start, end, step, dt), a_[5]);
+}
+
+static PyObject *f_linspace(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
+                            PyObject *kwnames) {
+    (void)m;
+    PARSE("linspace", 3, "start", "end", "steps", "$dtype", "device", "requires_grad", "out");
+    double start, end;
+    int64_t steps;
+    if (py_float_arg(a_[0], "start", &start) < 0 || py_float_arg(a_[1], "end", &end) < 0 ||
+        py_int_arg(a_[2], "steps", &steps) < 0)
+        return NULL;
+    if (steps < 0) {
+        PyErr_SetString(PyExc_RuntimeError, "number of steps must be non-negative");
+        return NULL;
+    }
+    nn_dtype dt = py_default_dtype();
+    if (a_[3] && py_dtype_arg(a_[3], &dt) < 0) return NULL;
+    return finish(nn_linspace(the_ctx, start, end, steps, dt), a_[5]);
+}
+
+static PyObject *f_eye(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    (void)m;
+    PARSE("eye", 1, "n", "m", "$dtype", "device", "requires_grad", "out");
+    int64_t n, mm;
+    if (py_int_arg(a_[0], "n", &n) < 0) return NULL;
+    mm = n;
+    if (a_[1] && a_[1] != Py_None && py_int_arg(a_[1], "m", &mm) < 0) return NULL;
+    nn_dtype dt = py_default_dtype();
+    if (a_[2] && py_dtype_arg(a_[2], &dt) < 0) return NULL;
+    return finish(nn_eye(the_ctx, n, mm, dt), a_[4]);
+}
+
+static PyObject *f_randint(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
+                           PyObject *kwnames) {
+    (void)m;
+    /* randint(high, size) or randint(low, high, size) */
+    PARSE("randint", 2, "low", "high", "size", "$generator", "dtype", "device", "requires_grad",
+          "out");
+    int64_t low = 0, high;
+    PyObject *size = a_[2];
+    if (!size) {
+        size = a_[1];
+        if (py_int_arg(a_[0], "high", &high) < 0) return NULL;
+    } else if (py_int_arg(a_[0], "low", &low) < 0 || py_int_arg(a_[1], "high", &high) < 0) {
+        return NULL;
+    }
+    int64_t shape[NN_MAX_DIMS];
+    int ndim;
+    if (py_ints_arg(size, "size", shape, &ndim) < 0) return NULL;
+    if (low >= high) {
+        PyErr_Format(PyExc_RuntimeError,
+                     "random_ expects 'from' to be less than 'to', but got from=%lld >= to=%lld",
+                     (long long)low, (long long)high);
+        return NULL;
+    }
+    nn_dtype dt = NN_INT64;
+    if (a_[4] && py_dtype_arg(a_[4], &dt) < 0) return NULL;
+    nn_rng *rng = &the_ctx->rng;
+    if (a_[3] && a_[3] != Py_None) {
+        PyObject *cap = PyObject_GetAttrString(a_[3], "_engine");
+        rng = cap ? PyCapsule_GetPointer(cap, "nndb.rng") : NULL;
+        Py_XDECREF(cap);
+        if (!rng) return NULL;
+    }
+    return finish(nn_randint_gen(the_ctx, rng, low, high, dt, ndim, shape), a_[6]);
+}
+
+static PyObject *f_randperm(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
+                            PyObject *kwnames) {
+    (void)m;
+    PARSE("randperm", 1, "n", "$generator", "dtype", "device", "requires_grad");
+    int64_t n;
+    if (py_int_arg(a_[0], "n", &n) < 0) return NULL;
+    nn_dtype dt = NN_INT64;
+    if (a_[2] && py_dtype_arg(a_[2], &dt) < 0) return NULL;
+    nn_rng *rng = &the_ctx->rng;
+    if (a_[1] && a_[1] != Py_None) {
+        PyObject *cap = PyObject_GetAttrString(a_[1], "_engine");
+        rng = cap ? PyCapsule_GetPointer(cap, "nndb.rng") : NULL;
+        Py_XDECREF(cap);
+        if (!rng) return NULL;
+    }
+    return finish(nn_randperm(the_ctx, rng, n, dt), a_[4]);
+}
+
+/* ---- seeds and generators ---- */
+
+static PyObject *f_manual_seed(PyObject *m, PyObject *seed) {
+    (void)m;
+    int64_t s;
+    if (py_int_arg(seed, "seed", &s) < 0) return NULL;
+    nn_ctx_seed(the_ctx, (uint64_t)s);
+    Py_RETURN_NONE;
+}
+
+static PyObject *f_default_rng(PyObject *m, PyObject *unused) {
+    (void)m;
+    (void)unused;
+    return PyCapsule_New(&the_ctx->rng, "nndb.rng", NULL);
+}
+
+static void rng_capsule_free(PyObject *cap) {
+    nn_rng_free(PyCapsule_GetPointer(cap, "nndb.rng"));
+}
+
+static PyObject *f_new_rng(PyObject *m, PyObject *unused) {
+    (void)m;
+    (void)unused;
+    nn_rng *r = nn_rng_new(67280421310721ULL);
+    if (!r) return PyErr_NoMemory();
+    return PyCapsule_New(r, "nndb.rng", rng_capsule_free);
+}
+
+static PyObject *f_rng_seed(PyObject *m, PyObject *args) {
+    (void)m;
+    PyObject *cap;
+    unsigned long long seed;
+    if (!PyArg_ParseTuple(args, "OK", &cap, &seed)) return NULL;
+    nn_rng *r = PyCapsule_GetPointer(cap, "nndb.rng");
+    if (!r) return NULL;
+    nn_rng_seed(r, seed);
+    Py_RETURN_NONE;
+}
+
+static PyObject *f_rng_get_state(PyObject *m, PyObject *cap) {
+    (void)m;
+    nn_rng *r = PyCapsule_GetPointer(cap, "nndb.rng");
+    if (!r) return NULL;
+    uint8_t st[NN_RNG_STATE_BYTES];
+    nn_rng_get_state(r, st);
+    int64_t n = NN_RNG_STATE_BYTES;
+    return py_tensor_wrap(nn_tensor_from_data(the_ctx, NN_UINT8, 1, &n, st));
+}
+
+static PyObject *f_rng_set_state(PyObject *m, PyObject *args) {
+    (void)m;
+    PyObject *cap, *state;
+    if (!PyArg_ParseTuple(args, "OO", &cap, &state)) return NULL;
+    nn_rng *r = PyCapsule_GetPointer(cap, "nndb.rng");
+    nn_tensor *t = py_tensor_of(state);
+    if (!r) return NULL;
+    if (!t || t->dtype != NN_UINT8 || !nn_tensor_is_contiguous(t)) {
+        PyErr_SetString(PyExc_TypeError, "expected a contiguous torch.ByteTensor as the state");
+        return NULL;
+    }
+    if (!nn_rng_set_state(r, nn_tensor_data(t), (size_t)nn_tensor_numel(t))) {
+        PyErr_SetString(PyExc_RuntimeError, "RNG state is wrong size");
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
+static PyObject *f_rng_draw_seed(PyObject *m, PyObject *cap) {
+    (void)m;
+    nn_rng *r = PyCapsule_GetPointer(cap, "nndb.rng");
+    if (!r) return NULL;
+    return PyLong_FromLongLong(nn_random_seed_draw(r));
+}
+
+/* ---- grad mode ---- */
+
+static PyObject *f_set_grad_enabled(PyObject *m, PyObject *on) {
+    (void)m;
+    int v = PyObject_IsTrue(on);
+    if (v < 0) return NULL;
+    return PyBool_FromLong(nn_ctx_set_grad(the_ctx, v));
+}
+
+static PyObject *f_is_grad_enabled(PyObject *m, PyObject *unused) {
+    (void)m;
+    (void)unused;
+    return PyBool_FromLong(the_ctx->grad_enabled);
+}
+
+static PyObject *f_get_default_dtype(PyObject *m, PyObject *unused) {
+    (void)m;
+    (void)unused;
+    return Py_NewRef(py_dtype_object(py_default_dtype()));
+}
+
+static PyObject *f_set_default_dtype(PyObject *m, PyObject *d) {
+    (void)m;
+    nn_dtype dt = py_default_dtype();
+    if (py_dtype_arg(d, &dt) < 0) return NULL;
+    if (!nn_dtype_is_float(dt)) {
+        PyErr_SetString(PyExc_TypeError,
+                        "only floating-point types are supported as the default type");
+        return NULL;
+    }
+    py_set_default_dtype(dt);
+    Py_RETURN_NONE;
+}
+
+static PyObject *f_set_num_threads(PyObject *m, PyObject *n) {
+    (void)m;
+    int64_t k;
+    if (py_int_arg(n, "num", &k) < 0) return NULL;
+    nn_set_num_threads((int)k);
+    Py_RETURN_NONE;
+}
+
+static PyObject *f_get_num_threads(PyObject *m, PyObject *unused) {
+    (void)m;
+    (void)unused;
+    return PyLong_FromLong(nn_get_num_threads());
+}
+
+static PyObject *f_is_tensor(PyObject *m, PyObject *o) {
+    (void)m;
+    return PyBool_FromLong(py_tensor_check(o));
+}
+
+static PyObject *f_numel(PyObject *m, PyObject *o) {
+    (void)m;
+    nn_tensor *t;
+    if (py_tensor_arg(o, "numel", "input", &t) < 0) return NULL;
+    return PyLong_FromLongLong(nn_tensor_numel(t));
+}
+
+/* ---- backward nodes (grad_fn) ---- */
+
+typedef struct grad_fn_object {
+    PyObject_HEAD nn_node *node;
+    const char *name;
+} grad_fn_object;
+
+static void grad_fn_dealloc(PyObject *self) {
+    nn_node_release(((grad_fn_object *)self)->node);
+    Py_TYPE(self)->tp_free(self);
+}
+
+static PyObject *grad_fn_repr(PyObject *self) {
+    return PyUnicode_FromFormat("<%s object at %p>", ((grad_fn_object *)self)->name, self);
+}
+
+static PyObject *grad_fn_name(PyObject *self, PyObject *unused) {
+    (void)unused;
+    return PyUnicode_FromString(((grad_fn_object *)self)->name);
+}
+
+static PyObject *grad_fn_eq(PyObject *a, PyObject *b, int op);
+
+static PyMethodDef grad_fn_methods[] = {
+    {"name", grad_fn_name, METH_NOARGS, "the node's class name, as torch names it"},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject grad_fn_type = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "torch._C._FunctionBase",
+    .tp_basicsize = sizeof(grad_fn_object),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_dealloc = grad_fn_dealloc,
+    .tp_repr = grad_fn_repr,
+    .tp_methods = grad_fn_methods,
+    .tp_richcompare = grad_fn_eq,
+};
+
+static PyObject *grad_fn_eq(PyObject *a, PyObject *b, int op) {
+    if ((op != Py_EQ && op != Py_NE) || Py_TYPE(b) != &grad_fn_type) Py_RETURN_NOTIMPLEMENTED;
+    bool same = ((grad_fn_object *)a)->node == ((grad_fn_object *)b)->node;
+    return PyBool_FromLong(op == Py_EQ ? same : !same);
+}
+
+PyObject *py_grad_fn_new(nn_node *node, const char *name);
+PyObject *py_grad_fn_new(nn_node *node, const char *name) {
+    grad_fn_object *o = PyObject_New(grad_fn_object, &grad_fn_type);
+    if (!o) return NULL;
+    nn_node_retain(node);
+    o->node = node;
+    o->name = name ? name : nn_op_name(node->op);
+    return (PyObject *)o;
+}
+
+/* ---- the tables ---- */
+
+#define FAST(name, doc)                                                                            \
+    { #name, (PyCFunction)(void (*)(void))f_##name, METH_FASTCALL | METH_KEYWORDS, doc }
+
+PyMethodDef py_core_functions[] = {
+    FAST(tensor, "tensor(data, dtype=None, requires_grad=False): a new tensor from data"),
+    FAST(as_tensor, "as_tensor(data, dtype=None): data as a tensor, without a copy when it is one"),
+    {"from_numpy", f_from_numpy, METH_O,
+     "from_numpy(ndarray): a tensor sharing the array's memory"},
+    FAST(zeros, "zeros(*size, dtype=None, requires_grad=False)"),
+    FAST(ones, "ones(*size, dtype=None, requires_grad=False)"),
+    FAST(empty, "empty(*size, dtype=None): uninitialised (zeros in nndb)"),
+    FAST(rand, "rand(*size): uniform on [0, 1) from torch's generator"),
+    FAST(randn, "randn(*size): standard normal from torch's generator"),
+    FAST(full, "full(size, fill_value, dtype=None)"),
+    FAST(zeros_like, "zeros_like(input)"),
+    FAST(ones_like, "ones_like(input)"),
+    FAST(empty_like, "empty_like(input)"),
+    FAST(rand_like, "rand_like(input)"),
+    FAST(randn_like, "randn_like(input)"),
+    FAST(full_like, "full_like(input, fill_value)"),
+    FAST(arange, "arange(start=0, end, step=1, dtype=None)"),
+    FAST(linspace, "linspace(start, end, steps)"),
+    FAST(eye, "eye(n, m=None)"),
+    FAST(randint, "randint(low=0, high, size)"),
+    FAST(randperm, "randperm(n)"),
+    {"manual_seed", f_manual_seed, METH_O, "seed torch's CPU generator"},
+    {"_default_rng", f_default_rng, METH_NOARGS, NULL},
+    {"_new_rng", f_new_rng, METH_NOARGS, NULL},
+    {"_rng_seed", f_rng_seed, METH_VARARGS, NULL},
+    {"_rng_get_state", f_rng_get_state, METH_O, NULL},
+    {"_rng_set_state", f_rng_set_state, METH_VARARGS, NULL},
+    {"_rng_draw_seed", f_rng_draw_seed, METH_O, NULL},
+    {"_set_grad_enabled", f_set_grad_enabled, METH_O, "set grad mode; returns the previous one"},
+    {"is_grad_enabled", f_is_grad_enabled, METH_NOARGS, "whether ops are recorded for autograd"},
+    {"get_default_dtype", f_get_default_dtype, METH_NOARGS, "the default float dtype"},
+    {"set_default_dtype", f_set_default_dtype, METH_O, "set the default float dtype"},
+    {"set_num_threads", f_set_num_threads, METH_O, "threads for BLAS and parallel kernels"},
+    {"get_num_threads", f_get_num_threads, METH_NOARGS, "threads for BLAS and parallel kernels"},
+    {"is_tensor", f_is_tensor, METH_O, "whether obj is a tensor"},
+    {"numel", f_numel, METH_O, "the number of elements of a tensor"},
+    {NULL, NULL, 0, NULL},
+};
+
+extern PyMethodDef py_tensor_module_functions[];
+int py_dtype_setup(PyObject *m);
+int py_tensor_setup(PyObject *m, PyMethodDef *all_methods);
+
+static int count(const PyMethodDef *d) {
+    int n = 0;
+    while (d[n].ml_name) n++;
+    return n;
+}
+
+static int add_functions(PyObject *m, PyMethodDef *defs) {
+    return PyModule_AddFunctions(m, defs);
+}
+
+static struct PyModuleDef module_def = {
+    PyModuleDef_HEAD_INIT,
+    "torch._C",
+    "nndb's engine as torch's native core: tensors, ops, autograd.",
+    -1,
+    NULL,
+    NULL,
+    NULL,
+    NULL,
+    NULL,
+};
+
+PyObject *py_module_init(void) {
+    if (!the_ctx) {
+        the_ctx = nn_ctx_new(67280421310721ULL);
+        if (!the_ctx) return PyErr_NoMemory();
+    }
+    PyObject *m = PyModule_Create(&module_def);
+    if (!m) return NULL;
+    /* the tensor type's methods: its own and every area's, in one array */
+    PyMethodDef *tables[] = {py_tensor_methods, py_ops_methods};
+    int total = 0;
+    for (size_t i = 0; i < sizeof tables / sizeof tables[0]; i++) total += count(tables[i]);
+    PyMethodDef *all = PyMem_Calloc((size_t)total + 1, sizeof *all);
+    if (!all) goto fail;
+    int k = 0;
+    for (size_t i = 0; i < sizeof tables / sizeof tables[0]; i++)
+        for (const PyMethodDef *d = tables[i]; d->ml_name; d++) all[k++] = *d;
+    py_exc_stopped = PyErr_NewExceptionWithDoc(
+        "torch._C.Stopped", "A debugger hook stopped the statement; the graph is kept.",
+        PyExc_RuntimeError, NULL);
+    if (!py_exc_stopped || PyModule_AddObjectRef(m, "Stopped", py_exc_stopped) < 0) goto fail;
+    if (py_dtype_setup(m) < 0 || py_tensor_setup(m, all) < 0) goto fail;
+    if (PyType_Ready(&grad_fn_type) < 0) goto fail;
+    if (add_functions(m, py_core_functions) < 0 ||
+        add_functions(m, py_tensor_module_functions) < 0 || add_functions(m, py_ops_functions) < 0)
+        goto fail;
+    return m;
+fail:
+    Py_DECREF(m);
+    return NULL;
+}

@@ -1,0 +1,523 @@
+/* py_nn: the kernels torch.nn.functional, torch.nn.init and torch.nn.utils
+ * call, as private functions of torch._C (named _nn_*, so that
+ * torch/_ops_table.py does not export them as torch.NAME). The Python
+ * wrappers in python/torch/nn/ own the signatures, defaults and argument
+ * checks users see; these take their arguments already in order, as
+ * PyTorch's Python layer calls torch._C._nn. See py.h for the conventions.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "nn_init.h"
+#include "nn_optim.h"
+#include "nn_random.h"
+#include "py.h"
+
+#define PARSE(fname, n_req, ...)                                                                   \
+    static const char *const kw_[] = {__VA_ARGS__, NULL};                                          \
+    PyObject *a_[sizeof kw_ / sizeof kw_[0]];                                                      \
+    if (py_parse(fname, args, nargs, kwnames, kw_, n_req, a_) < 0) return NULL
+
+#define FN(name)                                                                                   \
+    static PyObject *name(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+
+/* A tensor argument that may be None (or not given): *out NULL then. */
+static int opt_tensor(PyObject *o, const char *fname, const char *what, nn_tensor **out) {
+    *out = NULL;
+    if (!o || o == Py_None) return 0;
+    return py_tensor_arg(o, fname, what, out);
+}
+
+/* torch's reduction strings; the message is _Reduction.get_enum's. */
+static int reduction_arg(PyObject *o, nn_reduction *out) {
+    *out = NN_REDUCTION_MEAN;
+    if (!o) return 0;
+    const char *s = PyUnicode_Check(o) ? PyUnicode_AsUTF8(o) : NULL;
+    if (s && strcmp(s, "mean") == 0)
+        *out = NN_REDUCTION_MEAN;
+    else if (s && strcmp(s, "sum") == 0)
+        *out = NN_REDUCTION_SUM;
+    else if (s && strcmp(s, "none") == 0)
+        *out = NN_REDUCTION_NONE;
+    else {
+        PyObject *r = PyObject_Str(o);
+        if (r) PyErr_Format(PyExc_ValueError, "%U is not a valid value for reduction", r);
+        Py_XDECREF(r);
+        return -1;
+    }
+    return 0;
+}
+
+/* Apply [red] to an elementwise loss [l] (stolen). */
+static nn_tensor *reduce_loss(nn_ctx *ctx, nn_tensor *l, nn_reduction red) {
+    if (!l || red == NN_REDUCTION_NONE) return l;
+    nn_tensor *r =
+        red == NN_REDUCTION_SUM ? nn_sum(ctx, l, NULL, 0, false) : nn_mean(ctx, l, NULL, 0, false);
+    nn_tensor_release(l);
+    return r;
+}
+
+/* ---- layers ---- */
+
+FN(f_linear) {
+    (void)m;
+    PARSE("linear", 2, "input", "weight", "bias");
+    nn_tensor *x, *w, *b;
+    if (py_tensor_arg(a_[0], "linear", "input", &x) < 0 ||
+        py_tensor_arg(a_[1], "linear", "weight", &w) < 0 ||
+        opt_tensor(a_[2], "linear", "bias", &b) < 0)
+        return NULL;
+    return py_tensor_wrap(nn_linear(py_ctx(), x, w, b));
+}
+
+FN(f_embedding) {
+    (void)m;
+    PARSE("embedding", 2, "input", "weight");
+    nn_tensor *idx, *w;
+    if (py_tensor_arg(a_[0], "embedding", "input", &idx) < 0 ||
+        py_tensor_arg(a_[1], "embedding", "weight", &w) < 0)
+        return NULL;
+    return py_tensor_wrap(nn_embedding(py_ctx(), w, idx));
+}
+
+/* _nn_layer_norm(input, n_norm, weight, bias, eps) */
+FN(f_layer_norm) {
+    (void)m;
+    PARSE("layer_norm", 5, "input", "n_norm", "weight", "bias", "eps");
+    nn_tensor *x, *w, *b;
+    int64_t n;
+    double eps;
+    if (py_tensor_arg(a_[0], "layer_norm", "input", &x) < 0 ||
+        py_int_arg(a_[1], "n_norm", &n) < 0 || opt_tensor(a_[2], "layer_norm", "weight", &w) < 0 ||
+        opt_tensor(a_[3], "layer_norm", "bias", &b) < 0 || py_float_arg(a_[4], "eps", &eps) < 0)
+        return NULL;
+    return py_tensor_wrap(nn_layer_norm(py_ctx(), x, (int)n, w, b, eps));
+}
+
+/* _nn_batch_norm(input, running_mean, running_var, weight, bias, training,
+ * momentum, eps) */
+FN(f_batch_norm) {
+    (void)m;
+    PARSE("batch_norm", 8, "input", "running_mean", "running_var", "weight", "bias", "training",
+          "momentum", "eps");
+    nn_tensor *x, *rm, *rv, *w, *b;
+    bool training;
+    double momentum, eps;
+    if (py_tensor_arg(a_[0], "batch_norm", "input", &x) < 0 ||
+        opt_tensor(a_[1], "batch_norm", "running_mean", &rm) < 0 ||
+        opt_tensor(a_[2], "batch_norm", "running_var", &rv) < 0 ||
+        opt_tensor(a_[3], "batch_norm", "weight", &w) < 0 ||
+        opt_tensor(a_[4], "batch_norm", "bias", &b) < 0 ||
+        py_bool_arg(a_[5], "training", &training) < 0 ||
+        py_float_arg(a_[6], "momentum", &momentum) < 0 || py_float_arg(a_[7], "eps", &eps) < 0)
+        return NULL;
+    return py_tensor_wrap(nn_batch_norm(py_ctx(), x, rm, rv, w, b, training, momentum, eps));
+}
+
+/* _nn_group_norm(input, num_groups, weight, bias, eps) */
+FN(f_group_norm) {
+    (void)m;
+    PARSE("group_norm", 5, "input", "num_groups", "weight", "bias", "eps");
+    nn_tensor *x, *w, *b;
+    int64_t g;
+    double eps;
+    if (py_tensor_arg(a_[0], "group_norm", "input", &x) < 0 ||
+        py_int_arg(a_[1], "num_groups", &g) < 0 ||
+        opt_tensor(a_[2], "group_norm", "weight", &w) < 0 ||
+        opt_tensor(a_[3], "group_norm", "bias", &b) < 0 || py_float_arg(a_[4], "eps", &eps) < 0)
+        return NULL;
+    return py_tensor_wrap(nn_group_norm(py_ctx(), x, g, w, b, eps));
+}
+
+FN(f_dropout) {
+    (void)m;
+    PARSE("dropout", 3, "input", "p", "training");
+    nn_tensor *x;
+    double p;
+    bool training;
+    if (py_tensor_arg(a_[0], "dropout", "input", &x) < 0 || py_float_arg(a_[1], "p", &p) < 0 ||
+        py_bool_arg(a_[2], "training", &training) < 0)
+        return NULL;
+    return py_tensor_wrap(nn_dropout(py_ctx(), x, p, training));
+}
+
+/* ---- activations ---- */
+
+FN(f_gelu) {
+    (void)m;
+    PARSE("gelu", 2, "input", "approximate_tanh");
+    nn_tensor *x;
+    bool tanh_form;
+    if (py_tensor_arg(a_[0], "gelu", "input", &x) < 0 ||
+        py_bool_arg(a_[1], "approximate", &tanh_form) < 0)
+        return NULL;
+    return py_tensor_wrap(nn_gelu(py_ctx(), x, tanh_form));
+}
+
+FN(f_silu) {
+    (void)m;
+    PARSE("silu", 1, "input");
+    nn_tensor *x;
+    if (py_tensor_arg(a_[0], "silu", "input", &x) < 0) return NULL;
+    return py_tensor_wrap(nn_silu(py_ctx(), x));
+}
+
+FN(f_leaky_relu) {
+    (void)m;
+    PARSE("leaky_relu", 2, "input", "negative_slope");
+    nn_tensor *x;
+    double slope;
+    if (py_tensor_arg(a_[0], "leaky_relu", "input", &x) < 0 ||
+        py_float_arg(a_[1], "negative_slope", &slope) < 0)
+        return NULL;
+    return py_tensor_wrap(nn_leaky_relu(py_ctx(), x, slope));
+}
+
+FN(f_softplus) {
+    (void)m;
+    PARSE("softplus", 3, "input", "beta", "threshold");
+    nn_tensor *x;
+    double beta, threshold;
+    if (py_tensor_arg(a_[0], "softplus", "input", &x) < 0 ||
+        py_float_arg(a_[1], "beta", &beta) < 0 || py_float_arg(a_[2], "threshold", &threshold) < 0)
+        return NULL;
+    return py_tensor_wrap(nn_softplus(py_ctx(), x, beta, threshold));
+}
+
+typedef nn_tensor *(*dim_fn)(nn_ctx *, nn_tensor *, int64_t);
+
+/* softmax and log_softmax(input, dim, dtype): dtype converts first. */
+static PyObject *softmax_like(const char *name, dim_fn fn, PyObject *const *args, Py_ssize_t nargs,
+                              PyObject *kwnames) {
+    PARSE(name, 2, "input", "dim", "dtype");
+    nn_tensor *x;
+    int64_t dim;
+    if (py_tensor_arg(a_[0], name, "input", &x) < 0 || py_int_arg(a_[1], "dim", &dim) < 0)
+        return NULL;
+    nn_ctx *ctx = py_ctx();
+    nn_tensor *src = nn_tensor_retain(x);
+    if (a_[2] && a_[2] != Py_None) {
+        nn_dtype dt = x->dtype;
+        if (py_dtype_arg(a_[2], &dt) < 0) {
+            nn_tensor_release(src);
+            return NULL;
+        }
+        nn_tensor_release(src);
+        src = nn_to(ctx, x, dt);
+        if (!src) return py_engine_error();
+    }
+    nn_tensor *r = fn(ctx, src, dim);
+    nn_tensor_release(src);
+    return py_tensor_wrap(r);
+}
+
+FN(f_softmax) {
+    (void)m;
+    return softmax_like("softmax", nn_softmax, args, nargs, kwnames);
+}
+
+FN(f_log_softmax) {
+    (void)m;
+    return softmax_like("log_softmax", nn_log_softmax, args, nargs, kwnames);
+}
+
+FN(f_one_hot) {
+    (void)m;
+    PARSE("one_hot", 2, "input", "num_classes");
+    nn_tensor *x;
+    int64_t n;
+    if (py_tensor_arg(a_[0], "one_hot", "tensor", &x) < 0 ||
+        py_int_arg(a_[1], "num_classes", &n) < 0)
+        return NULL;
+    return py_tensor_wrap(nn_one_hot(py_ctx(), x, n));
+}
+
+/* ---- losses ---- */
+
+/* _nn_cross_entropy(input, target, ignore_index, label_smoothing, reduction) */
+FN(f_cross_entropy) {
+    (void)m;
+    PARSE("cross_entropy", 5, "input", "target", "ignore_index", "label_smoothing", "reduction");
+    nn_tensor *x, *y;
+    int64_t ignore;
+    double smoothing;
+    nn_reduction red;
+    if (py_tensor_arg(a_[0], "cross_entropy", "input", &x) < 0 ||
+        py_tensor_arg(a_[1], "cross_entropy", "target", &y) < 0 ||
+        py_int_arg(a_[2], "ignore_index", &ignore) < 0 ||
+        py_float_arg(a_[3], "label_smoothing", &smoothing) < 0 || reduction_arg(a_[4], &red) < 0)
+        return NULL;
+    return py_tensor_wrap(nn_cross_entropy(py_ctx(), x, y, ignore, smoothing, red));
+}
+
+FN(f_nll_loss) {
+    (void)m;
+    PARSE("nll_loss", 4, "input", "target", "ignore_index", "reduction");
+    nn_tensor *x, *y;
+    int64_t ignore;
+    nn_reduction red;
+    if (py_tensor_arg(a_[0], "nll_loss", "input", &x) < 0 ||
+        py_tensor_arg(a_[1], "nll_loss", "target", &y) < 0 ||
+        py_int_arg(a_[2], "ignore_index", &ignore) < 0 || reduction_arg(a_[3], &red) < 0)
+        return NULL;
+    return py_tensor_wrap(nn_nll_loss(py_ctx(), x, y, ignore, red));
+}
+
+typedef nn_tensor *(*loss_fn)(nn_ctx *, nn_tensor *, nn_tensor *, nn_reduction);
+
+static PyObject *pair_loss(const char *name, loss_fn fn, PyObject *const *args, Py_ssize_t nargs,
+                           PyObject *kwnames) {
+    PARSE(name, 3, "input", "target", "reduction");
+    nn_tensor *x, *y;
+    nn_reduction red;
+    if (py_tensor_arg(a_[0], name, "input", &x) < 0 ||
+        py_tensor_arg(a_[1], name, "target", &y) < 0 || reduction_arg(a_[2], &red) < 0)
+        return NULL;
+    return py_tensor_wrap(fn(py_ctx(), x, y, red));
+}
+
+/* |x - y|, reduced: torch's l1_loss, a composition here. */
+static nn_tensor *l1_loss(nn_ctx *ctx, nn_tensor *x, nn_tensor *y, nn_reduction red) {
+    nn_tensor *d = nn_sub(ctx, x, y);
+    nn_tensor *a = d ? nn_abs(ctx, d) : NULL;
+    nn_tensor_release(d);
+    return reduce_loss(ctx, a, red);
+}
+
+FN(f_mse_loss) {
+    (void)m;
+    return pair_loss("mse_loss", nn_mse_loss, args, nargs, kwnames);
+}
+
+FN(f_l1_loss) {
+    (void)m;
+    return pair_loss("l1_loss", l1_loss, args, nargs, kwnames);
+}
+
+FN(f_bce) {
+    (void)m;
+    return pair_loss("binary_cross_entropy", nn_binary_cross_entropy, args, nargs, kwnames);
+}
+
+FN(f_bce_logits) {
+    (void)m;
+    return pair_loss("binary_cross_entropy_with_logits", nn_binary_cross_entropy_with_logits, args,
+                     nargs, kwnames);
+}
+
+/* ---- torch.nn.init: in-place draws from torch's default generator ---- */
+
+static PyObject *init_done(PyObject *t, nn_status st) {
+    if (py_status(st) < 0) return NULL;
+    Py_INCREF(t);
+    return t;
+}
+
+FN(f_init_uniform) {
+    (void)m;
+    PARSE("uniform_", 3, "tensor", "a", "b");
+    nn_tensor *t;
+    double a, b;
+    if (py_tensor_arg(a_[0], "uniform_", "tensor", &t) < 0 || py_float_arg(a_[1], "a", &a) < 0 ||
+        py_float_arg(a_[2], "b", &b) < 0)
+        return NULL;
+    return init_done(a_[0], nn_init_uniform_(py_ctx(), t, a, b));
+}
+
+FN(f_init_normal) {
+    (void)m;
+    PARSE("normal_", 3, "tensor", "mean", "std");
+    nn_tensor *t;
+    double mean, std;
+    if (py_tensor_arg(a_[0], "normal_", "tensor", &t) < 0 ||
+        py_float_arg(a_[1], "mean", &mean) < 0 || py_float_arg(a_[2], "std", &std) < 0)
+        return NULL;
+    return init_done(a_[0], nn_init_normal_(py_ctx(), t, mean, std));
+}
+
+FN(f_init_constant) {
+    (void)m;
+    PARSE("constant_", 2, "tensor", "val");
+    nn_tensor *t;
+    double v;
+    if (py_tensor_arg(a_[0], "constant_", "tensor", &t) < 0 || py_float_arg(a_[1], "val", &v) < 0)
+        return NULL;
+    return init_done(a_[0], nn_init_constant_(py_ctx(), t, v));
+}
+
+FN(f_init_trunc_normal) {
+    (void)m;
+    PARSE("trunc_normal_", 5, "tensor", "mean", "std", "a", "b");
+    nn_tensor *t;
+    double mean, std, a, b;
+    if (py_tensor_arg(a_[0], "trunc_normal_", "tensor", &t) < 0 ||
+        py_float_arg(a_[1], "mean", &mean) < 0 || py_float_arg(a_[2], "std", &std) < 0 ||
+        py_float_arg(a_[3], "a", &a) < 0 || py_float_arg(a_[4], "b", &b) < 0)
+        return NULL;
+    return init_done(a_[0], nn_init_trunc_normal_(py_ctx(), t, mean, std, a, b));
+}
+
+FN(f_init_orthogonal) {
+    (void)m;
+    PARSE("orthogonal_", 2, "tensor", "gain");
+    nn_tensor *t;
+    double gain;
+    if (py_tensor_arg(a_[0], "orthogonal_", "tensor", &t) < 0 ||
+        py_float_arg(a_[1], "gain", &gain) < 0)
+        return NULL;
+    return init_done(a_[0], nn_init_orthogonal_(py_ctx(), t, gain));
+}
+
+/* ---- torch.nn.utils ---- */
+
+/* _nn_clip_grad_norm(grads, max_norm, norm_type): torch 1.13's
+ * clip_grad_norm_ over a list of gradient tensors: the total norm (a norm of
+ * the per-gradient norms, in their dtype), then every gradient multiplied
+ * in place by min(max_norm / (total + 1e-6), 1). Returns the total norm.
+ * Non-finite norms are the caller's to report (error_if_nonfinite). */
+FN(f_clip_grad_norm) {
+    (void)m;
+    PARSE("clip_grad_norm_", 3, "grads", "max_norm", "norm_type");
+    double max_norm, p;
+    if (py_float_arg(a_[1], "max_norm", &max_norm) < 0 || py_float_arg(a_[2], "norm_type", &p) < 0)
+        return NULL;
+    PyObject *seq = PySequence_Fast(a_[0], "clip_grad_norm_: grads must be a sequence");
+    if (!seq) return NULL;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    nn_ctx *ctx = py_ctx();
+    if (n == 0) {
+        Py_DECREF(seq);
+        return py_tensor_wrap(nn_scalar(ctx, 0.0, NN_F32));
+    }
+    nn_tensor **norms = PyMem_Calloc((size_t)n, sizeof *norms);
+    nn_tensor *total = NULL, *stacked = NULL;
+    bool prev = nn_ctx_set_grad(ctx, false);
+    bool ok = norms != NULL;
+    for (Py_ssize_t i = 0; ok && i < n; i++) {
+        nn_tensor *g;
+        ok = py_tensor_arg(PySequence_Fast_GET_ITEM(seq, i), "clip_grad_norm_", "grad", &g) == 0 &&
+             (norms[i] = nn_norm(ctx, g, p, NULL, 0, false)) != NULL;
+    }
+    if (ok) ok = (stacked = nn_stack(ctx, norms, (int)n, 0)) != NULL;
+    if (ok) ok = (total = nn_norm(ctx, stacked, p, NULL, 0, false)) != NULL;
+    double tn = 0;
+    if (ok) ok = nn_tensor_item(ctx, total, &tn) == NN_OK;
+    if (ok && isfinite(tn)) {
+        /* float32 arithmetic as torch's tensor ops on a float32 norm do */
+        float coef = (float)max_norm / ((float)tn + 1e-6f);
+        if (coef > 1.0f) coef = 1.0f;
+        for (Py_ssize_t i = 0; ok && i < n; i++)
+            ok = nn_tensor_mul_scalar_(ctx, py_tensor_of(PySequence_Fast_GET_ITEM(seq, i)),
+                                       (double)coef) == NN_OK;
+    }
+    nn_ctx_set_grad(ctx, prev);
+    for (Py_ssize_t i = 0; norms && i < n; i++) nn_tensor_release(norms[i]);
+    PyMem_Free(norms);
+    nn_tensor_release(stacked);
+    Py_DECREF(seq);
+    if (!ok) {
+        nn_tensor_release(total);
+        if (PyErr_Occurred()) return NULL;
+        return norms ? py_engine_error() : PyErr_NoMemory();
+    }
+    return py_tensor_wrap(total);
+}
+
+/* _nn_clip_grad_value(grads, clip_value): clamp each in place. */
+FN(f_clip_grad_value) {
+    (void)m;
+    PARSE("clip_grad_value_", 2, "grads", "clip_value");
+    double v;
+    if (py_float_arg(a_[1], "clip_value", &v) < 0) return NULL;
+    PyObject *seq = PySequence_Fast(a_[0], "clip_grad_value_: grads must be a sequence");
+    if (!seq) return NULL;
+    nn_ctx *ctx = py_ctx();
+    for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(seq); i++) {
+        nn_tensor *g;
+        if (py_tensor_arg(PySequence_Fast_GET_ITEM(seq, i), "clip_grad_value_", "grad", &g) < 0 ||
+            py_status(nn_tensor_clamp_(ctx, g, -v, v)) < 0) {
+            Py_DECREF(seq);
+            return NULL;
+        }
+    }
+    Py_DECREF(seq);
+    Py_RETURN_NONE;
+}
+
+/* _nn_flat_cat(tensors): the tensors flattened and joined (differentiable),
+ * what parameters_to_vector returns. */
+FN(f_flat_cat) {
+    (void)m;
+    PARSE("parameters_to_vector", 1, "tensors");
+    PyObject *seq = PySequence_Fast(a_[0], "parameters_to_vector: expected a sequence");
+    if (!seq) return NULL;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    nn_ctx *ctx = py_ctx();
+    nn_tensor **flat = PyMem_Calloc((size_t)(n ? n : 1), sizeof *flat);
+    bool ok = flat != NULL;
+    int64_t minus_one = -1;
+    for (Py_ssize_t i = 0; ok && i < n; i++) {
+        nn_tensor *t;
+        ok = py_tensor_arg(PySequence_Fast_GET_ITEM(seq, i), "parameters_to_vector", "parameters",
+                           &t) == 0 &&
+             (flat[i] = nn_reshape(ctx, t, 1, &minus_one)) != NULL;
+    }
+    nn_tensor *r = ok ? nn_cat(ctx, flat, (int)n, 0) : NULL;
+    for (Py_ssize_t i = 0; flat && i < n; i++) nn_tensor_release(flat[i]);
+    PyMem_Free(flat);
+    Py_DECREF(seq);
+    if (!ok && PyErr_Occurred()) return NULL;
+    if (!flat) return PyErr_NoMemory();
+    return py_tensor_wrap(r);
+}
+
+/* _nn_cast(tensor, dtype): the values in [dtype] without autograd history,
+ * what Module.to(dtype) puts in a parameter's .data. */
+FN(f_cast) {
+    (void)m;
+    PARSE("_cast", 2, "tensor", "dtype");
+    nn_tensor *t;
+    nn_dtype dt = NN_F32;
+    if (py_tensor_arg(a_[0], "_cast", "tensor", &t) < 0 || py_dtype_arg(a_[1], &dt) < 0)
+        return NULL;
+    nn_ctx *ctx = py_ctx();
+    bool prev = nn_ctx_set_grad(ctx, false);
+    nn_tensor *r = nn_to(ctx, t, dt);
+    nn_ctx_set_grad(ctx, prev);
+    return py_tensor_wrap(r);
+}
+
+#define ENTRY(pyname, fn)                                                                          \
+    { pyname, (PyCFunction)(void (*)(void))fn, METH_FASTCALL | METH_KEYWORDS, NULL }
+
+PyMethodDef py_nn_functions[] = {
+    ENTRY("_nn_linear", f_linear),
+    ENTRY("_nn_embedding", f_embedding),
+    ENTRY("_nn_layer_norm", f_layer_norm),
+    ENTRY("_nn_batch_norm", f_batch_norm),
+    ENTRY("_nn_group_norm", f_group_norm),
+    ENTRY("_nn_dropout", f_dropout),
+    ENTRY("_nn_gelu", f_gelu),
+    ENTRY("_nn_silu", f_silu),
+    ENTRY("_nn_leaky_relu", f_leaky_relu),
+    ENTRY("_nn_softplus", f_softplus),
+    ENTRY("_nn_softmax", f_softmax),
+    ENTRY("_nn_log_softmax", f_log_softmax),
+    ENTRY("_nn_one_hot", f_one_hot),
+    ENTRY("_nn_cross_entropy", f_cross_entropy),
+    ENTRY("_nn_nll_loss", f_nll_loss),
+    ENTRY("_nn_mse_loss", f_mse_loss),
+    ENTRY("_nn_l1_loss", f_l1_loss),
+    ENTRY("_nn_binary_cross_entropy", f_bce),
+    ENTRY("_nn_binary_cross_entropy_with_logits", f_bce_logits),
+    ENTRY("_nn_init_uniform_", f_init_uniform),
+    ENTRY("_nn_init_normal_", f_init_normal),
+    ENTRY("_nn_init_constant_", f_init_constant),
+    ENTRY("_nn_init_trunc_normal_", f_init_trunc_normal),
+    ENTRY("_nn_init_orthogonal_", f_init_orthogonal),
+    ENTRY("_nn_clip_grad_norm", f_clip_grad_norm),
+    ENTRY("_nn_clip_grad_value", f_clip_grad_value),
+    ENTRY("_nn_flat_cat", f_flat_cat),
+    ENTRY("_nn_cast", f_cast),
+    {NULL, NULL, 0, NULL},
+};

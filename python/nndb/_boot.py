@@ -1,0 +1,41 @@
+"""Import hooks nndb installs before any user code runs.
+
+`torch` and `torchvision` are nndb's packages (the folder this file's
+package sits in). Debian's python3-torch may be installed in dist-packages
+too; it stays the reference for nndb's tests under /usr/bin/python3, and this
+finder makes sure that inside nndb the names resolve to nndb's own, whatever
+a script does to sys.path. torch._C is the engine, built into the nndb
+binary.
+"""
+
+import importlib.machinery
+import os
+import sys
+
+_HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+_OURS = ("torch", "torchvision")
+
+
+class NndbFinder:
+    """Resolves torch, torchvision and their submodules to nndb's files."""
+
+    @classmethod
+    def find_spec(cls, fullname, path=None, target=None):
+        if fullname == "torch._C":
+            return importlib.machinery.ModuleSpec(
+                fullname, importlib.machinery.BuiltinImporter, origin="built-in")
+        top = fullname.partition(".")[0]
+        if top not in _OURS:
+            return None
+        if path is None:
+            path = [_HERE]
+        return importlib.machinery.PathFinder.find_spec(fullname, path, target)
+
+    @classmethod
+    def invalidate_caches(cls):
+        pass
+
+
+if not any(f is NndbFinder or getattr(f, "__name__", "") == "NndbFinder"
+           for f in sys.meta_path):
+    sys.meta_path.insert(0, NndbFinder)

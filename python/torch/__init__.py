@@ -1,0 +1,42 @@
+"""nndb's torch: PyTorch's API over nndb's C engine.
+
+The native core is torch._C (the engine, built into the nndb binary); what
+PyTorch writes in Python (nn.Module and the layers, optimizers, schedulers,
+data loading) is Python here too, in this package.
+"""
+
+from torch import _C
+from torch._C import (  # noqa: F401
+    Size, dtype, float32, float, float64, double, int64, long, int32, int, int16, short,
+    int8, uint8, bool, float16, half, bfloat16,
+    tensor, as_tensor, from_numpy, zeros, ones, empty, rand, randn, full,
+    zeros_like, ones_like, empty_like, rand_like, randn_like, full_like,
+    arange, linspace, eye, randint, randperm,
+    is_grad_enabled, get_default_dtype, set_default_dtype, set_num_threads,
+    get_num_threads, is_tensor, numel,
+)
+from torch._tensor import Tensor  # noqa: F401
+from torch._device import device  # noqa: F401
+from torch.autograd.grad_mode import (  # noqa: F401
+    no_grad, enable_grad, set_grad_enabled, inference_mode)
+from torch._random import (  # noqa: F401
+    Generator, manual_seed, seed, initial_seed, get_rng_state, set_rng_state, default_generator)
+from torch._ops_table import *  # noqa: F401,F403
+
+__version__ = "1.13.1"
+
+
+def _import_optional():
+    # Subpackages that PyTorch imports with torch; they are cheap here.
+    import torch.autograd  # noqa: F401
+    import torch.nn  # noqa: F401
+    import torch.optim  # noqa: F401
+    import torch.utils  # noqa: F401
+    import torch.utils.data  # noqa: F401
+    import torch.cuda  # noqa: F401
+    import torch.backends  # noqa: F401
+    import torch.testing  # noqa: F401
+
+
+_import_optional()
+del _import_optional

@@ -1,0 +1,98 @@
+"""torch.Tensor: the Python class over the engine's tensor type.
+
+Methods that are about the value (math, shapes, reductions) live in C on
+torch._C._TensorBase; what PyTorch writes in Python over them lives here.
+"""
+
+from torch import _C
+
+
+class Tensor(_C._TensorBase):
+    __module__ = "torch"
+
+    @property
+    def device(self):
+        from torch._device import _CPU
+        return _CPU
+
+    @property
+    def is_cpu(self):
+        return True
+
+    @property
+    def layout(self):
+        return "torch.strided"
+
+    def __format__(self, spec):
+        if self.dim() == 0:
+            return self.item().__format__(spec)
+        return object.__format__(self, spec)
+
+    def __array__(self, dtype=None):
+        a = self.numpy()
+        return a if dtype is None else a.astype(dtype, copy=False)
+
+    def __reduce_ex__(self, proto):
+        return (_rebuild, (self.detach().tolist(), self.dtype, self.requires_grad))
+
+    def __deepcopy__(self, memo):
+        if id(self) in memo:
+            return memo[id(self)]
+        new = self.detach().clone() if hasattr(self, "clone") else _C.tensor(self.tolist(), dtype=self.dtype)
+        if type(self) is not Tensor:
+            new = type(self)(new, self.requires_grad) if hasattr(type(self), "_is_param") else new
+        else:
+            new.requires_grad_(self.requires_grad)
+        memo[id(self)] = new
+        return new
+
+    def cpu(self):
+        return self
+
+    def cuda(self, *args, **kwargs):
+        raise RuntimeError("nndb runs on the CPU: there is no CUDA device "
+                           "(torch.cuda.is_available() is False)")
+
+    def type(self, dtype=None, non_blocking=False, **kwargs):
+        if dtype is None:
+            return _TYPE_NAMES.get(self.dtype, "torch.FloatTensor")
+        if isinstance(dtype, str):
+            for k, v in _TYPE_NAMES.items():
+                if v == dtype:
+                    return self.to(k)
+            raise ValueError(f"invalid type: '{dtype}'")
+        return self.to(dtype)
+
+    def __len__(self):
+        if self.dim() == 0:
+            raise TypeError("len() of a 0-d tensor")
+        return self.shape[0]
+
+    def __iter__(self):
+        if self.dim() == 0:
+            raise TypeError("iteration over a 0-d tensor")
+        return iter(self.unbind(0)) if hasattr(self, "unbind") else (self[i] for i in range(len(self)))
+
+    def __reversed__(self):
+        return self.flip(0)
+
+    def __rsub__(self, other):
+        return _C.tensor(other, dtype=self.dtype) - self if not isinstance(other, (int, float, bool)) else -self + other
+
+
+_TYPE_NAMES = {
+    _C.float32: "torch.FloatTensor", _C.float64: "torch.DoubleTensor",
+    _C.int64: "torch.LongTensor", _C.int32: "torch.IntTensor", _C.int16: "torch.ShortTensor",
+    _C.int8: "torch.CharTensor", _C.uint8: "torch.ByteTensor", _C.bool: "torch.BoolTensor",
+    _C.float16: "torch.HalfTensor", _C.bfloat16: "torch.BFloat16Tensor",
+}
+
+
+def _rebuild(values, dtype, requires_grad):
+    t = _C.tensor(values, dtype=dtype)
+    if requires_grad:
+        t.requires_grad_(True)
+    return t
+
+
+_C._set_tensor_class(Tensor)
