@@ -1,6 +1,9 @@
 #!/bin/sh
 # The dependency rule of docs/architecture.md, checked on every #include:
-#   engine/  includes nothing of lang/, drills/, repl/, kernel/
+#   engine/  includes nothing of lang/, binding/, drills/, repl/, kernel/ (nor Python.h)
+#   binding/ (the torch extension on CPython) includes nothing of the old
+#            interpreter's insides, drills/, repl/ or kernel/; it may
+#            implement the session seam lang/lang.h
 #   lang/    includes nothing of drills/, repl/, kernel/
 #   drills/  includes nothing of repl/, kernel/
 #   repl/ and kernel/ never include each other.
@@ -25,7 +28,8 @@ check() {
     fi
 }
 
-check engine 'lang_|repl|kernel_|drill' "engine/ must not include the language or a front end"
+check engine 'lang_|py_|py\.h|Python\.h|repl|kernel_|drill' "engine/ must not include the language, the binding or a front end"
+check binding 'lang_(vm|eval|parse|lex|ast|value_impl|class|tensor|nn|debug)|repl|kernel_|drill' "binding/ must not include the old interpreter's insides or a front end"
 check lang 'repl|kernel_|drill' "lang/ must not include a front end or the drills"
 check drills 'repl|kernel_' "drills/ must not include a front end"
 check repl 'kernel_' "repl/ must not include kernel/"

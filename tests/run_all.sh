@@ -68,6 +68,7 @@ run_suite format tests/check_format.sh
 run_suite unit build/unit_tests
 run_suite lang-diff tests/diff/run.sh
 run_suite compat tests/compat/run.sh
+run_suite python tests/py/run.sh
 run_suite repl tests/repl/run.sh
 run_suite debugger_pty "$PYTHON" tests/repl/test_debugger.py
 run_suite drills "$PYTHON" tests/drills/test_drills.py
