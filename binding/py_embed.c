@@ -132,5 +132,6 @@ int py_embed_main(int argc, char **argv) {
         return fail_status(st);
     }
     int rc = start(&config, pydir);
-    return rc ? rc : Py_RunMain();
+    if (rc) return rc;
+    return Py_RunMain();
 }
