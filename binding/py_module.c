@@ -671,7 +671,8 @@ PyObject *py_module_init(void) {
     if (py_dtype_setup(m) < 0 || py_tensor_setup(m, all) < 0) goto fail;
     if (PyType_Ready(&grad_fn_type) < 0) goto fail;
     if (add_functions(m, py_core_functions) < 0 ||
-        add_functions(m, py_tensor_module_functions) < 0 || add_functions(m, py_ops_functions) < 0)
+        add_functions(m, py_tensor_module_functions) < 0 ||
+        add_functions(m, py_ops_functions) < 0 || add_functions(m, py_nn_functions) < 0)
         goto fail;
     return m;
 fail:

@@ -374,12 +374,16 @@ FN(f_init_orthogonal) {
  * clip_grad_norm_ over a list of gradient tensors: the total norm (a norm of
  * the per-gradient norms, in their dtype), then every gradient multiplied
  * in place by min(max_norm / (total + 1e-6), 1). Returns the total norm.
- * Non-finite norms are the caller's to report (error_if_nonfinite). */
+ * With error_if_nonfinite a NaN or infinite norm raises torch's
+ * RuntimeError and leaves the gradients alone. */
 FN(f_clip_grad_norm) {
     (void)m;
-    PARSE("clip_grad_norm_", 3, "grads", "max_norm", "norm_type");
+    PARSE("clip_grad_norm_", 4, "grads", "max_norm", "norm_type", "error_if_nonfinite");
     double max_norm, p;
-    if (py_float_arg(a_[1], "max_norm", &max_norm) < 0 || py_float_arg(a_[2], "norm_type", &p) < 0)
+    bool check;
+    if (py_float_arg(a_[1], "max_norm", &max_norm) < 0 ||
+        py_float_arg(a_[2], "norm_type", &p) < 0 ||
+        py_bool_arg(a_[3], "error_if_nonfinite", &check) < 0)
         return NULL;
     PyObject *seq = PySequence_Fast(a_[0], "clip_grad_norm_: grads must be a sequence");
     if (!seq) return NULL;
@@ -387,7 +391,7 @@ FN(f_clip_grad_norm) {
     nn_ctx *ctx = py_ctx();
     if (n == 0) {
         Py_DECREF(seq);
-        return py_tensor_wrap(nn_scalar(ctx, 0.0, NN_F32));
+        return py_tensor_wrap(nn_scalar(ctx, 0.0, NN_FLOAT32));
     }
     nn_tensor **norms = PyMem_Calloc((size_t)n, sizeof *norms);
     nn_tensor *total = NULL, *stacked = NULL;
@@ -402,8 +406,23 @@ FN(f_clip_grad_norm) {
     if (ok) ok = (total = nn_norm(ctx, stacked, p, NULL, 0, false)) != NULL;
     double tn = 0;
     if (ok) ok = nn_tensor_item(ctx, total, &tn) == NN_OK;
-    if (ok && isfinite(tn)) {
-        /* float32 arithmetic as torch's tensor ops on a float32 norm do */
+    if (ok && check && !isfinite(tn)) {
+        PyObject *pf = PyFloat_FromDouble(p);
+        PyObject *ps = pf ? PyObject_Str(pf) : NULL;
+        if (ps)
+            PyErr_Format(PyExc_RuntimeError,
+                         "The total norm of order %U for gradients from `parameters` is "
+                         "non-finite, so it cannot be clipped. To disable this error and scale "
+                         "the gradients by the non-finite norm anyway, set "
+                         "`error_if_nonfinite=False`",
+                         ps);
+        Py_XDECREF(pf);
+        Py_XDECREF(ps);
+        ok = false;
+    }
+    if (ok) {
+        /* float32 arithmetic as torch's tensor ops on a float32 norm do; a
+         * NaN norm passes the clamp and spreads, as in torch */
         float coef = (float)max_norm / ((float)tn + 1e-6f);
         if (coef > 1.0f) coef = 1.0f;
         for (Py_ssize_t i = 0; ok && i < n; i++)
@@ -477,7 +496,7 @@ FN(f_cast) {
     (void)m;
     PARSE("_cast", 2, "tensor", "dtype");
     nn_tensor *t;
-    nn_dtype dt = NN_F32;
+    nn_dtype dt = NN_FLOAT32;
     if (py_tensor_arg(a_[0], "_cast", "tensor", &t) < 0 || py_dtype_arg(a_[1], &dt) < 0)
         return NULL;
     nn_ctx *ctx = py_ctx();

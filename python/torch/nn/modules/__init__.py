@@ -1,0 +1,18 @@
+"""The layer classes of torch.nn."""
+
+from torch.nn.modules.module import Module  # noqa: F401
+from torch.nn.modules.container import (  # noqa: F401
+    Container, Sequential, ModuleList, ModuleDict, ParameterList, ParameterDict)
+from torch.nn.modules.linear import Identity, Linear, Bilinear  # noqa: F401
+from torch.nn.modules.activation import (  # noqa: F401
+    Threshold, ReLU, Hardtanh, ReLU6, Sigmoid, Tanh, Hardsigmoid, Hardswish, SiLU, Mish, ELU,
+    CELU, SELU, GLU, GELU, LeakyReLU, LogSigmoid, Softplus, Softsign, Tanhshrink, PReLU,
+    Softmin, Softmax, LogSoftmax)
+from torch.nn.modules.dropout import Dropout, Dropout1d  # noqa: F401
+from torch.nn.modules.flatten import Flatten, Unflatten  # noqa: F401
+from torch.nn.modules.sparse import Embedding  # noqa: F401
+from torch.nn.modules.normalization import LayerNorm, GroupNorm  # noqa: F401
+from torch.nn.modules.batchnorm import BatchNorm1d, BatchNorm2d  # noqa: F401
+from torch.nn.modules.loss import (  # noqa: F401
+    L1Loss, MSELoss, NLLLoss, CrossEntropyLoss, BCELoss, BCEWithLogitsLoss, SmoothL1Loss,
+    HuberLoss, KLDivLoss, PoissonNLLLoss, MarginRankingLoss, SoftMarginLoss)

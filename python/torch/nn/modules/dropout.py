@@ -1,0 +1,26 @@
+"""Dropout: zeroes elements with probability p while training (drawing
+from torch's generator as PyTorch does), identity in eval()."""
+
+from torch.nn import functional as F
+from torch.nn.modules.module import Module
+
+
+class _DropoutNd(Module):
+    def __init__(self, p=0.5, inplace=False):
+        super().__init__()
+        if p < 0 or p > 1:
+            raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+        self.p = p
+        self.inplace = inplace
+
+    def extra_repr(self):
+        return f"p={self.p}, inplace={self.inplace}"
+
+
+class Dropout(_DropoutNd):
+    def forward(self, input):
+        return F.dropout(input, self.p, self.training, self.inplace)
+
+
+class Dropout1d(Dropout):
+    pass
