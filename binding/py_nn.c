@@ -247,7 +247,64 @@ FN(f_cross_entropy) {
         py_int_arg(a_[2], "ignore_index", &ignore) < 0 ||
         py_float_arg(a_[3], "label_smoothing", &smoothing) < 0 || reduction_arg(a_[4], &red) < 0)
         return NULL;
-    return py_tensor_wrap(nn_cross_entropy(py_ctx(), x, y, ignore, smoothing, red));
+    /* torch adds the smoothing term to the NLL term as a last step */
+    return py_tensor_wrap_named(nn_cross_entropy(py_ctx(), x, y, ignore, smoothing, red),
+                                smoothing > 0 ? "AddBackward0" : NULL);
+}
+
+/* _nn_cross_entropy_probs(input, target, label_smoothing, reduction): class
+ * probabilities as targets, computed in ATen's order: logp = log_softmax
+ * over the class dim; target smoothed towards uniform; then -(logp *
+ * target) summed over the class dim (none), over everything (sum), or over
+ * everything and divided by the number of samples (mean). */
+FN(f_cross_entropy_probs) {
+    (void)m;
+    PARSE("cross_entropy", 4, "input", "target", "label_smoothing", "reduction");
+    nn_tensor *x, *y;
+    double ls;
+    nn_reduction red;
+    if (py_tensor_arg(a_[0], "cross_entropy", "input", &x) < 0 ||
+        py_tensor_arg(a_[1], "cross_entropy", "target", &y) < 0 ||
+        py_float_arg(a_[2], "label_smoothing", &ls) < 0 || reduction_arg(a_[3], &red) < 0)
+        return NULL;
+    nn_ctx *ctx = py_ctx();
+    int64_t cdim = x->ndim >= 2 ? 1 : 0;
+    int64_t n_classes = x->ndim ? x->shape[cdim] : 1;
+    nn_tensor *target = nn_tensor_retain(y), *r = NULL, *t1 = NULL, *t2 = NULL;
+    if (ls > 0) {
+        t1 = nn_mul_scalar(ctx, target, 1 - ls);
+        t2 = t1 ? nn_add_scalar(ctx, t1, ls / (double)n_classes) : NULL;
+        nn_tensor_release(target);
+        target = t2;
+        t2 = NULL;
+        nn_tensor_release(t1);
+        t1 = NULL;
+        if (!target) return py_engine_error();
+    }
+    nn_tensor *logp = nn_log_softmax(ctx, x, cdim);
+    nn_tensor *prod = logp ? nn_mul(ctx, logp, target) : NULL;
+    const char *name = "NegBackward0";
+    if (prod && red == NN_REDUCTION_NONE) {
+        t1 = nn_sum(ctx, prod, &cdim, 1, false);
+        r = t1 ? nn_neg(ctx, t1) : NULL;
+    } else if (prod) {
+        t1 = nn_sum(ctx, prod, NULL, 0, false);
+        r = t1 ? nn_neg(ctx, t1) : NULL;
+        if (r && red == NN_REDUCTION_MEAN) {
+            nn_tensor *k = nn_scalar_wrapped(ctx, (double)(nn_tensor_numel(x) / n_classes));
+            t2 = k ? nn_div(ctx, r, k) : NULL;
+            nn_tensor_release(k);
+            nn_tensor_release(r);
+            r = t2;
+            t2 = NULL;
+            name = "DivBackward1";
+        }
+    }
+    nn_tensor_release(t1);
+    nn_tensor_release(prod);
+    nn_tensor_release(logp);
+    nn_tensor_release(target);
+    return py_tensor_wrap_named(r, name);
 }
 
 FN(f_nll_loss) {
@@ -524,6 +581,7 @@ PyMethodDef py_nn_functions[] = {
     ENTRY("_nn_log_softmax", f_log_softmax),
     ENTRY("_nn_one_hot", f_one_hot),
     ENTRY("_nn_cross_entropy", f_cross_entropy),
+    ENTRY("_nn_cross_entropy_probs", f_cross_entropy_probs),
     ENTRY("_nn_nll_loss", f_nll_loss),
     ENTRY("_nn_mse_loss", f_mse_loss),
     ENTRY("_nn_l1_loss", f_l1_loss),

@@ -170,10 +170,12 @@ def softsign(input):
 
 
 def tanh(input):
+    warnings.warn("nn.functional.tanh is deprecated. Use torch.tanh instead.")
     return torch.tanh(input)
 
 
 def sigmoid(input):
+    warnings.warn("nn.functional.sigmoid is deprecated. Use torch.sigmoid instead.")
     return torch.sigmoid(input)
 
 
@@ -266,7 +268,7 @@ def dropout(input, p=0.5, training=True, inplace=False):
 
 
 def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
-    denom = torch.clamp(input.norm(p, dim, keepdim=True), min=eps).expand_as(input)
+    denom = torch.clamp(input.norm(p, dim, keepdim=True), min=eps)
     return input / denom
 
 
@@ -331,19 +333,20 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
 
 
 def _cross_entropy_probs(input, target, weight, reduction, label_smoothing):
+    if weight is None:
+        return _C._nn_cross_entropy_probs(input, target, label_smoothing, reduction)
     cdim = 1 if input.dim() >= 2 else 0
     n_classes = input.shape[cdim]
     if label_smoothing > 0.0:
         target = target * (1 - label_smoothing) + label_smoothing / n_classes
-    logp = log_softmax(input, cdim)
-    if weight is not None:
-        shape = [1] * input.dim()
-        shape[cdim] = n_classes
-        logp = logp * weight.reshape(shape)
-    loss = -(logp * target).sum(cdim)
+    shape = [1] * input.dim()
+    shape[cdim] = n_classes
+    loss = -(log_softmax(input, cdim) * target * weight.reshape(shape))
     if reduction == "mean":
-        return loss.sum() / (input.numel() // n_classes) if input.dim() >= 2 else loss.sum()
-    return _reduce(loss, reduction)
+        return loss.sum() / (input.numel() // n_classes)
+    if reduction == "sum":
+        return loss.sum()
+    return loss.sum(cdim)
 
 
 def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
