@@ -248,7 +248,7 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
         raise RuntimeError(
             f"Given normalized_shape={list(normalized_shape)}, expected input with shape "
             f"[*, {', '.join(str(s) for s in normalized_shape)}], but got input of size"
-            f"{input.size()}")
+            f"{list(input.size())}")
     return _C._nn_layer_norm(input, len(normalized_shape), weight, bias, eps)
 
 
