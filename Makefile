@@ -50,7 +50,13 @@ DRILL_OBJ  := $(DRILL_SRC:%.c=$(BUILD)/%.o)
 KERNEL_SRC := $(wildcard kernel/*.c)
 KERNEL_OBJ := $(KERNEL_SRC:%.c=$(BUILD)/%.o)
 LIB_OBJ    := $(LIB_SRC:%.c=$(BUILD)/%.o)
-BINDING_SRC := $(wildcard binding/*.c)
+# The CPython session (binding/py_session*.c): lang.h over embedded CPython,
+# linked instead of lang/ into nndb-py and nndb-kernel-py, so it stays out of
+# libnndb_py.a (whose binaries link lang/'s session).
+PYSESSION_SRC := $(wildcard binding/py_session*.c)
+PYSESSION_OBJ := $(PYSESSION_SRC:%.c=$(BUILD)/%.o)
+ENGINE_OBJ := $(ENGINE_SRC:%.c=$(BUILD)/%.o)
+BINDING_SRC := $(filter-out $(PYSESSION_SRC),$(wildcard binding/*.c))
 BINDING_OBJ := $(BINDING_SRC:%.c=$(BUILD)/%.o)
 UNIT_SRC   := $(wildcard tests/unit/*.c)
 UNIT_OBJ   := $(UNIT_SRC:%.c=$(BUILD)/%.o)
@@ -92,6 +98,19 @@ $(BUILD)/nndb: $(BUILD)/nndb.o $(REPL_OBJ) $(BUILD)/libdrills.a $(BUILD)/libnndb
 # load libzmq and OpenSSL at every start; `nndb kernel` execs it.
 $(BUILD)/nndb-kernel: $(KERNEL_OBJ) $(BUILD)/libdrills.a $(BUILD)/libnndb.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(KERNEL_LIBS)
+
+# The front ends on CPython instead of nndb's own interpreter: the same
+# repl/, kernel/ and drills/ objects, the CPython session, the torch
+# extension and the engine; no lang/ objects.
+$(BUILD)/libnndb_engine.a: $(ENGINE_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/nndb-kernel-py: $(KERNEL_OBJ) $(BUILD)/libdrills.a $(PYSESSION_OBJ) $(BUILD)/libnndb_py.a $(BUILD)/libnndb_engine.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(KERNEL_LIBS) $(PY_LIBS)
+
+$(BUILD)/nndb-py: $(BUILD)/nndb.o $(REPL_OBJ) $(BUILD)/libdrills.a $(PYSESSION_OBJ) $(BUILD)/libnndb_py.a $(BUILD)/libnndb_engine.a $(BUILD)/nndb-kernel-py
+	$(CC) $(LDFLAGS) -o $@ $(filter-out $(BUILD)/nndb-kernel-py,$^) $(LDLIBS) $(REPL_LIBS) $(PY_LIBS)
 
 $(BUILD)/unit_tests: $(UNIT_OBJ) $(BUILD)/libnndb.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
@@ -198,4 +217,4 @@ format-check:
 clean:
 	rm -rf build
 
--include $(LIB_OBJ:.o=.d) $(BINDING_OBJ:.o=.d) $(UNIT_OBJ:.o=.d) $(REPL_OBJ:.o=.d) $(KERNEL_OBJ:.o=.d) $(DRILL_OBJ:.o=.d) $(BUILD)/nndb.d
+-include $(LIB_OBJ:.o=.d) $(BINDING_OBJ:.o=.d) $(PYSESSION_OBJ:.o=.d) $(UNIT_OBJ:.o=.d) $(REPL_OBJ:.o=.d) $(KERNEL_OBJ:.o=.d) $(DRILL_OBJ:.o=.d) $(BUILD)/nndb.d

@@ -36,7 +36,7 @@ def _install_kernelspecs():
     if harness.IS_NNDB:
         runs = [[]] + [["--name", name, "--interrupt-mode", mode] for name, mode in modes.items()]
         for extra in runs:
-            p = subprocess.run([harness.NNDB, "install-kernel", "--prefix", prefix] + extra,
+            p = subprocess.run([harness.NNDB_KERNEL, "install-kernel", "--prefix", prefix] + extra,
                                capture_output=True, text=True, timeout=60)
             if p.returncode != 0:
                 raise RuntimeError(f"nndb install-kernel --prefix {' '.join(extra)} failed "

@@ -12,11 +12,18 @@
 #                                           a shorter long-computation (default 30 s)
 #   NNDB=build/asan/nndb tests/kernel/run.sh
 #                                           another build (make SANITIZE=1 build/asan/nndb)
+#   NNDB_KERNEL=build/nndb-kernel-py tests/kernel/run.sh
+#                                           the kernelspecs start this kernel binary
+#                                           (here the one on CPython, make build/nndb-py)
 set -u
 # NNDB (the binary under test) may be given relative to where we were called.
 case "${NNDB:-}" in
     "" | /*) ;;
     *) NNDB="$(pwd)/$NNDB" && export NNDB ;;
+esac
+case "${NNDB_KERNEL:-}" in
+    "" | /*) ;;
+    *) NNDB_KERNEL="$(pwd)/$NNDB_KERNEL" && export NNDB_KERNEL ;;
 esac
 cd "$(dirname "$0")" || exit 1
 PYTHON=${PYTHON:-/usr/bin/python3}

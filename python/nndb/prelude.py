@@ -1,0 +1,56 @@
+"""The bare names of an interactive nndb session.
+
+A notebook or the REPL starts with PyTorch's names at hand, as nndb's own
+language had them: `x = randn(64, 2)`, `Sequential(Linear(2, 64), Tanh())`,
+`cross_entropy(model(x), y)`, `Adam(model.parameters())`. fill() puts in
+the session's namespace what `from torch import *` would (torch's functions
+and dtypes), then the classes of torch.nn, the functions of
+torch.nn.functional, the optimizers and schedulers of torch.optim and the
+datasets and loaders of torch.utils.data, plus the modules torch, nn, F and
+optim. A name that would hide a Python builtin (torch.int, torch.max) is
+left out, and so is any name already taken; earlier sources win (torch.relu
+before F.relu). Scripts (`nndb run`) do not get the prelude: they import
+what they use, as under python3.
+"""
+
+import builtins
+import importlib
+import types
+
+_SOURCES = ["torch", "torch.nn", "torch.nn.functional", "torch.optim", "torch.optim.lr_scheduler",
+            "torch.utils.data"]
+_MODULES = {"torch": "torch", "nn": "torch.nn", "F": "torch.nn.functional",
+            "optim": "torch.optim"}
+
+
+def names():
+    """{name: value} of the prelude (the modules that exist only)."""
+    out = {}
+    for alias, modname in _MODULES.items():
+        try:
+            out[alias] = importlib.import_module(modname)
+        except ImportError:
+            pass
+    for modname in _SOURCES:
+        try:
+            module = importlib.import_module(modname)
+        except ImportError:
+            continue
+        for name in getattr(module, "__all__", None) or dir(module):
+            if name.startswith("_") or name in out or hasattr(builtins, name):
+                continue
+            value = getattr(module, name, None)
+            if value is None or isinstance(value, types.ModuleType):
+                continue
+            # what a torch module imported for itself (typing, math) stays out
+            origin = getattr(value, "__module__", None)
+            if isinstance(origin, str) and not origin.startswith("torch"):
+                continue
+            out[name] = value
+    return out
+
+
+def fill(ns):
+    """Add the prelude's names to [ns], keeping names already there."""
+    for name, value in names().items():
+        ns.setdefault(name, value)
