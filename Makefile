@@ -140,6 +140,15 @@ $(BUILD)/fuzz/fuzz_wire_replay: $(WIRE_FUZZ_SRC) tests/fuzz/fuzz_driver.c kernel
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) -Ikernel $(CFLAGS) $(LDFLAGS) -o $@ $(WIRE_FUZZ_SRC) tests/fuzz/fuzz_driver.c $(WIRE_FUZZ_LIBS)
 
+# The torch extension's argument parsing, through embedded CPython.
+$(BUILD)/fuzz/fuzz_pyargs_replay: tests/fuzz/fuzz_pyargs.c tests/fuzz/fuzz_driver.c $(BUILD)/libnndb_py.a $(BUILD)/libnndb.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(PY_INC) $(CFLAGS) $(LDFLAGS) -o $@ tests/fuzz/fuzz_pyargs.c tests/fuzz/fuzz_driver.c $(BUILD)/libnndb_py.a $(BUILD)/libnndb.a $(LDLIBS) $(PY_LIBS)
+
+build/libfuzzer/fuzz_pyargs: tests/fuzz/fuzz_pyargs.c $(BINDING_SRC) $(ENGINE_SRC)
+	@mkdir -p $(dir $@)
+	clang -Iengine -Ibinding $(PY_INC) -D_GNU_SOURCE -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -o $@ $^ $(LDLIBS) $(PY_LIBS)
+
 # The drill parser's target compiles drills/drill_parse.c (no language needed).
 $(BUILD)/fuzz/fuzz_drill_replay: tests/fuzz/fuzz_drill.c drills/drill_parse.c tests/fuzz/fuzz_driver.c drills/drill.h $(BUILD)/libnndb.a
 	@mkdir -p $(dir $@)

@@ -500,7 +500,7 @@ nn_tensor *py_tensor_from_data(PyObject *data, int dtype) {
         /* exact integers */
         r = nn_tensor_empty(ctx, dt, w.ndim, w.shape);
         if (r) {
-            if (dt == NN_INT64)
+            if (dt == NN_INT64 && w.n > 0)
                 memcpy(nn_tensor_data(r), w.i, (size_t)w.n * sizeof(int64_t));
             else
                 for (int64_t k = 0; k < w.n; k++)

@@ -36,8 +36,10 @@ const char *py_embed_python_dir(void) {
     char *slash = strrchr(exe, '/');
     if (!slash) return NULL;
     *slash = 0;
-    /* build/nndb and build/asan/nndb in the source tree; PREFIX/bin/nndb installed */
-    static const char *rel[] = {"/../python", "/../../python", "/../share/nndb/python"};
+    /* build/nndb, build/asan/nndb and build/asan/fuzz/X in the source tree;
+     * PREFIX/bin/nndb installed */
+    static const char *rel[] = {"/../python", "/../../python", "/../../../python",
+                                "/../share/nndb/python"};
     for (size_t i = 0; i < sizeof rel / sizeof rel[0]; i++) {
         char cand[PATH_MAX];
         snprintf(cand, sizeof cand, "%s%s", exe, rel[i]);

@@ -1,6 +1,8 @@
 /* nn_random: torch 1.13's CPU random kernels over nn_rng. See nn_random.h. */
 #include "nn_random.h"
 
+#include "nn_mem.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -247,16 +249,19 @@ nn_tensor *nn_randperm(nn_ctx *ctx, nn_rng *gen, int64_t n, nn_dtype dt) {
         nn_error_set(&ctx->err, NN_ERR_VALUE, "randperm needs n >= 0, got %lld", (long long)n);
         return NULL;
     }
-    int64_t *p = malloc(sizeof(int64_t) * (size_t)(n ? n : 1));
+    /* The result first: its allocation checks the size against the cap (and
+     * for overflow), so the scratch below is known to be affordable. */
+    nn_tensor *t = nn_tensor_empty(ctx, dt, 1, &n);
+    if (!t) return NULL;
+    int64_t *p = nn_mem_alloc(sizeof(int64_t) * (size_t)(n ? n : 1), "randperm's scratch",
+                              &ctx->err);
     if (!p) {
-        nn_error_set(&ctx->err, NN_ERR_MEMORY, "randperm: out of memory");
+        nn_tensor_release(t);
         return NULL;
     }
     nn_random_perm_into(pick(ctx, gen), p, n);
-    nn_tensor *t = nn_tensor_empty(ctx, dt, 1, &n);
-    if (t)
-        for (int64_t i = 0; i < n; i++) put(t, i, (double)p[i]);
-    free(p);
+    for (int64_t i = 0; i < n; i++) put(t, i, (double)p[i]);
+    nn_mem_free(p);
     return t;
 }
 
