@@ -149,6 +149,13 @@ extern PyMethodDef py_tensor_methods[]; /* py_tensor.c: methods only the type ha
 extern PyMethodDef py_core_functions[]; /* py_module.c: factories, grad mode, seeds */
 extern PyMethodDef py_ops_functions[];  /* py_ops.c: math, reductions, shapes */
 extern PyMethodDef py_ops_methods[];
+/* py_ops_*.c: the op areas (see py_ops.h) */
+extern PyMethodDef py_ops_elementwise_functions[], py_ops_elementwise_methods[];
+extern PyMethodDef py_ops_reduce_functions[], py_ops_reduce_methods[];
+extern PyMethodDef py_ops_shape_functions[], py_ops_shape_methods[];
+extern PyMethodDef py_ops_create_functions[], py_ops_create_methods[];
+/* torch._C._return_types (py_ops.c) */
+int py_ops_setup(PyObject *module);
 extern PyMethodDef py_nn_functions[];    /* py_nn.c: nn kernels for torch.nn.functional */
 extern PyMethodDef py_optim_functions[]; /* py_optim.c: optimizer kernels for torch.optim */
 

@@ -656,7 +656,9 @@ PyObject *py_module_init(void) {
     PyObject *m = PyModule_Create(&module_def);
     if (!m) return NULL;
     /* the tensor type's methods: its own and every area's, in one array */
-    PyMethodDef *tables[] = {py_tensor_methods, py_ops_methods};
+    PyMethodDef *tables[] = {py_tensor_methods,          py_ops_methods,
+                             py_ops_elementwise_methods, py_ops_reduce_methods,
+                             py_ops_shape_methods,       py_ops_create_methods};
     int total = 0;
     for (size_t i = 0; i < sizeof tables / sizeof tables[0]; i++) total += count(tables[i]);
     PyMethodDef *all = PyMem_Calloc((size_t)total + 1, sizeof *all);
@@ -672,7 +674,12 @@ PyObject *py_module_init(void) {
     if (PyType_Ready(&grad_fn_type) < 0) goto fail;
     if (add_functions(m, py_core_functions) < 0 ||
         add_functions(m, py_tensor_module_functions) < 0 ||
-        add_functions(m, py_ops_functions) < 0 || add_functions(m, py_nn_functions) < 0)
+        add_functions(m, py_ops_functions) < 0 ||
+        add_functions(m, py_ops_elementwise_functions) < 0 ||
+        add_functions(m, py_ops_reduce_functions) < 0 ||
+        add_functions(m, py_ops_shape_functions) < 0 ||
+        add_functions(m, py_ops_create_functions) < 0 || py_ops_setup(m) < 0 ||
+        add_functions(m, py_nn_functions) < 0)
         goto fail;
     return m;
 fail:

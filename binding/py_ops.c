@@ -1,239 +1,200 @@
-/* py_ops: torch's op functions over the engine, each exposed as
- * torch.NAME(input, ...) and Tensor.NAME(...) (see PY_OP in py.h). */
+/* py_ops: what the op areas share (py_ops.h): tuples of results,
+ * torch.return_types, ints given as varargs, generators, dtype= casts and
+ * the in-place rule. The ops themselves live in py_ops_*.c. */
+#include "py_ops.h"
+
 #include <string.h>
 
-#include "nn_intops.h"
-#include "py.h"
+/* The ops are in the area tables; these stay for the module's assembly. */
+PyMethodDef py_ops_functions[] = {{NULL, NULL, 0, NULL}};
+PyMethodDef py_ops_methods[] = {{NULL, NULL, 0, NULL}};
 
-#define PARSE(fname, n_req, ...)                                                                   \
-    static const char *const kw_[] = {__VA_ARGS__, NULL};                                          \
-    PyObject *a_[sizeof kw_ / sizeof kw_[0]];                                                      \
-    if (py_parse(fname, args, nargs, kwnames, kw_, n_req, a_) < 0) return NULL
-
-/* ---- unary elementwise ---- */
-
-typedef nn_tensor *(*unary_fn)(nn_ctx *, nn_tensor *);
-
-static PyObject *unary(const char *name, unary_fn fn, PyObject *const *args, Py_ssize_t nargs,
-                       PyObject *kwnames) {
-    PARSE(name, 1, "input", "$out");
-    nn_tensor *t;
-    if (py_tensor_arg(a_[0], name, "input", &t) < 0) return NULL;
-    return py_tensor_wrap(fn(py_ctx(), t));
+void py_ops_release(nn_tensor **ts, int n) {
+    for (int i = 0; i < n; i++) nn_tensor_release(ts[i]);
 }
 
-#define UNARY(name, fn)                                                                            \
-    PY_OP(name)                                                                                    \
-    static PyObject *name##_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {     \
-        return unary(#name, fn, args, nargs, kwnames);                                             \
-    }
-
-UNARY(exp, nn_exp)
-UNARY(log, nn_log)
-UNARY(sqrt, nn_sqrt)
-UNARY(tanh, nn_tanh)
-UNARY(sigmoid, nn_sigmoid)
-UNARY(relu, nn_relu)
-UNARY(abs, nn_abs)
-UNARY(neg, nn_neg)
-UNARY(sin, nn_sin)
-UNARY(cos, nn_cos)
-
-/* ---- binary elementwise ---- */
-
-typedef nn_tensor *(*binary_fn)(nn_ctx *, nn_tensor *, nn_tensor *);
-
-static PyObject *binary(const char *name, binary_fn fn, PyObject *const *args, Py_ssize_t nargs,
-                        PyObject *kwnames) {
-    PARSE(name, 2, "input", "other", "$out");
-    nn_tensor *a, *b;
-    if (py_operand(a_[0], name, "input", &a) < 0) return NULL;
-    if (py_operand(a_[1], name, "other", &b) < 0) {
-        nn_tensor_release(a);
+PyObject *py_ops_tuple(nn_tensor **ps, int n, const char *fn_name) {
+    PyObject *tup = PyTuple_New(n);
+    if (!tup) {
+        py_ops_release(ps, n);
         return NULL;
     }
-    nn_tensor *r = fn(py_ctx(), a, b);
-    nn_tensor_release(a);
-    nn_tensor_release(b);
-    return py_tensor_wrap(r);
-}
-
-#define BINARY(name, fn)                                                                           \
-    PY_OP(name)                                                                                    \
-    static PyObject *name##_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {     \
-        return binary(#name, fn, args, nargs, kwnames);                                            \
-    }
-
-BINARY(mul, nn_mul)
-BINARY(matmul, nn_matmul)
-BINARY(maximum, nn_maximum)
-BINARY(minimum, nn_minimum)
-BINARY(floor_divide, nn_floor_divide)
-BINARY(remainder, nn_remainder)
-
-/* add(input, other, *, alpha=1) */
-PY_OP(add)
-static PyObject *add_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    PARSE("add", 2, "input", "other", "$alpha", "out");
-    nn_ctx *ctx = py_ctx();
-    nn_tensor *a, *b;
-    if (py_operand(a_[0], "add", "input", &a) < 0) return NULL;
-    if (py_operand(a_[1], "add", "other", &b) < 0) {
-        nn_tensor_release(a);
-        return NULL;
-    }
-    double alpha = 1;
-    if (a_[2] && py_float_arg(a_[2], "alpha", &alpha) < 0) {
-        nn_tensor_release(a);
-        nn_tensor_release(b);
-        return NULL;
-    }
-    if (alpha != 1) {
-        nn_tensor *s = nn_mul_scalar(ctx, b, alpha);
-        nn_tensor_release(b);
-        b = s;
-    }
-    nn_tensor *r = b ? nn_add(ctx, a, b) : NULL;
-    nn_tensor_release(a);
-    nn_tensor_release(b);
-    return py_tensor_wrap(r);
-}
-
-/* ---- reductions ---- */
-
-/* sum/mean(input, dim=None, keepdim=False, *, dtype=None) */
-typedef nn_tensor *(*reduce_fn)(nn_ctx *, nn_tensor *, const int64_t *, int, bool);
-
-static PyObject *reduce(const char *name, reduce_fn fn, PyObject *const *args, Py_ssize_t nargs,
-                        PyObject *kwnames) {
-    PARSE(name, 1, "input", "dim", "keepdim", "$dtype", "out");
-    nn_tensor *t;
-    if (py_tensor_arg(a_[0], name, "input", &t) < 0) return NULL;
-    int64_t dims[NN_MAX_DIMS];
-    int n = 0;
-    bool keepdim = false;
-    if (a_[1] && a_[1] != Py_None && py_ints_arg(a_[1], "dim", dims, &n) < 0) return NULL;
-    if (a_[2] && py_bool_arg(a_[2], "keepdim", &keepdim) < 0) return NULL;
-    nn_ctx *ctx = py_ctx();
-    nn_tensor *src = nn_tensor_retain(t);
-    if (a_[3] && a_[3] != Py_None) {
-        nn_dtype dt = t->dtype;
-        if (py_dtype_arg(a_[3], &dt) < 0) {
-            nn_tensor_release(src);
+    for (int i = 0; i < n; i++) {
+        PyObject *o = fn_name ? py_tensor_wrap_named(ps[i], fn_name) : py_tensor_wrap(ps[i]);
+        ps[i] = NULL;
+        if (!o) {
+            py_ops_release(ps + i + 1, n - i - 1);
+            Py_DECREF(tup);
             return NULL;
         }
-        nn_tensor_release(src);
-        src = nn_to(ctx, t, dt);
-        if (!src) return py_engine_error();
+        PyTuple_SET_ITEM(tup, i, o);
     }
-    nn_tensor *r = fn(ctx, src, n ? dims : NULL, n, keepdim);
-    nn_tensor_release(src);
-    return py_tensor_wrap(r);
+    return tup;
 }
 
-#define REDUCE(name, fn)                                                                           \
-    PY_OP(name)                                                                                    \
-    static PyObject *name##_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {     \
-        return reduce(#name, fn, args, nargs, kwnames);                                            \
+/* ---- torch.return_types: struct sequences of (values, indices) whose
+ * repr is torch's, one line per field ---- */
+
+static const char *const rt_names[] = {"max",    "min",  "sort",   "topk",  "kthvalue",
+                                       "median", "mode", "cummax", "cummin"};
+#define RT_COUNT ((int)(sizeof rt_names / sizeof rt_names[0]))
+static PyTypeObject *rt_types[RT_COUNT];
+
+static PyObject *rt_repr(PyObject *self) {
+    PyObject *v = PyObject_Repr(PyStructSequence_GetItem(self, 0));
+    PyObject *i = v ? PyObject_Repr(PyStructSequence_GetItem(self, 1)) : NULL;
+    PyObject *r =
+        i ? PyUnicode_FromFormat("%s(\nvalues=%U,\nindices=%U)", Py_TYPE(self)->tp_name, v, i)
+          : NULL;
+    Py_XDECREF(v);
+    Py_XDECREF(i);
+    return r;
+}
+
+int py_ops_setup(PyObject *module) {
+    static PyStructSequence_Field fields[] = {
+        {"values", "the values"}, {"indices", "their indices"}, {NULL, NULL}};
+    static char type_names[RT_COUNT][40];
+    PyObject *ns = PyDict_New();
+    if (!ns) return -1;
+    for (int k = 0; k < RT_COUNT; k++) {
+        snprintf(type_names[k], sizeof type_names[k], "torch.return_types.%s", rt_names[k]);
+        PyStructSequence_Desc desc = {type_names[k], NULL, fields, 2};
+        rt_types[k] = PyStructSequence_NewType(&desc);
+        if (!rt_types[k]) {
+            Py_DECREF(ns);
+            return -1;
+        }
+        rt_types[k]->tp_repr = rt_repr;
+        PyType_Modified(rt_types[k]);
+        if (PyDict_SetItemString(ns, rt_names[k], (PyObject *)rt_types[k]) < 0) {
+            Py_DECREF(ns);
+            return -1;
+        }
     }
+    int r = PyModule_AddObjectRef(module, "_return_types", ns);
+    Py_DECREF(ns);
+    return r;
+}
 
-REDUCE(sum, nn_sum)
-REDUCE(mean, nn_mean)
-
-/* ---- shapes ---- */
-
-/* view(*shape) / reshape(*shape): the method takes the shape as varargs */
-typedef nn_tensor *(*shape_fn)(nn_ctx *, nn_tensor *, int, const int64_t *);
-
-static PyObject *reshaped(const char *name, shape_fn fn, PyObject *const *args, Py_ssize_t nargs,
-                          PyObject *kwnames) {
-    if (nargs < 1) {
-        PyErr_Format(PyExc_TypeError, "%s() missing required argument 'input'", name);
+PyObject *py_ops_values_indices(const char *name, nn_tensor *values, nn_tensor *indices,
+                                const char *values_fn) {
+    PyTypeObject *tp = NULL;
+    for (int k = 0; k < RT_COUNT; k++)
+        if (strcmp(rt_names[k], name) == 0) tp = rt_types[k];
+    if (!values || !indices || !tp) {
+        nn_tensor_release(values);
+        nn_tensor_release(indices);
+        if (!tp && !PyErr_Occurred()) {
+            PyErr_Format(PyExc_SystemError, "no return type %s", name);
+            return NULL;
+        }
+        return py_engine_error();
+    }
+    PyObject *v = values_fn ? py_tensor_wrap_named(values, values_fn) : py_tensor_wrap(values);
+    PyObject *i = py_tensor_wrap(indices);
+    PyObject *r = v && i ? PyStructSequence_New(tp) : NULL;
+    if (!r) {
+        Py_XDECREF(v);
+        Py_XDECREF(i);
         return NULL;
     }
-    nn_tensor *t;
-    if (py_tensor_arg(args[0], name, "input", &t) < 0) return NULL;
-    PyObject *const *sargs = args + 1;
-    Py_ssize_t sn = nargs - 1;
-    if (kwnames && PyTuple_GET_SIZE(kwnames) == 1 && sn == 0) {
-        sargs = args + nargs; /* shape= */
-        sn = 1;
+    PyStructSequence_SetItem(r, 0, v);
+    PyStructSequence_SetItem(r, 1, i);
+    return r;
+}
+
+/* ---- arguments ---- */
+
+int py_ops_varints(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
+                   Py_ssize_t first, const char *kwname, int64_t *out, int *n) {
+    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    PyObject *const *rest = args + first;
+    Py_ssize_t nrest = nargs - first;
+    for (Py_ssize_t k = 0; k < nkw; k++) {
+        const char *s = PyUnicode_AsUTF8(PyTuple_GET_ITEM(kwnames, k));
+        if (!s) return -1;
+        if (strcmp(s, kwname) != 0 || nrest > 0 || nkw > 1) {
+            PyErr_Format(PyExc_TypeError, "%s() got an unexpected keyword argument '%s'", fname, s);
+            return -1;
+        }
+        rest = args + nargs;
+        nrest = 1;
     }
-    if (sn == 1 && Py_TYPE(sargs[0]) == &py_dtype_type) {
-        PyErr_Format(PyExc_NotImplementedError, "%s(dtype) is not supported", name);
+    if (nrest == 1 && !PyLong_Check(rest[0]) && !py_tensor_of(rest[0]))
+        return py_ints_arg(rest[0], kwname, out, n);
+    if (nrest > NN_MAX_DIMS) {
+        PyErr_Format(PyExc_ValueError, "%s(): at most %d dims are supported", fname, NN_MAX_DIMS);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < nrest; i++)
+        if (py_int_arg(rest[i], kwname, &out[i]) < 0) return -1;
+    *n = (int)nrest;
+    return 0;
+}
+
+int py_ops_generator(PyObject *g, nn_rng **out) {
+    *out = NULL;
+    if (!py_given(g)) return 0;
+    PyObject *cap = PyObject_GetAttrString(g, "_engine");
+    if (!cap) {
+        PyErr_Clear();
+        PyErr_Format(PyExc_TypeError, "generator must be a torch.Generator, not %s",
+                     Py_TYPE(g)->tp_name);
+        return -1;
+    }
+    *out = PyCapsule_GetPointer(cap, "nndb.rng");
+    Py_DECREF(cap);
+    return *out ? 0 : -1;
+}
+
+int py_ops_cast(nn_tensor *t, PyObject *dtype, nn_tensor **out) {
+    nn_dtype dt = t->dtype;
+    if (py_dtype_arg(dtype, &dt) < 0) return -1;
+    *out = dt == t->dtype ? nn_tensor_retain(t) : nn_to(py_ctx(), t, dt);
+    if (!*out) return (py_engine_error(), -1);
+    return 0;
+}
+
+/* ---- in place ---- */
+
+PyObject *py_ops_inplace_result(PyObject *self, PyObject *result, const char *name) {
+    nn_ctx *ctx = py_ctx();
+    nn_tensor *t = py_tensor_of(self), *r = py_tensor_of(result);
+    if (!t || !r) {
+        Py_DECREF(result);
+        PyErr_Format(PyExc_TypeError, "%s(): expected a tensor result", name);
         return NULL;
     }
-    int64_t shape[NN_MAX_DIMS];
-    int ndim;
-    if (sn == 1 && !PyLong_Check(sargs[0])) {
-        if (py_ints_arg(sargs[0], "shape", shape, &ndim) < 0) return NULL;
+    /* the result requires grad exactly when self or an operand did */
+    bool record = nn_inplace_records(ctx, t, r);
+    nn_status st = record ? nn_inplace_check(ctx, t, name) : nn_tensor_check_inplace(ctx, t, name);
+    if (st) {
+        Py_DECREF(result);
+        return py_engine_error();
+    }
+    if (!nn_tensor_same_shape(t, r)) {
+        char a[128], b[128];
+        PyErr_Format(PyExc_RuntimeError,
+                     "output with shape %s doesn't match the broadcast shape %s",
+                     nn_tensor_shape_str(t, a, sizeof a), nn_tensor_shape_str(r, b, sizeof b));
+        Py_DECREF(result);
+        return NULL;
+    }
+    if (r->dtype != t->dtype && nn_dtype_promote_types(r->dtype, t->dtype) != t->dtype) {
+        PyErr_Format(PyExc_RuntimeError,
+                     "result type %s can't be cast to the desired output type %s",
+                     nn_dtype_scalar_name(r->dtype), nn_dtype_scalar_name(t->dtype));
+        Py_DECREF(result);
+        return NULL;
+    }
+    if (record) {
+        st = nn_tensor_assign_(ctx, t, r);
+        if (!st) ((py_tensor *)self)->fn_name = t->grad_fn ? ((py_tensor *)result)->fn_name : NULL;
     } else {
-        if (sn > NN_MAX_DIMS) {
-            PyErr_Format(PyExc_ValueError, "at most %d dims are supported", NN_MAX_DIMS);
-            return NULL;
-        }
-        for (Py_ssize_t i = 0; i < sn; i++)
-            if (py_int_arg(sargs[i], "shape", &shape[i]) < 0) return NULL;
-        ndim = (int)sn;
+        st = nn_tensor_copy_(ctx, t, r);
     }
-    return py_tensor_wrap(fn(py_ctx(), t, ndim, shape));
+    Py_DECREF(result);
+    if (py_status(st) < 0) return NULL;
+    return Py_NewRef(self);
 }
-
-PY_OP(view)
-static PyObject *view_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    return reshaped("view", nn_view, args, nargs, kwnames);
-}
-
-PY_OP(reshape)
-static PyObject *reshape_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    return reshaped("reshape", nn_reshape, args, nargs, kwnames);
-}
-
-PyMethodDef py_ops_functions[] = {
-    PY_FN_ENTRY("exp", exp, "exp(input): e to the power of each element"),
-    PY_FN_ENTRY("log", log, "log(input): natural logarithm"),
-    PY_FN_ENTRY("sqrt", sqrt, "sqrt(input)"),
-    PY_FN_ENTRY("tanh", tanh, "tanh(input)"),
-    PY_FN_ENTRY("sigmoid", sigmoid, "sigmoid(input)"),
-    PY_FN_ENTRY("relu", relu, "relu(input)"),
-    PY_FN_ENTRY("abs", abs, "abs(input)"),
-    PY_FN_ENTRY("neg", neg, "neg(input)"),
-    PY_FN_ENTRY("sin", sin, "sin(input)"),
-    PY_FN_ENTRY("cos", cos, "cos(input)"),
-    PY_FN_ENTRY("add", add, "add(input, other, *, alpha=1)"),
-    PY_FN_ENTRY("mul", mul, "mul(input, other)"),
-    PY_FN_ENTRY("matmul", matmul, "matmul(input, other)"),
-    PY_FN_ENTRY("maximum", maximum, "maximum(input, other)"),
-    PY_FN_ENTRY("minimum", minimum, "minimum(input, other)"),
-    PY_FN_ENTRY("floor_divide", floor_divide, "floor_divide(input, other)"),
-    PY_FN_ENTRY("remainder", remainder, "remainder(input, other)"),
-    PY_FN_ENTRY("sum", sum, "sum(input, dim=None, keepdim=False, *, dtype=None)"),
-    PY_FN_ENTRY("mean", mean, "mean(input, dim=None, keepdim=False, *, dtype=None)"),
-    PY_FN_ENTRY("reshape", reshape, "reshape(input, shape)"),
-    {NULL, NULL, 0, NULL},
-};
-
-PyMethodDef py_ops_methods[] = {
-    PY_METH_ENTRY("exp", exp, NULL),
-    PY_METH_ENTRY("log", log, NULL),
-    PY_METH_ENTRY("sqrt", sqrt, NULL),
-    PY_METH_ENTRY("tanh", tanh, NULL),
-    PY_METH_ENTRY("sigmoid", sigmoid, NULL),
-    PY_METH_ENTRY("relu", relu, NULL),
-    PY_METH_ENTRY("abs", abs, NULL),
-    PY_METH_ENTRY("neg", neg, NULL),
-    PY_METH_ENTRY("sin", sin, NULL),
-    PY_METH_ENTRY("cos", cos, NULL),
-    PY_METH_ENTRY("add", add, NULL),
-    PY_METH_ENTRY("mul", mul, NULL),
-    PY_METH_ENTRY("matmul", matmul, NULL),
-    PY_METH_ENTRY("maximum", maximum, NULL),
-    PY_METH_ENTRY("minimum", minimum, NULL),
-    PY_METH_ENTRY("floor_divide", floor_divide, NULL),
-    PY_METH_ENTRY("remainder", remainder, NULL),
-    PY_METH_ENTRY("sum", sum, NULL),
-    PY_METH_ENTRY("mean", mean, NULL),
-    PY_METH_ENTRY("view", view, NULL),
-    PY_METH_ENTRY("reshape", reshape, NULL),
-    {NULL, NULL, 0, NULL},
-};

@@ -308,6 +308,23 @@ const char *nn_format_grad_fn_name(const nn_tensor *t) {
     case NN_OP_CUMPROD: return "CumprodBackward0";
     case NN_OP_GATHER: return "GatherBackward0";
     case NN_OP_SCATTER: return n->p.flags ? "ScatterAddBackward0" : "ScatterBackward0";
+    case NN_OP_TAN: return "TanBackward0";
+    case NN_OP_ASIN: return "AsinBackward0";
+    case NN_OP_ACOS: return "AcosBackward0";
+    case NN_OP_ATAN: return "AtanBackward0";
+    case NN_OP_SINH: return "SinhBackward0";
+    case NN_OP_COSH: return "CoshBackward0";
+    case NN_OP_EXPM1: return "Expm1Backward0";
+    case NN_OP_ERF: return "ErfBackward0";
+    case NN_OP_RECIPROCAL: return "ReciprocalBackward0";
+    case NN_OP_FLOOR: return "FloorBackward0";
+    case NN_OP_CEIL: return "CeilBackward0";
+    case NN_OP_ROUND: return "RoundBackward0";
+    case NN_OP_TRUNC: return "TruncBackward0";
+    case NN_OP_FRAC: return "FracBackward0";
+    case NN_OP_ATAN2: return "Atan2Backward0";
+    case NN_OP_FMOD: return "FmodBackward0";
+    case NN_OP_PROD: return all ? "ProdBackward0" : "ProdBackward1";
     default: return "Backward0";
     }
 }

@@ -237,4 +237,30 @@ nn_tensor *nn_batch_norm(nn_ctx *ctx, nn_tensor *x, nn_tensor *running_mean, nn_
 nn_tensor *nn_group_norm(nn_ctx *ctx, nn_tensor *x, int64_t num_groups, nn_tensor *weight,
                          nn_tensor *bias, double eps);
 
+/* ---- more pointwise math, atan2, fmod, prod (ops_more.c) ----
+ * Float results in the input's float type (ints and bools give float32);
+ * floor, ceil, round (halves to even) and trunc keep an integer input as it
+ * is and have zero gradient. */
+nn_tensor *nn_tan(nn_ctx *ctx, nn_tensor *a);
+nn_tensor *nn_asin(nn_ctx *ctx, nn_tensor *a);
+nn_tensor *nn_acos(nn_ctx *ctx, nn_tensor *a);
+nn_tensor *nn_atan(nn_ctx *ctx, nn_tensor *a);
+nn_tensor *nn_sinh(nn_ctx *ctx, nn_tensor *a);
+nn_tensor *nn_cosh(nn_ctx *ctx, nn_tensor *a);
+nn_tensor *nn_expm1(nn_ctx *ctx, nn_tensor *a);
+nn_tensor *nn_erf(nn_ctx *ctx, nn_tensor *a);
+nn_tensor *nn_reciprocal(nn_ctx *ctx, nn_tensor *a);
+nn_tensor *nn_floor(nn_ctx *ctx, nn_tensor *a);
+nn_tensor *nn_ceil(nn_ctx *ctx, nn_tensor *a);
+nn_tensor *nn_round(nn_ctx *ctx, nn_tensor *a);
+nn_tensor *nn_trunc(nn_ctx *ctx, nn_tensor *a);
+nn_tensor *nn_frac(nn_ctx *ctx, nn_tensor *a);
+/* Broadcasting; fmod's result has the dividend's sign (C's fmod, or % on
+ * integers). */
+nn_tensor *nn_atan2(nn_ctx *ctx, nn_tensor *a, nn_tensor *b);
+nn_tensor *nn_fmod(nn_ctx *ctx, nn_tensor *a, nn_tensor *b);
+/* The product over everything (all_dims) or along [dim]; integer and bool
+ * inputs give int64. */
+nn_tensor *nn_prod(nn_ctx *ctx, nn_tensor *a, int64_t dim, bool all_dims, bool keepdim);
+
 #endif

@@ -1,0 +1,77 @@
+/* py_ops: what the op files of the torch extension (py_ops.c and
+ * py_ops_*.c) share: argument matching, results that are several tensors
+ * (tuples and torch.return_types), generators, dtype= casts, and the one
+ * rule by which every in-place method (add_, exp_, clamp_, ...) writes its
+ * result into self.
+ *
+ * Each area file defines its ops with PY_OP (py.h) and lists them in a
+ * function table and a method table that py_module.c registers:
+ *   py_ops_elementwise.c  unary and binary math, comparisons, clamp, where
+ *   py_ops_reduce.c       sum, mean, var, max, argmax, cumsum, softmax, ...
+ *   py_ops_shape.c        views, joins and splits, indexing ops, sorting,
+ *                         matrix products and einsum
+ *   py_ops_create.c       conversions (to, float, ...), new_*, random fills,
+ *                         counting (one_hot, bincount, histc)
+ */
+#ifndef PY_OPS_H
+#define PY_OPS_H
+
+#include "nn_rng.h"
+#include "py.h"
+
+/* Match the arguments of [fname] against the names given (see py_parse);
+ * a_[i] is the i-th, or NULL when not given. */
+#define PARSE(fname, n_req, ...)                                                                   \
+    static const char *const kw_[] = {__VA_ARGS__, NULL};                                          \
+    PyObject *a_[sizeof kw_ / sizeof kw_[0]];                                                      \
+    if (py_parse(fname, args, nargs, kwnames, kw_, n_req, a_) < 0) return NULL
+
+/* Whether an optional argument was given as something other than None. */
+static inline bool py_given(PyObject *o) {
+    return o && o != Py_None;
+}
+
+/* Release [n] engine tensors (NULL entries are skipped). */
+void py_ops_release(nn_tensor **ts, int n);
+
+/* A tuple of tensor objects for ps[0..n) (stolen); each one with history
+ * is named [fn_name] (NULL: the engine's name). */
+PyObject *py_ops_tuple(nn_tensor **ps, int n, const char *fn_name);
+
+/* torch.return_types.NAME(values=..., indices=...) for max, min, sort,
+ * topk, kthvalue, median, mode, cummax and cummin; both tensors are
+ * stolen, and values is named [values_fn] when it has history. */
+PyObject *py_ops_values_indices(const char *name, nn_tensor *values, nn_tensor *indices,
+                                const char *values_fn);
+
+/* Ints given as f(1, 2), f((1, 2)), f([1, 2]) or f(NAME=(1, 2)) in
+ * args[first..nargs) and the keywords (the only keyword allowed is
+ * [kwname]). */
+int py_ops_varints(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
+                   Py_ssize_t first, const char *kwname, int64_t *out, int *n);
+
+/* generator=: the engine stream of a torch.Generator; NULL (the default
+ * stream) for None or when not given. */
+int py_ops_generator(PyObject *g, nn_rng **out);
+
+/* [t] cast to the dtype= argument [dtype] when it is given (a new
+ * reference either way). */
+int py_ops_cast(nn_tensor *t, PyObject *dtype, nn_tensor **out);
+
+/* Self takes the value of [result] (a tensor object, stolen), as the
+ * in-place operators do (py_tensor.c): autograd records the write when
+ * self or the result requires grad (self then takes result's history), and
+ * otherwise the values are copied into self. Returns self (new reference). */
+PyObject *py_ops_inplace_result(PyObject *self, PyObject *result, const char *name);
+
+/* An in-place method NAME_ from NAME's implementation. */
+#define PY_INPLACE(name)                                                                           \
+    static PyObject *name##__meth(PyObject *self, PyObject *const *args, Py_ssize_t nargs,         \
+                                  PyObject *kwnames) {                                             \
+        PyObject *r_ = py_call_method(name##_impl, self, args, nargs, kwnames);                    \
+        return r_ ? py_ops_inplace_result(self, r_, #name "_") : NULL;                             \
+    }
+#define PY_INPLACE_ENTRY(name)                                                                     \
+    { #name "_", (PyCFunction)(void (*)(void))name##__meth, METH_FASTCALL | METH_KEYWORDS, NULL }
+
+#endif

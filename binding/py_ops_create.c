@@ -1,0 +1,472 @@
+/* py_ops_create: ops that make tensors of another dtype or fill them:
+ * Tensor.to (a dtype, a device, another tensor), float()/double()/long()/
+ * ..., type_as, new_zeros/new_ones/new_full/new_empty/new_tensor, the
+ * random fills (normal_, uniform_, bernoulli_, exponential_, random_) and
+ * draws (multinomial, bernoulli, normal), and counting (one_hot,
+ * bincount, histc). Random draws take torch's generator= and draw from the
+ * stream as torch 1.13 does. */
+#include <math.h>
+#include <string.h>
+
+#include "nn_random.h"
+#include "py_ops.h"
+
+static nn_ctx *ctx_(void) {
+    return py_ctx();
+}
+
+/* ---- conversion ---- */
+
+/* [self] in [dt]: self itself when it already is (unless [copy]). */
+static PyObject *convert(PyObject *self, nn_dtype dt, bool copy) {
+    nn_tensor *t = py_tensor_of(self);
+    if (t->dtype == dt && !copy) return Py_NewRef(self);
+    if (t->dtype == dt) {
+        nn_ctx *ctx = ctx_();
+        if (t->requires_grad && ctx->grad_enabled)
+            return py_tensor_wrap_named(nn_add_scalar(ctx, t, 0.0), "CloneBackward0");
+        nn_tensor *c = nn_tensor_contiguous_raw(ctx, t);
+        nn_tensor *r =
+            c ? nn_tensor_from_data(ctx, c->dtype, c->ndim, c->shape, nn_tensor_data(c)) : NULL;
+        nn_tensor_release(c);
+        return py_tensor_wrap(r);
+    }
+    return py_tensor_wrap(nn_to(ctx_(), t, dt));
+}
+
+/* A device argument: "cpu", "cpu:0", torch.device('cpu'); CUDA devices
+ * raise as torch built without CUDA does. Sets *is_device. */
+static int device_arg(PyObject *o, bool *is_device) {
+    *is_device = false;
+    PyObject *s = NULL;
+    if (PyUnicode_Check(o)) {
+        s = Py_NewRef(o);
+    } else if (PyObject_HasAttrString(o, "type") && !py_tensor_check(o) &&
+               Py_TYPE(o) != &py_dtype_type) {
+        s = PyObject_GetAttrString(o, "type");
+        if (!s) return -1;
+    } else {
+        return 0;
+    }
+    *is_device = true;
+    const char *d = PyUnicode_Check(s) ? PyUnicode_AsUTF8(s) : NULL;
+    int r = 0;
+    if (!d) {
+        r = -1;
+    } else if (strncmp(d, "cuda", 4) == 0) {
+        PyErr_SetString(PyExc_AssertionError, "Torch not compiled with CUDA enabled");
+        r = -1;
+    } else if (strncmp(d, "cpu", 3) != 0 && strncmp(d, "meta", 4) != 0) {
+        PyErr_Format(PyExc_RuntimeError,
+                     "Expected one of cpu, cuda, ipu, xpu, mkldnn, opengl, opencl, ideep, hip, ve, "
+                     "fpga, ort, xla, lazy, vulkan, mps, meta, hpu, privateuseone device type at "
+                     "start of device string: %s",
+                     d);
+        r = -1;
+    }
+    Py_DECREF(s);
+    return r;
+}
+
+/* to(dtype) / to(device, dtype=None) / to(other) with non_blocking= and
+ * copy= */
+static PyObject *m_to(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    static const char *const kw[] = {"a0",           "a1",   "$dtype",        "device",
+                                     "non_blocking", "copy", "memory_format", NULL};
+    PyObject *a_[8];
+    if (py_parse("to", args, nargs, kwnames, kw, 0, a_) < 0) return NULL;
+    nn_tensor *t = py_tensor_of(self);
+    nn_dtype dt = t->dtype;
+    bool copy = false, dev;
+    if (a_[5] && py_bool_arg(a_[5], "copy", &copy) < 0) return NULL;
+    PyObject *pos[2] = {a_[0], a_[1]};
+    for (int i = 0; i < 2; i++) {
+        PyObject *o = pos[i];
+        if (!py_given(o)) continue;
+        if (py_tensor_check(o)) {
+            dt = py_tensor_of(o)->dtype;
+        } else if (Py_TYPE(o) == &py_dtype_type) {
+            if (py_dtype_arg(o, &dt) < 0) return NULL;
+        } else if (PyBool_Check(o)) {
+            continue; /* to(dtype, non_blocking) */
+        } else {
+            if (device_arg(o, &dev) < 0) return NULL;
+            if (!dev) {
+                PyErr_Format(PyExc_TypeError,
+                             "to() received an invalid combination of arguments - got (%s), but "
+                             "expected one of: (torch.device device, torch.dtype dtype, bool "
+                             "non_blocking, bool copy), (torch.dtype dtype, bool non_blocking, "
+                             "bool copy), (Tensor tensor, bool non_blocking, bool copy)",
+                             Py_TYPE(o)->tp_name);
+                return NULL;
+            }
+        }
+    }
+    if (py_given(a_[3]) && device_arg(a_[3], &dev) < 0) return NULL;
+    if (py_given(a_[2]) && py_dtype_arg(a_[2], &dt) < 0) return NULL;
+    return convert(self, dt, copy);
+}
+
+#define CONVERT(name, DT)                                                                          \
+    static PyObject *m_##name(PyObject *self, PyObject *const *args, Py_ssize_t nargs,             \
+                              PyObject *kwnames) {                                                 \
+        static const char *const kw[] = {"memory_format", NULL};                                   \
+        PyObject *a_[2];                                                                           \
+        if (py_parse(#name, args, nargs, kwnames, kw, 0, a_) < 0) return NULL;                     \
+        return convert(self, DT, false);                                                           \
+    }
+CONVERT(float, NN_FLOAT32)
+CONVERT(double, NN_FLOAT64)
+CONVERT(long, NN_INT64)
+CONVERT(int, NN_INT32)
+CONVERT(short, NN_INT16)
+CONVERT(char, NN_INT8)
+CONVERT(byte, NN_UINT8)
+CONVERT(bool, NN_BOOL)
+CONVERT(half, NN_FLOAT16)
+CONVERT(bfloat16, NN_BFLOAT16)
+#undef CONVERT
+
+static PyObject *m_type_as(PyObject *self, PyObject *other) {
+    nn_tensor *o;
+    if (py_tensor_arg(other, "type_as", "other", &o) < 0) return NULL;
+    return convert(self, o->dtype, false);
+}
+
+/* ---- new_* : self's dtype unless dtype= ---- */
+
+static PyObject *new_like(const char *name, int kind, PyObject *self, PyObject *const *args,
+                          Py_ssize_t nargs, PyObject *kwnames) {
+    nn_tensor *t = py_tensor_of(self);
+    double fill = kind == 1 ? 1 : 0;
+    Py_ssize_t nshape = nargs;
+    if (kind == 2) { /* new_full(size, fill_value) */
+        if (nargs != 2) {
+            PyErr_SetString(PyExc_TypeError, "new_full() missing required argument 'fill_value'");
+            return NULL;
+        }
+        if (py_float_arg(args[1], "fill_value", &fill) < 0) return NULL;
+        nshape = 1;
+    }
+    nn_dtype dt = t->dtype;
+    bool rg = false;
+    PyObject *size_kw = NULL;
+    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    for (Py_ssize_t k = 0; k < nkw; k++) {
+        const char *s = PyUnicode_AsUTF8(PyTuple_GET_ITEM(kwnames, k));
+        PyObject *v = args[nargs + k];
+        if (!s) return NULL;
+        if (strcmp(s, "dtype") == 0) {
+            if (py_dtype_arg(v, &dt) < 0) return NULL;
+        } else if (strcmp(s, "requires_grad") == 0) {
+            if (py_bool_arg(v, "requires_grad", &rg) < 0) return NULL;
+        } else if (strcmp(s, "size") == 0) {
+            size_kw = v;
+        } else if (strcmp(s, "fill_value") == 0 && kind == 2) {
+            if (py_float_arg(v, "fill_value", &fill) < 0) return NULL;
+        } else if (strcmp(s, "device") != 0 && strcmp(s, "pin_memory") != 0 &&
+                   strcmp(s, "layout") != 0) {
+            PyErr_Format(PyExc_TypeError, "%s() got an unexpected keyword argument '%s'", name, s);
+            return NULL;
+        }
+    }
+    int64_t shape[NN_MAX_DIMS];
+    int nd = 0;
+    if (size_kw) {
+        if (py_ints_arg(size_kw, "size", shape, &nd) < 0) return NULL;
+    } else if (py_shape_args(args, nshape, shape, &nd) < 0) {
+        return NULL;
+    }
+    nn_ctx *ctx = ctx_();
+    nn_tensor *r = nn_full(ctx, dt, nd, shape, fill);
+    if (r && rg && nn_tensor_requires_grad_(ctx, r, true)) {
+        nn_tensor_release(r);
+        r = NULL;
+    }
+    return py_tensor_wrap(r);
+}
+
+#define NEW_LIKE(name, kind)                                                                       \
+    static PyObject *m_##name(PyObject *self, PyObject *const *args, Py_ssize_t nargs,             \
+                              PyObject *kwnames) {                                                 \
+        return new_like(#name, kind, self, args, nargs, kwnames);                                  \
+    }
+NEW_LIKE(new_zeros, 0)
+NEW_LIKE(new_ones, 1)
+NEW_LIKE(new_full, 2)
+NEW_LIKE(new_empty, 0)
+#undef NEW_LIKE
+
+static PyObject *m_new_tensor(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+                              PyObject *kwnames) {
+    PARSE("new_tensor", 1, "data", "$dtype", "device", "requires_grad");
+    nn_dtype dt = py_tensor_of(self)->dtype;
+    bool rg = false;
+    if (py_dtype_arg(a_[1], &dt) < 0) return NULL;
+    if (a_[3] && py_bool_arg(a_[3], "requires_grad", &rg) < 0) return NULL;
+    nn_tensor *t = py_tensor_from_data(a_[0], (int)dt);
+    if (!t) return NULL;
+    if (rg && nn_tensor_requires_grad_(ctx_(), t, true)) {
+        nn_tensor_release(t);
+        return py_engine_error();
+    }
+    return py_tensor_wrap(t);
+}
+
+/* ---- random fills (in place; self returned) ---- */
+
+static PyObject *done_self(PyObject *self, nn_status st) {
+    if (py_status(st) < 0) return NULL;
+    return Py_NewRef(self);
+}
+
+static PyObject *m_normal_(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+                           PyObject *kwnames) {
+    PARSE("normal_", 0, "mean", "std", "$generator");
+    double m = 0, s = 1;
+    nn_rng *g;
+    if ((a_[0] && py_float_arg(a_[0], "mean", &m) < 0) ||
+        (a_[1] && py_float_arg(a_[1], "std", &s) < 0) || py_ops_generator(a_[2], &g) < 0)
+        return NULL;
+    if (s < 0) {
+        PyErr_Format(PyExc_RuntimeError, "normal expects std >= 0.0, but found std %g", s);
+        return NULL;
+    }
+    return done_self(self, nn_tensor_normal_gen_(ctx_(), py_tensor_of(self), m, s, g));
+}
+
+static PyObject *m_uniform_(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+                            PyObject *kwnames) {
+    PARSE("uniform_", 0, "from", "to", "$generator");
+    double lo = 0, hi = 1;
+    nn_rng *g;
+    if ((a_[0] && py_float_arg(a_[0], "from", &lo) < 0) ||
+        (a_[1] && py_float_arg(a_[1], "to", &hi) < 0) || py_ops_generator(a_[2], &g) < 0)
+        return NULL;
+    return done_self(self, nn_tensor_uniform_gen_(ctx_(), py_tensor_of(self), lo, hi, g));
+}
+
+static PyObject *m_exponential_(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+                                PyObject *kwnames) {
+    PARSE("exponential_", 0, "lambd", "$generator");
+    double l = 1;
+    nn_rng *g;
+    if ((a_[0] && py_float_arg(a_[0], "lambd", &l) < 0) || py_ops_generator(a_[1], &g) < 0)
+        return NULL;
+    return done_self(self, nn_tensor_exponential_(ctx_(), py_tensor_of(self), l, g));
+}
+
+static PyObject *m_bernoulli_(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+                              PyObject *kwnames) {
+    PARSE("bernoulli_", 0, "p", "$generator");
+    double p = 0.5;
+    nn_rng *g;
+    if ((a_[0] && py_float_arg(a_[0], "p", &p) < 0) || py_ops_generator(a_[1], &g) < 0) return NULL;
+    return done_self(self, nn_tensor_bernoulli_(ctx_(), py_tensor_of(self), p, g));
+}
+
+/* random_(to) or random_(from, to): integers in [from, to) */
+static PyObject *m_random_(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+                           PyObject *kwnames) {
+    PARSE("random_", 0, "from", "to", "$generator");
+    int64_t lo = 0, hi;
+    nn_rng *g;
+    if (py_ops_generator(a_[2], &g) < 0) return NULL;
+    nn_tensor *t = py_tensor_of(self);
+    if (!a_[0] && !a_[1]) {
+        /* [0, 2^mantissa] for floats, the dtype's range for ints */
+        hi = t->dtype == NN_FLOAT32   ? (1LL << 24) + 1
+             : t->dtype == NN_FLOAT64 ? (1LL << 53) + 1
+             : t->dtype == NN_INT64   ? INT64_MAX
+             : t->dtype == NN_BOOL    ? 2
+             : t->dtype == NN_UINT8   ? 256
+             : t->dtype == NN_INT8    ? 128
+             : t->dtype == NN_INT16   ? 32768
+             : t->dtype == NN_INT32   ? 2147483648LL
+                                      : (1LL << 11) + 1;
+    } else if (!py_given(a_[1])) {
+        if (py_int_arg(a_[0], "to", &hi) < 0) return NULL;
+    } else {
+        if (py_int_arg(a_[0], "from", &lo) < 0 || py_int_arg(a_[1], "to", &hi) < 0) return NULL;
+    }
+    if (lo >= hi) {
+        PyErr_Format(PyExc_RuntimeError,
+                     "random_ expects 'from' to be less than 'to', but got from=%lld >= to=%lld",
+                     (long long)lo, (long long)hi);
+        return NULL;
+    }
+    return done_self(self, nn_tensor_random_(ctx_(), t, lo, hi, g));
+}
+
+/* ---- random draws ---- */
+
+PY_OP(multinomial)
+static PyObject *multinomial_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    PARSE("multinomial", 2, "input", "num_samples", "replacement", "$generator", "out");
+    nn_tensor *p;
+    int64_t n;
+    bool repl = false;
+    nn_rng *g;
+    if (py_tensor_arg(a_[0], "multinomial", "input", &p) < 0 ||
+        py_int_arg(a_[1], "num_samples", &n) < 0 ||
+        (a_[2] && py_bool_arg(a_[2], "replacement", &repl) < 0) || py_ops_generator(a_[3], &g) < 0)
+        return NULL;
+    return py_tensor_wrap(nn_multinomial(ctx_(), p, n, repl, g));
+}
+
+/* bernoulli(input, p=None, *, generator=None): draws with probabilities
+ * input, or fills input's shape with probability p */
+PY_OP(bernoulli)
+static PyObject *bernoulli_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    PARSE("bernoulli", 1, "input", "p", "$generator", "out");
+    nn_tensor *t;
+    double p = 0;
+    nn_rng *g;
+    if (py_tensor_arg(a_[0], "bernoulli", "input", &t) < 0 ||
+        (py_given(a_[1]) && py_float_arg(a_[1], "p", &p) < 0) || py_ops_generator(a_[2], &g) < 0)
+        return NULL;
+    nn_ctx *ctx = ctx_();
+    if (!py_given(a_[1])) return py_tensor_wrap(nn_bernoulli(ctx, t, g));
+    nn_tensor *r = nn_tensor_empty(ctx, t->dtype, t->ndim, t->shape);
+    if (r && nn_tensor_bernoulli_(ctx, r, p, g)) {
+        nn_tensor_release(r);
+        r = NULL;
+    }
+    return py_tensor_wrap(r);
+}
+
+/* normal(mean, std, size=None, *, generator=None): numbers with a size, or
+ * tensors (broadcast): N(0, 1) draws scaled by std and moved by mean */
+static PyObject *f_normal(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    (void)m;
+    PARSE("normal", 2, "mean", "std", "size", "$generator", "out", "dtype", "device",
+          "requires_grad");
+    nn_rng *g;
+    if (py_ops_generator(a_[3], &g) < 0) return NULL;
+    nn_ctx *ctx = ctx_();
+    if (!py_tensor_check(a_[0]) && !py_tensor_check(a_[1])) {
+        double mean, sd;
+        int64_t shape[NN_MAX_DIMS];
+        int nd;
+        nn_dtype dt = py_default_dtype();
+        if (py_float_arg(a_[0], "mean", &mean) < 0 || py_float_arg(a_[1], "std", &sd) < 0)
+            return NULL;
+        if (!py_given(a_[2])) {
+            PyErr_SetString(PyExc_TypeError,
+                            "normal() received an invalid combination of arguments - got "
+                            "(float, float), but expected one of: (Tensor mean, Tensor std, *, "
+                            "torch.Generator generator), (float mean, float std, tuple of ints "
+                            "size, *, torch.Generator generator)");
+            return NULL;
+        }
+        if (py_ints_arg(a_[2], "size", shape, &nd) < 0 || py_dtype_arg(a_[5], &dt) < 0) return NULL;
+        nn_tensor *r = nn_tensor_empty(ctx, dt, nd, shape);
+        if (r && nn_tensor_normal_gen_(ctx, r, mean, sd, g)) {
+            nn_tensor_release(r);
+            r = NULL;
+        }
+        return py_tensor_wrap(r);
+    }
+    nn_tensor *mt, *st;
+    if (py_operand(a_[0], "normal", "mean", &mt) < 0) return NULL;
+    if (py_operand(a_[1], "normal", "std", &st) < 0) {
+        nn_tensor_release(mt);
+        return NULL;
+    }
+    bool prev = nn_ctx_set_grad(ctx, false);
+    nn_tensor *shape_of = nn_add(ctx, mt, st);
+    nn_ctx_set_grad(ctx, prev);
+    nn_tensor *z =
+        shape_of ? nn_tensor_empty(ctx, shape_of->dtype, shape_of->ndim, shape_of->shape) : NULL;
+    nn_tensor *r = NULL;
+    if (z && !nn_tensor_normal_gen_(ctx, z, 0, 1, g)) {
+        nn_tensor *s = nn_mul(ctx, z, st);
+        r = s ? nn_add(ctx, s, mt) : NULL;
+        nn_tensor_release(s);
+    }
+    nn_tensor *tmp[] = {mt, st, shape_of, z};
+    py_ops_release(tmp, 4);
+    return py_tensor_wrap(r);
+}
+
+/* ---- counting ---- */
+
+PY_OP(one_hot)
+static PyObject *one_hot_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    PARSE("one_hot", 1, "tensor", "num_classes");
+    nn_tensor *t;
+    int64_t nc = -1;
+    if (py_tensor_arg(a_[0], "one_hot", "tensor", &t) < 0) return NULL;
+    if (a_[1] && py_int_arg(a_[1], "num_classes", &nc) < 0) return NULL;
+    return py_tensor_wrap(nn_one_hot(ctx_(), t, nc));
+}
+
+PY_OP(bincount)
+static PyObject *bincount_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    PARSE("bincount", 1, "input", "weights", "minlength");
+    nn_tensor *t, *w = NULL;
+    int64_t ml = 0;
+    if (py_tensor_arg(a_[0], "bincount", "input", &t) < 0) return NULL;
+    if (py_given(a_[1]) && py_tensor_arg(a_[1], "bincount", "weights", &w) < 0) return NULL;
+    if (a_[2] && py_int_arg(a_[2], "minlength", &ml) < 0) return NULL;
+    return py_tensor_wrap(nn_bincount(ctx_(), t, w, ml));
+}
+
+PY_OP(histc)
+static PyObject *histc_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    PARSE("histc", 1, "input", "bins", "min", "max", "$out");
+    nn_tensor *t;
+    int64_t bins = 100;
+    double lo = 0, hi = 0;
+    if (py_tensor_arg(a_[0], "histc", "input", &t) < 0) return NULL;
+    if ((a_[1] && py_int_arg(a_[1], "bins", &bins) < 0) ||
+        (a_[2] && py_float_arg(a_[2], "min", &lo) < 0) ||
+        (a_[3] && py_float_arg(a_[3], "max", &hi) < 0))
+        return NULL;
+    return py_tensor_wrap(nn_histc(ctx_(), t, bins, lo, hi));
+}
+
+/* ---- tables ---- */
+
+#define FAST(name, fn)                                                                             \
+    { name, (PyCFunction)(void (*)(void))fn, METH_FASTCALL | METH_KEYWORDS, NULL }
+
+PyMethodDef py_ops_create_functions[] = {
+    PY_FN_ENTRY("multinomial", multinomial, NULL),
+    PY_FN_ENTRY("bernoulli", bernoulli, NULL),
+    PY_FN_ENTRY("one_hot", one_hot, NULL),
+    PY_FN_ENTRY("bincount", bincount, NULL),
+    PY_FN_ENTRY("histc", histc, NULL),
+    FAST("normal", f_normal),
+    {NULL, NULL, 0, NULL},
+};
+
+PyMethodDef py_ops_create_methods[] = {
+    FAST("to", m_to),
+    FAST("float", m_float),
+    FAST("double", m_double),
+    FAST("long", m_long),
+    FAST("int", m_int),
+    FAST("short", m_short),
+    FAST("char", m_char),
+    FAST("byte", m_byte),
+    FAST("bool", m_bool),
+    FAST("half", m_half),
+    FAST("bfloat16", m_bfloat16),
+    {"type_as", m_type_as, METH_O, "type_as(other): self in other's dtype"},
+    FAST("new_zeros", m_new_zeros),
+    FAST("new_ones", m_new_ones),
+    FAST("new_full", m_new_full),
+    FAST("new_empty", m_new_empty),
+    FAST("new_tensor", m_new_tensor),
+    FAST("normal_", m_normal_),
+    FAST("uniform_", m_uniform_),
+    FAST("exponential_", m_exponential_),
+    FAST("bernoulli_", m_bernoulli_),
+    FAST("random_", m_random_),
+    PY_METH_ENTRY("multinomial", multinomial, NULL),
+    PY_METH_ENTRY("bernoulli", bernoulli, NULL),
+    PY_METH_ENTRY("bincount", bincount, NULL),
+    PY_METH_ENTRY("histc", histc, NULL),
+    {NULL, NULL, 0, NULL},
+};

@@ -1,0 +1,521 @@
+/* py_ops_reduce: torch's reductions and scans over the engine: sum, mean,
+ * prod, var/std (unbiased or correction=), norm, logsumexp, max/min (all,
+ * along a dim as torch.return_types, or elementwise with a tensor),
+ * amax/amin, argmax/argmin, all/any, count_nonzero, median, kthvalue,
+ * cumsum/cumprod and softmax/log_softmax. keepdims= is accepted for
+ * keepdim=, as torch's argument parser does. */
+#include <math.h>
+#include <string.h>
+
+#include "py_ops.h"
+
+/* dim=None / an int / a tuple of ints; n = 0 for all dims. */
+static int dims_arg(PyObject *o, int64_t *dims, int *n) {
+    *n = 0;
+    if (!py_given(o)) return 0;
+    return py_ints_arg(o, "dim", dims, n);
+}
+
+/* keepdim= or its numpy spelling keepdims= (a_[k] and a_[k2]). */
+static int keepdim_arg(PyObject *k, PyObject *k2, bool *out) {
+    *out = false;
+    if (k && k2) {
+        PyErr_SetString(PyExc_TypeError, "got both keepdim and keepdims");
+        return -1;
+    }
+    PyObject *o = k ? k : k2;
+    return o ? py_bool_arg(o, "keepdim", out) : 0;
+}
+
+/* ---- sum, mean, nansum-free basics ---- */
+
+typedef nn_tensor *(*reduce_fn)(nn_ctx *, nn_tensor *, const int64_t *, int, bool);
+
+static PyObject *reduce(const char *name, reduce_fn fn, PyObject *const *args, Py_ssize_t nargs,
+                        PyObject *kwnames) {
+    PARSE(name, 1, "input", "dim", "keepdim", "$dtype", "out", "keepdims");
+    nn_tensor *t, *src;
+    int64_t dims[NN_MAX_DIMS];
+    int n;
+    bool keep;
+    if (py_tensor_arg(a_[0], name, "input", &t) < 0 || dims_arg(a_[1], dims, &n) < 0 ||
+        keepdim_arg(a_[2], a_[5], &keep) < 0 || py_ops_cast(t, a_[3], &src) < 0)
+        return NULL;
+    nn_tensor *r = fn(py_ctx(), src, n ? dims : NULL, n, keep);
+    nn_tensor_release(src);
+    return py_tensor_wrap(r);
+}
+
+#define REDUCE(name, fn)                                                                           \
+    PY_OP(name)                                                                                    \
+    static PyObject *name##_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {     \
+        return reduce(#name, fn, args, nargs, kwnames);                                            \
+    }
+REDUCE(sum, nn_sum)
+REDUCE(mean, nn_mean)
+
+/* logsumexp(input, dim, keepdim=False) */
+PY_OP(logsumexp)
+static PyObject *logsumexp_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    PARSE("logsumexp", 2, "input", "dim", "keepdim", "$out", "keepdims");
+    nn_tensor *t;
+    int64_t dims[NN_MAX_DIMS];
+    int n;
+    bool keep;
+    if (py_tensor_arg(a_[0], "logsumexp", "input", &t) < 0 || dims_arg(a_[1], dims, &n) < 0 ||
+        keepdim_arg(a_[2], a_[4], &keep) < 0)
+        return NULL;
+    return py_tensor_wrap(nn_logsumexp(py_ctx(), t, n ? dims : NULL, n, keep));
+}
+
+/* prod(input, dim=None, keepdim=False, *, dtype=None): one dim at most */
+PY_OP(prod)
+static PyObject *prod_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    PARSE("prod", 1, "input", "dim", "keepdim", "$dtype", "out", "keepdims");
+    nn_tensor *t, *src;
+    int64_t dim = 0;
+    bool keep;
+    if (py_tensor_arg(a_[0], "prod", "input", &t) < 0 || keepdim_arg(a_[2], a_[5], &keep) < 0)
+        return NULL;
+    if (py_given(a_[1]) && py_int_arg(a_[1], "dim", &dim) < 0) return NULL;
+    if (py_ops_cast(t, a_[3], &src) < 0) return NULL;
+    nn_tensor *r = nn_prod(py_ctx(), src, dim, !py_given(a_[1]), keep);
+    nn_tensor_release(src);
+    return py_tensor_wrap(r);
+}
+
+/* ---- var / std: (input, dim=None, unbiased=True, keepdim=False, *,
+ * correction=None); var(x, False) is the unbiased flag, as in torch ---- */
+
+static PyObject *var_std(const char *name, bool is_std, bool with_mean, PyObject *const *args,
+                         Py_ssize_t nargs, PyObject *kwnames) {
+    PARSE(name, 1, "input", "dim", "unbiased", "keepdim", "$correction", "out", "keepdims");
+    nn_tensor *t;
+    if (py_tensor_arg(a_[0], name, "input", &t) < 0) return NULL;
+    PyObject *dv = a_[1], *ub = a_[2];
+    if (dv && PyBool_Check(dv)) {
+        ub = dv;
+        dv = NULL;
+    }
+    int64_t dims[NN_MAX_DIMS], corr = 1;
+    int n;
+    bool keep, unbiased = true;
+    if (dims_arg(dv, dims, &n) < 0 || keepdim_arg(a_[3], a_[6], &keep) < 0) return NULL;
+    if (py_given(ub) && py_bool_arg(ub, "unbiased", &unbiased) < 0) return NULL;
+    corr = unbiased ? 1 : 0;
+    if (py_given(a_[4]) && py_int_arg(a_[4], "correction", &corr) < 0) return NULL;
+    nn_ctx *ctx = py_ctx();
+    nn_tensor *r = is_std ? nn_std(ctx, t, n ? dims : NULL, n, corr, keep)
+                          : nn_var(ctx, t, n ? dims : NULL, n, corr, keep);
+    if (!with_mean) return py_tensor_wrap(r);
+    nn_tensor *m = r ? nn_mean(ctx, t, n ? dims : NULL, n, keep) : NULL;
+    if (!m) {
+        nn_tensor_release(r);
+        return py_engine_error();
+    }
+    nn_tensor *pair[2] = {r, m};
+    return py_ops_tuple(pair, 2, NULL);
+}
+
+PY_OP(var)
+static PyObject *var_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    return var_std("var", false, false, args, nargs, kwnames);
+}
+PY_OP(std)
+static PyObject *std_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    return var_std("std", true, false, args, nargs, kwnames);
+}
+PY_OP(var_mean)
+static PyObject *var_mean_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    return var_std("var_mean", false, true, args, nargs, kwnames);
+}
+PY_OP(std_mean)
+static PyObject *std_mean_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    return var_std("std_mean", true, true, args, nargs, kwnames);
+}
+
+/* norm(input, p='fro', dim=None, keepdim=False, dtype=None) */
+PY_OP(norm)
+static PyObject *norm_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    PARSE("norm", 1, "input", "p", "dim", "keepdim", "out", "dtype", "keepdims");
+    nn_tensor *t, *src;
+    int64_t dims[NN_MAX_DIMS];
+    int n;
+    bool keep;
+    double p = 2;
+    if (py_tensor_arg(a_[0], "norm", "input", &t) < 0 || dims_arg(a_[2], dims, &n) < 0 ||
+        keepdim_arg(a_[3], a_[6], &keep) < 0)
+        return NULL;
+    if (py_given(a_[1]) && PyUnicode_Check(a_[1])) {
+        const char *s = PyUnicode_AsUTF8(a_[1]);
+        if (!s) return NULL;
+        if (strcmp(s, "fro") != 0) {
+            PyErr_Format(PyExc_RuntimeError,
+                         "norm(): p='%s' is not available in nndb; use a number "
+                         "or 'fro'",
+                         s);
+            return NULL;
+        }
+    } else if (py_given(a_[1]) && py_float_arg(a_[1], "p", &p) < 0) {
+        return NULL;
+    }
+    if (py_ops_cast(t, a_[5], &src) < 0) return NULL;
+    nn_tensor *r = nn_norm(py_ctx(), src, p, n ? dims : NULL, n, keep);
+    nn_tensor_release(src);
+    return py_tensor_wrap(r);
+}
+
+/* ---- max / min ---- */
+
+static PyObject *extreme(const char *name, bool is_max, PyObject *const *args, Py_ssize_t nargs,
+                         PyObject *kwnames) {
+    PARSE(name, 1, "input", "dim", "keepdim", "$out", "keepdims");
+    nn_tensor *t;
+    if (py_tensor_arg(a_[0], name, "input", &t) < 0) return NULL;
+    nn_ctx *ctx = py_ctx();
+    if (a_[1] && py_tensor_check(a_[1])) {
+        nn_tensor *r = (is_max ? nn_maximum : nn_minimum)(ctx, t, py_tensor_of(a_[1]));
+        return py_tensor_wrap(r);
+    }
+    if (!py_given(a_[1])) {
+        if (a_[2] || a_[4]) {
+            PyErr_Format(PyExc_TypeError,
+                         "%s() received an invalid combination of arguments - got (Tensor, "
+                         "keepdim=bool), but expected one of: (Tensor input), (Tensor input, int "
+                         "dim, bool keepdim)",
+                         name);
+            return NULL;
+        }
+        if (nn_tensor_numel(t) == 0) {
+            PyErr_Format(PyExc_RuntimeError,
+                         "%s(): Expected reduction dim to be specified for input.numel() == 0. "
+                         "Specify the reduction dim with the 'dim' argument.",
+                         name);
+            return NULL;
+        }
+        return py_tensor_wrap(is_max ? nn_max_all(ctx, t) : nn_min_all(ctx, t));
+    }
+    int64_t dim;
+    bool keep;
+    if (py_int_arg(a_[1], "dim", &dim) < 0 || keepdim_arg(a_[2], a_[4], &keep) < 0) return NULL;
+    nn_tensor *idx = NULL;
+    nn_tensor *v =
+        is_max ? nn_max_dim(ctx, t, dim, keep, &idx) : nn_min_dim(ctx, t, dim, keep, &idx);
+    return py_ops_values_indices(name, v, idx, NULL);
+}
+
+PY_OP(max)
+static PyObject *max_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    return extreme("max", true, args, nargs, kwnames);
+}
+PY_OP(min)
+static PyObject *min_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    return extreme("min", false, args, nargs, kwnames);
+}
+
+/* amax/amin(input, dim=(), keepdim=False): max over several dims at once,
+ * one dim at a time, the largest first. */
+static PyObject *aextreme(const char *name, bool is_max, PyObject *const *args, Py_ssize_t nargs,
+                          PyObject *kwnames) {
+    PARSE(name, 1, "input", "dim", "keepdim", "$out", "keepdims");
+    nn_tensor *t;
+    int64_t dims[NN_MAX_DIMS];
+    int nd;
+    bool keep;
+    if (py_tensor_arg(a_[0], name, "input", &t) < 0 || dims_arg(a_[1], dims, &nd) < 0 ||
+        keepdim_arg(a_[2], a_[4], &keep) < 0)
+        return NULL;
+    nn_ctx *ctx = py_ctx();
+    bool seen[NN_MAX_DIMS] = {false};
+    for (int i = 0; i < nd; i++) {
+        int d;
+        if (nn_dim_wrap(ctx, dims[i], t->ndim ? t->ndim : 1, &d)) return py_engine_error();
+        if (seen[d]) {
+            PyErr_Format(PyExc_RuntimeError, "dim %d appears multiple times in the list of dims",
+                         d);
+            return NULL;
+        }
+        seen[d] = true;
+    }
+    if (nd == 0 || t->ndim == 0) {
+        for (int d = 0; d < t->ndim; d++) seen[d] = true;
+    }
+    nn_tensor *cur = nn_tensor_retain(t);
+    for (int d = t->ndim - 1; cur && d >= 0; d--) {
+        if (!seen[d]) continue;
+        nn_tensor *idx = NULL;
+        nn_tensor *r =
+            is_max ? nn_max_dim(ctx, cur, d, true, &idx) : nn_min_dim(ctx, cur, d, true, &idx);
+        nn_tensor_release(idx);
+        nn_tensor_release(cur);
+        cur = r;
+    }
+    if (cur && !keep) {
+        int64_t shape[NN_MAX_DIMS];
+        int n = 0;
+        for (int d = 0; d < t->ndim; d++)
+            if (!seen[d]) shape[n++] = t->shape[d];
+        nn_tensor *v = nn_reshape(ctx, cur, n, shape);
+        nn_tensor_release(cur);
+        cur = v;
+    }
+    return py_tensor_wrap_named(cur, is_max ? "AmaxBackward0" : "AminBackward0");
+}
+
+PY_OP(amax)
+static PyObject *amax_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    return aextreme("amax", true, args, nargs, kwnames);
+}
+PY_OP(amin)
+static PyObject *amin_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    return aextreme("amin", false, args, nargs, kwnames);
+}
+
+static PyObject *argext(const char *name, bool is_max, PyObject *const *args, Py_ssize_t nargs,
+                        PyObject *kwnames) {
+    PARSE(name, 1, "input", "dim", "keepdim", "$out", "keepdims");
+    nn_tensor *t;
+    int64_t dim = 0;
+    bool keep;
+    if (py_tensor_arg(a_[0], name, "input", &t) < 0 || keepdim_arg(a_[2], a_[4], &keep) < 0)
+        return NULL;
+    bool all = !py_given(a_[1]);
+    if (!all && py_int_arg(a_[1], "dim", &dim) < 0) return NULL;
+    nn_ctx *ctx = py_ctx();
+    return py_tensor_wrap(is_max ? nn_argmax(ctx, t, dim, all, keep)
+                                 : nn_argmin(ctx, t, dim, all, keep));
+}
+
+PY_OP(argmax)
+static PyObject *argmax_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    return argext("argmax", true, args, nargs, kwnames);
+}
+PY_OP(argmin)
+static PyObject *argmin_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    return argext("argmin", false, args, nargs, kwnames);
+}
+
+/* ---- all / any / count_nonzero: counts of nonzero elements ---- */
+
+static nn_tensor *count_nz(nn_ctx *ctx, nn_tensor *t, const int64_t *dims, int n, bool keep,
+                           bool zeros) {
+    nn_tensor *z = nn_scalar_wrapped_int(ctx, 0);
+    nn_tensor *hit = z ? (zeros ? nn_eq(ctx, t, z) : nn_ne(ctx, t, z)) : NULL;
+    nn_tensor *cnt = hit ? nn_sum(ctx, hit, n ? dims : NULL, n, keep) : NULL;
+    nn_tensor_release(z);
+    nn_tensor_release(hit);
+    return cnt;
+}
+
+static PyObject *any_all(const char *name, bool is_any, PyObject *const *args, Py_ssize_t nargs,
+                         PyObject *kwnames) {
+    PARSE(name, 1, "input", "dim", "keepdim", "$out", "keepdims");
+    nn_tensor *t;
+    int64_t dims[NN_MAX_DIMS];
+    int n;
+    bool keep;
+    if (py_tensor_arg(a_[0], name, "input", &t) < 0 || dims_arg(a_[1], dims, &n) < 0 ||
+        keepdim_arg(a_[2], a_[4], &keep) < 0)
+        return NULL;
+    nn_ctx *ctx = py_ctx();
+    nn_tensor *cnt = count_nz(ctx, t, dims, n, keep, !is_any);
+    nn_tensor *z = cnt ? nn_scalar_wrapped_int(ctx, 0) : NULL;
+    nn_tensor *r = z ? (is_any ? nn_gt(ctx, cnt, z) : nn_eq(ctx, cnt, z)) : NULL;
+    nn_tensor_release(cnt);
+    nn_tensor_release(z);
+    if (r && t->dtype == NN_UINT8) { /* torch keeps uint8 for uint8 inputs */
+        nn_tensor *u = nn_to(ctx, r, NN_UINT8);
+        nn_tensor_release(r);
+        r = u;
+    }
+    return py_tensor_wrap(r);
+}
+
+PY_OP(all)
+static PyObject *all_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    return any_all("all", false, args, nargs, kwnames);
+}
+PY_OP(any)
+static PyObject *any_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    return any_all("any", true, args, nargs, kwnames);
+}
+
+PY_OP(count_nonzero)
+static PyObject *count_nonzero_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    PARSE("count_nonzero", 1, "input", "dim");
+    nn_tensor *t;
+    int64_t dims[NN_MAX_DIMS];
+    int n;
+    if (py_tensor_arg(a_[0], "count_nonzero", "input", &t) < 0 || dims_arg(a_[1], dims, &n) < 0)
+        return NULL;
+    return py_tensor_wrap(count_nz(py_ctx(), t, dims, n, false, false));
+}
+
+/* ---- median / kthvalue: from a sort ---- */
+
+/* The k-th smallest (0-based) along [dim] of a sort, as values and
+ * indices. */
+static PyObject *kth_along(const char *name, nn_tensor *t, int64_t k, int64_t dim, bool keep,
+                           const char *values_fn) {
+    nn_ctx *ctx = py_ctx();
+    int d;
+    if (nn_dim_wrap(ctx, dim, t->ndim ? t->ndim : 1, &d)) return py_engine_error();
+    nn_tensor *src = t->ndim ? nn_tensor_retain(t) : nn_reshape(ctx, t, 1, (int64_t[]){1});
+    nn_tensor *idx = NULL;
+    nn_tensor *sorted = src ? nn_sort(ctx, src, d, false, &idx) : NULL;
+    nn_tensor *v = NULL, *i = NULL;
+    if (sorted) {
+        int64_t len = src->shape[d];
+        if (k < 0 || k >= len) {
+            PyErr_Format(PyExc_IndexError, "%s(): selected number k out of range for dimension %d",
+                         name, d);
+            nn_tensor *tmp[] = {src, idx, sorted};
+            py_ops_release(tmp, 3);
+            return NULL;
+        }
+        v = keep ? nn_slice(ctx, sorted, d, k, k + 1, 1) : nn_select(ctx, sorted, d, k);
+        i = keep ? nn_slice(ctx, idx, d, k, k + 1, 1) : nn_select(ctx, idx, d, k);
+        if (i) {
+            nn_tensor *c = nn_contiguous(ctx, i);
+            nn_tensor_release(i);
+            i = c;
+        }
+        if (!t->ndim && v && i) { /* a 0-dim input gives 0-dim results */
+            nn_tensor *v0 = nn_reshape(ctx, v, 0, NULL), *i0 = nn_reshape(ctx, i, 0, NULL);
+            nn_tensor_release(v);
+            nn_tensor_release(i);
+            v = v0;
+            i = i0;
+        }
+    }
+    nn_tensor *tmp[] = {src, idx, sorted};
+    py_ops_release(tmp, 3);
+    if (!v || !i) {
+        nn_tensor_release(v);
+        nn_tensor_release(i);
+        return py_engine_error();
+    }
+    return py_ops_values_indices(name, v, i, values_fn);
+}
+
+PY_OP(median)
+static PyObject *median_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    PARSE("median", 1, "input", "dim", "keepdim", "$out", "keepdims");
+    nn_tensor *t;
+    bool keep;
+    if (py_tensor_arg(a_[0], "median", "input", &t) < 0 || keepdim_arg(a_[2], a_[4], &keep) < 0)
+        return NULL;
+    nn_ctx *ctx = py_ctx();
+    if (!py_given(a_[1])) {
+        int64_t n = nn_tensor_numel(t);
+        if (n == 0) return py_tensor_wrap(nn_full(ctx, t->dtype, 0, NULL, NAN));
+        nn_tensor *flat = nn_reshape(ctx, t, 1, &n);
+        if (!flat) return py_engine_error();
+        PyObject *r = kth_along("median", flat, (n - 1) / 2, 0, false, "MedianBackward0");
+        nn_tensor_release(flat);
+        if (!r) return NULL;
+        PyObject *v = Py_NewRef(PyStructSequence_GetItem(r, 0));
+        Py_DECREF(r);
+        return v;
+    }
+    int64_t dim;
+    if (py_int_arg(a_[1], "dim", &dim) < 0) return NULL;
+    int d;
+    if (nn_dim_wrap(ctx, dim, t->ndim ? t->ndim : 1, &d)) return py_engine_error();
+    int64_t len = t->ndim ? t->shape[d] : 1;
+    return kth_along("median", t, (len - 1) / 2, dim, keep, "MedianBackward1");
+}
+
+PY_OP(kthvalue)
+static PyObject *kthvalue_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    PARSE("kthvalue", 2, "input", "k", "dim", "keepdim", "$out", "keepdims");
+    nn_tensor *t;
+    int64_t k, dim = -1;
+    bool keep;
+    if (py_tensor_arg(a_[0], "kthvalue", "input", &t) < 0 || py_int_arg(a_[1], "k", &k) < 0 ||
+        keepdim_arg(a_[3], a_[5], &keep) < 0)
+        return NULL;
+    if (py_given(a_[2]) && py_int_arg(a_[2], "dim", &dim) < 0) return NULL;
+    return kth_along("kthvalue", t, k - 1, dim, keep, "KthvalueBackward0");
+}
+
+/* ---- scans ---- */
+
+static PyObject *scan(const char *name, bool prod, PyObject *const *args, Py_ssize_t nargs,
+                      PyObject *kwnames) {
+    PARSE(name, 2, "input", "dim", "$dtype", "out");
+    nn_tensor *t, *src;
+    int64_t dim;
+    if (py_tensor_arg(a_[0], name, "input", &t) < 0 || py_int_arg(a_[1], "dim", &dim) < 0 ||
+        py_ops_cast(t, a_[2], &src) < 0)
+        return NULL;
+    nn_ctx *ctx = py_ctx();
+    nn_tensor *r = prod ? nn_cumprod(ctx, src, dim) : nn_cumsum(ctx, src, dim);
+    nn_tensor_release(src);
+    return py_tensor_wrap(r);
+}
+
+PY_OP(cumsum)
+static PyObject *cumsum_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    return scan("cumsum", false, args, nargs, kwnames);
+}
+PY_OP(cumprod)
+static PyObject *cumprod_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    return scan("cumprod", true, args, nargs, kwnames);
+}
+
+/* ---- softmax / log_softmax(input, dim, dtype=None) ---- */
+
+static PyObject *softmax_like(const char *name, bool log, PyObject *const *args, Py_ssize_t nargs,
+                              PyObject *kwnames) {
+    PARSE(name, 1, "input", "dim", "dtype", "_stacklevel");
+    nn_tensor *t, *src;
+    int64_t dim;
+    if (py_tensor_arg(a_[0], name, "input", &t) < 0) return NULL;
+    if (!py_given(a_[1])) {
+        PyErr_Format(PyExc_TypeError,
+                     "%s() received an invalid combination of arguments - got (Tensor), but "
+                     "expected one of: (Tensor input, int dim, torch.dtype dtype)",
+                     name);
+        return NULL;
+    }
+    if (py_int_arg(a_[1], "dim", &dim) < 0 || py_ops_cast(t, a_[2], &src) < 0) return NULL;
+    nn_ctx *ctx = py_ctx();
+    nn_tensor *r = log ? nn_log_softmax(ctx, src, dim) : nn_softmax(ctx, src, dim);
+    nn_tensor_release(src);
+    return py_tensor_wrap(r);
+}
+
+PY_OP(softmax)
+static PyObject *softmax_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    return softmax_like("softmax", false, args, nargs, kwnames);
+}
+PY_OP(log_softmax)
+static PyObject *log_softmax_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    return softmax_like("log_softmax", true, args, nargs, kwnames);
+}
+
+/* ---- in place ---- */
+
+PY_INPLACE(cumsum)
+PY_INPLACE(cumprod)
+
+/* ---- tables ---- */
+
+#define BOTH(X)                                                                                    \
+    X(sum)                                                                                         \
+    X(mean) X(prod) X(var) X(std) X(var_mean) X(std_mean) X(norm) X(logsumexp) X(max) X(min)       \
+        X(amax) X(amin) X(argmax) X(argmin) X(all) X(any) X(count_nonzero) X(median) X(kthvalue)   \
+            X(cumsum) X(cumprod) X(softmax) X(log_softmax)
+#define FN_ROW(name)   PY_FN_ENTRY(#name, name, NULL),
+#define METH_ROW(name) PY_METH_ENTRY(#name, name, NULL),
+
+PyMethodDef py_ops_reduce_functions[] = {
+    BOTH(FN_ROW){NULL, NULL, 0, NULL},
+};
+
+PyMethodDef py_ops_reduce_methods[] = {
+    BOTH(METH_ROW) PY_INPLACE_ENTRY(cumsum),
+    PY_INPLACE_ENTRY(cumprod),
+    {NULL, NULL, 0, NULL},
+};

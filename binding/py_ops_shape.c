@@ -1,0 +1,1856 @@
+/* py_ops_shape: torch's shape and indexing ops over the engine: views
+ * (view, reshape, flatten, permute, transpose, squeeze, expand, ...), joins
+ * and splits (cat, stack, split, chunk, unbind), selection (narrow, flip,
+ * roll, tril/triu, diag, gather, scatter, index_select, masked_fill,
+ * masked_select, nonzero), sorting (sort, argsort, topk, unique), and the
+ * matrix products (matmul, mm, bmm, mv, dot, outer, einsum). Ops that torch
+ * builds from other ops are compositions here too; their results carry
+ * torch's grad_fn names. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "py_ops.h"
+
+static nn_ctx *ctx_(void) {
+    return py_ctx();
+}
+
+/* ---- views ---- */
+
+/* A method's shape: view(2, 3), view((2, 3)), view(shape=...). */
+static PyObject *reshaped(const char *name, bool view, PyObject *const *args, Py_ssize_t nargs,
+                          PyObject *kwnames) {
+    if (nargs < 1) {
+        PyErr_Format(PyExc_TypeError, "%s() missing required argument 'input'", name);
+        return NULL;
+    }
+    nn_tensor *t;
+    if (py_tensor_arg(args[0], name, "input", &t) < 0) return NULL;
+    if (nargs == 2 && Py_TYPE(args[1]) == &py_dtype_type) {
+        nn_dtype dt;
+        if (py_dtype_arg(args[1], &dt) < 0) return NULL;
+        if (dt == t->dtype) return Py_NewRef(args[0]);
+        PyErr_Format(PyExc_NotImplementedError,
+                     "%s(dtype): reinterpreting the bytes of a tensor as another dtype is not "
+                     "available in nndb",
+                     name);
+        return NULL;
+    }
+    int64_t shape[NN_MAX_DIMS];
+    int ndim;
+    if (py_ops_varints(name, args, nargs, kwnames, 1, "shape", shape, &ndim) < 0) return NULL;
+    nn_ctx *ctx = ctx_();
+    if (view) return py_tensor_wrap_named(nn_view(ctx, t, ndim, shape), "ViewBackward0");
+    nn_tensor *r = nn_reshape(ctx, t, ndim, shape);
+    /* torch 1.13's reshape is an alias when it can view, else a copy */
+    return py_tensor_wrap_named(r, r && r->storage == t->storage ? "ReshapeAliasBackward0"
+                                                                 : "UnsafeViewBackward0");
+}
+
+PY_OP(view)
+static PyObject *view_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    return reshaped("view", true, args, nargs, kwnames);
+}
+PY_OP(reshape)
+static PyObject *reshape_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    return reshaped("reshape", false, args, nargs, kwnames);
+}
+
+static PyObject *as_other(const char *name, bool view, PyObject *const *args, Py_ssize_t nargs,
+                          PyObject *kwnames) {
+    PARSE(name, 2, "input", "other");
+    nn_tensor *t, *o;
+    if (py_tensor_arg(a_[0], name, "input", &t) < 0 || py_tensor_arg(a_[1], name, "other", &o) < 0)
+        return NULL;
+    nn_ctx *ctx = ctx_();
+    if (view) return py_tensor_wrap_named(nn_view(ctx, t, o->ndim, o->shape), "ViewBackward0");
+    nn_tensor *r = nn_reshape(ctx, t, o->ndim, o->shape);
+    return py_tensor_wrap_named(r, r && r->storage == t->storage ? "ReshapeAliasBackward0"
+                                                                 : "UnsafeViewBackward0");
+}
+PY_OP(view_as)
+static PyObject *view_as_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    return as_other("view_as", true, args, nargs, kwnames);
+}
+PY_OP(reshape_as)
+static PyObject *reshape_as_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    return as_other("reshape_as", false, args, nargs, kwnames);
+}
+
+PY_OP(flatten)
+static PyObject *flatten_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    PARSE("flatten", 1, "input", "start_dim", "end_dim");
+    nn_tensor *t;
+    int64_t s = 0, e = -1;
+    if (py_tensor_arg(a_[0], "flatten", "input", &t) < 0) return NULL;
+    if (a_[1] && py_int_arg(a_[1], "start_dim", &s) < 0) return NULL;
+    if (a_[2] && py_int_arg(a_[2], "end_dim", &e) < 0) return NULL;
+    nn_ctx *ctx = ctx_();
+    int ws, we;
+    if (t->ndim > 0 && !nn_dim_wrap(ctx, s, t->ndim, &ws) && !nn_dim_wrap(ctx, e, t->ndim, &we) &&
+        ws == we)
+        return Py_NewRef(a_[0]); /* torch returns the input itself */
+    nn_ctx_clear_error(ctx);
+    nn_tensor *r = nn_flatten(ctx, t, s, e);
+    return py_tensor_wrap_named(r, r && r->storage == t->storage ? "ReshapeAliasBackward0"
+                                                                 : "UnsafeViewBackward0");
+}
+
+PY_OP(ravel)
+static PyObject *ravel_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    PARSE("ravel", 1, "input");
+    nn_tensor *t;
+    if (py_tensor_arg(a_[0], "ravel", "input", &t) < 0) return NULL;
+    int64_t n = -1;
+    nn_tensor *r = nn_reshape(ctx_(), t, 1, &n);
+    return py_tensor_wrap_named(r, r && r->storage == t->storage ? "ReshapeAliasBackward0"
+                                                                 : "UnsafeViewBackward0");
+}
+
+/* unflatten(input, dim, sizes) */
+PY_OP(unflatten)
+static PyObject *unflatten_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    PARSE("unflatten", 3, "input", "dim", "sizes");
+    nn_tensor *t;
+    int64_t dim, sizes[NN_MAX_DIMS];
+    int ns, d;
+    if (py_tensor_arg(a_[0], "unflatten", "input", &t) < 0 || py_int_arg(a_[1], "dim", &dim) < 0 ||
+        py_ints_arg(a_[2], "sizes", sizes, &ns) < 0)
+        return NULL;
+    nn_ctx *ctx = ctx_();
+    if (nn_dim_wrap(ctx, dim, t->ndim, &d)) return py_engine_error();
+    if (t->ndim - 1 + ns > NN_MAX_DIMS) {
+        PyErr_SetString(PyExc_ValueError, "unflatten(): too many dims");
+        return NULL;
+    }
+    int64_t shape[NN_MAX_DIMS];
+    int n = 0;
+    for (int i = 0; i < d; i++) shape[n++] = t->shape[i];
+    for (int i = 0; i < ns; i++) shape[n++] = sizes[i];
+    for (int i = d + 1; i < t->ndim; i++) shape[n++] = t->shape[i];
+    return py_tensor_wrap_named(nn_view(ctx, t, n, shape), "ViewBackward0");
+}
+
+PY_OP(permute)
+static PyObject *permute_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    if (nargs < 1) {
+        PyErr_SetString(PyExc_TypeError, "permute() missing required argument 'input'");
+        return NULL;
+    }
+    nn_tensor *t;
+    int64_t d[NN_MAX_DIMS];
+    int n;
+    if (py_tensor_arg(args[0], "permute", "input", &t) < 0 ||
+        py_ops_varints("permute", args, nargs, kwnames, 1, "dims", d, &n) < 0)
+        return NULL;
+    if (n != t->ndim) {
+        PyErr_Format(PyExc_RuntimeError,
+                     "permute(sparse_coo): number of dimensions in the tensor input does not "
+                     "match the length of the desired ordering of dimensions i.e. input.dim() = "
+                     "%d is not equal to len(dims) = %d",
+                     t->ndim, n);
+        return NULL;
+    }
+    return py_tensor_wrap(nn_permute(ctx_(), t, d));
+}
+
+static PyObject *transpose_common(const char *name, PyObject *const *args, Py_ssize_t nargs,
+                                  PyObject *kwnames) {
+    PARSE(name, 3, "input", "dim0", "dim1");
+    nn_tensor *t;
+    int64_t d0, d1;
+    if (py_tensor_arg(a_[0], name, "input", &t) < 0 || py_int_arg(a_[1], "dim0", &d0) < 0 ||
+        py_int_arg(a_[2], "dim1", &d1) < 0)
+        return NULL;
+    return py_tensor_wrap_named(nn_transpose(ctx_(), t, d0, d1), "TransposeBackward0");
+}
+PY_OP(transpose)
+static PyObject *transpose_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    return transpose_common("transpose", args, nargs, kwnames);
+}
+PY_OP(swapaxes)
+static PyObject *swapaxes_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    return transpose_common("swapaxes", args, nargs, kwnames);
+}
+PY_OP(swapdims)
+static PyObject *swapdims_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    return transpose_common("swapdims", args, nargs, kwnames);
+}
+
+PY_OP(t)
+static PyObject *t_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    PARSE("t", 1, "input");
+    nn_tensor *t;
+    if (py_tensor_arg(a_[0], "t", "input", &t) < 0) return NULL;
+    if (t->ndim > 2) {
+        PyErr_Format(PyExc_RuntimeError,
+                     "t() expects a tensor with <= 2 dimensions, but self is %dD", t->ndim);
+        return NULL;
+    }
+    if (t->ndim < 2)
+        return py_tensor_wrap_named(nn_view(ctx_(), t, t->ndim, t->shape), "TBackward0");
+    return py_tensor_wrap_named(nn_transpose(ctx_(), t, 0, 1), "TBackward0");
+}
+
+/* movedim(input, source, destination) */
+PY_OP(movedim)
+static PyObject *movedim_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    PARSE("movedim", 3, "input", "source", "destination");
+    nn_tensor *t;
+    int64_t src[NN_MAX_DIMS], dst[NN_MAX_DIMS];
+    int ns, nd;
+    if (py_tensor_arg(a_[0], "movedim", "input", &t) < 0 ||
+        py_ints_arg(a_[1], "source", src, &ns) < 0 ||
+        py_ints_arg(a_[2], "destination", dst, &nd) < 0)
+        return NULL;
+    if (ns != nd) {
+        PyErr_Format(PyExc_RuntimeError,
+                     "movedim: Invalid source or destination dims: source (%d dims) should "
+                     "contain the same number of dims as destination (%d dims)",
+                     ns, nd);
+        return NULL;
+    }
+    nn_ctx *ctx = ctx_();
+    int64_t order[NN_MAX_DIMS];
+    bool used_src[NN_MAX_DIMS] = {false}, used_dst[NN_MAX_DIMS] = {false};
+    for (int i = 0; i < t->ndim; i++) order[i] = -1;
+    for (int i = 0; i < ns; i++) {
+        int s, d;
+        if (nn_dim_wrap(ctx, src[i], t->ndim, &s) || nn_dim_wrap(ctx, dst[i], t->ndim, &d))
+            return py_engine_error();
+        order[d] = s;
+        used_src[s] = used_dst[d] = true;
+    }
+    int next = 0;
+    for (int i = 0; i < t->ndim; i++) {
+        if (used_dst[i]) continue;
+        while (used_src[next]) next++;
+        order[i] = next++;
+    }
+    return py_tensor_wrap(nn_permute(ctx, t, order));
+}
+
+PY_OP(squeeze)
+static PyObject *squeeze_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    PARSE("squeeze", 1, "input", "dim");
+    nn_tensor *t;
+    int64_t dim = NN_ALL_DIMS;
+    if (py_tensor_arg(a_[0], "squeeze", "input", &t) < 0) return NULL;
+    if (py_given(a_[1]) && py_int_arg(a_[1], "dim", &dim) < 0) return NULL;
+    return py_tensor_wrap_named(nn_squeeze(ctx_(), t, dim),
+                                dim == NN_ALL_DIMS ? "SqueezeBackward0" : "SqueezeBackward1");
+}
+
+PY_OP(unsqueeze)
+static PyObject *unsqueeze_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    PARSE("unsqueeze", 2, "input", "dim");
+    nn_tensor *t;
+    int64_t dim;
+    if (py_tensor_arg(a_[0], "unsqueeze", "input", &t) < 0 || py_int_arg(a_[1], "dim", &dim) < 0)
+        return NULL;
+    return py_tensor_wrap_named(nn_unsqueeze(ctx_(), t, dim), "UnsqueezeBackward0");
+}
+
+PY_OP(expand)
+static PyObject *expand_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    if (nargs < 1) {
+        PyErr_SetString(PyExc_TypeError, "expand() missing required argument 'input'");
+        return NULL;
+    }
+    nn_tensor *t;
+    int64_t d[NN_MAX_DIMS];
+    int n;
+    if (py_tensor_arg(args[0], "expand", "input", &t) < 0 ||
+        py_ops_varints("expand", args, nargs, kwnames, 1, "size", d, &n) < 0)
+        return NULL;
+    return py_tensor_wrap(nn_expand(ctx_(), t, n, d));
+}
+
+PY_OP(expand_as)
+static PyObject *expand_as_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    PARSE("expand_as", 2, "input", "other");
+    nn_tensor *t, *o;
+    if (py_tensor_arg(a_[0], "expand_as", "input", &t) < 0 ||
+        py_tensor_arg(a_[1], "expand_as", "other", &o) < 0)
+        return NULL;
+    return py_tensor_wrap(nn_expand(ctx_(), t, o->ndim, o->shape));
+}
+
+PY_OP(broadcast_to)
+static PyObject *broadcast_to_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    PARSE("broadcast_to", 2, "input", "size");
+    nn_tensor *t;
+    int64_t d[NN_MAX_DIMS];
+    int n;
+    if (py_tensor_arg(a_[0], "broadcast_to", "input", &t) < 0 ||
+        py_ints_arg(a_[1], "size", d, &n) < 0)
+        return NULL;
+    return py_tensor_wrap(nn_expand(ctx_(), t, n, d));
+}
+
+PY_OP(repeat)
+static PyObject *repeat_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    if (nargs < 1) {
+        PyErr_SetString(PyExc_TypeError, "repeat() missing required argument 'input'");
+        return NULL;
+    }
+    nn_tensor *t;
+    int64_t d[NN_MAX_DIMS];
+    int n;
+    if (py_tensor_arg(args[0], "repeat", "input", &t) < 0 ||
+        py_ops_varints("repeat", args, nargs, kwnames, 1, "repeats", d, &n) < 0)
+        return NULL;
+    if (n < t->ndim) {
+        PyErr_SetString(PyExc_RuntimeError, "Number of dimensions of repeat dims can not be "
+                                            "smaller than number of dimensions of tensor");
+        return NULL;
+    }
+    return py_tensor_wrap_named(nn_repeat(ctx_(), t, d, n), "RepeatBackward0");
+}
+
+/* tile(input, dims): repeat, with ones prepended to dims */
+PY_OP(tile)
+static PyObject *tile_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    if (nargs < 1) {
+        PyErr_SetString(PyExc_TypeError, "tile() missing required argument 'input'");
+        return NULL;
+    }
+    nn_tensor *t;
+    int64_t d[NN_MAX_DIMS], full[NN_MAX_DIMS];
+    int n;
+    if (py_tensor_arg(args[0], "tile", "input", &t) < 0 ||
+        py_ops_varints("tile", args, nargs, kwnames, 1, "dims", d, &n) < 0)
+        return NULL;
+    int m = n < t->ndim ? t->ndim : n;
+    for (int i = 0; i < m; i++) full[i] = i < m - n ? 1 : d[i - (m - n)];
+    return py_tensor_wrap_named(nn_repeat(ctx_(), t, full, m), "RepeatBackward0");
+}
+
+PY_OP(repeat_interleave)
+static PyObject *repeat_interleave_impl(PyObject *const *args, Py_ssize_t nargs,
+                                        PyObject *kwnames) {
+    PARSE("repeat_interleave", 2, "input", "repeats", "dim", "$output_size");
+    nn_tensor *t;
+    int64_t reps, dim = 0;
+    if (py_tensor_arg(a_[0], "repeat_interleave", "input", &t) < 0) return NULL;
+    nn_tensor *rt = py_tensor_of(a_[1]);
+    if (rt && nn_tensor_numel(rt) != 1) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "repeat_interleave(): a tensor of repeats (one per element) is not "
+                        "available in nndb; use an int");
+        return NULL;
+    }
+    if (py_int_arg(a_[1], "repeats", &reps) < 0) return NULL;
+    if (py_given(a_[2]) && py_int_arg(a_[2], "dim", &dim) < 0) return NULL;
+    return py_tensor_wrap_named(nn_repeat_interleave(ctx_(), t, reps, dim, !py_given(a_[2])),
+                                "IndexSelectBackward0");
+}
+
+PY_OP(contiguous)
+static PyObject *contiguous_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    PARSE("contiguous", 1, "input", "memory_format");
+    nn_tensor *t;
+    if (py_tensor_arg(a_[0], "contiguous", "input", &t) < 0) return NULL;
+    if (nn_tensor_is_contiguous(t)) return Py_NewRef(a_[0]);
+    return py_tensor_wrap(nn_contiguous(ctx_(), t));
+}
+
+/* A copy with its own storage; recorded (CloneBackward0) when it needs a
+ * gradient. */
+static nn_tensor *clone_of(nn_tensor *t) {
+    nn_ctx *ctx = ctx_();
+    if (t->requires_grad && ctx->grad_enabled) return nn_add_scalar(ctx, t, 0.0);
+    nn_tensor *c = nn_tensor_contiguous_raw(ctx, t);
+    if (!c) return NULL;
+    nn_tensor *r = nn_tensor_from_data(ctx, c->dtype, c->ndim, c->shape, nn_tensor_data(c));
+    nn_tensor_release(c);
+    return r;
+}
+
+PY_OP(clone)
+static PyObject *clone_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    PARSE("clone", 1, "input", "$memory_format");
+    nn_tensor *t;
+    if (py_tensor_arg(a_[0], "clone", "input", &t) < 0) return NULL;
+    return py_tensor_wrap_named(clone_of(t), "CloneBackward0");
+}
+
+/* ---- joins and splits ---- */
+
+/* The tensors of a list or tuple, borrowed, into a PyMem array. */
+static int tensor_list(const char *name, PyObject *o, nn_tensor ***out, int *n) {
+    if (!PyList_Check(o) && !PyTuple_Check(o)) {
+        PyErr_Format(PyExc_TypeError,
+                     "%s(): argument 'tensors' (position 1) must be tuple of Tensors, not %s", name,
+                     Py_TYPE(o)->tp_name);
+        return -1;
+    }
+    Py_ssize_t len = PySequence_Fast_GET_SIZE(o);
+    *out = PyMem_Calloc((size_t)(len ? len : 1), sizeof **out);
+    if (!*out) return (PyErr_NoMemory(), -1);
+    for (Py_ssize_t i = 0; i < len; i++) {
+        (*out)[i] = py_tensor_of(PySequence_Fast_GET_ITEM(o, i));
+        if (!(*out)[i]) {
+            PyErr_Format(PyExc_TypeError,
+                         "expected Tensor as element %zd in argument 0, but got %s", i,
+                         Py_TYPE(PySequence_Fast_GET_ITEM(o, i))->tp_name);
+            PyMem_Free(*out);
+            return -1;
+        }
+    }
+    *n = (int)len;
+    return 0;
+}
+
+static PyObject *cat_stack(const char *name, bool stack, PyObject *const *args, Py_ssize_t nargs,
+                           PyObject *kwnames) {
+    PARSE(name, 1, "tensors", "dim", "$out");
+    nn_tensor **ts;
+    int n;
+    int64_t dim = 0;
+    if (a_[1] && py_int_arg(a_[1], "dim", &dim) < 0) return NULL;
+    if (tensor_list(name, a_[0], &ts, &n) < 0) return NULL;
+    if (n == 0) {
+        PyMem_Free(ts);
+        PyErr_SetString(PyExc_RuntimeError, stack ? "stack expects a non-empty TensorList"
+                                                  : "torch.cat(): expected a non-empty list of "
+                                                    "Tensors");
+        return NULL;
+    }
+    nn_ctx *ctx = ctx_();
+    nn_tensor *r = stack ? nn_stack(ctx, ts, n, dim) : nn_cat(ctx, ts, n, dim);
+    PyMem_Free(ts);
+    return py_tensor_wrap_named(r, stack ? "StackBackward0" : "CatBackward0");
+}
+
+PY_OP(cat)
+static PyObject *cat_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    return cat_stack("cat", false, args, nargs, kwnames);
+}
+PY_OP(concat)
+static PyObject *concat_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    return cat_stack("concat", false, args, nargs, kwnames);
+}
+PY_OP(concatenate)
+static PyObject *concatenate_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    return cat_stack("concatenate", false, args, nargs, kwnames);
+}
+PY_OP(stack)
+static PyObject *stack_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    return cat_stack("stack", true, args, nargs, kwnames);
+}
+
+/* hstack / vstack: cat along dim 1 (0 for 1-D) / dim 0 of 2-D views */
+static PyObject *hv_stack(const char *name, bool vertical, PyObject *const *args, Py_ssize_t nargs,
+                          PyObject *kwnames) {
+    PARSE(name, 1, "tensors", "$out");
+    nn_tensor **ts;
+    int n;
+    if (tensor_list(name, a_[0], &ts, &n) < 0) return NULL;
+    nn_ctx *ctx = ctx_();
+    nn_tensor **vs = PyMem_Calloc((size_t)(n ? n : 1), sizeof *vs);
+    bool all1 = true;
+    for (int i = 0; i < n; i++) all1 = all1 && ts[i]->ndim <= 1;
+    nn_tensor *r = NULL;
+    int made = 0;
+    for (; vs && made < n; made++) {
+        nn_tensor *x = ts[made];
+        if (vertical && x->ndim < 2) {
+            int64_t sh[2] = {1, x->ndim ? x->shape[0] : 1};
+            vs[made] = nn_reshape(ctx, x, 2, sh);
+        } else if (!vertical && x->ndim == 0) {
+            vs[made] = nn_reshape(ctx, x, 1, (int64_t[]){1});
+        } else {
+            vs[made] = nn_tensor_retain(x);
+        }
+        if (!vs[made]) break;
+    }
+    if (vs && made == n) r = nn_cat(ctx, vs, n, vertical || all1 ? 0 : 1);
+    if (vs) py_ops_release(vs, made);
+    PyMem_Free(vs);
+    PyMem_Free(ts);
+    return py_tensor_wrap_named(r, "CatBackward0");
+}
+PY_OP(hstack)
+static PyObject *hstack_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    return hv_stack("hstack", false, args, nargs, kwnames);
+}
+PY_OP(vstack)
+static PyObject *vstack_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    return hv_stack("vstack", true, args, nargs, kwnames);
+}
+
+PY_OP(split)
+static PyObject *split_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    PARSE("split", 2, "tensor", "split_size_or_sections", "dim");
+    nn_tensor *t;
+    int64_t dim = 0;
+    if (py_tensor_arg(a_[0], "split", "tensor", &t) < 0) return NULL;
+    if (a_[2] && py_int_arg(a_[2], "dim", &dim) < 0) return NULL;
+    nn_ctx *ctx = ctx_();
+    int wd;
+    if (nn_dim_wrap(ctx, dim, t->ndim, &wd)) return py_engine_error();
+    int64_t len = t->ndim ? t->shape[wd] : 0;
+    PyObject *sv = a_[1];
+    if (PyList_Check(sv) || PyTuple_Check(sv)) {
+        Py_ssize_t k = PySequence_Fast_GET_SIZE(sv);
+        int64_t total = 0;
+        int64_t *sizes = PyMem_Calloc((size_t)(k ? k : 1), sizeof *sizes);
+        nn_tensor **ps = PyMem_Calloc((size_t)(k ? k : 1), sizeof *ps);
+        PyObject *r = NULL;
+        if (!sizes || !ps) {
+            PyErr_NoMemory();
+            goto done;
+        }
+        for (Py_ssize_t i = 0; i < k; i++) {
+            if (py_int_arg(PySequence_Fast_GET_ITEM(sv, i), "split_size_or_sections", &sizes[i]) <
+                0)
+                goto done;
+            total += sizes[i];
+        }
+        if (total != len) {
+            PyErr_Format(PyExc_RuntimeError,
+                         "split_with_sizes expects split_sizes to sum exactly to %lld (input "
+                         "tensor's size at dimension %d), but got split_sizes=[",
+                         (long long)len, wd);
+            PyObject *msg = PyUnicode_FromFormat("split_with_sizes expects split_sizes to sum "
+                                                 "exactly to %lld (input tensor's size at "
+                                                 "dimension %d), but got split_sizes=%S",
+                                                 (long long)len, wd, sv);
+            if (msg) {
+                PyErr_SetObject(PyExc_RuntimeError, msg);
+                Py_DECREF(msg);
+            }
+            goto done;
+        }
+        for (Py_ssize_t i = 0, at = 0; i < k; i++) {
+            ps[i] = nn_slice(ctx, t, wd, at, at + sizes[i], 1);
+            if (!ps[i]) {
+                py_engine_error();
+                py_ops_release(ps, (int)i);
+                goto done;
+            }
+            at += sizes[i];
+        }
+        r = py_ops_tuple(ps, (int)k, "SplitWithSizesBackward0");
+    done:
+        PyMem_Free(sizes);
+        PyMem_Free(ps);
+        return r;
+    }
+    int64_t size;
+    if (py_int_arg(sv, "split_size", &size) < 0) return NULL;
+    if (size < 0 || (size == 0 && len != 0)) {
+        PyErr_Format(PyExc_RuntimeError,
+                     "split expects split_size be non-negative, but got "
+                     "split_size=%lld",
+                     (long long)size);
+        return NULL;
+    }
+    int64_t pieces = len == 0 || size == 0 ? 1 : (len + size - 1) / size;
+    nn_tensor **ps = PyMem_Calloc((size_t)pieces, sizeof *ps);
+    if (!ps) return PyErr_NoMemory();
+    int n = 0;
+    if (nn_split(ctx, t, size ? size : 1, wd, ps, (int)pieces, &n)) {
+        PyMem_Free(ps);
+        return py_engine_error();
+    }
+    PyObject *r = py_ops_tuple(ps, n, "SplitBackward0");
+    PyMem_Free(ps);
+    return r;
+}
+
+PY_OP(chunk)
+static PyObject *chunk_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    PARSE("chunk", 2, "input", "chunks", "dim");
+    nn_tensor *t;
+    int64_t chunks, dim = 0;
+    if (py_tensor_arg(a_[0], "chunk", "input", &t) < 0 || py_int_arg(a_[1], "chunks", &chunks) < 0)
+        return NULL;
+    if (a_[2] && py_int_arg(a_[2], "dim", &dim) < 0) return NULL;
+    if (chunks <= 0) {
+        PyErr_SetString(PyExc_RuntimeError, "chunk expects `chunks` to be greater than 0, got: 0");
+        if (chunks < 0) {
+            PyObject *m = PyUnicode_FromFormat(
+                "chunk expects `chunks` to be greater than 0, got: %lld", (long long)chunks);
+            if (m) {
+                PyErr_SetObject(PyExc_RuntimeError, m);
+                Py_DECREF(m);
+            }
+        }
+        return NULL;
+    }
+    if (chunks > 65536) chunks = 65536;
+    nn_tensor **ps = PyMem_Calloc((size_t)chunks, sizeof *ps);
+    if (!ps) return PyErr_NoMemory();
+    int n = 0;
+    if (nn_chunk(ctx_(), t, chunks, dim, ps, (int)chunks, &n)) {
+        PyMem_Free(ps);
+        return py_engine_error();
+    }
+    PyObject *r = py_ops_tuple(ps, n, "SplitBackward0");
+    PyMem_Free(ps);
+    return r;
+}
+
+PY_OP(unbind)
+static PyObject *unbind_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    PARSE("unbind", 1, "input", "dim");
+    nn_tensor *t;
+    int64_t dim = 0;
+    if (py_tensor_arg(a_[0], "unbind", "input", &t) < 0) return NULL;
+    if (a_[1] && py_int_arg(a_[1], "dim", &dim) < 0) return NULL;
+    nn_ctx *ctx = ctx_();
+    if (t->ndim == 0) {
+        PyErr_SetString(PyExc_IndexError, "Dimension specified as 0 but tensor has no dimensions");
+        return NULL;
+    }
+    int d;
+    if (nn_dim_wrap(ctx, dim, t->ndim, &d)) return py_engine_error();
+    int64_t n = t->shape[d];
+    nn_tensor **ps = PyMem_Calloc((size_t)(n ? n : 1), sizeof *ps);
+    if (!ps) return PyErr_NoMemory();
+    for (int64_t i = 0; i < n; i++) {
+        ps[i] = nn_select(ctx, t, d, i);
+        if (!ps[i]) {
+            py_ops_release(ps, (int)i);
+            PyMem_Free(ps);
+            return py_engine_error();
+        }
+    }
+    PyObject *r = py_ops_tuple(ps, (int)n, "UnbindBackward0");
+    PyMem_Free(ps);
+    return r;
+}
+
+/* ---- selection ---- */
+
+PY_OP(narrow)
+static PyObject *narrow_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    PARSE("narrow", 4, "input", "dim", "start", "length");
+    nn_tensor *t;
+    int64_t dim, start, length;
+    if (py_tensor_arg(a_[0], "narrow", "input", &t) < 0 || py_int_arg(a_[1], "dim", &dim) < 0 ||
+        py_int_arg(a_[2], "start", &start) < 0 || py_int_arg(a_[3], "length", &length) < 0)
+        return NULL;
+    nn_ctx *ctx = ctx_();
+    int d;
+    if (t->ndim == 0) {
+        PyErr_SetString(PyExc_RuntimeError, "narrow() cannot be applied to a 0-dim tensor.");
+        return NULL;
+    }
+    if (nn_dim_wrap(ctx, dim, t->ndim, &d)) return py_engine_error();
+    int64_t size = t->shape[d];
+    if (start < -size || start > size) {
+        PyErr_Format(PyExc_IndexError,
+                     "start out of range (expected to be in range of [%lld, %lld], but got %lld)",
+                     (long long)-size, (long long)size, (long long)start);
+        return NULL;
+    }
+    if (start < 0) start += size;
+    if (length < 0 || start + length > size) {
+        PyErr_Format(PyExc_RuntimeError,
+                     "start (%lld) + length (%lld) exceeds dimension size (%lld).",
+                     (long long)start, (long long)length, (long long)size);
+        return NULL;
+    }
+    return py_tensor_wrap(nn_slice(ctx, t, d, start, start + length, 1));
+}
+
+PY_OP(select)
+static PyObject *select_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    PARSE("select", 3, "input", "dim", "index");
+    nn_tensor *t;
+    int64_t dim, index;
+    if (py_tensor_arg(a_[0], "select", "input", &t) < 0 || py_int_arg(a_[1], "dim", &dim) < 0 ||
+        py_int_arg(a_[2], "index", &index) < 0)
+        return NULL;
+    return py_tensor_wrap(nn_select(ctx_(), t, dim, index));
+}
+
+PY_OP(flip)
+static PyObject *flip_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    if (nargs < 1) {
+        PyErr_SetString(PyExc_TypeError, "flip() missing required argument 'input'");
+        return NULL;
+    }
+    nn_tensor *t;
+    int64_t d[NN_MAX_DIMS];
+    int n;
+    if (py_tensor_arg(args[0], "flip", "input", &t) < 0 ||
+        py_ops_varints("flip", args, nargs, kwnames, 1, "dims", d, &n) < 0)
+        return NULL;
+    return py_tensor_wrap_named(nn_flip(ctx_(), t, d, n), "FlipBackward0");
+}
+
+static PyObject *flip_one(const char *name, int64_t dim, int min_dims, PyObject *const *args,
+                          Py_ssize_t nargs, PyObject *kwnames) {
+    PARSE(name, 1, "input");
+    nn_tensor *t;
+    if (py_tensor_arg(a_[0], name, "input", &t) < 0) return NULL;
+    if (t->ndim < min_dims) {
+        PyErr_Format(PyExc_RuntimeError, "Input must be >= %d-d.", min_dims);
+        return NULL;
+    }
+    return py_tensor_wrap_named(nn_flip(ctx_(), t, &dim, 1), "FlipBackward0");
+}
+PY_OP(fliplr)
+static PyObject *fliplr_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    return flip_one("fliplr", 1, 2, args, nargs, kwnames);
+}
+PY_OP(flipud)
+static PyObject *flipud_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    return flip_one("flipud", 0, 1, args, nargs, kwnames);
+}
+
+/* roll(input, shifts, dims=None): cat of two slices per dim */
+static nn_tensor *roll_dim(nn_ctx *ctx, nn_tensor *x, int64_t shift, int d) {
+    int64_t n = x->shape[d];
+    if (n == 0) return nn_tensor_retain(x);
+    shift = ((shift % n) + n) % n;
+    if (shift == 0) return nn_tensor_retain(x);
+    nn_tensor *tail = nn_slice(ctx, x, d, n - shift, n, 1);
+    nn_tensor *head = tail ? nn_slice(ctx, x, d, 0, n - shift, 1) : NULL;
+    nn_tensor *parts[2] = {tail, head};
+    nn_tensor *r = head ? nn_cat(ctx, parts, 2, d) : NULL;
+    nn_tensor_release(tail);
+    nn_tensor_release(head);
+    return r;
+}
+
+PY_OP(roll)
+static PyObject *roll_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    PARSE("roll", 2, "input", "shifts", "dims");
+    nn_tensor *t;
+    int64_t shifts[NN_MAX_DIMS], dims[NN_MAX_DIMS];
+    int ns, nd = 0;
+    if (py_tensor_arg(a_[0], "roll", "input", &t) < 0 ||
+        py_ints_arg(a_[1], "shifts", shifts, &ns) < 0)
+        return NULL;
+    if (py_given(a_[2]) && py_ints_arg(a_[2], "dims", dims, &nd) < 0) return NULL;
+    nn_ctx *ctx = ctx_();
+    nn_tensor *r;
+    if (nd == 0) {
+        if (ns != 1) {
+            PyErr_SetString(PyExc_RuntimeError,
+                            "shifts and dimensions must align. shifts: 2, dims:0");
+            return NULL;
+        }
+        int64_t n = nn_tensor_numel(t);
+        nn_tensor *flat = nn_reshape(ctx, t, 1, &n);
+        nn_tensor *rolled = flat ? roll_dim(ctx, flat, shifts[0], 0) : NULL;
+        r = rolled ? nn_reshape(ctx, rolled, t->ndim, t->shape) : NULL;
+        nn_tensor_release(flat);
+        nn_tensor_release(rolled);
+    } else {
+        if (ns != nd) {
+            PyErr_Format(PyExc_RuntimeError,
+                         "shifts and dimensions must align. shifts: %d, dims:%d", ns, nd);
+            return NULL;
+        }
+        r = nn_tensor_retain(t);
+        for (int i = 0; r && i < nd; i++) {
+            int d;
+            if (nn_dim_wrap(ctx, dims[i], t->ndim, &d)) {
+                nn_tensor_release(r);
+                return py_engine_error();
+            }
+            nn_tensor *next = roll_dim(ctx, r, shifts[i], d);
+            nn_tensor_release(r);
+            r = next;
+        }
+        if (r == t) { /* no shift at all: still a new tensor */
+            nn_tensor_release(r);
+            r = clone_of(t);
+        }
+    }
+    return py_tensor_wrap_named(r, "RollBackward0");
+}
+
+static PyObject *triangle(const char *name, bool upper, PyObject *const *args, Py_ssize_t nargs,
+                          PyObject *kwnames) {
+    PARSE(name, 1, "input", "diagonal", "$out");
+    nn_tensor *t;
+    int64_t diag = 0;
+    if (py_tensor_arg(a_[0], name, "input", &t) < 0) return NULL;
+    if (a_[1] && py_int_arg(a_[1], "diagonal", &diag) < 0) return NULL;
+    nn_ctx *ctx = ctx_();
+    return py_tensor_wrap(upper ? nn_triu(ctx, t, diag) : nn_tril(ctx, t, diag));
+}
+PY_OP(tril)
+static PyObject *tril_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    return triangle("tril", false, args, nargs, kwnames);
+}
+PY_OP(triu)
+static PyObject *triu_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    return triangle("triu", true, args, nargs, kwnames);
+}
+
+/* The elements of the [offset] diagonal of the last two dims of [x] (a
+ * gather of the flattened matrices): [..., L]. */
+static nn_tensor *diagonal_last2(nn_ctx *ctx, nn_tensor *x, int64_t offset) {
+    int nd = x->ndim;
+    int64_t rows = x->shape[nd - 2], cols = x->shape[nd - 1];
+    int64_t r0 = offset < 0 ? -offset : 0, c0 = offset > 0 ? offset : 0;
+    int64_t len = rows - r0 < cols - c0 ? rows - r0 : cols - c0;
+    if (len < 0) len = 0;
+    int64_t shape[NN_MAX_DIMS];
+    for (int i = 0; i < nd - 2; i++) shape[i] = x->shape[i];
+    shape[nd - 2] = rows * cols;
+    nn_tensor *flat = nn_reshape(ctx, x, nd - 1, shape);
+    nn_tensor *idx = flat ? nn_tensor_empty(ctx, NN_INT64, 1, &len) : NULL;
+    for (int64_t i = 0; idx && i < len; i++)
+        ((int64_t *)nn_tensor_data(idx))[i] = (r0 + i) * cols + c0 + i;
+    nn_tensor *r = idx ? nn_index(ctx, flat, nd - 2, &idx, 1) : NULL;
+    nn_tensor_release(flat);
+    nn_tensor_release(idx);
+    return r;
+}
+
+PY_OP(diag)
+static PyObject *diag_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    PARSE("diag", 1, "input", "diagonal", "$out");
+    nn_tensor *t;
+    int64_t k = 0;
+    if (py_tensor_arg(a_[0], "diag", "input", &t) < 0) return NULL;
+    if (a_[1] && py_int_arg(a_[1], "diagonal", &k) < 0) return NULL;
+    nn_ctx *ctx = ctx_();
+    if (t->ndim == 2) return py_tensor_wrap_named(diagonal_last2(ctx, t, k), "DiagBackward0");
+    if (t->ndim != 1) {
+        PyErr_SetString(PyExc_RuntimeError, "diag(): Supports 1D or 2D tensors. Got 0D");
+        if (t->ndim > 2) {
+            PyObject *m =
+                PyUnicode_FromFormat("diag(): Supports 1D or 2D tensors. Got %dD", t->ndim);
+            if (m) {
+                PyErr_SetObject(PyExc_RuntimeError, m);
+                Py_DECREF(m);
+            }
+        }
+        return NULL;
+    }
+    /* a square matrix with v on the diagonal: an index_put into zeros */
+    int64_t len = t->shape[0], ak = k < 0 ? -k : k, n = len + ak;
+    int64_t sh[2] = {n, n};
+    nn_tensor *z = nn_zeros(ctx, t->dtype, 2, sh);
+    nn_tensor *idx = z ? nn_tensor_empty(ctx, NN_INT64, 1, &len) : NULL;
+    for (int64_t i = 0; idx && i < len; i++)
+        ((int64_t *)nn_tensor_data(idx))[i] = (i + (k < 0 ? ak : 0)) * n + i + (k > 0 ? k : 0);
+    nn_tensor *r = idx ? nn_put(ctx, z, t, idx) : NULL;
+    nn_tensor_release(z);
+    nn_tensor_release(idx);
+    return py_tensor_wrap_named(r, "DiagBackward0");
+}
+
+PY_OP(diagonal)
+static PyObject *diagonal_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    PARSE("diagonal", 1, "input", "offset", "dim1", "dim2");
+    nn_tensor *t;
+    int64_t off = 0, d1 = 0, d2 = 1;
+    if (py_tensor_arg(a_[0], "diagonal", "input", &t) < 0) return NULL;
+    if (a_[1] && py_int_arg(a_[1], "offset", &off) < 0) return NULL;
+    if (a_[2] && py_int_arg(a_[2], "dim1", &d1) < 0) return NULL;
+    if (a_[3] && py_int_arg(a_[3], "dim2", &d2) < 0) return NULL;
+    nn_ctx *ctx = ctx_();
+    int w1, w2;
+    if (nn_dim_wrap(ctx, d1, t->ndim, &w1) || nn_dim_wrap(ctx, d2, t->ndim, &w2))
+        return py_engine_error();
+    if (w1 == w2) {
+        PyErr_Format(PyExc_RuntimeError, "diagonal dimensions cannot be identical %lld, %lld",
+                     (long long)d1, (long long)d2);
+        return NULL;
+    }
+    int64_t order[NN_MAX_DIMS];
+    int n = 0;
+    for (int i = 0; i < t->ndim; i++)
+        if (i != w1 && i != w2) order[n++] = i;
+    order[n++] = w1;
+    order[n++] = w2;
+    nn_tensor *p = nn_permute(ctx, t, order);
+    nn_tensor *r = p ? diagonal_last2(ctx, p, off) : NULL;
+    nn_tensor_release(p);
+    return py_tensor_wrap_named(r, "DiagonalBackward0");
+}
+
+PY_OP(trace)
+static PyObject *trace_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    PARSE("trace", 1, "input");
+    nn_tensor *t;
+    if (py_tensor_arg(a_[0], "trace", "input", &t) < 0) return NULL;
+    if (t->ndim != 2) {
+        PyErr_SetString(PyExc_RuntimeError, "trace: expected a matrix");
+        return NULL;
+    }
+    nn_ctx *ctx = ctx_();
+    nn_tensor *d = diagonal_last2(ctx, t, 0);
+    nn_tensor *r = d ? nn_sum(ctx, d, NULL, 0, false) : NULL;
+    nn_tensor_release(d);
+    return py_tensor_wrap_named(r, "TraceBackward0");
+}
+
+PY_OP(gather)
+static PyObject *gather_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    PARSE("gather", 3, "input", "dim", "index", "$sparse_grad", "out");
+    nn_tensor *t, *idx;
+    int64_t dim;
+    if (py_tensor_arg(a_[0], "gather", "input", &t) < 0 || py_int_arg(a_[1], "dim", &dim) < 0 ||
+        py_tensor_arg(a_[2], "gather", "index", &idx) < 0)
+        return NULL;
+    return py_tensor_wrap_named(nn_gather(ctx_(), t, dim, idx), "GatherBackward0");
+}
+
+PY_OP(index_select)
+static PyObject *index_select_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    PARSE("index_select", 3, "input", "dim", "index", "$out");
+    nn_tensor *t, *idx;
+    int64_t dim;
+    if (py_tensor_arg(a_[0], "index_select", "input", &t) < 0 ||
+        py_int_arg(a_[1], "dim", &dim) < 0 ||
+        py_tensor_arg(a_[2], "index_select", "index", &idx) < 0)
+        return NULL;
+    return py_tensor_wrap_named(nn_index_select(ctx_(), t, dim, idx), "IndexSelectBackward0");
+}
+
+/* scatter(input, dim, index, src=None, value=None, *, reduce=None) and
+ * scatter_add(input, dim, index, src) */
+static PyObject *scatter_common(const char *name, bool add, PyObject *const *args, Py_ssize_t nargs,
+                                PyObject *kwnames) {
+    PARSE(name, 3, "input", "dim", "index", "src", "value", "$reduce");
+    nn_tensor *t, *idx, *src;
+    int64_t dim;
+    if (py_tensor_arg(a_[0], name, "input", &t) < 0 || py_int_arg(a_[1], "dim", &dim) < 0 ||
+        py_tensor_arg(a_[2], name, "index", &idx) < 0)
+        return NULL;
+    if (py_given(a_[5])) {
+        const char *r = PyUnicode_Check(a_[5]) ? PyUnicode_AsUTF8(a_[5]) : "";
+        if (!r) return NULL;
+        if (strcmp(r, "add") != 0) {
+            PyErr_Format(PyExc_RuntimeError,
+                         "%s(): reduce='%s' is not available in nndb; reduce='add' (or "
+                         "scatter_add) is",
+                         name, r);
+            return NULL;
+        }
+        add = true;
+    }
+    PyObject *sv = a_[3] ? a_[3] : a_[4];
+    if (!sv) {
+        PyErr_Format(PyExc_TypeError,
+                     "%s() missing 1 required positional argument: 'src' or "
+                     "'value'",
+                     name);
+        return NULL;
+    }
+    nn_ctx *ctx = ctx_();
+    if (py_tensor_check(sv)) {
+        src = nn_tensor_retain(py_tensor_of(sv));
+    } else {
+        double v;
+        if (py_float_arg(sv, "value", &v) < 0) return NULL;
+        src = nn_full(ctx, t->dtype, idx->ndim, idx->shape, v);
+        if (!src) return py_engine_error();
+    }
+    nn_tensor *r = nn_scatter(ctx, t, dim, idx, src, add);
+    nn_tensor_release(src);
+    return py_tensor_wrap_named(r, add ? "ScatterAddBackward0" : "ScatterBackward0");
+}
+PY_OP(scatter)
+static PyObject *scatter_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    return scatter_common("scatter", false, args, nargs, kwnames);
+}
+PY_OP(scatter_add)
+static PyObject *scatter_add_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    return scatter_common("scatter_add", true, args, nargs, kwnames);
+}
+
+/* masked_fill(input, mask, value) = where(mask, value, input) */
+PY_OP(masked_fill)
+static PyObject *masked_fill_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    PARSE("masked_fill", 3, "input", "mask", "value");
+    nn_tensor *t, *mask, *val;
+    if (py_tensor_arg(a_[0], "masked_fill", "input", &t) < 0 ||
+        py_tensor_arg(a_[1], "masked_fill", "mask", &mask) < 0)
+        return NULL;
+    if (mask->dtype != NN_BOOL) {
+        PyErr_Format(PyExc_RuntimeError,
+                     "masked_fill_ only supports boolean masks, but got mask with dtype %s",
+                     nn_dtype_name(mask->dtype));
+        return NULL;
+    }
+    if (py_tensor_check(a_[2]) && py_tensor_of(a_[2])->ndim != 0) {
+        PyErr_Format(PyExc_RuntimeError,
+                     "masked_fill_ only supports a 0-dimensional value tensor, but got tensor "
+                     "with %d dimension(s).",
+                     py_tensor_of(a_[2])->ndim);
+        return NULL;
+    }
+    if (py_operand(a_[2], "masked_fill", "value", &val) < 0) return NULL;
+    nn_ctx *ctx = ctx_();
+    nn_tensor *vc =
+        val->requires_grad ? nn_to(ctx, val, t->dtype) : nn_tensor_cast_raw(ctx, val, t->dtype);
+    nn_tensor_release(val);
+    if (!vc) return py_engine_error();
+    vc->is_wrapped_number = true;
+    nn_tensor *r = nn_where(ctx, mask, vc, t);
+    nn_tensor_release(vc);
+    return py_tensor_wrap_named(r, "MaskedFillBackward0");
+}
+
+PY_OP(masked_select)
+static PyObject *masked_select_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    PARSE("masked_select", 2, "input", "mask", "$out");
+    nn_tensor *t, *mask;
+    if (py_tensor_arg(a_[0], "masked_select", "input", &t) < 0 ||
+        py_tensor_arg(a_[1], "masked_select", "mask", &mask) < 0)
+        return NULL;
+    if (mask->dtype != NN_BOOL) {
+        PyErr_Format(PyExc_RuntimeError, "masked_select: expected BoolTensor for mask");
+        return NULL;
+    }
+    nn_ctx *ctx = ctx_();
+    /* the mask broadcasts with the input */
+    int nd;
+    int64_t shape[NN_MAX_DIMS];
+    nn_tensor *probe = nn_logical_and(ctx, mask, mask);
+    nn_tensor *both = probe ? nn_where(ctx, probe, t, t) : NULL;
+    nn_tensor_release(probe);
+    if (!both) return py_engine_error();
+    nd = both->ndim;
+    memcpy(shape, both->shape, sizeof(int64_t) * (size_t)nd);
+    nn_tensor_release(both);
+    nn_tensor *x = nn_expand(ctx, t, nd, shape);
+    nn_tensor *m = x ? nn_expand(ctx, mask, nd, shape) : NULL;
+    nn_tensor *mc = m ? nn_tensor_contiguous_raw(ctx, m) : NULL;
+    nn_tensor *r = mc ? nn_masked_select(ctx, x, mc) : NULL;
+    nn_tensor *tmp[] = {x, m, mc};
+    py_ops_release(tmp, 3);
+    if (r && r->ndim != 1) { /* a full-shape mask gives a 1-D result */
+        int64_t n = nn_tensor_numel(r);
+        nn_tensor *f = nn_reshape(ctx, r, 1, &n);
+        nn_tensor_release(r);
+        r = f;
+    }
+    return py_tensor_wrap_named(r, "MaskedSelectBackward0");
+}
+
+/* nonzero(input, as_tuple=True): one 1-D tensor per dim */
+PyObject *py_ops_nonzero_tuple(nn_tensor *t);
+PyObject *py_ops_nonzero_tuple(nn_tensor *t) {
+    nn_ctx *ctx = ctx_();
+    nn_tensor *nz = nn_nonzero(ctx, t);
+    if (!nz) return py_engine_error();
+    int nd = t->ndim ? t->ndim : 1;
+    nn_tensor *cols[NN_MAX_DIMS];
+    int made = 0;
+    for (; made < nd; made++) {
+        nn_tensor *col;
+        if (t->ndim) {
+            nn_tensor *s = nn_select(ctx, nz, 1, made);
+            col = s ? nn_contiguous(ctx, s) : NULL;
+            nn_tensor_release(s);
+        } else {
+            int64_t n = nz->shape[0];
+            col = nn_zeros(ctx, NN_INT64, 1, &n);
+        }
+        if (!col) break;
+        cols[made] = col;
+    }
+    nn_tensor_release(nz);
+    if (made < nd) {
+        py_ops_release(cols, made);
+        return py_engine_error();
+    }
+    return py_ops_tuple(cols, nd, NULL);
+}
+
+PY_OP(nonzero)
+static PyObject *nonzero_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    PARSE("nonzero", 1, "input", "$as_tuple", "out");
+    nn_tensor *t;
+    bool as_tuple = false;
+    if (py_tensor_arg(a_[0], "nonzero", "input", &t) < 0) return NULL;
+    if (a_[1] && py_bool_arg(a_[1], "as_tuple", &as_tuple) < 0) return NULL;
+    if (as_tuple) return py_ops_nonzero_tuple(t);
+    return py_tensor_wrap(nn_nonzero(ctx_(), t));
+}
+
+PY_OP(argwhere)
+static PyObject *argwhere_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    PARSE("argwhere", 1, "input");
+    nn_tensor *t;
+    if (py_tensor_arg(a_[0], "argwhere", "input", &t) < 0) return NULL;
+    return py_tensor_wrap(nn_nonzero(ctx_(), t));
+}
+
+/* ---- sorting ---- */
+
+PY_OP(sort)
+static PyObject *sort_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    PARSE("sort", 1, "input", "dim", "descending", "$stable", "out");
+    nn_tensor *t;
+    int64_t dim = -1;
+    bool desc = false;
+    if (py_tensor_arg(a_[0], "sort", "input", &t) < 0) return NULL;
+    if (a_[1] && PyBool_Check(a_[1]) && !a_[2]) { /* sort(x, True): descending */
+        a_[2] = a_[1];
+        a_[1] = NULL;
+    }
+    if (py_given(a_[1]) && py_int_arg(a_[1], "dim", &dim) < 0) return NULL;
+    if (a_[2] && py_bool_arg(a_[2], "descending", &desc) < 0) return NULL;
+    nn_ctx *ctx = ctx_();
+    if (t->ndim == 0) {
+        nn_tensor *v = clone_of(t), *i = nn_zeros(ctx, NN_INT64, 0, NULL);
+        return py_ops_values_indices("sort", v, i, "SortBackward0");
+    }
+    nn_tensor *idx = NULL;
+    nn_tensor *v = nn_sort(ctx, t, dim, desc, &idx);
+    return py_ops_values_indices("sort", v, idx, "SortBackward0");
+}
+
+PY_OP(argsort)
+static PyObject *argsort_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    PARSE("argsort", 1, "input", "dim", "descending", "$stable");
+    nn_tensor *t;
+    int64_t dim = -1;
+    bool desc = false;
+    if (py_tensor_arg(a_[0], "argsort", "input", &t) < 0) return NULL;
+    if (py_given(a_[1]) && py_int_arg(a_[1], "dim", &dim) < 0) return NULL;
+    if (a_[2] && py_bool_arg(a_[2], "descending", &desc) < 0) return NULL;
+    nn_ctx *ctx = ctx_();
+    if (t->ndim == 0) return py_tensor_wrap(nn_zeros(ctx, NN_INT64, 0, NULL));
+    return py_tensor_wrap(nn_argsort(ctx, t, dim, desc));
+}
+
+PY_OP(msort)
+static PyObject *msort_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    PARSE("msort", 1, "input");
+    nn_tensor *t;
+    if (py_tensor_arg(a_[0], "msort", "input", &t) < 0) return NULL;
+    nn_tensor *idx = NULL;
+    nn_tensor *v = nn_sort(ctx_(), t, 0, false, &idx);
+    nn_tensor_release(idx);
+    return py_tensor_wrap_named(v, "SortBackward0");
+}
+
+PY_OP(topk)
+static PyObject *topk_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    PARSE("topk", 2, "input", "k", "dim", "largest", "sorted", "$out");
+    nn_tensor *t;
+    int64_t k, dim = -1;
+    bool largest = true;
+    if (py_tensor_arg(a_[0], "topk", "input", &t) < 0 || py_int_arg(a_[1], "k", &k) < 0)
+        return NULL;
+    if (py_given(a_[2]) && py_int_arg(a_[2], "dim", &dim) < 0) return NULL;
+    if (a_[3] && py_bool_arg(a_[3], "largest", &largest) < 0) return NULL;
+    nn_tensor *idx = NULL;
+    nn_tensor *v = nn_topk(ctx_(), t, k, dim, largest, &idx);
+    return py_ops_values_indices("topk", v, idx, "TopkBackward0");
+}
+
+/* unique(input, sorted=True, return_inverse=False, return_counts=False,
+ * dim=None): of the flattened values, sorted */
+typedef struct uq_item {
+    double v;
+    int64_t iv, pos;
+} uq_item;
+
+static bool uq_int;
+
+static int uq_cmp(const void *a, const void *b) {
+    const uq_item *x = a, *y = b;
+    if (uq_int) {
+        if (x->iv != y->iv) return x->iv < y->iv ? -1 : 1;
+    } else if (x->v != y->v) {
+        return x->v < y->v ? -1 : 1;
+    }
+    return x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
+static PyObject *unique_common(const char *name, bool consecutive, PyObject *const *args,
+                               Py_ssize_t nargs, PyObject *kwnames) {
+    PARSE(name, 1, "input", "sorted", "return_inverse", "return_counts", "dim");
+    nn_tensor *t;
+    bool inv = false, counts = false;
+    if (py_tensor_arg(a_[0], name, "input", &t) < 0) return NULL;
+    if (consecutive) { /* unique_consecutive(input, return_inverse, return_counts, dim) */
+        a_[4] = a_[3];
+        a_[3] = a_[2];
+        a_[2] = a_[1];
+    }
+    if (a_[2] && py_bool_arg(a_[2], "return_inverse", &inv) < 0) return NULL;
+    if (a_[3] && py_bool_arg(a_[3], "return_counts", &counts) < 0) return NULL;
+    if (py_given(a_[4])) {
+        PyErr_Format(PyExc_NotImplementedError,
+                     "%s(dim=...) is not available in nndb; unique "
+                     "of the flattened values is",
+                     name);
+        return NULL;
+    }
+    nn_ctx *ctx = ctx_();
+    int64_t n = nn_tensor_numel(t);
+    bool is_int = !nn_dtype_is_float(t->dtype);
+    uq_item *items = PyMem_Calloc((size_t)(n ? n : 1), sizeof *items);
+    int64_t *inverse = PyMem_Calloc((size_t)(n ? n : 1), sizeof *inverse);
+    int64_t *cnt = PyMem_Calloc((size_t)(n ? n : 1), sizeof *cnt);
+    nn_tensor *vals = NULL, *it = NULL, *ct = NULL;
+    PyObject *r = NULL;
+    if (!items || !inverse || !cnt) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (int64_t i = 0; i < n; i++) {
+        items[i].pos = i;
+        if (is_int)
+            items[i].iv = nn_tensor_get_flat_int(t, i);
+        else
+            items[i].v = nn_tensor_get_flat(t, i);
+    }
+    if (!consecutive) {
+        uq_int = is_int;
+        qsort(items, (size_t)n, sizeof *items, uq_cmp);
+    }
+    int64_t k = 0;
+    for (int64_t i = 0; i < n; i++) {
+        bool same =
+            i > 0 && (is_int ? items[i].iv == items[i - 1].iv : items[i].v == items[i - 1].v);
+        if (!same) {
+            items[k].iv = items[i].iv;
+            items[k].v = items[i].v;
+            cnt[k] = 0;
+            k++;
+        }
+        cnt[k - 1]++;
+        inverse[items[i].pos] = k - 1;
+    }
+    vals = nn_tensor_empty(ctx, t->dtype, 1, &k);
+    if (!vals) {
+        py_engine_error();
+        goto done;
+    }
+    for (int64_t i = 0; i < k; i++) {
+        if (is_int)
+            nn_dtype_store(t->dtype,
+                           (char *)nn_tensor_data(vals) + i * (int64_t)nn_dtype_size(t->dtype),
+                           (double)items[i].iv);
+        else
+            nn_tensor_set_flat(vals, i, items[i].v);
+    }
+    if (!inv && !counts) {
+        r = py_tensor_wrap(vals);
+        vals = NULL;
+        goto done;
+    }
+    it = nn_tensor_empty(ctx, NN_INT64, t->ndim, t->shape);
+    ct = it ? nn_tensor_empty(ctx, NN_INT64, 1, &k) : NULL;
+    if (!ct) {
+        py_engine_error();
+        goto done;
+    }
+    memcpy(nn_tensor_data(it), inverse, (size_t)n * sizeof(int64_t));
+    memcpy(nn_tensor_data(ct), cnt, (size_t)k * sizeof(int64_t));
+    nn_tensor *outs[3];
+    int no = 0;
+    outs[no++] = vals;
+    if (inv) outs[no++] = it;
+    if (counts) outs[no++] = ct;
+    if (!inv) nn_tensor_release(it);
+    if (!counts) nn_tensor_release(ct);
+    vals = it = ct = NULL;
+    r = py_ops_tuple(outs, no, NULL);
+done:
+    nn_tensor_release(vals);
+    nn_tensor_release(it);
+    nn_tensor_release(ct);
+    PyMem_Free(items);
+    PyMem_Free(inverse);
+    PyMem_Free(cnt);
+    return r;
+}
+PY_OP(unique)
+static PyObject *unique_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    return unique_common("unique", false, args, nargs, kwnames);
+}
+PY_OP(unique_consecutive)
+static PyObject *unique_consecutive_impl(PyObject *const *args, Py_ssize_t nargs,
+                                         PyObject *kwnames) {
+    return unique_common("unique_consecutive", true, args, nargs, kwnames);
+}
+
+/* ---- matrix products ---- */
+
+static PyObject *product(const char *name, int nd_a, int nd_b, const char *fn_name,
+                         PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    static const char *const kw[] = {"input", "mat2", NULL};
+    PyObject *a_[3];
+    if (py_parse(name, args, nargs, kwnames, kw, 2, a_) < 0) return NULL;
+    nn_tensor *a, *b;
+    if (py_tensor_arg(a_[0], name, "input", &a) < 0 || py_tensor_arg(a_[1], name, "mat2", &b) < 0)
+        return NULL;
+    if (strcmp(name, "dot") == 0 && (a->ndim != 1 || b->ndim != 1)) {
+        PyErr_Format(PyExc_RuntimeError, "1D tensors expected, but got %dD and %dD tensors",
+                     a->ndim, b->ndim);
+        return NULL;
+    }
+    if (strcmp(name, "mm") == 0 && (a->ndim != 2 || b->ndim != 2)) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        a->ndim != 2 ? "self must be a matrix" : "mat2 must be a matrix");
+        return NULL;
+    }
+    if (strcmp(name, "bmm") == 0 && (a->ndim != 3 || b->ndim != 3)) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        a->ndim != 3 ? "batch1 must be a 3D tensor" : "batch2 must be a 3D tensor");
+        return NULL;
+    }
+    if (strcmp(name, "mv") == 0 && (a->ndim != 2 || b->ndim != 1)) {
+        PyErr_Format(PyExc_RuntimeError, "vector + matrix @ vector expected, got 1, %d, %d",
+                     a->ndim, b->ndim);
+        return NULL;
+    }
+    if (a->dtype != b->dtype) {
+        PyErr_Format(PyExc_RuntimeError, "expected scalar type %s but found %s",
+                     nn_dtype_scalar_name(a->dtype), nn_dtype_scalar_name(b->dtype));
+        if (strcmp(name, "dot") == 0) {
+            PyErr_Clear();
+            PyErr_Format(PyExc_RuntimeError,
+                         "dot : expected both vectors to have same dtype, but found %s and %s",
+                         nn_dtype_scalar_name(a->dtype), nn_dtype_scalar_name(b->dtype));
+        }
+        return NULL;
+    }
+    if (strcmp(name, "dot") == 0 && a->shape[0] != b->shape[0]) {
+        PyErr_Format(PyExc_RuntimeError,
+                     "inconsistent tensor size, expected tensor [%lld] and src [%lld] to have the "
+                     "same number of elements, but got %lld and %lld elements respectively",
+                     (long long)a->shape[0], (long long)b->shape[0], (long long)a->shape[0],
+                     (long long)b->shape[0]);
+        return NULL;
+    }
+    (void)nd_a;
+    (void)nd_b;
+    return py_tensor_wrap_named(nn_matmul(ctx_(), a, b), fn_name);
+}
+
+PY_OP(matmul)
+static PyObject *matmul_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    PARSE("matmul", 2, "input", "other", "$out");
+    nn_tensor *a, *b;
+    if (py_tensor_arg(a_[0], "matmul", "input", &a) < 0 ||
+        py_tensor_arg(a_[1], "matmul", "other", &b) < 0)
+        return NULL;
+    return py_tensor_wrap(nn_matmul(ctx_(), a, b));
+}
+PY_OP(mm)
+static PyObject *mm_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    return product("mm", 2, 2, "MmBackward0", args, nargs, kwnames);
+}
+PY_OP(bmm)
+static PyObject *bmm_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    return product("bmm", 3, 3, "BmmBackward0", args, nargs, kwnames);
+}
+PY_OP(mv)
+static PyObject *mv_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    return product("mv", 2, 1, "MvBackward0", args, nargs, kwnames);
+}
+PY_OP(dot)
+static PyObject *dot_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    return product("dot", 1, 1, "DotBackward0", args, nargs, kwnames);
+}
+PY_OP(inner)
+static PyObject *inner_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    PARSE("inner", 2, "input", "other", "$out");
+    nn_tensor *a, *b;
+    if (py_tensor_arg(a_[0], "inner", "input", &a) < 0 ||
+        py_tensor_arg(a_[1], "inner", "other", &b) < 0)
+        return NULL;
+    nn_ctx *ctx = ctx_();
+    if (a->ndim == 0 || b->ndim == 0) return py_tensor_wrap(nn_mul(ctx, a, b));
+    if (b->ndim == 1) return py_tensor_wrap(nn_matmul(ctx, a, b));
+    nn_tensor *bt = nn_transpose(ctx, b, -1, -2);
+    nn_tensor *r = bt ? nn_matmul(ctx, a, bt) : NULL;
+    nn_tensor_release(bt);
+    return py_tensor_wrap(r);
+}
+
+static PyObject *outer_common(const char *name, PyObject *const *args, Py_ssize_t nargs,
+                              PyObject *kwnames) {
+    PARSE(name, 2, "input", "vec2", "$out");
+    nn_tensor *a, *b;
+    if (py_tensor_arg(a_[0], name, "input", &a) < 0 || py_tensor_arg(a_[1], name, "vec2", &b) < 0)
+        return NULL;
+    if (a->ndim != 1 || b->ndim != 1) {
+        PyErr_Format(PyExc_RuntimeError, "%s: Expected 1-D argument self, but got %d-D", name,
+                     a->ndim != 1 ? a->ndim : b->ndim);
+        return NULL;
+    }
+    nn_ctx *ctx = ctx_();
+    nn_tensor *col = nn_unsqueeze(ctx, a, 1);
+    nn_tensor *r = col ? nn_mul(ctx, col, b) : NULL;
+    nn_tensor_release(col);
+    return py_tensor_wrap(r);
+}
+PY_OP(outer)
+static PyObject *outer_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    return outer_common("outer", args, nargs, kwnames);
+}
+PY_OP(ger)
+static PyObject *ger_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    return outer_common("ger", args, nargs, kwnames);
+}
+
+/* broadcast_tensors(*tensors): each expanded to the common shape */
+static PyObject *f_broadcast_tensors(PyObject *m, PyObject *const *args, Py_ssize_t nargs) {
+    (void)m;
+    nn_ctx *ctx = ctx_();
+    int nd = 0;
+    int64_t shape[NN_MAX_DIMS];
+    for (Py_ssize_t i = 0; i < nargs; i++) {
+        nn_tensor *t;
+        if (py_tensor_arg(args[i], "broadcast_tensors", "tensors", &t) < 0) return NULL;
+        int n = nd > t->ndim ? nd : t->ndim;
+        int64_t out[NN_MAX_DIMS];
+        for (int k = 0; k < n; k++) {
+            int ia = k - (n - nd), ib = k - (n - t->ndim);
+            int64_t sa = ia >= 0 ? shape[ia] : 1, sb = ib >= 0 ? t->shape[ib] : 1;
+            if (sa != sb && sa != 1 && sb != 1) {
+                PyErr_Format(PyExc_RuntimeError,
+                             "The size of tensor a (%lld) must match the size of tensor b (%lld) "
+                             "at non-singleton dimension %d",
+                             (long long)sa, (long long)sb, k);
+                return NULL;
+            }
+            out[k] = sa == 1 ? sb : sa;
+        }
+        nd = n;
+        memcpy(shape, out, sizeof(int64_t) * (size_t)n);
+    }
+    PyObject *tup = PyTuple_New(nargs);
+    for (Py_ssize_t i = 0; tup && i < nargs; i++) {
+        PyObject *o = py_tensor_wrap(nn_expand(ctx, py_tensor_of(args[i]), nd, shape));
+        if (!o) {
+            Py_DECREF(tup);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(tup, i, o);
+    }
+    return tup;
+}
+
+/* ---- einsum: any number of operands, folded left to right; each fold
+ * sums away the letters no later operand or the output needs, then one
+ * batched matmul (batch, kept, contracted). Repeated letters within one
+ * operand (diagonals) and '...' are not available. ---- */
+
+typedef struct es_term {
+    char s[NN_MAX_DIMS + 1];
+    int n;
+} es_term;
+
+static int es_fail(const char *msg) {
+    PyErr_SetString(PyExc_RuntimeError, msg);
+    return -1;
+}
+
+static int es_parse_term(const char *p, size_t len, es_term *t) {
+    t->n = 0;
+    t->s[0] = 0;
+    for (size_t i = 0; i < len; i++) {
+        char c = p[i];
+        if (c == ' ') continue;
+        if (c == '.')
+            return es_fail("einsum(): '...' (ellipsis) is not available in nndb; name every dim "
+                           "with a letter");
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'))) {
+            PyErr_Format(PyExc_RuntimeError,
+                         "einsum(): invalid subscript given at index %zu in the equation string, "
+                         "subscripts must be in [a-zA-Z]",
+                         i);
+            return -1;
+        }
+        if (t->n && memchr(t->s, c, (size_t)t->n)) {
+            PyErr_Format(PyExc_RuntimeError,
+                         "einsum(): subscript '%c' appears twice in one operand; repeated "
+                         "subscripts (diagonals, traces) are not available in nndb",
+                         c);
+            return -1;
+        }
+        if (t->n >= NN_MAX_DIMS) return es_fail("einsum(): too many subscripts");
+        t->s[t->n++] = c;
+        t->s[t->n] = 0;
+    }
+    return 0;
+}
+
+static int es_pos(const es_term *t, char c) {
+    for (int i = 0; i < t->n; i++)
+        if (t->s[i] == c) return i;
+    return -1;
+}
+
+/* Sum [x] (letters *t) over the letters [keep] lacks; takes over x. */
+static nn_tensor *es_keep_only(nn_ctx *ctx, nn_tensor *x, es_term *t, const es_term *keep) {
+    int64_t dims[NN_MAX_DIMS];
+    int nd = 0;
+    es_term kept = {{0}, 0};
+    for (int i = 0; i < t->n; i++) {
+        if (es_pos(keep, t->s[i]) < 0) {
+            dims[nd++] = i;
+        } else {
+            kept.s[kept.n++] = t->s[i];
+            kept.s[kept.n] = 0;
+        }
+    }
+    if (!nd) return x;
+    nn_tensor *r = nn_sum(ctx, x, dims, nd, false);
+    nn_tensor_release(x);
+    *t = kept;
+    return r;
+}
+
+static nn_tensor *es_permute(nn_ctx *ctx, nn_tensor *x, const es_term *t, const char *want) {
+    int64_t order[NN_MAX_DIMS];
+    bool ident = true;
+    for (int i = 0; i < t->n; i++) {
+        order[i] = es_pos(t, want[i]);
+        ident = ident && order[i] == i;
+    }
+    if (ident || t->n < 2) return nn_tensor_retain(x);
+    return nn_permute(ctx, x, order);
+}
+
+/* a (letters ta) times b (letters tb), keeping the letters of [keep]; the
+ * result's letters in *tr. */
+static nn_tensor *es_pair(nn_ctx *ctx, nn_tensor *a, nn_tensor *b, es_term ta, es_term tb,
+                          const es_term *keep, es_term *tr) {
+    int64_t size[128] = {0};
+    for (int i = 0; i < ta.n; i++) size[(int)ta.s[i]] = a->shape[i];
+    for (int i = 0; i < tb.n; i++) {
+        int c = (int)tb.s[i];
+        if (es_pos(&ta, tb.s[i]) >= 0 && size[c] != b->shape[i] && size[c] != 1 &&
+            b->shape[i] != 1) {
+            PyErr_Format(PyExc_RuntimeError,
+                         "einsum(): operands do not broadcast with remapped shapes "
+                         "(original->remapped): subscript %c has sizes %lld and %lld",
+                         tb.s[i], (long long)size[c], (long long)b->shape[i]);
+            return NULL;
+        }
+        if (es_pos(&ta, tb.s[i]) < 0 || size[c] == 1) size[c] = b->shape[i];
+    }
+    /* letters either side needs: the kept ones and the shared ones */
+    es_term need_a = *keep, need_b = *keep;
+    for (int i = 0; i < tb.n; i++)
+        if (es_pos(&need_a, tb.s[i]) < 0) need_a.s[need_a.n++] = tb.s[i];
+    for (int i = 0; i < ta.n; i++)
+        if (es_pos(&need_b, ta.s[i]) < 0) need_b.s[need_b.n++] = ta.s[i];
+    need_a.s[need_a.n] = need_b.s[need_b.n] = 0;
+    nn_tensor *x = es_keep_only(ctx, nn_tensor_retain(a), &ta, &need_a);
+    nn_tensor *y = x ? es_keep_only(ctx, nn_tensor_retain(b), &tb, &need_b) : NULL;
+    if (!y) {
+        nn_tensor_release(x);
+        py_engine_error();
+        return NULL;
+    }
+    char batch[NN_MAX_DIMS + 1] = "", ka[NN_MAX_DIMS + 1] = "", kb[NN_MAX_DIMS + 1] = "",
+                             con[NN_MAX_DIMS + 1] = "";
+    int nb = 0, na = 0, nk = 0, nc = 0;
+    int64_t B = 1, M = 1, N = 1, K = 1;
+    for (int i = 0; i < ta.n; i++) {
+        char c = ta.s[i];
+        bool inb = es_pos(&tb, c) >= 0, kept = es_pos(keep, c) >= 0;
+        if (inb && kept)
+            batch[nb++] = c, B *= size[(int)c];
+        else if (inb)
+            con[nc++] = c, K *= size[(int)c];
+        else
+            ka[na++] = c, M *= size[(int)c];
+    }
+    for (int i = 0; i < tb.n; i++)
+        if (es_pos(&ta, tb.s[i]) < 0) kb[nk++] = tb.s[i], N *= size[(int)tb.s[i]];
+    char wa[3 * NN_MAX_DIMS + 1], wb[3 * NN_MAX_DIMS + 1];
+    snprintf(wa, sizeof wa, "%s%s%s", batch, ka, con);
+    snprintf(wb, sizeof wb, "%s%s%s", batch, con, kb);
+    tr->n = 0;
+    for (const char *p = batch; *p; p++) tr->s[tr->n++] = *p;
+    for (const char *p = ka; *p; p++) tr->s[tr->n++] = *p;
+    for (const char *p = kb; *p; p++) tr->s[tr->n++] = *p;
+    tr->s[tr->n] = 0;
+    int64_t rs[NN_MAX_DIMS];
+    for (int i = 0; i < tr->n; i++) rs[i] = size[(int)tr->s[i]];
+    /* broadcast size-1 batch or contracted dims of either side */
+    int64_t ea[NN_MAX_DIMS], eb[NN_MAX_DIMS];
+    for (int i = 0; i < ta.n; i++) ea[i] = size[(int)wa[i]];
+    for (int i = 0; i < tb.n; i++) eb[i] = size[(int)wb[i]];
+    int64_t s3a[3] = {B, M, K}, s3b[3] = {B, K, N};
+    nn_tensor *pa = es_permute(ctx, x, &ta, wa);
+    nn_tensor *pb = pa ? es_permute(ctx, y, &tb, wb) : NULL;
+    nn_tensor *xa = pb ? nn_expand(ctx, pa, ta.n, ea) : NULL;
+    nn_tensor *xb = xa ? nn_expand(ctx, pb, tb.n, eb) : NULL;
+    nn_tensor *ra = xb ? nn_reshape(ctx, xa, 3, s3a) : NULL;
+    nn_tensor *rb = ra ? nn_reshape(ctx, xb, 3, s3b) : NULL;
+    nn_tensor *mm = rb ? nn_matmul(ctx, ra, rb) : NULL;
+    nn_tensor *res = mm ? nn_reshape(ctx, mm, tr->n, rs) : NULL;
+    nn_tensor *all[] = {x, y, pa, pb, xa, xb, ra, rb, mm};
+    py_ops_release(all, 9);
+    if (!res) py_engine_error();
+    return res;
+}
+
+static PyObject *f_einsum(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    (void)m;
+    if (kwnames && PyTuple_GET_SIZE(kwnames)) {
+        PyErr_Format(PyExc_TypeError, "einsum() got an unexpected keyword argument '%U'",
+                     PyTuple_GET_ITEM(kwnames, 0));
+        return NULL;
+    }
+    if (nargs < 1 || !PyUnicode_Check(args[0])) {
+        PyErr_SetString(PyExc_TypeError, "einsum(): expected an equation string and operands, as "
+                                         "einsum('ij,jk->ik', a, b)");
+        return NULL;
+    }
+    const char *eq = PyUnicode_AsUTF8(args[0]);
+    if (!eq) return NULL;
+    PyObject *const *opv = args + 1;
+    Py_ssize_t nops = nargs - 1;
+    PyObject *seq = NULL;
+    if (nops == 1 && !py_tensor_check(args[1])) { /* einsum(eq, [a, b]) */
+        seq = PySequence_Fast(args[1], "einsum(): operands must be tensors");
+        if (!seq) return NULL;
+        opv = PySequence_Fast_ITEMS(seq);
+        nops = PySequence_Fast_GET_SIZE(seq);
+    }
+    PyObject *result = NULL;
+    es_term *terms = PyMem_Calloc((size_t)(nops ? nops : 1), sizeof *terms);
+    nn_tensor **ops = PyMem_Calloc((size_t)(nops ? nops : 1), sizeof *ops);
+    if (!terms || !ops) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < nops; i++)
+        if (py_tensor_arg(opv[i], "einsum", "operands", &ops[i]) < 0) goto done;
+    const char *arrow = strstr(eq, "->");
+    size_t lhs_len = arrow ? (size_t)(arrow - eq) : strlen(eq);
+    Py_ssize_t nterms = 0;
+    for (size_t at = 0;;) {
+        const char *comma = memchr(eq + at, ',', lhs_len - at);
+        size_t end = comma ? (size_t)(comma - eq) : lhs_len;
+        if (nterms < nops && es_parse_term(eq + at, end - at, &terms[nterms]) < 0) goto done;
+        nterms++;
+        if (!comma) break;
+        at = end + 1;
+    }
+    if (nterms != nops) {
+        PyErr_Format(PyExc_RuntimeError,
+                     "einsum(): %s operands were provided than specified in the equation",
+                     nops > nterms ? "more" : "fewer");
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < nops; i++)
+        if (terms[i].n != ops[i]->ndim) {
+            PyErr_Format(PyExc_RuntimeError,
+                         "einsum(): the number of subscripts in the equation (%d) does not match "
+                         "the number of dimensions (%d) for operand %zd and no ellipsis was given",
+                         terms[i].n, ops[i]->ndim, i);
+            goto done;
+        }
+    es_term to = {{0}, 0};
+    if (arrow) {
+        if (es_parse_term(arrow + 2, strlen(arrow + 2), &to) < 0) goto done;
+        for (int i = 0; i < to.n; i++) {
+            bool found = false;
+            for (Py_ssize_t k = 0; k < nops && !found; k++) found = es_pos(&terms[k], to.s[i]) >= 0;
+            if (!found) {
+                PyErr_Format(PyExc_RuntimeError,
+                             "einsum(): output subscript %c does not appear in the equation for "
+                             "any input operand",
+                             to.s[i]);
+                goto done;
+            }
+        }
+    } else { /* the letters that appear once, in alphabetical order */
+        for (int c = 'A'; c <= 'z'; c++) {
+            int cnt = 0;
+            for (Py_ssize_t k = 0; k < nops; k++) cnt += es_pos(&terms[k], (char)c) >= 0;
+            if (cnt == 1) {
+                to.s[to.n++] = (char)c;
+                to.s[to.n] = 0;
+            }
+        }
+    }
+    nn_ctx *ctx = ctx_();
+    nn_tensor *cur = nn_tensor_retain(ops[0]);
+    es_term tc = terms[0];
+    for (Py_ssize_t k = 1; cur && k < nops; k++) {
+        /* keep what the output or a later operand needs */
+        es_term keep = to;
+        for (Py_ssize_t j = k + 1; j < nops; j++)
+            for (int i = 0; i < terms[j].n; i++)
+                if (es_pos(&keep, terms[j].s[i]) < 0 && keep.n < NN_MAX_DIMS) {
+                    keep.s[keep.n++] = terms[j].s[i];
+                    keep.s[keep.n] = 0;
+                }
+        es_term tr;
+        nn_tensor *next = es_pair(ctx, cur, ops[k], tc, terms[k], &keep, &tr);
+        nn_tensor_release(cur);
+        cur = next;
+        tc = tr;
+    }
+    if (!cur) goto done;
+    cur = es_keep_only(ctx, cur, &tc, &to);
+    nn_tensor *r = cur ? es_permute(ctx, cur, &tc, to.s) : NULL;
+    nn_tensor_release(cur);
+    result = py_tensor_wrap(r);
+done:
+    PyMem_Free(terms);
+    PyMem_Free(ops);
+    Py_XDECREF(seq);
+    return result;
+}
+
+/* meshgrid(*tensors, indexing='ij') */
+static PyObject *f_meshgrid(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
+                            PyObject *kwnames) {
+    (void)m;
+    bool xy = false;
+    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    for (Py_ssize_t k = 0; k < nkw; k++) {
+        const char *s = PyUnicode_AsUTF8(PyTuple_GET_ITEM(kwnames, k));
+        const char *v = PyUnicode_Check(args[nargs + k]) ? PyUnicode_AsUTF8(args[nargs + k]) : "";
+        if (!s || !v) return NULL;
+        if (strcmp(s, "indexing") != 0) {
+            PyErr_Format(PyExc_TypeError, "meshgrid() got an unexpected keyword argument '%s'", s);
+            return NULL;
+        }
+        xy = strcmp(v, "xy") == 0;
+    }
+    PyObject *seq = NULL;
+    PyObject *const *tv = args;
+    if (nargs == 1 && !py_tensor_check(args[0])) {
+        seq = PySequence_Fast(args[0], "meshgrid expects tensors");
+        if (!seq) return NULL;
+        tv = PySequence_Fast_ITEMS(seq);
+        nargs = PySequence_Fast_GET_SIZE(seq);
+    }
+    if (nargs > NN_MAX_DIMS) {
+        Py_XDECREF(seq);
+        PyErr_SetString(PyExc_ValueError, "meshgrid(): too many tensors");
+        return NULL;
+    }
+    nn_ctx *ctx = ctx_();
+    int64_t shape[NN_MAX_DIMS];
+    for (Py_ssize_t i = 0; i < nargs; i++) {
+        nn_tensor *t;
+        if (py_tensor_arg(tv[i], "meshgrid", "tensors", &t) < 0) {
+            Py_XDECREF(seq);
+            return NULL;
+        }
+        shape[i] = nn_tensor_numel(t);
+    }
+    if (xy && nargs >= 2) {
+        int64_t s = shape[0];
+        shape[0] = shape[1];
+        shape[1] = s;
+    }
+    PyObject *tup = PyTuple_New(nargs);
+    for (Py_ssize_t i = 0; tup && i < nargs; i++) {
+        nn_tensor *t = py_tensor_of(tv[i]);
+        int64_t vs[NN_MAX_DIMS];
+        Py_ssize_t at = xy && nargs >= 2 && i < 2 ? 1 - i : i;
+        for (Py_ssize_t k = 0; k < nargs; k++) vs[k] = k == at ? shape[k] : 1;
+        nn_tensor *v = nn_reshape(ctx, t, (int)nargs, vs);
+        nn_tensor *e = v ? nn_expand(ctx, v, (int)nargs, shape) : NULL;
+        nn_tensor_release(v);
+        PyObject *o = py_tensor_wrap(e);
+        if (!o) {
+            Py_CLEAR(tup);
+            break;
+        }
+        PyTuple_SET_ITEM(tup, i, o);
+    }
+    Py_XDECREF(seq);
+    return tup;
+}
+
+/* ---- in place ---- */
+
+PY_INPLACE(masked_fill)
+PY_INPLACE(scatter)
+PY_INPLACE(scatter_add)
+PY_INPLACE(tril)
+PY_INPLACE(triu)
+
+/* unsqueeze_ / squeeze_ / t_ / transpose_: self takes the new geometry
+ * (torch changes the tensor's view in place). */
+static PyObject *regeometry(PyObject *self, PyObject *r) {
+    if (!r) return NULL;
+    nn_tensor *t = py_tensor_of(self), *v = py_tensor_of(r);
+    if (t->requires_grad && ctx_()->grad_enabled && v->grad_fn) {
+        Py_DECREF(r);
+        PyErr_SetString(PyExc_RuntimeError,
+                        "nndb changes a tensor's shape in place only without autograd history; "
+                        "use the out-of-place form");
+        return NULL;
+    }
+    nn_tensor_set_(t, v);
+    Py_DECREF(r);
+    return Py_NewRef(self);
+}
+#define PY_REGEOMETRY(name)                                                                        \
+    static PyObject *name##__meth(PyObject *self, PyObject *const *args, Py_ssize_t nargs,         \
+                                  PyObject *kwnames) {                                             \
+        return regeometry(self, py_call_method(name##_impl, self, args, nargs, kwnames));          \
+    }
+PY_REGEOMETRY(unsqueeze)
+PY_REGEOMETRY(squeeze)
+PY_REGEOMETRY(t)
+PY_REGEOMETRY(transpose)
+
+/* ---- tables ---- */
+
+#define BOTH(X)                                                                                    \
+    X(reshape)                                                                                     \
+    X(flatten) X(ravel) X(unflatten) X(permute) X(transpose) X(swapaxes) X(swapdims) X(t)          \
+        X(movedim) X(squeeze) X(unsqueeze) X(broadcast_to) X(tile) X(repeat_interleave) X(clone)   \
+            X(split) X(chunk) X(unbind) X(narrow) X(select) X(flip) X(fliplr) X(flipud) X(roll)    \
+                X(tril) X(triu) X(diag) X(diagonal) X(trace) X(gather) X(index_select) X(scatter)  \
+                    X(scatter_add) X(masked_fill) X(masked_select) X(nonzero) X(argwhere) X(sort)  \
+                        X(argsort) X(msort) X(topk) X(unique) X(unique_consecutive) X(matmul)      \
+                            X(mm) X(bmm) X(mv) X(dot) X(inner) X(outer) X(ger)
+#define FN_ROW(name)   PY_FN_ENTRY(#name, name, NULL),
+#define METH_ROW(name) PY_METH_ENTRY(#name, name, NULL),
+
+PyMethodDef py_ops_shape_functions[] = {
+    BOTH(FN_ROW) PY_FN_ENTRY("cat", cat, NULL),
+    PY_FN_ENTRY("concat", concat, NULL),
+    PY_FN_ENTRY("concatenate", concatenate, NULL),
+    PY_FN_ENTRY("stack", stack, NULL),
+    PY_FN_ENTRY("hstack", hstack, NULL),
+    PY_FN_ENTRY("vstack", vstack, NULL),
+    {"broadcast_tensors", (PyCFunction)(void (*)(void))f_broadcast_tensors, METH_FASTCALL,
+     "broadcast_tensors(*tensors)"},
+    {"einsum", (PyCFunction)(void (*)(void))f_einsum, METH_FASTCALL | METH_KEYWORDS,
+     "einsum(equation, *operands): letters a-zA-Z, no '...' or repeated letters"},
+    {"meshgrid", (PyCFunction)(void (*)(void))f_meshgrid, METH_FASTCALL | METH_KEYWORDS,
+     "meshgrid(*tensors, indexing='ij')"},
+    {NULL, NULL, 0, NULL},
+};
+
+#define REGEOMETRY_ENTRY(name)                                                                     \
+    { #name "_", (PyCFunction)(void (*)(void))name##__meth, METH_FASTCALL | METH_KEYWORDS, NULL }
+
+PyMethodDef py_ops_shape_methods[] = {
+    BOTH(METH_ROW) PY_METH_ENTRY("view", view, NULL),
+    PY_METH_ENTRY("view_as", view_as, NULL),
+    PY_METH_ENTRY("reshape_as", reshape_as, NULL),
+    PY_METH_ENTRY("expand", expand, NULL),
+    PY_METH_ENTRY("expand_as", expand_as, NULL),
+    PY_METH_ENTRY("repeat", repeat, NULL),
+    PY_METH_ENTRY("contiguous", contiguous, NULL),
+    PY_INPLACE_ENTRY(masked_fill),
+    PY_INPLACE_ENTRY(scatter),
+    PY_INPLACE_ENTRY(scatter_add),
+    PY_INPLACE_ENTRY(tril),
+    PY_INPLACE_ENTRY(triu),
+    REGEOMETRY_ENTRY(unsqueeze),
+    REGEOMETRY_ENTRY(squeeze),
+    REGEOMETRY_ENTRY(t),
+    REGEOMETRY_ENTRY(transpose),
+    {NULL, NULL, 0, NULL},
+};

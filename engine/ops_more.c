@@ -1,0 +1,497 @@
+/* More of torch's pointwise math, each one node with its own backward:
+ * tan, the inverse and hyperbolic trigonometric functions, expm1, erf,
+ * reciprocal, the roundings (floor, ceil, round, trunc, whose gradient is
+ * zero, and frac), the binary atan2 and fmod, and the product reduction
+ * prod.
+ *
+ * The unary kernels work on a contiguous copy in the input's float type
+ * (ints and bools compute in float32, as the other unary math does); the
+ * roundings keep an integer input's dtype and values, as torch does. Narrow
+ * dtypes are widened and rounded back by nn_exec. Backwards are written with
+ * the public ops, which run directly inside a backward. */
+#include <math.h>
+#include <string.h>
+
+#include "nn_mem.h"
+#include "nn_ops_impl.h"
+
+enum {
+    X_TAN,
+    X_ASIN,
+    X_ACOS,
+    X_ATAN,
+    X_SINH,
+    X_COSH,
+    X_EXPM1,
+    X_ERF,
+    X_RECIPROCAL,
+    X_FLOOR,
+    X_CEIL,
+    X_ROUND,
+    X_TRUNC,
+    X_FRAC
+};
+
+static bool is_rounding(int which) {
+    return which == X_FLOOR || which == X_CEIL || which == X_ROUND || which == X_TRUNC;
+}
+
+/* C's round() rounds halves away from zero; torch rounds them to even. */
+static double round_half_even(double x) {
+    return nearbyint(x);
+}
+
+static double apply(int which, double x) {
+    switch (which) {
+    case X_TAN: return tan(x);
+    case X_ASIN: return asin(x);
+    case X_ACOS: return acos(x);
+    case X_ATAN: return atan(x);
+    case X_SINH: return sinh(x);
+    case X_COSH: return cosh(x);
+    case X_EXPM1: return expm1(x);
+    case X_ERF: return erf(x);
+    case X_RECIPROCAL: return 1.0 / x;
+    case X_FLOOR: return floor(x);
+    case X_CEIL: return ceil(x);
+    case X_ROUND: return round_half_even(x);
+    case X_TRUNC: return trunc(x);
+    default: return x - trunc(x);
+    }
+}
+
+static float applyf(int which, float x) {
+    switch (which) {
+    case X_TAN: return tanf(x);
+    case X_ASIN: return asinf(x);
+    case X_ACOS: return acosf(x);
+    case X_ATAN: return atanf(x);
+    case X_SINH: return sinhf(x);
+    case X_COSH: return coshf(x);
+    case X_EXPM1: return expm1f(x);
+    case X_ERF: return erff(x);
+    case X_RECIPROCAL: return 1.0f / x;
+    case X_FLOOR: return floorf(x);
+    case X_CEIL: return ceilf(x);
+    case X_ROUND: return nearbyintf(x);
+    case X_TRUNC: return truncf(x);
+    default: return x - truncf(x);
+    }
+}
+
+static nn_tensor *more_forward(nn_ctx *ctx, nn_node *node, int which) {
+    nn_tensor *a = node->in[0].t;
+    if (is_rounding(which) && !nn_dtype_is_float(a->dtype)) {
+        if (a->dtype == NN_BOOL) {
+            static const char *const names[] = {
+                [X_FLOOR] = "floor", [X_CEIL] = "ceil", [X_ROUND] = "round", [X_TRUNC] = "trunc"};
+            nn_error_set(&ctx->err, NN_ERR_RUNTIME, "\"%s_vml_cpu\" not implemented for 'Bool'",
+                         names[which]);
+            return NULL;
+        }
+        /* torch returns an integer tensor's values unchanged, in a new tensor */
+        nn_tensor *c = nn_tensor_contiguous_raw(ctx, a);
+        nn_tensor *out = c ? nn_tensor_empty(ctx, a->dtype, a->ndim, a->shape) : NULL;
+        if (out)
+            memcpy(nn_tensor_data(out), nn_tensor_data(c),
+                   (size_t)nn_tensor_numel(a) * nn_dtype_size(a->dtype));
+        nn_tensor_release(c);
+        return out;
+    }
+    if (which == X_FRAC && !nn_dtype_is_float(a->dtype)) {
+        nn_error_set(&ctx->err, NN_ERR_RUNTIME, "\"frac_cpu\" not implemented for '%s'",
+                     nn_dtype_scalar_name(a->dtype));
+        return NULL;
+    }
+    nn_dtype dt = nn_float_dtype(a->dtype);
+    nn_tensor *ca = nn_tensor_cast_raw(ctx, a, dt);
+    nn_tensor *c = ca ? nn_tensor_contiguous_raw(ctx, ca) : NULL;
+    nn_tensor_release(ca);
+    nn_tensor *out = c ? nn_tensor_empty(ctx, dt, a->ndim, a->shape) : NULL;
+    if (!out) {
+        nn_tensor_release(c);
+        return NULL;
+    }
+    int64_t n = nn_tensor_numel(out);
+    if (dt == NN_FLOAT32) {
+        const float *x = nn_tensor_data(c);
+        float *y = nn_tensor_data(out);
+        for (int64_t i = 0; i < n; i++) y[i] = applyf(which, x[i]);
+    } else {
+        const double *x = nn_tensor_data(c);
+        double *y = nn_tensor_data(out);
+        for (int64_t i = 0; i < n; i++) y[i] = apply(which, x[i]);
+    }
+    nn_tensor_release(c);
+    return out;
+}
+
+/* 1 / (s * (1 + x^2)) or s / sqrt(1 - x^2): the inverse functions' slopes. */
+static nn_tensor *one_over(nn_ctx *ctx, nn_tensor *v, double sign) {
+    nn_tensor *num = nn_scalar_wrapped(ctx, sign);
+    nn_tensor *r = num ? nn_div(ctx, num, v) : NULL;
+    nn_tensor_release(num);
+    return r;
+}
+
+static nn_tensor *slope(nn_ctx *ctx, nn_node *node, int which) {
+    nn_tensor *x = node->in[0].t, *y = node->out;
+    switch (which) {
+    case X_TAN: { /* 1 + tan^2 */
+        nn_tensor *y2 = nn_mul(ctx, y, y);
+        nn_tensor *r = y2 ? nn_add_scalar(ctx, y2, 1.0) : NULL;
+        nn_tensor_release(y2);
+        return r;
+    }
+    case X_ASIN:
+    case X_ACOS: { /* +-1 / sqrt(1 - x^2) */
+        nn_tensor *x2 = nn_mul(ctx, x, x);
+        nn_tensor *m = x2 ? nn_mul_scalar(ctx, x2, -1.0) : NULL;
+        nn_tensor *s = m ? nn_add_scalar(ctx, m, 1.0) : NULL;
+        nn_tensor *q = s ? nn_sqrt(ctx, s) : NULL;
+        nn_tensor *r = q ? one_over(ctx, q, which == X_ASIN ? 1.0 : -1.0) : NULL;
+        nn_tensor *all[] = {x2, m, s, q};
+        for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) nn_tensor_release(all[i]);
+        return r;
+    }
+    case X_ATAN: { /* 1 / (1 + x^2) */
+        nn_tensor *x2 = nn_mul(ctx, x, x);
+        nn_tensor *s = x2 ? nn_add_scalar(ctx, x2, 1.0) : NULL;
+        nn_tensor *r = s ? one_over(ctx, s, 1.0) : NULL;
+        nn_tensor_release(x2);
+        nn_tensor_release(s);
+        return r;
+    }
+    case X_SINH: return nn_cosh(ctx, x);
+    case X_COSH: return nn_sinh(ctx, x);
+    case X_EXPM1: return nn_add_scalar(ctx, y, 1.0);
+    case X_ERF: { /* 2 / sqrt(pi) exp(-x^2) */
+        nn_tensor *x2 = nn_mul(ctx, x, x);
+        nn_tensor *m = x2 ? nn_mul_scalar(ctx, x2, -1.0) : NULL;
+        nn_tensor *e = m ? nn_exp(ctx, m) : NULL;
+        nn_tensor *r = e ? nn_mul_scalar(ctx, e, 2.0 / sqrt(M_PI)) : NULL;
+        nn_tensor_release(x2);
+        nn_tensor_release(m);
+        nn_tensor_release(e);
+        return r;
+    }
+    case X_RECIPROCAL: { /* -y^2 */
+        nn_tensor *y2 = nn_mul(ctx, y, y);
+        nn_tensor *r = y2 ? nn_mul_scalar(ctx, y2, -1.0) : NULL;
+        nn_tensor_release(y2);
+        return r;
+    }
+    default: return NULL;
+    }
+}
+
+static nn_status more_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_tensor **din,
+                               int which) {
+    if (!node->in[0].needs_grad) return NN_OK;
+    if (which == X_FRAC) {
+        din[0] = nn_tensor_retain(dout);
+        return NN_OK;
+    }
+    if (is_rounding(which)) {
+        din[0] = nn_zeros_like(ctx, dout);
+        return din[0] ? NN_OK : ctx->err.code;
+    }
+    nn_tensor *d = slope(ctx, node, which);
+    din[0] = d ? nn_mul(ctx, dout, d) : NULL;
+    nn_tensor_release(d);
+    return din[0] ? NN_OK : ctx->err.code;
+}
+
+#define MORE_OP(name, W)                                                                           \
+    nn_tensor *op_##name##_forward(nn_ctx *ctx, nn_node *node) {                                   \
+        return more_forward(ctx, node, X_##W);                                                     \
+    }                                                                                              \
+    nn_status op_##name##_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_tensor **din) { \
+        return more_backward(ctx, node, dout, din, X_##W);                                         \
+    }                                                                                              \
+    nn_tensor *nn_##name(nn_ctx *ctx, nn_tensor *a) {                                              \
+        return nn_exec(ctx, NN_OP_##W, &a, 1, NULL);                                               \
+    }
+MORE_OP(tan, TAN)
+MORE_OP(asin, ASIN)
+MORE_OP(acos, ACOS)
+MORE_OP(atan, ATAN)
+MORE_OP(sinh, SINH)
+MORE_OP(cosh, COSH)
+MORE_OP(expm1, EXPM1)
+MORE_OP(erf, ERF)
+MORE_OP(reciprocal, RECIPROCAL)
+MORE_OP(floor, FLOOR)
+MORE_OP(ceil, CEIL)
+MORE_OP(round, ROUND)
+MORE_OP(trunc, TRUNC)
+MORE_OP(frac, FRAC)
+#undef MORE_OP
+
+/* ---- atan2 and fmod: broadcasting binary ops ---- */
+
+typedef struct bin_arg {
+    bool fmod;
+} bin_arg;
+
+static void bin_f64(char **d, const int64_t *s, int64_t n, void *arg) {
+    bool fm = ((bin_arg *)arg)->fmod;
+    for (int64_t i = 0; i < n; i++) {
+        double a = *(const double *)(d[1] + i * s[1]), b = *(const double *)(d[2] + i * s[2]);
+        *(double *)(d[0] + i * s[0]) = fm ? fmod(a, b) : atan2(a, b);
+    }
+}
+
+static void bin_f32(char **d, const int64_t *s, int64_t n, void *arg) {
+    bool fm = ((bin_arg *)arg)->fmod;
+    for (int64_t i = 0; i < n; i++) {
+        float a = *(const float *)(d[1] + i * s[1]), b = *(const float *)(d[2] + i * s[2]);
+        *(float *)(d[0] + i * s[0]) = fm ? fmodf(a, b) : atan2f(a, b);
+    }
+}
+
+/* Integer fmod: C's %, whose sign follows the dividend as torch's does. */
+static void bin_i64(char **d, const int64_t *s, int64_t n, void *arg) {
+    (void)arg;
+    for (int64_t i = 0; i < n; i++) {
+        int64_t a = *(const int64_t *)(d[1] + i * s[1]), b = *(const int64_t *)(d[2] + i * s[2]);
+        *(int64_t *)(d[0] + i * s[0]) = b == 0 ? 0 : a % b;
+    }
+}
+
+static nn_tensor *bin_forward(nn_ctx *ctx, nn_node *node, bool fm) {
+    nn_tensor *a = node->in[0].t, *b = node->in[1].t;
+    int nd;
+    int64_t shape[NN_MAX_DIMS];
+    if (nn_broadcast_shapes(ctx, a->ndim, a->shape, b->ndim, b->shape, &nd, shape)) return NULL;
+    nn_dtype dt = nn_dtype_promote(a, b);
+    bool ints = fm && !nn_dtype_is_float(dt);
+    if (ints && dt == NN_BOOL) {
+        nn_error_set(&ctx->err, NN_ERR_RUNTIME, "\"fmod_cpu\" not implemented for 'Bool'");
+        return NULL;
+    }
+    if (ints) {
+        int64_t nb = nn_tensor_numel(b);
+        for (int64_t i = 0; i < nb; i++)
+            if (nn_tensor_get_flat_int(b, i) == 0) {
+                nn_error_set(&ctx->err, NN_ERR_RUNTIME, "ZeroDivisionError");
+                return NULL;
+            }
+    }
+    dt = ints ? NN_INT64 : nn_float_dtype(dt);
+    nn_tensor *ca = nn_tensor_cast_raw(ctx, a, dt);
+    nn_tensor *cb = ca ? nn_tensor_cast_raw(ctx, b, dt) : NULL;
+    nn_tensor *out = cb ? nn_tensor_empty(ctx, dt, nd, shape) : NULL;
+    if (out) {
+        bin_arg arg = {fm};
+        nn_iter it;
+        nn_iter_init(&it, nd, shape);
+        nn_iter_add(&it, out);
+        nn_iter_add(&it, ca);
+        nn_iter_add(&it, cb);
+        nn_iter_run(&it, dt == NN_FLOAT32 ? bin_f32 : dt == NN_FLOAT64 ? bin_f64 : bin_i64, &arg);
+    }
+    nn_tensor_release(ca);
+    nn_tensor_release(cb);
+    return out;
+}
+
+nn_tensor *op_atan2_forward(nn_ctx *ctx, nn_node *node) {
+    return bin_forward(ctx, node, false);
+}
+
+/* d atan2(a, b) = (b da - a db) / (a^2 + b^2) */
+nn_status op_atan2_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_tensor **din) {
+    nn_tensor *a = node->in[0].t, *b = node->in[1].t;
+    nn_tensor *a2 = nn_mul(ctx, a, a), *b2 = a2 ? nn_mul(ctx, b, b) : NULL;
+    nn_tensor *den = b2 ? nn_add(ctx, a2, b2) : NULL;
+    nn_tensor *g = den ? nn_div(ctx, dout, den) : NULL;
+    nn_status st = g ? NN_OK : ctx->err.code;
+    if (g && node->in[0].needs_grad && !(din[0] = nn_mul(ctx, g, b))) st = ctx->err.code;
+    if (g && node->in[1].needs_grad) {
+        nn_tensor *m = nn_mul(ctx, g, a);
+        din[1] = m ? nn_neg(ctx, m) : NULL;
+        nn_tensor_release(m);
+        if (!din[1]) st = ctx->err.code;
+    }
+    nn_tensor *all[] = {a2, b2, den, g};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) nn_tensor_release(all[i]);
+    return st;
+}
+
+nn_tensor *op_fmod_forward(nn_ctx *ctx, nn_node *node) {
+    return bin_forward(ctx, node, true);
+}
+
+/* d fmod(a, b) = da - trunc(a / b) db */
+nn_status op_fmod_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_tensor **din) {
+    if (node->in[0].needs_grad) din[0] = nn_tensor_retain(dout);
+    if (!node->in[1].needs_grad) return NN_OK;
+    nn_tensor *q = nn_div(ctx, node->in[0].t, node->in[1].t);
+    nn_tensor *tq = q ? nn_trunc(ctx, q) : NULL;
+    nn_tensor *m = tq ? nn_mul(ctx, dout, tq) : NULL;
+    din[1] = m ? nn_neg(ctx, m) : NULL;
+    nn_tensor_release(q);
+    nn_tensor_release(tq);
+    nn_tensor_release(m);
+    return din[1] ? NN_OK : ctx->err.code;
+}
+
+nn_tensor *nn_atan2(nn_ctx *ctx, nn_tensor *a, nn_tensor *b) {
+    nn_tensor *in[2] = {a, b};
+    return nn_exec(ctx, NN_OP_ATAN2, in, 2, NULL);
+}
+
+nn_tensor *nn_fmod(nn_ctx *ctx, nn_tensor *a, nn_tensor *b) {
+    nn_tensor *in[2] = {a, b};
+    return nn_exec(ctx, NN_OP_FMOD, in, 2, NULL);
+}
+
+/* ---- prod: over everything (p.n_dims 0) or along one dim p.i[0] ---- */
+
+/* The reduction as (outer, len, inner) over a contiguous copy. */
+static void prod_geometry(const nn_tensor *a, const nn_params *p, int64_t *outer, int64_t *len,
+                          int64_t *inner) {
+    int64_t n = nn_tensor_numel(a);
+    if (p->n_dims <= 0) {
+        *outer = 1;
+        *len = n;
+        *inner = 1;
+        return;
+    }
+    int d = (int)p->i[0];
+    *outer = 1;
+    *inner = 1;
+    for (int i = 0; i < d; i++) *outer *= a->shape[i];
+    for (int i = d + 1; i < a->ndim; i++) *inner *= a->shape[i];
+    *len = a->ndim ? a->shape[d] : 1;
+}
+
+static int prod_out_shape(const nn_tensor *a, const nn_params *p, int64_t *shape) {
+    if (p->n_dims <= 0) return 0;
+    int n = 0, d = (int)p->i[0];
+    for (int i = 0; i < a->ndim; i++) {
+        if (i != d)
+            shape[n++] = a->shape[i];
+        else if (p->keepdim)
+            shape[n++] = 1;
+    }
+    return n;
+}
+
+nn_tensor *op_prod_forward(nn_ctx *ctx, nn_node *node) {
+    nn_tensor *a = node->in[0].t;
+    nn_dtype dt = nn_dtype_is_float(a->dtype) ? nn_float_dtype(a->dtype) : NN_INT64;
+    nn_tensor *ca = nn_tensor_cast_raw(ctx, a, dt);
+    nn_tensor *c = ca ? nn_tensor_contiguous_raw(ctx, ca) : NULL;
+    nn_tensor_release(ca);
+    int64_t shape[NN_MAX_DIMS];
+    int nd = prod_out_shape(a, &node->p, shape);
+    nn_tensor *out = c ? nn_tensor_empty(ctx, dt, nd, shape) : NULL;
+    if (!out) {
+        nn_tensor_release(c);
+        return NULL;
+    }
+    int64_t outer, len, inner;
+    prod_geometry(a, &node->p, &outer, &len, &inner);
+    for (int64_t o = 0; o < outer; o++)
+        for (int64_t in = 0; in < inner; in++) {
+            int64_t base = o * len * inner + in;
+            if (dt == NN_INT64) {
+                const int64_t *x = nn_tensor_data(c);
+                int64_t acc = 1;
+                for (int64_t k = 0; k < len; k++) acc *= x[base + k * inner];
+                ((int64_t *)nn_tensor_data(out))[o * inner + in] = acc;
+            } else if (dt == NN_FLOAT32) {
+                const float *x = nn_tensor_data(c);
+                float acc = 1;
+                for (int64_t k = 0; k < len; k++) acc *= x[base + k * inner];
+                ((float *)nn_tensor_data(out))[o * inner + in] = acc;
+            } else {
+                const double *x = nn_tensor_data(c);
+                double acc = 1;
+                for (int64_t k = 0; k < len; k++) acc *= x[base + k * inner];
+                ((double *)nn_tensor_data(out))[o * inner + in] = acc;
+            }
+        }
+    nn_tensor_release(c);
+    return out;
+}
+
+/* din[i] = dout * the product of the other elements of its slice, from
+ * prefix and suffix products, so that zeros give exact gradients. */
+nn_status op_prod_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_tensor **din) {
+    if (!node->in[0].needs_grad) return NN_OK;
+    nn_tensor *a = node->in[0].t;
+    nn_tensor *c = nn_tensor_contiguous_raw(ctx, a);
+    nn_tensor *dc = c ? nn_tensor_contiguous_raw(ctx, dout) : NULL;
+    nn_tensor *g = dc ? nn_tensor_empty(ctx, a->dtype, a->ndim, a->shape) : NULL;
+    int64_t outer, len, inner;
+    prod_geometry(a, &node->p, &outer, &len, &inner);
+    double *pre =
+        g ? nn_mem_calloc(sizeof(double) * (size_t)(len + 1) * 2, "prod", &ctx->err) : NULL;
+    if (!pre) {
+        nn_tensor_release(c);
+        nn_tensor_release(dc);
+        nn_tensor_release(g);
+        return ctx->err.code;
+    }
+    double *suf = pre + len + 1;
+    for (int64_t o = 0; o < outer; o++)
+        for (int64_t in = 0; in < inner; in++) {
+            int64_t base = o * len * inner + in;
+            pre[0] = 1;
+            for (int64_t k = 0; k < len; k++)
+                pre[k + 1] = pre[k] * nn_tensor_get_flat(c, base + k * inner);
+            suf[len] = 1;
+            for (int64_t k = len - 1; k >= 0; k--)
+                suf[k] = suf[k + 1] * nn_tensor_get_flat(c, base + k * inner);
+            double go = nn_tensor_get_flat(dc, o * inner + in);
+            for (int64_t k = 0; k < len; k++)
+                nn_tensor_set_flat(g, base + k * inner, go * pre[k] * suf[k + 1]);
+        }
+    nn_mem_free(pre);
+    nn_tensor_release(c);
+    nn_tensor_release(dc);
+    din[0] = g;
+    return NN_OK;
+}
+
+nn_tensor *nn_prod(nn_ctx *ctx, nn_tensor *a, int64_t dim, bool all_dims, bool keepdim) {
+    nn_params p;
+    memset(&p, 0, sizeof p);
+    if (!all_dims) {
+        int d;
+        if (nn_dim_wrap_torch(ctx, dim, a->ndim, &d)) return NULL;
+        p.i[0] = a->ndim ? d : 0;
+        p.n_dims = a->ndim ? 1 : 0;
+        p.keepdim = keepdim;
+    }
+    return nn_exec(ctx, NN_OP_PROD, &a, 1, &p);
+}
+
+/* ---- costs: one FLOP per element (transcendental or not), none for the
+ * roundings; prod one multiply per element. ---- */
+bool nn_cost_pointwise_more(const nn_node *n, const nn_tensor *out, nn_op_cost *c) {
+    (void)out;
+    switch (n->op) {
+    case NN_OP_TAN:
+    case NN_OP_ASIN:
+    case NN_OP_ACOS:
+    case NN_OP_ATAN:
+    case NN_OP_SINH:
+    case NN_OP_COSH:
+    case NN_OP_EXPM1:
+    case NN_OP_ERF:
+    case NN_OP_RECIPROCAL:
+    case NN_OP_FRAC:
+    case NN_OP_PROD: c->flops = nn_cost_numel(n->in[0].t); return true;
+    case NN_OP_ATAN2:
+    case NN_OP_FMOD: c->flops = nn_cost_numel(out); return true;
+    case NN_OP_FLOOR:
+    case NN_OP_CEIL:
+    case NN_OP_ROUND:
+    case NN_OP_TRUNC: return true;
+    default: return false;
+    }
+}
