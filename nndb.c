@@ -216,7 +216,10 @@ static int exec_kernel(char **argv) {
     }
     exe[n] = 0;
     char *slash = strrchr(exe, '/');
-    strcpy(slash ? slash + 1 : exe, "nndb-kernel");
+    /* nndb-py (the front ends on CPython) hands over to nndb-kernel-py. */
+    size_t n_exe = strlen(exe);
+    bool on_cpython = n_exe > 3 && !strcmp(exe + n_exe - 3, "-py");
+    strcpy(slash ? slash + 1 : exe, on_cpython ? "nndb-kernel-py" : "nndb-kernel");
     argv[0] = exe;
     execv(exe, argv);
     fprintf(stderr, "nndb: cannot start %s: %s\n", exe, strerror(errno));

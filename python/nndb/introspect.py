@@ -260,7 +260,8 @@ def pinfo(session, name, detail, frame=None):
         fn = magics._LINE.get(bare) or magics._CELL.get(bare)
         if fn is None:
             return f"Object `{name}` not found.\n"
-        return f"%{bare}\n{(fn.__doc__ or '').strip() or '<no docstring>'}\n"
+        doc = magics._DOCS.get(bare) or (fn.__doc__ or "").strip() or "<no docstring>"
+        return f"%{bare}\n{doc}\n"
     if name.endswith("()"):
         name = name[:-2]
     try:

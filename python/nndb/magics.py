@@ -552,6 +552,18 @@ def _lsmagic(session, line, frame):
     print("  ".join("%%" + n for n in sorted(_CELL)))
 
 
+def _help(session, line, frame):
+    """%help: the magics; %help NAME: help on a name (`nndb help zeros`)."""
+    if not line.strip():
+        return _lsmagic(session, line, frame)
+    session._load_prelude()
+    from nndb import introspect
+    text = introspect.pinfo(session, line.strip(), 0, frame)
+    if text.startswith("Object `"):
+        raise UsageError(f"no help on {line.strip()!r}")
+    print(text, end="")
+
+
 def _not_yet(name):
     def magic(session, line, frame):
         raise NotImplementedError(f"%{name} is not yet available under the CPython session")
@@ -575,12 +587,32 @@ _LINE = {
     "history": _history,
     "lsmagic": _lsmagic,
     "magic": _lsmagic,
-    "help": _lsmagic,
+    "help": _help,
     "sx": lambda session, line, frame: getoutput(line, frame),
     "system": lambda session, line, frame: getoutput(line, frame),
 }
 for _name in ("break", "step", "anomaly", "graph", "profile", "stats"):
     _LINE[_name] = _not_yet(_name)
+
+
+_DOCS = {
+    "time": "%time STMT: run it once; CPU and wall time (IPython's format); its value.",
+    "timeit": "%timeit [-n N -r R -p P -q -o] STMT: mean \xb1 std. dev. per loop.",
+    "who": "%who [TYPE...]: the session's variable names.",
+    "whos": "%whos [TYPE...]: variables with type and a summary (tensors: shape, dtype).",
+    "reset": "%reset [-f]: delete every variable of the session.",
+    "matplotlib": "%matplotlib [inline]: figures are shown inline (accepted for IPython's sake).",
+    "config": "%config InlineBackend.figure_format = 'png' | 'svg' | 'retina' | 'jpeg'.",
+    "pwd": "%pwd: the working folder.",
+    "cd": "%cd [DIR | -]: change the working folder (home without DIR).",
+    "env": "%env [NAME[=VALUE]]: read or set environment variables.",
+    "run": "%run [-i] FILE [ARGS]: run a Python file as __main__; its names join the session.",
+    "pinfo": "NAME? or %pinfo NAME: signature, docstring, file and type.",
+    "pinfo2": "NAME?? or %pinfo2 NAME: the same, with the source.",
+    "history": "%history: the inputs of this session.",
+    "lsmagic": "%lsmagic: the magics.",
+    "help": "%help [NAME]: the magics, or help on NAME.",
+}
 
 
 def _all_line_names(session):

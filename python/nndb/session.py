@@ -323,6 +323,7 @@ class Session:
         # Names the session put there, with their values (a user's own
         # binding of the same name shows in %who).
         self.hidden = dict(self.ns)
+        self._add_helpers()
         self.closed = False
         sys.modules["__main__"] = self.module
         _active = self
@@ -417,8 +418,13 @@ class Session:
             prelude.fill(self.ns)
         except Exception as e:  # the session still works without it
             _STDERR.write(f"nndb: the interactive prelude did not load: {e}\n")
-        # What transform_cell's output calls; each takes the cell's frame,
-        # whose names magics and shell commands see.
+        self.hidden.update((k, v) for k, v in self.ns.items() if k not in before)
+        self._add_ipython_names()
+
+    def _add_helpers(self):
+        """What transform_cell's output calls, and IPython's own names
+        (display, In, Out, exit). Each helper takes the cell's frame, whose
+        names magics and shell commands see."""
         def _magic(name, line):
             return _magics.run_line_magic(self, name, line, sys._getframe(1))
 
@@ -431,10 +437,18 @@ class Session:
         def _getoutput(cmd):
             return _magics.getoutput(cmd, sys._getframe(1))
 
-        self.ns.update(display=_display.display, update_display=_display.update_display, In=self.In, Out=self.Out, _magic=_magic, _cell_magic=_cell_magic,
-                       _system=_system, _getoutput=_getoutput, exit=_Exit("exit"),
-                       quit=_Exit("quit"))
-        self.hidden.update((k, v) for k, v in self.ns.items() if k not in before)
+        helpers = dict(_magic=_magic, _cell_magic=_cell_magic, _system=_system,
+                       _getoutput=_getoutput)
+        self.ns.update(helpers)
+        self.hidden.update(helpers)
+
+    def _add_ipython_names(self):
+        """An interactive session's own names, as IPython has them (a script
+        sees only what python3 gives it)."""
+        names = dict(display=_display.display, update_display=_display.update_display,
+                     In=self.In, Out=self.Out, exit=_Exit("exit"), quit=_Exit("quit"))
+        self.ns.update(names)
+        self.hidden.update(names)
 
     def _cache(self, filename, source):
         """Keep [source] in linecache under [filename] (None as the mtime:
