@@ -111,7 +111,8 @@ FN(f_batch_norm) {
         py_bool_arg(a_[5], "training", &training) < 0 ||
         py_float_arg(a_[6], "momentum", &momentum) < 0 || py_float_arg(a_[7], "eps", &eps) < 0)
         return NULL;
-    return py_tensor_wrap(nn_batch_norm(py_ctx(), x, rm, rv, w, b, training, momentum, eps));
+    return py_tensor_wrap_named(nn_batch_norm(py_ctx(), x, rm, rv, w, b, training, momentum, eps),
+                                "NativeBatchNormBackward0");
 }
 
 /* _nn_group_norm(input, num_groups, weight, bias, eps) */
@@ -126,7 +127,8 @@ FN(f_group_norm) {
         opt_tensor(a_[2], "group_norm", "weight", &w) < 0 ||
         opt_tensor(a_[3], "group_norm", "bias", &b) < 0 || py_float_arg(a_[4], "eps", &eps) < 0)
         return NULL;
-    return py_tensor_wrap(nn_group_norm(py_ctx(), x, g, w, b, eps));
+    return py_tensor_wrap_named(nn_group_norm(py_ctx(), x, g, w, b, eps),
+                                "NativeGroupNormBackward0");
 }
 
 FN(f_dropout) {
@@ -563,6 +565,26 @@ FN(f_cast) {
     return py_tensor_wrap(r);
 }
 
+/* _nn_named(tensor, name): [tensor] with its grad_fn shown as [name].
+ * Ops that torch runs as one kernel (elu, smooth_l1_loss, pad, ...) are
+ * compositions of engine ops here; the last node's name would tell the
+ * composition, so the Python wrapper names the result as torch's node is
+ * named, which is what printed losses and grad_fn.name() show. */
+FN(f_named) {
+    (void)m;
+    PARSE("_nn_named", 2, "tensor", "name");
+    nn_tensor *t;
+    const char *name = PyUnicode_Check(a_[1]) ? PyUnicode_AsUTF8(a_[1]) : NULL;
+    if (py_tensor_arg(a_[0], "_nn_named", "tensor", &t) < 0) return NULL;
+    if (!name) {
+        PyErr_SetString(PyExc_TypeError, "_nn_named(): name must be a str");
+        return NULL;
+    }
+    if (t->grad_fn) ((py_tensor *)a_[0])->fn_name = nn_ctx_intern(py_ctx(), name);
+    Py_INCREF(a_[0]);
+    return a_[0];
+}
+
 #define ENTRY(pyname, fn)                                                                          \
     { pyname, (PyCFunction)(void (*)(void))fn, METH_FASTCALL | METH_KEYWORDS, NULL }
 
@@ -596,5 +618,6 @@ PyMethodDef py_nn_functions[] = {
     ENTRY("_nn_clip_grad_value", f_clip_grad_value),
     ENTRY("_nn_flat_cat", f_flat_cat),
     ENTRY("_nn_cast", f_cast),
+    ENTRY("_nn_named", f_named),
     {NULL, NULL, 0, NULL},
 };

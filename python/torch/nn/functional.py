@@ -89,6 +89,12 @@ def one_hot(tensor, num_classes=-1):
 
 # ---- activations ----
 
+def _named(result, name):
+    # torch computes these in one kernel whose node has this name; here
+    # they are compositions, named as torch's (see _nn_named in py_nn.c).
+    return _C._nn_named(result, name)
+
+
 def _inplace(input, result):
     with torch.no_grad():
         input.copy_(result)
@@ -109,7 +115,7 @@ def relu6(input, inplace=False):
 
 
 def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
-    r = torch.clamp(input, min_val, max_val)
+    r = _named(torch.clamp(input, min_val, max_val), "HardtanhBackward0")
     return _inplace(input, r) if inplace else r
 
 
@@ -119,19 +125,20 @@ def leaky_relu(input, negative_slope=0.01, inplace=False):
 
 
 def elu(input, alpha=1.0, inplace=False):
-    r = torch.where(input > 0, input, (torch.exp(input) - 1) * alpha)
+    r = _named(torch.where(input > 0, input, (torch.exp(input) - 1) * alpha), "EluBackward0")
     return _inplace(input, r) if inplace else r
 
 
 def selu(input, inplace=False):
     alpha = 1.6732632423543772848170429916717
     scale = 1.0507009873554804934193349852946
-    r = elu(input, alpha) * scale
+    r = _named(elu(input, alpha) * scale, "EluBackward0")
     return _inplace(input, r) if inplace else r
 
 
 def celu(input, alpha=1.0, inplace=False):
     r = torch.where(input > 0, input, (torch.exp(input / alpha) - 1) * alpha)
+    r = _named(r, "CeluBackward0")
     return _inplace(input, r) if inplace else r
 
 
@@ -147,17 +154,17 @@ def silu(input, inplace=False):
 
 
 def mish(input, inplace=False):
-    r = input * torch.tanh(softplus(input))
+    r = _named(input * torch.tanh(softplus(input)), "MishBackward0")
     return _inplace(input, r) if inplace else r
 
 
 def hardsigmoid(input, inplace=False):
-    r = torch.clamp(input / 6 + 0.5, 0.0, 1.0)
+    r = _named(torch.clamp(input / 6 + 0.5, 0.0, 1.0), "HardsigmoidBackward0")
     return _inplace(input, r) if inplace else r
 
 
 def hardswish(input, inplace=False):
-    r = input * torch.clamp(input + 3, 0.0, 6.0) / 6
+    r = _named(input * torch.clamp(input + 3, 0.0, 6.0) / 6, "HardswishBackward0")
     return _inplace(input, r) if inplace else r
 
 
@@ -180,7 +187,7 @@ def sigmoid(input):
 
 
 def logsigmoid(input):
-    return -softplus(-input)
+    return _named(-softplus(-input), "LogSigmoidBackward0")
 
 
 def tanhshrink(input):
@@ -189,12 +196,13 @@ def tanhshrink(input):
 
 def threshold(input, threshold, value, inplace=False):
     r = torch.where(input > threshold, input, torch.full_like(input, value))
+    r = _named(r, "ThresholdBackward0")
     return _inplace(input, r) if inplace else r
 
 
 def glu(input, dim=-1):
     a, b = input.chunk(2, dim)
-    return a * torch.sigmoid(b)
+    return _named(a * torch.sigmoid(b), "GluBackward0")
 
 
 def _softmax_dim(name, ndim, stacklevel):
@@ -263,6 +271,8 @@ def _check_p(p):
 
 def dropout(input, p=0.5, training=True, inplace=False):
     _check_p(p)
+    if p == 0 or not training or input.numel() == 0:
+        return input
     r = _C._nn_dropout(input, p, training)
     return _inplace(input, r) if inplace and training else r
 
@@ -273,10 +283,11 @@ def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
 
 
 def cosine_similarity(x1, x2, dim=1, eps=1e-8):
-    w12 = (x1 * x2).sum(dim)
-    w1 = (x1 * x1).sum(dim)
-    w2 = (x2 * x2).sum(dim)
-    return w12 / torch.sqrt(torch.clamp(w1 * w2, min=eps * eps))
+    # ATen's order: each side divided by its norm (clamped below by eps)
+    # first, then the product summed.
+    n1 = torch.clamp(x1.norm(2, dim, keepdim=True), min=eps)
+    n2 = torch.clamp(x2.norm(2, dim, keepdim=True), min=eps)
+    return ((x1 / n1) * (x2 / n2)).sum(dim)
 
 
 def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
@@ -313,7 +324,7 @@ def pad(input, pad, mode="constant", value=None):
             parts.append(torch.full(shape, value, dtype=out.dtype))
         if len(parts) > 1:
             out = torch.cat(parts, dim)
-    return out
+    return _named(out, "ConstantPadNdBackward0")
 
 
 # ---- losses ----
@@ -363,8 +374,8 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
     w = weight[safe] * keep.to(input.dtype)
     loss = -picked * w
     if reduction == "mean":
-        return loss.sum() / w.sum()
-    return _reduce(loss, reduction)
+        return _named(loss.sum() / w.sum(), "NllLossBackward0")
+    return _named(_reduce(loss, reduction), "NllLossBackward0")
 
 
 def mse_loss(input, target, size_average=None, reduce=None, reduction="mean"):
@@ -384,9 +395,9 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mea
     reduction = _reduction(size_average, reduce, reduction)
     d = torch.abs(input - target)
     if beta == 0.0:
-        return _reduce(d, reduction)
+        return _named(_reduce(d, reduction), "SmoothL1LossBackward0")
     loss = torch.where(d < beta, d * d * (0.5 / beta), d - 0.5 * beta)
-    return _reduce(loss, reduction)
+    return _named(_reduce(loss, reduction), "SmoothL1LossBackward0")
 
 
 def huber_loss(input, target, reduction="mean", delta=1.0):
@@ -394,7 +405,7 @@ def huber_loss(input, target, reduction="mean", delta=1.0):
     reduction = _reduction(None, None, reduction)
     d = torch.abs(input - target)
     loss = torch.where(d < delta, d * d * 0.5, (d - 0.5 * delta) * delta)
-    return _reduce(loss, reduction)
+    return _named(_reduce(loss, reduction), "HuberLossBackward0")
 
 
 def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None,
@@ -406,7 +417,8 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
             f"({input.size()}) is deprecated. Please ensure they have the same size.")
     if weight is None:
         return _C._nn_binary_cross_entropy(input, target, reduction)
-    return _reduce(_C._nn_binary_cross_entropy(input, target, "none") * weight, reduction)
+    loss = _C._nn_binary_cross_entropy(input, target, "none") * weight
+    return _named(_reduce(loss, reduction), "BinaryCrossEntropyBackward0")
 
 
 def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None,
@@ -425,7 +437,7 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
         loss = (1 - target) * input + log_weight * softplus(-input)
     if weight is not None:
         loss = loss * weight
-    return _reduce(loss, reduction)
+    return _named(_reduce(loss, reduction), "BinaryCrossEntropyWithLogitsBackward0")
 
 
 def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):

@@ -213,7 +213,7 @@ class PReLU(Module):
             shape = [1] * input.dim()
             shape[1] = self.num_parameters
             w = w.reshape(shape)
-        return torch.where(input >= 0, input, input * w)
+        return F._named(torch.where(input >= 0, input, input * w), "PreluBackward0")
 
     def extra_repr(self):
         return f"num_parameters={self.num_parameters}"
