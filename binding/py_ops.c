@@ -198,3 +198,24 @@ PyObject *py_ops_inplace_result(PyObject *self, PyObject *result, const char *na
     if (py_status(st) < 0) return NULL;
     return Py_NewRef(self);
 }
+
+PyObject *py_ops_inplace_call(py_impl_fn impl, const char *name, bool reads_self, PyObject *self,
+                              PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    nn_ctx *ctx = py_ctx();
+    nn_tensor *t = py_tensor_of(self);
+    bool record = t && ctx->grad_enabled && t->requires_grad && t->grad_fn;
+    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    for (Py_ssize_t i = 0; t && ctx->grad_enabled && i < nargs + nkw && !record; i++) {
+        nn_tensor *o = py_tensor_of(args[i]);
+        record = o && o->requires_grad;
+    }
+    PyObject *base = self, *copy = NULL;
+    if (record && reads_self && !(t->requires_grad && !t->grad_fn)) {
+        copy = py_tensor_wrap(nn_add_scalar(ctx, t, 0.0));
+        if (!copy) return NULL;
+        base = copy;
+    }
+    PyObject *r = py_call_method(impl, base, args, nargs, kwnames);
+    Py_XDECREF(copy);
+    return r ? py_ops_inplace_result(self, r, name) : NULL;
+}

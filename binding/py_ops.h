@@ -64,13 +64,21 @@ int py_ops_cast(nn_tensor *t, PyObject *dtype, nn_tensor **out);
  * otherwise the values are copied into self. Returns self (new reference). */
 PyObject *py_ops_inplace_result(PyObject *self, PyObject *result, const char *name);
 
-/* An in-place method NAME_ from NAME's implementation. */
-#define PY_INPLACE(name)                                                                           \
+/* Tensor.NAME_(...) from NAME's implementation [impl]: self takes the
+ * value impl computes from self and the arguments. When autograd records
+ * the write and the op's backward reads self's old values ([reads_self]),
+ * impl runs on a recorded copy of self, as torch saves the original self
+ * of such in-place ops. */
+PyObject *py_ops_inplace_call(py_impl_fn impl, const char *name, bool reads_self, PyObject *self,
+                              PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
+
+#define PY_INPLACE_AS(name, reads_self)                                                            \
     static PyObject *name##__meth(PyObject *self, PyObject *const *args, Py_ssize_t nargs,         \
                                   PyObject *kwnames) {                                             \
-        PyObject *r_ = py_call_method(name##_impl, self, args, nargs, kwnames);                    \
-        return r_ ? py_ops_inplace_result(self, r_, #name "_") : NULL;                             \
+        return py_ops_inplace_call(name##_impl, #name "_", reads_self, self, args, nargs,          \
+                                   kwnames);                                                       \
     }
+#define PY_INPLACE(name) PY_INPLACE_AS(name, true)
 #define PY_INPLACE_ENTRY(name)                                                                     \
     { #name "_", (PyCFunction)(void (*)(void))name##__meth, METH_FASTCALL | METH_KEYWORDS, NULL }
 

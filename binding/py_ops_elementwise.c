@@ -641,11 +641,11 @@ PY_INPLACE(frac)
 PY_INPLACE(round)
 PY_INPLACE(square)
 PY_INPLACE(nan_to_num)
-PY_INPLACE(logical_not)
-PY_INPLACE(bitwise_not)
-PY_INPLACE(add)
-PY_INPLACE(sub)
-PY_INPLACE(subtract)
+PY_INPLACE_AS(logical_not, false)
+PY_INPLACE_AS(bitwise_not, false)
+PY_INPLACE_AS(add, false)
+PY_INPLACE_AS(sub, false)
+PY_INPLACE_AS(subtract, false)
 PY_INPLACE(mul)
 PY_INPLACE(multiply)
 PY_INPLACE(div)
@@ -653,22 +653,22 @@ PY_INPLACE(divide)
 PY_INPLACE(true_divide)
 PY_INPLACE(pow)
 PY_INPLACE(float_power)
-PY_INPLACE(floor_divide)
-PY_INPLACE(remainder)
+PY_INPLACE_AS(floor_divide, false)
+PY_INPLACE_AS(remainder, false)
 PY_INPLACE(fmod)
 PY_INPLACE(atan2)
-PY_INPLACE(eq)
-PY_INPLACE(ne)
-PY_INPLACE(lt)
-PY_INPLACE(le)
-PY_INPLACE(gt)
-PY_INPLACE(ge)
-PY_INPLACE(logical_and)
-PY_INPLACE(logical_or)
-PY_INPLACE(logical_xor)
-PY_INPLACE(bitwise_and)
-PY_INPLACE(bitwise_or)
-PY_INPLACE(bitwise_xor)
+PY_INPLACE_AS(eq, false)
+PY_INPLACE_AS(ne, false)
+PY_INPLACE_AS(lt, false)
+PY_INPLACE_AS(le, false)
+PY_INPLACE_AS(gt, false)
+PY_INPLACE_AS(ge, false)
+PY_INPLACE_AS(logical_and, false)
+PY_INPLACE_AS(logical_or, false)
+PY_INPLACE_AS(logical_xor, false)
+PY_INPLACE_AS(bitwise_and, false)
+PY_INPLACE_AS(bitwise_or, false)
+PY_INPLACE_AS(bitwise_xor, false)
 PY_INPLACE(clamp)
 PY_INPLACE(clip)
 PY_INPLACE(clamp_min)
@@ -681,18 +681,19 @@ PY_INPLACE(addcdiv)
 
 #define BOTH(X)                                                                                    \
     X(exp)                                                                                         \
-    X(log) X(log1p) X(log2) X(log10) X(sqrt) X(rsqrt) X(abs) X(neg) X(sign) X(sin) X(cos) X(tan)   \
-        X(asin) X(acos) X(atan) X(sinh) X(cosh) X(tanh) X(sigmoid) X(relu) X(expm1) X(erf)         \
-            X(reciprocal) X(floor) X(ceil) X(trunc) X(frac) X(round) X(square) X(positive)         \
-                X(isnan) X(isinf) X(isfinite) X(logical_not) X(bitwise_not) X(nan_to_num) X(add)   \
-                    X(sub) X(subtract) X(mul) X(multiply) X(div) X(divide) X(true_divide) X(pow)   \
-                        X(float_power) X(maximum) X(minimum) X(floor_divide) X(remainder) X(fmod)  \
-                            X(atan2) X(arctan2) X(eq) X(ne) X(not_equal) X(lt) X(less) X(le)       \
-                                X(less_equal) X(gt) X(greater) X(ge) X(greater_equal)              \
-                                    X(logical_and) X(logical_or) X(logical_xor) X(bitwise_and)     \
-                                        X(bitwise_or) X(bitwise_xor) X(clamp) X(clip) X(clamp_min) \
-                                            X(clamp_max) X(where) X(lerp) X(addcmul) X(addcdiv)    \
-                                                X(isclose) X(allclose) X(equal)
+    X(log)                                                                                         \
+    X(log1p) X(log2) X(log10) X(sqrt) X(rsqrt) X(abs) X(neg) X(sign) X(sin) X(cos) X(tan) X(asin)  \
+        X(acos) X(atan) X(sinh) X(cosh) X(tanh) X(sigmoid) X(relu) X(expm1) X(erf) X(reciprocal)   \
+            X(floor) X(ceil) X(trunc) X(frac) X(round) X(square) X(positive) X(isnan) X(isinf)     \
+                X(isfinite) X(logical_not) X(bitwise_not) X(nan_to_num) X(add) X(sub) X(subtract)  \
+                    X(mul) X(multiply) X(div) X(divide) X(true_divide) X(pow) X(float_power)       \
+                        X(maximum) X(minimum) X(floor_divide) X(remainder) X(fmod) X(atan2)        \
+                            X(arctan2) X(eq) X(ne) X(not_equal) X(lt) X(less) X(le) X(less_equal)  \
+                                X(gt) X(greater) X(ge) X(greater_equal) X(logical_and)             \
+                                    X(logical_or) X(logical_xor) X(bitwise_and) X(bitwise_or)      \
+                                        X(bitwise_xor) X(clamp) X(clip) X(clamp_min) X(clamp_max)  \
+                                            X(where) X(lerp) X(addcmul) X(addcdiv) X(isclose)      \
+                                                X(allclose) X(equal)
 
 #define FN_ROW(name)   PY_FN_ENTRY(#name, name, NULL),
 #define METH_ROW(name) PY_METH_ENTRY(#name, name, NULL),
@@ -711,15 +712,15 @@ PyMethodDef py_ops_elementwise_functions[] = {
 
 #define INPLACE_ROWS(X)                                                                            \
     X(exp)                                                                                         \
-    X(log) X(log1p) X(log2) X(log10) X(sqrt) X(rsqrt) X(abs) X(neg) X(sign) X(sin) X(cos) X(tan)   \
-        X(asin) X(acos) X(atan) X(sinh) X(cosh) X(tanh) X(sigmoid) X(relu) X(expm1) X(erf)         \
-            X(reciprocal) X(floor) X(ceil) X(trunc) X(frac) X(round) X(square) X(nan_to_num)       \
-                X(logical_not) X(bitwise_not) X(add) X(sub) X(subtract) X(mul) X(multiply) X(div)  \
-                    X(divide) X(true_divide) X(pow) X(float_power) X(floor_divide) X(remainder)    \
-                        X(fmod) X(atan2) X(eq) X(ne) X(lt) X(le) X(gt) X(ge) X(logical_and)        \
-                            X(logical_or) X(logical_xor) X(bitwise_and) X(bitwise_or)              \
-                                X(bitwise_xor) X(clamp) X(clip) X(clamp_min) X(clamp_max) X(lerp)  \
-                                    X(addcmul) X(addcdiv)
+    X(log)                                                                                         \
+    X(log1p) X(log2) X(log10) X(sqrt) X(rsqrt) X(abs) X(neg) X(sign) X(sin) X(cos) X(tan) X(asin)  \
+        X(acos) X(atan) X(sinh) X(cosh) X(tanh) X(sigmoid) X(relu) X(expm1) X(erf) X(reciprocal)   \
+            X(floor) X(ceil) X(trunc) X(frac) X(round) X(square) X(nan_to_num) X(logical_not)      \
+                X(bitwise_not) X(add) X(sub) X(subtract) X(mul) X(multiply) X(div) X(divide)       \
+                    X(true_divide) X(pow) X(float_power) X(floor_divide) X(remainder) X(fmod)      \
+                        X(atan2) X(eq) X(ne) X(lt) X(le) X(gt) X(ge) X(logical_and) X(logical_or)  \
+                            X(logical_xor) X(bitwise_and) X(bitwise_or) X(bitwise_xor) X(clamp)    \
+                                X(clip) X(clamp_min) X(clamp_max) X(lerp) X(addcmul) X(addcdiv)
 #define INPLACE_ROW(name) PY_INPLACE_ENTRY(name),
 
 PyMethodDef py_ops_elementwise_methods[] = {

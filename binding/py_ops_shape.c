@@ -1524,14 +1524,6 @@ static nn_tensor *es_pair(nn_ctx *ctx, nn_tensor *a, nn_tensor *b, es_term ta, e
     for (int i = 0; i < ta.n; i++) size[(int)ta.s[i]] = a->shape[i];
     for (int i = 0; i < tb.n; i++) {
         int c = (int)tb.s[i];
-        if (es_pos(&ta, tb.s[i]) >= 0 && size[c] != b->shape[i] && size[c] != 1 &&
-            b->shape[i] != 1) {
-            PyErr_Format(PyExc_RuntimeError,
-                         "einsum(): operands do not broadcast with remapped shapes "
-                         "(original->remapped): subscript %c has sizes %lld and %lld",
-                         tb.s[i], (long long)size[c], (long long)b->shape[i]);
-            return NULL;
-        }
         if (es_pos(&ta, tb.s[i]) < 0 || size[c] == 1) size[c] = b->shape[i];
     }
     /* letters either side needs: the kept ones and the shared ones */
@@ -1650,6 +1642,24 @@ static PyObject *f_einsum(PyObject *m, PyObject *const *args, Py_ssize_t nargs, 
                          terms[i].n, ops[i]->ndim, i);
             goto done;
         }
+    {
+        /* sizes per letter must agree (or be 1) across the operands */
+        int64_t seen[128];
+        for (int c = 0; c < 128; c++) seen[c] = -1;
+        for (Py_ssize_t k = 0; k < nops; k++)
+            for (int i = 0; i < terms[k].n; i++) {
+                int c = (int)terms[k].s[i];
+                int64_t sz = ops[k]->shape[i];
+                if (seen[c] >= 0 && seen[c] != sz && seen[c] != 1 && sz != 1) {
+                    PyErr_Format(PyExc_RuntimeError,
+                                 "einsum(): subscript %c has size %lld for operand %zd which does "
+                                 "not broadcast with previously seen size %lld",
+                                 c, (long long)sz, k, (long long)seen[c]);
+                    goto done;
+                }
+                if (seen[c] < 0 || seen[c] == 1) seen[c] = sz;
+            }
+    }
     es_term to = {{0}, 0};
     if (arrow) {
         if (es_parse_term(arrow + 2, strlen(arrow + 2), &to) < 0) goto done;
@@ -1806,10 +1816,11 @@ PY_REGEOMETRY(transpose)
 
 #define BOTH(X)                                                                                    \
     X(reshape)                                                                                     \
-    X(flatten) X(ravel) X(unflatten) X(permute) X(transpose) X(swapaxes) X(swapdims) X(t)          \
-        X(movedim) X(squeeze) X(unsqueeze) X(broadcast_to) X(tile) X(repeat_interleave) X(clone)   \
-            X(split) X(chunk) X(unbind) X(narrow) X(select) X(flip) X(fliplr) X(flipud) X(roll)    \
-                X(tril) X(triu) X(diag) X(diagonal) X(trace) X(gather) X(index_select) X(scatter)  \
+    X(flatten)                                                                                     \
+    X(ravel) X(unflatten) X(permute) X(transpose) X(swapaxes) X(swapdims) X(t) X(movedim)          \
+        X(squeeze) X(unsqueeze) X(broadcast_to) X(tile) X(repeat_interleave) X(clone) X(split)     \
+            X(chunk) X(unbind) X(narrow) X(select) X(flip) X(fliplr) X(flipud) X(roll) X(tril)     \
+                X(triu) X(diag) X(diagonal) X(trace) X(gather) X(index_select) X(scatter)          \
                     X(scatter_add) X(masked_fill) X(masked_select) X(nonzero) X(argwhere) X(sort)  \
                         X(argsort) X(msort) X(topk) X(unique) X(unique_consecutive) X(matmul)      \
                             X(mm) X(bmm) X(mv) X(dot) X(inner) X(outer) X(ger)
