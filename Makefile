@@ -174,7 +174,7 @@ unit: $(BUILD)/unit_tests
 	$(BUILD)/unit_tests
 
 test: deps
-	@$(MAKE) --no-print-directory WERROR=1 build/nndb build/unit_tests build/test_noalloc
+	@$(MAKE) --no-print-directory WERROR=1 build/nndb build/nndb-py build/unit_tests build/test_noalloc
 	@$(MAKE) --no-print-directory WERROR=1 SANITIZE=1 build/asan/unit_tests $(FUZZ_TARGETS:%=build/asan/fuzz/%_replay)
 	@PYTHON=$(PYTHON) tests/run_all.sh
 

@@ -4,6 +4,9 @@ compare.py:
 - start-up: `nndb python` of an empty script against `/usr/bin/python3 -c
   pass` (target <= 1.5), and `import torch` under each (nndb's torch against
   Debian's PyTorch);
+- the 2-64-64-3 MLP training step written as course code writes it
+  (bench/python/mlp.py: nn.Module, F.cross_entropy, Adam), nndb against
+  PyTorch (target <= 0.15, as the engine's own MLP step);
 - the per-call cost of tensor methods and operators from Python
   (bench/python/calls.py, the same file under both), nndb against PyTorch;
   the binding's own share is the `dim` and `shape` lines (no engine work).
@@ -54,6 +57,12 @@ def main():
     ref = calls([PY3, script], env)
     for k in mine:
         compare.emit(f"python_call_{k}", mine[k], "pytorch", ref.get(k), "ns", "<=1.0")
+    script = os.path.join(ROOT, "bench", "python", "mlp.py")
+    steps = "100" if QUICK else "400"
+    mine = calls([NNDB, "python", script, steps], env)
+    ref = calls([PY3, script, steps], env)
+    compare.emit("python_mlp_step", mine.get("step_us"), "pytorch", ref.get("step_us"), "us",
+                 "<=0.15")
     return 1 if compare.failures else 0
 
 

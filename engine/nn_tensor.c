@@ -808,6 +808,29 @@ nn_status nn_tensor_copy_(nn_ctx *ctx, nn_tensor *dst, nn_tensor *src) {
 
 nn_status nn_tensor_fill_(nn_ctx *ctx, nn_tensor *t, double value) {
     if (nn_tensor_check_inplace(ctx, t, "fill_")) return ctx->err.code;
+    /* zero_grad() zeroes every gradient each step (torch 1.13's default):
+     * contiguous fills go straight to memory, not through the broadcast copy */
+    if (nn_tensor_is_contiguous(t)) {
+        int64_t n = nn_tensor_numel(t);
+        void *d = nn_tensor_data(t);
+        if (value == 0 && !signbit(value)) {
+            memset(d, 0, (size_t)n * nn_dtype_size(t->dtype));
+            bump(t);
+            return NN_OK;
+        }
+        if (t->dtype == NN_FLOAT32) {
+            float v = (float)value, *f = d;
+            for (int64_t i = 0; i < n; i++) f[i] = v;
+            bump(t);
+            return NN_OK;
+        }
+        if (t->dtype == NN_FLOAT64) {
+            double *f = d;
+            for (int64_t i = 0; i < n; i++) f[i] = value;
+            bump(t);
+            return NN_OK;
+        }
+    }
     nn_tensor *s = nn_scalar(ctx, value, t->dtype);
     if (!s) return ctx->err.code;
     copy_into(t, s);
