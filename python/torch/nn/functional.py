@@ -78,9 +78,16 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
             assert padding_idx < weight.size(0), "Padding_idx must be within num_embeddings"
         elif padding_idx < 0:
             assert padding_idx >= -weight.size(0), "Padding_idx must be within num_embeddings"
+            padding_idx = weight.size(0) + padding_idx
     if max_norm is not None:
         raise NotImplementedError("embedding(max_norm=...) is not supported")
-    return _C._nn_embedding(input, weight)
+    out = _C._nn_embedding(input, weight)
+    if padding_idx is not None and weight.requires_grad and torch.is_grad_enabled():
+        # torch's backward leaves the padding row's gradient alone: the
+        # padding positions pass their value but not their gradient.
+        keep = (input != padding_idx).unsqueeze(-1)
+        out = _named(torch.where(keep, out, out.detach()), "EmbeddingBackward0")
+    return out
 
 
 def one_hot(tensor, num_classes=-1):
