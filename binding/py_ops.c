@@ -133,6 +133,41 @@ int py_ops_varints(const char *fname, PyObject *const *args, Py_ssize_t nargs, P
     return 0;
 }
 
+PyObject *py_ops_numpy_names(PyObject *kwnames) {
+    if (!kwnames) return NULL;
+    Py_ssize_t n = PyTuple_GET_SIZE(kwnames);
+    PyObject *r = PyTuple_New(n);
+    for (Py_ssize_t i = 0; r && i < n; i++) {
+        PyObject *k = PyTuple_GET_ITEM(kwnames, i);
+        const char *s = PyUnicode_AsUTF8(k);
+        if (!s) {
+            Py_CLEAR(r);
+            break;
+        }
+        PyObject *v = strcmp(s, "axis") == 0       ? PyUnicode_FromString("dim")
+                      : strcmp(s, "keepdims") == 0 ? PyUnicode_FromString("keepdim")
+                                                   : Py_NewRef(k);
+        if (!v) {
+            Py_CLEAR(r);
+            break;
+        }
+        PyTuple_SET_ITEM(r, i, v);
+    }
+    return r;
+}
+
+int py_ops_dim(int64_t dim, int ndim, int *out) {
+    int n = ndim > 0 ? ndim : 1;
+    if (dim < -n || dim >= n) {
+        PyErr_Format(PyExc_IndexError,
+                     "Dimension out of range (expected to be in range of [%d, %d], but got %lld)",
+                     -n, n - 1, (long long)dim);
+        return -1;
+    }
+    *out = (int)(dim < 0 ? dim + n : dim);
+    return 0;
+}
+
 int py_ops_generator(PyObject *g, nn_rng **out) {
     *out = NULL;
     if (!py_given(g)) return 0;

@@ -26,6 +26,24 @@
     PyObject *a_[sizeof kw_ / sizeof kw_[0]];                                                      \
     if (py_parse(fname, args, nargs, kwnames, kw_, n_req, a_) < 0) return NULL
 
+/* PARSE for the reductions, which also take numpy's names axis= and
+ * keepdims= for dim= and keepdim=, as torch's argument parser does. */
+#define PARSE_NP(fname, n_req, ...)                                                                \
+    static const char *const kw_[] = {__VA_ARGS__, NULL};                                          \
+    PyObject *a_[sizeof kw_ / sizeof kw_[0]];                                                      \
+    PyObject *kwn_ = py_ops_numpy_names(kwnames);                                                  \
+    if (kwnames && !kwn_) return NULL;                                                             \
+    int prc_ = py_parse(fname, args, nargs, kwn_, kw_, n_req, a_);                                 \
+    Py_XDECREF(kwn_);                                                                              \
+    if (prc_ < 0) return NULL
+/* [kwnames] with axis and keepdims renamed (a new reference; NULL for
+ * NULL). */
+PyObject *py_ops_numpy_names(PyObject *kwnames);
+
+/* [dim] wrapped for a tensor of [ndim] dims (a 0-dim tensor takes -1 and
+ * 0), or torch's IndexError. */
+int py_ops_dim(int64_t dim, int ndim, int *out);
+
 /* Whether an optional argument was given as something other than None. */
 static inline bool py_given(PyObject *o) {
     return o && o != Py_None;

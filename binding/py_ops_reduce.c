@@ -16,6 +16,23 @@ static int dims_arg(PyObject *o, int64_t *dims, int *n) {
     return py_ints_arg(o, "dim", dims, n);
 }
 
+/* The same, each checked against [t]'s dims with torch's message. */
+static int dims_of(PyObject *o, const nn_tensor *t, int64_t *dims, int *n) {
+    if (dims_arg(o, dims, n) < 0) return -1;
+    for (int i = 0; i < *n; i++) {
+        int d;
+        if (py_ops_dim(dims[i], t->ndim, &d) < 0) return -1;
+    }
+    return 0;
+}
+
+/* One dim, checked. */
+static int dim_of(PyObject *o, const nn_tensor *t, int64_t *dim) {
+    int d;
+    if (py_int_arg(o, "dim", dim) < 0 || py_ops_dim(*dim, t->ndim, &d) < 0) return -1;
+    return 0;
+}
+
 /* keepdim= or its numpy spelling keepdims= (a_[k] and a_[k2]). */
 static int keepdim_arg(PyObject *k, PyObject *k2, bool *out) {
     *out = false;
@@ -33,12 +50,12 @@ typedef nn_tensor *(*reduce_fn)(nn_ctx *, nn_tensor *, const int64_t *, int, boo
 
 static PyObject *reduce(const char *name, reduce_fn fn, PyObject *const *args, Py_ssize_t nargs,
                         PyObject *kwnames) {
-    PARSE(name, 1, "input", "dim", "keepdim", "$dtype", "out", "keepdims");
+    PARSE_NP(name, 1, "input", "dim", "keepdim", "$dtype", "out", "keepdims");
     nn_tensor *t, *src;
     int64_t dims[NN_MAX_DIMS];
     int n;
     bool keep;
-    if (py_tensor_arg(a_[0], name, "input", &t) < 0 || dims_arg(a_[1], dims, &n) < 0 ||
+    if (py_tensor_arg(a_[0], name, "input", &t) < 0 || dims_of(a_[1], t, dims, &n) < 0 ||
         keepdim_arg(a_[2], a_[5], &keep) < 0 || py_ops_cast(t, a_[3], &src) < 0)
         return NULL;
     nn_tensor *r = fn(py_ctx(), src, n ? dims : NULL, n, keep);
@@ -57,12 +74,12 @@ REDUCE(mean, nn_mean)
 /* logsumexp(input, dim, keepdim=False) */
 PY_OP(logsumexp)
 static PyObject *logsumexp_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    PARSE("logsumexp", 2, "input", "dim", "keepdim", "$out", "keepdims");
+    PARSE_NP("logsumexp", 2, "input", "dim", "keepdim", "$out", "keepdims");
     nn_tensor *t;
     int64_t dims[NN_MAX_DIMS];
     int n;
     bool keep;
-    if (py_tensor_arg(a_[0], "logsumexp", "input", &t) < 0 || dims_arg(a_[1], dims, &n) < 0 ||
+    if (py_tensor_arg(a_[0], "logsumexp", "input", &t) < 0 || dims_of(a_[1], t, dims, &n) < 0 ||
         keepdim_arg(a_[2], a_[4], &keep) < 0)
         return NULL;
     return py_tensor_wrap(nn_logsumexp(py_ctx(), t, n ? dims : NULL, n, keep));
@@ -71,13 +88,13 @@ static PyObject *logsumexp_impl(PyObject *const *args, Py_ssize_t nargs, PyObjec
 /* prod(input, dim=None, keepdim=False, *, dtype=None): one dim at most */
 PY_OP(prod)
 static PyObject *prod_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    PARSE("prod", 1, "input", "dim", "keepdim", "$dtype", "out", "keepdims");
+    PARSE_NP("prod", 1, "input", "dim", "keepdim", "$dtype", "out", "keepdims");
     nn_tensor *t, *src;
     int64_t dim = 0;
     bool keep;
     if (py_tensor_arg(a_[0], "prod", "input", &t) < 0 || keepdim_arg(a_[2], a_[5], &keep) < 0)
         return NULL;
-    if (py_given(a_[1]) && py_int_arg(a_[1], "dim", &dim) < 0) return NULL;
+    if (py_given(a_[1]) && dim_of(a_[1], t, &dim) < 0) return NULL;
     if (py_ops_cast(t, a_[3], &src) < 0) return NULL;
     nn_tensor *r = nn_prod(py_ctx(), src, dim, !py_given(a_[1]), keep);
     nn_tensor_release(src);
@@ -89,7 +106,7 @@ static PyObject *prod_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kw
 
 static PyObject *var_std(const char *name, bool is_std, bool with_mean, PyObject *const *args,
                          Py_ssize_t nargs, PyObject *kwnames) {
-    PARSE(name, 1, "input", "dim", "unbiased", "keepdim", "$correction", "out", "keepdims");
+    PARSE_NP(name, 1, "input", "dim", "unbiased", "keepdim", "$correction", "out", "keepdims");
     nn_tensor *t;
     if (py_tensor_arg(a_[0], name, "input", &t) < 0) return NULL;
     PyObject *dv = a_[1], *ub = a_[2];
@@ -100,7 +117,7 @@ static PyObject *var_std(const char *name, bool is_std, bool with_mean, PyObject
     int64_t dims[NN_MAX_DIMS], corr = 1;
     int n;
     bool keep, unbiased = true;
-    if (dims_arg(dv, dims, &n) < 0 || keepdim_arg(a_[3], a_[6], &keep) < 0) return NULL;
+    if (dims_of(dv, t, dims, &n) < 0 || keepdim_arg(a_[3], a_[6], &keep) < 0) return NULL;
     if (py_given(ub) && py_bool_arg(ub, "unbiased", &unbiased) < 0) return NULL;
     corr = unbiased ? 1 : 0;
     if (py_given(a_[4]) && py_int_arg(a_[4], "correction", &corr) < 0) return NULL;
@@ -137,13 +154,13 @@ static PyObject *std_mean_impl(PyObject *const *args, Py_ssize_t nargs, PyObject
 /* norm(input, p='fro', dim=None, keepdim=False, dtype=None) */
 PY_OP(norm)
 static PyObject *norm_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    PARSE("norm", 1, "input", "p", "dim", "keepdim", "out", "dtype", "keepdims");
+    PARSE_NP("norm", 1, "input", "p", "dim", "keepdim", "out", "dtype", "keepdims");
     nn_tensor *t, *src;
     int64_t dims[NN_MAX_DIMS];
     int n;
     bool keep;
     double p = 2;
-    if (py_tensor_arg(a_[0], "norm", "input", &t) < 0 || dims_arg(a_[2], dims, &n) < 0 ||
+    if (py_tensor_arg(a_[0], "norm", "input", &t) < 0 || dims_of(a_[2], t, dims, &n) < 0 ||
         keepdim_arg(a_[3], a_[6], &keep) < 0)
         return NULL;
     if (py_given(a_[1]) && PyUnicode_Check(a_[1])) {
@@ -169,7 +186,7 @@ static PyObject *norm_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kw
 
 static PyObject *extreme(const char *name, bool is_max, PyObject *const *args, Py_ssize_t nargs,
                          PyObject *kwnames) {
-    PARSE(name, 1, "input", "dim", "keepdim", "$out", "keepdims");
+    PARSE_NP(name, 1, "input", "dim", "keepdim", "$out", "keepdims");
     nn_tensor *t;
     if (py_tensor_arg(a_[0], name, "input", &t) < 0) return NULL;
     nn_ctx *ctx = py_ctx();
@@ -197,7 +214,7 @@ static PyObject *extreme(const char *name, bool is_max, PyObject *const *args, P
     }
     int64_t dim;
     bool keep;
-    if (py_int_arg(a_[1], "dim", &dim) < 0 || keepdim_arg(a_[2], a_[4], &keep) < 0) return NULL;
+    if (dim_of(a_[1], t, &dim) < 0 || keepdim_arg(a_[2], a_[4], &keep) < 0) return NULL;
     nn_tensor *idx = NULL;
     nn_tensor *v =
         is_max ? nn_max_dim(ctx, t, dim, keep, &idx) : nn_min_dim(ctx, t, dim, keep, &idx);
@@ -217,12 +234,12 @@ static PyObject *min_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwn
  * one dim at a time, the largest first. */
 static PyObject *aextreme(const char *name, bool is_max, PyObject *const *args, Py_ssize_t nargs,
                           PyObject *kwnames) {
-    PARSE(name, 1, "input", "dim", "keepdim", "$out", "keepdims");
+    PARSE_NP(name, 1, "input", "dim", "keepdim", "$out", "keepdims");
     nn_tensor *t;
     int64_t dims[NN_MAX_DIMS];
     int nd;
     bool keep;
-    if (py_tensor_arg(a_[0], name, "input", &t) < 0 || dims_arg(a_[1], dims, &nd) < 0 ||
+    if (py_tensor_arg(a_[0], name, "input", &t) < 0 || dims_of(a_[1], t, dims, &nd) < 0 ||
         keepdim_arg(a_[2], a_[4], &keep) < 0)
         return NULL;
     nn_ctx *ctx = py_ctx();
@@ -273,14 +290,14 @@ static PyObject *amin_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kw
 
 static PyObject *argext(const char *name, bool is_max, PyObject *const *args, Py_ssize_t nargs,
                         PyObject *kwnames) {
-    PARSE(name, 1, "input", "dim", "keepdim", "$out", "keepdims");
+    PARSE_NP(name, 1, "input", "dim", "keepdim", "$out", "keepdims");
     nn_tensor *t;
     int64_t dim = 0;
     bool keep;
     if (py_tensor_arg(a_[0], name, "input", &t) < 0 || keepdim_arg(a_[2], a_[4], &keep) < 0)
         return NULL;
     bool all = !py_given(a_[1]);
-    if (!all && py_int_arg(a_[1], "dim", &dim) < 0) return NULL;
+    if (!all && dim_of(a_[1], t, &dim) < 0) return NULL;
     nn_ctx *ctx = py_ctx();
     return py_tensor_wrap(is_max ? nn_argmax(ctx, t, dim, all, keep)
                                  : nn_argmin(ctx, t, dim, all, keep));
@@ -309,12 +326,12 @@ static nn_tensor *count_nz(nn_ctx *ctx, nn_tensor *t, const int64_t *dims, int n
 
 static PyObject *any_all(const char *name, bool is_any, PyObject *const *args, Py_ssize_t nargs,
                          PyObject *kwnames) {
-    PARSE(name, 1, "input", "dim", "keepdim", "$out", "keepdims");
+    PARSE_NP(name, 1, "input", "dim", "keepdim", "$out", "keepdims");
     nn_tensor *t;
     int64_t dims[NN_MAX_DIMS];
     int n;
     bool keep;
-    if (py_tensor_arg(a_[0], name, "input", &t) < 0 || dims_arg(a_[1], dims, &n) < 0 ||
+    if (py_tensor_arg(a_[0], name, "input", &t) < 0 || dims_of(a_[1], t, dims, &n) < 0 ||
         keepdim_arg(a_[2], a_[4], &keep) < 0)
         return NULL;
     nn_ctx *ctx = py_ctx();
@@ -342,11 +359,11 @@ static PyObject *any_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwn
 
 PY_OP(count_nonzero)
 static PyObject *count_nonzero_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    PARSE("count_nonzero", 1, "input", "dim");
+    PARSE_NP("count_nonzero", 1, "input", "dim");
     nn_tensor *t;
     int64_t dims[NN_MAX_DIMS];
     int n;
-    if (py_tensor_arg(a_[0], "count_nonzero", "input", &t) < 0 || dims_arg(a_[1], dims, &n) < 0)
+    if (py_tensor_arg(a_[0], "count_nonzero", "input", &t) < 0 || dims_of(a_[1], t, dims, &n) < 0)
         return NULL;
     return py_tensor_wrap(count_nz(py_ctx(), t, dims, n, false, false));
 }
@@ -400,7 +417,7 @@ static PyObject *kth_along(const char *name, nn_tensor *t, int64_t k, int64_t di
 
 PY_OP(median)
 static PyObject *median_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    PARSE("median", 1, "input", "dim", "keepdim", "$out", "keepdims");
+    PARSE_NP("median", 1, "input", "dim", "keepdim", "$out", "keepdims");
     nn_tensor *t;
     bool keep;
     if (py_tensor_arg(a_[0], "median", "input", &t) < 0 || keepdim_arg(a_[2], a_[4], &keep) < 0)
@@ -428,7 +445,7 @@ static PyObject *median_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *
 
 PY_OP(kthvalue)
 static PyObject *kthvalue_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    PARSE("kthvalue", 2, "input", "k", "dim", "keepdim", "$out", "keepdims");
+    PARSE_NP("kthvalue", 2, "input", "k", "dim", "keepdim", "$out", "keepdims");
     nn_tensor *t;
     int64_t k, dim = -1;
     bool keep;
@@ -443,10 +460,10 @@ static PyObject *kthvalue_impl(PyObject *const *args, Py_ssize_t nargs, PyObject
 
 static PyObject *scan(const char *name, bool prod, PyObject *const *args, Py_ssize_t nargs,
                       PyObject *kwnames) {
-    PARSE(name, 2, "input", "dim", "$dtype", "out");
+    PARSE_NP(name, 2, "input", "dim", "$dtype", "out");
     nn_tensor *t, *src;
     int64_t dim;
-    if (py_tensor_arg(a_[0], name, "input", &t) < 0 || py_int_arg(a_[1], "dim", &dim) < 0 ||
+    if (py_tensor_arg(a_[0], name, "input", &t) < 0 || dim_of(a_[1], t, &dim) < 0 ||
         py_ops_cast(t, a_[2], &src) < 0)
         return NULL;
     nn_ctx *ctx = py_ctx();
@@ -468,18 +485,19 @@ static PyObject *cumprod_impl(PyObject *const *args, Py_ssize_t nargs, PyObject 
 
 static PyObject *softmax_like(const char *name, bool log, PyObject *const *args, Py_ssize_t nargs,
                               PyObject *kwnames) {
-    PARSE(name, 1, "input", "dim", "dtype", "_stacklevel");
+    PARSE_NP(name, 1, "input", "dim", "dtype", "_stacklevel");
     nn_tensor *t, *src;
     int64_t dim;
     if (py_tensor_arg(a_[0], name, "input", &t) < 0) return NULL;
     if (!py_given(a_[1])) {
         PyErr_Format(PyExc_TypeError,
                      "%s() received an invalid combination of arguments - got (Tensor), but "
-                     "expected one of: (Tensor input, int dim, torch.dtype dtype)",
+                     "expected one of:\n * (Tensor input, int dim, torch.dtype dtype)\n * (Tensor "
+                     "input, str dim, *, torch.dtype dtype)",
                      name);
         return NULL;
     }
-    if (py_int_arg(a_[1], "dim", &dim) < 0 || py_ops_cast(t, a_[2], &src) < 0) return NULL;
+    if (dim_of(a_[1], t, &dim) < 0 || py_ops_cast(t, a_[2], &src) < 0) return NULL;
     nn_ctx *ctx = py_ctx();
     nn_tensor *r = log ? nn_log_softmax(ctx, src, dim) : nn_softmax(ctx, src, dim);
     nn_tensor_release(src);
@@ -504,9 +522,11 @@ PY_INPLACE(cumprod)
 
 #define BOTH(X)                                                                                    \
     X(sum)                                                                                         \
-    X(mean) X(prod) X(var) X(std) X(var_mean) X(std_mean) X(norm) X(logsumexp) X(max) X(min)       \
-        X(amax) X(amin) X(argmax) X(argmin) X(all) X(any) X(count_nonzero) X(median) X(kthvalue)   \
-            X(cumsum) X(cumprod) X(softmax) X(log_softmax)
+    X(mean)                                                                                        \
+    X(prod)                                                                                        \
+    X(var) X(std) X(var_mean) X(std_mean) X(norm) X(logsumexp) X(max) X(min) X(amax) X(amin)       \
+        X(argmax) X(argmin) X(all) X(any) X(count_nonzero) X(median) X(kthvalue) X(cumsum)         \
+            X(cumprod) X(softmax) X(log_softmax)
 #define FN_ROW(name)   PY_FN_ENTRY(#name, name, NULL),
 #define METH_ROW(name) PY_METH_ENTRY(#name, name, NULL),
 

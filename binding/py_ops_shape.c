@@ -159,8 +159,10 @@ static PyObject *transpose_common(const char *name, PyObject *const *args, Py_ss
     PARSE(name, 3, "input", "dim0", "dim1");
     nn_tensor *t;
     int64_t d0, d1;
+    int w;
     if (py_tensor_arg(a_[0], name, "input", &t) < 0 || py_int_arg(a_[1], "dim0", &d0) < 0 ||
-        py_int_arg(a_[2], "dim1", &d1) < 0)
+        py_int_arg(a_[2], "dim1", &d1) < 0 || py_ops_dim(d0, t->ndim, &w) < 0 ||
+        py_ops_dim(d1, t->ndim, &w) < 0)
         return NULL;
     return py_tensor_wrap_named(nn_transpose(ctx_(), t, d0, d1), "TransposeBackward0");
 }
@@ -236,7 +238,9 @@ static PyObject *squeeze_impl(PyObject *const *args, Py_ssize_t nargs, PyObject 
     nn_tensor *t;
     int64_t dim = NN_ALL_DIMS;
     if (py_tensor_arg(a_[0], "squeeze", "input", &t) < 0) return NULL;
-    if (py_given(a_[1]) && py_int_arg(a_[1], "dim", &dim) < 0) return NULL;
+    int d;
+    if (py_given(a_[1]) && (py_int_arg(a_[1], "dim", &dim) < 0 || py_ops_dim(dim, t->ndim, &d) < 0))
+        return NULL;
     return py_tensor_wrap_named(nn_squeeze(ctx_(), t, dim),
                                 dim == NN_ALL_DIMS ? "SqueezeBackward0" : "SqueezeBackward1");
 }
@@ -246,7 +250,9 @@ static PyObject *unsqueeze_impl(PyObject *const *args, Py_ssize_t nargs, PyObjec
     PARSE("unsqueeze", 2, "input", "dim");
     nn_tensor *t;
     int64_t dim;
-    if (py_tensor_arg(a_[0], "unsqueeze", "input", &t) < 0 || py_int_arg(a_[1], "dim", &dim) < 0)
+    int d;
+    if (py_tensor_arg(a_[0], "unsqueeze", "input", &t) < 0 || py_int_arg(a_[1], "dim", &dim) < 0 ||
+        py_ops_dim(dim, t->ndim + 1, &d) < 0)
         return NULL;
     return py_tensor_wrap_named(nn_unsqueeze(ctx_(), t, dim), "UnsqueezeBackward0");
 }
@@ -907,6 +913,16 @@ static PyObject *index_select_impl(PyObject *const *args, Py_ssize_t nargs, PyOb
         py_int_arg(a_[1], "dim", &dim) < 0 ||
         py_tensor_arg(a_[2], "index_select", "index", &idx) < 0)
         return NULL;
+    int d;
+    if (py_ops_dim(dim, t->ndim, &d) < 0) return NULL;
+    int64_t size = t->ndim ? t->shape[d] : 1, n = nn_tensor_numel(idx);
+    for (int64_t i = 0; nn_dtype_is_int(idx->dtype) && i < n; i++) {
+        int64_t v = nn_tensor_get_flat_int(idx, i);
+        if (v < 0 || v >= size) {
+            PyErr_SetString(PyExc_IndexError, "index out of range in self");
+            return NULL;
+        }
+    }
     return py_tensor_wrap_named(nn_index_select(ctx_(), t, dim, idx), "IndexSelectBackward0");
 }
 
@@ -970,7 +986,7 @@ static PyObject *masked_fill_impl(PyObject *const *args, Py_ssize_t nargs, PyObj
     if (py_tensor_arg(a_[0], "masked_fill", "input", &t) < 0 ||
         py_tensor_arg(a_[1], "masked_fill", "mask", &mask) < 0)
         return NULL;
-    if (mask->dtype != NN_BOOL) {
+    if (nn_dtype_is_float(mask->dtype)) {
         PyErr_Format(PyExc_RuntimeError,
                      "masked_fill_ only supports boolean masks, but got mask with dtype %s",
                      nn_dtype_name(mask->dtype));
@@ -990,7 +1006,11 @@ static PyObject *masked_fill_impl(PyObject *const *args, Py_ssize_t nargs, PyObj
     nn_tensor_release(val);
     if (!vc) return py_engine_error();
     vc->is_wrapped_number = true;
-    nn_tensor *r = nn_where(ctx, mask, vc, t);
+    /* torch takes an integer mask too (nonzero is true) */
+    nn_tensor *mb =
+        mask->dtype == NN_BOOL ? nn_tensor_retain(mask) : nn_tensor_cast_raw(ctx, mask, NN_BOOL);
+    nn_tensor *r = mb ? nn_where(ctx, mb, vc, t) : NULL;
+    nn_tensor_release(mb);
     nn_tensor_release(vc);
     return py_tensor_wrap_named(r, "MaskedFillBackward0");
 }
@@ -1336,6 +1356,11 @@ static PyObject *matmul_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *
     if (py_tensor_arg(a_[0], "matmul", "input", &a) < 0 ||
         py_tensor_arg(a_[1], "matmul", "other", &b) < 0)
         return NULL;
+    if (a->dtype != b->dtype) {
+        PyErr_Format(PyExc_RuntimeError, "expected scalar type %s but found %s",
+                     nn_dtype_scalar_name(a->dtype), nn_dtype_scalar_name(b->dtype));
+        return NULL;
+    }
     return py_tensor_wrap(nn_matmul(ctx_(), a, b));
 }
 PY_OP(mm)
@@ -1817,13 +1842,14 @@ PY_REGEOMETRY(transpose)
 #define BOTH(X)                                                                                    \
     X(reshape)                                                                                     \
     X(flatten)                                                                                     \
-    X(ravel) X(unflatten) X(permute) X(transpose) X(swapaxes) X(swapdims) X(t) X(movedim)          \
-        X(squeeze) X(unsqueeze) X(broadcast_to) X(tile) X(repeat_interleave) X(clone) X(split)     \
-            X(chunk) X(unbind) X(narrow) X(select) X(flip) X(fliplr) X(flipud) X(roll) X(tril)     \
-                X(triu) X(diag) X(diagonal) X(trace) X(gather) X(index_select) X(scatter)          \
-                    X(scatter_add) X(masked_fill) X(masked_select) X(nonzero) X(argwhere) X(sort)  \
-                        X(argsort) X(msort) X(topk) X(unique) X(unique_consecutive) X(matmul)      \
-                            X(mm) X(bmm) X(mv) X(dot) X(inner) X(outer) X(ger)
+    X(ravel)                                                                                       \
+    X(unflatten) X(permute) X(transpose) X(swapaxes) X(swapdims) X(t) X(movedim) X(squeeze)        \
+        X(unsqueeze) X(broadcast_to) X(tile) X(repeat_interleave) X(clone) X(split) X(chunk)       \
+            X(unbind) X(narrow) X(select) X(flip) X(fliplr) X(flipud) X(roll) X(tril) X(triu)      \
+                X(diag) X(diagonal) X(trace) X(gather) X(index_select) X(scatter) X(scatter_add)   \
+                    X(masked_fill) X(masked_select) X(nonzero) X(argwhere) X(sort) X(argsort)      \
+                        X(msort) X(topk) X(unique) X(unique_consecutive) X(matmul) X(mm) X(bmm)    \
+                            X(mv) X(dot) X(inner) X(outer) X(ger)
 #define FN_ROW(name)   PY_FN_ENTRY(#name, name, NULL),
 #define METH_ROW(name) PY_METH_ENTRY(#name, name, NULL),
 
