@@ -158,6 +158,7 @@ extern PyMethodDef py_ops_create_functions[], py_ops_create_methods[];
 int py_ops_setup(PyObject *module);
 extern PyMethodDef py_nn_functions[];    /* py_nn.c: nn kernels for torch.nn.functional */
 extern PyMethodDef py_optim_functions[]; /* py_optim.c: optimizer kernels for torch.optim */
+extern PyMethodDef py_io_functions[];    /* py_io.c: storages for torch.save/load */
 
 /* Module set-up (py_module.c). */
 PyObject *py_module_init(void);

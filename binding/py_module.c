@@ -679,7 +679,8 @@ PyObject *py_module_init(void) {
         add_functions(m, py_ops_reduce_functions) < 0 ||
         add_functions(m, py_ops_shape_functions) < 0 ||
         add_functions(m, py_ops_create_functions) < 0 || py_ops_setup(m) < 0 ||
-        add_functions(m, py_nn_functions) < 0)
+        add_functions(m, py_nn_functions) < 0 || add_functions(m, py_optim_functions) < 0 ||
+        add_functions(m, py_io_functions) < 0)
         goto fail;
     return m;
 fail:

@@ -1,6 +1,126 @@
-/* py_optim: see py.h. (Being written.) */
+/* py_optim: the update kernels under torch.optim (see py.h).
+ *
+ * The modules of torch/optim keep PyTorch's structure: each optimizer gathers its
+ * parameters, gradients and state tensors (optimizer.state[p]) in Python and
+ * calls one of these per parameter, where torch calls its
+ * _single_tensor_<name> loop. Each kernel updates the parameter and the
+ * state tensors in place, in one pass, with the float32 rounding of torch's
+ * sequence of tensor ops (nn_optim_update), and allocates nothing. They are
+ * private (_C._sgd_step, ...): the Python classes check the arguments users
+ * give and word the errors as torch does.
+ */
+#include "nn_optim.h"
 #include "py.h"
 
+/* A tensor argument, or NULL for None when [optional]. */
+static int state_arg(PyObject *o, const char *fname, const char *what, bool optional,
+                     nn_tensor **out) {
+    *out = NULL;
+    if (optional && o == Py_None) return 0;
+    return py_tensor_arg(o, fname, what, out);
+}
+
+static PyObject *run_update(const nn_optim_config *cfg, nn_tensor *p, nn_tensor *g,
+                            nn_tensor *const *state, int64_t step) {
+    if (py_status(nn_optim_update(py_ctx(), cfg, p, g, state, step)) < 0) return NULL;
+    Py_RETURN_NONE;
+}
+
+/* _sgd_step(param, grad, momentum_buffer, lr, momentum, dampening,
+ *           weight_decay, nesterov, maximize, first): [first] fills the
+ * momentum buffer with d_p (torch clones it then); None for no momentum. */
+static PyObject *f_sgd_step(PyObject *m, PyObject *args) {
+    (void)m;
+    PyObject *po, *go, *bo;
+    nn_optim_config c = nn_optim_defaults(NN_OPTIM_SGD);
+    int nesterov, maximize, first;
+    if (!PyArg_ParseTuple(args, "OOOddddppp:_sgd_step", &po, &go, &bo, &c.lr, &c.momentum,
+                          &c.dampening, &c.weight_decay, &nesterov, &maximize, &first))
+        return NULL;
+    nn_tensor *p, *g, *buf;
+    if (state_arg(po, "_sgd_step", "param", false, &p) < 0 ||
+        state_arg(go, "_sgd_step", "grad", false, &g) < 0 ||
+        state_arg(bo, "_sgd_step", "momentum_buffer", true, &buf) < 0)
+        return NULL;
+    c.nesterov = nesterov, c.maximize = maximize;
+    /* torch's `if momentum != 0` decides the buffer, and nesterov only
+     * acts inside that branch (a group may set momentum 0 with nesterov). */
+    if (!buf) c.momentum = 0, c.nesterov = false;
+    return run_update(&c, p, g, &buf, first ? 1 : 2);
+}
+
+/* _adam_step(param, grad, exp_avg, exp_avg_sq, max_exp_avg_sq, step, lr,
+ *            beta1, beta2, eps, weight_decay, amsgrad, maximize, decoupled):
+ * [step] is state['step'] after its increment; [decoupled] is AdamW. */
+static PyObject *f_adam_step(PyObject *m, PyObject *args) {
+    (void)m;
+    PyObject *po, *go, *m1o, *m2o, *mxo;
+    double step;
+    int amsgrad, maximize, decoupled;
+    nn_optim_config c = nn_optim_defaults(NN_OPTIM_ADAM);
+    if (!PyArg_ParseTuple(args, "OOOOOddddddppp:_adam_step", &po, &go, &m1o, &m2o, &mxo, &step,
+                          &c.lr, &c.beta1, &c.beta2, &c.eps, &c.weight_decay, &amsgrad, &maximize,
+                          &decoupled))
+        return NULL;
+    nn_tensor *p, *g, *state[3];
+    if (state_arg(po, "_adam_step", "param", false, &p) < 0 ||
+        state_arg(go, "_adam_step", "grad", false, &g) < 0 ||
+        state_arg(m1o, "_adam_step", "exp_avg", false, &state[0]) < 0 ||
+        state_arg(m2o, "_adam_step", "exp_avg_sq", false, &state[1]) < 0 ||
+        state_arg(mxo, "_adam_step", "max_exp_avg_sq", !amsgrad, &state[2]) < 0)
+        return NULL;
+    c.kind = decoupled ? NN_OPTIM_ADAMW : NN_OPTIM_ADAM;
+    c.amsgrad = amsgrad, c.maximize = maximize;
+    return run_update(&c, p, g, state, (int64_t)step);
+}
+
+/* _rmsprop_step(param, grad, square_avg, momentum_buffer, grad_avg, lr,
+ *               alpha, eps, weight_decay, momentum, centered, maximize):
+ * momentum_buffer is None unless momentum > 0, grad_avg None unless
+ * centered. */
+static PyObject *f_rmsprop_step(PyObject *m, PyObject *args) {
+    (void)m;
+    PyObject *po, *go, *sao, *bo, *gao;
+    int centered, maximize;
+    nn_optim_config c = nn_optim_defaults(NN_OPTIM_RMSPROP);
+    if (!PyArg_ParseTuple(args, "OOOOOdddddpp:_rmsprop_step", &po, &go, &sao, &bo, &gao, &c.lr,
+                          &c.alpha, &c.eps, &c.weight_decay, &c.momentum, &centered, &maximize))
+        return NULL;
+    nn_tensor *p, *g, *state[3];
+    if (state_arg(po, "_rmsprop_step", "param", false, &p) < 0 ||
+        state_arg(go, "_rmsprop_step", "grad", false, &g) < 0 ||
+        state_arg(sao, "_rmsprop_step", "square_avg", false, &state[0]) < 0 ||
+        state_arg(bo, "_rmsprop_step", "momentum_buffer", !(c.momentum > 0), &state[1]) < 0 ||
+        state_arg(gao, "_rmsprop_step", "grad_avg", !centered, &state[2]) < 0)
+        return NULL;
+    c.centered = centered, c.maximize = maximize;
+    return run_update(&c, p, g, state, 1);
+}
+
+/* _adagrad_step(param, grad, sum, step, lr, lr_decay, weight_decay, eps,
+ *               maximize): [step] is state['step'] after its increment. */
+static PyObject *f_adagrad_step(PyObject *m, PyObject *args) {
+    (void)m;
+    PyObject *po, *go, *so;
+    double step;
+    int maximize;
+    nn_optim_config c = nn_optim_defaults(NN_OPTIM_ADAGRAD);
+    if (!PyArg_ParseTuple(args, "OOOdddddp:_adagrad_step", &po, &go, &so, &step, &c.lr, &c.lr_decay,
+                          &c.weight_decay, &c.eps, &maximize))
+        return NULL;
+    nn_tensor *p, *g, *sum;
+    if (state_arg(po, "_adagrad_step", "param", false, &p) < 0 ||
+        state_arg(go, "_adagrad_step", "grad", false, &g) < 0 ||
+        state_arg(so, "_adagrad_step", "sum", false, &sum) < 0)
+        return NULL;
+    c.maximize = maximize;
+    return run_update(&c, p, g, &sum, (int64_t)step);
+}
+
 PyMethodDef py_optim_functions[] = {
+    {"_sgd_step", f_sgd_step, METH_VARARGS, NULL},
+    {"_adam_step", f_adam_step, METH_VARARGS, NULL},
+    {"_rmsprop_step", f_rmsprop_step, METH_VARARGS, NULL},
+    {"_adagrad_step", f_adagrad_step, METH_VARARGS, NULL},
     {NULL, NULL, 0, NULL},
 };

@@ -61,6 +61,8 @@ const char *nn_optim_kind_name(nn_optim_kind kind) {
     case NN_OPTIM_SGD: return "SGD";
     case NN_OPTIM_ADAM: return "Adam";
     case NN_OPTIM_ADAMW: return "AdamW";
+    case NN_OPTIM_RMSPROP: return "RMSprop";
+    case NN_OPTIM_ADAGRAD: return "Adagrad";
     }
     return "?";
 }
@@ -74,13 +76,16 @@ nn_optim_config nn_optim_defaults(nn_optim_kind kind) {
     c.beta2 = 0.999;
     c.eps = 1e-8;
     c.weight_decay = kind == NN_OPTIM_ADAMW ? 1e-2 : 0.0;
+    if (kind == NN_OPTIM_RMSPROP || kind == NN_OPTIM_ADAGRAD) c.lr = 1e-2;
+    c.alpha = 0.99;
+    if (kind == NN_OPTIM_ADAGRAD) c.eps = 1e-10;
     return c;
 }
 
 /* Each check is written so that NaN fails it. */
 static nn_status check_config(nn_ctx *ctx, const nn_optim_config *c) {
     const char *k = nn_optim_kind_name(c->kind);
-    if (c->kind != NN_OPTIM_SGD && c->kind != NN_OPTIM_ADAM && c->kind != NN_OPTIM_ADAMW)
+    if ((int)c->kind < 0 || c->kind > NN_OPTIM_ADAGRAD)
         return nn_error_set(&ctx->err, NN_ERR_VALUE, "unknown optimizer kind %d", (int)c->kind);
     if (!(c->lr >= 0) || isinf(c->lr))
         return nn_error_set(&ctx->err, NN_ERR_VALUE,
@@ -105,15 +110,33 @@ static nn_status check_config(nn_ctx *ctx, const nn_optim_config *c) {
                                 c->momentum, c->dampening);
         return NN_OK;
     }
+    if (!(c->eps >= 0) || isinf(c->eps))
+        return nn_error_set(&ctx->err, NN_ERR_VALUE,
+                            "%s: invalid eps=%g; it must be a finite number >= 0", k, c->eps);
+    if (c->kind == NN_OPTIM_RMSPROP) {
+        if (!(c->momentum >= 0) || isinf(c->momentum))
+            return nn_error_set(&ctx->err, NN_ERR_VALUE,
+                                "RMSprop: invalid momentum=%g; it must be a finite number >= 0",
+                                c->momentum);
+        if (!(c->alpha >= 0) || isinf(c->alpha))
+            return nn_error_set(&ctx->err, NN_ERR_VALUE,
+                                "RMSprop: invalid alpha=%g; it must be a finite number >= 0",
+                                c->alpha);
+        return NN_OK;
+    }
+    if (c->kind == NN_OPTIM_ADAGRAD) {
+        if (!(c->lr_decay >= 0) || isinf(c->lr_decay))
+            return nn_error_set(&ctx->err, NN_ERR_VALUE,
+                                "Adagrad: invalid lr_decay=%g; it must be a finite number >= 0",
+                                c->lr_decay);
+        return NN_OK;
+    }
     if (!(c->beta1 >= 0 && c->beta1 < 1))
         return nn_error_set(&ctx->err, NN_ERR_VALUE,
                             "%s: invalid beta1=%g (betas[0]); it must be in [0, 1)", k, c->beta1);
     if (!(c->beta2 >= 0 && c->beta2 < 1))
         return nn_error_set(&ctx->err, NN_ERR_VALUE,
                             "%s: invalid beta2=%g (betas[1]); it must be in [0, 1)", k, c->beta2);
-    if (!(c->eps >= 0) || isinf(c->eps))
-        return nn_error_set(&ctx->err, NN_ERR_VALUE,
-                            "%s: invalid eps=%g; it must be a finite number >= 0", k, c->eps);
     return NN_OK;
 }
 
@@ -163,8 +186,17 @@ nn_optim *nn_optim_new_groups(nn_ctx *ctx, nn_tensor *const *params, int n, cons
                               const nn_optim_config *cfgs, int n_groups) {
     NN_ASSERT(ctx && cfgs && n_groups >= 1);
     const nn_optim_config *cfg = &cfgs[0];
-    for (int g = 0; g < n_groups; g++)
+    for (int g = 0; g < n_groups; g++) {
         if (check_config(ctx, &cfgs[g])) return NULL;
+        /* Its state block is laid out for these three. */
+        if (cfgs[g].kind > NN_OPTIM_ADAMW) {
+            nn_error_set(&ctx->err, NN_ERR_VALUE,
+                         "%s: whole-optimizer objects are SGD, Adam or AdamW; update %s's "
+                         "tensors one at a time with nn_optim_update",
+                         nn_optim_kind_name(cfgs[g].kind), nn_optim_kind_name(cfgs[g].kind));
+            return NULL;
+        }
+    }
     const char *k = nn_optim_kind_name(cfg->kind);
     if (check_params(ctx, k, params, n)) return NULL;
     int nb = bufs_for(cfg);
@@ -279,17 +311,25 @@ typedef struct step_arg {
     bool nesterov;
     bool amsgrad;
     bool decoupled; /* AdamW */
-    double neg_lr;  /* SGD */
+    bool maximize;  /* every kind: the gradient is negated first */
+    bool centered;  /* RMSprop */
+    double neg_lr;  /* SGD, RMSprop; Adagrad: -lr / (1 + (t - 1) lr_decay) */
     double wd, momentum, damp1;
     double beta1, one_m_beta1, beta2, one_m_beta2;
     double neg_step_size, bc2_sqrt, eps, decay;
+    double alpha, one_m_alpha; /* RMSprop */
 } step_arg;
 
 #define AT(T, k, i) (*(T *)(void *)(d[k] + (i)*s[k]))
 
 /* The loops run twice over: once on plain arrays when every operand is
- * contiguous (the usual case, which the compiler vectorizes) and once with
- * byte strides. BODY(X) is written against X(k, i), operand k's element i. */
+ * contiguous (the usual case) and once with byte strides. BODY(X) is
+ * written against X(k, i), operand k's element i.
+ *
+ * Rounding follows ATen's CPU kernels, measured against torch 1.13: add
+ * with alpha (x.add_(y, alpha=a)) and addcmul (x + (v*y)*z) are one fused
+ * multiply-add, FMA(a, b, c) = a*b + c rounded once; mul, addcdiv
+ * (x + (v*y)/z), sqrt and a plain add round each op. */
 #define UNIT(k, i)    u##k[i]
 #define STRIDED(k, i) AT(T, k, i)
 
@@ -299,49 +339,53 @@ static bool all_unit(const int64_t *s, int nargs, int64_t es) {
     return true;
 }
 
-/* PyTorch: d_p = g + wd p; buf = d_p (first) or buf*m + (1-dampening) d_p;
- * d_p = nesterov ? d_p + m buf : buf; p += -lr d_p. */
-#define SGD_BODY(X)                                                                                \
+/* PyTorch: d_p = g.add(p, alpha=wd); buf = d_p (first) or
+ * buf.mul_(m).add_(d_p, alpha=1-dampening); d_p = nesterov ?
+ * d_p.add(buf, alpha=m) : buf; p.add_(d_p, alpha=-lr). */
+#define SGD_BODY(X, FMA)                                                                           \
     for (int64_t i = 0; i < n; i++) {                                                              \
         T p = X(0, i), dp = X(1, i);                                                               \
-        if (use_wd) dp = dp + wd * p;                                                              \
+        if (maximize) dp = -dp;                                                                    \
+        if (use_wd) dp = FMA(p, wd, dp);                                                           \
         if (mom) {                                                                                 \
-            T buf = first ? dp : X(2, i) * m + damp1 * dp;                                         \
+            T buf = first ? dp : FMA(dp, damp1, X(2, i) * m);                                      \
             X(2, i) = buf;                                                                         \
-            dp = nesterov ? dp + m * buf : buf;                                                    \
+            dp = nesterov ? FMA(buf, m, dp) : buf;                                                 \
         }                                                                                          \
-        X(0, i) = p + nlr * dp;                                                                    \
+        X(0, i) = FMA(dp, nlr, p);                                                                 \
     }
 
-#define DEFINE_SGD(NAME, TYPE)                                                                     \
+#define DEFINE_SGD(NAME, TYPE, FMA)                                                                \
     static void NAME(char **d, const int64_t *s, int64_t n, void *argp) {                          \
         typedef TYPE T;                                                                            \
         const step_arg *a = argp;                                                                  \
         const T wd = (T)a->wd, m = (T)a->momentum, damp1 = (T)a->damp1, nlr = (T)a->neg_lr;        \
         const bool mom = a->momentum != 0, use_wd = a->wd != 0, first = a->first;                  \
-        const bool nesterov = a->nesterov;                                                         \
+        const bool nesterov = a->nesterov, maximize = a->maximize;                                 \
         if (all_unit(s, mom ? 3 : 2, (int64_t)sizeof(T))) {                                        \
             T *restrict u0 = (T *)(void *)d[0];                                                    \
             T *restrict u2 = mom ? (T *)(void *)d[2] : NULL;                                       \
             const T *restrict u1 = (const T *)(const void *)d[1];                                  \
-            SGD_BODY(UNIT)                                                                         \
+            SGD_BODY(UNIT, FMA)                                                                    \
         } else {                                                                                   \
-            SGD_BODY(STRIDED)                                                                      \
+            SGD_BODY(STRIDED, FMA)                                                                 \
         }                                                                                          \
     }
 
-/* PyTorch (Adam): g += wd p. (AdamW): p *= 1 - lr wd. Then
- * m = m b1 + (1-b1) g; v = v b2 + ((1-b2) g) g; vmax = max(vmax, v);
- * denom = sqrt(v or vmax) / sqrt(1-b2^t) + eps; p += ((-lr/(1-b1^t)) m) / denom. */
-#define ADAM_BODY(X, SQRT)                                                                         \
+/* PyTorch (Adam): g = g.add(p, alpha=wd). (AdamW): p.mul_(1 - lr wd). Then
+ * m.mul_(b1).add_(g, alpha=1-b1); v.mul_(b2).addcmul_(g, g, value=1-b2);
+ * vmax = maximum(vmax, v); denom = sqrt(v or vmax) / sqrt(1-b2^t) + eps;
+ * p.addcdiv_(m, denom, value=-lr/(1-b1^t)). */
+#define ADAM_BODY(X, SQRT, FMA)                                                                    \
     for (int64_t i = 0; i < n; i++) {                                                              \
         T p = X(0, i), g = X(1, i);                                                                \
+        if (maximize) g = -g;                                                                      \
         if (decoupled)                                                                             \
             p = p * decay;                                                                         \
         else if (use_wd)                                                                           \
-            g = g + wd * p;                                                                        \
-        T m = X(2, i) * b1 + c1 * g;                                                               \
-        T v = X(3, i) * b2 + c2 * g * g;                                                           \
+            g = FMA(p, wd, g);                                                                     \
+        T m = FMA(g, c1, X(2, i) * b1);                                                            \
+        T v = FMA(c2 * g, g, X(3, i) * b2);                                                        \
         X(2, i) = m;                                                                               \
         X(3, i) = v;                                                                               \
         if (amsgrad) {                                                                             \
@@ -355,7 +399,7 @@ static bool all_unit(const int64_t *s, int nargs, int64_t es) {
         X(0, i) = p + nss * m / denom;                                                             \
     }
 
-#define DEFINE_ADAM(NAME, TYPE, SQRT)                                                              \
+#define DEFINE_ADAM(NAME, TYPE, SQRT, FMA)                                                         \
     static void NAME(char **d, const int64_t *s, int64_t n, void *argp) {                          \
         typedef TYPE T;                                                                            \
         const step_arg *a = argp;                                                                  \
@@ -363,21 +407,144 @@ static bool all_unit(const int64_t *s, int nargs, int64_t es) {
         const T c2 = (T)a->one_m_beta2, nss = (T)a->neg_step_size, bc2s = (T)a->bc2_sqrt;          \
         const T eps = (T)a->eps, decay = (T)a->decay;                                              \
         const bool decoupled = a->decoupled, use_wd = a->wd != 0, amsgrad = a->amsgrad;            \
+        const bool maximize = a->maximize;                                                         \
         if (all_unit(s, amsgrad ? 5 : 4, (int64_t)sizeof(T))) {                                    \
             T *restrict u0 = (T *)(void *)d[0], *restrict u2 = (T *)(void *)d[2];                  \
             T *restrict u3 = (T *)(void *)d[3];                                                    \
             T *restrict u4 = amsgrad ? (T *)(void *)d[4] : NULL;                                   \
             const T *restrict u1 = (const T *)(const void *)d[1];                                  \
-            ADAM_BODY(UNIT, SQRT)                                                                  \
+            ADAM_BODY(UNIT, SQRT, FMA)                                                             \
         } else {                                                                                   \
-            ADAM_BODY(STRIDED, SQRT)                                                               \
+            ADAM_BODY(STRIDED, SQRT, FMA)                                                          \
         }                                                                                          \
     }
 
-DEFINE_SGD(sgd_f32, float)
-DEFINE_SGD(sgd_f64, double)
-DEFINE_ADAM(adam_f32, float, sqrtf)
-DEFINE_ADAM(adam_f64, double, sqrt)
+/* PyTorch (RMSprop): g = g.add(p, alpha=wd); sa.mul_(a).addcmul_(g, g,
+ * value=1-a); centered: ga.mul_(a).add_(g, alpha=1-a),
+ * avg = sa.addcmul(ga, ga, value=-1).sqrt_(), else avg = sa.sqrt();
+ * avg.add_(eps); momentum: buf.mul_(m).addcdiv_(g, avg), p.add_(buf,
+ * alpha=-lr); else p.addcdiv_(g, avg, value=-lr). d[3] is the momentum
+ * buffer, d[4] grad_avg (nn_optim_update's order); each is read only when
+ * in use. */
+#define RMSPROP_BODY(X, SQRT, FMA)                                                                 \
+    for (int64_t i = 0; i < n; i++) {                                                              \
+        T p = X(0, i), g = X(1, i);                                                                \
+        if (maximize) g = -g;                                                                      \
+        if (use_wd) g = FMA(p, wd, g);                                                             \
+        T sa = FMA(c * g, g, X(2, i) * al);                                                        \
+        X(2, i) = sa;                                                                              \
+        T avg;                                                                                     \
+        if (centered) {                                                                            \
+            T ga = FMA(g, c, X(4, i) * al);                                                        \
+            X(4, i) = ga;                                                                          \
+            avg = SQRT(FMA(-ga, ga, sa));                                                          \
+        } else {                                                                                   \
+            avg = SQRT(sa);                                                                        \
+        }                                                                                          \
+        avg = avg + eps;                                                                           \
+        if (mom) {                                                                                 \
+            T buf = X(3, i) * m + g / avg;                                                         \
+            X(3, i) = buf;                                                                         \
+            X(0, i) = FMA(buf, nlr, p);                                                            \
+        } else {                                                                                   \
+            X(0, i) = p + nlr * g / avg;                                                           \
+        }                                                                                          \
+    }
+
+#define DEFINE_RMSPROP(NAME, TYPE, SQRT, FMA)                                                      \
+    static void NAME(char **d, const int64_t *s, int64_t n, void *argp) {                          \
+        typedef TYPE T;                                                                            \
+        const step_arg *a = argp;                                                                  \
+        const T wd = (T)a->wd, al = (T)a->alpha, c = (T)a->one_m_alpha, m = (T)a->momentum;        \
+        const T eps = (T)a->eps, nlr = (T)a->neg_lr;                                               \
+        const bool maximize = a->maximize, use_wd = a->wd != 0, centered = a->centered;            \
+        const bool mom = a->momentum > 0;                                                          \
+        if (all_unit(s, 5, (int64_t)sizeof(T))) {                                                  \
+            T *u0 = (T *)(void *)d[0], *u2 = (T *)(void *)d[2];                                    \
+            T *u3 = (T *)(void *)d[3], *u4 = (T *)(void *)d[4];                                    \
+            const T *u1 = (const T *)(const void *)d[1];                                           \
+            RMSPROP_BODY(UNIT, SQRT, FMA)                                                          \
+        } else {                                                                                   \
+            RMSPROP_BODY(STRIDED, SQRT, FMA)                                                       \
+        }                                                                                          \
+    }
+
+/* PyTorch (Adagrad): g = g.add(p, alpha=wd); sum.addcmul_(g, g, value=1);
+ * std = sum.sqrt().add_(eps); p.addcdiv_(g, std, value=-clr) with
+ * clr = lr / (1 + (t - 1) lr_decay). */
+#define ADAGRAD_BODY(X, SQRT, FMA)                                                                 \
+    for (int64_t i = 0; i < n; i++) {                                                              \
+        T p = X(0, i), g = X(1, i);                                                                \
+        if (maximize) g = -g;                                                                      \
+        if (use_wd) g = FMA(p, wd, g);                                                             \
+        T sum = FMA(g, g, X(2, i));                                                                \
+        X(2, i) = sum;                                                                             \
+        X(0, i) = p + nclr * g / (SQRT(sum) + eps);                                                \
+    }
+
+#define DEFINE_ADAGRAD(NAME, TYPE, SQRT, FMA)                                                      \
+    static void NAME(char **d, const int64_t *s, int64_t n, void *argp) {                          \
+        typedef TYPE T;                                                                            \
+        const step_arg *a = argp;                                                                  \
+        const T wd = (T)a->wd, eps = (T)a->eps, nclr = (T)a->neg_lr;                               \
+        const bool maximize = a->maximize, use_wd = a->wd != 0;                                    \
+        if (all_unit(s, 3, (int64_t)sizeof(T))) {                                                  \
+            T *restrict u0 = (T *)(void *)d[0], *restrict u2 = (T *)(void *)d[2];                  \
+            const T *restrict u1 = (const T *)(const void *)d[1];                                  \
+            ADAGRAD_BODY(UNIT, SQRT, FMA)                                                          \
+        } else {                                                                                   \
+            ADAGRAD_BODY(STRIDED, SQRT, FMA)                                                       \
+        }                                                                                          \
+    }
+
+DEFINE_SGD(sgd_f32, float, fmaf)
+DEFINE_SGD(sgd_f64, double, fma)
+DEFINE_ADAM(adam_f32, float, sqrtf, fmaf)
+DEFINE_ADAM(adam_f64, double, sqrt, fma)
+DEFINE_RMSPROP(rmsprop_f32, float, sqrtf, fmaf)
+DEFINE_RMSPROP(rmsprop_f64, double, sqrt, fma)
+DEFINE_ADAGRAD(adagrad_f32, float, sqrtf, fmaf)
+DEFINE_ADAGRAD(adagrad_f64, double, sqrt, fma)
+
+/* The kernel of [c]'s kind for [dtype] and its arguments for update number
+ * [t] (counting from 1): hyper-parameters combined in double as torch's
+ * Python code combines them. */
+static nn_iter_loop prepare_step(const nn_optim_config *c, nn_dtype dtype, int64_t t, step_arg *a) {
+    memset(a, 0, sizeof *a);
+    bool f32 = dtype == NN_FLOAT32;
+    a->wd = c->weight_decay;
+    a->maximize = c->maximize;
+    a->eps = c->eps;
+    switch (c->kind) {
+    case NN_OPTIM_SGD:
+        a->first = t == 1;
+        a->nesterov = c->nesterov;
+        a->momentum = c->momentum;
+        a->damp1 = 1.0 - c->dampening;
+        a->neg_lr = -c->lr;
+        return f32 ? sgd_f32 : sgd_f64;
+    case NN_OPTIM_ADAM:
+    case NN_OPTIM_ADAMW:
+        a->amsgrad = c->amsgrad;
+        a->decoupled = c->kind == NN_OPTIM_ADAMW;
+        a->decay = 1.0 - c->lr * c->weight_decay;
+        a->beta1 = c->beta1, a->one_m_beta1 = 1.0 - c->beta1;
+        a->beta2 = c->beta2, a->one_m_beta2 = 1.0 - c->beta2;
+        a->neg_step_size = -(c->lr / (1.0 - pow(c->beta1, (double)t)));
+        a->bc2_sqrt = sqrt(1.0 - pow(c->beta2, (double)t));
+        return f32 ? adam_f32 : adam_f64;
+    case NN_OPTIM_RMSPROP:
+        a->centered = c->centered;
+        a->momentum = c->momentum;
+        a->alpha = c->alpha, a->one_m_alpha = 1.0 - c->alpha;
+        a->neg_lr = -c->lr;
+        return f32 ? rmsprop_f32 : rmsprop_f64;
+    case NN_OPTIM_ADAGRAD:
+        a->neg_lr = -(c->lr / (1.0 + (double)(t - 1) * c->lr_decay));
+        return f32 ? adagrad_f32 : adagrad_f64;
+    }
+    return NULL;
+}
 
 /* Add a contiguous buffer in the block, laid out like [like]'s shape. */
 static void iter_add_buffer(nn_iter *it, char *ptr, const nn_tensor *like) {
@@ -428,29 +595,7 @@ nn_status nn_optim_step(nn_ctx *ctx, nn_optim *opt) {
         /* Kept updates: remember the old values, subtract them afterwards. */
         if (sl->update && nn_tensor_copy_(ctx, sl->update, p)) return ctx->err.code;
         step_arg a;
-        memset(&a, 0, sizeof a);
-        a.wd = c->weight_decay;
-        nn_iter_loop loop;
-        bool f32 = p->dtype == NN_FLOAT32;
-        if (c->kind == NN_OPTIM_SGD) {
-            a.first = sl->steps == 0;
-            a.nesterov = c->nesterov;
-            a.momentum = c->momentum;
-            a.damp1 = 1.0 - c->dampening;
-            a.neg_lr = -c->lr;
-            loop = f32 ? sgd_f32 : sgd_f64;
-        } else {
-            double t = (double)(sl->steps + 1);
-            a.amsgrad = c->amsgrad;
-            a.decoupled = c->kind == NN_OPTIM_ADAMW;
-            a.decay = 1.0 - c->lr * c->weight_decay;
-            a.beta1 = c->beta1, a.one_m_beta1 = 1.0 - c->beta1;
-            a.beta2 = c->beta2, a.one_m_beta2 = 1.0 - c->beta2;
-            a.neg_step_size = -(c->lr / (1.0 - pow(c->beta1, t)));
-            a.bc2_sqrt = sqrt(1.0 - pow(c->beta2, t));
-            a.eps = c->eps;
-            loop = f32 ? adam_f32 : adam_f64;
-        }
+        nn_iter_loop loop = prepare_step(c, p->dtype, sl->steps + 1, &a);
         nn_iter it;
         nn_iter_init(&it, p->ndim, p->shape);
         nn_iter_add(&it, p);
@@ -469,6 +614,91 @@ nn_status nn_optim_step(nn_ctx *ctx, nn_optim *opt) {
     }
     opt->step_count++;
     if (opt->on_step) opt->on_step(opt, opt->on_step_user);
+    return NN_OK;
+}
+
+/* The state tensors [kind] needs under [c], in nn_optim_update's order. */
+static int state_slots(const nn_optim_config *c, bool need[3]) {
+    need[0] = need[1] = need[2] = false;
+    switch (c->kind) {
+    case NN_OPTIM_SGD: need[0] = c->momentum != 0; return 1;
+    case NN_OPTIM_ADAM:
+    case NN_OPTIM_ADAMW:
+        need[0] = need[1] = true;
+        need[2] = c->amsgrad;
+        return 3;
+    case NN_OPTIM_RMSPROP:
+        need[0] = true;
+        need[1] = c->momentum > 0;
+        need[2] = c->centered;
+        return 3;
+    case NN_OPTIM_ADAGRAD: need[0] = true; return 1;
+    }
+    return 0;
+}
+
+static const char *const state_names[][3] = {
+    [NN_OPTIM_SGD] = {"momentum_buffer"},
+    [NN_OPTIM_ADAM] = {"exp_avg", "exp_avg_sq", "max_exp_avg_sq"},
+    [NN_OPTIM_ADAMW] = {"exp_avg", "exp_avg_sq", "max_exp_avg_sq"},
+    [NN_OPTIM_RMSPROP] = {"square_avg", "momentum_buffer", "grad_avg"},
+    [NN_OPTIM_ADAGRAD] = {"sum"},
+};
+
+static nn_status check_like(nn_ctx *ctx, const char *k, const char *what, const nn_tensor *t,
+                            const nn_tensor *p) {
+    if (t->dtype == p->dtype && nn_tensor_same_shape(t, p)) return NN_OK;
+    char a[128], b[128];
+    return nn_error_set(&ctx->err, NN_ERR_SHAPE,
+                        "%s: the parameter is %s %s but its %s is %s %s; nothing was updated", k,
+                        nn_dtype_name(p->dtype), nn_tensor_shape_str(p, a, sizeof a), what,
+                        nn_dtype_name(t->dtype), nn_tensor_shape_str(t, b, sizeof b));
+}
+
+nn_status nn_optim_update(nn_ctx *ctx, const nn_optim_config *cfg, nn_tensor *param,
+                          const nn_tensor *grad, nn_tensor *const *state, int64_t step) {
+    NN_ASSERT(ctx && cfg && param && grad);
+    if (check_config(ctx, cfg)) return ctx->err.code;
+    const char *k = nn_optim_kind_name(cfg->kind);
+    if (!nn_dtype_is_float(param->dtype) || nn_dtype_is_narrow(param->dtype))
+        return nn_error_set(&ctx->err, NN_ERR_TYPE,
+                            "%s: the parameter is %s; only float32 and float64 tensors are "
+                            "updated here",
+                            k, nn_dtype_name(param->dtype));
+    if (step < 1)
+        return nn_error_set(&ctx->err, NN_ERR_VALUE, "%s: step %lld; updates count from 1", k,
+                            (long long)step);
+    if (check_like(ctx, k, "gradient", grad, param)) return ctx->err.code;
+    bool need[3];
+    int n_state = state_slots(cfg, need);
+    for (int b = 0; b < n_state; b++) {
+        if (!need[b]) continue;
+        if (!state || !state[b])
+            return nn_error_set(&ctx->err, NN_ERR_VALUE, "%s: the state '%s' is missing", k,
+                                state_names[cfg->kind][b]);
+        if (check_like(ctx, k, state_names[cfg->kind][b], state[b], param)) return ctx->err.code;
+    }
+    step_arg a;
+    nn_iter_loop loop = prepare_step(cfg, param->dtype, step, &a);
+    nn_iter it;
+    nn_iter_init(&it, param->ndim, param->shape);
+    nn_iter_add(&it, param);
+    nn_iter_add(&it, grad);
+    /* RMSprop's kernel takes all three buffers; one not in use is never
+     * read, so the first stands in for it. */
+    int args = cfg->kind == NN_OPTIM_RMSPROP ? 3 : n_state;
+    for (int b = 0; b < args; b++) {
+        if (need[b])
+            nn_iter_add(&it, state[b]);
+        else if (cfg->kind == NN_OPTIM_RMSPROP)
+            nn_iter_add(&it, state[0]);
+        else
+            break; /* SGD without momentum, Adam without amsgrad: the last one */
+    }
+    nn_iter_run(&it, loop, &a);
+    param->storage->version++;
+    for (int b = 0; b < n_state; b++)
+        if (need[b]) state[b]->storage->version++;
     return NN_OK;
 }
 

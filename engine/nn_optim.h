@@ -1,6 +1,8 @@
 /* nn_optim: optimizers (SGD, Adam, AdamW) and gradient-norm clipping, with
  * the update rules of torch.optim so that a run here and a run in PyTorch
- * agree to float32 round-off.
+ * agree to float32 round-off. nn_optim_update is one such update of one
+ * tensor with state the caller keeps (torch.optim's Python classes keep it
+ * in optimizer.state); it also knows RMSprop and Adagrad.
  *
  * Ownership: nn_optim_new (and the nn_optim_sgd/adam/adamw shorthands)
  * returns an optimizer the caller owns and gives back with nn_optim_free
@@ -18,7 +20,14 @@
 
 #include "nn_ctx.h"
 
-typedef enum nn_optim_kind { NN_OPTIM_SGD, NN_OPTIM_ADAM, NN_OPTIM_ADAMW } nn_optim_kind;
+/* nn_optim_new takes the first three; nn_optim_update takes all. */
+typedef enum nn_optim_kind {
+    NN_OPTIM_SGD,
+    NN_OPTIM_ADAM,
+    NN_OPTIM_ADAMW,
+    NN_OPTIM_RMSPROP,
+    NN_OPTIM_ADAGRAD
+} nn_optim_kind;
 
 /* Hyper-parameters; each kind reads its own fields. Start from
  * nn_optim_defaults and override, as keyword arguments do in PyTorch. */
@@ -34,6 +43,13 @@ typedef struct nn_optim_config {
     double beta1, beta2;
     double eps;
     bool amsgrad;
+    /* RMSprop (with momentum and eps above) */
+    double alpha;
+    bool centered;
+    /* Adagrad (with eps above) */
+    double lr_decay;
+    /* Every kind: ascend the gradient instead (torch's maximize=True). */
+    bool maximize;
 } nn_optim_config;
 
 typedef struct nn_optim nn_optim;
@@ -41,7 +57,8 @@ typedef struct nn_optim nn_optim;
 /* PyTorch's defaults for [kind]: SGD lr 1e-3 (PyTorch has no default lr for
  * SGD; give one), momentum 0, dampening 0, weight_decay 0, no nesterov; Adam
  * lr 1e-3, betas (0.9, 0.999), eps 1e-8, weight_decay 0; AdamW the same with
- * weight_decay 1e-2. */
+ * weight_decay 1e-2; RMSprop lr 1e-2, alpha 0.99, eps 1e-8; Adagrad lr 1e-2,
+ * eps 1e-10, lr_decay 0. */
 nn_optim_config nn_optim_defaults(nn_optim_kind kind);
 
 /* An optimizer over params[0..n) (leaf float tensors; each at most once).
@@ -68,13 +85,30 @@ void nn_optim_free(nn_optim *opt);
  * shape or dtype no longer matches its parameter is an error, reported before
  * anything is written. Allocates nothing. */
 nn_status nn_optim_step(nn_ctx *ctx, nn_optim *opt);
+/* One update of [param] (float32 or float64) by [grad] (its shape and
+ * dtype), as torch.optim's single-tensor implementation of [cfg]'s kind
+ * makes it. [state] holds the tensors the kind keeps, each of the
+ * parameter's shape and dtype, in torch's names and this order:
+ *   SGD      momentum_buffer (only when momentum != 0)
+ *   Adam(W)  exp_avg, exp_avg_sq, max_exp_avg_sq (only with amsgrad)
+ *   RMSprop  square_avg, momentum_buffer (NULL unless momentum > 0),
+ *            grad_avg (NULL unless centered)
+ *   Adagrad  sum
+ * [step] counts updates from 1 (this one included): Adam's and Adagrad's t;
+ * for SGD, step 1 fills the momentum buffer with d_p instead of reading it.
+ * Parameter, gradient and state may have any strides. Allocates nothing;
+ * a bad argument is an error before anything is written. */
+nn_status nn_optim_update(nn_ctx *ctx, const nn_optim_config *cfg, nn_tensor *param,
+                          const nn_tensor *grad, nn_tensor *const *state, int64_t step);
+
 /* With [set_to_none] (PyTorch 2's default) every gradient is dropped;
  * otherwise gradients are zeroed in place. */
 void nn_optim_zero_grad(nn_optim *opt, bool set_to_none);
 
 /* ---- inspection and schedules ---- */
 nn_optim_kind nn_optim_get_kind(const nn_optim *opt);
-const char *nn_optim_kind_name(nn_optim_kind kind); /* "SGD", "Adam", "AdamW" */
+/* "SGD", "Adam", "AdamW", "RMSprop", "Adagrad" */
+const char *nn_optim_kind_name(nn_optim_kind kind);
 const nn_optim_config *nn_optim_get_config(const nn_optim *opt);
 /* Change the learning rate of every group (for schedulers); lr < 0 or NaN
  * is an error. nn_optim_get_config and nn_optim_get_lr read group 0. */

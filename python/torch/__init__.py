@@ -22,6 +22,8 @@ from torch.autograd.grad_mode import (  # noqa: F401
 from torch._random import (  # noqa: F401
     Generator, manual_seed, seed, initial_seed, get_rng_state, set_rng_state, default_generator)
 from torch._ops_table import *  # noqa: F401,F403
+from torch.storage import *  # noqa: F401,F403
+from torch.serialization import save, load  # noqa: F401
 
 __version__ = "1.13.1"
 

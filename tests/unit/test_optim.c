@@ -3,6 +3,7 @@
  * inspection, and bad input. */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "nn_mem.h"
 #include "nn_optim.h"
@@ -201,6 +202,53 @@ NN_TEST(optim_step_allocates_nothing) {
     nn_optim_free(opt);
     nn_tensor_release(p[0]);
     nn_tensor_release(p[1]);
+    nn_ctx_free(ctx);
+}
+
+/* nn_optim_update (torch.optim's Python classes): the same update as a
+ * whole optimizer, on state the caller keeps; checks before writing. */
+NN_TEST(optim_update_per_tensor) {
+    nn_ctx *ctx = nn_ctx_new(3);
+    nn_tensor *p = param(ctx, 1, TU_SHAPE(4));
+    nn_tensor *q = nn_tensor_from_data(ctx, NN_FLOAT32, 1, TU_SHAPE(4), nn_tensor_data(p));
+    nn_tensor *g = nn_randn(ctx, NN_FLOAT32, 1, TU_SHAPE(4));
+    set_grad(p, nn_tensor_contiguous_raw(ctx, g));
+    nn_optim *opt = nn_optim_adam(ctx, &p, 1, 1e-2, 0.9, 0.999, 1e-8, 0.1, true);
+    nn_tensor *st[3] = {nn_zeros(ctx, NN_FLOAT32, 1, TU_SHAPE(4)),
+                        nn_zeros(ctx, NN_FLOAT32, 1, TU_SHAPE(4)),
+                        nn_zeros(ctx, NN_FLOAT32, 1, TU_SHAPE(4))};
+    nn_optim_config c = nn_optim_defaults(NN_OPTIM_ADAM);
+    c.lr = 1e-2, c.weight_decay = 0.1, c.amsgrad = true;
+    nn_mem_stats before = nn_mem_get_stats();
+    for (int t = 1; t <= 3; t++) {
+        CHECK(nn_optim_step(ctx, opt) == NN_OK);
+        CHECK(nn_optim_update(ctx, &c, q, g, st, t) == NN_OK);
+    }
+    nn_mem_stats after = nn_mem_get_stats();
+    CHECK(after.allocs == before.allocs);
+    for (int i = 0; i < 4; i++) CHECK(nn_tensor_get_flat(p, i) == nn_tensor_get_flat(q, i));
+    /* A missing or mismatched state is an error and writes nothing. */
+    double q0 = nn_tensor_get_flat(q, 0);
+    nn_tensor *bad[3] = {st[0], st[1], NULL};
+    CHECK(nn_optim_update(ctx, &c, q, g, bad, 4) == NN_ERR_VALUE);
+    CHECK(strstr(ctx->err.msg, "max_exp_avg_sq") != NULL);
+    nn_tensor *short_st = nn_zeros(ctx, NN_FLOAT32, 1, TU_SHAPE(3));
+    nn_tensor *bad2[3] = {st[0], short_st, st[2]};
+    CHECK(nn_optim_update(ctx, &c, q, g, bad2, 4) == NN_ERR_SHAPE);
+    CHECK(nn_tensor_get_flat(q, 0) == q0);
+    /* RMSprop and Adagrad run here only. */
+    nn_optim_config r = nn_optim_defaults(NN_OPTIM_RMSPROP);
+    r.momentum = 0.5, r.centered = true;
+    CHECK(nn_optim_update(ctx, &r, q, g, st, 1) == NN_OK);
+    nn_optim_config a = nn_optim_defaults(NN_OPTIM_ADAGRAD);
+    CHECK(nn_optim_update(ctx, &a, q, g, st, 1) == NN_OK);
+    CHECK(nn_optim_new(ctx, &q, 1, &a) == NULL);
+    nn_tensor_release(short_st);
+    for (int i = 0; i < 3; i++) nn_tensor_release(st[i]);
+    nn_optim_free(opt);
+    nn_tensor_release(g);
+    nn_tensor_release(p);
+    nn_tensor_release(q);
     nn_ctx_free(ctx);
 }
 

@@ -1,0 +1,42 @@
+"""The rebuild functions PyTorch's pickles name (torch._utils.*): a loaded
+checkpoint calls them to make its tensors and parameters.
+
+A storage here is the 1-D tensor torch.load made from the storage's bytes;
+a tensor is a view of it, so tensors that shared a storage when they were
+saved share memory again after loading.
+"""
+
+from collections import OrderedDict
+
+from torch import _C
+
+
+def _rebuild_tensor_v2(storage, storage_offset, size, stride, requires_grad, backward_hooks,
+                       metadata=None):
+    t = _C._view_of_storage(storage, storage_offset, tuple(size), tuple(stride))
+    if requires_grad:
+        t.requires_grad_(True)
+    return t
+
+
+def _rebuild_tensor(storage, storage_offset, size, stride):
+    """The pre-1.0 form (no requires_grad)."""
+    return _C._view_of_storage(storage, storage_offset, tuple(size), tuple(stride))
+
+
+def _rebuild_parameter(data, requires_grad, backward_hooks=None):
+    from torch.nn.parameter import Parameter
+    return Parameter(data, requires_grad)
+
+
+def _rebuild_parameter_with_state(data, requires_grad, backward_hooks, state):
+    param = _rebuild_parameter(data, requires_grad, backward_hooks)
+    for k, v in (state or {}).items():
+        setattr(param, k, v)
+    return param
+
+
+def _empty_hooks():
+    """What torch pickles as a tensor's backward hooks: OrderedDict()."""
+    return OrderedDict()
+

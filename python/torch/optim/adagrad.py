@@ -1,0 +1,84 @@
+"""torch.optim.Adagrad (lr_decay, weight decay, initial accumulator,
+maximize), as PyTorch 1.13 computes it."""
+
+import torch
+from torch import _C
+from .optimizer import Optimizer
+
+__all__ = ['Adagrad', 'adagrad']
+
+
+class Adagrad(Optimizer):
+    """Adagrad: sum += g^2; p -= clr * g / (sqrt(sum) + eps) with
+    clr = lr / (1 + (t - 1) * lr_decay). Its state exists from the start."""
+
+    def __init__(self, params, lr=1e-2, lr_decay=0, weight_decay=0,
+                 initial_accumulator_value=0, eps=1e-10, foreach=None, *, maximize=False):
+        if not 0.0 <= lr:
+            raise ValueError("Invalid learning rate: {}".format(lr))
+        if not 0.0 <= lr_decay:
+            raise ValueError("Invalid lr_decay value: {}".format(lr_decay))
+        if not 0.0 <= weight_decay:
+            raise ValueError("Invalid weight_decay value: {}".format(weight_decay))
+        if not 0.0 <= initial_accumulator_value:
+            raise ValueError("Invalid initial_accumulator_value value: {}".format(
+                initial_accumulator_value))
+        if not 0.0 <= eps:
+            raise ValueError("Invalid epsilon value: {}".format(eps))
+        defaults = dict(lr=lr, lr_decay=lr_decay, eps=eps, weight_decay=weight_decay,
+                        initial_accumulator_value=initial_accumulator_value,
+                        foreach=foreach, maximize=maximize)
+        super(Adagrad, self).__init__(params, defaults)
+        for group in self.param_groups:
+            for p in group['params']:
+                state = self.state[p]
+                state['step'] = torch.tensor(0.0)
+                state['sum'] = torch.full_like(p, initial_accumulator_value)
+
+    def __setstate__(self, state):
+        super().__setstate__(state)
+        for group in self.param_groups:
+            group.setdefault('foreach', None)
+            group.setdefault('maximize', False)
+        values = list(self.state.values())
+        if values and not torch.is_tensor(values[0]['step']):
+            for s in values:
+                s['step'] = torch.tensor(float(s['step']))
+
+    def share_memory(self):
+        pass  # one process: nothing to share
+
+    @torch.no_grad()
+    def step(self, closure=None):
+        """One update; [closure] re-evaluates the model and returns the loss."""
+        loss = None
+        if closure is not None:
+            with torch.enable_grad():
+                loss = closure()
+        for group in self.param_groups:
+            params_with_grad = []
+            grads = []
+            state_sums = []
+            state_steps = []
+            for p in group['params']:
+                if p.grad is None:
+                    continue
+                params_with_grad.append(p)
+                grads.append(p.grad)
+                state = self.state[p]
+                state_sums.append(state['sum'])
+                state_steps.append(state['step'])
+            adagrad(params_with_grad, grads, state_sums, state_steps, lr=group['lr'],
+                    weight_decay=group['weight_decay'], lr_decay=group['lr_decay'],
+                    eps=group['eps'], maximize=group['maximize'])
+        return loss
+
+
+def adagrad(params, grads, state_sums, state_steps, has_sparse_grad=None, foreach=None, *,
+            lr, weight_decay, lr_decay, eps, maximize):
+    """The functional form of Adagrad (state_steps are tensors, incremented
+    here)."""
+    for param, grad, state_sum, step_t in zip(params, grads, state_sums, state_steps):
+        step_t += 1
+        _C._adagrad_step(param, grad, state_sum, step_t.item(), lr, lr_decay, weight_decay,
+                         eps, maximize)

@@ -1,0 +1,3 @@
+"""Helpers of the DataLoader (collation, worker info)."""
+
+from . import collate  # noqa: F401
