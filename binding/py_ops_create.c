@@ -215,6 +215,17 @@ static PyObject *m_new_tensor(PyObject *self, PyObject *const *args, Py_ssize_t 
 
 /* ---- random fills (in place; self returned) ---- */
 
+/* torch refuses to fill a leaf that requires grad while grad mode is on. */
+static int fill_check(PyObject *self) {
+    nn_tensor *t = py_tensor_of(self);
+    if (t->requires_grad && !t->grad_fn && ctx_()->grad_enabled) {
+        PyErr_SetString(PyExc_RuntimeError, "a leaf Variable that requires grad is being used in "
+                                            "an in-place operation.");
+        return -1;
+    }
+    return 0;
+}
+
 static PyObject *done_self(PyObject *self, nn_status st) {
     if (py_status(st) < 0) return NULL;
     return Py_NewRef(self);
@@ -223,6 +234,7 @@ static PyObject *done_self(PyObject *self, nn_status st) {
 static PyObject *m_normal_(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
                            PyObject *kwnames) {
     PARSE("normal_", 0, "mean", "std", "$generator");
+    if (fill_check(self) < 0) return NULL;
     double m = 0, s = 1;
     nn_rng *g;
     if ((a_[0] && py_float_arg(a_[0], "mean", &m) < 0) ||
@@ -238,6 +250,7 @@ static PyObject *m_normal_(PyObject *self, PyObject *const *args, Py_ssize_t nar
 static PyObject *m_uniform_(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
                             PyObject *kwnames) {
     PARSE("uniform_", 0, "from", "to", "$generator");
+    if (fill_check(self) < 0) return NULL;
     double lo = 0, hi = 1;
     nn_rng *g;
     if ((a_[0] && py_float_arg(a_[0], "from", &lo) < 0) ||
@@ -249,6 +262,7 @@ static PyObject *m_uniform_(PyObject *self, PyObject *const *args, Py_ssize_t na
 static PyObject *m_exponential_(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
                                 PyObject *kwnames) {
     PARSE("exponential_", 0, "lambd", "$generator");
+    if (fill_check(self) < 0) return NULL;
     double l = 1;
     nn_rng *g;
     if ((a_[0] && py_float_arg(a_[0], "lambd", &l) < 0) || py_ops_generator(a_[1], &g) < 0)
@@ -259,6 +273,7 @@ static PyObject *m_exponential_(PyObject *self, PyObject *const *args, Py_ssize_
 static PyObject *m_bernoulli_(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
                               PyObject *kwnames) {
     PARSE("bernoulli_", 0, "p", "$generator");
+    if (fill_check(self) < 0) return NULL;
     double p = 0.5;
     nn_rng *g;
     if ((a_[0] && py_float_arg(a_[0], "p", &p) < 0) || py_ops_generator(a_[1], &g) < 0) return NULL;
@@ -269,6 +284,7 @@ static PyObject *m_bernoulli_(PyObject *self, PyObject *const *args, Py_ssize_t 
 static PyObject *m_random_(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
                            PyObject *kwnames) {
     PARSE("random_", 0, "from", "to", "$generator");
+    if (fill_check(self) < 0) return NULL;
     int64_t lo = 0, hi;
     nn_rng *g;
     if (py_ops_generator(a_[2], &g) < 0) return NULL;
@@ -311,6 +327,15 @@ static PyObject *multinomial_impl(PyObject *const *args, Py_ssize_t nargs, PyObj
         py_int_arg(a_[1], "num_samples", &n) < 0 ||
         (a_[2] && py_bool_arg(a_[2], "replacement", &repl) < 0) || py_ops_generator(a_[3], &g) < 0)
         return NULL;
+    int64_t np = nn_tensor_numel(p);
+    for (int64_t i = 0; nn_dtype_is_float(p->dtype) && i < np; i++) {
+        double v = nn_tensor_get_flat(p, i);
+        if (!isfinite(v) || v < 0) {
+            PyErr_SetString(PyExc_RuntimeError,
+                            "probability tensor contains either `inf`, `nan` or element < 0");
+            return NULL;
+        }
+    }
     return py_tensor_wrap(nn_multinomial(ctx_(), p, n, repl, g));
 }
 
