@@ -284,7 +284,7 @@ int main(int argc, char **argv) {
     if (!strcmp(cmd, "python")) {
         /* `nndb python ARGS` is `python3 ARGS` with nndb's torch */
         argv[1] = argv[0];
-        return py_embed_main(argc - 1, argv + 1);
+        return end_process_group(py_embed_main(argc - 1, argv + 1));
     }
     if (!strcmp(cmd, "drill")) return drill_cli(argc, argv, start_drill_repl);
     if (!strcmp(cmd, "kernel") || !strcmp(cmd, "install-kernel")) return exec_kernel(argv);

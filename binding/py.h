@@ -160,6 +160,7 @@ extern PyMethodDef py_nn_functions[];    /* py_nn.c: nn kernels for torch.nn.fun
 extern PyMethodDef py_optim_functions[]; /* py_optim.c: optimizer kernels for torch.optim */
 extern PyMethodDef py_io_functions[];    /* py_io.c: storages for torch.save/load */
 
+extern PyMethodDef py_dist_functions[], py_instruments_functions[], py_probe_functions[];
 /* Module set-up (py_module.c). */
 PyObject *py_module_init(void);
 

@@ -682,6 +682,9 @@ PyObject *py_module_init(void) {
         add_functions(m, py_nn_functions) < 0 || add_functions(m, py_optim_functions) < 0 ||
         add_functions(m, py_io_functions) < 0)
         goto fail;
+    if (add_functions(m, py_dist_functions) < 0) goto fail;        /* py_dist.c */
+    if (add_functions(m, py_instruments_functions) < 0) goto fail; /* py_instruments.c */
+    if (add_functions(m, py_probe_functions) < 0) goto fail;       /* py_probe.c */
     return m;
 fail:
     Py_DECREF(m);

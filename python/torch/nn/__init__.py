@@ -7,3 +7,4 @@ from torch.nn.modules import Module  # noqa: F401
 from torch.nn import functional  # noqa: F401
 from torch.nn import init  # noqa: F401
 from torch.nn import utils  # noqa: F401
+from torch.nn import parallel  # noqa: F401
