@@ -53,8 +53,22 @@ class _StorageRef(object):
         self.numel = numel
 
 
-class _Pickler(pickle.Pickler):
-    """Pickles tensors as PyTorch does: each storage once, by key."""
+def _save_dtype(pickler, obj):
+    # torch.float32 is the global torch.float32, as PyTorch pickles it (the
+    # lookup pickle makes by itself finds it in torch._C first).
+    name = str(obj).split('.', 1)[1]
+    pickler.write(pickle.GLOBAL + b'torch\n' + name.encode('ascii') + b'\n')
+    pickler.memoize(obj)
+
+
+class _Pickler(pickle._Pickler):
+    """Pickles tensors as PyTorch does: each storage once, by key. (The
+    Python implementation of the pickler, whose dispatch table can name
+    dtypes as PyTorch does; storages stay out of the pickle, so it stays
+    small.)"""
+
+    dispatch = dict(pickle._Pickler.dispatch)
+    dispatch[torch.dtype] = _save_dtype
 
     def __init__(self, file, protocol):
         super().__init__(file, protocol)

@@ -72,9 +72,9 @@ class RandomSampler(Sampler):
             generator = self.generator
         if self.replacement:
             for _ in range(self.num_samples // 32):
-                yield from torch.randint(high=n, size=(32,), dtype=torch.int64,
+                yield from torch.randint(0, n, (32,), dtype=torch.int64,
                                          generator=generator).tolist()
-            yield from torch.randint(high=n, size=(self.num_samples % 32,), dtype=torch.int64,
+            yield from torch.randint(0, n, (self.num_samples % 32,), dtype=torch.int64,
                                      generator=generator).tolist()
         else:
             for _ in range(self.num_samples // n):
