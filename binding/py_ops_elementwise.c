@@ -679,21 +679,19 @@ PY_INPLACE(addcdiv)
 
 /* ---- tables ---- */
 
+// clang-format off
 #define BOTH(X)                                                                                    \
-    X(exp)                                                                                         \
-    X(log)                                                                                         \
-    X(log1p) X(log2) X(log10) X(sqrt) X(rsqrt) X(abs) X(neg) X(sign) X(sin) X(cos) X(tan) X(asin)  \
-        X(acos) X(atan) X(sinh) X(cosh) X(tanh) X(sigmoid) X(relu) X(expm1) X(erf) X(reciprocal)   \
-            X(floor) X(ceil) X(trunc) X(frac) X(round) X(square) X(positive) X(isnan) X(isinf)     \
-                X(isfinite) X(logical_not) X(bitwise_not) X(nan_to_num) X(add) X(sub) X(subtract)  \
-                    X(mul) X(multiply) X(div) X(divide) X(true_divide) X(pow) X(float_power)       \
-                        X(maximum) X(minimum) X(floor_divide) X(remainder) X(fmod) X(atan2)        \
-                            X(arctan2) X(eq) X(ne) X(not_equal) X(lt) X(less) X(le) X(less_equal)  \
-                                X(gt) X(greater) X(ge) X(greater_equal) X(logical_and)             \
-                                    X(logical_or) X(logical_xor) X(bitwise_and) X(bitwise_or)      \
-                                        X(bitwise_xor) X(clamp) X(clip) X(clamp_min) X(clamp_max)  \
-                                            X(where) X(lerp) X(addcmul) X(addcdiv) X(isclose)      \
-                                                X(allclose) X(equal)
+    X(exp) X(log) X(log1p) X(log2) X(log10) X(sqrt) X(rsqrt) X(abs) X(neg) X(sign) X(sin) X(cos)   \
+    X(tan) X(asin) X(acos) X(atan) X(sinh) X(cosh) X(tanh) X(sigmoid) X(relu) X(expm1) X(erf)      \
+    X(reciprocal) X(floor) X(ceil) X(trunc) X(frac) X(round) X(square) X(positive) X(isnan)        \
+    X(isinf) X(isfinite) X(logical_not) X(bitwise_not) X(nan_to_num) X(add) X(sub) X(subtract)     \
+    X(mul) X(multiply) X(div) X(divide) X(true_divide) X(pow) X(float_power) X(maximum)            \
+    X(minimum) X(floor_divide) X(remainder) X(fmod) X(atan2) X(arctan2) X(eq) X(ne) X(not_equal)   \
+    X(lt) X(less) X(le) X(less_equal) X(gt) X(greater) X(ge) X(greater_equal) X(logical_and)       \
+    X(logical_or) X(logical_xor) X(bitwise_and) X(bitwise_or) X(bitwise_xor) X(clamp) X(clip)      \
+    X(clamp_min) X(clamp_max) X(where) X(lerp) X(addcmul) X(addcdiv) X(isclose) X(allclose)        \
+    X(equal)
+// clang-format on
 
 #define FN_ROW(name)   PY_FN_ENTRY(#name, name, NULL),
 #define METH_ROW(name) PY_METH_ENTRY(#name, name, NULL),
@@ -710,17 +708,17 @@ PyMethodDef py_ops_elementwise_functions[] = {
     {NULL, NULL, 0, NULL},
 };
 
+// clang-format off
 #define INPLACE_ROWS(X)                                                                            \
-    X(exp)                                                                                         \
-    X(log)                                                                                         \
-    X(log1p) X(log2) X(log10) X(sqrt) X(rsqrt) X(abs) X(neg) X(sign) X(sin) X(cos) X(tan) X(asin)  \
-        X(acos) X(atan) X(sinh) X(cosh) X(tanh) X(sigmoid) X(relu) X(expm1) X(erf) X(reciprocal)   \
-            X(floor) X(ceil) X(trunc) X(frac) X(round) X(square) X(nan_to_num) X(logical_not)      \
-                X(bitwise_not) X(add) X(sub) X(subtract) X(mul) X(multiply) X(div) X(divide)       \
-                    X(true_divide) X(pow) X(float_power) X(floor_divide) X(remainder) X(fmod)      \
-                        X(atan2) X(eq) X(ne) X(lt) X(le) X(gt) X(ge) X(logical_and) X(logical_or)  \
-                            X(logical_xor) X(bitwise_and) X(bitwise_or) X(bitwise_xor) X(clamp)    \
-                                X(clip) X(clamp_min) X(clamp_max) X(lerp) X(addcmul) X(addcdiv)
+    X(exp) X(log) X(log1p) X(log2) X(log10) X(sqrt) X(rsqrt) X(abs) X(neg) X(sign) X(sin) X(cos)   \
+    X(tan) X(asin) X(acos) X(atan) X(sinh) X(cosh) X(tanh) X(sigmoid) X(relu) X(expm1) X(erf)      \
+    X(reciprocal) X(floor) X(ceil) X(trunc) X(frac) X(round) X(square) X(nan_to_num)               \
+    X(logical_not) X(bitwise_not) X(add) X(sub) X(subtract) X(mul) X(multiply) X(div) X(divide)    \
+    X(true_divide) X(pow) X(float_power) X(floor_divide) X(remainder) X(fmod) X(atan2) X(eq)       \
+    X(ne) X(lt) X(le) X(gt) X(ge) X(logical_and) X(logical_or) X(logical_xor) X(bitwise_and)       \
+    X(bitwise_or) X(bitwise_xor) X(clamp) X(clip) X(clamp_min) X(clamp_max) X(lerp) X(addcmul)     \
+    X(addcdiv)
+// clang-format on
 #define INPLACE_ROW(name) PY_INPLACE_ENTRY(name),
 
 PyMethodDef py_ops_elementwise_methods[] = {

@@ -520,13 +520,12 @@ PY_INPLACE(cumprod)
 
 /* ---- tables ---- */
 
+// clang-format off
 #define BOTH(X)                                                                                    \
-    X(sum)                                                                                         \
-    X(mean)                                                                                        \
-    X(prod)                                                                                        \
-    X(var) X(std) X(var_mean) X(std_mean) X(norm) X(logsumexp) X(max) X(min) X(amax) X(amin)       \
-        X(argmax) X(argmin) X(all) X(any) X(count_nonzero) X(median) X(kthvalue) X(cumsum)         \
-            X(cumprod) X(softmax) X(log_softmax)
+    X(sum) X(mean) X(prod) X(var) X(std) X(var_mean) X(std_mean) X(norm) X(logsumexp) X(max)       \
+    X(min) X(amax) X(amin) X(argmax) X(argmin) X(all) X(any) X(count_nonzero) X(median)            \
+    X(kthvalue) X(cumsum) X(cumprod) X(softmax) X(log_softmax)
+// clang-format on
 #define FN_ROW(name)   PY_FN_ENTRY(#name, name, NULL),
 #define METH_ROW(name) PY_METH_ENTRY(#name, name, NULL),
 

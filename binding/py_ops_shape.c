@@ -1839,17 +1839,16 @@ PY_REGEOMETRY(transpose)
 
 /* ---- tables ---- */
 
+// clang-format off
 #define BOTH(X)                                                                                    \
-    X(reshape)                                                                                     \
-    X(flatten)                                                                                     \
-    X(ravel)                                                                                       \
-    X(unflatten) X(permute) X(transpose) X(swapaxes) X(swapdims) X(t) X(movedim) X(squeeze)        \
-        X(unsqueeze) X(broadcast_to) X(tile) X(repeat_interleave) X(clone) X(split) X(chunk)       \
-            X(unbind) X(narrow) X(select) X(flip) X(fliplr) X(flipud) X(roll) X(tril) X(triu)      \
-                X(diag) X(diagonal) X(trace) X(gather) X(index_select) X(scatter) X(scatter_add)   \
-                    X(masked_fill) X(masked_select) X(nonzero) X(argwhere) X(sort) X(argsort)      \
-                        X(msort) X(topk) X(unique) X(unique_consecutive) X(matmul) X(mm) X(bmm)    \
-                            X(mv) X(dot) X(inner) X(outer) X(ger)
+    X(reshape) X(flatten) X(ravel) X(unflatten) X(permute) X(transpose) X(swapaxes) X(swapdims)    \
+    X(t) X(movedim) X(squeeze) X(unsqueeze) X(broadcast_to) X(tile) X(repeat_interleave)           \
+    X(clone) X(split) X(chunk) X(unbind) X(narrow) X(select) X(flip) X(fliplr) X(flipud) X(roll)   \
+    X(tril) X(triu) X(diag) X(diagonal) X(trace) X(gather) X(index_select) X(scatter)              \
+    X(scatter_add) X(masked_fill) X(masked_select) X(nonzero) X(argwhere) X(sort) X(argsort)       \
+    X(msort) X(topk) X(unique) X(unique_consecutive) X(matmul) X(mm) X(bmm) X(mv) X(dot)           \
+    X(inner) X(outer) X(ger)
+// clang-format on
 #define FN_ROW(name)   PY_FN_ENTRY(#name, name, NULL),
 #define METH_ROW(name) PY_METH_ENTRY(#name, name, NULL),
 
