@@ -21,23 +21,15 @@ struct lang_mime;
 bool lang_display_value(lang_vm *vm, lang_val v, lang_mime *out);
 
 /* ---- plots, for the builtins and the tests ----
- * A series is [n] doubles; non-finite points are skipped (and counted in a
- * note). Both functions return malloc'ed text. */
-typedef struct lang_plot_series {
-    const double *y;
-    int64_t n;
-    const char *label; /* NULL: "series N" */
-} lang_plot_series;
+ * The drawing is the engine's (nn_plot.h), shared with the CPython session;
+ * these are its names in the language. */
+#include "nn_plot.h"
 
-typedef struct lang_plot_spec {
-    const char *title, *xlabel, *ylabel; /* each may be NULL */
-    bool logy;
-} lang_plot_spec;
-
-char *lang_plot_svg(const lang_plot_series *s, int n_series, const lang_plot_spec *spec);
-char *lang_plot_text(const lang_plot_series *s, int n_series, const lang_plot_spec *spec);
-/* Histogram of the finite values of [v] in [bins] equal bins. */
-char *lang_hist_svg(const double *v, int64_t n, int bins, const char *title);
-char *lang_hist_text(const double *v, int64_t n, int bins, const char *title);
+typedef nn_plot_series lang_plot_series;
+typedef nn_plot_spec lang_plot_spec;
+#define lang_plot_svg  nn_plot_svg
+#define lang_plot_text nn_plot_text
+#define lang_hist_svg  nn_hist_svg
+#define lang_hist_text nn_hist_text
 
 #endif
