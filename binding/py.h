@@ -161,6 +161,7 @@ extern PyMethodDef py_optim_functions[]; /* py_optim.c: optimizer kernels for to
 extern PyMethodDef py_io_functions[];    /* py_io.c: storages for torch.save/load */
 
 extern PyMethodDef py_dist_functions[], py_instruments_functions[], py_probe_functions[];
+extern PyMethodDef py_data_functions[]; /* py_data.c: datasets, vocabularies, plots */
 /* Module set-up (py_module.c). */
 PyObject *py_module_init(void);
 

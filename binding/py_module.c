@@ -7,6 +7,7 @@
 #include "nn_graph.h"
 #include "nn_random.h"
 #include "py.h"
+#include "py_debug.h"
 
 static nn_ctx *the_ctx;
 
@@ -685,6 +686,8 @@ PyObject *py_module_init(void) {
     if (add_functions(m, py_dist_functions) < 0) goto fail;        /* py_dist.c */
     if (add_functions(m, py_instruments_functions) < 0) goto fail; /* py_instruments.c */
     if (add_functions(m, py_probe_functions) < 0) goto fail;       /* py_probe.c */
+    if (add_functions(m, py_data_functions) < 0) goto fail;        /* py_data.c */
+    if (add_functions(m, py_debug_functions) < 0) goto fail;       /* py_debug.c */
     return m;
 fail:
     Py_DECREF(m);

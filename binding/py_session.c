@@ -109,6 +109,17 @@ static PyObject *fe_display(PyObject *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+/* progress(id, done, total, text): a bar of long work (nndb.progress); the
+ * front end draws it, done == total ends it. */
+static PyObject *fe_progress(PyObject *self, PyObject *args) {
+    const char *id, *text;
+    long long done, total;
+    if (!PyArg_ParseTuple(args, "sLLs", &id, &done, &total, &text)) return NULL;
+    lang_session *s = ((frontend_obj *)self)->s;
+    if (s && s->fe.progress) s->fe.progress(s->fe.user, id, done, total, text);
+    Py_RETURN_NONE;
+}
+
 /* None when no one can answer (the caller raises EOFError, as input() at
  * the end of a file does; the kernel names the reason). The GIL is let go
  * while the front end waits, so the user's threads keep running. */
@@ -183,6 +194,7 @@ static PyObject *fe_ext_magics(PyObject *self, PyObject *unused) {
 static PyMethodDef frontend_methods[] = {
     {"write", fe_write, METH_VARARGS, "write(stream, text): 1 stdout, 2 stderr"},
     {"display", fe_display, METH_VARARGS, "display(bundle, display_id=None, update=False)"},
+    {"progress", fe_progress, METH_VARARGS, "progress(id, done, total, text)"},
     {"readline", fe_readline, METH_VARARGS, "readline(prompt='', password=False) -> str or None"},
     {"can_read", fe_can_read, METH_NOARGS, "whether a person can answer readline now"},
     {"ext_magic", fe_ext_magic, METH_VARARGS, "ext_magic(name, args) -> None or (ename, msg)"},
@@ -511,18 +523,8 @@ void lang_session_add_history(lang_session *s, const char *code) {
     PyGILState_Release(g);
 }
 
-/* ---- the debugger (not yet under CPython) ---- */
-
-bool lang_session_break(lang_session *s, const char *spec, char **err) {
-    (void)s;
-    (void)spec;
-    if (err) *err = strdup("breakpoints are not yet available under the CPython session");
-    return false;
-}
-
-void lang_session_break_next(lang_session *s) {
-    (void)s;
-}
+/* The debugger's lang_session_break and lang_session_break_next are in
+ * py_session_debug.c. */
 
 /* ---- extensions (drills/) ---- */
 

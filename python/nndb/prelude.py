@@ -11,6 +11,14 @@ optim. A name that would hide a Python builtin (torch.int, torch.max) is
 left out, and so is any name already taken; earlier sources win (torch.relu
 before F.relu). Scripts (`nndb run`) do not get the prelude: they import
 what they use, as under python3.
+
+nndb's own tools come first, under the names the drills and lessons use:
+the datasets of nndb.data (spirals, copy_task, words, ...), plot, hist,
+progress and lr_find, and, where their modules have them, the instruments
+(gradcheck, stats, activations, dependencies, ...), the GPU probe (gpus,
+doctor) and the distributed helpers (dist_check, dist_run,
+DistributedDataParallel, DistributedSampler). A name a module does not have
+(yet) is left out.
 """
 
 import builtins
@@ -20,12 +28,35 @@ import types
 _SOURCES = ["torch", "torch.nn", "torch.nn.functional", "torch.optim", "torch.optim.lr_scheduler",
             "torch.utils.data"]
 _MODULES = {"torch": "torch", "nn": "torch.nn", "F": "torch.nn.functional",
-            "optim": "torch.optim"}
+            "optim": "torch.optim", "dist": "torch.distributed"}
+# nndb's own names, by module.
+_NNDB = [
+    ("nndb.data", ["spirals", "moons", "blobs", "xor", "regression", "copy_task", "words",
+                   "text"]),
+    ("nndb.plot", ["plot", "hist"]),
+    ("nndb.progress", ["progress"]),
+    ("nndb.lr_find", ["lr_find"]),
+    ("nndb.instruments", ["gradcheck", "stats", "activations", "dependencies", "profile",
+                          "track", "live_plot"]),
+    ("nndb.probe", ["gpus", "doctor"]),
+    ("torch.distributed", ["dist_check", "dist_run"]),
+    ("torch.nn.parallel", ["DistributedDataParallel"]),
+    ("torch.utils.data.distributed", ["DistributedSampler"]),
+]
 
 
 def names():
     """{name: value} of the prelude (the modules that exist only)."""
     out = {}
+    for modname, wanted in _NNDB:
+        try:
+            module = importlib.import_module(modname)
+        except ImportError:
+            continue
+        for name in wanted:
+            value = getattr(module, name, None)
+            if value is not None:
+                out.setdefault(name, value)
     for alias, modname in _MODULES.items():
         try:
             out[alias] = importlib.import_module(modname)

@@ -10,10 +10,11 @@ last statement is an expression, that value is the cell's result (kept in
 `_`, `__`, `___` and `Out`), unless a `;` ends the cell.
 
 The front end is the object `fe` (_nndb_frontend.Frontend, written in C):
-write(stream, text), display(bundle, display_id, update), readline(prompt,
-password), can_read(), ext_magic(name, args), ext_magics(). sys.stdout,
-sys.stderr, sys.stdin and builtins.input are replaced once per process by
-objects that reach the session whose code runs (or ran last).
+write(stream, text), display(bundle, display_id, update), progress(id, done,
+total, text), readline(prompt, password), can_read(), ext_magic(name, args),
+ext_magics(). sys.stdout, sys.stderr, sys.stdin and builtins.input are
+replaced once per process by objects that reach the session whose code runs
+(or ran last).
 """
 
 import ast
@@ -352,6 +353,7 @@ class Session:
             self.exit_code = self._exit_status(e)
             return False, None, describe_error(e)
         except BaseException as e:
+            _magics._debugger.after_error(e)  # %debug, %pdb
             return False, None, describe_error(e)
         finally:
             if interactive:
