@@ -67,6 +67,20 @@ static int fail_status(PyStatus st) {
  * sys.path (before the script's folder and Debian's dist-packages, whose
  * torch is the test reference, not ours), and nndb's import hooks loaded.
  * Returns 0, or an exit status after saying why. */
+/* Text files and the standard streams are UTF-8 whatever the locale (a
+ * course's names.txt, a notebook's output), as python3 does under the C
+ * locale (PEP 540); the locale itself is still set from the environment,
+ * for readline and strftime. Before any PyConfig_SetBytes* call, which
+ * would pre-initialize with the defaults. 0, or an exit status. */
+static int preinit(void) {
+    PyPreConfig pre;
+    PyPreConfig_InitIsolatedConfig(&pre);
+    pre.utf8_mode = 1;
+    pre.configure_locale = 1;
+    PyStatus st = Py_PreInitialize(&pre);
+    return PyStatus_Exception(st) ? fail_status(st) : 0;
+}
+
 static int start(PyConfig *config, const char *pydir) {
     if (PyImport_AppendInittab("torch._C", init_torch_c) < 0) {
         PyConfig_Clear(config);
@@ -108,6 +122,8 @@ int py_embed_init(void) {
     if (Py_IsInitialized()) return 0;
     const char *pydir = find_python_dir();
     if (!pydir) return 1;
+    int rc = preinit();
+    if (rc) return rc;
     PyConfig config;
     PyConfig_InitIsolatedConfig(&config);
     /* The front end owns the signals (its SIGINT handler interrupts the
@@ -120,10 +136,13 @@ int py_embed_init(void) {
 int py_embed_main(int argc, char **argv) {
     const char *pydir = find_python_dir();
     if (!pydir) return 1;
+    int rc = preinit();
+    if (rc) return rc;
     PyConfig config;
     PyConfig_InitIsolatedConfig(&config);
     /* as `python3 FILE`: the script's folder first on sys.path, Ctrl-C is
      * KeyboardInterrupt, the command line parsed as python3 parses it */
+    config.isolated = 0; /* isolated mode would force safe_path; the rest of it stays */
     config.safe_path = 0;
     config.install_signal_handlers = 1;
     config.parse_argv = 1;
@@ -133,7 +152,7 @@ int py_embed_main(int argc, char **argv) {
         PyConfig_Clear(&config);
         return fail_status(st);
     }
-    int rc = start(&config, pydir);
+    rc = start(&config, pydir);
     if (rc) return rc;
     return Py_RunMain();
 }

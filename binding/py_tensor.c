@@ -12,6 +12,7 @@
 #include "nn_intops.h"
 #include "nn_random.h"
 #include "py.h"
+#include "py_debug.h"
 
 PyTypeObject *py_tensor_class = &py_tensor_base_type;
 nn_print_opts py_print_opts = {4, 1000, 3, 80, 0};
@@ -90,6 +91,11 @@ PyObject *py_exc_stopped;
 PyObject *py_engine_error(void) {
     nn_ctx *ctx = py_ctx();
     nn_status st = nn_ctx_status(ctx);
+    /* The debugger stopped the pass with an exception of its own. */
+    if ((st == NN_ERR_STOPPED || st == NN_ERR_INTERRUPT) && py_debug_take_error()) {
+        nn_ctx_clear_error(ctx);
+        return NULL;
+    }
     PyObject *exc = PyExc_RuntimeError;
     switch (st) {
     case NN_ERR_INDEX: exc = PyExc_IndexError; break;
@@ -322,7 +328,22 @@ static PyObject *inplace(PyObject *self, PyObject *other, binary_fn fn, const ch
     if (py_operand(other, name, "other", &o) < 0) return NULL;
     nn_tensor *t = T(self);
     bool record = nn_inplace_records(ctx, t, o);
-    if (record ? nn_inplace_check(ctx, t, name) : nn_tensor_check_inplace(ctx, t, name)) {
+    bool through_view = false;
+    if (record && nn_inplace_check(ctx, t, name)) {
+        if (t->requires_grad && !t->grad_fn) {
+            nn_tensor_release(o);
+            return py_engine_error();
+        }
+        /* A view of a tensor with history: the engine cannot rebase the
+         * base's history on the view's write. `x[i] += y` is the common
+         * case: Python calls __iadd__ on the view x[i] and then assigns the
+         * result back with x[i] = ..., which the engine records on x. So
+         * write the values through the view (x sees them, as in PyTorch)
+         * and return the recorded result as a new tensor for that
+         * assignment. */
+        nn_ctx_clear_error(ctx);
+        through_view = true;
+    } else if (!record && nn_tensor_check_inplace(ctx, t, name)) {
         nn_tensor_release(o);
         return py_engine_error();
     }
@@ -337,6 +358,16 @@ static PyObject *inplace(PyObject *self, PyObject *other, binary_fn fn, const ch
         return NULL;
     }
     nn_status st;
+    if (through_view) {
+        bool prev = nn_ctx_set_grad(ctx, false);
+        st = nn_tensor_copy_(ctx, t, r);
+        nn_ctx_set_grad(ctx, prev);
+        if (py_status(st) < 0) {
+            nn_tensor_release(r);
+            return NULL;
+        }
+        return py_tensor_wrap(r);
+    }
     if (record) {
         st = nn_tensor_assign_(ctx, t, r);
         ((py_tensor *)self)->fn_name = NULL;

@@ -253,8 +253,8 @@ nn_tensor *nn_randperm(nn_ctx *ctx, nn_rng *gen, int64_t n, nn_dtype dt) {
      * for overflow), so the scratch below is known to be affordable. */
     nn_tensor *t = nn_tensor_empty(ctx, dt, 1, &n);
     if (!t) return NULL;
-    int64_t *p = nn_mem_alloc(sizeof(int64_t) * (size_t)(n ? n : 1), "randperm's scratch",
-                              &ctx->err);
+    int64_t *p =
+        nn_mem_alloc(sizeof(int64_t) * (size_t)(n ? n : 1), "randperm's scratch", &ctx->err);
     if (!p) {
         nn_tensor_release(t);
         return NULL;
