@@ -318,10 +318,16 @@ static PyObject *nb_index(PyObject *self) {
     return PyLong_FromLongLong(nn_tensor_get_flat_int(t, 0));
 }
 
+static PyObject *inplace(PyObject *self, PyObject *other, binary_fn fn, const char *name);
+
 /* self op= other: in place on self's storage. Autograd records it when it
  * must (the value is computed out of place and self takes it with its
  * history); otherwise the values are copied into self. */
-static PyObject *inplace(PyObject *self, PyObject *other, binary_fn fn, const char *name) {
+/* [reads_self]: the op's backward reads self's old values (mul, div, pow):
+ * when the write is recorded, it computes from a recorded copy of self, as
+ * torch saves the original self, so backward does not see the new values. */
+static PyObject *inplace_op(PyObject *self, PyObject *other, binary_fn fn, const char *name,
+                            bool reads_self) {
     if (!py_tensor_check(self)) Py_RETURN_NOTIMPLEMENTED;
     nn_ctx *ctx = py_ctx();
     nn_tensor *o;
@@ -347,7 +353,9 @@ static PyObject *inplace(PyObject *self, PyObject *other, binary_fn fn, const ch
         nn_tensor_release(o);
         return py_engine_error();
     }
-    nn_tensor *r = fn(ctx, t, o);
+    nn_tensor *src = record && reads_self ? nn_add_scalar(ctx, t, 0.0) : nn_tensor_retain(t);
+    nn_tensor *r = src ? fn(ctx, src, o) : NULL;
+    nn_tensor_release(src);
     nn_tensor_release(o);
     if (!r) return py_engine_error();
     if (r->dtype != t->dtype && nn_dtype_promote_types(r->dtype, t->dtype) != t->dtype) {
@@ -380,6 +388,10 @@ static PyObject *inplace(PyObject *self, PyObject *other, binary_fn fn, const ch
     return self;
 }
 
+static PyObject *inplace(PyObject *self, PyObject *other, binary_fn fn, const char *name) {
+    return inplace_op(self, other, fn, name, false);
+}
+
 static PyObject *nb_iadd(PyObject *a, PyObject *b) {
     return inplace(a, b, nn_add, "add_");
 }
@@ -387,14 +399,14 @@ static PyObject *nb_isub(PyObject *a, PyObject *b) {
     return inplace(a, b, nn_sub, "sub_");
 }
 static PyObject *nb_imul(PyObject *a, PyObject *b) {
-    return inplace(a, b, nn_mul, "mul_");
+    return inplace_op(a, b, nn_mul, "mul_", true);
 }
 static PyObject *nb_itruediv(PyObject *a, PyObject *b) {
-    return inplace(a, b, nn_div, "div_");
+    return inplace_op(a, b, nn_div, "div_", true);
 }
 static PyObject *nb_ipow(PyObject *a, PyObject *b, PyObject *m) {
     (void)m;
-    return inplace(a, b, nn_pow, "pow_");
+    return inplace_op(a, b, nn_pow, "pow_", true);
 }
 static PyObject *nb_iand(PyObject *a, PyObject *b) {
     return inplace(a, b, nn_bitwise_and, "bitwise_and_");
