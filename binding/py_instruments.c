@@ -1,6 +1,274 @@
-/* py_instruments: the kernels under nndb.instruments (placeholder). */
+/* py_instruments: the kernels under nndb.instruments and
+ * torch.autograd.gradcheck (engine/nn_check.h, engine/nn_profile.h).
+ *
+ * The reports, their tables and the magics are Python (python/nndb/
+ * instruments.py); what is C here is what must see the executor: gradcheck
+ * and the batch-dependency check (they call back into a Python function
+ * while the engine perturbs tensors or watches embedding lookups), the
+ * per-op profiler (a hook on every node), the module label nodes are
+ * recorded under, and the float64 summary of a tensor.
+ *
+ * A Python function called from an engine callback that raises leaves its
+ * exception set; the engine then fails with a placeholder error and the
+ * caller returns NULL with the Python exception, not the placeholder.
+ */
+#include <math.h>
+
+#include "nn_check.h"
+#include "nn_graph.h"
+#include "nn_profile.h"
 #include "py.h"
 
+/* ---- calling Python from a check ---- */
+
+typedef struct callback {
+    PyObject *fn;      /* borrowed; called with no arguments, or with the batch copy */
+    nn_tensor **batch; /* dependencies: the copy the engine made, else NULL */
+    bool raised;       /* the Python function raised: its exception is pending */
+} callback;
+
+static nn_tensor *call_python(nn_ctx *ctx, void *user) {
+    callback *c = user;
+    if (c->raised) {
+        nn_error_set(&ctx->err, NN_ERR_RUNTIME, "the function raised");
+        return NULL;
+    }
+    PyObject *r;
+    if (c->batch) {
+        PyObject *x = py_tensor_wrap(nn_tensor_retain(*c->batch));
+        r = x ? PyObject_CallOneArg(c->fn, x) : NULL;
+        Py_XDECREF(x);
+    } else {
+        r = PyObject_CallNoArgs(c->fn);
+    }
+    nn_tensor *t = r ? py_tensor_of(r) : NULL;
+    if (r && !t)
+        PyErr_Format(PyExc_TypeError, "the function returned %s; it must return a Tensor",
+                     Py_TYPE(r)->tp_name);
+    if (!t) {
+        Py_XDECREF(r);
+        c->raised = true;
+        nn_error_set(&ctx->err, NN_ERR_RUNTIME, "the function raised");
+        return NULL;
+    }
+    nn_tensor_retain(t);
+    Py_DECREF(r);
+    return t;
+}
+
+/* The Python exception when the function raised, else the engine's. */
+static PyObject *check_failed(const callback *c) {
+    if (c->raised && PyErr_Occurred()) {
+        nn_ctx_clear_error(py_ctx());
+        return NULL;
+    }
+    return py_engine_error();
+}
+
+/* _gradcheck(fn, tensors, names, eps, atol, rtol, samples, seed) ->
+ * (passed, projected, calls, [(name, shape, checked, max_abs, max_rel,
+ *  worst flat index, analytic, numeric, reached, passed), ...]).
+ * [tensors] are float64 leaves that require grad; fn() computes the output
+ * from them (the engine perturbs them in place and restores them). */
+static PyObject *f_gradcheck(PyObject *m, PyObject *args) {
+    (void)m;
+    PyObject *fn, *tl, *nl;
+    nn_gradcheck_opts o = nn_gradcheck_defaults();
+    long long samples, seed;
+    if (!PyArg_ParseTuple(args, "OOOdddLL:_gradcheck", &fn, &tl, &nl, &o.eps, &o.atol, &o.rtol,
+                          &samples, &seed))
+        return NULL;
+    o.samples = samples;
+    o.seed = (uint64_t)seed;
+    if (!PyList_Check(tl) || !PyList_Check(nl) || PyList_GET_SIZE(tl) != PyList_GET_SIZE(nl)) {
+        PyErr_SetString(PyExc_TypeError, "_gradcheck: tensors and names must be equal lists");
+        return NULL;
+    }
+    int n = (int)PyList_GET_SIZE(tl);
+    nn_tensor **ts = PyMem_Calloc((size_t)n + 1, sizeof *ts);
+    const char **names = PyMem_Calloc((size_t)n + 1, sizeof *names);
+    if (!ts || !names) {
+        PyMem_Free(ts);
+        PyMem_Free(names);
+        return PyErr_NoMemory();
+    }
+    for (int i = 0; i < n; i++) {
+        names[i] = PyUnicode_AsUTF8(PyList_GET_ITEM(nl, i));
+        if (!names[i] || py_tensor_arg(PyList_GET_ITEM(tl, i), "gradcheck", "inputs", &ts[i]) < 0) {
+            PyMem_Free(ts);
+            PyMem_Free(names);
+            return NULL;
+        }
+    }
+    callback c = {fn, NULL, false};
+    nn_gradcheck_result r = {0};
+    nn_status st = nn_gradcheck(py_ctx(), call_python, &c, ts, names, n, &o, &r);
+    PyMem_Free(ts);
+    PyMem_Free(names);
+    if (st) return check_failed(&c);
+    PyObject *rows = PyList_New(r.n);
+    for (int i = 0; rows && i < r.n; i++) {
+        const nn_gradcheck_entry *e = &r.entries[i];
+        PyObject *shape = PyTuple_New(e->ndim);
+        for (int d = 0; shape && d < e->ndim; d++)
+            PyTuple_SET_ITEM(shape, d, PyLong_FromLongLong(e->shape[d]));
+        PyObject *row =
+            shape ? Py_BuildValue("(sNLddLddOO)", e->name, shape, (long long)e->checked, e->max_abs,
+                                  e->max_rel, (long long)e->worst, e->analytic, e->numeric,
+                                  e->reached ? Py_True : Py_False, e->pass ? Py_True : Py_False)
+                  : NULL;
+        if (!row)
+            Py_CLEAR(rows);
+        else
+            PyList_SET_ITEM(rows, i, row);
+    }
+    PyObject *out =
+        rows ? Py_BuildValue("(OOLN)", r.pass ? Py_True : Py_False,
+                             r.projected ? Py_True : Py_False, (long long)r.f_calls, rows)
+             : NULL;
+    nn_gradcheck_result_free(&r);
+    return out;
+}
+
+/* _dependencies(fn, x, i) -> ([leaking rows], batch, [|grad| per row]).
+ * fn(xb) computes the output from the batch the engine hands it: a copy
+ * of a float [x] that requires grad, or int64 [x] itself (token ids, then
+ * followed through every embedding lookup). */
+static PyObject *f_dependencies(PyObject *m, PyObject *args) {
+    (void)m;
+    PyObject *fn, *xo;
+    long long i;
+    if (!PyArg_ParseTuple(args, "OOL:_dependencies", &fn, &xo, &i)) return NULL;
+    nn_tensor *x;
+    if (py_tensor_arg(xo, "dependencies", "x", &x) < 0) return NULL;
+    nn_tensor *copy = NULL;
+    callback c = {fn, &copy, false};
+    nn_dependency_result r = {0};
+    nn_status st = nn_dependencies(py_ctx(), call_python, &c, x, i, &copy, &r);
+    nn_tensor_release(copy);
+    if (st) return check_failed(&c);
+    PyObject *rows = PyList_New(r.n_rows), *norms = PyList_New(r.batch);
+    for (int64_t k = 0; rows && k < r.n_rows; k++)
+        PyList_SET_ITEM(rows, k, PyLong_FromLongLong(r.rows[k]));
+    for (int64_t k = 0; norms && k < r.batch; k++)
+        PyList_SET_ITEM(norms, k, PyFloat_FromDouble(r.row_norm[k]));
+    int64_t batch = r.batch;
+    nn_dependency_result_free(&r);
+    if (!rows || !norms) {
+        Py_XDECREF(rows);
+        Py_XDECREF(norms);
+        return NULL;
+    }
+    return Py_BuildValue("(NLN)", rows, (long long)batch, norms);
+}
+
+/* _summarize(t) -> (n, nonfinite, mean, std, min, max), in float64; std
+ * with Bessel's correction; NaN where a figure does not exist. */
+static PyObject *f_summarize(PyObject *m, PyObject *arg) {
+    (void)m;
+    nn_tensor *t;
+    if (py_tensor_arg(arg, "_summarize", "input", &t) < 0) return NULL;
+    nn_summary s;
+    nn_summarize(t, &s);
+    return Py_BuildValue("(LLdddd)", (long long)s.n, (long long)s.nonfinite, s.mean, s.std, s.min,
+                         s.max);
+}
+
+/* _set_label(module_path or None): the module path the nodes recorded
+ * from now on carry (the profiler's per-module rows). */
+static PyObject *f_set_label(PyObject *m, PyObject *arg) {
+    (void)m;
+    const char *path = NULL;
+    if (arg != Py_None && !(path = PyUnicode_AsUTF8(arg))) return NULL;
+    nn_ctx_set_label(py_ctx(), path, NULL, 0);
+    Py_RETURN_NONE;
+}
+
+/* ---- the profiler ---- */
+
+static const char *const profile_capsule = "nndb.profile";
+
+static void profile_destroy(PyObject *cap) {
+    nn_profile_free(PyCapsule_GetPointer(cap, profile_capsule));
+}
+
+static nn_profile *profile_of(PyObject *cap) {
+    return PyCapsule_GetPointer(cap, profile_capsule);
+}
+
+/* _profile_start() -> a handle; profiling runs until _profile_stop. */
+static PyObject *f_profile_start(PyObject *m, PyObject *unused) {
+    (void)m, (void)unused;
+    nn_profile *p = nn_profile_start(py_ctx());
+    if (!p) return py_engine_error();
+    PyObject *cap = PyCapsule_New(p, profile_capsule, profile_destroy);
+    if (!cap) nn_profile_free(p);
+    return cap;
+}
+
+static PyObject *f_profile_stop(PyObject *m, PyObject *cap) {
+    (void)m;
+    nn_profile *p = profile_of(cap);
+    if (!p) return NULL;
+    nn_profile_stop(p);
+    Py_RETURN_NONE;
+}
+
+/* _profile_rows(handle, by_module) -> [(key, phase, calls, seconds, flops,
+ * bytes_read, bytes_written), ...], longest first; phase is "forward" or
+ * "backward". */
+static PyObject *f_profile_rows(PyObject *m, PyObject *args) {
+    (void)m;
+    PyObject *cap;
+    int by_module;
+    if (!PyArg_ParseTuple(args, "Op:_profile_rows", &cap, &by_module)) return NULL;
+    nn_profile *p = profile_of(cap);
+    if (!p) return NULL;
+    nn_profile_row *rows = NULL;
+    int n = nn_profile_rows(p, by_module, &rows);
+    if (n < 0) return PyErr_NoMemory();
+    PyObject *out = PyList_New(n);
+    for (int i = 0; out && i < n; i++) {
+        const nn_profile_row *r = &rows[i];
+        PyObject *row = Py_BuildValue("(ssLdddd)", r->key ? r->key : "",
+                                      r->phase == NN_PHASE_FORWARD ? "forward" : "backward",
+                                      (long long)r->calls, r->seconds, r->flops, r->bytes_read,
+                                      r->bytes_written);
+        if (!row)
+            Py_CLEAR(out);
+        else
+            PyList_SET_ITEM(out, i, row);
+    }
+    free(rows);
+    return out;
+}
+
+/* _profile_seconds(handle) -> (forward seconds, backward seconds) in ops. */
+static PyObject *f_profile_seconds(PyObject *m, PyObject *cap) {
+    (void)m;
+    nn_profile *p = profile_of(cap);
+    if (!p) return NULL;
+    return Py_BuildValue("(dd)", nn_profile_seconds(p, NN_PHASE_FORWARD),
+                         nn_profile_seconds(p, NN_PHASE_BACKWARD));
+}
+
+/* _sgemm_peak() -> this machine's float32 matmul GFLOP/s (measured once). */
+static PyObject *f_sgemm_peak(PyObject *m, PyObject *unused) {
+    (void)m, (void)unused;
+    double g = nn_sgemm_peak_gflops(py_ctx());
+    if (!(g > 0)) return py_engine_error();
+    return PyFloat_FromDouble(g);
+}
+
 PyMethodDef py_instruments_functions[] = {
+    {"_gradcheck", f_gradcheck, METH_VARARGS, "central differences in float64 (nn_gradcheck)"},
+    {"_dependencies", f_dependencies, METH_VARARGS, "which batch rows one example depends on"},
+    {"_summarize", f_summarize, METH_O, "(n, nonfinite, mean, std, min, max) of a tensor"},
+    {"_set_label", f_set_label, METH_O, "the module path recorded nodes carry"},
+    {"_profile_start", f_profile_start, METH_NOARGS, "start the per-op profiler"},
+    {"_profile_stop", f_profile_stop, METH_O, NULL},
+    {"_profile_rows", f_profile_rows, METH_VARARGS, NULL},
+    {"_profile_seconds", f_profile_seconds, METH_O, NULL},
+    {"_sgemm_peak", f_sgemm_peak, METH_NOARGS, "float32 matmul GFLOP/s of this machine"},
     {NULL, NULL, 0, NULL},
 };

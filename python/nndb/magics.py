@@ -614,6 +614,9 @@ _DOCS = {
     "help": "%help [NAME]: the magics, or help on NAME.",
 }
 
+for _mod in ("nndb.instruments", "nndb.probe"):  # %profile %stats %probe %doctor
+    __import__(_mod, fromlist=["register"]).register(_LINE, _DOCS)
+
 
 def _all_line_names(session):
     return sorted(set(_LINE) | {n for n, _, _ in session.fe.ext_magics()})

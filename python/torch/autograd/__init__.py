@@ -1,6 +1,7 @@
 """torch.autograd: grad mode and the autograd entry points."""
 
 from torch.autograd.grad_mode import no_grad, enable_grad, set_grad_enabled, inference_mode  # noqa: F401
+from torch.autograd.gradcheck import gradcheck  # noqa: F401
 
 
 def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False):

@@ -1,0 +1,656 @@
+"""The training instruments (docs/instruments.md) on nndb's CPython torch.
+
+    gradcheck(f, *inputs)          is backward's gradient right? (float64 central differences)
+    stats(model, opt=None)         parameters, gradients and update:data ratios per parameter
+    activations(model, x, ...)     per layer: mean, std, saturation, dead units, histogram
+    dependencies(model, x, i=0)    does example i's output depend on other examples?
+    profile(fn, *args)             per op and per module: calls, time, FLOPs, bytes, % of peak
+    with profile() as p: ...       the same around a block
+    %profile STATEMENT, %stats model[, opt]   the magics (registered in nndb.magics)
+
+Each answer is a report: print it for the table, read its fields in a
+script (r.passed, r.rows[0].max_abs_err), and in Jupyter it shows as an HTML
+table. The checks that must see the executor are the engine's (nn_check,
+nn_profile) through torch._C (binding/py_instruments.c); the rest is here.
+"""
+
+import html as _html
+import math
+import sys
+import time
+
+__all__ = ["gradcheck", "stats", "activations", "dependencies", "profile", "keep_updates",
+           "Report", "MAGICS", "register"]
+
+
+# ---- reports ----
+
+class Row:
+    """One row of a report: its fields as attributes."""
+
+    def __init__(self, **fields):
+        self.__dict__.update(fields)
+
+    def __repr__(self):
+        inner = ", ".join(f"{k}={v!r}" for k, v in self.__dict__.items())
+        return f"{type(self).__name__}({inner})"
+
+
+class Report:
+    """A table as text (repr) and HTML (_repr_html_), fields as attributes,
+    and a truth value (gradcheck's and dependencies' verdict)."""
+
+    def __init__(self, kind, text, html, truth=True, **fields):
+        self.kind = kind
+        self.text = text.rstrip("\n")
+        self.html = html
+        self._truth = truth
+        self.__dict__.update(fields)
+
+    def __repr__(self):
+        return self.text
+
+    def _repr_html_(self):
+        return self.html
+
+    def __bool__(self):
+        return bool(self._truth)
+
+
+def _num(v):
+    """%.4g, or "-" where the figure does not exist."""
+    if v is None or v != v:
+        return "-"
+    return "%.4g" % v
+
+
+def _shape_str(shape):
+    return "[" + ", ".join(str(d) for d in shape) + "]"
+
+
+def _pre(text):
+    return "<pre>" + _html.escape(text) + "</pre>"
+
+
+def _html_table(head, rows):
+    cells = "".join(f"<th>{_html.escape(h)}</th>" for h in head)
+    body = "".join("<tr>" + "".join(f"<td>{_html.escape(str(c))}</td>" for c in r) + "</tr>"
+                   for r in rows)
+    return f"<table><tr>{cells}</tr>{body}</table>"
+
+
+def _caller_names(depth=2):
+    """The namespaces a name for the user's objects is looked up in: the
+    caller's globals then locals (the session's namespace in a session)."""
+    frame = sys._getframe(depth)
+    while frame is not None and frame.f_globals.get("__name__") == __name__:
+        frame = frame.f_back
+    if frame is None:
+        return {}
+    names = dict(frame.f_globals)
+    names.update(frame.f_locals)
+    return names
+
+
+def _name_of(obj, names, default):
+    for k, v in names.items():
+        if v is obj and not k.startswith("_"):
+            return k
+    return default
+
+
+# ---- calling the user's function ----
+
+def _as_output(r):
+    """A call's result as one tensor: a tensor, or the float tensors of a
+    tuple or list flattened and joined (each output is checked)."""
+    import torch
+    if isinstance(r, torch.Tensor):
+        return r
+    if isinstance(r, (tuple, list)):
+        parts = [t.reshape(-1) for t in r if isinstance(t, torch.Tensor) and t.is_floating_point()]
+        if parts:
+            return torch.cat(parts)
+        raise TypeError("the function returned no float Tensor")
+    raise TypeError(f"the function returned {type(r).__name__}; it must return a Tensor")
+
+
+# ---- gradcheck ----
+
+def _index(shape, flat):
+    idx = []
+    for d in reversed(shape):
+        idx.append(flat % d if d else 0)
+        flat = flat // d if d else 0
+    return tuple(reversed(idx))
+
+
+def _gradcheck_table(passed, projected, rows, eps, atol, rtol):
+    failed = sum(1 for r in rows if not r.passed)
+    head = f"gradcheck: {'passed' if passed else 'FAILED'}"
+    if not passed:
+        head += f" ({failed} of {len(rows)} tensors)"
+    head += (f", float64, eps={eps:g} atol={atol:g} rtol={rtol:g}"
+             + (", output reduced by a fixed random projection" if projected else ""))
+    lines = [head, "%-22s %-12s %9s %11s %11s %-12s %12s %12s  %s" % (
+        "tensor", "shape", "checked", "max abs err", "max rel err", "worst index", "analytic",
+        "numeric", "")]
+    table = []
+    for r in rows:
+        numel = math.prod(r.shape)
+        ix = str(r.worst_index) if r.worst >= 0 else "-"
+        chk = f"{r.checked}/{numel}"
+        verdict = "ok" if r.passed else "FAIL"
+        lines.append("%-22s %-12s %9s %11.3e %11.3e %-12s %12s %12s  %s%s" % (
+            r.name, _shape_str(r.shape), chk, r.max_abs_err, r.max_rel_err, ix,
+            _num(r.analytic), _num(r.numeric), verdict,
+            "" if r.reached else " (no gradient reached it)"))
+        table.append((r.name, _shape_str(r.shape), chk, "%.3e" % r.max_abs_err,
+                      "%.3e" % r.max_rel_err, ix, _num(r.analytic), _num(r.numeric), verdict))
+    html = (f"<div><b>{_html.escape(head)}</b>" + _html_table(
+        ["tensor", "shape", "checked", "max abs err", "max rel err", "worst index", "analytic",
+         "numeric", ""], table) + "</div>")
+    return "\n".join(lines), html
+
+
+def _gradcheck_core(f, inputs, names, params, eps, atol, rtol, samples, seed):
+    """(passed, projected, calls, rows): [inputs]' float tensors are copied
+    to float64 (requiring grad where the input does); [params] (name,
+    tensor) pairs are checked in place."""
+    import torch
+    from torch import _C
+    args, check, check_names = [], [], []
+    for i, x in enumerate(inputs):
+        if isinstance(x, torch.Tensor) and x.is_floating_point():
+            c = x.detach().to(torch.float64).clone()
+            if x.requires_grad:
+                c.requires_grad_(True)
+                check.append(c)
+                check_names.append(names[i])
+            args.append(c)
+        else:
+            args.append(x)
+    for name, p in params:
+        check.append(p)
+        check_names.append(name)
+    passed, projected, calls, raw = _C._gradcheck(
+        lambda: _as_output(f(*args)), check, check_names, float(eps), float(atol), float(rtol),
+        int(samples or 0), int(seed))
+    rows = []
+    for name, shape, checked, max_abs, max_rel, worst, ana, num, reached, ok in raw:
+        rows.append(Row(name=name, shape=shape, checked=checked, max_abs_err=max_abs,
+                        max_rel_err=max_rel, worst=worst,
+                        worst_index=_index(shape, worst if worst >= 0 else 0), analytic=ana,
+                        numeric=num, reached=reached, passed=ok))
+    return passed, projected, calls, rows
+
+
+def gradcheck(f, *inputs, eps=1e-6, atol=1e-5, rtol=1e-3, samples=None, seed=0,
+              raise_exception=True):
+    """gradcheck(f, *inputs, eps=1e-6, atol=1e-5, rtol=1e-3, samples=None, seed=0)
+
+    Compare the gradient backward gives every input that requires grad (and
+    every parameter of a module f) with central differences, in float64. An
+    entry passes when |analytic - numeric| <= atol + rtol |numeric|. A
+    larger output is reduced by a fixed random projection first. samples=K
+    checks K random entries per tensor. Returns a report (truthy when every
+    tensor passes). PyTorch's form gradcheck(f, (x, y)) returns True or
+    raises RuntimeError("Jacobian mismatch ...") with the table."""
+    import torch
+    if samples is not None and samples < 1:
+        raise ValueError("gradcheck: samples must be >= 1")
+    torch_form = len(inputs) == 1 and isinstance(inputs[0], (tuple, list))
+    if torch_form:
+        inputs = tuple(inputs[0])
+    names_in = _caller_names()
+    names = [_name_of(x, names_in, f"input {i}") for i, x in enumerate(inputs)]
+    params, module, dtype = [], None, None
+    if isinstance(f, torch.nn.Module):
+        module = f
+        root = _name_of(f, names_in, "model")
+        dtype = next((p.dtype for p in f.parameters()), torch.float32)
+        f.double()
+        params = [(f"{root}.{n}", p) for n, p in f.named_parameters() if p.requires_grad]
+    try:
+        passed, projected, calls, rows = _gradcheck_core(f, inputs, names, params, eps, atol,
+                                                         rtol, samples, seed)
+    finally:
+        if module is not None:
+            module.to(dtype)
+    text, html = _gradcheck_table(passed, projected, rows, eps, atol, rtol)
+    if torch_form:
+        if passed or not raise_exception:
+            return passed
+        raise RuntimeError("Jacobian mismatch: " + text)
+    return Report("gradcheck", text, html, passed, passed=passed, rows=rows, calls=calls)
+
+
+# ---- stats: parameters, gradients, updates ----
+
+def _summary(t):
+    from torch import _C
+    n, nonfinite, mean, std, lo, hi = _C._summarize(t.detach())
+    return mean, std
+
+
+def _std_ratio(a, b):
+    if a is None or b is None:
+        return float("nan")
+    sa, sb = _summary(a)[1], _summary(b)[1]
+    return sa / sb if sb > 0 else float("nan")
+
+
+def keep_updates(opt):
+    """Make [opt] keep its last update (parameter after minus before) per
+    parameter, from its next step on; True when it was not keeping them.
+    Steps cost nothing extra until someone asks."""
+    if getattr(opt, "_nndb_updates", None) is not None:
+        return False
+    opt._nndb_updates = {}
+    opt._nndb_observers = []
+    step = opt.step
+
+    def step_keeping_updates(*args, **kwargs):
+        params = [p for g in opt.param_groups for p in g["params"]]
+        before = [p.detach().clone() for p in params]
+        out = step(*args, **kwargs)
+        opt._nndb_updates = {id(p): p.detach() - b for p, b in zip(params, before)}
+        for observer in opt._nndb_observers:
+            observer(opt)
+        return out
+
+    opt.step = step_keeping_updates
+    return True
+
+
+def _session_optimizer(model, names):
+    """An optimizer among the user's variables that updates [model]."""
+    import torch
+    first = next(iter(model.parameters()), None)
+    if first is None:
+        return None
+    for v in names.values():
+        if isinstance(v, torch.optim.Optimizer) and any(
+                p is first for g in v.param_groups for p in g["params"]):
+            return v
+    return None
+
+
+def stats(model, opt=None, *, _names=None):
+    """stats(model, opt=None): per parameter, the data's mean and std, the
+    gradient's, grad:data (std(grad) / std(data)) and log10 of the last
+    update's std over the data's (about -3 is healthy). Without opt, the
+    optimizer among your variables that updates the model."""
+    import torch
+    if not isinstance(model, torch.nn.Module):
+        raise TypeError(f"stats() needs a Module, not {type(model).__name__}")
+    if opt is not None and not isinstance(opt, torch.optim.Optimizer):
+        raise TypeError(f"stats(model, opt): opt must be an optimizer, not {type(opt).__name__}")
+    names = _names if _names is not None else _caller_names()
+    if opt is None:
+        opt = _session_optimizer(model, names)
+    armed_now = keep_updates(opt) if opt is not None else False
+    root = _name_of(model, names, "model")
+    head = ("parameter", "shape", "data mean", "data std", "grad mean", "grad std", "grad:data",
+            "log10 upd:data")
+    lines = ["%-26s %-12s %10s %10s %10s %10s %10s %12s" % head]
+    rows, table = [], []
+    updates = getattr(opt, "_nndb_updates", None) or {}
+    for name, p in model.named_parameters():
+        g = p.grad
+        u = updates.get(id(p))
+        dm, ds = _summary(p)
+        gm, gs = _summary(g) if g is not None else (float("nan"), float("nan"))
+        gd, ud = _std_ratio(g, p), _std_ratio(u, p)
+        lud = math.log10(ud) if ud > 0 else float("nan")
+        full = f"{root}.{name}"
+        cells = (full, _shape_str(p.shape), _num(dm), _num(ds), _num(gm), _num(gs), _num(gd),
+                 _num(lud))
+        lines.append("%-26s %-12s %10s %10s %10s %10s %10s %12s" % cells)
+        table.append(cells)
+        rows.append(Row(name=full, shape=tuple(p.shape), data_mean=dm, data_std=ds,
+                        grad_mean=gm if g is not None else None,
+                        grad_std=gs if g is not None else None,
+                        grad_data=gd if g is not None else None,
+                        update_data=ud if u is not None else None))
+    note = ""
+    if armed_now:
+        note = ("update:data appears after the optimizer's next step (it keeps its updates from "
+                "now on)")
+    elif opt is None:
+        note = ("no optimizer updates this model yet: the update:data ratios appear once one "
+                "does (or pass it: stats(model, opt))")
+    if note:
+        lines.append(note)
+    html = _html_table(head, table) + (f"<p><small>{_html.escape(note)}</small></p>"
+                                       if note else "")
+    return Report("stats", "\n".join(lines), html, True, rows=rows)
+
+
+# ---- activations ----
+
+_SPARK = "\u2581\u2582\u2583\u2584\u2585\u2586\u2587\u2588"
+
+
+def _sparkline(values, lo, hi, bins=24):
+    count = [0] * bins
+    for v in values:
+        if not math.isfinite(v):
+            continue
+        k = int((v - lo) / (hi - lo) * bins) if hi > lo else 0
+        count[min(max(k, 0), bins - 1)] += 1
+    most = max(count) or 1
+    return "".join(" " if not c else _SPARK[min(7, (c * 7 + most - 1) // most)] for c in count)
+
+
+def _kind_measures(kind, out):
+    """(saturated, dead) fractions where they mean something, else None."""
+    import torch
+    with torch.no_grad():
+        o = out.detach().double()
+        saturated = dead = None
+        if kind == "Tanh" and o.numel():
+            saturated = (o.abs() > 0.97).double().mean().item()
+        elif kind == "Sigmoid" and o.numel():
+            saturated = ((o < 0.03) | (o > 0.97)).double().mean().item()
+        if kind in ("ReLU", "GELU", "LeakyReLU") and o.dim() >= 1 and o.numel():
+            alive = (o.reshape(-1, o.shape[-1]) > 0).any(0)
+            dead = 1.0 - alive.double().mean().item()
+        return saturated, dead
+
+
+def activations(model, x, y=None, loss_fn=None):
+    """activations(model, x[, y, loss_fn=...]): run the model on x and show,
+    per layer (each module without children, in the order they ran), the
+    output's mean and std, the fraction saturated (|tanh| > 0.97, a sigmoid
+    outside [0.03, 0.97]) and of dead units (a ReLU/GELU unit never positive
+    over the batch), with a histogram. With y and loss_fn the loss is
+    backpropagated and each layer also gets its output gradient's mean and
+    std; the parameters' gradients are left as they were."""
+    import torch
+    if not isinstance(model, torch.nn.Module) or not isinstance(x, torch.Tensor):
+        raise TypeError(f"activations(model, x) needs a Module and a Tensor, not "
+                        f"{type(model).__name__} and {type(x).__name__}")
+    with_loss = y is not None
+    if with_loss and loss_fn is None:
+        raise TypeError("activations(model, x, y) needs loss_fn= too, e.g. "
+                        "loss_fn=F.cross_entropy")
+    root = _name_of(model, _caller_names(), "model")
+    captured = {}
+    handles = []
+    for name, m in model.named_modules():
+        if any(True for _ in m.children()):
+            continue
+        path = f"{root}.{name}" if name else root
+
+        def hook(mod, inp, out, path=path):
+            if isinstance(out, torch.Tensor) and out.is_floating_point():
+                if with_loss and out.requires_grad:
+                    out.retain_grad()
+                captured.pop(path, None)
+                captured[path] = (type(mod).__name__, out)
+        handles.append(m.register_forward_hook(hook))
+    params = list(model.parameters())
+    saved = [p.grad for p in params]
+    try:
+        with torch.set_grad_enabled(with_loss):
+            for p in params:
+                p.grad = None
+            out = model(x)
+            if with_loss:
+                loss_fn(out, y).backward()
+    finally:
+        for h in handles:
+            h.remove()
+        for p, g in zip(params, saved):
+            p.grad = g
+    head = "%-24s %-10s %10s %10s %9s %7s" % ("layer", "kind", "mean", "std", "saturated",
+                                                 "dead")
+    if with_loss:
+        head += " %10s %10s" % ("grad mean", "grad std")
+    lines = [head + "  histogram (min .. max)"]
+    rows, table = [], []
+    for path, (kind, t) in captured.items():
+        mean, std = _summary(t)
+        saturated, dead = _kind_measures(kind, t)
+        g = t.grad if with_loss else None
+        gm, gs = _summary(g) if g is not None else (None, None)
+        line = "%-24s %-10s %10s %10s %9s %7s" % (path, kind, _num(mean), _num(std),
+                                                   _num(saturated), _num(dead))
+        if with_loss:
+            line += " %10s %10s" % (_num(gm), _num(gs))
+        values = t.detach().double().flatten().tolist()
+        finite = [v for v in values if math.isfinite(v)]
+        lo, hi = (min(finite), max(finite)) if finite else (float("nan"), float("nan"))
+        spark = _sparkline(values, lo, hi)
+        lines.append(f"{line}  {spark} ({lo:.3g} .. {hi:.3g})")
+        table.append((path, kind, _num(mean), _num(std), _num(saturated), _num(dead))
+                     + ((_num(gm), _num(gs)) if with_loss else ()) + (spark,))
+        rows.append(Row(layer=path, kind=kind, mean=mean, std=std, saturated=saturated,
+                        dead=dead, grad_mean=gm, grad_std=gs))
+    html_head = ["layer", "kind", "mean", "std", "saturated", "dead"] + (
+        ["grad mean", "grad std"] if with_loss else []) + ["histogram"]
+    return Report("activations", "\n".join(lines), _html_table(html_head, table), True,
+                  rows=rows)
+
+
+# ---- dependencies ----
+
+def dependencies(model, x, i=0):
+    """dependencies(model, x, i=0): Karpathy's "use backprop to chart
+    dependencies". The sum of example i's outputs is differentiated with
+    respect to the batch; the report names every other row whose gradient is
+    not all zero (none for a clean model). int64 token ids are followed
+    through every embedding lookup. Truthy when clean."""
+    import torch
+    from torch import _C
+    if not isinstance(x, torch.Tensor):
+        raise TypeError("dependencies(): x must be a Tensor batch")
+    leaking, batch, norms = _C._dependencies(lambda xb: _as_output(model(xb)), x, int(i))
+    if i < 0:
+        i += batch
+    if not leaking:
+        lines = [f"dependencies: example {i}'s outputs depend on no other example of the batch "
+                 f"of {batch} (clean)"]
+    else:
+        shown = ", ".join(str(r) for r in leaking[:32]) + (", ..." if len(leaking) > 32 else "")
+        lines = [f"dependencies: LEAK: example {i}'s outputs depend on {len(leaking)} other "
+                 f"example{'' if len(leaking) == 1 else 's'} of the batch of {batch}: rows "
+                 f"{shown}",
+                 "A view, transpose or reshape across the batch dim, or a statistic over the "
+                 "batch (batch norm in training mode), mixes examples."]
+    lines.append("row  |d out_i / d x_row| summed")
+    for k in range(min(batch, 64)):
+        lines.append("%4d %12.4g%s" % (k, norms[k], "  <- example" if k == i else ""))
+    text = "\n".join(lines)
+    return Report("dependencies", text, _pre(text), not leaking, rows=list(leaking),
+                  leaks=bool(leaking), example=i, row_norm=list(norms))
+
+
+# ---- profile ----
+
+class _Labels:
+    """While profiling: the module path each recorded node carries, set
+    from global forward hooks (the innermost module that is running)."""
+
+    def __init__(self, names):
+        import torch
+        self.paths = {}
+        for k, v in names.items():
+            if isinstance(v, torch.nn.Module) and not k.startswith("_"):
+                for sub, m in v.named_modules():
+                    self.paths.setdefault(id(m), f"{k}.{sub}" if sub else k)
+        self.stack = []
+        self.handles = []
+
+    def __enter__(self):
+        from torch.nn.modules import module as _module
+        self.handles = [_module.register_module_forward_pre_hook(self._pre),
+                        _module.register_module_forward_hook(self._post)]
+        return self
+
+    def _pre(self, mod, inp):
+        from torch import _C
+        path = self.paths.get(id(mod))
+        if path is None:  # a module the namespace does not reach: its parent's path
+            path = self.stack[-1] if self.stack else type(mod).__name__
+        self.stack.append(path)
+        _C._set_label(path)
+
+    def _post(self, mod, inp, out):
+        from torch import _C
+        if self.stack:
+            self.stack.pop()
+        _C._set_label(self.stack[-1] if self.stack else None)
+
+    def __exit__(self, *exc):
+        from torch import _C
+        for h in self.handles:
+            h.remove()
+        _C._set_label(None)
+        return False
+
+
+def _profile_rows(raw):
+    return [Row(key=k, phase=ph, calls=c, seconds=s, flops=f, bytes_read=br, bytes_written=bw)
+            for k, ph, c, s, f, br, bw in raw]
+
+
+def _profile_table(rows, what, total, peak):
+    head = "%-32s %-4s %7s %10s %10s %6s %10s %9s %9s %8s %6s" % (
+        what, "pass", "calls", "total ms", "mean us", "%time", "MFLOP", "MB read", "MB writ",
+        "GFLOP/s", "%peak")
+    lines, table = [head], []
+    for r in rows:
+        rate = r.flops / r.seconds * 1e-9 if r.seconds > 0 else 0.0
+        key = r.key or "(outside modules)"
+        pas = "fwd" if r.phase == "forward" else "bwd"
+        pk = "%.1f" % (100 * rate / peak) if peak > 0 and r.flops > 0 else "-"
+        cells = (key, pas, r.calls, "%.3f" % (r.seconds * 1e3),
+                 "%.2f" % (r.seconds / r.calls * 1e6 if r.calls else 0),
+                 "%.1f" % (100 * r.seconds / total if total > 0 else 0),
+                 "%.3f" % (r.flops * 1e-6), "%.3f" % (r.bytes_read * 1e-6),
+                 "%.3f" % (r.bytes_written * 1e-6), "%.2f" % rate, pk)
+        lines.append("%-32s %-4s %7d %10s %10s %6s %10s %9s %9s %8s %6s" % cells)
+        table.append(cells)
+    html = _html_table([what, "pass", "calls", "total ms", "mean \u00b5s", "% time", "MFLOP",
+                        "MB read", "MB written", "GFLOP/s", "% peak"], table)
+    return lines, html
+
+
+class Profile(Report):
+    """profile's answer: ops and modules (rows with key, phase, calls,
+    seconds, flops, bytes_read, bytes_written), forward_seconds,
+    backward_seconds, peak_gflops, wall_seconds."""
+
+    def __init__(self):
+        super().__init__("profile", "profile: not finished", "", True, ops=[], modules=[],
+                         forward_seconds=0.0, backward_seconds=0.0, peak_gflops=0.0,
+                         wall_seconds=0.0)
+
+    def _fill(self, handle, wall):
+        from torch import _C
+        self.ops = _profile_rows(_C._profile_rows(handle, False))
+        self.modules = _profile_rows(_C._profile_rows(handle, True))
+        self.forward_seconds, self.backward_seconds = _C._profile_seconds(handle)
+        self.wall_seconds = wall
+        total = self.forward_seconds + self.backward_seconds
+        head = ("profile: %.3f ms in ops (forward %.3f ms, backward %.3f ms) of %.3f ms wall; "
+                "sgemm peak %.1f GFLOP/s" % (total * 1e3, self.forward_seconds * 1e3,
+                                              self.backward_seconds * 1e3, wall * 1e3,
+                                              self.peak_gflops))
+        op_lines, op_html = _profile_table(self.ops, "op", total, self.peak_gflops)
+        mod_lines, mod_html = _profile_table(self.modules, "module", total, self.peak_gflops)
+        self.text = "\n".join([head] + op_lines + [""] + mod_lines)
+        self.html = (f"<div><b>profile</b> <small>{_html.escape(head[9:])}</small>" + op_html
+                     + mod_html + "</div>")
+
+
+class _Profiling:
+    """with profile() as p: ... -- p is filled when the block ends."""
+
+    def __init__(self, names):
+        self.names = names
+        self.report = Profile()
+
+    def __enter__(self):
+        from torch import _C
+        try:  # measure the machine first, so its product is not in the profile
+            self.report.peak_gflops = _C._sgemm_peak()
+        except RuntimeError:
+            self.report.peak_gflops = 0.0
+        self.labels = _Labels(self.names).__enter__()
+        self.handle = _C._profile_start()
+        self.t0 = time.perf_counter()
+        return self.report
+
+    def __exit__(self, *exc):
+        from torch import _C
+        wall = time.perf_counter() - self.t0
+        _C._profile_stop(self.handle)
+        self.labels.__exit__()
+        self.report._fill(self.handle, wall)
+        return False
+
+
+def profile(fn=None, *args, **kwargs):
+    """profile(fn, *args): call fn(*args) with the per-op profiler on and
+    return the report; `with profile() as p:` profiles a block. Two tables,
+    longest first: per op and per module path (your variables' names),
+    forward and backward apart: calls, total and mean time, share of the time
+    in ops, MFLOP, MB read and written, GFLOP/s and % of this machine's
+    sgemm peak. The time is the kernels' (the nodes'); the header adds the
+    wall time."""
+    ctx = _Profiling(_caller_names())
+    if fn is None:
+        return ctx
+    with ctx as report:
+        fn(*args, **kwargs)
+    return report
+
+
+# ---- the magics (registered in nndb.magics' table) ----
+
+def _show(report):
+    from nndb import display
+    display.display(report)
+
+
+def _profile_magic(session, line, frame):
+    """%profile STATEMENT: profile one statement."""
+    from nndb.magics import UsageError
+    if not line.strip():
+        raise UsageError("%profile needs a statement: %profile STATEMENT")
+    code = compile(line, "<profile>", "exec", getattr(session, "flags", 0), True)
+    names = dict(frame.f_globals)
+    names.update(frame.f_locals)
+    ctx = _Profiling(names)
+    with ctx as report:
+        exec(code, frame.f_globals, frame.f_locals)
+    _show(report)
+
+
+def _stats_magic(session, line, frame):
+    """%stats model[, opt]: stats(model, opt) of the session's variables."""
+    from nndb.magics import UsageError
+    if not line.strip():
+        raise UsageError("%stats needs a model: %stats model[, opt]")
+    names = dict(frame.f_globals)
+    names.update(frame.f_locals)
+    parts = eval(f"({line},)", frame.f_globals, frame.f_locals)
+    if len(parts) > 2:
+        raise UsageError("%stats model[, opt]")
+    _show(stats(*parts, _names=names))
+
+
+MAGICS = {"profile": _profile_magic, "stats": _stats_magic}
+DOCS = {"profile": "%profile STATEMENT: per op and per module: calls, time, FLOPs, bytes, % of "
+                   "the step and of the machine's peak.",
+        "stats": "%stats model[, opt]: per parameter: data, gradient, grad:data and "
+                 "update:data ratios."}
+
+
+def register(magics, docs):
+    """Add %profile and %stats to a session's magic table (nndb.magics)."""
+    magics.update(MAGICS)
+    docs.update(DOCS)
