@@ -57,6 +57,11 @@ static PyObject *f_tensor_from_bytes(PyObject *m, PyObject *args) {
     int64_t n = (int64_t)((size_t)view.len / es);
     nn_tensor *t = nn_tensor_from_data(py_ctx(), dt, 1, &n, view.buf);
     PyBuffer_Release(&view);
+    /* A forged file may hold bools other than 0 and 1; C's bool may not. */
+    if (t && dt == NN_BOOL) {
+        unsigned char *b = nn_tensor_data(t);
+        for (int64_t i = 0; i < n; i++) b[i] = b[i] != 0;
+    }
     return py_tensor_wrap(t);
 }
 
