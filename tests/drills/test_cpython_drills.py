@@ -1,0 +1,184 @@
+#!/usr/bin/python3
+"""The drills and nndb's own library on the CPython session (nndb-py):
+
+- `nndb-py drill check LESSON` (each setup runs, each check is false before
+  its reference solution and true after) for every lesson in
+  drills/lessons/. A lesson whose names another part of the port still has
+  to provide (WAITING) may fail with a NameError/AttributeError naming
+  what it waits for; it is reported, not counted, and reported as news when
+  it starts passing.
+- nndb.data makes the same datasets as the old interpreter, row for row:
+  one script printed by `nndb run` (bare builtins) and by `nndb-py python`
+  (from nndb.data import *) must print the same.
+- plot and hist print the same text outside a session (a script).
+
+Prints "N passed, M failed".
+
+    /usr/bin/python3 tests/drills/test_cpython_drills.py [NAME...]
+    NNDB=build/library/nndb /usr/bin/python3 tests/drills/test_cpython_drills.py
+
+nndb-py is looked for beside $NNDB (build/nndb by default).
+"""
+import glob
+import os
+import subprocess
+import sys
+import tempfile
+import traceback
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+NNDB = os.environ.get("NNDB", os.path.join(ROOT, "build", "nndb"))
+NNDB_PY = os.environ.get("NNDB_PY") or os.path.join(os.path.dirname(os.path.abspath(NNDB)),
+                                                    "nndb-py")
+ENV = dict(os.environ, LANG="C.UTF-8", NO_COLOR="1")
+
+# Lessons that need names other parts of the port provide, and the words
+# their failure must contain while they wait.
+WAITING = {
+    "gradient-check": "Function",   # torch.autograd.Function (and nndb's gradcheck report)
+    "ddp-bugs": "dist_run",         # the distributed runner
+    "gpu-doctor": "doctor",         # nndb.probe
+}
+
+
+def run(args, timeout=600, **kw):
+    return subprocess.run(args, capture_output=True, text=True, cwd=ROOT, env=ENV,
+                          timeout=timeout, **kw)
+
+
+def lesson_tests():
+    tests = []
+    for path in sorted(glob.glob(os.path.join(ROOT, "drills", "lessons", "*.md"))):
+        name = os.path.basename(path)[:-3]
+
+        def test(path=path, name=name):
+            p = run([NNDB_PY, "drill", "check", path])
+            out = p.stdout + p.stderr
+            if p.returncode == 0 and f"ok   {name}:" in out:
+                if name in WAITING:
+                    print(f"  news: {name} passes now; take it off WAITING")
+                return
+            if name in WAITING and WAITING[name] in out:
+                print(f"  waiting: {name} needs {WAITING[name]}")
+                return
+            raise AssertionError(f"drill check {name} failed ({p.returncode}):\n{out}")
+        test.__name__ = f"drill_check_{name.replace('-', '_')}"
+        tests.append(test)
+    return tests
+
+
+DATA_SCRIPT = """\
+for ds in [spirals(300, classes=3, seed=0, bugs=['leakage'], leak_fraction=0.2),
+           moons(100, noise=0.2, seed=3),
+           blobs(90, centers=4, dim=3, seed=1, bugs=['nan'], nan_row=5),
+           xor(40, bugs=['shuffled_labels']),
+           regression(50, in_dim=3, out_dim=2, bugs=['unnormalised'], scale_column=1),
+           copy_task(32, bugs=['all_padding']),
+           words(block_size=4, seed=2, bugs=['relabel'], relabel_from=3, relabel_to=4),
+           spirals(60, bugs=['transposed', 'zero_inputs', 'off_by_one'])]:
+    print(repr(ds))
+    print(ds.description)
+    print(ds.x.double().sum().item(), ds.y.double().sum().item(), ds.x[7].tolist(),
+          ds.y[7].tolist())
+    print(ds.nan_row, ds.nan_col, ds.bugs, ds.num_classes, len(ds))
+    tr, va, te = ds.split(0.7, 0.2, seed=5)
+    print(repr(tr), repr(va), repr(te))
+    print(tr.x.double().sum().item(), tr.description)
+    if tr.leaked_rows is not None:
+        print(tr.leaked_rows.tolist()[:5], tr.leaked_from.tolist()[:5])
+    b = tr.plant(bugs='off_by_one') if ds.num_classes else tr
+    print(b.y[:10].tolist())
+    print(repr(ds.subset([3, 1, 3])))
+    print(ds[2])
+v = words().vocab
+print(v, len(v), v.itos[3], v.stoi['z'], v.decode(v.encode('zebra')))
+"""
+
+PLOT_SCRIPT = """\
+plot([3.0, 2.0, float("nan"), 1.2, 1.0], [3.1, 2.5, 2.2, 2.1, 2.0], labels=["train", "val"],
+     title="loss", logy=True)
+hist([0.1 * i for i in range(50)] + [float("inf")], bins=7, title="w")
+plot(tensor([1.0, 4.0, 9.0]))
+plot([[1, 2, 3], [3, 2, 1]], xlabel="step")
+"""
+
+
+def same_as_old(body, imports):
+    """[body] under `nndb run` (the old interpreter's builtins) and under
+    `nndb-py python` with [imports] first: the same output."""
+    if not os.access(NNDB, os.X_OK):
+        print(f"  (no {NNDB}: nothing to compare with)")
+        return
+    with tempfile.TemporaryDirectory() as d:
+        old, new = os.path.join(d, "old.py"), os.path.join(d, "new.py")
+        with open(old, "w") as f:
+            f.write(body)
+        with open(new, "w") as f:
+            f.write(imports + body)
+        a = run([NNDB, "run", old], timeout=120)
+        b = run([NNDB_PY, "python", new], timeout=120)
+    assert a.returncode == 0, a.stderr
+    assert b.returncode == 0, b.stderr
+    assert a.stdout == b.stdout, f"old:\n{a.stdout}\nCPython:\n{b.stdout}"
+
+
+def test_datasets_match_the_old_interpreter():
+    same_as_old(DATA_SCRIPT, "from nndb.data import *\n")
+
+
+def test_plot_text_matches_the_old_interpreter():
+    same_as_old(PLOT_SCRIPT, "from nndb.plot import plot, hist\nfrom torch import tensor\n")
+
+
+def test_dataset_errors():
+    p = run([NNDB_PY, "python", "-c", """
+from nndb.data import spirals, copy_task
+for call in ["spirals(leak_fraction=0.2)", "spirals(foo=1)", "spirals(bugs=['nope'])",
+             "spirals(n=2)", "spirals(bugs=3)", "spirals().plant()",
+             "copy_task().plant(bugs=['nan'])", "spirals()[300]", "spirals()['a']"]:
+    try:
+        eval(call)
+        print(call, "no error")
+    except Exception as e:
+        print(type(e).__name__, e)
+"""], timeout=120)
+    assert p.returncode == 0, p.stderr
+    lines = p.stdout.splitlines()
+    assert lines[0] == ("ValueError leak_fraction= is a parameter of the 'leakage' bug, which "
+                        "bugs= does not list"), lines[0]
+    assert lines[1] == "TypeError spirals() got an unexpected keyword argument 'foo'"
+    assert lines[2].startswith("ValueError unknown bug 'nope': the bugs are 'shuffled_labels'")
+    assert lines[3] == "ValueError spirals: n must be at least 3, got 2", lines[3]
+    assert lines[4] == "TypeError bugs must be a list of bug names, not int"
+    assert lines[5] == "ValueError plant() needs bugs=[...], at least one name"
+    assert lines[6].startswith("TypeError ") or lines[6].startswith("ValueError "), lines[6]
+    assert lines[7] == "IndexError index 300 is out of range for a dataset of 300"
+    assert lines[8] == "TypeError Dataset indices must be integers, not str"
+
+
+def main():
+    if not os.access(NNDB_PY, os.X_OK):
+        print(f"no {NNDB_PY} (make build/nndb-py)")
+        print("0 passed, 1 failed")
+        return 1
+    tests = lesson_tests() + [test_datasets_match_the_old_interpreter,
+                              test_plot_text_matches_the_old_interpreter, test_dataset_errors]
+    wanted = sys.argv[1:]
+    passed = failed = 0
+    for t in tests:
+        if wanted and not any(w in t.__name__ for w in wanted):
+            continue
+        try:
+            t()
+            print(f"ok   {t.__name__}")
+            passed += 1
+        except Exception:
+            print(f"FAIL {t.__name__}")
+            traceback.print_exc()
+            failed += 1
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,141 @@
+"""nndb's own library in the kernel on CPython (nndb-kernel-py): the datasets
+of nndb.data, plot and hist (one bundle: the engine's SVG and its text),
+progress bars drawn by the kernel, lr_find's report, and the prelude names
+the drills use.
+
+The binary is $NNDB_KERNEL_PY, else nndb-kernel-py beside $NNDB (build/ by
+default); the module is skipped when there is none (make build/nndb-py).
+Run it alone with
+
+    NNDB=build/library/nndb tests/kernel/run.sh -k cpython_library
+"""
+import os
+import subprocess
+
+import pytest
+
+import harness
+from harness import outputs, result_text, stdout_of
+
+PY_KERNEL = os.environ.get("NNDB_KERNEL_PY") or os.path.join(
+    os.path.dirname(os.path.abspath(harness.NNDB)), "nndb-kernel-py")
+
+pytestmark = pytest.mark.skipif(not os.access(PY_KERNEL, os.X_OK),
+                                reason=f"no CPython kernel at {PY_KERNEL} (make build/nndb-py)")
+
+SPEC = "nndb-py-library"
+
+
+@pytest.fixture(scope="module")
+def lk(prefix):
+    p = subprocess.run([PY_KERNEL, "install-kernel", "--prefix", prefix, "--name", SPEC],
+                       capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0, p.stderr or p.stdout
+    k = harness.Kernel(SPEC)
+    yield k
+    k.close()
+
+
+@pytest.fixture
+def k(lk):
+    lk.drain_iopub(0.01)
+    return lk
+
+
+def ok(rep):
+    c = rep["content"]
+    assert c["status"] == "ok", (c.get("ename"), c.get("evalue"), c.get("traceback"))
+    return c
+
+
+def displays(io):
+    return [m["content"]["data"] for m in outputs(io)
+            if m["msg_type"] in ("display_data", "update_display_data")]
+
+
+def test_datasets_in_the_prelude(k):
+    rep, io = k.execute("ds = spirals(300, classes=3, seed=0, bugs=['off_by_one'])\n"
+                        "train, val, test = ds.split(0.8, 0.1)\n"
+                        "print(len(train), len(val), len(test), train.bugs)\nds")
+    ok(rep)
+    assert stdout_of(io) == "240 30 30 ['off_by_one']\n"
+    (res,) = outputs(io, "execute_result")
+    data = res["content"]["data"]
+    assert data["text/plain"] == ("Dataset('spirals', n=300, x=[300, 2] float32, y=[300] int64, "
+                                  "num_classes=3, bugs=['off_by_one'])")
+    assert "labels off by one" in data["text/html"]
+
+
+def test_dataset_with_torch_dataloader(k):
+    rep, io = k.execute("manual_seed(0)\n"
+                        "shapes = [tuple(xb.shape) for xb, yb in "
+                        "DataLoader(moons(100), batch_size=32, shuffle=True)]\nshapes")
+    ok(rep)
+    assert result_text(io) == "[(32, 2), (32, 2), (32, 2), (4, 2)]"
+
+
+def test_copy_task_and_words(k):
+    rep, io = k.execute("c = copy_task(64, length=8, vocab=10, bugs=['all_padding'], "
+                        "padding_fraction=0.1)\n"
+                        "w = words(block_size=3)\n"
+                        "(c.mask.sum(dim=1) == 0).sum().item(), len(c.padded_rows), "
+                        "w.vocab.decode(w.vocab.encode('hello')), w.num_classes")
+    ok(rep)
+    assert result_text(io) == "(6, 6, 'hello', 27)"
+
+
+def test_a_bug_parameter_without_its_bug_is_an_error(k):
+    rep, io = k.execute("spirals(leak_fraction=0.2)")
+    c = rep["content"]
+    assert c["ename"] == "ValueError"
+    assert c["evalue"] == ("leak_fraction= is a parameter of the 'leakage' bug, which bugs= "
+                           "does not list")
+
+
+def test_plot_is_one_bundle_of_svg_and_sparklines(k):
+    rep, io = k.execute("plot([3.0, 2.0, 1.5, 1.2, 1.0], [3.1, 2.5, 2.2, 2.1, 2.0], "
+                        "labels=['train', 'val'], title='loss')")
+    ok(rep)
+    assert result_text(io) is None
+    (data,) = displays(io)
+    assert data["image/svg+xml"].startswith("<svg") and ">train</text>" in data["image/svg+xml"]
+    text = data["text/plain"]
+    assert text.startswith("loss\ntrain  ") and "min 1  max 3  last 1  (5 points)" in text
+
+
+def test_hist(k):
+    rep, io = k.execute("manual_seed(0)\nhist(randn(1000), bins=10, title='w')")
+    ok(rep)
+    (data,) = displays(io)
+    assert "<rect" in data["image/svg+xml"] and "n=1000" in data["image/svg+xml"]
+    assert data["text/plain"].startswith("w\n") and "n=1000  mean=" in data["text/plain"]
+    rep, io = k.execute("hist([1.0, 2.0], bins=0)")
+    assert rep["content"]["ename"] == "ValueError"
+
+
+def test_progress_updates_one_display(k):
+    rep, io = k.execute("total = 0\nfor i in progress(range(5), desc='steps'):\n"
+                        "    total += i\ntotal")
+    ok(rep)
+    assert result_text(io) == "10"
+    shown = [m for m in outputs(io) if m["msg_type"] in ("display_data", "update_display_data")]
+    assert shown[0]["msg_type"] == "display_data"
+    assert shown[-1]["content"]["data"]["text/plain"].endswith("5/5")
+    assert "steps" in shown[-1]["content"]["data"]["text/plain"]
+    assert len({m["content"]["transient"]["display_id"] for m in shown}) == 1
+
+
+def test_lr_find_reports_and_restores_the_model(k):
+    rep, io = k.execute("d = spirals(300, classes=3, seed=0)\nmanual_seed(4)\n"
+                        "m = Sequential(Linear(2, 64), Tanh(), Linear(64, 3))\n"
+                        "before = [p.clone() for p in m.parameters()]\n"
+                        "r = lr_find(m, cross_entropy, (d.x, d.y), SGD, steps=60)\n"
+                        "same = all((a == b).all().item() for a, b in zip(before, m.parameters()))\n"
+                        "same, len(r.lrs) == len(r.losses), 1e-6 <= r.suggestion < 1\n")
+    ok(rep)
+    assert result_text(io) == "(True, True, True)"
+    rep, io = k.execute("r")
+    (res,) = outputs(io, "execute_result")
+    data = res["content"]["data"]
+    assert data["text/plain"].startswith("lr_find: ")
+    assert "suggested lr" in data["text/plain"] and "<svg" in data["text/html"]
