@@ -18,6 +18,8 @@ parameter whose bug is not listed is an error, so a typo does not pass
 silently. docs/datasets.md describes every bug and the symptom it causes.
 """
 
+import operator
+
 import torch
 from torch import _C
 
@@ -154,10 +156,14 @@ class Dataset(_TorchDataset):
         return self.n
 
     def __getitem__(self, index):
-        if isinstance(index, torch.Tensor) and index.dim() == 0:
-            index = index.item()
-        if not isinstance(index, int) or isinstance(index, bool):
+        if isinstance(index, bool) or (isinstance(index, torch.Tensor) and
+                                       index.is_floating_point()):
             raise TypeError(f"Dataset indices must be integers, not {type(index).__name__}")
+        try:
+            index = operator.index(index)  # ints, NumPy ints, one-element int tensors
+        except TypeError:
+            raise TypeError(f"Dataset indices must be integers, not "
+                            f"{type(index).__name__}") from None
         if not -self.n <= index < self.n:
             raise IndexError(f"index {index} is out of range for a dataset of {self.n}")
         return self.x[index], self.y[index]
