@@ -348,6 +348,10 @@ class Session:
                 self._load_prelude()
                 value = self._run_interactive(code, filename)
             else:
+                # nndb's own .nn scripts were written against the bare
+                # names; a .py script gets Python's plain namespace.
+                if filename.endswith(".nn"):
+                    self._load_prelude()
                 self._exec_source(code, filename)
         except SystemExit as e:
             self.exit_code = self._exit_status(e)
