@@ -14,9 +14,9 @@ what they use, as under python3.
 
 nndb's own tools come first, under the names the drills and lessons use:
 the datasets of nndb.data (spirals, copy_task, words, ...), plot, hist,
-progress and lr_find, and, where their modules have them, the instruments
-(gradcheck, stats, activations, dependencies, ...), the GPU probe (gpus,
-doctor) and the distributed helpers (dist_check, dist_run,
+progress, lr_find, MLP and num_params, and, where their modules have them,
+the instruments (gradcheck, stats, activations, dependencies, ...), the GPU
+probe (gpus, doctor) and the distributed helpers (dist_check, dist_run,
 DistributedDataParallel, DistributedSampler). A name a module does not have
 (yet) is left out.
 """
@@ -36,6 +36,7 @@ _NNDB = [
     ("nndb.plot", ["plot", "hist"]),
     ("nndb.progress", ["progress"]),
     ("nndb.lr_find", ["lr_find"]),
+    ("nndb.models", ["MLP", "num_params"]),
     ("nndb.instruments", ["gradcheck", "stats", "activations", "dependencies", "profile",
                           "track", "live_plot"]),
     ("nndb.probe", ["gpus", "doctor"]),

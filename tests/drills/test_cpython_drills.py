@@ -10,7 +10,8 @@
 - nndb.data makes the same datasets as the old interpreter, row for row:
   one script printed by `nndb run` (bare builtins) and by `nndb-py python`
   (from nndb.data import *) must print the same.
-- plot and hist print the same text outside a session (a script).
+- plot and hist print the same text outside a session (a script), and
+  examples/train_mlp.nn (MLP, num_params) prints the same under `nndb-py run`.
 
 Prints "N passed, M failed".
 
@@ -130,6 +131,19 @@ def test_plot_text_matches_the_old_interpreter():
     same_as_old(PLOT_SCRIPT, "from nndb.plot import plot, hist\nfrom torch import tensor\n")
 
 
+def test_train_mlp_example_matches_the_old_interpreter():
+    """examples/train_mlp.nn (spirals, MLP, num_params, plot with logy) run by
+    `nndb-py run` prints what `nndb run` prints."""
+    if not os.access(NNDB, os.X_OK):
+        print(f"  (no {NNDB}: nothing to compare with)")
+        return
+    path = os.path.join(ROOT, "examples", "train_mlp.nn")
+    a = run([NNDB, "run", path], timeout=120)
+    b = run([NNDB_PY, "run", path], timeout=120)
+    assert a.returncode == 0 and b.returncode == 0, (a.stderr, b.stderr)
+    assert a.stdout == b.stdout, f"old:\n{a.stdout}\nCPython:\n{b.stdout}"
+
+
 def test_dataset_errors():
     p = run([NNDB_PY, "python", "-c", """
 from nndb.data import spirals, copy_task
@@ -162,7 +176,9 @@ def main():
         print("0 passed, 1 failed")
         return 1
     tests = lesson_tests() + [test_datasets_match_the_old_interpreter,
-                              test_plot_text_matches_the_old_interpreter, test_dataset_errors]
+                              test_plot_text_matches_the_old_interpreter,
+                              test_train_mlp_example_matches_the_old_interpreter,
+                              test_dataset_errors]
     wanted = sys.argv[1:]
     passed = failed = 0
     for t in tests:
