@@ -28,7 +28,8 @@ import types
 _SOURCES = ["torch", "torch.nn", "torch.nn.functional", "torch.optim", "torch.optim.lr_scheduler",
             "torch.utils.data"]
 _MODULES = {"torch": "torch", "nn": "torch.nn", "F": "torch.nn.functional",
-            "optim": "torch.optim", "dist": "torch.distributed"}
+            "optim": "torch.optim", "dist": "torch.distributed", "init": "torch.nn.init",
+            "random": "random", "math": "math"}
 # nndb's own names, by module.
 _NNDB = [
     ("nndb.data", ["spirals", "moons", "blobs", "xor", "regression", "copy_task", "words",
