@@ -72,6 +72,7 @@ run_suite python tests/py/run.sh
 run_suite repl tests/repl/run.sh
 run_suite debugger_pty "$PYTHON" tests/repl/test_debugger.py
 run_suite drills "$PYTHON" tests/drills/test_drills.py
+run_suite drills-cpython "$PYTHON" tests/drills/test_cpython_drills.py
 run_suite hub "$PYTHON" tests/drills/test_hub.py
 run_suite kernel tests/kernel/run.sh
 run_suite browser tests/browser/run.sh
