@@ -356,7 +356,7 @@ static bool all_unit(const int64_t *s, int nargs, int64_t es) {
     }
 
 #define DEFINE_SGD(NAME, TYPE, FMA)                                                                \
-    static void NAME(char **d, const int64_t *s, int64_t n, void *argp) {                          \
+    NN_KERNEL_CLONES static void NAME(char **d, const int64_t *s, int64_t n, void *argp) {         \
         typedef TYPE T;                                                                            \
         const step_arg *a = argp;                                                                  \
         const T wd = (T)a->wd, m = (T)a->momentum, damp1 = (T)a->damp1, nlr = (T)a->neg_lr;        \
@@ -400,7 +400,7 @@ static bool all_unit(const int64_t *s, int nargs, int64_t es) {
     }
 
 #define DEFINE_ADAM(NAME, TYPE, SQRT, FMA)                                                         \
-    static void NAME(char **d, const int64_t *s, int64_t n, void *argp) {                          \
+    NN_KERNEL_CLONES static void NAME(char **d, const int64_t *s, int64_t n, void *argp) {         \
         typedef TYPE T;                                                                            \
         const step_arg *a = argp;                                                                  \
         const T wd = (T)a->wd, b1 = (T)a->beta1, c1 = (T)a->one_m_beta1, b2 = (T)a->beta2;         \
@@ -452,7 +452,7 @@ static bool all_unit(const int64_t *s, int nargs, int64_t es) {
     }
 
 #define DEFINE_RMSPROP(NAME, TYPE, SQRT, FMA)                                                      \
-    static void NAME(char **d, const int64_t *s, int64_t n, void *argp) {                          \
+    NN_KERNEL_CLONES static void NAME(char **d, const int64_t *s, int64_t n, void *argp) {         \
         typedef TYPE T;                                                                            \
         const step_arg *a = argp;                                                                  \
         const T wd = (T)a->wd, al = (T)a->alpha, c = (T)a->one_m_alpha, m = (T)a->momentum;        \
@@ -483,7 +483,7 @@ static bool all_unit(const int64_t *s, int nargs, int64_t es) {
     }
 
 #define DEFINE_ADAGRAD(NAME, TYPE, SQRT, FMA)                                                      \
-    static void NAME(char **d, const int64_t *s, int64_t n, void *argp) {                          \
+    NN_KERNEL_CLONES static void NAME(char **d, const int64_t *s, int64_t n, void *argp) {         \
         typedef TYPE T;                                                                            \
         const step_arg *a = argp;                                                                  \
         const T wd = (T)a->wd, eps = (T)a->eps, nclr = (T)a->neg_lr;                               \
