@@ -12,6 +12,7 @@
 #include "nn_buf.h"
 #include "py.h"
 #include "py_embed.h"
+#include "py_debug.h"
 
 /* What the session keeps of an observed cell's output (lang.h: 4 KiB). */
 #define OUTPUT_KEEP 4096
@@ -499,6 +500,7 @@ bool lang_exec(lang_session *s, const char *code, const char *filename, bool int
 }
 
 void lang_session_interrupt(lang_session *s) {
+    if (py_debug_interrupt()) return; /* the debugger stops at the next node instead */
     /* Both are safe from a signal handler and from any thread. */
     PyErr_SetInterruptEx(SIGINT);
     nn_ctx *ctx = py_ctx();

@@ -614,6 +614,8 @@ _DOCS = {
     "help": "%help [NAME]: the magics, or help on NAME.",
 }
 
+from nndb import debugger as _debugger  # noqa: E402 (%break %step %anomaly %graph %debug %pdb)
+_debugger.register(_LINE, _DOCS)
 for _mod in ("nndb.instruments", "nndb.probe"):  # %profile %stats %probe %doctor
     __import__(_mod, fromlist=["register"]).register(_LINE, _DOCS)
 

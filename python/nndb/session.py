@@ -360,6 +360,7 @@ class Session:
             _magics._debugger.after_error(e)  # %debug, %pdb
             return False, None, describe_error(e)
         finally:
+            _magics._debugger.cell_end()  # stepping ends with the cell
             if interactive:
                 self._show_figures()
             _flush_streams()

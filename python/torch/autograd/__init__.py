@@ -2,6 +2,7 @@
 
 from torch.autograd.grad_mode import no_grad, enable_grad, set_grad_enabled, inference_mode  # noqa: F401
 from torch.autograd.gradcheck import gradcheck  # noqa: F401
+from torch.autograd.anomaly_mode import detect_anomaly, set_detect_anomaly  # noqa: F401
 
 
 def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False):

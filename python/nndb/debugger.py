@@ -1,0 +1,1358 @@
+"""nndb's debugger on CPython: breakpoints on ops, modules and phases,
+stepping through the forward and backward passes node by node, a pdb prompt
+at every stop, the NaN hunt and post-mortem debugging.
+
+pdb steps through the lines of a program; this debugger steps through the
+*nodes* of a pass. The engine calls a hook after every node it runs
+(binding/py_debug.c); the hook is registered only while something needs it
+(an enabled breakpoint, a pending step, anomaly mode), so an idle debugger
+costs nothing. While it is registered each forward node is labelled with
+the user's file and line (the innermost frame that is not nndb's own
+torch/ or nndb/ code) and the module path ("model.2"), which global
+nn.Module forward hooks push while the debugger is on.
+
+A stop shows the node (op, phase, position, module, source line with a
+caret, one row of statistics per tensor) and opens a pdb prompt whose
+current frame is the Python frame that called the op, with `out`,
+`inputs`, `grad`, `grads` and `node` bound beside its variables. pdb's own
+commands work there (p, pp, l, ll, w, u, d, a, display, interact, any
+statement); s, n, c, f, q are the op-level ones (docs/debugger.md).
+
+Code run at a stop runs inside the executor's hook, where ops run directly:
+it never enters the graph being debugged and never triggers a breakpoint.
+
+The prompt reads its lines with input(), which in a session goes through
+the front end (readline in the terminal, an input_request in Jupyter).
+"""
+
+import collections.abc
+import math
+import os
+import sys
+
+_NNDB_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
+
+RUN, STEP, NEXT, FINISH = range(4)
+_CO_OPTIMIZED = 0x0001
+
+SPEC_HELP = ("a breakpoint is any of: an op name (matmul, log, cross_entropy), a module path "
+             "(model.2, model.blocks.*.attn), forward, backward, nan, line N, FILE:LINE, "
+             "step N; then optionally `if CONDITION`")
+
+HELP_TEXT = """\
+Commands at the (nndb) prompt (pdb's, with op-level stepping):
+  s, step        run to the next node (forward op or backward node)
+  n, next        run to the next node outside this module (step over it)
+  c, continue    run until a breakpoint (Ctrl-D does the same)
+  f, finish      run to the end of this pass; stop at the next pass's first node
+  w, where       your frames, the module path and the position in the pass
+  u, d           up / down a frame; l, ll: source; a: the function's arguments
+  p EXPR, pp EXPR, display EXPR, interact, !STATEMENT, any statement
+  watch EXPR     print EXPR at every stop;  watch  lists;  unwatch N
+  graph [EXPR]   the recorded graph so far (or behind EXPR)
+  b [SPEC]       set an op breakpoint (as %break), or list them;  cl N|all  delete
+  q, quit        abort the statement (torch._C.Stopped); the session and its
+                 variables stay
+Bound at a stop: out, inputs, grad (backward: d loss/d out), grads
+(backward: d loss/d input) and node (op, module, file, line, phase, position).
+"""
+
+
+class AnomalyError(RuntimeError):
+    """The NaN hunt found where a NaN or an infinity was born."""
+
+
+def _C():
+    from torch import _C
+    return _C
+
+
+def _internal_dirs():
+    import torch
+    return (os.path.dirname(os.path.abspath(torch.__file__)) + os.sep, _NNDB_DIR)
+
+
+def _is_internal(filename, dirs=None):
+    dirs = dirs or _internal_dirs()
+    return filename.startswith(dirs)
+
+
+def _user_frame(frame):
+    """The innermost frame from [frame] outwards that is the user's."""
+    dirs = _internal_dirs()
+    while frame is not None and _is_internal(frame.f_code.co_filename, dirs):
+        frame = frame.f_back
+    return frame
+
+
+def _top_frame(frame):
+    """The outermost frame that is the user's: the cell, the script."""
+    dirs = _internal_dirs()
+    top = None
+    while frame is not None:
+        if not _is_internal(frame.f_code.co_filename, dirs):
+            top = frame
+        frame = frame.f_back
+    return top
+
+
+def _session():
+    mod = sys.modules.get("nndb.session")
+    return mod.active() if mod else None
+
+
+def _can_read():
+    s = _session()
+    if s is None:
+        return sys.stdin is not None and sys.stdin.isatty()
+    try:
+        return bool(s.fe.can_read())
+    except Exception:
+        return False
+
+
+def _show(text, html=None):
+    """A stop, a report or a graph: text in the terminal, HTML (and SVG)
+    beside it in Jupyter."""
+    s = _session()
+    if s is None or html is None:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        return
+    bundle = [("text/plain", text.rstrip("\n"))]
+    if isinstance(html, dict):
+        bundle += list(html.items())
+    else:
+        bundle.append(("text/html", html))
+    sys.stdout.flush()
+    s.fe.display(bundle, None, False)
+
+
+# ---- numbers and tensors as the stop shows them ----
+
+def _num(v):
+    return "\u2014" if v is None or (isinstance(v, float) and math.isnan(v)) else f"{v:.4g}"
+
+
+def _fval(v):
+    return "..." if v is None else repr(float(v))
+
+
+def _shape(t):
+    return "[" + ", ".join(str(d) for d in t.shape) + "]"
+
+
+def _dtype(t):
+    return str(t.dtype).replace("torch.", "")
+
+
+def _stats(t):
+    n, bad, mean, std, mn, mx = _C()._debug_stats(t)
+    return n, bad, mean, std, mn, mx
+
+
+def _text_row(role, name, t):
+    if t is None:
+        return f"  {role:<9} {name or '':<18} (none)\n"
+    _, bad, mean, std, mn, mx = _stats(t)
+    row = (f"  {role:<9} {name or '':<18} {_shape(t):<12} {_dtype(t):<8} mean {_num(mean):<9} "
+           f"std {_num(std):<9} min {_num(mn):<9} max {_num(mx):<9}")
+    if bad:
+        row += f" {bad} non-finite"
+    return row + "\n"
+
+
+def _html_row(role, name, t):
+    import html
+    cells = f"<tr><td>{html.escape(role)}</td><td>"
+    if name:
+        cells += f"<code>{html.escape(name)}</code>"
+    cells += "</td>"
+    if t is None:
+        return cells + '<td colspan="7">(none)</td></tr>\n'
+    _, bad, mean, std, mn, mx = _stats(t)
+    cells += f"<td>{_shape(t)}</td><td>{_dtype(t)}</td>"
+    cells += "".join(f"<td>{_num(v)}</td>" for v in (mean, std, mn, mx))
+    style = ' style="color:#b00;font-weight:bold"' if bad else ""
+    return cells + f"<td{style}>{bad}</td></tr>\n"
+
+
+def _source_lines(file, line, frame=None, caret=True):
+    """The source line (and a caret under the call the frame is making)."""
+    import linecache
+    if not file or line < 1:
+        return ""
+    text = linecache.getline(file, line)
+    if not text:
+        return ""
+    text = text.rstrip("\n")
+    out = f"  {line:5d}  {text}\n"
+    if caret and frame is not None and frame.f_lineno == line:
+        try:
+            positions = list(frame.f_code.co_positions())
+            lno, end, col, end_col = positions[frame.f_lasti // 2]
+        except (IndexError, ValueError, AttributeError):
+            return out
+        if lno == line and col is not None and end_col is not None and end == lno \
+                and end_col > col:
+            out += " " * (9 + col) + "^" + "~" * (end_col - col - 1) + "\n"
+    return out
+
+
+# ---- names: what the session calls a tensor ----
+
+class _Namer:
+    """Names tensors by their storage: a variable ("x"), a module's
+    parameter ("model.0.weight"). Built once per stop or report."""
+
+    def __init__(self, frame):
+        self.frame = frame
+        self.names = None
+
+    def _build(self):
+        import torch
+        names = {}
+        spaces = []
+        if self.frame is not None:
+            spaces.append(self.frame.f_locals)
+            spaces.append(self.frame.f_globals)
+        s = _session()
+        if s is not None:
+            spaces.append(s.ns)
+        sid = _C()._debug_storage
+        # tensors by the innermost name; parameters by the session's module
+        # ("model.0.weight" rather than a forward's "self.0.weight")
+        modules = []
+        for space in spaces:
+            for name, value in list(space.items()):
+                if name.startswith("_"):
+                    continue
+                if isinstance(value, torch.Tensor):
+                    names.setdefault(sid(value), name)
+                elif isinstance(value, torch.nn.Module):
+                    modules.append((name, value))
+        modules.reverse()
+        for name, m in modules:
+            try:
+                for pname, p in m.named_parameters():
+                    names.setdefault(sid(p), f"{name}.{pname}")
+                for bname, b in m.named_buffers():
+                    names.setdefault(sid(b), f"{name}.{bname}")
+            except Exception:
+                pass
+        self.names = names
+
+    def __call__(self, t):
+        if t is None:
+            return None
+        if self.names is None:
+            self._build()
+        return self.names.get(_C()._debug_storage(t))
+
+
+# ---- breakpoints ----
+
+class Breakpoint:
+    def __init__(self, text):
+        self.id = 0
+        self.enabled = True
+        self.hits = 0
+        self.text = text
+        self.op = None
+        self.phase = None  # None: both
+        self.nan = False
+        self.module = None
+        self.file = None
+        self.line = 0
+        self.step = 0
+        self.cond = None
+        self.cond_code = None
+
+    def matches(self, ev, nan_origin):
+        if not self.enabled:
+            return False
+        if self.phase and ev.phase != self.phase:
+            return False
+        if self.op and ev.op != self.op:
+            return False
+        if self.module and not module_match(self.module, ev.module):
+            return False
+        if self.line and (ev.line != self.line or
+                          (self.file and not _file_match(self.file, ev.file))):
+            return False
+        if self.step and ev.step != self.step:
+            return False
+        if self.nan and not nan_origin:
+            return False
+        return True
+
+
+def module_match(pattern, path):
+    """Whether module path [path] is [pattern] or inside it; '*' stands for
+    one component (model.2 matches model.2.x, not model.20)."""
+    if not path:
+        return False
+    want, have = pattern.split("."), path.split(".")
+    if len(have) < len(want):
+        return False
+    return all(w == "*" or w == h for w, h in zip(want, have))
+
+
+def _file_match(want, file):
+    return bool(file) and (want == file or os.path.basename(file) == want)
+
+
+def _is_ident_path(tok):
+    parts = tok.split(".")
+    return all(p and all(c.isalnum() or c in "_*" for c in p) for p in parts)
+
+
+def _positive(tok):
+    try:
+        n = int(tok)
+    except ValueError:
+        return None
+    return n if n > 0 else None
+
+
+def parse_spec(text):
+    """A Breakpoint from %break's text; ValueError / SyntaxError when bad."""
+    b = Breakpoint(text.strip())
+    words, cond = text, None
+    # the condition: everything after a standalone `if`
+    for i in range(len(text)):
+        if (i == 0 or text[i - 1] in " \t") and text.startswith("if", i) and \
+                text[i + 2:i + 3] in (" ", "\t", "("):
+            words, cond = text[:i], text[i + 2:].strip()
+            break
+    ops = set(_C()._debug_op_names())
+    toks = []
+    rest = words.strip()
+    while rest:
+        if rest.startswith("<"):  # "<cell 3>:2" holds a space
+            gt = rest.find(">")
+            end = rest.find(" ", gt if gt >= 0 else 0)
+        else:
+            end = rest.find(" ")
+        if end < 0:
+            end = len(rest)
+        toks.append(rest[:end])
+        rest = rest[end:].strip()
+    phase_given = False
+    i = 0
+    while i < len(toks):
+        tok = toks[i]
+        i += 1
+        if tok in ("forward", "backward"):
+            b.phase, phase_given = tok, True
+        elif tok == "nan":
+            b.nan = True
+        elif tok in ("line", "step"):
+            n = _positive(toks[i]) if i < len(toks) else None
+            if n is None:
+                got = toks[i] if i < len(toks) else ""
+                raise ValueError(f"%break {tok} needs a positive number, got '{got}'")
+            i += 1
+            if tok == "line":
+                b.line = n
+            else:
+                b.step = n
+        elif ":" in tok and tok.rfind(":") > 0 and _positive(tok[tok.rfind(":") + 1:]):
+            k = tok.rfind(":")
+            b.file, b.line = tok[:k], int(tok[k + 1:])
+        elif tok in ops:
+            if b.op:
+                raise ValueError("a breakpoint names one op; set two breakpoints")
+            b.op = tok
+        elif _is_ident_path(tok):
+            if b.module:
+                raise ValueError("a breakpoint names one module path; set two breakpoints")
+            b.module = tok
+        else:
+            raise ValueError(f"'{tok}' is not a breakpoint spec: {SPEC_HELP}")
+    if not toks and cond is None:
+        raise ValueError(f"empty breakpoint: {SPEC_HELP}")
+    if cond is not None:
+        if not cond:
+            raise SyntaxError("`if` needs a condition: %break model.2 if out.abs().max() > 1e4")
+        try:
+            b.cond_code = compile(cond, "<breakpoint condition>", "eval")
+        except SyntaxError as e:
+            raise SyntaxError(f"breakpoint condition '{cond}': {e.msg}") from None
+        b.cond = cond
+    # Without a phase a breakpoint stops in the forward pass, except nan
+    # (either pass) and step N alone (the step's first node, either pass).
+    if not phase_given:
+        alone_step = b.step and not b.op and not b.module and not b.line
+        b.phase = None if (b.nan or alone_step) else "forward"
+    return b
+
+
+# ---- what is bound at a stop ----
+
+class NodeInfo:
+    """`node` at a stop."""
+
+    def __init__(self, ev):
+        self.op = ev.op
+        self.module = ev.module
+        self.file = ev.file or ""
+        self.line = ev.line
+        self.phase = ev.phase
+        self.position = ev.position
+        self.params = ev.params[0]
+
+    def __repr__(self):
+        where = f" in {self.module}" if self.module else ""
+        return (f"node({self.phase} {self.op}{where}, {self.file}:{self.line}, "
+                f"position {self.position})")
+
+
+class _Scope(collections.abc.MutableMapping):
+    """The locals code at a stop runs with: the stop's names (out, inputs,
+    ...) over the frame's own variables. Assignments to other names go to
+    the frame (at a cell's top level, the session's variables)."""
+
+    def __init__(self, bound, base):
+        self.bound = bound
+        self.base = base
+
+    def __getitem__(self, key):
+        if key in self.bound:
+            return self.bound[key]
+        return self.base[key]
+
+    def __setitem__(self, key, value):
+        if key in self.bound:
+            self.bound[key] = value
+        else:
+            self.base[key] = value
+
+    def __delitem__(self, key):
+        if key in self.bound:
+            del self.bound[key]
+        else:
+            del self.base[key]
+
+    def __iter__(self):
+        return iter(dict.fromkeys([*self.base, *self.bound]))
+
+    def __len__(self):
+        return len(set(self.base) | set(self.bound))
+
+
+def _bindings(ev):
+    return {"out": ev.out, "inputs": ev.inputs, "grad": ev.grad,
+            "grads": ev.grads if ev.phase == "backward" else [], "node": NodeInfo(ev)}
+
+
+# ---- the debugger ----
+
+class Debugger:
+    def __init__(self):
+        self.bps = []
+        self.next_bp = 1
+        self.watches = []
+        self.next_watch = 1
+        self.anomaly = False
+        self.mode = RUN
+        self.next_module = None
+        self.next_phase = None
+        self.finish = None  # (phase, pass_id)
+        self.break_next_flag = False
+        self.break_requested = False
+        self.cell_top = None  # the outermost user frame of the stop's cell
+        self.stepping = False  # a stop happened in this cell
+        self.no_input = False
+        self.nan_seen = False
+        self.depth = 0
+        self.current = None  # (event, frame, scope) of the stop in progress
+        self.pdb_auto = False
+        self.installed = None  # the mode the C hook runs in, or None
+        self.module_hooks = None
+        self.at_prompt = False
+        self.last_cmd = ""
+
+    # ---- the hook ----
+    def sync(self):
+        """Register the engine hook exactly while something needs it."""
+        every = (self.mode != RUN or self.break_next_flag or self.break_requested or
+                 any(b.enabled and not b.nan for b in self.bps))
+        nan = self.anomaly or any(b.enabled and b.nan for b in self.bps)
+        want = 0 if every else 1 if nan else 2 if self.stepping else None
+        if want == self.installed or (want is None and self.depth):
+            return  # (a stop in progress keeps the hook: its module stack, its positions)
+        C = _C()
+        if want is None:
+            C._debug_hook(None)
+            self._module_hooks(False)
+        else:
+            if self.installed is None:
+                C._debug_internal(list(_internal_dirs()))
+            C._debug_hook(self._on_event, want)
+            if want == 2:
+                self._module_hooks(False)
+            elif self.module_hooks is None:
+                self._module_hooks(True)
+                _rebuild_modules(sys._getframe(1))
+        self.installed = want
+
+    def _module_hooks(self, on):
+        from torch.nn.modules import module as mod
+        if on and self.module_hooks is None:
+            self.module_hooks = (mod.register_module_forward_pre_hook(_module_enter),
+                                 mod.register_module_forward_hook(_module_leave))
+        elif not on and self.module_hooks is not None:
+            for h in self.module_hooks:
+                h.remove()
+            self.module_hooks = None
+
+    # ---- Ctrl-C while a stepped pass runs on: back to the prompt ----
+    def _arm(self):
+        """The first Ctrl-C while a pass that stopped in this cell runs on
+        becomes a stop at the next node (binding/py_debug.c's
+        py_debug_interrupt); at the prompt, or in another cell, Ctrl-C
+        interrupts as always."""
+        _C()._debug_arm(self.stepping and not self.at_prompt)
+
+    def _cell_over(self):
+        """The cell the last stop was in has ended: its stepping ends."""
+        self.mode = RUN
+        self.stepping = False
+        self.no_input = False
+        self.nan_seen = False
+        self.break_requested = False
+        self.cell_top = None
+        self._arm()
+
+    def _on_event(self, ev):
+        if self.depth:
+            return None
+        if ev is None:  # a Ctrl-C asked for a stop: labels and module paths on
+            self.break_requested = True
+            self.sync()
+            return None
+        if _C()._debug_take_break():
+            self.break_requested = True
+        caller = sys._getframe(1)
+        if self.stepping or self.mode != RUN or self.nan_seen:
+            if _top_frame(caller) is not self.cell_top:
+                self._cell_over()
+                if not self.break_next_flag:
+                    self.sync()
+        found = None
+        if self.anomaly or any(b.enabled and b.nan for b in self.bps):
+            found = ev.anomaly()
+            # once an origin was reported in this cell, the NaNs it spreads are not new
+            if found and self.nan_seen and found["kind"] != "created":
+                found = None
+        why = None
+        hit = None
+        for b in self.bps:
+            if not b.matches(ev, found is not None):
+                continue
+            if not self._cond_true(b, ev, caller):
+                continue
+            b.hits += 1
+            if hit is None:
+                hit = b
+                why = f"breakpoint {b.id}, {b.text}"
+        if found:
+            self.nan_seen = True
+            self.cell_top = _top_frame(caller)
+        if found and self.anomaly and hit is None:
+            raise AnomalyError(self._anomaly_report(ev, found, caller))
+        if found and hit is not None:
+            sys.stderr.write(self._anomaly_report(ev, found, caller) + "\n")
+        if hit is None:
+            if self.break_requested:
+                self.break_requested = False
+                why = "Ctrl-C"
+            elif self.break_next_flag:
+                why = "breakpoint()"
+            elif self.mode == STEP:
+                why = "step"
+            elif self.mode == NEXT:
+                if ev.phase == self.next_phase:
+                    if self.next_module is None:
+                        if not ev.module:
+                            return None
+                    elif module_match(self.next_module, ev.module):
+                        return None
+                why = "next"
+            elif self.mode == FINISH:
+                if (ev.phase, ev.pass_id) == self.finish:
+                    return None
+                why = "finish: the next pass"
+            else:
+                return None
+        self._stop(ev, why, caller)
+        return None
+
+    def _cond_true(self, b, ev, caller):
+        if b.cond_code is None:
+            return True
+        frame = _user_frame(caller)
+        glob = frame.f_globals if frame else {}
+        scope = _Scope(_bindings(ev), frame.f_locals if frame else {})
+        try:
+            return bool(eval(b.cond_code, glob, scope))
+        except Exception as e:
+            sys.stderr.write(f"breakpoint {b.id}: its condition failed (stopping):\n"
+                             f"{type(e).__name__}: {e}\n")
+            return True
+
+    # ---- a stop ----
+    def _stop(self, ev, why, caller):
+        frame = _user_frame(caller)
+        self.depth += 1
+        self.stepping = True
+        self.break_next_flag = False
+        self.cell_top = _top_frame(caller)
+        scope = _Scope(_bindings(ev), frame.f_locals if frame is not None else {})
+        self.current = (ev, frame, scope)
+        quit_msg = None
+        try:
+            namer = _Namer(frame)
+            self._show_stop(ev, why, frame, namer)
+            self._show_watches(frame, scope)
+            if self.no_input or not _can_read():
+                if not self.no_input:
+                    sys.stderr.write("(no input here: breakpoints print their stop and the pass "
+                                     "goes on)\n")
+                self.no_input = True
+                self.mode = RUN
+            else:
+                prompt = StopPrompt(self, ev, frame, scope)
+                self.at_prompt = True
+                self._arm()
+                try:
+                    prompt.run()
+                finally:
+                    self.at_prompt = False
+                    self._arm()
+                if prompt.action == "quit":
+                    where = f" in {ev.module}" if ev.module else ""
+                    quit_msg = (f"quit at the debugger, {ev.phase} {ev.op}{where}: the statement "
+                                "was aborted; the session, its variables and the recorded graph "
+                                "are kept")
+        finally:
+            self.current = None
+            self.depth -= 1
+            self.sync()
+        if quit_msg:
+            raise _C().Stopped(quit_msg)
+
+    def _position(self, ev):
+        if ev.phase == "forward":
+            return f"op {ev.position} of this statement"
+        return f"node {ev.position} of {ev.count}"
+
+    def _show_stop(self, ev, why, frame, namer):
+        import html
+        pos = self._position(ev)
+        where = f", in {ev.module}" if ev.module else ""
+        text = f"> stopped ({why}): {ev.phase} {ev.op}, {pos}{where}\n"
+        file, line = ev.file, ev.line
+        if not file and frame is not None:
+            file, line = frame.f_code.co_filename, frame.f_lineno
+        if file:
+            note = " (the forward op)" if ev.phase == "backward" else ""
+            text += f"  at {file}:{line}{note}\n"
+            caret_frame = frame if ev.phase == "forward" and frame is not None and \
+                frame.f_code.co_filename == file else None
+            text += _source_lines(file, line, caret_frame)
+        h = ['<div class="nndb-stop"><table style="font-family:monospace">\n<caption '
+             'style="text-align:left;white-space:pre-wrap"><b>stopped</b> (',
+             html.escape(why), f"): {ev.phase} <b>{html.escape(ev.op)}</b>, {pos}"]
+        if ev.module:
+            h.append(f", in <code>{html.escape(ev.module)}</code>")
+        if file:
+            h.append(f"<br>at {html.escape(file)}:{line}")
+        h.append("</caption>\n<tr><th></th><th>name</th><th>shape</th><th>dtype</th>"
+                 "<th>mean</th><th>std</th><th>min</th><th>max</th><th>non-finite</th></tr>\n")
+        rows = []
+        for i, t in enumerate(ev.inputs):
+            rows.append((f"inputs[{i}]", namer(t) or "", t))
+        rows.append(("out", "", ev.out))
+        if ev.phase == "backward":
+            rows.append(("grad", "d loss/d out", ev.grad))
+            needs = ev.needs_grad
+            for i, g in enumerate(ev.grads):
+                if g is None and not needs[i]:
+                    continue
+                rows.append((f"grads[{i}]", "d loss/d input", g))
+        for role, name, t in rows:
+            text += _text_row(role, name, t)
+            h.append(_html_row(role, name, t))
+        h.append("</table></div>\n")
+        _show(text, "".join(h))
+
+    def _show_watches(self, frame, scope):
+        glob = frame.f_globals if frame is not None else {}
+        for w_id, expr in self.watches:
+            try:
+                value = repr(eval(expr, glob, scope))
+            except Exception as e:
+                value = f"({type(e).__name__}: {e})"
+            print(f"  watch {w_id}: {expr} = {value}")
+
+    # ---- the NaN hunt's report ----
+    def _anomaly_report(self, ev, a, caller):
+        frame = _user_frame(caller)
+        namer = _Namer(frame)
+        op = ev.op
+        what = "NaN" if a["count"] and math.isnan(a["value"]) else "an infinity"
+        inputs = ev.inputs
+        if a["kind"] in ("leaf", "input"):
+            t = inputs[a["input"]]
+            name = namer(t) or "(unnamed)"
+            which = "the leaf tensor " if a["kind"] == "leaf" else \
+                "a tensor made before anomaly mode was on "
+            n = a["count"]
+            msg = (f"{what} in {which}{name} (input {a['input']} of {op}) at index {a['index']}: "
+                   f"{n} non-finite element{'' if n == 1 else 's'}; the first op that used it "
+                   f"is {op}")
+        elif a["phase"] == "forward":
+            args = ", ".join(_fval(v) for v in a["values"])
+            kind = "NaN-free" if math.isnan(a["value"]) else "finite"
+            n = a["count"]
+            msg = (f"forward: {op} produced {what} from {kind} inputs: {op}({args}) = "
+                   f"{_fval(a['value'])} at index {a['index']} ({n} non-finite "
+                   f"element{'' if n == 1 else 's'})")
+        else:
+            if a["kind"] == "grad":
+                msg = f"backward: the gradient coming into {op} already held {what}"
+            else:
+                msg = (f"backward: the gradient of {op} with respect to its input {a['input']} "
+                       f"is {_fval(a['value'])}")
+            msg += f" at index {a['index']}"
+            if a["forward_value"] is not None:
+                msg += f"; the forward input there was {_fval(a['forward_value'])}"
+            if a["kind"] == "created":
+                msg += (", while the incoming gradient was " +
+                        ("free of NaN" if math.isnan(a["value"]) else "finite"))
+            n = a["count"]
+            msg += f" ({n} non-finite element{'' if n == 1 else 's'})"
+        msg += "\n"
+        where = f" in {ev.module}" if ev.module else ""
+        back = " (the forward op of this backward node)" if a["phase"] == "backward" else ""
+        msg += f"  op {op}{where}{back}"
+        if ev.file:
+            msg += f", at {ev.file}:{ev.line}"
+        msg += "\n"
+        if ev.file:
+            caret = frame if a["phase"] == "forward" and frame is not None and \
+                frame.f_code.co_filename == ev.file else None
+            msg += _source_lines(ev.file, ev.line, caret)
+        for i, t in enumerate(inputs):
+            msg += _text_row(f"inputs[{i}]", namer(t), t)
+        if a["phase"] == "backward":
+            msg += _text_row("grad", "d loss/d out", ev.grad)
+        return msg.rstrip("\n")
+
+    # ---- breakpoints ----
+    def add_break(self, text, announce=True):
+        b = parse_spec(text)
+        b.id = self.next_bp
+        self.next_bp += 1
+        self.bps.append(b)
+        self.sync()
+        if announce:
+            print(f"Breakpoint {b.id}: {b.text}")
+        return b
+
+    def list_breaks(self):
+        if not self.bps:
+            print("No breakpoints. %break SPEC sets one (%help break).")
+        else:
+            print("Num  Enabled  Hits  Spec")
+            for b in self.bps:
+                print(f"{b.id:<4} {'yes' if b.enabled else 'no':<8} {b.hits:<5} {b.text}")
+        if self.anomaly:
+            print("Anomaly mode is on (the NaN hunt).")
+
+    def bp_command(self, what, args):
+        """delete / disable / enable: "N", "N M ...", or "all"."""
+        args = args.strip()
+        if not args:
+            raise ValueError(f"%{what} needs a breakpoint number or all (%{what} all)")
+        if args == "all":
+            chosen = list(self.bps)
+        else:
+            chosen = []
+            for tok in args.split():
+                try:
+                    n = int(tok)
+                except ValueError:
+                    raise ValueError(f"%{what}: '{tok}' is not a breakpoint number") from None
+                b = next((b for b in self.bps if b.id == n), None)
+                if b is None:
+                    raise ValueError(f"no breakpoint {n} (%break lists them)")
+                chosen.append(b)
+        for b in chosen:
+            if what == "delete":
+                self.bps.remove(b)
+            else:
+                b.enabled = what == "enable"
+        self.sync()
+
+    def break_next(self):
+        self.break_next_flag = True
+        self.sync()
+
+    def set_anomaly(self, on):
+        self.anomaly = bool(on)
+        self.sync()
+
+    def add_watch(self, expr):
+        expr = expr.strip()
+        if not expr:
+            if not self.watches:
+                print("No watches. watch EXPR adds one.")
+            for w_id, e in self.watches:
+                print(f"  {w_id}: {e}")
+            return
+        self.watches.append((self.next_watch, expr))
+        print(f"Watch {self.next_watch}: {expr}")
+        self.next_watch += 1
+
+    def remove_watch(self, arg):
+        arg = arg.strip()
+        if arg == "all":
+            self.watches.clear()
+            return
+        before = len(self.watches)
+        self.watches = [(i, e) for i, e in self.watches if str(i) != arg]
+        if len(self.watches) == before:
+            print("no such watch (watch lists them)")
+
+    def cell_end(self):
+        """A front end's cell has ended: stepping ends with it."""
+        if self.stepping or self.mode != RUN or self.nan_seen or self.no_input:
+            self._cell_over()
+            self.sync()
+
+    # ---- post-mortem ----
+    def after_error(self, exc):
+        """A cell failed: remember it for %debug (sys.last_*, as Python's
+        REPL does); with %pdb on, open the post-mortem prompt."""
+        sys.last_type, sys.last_value, sys.last_traceback = type(exc), exc, exc.__traceback__
+        if not self.pdb_auto or isinstance(exc, (KeyboardInterrupt, SystemExit)):
+            return
+        if isinstance(exc, _C().Stopped) or not _can_read():
+            return
+        from nndb import magics
+        if isinstance(exc, (magics.UsageError, magics.MagicError)):
+            return
+        print(f"{type(exc).__name__}: {exc}")
+        post_mortem(exc.__traceback__)
+
+
+_dbg = Debugger()
+
+
+def debugger():
+    return _dbg
+
+
+# ---- the module path, pushed by nn.Module calls while the debugger is on ----
+
+def _name_in(frame, module):
+    for space in (frame.f_locals, frame.f_globals):
+        for name, value in space.items():
+            if value is module and not name.startswith("_"):
+                return name
+    return None
+
+
+def _rebuild_modules(frame):
+    """The debugger came on inside module calls (Ctrl-C, a breakpoint set
+    at a stop): push the calls already running, outermost first."""
+    from torch.nn.modules.module import Module
+    code = Module.__call__.__code__
+    calls = []
+    while frame is not None:
+        if frame.f_code is code:
+            calls.append(frame)
+        frame = frame.f_back
+    for call in reversed(calls):
+        module = call.f_locals.get("self")
+        if isinstance(module, Module):
+            _module_enter(module, None, call)
+
+
+def _module_enter(module, inputs, call=None):
+    call = call or sys._getframe(1)  # Module.__call__
+    C = _C()
+    parent = C._debug_top(call)
+    path = None
+    if parent is None:
+        caller = call.f_back
+        while caller is not None and _is_internal(caller.f_code.co_filename):
+            caller = caller.f_back
+        if caller is not None:
+            path = _name_in(caller, module)
+        if path is None:
+            s = _session()
+            if s is not None:
+                path = next((n for n, v in s.ns.items()
+                             if v is module and not n.startswith("_")), None)
+        path = path or type(module).__name__
+    else:
+        ppath, pmod = parent
+        name = next((n for n, m in pmod._modules.items() if m is module), None)
+        if name is None:
+            name = next((n for n, m in pmod.named_modules() if m is module and n), None)
+        path = f"{ppath}.{name or type(module).__name__}"
+    C._debug_push(path, module, call)
+
+
+def _module_leave(module, inputs, output):
+    _C()._debug_pop(module)
+
+
+# ---- the prompts ----
+
+def _pdb_class():
+    import pdb
+
+    class _Prompt(pdb.Pdb):
+        """pdb reading through input() (the front end's line editor in a
+        session) without touching the process's readline settings, and
+        showing the user's frames only."""
+
+        def __init__(self):
+            saved = sys.modules.get("readline", None)
+            had = "readline" in sys.modules
+            sys.modules["readline"] = None  # Pdb would reset readline's delimiters
+            try:
+                super().__init__(nosigint=True, readrc=False)
+            finally:
+                if had:
+                    sys.modules["readline"] = saved
+                else:
+                    del sys.modules["readline"]
+            self.completekey = None  # completion is the front end's
+            self.prompt = "(nndb) "
+
+        def get_stack(self, f, t):
+            stack, i = super().get_stack(f, t)
+            if not stack:
+                return stack, i
+            current = stack[i][0]
+            dirs = (_NNDB_DIR,) if t is not None else _internal_dirs()
+            kept = [e for e in stack if not _is_internal(e[0].f_code.co_filename, dirs)]
+            if not kept:
+                return stack, i
+            idx = next((k for k, e in enumerate(kept) if e[0] is current), len(kept) - 1)
+            return kept, idx
+
+        def _cmdloop(self):
+            # Ctrl-C at the prompt ends the statement (pdb would loop)
+            self.cmdloop()
+
+        def postcmd(self, stop, line):
+            # pdb writes a function's variables into frame.f_locals, a copy
+            frame = self.curframe
+            if frame is not None and frame.f_code.co_flags & _CO_OPTIMIZED:
+                try:
+                    _C()._debug_locals_to_fast(frame)
+                except Exception:
+                    pass
+            return super().postcmd(stop, line)
+
+    return _Prompt
+
+
+class _NotAvailable:
+    pass
+
+
+def _make_stop_prompt(base):
+    class StopPromptImpl(base):
+        """The (nndb) prompt of an op stop."""
+
+        def __init__(self, dbg, ev, frame, scope):
+            super().__init__()
+            self.dbg = dbg
+            self.ev = ev
+            self.frame = frame
+            self.scope = scope
+            self.action = None
+            self.lastcmd = dbg.last_cmd  # an empty line repeats it, across stops too
+
+        def run(self):
+            frame = self.frame
+            if frame is None:
+                frame = sys._getframe(2)
+            self.reset()
+            self.botframe = _top_frame(frame) or frame
+            self.interaction(frame, None)
+
+        def postcmd(self, stop, line):
+            self.dbg.last_cmd = self.lastcmd
+            return super().postcmd(stop, line)
+
+        def setup(self, f, tb):
+            r = super().setup(f, tb)
+            self._wrap_locals()
+            return r
+
+        def _select_frame(self, number):
+            super()._select_frame(number)
+            self._wrap_locals()
+
+        def _wrap_locals(self):
+            base = self.curframe.f_locals
+            self.curframe_locals = _Scope(self.scope.bound, base)
+
+        # -- moving on --
+        def do_step(self, arg):
+            """s(tep)
+        Run the next node, forward op or backward node, and stop after it."""
+            self.dbg.mode = STEP
+            return 1
+
+        def do_next(self, arg):
+            """n(ext)
+        Run until a node outside the current module (model.2's ops are
+        stepped over as one); at top level, the next top-level op. Stops
+        too when the pass changes."""
+            self.dbg.mode = NEXT
+            self.dbg.next_module = self.ev.module
+            self.dbg.next_phase = self.ev.phase
+            return 1
+
+        def do_continue(self, arg):
+            """c(ont(inue))
+        Run until the next breakpoint or the end of the statement."""
+            self.dbg.mode = RUN
+            return 1
+
+        def do_finish(self, arg):
+            """f(inish)
+        Run to the end of this pass (the statement's forward ops, or this
+        backward()) and stop at the first node after it."""
+            self.dbg.mode = FINISH
+            self.dbg.finish = (self.ev.phase, self.ev.pass_id)
+            return 1
+
+        def do_quit(self, arg):
+            """q(uit) | exit
+        Abort the running statement (torch._C.Stopped); the session, its
+        variables and the recorded graph are kept."""
+            self.action = "quit"
+            self.dbg.mode = RUN
+            return 1
+
+        def do_EOF(self, arg):
+            """(Ctrl-D) Continue."""
+            self.message("")
+            return self.do_continue(arg)
+
+        def _not_here(self, arg):
+            self.error("not at an op stop: s, n, c and f move through the pass, q aborts it")
+
+        do_until = do_unt = do_jump = do_j = do_return = do_r = _not_here
+        do_run = do_restart = do_tbreak = do_condition = do_ignore = do_commands = _not_here
+
+        # -- op breakpoints, watches, the graph --
+        def do_break(self, arg):
+            """b(reak) [SPEC [if CONDITION]]
+        Set an op breakpoint, as %break (an op name, a module path,
+        forward, backward, nan, line N, FILE:LINE, step N); without SPEC,
+        list them."""
+            if not arg.strip():
+                self.dbg.list_breaks()
+                return
+            try:
+                self.dbg.add_break(arg)
+            except (ValueError, SyntaxError) as e:
+                self.error(str(e))
+
+        def do_clear(self, arg):
+            """cl(ear) [N ... | all]
+        Delete breakpoints (all without N)."""
+            try:
+                self.dbg.bp_command("delete", arg or "all")
+            except ValueError as e:
+                self.error(str(e))
+
+        def do_disable(self, arg):
+            """disable N ... | all
+        Disable breakpoints."""
+            try:
+                self.dbg.bp_command("disable", arg)
+            except ValueError as e:
+                self.error(str(e))
+
+        def do_enable(self, arg):
+            """enable N ... | all
+        Enable breakpoints."""
+            try:
+                self.dbg.bp_command("enable", arg)
+            except ValueError as e:
+                self.error(str(e))
+
+        def do_watch(self, arg):
+            """watch [EXPR]
+        Print EXPR at every stop; without EXPR, list the watches."""
+            self.dbg.add_watch(arg)
+
+        def do_unwatch(self, arg):
+            """unwatch N | all
+        Remove a watch."""
+            self.dbg.remove_watch(arg)
+
+        def do_graph(self, arg):
+            """graph [--depth N] [EXPR]
+        The recorded graph so far (this node and what it consumes), or
+        the graph behind EXPR."""
+            from nndb import graphview
+            try:
+                graphview.show(arg, self.curframe.f_globals, self.curframe_locals, self.ev)
+            except Exception as e:
+                self.error(f"{type(e).__name__}: {e}")
+
+        def do_where(self, arg):
+            """w(here)
+        Your frames (innermost last), the module path of the node and the
+        position in the pass."""
+            super().do_where(arg)
+            m = self.ev.module
+            if m:
+                parts = m.split(".")
+                self.message("module stack:")
+                for k in range(len(parts)):
+                    self.message("  " + "  " * k + ".".join(parts[:k + 1]))
+            else:
+                self.message("module stack: (top level, in no module)")
+            self.message(f"position: {self.ev.phase} {self.ev.op}, {self.dbg._position(self.ev)}")
+
+        def do_help(self, arg):
+            if not arg:
+                self.message(HELP_TEXT.rstrip("\n"))
+                return
+            return super().do_help(arg)
+
+        do_s = do_step
+        do_n = do_next
+        do_c = do_cont = do_continue
+        do_f = do_finish
+        do_q = do_exit = do_quit
+        do_b = do_break
+        do_cl = do_clear
+        do_w = do_where
+        do_h = do_help
+
+    return StopPromptImpl
+
+
+def _make_post_mortem(base):
+    class PostMortemImpl(base):
+        """pdb on a finished statement's traceback (%debug, %pdb on)."""
+
+        def _ended(self, arg):
+            self.error("the statement has ended: u, d, p, l and friends look at its frames; "
+                       "c or q leaves")
+
+        do_step = do_s = do_next = do_n = do_until = do_unt = do_jump = do_j = _ended
+        do_return = do_r = do_run = do_restart = _ended
+
+        def do_continue(self, arg):
+            """c(ont(inue)) | q(uit)
+        Leave the post-mortem prompt."""
+            return 1
+
+        do_c = do_cont = do_quit = do_q = do_exit = do_continue
+
+        def do_EOF(self, arg):
+            self.message("")
+            return 1
+
+    return PostMortemImpl
+
+
+_classes = {}
+
+
+def StopPrompt(dbg, ev, frame, scope):
+    if "stop" not in _classes:
+        _classes["stop"] = _make_stop_prompt(_pdb_class())
+    return _classes["stop"](dbg, ev, frame, scope)
+
+
+def post_mortem(tb):
+    if "pm" not in _classes:
+        _classes["pm"] = _make_post_mortem(_pdb_class())
+    p = _classes["pm"]()
+    p.reset()
+    while tb is not None and tb.tb_next is not None and \
+            tb.tb_frame.f_code.co_filename.startswith(_NNDB_DIR):
+        tb = tb.tb_next
+    p.botframe = None
+    p.interaction(None, tb)
+
+
+# ---- magics (registered in nndb.magics) ----
+
+def _usage(msg):
+    from nndb.magics import UsageError
+    return UsageError(msg)
+
+
+def _m_break(session, line, frame):
+    args = line.strip()
+    word, _, rest = args.partition(" ")
+    try:
+        if not args or word == "list":
+            _dbg.list_breaks()
+        elif word in ("clear", "delete"):
+            _dbg.bp_command("delete", rest or "all")
+        elif word in ("disable", "enable"):
+            _dbg.bp_command(word, rest)
+        else:
+            _dbg.add_break(args)
+    except (ValueError, SyntaxError) as e:
+        raise _usage(str(e)) from None
+
+
+def _bp_magic(what):
+    def magic(session, line, frame):
+        try:
+            _dbg.bp_command(what, line)
+        except ValueError as e:
+            raise _usage(str(e)) from None
+    return magic
+
+
+def _m_step(session, line, frame):
+    if not line.strip():
+        raise _usage("%step needs a statement: %step loss.backward()")
+    code = compile(line.strip(), "<step>", "exec", session.flags if session else 0, True)
+    _dbg.mode = STEP
+    _dbg.sync()
+    try:
+        exec(code, frame.f_globals, frame.f_locals)
+    finally:
+        _dbg.mode = RUN
+        _dbg.sync()
+
+
+def _m_anomaly(session, line, frame):
+    arg = line.strip()
+    if arg in ("on", "off"):
+        _dbg.set_anomaly(arg == "on")
+        print("Anomaly mode on: the first op that makes a NaN or an infinity stops the statement "
+              "with a report." if _dbg.anomaly else "Anomaly mode off.")
+    elif not arg:
+        print("Anomaly mode is on." if _dbg.anomaly else "Anomaly mode is off.")
+    else:
+        raise _usage("%anomaly takes on or off")
+
+
+def _m_graph(session, line, frame):
+    from nndb import graphview
+    ev = _dbg.current[0] if _dbg.current else None
+    graphview.show(line, frame.f_globals, frame.f_locals, ev)
+
+
+def _m_debug(session, line, frame):
+    if line.strip():
+        raise _usage("%debug takes no statement here: it opens pdb on the last error")
+    tb = getattr(sys, "last_traceback", None)
+    if tb is None:
+        raise _usage("No traceback has been produced, nothing to debug.")
+    post_mortem(tb)
+
+
+def _m_pdb(session, line, frame):
+    arg = line.strip().lower()
+    if arg in ("on", "1"):
+        _dbg.pdb_auto = True
+    elif arg in ("off", "0"):
+        _dbg.pdb_auto = False
+    elif not arg:
+        _dbg.pdb_auto = not _dbg.pdb_auto
+    else:
+        raise _usage("%pdb takes on or off")
+    print(f"Automatic pdb calling has been turned {'ON' if _dbg.pdb_auto else 'OFF'}")
+
+
+_MAGICS = {
+    "break": _m_break,
+    "delete": _bp_magic("delete"),
+    "disable": _bp_magic("disable"),
+    "enable": _bp_magic("enable"),
+    "step": _m_step,
+    "anomaly": _m_anomaly,
+    "graph": _m_graph,
+    "debug": _m_debug,
+    "pdb": _m_pdb,
+}
+
+_MAGIC_DOCS = {
+    "break": "%break [SPEC [if COND]] | list | clear [N|all] | disable N | enable N: op "
+             "breakpoints (an op, a module path, forward, backward, nan, line N, FILE:LINE, "
+             "step N).",
+    "delete": "%delete N|all: delete breakpoints.",
+    "disable": "%disable N|all: disable breakpoints.",
+    "enable": "%enable N|all: enable breakpoints.",
+    "step": "%step STATEMENT: run it and stop at its first op.",
+    "anomaly": "%anomaly on|off: the NaN hunt (the op where a NaN or an infinity is born).",
+    "graph": "%graph [--depth N] [EXPR]: the recorded autograd graph (text; SVG in Jupyter).",
+    "debug": "%debug: pdb on the last error's traceback (post-mortem).",
+    "pdb": "%pdb [on|off]: open pdb automatically when a cell fails.",
+}
+
+
+def _breakpointhook(*args, **kwargs):
+    """breakpoint() in a session: stop at the next op recorded after it."""
+    _dbg.break_next()
+
+
+def register(line_magics, docs=None):
+    """Add the debugger's magics to a session's table (nndb.magics), and
+    make breakpoint() stop at the next op."""
+    line_magics.update(_MAGICS)
+    if docs is not None:
+        docs.update(_MAGIC_DOCS)
+    sys.breakpointhook = _breakpointhook
+
+
+# ---- for the front ends (binding/py_session_debug.c) and torch.autograd ----
+
+def session_break(spec):
+    """lang_session_break: None when set, else the reason."""
+    try:
+        _dbg.add_break(spec, announce=False)
+    except (ValueError, SyntaxError) as e:
+        return str(e)
+    return None
+
+
+def break_next():
+    _dbg.break_next()
+
+
+def set_anomaly(on):
+    _dbg.set_anomaly(on)
+
+
+def is_anomaly_enabled():
+    return _dbg.anomaly
+
+
+def cell_end():
+    try:
+        _dbg.cell_end()
+    except BaseException:  # (a late Ctrl-C) the next cell resets it
+        pass
+
+
+def after_error(exc):
+    try:
+        _dbg.after_error(exc)
+    except BaseException as e:  # the session goes on without the post-mortem
+        sys.stderr.write(f"nndb: the post-mortem debugger failed: {type(e).__name__}: {e}\n")
