@@ -11,8 +11,8 @@
 
 #include "nn_buf.h"
 #include "py.h"
-#include "py_embed.h"
 #include "py_debug.h"
+#include "py_embed.h"
 
 /* What the session keeps of an observed cell's output (lang.h: 4 KiB). */
 #define OUTPUT_KEEP 4096
