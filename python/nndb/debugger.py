@@ -461,7 +461,6 @@ class Debugger:
         self.finish = None  # (phase, pass_id)
         self.break_next_flag = False
         self.break_requested = False
-        self.cell_top = None  # the outermost user frame of the stop's cell
         self.stepping = False  # a stop happened in this cell
         self.no_input = False
         self.nan_seen = False
@@ -522,7 +521,6 @@ class Debugger:
         self.no_input = False
         self.nan_seen = False
         self.break_requested = False
-        self.cell_top = None
         self._arm()
 
     def _on_event(self, ev):
@@ -535,11 +533,6 @@ class Debugger:
         if _C()._debug_take_break():
             self.break_requested = True
         caller = sys._getframe(1)
-        if self.stepping or self.mode != RUN or self.nan_seen:
-            if _top_frame(caller) is not self.cell_top:
-                self._cell_over()
-                if not self.break_next_flag:
-                    self.sync()
         found = None
         if self.anomaly or any(b.enabled and b.nan for b in self.bps):
             found = ev.anomaly()
@@ -559,7 +552,6 @@ class Debugger:
                 why = f"breakpoint {b.id}, {b.text}"
         if found:
             self.nan_seen = True
-            self.cell_top = _top_frame(caller)
         if found and self.anomaly and hit is None:
             raise AnomalyError(self._anomaly_report(ev, found, caller))
         if found and hit is not None:
@@ -608,7 +600,6 @@ class Debugger:
         self.depth += 1
         self.stepping = True
         self.break_next_flag = False
-        self.cell_top = _top_frame(caller)
         scope = _Scope(_bindings(ev), frame.f_locals if frame is not None else {})
         self.current = (ev, frame, scope)
         quit_msg = None
@@ -876,9 +867,11 @@ def _rebuild_modules(frame):
         if frame.f_code is code:
             calls.append(frame)
         frame = frame.f_back
+    C = _C()
     for call in reversed(calls):
         module = call.f_locals.get("self")
-        if isinstance(module, Module):
+        top = C._debug_top(call)
+        if isinstance(module, Module) and not (top and top[1] is module):
             _module_enter(module, None, call)
 
 

@@ -22,7 +22,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import test_repl  # noqa: E402  (Env, PROMPT)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-NNDB_PY = os.environ.get("NNDB_PY", os.path.join(ROOT, "build", "nndb-py"))
+NNDB_PY = os.path.abspath(os.environ.get("NNDB_PY", os.path.join(ROOT, "build", "nndb-py")))
 DBG = r"\(nndb\) "
 PROMPT = test_repl.PROMPT
 SETUP = ["import torch; from torch import nn; import torch.nn.functional as F",
