@@ -5,6 +5,7 @@ bench/compare.py:
     BENCH kernel_launch        launch to the first kernel_info_reply (median)
     BENCH kernel_execute_rtt   execute_request of `1+1` sent -> status idle received (median of 500)
     BENCH kernel_idle_rss      VmRSS of a kernel that has started and answered kernel_info
+    BENCH kernel_exit          exit() executed -> the kernel process gone (median)
 
     bench/bench_kernel.py [--quick] [--only SUBSTRING]
 
@@ -39,7 +40,9 @@ NNDB = os.environ.get("NNDB", os.path.join(ROOT, "build", "nndb"))
 # (docs/python.md), installed by build/nndb-py beside the default one.
 SIDES = [("nndb", "nndb"), ("nndb-python", "nndb-python"), ("ipykernel", "python3")]
 NNDB_PY = os.path.join(os.path.dirname(NNDB), "nndb-py")
-TARGETS = {"kernel_launch": 0.05, "kernel_execute_rtt": 0.3, "kernel_idle_rss": 0.2}
+TARGETS = {"kernel_launch": 0.05, "kernel_execute_rtt": 0.3, "kernel_idle_rss": 0.2,
+           # exit() to the process gone: within 1 s (ipykernel takes about 0.36 s)
+           "kernel_exit": 2.8}
 
 
 def setup_env(tmp):
@@ -150,6 +153,21 @@ def stop(km, c):
     km.shutdown_kernel(now=True)
 
 
+def exit_seconds(name, ctx):
+    """exit() sent -> the kernel process gone, with a client that sends no
+    shutdown_request (as the notebook's)."""
+    km, c, _ = start(name, ctx)
+    c.wait_iopub_ready()
+    c.execute_rtt("x = 1")
+    t0 = time.perf_counter()
+    c.execute_rtt("exit()")
+    while km.is_alive() and time.perf_counter() - t0 < 20:
+        time.sleep(0.002)
+    dt = time.perf_counter() - t0
+    stop(km, c)
+    return dt
+
+
 def rss_mib(km):
     prov = km.provisioner
     pid = getattr(prov, "pid", None) or prov.process.pid
@@ -242,6 +260,15 @@ def main(argv):
             if launch[label]:
                 print(f"# {label} launch over {len(launch[label])}: "
                       + " ".join(f"{t * 1000:.1f}" for t in launch[label]) + " ms", flush=True)
+        if "kernel_exit" in wanted:
+            exits = {label: [] for label, _ in SIDES}
+            for _ in range(3 if quick else 5):
+                for label, name in SIDES:
+                    try:
+                        exits[label].append(exit_seconds(name, ctx))
+                    except Exception as e:
+                        print(f"# {label} exit() run failed: {e}", file=sys.stderr, flush=True)
+            ex = {k: statistics.median(v) * 1000 for k, v in exits.items() if v}
         med = {k: statistics.median(v) * 1000 for k, v in launch.items() if v}
         if "kernel_launch" in wanted:
             ok &= emit("kernel_launch", "ms", med)
@@ -249,6 +276,8 @@ def main(argv):
             ok &= emit("kernel_execute_rtt", "ms", rtt)
         if "kernel_idle_rss" in wanted:
             ok &= emit("kernel_idle_rss", "MiB", rss)
+        if "kernel_exit" in wanted:
+            ok &= emit("kernel_exit", "ms", ex)
         ctx.term()
     except Exception as e:
         print(f"# kernel benchmark failed: {e}", file=sys.stderr, flush=True)
