@@ -161,7 +161,14 @@ extern PyMethodDef py_optim_functions[]; /* py_optim.c: optimizer kernels for to
 extern PyMethodDef py_io_functions[];    /* py_io.c: storages for torch.save/load */
 
 extern PyMethodDef py_dist_functions[], py_instruments_functions[], py_probe_functions[];
-extern PyMethodDef py_data_functions[]; /* py_data.c: datasets, vocabularies, plots */
+extern PyMethodDef py_data_functions[];     /* py_data.c: datasets, vocabularies, plots */
+extern PyMethodDef py_autograd_functions[]; /* py_autograd.c: tensor hooks, Function, grad */
+/* py_autograd.c: restore the Python exception a hook or a Function's
+ * backward raised inside the engine call that failed (true), if any. */
+bool py_autograd_take_error(void);
+/* New reference: the grad_fn object of an autograd.Function's node (its
+ * ctx), or NULL for any other node. */
+PyObject *py_autograd_grad_fn(nn_node *node);
 /* Module set-up (py_module.c). */
 PyObject *py_module_init(void);
 

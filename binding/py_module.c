@@ -687,6 +687,7 @@ PyObject *py_module_init(void) {
     if (add_functions(m, py_instruments_functions) < 0) goto fail; /* py_instruments.c */
     if (add_functions(m, py_probe_functions) < 0) goto fail;       /* py_probe.c */
     if (add_functions(m, py_data_functions) < 0) goto fail;        /* py_data.c */
+    if (add_functions(m, py_autograd_functions) < 0) goto fail;    /* py_autograd.c */
     if (add_functions(m, py_debug_functions) < 0) goto fail;       /* py_debug.c */
     return m;
 fail:

@@ -91,6 +91,11 @@ PyObject *py_exc_stopped;
 PyObject *py_engine_error(void) {
     nn_ctx *ctx = py_ctx();
     nn_status st = nn_ctx_status(ctx);
+    /* A hook or an autograd.Function's backward raised: that exception. */
+    if (py_autograd_take_error()) {
+        nn_ctx_clear_error(ctx);
+        return NULL;
+    }
     /* The debugger stopped the pass with an exception of its own. */
     if ((st == NN_ERR_STOPPED || st == NN_ERR_INTERRUPT) && py_debug_take_error()) {
         nn_ctx_clear_error(ctx);
@@ -1077,6 +1082,8 @@ static PyObject *get_grad_fn(PyObject *self, void *c) {
     (void)c;
     nn_tensor *t = T(self);
     if (!t->grad_fn) Py_RETURN_NONE;
+    PyObject *custom = py_autograd_grad_fn(t->grad_fn); /* an autograd.Function's ctx */
+    if (custom) return custom;
     const char *name = ((py_tensor *)self)->fn_name;
     return py_grad_fn_new(t->grad_fn, name ? name : nn_format_grad_fn_name(t));
 }

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "nn_graph.h"
+#include "nn_ops.h"
 
 const nn_print_opts nn_print_opts_default = {4, 1000, 3, 80, 0};
 
@@ -249,6 +250,7 @@ const char *nn_format_grad_fn_name(const nn_tensor *t) {
     case NN_OP_SILU: return "SiluBackward0";
     case NN_OP_SOFTPLUS: return "SoftplusBackward0";
     case NN_OP_TO: return "ToCopyBackward0";
+    case NN_OP_CUSTOM: return ((const nn_custom *)(intptr_t)n->p.i[0])->name;
     case NN_OP_PUT: return "CopySlices"; /* an assignment into a tensor with history */
     case NN_OP_SUM: return all ? "SumBackward0" : "SumBackward1";
     case NN_OP_MEAN: return all ? "MeanBackward0" : "MeanBackward1";

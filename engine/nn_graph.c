@@ -104,6 +104,13 @@ void nn_node_release(nn_node *n) {
     while (stack) {
         nn_node *m = stack;
         stack = m->link;
+        /* A front end's record of a custom node goes first, while this
+         * node still holds its inputs' nodes: what the record releases
+         * (saved tensors) then cannot free a chain of nodes recursively. */
+        if (m->op == NN_OP_CUSTOM && m->recorded) {
+            nn_custom *c = (nn_custom *)(intptr_t)m->p.i[0];
+            if (c && c->drop) c->drop(c);
+        }
         release_saved(m, false);
         nn_tensor_release(m->grad);
         nn_tensor_release(m->retained_grad);
@@ -648,22 +655,38 @@ static bool leaf_hooked(const nn_ctx *ctx, const nn_tensor *t) {
     return false;
 }
 
+/* What nn_grad asks a pass for: the gradients of [inputs] instead of
+ * .grad. NULL for backward(). */
+typedef struct grad_capture {
+    nn_tensor *const *inputs;
+    int n;
+    nn_tensor **grads; /* one per input; NULL until something arrives */
+} grad_capture;
+
 /* A leaf's gradient contribution: into its .grad, or, when it has hooks,
- * into this pass's sum, which the hooks see at the end of the pass. */
-static nn_status leaf_accumulate(nn_ctx *ctx, nn_tensor *t, nn_tensor *g) {
+ * into this pass's sum, which the hooks see at the end of the pass. Under
+ * [cap] it goes to the captured input that is [t], or nowhere: no .grad
+ * changes. */
+static nn_status leaf_accumulate(nn_ctx *ctx, nn_tensor *t, nn_tensor *g, grad_capture *cap) {
+    if (cap) {
+        for (int i = 0; i < cap->n; i++)
+            if (cap->inputs[i] == t) return accumulate(ctx, &cap->grads[i], g, true);
+        nn_tensor_release(g);
+        return NN_OK;
+    }
     if (!has_hooks(ctx) || !leaf_hooked(ctx, t)) return accumulate(ctx, &t->grad, g, true);
     struct nn_grad_hooks *r = ctx->grad_hooks;
     for (int i = 0; i < r->np; i++)
         if (r->p[i].leaf == t) return accumulate(ctx, &r->p[i].grad, g, true);
     if (r->np == r->capp) {
-        int cap = r->capp ? r->capp * 2 : 8;
-        pending_leaf *p = realloc(r->p, sizeof *p * (size_t)cap);
+        int grown = r->capp ? r->capp * 2 : 8;
+        pending_leaf *p = realloc(r->p, sizeof *p * (size_t)grown);
         if (!p) {
             nn_tensor_release(g);
             return nn_error_set(&ctx->err, NN_ERR_MEMORY, "out of memory in backward");
         }
         r->p = p;
-        r->capp = cap;
+        r->capp = grown;
     }
     r->p[r->np].leaf = t;
     r->p[r->np].grad = NULL;
@@ -848,7 +871,7 @@ static nn_tensor *fit_grad(nn_ctx *ctx, nn_tensor *g, const nn_tensor *like) {
 }
 
 static nn_status backward_node(nn_ctx *ctx, nn_node *node, bool retain_graph, int64_t position,
-                               int64_t count) {
+                               int64_t count, grad_capture *cap) {
     nn_tensor *din_inline[NN_NODE_INLINE_INPUTS] = {0};
     nn_tensor **din = din_inline;
     nn_status st = NN_OK;
@@ -889,9 +912,9 @@ static nn_status backward_node(nn_ctx *ctx, nn_node *node, bool retain_graph, in
         if (in->fn)
             st = accumulate(ctx, &in->fn->grad, g, false);
         else
-            st = leaf_accumulate(ctx, in->t, g);
+            st = leaf_accumulate(ctx, in->t, g, cap);
     }
-    if (!st && node->retain)
+    if (!st && node->retain && !cap)
         st = accumulate(ctx, &node->retained_grad, nn_tensor_retain(node->grad), true);
     if (!st && !retain_graph) {
         release_saved(node, true);
@@ -903,7 +926,8 @@ done:
     return st;
 }
 
-nn_status nn_backward(nn_ctx *ctx, nn_tensor *root, nn_tensor *gradient, bool retain_graph) {
+static nn_status backward_run(nn_ctx *ctx, nn_tensor *root, nn_tensor *gradient, bool retain_graph,
+                              grad_capture *cap) {
     char sh[128], sh2[128];
     if (ctx->depth > 0)
         return nn_error_set(&ctx->err, NN_ERR_RUNTIME, "backward() cannot run inside an op");
@@ -932,8 +956,8 @@ nn_status nn_backward(nn_ctx *ctx, nn_tensor *root, nn_tensor *gradient, bool re
     }
     if (!g) return ctx->err.code;
     if (!root->grad_fn) {
-        nn_status lst = leaf_accumulate(ctx, root, g);
-        return lst ? lst : flush_leaves(ctx, true);
+        nn_status lst = leaf_accumulate(ctx, root, g, cap);
+        return lst || cap ? lst : flush_leaves(ctx, true);
     }
 
     size_t n = 0;
@@ -957,7 +981,11 @@ nn_status nn_backward(nn_ctx *ctx, nn_tensor *root, nn_tensor *gradient, bool re
         }
         ctx->depth++;
         if (has_hooks(ctx)) st = run_grad_hooks(ctx, node, NULL, &node->grad);
-        if (!st) st = backward_node(ctx, node, retain_graph, (int64_t)k + 1, (int64_t)n);
+        /* A non-leaf input's gradient is complete when its node comes up. */
+        for (int i = 0; cap && !st && i < cap->n; i++)
+            if (cap->inputs[i]->grad_fn == node && !cap->grads[i])
+                cap->grads[i] = nn_tensor_retain(node->grad);
+        if (!st) st = backward_node(ctx, node, retain_graph, (int64_t)k + 1, (int64_t)n, cap);
         ctx->depth--;
         nn_tensor_release(node->grad);
         node->grad = NULL;
@@ -977,5 +1005,22 @@ nn_status nn_backward(nn_ctx *ctx, nn_tensor *root, nn_tensor *gradient, bool re
         if (!st) st = est;
     }
     nn_ctx_set_grad(ctx, prev);
+    return st;
+}
+
+nn_status nn_backward(nn_ctx *ctx, nn_tensor *root, nn_tensor *gradient, bool retain_graph) {
+    return backward_run(ctx, root, gradient, retain_graph, NULL);
+}
+
+nn_status nn_grad(nn_ctx *ctx, nn_tensor *root, nn_tensor *gradient, bool retain_graph,
+                  nn_tensor *const *inputs, int n, nn_tensor **grads) {
+    grad_capture cap = {inputs, n, grads};
+    for (int i = 0; i < n; i++) grads[i] = NULL;
+    nn_status st = backward_run(ctx, root, gradient, retain_graph, &cap);
+    if (st)
+        for (int i = 0; i < n; i++) {
+            nn_tensor_release(grads[i]);
+            grads[i] = NULL;
+        }
     return st;
 }

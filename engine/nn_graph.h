@@ -165,6 +165,14 @@ nn_tensor *nn_exec(nn_ctx *ctx, nn_op op, nn_tensor *const *inputs, int n_inputs
  * second backward through them is an error. */
 nn_status nn_backward(nn_ctx *ctx, nn_tensor *root, nn_tensor *gradient, bool retain_graph);
 
+/* torch.autograd.grad: the same pass, but the gradients reaching [inputs]
+ * come back in grads[i] (new references; NULL for an input the pass did not
+ * reach) and no tensor's .grad changes. A non-leaf input's gradient is its
+ * output gradient once complete (after its tensor hooks); leaf hooks and
+ * retain_grad do not run. The pass still visits every node under [root]. */
+nn_status nn_grad(nn_ctx *ctx, nn_tensor *root, nn_tensor *gradient, bool retain_graph,
+                  nn_tensor *const *inputs, int n, nn_tensor **grads);
+
 /* Sum [g] down to [shape] (undoing broadcasting); no autograd. */
 nn_tensor *nn_sum_to_shape(nn_ctx *ctx, nn_tensor *g, int ndim, const int64_t *shape);
 

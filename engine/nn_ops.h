@@ -179,6 +179,11 @@ typedef struct nn_custom {
     nn_status (*backward)(nn_ctx *ctx, struct nn_custom *c, nn_tensor *dout, int n_in,
                           const bool *needs, nn_tensor **din);
     void *user;
+    /* When set, called once as the recorded node that refers to [c] is
+     * freed, so a front end can tie [c]'s lifetime to the node's. A caller
+     * sets it after nn_custom_apply returned an output whose grad_fn is the
+     * node (when none was recorded, nothing refers to [c]). */
+    void (*drop)(struct nn_custom *c);
 } nn_custom;
 nn_tensor *nn_custom_apply(nn_ctx *ctx, nn_tensor *const *inputs, int n, nn_custom *c);
 

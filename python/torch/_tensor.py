@@ -76,6 +76,14 @@ class Tensor(_C._TensorBase):
     def __reversed__(self):
         return self.flip(0)
 
+    def register_hook(self, hook):
+        """Call hook(grad) each time backward computes this tensor's
+        gradient; a tensor it returns replaces the gradient. Returns a
+        handle whose remove() takes the hook off."""
+        if not self.requires_grad:
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+        return _GradHookHandle(_C._add_grad_hook(self, hook))
+
     def __rsub__(self, other):
         return _C.tensor(other, dtype=self.dtype) - self if not isinstance(other, (int, float, bool)) else -self + other
 
@@ -86,6 +94,31 @@ _TYPE_NAMES = {
     _C.int8: "torch.CharTensor", _C.uint8: "torch.ByteTensor", _C.bool: "torch.BoolTensor",
     _C.float16: "torch.HalfTensor", _C.bfloat16: "torch.BFloat16Tensor",
 }
+
+
+class _GradHookHandle:
+    """What Tensor.register_hook returns (torch.utils.hooks.RemovableHandle
+    in PyTorch): remove() takes the hook off; removing twice is harmless."""
+
+    __module__ = "torch.utils.hooks"
+    __qualname__ = "RemovableHandle"
+
+    def __init__(self, hook_id):
+        self.id = hook_id
+
+    def remove(self):
+        if self.id is not None:
+            _C._remove_grad_hook(self.id)
+            self.id = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.remove()
+
+
+_GradHookHandle.__name__ = "RemovableHandle"
 
 
 def _rebuild(values, dtype, requires_grad):
