@@ -40,8 +40,18 @@ typedef struct module_entry {
     PyObject *frame;  /* strong: the frame of the Module.__call__ that pushed it */
 } module_entry;
 
+/* A module's path under its parent's, known from an earlier call: the
+ * fast path of a module call while the debugger is on. */
+#define PATH_CACHE 1024
+typedef struct path_entry {
+    const char *parent; /* interned */
+    PyObject *module;   /* strong, so that its address is not reused */
+    const char *path;   /* interned */
+} path_entry;
+
 static struct {
     PyObject *callback; /* strong; NULL: no hook */
+    path_entry paths[PATH_CACHE];
     int hook_id;
     int mode;
     int running; /* > 0 while the callback runs */
@@ -62,6 +72,8 @@ static struct {
     /* the exception the callback stopped a pass with */
     PyObject *err_type, *err_value, *err_tb;
 } dbg;
+
+static void clear_paths(void);
 
 /* ---- frames: where the user's code is ---- */
 
@@ -111,6 +123,10 @@ static int walk_frames(PyFrameObject *f, PyFrameObject **user, PyFrameObject **t
         }
         for (int i = dbg.depth - 1; live < 0 && i >= 0; i--)
             if (dbg.stack[i].frame == (PyObject *)f) live = i;
+        if (live >= 0 && !user && !top) {
+            Py_DECREF(f);
+            break;
+        }
         PyFrameObject *back = PyFrame_GetBack(f);
         Py_DECREF(f);
         f = back;
@@ -515,6 +531,7 @@ static PyObject *f_debug_hook(PyObject *m, PyObject *args) {
         dbg.hook_id = 0;
         Py_CLEAR(dbg.callback);
         clear_stack();
+        clear_paths();
         Py_CLEAR(dbg.stmt_frame);
         Py_RETURN_NONE;
     }
@@ -567,16 +584,53 @@ static PyObject *f_debug_top(PyObject *m, PyObject *frame) {
     return Py_BuildValue("(sO)", dbg.stack[live].path, dbg.stack[live].module);
 }
 
-/* _debug_push(path, module, frame) */
+static path_entry *path_slot(const char *parent, PyObject *module) {
+    uintptr_t h = ((uintptr_t)parent * 31) ^ ((uintptr_t)module >> 4);
+    return &dbg.paths[(h ^ h >> 11) % PATH_CACHE];
+}
+
+static void clear_paths(void) {
+    for (int i = 0; i < PATH_CACHE; i++) {
+        Py_CLEAR(dbg.paths[i].module);
+        dbg.paths[i].parent = dbg.paths[i].path = NULL;
+    }
+}
+
+static void push(const char *path, PyObject *module, PyObject *frame) {
+    if (dbg.depth == MODULE_STACK) return; /* its pop will not find it */
+    dbg.stack[dbg.depth++] = (module_entry){path, Py_NewRef(module), Py_NewRef(frame)};
+}
+
+/* _debug_enter(module, frame): a module call begins; True when its path
+ * was known (pushed), False when Python must name it (_debug_push). */
+static PyObject *f_debug_enter(PyObject *m, PyObject *args) {
+    (void)m;
+    PyObject *module, *frame;
+    if (!PyArg_ParseTuple(args, "OO", &module, &frame)) return NULL;
+    if (!PyFrame_Check(frame)) return PyErr_Format(PyExc_TypeError, "_debug_enter: a frame");
+    int live = walk_frames((PyFrameObject *)frame, NULL, NULL);
+    if (live < 0) Py_RETURN_FALSE;
+    path_entry *e = path_slot(dbg.stack[live].path, module);
+    if (e->module != module || e->parent != dbg.stack[live].path) Py_RETURN_FALSE;
+    push(e->path, module, frame);
+    Py_RETURN_TRUE;
+}
+
+/* _debug_push(path, module, frame): after _debug_top named it. */
 static PyObject *f_debug_push(PyObject *m, PyObject *args) {
     (void)m;
     const char *path;
     PyObject *module, *frame;
     if (!PyArg_ParseTuple(args, "sOO", &path, &module, &frame)) return NULL;
-    if (dbg.depth == MODULE_STACK) Py_RETURN_NONE; /* its pop will not find it */
     const char *p = nn_ctx_intern(py_ctx(), path);
     if (!p) return PyErr_NoMemory();
-    dbg.stack[dbg.depth++] = (module_entry){p, Py_NewRef(module), Py_NewRef(frame)};
+    if (dbg.depth) { /* remember it under its parent */
+        path_entry *e = path_slot(dbg.stack[dbg.depth - 1].path, module);
+        Py_XSETREF(e->module, Py_NewRef(module));
+        e->parent = dbg.stack[dbg.depth - 1].path;
+        e->path = p;
+    }
+    push(p, module, frame);
     Py_RETURN_NONE;
 }
 
@@ -856,6 +910,7 @@ PyMethodDef py_debug_functions[] = {
     {"_debug_internal", f_debug_internal, METH_O,
      "_debug_internal(folders): files that are nndb's own, not the user's"},
     {"_debug_top", f_debug_top, METH_O, "_debug_top(frame): (path, module) or None"},
+    {"_debug_enter", f_debug_enter, METH_VARARGS, "_debug_enter(module, frame) -> known"},
     {"_debug_push", f_debug_push, METH_VARARGS, "_debug_push(path, module, frame)"},
     {"_debug_pop", f_debug_pop, METH_O, "_debug_pop(module)"},
     {"_debug_stats", f_debug_stats, METH_O, "(n, non-finite, mean, std, min, max)"},

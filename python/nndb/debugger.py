@@ -497,13 +497,15 @@ class Debugger:
         self.installed = want
 
     def _module_hooks(self, on):
-        from torch.nn.modules import module as mod
+        """While the debugger is on, nn.Module.__call__ is wrapped so that
+        each call pushes its module path (and pops it, exceptions too);
+        off, the class has its own __call__ again and pays nothing."""
+        from torch.nn.modules.module import Module
         if on and self.module_hooks is None:
-            self.module_hooks = (mod.register_module_forward_pre_hook(_module_enter),
-                                 mod.register_module_forward_hook(_module_leave))
+            self.module_hooks = Module.__dict__["__call__"]
+            Module.__call__ = _make_module_call(self.module_hooks)
         elif not on and self.module_hooks is not None:
-            for h in self.module_hooks:
-                h.remove()
+            Module.__call__ = self.module_hooks
             self.module_hooks = None
 
     # ---- Ctrl-C while a stepped pass runs on: back to the prompt ----
@@ -861,7 +863,8 @@ def _rebuild_modules(frame):
     """The debugger came on inside module calls (Ctrl-C, a breakpoint set
     at a stop): push the calls already running, outermost first."""
     from torch.nn.modules.module import Module
-    code = Module.__call__.__code__
+    call = Module.__call__
+    code = getattr(call, "__wrapped__", call).__code__
     calls = []
     while frame is not None:
         if frame.f_code is code:
@@ -901,8 +904,19 @@ def _module_enter(module, inputs, call=None):
     C._debug_push(path, module, call)
 
 
-def _module_leave(module, inputs, output):
-    _C()._debug_pop(module)
+def _make_module_call(call):
+    from torch import _C as C
+
+    def __call__(self, *input, **kwargs):
+        frame = sys._getframe(0)
+        if not C._debug_enter(self, frame):
+            _module_enter(self, None, frame)
+        try:
+            return call(self, *input, **kwargs)
+        finally:
+            C._debug_pop(self)
+    __call__.__wrapped__ = call
+    return __call__
 
 
 # ---- the prompts ----
