@@ -496,6 +496,15 @@ nn_tensor *py_tensor_from_data(PyObject *data, int dtype) {
         dt = NN_BOOL;
     else
         dt = py_default_dtype();
+    /* torch checks each value against an integer dtype it was given. */
+    if (dtype >= 0 && !nn_dtype_is_float(dt) && dt != NN_BOOL)
+        for (int64_t k = 0; k < w.n; k++)
+            if (!nn_dtype_value_fits(dt, w.any_float ? w.d[k] : (double)w.i[k])) {
+                PyErr_Format(PyExc_RuntimeError,
+                             "value cannot be converted to type %s without overflow",
+                             nn_dtype_name(dt));
+                goto done;
+            }
     if (!nn_dtype_is_float(dt) && w.any_float == false) {
         /* exact integers */
         r = nn_tensor_empty(ctx, dt, w.ndim, w.shape);

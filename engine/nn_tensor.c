@@ -88,7 +88,8 @@ bool nn_dtype_value_fits(nn_dtype dt, double v) {
     case NN_INT32: return !(v < -2147483648.0 || v > 2147483647.0);
     case NN_INT16: return !(v < -32768.0 || v > 32767.0);
     case NN_INT8: return !(v < -128.0 || v > 127.0);
-    case NN_UINT8: return !(v < 0.0 || v > 255.0) || (v < 0 && v > -1.0);
+    /* c10 lets a negative value wrap into uint8 when its magnitude fits. */
+    case NN_UINT8: return !(v < -255.0 || v > 255.0);
     default: return true;
     }
 }

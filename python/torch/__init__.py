@@ -24,6 +24,8 @@ from torch._random import (  # noqa: F401
 from torch._ops_table import *  # noqa: F401,F403
 from torch.storage import *  # noqa: F401,F403
 from torch.serialization import save, load  # noqa: F401
+from torch._tensor_str import set_printoptions, get_printoptions  # noqa: F401
+from torch._type_info import finfo, iinfo  # noqa: F401
 
 __version__ = "1.13.1"
 
