@@ -1,0 +1,88 @@
+"""nndb's debugger on CPython in the Jupyter kernel (nndb-kernel-py): a
+stop is a display_data with the HTML table beside the text, its (nndb)
+prompt is an input_request on the stdin channel (pdb's prompt through the
+front end's readline), and without allow_stdin a breakpoint is a
+tracepoint; the NaN hunt's AnomalyError and %graph's SVG.
+
+    NNDB=build/debug/nndb tests/kernel/run.sh -k debugger
+    (the CPython kernel is $NNDB_KERNEL_PY, else nndb-kernel-py beside $NNDB)
+"""
+import os
+import subprocess
+
+import pytest
+
+import harness
+from harness import outputs, stdout_of
+
+PY_KERNEL = os.environ.get("NNDB_KERNEL_PY") or os.path.join(
+    os.path.dirname(os.path.abspath(harness.NNDB)), "nndb-kernel-py")
+
+pytestmark = pytest.mark.skipif(not os.access(PY_KERNEL, os.X_OK),
+                                reason=f"no CPython kernel at {PY_KERNEL} (make build/nndb-py)")
+
+SPEC = "nndb-py-debugger"
+SETUP = ("import torch; from torch import nn; import torch.nn.functional as F\n"
+         "torch.manual_seed(0)\n"
+         "model = nn.Sequential(nn.Linear(4, 8), nn.Tanh(), nn.Linear(8, 3))\n"
+         "x = torch.randn(16, 4); y = torch.randint(0, 3, (16,))\n")
+
+
+@pytest.fixture(scope="module")
+def k(prefix):
+    p = subprocess.run([PY_KERNEL, "install-kernel", "--prefix", prefix, "--name", SPEC],
+                       capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0, p.stderr or p.stdout
+    kernel = harness.Kernel(SPEC)
+    rep, _ = kernel.execute(SETUP)
+    assert rep["content"]["status"] == "ok", rep["content"]
+    yield kernel
+    kernel.close()
+
+
+def test_a_stop_reads_its_commands_from_the_notebook(k):
+    rep, _ = k.execute("%break model.2")
+    assert rep["content"]["status"] == "ok"
+    rep, iopub = k.execute("loss = F.cross_entropy(model(x), y)",
+                           stdin_answers=["p out.shape", "c"])
+    assert rep["content"]["status"] == "ok", rep["content"]
+    assert [r["content"]["prompt"] for r in k.stdin_requests] == ["(nndb) ", "(nndb) "]
+    shown = outputs(iopub, "display_data")
+    html = [d["content"]["data"].get("text/html", "") for d in shown]
+    assert any("nndb-stop" in h and "model.2" in h for h in html), html
+    assert "torch.Size([16, 3])" in stdout_of(iopub)
+    k.execute("%break clear")
+
+
+def test_without_stdin_a_breakpoint_is_a_tracepoint(k):
+    k.execute("%break tanh")
+    rep, iopub = k.execute("h = model(x); print('went on')")
+    assert rep["content"]["status"] == "ok", rep["content"]
+    assert "went on" in stdout_of(iopub)
+    text = [d["content"]["data"]["text/plain"] for d in outputs(iopub, "display_data")]
+    assert any("stopped (breakpoint" in t for t in text), text
+    k.execute("%break clear")
+
+
+def test_quit_and_the_nan_hunt(k):
+    k.execute("%break linear")
+    rep, _ = k.execute("out = model(x)", stdin_answers=["q"])
+    c = rep["content"]
+    assert c["status"] == "error" and c["ename"] == "Stopped", c
+    k.execute("%break clear")
+    k.execute("%anomaly on")
+    rep, _ = k.execute("z = torch.log(x - 10)")
+    c = rep["content"]
+    assert c["status"] == "error" and c["ename"] == "AnomalyError", c
+    assert "forward: log produced NaN" in c["evalue"], c["evalue"]
+    k.execute("%anomaly off")
+
+
+def test_graph_is_svg_in_the_notebook(k):
+    rep, iopub = k.execute("%graph F.cross_entropy(model(x), y)")
+    assert rep["content"]["status"] == "ok", rep["content"]
+    data = [d["content"]["data"] for d in outputs(iopub, "display_data")]
+    assert any("graph of" in d.get("text/plain", "") for d in data), data
+    if any("no picture" in d.get("text/plain", "") for d in data):
+        pytest.skip("no Graphviz here")
+    assert any(d.get("image/svg+xml", "").startswith("<svg") for d in data), data
