@@ -3,7 +3,7 @@ maximize), as PyTorch 1.13 computes it."""
 
 import torch
 from torch import _C
-from .optimizer import Optimizer
+from .optimizer import Optimizer, _check_nonnegative, _closure_loss
 
 __all__ = ['Adagrad', 'adagrad']
 
@@ -14,17 +14,11 @@ class Adagrad(Optimizer):
 
     def __init__(self, params, lr=1e-2, lr_decay=0, weight_decay=0,
                  initial_accumulator_value=0, eps=1e-10, foreach=None, *, maximize=False):
-        if not 0.0 <= lr:
-            raise ValueError("Invalid learning rate: {}".format(lr))
-        if not 0.0 <= lr_decay:
-            raise ValueError("Invalid lr_decay value: {}".format(lr_decay))
-        if not 0.0 <= weight_decay:
-            raise ValueError("Invalid weight_decay value: {}".format(weight_decay))
-        if not 0.0 <= initial_accumulator_value:
-            raise ValueError("Invalid initial_accumulator_value value: {}".format(
-                initial_accumulator_value))
-        if not 0.0 <= eps:
-            raise ValueError("Invalid epsilon value: {}".format(eps))
+        _check_nonnegative("learning rate", lr)
+        _check_nonnegative("lr_decay value", lr_decay)
+        _check_nonnegative("weight_decay value", weight_decay)
+        _check_nonnegative("initial_accumulator_value value", initial_accumulator_value)
+        _check_nonnegative("epsilon value", eps)
         defaults = dict(lr=lr, lr_decay=lr_decay, eps=eps, weight_decay=weight_decay,
                         initial_accumulator_value=initial_accumulator_value,
                         foreach=foreach, maximize=maximize)
@@ -37,9 +31,7 @@ class Adagrad(Optimizer):
 
     def __setstate__(self, state):
         super().__setstate__(state)
-        for group in self.param_groups:
-            group.setdefault('foreach', None)
-            group.setdefault('maximize', False)
+        self._setdefault_groups(foreach=None, maximize=False)
         values = list(self.state.values())
         if values and not torch.is_tensor(values[0]['step']):
             for s in values:
@@ -51,23 +43,11 @@ class Adagrad(Optimizer):
     @torch.no_grad()
     def step(self, closure=None):
         """One update; [closure] re-evaluates the model and returns the loss."""
-        loss = None
-        if closure is not None:
-            with torch.enable_grad():
-                loss = closure()
+        loss = _closure_loss(closure)
         for group in self.param_groups:
-            params_with_grad = []
-            grads = []
-            state_sums = []
-            state_steps = []
-            for p in group['params']:
-                if p.grad is None:
-                    continue
-                params_with_grad.append(p)
-                grads.append(p.grad)
-                state = self.state[p]
-                state_sums.append(state['sum'])
-                state_steps.append(state['step'])
+            params_with_grad, grads, states = self._init_group(group)
+            state_sums = [state['sum'] for state in states]
+            state_steps = [state['step'] for state in states]
             adagrad(params_with_grad, grads, state_sums, state_steps, lr=group['lr'],
                     weight_decay=group['weight_decay'], lr_decay=group['lr_decay'],
                     eps=group['eps'], maximize=group['maximize'])

@@ -2,54 +2,43 @@
 
 import torch
 from torch import _C
-from .optimizer import Optimizer, _use_grad_for_differentiable, _check_not_differentiable
+from .optimizer import Optimizer, _use_grad_for_differentiable, _check_not_differentiable, \
+    _check_nonnegative, _closure_loss
 
 __all__ = ['Adam', 'adam']
 
 
 def _check_adam_args(lr, betas, eps, weight_decay):
-    if not 0.0 <= lr:
-        raise ValueError("Invalid learning rate: {}".format(lr))
-    if not 0.0 <= eps:
-        raise ValueError("Invalid epsilon value: {}".format(eps))
+    _check_nonnegative("learning rate", lr)
+    _check_nonnegative("epsilon value", eps)
     if not 0.0 <= betas[0] < 1.0:
         raise ValueError("Invalid beta parameter at index 0: {}".format(betas[0]))
     if not 0.0 <= betas[1] < 1.0:
         raise ValueError("Invalid beta parameter at index 1: {}".format(betas[1]))
-    if not 0.0 <= weight_decay:
-        raise ValueError("Invalid weight_decay value: {}".format(weight_decay))
+    _check_nonnegative("weight_decay value", weight_decay)
 
 
 def _adam_like_step(opt, decoupled):
     """One step of Adam or AdamW over every group of [opt]: lazy state
     (step, exp_avg, exp_avg_sq, max_exp_avg_sq), then the kernel."""
     for group in opt.param_groups:
-        params_with_grad = []
-        grads = []
-        exp_avgs = []
-        exp_avg_sqs = []
-        max_exp_avg_sqs = []
-        state_steps = []
         beta1, beta2 = group['betas']
-        for p in group['params']:
-            if p.grad is None:
-                continue
-            params_with_grad.append(p)
-            grads.append(p.grad)
-            state = opt.state[p]
-            if len(state) == 0:
-                state['step'] = (torch.zeros((1,), dtype=torch.float)
-                                 if opt.defaults.get('capturable') or opt.defaults.get('fused')
-                                 else torch.tensor(0.))
-                state['exp_avg'] = torch.zeros_like(p)
-                state['exp_avg_sq'] = torch.zeros_like(p)
-                if group['amsgrad']:
-                    state['max_exp_avg_sq'] = torch.zeros_like(p)
-            exp_avgs.append(state['exp_avg'])
-            exp_avg_sqs.append(state['exp_avg_sq'])
-            if group['amsgrad']:
-                max_exp_avg_sqs.append(state['max_exp_avg_sq'])
-            state_steps.append(state['step'])
+        amsgrad = group['amsgrad']
+
+        def init_state(p, state):
+            state['step'] = (torch.zeros((1,), dtype=torch.float)
+                             if opt.defaults.get('capturable') or opt.defaults.get('fused')
+                             else torch.tensor(0.))
+            state['exp_avg'] = torch.zeros_like(p)
+            state['exp_avg_sq'] = torch.zeros_like(p)
+            if amsgrad:
+                state['max_exp_avg_sq'] = torch.zeros_like(p)
+
+        params_with_grad, grads, states = opt._init_group(group, init_state)
+        exp_avgs = [state['exp_avg'] for state in states]
+        exp_avg_sqs = [state['exp_avg_sq'] for state in states]
+        max_exp_avg_sqs = [state['max_exp_avg_sq'] for state in states] if amsgrad else []
+        state_steps = [state['step'] for state in states]
 
         _adam_kernel(params_with_grad, grads, exp_avgs, exp_avg_sqs, max_exp_avg_sqs,
                      state_steps, amsgrad=group['amsgrad'], beta1=beta1, beta2=beta2,
@@ -91,22 +80,14 @@ class Adam(Optimizer):
 
     def __setstate__(self, state):
         super().__setstate__(state)
-        for group in self.param_groups:
-            group.setdefault('amsgrad', False)
-            group.setdefault('maximize', False)
-            group.setdefault('foreach', None)
-            group.setdefault('capturable', False)
-            group.setdefault('differentiable', False)
-            group.setdefault('fused', False)
+        self._setdefault_groups(amsgrad=False, maximize=False, foreach=None, capturable=False,
+                                differentiable=False, fused=False)
         _steps_as_tensors(self.state)
 
     @_use_grad_for_differentiable
     def step(self, closure=None, *, grad_scaler=None):
         """One update; [closure] re-evaluates the model and returns the loss."""
-        loss = None
-        if closure is not None:
-            with torch.enable_grad():
-                loss = closure()
+        loss = _closure_loss(closure)
         _adam_like_step(self, decoupled=False)
         return loss
 

@@ -2,7 +2,7 @@
 before the Adam update), as PyTorch 1.13 computes it."""
 
 import torch
-from .optimizer import Optimizer, _use_grad_for_differentiable
+from .optimizer import Optimizer, _use_grad_for_differentiable, _closure_loss
 from .adam import _check_adam_args, _adam_like_step, _adam_kernel, _steps_as_tensors
 
 __all__ = ['AdamW', 'adamw']
@@ -23,20 +23,13 @@ class AdamW(Optimizer):
 
     def __setstate__(self, state):
         super().__setstate__(state)
-        for group in self.param_groups:
-            group.setdefault('amsgrad', False)
-            group.setdefault('maximize', False)
-            group.setdefault('foreach', None)
-            group.setdefault('capturable', False)
+        self._setdefault_groups(amsgrad=False, maximize=False, foreach=None, capturable=False)
         _steps_as_tensors(self.state)
 
     @_use_grad_for_differentiable
     def step(self, closure=None):
         """One update; [closure] re-evaluates the model and returns the loss."""
-        loss = None
-        if closure is not None:
-            with torch.enable_grad():
-                loss = closure()
+        loss = _closure_loss(closure)
         _adam_like_step(self, decoupled=True)
         return loss
 

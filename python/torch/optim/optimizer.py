@@ -49,6 +49,20 @@ def _use_grad_for_differentiable(func):
     return _use_grad
 
 
+def _check_nonnegative(what, value):
+    if not 0.0 <= value:
+        raise ValueError("Invalid {}: {}".format(what, value))
+
+
+def _closure_loss(closure):
+    """step()'s loss: [closure] re-evaluated with autograd on (it runs
+    backward), or None without one."""
+    if closure is None:
+        return None
+    with torch.enable_grad():
+        return closure()
+
+
 def _check_not_differentiable(defaults):
     # The kernels update tensors in place outside autograd.
     if defaults.get('differentiable'):
@@ -186,6 +200,30 @@ class Optimizer(object):
     def step(self, closure):
         """One update of every parameter (each subclass defines it)."""
         raise NotImplementedError
+
+    def _init_group(self, group, init_state=None):
+        """The parameters of [group] that have a gradient, their gradients
+        and their state dicts, as three lists; [init_state](p, state) fills
+        a parameter's empty state first (state is made on the first step)."""
+        params_with_grad = []
+        grads = []
+        states = []
+        for p in group['params']:
+            if p.grad is None:
+                continue
+            state = self.state[p]
+            if init_state is not None and len(state) == 0:
+                init_state(p, state)
+            params_with_grad.append(p)
+            grads.append(p.grad)
+            states.append(state)
+        return params_with_grad, grads, states
+
+    def _setdefault_groups(self, **defaults):
+        # Groups of a state saved before an option existed lack its key.
+        for group in self.param_groups:
+            for name, value in defaults.items():
+                group.setdefault(name, value)
 
     def add_param_group(self, param_group):
         """Add a group of parameters with its own hyper-parameters (the

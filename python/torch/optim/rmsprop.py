@@ -3,7 +3,8 @@ PyTorch 1.13 computes it."""
 
 import torch
 from torch import _C
-from .optimizer import Optimizer, _use_grad_for_differentiable, _check_not_differentiable
+from .optimizer import Optimizer, _use_grad_for_differentiable, _check_not_differentiable, \
+    _check_nonnegative, _closure_loss
 
 __all__ = ['RMSprop', 'rmsprop']
 
@@ -15,16 +16,11 @@ class RMSprop(Optimizer):
 
     def __init__(self, params, lr=1e-2, alpha=0.99, eps=1e-8, weight_decay=0, momentum=0,
                  centered=False, foreach=None, maximize=False, differentiable=False):
-        if not 0.0 <= lr:
-            raise ValueError("Invalid learning rate: {}".format(lr))
-        if not 0.0 <= eps:
-            raise ValueError("Invalid epsilon value: {}".format(eps))
-        if not 0.0 <= momentum:
-            raise ValueError("Invalid momentum value: {}".format(momentum))
-        if not 0.0 <= weight_decay:
-            raise ValueError("Invalid weight_decay value: {}".format(weight_decay))
-        if not 0.0 <= alpha:
-            raise ValueError("Invalid alpha value: {}".format(alpha))
+        _check_nonnegative("learning rate", lr)
+        _check_nonnegative("epsilon value", eps)
+        _check_nonnegative("momentum value", momentum)
+        _check_nonnegative("weight_decay value", weight_decay)
+        _check_nonnegative("alpha value", alpha)
         defaults = dict(lr=lr, momentum=momentum, alpha=alpha, eps=eps, centered=centered,
                         weight_decay=weight_decay, foreach=foreach, maximize=maximize,
                         differentiable=differentiable)
@@ -33,45 +29,31 @@ class RMSprop(Optimizer):
 
     def __setstate__(self, state):
         super().__setstate__(state)
-        for group in self.param_groups:
-            group.setdefault('momentum', 0)
-            group.setdefault('centered', False)
-            group.setdefault('foreach', None)
-            group.setdefault('maximize', False)
-            group.setdefault('differentiable', False)
+        self._setdefault_groups(momentum=0, centered=False, foreach=None, maximize=False,
+                                differentiable=False)
 
     @_use_grad_for_differentiable
     def step(self, closure=None):
         """One update; [closure] re-evaluates the model and returns the loss."""
-        loss = None
-        if closure is not None:
-            with torch.enable_grad():
-                loss = closure()
-
+        loss = _closure_loss(closure)
         for group in self.param_groups:
-            params_with_grad = []
-            grads = []
-            square_avgs = []
-            grad_avgs = []
-            momentum_buffer_list = []
-            for p in group['params']:
-                if p.grad is None:
-                    continue
-                params_with_grad.append(p)
-                grads.append(p.grad)
-                state = self.state[p]
-                if len(state) == 0:
-                    state['step'] = 0
-                    state['square_avg'] = torch.zeros_like(p)
-                    if group['momentum'] > 0:
-                        state['momentum_buffer'] = torch.zeros_like(p)
-                    if group['centered']:
-                        state['grad_avg'] = torch.zeros_like(p)
-                square_avgs.append(state['square_avg'])
-                if group['momentum'] > 0:
-                    momentum_buffer_list.append(state['momentum_buffer'])
-                if group['centered']:
-                    grad_avgs.append(state['grad_avg'])
+            momentum = group['momentum'] > 0
+            centered = group['centered']
+
+            def init_state(p, state):
+                state['step'] = 0
+                state['square_avg'] = torch.zeros_like(p)
+                if momentum:
+                    state['momentum_buffer'] = torch.zeros_like(p)
+                if centered:
+                    state['grad_avg'] = torch.zeros_like(p)
+
+            params_with_grad, grads, states = self._init_group(group, init_state)
+            square_avgs = [state['square_avg'] for state in states]
+            momentum_buffer_list = [state['momentum_buffer'] for state in states] \
+                if momentum else []
+            grad_avgs = [state['grad_avg'] for state in states] if centered else []
+            for state in states:
                 state['step'] += 1
 
             rmsprop(params_with_grad, grads, square_avgs, grad_avgs, momentum_buffer_list,

@@ -4,7 +4,7 @@ Nesterov momentum, weight decay and maximize, as PyTorch 1.13 computes it."""
 import torch
 from torch import _C
 from .optimizer import Optimizer, required, _use_grad_for_differentiable, \
-    _check_not_differentiable
+    _check_not_differentiable, _closure_loss
 
 __all__ = ['SGD', 'sgd']
 
@@ -38,39 +38,23 @@ class SGD(Optimizer):
 
     def __setstate__(self, state):
         super().__setstate__(state)
-        for group in self.param_groups:
-            group.setdefault('nesterov', False)
-            group.setdefault('maximize', False)
-            group.setdefault('foreach', None)
-            group.setdefault('differentiable', False)
+        self._setdefault_groups(nesterov=False, maximize=False, foreach=None,
+                                differentiable=False)
 
     @_use_grad_for_differentiable
     def step(self, closure=None):
         """One update; [closure] re-evaluates the model and returns the loss."""
-        loss = None
-        if closure is not None:
-            with torch.enable_grad():
-                loss = closure()
-
+        loss = _closure_loss(closure)
         for group in self.param_groups:
-            params_with_grad = []
-            d_p_list = []
-            momentum_buffer_list = []
-            for p in group['params']:
-                if p.grad is None:
-                    continue
-                params_with_grad.append(p)
-                d_p_list.append(p.grad)
-                state = self.state[p]
-                momentum_buffer_list.append(state.get('momentum_buffer'))
-
+            params_with_grad, d_p_list, states = self._init_group(group)
+            momentum_buffer_list = [state.get('momentum_buffer') for state in states]
             sgd(params_with_grad, d_p_list, momentum_buffer_list,
                 weight_decay=group['weight_decay'], momentum=group['momentum'],
                 lr=group['lr'], dampening=group['dampening'],
                 nesterov=group['nesterov'], maximize=group['maximize'])
 
-            for p, momentum_buffer in zip(params_with_grad, momentum_buffer_list):
-                self.state[p]['momentum_buffer'] = momentum_buffer
+            for state, momentum_buffer in zip(states, momentum_buffer_list):
+                state['momentum_buffer'] = momentum_buffer
 
         return loss
 
