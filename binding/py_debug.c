@@ -423,6 +423,13 @@ static nn_hook_action on_node(nn_ctx *ctx, const nn_hook_event *ev, void *user) 
     (void)user;
     if (!dbg.callback || dbg.running) return NN_HOOK_CONTINUE;
     if (dbg.mode == CALL_BREAK && !atomic_load(&break_req)) return NN_HOOK_CONTINUE;
+    /* anomaly mode: the scan needs no GIL, and most nodes are finite */
+    nn_anomaly found;
+    bool scanned = false;
+    if (ev->after && dbg.mode == CALL_ANOMALY && !atomic_load(&break_req)) {
+        if (!nn_anomaly_check(ev, &found)) return NN_HOOK_CONTINUE;
+        scanned = true;
+    }
     nn_hook_action act = NN_HOOK_CONTINUE;
     PyGILState_STATE g = PyGILState_Ensure();
     if (dbg.mode == CALL_BREAK) {
@@ -461,13 +468,9 @@ static nn_hook_action on_node(nn_ctx *ctx, const nn_hook_event *ev, void *user) 
     e->position = fwd ? dbg.fwd_pos : ev->position;
     e->pass_id = fwd ? dbg.stmt_id : (uint64_t)dbg.backward_pass;
     e->step = dbg.backward_done + 1;
-    if (dbg.mode == CALL_ANOMALY && !atomic_load(&break_req)) {
-        e->anomaly_state = nn_anomaly_check(ev, &e->anomaly) ? 1 : -1;
-        if (e->anomaly_state < 0) {
-            Py_DECREF(e);
-            PyGILState_Release(g);
-            return NN_HOOK_CONTINUE;
-        }
+    if (scanned) {
+        e->anomaly = found;
+        e->anomaly_state = 1;
     }
     PyObject *cb = Py_NewRef(dbg.callback);
     dbg.running++;
