@@ -972,10 +972,6 @@ def _pdb_class():
     return _Prompt
 
 
-class _NotAvailable:
-    pass
-
-
 def _make_stop_prompt(base):
     class StopPromptImpl(base):
         """The (nndb) prompt of an op stop."""
