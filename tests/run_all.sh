@@ -71,6 +71,7 @@ run_suite compat tests/compat/run.sh
 run_suite python tests/py/run.sh
 run_suite repl tests/repl/run.sh
 run_suite debugger_pty "$PYTHON" tests/repl/test_debugger.py
+run_suite debugger-cpython "$PYTHON" tests/repl/test_cpython_debugger.py --nndb build/nndb-py
 run_suite drills "$PYTHON" tests/drills/test_drills.py
 run_suite drills-cpython "$PYTHON" tests/drills/test_cpython_drills.py
 run_suite hub "$PYTHON" tests/drills/test_hub.py
