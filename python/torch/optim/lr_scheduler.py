@@ -173,49 +173,42 @@ class _LRScheduler(object):
 LRScheduler = _LRScheduler
 
 
-def _lambdas_state(sched):
-    """state_dict of the lambda schedulers: callable objects keep their
-    __dict__, plain functions are saved as None."""
-    state = {key: value for key, value in sched.__dict__.items()
-             if key not in ('optimizer', 'lr_lambdas')}
-    state['lr_lambdas'] = [None] * len(sched.lr_lambdas)
-    for i, fn in enumerate(sched.lr_lambdas):
-        if not isinstance(fn, types.FunctionType):
-            state['lr_lambdas'][i] = fn.__dict__.copy()
-    return state
-
-
-def _load_lambdas_state(sched, state_dict):
-    lr_lambdas = state_dict.pop('lr_lambdas')
-    sched.__dict__.update(state_dict)
-    state_dict['lr_lambdas'] = lr_lambdas
-    for i, fn in enumerate(lr_lambdas):
-        if fn is not None:
-            sched.lr_lambdas[i].__dict__.update(fn)
-
-
-def _lambdas_arg(optimizer, lr_lambda):
-    if not isinstance(lr_lambda, (list, tuple)):
-        return [lr_lambda] * len(optimizer.param_groups)
-    if len(lr_lambda) != len(optimizer.param_groups):
-        raise ValueError("Expected {} lr_lambdas, but got {}".format(
-            len(optimizer.param_groups), len(lr_lambda)))
-    return list(lr_lambda)
-
-
-class LambdaLR(_LRScheduler):
-    """lr = initial_lr * lr_lambda(epoch)."""
+class _LambdaScheduler(_LRScheduler):
+    """What LambdaLR and MultiplicativeLR share: one lr_lambda per group
+    (a single one repeated), and a state_dict in which callable objects
+    keep their __dict__ and plain functions are saved as None."""
 
     def __init__(self, optimizer, lr_lambda, last_epoch=-1, verbose=False):
         self.optimizer = optimizer
-        self.lr_lambdas = _lambdas_arg(optimizer, lr_lambda)
-        super(LambdaLR, self).__init__(optimizer, last_epoch, verbose)
+        if not isinstance(lr_lambda, (list, tuple)):
+            self.lr_lambdas = [lr_lambda] * len(optimizer.param_groups)
+        else:
+            if len(lr_lambda) != len(optimizer.param_groups):
+                raise ValueError("Expected {} lr_lambdas, but got {}".format(
+                    len(optimizer.param_groups), len(lr_lambda)))
+            self.lr_lambdas = list(lr_lambda)
+        super(_LambdaScheduler, self).__init__(optimizer, last_epoch, verbose)
 
     def state_dict(self):
-        return _lambdas_state(self)
+        state = {key: value for key, value in self.__dict__.items()
+                 if key not in ('optimizer', 'lr_lambdas')}
+        state['lr_lambdas'] = [None] * len(self.lr_lambdas)
+        for i, fn in enumerate(self.lr_lambdas):
+            if not isinstance(fn, types.FunctionType):
+                state['lr_lambdas'][i] = fn.__dict__.copy()
+        return state
 
     def load_state_dict(self, state_dict):
-        _load_lambdas_state(self, state_dict)
+        lr_lambdas = state_dict.pop('lr_lambdas')
+        self.__dict__.update(state_dict)
+        state_dict['lr_lambdas'] = lr_lambdas
+        for i, fn in enumerate(lr_lambdas):
+            if fn is not None:
+                self.lr_lambdas[i].__dict__.update(fn)
+
+
+class LambdaLR(_LambdaScheduler):
+    """lr = initial_lr * lr_lambda(epoch)."""
 
     def get_lr(self):
         self._warn_outside_step()
@@ -223,19 +216,8 @@ class LambdaLR(_LRScheduler):
                 for lmbda, base_lr in zip(self.lr_lambdas, self.base_lrs)]
 
 
-class MultiplicativeLR(_LRScheduler):
+class MultiplicativeLR(_LambdaScheduler):
     """lr *= lr_lambda(epoch) at every step after the first."""
-
-    def __init__(self, optimizer, lr_lambda, last_epoch=-1, verbose=False):
-        self.optimizer = optimizer
-        self.lr_lambdas = _lambdas_arg(optimizer, lr_lambda)
-        super(MultiplicativeLR, self).__init__(optimizer, last_epoch, verbose)
-
-    def state_dict(self):
-        return _lambdas_state(self)
-
-    def load_state_dict(self, state_dict):
-        _load_lambdas_state(self, state_dict)
 
     def get_lr(self):
         self._warn_outside_step()
