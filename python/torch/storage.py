@@ -22,55 +22,26 @@ class _LegacyStorage(object):
                            "checkpoints; use a tensor".format(type(self).__name__))
 
 
-class DoubleStorage(_LegacyStorage):
-    dtype = torch.float64
+_BY_DTYPE = {}
 
 
-class FloatStorage(_LegacyStorage):
-    dtype = torch.float32
+def _storage_class(name, dtype):
+    # Pickles name them torch.FloatStorage, ... (torch/__init__.py exports them).
+    cls = type(name, (_LegacyStorage,), {'dtype': dtype, '__module__': 'torch'})
+    _BY_DTYPE[dtype] = cls
+    return cls
 
 
-class HalfStorage(_LegacyStorage):
-    dtype = torch.float16
-
-
-class BFloat16Storage(_LegacyStorage):
-    dtype = torch.bfloat16
-
-
-class LongStorage(_LegacyStorage):
-    dtype = torch.int64
-
-
-class IntStorage(_LegacyStorage):
-    dtype = torch.int32
-
-
-class ShortStorage(_LegacyStorage):
-    dtype = torch.int16
-
-
-class CharStorage(_LegacyStorage):
-    dtype = torch.int8
-
-
-class ByteStorage(_LegacyStorage):
-    dtype = torch.uint8
-
-
-class BoolStorage(_LegacyStorage):
-    dtype = torch.bool
-
-
-# Pickles name them torch.FloatStorage, ... (torch/__init__.py exports them).
-for _cls in (DoubleStorage, FloatStorage, HalfStorage, BFloat16Storage, LongStorage, IntStorage,
-             ShortStorage, CharStorage, ByteStorage, BoolStorage):
-    _cls.__module__ = 'torch'
-del _cls
-
-_BY_DTYPE = {cls.dtype: cls for cls in (DoubleStorage, FloatStorage, HalfStorage,
-                                         BFloat16Storage, LongStorage, IntStorage, ShortStorage,
-                                         CharStorage, ByteStorage, BoolStorage)}
+DoubleStorage = _storage_class('DoubleStorage', torch.float64)
+FloatStorage = _storage_class('FloatStorage', torch.float32)
+HalfStorage = _storage_class('HalfStorage', torch.float16)
+BFloat16Storage = _storage_class('BFloat16Storage', torch.bfloat16)
+LongStorage = _storage_class('LongStorage', torch.int64)
+IntStorage = _storage_class('IntStorage', torch.int32)
+ShortStorage = _storage_class('ShortStorage', torch.int16)
+CharStorage = _storage_class('CharStorage', torch.int8)
+ByteStorage = _storage_class('ByteStorage', torch.uint8)
+BoolStorage = _storage_class('BoolStorage', torch.bool)
 
 
 def _storage_type_for(dtype):
