@@ -70,13 +70,15 @@ def get_worker_info():
     return _worker_info
 
 
-class _MapFetcher(object):
+class _BaseDatasetFetcher(object):
     def __init__(self, dataset, auto_collation, collate_fn, drop_last):
         self.dataset = dataset
         self.auto_collation = auto_collation
         self.collate_fn = collate_fn
         self.drop_last = drop_last
 
+
+class _MapFetcher(_BaseDatasetFetcher):
     def fetch(self, index):
         if self.auto_collation:
             data = [self.dataset[idx] for idx in index]
@@ -85,12 +87,9 @@ class _MapFetcher(object):
         return self.collate_fn(data)
 
 
-class _IterableFetcher(object):
+class _IterableFetcher(_BaseDatasetFetcher):
     def __init__(self, dataset, auto_collation, collate_fn, drop_last):
-        self.dataset = dataset
-        self.auto_collation = auto_collation
-        self.collate_fn = collate_fn
-        self.drop_last = drop_last
+        super(_IterableFetcher, self).__init__(dataset, auto_collation, collate_fn, drop_last)
         self.dataset_iter = iter(dataset)
         self.ended = False
 

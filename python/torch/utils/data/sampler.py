@@ -100,17 +100,23 @@ class SubsetRandomSampler(Sampler):
         return len(self.indices)
 
 
+def _check_positive_int(name, value):
+    if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
+        raise ValueError("{0} should be a positive integer value, but got {0}={1}".format(
+            name, value))
+
+
+def _check_bool(name, value):
+    if not isinstance(value, bool):
+        raise ValueError("{0} should be a boolean value, but got {0}={1}".format(name, value))
+
+
 class WeightedRandomSampler(Sampler):
     """num_samples indices drawn with probabilities proportional to weights."""
 
     def __init__(self, weights, num_samples, replacement=True, generator=None):
-        if not isinstance(num_samples, int) or isinstance(num_samples, bool) or \
-                num_samples <= 0:
-            raise ValueError("num_samples should be a positive integer "
-                             "value, but got num_samples={}".format(num_samples))
-        if not isinstance(replacement, bool):
-            raise ValueError("replacement should be a boolean value, but got "
-                             "replacement={}".format(replacement))
+        _check_positive_int('num_samples', num_samples)
+        _check_bool('replacement', replacement)
         weights_tensor = torch.as_tensor(weights, dtype=torch.double)
         if len(weights_tensor.shape) != 1:
             raise ValueError("weights should be a 1d sequence but given "
@@ -134,13 +140,8 @@ class BatchSampler(Sampler):
     unless drop_last)."""
 
     def __init__(self, sampler, batch_size, drop_last):
-        if not isinstance(batch_size, int) or isinstance(batch_size, bool) or \
-                batch_size <= 0:
-            raise ValueError("batch_size should be a positive integer value, "
-                             "but got batch_size={}".format(batch_size))
-        if not isinstance(drop_last, bool):
-            raise ValueError("drop_last should be a boolean value, but got "
-                             "drop_last={}".format(drop_last))
+        _check_positive_int('batch_size', batch_size)
+        _check_bool('drop_last', drop_last)
         self.sampler = sampler
         self.batch_size = batch_size
         self.drop_last = drop_last
