@@ -21,6 +21,7 @@
 #include "lang_generator.h"
 #include "lang_std.h"
 #include "lang_vm.h"
+#include "nn_intops.h"
 #include "nn_ops.h"
 #include "nn_random.h"
 
@@ -1542,8 +1543,8 @@ static bool f_log_softmax(lang_vm *vm, const lang_args *a, lang_val *out) {
     return softmax_like(vm, a, "log_softmax", true, out);
 }
 
-/* ---- floor division and remainder: not engine ops, and not differentiable
- * in torch either; computed here elementwise with broadcasting. ---- */
+/* ---- broadcasting walks for the few elementwise loops done here (allclose,
+ * item access). ---- */
 
 static bool bcast_shape(lang_vm *vm, const nn_tensor *a, const nn_tensor *b, int *nd, int64_t *sh) {
     *nd = a->ndim > b->ndim ? a->ndim : b->ndim;
@@ -1579,55 +1580,11 @@ static int64_t load_i(const nn_tensor *t, int64_t off) {
                                            off * (int64_t)nn_dtype_size(t->dtype));
 }
 
-static int64_t floordiv_i(int64_t x, int64_t y) {
-    if (y == -1) return (int64_t)(0 - (uint64_t)x);
-    int64_t q = x / y;
-    if ((x % y != 0) && ((x < 0) != (y < 0))) q--;
-    return q;
-}
-
+/* Floor division and remainder are the engine's nn_floor_divide and
+ * nn_remainder (not differentiable, in torch either). */
 static bool floor_mod(lang_vm *vm, nn_tensor *a, nn_tensor *b, bool mod, lang_val *out) {
-    int nd;
-    int64_t sh[NN_MAX_DIMS];
-    if (!bcast_shape(vm, a, b, &nd, sh)) return false;
-    nn_dtype dt = nn_dtype_promote(a, b);
-    if (dt == NN_BOOL) dt = NN_INT64;
-    nn_tensor *r = nn_tensor_empty(CTX(vm), dt, nd, sh);
+    nn_tensor *r = mod ? nn_remainder(CTX(vm), a, b) : nn_floor_divide(CTX(vm), a, b);
     if (!r) return lang_raise_engine(vm);
-    int64_t n = nn_tensor_numel(r), idx[NN_MAX_DIMS] = {0};
-    for (int64_t k = 0; k < n; k++) {
-        int64_t oa = bcast_off(a, nd, idx), ob = bcast_off(b, nd, idx);
-        if (nn_dtype_is_int(dt)) {
-            int64_t x = load_i(a, oa), y = load_i(b, ob);
-            if (y == 0) {
-                nn_tensor_release(r);
-                return lang_raise(vm, LANG_ERR_ZERO_DIVISION, "ZeroDivisionError");
-            }
-            int64_t q = floordiv_i(x, y);
-            int64_t v = mod ? (int64_t)((uint64_t)x - (uint64_t)q * (uint64_t)y) : q;
-            if (dt == NN_INT64)
-                ((int64_t *)r->storage->data)[k] = v;
-            else /* small ints: in range after wrapping through int32 */
-                nn_dtype_store(dt, (char *)r->storage->data + k * (int64_t)nn_dtype_size(dt),
-                               (double)(int32_t)(uint32_t)(uint64_t)v);
-        } else {
-            double x = load(a, oa), y = load(b, ob), v;
-            if (mod) {
-                v = fmod(x, y);
-                if (v != 0 && ((v < 0) != (y < 0))) v += y;
-            } else {
-                v = floor(x / y);
-            }
-            if (dt == NN_FLOAT32)
-                ((float *)r->storage->data)[k] = (float)v;
-            else
-                ((double *)r->storage->data)[k] = v;
-        }
-        for (int d = nd - 1; d >= 0; d--) {
-            if (++idx[d] < sh[d]) break;
-            idx[d] = 0;
-        }
-    }
     return lang_tensor_new(vm, r, out);
 }
 
