@@ -26,6 +26,28 @@ from torch.storage import *  # noqa: F401,F403
 from torch.serialization import save, load  # noqa: F401
 from torch._tensor_str import set_printoptions, get_printoptions  # noqa: F401
 from torch._type_info import finfo, iinfo  # noqa: F401
+from torch._legacy_tensor import *  # noqa: F401,F403
+from torch._promotion import (  # noqa: F401
+    promote_types, result_type, can_cast, is_floating_point, is_complex, is_nonzero,
+    is_same_size, is_storage, typename, broadcast_shapes, use_deterministic_algorithms,
+    are_deterministic_algorithms_enabled, is_deterministic_algorithms_warn_only_enabled,
+    set_flush_denormal, is_inference_mode_enabled)
+
+
+def _add_tensor_functions():
+    # torch.NAME for the Tensor methods written in Python (torch._tensor_more),
+    # where torch._C has no function of that name.
+    from torch import _tensor_more
+    names = globals()
+    for name in _tensor_more.TORCH_FUNCTIONS:
+        if name not in names:
+            names[name] = getattr(Tensor, name)
+    names.setdefault("real", _tensor_more.real)
+    names.setdefault("imag", _tensor_more.imag)
+
+
+_add_tensor_functions()
+del _add_tensor_functions
 
 __version__ = "1.13.1"
 

@@ -4,7 +4,7 @@ Methods that are about the value (math, shapes, reductions) live in C on
 torch._C._TensorBase; what PyTorch writes in Python over them lives here.
 """
 
-from torch import _C
+from torch import _C, _tensor_more
 
 
 class Tensor(_C._TensorBase):
@@ -61,6 +61,8 @@ class Tensor(_C._TensorBase):
                 if v == dtype:
                     return self.to(k)
             raise ValueError(f"invalid type: '{dtype}'")
+        if isinstance(dtype, type) and isinstance(getattr(dtype, "dtype", None), _C.dtype):
+            return self.to(dtype.dtype)  # x.type(torch.LongTensor)
         return self.to(dtype)
 
     def __len__(self):
@@ -128,4 +130,5 @@ def _rebuild(values, dtype, requires_grad):
     return t
 
 
+_tensor_more.install(Tensor)
 _C._set_tensor_class(Tensor)

@@ -1,0 +1,135 @@
+"""torch's dtype rules as functions: promote_types, result_type, can_cast,
+is_floating_point and friends. The promotion itself is the engine's (the
+dtype an addition of small probes takes), so there is one rule."""
+
+import builtins
+
+from torch import _C
+
+
+def _need_dtype(fname, name, pos, v):
+    if not isinstance(v, _C.dtype):
+        raise TypeError(f"{fname}(): argument '{name}' (position {pos}) must be torch.dtype, "
+                        f"not {type(v).__name__}")
+
+
+def _need_tensor(fname, v):
+    if not isinstance(v, _C._TensorBase):
+        raise TypeError(f"{fname}(): argument 'input' (position 1) must be Tensor, "
+                        f"not {type(v).__name__}")
+
+
+def promote_types(type1, type2):
+    """The smallest dtype both promote to (no scalar rules)."""
+    _need_dtype("promote_types", "type1", 1, type1)
+    _need_dtype("promote_types", "type2", 2, type2)
+    return (_C.zeros(1, dtype=type1) + _C.zeros(1, dtype=type2)).dtype
+
+
+def _probe(x):
+    """A stand-in with x's place in promotion: a tensor of the same dtype and
+    the same class (0-dim or not), or the Python number itself."""
+    if isinstance(x, _C._TensorBase):
+        return _C.zeros(() if x.dim() == 0 else 1, dtype=x.dtype)
+    if isinstance(x, (builtins.bool, builtins.int, builtins.float)):
+        return x
+    raise TypeError("result_type(): argument 'tensor' must be Tensor or Number, "
+                    f"not {type(x).__name__}")
+
+
+def result_type(tensor, other):
+    """The dtype an arithmetic op on tensor and other gives."""
+    a, b = _probe(tensor), _probe(other)
+    if not isinstance(a, _C._TensorBase) and not isinstance(b, _C._TensorBase):
+        a = _C.tensor(a)
+        if isinstance(b, builtins.float) and not a.is_floating_point():
+            return _C.get_default_dtype()
+    return (a + b).dtype
+
+
+def can_cast(from_, to):
+    """Whether torch's casting rules allow from_ -> to in ops with out= or
+    in place: not floating to integral, not anything else to bool."""
+    _need_dtype("can_cast", "from", 1, from_)
+    _need_dtype("can_cast", "to", 2, to)
+    if from_.is_floating_point and not to.is_floating_point:
+        return False
+    if from_ != _C.bool and to == _C.bool:
+        return False
+    return True
+
+
+def is_floating_point(input):
+    _need_tensor("is_floating_point", input)
+    return input.is_floating_point()
+
+
+def is_complex(input):
+    _need_tensor("is_complex", input)
+    return False
+
+
+def is_nonzero(input):
+    _need_tensor("is_nonzero", input)
+    return input.is_nonzero()
+
+
+def is_same_size(input, other):
+    return input.is_same_size(other)
+
+
+def is_storage(obj):
+    from torch.storage import _LegacyStorage
+    return isinstance(obj, _LegacyStorage)
+
+
+def typename(o):
+    if isinstance(o, _C._TensorBase):
+        return o.type()
+    module = type(o).__module__
+    name = type(o).__qualname__
+    return name if module in ("builtins", None) else f"{module}.{name}"
+
+
+def broadcast_shapes(*shapes):
+    """The shape tensors of these shapes broadcast to."""
+    ndim = builtins.max((len(s) if not isinstance(s, builtins.int) else 1 for s in shapes),
+                        default=0)
+    out = [1] * ndim
+    for s in shapes:
+        s = (s,) if isinstance(s, builtins.int) else tuple(s)
+        for i, n in enumerate(s):
+            j = ndim - len(s) + i
+            if n == out[j] or n == 1:
+                continue
+            if out[j] != 1:
+                raise RuntimeError("Shape mismatch: objects cannot be broadcast to a single "
+                                   "shape")
+            out[j] = n
+    return _C.Size(out)
+
+
+_deterministic = False
+
+
+def use_deterministic_algorithms(mode, *, warn_only=False):
+    """Accepted: nndb's CPU kernels are deterministic already."""
+    global _deterministic
+    _deterministic = builtins.bool(mode)
+
+
+def are_deterministic_algorithms_enabled():
+    return _deterministic
+
+
+def is_deterministic_algorithms_warn_only_enabled():
+    return False
+
+
+def set_flush_denormal(mode):
+    return False
+
+
+def is_inference_mode_enabled():
+    from torch.autograd import grad_mode
+    return grad_mode._inference_depth > 0

@@ -1,0 +1,706 @@
+"""Tensor methods written in Python over the kernels: PyTorch's less common
+math (addmm and friends, inverse hyperbolics, logaddexp, xlogy, hypot...),
+shape helpers (unfold, tensor_split, rot90, diff, kron...), indexed writes
+(index_fill/copy/add, put_, take), the element-wise Python callbacks
+(apply_, map_), the dtype queries, and the in-place aliases torch spells
+several ways. Each is differentiable where it is in PyTorch because it is
+built from differentiable ops.
+
+install(Tensor) adds each only where torch._C._TensorBase has no method of
+that name, so a kernel added later in C wins over the composite here.
+"""
+
+import collections
+import math
+
+import torch
+from torch import _C
+
+_METHODS = {}
+
+
+def _method(fn):
+    _METHODS[fn.__name__] = fn
+    return fn
+
+
+def _float_like(x):
+    """x as a float tensor (integers go to the default dtype)."""
+    return x if x.is_floating_point() else x.to(_C.get_default_dtype())
+
+
+def _in_double(x, fn):
+    """fn over x in float64, back in x's float dtype: the composites then
+    round as torch's single kernels do."""
+    x = _float_like(x)
+    return fn(x.double()).to(x.dtype)
+
+
+def _dim_index(t, dim, index):
+    dim = dim % max(t.dim(), 1)
+    return (slice(None),) * dim + (index,)
+
+
+# ---- queries ----
+
+@_method
+def is_complex(self):
+    return False
+
+
+@_method
+def is_signed(self):
+    return self.dtype.is_signed
+
+
+@_method
+def is_nonzero(self):
+    n = self.numel()
+    if n == 0:
+        raise RuntimeError("Boolean value of Tensor with no values is ambiguous")
+    if n > 1:
+        raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
+    return bool(self.item() != 0)
+
+
+@_method
+def is_same_size(self, other):
+    return tuple(self.shape) == tuple(other.shape)
+
+
+@_method
+def is_inference(self):
+    return False
+
+
+@_method
+def is_pinned(self, device=None):
+    return False
+
+
+@_method
+def is_shared(self):
+    return False
+
+
+@_method
+def is_neg(self):
+    return False
+
+
+@_method
+def is_conj(self):
+    return False
+
+
+@_method
+def get_device(self):
+    return -1
+
+
+@_method
+def pin_memory(self, device=None):
+    return self
+
+
+@_method
+def share_memory_(self):
+    return self
+
+
+def _self(self):
+    return self
+
+
+for _name in ("conj", "resolve_conj", "resolve_neg", "conj_physical"):
+    _METHODS[_name] = _self
+
+
+@property
+def _real(self):
+    return self
+
+
+@property
+def _imag(self):
+    raise RuntimeError("imag is not implemented for tensors with non-complex dtypes.")
+
+
+@property
+def _output_nr(self):
+    return 0
+
+
+@property
+def _names(self):
+    return (None,) * self.dim()
+
+
+# ---- products ----
+
+def _scaled(self, prod, beta, alpha):
+    out = prod if alpha == 1 else prod * alpha
+    if beta == 0:
+        return out
+    return out + (self if beta == 1 else self * beta)
+
+
+@_method
+def addmm(self, mat1, mat2, *, beta=1, alpha=1):
+    return _scaled(self, mat1 @ mat2, beta, alpha)
+
+
+@_method
+def addmv(self, mat, vec, *, beta=1, alpha=1):
+    return _scaled(self, mat @ vec, beta, alpha)
+
+
+@_method
+def addr(self, vec1, vec2, *, beta=1, alpha=1):
+    return _scaled(self, torch.outer(vec1, vec2), beta, alpha)
+
+
+@_method
+def addbmm(self, batch1, batch2, *, beta=1, alpha=1):
+    return _scaled(self, torch.bmm(batch1, batch2).sum(0), beta, alpha)
+
+
+@_method
+def baddbmm(self, batch1, batch2, *, beta=1, alpha=1):
+    return _scaled(self, torch.bmm(batch1, batch2), beta, alpha)
+
+
+@_method
+def vdot(self, other):
+    return torch.dot(self, other)
+
+
+@_method
+def matrix_power(self, n):
+    if n < 0:
+        raise RuntimeError("nndb: matrix_power with a negative exponent needs inverse(), "
+                           "which nndb's engine does not have")
+    size = self.shape[-1]
+    result = torch.eye(size, dtype=self.dtype).expand(self.shape).clone() if n == 0 else None
+    base = self
+    while n > 0:
+        if n & 1:
+            result = base if result is None else result @ base
+        n >>= 1
+        if n:
+            base = base @ base
+    return result
+
+
+@_method
+def kron(self, other):
+    a, b = self, other
+    nd = max(a.dim(), b.dim())
+    a = a.reshape((1,) * (nd - a.dim()) + tuple(a.shape))
+    b = b.reshape((1,) * (nd - b.dim()) + tuple(b.shape))
+    # a[i, j] * b[k, l] at (i*K + k, j*L + l): interleave the dims, then merge
+    inter_a, inter_b = [], []
+    for d in range(nd):
+        inter_a += [a.shape[d], 1]
+        inter_b += [1, b.shape[d]]
+    prod = a.reshape(inter_a) * b.reshape(inter_b)
+    return prod.reshape([a.shape[d] * b.shape[d] for d in range(nd)])
+
+
+@_method
+def cross(self, other, dim=None):
+    if dim is None:
+        dim = next(d for d in range(self.dim()) if self.shape[d] == 3)
+    a0, a1, a2 = self.unbind(dim)
+    b0, b1, b2 = other.unbind(dim)
+    return torch.stack([a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0], dim)
+
+
+@_method
+def dist(self, other, p=2):
+    return (self - other).norm(p)
+
+
+# ---- element-wise math ----
+
+@_method
+def asinh(self):
+    return _in_double(self, lambda x: torch.where(
+        x < 0, -torch.log(-x + torch.sqrt(x * x + 1)), torch.log(x + torch.sqrt(x * x + 1))))
+
+
+@_method
+def acosh(self):
+    return _in_double(self, lambda x: torch.log(x + torch.sqrt(x * x - 1)))
+
+
+@_method
+def atanh(self):
+    return _in_double(self, lambda x: 0.5 * (torch.log1p(x) - torch.log1p(-x)))
+
+
+_METHODS["arcsinh"] = asinh
+_METHODS["arccosh"] = acosh
+_METHODS["arctanh"] = atanh
+
+
+@_method
+def deg2rad(self):
+    return _float_like(self) * (math.pi / 180.0)
+
+
+@_method
+def rad2deg(self):
+    return _float_like(self) * (180.0 / math.pi)
+
+
+@_method
+def exp2(self):
+    return _in_double(self, lambda x: torch.pow(2.0, x))
+
+
+@_method
+def erfc(self):
+    return _in_double(self, lambda x: 1.0 - torch.erf(x))
+
+
+@_method
+def logaddexp(self, other):
+    def f(a):
+        b = other.double() if isinstance(other, torch.Tensor) else other
+        m = torch.maximum(a, b) if isinstance(b, torch.Tensor) else a.clamp(min=b)
+        return m + torch.log1p(torch.exp(-(a - b).abs()))
+    return _in_double(self, f)
+
+
+@_method
+def logaddexp2(self, other):
+    ln2 = math.log(2.0)
+    return (self * ln2).logaddexp(other * ln2) / ln2
+
+
+@_method
+def xlogy(self, other):
+    x = _float_like(self)
+    y = other if isinstance(other, torch.Tensor) else torch.tensor(other, dtype=x.dtype)
+    return torch.where(x == 0, torch.zeros_like(x), x * torch.log(y))
+
+
+@_method
+def sinc(self):
+    def f(x):
+        px = x * math.pi
+        safe = torch.where(x == 0, torch.ones_like(x), px)
+        return torch.where(x == 0, torch.ones_like(x), torch.sin(safe) / safe)
+    return _in_double(self, f)
+
+
+@_method
+def logit(self, eps=None):
+    def f(x):
+        if eps is not None:
+            x = x.clamp(eps, 1 - eps)
+        return torch.log(x / (1 - x))
+    return _in_double(self, f)
+
+
+@_method
+def hypot(self, other):
+    return _in_double(self, lambda x: torch.sqrt(x * x + other.double() ** 2))
+
+
+@_method
+def copysign(self, other):
+    x = _float_like(self)
+    neg = torch.signbit(other) if isinstance(other, torch.Tensor) else \
+        torch.tensor(math.copysign(1.0, other) < 0)
+    return torch.where(neg, -x.abs(), x.abs())
+
+
+@_method
+def signbit(self):
+    if not self.is_floating_point():
+        return self < 0
+    # -0.0 has its sign bit set: 1 / -0.0 is -inf
+    return (self < 0) | ((self == 0) & (1.0 / self < 0))
+
+
+@_method
+def heaviside(self, values):
+    return torch.where(self == 0, values.to(self.dtype).expand(self.shape),
+                       (self > 0).to(self.dtype))
+
+
+@_method
+def fmax(self, other):
+    return torch.where(torch.isnan(other), self,
+                       torch.where(torch.isnan(self), other, torch.maximum(self, other)))
+
+
+@_method
+def fmin(self, other):
+    return torch.where(torch.isnan(other), self,
+                       torch.where(torch.isnan(self), other, torch.minimum(self, other)))
+
+
+@_method
+def nansum(self, dim=None, keepdim=False, *, dtype=None):
+    z = torch.where(torch.isnan(self), torch.zeros_like(self), self)
+    r = z.sum() if dim is None else z.sum(dim, keepdim=keepdim)
+    return r if dtype is None else r.to(dtype)
+
+
+@_method
+def nanmean(self, dim=None, keepdim=False, *, dtype=None):
+    ok = ~torch.isnan(self)
+    z = torch.where(ok, self, torch.zeros_like(self))
+    if dim is None:
+        r = z.sum() / ok.sum()
+    else:
+        r = z.sum(dim, keepdim=keepdim) / ok.sum(dim, keepdim=keepdim)
+    return r if dtype is None else r.to(dtype)
+
+
+# ---- scans ----
+
+def _cummax(values, indices):
+    return _C._return_types["cummax"]((values, indices))
+
+
+def _cummin(values, indices):
+    return _C._return_types["cummin"]((values, indices))
+
+
+class _aminmax(collections.namedtuple("aminmax", ["min", "max"])):
+    __module__ = "torch.return_types"
+    __slots__ = ()
+
+    def __repr__(self):
+        return f"torch.return_types.aminmax(\nmin={self.min!r},\nmax={self.max!r})"
+
+
+@_method
+def aminmax(self, *, dim=None, keepdim=False):
+    if dim is None:
+        return _aminmax(self.amin(), self.amax())
+    return _aminmax(self.amin(dim, keepdim), self.amax(dim, keepdim))
+
+
+def _cum_extreme(self, dim, better, kind):
+    dim = dim % max(self.dim(), 1)
+    if self.dim() == 0:
+        return kind(self.clone(), torch.zeros((), dtype=torch.int64))
+    n = self.shape[dim]
+    vals, idxs = [], []
+    best = self.select(dim, 0)
+    best_i = torch.zeros(best.shape, dtype=torch.int64)
+    for i in range(n):
+        cur = self.select(dim, i)
+        if i:
+            take = better(cur, best) | torch.isnan(cur)
+            best = torch.where(take, cur, best)
+            best_i = torch.where(take, torch.full(best_i.shape, i, dtype=torch.int64), best_i)
+        vals.append(best)
+        idxs.append(best_i)
+    return kind(torch.stack(vals, dim), torch.stack(idxs, dim))
+
+
+@_method
+def cummax(self, dim):
+    return _cum_extreme(self, dim, lambda a, b: a >= b, _cummax)
+
+
+@_method
+def cummin(self, dim):
+    return _cum_extreme(self, dim, lambda a, b: a <= b, _cummin)
+
+
+@_method
+def logcumsumexp(self, dim):
+    def f(x):
+        m = x.max(dim, keepdim=True).values if x.dim() else x
+        m = torch.where(torch.isinf(m), torch.zeros_like(m), m)
+        return torch.log(torch.exp(x - m).cumsum(dim)) + m
+    return _in_double(self, f)
+
+
+@_method
+def diff(self, n=1, dim=-1, prepend=None, append=None):
+    x = self
+    if prepend is not None or append is not None:
+        parts = [p for p in (prepend, x, append) if p is not None]
+        x = torch.cat(parts, dim)
+    for _ in range(n):
+        m = x.shape[dim]
+        a, b = x.narrow(dim, 1, m - 1), x.narrow(dim, 0, m - 1)
+        x = (a != b) if x.dtype == torch.bool else a - b
+    return x
+
+
+# ---- shapes ----
+
+@_method
+def moveaxis(self, source, destination):
+    return torch.movedim(self, source, destination)
+
+
+@_method
+def unfold(self, dimension, size, step):
+    """Windows of [size] every [step] along [dimension], as a new last dim."""
+    if self.dim() == 0:
+        return self.reshape(1)
+    n = (self.shape[dimension] - size) // step + 1
+    if n < 1:
+        raise RuntimeError(f"maximum size for tensor at dimension {dimension % self.dim()} is "
+                           f"{self.shape[dimension]} but size is {size}")
+    windows = [self.narrow(dimension, i * step, size) for i in range(n)]
+    return torch.stack(windows, dimension).movedim(dimension + 1 if dimension >= 0
+                                                   else dimension, -1)
+
+
+@_method
+def tensor_split(self, indices_or_sections, dim=0):
+    size = self.shape[dim]
+    if isinstance(indices_or_sections, int):
+        n = indices_or_sections
+        q, r = divmod(size, n)
+        bounds, start = [], 0
+        for i in range(n):
+            step = q + (1 if i < r else 0)
+            bounds.append((start, start + step))
+            start += step
+    else:
+        cuts = [int(i) for i in indices_or_sections]
+        edges = [0] + [min(max(c, 0), size) for c in cuts] + [size]
+        bounds = [(edges[i], max(edges[i], edges[i + 1])) for i in range(len(edges) - 1)]
+    return tuple(self.narrow(dim, a, b - a) for a, b in bounds)
+
+
+def _split_at(self, sections, dim, name, min_dim):
+    if self.dim() < min_dim:
+        raise RuntimeError(f"torch.{name} requires a tensor with at least {min_dim} "
+                           f"dimension{'s' if min_dim > 1 else ''}, but got a tensor with "
+                           f"{self.dim()} dimensions!")
+    return self.tensor_split(sections, dim)
+
+
+@_method
+def hsplit(self, sections):
+    return _split_at(self, sections, 1 if self.dim() > 1 else 0, "hsplit", 1)
+
+
+@_method
+def vsplit(self, sections):
+    return _split_at(self, sections, 0, "vsplit", 2)
+
+
+@_method
+def dsplit(self, sections):
+    return _split_at(self, sections, 2, "dsplit", 3)
+
+
+@_method
+def split_with_sizes(self, split_sizes, dim=0):
+    return self.split(list(split_sizes), dim)
+
+
+@_method
+def rot90(self, k=1, dims=(0, 1)):
+    d0, d1 = dims
+    k %= 4
+    if k == 1:
+        return self.flip(d1).transpose(d0, d1)
+    if k == 2:
+        return self.flip(d0).flip(d1)
+    if k == 3:
+        return self.flip(d0).transpose(d0, d1)
+    return self.clone()
+
+
+@_method
+def diag_embed(self, offset=0, dim1=-2, dim2=-1):
+    n = self.shape[-1] + abs(offset)
+    eye = torch.eye(n, dtype=self.dtype)
+    if offset:
+        eye = eye.roll(offset, 1) if offset > 0 else eye.roll(-offset, 0)
+        keep = torch.ones(n, dtype=self.dtype)
+        keep[n - abs(offset):] = 0
+        eye = eye * (keep.unsqueeze(0) if offset < 0 else keep.unsqueeze(1))
+    vals = torch.cat([self, torch.zeros(tuple(self.shape[:-1]) + (abs(offset),),
+                                        dtype=self.dtype)], -1) if offset else self
+    src = vals.unsqueeze(-1) if offset >= 0 else vals.unsqueeze(-2)
+    out = src * eye
+    if (dim1 % out.dim(), dim2 % out.dim()) != (out.dim() - 2, out.dim() - 1):
+        out = out.movedim((-2, -1), (dim1, dim2))
+    return out
+
+
+@_method
+def diagflat(self, offset=0):
+    return torch.diag(self.reshape(-1), offset)
+
+
+@_method
+def sum_to_size(self, *size):
+    if len(size) == 1 and not isinstance(size[0], int):
+        size = tuple(size[0])
+    lead = self.dim() - len(size)
+    r = self.sum(tuple(range(lead))) if lead > 0 else self
+    dims = tuple(d for d, s in enumerate(size) if s == 1 and r.shape[d] != 1)
+    return r.sum(dims, keepdim=True) if dims else r
+
+
+# ---- indexed reads and writes ----
+
+@_method
+def take(self, index):
+    return self.reshape(-1)[index]
+
+
+@_method
+def take_along_dim(self, indices, dim=None):
+    if dim is None:
+        return self.reshape(-1).gather(0, indices.reshape(-1))
+    return torch.gather(self, dim, indices.expand(
+        tuple(indices.shape[d] if d == dim % self.dim() else max(self.shape[d], indices.shape[d])
+              for d in range(self.dim()))))
+
+
+@_method
+def put_(self, index, source, accumulate=False):
+    flat = self.view(-1)
+    if accumulate:
+        flat.scatter_add_(0, index.reshape(-1), source.reshape(-1).to(self.dtype))
+    else:
+        flat[index.reshape(-1)] = source.reshape(-1).to(self.dtype)
+    return self
+
+
+@_method
+def put(self, index, source, accumulate=False):
+    return self.clone().put_(index, source, accumulate)
+
+
+@_method
+def index_fill_(self, dim, index, value):
+    self[_dim_index(self, dim, index)] = value
+    return self
+
+
+@_method
+def index_fill(self, dim, index, value):
+    return self.clone().index_fill_(dim, index, value)
+
+
+@_method
+def index_copy_(self, dim, index, source):
+    self[_dim_index(self, dim, index)] = source
+    return self
+
+
+@_method
+def index_copy(self, dim, index, source):
+    return self.clone().index_copy_(dim, index, source)
+
+
+def _index_add_src(self, dim, index, source, alpha):
+    dim = dim % max(self.dim(), 1)
+    src = source if alpha == 1 else source * alpha
+    shape = [1] * self.dim()
+    shape[dim] = index.numel()
+    idx = index.reshape(shape).expand(src.shape)
+    return dim, idx, src.to(self.dtype)
+
+
+@_method
+def index_add_(self, dim, index, source, *, alpha=1):
+    dim, idx, src = _index_add_src(self, dim, index, source, alpha)
+    return self.scatter_add_(dim, idx, src)
+
+
+@_method
+def index_add(self, dim, index, source, *, alpha=1):
+    dim, idx, src = _index_add_src(self, dim, index, source, alpha)
+    return self.scatter_add(dim, idx, src)
+
+
+# ---- Python callbacks ----
+
+@_method
+def apply_(self, callable):
+    """Replace each element by callable(element) (CPU tensors only, as in
+    torch; not recorded by autograd)."""
+    values = [callable(v) for v in self.reshape(-1).tolist()]
+    with torch.no_grad():
+        self.copy_(torch.tensor(values, dtype=self.dtype).reshape(self.shape))
+    return self
+
+
+@_method
+def map_(self, tensor, callable):
+    """self[i] = callable(self[i], tensor[i]), tensor broadcast to self."""
+    other = tensor.expand(self.shape).reshape(-1).tolist()
+    values = [callable(a, b) for a, b in zip(self.reshape(-1).tolist(), other)]
+    with torch.no_grad():
+        self.copy_(torch.tensor(values, dtype=self.dtype).reshape(self.shape))
+    return self
+
+
+# ---- in-place spellings torch accepts as aliases ----
+
+_ALIASES_ = {
+    "absolute_": "abs_", "arccos_": "acos_", "arcsin_": "asin_", "arctan_": "atan_",
+    "arctan2_": "atan2_", "fix_": "trunc_", "greater_": "gt_", "greater_equal_": "ge_",
+    "less_": "lt_", "less_equal_": "le_", "negative_": "neg_", "not_equal_": "ne_",
+    "sgn_": "sign_", "swapaxes_": "transpose_", "swapdims_": "transpose_",
+}
+
+_INPLACE_OF = ("asinh", "acosh", "atanh", "arcsinh", "arccosh", "arctanh", "deg2rad", "rad2deg",
+               "exp2", "erfc", "logit", "sinc", "hypot", "copysign", "xlogy", "heaviside",
+               "addmm", "addmv", "addr", "addbmm", "baddbmm")
+
+
+def _inplace(name):
+    def method(self, *args, **kwargs):
+        return self.copy_(getattr(self, name)(*args, **kwargs))
+    method.__name__ = name + "_"
+    return method
+
+
+def install(cls):
+    base = _C._TensorBase
+    for name, fn in _METHODS.items():
+        if not hasattr(base, name):
+            setattr(cls, name, fn)
+    for alias, target in _ALIASES_.items():
+        if not hasattr(base, alias) and hasattr(cls, target):
+            setattr(cls, alias, getattr(cls, target))
+    for name in _INPLACE_OF:
+        if not hasattr(base, name + "_") and hasattr(cls, name):
+            setattr(cls, name + "_", _inplace(name))
+    for name, prop in (("real", _real), ("imag", _imag), ("output_nr", _output_nr),
+                       ("names", _names)):
+        if not hasattr(base, name):
+            setattr(cls, name, prop)
+
+
+# torch.NAME(input, ...) for these methods, where torch has the function
+# and torch._C does not.
+TORCH_FUNCTIONS = (
+    "is_complex", "is_nonzero", "is_same_size", "is_signed", "conj", "resolve_conj", "resolve_neg",
+    "conj_physical", "addmm", "addmv", "addr", "addbmm", "baddbmm", "vdot", "matrix_power",
+    "kron", "cross", "dist", "asinh", "acosh", "atanh", "arcsinh", "arccosh", "arctanh",
+    "deg2rad", "rad2deg", "exp2", "erfc", "logaddexp", "logaddexp2", "xlogy", "sinc", "logit",
+    "hypot", "copysign", "signbit", "heaviside", "fmax", "fmin", "nansum", "nanmean", "cummax",
+    "cummin", "logcumsumexp", "diff", "moveaxis", "tensor_split", "hsplit", "vsplit", "dsplit",
+    "split_with_sizes", "rot90", "diag_embed", "diagflat", "take", "take_along_dim", "put",
+    "index_fill", "index_copy", "index_add", "aminmax",
+)
+
+
+def real(input):
+    return input.real
+
+
+def imag(input):
+    return input.imag
