@@ -117,4 +117,41 @@ static inline nn_dtype nn_float_dtype(nn_dtype dt) {
     return dt == NN_FLOAT64 ? NN_FLOAT64 : NN_FLOAT32;
 }
 
+/* [a] cast to [dt] and made contiguous: the flat input of a kernel that
+ * reads a plain array. NULL with ctx->err set when an allocation fails. */
+static inline nn_tensor *nn_contiguous_as(nn_ctx *ctx, nn_tensor *a, nn_dtype dt) {
+    nn_tensor *ca = nn_tensor_cast_raw(ctx, a, dt);
+    nn_tensor *c = ca ? nn_tensor_contiguous_raw(ctx, ca) : NULL;
+    nn_tensor_release(ca);
+    return c;
+}
+
+/* The unary math kernels' scaffolding: out[i] = f32(which, a[i]) (or f64)
+ * over [a] in its float type (ints and bools compute in float32). Inline so
+ * that each caller's f32/f64 become direct calls its compiler can inline
+ * and vectorize. Returns a new tensor, or NULL with ctx->err set. */
+static inline nn_tensor *nn_unary_float_map(nn_ctx *ctx, nn_tensor *a, int which,
+                                            float (*f32)(int which, float x),
+                                            double (*f64)(int which, double x)) {
+    nn_dtype dt = nn_float_dtype(a->dtype);
+    nn_tensor *c = nn_contiguous_as(ctx, a, dt);
+    nn_tensor *out = c ? nn_tensor_empty(ctx, dt, a->ndim, a->shape) : NULL;
+    if (!out) {
+        nn_tensor_release(c);
+        return NULL;
+    }
+    int64_t n = nn_tensor_numel(out);
+    if (dt == NN_FLOAT32) {
+        const float *x = nn_tensor_data(c);
+        float *y = nn_tensor_data(out);
+        for (int64_t i = 0; i < n; i++) y[i] = f32(which, x[i]);
+    } else {
+        const double *x = nn_tensor_data(c);
+        double *y = nn_tensor_data(out);
+        for (int64_t i = 0; i < n; i++) y[i] = f64(which, x[i]);
+    }
+    nn_tensor_release(c);
+    return out;
+}
+
 #endif

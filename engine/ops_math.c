@@ -12,37 +12,19 @@
 
 enum { M_SIN, M_COS, M_LOG2, M_LOG10 };
 
+static float mathf(int which, float x) {
+    return which == M_SIN    ? sinf(x)
+           : which == M_COS  ? cosf(x)
+           : which == M_LOG2 ? log2f(x)
+                             : log10f(x);
+}
+
+static double mathd(int which, double x) {
+    return which == M_SIN ? sin(x) : which == M_COS ? cos(x) : which == M_LOG2 ? log2(x) : log10(x);
+}
+
 static nn_tensor *math_forward(nn_ctx *ctx, nn_node *node, int which) {
-    nn_tensor *a = node->in[0].t;
-    nn_dtype dt = nn_float_dtype(a->dtype);
-    nn_tensor *ca = nn_tensor_cast_raw(ctx, a, dt);
-    nn_tensor *c = ca ? nn_tensor_contiguous_raw(ctx, ca) : NULL;
-    nn_tensor_release(ca);
-    nn_tensor *out = c ? nn_tensor_empty(ctx, dt, a->ndim, a->shape) : NULL;
-    if (!out) {
-        nn_tensor_release(c);
-        return NULL;
-    }
-    int64_t n = nn_tensor_numel(out);
-    if (dt == NN_FLOAT32) {
-        const float *x = nn_tensor_data(c);
-        float *y = nn_tensor_data(out);
-        for (int64_t i = 0; i < n; i++)
-            y[i] = which == M_SIN    ? sinf(x[i])
-                   : which == M_COS  ? cosf(x[i])
-                   : which == M_LOG2 ? log2f(x[i])
-                                     : log10f(x[i]);
-    } else {
-        const double *x = nn_tensor_data(c);
-        double *y = nn_tensor_data(out);
-        for (int64_t i = 0; i < n; i++)
-            y[i] = which == M_SIN    ? sin(x[i])
-                   : which == M_COS  ? cos(x[i])
-                   : which == M_LOG2 ? log2(x[i])
-                                     : log10(x[i]);
-    }
-    nn_tensor_release(c);
-    return out;
+    return nn_unary_float_map(ctx, node->in[0].t, which, mathf, mathd);
 }
 
 /* din = dout * f'(x): sin' = cos, cos' = -sin, log2' = 1 / (x ln 2),

@@ -103,27 +103,7 @@ static nn_tensor *more_forward(nn_ctx *ctx, nn_node *node, int which) {
                      nn_dtype_scalar_name(a->dtype));
         return NULL;
     }
-    nn_dtype dt = nn_float_dtype(a->dtype);
-    nn_tensor *ca = nn_tensor_cast_raw(ctx, a, dt);
-    nn_tensor *c = ca ? nn_tensor_contiguous_raw(ctx, ca) : NULL;
-    nn_tensor_release(ca);
-    nn_tensor *out = c ? nn_tensor_empty(ctx, dt, a->ndim, a->shape) : NULL;
-    if (!out) {
-        nn_tensor_release(c);
-        return NULL;
-    }
-    int64_t n = nn_tensor_numel(out);
-    if (dt == NN_FLOAT32) {
-        const float *x = nn_tensor_data(c);
-        float *y = nn_tensor_data(out);
-        for (int64_t i = 0; i < n; i++) y[i] = applyf(which, x[i]);
-    } else {
-        const double *x = nn_tensor_data(c);
-        double *y = nn_tensor_data(out);
-        for (int64_t i = 0; i < n; i++) y[i] = apply(which, x[i]);
-    }
-    nn_tensor_release(c);
-    return out;
+    return nn_unary_float_map(ctx, a, which, applyf, apply);
 }
 
 /* 1 / (s * (1 + x^2)) or s / sqrt(1 - x^2): the inverse functions' slopes. */
@@ -382,9 +362,7 @@ static int prod_out_shape(const nn_tensor *a, const nn_params *p, int64_t *shape
 nn_tensor *op_prod_forward(nn_ctx *ctx, nn_node *node) {
     nn_tensor *a = node->in[0].t;
     nn_dtype dt = nn_dtype_is_float(a->dtype) ? nn_float_dtype(a->dtype) : NN_INT64;
-    nn_tensor *ca = nn_tensor_cast_raw(ctx, a, dt);
-    nn_tensor *c = ca ? nn_tensor_contiguous_raw(ctx, ca) : NULL;
-    nn_tensor_release(ca);
+    nn_tensor *c = nn_contiguous_as(ctx, a, dt);
     int64_t shape[NN_MAX_DIMS];
     int nd = prod_out_shape(a, &node->p, shape);
     nn_tensor *out = c ? nn_tensor_empty(ctx, dt, nd, shape) : NULL;
