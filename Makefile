@@ -91,7 +91,8 @@ $(BUILD)/libdrills.a: $(DRILL_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(BUILD)/nndb: $(BUILD)/nndb.o $(REPL_OBJ) $(BUILD)/libdrills.a $(BUILD)/libnndb_py.a $(BUILD)/libnndb.a $(BUILD)/nndb-kernel
+# `nndb run FILE.py` execs nndb-py, which sits beside nndb.
+$(BUILD)/nndb: $(BUILD)/nndb.o $(REPL_OBJ) $(BUILD)/libdrills.a $(BUILD)/libnndb_py.a $(BUILD)/libnndb.a $(BUILD)/nndb-kernel $(BUILD)/nndb-py
 	$(CC) $(LDFLAGS) -o $@ $(BUILD)/nndb.o $(REPL_OBJ) $(BUILD)/libdrills.a $(BUILD)/libnndb_py.a $(BUILD)/libnndb.a $(LDLIBS) $(REPL_LIBS) $(PY_LIBS)
 
 # The Jupyter kernel is its own executable, so that nndb itself does not
@@ -202,7 +203,11 @@ PREFIX ?= /usr/local
 .PHONY: install
 install: $(BUILD)/nndb
 	install -d $(PREFIX)/bin
-	install -m 755 $(BUILD)/nndb $(BUILD)/nndb-kernel $(PREFIX)/bin/
+	install -m 755 $(BUILD)/nndb $(BUILD)/nndb-kernel $(BUILD)/nndb-py $(BUILD)/nndb-kernel-py $(PREFIX)/bin/
+	install -d $(PREFIX)/share/nndb
+	rm -rf $(PREFIX)/share/nndb/python
+	cp -r python $(PREFIX)/share/nndb/python
+	find $(PREFIX)/share/nndb/python -name __pycache__ -prune -exec rm -rf {} +
 	install -d $(PREFIX)/share/doc/nndb
 	install -m 644 docs/*.md $(PREFIX)/share/doc/nndb/
 	install -d $(PREFIX)/share/nndb/lessons

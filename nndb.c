@@ -36,7 +36,9 @@ static void usage(FILE *f) {
         "\n"
         "commands:\n"
         "  (none)           start the REPL (a script piped into stdin runs as a script)\n"
-        "  run FILE.nn      run a script; exit status 0 on success, 1 on an error;\n"
+        "  run FILE         run a script (FILE.py on CPython with the engine as torch,\n"
+        "                   FILE.nn on nndb's own interpreter); exit status 0 on\n"
+        "                   success, 1 on an error;\n"
         "                   --break SPEC (repeatable) sets a breakpoint first (as %%break)\n"
         "  debug FILE.nn    run a script under the debugger: stop before its first op\n"
         "  drill list|start ID|check FILE...|new ID\n"
@@ -207,23 +209,36 @@ static int demo(void) {
 
 /* Hand over to nndb-kernel, which sits beside this binary, keeping the
  * arguments ("kernel -f FILE", "install-kernel --user"). */
-static int exec_kernel(char **argv) {
+/* Whether this binary is nndb-py (the front ends on CPython). */
+static bool on_cpython(void) {
     char exe[4096];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 16);
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 3) return false;
+    exe[n] = 0;
+    return !strcmp(exe + n - 3, "-py");
+}
+
+/* Replace this process with the program [name] that sits beside this
+ * binary, with [argv] (argv[0] is replaced). Returns only on failure. */
+static int exec_sibling(const char *name, char **argv) {
+    char exe[4096];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 32);
     if (n <= 0) {
-        fprintf(stderr, "nndb: cannot find my own path to start nndb-kernel\n");
+        fprintf(stderr, "nndb: cannot find my own path to start %s\n", name);
         return 1;
     }
     exe[n] = 0;
     char *slash = strrchr(exe, '/');
-    /* nndb-py (the front ends on CPython) hands over to nndb-kernel-py. */
-    size_t n_exe = strlen(exe);
-    bool on_cpython = n_exe > 3 && !strcmp(exe + n_exe - 3, "-py");
-    strcpy(slash ? slash + 1 : exe, on_cpython ? "nndb-kernel-py" : "nndb-kernel");
+    strcpy(slash ? slash + 1 : exe, name);
     argv[0] = exe;
     execv(exe, argv);
     fprintf(stderr, "nndb: cannot start %s: %s\n", exe, strerror(errno));
     return 1;
+}
+
+static int exec_kernel(char **argv) {
+    /* nndb-py (the front ends on CPython) hands over to nndb-kernel-py. */
+    return exec_sibling(on_cpython() ? "nndb-kernel-py" : "nndb-kernel", argv);
 }
 
 /* Under mpirun: a rank whose script failed ends every rank (the others
@@ -275,6 +290,15 @@ int main(int argc, char **argv) {
                     "usage: nndb %s [--break SPEC]... FILE.nn [ARGS...]   (or - for stdin)\n", cmd);
             free(breaks);
             return 2;
+        }
+        /* A Python script runs on embedded CPython (docs/python.md): the
+         * whole language and standard library, NumPy, matplotlib, with the
+         * engine as torch; the same --break specs and `debug`. nndb's own
+         * .nn scripts stay on its interpreter until that retires. */
+        size_t n_file = strlen(file);
+        if (n_file > 3 && !strcmp(file + n_file - 3, ".py") && !on_cpython()) {
+            free(breaks);
+            return exec_sibling("nndb-py", argv);
         }
         int rc = repl_run_script_debug(file, breaks, n, !strcmp(cmd, "debug"));
         free(breaks);
