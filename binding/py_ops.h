@@ -26,6 +26,17 @@
     PyObject *a_[sizeof kw_ / sizeof kw_[0]];                                                      \
     if (py_parse(fname, args, nargs, kwnames, kw_, n_req, a_) < 0) return NULL
 
+/* PY_OP [name] whose implementation is [common]("name", EXTRA...) with the
+ * call's args, nargs and kwnames: the aliases and variants that share one
+ * implementation (cat, concat, stack; max, min; var, std, ...). Written
+ * PY_OP_VIA(name, common, EXTRA...). */
+#define PY_OP_VIA(name, ...)                                                                       \
+    PY_OP(name)                                                                                    \
+    static PyObject *name##_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {     \
+        return PY_OP_VIA_CALL_(#name, __VA_ARGS__, args, nargs, kwnames);                          \
+    }
+#define PY_OP_VIA_CALL_(name_str, common, ...) common(name_str, __VA_ARGS__)
+
 /* PARSE for the reductions, which also take numpy's names axis= and
  * keepdims= for dim= and keepdim=, as torch's argument parser does. */
 #define PARSE_NP(fname, n_req, ...)                                                                \

@@ -278,18 +278,9 @@ static PyObject *add_sub(const char *name, bool sub, PyObject *const *args, Py_s
     return py_tensor_wrap(r);
 }
 
-PY_OP(add)
-static PyObject *add_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    return add_sub("add", false, args, nargs, kwnames);
-}
-PY_OP(sub)
-static PyObject *sub_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    return add_sub("sub", true, args, nargs, kwnames);
-}
-PY_OP(subtract)
-static PyObject *subtract_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    return add_sub("subtract", true, args, nargs, kwnames);
-}
+PY_OP_VIA(add, add_sub, false)
+PY_OP_VIA(sub, add_sub, true)
+PY_OP_VIA(subtract, add_sub, true)
 
 /* div(input, other, *, rounding_mode=None) */
 static PyObject *div_common(const char *name, PyObject *const *args, Py_ssize_t nargs,
@@ -334,14 +325,8 @@ static PyObject *div_common(const char *name, PyObject *const *args, Py_ssize_t 
     return py_tensor_wrap(r);
 }
 
-PY_OP(div)
-static PyObject *div_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    return div_common("div", args, nargs, kwnames);
-}
-PY_OP(divide)
-static PyObject *divide_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    return div_common("divide", args, nargs, kwnames);
-}
+PY_OP_VIA(div, div_common)
+PY_OP_VIA(divide, div_common)
 
 /* ---- clamp ---- */
 
@@ -496,14 +481,8 @@ static PyObject *addc(const char *name, bool div, PyObject *const *args, Py_ssiz
     return py_tensor_wrap_named(r, div ? "AddcdivBackward0" : "AddcmulBackward0");
 }
 
-PY_OP(addcmul)
-static PyObject *addcmul_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    return addc("addcmul", false, args, nargs, kwnames);
-}
-PY_OP(addcdiv)
-static PyObject *addcdiv_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    return addc("addcdiv", true, args, nargs, kwnames);
-}
+PY_OP_VIA(addcmul, addc, false)
+PY_OP_VIA(addcdiv, addc, true)
 
 /* ---- closeness ---- */
 

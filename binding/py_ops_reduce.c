@@ -134,22 +134,10 @@ static PyObject *var_std(const char *name, bool is_std, bool with_mean, PyObject
     return py_ops_tuple(pair, 2, NULL);
 }
 
-PY_OP(var)
-static PyObject *var_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    return var_std("var", false, false, args, nargs, kwnames);
-}
-PY_OP(std)
-static PyObject *std_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    return var_std("std", true, false, args, nargs, kwnames);
-}
-PY_OP(var_mean)
-static PyObject *var_mean_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    return var_std("var_mean", false, true, args, nargs, kwnames);
-}
-PY_OP(std_mean)
-static PyObject *std_mean_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    return var_std("std_mean", true, true, args, nargs, kwnames);
-}
+PY_OP_VIA(var, var_std, false, false)
+PY_OP_VIA(std, var_std, true, false)
+PY_OP_VIA(var_mean, var_std, false, true)
+PY_OP_VIA(std_mean, var_std, true, true)
 
 /* norm(input, p='fro', dim=None, keepdim=False, dtype=None) */
 PY_OP(norm)
@@ -221,14 +209,8 @@ static PyObject *extreme(const char *name, bool is_max, PyObject *const *args, P
     return py_ops_values_indices(name, v, idx, NULL);
 }
 
-PY_OP(max)
-static PyObject *max_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    return extreme("max", true, args, nargs, kwnames);
-}
-PY_OP(min)
-static PyObject *min_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    return extreme("min", false, args, nargs, kwnames);
-}
+PY_OP_VIA(max, extreme, true)
+PY_OP_VIA(min, extreme, false)
 
 /* amax/amin(input, dim=(), keepdim=False): max over several dims at once,
  * one dim at a time, the largest first. */
@@ -279,14 +261,8 @@ static PyObject *aextreme(const char *name, bool is_max, PyObject *const *args, 
     return py_tensor_wrap_named(cur, is_max ? "AmaxBackward0" : "AminBackward0");
 }
 
-PY_OP(amax)
-static PyObject *amax_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    return aextreme("amax", true, args, nargs, kwnames);
-}
-PY_OP(amin)
-static PyObject *amin_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    return aextreme("amin", false, args, nargs, kwnames);
-}
+PY_OP_VIA(amax, aextreme, true)
+PY_OP_VIA(amin, aextreme, false)
 
 static PyObject *argext(const char *name, bool is_max, PyObject *const *args, Py_ssize_t nargs,
                         PyObject *kwnames) {
@@ -303,14 +279,8 @@ static PyObject *argext(const char *name, bool is_max, PyObject *const *args, Py
                                  : nn_argmin(ctx, t, dim, all, keep));
 }
 
-PY_OP(argmax)
-static PyObject *argmax_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    return argext("argmax", true, args, nargs, kwnames);
-}
-PY_OP(argmin)
-static PyObject *argmin_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    return argext("argmin", false, args, nargs, kwnames);
-}
+PY_OP_VIA(argmax, argext, true)
+PY_OP_VIA(argmin, argext, false)
 
 /* ---- all / any / count_nonzero: counts of nonzero elements ---- */
 
@@ -348,14 +318,8 @@ static PyObject *any_all(const char *name, bool is_any, PyObject *const *args, P
     return py_tensor_wrap(r);
 }
 
-PY_OP(all)
-static PyObject *all_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    return any_all("all", false, args, nargs, kwnames);
-}
-PY_OP(any)
-static PyObject *any_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    return any_all("any", true, args, nargs, kwnames);
-}
+PY_OP_VIA(all, any_all, false)
+PY_OP_VIA(any, any_all, true)
 
 PY_OP(count_nonzero)
 static PyObject *count_nonzero_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
@@ -472,14 +436,8 @@ static PyObject *scan(const char *name, bool prod, PyObject *const *args, Py_ssi
     return py_tensor_wrap(r);
 }
 
-PY_OP(cumsum)
-static PyObject *cumsum_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    return scan("cumsum", false, args, nargs, kwnames);
-}
-PY_OP(cumprod)
-static PyObject *cumprod_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    return scan("cumprod", true, args, nargs, kwnames);
-}
+PY_OP_VIA(cumsum, scan, false)
+PY_OP_VIA(cumprod, scan, true)
 
 /* ---- softmax / log_softmax(input, dim, dtype=None) ---- */
 
@@ -504,14 +462,8 @@ static PyObject *softmax_like(const char *name, bool log, PyObject *const *args,
     return py_tensor_wrap(r);
 }
 
-PY_OP(softmax)
-static PyObject *softmax_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    return softmax_like("softmax", false, args, nargs, kwnames);
-}
-PY_OP(log_softmax)
-static PyObject *log_softmax_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    return softmax_like("log_softmax", true, args, nargs, kwnames);
-}
+PY_OP_VIA(softmax, softmax_like, false)
+PY_OP_VIA(log_softmax, softmax_like, true)
 
 /* ---- in place ---- */
 

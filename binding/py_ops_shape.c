@@ -47,14 +47,8 @@ static PyObject *reshaped(const char *name, bool view, PyObject *const *args, Py
                                                                  : "UnsafeViewBackward0");
 }
 
-PY_OP(view)
-static PyObject *view_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    return reshaped("view", true, args, nargs, kwnames);
-}
-PY_OP(reshape)
-static PyObject *reshape_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    return reshaped("reshape", false, args, nargs, kwnames);
-}
+PY_OP_VIA(view, reshaped, true)
+PY_OP_VIA(reshape, reshaped, false)
 
 static PyObject *as_other(const char *name, bool view, PyObject *const *args, Py_ssize_t nargs,
                           PyObject *kwnames) {
@@ -68,14 +62,8 @@ static PyObject *as_other(const char *name, bool view, PyObject *const *args, Py
     return py_tensor_wrap_named(r, r && r->storage == t->storage ? "ReshapeAliasBackward0"
                                                                  : "UnsafeViewBackward0");
 }
-PY_OP(view_as)
-static PyObject *view_as_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    return as_other("view_as", true, args, nargs, kwnames);
-}
-PY_OP(reshape_as)
-static PyObject *reshape_as_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    return as_other("reshape_as", false, args, nargs, kwnames);
-}
+PY_OP_VIA(view_as, as_other, true)
+PY_OP_VIA(reshape_as, as_other, false)
 
 PY_OP(flatten)
 static PyObject *flatten_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
@@ -166,18 +154,9 @@ static PyObject *transpose_common(const char *name, PyObject *const *args, Py_ss
         return NULL;
     return py_tensor_wrap_named(nn_transpose(ctx_(), t, d0, d1), "TransposeBackward0");
 }
-PY_OP(transpose)
-static PyObject *transpose_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    return transpose_common("transpose", args, nargs, kwnames);
-}
-PY_OP(swapaxes)
-static PyObject *swapaxes_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    return transpose_common("swapaxes", args, nargs, kwnames);
-}
-PY_OP(swapdims)
-static PyObject *swapdims_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    return transpose_common("swapdims", args, nargs, kwnames);
-}
+PY_OP_VIA(transpose, transpose_common)
+PY_OP_VIA(swapaxes, transpose_common)
+PY_OP_VIA(swapdims, transpose_common)
 
 PY_OP(t)
 static PyObject *t_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
@@ -429,22 +408,10 @@ static PyObject *cat_stack(const char *name, bool stack, PyObject *const *args, 
     return py_tensor_wrap_named(r, stack ? "StackBackward0" : "CatBackward0");
 }
 
-PY_OP(cat)
-static PyObject *cat_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    return cat_stack("cat", false, args, nargs, kwnames);
-}
-PY_OP(concat)
-static PyObject *concat_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    return cat_stack("concat", false, args, nargs, kwnames);
-}
-PY_OP(concatenate)
-static PyObject *concatenate_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    return cat_stack("concatenate", false, args, nargs, kwnames);
-}
-PY_OP(stack)
-static PyObject *stack_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    return cat_stack("stack", true, args, nargs, kwnames);
-}
+PY_OP_VIA(cat, cat_stack, false)
+PY_OP_VIA(concat, cat_stack, false)
+PY_OP_VIA(concatenate, cat_stack, false)
+PY_OP_VIA(stack, cat_stack, true)
 
 /* hstack / vstack: cat along dim 1 (0 for 1-D) / dim 0 of 2-D views */
 static PyObject *hv_stack(const char *name, bool vertical, PyObject *const *args, Py_ssize_t nargs,
@@ -477,14 +444,8 @@ static PyObject *hv_stack(const char *name, bool vertical, PyObject *const *args
     PyMem_Free(ts);
     return py_tensor_wrap_named(r, "CatBackward0");
 }
-PY_OP(hstack)
-static PyObject *hstack_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    return hv_stack("hstack", false, args, nargs, kwnames);
-}
-PY_OP(vstack)
-static PyObject *vstack_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    return hv_stack("vstack", true, args, nargs, kwnames);
-}
+PY_OP_VIA(hstack, hv_stack, false)
+PY_OP_VIA(vstack, hv_stack, true)
 
 PY_OP(split)
 static PyObject *split_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
@@ -700,14 +661,8 @@ static PyObject *flip_one(const char *name, int64_t dim, int min_dims, PyObject 
     }
     return py_tensor_wrap_named(nn_flip(ctx_(), t, &dim, 1), "FlipBackward0");
 }
-PY_OP(fliplr)
-static PyObject *fliplr_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    return flip_one("fliplr", 1, 2, args, nargs, kwnames);
-}
-PY_OP(flipud)
-static PyObject *flipud_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    return flip_one("flipud", 0, 1, args, nargs, kwnames);
-}
+PY_OP_VIA(fliplr, flip_one, 1, 2)
+PY_OP_VIA(flipud, flip_one, 0, 1)
 
 /* roll(input, shifts, dims=None): cat of two slices per dim */
 static nn_tensor *roll_dim(nn_ctx *ctx, nn_tensor *x, int64_t shift, int d) {
@@ -783,14 +738,8 @@ static PyObject *triangle(const char *name, bool upper, PyObject *const *args, P
     nn_ctx *ctx = ctx_();
     return py_tensor_wrap(upper ? nn_triu(ctx, t, diag) : nn_tril(ctx, t, diag));
 }
-PY_OP(tril)
-static PyObject *tril_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    return triangle("tril", false, args, nargs, kwnames);
-}
-PY_OP(triu)
-static PyObject *triu_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    return triangle("triu", true, args, nargs, kwnames);
-}
+PY_OP_VIA(tril, triangle, false)
+PY_OP_VIA(triu, triangle, true)
 
 /* The elements of the [offset] diagonal of the last two dims of [x] (a
  * gather of the flattened matrices): [..., L]. */
@@ -969,14 +918,8 @@ static PyObject *scatter_common(const char *name, bool add, PyObject *const *arg
     nn_tensor_release(src);
     return py_tensor_wrap_named(r, add ? "ScatterAddBackward0" : "ScatterBackward0");
 }
-PY_OP(scatter)
-static PyObject *scatter_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    return scatter_common("scatter", false, args, nargs, kwnames);
-}
-PY_OP(scatter_add)
-static PyObject *scatter_add_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    return scatter_common("scatter_add", true, args, nargs, kwnames);
-}
+PY_OP_VIA(scatter, scatter_common, false)
+PY_OP_VIA(scatter_add, scatter_common, true)
 
 /* masked_fill(input, mask, value) = where(mask, value, input) */
 PY_OP(masked_fill)
@@ -1285,10 +1228,7 @@ done:
     PyMem_Free(cnt);
     return r;
 }
-PY_OP(unique)
-static PyObject *unique_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    return unique_common("unique", false, args, nargs, kwnames);
-}
+PY_OP_VIA(unique, unique_common, false)
 PY_OP(unique_consecutive)
 static PyObject *unique_consecutive_impl(PyObject *const *args, Py_ssize_t nargs,
                                          PyObject *kwnames) {
@@ -1363,22 +1303,10 @@ static PyObject *matmul_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *
     }
     return py_tensor_wrap(nn_matmul(ctx_(), a, b));
 }
-PY_OP(mm)
-static PyObject *mm_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    return product("mm", 2, 2, "MmBackward0", args, nargs, kwnames);
-}
-PY_OP(bmm)
-static PyObject *bmm_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    return product("bmm", 3, 3, "BmmBackward0", args, nargs, kwnames);
-}
-PY_OP(mv)
-static PyObject *mv_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    return product("mv", 2, 1, "MvBackward0", args, nargs, kwnames);
-}
-PY_OP(dot)
-static PyObject *dot_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    return product("dot", 1, 1, "DotBackward0", args, nargs, kwnames);
-}
+PY_OP_VIA(mm, product, 2, 2, "MmBackward0")
+PY_OP_VIA(bmm, product, 3, 3, "BmmBackward0")
+PY_OP_VIA(mv, product, 2, 1, "MvBackward0")
+PY_OP_VIA(dot, product, 1, 1, "DotBackward0")
 PY_OP(inner)
 static PyObject *inner_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
     PARSE("inner", 2, "input", "other", "$out");
@@ -1412,14 +1340,8 @@ static PyObject *outer_common(const char *name, PyObject *const *args, Py_ssize_
     nn_tensor_release(col);
     return py_tensor_wrap(r);
 }
-PY_OP(outer)
-static PyObject *outer_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    return outer_common("outer", args, nargs, kwnames);
-}
-PY_OP(ger)
-static PyObject *ger_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    return outer_common("ger", args, nargs, kwnames);
-}
+PY_OP_VIA(outer, outer_common)
+PY_OP_VIA(ger, outer_common)
 
 /* broadcast_tensors(*tensors): each expanded to the common shape */
 static PyObject *f_broadcast_tensors(PyObject *m, PyObject *const *args, Py_ssize_t nargs) {
