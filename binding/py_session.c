@@ -376,6 +376,12 @@ struct nn_ctx *lang_session_ctx(lang_session *s) {
     return py_ctx();
 }
 
+const lang_info *lang_language_info(void) {
+    /* Python itself, so notebooks highlight, export and open as Python's. */
+    static const lang_info info = {"python", PY_VERSION, "text/x-python", ".py", "nndb (Python)"};
+    return &info;
+}
+
 void lang_set_script_argv(int argc, const char *const *argv) {
     script_argc = argc;
     script_argv = argv;

@@ -161,10 +161,11 @@ static cJSON *kernel_info_content(void) {
     cJSON_AddStringToObject(c, "implementation", "nndb");
     cJSON_AddStringToObject(c, "implementation_version", KERNEL_VERSION);
     cJSON *li = cJSON_AddObjectToObject(c, "language_info");
-    cJSON_AddStringToObject(li, "name", "nndb");
-    cJSON_AddStringToObject(li, "version", KERNEL_VERSION);
-    cJSON_AddStringToObject(li, "mimetype", "text/x-nndb");
-    cJSON_AddStringToObject(li, "file_extension", ".nn");
+    const lang_info *info = lang_language_info();
+    cJSON_AddStringToObject(li, "name", info->name);
+    cJSON_AddStringToObject(li, "version", info->version);
+    cJSON_AddStringToObject(li, "mimetype", info->mimetype);
+    cJSON_AddStringToObject(li, "file_extension", info->file_extension);
     cJSON_AddStringToObject(li, "pygments_lexer", "python");
     cJSON_AddStringToObject(li, "codemirror_mode", "python");
     cJSON_AddStringToObject(li, "nbconvert_exporter", "script");

@@ -1,6 +1,8 @@
 /* kernel_spec: `nndb install-kernel` and the logo it draws. See kernel_spec.h. */
 #include "kernel_spec.h"
 
+#include "lang.h"
+
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -201,7 +203,8 @@ static bool valid_name(const char *s) {
 }
 
 int kernel_spec_main(int argc, char **argv) {
-    const char *where = "user", *prefix = NULL, *name = "nndb", *display = "nndb";
+    const char *where = "user", *prefix = NULL, *name = "nndb",
+               *display = lang_language_info()->display_name;
     const char *mode = "message";
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -279,7 +282,7 @@ int kernel_spec_main(int argc, char **argv) {
     const char *args[] = {exe, "kernel", "-f", "{connection_file}"};
     for (int i = 0; i < 4; i++) cJSON_AddItemToArray(av, cJSON_CreateString(args[i]));
     cJSON_AddStringToObject(spec, "display_name", display);
-    cJSON_AddStringToObject(spec, "language", "nndb");
+    cJSON_AddStringToObject(spec, "language", lang_language_info()->name);
     cJSON_AddStringToObject(spec, "interrupt_mode", mode);
     /* The docs as HTML beside kernel.json: from the source tree of a build
      * (build/../docs) or from an install (PREFIX/share/doc/nndb). */

@@ -188,6 +188,17 @@ char *lang_who(lang_session *s);
  * keeps the history of executed inputs for %history. */
 void lang_session_add_history(lang_session *s, const char *code);
 
+/* What the language is, for Jupyter (kernel_info's language_info, the
+ * kernelspec's language and default display name). Static strings. */
+typedef struct lang_info {
+    const char *name;           /* "nndb", "python" */
+    const char *version;        /* the language's version */
+    const char *mimetype;       /* "text/x-python" */
+    const char *file_extension; /* ".py" */
+    const char *display_name;   /* the kernelspec's default display name */
+} lang_info;
+const lang_info *lang_language_info(void);
+
 /* What sys.argv holds in the sessions that start from now: the script's
  * path and its arguments (`nndb run train.py --lr 0.1`). The strings are
  * borrowed and must outlive the sessions (main's argv does). */

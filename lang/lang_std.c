@@ -778,6 +778,11 @@ void lang_std_set_argv(int argc, const char *const *argv) {
     script_argv = argv;
 }
 
+const lang_info *lang_language_info(void) {
+    static const lang_info info = {"nndb", "0.1.0", "text/x-nndb", ".nn", "nndb"};
+    return &info;
+}
+
 void lang_set_script_argv(int argc, const char *const *argv) {
     lang_std_set_argv(argc, argv);
 }
