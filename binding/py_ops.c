@@ -133,6 +133,17 @@ int py_ops_varints(const char *fname, PyObject *const *args, Py_ssize_t nargs, P
     return 0;
 }
 
+int py_ops_tensor_varints(const char *fname, PyObject *const *args, Py_ssize_t nargs,
+                          PyObject *kwnames, const char *kwname, nn_tensor **t, int64_t *out,
+                          int *n) {
+    if (nargs < 1) {
+        PyErr_Format(PyExc_TypeError, "%s() missing required argument 'input'", fname);
+        return -1;
+    }
+    if (py_tensor_arg(args[0], fname, "input", t) < 0) return -1;
+    return py_ops_varints(fname, args, nargs, kwnames, 1, kwname, out, n);
+}
+
 PyObject *py_ops_numpy_names(PyObject *kwnames) {
     if (!kwnames) return NULL;
     Py_ssize_t n = PyTuple_GET_SIZE(kwnames);

@@ -79,6 +79,13 @@ PyObject *py_ops_values_indices(const char *name, nn_tensor *values, nn_tensor *
 int py_ops_varints(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
                    Py_ssize_t first, const char *kwname, int64_t *out, int *n);
 
+/* An op's input tensor (borrowed, in *[t]) and then its ints as
+ * py_ops_varints reads them: permute(x, 1, 0), expand(x, (2, 3)),
+ * tile(x, dims=(2,)). */
+int py_ops_tensor_varints(const char *fname, PyObject *const *args, Py_ssize_t nargs,
+                          PyObject *kwnames, const char *kwname, nn_tensor **t, int64_t *out,
+                          int *n);
+
 /* generator=: the engine stream of a torch.Generator; NULL (the default
  * stream) for None or when not given. */
 int py_ops_generator(PyObject *g, nn_rng **out);

@@ -121,16 +121,10 @@ static PyObject *unflatten_impl(PyObject *const *args, Py_ssize_t nargs, PyObjec
 
 PY_OP(permute)
 static PyObject *permute_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    if (nargs < 1) {
-        PyErr_SetString(PyExc_TypeError, "permute() missing required argument 'input'");
-        return NULL;
-    }
     nn_tensor *t;
     int64_t d[NN_MAX_DIMS];
     int n;
-    if (py_tensor_arg(args[0], "permute", "input", &t) < 0 ||
-        py_ops_varints("permute", args, nargs, kwnames, 1, "dims", d, &n) < 0)
-        return NULL;
+    if (py_ops_tensor_varints("permute", args, nargs, kwnames, "dims", &t, d, &n) < 0) return NULL;
     if (n != t->ndim) {
         PyErr_Format(PyExc_RuntimeError,
                      "permute(sparse_coo): number of dimensions in the tensor input does not "
@@ -238,16 +232,10 @@ static PyObject *unsqueeze_impl(PyObject *const *args, Py_ssize_t nargs, PyObjec
 
 PY_OP(expand)
 static PyObject *expand_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    if (nargs < 1) {
-        PyErr_SetString(PyExc_TypeError, "expand() missing required argument 'input'");
-        return NULL;
-    }
     nn_tensor *t;
     int64_t d[NN_MAX_DIMS];
     int n;
-    if (py_tensor_arg(args[0], "expand", "input", &t) < 0 ||
-        py_ops_varints("expand", args, nargs, kwnames, 1, "size", d, &n) < 0)
-        return NULL;
+    if (py_ops_tensor_varints("expand", args, nargs, kwnames, "size", &t, d, &n) < 0) return NULL;
     return py_tensor_wrap(nn_expand(ctx_(), t, n, d));
 }
 
@@ -275,15 +263,10 @@ static PyObject *broadcast_to_impl(PyObject *const *args, Py_ssize_t nargs, PyOb
 
 PY_OP(repeat)
 static PyObject *repeat_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    if (nargs < 1) {
-        PyErr_SetString(PyExc_TypeError, "repeat() missing required argument 'input'");
-        return NULL;
-    }
     nn_tensor *t;
     int64_t d[NN_MAX_DIMS];
     int n;
-    if (py_tensor_arg(args[0], "repeat", "input", &t) < 0 ||
-        py_ops_varints("repeat", args, nargs, kwnames, 1, "repeats", d, &n) < 0)
+    if (py_ops_tensor_varints("repeat", args, nargs, kwnames, "repeats", &t, d, &n) < 0)
         return NULL;
     if (n < t->ndim) {
         PyErr_SetString(PyExc_RuntimeError, "Number of dimensions of repeat dims can not be "
@@ -296,16 +279,10 @@ static PyObject *repeat_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *
 /* tile(input, dims): repeat, with ones prepended to dims */
 PY_OP(tile)
 static PyObject *tile_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    if (nargs < 1) {
-        PyErr_SetString(PyExc_TypeError, "tile() missing required argument 'input'");
-        return NULL;
-    }
     nn_tensor *t;
     int64_t d[NN_MAX_DIMS], full[NN_MAX_DIMS];
     int n;
-    if (py_tensor_arg(args[0], "tile", "input", &t) < 0 ||
-        py_ops_varints("tile", args, nargs, kwnames, 1, "dims", d, &n) < 0)
-        return NULL;
+    if (py_ops_tensor_varints("tile", args, nargs, kwnames, "dims", &t, d, &n) < 0) return NULL;
     int m = n < t->ndim ? t->ndim : n;
     for (int i = 0; i < m; i++) full[i] = i < m - n ? 1 : d[i - (m - n)];
     return py_tensor_wrap_named(nn_repeat(ctx_(), t, full, m), "RepeatBackward0");
@@ -637,16 +614,10 @@ static PyObject *select_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *
 
 PY_OP(flip)
 static PyObject *flip_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    if (nargs < 1) {
-        PyErr_SetString(PyExc_TypeError, "flip() missing required argument 'input'");
-        return NULL;
-    }
     nn_tensor *t;
     int64_t d[NN_MAX_DIMS];
     int n;
-    if (py_tensor_arg(args[0], "flip", "input", &t) < 0 ||
-        py_ops_varints("flip", args, nargs, kwnames, 1, "dims", d, &n) < 0)
-        return NULL;
+    if (py_ops_tensor_varints("flip", args, nargs, kwnames, "dims", &t, d, &n) < 0) return NULL;
     return py_tensor_wrap_named(nn_flip(ctx_(), t, d, n), "FlipBackward0");
 }
 
