@@ -22,12 +22,8 @@ static PyObject *unary(const char *name, unary_fn fn, const char *fn_name, PyObj
     return fn_name ? py_tensor_wrap_named(r, fn_name) : py_tensor_wrap(r);
 }
 
-#define UNARY_NAMED(name, fn, fn_name)                                                             \
-    PY_OP(name)                                                                                    \
-    static PyObject *name##_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {     \
-        return unary(#name, fn, fn_name, args, nargs, kwnames);                                    \
-    }
-#define UNARY(name, fn) UNARY_NAMED(name, fn, NULL)
+#define UNARY_NAMED(name, fn, fn_name) PY_OP_VIA(name, unary, fn, fn_name)
+#define UNARY(name, fn)                UNARY_NAMED(name, fn, NULL)
 
 static nn_tensor *square_of(nn_ctx *ctx, nn_tensor *a) {
     /* torch.square is pow(x, 2): an integer tensor stays integer */
@@ -173,12 +169,8 @@ static PyObject *binary(const char *name, binary_fn fn, const char *fn_name, PyO
     return fn_name ? py_tensor_wrap_named(r, fn_name) : py_tensor_wrap(r);
 }
 
-#define BINARY_NAMED(name, fn, fn_name)                                                            \
-    PY_OP(name)                                                                                    \
-    static PyObject *name##_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {     \
-        return binary(#name, fn, fn_name, args, nargs, kwnames);                                   \
-    }
-#define BINARY(name, fn) BINARY_NAMED(name, fn, NULL)
+#define BINARY_NAMED(name, fn, fn_name) PY_OP_VIA(name, binary, fn, fn_name)
+#define BINARY(name, fn)                BINARY_NAMED(name, fn, NULL)
 
 static nn_tensor *logical_xor_of(nn_ctx *ctx, nn_tensor *a, nn_tensor *b) {
     /* (a != 0) != (b != 0) */

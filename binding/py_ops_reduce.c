@@ -63,11 +63,7 @@ static PyObject *reduce(const char *name, reduce_fn fn, PyObject *const *args, P
     return py_tensor_wrap(r);
 }
 
-#define REDUCE(name, fn)                                                                           \
-    PY_OP(name)                                                                                    \
-    static PyObject *name##_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {     \
-        return reduce(#name, fn, args, nargs, kwnames);                                            \
-    }
+#define REDUCE(name, fn) PY_OP_VIA(name, reduce, fn)
 REDUCE(sum, nn_sum)
 REDUCE(mean, nn_mean)
 
