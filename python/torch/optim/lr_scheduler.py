@@ -339,7 +339,25 @@ class ExponentialLR(_LRScheduler):
         return [base_lr * self.gamma ** self.last_epoch for base_lr in self.base_lrs]
 
 
-class SequentialLR(_LRScheduler):
+class _SchedulerList(_LRScheduler):
+    """What SequentialLR and ChainedScheduler share: a state_dict that
+    holds each of their _schedulers' state_dicts."""
+
+    def state_dict(self):
+        state = {key: value for key, value in self.__dict__.items()
+                 if key not in ('optimizer', '_schedulers')}
+        state['_schedulers'] = [s.state_dict() for s in self._schedulers]
+        return state
+
+    def load_state_dict(self, state_dict):
+        schedulers = state_dict.pop('_schedulers')
+        self.__dict__.update(state_dict)
+        state_dict['_schedulers'] = schedulers
+        for i, s in enumerate(schedulers):
+            self._schedulers[i].load_state_dict(s)
+
+
+class SequentialLR(_SchedulerList):
     """Run schedulers one after another, switching at the milestones."""
 
     def __init__(self, optimizer, schedulers, milestones, last_epoch=-1, verbose=False):
@@ -380,19 +398,6 @@ class SequentialLR(_LRScheduler):
         else:
             scheduler.step()
         self._last_lr = scheduler.get_last_lr()
-
-    def state_dict(self):
-        state = {key: value for key, value in self.__dict__.items()
-                 if key not in ('optimizer', '_schedulers')}
-        state['_schedulers'] = [s.state_dict() for s in self._schedulers]
-        return state
-
-    def load_state_dict(self, state_dict):
-        schedulers = state_dict.pop('_schedulers')
-        self.__dict__.update(state_dict)
-        state_dict['_schedulers'] = schedulers
-        for i, s in enumerate(schedulers):
-            self._schedulers[i].load_state_dict(s)
 
 
 class PolynomialLR(_LRScheduler):
@@ -449,7 +454,7 @@ class CosineAnnealingLR(_LRScheduler):
                 for base_lr in self.base_lrs]
 
 
-class ChainedScheduler(_LRScheduler):
+class ChainedScheduler(_SchedulerList):
     """Step several schedulers together (their factors multiply)."""
 
     def __init__(self, schedulers):
@@ -466,19 +471,6 @@ class ChainedScheduler(_LRScheduler):
         for scheduler in self._schedulers:
             scheduler.step()
         self._last_lr = [group['lr'] for group in self._schedulers[-1].optimizer.param_groups]
-
-    def state_dict(self):
-        state = {key: value for key, value in self.__dict__.items()
-                 if key not in ('optimizer', '_schedulers')}
-        state['_schedulers'] = [s.state_dict() for s in self._schedulers]
-        return state
-
-    def load_state_dict(self, state_dict):
-        schedulers = state_dict.pop('_schedulers')
-        self.__dict__.update(state_dict)
-        state_dict['_schedulers'] = schedulers
-        for i, s in enumerate(schedulers):
-            self._schedulers[i].load_state_dict(s)
 
 
 class ReduceLROnPlateau(object):
