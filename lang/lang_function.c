@@ -22,6 +22,7 @@
 #include "lang_tensor.h"
 #include "lang_value_impl.h"
 #include "nn_ctx.h"
+#include "nn_graph.h"
 #include "nn_ops.h"
 
 typedef struct fn_record {
@@ -30,8 +31,17 @@ typedef struct fn_record {
     lang_val cls, ctx;
     int nargs;
     int *tensor_arg; /* for each engine input, the position of its argument */
+    /* The recorded node that refers to [c] by address, while it lives
+     * (dropped: the engine freed it). A record freed with the session
+     * first unhooks a node that outlives it (a tensor the debugger keeps). */
+    nn_node *node;
+    bool dropped;
     struct fn_record *next;
 } fn_record;
+
+static void record_dropped(nn_custom *c) {
+    ((fn_record *)(void *)c)->dropped = true; /* c is the record's first member */
+}
 
 struct lang_function_state {
     fn_record *records;
@@ -42,6 +52,7 @@ void lang_function_free(lang_vm *vm) {
     if (!st) return;
     for (fn_record *r = st->records, *n; r; r = n) {
         n = r->next;
+        if (r->node && !r->dropped) r->node->p.i[0] = 0;
         lang_val_release(r->cls);
         lang_val_release(r->ctx);
         nn_tensor_release(r->c.output);
@@ -205,6 +216,10 @@ static bool f_apply(lang_vm *vm, const lang_args *a, lang_val *out) {
     nn_tensor *y = nn_custom_apply(ectx, ins, ntens, &r->c);
     free(ins);
     if (!y) return lang_raise_engine(vm);
+    if (y->grad_fn && y->grad_fn->op == NN_OP_CUSTOM) {
+        r->node = y->grad_fn;
+        r->c.drop = record_dropped;
+    }
     if (!lang_tensor_new(vm, y, out)) return false;
     lang_tensor_set_fn_name(*out, r->c.name);
     return true;

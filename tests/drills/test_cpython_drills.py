@@ -105,13 +105,15 @@ plot([[1, 2, 3], [3, 2, 1]], xlabel="step")
 
 
 def same_as_old(body, imports):
-    """[body] under `nndb run` (the old interpreter's builtins) and under
+    """[body] as an .nn script under `nndb run` (the old interpreter's builtins) and
+    under
     `nndb-py python` with [imports] first: the same output."""
     if not os.access(NNDB, os.X_OK):
         print(f"  (no {NNDB}: nothing to compare with)")
         return
     with tempfile.TemporaryDirectory() as d:
-        old, new = os.path.join(d, "old.py"), os.path.join(d, "new.py")
+        # .nn: the old interpreter (nndb run of a .py file runs on CPython)
+        old, new = os.path.join(d, "old.nn"), os.path.join(d, "new.py")
         with open(old, "w") as f:
             f.write(body)
         with open(new, "w") as f:

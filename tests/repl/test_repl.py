@@ -670,7 +670,7 @@ def test_version_and_help(env):
     r = env.run(["--version"])
     assert r.returncode == 0 and re.match(r"nndb \d+\.\d+\.\d+\n", r.stdout), r.stdout
     r = env.run(["--help"])
-    assert r.returncode == 0 and "run FILE.nn" in r.stdout, r.stdout
+    assert r.returncode == 0 and "run FILE" in r.stdout and "FILE.py on CPython" in r.stdout, r.stdout
     r = env.run(["help", "zeros"])
     assert r.returncode == 0, (r.returncode, r.stderr)
     assert "zeros(" in r.stdout, r.stdout
