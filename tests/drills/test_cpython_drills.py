@@ -105,9 +105,9 @@ plot([[1, 2, 3], [3, 2, 1]], xlabel="step")
 
 
 def same_as_old(body, imports):
-    """[body] as an .nn script under `nndb run` (the old interpreter's builtins) and
-    under
-    `nndb-py python` with [imports] first: the same output."""
+    """[body] as an .nn script under `nndb run` (the old interpreter's
+    builtins) and under `nndb-py python` with [imports] first: the same
+    output."""
     if not os.access(NNDB, os.X_OK):
         print(f"  (no {NNDB}: nothing to compare with)")
         return
