@@ -213,14 +213,24 @@ def test_ctrl_r_searches_history(env):
     child.expect(PROMPT)
     child.sendline("unrelated = 1")
     child.expect(PROMPT)
-    # Seen once in three full runs on a loaded machine: the search never
-    # started. A Ctrl-R that arrives before readline has the terminal in
-    # raw mode again is taken by the tty itself (canonical mode's "reprint
-    # line" key), the likely cause; give readline a moment.
-    time.sleep(0.3)
-    child.sendcontrol("r")
+    # In full runs on a loaded machine the search sometimes never started:
+    # a Ctrl-R that arrives before readline has the terminal in raw mode
+    # again is taken by the tty itself (canonical mode's "reprint line"
+    # key). So start the search, see its prompt, and only then type; if
+    # the prompt does not come, clear the line and try again.
+    for attempt in range(3):
+        time.sleep(0.2)
+        child.sendcontrol("r")
+        try:
+            child.expect("reverse-i-search", timeout=3)
+            break
+        except pexpect.TIMEOUT:
+            child.sendcontrol("u")
+            child.sendline("")
+            child.expect(PROMPT)
+    else:
+        raise AssertionError("Ctrl-R never started a reverse search")
     child.send("searched")
-    child.expect("reverse-i-search")
     # Wait until readline has read every typed letter and shows the whole
     # term as the match (highlighted, or plain on terminals without it):
     # under load the letters may lag behind the search prompt.
