@@ -95,6 +95,9 @@ int py_ints_arg(PyObject *o, const char *what, int64_t *out, int *n);
 /* A shape given as f(2, 3), f((2, 3)), f([2, 3]) or f(torch.Size): the
  * positional arguments [args, args + nargs). */
 int py_shape_args(PyObject *const *args, Py_ssize_t nargs, int64_t *shape, int *ndim);
+/* The dtype of a buffer-protocol element format ("f", "<i8", "?", ...) of
+ * [itemsize] bytes; false when nndb has none for it. */
+bool py_buffer_dtype(const char *fmt, Py_ssize_t itemsize, nn_dtype *dt);
 /* torch.dtype objects; None leaves *out unchanged. */
 int py_dtype_arg(PyObject *o, nn_dtype *out);
 

@@ -388,7 +388,7 @@ static int walk_rec(walk *w, PyObject *o, int depth) {
     return 0;
 }
 
-static bool buffer_dtype(const char *fmt, Py_ssize_t itemsize, nn_dtype *dt) {
+bool py_buffer_dtype(const char *fmt, Py_ssize_t itemsize, nn_dtype *dt) {
     if (!fmt) fmt = "B";
     while (*fmt == '<' || *fmt == '=' || *fmt == '@' || *fmt == '|') fmt++;
     switch (*fmt) {
@@ -417,7 +417,7 @@ static nn_tensor *from_buffer(PyObject *o) {
     }
     nn_dtype dt;
     nn_tensor *r = NULL;
-    if (view.ndim > NN_MAX_DIMS || !buffer_dtype(view.format, view.itemsize, &dt)) {
+    if (view.ndim > NN_MAX_DIMS || !py_buffer_dtype(view.format, view.itemsize, &dt)) {
         PyErr_Format(PyExc_TypeError,
                      "can't convert an array of format '%s' (itemsize %zd) to a tensor: the "
                      "supported types are float64, float32, float16, int64, int32, int16, "

@@ -76,21 +76,10 @@ static PyObject *f_from_numpy(PyObject *m, PyObject *arr) {
             return NULL;
         }
     }
-    const char *f = view.format ? view.format : "B";
-    while (*f == '<' || *f == '=' || *f == '@' || *f == '|') f++;
     nn_dtype dt;
-    switch (*f) {
-    case 'f': dt = NN_FLOAT32; break;
-    case 'd': dt = NN_FLOAT64; break;
-    case 'e': dt = NN_FLOAT16; break;
-    case '?': dt = NN_BOOL; break;
-    case 'b': dt = NN_INT8; break;
-    case 'B': dt = NN_UINT8; break;
-    case 'h': dt = NN_INT16; break;
-    case 'i': dt = NN_INT32; break;
-    case 'l':
-    case 'q': dt = view.itemsize == 8 ? NN_INT64 : NN_INT32; break;
-    default:
+    if (!py_buffer_dtype(view.format, view.itemsize, &dt)) {
+        const char *f = view.format ? view.format : "B";
+        while (*f == '<' || *f == '=' || *f == '@' || *f == '|') f++;
         PyErr_Format(PyExc_TypeError,
                      "can't convert np.ndarray of type numpy.%s. The only supported types are: "
                      "float64, float32, float16, int64, int32, int16, int8, uint8, and bool.",
@@ -144,6 +133,15 @@ static PyObject *f_from_numpy(PyObject *m, PyObject *arr) {
 
 typedef nn_tensor *(*shape_factory)(nn_ctx *, nn_dtype, int, const int64_t *);
 
+/* The engine generator of a torch.Generator (borrowed), or NULL with an
+ * exception. */
+static nn_rng *rng_of(PyObject *gen) {
+    PyObject *cap = PyObject_GetAttrString(gen, "_engine");
+    nn_rng *rng = cap ? PyCapsule_GetPointer(cap, "nndb.rng") : NULL;
+    Py_XDECREF(cap);
+    return rng;
+}
+
 /* zeros/ones/empty/rand/randn(*size, dtype=None, requires_grad=False, ...) */
 static PyObject *shaped(const char *fname, shape_factory fn, PyObject *const *args,
                         Py_ssize_t nargs, PyObject *kwnames, bool random) {
@@ -183,9 +181,7 @@ static PyObject *shaped(const char *fname, shape_factory fn, PyObject *const *ar
     }
     nn_tensor *t;
     if (gen && gen != Py_None) {
-        PyObject *cap = PyObject_GetAttrString(gen, "_engine");
-        nn_rng *rng = cap ? PyCapsule_GetPointer(cap, "nndb.rng") : NULL;
-        Py_XDECREF(cap);
+        nn_rng *rng = rng_of(gen);
         if (!rng) return NULL;
         t = strcmp(fname, "rand") == 0 ? nn_rand_gen(the_ctx, rng, dt, ndim, shape)
                                        : nn_randn_gen(the_ctx, rng, dt, ndim, shape);
@@ -364,9 +360,7 @@ static PyObject *f_randint(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
     if (a_[4] && py_dtype_arg(a_[4], &dt) < 0) return NULL;
     nn_rng *rng = &the_ctx->rng;
     if (a_[3] && a_[3] != Py_None) {
-        PyObject *cap = PyObject_GetAttrString(a_[3], "_engine");
-        rng = cap ? PyCapsule_GetPointer(cap, "nndb.rng") : NULL;
-        Py_XDECREF(cap);
+        rng = rng_of(a_[3]);
         if (!rng) return NULL;
     }
     return finish(nn_randint_gen(the_ctx, rng, low, high, dt, ndim, shape), a_[6]);
@@ -382,9 +376,7 @@ static PyObject *f_randperm(PyObject *m, PyObject *const *args, Py_ssize_t nargs
     if (a_[2] && py_dtype_arg(a_[2], &dt) < 0) return NULL;
     nn_rng *rng = &the_ctx->rng;
     if (a_[1] && a_[1] != Py_None) {
-        PyObject *cap = PyObject_GetAttrString(a_[1], "_engine");
-        rng = cap ? PyCapsule_GetPointer(cap, "nndb.rng") : NULL;
-        Py_XDECREF(cap);
+        rng = rng_of(a_[1]);
         if (!rng) return NULL;
     }
     return finish(nn_randperm(the_ctx, rng, n, dt), a_[4]);
