@@ -40,7 +40,7 @@ PY_LIBS   := $(shell $(PY_CONFIG) --embed --ldflags 2>/dev/null)
 KERNEL_LIBS = -lzmq -lcjson -luuid -lcrypto
 LDFLAGS  += $(LDSAN) -pthread
 
-ENGINE_SRC := $(wildcard engine/*.c) $(wildcard engine/probe/*.c)
+ENGINE_SRC := $(wildcard engine/*.c) $(wildcard engine/ops/*.c) $(wildcard engine/probe/*.c)
 LANG_SRC   := $(wildcard lang/*.c)
 LIB_SRC    := $(ENGINE_SRC) $(LANG_SRC)
 REPL_SRC   := $(wildcard repl/*.c)
@@ -91,27 +91,20 @@ $(BUILD)/libdrills.a: $(DRILL_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
-# `nndb run FILE.py` execs nndb-py, which sits beside nndb.
-$(BUILD)/nndb: $(BUILD)/nndb.o $(REPL_OBJ) $(BUILD)/libdrills.a $(BUILD)/libnndb_py.a $(BUILD)/libnndb.a $(BUILD)/nndb-kernel $(BUILD)/nndb-py
-	$(CC) $(LDFLAGS) -o $@ $(BUILD)/nndb.o $(REPL_OBJ) $(BUILD)/libdrills.a $(BUILD)/libnndb_py.a $(BUILD)/libnndb.a $(LDLIBS) $(REPL_LIBS) $(PY_LIBS)
-
-# The Jupyter kernel is its own executable, so that nndb itself does not
-# load libzmq and OpenSSL at every start; `nndb kernel` execs it.
-$(BUILD)/nndb-kernel: $(KERNEL_OBJ) $(BUILD)/libdrills.a $(BUILD)/libnndb.a
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(KERNEL_LIBS)
-
-# The front ends on CPython instead of nndb's own interpreter: the same
-# repl/, kernel/ and drills/ objects, the CPython session, the torch
-# extension and the engine; no lang/ objects.
+# The front ends run on embedded CPython (docs/python.md): the REPL (repl/),
+# the drills (drills/), the CPython session (binding/py_session*.c), the torch
+# extension (binding/) and the engine.
 $(BUILD)/libnndb_engine.a: $(ENGINE_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(BUILD)/nndb-kernel-py: $(KERNEL_OBJ) $(BUILD)/libdrills.a $(PYSESSION_OBJ) $(BUILD)/libnndb_py.a $(BUILD)/libnndb_engine.a
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(KERNEL_LIBS) $(PY_LIBS)
+$(BUILD)/nndb: $(BUILD)/nndb.o $(REPL_OBJ) $(BUILD)/libdrills.a $(PYSESSION_OBJ) $(BUILD)/libnndb_py.a $(BUILD)/libnndb_engine.a $(BUILD)/nndb-kernel
+	$(CC) $(LDFLAGS) -o $@ $(filter-out $(BUILD)/nndb-kernel,$^) $(LDLIBS) $(REPL_LIBS) $(PY_LIBS)
 
-$(BUILD)/nndb-py: $(BUILD)/nndb.o $(REPL_OBJ) $(BUILD)/libdrills.a $(PYSESSION_OBJ) $(BUILD)/libnndb_py.a $(BUILD)/libnndb_engine.a $(BUILD)/nndb-kernel-py
-	$(CC) $(LDFLAGS) -o $@ $(filter-out $(BUILD)/nndb-kernel-py,$^) $(LDLIBS) $(REPL_LIBS) $(PY_LIBS)
+# The Jupyter kernel is its own executable, so that nndb itself does not
+# load libzmq and OpenSSL at every start; `nndb kernel` execs it.
+$(BUILD)/nndb-kernel: $(KERNEL_OBJ) $(BUILD)/libdrills.a $(PYSESSION_OBJ) $(BUILD)/libnndb_py.a $(BUILD)/libnndb_engine.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(KERNEL_LIBS) $(PY_LIBS)
 
 $(BUILD)/unit_tests: $(UNIT_OBJ) $(BUILD)/libnndb.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
@@ -175,7 +168,7 @@ unit: $(BUILD)/unit_tests
 	$(BUILD)/unit_tests
 
 test: deps
-	@$(MAKE) --no-print-directory WERROR=1 build/nndb build/nndb-py build/unit_tests build/test_noalloc
+	@$(MAKE) --no-print-directory WERROR=1 build/nndb build/unit_tests build/test_noalloc
 	@$(MAKE) --no-print-directory WERROR=1 SANITIZE=1 build/asan/unit_tests $(FUZZ_TARGETS:%=build/asan/fuzz/%_replay)
 	@PYTHON=$(PYTHON) tests/run_all.sh
 
@@ -203,7 +196,7 @@ PREFIX ?= /usr/local
 .PHONY: install
 install: $(BUILD)/nndb
 	install -d $(PREFIX)/bin
-	install -m 755 $(BUILD)/nndb $(BUILD)/nndb-kernel $(BUILD)/nndb-py $(BUILD)/nndb-kernel-py $(PREFIX)/bin/
+	install -m 755 $(BUILD)/nndb $(BUILD)/nndb-kernel $(PREFIX)/bin/
 	install -d $(PREFIX)/share/nndb
 	rm -rf $(PREFIX)/share/nndb/python
 	cp -r python $(PREFIX)/share/nndb/python
@@ -219,7 +212,7 @@ bench: deps
 	@$(MAKE) --no-print-directory build/nndb $(BENCH_SRC:%.c=build/%)
 	@PYTHON=$(PYTHON) bench/run.sh
 
-FORMAT_FILES = $(wildcard engine/*.[ch] engine/probe/*.[ch] lang/*.[ch] binding/*.[ch] repl/*.[ch] kernel/*.[ch] \
+FORMAT_FILES = $(wildcard engine/*.[ch] engine/ops/*.[ch] engine/probe/*.[ch] lang/*.[ch] binding/*.[ch] repl/*.[ch] kernel/*.[ch] \
                drills/*.[ch] tests/*.h tests/*/*.[ch] bench/*.c) nndb.c
 
 format:

@@ -1,7 +1,7 @@
 /* nndb: command-line entry point and subcommand dispatch.
  *
  *   nndb                 the REPL on a terminal; a script read from stdin otherwise
- *   nndb run FILE.nn     run a script: exit 0 on success, 1 on an error
+ *   nndb run FILE        run a Python script: exit 0 on success, 1 on an error
  *   nndb help [TOPIC]    this usage, or the help entry of a builtin or magic
  *   nndb demo            the engine demo: a forward pass traced op by op, then training
  *   nndb probe [--json]  read the GPU, driver and PCIe stack
@@ -36,11 +36,11 @@ static void usage(FILE *f) {
         "\n"
         "commands:\n"
         "  (none)           start the REPL (a script piped into stdin runs as a script)\n"
-        "  run FILE         run a script (FILE.py on CPython with the engine as torch,\n"
-        "                   FILE.nn on nndb's own interpreter); exit status 0 on\n"
-        "                   success, 1 on an error;\n"
+        "  run FILE         run a Python script (FILE.py, or an older FILE.nn) with\n"
+        "                   nndb's engine as torch; exit status 0 on success, 1 on an\n"
+        "                   error;\n"
         "                   --break SPEC (repeatable) sets a breakpoint first (as %%break)\n"
-        "  debug FILE.nn    run a script under the debugger: stop before its first op\n"
+        "  debug FILE       run a script under the debugger: stop before its first op\n"
         "  drill list|start ID|check FILE...|new ID\n"
         "                   guided drills (docs/drills.md)\n"
         "  help [TOPIC]     this text, or help on a builtin, method or magic (help zeros)\n"
@@ -207,17 +207,6 @@ static int demo(void) {
     return 0;
 }
 
-/* Hand over to nndb-kernel, which sits beside this binary, keeping the
- * arguments ("kernel -f FILE", "install-kernel --user"). */
-/* Whether this binary is nndb-py (the front ends on CPython). */
-static bool on_cpython(void) {
-    char exe[4096];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n <= 3) return false;
-    exe[n] = 0;
-    return !strcmp(exe + n - 3, "-py");
-}
-
 /* Replace this process with the program [name] that sits beside this
  * binary, with [argv] (argv[0] is replaced). Returns only on failure. */
 static int exec_sibling(const char *name, char **argv) {
@@ -236,10 +225,9 @@ static int exec_sibling(const char *name, char **argv) {
     return 1;
 }
 
-static int exec_kernel(char **argv) {
-    /* nndb-py (the front ends on CPython) hands over to nndb-kernel-py. */
-    return exec_sibling(on_cpython() ? "nndb-kernel-py" : "nndb-kernel", argv);
-}
+/* Hand over to nndb-kernel, which sits beside this binary, keeping the
+ * arguments ("kernel -f FILE", "install-kernel --user"). */
+static int exec_kernel(char **argv) { return exec_sibling("nndb-kernel", argv); }
 
 /* Under mpirun: a rank whose script failed ends every rank (the others
  * would wait for it in their next collective); one that succeeded leaves
@@ -287,18 +275,9 @@ int main(int argc, char **argv) {
         }
         if (bad || !file) {
             fprintf(stderr,
-                    "usage: nndb %s [--break SPEC]... FILE.nn [ARGS...]   (or - for stdin)\n", cmd);
+                    "usage: nndb %s [--break SPEC]... FILE [ARGS...]   (or - for stdin)\n", cmd);
             free(breaks);
             return 2;
-        }
-        /* A Python script runs on embedded CPython (docs/python.md): the
-         * whole language and standard library, NumPy, matplotlib, with the
-         * engine as torch; the same --break specs and `debug`. nndb's own
-         * .nn scripts stay on its interpreter until that retires. */
-        size_t n_file = strlen(file);
-        if (n_file > 3 && !strcmp(file + n_file - 3, ".py") && !on_cpython()) {
-            free(breaks);
-            return exec_sibling("nndb-py", argv);
         }
         int rc = repl_run_script_debug(file, breaks, n, !strcmp(cmd, "debug"));
         free(breaks);

@@ -378,7 +378,7 @@ struct nn_ctx *lang_session_ctx(lang_session *s) {
 
 const lang_info *lang_language_info(void) {
     /* Python itself, so notebooks highlight, export and open as Python's. */
-    static const lang_info info = {"python", PY_VERSION, "text/x-python", ".py", "nndb (Python)"};
+    static const lang_info info = {"python", PY_VERSION, "text/x-python", ".py", "nndb"};
     return &info;
 }
 

@@ -139,7 +139,7 @@ void nn_grad_hooks_clear(nn_ctx *ctx);
 
 /* ---- cost of a node (for the profiler) ----
  * FLOPs and bytes of one node, from the op family's own count function
- * next to the op (engine/ops_*.c); the conventions are in
+ * next to the op (engine/ops/ops_*.c); the conventions are in
  * docs/instruments.md. [out] is the node's output (forward: the hook
  * event's output; backward: node->out). Bytes read are each input's own
  * elements (a broadcast input counts once); bytes written the output's.

@@ -1,4 +1,4 @@
-"""PyTorch reference cases for the elementwise ops (engine/ops_elementwise.c).
+"""PyTorch reference cases for the elementwise ops (engine/ops/ops_elementwise.c).
 
 Owned by the elementwise tester. Writes build/ref/elementwise.txt; the C side
 is tests/unit/test_torch_elementwise.c, whose table maps every case name

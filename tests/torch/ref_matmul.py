@@ -1,4 +1,4 @@
-"""PyTorch reference cases for matmul and linear (engine/ops_matmul.c).
+"""PyTorch reference cases for matmul and linear (engine/ops/ops_matmul.c).
 
 Each case name matches a C function in tests/unit/test_torch_matmul.c that
 computes the same thing with nndb's ops. Transposed operands are made inside

@@ -1,4 +1,4 @@
-"""PyTorch reference cases for the neural-network ops (engine/ops_nn.c).
+"""PyTorch reference cases for the neural-network ops (engine/ops/ops_nn.c).
 
 Owned by the nn-ops engineer. Writes build/ref/nn.txt; the C side is
 tests/unit/test_torch_nn.c, whose table maps every case name written here to

@@ -1,4 +1,4 @@
-"""PyTorch reference cases for the reductions (engine/ops_reduce.c).
+"""PyTorch reference cases for the reductions (engine/ops/ops_reduce.c).
 
 Each case name matches a C function in tests/unit/test_torch_reduce.c that
 computes the same thing with nndb's ops. Non-contiguous inputs are made inside

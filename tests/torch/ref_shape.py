@@ -1,4 +1,4 @@
-"""PyTorch reference cases for the shape and indexing ops (engine/ops_shape.c).
+"""PyTorch reference cases for the shape and indexing ops (engine/ops/ops_shape.c).
 
 Each case name matches a C function in tests/unit/test_torch_shape.c that
 computes the same thing with nndb's ops. Non-contiguous inputs are made inside

@@ -1,4 +1,4 @@
-"""PyTorch reference cases for the tensor ops of issue 11 (engine/ops_math.c,
+"""PyTorch reference cases for the tensor ops of issue 11 (engine/ops/ops_math.c,
 ops_scan.c, ops_index.c, ops_norm.c).
 
 Writes build/ref/tensor_ops.txt; the C side is tests/unit/test_torch_tensor_ops.c,

@@ -1,4 +1,4 @@
-/* Neural-network ops (engine/ops_nn.c): hand-computed values, every user
+/* Neural-network ops (engine/ops/ops_nn.c): hand-computed values, every user
  * error, and finite-difference gradient checks in float64 for every input
  * that takes a gradient. PyTorch comparisons live in test_torch_nn.c. */
 #include <stdlib.h>
