@@ -770,7 +770,9 @@ static cell_status read_cell_lines(repl *r, const char *p1, const char *p2) {
         if (c == LANG_INVALID) return CELL_READY;
         /* A block recalled from the history (or pasted) whole and Enter
          * pressed after it runs, as in IPython, without a blank line: when
-         * a blank line would complete it. */
+         * it is complete already (Python's rule: its last line ended), or
+         * when a blank line would complete it. */
+        if (c == LANG_COMPLETE && block && was_paste && !r->paste) return CELL_READY;
         if (c == LANG_INCOMPLETE && block && was_paste && !r->paste && cell_append(r, "")) {
             bool whole = lang_is_complete(r->cell, &want) == LANG_COMPLETE;
             r->cell[--r->cell_len] = 0;

@@ -96,17 +96,138 @@ def _call_target(line):
     return None
 
 
+def _doc_keywords(obj):
+    """The names a call can pass by keyword, read from the signature on the
+    first line of [obj]'s docstring ("zeros(*size, dtype=None) -> Tensor"),
+    as builtins written in C carry it (PyTorch's among them) when they have
+    no __text_signature__. Positional-only names (before "/") and *args,
+    **kwargs are left out."""
+    doc = getattr(obj, "__doc__", None)
+    if not isinstance(doc, str):
+        return []
+    first = doc.strip().split("\n", 1)[0]
+    m = re.match(r"[\w.]*\(", first)
+    if not m:
+        return []
+    depth, params, part = 1, [], ""
+    for c in first[m.end():]:
+        if c in "([{":
+            depth += 1
+        elif c in ")]}":
+            depth -= 1
+            if depth == 0:
+                break
+        if c == "," and depth == 1:
+            params.append(part)
+            part = ""
+        else:
+            part += c
+    else:
+        return []
+    params.append(part)
+    names = []
+    for param in params:
+        param = param.split("=", 1)[0].split(":", 1)[0].strip()
+        if param == "/":
+            names = []  # the names so far are positional-only
+        elif re.fullmatch(r"[A-Za-z_]\w*", param):
+            names.append(param)
+    return names
+
+
+def _keyword_names(obj):
+    import inspect
+    try:
+        params = inspect.signature(obj).parameters.values()
+    except (TypeError, ValueError):
+        return _doc_keywords(obj)
+    return [p.name for p in params if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
+
+
 def _keyword_matches(session, line, word):
     target = _call_target(line)
     if not target:
         return []
     try:
-        import inspect
-        params = inspect.signature(_resolve(session, target)).parameters.values()
+        names = _keyword_names(_resolve(session, target))
     except Exception:
         return []
-    return [p.name + "=" for p in params
-            if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) and p.name.startswith(word)]
+    return [n + "=" for n in names if n.startswith(word)]
+
+
+def _expression_before(line):
+    """The start in [line] of the expression that ends it: names, dots and
+    bracketed subscripts (`model[0].layers["fc"]`), or len(line)."""
+    i = len(line)
+    while i > 0:
+        c = line[i - 1]
+        if c.isalnum() or c in "_.":
+            i -= 1
+        elif c == "]":
+            depth = 0
+            j = i - 1
+            while j >= 0:
+                if line[j] == "]":
+                    depth += 1
+                elif line[j] == "[":
+                    depth -= 1
+                    if depth == 0:
+                        break
+                j -= 1
+            if j <= 0 or not (line[j - 1].isalnum() or line[j - 1] in "_])"):
+                break
+            i = j
+        else:
+            break
+    return i
+
+
+def _value_of(session, node):
+    """The value of a name, attribute or subscript expression [node] (ast),
+    the index being a literal or a name: nothing else is evaluated, so Tab
+    never calls a function. LookupError when it cannot be had."""
+    import ast
+    if isinstance(node, ast.Name):
+        return _resolve(session, node.id)
+    if isinstance(node, ast.Attribute):
+        try:
+            return getattr(_value_of(session, node.value), node.attr)
+        except LookupError:
+            raise
+        except Exception:
+            raise LookupError(node.attr)
+    if isinstance(node, ast.Subscript):
+        index = node.slice
+        try:
+            key = ast.literal_eval(index)
+        except ValueError:
+            if not isinstance(index, (ast.Name, ast.Attribute)):
+                raise LookupError("subscript")
+            key = _value_of(session, index)
+        try:
+            return _value_of(session, node.value)[key]
+        except LookupError:
+            raise
+        except Exception:
+            raise LookupError("subscript")
+    raise LookupError(type(node).__name__)
+
+
+def _attribute_matches(session, expr, attr):
+    """[expr].NAME for the attributes NAME of [expr]'s value that start
+    with [attr]; expr is dotted names or holds subscripts (`model[0]`)."""
+    import ast
+    try:
+        obj = _value_of(session, ast.parse(expr, mode="eval").body)
+    except (LookupError, SyntaxError, ValueError, RecursionError):
+        return []
+    try:
+        names = set(dir(obj))
+    except Exception:
+        return []
+    if not attr.startswith("_"):
+        names = {n for n in names if not n.startswith("_")}
+    return [f"{expr}.{n}" for n in names if n.startswith(attr)]
 
 
 def _name_matches(session, text):
@@ -129,6 +250,11 @@ def _name_matches(session, text):
     return [n for n in names if n.startswith(text)]
 
 
+# Magics whose arguments are file or folder names.
+_FILE_MAGICS = {"run", "load", "loadpy", "cd", "ls", "cat", "edit", "save", "writefile",
+                "pushd", "less", "more", "pycat", "rm", "mkdir"}
+
+
 def complete(session, code, cursor):
     """([matches], start, end) in bytes of [code]."""
     from nndb import magics
@@ -145,6 +271,17 @@ def complete(session, code, cursor):
     prefix = _string_prefix(line)
     if prefix is not None:
         return sorted(set(_path_matches(prefix))), cursor - _bytes_len(prefix), cursor
+    # The arguments of a shell command and of the magics that take files
+    # are paths (!ls da<Tab>, %run tr<Tab>); other magics' are code.
+    m = re.search(r"^\s*(?:%{1,2}(\w+)\s|!)(?:.*\s)?(\S*)$", line)
+    if m and (m.group(1) is None or m.group(1) in _FILE_MAGICS):
+        word = m.group(2)
+        return sorted(set(_path_matches(word))), cursor - _bytes_len(word), cursor
+    if re.search(r"\](?:\.\w+)*\.\w*$", line):  # after a subscript: model[0].wei
+        start = _expression_before(line)
+        expr, _, attr = line[start:].rpartition(".")
+        word = line[start:]
+        return sorted(set(_attribute_matches(session, expr, attr))), cursor - _bytes_len(word), cursor
     m = _NAME_TAIL.search(line)
     word = m.group(0) if m else ""
     matches = _name_matches(session, word) if word else []
@@ -292,6 +429,62 @@ def inspect_at(session, code, cursor, detail):
     except LookupError:
         return None
     return describe(session, obj, detail)
+
+
+# ---- help() ----
+
+class Helper:
+    """help() as site gives it (pydoc's help), except that its text comes
+    out at once rather than through a pager (the session's stdout is the
+    front end's), and at a terminal a line wider than the terminal is
+    broken between words at its width, keeping its indent, rather than
+    folded mid-word by the terminal."""
+
+    def __repr__(self):
+        return ("Type help() for interactive help, or help(object) for help about "
+                "object.")
+
+    def __call__(self, *args, **kwds):
+        import pydoc
+        pydoc.pager = _pager
+        return pydoc.help(*args, **kwds)
+
+
+def _terminal_width():
+    """The terminal's width when stdout is one (the REPL), else 0."""
+    import shutil
+    real = sys.__stdout__
+    try:
+        if real is None or not real.isatty():
+            return 0
+    except ValueError:
+        return 0
+    return shutil.get_terminal_size().columns
+
+
+def wrap_to_width(text, width):
+    """[text] with each line wider than [width] broken between words."""
+    import textwrap
+    out = []
+    for line in text.split("\n"):
+        if len(line) <= width:
+            out.append(line)
+            continue
+        indent = line[:len(line) - len(line.lstrip())]
+        if len(indent) > width // 2:
+            indent = indent[:width // 2]
+        out += textwrap.wrap(line.strip(), width, initial_indent=indent, subsequent_indent=indent,
+                             break_on_hyphens=False) or [line]
+    return "\n".join(out)
+
+
+def _pager(text):
+    import pydoc
+    text = pydoc.plain(text)
+    width = _terminal_width()
+    if width > 10:
+        text = wrap_to_width(text, width)
+    sys.stdout.write(text if text.endswith("\n") else text + "\n")
 
 
 # ---- %who, %whos, lang_who ----

@@ -35,7 +35,7 @@ _NNDB = [
     ("nndb.data", ["spirals", "moons", "blobs", "xor", "regression", "copy_task", "words",
                    "text"]),
     ("nndb.plot", ["plot", "hist"]),
-    ("nndb.progress", ["progress"]),
+    ("nndb.progress", ["progress", "live_plot"]),
     ("nndb.lr_find", ["lr_find"]),
     ("nndb.models", ["MLP", "num_params"]),
     ("nndb.instruments", ["gradcheck", "stats", "activations", "dependencies", "profile",

@@ -185,6 +185,8 @@ def _install_process_hooks(argv):
     _installed = True
     sys.stdout, sys.stderr, sys.stdin = _STDOUT, _STDERR, _Stdin()
     builtins.input = _input
+    from nndb import introspect
+    builtins.help = introspect.Helper()
     sys.argv[:] = list(argv) or [""]
     # As python3 does: the script's folder (or, interactively, the working
     # folder) comes right after nndb's own packages on sys.path.
@@ -404,11 +406,19 @@ class Session:
 
     def complete(self, code, cursor):
         from nndb import introspect
+        self._prelude_for_help()
         return introspect.complete(self, code, cursor)
 
     def inspect(self, code, cursor, detail):
         from nndb import introspect
+        self._prelude_for_help()
         return introspect.inspect_at(self, code, cursor, detail)
+
+    def _prelude_for_help(self):
+        """Tab and Shift-Tab before the first cell see the names that cell
+        will have; a script's session (nndb run: __file__ set) gets none."""
+        if not self.prelude and "__file__" not in self.ns:
+            self._load_prelude()
 
     def who(self):
         from nndb import introspect
