@@ -184,6 +184,16 @@ static PyObject *f_set_label(PyObject *m, PyObject *arg) {
     Py_RETURN_NONE;
 }
 
+/* _test_wrong_grad(x): x * x with a backward wrong by 1 at flat element 2
+ * (the engine's test-only op), so gradcheck's failure path can be shown
+ * and tested against an op whose error is known exactly. */
+static PyObject *f_test_wrong_grad(PyObject *m, PyObject *arg) {
+    (void)m;
+    nn_tensor *x;
+    if (py_tensor_arg(arg, "_test_wrong_grad", "input", &x) < 0) return NULL;
+    return py_tensor_wrap_named(nn_test_wrong_grad(py_ctx(), x), "TestWrongGradBackward");
+}
+
 /* ---- the profiler ---- */
 
 static const char *const profile_capsule = "nndb.profile";
@@ -269,6 +279,7 @@ PyMethodDef py_instruments_functions[] = {
     {"_profile_stop", f_profile_stop, METH_O, NULL},
     {"_profile_rows", f_profile_rows, METH_VARARGS, NULL},
     {"_profile_seconds", f_profile_seconds, METH_O, NULL},
+    {"_test_wrong_grad", f_test_wrong_grad, METH_O, "x * x with a wrong backward (tests)"},
     {"_sgemm_peak", f_sgemm_peak, METH_NOARGS, "float32 matmul GFLOP/s of this machine"},
     {NULL, NULL, 0, NULL},
 };

@@ -835,13 +835,23 @@ static PyObject *index_select_impl(PyObject *const *args, Py_ssize_t nargs, PyOb
         return NULL;
     int d;
     if (py_ops_dim(dim, t->ndim, &d) < 0) return NULL;
+    if (idx->ndim > 1) {
+        PyErr_SetString(PyExc_IndexError, "index_select(): Index is supposed to be a vector");
+        return NULL;
+    }
     int64_t size = t->ndim ? t->shape[d] : 1, n = nn_tensor_numel(idx);
     for (int64_t i = 0; nn_dtype_is_int(idx->dtype) && i < n; i++) {
         int64_t v = nn_tensor_get_flat_int(idx, i);
-        if (v < 0 || v >= size) {
+        if (v >= 0 && v < size) continue;
+        /* PyTorch's CPU kernel for dim 1 of a tensor of two or more dims
+         * is a separate one, with its own message. */
+        if (t->ndim > 1 && d == 1)
+            PyErr_Format(PyExc_RuntimeError,
+                         "INDICES element is out of DATA bounds, id=%lld axis_dim=%lld",
+                         (long long)v, (long long)size);
+        else
             PyErr_SetString(PyExc_IndexError, "index out of range in self");
-            return NULL;
-        }
+        return NULL;
     }
     return py_tensor_wrap_named(nn_index_select(ctx_(), t, dim, idx), "IndexSelectBackward0");
 }

@@ -19,7 +19,7 @@ import math
 import sys
 import time
 
-__all__ = ["gradcheck", "stats", "activations", "dependencies", "profile", "keep_updates",
+__all__ = ["gradcheck", "_test_wrong_grad", "stats", "activations", "dependencies", "profile", "keep_updates",
            "Report", "MAGICS", "register"]
 
 
@@ -223,6 +223,13 @@ def gradcheck(f, *inputs, eps=1e-6, atol=1e-5, rtol=1e-3, samples=None, seed=0,
             return passed
         raise RuntimeError("Jacobian mismatch: " + text)
     return Report("gradcheck", text, html, passed, passed=passed, rows=rows, calls=calls)
+
+
+def _test_wrong_grad(x):
+    """x * x whose backward is wrong by 1 at flat element 2: a test-only op
+    (the engine's) for showing and testing gradcheck's failure report."""
+    from torch import _C
+    return _C._test_wrong_grad(x)
 
 
 # ---- stats: parameters, gradients, updates ----

@@ -14,7 +14,8 @@ what they use, as under python3.
 
 nndb's own tools come first, under the names the drills and lessons use:
 the datasets of nndb.data (spirals, copy_task, words, ...), plot, hist,
-progress, lr_find, MLP and num_params, and, where their modules have them,
+progress, lr_find, MLP, num_params and GPT (with Block and
+CausalSelfAttention), and, where their modules have them,
 the instruments (gradcheck, stats, activations, dependencies, ...), the GPU
 probe (gpus, doctor) and the distributed helpers (dist_check, dist_run,
 DistributedDataParallel, DistributedSampler). A name a module does not have
@@ -37,9 +38,9 @@ _NNDB = [
     ("nndb.plot", ["plot", "hist"]),
     ("nndb.progress", ["progress", "live_plot"]),
     ("nndb.lr_find", ["lr_find"]),
-    ("nndb.models", ["MLP", "num_params"]),
+    ("nndb.models", ["MLP", "num_params", "GPT", "Block", "CausalSelfAttention"]),
     ("nndb.instruments", ["gradcheck", "stats", "activations", "dependencies", "profile",
-                          "track", "live_plot"]),
+                          "track", "live_plot", "_test_wrong_grad"]),
     ("nndb.probe", ["gpus", "doctor"]),
     ("torch.distributed", ["dist_check", "dist_run"]),
     ("torch.nn.parallel", ["DistributedDataParallel"]),
