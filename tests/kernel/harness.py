@@ -21,8 +21,8 @@ from jupyter_client.manager import KernelManager
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 NNDB = os.environ.get("NNDB", os.path.join(ROOT, "build", "nndb"))
 # The kernel binary the kernelspecs start: `NNDB install-kernel` (nndb execs
-# nndb-kernel beside it) unless NNDB_KERNEL names another, e.g. the kernel
-# on CPython (NNDB_KERNEL=build/nndb-kernel-py).
+# nndb-kernel beside it) unless NNDB_KERNEL names another kernel binary
+# (NNDB_KERNEL=build/nndb-kernel).
 NNDB_KERNEL = os.environ.get("NNDB_KERNEL") or NNDB
 KERNEL = os.environ.get("NNDB_TEST_KERNEL", "nndb")
 IS_NNDB = KERNEL == "nndb"

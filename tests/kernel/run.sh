@@ -12,9 +12,9 @@
 #                                           a shorter long-computation (default 30 s)
 #   NNDB=build/asan/nndb tests/kernel/run.sh
 #                                           another build (make SANITIZE=1 build/asan/nndb)
-#   NNDB_KERNEL=build/nndb-kernel-py tests/kernel/run.sh
+#   NNDB_KERNEL=build/nndb-kernel tests/kernel/run.sh
 #                                           the kernelspecs start this kernel binary
-#                                           (here the one on CPython, make build/nndb-py)
+#                                           (`nndb-kernel install-kernel`), not $NNDB's
 set -u
 # NNDB (the binary under test) may be given relative to where we were called.
 case "${NNDB:-}" in

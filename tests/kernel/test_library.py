@@ -1,45 +1,21 @@
-"""nndb's own library in the kernel on CPython (nndb-kernel-py): the datasets
-of nndb.data, plot and hist (one bundle: the engine's SVG and its text),
-progress bars drawn by the kernel, lr_find's report, and the prelude names
-the drills use.
+"""nndb's own library in the kernel: the datasets of nndb.data, plot and hist
+(one bundle: the engine's SVG, its PNG and its text), progress bars drawn by
+the kernel, lr_find's report, and the prelude names the drills use.
 
-The binary is $NNDB_KERNEL_PY, else nndb-kernel-py beside $NNDB (build/ by
-default); the module is skipped when there is none (make build/nndb-py).
-Run it alone with
-
-    NNDB=build/library/nndb tests/kernel/run.sh -k cpython_library
+    NNDB=build/library/nndb tests/kernel/run.sh -k test_library
 """
-import os
-import subprocess
-
 import pytest
 
 import harness
 from harness import outputs, result_text, stdout_of
 
-PY_KERNEL = os.environ.get("NNDB_KERNEL_PY") or os.path.join(
-    os.path.dirname(os.path.abspath(harness.NNDB)), "nndb-kernel-py")
-
-pytestmark = pytest.mark.skipif(not os.access(PY_KERNEL, os.X_OK),
-                                reason=f"no CPython kernel at {PY_KERNEL} (make build/nndb-py)")
-
-SPEC = "nndb-py-library"
-
-
-@pytest.fixture(scope="module")
-def lk(prefix):
-    p = subprocess.run([PY_KERNEL, "install-kernel", "--prefix", prefix, "--name", SPEC],
-                       capture_output=True, text=True, timeout=60)
-    assert p.returncode == 0, p.stderr or p.stdout
-    k = harness.Kernel(SPEC)
-    yield k
-    k.close()
+pytestmark = pytest.mark.skipif(not harness.IS_NNDB, reason="nndb's own library")
 
 
 @pytest.fixture
-def k(lk):
-    lk.drain_iopub(0.01)
-    return lk
+def k(kernel):
+    kernel.drain_iopub(0.01)
+    return kernel
 
 
 def ok(rep):

@@ -1,18 +1,13 @@
-"""The kernel on CPython (nndb-kernel-py: kernel/ over binding/py_session*.c)
-as a notebook user meets it: numpy and matplotlib in cells (a plot arrives as
-display_data with image/png), rich display through _repr_html_ and display()
-with updates, input(), interrupting `while True: pass`, a SyntaxError with
-its caret, magics, and exit().
+"""The kernel as a notebook user meets it: numpy and matplotlib in cells (a
+plot arrives as display_data with image/png), rich display through
+_repr_html_ and display() with updates, input(), interrupting `while True:
+pass`, a SyntaxError with its caret, magics, and exit().
 
-The binary is $NNDB_KERNEL_PY, else nndb-kernel-py beside $NNDB (build/ by
-default); the module is skipped when there is none (make build/nndb-py).
-Its kernelspecs ("nndb-py", and "nndb-py-message" for message-mode
-interrupts) are installed into the suite's temporary prefix.
+It runs the suite's kernelspecs: "nndb" (signal interrupts) and
+"nndb-message" (message-mode interrupts), installed by conftest.py.
 """
 import base64
-import os
 import re
-import subprocess
 import time
 
 import pytest
@@ -20,36 +15,21 @@ import pytest
 import harness
 from harness import outputs, result_text, stdout_of
 
-PY_KERNEL = os.environ.get("NNDB_KERNEL_PY") or os.path.join(
-    os.path.dirname(os.path.abspath(harness.NNDB)), "nndb-kernel-py")
+pytestmark = pytest.mark.skipif(not harness.IS_NNDB, reason="nndb's session (prelude, magics)")
 
-pytestmark = pytest.mark.skipif(not os.access(PY_KERNEL, os.X_OK),
-                                reason=f"no CPython kernel at {PY_KERNEL} (make build/nndb-py)")
-
-SPEC = "nndb-py"
-SPEC_MESSAGE = "nndb-py-message"
+SPEC = harness.KERNEL
+SPEC_MESSAGE = harness.KERNEL_MESSAGE_MODE
 
 
 @pytest.fixture(scope="module")
 def specs(prefix):
-    for extra in (["--name", SPEC], ["--name", SPEC_MESSAGE, "--interrupt-mode", "message"]):
-        p = subprocess.run([PY_KERNEL, "install-kernel", "--prefix", prefix] + extra,
-                           capture_output=True, text=True, timeout=60)
-        assert p.returncode == 0, p.stderr or p.stdout
     return prefix
 
 
-@pytest.fixture(scope="module")
-def pk(specs):
-    k = harness.Kernel(SPEC)
-    yield k
-    k.close()
-
-
 @pytest.fixture
-def k(pk):
-    pk.drain_iopub(0.01)
-    return pk
+def k(kernel):
+    kernel.drain_iopub(0.01)
+    return kernel
 
 
 def ok(rep):

@@ -1,27 +1,19 @@
-"""nndb's debugger on CPython in the Jupyter kernel (nndb-kernel-py): a
-stop is a display_data with the HTML table beside the text, its (nndb)
-prompt is an input_request on the stdin channel (pdb's prompt through the
-front end's readline), and without allow_stdin a breakpoint is a
-tracepoint; the NaN hunt's AnomalyError and %graph's SVG.
+"""nndb's debugger in a notebook, with torch's own names: a stop is a
+display_data with the HTML table beside the text, its (nndb) prompt is an
+input_request on the stdin channel (pdb's prompt through the front end's
+readline), and without allow_stdin a breakpoint is a tracepoint; the NaN
+hunt's AnomalyError and %graph's SVG. (test_debugger.py has the walkthrough
+with the prelude's bare names.)
 
     NNDB=build/debug/nndb tests/kernel/run.sh -k debugger
-    (the CPython kernel is $NNDB_KERNEL_PY, else nndb-kernel-py beside $NNDB)
 """
-import os
-import subprocess
-
 import pytest
 
 import harness
 from harness import outputs, stdout_of
 
-PY_KERNEL = os.environ.get("NNDB_KERNEL_PY") or os.path.join(
-    os.path.dirname(os.path.abspath(harness.NNDB)), "nndb-kernel-py")
+pytestmark = pytest.mark.skipif(not harness.IS_NNDB, reason="the debugger is nndb's own")
 
-pytestmark = pytest.mark.skipif(not os.access(PY_KERNEL, os.X_OK),
-                                reason=f"no CPython kernel at {PY_KERNEL} (make build/nndb-py)")
-
-SPEC = "nndb-py-debugger"
 SETUP = ("import torch; from torch import nn; import torch.nn.functional as F\n"
          "torch.manual_seed(0)\n"
          "model = nn.Sequential(nn.Linear(4, 8), nn.Tanh(), nn.Linear(8, 3))\n"
@@ -29,15 +21,10 @@ SETUP = ("import torch; from torch import nn; import torch.nn.functional as F\n"
 
 
 @pytest.fixture(scope="module")
-def k(prefix):
-    p = subprocess.run([PY_KERNEL, "install-kernel", "--prefix", prefix, "--name", SPEC],
-                       capture_output=True, text=True, timeout=60)
-    assert p.returncode == 0, p.stderr or p.stdout
-    kernel = harness.Kernel(SPEC)
+def k(kernel):
     rep, _ = kernel.execute(SETUP)
     assert rep["content"]["status"] == "ok", rep["content"]
-    yield kernel
-    kernel.close()
+    return kernel
 
 
 def test_a_stop_reads_its_commands_from_the_notebook(k):
