@@ -42,7 +42,8 @@ _NNDB = [
     ("nndb.instruments", ["gradcheck", "stats", "activations", "dependencies", "profile",
                           "track", "live_plot", "_test_wrong_grad"]),
     ("nndb.probe", ["gpus", "doctor"]),
-    ("torch.distributed", ["dist_check", "dist_run"]),
+    ("nndb.dist_run", ["dist_run"]),
+    ("torch.distributed", ["dist_check"]),
     ("torch.nn.parallel", ["DistributedDataParallel"]),
     ("torch.utils.data.distributed", ["DistributedSampler"]),
 ]
