@@ -1,24 +1,22 @@
 #!/usr/bin/python3
-"""The drills and nndb's own library on the CPython session (nndb-py):
+"""The drills and nndb's own library on nndb's CPython session:
 
-- `nndb-py drill check LESSON` (each setup runs, each check is false before
-  its reference solution and true after) for every lesson in
-  drills/lessons/. A lesson whose names another part of the port still has
-  to provide (WAITING) may fail with a NameError/AttributeError naming
-  what it waits for; it is reported, not counted, and reported as news when
-  it starts passing.
-- nndb.data makes the same datasets as the old interpreter, row for row:
-  one script printed by `nndb run` (bare builtins) and by `nndb-py python`
-  (from nndb.data import *) must print the same.
-- plot and hist print the same text outside a session (a script), and
-  examples/train_mlp.nn (MLP, num_params) prints the same under `nndb-py run`.
+- `nndb drill check LESSON` (each setup runs, each check is false before its
+  reference solution and true after) for every lesson in drills/lessons/.
+- nndb.data makes the datasets the old interpreter made, row for row: one
+  script, run as an .nn script by `nndb run` (the prelude's bare names) and
+  as a .py script by `nndb python` (from nndb.data import *), must print
+  what the old interpreter printed for it (tests/drills/old/datasets.out,
+  recorded with the old interpreter's `nndb run` before it was retired).
+- plot and hist print the same text outside a session (a script) as the
+  old interpreter did (old/plot.out), and old/train_mlp.nn (the
+  examples/train_mlp.nn of that day: spirals, MLP, num_params, plot with
+  logy) prints old/train_mlp.out.
 
 Prints "N passed, M failed".
 
     /usr/bin/python3 tests/drills/test_cpython_drills.py [NAME...]
-    NNDB=build/library/nndb /usr/bin/python3 tests/drills/test_cpython_drills.py
-
-nndb-py is looked for beside $NNDB (build/nndb by default).
+    NNDB=build/drills/nndb /usr/bin/python3 tests/drills/test_cpython_drills.py
 """
 import glob
 import os
@@ -28,18 +26,9 @@ import tempfile
 import traceback
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-NNDB = os.environ.get("NNDB", os.path.join(ROOT, "build", "nndb"))
-NNDB_PY = os.environ.get("NNDB_PY") or os.path.join(os.path.dirname(os.path.abspath(NNDB)),
-                                                    "nndb-py")
+NNDB = os.path.abspath(os.environ.get("NNDB", os.path.join(ROOT, "build", "nndb")))
+OLD = os.path.join(ROOT, "tests", "drills", "old")
 ENV = dict(os.environ, LANG="C.UTF-8", NO_COLOR="1")
-
-# Lessons that need names other parts of the port provide, and the words
-# their failure must contain while they wait.
-WAITING = {
-    "gradient-check": "Function",   # torch.autograd.Function (and nndb's gradcheck report)
-    "ddp-bugs": "dist_run",         # the distributed runner
-    "gpu-doctor": "doctor",         # nndb.probe
-}
 
 
 def run(args, timeout=600, **kw):
@@ -53,16 +42,10 @@ def lesson_tests():
         name = os.path.basename(path)[:-3]
 
         def test(path=path, name=name):
-            p = run([NNDB_PY, "drill", "check", path])
+            p = run([NNDB, "drill", "check", path])
             out = p.stdout + p.stderr
-            if p.returncode == 0 and f"ok   {name}:" in out:
-                if name in WAITING:
-                    print(f"  news: {name} passes now; take it off WAITING")
-                return
-            if name in WAITING and WAITING[name] in out:
-                print(f"  waiting: {name} needs {WAITING[name]}")
-                return
-            raise AssertionError(f"drill check {name} failed ({p.returncode}):\n{out}")
+            assert p.returncode == 0 and f"ok   {name}:" in out, \
+                f"drill check {name} failed ({p.returncode}):\n{out}"
         test.__name__ = f"drill_check_{name.replace('-', '_')}"
         tests.append(test)
     return tests
@@ -104,50 +87,51 @@ plot([[1, 2, 3], [3, 2, 1]], xlabel="step")
 """
 
 
-def same_as_old(body, imports):
-    """[body] as an .nn script under `nndb run` (the old interpreter's
-    builtins) and under `nndb-py python` with [imports] first: the same
-    output."""
-    if not os.access(NNDB, os.X_OK):
-        print(f"  (no {NNDB}: nothing to compare with)")
-        return
+def recorded(name):
+    with open(os.path.join(OLD, name + ".out"), encoding="utf-8") as f:
+        return f.read()
+
+
+def same_as_old(body, imports, name):
+    """[body] as an .nn script under `nndb run` (the prelude's bare names)
+    and as a .py script under `nndb python` with [imports] first: both print
+    what the old interpreter printed (old/NAME.out)."""
+    want = recorded(name)
     with tempfile.TemporaryDirectory() as d:
-        # .nn: the old interpreter (nndb run of a .py file runs on CPython)
-        old, new = os.path.join(d, "old.nn"), os.path.join(d, "new.py")
-        with open(old, "w") as f:
+        nn, py = os.path.join(d, name + ".nn"), os.path.join(d, name + ".py")
+        with open(nn, "w") as f:
             f.write(body)
-        with open(new, "w") as f:
+        with open(py, "w") as f:
             f.write(imports + body)
-        a = run([NNDB, "run", old], timeout=120)
-        b = run([NNDB_PY, "python", new], timeout=120)
+        a = run([NNDB, "run", nn], timeout=120)
+        b = run([NNDB, "python", py], timeout=120)
     assert a.returncode == 0, a.stderr
     assert b.returncode == 0, b.stderr
-    assert a.stdout == b.stdout, f"old:\n{a.stdout}\nCPython:\n{b.stdout}"
+    assert a.stdout == want, f"old interpreter:\n{want}\nnndb run (.nn):\n{a.stdout}"
+    assert b.stdout == want, f"old interpreter:\n{want}\nnndb python (.py):\n{b.stdout}"
 
 
 def test_datasets_match_the_old_interpreter():
-    same_as_old(DATA_SCRIPT, "from nndb.data import *\n")
+    same_as_old(DATA_SCRIPT, "from nndb.data import *\n", "datasets")
 
 
 def test_plot_text_matches_the_old_interpreter():
-    same_as_old(PLOT_SCRIPT, "from nndb.plot import plot, hist\nfrom torch import tensor\n")
+    same_as_old(PLOT_SCRIPT, "from nndb.plot import plot, hist\nfrom torch import tensor\n",
+                "plot")
 
 
 def test_train_mlp_example_matches_the_old_interpreter():
-    """examples/train_mlp.nn (spirals, MLP, num_params, plot with logy) run by
-    `nndb-py run` prints what `nndb run` prints."""
-    if not os.access(NNDB, os.X_OK):
-        print(f"  (no {NNDB}: nothing to compare with)")
-        return
-    path = os.path.join(ROOT, "examples", "train_mlp.nn")
-    a = run([NNDB, "run", path], timeout=120)
-    b = run([NNDB_PY, "run", path], timeout=120)
-    assert a.returncode == 0 and b.returncode == 0, (a.stderr, b.stderr)
-    assert a.stdout == b.stdout, f"old:\n{a.stdout}\nCPython:\n{b.stdout}"
+    """old/train_mlp.nn (examples/train_mlp.nn when the old interpreter was
+    retired: spirals, MLP, num_params, plot with logy) prints what the old
+    interpreter printed."""
+    p = run([NNDB, "run", os.path.join(OLD, "train_mlp.nn")], timeout=120)
+    assert p.returncode == 0, p.stderr
+    want = recorded("train_mlp")
+    assert p.stdout == want, f"old interpreter:\n{want}\nnndb run:\n{p.stdout}"
 
 
 def test_dataset_errors():
-    p = run([NNDB_PY, "python", "-c", """
+    p = run([NNDB, "python", "-c", """
 from nndb.data import spirals, copy_task
 for call in ["spirals(leak_fraction=0.2)", "spirals(foo=1)", "spirals(bugs=['nope'])",
              "spirals(n=2)", "spirals(bugs=3)", "spirals().plant()",
@@ -173,8 +157,8 @@ for call in ["spirals(leak_fraction=0.2)", "spirals(foo=1)", "spirals(bugs=['nop
 
 
 def main():
-    if not os.access(NNDB_PY, os.X_OK):
-        print(f"no {NNDB_PY} (make build/nndb-py)")
+    if not os.access(NNDB, os.X_OK):
+        print(f"no {NNDB} (make build/nndb)")
         print("0 passed, 1 failed")
         return 1
     tests = lesson_tests() + [test_datasets_match_the_old_interpreter,
