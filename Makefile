@@ -106,6 +106,13 @@ $(BUILD)/nndb: $(BUILD)/nndb.o $(REPL_OBJ) $(BUILD)/libdrills.a $(PYSESSION_OBJ)
 $(BUILD)/nndb-kernel: $(KERNEL_OBJ) $(BUILD)/libdrills.a $(PYSESSION_OBJ) $(BUILD)/libnndb_py.a $(BUILD)/libnndb_engine.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(KERNEL_LIBS) $(PY_LIBS)
 
+# The session seam's tests (tests/session/): the front ends' view of a
+# session (cells, errors, completion, interrupts, the debugger, the scripts
+# in tests/session/scripts/ and the docs' examples), on the CPython session.
+SESSION_TEST_SRC := $(wildcard tests/session/*.c) tests/unit/main.c tests/unit/testutil.c
+$(BUILD)/session_tests: $(SESSION_TEST_SRC:%.c=$(BUILD)/%.o) $(PYSESSION_OBJ) $(BUILD)/libnndb_py.a $(BUILD)/libnndb_engine.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(PY_LIBS)
+
 $(BUILD)/unit_tests: $(UNIT_OBJ) $(BUILD)/libnndb.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
@@ -168,7 +175,7 @@ unit: $(BUILD)/unit_tests
 	$(BUILD)/unit_tests
 
 test: deps
-	@$(MAKE) --no-print-directory WERROR=1 build/nndb build/unit_tests build/test_noalloc
+	@$(MAKE) --no-print-directory WERROR=1 build/nndb build/unit_tests build/session_tests build/test_noalloc
 	@$(MAKE) --no-print-directory WERROR=1 SANITIZE=1 build/asan/unit_tests $(FUZZ_TARGETS:%=build/asan/fuzz/%_replay)
 	@PYTHON=$(PYTHON) tests/run_all.sh
 

@@ -505,6 +505,16 @@ bool lang_exec(lang_session *s, const char *code, const char *filename, bool int
     return res->ok;
 }
 
+/* Whether this process has a SIGINT handler of its own (the REPL's, the
+ * kernel's): without one, the signal that wakes a blocking call would end
+ * the process (a test harness, an embedder). sigaction is
+ * async-signal-safe. */
+static bool sigint_is_handled(void) {
+    struct sigaction sa;
+    if (sigaction(SIGINT, NULL, &sa)) return false;
+    return (sa.sa_flags & SA_SIGINFO) || (sa.sa_handler != SIG_DFL && sa.sa_handler != SIG_IGN);
+}
+
 void lang_session_interrupt(lang_session *s) {
     if (py_debug_interrupt()) return; /* the debugger stops at the next node instead */
     /* Both are safe from a signal handler and from any thread. */
@@ -515,7 +525,8 @@ void lang_session_interrupt(lang_session *s) {
      * session's thread also wakes a blocking call (time.sleep, a read),
      * which CPython then ends with KeyboardInterrupt. That thread's own
      * handler comes back here, and does not signal again. */
-    if (s && !pthread_equal(pthread_self(), s->thread)) pthread_kill(s->thread, SIGINT);
+    if (s && !pthread_equal(pthread_self(), s->thread) && sigint_is_handled())
+        pthread_kill(s->thread, SIGINT);
 }
 
 bool lang_session_exit_requested(lang_session *s, int *code) {

@@ -5,9 +5,8 @@
 #include <string.h>
 
 #include "../nn_test.h"
+#include "../unit/testutil.h"
 #include "lang.h"
-#include "lang_eval.h"
-#include "testutil.h"
 
 typedef struct dcap {
     lang_buf out;
