@@ -12,8 +12,7 @@
 
 #include <zmq.h>
 
-/* For lang_session_exit_requested only: how exit() reaches a front end. */
-#include "lang_eval.h"
+#include "kernel_raster.h"
 
 /* ---- small helpers ---- */
 
@@ -65,24 +64,20 @@ static long byte_to_cp(const char *s, size_t byte) {
     return n;
 }
 
-/* The bundle as a data object. A picture sent as SVG also goes as PNG: an
- * untrusted notebook (a shared handout) will not show SVG, and falls back
- * to the PNG instead of the text sparkline. */
-static cJSON *bundle_json(const lang_mime *src) {
-    lang_mime with_png;
-    const lang_mime *b = src;
-    lang_mime_init(&with_png);
-    if (lang_mime_get(src, "image/svg+xml") && !lang_mime_get(src, "image/png")) {
-        for (int i = 0; i < src->n; i++)
-            if (src->items[i].mime && src->items[i].data)
-                lang_mime_add(&with_png, src->items[i].mime, strdup(src->items[i].data));
-        if (lang_mime_add_png(&with_png)) b = &with_png;
-    }
+/* The bundle as a data object. A picture sent as SVG only also goes as PNG
+ * (kernel_raster.h): an untrusted notebook (a shared handout) will not show
+ * SVG, and falls back to the PNG instead of the text form. */
+static cJSON *bundle_json(const lang_mime *b) {
     cJSON *data = cJSON_CreateObject();
     for (int i = 0; i < b->n; i++)
         if (b->items[i].mime && b->items[i].data)
             cJSON_AddStringToObject(data, b->items[i].mime, b->items[i].data);
-    lang_mime_free(&with_png);
+    const char *svg = lang_mime_get(b, "image/svg+xml");
+    if (svg && !lang_mime_get(b, "image/png")) {
+        char *png = kernel_raster_png_base64(svg);
+        if (png) cJSON_AddStringToObject(data, "image/png", png);
+        free(png);
+    }
     return data;
 }
 
@@ -166,9 +161,14 @@ static cJSON *kernel_info_content(void) {
     cJSON_AddStringToObject(li, "version", info->version);
     cJSON_AddStringToObject(li, "mimetype", info->mimetype);
     cJSON_AddStringToObject(li, "file_extension", info->file_extension);
-    cJSON_AddStringToObject(li, "pygments_lexer", "python");
-    cJSON_AddStringToObject(li, "codemirror_mode", "python");
-    cJSON_AddStringToObject(li, "nbconvert_exporter", "script");
+    /* ipykernel's values: cells take IPython's syntax (%magics, !cmd,
+     * name?), so front ends highlight them as IPython and nbconvert
+     * exports them as a Python script. */
+    cJSON *mode = cJSON_AddObjectToObject(li, "codemirror_mode");
+    cJSON_AddStringToObject(mode, "name", "ipython");
+    cJSON_AddNumberToObject(mode, "version", 3);
+    cJSON_AddStringToObject(li, "pygments_lexer", "ipython3");
+    cJSON_AddStringToObject(li, "nbconvert_exporter", "python");
     cJSON_AddStringToObject(
         c, "banner",
         "nndb " KERNEL_VERSION ": a debugger and drill book for neural-network training.\n"

@@ -285,7 +285,8 @@ int kernel_spec_main(int argc, char **argv) {
     cJSON_AddStringToObject(spec, "language", lang_language_info()->name);
     cJSON_AddStringToObject(spec, "interrupt_mode", mode);
     /* The docs as HTML beside kernel.json: from the source tree of a build
-     * (build/../docs) or from an install (PREFIX/share/doc/nndb). */
+     * (build/../docs, build/NAME/../../docs, as the binary finds python/)
+     * or from an install (PREFIX/share/doc/nndb). */
     char docs_src[PATH_MAX + 32], docs_dst[PATH_MAX + 8];
     int pages = -1;
     {
@@ -293,9 +294,9 @@ int kernel_spec_main(int argc, char **argv) {
         snprintf(bin, sizeof bin, "%s", exe);
         char *slash = strrchr(bin, '/');
         if (slash) *slash = 0;
-        static const char *const tries[] = {"/../docs", "/../share/doc/nndb"};
+        static const char *const tries[] = {"/../docs", "/../../docs", "/../share/doc/nndb"};
         snprintf(docs_dst, sizeof docs_dst, "%s/doc", dir);
-        for (int i = 0; i < 2 && pages < 0; i++) {
+        for (size_t i = 0; i < sizeof tries / sizeof tries[0] && pages < 0; i++) {
             snprintf(docs_src, sizeof docs_src, "%s%s", bin, tries[i]);
             pages = kernel_docs_install(docs_src, docs_dst);
         }

@@ -585,8 +585,10 @@ def is_complete(code):
     if compiled is None:
         return 1, _next_indent(lines)
     # It compiles; a block whose last line is indented may go on, as at
-    # Python's prompt, until a blank line ends it.
-    if not code.endswith("\n") and lines[-1][:1] in (" ", "\t"):
+    # Python's prompt, until a blank line ends it. A last line of only the
+    # indent a front end typed for the next line (jupyter console's) is such
+    # a blank line, as IPython's check_complete takes it.
+    if not code.endswith("\n") and lines[-1][:1] in (" ", "\t") and lines[-1].strip():
         return 1, _indent_of(lines[-1])
     return 0, 0
 
