@@ -921,6 +921,20 @@ def _make_module_call(call):
 
 # ---- the prompts ----
 
+# The (nndb) prompt that reads now, or None.
+_prompt = None
+
+
+def completion_namespaces():
+    """Where Tab looks first at the (nndb) prompt: the stop's names (out,
+    inputs, ...) over the selected frame's locals, then its globals."""
+    p = _prompt
+    frame = getattr(p, "curframe", None)
+    if frame is None:
+        return []
+    return [getattr(p, "curframe_locals", None) or frame.f_locals, frame.f_globals]
+
+
 def _pdb_class():
     import pdb
 
@@ -958,6 +972,14 @@ def _pdb_class():
         def _cmdloop(self):
             # Ctrl-C at the prompt ends the statement (pdb would loop)
             self.cmdloop()
+
+        def interaction(self, frame, tb):
+            global _prompt
+            outer, _prompt = _prompt, self
+            try:
+                return super().interaction(frame, tb)
+            finally:
+                _prompt = outer
 
         def postcmd(self, stop, line):
             # pdb writes a function's variables into frame.f_locals, a copy

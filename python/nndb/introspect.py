@@ -18,11 +18,17 @@ def _bytes_len(text):
     return len(text.encode("utf-8"))
 
 
+def _stop_namespaces():
+    """At the debugger's (nndb) prompt, the names of the stop and its frame."""
+    debugger = sys.modules.get("nndb.debugger")
+    return debugger.completion_namespaces() if debugger else []
+
+
 def _resolve(session, dotted, frame=None):
     """The object a dotted name names, or raise LookupError. Only names and
     attributes are looked up: nothing is called."""
     parts = dotted.split(".")
-    spaces = []
+    spaces = _stop_namespaces()
     if frame is not None:
         spaces += [frame.f_locals, frame.f_globals]
     spaces += [session.ns, vars(builtins)]
@@ -245,6 +251,8 @@ def _name_matches(session, text):
             names = {n for n in names if not n.startswith("_")}
         return [f"{expr}.{n}" for n in names if n.startswith(attr)]
     names = set(keyword.kwlist) | set(session.ns) | set(vars(builtins))
+    for space in _stop_namespaces():
+        names.update(space)
     if not text.startswith("_"):
         names = {n for n in names if not n.startswith("_")}
     return [n for n in names if n.startswith(text)]
@@ -274,7 +282,8 @@ def complete(session, code, cursor):
     # The arguments of a shell command and of the magics that take files
     # are paths (!ls da<Tab>, %run tr<Tab>); other magics' are code.
     m = re.search(r"^\s*(?:%{1,2}(\w+)\s|!)(?:.*\s)?(\S*)$", line)
-    if m and (m.group(1) is None or m.group(1) in _FILE_MAGICS):
+    shell = m and m.group(1) is None and not _stop_namespaces()  # pdb's "!" runs code
+    if m and (shell or m.group(1) in _FILE_MAGICS):
         word = m.group(2)
         return sorted(set(_path_matches(word))), cursor - _bytes_len(word), cursor
     if re.search(r"\](?:\.\w+)*\.\w*$", line):  # after a subscript: model[0].wei

@@ -14,7 +14,7 @@ int main(int argc, char **argv) {
     if (!strcmp(cmd, "run") && argc == 3) return repl_run_script(argv[2]);
     if (!strcmp(cmd, "help") && argc > 2) return repl_help_topic(argv[2]);
     if (!strcmp(cmd, "--help")) {
-        printf("usage: nndb [command]\n  run FILE.nn      run a script\n");
+        printf("usage: nndb [command]\n  run FILE         run a Python script (FILE.py)\n");
         return 0;
     }
     if (!strcmp(cmd, "--version")) {

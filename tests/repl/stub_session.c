@@ -1,4 +1,4 @@
-/* stub_session: a tiny stand-in for lang/lang_session.c, used ONLY by the
+/* stub_session: a tiny stand-in for the session behind lang.h, used ONLY by the
  * REPL tests (tests/repl/run.sh --stub) to exercise the terminal front end
  * before, or independently of, the real language. It understands a handful
  * of line shapes: NAME = INT, NAME = CALL(...), NAME, print(...), input(...),
@@ -13,8 +13,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "drill.h"
 #include "lang.h"
-#include "lang_eval.h"
 
 #define MAXG 64
 
@@ -81,6 +81,19 @@ void lang_session_add_history(lang_session *s, const char *code) {
 char *lang_who(lang_session *s) {
     (void)s;
     return strdup("");
+}
+/* The stand-in has no debugger and no drills: `run --break` refuses. */
+bool lang_session_break(lang_session *s, const char *spec, char **err) {
+    (void)s, (void)spec;
+    if (err) *err = strdup("the stand-in session has no debugger");
+    return false;
+}
+void lang_session_break_next(lang_session *s) {
+    (void)s;
+}
+bool drill_install(lang_session *s) {
+    (void)s;
+    return true;
 }
 void lang_strv_free(char **v) {
     if (!v) return;

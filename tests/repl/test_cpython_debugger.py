@@ -1,13 +1,14 @@
 #!/usr/bin/python3
 """nndb's debugger on CPython (python/nndb/debugger.py, binding/py_debug.c)
-in the REPL of nndb-py, in a real pty (pexpect): op, module, phase,
+in the REPL of build/nndb, in a real pty (pexpect): op, module, phase,
 condition and nan breakpoints, stepping (s, n, f, an empty line), the pdb
-prompt at a stop (p, w, u, d, a, l, assignments, interact), watches, an
-edit at a stop, Ctrl-C back to the prompt, Ctrl-D, q, the NaN hunt, %graph,
-%step, %debug, %pdb, breakpoint(), and `run --break` / `debug` on a terminal.
+prompt at a stop (p, w, u, d, a, l, assignments, interact, Up for its
+history, Tab for the stop's names), watches, an edit at a stop, Ctrl-C back
+to the prompt, Ctrl-D, q, the NaN hunt, %graph, %step, %debug, %pdb,
+breakpoint(), and `run --break` / `debug` on a terminal.
 
-    /usr/bin/python3 tests/repl/test_cpython_debugger.py [--nndb build/debug/nndb-py] [NAME]
-    /usr/bin/python3 -m pytest tests/repl/test_cpython_debugger.py   (NNDB_PY=... to choose)
+    /usr/bin/python3 tests/repl/test_cpython_debugger.py [--nndb build/nndb] [NAME]
+    /usr/bin/python3 -m pytest tests/repl/test_cpython_debugger.py   (NNDB=... to choose)
 
 Prints "N passed, M failed" when run as a script.
 """
@@ -22,7 +23,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import test_repl  # noqa: E402  (Env, PROMPT)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-NNDB_PY = os.path.abspath(os.environ.get("NNDB_PY", os.path.join(ROOT, "build", "nndb-py")))
+NNDB = os.path.abspath(os.environ.get("NNDB") or os.path.join(ROOT, "build", "nndb"))
 DBG = r"\(nndb\) "
 PROMPT = test_repl.PROMPT
 SETUP = ["import torch; from torch import nn; import torch.nn.functional as F",
@@ -32,6 +33,12 @@ SETUP = ["import torch; from torch import nn; import torch.nn.functional as F",
          "x = torch.randn(16, 4); y = torch.randint(0, 3, (16,))",
          "opt = torch.optim.SGD(model.parameters(), lr=0.1)",
          "clean = F.cross_entropy(model(x), y).item()"]
+# The same with the names an interactive session (and a .nn script) has bare.
+BARE_SETUP = ["manual_seed(0)",
+              "model = Sequential(Linear(4, 8), Tanh(), Linear(8, 8), Tanh(), Linear(8, 3))",
+              "x = randn(16, 4); y = randint(0, 3, (16,))",
+              "opt = SGD(model.parameters(), lr=0.1)",
+              "clean = cross_entropy(model(x), y).item()"]
 MLP = ("class MLP(nn.Module):\n"
        "    def __init__(self):\n"
        "        super().__init__()\n"
@@ -43,7 +50,7 @@ MLP = ("class MLP(nn.Module):\n"
 
 
 def session(env, setup=SETUP):
-    test_repl.NNDB = NNDB_PY
+    test_repl.NNDB = NNDB
     c = env.spawn()
     if os.environ.get("NNDB_TEST_LOG"):
         c.logfile_read = sys.stdout
@@ -307,7 +314,7 @@ def test_ctrl_c_and_ctrl_d(env):
 
 
 def test_run_break_and_debug_on_a_terminal(env):
-    test_repl.NNDB = NNDB_PY
+    test_repl.NNDB = NNDB
     script = env.write("train.py", "\n".join(SETUP) + "\nloss = F.cross_entropy(model(x), y)\n"
                        "print('end', loss.item() > 0)\n")
     c = env.spawn(["run", "--break", "cross_entropy", script])
@@ -325,7 +332,9 @@ def test_run_break_and_debug_on_a_terminal(env):
     c = env.spawn(["debug", script])
     c.expect(r"stopped \(breakpoint\(\)\): forward")
     c.expect(DBG)
-    c.sendline("p out.shape")
+    c.send("p out.shap\t")  # Tab completes the names bound at the stop
+    c.expect("out.shape")
+    c.send("\r")
     c.expect(r"torch\.Size\(\[16, 8\]\)")
     c.expect(DBG)
     c.sendline("c")
@@ -338,6 +347,12 @@ def test_run_break_and_debug_on_a_terminal(env):
     # without a terminal the stops are tracepoints
     r = env.run(["run", "--break", "tanh", script], stdin="")
     assert r.returncode == 0 and r.stdout.count("stopped (breakpoint 1, tanh)") == 4, r.stdout
+    # an older .nn script, with the prelude's bare names, stops the same way
+    bare = env.write("train.nn", "\n".join(BARE_SETUP) + "\nloss = cross_entropy(model(x), y)\n"
+                     "print('end', loss.item() > 0)\n")
+    r = env.run(["run", "--break", "tanh", bare], stdin="")
+    assert r.returncode == 0 and r.stdout.count("stopped (breakpoint 1, tanh)") == 4, r.stdout
+    assert "train.nn:5" in r.stdout and "end True" in r.stdout, r.stdout
 
 
 # ---- pytest ----
@@ -354,9 +369,9 @@ except ImportError:  # run as a script
 
 
 def main(argv):
-    global NNDB_PY
+    global NNDB
     if "--nndb" in argv:
-        NNDB_PY = os.path.abspath(argv[argv.index("--nndb") + 1])
+        NNDB = os.path.abspath(argv[argv.index("--nndb") + 1])
         i = argv.index("--nndb")
         argv = argv[:i] + argv[i + 2:]
     tests = [(n, f) for n, f in globals().items() if n.startswith("test_") and callable(f)]

@@ -39,11 +39,6 @@ class Skip(Exception):
     pass
 
 
-def needs_stub():
-    if not STUB:
-        raise Skip("needs the stand-in session (--stub)")
-
-
 def needs_language():
     if STUB:
         raise Skip("needs the real language")
@@ -543,10 +538,10 @@ def test_ipython_habits(env):
     needs_language()
     child = start(env, COLUMNS=None)
 
-    def run(line, want=None):
+    def run(line, want=None, timeout=TIMEOUT):
         child.sendline(line)
         if want:
-            child.expect(want)
+            child.expect(want, timeout=timeout)
         child.expect(PROMPT)
         return child.before
 
@@ -568,8 +563,10 @@ def test_ipython_habits(env):
     out = run("%timeit -r 3 -n 20 y = 3 * 4",
               r"[\d.]+ (ns|µs|ms|s) ± [\d.]+ (ns|µs|ms|s) per loop \(mean ± std\. dev\. of 3 runs, "
               r"20 loops each\)")
-    # Without -n the loops are chosen so one run takes 0.2 s or more.
-    out = run("%timeit z = 1 + 1", r"per loop \(mean ± std\. dev\. of 7 runs, ([\d,]+) loops each\)")
+    # Without -n the loops are chosen so one run takes 0.2 s or more (a power
+    # of ten, as IPython picks it: up to 2 s a run, 7 runs and the choosing).
+    out = run("%timeit z = 1 + 1", r"per loop \(mean ± std\. dev\. of 7 runs, ([\d,]+) loops each\)",
+              timeout=60)
     run("%time 2 ** 10", r"Wall time: .*\r\n1024\r\n")
     os.makedirs(os.path.join(env.cwd, "sub"))
     run("%cd sub", os.path.join(env.cwd, "sub"))
@@ -706,9 +703,13 @@ def test_version_and_help(env):
 
 
 def test_progress_bar_is_drawn_and_erased(env):
-    needs_stub()  # no builtin of the language reports progress yet
     child = start(env)
-    child.sendline("progress")
+    if STUB:
+        child.sendline("progress")  # the stand-in's bar: 40 steps of "work"
+    else:
+        child.sendline("import time")
+        child.expect(PROMPT)
+        child.sendline("for i in progress(range(40), desc='work'): time.sleep(0.02)")
     child.expect(r"work \|[█▏▎▍▌▋▊▉ ]+\|\s+\d+% \d+/40")
     child.expect(r"\r\x1b\[K")  # erased when done
     child.expect(PROMPT)
