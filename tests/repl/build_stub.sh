@@ -8,7 +8,7 @@ cd "$(dirname "$0")/../.."
 out=build/repl_stub
 mkdir -p "$out"
 rm -f "$out"/*.o
-FLAGS="-std=c11 -g -O1 -D_GNU_SOURCE -Iengine -Ilang -Idrills -Wall -Wextra -Wno-unused-parameter"
+FLAGS="-std=c11 -g -O1 -D_GNU_SOURCE -Iengine -Ibinding -Idrills -Wall -Wextra -Wno-unused-parameter"
 for f in tests/repl/stub_main.c repl/*.c tests/repl/stub_session.c; do
     cc $FLAGS -c "$f" -o "$out/$(basename "$f" .c).o"
 done

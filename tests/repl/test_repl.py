@@ -771,7 +771,7 @@ def test_term_units(env):
     srcs = [os.path.join(ROOT, p) for p in ("tests/repl/unit_term.c", "repl/repl_term.c",
                                             "repl/repl_history.c")]
     cmd = ["cc", "-std=c11", "-D_GNU_SOURCE", "-g", "-Wall", "-Wextra", "-Wno-unused-parameter",
-           "-Wno-comment", "-I" + os.path.join(ROOT, "engine"), "-I" + os.path.join(ROOT, "lang"),
+           "-Wno-comment", "-I" + os.path.join(ROOT, "engine"), "-I" + os.path.join(ROOT, "binding"),
            "-fsanitize=address,undefined", "-o", exe] + srcs + ["-lreadline"]
     c = subprocess.run(cmd, capture_output=True, text=True)
     assert c.returncode == 0, c.stderr[-2000:]
