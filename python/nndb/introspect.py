@@ -317,17 +317,18 @@ def _tensor_types():
 
 
 def _tensor_state(t):
-    lines = [f"Shape:     {list(t.shape)}", f"Dtype:     {str(t.dtype).replace('torch.', '')}"]
+    """(title, text) fields of a tensor's shape, dtype and statistics."""
+    fields = [("Shape", str(list(t.shape))), ("Dtype", str(t.dtype).replace("torch.", ""))]
     try:
         if t.numel() and t.dtype.is_floating_point:
             f = t.detach().float()
-            lines.append(f"Stats:     mean {f.mean().item():.4g}, std {f.std().item():.4g}, "
-                         f"min {f.min().item():.4g}, max {f.max().item():.4g}")
+            fields.append(("Stats", f"mean {f.mean().item():.4g}, std {f.std().item():.4g}, "
+                                    f"min {f.min().item():.4g}, max {f.max().item():.4g}"))
     except Exception:
         pass
     if getattr(t, "requires_grad", False):
-        lines.append("Requires grad: True")
-    return lines
+        fields.append(("Requires grad", "True"))
+    return fields
 
 
 def describe(session, obj, detail):
@@ -384,13 +385,16 @@ def describe(session, obj, detail):
     if path:
         fields.append(("File", path))
     fields.append(("Type", type(obj).__name__))
+    fields += state
+    # IPython's layout: one-line values after titles padded to the longest
+    # title, several lines under their title.
+    width = max(len(title) + 2 for title, _ in fields)
     out = []
     for title, text in fields:
         if "\n" in text:
             out.append(f"{title}:\n{text}")
         else:
-            out.append(f"{title + ':':<11}{text}")
-    out += state
+            out.append(f"{title + ':':<{width}}{text}")
     return "\n".join(out) + "\n"
 
 
