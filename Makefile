@@ -27,7 +27,7 @@ OPT     = -O3
 LDSAN   =
 endif
 
-CPPFLAGS += -Iengine -Ilang -Idrills -Ibinding -D_GNU_SOURCE -MMD -MP
+CPPFLAGS += -Iengine -Idrills -Ibinding -D_GNU_SOURCE -MMD -MP
 # No FP traps or errno are relied on, so loops with comparisons and sqrt can
 # vectorise; IEEE results are unchanged (this is not -ffast-math).
 CFLAGS   += -std=c11 -g -pthread $(OPT) -fno-trapping-math -fno-math-errno $(WARN)
@@ -41,18 +41,15 @@ KERNEL_LIBS = -lzmq -lcjson -luuid -lcrypto
 LDFLAGS  += $(LDSAN) -pthread
 
 ENGINE_SRC := $(wildcard engine/*.c) $(wildcard engine/ops/*.c) $(wildcard engine/probe/*.c)
-LANG_SRC   := $(wildcard lang/*.c)
-LIB_SRC    := $(ENGINE_SRC) $(LANG_SRC)
 REPL_SRC   := $(wildcard repl/*.c)
 REPL_OBJ   := $(REPL_SRC:%.c=$(BUILD)/%.o)
 DRILL_SRC  := $(wildcard drills/*.c)
 DRILL_OBJ  := $(DRILL_SRC:%.c=$(BUILD)/%.o)
 KERNEL_SRC := $(wildcard kernel/*.c)
 KERNEL_OBJ := $(KERNEL_SRC:%.c=$(BUILD)/%.o)
-LIB_OBJ    := $(LIB_SRC:%.c=$(BUILD)/%.o)
-# The CPython session (binding/py_session*.c): lang.h over embedded CPython,
-# linked instead of lang/ into nndb-py and nndb-kernel-py, so it stays out of
-# libnndb_py.a (whose binaries link lang/'s session).
+# The CPython session (binding/py_session*.c): the front ends' seam lang.h
+# over embedded CPython. It stays out of libnndb_py.a, the torch extension
+# (which `nndb python` and the fuzz target link without a session).
 PYSESSION_SRC := $(wildcard binding/py_session*.c)
 PYSESSION_OBJ := $(PYSESSION_SRC:%.c=$(BUILD)/%.o)
 ENGINE_OBJ := $(ENGINE_SRC:%.c=$(BUILD)/%.o)
@@ -82,11 +79,7 @@ $(BUILD)/libnndb_py.a: $(BINDING_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(BUILD)/libnndb.a: $(LIB_OBJ)
-	@rm -f $@
-	ar rcs $@ $^
-
-# The drills (drills/) sit on the language; both front ends link them.
+# The drills (drills/) sit on the session seam; both front ends link them.
 $(BUILD)/libdrills.a: $(DRILL_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
@@ -94,23 +87,23 @@ $(BUILD)/libdrills.a: $(DRILL_OBJ)
 # The front ends run on embedded CPython (docs/python.md): the REPL (repl/),
 # the drills (drills/), the CPython session (binding/py_session*.c), the torch
 # extension (binding/) and the engine.
-$(BUILD)/libnndb_engine.a: $(ENGINE_OBJ)
+$(BUILD)/libnndb.a: $(ENGINE_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(BUILD)/nndb: $(BUILD)/nndb.o $(REPL_OBJ) $(BUILD)/libdrills.a $(PYSESSION_OBJ) $(BUILD)/libnndb_py.a $(BUILD)/libnndb_engine.a $(BUILD)/nndb-kernel
+$(BUILD)/nndb: $(BUILD)/nndb.o $(REPL_OBJ) $(BUILD)/libdrills.a $(PYSESSION_OBJ) $(BUILD)/libnndb_py.a $(BUILD)/libnndb.a $(BUILD)/nndb-kernel
 	$(CC) $(LDFLAGS) -o $@ $(filter-out $(BUILD)/nndb-kernel,$^) $(LDLIBS) $(REPL_LIBS) $(PY_LIBS)
 
 # The Jupyter kernel is its own executable, so that nndb itself does not
 # load libzmq and OpenSSL at every start; `nndb kernel` execs it.
-$(BUILD)/nndb-kernel: $(KERNEL_OBJ) $(BUILD)/libdrills.a $(PYSESSION_OBJ) $(BUILD)/libnndb_py.a $(BUILD)/libnndb_engine.a
+$(BUILD)/nndb-kernel: $(KERNEL_OBJ) $(BUILD)/libdrills.a $(PYSESSION_OBJ) $(BUILD)/libnndb_py.a $(BUILD)/libnndb.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(KERNEL_LIBS) $(PY_LIBS)
 
 # The session seam's tests (tests/session/): the front ends' view of a
 # session (cells, errors, completion, interrupts, the debugger, the scripts
 # in tests/session/scripts/ and the docs' examples), on the CPython session.
 SESSION_TEST_SRC := $(wildcard tests/session/*.c) tests/unit/main.c tests/unit/testutil.c
-$(BUILD)/session_tests: $(SESSION_TEST_SRC:%.c=$(BUILD)/%.o) $(PYSESSION_OBJ) $(BUILD)/libnndb_py.a $(BUILD)/libnndb_engine.a
+$(BUILD)/session_tests: $(SESSION_TEST_SRC:%.c=$(BUILD)/%.o) $(PYSESSION_OBJ) $(BUILD)/libnndb_py.a $(BUILD)/libnndb.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(PY_LIBS)
 
 $(BUILD)/unit_tests: $(UNIT_OBJ) $(BUILD)/libnndb.a
@@ -129,9 +122,9 @@ $(BUILD)/fuzz/%_replay: tests/fuzz/%.c tests/fuzz/fuzz_driver.c $(BUILD)/libnndb
 
 # The same targets under libFuzzer (clang), engine compiled in.
 FUZZ_SECONDS ?= 60
-build/libfuzzer/%: tests/fuzz/%.c $(LIB_SRC)
+build/libfuzzer/%: tests/fuzz/%.c $(ENGINE_SRC)
 	@mkdir -p $(dir $@)
-	clang -Iengine -Ilang -D_GNU_SOURCE -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -o $@ $^ $(LDLIBS)
+	clang -Iengine -D_GNU_SOURCE -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -o $@ $^ $(LDLIBS)
 
 # The kernel's wire decoder: its fuzz target compiles kernel/kernel_wire.c
 # and links the kernel's libraries (explicit rules win over the ones above).
@@ -155,9 +148,9 @@ $(BUILD)/fuzz/fuzz_drill_replay: tests/fuzz/fuzz_drill.c drills/drill_parse.c te
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ tests/fuzz/fuzz_drill.c drills/drill_parse.c tests/fuzz/fuzz_driver.c $(BUILD)/libnndb.a $(LDLIBS)
 
-build/libfuzzer/fuzz_drill: tests/fuzz/fuzz_drill.c drills/drill_parse.c drills/drill.h $(LIB_SRC)
+build/libfuzzer/fuzz_drill: tests/fuzz/fuzz_drill.c drills/drill_parse.c drills/drill.h $(ENGINE_SRC)
 	@mkdir -p $(dir $@)
-	clang -Iengine -Ilang -Idrills -D_GNU_SOURCE -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -o $@ tests/fuzz/fuzz_drill.c drills/drill_parse.c $(LIB_SRC) $(LDLIBS)
+	clang -Iengine -Ibinding -Idrills -D_GNU_SOURCE -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -o $@ tests/fuzz/fuzz_drill.c drills/drill_parse.c $(ENGINE_SRC) $(LDLIBS)
 
 build/libfuzzer/fuzz_wire: $(WIRE_FUZZ_SRC) kernel/kernel_wire.h
 	@mkdir -p $(dir $@)
@@ -191,8 +184,7 @@ fuzz: deps $(FUZZ_TARGETS:%=build/libfuzzer/%)
 	@for t in $(FUZZ_TARGETS); do \
 	    mkdir -p build/corpus/$$t; \
 	    echo "== $$t for $(FUZZ_SECONDS)s"; \
-	    seeds=; case $$t in fuzz_parse|fuzz_eval) seeds=tests/lang;; esac; \
-	    build/libfuzzer/$$t -max_total_time=$(FUZZ_SECONDS) -max_len=4096 build/corpus/$$t $$seeds || exit 1; \
+	    build/libfuzzer/$$t -max_total_time=$(FUZZ_SECONDS) -max_len=4096 build/corpus/$$t || exit 1; \
 	done
 
 # make install PREFIX=DIR: the binary into DIR/bin, the docs into
@@ -219,7 +211,7 @@ bench: deps
 	@$(MAKE) --no-print-directory build/nndb $(BENCH_SRC:%.c=build/%)
 	@PYTHON=$(PYTHON) bench/run.sh
 
-FORMAT_FILES = $(wildcard engine/*.[ch] engine/ops/*.[ch] engine/probe/*.[ch] lang/*.[ch] binding/*.[ch] repl/*.[ch] kernel/*.[ch] \
+FORMAT_FILES = $(wildcard engine/*.[ch] engine/ops/*.[ch] engine/probe/*.[ch] binding/*.[ch] repl/*.[ch] kernel/*.[ch] \
                drills/*.[ch] tests/*.h tests/*/*.[ch] bench/*.c) nndb.c
 
 format:
@@ -231,4 +223,4 @@ format-check:
 clean:
 	rm -rf build
 
--include $(LIB_OBJ:.o=.d) $(BINDING_OBJ:.o=.d) $(PYSESSION_OBJ:.o=.d) $(UNIT_OBJ:.o=.d) $(REPL_OBJ:.o=.d) $(KERNEL_OBJ:.o=.d) $(DRILL_OBJ:.o=.d) $(BUILD)/nndb.d
+-include $(ENGINE_OBJ:.o=.d) $(BINDING_OBJ:.o=.d) $(PYSESSION_OBJ:.o=.d) $(UNIT_OBJ:.o=.d) $(REPL_OBJ:.o=.d) $(KERNEL_OBJ:.o=.d) $(DRILL_OBJ:.o=.d) $(BUILD)/nndb.d

@@ -43,7 +43,7 @@ static inline void bench_print_train_result(double median_seconds, double first,
 }
 
 /* NNDB_BENCH_ANOMALY=1: the NaN hunt's per-node work, as %anomaly on does
- * it (lang_debug.c's hook runs nn_anomaly_check after every forward and
+ * it (the debugger's hook runs nn_anomaly_check after every forward and
  * backward node, and scans the parameters after each optimizer step). */
 static nn_hook_action bench_anomaly_hook(nn_ctx *ctx, const nn_hook_event *ev, void *user) {
     nn_anomaly a;

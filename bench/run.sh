@@ -9,8 +9,6 @@ rc=$?
 "${PYTHON:-/usr/bin/python3}" bench/bench_gpt.py "$@" || rc=1
 # Jupyter kernel vs ipykernel: launch, execute round trip, idle memory (bench/bench_kernel.py).
 "${PYTHON:-/usr/bin/python3}" bench/bench_kernel.py "$@" || rc=1
-# The language: start-up, a scalar loop, training in the language (bench/bench_lang.py).
-"${PYTHON:-/usr/bin/python3}" bench/bench_lang.py "$@" || rc=1
 # nndb on embedded CPython: start-up, import torch, per-call cost vs PyTorch (bench/bench_python.py).
 "${PYTHON:-/usr/bin/python3}" bench/bench_python.py "$@" || rc=1
 # The instruments: profiler overhead on the GPT step, gradcheck(samples=) on a GPT (bench_instruments.c).

@@ -1,8 +1,7 @@
 /* py_debug: the C side of nndb's debugger on CPython (python/nndb/debugger.py).
  *
- * The debugger is one hook on the engine's executor (nn_hook_add), as in
- * the old interpreter (lang/lang_debug.c), registered only while something
- * needs it: a breakpoint, a pending step, anomaly mode. While it is
+ * The debugger is one hook on the engine's executor (nn_hook_add),
+ * registered only while something needs it: a breakpoint, a pending step, anomaly mode. While it is
  * registered, every forward node gets a label before it runs (the user's
  * Python file and line, the module path pushed by nn.Module calls) and the
  * Python callback sees the node after it ran, through an event object that

@@ -1,7 +1,7 @@
 /* py_session_help: the front ends' helpers of lang.h over CPython —
  * completeness, completion, inspection, %who — and the small value types
- * of the seam (MIME bundles, error names, string vectors) that lang/ would
- * otherwise provide. The Python halves are in python/nndb/session.py. */
+ * of the seam (MIME bundles, error names, string vectors). The Python
+ * halves are in python/nndb/session.py. */
 #include <stdlib.h>
 #include <string.h>
 

@@ -1,10 +1,10 @@
 #!/bin/sh
 # The dependency rule of docs/architecture.md, checked on every #include:
-#   engine/  includes nothing of lang/, binding/, drills/, repl/, kernel/ (nor Python.h)
-#   binding/ (the torch extension on CPython) includes nothing of the old
-#            interpreter's insides, drills/, repl/ or kernel/; it may
-#            implement the session seam lang/lang.h
-#   lang/    includes nothing of drills/, repl/, kernel/
+#   engine/  includes nothing of binding/, drills/, repl/, kernel/ (nor Python.h)
+#   binding/ (the torch extension, the embedder and the session) includes
+#            nothing of drills/, repl/ or kernel/
+#   drills/, repl/, kernel/ see the language only through the session seam
+#            binding/lang.h (no Python.h, no py_*.h)
 #   drills/  includes nothing of repl/, kernel/
 #   repl/ and kernel/ never include each other.
 # Prints "N passed, M failed" like the other suites.
@@ -28,9 +28,11 @@ check() {
     fi
 }
 
-check engine 'lang_|py_|py\.h|Python\.h|repl|kernel_|drill' "engine/ must not include the language, the binding or a front end"
-check binding 'lang_(vm|eval|parse|lex|ast|value_impl|class|tensor|nn|debug)|repl|kernel_|drill' "binding/ must not include the old interpreter's insides or a front end"
-check lang 'repl|kernel_|drill' "lang/ must not include a front end or the drills"
+check engine 'lang|py_|py\.h|Python\.h|repl|kernel_|drill' "engine/ must not include the language, the binding or a front end"
+check binding 'repl|kernel_|drill' "binding/ must not include a front end or the drills"
+for front in drills repl kernel; do
+    check "$front" 'py_|py\.h|Python\.h' "$front/ must reach the language only through the session seam lang.h"
+done
 check drills 'repl|kernel_' "drills/ must not include a front end"
 check repl 'kernel_' "repl/ must not include kernel/"
 check kernel 'repl' "kernel/ must not include repl/"

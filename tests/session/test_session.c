@@ -456,7 +456,7 @@ NN_TEST(lang_completion_and_inspect) {
     CHECK(has(v, "%time") && st == 0);
     lang_strv_free(v);
     v = lang_complete(s, "%load tests/la", 14, &st, &en);
-    CHECK(has(v, "tests/lang/") && st == 6);
+    CHECK(has(v, "tests/session/scripts/") && st == 6);
     lang_strv_free(v);
     /* never calls: a call in the chain completes nothing */
     v = lang_complete(s, "step(1).", 8, &st, &en);

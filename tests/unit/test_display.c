@@ -1,4 +1,4 @@
-/* Tests for nn_format and lang_display: tensor reprs against PyTorch's own (cases from
+/* Tests for nn_format and nn_plot: tensor reprs against PyTorch's own (cases from
  * tests/torch/ref_display.py in build/ref/display.txt), the HTML bundle,
  * and the plots' SVG (checked well-formed by Python's XML parser) and
  * terminal text. */
@@ -6,7 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lang_display.h"
+#include "nn_buf.h"
+#include "nn_format.h"
+#include "nn_plot.h"
 #include "testutil.h"
 
 static char *read_line(FILE *f, char *buf, size_t cap) {
@@ -74,17 +76,17 @@ NN_TEST(display_repr_matches_torch) {
         if (!read_line(f, values, sizeof values) || strncmp(values, "values", 6)) break;
         int nlines = 0;
         if (!read_line(f, line, sizeof line) || sscanf(line, "expect %d", &nlines) != 1) break;
-        lang_buf want;
-        lang_buf_init(&want);
+        nn_buf want;
+        nn_buf_init(&want);
         for (int i = 0; i < nlines && read_line(f, line, sizeof line); i++) {
-            if (i) lang_buf_puts(&want, "\n");
-            lang_buf_puts(&want, line);
+            if (i) nn_buf_puts(&want, "\n");
+            nn_buf_puts(&want, line);
         }
         nn_tensor *t = case_tensor(ctx, dts, flag, ndim, shape, values + 6);
         CHECK_MSG(t != NULL, "%s: %s", name, nn_ctx_error(ctx));
         if (t) {
-            lang_buf got;
-            lang_buf_init(&got);
+            nn_buf got;
+            nn_buf_init(&got);
             nn_format_tensor_repr(t, NULL, NULL, &got);
             const char *g = got.data ? got.data : "", *w = want.data ? want.data : "";
             if (strcmp(g, w)) {
@@ -92,10 +94,10 @@ NN_TEST(display_repr_matches_torch) {
                 fprintf(stderr, "  repr %s differs from torch's:\n--- torch\n%s\n--- nndb\n%s\n",
                         name, w, g);
             }
-            lang_buf_free(&got);
+            nn_buf_free(&got);
             nn_tensor_release(t);
         }
-        lang_buf_free(&want);
+        nn_buf_free(&want);
         cases++;
     }
     fclose(f);
@@ -121,11 +123,11 @@ NN_TEST(display_grad_fn_names) {
     CHECK(!strcmp(nn_format_grad_fn_name(sd), "SumBackward1"));
     CHECK(!strcmp(nn_format_grad_fn_name(mm), "MmBackward0"));
     CHECK(nn_format_grad_fn_name(x) == NULL);
-    lang_buf b;
-    lang_buf_init(&b);
+    nn_buf b;
+    nn_buf_init(&b);
     nn_format_tensor_repr(s, NULL, NULL, &b);
     CHECK(strstr(b.data, ", grad_fn=<SumBackward0>)") != NULL);
-    lang_buf_free(&b);
+    nn_buf_free(&b);
     nn_tensor *ts[] = {x, one, a, r, s, sd, xt, mm};
     for (size_t i = 0; i < sizeof ts / sizeof ts[0]; i++) nn_tensor_release(ts[i]);
     nn_ctx_free(ctx);
@@ -134,8 +136,8 @@ NN_TEST(display_grad_fn_names) {
 NN_TEST(display_html_has_stats) {
     nn_ctx *ctx = nn_ctx_new(0);
     nn_tensor *t = tu_tensor(ctx, NN_FLOAT32, 2, TU_SHAPE(2, 2), TU_VALS(1, 2, NAN, 4));
-    lang_buf b;
-    lang_buf_init(&b);
+    nn_buf b;
+    nn_buf_init(&b);
     nn_format_tensor_html(t, NULL, &b);
     CHECK(strstr(b.data, "shape [2, 2]") != NULL);
     CHECK(strstr(b.data, "torch.float32") != NULL);
@@ -145,17 +147,17 @@ NN_TEST(display_html_has_stats) {
     /* The caption is not a <caption> (as narrow as the stats table, it wrapped). */
     CHECK(strstr(b.data, "<caption") == NULL);
     CHECK(strstr(b.data, "white-space:nowrap\"><b>Tensor</b> shape [2, 2]") != NULL);
-    lang_buf_free(&b);
+    nn_buf_free(&b);
     nn_tensor_release(t);
     /* One element: std is undefined, shown as a dash, never "nan". */
     t = tu_tensor(ctx, NN_FLOAT32, 1, TU_SHAPE(1), TU_VALS(3));
-    lang_buf_init(&b);
+    nn_buf_init(&b);
     nn_format_tensor_html(t, NULL, &b);
     CHECK_MSG(
         strstr(b.data, "<tr><td>1</td><td>3</td><td title=\"undefined\">\u2014</td><td>3</td>"),
         "%s", b.data);
     CHECK_MSG(strstr(b.data, "<td>nan<") == NULL, "%s", b.data);
-    lang_buf_free(&b);
+    nn_buf_free(&b);
     nn_tensor_release(t);
     nn_ctx_free(ctx);
 }
@@ -184,22 +186,22 @@ NN_TEST(display_plot_svg_and_text) {
     }
     val[10] = NAN;
     val[11] = INFINITY;
-    lang_plot_series s[2] = {{loss, 50, "train <a&b>"}, {val, 50, NULL}};
-    lang_plot_spec spec = {"loss & \"steps\"", "step", "loss", false};
-    char *svg = lang_plot_svg(s, 2, &spec);
+    nn_plot_series s[2] = {{loss, 50, "train <a&b>"}, {val, 50, NULL}};
+    nn_plot_spec spec = {"loss & \"steps\"", "step", "loss", false};
+    char *svg = nn_plot_svg(s, 2, &spec);
     CHECK(svg && svg_well_formed(svg));
     CHECK(strstr(svg, "train &lt;a&amp;b&gt;") != NULL);
     CHECK(strstr(svg, "series 2") != NULL);
     CHECK(strstr(svg, "2 non-finite points skipped") != NULL);
     free(svg);
     spec.logy = true;
-    svg = lang_plot_svg(s, 2, &spec);
+    svg = nn_plot_svg(s, 2, &spec);
     CHECK(svg && svg_well_formed(svg));
     free(svg);
     /* A log axis over two decades (0.05 to 2.35) has minor ticks at 2..9
      * times each power of ten, with 0.2 and 0.5 labelled besides the decades. */
-    lang_plot_series one_series = {loss, 50, NULL};
-    svg = lang_plot_svg(&one_series, 1, &spec);
+    nn_plot_series one_series = {loss, 50, NULL};
+    svg = nn_plot_svg(&one_series, 1, &spec);
     CHECK(svg && svg_well_formed(svg));
     CHECK(strstr(svg, ">0.1</text>") && strstr(svg, ">1</text>"));
     CHECK_MSG(strstr(svg, ">0.2</text>") && strstr(svg, ">0.5</text>") && strstr(svg, ">2</text>"),
@@ -208,7 +210,7 @@ NN_TEST(display_plot_svg_and_text) {
     for (const char *q = svg; (q = strstr(q, "class=\"minor\"")); q++) minors++;
     CHECK_MSG(minors >= 12, "%d minor ticks", minors); /* 0.06..0.09, 0.2..0.9, 2 */
     free(svg);
-    char *text = lang_plot_text(s, 2, &spec);
+    char *text = nn_plot_text(s, 2, &spec);
     CHECK(strstr(text, "\u2588") != NULL && strstr(text, "\u2581") != NULL);
     CHECK(strstr(text, "last 0.06713") != NULL);
     CHECK(strstr(text, "2 non-finite or non-positive skipped") != NULL);
@@ -216,12 +218,12 @@ NN_TEST(display_plot_svg_and_text) {
     free(text);
     /* A single point and an all-NaN series must not break either form. */
     double one = 3.0, bad[2] = {NAN, NAN};
-    lang_plot_series s2[2] = {{&one, 1, "one"}, {bad, 2, "bad"}};
-    lang_plot_spec plain = {NULL, NULL, NULL, false};
-    svg = lang_plot_svg(s2, 2, &plain);
+    nn_plot_series s2[2] = {{&one, 1, "one"}, {bad, 2, "bad"}};
+    nn_plot_spec plain = {NULL, NULL, NULL, false};
+    svg = nn_plot_svg(s2, 2, &plain);
     CHECK(svg && svg_well_formed(svg) && strstr(svg, "<circle") != NULL);
     free(svg);
-    text = lang_plot_text(s2, 2, &plain);
+    text = nn_plot_text(s2, 2, &plain);
     CHECK(strstr(text, "min 3  max 3  last 3") != NULL);
     free(text);
 }
@@ -230,11 +232,11 @@ NN_TEST(display_hist_svg_and_text) {
     double v[1000];
     for (int i = 0; i < 1000; i++) v[i] = sin(i * 0.37) * 2.0;
     v[7] = NAN;
-    char *svg = lang_hist_svg(v, 1000, 20, "weights");
+    char *svg = nn_hist_svg(v, 1000, 20, "weights");
     CHECK(svg && svg_well_formed(svg));
     CHECK(strstr(svg, "1 non-finite value skipped") != NULL);
     free(svg);
-    char *text = lang_hist_text(v, 1000, 20, "weights");
+    char *text = nn_hist_text(v, 1000, 20, "weights");
     int lines = 0;
     for (const char *p = text; *p; p++) lines += *p == '\n';
     CHECK(lines == 22); /* title, 20 bins, summary */
@@ -242,7 +244,7 @@ NN_TEST(display_hist_svg_and_text) {
     CHECK(strstr(text, "(1 non-finite skipped)") != NULL);
     free(text);
     double same[3] = {1, 1, 1};
-    text = lang_hist_text(same, 3, 4, NULL);
+    text = nn_hist_text(same, 3, 4, NULL);
     CHECK(strstr(text, " 3\n") != NULL);
     free(text);
 }

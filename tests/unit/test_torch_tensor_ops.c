@@ -69,7 +69,7 @@ static nn_tensor *f_bn_eval(nn_ctx *ctx, nn_tensor **in, void *arg) {
     return r;
 }
 
-/* einsum lives in the language (lang_tensor_ops.c); these are the
+/* einsum is written over these ops in the torch extension; these are the
  * permute/reshape/matmul forms it builds, checked against torch.einsum. */
 static nn_tensor *f_einsum_mm(nn_ctx *ctx, nn_tensor **in, void *arg) {
     return nn_matmul(ctx, in[0], in[1]);

@@ -53,14 +53,14 @@ def outer(v):
     return y
 outer(1)
 # expect error: TypeError: unsupported operand type(s) for +: 'int' and 'str'
-# expect traceback: File "tests/lang/errors.nn", line 54, in <module>
-# expect traceback: File "tests/lang/errors.nn", line 52, in outer
-# expect traceback: File "tests/lang/errors.nn", line 50, in inner
+# expect traceback: File "tests/session/scripts/errors.py", line 54, in <module>
+# expect traceback: File "tests/session/scripts/errors.py", line 52, in outer
+# expect traceback: File "tests/session/scripts/errors.py", line 50, in inner
 # expect traceback: return v + "x"
 # expect traceback: ^
 print("still running")  # expect: still running
 x = = 1  # expect error: SyntaxError:
-# expect traceback: tests/lang/errors.nn:62:
+# expect traceback: tests/session/scripts/errors.py:62:
 "%q" % 1  # expect error: ValueError: unsupported format character 'q'
 f"{1:d}{'s':d}"  # expect error: ValueError: Unknown format code 'd' for object of type 'str'
 exit()  # expect error: SystemExit: 0

@@ -3,7 +3,7 @@
 # sys.modules, with globals of their own; a SyntaxError in an imported file
 # names that file, its line and a caret.
 import sys
-sys.path.append("tests/lang/modules")
+sys.path.append("tests/session/scripts/modules")
 import counter_mod
 print(counter_mod.bump(), counter_mod.bump(), counter_mod.count)  # expect: 1 2 2
 import counter_mod as again
@@ -16,7 +16,7 @@ print(area(3))  # expect: 9
 import shapes.square
 print(shapes.square.area is area, shapes.square.__name__)  # expect: True shapes.square
 import broken_mod  # expect error: SyntaxError: '(' was never closed
-# expect traceback: File "tests/lang/import_user.nn", line 18, in <module>
+# expect traceback: File "tests/session/scripts/import_user.py", line 18, in <module>
 # expect traceback: broken_mod.py", line 3
 # expect traceback: y = (1 +
 import no_such_user_mod  # expect error: ModuleNotFoundError: No module named 'no_such_user_mod'

@@ -24,7 +24,7 @@ def twice(a):
 twice??
 # expect: twice(a)
 # expect:
-# expect:     defined at tests/lang/ipython.nn:21
+# expect:     defined at tests/session/scripts/ipython.py:21
 # expect:
 # expect: Source:
 # expect: def twice(a):
@@ -50,8 +50,8 @@ y = 0
 %env NNDB_IPYTHON_TEST
 # expect: on the path
 %env NNDB_NOT_SET_ANYWHERE  # expect error: KeyError: environment variable NNDB_NOT_SET_ANYWHERE is not set
-%cd tests/lang/no_such_dir  # expect error: FileNotFoundError
-%run tests/lang/no_such_file.nn  # expect error: FileNotFoundError: tests/lang/no_such_file.nn
+%cd tests/session/scripts/no_such_dir  # expect error: FileNotFoundError
+%run tests/session/scripts/no_such_file.py  # expect error: FileNotFoundError: tests/session/scripts/no_such_file.py
 %reset -f
 t = zeros(2, 3)
 m = Sequential(Linear(2, 8), ReLU(), Linear(8, 1))

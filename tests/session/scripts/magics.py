@@ -19,4 +19,4 @@ total  # expect: 499500
 # expect:     Example:
 # expect:         %seed 0
 %seed x  # expect error: ValueError: %seed needs an integer, got 'x'
-%load tests/lang/no_such_file.nn  # expect error: FileNotFoundError: tests/lang/no_such_file.nn
+%load tests/session/scripts/no_such_file.py  # expect error: FileNotFoundError: tests/session/scripts/no_such_file.py

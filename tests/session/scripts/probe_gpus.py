@@ -42,7 +42,7 @@ r = gpus(root='tests/fixtures/probe/no-render-group')[0]
 print(r.gfx_target, r.fan, r.fan_rpm, r.vram_total)  # expect: gfx1100 True 0 25753026560
 # A root that is not there is an IOError naming it.
 gpus(root='tests/fixtures/probe/no-such-machine')  # expect error: IOError: gpus(): cannot read the machine tree 'tests/fixtures/probe/no-such-machine': No such file or directory
-gpus(root='tests/lang/probe_gpus.nn')  # expect error: IOError: gpus(): the machine tree 'tests/lang/probe_gpus.nn' is not a directory
+gpus(root='tests/session/scripts/probe_gpus.py')  # expect error: IOError: gpus(): the machine tree 'tests/session/scripts/probe_gpus.py' is not a directory
 gpus(root=3)  # expect error: TypeError: gpus(): root must be a str (a directory), not int
 gpus(mi50, 1)  # expect error: TypeError
 gpus(where=mi50)  # expect error: TypeError

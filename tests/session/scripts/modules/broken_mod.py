@@ -1,3 +1,3 @@
-# A module with a syntax error (tests/lang/import_user.nn).
+# A module with a syntax error (tests/session/scripts/import_user.py).
 x = 1
 y = (1 +

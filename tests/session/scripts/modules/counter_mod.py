@@ -1,4 +1,4 @@
-# A helper module for tests/lang/import_user.nn: its globals are its own.
+# A helper module for tests/session/scripts/import_user.py: its globals are its own.
 count = 0
 
 

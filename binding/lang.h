@@ -1,7 +1,9 @@
-/* lang: the nndb language session, and the seam between the language and
- * its front ends (the terminal REPL, the Jupyter kernel, test harnesses).
+/* lang: the session seam between the language (Python, embedded; the
+ * implementation is binding/py_session*.c) and nndb's front ends (the
+ * terminal REPL, the Jupyter kernel, the drills, test harnesses). The
+ * front ends include this header and nothing else of the language.
  *
- * The language never writes to stdout or reads stdin: it talks to the front
+ * The session never writes to stdout or reads stdin: it talks to the front
  * end only through the callbacks in lang_frontend. A front end creates one
  * session, feeds it cells or lines with lang_exec, and renders what comes
  * back. Ownership: the session owns everything it creates; strings it hands
@@ -15,7 +17,45 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "lang_value.h"
+#include "nn_buf.h"
+
+/* ---- errors ----
+ * The classes a front end tells apart (a syntax error has no "Traceback"
+ * header, an interrupt keeps the session, ...); the Python exception's own
+ * name travels beside it in lang_error_info.ename. */
+typedef enum lang_err {
+    LANG_ERR_NONE,
+    LANG_ERR_SYNTAX,
+    LANG_ERR_NAME,
+    LANG_ERR_TYPE,
+    LANG_ERR_VALUE,
+    LANG_ERR_SHAPE,
+    LANG_ERR_INDEX,
+    LANG_ERR_KEY,
+    LANG_ERR_ATTRIBUTE,
+    LANG_ERR_ZERO_DIVISION,
+    LANG_ERR_RUNTIME,
+    LANG_ERR_MEMORY,
+    LANG_ERR_IO,
+    LANG_ERR_INTERRUPT, /* KeyboardInterrupt */
+    LANG_ERR_STOPPED,   /* a debugger hook ended the statement */
+    LANG_ERR_ASSERTION,
+    LANG_ERR_RECURSION,
+    LANG_ERR_IMPORT, /* ImportError (ModuleNotFoundError by ename) */
+} lang_err;
+
+const char *lang_err_name(lang_err e); /* "TypeError", ... */
+
+/* The engine's growable text buffer under the seam's names (the drills use
+ * them). Macros, not wrappers, keep lang_buf_printf's format checking. */
+typedef nn_buf lang_buf;
+#define lang_buf_init   nn_buf_init
+#define lang_buf_free   nn_buf_free
+#define lang_buf_add    nn_buf_add
+#define lang_buf_puts   nn_buf_puts
+#define lang_buf_printf nn_buf_printf
+/* Hand over the text (malloc'ed, NUL-terminated); the buffer is empty after. */
+#define lang_buf_take nn_buf_take
 
 /* ---- rich display ----
  * A MIME bundle: text/plain always; text/html, image/svg+xml, text/markdown
@@ -124,7 +164,7 @@ bool lang_session_break(lang_session *s, const char *spec, char **err);
 void lang_session_break_next(lang_session *s);
 
 /* ---- extensions from the layers above the language (drills/) ----
- * What a layer above lang may do to a session without reaching into the
+ * What a layer above the session may do to a session without reaching into the
  * interpreter: add a magic, watch each executed cell, and, from inside its
  * magic (a statement that is running), run code, write, show and read.
  * Strings passed in are copied or used during the call only. */
