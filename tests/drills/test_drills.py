@@ -22,7 +22,7 @@ import jsonschema
 import pexpect
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-NNDB = os.environ.get("NNDB", os.path.join(ROOT, "build", "nndb"))
+NNDB = os.path.abspath(os.environ.get("NNDB", os.path.join(ROOT, "build", "nndb")))
 SCHEMA = json.load(open(os.path.join(ROOT, "docs", "drill-evidence.schema.json")))
 PROMPT = r"nndb>(?:\x1b\[0m)? "
 
@@ -160,8 +160,9 @@ def test_scripted_learner_in_the_repl(env):
     c.expect("Prediction recorded")
     c.expect("loss at init: 27.1")  # the do step's setup ran (torch prints 27.10955)
     c.expect(PROMPT)
-    c.sendline("with no_grad(): model[2].weight.mul_(0.5)")  # a failed attempt
-    c.sendline("")  # a compound statement ends with an empty line, as in Python's REPL
+    # A failed attempt. A one-line compound statement is complete as typed,
+    # as in IPython (Python's own REPL would want an empty line after it).
+    c.sendline("with no_grad(): model[2].weight.mul_(0.5)")
     c.expect(PROMPT)
     c.sendline("%drill check")
     c.expect("Not yet")
@@ -170,7 +171,6 @@ def test_scripted_learner_in_the_repl(env):
     c.expect("Hint 1 of 2")
     c.expect(PROMPT)
     c.sendline("with no_grad(): model[2].weight.mul_(0.02); model[2].bias.zero_()")
-    c.sendline("")
     c.expect(PROMPT)
     c.sendline("%drill check")
     c.expect("The check holds")
@@ -353,9 +353,9 @@ def test_report_over_a_class(env):
                           cwd=env.work, encoding="utf-8", timeout=30)
         c.expect(PROMPT)
         for line in ("%drill next", f"%drill predict {user} thinks 2.3",
-                     f"with no_grad(): {attempt}\n", "%drill check", "%drill hint",
+                     f"with no_grad(): {attempt}", "%drill check", "%drill hint",
                      f"%drill export json {klass}/{user}.json"):
-            c.sendline(line)  # a compound statement ends with its empty line
+            c.sendline(line)  # a one-line compound statement is complete, as in IPython
             c.expect(PROMPT)
         c.sendcontrol("d")
         c.expect(pexpect.EOF)
@@ -374,7 +374,8 @@ def test_report_over_a_class(env):
 
 def test_every_lesson_walked_in_the_repl(env):
     """A scripted learner through each shipped lesson in a pty: predict, one
-    failed check, a hint, the reference solution (typed via %load), the
+    failed check, a hint, the reference solution (run into the session with
+    IPython's %run -i, which %load was in the old interpreter), the
     right quiz answer after a wrong one, reflect, export; the evidence holds
     the failed attempt and validates."""
     import re
@@ -402,8 +403,8 @@ def test_every_lesson_walked_in_the_repl(env):
                 c.expect("Hint 1 of")
                 c.expect(PROMPT)
                 ref = re.search(r"^```reference\n(.*?)^```", body, re.S | re.M).group(1)
-                path = env.write(f"{lesson}-{i}.nn", ref)
-                c.sendline(f"%load {path}")
+                path = env.write(f"{lesson}-{i}.py", ref)
+                c.sendline(f"%run -i {path}")
                 c.expect(PROMPT)
                 c.sendline("%drill check")
                 c.expect("The check holds")

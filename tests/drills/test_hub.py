@@ -27,7 +27,7 @@ import urllib.request
 import uuid
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-NNDB = os.environ.get("NNDB", os.path.join(ROOT, "build", "nndb"))
+NNDB = os.path.abspath(os.environ.get("NNDB", os.path.join(ROOT, "build", "nndb")))
 USERS = ("ada", "bob", "cy")
 
 
