@@ -11,7 +11,6 @@ import os
 import re
 import sys
 
-_NAME_TAIL = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*\.?$|[A-Za-z_]\w*$")
 
 
 def _bytes_len(text):
@@ -219,37 +218,30 @@ def _value_of(session, node):
     raise LookupError(type(node).__name__)
 
 
-def _attribute_matches(session, expr, attr):
-    """[expr].NAME for the attributes NAME of [expr]'s value that start
-    with [attr]; expr is dotted names or holds subscripts (`model[0]`)."""
+def _chain_value(session, expr):
+    """The value of [expr]: names and attributes, with subscripts by a
+    literal or a name (`model[0].weight`); LookupError when there is none."""
     import ast
     try:
-        obj = _value_of(session, ast.parse(expr, mode="eval").body)
-    except (LookupError, SyntaxError, ValueError, RecursionError):
-        return []
+        tree = ast.parse(expr.strip(), mode="eval")
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        raise LookupError(expr)
+    return _value_of(session, tree.body)
+
+
+def _attributes(obj, attr):
+    """The attribute names of [obj] that start with [attr] (private ones only
+    when [attr] starts with '_')."""
     try:
         names = set(dir(obj))
     except Exception:
         return []
     if not attr.startswith("_"):
         names = {n for n in names if not n.startswith("_")}
-    return [f"{expr}.{n}" for n in names if n.startswith(attr)]
+    return [n for n in names if n.startswith(attr)]
 
 
 def _name_matches(session, text):
-    if "." in text:
-        expr, _, attr = text.rpartition(".")
-        try:
-            obj = _resolve(session, expr)
-        except LookupError:
-            return []
-        try:
-            names = set(dir(obj))
-        except Exception:
-            return []
-        if not attr.startswith("_"):
-            names = {n for n in names if not n.startswith("_")}
-        return [f"{expr}.{n}" for n in names if n.startswith(attr)]
     names = set(keyword.kwlist) | set(session.ns) | set(vars(builtins))
     for space in _stop_namespaces():
         names.update(space)
@@ -286,15 +278,19 @@ def complete(session, code, cursor):
     if m and (shell or m.group(1) in _FILE_MAGICS):
         word = m.group(2)
         return sorted(set(_path_matches(word))), cursor - _bytes_len(word), cursor
-    if re.search(r"\](?:\.\w+)*\.\w*$", line):  # after a subscript: model[0].wei
-        start = _expression_before(line)
-        expr, _, attr = line[start:].rpartition(".")
-        word = line[start:]
-        return sorted(set(_attribute_matches(session, expr, attr))), cursor - _bytes_len(word), cursor
-    m = _NAME_TAIL.search(line)
-    word = m.group(0) if m else ""
+    # After a dot, the attributes of what comes before it (x.su, model[0].we):
+    # the names alone, replacing the text after the dot, as IPython does.
+    expr, dot, attr = line[_expression_before(line):].rpartition(".")
+    if dot and expr:
+        try:
+            matches = _attributes(_chain_value(session, expr), attr)
+        except LookupError:
+            matches = []
+        return sorted(set(matches)), cursor - _bytes_len(attr), cursor
+    m = re.search(r"[A-Za-z_]\w*$", line)
+    word = m.group(0) if m and not dot else ""
     matches = _name_matches(session, word) if word else []
-    if word and "." not in word:
+    if word:
         matches += _keyword_matches(session, line[:len(line) - len(word)], word)
     return sorted(set(matches)), cursor - _bytes_len(word), cursor
 
@@ -429,16 +425,15 @@ def inspect_at(session, code, cursor, detail):
     before = raw[:cursor].decode("utf-8", "ignore")
     after = raw[cursor:].decode("utf-8", "ignore")
     line = before.rsplit("\n", 1)[-1]
-    tail = re.search(r"[A-Za-z_][\w.]*$", line)
     head = re.match(r"\w*", after)
-    name = (tail.group(0) if tail else "") + (head.group(0) if head else "")
+    name = line[_expression_before(line):] + (head.group(0) if head else "")
     name = name.rstrip(".")
     if not name:
         name = _call_target(line) or ""
     if not name:
         return None
     try:
-        obj = _resolve(session, name)
+        obj = _chain_value(session, name)
     except LookupError:
         return None
     return describe(session, obj, detail)

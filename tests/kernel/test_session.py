@@ -195,7 +195,8 @@ def test_whos_and_inspect(k):
                        {"code": "halve(", "cursor_pos": 6, "detail_level": 0})
     assert rep["content"]["found"] and "halve(v)" in rep["content"]["data"]["text/plain"]
     rep, _ = k.request("shell", "complete_request", {"code": "w.sha", "cursor_pos": 5})
-    assert "w.shape" in rep["content"]["matches"]
+    # As IPython (jedi) answers: the attribute's name, replacing what follows the dot.
+    assert "shape" in rep["content"]["matches"] and rep["content"]["cursor_start"] == 2, rep
     rep, _ = k.request("shell", "is_complete_request", {"code": "for i in range(3):"})
     assert rep["content"] == {"status": "incomplete", "indent": "    "}
 
