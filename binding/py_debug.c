@@ -221,13 +221,12 @@ EV_GETTER(node, PyLong_FromVoidPtr(ev->node))
 EV_GETTER(params, Py_BuildValue("(dddd)", ev->node->p.f[0], ev->node->p.f[1], ev->node->p.f[2],
                                 ev->node->p.f[3]))
 
-static PyObject *cached(PyObject **slot, PyObject *made) {
-    if (!*slot) *slot = made;
-    return Py_XNewRef(*slot);
-}
+/* [slot]'s object, made by [make] on first use (the same object each time,
+ * so that an edit at a stop, out[0] = 1, is seen by the next look). */
+#define CACHED(slot, make) (*(slot) ? Py_NewRef(*(slot)) : Py_XNewRef(*(slot) = (make)))
 
-EV_GETTER(out, cached(&e->out, tensor_or_none(ev->output)))
-EV_GETTER(grad, cached(&e->grad, tensor_or_none(ev->grad_output)))
+EV_GETTER(out, CACHED(&e->out, tensor_or_none(ev->output)))
+EV_GETTER(grad, CACHED(&e->grad, tensor_or_none(ev->grad_output)))
 
 static PyObject *tensor_list(const nn_hook_event *ev, bool grads) {
     int n = ev->node->n_in;
@@ -243,9 +242,9 @@ static PyObject *tensor_list(const nn_hook_event *ev, bool grads) {
     return list;
 }
 
-EV_GETTER(inputs, cached(&e->inputs, tensor_list(ev, false)))
+EV_GETTER(inputs, CACHED(&e->inputs, tensor_list(ev, false)))
 EV_GETTER(grads,
-          ev->phase == NN_PHASE_BACKWARD ? cached(&e->grads, tensor_list(ev, true)) : PyList_New(0))
+          ev->phase == NN_PHASE_BACKWARD ? CACHED(&e->grads, tensor_list(ev, true)) : PyList_New(0))
 
 static PyObject *ev_needs_grad(PyObject *self, void *closure) {
     (void)closure;
@@ -548,6 +547,34 @@ static PyObject *f_debug_hook(PyObject *m, PyObject *args) {
     }
     Py_XSETREF(dbg.callback, Py_NewRef(cb));
     dbg.mode = mode;
+    Py_RETURN_NONE;
+}
+
+/* _debug_reset(): a session begins or ends (lang_session_new, _free): no
+ * hook, no module stack, no cached code or module, no kept backward root,
+ * and training steps count from 1 again. What the session made is released
+ * here, so that a closed session leaves no node or tensor behind. */
+static PyObject *f_debug_reset(PyObject *m, PyObject *unused) {
+    (void)m;
+    (void)unused;
+    nn_ctx *ctx = py_ctx();
+    if (dbg.hook_id) nn_hook_remove(ctx, dbg.hook_id);
+    dbg.hook_id = 0;
+    dbg.mode = CALL_EVERY;
+    Py_CLEAR(dbg.callback);
+    clear_stack();
+    clear_paths();
+    for (int i = 0; i < CODE_CACHE; i++) Py_CLEAR(dbg.codes[i].code);
+    Py_CLEAR(dbg.stmt_frame);
+    dbg.stmt_line = 0;
+    dbg.stmt_id = 0;
+    dbg.fwd_pos = 0;
+    dbg.backward_done = dbg.backward_pass = 0;
+    nn_node_release(dbg.last_root);
+    dbg.last_root = NULL;
+    clear_pending();
+    atomic_store(&armed, 0);
+    atomic_store(&break_req, 0);
     Py_RETURN_NONE;
 }
 
@@ -908,6 +935,8 @@ PyMethodDef py_debug_functions[] = {
      "write a frame's f_locals back to its variables"},
     {"_debug_hook", f_debug_hook, METH_VARARGS,
      "_debug_hook(callback, mode=0): the debugger's executor hook; None removes it"},
+    {"_debug_reset", f_debug_reset, METH_NOARGS,
+     "forget every breakpoint-independent state: a session begins or ends"},
     {"_debug_arm", f_debug_arm, METH_O, "_debug_arm(on): the next Ctrl-C asks for a stop"},
     {"_debug_take_break", f_debug_take_break, METH_NOARGS, "whether a Ctrl-C asked for a stop"},
     {"_debug_internal", f_debug_internal, METH_O,

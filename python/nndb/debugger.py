@@ -826,6 +826,21 @@ class Debugger:
             self._cell_over()
             self.sync()
 
+    def reset(self):
+        """A session begins or ends: no breakpoints (numbered from 1 again),
+        watches, anomaly mode or %pdb; the hook and the module wrappers go,
+        and what the last stop or error held (frames, tensors, the last
+        backward's graph) is let go."""
+        self._module_hooks(False)
+        self.__init__()
+        C = _C()
+        C._debug_arm(False)
+        if hasattr(C, "_debug_reset"):  # (a binary built before it: the Python side only)
+            C._debug_reset()
+        for name in ("last_type", "last_value", "last_traceback"):
+            if hasattr(sys, name):
+                delattr(sys, name)
+
     # ---- post-mortem ----
     def after_error(self, exc):
         """A cell failed: remember it for %debug (sys.last_*, as Python's
@@ -1359,6 +1374,16 @@ def session_break(spec):
 
 def break_next():
     _dbg.break_next()
+
+
+def session_start():
+    """A new session (lang_session_new): its debugger starts empty."""
+    _dbg.reset()
+
+
+def session_end():
+    """lang_session_free: no hook, module wrapper, node or tensor stays."""
+    _dbg.reset()
 
 
 def set_anomaly(on):

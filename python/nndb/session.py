@@ -19,6 +19,7 @@ replaced once per process by objects that reach the session whose code runs
 
 import ast
 import builtins
+import gc
 import io
 import linecache
 import os
@@ -328,8 +329,10 @@ class Session:
         self.hidden = dict(self.ns)
         self._add_helpers()
         self.closed = False
+        self.main_before = sys.modules.get("__main__")
         sys.modules["__main__"] = self.module
         _active = self
+        _magics._debugger.session_start()  # no breakpoints of an earlier session
 
     def close(self):
         global _active
@@ -337,6 +340,20 @@ class Session:
         _flush_streams()
         if _active is self:
             _active = None
+        # lang_session_free leaves nothing behind: the debugger's hook and
+        # what it held, and, as IPython's atexit_operations, the namespace
+        # and the output cache (cycles through the namespace, a class
+        # defined in a cell, need the collector).
+        _magics._debugger.session_end()
+        if sys.modules.get("__main__") is self.module:
+            if self.main_before is not None:
+                sys.modules["__main__"] = self.main_before
+            else:
+                del sys.modules["__main__"]
+        self.main_before = None
+        self.ns.clear()
+        self.Out.clear()
+        gc.collect()
 
     # ---- what lang.h asks ----
     def run_cell(self, code, filename, interactive):
