@@ -142,6 +142,61 @@ static nn_rng *rng_of(PyObject *gen) {
     return rng;
 }
 
+/* A type as torch's argument errors name it: int, float, Tensor,
+ * torch._C.Generator. */
+static void add_type_name(PyObject *list, PyObject *v) {
+    PyObject *name = NULL;
+    if (py_tensor_check(v)) {
+        name = PyUnicode_FromString("Tensor");
+    } else if (PyType_HasFeature(Py_TYPE(v), Py_TPFLAGS_HEAPTYPE)) {
+        PyObject *mod = PyObject_GetAttrString((PyObject *)Py_TYPE(v), "__module__");
+        name = mod && PyUnicode_Check(mod) && PyUnicode_CompareWithASCIIString(mod, "builtins") != 0
+                   ? PyUnicode_FromFormat("%U.%s", mod, _PyType_Name(Py_TYPE(v)))
+                   : PyUnicode_FromString(_PyType_Name(Py_TYPE(v)));
+        Py_XDECREF(mod);
+        PyErr_Clear();
+    } else {
+        name = PyUnicode_FromString(_PyType_Name(Py_TYPE(v)));
+    }
+    if (name) PyList_Append(list, name);
+    Py_XDECREF(name);
+}
+
+/* torch's TypeError for a factory's arguments that fit none of its
+ * signatures: "randn() received an invalid combination of arguments - got
+ * (int, generator=int), but expected one of: ..." */
+static PyObject *invalid_combination(const char *fname, PyObject *const *args, Py_ssize_t nargs,
+                                     PyObject *kwnames, bool random) {
+    PyObject *parts = PyList_New(0);
+    if (!parts) return NULL;
+    for (Py_ssize_t i = 0; i < nargs; i++) add_type_name(parts, args[i]);
+    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    for (Py_ssize_t k = 0; k < nkw; k++) {
+        PyObject *one = PyList_New(0);
+        if (!one) break;
+        add_type_name(one, args[nargs + k]);
+        if (PyList_GET_SIZE(one) == 1) {
+            PyObject *kv = PyUnicode_FromFormat("%U=%U", PyTuple_GET_ITEM(kwnames, k),
+                                                PyList_GET_ITEM(one, 0));
+            if (kv) PyList_Append(parts, kv);
+            Py_XDECREF(kv);
+        }
+        Py_DECREF(one);
+    }
+    PyObject *sep = PyUnicode_FromString(", ");
+    PyObject *got = sep ? PyUnicode_Join(sep, parts) : NULL;
+    if (got)
+        PyErr_Format(PyExc_TypeError,
+                     "%s() received an invalid combination of arguments - got (%U), but expected "
+                     "one of:\n * (tuple of ints size, *, %storch.dtype dtype, torch.layout layout, "
+                     "torch.device device, bool pin_memory, bool requires_grad)\n",
+                     fname, got, random ? "torch.Generator generator, " : "");
+    Py_XDECREF(got);
+    Py_XDECREF(sep);
+    Py_DECREF(parts);
+    return NULL;
+}
+
 /* zeros/ones/empty/rand/randn(*size, dtype=None, requires_grad=False, ...) */
 static PyObject *shaped(const char *fname, shape_factory fn, PyObject *const *args,
                         Py_ssize_t nargs, PyObject *kwnames, bool random) {
@@ -161,13 +216,15 @@ static PyObject *shaped(const char *fname, shape_factory fn, PyObject *const *ar
             args = &args[nargs + k];
             nargs = 1;
             nkw = 0;
+            kwnames = NULL; /* args no longer has the keywords' values */
             break;
         } else if (strcmp(s, "device") && strcmp(s, "layout") && strcmp(s, "pin_memory") &&
                    strcmp(s, "memory_format") && strcmp(s, "out")) {
-            PyErr_Format(PyExc_TypeError, "%s() got an unexpected keyword argument '%s'", fname, s);
-            return NULL;
+            return invalid_combination(fname, args, nargs, kwnames, random);
         }
     }
+    if (gen && gen != Py_None && !PyObject_HasAttrString(gen, "_engine"))
+        return invalid_combination(fname, args, nargs, kwnames, random);
     int64_t shape[NN_MAX_DIMS];
     int ndim;
     if (py_shape_args(args, nargs, shape, &ndim) < 0) return NULL;
@@ -372,6 +429,12 @@ static PyObject *f_randperm(PyObject *m, PyObject *const *args, Py_ssize_t nargs
     PARSE("randperm", 1, "n", "$generator", "dtype", "device", "requires_grad");
     int64_t n;
     if (py_int_arg(a_[0], "n", &n) < 0) return NULL;
+    if (n < 0) {
+        PyErr_Format(PyExc_RuntimeError,
+                     "Trying to create tensor with negative dimension %lld: [%lld]", (long long)n,
+                     (long long)n);
+        return NULL;
+    }
     nn_dtype dt = NN_INT64;
     if (a_[2] && py_dtype_arg(a_[2], &dt) < 0) return NULL;
     nn_rng *rng = &the_ctx->rng;
@@ -439,11 +502,19 @@ static PyObject *f_rng_set_state(PyObject *m, PyObject *args) {
     nn_tensor *t = py_tensor_of(state);
     if (!r) return NULL;
     if (!t || t->dtype != NN_UINT8 || !nn_tensor_is_contiguous(t)) {
-        PyErr_SetString(PyExc_TypeError, "expected a contiguous torch.ByteTensor as the state");
+        PyErr_SetString(PyExc_TypeError, "RNG state must be a torch.ByteTensor");
         return NULL;
     }
-    if (!nn_rng_set_state(r, nn_tensor_data(t), (size_t)nn_tensor_numel(t))) {
-        PyErr_SetString(PyExc_RuntimeError, "RNG state is wrong size");
+    size_t n = (size_t)nn_tensor_numel(t);
+    if (n != NN_RNG_STATE_BYTES) {
+        PyErr_Format(PyExc_RuntimeError,
+                     "Expected either a CPUGeneratorImplStateLegacy of size 5048 or a "
+                     "CPUGeneratorImplState of size %d but found the input RNG state size to be %zu",
+                     NN_RNG_STATE_BYTES, n);
+        return NULL;
+    }
+    if (!nn_rng_set_state(r, nn_tensor_data(t), n)) {
+        PyErr_SetString(PyExc_RuntimeError, "Invalid mt19937 state");
         return NULL;
     }
     Py_RETURN_NONE;

@@ -6,6 +6,7 @@
  * bincount, histc). Random draws take torch's generator= and draw from the
  * stream as torch 1.13 does. */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "nn_random.h"
@@ -267,6 +268,14 @@ static PyObject *m_exponential_(PyObject *self, PyObject *const *args, Py_ssize_
     nn_rng *g;
     if ((a_[0] && py_float_arg(a_[0], "lambd", &l) < 0) || py_ops_generator(a_[1], &g) < 0)
         return NULL;
+    if (!(l >= 0)) {
+        char msg[96]; /* PyErr_Format has no %g */
+        snprintf(msg, sizeof msg, "exponential_ expects lambda >= 0.0, but found lambda=%g", l);
+        PyErr_SetString(PyExc_RuntimeError, msg);
+        return NULL;
+    }
+    /* lambda 0: every draw is -log(u) / 0, infinite, as torch's */
+    if (l == 0) return done_self(self, nn_tensor_fill_(ctx_(), py_tensor_of(self), INFINITY));
     return done_self(self, nn_tensor_exponential_(ctx_(), py_tensor_of(self), l, g));
 }
 
@@ -277,6 +286,12 @@ static PyObject *m_bernoulli_(PyObject *self, PyObject *const *args, Py_ssize_t 
     double p = 0.5;
     nn_rng *g;
     if ((a_[0] && py_float_arg(a_[0], "p", &p) < 0) || py_ops_generator(a_[1], &g) < 0) return NULL;
+    if (!(p >= 0 && p <= 1)) {
+        char msg[96]; /* PyErr_Format has no %g */
+        snprintf(msg, sizeof msg, "bernoulli_ expects p to be in [0, 1], but got p=%g", p);
+        PyErr_SetString(PyExc_RuntimeError, msg);
+        return NULL;
+    }
     return done_self(self, nn_tensor_bernoulli_(ctx_(), py_tensor_of(self), p, g));
 }
 
@@ -336,6 +351,13 @@ static PyObject *multinomial_impl(PyObject *const *args, Py_ssize_t nargs, PyObj
             return NULL;
         }
     }
+    if (n <= 0 || (!repl && n > (p->ndim ? p->shape[p->ndim - 1] : 1))) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        n <= 0 ? "cannot sample n_sample <= 0 samples"
+                               : "cannot sample n_sample > prob_dist.size(-1) samples without "
+                                 "replacement");
+        return NULL;
+    }
     return py_tensor_wrap(nn_multinomial(ctx_(), p, n, repl, g));
 }
 
@@ -351,6 +373,23 @@ static PyObject *bernoulli_impl(PyObject *const *args, Py_ssize_t nargs, PyObjec
         (py_given(a_[1]) && py_float_arg(a_[1], "p", &p) < 0) || py_ops_generator(a_[2], &g) < 0)
         return NULL;
     nn_ctx *ctx = ctx_();
+    int64_t np = nn_tensor_numel(t);
+    for (int64_t i = 0; !py_given(a_[1]) && nn_dtype_is_float(t->dtype) && i < np; i++) {
+        double v = nn_tensor_get_flat(t, i);
+        if (!(v >= 0 && v <= 1)) {
+            PyErr_SetString(PyExc_RuntimeError,
+                            "Expected p_in >= 0 && p_in <= 1 to be true, but got false.  (Could "
+                            "this error message be improved?  If so, please report an enhancement "
+                            "request to PyTorch.)");
+            return NULL;
+        }
+    }
+    if (py_given(a_[1]) && !(p >= 0 && p <= 1)) {
+        char msg[96]; /* PyErr_Format has no %g */
+        snprintf(msg, sizeof msg, "bernoulli_ expects p to be in [0, 1], but got p=%g", p);
+        PyErr_SetString(PyExc_RuntimeError, msg);
+        return NULL;
+    }
     if (!py_given(a_[1])) return py_tensor_wrap(nn_bernoulli(ctx, t, g));
     nn_tensor *r = nn_tensor_empty(ctx, t->dtype, t->ndim, t->shape);
     if (r && nn_tensor_bernoulli_(ctx, r, p, g)) {

@@ -279,8 +279,8 @@ static int one_value(PyObject *self, const char *what) {
         return -1;
     }
     if (strcmp(what, "bool") == 0)
-        PyErr_Format(PyExc_RuntimeError, "Boolean value of Tensor with %s values is ambiguous",
-                     n == 0 ? "no" : "more than one value");
+        PyErr_Format(PyExc_RuntimeError, "Boolean value of Tensor with %s is ambiguous",
+                     n == 0 ? "no values" : "more than one value");
     else
         PyErr_Format(PyExc_ValueError, "only one element tensors can be converted to Python "
                                        "scalars");
@@ -1129,8 +1129,8 @@ static PyObject *get_T(PyObject *self, void *c) {
     nn_tensor *t = T(self);
     int64_t order[NN_MAX_DIMS];
     for (int d = 0; d < t->ndim; d++) order[d] = t->ndim - 1 - d;
-    return py_tensor_wrap_named(nn_permute(py_ctx(), t, order),
-                                t->ndim == 2 ? "TBackward0" : "PermuteBackward0");
+    /* torch's .T is a permute at every rank (.t() is the TBackward0 one) */
+    return py_tensor_wrap_named(nn_permute(py_ctx(), t, order), "PermuteBackward0");
 }
 
 static PyObject *get_mT(PyObject *self, void *c) {

@@ -19,9 +19,10 @@ from torch._tensor import Tensor  # noqa: F401
 from torch._device import device  # noqa: F401
 from torch.autograd.grad_mode import (  # noqa: F401
     no_grad, enable_grad, set_grad_enabled, inference_mode)
+from torch._ops_table import *  # noqa: F401,F403
+# After the op table: torch.manual_seed is the one that returns the generator.
 from torch._random import (  # noqa: F401
     Generator, manual_seed, seed, initial_seed, get_rng_state, set_rng_state, default_generator)
-from torch._ops_table import *  # noqa: F401,F403
 from torch.storage import *  # noqa: F401,F403
 from torch.serialization import save, load  # noqa: F401
 from torch._tensor_str import set_printoptions, get_printoptions  # noqa: F401

@@ -5,7 +5,7 @@ from torch import _C
 
 
 class Generator:
-    __module__ = "torch"
+    __module__ = "torch._C"
 
     def __init__(self, device="cpu", _engine=None):
         self._engine = _engine if _engine is not None else _C._new_rng()
@@ -13,8 +13,9 @@ class Generator:
 
     def manual_seed(self, seed):
         seed = int(seed)
-        _C._rng_seed(self._engine, seed & 0xFFFFFFFFFFFFFFFF)
-        self._seed = seed
+        # torch keeps the seed as a uint64: manual_seed(-1) reads back 2**64 - 1
+        self._seed = seed & 0xFFFFFFFFFFFFFFFF
+        _C._rng_seed(self._engine, self._seed)
         return self
 
     def seed(self):

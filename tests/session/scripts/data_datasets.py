@@ -60,4 +60,4 @@ regression(30, bugs=['off_by_one'])  # expect error: TypeError
 words(3, bugs=['nan'])  # expect error: TypeError
 spirals(30, bugs=[1])  # expect error: TypeError: a bug name must be a str, not int
 spirals(2, classes=3)  # expect error: ValueError
-text('/nonexistent/input.txt')  # expect error: IOError: cannot open '/nonexistent/input.txt'
+text('/nonexistent/input.txt')  # expect error: OSError: cannot open '/nonexistent/input.txt'

@@ -17,4 +17,4 @@ print(p)
 progress(3)
 # expect error: TypeError: 'int' object is not iterable
 update_display(1)
-# expect error: TypeError: update_display() needs display_id='...'
+# expect error: TypeError: update_display() missing 1 required keyword-only argument: 'display_id'

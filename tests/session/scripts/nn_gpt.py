@@ -21,5 +21,5 @@ for step in range(60):
     opt.step()
 print(loss.item() < 0.1)  # expect: True
 model(tensor([[1, 2, 3, 4, 5, 6, 7, 8, 9]]))  # expect error: ValueError
-model(idx, 3)  # expect error: TypeError: GPT() expects targets as an int64 Tensor, not int
+model(idx, 3)  # expect error: AttributeError: 'int' object has no attribute
 GPT(n_embd=10, n_head=3)  # expect error: ValueError

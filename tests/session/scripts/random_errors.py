@@ -6,24 +6,28 @@ random.randrange(0, 10, 0)  # expect error: ValueError: zero step for randrange(
 random.sample([1, 2], 3)  # expect error: ValueError: Sample larger than population or is negative
 random.choices('ab', weights=[1], k=2)  # expect error: ValueError: The number of weights does not match the population
 random.choices('ab', weights=[0, 0])  # expect error: ValueError: Total of weights must be greater than zero
-random.shuffle((1, 2))  # expect error: TypeError: shuffle() needs a list (shuffled in place), not tuple
-random.seed([1])  # expect error: TypeError: The only supported seed types are: None, int, float and str (nndb has no bytes), not list
-random.getrandbits(64)  # expect error: ValueError: getrandbits(64): nndb's ints are 64-bit, so k must be <= 63
-random.setstate((2, (), None))  # expect error: ValueError: state with version other passed to Random.setstate() of version 3
-randn(3, generator=5)  # expect error: TypeError: randn(): generator must be a torch.Generator, not int
-zeros(3, generator=Generator())  # expect error: TypeError: zeros() got an unexpected keyword argument 'generator'
-Generator().set_state(zeros(3))  # expect error: ValueError: set_state(): the state must hold 5056 bytes (what get_state() returns), got 3 elements
+random.shuffle((1, 2))  # expect error: TypeError: 'tuple' object does not support item assignment
+random.seed([1])  # expect error: TypeError: The only supported seed types are: None,
+print(0 <= random.getrandbits(200) < 2**200)  # expect: True
+random.getrandbits(-1)  # expect error: ValueError: number of bits must be non-negative
+random.setstate((2, (), None))  # expect error: ValueError: state vector is the wrong size
+randn(3, generator=5)  # expect error: TypeError: randn() received an invalid combination of arguments - got (int, generator=int)
+zeros(3, generator=Generator())  # expect error: TypeError: zeros() received an invalid combination of arguments - got (int, generator=torch._C.Generator)
+Generator().set_state(zeros(3))  # expect error: TypeError: RNG state must be a torch.ByteTensor
+Generator().set_state(zeros(3, dtype=uint8))  # expect error: RuntimeError: Expected either a CPUGeneratorImplStateLegacy of size 5048 or a CPUGeneratorImplState of size 5056 but found the input RNG state size to be 3
 s = get_rng_state()
 s[8] = 0
 s[9] = 0
-set_rng_state(s)  # expect error: ValueError: set_rng_state(): the provided generator state is invalid (its 'left' or 'next' field is out of range)
-multinomial(tensor([0.5, -0.1]), 1)  # expect error: ValueError: multinomial: probability tensor contains either inf, nan or element < 0
-multinomial(tensor([0.5, 0.5]), 3)  # expect error: ValueError: multinomial: cannot sample n_sample > prob_dist.size(-1) samples without replacement
-randperm(-1)  # expect error: ValueError: randperm needs n >= 0, got -1
-bernoulli(tensor([2.0]))  # expect error: ValueError: bernoulli needs probabilities in [0, 1], got 2 at element 0
-empty(2).exponential_(0)  # expect error: ValueError: exponential_ needs lambd > 0, got 0
+set_rng_state(s)  # expect error: RuntimeError: Invalid mt19937 state
+multinomial(tensor([0.5, -0.1]), 1)  # expect error: RuntimeError: probability tensor contains either `inf`, `nan` or element < 0
+multinomial(tensor([0.5, 0.5]), 3)  # expect error: RuntimeError: cannot sample n_sample > prob_dist.size(-1) samples without replacement
+randperm(-1)  # expect error: RuntimeError: Trying to create tensor with negative dimension -1: [-1]
+bernoulli(tensor([2.0]))  # expect error: RuntimeError: Expected p_in >= 0 && p_in <= 1 to be true, but got false.
+empty(2).bernoulli_(2.0)  # expect error: RuntimeError: bernoulli_ expects p to be in [0, 1], but got p=2
+empty(2).exponential_(-1)  # expect error: RuntimeError: exponential_ expects lambda >= 0.0, but found lambda=-1
+print(empty(2).exponential_(0))  # expect: tensor([inf, inf])
 print(random.random() < 1, initial_seed() == 67280421310721)  # expect: True True
 manual_seed(-1)  # expect: <torch._C.Generator object at ...
-print(initial_seed())  # expect: -1
+print(initial_seed())  # expect: 18446744073709551615
 g = Generator()
 print(g.initial_seed(), g.device, g.manual_seed(3) is g)  # expect: 67280421310721 cpu True
