@@ -3,7 +3,9 @@
  * The modules of torch/optim keep PyTorch's structure: each optimizer gathers its
  * parameters, gradients and state tensors (optimizer.state[p]) in Python and
  * calls one of these per parameter, where torch calls its
- * _single_tensor_<name> loop. Each kernel updates the parameter and the
+ * _single_tensor_<name> loop; Adam and AdamW call _adam_multi once per
+ * parameter group instead (that loop in C: a Python loop per parameter was
+ * most of the step's time for small models). Each kernel updates the parameter and the
  * state tensors in place, in one pass, with the float32 rounding of torch's
  * sequence of tensor ops (nn_optim_update), and allocates nothing. They are
  * private (_C._sgd_step, ...): the Python classes check the arguments users
@@ -74,6 +76,106 @@ static PyObject *f_adam_step(PyObject *m, PyObject *args) {
     return run_update(&c, p, g, state, (int64_t)step);
 }
 
+/* state['step'] += 1 for one step tensor, then its value. A float tensor
+ * of one element outside autograd (what Adam makes) is written directly in
+ * its dtype, as `step_t += 1` computes it; any other goes through the
+ * tensor's own +=. */
+static int step_increment(PyObject *o, double *out) {
+    nn_tensor *t = py_tensor_of(o);
+    if (!t) {
+        PyErr_SetString(PyExc_RuntimeError, "API has changed, `state_steps` argument must "
+                                            "contain a list of singleton tensors");
+        return -1;
+    }
+    if (!t->requires_grad && !t->grad_fn && nn_tensor_numel(t) == 1 &&
+        (t->dtype == NN_FLOAT32 || t->dtype == NN_FLOAT64)) {
+        if (t->dtype == NN_FLOAT32) {
+            float *v = nn_tensor_data(t);
+            *v = *v + 1.0f;
+            *out = *v;
+        } else {
+            double *v = nn_tensor_data(t);
+            *v = *v + 1.0;
+            *out = *v;
+        }
+        t->storage->version++;
+        return 0;
+    }
+    PyObject *one = PyLong_FromLong(1);
+    if (!one) return -1;
+    PyObject *r = PyNumber_InPlaceAdd(o, one);
+    Py_DECREF(one);
+    if (!r) return -1;
+    Py_DECREF(r);
+    return py_status(nn_tensor_item(py_ctx(), t, out));
+}
+
+/* Item [i] of the sequence [seq] (a fast sequence) as a tensor, or NULL for
+ * None when [optional]. */
+static int list_tensor(PyObject *seq, Py_ssize_t i, const char *what, bool optional,
+                       nn_tensor **out) {
+    return state_arg(PySequence_Fast_GET_ITEM(seq, i), "_adam_multi", what, optional, out);
+}
+
+/* _adam_multi(params, grads, exp_avgs, exp_avg_sqs, max_exp_avg_sqs,
+ *             state_steps, lr, beta1, beta2, eps, weight_decay, amsgrad,
+ *             maximize, decoupled): the whole of one parameter group in one
+ * call (the loop of torch's _single_tensor_adam, where _adam_step is its
+ * body): each state_steps[i] is incremented, then its parameter updated.
+ * Lists of equal length; max_exp_avg_sqs is read only with amsgrad. Every
+ * step is checked to be a tensor before anything is updated, as torch's
+ * adam() does. */
+static PyObject *f_adam_multi(PyObject *m, PyObject *args) {
+    (void)m;
+    PyObject *lists[6];
+    int amsgrad, maximize, decoupled;
+    nn_optim_config c = nn_optim_defaults(NN_OPTIM_ADAM);
+    if (!PyArg_ParseTuple(args, "OOOOOOdddddppp:_adam_multi", &lists[0], &lists[1], &lists[2],
+                          &lists[3], &lists[4], &lists[5], &c.lr, &c.beta1, &c.beta2, &c.eps,
+                          &c.weight_decay, &amsgrad, &maximize, &decoupled))
+        return NULL;
+    c.kind = decoupled ? NN_OPTIM_ADAMW : NN_OPTIM_ADAM;
+    c.amsgrad = amsgrad, c.maximize = maximize;
+    static const char *const names[6] = {"params",      "grads",           "exp_avgs",
+                                         "exp_avg_sqs", "max_exp_avg_sqs", "state_steps"};
+    PyObject *seq[6] = {NULL};
+    PyObject *result = NULL;
+    Py_ssize_t n = 0;
+    for (int k = 0; k < 6; k++) {
+        if (!(seq[k] = PySequence_Fast(lists[k], "_adam_multi: expected a list"))) goto done;
+        Py_ssize_t len = PySequence_Fast_GET_SIZE(seq[k]);
+        if (k == 0) n = len;
+        if (len != n && !(k == 4 && !amsgrad)) {
+            PyErr_Format(PyExc_ValueError, "_adam_multi: %s has %zd entries for %zd parameters",
+                         names[k], len, n);
+            goto done;
+        }
+    }
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (!py_tensor_check(PySequence_Fast_GET_ITEM(seq[5], i))) {
+            PyErr_SetString(PyExc_RuntimeError, "API has changed, `state_steps` argument must "
+                                                "contain a list of singleton tensors");
+            goto done;
+        }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        nn_tensor *p, *g, *state[3];
+        double step;
+        if (list_tensor(seq[0], i, "param", false, &p) < 0 ||
+            list_tensor(seq[1], i, "grad", false, &g) < 0 ||
+            list_tensor(seq[2], i, "exp_avg", false, &state[0]) < 0 ||
+            list_tensor(seq[3], i, "exp_avg_sq", false, &state[1]) < 0)
+            goto done;
+        state[2] = NULL;
+        if (amsgrad && list_tensor(seq[4], i, "max_exp_avg_sq", false, &state[2]) < 0) goto done;
+        if (step_increment(PySequence_Fast_GET_ITEM(seq[5], i), &step) < 0) goto done;
+        if (py_status(nn_optim_update(py_ctx(), &c, p, g, state, (int64_t)step)) < 0) goto done;
+    }
+    result = Py_NewRef(Py_None);
+done:
+    for (int k = 0; k < 6; k++) Py_XDECREF(seq[k]);
+    return result;
+}
+
 /* _rmsprop_step(param, grad, square_avg, momentum_buffer, grad_avg, lr,
  *               alpha, eps, weight_decay, momentum, centered, maximize):
  * momentum_buffer is None unless momentum > 0, grad_avg None unless
@@ -120,6 +222,7 @@ static PyObject *f_adagrad_step(PyObject *m, PyObject *args) {
 PyMethodDef py_optim_functions[] = {
     {"_sgd_step", f_sgd_step, METH_VARARGS, NULL},
     {"_adam_step", f_adam_step, METH_VARARGS, NULL},
+    {"_adam_multi", f_adam_multi, METH_VARARGS, NULL},
     {"_rmsprop_step", f_rmsprop_step, METH_VARARGS, NULL},
     {"_adagrad_step", f_adagrad_step, METH_VARARGS, NULL},
     {NULL, NULL, 0, NULL},

@@ -375,11 +375,15 @@ static bool all_unit(const int64_t *s, int nargs, int64_t es) {
 /* PyTorch (Adam): g = g.add(p, alpha=wd). (AdamW): p.mul_(1 - lr wd). Then
  * m.mul_(b1).add_(g, alpha=1-b1); v.mul_(b2).addcmul_(g, g, value=1-b2);
  * vmax = maximum(vmax, v); denom = sqrt(v or vmax) / sqrt(1-b2^t) + eps;
- * p.addcdiv_(m, denom, value=-lr/(1-b1^t)). */
+ * p.addcdiv_(m, denom, value=-lr/(1-b1^t)).
+ * maximize negates g by multiplying with gsign = -1 (exact). In the
+ * contiguous case the other options are constants of each loop (ADAM_CASE),
+ * so every combination is a loop without branches that the compiler
+ * vectorises; a flag tested inside the loop kept it scalar (sqrt and two
+ * divisions per element, a fifth of the MLP's training step). */
 #define ADAM_BODY(X, SQRT, FMA)                                                                    \
     for (int64_t i = 0; i < n; i++) {                                                              \
-        T p = X(0, i), g = X(1, i);                                                                \
-        if (maximize) g = -g;                                                                      \
+        T p = X(0, i), g = X(1, i) * gsign;                                                        \
         if (decoupled)                                                                             \
             p = p * decay;                                                                         \
         else if (use_wd)                                                                           \
@@ -391,7 +395,7 @@ static bool all_unit(const int64_t *s, int nargs, int64_t es) {
         if (amsgrad) {                                                                             \
             T old = X(4, i);                                                                       \
             /* torch.maximum propagates NaN. */                                                    \
-            if (v != v || (old == old && v > old)) old = v;                                        \
+            old = (v != v || (old == old && v > old)) ? v : old;                                   \
             X(4, i) = old;                                                                         \
             v = old;                                                                               \
         }                                                                                          \
@@ -399,22 +403,44 @@ static bool all_unit(const int64_t *s, int nargs, int64_t es) {
         X(0, i) = p + nss * m / denom;                                                             \
     }
 
+/* The contiguous loop with [DEC], [WD] and [AMS] as constants. */
+#define ADAM_CASE(DEC, WD, AMS, SQRT, FMA)                                                         \
+    do {                                                                                           \
+        const bool decoupled = DEC, use_wd = WD, amsgrad = AMS;                                    \
+        ADAM_BODY(UNIT, SQRT, FMA)                                                                 \
+    } while (0)
+
 #define DEFINE_ADAM(NAME, TYPE, SQRT, FMA)                                                         \
     NN_KERNEL_CLONES static void NAME(char **d, const int64_t *s, int64_t n, void *argp) {         \
         typedef TYPE T;                                                                            \
         const step_arg *a = argp;                                                                  \
         const T wd = (T)a->wd, b1 = (T)a->beta1, c1 = (T)a->one_m_beta1, b2 = (T)a->beta2;         \
         const T c2 = (T)a->one_m_beta2, nss = (T)a->neg_step_size, bc2s = (T)a->bc2_sqrt;          \
-        const T eps = (T)a->eps, decay = (T)a->decay;                                              \
-        const bool decoupled = a->decoupled, use_wd = a->wd != 0, amsgrad = a->amsgrad;            \
-        const bool maximize = a->maximize;                                                         \
-        if (all_unit(s, amsgrad ? 5 : 4, (int64_t)sizeof(T))) {                                    \
+        const T eps = (T)a->eps, decay = (T)a->decay, gsign = a->maximize ? (T)-1 : (T)1;          \
+        if (all_unit(s, a->amsgrad ? 5 : 4, (int64_t)sizeof(T))) {                                 \
             T *restrict u0 = (T *)(void *)d[0], *restrict u2 = (T *)(void *)d[2];                  \
             T *restrict u3 = (T *)(void *)d[3];                                                    \
-            T *restrict u4 = amsgrad ? (T *)(void *)d[4] : NULL;                                   \
+            T *restrict u4 = a->amsgrad ? (T *)(void *)d[4] : NULL;                                \
             const T *restrict u1 = (const T *)(const void *)d[1];                                  \
-            ADAM_BODY(UNIT, SQRT, FMA)                                                             \
+            /* AdamW ignores use_wd; Adam's L2 term only when wd != 0. */                          \
+            int mode = a->decoupled ? 2 : a->wd != 0 ? 1 : 0;                                      \
+            if (a->amsgrad) {                                                                      \
+                if (mode == 2)                                                                     \
+                    ADAM_CASE(true, false, true, SQRT, FMA);                                       \
+                else if (mode == 1)                                                                \
+                    ADAM_CASE(false, true, true, SQRT, FMA);                                       \
+                else                                                                               \
+                    ADAM_CASE(false, false, true, SQRT, FMA);                                      \
+            } else {                                                                               \
+                if (mode == 2)                                                                     \
+                    ADAM_CASE(true, false, false, SQRT, FMA);                                      \
+                else if (mode == 1)                                                                \
+                    ADAM_CASE(false, true, false, SQRT, FMA);                                      \
+                else                                                                               \
+                    ADAM_CASE(false, false, false, SQRT, FMA);                                     \
+            }                                                                                      \
         } else {                                                                                   \
+            const bool decoupled = a->decoupled, use_wd = a->wd != 0, amsgrad = a->amsgrad;        \
             ADAM_BODY(STRIDED, SQRT, FMA)                                                          \
         }                                                                                          \
     }

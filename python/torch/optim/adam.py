@@ -20,43 +20,52 @@ def _check_adam_args(lr, betas, eps, weight_decay):
 
 def _adam_like_step(opt, decoupled):
     """One step of Adam or AdamW over every group of [opt]: lazy state
-    (step, exp_avg, exp_avg_sq, max_exp_avg_sq), then the kernel."""
+    (step, exp_avg, exp_avg_sq, max_exp_avg_sq), then the kernel over the
+    whole group."""
+    state_of = opt.state
     for group in opt.param_groups:
+        params_with_grad = []
+        grads = []
+        exp_avgs = []
+        exp_avg_sqs = []
+        max_exp_avg_sqs = []
+        state_steps = []
         beta1, beta2 = group['betas']
         amsgrad = group['amsgrad']
-
-        def init_state(p, state):
-            state['step'] = (torch.zeros((1,), dtype=torch.float)
-                             if opt.defaults.get('capturable') or opt.defaults.get('fused')
-                             else torch.tensor(0.))
-            state['exp_avg'] = torch.zeros_like(p)
-            state['exp_avg_sq'] = torch.zeros_like(p)
+        for p in group['params']:
+            grad = p.grad
+            if grad is None:
+                continue
+            params_with_grad.append(p)
+            grads.append(grad)
+            state = state_of[p]
+            if len(state) == 0:
+                state['step'] = (torch.zeros((1,), dtype=torch.float)
+                                 if opt.defaults.get('capturable') or opt.defaults.get('fused')
+                                 else torch.tensor(0.))
+                state['exp_avg'] = torch.zeros_like(p)
+                state['exp_avg_sq'] = torch.zeros_like(p)
+                if amsgrad:
+                    state['max_exp_avg_sq'] = torch.zeros_like(p)
+            exp_avgs.append(state['exp_avg'])
+            exp_avg_sqs.append(state['exp_avg_sq'])
             if amsgrad:
-                state['max_exp_avg_sq'] = torch.zeros_like(p)
-
-        params_with_grad, grads, states = opt._init_group(group, init_state)
-        exp_avgs = [state['exp_avg'] for state in states]
-        exp_avg_sqs = [state['exp_avg_sq'] for state in states]
-        max_exp_avg_sqs = [state['max_exp_avg_sq'] for state in states] if amsgrad else []
-        state_steps = [state['step'] for state in states]
+                max_exp_avg_sqs.append(state['max_exp_avg_sq'])
+            state_steps.append(state['step'])
 
         _adam_kernel(params_with_grad, grads, exp_avgs, exp_avg_sqs, max_exp_avg_sqs,
-                     state_steps, amsgrad=group['amsgrad'], beta1=beta1, beta2=beta2,
+                     state_steps, amsgrad=amsgrad, beta1=beta1, beta2=beta2,
                      lr=group['lr'], weight_decay=group['weight_decay'], eps=group['eps'],
                      maximize=group['maximize'], decoupled=decoupled)
 
 
 def _adam_kernel(params, grads, exp_avgs, exp_avg_sqs, max_exp_avg_sqs, state_steps, *,
                  amsgrad, beta1, beta2, lr, weight_decay, eps, maximize, decoupled):
-    if not all(isinstance(t, torch.Tensor) for t in state_steps):
-        raise RuntimeError("API has changed, `state_steps` argument must contain a list of "
-                           "singleton tensors")
-    for i, param in enumerate(params):
-        step_t = state_steps[i]
-        step_t += 1
-        _C._adam_step(param, grads[i], exp_avgs[i], exp_avg_sqs[i],
-                      max_exp_avg_sqs[i] if amsgrad else None, step_t.item(), lr, beta1,
-                      beta2, eps, weight_decay, amsgrad, maximize, decoupled)
+    # One C call for the group (torch's multi-tensor path has the same
+    # effect): it checks that every step is a tensor, as torch's adam()
+    # does, then per parameter increments the step and updates.
+    _C._adam_multi(params, grads, exp_avgs, exp_avg_sqs, max_exp_avg_sqs, state_steps, lr,
+                   beta1, beta2, eps, weight_decay, amsgrad, maximize, decoupled)
 
 
 class Adam(Optimizer):
