@@ -143,6 +143,16 @@ build/libfuzzer/fuzz_pyargs: tests/fuzz/fuzz_pyargs.c $(BINDING_SRC) $(ENGINE_SR
 	@mkdir -p $(dir $@)
 	clang -Iengine -Ibinding $(PY_INC) -D_GNU_SOURCE -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -o $@ $^ $(LDLIBS) $(PY_LIBS)
 
+# The session's own parsing (magics, completion, inspection) on arbitrary
+# text, through the CPython session.
+$(BUILD)/fuzz/fuzz_session_replay: tests/fuzz/fuzz_session.c tests/fuzz/fuzz_driver.c $(PYSESSION_OBJ) $(BUILD)/libnndb_py.a $(BUILD)/libnndb.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(PY_INC) $(CFLAGS) $(LDFLAGS) -o $@ tests/fuzz/fuzz_session.c tests/fuzz/fuzz_driver.c $(PYSESSION_OBJ) $(BUILD)/libnndb_py.a $(BUILD)/libnndb.a $(LDLIBS) $(PY_LIBS)
+
+build/libfuzzer/fuzz_session: tests/fuzz/fuzz_session.c $(PYSESSION_SRC) $(BINDING_SRC) $(ENGINE_SRC)
+	@mkdir -p $(dir $@)
+	clang -Iengine -Ibinding $(PY_INC) -D_GNU_SOURCE -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -o $@ $^ $(LDLIBS) $(PY_LIBS)
+
 # The drill parser's target compiles drills/drill_parse.c (no language needed).
 $(BUILD)/fuzz/fuzz_drill_replay: tests/fuzz/fuzz_drill.c drills/drill_parse.c tests/fuzz/fuzz_driver.c drills/drill.h $(BUILD)/libnndb.a
 	@mkdir -p $(dir $@)

@@ -475,8 +475,14 @@ bool lang_exec(lang_session *s, const char *code, const char *filename, bool int
     if (s->output.data) s->output.data[0] = 0;
     PyGILState_STATE g = PyGILState_Ensure();
     py_session_drop_interrupt();
-    PyObject *r = py_session_call(s, "run_cell", "(ssO)", code ? code : "", filename,
-                                  interactive ? Py_True : Py_False);
+    /* Not UTF-8: handed over as bytes, which Python compiles into the
+     * SyntaxError it gives such a file. */
+    if (!code) code = "";
+    PyObject *r = nn_utf8_valid(code, strlen(code))
+                      ? py_session_call(s, "run_cell", "(ssO)", code, filename,
+                                        interactive ? Py_True : Py_False)
+                      : py_session_call(s, "run_cell", "(y#sO)", code, (Py_ssize_t)strlen(code),
+                                        filename, interactive ? Py_True : Py_False);
     PyObject *okv = NULL, *value = NULL, *err = NULL;
     if (!r || !PyArg_ParseTuple(r, "OOO", &okv, &value, &err)) {
         PyErr_Clear();

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "nn_buf.h"
 #include "py_session.h"
 
 /* ---- MIME bundles ---- */
@@ -84,8 +85,16 @@ void lang_strv_free(char **v) {
 
 /* ---- the front ends' helpers ---- */
 
+/* Text from a front end that is not UTF-8 (a terminal in another encoding,
+ * a forged message) cannot become a Python str: the helpers answer as for
+ * a syntax error, and lang_exec gives Python's SyntaxError for it. */
+static bool is_text(const char *code) {
+    return !code || nn_utf8_valid(code, strlen(code));
+}
+
 lang_completeness lang_is_complete(const char *code, int *indent) {
     if (indent) *indent = 0;
+    if (!is_text(code)) return LANG_INVALID;
     if (!py_session_python()) return LANG_COMPLETE;
     PyGILState_STATE g = PyGILState_Ensure();
     py_session_drop_interrupt();
@@ -100,6 +109,7 @@ lang_completeness lang_is_complete(const char *code, int *indent) {
 
 char **lang_complete(lang_session *s, const char *code, size_t cursor, size_t *start, size_t *end) {
     *start = *end = cursor;
+    if (!is_text(code)) return calloc(1, sizeof(char *));
     PyGILState_STATE g = PyGILState_Ensure();
     py_session_drop_interrupt();
     PyObject *r = py_session_call(s, "complete", "(sn)", code ? code : "", (Py_ssize_t)cursor);
@@ -136,6 +146,7 @@ static char *text_or_null(PyObject *r) {
 }
 
 char *lang_inspect(lang_session *s, const char *code, size_t cursor, int detail) {
+    if (!is_text(code)) return NULL;
     PyGILState_STATE g = PyGILState_Ensure();
     py_session_drop_interrupt();
     PyObject *r =

@@ -2,6 +2,7 @@
 
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,4 +70,38 @@ char *nn_buf_take(nn_buf *b) {
     if (!s) s = calloc(1, 1);
     nn_buf_init(b);
     return s;
+}
+
+/* Length of the valid UTF-8 sequence at [s] (at most [n] bytes), or 0 for an
+ * invalid one (overlong forms, surrogates and code points past U+10FFFF
+ * included). */
+size_t nn_utf8_len(const unsigned char *s, size_t n) {
+    unsigned c = s[0];
+    if (c < 0x80) return 1;
+    size_t len;
+    uint32_t cp, min;
+    if (c >= 0xc2 && c <= 0xdf)
+        len = 2, cp = c & 0x1f, min = 0x80;
+    else if ((c & 0xf0) == 0xe0)
+        len = 3, cp = c & 0x0f, min = 0x800;
+    else if (c >= 0xf0 && c <= 0xf4)
+        len = 4, cp = c & 0x07, min = 0x10000;
+    else
+        return 0;
+    if (n < len) return 0;
+    for (size_t i = 1; i < len; i++) {
+        if ((s[i] & 0xc0) != 0x80) return 0;
+        cp = cp << 6 | (s[i] & 0x3f);
+    }
+    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return 0;
+    return len;
+}
+
+bool nn_utf8_valid(const char *s, size_t n) {
+    for (size_t i = 0; i < n;) {
+        size_t l = nn_utf8_len((const unsigned char *)s + i, n - i);
+        if (!l) return false;
+        i += l;
+    }
+    return true;
 }

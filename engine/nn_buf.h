@@ -11,6 +11,7 @@
 #ifndef NN_BUF_H
 #define NN_BUF_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 typedef struct nn_buf {
@@ -29,5 +30,11 @@ void nn_buf_printf(nn_buf *b, const char *fmt, ...) __attribute__((format(printf
 /* Hand over the text (malloc'ed, NUL-terminated, "" when nothing was
  * appended); the buffer is empty after. */
 char *nn_buf_take(nn_buf *b);
+
+/* UTF-8 as Python and JSON take it: the length of the valid sequence at [s]
+ * (at most [n] bytes), 0 for an invalid one (overlong forms, surrogates and
+ * code points past U+10FFFF included); and whether all [n] bytes are valid. */
+size_t nn_utf8_len(const unsigned char *s, size_t n);
+bool nn_utf8_valid(const char *s, size_t n);
 
 #endif

@@ -1,4 +1,5 @@
 #include "nn_io.h"
+#include "nn_buf.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -372,40 +373,6 @@ static nn_status save_file(nn_ctx *ctx, const char *path, emit_fn emit, const vo
 /* UTF-8 and a strict JSON reader for safetensors headers               */
 /* ================================================================== */
 
-/* Length of the valid UTF-8 sequence at [s] (at most [n] bytes), or 0 for an
- * invalid one (overlong forms, surrogates and code points past U+10FFFF
- * included). */
-static size_t utf8_len(const unsigned char *s, size_t n) {
-    unsigned c = s[0];
-    if (c < 0x80) return 1;
-    size_t len;
-    uint32_t cp, min;
-    if (c >= 0xc2 && c <= 0xdf)
-        len = 2, cp = c & 0x1f, min = 0x80;
-    else if ((c & 0xf0) == 0xe0)
-        len = 3, cp = c & 0x0f, min = 0x800;
-    else if (c >= 0xf0 && c <= 0xf4)
-        len = 4, cp = c & 0x07, min = 0x10000;
-    else
-        return 0;
-    if (n < len) return 0;
-    for (size_t i = 1; i < len; i++) {
-        if ((s[i] & 0xc0) != 0x80) return 0;
-        cp = cp << 6 | (s[i] & 0x3f);
-    }
-    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return 0;
-    return len;
-}
-
-static bool utf8_valid(const char *s, size_t n) {
-    for (size_t i = 0; i < n;) {
-        size_t l = utf8_len((const unsigned char *)s + i, n - i);
-        if (!l) return false;
-        i += l;
-    }
-    return true;
-}
-
 enum { J_NULL, J_FALSE, J_TRUE, J_NUM, J_STR, J_ARR, J_OBJ };
 
 /* One parsed value. Children of arrays and objects are chained by [next];
@@ -561,7 +528,7 @@ static int32_t jstring(jparser *p) {
             jput_utf8(p, cp);
             continue;
         }
-        size_t l = utf8_len((const unsigned char *)p->s + p->i, p->n - p->i);
+        size_t l = nn_utf8_len((const unsigned char *)p->s + p->i, p->n - p->i);
         if (!l) return jfail(p, "invalid UTF-8 inside a string");
         memcpy(p->pool + p->pool_len, p->s + p->i, l);
         p->pool_len += l;
@@ -895,7 +862,7 @@ static nn_status st_emit(nn_ctx *ctx, sink *k, const void *argp) {
             return nn_error_set(&ctx->err, NN_ERR_VALUE,
                                 "a tensor cannot be named '__metadata__' in a safetensors file "
                                 "(the format reserves that key); rename it");
-        if (!utf8_valid(name, strlen(name)))
+        if (!nn_utf8_valid(name, strlen(name)))
             return nn_error_set(&ctx->err, NN_ERR_VALUE,
                                 "tensor name '%s' is not valid UTF-8, which safetensors keys "
                                 "must be",
@@ -904,7 +871,7 @@ static nn_status st_emit(nn_ctx *ctx, sink *k, const void *argp) {
     if (meta) {
         for (int i = 0; i < meta->n; i++) {
             const char *key = meta->entries[i].key, *val = meta->entries[i].value;
-            if (!utf8_valid(key, strlen(key)) || !utf8_valid(val, strlen(val)))
+            if (!nn_utf8_valid(key, strlen(key)) || !nn_utf8_valid(val, strlen(val)))
                 return nn_error_set(&ctx->err, NN_ERR_VALUE,
                                     "metadata '%s' is not valid UTF-8, which safetensors "
                                     "headers must be",
