@@ -361,6 +361,13 @@ class Session:
         global _active
         _active = self
         sys.modules["__main__"] = self.module
+        if isinstance(code, bytes):
+            # not UTF-8 (lang_exec): the SyntaxError Python gives such a file
+            try:
+                compile(code, filename, "exec")
+            except SyntaxError as e:
+                return False, None, describe_error(e)
+            code = code.decode("utf-8", "replace")
         value = None
         try:
             if interactive:
