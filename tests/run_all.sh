@@ -67,13 +67,13 @@ run_suite layers tests/check_layers.sh
 run_suite format tests/check_format.sh
 run_suite unit build/unit_tests
 run_suite session build/session_tests
-run_suite lang-diff tests/diff/run.sh
+run_suite diff tests/diff/run.sh
 run_suite compat tests/compat/run.sh
 run_suite python tests/py/run.sh
 run_suite repl tests/repl/run.sh
-run_suite debugger_pty "$PYTHON" tests/repl/test_cpython_debugger.py
+run_suite debugger "$PYTHON" tests/repl/test_cpython_debugger.py
 run_suite drills "$PYTHON" tests/drills/test_drills.py
-run_suite drills-cpython "$PYTHON" tests/drills/test_cpython_drills.py
+run_suite lessons "$PYTHON" tests/drills/test_lessons.py
 run_suite hub "$PYTHON" tests/drills/test_hub.py
 run_suite kernel tests/kernel/run.sh
 run_suite browser tests/browser/run.sh

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""The drills and nndb's own library on nndb's CPython session:
+"""The lessons and nndb's own library:
 
 - `nndb drill check LESSON` (each setup runs, each check is false before its
   reference solution and true after) for every lesson in drills/lessons/.
@@ -15,8 +15,8 @@
 
 Prints "N passed, M failed".
 
-    /usr/bin/python3 tests/drills/test_cpython_drills.py [NAME...]
-    NNDB=build/drills/nndb /usr/bin/python3 tests/drills/test_cpython_drills.py
+    /usr/bin/python3 tests/drills/test_lessons.py [NAME...]
+    NNDB=build/drills/nndb /usr/bin/python3 tests/drills/test_lessons.py
 """
 import glob
 import os
