@@ -214,7 +214,11 @@ install: $(BUILD)/nndb
 	install -m 644 docs/*.md $(PREFIX)/share/doc/nndb/
 	install -d $(PREFIX)/share/nndb/lessons
 	install -m 644 drills/lessons/*.md $(PREFIX)/share/nndb/lessons/
-	cp -rL drills/lessons/data $(PREFIX)/share/nndb/lessons/
+	rm -rf $(PREFIX)/share/nndb/lessons/data
+	install -d $(PREFIX)/share/nndb/lessons/data
+	# -H: a data set linked from tests/fixtures is copied, the links inside
+	# a recorded machine tree stay links.
+	for d in drills/lessons/data/*; do cp -rH "$$d" $(PREFIX)/share/nndb/lessons/data/ || exit 1; done
 	$(PREFIX)/bin/nndb install-kernel --prefix $(PREFIX)
 
 bench: deps
