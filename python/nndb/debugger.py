@@ -26,9 +26,11 @@ the front end (readline in the terminal, an input_request in Jupyter).
 """
 
 import collections.abc
+import functools
 import math
 import os
 import sys
+import types
 
 _NNDB_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
 
@@ -40,21 +42,23 @@ SPEC_HELP = ("a breakpoint is any of: an op name (matmul, log, cross_entropy), a
              "step N; then optionally `if CONDITION`")
 
 HELP_TEXT = """\
-Commands at the (nndb) prompt (pdb's, with op-level stepping):
-  s, step        run to the next node (forward op or backward node)
-  n, next        run to the next node outside this module (step over it)
-  c, continue    run until a breakpoint (Ctrl-D does the same)
-  f, finish      run to the end of this pass; stop at the next pass's first node
-  w, where       your frames, the module path and the position in the pass
-  u, d           up / down a frame; l, ll: source; a: the function's arguments
+Commands at the (nndb) prompt:
+  s, step: run the next node (a forward op or a backward node) and stop
+  n, next: run until a node outside the current module (step over it)
+  c, continue: run until a breakpoint (Ctrl-D does the same)
+  f, finish: run to the end of this pass; stop at the next pass's first node
+  w, where: your frames, the module path and the position in the pass
+  u, d: up / down a frame;  l, ll: the source;  a: the function's arguments
   p EXPR, pp EXPR, display EXPR, interact, !STATEMENT, any statement
-  watch EXPR     print EXPR at every stop;  watch  lists;  unwatch N
-  graph [EXPR]   the recorded graph so far (or behind EXPR)
-  b [SPEC]       set an op breakpoint (as %break), or list them;  cl N|all  delete
-  q, quit        abort the statement (torch._C.Stopped); the session and its
-                 variables stay
+  watch EXPR: print EXPR at every stop;  watch: list them;  unwatch N|all
+  graph [EXPR]: the recorded graph so far (or behind EXPR)
+  b [SPEC]: set an op breakpoint (as %break), or list them;  cl N|all: delete
+  %MAGIC: a line magic (%graph, %break, %whos, ...) in this frame
+  q, quit: abort the statement (torch._C.Stopped); the session and its
+    variables stay
 Bound at a stop: out, inputs, grad (backward: d loss/d out), grads
 (backward: d loss/d input) and node (op, module, file, line, phase, position).
+h CMD: pdb's help for one command.
 """
 
 
@@ -240,6 +244,16 @@ class _Namer:
                     names.setdefault(sid(b), f"{name}.{bname}")
             except Exception:
                 pass
+        # last, a tensor held by a plain object: a dataset's ds.x
+        for space in spaces:
+            for name, value in list(space.items()):
+                attrs = getattr(value, "__dict__", None)
+                if name.startswith("_") or type(attrs) is not dict or \
+                        isinstance(value, (types.ModuleType, torch.nn.Module)):
+                    continue
+                for attr, v in list(attrs.items()):
+                    if isinstance(v, torch.Tensor) and not attr.startswith("_"):
+                        names.setdefault(sid(v), f"{name}.{attr}")
         self.names = names
 
     def __call__(self, t):
@@ -469,6 +483,7 @@ class Debugger:
         self.pdb_auto = False
         self.installed = None  # the mode the C hook runs in, or None
         self.module_hooks = None
+        self.optimizer_steps = None  # {Optimizer subclass: its own step} while wrapped
         self.at_prompt = False
         self.last_cmd = ""
 
@@ -796,7 +811,61 @@ class Debugger:
 
     def set_anomaly(self, on):
         self.anomaly = bool(on)
+        self._optimizer_hooks(self.anomaly)
         self.sync()
+
+    def _optimizer_hooks(self, on):
+        """In anomaly mode each optimizer class's step() is wrapped so that a
+        step that makes a parameter non-finite is reported (the executor
+        does not see the optimizers' in-place kernels); off, the classes
+        have their own step() again."""
+        from torch.optim import Optimizer
+        if on and self.optimizer_steps is None:
+            self.optimizer_steps = {}
+            todo = [Optimizer]
+            while todo:
+                cls = todo.pop()
+                todo.extend(cls.__subclasses__())
+                step = cls.__dict__.get("step")
+                if callable(step):
+                    self.optimizer_steps[cls] = step
+                    cls.step = _make_checked_step(step)
+        elif not on and self.optimizer_steps is not None:
+            for cls, step in self.optimizer_steps.items():
+                cls.step = step
+            self.optimizer_steps = None
+
+    def _optimizer_report(self, opt, group, p, bad, caller):
+        """Which parameter a step made non-finite, and what the step had at
+        that index: the gradient, the learning rate, the state."""
+        count, flat, value, index = bad
+        frame = _user_frame(caller)
+        name = _Namer(frame)(p) or "(unnamed)"
+
+        def at(t):
+            if not hasattr(t, "numel"):
+                return _num(float(t)) if isinstance(t, (int, float)) else None
+            if t.numel() == 1:
+                return _num(t.item())
+            return _num(t.reshape(-1)[flat].item()) if t.numel() == p.numel() else None
+
+        msg = (f"{type(opt).__name__}.step() made the parameter {name} non-finite: "
+               f"{_fval(value)} at index {index} ({count} non-finite "
+               f"element{'' if count == 1 else 's'})\n")
+        grad = at(p.grad) if p.grad is not None else None
+        msg += f"  the gradient there was {grad}, lr {group.get('lr', float('nan')):g}"
+        state = [(k, at(v)) for k, v in opt.state.get(p, {}).items()]
+        state = [f"{k} {v}" for k, v in state if v is not None]
+        if state:
+            msg += "; the optimizer's state there: " + ", ".join(state)
+        msg += "\n"
+        if frame is not None:
+            file, line = frame.f_code.co_filename, frame.f_lineno
+            msg += f"  at {file}:{line}\n" + _source_lines(file, line, frame)
+        msg += _text_row("param", name, p)
+        if p.grad is not None:
+            msg += _text_row("grad", "", p.grad)
+        return msg.rstrip("\n")
 
     def add_watch(self, expr):
         expr = expr.strip()
@@ -832,6 +901,7 @@ class Debugger:
         and what the last stop or error held (frames, tensors, the last
         backward's graph) is let go."""
         self._module_hooks(False)
+        self._optimizer_hooks(False)
         self.__init__()
         C = _C()
         C._debug_arm(False)
@@ -934,6 +1004,24 @@ def _make_module_call(call):
     return __call__
 
 
+def _make_checked_step(step):
+    @functools.wraps(step)
+    def checked_step(self, *args, **kwargs):
+        if not _dbg.anomaly:
+            return step(self, *args, **kwargs)
+        nonfinite = _C()._debug_nonfinite
+        finite = [(g, p) for g in self.param_groups for p in g["params"]
+                  if nonfinite(p) is None]
+        result = step(self, *args, **kwargs)
+        for group, p in finite:
+            bad = nonfinite(p)
+            if bad is not None:
+                raise AnomalyError(_dbg._optimizer_report(self, group, p, bad,
+                                                          sys._getframe(1)))
+        return result
+    return checked_step
+
+
 # ---- the prompts ----
 
 # The (nndb) prompt that reads now, or None.
@@ -948,6 +1036,19 @@ def completion_namespaces():
     if frame is None:
         return []
     return [getattr(p, "curframe_locals", None) or frame.f_locals, frame.f_globals]
+
+
+class _FrameView:
+    """A frame as a magic sees it at the prompt: its globals, and its locals
+    with the stop's names (out, inputs, ...) over them."""
+
+    def __init__(self, frame, scope):
+        self._frame = frame
+        self.f_globals = frame.f_globals
+        self.f_locals = scope if scope is not None else frame.f_locals
+
+    def __getattr__(self, name):
+        return getattr(self._frame, name)
 
 
 def _pdb_class():
@@ -987,6 +1088,26 @@ def _pdb_class():
         def _cmdloop(self):
             # Ctrl-C at the prompt ends the statement (pdb would loop)
             self.cmdloop()
+
+        def default(self, line):
+            if line.lstrip().startswith("%") and not line.lstrip().startswith("%%"):
+                return self._magic(line.lstrip()[1:])
+            return super().default(line)
+
+        def _magic(self, text):
+            """%NAME ARGS at the prompt: the session's line magic, run in
+            the selected frame with the stop's names bound."""
+            from nndb import magics
+            name, _, args = text.partition(" ")
+            s = _session()
+            if s is None:
+                self.error("line magics need an nndb session")
+                return
+            where = _FrameView(self.curframe, getattr(self, "curframe_locals", None))
+            try:
+                magics.run_line_magic(s, name, args.strip(), where)
+            except Exception as e:
+                self.error(f"{type(e).__name__}: {e}")
 
         def interaction(self, frame, tb):
             global _prompt
@@ -1254,7 +1375,7 @@ def _m_break(session, line, frame):
             _dbg.bp_command(word, rest)
         else:
             _dbg.add_break(args)
-    except (ValueError, SyntaxError) as e:
+    except ValueError as e:  # a condition that does not compile stays a SyntaxError, as in %timeit
         raise _usage(str(e)) from None
 
 

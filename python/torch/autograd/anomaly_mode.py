@@ -17,7 +17,13 @@ def _debugger():
 
 
 def is_anomaly_enabled():
+    """torch.is_anomaly_enabled(): whether anomaly mode is on."""
     return _debugger().is_anomaly_enabled()
+
+
+def set_anomaly_enabled(enabled, check_nan=True):
+    """torch.set_anomaly_enabled(enabled, check_nan=True)."""
+    _debugger().set_anomaly(bool(enabled) and check_nan)
 
 
 class detect_anomaly:
