@@ -1,7 +1,7 @@
 /* test_session: the session seam (lang.h) on the CPython session.
  *
- * lang_scripts runs every tests/session/scripts/ *.py script (and the examples of
- * docs/language.md) with inline expectations:
+ * lang_scripts runs every tests/session/scripts/ *.py script (and lang_docs the
+ * ```nndb examples of the user docs) with inline expectations:
  *   stmt        # expect: TEXT            the statement's output line(s);
  *                                         "TEXT ..." matches a prefix
  *   stmt        # expect error: Cls: msg  the statement fails so (prefix match)
@@ -685,17 +685,23 @@ static int run_doc(const char *path, int *blocks) {
     return f;
 }
 
-/* docs/language.md, instruments.md, language-tensors.md and language-nn.md: their
- * examples run as tests. */
+/* The ```nndb blocks of the user docs run as tests, each page as one
+ * interactive session (the prelude's bare names, IPython's %magics), so an
+ * example a learner copies from the page really runs. min_blocks keeps a
+ * page from losing its examples silently: language.md (Python, the prelude,
+ * magics, display, torch and what differs from PyTorch), instruments.md
+ * (one or more per instrument), language-tensors.md (dtypes, promotion,
+ * indexing, in-place autograd), language-nn.md (modules, nndb's models,
+ * init, optim, datasets, DataLoader, torch.save). */
 NN_TEST(lang_docs) {
     static const struct {
         const char *path;
         int min_blocks;
     } pages[] = {
-        {"docs/language.md", 5},
-        {"docs/instruments.md", 8},
-        {"docs/language-tensors.md", 1},
-        {"docs/language-nn.md", 1},
+        {"docs/language.md", 9},
+        {"docs/instruments.md", 9},
+        {"docs/language-tensors.md", 4},
+        {"docs/language-nn.md", 10},
     };
     for (size_t i = 0; i < sizeof pages / sizeof pages[0]; i++) {
         int blocks = 0;
