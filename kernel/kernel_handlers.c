@@ -845,12 +845,33 @@ bool kernel_exit_due(const kernel *k) {
     return k->exit_at_ms > 0 && now_ms() >= k->exit_at_ms;
 }
 
+/* A cell that arrives after exit() ran, while the kernel stops: it does
+ * not run, and says why in the notebook (an error, not a silent abort). */
+static void refuse_after_exit(kernel *k, kernel_msg *m) {
+    kernel_log(KERNEL_LOG_INFO, "execute_request %s after exit(): refused", m->msg_id);
+    kernel_publish_status(k, k->iopub_link, m, "busy");
+    static const char *const why = "the kernel is stopping: exit() ran, so this cell did not run. "
+                                   "Restart the kernel to go on.";
+    cJSON *e = cJSON_CreateObject();
+    cJSON_AddStringToObject(e, "ename", "KernelExiting");
+    cJSON_AddStringToObject(e, "evalue", why);
+    cJSON *tb = cJSON_AddArrayToObject(e, "traceback");
+    char line[256];
+    snprintf(line, sizeof line, "KernelExiting: %s", why);
+    cJSON_AddItemToArray(tb, cJSON_CreateString(line));
+    if (!bool_field(m, "silent", false))
+        kernel_publish(k, k->iopub_link, m, "error", cJSON_Duplicate(e, true));
+    cJSON_AddStringToObject(e, "status", "error");
+    cJSON *md = cJSON_CreateObject();
+    cJSON_AddStringToObject(md, "status", "error");
+    reply(k, k->shell, m, "execute_reply", e, md);
+    kernel_publish_status(k, k->iopub_link, m, "idle");
+}
+
 void kernel_shell_handle(kernel *k, kernel_msg *m) {
     bool errored = false;
-    /* Cells sent after exit() do not run (with ipykernel the process is
-     * gone): they are aborted, so the front end shows them as not run. */
     if (k->exit_at_ms > 0 && !strcmp(m->msg_type, "execute_request")) {
-        abort_execute(k, m);
+        refuse_after_exit(k, m);
         return;
     }
     handle_one(k, m, &errored);

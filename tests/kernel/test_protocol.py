@@ -533,8 +533,14 @@ def test_exit_asks_the_front_end_to_exit(fresh_kernel):
                        allow_stdin=False, stop_on_error=True))
            for code in ("exit()", "after_exit = 1")]
     rep = k.reply("shell", ids[0])
-    # A cell sent after exit() does not run (ipykernel is gone by then).
-    assert k.reply("shell", ids[1])["content"]["status"] == "aborted"
+    # A cell sent after exit() does not run (ipykernel is gone by then); it
+    # gets an error that says why, shown in the notebook, not a silent abort.
+    late = k.reply("shell", ids[1])["content"]
+    assert late["status"] == "error" and late["ename"] == "KernelExiting", late
+    assert "exit() ran" in late["evalue"] and "Restart the kernel" in late["evalue"], late
+    io = k.iopub_until_idle(ids[1])
+    assert any(m["msg_type"] == "error" and m["content"]["ename"] == "KernelExiting"
+               for m in io), io
     assert rep["content"]["status"] == "ok"
     payload = rep["content"].get("payload", [])
     assert {"source": "ask_exit", "keepkernel": False} in payload, payload
