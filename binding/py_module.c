@@ -186,11 +186,12 @@ static PyObject *invalid_combination(const char *fname, PyObject *const *args, P
     PyObject *sep = PyUnicode_FromString(", ");
     PyObject *got = sep ? PyUnicode_Join(sep, parts) : NULL;
     if (got)
-        PyErr_Format(PyExc_TypeError,
-                     "%s() received an invalid combination of arguments - got (%U), but expected "
-                     "one of:\n * (tuple of ints size, *, %storch.dtype dtype, torch.layout layout, "
-                     "torch.device device, bool pin_memory, bool requires_grad)\n",
-                     fname, got, random ? "torch.Generator generator, " : "");
+        PyErr_Format(
+            PyExc_TypeError,
+            "%s() received an invalid combination of arguments - got (%U), but expected "
+            "one of:\n * (tuple of ints size, *, %storch.dtype dtype, torch.layout layout, "
+            "torch.device device, bool pin_memory, bool requires_grad)\n",
+            fname, got, random ? "torch.Generator generator, " : "");
     Py_XDECREF(got);
     Py_XDECREF(sep);
     Py_DECREF(parts);
@@ -507,10 +508,11 @@ static PyObject *f_rng_set_state(PyObject *m, PyObject *args) {
     }
     size_t n = (size_t)nn_tensor_numel(t);
     if (n != NN_RNG_STATE_BYTES) {
-        PyErr_Format(PyExc_RuntimeError,
-                     "Expected either a CPUGeneratorImplStateLegacy of size 5048 or a "
-                     "CPUGeneratorImplState of size %d but found the input RNG state size to be %zu",
-                     NN_RNG_STATE_BYTES, n);
+        PyErr_Format(
+            PyExc_RuntimeError,
+            "Expected either a CPUGeneratorImplStateLegacy of size 5048 or a "
+            "CPUGeneratorImplState of size %d but found the input RNG state size to be %zu",
+            NN_RNG_STATE_BYTES, n);
         return NULL;
     }
     if (!nn_rng_set_state(r, nn_tensor_data(t), n)) {

@@ -471,6 +471,8 @@ bool lang_exec(lang_session *s, const char *code, const char *filename, bool int
                lang_result *res) {
     result_init(res);
     if (!filename) filename = "<string>";
+    /* an exit request belongs to the statement that made it */
+    s->exit_requested = false;
     s->output.len = 0;
     if (s->output.data) s->output.data[0] = 0;
     PyGILState_STATE g = PyGILState_Ensure();

@@ -369,6 +369,7 @@ class Session:
                 return False, None, describe_error(e)
             code = code.decode("utf-8", "replace")
         value = None
+        self.exit_code = None  # an exit request belongs to its own cell
         try:
             if interactive:
                 self._load_prelude()

@@ -24,14 +24,13 @@ print(callable(print), callable(3), hasattr("s", "upper"), getattr([], "nope", "
 print("a", "b", sep="-", end="!\n")  # expect: a-b!
 print()  # expect:
 v = input("name? "); print(v)  # expect: name? typed text
-print(dir([])[:3])  # expect: ['append', 'clear', 'copy']
+print(dir([])[:3], dir([])[-3:])  # expect: ['__add__', '__class__', '__class_getitem__'] ['remove', 'reverse', 'sort']
 help(len)
-# expect: len(obj)
+# expect: Help on built-in function len in module builtins:
 # expect:
-# expect:     The number of items of a str, list, tuple, dict, range or tensor (its first dimension).
+# expect: len(obj, /)
+# expect:     Return the number of items in a container.
 # expect:
-# expect:     Example:
-# expect:         len([1, 2, 3])
 manual_seed(0)  # expect: <torch._C.Generator object at ...
 _ = set_grad_enabled(False)
 print(is_grad_enabled())  # expect: False

@@ -27,7 +27,11 @@ print(0 or "x", 1 and 0, None or [], "a" and "b")  # expect: x 0 [] b
 print(3 if 1 > 0 else 4, 3 if 0 else 4)  # expect: 3 4
 print(5 & 3, 5 | 3, True & False)  # expect: 1 7 False
 print(1 in [1, 2], 3 not in [1, 2], "ell" in "hello", 2 in {2: 0})  # expect: True True True True
-print(None is None, [] is [], 1 is not None)  # expect: True False True
+print(None is None, [] is [], None is not None)  # expect: True False False
+print(1 is not None)  # a literal with "is": CPython's SyntaxWarning, then the value
+# expect: tests/session/scripts/syntax.py:31: SyntaxWarning: "is not" with a literal. Did you mean "!="?
+# expect:   print(1 is not None) ...
+# expect: True
 print([i * i for i in range(5) if i % 2 == 0])  # expect: [0, 4, 16]
 print([(i, j) for i in range(2) for j in range(2)])  # expect: [(0, 0), (0, 1), (1, 0), (1, 1)]
 print({k: v for k, v in zip("ab", [1, 2])})  # expect: {'a': 1, 'b': 2}
