@@ -486,6 +486,7 @@ class Debugger:
         self.optimizer_steps = None  # {Optimizer subclass: its own step} while wrapped
         self.at_prompt = False
         self.last_cmd = ""
+        self.displaying = {}  # pdb's display expressions, kept from stop to stop
 
     # ---- the hook ----
     def sync(self):
@@ -533,6 +534,7 @@ class Debugger:
 
     def _cell_over(self):
         """The cell the last stop was in has ended: its stepping ends."""
+        self.displaying.clear()  # (its frames have ended too)
         self.mode = RUN
         self.stepping = False
         self.no_input = False
@@ -1038,6 +1040,13 @@ def completion_namespaces():
     return [getattr(p, "curframe_locals", None) or frame.f_locals, frame.f_globals]
 
 
+def _same_values(a, b):
+    import torch
+    if isinstance(a, torch.Tensor) and isinstance(b, torch.Tensor):
+        return a.shape == b.shape and bool((a == b).all())
+    return False
+
+
 class _FrameView:
     """A frame as a magic sees it at the prompt: its globals, and its locals
     with the stop's names (out, inputs, ...) over them."""
@@ -1142,6 +1151,23 @@ def _make_stop_prompt(base):
             self.scope = scope
             self.action = None
             self.lastcmd = dbg.last_cmd  # an empty line repeats it, across stops too
+            self.displaying = dbg.displaying  # each stop is a new prompt; display lasts
+
+        def preloop(self):
+            # pdb's, with a tensor's change told by its values (pdb's
+            # `new != old` is a tensor, whose truth is ambiguous)
+            shown = self.displaying.get(self.curframe) or {}
+            for expr, old in list(shown.items()):
+                new = self._getval_except(expr)
+                if new is old:
+                    continue
+                try:
+                    changed = bool(new != old)
+                except Exception:
+                    changed = not _same_values(new, old)
+                if changed:
+                    shown[expr] = new
+                    self.message(f"display {expr}: {new!r}  [old: {old!r}]")
 
         def run(self):
             frame = self.frame
