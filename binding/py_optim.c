@@ -219,10 +219,63 @@ static PyObject *f_adagrad_step(PyObject *m, PyObject *args) {
     return run_update(&c, p, g, &sum, (int64_t)step);
 }
 
+/* _zero_grads(params, set_to_none): Optimizer.zero_grad over one group's
+ * parameters, each as torch 1.13 does it in Python: a gradient is dropped
+ * (set_to_none, what `p.grad = None` does), or taken out of any graph
+ * (detach_() when it has a grad_fn, else requires_grad_(False)) and zeroed in
+ * place. One call instead of four tensor calls per parameter. Entries that
+ * are not tensors raise as `p.grad` would. */
+static PyObject *f_zero_grads(PyObject *m, PyObject *args) {
+    (void)m;
+    PyObject *list;
+    int set_to_none;
+    if (!PyArg_ParseTuple(args, "Op:_zero_grads", &list, &set_to_none)) return NULL;
+    PyObject *seq = PySequence_Fast(list, "_zero_grads: expected a list of parameters");
+    if (!seq) return NULL;
+    nn_ctx *ctx = py_ctx();
+    for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(seq); i++) {
+        PyObject *o = PySequence_Fast_GET_ITEM(seq, i);
+        nn_tensor *p = py_tensor_of(o), *g;
+        if (!p) {
+            PyObject *r = PyObject_GetAttrString(o, "grad");
+            Py_XDECREF(r);
+            if (!r) goto fail;
+            PyErr_Format(PyExc_TypeError,
+                         "optimizer can only optimize Tensors, but one of the "
+                         "params is %s",
+                         Py_TYPE(o)->tp_name);
+            goto fail;
+        }
+        if (!(g = nn_tensor_grad(p))) continue;
+        if (set_to_none) {
+            nn_tensor_clear_grad(p);
+            if (p->grad) {
+                nn_tensor_release(p->grad);
+                p->grad = NULL;
+            }
+            continue;
+        }
+        if (g->grad_fn) {
+            nn_node_release(g->grad_fn);
+            g->grad_fn = NULL;
+            g->requires_grad = false;
+        } else if (py_status(nn_tensor_requires_grad_(ctx, g, false)) < 0) {
+            goto fail;
+        }
+        if (py_status(nn_tensor_zero_(ctx, g)) < 0) goto fail;
+    }
+    Py_DECREF(seq);
+    Py_RETURN_NONE;
+fail:
+    Py_DECREF(seq);
+    return NULL;
+}
+
 PyMethodDef py_optim_functions[] = {
     {"_sgd_step", f_sgd_step, METH_VARARGS, NULL},
     {"_adam_step", f_adam_step, METH_VARARGS, NULL},
     {"_adam_multi", f_adam_multi, METH_VARARGS, NULL},
+    {"_zero_grads", f_zero_grads, METH_VARARGS, NULL},
     {"_rmsprop_step", f_rmsprop_step, METH_VARARGS, NULL},
     {"_adagrad_step", f_adagrad_step, METH_VARARGS, NULL},
     {NULL, NULL, 0, NULL},

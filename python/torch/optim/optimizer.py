@@ -14,6 +14,7 @@ from copy import deepcopy
 from itertools import chain
 
 import torch
+from torch import _C
 
 __all__ = ['Optimizer']
 
@@ -183,19 +184,11 @@ class Optimizer(object):
 
     def zero_grad(self, set_to_none=False):
         """Zero every parameter's gradient in place, or drop it with
-        set_to_none=True (PyTorch 1.13's default is False)."""
+        set_to_none=True (PyTorch 1.13's default is False). Per parameter:
+        p.grad = None, or p.grad.detach_() (p.grad.requires_grad_(False)
+        when it has no grad_fn) and p.grad.zero_(), in one C call per group."""
         for group in self.param_groups:
-            for p in group['params']:
-                if p.grad is None:
-                    continue
-                if set_to_none:
-                    p.grad = None
-                else:
-                    if p.grad.grad_fn is not None:
-                        p.grad.detach_()
-                    else:
-                        p.grad.requires_grad_(False)
-                    p.grad.zero_()
+            _C._zero_grads(group['params'], set_to_none)
 
     def step(self, closure):
         """One update of every parameter (each subclass defines it)."""

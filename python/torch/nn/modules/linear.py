@@ -41,7 +41,20 @@ class Linear(Module):
             init.uniform_(self.bias, -bound, bound)
 
     def forward(self, input):
-        return F.linear(input, self.weight, self.bias)
+        # self.weight and self.bias, read from _parameters: as attributes
+        # they miss the instance dict and reach Module.__getattr__ only after
+        # CPython 3.11 has built an AttributeError, which costs more than the
+        # linear itself on small layers. A weight that is no longer a
+        # parameter (torch.nn.utils.prune and parametrize replace it by a
+        # plain attribute or a property) is read as an attribute.
+        params = self._parameters
+        try:
+            weight = params["weight"]
+            bias = params["bias"]
+        except KeyError:
+            weight = self.weight
+            bias = self.bias
+        return F.linear(input, weight, bias)
 
     def extra_repr(self):
         return (f"in_features={self.in_features}, out_features={self.out_features}, "
