@@ -92,6 +92,21 @@ static PyObject *f_abort(PyObject *m, PyObject *arg) {
     Py_RETURN_NONE;
 }
 
+/* _dist_set_stopped(where or None): the debugger says where this rank
+ * stopped before its prompt, and None after, so that another rank's timeout
+ * names this one as in the debugger rather than busy. */
+static PyObject *f_set_stopped(PyObject *m, PyObject *arg) {
+    (void)m;
+    if (arg == Py_None) {
+        nn_dist_set_stopped(NULL);
+        Py_RETURN_NONE;
+    }
+    const char *where = PyUnicode_AsUTF8(arg);
+    if (!where) return NULL;
+    nn_dist_set_stopped(where);
+    Py_RETURN_NONE;
+}
+
 static PyObject *f_bytes_reduced(PyObject *m, PyObject *unused) {
     (void)m, (void)unused;
     return PyLong_FromUnsignedLongLong(nn_dist_bytes_reduced());
@@ -523,6 +538,7 @@ PyMethodDef py_dist_functions[] = {
     N("_dist_destroy", f_destroy, NULL),
     O("_dist_abort", f_abort, "MPI_Abort: end every rank"),
     N("_dist_bytes_reduced", f_bytes_reduced, NULL),
+    O("_dist_set_stopped", f_set_stopped, "where the debugger stopped this rank, or None"),
     O("_dist_barrier", f_barrier, NULL),
     V("_dist_all_reduce", f_all_reduce, NULL),
     V("_dist_broadcast", f_broadcast, NULL),

@@ -115,6 +115,27 @@ def _can_read():
         return False
 
 
+def _dist_note(ev, frame):
+    """Under mpirun the other ranks wait for this one at their next
+    collective: tell torch.distributed where this rank stopped (their
+    timeout then says it is in the debugger, and where) and the user that
+    they wait; [ev] None when the prompt is over."""
+    c10d = sys.modules.get("torch.distributed.distributed_c10d")
+    if c10d is None:
+        return
+    where = None
+    if ev is not None:
+        file, line = ev.file, ev.line
+        if not file and frame is not None:
+            file, line = frame.f_code.co_filename, frame.f_lineno
+        module = f" in {ev.module}" if ev.module else ""
+        where = f"at {ev.phase} {ev.op}{module}, {file}:{line}"
+    note = c10d._debugger_stop(where)
+    if note:
+        sys.stderr.write(note)
+        sys.stderr.flush()
+
+
 def _show(text, html=None):
     """A stop, a report or a graph: text in the terminal, HTML (and SVG)
     beside it in Jupyter."""
@@ -636,10 +657,12 @@ class Debugger:
                 prompt = StopPrompt(self, ev, frame, scope)
                 self.at_prompt = True
                 self._arm()
+                _dist_note(ev, frame)
                 try:
                     prompt.run()
                 finally:
                     self.at_prompt = False
+                    _dist_note(None, None)
                     self._arm()
                 if prompt.action == "quit":
                     where = f" in {ev.module}" if ev.module else ""

@@ -188,6 +188,22 @@ def _excepthook(kind, value, tb, _previous=sys.excepthook):
         _C._dist_abort(1)
 
 
+def _debugger_stop(where):
+    """The debugger's note before its prompt: [where] it stopped ("at
+    forward linear in model.0, train.py:4"), or None when the prompt is
+    over. While it is set, another rank whose collective times out says
+    this rank is in the debugger, and where. Returns the line to show the
+    user (the other ranks wait), or None outside a group of 2 or more."""
+    if not _C._dist_is_initialized() or _C._dist_world_size() < 2:
+        return None
+    _C._dist_set_stopped(where)
+    if where is None:
+        return None
+    return (f"(rank {_C._dist_rank()} of {_C._dist_world_size()} is stopped; the other ranks "
+            f"wait for it at their next collective and fail after {_C._dist_timeout():g} s, the "
+            "group's timeout, saying this rank is in the debugger)\n")
+
+
 def init_process_group(backend=None, init_method=None, timeout=default_pg_timeout,
                        world_size=-1, rank=-1, store=None, group_name="", pg_options=None):
     """Join the process group mpirun started: rank and world size come from
