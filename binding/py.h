@@ -78,6 +78,9 @@ extern PyObject *py_exc_stopped;
  * TypeErrors worded as CPython's. */
 int py_parse(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
              const char *const *names, int n_required, PyObject **out);
+/* A device= value: 0 for the CPU ("cpu", "cpu:0", torch.device('cpu')); -1
+ * with PyTorch's CPU-only error for CUDA and an error for anything else. */
+int py_device_check(PyObject *dev);
 
 /* A tensor operand: a tensor (new reference to it), a Python number (a
  * wrapped scalar that does not widen a tensor's dtype), or nested

@@ -49,7 +49,68 @@ int py_parse(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObjec
                          i + 1);
             return -1;
         }
+    /* device=: the engine is the CPU; anything else fails as a CPU-only
+     * PyTorch fails, rather than quietly making a CPU tensor. */
+    for (int i = 0; i < n_names; i++) {
+        const char *nm = names[i][0] == '$' ? names[i] + 1 : names[i];
+        if (out[i] && out[i] != Py_None && !strcmp(nm, "device") && py_device_check(out[i]))
+            return -1;
+    }
     return 0;
+}
+
+/* [s] names device type [type] ("cuda", "cuda:1") */
+static bool device_is(const char *s, const char *type) {
+    size_t n = strlen(type);
+    return !strncmp(s, type, n) && (s[n] == 0 || s[n] == ':');
+}
+
+int py_device_check(PyObject *dev) {
+    PyObject *type = NULL;
+    if (PyUnicode_Check(dev)) {
+        type = Py_NewRef(dev);
+    } else if (PyLong_Check(dev)) {
+        type = PyUnicode_FromString("cuda"); /* an index names a CUDA device */
+    } else {
+        type = PyObject_GetAttrString(dev, "type");
+        if (!type) {
+            PyErr_Clear();
+            PyErr_Format(PyExc_TypeError,
+                         "expected a torch.device, a string or None for device, "
+                         "not %s",
+                         Py_TYPE(dev)->tp_name);
+            return -1;
+        }
+    }
+    const char *s = PyUnicode_Check(type) ? PyUnicode_AsUTF8(type) : NULL;
+    int rc = 0;
+    if (!s) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "device type must be a string");
+        rc = -1;
+    } else if (device_is(s, "cpu") || device_is(s, "meta")) {
+        rc = 0; /* meta: shapes only in PyTorch; here a CPU tensor */
+    } else if (device_is(s, "cuda")) {
+        PyErr_SetString(PyExc_AssertionError, "Torch not compiled with CUDA enabled");
+        rc = -1;
+    } else {
+        static const char *const known[] = {
+            "ipu", "xpu", "mkldnn", "opengl", "opencl", "ideep", "hip",           "ve", "fpga",
+            "ort", "xla", "lazy",   "vulkan", "mps",    "hpu",   "privateuseone", NULL};
+        bool is_known = false;
+        for (int i = 0; known[i]; i++) is_known |= device_is(s, known[i]);
+        if (is_known)
+            PyErr_Format(PyExc_RuntimeError,
+                         "nndb runs on the CPU: device '%s' is not available (use 'cpu')", s);
+        else
+            PyErr_Format(PyExc_RuntimeError,
+                         "Expected one of cpu, cuda, ipu, xpu, mkldnn, opengl, opencl, ideep, "
+                         "hip, ve, fpga, ort, xla, lazy, vulkan, mps, meta, hpu, privateuseone "
+                         "device type at start of device string: %s",
+                         s);
+        rc = -1;
+    }
+    Py_DECREF(type);
+    return rc;
 }
 
 PyObject *py_call_method(py_impl_fn impl, PyObject *self, PyObject *const *args, Py_ssize_t nargs,

@@ -213,6 +213,8 @@ static PyObject *shaped(const char *fname, shape_factory fn, PyObject *const *ar
             rg = v;
         else if (strcmp(s, "generator") == 0 && random)
             gen = v;
+        else if (strcmp(s, "device") == 0 && v != Py_None && py_device_check(v) < 0)
+            return NULL;
         else if (strcmp(s, "size") == 0 && nargs == 0) {
             args = &args[nargs + k];
             nargs = 1;

@@ -38,35 +38,12 @@ static PyObject *convert(PyObject *self, nn_dtype dt, bool copy) {
 /* A device argument: "cpu", "cpu:0", torch.device('cpu'); CUDA devices
  * raise as torch built without CUDA does. Sets *is_device. */
 static int device_arg(PyObject *o, bool *is_device) {
-    *is_device = false;
-    PyObject *s = NULL;
-    if (PyUnicode_Check(o)) {
-        s = Py_NewRef(o);
-    } else if (PyObject_HasAttrString(o, "type") && !py_tensor_check(o) &&
-               Py_TYPE(o) != &py_dtype_type) {
-        s = PyObject_GetAttrString(o, "type");
-        if (!s) return -1;
-    } else {
-        return 0;
-    }
-    *is_device = true;
-    const char *d = PyUnicode_Check(s) ? PyUnicode_AsUTF8(s) : NULL;
-    int r = 0;
-    if (!d) {
-        r = -1;
-    } else if (strncmp(d, "cuda", 4) == 0) {
-        PyErr_SetString(PyExc_AssertionError, "Torch not compiled with CUDA enabled");
-        r = -1;
-    } else if (strncmp(d, "cpu", 3) != 0 && strncmp(d, "meta", 4) != 0) {
-        PyErr_Format(PyExc_RuntimeError,
-                     "Expected one of cpu, cuda, ipu, xpu, mkldnn, opengl, opencl, ideep, hip, ve, "
-                     "fpga, ort, xla, lazy, vulkan, mps, meta, hpu, privateuseone device type at "
-                     "start of device string: %s",
-                     d);
-        r = -1;
-    }
-    Py_DECREF(s);
-    return r;
+    /* a string, an index (cuda:N) or a torch.device; not a bool, a tensor
+     * or a dtype (those have meanings of their own in to()) */
+    *is_device =
+        PyUnicode_Check(o) || (PyLong_Check(o) && !PyBool_Check(o)) ||
+        (!py_tensor_check(o) && Py_TYPE(o) != &py_dtype_type && PyObject_HasAttrString(o, "type"));
+    return *is_device ? py_device_check(o) : 0;
 }
 
 /* to(dtype) / to(device, dtype=None) / to(other) with non_blocking= and
@@ -165,6 +142,8 @@ static PyObject *new_like(const char *name, int kind, PyObject *self, PyObject *
             size_kw = v;
         } else if (strcmp(s, "fill_value") == 0 && kind == 2) {
             if (py_float_arg(v, "fill_value", &fill) < 0) return NULL;
+        } else if (strcmp(s, "device") == 0) {
+            if (v != Py_None && py_device_check(v) < 0) return NULL;
         } else if (strcmp(s, "device") != 0 && strcmp(s, "pin_memory") != 0 &&
                    strcmp(s, "layout") != 0) {
             PyErr_Format(PyExc_TypeError, "%s() got an unexpected keyword argument '%s'", name, s);

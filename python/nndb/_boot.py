@@ -29,7 +29,15 @@ class NndbFinder:
             return None
         if path is None:
             path = [_HERE]
-        return importlib.machinery.PathFinder.find_spec(fullname, path, target)
+        spec = importlib.machinery.PathFinder.find_spec(fullname, path, target)
+        if spec is None and fullname == top:
+            # Never fall through to Debian's package: it is built against
+            # PyTorch's binary and fails half-way inside nndb.
+            raise ModuleNotFoundError(
+                f"No module named '{fullname}': nndb does not provide {fullname} yet "
+                f"(its torch is nndb's engine; Debian's {fullname} needs PyTorch's)",
+                name=fullname)
+        return spec
 
     @classmethod
     def invalidate_caches(cls):

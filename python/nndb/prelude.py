@@ -71,7 +71,10 @@ def names():
             module = importlib.import_module(modname)
         except ImportError:
             continue
-        for name in getattr(module, "__all__", None) or dir(module):
+        # torch's own __all__ leaves the dtypes out (they would shadow
+        # float, int and bool); the prelude wants float32 and int64 bare.
+        listed = None if modname == "torch" else getattr(module, "__all__", None)
+        for name in listed or dir(module):
             if name.startswith("_") or name in out or hasattr(builtins, name):
                 continue
             value = getattr(module, name, None)

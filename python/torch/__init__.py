@@ -68,3 +68,17 @@ def _import_optional():
 
 _import_optional()
 del _import_optional
+
+
+def _public_names():
+    # `from torch import *` takes functions and classes, as PyTorch's
+    # __all__ does: never the dtype objects (torch.float, torch.int and
+    # torch.bool would shadow Python's float, int and bool) nor submodules.
+    import types
+    return sorted(name for name, value in globals().items()
+                  if not name.startswith("_")
+                  and not isinstance(value, (types.ModuleType, dtype)))
+
+
+__all__ = _public_names()
+del _public_names

@@ -50,8 +50,8 @@ class Tensor(_C._TensorBase):
         return self
 
     def cuda(self, *args, **kwargs):
-        raise RuntimeError("nndb runs on the CPU: there is no CUDA device "
-                           "(torch.cuda.is_available() is False)")
+        # as a CPU-only PyTorch says it (torch.cuda.is_available() is False)
+        raise AssertionError("Torch not compiled with CUDA enabled")
 
     def type(self, dtype=None, non_blocking=False, **kwargs):
         if dtype is None:
