@@ -331,6 +331,47 @@ static PyObject *inplace(PyObject *self, PyObject *other, binary_fn fn, const ch
 /* [reads_self]: the op's backward reads self's old values (mul, div, pow):
  * when the write is recorded, it computes from a recorded copy of self, as
  * torch saves the original self, so backward does not see the new values. */
+/* Whether the running statement is `x[i] op= y`: the instructions after
+ * the current BINARY_OP (past its inline caches) are SWAP, SWAP,
+ * STORE_SUBSCR, which is how CPython 3.11 compiles it; the opcodes are read
+ * from the opcode module, not written here. Cheap enough for the rare path
+ * that asks (an in-place operator on a view of a tensor with history). */
+static bool augmented_subscript(void) {
+    static int swap = -2, store_subscr, cache;
+    if (swap == -2) {
+        swap = -1;
+        PyObject *mod = PyImport_ImportModule("opcode");
+        PyObject *map = mod ? PyObject_GetAttrString(mod, "opmap") : NULL;
+        PyObject *a = map ? PyDict_GetItemString(map, "SWAP") : NULL;
+        PyObject *b = map ? PyDict_GetItemString(map, "STORE_SUBSCR") : NULL;
+        PyObject *c = map ? PyDict_GetItemString(map, "CACHE") : NULL;
+        if (a && b && c) {
+            swap = (int)PyLong_AsLong(a);
+            store_subscr = (int)PyLong_AsLong(b);
+            cache = (int)PyLong_AsLong(c);
+        }
+        PyErr_Clear();
+        Py_XDECREF(map);
+        Py_XDECREF(mod);
+    }
+    PyFrameObject *f = PyEval_GetFrame(); /* borrowed */
+    if (swap < 0 || !f) return false;
+    PyCodeObject *code = PyFrame_GetCode(f);
+    PyObject *bytes = PyCode_GetCode(code);
+    int i = PyFrame_GetLasti(f) + 2;
+    bool yes = false;
+    if (bytes && PyBytes_Check(bytes)) {
+        const unsigned char *op = (const unsigned char *)PyBytes_AS_STRING(bytes);
+        int n = (int)PyBytes_GET_SIZE(bytes);
+        while (i + 1 < n && op[i] == cache) i += 2;
+        yes = i + 5 < n && op[i] == swap && op[i + 2] == swap && op[i + 4] == store_subscr;
+    }
+    PyErr_Clear();
+    Py_XDECREF(bytes);
+    Py_DECREF(code);
+    return yes;
+}
+
 static PyObject *inplace_op(PyObject *self, PyObject *other, binary_fn fn, const char *name,
                             bool reads_self) {
     if (!py_tensor_check(self)) Py_RETURN_NOTIMPLEMENTED;
@@ -341,7 +382,10 @@ static PyObject *inplace_op(PyObject *self, PyObject *other, binary_fn fn, const
     bool record = nn_inplace_records(ctx, t, o);
     bool through_view = false;
     if (record && nn_inplace_check(ctx, t, name)) {
-        if (t->requires_grad && !t->grad_fn) {
+        /* Only `x[i] op= y` gets the assignment back below; `v = x[i];
+         * v op= y` would change x's values but not its history, a silent
+         * wrong gradient, so it is the view error as for v.add_(y). */
+        if ((t->requires_grad && !t->grad_fn) || !augmented_subscript()) {
             nn_tensor_release(o);
             return py_engine_error();
         }
