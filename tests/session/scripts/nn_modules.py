@@ -27,15 +27,15 @@ model
 print(len(model), model[0].in_features, model[-1].out_features, model[1])
 # expect: 3 2 3 Tanh()
 print(model(zeros(5, 2)).shape)  # expect: torch.Size([5, 3])
-print([c.num_params for c in model.children()])  # expect: [192, 0, 195]
+print([num_params(c) for c in model.children()])  # expect: [192, 0, 195]
 for layer in model:
     print(layer)
 # expect: Linear(in_features=2, out_features=64, bias=True)
 # expect: Tanh()
 # expect: Linear(in_features=64, out_features=3, bias=True)
-# parameters(): the same tensor objects every call, shared with the layers
-ps = model.parameters()
-print(len(ps), ps[0] is model.parameters()[0], ps[0] is model[0].weight, ps[3] is model[2].bias)
+# parameters(): a generator of the same tensor objects every call, shared with the layers
+ps = list(model.parameters())
+print(len(ps), ps[0] is next(model.parameters()), ps[0] is model[0].weight, ps[3] is model[2].bias)
 # expect: 4 True True True
 for name, p in model.named_parameters():
     print(name, list(p.shape), p.requires_grad)
@@ -43,13 +43,13 @@ for name, p in model.named_parameters():
 # expect: 0.bias [64] True
 # expect: 2.weight [3, 64] True
 # expect: 2.bias [3] True
-print(model.num_params, num_params(model), model.get_num_params())  # expect: 387 387 387
+print(num_params(model), sum(p.numel() for p in model.parameters()), MLP([2, 64, 3]).num_params)  # expect: 387 387 387
 # Containers keep the modules given to them.
 l = Linear(4, 4)
 s = Sequential(l, ReLU())
 print(s[0] is l, s[0].weight is l.weight)  # expect: True True
-# Assigning a parameter of the same shape.
-w = ones(3, 64)
+# Assigning a parameter (a Parameter: a plain tensor is refused, below).
+w = nn.Parameter(ones(3, 64))
 model[2].weight = w
 print(model[2].weight is w, model[2].weight.requires_grad, model(zeros(1, 2)).shape)
 # expect: True True torch.Size([1, 3])
@@ -85,22 +85,25 @@ CausalSelfAttention(8, 2)
 # expect:   (proj): Linear(in_features=8, out_features=8, bias=True)
 # expect:   (drop): Dropout(p=0.0, inplace=False)
 # expect: )
-# zero_grad on the module
+# zero_grad on the module: torch 1.13 zeroes the gradients; set_to_none=True drops them
 model(randn(4, 2)).sum().backward()
 print(model[0].weight.grad is None)  # expect: False
 model.zero_grad()
+print(model[0].weight.grad is None, model[0].weight.grad.abs().sum().item())  # expect: False 0.0
+model.zero_grad(set_to_none=True)
 print(model[0].weight.grad is None)  # expect: True
 # Errors
 Tanh()[0]  # expect error: TypeError: 'Tanh' object is not subscriptable
-model[3]  # expect error: IndexError: index 3 is out of range for Sequential of length 3
+model[3]  # expect error: IndexError: index 3 is out of range
 len(Linear(2, 2))  # expect error: TypeError: object of type 'Linear' has no len()
-model[0].weight = ones(2, 2)  # expect error: ShapeError: cannot assign a tensor of shape [2, 2] to Linear.weight of shape [64, 2]
-model[0].weight = 3  # expect error: TypeError: cannot assign 'int' as parameter 'weight' of Linear
-model.foo = 1  # expect error: AttributeError: cannot set attribute 'foo' of Sequential
-Sequential(Linear(2, 2), 3)  # expect error: TypeError: Sequential() expects Modules; item 1 is int
+model[0].weight = ones(2, 2)  # expect error: TypeError: cannot assign 'torch.FloatTensor' as parameter 'weight' (torch.nn.Parameter or None expected)
+model[0].weight = 3  # expect error: TypeError: cannot assign 'int' as parameter 'weight' (torch.nn.Parameter or None expected)
+model.foo = 1  # a plain attribute, as on any Python object
+print(model.foo, [n for n, _ in model.named_children()])  # expect: 1 ['0', '1', '2']
+Sequential(Linear(2, 2), 3)  # expect error: TypeError: int is not a Module subclass
 MLP([2, 3], act='swish')  # expect error: ValueError: MLP act must be one of
-GELU(approximate='fast')  # expect error: ValueError: GELU approximate must be 'none' or 'tanh'
+GELU(approximate='fast')(ones(2))  # expect error: RuntimeError: approximate argument must be either none or tanh.
 Dropout(1.5)  # expect error: ValueError: dropout probability has to be between 0 and 1, but got 1.5
-model('x')  # expect error: TypeError: Sequential() expects a Tensor as input, not str
-Linear(3, 2)(zeros(4, 5))  # expect error: ShapeError
-layers(zeros(1, 4))  # expect error: TypeError
+model('x')  # expect error: TypeError: linear(): argument 'input' (position 1) must be Tensor, not str
+Linear(3, 2)(zeros(4, 5))  # expect error: RuntimeError
+layers(zeros(1, 4))  # expect error: NotImplementedError: Module [ModuleList] is missing the required "forward" function
