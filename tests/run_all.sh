@@ -78,7 +78,6 @@ run_suite hub "$PYTHON" tests/drills/test_hub.py
 run_suite kernel tests/kernel/run.sh
 run_suite browser tests/browser/run.sh
 run_suite dist "$PYTHON" tests/dist/test_dist.py
-run_suite dist-cpython "$PYTHON" tests/dist/test_cpython_dist.py
 [ -x build/test_noalloc ] && run_suite noalloc build/test_noalloc
 ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0} \
     LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$(pwd)/tests/lsan.supp} \

@@ -1,5 +1,17 @@
-# Buffers, unused parameters and async_op: the same lines as PyTorch's DDP on
-# gloo (tests/dist/gloo_semantics.py); the driver compares them.
+"""DistributedDataParallel's buffers (broadcast_buffers True and False, a
+user register_buffer that differs per rank, no_grad forwards), unused
+parameters (find_unused_parameters False: unreduced gradients and the next
+forward's error; True: zeros where another rank used it, untouched where
+none did) and async_op. Runs unchanged under
+
+    mpirun -np 2 nndb python tests/dist/semantics.py                 (MPI)
+    PyTorch on gloo, as torchrun starts it (RANK, WORLD_SIZE, ...)
+
+and every rank prints the same lines under both; tests/dist/test_dist.py
+compares them.
+"""
+import re
+
 import torch
 import torch.nn as nn
 import torch.distributed as dist
@@ -39,7 +51,8 @@ def grads(m):
     return [flat(p.grad) for p in m.parameters()]
 
 
-dist.init_process_group(backend="mpi")
+torch.set_num_threads(1)
+dist.init_process_group(backend="mpi" if dist.is_mpi_available() else "gloo")
 rank = dist.get_rank()
 x = torch.arange(6.0).reshape(2, 3) * (rank + 1)
 for bb in (True, False):
@@ -63,7 +76,10 @@ for mode in ("nofind", "never", "some"):
             m(x, use_b).sum().backward()
             print(f"rank {rank} unused {mode} {it} {grads(m.module)}")
         except RuntimeError as e:
-            print(f"rank {rank} unused {mode} {it} error {str(e)[:60]}")
+            # the message's start, and the parameters it names
+            unused = re.findall(r"Parameter indices which did not receive grad for rank \d+: "
+                                r"[\d ]+", str(e))
+            print(f"rank {rank} unused {mode} {it} error {str(e)[:60]} {unused}")
             break
 t = torch.ones(3) * (rank + 1)
 w = dist.all_reduce(t, async_op=True)

@@ -1,12 +1,14 @@
-"""torch.distributed's collectives, DDP and ZeRO-1 in PyTorch's spelling.
+"""torch.distributed's collectives, DistributedDataParallel (no_sync,
+buffers), DistributedSampler and ZeRO-1 in PyTorch's spelling.
 
 Runs unchanged under both
-    mpirun -np 2 nndb python tests/dist/cpython_collectives.py      (MPI)
-    torchrun --nproc_per_node 2 /usr/bin/python3 tests/dist/cpython_collectives.py  (gloo)
-and prints the same lines on rank 0 (rank 1's results reach rank 0 through
-all_gather_object). Where gloo lacks a collective nndb has (ReduceOp.AVG,
-reduce_scatter_tensor, all_gather_into_tensor) the gloo run computes the same
-values from the ones it has. tests/dist/test_cpython_dist.py compares them.
+    mpirun -np 2 nndb python tests/dist/vs_gloo.py                 (MPI)
+    PyTorch on gloo, as torchrun starts it (RANK, WORLD_SIZE, ...)
+and prints the same lines on rank 0 (the other ranks' results reach rank 0
+through all_gather_object). Where gloo lacks a collective nndb has
+(ReduceOp.AVG, reduce_scatter_tensor, all_gather_into_tensor) the gloo run
+computes the same values from the ones it has. tests/dist/test_dist.py
+compares them.
 """
 import torch
 import torch.distributed as dist
@@ -14,6 +16,7 @@ import torch.nn as nn
 import torch.nn.functional as F
 from torch.distributed.optim import ZeroRedundancyOptimizer
 from torch.nn.parallel import DistributedDataParallel as DDP
+from torch.utils.data import DistributedSampler
 
 torch.set_num_threads(1)
 print_rank0 = []
@@ -156,6 +159,16 @@ bn(torch.randn(6, 3))
 all_means = [None] * world
 dist.all_gather_object(all_means, fmt(net[1].running_mean))
 say("buffers after two forwards", all_means)
+
+# ---- DistributedSampler: the group's size and rank, a new order per epoch ----
+sampler = DistributedSampler(range(10), shuffle=True, seed=3)
+orders = []
+for epoch in range(2):
+    sampler.set_epoch(epoch)
+    orders.append(list(sampler))
+every = [None] * world
+dist.all_gather_object(every, orders)
+say("sampler", len(sampler), every)
 
 # ---- ZeroRedundancyOptimizer == one unsharded AdamW ----
 torch.manual_seed(3)
