@@ -591,6 +591,39 @@ static PyObject *f_numel(PyObject *m, PyObject *o) {
     return PyLong_FromLongLong(nn_tensor_numel(t));
 }
 
+/* ---- docstrings ---- */
+
+/* _add_docstr(obj, doc): give a builtin written in C its docstring, as
+ * PyTorch's torch._C._add_docstr does for torch/_torch_docs.py and
+ * _tensor_docs.py, which keep the text in Python. CPython reads the
+ * __doc__ of a builtin function or method descriptor from its PyMethodDef's
+ * ml_doc (a property's from its PyGetSetDef's doc) on each access, a C
+ * string, so ml_doc is pointed at [doc]'s UTF-8 and [doc] is kept alive for
+ * the life of the process (a reference never given back; Python is started
+ * once per process). The tables are nndb's own, writable arrays; a doc the
+ * C table already had is replaced, so the Python text is the one source.
+ * Returns obj. */
+static PyObject *f_add_docstr(PyObject *m, PyObject *args) {
+    (void)m;
+    PyObject *obj, *doc;
+    if (!PyArg_ParseTuple(args, "OU:_add_docstr", &obj, &doc)) return NULL;
+    const char *text = PyUnicode_AsUTF8(doc);
+    if (!text) return NULL;
+    if (PyCFunction_Check(obj))
+        ((PyCFunctionObject *)obj)->m_ml->ml_doc = text;
+    else if (Py_IS_TYPE(obj, &PyMethodDescr_Type) || Py_IS_TYPE(obj, &PyClassMethodDescr_Type))
+        ((PyMethodDescrObject *)obj)->d_method->ml_doc = text;
+    else if (Py_IS_TYPE(obj, &PyGetSetDescr_Type))
+        ((PyGetSetDescrObject *)obj)->d_getset->doc = text;
+    else
+        return PyErr_Format(PyExc_TypeError,
+                            "_add_docstr: a builtin function, method or property written in C "
+                            "is expected, not %.100s",
+                            Py_TYPE(obj)->tp_name);
+    Py_INCREF(doc);
+    return Py_NewRef(obj);
+}
+
 /* ---- backward nodes (grad_fn) ---- */
 
 typedef struct grad_fn_object {
@@ -687,6 +720,7 @@ PyMethodDef py_core_functions[] = {
     {"get_num_threads", f_get_num_threads, METH_NOARGS, "threads for BLAS and parallel kernels"},
     {"is_tensor", f_is_tensor, METH_O, "whether obj is a tensor"},
     {"numel", f_numel, METH_O, "the number of elements of a tensor"},
+    {"_add_docstr", f_add_docstr, METH_VARARGS, "_add_docstr(obj, doc): set a builtin's docstring"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -51,6 +51,9 @@ def _add_tensor_functions():
 _add_tensor_functions()
 del _add_tensor_functions
 
+# The docstrings of the functions and methods written in C, as PyTorch attaches them.
+from torch import _torch_docs, _tensor_docs  # noqa: F401,E402
+
 __version__ = "1.13.1"
 
 
