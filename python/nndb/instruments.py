@@ -2,6 +2,7 @@
 
     gradcheck(f, *inputs)          is backward's gradient right? (float64 central differences)
     stats(model, opt=None)         parameters, gradients and update:data ratios per parameter
+    track(model, opt)              the update:data ratios at every step, and the losses
     activations(model, x, ...)     per layer: mean, std, saturation, dead units, histogram
     dependencies(model, x, i=0)    does example i's output depend on other examples?
     profile(fn, *args)             per op and per module: calls, time, FLOPs, bytes, % of peak
@@ -19,8 +20,8 @@ import math
 import sys
 import time
 
-__all__ = ["gradcheck", "_test_wrong_grad", "stats", "activations", "dependencies", "profile", "keep_updates",
-           "Report", "MAGICS", "register"]
+__all__ = ["gradcheck", "_test_wrong_grad", "stats", "track", "Tracker", "activations",
+           "dependencies", "profile", "keep_updates", "Report", "MAGICS", "register"]
 
 
 # ---- reports ----
@@ -334,6 +335,74 @@ def stats(model, opt=None, *, _names=None):
     return Report("stats", "\n".join(lines), html, True, rows=rows)
 
 
+# ---- track: the ratios over training ----
+
+class Tracker:
+    """What track(model, opt) returns: at every opt.step(), log10 of each
+    parameter's update:data ratio. Fields: ratios (name -> list, one value
+    per step, nan where a parameter was not updated), losses (what loss()
+    recorded), steps (the count). plot() shows the weight matrices' ratios
+    with the -3 guide (all=True: every parameter)."""
+
+    def __init__(self, model, opt, root):
+        self.model = model
+        self.opt = opt
+        self.names = [(f"{root}.{n}", p) for n, p in model.named_parameters()]
+        self.ratios = {name: [] for name, _ in self.names}
+        self.losses = []
+        self.steps = 0
+
+    def _after_step(self, opt):
+        updates = getattr(opt, "_nndb_updates", None) or {}
+        for name, p in self.names:
+            u = updates.get(id(p))
+            r = _std_ratio(u, p) if u is not None else float("nan")
+            self.ratios[name].append(math.log10(r) if r > 0 else float("nan"))
+        self.steps += 1
+
+    def loss(self, value):
+        """Record a step's loss (a number or a one-element tensor)."""
+        self.losses.append(float(value.item() if hasattr(value, "item") else value))
+
+    def plot(self, all=False):
+        """The ratios over the steps: the weight matrices (every parameter
+        with all=True), with the -3 guide line (updates a thousandth of the
+        values)."""
+        from nndb.plot import plot
+        shown = [name for name, p in self.names if all or p.dim() >= 2]
+        if not self.steps or not shown:
+            raise ValueError("track: nothing to plot yet: the optimizer has not stepped"
+                             if not self.steps else "track: the model has no weight matrix "
+                             "(plot(all=True) shows every parameter)")
+        series = [self.ratios[name] for name in shown] + [[-3.0] * self.steps]
+        plot(series, labels=shown + ["-3 guide"], title="log10 update:data", xlabel="step")
+
+    def __repr__(self):
+        lines = [f"track: {self.steps} step{'' if self.steps == 1 else 's'}, "
+                 f"{len(self.losses)} loss{'' if len(self.losses) == 1 else 'es'}; "
+                 "last log10 update:data:"]
+        for name, _ in self.names:
+            values = self.ratios[name]
+            lines.append("  %-26s %s" % (name, _num(values[-1]) if values else "-"))
+        return "\n".join(lines)
+
+
+def track(model, opt):
+    """track(model, opt): record, at every opt.step(), log10 of each
+    parameter's update:data ratio (std(update) / std(data)); t.loss(v)
+    records a loss, t.plot() shows the ratios over the steps with the -3
+    guide, t.ratios maps each parameter's name to its list, t.losses and
+    t.steps are the losses and the count."""
+    import torch
+    if not isinstance(model, torch.nn.Module) or not isinstance(opt, torch.optim.Optimizer):
+        raise TypeError(f"track(model, opt) needs a Module and an optimizer, not "
+                        f"{type(model).__name__} and {type(opt).__name__}")
+    keep_updates(opt)
+    t = Tracker(model, opt, _name_of(model, _caller_names(), "model"))
+    opt._nndb_observers.append(t._after_step)
+    return t
+
+
 # ---- activations ----
 
 _SPARK = "\u2581\u2582\u2583\u2584\u2585\u2586\u2587\u2588"
@@ -623,10 +692,28 @@ def _show(report):
     display.display(report)
 
 
+def _code_of(line):
+    """A magic's Python argument without its trailing comment ("" when
+    there is nothing else): %stats model  # a note."""
+    import io
+    import tokenize
+    skip = (tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE, tokenize.ENDMARKER, tokenize.INDENT,
+            tokenize.DEDENT)
+    try:
+        tokens = [t for t in tokenize.generate_tokens(io.StringIO(line).readline)
+                  if t.type not in skip]
+    except (tokenize.TokenError, SyntaxError):
+        return line.strip()
+    if not tokens:
+        return ""
+    end = tokens[-1].end[1] if tokens[-1].end[0] == 1 else len(line)
+    return line[:end].strip()
+
+
 def _profile_magic(session, line, frame):
     """%profile STATEMENT: profile one statement."""
     from nndb.magics import UsageError
-    if not line.strip():
+    if not _code_of(line):
         raise UsageError("%profile needs a statement: %profile STATEMENT")
     code = compile(line, "<profile>", "exec", getattr(session, "flags", 0), True)
     names = dict(frame.f_globals)
@@ -639,12 +726,16 @@ def _profile_magic(session, line, frame):
 
 def _stats_magic(session, line, frame):
     """%stats model[, opt]: stats(model, opt) of the session's variables."""
+    import ast
     from nndb.magics import UsageError
-    if not line.strip():
+    code = _code_of(line)
+    if not code:
         raise UsageError("%stats needs a model: %stats model[, opt]")
     names = dict(frame.f_globals)
     names.update(frame.f_locals)
-    parts = eval(f"({line},)", frame.f_globals, frame.f_locals)
+    tree = ast.parse(code, "<stats>", "eval")
+    value = eval(compile(tree, "<stats>", "eval"), frame.f_globals, frame.f_locals)
+    parts = value if isinstance(tree.body, ast.Tuple) else (value,)
     if len(parts) > 2:
         raise UsageError("%stats model[, opt]")
     _show(stats(*parts, _names=names))

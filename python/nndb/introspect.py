@@ -360,6 +360,9 @@ def describe(session, obj, detail):
         except (OSError, TypeError):
             source = None
     if source:
+        # IPython 8's: a function's or class's docstring stays above its source
+        if callable(obj):
+            fields.append(("Docstring", inspect.getdoc(obj) or "<no docstring>"))
         fields.append(("Source", source.rstrip("\n")))
     else:
         doc = inspect.getdoc(obj) if callable(obj) or is_class else None
@@ -544,6 +547,7 @@ def who(session, kinds=()):
     rows = [(n, type(session.ns[n]).__name__, summary(session.ns[n])) for n in names]
     vw = max(max(len(r[0]) for r in rows), len("Variable")) + 3
     tw = max(max(len(r[1]) for r in rows), len("Type")) + 3
-    out = [f"{'Variable':<{vw}}{'Type':<{tw}}Data/Info", "-" * (vw + tw + len("Data/Info") + 1)]
-    out += [f"{n:<{vw}}{t:<{tw}}{s}" for n, t, s in rows]
+    # IPython's layout: a space between the Type column and the data
+    out = [f"{'Variable':<{vw}}{'Type':<{tw}} Data/Info", "-" * (vw + tw + len("Data/Info") + 1)]
+    out += [f"{n:<{vw}}{t:<{tw}} {s}" for n, t, s in rows]
     return "\n".join(out) + "\n"

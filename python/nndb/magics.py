@@ -392,10 +392,15 @@ def _who(session, line, frame):
     kinds = line.split()
     if kinds:
         names = [n for n in names if type(session.ns[n]).__name__ in kinds]
+        if not names:
+            print("No variables match your requested type.")
+            return
     if not names:
         print("Interactive namespace is empty.")
         return
-    print("\t".join(names) + "\t")
+    # IPython's layout: each name, a tab and a space; nine to a line.
+    for i in range(0, len(names), 9):
+        print("".join(n + "\t " for n in names[i:i + 9]))
 
 
 def _whos(session, line, frame):
@@ -462,8 +467,9 @@ def _cd(session, line, frame):
     try:
         os.chdir(target)
     except OSError as e:
-        raise UsageError(f"%cd: {e.strerror}: {target}")
-    _last_dir[0] = before
+        print(e)  # as IPython: the error, then the folder it stays in
+    else:
+        _last_dir[0] = before
     print(os.getcwd())
 
 
@@ -502,7 +508,7 @@ def _run(session, line, frame):
         with open(path, encoding="utf-8") as f:
             source = f.read()
     except OSError as e:
-        raise UsageError(f"File `{path}` not found.") from e
+        raise UsageError(f"File `{args[0]!r}` not found.") from e
     old_argv = sys.argv[:]
     sys.argv[:] = [path] + args[1:]
     if in_user_ns:
@@ -552,16 +558,74 @@ def _lsmagic(session, line, frame):
     print("  ".join("%%" + n for n in sorted(_CELL)))
 
 
+def magic_help(session, name):
+    """%help %NAME's text: the usage line, the description and an example,
+    or None for a magic nndb does not have."""
+    for n, sig, doc in session.fe.ext_magics():
+        if n == name:
+            return f"{sig}\n\n    {doc}\n"
+    if name not in _LINE and name not in _CELL:
+        return None
+    doc = _DOCS.get(name) or (getattr(_LINE.get(name) or _CELL.get(name), "__doc__", None)
+                              or f"%{name}")
+    usage, sep, text = doc.partition(": ")
+    if not sep:
+        usage, text = f"%{name}", doc
+    out = f"{usage}\n\n    {text}\n"
+    example = _EXAMPLES.get(name)
+    if example:
+        out += f"\n    Example:\n        {example}\n"
+    return out
+
+
 def _help(session, line, frame):
     """%help: the magics; %help NAME: help on a name (`nndb help zeros`)."""
-    if not line.strip():
+    what = line.split("#", 1)[0].strip()  # nndb's own magic: a comment is not its argument
+    if not what:
         return _lsmagic(session, line, frame)
+    if what.startswith("%"):
+        text = magic_help(session, what.lstrip("%"))
+        if text is None:
+            raise _not_found(session, what.lstrip("%"))
+        print(text, end="")
+        return None
     session._load_prelude()
     from nndb import introspect
-    text = introspect.pinfo(session, line.strip(), 0, frame)
+    text = introspect.pinfo(session, what, 0, frame)
     if text.startswith("Object `"):
-        raise UsageError(f"no help on {line.strip()!r}")
+        raise UsageError(f"no help on {what!r}")
     print(text, end="")
+
+
+def _int_argument(magic, line):
+    """The one integer argument of %seed / %threads (a comment after it is
+    not part of it), or None when there is none."""
+    text = line.split("#", 1)[0].strip()
+    if not text:
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        raise UsageError(f"%{magic} needs an integer, got {text!r}") from None
+
+
+def _seed(session, line, frame):
+    import torch
+    n = _int_argument("seed", line)
+    if n is None:
+        raise UsageError("%seed needs an integer: %seed N")
+    torch.manual_seed(n)
+
+
+def _threads(session, line, frame):
+    import torch
+    n = _int_argument("threads", line)
+    if n is None:
+        print(torch.get_num_threads())
+        return
+    if not 1 <= n <= 1024:
+        raise UsageError(f"%threads needs 1 to 1024 threads, got {n}")
+    torch.set_num_threads(n)
 
 
 def _not_yet(name):
@@ -588,6 +652,8 @@ _LINE = {
     "lsmagic": _lsmagic,
     "magic": _lsmagic,
     "help": _help,
+    "seed": _seed,
+    "threads": _threads,
     "sx": lambda session, line, frame: getoutput(line, frame),
     "system": lambda session, line, frame: getoutput(line, frame),
 }
@@ -611,13 +677,33 @@ _DOCS = {
     "pinfo2": "NAME?? or %pinfo2 NAME: the same, with the source.",
     "history": "%history: the inputs of this session.",
     "lsmagic": "%lsmagic: the magics.",
-    "help": "%help [NAME]: the magics, or help on NAME.",
+    "help": "%help [NAME]: the magics, or help on NAME (a magic: %help %NAME).",
+    "seed": "%seed N: Seed the random generator (as manual_seed(N)).",
+    "threads": "%threads [N]: Show or set the number of threads for matmul and parallel "
+               "kernels (as torch.set_num_threads(N)).",
+}
+
+# %help %NAME's examples.
+_EXAMPLES = {
+    "time": "%time for i in range(1000): pass",
+    "timeit": "%timeit x @ x",
+    "who": "%who Tensor",
+    "whos": "%whos",
+    "reset": "%reset -f",
+    "run": "%run -i train.py",
+    "env": "%env OMP_NUM_THREADS=1",
+    "cd": "%cd data",
+    "help": "%help %seed",
+    "seed": "%seed 0",
+    "threads": "%threads 2",
 }
 
 from nndb import debugger as _debugger  # noqa: E402 (%break %step %anomaly %graph %debug %pdb)
 _debugger.register(_LINE, _DOCS)
 for _mod in ("nndb.instruments", "nndb.probe"):  # %profile %stats %probe %doctor
-    __import__(_mod, fromlist=["register"]).register(_LINE, _DOCS)
+    _mod = __import__(_mod, fromlist=["register"])
+    _mod.register(_LINE, _DOCS)
+    _EXAMPLES.update(getattr(_mod, "EXAMPLES", {}))
 
 
 def _all_line_names(session):

@@ -20,7 +20,7 @@ import sys
 import types
 
 __all__ = ["probe", "doctor", "gpus", "ProbeReport", "DoctorReport", "Finding", "GPU",
-           "MAGICS", "register"]
+           "MAGICS", "DOCS", "EXAMPLES", "register"]
 
 
 class ProbeReport:
@@ -186,9 +186,7 @@ def _read(who, root, doctor, bandwidth=False):
 
 
 def gpus(root=None):
-    """gpus(root=None)
-
-    The machine's GPUs as a list of GPU records, [] on a CPU-only machine.
+    """The machine's GPUs as a list of GPU records, [] on a CPU-only machine.
     Each has name, vendor, pci (the PCI address), driver, vram_total and
     vram_used (bytes), link (the narrowest PCIe hop on the way to the CPU,
     'x4 Gen3'), link_max (what the card can do), narrowest_hop, link_gbps,
@@ -219,9 +217,7 @@ def probe(json=False, bandwidth=True, root=None):
 
 
 def doctor(root=None, json=False):
-    """doctor(root=None)
-
-    What the probe's readings mean: a list of Finding records (id, severity
+    """What the probe's readings mean: a list of Finding records (id, severity
     'ok' / 'info' / 'warn' / 'error', device (a PCI address or 'host'),
     summary, evidence (a list of 'key = value (source)' strings) and fix),
     errors first; printed, it is the `nndb doctor` report, and it is falsy
@@ -244,24 +240,32 @@ def _run(argv):
     return _C._probe_cli(list(argv))
 
 
+_OPTIONS = {"probe": ("--json", "--no-bandwidth"), "doctor": ("--json",)}
+
+
 def _cli_magic(command):
     def magic(session, line, frame):
         # Exactly the command's streams: %probe --json | %doctor ...;
         # --root DIR (or --root=DIR) is the magic's own: the command takes
-        # the tree from NNDB_SYSROOT, which root= stands in for.
+        # the tree from NNDB_SYSROOT, which root= stands in for. A comment
+        # after the options is not one.
+        from nndb.magics import UsageError
+        known = _OPTIONS[command]
         words, root = [], None
-        it = iter(shlex.split(line))
+        it = iter(shlex.split(line, comments=True))
         for w in it:
             if w == "--root":
                 root = next(it, None)
                 if root is None:
-                    from nndb.magics import UsageError
                     raise UsageError(f"%{command} --root needs a directory")
             elif w.startswith("--root="):
                 root = w[len("--root="):]
-            else:
+            elif w in known:
                 words.append(w)
-        if root is not None and all(w in ("--json", "--no-bandwidth") for w in words):
+            else:
+                raise UsageError(f"%{command}: unknown option {w!r}; the options are "
+                                 + ", ".join(known + ("--root DIR",)))
+        if root is not None:
             res = _read(f"%{command}", root, command == "doctor",
                         "--no-bandwidth" not in words)
             sys.stdout.write(res["json"] if "--json" in words else res["text"])
@@ -272,19 +276,19 @@ def _cli_magic(command):
         sys.stdout.flush()
         if err:
             sys.stderr.write(err)
-        if status == 2:
-            from nndb.magics import UsageError
-            raise UsageError(f"%{command}: bad usage (see above)")
     magic.__doc__ = f"%{command} [options]: `nndb {command}` in the session."
     return magic
 
 
 MAGICS = {"probe": _cli_magic("probe"), "doctor": _cli_magic("doctor")}
 
-DOCS = {"probe": "%probe [--json] [--no-bandwidth] [--root DIR]: the GPUs, their PCIe links, "
-                 "drivers and device nodes (nndb probe).",
-        "doctor": "%doctor [--json] [--root DIR]: what is wrong with the GPU set-up and how to "
-                  "fix it (nndb doctor)."}
+DOCS = {"probe": "%probe [--json] [--no-bandwidth] [--root DIR]: The GPUs, their PCIe path, "
+                 "driver and device nodes, each reading with its source (as `nndb probe`); "
+                 "--root reads a recorded machine tree instead of /.",
+        "doctor": "%doctor [--json] [--root DIR]: Findings about the GPU setup, each with "
+                  "evidence and a fix (as `nndb doctor`); --root reads a recorded machine tree "
+                  "instead of /."}
+EXAMPLES = {"probe": "%probe --no-bandwidth", "doctor": "%doctor"}
 
 
 def register(magics, docs):

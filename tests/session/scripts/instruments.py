@@ -39,6 +39,13 @@ t.loss(1.5)
 print(f"{stats(model, opt).rows[0].update_data:.4f}")  # expect: 0.1796
 print(f"{stats(model).rows[0].update_data:.4f}")  # expect: 0.1796
 print(t.steps, t.losses, f"{t.ratios['model.weight'][0]:.4f}")  # expect: 1 [1.5] -0.7457
+t.loss(tensor(0.5))
+print(t.losses)  # expect: [1.5, 0.5]
+t
+# expect: track: 1 step, 2 losses; last log10 update:data:
+# expect:   model.weight               -0.7457
+t.plot()  # a display (the runner checks printed text only): it must not fail
+track(model, opt).plot()  # expect error: ValueError: track: nothing to plot yet: the optimizer has not stepped
 print(stats(Linear(2, 2)).rows[0].grad_std)  # expect: None
 stats(3)  # expect error: TypeError: stats() needs a Module, not int
 # activations: tanh(10 x) saturates for |x| = 1, not for |x| = 0.01; a ReLU unit that is never positive is dead.
@@ -80,17 +87,21 @@ for i in range(50):
     c.add(1.0 / (i + 1), val=None if i % 10 else 2.0)
 print(len(c.train), c.val[:2], 1 <= c.draws < 50)  # expect: 50 [2.0, nan] True
 c.add(3)
-c.add(nope=1)  # expect error: KeyError: add(): no series 'nope'
+c.add(nope=1)  # expect error: KeyError: "add(): no series 'nope' (the series are given to live_plot(...))"
 live_plot(3)  # expect error: TypeError: live_plot(): series names are str, not int
 # Module.double(), float(), to(dtype).
 m = Linear(2, 2)
 o2 = SGD(m.parameters(), lr=0.1)
 print(m.double() is m, m.weight.dtype)  # expect: True torch.float64
 print(m.to(float32).weight.dtype)  # expect: torch.float32
+# As in PyTorch, the parameters keep their identity: an optimizer made
+# before the conversion steps them in the new dtype.
 _ = m.double()
+w_before = m.weight.clone()
 m(randn(1, 2, dtype=float64)).sum().backward()
-o2.step()  # expect error: TypeError: SGD.step(): parameter 0 was float32 when the optimizer was made and is float64 now
-m.to(int64)  # expect error: TypeError: Module.to() only accepts floating point dtypes
+o2.step()
+print(m.weight.dtype, (m.weight != w_before).any().item(), o2.param_groups[0]['params'][0] is m.weight)  # expect: torch.float64 True True
+m.to(int64)  # expect error: TypeError: nn.Module.to only accepts floating point or complex dtypes, but got desired dtype=torch.int64
 # lr_find: an exponential sweep that restores the model; a regression diverges at a large lr.
 manual_seed(0)  # expect: <torch._C.Generator object at ...
 reg = Linear(1, 1)
@@ -105,30 +116,34 @@ print(f.suggestion < f.diverged_at)  # expect: True
 lr_find(reg, mse_loss, (xs, ys), SGD, start=1.0, end=0.5)  # expect error: ValueError: lr_find(): needs 0 < start < end
 lr_find(reg, mse_loss, (xs, ys), len)  # expect error: TypeError
 # Bad input: clear errors, the session goes on.
-gradcheck()  # expect error: TypeError: gradcheck() needs a function and inputs
+gradcheck()  # expect error: TypeError: gradcheck() missing 1 required positional argument: 'f'
 gradcheck(lambda a: a, randn(2, requires_grad=True), samples=0)  # expect error: ValueError: gradcheck: samples must be >= 1
 gradcheck(lambda a: a, randn(2, requires_grad=True), bogus=1)  # expect error: TypeError: gradcheck() got an unexpected keyword argument 'bogus'
-gradcheck(Linear(2, 2), randn(3, 3))  # expect error: ShapeError
+gradcheck(Linear(2, 2), randn(3, 3))  # expect error: RuntimeError: linear: input [3, 3] and weight [2, 2] do not fit
 gradcheck(lambda a: a.long(), randn(2, requires_grad=True))  # expect error: TypeError: gradcheck: the function returned a int64 tensor
 gradcheck(lambda a: a.detach(), randn(2, requires_grad=True))  # expect error: ValueError: gradcheck: the output does not depend on any checked tensor
 print(gradcheck(lambda a: (a, 3, a * 2), randn(2, requires_grad=True)).passed)  # expect: True
 activations(Linear(2, 2), 5)  # expect error: TypeError: activations(model, x) needs a Module and a Tensor, not Linear and int
-dependencies(Linear(2, 2), randn(0, 2))  # expect error: ShapeError: dependencies: the batch needs a first (batch) dim
-dependencies(lambda b: b.sum(), randn(3, 2))  # expect error: ShapeError: dependencies: the output's first dim must be the batch (3)
+dependencies(Linear(2, 2), randn(0, 2))  # expect error: RuntimeError: dependencies: the batch needs a first (batch) dim; got a 0-dim or empty tensor
+dependencies(lambda b: b.sum(), randn(3, 2))  # expect error: RuntimeError: dependencies: the output's first dim must be the batch (3); the output has 0 dims
 dependencies(Linear(2, 2), tensor([True, False]))  # expect error: TypeError: dependencies: the batch must be float (features) or int64 (token ids), not bool
-profile()  # expect error: TypeError: profile(fn, *args) needs a function
+# profile() without a function is the block form.
+with profile() as pb:
+    lin(xp)
+print([(r.key, r.phase, r.calls) for r in pb.ops])  # expect: [('linear', 'forward', 1)]
 profile(1)  # expect error: TypeError
 live_plot().add(1, 2)  # expect error: TypeError: add(): 2 values for 1 series
-track(1, 2)  # expect error: TypeError: track(model, opt) needs a Module and an optimizer
+track(1, 2)  # expect error: TypeError: track(model, opt) needs a Module and an optimizer, not int and int
 lr_find(Linear(2, 1), mse_loss, [], SGD)  # expect error: ValueError: lr_find(): the data gave no batch
-%stats  # expect error: ValueError: %stats needs a model: %stats model
-%profile  # expect error: ValueError: %profile needs a statement: %profile f()
+%stats  # expect error: UsageError: %stats needs a model: %stats model[, opt]
+%profile  # expect error: UsageError: %profile needs a statement: %profile STATEMENT
 print(len(gradcheck(lambda a: a * 3, randn(4, requires_grad=True)).rows))  # expect: 1
 # %stats and %profile on a statement that succeeds: the magic hands its
 # parsed argument to the evaluator, which releases it (the tables are
 # displays, which this runner does not print; the ASan run catches a second
 # release).
 pm = Sequential(Linear(2, 3))
-%stats pm
-%profile py = pm(ones(4, 2))
+%stats pm  # nndb's own magics: a comment is not part of the argument
+%stats pm, SGD(pm.parameters(), lr=0.1)
+%profile py = pm(ones(4, 2))  # the statement may end with a comment
 print(py.shape)  # expect: torch.Size([4, 3])

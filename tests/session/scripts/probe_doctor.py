@@ -23,12 +23,20 @@ print(cpu[0].evidence[1])  # expect: display-only adapter: 0000:02:00.0 ASPEED T
 # A healthy card: gpu-ok.
 print([(f.id, f.severity) for f in doctor(root='tests/fixtures/probe/rtx4070')])  # expect: [('gpu-ok', 'ok')]
 [f.id for f in doctor(root='tests/fixtures/probe/h100-server')]  # expect: ['gpu-ok']
-doctor(root='tests/fixtures/probe/no-such-machine')  # expect error: IOError: doctor(): cannot read the machine tree 'tests/fixtures/probe/no-such-machine': No such file or directory
+doctor(root='tests/fixtures/probe/no-such-machine')  # expect error: OSError: doctor(): cannot read the machine tree 'tests/fixtures/probe/no-such-machine': No such file or directory
 doctor(root=None, extra=1)  # expect error: TypeError
-help(doctor)
-# expect: doctor(root=None)
+help(doctor)  # pydoc's text: the signature, then the docstring
+# expect: Help on function doctor in module nndb.probe:
 # expect:
-# expect:     What the probe's readings mean: a list of Finding records ...
-# expect:
+# expect: doctor(root=None, json=False)
+# expect:     What the probe's readings mean: a list of Finding records (id, severity
+# expect:     'ok' / 'info' / 'warn' / 'error', device (a PCI address or 'host'),
+# expect:     summary, evidence (a list of 'key = value (source)' strings) and fix),
+# expect:     errors first; printed, it is the `nndb doctor` report, and it is falsy
+# expect:     when a finding is a warning or worse. docs/probes.md lists every id.
+# expect:     root= reads a recorded machine tree instead of /; json=True makes the
+# expect:     printed report the JSON one (parsed into .data).
+# expect:     ...
 # expect:     Example:
 # expect:         [f.id for f in doctor() if f.severity in ('warn', 'error')]
+# expect:

@@ -40,16 +40,27 @@ h = gpus(root='tests/fixtures/probe/h100-server')[0]
 print(h.name, h.link, h.numa_node, h.iommu_group, h.bar_size // 2**30)  # expect: NVIDIA H100 PCIe x16 Gen5 0 38 128
 r = gpus(root='tests/fixtures/probe/no-render-group')[0]
 print(r.gfx_target, r.fan, r.fan_rpm, r.vram_total)  # expect: gfx1100 True 0 25753026560
-# A root that is not there is an IOError naming it.
-gpus(root='tests/fixtures/probe/no-such-machine')  # expect error: IOError: gpus(): cannot read the machine tree 'tests/fixtures/probe/no-such-machine': No such file or directory
-gpus(root='tests/session/scripts/probe_gpus.py')  # expect error: IOError: gpus(): the machine tree 'tests/session/scripts/probe_gpus.py' is not a directory
+# A root that is not there is an OSError naming it.
+gpus(root='tests/fixtures/probe/no-such-machine')  # expect error: OSError: gpus(): cannot read the machine tree 'tests/fixtures/probe/no-such-machine': No such file or directory
+gpus(root='tests/session/scripts/probe_gpus.py')  # expect error: OSError: gpus(): the machine tree 'tests/session/scripts/probe_gpus.py' is not a directory
 gpus(root=3)  # expect error: TypeError: gpus(): root must be a str (a directory), not int
 gpus(mi50, 1)  # expect error: TypeError
 gpus(where=mi50)  # expect error: TypeError
-help(gpus)
+help(gpus)  # pydoc's text: the signature, then the docstring
+# expect: Help on function gpus in module nndb.probe:
+# expect:
 # expect: gpus(root=None)
-# expect:
-# expect:     The machine's GPUs as a list of GPU records, [] on a CPU-only machine. ...
-# expect:
+# expect:     The machine's GPUs as a list of GPU records, [] on a CPU-only machine.
+# expect:     Each has name, vendor, pci (the PCI address), driver, vram_total and
+# expect:     vram_used (bytes), link (the narrowest PCIe hop on the way to the CPU,
+# expect:     'x4 Gen3'), link_max (what the card can do), narrowest_hop, link_gbps,
+# expect:     temperature (C), power and power_cap (W), fan (True/False), fan_rpm,
+# expect:     fan_percent, numa_node, iommu_group, gfx_target (AMD), driver_version
+# expect:     (NVIDIA), rocm_version (AMD), vbios, uuid, render_node and bar_size;
+# expect:     .readings maps every probe key to its value, .sources to the file or
+# expect:     call it came from and .units to its unit. root= reads a recorded
+# expect:     machine tree instead of / (as NNDB_SYSROOT does).
+# expect:     ...
 # expect:     Example:
 # expect:         g = gpus(); [(x.name, x.link, x.vram_total) for x in g]
+# expect:
