@@ -11,19 +11,23 @@ print((b[0].weight == a[0].weight).all().item(), b[0].weight is a[0].weight)  # 
 w0 = b[0].weight
 b.load_state_dict(MLP([2, 4, 3]).state_dict())  # expect: <All keys matched successfully>
 print(b[0].weight is w0)  # expect: True
-# Errors leave the module unchanged.
+# Errors are RuntimeErrors listing every problem; as in torch, the tensors
+# that fit are copied before the error is raised.
 before = b[2].bias.clone()
 bad = a.state_dict()
 bad['2.bias'] = zeros(5)
-b.load_state_dict(bad)  # expect error: ShapeError: load_state_dict: size mismatch for '2.bias': the state has shape [5], the module [3]; the module is unchanged
-print((b[2].bias == before).all().item())  # expect: True
+b.load_state_dict(bad)  # expect error: RuntimeError: Error(s) in loading state_dict for MLP:
+# expect traceback: size mismatch for 2.bias: copying a param with shape torch.Size([5]) from checkpoint, the shape in current model is torch.Size([3]).
+print((b[2].bias == before).all().item(), (b[0].weight == a[0].weight).all().item())  # expect: True True
 del bad['2.bias']
-b.load_state_dict(bad)  # expect error: ValueError: load_state_dict: missing key '2.bias'
+b.load_state_dict(bad)  # expect error: RuntimeError: Error(s) in loading state_dict for MLP:
+# expect traceback: Missing key(s) in state_dict: "2.bias".
 r = b.load_state_dict(bad, strict=False)
 print(r.missing_keys, r.unexpected_keys)  # expect: ['2.bias'] []
 r  # expect: _IncompatibleKeys(missing_keys=['2.bias'], unexpected_keys=[])
 extra = a.state_dict()
 extra['3.weight'] = zeros(1)
 b.load_state_dict(extra, strict=False)  # expect: _IncompatibleKeys(missing_keys=[], unexpected_keys=['3.weight'])
-b.load_state_dict({'0.weight': 1})  # expect error: TypeError: state_dict['0.weight'] must be a Tensor, not int
-b.load_state_dict([1])  # expect error: TypeError: state_dict must be a dict of name -> Tensor, not list
+b.load_state_dict({'0.weight': 1})  # expect error: RuntimeError: Error(s) in loading state_dict for MLP:
+# expect traceback: While copying the parameter named "0.weight", expected torch.Tensor or Tensor-like object from checkpoint but received <class 'int'>
+b.load_state_dict([1])  # expect error: TypeError: Expected state_dict to be dict-like, got <class 'list'>.

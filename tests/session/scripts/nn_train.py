@@ -10,7 +10,7 @@ for step in range(300):
     opt.zero_grad()
     loss.backward()
     opt.step()
-print(loss.item() < 0.1, opt.step_count)  # expect: True 300
+print(loss.item() < 0.1, opt.state[model[0].weight]['step'])  # expect: True tensor(300.)
 acc = (model(ds.x).argmax(dim=1) == ds.y).float().mean().item()
 print(acc > 0.97)  # expect: True
 # The optimizer updated the very tensors the model uses.
@@ -28,4 +28,4 @@ for epoch in range(30):
         loss.backward()
         opt.step()
         total += loss.item()
-print(total / len(loader) < 0.05, loader.epoch)  # expect: True 30
+print(total / len(loader) < 0.05, len(loader))  # expect: True 10
