@@ -491,6 +491,9 @@ class Session:
                      In=self.In, Out=self.Out, exit=_Exit("exit"), quit=_Exit("quit"))
         self.ns.update(names)
         self.hidden.update(names)
+        # IPython's output history is there before any output, empty
+        for name in ("_", "__", "___"):
+            self.ns.setdefault(name, "")
 
     def _cache(self, filename, source):
         """Keep [source] in linecache under [filename] (None as the mtime:
@@ -546,7 +549,8 @@ class Session:
         value = self._run(ast.Expression(last.value), filename, "eval")
         if isinstance(value, _Exit):  # a bare `exit` leaves, as in IPython
             value()
-        if value is not None and filename.startswith("<cell "):
+        # every shown value but a kernel's user_expressions (IPython's too)
+        if value is not None and filename != "<user_expression>":
             self._remember_output(value, number)
         return value
 

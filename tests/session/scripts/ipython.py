@@ -9,28 +9,32 @@ quiet + 1;  # nothing shown: the ';' ends the last statement
 _  # expect: 2
 print("a;b")  # expect: a;b
 "x;"  # expect: 'x;'
-# name? and ?name show help; name?? adds the example and a user function's source.
-zeros?
-# expect: zeros(*size, dtype=None, requires_grad=False)
-# expect:
-# expect:     A tensor filled with 0. The size is given as ints or one tuple; dtype defaults to float32.
-?ones_like
-# expect: ones_like(input, dtype=None, requires_grad=False)
-# expect:
-# expect:     Ones with the shape and dtype of input.
+# name? and ?name show IPython's pinfo; name?? adds a user function's source.
+len?
+# expect: Signature: len(obj, /)
+# expect: Docstring: Return the number of items in a container.
+# expect: Type:      builtin_function_or_method
+?abs
+# expect: Signature: abs(x, /)
+# expect: Docstring: Return the absolute value of the argument.
+# expect: Type:      builtin_function_or_method
 def twice(a):
     # a comment in the body
     return 2 * a
 twice??
-# expect: twice(a)
-# expect:
-# expect:     defined at tests/session/scripts/ipython.py:21
-# expect:
+# expect: Signature: twice(a)
+# expect: Docstring: <no docstring>
 # expect: Source:
 # expect: def twice(a):
 # expect:     # a comment in the body
 # expect:     return 2 * a
-no_such_thing?  # expect: Object `no_such_thing` not found.
+# expect: File:      tests/session/scripts/ipython.py
+# expect: Type:      function
+# As in IPython, `name?` followed by a comment is not help: Python reads it.
+no_such_thing?
+# expect: Object `no_such_thing` not found.
+no_such_thing?  # a comment
+# expect error: SyntaxError: invalid syntax
 # !CMD runs a shell command; its output streams (stderr too).
 !echo shell says hi; echo to stderr >&2
 # expect: shell says hi
@@ -42,41 +46,54 @@ for k in range(2):
 x = 1
 x != 2  # expect: True
 %time 6 * 7
+# expect: CPU times: user ...
 # expect: Wall time: ...
+# expect: 42
 y = 0
-%timeit -n 0 y = 1  # expect error: ValueError: %timeit -n needs a positive integer
+r = %timeit -o -q -n 3 -r 2 y = 1
+print(r.loops, r.repeat, len(r.all_runs), y)  # expect: 3 2 2 0
+# IPython's magics take the whole line, a comment too: the expectations of
+# these go on the next line.
 %env NNDB_IPYTHON_TEST=on the path
 # expect: env: NNDB_IPYTHON_TEST=on the path
 %env NNDB_IPYTHON_TEST
-# expect: on the path
-%env NNDB_NOT_SET_ANYWHERE  # expect error: KeyError: environment variable NNDB_NOT_SET_ANYWHERE is not set
-%cd tests/session/scripts/no_such_dir  # expect error: FileNotFoundError
-%run tests/session/scripts/no_such_file.py  # expect error: FileNotFoundError: tests/session/scripts/no_such_file.py
+# expect: 'on the path'
+%env NNDB_NOT_SET_ANYWHERE
+# expect error: UsageError: Environment does not have key: NNDB_NOT_SET_ANYWHERE
+# %cd to a folder that is not there prints the error, then the folder it stays in.
+import contextlib, io, os
+here = os.getcwd()
+def cd_nowhere():
+    %cd tests/session/scripts/no_such_dir
+said = io.StringIO()
+with contextlib.redirect_stdout(said):
+    cd_nowhere()
+said.getvalue().splitlines()[0]  # expect: "[Errno 2] No such file or directory: 'tests/session/scripts/no_such_dir'"
+said.getvalue().splitlines()[1:] == [here], os.getcwd() == here  # expect: (True, True)
+%run tests/session/scripts/no_such_file.py
+# expect error: UsageError: File `'tests/session/scripts/no_such_file.py'` not found.
 %reset -f
 t = zeros(2, 3)
 m = Sequential(Linear(2, 8), ReLU(), Linear(8, 1))
 n = 5
 %whos
-# expect: Variable   Type         Data/Info
-# expect: ---------------------------------
-# expect: m          Sequential   33 parameters, 132 bytes
-# expect: n          int          5
-# expect: t          Tensor       [2, 3] float32, 24 bytes
+# expect: Variable   Type          Data/Info
+# expect: ----------------------------------
+# expect: m          Sequential    33 parameters, 132 bytes
+# expect: n          int           5
+# expect: t          Tensor        [2, 3] float32, 24 bytes
 %who
-# expect: m     Sequential 33 parameters
-# expect: n     int 5
-# expect: t     Tensor [2, 3] float32 (24 bytes)
+# expect: m	 n	 t	 ...
 # Suggestions for what was nearly right.
-%tme 1  # expect error: NameError: unknown magic %tme. Did you mean: %time?
-%timit 1  # expect error: NameError: unknown magic %timit. Did you mean: %timeit?
+%tme 1  # expect error: UsageError: Line magic function `%tme` not found. Did you mean: %time?
+%timit 1  # expect error: UsageError: Line magic function `%timit` not found. Did you mean: %timeit?
 zero(3)  # expect error: NameError: name 'zero' is not defined. Did you mean: 'zeros'?
 t.shap  # expect error: AttributeError: 'Tensor' object has no attribute 'shap'. Did you mean: 'shape'?
 t.completely_unrelated  # expect error: AttributeError: 'Tensor' object has no attribute 'completely_unrelated'
-# dir() lists the session's names, and says where the builtins are.
+# dir() lists the session's names: the prelude's are among them (they are
+# the namespace's, not builtins).
 %reset -f
 only_me = 1
-dir()
-# expect: (your variables; dir(__builtins__) lists the builtins)
-# expect: ['only_me']
-'zeros' in dir(__builtins__) and 'Linear' in dir(__builtins__)  # expect: True
-__builtins__.zeros(2)  # expect: tensor([0., 0.])
+'only_me' in dir(), 'zeros' in dir(), 'len' in dir()  # expect: (True, True, False)
+'len' in dir(__builtins__), 'zeros' in dir(__builtins__)  # expect: (True, False)
+__builtins__.len([1, 2])  # expect: 2
