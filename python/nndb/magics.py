@@ -143,6 +143,8 @@ def transform_cell(code, checking=False):
         if checking:
             return "pass"
         name, _, line = first[2:].partition(" ")
+        if body.endswith("\n\n"):
+            body = body[:-1]  # the blank line that ended it at a terminal
         lead = "\n" * (len(code) - len(stripped))
         return f"{lead}_cell_magic({name!r}, {line.strip()!r}, {body!r})\n"
     if not any(c in code for c in "%!?"):

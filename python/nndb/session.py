@@ -601,6 +601,12 @@ class Session:
 def is_complete(code):
     """(0 complete | 1 incomplete | 2 invalid, indent of the next line)."""
     import codeop
+    text = code.lstrip("\n")
+    if text.startswith("%%"):
+        # A cell magic's body is not Python: as in IPython's terminal, it
+        # goes on until a blank line (the last line's own newline aside).
+        cell_lines = (text[:-1] if text.endswith("\n") else text).split("\n")
+        return (0, 0) if len(cell_lines) > 1 and not cell_lines[-1].strip() else (1, 0)
     source = _magics.transform_cell(code, checking=True)
     if not source.strip():
         return 0, 0

@@ -518,6 +518,26 @@ def test_up_recalls_a_block_whole(env):
     leave(child)
 
 
+def test_cell_magic_runs_at_the_blank_line(env):
+    """%%writefile takes the lines after it until a blank line, as in
+    IPython's terminal (it used to run at once, with an empty body)."""
+    needs_language()
+    child = start(env)
+    path = os.path.join(env.home, "wf.txt")
+    child.sendline(f"%%writefile {path}")
+    child.expect(CONT)
+    child.sendline("hello there")
+    child.expect(CONT)
+    child.sendline("line two")
+    child.expect(CONT)
+    child.sendline("")
+    child.expect("Writing ")
+    child.expect(PROMPT)
+    leave(child)
+    text = open(path).read()
+    assert text == "hello there\nline two\n", repr(text)
+
+
 def test_ctrl_c_at_input_is_keyboard_interrupt(env):
     needs_language()
     child = start(env)
