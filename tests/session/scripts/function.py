@@ -11,7 +11,7 @@ class Cube(torch.autograd.Function):
         return 3 * x ** 2 * g
 x = torch.tensor([1.0, 2.0], requires_grad=True)
 y = Cube.apply(x)
-print(y.grad_fn.name(), y.grad_fn.op)  # expect: CubeBackward custom
+print(y.grad_fn.name(), type(y.grad_fn).__name__)  # expect: CubeBackward CubeBackward
 y.sum().backward()
 print(x.grad.tolist())  # expect: [3.0, 12.0]
 class Broken(torch.autograd.Function):
@@ -21,5 +21,6 @@ class Broken(torch.autograd.Function):
     @staticmethod
     def backward(ctx, g):
         return g, g
-Broken.apply(x).sum().backward()  # expect error: ValueError: in Broken.backward: RuntimeError: function BrokenBackward returned an incorrect number of gradients (expected 1, got 2)
-Cube(x)  # expect error: RuntimeError: Cube is an autograd.Function: call Cube.apply(...), not Cube(...)
+Broken.apply(x).sum().backward()  # expect error: RuntimeError: function BrokenBackward returned an incorrect number of gradients (expected 1, got 2)
+# Calling an instance is the legacy API, which torch 1.13 refuses.
+Cube()(x)  # expect error: RuntimeError: Legacy autograd function with non-static forward method is deprecated. Please use new-style autograd function with static forward method.
