@@ -3,8 +3,15 @@ undefined_name  # expect error: NameError: name 'undefined_name' is not defined
 1 + "a"  # expect error: TypeError: unsupported operand type(s) for +: 'int' and 'str'
 1 < "a"  # expect error: TypeError: '<' not supported between instances of 'int' and 'str'
 len(5)  # expect error: TypeError: object of type 'int' has no len()
-None()  # expect error: TypeError: 'NoneType' object is not callable
-5[0]  # expect error: TypeError: 'int' object is not subscriptable
+# CPython's compiler warns first about calling or subscripting a literal.
+None()
+# expect error: TypeError: 'NoneType' object is not callable
+# expect: tests/session/scripts/errors.py:7: SyntaxWarning: 'NoneType' object is not callable; perhaps you missed a comma?
+# expect:   None()
+5[0]
+# expect error: TypeError: 'int' object is not subscriptable
+# expect: tests/session/scripts/errors.py:11: SyntaxWarning: 'int' object is not subscriptable; perhaps you missed a comma?
+# expect:   5[0]
 int("x")  # expect error: ValueError: invalid literal for int() with base 10: 'x'
 float("x")  # expect error: ValueError: could not convert string to float: 'x'
 a, b = [1, 2, 3]  # expect error: ValueError: too many values to unpack (expected 2)
@@ -18,8 +25,9 @@ a, b, c = [1, 2]  # expect error: ValueError: not enough values to unpack (expec
 1 // 0  # expect error: ZeroDivisionError: integer division or modulo by zero
 1 % 0  # expect error: ZeroDivisionError: integer modulo by zero
 1.0 / 0  # expect error: ZeroDivisionError: float division by zero
-2 ** 64  # expect error: OverflowError: integer result does not fit in 64 bits
-9223372036854775807 + 1  # expect error: OverflowError:
+# Python's ints have no size limit; a float's range has one.
+2 ** 64  # expect: 18446744073709551616
+9223372036854775807 + 1  # expect: 9223372036854775808
 2.0 ** 10000  # expect error: OverflowError: (34, 'Numerical result out of range')
 assert False  # expect error: AssertionError:
 {[1]: 2}  # expect error: TypeError: unhashable type: 'list'
@@ -53,16 +61,16 @@ def outer(v):
     return y
 outer(1)
 # expect error: TypeError: unsupported operand type(s) for +: 'int' and 'str'
-# expect traceback: File "tests/session/scripts/errors.py", line 54, in <module>
-# expect traceback: File "tests/session/scripts/errors.py", line 52, in outer
-# expect traceback: File "tests/session/scripts/errors.py", line 50, in inner
+# expect traceback: File "tests/session/scripts/errors.py", line 62, in <module>
+# expect traceback: File "tests/session/scripts/errors.py", line 60, in outer
+# expect traceback: File "tests/session/scripts/errors.py", line 58, in inner
 # expect traceback: return v + "x"
 # expect traceback: ^
 print("still running")  # expect: still running
-x = = 1  # expect error: SyntaxError:
-# expect traceback: tests/session/scripts/errors.py:62:
+x = = 1  # expect error: SyntaxError: invalid syntax
+# expect traceback: File "tests/session/scripts/errors.py", line 70
 "%q" % 1  # expect error: ValueError: unsupported format character 'q'
 f"{1:d}{'s':d}"  # expect error: ValueError: Unknown format code 'd' for object of type 'str'
-exit()  # expect error: SystemExit: 0
-%nosuch  # expect error: NameError: unknown magic %nosuch; %help lists the magics
-%break no-such-thing  # expect error: ValueError: 'no-such-thing' is not a breakpoint spec: a breakpoint is any of: an op name (matmul, log, cross_entropy), a module path (model.2, model.blocks.*.attn), forward, backward, nan, line N, FILE:LINE, step N; then optionally `if CONDITION`
+exit()  # expect error: SystemExit: None
+%nosuch  # expect error: UsageError: Line magic function `%nosuch` not found.
+%break no-such-thing  # expect error: UsageError: 'no-such-thing' is not a breakpoint spec: a breakpoint is any of: an op name (matmul, log, cross_entropy), a module path (model.2, model.blocks.*.attn), forward, backward, nan, line N, FILE:LINE, step N; then optionally `if CONDITION`
