@@ -49,6 +49,14 @@ class Tensor(_C._TensorBase):
     def cpu(self):
         return self
 
+    def where(self, condition, y):
+        """where(condition, y) -> Tensor
+
+        self where condition is True, y elsewhere (broadcast together):
+        torch.where(condition, self, y).
+        """
+        return _C.where(condition, self, y)
+
     def cuda(self, *args, **kwargs):
         # as a CPU-only PyTorch says it (torch.cuda.is_available() is False)
         raise AssertionError("Torch not compiled with CUDA enabled")
