@@ -296,7 +296,9 @@ int kernel_spec_main(int argc, char **argv) {
         if (slash) *slash = 0;
         static const char *const tries[] = {"/../docs", "/../../docs", "/../share/doc/nndb"};
         snprintf(docs_dst, sizeof docs_dst, "%s/doc", dir);
-        for (size_t i = 0; i < sizeof tries / sizeof tries[0] && pages < 0; i++) {
+        /* A folder without pages is not the docs (build/docs may be a
+         * build folder of that name): go on looking. */
+        for (size_t i = 0; i < sizeof tries / sizeof tries[0] && pages <= 0; i++) {
             snprintf(docs_src, sizeof docs_src, "%s%s", bin, tries[i]);
             pages = kernel_docs_install(docs_src, docs_dst);
         }

@@ -37,9 +37,9 @@ import time
 import traceback
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-NNDB = os.environ.get("NNDB", os.path.join(ROOT, "build", "nndb"))
-NNDB_PY = os.path.join(os.path.dirname(NNDB), "nndb-py")
-SHOTS = os.path.join(ROOT, "build", "browser")
+NNDB = os.path.abspath(os.environ.get("NNDB", os.path.join(ROOT, "build", "nndb")))
+# beside the binary: build/browser for build/nndb, build/NAME/browser for another build
+SHOTS = os.path.join(os.path.dirname(NNDB), "browser")
 TOKEN = "nndb-browser-test"
 WAIT = 90
 
@@ -65,9 +65,6 @@ class Server:
         prefix = os.path.join(self.tmp, "prefix")
         subprocess.run([NNDB, "install-kernel", "--prefix", prefix], check=True,
                        capture_output=True, timeout=60)
-        # The kernel on embedded CPython (docs/python.md), beside the default one.
-        subprocess.run([NNDB_PY, "install-kernel", "--prefix", prefix, "--name", "nndb-python"],
-                       check=True, capture_output=True, timeout=60)
         home = os.path.join(self.tmp, "home")
         os.makedirs(home)
         self.env = dict(os.environ, HOME=home, JUPYTER_PATH=os.path.join(prefix, "share", "jupyter"),
@@ -111,7 +108,7 @@ class Server:
                              "metadata": {}, "outputs": [], "source": src}
                             for i, src in enumerate(cells)],
                   "metadata": {"kernelspec": {"name": kernel, "display_name": kernel,
-                                              "language": "python" if kernel != "nndb" else "nndb"}},
+                                              "language": "python"}},
                   "nbformat": 4, "nbformat_minor": 5}
             with open(path, "w") as f:
                 json.dump(nb, f)
@@ -280,18 +277,18 @@ def test_examples_run_all_without_errors_and_show_plots(page):
             page.close_notebook()
 
 
-def test_cpython_kernel_shows_a_matplotlib_picture(page):
-    """The kernel on embedded CPython: NumPy and matplotlib import as they
-    do under ipykernel, and a figure drawn from a tensor arrives as a PNG
-    the page shows (matplotlib-inline's behaviour)."""
-    page.server.add("cpython.ipynb", [
+def test_matplotlib_figure_shows_as_png(page):
+    """NumPy and matplotlib import as they do under ipykernel, and a figure
+    drawn from a tensor arrives as a PNG the page shows (matplotlib-inline's
+    behaviour)."""
+    page.server.add("matplotlib.ipynb", [
         "import numpy as np\nimport matplotlib.pyplot as plt\nimport torch",
         "x = torch.linspace(0, 6.28, 100)\nplt.plot(x, torch.sin(x), label='sin')\n"
         "plt.plot(np.linspace(0, 6.28, 100), np.cos(np.linspace(0, 6.28, 100)), label='cos')\n"
         "plt.legend(); plt.title('tensors and arrays')",
         "print(np.asarray(torch.arange(3.0)) * 2, 2 ** 100, 3 ^ 5)",
-    ], kernel="nndb-python")
-    page.open("cpython.ipynb")
+    ])
+    page.open("matplotlib.ipynb")
     page.run_all()
     page.wait_done(3)
     assert not page.errors(), page.errors()
@@ -302,7 +299,7 @@ def test_cpython_kernel_shows_a_matplotlib_picture(page):
     text = page.js("return Array.from(document.querySelectorAll('.output_stdout'))"
                    ".map(e => e.textContent).join('');")
     assert "[0. 2. 4.] 1267650600228229401496703205376 6" in text, text
-    page.shot("cpython_matplotlib")
+    page.shot("matplotlib")
     page.close_notebook()
 
 
@@ -415,7 +412,7 @@ def test_help_menu_links_to_nndb_pages(page):
 
 TESTS = [
     test_examples_run_all_without_errors_and_show_plots,
-    test_cpython_kernel_shows_a_matplotlib_picture,
+    test_matplotlib_figure_shows_as_png,
     test_untrusted_notebook_shows_the_plot_from_png,
     test_error_stops_run_all_and_skipped_cells_show_no_number,
     test_exit_restarts_the_kernel_and_later_errors_show,
