@@ -595,7 +595,7 @@ def test_ipython_habits(env):
     run("!echo $NNDB_REPL_T", r"[\r\n]x1\r\n")
     run("net = Sequential(Linear(2, 8), ReLU(), Linear(8, 1))")
     run("%whos", r"net +Sequential +33 parameters, 132 bytes")
-    run("%who", r"[\r\n]net\tquiet\tsq\t\r\n")  # IPython's: the names, tab-separated
+    run("%who", r"[\r\n]net\t quiet\t sq\t \r\n")  # IPython's: each name, a tab and a space
     run("%tiem 1", r"Did you mean: %time\?")
     run("zero(2)", r"Did you mean: 'zeros'\?")
     run("t = ones(2)")
