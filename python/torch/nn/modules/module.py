@@ -228,6 +228,11 @@ class Module:
             return d["_modules"][name]
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        # __getattr__ and __call__ done in C when cls keeps Module's (py_nn.c).
+        _C._module_fast_slots(cls)
+
     def __setattr__(self, name, value):
         def remove_from(*dicts_or_sets):
             for d in dicts_or_sets:
@@ -699,3 +704,7 @@ class Module:
             else:
                 main += "\n  " + "\n  ".join(lines) + "\n"
         return main + ")"
+
+_C._module_fast_init(Module.__dict__["__getattr__"], Module.__dict__["__call__"],
+                     _global_forward_pre_hooks, _global_forward_hooks)
+_C._module_fast_slots(Module)
