@@ -47,7 +47,6 @@ def check(name, bucket_cap_mb, accumulate, with_profile):
             h = B // 2
             with ddp.no_sync():
                 (F.cross_entropy(ddp(x[:h]), y[:h]) / 2).backward()
-            local = model[0].weight.grad.clone()
             (F.cross_entropy(ddp(x[h:]), y[h:]) / 2).backward()
         elif with_profile:
             def step_fn():
