@@ -571,7 +571,8 @@ def test_ipython_habits(env):
     out = run("quiet = 5; quiet;")
     assert "5" not in out.split("\n", 1)[-1], out
     # IPython's pinfo of a builtin: its docstring (the signature first) and type.
-    run("zeros?", r"Docstring: +zeros\(\*size.*\r\nType: +builtin_function_or_method")
+    run("zeros?", r"Docstring:\s*zeros\(\*size, \*, dtype=None[\s\S]*?A tensor filled with 0"
+                  r"[\s\S]*?Type: +builtin_function_or_method")
     child.sendline("def sq(a):")
     child.expect(CONT)
     child.sendline("return a * a")
