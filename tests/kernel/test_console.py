@@ -58,6 +58,10 @@ def test_console_runs_cells_and_exits(prefix):
         c.send("for i in range(2):\r")
         c.expect(r"\.\.\.: ")
         c.send("print('row', i * 10)\r")
+        # The next key only once the console shows the next line: a key that
+        # comes while it waits for is_complete's reply runs inside that wait
+        # and prompt_toolkit fails ("cannot enter context"), with ipykernel too.
+        c.expect(r"10" + ESC + r"\)" + ESC + r"\r+\n" + ESC + r" *\.\.\.: ")
         c.send("\r")
         c.expect("row 0")
         c.expect("row 10")
