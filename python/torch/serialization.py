@@ -144,6 +144,19 @@ def _write_zip(f, archive, pickled, pickler):
         zf.close()
 
 
+def _open_for_write(name):
+    """open(name, 'wb') with the errors of PyTorch's zip writer: a parent
+    directory that does not exist is named, any other failure is 'cannot be
+    opened', both RuntimeErrors."""
+    try:
+        return open(name, 'wb')
+    except OSError:
+        parent = name[:name.rfind('/')] if '/' in name else ''
+        if parent and not os.path.isdir(parent):
+            raise RuntimeError("Parent directory {} does not exist.".format(parent)) from None
+        raise RuntimeError("File {} cannot be opened.".format(name)) from None
+
+
 def save(obj, f, pickle_module=pickle, pickle_protocol=DEFAULT_PROTOCOL,
          _use_new_zipfile_serialization=True):
     """Save [obj] to [f] (a path or a writable binary file) in PyTorch's
@@ -158,7 +171,7 @@ def save(obj, f, pickle_module=pickle, pickle_protocol=DEFAULT_PROTOCOL,
     pickler.dump(obj)
     archive = _archive_name(f)
     if isinstance(f, (str, os.PathLike)):
-        with open(f, 'wb') as out:
+        with _open_for_write(os.fspath(f)) as out:
             _write_zip(out, archive, buf.getvalue(), pickler)
     else:
         if not hasattr(f, 'write'):

@@ -117,3 +117,12 @@ try:
     torch.load('evil.pt', weights_only=True)
 except Exception as e:
     print('weights_only refused', type(e).__name__)
+
+# a path that cannot be written: torch's zip writer names a missing parent
+# directory, anything else cannot be opened
+os.mkdir('a_dir')
+for path in ['no_such_dir/sub/x.pt', 'a_dir']:
+    try:
+        torch.save(torch.ones(1), path)
+    except Exception as e:
+        print(type(e).__name__, e)
