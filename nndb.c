@@ -227,7 +227,9 @@ static int exec_sibling(const char *name, char **argv) {
 
 /* Hand over to nndb-kernel, which sits beside this binary, keeping the
  * arguments ("kernel -f FILE", "install-kernel --user"). */
-static int exec_kernel(char **argv) { return exec_sibling("nndb-kernel", argv); }
+static int exec_kernel(char **argv) {
+    return exec_sibling("nndb-kernel", argv);
+}
 
 /* Under mpirun: a rank whose script failed ends every rank (the others
  * would wait for it in their next collective); one that succeeded leaves
@@ -274,8 +276,8 @@ int main(int argc, char **argv) {
             }
         }
         if (bad || !file) {
-            fprintf(stderr,
-                    "usage: nndb %s [--break SPEC]... FILE [ARGS...]   (or - for stdin)\n", cmd);
+            fprintf(stderr, "usage: nndb %s [--break SPEC]... FILE [ARGS...]   (or - for stdin)\n",
+                    cmd);
             free(breaks);
             return 2;
         }
