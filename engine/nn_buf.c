@@ -105,3 +105,50 @@ bool nn_utf8_valid(const char *s, size_t n) {
     }
     return true;
 }
+
+static const char b64_tab[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+char *nn_base64_encode(const unsigned char *p, size_t n) {
+    char *out = malloc((n + 2) / 3 * 4 + 1), *o = out;
+    if (!out) return NULL;
+    size_t i = 0;
+    for (; i + 2 < n; i += 3) {
+        uint32_t v = (uint32_t)p[i] << 16 | (uint32_t)p[i + 1] << 8 | p[i + 2];
+        *o++ = b64_tab[v >> 18], *o++ = b64_tab[(v >> 12) & 63], *o++ = b64_tab[(v >> 6) & 63];
+        *o++ = b64_tab[v & 63];
+    }
+    if (i < n) {
+        uint32_t v = (uint32_t)p[i] << 16 | (i + 1 < n ? (uint32_t)p[i + 1] << 8 : 0);
+        *o++ = b64_tab[v >> 18], *o++ = b64_tab[(v >> 12) & 63];
+        *o++ = i + 1 < n ? b64_tab[(v >> 6) & 63] : '=';
+        *o++ = '=';
+    }
+    *o = 0;
+    return out;
+}
+
+unsigned char *nn_base64_decode(const char *s, size_t *len) {
+    size_t n = strlen(s);
+    unsigned char *out = malloc(n / 4 * 3 + 3), *o = out;
+    if (!out) return NULL;
+    uint32_t acc = 0;
+    int bits = 0;
+    for (size_t i = 0; i < n; i++) {
+        char c = s[i];
+        if (c == '=') break;
+        if (c == '\n' || c == '\r' || c == ' ') continue;
+        const char *at = c ? strchr(b64_tab, c) : NULL;
+        if (!at) {
+            free(out);
+            return NULL;
+        }
+        acc = acc << 6 | (uint32_t)(at - b64_tab);
+        bits += 6;
+        if (bits >= 8) {
+            bits -= 8;
+            *o++ = (unsigned char)(acc >> bits);
+        }
+    }
+    *len = (size_t)(o - out);
+    return out;
+}

@@ -37,4 +37,10 @@ char *nn_buf_take(nn_buf *b);
 size_t nn_utf8_len(const unsigned char *s, size_t n);
 bool nn_utf8_valid(const char *s, size_t n);
 
+/* Base64 (RFC 4648, with padding): the encoding of [n] bytes as a
+ * malloc'ed string; the bytes of [s] (line breaks skipped) as a malloc'ed
+ * block of *len bytes, or NULL when [s] is not base64. */
+char *nn_base64_encode(const unsigned char *p, size_t n);
+unsigned char *nn_base64_decode(const char *s, size_t *len);
+
 #endif

@@ -5,6 +5,8 @@
  * package. */
 #include "kernel_raster.h"
 
+#include "nn_buf.h"
+
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdbool.h>
@@ -96,26 +98,6 @@ static int collect(void *closure, const unsigned char *data, unsigned int len) {
     return CAIRO_STATUS_SUCCESS;
 }
 
-static char *base64(const unsigned char *p, size_t n) {
-    static const char tab[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    char *out = malloc((n + 2) / 3 * 4 + 1), *o = out;
-    if (!out) return NULL;
-    size_t i = 0;
-    for (; i + 2 < n; i += 3) {
-        uint32_t v = (uint32_t)p[i] << 16 | (uint32_t)p[i + 1] << 8 | p[i + 2];
-        *o++ = tab[v >> 18], *o++ = tab[(v >> 12) & 63], *o++ = tab[(v >> 6) & 63];
-        *o++ = tab[v & 63];
-    }
-    if (i < n) {
-        uint32_t v = (uint32_t)p[i] << 16 | (i + 1 < n ? (uint32_t)p[i + 1] << 8 : 0);
-        *o++ = tab[v >> 18], *o++ = tab[(v >> 12) & 63];
-        *o++ = i + 1 < n ? tab[(v >> 6) & 63] : '=';
-        *o++ = '=';
-    }
-    *o = 0;
-    return out;
-}
-
 char *kernel_raster_png_base64(const char *svg) {
     /* A picture larger than this is not one of nndb's charts; drawing it
      * would only cost memory. */
@@ -143,7 +125,7 @@ char *kernel_raster_png_base64(const char *svg) {
         R.destroy(cr);
         bytes b = {0};
         if (drawn && R.write_to_png_stream(surface, collect, &b) == 0 && !b.failed && b.len)
-            out = base64(b.p, b.len);
+            out = nn_base64_encode(b.p, b.len);
         free(b.p);
     }
     if (surface) R.surface_destroy(surface);

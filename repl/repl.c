@@ -24,6 +24,7 @@
 
 #include "drill.h"
 #include "lang.h"
+#include "nn_buf.h"
 #include "repl_history.h"
 #include "repl_term.h"
 
@@ -64,6 +65,7 @@ typedef struct repl {
     size_t paste_at;   /* where the next one starts in [paste] */
     int cell_no;       /* the execution counter shown in "<cell N>" */
     lang_err last_err; /* the class of the last error, LANG_ERR_NONE */
+    int n_figures;     /* pictures saved so far (save_picture) */
 } repl;
 
 /* ---- signals ---- */
@@ -201,9 +203,53 @@ static void draw_live(repl *r, const char *text) {
     r->bar_drawn_ms = t;
 }
 
+/* A terminal cannot show a picture (a matplotlib figure, anything with
+ * _repr_png_): it is saved as a PNG file under the cache folder
+ * ($XDG_CACHE_HOME/nndb/figures, else ~/.cache/nndb/figures) and the path
+ * is said, so plt.show() in the REPL or a script leads somewhere. Returns
+ * the malloc'ed path, or NULL (and says why on stderr) when it could not
+ * be written. */
+static char *save_picture(repl *r, const char *png_base64) {
+    size_t n = 0;
+    unsigned char *png = nn_base64_decode(png_base64, &n);
+    if (!png) return NULL;
+    const char *cache = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+    char dir[4096], *path = NULL;
+    if (cache && cache[0] == '/')
+        snprintf(dir, sizeof dir, "%s/nndb/figures/", cache);
+    else if (home && *home)
+        snprintf(dir, sizeof dir, "%s/.cache/nndb/figures/", home);
+    else
+        snprintf(dir, sizeof dir, "/tmp/nndb-figures-%d/", (int)getuid());
+    size_t cap = strlen(dir) + 64;
+    path = malloc(cap);
+    if (path) snprintf(path, cap, "%sfigure-%d-%d.png", dir, (int)getpid(), ++r->n_figures);
+    FILE *f = path && repl_mkdirs_for(path) ? fopen(path, "wb") : NULL;
+    bool ok = f && fwrite(png, 1, n, f) == n;
+    if (f && fclose(f)) ok = false;
+    if (!ok && path) {
+        fprintf(stderr, "nndb: could not save the picture to %s: %s\n", path, strerror(errno));
+        free(path);
+        path = NULL;
+    }
+    free(png);
+    return path;
+}
+
 static void fe_display(void *user, const lang_mime *bundle, const char *display_id, bool update) {
     repl *r = user;
     const char *text = lang_mime_get(bundle, "text/plain");
+    const char *png = lang_mime_get(bundle, "image/png");
+    if (png && !(update && display_id)) {
+        char *path = save_picture(r, png);
+        if (path) {
+            bar_erase(r);
+            printf("%s saved to %s\n", text ? text : "A picture", path);
+            fflush(stdout);
+            free(path);
+            return;
+        }
+    }
     if (!text) return;
     if (!(update && display_id)) {
         show_text(r, text);

@@ -685,6 +685,32 @@ def test_script_run_exit_codes(env):
     assert r.returncode == 1 and "missing.nn" in r.stderr, (r.returncode, r.stderr)
 
 
+def test_plt_show_saves_the_figure_and_says_where(env):
+    """A terminal shows no pictures: plt.show() in a script or at the prompt
+    saves each figure as a PNG under the cache folder and prints its path."""
+    needs_language()
+    env.write("fig.py", "import matplotlib.pyplot as plt\nimport torch\n"
+                        "plt.plot(torch.arange(5.0), torch.arange(5.0) ** 2)\nplt.show()\n"
+                        "print('after')\n")
+    r = env.run(["run", "fig.py"])
+    assert r.returncode == 0, (r.returncode, r.stderr)
+    m = re.match(r"<Figure size 640x480 with 1 Axes> saved to (\S+\.png)\nafter\n$", r.stdout)
+    assert m, repr(r.stdout)
+    path = m.group(1)
+    assert path.startswith(os.path.join(env.home, ".cache", "nndb", "figures")), path
+    with open(path, "rb") as f:
+        assert f.read(8) == b"\x89PNG\r\n\x1a\n"
+    # at the prompt too, under $XDG_CACHE_HOME when it is set
+    cache = os.path.join(env.dir, "cache")
+    child = start(env, XDG_CACHE_HOME=cache)
+    child.sendline("import matplotlib.pyplot as plt; plt.plot([1, 3, 2]); plt.show()")
+    child.expect(r"saved to (\S+\.png)")
+    shown = child.match.group(1)
+    child.expect(PROMPT)
+    leave(child)
+    assert shown.startswith(os.path.join(cache, "nndb", "figures")) and os.path.getsize(shown) > 1000
+
+
 def test_script_from_stdin(env):
     r = env.run([], stdin='print("piped in")\n')
     assert r.returncode == 0, (r.returncode, r.stderr)
