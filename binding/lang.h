@@ -76,18 +76,6 @@ void lang_mime_add(lang_mime *m, const char *mime, char *data);
 /* Borrowed: the data for [mime], or NULL. */
 const char *lang_mime_get(const lang_mime *m, const char *mime);
 
-/* Add image/png drawn from the bundle's image/svg+xml (librsvg and cairo,
- * opened at the first call; see lang_raster.c). False, and the bundle
- * unchanged, when there is no SVG, a PNG is there already, or no renderer
- * is installed. For front ends whose viewers may refuse SVG (an untrusted
- * notebook). */
-bool lang_mime_add_png(lang_mime *m);
-/* The PNG bytes of [svg] drawn at [scale] (1: its own pixel size), or NULL;
- * malloc'ed, *len bytes. */
-unsigned char *lang_svg_to_png(const char *svg, double scale, size_t *len);
-/* NULL when SVG can be drawn as PNG here; else the library that is missing. */
-const char *lang_raster_unavailable(void);
-
 typedef enum lang_stream { LANG_STDOUT = 1, LANG_STDERR = 2 } lang_stream;
 
 /* What a front end provides. Any callback may be NULL: display and stream

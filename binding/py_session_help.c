@@ -47,13 +47,6 @@ const char *lang_mime_get(const lang_mime *m, const char *mime) {
     return NULL;
 }
 
-/* Under CPython the pictures come as PNG already (matplotlib draws them);
- * an SVG-only bundle stays as it is. */
-bool lang_mime_add_png(lang_mime *m) {
-    (void)m;
-    return false;
-}
-
 const char *lang_err_name(lang_err e) {
     switch (e) {
     case LANG_ERR_NONE: return "Error";
