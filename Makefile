@@ -179,7 +179,7 @@ unit: $(BUILD)/unit_tests
 
 test: deps
 	@$(MAKE) --no-print-directory WERROR=1 build/nndb build/unit_tests build/session_tests build/test_noalloc
-	@$(MAKE) --no-print-directory WERROR=1 SANITIZE=1 build/asan/unit_tests $(FUZZ_TARGETS:%=build/asan/fuzz/%_replay)
+	@$(MAKE) --no-print-directory WERROR=1 SANITIZE=1 build/asan/unit_tests build/asan/session_tests $(FUZZ_TARGETS:%=build/asan/fuzz/%_replay)
 	@PYTHON=$(PYTHON) tests/run_all.sh
 
 # The browser suite alone (make test runs it too): classic Notebook and

@@ -83,6 +83,12 @@ ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0} \
     LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$(pwd)/tests/lsan.supp} \
 UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
     run_suite unit-asan-ubsan build/asan/unit_tests
+# The session seam under the sanitizers: the binding's C code with real
+# cells, interrupts and the debugger.
+ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0} \
+    LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$(pwd)/tests/lsan.supp} \
+    UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
+    run_suite session-asan-ubsan build/asan/session_tests
 
 for replay in build/asan/fuzz/*_replay; do
     [ -x "$replay" ] || continue
