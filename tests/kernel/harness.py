@@ -144,6 +144,13 @@ def outputs(iopub, kind=None):
     return [m for m in iopub if (m["msg_type"] == kind if kind else m["msg_type"] not in skip)]
 
 
+def ok(rep):
+    """The reply's content, asserting the cell ran (the error shown if not)."""
+    c = rep["content"]
+    assert c["status"] == "ok", (c.get("ename"), c.get("evalue"), c.get("traceback"))
+    return c
+
+
 def stdout_of(iopub, name="stdout"):
     return "".join(m["content"]["text"] for m in iopub
                    if m["msg_type"] == "stream" and m["content"]["name"] == name)

@@ -7,21 +7,9 @@ the kernel, lr_find's report, and the prelude names the drills use.
 import pytest
 
 import harness
-from harness import outputs, result_text, stdout_of
+from harness import ok, outputs, result_text, stdout_of
 
 pytestmark = pytest.mark.skipif(not harness.IS_NNDB, reason="nndb's own library")
-
-
-@pytest.fixture
-def k(kernel):
-    kernel.drain_iopub(0.01)
-    return kernel
-
-
-def ok(rep):
-    c = rep["content"]
-    assert c["status"] == "ok", (c.get("ename"), c.get("evalue"), c.get("traceback"))
-    return c
 
 
 def displays(io):

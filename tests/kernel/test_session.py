@@ -13,7 +13,7 @@ import time
 import pytest
 
 import harness
-from harness import outputs, result_text, stdout_of
+from harness import ok, outputs, result_text, stdout_of
 
 pytestmark = pytest.mark.skipif(not harness.IS_NNDB, reason="nndb's session (prelude, magics)")
 
@@ -24,18 +24,6 @@ SPEC_MESSAGE = harness.KERNEL_MESSAGE_MODE
 @pytest.fixture(scope="module")
 def specs(prefix):
     return prefix
-
-
-@pytest.fixture
-def k(kernel):
-    kernel.drain_iopub(0.01)
-    return kernel
-
-
-def ok(rep):
-    c = rep["content"]
-    assert c["status"] == "ok", (c.get("ename"), c.get("evalue"), c.get("traceback"))
-    return c
 
 
 def test_first_cell_imports_neither_numpy_nor_matplotlib(k):
