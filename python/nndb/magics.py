@@ -665,7 +665,8 @@ for _name in ("break", "step", "anomaly", "graph", "profile", "stats"):
 
 _DOCS = {
     "time": "%time STMT: run it once; CPU and wall time (IPython's format); its value.",
-    "timeit": "%timeit [-n N -r R -p P -q -o] STMT: mean \xb1 std. dev. per loop.",
+    "timeit": "%timeit [-n N -r R -p P -q -o] STMT: time STMT over many loops and R runs "
+              "(IPython's format): mean \xb1 std. dev. per loop.",
     "who": "%who [TYPE...]: the session's variable names.",
     "whos": "%whos [TYPE...]: variables with type and a summary (tensors: shape, dtype).",
     "reset": "%reset [-f]: delete every variable of the session.",
@@ -680,8 +681,8 @@ _DOCS = {
     "history": "%history: the inputs of this session.",
     "lsmagic": "%lsmagic: the magics.",
     "help": "%help [NAME]: the magics, or help on NAME (a magic: %help %NAME).",
-    "seed": "%seed N: Seed the random generator (as manual_seed(N)).",
-    "threads": "%threads [N]: Show or set the number of threads for matmul and parallel "
+    "seed": "%seed N: seed the random generator (as manual_seed(N)).",
+    "threads": "%threads [N]: show or set the number of threads for matmul and parallel "
                "kernels (as torch.set_num_threads(N)).",
 }
 

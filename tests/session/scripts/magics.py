@@ -30,7 +30,7 @@ total  # expect: 499500
 %help %seed
 # expect: %seed N
 # expect:
-# expect:     Seed the random generator (as manual_seed(N)).
+# expect:     seed the random generator (as manual_seed(N)).
 # expect:
 # expect:     Example:
 # expect:         %seed 0
