@@ -100,6 +100,10 @@ typedef struct lang_frontend {
      * notebook request with allow_stdin). When it cannot, the debugger's
      * stops print and the pass goes on. NULL: yes whenever readline is set. */
     bool (*can_read)(void *user);
+    /* IPython's clear_output: empty the output area of the running cell,
+     * now, or ([wait]) when the next output comes. NULL: nothing (a
+     * terminal keeps what it printed). */
+    void (*clear_output)(void *user, bool wait);
 } lang_frontend;
 
 typedef struct lang_session lang_session;

@@ -121,6 +121,14 @@ static PyObject *fe_progress(PyObject *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+static PyObject *fe_clear_output(PyObject *self, PyObject *args) {
+    int wait = 0;
+    if (!PyArg_ParseTuple(args, "|p", &wait)) return NULL;
+    lang_session *s = ((frontend_obj *)self)->s;
+    if (s && s->fe.clear_output) s->fe.clear_output(s->fe.user, wait != 0);
+    Py_RETURN_NONE;
+}
+
 /* None when no one can answer (the caller raises EOFError, as input() at
  * the end of a file does; the kernel names the reason). The GIL is let go
  * while the front end waits, so the user's threads keep running. */
@@ -196,6 +204,7 @@ static PyMethodDef frontend_methods[] = {
     {"write", fe_write, METH_VARARGS, "write(stream, text): 1 stdout, 2 stderr"},
     {"display", fe_display, METH_VARARGS, "display(bundle, display_id=None, update=False)"},
     {"progress", fe_progress, METH_VARARGS, "progress(id, done, total, text)"},
+    {"clear_output", fe_clear_output, METH_VARARGS, "clear_output(wait=False)"},
     {"readline", fe_readline, METH_VARARGS, "readline(prompt='', password=False) -> str or None"},
     {"can_read", fe_can_read, METH_NOARGS, "whether a person can answer readline now"},
     {"ext_magic", fe_ext_magic, METH_VARARGS, "ext_magic(name, args) -> None or (ename, msg)"},

@@ -307,6 +307,14 @@ static void fe_display(void *user, const lang_mime *bundle, const char *display_
     publish_display(k, bundle_json(bundle), display_id, update);
 }
 
+static void fe_clear_output(void *user, bool wait) {
+    kernel *k = user;
+    if (!k->current || k->silent) return;
+    cJSON *c = cJSON_CreateObject();
+    cJSON_AddBoolToObject(c, "wait", wait);
+    kernel_publish(k, k->iopub_link, k->current, "clear_output", c);
+}
+
 static char *html_escape(const char *s) {
     size_t n = 0;
     for (const char *p = s; *p; p++) n += *p == '<' || *p == '>' ? 4 : *p == '&' ? 5 : 1;
@@ -475,7 +483,8 @@ static bool fe_can_read(void *user) {
 }
 
 lang_frontend kernel_frontend(kernel *k) {
-    lang_frontend fe = {k, fe_display, fe_stream, fe_progress, fe_readline, fe_can_read};
+    lang_frontend fe = {k,           fe_display,  fe_stream,      fe_progress,
+                        fe_readline, fe_can_read, fe_clear_output};
     return fe;
 }
 

@@ -200,8 +200,16 @@ def update_display(obj, *, display_id, **kwargs):
 
 
 def clear_output(wait=False):
-    """Accepted for IPython's sake. The front ends' seam (lang.h) has no
-    message to clear an output area yet, so this does nothing."""
+    """Empty the running cell's output area, as IPython's clear_output:
+    now, or with wait=True when the next output arrives (no flicker in a
+    loop that redraws). A terminal keeps what it printed."""
+    import sys
+    from nndb import session
+    s = session.active()
+    if s is not None:
+        sys.stdout.flush()  # what was printed before goes before the clear
+        sys.stderr.flush()
+        s.fe.clear_output(bool(wait))
 
 
 class DisplayHandle:

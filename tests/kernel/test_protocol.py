@@ -657,3 +657,18 @@ def test_whos_pwd_env_and_suggestions(k, tmp_path):
 def re_line(text, pattern):
     import re
     return any(re.fullmatch(pattern, line) for line in text.splitlines())
+
+
+def test_clear_output_in_order(k):
+    """IPython's clear_output: a clear_output message between the outputs
+    it separates, with its wait flag, as ipykernel sends it."""
+    rep, io = k.execute("print('first')\n"
+                        "from IPython.display import clear_output\n"
+                        "clear_output(wait=True)\n"
+                        "print('second')\n"
+                        "clear_output()\n")
+    assert rep["content"]["status"] == "ok", rep["content"]
+    seq = [(m["msg_type"], m["content"].get("text", m["content"].get("wait")))
+           for m in io if m["msg_type"] in ("stream", "clear_output")]
+    assert seq == [("stream", "first\n"), ("clear_output", True), ("stream", "second\n"),
+                   ("clear_output", False)], seq
