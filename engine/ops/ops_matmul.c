@@ -302,9 +302,16 @@ static bool mm_geometry(nn_ctx *ctx, const nn_tensor *a, const nn_tensor *b, mm_
     int nb = g->nb;
     g->M = g->ashape[nb], g->K = g->ashape[nb + 1], g->N = g->bshape[nb + 1];
     if (g->bshape[nb] != g->K) {
-        nn_error_set(&ctx->err, NN_ERR_SHAPE, "matmul: %s @ %s: inner dims %lld and %lld differ",
-                     nn_tensor_shape_str(a, sa, sizeof sa), nn_tensor_shape_str(b, sb, sizeof sb),
-                     (long long)g->K, (long long)g->bshape[nb]);
+        if (a->ndim == 2 && b->ndim == 2) /* PyTorch's words, the ones learners search for */
+            nn_error_set(&ctx->err, NN_ERR_SHAPE,
+                         "mat1 and mat2 shapes cannot be multiplied (%lldx%lld and %lldx%lld)",
+                         (long long)a->shape[0], (long long)a->shape[1], (long long)b->shape[0],
+                         (long long)b->shape[1]);
+        else
+            nn_error_set(
+                &ctx->err, NN_ERR_SHAPE, "matmul: %s @ %s: inner dims %lld and %lld differ",
+                nn_tensor_shape_str(a, sa, sizeof sa), nn_tensor_shape_str(b, sb, sizeof sb),
+                (long long)g->K, (long long)g->bshape[nb]);
         return false;
     }
     for (int d = 0; d < nb; d++) {
@@ -469,7 +476,16 @@ static bool rows_of(nn_ctx *ctx, nn_tensor *t, mat *m, nn_tensor **held) {
 static nn_status linear_check(nn_ctx *ctx, nn_tensor *x, nn_tensor *w, nn_tensor *bias) {
     char sx[128], sw[128];
     if (same_dtype(ctx, "linear", x, w, false)) return ctx->err.code;
-    if (w->ndim != 2 || x->ndim < 1 || x->shape[x->ndim - 1] != w->shape[1])
+    if (w->ndim == 2 && x->ndim >= 1 && x->shape[x->ndim - 1] != w->shape[1]) {
+        /* PyTorch's message: the input flattened to rows, times weight.T */
+        int64_t rows = 1;
+        for (int d = 0; d + 1 < x->ndim; d++) rows *= x->shape[d];
+        return nn_error_set(&ctx->err, NN_ERR_SHAPE,
+                            "mat1 and mat2 shapes cannot be multiplied (%lldx%lld and %lldx%lld)",
+                            (long long)rows, (long long)x->shape[x->ndim - 1],
+                            (long long)w->shape[1], (long long)w->shape[0]);
+    }
+    if (w->ndim != 2 || x->ndim < 1)
         return nn_error_set(&ctx->err, NN_ERR_SHAPE,
                             "linear: input %s and weight %s do not fit: the weight must be "
                             "[out_features, in_features] with in_features = the input's last dim",

@@ -119,7 +119,7 @@ lr_find(reg, mse_loss, (xs, ys), len)  # expect error: TypeError
 gradcheck()  # expect error: TypeError: gradcheck() missing 1 required positional argument: 'f'
 gradcheck(lambda a: a, randn(2, requires_grad=True), samples=0)  # expect error: ValueError: gradcheck: samples must be >= 1
 gradcheck(lambda a: a, randn(2, requires_grad=True), bogus=1)  # expect error: TypeError: gradcheck() got an unexpected keyword argument 'bogus'
-gradcheck(Linear(2, 2), randn(3, 3))  # expect error: RuntimeError: linear: input [3, 3] and weight [2, 2] do not fit
+gradcheck(Linear(2, 2), randn(3, 3))  # expect error: RuntimeError: mat1 and mat2 shapes cannot be multiplied (3x3 and 2x2)
 gradcheck(lambda a: a.long(), randn(2, requires_grad=True))  # expect error: TypeError: gradcheck: the function returned a int64 tensor
 gradcheck(lambda a: a.detach(), randn(2, requires_grad=True))  # expect error: ValueError: gradcheck: the output does not depend on any checked tensor
 print(gradcheck(lambda a: (a, 3, a * 2), randn(2, requires_grad=True)).passed)  # expect: True
