@@ -925,12 +925,16 @@ class Debugger:
         watches, anomaly mode or %pdb; the hook and the module wrappers go,
         and what the last stop or error held (frames, tensors, the last
         backward's graph) is let go."""
-        self._module_hooks(False)
-        self._optimizer_hooks(False)
+        # Only what was turned on is undone: a fresh session (the kernel's
+        # start) must not import torch to find nothing to reset.
+        if self.module_hooks is not None:
+            self._module_hooks(False)
+        if self.optimizer_steps is not None:
+            self._optimizer_hooks(False)
         self.__init__()
-        C = _C()
-        C._debug_arm(False)
-        if hasattr(C, "_debug_reset"):  # (a binary built before it: the Python side only)
+        if "torch._C" in sys.modules:
+            C = _C()
+            C._debug_arm(False)
             C._debug_reset()
         for name in ("last_type", "last_value", "last_traceback"):
             if hasattr(sys, name):

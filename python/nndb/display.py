@@ -16,7 +16,6 @@ imported here: import hooks patch them when the user imports them.
 
 import base64
 import sys
-import uuid
 
 __all__ = ["display", "update_display", "clear_output", "DisplayHandle", "format_bundle",
            "HTML", "Markdown", "SVG", "Image"]
@@ -180,6 +179,7 @@ def display(*objs, include=None, exclude=None, metadata=None, transient=None, di
     if transient and "display_id" in transient and display_id is None:
         display_id = transient["display_id"]
     if display_id is True:
+        import uuid
         display_id = uuid.uuid4().hex
     for obj in objs:
         if raw and isinstance(obj, dict):
@@ -216,7 +216,10 @@ class DisplayHandle:
     """A display that can be shown again or updated in place."""
 
     def __init__(self, display_id=None):
-        self.display_id = display_id or uuid.uuid4().hex
+        if display_id is None:
+            import uuid
+            display_id = uuid.uuid4().hex
+        self.display_id = display_id
 
     def __repr__(self):
         return f"<{type(self).__name__} display_id={self.display_id}>"

@@ -13,9 +13,7 @@ root= reads a recorded machine tree (sys, proc, dev, etc, opt) instead of /,
 exactly as NNDB_SYSROOT does, and wins over it (docs/probes.md).
 """
 
-import json as _json
 import os
-import shlex
 import sys
 import types
 
@@ -212,7 +210,8 @@ def probe(json=False, bandwidth=True, root=None):
     recorded machine tree instead of /."""
     res = _read("probe()", root, False, bandwidth)
     if json:
-        return ProbeReport("probe", res["status"], res["json"], "", _json.loads(res["json"]))
+        import json
+        return ProbeReport("probe", res["status"], res["json"], "", json.loads(res["json"]))
     return ProbeReport("probe", res["status"], res["text"], "")
 
 
@@ -231,7 +230,8 @@ def doctor(root=None, json=False):
     res = _read("doctor()", root, True)
     found = [Finding(*f) for f in res["findings"]]
     if json:
-        return DoctorReport(found, res["status"], res["json"], "", _json.loads(res["json"]))
+        import json
+        return DoctorReport(found, res["status"], res["json"], "", json.loads(res["json"]))
     return DoctorReport(found, res["status"], res["text"])
 
 
@@ -252,6 +252,7 @@ def _cli_magic(command):
         from nndb.magics import UsageError
         known = _OPTIONS[command]
         words, root = [], None
+        import shlex
         it = iter(shlex.split(line, comments=True))
         for w in it:
             if w == "--root":

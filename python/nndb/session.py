@@ -17,15 +17,12 @@ replaced once per process by objects that reach the session whose code runs
 (or ran last).
 """
 
-import ast
 import builtins
 import gc
 import io
-import linecache
 import os
 import sys
 import threading
-import traceback
 import types
 
 from nndb import display as _display
@@ -218,6 +215,7 @@ def _internal(filename):
 
 def _strip_internal(te, seen=None):
     """Drop nndb's own frames from a TracebackException and its chain."""
+    import traceback  # at the first error, not at every start
     seen = set() if seen is None else seen
     if te is None or id(te) in seen:
         return
@@ -252,6 +250,7 @@ def _with_suggestion(exc, last):
 def describe_error(exc):
     """(type, ename, evalue, traceback chunks) of [exc], as Python prints it
     (3.11's carets, 'Did you mean' suggestions), without nndb's frames."""
+    import traceback
     etype = type(exc)
     if isinstance(exc, (_magics.UsageError, _magics.MagicError)):
         return etype, etype.__name__, str(exc), [f"{etype.__name__}: {exc}\n"]
@@ -498,6 +497,7 @@ class Session:
     def _cache(self, filename, source):
         """Keep [source] in linecache under [filename] (None as the mtime:
         checkcache leaves it), so tracebacks and inspect.getsource see it."""
+        import linecache
         if filename.startswith("<") or not os.path.exists(filename):
             lines = source.splitlines(keepends=True)
             if lines and not lines[-1].endswith("\n"):
@@ -520,6 +520,7 @@ class Session:
         exec(compiled, self.ns)
 
     def _run(self, tree_or_expr, filename, mode):
+        import ast
         flags = self.flags | ast.PyCF_ALLOW_TOP_LEVEL_AWAIT
         compiled = compile(tree_or_expr, filename, mode, flags, True)
         if mode == "exec":
@@ -530,6 +531,7 @@ class Session:
         return eval(compiled, self.ns)
 
     def _run_interactive(self, code, filename):
+        import ast
         number = _cell_number(filename)
         if number is None:
             number = self.count + 1
