@@ -231,6 +231,12 @@ def test_ctrl_r_searches_history(env):
     # under load the letters may lag behind the search prompt.
     child.expect([r"searched\x1b\[27m", "searched_for = 99"], timeout=10)
     child.send("\r")
+    # Leaving the search redraws the prompt before the line runs; wait for
+    # a marker that only prints after it ran, so the Ctrl-D below reaches
+    # readline and not the tty while the line still runs (where the switch
+    # back to raw mode can drop it).
+    child.sendline('print("after" + "search")')
+    child.expect("aftersearch")
     child.expect(PROMPT)
     leave(child)
     # The found line ran again, so it is in the history twice.
