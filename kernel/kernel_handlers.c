@@ -122,7 +122,7 @@ static void reply(const kernel *k, void *sock, const kernel_msg *req, const char
  * Without installed pages, the only link is the PyTorch reference. */
 static void add_help_links(cJSON *links) {
     static const char *const pages[][2] = {
-        {"index", "nndb documentation"},    {"language", "The nndb language"},
+        {"index", "nndb documentation"},    {"language", "The language: Python"},
         {"notebooks", "nndb in notebooks"}, {"kernel", "The nndb kernel"},
         {"repl", "The terminal REPL"},
     };

@@ -398,7 +398,7 @@ def test_help_menu_links_to_nndb_pages(page):
     # The Help menu lists them (the notebook adds a kernel's links there).
     menu = page.js("return Array.from(document.querySelectorAll('#help_menu a'))"
                    ".map(a => a.innerText.trim());")
-    assert "The nndb language" in menu, menu
+    assert "The language: Python" in menu, menu
     page.close_notebook()
     for link in ours:
         page.d.get(f"http://127.0.0.1:{page.server.port}{link['url']}?token={TOKEN}")
