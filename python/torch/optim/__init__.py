@@ -11,6 +11,12 @@ from .adam import Adam  # noqa: F401
 from .adamw import AdamW  # noqa: F401
 from .rmsprop import RMSprop  # noqa: F401
 from .adagrad import Adagrad  # noqa: F401
+from .adadelta import Adadelta  # noqa: F401
+from .adamax import Adamax  # noqa: F401
+from .nadam import NAdam  # noqa: F401
+from .radam import RAdam  # noqa: F401
+from .asgd import ASGD  # noqa: F401
+from .rprop import Rprop  # noqa: F401
 from . import lr_scheduler  # noqa: F401
 
-del optimizer, sgd, adam, adamw, rmsprop, adagrad  # noqa: F821
+del optimizer, sgd, adam, adamw, rmsprop, adagrad, adadelta, adamax, nadam, radam, asgd, rprop  # noqa: F821,E501
