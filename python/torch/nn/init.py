@@ -92,6 +92,42 @@ def eye_(tensor):
     return tensor
 
 
+def dirac_(tensor, groups=1):
+    """Fill a 3-, 4- or 5-D convolution weight with the Dirac delta: each of
+    the first min(out/groups, in) output channels of every group passes its
+    input channel through unchanged (a 1 at the kernel's centre)."""
+    dims = tensor.dim()
+    if dims not in (3, 4, 5):
+        raise ValueError("Only tensors with 3, 4, or 5 dimensions are supported")
+    sizes = tensor.shape
+    if sizes[0] % groups != 0:
+        raise ValueError('dim 0 must be divisible by groups')
+    per_group = sizes[0] // groups
+    centre = tuple(s // 2 for s in sizes[2:])
+    with torch.no_grad():
+        tensor.zero_()
+        for g in range(groups):
+            for d in range(min(per_group, sizes[1])):
+                tensor[(g * per_group + d, d) + centre] = 1
+    return tensor
+
+
+def sparse_(tensor, sparsity, std=0.01):
+    """Fill a 2-D tensor from N(0, std^2), then zero ceil(sparsity * rows)
+    randomly chosen rows of every column (one torch.randperm per column, so
+    a seeded run draws what torch draws)."""
+    if tensor.dim() != 2:
+        raise ValueError("Only tensors with 2 dimensions are supported")
+    rows, cols = tensor.shape
+    num_zeros = int(math.ceil(sparsity * rows))
+    with torch.no_grad():
+        tensor.normal_(0, std)
+        for col in range(cols):
+            zero_rows = torch.randperm(rows)[:num_zeros]
+            tensor[zero_rows, col] = 0
+    return tensor
+
+
 def xavier_uniform_(tensor, gain=1.0):
     fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
     std = gain * math.sqrt(2.0 / float(fan_in + fan_out))
@@ -144,6 +180,9 @@ def _deprecated(new):
 uniform = _deprecated(uniform_)
 normal = _deprecated(normal_)
 constant = _deprecated(constant_)
+eye = _deprecated(eye_)
+dirac = _deprecated(dirac_)
+sparse = _deprecated(sparse_)
 xavier_uniform = _deprecated(xavier_uniform_)
 xavier_normal = _deprecated(xavier_normal_)
 kaiming_uniform = _deprecated(kaiming_uniform_)
