@@ -5,6 +5,7 @@ from torch.autograd.gradcheck import gradcheck  # noqa: F401
 from torch.autograd.anomaly_mode import detect_anomaly, set_detect_anomaly  # noqa: F401
 from torch.autograd.function import Function  # noqa: F401
 from torch.autograd import function  # noqa: F401
+from torch.autograd import functional  # noqa: F401
 from torch.autograd.variable import Variable  # noqa: F401
 
 
