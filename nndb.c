@@ -39,7 +39,8 @@ static void usage(FILE *f) {
         "  run FILE         run a Python script (FILE.py, or an older FILE.nn) with\n"
         "                   nndb's engine as torch; exit status 0 on success, 1 on an\n"
         "                   error;\n"
-        "                   --break SPEC (repeatable) sets a breakpoint first (as %%break)\n"
+        "                   --break SPEC (repeatable) sets a breakpoint first (as %%break);\n"
+        "                   --pdb opens the debugger on an uncaught error (post-mortem)\n"
         "  debug FILE       run a script under the debugger: stop before its first op\n"
         "  drill list|start ID|check FILE...|new ID\n"
         "                   guided drills (docs/drills.md)\n"
@@ -268,6 +269,8 @@ int main(int argc, char **argv) {
                     bad = true;
             } else if (!strncmp(argv[i], "--break=", 8)) {
                 breaks[n++] = argv[i] + 8;
+            } else if (!strcmp(argv[i], "--pdb")) {
+                breaks[n++] = "--pdb"; /* post-mortem on an uncaught error (nndb.debugger) */
             } else if (!file) {
                 /* The rest is the script's: sys.argv = [FILE, args...]. */
                 file = argv[i];
@@ -276,7 +279,8 @@ int main(int argc, char **argv) {
             }
         }
         if (bad || !file) {
-            fprintf(stderr, "usage: nndb %s [--break SPEC]... FILE [ARGS...]   (or - for stdin)\n",
+            fprintf(stderr,
+                    "usage: nndb %s [--pdb] [--break SPEC]... FILE [ARGS...]   (or - for stdin)\n",
                     cmd);
             free(breaks);
             return 2;

@@ -39,7 +39,8 @@ _CO_OPTIMIZED = 0x0001
 
 SPEC_HELP = ("a breakpoint is any of: an op name (matmul, log, cross_entropy), a module path "
              "(model.2, model.blocks.*.attn), forward, backward, nan, line N, FILE:LINE, "
-             "step N; then optionally `if CONDITION`")
+             "step N; then optionally `if CONDITION`; `py FILE:LINE` or `py FUNC` stops on a "
+             "Python line instead (bdb's)")
 
 HELP_TEXT = """\
 Commands at the (nndb) prompt:
@@ -47,12 +48,14 @@ Commands at the (nndb) prompt:
   n, next: run until a node outside the current module (step over it)
   c, continue: run until a breakpoint (Ctrl-D does the same)
   f, finish: run to the end of this pass; stop at the next pass's first node
+  nl, nextline: run to the next line of this frame (then n, s, r step by lines)
   w, where: your frames, the module path and the position in the pass
   u, d: up / down a frame;  l, ll: the source;  a: the function's arguments
   p EXPR, pp EXPR, display EXPR, interact, !STATEMENT, any statement
   watch EXPR: print EXPR at every stop;  watch: list them;  unwatch N|all
   graph [EXPR]: the recorded graph so far (or behind EXPR)
-  b [SPEC]: set an op breakpoint (as %break), or list them;  cl N|all: delete
+  b [SPEC]: set a breakpoint (as %break; b py FILE:LINE or b py FUNC for a
+    Python line), or list them;  cl N|all: delete
   %MAGIC: a line magic (%graph, %break, %whos, ...) in this frame
   q, quit: abort the statement (torch._C.Stopped); the session and its
     variables stay
@@ -302,9 +305,10 @@ class Breakpoint:
         self.step = 0
         self.cond = None
         self.cond_code = None
+        self.py = None  # a Python-line breakpoint: its bdb.Breakpoint
 
     def matches(self, ev, nan_origin):
-        if not self.enabled:
+        if not self.enabled or self.py is not None:
             return False
         if self.phase and ev.phase != self.phase:
             return False
@@ -508,12 +512,13 @@ class Debugger:
         self.at_prompt = False
         self.last_cmd = ""
         self.displaying = {}  # pdb's display expressions, kept from stop to stop
+        self.tracer = None  # the LineTracer of the Python-line breakpoints
 
     # ---- the hook ----
     def sync(self):
         """Register the engine hook exactly while something needs it."""
         every = (self.mode != RUN or self.break_next_flag or self.break_requested or
-                 any(b.enabled and not b.nan for b in self.bps))
+                 any(b.enabled and not b.nan and b.py is None for b in self.bps))
         nan = self.anomaly or any(b.enabled and b.nan for b in self.bps)
         want = 0 if every else 1 if nan else 2 if self.stepping else None
         if want == self.installed or (want is None and self.depth):
@@ -785,7 +790,10 @@ class Debugger:
         return msg.rstrip("\n")
 
     # ---- breakpoints ----
-    def add_break(self, text, announce=True):
+    def add_break(self, text, announce=True, frame=None):
+        word, _, rest = text.strip().partition(" ")
+        if word == "py":
+            return self.add_line_break(rest, announce, frame)
         b = parse_spec(text)
         b.id = self.next_bp
         self.next_bp += 1
@@ -826,9 +834,88 @@ class Debugger:
         for b in chosen:
             if what == "delete":
                 self.bps.remove(b)
+                if b.py is not None:
+                    self._tracer().drop(b.py)
             else:
                 b.enabled = what == "enable"
+                if b.py is not None:
+                    b.py.enabled = b.enabled
         self.sync()
+        self.sync_lines()
+
+    # ---- Python-line breakpoints (bdb's, %break py FILE:LINE | FUNC) ----
+    def _tracer(self):
+        if self.tracer is None:
+            self.tracer = LineTracer(self)
+        return self.tracer
+
+    def add_line_break(self, text, announce=True, frame=None):
+        """%break py FILE:LINE | py FUNC [if COND]: a breakpoint on a Python
+        line, set with bdb as pdb's `break` does; ValueError when bad."""
+        where, cond = text.strip(), None
+        k = where.find(" if ")
+        if k >= 0:
+            where, cond = where[:k].strip(), where[k + 4:].strip()
+            if not cond:
+                raise SyntaxError("`if` needs a condition: %break py f if n > 3")
+            try:
+                compile(cond, "<breakpoint condition>", "eval")
+            except SyntaxError as e:
+                raise SyntaxError(f"breakpoint condition '{cond}': {e.msg}") from None
+        if not where:
+            raise ValueError("%break py needs FILE:LINE or a function: %break py train.py:12, "
+                             "%break py Net.forward")
+        tracer = self._tracer()
+        k = where.rfind(":")
+        if k > 0 and _positive(where[k + 1:]):
+            file, line, funcname = where[:k], int(where[k + 1:]), None
+            file = tracer.find_file(file)
+        else:
+            file, line, funcname = self._function_start(where, frame)
+        err = tracer.set_break(file, line, False, cond, funcname)
+        if err:
+            raise ValueError(err.replace("Line ", "line ", 1))
+        b = Breakpoint(("py " + where + (f" if {cond}" if cond else "")))
+        b.py = tracer.get_breaks(file, line)[-1]
+        b.cond = cond
+        b.id = self.next_bp
+        self.next_bp += 1
+        self.bps.append(b)
+        self.sync_lines()
+        if announce:
+            print(f"Breakpoint {b.id}: {b.text} (a Python line: {file}:{b.py.line})")
+        return b
+
+    def _function_start(self, name, frame):
+        if frame is None:
+            s = _session()
+            glob = s.ns if s is not None else {}
+            loc = glob
+        else:
+            glob, loc = frame.f_globals, frame.f_locals
+        try:
+            func = eval(name, glob, loc)
+        except Exception as e:
+            raise ValueError(f"%break py {name}: not a function here ({type(e).__name__}: {e}); "
+                             "FILE:LINE works for code not defined yet") from None
+        func = getattr(func, "__func__", func)
+        code = getattr(func, "__code__", None)
+        if code is None:
+            call = getattr(func, "__call__", None)  # an object or a class: its method
+            code = getattr(getattr(call, "__func__", None), "__code__", None)
+        if code is None:
+            raise ValueError(f"%break py {name}: {type(func).__name__} is not a Python function")
+        return code.co_filename, code.co_firstlineno, code.co_name
+
+    def sync_lines(self):
+        """Trace Python lines exactly while an enabled line breakpoint
+        exists: with none, sys.settrace is not set and lines cost nothing."""
+        if self.tracer is None:
+            return
+        if any(b.enabled and b.py is not None for b in self.bps):
+            self.tracer.start(sys._getframe(1))
+        else:
+            self.tracer.stop()
 
     def break_next(self):
         self.break_next_flag = True
@@ -916,6 +1003,9 @@ class Debugger:
 
     def cell_end(self):
         """A front end's cell has ended: stepping ends with it."""
+        if self.tracer is not None:
+            self.tracer.stop()  # line stepping ends with the cell too
+            self.sync_lines()
         if self.stepping or self.mode != RUN or self.nan_seen or self.no_input:
             self._cell_over()
             self.sync()
@@ -931,6 +1021,9 @@ class Debugger:
             self._module_hooks(False)
         if self.optimizer_steps is not None:
             self._optimizer_hooks(False)
+        if self.tracer is not None:
+            self.tracer.stop()
+            self.tracer.clear_all_breaks()
         self.__init__()
         if "torch._C" in sys.modules:
             C = _C()
@@ -1266,7 +1359,8 @@ def _make_stop_prompt(base):
             return self.do_continue(arg)
 
         def _not_here(self, arg):
-            self.error("not at an op stop: s, n, c and f move through the pass, q aborts it")
+            self.error("not at an op stop: s, n, c and f move through the pass, nl goes to the "
+                       "next line (where pdb's line commands work), q aborts it")
 
         do_until = do_unt = do_jump = do_j = do_return = do_r = _not_here
         do_run = do_restart = do_tbreak = do_condition = do_ignore = do_commands = _not_here
@@ -1281,9 +1375,22 @@ def _make_stop_prompt(base):
                 self.dbg.list_breaks()
                 return
             try:
-                self.dbg.add_break(arg)
+                self.dbg.add_break(arg, frame=self.curframe)
             except (ValueError, SyntaxError) as e:
                 self.error(str(e))
+
+        def do_nextline(self, arg):
+            """nl | nextline
+        Run to the next line of the current frame and stop there, as pdb's
+        n: the prompt there steps by lines (n, s, r, unt, c)."""
+            frame = self.curframe
+            tracer = self.dbg._tracer()
+            tracer.start(frame)
+            tracer._set_stopinfo(frame, None)
+            self.dbg.mode = RUN
+            return 1
+
+        do_nl = do_nextline
 
         def do_clear(self, arg):
             """cl(ear) [N ... | all]
@@ -1388,7 +1495,165 @@ def _make_post_mortem(base):
     return PostMortemImpl
 
 
+def _make_line_tracer(base):
+    class LineTracerImpl(base):
+        """bdb's line breakpoints for %break py: sys.settrace is set only
+        while one is enabled (or a line step from an op stop is pending);
+        a stop opens pdb itself, so n, s, r, unt, j step by lines."""
+
+        def __init__(self, dbg):
+            super().__init__()
+            self.skip = {"torch", "torch.*", "nndb", "nndb.*"}  # your frames only
+            self.dbg = dbg
+            self.hit_bp = None
+            self.quit_req = False
+            self.bot = types.SimpleNamespace()  # a bottom frame that is none of yours
+
+        def find_file(self, file):
+            if file.startswith("<") or os.path.isabs(file):
+                return file
+            if os.path.exists(file):
+                return os.path.abspath(file)
+            found = self.lookupmodule(file)
+            if not found:
+                raise ValueError(f"%break py: no file {file} (give a path, or a cell's name as "
+                                 "its tracebacks show it: <cell 3>)")
+            return os.path.abspath(found)
+
+        def drop(self, bp):
+            bp.deleteMe()
+            key = (bp.file, bp.line)
+            if key not in bdb_module().Breakpoint.bplist and bp.file in self.breaks:
+                lines = self.breaks[bp.file]
+                if bp.line in lines:
+                    lines.remove(bp.line)
+                if not lines:
+                    del self.breaks[bp.file]
+
+        def tracing(self):
+            return sys.gettrace() == self.trace_dispatch
+
+        def start(self, frame):
+            if not self.tracing():
+                self.quitting = False
+                self.botframe = self.bot
+                self._set_stopinfo(self.bot, None, -1)  # run on to a breakpoint
+                sys.settrace(self.trace_dispatch)
+            while frame is not None:  # the frames already running
+                frame.f_trace = self.trace_dispatch
+                frame = frame.f_back
+
+        def stop(self):
+            self._set_stopinfo(self.bot, None, -1)
+            if self.tracing():
+                sys.settrace(None)
+
+        def trace_dispatch(self, frame, event, arg):
+            try:
+                return super().trace_dispatch(frame, event, arg)
+            except _C().Stopped as e:  # q: the error shows your frames, not bdb's
+                raise e.with_traceback(None) from None
+
+        def dispatch_line(self, frame):
+            self.hit_bp = None
+            return super().dispatch_line(frame)
+
+        def break_here(self, frame):
+            hit = super().break_here(frame)
+            if hit:
+                self.hit_bp = self.currentbp
+            return hit
+
+        def set_continue(self):
+            self._set_stopinfo(self.bot, None, -1)
+            if not self.breaks:
+                sys.settrace(None)
+
+        def user_call(self, frame, argument_list):
+            if self.dbg.depth:
+                return
+            super().user_call(frame, argument_list)
+
+        def user_line(self, frame):
+            if self.dbg.depth:  # code typed at a stop's prompt runs on
+                return
+            b = None
+            if self.hit_bp is not None:
+                b = next((b for b in self.dbg.bps if b.py is not None and
+                          b.py.number == self.hit_bp), None)
+            self.hit_bp = None
+            if b is not None:
+                b.hits += 1
+                self.message(f"> stopped (breakpoint {b.id}, {b.text}): a Python line")
+            if not _can_read():
+                self.message(f"> {frame.f_code.co_filename}({frame.f_lineno})"
+                             f"{frame.f_code.co_name}()")
+                self.set_continue()
+                return
+            self.quit_req = False
+            self.dbg.depth += 1
+            self.dbg.at_prompt = True
+            try:
+                self.interaction(frame, None)
+            finally:
+                self.dbg.at_prompt = False
+                self.dbg.depth -= 1
+            if self.quit_req:
+                self.quit_req = False
+                raise _C().Stopped(f"quit at the debugger, at {frame.f_code.co_filename}:"
+                                   f"{frame.f_lineno}: the statement was aborted; the session "
+                                   "and its variables are kept")
+
+        def user_return(self, frame, return_value):
+            if self.dbg.depth:
+                return
+            super().user_return(frame, return_value)
+
+        def do_quit(self, arg):
+            """q(uit) | exit
+        Abort the running statement (torch._C.Stopped); the session and its
+        variables are kept."""
+            self.quit_req = True
+            self.set_continue()
+            return 1
+
+        do_q = do_exit = do_quit
+
+        def do_EOF(self, arg):
+            """(Ctrl-D) Continue."""
+            self.message("")
+            self.set_continue()
+            return 1
+
+        def do_break(self, arg):
+            """b(reak) [SPEC]
+        Set a breakpoint as %break (an op spec, or py FILE:LINE / py FUNC
+        for a Python line); without SPEC, list them."""
+            if not arg.strip():
+                self.dbg.list_breaks()
+                return
+            try:
+                self.dbg.add_break(arg, frame=self.curframe)
+            except (ValueError, SyntaxError) as e:
+                self.error(str(e))
+
+        do_b = do_break
+
+    return LineTracerImpl
+
+
+def bdb_module():
+    import bdb
+    return bdb
+
+
 _classes = {}
+
+
+def LineTracer(dbg):
+    if "line" not in _classes:
+        _classes["line"] = _make_line_tracer(_pdb_class())
+    return _classes["line"](dbg)
 
 
 def StopPrompt(dbg, ev, frame, scope):
@@ -1427,7 +1692,7 @@ def _m_break(session, line, frame):
         elif word in ("disable", "enable"):
             _dbg.bp_command(word, rest)
         else:
-            _dbg.add_break(args)
+            _dbg.add_break(args, frame=frame)
     except ValueError as e:  # a condition that does not compile stays a SyntaxError, as in %timeit
         raise _usage(str(e)) from None
 
@@ -1509,7 +1774,7 @@ _MAGICS = {
 _MAGIC_DOCS = {
     "break": "%break [SPEC [if COND]] | list | clear [N|all] | disable N | enable N: op "
              "breakpoints (an op, a module path, forward, backward, nan, line N, FILE:LINE, "
-             "step N).",
+             "step N); py FILE:LINE | py FUNC: a Python line (bdb's).",
     "delete": "%delete N|all: delete breakpoints.",
     "disable": "%disable N|all: disable breakpoints.",
     "enable": "%enable N|all: enable breakpoints.",
@@ -1538,7 +1803,11 @@ def register(line_magics, docs=None):
 # ---- for the front ends (binding/py_session_debug.c) and torch.autograd ----
 
 def session_break(spec):
-    """lang_session_break: None when set, else the reason."""
+    """lang_session_break: None when set, else the reason. `--pdb` (nndb
+    run --pdb) turns on the post-mortem prompt for an uncaught error."""
+    if spec == "--pdb":
+        _dbg.pdb_auto = True
+        return None
     try:
         _dbg.add_break(spec, announce=False)
     except (ValueError, SyntaxError) as e:

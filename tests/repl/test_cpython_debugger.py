@@ -355,6 +355,92 @@ def test_run_break_and_debug_on_a_terminal(env):
     assert "train.nn:5" in r.stdout and "end True" in r.stdout, r.stdout
 
 
+def test_python_line_breakpoints(env):
+    """%break py FUNC / py FILE:LINE stop on Python lines (bdb's), where pdb's
+    n, p and ll work; a condition; q aborts; nl steps from an op stop to the
+    next line."""
+    c = session(env)
+    cell(c, MLP)
+    cell(c, "net = MLP()")
+    cell(c, "class DS(torch.utils.data.Dataset):\n    def __len__(self): return 4\n"
+            "    def __getitem__(self, i):\n        v = i * 2\n"
+            "        return torch.tensor([float(v)])\n")
+    cell(c, "ds = DS()")
+    c.sendline("%break py DS.__getitem__")
+    c.expect(r"Breakpoint 1: py DS\.__getitem__ \(a Python line: <cell \d+>:3\)")
+    c.expect(PROMPT)
+    c.sendline("ds[3]")
+    c.expect(r"stopped \(breakpoint 1, py DS\.__getitem__\): a Python line")
+    c.expect(r"-> v = i \* 2")
+    c.expect(DBG)
+    at_stop(c, "p i", "3")
+    at_stop(c, "n", r"-> return torch\.tensor")
+    at_stop(c, "p v", "6")
+    c.sendline("c")
+    c.expect(r"tensor\(\[6\.\]\)")
+    c.expect(PROMPT)
+    cell(c, "%delete 1")
+    # FILE:LINE in forward: line 7 of the cell is `scale = 2.0`
+    c.sendline("print(net.forward.__code__.co_filename)")
+    c.expect(r"(<cell \d+>)")
+    mlp_cell = c.match.group(1)
+    c.expect(PROMPT)
+    c.sendline(f"%break py {mlp_cell}:7 if x.shape[0] > 2")
+    c.expect(r"Breakpoint 2: py <cell \d+>:7 if x\.shape\[0\] > 2")
+    c.expect(PROMPT)
+    cell(c, "small = net(x[:2])")
+    c.sendline("z = net(x)")
+    c.expect(r"stopped \(breakpoint 2, py <cell \d+>:7 if")
+    c.expect(r"-> scale = 2\.0")
+    c.expect(DBG)
+    at_stop(c, "p h.shape", r"torch\.Size\(\[16, 8\]\)")
+    at_stop(c, "ll", r"7 B->\s+scale = 2\.0")
+    at_stop(c, "%break", r"2    yes      1     py <cell \d+>:7")
+    c.sendline("q")
+    c.expect(r"Stopped: quit at the debugger, at <cell \d+>:7")
+    c.expect(PROMPT)
+    c.sendline("z = net(x)")  # still set after q
+    c.expect(r"stopped \(breakpoint 2")
+    c.expect(DBG)
+    c.sendline("c")
+    c.expect(PROMPT)
+    cell(c, "%delete all")
+    cell(c, "z = net(x); print('ran on')", "ran on")
+    c.expect(PROMPT)
+    # from an op stop, nl goes to the next line of the frame
+    cell(c, "%break tanh", "Breakpoint 3: tanh")
+    c.expect(PROMPT)
+    c.sendline("z = net(x)")
+    c.expect(r"stopped \(breakpoint 3, tanh\)")
+    c.expect(DBG)
+    at_stop(c, "nl", r"-> scale = 2\.0")
+    at_stop(c, "p h.shape", r"torch\.Size\(\[16, 8\]\)")
+    c.sendline("c")
+    c.expect(PROMPT)
+    cell(c, "%delete all")
+    test_repl.leave(c)
+
+
+def test_run_pdb(env):
+    """nndb run --pdb: post-mortem at the frame that raised, as python -m pdb."""
+    test_repl.NNDB = NNDB
+    script = env.write("fail.py", "def scale(t, k):\n    return t * k\n\nprint('start')\n"
+                       "scale(2, None)\n")
+    c = env.spawn(["run", "--pdb", script])
+    c.expect("start")
+    c.expect(r"fail\.py\(2\)scale\(\)")
+    c.expect(DBG)
+    at_stop(c, "p k", "None")
+    at_stop(c, "u", r"-> scale\(2, None\)")
+    c.sendline("q")
+    c.expect("TypeError: unsupported operand")
+    c.expect(pexpect.EOF)
+    c.close()
+    assert c.exitstatus == 1, c.exitstatus
+    r = env.run(["run", "--pdb", script], stdin="")  # no terminal: no prompt, the error
+    assert r.returncode == 1 and "TypeError" in r.stderr and "(nndb)" not in r.stdout, r.stdout
+
+
 # ---- pytest ----
 try:
     import pytest
