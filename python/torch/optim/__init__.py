@@ -17,6 +17,7 @@ from .nadam import NAdam  # noqa: F401
 from .radam import RAdam  # noqa: F401
 from .asgd import ASGD  # noqa: F401
 from .rprop import Rprop  # noqa: F401
+from .lbfgs import LBFGS  # noqa: F401
 from . import lr_scheduler  # noqa: F401
 
-del optimizer, sgd, adam, adamw, rmsprop, adagrad, adadelta, adamax, nadam, radam, asgd, rprop  # noqa: F821,E501
+del optimizer, sgd, adam, adamw, rmsprop, adagrad, adadelta, adamax, nadam, radam, asgd, rprop, lbfgs  # noqa: F821,E501
