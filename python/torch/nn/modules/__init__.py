@@ -16,3 +16,5 @@ from torch.nn.modules.batchnorm import BatchNorm1d, BatchNorm2d  # noqa: F401
 from torch.nn.modules.loss import (  # noqa: F401
     L1Loss, MSELoss, NLLLoss, CrossEntropyLoss, BCELoss, BCEWithLogitsLoss, SmoothL1Loss,
     HuberLoss, KLDivLoss, PoissonNLLLoss, MarginRankingLoss, SoftMarginLoss)
+from torch.nn.modules.rnn import (  # noqa: F401
+    RNNBase, RNN, LSTM, GRU, RNNCellBase, RNNCell, LSTMCell, GRUCell)

@@ -1,0 +1,392 @@
+"""Recurrent layers: RNN, LSTM and GRU over whole sequences, and their
+one-step cells RNNCell, LSTMCell and GRUCell.
+
+Parameters carry PyTorch's names (weight_ih_l0, bias_hh_l1_reverse, ...),
+shapes and registration order, and reset_parameters draws them uniformly in
++-1/sqrt(hidden_size) in that order, so a seeded model gets PyTorch's weights
+and a state_dict loads either way. Gates follow PyTorch's order: LSTM i, f,
+g, o; GRU r, z, n. The recurrence is written in Python over linear, sigmoid
+and tanh: each time step is a handful of recorded operations.
+
+PackedSequence inputs are not accepted yet (nn.utils.rnn packing is not
+provided); pad the batch and pass a plain tensor."""
+
+import math
+import numbers
+import warnings
+
+import torch
+from torch.nn import functional as F
+from torch.nn import init
+from torch.nn.parameter import Parameter
+from torch.nn.modules.module import Module
+
+__all__ = ["RNNBase", "RNN", "LSTM", "GRU", "RNNCellBase", "RNNCell", "LSTMCell", "GRUCell"]
+
+_GATES = {"LSTM": 4, "GRU": 3, "RNN_TANH": 1, "RNN_RELU": 1}
+
+
+def _rnn_tanh_step(x_proj, h, w_hh, b_hh):
+    return torch.tanh(F.linear(h, w_hh, b_hh) + x_proj)
+
+
+def _rnn_relu_step(x_proj, h, w_hh, b_hh):
+    return torch.relu(F.linear(h, w_hh, b_hh) + x_proj)
+
+
+def _lstm_step(x_proj, h, c, w_hh, b_hh, w_hr):
+    gates = F.linear(h, w_hh, b_hh) + x_proj
+    i, f, g, o = gates.chunk(4, -1)
+    c = torch.sigmoid(f) * c + torch.sigmoid(i) * torch.tanh(g)
+    h = torch.sigmoid(o) * torch.tanh(c)
+    if w_hr is not None:
+        h = F.linear(h, w_hr)
+    return h, c
+
+
+def _gru_step(x_proj, h, w_hh, b_hh):
+    hr, hz, hn = F.linear(h, w_hh, b_hh).chunk(3, -1)
+    xr, xz, xn = x_proj.chunk(3, -1)
+    r = torch.sigmoid(hr + xr)
+    z = torch.sigmoid(hz + xz)
+    n = torch.tanh(xn + r * hn)
+    return (h - n) * z + n
+
+
+class RNNBase(Module):
+    def __init__(self, mode, input_size, hidden_size, num_layers=1, bias=True,
+                 batch_first=False, dropout=0.0, bidirectional=False, proj_size=0,
+                 device=None, dtype=None):
+        super().__init__()
+        self.mode = mode
+        self.input_size = input_size
+        self.hidden_size = hidden_size
+        self.num_layers = num_layers
+        self.bias = bias
+        self.batch_first = batch_first
+        self.dropout = float(dropout)
+        self.bidirectional = bidirectional
+        self.proj_size = proj_size
+        if (not isinstance(dropout, numbers.Number) or isinstance(dropout, bool)
+                or not 0 <= dropout <= 1):
+            raise ValueError("dropout should be a number in range [0, 1] representing the "
+                             "probability of an element being zeroed")
+        if dropout > 0 and num_layers == 1:
+            warnings.warn("dropout option adds dropout after all but last recurrent layer, so "
+                          "non-zero dropout expects num_layers greater than 1, but got "
+                          f"dropout={dropout} and num_layers={num_layers}")
+        if proj_size < 0:
+            raise ValueError("proj_size should be a positive integer or zero to disable "
+                             "projections")
+        if proj_size >= hidden_size:
+            raise ValueError("proj_size has to be smaller than hidden_size")
+        if mode not in _GATES:
+            raise ValueError("Unrecognized RNN mode: " + mode)
+        gate_size = _GATES[mode] * hidden_size
+        directions = 2 if bidirectional else 1
+        out_size = proj_size if proj_size > 0 else hidden_size
+        self._flat_weights_names = []
+        self._all_weights = []
+        for layer in range(num_layers):
+            layer_in = input_size if layer == 0 else out_size * directions
+            for direction in range(directions):
+                suffix = f"_l{layer}" + ("_reverse" if direction == 1 else "")
+                shapes = [("weight_ih", (gate_size, layer_in)),
+                          ("weight_hh", (gate_size, out_size))]
+                if bias:
+                    shapes += [("bias_ih", (gate_size,)), ("bias_hh", (gate_size,))]
+                if proj_size > 0:
+                    shapes.append(("weight_hr", (proj_size, hidden_size)))
+                names = []
+                for base, shape in shapes:
+                    name = base + suffix
+                    self.register_parameter(name, Parameter(torch.empty(shape, dtype=dtype)))
+                    names.append(name)
+                self._flat_weights_names.extend(names)
+                self._all_weights.append(names)
+        self.reset_parameters()
+
+    @property
+    def _flat_weights(self):
+        return [getattr(self, name, None) for name in self._flat_weights_names]
+
+    @property
+    def all_weights(self):
+        return [[getattr(self, name) for name in names] for names in self._all_weights]
+
+    def flatten_parameters(self):
+        pass
+
+    def reset_parameters(self):
+        stdv = 1.0 / math.sqrt(self.hidden_size) if self.hidden_size > 0 else 0
+        for weight in self.parameters():
+            init.uniform_(weight, -stdv, stdv)
+
+    def extra_repr(self):
+        s = "{input_size}, {hidden_size}"
+        if self.proj_size != 0:
+            s += ", proj_size={proj_size}"
+        if self.num_layers != 1:
+            s += ", num_layers={num_layers}"
+        if self.bias is not True:
+            s += ", bias={bias}"
+        if self.batch_first is not False:
+            s += ", batch_first={batch_first}"
+        if self.dropout != 0:
+            s += ", dropout={dropout}"
+        if self.bidirectional is not False:
+            s += ", bidirectional={bidirectional}"
+        return s.format(**self.__dict__)
+
+    def _weights(self, layer, direction):
+        suffix = f"_l{layer}" + ("_reverse" if direction == 1 else "")
+        p = self._parameters
+        return (p["weight_ih" + suffix], p["weight_hh" + suffix], p.get("bias_ih" + suffix),
+                p.get("bias_hh" + suffix), p.get("weight_hr" + suffix))
+
+    def _check_input(self, input):
+        if not torch.is_tensor(input):
+            raise TypeError(f"{type(self).__name__}: PackedSequence and other non-tensor "
+                            "inputs are not supported by nndb; pass a padded tensor")
+        if input.dim() not in (2, 3):
+            raise ValueError(f"{type(self).__name__}: Expected input to be 2-D or 3-D but "
+                             f"received {input.dim()}-D tensor")
+        if input.size(-1) != self.input_size:
+            raise RuntimeError(f"input.size(-1) must be equal to input_size. Expected "
+                               f"{self.input_size}, got {input.size(-1)}")
+
+    def _check_hidden(self, hx, expected, msg="Expected hidden size {}, got {}"):
+        if tuple(hx.shape) != tuple(expected):
+            raise RuntimeError(msg.format(tuple(expected), list(hx.size())))
+
+    def _run(self, input, states):
+        """input (T, B, in), states: a list (one per layer and direction) of
+        the state tuples; returns the output (T, B, D*out) and final states."""
+        directions = 2 if self.bidirectional else 1
+        finals = []
+        layer_input = input
+        steps = input.size(0)
+        for layer in range(self.num_layers):
+            outs = []
+            for direction in range(directions):
+                w_ih, w_hh, b_ih, b_hh, w_hr = self._weights(layer, direction)
+                x_proj = F.linear(layer_input, w_ih, b_ih).unbind(0)
+                state = states[layer * directions + direction]
+                order = range(steps - 1, -1, -1) if direction == 1 else range(steps)
+                seq = [None] * steps
+                for t in order:
+                    if self.mode == "LSTM":
+                        state = _lstm_step(x_proj[t], state[0], state[1], w_hh, b_hh, w_hr)
+                        seq[t] = state[0]
+                    elif self.mode == "GRU":
+                        state = (_gru_step(x_proj[t], state[0], w_hh, b_hh),)
+                        seq[t] = state[0]
+                    elif self.mode == "RNN_TANH":
+                        state = (_rnn_tanh_step(x_proj[t], state[0], w_hh, b_hh),)
+                        seq[t] = state[0]
+                    else:
+                        state = (_rnn_relu_step(x_proj[t], state[0], w_hh, b_hh),)
+                        seq[t] = state[0]
+                finals.append(state)
+                outs.append(torch.stack(seq, 0))
+            layer_input = outs[0] if directions == 1 else torch.cat(outs, -1)
+            if self.dropout != 0 and self.training and layer < self.num_layers - 1:
+                layer_input = F.dropout(layer_input, self.dropout, True)
+        return layer_input, finals
+
+    def _forward(self, input, hx):
+        self._check_input(input)
+        is_batched = input.dim() == 3
+        batch_dim = 0 if self.batch_first else 1
+        if not is_batched:
+            input = input.unsqueeze(batch_dim)
+        if self.batch_first:
+            input = input.transpose(0, 1)
+        directions = 2 if self.bidirectional else 1
+        batch = input.size(1)
+        out_size = self.proj_size if self.proj_size > 0 else self.hidden_size
+        h_shape = (self.num_layers * directions, batch, out_size)
+        c_shape = (self.num_layers * directions, batch, self.hidden_size)
+        lstm = self.mode == "LSTM"
+        if hx is None:
+            h0 = torch.zeros(h_shape, dtype=input.dtype)
+            c0 = torch.zeros(c_shape, dtype=input.dtype) if lstm else None
+        else:
+            if lstm:
+                h0, c0 = hx
+            else:
+                h0, c0 = hx, None
+            want = 2 if is_batched else 1
+            for t in ((h0, c0) if lstm else (h0,)):
+                if t.dim() != 1 + want:
+                    kind = "3-D" if is_batched else "2-D"
+                    got = "3-D" if not is_batched else "2-D"
+                    raise RuntimeError(f"For {'batched' if is_batched else 'unbatched'} "
+                                       f"{kind} input, hx and cx should also be {kind} but "
+                                       f"got ({got}, {got}) tensors" if lstm else
+                                       f"For {'batched' if is_batched else 'unbatched'} "
+                                       f"{kind} input, hx should also be {kind} but got "
+                                       f"{t.dim()}-D tensor")
+            if not is_batched:
+                h0 = h0.unsqueeze(1)
+                c0 = c0.unsqueeze(1) if lstm else None
+            if lstm:
+                self._check_hidden(h0, h_shape, "Expected hidden[0] size {}, got {}")
+                self._check_hidden(c0, c_shape, "Expected hidden[1] size {}, got {}")
+            else:
+                self._check_hidden(h0, h_shape)
+        if lstm:
+            states = [(h0[k], c0[k]) for k in range(h_shape[0])]
+        else:
+            states = [(h0[k],) for k in range(h_shape[0])]
+        output, finals = self._run(input, states)
+        h_n = torch.stack([s[0] for s in finals], 0)
+        c_n = torch.stack([s[1] for s in finals], 0) if lstm else None
+        if self.batch_first:
+            output = output.transpose(0, 1)
+        if not is_batched:
+            output = output.squeeze(batch_dim)
+            h_n = h_n.squeeze(1)
+            c_n = c_n.squeeze(1) if lstm else None
+        return output, ((h_n, c_n) if lstm else h_n)
+
+
+class RNN(RNNBase):
+    def __init__(self, *args, **kwargs):
+        if "proj_size" in kwargs:
+            raise ValueError("proj_size argument is only supported for LSTM, not RNN or GRU")
+        if len(args) > 3:
+            self.nonlinearity = args[3]
+            args = args[:3] + args[4:]
+        else:
+            self.nonlinearity = kwargs.pop("nonlinearity", "tanh")
+        if self.nonlinearity == "tanh":
+            mode = "RNN_TANH"
+        elif self.nonlinearity == "relu":
+            mode = "RNN_RELU"
+        else:
+            raise ValueError(f"Unknown nonlinearity '{self.nonlinearity}'")
+        super().__init__(mode, *args, **kwargs)
+
+    def forward(self, input, hx=None):
+        return self._forward(input, hx)
+
+
+class LSTM(RNNBase):
+    def __init__(self, *args, **kwargs):
+        super().__init__("LSTM", *args, **kwargs)
+
+    def forward(self, input, hx=None):
+        return self._forward(input, hx)
+
+
+class GRU(RNNBase):
+    def __init__(self, *args, **kwargs):
+        if "proj_size" in kwargs:
+            raise ValueError("proj_size argument is only supported for LSTM, not RNN or GRU")
+        super().__init__("GRU", *args, **kwargs)
+
+    def forward(self, input, hx=None):
+        return self._forward(input, hx)
+
+
+class RNNCellBase(Module):
+    def __init__(self, input_size, hidden_size, bias, num_chunks, device=None, dtype=None):
+        super().__init__()
+        self.input_size = input_size
+        self.hidden_size = hidden_size
+        self.bias = bias
+        self.weight_ih = Parameter(torch.empty((num_chunks * hidden_size, input_size),
+                                               dtype=dtype))
+        self.weight_hh = Parameter(torch.empty((num_chunks * hidden_size, hidden_size),
+                                               dtype=dtype))
+        if bias:
+            self.bias_ih = Parameter(torch.empty(num_chunks * hidden_size, dtype=dtype))
+            self.bias_hh = Parameter(torch.empty(num_chunks * hidden_size, dtype=dtype))
+        else:
+            self.register_parameter("bias_ih", None)
+            self.register_parameter("bias_hh", None)
+        self.reset_parameters()
+
+    def extra_repr(self):
+        s = "{input_size}, {hidden_size}"
+        if "bias" in self.__dict__ and self.bias is not True:
+            s += ", bias={bias}"
+        if "nonlinearity" in self.__dict__ and self.nonlinearity != "tanh":
+            s += ", nonlinearity={nonlinearity}"
+        return s.format(**self.__dict__)
+
+    def reset_parameters(self):
+        stdv = 1.0 / math.sqrt(self.hidden_size) if self.hidden_size > 0 else 0
+        for weight in self.parameters():
+            init.uniform_(weight, -stdv, stdv)
+
+    def _prepare(self, input, hx, name):
+        if input.dim() not in (1, 2):
+            raise ValueError(f"{name}: Expected input to be 1-D or 2-D but received "
+                             f"{input.dim()}-D tensor")
+        if input.size(-1) != self.input_size:
+            raise RuntimeError(f"input has inconsistent input_size: got {input.size(-1)} "
+                               f"expected {self.input_size}")
+        is_batched = input.dim() == 2
+        if not is_batched:
+            input = input.unsqueeze(0)
+        return input, is_batched
+
+    def _zeros(self, input):
+        return torch.zeros((input.size(0), self.hidden_size), dtype=input.dtype)
+
+
+class RNNCell(RNNCellBase):
+    def __init__(self, input_size, hidden_size, bias=True, nonlinearity="tanh", device=None,
+                 dtype=None):
+        super().__init__(input_size, hidden_size, bias, num_chunks=1, dtype=dtype)
+        self.nonlinearity = nonlinearity
+
+    def forward(self, input, hx=None):
+        input, is_batched = self._prepare(input, hx, "RNNCell")
+        if hx is None:
+            hx = self._zeros(input)
+        elif not is_batched:
+            hx = hx.unsqueeze(0)
+        x_proj = F.linear(input, self.weight_ih, self.bias_ih)
+        if self.nonlinearity == "tanh":
+            h = _rnn_tanh_step(x_proj, hx, self.weight_hh, self.bias_hh)
+        elif self.nonlinearity == "relu":
+            h = _rnn_relu_step(x_proj, hx, self.weight_hh, self.bias_hh)
+        else:
+            raise RuntimeError(f"Unknown nonlinearity: {self.nonlinearity}")
+        return h if is_batched else h.squeeze(0)
+
+
+class LSTMCell(RNNCellBase):
+    def __init__(self, input_size, hidden_size, bias=True, device=None, dtype=None):
+        super().__init__(input_size, hidden_size, bias, num_chunks=4, dtype=dtype)
+
+    def forward(self, input, hx=None):
+        input, is_batched = self._prepare(input, hx, "LSTMCell")
+        if hx is None:
+            zeros = self._zeros(input)
+            hx = (zeros, zeros)
+        elif not is_batched:
+            hx = (hx[0].unsqueeze(0), hx[1].unsqueeze(0))
+        x_proj = F.linear(input, self.weight_ih, self.bias_ih)
+        h, c = _lstm_step(x_proj, hx[0], hx[1], self.weight_hh, self.bias_hh, None)
+        if not is_batched:
+            h, c = h.squeeze(0), c.squeeze(0)
+        return h, c
+
+
+class GRUCell(RNNCellBase):
+    def __init__(self, input_size, hidden_size, bias=True, device=None, dtype=None):
+        super().__init__(input_size, hidden_size, bias, num_chunks=3, dtype=dtype)
+
+    def forward(self, input, hx=None):
+        input, is_batched = self._prepare(input, hx, "GRUCell")
+        if hx is None:
+            hx = self._zeros(input)
+        elif not is_batched:
+            hx = hx.unsqueeze(0)
+        x_proj = F.linear(input, self.weight_ih, self.bias_ih)
+        h = _gru_step(x_proj, hx, self.weight_hh, self.bias_hh)
+        return h if is_batched else h.squeeze(0)
