@@ -15,8 +15,10 @@
 
 /* What the callback is called for: every node that ran, or only the nodes
  * where nn_anomaly_check finds the origin of a non-finite value (anomaly
- * mode and `nan` breakpoints alone: one scan in C, no Python per node). */
-enum { CALL_EVERY = 0, CALL_ANOMALY = 1, CALL_BREAK = 2 };
+ * mode and `nan` breakpoints alone: one scan in C, no Python per node).
+ * CALL_LABEL (%pdb on, nothing else) never calls it: the forward nodes are
+ * labelled, and the backward node that fails is kept for the post-mortem. */
+enum { CALL_EVERY = 0, CALL_ANOMALY = 1, CALL_BREAK = 2, CALL_LABEL = 3 };
 
 /* Ctrl-C while a pass that stopped in this cell runs on: the first one
  * asks for a stop at the next node (py_debug_interrupt, from a signal
@@ -69,6 +71,7 @@ static struct {
     /* training steps are counted by backward() */
     int64_t backward_done, backward_pass;
     nn_node *last_root; /* retained: the root node of the last backward */
+    nn_node *bwd_node;  /* retained: the backward node running; after an error, the failed one */
     /* the exception the callback stopped a pass with */
     PyObject *err_type, *err_value, *err_tb;
 } dbg;
@@ -422,6 +425,18 @@ static nn_hook_action on_node(nn_ctx *ctx, const nn_hook_event *ev, void *user) 
     (void)user;
     if (!dbg.callback || dbg.running) return NN_HOOK_CONTINUE;
     if (dbg.mode == CALL_BREAK && !atomic_load(&break_req)) return NN_HOOK_CONTINUE;
+    if (ev->phase == NN_PHASE_BACKWARD) {
+        /* a node that raises gets no after event: it stays, for the post-mortem */
+        if (!ev->after) {
+            nn_node_retain(ev->node);
+            nn_node_release(dbg.bwd_node);
+            dbg.bwd_node = ev->node;
+        } else if (ev->node == dbg.bwd_node) {
+            nn_node_release(dbg.bwd_node);
+            dbg.bwd_node = NULL;
+        }
+    }
+    if (dbg.mode == CALL_LABEL && ev->after) return NN_HOOK_CONTINUE;
     /* anomaly mode: the scan needs no GIL, and most nodes are finite */
     nn_anomaly found;
     bool scanned = false;
@@ -486,8 +501,11 @@ static nn_hook_action on_node(nn_ctx *ctx, const nn_hook_event *ev, void *user) 
 
 static nn_status on_backward_end(nn_ctx *ctx, bool ok, void *user) {
     (void)ctx;
-    (void)ok;
     (void)user;
+    if (ok) {
+        nn_node_release(dbg.bwd_node);
+        dbg.bwd_node = NULL;
+    }
     dbg.backward_done++;
     dbg.backward_pass = 0;
     return NN_OK;
@@ -520,7 +538,8 @@ static PyObject *f_debug_take_break(PyObject *m, PyObject *unused) {
 
 /* _debug_hook(callback, mode=0): register the hook calling [callback](event)
  * for every node (mode 0), for anomaly origins only (mode 1), or only after
- * a Ctrl-C asked for a stop (mode 2, which first calls callback(None));
+ * a Ctrl-C asked for a stop (mode 2, which first calls callback(None)), or
+ * never, only labelling the nodes (mode 3, %pdb on);
  * None removes it. */
 static PyObject *f_debug_hook(PyObject *m, PyObject *args) {
     (void)m;
@@ -535,6 +554,8 @@ static PyObject *f_debug_hook(PyObject *m, PyObject *args) {
         clear_stack();
         clear_paths();
         Py_CLEAR(dbg.stmt_frame);
+        nn_node_release(dbg.bwd_node);
+        dbg.bwd_node = NULL;
         Py_RETURN_NONE;
     }
     if (!PyCallable_Check(cb)) return PyErr_Format(PyExc_TypeError, "the hook must be callable");
@@ -572,6 +593,8 @@ static PyObject *f_debug_reset(PyObject *m, PyObject *unused) {
     dbg.backward_done = dbg.backward_pass = 0;
     nn_node_release(dbg.last_root);
     dbg.last_root = NULL;
+    nn_node_release(dbg.bwd_node);
+    dbg.bwd_node = NULL;
     clear_pending();
     atomic_store(&armed, 0);
     atomic_store(&break_req, 0);
@@ -904,6 +927,27 @@ static PyObject *f_debug_graph(PyObject *m, PyObject *args) {
     return Py_BuildValue("(NO)", list, g.truncated ? Py_True : Py_False);
 }
 
+/* _debug_failed_node(): the backward node whose backward raised in the last
+ * backward() (while the hook was on), as {op, name, module, file, line} of
+ * the forward op that recorded it, or None; taken: it is let go here. */
+static PyObject *f_debug_failed_node(PyObject *m, PyObject *unused) {
+    (void)m;
+    (void)unused;
+    nn_node *n = dbg.bwd_node;
+    if (!n) Py_RETURN_NONE;
+    const char *name = NULL;
+    if (n->op == NN_OP_CUSTOM) {
+        const nn_custom *c = (const nn_custom *)(intptr_t)n->p.i[0];
+        name = c ? c->name : NULL;
+    }
+    PyObject *r = Py_BuildValue("{s:s,s:N,s:N,s:N,s:i}", "op", nn_op_name(n->op), "name",
+                                str_or_none(name), "module", str_or_none(n->label.module), "file",
+                                str_or_none(n->label.file), "line", n->label.line);
+    dbg.bwd_node = NULL;
+    nn_node_release(n);
+    return r;
+}
+
 /* _debug_op_names(): the engine's op names, as breakpoints take them. */
 static PyObject *f_debug_op_names(PyObject *m, PyObject *unused) {
     (void)m;
@@ -931,6 +975,8 @@ static PyObject *f_debug_locals_to_fast(PyObject *m, PyObject *frame) {
 
 PyMethodDef py_debug_functions[] = {
     {"_debug_op_names", f_debug_op_names, METH_NOARGS, "the engine's op names"},
+    {"_debug_failed_node", f_debug_failed_node, METH_NOARGS,
+     "the backward node that raised in the last backward(), or None (taken)"},
     {"_debug_locals_to_fast", f_debug_locals_to_fast, METH_O,
      "write a frame's f_locals back to its variables"},
     {"_debug_hook", f_debug_hook, METH_VARARGS,

@@ -57,6 +57,8 @@ Commands at the (nndb) prompt:
   b [SPEC]: set a breakpoint (as %break; b py FILE:LINE or b py FUNC for a
     Python line), or list them;  cl N|all: delete
   %MAGIC: a line magic (%graph, %break, %whos, ...) in this frame
+  fwd (post-mortem, after an error in backward()): the forward line that
+    recorded the failing node, and its frame when it is still running
   q, quit: abort the statement (torch._C.Stopped); the session and its
     variables stay
 Bound at a stop: out, inputs, grad (backward: d loss/d out), grads
@@ -513,6 +515,7 @@ class Debugger:
         self.last_cmd = ""
         self.displaying = {}  # pdb's display expressions, kept from stop to stop
         self.tracer = None  # the LineTracer of the Python-line breakpoints
+        self.failed_node = None  # the backward node the last error was raised in
 
     # ---- the hook ----
     def sync(self):
@@ -520,7 +523,8 @@ class Debugger:
         every = (self.mode != RUN or self.break_next_flag or self.break_requested or
                  any(b.enabled and not b.nan and b.py is None for b in self.bps))
         nan = self.anomaly or any(b.enabled and b.nan for b in self.bps)
-        want = 0 if every else 1 if nan else 2 if self.stepping else None
+        want = (0 if every else 1 if nan else 2 if self.stepping else
+                3 if self.pdb_auto else None)  # 3: labels only, for the post-mortem
         if want == self.installed or (want is None and self.depth):
             return  # (a stop in progress keeps the hook: its module stack, its positions)
         C = _C()
@@ -1038,6 +1042,11 @@ class Debugger:
         """A cell failed: remember it for %debug (sys.last_*, as Python's
         REPL does); with %pdb on, open the post-mortem prompt."""
         sys.last_type, sys.last_value, sys.last_traceback = type(exc), exc, exc.__traceback__
+        self.failed_node = None
+        if self.installed is not None:
+            failed = _C()._debug_failed_node()
+            if failed is not None and _in_backward(exc.__traceback__):
+                self.failed_node = failed
         if not self.pdb_auto or isinstance(exc, (KeyboardInterrupt, SystemExit)):
             return
         if isinstance(exc, _C().Stopped) or not _can_read():
@@ -1046,7 +1055,34 @@ class Debugger:
         if isinstance(exc, (magics.UsageError, magics.MagicError)):
             return
         print(f"{type(exc).__name__}: {exc}")
-        post_mortem(exc.__traceback__)
+        post_mortem(exc.__traceback__, self.failed_node)
+
+
+def _in_backward(tb):
+    """Whether the traceback went through backward() (torch's own frames)."""
+    dirs = _internal_dirs()
+    while tb is not None:
+        code = tb.tb_frame.f_code
+        if code.co_name in ("backward", "_run_backward", "run_backward") and \
+                _is_internal(code.co_filename, dirs):
+            return True
+        tb = tb.tb_next
+    return False
+
+
+def _backward_report(failed):
+    """Where a failed backward node came from: its forward op's line."""
+    what = failed["name"] or f"the backward of {failed['op']}"
+    msg = f"raised in backward(), at the node {what}"
+    if failed["module"]:
+        msg += f", in {failed['module']}"
+    if failed["file"]:
+        msg += (f"; its forward op was recorded at {failed['file']}:{failed['line']} "
+                "(`fwd` shows it)\n")
+        msg += _source_lines(failed["file"], failed["line"], None)
+    else:
+        msg += " (recorded while the debugger was off: no forward line; %pdb on records it)\n"
+    return msg.rstrip("\n")
 
 
 _dbg = Debugger()
@@ -1488,6 +1524,31 @@ def _make_post_mortem(base):
 
         do_c = do_cont = do_quit = do_q = do_exit = do_continue
 
+        def do_fwd(self, arg):
+            """fwd
+        After an error raised in backward(): the forward line that
+        recorded the failing node; its frame, when it is still on the
+        stack, becomes the current one."""
+            failed = getattr(self, "failed", None)
+            if not failed or not failed["file"]:
+                self.error("not after an error in backward() recorded with the debugger on")
+                return
+            file, line = failed["file"], failed["line"]
+            for i, (frame, _) in enumerate(self.stack):
+                code = frame.f_code
+                last = max((n for _, _, n in code.co_lines() if n), default=0)
+                if code.co_filename == file and code.co_firstlineno <= line <= last:
+                    self._select_frame(i)
+                    self.message(f"the forward frame: {code.co_name} in {file}, now at line "
+                                 f"{frame.f_lineno}; the forward op was at line {line}:")
+                    break
+            else:
+                self.message(f"the forward op was recorded at {file}:{line} (its frame has "
+                             "returned):")
+            self.message(_source_lines(file, line, None).rstrip("\n"))
+
+        do_forward = do_fwd
+
         def do_EOF(self, arg):
             self.message("")
             return 1
@@ -1662,10 +1723,13 @@ def StopPrompt(dbg, ev, frame, scope):
     return _classes["stop"](dbg, ev, frame, scope)
 
 
-def post_mortem(tb):
+def post_mortem(tb, failed=None):
     if "pm" not in _classes:
         _classes["pm"] = _make_post_mortem(_pdb_class())
     p = _classes["pm"]()
+    p.failed = failed
+    if failed is not None:
+        p.message(_backward_report(failed))
     p.reset()
     while tb is not None and tb.tb_next is not None and \
             tb.tb_frame.f_code.co_filename.startswith(_NNDB_DIR):
@@ -1743,7 +1807,7 @@ def _m_debug(session, line, frame):
     tb = getattr(sys, "last_traceback", None)
     if tb is None:
         raise _usage("No traceback has been produced, nothing to debug.")
-    post_mortem(tb)
+    post_mortem(tb, _dbg.failed_node)
 
 
 def _m_pdb(session, line, frame):
@@ -1756,6 +1820,7 @@ def _m_pdb(session, line, frame):
         _dbg.pdb_auto = not _dbg.pdb_auto
     else:
         raise _usage("%pdb takes on or off")
+    _dbg.sync()  # on: the forward lines are recorded, for an error in backward()
     print(f"Automatic pdb calling has been turned {'ON' if _dbg.pdb_auto else 'OFF'}")
 
 
@@ -1807,6 +1872,7 @@ def session_break(spec):
     run --pdb) turns on the post-mortem prompt for an uncaught error."""
     if spec == "--pdb":
         _dbg.pdb_auto = True
+        _dbg.sync()
         return None
     try:
         _dbg.add_break(spec, announce=False)

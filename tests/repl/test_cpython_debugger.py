@@ -421,6 +421,52 @@ def test_python_line_breakpoints(env):
     test_repl.leave(c)
 
 
+def test_post_mortem_in_backward(env):
+    """An error raised in backward(): the post-mortem names the failing node
+    and the forward line that recorded it; fwd selects that frame when it is
+    still running. Without %pdb or a breakpoint nothing was recorded."""
+    c = session(env, SETUP[:1])
+    cell(c, "class Twice(torch.autograd.Function):\n    @staticmethod\n"
+            "    def forward(ctx, t):\n        return t * 2\n    @staticmethod\n"
+            "    def backward(ctx, g):\n        return g.reshape(5)\n")
+    cell(c, "def train(w):\n    total = Twice.apply(w).sum()\n    scale = 3\n"
+            "    total.backward()\n")
+    cell(c, "w = torch.randn(3, requires_grad=True)")
+    c.sendline("train(w)")
+    c.expect("RuntimeError: reshape")
+    c.expect(PROMPT)
+    c.sendline("%debug")
+    c.expect(r"> <cell \d+>\(7\)backward\(\)")
+    c.expect(DBG)
+    c.sendline("fwd")
+    c.expect("not after an error in backward")
+    c.expect(DBG)
+    c.sendline("q")
+    c.expect(PROMPT)
+    cell(c, "%pdb on", "turned ON")
+    c.expect(PROMPT)
+    c.sendline("train(w)")
+    c.expect(r"raised in backward\(\), at the node TwiceBackward; its forward op was recorded "
+             r"at <cell \d+>:2")
+    c.expect(r"> <cell \d+>\(7\)backward\(\)")
+    c.expect(DBG)
+    at_stop(c, "p g.shape", r"torch\.Size\(\[3\]\)")
+    at_stop(c, "fwd", r"the forward frame: train in <cell \d+>, now at line 4; the forward op "
+            r"was at line 2", r"2\s+total = Twice\.apply\(w\)\.sum\(\)")
+    at_stop(c, "p scale", "3")
+    c.sendline("c")
+    c.expect("RuntimeError: reshape")
+    c.expect(PROMPT)
+    c.sendline("%debug")  # the same report, from sys.last_*
+    c.expect(r"raised in backward\(\), at the node TwiceBackward")
+    c.expect(DBG)
+    c.sendline("q")
+    c.expect(PROMPT)
+    cell(c, "%pdb off", "OFF")
+    c.expect(PROMPT)
+    test_repl.leave(c)
+
+
 def test_run_pdb(env):
     """nndb run --pdb: post-mortem at the frame that raised, as python -m pdb."""
     test_repl.NNDB = NNDB
