@@ -308,6 +308,7 @@ class Breakpoint:
         self.cond = None
         self.cond_code = None
         self.py = None  # a Python-line breakpoint: its bdb.Breakpoint
+        self.alias_hit = None  # the module spec as the root's name spells it, when that matched
 
     def matches(self, ev, nan_origin):
         if not self.enabled or self.py is not None:
@@ -316,8 +317,12 @@ class Breakpoint:
             return False
         if self.op and ev.op != self.op:
             return False
+        self.alias_hit = None
         if self.module and not module_match(self.module, ev.module):
-            return False
+            alt = _alias_spec(self.module)
+            if alt is None or not module_match(alt, ev.module):
+                return False
+            self.alias_hit = alt
         if self.line and (ev.line != self.line or
                           (self.file and not _file_match(self.file, ev.file))):
             return False
@@ -599,6 +604,8 @@ class Debugger:
             if hit is None:
                 hit = b
                 why = f"breakpoint {b.id}, {b.text}"
+                if b.alias_hit:
+                    why += f", matched as {b.alias_hit}"
         if found:
             self.nan_seen = True
         if found and self.anomaly and hit is None:
@@ -1029,6 +1036,7 @@ class Debugger:
             self.tracer.stop()
             self.tracer.clear_all_breaks()
         self.__init__()
+        _module_aliases.clear()
         if "torch._C" in sys.modules:
             C = _C()
             C._debug_arm(False)
@@ -1102,6 +1110,40 @@ def _name_in(frame, module):
     return None
 
 
+# A module called through another name (a function's parameter `net` for the
+# global `model`): {the local spelling: the root's}, so that a breakpoint
+# spec in either spelling matches. Only module calls while the debugger is on
+# fill it; a session's reset empties it.
+_module_aliases = {}
+
+
+def _alias_spec(spec):
+    first, dot, rest = spec.partition(".")
+    root = _module_aliases.get(first)
+    return root + dot + rest if root else None
+
+
+def _root_path(module, frame):
+    """The module's attribute path from a root module the user named as a
+    global (the cell's or script's namespace): `model`, `model.fc2`."""
+    from torch.nn.modules.module import Module
+    spaces = [frame.f_globals]
+    s = _session()
+    if s is not None and s.ns is not frame.f_globals:
+        spaces.append(s.ns)
+    for space in spaces:
+        for name, value in space.items():
+            if value is module and not name.startswith("_"):
+                return name
+    for space in spaces:
+        for name, value in list(space.items()):
+            if isinstance(value, Module) and value is not module and not name.startswith("_"):
+                for sub, m in value.named_modules():
+                    if m is module and sub:
+                        return f"{name}.{sub}"
+    return None
+
+
 def _rebuild_modules(frame):
     """The debugger came on inside module calls (Ctrl-C, a breakpoint set
     at a stop): push the calls already running, outermost first."""
@@ -1131,7 +1173,10 @@ def _module_enter(module, inputs, call=None):
         while caller is not None and _is_internal(caller.f_code.co_filename):
             caller = caller.f_back
         if caller is not None:
-            path = _name_in(caller, module)
+            local = _name_in(caller, module)
+            path = _root_path(module, caller) or local
+            if local and path != local and "." not in local:
+                _module_aliases[local] = path
         if path is None:
             s = _session()
             if s is not None:
