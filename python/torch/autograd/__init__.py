@@ -5,7 +5,6 @@ from torch.autograd.gradcheck import gradcheck  # noqa: F401
 from torch.autograd.anomaly_mode import detect_anomaly, set_detect_anomaly  # noqa: F401
 from torch.autograd.function import Function  # noqa: F401
 from torch.autograd import function  # noqa: F401
-from torch.autograd import functional  # noqa: F401
 from torch.autograd.variable import Variable  # noqa: F401
 
 
@@ -89,3 +88,16 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
                            "in the graph. Set allow_unused=True if this is the desired "
                            "behavior.")
     return result
+
+
+def __getattr__(name):
+    # torch.autograd.functional loads on first use (import torch stays
+    # lighter); `import torch.autograd.functional` works as usual.
+    if name == 'functional':
+        import importlib
+        return importlib.import_module('torch.autograd.functional')
+    raise AttributeError("module 'torch.autograd' has no attribute '{}'".format(name))
+
+
+def __dir__():
+    return sorted(set(globals()) | {'functional'})

@@ -10,7 +10,7 @@ import math
 import warnings
 
 import torch
-from torch import _C
+from torch import _C, Tensor  # noqa: F401 (torch.nn.init.Tensor, as in torch)
 
 
 def calculate_gain(nonlinearity, param=None):

@@ -1,8 +1,10 @@
 """torch.optim: optimizers and learning-rate schedulers.
 
-The classes are PyTorch's, in Python; each parameter's update is one call of
-a C kernel of torch._C with the float32 rounding of torch's single-tensor
-implementation.
+The classes are PyTorch's, in Python. SGD, Adam, AdamW, RMSprop and Adagrad
+update each group with one C kernel of torch._C; the others are tensor
+operations in the order of torch's single-tensor loop (optim/_rounding.py
+gives them torch's fused multiply-add rounding), so float32 results are
+torch's bit for bit (LBFGS: to round-off).
 """
 
 from .optimizer import Optimizer  # noqa: F401
@@ -11,13 +13,26 @@ from .adam import Adam  # noqa: F401
 from .adamw import AdamW  # noqa: F401
 from .rmsprop import RMSprop  # noqa: F401
 from .adagrad import Adagrad  # noqa: F401
-from .adadelta import Adadelta  # noqa: F401
-from .adamax import Adamax  # noqa: F401
-from .nadam import NAdam  # noqa: F401
-from .radam import RAdam  # noqa: F401
-from .asgd import ASGD  # noqa: F401
-from .rprop import Rprop  # noqa: F401
-from .lbfgs import LBFGS  # noqa: F401
 from . import lr_scheduler  # noqa: F401
 
-del optimizer, sgd, adam, adamw, rmsprop, adagrad, adadelta, adamax, nadam, radam, asgd, rprop, lbfgs  # noqa: F821,E501
+del optimizer, sgd, adam, adamw, rmsprop, adagrad  # noqa: F821
+
+# The optimizers a first training loop rarely takes load on first use, so
+# `import torch` does not pay for them (about 2 ms); a name here behaves as
+# if it had been imported above.
+_LAZY = {'Adadelta': 'adadelta', 'Adamax': 'adamax', 'NAdam': 'nadam', 'RAdam': 'radam',
+         'ASGD': 'asgd', 'Rprop': 'rprop', 'LBFGS': 'lbfgs'}
+
+
+def __getattr__(name):
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError("module 'torch.optim' has no attribute '{}'".format(name))
+    import importlib
+    value = getattr(importlib.import_module('.' + module, __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LAZY))
