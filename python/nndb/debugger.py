@@ -54,6 +54,7 @@ Commands at the (nndb) prompt:
   p EXPR, pp EXPR, display EXPR, interact, !STATEMENT, any statement
   watch EXPR: print EXPR at every stop;  watch: list them;  unwatch N|all
   graph [EXPR]: the recorded graph so far (or behind EXPR)
+  back [N], rs: the op before (%timetravel on);  history: the ops kept;  now
   b [SPEC]: set a breakpoint (as %break; b py FILE:LINE or b py FUNC for a
     Python line), or list them;  cl N|all: delete
   %MAGIC: a line magic (%graph, %break, %whos, ...) in this frame
@@ -177,6 +178,8 @@ def _dtype(t):
 
 
 def _stats(t):
+    if isinstance(t, _Stats):
+        return t.stats
     n, bad, mean, std, mn, mx = _C()._debug_stats(t)
     return n, bad, mean, std, mn, mx
 
@@ -492,6 +495,26 @@ def _bindings(ev):
             "grads": ev.grads if ev.phase == "backward" else [], "node": NodeInfo(ev)}
 
 
+_KEEP_NUMEL = 1 << 24  # values %timetravel keeps in all (64 MiB of float32)
+
+
+class _Stats:
+    """A tensor too big to keep: its statistics, as they were."""
+
+    def __init__(self, t):
+        self.shape, self.dtype = t.shape, t.dtype
+        self.stats = _stats(t)
+
+    def numel(self):
+        n = 1
+        for d in self.shape:
+            n *= d
+        return n
+
+    def __repr__(self):
+        return f"<not kept: {self.numel()} values, {tuple(self.shape)}>"
+
+
 # ---- the debugger ----
 
 class Debugger:
@@ -521,6 +544,10 @@ class Debugger:
         self.displaying = {}  # pdb's display expressions, kept from stop to stop
         self.tracer = None  # the LineTracer of the Python-line breakpoints
         self.failed_node = None  # the backward node the last error was raised in
+        self.timetravel = 0  # %timetravel on: how many ops of a pass are kept (0: off)
+        self.past = collections.deque()  # the kept ops of the pass being stepped
+        self.past_pass = None
+        self.past_numel = 0
 
     # ---- the hook ----
     def sync(self):
@@ -570,6 +597,9 @@ class Debugger:
     def _cell_over(self):
         """The cell the last stop was in has ended: its stepping ends."""
         self.displaying.clear()  # (its frames have ended too)
+        self.past.clear()  # what time travel kept goes with the cell
+        self.past_numel = 0
+        self.past_pass = None
         self.mode = RUN
         self.stepping = False
         self.no_input = False
@@ -586,6 +616,8 @@ class Debugger:
             return None
         if _C()._debug_take_break():
             self.break_requested = True
+        if self.timetravel and self.installed == 0:
+            self._keep(ev)
         caller = sys._getframe(1)
         found = None
         if self.anomaly or any(b.enabled and b.nan for b in self.bps):
@@ -636,6 +668,68 @@ class Debugger:
                 return None
         self._stop(ev, why, caller)
         return None
+
+    # ---- back in time: the ops of the pass, kept while %timetravel is on ----
+    def _keep(self, ev):
+        """A copy of the node's tensors, as they are after it ran; the last
+        [timetravel] ops of the pass, at most _KEEP_NUMEL values in all
+        (a bigger tensor keeps its statistics only)."""
+        key = (ev.phase, ev.pass_id)
+        if key != self.past_pass:
+            self.past.clear()
+            self.past_pass = key
+            self.past_numel = 0
+        used = [0]
+
+        def copy(t):
+            if t is None:
+                return None
+            n = t.numel()
+            if n > _KEEP_NUMEL // 4:
+                return _Stats(t)
+            used[0] += n
+            return t.detach().clone()
+
+        backward = ev.phase == "backward"
+        rec = types.SimpleNamespace(
+            op=ev.op, module=ev.module, file=ev.file, line=ev.line, phase=ev.phase,
+            position=ev.position, count=ev.count if backward else 0,
+            inputs=[copy(t) for t in ev.inputs], out=copy(ev.out),
+            grad=copy(ev.grad) if backward else None,
+            grads=[copy(g) for g in ev.grads] if backward else [],
+            needs_grad=list(ev.needs_grad) if backward else [], node=NodeInfo(ev))
+        rec.numel = used[0]
+        self.past.append(rec)
+        self.past_numel += rec.numel
+        while len(self.past) > 1 and (len(self.past) > self.timetravel or
+                                      self.past_numel > _KEEP_NUMEL):
+            self.past_numel -= self.past.popleft().numel
+
+    def show_past(self, k, frame, namer):
+        """The k-th kept op (from 0), shown as its stop was."""
+        rec = self.past[k]
+        total = len(self.past)
+        why = f"back in time: {total - 1 - k} op{'' if total - 1 - k == 1 else 's'} ago"
+        self._show_stop(rec, why, None, namer)
+
+    def list_past(self, view):
+        if not self.past:
+            print("Nothing kept: %timetravel on keeps the ops of a stepped pass.")
+            return
+        first = self.past[0]
+        print(f"ops kept of this {first.phase} pass (the last {self.timetravel} at most), "
+              "oldest first:")
+        for k, rec in enumerate(self.past):
+            mark = "  <== you are here" if k == view else ""
+            where = f" in {rec.module}" if rec.module else ""
+            at = f"  {rec.file}:{rec.line}" if rec.file else ""
+            o = rec.out
+            stats = ""
+            if o is not None:
+                _, bad, mean, std, mn, mx = _stats(o)
+                stats = (f"  {_shape(o)} mean {_num(mean)} std {_num(std)} min {_num(mn)} "
+                         f"max {_num(mx)}" + (f" {bad} non-finite" if bad else ""))
+            print(f"  {k - len(self.past) + 1:>4}  {rec.op}{where}{at}{stats}{mark}")
 
     def _cond_true(self, b, ev, caller):
         if b.cond_code is None:
@@ -1353,6 +1447,8 @@ def _make_stop_prompt(base):
             self.action = None
             self.lastcmd = dbg.last_cmd  # an empty line repeats it, across stops too
             self.displaying = dbg.displaying  # each stop is a new prompt; display lasts
+            self.live = dict(scope.bound)  # the stop's own names, for `now`
+            self.view = len(dbg.past) - 1 if dbg.timetravel else -1
 
         def preloop(self):
             # pdb's, with a tensor's change told by its values (pdb's
@@ -1459,6 +1555,59 @@ def _make_stop_prompt(base):
                 self.dbg.add_break(arg, frame=self.curframe)
             except (ValueError, SyntaxError) as e:
                 self.error(str(e))
+
+        # -- back in time (%timetravel on) --
+        def do_back(self, arg):
+            """back [N] | rs [N]
+        Go back N ops (1 without N) in this pass: the op's stop as it was,
+        with out, inputs, grad, grads and node bound to copies of its
+        tensors as they were (changing them does not reach the pass).
+        s, n, c and f go on from the live op; `now` comes back to it."""
+            if not self.dbg.timetravel:
+                self.error("nothing is kept: %timetravel on keeps the ops of a stepped pass "
+                           "(set it before the pass)")
+                return
+            n = _positive(arg.strip()) if arg.strip() else 1
+            if n is None:
+                self.error("back takes a positive number of ops")
+                return
+            if self.view - n < 0:
+                self.error(f"only {self.view} earlier op{'' if self.view == 1 else 's'} kept of "
+                           f"this pass (the last {self.dbg.timetravel} at most; history lists "
+                           "them)")
+                return
+            self._goto(self.view - n)
+
+        def _goto(self, k):
+            self.view = k
+            rec = self.dbg.past[k]
+            last = len(self.dbg.past) - 1
+            if k == last:
+                self.scope.bound.clear()
+                self.scope.bound.update(self.live)
+                self.message("back at the live op")
+                self.dbg._show_stop(self.ev, "now", self.frame, _Namer(self.frame))
+                return
+            self.scope.bound.clear()
+            self.scope.bound.update({"out": rec.out, "inputs": rec.inputs, "grad": rec.grad,
+                                     "grads": rec.grads, "node": rec.node})
+            self.dbg.show_past(k, self.frame, _Namer(self.frame))
+            self.message("(copies as they were: a change to them does not reach the pass; "
+                         "a change made at the live op is not in these)")
+
+        def do_now(self, arg):
+            """now
+        Back to the live op after `back`."""
+            if self.view >= 0:
+                self._goto(len(self.dbg.past) - 1)
+
+        def do_history(self, arg):
+            """history
+        The ops kept of this pass (%timetravel on), oldest first, with
+        their output's statistics."""
+            self.dbg.list_past(self.view)
+
+        do_rs = do_back
 
         def do_nextline(self, arg):
             """nl | nextline
@@ -1840,6 +1989,27 @@ def _m_anomaly(session, line, frame):
         raise _usage("%anomaly takes on or off")
 
 
+def _m_timetravel(session, line, frame):
+    words = line.split()
+    if words and words[0] == "on" and len(words) <= 2:
+        n = _positive(words[1]) if len(words) == 2 else 64
+        if n is None:
+            raise _usage("%timetravel on [N]: N, the ops kept, is a positive number")
+        _dbg.timetravel = n
+        print(f"Time travel on: while a pass is stepped, its last {n} ops are kept (copies of "
+              "their tensors, at most 16M values); back, history and now at the (nndb) prompt.")
+    elif words == ["off"]:
+        _dbg.timetravel = 0
+        _dbg.past.clear()
+        _dbg.past_numel = 0
+        _dbg.past_pass = None
+        print("Time travel off: nothing is kept.")
+    elif not words:
+        print(f"Time travel is {'on, ' + str(_dbg.timetravel) + ' ops' if _dbg.timetravel else 'off'}.")
+    else:
+        raise _usage("%timetravel takes on [N] or off")
+
+
 def _m_graph(session, line, frame):
     from nndb import graphview
     ev = _dbg.current[0] if _dbg.current else None
@@ -1877,6 +2047,7 @@ _MAGICS = {
     "step": _m_step,
     "anomaly": _m_anomaly,
     "graph": _m_graph,
+    "timetravel": _m_timetravel,
     "debug": _m_debug,
     "pdb": _m_pdb,
 }
@@ -1890,6 +2061,8 @@ _MAGIC_DOCS = {
     "enable": "%enable N|all: enable breakpoints.",
     "step": "%step STATEMENT: run it and stop at its first op.",
     "anomaly": "%anomaly on|off: the NaN hunt (the op where a NaN or an infinity is born).",
+    "timetravel": "%timetravel on [N] | off: keep the last N ops of a stepped pass for back "
+                  "and history at the (nndb) prompt.",
     "graph": "%graph [--depth N] [EXPR]: the recorded autograd graph (text; SVG in Jupyter).",
     "debug": "%debug: pdb on the last error's traceback (post-mortem).",
     "pdb": "%pdb [on|off]: open pdb automatically when a cell fails.",

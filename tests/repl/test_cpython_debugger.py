@@ -467,6 +467,38 @@ def test_post_mortem_in_backward(env):
     test_repl.leave(c)
 
 
+def test_back_in_time(env):
+    """%timetravel on: back twice, history, now, then c; nothing kept when off."""
+    c = session(env)
+    cell(c, "%break model.4", "Breakpoint 1: model.4")
+    c.expect(PROMPT)
+    c.sendline("h = model(x)")
+    c.expect(DBG)
+    at_stop(c, "back", "nothing is kept: %timetravel on")
+    c.sendline("c")
+    c.expect(PROMPT)
+    cell(c, "%timetravel on 3", "its last 3 ops are kept")
+    c.expect(PROMPT)
+    c.sendline("h = model(x)")
+    c.expect(r"stopped \(breakpoint 1, model\.4\)")
+    c.expect(DBG)
+    at_stop(c, "history", r"-2  linear in model\.2", r"-1  tanh in model\.3",
+            r"0  linear in model\.4.*<== you are here")
+    at_stop(c, "back", r"back in time: 1 op ago\): forward tanh, op 4 of this statement, in "
+            r"model\.3")
+    at_stop(c, "out.abs().max() <= 1", "True")
+    at_stop(c, "back", r"back in time: 2 ops ago\): forward linear, op 3")
+    at_stop(c, "back", r"only 0 earlier ops kept")
+    at_stop(c, "now", "back at the live op")
+    at_stop(c, "p out.shape", r"torch\.Size\(\[16, 3\]\)")
+    c.sendline("c")
+    c.expect(PROMPT)
+    cell(c, "%timetravel off", "nothing is kept")
+    c.expect(PROMPT)
+    cell(c, "%delete all")
+    test_repl.leave(c)
+
+
 def test_run_pdb(env):
     """nndb run --pdb: post-mortem at the frame that raised, as python -m pdb."""
     test_repl.NNDB = NNDB
