@@ -73,3 +73,49 @@ def test_graph_is_svg_in_the_notebook(k):
     if any("no picture" in d.get("text/plain", "") for d in data):
         pytest.skip("no Graphviz here")
     assert any(d.get("image/svg+xml", "").startswith("<svg") for d in data), data
+
+
+def test_python_lines_post_mortem_and_back_in_the_notebook(k):
+    """%break py stops on a line of forward (n, p through input_request);
+    %pdb on opens at the frame that raised, naming the backward node; with
+    %timetravel on, back shows the op before."""
+    rep, _ = k.execute("class Net(nn.Module):\n"
+                       "    def __init__(self):\n"
+                       "        super().__init__()\n"
+                       "        self.fc = nn.Linear(4, 3)\n"
+                       "    def forward(self, x):\n"
+                       "        h = self.fc(x)\n"
+                       "        scale = 3.0\n"
+                       "        return h * scale\n"
+                       "net = Net()")
+    assert rep["content"]["status"] == "ok", rep["content"]
+    rep, iopub = k.execute("%break py Net.forward")
+    assert "a Python line" in stdout_of(iopub)
+    rep, iopub = k.execute("z = net(x)", stdin_answers=["n", "n", "p h.shape", "c"])
+    assert rep["content"]["status"] == "ok", rep["content"]
+    out = stdout_of(iopub)
+    assert "-> scale = 3.0" in out and "torch.Size([16, 3])" in out, out
+    k.execute("%delete all")
+    rep, _ = k.execute("class Twice(torch.autograd.Function):\n"
+                       "    @staticmethod\n"
+                       "    def forward(ctx, t):\n"
+                       "        return t * 2\n"
+                       "    @staticmethod\n"
+                       "    def backward(ctx, g):\n"
+                       "        return g.reshape(5)\n"
+                       "w = torch.randn(3, requires_grad=True)\n"
+                       "%pdb on")
+    assert rep["content"]["status"] == "ok", rep["content"]
+    rep, iopub = k.execute("Twice.apply(w).sum().backward()", stdin_answers=["p g.shape", "c"])
+    assert rep["content"]["status"] == "error", rep["content"]
+    out = stdout_of(iopub)
+    assert "at the node TwiceBackward; its forward op was recorded at" in out, out
+    assert "torch.Size([3])" in out, out
+    k.execute("%pdb off")
+    k.execute("%timetravel on")
+    k.execute("%break model.2")
+    rep, iopub = k.execute("h = model(x)", stdin_answers=["back", "p node.module", "c"])
+    assert rep["content"]["status"] == "ok", rep["content"]
+    assert "'model.1'" in stdout_of(iopub), stdout_of(iopub)
+    k.execute("%delete all")
+    k.execute("%timetravel off")
