@@ -195,7 +195,8 @@ drill *drill_parse(const char *path, const char *text, char **err) {
     lang_buf_init(&code);
     char *fence = NULL; /* the open fence's kind */
     int fence_line = 0;
-    while (*s) {
+    bool fatal = false; /* a root cause that makes every later message noise */
+    while (*s && !fatal) {
         const char *nl = strchr(s, '\n');
         size_t n = nl ? (size_t)(nl - s) : strlen(s);
         char *line = strndup(s, n);
@@ -216,6 +217,12 @@ drill *drill_parse(const char *path, const char *text, char **err) {
         } else if (state == FRONT) {
             if (!strcmp(line, "---")) {
                 state = BODY;
+            } else if (starts(line, "## ") || starts(line, "```")) {
+                /* the body began inside the front matter: say so, and only that */
+                error_at(&p, 1,
+                         "the front matter is not closed: add a line '---' before line %d (%s)",
+                         lineno, line);
+                fatal = true;
             } else if (*line) {
                 char *colon = strchr(line, ':');
                 if (!colon) {
@@ -239,6 +246,11 @@ drill *drill_parse(const char *path, const char *text, char **err) {
                 int *sl = !strcmp(fence, "setup")   ? &st->setup_line
                           : !strcmp(fence, "check") ? &st->check_line
                                                     : &st->reference_line;
+                if (slot == &st->check) {
+                    /* an expression: no trailing line break in messages */
+                    size_t cl = strlen(c);
+                    while (cl && isspace((unsigned char)c[cl - 1])) c[--cl] = 0;
+                }
                 if (slot) {
                     if (*slot) error_at(&p, fence_line, "a second ```%s block in one step", fence);
                     free(*slot);
@@ -296,13 +308,15 @@ drill *drill_parse(const char *path, const char *text, char **err) {
         free(line);
     }
     if (fence) {
-        error_at(&p, fence_line, "the ```%s block is not closed", fence);
+        if (!fatal) error_at(&p, fence_line, "the ```%s block is not closed", fence);
         free(fence);
     }
-    finish_step(&p, st, &body);
-    if (state == FRONT) error_at(&p, lineno, "the front matter is not closed with '---'");
+    if (!fatal) finish_step(&p, st, &body);
+    if (state == FRONT && !fatal)
+        error_at(&p, lineno, "the front matter is not closed with '---'"), fatal = true;
     drill *d = p.d;
-    if (state != START) {
+    if (fatal) {
+    } else if (state != START) {
         if (!d->id) error_at(&p, 1, "the front matter needs id:");
         if (!d->title) error_at(&p, 1, "the front matter needs title:");
         if (!d->teaches) error_at(&p, 1, "the front matter needs teaches:");
@@ -310,7 +324,7 @@ drill *drill_parse(const char *path, const char *text, char **err) {
     } else {
         error_at(&p, 1, "empty drill file");
     }
-    if (d->id) {
+    if (d->id && !fatal) {
         for (const char *c = d->id; *c; c++)
             if (!isalnum((unsigned char)*c) && *c != '-' && *c != '_') {
                 error_at(&p, 2, "id '%s' may hold only letters, digits, - and _", d->id);

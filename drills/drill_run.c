@@ -14,6 +14,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +32,11 @@ typedef struct runner {
     int step;     /* current step index */
     bool setup_done;
     bool recording; /* the observer records inputs */
+    /* A check ran inside a cell that has not finished yet: the observer adds
+     * that cell to the attempt (runs[pending_run] of step pending_step). */
+    int pending_step, pending_run;
+    int magic_step; /* the step when a %drill command began, for its cell; -1 none */
+    char *said;     /* what the runner wrote during that check (cut from the cell's output) */
 } runner;
 
 static const char *jstr(const cJSON *o, const char *k);
@@ -58,7 +64,7 @@ static int mkdirs(const char *path) {
 }
 
 /* The progress directory (created); false when there is no home. */
-static bool data_dir(char *buf, size_t cap) {
+static bool data_dir_path(char *buf, size_t cap) {
     const char *x = getenv("XDG_DATA_HOME");
     const char *home = getenv("HOME");
     if (x && *x)
@@ -67,7 +73,11 @@ static bool data_dir(char *buf, size_t cap) {
         snprintf(buf, cap, "%s/.local/share/nndb/drills", home);
     else
         return false;
-    return mkdirs(buf) == 0;
+    return true;
+}
+
+static bool data_dir(char *buf, size_t cap) {
+    return data_dir_path(buf, cap) && mkdirs(buf) == 0;
 }
 
 static char *read_all(const char *path) {
@@ -144,8 +154,10 @@ static void unlock_drill(int fd) {
  * does not parse is kept aside as ID.json.bad and a fresh start made). */
 static cJSON *load_progress(const char *id) {
     char dir[4096], path[4200];
-    if (!data_dir(dir, sizeof dir)) return NULL;
+    struct stat sb;
+    if (!data_dir_path(dir, sizeof dir)) return NULL;
     snprintf(path, sizeof path, "%s/%s.json", dir, id);
+    if (stat(path, &sb)) return NULL; /* nothing saved: create nothing either */
     int lk = lock_drill(dir, id);
     char *text = read_all(path);
     cJSON *j = text ? cJSON_Parse(text) : NULL;
@@ -201,7 +213,8 @@ static cJSON *fresh_state(const drill *d) {
     cJSON *j = cJSON_CreateObject();
     char ts[32];
     now_iso(ts, sizeof ts);
-    const char *user = getenv("USER");
+    const char *user = getenv("NNDB_DRILL_NAME");
+    if (!user || !*user) user = getenv("USER");
     cJSON_AddStringToObject(j, "schema", "nndb-drill-evidence/1");
     cJSON_AddStringToObject(j, "drill", d->id);
     cJSON_AddStringToObject(j, "title", d->title);
@@ -237,6 +250,7 @@ static bool state_fits(const cJSON *j, const drill *d) {
 /* ---- output ---- */
 
 static void say(runner *r, const char *text) {
+    if (r->pending_run >= 0 && !r->said) r->said = strdup(text);
     lang_session_write(r->s, LANG_STDOUT, text);
 }
 
@@ -264,7 +278,9 @@ static void show_step(runner *r, int i) {
     const char *how =
         st->kind == DRILL_PREDICT ? "Write your prediction: %drill predict TEXT"
         : st->kind == DRILL_DO
-            ? "Work in this session; %drill check when you think it holds (%drill hint for a hint)"
+            ? (st->n_hints ? "Work in this session; %drill check when you think it holds (%drill "
+                             "hint for a hint)"
+                           : "Work in this session; %drill check when you think it holds")
         : st->kind == DRILL_QUIZ    ? "Answer: %drill answer TEXT"
         : st->kind == DRILL_REFLECT ? "Explain it back: %drill answer TEXT"
                                     : "%drill next goes on";
@@ -276,6 +292,126 @@ static void show_step(runner *r, int i) {
     lang_mime_add(&mb, "text/markdown", md);
     lang_session_show(r->s, &mb);
     lang_mime_free(&mb);
+}
+
+/* A check is evaluated by this helper in the learner's session, so that it
+ * runs once and says what it got: the value of each side of a failing
+ * comparison, or the falsy value. It always raises: DrillHolds or
+ * DrillNotYet with that text (the seam's truth reports "Name: message"),
+ * or the check's own error. */
+static const char *const check_helper =
+    "def _nndb_drill_check(_src, _filename):\n"
+    "    import ast, operator\n"
+    "    class DrillHolds(Exception): pass\n"
+    "    class DrillNotYet(Exception): pass\n"
+    "    g = globals()\n"
+    "    ops = {ast.Lt: ('<', operator.lt), ast.LtE: ('<=', operator.le),\n"
+    "           ast.Gt: ('>', operator.gt), ast.GtE: ('>=', operator.ge),\n"
+    "           ast.Eq: ('==', operator.eq), ast.NotEq: ('!=', operator.ne),\n"
+    "           ast.In: ('in', lambda a, b: a in b), ast.NotIn: ('not in', lambda a, b: a not in "
+    "b),\n"
+    "           ast.Is: ('is', operator.is_), ast.IsNot: ('is not', operator.is_not)}\n"
+    "    def show(v):\n"
+    "        try:\n"
+    "            if hasattr(v, 'numel') and hasattr(v, 'item') and v.numel() == 1:\n"
+    "                v = v.item()\n"
+    "        except Exception:\n"
+    "            pass\n"
+    "        t = format(v, '.4g') if isinstance(v, float) else repr(v)\n"
+    "        t = ' '.join(t.split())\n"
+    "        return t if len(t) <= 120 else t[:117] + '...'\n"
+    "    def seg(node):\n"
+    "        t = ast.get_source_segment(_src, node) or ast.unparse(node)\n"
+    "        return ' '.join(t.split())\n"
+    "    def ev(node):\n"
+    "        return eval(compile(ast.Expression(node), _filename, 'eval'), g)\n"
+    "    def describe(node):\n"
+    "        if isinstance(node, ast.BoolOp):\n"
+    "            texts = []\n"
+    "            for part in node.values:\n"
+    "                ok, t = describe(part)\n"
+    "                texts.append(t)\n"
+    "                if isinstance(node.op, ast.And) and not ok:\n"
+    "                    return False, t\n"
+    "                if isinstance(node.op, ast.Or) and ok:\n"
+    "                    return True, t\n"
+    "            return isinstance(node.op, ast.And), '; '.join(texts)\n"
+    "        if isinstance(node, ast.Compare) and all(type(o) in ops for o in node.ops):\n"
+    "            left, texts = ev(node.left), []\n"
+    "            lnode = node.left\n"
+    "            for op, comp in zip(node.ops, node.comparators):\n"
+    "                right = ev(comp)\n"
+    "                sym, fn = ops[type(op)]\n"
+    "                want = sym + ' ' + seg(comp)\n"
+    "                if not isinstance(comp, ast.Constant):\n"
+    "                    want += ' (= ' + show(right) + ')'\n"
+    "                head = seg(lnode)\n"
+    "                if not isinstance(lnode, ast.Constant):\n"
+    "                    head += ' = ' + show(left)\n"
+    "                if not bool(fn(left, right)):\n"
+    "                    return False, head + ', wanted ' + want\n"
+    "                texts.append(head + ' (wanted ' + want + ')')\n"
+    "                left, lnode = right, comp\n"
+    "            return True, '; '.join(texts)\n"
+    "        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):\n"
+    "            v = ev(node.operand)\n"
+    "            return (not v), seg(node.operand) + ' = ' + show(v) + ', wanted it false'\n"
+    "        v = ev(node)\n"
+    "        return bool(v), seg(node) + ' = ' + show(v)\n"
+    "    tree = ast.parse(_src.strip(), _filename, 'eval')\n"
+    "    ok, text = describe(tree.body)\n"
+    "    raise (DrillHolds if ok else DrillNotYet)(text)\n";
+
+/* [s] as a Python string literal. */
+static void py_quote(lang_buf *b, const char *s) {
+    lang_buf_puts(b, "'");
+    for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
+        if (*c == '\\' || *c == '\'')
+            lang_buf_printf(b, "\\%c", *c);
+        else if (*c == '\n')
+            lang_buf_puts(b, "\\n");
+        else if (*c < 0x20 || *c == 0x7f)
+            lang_buf_printf(b, "\\x%02x", *c);
+        else
+            lang_buf_add(b, (const char *)c, 1);
+    }
+    lang_buf_puts(b, "'");
+}
+
+/* Evaluate [expr] in [s]: 1 holds, 0 false, -1 an error (in *err); *got
+ * says what it got (malloc'ed), for both outcomes. */
+static int evaluate_check(lang_session *s, const char *expr, const char *filename, char **got,
+                          char **err) {
+    *got = NULL;
+    *err = NULL;
+    lang_session_run(s, check_helper, "<drill>", NULL);
+    lang_buf call;
+    lang_buf_init(&call);
+    lang_buf_puts(&call, "_nndb_drill_check(");
+    py_quote(&call, expr);
+    lang_buf_puts(&call, ", ");
+    py_quote(&call, filename);
+    lang_buf_puts(&call, ")");
+    char *e = NULL;
+    int t = lang_session_truth(s, call.data, filename, &e);
+    lang_buf_free(&call);
+    if (t == 1) { /* the helper did not run as expected: plain truth */
+        free(e);
+        return lang_session_truth(s, expr, filename, err);
+    }
+    static const char holds[] = "DrillHolds: ", not_yet[] = "DrillNotYet: ";
+    if (e && !strncmp(e, holds, sizeof holds - 1)) {
+        *got = strdup(e + sizeof holds - 1);
+        free(e);
+        return 1;
+    }
+    if (e && !strncmp(e, not_yet, sizeof not_yet - 1)) {
+        *got = strdup(e + sizeof not_yet - 1);
+        free(e);
+        return 0;
+    }
+    *err = e;
+    return -1;
 }
 
 /* `drill_dir` in the session: the drill file's directory, so a setup can
@@ -336,51 +472,231 @@ static cJSON *add_evidence(runner *r, const char *kind) {
     return e;
 }
 
+/* The learner's work in [code]: its lines other than %drill commands, or
+ * NULL when only %drill lines, comments and blank lines remain. */
+static char *work_of(const char *code) {
+    lang_buf b;
+    lang_buf_init(&b);
+    bool any = false;
+    const char *p = code;
+    while (*p) {
+        const char *nl = strchr(p, '\n');
+        size_t n = nl ? (size_t)(nl - p) : strlen(p);
+        const char *q = p;
+        while (q < p + n && isspace((unsigned char)*q)) q++;
+        bool drill_line = !strncmp(q, "%drill", 6);
+        if (!drill_line) {
+            if (q < p + n && *q != '#') any = true;
+            lang_buf_add(&b, p, n);
+            lang_buf_puts(&b, "\n");
+        }
+        p = nl ? nl + 1 : p + n;
+    }
+    if (!any) {
+        lang_buf_free(&b);
+        return NULL;
+    }
+    while (b.len && isspace((unsigned char)b.data[b.len - 1])) b.data[--b.len] = 0;
+    return lang_buf_take(&b);
+}
+
+/* One input of an attempt: the work of a cell, its output, value, error. */
+static cJSON *attempt_input(const char *time, const char *work, const char *output,
+                            const char *value, const char *error) {
+    cJSON *in = cJSON_CreateObject();
+    cJSON_AddStringToObject(in, "time", time);
+    cJSON_AddStringToObject(in, "code", work);
+    cJSON_AddStringToObject(in, "output", output ? output : "");
+    if (value) cJSON_AddStringToObject(in, "value", value);
+    if (error) cJSON_AddStringToObject(in, "error", error);
+    return in;
+}
+
+/* An attempt's code and output, all its inputs' in order, and the last
+ * input's value or error. */
+static void join_attempt(cJSON *run) {
+    lang_buf code, out;
+    lang_buf_init(&code);
+    lang_buf_init(&out);
+    const char *value = NULL, *error = NULL;
+    cJSON *in;
+    cJSON_ArrayForEach(in, cJSON_GetObjectItem(run, "inputs")) {
+        if (code.len) lang_buf_puts(&code, "\n");
+        lang_buf_puts(&code, jstr(in, "code") ? jstr(in, "code") : "");
+        lang_buf_puts(&out, jstr(in, "output") ? jstr(in, "output") : "");
+        value = jstr(in, "value");
+        error = jstr(in, "error");
+    }
+    cJSON_DeleteItemFromObject(run, "code");
+    cJSON_DeleteItemFromObject(run, "output");
+    cJSON_DeleteItemFromObject(run, "value");
+    cJSON_DeleteItemFromObject(run, "error");
+    cJSON_AddStringToObject(run, "code", code.data ? code.data : "");
+    cJSON_AddStringToObject(run, "output", out.data ? out.data : "");
+    if (value) cJSON_AddStringToObject(run, "value", value);
+    if (error) cJSON_AddStringToObject(run, "error", error);
+    lang_buf_free(&code);
+    lang_buf_free(&out);
+}
+
+/* failed_attempt (the first failed attempt) and passed (the passing one)
+ * of step [i], copied from its attempt list. */
+static void refresh_attempts(runner *r, int i) {
+    cJSON *ss = step_state(r, i), *run, *first_failed = NULL, *pass = NULL;
+    cJSON_ArrayForEach(run, cJSON_GetObjectItem(ss, "runs")) {
+        if (cJSON_IsTrue(cJSON_GetObjectItem(run, "passed")))
+            pass = run;
+        else if (!first_failed)
+            first_failed = run;
+    }
+    cJSON_DeleteItemFromObject(ss, "failed_attempt");
+    cJSON_DeleteItemFromObject(ss, "passed");
+    if (first_failed)
+        cJSON_AddItemToObject(ss, "failed_attempt", cJSON_Duplicate(first_failed, true));
+    if (pass) cJSON_AddItemToObject(ss, "passed", cJSON_Duplicate(pass, true));
+}
+
 static void observe(void *user, const char *code, const char *filename, const lang_result *res,
                     const char *output) {
     runner *r = user;
-    if (!r->d || !r->recording) return;
+    if (!r->d || !r->recording) {
+        r->pending_run = -1;
+        r->magic_step = -1;
+        free(r->said);
+        r->said = NULL;
+        return;
+    }
+    bool pending = r->pending_run >= 0 && r->pending_step < r->d->n_steps;
+    int step = pending                                               ? r->pending_step
+               : r->magic_step >= 0 && r->magic_step < r->d->n_steps ? r->magic_step
+                                                                     : r->step;
+    r->magic_step = -1;
+    /* the cell's own output, without what the check wrote */
+    char *own = strdup(output ? output : "");
+    if (own && pending && r->said) {
+        char *cut = strstr(own, r->said);
+        if (cut) *cut = 0;
+    }
     cJSON *e = add_evidence(r, "input");
+    cJSON_ReplaceItemInObject(e, "step", cJSON_CreateNumber(step + 1));
     cJSON_AddStringToObject(e, "code", code);
     cJSON_AddStringToObject(e, "output", output ? output : "");
+    char value[2048] = "", error[2048] = "";
     if (res->ok && res->has_value) {
         const char *v = lang_mime_get(&res->value, "text/plain");
         if (v) {
-            char cut[2048];
-            snprintf(cut, sizeof cut, "%s", v);
-            cJSON_AddStringToObject(e, "value", cut);
+            snprintf(value, sizeof value, "%s", v);
+            cJSON_AddStringToObject(e, "value", value);
         }
     }
     if (!res->ok) {
-        char buf[2048];
-        snprintf(buf, sizeof buf, "%s: %s", res->error.ename ? res->error.ename : "Error",
+        snprintf(error, sizeof error, "%s: %s", res->error.ename ? res->error.ename : "Error",
                  res->error.evalue ? res->error.evalue : "");
-        cJSON_AddStringToObject(e, "error", buf);
+        cJSON_AddStringToObject(e, "error", error);
     }
+    if (pending) {
+        /* the cell that held the check: log it before the check, and its
+         * work is the end of that attempt */
+        cJSON *ev = cJSON_GetObjectItem(r->state, "evidence");
+        int n = cJSON_GetArraySize(ev);
+        for (int i = n - 2; i >= 0; i--) {
+            const char *k = jstr(cJSON_GetArrayItem(ev, i), "kind");
+            if (k && !strncmp(k, "check", 5)) {
+                /* move what followed the check behind this input (Debian's
+                 * cJSON 1.7.15 loses an item given to cJSON_InsertItemInArray) */
+                for (int m = i; m < n - 1; m++)
+                    cJSON_AddItemToArray(ev, cJSON_DetachItemFromArray(ev, i));
+                break;
+            }
+        }
+        char *work = work_of(code);
+        cJSON *run =
+            cJSON_GetArrayItem(cJSON_GetObjectItem(step_state(r, step), "runs"), r->pending_run);
+        if (work && run) {
+            cJSON *inputs = cJSON_GetObjectItem(run, "inputs");
+            cJSON_AddItemToArray(inputs,
+                                 attempt_input(jstr(e, "time"), work, own, *value ? value : NULL,
+                                               *error ? error : NULL));
+            join_attempt(run);
+            refresh_attempts(r, step);
+        }
+        free(work);
+        r->pending_run = -1;
+        free(r->said);
+        r->said = NULL;
+    }
+    free(own);
     save_progress(r);
 }
 
-/* The last input the learner ran, for the failed attempt. */
-static cJSON *last_input(runner *r) {
+/* A new attempt of the current do step: the learner's work since the
+ * previous check of this step (or since the step began), every input in
+ * order. The cell that holds the check is added when it finishes. */
+static cJSON *new_attempt(runner *r) {
+    cJSON *run = cJSON_CreateObject();
+    char ts[32];
+    now_iso(ts, sizeof ts);
+    cJSON_AddStringToObject(run, "time", ts);
+    cJSON *inputs = cJSON_AddArrayToObject(run, "inputs");
     cJSON *ev = cJSON_GetObjectItem(r->state, "evidence");
-    for (int i = cJSON_GetArraySize(ev) - 1; i >= 0; i--) {
+    int n = cJSON_GetArraySize(ev), from = 0;
+    for (int i = n - 1; i >= 0; i--) {
         cJSON *e = cJSON_GetArrayItem(ev, i);
-        cJSON *k = cJSON_GetObjectItem(e, "kind");
-        cJSON *c = cJSON_GetObjectItem(e, "code");
-        if (cJSON_IsString(k) && !strcmp(k->valuestring, "input") && cJSON_IsString(c) &&
-            strncmp(c->valuestring, "%drill", 6))
-            return e;
+        const char *k = jstr(e, "kind");
+        cJSON *sn = cJSON_GetObjectItem(e, "step");
+        if (k && !strncmp(k, "check", 5) && cJSON_IsNumber(sn) && sn->valueint == r->step + 1) {
+            from = i + 1;
+            break;
+        }
     }
-    return NULL;
+    for (int i = from; i < n; i++) {
+        cJSON *e = cJSON_GetArrayItem(ev, i);
+        const char *k = jstr(e, "kind");
+        cJSON *sn = cJSON_GetObjectItem(e, "step");
+        if (!k || strcmp(k, "input") || !cJSON_IsNumber(sn) || sn->valueint != r->step + 1 ||
+            !jstr(e, "code"))
+            continue;
+        char *work = work_of(jstr(e, "code"));
+        if (!work) continue;
+        cJSON_AddItemToArray(inputs,
+                             attempt_input(jstr(e, "time") ? jstr(e, "time") : ts, work,
+                                           jstr(e, "output"), jstr(e, "value"), jstr(e, "error")));
+        free(work);
+    }
+    join_attempt(run);
+    return run;
 }
 
 /* ---- commands ---- */
 
+/* A mistake in a command: one line with the fix, on stderr, no traceback;
+ * nothing changes and the cell goes on. */
+static bool usage(runner *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static bool usage(runner *r, const char *fmt, ...) {
+    char line[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    for (char *c = line; *c; c++)
+        if (*c == '\n') *c = ' ';
+    lang_session_write(r->s, LANG_STDERR, line);
+    lang_session_write(r->s, LANG_STDERR, "\n");
+    return true;
+}
+
+/* What step [st] waits for, as the command to type. */
+static const char *what_now(const drill_step *st) {
+    return st->kind == DRILL_PREDICT   ? "%drill predict TEXT"
+           : st->kind == DRILL_DO      ? "work in the session, then %drill check"
+           : st->kind == DRILL_QUIZ    ? "%drill answer TEXT"
+           : st->kind == DRILL_REFLECT ? "%drill answer TEXT"
+                                       : "%drill next";
+}
+
 static bool need_drill(runner *r) {
     if (r->d) return true;
-    return lang_session_fail(
-        r->s, LANG_ERR_VALUE, "DrillError",
-        "no drill is running: %%drill list shows them, %%drill start ID begins one");
+    return !usage(r, "no drill is running: %%drill list shows them, %%drill start ID begins one");
 }
 
 static bool advance(runner *r) {
@@ -408,8 +724,13 @@ static bool advance(runner *r) {
                         r->d->steps[i].title, att ? att->valueint : 0,
                         att && att->valueint == 1 ? "" : "s", hu ? hu->valueint : 0,
                         hu && hu->valueint == 1 ? "" : "s");
-        if (fa && jstr(fa, "code"))
-            lang_buf_printf(&b, "; first failed attempt: %.120s", jstr(fa, "code"));
+        if (fa && jstr(fa, "code") && *jstr(fa, "code")) {
+            char code[124];
+            snprintf(code, sizeof code, "%s", jstr(fa, "code"));
+            for (char *c = code; *c; c++)
+                if (*c == '\n') *c = ';';
+            lang_buf_printf(&b, "; first failed attempt: %s", code);
+        }
         lang_buf_puts(&b, "\n");
     }
     lang_buf_puts(&b, "%drill export md writes all of it (prediction, failed attempt, passing run, "
@@ -420,25 +741,46 @@ static bool advance(runner *r) {
 }
 
 static bool cmd_start(runner *r, const char *id) {
-    if (!*id)
-        return lang_session_fail(r->s, LANG_ERR_VALUE, "DrillError",
-                                 "%%drill start needs a drill id (%%drill list)");
+    if (!*id) return usage(r, "%%drill start needs a drill id (%%drill list)");
     char *path = strchr(id, '/') ? strdup(id) : drill_find(id);
     if (!path)
-        return lang_session_fail(
-            r->s, LANG_ERR_VALUE, "DrillError",
-            "no drill '%s' (%%drill list shows them; NNDB_DRILLS_PATH adds yours)", id);
+        return usage(r, "no drill '%s' (%%drill list shows them; NNDB_DRILLS_PATH adds yours)", id);
     char *err = NULL;
     drill *d = drill_load(path, &err);
     free(path);
     if (!d) {
-        bool f = lang_session_fail(r->s, LANG_ERR_VALUE, "DrillError", "%s",
-                                   err ? err : "cannot read the drill");
+        bool f = usage(r, "%s", err ? err : "cannot read the drill");
         free(err);
         return f;
     }
+    if (r->d && strcmp(r->d->id, d->id) && jstr(r->state, "status") &&
+        strcmp(jstr(r->state, "status"), "done")) {
+        /* another drill is open: ask before leaving it (its progress is saved) */
+        char q[512];
+        snprintf(q, sizeof q, "You are on step %d of %d of %s; leave it for %s (y/[n])? ",
+                 r->step + 1, r->d->n_steps, r->d->id, d->id);
+        char *ans = lang_session_readline(r->s, q);
+        bool no = ans && ans[0] != 'y' && ans[0] != 'Y';
+        if (!ans) {
+            snprintf(q, sizeof q,
+                     "Leaving %s at step %d (its progress is saved: %%drill start %s resumes "
+                     "it).\n",
+                     r->d->id, r->step + 1, r->d->id);
+            say(r, q);
+        }
+        free(ans);
+        if (no) {
+            drill_free(d);
+            snprintf(q, sizeof q, "Still on %s.\n", r->d->id);
+            say(r, q);
+            return true;
+        }
+    }
+    save_progress(r);
     drill_free(r->d);
     cJSON_Delete(r->state);
+    r->pending_run = -1;
+    r->magic_step = -1;
     r->d = d;
     cJSON *saved = load_progress(d->id);
     int step = 0;
@@ -467,20 +809,18 @@ static bool cmd_start(runner *r, const char *id) {
 }
 
 static bool cmd_predict(runner *r, const char *text) {
-    if (!need_drill(r)) return false;
+    if (!need_drill(r)) return true;
     const drill_step *st = &r->d->steps[r->step];
     if (st->kind != DRILL_PREDICT)
-        return lang_session_fail(r->s, LANG_ERR_VALUE, "DrillError",
-                                 "step %d is a %s step, not a prediction", r->step + 1,
-                                 drill_kind_name(st->kind));
+        return usage(r, "step %d is a %s step, not a prediction", r->step + 1,
+                     drill_kind_name(st->kind));
     char *asked = NULL;
     if (!*text) asked = lang_session_readline(r->s, "Your prediction: ");
     const char *t = *text ? text : asked;
     if (!t || !*t) {
         free(asked);
-        return lang_session_fail(
-            r->s, LANG_ERR_VALUE, "DrillError",
-            "write the prediction after the command: %%drill predict the loss stays near 2.3");
+        return usage(
+            r, "write the prediction after the command: %%drill predict the loss stays near 2.3");
     }
     cJSON *ss = step_state(r, r->step);
     cJSON *p = cJSON_CreateObject();
@@ -499,52 +839,71 @@ static bool cmd_predict(runner *r, const char *text) {
 }
 
 static bool cmd_check(runner *r) {
-    if (!need_drill(r)) return false;
+    if (!need_drill(r)) return true;
     const drill_step *st = &r->d->steps[r->step];
     if (st->kind != DRILL_DO)
-        return lang_session_fail(r->s, LANG_ERR_VALUE, "DrillError",
-                                 "step %d is a %s step: nothing to check", r->step + 1,
-                                 drill_kind_name(st->kind));
-    char *err = NULL;
-    int t = lang_session_truth(r->s, st->check, r->d->path, &err);
-    cJSON *ss = step_state(r, r->step);
+        return usage(r, "step %d is a %s step: nothing to check (%s)", r->step + 1,
+                     drill_kind_name(st->kind), what_now(st));
+    int step = r->step;
+    cJSON *run = new_attempt(r);
+    char *err = NULL, *got = NULL;
+    int t = evaluate_check(r->s, st->check, r->d->path, &got, &err);
+    cJSON *ss = step_state(r, step);
     cJSON *att = cJSON_GetObjectItem(ss, "attempts");
     int n = att ? att->valueint + 1 : 1;
     cJSON_DeleteItemFromObject(ss, "attempts");
     cJSON_AddNumberToObject(ss, "attempts", n);
     cJSON *e = add_evidence(r, t == 1 ? "check passed" : "check failed");
     cJSON_AddStringToObject(e, "check", st->check);
+    if (got) cJSON_AddStringToObject(e, "got", got);
     if (err) cJSON_AddStringToObject(e, "error", err);
-    cJSON *li = last_input(r);
-    if (t != 1 && !cJSON_GetObjectItem(ss, "failed_attempt")) {
-        cJSON *fa = li ? cJSON_Duplicate(li, true) : cJSON_CreateObject();
-        cJSON_AddStringToObject(fa, "check", st->check);
-        if (err) cJSON_AddStringToObject(fa, "check_error", err);
-        cJSON_AddItemToObject(ss, "failed_attempt", fa);
-    }
+    cJSON_AddStringToObject(run, "check", st->check);
+    cJSON_AddBoolToObject(run, "passed", t == 1);
+    if (got) cJSON_AddStringToObject(run, "got", got);
+    if (err) cJSON_AddStringToObject(run, "check_error", err);
+    cJSON *runs = cJSON_GetObjectItem(ss, "runs");
+    if (!runs) runs = cJSON_AddArrayToObject(ss, "runs");
+    cJSON_AddItemToArray(runs, run);
+    refresh_attempts(r, step);
+    /* the cell that holds this check finishes after it: the observer adds
+     * its work to this attempt */
+    r->pending_step = step;
+    r->pending_run = cJSON_GetArraySize(runs) - 1;
+    free(r->said);
+    r->said = NULL;
+    lang_buf line;
+    lang_buf_init(&line);
     if (t == 1) {
-        cJSON *pass = li ? cJSON_Duplicate(li, true) : cJSON_CreateObject();
-        cJSON_DeleteItemFromObject(ss, "passed");
-        cJSON_AddItemToObject(ss, "passed", pass);
-        set_done(r, r->step);
-        say(r, "\xe2\x9c\x93 The check holds.\n");
+        lang_buf_printf(&line, "\xe2\x9c\x93 The check holds%s%s.\n", got ? ": " : "",
+                        got ? got : "");
+        set_done(r, step);
+        say(r, line.data);
+        lang_buf_free(&line);
         free(err);
+        free(got);
         return advance(r);
     }
-    char line[1200];
+    cJSON *hu = cJSON_GetObjectItem(ss, "hints_used");
+    bool more_hints = (hu ? hu->valueint : 0) < st->n_hints;
     if (err)
-        snprintf(line, sizeof line, "Not yet: the check raised %s\n", err);
+        lang_buf_printf(&line, "Not yet: the check raised %s.", err);
     else
-        snprintf(line, sizeof line,
-                 "Not yet: the check (%s) is false. %%drill hint gives a hint.\n", st->check);
-    say(r, line);
+        lang_buf_printf(&line, "Not yet: %s.", got ? got : st->check);
+    if (more_hints) lang_buf_puts(&line, " %drill hint gives a hint.");
+    /* one line, whatever the values held */
+    for (size_t i = 0; i < line.len; i++)
+        if (line.data[i] == '\n' || line.data[i] == '\r') line.data[i] = ' ';
+    lang_buf_puts(&line, "\n");
+    say(r, line.data);
+    lang_buf_free(&line);
     free(err);
+    free(got);
     save_progress(r);
     return true;
 }
 
 static bool cmd_hint(runner *r) {
-    if (!need_drill(r)) return false;
+    if (!need_drill(r)) return true;
     const drill_step *st = &r->d->steps[r->step];
     cJSON *ss = step_state(r, r->step);
     cJSON *hu = cJSON_GetObjectItem(ss, "hints_used");
@@ -565,15 +924,19 @@ static bool cmd_hint(runner *r) {
 }
 
 static bool cmd_answer(runner *r, const char *text) {
-    if (!need_drill(r)) return false;
+    if (!need_drill(r)) return true;
     const drill_step *st = &r->d->steps[r->step];
     if (st->kind != DRILL_QUIZ && st->kind != DRILL_REFLECT)
-        return lang_session_fail(r->s, LANG_ERR_VALUE, "DrillError",
-                                 "step %d is a %s step: no answer is asked", r->step + 1,
-                                 drill_kind_name(st->kind));
-    if (!*text)
-        return lang_session_fail(r->s, LANG_ERR_VALUE, "DrillError",
-                                 "write the answer after the command");
+        return usage(r, "step %d is a %s step: no answer is asked", r->step + 1,
+                     drill_kind_name(st->kind));
+    char *asked = NULL;
+    if (!*text) asked = lang_session_readline(r->s, "Your answer: ");
+    if (asked) text = asked;
+    if (!*text) {
+        free(asked);
+        return usage(r, "write the answer after the command: %%drill answer %s",
+                     st->kind == DRILL_QUIZ && st->n_choices ? "b" : "YOUR WORDS");
+    }
     cJSON *ss = step_state(r, r->step);
     cJSON *answers = cJSON_GetObjectItem(ss, "answers");
     if (!answers) answers = cJSON_AddArrayToObject(ss, "answers");
@@ -588,31 +951,33 @@ static bool cmd_answer(runner *r, const char *text) {
     cJSON *e = add_evidence(r, "answer");
     cJSON_AddStringToObject(e, "text", text);
     if (!right) {
-        say(r, "Not quite. Try again, or %drill hint.\n");
+        cJSON *hu = cJSON_GetObjectItem(ss, "hints_used");
+        say(r, (hu ? hu->valueint : 0) < st->n_hints ? "Not quite. Try again, or %drill hint.\n"
+                                                     : "Not quite. Try again.\n");
         save_progress(r);
+        free(asked);
         return true;
     }
+    free(asked);
     set_done(r, r->step);
     say(r, st->kind == DRILL_QUIZ ? "\xe2\x9c\x93 Right.\n" : "Recorded.\n");
     return advance(r);
 }
 
 static bool cmd_next(runner *r) {
-    if (!need_drill(r)) return false;
+    if (!need_drill(r)) return true;
     const drill_step *st = &r->d->steps[r->step];
     if (st->kind != DRILL_READ && !step_done(r, r->step))
-        return lang_session_fail(r->s, LANG_ERR_VALUE, "DrillError",
-                                 "finish step %d first (%s): %s", r->step + 1,
-                                 drill_kind_name(st->kind),
-                                 st->kind == DRILL_PREDICT ? "%drill predict TEXT"
-                                 : st->kind == DRILL_DO ? "make the check hold, then %drill check"
-                                                        : "%drill answer TEXT");
+        return usage(r, "finish step %d first (%s): %s", r->step + 1, drill_kind_name(st->kind),
+                     st->kind == DRILL_PREDICT ? "%drill predict TEXT"
+                     : st->kind == DRILL_DO    ? "make the check hold, then %drill check"
+                                               : "%drill answer TEXT");
     if (st->kind == DRILL_READ) set_done(r, r->step);
     return advance(r);
 }
 
 static bool cmd_status(runner *r) {
-    if (!need_drill(r)) return false;
+    if (!need_drill(r)) return true;
     char line[512];
     snprintf(line, sizeof line, "%s \xe2\x80\x94 %s\n", r->d->id, r->d->title);
     say(r, line);
@@ -684,108 +1049,162 @@ static void list_drills(lang_session *s, FILE *out) {
 
 /* ---- exports ---- */
 
-static void md_text(char **out, size_t *n, size_t *cap, const char *s) {
-    size_t l = strlen(s);
-    if (*n + l + 1 > *cap) {
-        size_t c = *cap ? *cap * 2 : 4096;
-        while (c < *n + l + 1) c *= 2;
-        char *p = realloc(*out, c);
-        if (!p) return;
-        *out = p;
-        *cap = c;
-    }
-    memcpy(*out + *n, s, l + 1);
-    *n += l;
-}
-
 static const char *jstr(const cJSON *o, const char *k) {
     const cJSON *v = cJSON_GetObjectItem(o, k);
     return cJSON_IsString(v) ? v->valuestring : NULL;
 }
 
-static void md_block(char **out, size_t *n, size_t *cap, const char *label, const cJSON *e) {
-    if (!e) return;
-    char line[256];
-    snprintf(line, sizeof line, "**%s**%s%s\n\n", label, jstr(e, "time") ? " at " : "",
-             jstr(e, "time") ? jstr(e, "time") : "");
-    md_text(out, n, cap, line);
-    if (jstr(e, "code")) {
-        md_text(out, n, cap, "```python\n");
-        md_text(out, n, cap, jstr(e, "code"));
-        md_text(out, n, cap, "\n```\n\n");
-    }
-    const char *o = jstr(e, "output");
+/* [s] as inline code on one line (double backticks when it holds one). */
+static void md_code(lang_buf *b, const char *s) {
+    const char *tick = strchr(s, '`') ? "`` " : "`";
+    lang_buf_puts(b, tick);
+    for (const char *c = s; *c; c++) lang_buf_add(b, *c == '\n' || *c == '\r' ? " " : c, 1);
+    lang_buf_puts(b, tick[1] ? " ``" : "`");
+}
+
+static void md_fence(lang_buf *b, const char *info, const char *text) {
+    size_t l = strlen(text);
+    lang_buf_printf(b, "````%s\n%s%s````\n\n", info, text, l && text[l - 1] == '\n' ? "" : "\n");
+}
+
+/* One attempt: its code, output and value, then what the check got. */
+static void md_attempt(lang_buf *b, const char *label, const cJSON *run) {
+    lang_buf_printf(b, "### %s", label);
+    if (jstr(run, "time")) lang_buf_printf(b, " (%s)", jstr(run, "time"));
+    lang_buf_puts(b, "\n\n");
+    const char *code = jstr(run, "code");
+    if (code && *code)
+        md_fence(b, "python", code);
+    else
+        lang_buf_puts(b, "(no code run since the previous check)\n\n");
+    const char *o = jstr(run, "output");
     if (o && *o) {
-        md_text(out, n, cap, "Output:\n\n```\n");
-        md_text(out, n, cap, o);
-        md_text(out, n, cap, "\n```\n\n");
+        lang_buf_puts(b, "Output:\n\n");
+        md_fence(b, "", o);
     }
-    if (jstr(e, "value")) {
-        md_text(out, n, cap, "Value: `");
-        md_text(out, n, cap, jstr(e, "value"));
-        md_text(out, n, cap, "`\n\n");
+    if (jstr(run, "value")) {
+        lang_buf_puts(b, "Value: ");
+        md_code(b, jstr(run, "value"));
+        lang_buf_puts(b, "\n\n");
     }
-    if (jstr(e, "error")) {
-        md_text(out, n, cap, "Error: `");
-        md_text(out, n, cap, jstr(e, "error"));
-        md_text(out, n, cap, "`\n\n");
+    if (jstr(run, "error")) {
+        lang_buf_puts(b, "Error: ");
+        md_code(b, jstr(run, "error"));
+        lang_buf_puts(b, "\n\n");
     }
-    if (jstr(e, "check")) {
-        md_text(out, n, cap, "Check: `");
-        md_text(out, n, cap, jstr(e, "check"));
-        md_text(out, n, cap, "`\n\n");
+    if (jstr(run, "check")) {
+        lang_buf_puts(b, "Check ");
+        md_code(b, jstr(run, "check"));
+        if (jstr(run, "check_error")) {
+            lang_buf_puts(b, " raised ");
+            md_code(b, jstr(run, "check_error"));
+        } else {
+            lang_buf_printf(
+                b, " %s", cJSON_IsTrue(cJSON_GetObjectItem(run, "passed")) ? "held" : "was false");
+            if (jstr(run, "got")) {
+                lang_buf_puts(b, ": ");
+                md_code(b, jstr(run, "got"));
+            }
+        }
+        lang_buf_puts(b, "\n\n");
     }
+}
+
+/* The choice a quiz answer names ("b", "2"), or NULL. */
+static const char *named_choice(const drill_step *st, const char *answer) {
+    char a[8] = "";
+    sscanf(answer ? answer : "", " %7s", a);
+    size_t l = strlen(a);
+    if (l && (a[l - 1] == ')' || a[l - 1] == '.')) a[--l] = 0;
+    int k = -1;
+    if (l == 1 && tolower((unsigned char)a[0]) >= 'a' && tolower((unsigned char)a[0]) <= 'h')
+        k = tolower((unsigned char)a[0]) - 'a';
+    else if (l == 1 && a[0] >= '1' && a[0] <= '8')
+        k = a[0] - '1';
+    return k >= 0 && k < st->n_choices ? st->choices[k] : NULL;
 }
 
 static char *export_md(runner *r) {
-    char *out = NULL;
-    size_t n = 0, cap = 0;
-    char line[1024];
-    snprintf(line, sizeof line, "# Drill %s: %s\n\nLearner: %s. Started %s; status: %s.\n\n",
-             r->d->id, r->d->title, jstr(r->state, "user"), jstr(r->state, "started"),
-             jstr(r->state, "status"));
-    md_text(&out, &n, &cap, line);
+    lang_buf b;
+    lang_buf_init(&b);
+    const cJSON *j = r->state;
+    lang_buf_printf(&b, "# Drill %s: %s\n\n", r->d->id, r->d->title);
+    lang_buf_printf(&b, "- Learner: %s\n- Started: %s\n", jstr(j, "user") ? jstr(j, "user") : "?",
+                    jstr(j, "started") ? jstr(j, "started") : "?");
+    if (jstr(j, "finished")) lang_buf_printf(&b, "- Finished: %s\n", jstr(j, "finished"));
+    if (jstr(j, "updated")) lang_buf_printf(&b, "- Last saved: %s\n", jstr(j, "updated"));
+    lang_buf_printf(&b, "- Status: %s\n\n", jstr(j, "status") ? jstr(j, "status") : "?");
     for (int i = 0; i < r->d->n_steps; i++) {
         const drill_step *st = &r->d->steps[i];
         cJSON *ss = step_state(r, i);
-        cJSON *hu = cJSON_GetObjectItem(ss, "hints_used");
-        snprintf(line, sizeof line, "## %d. %s: %s%s\n\n", i + 1, drill_kind_name(st->kind),
-                 st->title, step_done(r, i) ? "" : " (not done)");
-        md_text(&out, &n, &cap, line);
+        lang_buf_printf(&b, "## %d. %s: %s%s\n\n", i + 1, drill_kind_name(st->kind), st->title,
+                        step_done(r, i) ? "" : " (not done)");
+        /* the question, as the learner saw it */
+        const char *t = st->text ? st->text : "";
+        while (*t == '\n') t++;
+        while (*t) {
+            const char *nl = strchr(t, '\n');
+            size_t n = nl ? (size_t)(nl - t) : strlen(t);
+            lang_buf_puts(&b, n ? "> " : ">");
+            lang_buf_add(&b, t, n);
+            lang_buf_puts(&b, "\n");
+            t = nl ? nl + 1 : t + n;
+        }
+        if (st->text && *st->text) lang_buf_puts(&b, "\n");
+        for (int k = 0; k < st->n_choices; k++)
+            lang_buf_printf(&b, "%s- %c) %s\n", k ? "" : "Choices:\n\n", 'a' + k, st->choices[k]);
+        if (st->n_choices) lang_buf_puts(&b, "\n");
+        if (st->kind == DRILL_DO && st->setup) {
+            lang_buf_puts(&b, "Setup (the input, run when the step began):\n\n");
+            md_fence(&b, "python", st->setup);
+        }
+        if (st->kind == DRILL_DO && st->check) {
+            lang_buf_puts(&b, "The check: ");
+            md_code(&b, st->check);
+            lang_buf_puts(&b, "\n\n");
+        }
         cJSON *p = cJSON_GetObjectItem(ss, "prediction");
-        if (p) {
-            md_text(&out, &n, &cap, "Prediction: ");
-            md_text(&out, &n, &cap, jstr(p, "text") ? jstr(p, "text") : "");
-            md_text(&out, &n, &cap, "\n\n");
+        if (p)
+            lang_buf_printf(&b, "Prediction (%s): %s\n\n", jstr(p, "time") ? jstr(p, "time") : "",
+                            jstr(p, "text") ? jstr(p, "text") : "");
+        int failed = 0;
+        cJSON *run;
+        cJSON_ArrayForEach(run, cJSON_GetObjectItem(ss, "runs")) {
+            char label[64];
+            if (cJSON_IsTrue(cJSON_GetObjectItem(run, "passed")))
+                snprintf(label, sizeof label, "Passing attempt");
+            else
+                snprintf(label, sizeof label, "Failed attempt %d", ++failed);
+            md_attempt(&b, label, run);
         }
-        md_block(&out, &n, &cap, "Failed attempt", cJSON_GetObjectItem(ss, "failed_attempt"));
-        md_block(&out, &n, &cap, "Passing run", cJSON_GetObjectItem(ss, "passed"));
-        cJSON *answers = cJSON_GetObjectItem(ss, "answers");
-        cJSON *a;
-        cJSON_ArrayForEach(a, answers) {
-            cJSON *c = cJSON_GetObjectItem(a, "correct");
-            snprintf(line, sizeof line,
-                     "Answer%s: ", c ? (cJSON_IsTrue(c) ? " (right)" : " (not accepted)") : "");
-            md_text(&out, &n, &cap, line);
-            md_text(&out, &n, &cap, jstr(a, "text") ? jstr(a, "text") : "");
-            md_text(&out, &n, &cap, "\n\n");
-        }
+        cJSON *hu = cJSON_GetObjectItem(ss, "hints_used");
         if (hu && hu->valueint) {
-            snprintf(line, sizeof line, "Hints used: %d\n\n", hu->valueint);
-            md_text(&out, &n, &cap, line);
+            lang_buf_printf(&b, "Hints taken (%d):\n\n", hu->valueint);
+            for (int k = 0; k < hu->valueint && k < st->n_hints; k++)
+                lang_buf_printf(&b, "%d. %s\n", k + 1, st->hints[k]);
+            lang_buf_puts(&b, "\n");
+        }
+        cJSON *a;
+        cJSON_ArrayForEach(a, cJSON_GetObjectItem(ss, "answers")) {
+            cJSON *c = cJSON_GetObjectItem(a, "correct");
+            const char *text = jstr(a, "text") ? jstr(a, "text") : "";
+            const char *choice = st->kind == DRILL_QUIZ ? named_choice(st, text) : NULL;
+            lang_buf_printf(&b, "%s%s (%s): %s%s%s\n\n",
+                            st->kind == DRILL_REFLECT ? "Explanation" : "Answer",
+                            c ? (cJSON_IsTrue(c) ? " (right)" : " (not accepted)") : "",
+                            jstr(a, "time") ? jstr(a, "time") : "", text, choice ? ") " : "",
+                            choice ? choice : "");
         }
     }
-    return out;
+    return b.data ? lang_buf_take(&b) : strdup("");
 }
 
 static bool cmd_export(runner *r, const char *args) {
-    if (!need_drill(r)) return false;
+    if (!need_drill(r)) return true;
     char fmt[16] = "md", path[4096] = "";
     sscanf(args, "%15s %4095s", fmt, path);
     bool json = !strcmp(fmt, "json");
-    if (!json && strcmp(fmt, "md"))
-        return lang_session_fail(r->s, LANG_ERR_VALUE, "DrillError",
-                                 "%%drill export takes md or json, then a path");
+    if (!json && strcmp(fmt, "md")) return usage(r, "%%drill export takes md or json, then a path");
     save_progress(r);
     char *text = json ? cJSON_Print(r->state) : export_md(r);
     if (!text) return lang_session_fail(r->s, LANG_ERR_MEMORY, "MemoryError", "out of memory");
@@ -813,9 +1232,7 @@ static bool cmd_reset(runner *r, const char *args) {
     else
         snprintf(id, sizeof id, "%s", a), force = !strcmp(b, "-f");
     if (!*id && r->d) snprintf(id, sizeof id, "%s", r->d->id);
-    if (!*id)
-        return lang_session_fail(r->s, LANG_ERR_VALUE, "DrillError",
-                                 "%%drill reset needs a drill id");
+    if (!*id) return usage(r, "%%drill reset needs a drill id");
     if (!force) {
         char q[256];
         snprintf(q, sizeof q, "Delete your progress and evidence for %s (y/[n])? ", id);
@@ -846,8 +1263,51 @@ static bool cmd_reset(runner *r, const char *args) {
     return true;
 }
 
+static const char drill_help[] =
+    "%drill commands:\n"
+    "  %drill list                  the drills and your status\n"
+    "  %drill start ID              start a drill, or resume it\n"
+    "  %drill                       show the current step again\n"
+    "  %drill predict [TEXT]        record a prediction (asks when TEXT is empty)\n"
+    "  %drill check                 run the step's check on your work\n"
+    "  %drill hint                  the next hint\n"
+    "  %drill answer [TEXT]         answer a quiz or reflect step (asks when TEXT is empty)\n"
+    "  %drill next                  go on after a read step\n"
+    "  %drill status                the steps and where you are\n"
+    "  %drill whoami [NAME]         the name your evidence carries (or NNDB_DRILL_NAME)\n"
+    "  %drill export [md|json] [PATH]  write your evidence\n"
+    "  %drill reset ID [-f]         delete your progress for ID\n"
+    "  %drill help                  this list\n";
+
+/* The learner's name in the evidence: shown, or set (and saved). */
+static bool cmd_whoami(runner *r, const char *name) {
+    if (!*name) {
+        const char *u = r->d ? jstr(r->state, "user") : NULL;
+        const char *env = getenv("NNDB_DRILL_NAME");
+        if (!u) u = env && *env ? env : getenv("USER");
+        char line[512];
+        snprintf(line, sizeof line,
+                 "Your evidence is signed %s (%%drill whoami NAME changes it).\n",
+                 u && *u ? u : "unknown");
+        say(r, line);
+        return true;
+    }
+    /* sessions started from now carry it too */
+    setenv("NNDB_DRILL_NAME", name, 1);
+    if (r->d) {
+        cJSON_ReplaceItemInObject(r->state, "user", cJSON_CreateString(name));
+        save_progress(r);
+    }
+    char line[512];
+    snprintf(line, sizeof line, "Your evidence is signed %s.\n", name);
+    say(r, line);
+    return true;
+}
+
 static bool drill_magic(lang_session *s, void *user, const char *args) {
     runner *r = user;
+    /* the cell holding this command belongs to the step it began in */
+    if (r->magic_step < 0 && r->d) r->magic_step = r->step;
     char cmd[32] = "";
     const char *rest = args;
     int k = 0;
@@ -855,7 +1315,7 @@ static bool drill_magic(lang_session *s, void *user, const char *args) {
     cmd[k] = 0;
     while (isspace((unsigned char)*rest)) rest++;
     if (!*cmd) {
-        if (!need_drill(r)) return false;
+        if (!need_drill(r)) return true;
         show_step(r, r->step);
         return true;
     }
@@ -863,6 +1323,11 @@ static bool drill_magic(lang_session *s, void *user, const char *args) {
         list_drills(s, NULL);
         return true;
     }
+    if (!strcmp(cmd, "help")) {
+        say(r, drill_help);
+        return true;
+    }
+    if (!strcmp(cmd, "whoami")) return cmd_whoami(r, rest);
     if (!strcmp(cmd, "start")) return cmd_start(r, rest);
     if (!strcmp(cmd, "predict")) return cmd_predict(r, rest);
     if (!strcmp(cmd, "check")) return cmd_check(r);
@@ -872,17 +1337,14 @@ static bool drill_magic(lang_session *s, void *user, const char *args) {
     if (!strcmp(cmd, "status")) return cmd_status(r);
     if (!strcmp(cmd, "export")) return cmd_export(r, rest);
     if (!strcmp(cmd, "reset")) return cmd_reset(r, rest);
-    return lang_session_fail(
-        s, LANG_ERR_VALUE, "DrillError",
-        "unknown %%drill command '%s': list, start ID, predict TEXT, check, hint, "
-        "answer TEXT, next, status, export [md|json] [PATH], reset ID",
-        cmd);
+    return usage(r, "unknown %%drill command '%s': %%drill help lists them", cmd);
 }
 
 static void runner_free(void *user) {
     runner *r = user;
     drill_free(r->d);
     cJSON_Delete(r->state);
+    free(r->said);
     free(r);
 }
 
@@ -890,11 +1352,14 @@ bool drill_install(lang_session *s) {
     runner *r = calloc(1, sizeof *r);
     if (!r) return false;
     r->s = s;
+    r->pending_run = -1;
+    r->magic_step = -1;
     lang_session_set_observer(s, observe, r);
     /* The session frees the runner with it (runner_free). */
     if (lang_session_add_magic(s, "drill",
                                "%drill [list | start ID | predict TEXT | check | hint | answer "
-                               "TEXT | next | status | export [md|json] [PATH] | reset ID]",
+                               "TEXT | next | status | whoami NAME | export [md|json] [PATH] | "
+                               "reset ID | help]",
                                "Guided drills: predict, do until the check holds, answer, "
                                "reflect; progress and evidence are "
                                "saved per user (docs/drills.md).",
@@ -1295,6 +1760,26 @@ static int drill_report(int n, char **dirs, bool csv) {
     return nrows ? 0 : 1;
 }
 
+/* Whether DIR holds any evidence file (the report says so when none does). */
+static bool has_evidence(const char *dir) {
+    struct dirent **names = NULL;
+    int k = scandir(dir, &names, NULL, alphasort);
+    bool any = false;
+    for (int e = 0; e < k; e++) {
+        const char *nm = names[e]->d_name;
+        size_t l = strlen(nm);
+        if (l > 5 && !strcmp(nm + l - 5, ".json")) {
+            char path[8300];
+            learner_row row;
+            snprintf(path, sizeof path, "%s/%s", dir, nm);
+            any |= read_row(path, &row);
+        }
+        free(names[e]);
+    }
+    free(names);
+    return any;
+}
+
 int drill_cli(int argc, char **argv, int (*start_repl)(const char *first_cell)) {
     const char *sub = argc > 2 ? argv[2] : "list";
     if (!strcmp(sub, "list")) {
@@ -1339,6 +1824,10 @@ int drill_cli(int argc, char **argv, int (*start_repl)(const char *first_cell)) 
         printf("Wrote %s; `nndb drill check %s` validates it.\n", path, path);
         return 0;
     }
+    if (!strcmp(sub, "start") && argc == 6 && !strcmp(argv[4], "--name")) {
+        setenv("NNDB_DRILL_NAME", argv[5], 1); /* the evidence's learner */
+        argc = 4;
+    }
     if (!strcmp(sub, "start") && argc == 4) {
         char *p = drill_find(argv[3]);
         if (!p) {
@@ -1356,7 +1845,19 @@ int drill_cli(int argc, char **argv, int (*start_repl)(const char *first_cell)) 
             fprintf(stderr, "usage: nndb drill report [--csv] DIR...\n");
             return 2;
         }
-        return drill_report(argc - (csv ? 4 : 3), argv + (csv ? 4 : 3), csv);
+        int first = csv ? 4 : 3, found = 0;
+        for (int i = first; i < argc; i++) {
+            struct stat sb;
+            if (stat(argv[i], &sb) || !S_ISDIR(sb.st_mode))
+                fprintf(stderr, "nndb: %s is not a directory\n", argv[i]);
+            else if (!has_evidence(argv[i]))
+                fprintf(stderr, "nndb: no evidence found in %s (%%drill export json writes it)\n",
+                        argv[i]);
+            else
+                found++;
+        }
+        if (!found) return 1;
+        return drill_report(argc - first, argv + first, csv);
     }
     if (!strcmp(sub, "notebook") && (argc == 4 || (argc == 6 && !strcmp(argv[4], "-o")))) {
         char *p = strchr(argv[3], '/') ? strdup(argv[3]) : drill_find(argv[3]);
@@ -1383,12 +1884,13 @@ int drill_cli(int argc, char **argv, int (*start_repl)(const char *first_cell)) 
         drill_free(d);
         return ok ? 0 : 1;
     }
-    fprintf(stderr, "usage: nndb drill list\n"
-                    "       nndb drill notebook ID [-o FILE.ipynb]\n"
-                    "       nndb drill report [--csv] DIR...   a class's exported evidence\n"
-                    "       nndb drill start ID       open the REPL with the drill loaded\n"
-                    "       nndb drill check [-v] FILE.md...\n"
-                    "       nndb drill new ID         write a skeleton (into the first "
-                    "NNDB_DRILLS_PATH dir, or .)\n");
+    fprintf(stderr,
+            "usage: nndb drill list\n"
+            "       nndb drill notebook ID [-o FILE.ipynb]\n"
+            "       nndb drill report [--csv] DIR...   a class's exported evidence\n"
+            "       nndb drill start ID [--name NAME]  open the REPL with the drill loaded\n"
+            "       nndb drill check [-v] FILE.md...\n"
+            "       nndb drill new ID         write a skeleton (into the first "
+            "NNDB_DRILLS_PATH dir, or .)\n");
     return 2;
 }

@@ -10,6 +10,7 @@ two sessions saving at once. Prints "N passed, M failed".
 """
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -205,9 +206,215 @@ def test_scripted_learner_in_the_repl(env):
     assert steps[2]["hints_used"] == 1 and steps[2]["attempts"] == 2
     assert [a["correct"] for a in steps[3]["answers"]] == [False, True]
     md = open(os.path.join(env.work, "ev.md")).read()
-    assert "**Failed attempt**" in md and "mul_(0.5)" in md and "Prediction: about 10" in md
+    assert "### Failed attempt 1" in md and "mul_(0.5)" in md and "): about 10" in md, md
+    assert "### Passing attempt" in md and "mul_(0.02)" in md, md
+    assert "Answer (right) (" in md and ": b) " in md, md  # the choice's text after its letter
     # the saved progress is the same document
     jsonschema.validate(env.progress("loss-at-init"), SCHEMA)
+
+
+def overfit_repl(env, **extra):
+    c = pexpect.spawn(NNDB, ["drill", "start", "overfit-one-batch"] + extra.pop("args", []),
+                      env=env.vars(**extra), cwd=env.work, encoding="utf-8", timeout=120,
+                      dimensions=(40, 200))
+    c.expect(r"\[overfit-one-batch\] step 1 of 5")
+    c.expect(PROMPT)
+    for line in ("%drill next", "%drill predict zero inputs, or labels that do not match"):
+        c.sendline(line)
+        c.expect(PROMPT)
+    return c
+
+
+def test_attempts_are_what_the_learner_changed(env):
+    """The issue's walk: a change on one line, its measure on the next, then
+    %drill check; the evidence's attempts are those lines, their outputs and
+    the check's values, not the line before the check."""
+    c = overfit_repl(env, NNDB_DRILL_NAME="Grace Hopper")
+    wrong = "data = spirals(300, classes=3, seed=0, bugs=['zero_inputs']); print('rebuilt')"
+    c.sendline(wrong)
+    c.expect(PROMPT)
+    c.sendline("overfit()")
+    c.expect(PROMPT)
+    c.sendline("%drill check")
+    # what it got, on one line, and no stray line break in the condition
+    c.expect(r"Not yet: overfit\(\) = 0\.5624, wanted < 0\.05\. %drill hint gives a hint\.\r\n")
+    c.expect(PROMPT)
+    c.sendline("%drill hint")
+    c.expect(PROMPT)
+    c.sendline("data = spirals(300, classes=3, seed=0)")
+    c.expect(PROMPT)
+    c.sendline("%drill check")
+    c.expect(r"The check holds: overfit\(\) = [0-9.e-]+ \(wanted < 0\.05\)")
+    c.expect(PROMPT)
+    c.sendline("%drill answer b")  # a keyword quiz: not accepted, and it has no hints
+    c.expect(r"Not quite\. Try again\.\r\n")
+    c.expect(PROMPT)
+    c.sendline("%drill answer inputs that are all zero")
+    c.expect(PROMPT)
+    c.sendline("%drill answer It shows the model and data can learn at all.")
+    c.expect(PROMPT)
+    for line in ("%drill export json ev.json", "%drill export md ev.md"):
+        c.sendline(line)
+        c.expect(PROMPT)
+    c.sendcontrol("d")
+    c.expect(pexpect.EOF)
+    ev = json.load(open(os.path.join(env.work, "ev.json")))
+    jsonschema.validate(ev, SCHEMA)
+    assert ev["user"] == "Grace Hopper", ev["user"]
+    st = ev["steps"][2]
+    assert [r["passed"] for r in st["runs"]] == [False, True], st["runs"]
+    fa, ok = st["failed_attempt"], st["passed"]
+    assert [i["code"] for i in fa["inputs"]] == [wrong, "overfit()"], fa
+    assert fa["inputs"][0]["output"] == "rebuilt\n" and fa["inputs"][1]["value"].startswith("0.5623"), fa
+    assert fa["code"] == wrong + "\noverfit()" and fa["got"] == "overfit() = 0.5624, wanted < 0.05", fa
+    assert ok["code"] == "data = spirals(300, classes=3, seed=0)", ok
+    assert ok["got"].startswith("overfit() = ") and "%drill" not in ok["code"], ok
+    md = open(os.path.join(env.work, "ev.md")).read()
+    for want in ("- Learner: Grace Hopper", "- Started: ", "- Finished: ",
+                 "> `overfit()` trains a fresh MLP",  # the question's text
+                 "Setup (the input", "bugs=['zero_inputs'])\ndef overfit():",  # the setup code
+                 "Prediction (", "): zero inputs, or labels",
+                 "### Failed attempt 1", wrong, "rebuilt", "Value: `0.5623",
+                 "was false: `overfit() = 0.5624, wanted < 0.05`",
+                 "### Passing attempt", "data = spirals(300, classes=3, seed=0)\n````",
+                 "held: `overfit() = ", "Hints taken (1):", "1. Look at the batch itself",
+                 "Answer (not accepted) (", "Answer (right) (", "Explanation ("):
+        assert want in md, (want, md)
+    assert "Check: `overfit() < 0.05\n" not in md and "`overfit() < 0.05`" in md
+
+
+def test_check_values_and_falsy(env):
+    """A failing check names each side of its comparison, or the falsy value."""
+    drills = os.path.join(env.dir, "mine")
+    os.makedirs(drills)
+    text = GOOD.replace("id: tiny", "id: values").replace(
+        "x.sum().item() == 0.0", "x.sum().item() == 0.0 and bool(x.eq(0).all())")
+    with open(os.path.join(drills, "values.md"), "w") as f:
+        f.write(text)
+    c = pexpect.spawn(NNDB, ["drill", "start", "values"], env=env.vars(NNDB_DRILLS_PATH=drills),
+                      cwd=env.work, encoding="utf-8", timeout=60)
+    c.expect(PROMPT)
+    c.sendline("%drill next")
+    c.expect(PROMPT)
+    c.sendline("%drill check")
+    c.expect(r"Not yet: x\.sum\(\)\.item\(\) = 3, wanted == 0\.0\. %drill hint")
+    c.expect(PROMPT)
+    c.sendline("x = tensor([2.0, -2.0])")
+    c.expect(PROMPT)
+    c.sendline("%drill hint")
+    c.expect(PROMPT)
+    c.sendline("%drill check")  # the first part holds now; the second is falsy; no hints left
+    c.expect(r"Not yet: bool\(x\.eq\(0\)\.all\(\)\) = False\.\r\n")
+    c.expect(PROMPT)
+    c.sendline("y = undefined_name")
+    c.expect(PROMPT)
+    c.sendline("%drill check")
+    c.expect(PROMPT)
+    c.sendline("x = x - x")
+    c.expect(PROMPT)
+    c.sendline("%drill check")
+    c.expect("The check holds")
+    c.expect(PROMPT)
+    c.sendline("%drill export json ev.json")
+    c.expect(PROMPT)
+    c.sendcontrol("d")
+    c.expect(pexpect.EOF)
+    ev = json.load(open(os.path.join(env.work, "ev.json")))
+    jsonschema.validate(ev, SCHEMA)
+    runs = ev["steps"][1]["runs"]
+    assert [r["passed"] for r in runs] == [False, False, False, True], runs
+    assert runs[0]["code"] == "" and runs[0]["inputs"] == [], runs[0]
+    assert runs[1]["code"] == "x = tensor([2.0, -2.0])", runs[1]
+    assert runs[2]["inputs"][0]["error"].startswith("NameError"), runs[2]
+    assert runs[3]["code"] == "x = x - x", runs[3]
+
+
+def test_commands_behave(env):
+    """Mistakes are one line with the fix, never a traceback; help; empty
+    answers ask; no hint offered where there is none."""
+    c = pexpect.spawn(NNDB, [], env=env.vars(), cwd=env.work, encoding="utf-8", timeout=60,
+                      dimensions=(40, 200))
+    c.expect(PROMPT)
+
+    def said(line):
+        c.sendline(line)
+        c.expect(PROMPT)
+        text = re.sub(r"\x1b\[[?0-9;]*[a-zA-Z]|\r", "", c.before)
+        return text.split("\n", 1)[1] if "\n" in text else ""
+
+    out = said("%drill help")
+    for cmd in ("%drill list", "%drill start ID", "%drill check", "%drill hint", "%drill answer",
+                "%drill whoami", "%drill export", "%drill reset", "%drill help"):
+        assert cmd in out, (cmd, out)
+    out = said("%drill check")
+    assert "no drill is running" in out and "Traceback" not in out and out.count("\n") == 1, out
+    out = said("%drill frobnicate")
+    assert "unknown %drill command 'frobnicate': %drill help lists them" in out, out
+    assert "Traceback" not in out and out.count("\n") == 1, out
+    said("%drill start loss-at-init")
+    out = said("%drill check")
+    assert "step 1 is a read step: nothing to check (%drill next)" in out and "Traceback" not in out, out
+    said("%drill next")
+    out = said("%drill next")
+    assert out.strip() == "finish step 2 first (predict): %drill predict TEXT", out
+    said("%drill predict 2.3")
+    out = said("%drill answer x")
+    assert out.strip() == "step 3 is a do step: no answer is asked", out
+    out = said("%drill whoami Ada Lovelace")
+    assert "signed Ada Lovelace" in out, out
+    c.sendline("with no_grad(): model[2].weight.mul_(0.02); model[2].bias.zero_()")
+    c.expect(PROMPT)
+    said("%drill check")
+    c.sendline("%drill answer")  # empty: it asks, as %drill predict does
+    c.expect("Your answer: ")
+    c.sendline("b")
+    c.expect("Right")
+    c.expect(PROMPT)
+    c.sendline("%drill answer ")
+    c.expect("Your answer: ")
+    c.sendline("")  # nothing given: one line saying how
+    c.expect(PROMPT)
+    assert "write the answer after the command: %drill answer YOUR WORDS" in c.before, c.before
+    # another drill while this one is open: it asks, and "n" stays
+    c.sendline("%drill start overfit-one-batch")
+    c.expect(r"You are on step 5 of 5 of loss-at-init; leave it for overfit-one-batch \(y/\[n\]\)\? ")
+    c.sendline("n")
+    c.expect("Still on loss-at-init.")
+    c.expect(PROMPT)
+    c.sendcontrol("d")
+    c.expect(pexpect.EOF)
+    ev = env.progress("loss-at-init")
+    assert ev["user"] == "Ada Lovelace"
+    # each %drill cell is logged under the step it ran in, not the next one
+    steps = [e["step"] for e in ev["evidence"]
+             if e["kind"] == "input" and e["code"].startswith("%drill answer")]
+    assert steps == [3, 4, 5], steps
+
+
+def test_cli_list_report_and_parse_errors(env):
+    r = env.run(["drill", "list"])
+    assert r.returncode == 0 and "overfit-one-batch" in r.stdout, r.stdout
+    assert not os.path.exists(env.data), os.listdir(env.data)  # nothing created
+    empty = os.path.join(env.dir, "empty")
+    os.makedirs(empty)
+    r = env.run(["drill", "report", empty])
+    assert r.returncode == 1 and r.stderr.strip().startswith(f"nndb: no evidence found in {empty}"), r.stderr
+    # an unclosed front matter: the root cause, once, and nothing after it
+    p = env.write("open.md", GOOD.replace("teaches: the runner\n---\n", "teaches: the runner\n"))
+    r = env.run(["drill", "check", p])
+    lines = r.stderr.strip().splitlines()
+    assert r.returncode == 1 and len(lines) == 1, r.stderr
+    assert lines[0].startswith(p + ":1: the front matter is not closed: add a line '---' before line 8 (## read: Read this)"), lines
+    # --name signs the evidence
+    c = pexpect.spawn(NNDB, ["drill", "start", "loss-at-init", "--name", "Bo Lee"], env=env.vars(),
+                      cwd=env.work, encoding="utf-8", timeout=60)
+    c.expect(PROMPT)
+    c.sendline("%drill whoami")
+    c.expect("Your evidence is signed Bo Lee")
+    c.expect(PROMPT)
+    c.sendcontrol("d")
+    c.expect(pexpect.EOF)
+    assert env.progress("loss-at-init")["user"] == "Bo Lee"
 
 
 def test_reset_asks_first(env):
