@@ -1874,6 +1874,18 @@ def _make_line_tracer(base):
 
         do_q = do_exit = do_quit
 
+        def do_sop(self, arg):
+            """sop | stepop
+        Run to the next op (forward or backward node) and stop there with
+        the op stop (its inputs and output); s steps to the next line or
+        call instead."""
+            self.dbg.mode = STEP
+            self.dbg.sync()
+            self.set_continue()
+            return 1
+
+        do_stepop = do_sop
+
         def do_EOF(self, arg):
             """(Ctrl-D) Continue."""
             self.message("")
