@@ -18,3 +18,7 @@ from torch.nn.modules.loss import (  # noqa: F401
     HuberLoss, KLDivLoss, PoissonNLLLoss, MarginRankingLoss, SoftMarginLoss)
 from torch.nn.modules.rnn import (  # noqa: F401
     RNNBase, RNN, LSTM, GRU, RNNCellBase, RNNCell, LSTMCell, GRUCell)
+from torch.nn.modules.attention import MultiheadAttention  # noqa: F401
+from torch.nn.modules.transformer import (  # noqa: F401
+    Transformer, TransformerEncoder, TransformerDecoder, TransformerEncoderLayer,
+    TransformerDecoderLayer)
