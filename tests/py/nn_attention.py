@@ -134,3 +134,23 @@ for step in range(20):
     opt.step()
     if step % 5 == 0 or step == 19:
         print(step, f"{loss.item():.3f}")
+
+# decoder with every mask, and unbatched inputs
+torch.manual_seed(7)
+dec = nn.TransformerDecoderLayer(8, 2, 16, dropout=0.0, activation="gelu")
+tgt = torch.randn(4, 3, 8, requires_grad=True)
+mem = torch.randn(6, 3, 8, requires_grad=True)
+tpad = torch.zeros(3, 4, dtype=torch.bool)
+tpad[1, 3] = True
+mpad = torch.zeros(3, 6, dtype=torch.bool)
+mpad[2, 4:] = True
+y = dec(tgt, mem, tgt_mask=nn.Transformer.generate_square_subsequent_mask(4),
+        memory_mask=torch.zeros(4, 6), tgt_key_padding_mask=tpad, memory_key_padding_mask=mpad)
+show("decoder layer", y)
+(y * y.detach().sin()).sum().backward()
+show("mem.grad", mem.grad)
+show("tgt.grad", tgt.grad)
+torch.manual_seed(8)
+tr = nn.Transformer(8, 2, 1, 1, 16, dropout=0.0, batch_first=True, norm_first=True)
+show("unbatched transformer", tr(torch.randn(5, 8), torch.randn(3, 8)))
+show("batch_first transformer", tr(torch.randn(2, 5, 8), torch.randn(2, 3, 8)))

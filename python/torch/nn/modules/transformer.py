@@ -54,14 +54,14 @@ class Transformer(Module):
         else:
             layer = TransformerEncoderLayer(d_model, nhead, dim_feedforward, dropout, activation,
                                             layer_norm_eps, batch_first, norm_first, dtype=dtype)
-            norm = LayerNorm(d_model, eps=layer_norm_eps)
+            norm = LayerNorm(d_model, eps=layer_norm_eps, dtype=dtype)
             self.encoder = TransformerEncoder(layer, num_encoder_layers, norm)
         if custom_decoder is not None:
             self.decoder = custom_decoder
         else:
             layer = TransformerDecoderLayer(d_model, nhead, dim_feedforward, dropout, activation,
                                             layer_norm_eps, batch_first, norm_first, dtype=dtype)
-            norm = LayerNorm(d_model, eps=layer_norm_eps)
+            norm = LayerNorm(d_model, eps=layer_norm_eps, dtype=dtype)
             self.decoder = TransformerDecoder(layer, num_decoder_layers, norm)
         self._reset_parameters()
         self.d_model = d_model
@@ -153,8 +153,8 @@ class TransformerEncoderLayer(Module):
         self.dropout = Dropout(dropout)
         self.linear2 = Linear(dim_feedforward, d_model, dtype=dtype)
         self.norm_first = norm_first
-        self.norm1 = LayerNorm(d_model, eps=layer_norm_eps)
-        self.norm2 = LayerNorm(d_model, eps=layer_norm_eps)
+        self.norm1 = LayerNorm(d_model, eps=layer_norm_eps, dtype=dtype)
+        self.norm2 = LayerNorm(d_model, eps=layer_norm_eps, dtype=dtype)
         self.dropout1 = Dropout(dropout)
         self.dropout2 = Dropout(dropout)
         if isinstance(activation, str):
@@ -196,9 +196,9 @@ class TransformerDecoderLayer(Module):
         self.dropout = Dropout(dropout)
         self.linear2 = Linear(dim_feedforward, d_model, dtype=dtype)
         self.norm_first = norm_first
-        self.norm1 = LayerNorm(d_model, eps=layer_norm_eps)
-        self.norm2 = LayerNorm(d_model, eps=layer_norm_eps)
-        self.norm3 = LayerNorm(d_model, eps=layer_norm_eps)
+        self.norm1 = LayerNorm(d_model, eps=layer_norm_eps, dtype=dtype)
+        self.norm2 = LayerNorm(d_model, eps=layer_norm_eps, dtype=dtype)
+        self.norm3 = LayerNorm(d_model, eps=layer_norm_eps, dtype=dtype)
         self.dropout1 = Dropout(dropout)
         self.dropout2 = Dropout(dropout)
         self.dropout3 = Dropout(dropout)
