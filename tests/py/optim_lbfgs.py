@@ -71,3 +71,36 @@ try:
     opt.step(square)
 except RuntimeError as e:
     print('RuntimeError:', e)
+
+# A state_dict taken between steps resumes into a fresh LBFGS exactly.
+
+
+def resumed(split):
+    torch.manual_seed(1)
+    x = torch.randn(30, 4)
+    y = x @ torch.tensor([0.5, -1.0, 2.0, 0.1])
+    w = torch.zeros(4, requires_grad=True)
+
+    def make():
+        return torch.optim.LBFGS([w], lr=0.5, max_iter=4, history_size=3)
+
+    opt = make()
+
+    def closure():
+        opt.zero_grad()
+        loss = ((x @ w - y) ** 2).mean()
+        loss.backward()
+        return loss
+
+    for i in range(4):
+        if i == split:
+            saved = opt.state_dict()
+            opt = make()
+            opt.load_state_dict(saved)
+        opt.step(closure)
+    return w.tolist(), sorted(opt.state_dict()['state'][0])
+
+
+plain, keys = resumed(None)
+again, _ = resumed(2)
+print('lbfgs resume', plain == again, keys)
