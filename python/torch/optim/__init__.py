@@ -25,14 +25,16 @@ _LAZY = {'Adadelta': 'adadelta', 'Adamax': 'adamax', 'NAdam': 'nadam', 'RAdam': 
 
 
 def __getattr__(name):
+    import importlib
+    if name == 'swa_utils':
+        return importlib.import_module('.swa_utils', __name__)
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError("module 'torch.optim' has no attribute '{}'".format(name))
-    import importlib
     value = getattr(importlib.import_module('.' + module, __name__), name)
     globals()[name] = value
     return value
 
 
 def __dir__():
-    return sorted(set(globals()) | set(_LAZY))
+    return sorted(set(globals()) | set(_LAZY) | {'swa_utils'})
