@@ -43,6 +43,10 @@ typedef struct drill_step {
     char *accept;                /* "word word | other words" */
     char *examples[DRILL_MAX_SAMPLES], *wrongs[DRILL_MAX_SAMPLES];
     int n_examples, n_wrongs;
+    /* do: plausible wrong fixes (```wrong blocks): `nndb drill check` fails
+     * the drill when the check holds after one of them */
+    char *wrong_fixes[DRILL_MAX_SAMPLES];
+    int wrong_fix_lines[DRILL_MAX_SAMPLES], n_wrong_fixes;
 } drill_step;
 
 typedef struct drill {

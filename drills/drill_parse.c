@@ -177,8 +177,8 @@ static void finish_step(parser *p, drill_step *st, lang_buf *text) {
         if (st->accept && !st->n_examples)
             error_at(p, st->line, "a keyword quiz needs an example: answer that it accepts");
     }
-    if ((st->setup || st->check || st->reference) && st->kind != DRILL_DO)
-        error_at(p, st->line, "setup, check and reference blocks belong to do steps");
+    if ((st->setup || st->check || st->reference || st->n_wrong_fixes) && st->kind != DRILL_DO)
+        error_at(p, st->line, "setup, check, reference and wrong blocks belong to do steps");
 }
 
 drill *drill_parse(const char *path, const char *text, char **err) {
@@ -251,7 +251,17 @@ drill *drill_parse(const char *path, const char *text, char **err) {
                     size_t cl = strlen(c);
                     while (cl && isspace((unsigned char)c[cl - 1])) c[--cl] = 0;
                 }
-                if (slot) {
+                if (!strcmp(fence, "wrong")) {
+                    if (st->n_wrong_fixes < DRILL_MAX_SAMPLES) {
+                        st->wrong_fix_lines[st->n_wrong_fixes] = fence_line + 1;
+                        st->wrong_fixes[st->n_wrong_fixes++] = c;
+                    } else {
+                        error_at(&p, fence_line, "at most %d ```wrong blocks in a step",
+                                 DRILL_MAX_SAMPLES);
+                        free(c);
+                    }
+                    c = NULL;
+                } else if (slot) {
                     if (*slot) error_at(&p, fence_line, "a second ```%s block in one step", fence);
                     free(*slot);
                     *slot = c;
@@ -390,6 +400,7 @@ void drill_free(drill *d) {
         for (int k = 0; k < s->n_choices; k++) free(s->choices[k]);
         for (int k = 0; k < s->n_examples; k++) free(s->examples[k]);
         for (int k = 0; k < s->n_wrongs; k++) free(s->wrongs[k]);
+        for (int k = 0; k < s->n_wrong_fixes; k++) free(s->wrong_fixes[k]);
     }
     free(d->steps);
     free(d->path);

@@ -1471,9 +1471,44 @@ static int check_one(const char *path, bool verbose) {
             checks++;
         }
     }
-    if (verbose || !bad)
-        printf("%s %s: %d steps, %d checks%s\n", bad ? "FAIL" : "ok  ", d->id, d->n_steps, checks,
-               bad ? "" : " (each check false before its reference, true after)");
+    /* the mutation pass: each plausible wrong fix, in a fresh session from
+     * the step's start, must leave the check false */
+    int wrongs = 0;
+    for (int i = 0; i < d->n_steps && !bad; i++) {
+        const drill_step *st = &d->steps[i];
+        for (int k = 0; k < st->n_wrong_fixes; k++) {
+            lang_session *m = lang_session_new(&fe);
+            if (!m) break;
+            bind_drill_dir(m, d);
+            for (int j = 0; j < i; j++) {
+                const drill_step *sj = &d->steps[j];
+                if (sj->kind != DRILL_DO) continue;
+                if (sj->setup) lang_session_run(m, sj->setup, path, NULL);
+                lang_session_run(m, sj->reference, path, NULL);
+            }
+            if (st->setup) lang_session_run(m, st->setup, path, NULL);
+            char *e = NULL;
+            lang_session_run(m, st->wrong_fixes[k], path, &e);
+            free(e);
+            e = NULL;
+            if (lang_session_truth(m, st->check, path, &e) == 1) {
+                fprintf(stderr,
+                        "%s:%d: the check holds after this wrong fix: it tests a symptom, not the "
+                        "fix\n",
+                        path, st->wrong_fix_lines[k]);
+                bad++;
+            }
+            free(e);
+            wrongs++;
+            lang_session_free(m);
+        }
+    }
+    if (verbose || !bad) {
+        char extra[64] = "";
+        if (wrongs) snprintf(extra, sizeof extra, "; %d wrong fixes rejected", wrongs);
+        printf("%s %s: %d steps, %d checks%s%s\n", bad ? "FAIL" : "ok  ", d->id, d->n_steps, checks,
+               bad ? "" : " (each check false before its reference, true after)", extra);
+    }
     lang_session_free(s);
     drill_free(d);
     return bad ? 1 : 0;
@@ -1791,10 +1826,42 @@ int drill_cli(int argc, char **argv, int (*start_repl)(const char *first_cell)) 
         int first = 3;
         if (argc > 3 && !strcmp(argv[3], "-v")) verbose = true, first = 4;
         if (argc <= first) {
-            fprintf(stderr, "usage: nndb drill check [-v] FILE.md...\n");
+            fprintf(stderr, "usage: nndb drill check [-v] FILE.md|DIR...\n");
             return 2;
         }
-        return drill_check_files(argc - first, argv + first, verbose) ? 1 : 0;
+        /* a directory stands for the lessons in it */
+        char **files = NULL;
+        int n = 0;
+        for (int i = first; i < argc; i++) {
+            struct stat sb;
+            struct dirent **names = NULL;
+            int k = !stat(argv[i], &sb) && S_ISDIR(sb.st_mode)
+                        ? scandir(argv[i], &names, NULL, alphasort)
+                        : -1;
+            if (k < 0) {
+                char **p = realloc(files, sizeof *files * (size_t)(n + 1));
+                if (p) files = p, files[n++] = strdup(argv[i]);
+                continue;
+            }
+            int found = 0;
+            for (int e = 0; e < k; e++) {
+                const char *nm = names[e]->d_name;
+                size_t l = strlen(nm);
+                if (l > 3 && !strcmp(nm + l - 3, ".md")) {
+                    char path[8300];
+                    snprintf(path, sizeof path, "%s/%s", argv[i], nm);
+                    char **p = realloc(files, sizeof *files * (size_t)(n + 1));
+                    if (p) files = p, files[n++] = strdup(path), found++;
+                }
+                free(names[e]);
+            }
+            free(names);
+            if (!found) fprintf(stderr, "nndb: no lessons (*.md) in %s\n", argv[i]);
+        }
+        int failed = n ? drill_check_files(n, files, verbose) : 1;
+        for (int i = 0; i < n; i++) free(files[i]);
+        free(files);
+        return failed ? 1 : 0;
     }
     if (!strcmp(sub, "new") && argc == 4) {
         const char *id = argv[3];
@@ -1889,7 +1956,7 @@ int drill_cli(int argc, char **argv, int (*start_repl)(const char *first_cell)) 
             "       nndb drill notebook ID [-o FILE.ipynb]\n"
             "       nndb drill report [--csv] DIR...   a class's exported evidence\n"
             "       nndb drill start ID [--name NAME]  open the REPL with the drill loaded\n"
-            "       nndb drill check [-v] FILE.md...\n"
+            "       nndb drill check [-v] FILE.md|DIR...  validate lessons (a DIR: its *.md)\n"
             "       nndb drill new ID         write a skeleton (into the first "
             "NNDB_DRILLS_PATH dir, or .)\n");
     return 2;

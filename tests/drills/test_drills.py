@@ -131,6 +131,32 @@ def test_malformed_files_get_file_line_errors(env):
     assert r.returncode == 0 and "1 passed, 0 failed" in r.stdout, r.stdout + r.stderr
 
 
+def test_mutation_pass_rejects_wrong_fixes(env):
+    """`nndb drill check` runs each ```wrong block in a fresh session from
+    the step's start: the check must stay false after it."""
+    ok = GOOD.replace("```reference", "```wrong\nx = x * 2\n```\n```wrong\nx = x[:0]\n```\n```reference")
+    p = env.write("tiny.md", ok)
+    r = env.run(["drill", "check", "-v", p])
+    assert r.returncode == 1, r.stdout + r.stderr  # x[:0] sums to 0: the check tests a symptom
+    assert r.stderr.strip() == f"{p}:23: the check holds after this wrong fix: it tests a symptom, not the fix", r.stderr
+    p = env.write("tiny.md", ok.replace("x = x[:0]", "x = -x"))
+    r = env.run(["drill", "check", "-v", p])
+    assert r.returncode == 0 and "2 wrong fixes rejected" in r.stdout, r.stdout + r.stderr
+    p = env.write("tiny.md", GOOD.replace("choice: wrong", "```wrong\nx = 0\n```\nchoice: wrong"))
+    r = env.run(["drill", "check", p])
+    assert "wrong blocks belong to do steps" in r.stderr, r.stderr
+    # a directory stands for its lessons
+    r = env.run(["drill", "check", env.work])
+    assert r.returncode == 1 and "0 passed, 1 failed" in r.stdout, r.stdout + r.stderr
+    empty = os.path.join(env.dir, "none")
+    os.makedirs(empty)
+    r = env.run(["drill", "check", empty])
+    assert r.returncode == 1 and f"nndb: no lessons (*.md) in {empty}" in r.stderr, r.stderr
+    # the shipped overfit-one-batch: shuffled labels and pure noise both overfit 8 rows
+    r = env.run(["drill", "check", "-v", os.path.join(ROOT, "drills", "lessons", "overfit-one-batch.md")])
+    assert r.returncode == 0 and "2 wrong fixes rejected" in r.stdout, r.stdout + r.stderr
+
+
 def test_new_writes_a_skeleton_that_checks(env):
     drills = os.path.join(env.dir, "mine")
     r = env.run(["drill", "new", "my-drill"], NNDB_DRILLS_PATH=drills)
