@@ -283,7 +283,11 @@ def dist_run_cases():
             "    dist_run(\"import time\\ntime.sleep(60)\", timeout=2)\n"
             "except RuntimeError as e:\n"
             "    print('ok timeout', 'did not finish in 2 s' in str(e), time.time() - t0 < 10)\n")
-    p = nndb(text, timeout=120)
+    # dist_run's temporary scripts go to a folder of this test's own, so the
+    # check below for ranks left over sees only this test's processes (other
+    # nndb sessions on the machine may be running dist_run too).
+    own_tmp = tempfile.mkdtemp(prefix="nndb-dist-test-")
+    p = nndb(text, timeout=120, env=dict(os.environ, TMPDIR=own_tmp))
     out = p.stdout
     report("dist_run: rank-tagged lines streamed, per-rank output", p.returncode == 0 and
            "[rank 2] hi 2" in out and "ok run 0 True 'hi 2\\n' 3" in out, out + p.stderr)
@@ -291,8 +295,9 @@ def dist_run_cases():
            out + p.stderr)
     report("dist_run(check=False) returns the failed run", "ok check=False False 1" in out, out)
     time.sleep(1)
-    left = subprocess.run(["pgrep", "-f", "nndb-dist-run-"], capture_output=True,
+    left = subprocess.run(["pgrep", "-f", own_tmp], capture_output=True,
                           text=True).stdout.strip()
+    shutil.rmtree(own_tmp, ignore_errors=True)
     report("dist_run(timeout=2) ends mpirun and every rank, and raises",
            "ok timeout True True" in out and not left, f"{out}\nleft: {left!r}")
     p = nndb("from nndb.dist_run import dist_run\ndist_run('print(1)')\n",
