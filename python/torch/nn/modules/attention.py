@@ -209,6 +209,13 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_head
 
 
 class MultiheadAttention(Module):
+    """MultiheadAttention(embed_dim, num_heads, dropout=0.0, bias=True, add_bias_kv=False, add_zero_attn=False, kdim=None, vdim=None, batch_first=False)
+
+    Attention over num_heads heads of embed_dim // num_heads features each.
+    forward(query, key, value, key_padding_mask=None, need_weights=True,
+    attn_mask=None, average_attn_weights=True) returns (attn_output,
+    attn_weights); the weights are None when need_weights is False."""
+
     def __init__(self, embed_dim, num_heads, dropout=0.0, bias=True, add_bias_kv=False,
                  add_zero_attn=False, kdim=None, vdim=None, batch_first=False, device=None,
                  dtype=None):

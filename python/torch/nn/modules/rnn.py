@@ -252,6 +252,12 @@ class RNNBase(Module):
 
 
 class RNN(RNNBase):
+    """RNN(input_size, hidden_size, num_layers=1, nonlinearity="tanh", bias=True, batch_first=False, dropout=0.0, bidirectional=False)
+
+    An Elman RNN over a sequence: h_t = tanh(W_ih x_t + b_ih + W_hh h_(t-1) + b_hh)
+    (relu with nonlinearity="relu"). forward(input, hx=None), hx being h_0,
+    returns (output, h_n)."""
+
     def __init__(self, *args, **kwargs):
         if "proj_size" in kwargs:
             raise ValueError("proj_size argument is only supported for LSTM, not RNN or GRU")
@@ -273,6 +279,12 @@ class RNN(RNNBase):
 
 
 class LSTM(RNNBase):
+    """LSTM(input_size, hidden_size, num_layers=1, bias=True, batch_first=False, dropout=0.0, bidirectional=False, proj_size=0)
+
+    A long short-term memory layer over a sequence, gates in the order input,
+    forget, cell, output. forward(input, hx=None), hx being (h_0, c_0),
+    returns (output, (h_n, c_n))."""
+
     def __init__(self, *args, **kwargs):
         super().__init__("LSTM", *args, **kwargs)
 
@@ -281,6 +293,12 @@ class LSTM(RNNBase):
 
 
 class GRU(RNNBase):
+    """GRU(input_size, hidden_size, num_layers=1, bias=True, batch_first=False, dropout=0.0, bidirectional=False)
+
+    A gated recurrent unit layer over a sequence, gates in the order reset,
+    update, new. forward(input, hx=None), hx being h_0,
+    returns (output, h_n)."""
+
     def __init__(self, *args, **kwargs):
         if "proj_size" in kwargs:
             raise ValueError("proj_size argument is only supported for LSTM, not RNN or GRU")
@@ -338,6 +356,10 @@ class RNNCellBase(Module):
 
 
 class RNNCell(RNNCellBase):
+    """RNNCell(input_size, hidden_size, bias=True, nonlinearity="tanh")
+
+    One step of an Elman RNN: forward(input, hx=None) returns the next h."""
+
     def __init__(self, input_size, hidden_size, bias=True, nonlinearity="tanh", device=None,
                  dtype=None):
         super().__init__(input_size, hidden_size, bias, num_chunks=1, dtype=dtype)
@@ -360,6 +382,11 @@ class RNNCell(RNNCellBase):
 
 
 class LSTMCell(RNNCellBase):
+    """LSTMCell(input_size, hidden_size, bias=True)
+
+    One LSTM step: forward(input, hx=None), hx being (h, c), returns the
+    next (h, c)."""
+
     def __init__(self, input_size, hidden_size, bias=True, device=None, dtype=None):
         super().__init__(input_size, hidden_size, bias, num_chunks=4, dtype=dtype)
 
@@ -378,6 +405,10 @@ class LSTMCell(RNNCellBase):
 
 
 class GRUCell(RNNCellBase):
+    """GRUCell(input_size, hidden_size, bias=True)
+
+    One GRU step: forward(input, hx=None) returns the next h."""
+
     def __init__(self, input_size, hidden_size, bias=True, device=None, dtype=None):
         super().__init__(input_size, hidden_size, bias, num_chunks=3, dtype=dtype)
 

@@ -44,6 +44,12 @@ def _check_padding_mask(mask):
 
 
 class Transformer(Module):
+    """Transformer(d_model=512, nhead=8, num_encoder_layers=6, num_decoder_layers=6, dim_feedforward=2048, dropout=0.1, activation=relu, custom_encoder=None, custom_decoder=None, layer_norm_eps=1e-05, batch_first=False, norm_first=False)
+
+    An encoder-decoder transformer. forward(src, tgt, src_mask=None,
+    tgt_mask=None, memory_mask=None, src_key_padding_mask=None,
+    tgt_key_padding_mask=None, memory_key_padding_mask=None)."""
+
     def __init__(self, d_model=512, nhead=8, num_encoder_layers=6, num_decoder_layers=6,
                  dim_feedforward=2048, dropout=0.1, activation=F.relu, custom_encoder=None,
                  custom_decoder=None, layer_norm_eps=1e-5, batch_first=False, norm_first=False,
@@ -96,6 +102,11 @@ class Transformer(Module):
 
 
 class TransformerEncoder(Module):
+    """TransformerEncoder(encoder_layer, num_layers, norm=None, enable_nested_tensor=True, mask_check=True)
+
+    num_layers copies of encoder_layer, then norm. forward(src, mask=None,
+    src_key_padding_mask=None)."""
+
     def __init__(self, encoder_layer, num_layers, norm=None, enable_nested_tensor=True,
                  mask_check=True):
         super().__init__()
@@ -116,6 +127,12 @@ class TransformerEncoder(Module):
 
 
 class TransformerDecoder(Module):
+    """TransformerDecoder(decoder_layer, num_layers, norm=None)
+
+    num_layers copies of decoder_layer, then norm. forward(tgt, memory,
+    tgt_mask=None, memory_mask=None, tgt_key_padding_mask=None,
+    memory_key_padding_mask=None)."""
+
     def __init__(self, decoder_layer, num_layers, norm=None):
         super().__init__()
         self.layers = _get_clones(decoder_layer, num_layers)
@@ -143,6 +160,12 @@ def _relu_or_gelu(activation):
 
 
 class TransformerEncoderLayer(Module):
+    """TransformerEncoderLayer(d_model, nhead, dim_feedforward=2048, dropout=0.1, activation=relu, layer_norm_eps=1e-05, batch_first=False, norm_first=False)
+
+    Self-attention then a feed-forward block, each with a residual and a
+    LayerNorm (before the block with norm_first=True, after it otherwise).
+    forward(src, src_mask=None, src_key_padding_mask=None)."""
+
     def __init__(self, d_model, nhead, dim_feedforward=2048, dropout=0.1, activation=F.relu,
                  layer_norm_eps=1e-5, batch_first=False, norm_first=False, device=None,
                  dtype=None):
@@ -184,6 +207,13 @@ class TransformerEncoderLayer(Module):
 
 
 class TransformerDecoderLayer(Module):
+    """TransformerDecoderLayer(d_model, nhead, dim_feedforward=2048, dropout=0.1, activation=relu, layer_norm_eps=1e-05, batch_first=False, norm_first=False)
+
+    Self-attention, attention over the encoder's memory, then a
+    feed-forward block, each with a residual and a LayerNorm.
+    forward(tgt, memory, tgt_mask=None, memory_mask=None,
+    tgt_key_padding_mask=None, memory_key_padding_mask=None)."""
+
     def __init__(self, d_model, nhead, dim_feedforward=2048, dropout=0.1, activation=F.relu,
                  layer_norm_eps=1e-5, batch_first=False, norm_first=False, device=None,
                  dtype=None):
