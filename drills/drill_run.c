@@ -976,8 +976,14 @@ static bool cmd_next(runner *r) {
     return advance(r);
 }
 
+static void list_drills(lang_session *s, FILE *out);
+
 static bool cmd_status(runner *r) {
-    if (!need_drill(r)) return true;
+    if (!r->d) { /* no drill open: progress across the lessons */
+        say(r, "No drill is open (%drill start ID). Your progress:\n");
+        list_drills(r->s, NULL);
+        return true;
+    }
     char line[512];
     snprintf(line, sizeof line, "%s \xe2\x80\x94 %s\n", r->d->id, r->d->title);
     say(r, line);

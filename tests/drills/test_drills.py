@@ -106,6 +106,14 @@ def test_check_accepts_the_shipped_lessons(env):
     else:  # ddp-bugs runs ranks: it is skipped, saying so
         assert "skip ddp-bugs: it requires mpirun" in r.stdout, r.stdout
         assert f"{len(lessons) - 1} passed, 0 failed, 1 skipped (mpirun missing)" in r.stdout
+    # every lesson lists at least two plausible wrong fixes, and its check rejects them
+    for path in lessons:
+        text = open(path).read()
+        assert text.count("\n```wrong\n") >= 2, f"{path}: fewer than two ```wrong blocks"
+    for line in r.stdout.splitlines():
+        if line.startswith("ok "):
+            m = re.search(r"; (\d+) wrong fixes rejected$", line)
+            assert m and int(m.group(1)) >= 2, line
 
 
 def test_malformed_files_get_file_line_errors(env):
@@ -372,6 +380,8 @@ def test_commands_behave(env):
     for cmd in ("%drill list", "%drill start ID", "%drill check", "%drill hint", "%drill answer",
                 "%drill whoami", "%drill export", "%drill reset", "%drill help"):
         assert cmd in out, (cmd, out)
+    out = said("%drill status")  # no drill open: progress across the lessons
+    assert "No drill is open" in out and re.search(r"loss-at-init .* not started", out), out
     out = said("%drill check")
     assert "no drill is running" in out and "Traceback" not in out and out.count("\n") == 1, out
     out = said("%drill frobnicate")
