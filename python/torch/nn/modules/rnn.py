@@ -8,8 +8,9 @@ and a state_dict loads either way. Gates follow PyTorch's order: LSTM i, f,
 g, o; GRU r, z, n. The recurrence is written in Python over linear, sigmoid
 and tanh: each time step is a handful of recorded operations.
 
-PackedSequence inputs are not accepted yet (nn.utils.rnn packing is not
-provided); pad the batch and pass a plain tensor."""
+A PackedSequence (torch.nn.utils.rnn) is accepted too: step t then runs
+the batch_sizes[t] sequences still going, and each sequence's final state
+is the one after its last step."""
 
 import math
 import numbers
@@ -20,6 +21,7 @@ from torch.nn import functional as F
 from torch.nn import init
 from torch.nn.parameter import Parameter
 from torch.nn.modules.module import Module
+from torch.nn.utils.rnn import PackedSequence
 
 __all__ = ["RNNBase", "RNN", "LSTM", "GRU", "RNNCellBase", "RNNCell", "LSTMCell", "GRUCell"]
 
@@ -146,8 +148,8 @@ class RNNBase(Module):
 
     def _check_input(self, input):
         if not torch.is_tensor(input):
-            raise TypeError(f"{type(self).__name__}: PackedSequence and other non-tensor "
-                            "inputs are not supported by nndb; pass a padded tensor")
+            raise TypeError(f"{type(self).__name__}: expected a Tensor or a PackedSequence "
+                            f"as input, got {type(input).__name__}")
         if input.dim() not in (2, 3):
             raise ValueError(f"{type(self).__name__}: Expected input to be 2-D or 3-D but "
                              f"received {input.dim()}-D tensor")
@@ -159,42 +161,54 @@ class RNNBase(Module):
         if tuple(hx.shape) != tuple(expected):
             raise RuntimeError(msg.format(tuple(expected), list(hx.size())))
 
-    def _run(self, input, states):
-        """input (T, B, in), states: a list (one per layer and direction) of
-        the state tuples; returns the output (T, B, D*out) and final states."""
+    def _step(self, x_proj, state, w_hh, b_hh, w_hr):
+        if self.mode == "LSTM":
+            return _lstm_step(x_proj, state[0], state[1], w_hh, b_hh, w_hr)
+        if self.mode == "GRU":
+            return (_gru_step(x_proj, state[0], w_hh, b_hh),)
+        if self.mode == "RNN_TANH":
+            return (_rnn_tanh_step(x_proj, state[0], w_hh, b_hh),)
+        return (_rnn_relu_step(x_proj, state[0], w_hh, b_hh),)
+
+    def _run(self, input, states, sizes=None):
+        """input (T, B, in), or a PackedSequence's data with its batch
+        sizes; states: a list (one per layer and direction) of state
+        tuples. Returns the output (T, B, D*out) or packed data, and the
+        final states. With batch sizes, step t updates the first sizes[t]
+        rows of the state and the others keep theirs."""
         directions = 2 if self.bidirectional else 1
         finals = []
         layer_input = input
-        steps = input.size(0)
+        steps = input.size(0) if sizes is None else len(sizes)
         for layer in range(self.num_layers):
             outs = []
             for direction in range(directions):
                 w_ih, w_hh, b_ih, b_hh, w_hr = self._weights(layer, direction)
-                x_proj = F.linear(layer_input, w_ih, b_ih).unbind(0)
+                x_proj = F.linear(layer_input, w_ih, b_ih)
+                x_proj = x_proj.unbind(0) if sizes is None else x_proj.split(sizes, 0)
                 state = states[layer * directions + direction]
                 order = range(steps - 1, -1, -1) if direction == 1 else range(steps)
                 seq = [None] * steps
                 for t in order:
-                    if self.mode == "LSTM":
-                        state = _lstm_step(x_proj[t], state[0], state[1], w_hh, b_hh, w_hr)
-                        seq[t] = state[0]
-                    elif self.mode == "GRU":
-                        state = (_gru_step(x_proj[t], state[0], w_hh, b_hh),)
-                        seq[t] = state[0]
-                    elif self.mode == "RNN_TANH":
-                        state = (_rnn_tanh_step(x_proj[t], state[0], w_hh, b_hh),)
-                        seq[t] = state[0]
+                    if sizes is None:
+                        state = self._step(x_proj[t], state, w_hh, b_hh, w_hr)
                     else:
-                        state = (_rnn_relu_step(x_proj[t], state[0], w_hh, b_hh),)
-                        seq[t] = state[0]
+                        k = sizes[t]
+                        new = self._step(x_proj[t], tuple(s[:k] for s in state), w_hh, b_hh,
+                                         w_hr)
+                        state = tuple(n if k == s.size(0) else torch.cat([n, s[k:]], 0)
+                                      for n, s in zip(new, state))
+                    seq[t] = state[0] if sizes is None else state[0][:sizes[t]]
                 finals.append(state)
-                outs.append(torch.stack(seq, 0))
+                outs.append(torch.stack(seq, 0) if sizes is None else torch.cat(seq, 0))
             layer_input = outs[0] if directions == 1 else torch.cat(outs, -1)
             if self.dropout != 0 and self.training and layer < self.num_layers - 1:
                 layer_input = F.dropout(layer_input, self.dropout, True)
         return layer_input, finals
 
     def _forward(self, input, hx):
+        if isinstance(input, PackedSequence):
+            return self._forward_packed(input, hx)
         self._check_input(input)
         is_batched = input.dim() == 3
         batch_dim = 0 if self.batch_first else 1
@@ -249,6 +263,43 @@ class RNNBase(Module):
             h_n = h_n.squeeze(1)
             c_n = c_n.squeeze(1) if lstm else None
         return output, ((h_n, c_n) if lstm else h_n)
+
+    def _initial_states(self, hx, batch, dtype, sorted_indices):
+        directions = 2 if self.bidirectional else 1
+        out_size = self.proj_size if self.proj_size > 0 else self.hidden_size
+        h_shape = (self.num_layers * directions, batch, out_size)
+        c_shape = (self.num_layers * directions, batch, self.hidden_size)
+        lstm = self.mode == "LSTM"
+        if hx is None:
+            h0 = torch.zeros(h_shape, dtype=dtype)
+            c0 = torch.zeros(c_shape, dtype=dtype) if lstm else None
+        else:
+            h0, c0 = hx if lstm else (hx, None)
+            if sorted_indices is not None:
+                h0 = h0.index_select(1, sorted_indices)
+                c0 = c0.index_select(1, sorted_indices) if lstm else None
+            if lstm:
+                self._check_hidden(h0, h_shape, "Expected hidden[0] size {}, got {}")
+                self._check_hidden(c0, c_shape, "Expected hidden[1] size {}, got {}")
+            else:
+                self._check_hidden(h0, h_shape)
+        if lstm:
+            return [(h0[k], c0[k]) for k in range(h_shape[0])]
+        return [(h0[k],) for k in range(h_shape[0])]
+
+    def _forward_packed(self, input, hx):
+        data, batch_sizes, sorted_indices, unsorted_indices = input
+        if data.size(-1) != self.input_size:
+            raise RuntimeError(f"input.size(-1) must be equal to input_size. Expected "
+                               f"{self.input_size}, got {data.size(-1)}")
+        sizes = [int(k) for k in batch_sizes.tolist()]
+        states = self._initial_states(hx, sizes[0], data.dtype, sorted_indices)
+        output, finals = self._run(data, states, sizes)
+        hidden = [torch.stack([s[i] for s in finals], 0) for i in range(len(finals[0]))]
+        if unsorted_indices is not None:
+            hidden = [h.index_select(1, unsorted_indices) for h in hidden]
+        packed = PackedSequence(output, batch_sizes, sorted_indices, unsorted_indices)
+        return packed, (tuple(hidden) if self.mode == "LSTM" else hidden[0])
 
 
 class RNN(RNNBase):
