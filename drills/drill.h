@@ -34,6 +34,7 @@ typedef struct drill_step {
     char *text; /* Markdown body, without the code blocks and directive lines */
     int line;   /* of the heading, for errors */
     char *setup, *check, *reference;
+    char *check_message; /* `check: EXPR | "message"`: said with a failing check */
     int setup_line, check_line, reference_line;
     char *hints[DRILL_MAX_HINTS];
     int n_hints;

@@ -94,9 +94,9 @@ static void front_matter(parser *p, const char *key, const char *val, int line) 
 /* A directive line inside a step: "hint: ...", "choice: ...", ... */
 static bool directive(parser *p, drill_step *st, const char *line, int lineno) {
     static const char *const names[] = {
-        "hint:", "choice:", "choice*:", "accept:", "example:", "wrong:"};
+        "hint:", "choice:", "choice*:", "accept:", "example:", "wrong:", "check:"};
     int which = -1;
-    for (int i = 0; i < 6; i++)
+    for (int i = 0; i < 7; i++)
         if (starts(line, names[i])) which = i;
     if (which < 0) return false;
     const char *v = line + strlen(names[which]);
@@ -108,6 +108,32 @@ static bool directive(parser *p, drill_step *st, const char *line, int lineno) {
         return true;
     }
     switch (which) {
+    case 6: { /* check: EXPR | "message" */
+        char *bar = strstr(val, "| \"");
+        size_t l = strlen(val);
+        char *msg = NULL;
+        if (bar && l > 1 && val[l - 1] == '"' && val + l - 1 > bar + 2) {
+            msg = strndup(bar + 3, (size_t)(val + l - 1 - (bar + 3)));
+            *bar = 0;
+            char *e = trimdup(val, strlen(val));
+            free(val);
+            val = e;
+        }
+        if (st->kind != DRILL_DO)
+            error_at(p, lineno, "check: belongs to do steps");
+        else if (st->check)
+            error_at(p, lineno, "a step has one check");
+        if (st->kind != DRILL_DO || st->check || !val) {
+            free(val);
+            free(msg);
+        } else {
+            st->check = val;
+            st->check_line = lineno;
+            free(st->check_message);
+            st->check_message = msg;
+        }
+        return true;
+    }
     case 0:
         if (st->n_hints == DRILL_MAX_HINTS) {
             error_at(p, lineno, "at most %d hints per step", DRILL_MAX_HINTS);
@@ -161,7 +187,8 @@ static void finish_step(parser *p, drill_step *st, lang_buf *text) {
     if (st->kind == DRILL_DO) {
         if (!st->check)
             error_at(p, st->line,
-                     "a do step needs a ```check block (the expression that must become true)");
+                     "a do step needs a ```check block or a check: line (the expression that must "
+                     "become true)");
         if (!st->reference)
             error_at(p, st->line,
                      "a do step needs a ```reference block (a solution, so `nndb drill check` can "
@@ -394,6 +421,7 @@ void drill_free(drill *d) {
         free(s->text);
         free(s->setup);
         free(s->check);
+        free(s->check_message);
         free(s->reference);
         free(s->accept);
         for (int k = 0; k < s->n_hints; k++) free(s->hints[k]);

@@ -888,7 +888,8 @@ static bool cmd_check(runner *r) {
     if (err)
         lang_buf_printf(&line, "Not yet: the check raised %s.", err);
     else
-        lang_buf_printf(&line, "Not yet: %s.", got ? got : st->check);
+        lang_buf_printf(&line, "Not yet: %s%s%s.", st->check_message ? st->check_message : "",
+                        st->check_message ? ": " : "", got ? got : st->check);
     if (more_hints) lang_buf_puts(&line, " %drill hint gives a hint.");
     /* one line, whatever the values held */
     for (size_t i = 0; i < line.len; i++)

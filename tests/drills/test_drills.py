@@ -363,6 +363,33 @@ def test_check_values_and_falsy(env):
     assert runs[3]["code"] == "x = x - x", runs[3]
 
 
+def test_check_line_with_message(env):
+    """`check: EXPR | "message"` in place of a ```check block: a failing
+    check says the message, then what it got."""
+    drills = os.path.join(env.dir, "mine")
+    os.makedirs(drills)
+    text = GOOD.replace("id: tiny", "id: msg").replace(
+        "```check\nx.sum().item() == 0.0\n```\n", 'check: x.sum().item() == 0.0 | "the sum of x"\n')
+    with open(os.path.join(drills, "msg.md"), "w") as f:
+        f.write(text)
+    r = env.run(["drill", "check", os.path.join(drills, "msg.md")])
+    assert r.returncode == 0, r.stdout + r.stderr
+    c = pexpect.spawn(NNDB, ["drill", "start", "msg"], env=env.vars(NNDB_DRILLS_PATH=drills),
+                      cwd=env.work, encoding="utf-8", timeout=60)
+    c.expect(PROMPT)
+    c.sendline("%drill next")
+    c.expect(PROMPT)
+    c.sendline("%drill check")
+    c.expect(r"Not yet: the sum of x: x\.sum\(\)\.item\(\) = 3, wanted == 0\.0\. %drill hint")
+    c.expect(PROMPT)
+    c.sendcontrol("d")
+    c.expect(pexpect.EOF)
+    bad = GOOD.replace("## quiz: Which?", "## quiz: Which?\ncheck: x == 1")
+    p = env.write("bad.md", bad.replace("id: tiny", "id: bad"))
+    r = env.run(["drill", "check", p])
+    assert "check: belongs to do steps" in r.stderr, r.stderr
+
+
 def test_commands_behave(env):
     """Mistakes are one line with the fix, never a traceback; help; empty
     answers ask; no hint offered where there is none."""
