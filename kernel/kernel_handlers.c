@@ -69,9 +69,20 @@ static long byte_to_cp(const char *s, size_t byte) {
  * SVG, and falls back to the PNG instead of the text form. */
 static cJSON *bundle_json(const lang_mime *b) {
     cJSON *data = cJSON_CreateObject();
-    for (int i = 0; i < b->n; i++)
-        if (b->items[i].mime && b->items[i].data)
-            cJSON_AddStringToObject(data, b->items[i].mime, b->items[i].data);
+    for (int i = 0; i < b->n; i++) {
+        const char *mime = b->items[i].mime, *text = b->items[i].data;
+        if (!mime || !text) continue;
+        /* JSON forms (application/json, *+json) travel as their JSON text
+         * and go out as the value, as ipykernel sends them. */
+        size_t len = strlen(mime);
+        cJSON *value = NULL;
+        if (!strcmp(mime, "application/json") || (len > 5 && !strcmp(mime + len - 5, "+json")))
+            value = cJSON_Parse(text);
+        if (value)
+            cJSON_AddItemToObject(data, mime, value);
+        else
+            cJSON_AddStringToObject(data, mime, text);
+    }
     const char *svg = lang_mime_get(b, "image/svg+xml");
     if (svg && !lang_mime_get(b, "image/png")) {
         char *png = kernel_raster_png_base64(svg);

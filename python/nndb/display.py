@@ -1,7 +1,8 @@
 """Rich display in nndb sessions: IPython's display protocol over the front end.
 
 format_bundle(obj) turns a value into a MIME bundle the way IPython's
-display formatter does: text/plain is repr(obj); an object's _repr_html_,
+display formatter does: text/plain is repr(obj), with long lists, tuples,
+dicts and sets laid out as IPython's pretty printer does (nndb.pretty); an object's _repr_html_,
 _repr_markdown_, _repr_svg_, _repr_png_ (sent base64, as Jupyter wants),
 _repr_jpeg_, _repr_latex_ and _repr_mimebundle_ add the richer forms, and a
 matplotlib Figure is drawn as a picture. display() sends bundles to the
@@ -31,11 +32,14 @@ _REPR_METHODS = [
     ("_repr_markdown_", "text/markdown"),
     ("_repr_latex_", "text/latex"),
     ("_repr_jpeg_", "image/jpeg"),
+    ("_repr_json_", "application/json"),
+    ("_repr_javascript_", "application/javascript"),
+    ("_repr_pdf_", "application/pdf"),
 ]
-_BINARY = {"image/png", "image/jpeg"}
+_BINARY = {"image/png", "image/jpeg", "application/pdf"}
 # The order a bundle keeps (the front end holds at most six forms).
 _ORDER = ["text/plain", "text/html", "image/png", "image/svg+xml", "text/markdown", "text/latex",
-          "image/jpeg"]
+          "image/jpeg", "application/json", "application/javascript", "application/pdf"]
 
 
 def _method(obj, name):
@@ -61,9 +65,19 @@ def _as_text(mime, data):
         return str(data)
     if isinstance(data, (bytes, bytearray)):
         return bytes(data).decode("utf-8", "replace")
-    if isinstance(data, str):
+    if isinstance(data, str) and not _is_json(mime):
         return data
-    return None  # JSON-like data: the seam's bundles carry text only
+    if _is_json(mime):
+        import json
+        try:
+            return json.dumps(data)  # the kernel sends it as the JSON value
+        except (TypeError, ValueError):
+            return None
+    return None
+
+
+def _is_json(mime):
+    return mime == "application/json" or mime.endswith("+json")
 
 
 def _warn(obj, what, e):
@@ -141,7 +155,8 @@ def format_dict(obj, include=None, exclude=None):
             if text is not None:
                 items[mime] = text
     if "text/plain" not in items:
-        items["text/plain"] = repr(obj)
+        from nndb.pretty import pretty
+        items["text/plain"] = pretty(obj)
     if include:
         items = {k: v for k, v in items.items() if k in include}
     if exclude:
