@@ -5,19 +5,19 @@
  * (contiguous float32, float64 or int64, in place where PyTorch's are),
  * DistributedDataParallel's gradient buckets started from the executor's
  * backward hooks (nonblocking all-reduce, so communication overlaps the rest
- * of the backward pass), ZeRO-1 (optimizer state sharded across ranks) and
- * a cross-rank parameter check. Every wait polls with a deadline (the
+ * of the backward pass), PyTorch's DistributedSampler order and a
+ * cross-rank parameter check (ZeRO-1 is Python over the collectives,
+ * python/torch/distributed/optim/). Every wait polls with a deadline (the
  * group's timeout), so a rank that died or diverged gives an error, not a
  * hang. Shapes and dtypes are compared across ranks before each
  * user-facing collective; a mismatch names both shapes and both ranks.
  *
- * Ownership: tensors are borrowed; nn_dist_ddp_new and nn_dist_zero_new
- * retain what they keep and their _free functions release it.
+ * Ownership: tensors are borrowed; nn_dist_ddp_new retains what it keeps
+ * and nn_dist_ddp_free releases it.
  */
 #ifndef NN_DIST_H
 #define NN_DIST_H
 
-#include "nn_optim.h"
 #include "nn_rng.h"
 #include "nn_tensor.h"
 
@@ -122,24 +122,6 @@ int nn_dist_ddp_num_buckets(const nn_dist_ddp *d);
 const int *nn_dist_ddp_bucket(const nn_dist_ddp *d, int b, int *n);
 /* All-reduces the last backward started before its end (overlap measure). */
 int nn_dist_ddp_started_early(const nn_dist_ddp *d);
-
-/* ---- ZeroRedundancyOptimizer (ZeRO stage 1) ----
- * Parameters are partitioned greedily (largest first, to the rank with the
- * fewest elements so far, as PyTorch's); each rank keeps an optimizer over
- * its own share only, steps it, and broadcasts its parameters to the
- * others. [cfg] is the optimizer's configuration. */
-typedef struct nn_dist_zero nn_dist_zero;
-nn_dist_zero *nn_dist_zero_new(nn_ctx *ctx, nn_tensor *const *params, int n,
-                               const nn_optim_config *cfg);
-void nn_dist_zero_free(nn_dist_zero *z);
-nn_status nn_dist_zero_step(nn_ctx *ctx, nn_dist_zero *z);
-void nn_dist_zero_zero_grad(nn_dist_zero *z, bool set_to_none);
-int nn_dist_zero_owner(const nn_dist_zero *z, int i); /* rank that owns parameter i */
-nn_optim *nn_dist_zero_local(const nn_dist_zero *z);  /* this rank's optimizer (borrowed) */
-/* Elements of optimizer state this rank keeps, and what one unsharded
- * optimizer would keep. */
-int64_t nn_dist_zero_local_state(const nn_dist_zero *z);
-int64_t nn_dist_zero_total_state(const nn_dist_zero *z);
 
 /* ---- DistributedSampler ----
  * PyTorch's algorithm: the indices 0..len-1, shuffled by randperm from

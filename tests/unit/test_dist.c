@@ -80,8 +80,6 @@ NN_TEST(dist_without_group_is_an_error) {
     CHECK(nn_dist_send(ctx, t, 1, 0) == NN_ERR_RUNTIME);
     CHECK(!nn_dist_ddp_new(ctx, &t, 1, NULL, 0, 0));
     CHECK(strstr(nn_ctx_error(ctx), "DistributedDataParallel: no process group"));
-    nn_optim_config cfg = nn_optim_defaults(NN_OPTIM_ADAMW);
-    CHECK(!nn_dist_zero_new(ctx, &t, 1, &cfg));
     int first, bad;
     CHECK(nn_dist_check(ctx, &t, 1, &first, &bad) == NN_ERR_RUNTIME && first == -1);
     nn_error err = {0};
