@@ -78,6 +78,7 @@ run_suite hub "$PYTHON" tests/drills/test_hub.py
 run_suite kernel tests/kernel/run.sh
 run_suite browser tests/browser/run.sh
 run_suite dist "$PYTHON" tests/dist/test_dist.py
+run_suite opinfo tests/opinfo/run.sh
 [ -x build/test_noalloc ] && run_suite noalloc build/test_noalloc
 ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0} \
     LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$(pwd)/tests/lsan.supp} \
@@ -102,4 +103,6 @@ if [ "$skipped" -gt 0 ]; then
 else
     echo "TOTAL: $passed passed, $failed failed"
 fi
+# How much of PyTorch's own test databases passes (tests/opinfo, tests/moduleinfo).
+cat "$log"/*.out 2>/dev/null | grep -h '^COVERAGE ' | sort -u
 [ "$failed" -eq 0 ]
