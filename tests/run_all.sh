@@ -70,6 +70,7 @@ run_suite session build/session_tests
 run_suite diff tests/diff/run.sh
 run_suite compat tests/compat/run.sh
 run_suite python tests/py/run.sh
+run_suite moduleinfo tests/moduleinfo/run.sh
 run_suite repl tests/repl/run.sh
 run_suite debugger "$PYTHON" tests/repl/test_cpython_debugger.py
 run_suite drills "$PYTHON" tests/drills/test_drills.py
