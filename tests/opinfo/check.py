@@ -55,8 +55,11 @@ class Mismatch(Exception):
     pass
 
 
-def make_fn(code_bytes, name):
-    return types.FunctionType(marshal.loads(code_bytes), dict(GLOBALS), name)
+def make_fn(code_bytes, name, defaults=(), kwdefaults=None):
+    fn = types.FunctionType(marshal.loads(code_bytes), dict(GLOBALS), name)
+    fn.__defaults__ = decode(defaults, []) or None
+    fn.__kwdefaults__ = decode(kwdefaults, []) or None
+    return fn
 
 
 def decode(x, leaves):
@@ -77,8 +80,8 @@ def decode(x, leaves):
             return torch.device(x[1])
         if tag == "L" and len(x) == 2:
             return getattr(torch, x[1])
-        if tag == "F" and len(x) == 3:
-            return make_fn(x[1], x[2])
+        if tag == "F" and len(x) == 5:
+            return make_fn(*x[1:])
     if isinstance(x, list):
         return [decode(v, leaves) for v in x]
     if isinstance(x, tuple):
@@ -95,6 +98,10 @@ def short(e):
 
 def compare(got, want, tol, where):
     """Raise Mismatch naming the first difference between got and want."""
+    if isinstance(want, tuple) and want and want[0] == "S":
+        if not isinstance(got, torch.Tensor) or tuple(got.shape) != want[1] or str(got.dtype) != "torch." + want[2]:
+            raise Mismatch("%s: %r, PyTorch a %s tensor of shape %s" % (where, got, want[2], want[1]))
+        return
     if isinstance(want, tuple) and want and want[0] in ("T", "C"):
         if want[0] == "C":
             raise Mismatch("%s: PyTorch returns a complex tensor" % where)
@@ -161,7 +168,7 @@ def resolve(kind, how):
             obj = getattr(obj, p)
         return obj
     if how[0] == "fn":
-        return make_fn(how[1], how[2])
+        return make_fn(*how[1:])
     if how[0] == "name":
         name = how[1]
         if kind == "operator":
@@ -198,7 +205,7 @@ def run_sample(kind, fn, rec, dtype):
     compare(out, rec["output"], vtol, "output")
     if kind not in ("function", "method") or "grads" not in rec:
         return True
-    process = make_fn(rec["process"][1], rec["process"][2])
+    process = make_fn(*rec["process"][1:])
     outs = [o for o in flat_tensors(process(out), []) if isinstance(o, torch.Tensor) and o.is_floating_point()]
     outs = [o for o in outs if o.requires_grad]
     if len(outs) != len(rec["weights"]):
