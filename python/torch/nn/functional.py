@@ -343,11 +343,25 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
         return _cross_entropy_probs(input, target, weight, reduction, label_smoothing)
     if weight is None:
         return _C._nn_cross_entropy(input, target, ignore_index, label_smoothing, reduction)
-    logp = log_softmax(input, 1 if input.dim() >= 2 else 0)
+    cdim = 1 if input.dim() >= 2 else 0
+    logp = log_softmax(input, cdim)
+    nll = nll_loss(logp, target, weight, None, ignore_index, None, reduction)
     if label_smoothing == 0.0:
-        return nll_loss(logp, target, weight, None, ignore_index, None, reduction)
-    raise NotImplementedError("cross_entropy with both weight and label_smoothing is not "
-                              "supported")
+        return nll
+    # PyTorch's cross_entropy_loss_label_smoothing: the smoothing term is the
+    # weighted sum of -log p over the classes, 0 where the target is ignored;
+    # its mean divides by the summed weights of the kept targets, as nll_loss.
+    n_classes = input.shape[cdim]
+    shape = [1] * input.dim()
+    shape[cdim] = n_classes
+    keep = (target != ignore_index).to(input.dtype)
+    smooth = -(logp * weight.reshape(shape)).sum(cdim) * keep
+    if reduction == "mean":
+        safe = torch.where(target != ignore_index, target, torch.zeros_like(target))
+        smooth = smooth.sum() / (weight[safe] * keep).sum()
+    elif reduction == "sum":
+        smooth = smooth.sum()
+    return (1 - label_smoothing) * nll + smooth * (label_smoothing / n_classes)
 
 
 def _cross_entropy_probs(input, target, weight, reduction, label_smoothing):
@@ -496,3 +510,347 @@ def multi_head_attention_forward(*args, **kwargs):
     # written beside nn.MultiheadAttention, which is its main caller
     from torch.nn.modules.attention import multi_head_attention_forward as forward
     return forward(*args, **kwargs)
+
+
+# ---- shrinkage, randomized ReLU, channel and alpha dropout ----
+# (compositions of tensor ops; the random ones draw from torch's generator in
+# the order ATen's CPU kernels do, so seeded runs give PyTorch's numbers)
+
+def prelu(input, weight):
+    if weight.numel() != 1 and (input.dim() < 2 or input.shape[1] != weight.numel()):
+        raise RuntimeError(
+            "Mismatch of parameter numbers and input channel size. Found parameter numbers = "
+            f"{weight.numel()} and channel size = {input.shape[1] if input.dim() >= 2 else 1}.")
+    w = weight
+    if weight.numel() > 1:
+        shape = [1] * input.dim()
+        shape[1] = weight.numel()
+        w = weight.reshape(shape)
+    return _named(torch.where(input >= 0, input, input * w), "PreluBackward0")
+
+
+def hardshrink(input, lambd=0.5):
+    return _named(torch.where(input.abs() > lambd, input, torch.zeros_like(input)),
+                  "HardshrinkBackward0")
+
+
+def softshrink(input, lambd=0.5):
+    if lambd < 0:
+        raise RuntimeError(f"lambda must be greater or equal to 0, but found to be {lambd:g}.")
+    zero = torch.zeros_like(input)
+    out = torch.where(input > lambd, input - lambd,
+                      torch.where(input < -lambd, input + lambd, zero))
+    return _named(out, "SoftshrinkBackward0")
+
+
+def _rrelu_noise(input, lower, upper):
+    # ATen's rrelu_with_noise (CPU): one uniform double in [lower, upper)
+    # per element <= 0, in memory order; elements > 0 keep slope 1.
+    flat = input.detach().reshape(-1)
+    neg = flat <= 0
+    k = int(neg.sum().item())
+    noise = torch.ones(flat.shape, dtype=input.dtype)
+    if k:
+        r = torch.empty(k, dtype=torch.float64).uniform_(lower, upper).to(input.dtype)
+        noise[neg] = r
+    return noise.view(input.shape)
+
+
+def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
+    if training:
+        out = input * _rrelu_noise(input, lower, upper)
+    else:
+        slope = (lower + upper) / 2
+        out = torch.where(input >= 0, input, input * slope)
+    out = _named(out, "RreluWithNoiseBackward0")
+    return _inplace(input, out) if inplace else out
+
+
+def rrelu_(input, lower=1.0 / 8, upper=1.0 / 3, training=False):
+    return rrelu(input, lower, upper, training, inplace=True)
+
+
+def elu_(input, alpha=1.0):
+    return elu(input, alpha, inplace=True)
+
+
+def celu_(input, alpha=1.0):
+    return celu(input, alpha, inplace=True)
+
+
+def selu_(input):
+    return selu(input, inplace=True)
+
+
+def leaky_relu_(input, negative_slope=0.01):
+    return leaky_relu(input, negative_slope, inplace=True)
+
+
+def hardtanh_(input, min_val=-1.0, max_val=1.0):
+    return hardtanh(input, min_val, max_val, inplace=True)
+
+
+def threshold_(input, threshold, value):
+    return globals()["threshold"](input, threshold, value, inplace=True)
+
+
+def _dropout_p(p):
+    if p < 0.0 or p > 1.0:
+        raise ValueError("dropout probability has to be between 0 and 1, " "but got {}".format(p))
+
+
+def _dropout_impl(input, p, training, inplace, feature, alpha):
+    # ATen's _dropout_impl: noise drawn with bernoulli_(1 - p), per channel
+    # (shape (N, C, 1, ...)) for the feature variants.
+    if p == 0 or not training or input.numel() == 0:
+        return input
+    if feature and input.dim() < 2:
+        raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
+    if p == 1:
+        out = input * torch.zeros((), dtype=input.dtype)
+        return _inplace(input, out) if inplace else out
+    shape = list(input.shape[:2]) + [1] * (input.dim() - 2) if feature else list(input.shape)
+    noise = torch.empty(shape, dtype=input.dtype).bernoulli_(1 - p)
+    if alpha:
+        a_ = 1.7580993408473766
+        a = 1.0 / math.sqrt((a_ * a_ * p + 1) * (1 - p))
+        b = (noise - 1) * (a_ * a) + a_ * a * p
+        out = input * (noise * a) + b
+    else:
+        out = input * noise.div_(1 - p)
+    return _inplace(input, out) if inplace else out
+
+
+def alpha_dropout(input, p=0.5, training=False, inplace=False):
+    _dropout_p(p)
+    return _dropout_impl(input, p, training, inplace, feature=False, alpha=True)
+
+
+def feature_alpha_dropout(input, p=0.5, training=False, inplace=False):
+    _dropout_p(p)
+    return _dropout_impl(input, p, training, inplace, feature=True, alpha=True)
+
+
+def _feature_dropout_nd(input, p, training, inplace, batched):
+    if not batched:
+        input = input.unsqueeze(0)
+    out = _dropout_impl(input, p, training, False, feature=True, alpha=False)
+    if not batched:
+        out = out.squeeze(0)
+    return out
+
+
+def dropout1d(input, p=0.5, training=True, inplace=False):
+    _dropout_p(p)
+    inp_dim = input.dim()
+    if inp_dim not in (2, 3):
+        raise RuntimeError(f"dropout1d: Expected 2D or 3D input, but received a {inp_dim}D input. "
+                           "Note that dropout1d exists to provide channel-wise dropout on inputs "
+                           "with 1 spatial dimension, a channel dimension, and an optional batch "
+                           "dimension (i.e. 2D or 3D inputs).")
+    out = _feature_dropout_nd(input, p, training, inplace, inp_dim == 3)
+    return _inplace(input, out) if inplace and out is not input else out
+
+
+def dropout2d(input, p=0.5, training=True, inplace=False):
+    _dropout_p(p)
+    inp_dim = input.dim()
+    if inp_dim not in (3, 4):
+        warnings.warn(f"dropout2d: Received a {inp_dim}-D input to dropout2d, which is deprecated "
+                      "and will result in an error in a future release. To retain the behavior "
+                      "and silence this warning, please use dropout instead. Note that dropout2d "
+                      "exists to provide channel-wise dropout on inputs with 2 spatial dimensions, "
+                      "a channel dimension, and an optional batch dimension (i.e. 3D or 4D "
+                      "inputs).")
+    if inp_dim == 3:
+        warnings.warn("dropout2d: Received a 3D input to dropout2d and assuming that channel-wise "
+                      "1D dropout behavior is desired - input is interpreted as shape (N, C, L), "
+                      "where C is the channel dim. This behavior will change in a future release "
+                      "to interpret the input as one without a batch dimension, i.e. shape "
+                      "(C, H, W). To maintain the 1D channel-wise dropout behavior, please switch "
+                      "to using dropout1d instead.")
+    return _dropout_impl(input, p, training, inplace, feature=True, alpha=False)
+
+
+def dropout3d(input, p=0.5, training=True, inplace=False):
+    _dropout_p(p)
+    inp_dim = input.dim()
+    if inp_dim not in (4, 5):
+        warnings.warn(f"dropout3d: Received a {inp_dim}-D input to dropout3d, which is deprecated "
+                      "and will result in an error in a future release. To retain the behavior "
+                      "and silence this warning, please use dropout instead. Note that dropout3d "
+                      "exists to provide channel-wise dropout on inputs with 3 spatial dimensions, "
+                      "a channel dimension, and an optional batch dimension (i.e. 4D or 5D "
+                      "inputs).")
+    out = _feature_dropout_nd(input, p, training, inplace, inp_dim == 5)
+    return _inplace(input, out) if inplace and out is not input else out
+
+
+def gumbel_softmax(logits, tau=1, hard=False, eps=1e-10, dim=-1):
+    if eps != 1e-10:
+        warnings.warn("`eps` parameter is deprecated and has no effect.")
+    gumbels = -torch.empty_like(logits).exponential_().log()
+    gumbels = (logits + gumbels) / tau
+    y_soft = gumbels.softmax(dim)
+    if hard:
+        index = y_soft.max(dim, keepdim=True)[1]
+        y_hard = torch.zeros_like(logits).scatter_(dim, index, 1.0)
+        return y_hard - y_soft.detach() + y_soft
+    return y_soft
+
+
+def pdist(input, p=2):
+    if input.dim() != 2:
+        raise RuntimeError(f"pdist only supports 2D tensors, got: {input.dim()}D")
+    if p < 0:
+        raise RuntimeError("pdist only supports non-negative p values")
+    n = input.shape[0]
+    i = [a for a in range(n) for b in range(a + 1, n)]
+    j = [b for a in range(n) for b in range(a + 1, n)]
+    if not i:
+        return torch.empty(0, dtype=input.dtype)
+    d = input[torch.tensor(i)] - input[torch.tensor(j)]
+    return _named(d.norm(p, 1), "PdistBackward0")
+
+
+# ---- more losses ----
+
+def gaussian_nll_loss(input, target, var, full=False, eps=1e-6, reduction="mean"):
+    if var.size() != input.size():
+        if input.size()[:-1] == var.size():
+            var = torch.unsqueeze(var, -1)
+        elif input.size()[:-1] == var.size()[:-1] and var.size(-1) == 1:
+            pass
+        else:
+            raise ValueError("var is of incorrect size")
+    if reduction != "none" and reduction != "mean" and reduction != "sum":
+        raise ValueError(reduction + " is not valid")
+    if torch.any(var < 0):
+        raise ValueError("var has negative entry/entries")
+    var = var.clone()
+    with torch.no_grad():
+        var.clamp_(min=eps)
+    loss = 0.5 * (torch.log(var) + (input - target) ** 2 / var)
+    if full:
+        loss = loss + 0.5 * math.log(2 * math.pi)
+    return _reduce(loss, reduction)
+
+
+def cosine_embedding_loss(input1, input2, target, margin=0, size_average=None, reduce=None,
+                          reduction="mean"):
+    reduction = _reduction(size_average, reduce, reduction)
+    targ_dim = target.dim()
+    if targ_dim not in (0, 1):
+        raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
+    if targ_dim == 1 and not (input1.dim() == 2 and input2.dim() == 2):
+        raise RuntimeError(
+            "1D target tensor expects 2D input tensors, but found inputs with sizes "
+            f"{list(input1.shape)} and {list(input2.shape)}.")
+    if targ_dim == 0 and not (input1.dim() == 1 and input2.dim() == 1):
+        raise RuntimeError(
+            "0D target tensor expects 1D input tensors, but found inputs with sizes "
+            f"{list(input1.shape)} and {list(input2.shape)}.")
+    eps = 1e-12
+    prod_sum = (input1 * input2).sum(targ_dim)
+    mag1 = (input1 * input1).sum(targ_dim) + eps
+    mag2 = (input2 * input2).sum(targ_dim) + eps
+    cos = prod_sum / (mag1 * mag2).sqrt()
+    zeros = torch.zeros_like(cos)
+    pos = torch.where(target == 1, 1 - cos, zeros)
+    neg = torch.where(target == -1, (cos - margin).clamp_min(0), zeros)
+    return _reduce(pos + neg, reduction)
+
+
+def hinge_embedding_loss(input, target, margin=1.0, size_average=None, reduce=None,
+                         reduction="mean"):
+    reduction = _reduction(size_average, reduce, reduction)
+    zeros = torch.zeros_like(input)
+    out = (torch.where(target != 1, (margin - input).clamp_min(0), zeros) +
+           torch.where(target != -1, input, zeros))
+    return _reduce(out, reduction)
+
+
+def multilabel_soft_margin_loss(input, target, weight=None, size_average=None, reduce=None,
+                                reduction="mean"):
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce)
+    loss = -(target * logsigmoid(input) + (1 - target) * logsigmoid(-input))
+    if weight is not None:
+        loss = loss * weight
+    class_dim = input.dim() - 1
+    C = input.size(class_dim)
+    loss = loss.sum(dim=class_dim) / C
+    if reduction == "none":
+        return loss
+    if reduction == "mean":
+        return loss.mean()
+    if reduction == "sum":
+        return loss.sum()
+    raise ValueError(reduction + " is not valid")
+
+
+def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=None,
+                      reduce=None, reduction="mean"):
+    reduction = _reduction(size_average, reduce, reduction)
+    if p != 1 and p != 2:
+        raise ValueError("only p == 1 and p == 2 supported")
+    if weight is not None and weight.dim() != 1:
+        raise ValueError("weight must be one-dimensional")
+    C = input.shape[-1] if input.dim() > 0 else 1
+    if input.dim() > 2 or (input.dim() == 2 and target.dim() != 1) or \
+            (input.dim() <= 1 and target.dim() > 1) or target.numel() != input.numel() // C:
+        raise RuntimeError("inconsistent target size, expected " +
+                           f"{input.numel() // C} but got {list(target.shape)}")
+    x = input.reshape(-1, C)
+    t = target.reshape(-1)
+    xy = x.gather(1, t.unsqueeze(1))
+    z = (margin - xy + x).clamp_min(0)
+    if p == 2:
+        z = z * z
+    if weight is not None:
+        z = z * weight[t].unsqueeze(1)
+    other = (torch.arange(C).unsqueeze(0) != t.unsqueeze(1)).to(x.dtype)
+    loss = (z * other).sum(1) / C
+    if input.dim() <= 1:
+        loss = loss.reshape(())
+    return _named(_reduce(loss, reduction), "MultiMarginLossBackward0")
+
+
+def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+    reduction = _reduction(size_average, reduce, reduction)
+    if input.dim() > 2 or target.shape != input.shape:
+        raise RuntimeError("inconsistent target size: " + str(list(target.shape)) +
+                           " for input of size: " + str(list(input.shape)))
+    C = input.shape[-1] if input.dim() > 0 else 1
+    x = input.reshape(-1, C)
+    t = target.reshape(-1, C)
+    # targets are the leading entries of each row up to the first -1
+    valid = (t < 0).to(torch.int64).cumsum(1) == 0
+    idx = torch.where(valid, t, torch.zeros_like(t))
+    is_target = (one_hot(idx, C) * valid.unsqueeze(2).to(torch.int64)).sum(1) > 0
+    xj = x.gather(1, idx)
+    z = (1 - (xj.unsqueeze(2) - x.unsqueeze(1))).clamp_min(0)
+    mask = valid.unsqueeze(2) & (~is_target).unsqueeze(1)
+    loss = (z * mask.to(x.dtype)).sum((1, 2)) / C
+    if input.dim() <= 1:
+        loss = loss.reshape(())
+    return _named(_reduce(loss, reduction), "MultilabelMarginLossBackward0")
+
+
+def triplet_margin_with_distance_loss(anchor, positive, negative, *, distance_function=None,
+                                      margin=1.0, swap=False, reduction="mean"):
+    distance_function = distance_function if distance_function is not None else \
+        pairwise_distance
+    positive_dist = distance_function(anchor, positive)
+    negative_dist = distance_function(anchor, negative)
+    if swap:
+        swap_dist = distance_function(positive, negative)
+        negative_dist = torch.min(negative_dist, swap_dist)
+    output = torch.clamp(positive_dist - negative_dist + margin, min=0.0)
+    if reduction == "mean":
+        return output.mean()
+    if reduction == "sum":
+        return output.sum()
+    if reduction == "none":
+        return output
+    raise ValueError(f"{reduction} is not a valid value for reduction")

@@ -208,12 +208,7 @@ class PReLU(Module):
         nn_init.constant_(self.weight, self.init)
 
     def forward(self, input):
-        w = self.weight
-        if self.num_parameters > 1 and input.dim() >= 2:
-            shape = [1] * input.dim()
-            shape[1] = self.num_parameters
-            w = w.reshape(shape)
-        return F._named(torch.where(input >= 0, input, input * w), "PreluBackward0")
+        return F.prelu(input, self.weight)
 
     def extra_repr(self):
         return f"num_parameters={self.num_parameters}"
@@ -251,3 +246,49 @@ class Softmax(Module):
 class LogSoftmax(Softmax):
     def forward(self, input):
         return F.log_softmax(input, self.dim, _stacklevel=5)
+
+
+class Hardshrink(Module):
+    def __init__(self, lambd=0.5):
+        super().__init__()
+        self.lambd = lambd
+
+    def forward(self, input):
+        return F.hardshrink(input, self.lambd)
+
+    def extra_repr(self):
+        return "{}".format(self.lambd)
+
+
+class Softshrink(Module):
+    def __init__(self, lambd=0.5):
+        super().__init__()
+        self.lambd = lambd
+
+    def forward(self, input):
+        return F.softshrink(input, self.lambd)
+
+    def extra_repr(self):
+        return str(self.lambd)
+
+
+class RReLU(Module):
+    def __init__(self, lower=1.0 / 8, upper=1.0 / 3, inplace=False):
+        super().__init__()
+        self.lower = lower
+        self.upper = upper
+        self.inplace = inplace
+
+    def forward(self, input):
+        return F.rrelu(input, self.lower, self.upper, self.training, self.inplace)
+
+    def extra_repr(self):
+        inplace_str = ", inplace=True" if self.inplace else ""
+        return "lower={}, upper={}{}".format(self.lower, self.upper, inplace_str)
+
+
+class Softmax2d(Module):
+    def forward(self, input):
+        assert input.dim() == 4 or input.dim() == 3, \
+            "Softmax2d requires a 3D or 4D tensor as input"
+        return F.softmax(input, -3, _stacklevel=5)

@@ -1,5 +1,6 @@
-"""Dropout: zeroes elements with probability p while training (drawing
-from torch's generator as PyTorch does), identity in eval()."""
+"""Dropout: zeroes elements (or whole channels, for Dropout1d/2d/3d and
+FeatureAlphaDropout) with probability p while training, drawing from
+torch's generator as PyTorch does; identity in eval()."""
 
 from torch.nn import functional as F
 from torch.nn.modules.module import Module
@@ -22,5 +23,26 @@ class Dropout(_DropoutNd):
         return F.dropout(input, self.p, self.training, self.inplace)
 
 
-class Dropout1d(Dropout):
-    pass
+class Dropout1d(_DropoutNd):
+    def forward(self, input):
+        return F.dropout1d(input, self.p, self.training, self.inplace)
+
+
+class Dropout2d(_DropoutNd):
+    def forward(self, input):
+        return F.dropout2d(input, self.p, self.training, self.inplace)
+
+
+class Dropout3d(_DropoutNd):
+    def forward(self, input):
+        return F.dropout3d(input, self.p, self.training, self.inplace)
+
+
+class AlphaDropout(_DropoutNd):
+    def forward(self, input):
+        return F.alpha_dropout(input, self.p, self.training)
+
+
+class FeatureAlphaDropout(_DropoutNd):
+    def forward(self, input):
+        return F.feature_alpha_dropout(input, self.p, self.training)
