@@ -1,7 +1,7 @@
 """Import hooks nndb installs before any user code runs.
 
-`torch` and `torchvision` are nndb's packages (the folder this file's
-package sits in). Debian's python3-torch may be installed in dist-packages
+`torch` and `torchvision` are nndb's packages (python/torch and
+python/torchvision, next to this file's package). Debian's python3-torch may be installed in dist-packages
 too; it stays the reference for nndb's tests under /usr/bin/python3, and this
 finder makes sure that inside nndb the names resolve to nndb's own, whatever
 a script does to sys.path. torch._C is the engine, built into the nndb
@@ -34,8 +34,8 @@ class NndbFinder:
             # Never fall through to Debian's package: it is built against
             # PyTorch's binary and fails half-way inside nndb.
             raise ModuleNotFoundError(
-                f"No module named '{fullname}': nndb does not provide {fullname} yet "
-                f"(its torch is nndb's engine; Debian's {fullname} needs PyTorch's)",
+                f"No module named '{fullname}': nndb's {fullname} is missing from {_HERE} "
+                f"(Debian's {fullname} is built for PyTorch's binary and is not used)",
                 name=fullname)
         return spec
 

@@ -25,8 +25,6 @@ class CIFAR10(VisionDataset):
     ]
     test_list = [["test_batch", "40351d587109b95175f43aff81a1287e"]]
     meta = {"filename": "batches.meta", "key": "label_names", "md5": "5ff9c542aee3614f3951f8cda6e48888"}
-    # nndb checks that the files are there; torchvision also checks their md5
-    # sums, which would reject the small files tests write.
 
     def __init__(self, root, train=True, transform=None, target_transform=None, download=False):
         super().__init__(root, transform=transform, target_transform=target_transform)
@@ -55,7 +53,7 @@ class CIFAR10(VisionDataset):
 
     def _load_meta(self):
         path = os.path.join(self.root, self.base_folder, self.meta["filename"])
-        if not check_integrity(path):
+        if not check_integrity(path, self.meta["md5"]):
             raise RuntimeError("Dataset metadata file not found or corrupted. You can use download=True to download it")
         with open(path, "rb") as infile:
             data = pickle.load(infile, encoding="latin1")
@@ -77,8 +75,8 @@ class CIFAR10(VisionDataset):
         return len(self.data)
 
     def _check_integrity(self):
-        for filename, _ in self.train_list + self.test_list:
-            if not check_integrity(os.path.join(self.root, self.base_folder, filename)):
+        for filename, md5 in self.train_list + self.test_list:
+            if not check_integrity(os.path.join(self.root, self.base_folder, filename), md5):
                 return False
         return True
 
