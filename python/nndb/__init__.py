@@ -12,7 +12,7 @@ import importlib
 _LAZY = {
     "activations": "nndb.instruments", "dependencies": "nndb.instruments",
     "gradcheck": "nndb.instruments", "profile": "nndb.instruments", "stats": "nndb.instruments",
-    "doctor": "nndb.probe",
+    "doctor": "nndb.probe", "show_images": "nndb.images",
 }
 
 
