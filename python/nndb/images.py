@@ -15,8 +15,10 @@ import base64
 import io
 import math
 
-import numpy as np
 import torch
+
+# NumPy and Pillow are imported when a picture is made, not with the
+# prelude (a session's start imports this module).
 
 __all__ = ["show_images", "ImageGrid"]
 
@@ -52,6 +54,8 @@ class ImageGrid:
 
 
 def _as_numpy(x):
+    import numpy as np
+
     if isinstance(x, torch.Tensor):
         return x.detach().cpu().numpy()
     if hasattr(x, "__array_interface__") or isinstance(x, (list, tuple)):
@@ -101,6 +105,8 @@ def show_images(x, nrow=8, padding=2, scale=None, labels=None, channels_last=Non
     labels a list of strings printed in the text form. Returns the ImageGrid
     (show=False: only return it).
     """
+    import numpy as np
+
     a = _as_numpy(x)
     shape = list(a.shape)
     if a.size == 0:
