@@ -54,6 +54,7 @@ typedef struct drill {
     char *path;
     char *id, *title, *teaches, *requires;
     int level, minutes;
+    int points; /* what finishing the lesson is worth in `drill report`; 0: none */
     drill_step *steps;
     int n_steps;
 } drill;
@@ -85,6 +86,10 @@ int drill_check_files(int n, char **paths, bool verbose);
 
 /* Install %drill on a session (the REPL and the kernel call this). */
 bool drill_install(lang_session *s);
+
+/* The REPL's prompt prefix while a drill is open on [s]: "[ID STEP/N]";
+ * false (and "") when none is. */
+bool drill_prompt(lang_session *s, char *buf, size_t cap);
 
 /* `nndb drill ...`; returns the exit status. [start_repl] is called for
  * `nndb drill start ID` with the first cell to run. */

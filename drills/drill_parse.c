@@ -74,19 +74,22 @@ static void front_matter(parser *p, const char *key, const char *val, int line) 
         free(d->teaches), d->teaches = strdup(val);
     else if (!strcmp(key, "requires"))
     free(d->requires), d->requires = strdup(val);
-    else if (!strcmp(key, "level") || !strcmp(key, "minutes")) {
+    else if (!strcmp(key, "level") || !strcmp(key, "minutes") || !strcmp(key, "points")) {
         char *end;
         long v = strtol(val, &end, 10);
         if (!*val || *end || v < 0 || v > 1000)
             error_at(p, line, "%s must be a whole number, got '%s'", key, val);
         else if (key[0] == 'l')
             d->level = (int)v;
+        else if (key[0] == 'p')
+            d->points = (int)v;
         else
             d->minutes = (int)v;
     }
     else {
         error_at(p, line,
-                 "unknown front matter field '%s' (id, title, level, minutes, teaches, requires)",
+                 "unknown front matter field '%s' (id, title, level, minutes, points, teaches, "
+                 "requires)",
                  key);
     }
 }

@@ -37,7 +37,13 @@ typedef struct runner {
     int pending_step, pending_run;
     int magic_step; /* the step when a %drill command began, for its cell; -1 none */
     char *said;     /* what the runner wrote during that check (cut from the cell's output) */
+    bool watch;     /* %drill watch: the check runs after each statement of a do step */
+    bool watching;  /* that check is running (its own statements are not watched) */
 } runner;
+
+/* The runner of each session that has %drill (drill_prompt finds it). */
+enum { MAX_RUNNERS = 16 };
+static runner *g_runners[MAX_RUNNERS];
 
 static const char *jstr(const cJSON *o, const char *k);
 
@@ -433,6 +439,16 @@ static void bind_drill_dir(lang_session *s, const drill *d) {
     lang_session_run(s, code, "<drill>", NULL);
 }
 
+/* A do step's setup in the learner's session. Datasets it builds keep
+ * their planted bugs out of their repr and description (nndb.data), so
+ * looking at the data shows the symptom, not the answer. */
+static bool run_setup(runner *r, const char *code, char **err) {
+    lang_session_run(r->s, "__import__('nndb.data').data._hide_planted(True)", "<drill>", NULL);
+    bool ok = lang_session_run(r->s, code, r->d->path, err);
+    lang_session_run(r->s, "__import__('nndb.data').data._hide_planted(False)", "<drill>", NULL);
+    return ok;
+}
+
 /* Entering step [i]: a do step's setup runs in the learner's session. */
 static bool enter_step(runner *r, int i) {
     r->step = i;
@@ -443,7 +459,7 @@ static bool enter_step(runner *r, int i) {
         char *err = NULL;
         bool was = r->recording;
         r->recording = false;
-        bool ok = lang_session_run(r->s, st->setup, r->d->path, &err);
+        bool ok = run_setup(r, st->setup, &err);
         r->recording = was;
         if (!ok) {
             bool f = lang_session_fail(r->s, LANG_ERR_RUNTIME, "DrillError",
@@ -556,6 +572,42 @@ static void refresh_attempts(runner *r, int i) {
     if (pass) cJSON_AddItemToObject(ss, "passed", cJSON_Duplicate(pass, true));
 }
 
+/* %drill watch: after a statement of the learner's at a do step (not a
+ * %drill command, not the cell that ran %drill check), run the step's check
+ * and say on one line where it stands. Nothing is recorded: %drill check
+ * records the attempt, so the evidence keeps the learner's own checks. */
+static void watch_after(runner *r, const char *code, bool checked) {
+    if (!r->watch || r->watching || checked || !r->d || r->step >= r->d->n_steps) return;
+    const drill_step *st = &r->d->steps[r->step];
+    if (st->kind != DRILL_DO || !st->check) return;
+    const char *c = code ? code : "";
+    while (isspace((unsigned char)*c)) c++;
+    if (!strncmp(c, "%drill", 6) || !*c) return;
+    r->watching = true;
+    bool was = r->recording;
+    r->recording = false;
+    char *got = NULL, *err = NULL;
+    int t = evaluate_check(r->s, st->check, r->d->path, &got, &err);
+    r->recording = was;
+    r->watching = false;
+    lang_buf line;
+    lang_buf_init(&line);
+    if (t == 1)
+        lang_buf_printf(&line, "[watch] the check holds%s%s: %%drill check records it and goes on.",
+                        got ? ": " : "", got ? got : "");
+    else if (err)
+        lang_buf_printf(&line, "[watch] not yet: the check raised %s", err);
+    else
+        lang_buf_printf(&line, "[watch] not yet: %s", got ? got : st->check);
+    for (size_t i = 0; i < line.len; i++)
+        if (line.data[i] == '\n' || line.data[i] == '\r') line.data[i] = ' ';
+    lang_buf_puts(&line, "\n");
+    say(r, line.data);
+    lang_buf_free(&line);
+    free(got);
+    free(err);
+}
+
 static void observe(void *user, const char *code, const char *filename, const lang_result *res,
                     const char *output) {
     runner *r = user;
@@ -627,6 +679,7 @@ static void observe(void *user, const char *code, const char *filename, const la
     }
     free(own);
     save_progress(r);
+    watch_after(r, code, pending);
 }
 
 /* A new attempt of the current do step: the learner's work since the
@@ -801,7 +854,7 @@ static bool cmd_start(runner *r, const char *id) {
     /* a resumed do step needs the setups of the steps before it */
     for (int i = 0; i < step; i++) {
         const drill_step *st = &d->steps[i];
-        if (st->kind == DRILL_DO && st->setup) lang_session_run(r->s, st->setup, d->path, NULL);
+        if (st->kind == DRILL_DO && st->setup) run_setup(r, st->setup, NULL);
         if (st->kind == DRILL_DO && step_done(r, i) && st->reference)
             lang_session_run(r->s, st->reference, d->path, NULL);
     }
@@ -1278,6 +1331,7 @@ static const char drill_help[] =
     "  %drill predict [TEXT]        record a prediction (asks when TEXT is empty)\n"
     "  %drill check                 run the step's check on your work\n"
     "  %drill hint                  the next hint\n"
+    "  %drill watch [on|off]        run the check after each statement you run\n"
     "  %drill answer [TEXT]         answer a quiz or reflect step (asks when TEXT is empty)\n"
     "  %drill next                  go on after a read step\n"
     "  %drill status                the steps and where you are\n"
@@ -1342,6 +1396,18 @@ static bool drill_magic(lang_session *s, void *user, const char *args) {
     if (!strcmp(cmd, "answer")) return cmd_answer(r, rest);
     if (!strcmp(cmd, "next")) return cmd_next(r);
     if (!strcmp(cmd, "status")) return cmd_status(r);
+    if (!strcmp(cmd, "watch")) {
+        if (!*rest)
+            r->watch = !r->watch;
+        else if (!strcmp(rest, "on") || !strcmp(rest, "off"))
+            r->watch = !strcmp(rest, "on");
+        else
+            return usage(r, "%%drill watch takes on or off (nothing toggles it), not '%s'", rest);
+        say(r, r->watch ? "Watching: the check runs after each statement you run at a do step "
+                          "(%drill watch off stops it).\n"
+                        : "Not watching.\n");
+        return true;
+    }
     if (!strcmp(cmd, "export")) return cmd_export(r, rest);
     if (!strcmp(cmd, "reset")) return cmd_reset(r, rest);
     return usage(r, "unknown %%drill command '%s': %%drill help lists them", cmd);
@@ -1349,6 +1415,8 @@ static bool drill_magic(lang_session *s, void *user, const char *args) {
 
 static void runner_free(void *user) {
     runner *r = user;
+    for (int i = 0; i < MAX_RUNNERS; i++)
+        if (g_runners[i] == r) g_runners[i] = NULL;
     drill_free(r->d);
     cJSON_Delete(r->state);
     free(r->said);
@@ -1359,14 +1427,19 @@ bool drill_install(lang_session *s) {
     runner *r = calloc(1, sizeof *r);
     if (!r) return false;
     r->s = s;
+    for (int i = 0; i < MAX_RUNNERS; i++)
+        if (!g_runners[i]) {
+            g_runners[i] = r;
+            break;
+        }
     r->pending_run = -1;
     r->magic_step = -1;
     lang_session_set_observer(s, observe, r);
     /* The session frees the runner with it (runner_free). */
     if (lang_session_add_magic(s, "drill",
                                "%drill [list | start ID | predict TEXT | check | hint | answer "
-                               "TEXT | next | status | whoami NAME | export [md|json] [PATH] | "
-                               "reset ID | help]",
+                               "TEXT | next | watch | status | whoami NAME | export [md|json] "
+                               "[PATH] | reset ID | help]",
                                "Guided drills: predict, do until the check holds, answer, "
                                "reflect; progress and evidence are "
                                "saved per user (docs/drills.md).",
@@ -1672,7 +1745,18 @@ typedef struct learner_row {
     char prediction[256];
     char failed[256];
     int checks_passed, do_steps;
+    int points, points_of; /* earned (the lesson's points: when it is done), and possible */
 } learner_row;
+
+/* The points a lesson gives (its front matter's points:), or 0. */
+static int lesson_points(const char *id) {
+    char *path = drill_find(id);
+    drill *d = path ? drill_load(path, NULL) : NULL;
+    int pts = d ? d->points : 0;
+    drill_free(d);
+    free(path);
+    return pts;
+}
 
 static double iso_seconds(const char *s) {
     struct tm tm;
@@ -1721,6 +1805,8 @@ static bool read_row(const char *path, learner_row *row) {
         }
     }
     cJSON_Delete(j);
+    row->points_of = lesson_points(row->drill);
+    row->points = !strcmp(row->status, "done") ? row->points_of : 0;
     return true;
 }
 
@@ -1728,6 +1814,53 @@ static int cmp_rows(const void *a, const void *b) {
     const learner_row *x = a, *y = b;
     int c = strcmp(x->drill, y->drill);
     return c ? c : strcmp(x->user, y->user);
+}
+
+/* Totals per learner and per lesson (points where lessons give them). */
+static void print_totals(const learner_row *rows, int nrows) {
+    bool any_points = false;
+    for (int i = 0; i < nrows; i++) any_points |= rows[i].points_of > 0;
+    printf("\n## Totals per learner\n\n| learner | lessons done | of | checks held | hints | "
+           "minutes%s |\n|---|---|---|---|---|---|%s\n",
+           any_points ? " | points" : "", any_points ? "---|" : "");
+    for (int i = 0; i < nrows; i++) {
+        bool seen = false;
+        for (int j = 0; j < i; j++) seen |= !strcmp(rows[j].user, rows[i].user);
+        if (seen) continue;
+        int done = 0, of = 0, held = 0, hints = 0, pts = 0, pts_of = 0;
+        double minutes = 0;
+        for (int j = i; j < nrows; j++) {
+            if (strcmp(rows[j].user, rows[i].user)) continue;
+            of++;
+            done += !strcmp(rows[j].status, "done");
+            held += rows[j].checks_passed;
+            hints += rows[j].hints;
+            minutes += rows[j].minutes;
+            pts += rows[j].points;
+            pts_of += rows[j].points_of;
+        }
+        printf("| %s | %d | %d | %d | %d | %.1f |", rows[i].user, done, of, held, hints, minutes);
+        if (any_points) printf(" %d of %d |", pts, pts_of);
+        printf("\n");
+    }
+    printf("\n## Totals per lesson\n\n| drill | learners | done | mean hints | mean minutes%s "
+           "|\n|---|---|---|---|---|%s\n",
+           any_points ? " | points each" : "", any_points ? "---|" : "");
+    for (int i = 0; i < nrows; i++) {
+        if (i && !strcmp(rows[i - 1].drill, rows[i].drill)) continue; /* sorted by drill */
+        int n = 0, done = 0, hints = 0;
+        double minutes = 0;
+        for (int j = i; j < nrows && !strcmp(rows[j].drill, rows[i].drill); j++) {
+            n++;
+            done += !strcmp(rows[j].status, "done");
+            hints += rows[j].hints;
+            minutes += rows[j].minutes;
+        }
+        printf("| %s | %d | %d | %.1f | %.1f |", rows[i].drill, n, done, (double)hints / n,
+               minutes / n);
+        if (any_points) printf(" %d |", rows[i].points_of);
+        printf("\n");
+    }
 }
 
 /* `nndb drill report [--csv] DIR...`: the exported JSON of a class. */
@@ -1762,11 +1895,11 @@ static int drill_report(int n, char **dirs, bool csv) {
     }
     qsort(rows, (size_t)nrows, sizeof *rows, cmp_rows);
     if (csv) {
-        printf("drill,learner,status,minutes,hints,checks,prediction,first failed attempt\n");
+        printf("drill,learner,status,minutes,hints,checks,points,prediction,first failed attempt\n");
         for (int i = 0; i < nrows; i++)
-            printf("%s,%s,%s,%.1f,%d,%d,%s,%s\n", rows[i].drill, rows[i].user, rows[i].status,
-                   rows[i].minutes, rows[i].hints, rows[i].attempts, rows[i].prediction,
-                   rows[i].failed);
+            printf("%s,%s,%s,%.1f,%d,%d,%d,%s,%s\n", rows[i].drill, rows[i].user, rows[i].status,
+                   rows[i].minutes, rows[i].hints, rows[i].attempts, rows[i].points,
+                   rows[i].prediction, rows[i].failed);
     } else {
         printf("# Drill report: %d record%s\n\n", nrows, nrows == 1 ? "" : "s");
         printf(
@@ -1781,6 +1914,7 @@ static int drill_report(int n, char **dirs, bool csv) {
                 printf("| %s | %s | %s | %d of %d checks held%s |\n", rows[i].drill, rows[i].user,
                        rows[i].prediction, rows[i].checks_passed, rows[i].do_steps,
                        rows[i].failed[0] ? " after a failed attempt" : "");
+        print_totals(rows, nrows);
         /* the most common first failed attempts, per drill */
         printf(
             "\n## Most common failed attempts\n\n| drill | attempt | learners |\n|---|---|---|\n");
@@ -1967,4 +2101,17 @@ int drill_cli(int argc, char **argv, int (*start_repl)(const char *first_cell)) 
             "       nndb drill new ID         write a skeleton (into the first "
             "NNDB_DRILLS_PATH dir, or .)\n");
     return 2;
+}
+
+bool drill_prompt(lang_session *s, char *buf, size_t cap) {
+    if (cap) *buf = 0;
+    for (int i = 0; i < MAX_RUNNERS; i++) {
+        runner *r = g_runners[i];
+        if (!r || r->s != s || !r->d || !r->state) continue;
+        const char *st = jstr(r->state, "status");
+        if (st && !strcmp(st, "done")) return false;
+        snprintf(buf, cap, "[%s %d/%d]", r->d->id, r->step + 1, r->d->n_steps);
+        return true;
+    }
+    return false;
 }

@@ -929,7 +929,15 @@ int repl_interactive_with(const char *version, const char *first_cell) {
         run_code(&r, first_cell, "<start>", &leave, &status);
     }
     for (;;) {
-        cell_status cs = read_cell(&r, p1, p2);
+        /* An open drill shows in the prompt: [overfit-one-batch 3/5] nndb> */
+        char tag[200], p1d[320];
+        const char *prompt = p1;
+        if (drill_prompt(g_session, tag, sizeof tag)) {
+            snprintf(p1d, sizeof p1d, "%s%s%s %s", r.colour_out ? "\001" REPL_SGR_CONT "\002" : "",
+                     tag, r.colour_out ? "\001" REPL_SGR_RESET "\002" : "", p1);
+            prompt = p1d;
+        }
+        cell_status cs = read_cell(&r, prompt, p2);
         if (cs == CELL_EOF) break;
         if (cs != CELL_READY || !r.cell_len) continue;
         if (repl_is_exit_request(r.cell)) break;

@@ -55,6 +55,16 @@ def _bug_titles():
     return _titles
 
 
+_hiding = False
+
+
+def _hide_planted(on):
+    """While a drill's setup runs, datasets keep their planted bugs to
+    themselves (repr, description, .bugs); the drill runner switches this."""
+    global _hiding
+    _hiding = bool(on)
+
+
 def _flags_of(bugs):
     if bugs is None:
         return 0
@@ -137,8 +147,9 @@ class Dataset(_TorchDataset):
     planted bug), bugs (the names planted). ds[i] is (x[i], y[i]); split()
     cuts it, plant() breaks a copy, DataLoader(ds) batches it."""
 
-    def __init__(self, engine_dataset):
+    def __init__(self, engine_dataset, hide=None):
         self._ds = engine_dataset
+        self._hide = _hiding if hide is None else hide
         f = engine_dataset.fields()
         self.name = f["name"]
         self.n = f["n"]
@@ -151,6 +162,11 @@ class Dataset(_TorchDataset):
         self.padded_rows = f["padded_rows"]
         self.leaked_rows, self.leaked_from = f["leaked_rows"], f["leaked_from"]
         self.description = f["description"]
+        if self._hide and self.bugs:
+            # Built by a drill's setup: the learner finds the bug from the data.
+            self.description = "\n".join(l for l in self.description.split("\n")
+                                         if not l.startswith("planted"))
+            self._hidden_bugs, self.bugs = self.bugs, []
 
     def __len__(self):
         return self.n
@@ -193,7 +209,7 @@ class Dataset(_TorchDataset):
         bugs follow their rows; a dataset with the 'leakage' bug copies some
         val rows into train here."""
         parts = self._ds.split(float(train), float(val), int(seed))
-        return tuple(Dataset(p) for p in parts)
+        return tuple(Dataset(p, self._hide) for p in parts)
 
     def plant(self, bugs=None, *, bug_seed=None, relabel_from=None, relabel_to=None,
               leak_fraction=None, scale_column=None, scale=None, nan_row=None, nan_col=None,
@@ -207,7 +223,7 @@ class Dataset(_TorchDataset):
             bug_seed=bug_seed, relabel_from=relabel_from, relabel_to=relabel_to,
             leak_fraction=leak_fraction, scale_column=scale_column, scale=scale,
             nan_row=nan_row, nan_col=nan_col, padding_fraction=padding_fraction))
-        return Dataset(self._ds.plant(flags, params))
+        return Dataset(self._ds.plant(flags, params), self._hide)
 
     def subset(self, indices):
         """A new dataset of the given rows (any order, repeats allowed), e.g.
@@ -216,7 +232,7 @@ class Dataset(_TorchDataset):
             indices = torch.tensor(list(indices), dtype=torch.int64)
         if indices.dtype != torch.int64 or indices.dim() != 1:
             raise TypeError("subset() expects a list or 1-d int64 tensor of rows")
-        return Dataset(self._ds.subset(indices.contiguous(), f"{self.name[:48]}[subset]"))
+        return Dataset(self._ds.subset(indices.contiguous(), f"{self.name[:48]}[subset]"), self._hide)
 
 
 def _made(fname, make, args, bugs, params):

@@ -630,6 +630,17 @@ def _threads(session, line, frame):
     torch.set_num_threads(n)
 
 
+def _exit_magic(line):
+    """%exit [CODE] / %quit [CODE]: leave as exit() does."""
+    line = line.strip()
+    if not line:
+        raise SystemExit(None)
+    try:
+        raise SystemExit(int(line))
+    except ValueError:
+        raise ValueError(f"%exit takes an exit status (a whole number), not {line!r}") from None
+
+
 def _not_yet(name):
     def magic(session, line, frame):
         raise NotImplementedError(f"%{name} is not yet available under the CPython session")
@@ -656,6 +667,8 @@ _LINE = {
     "help": _help,
     "seed": _seed,
     "threads": _threads,
+    "exit": lambda session, line, frame: _exit_magic(line),
+    "quit": lambda session, line, frame: _exit_magic(line),
     "sx": lambda session, line, frame: getoutput(line, frame),
     "system": lambda session, line, frame: getoutput(line, frame),
 }
@@ -682,6 +695,9 @@ _DOCS = {
     "lsmagic": "%lsmagic: the magics.",
     "help": "%help [NAME]: the magics, or help on NAME (a magic: %help %NAME).",
     "seed": "%seed N: seed the random generator (as manual_seed(N)).",
+    "exit": "%exit [CODE]: leave the session, as exit(CODE) (work in files is kept; the REPL "
+            "saves its history).",
+    "quit": "%quit [CODE]: the same as %exit.",
     "threads": "%threads [N]: show or set the number of threads for matmul and parallel "
                "kernels (as torch.set_num_threads(N)).",
 }

@@ -25,7 +25,7 @@ import pexpect
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 NNDB = os.path.abspath(os.environ.get("NNDB", os.path.join(ROOT, "build", "nndb")))
 SCHEMA = json.load(open(os.path.join(ROOT, "docs", "drill-evidence.schema.json")))
-PROMPT = r"nndb>(?:\x1b\[0m)? "
+PROMPT = r"(?:\[[\w-]+ \d+/\d+\](?:\x1b\[0m)? )?nndb>(?:\x1b\[0m)? "
 
 
 class Env:
@@ -405,12 +405,14 @@ def test_commands_behave(env):
 
     out = said("%drill help")
     for cmd in ("%drill list", "%drill start ID", "%drill check", "%drill hint", "%drill answer",
-                "%drill whoami", "%drill export", "%drill reset", "%drill help"):
+                "%drill whoami", "%drill export", "%drill reset", "%drill watch", "%drill help"):
         assert cmd in out, (cmd, out)
     out = said("%drill status")  # no drill open: progress across the lessons
     assert "No drill is open" in out and re.search(r"loss-at-init .* not started", out), out
     out = said("%drill check")
     assert "no drill is running" in out and "Traceback" not in out and out.count("\n") == 1, out
+    out = said("%drill watch maybe")
+    assert out.strip() == "%drill watch takes on or off (nothing toggles it), not 'maybe'", out
     out = said("%drill frobnicate")
     assert "unknown %drill command 'frobnicate': %drill help lists them" in out, out
     assert "Traceback" not in out and out.count("\n") == 1, out
@@ -454,9 +456,46 @@ def test_commands_behave(env):
     assert steps == [3, 4, 5], steps
 
 
+def test_watch_prompt_and_hidden_bugs(env):
+    """%drill watch runs the check after each statement; the prompt shows
+    the drill and step; the setup's data set keeps its planted bug out of
+    its repr and description (the learner's own data sets do not)."""
+    c = overfit_repl(env)
+    c.sendline("%drill watch")
+    c.expect("Watching: the check runs after each statement")
+    c.expect(r"\[overfit-one-batch 3/5\]\S* nndb>")
+    c.sendline("print(repr(data)); print(data.description); print(data.split()[0])")
+    c.expect(PROMPT)
+    shown = c.before
+    assert re.search(r"\[watch\] not yet: overfit\(\) = 0\.56\d*, wanted < 0\.05", shown), shown
+    assert "Dataset('spirals'" in shown and "bugs=" not in shown and "planted" not in shown, shown
+    assert "zero" not in shown, shown
+    c.sendline("print(spirals(10, bugs=['zero_inputs']))")
+    c.expect(r"bugs=\['zero_inputs'\]")
+    c.expect(PROMPT)
+    c.sendline("data = spirals(300, classes=3, seed=0)")
+    c.expect(r"\[watch\] the check holds: overfit\(\) = .*%drill check records it and goes on")
+    c.expect(PROMPT)
+    c.sendline("%drill check")
+    c.expect("The check holds")
+    c.expect(r"\[overfit-one-batch 4/5\]\S* nndb>")
+    c.sendline("%drill watch off")
+    c.expect("Not watching.")
+    c.expect(PROMPT)
+    c.sendcontrol("d")
+    c.expect(pexpect.EOF)
+    ev = env.progress("overfit-one-batch")
+    # watching records nothing: the one attempt is the learner's own check
+    assert ev["steps"][2]["attempts"] == 1, ev["steps"][2]
+    assert "spirals(300, classes=3, seed=0)" in ev["steps"][2]["passed"]["code"]
+
+
 def test_cli_list_report_and_parse_errors(env):
     r = env.run(["drill", "list"])
     assert r.returncode == 0 and "overfit-one-batch" in r.stdout, r.stdout
+    r = env.run(["--help"])
+    for sub in ("list", "start ID", "notebook ID", "report [--csv] DIR", "check [-v]", "new ID"):
+        assert sub in r.stdout, (sub, r.stdout)
     assert not os.path.exists(env.data), os.listdir(env.data)  # nothing created
     empty = os.path.join(env.dir, "empty")
     os.makedirs(empty)
@@ -636,6 +675,10 @@ def test_report_over_a_class(env):
     assert "| loss-at-init | ada | in progress |" in out and "| loss-at-init | cy |" in out, out
     assert "| loss-at-init | bob | bob thinks 2.3 | 0 of 1 checks held after a failed attempt |" in out, out
     assert "| loss-at-init | `with no_grad(): model[2].weight.mul_(0.5)` | 2 |" in out, out
+    assert "## Totals per learner" in out and "## Totals per lesson" in out, out
+    # nobody finished: 0 of the lesson's 10 points (its front matter's points:)
+    assert re.search(r"\| ada \| 0 \| 1 \| 0 \| 1 \| [0-9.]+ \| 0 of 10 \|", out), out
+    assert re.search(r"\| loss-at-init \| 3 \| 0 \| 1\.0 \| [0-9.]+ \| 10 \|", out), out
     r = env.run(["drill", "report", "--csv", klass])
     lines = r.stdout.strip().splitlines()
     assert lines[0].startswith("drill,learner,status") and len(lines) == 4, r.stdout

@@ -138,12 +138,17 @@ def test_ctrl_d_exits_0(env):
 
 
 def test_exit_and_quit_exit_0(env):
-    for word in ("exit()", "quit()"):
+    for word, status in (("exit()", 0), ("quit()", 0), ("%exit", 0), ("%quit", 0), ("%quit 4", 4)):
         child = start(env)
         child.sendline(word)
         child.expect(pexpect.EOF)
         child.close()
-        assert child.exitstatus == 0, f"{word}: status {child.exitstatus}"
+        assert child.exitstatus == status, f"{word}: status {child.exitstatus}"
+    child = start(env)
+    child.sendline("%exit soon")
+    child.expect("exit status")
+    child.expect(PROMPT)
+    leave(child)
 
 
 def test_values_stay_between_lines(env):
