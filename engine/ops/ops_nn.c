@@ -1738,7 +1738,7 @@ nn_tensor *nn_embedding(nn_ctx *ctx, nn_tensor *weight, nn_tensor *idx) {
 
 nn_tensor *nn_layer_norm(nn_ctx *ctx, nn_tensor *x, int n_norm, nn_tensor *weight, nn_tensor *bias,
                          double eps) {
-    if (!(eps >= 0)) return fail(ctx, NN_ERR_VALUE, "layer_norm: eps must be >= 0; got %g", eps);
+    /* any eps, negative included, as PyTorch: var + eps < 0 gives NaN rows */
     nn_params p = params0();
     p.i[0] = n_norm;
     p.f[0] = eps;

@@ -80,13 +80,100 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
             assert padding_idx >= -weight.size(0), "Padding_idx must be within num_embeddings"
             padding_idx = weight.size(0) + padding_idx
     if max_norm is not None:
-        raise NotImplementedError("embedding(max_norm=...) is not supported")
+        input = input.contiguous()
+        _no_grad_embedding_renorm_(weight, input, max_norm, norm_type)
     out = _C._nn_embedding(input, weight)
     if padding_idx is not None and weight.requires_grad and torch.is_grad_enabled():
         # torch's backward leaves the padding row's gradient alone: the
         # padding positions pass their value but not their gradient.
         keep = (input != padding_idx).unsqueeze(-1)
         out = _named(torch.where(keep, out, out.detach()), "EmbeddingBackward0")
+    return out
+
+
+def _no_grad_embedding_renorm_(weight, input, max_norm, norm_type):
+    # ATen's embedding_renorm_: each row the input uses whose norm exceeds
+    # max_norm is scaled in place by max_norm / (norm + 1e-7).
+    with torch.no_grad():
+        for i in sorted(set(input.reshape(-1).tolist())):
+            norm = float(weight[i].norm(norm_type))
+            if norm > max_norm:
+                weight[i] *= max_norm / (norm + 1e-7)
+
+
+def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale_grad_by_freq=False,
+                  mode="mean", sparse=False, per_sample_weights=None, include_last_offset=False,
+                  padding_idx=None):
+    if weight.dtype == torch.long and input.is_floating_point():
+        warnings.warn("Argument order of nn.functional.embedding_bag was changed. Usage "
+                      "`embedding_bag(weight, input, ...)` is deprecated, and should now be "
+                      "`embedding_bag(input, weight, ...)`.")
+        weight, input = input, weight
+    if per_sample_weights is not None and input.size() != per_sample_weights.size():
+        raise ValueError(f"embedding_bag: If per_sample_weights ({per_sample_weights.shape}) is "
+                         f"not None, then it must have the same shape as the input ({input.shape})")
+    if input.dim() == 2:
+        if offsets is not None:
+            raise ValueError("if input is 2D, then offsets has to be None, as input is treated is "
+                             "a mini-batch of fixed length sequences. However, found offsets of "
+                             f"type {type(offsets)}")
+        offsets = torch.arange(0, input.numel(), input.size(1), dtype=input.dtype)
+        input = input.reshape(-1)
+        if per_sample_weights is not None:
+            per_sample_weights = per_sample_weights.reshape(-1)
+    elif input.dim() == 1:
+        if offsets is None:
+            raise ValueError("offsets has to be a 1D Tensor but got None")
+        if offsets.dim() != 1:
+            raise ValueError("offsets has to be a 1D Tensor")
+    else:
+        raise ValueError(f"input has to be 1D or 2D Tensor, but got Tensor of dimension "
+                         f"{input.dim()}")
+    if mode not in ("sum", "mean", "max"):
+        raise ValueError("mode has to be one of sum, mean or max")
+    if mode == "max" and scale_grad_by_freq:
+        raise ValueError("max mode does not support scaling the gradient by the frequency")
+    if mode == "max" and sparse:
+        raise ValueError("max mode does not support sparse weights")
+    if max_norm is not None:
+        _no_grad_embedding_renorm_(weight, input, max_norm, norm_type)
+    if per_sample_weights is not None and mode != "sum":
+        raise NotImplementedError(
+            "embedding_bag: per_sample_weights was not None. per_sample_weights is only "
+            f"supported for mode='sum' (got mode='{mode}'). Please open a feature request on "
+            "GitHub.")
+    if scale_grad_by_freq or sparse:
+        raise NotImplementedError("embedding_bag(scale_grad_by_freq=True or sparse=True) is not "
+                                  "supported")
+    num = weight.size(0)
+    if padding_idx is not None:
+        if not -num <= padding_idx < num:
+            raise RuntimeError(f"padding_idx must be within the number of embeddings, -{num} "
+                               f"through {num - 1}, but got {padding_idx}")
+        padding_idx %= num
+    # bag b holds input[offsets[b]:offsets[b + 1]]; the last bag runs to the
+    # end, or with include_last_offset the last offset closes the last bag.
+    n = input.numel()
+    starts = offsets.tolist()
+    ends = starts[1:] + ([] if include_last_offset else [n])
+    if include_last_offset:
+        starts = starts[:-1]
+    pos = torch.arange(n).unsqueeze(0)
+    member = (pos >= torch.tensor(starts, dtype=torch.int64).unsqueeze(1)) & \
+        (pos < torch.tensor(ends, dtype=torch.int64).unsqueeze(1))  # [bags, n]
+    if padding_idx is not None:
+        member = member & (input != padding_idx).unsqueeze(0)
+    rows = _C._nn_embedding(input, weight)  # [n, d]
+    if mode == "max":
+        big = rows.unsqueeze(0).masked_fill(~member.unsqueeze(2), float("-inf"))
+        out = big.max(1)[0] if n else rows.new_zeros((len(starts), weight.size(1)))
+        return out.masked_fill(~member.any(1, keepdim=True), 0)
+    m = member.to(weight.dtype)
+    if per_sample_weights is not None:
+        m = m * per_sample_weights.unsqueeze(0)
+    out = torch.matmul(m, rows)
+    if mode == "mean":
+        out = out / member.sum(1, keepdim=True).clamp(min=1).to(weight.dtype)
     return out
 
 
@@ -207,9 +294,112 @@ def threshold(input, threshold, value, inplace=False):
     return _inplace(input, r) if inplace else r
 
 
+def hardshrink(input, lambd=0.5):
+    r = torch.where((input >= -lambd) & (input <= lambd), torch.zeros_like(input), input)
+    return _named(r, "HardshrinkBackward0")
+
+
+def softshrink(input, lambd=0.5):
+    if lambd < 0:
+        raise RuntimeError(f"lambda must be greater or equal to 0, but found to be {lambd:g}.")
+    r = torch.where(input > lambd, input - lambd,
+                    torch.where(input < -lambd, input + lambd, torch.zeros_like(input)))
+    return _named(r, "SoftshrinkBackward0")
+
+
+def prelu(input, weight):
+    # ATen: one weight for all, or one per channel (dim 1); x > 0 ? x : w x.
+    if weight.numel() != 1:
+        if input.dim() == 0:
+            raise RuntimeError("Not allow zero-dim input tensor.")
+        channels = input.size(1) if input.dim() >= 2 else 1
+        if weight.numel() != channels:
+            raise RuntimeError(
+                "Mismatch of parameter numbers and input channel size. Found parameter numbers"
+                f" = {weight.numel()} and channel size = {channels}.")
+        if weight.dim() != 1:
+            raise RuntimeError(f"prelu: Expected `weight` to be a scalar or 1D tensor, but got "
+                               f"ndim = {weight.dim()}")
+        if input.dim() >= 2:
+            shape = [1] * input.dim()
+            shape[1] = channels
+            weight = weight.reshape(shape)
+    elif weight.dim() > 1:
+        raise RuntimeError(f"prelu: Expected `weight` to be a scalar or 1D tensor, but got "
+                           f"ndim = {weight.dim()}")
+    else:
+        weight = weight.reshape(())
+    return _named(torch.where(input > 0, input, weight * input), "PreluBackward0")
+
+
+def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
+    if not training:
+        return leaky_relu(input, (lower + upper) / 2, inplace)
+    # ATen's CPU kernel walks the input in order and draws one double from
+    # uniform(lower, upper) for each element <= 0: the same draws as
+    # torch.rand(k, dtype=float64) on the default generator.
+    neg = input <= 0
+    k = int(neg.sum())
+    noise = torch.ones_like(input)
+    if k:
+        draws = torch.rand(k, dtype=torch.float64) * (upper - lower) + lower
+        noise[neg] = draws.to(input.dtype)
+    r = _named(input * noise, "RreluWithNoiseBackward0")
+    return _inplace(input, r) if inplace else r
+
+
+def rrelu_(input, lower=1.0 / 8, upper=1.0 / 3, training=False):
+    return rrelu(input, lower, upper, training, True)
+
+
+def elu_(input, alpha=1.0):
+    return elu(input, alpha, True)
+
+
+def selu_(input):
+    return selu(input, True)
+
+
+def celu_(input, alpha=1.0):
+    return celu(input, alpha, True)
+
+
+def hardtanh_(input, min_val=-1.0, max_val=1.0):
+    return hardtanh(input, min_val, max_val, True)
+
+
+def leaky_relu_(input, negative_slope=0.01):
+    return leaky_relu(input, negative_slope, True)
+
+
+def threshold_(input, threshold, value):
+    return globals()["threshold"](input, threshold, value, True)
+
+
+_threshold = threshold
+
+
 def glu(input, dim=-1):
     a, b = input.chunk(2, dim)
     return _named(a * torch.sigmoid(b), "GluBackward0")
+
+
+def gumbel_softmax(logits, tau=1, hard=False, eps=1e-10, dim=-1):
+    if eps != 1e-10:
+        warnings.warn("`eps` parameter is deprecated and has no effect.")
+    # Exp(1) samples by inversion (PyTorch draws them with exponential_).
+    gumbels = -(-torch.log1p(-torch.rand_like(logits))).log()
+    gumbels = (logits + gumbels) / tau
+    y_soft = gumbels.softmax(dim)
+    if hard:
+        index = y_soft.max(dim, keepdim=True)[1]
+        y_hard = torch.zeros_like(logits).scatter_(dim, index, 1.0)
+        return y_hard - y_soft.detach() + y_soft
+    return y_soft
+
+
+def _get_softmax_dim(name, ndim, stacklevel):
+    return _softmax_dim(name, ndim, stacklevel)
 
 
 def _softmax_dim(name, ndim, stacklevel):
@@ -300,6 +490,8 @@ def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
 def cosine_similarity(x1, x2, dim=1, eps=1e-8):
     # ATen's order: each side divided by its norm (clamped below by eps)
     # first, then the product summed.
+    shape = torch.broadcast_shapes(x1.shape, x2.shape)
+    x1, x2 = x1.expand(shape), x2.expand(shape)
     n1 = torch.clamp(x1.norm(2, dim, keepdim=True), min=eps)
     n2 = torch.clamp(x2.norm(2, dim, keepdim=True), min=eps)
     return ((x1 / n1) * (x2 / n2)).sum(dim)
@@ -307,6 +499,18 @@ def cosine_similarity(x1, x2, dim=1, eps=1e-8):
 
 def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
     return (x1 - x2 + eps).norm(p, -1, keepdim=keepdim)
+
+
+def pdist(input, p=2):
+    if input.dim() != 2:
+        raise RuntimeError(f"pdist only supports 2D tensors, got: {input.dim()}D")
+    if p < 0:
+        raise RuntimeError("pdist only supports non-negative p values")
+    n = input.size(0)
+    pairs = [(i, j) for i in range(n) for j in range(i + 1, n)]
+    i = torch.tensor([a for a, _ in pairs], dtype=torch.int64)
+    j = torch.tensor([b for _, b in pairs], dtype=torch.int64)
+    return _named((input[i] - input[j]).norm(p, 1), "PdistBackward0")
 
 
 def pad(input, pad, mode="constant", value=None):
@@ -495,7 +699,162 @@ def poisson_nll_loss(input, target, log_input=True, full=False, size_average=Non
         loss = torch.exp(input) - target * input
     else:
         loss = input - target * torch.log(input + eps)
+    if full:
+        # Stirling's approximation of log(target!), counted where target > 1
+        stirling = target * torch.log(target) - target + 0.5 * torch.log(2 * math.pi * target)
+        loss = loss + stirling.masked_fill(target <= 1, 0)
     return _reduce(loss, reduction)
+
+
+def gaussian_nll_loss(input, target, var, full=False, eps=1e-6, reduction="mean"):
+    if var.size() != input.size():
+        if input.size()[:-1] == var.size():
+            var = torch.unsqueeze(var, -1)
+        elif input.size()[:-1] == var.size()[:-1] and var.size(-1) == 1:
+            pass  # heteroscedastic
+        else:
+            raise ValueError("var is of incorrect size")
+    if reduction != "none" and reduction != "mean" and reduction != "sum":
+        raise ValueError(reduction + " is not valid")
+    if torch.any(var < 0):
+        raise ValueError("var has negative entry/entries")
+    var = var.clone()
+    with torch.no_grad():
+        var.clamp_(min=eps)
+    loss = 0.5 * (torch.log(var) + (input - target) ** 2 / var)
+    if full:
+        loss = loss + 0.5 * math.log(2 * math.pi)
+    return _reduce(loss, reduction)
+
+
+def hinge_embedding_loss(input, target, margin=1.0, size_average=None, reduce=None,
+                         reduction="mean"):
+    reduction = _reduction(size_average, reduce, reduction)
+    zeros = torch.zeros_like(input)
+    margin_clamp = (margin - input).clamp(min=0)
+    loss = torch.where(target != 1, margin_clamp, zeros) + torch.where(target != -1, input, zeros)
+    return _reduce(loss, reduction)
+
+
+def cosine_embedding_loss(input1, input2, target, margin=0, size_average=None, reduce=None,
+                          reduction="mean"):
+    reduction = _reduction(size_average, reduce, reduction)
+    tdim = target.dim()
+    if tdim not in (0, 1):
+        raise RuntimeError(f"0D or 1D target tensor expected, multi-target not supported")
+    if tdim == 1 and (input1.dim() != 2 or input2.dim() != 2):
+        raise RuntimeError(f"1D target tensor expects 2D input tensors, but found inputs with "
+                           f"sizes {list(input1.shape)} and {list(input2.shape)}.")
+    if tdim == 0 and (input1.dim() != 1 or input2.dim() != 1):
+        raise RuntimeError(f"0D target tensor expects 1D input tensors, but found inputs with "
+                           f"sizes {list(input1.shape)} and {list(input2.shape)}.")
+    eps = 1e-12
+    prod_sum = (input1 * input2).sum(tdim)
+    mag1 = (input1 * input1).sum(tdim) + eps
+    mag2 = (input2 * input2).sum(tdim) + eps
+    cos = prod_sum / (mag1 * mag2).sqrt()
+    zeros = torch.zeros_like(cos)
+    pos = torch.where(target == 1, 1 - cos, zeros)
+    neg = torch.where(target == -1, (cos - margin).clamp(min=0), zeros)
+    return _reduce(pos + neg, reduction)
+
+
+def multilabel_soft_margin_loss(input, target, weight=None, size_average=None, reduce=None,
+                                reduction="mean"):
+    reduction = _reduction(size_average, reduce, reduction)
+    loss = -(target * logsigmoid(input) + (1 - target) * logsigmoid(-input))
+    if weight is not None:
+        loss = loss * weight
+    class_dim = input.dim() - 1
+    loss = loss.sum(dim=class_dim) / input.size(class_dim)
+    return _reduce(loss, reduction)
+
+
+def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=None,
+                      reduce=None, reduction="mean"):
+    reduction = _reduction(size_average, reduce, reduction)
+    if p != 1 and p != 2:
+        raise ValueError("only p == 1 and p == 2 supported")
+    if weight is not None and weight.dim() != 1:
+        raise ValueError("weight must be one-dimensional")
+    ndims = input.dim()
+    if ndims > 2:
+        raise RuntimeError(f"Expected non-empty vector or matrix with optional 0-dim batch size, "
+                           f"but got: {list(input.shape)}")
+    nframe = 1 if ndims <= 1 else input.size(0)
+    dim = 1 if ndims == 0 else input.size(ndims - 1)
+    if target.dim() > 1 or target.numel() != nframe:
+        raise RuntimeError(f"inconsistent target size, expected {nframe} but got "
+                           f"{list(target.shape)}")
+    x = input.reshape(nframe, dim)
+    t = target.reshape(nframe, 1)
+    if bool(((t < 0) | (t >= dim)).any()):
+        raise RuntimeError("target out of range")
+    z = (margin - x.gather(1, t) + x).clamp(min=0)
+    if p == 2:
+        z = z * z
+    if weight is not None:
+        z = z * weight[t]
+    z = z.masked_fill(torch.arange(dim).unsqueeze(0) == t, 0)
+    loss = z.sum(1) / dim
+    if reduction == "none":
+        return loss if target.dim() > 0 else loss.reshape(())
+    return loss.mean() if reduction == "mean" else loss.sum()
+
+
+def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+    reduction = _reduction(size_average, reduce, reduction)
+    ndims = input.dim()
+    if ndims <= 1:
+        nframe, dim = 1, (1 if ndims == 0 else input.size(0))
+        if target.dim() > 1 or target.numel() != dim:
+            raise RuntimeError(f"inconsistent target size: {list(target.shape)} for input of size: "
+                               f"{list(input.shape)}")
+    else:
+        nframe, dim = input.size(0), input.size(1)
+        if target.dim() != 2 or target.size(0) != nframe or target.size(1) != dim:
+            raise RuntimeError(f"inconsistent target size: {list(target.shape)} for input of size: "
+                               f"{list(input.shape)}")
+    x = input.reshape(nframe, dim)
+    t = target.reshape(nframe, dim)
+    # the targets of a row are its indices before the first -1
+    valid = (t >= 0).to(torch.int64).cumprod(1) > 0
+    safe = torch.where(valid, t, torch.zeros_like(t))
+    is_target = (one_hot(safe, dim) * valid.unsqueeze(-1).to(torch.int64)).sum(1) > 0
+    z = (1 - x.gather(1, safe).unsqueeze(2) + x.unsqueeze(1)).clamp(min=0)  # [n, target, d]
+    keep = valid.unsqueeze(2) & ~is_target.unsqueeze(1)
+    loss = z.masked_fill(~keep, 0).sum((1, 2)) / dim
+    if reduction == "none":
+        return loss if target.dim() > 1 else loss.reshape(())
+    return loss.mean() if reduction == "mean" else loss.sum()
+
+
+def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, swap=False,
+                        size_average=None, reduce=None, reduction="mean"):
+    reduction = _reduction(size_average, reduce, reduction)
+    a, pd, n = anchor.dim(), positive.dim(), negative.dim()
+    if not (a == pd == n):
+        raise RuntimeError(f"All inputs should have same dimension but got {a}D, {pd}D and {n}D "
+                           "inputs.")
+    dist_pos = pairwise_distance(anchor, positive, p, eps)
+    dist_neg = pairwise_distance(anchor, negative, p, eps)
+    if swap:
+        dist_neg = torch.min(dist_neg, pairwise_distance(positive, negative, p, eps))
+    return _reduce(torch.clamp(margin + dist_pos - dist_neg, min=0), reduction)
+
+
+def triplet_margin_with_distance_loss(anchor, positive, negative, *, distance_function=None,
+                                      margin=1.0, swap=False, reduction="mean"):
+    if margin <= 0:
+        raise ValueError(f"TripletMarginWithDistanceLoss: expected margin to be greater than 0, "
+                         f"got {margin} instead")
+    distance_function = distance_function if distance_function is not None else pairwise_distance
+    positive_dist = distance_function(anchor, positive)
+    negative_dist = distance_function(anchor, negative)
+    if swap:
+        negative_dist = torch.min(negative_dist, distance_function(positive, negative))
+    output = torch.clamp(positive_dist - negative_dist + margin, min=0.0)
+    return _reduce(output, _reduction(None, None, reduction))
 
 
 def margin_ranking_loss(input1, input2, target, margin=0, size_average=None, reduce=None,
@@ -512,6 +871,29 @@ def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="m
 # No scaled_dot_product_attention: torch 1.13 has none (it came in 2.0), and
 # course code (nanoGPT) tests hasattr(F, "scaled_dot_product_attention") to
 # choose its attention path, so defining it would change what they print.
+
+
+def _scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0,
+                                  need_attn_weights=False, is_causal=False):
+    # torch 1.13's private composite (the math path): q and k each scaled by
+    # embed**-1/4, a boolean mask turned into -inf, softmax, dropout, times v.
+    # Returns (output, attention weights).
+    scaling = math.sqrt(math.sqrt(query.size(-1)))
+    q = query / scaling
+    if is_causal:
+        if attn_mask is not None:
+            raise RuntimeError("Explicit attn_mask should not be set when is_causal=True")
+        attn_mask = torch.ones(query.size(-2), key.size(-2), dtype=torch.bool).tril()
+    if attn_mask is not None and attn_mask.dtype == torch.bool:
+        attn_mask = torch.zeros(attn_mask.shape, dtype=query.dtype).masked_fill(
+            attn_mask.logical_not(), float("-inf"))
+    attn = torch.matmul(q, key.transpose(-2, -1) / scaling)
+    if attn_mask is not None:
+        attn = attn + attn_mask
+    attn = softmax(attn, -1)
+    if dropout_p > 0.0:
+        attn = dropout(attn, dropout_p, True)
+    return torch.matmul(attn, value), attn
 
 
 def multi_head_attention_forward(*args, **kwargs):
