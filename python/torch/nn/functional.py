@@ -294,108 +294,12 @@ def threshold(input, threshold, value, inplace=False):
     return _inplace(input, r) if inplace else r
 
 
-def hardshrink(input, lambd=0.5):
-    r = torch.where((input >= -lambd) & (input <= lambd), torch.zeros_like(input), input)
-    return _named(r, "HardshrinkBackward0")
-
-
-def softshrink(input, lambd=0.5):
-    if lambd < 0:
-        raise RuntimeError(f"lambda must be greater or equal to 0, but found to be {lambd:g}.")
-    r = torch.where(input > lambd, input - lambd,
-                    torch.where(input < -lambd, input + lambd, torch.zeros_like(input)))
-    return _named(r, "SoftshrinkBackward0")
-
-
-def prelu(input, weight):
-    # ATen: one weight for all, or one per channel (dim 1); x > 0 ? x : w x.
-    if weight.numel() != 1:
-        if input.dim() == 0:
-            raise RuntimeError("Not allow zero-dim input tensor.")
-        channels = input.size(1) if input.dim() >= 2 else 1
-        if weight.numel() != channels:
-            raise RuntimeError(
-                "Mismatch of parameter numbers and input channel size. Found parameter numbers"
-                f" = {weight.numel()} and channel size = {channels}.")
-        if weight.dim() != 1:
-            raise RuntimeError(f"prelu: Expected `weight` to be a scalar or 1D tensor, but got "
-                               f"ndim = {weight.dim()}")
-        if input.dim() >= 2:
-            shape = [1] * input.dim()
-            shape[1] = channels
-            weight = weight.reshape(shape)
-    elif weight.dim() > 1:
-        raise RuntimeError(f"prelu: Expected `weight` to be a scalar or 1D tensor, but got "
-                           f"ndim = {weight.dim()}")
-    else:
-        weight = weight.reshape(())
-    return _named(torch.where(input > 0, input, weight * input), "PreluBackward0")
-
-
-def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
-    if not training:
-        return leaky_relu(input, (lower + upper) / 2, inplace)
-    # ATen's CPU kernel walks the input in order and draws one double from
-    # uniform(lower, upper) for each element <= 0: the same draws as
-    # torch.rand(k, dtype=float64) on the default generator.
-    neg = input <= 0
-    k = int(neg.sum())
-    noise = torch.ones_like(input)
-    if k:
-        draws = torch.rand(k, dtype=torch.float64) * (upper - lower) + lower
-        noise[neg] = draws.to(input.dtype)
-    r = _named(input * noise, "RreluWithNoiseBackward0")
-    return _inplace(input, r) if inplace else r
-
-
-def rrelu_(input, lower=1.0 / 8, upper=1.0 / 3, training=False):
-    return rrelu(input, lower, upper, training, True)
-
-
-def elu_(input, alpha=1.0):
-    return elu(input, alpha, True)
-
-
-def selu_(input):
-    return selu(input, True)
-
-
-def celu_(input, alpha=1.0):
-    return celu(input, alpha, True)
-
-
-def hardtanh_(input, min_val=-1.0, max_val=1.0):
-    return hardtanh(input, min_val, max_val, True)
-
-
-def leaky_relu_(input, negative_slope=0.01):
-    return leaky_relu(input, negative_slope, True)
-
-
-def threshold_(input, threshold, value):
-    return globals()["threshold"](input, threshold, value, True)
-
-
 _threshold = threshold
 
 
 def glu(input, dim=-1):
     a, b = input.chunk(2, dim)
     return _named(a * torch.sigmoid(b), "GluBackward0")
-
-
-def gumbel_softmax(logits, tau=1, hard=False, eps=1e-10, dim=-1):
-    if eps != 1e-10:
-        warnings.warn("`eps` parameter is deprecated and has no effect.")
-    # Exp(1) samples by inversion (PyTorch draws them with exponential_).
-    gumbels = -(-torch.log1p(-torch.rand_like(logits))).log()
-    gumbels = (logits + gumbels) / tau
-    y_soft = gumbels.softmax(dim)
-    if hard:
-        index = y_soft.max(dim, keepdim=True)[1]
-        y_hard = torch.zeros_like(logits).scatter_(dim, index, 1.0)
-        return y_hard - y_soft.detach() + y_soft
-    return y_soft
 
 
 def _get_softmax_dim(name, ndim, stacklevel):
@@ -706,129 +610,6 @@ def poisson_nll_loss(input, target, log_input=True, full=False, size_average=Non
     return _reduce(loss, reduction)
 
 
-def gaussian_nll_loss(input, target, var, full=False, eps=1e-6, reduction="mean"):
-    if var.size() != input.size():
-        if input.size()[:-1] == var.size():
-            var = torch.unsqueeze(var, -1)
-        elif input.size()[:-1] == var.size()[:-1] and var.size(-1) == 1:
-            pass  # heteroscedastic
-        else:
-            raise ValueError("var is of incorrect size")
-    if reduction != "none" and reduction != "mean" and reduction != "sum":
-        raise ValueError(reduction + " is not valid")
-    if torch.any(var < 0):
-        raise ValueError("var has negative entry/entries")
-    var = var.clone()
-    with torch.no_grad():
-        var.clamp_(min=eps)
-    loss = 0.5 * (torch.log(var) + (input - target) ** 2 / var)
-    if full:
-        loss = loss + 0.5 * math.log(2 * math.pi)
-    return _reduce(loss, reduction)
-
-
-def hinge_embedding_loss(input, target, margin=1.0, size_average=None, reduce=None,
-                         reduction="mean"):
-    reduction = _reduction(size_average, reduce, reduction)
-    zeros = torch.zeros_like(input)
-    margin_clamp = (margin - input).clamp(min=0)
-    loss = torch.where(target != 1, margin_clamp, zeros) + torch.where(target != -1, input, zeros)
-    return _reduce(loss, reduction)
-
-
-def cosine_embedding_loss(input1, input2, target, margin=0, size_average=None, reduce=None,
-                          reduction="mean"):
-    reduction = _reduction(size_average, reduce, reduction)
-    tdim = target.dim()
-    if tdim not in (0, 1):
-        raise RuntimeError(f"0D or 1D target tensor expected, multi-target not supported")
-    if tdim == 1 and (input1.dim() != 2 or input2.dim() != 2):
-        raise RuntimeError(f"1D target tensor expects 2D input tensors, but found inputs with "
-                           f"sizes {list(input1.shape)} and {list(input2.shape)}.")
-    if tdim == 0 and (input1.dim() != 1 or input2.dim() != 1):
-        raise RuntimeError(f"0D target tensor expects 1D input tensors, but found inputs with "
-                           f"sizes {list(input1.shape)} and {list(input2.shape)}.")
-    eps = 1e-12
-    prod_sum = (input1 * input2).sum(tdim)
-    mag1 = (input1 * input1).sum(tdim) + eps
-    mag2 = (input2 * input2).sum(tdim) + eps
-    cos = prod_sum / (mag1 * mag2).sqrt()
-    zeros = torch.zeros_like(cos)
-    pos = torch.where(target == 1, 1 - cos, zeros)
-    neg = torch.where(target == -1, (cos - margin).clamp(min=0), zeros)
-    return _reduce(pos + neg, reduction)
-
-
-def multilabel_soft_margin_loss(input, target, weight=None, size_average=None, reduce=None,
-                                reduction="mean"):
-    reduction = _reduction(size_average, reduce, reduction)
-    loss = -(target * logsigmoid(input) + (1 - target) * logsigmoid(-input))
-    if weight is not None:
-        loss = loss * weight
-    class_dim = input.dim() - 1
-    loss = loss.sum(dim=class_dim) / input.size(class_dim)
-    return _reduce(loss, reduction)
-
-
-def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=None,
-                      reduce=None, reduction="mean"):
-    reduction = _reduction(size_average, reduce, reduction)
-    if p != 1 and p != 2:
-        raise ValueError("only p == 1 and p == 2 supported")
-    if weight is not None and weight.dim() != 1:
-        raise ValueError("weight must be one-dimensional")
-    ndims = input.dim()
-    if ndims > 2:
-        raise RuntimeError(f"Expected non-empty vector or matrix with optional 0-dim batch size, "
-                           f"but got: {list(input.shape)}")
-    nframe = 1 if ndims <= 1 else input.size(0)
-    dim = 1 if ndims == 0 else input.size(ndims - 1)
-    if target.dim() > 1 or target.numel() != nframe:
-        raise RuntimeError(f"inconsistent target size, expected {nframe} but got "
-                           f"{list(target.shape)}")
-    x = input.reshape(nframe, dim)
-    t = target.reshape(nframe, 1)
-    if bool(((t < 0) | (t >= dim)).any()):
-        raise RuntimeError("target out of range")
-    z = (margin - x.gather(1, t) + x).clamp(min=0)
-    if p == 2:
-        z = z * z
-    if weight is not None:
-        z = z * weight[t]
-    z = z.masked_fill(torch.arange(dim).unsqueeze(0) == t, 0)
-    loss = z.sum(1) / dim
-    if reduction == "none":
-        return loss if target.dim() > 0 else loss.reshape(())
-    return loss.mean() if reduction == "mean" else loss.sum()
-
-
-def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
-    reduction = _reduction(size_average, reduce, reduction)
-    ndims = input.dim()
-    if ndims <= 1:
-        nframe, dim = 1, (1 if ndims == 0 else input.size(0))
-        if target.dim() > 1 or target.numel() != dim:
-            raise RuntimeError(f"inconsistent target size: {list(target.shape)} for input of size: "
-                               f"{list(input.shape)}")
-    else:
-        nframe, dim = input.size(0), input.size(1)
-        if target.dim() != 2 or target.size(0) != nframe or target.size(1) != dim:
-            raise RuntimeError(f"inconsistent target size: {list(target.shape)} for input of size: "
-                               f"{list(input.shape)}")
-    x = input.reshape(nframe, dim)
-    t = target.reshape(nframe, dim)
-    # the targets of a row are its indices before the first -1
-    valid = (t >= 0).to(torch.int64).cumprod(1) > 0
-    safe = torch.where(valid, t, torch.zeros_like(t))
-    is_target = (one_hot(safe, dim) * valid.unsqueeze(-1).to(torch.int64)).sum(1) > 0
-    z = (1 - x.gather(1, safe).unsqueeze(2) + x.unsqueeze(1)).clamp(min=0)  # [n, target, d]
-    keep = valid.unsqueeze(2) & ~is_target.unsqueeze(1)
-    loss = z.masked_fill(~keep, 0).sum((1, 2)) / dim
-    if reduction == "none":
-        return loss if target.dim() > 1 else loss.reshape(())
-    return loss.mean() if reduction == "mean" else loss.sum()
-
-
 def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, swap=False,
                         size_average=None, reduce=None, reduction="mean"):
     reduction = _reduction(size_average, reduce, reduction)
@@ -841,20 +622,6 @@ def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, s
     if swap:
         dist_neg = torch.min(dist_neg, pairwise_distance(positive, negative, p, eps))
     return _reduce(torch.clamp(margin + dist_pos - dist_neg, min=0), reduction)
-
-
-def triplet_margin_with_distance_loss(anchor, positive, negative, *, distance_function=None,
-                                      margin=1.0, swap=False, reduction="mean"):
-    if margin <= 0:
-        raise ValueError(f"TripletMarginWithDistanceLoss: expected margin to be greater than 0, "
-                         f"got {margin} instead")
-    distance_function = distance_function if distance_function is not None else pairwise_distance
-    positive_dist = distance_function(anchor, positive)
-    negative_dist = distance_function(anchor, negative)
-    if swap:
-        negative_dist = torch.min(negative_dist, distance_function(positive, negative))
-    output = torch.clamp(positive_dist - negative_dist + margin, min=0.0)
-    return _reduce(output, _reduction(None, None, reduction))
 
 
 def margin_ranking_loss(input1, input2, target, margin=0, size_average=None, reduce=None,
@@ -1087,20 +854,6 @@ def gumbel_softmax(logits, tau=1, hard=False, eps=1e-10, dim=-1):
         y_hard = torch.zeros_like(logits).scatter_(dim, index, 1.0)
         return y_hard - y_soft.detach() + y_soft
     return y_soft
-
-
-def pdist(input, p=2):
-    if input.dim() != 2:
-        raise RuntimeError(f"pdist only supports 2D tensors, got: {input.dim()}D")
-    if p < 0:
-        raise RuntimeError("pdist only supports non-negative p values")
-    n = input.shape[0]
-    i = [a for a in range(n) for b in range(a + 1, n)]
-    j = [b for a in range(n) for b in range(a + 1, n)]
-    if not i:
-        return torch.empty(0, dtype=input.dtype)
-    d = input[torch.tensor(i)] - input[torch.tensor(j)]
-    return _named(d.norm(p, 1), "PdistBackward0")
 
 
 # ---- more losses ----
