@@ -790,6 +790,7 @@ PyObject *py_module_init(void) {
     if (add_functions(m, py_data_functions) < 0) goto fail;        /* py_data.c */
     if (add_functions(m, py_autograd_functions) < 0) goto fail;    /* py_autograd.c */
     if (add_functions(m, py_debug_functions) < 0) goto fail;       /* py_debug.c */
+    if (add_functions(m, py_linalg_functions) < 0) goto fail;      /* py_linalg.c */
     return m;
 fail:
     Py_DECREF(m);

@@ -16,6 +16,7 @@ static void (*p_set_threads)(int);
 static char *(*p_corename)(void);
 static int wanted_threads;
 static const char *loaded_from;
+static void *handle;
 
 /* OpenBLAS first (it has the thread control), then whatever the BLAS
  * alternative points at. */
@@ -30,6 +31,7 @@ static void load(void) {
             dlclose(h);
             continue;
         }
+        handle = h;
         p_sgemm = s;
         p_dgemm = d;
         p_set_threads = (void (*)(int))(uintptr_t)dlsym(h, "openblas_set_num_threads");
@@ -74,4 +76,9 @@ const char *nn_blas_corename(void) {
         if (name) return name;
     }
     return loaded_from ? "unknown" : "not loaded";
+}
+
+void *nn_blas_symbol(const char *name) {
+    pthread_once(&once, load);
+    return handle ? dlsym(handle, name) : NULL;
 }

@@ -31,4 +31,9 @@ void nn_blas_set_threads(int n);
  * needed; "unknown" when the library does not say or cannot load. */
 const char *nn_blas_corename(void);
 
+/* A symbol of the loaded library (LAPACK's dgetrf_, cblas_dtrsm, ...), loading it if
+ * needed; NULL when there is no library or it lacks the symbol. Debian's
+ * OpenBLAS carries LAPACK (engine/ops/ops_linalg.c). */
+void *nn_blas_symbol(const char *name);
+
 #endif

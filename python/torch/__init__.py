@@ -30,6 +30,8 @@ from torch._tensor_str import set_printoptions, get_printoptions  # noqa: F401
 from torch._type_info import finfo, iinfo  # noqa: F401
 from torch._legacy_tensor import *  # noqa: F401,F403
 from torch._histogram import histogram  # noqa: F401,E402
+from torch import linalg  # noqa: F401,E402
+from torch._linalg_legacy import *  # noqa: F401,F403,E402
 from torch._promotion import (  # noqa: F401
     promote_types, result_type, can_cast, is_floating_point, is_complex, is_nonzero,
     is_same_size, is_storage, typename, broadcast_shapes, use_deterministic_algorithms,
