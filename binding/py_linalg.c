@@ -54,10 +54,11 @@ static PyObject *f_lu_solve(PyObject *m, PyObject *args) {
 
 static PyObject *f_solve(PyObject *m, PyObject *args) {
     PyObject *ao, *bo;
+    int tr = 0;
     nn_tensor *a, *b, *r[4];
-    if (!PyArg_ParseTuple(args, "OO", &ao, &bo) || targ(ao, &a) < 0 || targ(bo, &b) < 0)
+    if (!PyArg_ParseTuple(args, "OO|p", &ao, &bo, &tr) || targ(ao, &a) < 0 || targ(bo, &b) < 0)
         return NULL;
-    if (nn_linalg_solve(py_ctx(), a, b, &r[0], &r[1], &r[2], &r[3]) != NN_OK)
+    if (nn_linalg_solve(py_ctx(), a, b, tr, &r[0], &r[1], &r[2], &r[3]) != NN_OK)
         return py_engine_error();
     return tuple_of(r, 4);
 }
@@ -179,7 +180,8 @@ static PyObject *f_lstsq(PyObject *m, PyObject *args) {
 PyMethodDef py_linalg_functions[] = {
     {"_linalg_lu_factor", f_lu_factor, METH_VARARGS, "getrf: (LU, pivots, info)"},
     {"_linalg_lu_solve", f_lu_solve, METH_VARARGS, "getrs(LU, pivots, B, trans)"},
-    {"_linalg_solve", f_solve, METH_VARARGS, "getrf + getrs: (X, LU, pivots, info)"},
+    {"_linalg_solve", f_solve, METH_VARARGS,
+     "getrf + getrs(A, B, transpose_a=False): (X, LU, pivots, info)"},
     {"_linalg_cholesky", f_cholesky, METH_VARARGS, "potrf(A, upper): (L, info)"},
     {"_linalg_cholesky_solve", f_cholesky_solve, METH_VARARGS, "potrs(L, B, upper)"},
     {"_linalg_cholesky_inverse", f_cholesky_inverse, METH_VARARGS, "potri(L, upper): (X, info)"},

@@ -28,12 +28,13 @@ nn_status nn_linalg_lu_factor(nn_ctx *ctx, nn_tensor *a, nn_tensor **lu, nn_tens
                               nn_tensor **info);
 /* getrs: solve A X = B (trans 'N'), A^T X = B ('T') from getrf's LU and pivots;
  * B (..., n, k). */
-nn_tensor *nn_linalg_lu_solve(nn_ctx *ctx, nn_tensor *lu, nn_tensor *piv, nn_tensor *b,
-                              char trans);
+nn_tensor *nn_linalg_lu_solve(nn_ctx *ctx, nn_tensor *lu, nn_tensor *piv, nn_tensor *b, char trans);
 /* getrf then getrs: X, and the LU, pivots and info it came from. A matrix
- * whose info is not 0 is not solved. */
-nn_status nn_linalg_solve(nn_ctx *ctx, nn_tensor *a, nn_tensor *b, nn_tensor **x, nn_tensor **lu,
-                          nn_tensor **piv, nn_tensor **info);
+ * whose info is not 0 is not solved. [transpose_a]: factor A^T and solve
+ * with 'T' (what PyTorch does for a row-contiguous A, so the LU and the
+ * rounding are PyTorch's). */
+nn_status nn_linalg_solve(nn_ctx *ctx, nn_tensor *a, nn_tensor *b, bool transpose_a, nn_tensor **x,
+                          nn_tensor **lu, nn_tensor **piv, nn_tensor **info);
 /* potrf: the lower (or upper) Cholesky factor, the other triangle zero. */
 nn_status nn_linalg_cholesky(nn_ctx *ctx, nn_tensor *a, bool upper, nn_tensor **l,
                              nn_tensor **info);
@@ -64,15 +65,14 @@ nn_status nn_linalg_eigh(nn_ctx *ctx, nn_tensor *a, bool upper, bool compute_v, 
                          nn_tensor **v, nn_tensor **info);
 /* geev: real and imaginary parts of the eigenvalues, and LAPACK's packed
  * right eigenvectors (a complex pair in two columns). */
-nn_status nn_linalg_eig(nn_ctx *ctx, nn_tensor *a, bool compute_v, nn_tensor **wr,
-                        nn_tensor **wi, nn_tensor **vr, nn_tensor **info);
+nn_status nn_linalg_eig(nn_ctx *ctx, nn_tensor *a, bool compute_v, nn_tensor **wr, nn_tensor **wi,
+                        nn_tensor **vr, nn_tensor **info);
 /* gels / gelsy / gelsd / gelss ([driver]): least squares of A (..., m, n)
  * and B (..., m, k). [x] is (..., max(m, n), k): its first n rows are the
  * solution, for gels and m > n the rest hold the residual components. [rank]
  * int64 (gelsy/gelsd/gelss), [sv] (..., min(m, n)) (gelsd/gelss), else NULL.
  * [rcond] < 0: LAPACK's machine precision default. */
-nn_status nn_linalg_lstsq(nn_ctx *ctx, nn_tensor *a, nn_tensor *b, double rcond,
-                          const char *driver, nn_tensor **x, nn_tensor **rank, nn_tensor **sv,
-                          nn_tensor **info);
+nn_status nn_linalg_lstsq(nn_ctx *ctx, nn_tensor *a, nn_tensor *b, double rcond, const char *driver,
+                          nn_tensor **x, nn_tensor **rank, nn_tensor **sv, nn_tensor **info);
 
 #endif

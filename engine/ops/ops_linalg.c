@@ -62,9 +62,9 @@ static void *lapack(nn_ctx *ctx, nn_dtype dt, const char *name) {
 /* ---- batches of column-major matrices ---- */
 
 typedef struct batch {
-    int nb;                      /* batch dims */
-    int64_t shape[NN_MAX_DIMS];  /* batch shape */
-    int64_t count;               /* matrices */
+    int nb;                     /* batch dims */
+    int64_t shape[NN_MAX_DIMS]; /* batch shape */
+    int64_t count;              /* matrices */
 } batch;
 
 static nn_status check_mat(nn_ctx *ctx, const char *op, const nn_tensor *t, batch *bt) {
@@ -238,7 +238,8 @@ fail:
     return ctx->err.code;
 }
 
-nn_tensor *nn_linalg_lu_solve(nn_ctx *ctx, nn_tensor *lu, nn_tensor *piv, nn_tensor *b, char trans) {
+nn_tensor *nn_linalg_lu_solve(nn_ctx *ctx, nn_tensor *lu, nn_tensor *piv, nn_tensor *b,
+                              char trans) {
     batch bt;
     if (check_mat(ctx, "linalg.lu_solve", lu, &bt) != NN_OK) return NULL;
     if (check_same(ctx, "linalg.lu_solve", b, &bt, lu->dtype) != NN_OK) return NULL;
@@ -266,8 +267,8 @@ nn_tensor *nn_linalg_lu_solve(nn_ctx *ctx, nn_tensor *lu, nn_tensor *piv, nn_ten
     return x;
 }
 
-nn_status nn_linalg_solve(nn_ctx *ctx, nn_tensor *a, nn_tensor *b, nn_tensor **x, nn_tensor **lu,
-                          nn_tensor **piv, nn_tensor **info) {
+nn_status nn_linalg_solve(nn_ctx *ctx, nn_tensor *a, nn_tensor *b, bool transpose_a, nn_tensor **x,
+                          nn_tensor **lu, nn_tensor **piv, nn_tensor **info) {
     batch bt;
     *x = NULL;
     if (check_mat(ctx, "linalg.solve", a, &bt) != NN_OK) return ctx->err.code;
@@ -277,7 +278,19 @@ nn_status nn_linalg_solve(nn_ctx *ctx, nn_tensor *a, nn_tensor *b, nn_tensor **x
         return nn_error_set(&ctx->err, NN_ERR_SHAPE, "linalg.solve: A and B do not fit");
     getrs_fn fs = (getrs_fn)(uintptr_t)lapack(ctx, a->dtype, "getrs");
     if (!fs) return ctx->err.code;
-    if (nn_linalg_lu_factor(ctx, a, lu, piv, info) != NN_OK) return ctx->err.code;
+    if (transpose_a) { /* factor A^T: a row-major A's memory as it is */
+        int64_t sh[NN_MAX_DIMS], st[NN_MAX_DIMS];
+        memcpy(sh, a->shape, sizeof sh);
+        memcpy(st, a->strides, sizeof st);
+        st[a->ndim - 2] = a->strides[a->ndim - 1];
+        st[a->ndim - 1] = a->strides[a->ndim - 2];
+        nn_tensor *at = nn_tensor_view_raw(ctx, a, a->ndim, sh, st, a->offset);
+        if (!at) return ctx->err.code;
+        nn_status s = nn_linalg_lu_factor(ctx, at, lu, piv, info);
+        nn_tensor_release(at);
+        if (s != NN_OK) return s;
+    } else if (nn_linalg_lu_factor(ctx, a, lu, piv, info) != NN_OK)
+        return ctx->err.code;
     *x = cm_copy(ctx, b, &bt);
     if (!*x) {
         nn_tensor *all[] = {*lu, *piv, *info};
@@ -289,7 +302,7 @@ nn_status nn_linalg_solve(nn_ctx *ctx, nn_tensor *a, nn_tensor *b, nn_tensor **x
     for (int64_t i = 0; i < bt.count && n > 0 && k > 0; i++) {
         if (((int *)nn_tensor_data(*info))[i] != 0) continue;
         int nn = n, kk = k, inf = 0;
-        char tr = 'N';
+        char tr = transpose_a ? 'T' : 'N';
         fs(&tr, &nn, &kk, elem(*lu, i * n * n), &ld, (int *)nn_tensor_data(*piv) + i * n,
            elem(*x, i * n * k), &ld, &inf, 1);
     }
@@ -645,8 +658,8 @@ nn_status nn_linalg_eigh(nn_ctx *ctx, nn_tensor *a, bool upper, bool compute_v, 
         if (lw < 1) lw = 1;
         liw = iq < 1 ? 1 : iq;
         void *wk = work_alloc(ctx, a->dtype, lw);
-        int *iw = wk ? nn_mem_alloc(sizeof(int) * (size_t)liw, "LAPACK workspace", &ctx->err)
-                     : NULL;
+        int *iw =
+            wk ? nn_mem_alloc(sizeof(int) * (size_t)liw, "LAPACK workspace", &ctx->err) : NULL;
         if (!iw) {
             nn_mem_free(wk);
             goto fail;
@@ -666,8 +679,8 @@ fail:
     return ctx->err.code;
 }
 
-nn_status nn_linalg_eig(nn_ctx *ctx, nn_tensor *a, bool compute_v, nn_tensor **wr,
-                        nn_tensor **wi, nn_tensor **vr, nn_tensor **info) {
+nn_status nn_linalg_eig(nn_ctx *ctx, nn_tensor *a, bool compute_v, nn_tensor **wr, nn_tensor **wi,
+                        nn_tensor **vr, nn_tensor **info) {
     batch bt;
     *wr = *wi = *vr = *info = NULL;
     if (check_mat(ctx, "linalg.eig", a, &bt) != NN_OK) return ctx->err.code;
@@ -686,8 +699,8 @@ nn_status nn_linalg_eig(nn_ctx *ctx, nn_tensor *a, bool compute_v, nn_tensor **w
         char jl = 'N', jr = compute_v ? 'V' : 'N';
         int nn = n, lda = imax1(n), ldvl = 1, lw = -1, inf = 0;
         double wq[2], dummy[2];
-        f(&jl, &jr, &nn, elem(acm, 0), &lda, elem(*wr, 0), elem(*wi, 0), dummy, &ldvl,
-          elem(*vr, 0), &lda, wq, &lw, &inf, 1, 1);
+        f(&jl, &jr, &nn, elem(acm, 0), &lda, elem(*wr, 0), elem(*wi, 0), dummy, &ldvl, elem(*vr, 0),
+          &lda, wq, &lw, &inf, 1, 1);
         lw = (int)work_query(a->dtype, wq);
         if (lw < 1) lw = 1;
         void *wk = work_alloc(ctx, a->dtype, lw);
@@ -711,9 +724,8 @@ fail:
 
 /* ---- least squares ---- */
 
-nn_status nn_linalg_lstsq(nn_ctx *ctx, nn_tensor *a, nn_tensor *b, double rcond,
-                          const char *driver, nn_tensor **x, nn_tensor **rank, nn_tensor **sv,
-                          nn_tensor **info) {
+nn_status nn_linalg_lstsq(nn_ctx *ctx, nn_tensor *a, nn_tensor *b, double rcond, const char *driver,
+                          nn_tensor **x, nn_tensor **rank, nn_tensor **sv, nn_tensor **info) {
     batch bt;
     *x = *rank = *sv = *info = NULL;
     if (check_mat(ctx, "linalg.lstsq", a, &bt) != NN_OK) return ctx->err.code;
@@ -722,7 +734,10 @@ nn_status nn_linalg_lstsq(nn_ctx *ctx, nn_tensor *a, nn_tensor *b, double rcond,
     int k = (int)b->shape[b->ndim - 1], mn = m < n ? m : n, ldb = imax1(m > n ? m : n);
     if (b->shape[b->ndim - 2] != m)
         return nn_error_set(&ctx->err, NN_ERR_SHAPE, "linalg.lstsq: A and B do not fit");
-    int kind = !strcmp(driver, "gels") ? 0 : !strcmp(driver, "gelsy") ? 1 : !strcmp(driver, "gelsd") ? 2 : 3;
+    int kind = !strcmp(driver, "gels")    ? 0
+               : !strcmp(driver, "gelsy") ? 1
+               : !strcmp(driver, "gelsd") ? 2
+                                          : 3;
     void *fp = lapack(ctx, a->dtype, driver);
     if (!fp) return ctx->err.code;
     nn_tensor *acm = cm_copy(ctx, a, &bt);
@@ -749,8 +764,8 @@ nn_status nn_linalg_lstsq(nn_ctx *ctx, nn_tensor *a, nn_tensor *b, double rcond,
     double sdummy[2];
     switch (kind) {
     case 0:
-        ((gels_fn)(uintptr_t)fp)(&tr, &mm, &nn, &kk, elem(acm, 0), &lda, elem(*x, 0), &ldb, wq,
-                                 &lw, &inf, 1);
+        ((gels_fn)(uintptr_t)fp)(&tr, &mm, &nn, &kk, elem(acm, 0), &lda, elem(*x, 0), &ldb, wq, &lw,
+                                 &inf, 1);
         break;
     case 1:
         ((gelsy_fn)(uintptr_t)fp)(&mm, &nn, &kk, elem(acm, 0), &lda, elem(*x, 0), &ldb, jpvt, rc,
@@ -769,7 +784,8 @@ nn_status nn_linalg_lstsq(nn_ctx *ctx, nn_tensor *a, nn_tensor *b, double rcond,
     wk = work_alloc(ctx, a->dtype, lw);
     if (!wk) goto fail;
     if (kind == 2) {
-        iwork = nn_mem_alloc(sizeof(int) * (size_t)(iq > 1 ? iq : 1), "LAPACK workspace", &ctx->err);
+        iwork =
+            nn_mem_alloc(sizeof(int) * (size_t)(iq > 1 ? iq : 1), "LAPACK workspace", &ctx->err);
         if (!iwork) goto fail;
     }
     for (int64_t i = 0; i < bt.count; i++) {

@@ -102,7 +102,7 @@ def _check_same_dtype(A, B, api, an="A", bn="B"):
     if A.dtype != B.dtype:
         raise RuntimeError(f"{api}: Expected {an} and {bn} to have the same dtype, but found {an} "
                            f"of type {_sname(A.dtype)} and {bn} of type {_sname(B.dtype)} "
-                           "instead.")
+                           "instead")
 
 
 def _batch(*shapes):
@@ -142,10 +142,11 @@ def _solve(A, B, left, api, check):
                            f"({A.shape[-2]}x{A.shape[-1]} and {Bm.shape[-2]}x{Bm.shape[-1]})")
     if not left:
         A, Bm = A.mT, Bm.mT
+    use_t = A.is_contiguous()
     batch = _batch(A.shape[:-2], Bm.shape[:-2])
     Ab = A.expand(batch + (n, n))
     Bb = Bm.expand(batch + tuple(Bm.shape[-2:]))
-    X, info = _core.LinalgSolveEx.apply(Ab, Bb, api, check)
+    X, info = _core.LinalgSolveEx.apply(Ab, Bb, api, check, use_t)
     if not left:
         X = X.mT
     if vector:
@@ -216,25 +217,34 @@ class _Det(torch.autograd.Function):
 
     @staticmethod
     def backward(ctx, g):
+        # PyTorch 1.13's linalg_det_backward: g * det * A^-T through the LU;
+        # a matrix whose det is exactly 0 gets 0, except when the graph of
+        # the gradient is built (create_graph), where the cofactors come
+        # from the SVD.
         A, det = ctx.saved_tensors
         if A.shape[-1] == 0:
             return torch.zeros_like(A)
+        singular = det == 0
+        n = A.shape[-1]
+        eye = torch.eye(n, dtype=A.dtype)
         gd = (g * det).unsqueeze(-1).unsqueeze(-1)
-        nonsingular = bool((det != 0).all())
-        if nonsingular:
-            eye = torch.eye(A.shape[-1], dtype=A.dtype)
+        if not bool(singular.any()):
             return solve(A.mT, gd * eye)
-        # singular somewhere: the cofactor matrix through the SVD
+        safe = torch.where(singular.unsqueeze(-1).unsqueeze(-1), eye, A)
+        gA = torch.where(singular.unsqueeze(-1).unsqueeze(-1), torch.zeros((), dtype=A.dtype),
+                         solve(safe.mT, gd * eye))
+        if not torch.is_grad_enabled():
+            return gA
         U, S, Vh = svd(A)
         alpha = (det_core(U) * det_core(Vh)).unsqueeze(-1)
-        n = S.shape[-1]
         prods = []
         for i in range(n):
             keep = torch.ones(n, dtype=torch.bool)
             keep[i] = False
             prods.append(S[..., keep].prod(-1) if n > 1 else torch.ones_like(S[..., 0]))
         D = torch.stack(prods, -1) * alpha * g.unsqueeze(-1)
-        return (U * D.unsqueeze(-2)) @ Vh
+        cof = (U * D.unsqueeze(-2)) @ Vh
+        return torch.where(singular.unsqueeze(-1).unsqueeze(-1), cof, gA)
 
 
 _core._named(_Det, "LinalgDetBackward0")

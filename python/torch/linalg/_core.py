@@ -64,7 +64,7 @@ def check_info(info, api, kind):
         raise _LinAlgError(f"{api}: {pre}The diagonal element {v} is zero, the inversion could "
                            "not be completed because the input matrix is singular.")
     if kind == "lu":
-        raise _LinAlgError(f"{api}: {pre}U[{v},{v}] is zero and using it on lu_solve would "
+        raise RuntimeError(f"{api}: {pre}U[{v},{v}] is zero and using it on lu_solve would "
                            "result in a division by zero. If you still want to perform the "
                            "factorization, consider calling linalg.lu(A, pivot) or "
                            "linalg.lu_factor_ex(A, pivot)")
@@ -95,36 +95,42 @@ def _eye_like(a):
 # ---- solve, inverse ----
 
 class LinalgSolveEx(Function):
-    """X = A^-1 B for A (..., n, n) and B (..., n, k) of the same batch dims."""
+    """X = A^-1 B for A (..., n, n) and B (..., n, k) of the same batch dims.
+    [use_t]: factor A^T and solve with its transpose, as PyTorch does for a
+    contiguous A (same LU, same rounding)."""
 
     @staticmethod
-    def forward(ctx, A, B, api, check):
-        X, LU, piv, info = _C._linalg_solve(A, B)
+    def forward(ctx, A, B, api, check, use_t):
+        X, LU, piv, info = _C._linalg_solve(A, B, use_t)
         if check:
             check_info(info, api, "solve")
-        ctx.save_for_backward(A, X)
+        ctx.use_t = use_t
+        ctx.save_for_backward(A, X, LU, piv)
         ctx.mark_non_differentiable(info)
         return X, info
 
     @staticmethod
     def backward(ctx, gX, ginfo):
-        A, X = ctx.saved_tensors
-        gB = solve_core(A.mT, gX)
+        A, X, LU, piv = ctx.saved_tensors
+        if torch.is_grad_enabled():
+            gB = solve_core(A.mT, gX)
+        else:
+            gB = _C._linalg_lu_solve(LU, piv, gX.contiguous(), "N" if ctx.use_t else "T")
         gA = -gB @ X.mT if ctx.needs_input_grad[0] else None
-        return gA, gB, None, None
+        return gA, gB, None, None, None
 
 
 _named(LinalgSolveEx, "LinalgSolveExBackward0")
 
 
 def solve_core(A, B, api="torch.linalg.solve", check=True):
-    return LinalgSolveEx.apply(A, B, api, check)[0]
+    return LinalgSolveEx.apply(A, B, api, check, A.is_contiguous())[0]
 
 
 class LinalgInvEx(Function):
     @staticmethod
     def forward(ctx, A, api, check):
-        X, LU, piv, info = _C._linalg_solve(A, _eye_like(A))
+        X, LU, piv, info = _C._linalg_solve(A, _eye_like(A), A.is_contiguous())
         if check:
             check_info(info, api, "inv")
         bad = info != 0
@@ -184,6 +190,9 @@ def lu_backward(gL, gU, P, L, U):
     m, n = L.shape[-2], U.shape[-1]
     k = min(m, n)
     st = solve_triangular_core
+    # only the free entries of L (strictly lower) and U (upper) carry gradient
+    gL = gL.tril(-1)
+    gU = gU.triu()
     if m == n:
         gA = (L.mT @ gL).tril(-1) + (gU @ U.mT).triu()
         gA = st(U.mT, gA, upper=False, left=False)
@@ -402,8 +411,10 @@ _named(LinalgQr, "LinalgQrBackward0")
 
 
 class LinalgHouseholderProduct(Function):
-    """orgqr forward; the backward differentiates the product of the
-    reflectors H_i = I - tau_i v_i v_i^T, rebuilt with torch's ops."""
+    """orgqr forward; the backward goes through the product of the
+    reflectors H_i = I - tau_i v_i v_i^T (v_i: ones at i, A's column i
+    below it): with prefix P_i and suffix S_i of the product, the gradient
+    of H_i is P_i^T G S_i^T, and of tau_i and v_i follow."""
 
     @staticmethod
     def forward(ctx, A, tau):
@@ -414,36 +425,47 @@ class LinalgHouseholderProduct(Function):
     @staticmethod
     def backward(ctx, gQ):
         A, tau = ctx.saved_tensors
-        with torch.enable_grad():
-            a = A.detach().requires_grad_(True)
-            t = tau.detach().requires_grad_(True)
-            Q = _householder_composite(a, t)
-            ga, gt = torch.autograd.grad(Q, (a, t), gQ, allow_unused=True)
-        if ga is None:
-            ga = torch.zeros_like(A)
-        if gt is None:
-            gt = torch.zeros_like(tau)
-        return ga, gt
+        m, n = A.shape[-2], A.shape[-1]
+        k = tau.shape[-1]
+        batch = tuple(A.shape[:-2])
+        eye = torch.eye(m, dtype=A.dtype)
+        G = torch.cat([gQ, torch.zeros(batch + (m, m - n), dtype=A.dtype)], -1) if m > n else gQ
+        vs, Hs = [], []
+        for i in range(k):
+            mask = torch.zeros(m, dtype=A.dtype)
+            mask[i + 1:] = 1
+            unit = torch.zeros(m, dtype=A.dtype)
+            unit[i] = 1
+            v = A[..., :, i] * mask + unit
+            vs.append(v)
+            Hs.append(eye - tau[..., i, None, None] * (v.unsqueeze(-1) * v.unsqueeze(-2)))
+        prefix = [eye.expand(batch + (m, m))]
+        for i in range(k - 1):
+            prefix.append(prefix[-1] @ Hs[i])
+        suffix = [None] * k
+        acc = eye.expand(batch + (m, m))
+        for i in range(k - 1, -1, -1):
+            suffix[i] = acc
+            acc = Hs[i] @ acc
+        cols, gtau = [], []
+        for i in range(k):
+            gH = prefix[i].mT @ G @ suffix[i].mT
+            v = vs[i]
+            gHv = (gH @ v.unsqueeze(-1)).squeeze(-1)
+            gHtv = (gH.mT @ v.unsqueeze(-1)).squeeze(-1)
+            gtau.append(-(v * gHv).sum(-1))
+            gv = -tau[..., i, None] * (gHv + gHtv)
+            mask = torch.zeros(m, dtype=A.dtype)
+            mask[i + 1:] = 1
+            cols.append(gv * mask)
+        for i in range(k, n):
+            cols.append(torch.zeros(batch + (m,), dtype=A.dtype))
+        gA = torch.stack(cols, -1) if cols else torch.zeros_like(A)
+        gt = torch.stack(gtau, -1) if gtau else torch.zeros_like(tau)
+        return gA, gt
 
 
 _named(LinalgHouseholderProduct, "LinalgHouseholderProductBackward0")
-
-
-def _householder_composite(A, tau):
-    m, n = A.shape[-2], A.shape[-1]
-    k = tau.shape[-1]
-    eye = torch.eye(m, dtype=A.dtype)
-    Q = eye.expand(tuple(A.shape[:-2]) + (m, m))
-    for i in range(k):
-        v = A[..., :, i]
-        mask = torch.zeros(m, dtype=A.dtype)
-        mask[i + 1:] = 1
-        unit = torch.zeros(m, dtype=A.dtype)
-        unit[i] = 1
-        v = v * mask + unit
-        H = eye - tau[..., i, None, None] * (v.unsqueeze(-1) * v.unsqueeze(-2))
-        Q = Q @ H
-    return Q[..., :, :n]
 
 
 # ---- SVD ----
