@@ -47,6 +47,9 @@ def _add_tensor_functions():
     for name in _tensor_more.TORCH_FUNCTIONS:
         if name not in names:
             names[name] = getattr(Tensor, name)
+    from torch import _tensor_ops
+    for name, fn in _tensor_ops.FUNCTIONS.items():
+        names.setdefault(name, fn)
     names.setdefault("real", _tensor_more.real)
     names.setdefault("imag", _tensor_more.imag)
 

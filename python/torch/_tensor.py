@@ -4,7 +4,7 @@ Methods that are about the value (math, shapes, reductions) live in C on
 torch._C._TensorBase; what PyTorch writes in Python over them lives here.
 """
 
-from torch import _C, _tensor_more
+from torch import _C, _tensor_more, _tensor_ops
 
 
 class Tensor(_C._TensorBase):
@@ -139,4 +139,5 @@ def _rebuild(values, dtype, requires_grad):
 
 
 _tensor_more.install(Tensor)
+_tensor_ops.install(Tensor)
 _C._set_tensor_class(Tensor)
