@@ -72,6 +72,7 @@ def _import_optional():
     import torch.utils.data  # noqa: F401
     import torch.cuda  # noqa: F401
     import torch.backends  # noqa: F401
+    import torch.masked  # noqa: F401
     import torch.testing  # noqa: F401
 
 

@@ -269,7 +269,9 @@ def logaddexp(self, other):
     def f(a):
         b = other.double() if isinstance(other, torch.Tensor) else other
         m = torch.maximum(a, b) if isinstance(b, torch.Tensor) else a.clamp(min=b)
-        return m + torch.log1p(torch.exp(-(a - b).abs()))
+        r = m + torch.log1p(torch.exp(-(a - b).abs()))
+        # ATen: two equal infinities give that infinity (not inf - inf = NaN)
+        return torch.where(torch.isinf(a) & (a == b), a, r)
     return _in_double(self, f)
 
 
