@@ -228,18 +228,13 @@ def logaddexp(input, other, *, dtype=None, input_mask=None, other_mask=None):
 
 
 def _vector_norm(x, ord, dims, keepdim, dtype):
+    if x.dim() == 0:
+        # a 0-dim input is one element: its norm over (1,) read back as 0-dim
+        return _vector_norm(x.reshape(1), ord, (0,), False, dtype).reshape(())
     linalg = getattr(torch, "linalg", None)
     if linalg is not None and hasattr(linalg, "vector_norm"):
         return linalg.vector_norm(x, ord, dims, keepdim, dtype=dtype)
-    x = x.to(dtype)
-    if not dims:
-        dims = tuple(range(x.dim()))
-    if x.dim() == 0:
-        x = x.reshape(1)
-        dims = (0,)
-        out = x.norm(ord, dims, keepdim)
-        return out.reshape(()) if not keepdim else out.reshape(())
-    return x.norm(ord, dims, keepdim)
+    return x.to(dtype).norm(ord, dims, keepdim)
 
 
 def norm(input, ord=2.0, dim=None, *, keepdim=False, dtype=None, mask=None):
