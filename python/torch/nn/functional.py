@@ -155,6 +155,9 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale
     # end, or with include_last_offset the last offset closes the last bag.
     n = input.numel()
     starts = offsets.tolist()
+    if starts and starts[0] != 0:
+        raise RuntimeError("offsets[0] has to be 0, i.e., the first sequence in the mini-batch "
+                           f"has to start from position 0. However, got {starts[0]}")
     ends = starts[1:] + ([] if include_last_offset else [n])
     if include_last_offset:
         starts = starts[:-1]

@@ -3,7 +3,8 @@
 from torch.nn.modules.module import Module  # noqa: F401
 from torch.nn.modules.container import (  # noqa: F401
     Container, Sequential, ModuleList, ModuleDict, ParameterList, ParameterDict)
-from torch.nn.modules.linear import Identity, Linear, Bilinear  # noqa: F401
+from torch.nn.modules.linear import Identity, Linear, Bilinear, LazyLinear  # noqa: F401
+from torch.nn.modules.lazy import LazyModuleMixin  # noqa: F401
 from torch.nn.modules.activation import (  # noqa: F401
     Threshold, ReLU, Hardtanh, ReLU6, Sigmoid, Tanh, Hardsigmoid, Hardswish, SiLU, Mish, ELU,
     CELU, SELU, GLU, GELU, LeakyReLU, LogSigmoid, Softplus, Softsign, Tanhshrink, PReLU,
@@ -12,7 +13,7 @@ from torch.nn.modules.dropout import (  # noqa: F401
     Dropout, Dropout1d, Dropout2d, Dropout3d, AlphaDropout, FeatureAlphaDropout)
 from torch.nn.modules.distance import PairwiseDistance, CosineSimilarity  # noqa: F401
 from torch.nn.modules.flatten import Flatten, Unflatten  # noqa: F401
-from torch.nn.modules.sparse import Embedding  # noqa: F401
+from torch.nn.modules.sparse import Embedding, EmbeddingBag  # noqa: F401
 from torch.nn.modules.normalization import LayerNorm, GroupNorm  # noqa: F401
 from torch.nn.modules.batchnorm import BatchNorm1d, BatchNorm2d  # noqa: F401
 from torch.nn.modules.loss import (  # noqa: F401

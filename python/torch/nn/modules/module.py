@@ -13,7 +13,7 @@ import itertools
 
 import torch
 from torch import _C
-from torch.nn.parameter import Parameter
+from torch.nn.parameter import Parameter, UninitializedBuffer
 from torch.nn._hooks import RemovableHandle
 
 __all__ = ["Module", "register_module_forward_hook", "register_module_forward_pre_hook"]
@@ -497,7 +497,10 @@ class Module:
                     param.grad.data = grad_applied
         for key, buf in self._buffers.items():
             if buf is not None:
-                self._buffers[key] = fn(buf)
+                if isinstance(buf, UninitializedBuffer):
+                    buf.data = fn(buf)  # stays lazy, with the new dtype
+                else:
+                    self._buffers[key] = fn(buf)
         return self
 
     def _cast_floats(self, dtype):
