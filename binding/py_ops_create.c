@@ -47,26 +47,33 @@ static int device_arg(PyObject *o, bool *is_device) {
 }
 
 /* to(dtype) / to(device, dtype=None) / to(other) with non_blocking= and
- * copy= */
+ * copy=, which may also come positionally after them, as in PyTorch's
+ * to(device, dtype, non_blocking, copy); memory_format= is accepted (nndb's
+ * tensors have one memory format). */
 static PyObject *m_to(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    static const char *const kw[] = {"a0",           "a1",   "$dtype",        "device",
-                                     "non_blocking", "copy", "memory_format", NULL};
-    PyObject *a_[8];
+    static const char *const kw[] = {
+        "a0", "a1", "a2", "a3", "$dtype", "device", "non_blocking", "copy", "memory_format", NULL};
+    PyObject *a_[10];
     if (py_parse("to", args, nargs, kwnames, kw, 0, a_) < 0) return NULL;
     nn_tensor *t = py_tensor_of(self);
     nn_dtype dt = t->dtype;
     bool copy = false, dev;
-    if (a_[5] && py_bool_arg(a_[5], "copy", &copy) < 0) return NULL;
-    PyObject *pos[2] = {a_[0], a_[1]};
-    for (int i = 0; i < 2; i++) {
-        PyObject *o = pos[i];
+    int n_bools = 0;
+    for (int i = 0; i < 4; i++) {
+        PyObject *o = a_[i];
         if (!py_given(o)) continue;
+        if (PyBool_Check(o)) { /* non_blocking, then copy */
+            if (n_bools++ == 1) copy = o == Py_True;
+            continue;
+        }
+        if (n_bools || i > 1) {
+            PyErr_SetString(PyExc_TypeError, "to() received an invalid combination of arguments");
+            return NULL;
+        }
         if (py_tensor_check(o)) {
             dt = py_tensor_of(o)->dtype;
         } else if (Py_TYPE(o) == &py_dtype_type) {
             if (py_dtype_arg(o, &dt) < 0) return NULL;
-        } else if (PyBool_Check(o)) {
-            continue; /* to(dtype, non_blocking) */
         } else {
             if (device_arg(o, &dev) < 0) return NULL;
             if (!dev) {
@@ -80,8 +87,9 @@ static PyObject *m_to(PyObject *self, PyObject *const *args, Py_ssize_t nargs, P
             }
         }
     }
-    if (py_given(a_[3]) && device_arg(a_[3], &dev) < 0) return NULL;
-    if (py_given(a_[2]) && py_dtype_arg(a_[2], &dt) < 0) return NULL;
+    if (a_[7] && py_bool_arg(a_[7], "copy", &copy) < 0) return NULL;
+    if (py_given(a_[5]) && device_arg(a_[5], &dev) < 0) return NULL;
+    if (py_given(a_[4]) && py_dtype_arg(a_[4], &dt) < 0) return NULL;
     return convert(self, dt, copy);
 }
 

@@ -1180,9 +1180,12 @@ static PyObject *get_T(PyObject *self, void *c) {
 static PyObject *get_mT(PyObject *self, void *c) {
     (void)c;
     nn_tensor *t = T(self);
+    if (t->ndim == 0) return py_tensor_wrap_named(nn_view(py_ctx(), t, 0, NULL), "AliasBackward0");
     if (t->ndim < 2) {
-        PyErr_SetString(PyExc_RuntimeError, "tensor.mT is only supported on matrices or batches "
-                                            "of matrices. Got 1-D tensor.");
+        PyErr_Format(PyExc_RuntimeError,
+                     "tensor.mT is only supported on matrices or batches of matrices. Got %d-D "
+                     "tensor.",
+                     t->ndim);
         return NULL;
     }
     return py_tensor_wrap_named(nn_transpose(py_ctx(), t, -2, -1), "TransposeBackward0");

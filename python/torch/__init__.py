@@ -16,6 +16,8 @@ from torch._C import (  # noqa: F401
     get_num_threads, is_tensor, numel,
 )
 from torch._tensor import Tensor  # noqa: F401
+from torch._memory_format import (  # noqa: F401
+    memory_format, contiguous_format, preserve_format, channels_last, channels_last_3d)
 from torch._device import device  # noqa: F401
 from torch.autograd.grad_mode import (  # noqa: F401
     no_grad, enable_grad, set_grad_enabled, inference_mode)

@@ -385,6 +385,8 @@ class _aminmax(collections.namedtuple("aminmax", ["min", "max"])):
 def aminmax(self, *, dim=None, keepdim=False):
     if dim is None:
         return _aminmax(self.amin(), self.amax())
+    if self.dim() == 0 and keepdim:
+        return _aminmax(self.amin(dim).reshape(1), self.amax(dim).reshape(1))
     return _aminmax(self.amin(dim, keepdim), self.amax(dim, keepdim))
 
 
@@ -429,11 +431,15 @@ def logcumsumexp(self, dim):
 @_method
 def diff(self, n=1, dim=-1, prepend=None, append=None):
     x = self
+    if n == 0:
+        return self
     if prepend is not None or append is not None:
         parts = [p for p in (prepend, x, append) if p is not None]
         x = torch.cat(parts, dim)
     for _ in range(n):
         m = x.shape[dim]
+        if m == 0:
+            break
         a, b = x.narrow(dim, 1, m - 1), x.narrow(dim, 0, m - 1)
         x = (a != b) if x.dtype == torch.bool else a - b
     return x
@@ -463,6 +469,13 @@ def unfold(self, dimension, size, step):
 @_method
 def tensor_split(self, indices_or_sections, dim=0):
     size = self.shape[dim]
+    if isinstance(indices_or_sections, torch.Tensor):
+        if indices_or_sections.dim() > 1 or indices_or_sections.is_floating_point():
+            raise RuntimeError("tensor_split expected tensor_indices_or_sections to be a "
+                               "zero-dimensional or one-dimensional tensor, but got a tensor with "
+                               f"{indices_or_sections.dim()} dims")
+        indices_or_sections = indices_or_sections.item() if indices_or_sections.dim() == 0 \
+            else indices_or_sections.tolist()
     if isinstance(indices_or_sections, int):
         n = indices_or_sections
         q, r = divmod(size, n)
@@ -563,9 +576,12 @@ def take(self, index):
 def take_along_dim(self, indices, dim=None):
     if dim is None:
         return self.reshape(-1).gather(0, indices.reshape(-1))
-    return torch.gather(self, dim, indices.expand(
-        tuple(indices.shape[d] if d == dim % self.dim() else max(self.shape[d], indices.shape[d])
-              for d in range(self.dim()))))
+    dim = dim % max(self.dim(), 1)
+    shape = torch.broadcast_shapes(self.shape[:dim] + (1,) + self.shape[dim + 1:],
+                                   indices.shape[:dim] + (1,) + indices.shape[dim + 1:])
+    x = self.expand(shape[:dim] + (self.shape[dim],) + shape[dim + 1:])
+    i = indices.expand(shape[:dim] + (indices.shape[dim],) + shape[dim + 1:])
+    return torch.gather(x, dim, i)
 
 
 @_method
@@ -585,7 +601,10 @@ def put(self, index, source, accumulate=False):
 
 @_method
 def index_fill_(self, dim, index, value):
-    self[_dim_index(self, dim, index)] = value
+    if self.dim() == 0:
+        self[...] = value
+        return self
+    self[_dim_index(self, dim, index.reshape(-1))] = value
     return self
 
 
@@ -596,7 +615,10 @@ def index_fill(self, dim, index, value):
 
 @_method
 def index_copy_(self, dim, index, source):
-    self[_dim_index(self, dim, index)] = source
+    if self.dim() == 0:
+        self[...] = source.reshape(())
+        return self
+    self[_dim_index(self, dim, index.reshape(-1))] = source
     return self
 
 
@@ -608,6 +630,8 @@ def index_copy(self, dim, index, source):
 def _index_add_src(self, dim, index, source, alpha):
     dim = dim % max(self.dim(), 1)
     src = source if alpha == 1 else source * alpha
+    if self.dim() == 0:
+        return 0, index.reshape(-1), src.reshape(1).expand(index.numel())
     shape = [1] * self.dim()
     shape[dim] = index.numel()
     idx = index.reshape(shape).expand(src.shape)
@@ -617,12 +641,17 @@ def _index_add_src(self, dim, index, source, alpha):
 @_method
 def index_add_(self, dim, index, source, *, alpha=1):
     dim, idx, src = _index_add_src(self, dim, index, source, alpha)
+    if self.dim() == 0:
+        self[...] = self + src.sum()
+        return self
     return self.scatter_add_(dim, idx, src)
 
 
 @_method
 def index_add(self, dim, index, source, *, alpha=1):
     dim, idx, src = _index_add_src(self, dim, index, source, alpha)
+    if self.dim() == 0:
+        return self.reshape(1).scatter_add(0, idx, src).reshape(())
     return self.scatter_add(dim, idx, src)
 
 
