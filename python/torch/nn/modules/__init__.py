@@ -28,3 +28,4 @@ from torch.nn.modules.attention import MultiheadAttention  # noqa: F401
 from torch.nn.modules.transformer import (  # noqa: F401
     Transformer, TransformerEncoder, TransformerDecoder, TransformerEncoderLayer,
     TransformerDecoderLayer)
+from torch.nn.modules.adaptive import AdaptiveLogSoftmaxWithLoss  # noqa: F401
