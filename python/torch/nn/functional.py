@@ -192,7 +192,27 @@ def _named(result, name):
     return _C._nn_named(result, name)
 
 
-def _inplace(input, result):
+def _src(input, inplace):
+    """What an in-place activation computes from: a clone while autograd
+    records, because [input] is overwritten with the result afterwards and
+    the op's backward may need the values it saw (clamp, where, ...)."""
+    if inplace and input.requires_grad and torch.is_grad_enabled():
+        return input.clone()
+    return input
+
+
+def _inplace(input, result, name=None):
+    """[result] written into [input], which is returned: the functional
+    in-place forms (relu(x, inplace=True), nn.ReLU(inplace=True), ...).
+    Under autograd the copy is recorded, so the gradient goes through
+    [result]'s graph (the activation's mask, the dropout's scale) and
+    input.grad_fn is named as torch names the in-place op's node; a
+    no_grad copy would leave input's old history and lose that gradient."""
+    if torch.is_grad_enabled() and (input.requires_grad or result.requires_grad):
+        fn = result.grad_fn
+        input[...] = result  # recorded (copy_ with history is not, in nndb)
+        name = name or (fn.name() if fn is not None else None)
+        return _named(input, name) if name else input
     with torch.no_grad():
         input.copy_(result)
     return input
@@ -212,31 +232,33 @@ def relu6(input, inplace=False):
 
 
 def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
-    r = _named(torch.clamp(input, min_val, max_val), "HardtanhBackward0")
+    r = _named(torch.clamp(_src(input, inplace), min_val, max_val), "HardtanhBackward0")
     return _inplace(input, r) if inplace else r
 
 
 def leaky_relu(input, negative_slope=0.01, inplace=False):
-    r = _C._nn_leaky_relu(input, negative_slope)
-    return _inplace(input, r) if inplace else r
+    r = _C._nn_leaky_relu(_src(input, inplace), negative_slope)
+    return _inplace(input, r, "LeakyReluBackward1") if inplace else r
 
 
 def elu(input, alpha=1.0, inplace=False):
-    r = _named(torch.where(input > 0, input, (torch.exp(input) - 1) * alpha), "EluBackward0")
-    return _inplace(input, r) if inplace else r
+    x = _src(input, inplace)
+    r = _named(torch.where(x > 0, x, (torch.exp(x) - 1) * alpha), "EluBackward0")
+    return _inplace(input, r, "EluBackward1") if inplace else r
 
 
 def selu(input, inplace=False):
     alpha = 1.6732632423543772848170429916717
     scale = 1.0507009873554804934193349852946
-    r = _named(elu(input, alpha) * scale, "EluBackward0")
-    return _inplace(input, r) if inplace else r
+    r = _named(elu(_src(input, inplace), alpha) * scale, "EluBackward0")
+    return _inplace(input, r, "EluBackward1") if inplace else r
 
 
 def celu(input, alpha=1.0, inplace=False):
-    r = torch.where(input > 0, input, (torch.exp(input / alpha) - 1) * alpha)
+    x = _src(input, inplace)
+    r = torch.where(x > 0, x, (torch.exp(x / alpha) - 1) * alpha)
     r = _named(r, "CeluBackward0")
-    return _inplace(input, r) if inplace else r
+    return _inplace(input, r, "CeluBackward1") if inplace else r
 
 
 def gelu(input, approximate="none"):
@@ -246,22 +268,24 @@ def gelu(input, approximate="none"):
 
 
 def silu(input, inplace=False):
-    r = _C._nn_silu(input)
+    r = _C._nn_silu(_src(input, inplace))
     return _inplace(input, r) if inplace else r
 
 
 def mish(input, inplace=False):
-    r = _named(input * torch.tanh(softplus(input)), "MishBackward0")
+    x = _src(input, inplace)
+    r = _named(x * torch.tanh(softplus(x)), "MishBackward0")
     return _inplace(input, r) if inplace else r
 
 
 def hardsigmoid(input, inplace=False):
-    r = _named(torch.clamp(input / 6 + 0.5, 0.0, 1.0), "HardsigmoidBackward0")
+    r = _named(torch.clamp(_src(input, inplace) / 6 + 0.5, 0.0, 1.0), "HardsigmoidBackward0")
     return _inplace(input, r) if inplace else r
 
 
 def hardswish(input, inplace=False):
-    r = _named(input * torch.clamp(input + 3, 0.0, 6.0) / 6, "HardswishBackward0")
+    x = _src(input, inplace)
+    r = _named(x * torch.clamp(x + 3, 0.0, 6.0) / 6, "HardswishBackward0")
     return _inplace(input, r) if inplace else r
 
 
@@ -292,9 +316,10 @@ def tanhshrink(input):
 
 
 def threshold(input, threshold, value, inplace=False):
-    r = torch.where(input > threshold, input, torch.full_like(input, value))
+    x = _src(input, inplace)
+    r = torch.where(x > threshold, x, torch.full_like(x, value))
     r = _named(r, "ThresholdBackward0")
-    return _inplace(input, r) if inplace else r
+    return _inplace(input, r, "ThresholdBackward1") if inplace else r
 
 
 _threshold = threshold
@@ -377,7 +402,7 @@ def dropout(input, p=0.5, training=True, inplace=False):
     _check_p(p)
     if p == 0 or not training or input.numel() == 0:
         return input
-    r = _C._nn_dropout(input, p, training)
+    r = _C._nn_dropout(_src(input, inplace), p, training)
     return _inplace(input, r) if inplace and training else r
 
 
@@ -717,13 +742,14 @@ def _rrelu_noise(input, lower, upper):
 
 
 def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
+    x = _src(input, inplace)
     if training:
-        out = input * _rrelu_noise(input, lower, upper)
+        out = x * _rrelu_noise(x, lower, upper)
     else:
         slope = (lower + upper) / 2
-        out = torch.where(input >= 0, input, input * slope)
+        out = torch.where(x >= 0, x, x * slope)
     out = _named(out, "RreluWithNoiseBackward0")
-    return _inplace(input, out) if inplace else out
+    return _inplace(input, out, "RreluWithNoiseBackward1") if inplace else out
 
 
 def rrelu_(input, lower=1.0 / 8, upper=1.0 / 3, training=False):
@@ -775,9 +801,9 @@ def _dropout_impl(input, p, training, inplace, feature, alpha):
         a_ = 1.7580993408473766
         a = 1.0 / math.sqrt((a_ * a_ * p + 1) * (1 - p))
         b = (noise - 1) * (a_ * a) + a_ * a * p
-        out = input * (noise * a) + b
+        out = _src(input, inplace) * (noise * a) + b
     else:
-        out = input * noise.div_(1 - p)
+        out = _src(input, inplace) * noise.div_(1 - p)
     return _inplace(input, out) if inplace else out
 
 
