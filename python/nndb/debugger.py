@@ -44,11 +44,14 @@ SPEC_HELP = ("a breakpoint is any of: an op name (matmul, log, cross_entropy), a
 
 HELP_TEXT = """\
 Commands at the (nndb) prompt:
-  s, step: run the next node (a forward op or a backward node) and stop
-  n, next: run until a node outside the current module (step over it)
+  s, step: stop at the next op (forward op or backward node) or the next
+    line of your code, whichever comes first (the stop says which)
+  sop: the next op only;  sline (at a line): pdb's s, lines only
+  n, next: run to the next line of this frame (pdb's n; ops do not stop it)
+  nop: run until a node outside the current module (step over its ops)
   c, continue: run until a breakpoint (Ctrl-D does the same)
   f, finish: run to the end of this pass; stop at the next pass's first node
-  nl, nextline: run to the next line of this frame (then n, s, r step by lines)
+  nl, nextline: the same as n at an op stop
   w, where: your frames, the module path and the position in the pass
   u, d: up / down a frame;  l, ll: the source;  a: the function's arguments
   p EXPR, pp EXPR, display EXPR, interact, !STATEMENT, any statement
@@ -85,6 +88,22 @@ def _internal_dirs():
 def _is_internal(filename, dirs=None):
     dirs = dirs or _internal_dirs()
     return filename.startswith(dirs)
+
+
+_LIB_DIRS = None
+
+
+def _not_yours(filename):
+    """A file that is nndb's, the standard library's or an installed
+    package's (the frozen importlib included), not the learner's."""
+    global _LIB_DIRS
+    if _LIB_DIRS is None:
+        import sysconfig
+        paths = sysconfig.get_paths()
+        dirs = {paths.get("stdlib"), paths.get("platstdlib"), paths.get("purelib"),
+                paths.get("platlib"), "/usr/lib/python3/dist-packages"}
+        _LIB_DIRS = tuple(d.rstrip(os.sep) + os.sep for d in dirs if d) + _internal_dirs()
+    return filename.startswith("<frozen") or filename.startswith(_LIB_DIRS)
 
 
 def _user_frame(frame):
@@ -543,6 +562,7 @@ class Debugger:
         self.last_cmd = ""
         self.displaying = {}  # pdb's display expressions, kept from stop to stop
         self.tracer = None  # the LineTracer of the Python-line breakpoints
+        self.step_any = False  # s: the next op or the next line of yours, whichever comes first
         self.failed_node = None  # the backward node the last error was raised in
         self.timetravel = 0  # %timetravel on: how many ops of a pass are kept (0: off)
         self.past = collections.deque()  # the kept ops of the pass being stepped
@@ -747,6 +767,10 @@ class Debugger:
     # ---- a stop ----
     def _stop(self, ev, why, caller):
         frame = _user_frame(caller)
+        if self.step_any:  # s: the op came first; the line step is over
+            self.step_any = False
+            if self.tracer is not None and self.tracer.tracing():
+                self.tracer.set_continue()
         self.depth += 1
         self.stepping = True
         self.break_next_flag = False
@@ -1494,12 +1518,36 @@ def _make_stop_prompt(base):
         # -- moving on --
         def do_step(self, arg):
             """s(tep)
-        Run the next node, forward op or backward node, and stop after it."""
+        Stop at whichever comes first: the next node (forward op or
+        backward node), or the next line of your code (a new line of this
+        frame, or the first line of a function of yours it calls). The stop
+        says which it is. sop steps by ops only, nl by lines only."""
+            self.dbg.mode = STEP
+            if self.ev.phase == "forward" and self.frame is not None:
+                tracer = self.dbg._tracer()
+                tracer.start(self.frame)
+                tracer.set_step()
+                self.dbg.step_any = True
+            return 1
+
+        def do_sop(self, arg):
+            """sop | stepop
+        Run the next node, forward op or backward node, and stop after it
+        (lines do not stop it)."""
             self.dbg.mode = STEP
             return 1
 
+        do_stepop = do_sop
+
         def do_next(self, arg):
             """n(ext)
+        Run to the next line of the current frame and stop there, as pdb's
+        n (ops on the way do not stop it; breakpoints do). The prompt there
+        steps by lines (n, s, r, unt, c); nop steps over a module's ops."""
+            return self.do_nextline(arg)
+
+        def do_nop(self, arg):
+            """nop | nextop
         Run until a node outside the current module (model.2's ops are
         stepped over as one); at top level, the next top-level op. Stops
         too when the pass changes."""
@@ -1507,6 +1555,8 @@ def _make_stop_prompt(base):
             self.dbg.next_module = self.ev.module
             self.dbg.next_phase = self.ev.phase
             return 1
+
+        do_nextop = do_nop
 
         def do_continue(self, arg):
             """c(ont(inue))
@@ -1764,6 +1814,13 @@ def _make_line_tracer(base):
             self.quit_req = False
             self.bot = types.SimpleNamespace()  # a bottom frame that is none of yours
 
+        def stop_here(self, frame):
+            # Stepping stops in your code only: not in nndb's torch, the
+            # standard library or installed packages (pdb would).
+            if _not_yours(frame.f_code.co_filename):
+                return False
+            return super().stop_here(frame)
+
         def find_file(self, file):
             if file.startswith("<") or os.path.isabs(file):
                 return file
@@ -1824,14 +1881,23 @@ def _make_line_tracer(base):
             if not self.breaks:
                 sys.settrace(None)
 
+        def _line_came_first(self):
+            if self.dbg.step_any:  # s: a line came before the next op
+                self.dbg.step_any = False
+                self.dbg.mode = RUN
+                self.dbg.sync()
+
         def user_call(self, frame, argument_list):
             if self.dbg.depth:
                 return
+            if self.stop_here(frame):
+                self._line_came_first()
             super().user_call(frame, argument_list)
 
         def user_line(self, frame):
             if self.dbg.depth:  # code typed at a stop's prompt runs on
                 return
+            self._line_came_first()
             b = None
             if self.hit_bp is not None:
                 b = next((b for b in self.dbg.bps if b.py is not None and
@@ -1877,14 +1943,32 @@ def _make_line_tracer(base):
         def do_sop(self, arg):
             """sop | stepop
         Run to the next op (forward or backward node) and stop there with
-        the op stop (its inputs and output); s steps to the next line or
-        call instead."""
+        the op stop (its inputs and output); lines do not stop it."""
             self.dbg.mode = STEP
             self.dbg.sync()
             self.set_continue()
             return 1
 
         do_stepop = do_sop
+
+        def do_step(self, arg):
+            """s(tep)
+        Stop at whichever comes first: the next line of your code (this
+        frame's next line, or the first line of a function of yours it
+        calls: pdb's s) or the next op (an op stop, with its inputs and
+        output). sline steps by lines only, sop by ops only."""
+            self.dbg.mode = STEP
+            self.dbg.step_any = True
+            self.dbg.sync()
+            return super().do_step(arg)
+
+        do_s = do_step
+
+        def do_sline(self, arg):
+            """sline
+        pdb's s: the next line, or into the next Python function called;
+        ops do not stop it."""
+            return super().do_step(arg)
 
         def do_EOF(self, arg):
             """(Ctrl-D) Continue."""

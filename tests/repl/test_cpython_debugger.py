@@ -134,9 +134,35 @@ def test_pdb_commands_in_a_forward(env):
     c.expect("inside 30")
     c.sendcontrol("d")
     c.expect(DBG)
-    c.sendline("n")  # next: no node outside net comes after mul; the cell ends
+    at_stop(c, "n", r"--Return--")  # pdb's n on the frame's last line: its return
+    c.sendline("c")
     c.expect(PROMPT)
     cell(c, "print('done', out.shape)", r"done torch\.Size\(\[5, 3\]\)")
+    c.expect(PROMPT)
+    test_repl.leave(c)
+
+
+def test_step_by_lines_and_ops(env):
+    """At an op stop n goes to the next line of the frame (pdb's n); s stops
+    at whichever comes first, the next op or the next line of yours; sop
+    steps by ops only."""
+    c = session(env, SETUP[:1] + [MLP, "torch.manual_seed(0); net = MLP(); x = torch.randn(5, 4)"])
+    cell(c, "%break tanh")
+    c.sendline("out = net(x)")
+    c.expect(r"stopped \(breakpoint 1, tanh\): forward tanh")
+    c.expect(DBG)
+    at_stop(c, "cl all")
+    at_stop(c, "n", r"-> scale = 2\.0")  # the tanh line is done: the next line, no op stop
+    at_stop(c, "p h.shape", r"torch\.Size\(\[5, 8\]\)")
+    at_stop(c, "s", r"-> return self\.fc2\(h\) \* scale")  # a line comes before the next op
+    at_stop(c, "s", r"stopped \(step\): forward linear, op \d+ of this statement, in net\.fc2")
+    at_stop(c, "sop", r"stopped \(step\): forward mul")
+    c.sendline("c")
+    c.expect(PROMPT)
+    cell(c, "print('after', out.shape)", r"after torch\.Size\(\[5, 3\]\)")
+    c.expect(PROMPT)
+    # nothing is left armed: the next statement runs without a stop
+    cell(c, "out2 = net(x); print('clean', out2.shape)", r"clean torch\.Size\(\[5, 3\]\)")
     c.expect(PROMPT)
     test_repl.leave(c)
 
@@ -148,7 +174,7 @@ def test_next_finish_step_magic(env):
     c.expect(r"stopped \(breakpoint 1, model\.0\): forward linear, op 1")
     c.expect(DBG)
     at_stop(c, "cl")
-    at_stop(c, "n", r"stopped \(next\): forward tanh, op 2 of this statement, in model\.1")
+    at_stop(c, "nop", r"stopped \(next\): forward tanh, op 2 of this statement, in model\.1")
     c.sendline("f")  # to the end of the statement's forward: nothing stops after it
     c.expect(PROMPT)
     c.sendline("%step loss = F.cross_entropy(model(x), y)")

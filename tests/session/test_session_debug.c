@@ -215,9 +215,9 @@ NN_TEST(debug_prompt_commands) {
                                        "pp node.module",
                                        "watch out.sum()",
                                        "out[0, 0] = 100.0", /* the pass goes on with the edit */
-                                       "n",                 /* step over to cross_entropy */
+                                       "nop",               /* step over to cross_entropy */
                                        "h",
-                                       "h n",
+                                       "h nop",
                                        "b backward",
                                        "c",
                                        "p grad.shape",
@@ -245,7 +245,8 @@ NN_TEST(debug_prompt_commands) {
     CHECK(strstr(o, "> stopped (next): forward cross_entropy"));
     CHECK(strstr(o, "watch 1: out.sum() = tensor("));
     CHECK(strstr(o, "Commands at the (nndb) prompt:"));
-    CHECK(strstr(o, "n, next: run until a node outside the current module"));
+    CHECK(strstr(o, "n, next: run to the next line of this frame"));
+    CHECK(strstr(o, "nop: run until a node outside the current module"));
     CHECK(strstr(o, "Breakpoint 2: backward"));
     CHECK(strstr(o, "> stopped (breakpoint 2, backward): backward cross_entropy, node 1 of 6"));
     CHECK(strstr(o, "(nndb) p grad.shape\ntorch.Size([])"));
