@@ -82,13 +82,34 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
     if max_norm is not None:
         input = input.contiguous()
         _no_grad_embedding_renorm_(weight, input, max_norm, norm_type)
+    if sparse:
+        _mark_sparse_grad(weight)
     out = _C._nn_embedding(input, weight)
     if padding_idx is not None and weight.requires_grad and torch.is_grad_enabled():
         # torch's backward leaves the padding row's gradient alone: the
         # padding positions pass their value but not their gradient.
         keep = (input != padding_idx).unsqueeze(-1)
         out = _named(torch.where(keep, out, out.detach()), "EmbeddingBackward0")
+    if scale_grad_by_freq and weight.requires_grad and torch.is_grad_enabled():
+        # each lookup's gradient divided by how often its index occurs in
+        # input (the value is unchanged: out.detach() + 0 * scale)
+        ids = input.reshape(-1).tolist()
+        counts = {}
+        for i in ids:
+            counts[i] = counts.get(i, 0) + 1
+        scale = torch.tensor([1.0 / counts[i] for i in ids], dtype=out.dtype)
+        scale = scale.reshape(tuple(input.shape) + (1,))
+        out = _named(out.detach() + (out - out.detach()) * scale, "EmbeddingBackward0")
     return out
+
+
+def _mark_sparse_grad(weight):
+    # nndb has no sparse tensors: the gradient stays dense, and the weight
+    # is marked so that optim.SparseAdam accepts it (see sparse_adam.py)
+    try:
+        weight._nndb_sparse_grad = True
+    except AttributeError:
+        pass
 
 
 def _no_grad_embedding_renorm_(weight, input, max_norm, norm_type):
@@ -142,9 +163,10 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale
             "embedding_bag: per_sample_weights was not None. per_sample_weights is only "
             f"supported for mode='sum' (got mode='{mode}'). Please open a feature request on "
             "GitHub.")
-    if scale_grad_by_freq or sparse:
-        raise NotImplementedError("embedding_bag(scale_grad_by_freq=True or sparse=True) is not "
-                                  "supported")
+    if scale_grad_by_freq:
+        raise NotImplementedError("embedding_bag(scale_grad_by_freq=True) is not supported")
+    if sparse:
+        _mark_sparse_grad(weight)
     num = weight.size(0)
     if padding_idx is not None:
         if not -num <= padding_idx < num:

@@ -21,7 +21,7 @@ del optimizer, sgd, adam, adamw, rmsprop, adagrad  # noqa: F821
 # `import torch` does not pay for them (about 2 ms); a name here behaves as
 # if it had been imported above.
 _LAZY = {'Adadelta': 'adadelta', 'Adamax': 'adamax', 'NAdam': 'nadam', 'RAdam': 'radam',
-         'ASGD': 'asgd', 'Rprop': 'rprop', 'LBFGS': 'lbfgs'}
+         'ASGD': 'asgd', 'Rprop': 'rprop', 'LBFGS': 'lbfgs', 'SparseAdam': 'sparse_adam'}
 
 
 def __getattr__(name):

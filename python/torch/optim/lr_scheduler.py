@@ -4,6 +4,7 @@ the values are the same floats PyTorch computes, step after step.
 """
 
 import math
+from math import inf  # noqa: F401  (torch.optim.lr_scheduler.inf, as PyTorch has it)
 import types
 import warnings
 import weakref
