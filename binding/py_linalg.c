@@ -177,7 +177,27 @@ static PyObject *f_lstsq(PyObject *m, PyObject *args) {
     return tuple_of(r, 4);
 }
 
+static PyObject *f_ldl_factor(PyObject *m, PyObject *args) {
+    PyObject *ao;
+    nn_tensor *a, *r[3];
+    if (!PyArg_ParseTuple(args, "O", &ao) || targ(ao, &a) < 0) return NULL;
+    if (nn_linalg_ldl_factor(py_ctx(), a, &r[0], &r[1], &r[2]) != NN_OK) return py_engine_error();
+    return tuple_of(r, 3);
+}
+
+static PyObject *f_ldl_solve(PyObject *m, PyObject *args) {
+    PyObject *lo, *po, *bo;
+    nn_tensor *l, *p, *b;
+    if (!PyArg_ParseTuple(args, "OOO", &lo, &po, &bo) || targ(lo, &l) < 0 || targ(po, &p) < 0 ||
+        targ(bo, &b) < 0)
+        return NULL;
+    nn_tensor *x = nn_linalg_ldl_solve(py_ctx(), l, p, b);
+    return x ? py_tensor_wrap(x) : py_engine_error();
+}
+
 PyMethodDef py_linalg_functions[] = {
+    {"_linalg_ldl_factor", f_ldl_factor, METH_VARARGS, "sytrf (lower): (LD, pivots, info)"},
+    {"_linalg_ldl_solve", f_ldl_solve, METH_VARARGS, "sytrs (lower)(LD, pivots, B)"},
     {"_linalg_lu_factor", f_lu_factor, METH_VARARGS, "getrf: (LU, pivots, info)"},
     {"_linalg_lu_solve", f_lu_solve, METH_VARARGS, "getrs(LU, pivots, B, trans)"},
     {"_linalg_solve", f_solve, METH_VARARGS,

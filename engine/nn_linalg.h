@@ -74,5 +74,10 @@ nn_status nn_linalg_eig(nn_ctx *ctx, nn_tensor *a, bool compute_v, nn_tensor **w
  * [rcond] < 0: LAPACK's machine precision default. */
 nn_status nn_linalg_lstsq(nn_ctx *ctx, nn_tensor *a, nn_tensor *b, double rcond, const char *driver,
                           nn_tensor **x, nn_tensor **rank, nn_tensor **sv, nn_tensor **info);
+/* sytrf (lower): the compact LDL^T factor and Bunch-Kaufman pivots (int32,
+ * LAPACK's convention); sytrs: solve A X = B from them. */
+nn_status nn_linalg_ldl_factor(nn_ctx *ctx, nn_tensor *a, nn_tensor **ld, nn_tensor **piv,
+                               nn_tensor **info);
+nn_tensor *nn_linalg_ldl_solve(nn_ctx *ctx, nn_tensor *ld, nn_tensor *piv, nn_tensor *b);
 
 #endif

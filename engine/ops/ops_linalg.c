@@ -40,6 +40,8 @@ typedef void (*gelss_fn)(int *, int *, int *, void *, int *, void *, int *, void
                          void *, int *, int *);
 typedef void (*gels_fn)(char *, int *, int *, int *, void *, int *, void *, int *, void *, int *,
                         int *, size_t);
+typedef void (*sytrf_fn)(char *, int *, void *, int *, int *, void *, int *, int *, size_t);
+typedef void (*sytrs_fn)(char *, int *, int *, void *, int *, int *, void *, int *, int *, size_t);
 typedef void (*strsm_fn)(enum CBLAS_ORDER, enum CBLAS_SIDE, enum CBLAS_UPLO, enum CBLAS_TRANSPOSE,
                          enum CBLAS_DIAG, int, int, float, const float *, int, float *, int);
 typedef void (*dtrsm_fn)(enum CBLAS_ORDER, enum CBLAS_SIDE, enum CBLAS_UPLO, enum CBLAS_TRANSPOSE,
@@ -826,4 +828,72 @@ fail:
     nn_tensor_release(*info);
     *x = *rank = *sv = *info = NULL;
     return ctx->err.code;
+}
+
+/* ---- LDL^T (Bunch-Kaufman) ---- */
+
+nn_status nn_linalg_ldl_factor(nn_ctx *ctx, nn_tensor *a, nn_tensor **ld, nn_tensor **piv,
+                               nn_tensor **info) {
+    batch bt;
+    *ld = *piv = *info = NULL;
+    if (check_mat(ctx, "torch.linalg.ldl_factor_ex", a, &bt) != NN_OK) return ctx->err.code;
+    int n = (int)a->shape[a->ndim - 1];
+    if (a->shape[a->ndim - 2] != n)
+        return nn_error_set(&ctx->err, NN_ERR_SHAPE, "linalg.ldl_factor: A must be square");
+    sytrf_fn f = (sytrf_fn)(uintptr_t)lapack(ctx, a->dtype, "sytrf");
+    if (!f) return ctx->err.code;
+    *ld = cm_copy(ctx, a, &bt);
+    *piv = *ld ? vec_new(ctx, NN_INT32, &bt, n) : NULL;
+    *info = *piv ? vec_new(ctx, NN_INT32, &bt, -1) : NULL;
+    if (!*info) goto fail;
+    if (bt.count > 0 && n > 0) {
+        char uplo = 'L';
+        int nn = n, lda = imax1(n), lw = -1, inf = 0;
+        double wq[2];
+        f(&uplo, &nn, elem(*ld, 0), &lda, (int *)nn_tensor_data(*piv), wq, &lw, &inf, 1);
+        lw = (int)work_query(a->dtype, wq);
+        if (lw < 1) lw = 1;
+        void *w = work_alloc(ctx, a->dtype, lw);
+        if (!w) goto fail;
+        for (int64_t b = 0; b < bt.count; b++)
+            f(&uplo, &nn, elem(*ld, b * n * n), &lda, (int *)nn_tensor_data(*piv) + b * n, w, &lw,
+              (int *)nn_tensor_data(*info) + b, 1);
+        nn_mem_free(w);
+    }
+    zero_triangle(*ld, bt.count, n, true);
+    return NN_OK;
+fail:
+    nn_tensor_release(*ld);
+    nn_tensor_release(*piv);
+    nn_tensor_release(*info);
+    *ld = *piv = *info = NULL;
+    return ctx->err.code;
+}
+
+nn_tensor *nn_linalg_ldl_solve(nn_ctx *ctx, nn_tensor *ld, nn_tensor *piv, nn_tensor *b) {
+    batch bt;
+    if (check_mat(ctx, "torch.linalg.ldl_solve", ld, &bt) != NN_OK) return NULL;
+    if (check_same(ctx, "torch.linalg.ldl_solve", b, &bt, ld->dtype) != NN_OK) return NULL;
+    int n = (int)ld->shape[ld->ndim - 1], k = (int)b->shape[b->ndim - 1];
+    if (ld->shape[ld->ndim - 2] != n || b->shape[b->ndim - 2] != n) {
+        nn_error_set(&ctx->err, NN_ERR_SHAPE, "torch.linalg.ldl_solve: LD and B do not fit");
+        return NULL;
+    }
+    sytrs_fn f = (sytrs_fn)(uintptr_t)lapack(ctx, ld->dtype, "sytrs");
+    if (!f) return NULL;
+    nn_tensor *p = piv_int32(ctx, piv, &bt, n);
+    nn_tensor *a = p ? cm_copy(ctx, ld, &bt) : NULL;
+    nn_tensor *x = a ? cm_copy(ctx, b, &bt) : NULL;
+    if (x && n > 0 && k > 0) {
+        int ldn = imax1(n);
+        for (int64_t i = 0; i < bt.count; i++) {
+            int nn = n, kk = k, info = 0;
+            char uplo = 'L';
+            f(&uplo, &nn, &kk, elem(a, i * n * n), &ldn, (int *)nn_tensor_data(p) + i * n,
+              elem(x, i * n * k), &ldn, &info, 1);
+        }
+    }
+    nn_tensor_release(p);
+    nn_tensor_release(a);
+    return x;
 }

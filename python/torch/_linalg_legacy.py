@@ -255,10 +255,41 @@ def chain_matmul(*matrices, out=None):
     return linalg.multi_dot(list(matrices), out=out)
 
 
+# ---- torch.norm's matrix orders ----
+
+_c_norm = torch._C._TensorBase.norm if hasattr(torch._C._TensorBase, "norm") else None
+
+
+def _norm(input, p="fro", dim=None, keepdim=False, out=None, dtype=None):
+    """torch.norm: 'nuc' and the matrix orders go to torch.linalg; the rest
+    is the engine's norm."""
+    if isinstance(p, str) and p == "nuc":
+        dims = (-2, -1) if dim is None else tuple(dim)
+        if input.dim() < 2 and dim is None:
+            raise RuntimeError(f"linalg.matrix_norm: The input tensor A must have at least 2 "
+                               f"dimensions.")
+        return linalg.matrix_norm(input, "nuc", dims, keepdim, dtype=dtype, out=out)
+    kw = {}
+    if dim is not None:
+        kw["dim"] = dim
+    if keepdim:
+        kw["keepdim"] = keepdim
+    if dtype is not None:
+        kw["dtype"] = dtype
+    if out is not None:
+        kw["out"] = out
+    return _c_norm(input, p, **kw)
+
+
 # ---- Tensor methods ----
 
 def _install_methods():
     T = torch.Tensor
+    if _c_norm is not None:
+        T.norm = lambda self, p="fro", dim=None, keepdim=False, dtype=None: _norm(
+            self, p, dim, keepdim, dtype=dtype)
+        torch.norm = _norm
+        T.norm.__name__ = "norm"
     T.det = lambda self: det(self)
     T.logdet = lambda self: logdet(self)
     T.slogdet = lambda self: slogdet(self)

@@ -25,7 +25,7 @@ __all__ = [
     "lu_factor_ex", "lu_solve", "matmul", "matrix_exp", "matrix_norm", "matrix_power",
     "matrix_rank", "multi_dot", "norm", "pinv", "qr", "slogdet", "solve", "solve_ex",
     "solve_triangular", "svd", "svdvals", "tensorinv", "tensorsolve", "vander", "vecdot",
-    "vector_norm",
+    "vector_norm", "ldl_factor", "ldl_factor_ex", "ldl_solve",
 ]
 
 _SCALAR = {
@@ -70,6 +70,8 @@ _rt_lstsq = _return_type("linalg_lstsq", ("solution", "residuals", "rank", "sing
 _rt_lu = _return_type("linalg_lu", ("P", "L", "U"))
 _rt_lu_factor = _return_type("linalg_lu_factor", ("LU", "pivots"))
 _rt_lu_factor_ex = _return_type("linalg_lu_factor_ex", ("LU", "pivots", "info"))
+_rt_ldl_factor = _return_type("linalg_ldl_factor", ("LD", "pivots"))
+_rt_ldl_factor_ex = _return_type("linalg_ldl_factor_ex", ("LD", "pivots", "info"))
 
 
 # ---- argument checks, in PyTorch's words ----
@@ -174,17 +176,22 @@ def inv(A, *, out=None):
     return _out(out, _core.inv_core(A, "linalg.inv", True)[0])
 
 
+def _lu_for_det(A):
+    # det(A^T) = det(A): PyTorch factors A^T when A is contiguous (no copy
+    # into column-major order), so the LU and the rounding are the same
+    return _C._linalg_lu_factor(A.mT if A.is_contiguous() else A)
+
+
 class _Slogdet(torch.autograd.Function):
     @staticmethod
     def forward(ctx, A):
-        LU, piv, info = _C._linalg_lu_factor(A)
+        LU, piv, info = _lu_for_det(A)
         d = LU.diagonal(0, -2, -1)
         n = A.shape[-1]
         swaps = (piv != torch.arange(1, n + 1, dtype=piv.dtype)).sum(-1)
         sign = torch.where(swaps % 2 == 1, -1.0, 1.0).to(A.dtype) * torch.sign(d).prod(-1)
         logabs = d.abs().log().sum(-1)
         ctx.save_for_backward(A)
-        ctx.mark_non_differentiable(sign)
         return sign, logabs
 
     @staticmethod
@@ -207,7 +214,7 @@ def slogdet(A, *, out=None):
 class _Det(torch.autograd.Function):
     @staticmethod
     def forward(ctx, A):
-        LU, piv, info = _C._linalg_lu_factor(A)
+        LU, piv, info = _lu_for_det(A)
         n = A.shape[-1]
         swaps = (piv != torch.arange(1, n + 1, dtype=piv.dtype)).sum(-1)
         sign = torch.where(swaps % 2 == 1, -1.0, 1.0).to(A.dtype)
@@ -478,7 +485,8 @@ def lstsq(A, B, rcond=None, *, driver=None):
     if m > n and driver != "gelsy":
         full_rank = rank is None or bool((rank == n).all())
         if full_rank:
-            residuals = ((Ab @ X - Bb) ** 2).sum(-2)
+            with torch.no_grad():
+                residuals = ((Ab @ X - Bb) ** 2).sum(-2)
     if vector:
         X = X.squeeze(-1)
         if residuals.numel():
@@ -511,6 +519,23 @@ def matrix_rank(A, tol=None, hermitian=False, *, atol=None, rtol=None, out=None)
 
 # ---- powers and the exponential ----
 
+class _Constant(torch.autograd.Function):
+    """[value], with a zero gradient for [A] (matrix_power(A, 0))."""
+
+    @staticmethod
+    def forward(ctx, A, value):
+        ctx.shape = A.shape
+        ctx.dtype = A.dtype
+        return value
+
+    @staticmethod
+    def backward(ctx, g):
+        return torch.zeros(ctx.shape, dtype=ctx.dtype), None
+
+
+_core._named(_Constant, "LinalgMatrixPowerBackward0")
+
+
 def matrix_power(A, n, *, out=None):
     api = "linalg.matrix_power"
     _check_tensor(A, api)
@@ -522,7 +547,8 @@ def matrix_power(A, n, *, out=None):
     if not isinstance(n, int):
         raise TypeError(f"matrix_power(): argument 'n' must be int, not {type(n).__name__}")
     if n == 0:
-        return _out(out, torch.eye(A.shape[-1], dtype=A.dtype).expand(A.shape).clone())
+        return _out(out, _Constant.apply(A, torch.eye(A.shape[-1], dtype=A.dtype)
+                                         .expand(A.shape).clone()))
     a = A
     if n < 0:
         a = inv(A)
@@ -576,6 +602,10 @@ def matrix_exp(A):
         return A.clone()
     if n == 1:
         return A.exp()
+    if A.dtype == torch.float32:
+        # PyTorch's float32 result is within a few ulps; Taylor in float32
+        # loses more under squaring, so nndb computes it in float64
+        return matrix_exp(A.double()).float()
     theta = _MEXP_THETA[A.dtype]
     with torch.no_grad():
         norm1 = A.abs().sum(-2).amax(-1).max().item() if A.numel() else 0.0
@@ -677,8 +707,35 @@ def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None, out=None):
         return _out(out, r)
     del flat
     if x.dim() == 0:
-        return _out(out, x.abs() if ord != 0 else (x != 0).to(x.dtype))
+        return _out(out, _VectorNorm.apply(x.reshape(1), ord, (0,), False).reshape(()))
     return _out(out, _VectorNorm.apply(x, ord, dims, keepdim))
+
+
+class _Extreme(torch.autograd.Function):
+    """amax/amin over one dim with PyTorch's gradient: split evenly among
+    the elements equal to the result."""
+
+    @staticmethod
+    def forward(ctx, x, dim, keepdim, is_max):
+        r = x.amax(dim, keepdim=True) if is_max else x.amin(dim, keepdim=True)
+        ctx.dim = dim
+        ctx.save_for_backward(x, r)
+        return r if keepdim else r.squeeze(dim)
+
+    @staticmethod
+    def backward(ctx, g):
+        x, r = ctx.saved_tensors
+        if g.dim() < x.dim():
+            g = g.unsqueeze(ctx.dim)
+        mask = (x == r).to(x.dtype)
+        return mask * (g / mask.sum(ctx.dim, keepdim=True)), None, None, None
+
+
+_core._named(_Extreme, "AmaxBackward0")
+
+
+def _extreme(x, dim, keepdim, is_max):
+    return _Extreme.apply(x, dim, keepdim, is_max)
 
 
 def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None, out=None):
@@ -707,7 +764,7 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None, out=No
     ord = float(ord)
     if ord in (2.0, -2.0):
         S = svdvals(A.movedim((d0, d1), (-2, -1)))
-        r = S.amax(-1) if ord > 0 else S.amin(-1)
+        r = _extreme(S, -1, False, ord > 0)
         if keepdim:
             r = r.unsqueeze(min(d0, d1)).unsqueeze(max(d0, d1))
         return _out(out, r)
@@ -715,7 +772,7 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None, out=No
         if ord in (math.inf, -math.inf):
             d0, d1 = d1, d0
         s = A.abs().sum(d0, keepdim=True)
-        r = s.amax(d1, keepdim=True) if ord > 0 else s.amin(d1, keepdim=True)
+        r = _extreme(s, d1, True, ord > 0)
         if not keepdim:
             r = r.squeeze(max(d0, d1)).squeeze(min(d0, d1))
         return _out(out, r)
@@ -856,10 +913,10 @@ def _chain(mats):
 
 
 def vander(x, N=None):
-    if x.dim() < 1:
-        raise RuntimeError("linalg.vander: x must have at least one dimension")
+    if x.dim() == 0:
+        x = x.reshape(1)
     if N is None:
-        N = x.shape[-1]
+        N = x.shape[-1] if x.dim() else 1
     if N < 1:
         raise RuntimeError("N must be greater than 1.")
     shape = tuple(x.shape) + (N,)
@@ -905,3 +962,59 @@ def tensorsolve(A, B, dims=None, *, out=None):
                            f"got {n} != {m}")
     X = solve(A.reshape(m, n), B.reshape(m))
     return _out(out, X.reshape(rest))
+
+
+# ---- LDL^T ----
+
+class _NotDifferentiable(torch.autograd.Function):
+    """Outputs that require grad but whose backward PyTorch does not have
+    (ldl_factor, ldl_solve): backward raises PyTorch's error."""
+
+    @staticmethod
+    def forward(ctx, name, value, *inputs):
+        ctx.name = name
+        return value
+
+    @staticmethod
+    def backward(ctx, g):
+        raise RuntimeError(f"derivative for aten::{ctx.name} is not implemented")
+
+
+def _no_grad_result(name, value, *inputs):
+    if torch.is_grad_enabled() and any(isinstance(t, torch.Tensor) and t.requires_grad
+                                       for t in inputs):
+        return _NotDifferentiable.apply(name, value, *inputs)
+    return value
+
+
+def ldl_factor_ex(A, *, hermitian=False, check_errors=False, out=None):
+    api = "torch.linalg.ldl_factor_ex"
+    _check_matrix(A, api, square=True)
+    LD, piv, info = _C._linalg_ldl_factor(A.detach())
+    if check_errors:
+        _core.check_info(info, "torch.linalg.ldl_factor", "ldl")
+    LD = _no_grad_result("linalg_ldl_factor_ex", LD, A)
+    return _out(out, _rt_ldl_factor_ex(LD, piv, info))
+
+
+def ldl_factor(A, *, hermitian=False, out=None):
+    api = "torch.linalg.ldl_factor"
+    _check_matrix(A, api, square=True)
+    LD, piv, info = _C._linalg_ldl_factor(A.detach())
+    _core.check_info(info, api, "ldl")
+    LD = _no_grad_result("linalg_ldl_factor_ex", LD, A)
+    return _out(out, _rt_ldl_factor(LD, piv))
+
+
+def ldl_solve(LD, pivots, B, *, hermitian=False, out=None):
+    api = "torch.linalg.ldl_solve"
+    _check_matrix(LD, api, square=True, what="LD")
+    _check_same_dtype(LD, B, api, "LD", "B")
+    if B.dim() < 2:
+        raise RuntimeError(f"{api}: The input tensor B must have at least 2 dimensions.")
+    n = LD.shape[-1]
+    batch = _batch(LD.shape[:-2], B.shape[:-2], pivots.shape[:-1])
+    X = _C._linalg_ldl_solve(LD.detach().expand(batch + (n, n)),
+                             pivots.expand(batch + (n,)),
+                             B.detach().expand(batch + tuple(B.shape[-2:])))
+    return _out(out, _no_grad_result("linalg_ldl_solve", X, LD, B))

@@ -84,6 +84,9 @@ def check_info(info, api, kind):
         raise _LinAlgError(f"{api}: {pre}The least squares solution could not be computed "
                            "because the input matrix does not have full rank "
                            f"(error code: {v}).")
+    if kind == "ldl":
+        raise _LinAlgError(f"{api}: {pre}The factorization could not be completed because "
+                           f"the block diagonal matrix D is singular (D[{v},{v}] is zero).")
     raise _LinAlgError(f"{api}: {pre}LAPACK error code {v}")
 
 
