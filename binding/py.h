@@ -160,6 +160,7 @@ extern PyMethodDef py_ops_elementwise_functions[], py_ops_elementwise_methods[];
 extern PyMethodDef py_ops_reduce_functions[], py_ops_reduce_methods[];
 extern PyMethodDef py_ops_shape_functions[], py_ops_shape_methods[];
 extern PyMethodDef py_ops_create_functions[], py_ops_create_methods[];
+extern PyMethodDef py_special_functions[], py_special_methods[]; /* py_special.c */
 /* torch._C._return_types (py_ops.c) */
 int py_ops_setup(PyObject *module);
 extern PyMethodDef py_nn_functions[];    /* py_nn.c: nn kernels for torch.nn.functional */

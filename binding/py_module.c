@@ -760,7 +760,8 @@ PyObject *py_module_init(void) {
     /* the tensor type's methods: its own and every area's, in one array */
     PyMethodDef *tables[] = {py_tensor_methods,          py_ops_methods,
                              py_ops_elementwise_methods, py_ops_reduce_methods,
-                             py_ops_shape_methods,       py_ops_create_methods};
+                             py_ops_shape_methods,       py_ops_create_methods,
+                             py_special_methods};
     int total = 0;
     for (size_t i = 0; i < sizeof tables / sizeof tables[0]; i++) total += count(tables[i]);
     PyMethodDef *all = PyMem_Calloc((size_t)total + 1, sizeof *all);
@@ -780,7 +781,8 @@ PyObject *py_module_init(void) {
         add_functions(m, py_ops_elementwise_functions) < 0 ||
         add_functions(m, py_ops_reduce_functions) < 0 ||
         add_functions(m, py_ops_shape_functions) < 0 ||
-        add_functions(m, py_ops_create_functions) < 0 || py_ops_setup(m) < 0 ||
+        add_functions(m, py_ops_create_functions) < 0 ||
+        add_functions(m, py_special_functions) < 0 || py_ops_setup(m) < 0 ||
         add_functions(m, py_nn_functions) < 0 || add_functions(m, py_optim_functions) < 0 ||
         add_functions(m, py_io_functions) < 0)
         goto fail;

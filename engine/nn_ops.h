@@ -268,4 +268,38 @@ nn_tensor *nn_fmod(nn_ctx *ctx, nn_tensor *a, nn_tensor *b);
  * inputs give int64. */
 nn_tensor *nn_prod(nn_ctx *ctx, nn_tensor *a, int64_t dim, bool all_dims, bool keepdim);
 
+/* ---- special functions (ops_special.c) ----
+ * Float results in the input's float type (ints and bools give float32). */
+typedef enum nn_special_fn {
+    NN_SPECIAL_DIGAMMA,
+    NN_SPECIAL_POLYGAMMA, /* [order] n >= 0 */
+    NN_SPECIAL_LGAMMA,
+    NN_SPECIAL_ERFINV,
+    NN_SPECIAL_ERFC,
+    NN_SPECIAL_ERFCX,
+    NN_SPECIAL_I0,
+    NN_SPECIAL_I0E,
+    NN_SPECIAL_I1,
+    NN_SPECIAL_I1E,
+    NN_SPECIAL_NDTRI,
+    NN_SPECIAL_NDTR,
+    NN_SPECIAL_LOG_NDTR,
+    NN_SPECIAL_SINC,
+    NN_SPECIAL_ENTR,
+    NN_SPECIAL_EXP2,
+    NN_SPECIAL_ASINH,
+    NN_SPECIAL_ACOSH,
+    NN_SPECIAL_ATANH,
+    NN_SPECIAL_LOGIT, /* [eps] < 0: none */
+} nn_special_fn;
+nn_tensor *nn_special(nn_ctx *ctx, nn_tensor *a, nn_special_fn fn, int order);
+nn_tensor *nn_logit(nn_ctx *ctx, nn_tensor *a, double eps);
+/* Broadcasting, promoted to the inputs' float type. */
+typedef enum nn_special2_fn {
+    NN_SPECIAL2_ZETA, /* Hurwitz zeta(x, q) */
+    NN_SPECIAL2_XLOGY,
+    NN_SPECIAL2_XLOG1PY,
+} nn_special2_fn;
+nn_tensor *nn_special2(nn_ctx *ctx, nn_tensor *a, nn_tensor *b, nn_special2_fn fn);
+
 #endif

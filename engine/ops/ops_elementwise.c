@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "nn_ops_impl.h"
+#include "nn_sleef.h"
 #include "nn_vmath.h"
 
 /* ---- helpers ---- */
@@ -411,7 +412,7 @@ typedef struct unary_arg {
     X(log, M(log)(x), g / x)                                                                       \
     X(log1p, M(log1p)(x), g / ((T)1 + x))                                                          \
     X(sqrt, M(sqrt)(x), g / ((T)2 * y))                                                            \
-    X(rsqrt, (T)1 / M(sqrt)(x), (T)-0.5 * g * y * y * y)                                           \
+    X(rsqrt, (T)1 / M(sqrt)(x), (T)-0.5 * g * (y * y * y))                                         \
     X(abs, M(fabs)(x), x > 0 ? g : x < 0 ? -g : (T)0)                                              \
     X(sign, (T)((x > 0) - (x < 0)), (T)0)                                                          \
     X(clamp,                                                                                       \
@@ -423,7 +424,7 @@ typedef struct unary_arg {
     X(relu, x <= 0 ? (T)0 : x, y <= 0 ? (T)0 : g)                                                  \
     X(leaky_relu, x > 0 ? x : x * p0, x > 0 ? g : g * p0)                                          \
     X(tanh, M(tanh)(x), g *((T)1 - y * y))                                                         \
-    X(sigmoid, SIGM(M, T, x), g *y *((T)1 - y))                                                    \
+    X(sigmoid, SIGM(M, T, x), g *((T)1 - y) * y)                                                   \
     X(gelu_tanh, GELU_T(M, T), GELU_T_GRAD(M, T))                                                  \
     X(gelu_erf, GELU_E(M, T), GELU_E_GRAD(M, T))                                                   \
     X(silu, x *SIGM(M, T, x), ({                                                                   \
@@ -491,6 +492,43 @@ static void clamp_i64(char **d, const int64_t *s, int64_t n, void *a) {
     }
 }
 
+/* exp, log, log1p and tanh through SLEEF, as PyTorch's kernels compute them
+ * (nn_sleef.h says why); sigmoid is 1 / (1 + exp(-x)) with SLEEF's exp on
+ * whole vector blocks and libm's on the rest, as PyTorch's vectorised loop
+ * does. [out] is contiguous, [c] the contiguous input in out's dtype. */
+static bool unary_sleef(const unary_kernels *k, nn_tensor *out, const nn_tensor *c) {
+    nn_sleef_fn fn = k == &k_exp     ? NN_SLEEF_EXP
+                     : k == &k_log   ? NN_SLEEF_LOG
+                     : k == &k_log1p ? NN_SLEEF_LOG1P
+                     : k == &k_tanh  ? NN_SLEEF_TANH
+                                     : NN_SLEEF_COUNT;
+    bool sigmoid = k == &k_sigmoid;
+    if (fn == NN_SLEEF_COUNT && !sigmoid) return false;
+    int64_t n = nn_tensor_numel(out);
+    bool f32 = out->dtype == NN_FLOAT32;
+    if (sigmoid) {
+        int64_t tail = nn_sleef_tail(n, f32);
+        if (f32) {
+            float *o = nn_tensor_data(out);
+            const float *x = nn_tensor_data(c);
+            for (int64_t i = 0; i < n; i++) o[i] = -x[i];
+            nn_sleef_map_f32(NN_SLEEF_EXP, o, o, n, tail);
+            for (int64_t i = 0; i < n; i++) o[i] = 1.0f / (1.0f + o[i]);
+        } else {
+            double *o = nn_tensor_data(out);
+            const double *x = nn_tensor_data(c);
+            for (int64_t i = 0; i < n; i++) o[i] = -x[i];
+            nn_sleef_map_f64(NN_SLEEF_EXP, o, o, n, tail);
+            for (int64_t i = 0; i < n; i++) o[i] = 1.0 / (1.0 + o[i]);
+        }
+    } else if (f32) {
+        nn_sleef_map_f32(fn, nn_tensor_data(out), nn_tensor_data(c), n, n);
+    } else {
+        nn_sleef_map_f64(fn, nn_tensor_data(out), nn_tensor_data(c), n, n);
+    }
+    return true;
+}
+
 static nn_tensor *unary(nn_ctx *ctx, nn_node *node, const unary_kernels *k, nn_iter_loop i64) {
     nn_tensor *a = in0(node);
     unary_arg ua = {{node->p.f[0], node->p.f[1], 0, 0}};
@@ -514,6 +552,17 @@ static nn_tensor *unary(nn_ctx *ctx, nn_node *node, const unary_kernels *k, nn_i
     nn_dtype dt = nn_float_dtype(a->dtype);
     nn_tensor *ca = nn_tensor_cast_raw(ctx, a, dt);
     nn_tensor *out = ca ? nn_tensor_empty(ctx, dt, a->ndim, a->shape) : NULL;
+    if (out && (k == &k_exp || k == &k_log || k == &k_log1p || k == &k_tanh || k == &k_sigmoid)) {
+        nn_tensor *c = nn_tensor_contiguous_raw(ctx, ca);
+        if (c) unary_sleef(k, out, c);
+        nn_tensor_release(c);
+        nn_tensor_release(ca);
+        if (!c) {
+            nn_tensor_release(out);
+            return NULL;
+        }
+        return out;
+    }
     if (out) run2(out, ca, dt == NN_FLOAT32 ? k->f32 : k->f64, &ua);
     nn_tensor_release(ca);
     return out;

@@ -9,22 +9,27 @@
 #include <string.h>
 
 #include "nn_ops_impl.h"
+#include "nn_sleef.h"
 
 enum { M_SIN, M_COS, M_LOG2, M_LOG10 };
 
-static float mathf(int which, float x) {
-    return which == M_SIN    ? sinf(x)
-           : which == M_COS  ? cosf(x)
-           : which == M_LOG2 ? log2f(x)
-                             : log10f(x);
-}
-
-static double mathd(int which, double x) {
-    return which == M_SIN ? sin(x) : which == M_COS ? cos(x) : which == M_LOG2 ? log2(x) : log10(x);
-}
+/* Through SLEEF, as PyTorch computes them (nn_sleef.h). */
+static const nn_sleef_fn sleef_of[] = {NN_SLEEF_SIN, NN_SLEEF_COS, NN_SLEEF_LOG2, NN_SLEEF_LOG10};
 
 static nn_tensor *math_forward(nn_ctx *ctx, nn_node *node, int which) {
-    return nn_unary_float_map(ctx, node->in[0].t, which, mathf, mathd);
+    nn_tensor *a = node->in[0].t;
+    nn_dtype dt = nn_float_dtype(a->dtype);
+    nn_tensor *c = nn_contiguous_as(ctx, a, dt);
+    nn_tensor *out = c ? nn_tensor_empty(ctx, dt, a->ndim, a->shape) : NULL;
+    if (out) {
+        int64_t n = nn_tensor_numel(out);
+        if (dt == NN_FLOAT32)
+            nn_sleef_map_f32(sleef_of[which], nn_tensor_data(out), nn_tensor_data(c), n, n);
+        else
+            nn_sleef_map_f64(sleef_of[which], nn_tensor_data(out), nn_tensor_data(c), n, n);
+    }
+    nn_tensor_release(c);
+    return out;
 }
 
 /* din = dout * f'(x): sin' = cos, cos' = -sin, log2' = 1 / (x ln 2),
@@ -42,11 +47,12 @@ static nn_status math_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_t
         break;
     }
     default: {
+        /* grad / (x ln b), as PyTorch divides */
         nn_tensor *s = nn_mul_scalar(ctx, x, which == M_LOG2 ? M_LN2 : M_LN10);
-        nn_tensor *one = s ? nn_scalar_wrapped(ctx, 1.0) : NULL;
-        d = one ? nn_div(ctx, one, s) : NULL;
-        nn_tensor_release(one);
+        r = s ? nn_div(ctx, dout, s) : NULL;
         nn_tensor_release(s);
+        din[0] = r;
+        return r ? NN_OK : ctx->err.code;
     }
     }
     if (d) r = nn_mul(ctx, dout, d);

@@ -14,6 +14,7 @@
 
 #include "nn_mem.h"
 #include "nn_ops_impl.h"
+#include "nn_sleef.h"
 
 enum {
     X_TAN,
@@ -103,6 +104,29 @@ static nn_tensor *more_forward(nn_ctx *ctx, nn_node *node, int which) {
                      nn_dtype_scalar_name(a->dtype));
         return NULL;
     }
+    /* tan, asin, acos, atan, expm1 and erf through SLEEF, as PyTorch's
+     * kernels; sinh and cosh SLEEF on whole vector blocks, libm on the
+     * rest (nn_sleef.h) */
+    static const nn_sleef_fn sleef_of[] = {
+        [X_TAN] = NN_SLEEF_TAN,     [X_ASIN] = NN_SLEEF_ASIN, [X_ACOS] = NN_SLEEF_ACOS,
+        [X_ATAN] = NN_SLEEF_ATAN,   [X_SINH] = NN_SLEEF_SINH, [X_COSH] = NN_SLEEF_COSH,
+        [X_EXPM1] = NN_SLEEF_EXPM1, [X_ERF] = NN_SLEEF_ERF};
+    if (which <= X_ERF) {
+        nn_dtype dt = nn_float_dtype(a->dtype);
+        nn_tensor *c = nn_contiguous_as(ctx, a, dt);
+        nn_tensor *out = c ? nn_tensor_empty(ctx, dt, a->ndim, a->shape) : NULL;
+        if (out) {
+            int64_t n = nn_tensor_numel(out);
+            bool f32 = dt == NN_FLOAT32;
+            int64_t tail = which == X_SINH || which == X_COSH ? nn_sleef_tail(n, f32) : n;
+            if (f32)
+                nn_sleef_map_f32(sleef_of[which], nn_tensor_data(out), nn_tensor_data(c), n, tail);
+            else
+                nn_sleef_map_f64(sleef_of[which], nn_tensor_data(out), nn_tensor_data(c), n, tail);
+        }
+        nn_tensor_release(c);
+        return out;
+    }
     return nn_unary_float_map(ctx, a, which, applyf, apply);
 }
 
@@ -176,6 +200,15 @@ static nn_status more_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_t
         din[0] = nn_zeros_like(ctx, dout);
         return din[0] ? NN_OK : ctx->err.code;
     }
+    if (which == X_ATAN) { /* grad / (x^2 + 1), as PyTorch divides */
+        nn_tensor *x = node->in[0].t;
+        nn_tensor *x2 = nn_mul(ctx, x, x);
+        nn_tensor *s = x2 ? nn_add_scalar(ctx, x2, 1.0) : NULL;
+        din[0] = s ? nn_div(ctx, dout, s) : NULL;
+        nn_tensor_release(x2);
+        nn_tensor_release(s);
+        return din[0] ? NN_OK : ctx->err.code;
+    }
     nn_tensor *d = slope(ctx, node, which);
     din[0] = d ? nn_mul(ctx, dout, d) : NULL;
     nn_tensor_release(d);
@@ -214,19 +247,28 @@ typedef struct bin_arg {
     bool fmod;
 } bin_arg;
 
+/* atan2 as PyTorch's vectorised loop computes it: SLEEF on whole blocks of
+ * 2 vectors of a run where every operand is contiguous, libm on the rest
+ * (nn_sleef.h). */
 static void bin_f64(char **d, const int64_t *s, int64_t n, void *arg) {
     bool fm = ((bin_arg *)arg)->fmod;
+    bool contig = s[0] == 8 && s[1] == 8 && s[2] == 8;
+    int64_t tail = contig ? nn_sleef_tail(n, false) : 0;
+    nn_sleef_d2 vatan2 = nn_sleef_double2(NN_SLEEF_ATAN2);
     for (int64_t i = 0; i < n; i++) {
         double a = *(const double *)(d[1] + i * s[1]), b = *(const double *)(d[2] + i * s[2]);
-        *(double *)(d[0] + i * s[0]) = fm ? fmod(a, b) : atan2(a, b);
+        *(double *)(d[0] + i * s[0]) = fm ? fmod(a, b) : i < tail ? vatan2(a, b) : atan2(a, b);
     }
 }
 
 static void bin_f32(char **d, const int64_t *s, int64_t n, void *arg) {
     bool fm = ((bin_arg *)arg)->fmod;
+    bool contig = s[0] == 4 && s[1] == 4 && s[2] == 4;
+    int64_t tail = contig ? nn_sleef_tail(n, true) : 0;
+    nn_sleef_f2 vatan2 = nn_sleef_float2(NN_SLEEF_ATAN2);
     for (int64_t i = 0; i < n; i++) {
         float a = *(const float *)(d[1] + i * s[1]), b = *(const float *)(d[2] + i * s[2]);
-        *(float *)(d[0] + i * s[0]) = fm ? fmodf(a, b) : atan2f(a, b);
+        *(float *)(d[0] + i * s[0]) = fm ? fmodf(a, b) : i < tail ? vatan2(a, b) : atan2f(a, b);
     }
 }
 
@@ -280,17 +322,25 @@ nn_tensor *op_atan2_forward(nn_ctx *ctx, nn_node *node) {
     return bin_forward(ctx, node, false);
 }
 
-/* d atan2(a, b) = (b da - a db) / (a^2 + b^2) */
+/* d atan2(a, b) = (b da - a db) / (a^2 + b^2), as PyTorch rounds it:
+ * r = 1 / (a^2 + b^2), da = g b r, db = g (-a) r. */
 nn_status op_atan2_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_tensor **din) {
     nn_tensor *a = node->in[0].t, *b = node->in[1].t;
     nn_tensor *a2 = nn_mul(ctx, a, a), *b2 = a2 ? nn_mul(ctx, b, b) : NULL;
     nn_tensor *den = b2 ? nn_add(ctx, a2, b2) : NULL;
-    nn_tensor *g = den ? nn_div(ctx, dout, den) : NULL;
+    nn_tensor *g = den ? nn_reciprocal(ctx, den) : NULL;
     nn_status st = g ? NN_OK : ctx->err.code;
-    if (g && node->in[0].needs_grad && !(din[0] = nn_mul(ctx, g, b))) st = ctx->err.code;
+    if (g && node->in[0].needs_grad) {
+        nn_tensor *m = nn_mul(ctx, dout, b);
+        din[0] = m ? nn_mul(ctx, m, g) : NULL;
+        nn_tensor_release(m);
+        if (!din[0]) st = ctx->err.code;
+    }
     if (g && node->in[1].needs_grad) {
-        nn_tensor *m = nn_mul(ctx, g, a);
-        din[1] = m ? nn_neg(ctx, m) : NULL;
+        nn_tensor *na = nn_neg(ctx, a);
+        nn_tensor *m = na ? nn_mul(ctx, dout, na) : NULL;
+        din[1] = m ? nn_mul(ctx, m, g) : NULL;
+        nn_tensor_release(na);
         nn_tensor_release(m);
         if (!din[1]) st = ctx->err.code;
     }

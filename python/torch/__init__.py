@@ -76,6 +76,7 @@ def _import_optional():
     import torch.backends  # noqa: F401
     import torch.masked  # noqa: F401
     import torch.testing  # noqa: F401
+    import torch.special  # noqa: F401
 
 
 _import_optional()

@@ -307,6 +307,20 @@ def logit(self, eps=None):
 
 
 @_method
+def mvlgamma(self, p):
+    """The multivariate log-gamma of dimension p, as torch composes it:
+    lgamma(x + (1 - j) / 2) summed over j = 1..p, plus p (p - 1) / 4 log(pi)."""
+    if p < 1:
+        raise RuntimeError("p has to be greater than or equal to 1")
+    dtype = self.dtype if self.is_floating_point() else _C.get_default_dtype()
+    args = torch.arange(-p * 0.5 + 0.5, 0.5, 0.5, dtype=dtype).add(self.unsqueeze(-1))
+    return args.lgamma().sum(-1).add(float(p * (p - 1)) * math.log(math.pi) * 0.25)
+
+
+_METHODS["multigammaln"] = mvlgamma
+
+
+@_method
 def hypot(self, other):
     return _in_double(self, lambda x: torch.sqrt(x * x + other.double() ** 2))
 
@@ -687,7 +701,7 @@ _ALIASES_ = {
 }
 
 _INPLACE_OF = ("asinh", "acosh", "atanh", "arcsinh", "arccosh", "arctanh", "deg2rad", "rad2deg",
-               "exp2", "erfc", "logit", "sinc", "hypot", "copysign", "xlogy", "heaviside",
+               "exp2", "erfc", "logit", "sinc", "hypot", "mvlgamma", "copysign", "xlogy", "heaviside",
                "addmm", "addmv", "addr", "addbmm", "baddbmm")
 
 
@@ -725,7 +739,7 @@ TORCH_FUNCTIONS = (
     "hypot", "copysign", "signbit", "heaviside", "fmax", "fmin", "nansum", "nanmean", "cummax",
     "cummin", "logcumsumexp", "diff", "moveaxis", "tensor_split", "hsplit", "vsplit", "dsplit",
     "split_with_sizes", "rot90", "diag_embed", "diagflat", "take", "take_along_dim", "put",
-    "index_fill", "index_copy", "index_add", "aminmax",
+    "index_fill", "index_copy", "index_add", "aminmax", "mvlgamma",
 )
 
 
