@@ -19,4 +19,6 @@ build/bench/bench_instruments $quick || rc=1
 "${PYTHON:-/usr/bin/python3}" bench/bench_anomaly.py "$@" || rc=1
 # Data parallelism on Open MPI: all_reduce vs plain MPI, a DDP GPT step on 2 ranks (bench/bench_dist.py).
 "${PYTHON:-/usr/bin/python3}" bench/bench_dist.py "$@" || rc=1
+# Linear algebra: linalg.solve and cholesky at 512, bmm at a GPT attention shape, vs PyTorch (bench/bench_linalg.py).
+"${PYTHON:-/usr/bin/python3}" bench/bench_linalg.py "$@" || rc=1
 exit $rc

@@ -148,23 +148,36 @@ static int64_t mat_offset(const nn_tensor *t, int64_t b) {
 }
 
 /* Copy [s]'s matrices into [dst]: column-major, leading dim [ld], [mstride]
- * elements apart. Same dtype. */
+ * elements apart. Same dtype. A row-major source is transposed in 32 x 32
+ * tiles, so both sides stay in cache. */
+#define COPY_TILE 32
+#define COPY_IN(T)                                                                                 \
+    do {                                                                                           \
+        const T *p = (const T *)s->storage->data + off;                                            \
+        T *q = (T *)dst + b * mstride;                                                             \
+        if (rs == 1) {                                                                             \
+            for (int64_t j = 0; j < cols; j++)                                                     \
+                for (int64_t i = 0; i < rows; i++) q[j * ld + i] = p[i + j * cs];                  \
+        } else {                                                                                   \
+            for (int64_t i0 = 0; i0 < rows; i0 += COPY_TILE)                                       \
+                for (int64_t j0 = 0; j0 < cols; j0 += COPY_TILE) {                                 \
+                    int64_t i1 = i0 + COPY_TILE < rows ? i0 + COPY_TILE : rows;                    \
+                    int64_t j1 = j0 + COPY_TILE < cols ? j0 + COPY_TILE : cols;                    \
+                    for (int64_t i = i0; i < i1; i++)                                              \
+                        for (int64_t j = j0; j < j1; j++) q[j * ld + i] = p[i * rs + j * cs];      \
+                }                                                                                  \
+        }                                                                                          \
+    } while (0)
+
 static void copy_in(const nn_tensor *s, void *dst, int64_t ld, int64_t mstride, int64_t count) {
     int64_t rows = s->shape[s->ndim - 2], cols = s->shape[s->ndim - 1];
     int64_t rs = s->strides[s->ndim - 2], cs = s->strides[s->ndim - 1];
     for (int64_t b = 0; b < count; b++) {
         int64_t off = mat_offset(s, b);
-        if (s->dtype == NN_FLOAT64) {
-            const double *p = (const double *)s->storage->data + off;
-            double *q = (double *)dst + b * mstride;
-            for (int64_t j = 0; j < cols; j++)
-                for (int64_t i = 0; i < rows; i++) q[j * ld + i] = p[i * rs + j * cs];
-        } else {
-            const float *p = (const float *)s->storage->data + off;
-            float *q = (float *)dst + b * mstride;
-            for (int64_t j = 0; j < cols; j++)
-                for (int64_t i = 0; i < rows; i++) q[j * ld + i] = p[i * rs + j * cs];
-        }
+        if (s->dtype == NN_FLOAT64)
+            COPY_IN(double);
+        else
+            COPY_IN(float);
     }
 }
 
@@ -318,9 +331,13 @@ static void zero_triangle(nn_tensor *t, int64_t count, int64_t n, bool upper) {
     size_t es = nn_dtype_size(t->dtype);
     for (int64_t b = 0; b < count; b++) {
         char *p = elem(t, b * n * n);
-        for (int64_t j = 0; j < n; j++)
-            for (int64_t i = 0; i < n; i++)
-                if (upper ? i < j : i > j) memset(p + (size_t)(j * n + i) * es, 0, es);
+        for (int64_t j = 0; j < n; j++) {
+            /* column j: rows [0, j) are above the diagonal, (j, n) below */
+            if (upper)
+                memset(p + (size_t)(j * n) * es, 0, (size_t)j * es);
+            else if (j + 1 < n)
+                memset(p + (size_t)(j * n + j + 1) * es, 0, (size_t)(n - j - 1) * es);
+        }
     }
 }
 
