@@ -95,8 +95,12 @@ class _Orthogonal(Module):
                                           "exponential or the Cayley parametrizations when "
                                           "use_trivialization=False.")
             A, tau = torch.geqrf(Q)
-            A.diagonal(dim1=-2, dim2=-1).sign_()
-            A.diagonal(dim1=-2, dim2=-1)[tau == 0.] *= -1
+            # PyTorch writes the signs into A's diagonal view in place;
+            # nndb's diagonal() is a copy, so the diagonal is rebuilt
+            d = A.diagonal(dim1=-2, dim2=-1).sign()
+            d = torch.where(tau == 0., -d, d)
+            on_diag = torch.eye(n, k, dtype=torch.bool)
+            A = torch.where(on_diag, torch.eye(n, k, dtype=A.dtype) * d.unsqueeze(-2), A)
             return A.mT if transpose else A
         else:
             if n == k:
@@ -109,9 +113,9 @@ class _Orthogonal(Module):
                 Q = torch.cat([Q, N], dim=-1)
                 Q = _make_orthogonal(Q)
             self.base = Q
-            neg_Id = torch.zeros_like(Q_init)
-            neg_Id.diagonal(dim1=-2, dim2=-1).fill_(-1.)
-            return neg_Id
+            # minus the identity, Q_init's shape (a rectangular eye)
+            neg_Id = -torch.eye(Q_init.size(-2), Q_init.size(-1), dtype=Q_init.dtype)
+            return neg_Id.expand(Q_init.shape).clone()
 
 
 def orthogonal(module, name="weight", orthogonal_map=None, *, use_trivialization=True):

@@ -1,0 +1,1 @@
+"""torch.ao.nn: see torch.ao."""
