@@ -102,8 +102,9 @@ def show_images(x, nrow=8, padding=2, scale=None, labels=None, channels_last=Non
 
     nrow images per row, `padding` pixels between them, `scale` an integer
     enlargement (default: enough for about 96 pixels a side, at most 8),
-    labels a list of strings printed in the text form. Returns the ImageGrid
-    (show=False: only return it).
+    labels a list of strings printed in the text form. Shows the picture
+    and returns None, as plot() does (so a cell ending in show_images(x)
+    shows it once); show=False shows nothing and returns the ImageGrid.
     """
     import numpy as np
 
@@ -152,8 +153,9 @@ def show_images(x, nrow=8, padding=2, scale=None, labels=None, channels_last=Non
     if labels is not None:
         text += "\n" + " ".join(str(s) for s in list(labels)[:n])
     out = ImageGrid(grid, text)
-    if show:
-        from nndb import display
+    if not show:
+        return out
+    from nndb import display
 
-        display.display(out)
-    return out
+    display.display(out)
+    return None
