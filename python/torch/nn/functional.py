@@ -1048,3 +1048,83 @@ def triplet_margin_with_distance_loss(anchor, positive, negative, *, distance_fu
     if reduction == "none":
         return output
     raise ValueError(f"{reduction} is not a valid value for reduction")
+
+
+# ---- the rest of torch.nn.functional's namespace ----
+# Names PyTorch's functional module exports besides the functions: typing
+# aliases, TorchScript helpers, the notes its docstrings are formatted with,
+# and the __torch_function__ protocol checks. nndb's torch does not dispatch
+# __torch_function__, so no argument ever has one to hand to: the checks say
+# False, as PyTorch's do for plain tensors.
+
+from typing import Callable, List, Optional, Tuple, Union, TYPE_CHECKING  # noqa: E402,F401
+
+DType = int
+
+
+class _BroadcastingListCls:
+    def __getitem__(self, types):
+        return
+
+
+BroadcastingList1 = BroadcastingList2 = BroadcastingList3 = _BroadcastingListCls()
+
+reproducibility_notes = {
+    "forward_reproducibility_note": "This operation may behave nondeterministically when "
+    "given tensors on a CUDA device. (nndb runs on the CPU: it is deterministic.)",
+    "backward_reproducibility_note": "This operation may produce nondeterministic gradients "
+    "when given tensors on a CUDA device. (nndb runs on the CPU: it is deterministic.)",
+    "cudnn_reproducibility_note": "In some circumstances when given tensors on a CUDA device "
+    "and using CuDNN, this operator may select a nondeterministic algorithm to increase "
+    "performance. (nndb has no CuDNN.)",
+}
+sparse_support_notes = {
+    "sparse_beta_warning": "Sparse support is a beta feature in PyTorch. (nndb has no sparse "
+    "tensors.)",
+}
+tf32_notes = {
+    "tf32_note": "This operator supports TensorFloat32 on Ampere GPUs. (nndb has no GPU.)",
+}
+
+
+def has_torch_function(relevant_args):
+    return False
+
+
+def has_torch_function_unary(input):
+    return False
+
+
+def has_torch_function_variadic(*args):
+    return False
+
+
+def handle_torch_function(public_api, relevant_args, *args, **kwargs):
+    raise TypeError("no implementation found for '{}' on types that implement "
+                    "__torch_function__: nndb's torch does not dispatch __torch_function__"
+                    .format(getattr(public_api, "__qualname__", public_api)))
+
+
+def boolean_dispatch(arg_name, arg_index, default, if_true, if_false, module_name, func_name):
+    """One function that calls if_true or if_false by the boolean argument
+    arg_name (position arg_index, default when absent), as
+    torch._jit_internal.boolean_dispatch does (max_pool2d's return_indices)."""
+    def fn(*args, **kwargs):
+        flag = default
+        if arg_name in kwargs:
+            flag = kwargs[arg_name]
+        elif arg_index < len(args):
+            flag = args[arg_index]
+        return if_true(*args, **kwargs) if flag else if_false(*args, **kwargs)
+
+    doc = if_true.__doc__ if if_true.__doc__ is not None else if_false.__doc__
+    fn.__doc__ = doc
+    if module_name is not None:
+        fn.__module__ = module_name
+    if func_name is not None:
+        fn.__name__ = func_name
+    return fn
+
+
+def assert_int_or_pair(arg, arg_name, message):
+    assert isinstance(arg, int) or len(arg) == 2, message.format(arg_name)
