@@ -1220,8 +1220,8 @@ static PyObject *unique_consecutive_impl(PyObject *const *args, Py_ssize_t nargs
 
 static PyObject *product(const char *name, int nd_a, int nd_b, const char *fn_name,
                          PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    static const char *const kw[] = {"input", "mat2", NULL};
-    PyObject *a_[3];
+    static const char *const kw[] = {"input", "mat2", "$out", NULL};
+    PyObject *a_[4];
     if (py_parse(name, args, nargs, kwnames, kw, 2, a_) < 0) return NULL;
     nn_tensor *a, *b;
     if (py_tensor_arg(a_[0], name, "input", &a) < 0 || py_tensor_arg(a_[1], name, "mat2", &b) < 0)
@@ -1246,6 +1246,20 @@ static PyObject *product(const char *name, int nd_a, int nd_b, const char *fn_na
                      a->ndim, b->ndim);
         return NULL;
     }
+    if (strcmp(name, "mv") == 0 && a->shape[1] != b->shape[0]) {
+        PyErr_Format(PyExc_RuntimeError, "size mismatch, got %lld, %lldx%lld,%lld",
+                     (long long)a->shape[0], (long long)a->shape[0], (long long)a->shape[1],
+                     (long long)b->shape[0]);
+        return NULL;
+    }
+    if (strcmp(name, "bmm") == 0 && (b->shape[0] != a->shape[0] || b->shape[1] != a->shape[2])) {
+        PyErr_Format(PyExc_RuntimeError,
+                     "Expected size for first two dimensions of batch2 tensor to be: [%lld, %lld] "
+                     "but got: [%lld, %lld].",
+                     (long long)a->shape[0], (long long)a->shape[2], (long long)b->shape[0],
+                     (long long)b->shape[1]);
+        return NULL;
+    }
     if (a->dtype != b->dtype) {
         PyErr_Format(PyExc_RuntimeError, "expected scalar type %s but found %s",
                      nn_dtype_scalar_name(a->dtype), nn_dtype_scalar_name(b->dtype));
@@ -1267,7 +1281,18 @@ static PyObject *product(const char *name, int nd_a, int nd_b, const char *fn_na
     }
     (void)nd_a;
     (void)nd_b;
-    return py_tensor_wrap_named(nn_matmul(ctx_(), a, b), fn_name);
+    PyObject *r = py_tensor_wrap_named(nn_matmul(ctx_(), a, b), fn_name);
+    if (!r || !py_given(a_[2])) return r;
+    /* out=: resized to the result when it differs, as PyTorch does */
+    PyObject *shape = PyObject_GetAttrString(r, "shape");
+    PyObject *res = shape ? PyObject_CallMethod(a_[2], "resize_", "O", shape) : NULL;
+    Py_XDECREF(shape);
+    Py_XDECREF(res);
+    res = res ? PyObject_CallMethod(a_[2], "copy_", "O", r) : NULL;
+    Py_DECREF(r);
+    if (!res) return NULL;
+    Py_DECREF(res);
+    return Py_NewRef(a_[2]);
 }
 
 PY_OP(matmul)

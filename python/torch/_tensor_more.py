@@ -139,6 +139,14 @@ def _names(self):
 # ---- products ----
 
 def _scaled(self, prod, beta, alpha):
+    # self must broadcast to the product's shape (PyTorch expands it)
+    ps, ss = tuple(prod.shape), tuple(self.shape)
+    if len(ss) > len(ps) or any(s != 1 and s != p for s, p in zip(ss[::-1], ps[::-1])):
+        bad = next((len(ps) - 1 - i, s, p) for i, (s, p) in enumerate(zip(ss[::-1], ps[::-1]))
+                   if s != 1 and s != p) if len(ss) <= len(ps) else (0, ss[0], ps[0])
+        raise RuntimeError(f"The expanded size of the tensor ({bad[2]}) must match the existing "
+                           f"size ({bad[1]}) at non-singleton dimension {bad[0]}.  Target sizes: "
+                           f"{list(ps)}.  Tensor sizes: {list(ss)}")
     out = prod if alpha == 1 else prod * alpha
     if beta == 0:
         return out
