@@ -55,6 +55,13 @@ show("contrast", TF.adjust_contrast(rgb, 0.6))
 show("brightness t", TF.adjust_brightness(x, 1.3))
 show("contrast t", TF.adjust_contrast(x, 0.6))
 show("contrast u8", TF.adjust_contrast(u8, 1.7))
+show("saturation", TF.adjust_saturation(rgb, 0.4))
+show("saturation t", TF.adjust_saturation(x, 1.6))
+for hf in (-0.5, -0.2, 0.1, 0.37):
+    show(f"hue {hf}", TF.adjust_hue(rgb, hf))
+    show(f"hue t {hf}", TF.adjust_hue(x, hf))
+    show(f"hue u8 {hf}", TF.adjust_hue(u8, hf))
+show("hue gray", TF.adjust_hue(gray, 0.3))
 
 # Seeded random pipelines: the same draws as torchvision.
 torch.manual_seed(0)
@@ -72,13 +79,13 @@ print(aug)
 for i in range(8):
     show(f"aug {i}", aug(gray))
 torch.manual_seed(1)
-aug_rgb = T.Compose([T.RandomResizedCrop(16, scale=(0.2, 1.0)), T.RandomHorizontalFlip(), T.ColorJitter(0.3, 0.3, 0.3),
+aug_rgb = T.Compose([T.RandomResizedCrop(16, scale=(0.2, 1.0)), T.RandomHorizontalFlip(), T.ColorJitter(0.3, 0.3, 0.3, 0.2),
                      T.RandomGrayscale(0.3), T.ToTensor()])
 for i in range(6):
     show(f"aug rgb {i}", aug_rgb(rgb))
 # Random transforms on tensors (crop, flips, jitter, nearest rotation).
 torch.manual_seed(2)
-aug_t = T.Compose([T.RandomCrop(18, padding=2), T.RandomHorizontalFlip(), T.ColorJitter(0.4, 0.4),
+aug_t = T.Compose([T.RandomCrop(18, padding=2), T.RandomHorizontalFlip(), T.ColorJitter(0.4, 0.4, 0.4, 0.1),
                    T.RandomApply([T.Grayscale(3)], p=0.5)])
 for i in range(6):
     show(f"aug tensor {i}", aug_t(x))

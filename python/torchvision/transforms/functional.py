@@ -654,8 +654,76 @@ def adjust_saturation(img, saturation_factor):
     return _blend(img, rgb_to_grayscale(img), saturation_factor)
 
 
+def _rgb2hsv(img):
+    r, g, b = img.unbind(dim=-3)
+    maxc = torch.max(img, dim=-3).values
+    minc = torch.min(img, dim=-3).values
+    eqc = maxc == minc
+    cr = maxc - minc
+    ones = torch.ones_like(maxc)
+    s = cr / torch.where(eqc, ones, maxc)
+    cr_divisor = torch.where(eqc, ones, cr)
+    rc = (maxc - r) / cr_divisor
+    gc = (maxc - g) / cr_divisor
+    bc = (maxc - b) / cr_divisor
+    hr = (maxc == r) * (bc - gc)
+    hg = ((maxc == g) & (maxc != r)) * (2.0 + rc - bc)
+    hb = ((maxc != g) & (maxc != r)) * (4.0 + gc - rc)
+    h = hr + hg + hb
+    h = torch.fmod((h / 6.0 + 1.0), 1.0)
+    return torch.stack((h, s, maxc), dim=-3)
+
+
+def _hsv2rgb(img):
+    h, s, v = img.unbind(dim=-3)
+    i = torch.floor(h * 6.0)
+    f = (h * 6.0) - i
+    i = i.to(dtype=torch.int32)
+    p = torch.clamp((v * (1.0 - s)), 0.0, 1.0)
+    q = torch.clamp((v * (1.0 - s * f)), 0.0, 1.0)
+    t = torch.clamp((v * (1.0 - s * (1.0 - f))), 0.0, 1.0)
+    i = i % 6
+    mask = (i.unsqueeze(dim=-3) == torch.arange(6).view(-1, 1, 1)).to(dtype=img.dtype)
+    a1 = torch.stack((v, q, p, p, t, v), dim=-3)
+    a2 = torch.stack((t, v, v, q, p, p), dim=-3)
+    a3 = torch.stack((p, p, t, v, v, q), dim=-3)
+    a4 = torch.stack((a1, a2, a3), dim=-4)
+    # torchvision: einsum("...ijk, ...xijk -> ...xjk"); the mask is one-hot
+    # over i, so the sum has one non-zero term and is exact in any order.
+    return (mask.unsqueeze(-4) * a4).sum(dim=-3)
+
+
 def adjust_hue(img, hue_factor):
-    raise NotImplementedError("adjust_hue (ColorJitter(hue=...)) is not in nndb's torchvision yet")
+    """Shift the hue by hue_factor (in [-0.5, 0.5]) turns of the colour wheel."""
+    if not (-0.5 <= hue_factor <= 0.5):
+        raise ValueError(f"hue_factor ({hue_factor}) is not in [-0.5, 0.5].")
+    if not isinstance(img, Tensor):
+        from PIL import Image
+
+        input_mode = img.mode
+        if input_mode in {"L", "1", "I", "F"}:
+            return img
+        h, s, v = img.convert("HSV").split()
+        np_h = np.array(h, dtype=np.uint8)
+        with np.errstate(over="ignore"):
+            np_h += np.uint8(hue_factor * 255)
+        h = Image.fromarray(np_h, "L")
+        return Image.merge("HSV", (h, s, v)).convert(input_mode)
+    _assert_image_tensor(img)
+    _assert_channels(img, [1, 3])
+    if get_dimensions(img)[0] == 1:
+        return img
+    orig_dtype = img.dtype
+    if img.dtype == torch.uint8:
+        img = img.to(dtype=torch.float32) / 255.0
+    img = _rgb2hsv(img)
+    h, s, v = img.unbind(dim=-3)
+    h = (h + hue_factor) % 1.0
+    img = torch.stack((h, s, v), dim=-3)
+    img_hue_adj = _hsv2rgb(img)
+    if orig_dtype == torch.uint8:
+        img_hue_adj = (img_hue_adj * 255.0).to(dtype=orig_dtype)
+    return img_hue_adj
 
 
 def erase(img, i, j, h, w, v, inplace=False):
