@@ -11,6 +11,8 @@ rc=$?
 "${PYTHON:-/usr/bin/python3}" bench/bench_kernel.py "$@" || rc=1
 # nndb on embedded CPython: start-up, import torch, per-call cost vs PyTorch (bench/bench_python.py).
 "${PYTHON:-/usr/bin/python3}" bench/bench_python.py "$@" || rc=1
+# Index and reduction kernels vs PyTorch: scatter_add/index_add, gather, prod, median, quantile (bench/bench_ops.py).
+"${PYTHON:-/usr/bin/python3}" bench/bench_ops.py "$@" || rc=1
 # The instruments: profiler overhead on the GPT step, gradcheck(samples=) on a GPT (bench_instruments.c).
 quick=""
 for a in "$@"; do [ "$a" = "--quick" ] && quick="--quick"; done

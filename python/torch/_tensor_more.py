@@ -666,15 +666,26 @@ def index_add_(self, dim, index, source, *, alpha=1):
     if self.dim() == 0:
         self[...] = self + src.sum()
         return self
-    return self.scatter_add_(dim, idx, src)
+    try:
+        return self.scatter_add_(dim, idx, src)
+    except RuntimeError as e:
+        raise _index_error(e) from None
 
 
 @_method
 def index_add(self, dim, index, source, *, alpha=1):
     dim, idx, src = _index_add_src(self, dim, index, source, alpha)
-    if self.dim() == 0:
-        return self.reshape(1).scatter_add(0, idx, src).reshape(())
-    return self.scatter_add(dim, idx, src)
+    try:
+        if self.dim() == 0:
+            return self.reshape(1).scatter_add(0, idx, src).reshape(())
+        return self.scatter_add(dim, idx, src)
+    except RuntimeError as e:
+        raise _index_error(e) from None
+
+
+def _index_error(e):
+    # index_add's words for an index out of bounds, as PyTorch's
+    return IndexError("index out of range in self") if "out of bounds" in str(e) else e
 
 
 # ---- Python callbacks ----
