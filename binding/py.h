@@ -163,6 +163,7 @@ extern PyMethodDef py_ops_create_functions[], py_ops_create_methods[];
 extern PyMethodDef py_special_functions[], py_special_methods[]; /* py_special.c */
 /* torch._C._return_types (py_ops.c) */
 int py_ops_setup(PyObject *module);
+extern PyMethodDef py_conv_functions[];  /* py_conv.c: convolution, unfold/fold, pooling */
 extern PyMethodDef py_nn_functions[];    /* py_nn.c: nn kernels for torch.nn.functional */
 extern PyMethodDef py_optim_functions[]; /* py_optim.c: optimizer kernels for torch.optim */
 extern PyMethodDef py_io_functions[];    /* py_io.c: storages for torch.save/load */

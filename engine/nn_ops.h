@@ -301,5 +301,27 @@ typedef enum nn_special2_fn {
     NN_SPECIAL2_XLOG1PY,
 } nn_special2_fn;
 nn_tensor *nn_special2(nn_ctx *ctx, nn_tensor *a, nn_tensor *b, nn_special2_fn fn);
+/* ---- convolution and pooling (ops_conv.c) ----
+ * x is batched: [N, C, *spatial] with 1 to 3 spatial dims; the per-dim
+ * arrays have one value per spatial dim. Convolution: weight [Cout, Cin/G,
+ * k...] (transposed: [Cin, Cout/G, k...]), bias [Cout] or NULL,
+ * output_padding only for transposed (may be NULL). Errors are PyTorch's. */
+nn_tensor *nn_conv(nn_ctx *ctx, nn_tensor *x, nn_tensor *weight, nn_tensor *bias,
+                   const int64_t *stride, const int64_t *padding, const int64_t *dilation,
+                   const int64_t *output_padding, int64_t groups, bool transposed);
+/* im2col of [N, C, H, W] into [N, C*kh*kw, L] and its reverse col2im
+ * (sums overlapping blocks) into [N, C, out_hw]; two values per array. */
+nn_tensor *nn_unfold(nn_ctx *ctx, nn_tensor *x, const int64_t *kernel, const int64_t *dilation,
+                     const int64_t *padding, const int64_t *stride);
+nn_tensor *nn_fold(nn_ctx *ctx, nn_tensor *x, const int64_t *out_hw, const int64_t *kernel,
+                   const int64_t *dilation, const int64_t *padding, const int64_t *stride);
+/* Max or average pooling; adaptive: [kernel] is the output size and stride,
+ * padding, dilation are unused. divisor_override 0 means none. With
+ * [indices] (max only) *indices receives a new reference to the int64
+ * indices of the maxima within each plane (NULL on failure). */
+nn_tensor *nn_pool(nn_ctx *ctx, nn_tensor *x, bool is_max, bool adaptive, const int64_t *kernel,
+                   const int64_t *stride, const int64_t *padding, const int64_t *dilation,
+                   bool ceil_mode, bool count_include_pad, double divisor_override,
+                   nn_tensor **indices);
 
 #endif

@@ -473,7 +473,9 @@ def pad(input, pad, mode="constant", value=None):
     if len(pad) // 2 > input.dim():
         raise AssertionError("Padding length too large")
     if mode != "constant":
-        raise NotImplementedError(f"pad(mode='{mode}') is not supported; only 'constant'")
+        if value is not None and value != 0:
+            raise AssertionError(f"Padding mode \"{mode}\" doesn't take in value argument")
+        return _functional_image._pad_nonconstant(input, pad, mode)
     value = 0.0 if value is None else value
     out = input
     for i in range(len(pad) // 2):
@@ -1128,3 +1130,8 @@ def boolean_dispatch(arg_name, arg_index, default, if_true, if_false, module_nam
 
 def assert_int_or_pair(arg, arg_name, message):
     assert isinstance(arg, int) or len(arg) == 2, message.format(arg_name)
+
+
+# ---- image ops: convolution, pooling, interpolation, ... ----
+from torch.nn import _functional_image  # noqa: E402
+from torch.nn._functional_image import *  # noqa: E402,F401,F403

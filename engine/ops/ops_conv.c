@@ -1,0 +1,1272 @@
+/* Convolutions, unfold/fold and pooling in 1, 2 and 3 spatial dims.
+ *
+ * Convolution is im2col + GEMM (CBLAS). The two sides of a convolution are
+ * named by their geometry, not by their role, so one set of primitives
+ * serves the convolution and its transpose:
+ *   the image side  [N, Ci, *isz]  (the convolution's input, the transpose's output)
+ *   the column side [N, Cc, *csz]  (the convolution's output, the transpose's input)
+ * and the weight of group g is one [Cc/G, Ci/G * K] matrix in both cases
+ * (PyTorch's [Cout, Cin/G, k...] for convolution, [Cin, Cout/G, k...] for
+ * the transpose), so
+ *   cols_from_image:  C = W  @ im2col(I)   convolution forward, transpose's dinput
+ *   image_from_cols:  I = col2im(W^T @ C)  transpose forward, convolution's dinput
+ *   weight_grad:     dW += C @ im2col(I)^T both weight gradients
+ * im2col rows are (channel, kd, kh, kw) in the weight's order and columns
+ * are output positions, so no weight is ever repacked. Several samples
+ * share one GEMM (their columns side by side) while the column buffer stays
+ * under COL_BUDGET elements; a 1x1 convolution with stride 1 and no padding
+ * skips im2col. Buffers come from the engine's pool, so a training loop
+ * stops allocating after its first step. BLAS threads do the parallel work.
+ *
+ * Pooling runs plane by plane (one (n, c) at a time) over a window per
+ * output position: regular windows (kernel, stride, padding, dilation,
+ * ceil_mode) or adaptive ones (start floor(o*I/O), end ceil((o+1)*I/O)).
+ * Max pooling saves the flat index of each maximum within its plane (what
+ * return_indices gives, as PyTorch), and its backward scatters through it.
+ */
+#include <limits.h>
+#include <math.h>
+#include <string.h>
+
+#include "nn_blas.h"
+#include "nn_graph.h"
+#include "nn_ops_impl.h"
+
+#undef I /* <complex.h>, through cblas.h: this file names image sides I */
+
+#define COL_BUDGET (1 << 21) /* elements of one im2col buffer when batching samples */
+
+static nn_tensor *fail(nn_ctx *ctx, nn_status code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static nn_tensor *fail(nn_ctx *ctx, nn_status code, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    nn_error_setv(&ctx->err, code, fmt, ap);
+    va_end(ap);
+    return NULL;
+}
+
+/* Three small non-negative values in one int64 (21 bits each). */
+static int64_t pack3(const int64_t *v) {
+    return (v[0] & 0x1fffff) | ((v[1] & 0x1fffff) << 21) | ((v[2] & 0x1fffff) << 42);
+}
+static void unpack3(int64_t x, int64_t *v) {
+    v[0] = x & 0x1fffff;
+    v[1] = (x >> 21) & 0x1fffff;
+    v[2] = (x >> 42) & 0x1fffff;
+}
+
+/* ---- geometry ---- */
+
+typedef struct geom {
+    int64_t isz[3], csz[3], k[3], s[3], p[3], d[3];
+    int64_t K, Li, Lc;
+    bool identity; /* im2col is the identity: 1x1 kernel, stride 1, no padding */
+} geom;
+
+/* Fill [g] from [nsp] spatial values, right-aligned into three dims. */
+static void geom_set(geom *g, int nsp, const int64_t *isz, const int64_t *csz, const int64_t *k,
+                     const int64_t *s, const int64_t *p, const int64_t *d) {
+    for (int i = 0; i < 3; i++) {
+        int j = i - (3 - nsp);
+        g->isz[i] = j >= 0 ? isz[j] : 1;
+        g->csz[i] = j >= 0 ? csz[j] : 1;
+        g->k[i] = j >= 0 ? k[j] : 1;
+        g->s[i] = j >= 0 ? s[j] : 1;
+        g->p[i] = j >= 0 ? p[j] : 0;
+        g->d[i] = j >= 0 ? d[j] : 1;
+    }
+    g->K = g->k[0] * g->k[1] * g->k[2];
+    g->Li = g->isz[0] * g->isz[1] * g->isz[2];
+    g->Lc = g->csz[0] * g->csz[1] * g->csz[2];
+    g->identity = g->K == 1 && g->Li == g->Lc;
+    for (int i = 0; i < 3; i++)
+        if (g->s[i] != 1 || g->p[i] != 0) g->identity = false;
+}
+
+/* im2col: col[(c, kd, kh, kw), l] = img[c, pos(l, k)] or 0 in the padding,
+ * for [C] channels of one sample; col rows are [ldc] apart. col2im adds the
+ * columns back into the image (the adjoint). */
+#define DEF_IM2COL(T, SUF)                                                                         \
+    static void im2col_##SUF(const T *img, int64_t C, const geom *g, T *col, int64_t ldc) {        \
+        const int64_t I1 = g->isz[1], I2 = g->isz[2], O1 = g->csz[1], O2 = g->csz[2];              \
+        int64_t row = 0;                                                                           \
+        for (int64_t c = 0; c < C; c++) {                                                          \
+            const T *src = img + c * g->Li;                                                        \
+            for (int64_t kd = 0; kd < g->k[0]; kd++)                                               \
+                for (int64_t kh = 0; kh < g->k[1]; kh++)                                           \
+                    for (int64_t kw = 0; kw < g->k[2]; kw++, row++) {                              \
+                        T *dst = col + row * ldc;                                                  \
+                        int64_t off = kw * g->d[2] - g->p[2];                                      \
+                        int64_t lo = 0, hi = O2;                                                   \
+                        if (g->s[2] == 1) {                                                        \
+                            lo = off < 0 ? -off : 0;                                               \
+                            hi = I2 - off < O2 ? I2 - off : O2;                                    \
+                            if (lo > O2) lo = O2;                                                  \
+                            if (hi < lo) hi = lo;                                                  \
+                        }                                                                          \
+                        for (int64_t od = 0; od < g->csz[0]; od++) {                               \
+                            int64_t id = od * g->s[0] - g->p[0] + kd * g->d[0];                    \
+                            for (int64_t oh = 0; oh < O1; oh++) {                                  \
+                                int64_t ih = oh * g->s[1] - g->p[1] + kh * g->d[1];                \
+                                T *drow = dst + (od * O1 + oh) * O2;                               \
+                                if (id < 0 || id >= g->isz[0] || ih < 0 || ih >= I1) {             \
+                                    memset(drow, 0, sizeof(T) * (size_t)O2);                       \
+                                    continue;                                                      \
+                                }                                                                  \
+                                const T *srow = src + (id * I1 + ih) * I2;                         \
+                                if (g->s[2] == 1) {                                                \
+                                    for (int64_t ow = 0; ow < lo; ow++) drow[ow] = 0;              \
+                                    if (hi > lo)                                                   \
+                                        memcpy(drow + lo, srow + lo + off,                         \
+                                               sizeof(T) * (size_t)(hi - lo));                     \
+                                    for (int64_t ow = hi; ow < O2; ow++) drow[ow] = 0;             \
+                                } else {                                                           \
+                                    for (int64_t ow = 0; ow < O2; ow++) {                          \
+                                        int64_t iw = ow * g->s[2] + off;                           \
+                                        drow[ow] = iw >= 0 && iw < I2 ? srow[iw] : (T)0;           \
+                                    }                                                              \
+                                }                                                                  \
+                            }                                                                      \
+                        }                                                                          \
+                    }                                                                              \
+        }                                                                                          \
+    }                                                                                              \
+    static void col2im_##SUF(const T *col, int64_t ldc, int64_t C, const geom *g, T *img) {        \
+        const int64_t I1 = g->isz[1], I2 = g->isz[2], O1 = g->csz[1], O2 = g->csz[2];              \
+        int64_t row = 0;                                                                           \
+        for (int64_t c = 0; c < C; c++) {                                                          \
+            T *dstc = img + c * g->Li;                                                             \
+            for (int64_t kd = 0; kd < g->k[0]; kd++)                                               \
+                for (int64_t kh = 0; kh < g->k[1]; kh++)                                           \
+                    for (int64_t kw = 0; kw < g->k[2]; kw++, row++) {                              \
+                        const T *src = col + row * ldc;                                            \
+                        int64_t off = kw * g->d[2] - g->p[2];                                      \
+                        int64_t lo = 0, hi = O2;                                                   \
+                        if (g->s[2] == 1) {                                                        \
+                            lo = off < 0 ? -off : 0;                                               \
+                            hi = I2 - off < O2 ? I2 - off : O2;                                    \
+                            if (lo > O2) lo = O2;                                                  \
+                            if (hi < lo) hi = lo;                                                  \
+                        }                                                                          \
+                        for (int64_t od = 0; od < g->csz[0]; od++) {                               \
+                            int64_t id = od * g->s[0] - g->p[0] + kd * g->d[0];                    \
+                            if (id < 0 || id >= g->isz[0]) continue;                               \
+                            for (int64_t oh = 0; oh < O1; oh++) {                                  \
+                                int64_t ih = oh * g->s[1] - g->p[1] + kh * g->d[1];                \
+                                if (ih < 0 || ih >= I1) continue;                                  \
+                                const T *srow = src + (od * O1 + oh) * O2;                         \
+                                T *drow = dstc + (id * I1 + ih) * I2;                              \
+                                if (g->s[2] == 1) {                                                \
+                                    T *dd = drow + off;                                            \
+                                    for (int64_t ow = lo; ow < hi; ow++) dd[ow] += srow[ow];       \
+                                } else {                                                           \
+                                    for (int64_t ow = 0; ow < O2; ow++) {                          \
+                                        int64_t iw = ow * g->s[2] + off;                           \
+                                        if (iw >= 0 && iw < I2) drow[iw] += srow[ow];              \
+                                    }                                                              \
+                                }                                                                  \
+                            }                                                                      \
+                        }                                                                          \
+                    }                                                                              \
+        }                                                                                          \
+    }
+
+DEF_IM2COL(float, f32)
+DEF_IM2COL(double, f64)
+
+static void im2col(bool f64, const void *img, int64_t C, const geom *g, void *col, int64_t ldc) {
+    if (f64)
+        im2col_f64(img, C, g, col, ldc);
+    else
+        im2col_f32(img, C, g, col, ldc);
+}
+static void col2im(bool f64, const void *col, int64_t ldc, int64_t C, const geom *g, void *img) {
+    if (f64)
+        col2im_f64(col, ldc, C, g, img);
+    else
+        col2im_f32(col, ldc, C, g, img);
+}
+
+/* Row-major GEMM on either float type: C = alpha op(A) op(B) + beta C. */
+static void gemm(bool f64, bool ta, bool tb, int64_t m, int64_t n, int64_t k, const void *a,
+                 int64_t lda, const void *b, int64_t ldb, double beta, void *c, int64_t ldc) {
+    enum CBLAS_TRANSPOSE TA = ta ? CblasTrans : CblasNoTrans, TB = tb ? CblasTrans : CblasNoTrans;
+    if (m == 0 || n == 0) return;
+    if (f64)
+        nn_blas_dgemm(CblasRowMajor, TA, TB, (int)m, (int)n, (int)k, 1.0, a, (int)lda, b, (int)ldb,
+                      beta, c, (int)ldc);
+    else
+        nn_blas_sgemm(CblasRowMajor, TA, TB, (int)m, (int)n, (int)k, 1.0f, a, (int)lda, b, (int)ldb,
+                      (float)beta, c, (int)ldc);
+}
+
+/* The work of one convolution: both sides, the weight, the group count. */
+typedef struct conv_job {
+    geom g;
+    int64_t N, Ci, Cc, G;
+    bool f64;
+    size_t es; /* element size */
+} conv_job;
+
+static int64_t chunk_samples(const conv_job *j) {
+    if (j->g.identity) return 1;
+    int64_t per = (j->Ci / j->G) * j->g.K * j->g.Lc;
+    int64_t nb = per > 0 ? COL_BUDGET / per : j->N;
+    if (nb < 1) nb = 1;
+    if (nb > j->N) nb = j->N;
+    return nb;
+}
+
+static char *at(void *base, int64_t elems, size_t es) {
+    return (char *)base + (size_t)elems * es;
+}
+
+/* Scratch tensor of [n] elements (NULL with ctx->err on failure). */
+static nn_tensor *scratch(nn_ctx *ctx, bool f64, int64_t n) {
+    int64_t shape[1] = {n > 0 ? n : 1};
+    return nn_tensor_empty(ctx, f64 ? NN_FLOAT64 : NN_FLOAT32, 1, shape);
+}
+
+/* C[n, g] = W_g @ im2col(I[n, g]) for every sample and group (C written). */
+static nn_status cols_from_image(nn_ctx *ctx, const conv_job *j, const void *I, const void *W,
+                                 void *C) {
+    const int64_t Cig = j->Ci / j->G, Ccg = j->Cc / j->G, K = j->g.K, Li = j->g.Li, Lc = j->g.Lc,
+                  R = Cig * K;
+    const size_t es = j->es;
+    if (j->g.identity) {
+        for (int64_t n = 0; n < j->N; n++)
+            for (int64_t g = 0; g < j->G; g++)
+                gemm(j->f64, false, false, Ccg, Lc, Cig, at((void *)W, g * Ccg * R, es), R,
+                     at((void *)I, (n * j->Ci + g * Cig) * Li, es), Lc, 0.0,
+                     at(C, (n * j->Cc + g * Ccg) * Lc, es), Lc);
+        return NN_OK;
+    }
+    int64_t nb = chunk_samples(j);
+    nn_tensor *col = scratch(ctx, j->f64, R * nb * Lc);
+    nn_tensor *tmp = col && nb > 1 ? scratch(ctx, j->f64, Ccg * nb * Lc) : NULL;
+    if (!col || (nb > 1 && !tmp)) goto fail;
+    void *cp = nn_tensor_data(col);
+    for (int64_t n0 = 0; n0 < j->N; n0 += nb) {
+        int64_t m = j->N - n0 < nb ? j->N - n0 : nb, ld = m * Lc;
+        for (int64_t g = 0; g < j->G; g++) {
+            for (int64_t s = 0; s < m; s++)
+                im2col(j->f64, at((void *)I, ((n0 + s) * j->Ci + g * Cig) * Li, es), Cig, &j->g,
+                       at(cp, s * Lc, es), ld);
+            const void *wg = at((void *)W, g * Ccg * R, es);
+            if (m == 1) {
+                gemm(j->f64, false, false, Ccg, Lc, R, wg, R, cp, ld, 0.0,
+                     at(C, (n0 * j->Cc + g * Ccg) * Lc, es), Lc);
+                continue;
+            }
+            void *tp = nn_tensor_data(tmp);
+            gemm(j->f64, false, false, Ccg, ld, R, wg, R, cp, ld, 0.0, tp, ld);
+            for (int64_t r = 0; r < Ccg; r++)
+                for (int64_t s = 0; s < m; s++)
+                    memcpy(at(C, ((n0 + s) * j->Cc + g * Ccg + r) * Lc, es),
+                           at(tp, r * ld + s * Lc, es), es * (size_t)Lc);
+        }
+    }
+    nn_tensor_release(col);
+    nn_tensor_release(tmp);
+    return NN_OK;
+fail:
+    nn_tensor_release(col);
+    nn_tensor_release(tmp);
+    return ctx->err.code;
+}
+
+/* I[n, g] = col2im(W_g^T @ C[n, g]) for every sample and group; I must be
+ * zeroed by the caller (col2im adds). */
+static nn_status image_from_cols(nn_ctx *ctx, const conv_job *j, const void *C, const void *W,
+                                 void *I) {
+    const int64_t Cig = j->Ci / j->G, Ccg = j->Cc / j->G, K = j->g.K, Li = j->g.Li, Lc = j->g.Lc,
+                  R = Cig * K;
+    const size_t es = j->es;
+    if (j->g.identity) {
+        for (int64_t n = 0; n < j->N; n++)
+            for (int64_t g = 0; g < j->G; g++)
+                gemm(j->f64, true, false, Cig, Lc, Ccg, at((void *)W, g * Ccg * R, es), R,
+                     at((void *)C, (n * j->Cc + g * Ccg) * Lc, es), Lc, 0.0,
+                     at(I, (n * j->Ci + g * Cig) * Li, es), Lc);
+        return NN_OK;
+    }
+    int64_t nb = chunk_samples(j);
+    nn_tensor *col = scratch(ctx, j->f64, R * nb * Lc);
+    nn_tensor *tmp = col && nb > 1 ? scratch(ctx, j->f64, Ccg * nb * Lc) : NULL;
+    if (!col || (nb > 1 && !tmp)) goto fail;
+    void *cp = nn_tensor_data(col);
+    for (int64_t n0 = 0; n0 < j->N; n0 += nb) {
+        int64_t m = j->N - n0 < nb ? j->N - n0 : nb, ld = m * Lc;
+        for (int64_t g = 0; g < j->G; g++) {
+            const void *wg = at((void *)W, g * Ccg * R, es);
+            const void *src;
+            if (m == 1) {
+                src = at((void *)C, (n0 * j->Cc + g * Ccg) * Lc, es);
+            } else {
+                void *tp = nn_tensor_data(tmp);
+                for (int64_t r = 0; r < Ccg; r++)
+                    for (int64_t s = 0; s < m; s++)
+                        memcpy(at(tp, r * ld + s * Lc, es),
+                               at((void *)C, ((n0 + s) * j->Cc + g * Ccg + r) * Lc, es),
+                               es * (size_t)Lc);
+                src = tp;
+            }
+            gemm(j->f64, true, false, R, ld, Ccg, wg, R, src, ld, 0.0, cp, ld);
+            for (int64_t s = 0; s < m; s++)
+                col2im(j->f64, at(cp, s * Lc, es), ld, Cig, &j->g,
+                       at(I, ((n0 + s) * j->Ci + g * Cig) * Li, es));
+        }
+    }
+    nn_tensor_release(col);
+    nn_tensor_release(tmp);
+    return NN_OK;
+fail:
+    nn_tensor_release(col);
+    nn_tensor_release(tmp);
+    return ctx->err.code;
+}
+
+/* dW_g = sum_n C[n, g] @ im2col(I[n, g])^T (dW written). */
+static nn_status weight_grad(nn_ctx *ctx, const conv_job *j, const void *C, const void *I,
+                             void *dW) {
+    const int64_t Cig = j->Ci / j->G, Ccg = j->Cc / j->G, K = j->g.K, Li = j->g.Li, Lc = j->g.Lc,
+                  R = Cig * K;
+    const size_t es = j->es;
+    memset(dW, 0, es * (size_t)(j->Cc * R));
+    if (j->g.identity) {
+        for (int64_t n = 0; n < j->N; n++)
+            for (int64_t g = 0; g < j->G; g++)
+                gemm(j->f64, false, true, Ccg, Cig, Lc,
+                     at((void *)C, (n * j->Cc + g * Ccg) * Lc, es), Lc,
+                     at((void *)I, (n * j->Ci + g * Cig) * Li, es), Li, 1.0,
+                     at(dW, g * Ccg * R, es), R);
+        return NN_OK;
+    }
+    int64_t nb = chunk_samples(j);
+    nn_tensor *col = scratch(ctx, j->f64, R * nb * Lc);
+    nn_tensor *tmp = col && nb > 1 ? scratch(ctx, j->f64, Ccg * nb * Lc) : NULL;
+    if (!col || (nb > 1 && !tmp)) goto fail;
+    void *cp = nn_tensor_data(col);
+    for (int64_t n0 = 0; n0 < j->N; n0 += nb) {
+        int64_t m = j->N - n0 < nb ? j->N - n0 : nb, ld = m * Lc;
+        for (int64_t g = 0; g < j->G; g++) {
+            for (int64_t s = 0; s < m; s++)
+                im2col(j->f64, at((void *)I, ((n0 + s) * j->Ci + g * Cig) * Li, es), Cig, &j->g,
+                       at(cp, s * Lc, es), ld);
+            const void *src;
+            if (m == 1) {
+                src = at((void *)C, (n0 * j->Cc + g * Ccg) * Lc, es);
+            } else {
+                void *tp = nn_tensor_data(tmp);
+                for (int64_t r = 0; r < Ccg; r++)
+                    for (int64_t s = 0; s < m; s++)
+                        memcpy(at(tp, r * ld + s * Lc, es),
+                               at((void *)C, ((n0 + s) * j->Cc + g * Ccg + r) * Lc, es),
+                               es * (size_t)Lc);
+                src = tp;
+            }
+            gemm(j->f64, false, true, Ccg, R, ld, src, ld, cp, ld, 1.0, at(dW, g * Ccg * R, es), R);
+        }
+    }
+    nn_tensor_release(col);
+    nn_tensor_release(tmp);
+    return NN_OK;
+fail:
+    nn_tensor_release(col);
+    nn_tensor_release(tmp);
+    return ctx->err.code;
+}
+
+/* out[n, c, :] += b[c] */
+static void add_bias(bool f64, void *out, const void *b, int64_t N, int64_t C, int64_t L) {
+    for (int64_t n = 0; n < N; n++)
+        for (int64_t c = 0; c < C; c++) {
+            if (f64) {
+                double *o = (double *)out + (n * C + c) * L, v = ((const double *)b)[c];
+                for (int64_t l = 0; l < L; l++) o[l] += v;
+            } else {
+                float *o = (float *)out + (n * C + c) * L, v = ((const float *)b)[c];
+                for (int64_t l = 0; l < L; l++) o[l] += v;
+            }
+        }
+}
+
+/* db[c] = sum over n and positions of dout[n, c, :] */
+static void bias_grad(bool f64, const void *dout, void *db, int64_t N, int64_t C, int64_t L) {
+    for (int64_t c = 0; c < C; c++) {
+        double acc = 0;
+        for (int64_t n = 0; n < N; n++) {
+            if (f64) {
+                const double *o = (const double *)dout + (n * C + c) * L;
+                for (int64_t l = 0; l < L; l++) acc += o[l];
+            } else {
+                const float *o = (const float *)dout + (n * C + c) * L;
+                float s = 0;
+                for (int64_t l = 0; l < L; l++) s += o[l];
+                acc += s;
+            }
+        }
+        if (f64)
+            ((double *)db)[c] = acc;
+        else
+            ((float *)db)[c] = (float)acc;
+    }
+}
+
+/* ---- convolution ----
+ * inputs: x, weight, then bias when flags has CONV_BIAS.
+ * params: dims[0..2] stride, dims[3..5] padding, dims[6] dilation (packed),
+ * dims[7] output_padding (packed), i[0] groups; flags CONV_TRANSPOSED. */
+
+enum { CONV_BIAS = 1, CONV_TRANSPOSED = 2 };
+
+typedef struct conv_params {
+    int nsp;
+    int64_t s[3], p[3], d[3], op[3], G;
+    bool transposed;
+} conv_params;
+
+static void conv_params_of(const nn_node *node, conv_params *cp) {
+    cp->nsp = node->in[0].t->ndim - 2;
+    for (int i = 0; i < 3; i++) {
+        cp->s[i] = node->p.dims[i];
+        cp->p[i] = node->p.dims[3 + i];
+    }
+    unpack3(node->p.dims[6], cp->d);
+    unpack3(node->p.dims[7], cp->op);
+    cp->G = node->p.i[0];
+    cp->transposed = node->p.flags & CONV_TRANSPOSED;
+}
+
+static const char *dtype_word(nn_dtype dt) {
+    switch (dt) {
+    case NN_FLOAT32: return "Float";
+    case NN_FLOAT64: return "Double";
+    case NN_FLOAT16: return "Half";
+    case NN_BFLOAT16: return "BFloat16";
+    case NN_INT64: return "Long";
+    case NN_INT32: return "Int";
+    case NN_INT16: return "Short";
+    case NN_INT8: return "Char";
+    case NN_UINT8: return "Byte";
+    case NN_BOOL: return "Bool";
+    default: return "Unknown";
+    }
+}
+
+/* Checks in PyTorch's words; fills [j] (geometry and sizes) and the output shape. */
+static bool conv_check(nn_ctx *ctx, const nn_node *node, conv_job *j, int64_t *out_shape) {
+    const nn_tensor *x = node->in[0].t, *w = node->in[1].t;
+    const nn_tensor *b = (node->p.flags & CONV_BIAS) ? node->in[2].t : NULL;
+    conv_params cp;
+    conv_params_of(node, &cp);
+    char a[128], c[128];
+    int nsp = cp.nsp;
+    if (x->dtype != w->dtype || (b && b->dtype != x->dtype)) {
+        nn_dtype other = x->dtype != w->dtype ? w->dtype : b->dtype;
+        fail(ctx, NN_ERR_RUNTIME, "expected scalar type %s but found %s", dtype_word(x->dtype),
+             dtype_word(other));
+        return false;
+    }
+    if (x->dtype != NN_FLOAT32 && x->dtype != NN_FLOAT64) {
+        fail(ctx, NN_ERR_RUNTIME, "\"slow_conv2d_cpu\" not implemented for '%s'",
+             dtype_word(x->dtype));
+        return false;
+    }
+    if (w->ndim != x->ndim) {
+        fail(ctx, NN_ERR_RUNTIME,
+             "Expected %d-dimensional input for %d-dimensional weight %s, but got "
+             "%d-dimensional input of size %s instead",
+             w->ndim, w->ndim, nn_tensor_shape_str(w, a, sizeof a), x->ndim,
+             nn_tensor_shape_str(x, c, sizeof c));
+        return false;
+    }
+    for (int i = 0; i < nsp; i++) {
+        if (cp.s[i] <= 0) {
+            fail(ctx, NN_ERR_RUNTIME, "non-positive stride is not supported");
+            return false;
+        }
+        if (cp.d[i] <= 0) {
+            fail(ctx, NN_ERR_RUNTIME, "dilation should be greater than zero");
+            return false;
+        }
+    }
+    if (cp.G <= 0) {
+        fail(ctx, NN_ERR_RUNTIME, "non-positive groups is not supported");
+        return false;
+    }
+    int64_t G = cp.G, N = x->shape[0], Cx = x->shape[1];
+    int64_t Cin_w = cp.transposed ? w->shape[0] : w->shape[1] * G;
+    if (Cx != Cin_w || (cp.transposed && w->shape[0] % G != 0)) {
+        if (cp.transposed)
+            fail(ctx, NN_ERR_RUNTIME,
+                 "Given transposed=1, weight of size %s, expected input%s to have %lld channels, "
+                 "but got %lld channels instead",
+                 nn_tensor_shape_str(w, a, sizeof a), nn_tensor_shape_str(x, c, sizeof c),
+                 (long long)w->shape[0], (long long)Cx);
+        else
+            fail(ctx, NN_ERR_RUNTIME,
+                 "Given groups=%lld, weight of size %s, expected input%s to have %lld channels, "
+                 "but got %lld channels instead",
+                 (long long)G, nn_tensor_shape_str(w, a, sizeof a),
+                 nn_tensor_shape_str(x, c, sizeof c), (long long)Cin_w, (long long)Cx);
+        return false;
+    }
+    if (!cp.transposed && w->shape[0] % G != 0) {
+        fail(ctx, NN_ERR_RUNTIME,
+             "Given groups=%lld, expected weight to be divisible by %lld at dimension 0, but got "
+             "weight of size %s instead",
+             (long long)G, (long long)G, nn_tensor_shape_str(w, a, sizeof a));
+        return false;
+    }
+    int64_t Cout = cp.transposed ? w->shape[1] * G : w->shape[0];
+    if (b && (b->ndim != 1 || b->shape[0] != Cout)) {
+        fail(ctx, NN_ERR_RUNTIME,
+             "Given weight of size %s, expected bias to be 1-dimensional with %lld elements, but "
+             "got bias of size %s instead",
+             nn_tensor_shape_str(w, a, sizeof a), (long long)Cout,
+             nn_tensor_shape_str(b, c, sizeof c));
+        return false;
+    }
+    int64_t k[3], osz[3], xsz[3];
+    for (int i = 0; i < nsp; i++) {
+        k[i] = w->shape[2 + i];
+        xsz[i] = x->shape[2 + i];
+    }
+    if (!cp.transposed) {
+        bool small = false;
+        for (int i = 0; i < nsp; i++)
+            if (xsz[i] + 2 * cp.p[i] < cp.d[i] * (k[i] - 1) + 1) small = true;
+        if (small) {
+            char ps[96] = "", ks[96] = "";
+            int pn = 0, kn = 0;
+            for (int i = 0; i < nsp; i++) {
+                pn += snprintf(ps + pn, sizeof ps - (size_t)pn, "%s%lld", i ? " x " : "",
+                               (long long)(xsz[i] + 2 * cp.p[i]));
+                kn += snprintf(ks + kn, sizeof ks - (size_t)kn, "%s%lld", i ? " x " : "",
+                               (long long)(cp.d[i] * (k[i] - 1) + 1));
+            }
+            fail(ctx, NN_ERR_RUNTIME,
+                 "Calculated padded input size per channel: (%s). Kernel size: (%s). Kernel size "
+                 "can't be greater than actual input size",
+                 ps, ks);
+            return false;
+        }
+        for (int i = 0; i < nsp; i++)
+            osz[i] = (xsz[i] + 2 * cp.p[i] - cp.d[i] * (k[i] - 1) - 1) / cp.s[i] + 1;
+    } else {
+        static const char *nm[3][3] = {
+            {"width", "", ""}, {"height", "width", ""}, {"depth", "height", "width"}};
+        for (int i = 0; i < nsp; i++) {
+            if (cp.op[i] >= cp.s[i] && cp.op[i] >= cp.d[i]) {
+                char m[400];
+                int mn = 0;
+                for (int q = 0; q < nsp; q++)
+                    mn += snprintf(m + mn, sizeof m - (size_t)mn, "%soutput_padding_%s: %lld",
+                                   q ? " " : "", nm[nsp - 1][q], (long long)cp.op[q]);
+                for (int q = 0; q < nsp; q++)
+                    mn += snprintf(m + mn, sizeof m - (size_t)mn, " stride_%s: %lld",
+                                   nm[nsp - 1][q], (long long)cp.s[q]);
+                for (int q = 0; q < nsp; q++)
+                    mn += snprintf(m + mn, sizeof m - (size_t)mn, " dilation_%s: %lld",
+                                   nm[nsp - 1][q], (long long)cp.d[q]);
+                fail(ctx, NN_ERR_RUNTIME,
+                     "output padding must be smaller than either stride or dilation, but got %s",
+                     m);
+                return false;
+            }
+            osz[i] = (xsz[i] - 1) * cp.s[i] - 2 * cp.p[i] + cp.d[i] * (k[i] - 1) + cp.op[i] + 1;
+            if (osz[i] <= 0) {
+                fail(ctx, NN_ERR_RUNTIME,
+                     "Given input size per channel: %lld. Calculated output size per channel: "
+                     "%lld. Output size is too small",
+                     (long long)xsz[i], (long long)osz[i]);
+                return false;
+            }
+        }
+    }
+    out_shape[0] = N;
+    out_shape[1] = Cout;
+    for (int i = 0; i < nsp; i++) out_shape[2 + i] = osz[i];
+    j->N = N;
+    j->G = G;
+    if (!cp.transposed) {
+        j->Ci = Cx;
+        j->Cc = Cout;
+        geom_set(&j->g, nsp, xsz, osz, k, cp.s, cp.p, cp.d);
+    } else {
+        j->Ci = Cout;
+        j->Cc = Cx;
+        geom_set(&j->g, nsp, osz, xsz, k, cp.s, cp.p, cp.d);
+    }
+    j->f64 = x->dtype == NN_FLOAT64;
+    j->es = j->f64 ? sizeof(double) : sizeof(float);
+    int64_t big = (j->Ci / G) * j->g.K * j->g.Lc * chunk_samples(j);
+    if (big > INT_MAX || j->g.Li > INT_MAX) {
+        fail(ctx, NN_ERR_MEMORY,
+             "convolution: a sample's column matrix has %lld elements, more "
+             "than BLAS can index",
+             (long long)big);
+        return false;
+    }
+    return true;
+}
+
+nn_tensor *op_conv_forward(nn_ctx *ctx, nn_node *node) {
+    conv_job j;
+    int64_t shape[NN_MAX_DIMS];
+    if (!conv_check(ctx, node, &j, shape)) return NULL;
+    if (nn_blas_require(ctx)) return NULL;
+    nn_dtype dt = node->in[0].t->dtype;
+    int nd = node->in[0].t->ndim;
+    bool tr = node->p.flags & CONV_TRANSPOSED;
+    nn_tensor *x = nn_contiguous_as(ctx, node->in[0].t, dt);
+    nn_tensor *w = x ? nn_contiguous_as(ctx, node->in[1].t, dt) : NULL;
+    nn_tensor *b = NULL;
+    if (w && (node->p.flags & CONV_BIAS)) b = nn_contiguous_as(ctx, node->in[2].t, dt);
+    nn_tensor *out = NULL;
+    if (!w || ((node->p.flags & CONV_BIAS) && !b)) goto done;
+    out = tr ? nn_zeros(ctx, dt, nd, shape) : nn_tensor_empty(ctx, dt, nd, shape);
+    if (!out) goto done;
+    nn_status st =
+        tr ? image_from_cols(ctx, &j, nn_tensor_data(x), nn_tensor_data(w), nn_tensor_data(out))
+           : cols_from_image(ctx, &j, nn_tensor_data(x), nn_tensor_data(w), nn_tensor_data(out));
+    if (st) {
+        nn_tensor_release(out);
+        out = NULL;
+        goto done;
+    }
+    if (b)
+        add_bias(j.f64, nn_tensor_data(out), nn_tensor_data(b), shape[0], shape[1],
+                 tr ? j.g.Li : j.g.Lc);
+done:
+    nn_tensor_release(x);
+    nn_tensor_release(w);
+    nn_tensor_release(b);
+    return out;
+}
+
+nn_status op_conv_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_tensor **din) {
+    conv_job j;
+    int64_t shape[NN_MAX_DIMS];
+    if (!conv_check(ctx, node, &j, shape)) return ctx->err.code;
+    if (nn_blas_require(ctx)) return ctx->err.code;
+    nn_dtype dt = node->in[0].t->dtype;
+    bool tr = node->p.flags & CONV_TRANSPOSED;
+    nn_tensor *x = NULL, *w = NULL, *g = nn_contiguous_as(ctx, dout, dt);
+    if (!g) return ctx->err.code;
+    nn_status st = NN_OK;
+    if (node->in[0].needs_grad) {
+        nn_tensor *xin = node->in[0].t;
+        w = nn_contiguous_as(ctx, node->in[1].t, dt);
+        nn_tensor *dx = !w   ? NULL
+                        : tr ? nn_tensor_empty(ctx, dt, xin->ndim, xin->shape)
+                             : nn_zeros(ctx, dt, xin->ndim, xin->shape);
+        if (!dx) goto fail;
+        st =
+            tr ? cols_from_image(ctx, &j, nn_tensor_data(g), nn_tensor_data(w), nn_tensor_data(dx))
+               : image_from_cols(ctx, &j, nn_tensor_data(g), nn_tensor_data(w), nn_tensor_data(dx));
+        din[0] = dx;
+        if (st) goto fail;
+    }
+    if (node->in[1].needs_grad) {
+        nn_tensor *win = node->in[1].t;
+        x = nn_contiguous_as(ctx, node->in[0].t, dt);
+        nn_tensor *dw = x ? nn_tensor_empty(ctx, dt, win->ndim, win->shape) : NULL;
+        if (!dw) goto fail;
+        st = tr ? weight_grad(ctx, &j, nn_tensor_data(x), nn_tensor_data(g), nn_tensor_data(dw))
+                : weight_grad(ctx, &j, nn_tensor_data(g), nn_tensor_data(x), nn_tensor_data(dw));
+        din[1] = dw;
+        if (st) goto fail;
+    }
+    if ((node->p.flags & CONV_BIAS) && node->in[2].needs_grad) {
+        int64_t C = shape[1];
+        nn_tensor *db = nn_tensor_empty(ctx, dt, 1, &C);
+        if (!db) goto fail;
+        bias_grad(j.f64, nn_tensor_data(g), nn_tensor_data(db), shape[0], C, tr ? j.g.Li : j.g.Lc);
+        din[2] = db;
+    }
+    nn_tensor_release(g);
+    nn_tensor_release(x);
+    nn_tensor_release(w);
+    return NN_OK;
+fail:
+    nn_tensor_release(g);
+    nn_tensor_release(x);
+    nn_tensor_release(w);
+    return ctx->err.code ? ctx->err.code : NN_ERR_RUNTIME;
+}
+
+nn_tensor *nn_conv(nn_ctx *ctx, nn_tensor *x, nn_tensor *weight, nn_tensor *bias,
+                   const int64_t *stride, const int64_t *padding, const int64_t *dilation,
+                   const int64_t *output_padding, int64_t groups, bool transposed) {
+    if (x->ndim < 3 || x->ndim > 5)
+        return fail(ctx, NN_ERR_RUNTIME, "convolution: expected a 3-D, 4-D or 5-D input, got %d-D",
+                    x->ndim);
+    int nsp = x->ndim - 2;
+    nn_params p;
+    memset(&p, 0, sizeof p);
+    int64_t d[3] = {1, 1, 1}, op[3] = {0, 0, 0};
+    for (int i = 0; i < nsp; i++) {
+        p.dims[i] = stride[i];
+        p.dims[3 + i] = padding[i];
+        if (padding[i] < 0) return fail(ctx, NN_ERR_RUNTIME, "negative padding is not supported");
+        if (output_padding && output_padding[i] < 0)
+            return fail(ctx, NN_ERR_RUNTIME, "negative output_padding is not supported");
+        if (dilation[i] <= 0)
+            return fail(ctx, NN_ERR_RUNTIME, "dilation should be greater than zero");
+        if (dilation[i] > 0x1fffff || (output_padding && output_padding[i] > 0x1fffff))
+            return fail(ctx, NN_ERR_VALUE, "convolution: dilation or output_padding too large");
+        d[i] = dilation[i];
+        op[i] = output_padding ? output_padding[i] : 0;
+    }
+    p.dims[6] = pack3(d);
+    p.dims[7] = pack3(op);
+    p.i[0] = groups;
+    p.flags = (bias ? CONV_BIAS : 0) | (transposed ? CONV_TRANSPOSED : 0);
+    nn_tensor *in[3] = {x, weight, bias};
+    return nn_exec(ctx, NN_OP_CONV, in, bias ? 3 : 2, &p);
+}
+
+/* ---- unfold and fold (im2col and col2im of 4-D images) ----
+ * unfold: input [N, C, H, W] -> [N, C*kh*kw, L]; fold: the reverse, with
+ * the image size in dims[8..]. params: dims[0..1] kernel, dims[2..3]
+ * dilation, dims[4..5] padding, dims[6..7] stride, i[0..1] fold's output size. */
+
+static void fold_geom(const nn_node *node, const int64_t *img_hw, const int64_t *col_hw, geom *g) {
+    const int64_t *P = node->p.dims;
+    int64_t k[2] = {P[0], P[1]}, d[2] = {P[2], P[3]}, p[2] = {P[4], P[5]}, s[2] = {P[6], P[7]};
+    geom_set(g, 2, img_hw, col_hw, k, s, p, d);
+}
+
+static bool unfold_blocks(nn_ctx *ctx, const nn_params *P, const int64_t *hw, int64_t *blocks) {
+    for (int i = 0; i < 2; i++) {
+        int64_t num = hw[i] + 2 * P->dims[4 + i] - P->dims[2 + i] * (P->dims[i] - 1) - 1;
+        blocks[i] = num >= 0 ? num / P->dims[6 + i] + 1 : 0;
+    }
+    if (blocks[0] < 1 || blocks[1] < 1) {
+        fail(ctx, NN_ERR_RUNTIME,
+             "Given input with spatial size (%lld, %lld), kernel_size=(%lld, %lld), "
+             "dilation=(%lld, %lld), padding=(%lld, %lld), calculated shape of the array of "
+             "sliding blocks as (%lld, %lld), but its components must be at least one.",
+             (long long)hw[0], (long long)hw[1], (long long)P->dims[0], (long long)P->dims[1],
+             (long long)P->dims[2], (long long)P->dims[3], (long long)P->dims[4],
+             (long long)P->dims[5], (long long)blocks[0], (long long)blocks[1]);
+        return false;
+    }
+    return true;
+}
+
+nn_tensor *op_unfold_forward(nn_ctx *ctx, nn_node *node) {
+    nn_tensor *xin = node->in[0].t;
+    nn_dtype dt = nn_float_dtype(xin->dtype);
+    int64_t blocks[2];
+    if (!unfold_blocks(ctx, &node->p, xin->shape + 2, blocks)) return NULL;
+    geom g;
+    fold_geom(node, xin->shape + 2, blocks, &g);
+    int64_t N = xin->shape[0], C = xin->shape[1];
+    int64_t shape[3] = {N, C * g.K, g.Lc};
+    nn_tensor *x = nn_contiguous_as(ctx, xin, dt);
+    nn_tensor *out = x ? nn_tensor_empty(ctx, dt, 3, shape) : NULL;
+    if (out) {
+        size_t es = nn_dtype_size(dt);
+        for (int64_t n = 0; n < N; n++)
+            im2col(dt == NN_FLOAT64, at(nn_tensor_data(x), n * C * g.Li, es), C, &g,
+                   at(nn_tensor_data(out), n * C * g.K * g.Lc, es), g.Lc);
+    }
+    nn_tensor_release(x);
+    return out;
+}
+
+nn_status op_unfold_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_tensor **din) {
+    nn_tensor *xin = node->in[0].t;
+    nn_dtype dt = nn_float_dtype(dout->dtype);
+    int64_t blocks[2];
+    if (!unfold_blocks(ctx, &node->p, xin->shape + 2, blocks)) return ctx->err.code;
+    geom g;
+    fold_geom(node, xin->shape + 2, blocks, &g);
+    int64_t N = xin->shape[0], C = xin->shape[1];
+    nn_tensor *d = nn_contiguous_as(ctx, dout, dt);
+    nn_tensor *dx = d ? nn_zeros(ctx, dt, 4, xin->shape) : NULL;
+    if (dx) {
+        size_t es = nn_dtype_size(dt);
+        for (int64_t n = 0; n < N; n++)
+            col2im(dt == NN_FLOAT64, at(nn_tensor_data(d), n * C * g.K * g.Lc, es), g.Lc, C, &g,
+                   at(nn_tensor_data(dx), n * C * g.Li, es));
+    }
+    nn_tensor_release(d);
+    din[0] = dx;
+    return dx ? NN_OK : ctx->err.code;
+}
+
+nn_tensor *op_fold_forward(nn_ctx *ctx, nn_node *node) {
+    nn_tensor *xin = node->in[0].t;
+    nn_dtype dt = nn_float_dtype(xin->dtype);
+    int64_t hw[2] = {node->p.i[0], node->p.i[1]}, blocks[2];
+    if (!unfold_blocks(ctx, &node->p, hw, blocks)) return NULL;
+    geom g;
+    fold_geom(node, hw, blocks, &g);
+    int64_t N = xin->shape[0];
+    if (xin->shape[1] % g.K != 0) {
+        return fail(ctx, NN_ERR_RUNTIME,
+                    "Expected size of input's dimension 1 to be divisible by the product of "
+                    "kernel_size, but got input.size(1)=%lld and kernel_size=(%lld, %lld).",
+                    (long long)xin->shape[1], (long long)node->p.dims[0],
+                    (long long)node->p.dims[1]);
+    }
+    if (xin->shape[2] != g.Lc) {
+        return fail(ctx, NN_ERR_RUNTIME,
+                    "Given output_size=(%lld, %lld), kernel_size=(%lld, %lld), dilation=(%lld, "
+                    "%lld), padding=(%lld, %lld), stride=(%lld, %lld), expected size of input's "
+                    "dimension 2 to match the calculated number of sliding blocks %lld * %lld = "
+                    "%lld, but got input.size(2)=%lld.",
+                    (long long)hw[0], (long long)hw[1], (long long)node->p.dims[0],
+                    (long long)node->p.dims[1], (long long)node->p.dims[2],
+                    (long long)node->p.dims[3], (long long)node->p.dims[4],
+                    (long long)node->p.dims[5], (long long)node->p.dims[6],
+                    (long long)node->p.dims[7], (long long)blocks[0], (long long)blocks[1],
+                    (long long)g.Lc, (long long)xin->shape[2]);
+    }
+    int64_t C = xin->shape[1] / g.K;
+    int64_t shape[4] = {N, C, hw[0], hw[1]};
+    nn_tensor *x = nn_contiguous_as(ctx, xin, dt);
+    nn_tensor *out = x ? nn_zeros(ctx, dt, 4, shape) : NULL;
+    if (out) {
+        size_t es = nn_dtype_size(dt);
+        for (int64_t n = 0; n < N; n++)
+            col2im(dt == NN_FLOAT64, at(nn_tensor_data(x), n * C * g.K * g.Lc, es), g.Lc, C, &g,
+                   at(nn_tensor_data(out), n * C * g.Li, es));
+    }
+    nn_tensor_release(x);
+    return out;
+}
+
+nn_status op_fold_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_tensor **din) {
+    nn_tensor *xin = node->in[0].t;
+    nn_dtype dt = nn_float_dtype(dout->dtype);
+    int64_t hw[2] = {node->p.i[0], node->p.i[1]}, blocks[2];
+    if (!unfold_blocks(ctx, &node->p, hw, blocks)) return ctx->err.code;
+    geom g;
+    fold_geom(node, hw, blocks, &g);
+    int64_t N = xin->shape[0], C = xin->shape[1] / g.K;
+    nn_tensor *d = nn_contiguous_as(ctx, dout, dt);
+    nn_tensor *dx = d ? nn_tensor_empty(ctx, dt, 3, xin->shape) : NULL;
+    if (dx) {
+        size_t es = nn_dtype_size(dt);
+        for (int64_t n = 0; n < N; n++)
+            im2col(dt == NN_FLOAT64, at(nn_tensor_data(d), n * C * g.Li, es), C, &g,
+                   at(nn_tensor_data(dx), n * C * g.K * g.Lc, es), g.Lc);
+    }
+    nn_tensor_release(d);
+    din[0] = dx;
+    return dx ? NN_OK : ctx->err.code;
+}
+
+static nn_tensor *fold_exec(nn_ctx *ctx, nn_op op, nn_tensor *x, const int64_t *out_hw,
+                            const int64_t *k, const int64_t *d, const int64_t *p,
+                            const int64_t *s) {
+    nn_params P;
+    memset(&P, 0, sizeof P);
+    for (int i = 0; i < 2; i++) {
+        if (k[i] <= 0 || d[i] <= 0 || s[i] <= 0 || p[i] < 0)
+            return fail(ctx, NN_ERR_RUNTIME,
+                        "%s: kernel_size, dilation and stride must be greater than zero and "
+                        "padding non-negative, but got kernel_size=(%lld, %lld), "
+                        "dilation=(%lld, %lld), padding=(%lld, %lld), stride=(%lld, %lld)",
+                        op == NN_OP_UNFOLD ? "im2col" : "col2im", (long long)k[0], (long long)k[1],
+                        (long long)d[0], (long long)d[1], (long long)p[0], (long long)p[1],
+                        (long long)s[0], (long long)s[1]);
+        P.dims[i] = k[i];
+        P.dims[2 + i] = d[i];
+        P.dims[4 + i] = p[i];
+        P.dims[6 + i] = s[i];
+        if (out_hw) P.i[i] = out_hw[i];
+    }
+    return nn_exec(ctx, op, &x, 1, &P);
+}
+
+nn_tensor *nn_unfold(nn_ctx *ctx, nn_tensor *x, const int64_t *k, const int64_t *d,
+                     const int64_t *p, const int64_t *s) {
+    if (x->ndim != 4)
+        return fail(ctx, NN_ERR_RUNTIME, "unfold: expected a 4-D input, got %d-D", x->ndim);
+    return fold_exec(ctx, NN_OP_UNFOLD, x, NULL, k, d, p, s);
+}
+
+nn_tensor *nn_fold(nn_ctx *ctx, nn_tensor *x, const int64_t *out_hw, const int64_t *k,
+                   const int64_t *d, const int64_t *p, const int64_t *s) {
+    if (x->ndim != 3)
+        return fail(ctx, NN_ERR_RUNTIME, "fold: expected a 3-D input, got %d-D", x->ndim);
+    return fold_exec(ctx, NN_OP_FOLD, x, out_hw, k, d, p, s);
+}
+
+/* ---- pooling ----
+ * params: dims[0..2] kernel (adaptive: output size), dims[3..5] stride,
+ * dims[6] padding (packed), dims[7] dilation (packed), i[0] the address of
+ * an nn_tensor* that receives the indices (max pooling, or 0), f[0]
+ * divisor_override (0: none); flags POOL_*. saved[0]: max pooling's indices. */
+
+enum { POOL_CEIL = 1, POOL_INCLUDE_PAD = 2, POOL_ADAPTIVE = 4 };
+
+typedef struct pool_geom {
+    int nsp;
+    int64_t I[3], O[3], k[3], s[3], p[3], d[3];
+    int64_t Li, Lo, planes;
+    bool adaptive, include_pad;
+    double divisor;
+} pool_geom;
+
+static int64_t pool_out_size(int64_t in, int64_t k, int64_t pad, int64_t stride, int64_t dil,
+                             bool ceil_mode) {
+    int64_t num = in + 2 * pad - dil * (k - 1) - 1 + (ceil_mode ? stride - 1 : 0);
+    int64_t out = (num >= 0 ? num / stride : -((-num + stride - 1) / stride)) + 1;
+    if (ceil_mode && (out - 1) * stride >= in + pad) out--;
+    return out;
+}
+
+/* The geometry of a pooling node, checked in PyTorch's words. */
+static bool pool_geom_of(nn_ctx *ctx, const nn_node *node, bool is_max, pool_geom *pg) {
+    const nn_tensor *x = node->in[0].t;
+    const nn_params *P = &node->p;
+    int nsp = x->ndim - 2;
+    int64_t pad[3], dil[3];
+    unpack3(P->dims[6], pad);
+    unpack3(P->dims[7], dil);
+    pg->nsp = nsp;
+    pg->adaptive = P->flags & POOL_ADAPTIVE;
+    pg->include_pad = P->flags & POOL_INCLUDE_PAD;
+    pg->divisor = P->f[0];
+    pg->planes = x->shape[0] * x->shape[1];
+    int64_t in[3], out[3];
+    for (int i = 0; i < nsp; i++) in[i] = x->shape[2 + i];
+    if (pg->adaptive) {
+        for (int i = 0; i < nsp; i++) out[i] = P->dims[i];
+    } else {
+        for (int i = 0; i < nsp; i++) {
+            int64_t k = P->dims[i], s = P->dims[3 + i];
+            if (k <= 0) {
+                fail(ctx, NN_ERR_RUNTIME,
+                     "kernel size should be greater than zero, but got "
+                     "kernel size %lld",
+                     (long long)k);
+                return false;
+            }
+            if (s <= 0) {
+                fail(ctx, NN_ERR_RUNTIME, "stride should be greater than zero, but got stride %lld",
+                     (long long)s);
+                return false;
+            }
+            if (dil[i] <= 0) {
+                fail(ctx, NN_ERR_RUNTIME,
+                     "dilation should be greater than zero, but got "
+                     "dilation %lld",
+                     (long long)dil[i]);
+                return false;
+            }
+            if (pad[i] > k / 2) {
+                fail(ctx, NN_ERR_RUNTIME,
+                     "pad should be at most half of kernel size, but got pad=%lld and "
+                     "kernel_size=%lld",
+                     (long long)pad[i], (long long)k);
+                return false;
+            }
+            out[i] = pool_out_size(in[i], k, pad[i], s, dil[i], P->flags & POOL_CEIL);
+        }
+        bool small = false;
+        for (int i = 0; i < nsp; i++)
+            if (out[i] < 1) small = true;
+        if (small) {
+            char a[96], b[96];
+            int an = snprintf(a, sizeof a, "%lld", (long long)x->shape[1]);
+            int bn = snprintf(b, sizeof b, "%lld", (long long)x->shape[1]);
+            for (int i = 0; i < nsp; i++) {
+                an += snprintf(a + an, sizeof a - (size_t)an, "x%lld", (long long)in[i]);
+                bn += snprintf(b + bn, sizeof b - (size_t)bn, "x%lld", (long long)out[i]);
+            }
+            fail(ctx, NN_ERR_RUNTIME,
+                 "Given input size: (%s). Calculated output size: (%s). Output size is too small",
+                 a, b);
+            return false;
+        }
+    }
+    for (int i = 0; i < 3; i++) {
+        int j = i - (3 - nsp);
+        pg->I[i] = j >= 0 ? in[j] : 1;
+        pg->O[i] = j >= 0 ? out[j] : 1;
+        pg->k[i] = j >= 0 && !pg->adaptive ? P->dims[j] : 1;
+        pg->s[i] = j >= 0 && !pg->adaptive ? P->dims[3 + j] : 1;
+        pg->p[i] = j >= 0 && !pg->adaptive ? pad[j] : 0;
+        pg->d[i] = j >= 0 && !pg->adaptive && is_max ? dil[j] : 1;
+    }
+    pg->Li = pg->I[0] * pg->I[1] * pg->I[2];
+    pg->Lo = pg->O[0] * pg->O[1] * pg->O[2];
+    return true;
+}
+
+/* The taps of output position [o] along dim [i]: first index, count, step
+ * (only taps inside the input); for average pooling also the window size the
+ * divisor counts with padding. */
+typedef struct taps {
+    int64_t start, n, step, padded;
+} taps;
+
+static taps taps_of(const pool_geom *pg, int i, int64_t o, bool is_max) {
+    taps t;
+    int64_t I = pg->I[i];
+    if (pg->adaptive) {
+        int64_t O = pg->O[i];
+        t.start = (o * I) / O;
+        int64_t end = ((o + 1) * I + O - 1) / O;
+        t.n = end - t.start;
+        t.step = 1;
+        t.padded = t.n;
+        return t;
+    }
+    int64_t k = pg->k[i], s = pg->s[i], p = pg->p[i], d = pg->d[i];
+    int64_t start = o * s - p;
+    if (is_max) {
+        int64_t end = start + (k - 1) * d + 1;
+        while (start < 0) start += d;
+        if (end > I) end = I;
+        t.start = start;
+        t.n = end > start ? (end - start + d - 1) / d : 0;
+        t.step = d;
+        t.padded = t.n;
+        return t;
+    }
+    int64_t end = start + k < I + p ? start + k : I + p;
+    t.padded = end - start;
+    if (start < 0) start = 0;
+    if (end > I) end = I;
+    t.start = start;
+    t.n = end > start ? end - start : 0;
+    t.step = 1;
+    return t;
+}
+
+#define DEF_POOL(T, SUF)                                                                           \
+    static void max_pool_##SUF(const T *x, T *y, int64_t *ind, const pool_geom *pg) {              \
+        for (int64_t pl = 0; pl < pg->planes; pl++) {                                              \
+            const T *xp = x + pl * pg->Li;                                                         \
+            T *yp = y + pl * pg->Lo;                                                               \
+            int64_t *ip = ind ? ind + pl * pg->Lo : NULL;                                          \
+            int64_t o = 0;                                                                         \
+            for (int64_t od = 0; od < pg->O[0]; od++) {                                            \
+                taps td = taps_of(pg, 0, od, true);                                                \
+                for (int64_t oh = 0; oh < pg->O[1]; oh++) {                                        \
+                    taps th = taps_of(pg, 1, oh, true);                                            \
+                    for (int64_t ow = 0; ow < pg->O[2]; ow++, o++) {                               \
+                        taps tw = taps_of(pg, 2, ow, true);                                        \
+                        int64_t best = (td.start * pg->I[1] + th.start) * pg->I[2] + tw.start;     \
+                        T m = -INFINITY;                                                           \
+                        for (int64_t a = 0; a < td.n; a++) {                                       \
+                            int64_t id = td.start + a * td.step;                                   \
+                            for (int64_t b = 0; b < th.n; b++) {                                   \
+                                int64_t rowi =                                                     \
+                                    (id * pg->I[1] + th.start + b * th.step) * pg->I[2];           \
+                                const T *row = xp + rowi;                                          \
+                                for (int64_t c = 0; c < tw.n; c++) {                               \
+                                    int64_t iw = tw.start + c * tw.step;                           \
+                                    T v = row[iw];                                                 \
+                                    if (v > m || isnan(v)) {                                       \
+                                        m = v;                                                     \
+                                        best = rowi + iw;                                          \
+                                        if (isnan(v)) goto done_##SUF;                             \
+                                    }                                                              \
+                                }                                                                  \
+                            }                                                                      \
+                        }                                                                          \
+                        done_##SUF : yp[o] = m;                                                    \
+                        if (ip) ip[o] = best;                                                      \
+                    }                                                                              \
+                }                                                                                  \
+            }                                                                                      \
+        }                                                                                          \
+    }                                                                                              \
+    /* Average pooling forward (y written) or backward (dx += dy / divisor). */                    \
+    static void avg_pool_##SUF(const T *x, T *y, const pool_geom *pg, bool backward) {             \
+        for (int64_t pl = 0; pl < pg->planes; pl++) {                                              \
+            const T *xp = x + pl * (backward ? pg->Lo : pg->Li);                                   \
+            T *yp = y + pl * (backward ? pg->Li : pg->Lo);                                         \
+            int64_t o = 0;                                                                         \
+            for (int64_t od = 0; od < pg->O[0]; od++) {                                            \
+                taps td = taps_of(pg, 0, od, false);                                               \
+                for (int64_t oh = 0; oh < pg->O[1]; oh++) {                                        \
+                    taps th = taps_of(pg, 1, oh, false);                                           \
+                    for (int64_t ow = 0; ow < pg->O[2]; ow++, o++) {                               \
+                        taps tw = taps_of(pg, 2, ow, false);                                       \
+                        double div = pg->divisor > 0 ? pg->divisor                                 \
+                                     : pg->include_pad && !pg->adaptive                            \
+                                         ? (double)(td.padded * th.padded * tw.padded)             \
+                                         : (double)(td.n * th.n * tw.n);                           \
+                        if (backward) {                                                            \
+                            T gv = (T)(xp[o] / div);                                               \
+                            for (int64_t a = 0; a < td.n; a++)                                     \
+                                for (int64_t b = 0; b < th.n; b++) {                               \
+                                    T *row =                                                       \
+                                        yp +                                                       \
+                                        ((td.start + a) * pg->I[1] + th.start + b) * pg->I[2] +    \
+                                        tw.start;                                                  \
+                                    for (int64_t c = 0; c < tw.n; c++) row[c] += gv;               \
+                                }                                                                  \
+                            continue;                                                              \
+                        }                                                                          \
+                        T acc = 0;                                                                 \
+                        for (int64_t a = 0; a < td.n; a++)                                         \
+                            for (int64_t b = 0; b < th.n; b++) {                                   \
+                                const T *row =                                                     \
+                                    xp + ((td.start + a) * pg->I[1] + th.start + b) * pg->I[2] +   \
+                                    tw.start;                                                      \
+                                for (int64_t c = 0; c < tw.n; c++) acc += row[c];                  \
+                            }                                                                      \
+                        yp[o] = (T)(acc / div);                                                    \
+                    }                                                                              \
+                }                                                                                  \
+            }                                                                                      \
+        }                                                                                          \
+    }
+
+DEF_POOL(float, f32)
+DEF_POOL(double, f64)
+
+static bool pool_dtype_ok(nn_ctx *ctx, const nn_tensor *x, const char *what) {
+    if (x->dtype == NN_FLOAT32 || x->dtype == NN_FLOAT64) return true;
+    fail(ctx, NN_ERR_RUNTIME, "\"%s\" not implemented for '%s'", what, dtype_word(x->dtype));
+    return false;
+}
+
+static void pool_out_shape(const nn_tensor *x, const pool_geom *pg, int64_t *shape) {
+    shape[0] = x->shape[0];
+    shape[1] = x->shape[1];
+    for (int i = 0; i < pg->nsp; i++) shape[2 + i] = pg->O[3 - pg->nsp + i];
+}
+
+nn_tensor *op_max_pool_forward(nn_ctx *ctx, nn_node *node) {
+    pool_geom pg;
+    nn_tensor *xin = node->in[0].t;
+    if (!pool_dtype_ok(ctx, xin, "max_pool2d") || !pool_geom_of(ctx, node, true, &pg)) return NULL;
+    int64_t shape[NN_MAX_DIMS];
+    pool_out_shape(xin, &pg, shape);
+    nn_tensor **slot = (nn_tensor **)(intptr_t)node->p.i[0];
+    nn_tensor *x = nn_contiguous_as(ctx, xin, xin->dtype);
+    nn_tensor *out = x ? nn_tensor_empty(ctx, xin->dtype, xin->ndim, shape) : NULL;
+    nn_tensor *ind =
+        out && (node->recorded || slot) ? nn_tensor_empty(ctx, NN_INT64, xin->ndim, shape) : NULL;
+    if (!out || ((node->recorded || slot) && !ind)) {
+        nn_tensor_release(x);
+        nn_tensor_release(out);
+        return NULL;
+    }
+    int64_t *ip = ind ? nn_tensor_data(ind) : NULL;
+    if (xin->dtype == NN_FLOAT64)
+        max_pool_f64(nn_tensor_data(x), nn_tensor_data(out), ip, &pg);
+    else
+        max_pool_f32(nn_tensor_data(x), nn_tensor_data(out), ip, &pg);
+    nn_tensor_release(x);
+    if (slot) *slot = nn_tensor_retain(ind);
+    if (node->recorded)
+        node->saved[0] = ind;
+    else
+        nn_tensor_release(ind);
+    return out;
+}
+
+nn_status op_max_pool_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_tensor **din) {
+    nn_tensor *xin = node->in[0].t, *ind = node->saved[0];
+    pool_geom pg;
+    if (!pool_geom_of(ctx, node, true, &pg)) return ctx->err.code;
+    nn_tensor *g = nn_contiguous_as(ctx, dout, xin->dtype);
+    nn_tensor *dx = g ? nn_zeros(ctx, xin->dtype, xin->ndim, xin->shape) : NULL;
+    if (dx) {
+        const int64_t *ip = nn_tensor_data(ind);
+        for (int64_t pl = 0; pl < pg.planes; pl++) {
+            const int64_t *ii = ip + pl * pg.Lo;
+            if (xin->dtype == NN_FLOAT64) {
+                double *d = (double *)nn_tensor_data(dx) + pl * pg.Li;
+                const double *gg = (const double *)nn_tensor_data(g) + pl * pg.Lo;
+                for (int64_t o = 0; o < pg.Lo; o++) d[ii[o]] += gg[o];
+            } else {
+                float *d = (float *)nn_tensor_data(dx) + pl * pg.Li;
+                const float *gg = (const float *)nn_tensor_data(g) + pl * pg.Lo;
+                for (int64_t o = 0; o < pg.Lo; o++) d[ii[o]] += gg[o];
+            }
+        }
+    }
+    nn_tensor_release(g);
+    din[0] = dx;
+    return dx ? NN_OK : ctx->err.code;
+}
+
+nn_tensor *op_avg_pool_forward(nn_ctx *ctx, nn_node *node) {
+    pool_geom pg;
+    nn_tensor *xin = node->in[0].t;
+    if (!pool_dtype_ok(ctx, xin, "avg_pool2d") || !pool_geom_of(ctx, node, false, &pg)) return NULL;
+    int64_t shape[NN_MAX_DIMS];
+    pool_out_shape(xin, &pg, shape);
+    nn_tensor *x = nn_contiguous_as(ctx, xin, xin->dtype);
+    nn_tensor *out = x ? nn_tensor_empty(ctx, xin->dtype, xin->ndim, shape) : NULL;
+    if (out) {
+        if (xin->dtype == NN_FLOAT64)
+            avg_pool_f64(nn_tensor_data(x), nn_tensor_data(out), &pg, false);
+        else
+            avg_pool_f32(nn_tensor_data(x), nn_tensor_data(out), &pg, false);
+    }
+    nn_tensor_release(x);
+    return out;
+}
+
+nn_status op_avg_pool_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_tensor **din) {
+    nn_tensor *xin = node->in[0].t;
+    pool_geom pg;
+    if (!pool_geom_of(ctx, node, false, &pg)) return ctx->err.code;
+    nn_tensor *g = nn_contiguous_as(ctx, dout, xin->dtype);
+    nn_tensor *dx = g ? nn_zeros(ctx, xin->dtype, xin->ndim, xin->shape) : NULL;
+    if (dx) {
+        if (xin->dtype == NN_FLOAT64)
+            avg_pool_f64(nn_tensor_data(g), nn_tensor_data(dx), &pg, true);
+        else
+            avg_pool_f32(nn_tensor_data(g), nn_tensor_data(dx), &pg, true);
+    }
+    nn_tensor_release(g);
+    din[0] = dx;
+    return dx ? NN_OK : ctx->err.code;
+}
+
+nn_tensor *nn_pool(nn_ctx *ctx, nn_tensor *x, bool is_max, bool adaptive, const int64_t *kernel,
+                   const int64_t *stride, const int64_t *padding, const int64_t *dilation,
+                   bool ceil_mode, bool count_include_pad, double divisor_override,
+                   nn_tensor **indices) {
+    if (x->ndim < 3 || x->ndim > 5)
+        return fail(ctx, NN_ERR_RUNTIME,
+                    "pooling: expected a batched 3-D, 4-D or 5-D input, got "
+                    "%d-D",
+                    x->ndim);
+    int nsp = x->ndim - 2;
+    nn_params p;
+    memset(&p, 0, sizeof p);
+    int64_t pad[3] = {0, 0, 0}, dil[3] = {1, 1, 1};
+    for (int i = 0; i < nsp; i++) {
+        p.dims[i] = kernel[i];
+        if (kernel[i] < 0 || kernel[i] > 0x1fffff)
+            return fail(ctx, NN_ERR_RUNTIME, "pooling: bad %s %lld",
+                        adaptive ? "output size" : "kernel size", (long long)kernel[i]);
+        if (!adaptive) {
+            p.dims[3 + i] = stride[i];
+            if (padding[i] < 0)
+                return fail(ctx, NN_ERR_RUNTIME, "pad must be non-negative, but got pad: %lld",
+                            (long long)padding[i]);
+            if (padding[i] > 0x1fffff || (dilation && dilation[i] > 0x1fffff))
+                return fail(ctx, NN_ERR_VALUE, "pooling: padding or dilation too large");
+            pad[i] = padding[i];
+            dil[i] = dilation ? dilation[i] : 1;
+        }
+    }
+    p.dims[6] = pack3(pad);
+    p.dims[7] = pack3(dil);
+    p.i[0] = (int64_t)(intptr_t)indices;
+    p.f[0] = divisor_override;
+    p.flags = (ceil_mode ? POOL_CEIL : 0) | (count_include_pad ? POOL_INCLUDE_PAD : 0) |
+              (adaptive ? POOL_ADAPTIVE : 0);
+    if (indices) *indices = NULL;
+    return nn_exec(ctx, is_max ? NN_OP_MAX_POOL : NN_OP_AVG_POOL, &x, 1, &p);
+}

@@ -1,0 +1,864 @@
+"""torch.nn.functional's image ops: convolutions, pooling, unfold/fold,
+interpolation, padding modes, pixel and channel shuffles, instance and
+local response normalisation, affine_grid and grid_sample.
+
+Convolution, unfold/fold and pooling are C kernels (torch._C._nn_conv,
+_nn_unfold, _nn_fold, _nn_pool; engine/ops/ops_conv.c). The rest are
+compositions of the public ops, written as PyTorch's own Python layer
+writes them or as its kernels compute them (index and weight formulas of
+ATen's UpSample.h), so autograd, the hooks and the debugger see each step.
+functional.py imports every public name of this module.
+"""
+
+import math
+
+import torch
+from torch import _C
+from torch.nn.modules.utils import _ntuple, _pair, _single, _triple
+
+__all__ = [
+    "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d",
+    "max_pool1d", "max_pool2d", "max_pool3d", "max_pool1d_with_indices",
+    "max_pool2d_with_indices", "max_pool3d_with_indices", "avg_pool1d", "avg_pool2d",
+    "avg_pool3d", "adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_avg_pool3d",
+    "adaptive_max_pool1d", "adaptive_max_pool2d", "adaptive_max_pool3d",
+    "adaptive_max_pool1d_with_indices", "adaptive_max_pool2d_with_indices",
+    "adaptive_max_pool3d_with_indices", "lp_pool1d", "lp_pool2d", "max_unpool1d",
+    "max_unpool2d", "max_unpool3d", "unfold", "fold", "interpolate", "upsample",
+    "upsample_nearest", "upsample_bilinear", "pixel_shuffle", "pixel_unshuffle",
+    "channel_shuffle", "native_channel_shuffle", "instance_norm", "local_response_norm",
+    "affine_grid", "grid_sample",
+]
+
+
+def _named(result, name):
+    return _C._nn_named(result, name)
+
+
+# ---- convolution ----
+
+def _conv_padding(nsp, input, weight, padding, stride, dilation):
+    """Numbers for [padding] ('same' and 'valid' resolved); 'same' with an
+    odd total pads the input's right side first, as ATen does."""
+    if not isinstance(padding, str):
+        return input, _ntuple(nsp)(padding)
+    if padding == "valid":
+        return input, (0,) * nsp
+    if padding != "same":
+        raise RuntimeError(f"Invalid padding string: '{padding}'")
+    if any(s != 1 for s in stride):
+        raise RuntimeError("padding='same' is not supported for strided convolutions")
+    if weight.dim() != nsp + 2:
+        return input, (0,) * nsp
+    left, extra = [], []
+    for d in range(nsp):
+        total = dilation[d] * (weight.shape[2 + d] - 1)
+        left.append(total // 2)
+        extra.append(total - total // 2 - total // 2)
+    if any(extra):
+        pad = []
+        for d in reversed(range(nsp)):
+            pad += [0, extra[d]]
+        input = torch.nn.functional.pad(input, pad)
+    return input, tuple(left)
+
+
+def _conv(nsp, name, input, weight, bias, stride, padding, dilation, groups):
+    if input.dim() not in (nsp + 1, nsp + 2):
+        raise RuntimeError(f"Expected {nsp + 1}D (unbatched) or {nsp + 2}D (batched) input to "
+                           f"{name}, but got input of size: {list(input.shape)}")
+    unbatched = input.dim() == nsp + 1
+    if unbatched:
+        input = input.unsqueeze(0)
+    stride = _ntuple(nsp)(stride)
+    dilation = _ntuple(nsp)(dilation)
+    input, padding = _conv_padding(nsp, input, weight, padding, stride, dilation)
+    out = _C._nn_conv(input, weight, bias, stride, padding, dilation, (0,) * nsp, groups, False)
+    return out.squeeze(0) if unbatched else out
+
+
+def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    return _conv(1, "conv1d", input, weight, bias, stride, padding, dilation, groups)
+
+
+def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    return _conv(2, "conv2d", input, weight, bias, stride, padding, dilation, groups)
+
+
+def conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    return _conv(3, "conv3d", input, weight, bias, stride, padding, dilation, groups)
+
+
+def _conv_t(nsp, name, input, weight, bias, stride, padding, output_padding, groups, dilation):
+    if input.dim() not in (nsp + 1, nsp + 2):
+        raise RuntimeError(f"Expected {nsp + 1}D (unbatched) or {nsp + 2}D (batched) input to "
+                           f"{name}, but got input of size: {list(input.shape)}")
+    if isinstance(padding, str):
+        raise TypeError(f"{name}() received an invalid combination of arguments: padding must "
+                        f"be a number or a tuple, not '{padding}'")
+    unbatched = input.dim() == nsp + 1
+    if unbatched:
+        input = input.unsqueeze(0)
+    t = _ntuple(nsp)
+    out = _C._nn_conv(input, weight, bias, t(stride), t(padding), t(dilation), t(output_padding),
+                      groups, True)
+    return out.squeeze(0) if unbatched else out
+
+
+def conv_transpose1d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1,
+                     dilation=1):
+    return _conv_t(1, "conv_transpose1d", input, weight, bias, stride, padding, output_padding,
+                   groups, dilation)
+
+
+def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1,
+                     dilation=1):
+    return _conv_t(2, "conv_transpose2d", input, weight, bias, stride, padding, output_padding,
+                   groups, dilation)
+
+
+def conv_transpose3d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1,
+                     dilation=1):
+    return _conv_t(3, "conv_transpose3d", input, weight, bias, stride, padding, output_padding,
+                   groups, dilation)
+
+
+# ---- pooling ----
+
+_POOL_DIMS_MSG = {
+    1: "max_pool1d() Expected 2D or 3D input tensor, but got {}",
+}
+
+
+def _pool_input(nsp, input, what):
+    if input.dim() not in (nsp + 1, nsp + 2) or (input.dim() == nsp + 1 and input.numel() == 0):
+        if nsp == 1:
+            raise RuntimeError(f"{what}: Expected 2D or 3D (batch mode) tensor with optional 0 "
+                               f"dim batch size for input, but got:{list(input.shape)}")
+        raise RuntimeError(f"non-empty {nsp + 1}D or {nsp + 2}D (batch mode) tensor expected "
+                           f"for input")
+    unbatched = input.dim() == nsp + 1
+    return (input.unsqueeze(0) if unbatched else input), unbatched
+
+
+def _max_pool(nsp, input, kernel_size, stride, padding, dilation, ceil_mode, return_indices):
+    t = _ntuple(nsp)
+    x, unbatched = _pool_input(nsp, input, f"max_pool{nsp}d")
+    k = t(kernel_size)
+    s = k if stride is None or (not isinstance(stride, int) and len(stride) == 0) else t(stride)
+    name = "SqueezeBackward1" if nsp == 1 else f"MaxPool{nsp}DWithIndicesBackward0"
+    r = _C._nn_pool(x, True, False, k, s, t(padding), t(dilation), ceil_mode, False, None,
+                    return_indices, name)
+    return _unbatch(r, unbatched, nsp, name, return_indices)
+
+
+def _unbatch(r, unbatched, nsp, name, return_indices):
+    """Drop the batch dim added for an unbatched input; PyTorch pools those
+    directly in 2-D and 3-D, so the result keeps the pooling's name."""
+    if not unbatched:
+        return r
+    if return_indices:
+        out, ind = r
+        out = out.squeeze(0)
+        return (_named(out, name) if nsp > 1 else out), ind.squeeze(0)
+    r = r.squeeze(0)
+    return _named(r, name) if nsp > 1 and r.grad_fn is not None else r
+
+
+def max_pool1d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1,
+                            ceil_mode=False, return_indices=False):
+    return _max_pool(1, input, kernel_size, stride, padding, dilation, ceil_mode, True)
+
+
+def max_pool2d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1,
+                            ceil_mode=False, return_indices=False):
+    return _max_pool(2, input, kernel_size, stride, padding, dilation, ceil_mode, True)
+
+
+def max_pool3d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1,
+                            ceil_mode=False, return_indices=False):
+    return _max_pool(3, input, kernel_size, stride, padding, dilation, ceil_mode, True)
+
+
+def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
+               return_indices=False):
+    return _max_pool(1, input, kernel_size, stride, padding, dilation, ceil_mode, return_indices)
+
+
+def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
+               return_indices=False):
+    return _max_pool(2, input, kernel_size, stride, padding, dilation, ceil_mode, return_indices)
+
+
+def max_pool3d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
+               return_indices=False):
+    return _max_pool(3, input, kernel_size, stride, padding, dilation, ceil_mode, return_indices)
+
+
+def _avg_pool(nsp, input, kernel_size, stride, padding, ceil_mode, count_include_pad,
+              divisor_override):
+    t = _ntuple(nsp)
+    x, unbatched = _pool_input(nsp, input, f"avg_pool{nsp}d")
+    k = t(kernel_size)
+    s = k if stride is None or (not isinstance(stride, int) and len(stride) == 0) else t(stride)
+    name = "SqueezeBackward1" if nsp == 1 else f"AvgPool{nsp}DBackward0"
+    r = _C._nn_pool(x, False, False, k, s, t(padding), (1,) * nsp, ceil_mode, count_include_pad,
+                    divisor_override, False, name)
+    return _unbatch(r, unbatched, nsp, name, False)
+
+
+def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
+               count_include_pad=True):
+    return _avg_pool(1, input, kernel_size, stride, padding, ceil_mode, count_include_pad, None)
+
+
+def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
+               count_include_pad=True, divisor_override=None):
+    return _avg_pool(2, input, kernel_size, stride, padding, ceil_mode, count_include_pad,
+                     divisor_override)
+
+
+def avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
+               count_include_pad=True, divisor_override=None):
+    return _avg_pool(3, input, kernel_size, stride, padding, ceil_mode, count_include_pad,
+                     divisor_override)
+
+
+def _adaptive_size(nsp, input, output_size):
+    if isinstance(output_size, int):
+        return (output_size,) * nsp
+    output_size = tuple(output_size)
+    if len(output_size) != nsp:
+        raise RuntimeError(f"adaptive_avg_pool{nsp}d: output_size must be {nsp}")
+    return tuple(input.shape[input.dim() - nsp + i] if v is None else v
+                 for i, v in enumerate(output_size))
+
+
+def _adaptive(nsp, is_max, input, output_size, return_indices):
+    what = f"adaptive_{'max' if is_max else 'avg'}_pool{nsp}d"
+    if input.dim() not in (nsp + 1, nsp + 2):
+        if nsp == 1:
+            raise RuntimeError(f"{what}() argument 'output_size' (position 2) must be tuple of "
+                               f"ints, not int" if False else
+                               f"{what}(): Expected 2D or 3D tensor, but got "
+                               f"{list(input.shape)}")
+        raise RuntimeError(f"{what}(): Expected {nsp + 1}D or {nsp + 2}D tensor, but got "
+                           f"{list(input.shape)}")
+    size = _adaptive_size(nsp, input, output_size)
+    for i in range(nsp):
+        if input.shape[input.dim() - nsp + i] == 0 and input.numel() == 0:
+            pass
+    unbatched = input.dim() == nsp + 1
+    x = input.unsqueeze(0) if unbatched else input
+    if nsp == 1:
+        name = "SqueezeBackward1"
+    elif not is_max and all(v == 1 for v in size):
+        name = "MeanBackward1"
+    else:
+        name = f"Adaptive{'Max' if is_max else 'Avg'}Pool{nsp}DBackward0"
+    r = _C._nn_pool(x, is_max, True, size, size, (0,) * nsp, (1,) * nsp, False, False, None,
+                    return_indices, name)
+    return _unbatch(r, unbatched, nsp, name, return_indices)
+
+
+def adaptive_avg_pool1d(input, output_size):
+    return _adaptive(1, False, input, output_size, False)
+
+
+def adaptive_avg_pool2d(input, output_size):
+    return _adaptive(2, False, input, output_size, False)
+
+
+def adaptive_avg_pool3d(input, output_size):
+    return _adaptive(3, False, input, output_size, False)
+
+
+def adaptive_max_pool1d_with_indices(input, output_size, return_indices=False):
+    return _adaptive(1, True, input, output_size, True)
+
+
+def adaptive_max_pool2d_with_indices(input, output_size, return_indices=False):
+    return _adaptive(2, True, input, output_size, True)
+
+
+def adaptive_max_pool3d_with_indices(input, output_size, return_indices=False):
+    return _adaptive(3, True, input, output_size, True)
+
+
+def adaptive_max_pool1d(input, output_size, return_indices=False):
+    return _adaptive(1, True, input, output_size, return_indices)
+
+
+def adaptive_max_pool2d(input, output_size, return_indices=False):
+    return _adaptive(2, True, input, output_size, return_indices)
+
+
+def adaptive_max_pool3d(input, output_size, return_indices=False):
+    return _adaptive(3, True, input, output_size, return_indices)
+
+
+def lp_pool1d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
+    # PyTorch's own composition (torch/nn/functional.py)
+    if stride is not None:
+        out = avg_pool1d(input.pow(norm_type), kernel_size, stride, 0, ceil_mode)
+    else:
+        out = avg_pool1d(input.pow(norm_type), kernel_size, padding=0, ceil_mode=ceil_mode)
+    return (torch.sign(out) * torch.relu(torch.abs(out))).mul(kernel_size).pow(1.0 / norm_type)
+
+
+def lp_pool2d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
+    kw, kh = _pair(kernel_size)
+    if stride is not None:
+        out = avg_pool2d(input.pow(norm_type), kernel_size, stride, 0, ceil_mode)
+    else:
+        out = avg_pool2d(input.pow(norm_type), kernel_size, padding=0, ceil_mode=ceil_mode)
+    return (torch.sign(out) * torch.relu(torch.abs(out))).mul(kw * kh).pow(1.0 / norm_type)
+
+
+def _unpool_output_size(input, kernel_size, stride, padding, output_size):
+    input_size = input.size()
+    default_size = []
+    for d in range(len(kernel_size)):
+        default_size.append((input_size[-len(kernel_size) + d] - 1) * stride[d] +
+                            kernel_size[d] - 2 * padding[d])
+    if output_size is None:
+        return default_size
+    output_size = list(output_size)
+    if len(output_size) == len(kernel_size) + 2:
+        output_size = output_size[2:]
+    if len(output_size) != len(kernel_size):
+        raise ValueError(f"output_size should be a sequence containing {len(kernel_size)} or "
+                         f"{len(kernel_size) + 2} elements, but it has a length of "
+                         f"'{len(output_size)}'")
+    for d in range(len(kernel_size)):
+        min_size = default_size[d] - stride[d]
+        max_size = default_size[d] + stride[d]
+        if not (min_size < output_size[d] < max_size):
+            raise ValueError(f'invalid output_size "{output_size}" (dim {d} must be between '
+                             f'{min_size} and {max_size})')
+    return output_size
+
+
+def _max_unpool(nsp, input, indices, kernel_size, stride, padding, output_size):
+    t = _ntuple(nsp)
+    k = t(kernel_size)
+    s = t(stride) if stride is not None else k
+    size = _unpool_output_size(input, k, s, t(padding), output_size)
+    lead = list(input.shape[:input.dim() - nsp])
+    plane = 1
+    for v in size:
+        plane *= v
+    flat_in = input.reshape(lead + [-1])
+    flat_idx = indices.reshape(lead + [-1])
+    if flat_idx.numel() and (int(flat_idx.min()) < 0 or int(flat_idx.max()) >= plane):
+        bad = int(flat_idx.max()) if int(flat_idx.max()) >= plane else int(flat_idx.min())
+        raise RuntimeError(f"Found an invalid max index: {bad} (output volumes are of size "
+                           f"{'x'.join(str(v) for v in size)}")
+    out = torch.zeros(lead + [plane], dtype=input.dtype).scatter(input.dim() - nsp, flat_idx,
+                                                                 flat_in)
+    return out.reshape(lead + list(size))
+
+
+def max_unpool1d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
+    return _max_unpool(1, input, indices, kernel_size, stride, padding, output_size)
+
+
+def max_unpool2d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
+    return _max_unpool(2, input, indices, kernel_size, stride, padding, output_size)
+
+
+def max_unpool3d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
+    return _max_unpool(3, input, indices, kernel_size, stride, padding, output_size)
+
+
+# ---- unfold and fold ----
+
+def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
+    if input.dim() not in (3, 4):
+        raise RuntimeError(f"Expected 3D or 4D (batch mode) tensor for input with possibly 0 "
+                           f"batch size and non-zero dimensions for input, but got: "
+                           f"{list(input.shape)}")
+    unbatched = input.dim() == 3
+    x = input.unsqueeze(0) if unbatched else input
+    r = _C._nn_unfold(x, _pair(kernel_size), _pair(dilation), _pair(padding), _pair(stride))
+    return r.squeeze(0) if unbatched else r
+
+
+def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
+    if input.dim() not in (2, 3):
+        raise RuntimeError(f"Expected 2D or 3D (batch mode) tensor for input with possibly 0 "
+                           f"batch size and non-zero dimensions for input, but got: "
+                           f"{list(input.shape)}")
+    unbatched = input.dim() == 2
+    x = input.unsqueeze(0) if unbatched else input
+    r = _C._nn_fold(x, _pair(output_size), _pair(kernel_size), _pair(dilation), _pair(padding),
+                    _pair(stride))
+    return r.squeeze(0) if unbatched else r
+
+
+# ---- padding modes other than constant ----
+
+def _pad_indices(n, before, after, mode, dim, input):
+    if mode == "reflect":
+        if before >= n or after >= n:
+            raise RuntimeError(f"Argument #4: Padding size should be less than the corresponding "
+                               f"input dimension, but got: padding ({before}, {after}) at "
+                               f"dimension {dim} of input {input.dim()}")
+        idx = list(range(before, 0, -1)) + list(range(n)) + list(range(n - 2, n - 2 - after, -1))
+    elif mode == "replicate":
+        idx = [0] * before + list(range(n)) + [n - 1] * after
+    else:
+        if before > n or after > n:
+            raise RuntimeError("Padding value causes wrapping around more than once.")
+        idx = [(i - before) % n for i in range(n + before + after)]
+    return torch.tensor(idx, dtype=torch.long)
+
+
+def _pad_nonconstant(input, pad, mode):
+    if mode not in ("reflect", "replicate", "circular"):
+        raise NotImplementedError(f"Unrecognised padding mode {mode}")
+    npad = len(pad) // 2
+    if mode != "circular" and not (input.dim() in (npad + 1, npad + 2) and npad <= 3):
+        raise NotImplementedError("Only 2D, 3D, 4D, 5D padding with non-constant padding are "
+                                  "supported for now")
+    if mode == "circular" and input.dim() != npad + 2:
+        raise AssertionError(f"Expected {npad + 1}D or {npad + 2}D (batch mode) tensor for "
+                             f"input with possibly 0 batch size and non-zero dimensions for "
+                             f"input, but got: {list(input.shape)}" if False else
+                             "Padding length too large" if npad > input.dim() else
+                             "Only 2D, 3D, 4D, 5D padding with non-constant padding are "
+                             "supported for now")
+    out = input
+    for i in range(npad):
+        dim = input.dim() - 1 - i
+        before, after = pad[2 * i], pad[2 * i + 1]
+        if before < 0:
+            out = out.narrow(dim, -before, out.shape[dim] + before)
+            before = 0
+        if after < 0:
+            out = out.narrow(dim, 0, out.shape[dim] + after)
+            after = 0
+        if before or after:
+            out = out.index_select(dim, _pad_indices(out.shape[dim], before, after, mode, dim,
+                                                     input))
+    names = {"reflect": "ReflectionPad", "replicate": "ReplicationPad"}
+    if out is not input:
+        out = _named(out, f"{names[mode]}{npad}DBackward0" if mode in names
+                     else "torch::autograd::CopySlices")
+    return out
+
+
+# ---- interpolation ----
+
+def _scale_t(dtype):
+    return dtype if dtype in (torch.float32, torch.float64) else torch.float32
+
+
+def _area_scale(in_size, out_size, align_corners, scale, dtype):
+    """ATen's area_pixel_compute_scale in the computing type, as a 0-d tensor."""
+    if align_corners:
+        if out_size > 1:
+            return torch.tensor(float(in_size - 1), dtype=dtype) / (out_size - 1)
+        return torch.tensor(0.0, dtype=dtype)
+    if scale is not None and scale > 0:
+        return torch.tensor(1.0 / scale, dtype=dtype)
+    return torch.tensor(float(in_size), dtype=dtype) / out_size
+
+
+def _nearest_index(in_size, out_size, scale, exact):
+    dst = torch.arange(out_size)
+    if not exact and out_size == in_size:
+        return dst
+    if not exact and out_size == 2 * in_size:
+        return dst // 2
+    s = _area_scale(in_size, out_size, False, scale, torch.float32)
+    if exact:
+        src = ((dst.double() + 0.5) * s.double()).float().floor()
+    else:
+        src = (dst.float() * s).floor()
+    return src.long().clamp(max=in_size - 1)
+
+
+def _linear_taps(in_size, out_size, scale, align_corners, dtype):
+    dst = torch.arange(out_size)
+    if out_size == in_size:
+        return [(dst, torch.ones(out_size, dtype=dtype)), (dst, torch.zeros(out_size, dtype=dtype))]
+    r = _area_scale(in_size, out_size, align_corners, scale, dtype)
+    d = dst.to(dtype)
+    src = r * d if align_corners else (r * (d + 0.5) - 0.5).clamp(min=0)
+    i0 = src.long()
+    i1 = i0 + (i0 < in_size - 1).long()
+    l1 = (src - i0.to(dtype)).clamp(0, 1)
+    return [(i0, 1 - l1), (i1, l1)]
+
+
+def _cubic_taps(in_size, out_size, scale, align_corners, dtype):
+    r = _area_scale(in_size, out_size, align_corners, scale, dtype)
+    d = torch.arange(out_size).to(dtype)
+    src = r * d if align_corners else r * (d + 0.5) - 0.5
+    i = src.floor().long().clamp(max=in_size - 1)
+    t = (src - i.to(dtype)).clamp(0, 1)
+    A = -0.75
+
+    def conv1(x):
+        return ((x * (A + 2)) - (A + 3)) * x * x + 1
+
+    def conv2(x):
+        return ((x * A - 5 * A) * x + 8 * A) * x - 4 * A
+
+    x2 = 1.0 - t
+    coeffs = [conv2(t + 1.0), conv1(t), conv1(x2), conv2(x2 + 1.0)]
+    return [((i - 1 + j).clamp(0, in_size - 1), coeffs[j]) for j in range(4)]
+
+
+def _separable(x, nsp, sizes, scales, align_corners, kind):
+    dtype = _scale_t(x.dtype)
+    for k in reversed(range(nsp)):
+        dim = x.dim() - nsp + k
+        in_size = x.shape[dim]
+        taps = (_linear_taps if kind == "linear" else _cubic_taps)(
+            in_size, sizes[k], scales[k] if scales else None, align_corners, dtype)
+        shape = [1] * x.dim()
+        shape[dim] = sizes[k]
+        out = None
+        for idx, w in taps:
+            v = x.index_select(dim, idx)
+            if out is None:
+                out = v * w.reshape(shape)
+            else:
+                out = out + v * w.reshape(shape)
+        x = out
+    return x
+
+
+_MODE_DIMS = {"linear": 1, "bilinear": 2, "bicubic": 2, "trilinear": 3}
+
+
+def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corners=None,
+                recompute_scale_factor=None, antialias=False):
+    if mode in ("nearest", "area", "nearest-exact"):
+        if align_corners is not None:
+            raise ValueError("align_corners option can only be set with the interpolating "
+                             "modes: linear | bilinear | bicubic | trilinear")
+    elif align_corners is None:
+        align_corners = False
+    dim = input.dim() - 2
+    if size is not None and scale_factor is not None:
+        raise ValueError("only one of size or scale_factor should be defined")
+    elif size is not None:
+        scale_factors = None
+        if isinstance(size, (list, tuple)):
+            if len(size) != dim:
+                raise ValueError(
+                    "Input and output must have the same number of spatial dimensions, but got "
+                    f"input with spatial dimensions of {list(input.shape[2:])} and output size "
+                    f"of {size}. Please provide input tensor in (N, C, d1, d2, ...,dK) format "
+                    "and output size in (o1, o2, ...,oK) format.")
+            output_size = list(size)
+        else:
+            output_size = [size for _ in range(dim)]
+    elif scale_factor is not None:
+        output_size = None
+        if isinstance(scale_factor, (list, tuple)):
+            if len(scale_factor) != dim:
+                raise ValueError(
+                    "Input and scale_factor must have the same number of spatial dimensions, but "
+                    f"got input with spatial dimensions of {list(input.shape[2:])} and "
+                    f"scale_factor of shape {scale_factor}. Please provide input tensor in (N, "
+                    "C, d1, d2, ...,dK) format and scale_factor in (s1, s2, ...,sK) format.")
+            scale_factors = list(scale_factor)
+        else:
+            scale_factors = [scale_factor for _ in range(dim)]
+    else:
+        raise ValueError("either size or scale_factor should be defined")
+    if recompute_scale_factor is not None and recompute_scale_factor and size is not None:
+        raise ValueError("recompute_scale_factor is not meaningful with an explicit size.")
+    if mode == "area" and output_size is None:
+        recompute_scale_factor = True
+    if recompute_scale_factor is not None and recompute_scale_factor:
+        output_size = [math.floor(float(input.size(i + 2)) * scale_factors[i])
+                       for i in range(dim)]
+        scale_factors = None
+    if antialias and not (mode in ("bilinear", "bicubic") and input.ndim == 4):
+        raise ValueError("Anti-alias option is only supported for bilinear and bicubic modes")
+    if antialias:
+        raise NotImplementedError("interpolate(antialias=True) is not supported by nndb yet")
+    known = ("nearest", "linear", "bilinear", "bicubic", "trilinear", "area", "nearest-exact")
+    if input.dim() not in (3, 4, 5) or mode not in known:
+        raise NotImplementedError(
+            f"Input Error: Only 3D, 4D and 5D input Tensors supported (got {input.dim()}D) for "
+            "the modes: nearest | linear | bilinear | bicubic | trilinear | area | nearest-exact "
+            f"(got {mode})")
+    need = _MODE_DIMS.get(mode)
+    if need is not None and need != dim:
+        raise NotImplementedError(f"Got {input.dim()}D input, but {mode} mode needs "
+                                  f"{need + 2}D input")
+    if output_size is None:
+        output_size = [int(input.size(i + 2) * scale_factors[i]) for i in range(dim)]
+    for i, v in enumerate(output_size):
+        if v <= 0:
+            raise RuntimeError(f"Input and output sizes should be greater than 0, but got input "
+                               f"({', '.join(str(s) for s in input.shape[2:])}) and output "
+                               f"({', '.join(str(s) for s in output_size)})")
+    if mode == "area":
+        return _adaptive(dim, False, input, output_size, False)
+    tag = {1: "1D", 2: "2D", 3: "3D"}[dim]
+    if mode in ("nearest", "nearest-exact"):
+        x = input
+        for k in reversed(range(dim)):
+            d = x.dim() - dim + k
+            x = x.index_select(d, _nearest_index(input.shape[2 + k], output_size[k],
+                                                 scale_factors[k] if scale_factors else None,
+                                                 mode == "nearest-exact"))
+        name = ("UpsampleNearestExact" if mode == "nearest-exact" else "UpsampleNearest") + tag
+        return _named(x, name + "Backward1") if x is not input else x
+    kind = "cubic" if mode == "bicubic" else "linear"
+    x = _separable(input, dim, output_size, scale_factors, align_corners, kind)
+    names = {"linear": "UpsampleLinear1D", "bilinear": "UpsampleBilinear2D",
+             "bicubic": "UpsampleBicubic2D", "trilinear": "UpsampleTrilinear3D"}
+    return _named(x, names[mode] + "Backward1")
+
+
+def upsample(input, size=None, scale_factor=None, mode="nearest", align_corners=None):
+    return interpolate(input, size, scale_factor, mode, align_corners)
+
+
+def upsample_nearest(input, size=None, scale_factor=None):
+    return interpolate(input, size, scale_factor, mode="nearest")
+
+
+def upsample_bilinear(input, size=None, scale_factor=None):
+    return interpolate(input, size, scale_factor, mode="bilinear", align_corners=True)
+
+
+# ---- shuffles ----
+
+def pixel_shuffle(input, upscale_factor):
+    r = upscale_factor
+    if input.dim() < 3:
+        raise RuntimeError(f"pixel_shuffle expects input to have at least 3 dimensions, but got "
+                           f"input with {input.dim()} dimension(s)")
+    if r <= 0:
+        raise RuntimeError(f"pixel_shuffle expects a positive upscale_factor, but got {r}")
+    *lead, c, h, w = input.shape
+    if c % (r * r) != 0:
+        raise RuntimeError(f"pixel_shuffle expects its input's 'channel' dimension to be "
+                           f"divisible by the square of upscale_factor, but input.size(-3)={c} "
+                           f"is not divisible by {r * r}")
+    oc = c // (r * r)
+    n = len(lead)
+    x = input.reshape(list(lead) + [oc, r, r, h, w])
+    perm = list(range(n)) + [n, n + 3, n + 1, n + 4, n + 2]
+    out = x.permute(perm).reshape(list(lead) + [oc, h * r, w * r])
+    return _named(out, "PixelShuffleBackward0")
+
+
+def pixel_unshuffle(input, downscale_factor):
+    r = downscale_factor
+    if input.dim() < 3:
+        raise RuntimeError(f"pixel_unshuffle expects input to have at least 3 dimensions, but "
+                           f"got input with {input.dim()} dimension(s)")
+    if r <= 0:
+        raise RuntimeError(f"pixel_unshuffle expects a positive downscale_factor, but got {r}")
+    *lead, c, h, w = input.shape
+    if h % r != 0:
+        raise RuntimeError(f"pixel_unshuffle expects height to be divisible by "
+                           f"downscale_factor, but input.size(-2)={h} is not divisible by {r}")
+    if w % r != 0:
+        raise RuntimeError(f"pixel_unshuffle expects width to be divisible by "
+                           f"downscale_factor, but input.size(-1)={w} is not divisible by {r}")
+    n = len(lead)
+    x = input.reshape(list(lead) + [c, h // r, r, w // r, r])
+    perm = list(range(n)) + [n, n + 2, n + 4, n + 1, n + 3]
+    out = x.permute(perm).reshape(list(lead) + [c * r * r, h // r, w // r])
+    return _named(out, "PixelUnshuffleBackward0")
+
+
+def channel_shuffle(input, groups):
+    if input.dim() <= 2:
+        raise RuntimeError(f"channel_shuffle expects input to have at least 3 dimensions, but "
+                           f"got input with {input.dim()} dimension(s)")
+    if groups <= 0:
+        raise RuntimeError(f"Number of groups to divide channels in must be positive. Value of "
+                           f"groups:{groups}")
+    c = input.shape[1]
+    if c % groups != 0:
+        raise RuntimeError(f"Number of channels must be divisible by groups. Got {c} channels "
+                           f"and {groups} groups.")
+    n = input.shape[0]
+    rest = list(input.shape[2:])
+    x = input.reshape([n, groups, c // groups] + rest).transpose(1, 2)
+    return x.reshape(list(input.shape))
+
+
+native_channel_shuffle = channel_shuffle
+
+
+# ---- normalisation ----
+
+def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=None,
+                  use_input_stats=True, momentum=0.1, eps=1e-5):
+    # ATen's instance_norm: batch_norm over the input viewed as [1, N*C, ...]
+    if use_input_stats:
+        size = input.size()
+        prod = 1
+        for s in size[2:]:
+            prod *= s
+        if prod == 1:
+            raise ValueError(f"Expected more than 1 spatial element when training, got input "
+                             f"size {size}")
+    n, c = input.shape[0], input.shape[1]
+    shape = [1, n * c] + list(input.shape[2:])
+    x = input.reshape(shape)
+    w = weight.repeat(n) if weight is not None else None
+    b = bias.repeat(n) if bias is not None else None
+    rm = running_mean.repeat(n) if running_mean is not None else None
+    rv = running_var.repeat(n) if running_var is not None else None
+    out = torch.nn.functional.batch_norm(x, rm, rv, w, b, use_input_stats, momentum, eps)
+    with torch.no_grad():
+        if running_mean is not None:
+            running_mean.copy_(rm.view(n, c).mean(0))
+        if running_var is not None:
+            running_var.copy_(rv.view(n, c).mean(0))
+    return _named(out.view(input.shape), "ViewBackward0")
+
+
+def local_response_norm(input, size, alpha=1e-4, beta=0.75, k=1.0):
+    # PyTorch's own composition (torch/nn/functional.py)
+    dim = input.dim()
+    if dim < 3:
+        # PyTorch's message, with the spaces its source's line continuation leaves
+        raise ValueError("Expected 3D or higher dimensionality" + " " * 26 +
+                         f"input (got {dim} dimensions)")
+    if input.numel() == 0:
+        return input
+    div = input.mul(input).unsqueeze(1)
+    if dim == 3:
+        div = torch.nn.functional.pad(div, (0, 0, size // 2, (size - 1) // 2))
+        div = avg_pool2d(div, (size, 1), stride=1).squeeze(1)
+    else:
+        sizes = input.size()
+        div = div.view(sizes[0], 1, sizes[1], sizes[2], -1)
+        div = torch.nn.functional.pad(div, (0, 0, 0, 0, size // 2, (size - 1) // 2))
+        div = avg_pool3d(div, (size, 1, 1), stride=1).squeeze(1)
+        div = div.view(sizes)
+    div = div.mul(alpha).add(k).pow(beta)
+    return input / div
+
+
+# ---- spatial transformers ----
+
+def _linspace_grid(steps, align_corners, dtype):
+    if steps <= 1:
+        return torch.zeros(max(steps, 1), dtype=dtype)
+    r = torch.linspace(-1, 1, steps, dtype=dtype)
+    if not align_corners:
+        r = r * (steps - 1) / steps
+    return r
+
+
+def affine_grid(theta, size, align_corners=None):
+    if align_corners is None:
+        align_corners = False
+    if not theta.is_floating_point():
+        raise ValueError(f"Expected theta to have floating point type, but got {theta.dtype}")
+    size = list(size)
+    if len(size) == 4:
+        if theta.dim() != 3 or theta.shape[-2] != 2 or theta.shape[-1] != 3:
+            raise ValueError(f"Expected a batch of 2D affine matrices of shape Nx2x3 for size "
+                             f"{size}. Got {list(theta.shape)}.")
+        n, _, h, w = size
+        base = torch.ones(n, h, w, 3, dtype=theta.dtype)
+        base[..., 0] = _linspace_grid(w, align_corners, theta.dtype)
+        base[..., 1] = _linspace_grid(h, align_corners, theta.dtype).unsqueeze(-1)
+        grid = base.view(n, h * w, 3).bmm(theta.transpose(1, 2))
+        return grid.view(n, h, w, 2)
+    if len(size) == 5:
+        if theta.dim() != 3 or theta.shape[-2] != 3 or theta.shape[-1] != 4:
+            raise ValueError(f"Expected a batch of 3D affine matrices of shape Nx3x4 for size "
+                             f"{size}. Got {list(theta.shape)}.")
+        n, _, d, h, w = size
+        base = torch.ones(n, d, h, w, 4, dtype=theta.dtype)
+        base[..., 0] = _linspace_grid(w, align_corners, theta.dtype)
+        base[..., 1] = _linspace_grid(h, align_corners, theta.dtype).unsqueeze(-1)
+        base[..., 2] = _linspace_grid(d, align_corners, theta.dtype).unsqueeze(-1).unsqueeze(-1)
+        grid = base.view(n, d * h * w, 4).bmm(theta.transpose(1, 2))
+        return grid.view(n, d, h, w, 3)
+    raise NotImplementedError(f"affine_grid only supports 4D and 5D sizes, for 2D and 3D affine "
+                              f"transforms, respectively. Got size {size}.")
+
+
+def _unnormalize(coord, size, align_corners):
+    if align_corners:
+        return (coord + 1) / 2 * (size - 1)
+    return ((coord + 1) * size - 1) / 2
+
+
+def _reflect(coord, lo, hi):
+    # ATen's reflect_coordinates over [lo, hi] given doubled (twice_low, twice_high)
+    if lo == hi:
+        return torch.zeros_like(coord)
+    mn = lo / 2
+    span = (hi - lo) / 2
+    c = (coord - mn).abs()
+    extra = torch.fmod(c, span)
+    flips = (c / span).floor()
+    return torch.where(flips.remainder(2) == 0, extra + mn, span - extra + mn)
+
+
+def _source_coord(coord, size, padding_mode, align_corners):
+    coord = _unnormalize(coord, size, align_corners)
+    if padding_mode == "border":
+        coord = coord.clamp(0, size - 1)
+    elif padding_mode == "reflection":
+        if align_corners:
+            coord = _reflect(coord, 0, 2 * (size - 1))
+        else:
+            coord = _reflect(coord, -1, 2 * size - 1)
+        coord = coord.clamp(0, size - 1)
+    return coord
+
+
+def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corners=None):
+    if mode not in ("bilinear", "nearest", "bicubic"):
+        raise ValueError(f"nn.functional.grid_sample(): expected mode to be 'bilinear', "
+                         f"'nearest' or 'bicubic', but got: '{mode}'")
+    if padding_mode not in ("zeros", "border", "reflection"):
+        raise ValueError(f"nn.functional.grid_sample(): expected padding_mode to be 'zeros', "
+                         f"'border', or 'reflection', but got: '{padding_mode}'")
+    if align_corners is None:
+        align_corners = False
+    if input.dim() != 4 or grid.dim() != 4 or grid.shape[-1] != 2:
+        raise NotImplementedError("grid_sample: nndb supports 4-D input with an [N, H, W, 2] "
+                                  "grid (bilinear or nearest)")
+    if mode == "bicubic":
+        raise NotImplementedError("grid_sample(mode='bicubic') is not supported by nndb yet")
+    n, c, ih, iw = input.shape
+    oh, ow = grid.shape[1], grid.shape[2]
+    x = _source_coord(grid[..., 0], iw, padding_mode, align_corners)
+    y = _source_coord(grid[..., 1], ih, padding_mode, align_corners)
+    flat = input.reshape(n, c, ih * iw)
+
+    def gather(yi, xi, w):
+        valid = ((xi >= 0) & (xi <= iw - 1) & (yi >= 0) & (yi <= ih - 1))
+        xc = xi.clamp(0, iw - 1).long()
+        yc = yi.clamp(0, ih - 1).long()
+        idx = (yc * iw + xc).reshape(n, 1, oh * ow).expand(n, c, oh * ow)
+        v = flat.gather(2, idx).reshape(n, c, oh, ow)
+        return v * (w * valid.to(w.dtype)).unsqueeze(1)
+
+    if mode == "nearest":
+        xn = torch.round(x)
+        yn = torch.round(y)
+        return _named(gather(yn, xn, torch.ones_like(x)), "GridSampler2DBackward0")
+    x0 = x.floor()
+    y0 = y.floor()
+    x1 = x0 + 1
+    y1 = y0 + 1
+    wx1 = x - x0
+    wx0 = x1 - x
+    wy1 = y - y0
+    wy0 = y1 - y
+    out = (gather(y0, x0, wy0 * wx0) + gather(y0, x1, wy0 * wx1) + gather(y1, x0, wy1 * wx0) +
+           gather(y1, x1, wy1 * wx1))
+    return _named(out, "GridSampler2DBackward0")
