@@ -11,6 +11,7 @@ worker_init_fn see what they would in a worker. What a worker would do to
 its copy of the dataset happens to the dataset itself.
 """
 
+import copy
 import random
 import warnings
 
@@ -111,6 +112,18 @@ class _IterableFetcher(_BaseDatasetFetcher):
         return self.collate_fn(data)
 
 
+def _is_iter_datapipe(dataset):
+    from torch.utils.data.datapipes.datapipe import IterDataPipe
+    return isinstance(dataset, IterDataPipe)
+
+
+def _seed_datapipes(dataset, shared_seed):
+    from torch.utils.data import graph_settings
+    shared_rng = torch.Generator()
+    shared_rng.manual_seed(shared_seed)
+    return graph_settings.apply_random_seed(dataset, shared_rng)
+
+
 def _make_fetcher(kind, dataset, auto_collation, collate_fn, drop_last):
     cls = _MapFetcher if kind == _DatasetKind.Map else _IterableFetcher
     return cls(dataset, auto_collation, collate_fn, drop_last)
@@ -150,7 +163,13 @@ class DataLoader(object):
 
         if isinstance(dataset, IterableDataset):
             self._dataset_kind = _DatasetKind.Iterable
-            if shuffle not in {False, None}:
+            if _is_iter_datapipe(dataset):
+                if shuffle is not None:
+                    from torch.utils.data import graph_settings
+                    # as 1.13: the Shuffler it may add at the end is not kept
+                    # (self.dataset is already set); existing ones switch
+                    dataset = graph_settings.apply_shuffle_settings(dataset, shuffle=shuffle)
+            elif shuffle not in {False, None}:
                 raise ValueError("DataLoader with IterableDataset: expected unspecified "
                                  "shuffle option, but got shuffle={}".format(shuffle))
             if sampler is not None:
@@ -243,6 +262,12 @@ class DataLoader(object):
 class _BaseDataLoaderIter(object):
     def __init__(self, loader):
         self._dataset = loader.dataset
+        self._shared_seed = None
+        if _is_iter_datapipe(self._dataset):
+            # PyTorch 1.13: a seed shared by the workers, drawn first, gives
+            # each random DataPipe (Shuffler) its seed for this epoch
+            self._shared_seed = _draw_seed(loader.generator)
+            self._dataset = _seed_datapipes(self._dataset, self._shared_seed)
         self._dataset_kind = loader._dataset_kind
         self._IterableDataset_len_called = loader._IterableDataset_len_called
         self._auto_collation = loader._auto_collation
@@ -262,6 +287,9 @@ class _BaseDataLoaderIter(object):
         self._sampler_iter = iter(self._index_sampler)
         self._num_yielded = 0
         self._IterableDataset_len_called = loader._IterableDataset_len_called
+        if _is_iter_datapipe(self._dataset):
+            self._shared_seed = _draw_seed(loader.generator)
+            self._dataset = _seed_datapipes(self._dataset, self._shared_seed)
 
     def _next_index(self):
         return next(self._sampler_iter)
@@ -307,15 +335,22 @@ class _Worker(object):
         global _worker_info
         self.id = worker_id
         seed = it._base_seed + worker_id
+        self.dataset = it._dataset
+        if _is_iter_datapipe(self.dataset):
+            # a worker process has its own copy of the pipeline, seeded with
+            # the shared seed and sharded by worker (PyTorch 1.13)
+            from torch.utils.data import graph_settings
+            self.dataset = _seed_datapipes(copy.deepcopy(self.dataset), it._shared_seed)
+            graph_settings.apply_sharding(self.dataset, it._num_workers, worker_id)
         self.info = WorkerInfo(id=worker_id, num_workers=it._num_workers, seed=seed,
-                               dataset=it._dataset)
+                               dataset=self.dataset)
         self.torch_state = None
         self.random_state = None
         self.done = False
         with self._inside(fresh_seed=seed):
             if loader.worker_init_fn is not None:
                 loader.worker_init_fn(worker_id)
-            self.fetcher = _make_fetcher(it._dataset_kind, it._dataset, it._auto_collation,
+            self.fetcher = _make_fetcher(it._dataset_kind, self.dataset, it._auto_collation,
                                          it._collate_fn, it._drop_last)
 
     def _inside(self, fresh_seed=None):
@@ -366,7 +401,9 @@ class _InProcessWorkersDataLoaderIter(_BaseDataLoaderIter):
         super()._reset(loader, first_iter)
         for w in self._workers:
             w.done = False
-            w.fetcher = _make_fetcher(self._dataset_kind, self._dataset, self._auto_collation,
+            if _is_iter_datapipe(w.dataset):
+                _seed_datapipes(w.dataset, self._shared_seed)
+            w.fetcher = _make_fetcher(self._dataset_kind, w.dataset, self._auto_collation,
                                       self._collate_fn, self._drop_last)
         self._turn = 0
 

@@ -5,6 +5,7 @@ import bisect
 import math
 import warnings
 from itertools import accumulate
+from typing import Generic, TypeVar
 
 import torch
 from torch._random import default_generator
@@ -13,7 +14,10 @@ __all__ = ['Dataset', 'IterableDataset', 'TensorDataset', 'ConcatDataset', 'Chai
            'Subset', 'random_split']
 
 
-class Dataset(object):
+T_co = TypeVar('T_co', covariant=True)
+
+
+class Dataset(Generic[T_co]):
     """A map-style dataset: __getitem__(index) gives a sample; define
     __len__ too for the default samplers."""
 
@@ -24,7 +28,7 @@ class Dataset(object):
         return ConcatDataset([self, other])
 
 
-class IterableDataset(Dataset):
+class IterableDataset(Dataset[T_co]):
     """A dataset that is an iterable of samples (define __iter__)."""
 
     def __iter__(self):
