@@ -104,6 +104,9 @@ typedef struct lang_frontend {
      * now, or ([wait]) when the next output comes. NULL: nothing (a
      * terminal keeps what it printed). */
     void (*clear_output)(void *user, bool wait);
+    /* A Jupyter debug protocol event (a DAP event as JSON text: "stopped"
+     * at a breakpoint, ...) raised while a cell runs. NULL: none is sent. */
+    void (*debug_event)(void *user, const char *event_json);
 } lang_frontend;
 
 typedef struct lang_session lang_session;
@@ -143,6 +146,14 @@ void lang_result_free(lang_result *res);
  * from a signal handler or another thread. The running lang_exec then fails
  * with KeyboardInterrupt, naming where it stopped; every variable is kept. */
 void lang_session_interrupt(lang_session *s);
+
+/* The Jupyter debug protocol: [request] is a DAP request as JSON text
+ * (initialize, setBreakpoints, stackTrace, variables, continue, ...).
+ * Returns the DAP response as malloc'ed JSON text and, in *events, NULL or
+ * a malloc'ed JSON array of DAP events to publish after it. Callable from
+ * another thread (the kernel's control thread) while a cell runs or is
+ * stopped at a breakpoint, which is when the protocol is used. */
+char *lang_session_debug_request(lang_session *s, const char *request, char **events);
 
 /* Whether exit() or quit() ran: the statement then fails with ename
  * "SystemExit", and the front end leaves with *code as its status. */

@@ -129,6 +129,16 @@ static PyObject *fe_clear_output(PyObject *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+/* debug_event(json): a DAP event for the front end (nndb/dap.py). */
+static PyObject *fe_debug_event(PyObject *self, PyObject *args) {
+    const char *text;
+    if (!PyArg_ParseTuple(args, "s", &text)) return NULL;
+    lang_session *s = ((frontend_obj *)self)->s;
+    if (!s || !s->fe.debug_event) Py_RETURN_FALSE;
+    s->fe.debug_event(s->fe.user, text);
+    Py_RETURN_TRUE;
+}
+
 /* None when no one can answer (the caller raises EOFError, as input() at
  * the end of a file does; the kernel names the reason). The GIL is let go
  * while the front end waits, so the user's threads keep running. */
@@ -205,6 +215,7 @@ static PyMethodDef frontend_methods[] = {
     {"display", fe_display, METH_VARARGS, "display(bundle, display_id=None, update=False)"},
     {"progress", fe_progress, METH_VARARGS, "progress(id, done, total, text)"},
     {"clear_output", fe_clear_output, METH_VARARGS, "clear_output(wait=False)"},
+    {"debug_event", fe_debug_event, METH_VARARGS, "debug_event(json) -> whether it was sent"},
     {"readline", fe_readline, METH_VARARGS, "readline(prompt='', password=False) -> str or None"},
     {"can_read", fe_can_read, METH_NOARGS, "whether a person can answer readline now"},
     {"ext_magic", fe_ext_magic, METH_VARARGS, "ext_magic(name, args) -> None or (ename, msg)"},
@@ -353,6 +364,24 @@ lang_session *lang_session_new(const lang_frontend *fe) {
         return NULL;
     }
     return s;
+}
+
+char *lang_session_debug_request(lang_session *s, const char *request, char **events) {
+    if (events) *events = NULL;
+    if (!s || !request) return NULL;
+    PyGILState_STATE g = PyGILState_Ensure();
+    char *reply = NULL;
+    PyObject *r = py_session_call(s, "debug_request", "(s)", request);
+    const char *a = NULL, *b = NULL;
+    if (r && PyArg_ParseTuple(r, "s|z", &a, &b)) {
+        reply = strdup(a);
+        if (b && events) *events = strdup(b);
+    } else {
+        PyErr_Clear();
+    }
+    Py_XDECREF(r);
+    PyGILState_Release(g);
+    return reply;
 }
 
 void lang_session_free(lang_session *s) {

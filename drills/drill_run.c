@@ -1895,7 +1895,8 @@ static int drill_report(int n, char **dirs, bool csv) {
     }
     qsort(rows, (size_t)nrows, sizeof *rows, cmp_rows);
     if (csv) {
-        printf("drill,learner,status,minutes,hints,checks,points,prediction,first failed attempt\n");
+        printf(
+            "drill,learner,status,minutes,hints,checks,points,prediction,first failed attempt\n");
         for (int i = 0; i < nrows; i++)
             printf("%s,%s,%s,%.1f,%d,%d,%d,%s,%s\n", rows[i].drill, rows[i].user, rows[i].status,
                    rows[i].minutes, rows[i].hints, rows[i].attempts, rows[i].points,

@@ -186,7 +186,8 @@ static cJSON *kernel_info_content(void) {
         "The language is Python with PyTorch's names; %help lists the magics.\n");
     cJSON *links = cJSON_AddArrayToObject(c, "help_links");
     add_help_links(links);
-    cJSON_AddBoolToObject(c, "debugger", false);
+    /* the Jupyter debug protocol, on nndb's own debugger (nndb/dap.py) */
+    cJSON_AddBoolToObject(c, "debugger", true);
     return c;
 }
 
@@ -324,6 +325,15 @@ static void fe_clear_output(void *user, bool wait) {
     cJSON *c = cJSON_CreateObject();
     cJSON_AddBoolToObject(c, "wait", wait);
     kernel_publish(k, k->iopub_link, k->current, "clear_output", c);
+}
+
+/* A DAP event raised during a cell (a stop at a breakpoint): iopub's
+ * debug_event, under the running request. */
+static void fe_debug_event(void *user, const char *event_json) {
+    kernel *k = user;
+    cJSON *c = cJSON_Parse(event_json);
+    if (!c) return;
+    kernel_publish(k, k->iopub_link, k->current, "debug_event", c);
 }
 
 static char *html_escape(const char *s) {
@@ -494,8 +504,8 @@ static bool fe_can_read(void *user) {
 }
 
 lang_frontend kernel_frontend(kernel *k) {
-    lang_frontend fe = {k,           fe_display,  fe_stream,      fe_progress,
-                        fe_readline, fe_can_read, fe_clear_output};
+    lang_frontend fe = {k,           fe_display,  fe_stream,       fe_progress,
+                        fe_readline, fe_can_read, fe_clear_output, fe_debug_event};
     return fe;
 }
 
@@ -917,6 +927,31 @@ void kernel_shell_handle(kernel *k, kernel_msg *m) {
 /* ---- control (its own thread: never touches the language but to
  * interrupt it) ---- */
 
+/* debug_request (the Jupyter debug protocol): the DAP request goes to the
+ * session, which answers from this thread even while the shell thread is
+ * stopped at a breakpoint; its events follow the reply on iopub. */
+static void handle_debug(kernel *k, void *control, void *link, kernel_msg *m) {
+    char *text = m->content ? cJSON_PrintUnformatted(m->content) : NULL;
+    char *events = NULL;
+    char *out = text && k->lang ? lang_session_debug_request(k->lang, text, &events) : NULL;
+    cJSON *c = out ? cJSON_Parse(out) : NULL;
+    if (!c) {
+        c = cJSON_CreateObject();
+        cJSON_AddStringToObject(c, "type", "response");
+        cJSON_AddBoolToObject(c, "success", false);
+        cJSON_AddStringToObject(c, "message", "the debugger could not answer this request");
+    }
+    reply(k, control, m, "debug_reply", c, NULL);
+    cJSON *ev = events ? cJSON_Parse(events) : NULL, *e;
+    cJSON_ArrayForEach(e, ev) {
+        kernel_publish(k, link, m, "debug_event", cJSON_Duplicate(e, true));
+    }
+    cJSON_Delete(ev);
+    free(events);
+    free(out);
+    free(text);
+}
+
 void kernel_control_handle(kernel *k, void *control, void *link, kernel_msg *m) {
     const char *t = m->msg_type;
     kernel_log(KERNEL_LOG_DEBUG, "control: %s %s", t, m->msg_id);
@@ -931,6 +966,8 @@ void kernel_control_handle(kernel *k, void *control, void *link, kernel_msg *m) 
         reply(k, control, m, "interrupt_reply", c, NULL);
     } else if (!strcmp(t, "shutdown_request")) {
         handle_shutdown(k, control, link, m);
+    } else if (!strcmp(t, "debug_request")) {
+        handle_debug(k, control, link, m);
     } else {
         kernel_log(KERNEL_LOG_WARN, "unknown message type '%s' on control: ignored", t);
     }

@@ -313,7 +313,7 @@ int kernel_spec_main(int argc, char **argv) {
     cJSON_AddStringToObject(env, "NNDB_KERNELSPEC", name);
     if (pages >= 0) cJSON_AddStringToObject(env, "NNDB_KERNEL_DOCS", docs_dst);
     cJSON *md = cJSON_AddObjectToObject(spec, "metadata");
-    cJSON_AddBoolToObject(md, "debugger", false);
+    cJSON_AddBoolToObject(md, "debugger", true);
     char *text = cJSON_Print(spec);
     cJSON_Delete(spec);
     int rc = text ? write_file(dir, "kernel.json", text, strlen(text)) : -1;

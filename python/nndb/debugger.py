@@ -27,6 +27,7 @@ the front end (readline in the terminal, an input_request in Jupyter).
 
 import collections.abc
 import functools
+import threading
 import math
 import os
 import sys
@@ -90,6 +91,14 @@ def _is_internal(filename, dirs=None):
     return filename.startswith(dirs)
 
 
+def _dap():
+    """The debug protocol's server when a visual debugger (JupyterLab,
+    VS Code) has started it on this session, else None."""
+    sess = _session()
+    dap = getattr(sess, "dap", None) if sess is not None else None
+    return dap if dap is not None and dap.started else None
+
+
 _LIB_DIRS = None
 
 
@@ -131,6 +140,8 @@ def _session():
 
 
 def _can_read():
+    if _dap() is not None:  # a visual debugger answers the stops
+        return True
     s = _session()
     if s is None:
         return sys.stdin is not None and sys.stdin.isatty()
@@ -792,8 +803,15 @@ class Debugger:
                 self.at_prompt = True
                 self._arm()
                 _dist_note(ev, frame)
+                dap = _dap()
                 try:
-                    prompt.run()
+                    if dap is not None:  # a visual debugger is attached: it says how to go on
+                        text = f"{ev.phase} {ev.op}" + (f" in {ev.module}" if ev.module else "")
+                        action = dap.wait(frame, "step" if why == "step" else "breakpoint",
+                                          text, dict(scope.bound))
+                        prompt.onecmd({"next": "n", "stepIn": "s", "stepOut": "f"}.get(action, "c"))
+                    else:
+                        prompt.run()
                 finally:
                     self.at_prompt = False
                     _dist_note(None, None)
@@ -972,6 +990,15 @@ class Debugger:
         self.sync()
         self.sync_lines()
 
+    def delete_break(self, b):
+        """Delete one breakpoint object (the debug protocol's setBreakpoints)."""
+        if b in self.bps:
+            self.bps.remove(b)
+            if b.py is not None:
+                self._tracer().drop(b.py)
+        self.sync()
+        self.sync_lines()
+
     # ---- Python-line breakpoints (bdb's, %break py FILE:LINE | FUNC) ----
     def _tracer(self):
         if self.tracer is None:
@@ -1040,6 +1067,11 @@ class Debugger:
         """Trace Python lines exactly while an enabled line breakpoint
         exists: with none, sys.settrace is not set and lines cost nothing."""
         if self.tracer is None:
+            return
+        if threading.current_thread() is not threading.main_thread():
+            # sys.settrace is per thread: the debug protocol sets breakpoints
+            # from the kernel's control thread, and the next cell starts
+            # tracing on the main thread (cell_start).
             return
         if any(b.enabled and b.py is not None for b in self.bps):
             self.tracer.start(sys._getframe(1))
@@ -1914,8 +1946,21 @@ def _make_line_tracer(base):
             self.quit_req = False
             self.dbg.depth += 1
             self.dbg.at_prompt = True
+            dap = _dap()
             try:
-                self.interaction(frame, None)
+                if dap is not None:  # a visual debugger is attached
+                    action = dap.wait(frame, "breakpoint" if b is not None else "step",
+                                      f"line {frame.f_lineno}")
+                    if action == "next":
+                        self.set_next(frame)
+                    elif action == "stepIn":
+                        self.set_step()
+                    elif action == "stepOut":
+                        self.set_return(frame)
+                    else:
+                        self.set_continue()
+                else:
+                    self.interaction(frame, None)
             finally:
                 self.dbg.at_prompt = False
                 self.dbg.depth -= 1
@@ -2215,6 +2260,13 @@ def set_anomaly(on):
 
 def is_anomaly_enabled():
     return _dbg.anomaly
+
+
+def cell_start():
+    """A cell begins: line breakpoints set from another thread (the debug
+    protocol's setBreakpoints) start tracing here, on the cell's thread."""
+    if _dbg.tracer is not None:
+        _dbg.sync_lines()
 
 
 def cell_end():

@@ -316,6 +316,7 @@ class Session:
         self.ns.update(__builtins__=builtins, __loader__=None, __spec__=None, __package__=None)
         if argv and argv[0]:
             self.ns["__file__"] = argv[0]
+        self.dap = None  # the debug protocol's server, once a client asks (nndb/dap.py)
         self.In = [""]
         self.Out = {}
         self.history = []
@@ -369,6 +370,7 @@ class Session:
             code = code.decode("utf-8", "replace")
         value = None
         self.exit_code = None  # an exit request belongs to its own cell
+        _magics._debugger.cell_start()
         try:
             if interactive:
                 self._load_prelude()
@@ -397,6 +399,14 @@ class Session:
         except BaseException as e:
             return False, None, describe_error(e)
         return True, bundle, None
+
+    def debug_request(self, text):
+        """lang_session_debug_request: the Jupyter debug protocol
+        (nndb/dap.py), called from the kernel's control thread."""
+        if self.dap is None:
+            from nndb.dap import Dap
+            self.dap = Dap(self)
+        return self.dap.handle(text)
 
     def run_code(self, code, filename):
         """lang_session_run: None, or "Name: message"."""
@@ -537,9 +547,12 @@ class Session:
             number = self.count + 1
         self.count = max(self.count, number)
         source = _magics.transform_cell(code)
-        self._cache(filename, code)
         if filename.startswith("<cell "):
             self._remember_input(code, number)
+            if self.dap is not None and self.dap.started:
+                # the name a visual debugger gives this cell (nndb/dap.py)
+                filename = self.dap.cell_file(code)
+        self._cache(filename, code)
         tree = compile(source, filename, "exec", ast.PyCF_ONLY_AST | self.flags, True)
         last = None
         if tree.body and isinstance(tree.body[-1], ast.Expr) and not _ends_with_semicolon(source):

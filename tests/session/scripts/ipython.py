@@ -87,7 +87,7 @@ n = 5
 # Suggestions for what was nearly right.
 %tme 1  # expect error: UsageError: Line magic function `%tme` not found. Did you mean: %time?
 %timit 1  # expect error: UsageError: Line magic function `%timit` not found. Did you mean: %timeit?
-zero(3)  # expect error: NameError: name 'zero' is not defined. Did you mean: 'zeros'?
+onez(3)  # expect error: NameError: name 'onez' is not defined. Did you mean: 'ones'?
 t.shap  # expect error: AttributeError: 'Tensor' object has no attribute 'shap'. Did you mean: 'shape'?
 t.completely_unrelated  # expect error: AttributeError: 'Tensor' object has no attribute 'completely_unrelated'
 # dir() lists the session's names: the prelude's are among them (they are
