@@ -11,6 +11,7 @@ outputs with respect to the inputs that require grad and to the parameters,
 and record the buffers after the pass. Everything is pickled with tensors as
 numpy arrays (check.py reads it under `nndb python`).
 """
+import copy
 import os
 import pickle
 import sys
@@ -81,12 +82,37 @@ def run_sample(info, sample, dtype, training):
         with torch.no_grad():
             m(*fwd.args, **fwd.kwargs)
     rec["state"] = {k: arr(v) for k, v in m.state_dict().items()}
+    m64 = copy.deepcopy(m).double() if dtype == torch.float32 else None
+    rec.update(forward_record(m, fwd.args, fwd.kwargs))
+    if m64 is not None:
+        # the same float32 sample computed in float64: check.py accepts a
+        # float32 value that misses PyTorch's float32 one when it is as near
+        # to this as PyTorch's is (a different summation order)
+        args64, kwargs64 = widen(fwd.args), widen(fwd.kwargs)
+        rec["ref64"] = forward_record(m64, args64, kwargs64)
+    return rec
+
+
+def widen(x):
+    if isinstance(x, torch.Tensor):
+        if x.dtype == torch.float32:
+            return x.detach().double().requires_grad_(x.requires_grad)
+        return x
+    if isinstance(x, (tuple, list)):
+        return type(x)(widen(v) for v in x)
+    if isinstance(x, dict):
+        return {k: widen(v) for k, v in x.items()}
+    return x
+
+
+def forward_record(m, args, kwargs):
+    rec = {}
     torch.manual_seed(1)
-    out = m(*fwd.args, **fwd.kwargs)
+    out = m(*args, **kwargs)
     outs = tensors(out)
     rec["outputs"] = [arr(o) for o in outs]
     rec["output_dtypes"] = [str(o.dtype) for o in outs]
-    inputs = tensors((fwd.args, fwd.kwargs))
+    inputs = tensors((args, kwargs))
     grad_inputs = [t for t in inputs if t.requires_grad]
     names = [n for n, p in m.named_parameters() if p.requires_grad]
     params = [p for n, p in m.named_parameters() if p.requires_grad]

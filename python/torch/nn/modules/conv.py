@@ -317,6 +317,9 @@ class _LazyConvXdMixin(LazyModuleMixin):
 class LazyConv1d(_LazyConvXdMixin, Conv1d):
     cls_to_become = Conv1d
 
+    def _get_num_spatial_dims(self):
+        return 1
+
     def __init__(self, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1,
                  bias=True, padding_mode="zeros", device=None, dtype=None):
         super().__init__(0, 0, kernel_size, stride, padding, dilation, groups, False,
