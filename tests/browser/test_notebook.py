@@ -274,6 +274,11 @@ def test_examples_run_all_without_errors_and_show_plots(page):
                     .filter(c => c.output_area).map(c => c.output_area.outputs
                     .filter(o => o.data && o.data['image/svg+xml']).map(o => Object.keys(o.data))));""")
                 assert mimes and all("image/png" in m for m in mimes), mimes
+            if p == "cnn_fashion_mnist.ipynb":
+                # show_images' grid, the feature maps and the matplotlib
+                # figure are PNG pictures the page shows.
+                imgs = [x for x in pics if x[0] == "img"]
+                assert len(imgs) >= 3 and all(w > 50 and h > 20 and nat > 0 for _, w, h, nat in imgs), pics
             page.close_notebook()
 
 

@@ -225,3 +225,30 @@ def test_ddp_bugs_notebook(prefix):
     assert "which differs on rank 1 from rank 0" in two, two
     three = text_of(code[3])
     assert "repeats epoch 0's order: True" in three and "fixed: False" in three, three
+
+
+def pngs_of(cell):
+    return [o.data["image/png"] for o in cell.outputs
+            if o.output_type in ("display_data", "execute_result") and "image/png" in o.data]
+
+
+def test_cnn_fashion_mnist_notebook(prefix):
+    """Fashion-MNIST from Debian's package, pictures as PNG, a CNN trained in
+    the kernel, evaluated in eval mode, its feature maps and a matplotlib figure."""
+    import base64
+    nb, code = run_notebook("cnn_fashion_mnist.ipynb")
+    assert "60000 training and 10000 test images" in text_of(code[0]), text_of(code[0])
+    grid = pngs_of(code[1])  # show_images: one picture, shown once
+    assert len(grid) == 1 and base64.b64decode(grid[0])[:8] == b"\x89PNG\r\n\x1a\n"
+    assert not mimes(code[1], "execute_result"), "show_images() returns None"
+    assert "<16 images 1x28x28 from shape [16, 1, 28, 28], 0..255>" in text_of(code[1])
+    assert "Ankle boot T-shirt/top T-shirt/top Dress" in text_of(code[1])
+    assert "Conv2d(1, 8, kernel_size=(3, 3), stride=(1, 1), padding=(1, 1))" in text_of(code[2])
+    m = re.search(r"first loss ([0-9.]+), last 10 steps ([0-9.]+)", text_of(code[3]))
+    assert m and abs(float(m.group(1)) - 2.30) < 0.3 and float(m.group(2)) < 0.8, text_of(code[3])
+    assert len(svgs_of(code[3])) == 1  # the loss curve
+    m = re.search(r"test accuracy on 1000 images: ([0-9.]+)", text_of(code[4]))
+    assert m and float(m.group(1)) > 0.7, text_of(code[4])
+    assert "Ankle boot (8, 28, 28)" in text_of(code[5])
+    assert len(pngs_of(code[5])) == 1 and "8 images 1x28x28" in text_of(code[5])
+    assert len(pngs_of(code[6])) == 1  # the matplotlib figure
