@@ -54,7 +54,7 @@ def cholesky(input, upper=False, *, out=None):
         "produce equivalent results for all valid (symmetric positive definite) inputs.",
         UserWarning, stacklevel=2)
     linalg._check_matrix(input, "cholesky", square=True)
-    L = _core.LinalgCholeskyEx.apply(input, upper, "cholesky", True)[0]
+    L = _core.fast_apply(_core.LinalgCholeskyEx, input, upper, "cholesky", True)[0]
     return linalg._out(out, L)
 
 
@@ -82,12 +82,12 @@ def cholesky_solve(input, input2, upper=False, *, out=None):
     batch = linalg._batch(input.shape[:-2], input2.shape[:-2])
     B = input.expand(batch + tuple(input.shape[-2:]))
     L = input2.expand(batch + (n, n))
-    return linalg._out(out, _core.CholeskySolve.apply(B, L, upper))
+    return linalg._out(out, _core.fast_apply(_core.CholeskySolve, B, L, upper))
 
 
 def cholesky_inverse(input, upper=False, *, out=None):
     linalg._check_matrix(input, "cholesky_inverse", square=True)
-    return linalg._out(out, _core.CholeskyInverse.apply(input, upper))
+    return linalg._out(out, _core.fast_apply(_core.CholeskyInverse, input, upper))
 
 
 def qr(input, some=True, *, out=None):
@@ -187,7 +187,7 @@ def ormqr(input, tau, other, left=True, transpose=False, *, out=None):
         Afull = torch.cat([A, pad], -1)
     else:
         Afull = A[..., :m]
-    Q = _core.LinalgHouseholderProduct.apply(Afull, T)
+    Q = _core.fast_apply(_core.LinalgHouseholderProduct, Afull, T)
     Qop = Q.mT if transpose else Q
     return linalg._out(out, Qop @ C if left else C @ Qop)
 

@@ -148,7 +148,7 @@ def _solve(A, B, left, api, check):
     batch = _batch(A.shape[:-2], Bm.shape[:-2])
     Ab = A.expand(batch + (n, n))
     Bb = Bm.expand(batch + tuple(Bm.shape[-2:]))
-    X, info = _core.LinalgSolveEx.apply(Ab, Bb, api, check, use_t)
+    X, info = _core.fast_apply(_core.LinalgSolveEx, Ab, Bb, api, check, use_t)
     if not left:
         X = X.mT
     if vector:
@@ -207,7 +207,7 @@ _core._named(_Slogdet, "LinalgSlogdetBackward0")
 
 def slogdet(A, *, out=None):
     _check_matrix(A, "linalg.slogdet", square=True)
-    sign, logabs = _Slogdet.apply(A)
+    sign, logabs = _core.fast_apply(_Slogdet, A)
     return _out(out, _rt_slogdet(sign, logabs))
 
 
@@ -258,12 +258,12 @@ _core._named(_Det, "LinalgDetBackward0")
 
 
 def det_core(A):
-    return _Det.apply(A)
+    return _core.fast_apply(_Det, A)
 
 
 def det(A, *, out=None):
     _check_matrix(A, "linalg.det", square=True)
-    return _out(out, _Det.apply(A))
+    return _out(out, _core.fast_apply(_Det, A))
 
 
 # ---- LU ----
@@ -272,7 +272,8 @@ def lu_factor_ex(A, *, pivot=True, check_errors=False, out=None):
     _check_matrix(A, "torch.linalg.lu_factor_ex")
     if not pivot:
         raise RuntimeError("linalg.lu_factor: LU without pivoting is not implemented on the CPU")
-    LU, piv, info = _core.LinalgLuFactorEx.apply(A, "torch.linalg.lu_factor_ex", check_errors)
+    LU, piv, info = _core.fast_apply(_core.LinalgLuFactorEx, A, "torch.linalg.lu_factor_ex",
+                                     check_errors)
     return _out(out, _rt_lu_factor_ex(LU, piv, info))
 
 
@@ -280,7 +281,7 @@ def lu_factor(A, *, pivot=True, out=None):
     _check_matrix(A, "torch.linalg.lu_factor")
     if not pivot:
         raise RuntimeError("linalg.lu_factor: LU without pivoting is not implemented on the CPU")
-    LU, piv, info = _core.LinalgLuFactorEx.apply(A, "torch.linalg.lu_factor", True)
+    LU, piv, info = _core.fast_apply(_core.LinalgLuFactorEx, A, "torch.linalg.lu_factor", True)
     return _out(out, _rt_lu_factor(LU, piv))
 
 
@@ -288,7 +289,7 @@ def lu(A, *, pivot=True, out=None):
     _check_matrix(A, "linalg.lu")
     if not pivot:
         raise RuntimeError("linalg.lu: LU without pivoting is not implemented on the CPU")
-    P, L, U = _core.LinalgLu.apply(A)
+    P, L, U = _core.fast_apply(_core.LinalgLu, A)
     return _out(out, _rt_lu(P, L, U))
 
 
@@ -339,13 +340,13 @@ def lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True, *, out=N
 
 def cholesky_ex(A, *, upper=False, check_errors=False, out=None):
     _check_matrix(A, "linalg.cholesky", square=True)
-    L, info = _core.LinalgCholeskyEx.apply(A, upper, "linalg.cholesky", check_errors)
+    L, info = _core.fast_apply(_core.LinalgCholeskyEx, A, upper, "linalg.cholesky", check_errors)
     return _out(out, _rt_cholesky_ex(L, info))
 
 
 def cholesky(A, *, upper=False, out=None):
     _check_matrix(A, "linalg.cholesky", square=True)
-    return _out(out, _core.LinalgCholeskyEx.apply(A, upper, "linalg.cholesky", True)[0])
+    return _out(out, _core.fast_apply(_core.LinalgCholeskyEx, A, upper, "linalg.cholesky", True)[0])
 
 
 # ---- triangular solve ----
@@ -375,7 +376,7 @@ def qr(A, mode="reduced", *, out=None):
     if mode not in ("reduced", "complete", "r"):
         raise RuntimeError(f"qr received unrecognized mode '{mode}' but expected one of "
                            "'reduced' (default), 'r', or 'complete'")
-    Q, R = _core.LinalgQr.apply(A, mode)
+    Q, R = _core.fast_apply(_core.LinalgQr, A, mode)
     return _out(out, _rt_qr(Q, R))
 
 
@@ -395,20 +396,20 @@ def householder_product(A, tau, *, out=None):
                            f"got tau.ndim equal to {tau.dim()} and input.ndim is equal to "
                            f"{A.dim()}")
     _check_same_dtype(A, tau, api, "input", "tau")
-    return _out(out, _core.LinalgHouseholderProduct.apply(A, tau))
+    return _out(out, _core.fast_apply(_core.LinalgHouseholderProduct, A, tau))
 
 
 # ---- SVD, eigenproblems ----
 
 def svd(A, full_matrices=True, *, driver=None, out=None):
     _check_matrix(A, "linalg.svd")
-    U, S, Vh = _core.LinalgSvd.apply(A, full_matrices, "linalg.svd")
+    U, S, Vh = _core.fast_apply(_core.LinalgSvd, A, full_matrices, "linalg.svd")
     return _out(out, _rt_svd(U, S, Vh))
 
 
 def svdvals(A, *, driver=None, out=None):
     _check_matrix(A, "linalg.svd")
-    return _out(out, _core.LinalgSvdvals.apply(A, "linalg.svd"))
+    return _out(out, _core.fast_apply(_core.LinalgSvdvals, A, "linalg.svd"))
 
 
 def _uplo(UPLO, api):
@@ -419,13 +420,13 @@ def _uplo(UPLO, api):
 
 def eigh(A, UPLO="L", *, out=None):
     _check_matrix(A, "linalg.eigh", square=True)
-    L, V = _core.LinalgEigh.apply(A, _uplo(UPLO, "linalg.eigh"), "linalg.eigh")
+    L, V = _core.fast_apply(_core.LinalgEigh, A, _uplo(UPLO, "linalg.eigh"), "linalg.eigh")
     return _out(out, _rt_eigh(L, V))
 
 
 def eigvalsh(A, UPLO="L", *, out=None):
     _check_matrix(A, "linalg.eigh", square=True)
-    return _out(out, _core.LinalgEigvalsh.apply(A, _uplo(UPLO, "linalg.eigvalsh"),
+    return _out(out, _core.fast_apply(_core.LinalgEigvalsh, A, _uplo(UPLO, "linalg.eigvalsh"),
                                                 "linalg.eigvalsh"))
 
 
@@ -479,7 +480,7 @@ def lstsq(A, B, rcond=None, *, driver=None):
     batch = _batch(A.shape[:-2], Bm.shape[:-2])
     Ab = A.expand(batch + (m, n))
     Bb = Bm.expand(batch + tuple(Bm.shape[-2:]))
-    X, rank, sv = _core.LinalgLstsq.apply(Ab, Bb, float(rcond), driver)
+    X, rank, sv = _core.fast_apply(_core.LinalgLstsq, Ab, Bb, float(rcond), driver)
     empty = torch.zeros((0,), dtype=A.dtype)
     residuals = empty
     if m > n and driver != "gelsy":
@@ -547,7 +548,7 @@ def matrix_power(A, n, *, out=None):
     if not isinstance(n, int):
         raise TypeError(f"matrix_power(): argument 'n' must be int, not {type(n).__name__}")
     if n == 0:
-        return _out(out, _Constant.apply(A, torch.eye(A.shape[-1], dtype=A.dtype)
+        return _out(out, _core.fast_apply(_Constant, A, torch.eye(A.shape[-1], dtype=A.dtype)
                                          .expand(A.shape).clone()))
     a = A
     if n < 0:
@@ -634,8 +635,9 @@ class _VectorNorm(torch.autograd.Function):
             r = (a * a).sum(dim=dim, keepdim=keepdim).sqrt()
         else:
             r = (a ** ord).sum(dim=dim, keepdim=keepdim) ** (1.0 / ord)
-        ctx.opts = (ord, dim, keepdim)
-        ctx.save_for_backward(x, r)
+        if ctx is not None:
+            ctx.opts = (ord, dim, keepdim)
+            ctx.save_for_backward(x, r)
         return r
 
     @staticmethod
@@ -695,20 +697,20 @@ def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None, out=None):
     if x.numel() == 0 and (ord < 0 or ord == math.inf):
         raise RuntimeError(f"{api} cannot compute the {ord:g} norm on an empty tensor because "
                            "the operation does not have an identity")
-    flat = False
     if dim is None and x.dim() > 0:
         xx = x.reshape(-1)
-        flat = True
-        r = _VectorNorm.apply(xx, ord, (0,), keepdim)
+        if not (x.requires_grad and torch.is_grad_enabled()):
+            r = _VectorNorm.forward(None, xx, ord, (0,), False)
+            return _out(out, r.reshape((1,) * x.dim()) if keepdim else r)
+        r = _core.fast_apply(_VectorNorm, xx, ord, (0,), keepdim)
         if keepdim:
             r = r.reshape((1,) * x.dim())
         elif r.dim():
             r = r.reshape(())
         return _out(out, r)
-    del flat
     if x.dim() == 0:
-        return _out(out, _VectorNorm.apply(x.reshape(1), ord, (0,), False).reshape(()))
-    return _out(out, _VectorNorm.apply(x, ord, dims, keepdim))
+        return _out(out, _core.fast_apply(_VectorNorm, x.reshape(1), ord, (0,), False).reshape(()))
+    return _out(out, _core.fast_apply(_VectorNorm, x, ord, dims, keepdim))
 
 
 class _Extreme(torch.autograd.Function):
@@ -735,7 +737,7 @@ _core._named(_Extreme, "AmaxBackward0")
 
 
 def _extreme(x, dim, keepdim, is_max):
-    return _Extreme.apply(x, dim, keepdim, is_max)
+    return _core.fast_apply(_Extreme, x, dim, keepdim, is_max)
 
 
 def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None, out=None):
@@ -983,7 +985,7 @@ class _NotDifferentiable(torch.autograd.Function):
 def _no_grad_result(name, value, *inputs):
     if torch.is_grad_enabled() and any(isinstance(t, torch.Tensor) and t.requires_grad
                                        for t in inputs):
-        return _NotDifferentiable.apply(name, value, *inputs)
+        return _core.fast_apply(_NotDifferentiable, name, value, *inputs)
     return value
 
 

@@ -25,6 +25,29 @@ _LinAlgError.__module__ = "torch._C"
 _C._LinAlgError = _LinAlgError
 
 
+class _NoCtx:
+    """What forward gets when nothing needs a gradient: apply's bookkeeping
+    is skipped (it costs tens of microseconds, more than a small solve)."""
+
+    needs_input_grad = ()
+
+    def save_for_backward(self, *tensors):
+        pass
+
+    def mark_non_differentiable(self, *tensors):
+        pass
+
+
+def fast_apply(cls, *args):
+    """cls.apply(*args), or straight cls.forward when no argument requires
+    grad (or grad mode is off): the same values, no graph."""
+    if torch.is_grad_enabled() and any(isinstance(a, torch.Tensor) and a.requires_grad
+                                       for a in args):
+        return cls.apply(*args)
+    with torch.no_grad():
+        return cls.forward(_NoCtx(), *args)
+
+
 def _named(cls, name):
     # grad_fn names as PyTorch prints them: LinalgSolveExBackward0
     bc = cls._backward_cls
@@ -127,7 +150,7 @@ _named(LinalgSolveEx, "LinalgSolveExBackward0")
 
 
 def solve_core(A, B, api="torch.linalg.solve", check=True):
-    return LinalgSolveEx.apply(A, B, api, check, A.is_contiguous())[0]
+    return fast_apply(LinalgSolveEx, A, B, api, check, A.is_contiguous())[0]
 
 
 class LinalgInvEx(Function):
@@ -154,7 +177,7 @@ _named(LinalgInvEx, "LinalgInvExBackward0")
 
 
 def inv_core(A, api="linalg.inv", check=True):
-    return LinalgInvEx.apply(A, api, check)
+    return fast_apply(LinalgInvEx, A, api, check)
 
 
 # ---- LU ----
@@ -297,7 +320,7 @@ class CholeskySolve(Function):
     @staticmethod
     def backward(ctx, gX):
         L, X = ctx.saved_tensors
-        gB = CholeskySolve.apply(gX, L, ctx.upper)
+        gB = fast_apply(CholeskySolve, gX, L, ctx.upper)
         gL = None
         if ctx.needs_input_grad[1]:
             common = -(gB @ X.mT)
@@ -353,7 +376,7 @@ _named(LinalgSolveTriangular, "LinalgSolveTriangularBackward0")
 
 
 def solve_triangular_core(A, B, upper, left=True, unitriangular=False):
-    return LinalgSolveTriangular.apply(A, B, upper, left, unitriangular)
+    return fast_apply(LinalgSolveTriangular, A, B, upper, left, unitriangular)
 
 
 # ---- QR ----
@@ -667,7 +690,7 @@ _named(LinalgLstsq, "LinalgLstsqBackward0")
 
 def pinv_core(A, atol=None, rtol=None, hermitian=False):
     atol_t, rtol_t = tolerances(A, atol, rtol)
-    return LinalgPinv.apply(A, atol_t, rtol_t, hermitian)
+    return fast_apply(LinalgPinv, A, atol_t, rtol_t, hermitian)
 
 
 def tolerances(A, atol, rtol):
