@@ -9,12 +9,14 @@ import warnings
 
 import torch
 from torch import linalg
+from torch._lowrank import pca_lowrank, svd_lowrank  # noqa: F401
 from torch.linalg import _core, _return_type
 
 __all__ = [
     "det", "logdet", "slogdet", "inverse", "cholesky", "cholesky_solve", "cholesky_inverse",
     "qr", "svd", "symeig", "lu", "lu_solve", "lu_unpack", "pinverse", "matrix_exp",
-    "triangular_solve", "geqrf", "orgqr", "ormqr", "tensordot", "chain_matmul",
+    "triangular_solve", "geqrf", "orgqr", "ormqr", "tensordot", "chain_matmul", "svd_lowrank",
+    "pca_lowrank",
 ]
 
 _rt_slogdet = _return_type("slogdet", ("sign", "logabsdet"))
