@@ -3,7 +3,8 @@
 PIL images go through Pillow (Debian's python3-pil), with the calls
 torchvision 0.14 makes, so they give torchvision's pixels. Tensors
 ([..., C, H, W]) go through torch ops, written after torchvision's
-functional_tensor.py; resizing a tensor needs torch.nn.functional.interpolate.
+functional_tensor.py; resizing and rotating a tensor go through
+torch.nn.functional.interpolate and grid_sample, as in torchvision.
 """
 
 import enum
