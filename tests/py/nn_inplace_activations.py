@@ -47,7 +47,7 @@ bn = nn.BatchNorm1d(5)
 x.grad = None
 out = nn.ReLU(inplace=True)(bn(x * 1.0))
 (out * weights).sum().backward()
-print("bn+relu_", round(x.grad.double().abs().sum().item(), 5), round(bn.weight.grad.double().sum().item(), 5))
+print("bn+relu_", round(x.grad.double().abs().sum().item(), 4), round(bn.weight.grad.double().sum().item(), 4))
 
 # Without autograd the in-place form just writes.
 with torch.no_grad():
