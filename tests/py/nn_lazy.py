@@ -50,3 +50,23 @@ seq2 = copy.deepcopy(seq)
 print(seq(torch.randn(5, 3)).shape, [type(s).__name__ for s in seq])
 print(sum(p.numel() for p in seq.parameters()), type(seq2[0]).__name__)
 print(type(UninitializedBuffer()).__name__, repr(UninitializedBuffer()))
+
+# lazy norms: num_features from the first input, then the eager class
+for cls, shape in ((nn.LazyBatchNorm1d, (4, 3)), (nn.LazyBatchNorm2d, (2, 3, 2, 2)),
+                   (nn.LazyBatchNorm3d, (2, 3, 2, 2, 1)), (nn.LazyInstanceNorm1d, (2, 3, 4)),
+                   (nn.LazyInstanceNorm2d, (2, 3, 2, 2)),
+                   (nn.LazyInstanceNorm3d, (2, 3, 2, 2, 2))):
+    torch.manual_seed(2)
+    kw = {"affine": True, "track_running_stats": True} if "Instance" in cls.__name__ else {}
+    m = cls(**kw).double()
+    print(cls.__name__, m, list(m.state_dict().keys()), m.has_uninitialized_params())
+    x = torch.randn(*shape, dtype=torch.float64, requires_grad=True)
+    y = m(x)
+    (y * torch.arange(y.numel()).view(y.shape).cos()).sum().backward()
+    print("  ", type(m).__name__, m, r(y)[:6], r(x.grad)[:6], r(m.running_mean),
+          r(m.weight.grad), int(m.num_batches_tracked))
+m = nn.LazyBatchNorm1d(affine=False, track_running_stats=False)
+print(m(torch.randn(5, 2)).shape, type(m).__name__, list(m.state_dict().keys()))
+lz = nn.LazyBatchNorm2d()
+lz.load_state_dict(nn.BatchNorm2d(4).state_dict())
+print(type(lz).__name__, tuple(lz.running_var.shape))

@@ -11,6 +11,7 @@ from torch.nn import utils  # noqa: F401
 from torch.nn import parallel  # noqa: F401
 from torch.nn.parallel import DataParallel  # noqa: F401
 from torch.nn import common_types  # noqa: F401
+from torch.nn import grad  # noqa: F401
 
 
 def factory_kwargs(kwargs):

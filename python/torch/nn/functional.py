@@ -1135,3 +1135,32 @@ def assert_int_or_pair(arg, arg_name, message):
 # ---- image ops: convolution, pooling, interpolation, ... ----
 from torch.nn import _functional_image  # noqa: E402
 from torch.nn._functional_image import *  # noqa: E402,F401,F403
+
+
+GRID_SAMPLE_INTERPOLATION_MODES = {"bilinear": 0, "nearest": 1, "bicubic": 2}
+GRID_SAMPLE_PADDING_MODES = {"zeros": 0, "border": 1, "reflection": 2}
+
+
+def conv_tbc(input, weight, bias, pad=0):
+    """A 1-d convolution over input (time, batch, channels) with weight
+    (kernel width, in channels, out channels): conv1d on the permuted
+    tensors."""
+    if input.dim() != 3:
+        raise RuntimeError("Input must have 3 dims: time, batch, in_channel")
+    if weight.dim() != 3:
+        raise RuntimeError("Weight tensor must have 3 dims: kernel_width, in_channels, "
+                           "out_channels.")
+    if bias.dim() != 1:
+        raise RuntimeError("Bias must be 1-D")
+    out = conv1d(input.permute(1, 2, 0), weight.permute(2, 1, 0), bias, padding=pad)
+    return out.permute(2, 0, 1)
+
+
+def __getattr__(name):
+    # torch.nn.functional.grad and .utils are modules PyTorch imports here
+    import importlib
+    if name == "grad":
+        return importlib.import_module("torch.nn.grad")
+    if name == "utils":
+        return importlib.import_module("torch.nn.modules.utils")
+    raise AttributeError(f"module 'torch.nn.functional' has no attribute '{name}'")

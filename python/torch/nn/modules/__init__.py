@@ -17,7 +17,8 @@ from torch.nn.modules.sparse import Embedding, EmbeddingBag  # noqa: F401
 from torch.nn.modules.normalization import LayerNorm, GroupNorm, LocalResponseNorm  # noqa: F401
 from torch.nn.modules.batchnorm import (  # noqa: F401
     BatchNorm1d, BatchNorm2d, BatchNorm3d, SyncBatchNorm, InstanceNorm1d, InstanceNorm2d,
-    InstanceNorm3d)
+    InstanceNorm3d, LazyBatchNorm1d, LazyBatchNorm2d, LazyBatchNorm3d, LazyInstanceNorm1d,
+    LazyInstanceNorm2d, LazyInstanceNorm3d)
 from torch.nn.modules.conv import (  # noqa: F401
     Conv1d, Conv2d, Conv3d, ConvTranspose1d, ConvTranspose2d, ConvTranspose3d, LazyConv1d,
     LazyConv2d, LazyConv3d, LazyConvTranspose1d, LazyConvTranspose2d, LazyConvTranspose3d)

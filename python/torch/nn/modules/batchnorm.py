@@ -187,3 +187,92 @@ class InstanceNorm3d(_InstanceNorm):
     def _check_input_dim(self, input):
         if input.dim() not in (4, 5):
             raise ValueError(f"expected 4D or 5D input (got {input.dim()}D input)")
+
+
+# ---- lazy variants: num_features from the first input (PyTorch's _LazyNormBase) ----
+
+from torch.nn.modules.lazy import LazyModuleMixin  # noqa: E402
+from torch.nn.parameter import UninitializedBuffer, UninitializedParameter  # noqa: E402
+
+
+class _LazyNormBase(LazyModuleMixin, _NormBase):
+    def __init__(self, eps=1e-5, momentum=0.1, affine=True, track_running_stats=True,
+                 device=None, dtype=None):
+        # affine and track_running_stats False here: nothing is allocated
+        # that the first input would replace
+        super().__init__(0, eps, momentum, False, False, device, dtype)
+        self.affine = affine
+        self.track_running_stats = track_running_stats
+        if self.affine:
+            self.weight = UninitializedParameter(dtype=dtype)
+            self.bias = UninitializedParameter(dtype=dtype)
+        if self.track_running_stats:
+            self.running_mean = UninitializedBuffer(dtype=dtype)
+            self.running_var = UninitializedBuffer(dtype=dtype)
+            self.num_batches_tracked = torch.tensor(0, dtype=torch.long)
+
+    def reset_parameters(self):
+        if not self.has_uninitialized_params() and self.num_features != 0:
+            super().reset_parameters()
+
+    def initialize_parameters(self, input):
+        if self.has_uninitialized_params():
+            self.num_features = input.shape[1]
+            if self.affine:
+                self.weight.materialize((self.num_features,))
+                self.bias.materialize((self.num_features,))
+            if self.track_running_stats:
+                self.running_mean.materialize((self.num_features,))
+                self.running_var.materialize((self.num_features,))
+            self.reset_parameters()
+
+
+class LazyBatchNorm1d(_LazyNormBase, _BatchNorm):
+    cls_to_become = BatchNorm1d
+
+    def _check_input_dim(self, input):
+        BatchNorm1d._check_input_dim(self, input)
+
+
+class LazyBatchNorm2d(_LazyNormBase, _BatchNorm):
+    cls_to_become = BatchNorm2d
+
+    def _check_input_dim(self, input):
+        BatchNorm2d._check_input_dim(self, input)
+
+
+class LazyBatchNorm3d(_LazyNormBase, _BatchNorm):
+    cls_to_become = BatchNorm3d
+
+    def _check_input_dim(self, input):
+        BatchNorm3d._check_input_dim(self, input)
+
+
+class LazyInstanceNorm1d(_LazyNormBase, _InstanceNorm):
+    cls_to_become = InstanceNorm1d
+
+    def _get_no_batch_dim(self):
+        return 2
+
+    def _check_input_dim(self, input):
+        InstanceNorm1d._check_input_dim(self, input)
+
+
+class LazyInstanceNorm2d(_LazyNormBase, _InstanceNorm):
+    cls_to_become = InstanceNorm2d
+
+    def _get_no_batch_dim(self):
+        return 3
+
+    def _check_input_dim(self, input):
+        InstanceNorm2d._check_input_dim(self, input)
+
+
+class LazyInstanceNorm3d(_LazyNormBase, _InstanceNorm):
+    cls_to_become = InstanceNorm3d
+
+    def _get_no_batch_dim(self):
+        return 4
+
+    def _check_input_dim(self, input):
+        InstanceNorm3d._check_input_dim(self, input)
