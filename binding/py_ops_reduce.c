@@ -338,35 +338,32 @@ static PyObject *kth_along(const char *name, nn_tensor *t, int64_t k, int64_t di
     int d;
     if (nn_dim_wrap(ctx, dim, t->ndim ? t->ndim : 1, &d)) return py_engine_error();
     nn_tensor *src = t->ndim ? nn_tensor_retain(t) : nn_reshape(ctx, t, 1, (int64_t[]){1});
-    nn_tensor *idx = NULL;
-    nn_tensor *sorted = src ? nn_sort(ctx, src, d, false, &idx) : NULL;
-    nn_tensor *v = NULL, *i = NULL;
-    if (sorted) {
-        int64_t len = src->shape[d];
-        if (k < 0 || k >= len) {
-            PyErr_Format(PyExc_IndexError, "%s(): selected number k out of range for dimension %d",
-                         name, d);
-            nn_tensor *tmp[] = {src, idx, sorted};
-            py_ops_release(tmp, 3);
-            return NULL;
-        }
-        v = keep ? nn_slice(ctx, sorted, d, k, k + 1, 1) : nn_select(ctx, sorted, d, k);
-        i = keep ? nn_slice(ctx, idx, d, k, k + 1, 1) : nn_select(ctx, idx, d, k);
+    if (!src) return py_engine_error();
+    int64_t len = src->shape[d];
+    if (k < 0 || k >= len) {
+        PyErr_Format(PyExc_IndexError, "%s(): selected number k out of range for dimension %d",
+                     name, d);
+        nn_tensor_release(src);
+        return NULL;
+    }
+    /* the positions by selection, the values gathered at them (gather
+     * carries the gradient) */
+    nn_tensor *i = nn_kth_indices(ctx, src, k, d, strcmp(name, "median") == 0);
+    nn_tensor *v = i ? nn_gather(ctx, src, d, i) : NULL;
+    nn_tensor_release(src);
+    if (v && (!keep || !t->ndim)) {
+        nn_tensor *v0 = t->ndim ? nn_squeeze(ctx, v, d) : nn_reshape(ctx, v, 0, NULL);
+        nn_tensor *i0 = !v0 ? NULL : t->ndim ? nn_squeeze(ctx, i, d) : nn_reshape(ctx, i, 0, NULL);
+        nn_tensor_release(v);
+        nn_tensor_release(i);
+        v = v0;
+        i = i0;
         if (i) {
-            nn_tensor *c = nn_contiguous(ctx, i);
+            nn_tensor *ic = nn_contiguous(ctx, i);
             nn_tensor_release(i);
-            i = c;
-        }
-        if (!t->ndim && v && i) { /* a 0-dim input gives 0-dim results */
-            nn_tensor *v0 = nn_reshape(ctx, v, 0, NULL), *i0 = nn_reshape(ctx, i, 0, NULL);
-            nn_tensor_release(v);
-            nn_tensor_release(i);
-            v = v0;
-            i = i0;
+            i = ic;
         }
     }
-    nn_tensor *tmp[] = {src, idx, sorted};
-    py_ops_release(tmp, 3);
     if (!v || !i) {
         nn_tensor_release(v);
         nn_tensor_release(i);

@@ -213,6 +213,12 @@ nn_tensor *nn_scatter(nn_ctx *ctx, nn_tensor *a, int64_t dim, nn_tensor *index, 
  * values (a gather, so differentiable) and the int64 indices in *indices. */
 nn_tensor *nn_argsort(nn_ctx *ctx, nn_tensor *a, int64_t dim, bool descending);
 nn_tensor *nn_sort(nn_ctx *ctx, nn_tensor *a, int64_t dim, bool descending, nn_tensor **indices);
+/* The position along [dim] of the [k]-th smallest (0-based) of each slice
+ * of [a], by selection (no sort), as an int64 tensor of a's shape with dim
+ * 1: kthvalue's and median's indices (gather [a] with them for values with a
+ * gradient). NaN is above every number; [nan_first] (median) picks a
+ * slice's first NaN when it has one, as PyTorch. No autograd; new ref. */
+nn_tensor *nn_kth_indices(nn_ctx *ctx, nn_tensor *a, int64_t k, int dim, bool nan_first);
 /* The k largest (smallest) along [dim], in sorted order. */
 nn_tensor *nn_topk(nn_ctx *ctx, nn_tensor *a, int64_t k, int64_t dim, bool largest,
                    nn_tensor **indices);

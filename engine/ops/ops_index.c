@@ -489,6 +489,130 @@ nn_tensor *op_argsort_forward(nn_ctx *ctx, nn_node *node) {
     return out;
 }
 
+/* ---- selection: the k-th smallest of each slice ----
+ * O(len) per slice against the sort's O(len log len). Which of equal
+ * values is picked follows PyTorch: median orders ties by position (its
+ * nth_element comparator), kthvalue takes whichever PyTorch's own
+ * quickselect (Numerical Recipes' select, median-of-three pivot) leaves at
+ * k, so the same steps are taken here. */
+
+typedef struct kth_key {
+    double v;
+    int64_t i;
+} kth_key;
+
+static inline bool gt_or_nan(double a, double b) { /* NaN above every number */
+    return (isnan(a) && !isnan(b)) || a > b;
+}
+
+static inline bool key_less(const kth_key *a, const kth_key *b) { /* a strict total order */
+    return a->v < b->v || (a->v == b->v && a->i < b->i);
+}
+
+static void kth_swap(kth_key *x, int64_t a, int64_t b) {
+    kth_key t = x[a];
+    x[a] = x[b];
+    x[b] = t;
+}
+
+/* PyTorch's quick_select_template: x[k] ends as the k-th smallest. */
+static void select_torch(kth_key *x, int64_t n, int64_t k) {
+    int64_t L = 0, R = n - 1;
+    for (;;) {
+        if (R <= L) return;
+        if (R == L + 1) {
+            if (gt_or_nan(x[L].v, x[R].v)) kth_swap(x, L, R);
+            return;
+        }
+        int64_t P = L + (R - L) / 2;
+        kth_swap(x, P, L + 1);
+        if (gt_or_nan(x[L + 1].v, x[R].v)) kth_swap(x, L + 1, R);
+        if (gt_or_nan(x[L].v, x[R].v)) kth_swap(x, L, R);
+        if (gt_or_nan(x[L + 1].v, x[L].v)) kth_swap(x, L + 1, L);
+        int64_t i = L + 1, j = R;
+        double piv = x[L].v;
+        for (;;) {
+            do i++;
+            while (gt_or_nan(piv, x[i].v));
+            do j--;
+            while (gt_or_nan(x[j].v, piv));
+            if (j < i) break;
+            kth_swap(x, i, j);
+        }
+        kth_swap(x, L, j);
+        if (j <= k) L = i;
+        if (j >= k) R = j - 1;
+    }
+}
+
+/* Quickselect under key_less (no NaN: median returns a slice's NaN first). */
+static void select_ordered(kth_key *x, int64_t n, int64_t k) {
+    int64_t lo = 0, hi = n - 1;
+    while (hi > lo) {
+        int64_t mid = lo + (hi - lo) / 2;
+        if (key_less(&x[mid], &x[lo])) kth_swap(x, mid, lo);
+        if (key_less(&x[hi], &x[lo])) kth_swap(x, hi, lo);
+        if (key_less(&x[hi], &x[mid])) kth_swap(x, hi, mid);
+        kth_key pivot = x[mid];
+        int64_t i = lo, j = hi;
+        while (i <= j) {
+            while (key_less(&x[i], &pivot)) i++;
+            while (key_less(&pivot, &x[j])) j--;
+            if (i <= j) kth_swap(x, i++, j--);
+        }
+        if (k <= j)
+            hi = j;
+        else if (k >= i)
+            lo = i;
+        else
+            break;
+    }
+}
+
+nn_tensor *nn_kth_indices(nn_ctx *ctx, nn_tensor *a, int64_t k, int dim, bool nan_first) {
+    int nd = a->ndim;
+    int64_t len = nd ? a->shape[dim] : 1, outer = 1, inner = 1;
+    for (int d = 0; d < dim; d++) outer *= a->shape[d];
+    for (int d = dim + 1; d < nd; d++) inner *= a->shape[d];
+    int64_t shape[NN_MAX_DIMS];
+    memcpy(shape, a->shape, sizeof(int64_t) * (size_t)nd);
+    if (nd) shape[dim] = 1;
+    nn_tensor *c = nn_tensor_contiguous_raw(ctx, a);
+    nn_tensor *out = c ? nn_tensor_empty(ctx, NN_INT64, nd, shape) : NULL;
+    kth_key *keys =
+        out ? nn_mem_alloc(sizeof(kth_key) * (size_t)(len ? len : 1), "kthvalue", &ctx->err) : NULL;
+    if (!keys) {
+        nn_tensor_release(c);
+        nn_tensor_release(out);
+        return NULL;
+    }
+    int64_t *oi = nn_tensor_data(out);
+    for (int64_t o = 0; o < outer; o++)
+        for (int64_t in = 0; in < inner; in++) {
+            int64_t base = o * len * inner + in, first_nan = -1;
+            for (int64_t j = 0; j < len; j++) {
+                int64_t at = base + j * inner;
+                keys[j].v = c->dtype == NN_FLOAT32   ? ((const float *)nn_tensor_data(c))[at]
+                            : c->dtype == NN_FLOAT64 ? ((const double *)nn_tensor_data(c))[at]
+                                                     : nn_tensor_get_flat(c, at);
+                keys[j].i = j;
+                if (first_nan < 0 && isnan(keys[j].v)) first_nan = j;
+            }
+            if (nan_first && first_nan >= 0) {
+                oi[o * inner + in] = first_nan;
+                continue;
+            }
+            if (nan_first)
+                select_ordered(keys, len, k);
+            else
+                select_torch(keys, len, k);
+            oi[o * inner + in] = keys[k].i;
+        }
+    nn_mem_free(keys);
+    nn_tensor_release(c);
+    return out;
+}
+
 nn_tensor *nn_argsort(nn_ctx *ctx, nn_tensor *a, int64_t dim, bool descending) {
     int d = 0;
     if (nn_dim_wrap_torch(ctx, dim, a->ndim, &d)) return NULL;
