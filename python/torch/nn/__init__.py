@@ -7,7 +7,11 @@ from torch.nn.modules import *  # noqa: F401,F403
 from torch.nn.modules import Module  # noqa: F401
 from torch.nn import functional  # noqa: F401
 from torch.nn import init  # noqa: F401
-from torch.nn import utils  # noqa: F401
+# `from torch.nn.modules import *` brought torch.nn.modules.utils in as
+# `utils`; torch.nn.utils is the package nn/utils/, as in PyTorch.
+import importlib as _importlib  # noqa: E402
+utils = _importlib.import_module("torch.nn.utils")
+del _importlib
 from torch.nn import parallel  # noqa: F401
 from torch.nn.parallel import DataParallel  # noqa: F401
 from torch.nn import common_types  # noqa: F401

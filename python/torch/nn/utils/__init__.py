@@ -1,5 +1,6 @@
 """torch.nn.utils: gradient clipping, parameter/vector conversion, weight and
-spectral normalisation, parametrizations, fusion, skip_init, stateless."""
+spectral normalisation, parametrizations, fusion, skip_init, stateless,
+pruning."""
 
 from torch.nn.utils import rnn  # noqa: F401
 from torch.nn.utils.clip_grad import clip_grad_norm_, clip_grad_norm, clip_grad_value_  # noqa: F401
@@ -13,4 +14,5 @@ from torch.nn.utils import parametrize  # noqa: F401
 from torch.nn.utils import parametrizations  # noqa: F401
 from torch.nn.utils.init import skip_init  # noqa: F401
 from torch.nn.utils import stateless  # noqa: F401
+from torch.nn.utils import prune  # noqa: F401
 from torch.nn.utils import fusion, init, memory_format  # noqa: F401
