@@ -17,7 +17,7 @@ __all__ = [
     "qr", "svd", "symeig", "lu", "lu_solve", "lu_unpack", "pinverse", "matrix_exp",
     "triangular_solve", "geqrf", "orgqr", "ormqr", "tensordot", "chain_matmul", "svd_lowrank",
     "pca_lowrank",
-]
+]  # einsum replaces torch.einsum in _install_methods
 
 _rt_slogdet = _return_type("slogdet", ("sign", "logabsdet"))
 _rt_qr = _return_type("qr", ("Q", "R"))
@@ -257,6 +257,96 @@ def chain_matmul(*matrices, out=None):
     return linalg.multi_dot(list(matrices), out=out)
 
 
+# ---- einsum: ellipsis, repeated subscripts, the sublist form ----
+
+_c_einsum = torch.einsum
+_LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+def einsum(*args):
+    """torch.einsum: the engine's einsum after rewriting what it lacks —
+    '...' becomes letters of its own, a subscript repeated in one operand
+    becomes that operand's diagonal, the sublist form becomes letters."""
+    if args and not isinstance(args[0], str):
+        return einsum(*_from_sublists(args))
+    if len(args) < 1:
+        raise TypeError("einsum(): must specify the equation string and at least one operand, "
+                        "or at least one operand and its subscripts list")
+    eq, ops = args[0], list(args[1:])
+    if len(ops) == 1 and isinstance(ops[0], (list, tuple)):
+        ops = list(ops[0])
+    eq = eq.replace(" ", "")
+    if "..." not in eq and not _has_repeat(eq):
+        return _c_einsum(eq, *ops)
+    lhs, arrow, rhs = eq.partition("->")
+    terms = lhs.split(",")
+    if len(terms) != len(ops):
+        return _c_einsum(eq, *ops)  # the engine words the error
+    used = set(c for c in eq if c.isalpha())
+    free = [c for c in _LETTERS if c not in used]
+    ell = 0
+    for t, op in zip(terms, ops):
+        if "..." in t:
+            ell = max(ell, op.dim() - (len(t) - 3))
+    ell_letters = "".join(free[:ell])
+    new_terms = []
+    for t, op in zip(terms, ops):
+        if "..." in t:
+            k = op.dim() - (len(t) - 3)
+            t = t.replace("...", ell_letters[ell - k:] if k else "")
+        new_terms.append(t)
+    if arrow:
+        out = rhs.replace("...", ell_letters)
+    else:
+        counts = {}
+        for t in new_terms:
+            for c in t:
+                counts[c] = counts.get(c, 0) + 1
+        out = ell_letters + "".join(sorted((c for c, n in counts.items()
+                                            if n == 1 and c not in ell_letters),
+                                           key=_LETTERS.index))
+    final_terms, final_ops = [], []
+    for t, op in zip(new_terms, ops):
+        while len(set(t)) < len(t):
+            c = next(c for c in t if t.count(c) > 1)
+            p = t.index(c)
+            q = t.index(c, p + 1)
+            op = op.diagonal(0, p, q)
+            t = t[:p] + t[p + 1:q] + t[q + 1:] + c
+        final_terms.append(t)
+        final_ops.append(op)
+    return _c_einsum(",".join(final_terms) + "->" + out, *final_ops)
+
+
+def _has_repeat(eq):
+    return any(len(set(t)) < len(t) for t in eq.split("->")[0].split(","))
+
+
+def _from_sublists(args):
+    args = list(args)
+    out = None
+    if len(args) % 2 == 1:
+        out = args.pop()
+    ops, terms = args[0::2], args[1::2]
+
+    def letters(sub):
+        r = ""
+        for x in sub:
+            if x is Ellipsis:
+                r += "..."
+            else:
+                if not 0 <= int(x) < 52:
+                    raise RuntimeError("einsum(): subscript in subscript list is not within the "
+                                       f"valid range [0, 52)")
+                r += _LETTERS[int(x)]
+        return r
+
+    eq = ",".join(letters(t) for t in terms)
+    if out is not None:
+        eq += "->" + letters(out)
+    return [eq] + ops
+
+
 # ---- torch.norm's matrix orders ----
 
 _c_norm = torch._C._TensorBase.norm if hasattr(torch._C._TensorBase, "norm") else None
@@ -292,6 +382,7 @@ def _install_methods():
             self, p, dim, keepdim, dtype=dtype)
         torch.norm = _norm
         T.norm.__name__ = "norm"
+    torch.einsum = einsum
     T.det = lambda self: det(self)
     T.logdet = lambda self: logdet(self)
     T.slogdet = lambda self: slogdet(self)
