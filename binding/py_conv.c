@@ -26,7 +26,7 @@ static int ints_n(PyObject *o, const char *what, int n, int64_t *out) {
     int64_t v[NN_MAX_DIMS];
     int got = 0;
     if (py_ints_arg(o, what, v, &got) < 0) return -1;
-    if (got == 1 && PyLong_Check(o)) {
+    if (got == 1) { /* an int, or a one-element sequence: PyTorch repeats both */
         for (int i = 0; i < n; i++) out[i] = v[0];
         return 0;
     }

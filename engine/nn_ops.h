@@ -322,7 +322,7 @@ nn_tensor *nn_unfold(nn_ctx *ctx, nn_tensor *x, const int64_t *kernel, const int
 nn_tensor *nn_fold(nn_ctx *ctx, nn_tensor *x, const int64_t *out_hw, const int64_t *kernel,
                    const int64_t *dilation, const int64_t *padding, const int64_t *stride);
 /* Max or average pooling; adaptive: [kernel] is the output size and stride,
- * padding, dilation are unused. divisor_override 0 means none. With
+ * padding, dilation are unused. divisor_override 0 means none (it may be negative). With
  * [indices] (max only) *indices receives a new reference to the int64
  * indices of the maxima within each plane (NULL on failure). */
 nn_tensor *nn_pool(nn_ctx *ctx, nn_tensor *x, bool is_max, bool adaptive, const int64_t *kernel,

@@ -904,15 +904,15 @@ nn_tensor *nn_fold(nn_ctx *ctx, nn_tensor *x, const int64_t *out_hw, const int64
  * params: dims[0..2] kernel (adaptive: output size), dims[3..5] stride,
  * dims[6] padding (packed), dims[7] dilation (packed), i[0] the address of
  * an nn_tensor* that receives the indices (max pooling, or 0), f[0]
- * divisor_override (0: none); flags POOL_*. saved[0]: max pooling's indices. */
+ * divisor_override (with POOL_DIVISOR); flags POOL_*. saved[0]: max pooling's indices. */
 
-enum { POOL_CEIL = 1, POOL_INCLUDE_PAD = 2, POOL_ADAPTIVE = 4 };
+enum { POOL_CEIL = 1, POOL_INCLUDE_PAD = 2, POOL_ADAPTIVE = 4, POOL_DIVISOR = 8 };
 
 typedef struct pool_geom {
     int nsp;
     int64_t I[3], O[3], k[3], s[3], p[3], d[3];
     int64_t Li, Lo, planes;
-    bool adaptive, include_pad;
+    bool adaptive, include_pad, has_divisor;
     double divisor;
 } pool_geom;
 
@@ -936,6 +936,7 @@ static bool pool_geom_of(nn_ctx *ctx, const nn_node *node, bool is_max, pool_geo
     pg->adaptive = P->flags & POOL_ADAPTIVE;
     pg->include_pad = P->flags & POOL_INCLUDE_PAD;
     pg->divisor = P->f[0];
+    pg->has_divisor = P->flags & POOL_DIVISOR;
     pg->planes = x->shape[0] * x->shape[1];
     int64_t in[3], out[3];
     for (int i = 0; i < nsp; i++) in[i] = x->shape[2 + i];
@@ -1095,7 +1096,7 @@ static taps taps_of(const pool_geom *pg, int i, int64_t o, bool is_max) {
                     taps th = taps_of(pg, 1, oh, false);                                           \
                     for (int64_t ow = 0; ow < pg->O[2]; ow++, o++) {                               \
                         taps tw = taps_of(pg, 2, ow, false);                                       \
-                        double div = pg->divisor > 0 ? pg->divisor                                 \
+                        double div = pg->has_divisor ? pg->divisor                                 \
                                      : pg->include_pad && !pg->adaptive                            \
                                          ? (double)(td.padded * th.padded * tw.padded)             \
                                          : (double)(td.n * th.n * tw.n);                           \
@@ -1266,7 +1267,7 @@ nn_tensor *nn_pool(nn_ctx *ctx, nn_tensor *x, bool is_max, bool adaptive, const 
     p.i[0] = (int64_t)(intptr_t)indices;
     p.f[0] = divisor_override;
     p.flags = (ceil_mode ? POOL_CEIL : 0) | (count_include_pad ? POOL_INCLUDE_PAD : 0) |
-              (adaptive ? POOL_ADAPTIVE : 0);
+              (adaptive ? POOL_ADAPTIVE : 0) | (divisor_override != 0 ? POOL_DIVISOR : 0);
     if (indices) *indices = NULL;
     return nn_exec(ctx, is_max ? NN_OP_MAX_POOL : NN_OP_AVG_POOL, &x, 1, &p);
 }

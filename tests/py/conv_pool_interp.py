@@ -138,3 +138,21 @@ err(lambda: F.interpolate(torch.randn(1, 1, 4, 4), size=3, align_corners=True))
 err(lambda: F.pad(torch.randn(1, 1, 3, 3), (3, 3, 3, 3), mode="reflect"))
 err(lambda: F.local_response_norm(torch.randn(3, 4), 2))
 err(lambda: F.channel_shuffle(torch.randn(1, 5, 2, 2), 2))
+# fractional max pooling: torch's draws, ATen's intervals
+torch.manual_seed(3)
+xr = torch.randn(2, 3, 9, 10, requires_grad=True)
+v, i = F.fractional_max_pool2d(xr, 3, output_size=(4, 5), return_indices=True)
+print(v[1, 2], i[1, 2])
+v.sum().backward()
+print(xr.grad[0, 0])
+print(torch.nn.FractionalMaxPool2d(2, output_ratio=0.5)(xr).shape)
+print(F.fractional_max_pool3d(torch.randn(1, 2, 6, 7, 8), 2, output_ratio=(0.5, 0.5, 0.7)).sum())
+# grid_sample bicubic and 3-D
+g = F.affine_grid(theta2, (2, 3, 5, 4), align_corners=False)
+print(F.grid_sample(x, g, mode="bicubic", align_corners=False)[0, 0].detach())
+v3 = torch.randn(1, 2, 3, 4, 5, dtype=torch.float64, requires_grad=True)
+t3 = torch.tensor([[[0.9, 0.1, 0.0, 0.1], [0.0, 1.1, 0.2, -0.1], [0.1, 0.0, 0.8, 0.05]]],
+                  dtype=torch.float64)
+g3 = F.affine_grid(t3, (1, 2, 2, 3, 4), align_corners=False)
+print(F.grid_sample(v3, g3, align_corners=False).sum().item(),
+      gc(lambda a: F.grid_sample(a, g3, align_corners=False), (v3,)))

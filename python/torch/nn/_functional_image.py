@@ -23,7 +23,8 @@ __all__ = [
     "avg_pool3d", "adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_avg_pool3d",
     "adaptive_max_pool1d", "adaptive_max_pool2d", "adaptive_max_pool3d",
     "adaptive_max_pool1d_with_indices", "adaptive_max_pool2d_with_indices",
-    "adaptive_max_pool3d_with_indices", "lp_pool1d", "lp_pool2d", "max_unpool1d",
+    "adaptive_max_pool3d_with_indices", "fractional_max_pool2d", "fractional_max_pool3d",
+    "fractional_max_pool2d_with_indices", "fractional_max_pool3d_with_indices", "lp_pool1d", "lp_pool2d", "max_unpool1d",
     "max_unpool2d", "max_unpool3d", "unfold", "fold", "interpolate", "upsample",
     "upsample_nearest", "upsample_bilinear", "pixel_shuffle", "pixel_unshuffle",
     "channel_shuffle", "native_channel_shuffle", "instance_norm", "local_response_norm",
@@ -297,6 +298,96 @@ def adaptive_max_pool3d(input, output_size, return_indices=False):
     return _adaptive(3, True, input, output_size, return_indices)
 
 
+def _frac_intervals(sample, in_size, out_size, pool, dtype):
+    """ATen's generate_intervals for every plane: window starts [N, C, out]."""
+    n, c = sample.shape
+    if out_size > 1:
+        alpha = torch.tensor(float(in_size - pool), dtype=dtype) / (out_size - 1)
+        i = torch.arange(out_size - 1).to(dtype)
+        s = sample.unsqueeze(-1)
+        seq = ((i + s) * alpha).long() - (s * alpha).long()
+        last = torch.full((n, c, 1), in_size - pool, dtype=torch.long)
+        return torch.cat([seq, last], -1)
+    return torch.full((n, c, out_size), in_size - pool, dtype=torch.long)
+
+
+def _fractional_max_pool(nsp, input, kernel_size, output_size, output_ratio, return_indices,
+                         _random_samples):
+    t = _ntuple(nsp)
+    name = f"fractional_max_pool{nsp}d"
+    if output_size is None and output_ratio is None:
+        raise ValueError(f"{name} requires specifying either an output_size or an output_ratio")
+    if output_size is None:
+        ratio = t(output_ratio)
+        output_size = [int(input.size(-nsp + i) * ratio[i]) for i in range(nsp)]
+    if input.dim() not in (nsp + 1, nsp + 2):
+        raise RuntimeError(f"{name}(): Expected {nsp + 1}D or {nsp + 2}D tensor, but got: "
+                           f"{list(input.shape)}")
+    if _random_samples is None:
+        n_batch = 1 if input.dim() == nsp + 1 else input.size(0)
+        _random_samples = torch.rand(n_batch, input.size(-nsp - 1), nsp, dtype=input.dtype)
+    unbatched = input.dim() == nsp + 1
+    x = input.unsqueeze(0) if unbatched else input
+    k, out = t(kernel_size), t(output_size)
+    n, c = x.shape[0], x.shape[1]
+    insz = list(x.shape[2:])
+    for d in range(nsp):
+        if out[d] + k[d] - 1 > insz[d]:
+            raise RuntimeError(f"{name}(): pool size {k[d]} too large relative to input size "
+                               f"{insz[d]} and output size {out[d]}")
+    # 2-D draws are (w, h); 3-D draws are (t, h, w), as ATen reads them
+    which = [1, 0] if nsp == 2 else [0, 1, 2]
+    idx = None
+    stride = 1
+    for d in reversed(range(nsp)):
+        starts = _frac_intervals(_random_samples[..., which[d]], insz[d], out[d], k[d], x.dtype)
+        shape_s = [n, c] + [1] * (2 * nsp)
+        shape_s[2 + d] = out[d]
+        shape_k = [1, 1] + [1] * (2 * nsp)
+        shape_k[2 + nsp + d] = k[d]
+        pos = starts.reshape(shape_s) + torch.arange(k[d]).reshape(shape_k)
+        term = pos * stride
+        idx = term if idx is None else idx + term
+        stride *= insz[d]
+    full = [n, c] + list(out) + list(k)
+    kk = math.prod(k)
+    lo = math.prod(out)
+    idx = idx.expand(full).reshape(n, c, lo * kk)
+    flat = x.reshape(n, c, math.prod(insz))
+    windows = flat.gather(2, idx).reshape([n, c] + list(out) + [kk])
+    arg = windows.argmax(-1, keepdim=True)
+    chosen = idx.reshape([n, c] + list(out) + [kk]).gather(-1, arg).squeeze(-1)
+    values = flat.gather(2, chosen.reshape(n, c, lo)).reshape([n, c] + list(out))
+    values = _named(values, f"FractionalMaxPool{nsp}DBackward0")
+    if unbatched:
+        values, chosen = values.squeeze(0), chosen.squeeze(0)
+    return (values, chosen) if return_indices else values
+
+
+def fractional_max_pool2d_with_indices(input, kernel_size, output_size=None, output_ratio=None,
+                                       return_indices=False, _random_samples=None):
+    return _fractional_max_pool(2, input, kernel_size, output_size, output_ratio, True,
+                                _random_samples)
+
+
+def fractional_max_pool3d_with_indices(input, kernel_size, output_size=None, output_ratio=None,
+                                       return_indices=False, _random_samples=None):
+    return _fractional_max_pool(3, input, kernel_size, output_size, output_ratio, True,
+                                _random_samples)
+
+
+def fractional_max_pool2d(input, kernel_size, output_size=None, output_ratio=None,
+                          return_indices=False, _random_samples=None):
+    return _fractional_max_pool(2, input, kernel_size, output_size, output_ratio, return_indices,
+                                _random_samples)
+
+
+def fractional_max_pool3d(input, kernel_size, output_size=None, output_ratio=None,
+                          return_indices=False, _random_samples=None):
+    return _fractional_max_pool(3, input, kernel_size, output_size, output_ratio, return_indices,
+                                _random_samples)
+
+
 def lp_pool1d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
     # PyTorch's own composition (torch/nn/functional.py)
     if stride is not None:
@@ -498,6 +589,12 @@ def _cubic_taps(in_size, out_size, scale, align_corners, dtype):
     src = r * d if align_corners else r * (d + 0.5) - 0.5
     i = src.floor().long().clamp(max=in_size - 1)
     t = (src - i.to(dtype)).clamp(0, 1)
+    coeffs = _cubic_coeffs(t)
+    return [((i - 1 + j).clamp(0, in_size - 1), coeffs[j]) for j in range(4)]
+
+
+def _cubic_coeffs(t):
+    """ATen's get_cubic_upsample_coefficients (A = -0.75) for offsets [t]."""
     A = -0.75
 
     def conv1(x):
@@ -507,8 +604,7 @@ def _cubic_taps(in_size, out_size, scale, align_corners, dtype):
         return ((x * A - 5 * A) * x + 8 * A) * x - 4 * A
 
     x2 = 1.0 - t
-    coeffs = [conv2(t + 1.0), conv1(t), conv1(x2), conv2(x2 + 1.0)]
-    return [((i - 1 + j).clamp(0, in_size - 1), coeffs[j]) for j in range(4)]
+    return [conv2(t + 1.0), conv1(t), conv1(x2), conv2(x2 + 1.0)]
 
 
 def _separable(x, nsp, sizes, scales, align_corners, kind):
@@ -807,7 +903,11 @@ def _reflect(coord, lo, hi):
 
 
 def _source_coord(coord, size, padding_mode, align_corners):
-    coord = _unnormalize(coord, size, align_corners)
+    return _pad_coord(_unnormalize(coord, size, align_corners), size, padding_mode,
+                      align_corners)
+
+
+def _pad_coord(coord, size, padding_mode, align_corners):
     if padding_mode == "border":
         coord = coord.clamp(0, size - 1)
     elif padding_mode == "reflection":
@@ -828,15 +928,16 @@ def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corner
                          f"'border', or 'reflection', but got: '{padding_mode}'")
     if align_corners is None:
         align_corners = False
+    if input.dim() == 5 and grid.dim() == 5 and grid.shape[-1] == 3:
+        if mode == "bicubic":
+            raise RuntimeError("grid_sampler(): bicubic interpolation only supports 4D input")
+        return _grid_sample_3d(input, grid, mode, padding_mode, align_corners)
     if input.dim() != 4 or grid.dim() != 4 or grid.shape[-1] != 2:
-        raise NotImplementedError("grid_sample: nndb supports 4-D input with an [N, H, W, 2] "
-                                  "grid (bilinear or nearest)")
-    if mode == "bicubic":
-        raise NotImplementedError("grid_sample(mode='bicubic') is not supported by nndb yet")
+        raise RuntimeError(f"grid_sampler(): expected 4D or 5D input and grid with same number "
+                           f"of dimensions, but got input with sizes {list(input.shape)} and "
+                           f"grid with sizes {list(grid.shape)}")
     n, c, ih, iw = input.shape
     oh, ow = grid.shape[1], grid.shape[2]
-    x = _source_coord(grid[..., 0], iw, padding_mode, align_corners)
-    y = _source_coord(grid[..., 1], ih, padding_mode, align_corners)
     flat = input.reshape(n, c, ih * iw)
 
     def gather(yi, xi, w):
@@ -847,6 +948,27 @@ def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corner
         v = flat.gather(2, idx).reshape(n, c, oh, ow)
         return v * (w * valid.to(w.dtype)).unsqueeze(1)
 
+    if mode == "bicubic":
+        # ATen: 4x4 taps around the unpadded source point, each tap's
+        # coordinate padded on its own, rows interpolated first
+        x = _unnormalize(grid[..., 0], iw, align_corners)
+        y = _unnormalize(grid[..., 1], ih, align_corners)
+        x0 = x.floor()
+        y0 = y.floor()
+        cx = _cubic_coeffs(x - x0)
+        cy = _cubic_coeffs(y - y0)
+        out = None
+        for i in range(4):
+            yi = _pad_coord(y0 - 1 + i, ih, padding_mode, align_corners)
+            row = None
+            for j in range(4):
+                v = gather(yi, _pad_coord(x0 - 1 + j, iw, padding_mode, align_corners), cx[j])
+                row = v if row is None else row + v
+            term = row * cy[i].unsqueeze(1)
+            out = term if out is None else out + term
+        return _named(out, "GridSampler2DBackward0")
+    x = _source_coord(grid[..., 0], iw, padding_mode, align_corners)
+    y = _source_coord(grid[..., 1], ih, padding_mode, align_corners)
     if mode == "nearest":
         xn = torch.round(x)
         yn = torch.round(y)
@@ -862,3 +984,39 @@ def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corner
     out = (gather(y0, x0, wy0 * wx0) + gather(y0, x1, wy0 * wx1) + gather(y1, x0, wy1 * wx0) +
            gather(y1, x1, wy1 * wx1))
     return _named(out, "GridSampler2DBackward0")
+
+
+def _grid_sample_3d(input, grid, mode, padding_mode, align_corners):
+    n, c, idp, ih, iw = input.shape
+    od, oh, ow = grid.shape[1], grid.shape[2], grid.shape[3]
+    flat = input.reshape(n, c, idp * ih * iw)
+    x = _source_coord(grid[..., 0], iw, padding_mode, align_corners)
+    y = _source_coord(grid[..., 1], ih, padding_mode, align_corners)
+    z = _source_coord(grid[..., 2], idp, padding_mode, align_corners)
+
+    def gather(zi, yi, xi, w):
+        valid = ((xi >= 0) & (xi <= iw - 1) & (yi >= 0) & (yi <= ih - 1) & (zi >= 0) &
+                 (zi <= idp - 1))
+        idx = ((zi.clamp(0, idp - 1).long() * ih + yi.clamp(0, ih - 1).long()) * iw +
+               xi.clamp(0, iw - 1).long())
+        idx = idx.reshape(n, 1, od * oh * ow).expand(n, c, od * oh * ow)
+        v = flat.gather(2, idx).reshape(n, c, od, oh, ow)
+        return v * (w * valid.to(w.dtype)).unsqueeze(1)
+
+    if mode == "nearest":
+        out = gather(torch.round(z), torch.round(y), torch.round(x), torch.ones_like(x))
+        return _named(out, "GridSampler3DBackward0")
+    x0, y0, z0 = x.floor(), y.floor(), z.floor()
+    x1, y1, z1 = x0 + 1, y0 + 1, z0 + 1
+    wx = (x1 - x, x - x0)
+    wy = (y1 - y, y - y0)
+    wz = (z1 - z, z - z0)
+    xs, ys, zs = (x0, x1), (y0, y1), (z0, z1)
+    out = None
+    # ATen's order: tnw, tne, tsw, tse, bnw, bne, bsw, bse
+    for k in range(2):
+        for j in range(2):
+            for i in range(2):
+                term = gather(zs[k], ys[j], xs[i], wx[i] * wy[j] * wz[k])
+                out = term if out is None else out + term
+    return _named(out, "GridSampler3DBackward0")

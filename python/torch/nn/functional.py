@@ -395,6 +395,8 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
                momentum=0.1, eps=1e-5):
     if training:
         _verify_batch_size(input.size())
+    if input.numel() == 0:  # nothing to normalise (OpInfo's empty samples)
+        return input.clone()
     return _C._nn_batch_norm(input, running_mean, running_var, weight, bias, training,
                              0.0 if momentum is None else momentum, eps)
 
@@ -412,6 +414,8 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
 
 
 def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
+    if input.numel() == 0:  # nothing to normalise (OpInfo's empty samples)
+        return input.clone()
     return _C._nn_group_norm(input, num_groups, weight, bias, eps)
 
 

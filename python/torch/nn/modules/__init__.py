@@ -25,7 +25,8 @@ from torch.nn.modules.conv import (  # noqa: F401
 from torch.nn.modules.pooling import (  # noqa: F401
     MaxPool1d, MaxPool2d, MaxPool3d, AvgPool1d, AvgPool2d, AvgPool3d, AdaptiveMaxPool1d,
     AdaptiveMaxPool2d, AdaptiveMaxPool3d, AdaptiveAvgPool1d, AdaptiveAvgPool2d,
-    AdaptiveAvgPool3d, LPPool1d, LPPool2d, MaxUnpool1d, MaxUnpool2d, MaxUnpool3d)
+    AdaptiveAvgPool3d, LPPool1d, LPPool2d, MaxUnpool1d, MaxUnpool2d, MaxUnpool3d,
+    FractionalMaxPool2d, FractionalMaxPool3d)
 from torch.nn.modules.padding import (  # noqa: F401
     ConstantPad1d, ConstantPad2d, ConstantPad3d, ZeroPad2d, ReflectionPad1d, ReflectionPad2d,
     ReflectionPad3d, ReplicationPad1d, ReplicationPad2d, ReplicationPad3d)
