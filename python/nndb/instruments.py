@@ -512,8 +512,41 @@ def activations(model, x, y=None, loss_fn=None):
                         dead=dead, grad_mean=gm, grad_std=gs))
     html_head = ["layer", "kind", "mean", "std", "saturated", "dead"] + (
         ["grad mean", "grad std"] if with_loss else []) + ["histogram"]
-    return Report("activations", "\n".join(lines), _html_table(html_head, table), True,
-                  rows=rows)
+    html = _html_table(html_head, table)
+    maps = _feature_maps(captured)
+    if maps:
+        lines.append(f"feature maps of example 0 ({len(maps)} layers with [N, C, H, W] outputs): "
+                     f"shown as pictures in Jupyter; report.feature_maps['{next(iter(maps))}'] ...")
+        html += "".join(
+            f"<div><b>{_escape(path)}</b> {_escape(kind)} {_escape(shape)}, example 0</div>"
+            f'<img src="data:image/png;base64,{grid._repr_mimebundle_()["image/png"]}">'
+            for path, (kind, shape, grid) in maps.items())
+    return Report("activations", "\n".join(lines), html, True, rows=rows,
+                  feature_maps={path: grid for path, (_, _, grid) in maps.items()})
+
+
+_MAX_MAP_LAYERS = 8
+_MAX_MAPS = 16
+
+
+def _feature_maps(captured):
+    """{path: (kind, shape text, ImageGrid)} for the first layers whose output
+    is [N, C, H, W] (convolutions, their norms, activations and pools):
+    example 0's first 16 channels, each stretched to its own grey range."""
+    from nndb import images
+    out = {}
+    for path, (kind, t) in captured.items():
+        if t.dim() != 4 or len(out) >= _MAX_MAP_LAYERS:
+            continue
+        c = t.shape[1]
+        m = t[0, :_MAX_MAPS].detach().double()
+        lo = m.amin(dim=(1, 2), keepdim=True)
+        span = (m.amax(dim=(1, 2), keepdim=True) - lo).clamp(min=1e-12)
+        grid = images.show_images(((m - lo) / span).float().unsqueeze(1), show=False, nrow=8,
+                                  channels_last=False)
+        shown = f" (first {_MAX_MAPS})" if c > _MAX_MAPS else ""
+        out[path] = (kind, f"{c}x{t.shape[2]}x{t.shape[3]}{shown}", grid)
+    return out
 
 
 # ---- dependencies ----

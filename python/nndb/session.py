@@ -244,7 +244,80 @@ def _with_suggestion(exc, last):
     finally:
         sys.stderr = saved
     printed = buf.getvalue().rstrip("\n").rsplit("\n", 1)[-1]
-    return printed if printed.startswith(last) else last
+    if printed.startswith(last) and printed != last:
+        return printed
+    if isinstance(exc, NameError) and not isinstance(exc, UnboundLocalError):
+        guess = _suggest_name(exc)
+        if guess is not None:
+            return f"{last}. Did you mean: '{guess}'?"
+    return last
+
+
+_MOVE_COST, _CASE_COST, _MAX_STRING_SIZE = 2, 1, 40
+
+
+def _levenshtein(a, b, limit):
+    """CPython's suggestion distance (Python/suggestions.c): a substitution
+    that only changes case costs 1, any other edit 2; None past [limit]."""
+    if a == b:
+        return 0
+    if len(a) > _MAX_STRING_SIZE or len(b) > _MAX_STRING_SIZE:
+        return None
+    row = [(i + 1) * _MOVE_COST for i in range(len(a))]
+    result = 0
+    for bi, bc in enumerate(b):
+        distance = result = bi * _MOVE_COST
+        minimum = None
+        for ai, ac in enumerate(a):
+            if ac == bc:
+                sub = 0
+            elif ac.lower() == bc.lower():
+                sub = _CASE_COST
+            else:
+                sub = _MOVE_COST
+            substitute = distance + sub
+            distance = row[ai]
+            insert_delete = min(result, distance) + _MOVE_COST
+            result = min(insert_delete, substitute)
+            row[ai] = result
+            minimum = result if minimum is None or result < minimum else minimum
+        if minimum is not None and minimum > limit:
+            return None
+    return result
+
+
+def _closest(candidates, name):
+    best, best_distance = None, None
+    for item in candidates:
+        if not isinstance(item, str) or item == name:
+            continue
+        max_distance = (len(name) + len(item) + 3) * _MOVE_COST // 6
+        limit = max_distance if best_distance is None else min(max_distance, best_distance - 1)
+        d = _levenshtein(name, item, limit)
+        if d is None or d > limit:
+            continue
+        if best_distance is None or d < best_distance:
+            best, best_distance = item, d
+    return best
+
+
+def _suggest_name(exc):
+    """CPython 3.11 looks for a NameError's suggestion among the frame's
+    locals, globals and builtins, but gives up on a namespace of 750 names
+    or more, and a session's globals hold the prelude's ~800. Here the same
+    search without that cap."""
+    name = getattr(exc, "name", None)
+    tb = exc.__traceback__
+    if not isinstance(name, str) or tb is None:
+        return None
+    while tb.tb_next is not None:
+        tb = tb.tb_next
+    frame = tb.tb_frame
+    for space in (frame.f_code.co_varnames, frame.f_globals, frame.f_builtins):
+        guess = _closest(list(space), name)
+        if guess is not None:
+            return guess
+    return None
 
 
 def describe_error(exc):
