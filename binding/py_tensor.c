@@ -637,6 +637,20 @@ static bool is_index_seq(PyObject *v) {
            (!py_tensor_check(v) && PyObject_CheckBuffer(v) && !PyBytes_Check(v));
 }
 
+/* A list under 32 items holding a tensor, a sequence, a slice, None or
+ * Ellipsis indexes as a tuple of those (x[[0, 2], [1, 3]] as x[[0, 2], [1,
+ * 3]]): NumPy's old rule, which PyTorch keeps. */
+static bool list_as_tuple(PyObject *key) {
+    if (!PyList_Check(key) || PyList_GET_SIZE(key) >= 32) return false;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(key); i++) {
+        PyObject *v = PyList_GET_ITEM(key, i);
+        if (py_tensor_check(v) || PyList_Check(v) || PyTuple_Check(v) || PySlice_Check(v) ||
+            v == Py_None || v == Py_Ellipsis)
+            return true;
+    }
+    return false;
+}
+
 /* Walk [key] over [t]: basic indexing (ints, slices, None, Ellipsis) makes a
  * view in *view; advanced indices (index tensors, lists, masks) are
  * collected in [adv] against that view. */
@@ -648,6 +662,9 @@ static int index_walk(nn_tensor *t, PyObject *key, nn_tensor **view, adv_set *ad
     if (PyTuple_Check(key)) {
         items = &PyTuple_GET_ITEM(key, 0);
         n = PyTuple_GET_SIZE(key);
+    } else if (list_as_tuple(key)) {
+        items = &PyList_GET_ITEM(key, 0);
+        n = PyList_GET_SIZE(key);
     }
     int consumed = 0, ellipses = 0;
     for (Py_ssize_t i = 0; i < n; i++) {

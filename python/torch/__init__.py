@@ -52,6 +52,7 @@ def _add_tensor_functions():
     from torch import _tensor_ops
     for name, fn in _tensor_ops.FUNCTIONS.items():
         names.setdefault(name, fn)
+    names.update(_tensor_ops.OVERRIDES)
     names.setdefault("real", _tensor_more.real)
     names.setdefault("imag", _tensor_more.imag)
 

@@ -606,19 +606,29 @@ def take_along_dim(self, indices, dim=None):
     return torch.gather(x, dim, i)
 
 
+def _put(self, index, source, accumulate):
+    n = self.numel()
+    pos = index.reshape(-1)
+    if pos.numel() and (int(pos.min()) < -n or int(pos.max()) >= n):
+        bad = int(pos.min()) if int(pos.min()) < -n else int(pos.max())
+        raise IndexError(f"out of range: tried to access index {bad} on a tensor of {n} "
+                         "elements.")
+    pos = torch.where(pos < 0, pos + n, pos)
+    src = source.reshape(-1).to(self.dtype)
+    flat = self.reshape(-1)
+    out = flat.index_add(0, pos, src) if accumulate else flat.scatter(0, pos, src)
+    return out.reshape(self.shape)
+
+
 @_method
 def put_(self, index, source, accumulate=False):
-    flat = self.view(-1)
-    if accumulate:
-        flat.scatter_add_(0, index.reshape(-1), source.reshape(-1).to(self.dtype))
-    else:
-        flat[index.reshape(-1)] = source.reshape(-1).to(self.dtype)
+    self[...] = _put(self, index, source, accumulate)
     return self
 
 
 @_method
 def put(self, index, source, accumulate=False):
-    return self.clone().put_(index, source, accumulate)
+    return _put(self, index, source, accumulate)
 
 
 @_method

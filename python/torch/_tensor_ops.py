@@ -1128,3 +1128,146 @@ def install(cls):
             setattr(cls, name, fn)
     cls.mH = property(_mH)
     cls.H = property(_H)
+    _install_overrides(cls)
+
+
+# ---- wrappers over torch._C functions for the cases the kernels leave out ----
+# Each keeps the C function for the common call and handles the rest here;
+# install() and torch/__init__.py put them in place of the C names.
+
+_C_einsum = _C.einsum
+_C_unique = _C.unique
+_C_unique_consecutive = _C.unique_consecutive
+_C_repeat_interleave = _C.repeat_interleave
+_LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+def einsum(*args):
+    """torch.einsum: the C kernel, after ellipses are named and repeated
+    subscripts in one operand are taken as diagonals."""
+    if not args or not isinstance(args[0], str):
+        return _C_einsum(*args)
+    eq = args[0]
+    ops = list(args[1:])
+    if len(ops) == 1 and isinstance(ops[0], (list, tuple)):
+        ops = list(ops[0])
+    if "." not in eq and not any(len(set(t)) != len(t) for t in
+                                 eq.replace(" ", "").split("->")[0].split(",")):
+        return _C_einsum(eq, *ops)
+    eq = eq.replace(" ", "")
+    lhs, arrow, rhs = eq.partition("->")
+    terms = lhs.split(",")
+    if len(terms) != len(ops):
+        raise RuntimeError("einsum(): more operands were provided than specified in the equation"
+                           if len(ops) > len(terms) else
+                           "einsum(): fewer operands were provided than specified in the equation")
+    free = [c for c in _LETTERS if c not in eq]
+    n_ell = 0
+    for t, op in zip(terms, ops):
+        if "..." in t:
+            n_ell = max(n_ell, op.dim() - (len(t) - 3))
+    ell = "".join(free[:n_ell])
+    named = []
+    for t, op in zip(terms, ops):
+        if "..." in t:
+            k = op.dim() - (len(t) - 3)
+            t = t.replace("...", ell[n_ell - k:] if k else "")
+        named.append(t)
+    if arrow:
+        out = rhs.replace("...", ell)
+    else:
+        counts = {}
+        for t in named:
+            for c in t:
+                counts[c] = counts.get(c, 0) + 1
+        out = ell + "".join(sorted(c for c, n in counts.items() if n == 1 and c not in ell))
+    new_ops = []
+    for i, (t, op) in enumerate(zip(named, ops)):
+        while len(set(t)) != len(t):
+            c = next(c for c in t if t.count(c) > 1)
+            p1 = t.index(c)
+            p2 = t.index(c, p1 + 1)
+            op = op.diagonal(0, p1, p2)
+            t = t[:p1] + t[p1 + 1:p2] + t[p2 + 1:] + c
+        named[i] = t
+        new_ops.append(op)
+    return _C_einsum(",".join(named) + "->" + out, *new_ops)
+
+
+def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
+    if repeats is None:  # torch.repeat_interleave(repeats): arange repeated
+        reps = input
+        if reps.dim() > 1:
+            raise RuntimeError("repeat_interleave only accept 1D vector as repeat")
+        return torch.arange(reps.numel()).repeat_interleave(reps)
+    if not isinstance(repeats, torch.Tensor) or repeats.numel() == 1 and repeats.dim() == 0:
+        if dim is None:
+            return _C_repeat_interleave(input, repeats)
+        return _C_repeat_interleave(input, repeats, dim)
+    if repeats.dim() > 1:
+        raise RuntimeError("repeat_interleave only accept 1D vector as repeat")
+    x = input.reshape(-1) if dim is None else input
+    d = 0 if dim is None else dim % max(x.dim(), 1)
+    size = x.shape[d] if x.dim() else 1
+    reps = repeats.tolist()
+    if len(reps) == 1:
+        reps = reps * size
+    if len(reps) != size:
+        raise RuntimeError("repeats must have the same size as input along dim")
+    if any(r < 0 for r in reps):
+        raise RuntimeError("repeats can not be negative")
+    idx = torch.tensor([i for i, r in enumerate(reps) for _ in range(r)], dtype=torch.int64)
+    return x.index_select(d, idx)
+
+
+def _rows(input, dim):
+    """input with dim first, as a list of row tuples (the slices along dim)."""
+    x = input.movedim(dim, 0)
+    width = 1
+    for n in x.shape[1:]:
+        width *= n
+    return x, [tuple(r) for r in x.reshape(x.shape[0], width).tolist()]
+
+
+def _unique_rows(input, dim, consecutive, return_inverse, return_counts):
+    dim = dim % max(input.dim(), 1)
+    x, rows = _rows(input, dim)
+    n = len(rows)
+    order = list(range(n)) if consecutive else sorted(range(n), key=lambda i: rows[i])
+    firsts, inverse, counts = [], [0] * n, []
+    for i in order:
+        if not firsts or rows[i] != rows[firsts[-1]]:
+            firsts.append(i)
+            counts.append(0)
+        counts[-1] += 1
+        inverse[i] = len(firsts) - 1
+    vals = x.index_select(0, torch.tensor(firsts, dtype=torch.int64)).movedim(0, dim)
+    out = [vals]
+    if return_inverse:
+        out.append(torch.tensor(inverse, dtype=torch.int64))
+    if return_counts:
+        out.append(torch.tensor(counts, dtype=torch.int64))
+    return out[0] if len(out) == 1 else tuple(out)
+
+
+def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):
+    if dim is not None:
+        return _unique_rows(input, dim, False, return_inverse, return_counts)
+    return _C_unique(input, sorted, return_inverse, return_counts)
+
+
+def unique_consecutive(input, return_inverse=False, return_counts=False, dim=None):
+    if dim is not None:
+        return _unique_rows(input, dim, True, return_inverse, return_counts)
+    return _C_unique_consecutive(input, return_inverse, return_counts)
+
+
+# torch.NAME and Tensor.NAME replaced by the wrappers above
+OVERRIDES = {"einsum": einsum, "unique": unique, "unique_consecutive": unique_consecutive,
+             "repeat_interleave": repeat_interleave}
+_METHOD_OVERRIDES = ("unique", "unique_consecutive", "repeat_interleave")
+
+
+def _install_overrides(cls):
+    for name in _METHOD_OVERRIDES:
+        setattr(cls, name, OVERRIDES[name])

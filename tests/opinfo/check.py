@@ -220,8 +220,9 @@ def run_sample(kind, fn, rec, dtype):
                 raise Mismatch("grad of input %d is nonzero, PyTorch has none" % i)
             continue
         if g is None:
-            g = torch.zeros(want.shape, dtype=getattr(torch, dtype))
-        compare(g, ("T", want, dtype, False, -1), gtol, "grad of input %d" % i)
+            g = torch.zeros(want.shape, dtype=getattr(torch, want.dtype.name))
+        # the grad has its leaf's dtype (PyTorch's, recorded), not always the sample's
+        compare(g, ("T", want, want.dtype.name, False, -1), gtol, "grad of input %d" % i)
     return True
 
 
