@@ -199,8 +199,26 @@ BINARY(multiply, nn_mul)
 BINARY(true_divide, nn_div)
 BINARY(maximum, nn_maximum)
 BINARY(minimum, nn_minimum)
-BINARY(floor_divide, nn_floor_divide)
-BINARY(remainder, nn_remainder)
+/* floor_divide and remainder: float results from ops_special.c (remainder
+ * with its gradient), integer ones from nn_intops.c. */
+static nn_tensor *floor_divide_of(nn_ctx *ctx, nn_tensor *a, nn_tensor *b) {
+    if (nn_dtype_is_float(nn_dtype_promote(a, b)))
+        return nn_special2(ctx, a, b, NN_SPECIAL2_FLOOR_DIVIDE);
+    return nn_floor_divide(ctx, a, b);
+}
+
+static nn_tensor *remainder_of(nn_ctx *ctx, nn_tensor *a, nn_tensor *b) {
+    if (nn_dtype_is_float(nn_dtype_promote(a, b)))
+        return nn_special2(ctx, a, b, NN_SPECIAL2_REMAINDER);
+    return nn_remainder(ctx, a, b);
+}
+
+BINARY_NAMED(floor_divide, floor_divide_of, "FloorDivideBackward0")
+BINARY(bitwise_left_shift, nn_bitwise_left_shift)
+BINARY(bitwise_right_shift, nn_bitwise_right_shift)
+BINARY(gcd, nn_gcd)
+BINARY(lcm, nn_lcm)
+BINARY_NAMED(remainder, remainder_of, "RemainderBackward0")
 BINARY(fmod, nn_fmod)
 BINARY(atan2, nn_atan2)
 BINARY(arctan2, nn_atan2)
@@ -259,6 +277,15 @@ static PyObject *add_sub(const char *name, bool sub, PyObject *const *args, Py_s
                             "point number.");
             return NULL;
         }
+        if (nn_dtype_is_float(nn_dtype_promote(a, b)) && al->ndim == 0) {
+            /* one rounding, fma(b, alpha, a), as PyTorch (ops_fused.c) */
+            double alpha = nn_tensor_get_flat(al, 0);
+            nn_tensor_release(al);
+            nn_tensor *r = nn_add_alpha(ctx, a, b, sub ? -alpha : alpha);
+            nn_tensor_release(a);
+            nn_tensor_release(b);
+            return py_tensor_wrap_named(r, sub ? "SubBackward0" : "AddBackward0");
+        }
         nn_tensor *s = nn_mul(ctx, b, al);
         nn_tensor_release(al);
         nn_tensor_release(b);
@@ -297,7 +324,12 @@ static PyObject *div_common(const char *name, PyObject *const *args, Py_ssize_t 
     nn_tensor *a, *b;
     if (operands(name, a_[0], a_[1], &a, &b) < 0) return NULL;
     nn_tensor *r;
-    if (mode == 2) {
+    if (mode && nn_dtype_is_float(nn_dtype_promote(a, b))) {
+        r = nn_special2(ctx, a, b, mode == 2 ? NN_SPECIAL2_DIV_FLOOR : NN_SPECIAL2_DIV_TRUNC);
+        nn_tensor_release(a);
+        nn_tensor_release(b);
+        return py_tensor_wrap_named(r, "DivBackward2");
+    } else if (mode == 2) {
         r = nn_floor_divide(ctx, a, b);
     } else if (mode == 1) {
         nn_dtype p = nn_dtype_promote(a, b);
@@ -444,12 +476,17 @@ static PyObject *lerp_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kw
     if (py_tensor_arg(a_[1], "lerp", "end", &e) < 0) return NULL;
     if (py_operand(a_[2], "lerp", "weight", &w) < 0) return NULL;
     nn_ctx *ctx = py_ctx();
-    nn_tensor *d = nn_sub(ctx, e, s);
-    nn_tensor *m = d ? nn_mul(ctx, w, d) : NULL;
-    nn_tensor *r = m ? nn_add(ctx, s, m) : NULL;
     bool scalar_w = w->is_wrapped_number;
-    nn_tensor_release(d);
-    nn_tensor_release(m);
+    nn_tensor *r;
+    if (nn_dtype_is_float(nn_dtype_promote(s, e))) {
+        r = nn_lerp(ctx, s, e, w);
+    } else {
+        nn_tensor *d = nn_sub(ctx, e, s);
+        nn_tensor *m = d ? nn_mul(ctx, w, d) : NULL;
+        r = m ? nn_add(ctx, s, m) : NULL;
+        nn_tensor_release(d);
+        nn_tensor_release(m);
+    }
     nn_tensor_release(w);
     return py_tensor_wrap_named(r, scalar_w ? "LerpBackward0" : "LerpBackward1");
 }
@@ -464,6 +501,14 @@ static PyObject *addc(const char *name, bool div, PyObject *const *args, Py_ssiz
     nn_ctx *ctx = py_ctx();
     nn_tensor *v = NULL;
     if (py_given(a_[3]) && py_operand(a_[3], name, "value", &v) < 0) return NULL;
+    if (nn_dtype_is_float(nn_dtype_promote_types(nn_dtype_promote(s, t1), t2->dtype)) &&
+        (!v || v->ndim == 0)) {
+        /* PyTorch's roundings (ops_fused.c) */
+        double value = v ? nn_tensor_get_flat(v, 0) : 1.0;
+        nn_tensor_release(v);
+        nn_tensor *r = div ? nn_addcdiv(ctx, s, t1, t2, value) : nn_addcmul(ctx, s, t1, t2, value);
+        return py_tensor_wrap_named(r, div ? "AddcdivBackward0" : "AddcmulBackward0");
+    }
     nn_tensor *p = div ? nn_div(ctx, t1, t2) : nn_mul(ctx, t1, t2);
     nn_tensor *pv = p && v ? nn_mul(ctx, p, v) : p ? nn_tensor_retain(p) : NULL;
     nn_tensor *r = pv ? nn_add(ctx, s, pv) : NULL;
@@ -640,6 +685,10 @@ PY_INPLACE_AS(logical_xor, false)
 PY_INPLACE_AS(bitwise_and, false)
 PY_INPLACE_AS(bitwise_or, false)
 PY_INPLACE_AS(bitwise_xor, false)
+PY_INPLACE_AS(bitwise_left_shift, false)
+PY_INPLACE_AS(bitwise_right_shift, false)
+PY_INPLACE_AS(gcd, false)
+PY_INPLACE_AS(lcm, false)
 PY_INPLACE(clamp)
 PY_INPLACE(clip)
 PY_INPLACE(clamp_min)
@@ -661,7 +710,7 @@ PY_INPLACE(addcdiv)
     X(lt) X(less) X(le) X(less_equal) X(gt) X(greater) X(ge) X(greater_equal) X(logical_and)       \
     X(logical_or) X(logical_xor) X(bitwise_and) X(bitwise_or) X(bitwise_xor) X(clamp) X(clip)      \
     X(clamp_min) X(clamp_max) X(where) X(lerp) X(addcmul) X(addcdiv) X(isclose) X(allclose)        \
-    X(equal)
+    X(equal) X(bitwise_left_shift) X(bitwise_right_shift) X(gcd) X(lcm)
 // clang-format on
 
 #define FN_ROW(name)   PY_FN_ENTRY(#name, name, NULL),
@@ -688,7 +737,7 @@ PyMethodDef py_ops_elementwise_functions[] = {
     X(true_divide) X(pow) X(float_power) X(floor_divide) X(remainder) X(fmod) X(atan2) X(eq)       \
     X(ne) X(lt) X(le) X(gt) X(ge) X(logical_and) X(logical_or) X(logical_xor) X(bitwise_and)       \
     X(bitwise_or) X(bitwise_xor) X(clamp) X(clip) X(clamp_min) X(clamp_max) X(lerp) X(addcmul)     \
-    X(addcdiv)
+    X(addcdiv) X(bitwise_left_shift) X(bitwise_right_shift) X(gcd) X(lcm)
 // clang-format on
 #define INPLACE_ROW(name) PY_INPLACE_ENTRY(name),
 

@@ -190,12 +190,28 @@ static PyObject *binary(PyObject *a, PyObject *b, binary_fn fn, const char *name
     return py_tensor_wrap(r);
 }
 
+/* Float floor division and remainder are ops_special.c's (remainder with
+ * its gradient); integer ones nn_intops.c's. */
 static nn_tensor *floor_div(nn_ctx *ctx, nn_tensor *a, nn_tensor *b) {
+    if (nn_dtype_is_float(nn_dtype_promote(a, b)))
+        return nn_special2(ctx, a, b, NN_SPECIAL2_FLOOR_DIVIDE);
     return nn_floor_divide(ctx, a, b);
 }
 
 static nn_tensor *remainder_op(nn_ctx *ctx, nn_tensor *a, nn_tensor *b) {
+    if (nn_dtype_is_float(nn_dtype_promote(a, b)))
+        return nn_special2(ctx, a, b, NN_SPECIAL2_REMAINDER);
     return nn_remainder(ctx, a, b);
+}
+
+/* number / tensor is tensor.reciprocal() * number, as torch's
+ * Tensor.__rtruediv__. */
+static nn_tensor *rdiv(nn_ctx *ctx, nn_tensor *a, nn_tensor *b) {
+    if (!a->is_wrapped_number) return nn_div(ctx, a, b);
+    nn_tensor *r = nn_reciprocal(ctx, b);
+    nn_tensor *m = r ? nn_mul(ctx, r, a) : NULL;
+    nn_tensor_release(r);
+    return m;
 }
 
 static PyObject *nb_add(PyObject *a, PyObject *b) {
@@ -208,7 +224,13 @@ static PyObject *nb_mul(PyObject *a, PyObject *b) {
     return binary(a, b, nn_mul, "mul");
 }
 static PyObject *nb_truediv(PyObject *a, PyObject *b) {
-    return binary(a, b, nn_div, "div");
+    return binary(a, b, py_tensor_check(a) ? nn_div : rdiv, "div");
+}
+static PyObject *nb_lshift(PyObject *a, PyObject *b) {
+    return binary(a, b, nn_bitwise_left_shift, "bitwise_left_shift");
+}
+static PyObject *nb_rshift(PyObject *a, PyObject *b) {
+    return binary(a, b, nn_bitwise_right_shift, "bitwise_right_shift");
 }
 static PyObject *nb_floordiv(PyObject *a, PyObject *b) {
     return binary(a, b, floor_div, "floor_divide");
@@ -457,6 +479,12 @@ static PyObject *nb_ipow(PyObject *a, PyObject *b, PyObject *m) {
     (void)m;
     return inplace_op(a, b, nn_pow, "pow_", true);
 }
+static PyObject *nb_ilshift(PyObject *a, PyObject *b) {
+    return inplace(a, b, nn_bitwise_left_shift, "bitwise_left_shift_");
+}
+static PyObject *nb_irshift(PyObject *a, PyObject *b) {
+    return inplace(a, b, nn_bitwise_right_shift, "bitwise_right_shift_");
+}
 static PyObject *nb_iand(PyObject *a, PyObject *b) {
     return inplace(a, b, nn_bitwise_and, "bitwise_and_");
 }
@@ -484,6 +512,8 @@ static PyNumberMethods tensor_as_number = {
     .nb_absolute = nb_abs,
     .nb_bool = nb_bool,
     .nb_invert = nb_invert,
+    .nb_lshift = nb_lshift,
+    .nb_rshift = nb_rshift,
     .nb_and = nb_and,
     .nb_xor = nb_xor,
     .nb_or = nb_or,
@@ -494,6 +524,8 @@ static PyNumberMethods tensor_as_number = {
     .nb_inplace_multiply = nb_imul,
     .nb_inplace_remainder = nb_imod,
     .nb_inplace_power = nb_ipow,
+    .nb_inplace_lshift = nb_ilshift,
+    .nb_inplace_rshift = nb_irshift,
     .nb_inplace_and = nb_iand,
     .nb_inplace_xor = nb_ixor,
     .nb_inplace_or = nb_ior,

@@ -41,7 +41,34 @@ static int64_t floordiv_i(int64_t x, int64_t y) {
     return q;
 }
 
-typedef enum kind { FLOORDIV, REMAINDER, AND, OR, XOR } kind;
+typedef enum kind { FLOORDIV, REMAINDER, AND, OR, XOR, LSHIFT, RSHIFT, GCD, LCM } kind;
+
+static int64_t gcd_i(int64_t a, int64_t b) {
+    uint64_t x = a < 0 ? 0 - (uint64_t)a : (uint64_t)a, y = b < 0 ? 0 - (uint64_t)b : (uint64_t)b;
+    while (x != 0) {
+        uint64_t c = x;
+        x = y % x;
+        y = c;
+    }
+    return (int64_t)y;
+}
+
+/* Shifts on a [bits]-wide integer, as PyTorch's kernels. */
+static int64_t shift_i(int64_t x, int64_t y, bool left, int bits) {
+    if (left) {
+        if (y < 0 || y >= bits) return 0;
+        return (int64_t)((uint64_t)x << y);
+    }
+    if (y < 0 || y >= bits) return x < 0 ? -1 : 0;
+    return x >> y;
+}
+
+static const char *kind_name(kind k) {
+    static const char *const names[] = {"floor_divide", "remainder",   "bitwise_and",
+                                        "bitwise_or",   "bitwise_xor", "lshift",
+                                        "rshift",       "gcd",         "lcm"};
+    return names[k];
+}
 
 static nn_tensor *binary(nn_ctx *ctx, nn_tensor *a, nn_tensor *b, kind k) {
     int nd;
@@ -49,15 +76,18 @@ static nn_tensor *binary(nn_ctx *ctx, nn_tensor *a, nn_tensor *b, kind k) {
     if (bcast_shape(ctx, a, b, &nd, sh)) return NULL;
     nn_dtype dt = nn_dtype_promote(a, b);
     bool bitwise = k == AND || k == OR || k == XOR;
-    if (bitwise && nn_dtype_is_float(dt)) {
-        nn_error_set(&ctx->err, NN_ERR_RUNTIME, "\"bitwise_%s_cpu\" not implemented for '%s'",
-                     k == AND  ? "and"
-                     : k == OR ? "or"
-                               : "xor",
+    if ((bitwise || k == GCD || k == LCM) && nn_dtype_is_float(dt)) {
+        nn_error_set(&ctx->err, NN_ERR_RUNTIME, "\"%s_cpu\" not implemented for '%s'", kind_name(k),
                      nn_dtype_scalar_name(dt));
         return NULL;
     }
+    if ((k == LSHIFT || k == RSHIFT || k == GCD || k == LCM) && dt == NN_BOOL) {
+        nn_error_set(&ctx->err, NN_ERR_RUNTIME, "\"%s_cpu\" not implemented for 'Bool'",
+                     kind_name(k));
+        return NULL;
+    }
     if (!bitwise && dt == NN_BOOL) dt = NN_INT64;
+    int bits = (int)nn_dtype_size(dt) * 8;
     nn_tensor *r = nn_tensor_empty(ctx, dt, nd, sh);
     if (!r) return NULL;
     int64_t n = nn_tensor_numel(r), idx[NN_MAX_DIMS] = {0};
@@ -73,6 +103,15 @@ static nn_tensor *binary(nn_ctx *ctx, nn_tensor *a, nn_tensor *b, kind k) {
             case AND: v = x & y; break;
             case OR: v = x | y; break;
             case XOR: v = x ^ y; break;
+            case LSHIFT:
+            case RSHIFT: v = shift_i(x, y, k == LSHIFT, bits); break;
+            case GCD: v = gcd_i(x, y); break;
+            case LCM: {
+                int64_t g = gcd_i(x, y);
+                v = g == 0 ? 0 : (int64_t)((uint64_t)(x / g) * (uint64_t)y);
+                v = v < 0 ? (int64_t)(0 - (uint64_t)v) : v;
+                break;
+            }
             default:
                 if (y == 0) {
                     nn_tensor_release(r);
@@ -93,6 +132,14 @@ static nn_tensor *binary(nn_ctx *ctx, nn_tensor *a, nn_tensor *b, kind k) {
             if (k == REMAINDER) {
                 v = fmod(x, y);
                 if (v != 0 && ((v < 0) != (y < 0))) v += y;
+            } else if (k == LSHIFT || k == RSHIFT) {
+                /* in the tensor's type: a * 2^b, a / 2^b */
+                if (dt == NN_FLOAT32) {
+                    float p = powf(2.0f, (float)y);
+                    v = k == LSHIFT ? (float)x * p : (float)x / p;
+                } else {
+                    v = k == LSHIFT ? x * pow(2.0, y) : x / pow(2.0, y);
+                }
             } else {
                 v = floor(x / y);
             }
@@ -147,4 +194,20 @@ nn_tensor *nn_bitwise_not(nn_ctx *ctx, nn_tensor *a) {
         for (int64_t e = 0; e < n; e++) o[e] = ~nn_tensor_get_flat_int(a, e);
     }
     return r;
+}
+
+nn_tensor *nn_bitwise_left_shift(nn_ctx *ctx, nn_tensor *a, nn_tensor *b) {
+    return binary(ctx, a, b, LSHIFT);
+}
+
+nn_tensor *nn_bitwise_right_shift(nn_ctx *ctx, nn_tensor *a, nn_tensor *b) {
+    return binary(ctx, a, b, RSHIFT);
+}
+
+nn_tensor *nn_gcd(nn_ctx *ctx, nn_tensor *a, nn_tensor *b) {
+    return binary(ctx, a, b, GCD);
+}
+
+nn_tensor *nn_lcm(nn_ctx *ctx, nn_tensor *a, nn_tensor *b) {
+    return binary(ctx, a, b, LCM);
 }

@@ -305,6 +305,10 @@ typedef enum nn_special2_fn {
     NN_SPECIAL2_ZETA, /* Hurwitz zeta(x, q) */
     NN_SPECIAL2_XLOGY,
     NN_SPECIAL2_XLOG1PY,
+    NN_SPECIAL2_REMAINDER,    /* Python's %: the result has the divisor's sign */
+    NN_SPECIAL2_FLOOR_DIVIDE, /* no gradient (PyTorch has none) */
+    NN_SPECIAL2_DIV_FLOOR,    /* div(rounding_mode='floor'): zero gradient */
+    NN_SPECIAL2_DIV_TRUNC,    /* div(rounding_mode='trunc'): zero gradient */
 } nn_special2_fn;
 nn_tensor *nn_special2(nn_ctx *ctx, nn_tensor *a, nn_tensor *b, nn_special2_fn fn);
 /* ---- convolution and pooling (ops_conv.c) ----
@@ -329,5 +333,13 @@ nn_tensor *nn_pool(nn_ctx *ctx, nn_tensor *x, bool is_max, bool adaptive, const 
                    const int64_t *stride, const int64_t *padding, const int64_t *dilation,
                    bool ceil_mode, bool count_include_pad, double divisor_override,
                    nn_tensor **indices);
+
+/* ---- fused pointwise ops (ops_fused.c), float inputs ----
+ * Rounded once where PyTorch fuses a multiply-add: a + alpha b, s + value
+ * t1 t2, s + value t1 / t2, lerp(s, e, w) (w a tensor or wrapped scalar). */
+nn_tensor *nn_add_alpha(nn_ctx *ctx, nn_tensor *a, nn_tensor *b, double alpha);
+nn_tensor *nn_addcmul(nn_ctx *ctx, nn_tensor *s, nn_tensor *t1, nn_tensor *t2, double value);
+nn_tensor *nn_addcdiv(nn_ctx *ctx, nn_tensor *s, nn_tensor *t1, nn_tensor *t2, double value);
+nn_tensor *nn_lerp(nn_ctx *ctx, nn_tensor *s, nn_tensor *e, nn_tensor *w);
 
 #endif

@@ -100,8 +100,46 @@ BINARY_ALL(maximum, (a != a || a > b) ? a : b)
 BINARY_ALL(minimum, (a != a || a < b) ? a : b)
 BINARY_LOOP(div_f32, float, a / b)
 BINARY_LOOP(div_f64, double, a / b)
-BINARY_LOOP(pow_f32, float, b == 2.0f ? a * a : b == 1.0f ? a : powf(a, b))
-BINARY_LOOP(pow_f64, double, b == 2.0 ? a * a : b == 1.0 ? a : pow(a, b))
+/* pow as PyTorch 1.13's kernels compute it. A Python-number exponent e
+ * (pow(Tensor, Scalar)): 2, 3, -2 are products, 0.5, -0.5, -1 are sqrt,
+ * rsqrt and reciprocal, other values SLEEF's pow with e rounded to the
+ * tensor's type on whole vector blocks and libm's pow in double on the
+ * rest. Tensor exponents: SLEEF on whole blocks, libm on the rest, where
+ * every operand is contiguous or a broadcast scalar (nn_sleef.h). */
+typedef struct pow_arg {
+    bool scalar; /* the exponent is a Python number, [e] */
+    double e;
+} pow_arg;
+
+#define POW_SCALAR(T, SQRT)                                                                        \
+    (e == 2      ? a * a                                                                           \
+     : e == 3    ? a * a * a                                                                       \
+     : e == -2   ? (T)1 / (a * a)                                                                  \
+     : e == 0.5  ? SQRT(a)                                                                         \
+     : e == -0.5 ? (T)1 / SQRT(a)                                                                  \
+     : e == -1   ? (T)1 / a                                                                        \
+     : e == 1    ? a                                                                               \
+     : e == 0    ? (T)1                                                                            \
+     : i < tail  ? vpow(a, (T)e)                                                                   \
+                 : (T)pow((double)a, e))
+
+#define POW_LOOP(NAME, T, SQRT, SLEEF2, LIBM)                                                      \
+    static void NAME(char **d, const int64_t *s, int64_t n, void *arg) {                           \
+        const pow_arg *pa = arg;                                                                   \
+        const int64_t z = (int64_t)sizeof(T);                                                      \
+        bool contig = s[0] == z && (s[1] == z || s[1] == 0) && (s[2] == z || s[2] == 0);           \
+        int64_t tail = contig ? nn_sleef_tail(n, z == 4) : 0;                                      \
+        T (*vpow)(T, T) = SLEEF2(NN_SLEEF_POW);                                                    \
+        double e = pa ? pa->e : 0;                                                                 \
+        for (int64_t i = 0; i < n; i++) {                                                          \
+            T a = *(const T *)(d[1] + i * s[1]), b = *(const T *)(d[2] + i * s[2]);                \
+            *(T *)(d[0] + i * s[0]) = pa && pa->scalar ? POW_SCALAR(T, SQRT)                       \
+                                      : i < tail       ? vpow(a, b)                                \
+                                                       : LIBM(a, b);                                     \
+        }                                                                                          \
+    }
+POW_LOOP(pow_f32, float, sqrtf, nn_sleef_float2, powf)
+POW_LOOP(pow_f64, double, sqrt, nn_sleef_double2, pow)
 /* Integer powers by squaring; wraps on overflow like PyTorch's int64. The
  * forward rejects negative exponents before this runs. */
 static inline int64_t ipow(int64_t a, int64_t b) {
@@ -187,6 +225,19 @@ nn_tensor *op_pow_forward(nn_ctx *ctx, nn_node *node) {
                 return NULL;
             }
     }
+    if (nn_dtype_is_float(nn_dtype_promote(in0(node), e)) && e->is_wrapped_number && e->ndim == 0) {
+        /* pow(Tensor, Scalar) */
+        nn_tensor *a = in0(node);
+        nn_dtype dt = nn_float_dtype(nn_dtype_promote(a, e));
+        pow_arg pa = {true, nn_tensor_get_flat(e, 0)};
+        nn_tensor *ca = nn_contiguous_as(ctx, a, dt);
+        nn_tensor *cb = ca ? nn_tensor_cast_raw(ctx, e, dt) : NULL;
+        nn_tensor *out = cb ? nn_tensor_empty(ctx, dt, a->ndim, a->shape) : NULL;
+        if (out) run3(out, ca, cb, dt == NN_FLOAT32 ? pow_f32 : pow_f64, &pa);
+        nn_tensor_release(ca);
+        nn_tensor_release(cb);
+        return out;
+    }
     return binary(ctx, node, &k_pow, false);
 }
 nn_tensor *op_maximum_forward(nn_ctx *ctx, nn_node *node) {
@@ -217,8 +268,8 @@ nn_status op_mul_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_tensor
 nn_status op_div_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_tensor **din) {
     /* d(a/b)/da = 1/b; d(a/b)/db = -a/b^2 = -out/b */
     if (node->in[0].needs_grad && !(din[0] = nn_div(ctx, dout, in1(node)))) return ctx->err.code;
-    if (node->in[1].needs_grad) {
-        nn_tensor *t = nn_mul(ctx, dout, node->out), *u = t ? nn_div(ctx, t, in1(node)) : NULL;
+    if (node->in[1].needs_grad) { /* -g * ((a / b) / b), as PyTorch rounds it */
+        nn_tensor *t = nn_div(ctx, node->out, in1(node)), *u = t ? nn_mul(ctx, dout, t) : NULL;
         din[1] = u ? nn_neg(ctx, u) : NULL;
         nn_tensor_release(t);
         nn_tensor_release(u);
@@ -256,10 +307,6 @@ GRAD5_LOOP(gmin_a_f64, double, a > b ? 0 : a == b ? g / 2 : g)
 GRAD5_LOOP(gmin_b_f32, float, b > a ? 0 : a == b ? g / 2 : g)
 GRAD5_LOOP(gmin_b_f64, double, b > a ? 0 : a == b ? g / 2 : g)
 /* pow: d/da = b a^(b-1); d/db = y log a (0 where a == 0 and b >= 0, as PyTorch) */
-GRAD5_LOOP(gpow_a_f32, float, b == 0 ? 0 : g * b * powf(a, b - 1))
-GRAD5_LOOP(gpow_a_f64, double, b == 0 ? 0 : g * b * pow(a, b - 1))
-GRAD5_LOOP(gpow_b_f32, float, (a == 0 && b >= 0) ? 0 : g *y *logf(a))
-GRAD5_LOOP(gpow_b_f64, double, (a == 0 && b >= 0) ? 0 : g *y *log(a))
 
 /* din = loop(dout, a, b, out) over the broadcast shape, in the float dtype of dout. */
 static nn_tensor *grad5(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_iter_loop f32,
@@ -307,7 +354,58 @@ static nn_tensor *grad5(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_iter_loo
 #define gminimum_b_f64 gmin_b_f64
 GRAD_PAIR(maximum)
 GRAD_PAIR(minimum)
-GRAD_PAIR(pow)
+/* pow's gradients as PyTorch's pow_backward_self / _exponent compose them
+ * from tensor ops (so each step rounds as there):
+ *   d/da = where(b == 0, 0, g * (b * a.pow(b - 1)))  (b a Python number e:
+ *          g * (e * a.pow(e - 1)), zero for e == 0);
+ *   d/db = g * where(a == 0 & b >= 0, 0, y * log(a)). */
+static nn_tensor *pow_grad_base(nn_ctx *ctx, nn_node *node, nn_tensor *dout) {
+    nn_tensor *a = in0(node), *b = in1(node);
+    if (b->is_wrapped_number && b->ndim == 0) {
+        double e = nn_tensor_get_flat(b, 0);
+        if (e == 0) return nn_zeros_like(ctx, dout);
+        nn_tensor *s = nn_scalar_wrapped(ctx, e - 1);
+        nn_tensor *p = s ? nn_pow(ctx, a, s) : NULL;
+        nn_tensor *m = p ? nn_mul_scalar(ctx, p, e) : NULL;
+        nn_tensor *r = m ? nn_mul(ctx, dout, m) : NULL;
+        nn_tensor *all[] = {s, p, m};
+        for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) nn_tensor_release(all[i]);
+        return r;
+    }
+    nn_tensor *bm1 = nn_add_scalar(ctx, b, -1.0);
+    nn_tensor *p = bm1 ? nn_pow(ctx, a, bm1) : NULL;
+    nn_tensor *m = p ? nn_mul(ctx, b, p) : NULL;
+    nn_tensor *r = m ? nn_mul(ctx, dout, m) : NULL;
+    nn_tensor *zero = r ? nn_scalar_wrapped(ctx, 0.0) : NULL;
+    nn_tensor *c = zero ? nn_eq(ctx, b, zero) : NULL;
+    nn_tensor *w = c ? nn_where(ctx, c, zero, r) : NULL;
+    nn_tensor *all[] = {bm1, p, m, r, zero, c};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) nn_tensor_release(all[i]);
+    return w;
+}
+
+static nn_tensor *pow_grad_exponent(nn_ctx *ctx, nn_node *node, nn_tensor *dout) {
+    nn_tensor *a = in0(node), *b = in1(node);
+    nn_tensor *l = nn_log(ctx, a);
+    nn_tensor *m = l ? nn_mul(ctx, node->out, l) : NULL;
+    nn_tensor *zero = m ? nn_scalar_wrapped(ctx, 0.0) : NULL;
+    nn_tensor *c1 = zero ? nn_eq(ctx, a, zero) : NULL;
+    nn_tensor *c2 = c1 ? nn_ge(ctx, b, zero) : NULL;
+    nn_tensor *c = c2 ? nn_logical_and(ctx, c1, c2) : NULL;
+    nn_tensor *w = c ? nn_where(ctx, c, zero, m) : NULL;
+    nn_tensor *r = w ? nn_mul(ctx, dout, w) : NULL;
+    nn_tensor *all[] = {l, m, zero, c1, c2, c, w};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) nn_tensor_release(all[i]);
+    return r;
+}
+
+nn_status op_pow_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_tensor **din) {
+    if (!nn_dtype_is_float(dout->dtype)) return NN_OK;
+    if (node->in[0].needs_grad && !(din[0] = pow_grad_base(ctx, node, dout))) return ctx->err.code;
+    if (node->in[1].needs_grad && !(din[1] = pow_grad_exponent(ctx, node, dout)))
+        return ctx->err.code;
+    return NN_OK;
+}
 
 /* ---- unary ops ----
  * Each has a forward expression in x (and params p[]) and a derivative
@@ -378,6 +476,7 @@ typedef struct unary_arg {
 #define F32_sqrt  sqrtf
 #define F32_fabs  fabsf
 #define F32_erf   nn_erff
+#define F32_fma   fmaf
 #define F64(fn)   fn
 
 #define SQRT_2_OVER_PI 0.7978845608028654
@@ -403,7 +502,9 @@ typedef struct unary_arg {
 #define SOFTPLUS(M, T)      (x * p0 > p1 ? x : M(log1p)(M(exp)(x * p0)) / p0)
 #define SOFTPLUS_GRAD(M, T) (x * p0 > p1 ? g : g * SIGM(M, T, x * p0))
 
-/* X(name, forward, derivative) for each float unary op. NaN follows
+/* X(name, forward, derivative) for each float unary op. tanh's derivative
+ * g (1 - y^2) is fused, g * fma(-y, y, 1), as PyTorch's AVX2 kernel is
+ * compiled. NaN follows
  * PyTorch: relu passes it (and its gradient), clamp passes it but not its
  * gradient. */
 #define UNARY_OPS(X)                                                                               \
@@ -423,7 +524,7 @@ typedef struct unary_arg {
       ((p0 != p0 || x >= p0) && (p1 != p1 || x <= p1)) ? g : (T)0)                                 \
     X(relu, x <= 0 ? (T)0 : x, y <= 0 ? (T)0 : g)                                                  \
     X(leaky_relu, x > 0 ? x : x * p0, x > 0 ? g : g * p0)                                          \
-    X(tanh, M(tanh)(x), g *((T)1 - y * y))                                                         \
+    X(tanh, M(tanh)(x), g *M(fma)(-y, y, (T)1))                                                    \
     X(sigmoid, SIGM(M, T, x), g *((T)1 - y) * y)                                                   \
     X(gelu_tanh, GELU_T(M, T), GELU_T_GRAD(M, T))                                                  \
     X(gelu_erf, GELU_E(M, T), GELU_E_GRAD(M, T))                                                   \

@@ -48,7 +48,8 @@ static nn_status math_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_t
     }
     default: {
         /* grad / (x ln b), as PyTorch divides */
-        nn_tensor *s = nn_mul_scalar(ctx, x, which == M_LOG2 ? M_LN2 : M_LN10);
+        nn_tensor *s =
+            nn_mul_scalar(ctx, x, which == M_LOG2 ? 0.6931471805599453 : 2.3025850929940456);
         r = s ? nn_div(ctx, dout, s) : NULL;
         nn_tensor_release(s);
         din[0] = r;

@@ -2,7 +2,8 @@
  * lgamma, erfinv, erfc, erfcx, the modified Bessel functions i0, i0e, i1,
  * i1e, the normal distribution's ndtr, ndtri and log_ndtr, sinc, entr,
  * exp2 and logit (unary, one node kind NN_OP_SPECIAL with the function in
- * p.i[0]), and zeta, xlogy, xlog1py (binary, NN_OP_SPECIAL2).
+ * p.i[0]), and zeta, xlogy, xlog1py, and the float remainder and floor and
+ * truncating divisions (binary, NN_OP_SPECIAL2).
  *
  * The scalar code is special_math.h (its header says where each algorithm
  * comes from); the transcendental functions PyTorch takes from SLEEF come
@@ -422,8 +423,49 @@ typedef struct bin_arg {
     int which;
 } bin_arg;
 
+/* PyTorch's div_floor_floating: floor(a / b) computed from fmod so that it
+ * is exact, with b == 0 giving a / b. */
+#define DIV_FLOOR_BODY(T, FMOD, FLOOR)                                                             \
+    if (b == 0) return a / b;                                                                      \
+    T mod = FMOD(a, b);                                                                            \
+    T div = (a - mod) / b;                                                                         \
+    if (mod != 0 && (b < 0) != (mod < 0)) div -= (T)1;                                             \
+    T fd;                                                                                          \
+    if (div != 0) {                                                                                \
+        fd = FLOOR(div);                                                                           \
+        if (div - fd > (T)0.5) fd += (T)1;                                                         \
+    } else {                                                                                       \
+        fd = copysign((T)0, a / b);                                                                \
+    }                                                                                              \
+    return fd;
+
+static float div_floor_f(float a, float b) {
+    DIV_FLOOR_BODY(float, fmodf, floorf)
+}
+static double div_floor_d(double a, double b) {
+    DIV_FLOOR_BODY(double, fmod, floor)
+}
+
+#define REMAINDER_BODY(T, FMOD)                                                                    \
+    T mod = FMOD(a, b);                                                                            \
+    if (mod != 0 && (b < 0) != (mod < 0)) mod += b;                                                \
+    return mod;
+
+static float remainder_f(float a, float b) {
+    REMAINDER_BODY(float, fmodf)
+}
+static double remainder_d(double a, double b) {
+    REMAINDER_BODY(double, fmod)
+}
+
 static double bin_apply(int which, double a, double b, bool f32) {
     switch (which) {
+    case NN_SPECIAL2_REMAINDER:
+        return f32 ? (double)remainder_f((float)a, (float)b) : remainder_d(a, b);
+    case NN_SPECIAL2_FLOOR_DIVIDE:
+    case NN_SPECIAL2_DIV_FLOOR:
+        return f32 ? (double)div_floor_f((float)a, (float)b) : div_floor_d(a, b);
+    case NN_SPECIAL2_DIV_TRUNC: return f32 ? (double)truncf((float)a / (float)b) : trunc(a / b);
     case NN_SPECIAL2_ZETA: return zeta_d(a, b);
     case NN_SPECIAL2_XLOGY:
         if (b != b) return NAN;
@@ -495,6 +537,11 @@ typedef struct grad_arg {
 
 static double bin_grad(const grad_arg *ga, double g, double a, double b, bool f32) {
     switch (ga->which) {
+    case NN_SPECIAL2_REMAINDER: /* self: g; other: -g * div(a, b, rounding_mode='floor') */
+        if (ga->input == 0) return g;
+        return f32 ? (double)(-(float)g * div_floor_f((float)a, (float)b)) : -g * div_floor_d(a, b);
+    case NN_SPECIAL2_DIV_FLOOR:
+    case NN_SPECIAL2_DIV_TRUNC: return 0;
     case NN_SPECIAL2_ZETA: {
         double z = zeta_d(a + 1, b);
         if (f32) return (double)((float)g * ((float)(-a) * (float)z));
@@ -538,6 +585,9 @@ nn_status op_special2_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_t
         if (which == NN_SPECIAL2_ZETA && k == 0)
             return nn_error_set(&ctx->err, NN_ERR_RUNTIME,
                                 "the derivative for 'self' is not implemented.");
+        if (which == NN_SPECIAL2_FLOOR_DIVIDE)
+            return nn_error_set(&ctx->err, NN_ERR_RUNTIME,
+                                "derivative for aten::floor_divide is not implemented");
         nn_tensor *ca, *cb;
         int nd;
         int64_t shape[NN_MAX_DIMS];

@@ -2,9 +2,10 @@
 
 The classes are PyTorch's, in Python. SGD, Adam, AdamW, RMSprop and Adagrad
 update each group with one C kernel of torch._C; the others are tensor
-operations in the order of torch's single-tensor loop (optim/_rounding.py
-gives them torch's fused multiply-add rounding), so float32 results are
-torch's bit for bit (LBFGS: to round-off).
+operations in the order of torch's single-tensor loop (add with alpha,
+addcmul, addcdiv and lerp round once where torch fuses a multiply-add:
+engine/ops/ops_fused.c), so float32 results are torch's bit for bit (LBFGS:
+to round-off).
 """
 
 from .optimizer import Optimizer  # noqa: F401

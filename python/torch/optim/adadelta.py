@@ -3,7 +3,6 @@ it: the same tensor operations in the same order as torch's single-tensor
 loop, so the floats agree bit for bit."""
 
 import torch
-from . import _rounding as R
 from .optimizer import Optimizer, _check_nonnegative, _closure_loss
 
 __all__ = ['Adadelta', 'adadelta']
@@ -56,9 +55,9 @@ def adadelta(params, grads, square_avgs, acc_deltas, foreach=None, *, lr, rho, e
         if maximize:
             grad = -grad
         if weight_decay != 0:
-            grad = R.add(grad, param, weight_decay)
-        R.addcmul_(square_avg.mul_(rho), grad, grad, 1 - rho)
+            grad = grad.add(param, alpha=weight_decay)
+        square_avg.mul_(rho).addcmul_(grad, grad, value=1 - rho)
         std = square_avg.add(eps).sqrt_()
         delta = acc_delta.add(eps).sqrt_().div_(std).mul_(grad)
-        R.addcmul_(acc_delta.mul_(rho), delta, delta, 1 - rho)
-        R.add_(param, delta, -lr)
+        acc_delta.mul_(rho).addcmul_(delta, delta, value=1 - rho)
+        param.add_(delta, alpha=-lr)

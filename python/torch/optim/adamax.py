@@ -2,7 +2,6 @@
 operation for operation."""
 
 import torch
-from . import _rounding as R
 from .optimizer import Optimizer, _closure_loss
 from .adam import _check_adam_args, _steps_as_tensors
 
@@ -55,9 +54,9 @@ def adamax(params, grads, exp_avgs, exp_infs, state_steps, foreach=None, maximiz
         step_t += 1
         step = step_t.item()
         if weight_decay != 0:
-            grad = R.add(grad, param, weight_decay)
-        R.add_(exp_avg.mul_(beta1), grad, 1 - beta1)
+            grad = grad.add(param, alpha=weight_decay)
+        exp_avg.mul_(beta1).add_(grad, alpha=1 - beta1)
         # The infinity norm: the larger of the decayed norm and |g| + eps.
         exp_inf.copy_(torch.maximum(exp_inf.mul_(beta2), grad.abs().add_(eps)))
         clr = lr / (1 - beta1 ** step)
-        R.addcdiv_(param, exp_avg, exp_inf, -clr)
+        param.addcdiv_(exp_avg, exp_inf, value=-clr)

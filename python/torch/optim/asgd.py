@@ -4,7 +4,6 @@ for operation; 'eta' and 'mu' are float32 tensors as in torch."""
 import math
 
 import torch
-from . import _rounding as R
 from .optimizer import Optimizer, _check_nonnegative, _closure_loss
 from .adam import _steps_as_tensors
 
@@ -62,9 +61,9 @@ def asgd(params, grads, axs, mus, etas, state_steps, foreach=None, maximize=Fals
         step_t += 1
         step = step_t.item()
         if weight_decay != 0:
-            grad = R.add(grad, param, weight_decay)
+            grad = grad.add(param, alpha=weight_decay)
         param.mul_(1 - lambd * eta.item())
-        R.add_(param, grad, -eta.item())
+        param.add_(grad, alpha=-eta.item())
         if mu.item() != 1:
             ax.add_(param.sub(ax).mul(mu))
         else:

@@ -8,7 +8,6 @@ rather than bit for bit."""
 from functools import reduce
 
 import torch
-from . import _rounding as R
 from .optimizer import Optimizer
 
 __all__ = ['LBFGS']
@@ -158,7 +157,7 @@ class LBFGS(Optimizer):
         step_size = _num(step_size)
         for p in self._params:
             n = p.numel()
-            R.add_(p, update[offset:offset + n].view_as(p), step_size)
+            p.add_(update[offset:offset + n].view_as(p), alpha=step_size)
             offset += n
         assert offset == self._numel()
 
@@ -237,11 +236,11 @@ class LBFGS(Optimizer):
                 q = flat_grad.neg()
                 for i in range(num_old - 1, -1, -1):
                     al[i] = old_stps[i].dot(q) * ro[i]
-                    R.add_(q, old_dirs[i], -_num(al[i]))
+                    q.add_(old_dirs[i], alpha=-_num(al[i]))
                 d = r = torch.mul(q, H_diag)
                 for i in range(num_old):
                     be_i = old_dirs[i].dot(r) * ro[i]
-                    R.add_(r, old_stps[i], _num(al[i] - be_i))
+                    r.add_(old_stps[i], alpha=_num(al[i] - be_i))
 
             if prev_flat_grad is None:
                 prev_flat_grad = flat_grad.clone()

@@ -2,7 +2,6 @@
 computes it, operation for operation."""
 
 import torch
-from . import _rounding as R
 from .optimizer import Optimizer, _check_nonnegative, _closure_loss
 from .adam import _check_adam_args, _steps_as_tensors
 
@@ -62,14 +61,13 @@ def nadam(params, grads, exp_avgs, exp_avg_sqs, mu_products, state_steps, foreac
         step = step_t.item()
         bias_correction2 = 1 - beta2 ** step
         if weight_decay != 0:
-            grad = R.add(grad, param, weight_decay)
+            grad = grad.add(param, alpha=weight_decay)
         mu = beta1 * (1. - 0.5 * (0.96 ** (step * momentum_decay)))
         mu_next = beta1 * (1. - 0.5 * (0.96 ** ((step + 1) * momentum_decay)))
         mu_product *= mu
         mu_product_next = mu_product * mu * mu_next
-        R.add_(exp_avg.mul_(beta1), grad, 1 - beta1)
-        R.addcmul_(exp_avg_sq.mul_(beta2), grad, grad, 1 - beta2)
+        exp_avg.mul_(beta1).add_(grad, alpha=1 - beta1)
+        exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
         denom = exp_avg_sq.div(bias_correction2).sqrt().add_(eps)
-        R.addcdiv_(param, grad, denom, -lr * (1. - mu) / (1. - mu_product.item()))
-        R.addcdiv_(param, exp_avg, denom,
-                    -lr * mu_next / (1. - mu_product_next.item()))
+        param.addcdiv_(grad, denom, value=-lr * (1. - mu) / (1. - mu_product.item()))
+        param.addcdiv_(exp_avg, denom, value=-lr * mu_next / (1. - mu_product_next.item()))

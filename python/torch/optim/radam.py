@@ -4,7 +4,6 @@ for operation."""
 import math
 
 import torch
-from . import _rounding as R
 from .optimizer import Optimizer, _closure_loss
 from .adam import _check_adam_args, _steps_as_tensors
 
@@ -59,15 +58,15 @@ def radam(params, grads, exp_avgs, exp_avg_sqs, state_steps, foreach=None, *, be
         bias_correction1 = 1 - beta1 ** step
         bias_correction2 = 1 - beta2 ** step
         if weight_decay != 0:
-            grad = R.add(grad, param, weight_decay)
-        R.add_(exp_avg.mul_(beta1), grad, 1 - beta1)
-        R.addcmul_(exp_avg_sq.mul_(beta2), grad, grad, 1 - beta2)
+            grad = grad.add(param, alpha=weight_decay)
+        exp_avg.mul_(beta1).add_(grad, alpha=1 - beta1)
+        exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
         corrected = exp_avg / bias_correction1
         rho_t = rho_inf - 2 * step * (beta2 ** step) / bias_correction2
         if rho_t > 5.:
             rect = math.sqrt((rho_t - 4) * (rho_t - 2) * rho_inf
                              / ((rho_inf - 4) * (rho_inf - 2) * rho_t))
-            adaptive_lr = R.rdiv(math.sqrt(bias_correction2), exp_avg_sq.sqrt().add_(eps))
+            adaptive_lr = math.sqrt(bias_correction2) / exp_avg_sq.sqrt().add_(eps)
             param.sub_(corrected * lr * adaptive_lr * rect)
         else:
             param.sub_(corrected * lr)
