@@ -107,6 +107,11 @@ typedef struct lang_frontend {
     /* A Jupyter debug protocol event (a DAP event as JSON text: "stopped"
      * at a breakpoint, ...) raised while a cell runs. NULL: none is sent. */
     void (*debug_event)(void *user, const char *event_json);
+    /* true: the figures a cell drew (matplotlib's) wait until the front end
+     * has shown the cell's value or error and calls
+     * lang_session_show_deferred, as IPython shows Out[n] before them.
+     * false: lang_exec shows them at the end of the cell. */
+    bool defer_figures;
 } lang_frontend;
 
 typedef struct lang_session lang_session;
@@ -197,6 +202,9 @@ bool lang_session_run(lang_session *s, const char *code, const char *filename, c
 int lang_session_truth(lang_session *s, const char *expr, const char *filename, char **err);
 void lang_session_write(lang_session *s, lang_stream which, const char *text);
 void lang_session_show(lang_session *s, const lang_mime *bundle);
+/* Show what the last interactive lang_exec left to show after its value
+ * (defer_figures). Nothing when nothing waits. */
+void lang_session_show_deferred(lang_session *s);
 /* A line from the person at the front end, or NULL when none can answer. */
 char *lang_session_readline(lang_session *s, const char *prompt);
 

@@ -519,10 +519,12 @@ bool lang_exec(lang_session *s, const char *code, const char *filename, bool int
      * SyntaxError it gives such a file. */
     if (!code) code = "";
     PyObject *r = nn_utf8_valid(code, strlen(code))
-                      ? py_session_call(s, "run_cell", "(ssO)", code, filename,
-                                        interactive ? Py_True : Py_False)
-                      : py_session_call(s, "run_cell", "(y#sO)", code, (Py_ssize_t)strlen(code),
-                                        filename, interactive ? Py_True : Py_False);
+                      ? py_session_call(s, "run_cell", "(ssOO)", code, filename,
+                                        interactive ? Py_True : Py_False,
+                                        s->fe.defer_figures ? Py_True : Py_False)
+                      : py_session_call(s, "run_cell", "(y#sOO)", code, (Py_ssize_t)strlen(code),
+                                        filename, interactive ? Py_True : Py_False,
+                                        s->fe.defer_figures ? Py_True : Py_False);
     PyObject *okv = NULL, *value = NULL, *err = NULL;
     if (!r || !PyArg_ParseTuple(r, "OOO", &okv, &value, &err)) {
         PyErr_Clear();
@@ -676,6 +678,15 @@ void lang_session_write(lang_session *s, lang_stream which, const char *text) {
 
 void lang_session_show(lang_session *s, const lang_mime *bundle) {
     if (s->fe.display && bundle) s->fe.display(s->fe.user, bundle, NULL, false);
+}
+
+void lang_session_show_deferred(lang_session *s) {
+    if (!s) return;
+    PyGILState_STATE g = PyGILState_Ensure();
+    PyObject *r = py_session_call(s, "show_deferred", "()");
+    if (!r) PyErr_Clear();
+    Py_XDECREF(r);
+    PyGILState_Release(g);
 }
 
 char *lang_session_readline(lang_session *s, const char *prompt) {

@@ -1019,7 +1019,7 @@ static const char *buffer_format(nn_dtype dt) {
     switch (dt) {
     case NN_FLOAT32: return "f";
     case NN_FLOAT64: return "d";
-    case NN_INT64: return "q";
+    case NN_INT64: return sizeof(long) == 8 ? "l" : "q"; /* NumPy's int64 is long */
     case NN_BOOL: return "?";
     case NN_INT32: return "i";
     case NN_INT16: return "h";

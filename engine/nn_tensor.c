@@ -472,6 +472,30 @@ nn_tensor *nn_arange(nn_ctx *ctx, double start, double end, double step, nn_dtyp
     return t;
 }
 
+/* linspace in float and double as PyTorch 1.13's CPU kernel computes it
+ * (its AVX2 build, which fills runs of two vectors of V values): the step in
+ * the dtype; in each run a vector starts from base = start + step * idx, or
+ * end - step * (steps - 1 - idx) past the middle (both fused multiply-adds,
+ * as the compiler contracts them there) and adds i * step to it (not fused);
+ * the values after the last run are computed one at a time, fused. Same
+ * last bits as PyTorch, so histogram edges print alike. */
+#define LINSPACE_KERNEL(NAME, T, V, FMA)                                                           \
+    static void NAME(T *o, T start, T end, int64_t steps) {                                        \
+        T step = (end - start) / (T)(steps - 1);                                                   \
+        int64_t half = steps / 2, idx = 0;                                                         \
+        for (; idx + 2 * (V) <= steps;)                                                            \
+            for (int h = 0; h < 2; h++, idx += (V)) {                                              \
+                T base =                                                                           \
+                    idx < half ? FMA(step, (T)idx, start) : FMA(-step, (T)(steps - idx - 1), end); \
+                for (int i = 0; i < (V); i++) o[idx + i] = base + (T)i * step;                     \
+            }                                                                                      \
+        for (; idx < steps; idx++)                                                                 \
+            o[idx] =                                                                               \
+                idx < half ? FMA(step, (T)idx, start) : FMA(-step, (T)(steps - idx - 1), end);     \
+    }
+LINSPACE_KERNEL(linspace_f32, float, 8, fmaf)
+LINSPACE_KERNEL(linspace_f64, double, 4, fma)
+
 nn_tensor *nn_linspace(nn_ctx *ctx, double start, double end, int64_t steps, nn_dtype dt) {
     if (steps < 0) {
         nn_error_set(&ctx->err, NN_ERR_VALUE, "linspace needs steps >= 0, got %lld",
@@ -480,6 +504,14 @@ nn_tensor *nn_linspace(nn_ctx *ctx, double start, double end, int64_t steps, nn_
     }
     nn_tensor *t = nn_tensor_empty(ctx, dt, 1, &steps);
     if (!t) return NULL;
+    if (steps > 1 && dt == NN_FLOAT32) {
+        linspace_f32(t->storage->data, (float)start, (float)end, steps);
+        return t;
+    }
+    if (steps > 1 && dt == NN_FLOAT64) {
+        linspace_f64(t->storage->data, start, end, steps);
+        return t;
+    }
     double d = steps > 1 ? (end - start) / (double)(steps - 1) : 0;
     if (steps == 1) end = start;
     /* Fill from both ends as PyTorch does, so the last value is exactly end. */

@@ -504,8 +504,10 @@ static bool fe_can_read(void *user) {
 }
 
 lang_frontend kernel_frontend(kernel *k) {
-    lang_frontend fe = {k,           fe_display,  fe_stream,       fe_progress,
-                        fe_readline, fe_can_read, fe_clear_output, fe_debug_event};
+    lang_frontend fe = {
+        k,           fe_display,      fe_stream,      fe_progress, fe_readline,
+        fe_can_read, fe_clear_output, fe_debug_event, true}; /* figures after Out[n], as ipykernel
+                                                              */
     return fe;
 }
 
@@ -721,6 +723,9 @@ static void handle_execute(kernel *k, kernel_msg *m, bool *errored) {
         cJSON_AddStringToObject(md, "status", "error");
         kernel_log(KERNEL_LOG_DEBUG, "execute %d failed: %s", count, res.error.evalue);
     }
+    /* The cell's figures come after its Out[n] or its error, as matplotlib
+     * inline's post-execute hook sends them under ipykernel. */
+    lang_session_show_deferred(k->lang);
     lang_result_free(&res);
     *errored = !ok && !exiting && stop_on_error && !silent;
     if (*errored) drain_queued(k);

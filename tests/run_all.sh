@@ -77,6 +77,7 @@ run_suite drills "$PYTHON" tests/drills/test_drills.py
 run_suite lessons "$PYTHON" tests/drills/test_lessons.py
 run_suite hub "$PYTHON" tests/drills/test_hub.py
 run_suite kernel tests/kernel/run.sh
+run_suite notebooks tests/notebooks/run.sh
 run_suite browser tests/browser/run.sh
 run_suite dist "$PYTHON" tests/dist/test_dist.py
 run_suite opinfo tests/opinfo/run.sh

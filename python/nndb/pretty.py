@@ -10,9 +10,9 @@ An object's _repr_pretty_(p, cycle) is called with a printer that has
 IPython's methods (text, breakable, break_, begin_group, end_group,
 group, pretty, indentation). Other values print their repr, a multi-line
 repr indented to where it starts. Subclasses that define their own __repr__ (namedtuple, torch.Size)
-print that repr, as in IPython. An object with only object's repr keeps
-it (<module.Class object at 0x...>), where IPython writes
-<module.Class at 0x...>: nndb's transcripts have always shown the repr.
+print that repr, as in IPython. An object with only object's repr prints
+as IPython prints it, <module.Class at 0x...> (a matplotlib Line2D, a
+graphviz Digraph), not <module.Class object at 0x...>.
 
 The layout is the streaming algorithm of Oppen and Wadler that IPython's
 IPython.lib.pretty uses, written again here so that nndb shows the same
@@ -240,7 +240,7 @@ class _Printer:
             if kind is None:
                 self.repr_lines(obj)
             elif kind == "default":
-                self.repr_lines(obj)
+                self.text(_default_text(obj))
             elif kind == "_repr_pretty_":
                 obj._repr_pretty_(self, cycle)
             elif cycle:
@@ -326,11 +326,23 @@ def _kind(cls):
     return "default"  # object's own repr
 
 
+def _default_text(obj):
+    """IPython's text for an object with only object's repr."""
+    cls = type(obj)
+    mod = getattr(cls, "__module__", None)
+    name = getattr(cls, "__qualname__", None) or cls.__name__
+    if mod not in (None, "builtins", "__builtin__", "exceptions"):
+        name = f"{mod}.{name}"
+    return f"<{name} at 0x{id(obj):x}>"
+
+
 def pretty(obj, width=MAX_WIDTH):
     """IPython's text/plain for [obj]."""
     kind = _kind(type(obj))
-    if kind is None or kind == "default":
+    if kind is None:
         return repr(obj)
+    if kind == "default":
+        return _default_text(obj)
     printer = _Printer(width)
     printer.value(obj)
     return printer.result()

@@ -429,8 +429,10 @@ class Session:
         gc.collect()
 
     # ---- what lang.h asks ----
-    def run_cell(self, code, filename, interactive):
-        """lang_exec: (ok, bundle or None, None) or (False, None, error)."""
+    def run_cell(self, code, filename, interactive, defer_figures=False):
+        """lang_exec: (ok, bundle or None, None) or (False, None, error).
+        defer_figures: the cell's figures wait for show_deferred (the front
+        end shows the value or error first, as IPython does)."""
         global _active
         _active = self
         sys.modules["__main__"] = self.module
@@ -462,7 +464,7 @@ class Session:
             return False, None, describe_error(e)
         finally:
             _magics._debugger.cell_end()  # stepping ends with the cell
-            if interactive:
+            if interactive and not defer_figures:
                 self._show_figures()
             _flush_streams()
         if value is None:
@@ -661,6 +663,11 @@ class Session:
         self.ns["___"] = self.ns.get("__", "")
         self.ns["__"] = self.ns.get("_", "")
         self.ns["_"] = value
+
+    def show_deferred(self):
+        """lang_session_show_deferred: the figures of the cell that ran."""
+        self._show_figures()
+        _flush_streams()
 
     def _show_figures(self):
         try:

@@ -28,9 +28,21 @@ class Tensor(_C._TensorBase):
             return self.item().__format__(spec)
         return object.__format__(self, spec)
 
+    # NumPy defers to a tensor's own operators (np.float32(2) * t is a
+    # tensor), as PyTorch's tensors ask.
+    __array_priority__ = 1000
+
     def __array__(self, dtype=None):
         a = self.numpy()
         return a if dtype is None else a.astype(dtype, copy=False)
+
+    def __array_wrap__(self, array):
+        # A ufunc's result comes back as a tensor (np.exp(t) is a tensor),
+        # bool as uint8, as in PyTorch 1.13.
+        if array.dtype == bool:
+            array = array.astype("uint8")
+        from torch import from_numpy
+        return from_numpy(array)
 
     def __reduce_ex__(self, proto):
         return (_rebuild, (self.detach().tolist(), self.dtype, self.requires_grad))

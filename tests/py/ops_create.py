@@ -64,3 +64,11 @@ print("histc", torch.histc(torch.tensor([1.0, 2.0, 1.0, 4.0]), bins=4, min=0, ma
 show("bincount neg", lambda: torch.bincount(torch.tensor([-1, 2])))
 show("multinomial neg", lambda: torch.multinomial(torch.tensor([-1.0, 2.0]), 1))
 show("random_ range", lambda: torch.empty(2).random_(5, 2))
+# linspace in float32 and float64 to the last bit (PyTorch's CPU kernel:
+# vector runs from a fused base, the rest one at a time).
+for n, (a, b) in [(11, (-0.9982693195343018, 0.9972347021102905)), (20, (-1.3, 2.7)),
+                  (33, (0.3, -2.1)), (50, (2.2, -7.1)), (64, (-1, 1)), (1000, (-0.7, 4.4)),
+                  (2, (0.1, 0.2)), (1, (3.0, 5.0))]:
+    for dt in (torch.float32, torch.float64):
+        v = torch.linspace(a, b, n, dtype=dt).tolist()
+        print(n, dt, v[:3], v[n // 2 - 2:n // 2 + 3], v[-2:], sum(v))
