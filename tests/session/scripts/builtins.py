@@ -31,7 +31,7 @@ help(len)
 # expect: len(obj, /)
 # expect:     Return the number of items in a container.
 # expect:
-manual_seed(0)  # expect: <torch._C.Generator object at ...
+manual_seed(0)  # expect: <torch._C.Generator at ...
 _ = set_grad_enabled(False)
 print(is_grad_enabled())  # expect: False
 _ = set_grad_enabled(True)

@@ -4,7 +4,7 @@
 ds = spirals(100)
 loader = DataLoader(ds, batch_size=32)
 print(len(loader), loader.batch_size, loader.drop_last)  # expect: 4 32 False
-loader  # expect: <torch.utils.data.dataloader.DataLoader object at ...
+loader  # expect: <torch.utils.data.dataloader.DataLoader at ...
 sizes = []
 for batch in loader:
     sizes.append(len(batch[0]))

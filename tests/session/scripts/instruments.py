@@ -1,7 +1,7 @@
 # Training instruments: gradcheck catches a wrong derivative and names the tensor and index,
 # stats/track against hand-computed ratios, activations' saturation and dead units,
 # profile counts, live_plot, module dtype conversion. (Against PyTorch: tests/diff/instruments.nn.)
-manual_seed(0)  # expect: <torch._C.Generator object at ...
+manual_seed(0)  # expect: <torch._C.Generator at ...
 x = randn(2, 3, requires_grad=True)
 r = gradcheck(lambda a: _test_wrong_grad(a).sum(), x)
 print(bool(r), r.passed)  # expect: False False
@@ -103,7 +103,7 @@ o2.step()
 print(m.weight.dtype, (m.weight != w_before).any().item(), o2.param_groups[0]['params'][0] is m.weight)  # expect: torch.float64 True True
 m.to(int64)  # expect error: TypeError: nn.Module.to only accepts floating point or complex dtypes, but got desired dtype=torch.int64
 # lr_find: an exponential sweep that restores the model; a regression diverges at a large lr.
-manual_seed(0)  # expect: <torch._C.Generator object at ...
+manual_seed(0)  # expect: <torch._C.Generator at ...
 reg = Linear(1, 1)
 w_before = reg.weight.clone()
 xs = linspace(-1.0, 1.0, 16).reshape(16, 1)

@@ -2,7 +2,7 @@
 # tensors (views and dtypes kept), state_dicts, any picklable object; errors
 # as torch's.
 import os, tempfile
-manual_seed(0)  # expect: <torch._C.Generator object at ...
+manual_seed(0)  # expect: <torch._C.Generator at ...
 d = tempfile.mkdtemp()
 x = tensor([[1.0, 2.0], [3.0, 4.0]])
 save(x, os.path.join(d, 'x.pt'))

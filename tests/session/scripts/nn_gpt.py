@@ -1,5 +1,5 @@
 # A tiny GPT: structure, forward, (logits, loss) like nanoGPT, a few steps of AdamW.
-manual_seed(0)  # expect: <torch._C.Generator object at ...
+manual_seed(0)  # expect: <torch._C.Generator at ...
 model = GPT(vocab_size=11, block_size=8, n_layer=2, n_head=2, n_embd=16)
 print(model.config.n_layer, model.config.vocab_size, len(model.blocks))  # expect: 2 11 2
 print([n for n, c in model.named_children()])  # expect: ['tok_emb', 'pos_emb', 'drop', 'blocks', 'ln_f', 'head']

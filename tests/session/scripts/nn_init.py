@@ -1,6 +1,6 @@
 # torch.nn.init (the prelude's init) functions: in place, returning the tensor;
 # calculate_gain as torch.
-manual_seed(0)  # expect: <torch._C.Generator object at ...
+manual_seed(0)  # expect: <torch._C.Generator at ...
 print(init.calculate_gain('linear'), init.calculate_gain('sigmoid'), init.calculate_gain('tanh'))  # expect: 1 1 1.6666666666666667
 print(init.calculate_gain('relu'), init.calculate_gain('leaky_relu'), init.calculate_gain('leaky_relu', 0.2))
 # expect: 1.4142135623730951 1.4141428569978354 1.3867504905630728

@@ -1,5 +1,5 @@
 # Module constructors, reprs (torch 1.13's text), structure, attributes and identity.
-manual_seed(0)  # expect: <torch._C.Generator object at ...
+manual_seed(0)  # expect: <torch._C.Generator at ...
 Linear(2, 3)  # expect: Linear(in_features=2, out_features=3, bias=True)
 Linear(2, 3, bias=False)  # expect: Linear(in_features=2, out_features=3, bias=False)
 Embedding(27, 10)  # expect: Embedding(27, 10)

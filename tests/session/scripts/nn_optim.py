@@ -1,5 +1,5 @@
 # Optimizers: reprs as torch 1.13 prints them, lr and param_groups, state, clip_grad_norm_, errors.
-manual_seed(0)  # expect: <torch._C.Generator object at ...
+manual_seed(0)  # expect: <torch._C.Generator at ...
 model = Linear(2, 1)
 SGD(model.parameters(), lr=0.1, momentum=0.9)
 # expect: SGD (

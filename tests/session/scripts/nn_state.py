@@ -1,5 +1,5 @@
 # state_dict / load_state_dict: names, sharing, all-or-nothing loads, strict=False.
-manual_seed(0)  # expect: <torch._C.Generator object at ...
+manual_seed(0)  # expect: <torch._C.Generator at ...
 a = MLP([2, 4, 3])
 b = MLP([2, 4, 3])
 sd = a.state_dict()

@@ -27,7 +27,7 @@ empty(2).bernoulli_(2.0)  # expect error: RuntimeError: bernoulli_ expects p to 
 empty(2).exponential_(-1)  # expect error: RuntimeError: exponential_ expects lambda >= 0.0, but found lambda=-1
 print(empty(2).exponential_(0))  # expect: tensor([inf, inf])
 print(random.random() < 1, Generator().initial_seed() == 67280421310721)  # expect: True True
-manual_seed(-1)  # expect: <torch._C.Generator object at ...
+manual_seed(-1)  # expect: <torch._C.Generator at ...
 print(initial_seed())  # expect: 18446744073709551615
 g = Generator()
 print(g.initial_seed(), g.device, g.manual_seed(3) is g)  # expect: 67280421310721 cpu True
