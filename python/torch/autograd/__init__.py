@@ -101,3 +101,32 @@ def __getattr__(name):
 
 def __dir__():
     return sorted(set(globals()) | {'functional'})
+
+
+# Names torch.autograd's namespace has besides its API: the typing and
+# module imports of PyTorch's __init__, and the __torch_function__ checks
+# (nndb's torch does not dispatch __torch_function__: no argument has one to
+# hand to).
+import warnings  # noqa: E402,F401
+from typing import Any, Callable, List, Optional, Sequence, Tuple, Union, cast  # noqa: E402,F401
+import torch  # noqa: E402,F401
+
+
+def is_tensor_like(inp):
+    return type(inp) is torch.Tensor or hasattr(inp, "__torch_function__")
+
+
+def has_torch_function(relevant_args):
+    return False
+
+
+def handle_torch_function(public_api, relevant_args, *args, **kwargs):
+    raise TypeError("no implementation found for '{}' on types that implement "
+                    "__torch_function__: nndb's torch does not dispatch __torch_function__"
+                    .format(getattr(public_api, "__qualname__", public_api)))
+
+
+def kineto_available():
+    """PyTorch's Kineto profiler is not part of nndb (nndb's own profiler:
+    docs/instruments.md)."""
+    return False

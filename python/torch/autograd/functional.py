@@ -11,6 +11,7 @@ to be recorded (create_graph=True); nndb's engine does not record it, so
 they raise NotImplementedError, as does create_graph=True here.
 """
 
+from typing import List, Tuple  # noqa: F401
 import torch
 
 __all__ = ['vjp', 'jvp', 'jacobian', 'hessian', 'hvp', 'vhp']

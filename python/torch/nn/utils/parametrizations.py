@@ -3,6 +3,7 @@ parametrizations (torch.nn.utils.parametrize), as PyTorch 1.13 has them."""
 
 from enum import Enum, auto
 
+from typing import Optional  # noqa: F401
 import torch
 from torch import Tensor
 import torch.nn.functional as F

@@ -8,6 +8,8 @@ P(original), as PyTorch 1.13 does: the same state_dict keys
 same right_inverse protocol on assignment.
 """
 
+from typing import Dict, Optional, Sequence, Tuple, Union  # noqa: F401
+from copy import deepcopy  # noqa: F401
 import collections.abc
 from contextlib import contextmanager
 
