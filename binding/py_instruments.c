@@ -16,6 +16,7 @@
 
 #include "nn_check.h"
 #include "nn_graph.h"
+#include "nn_mem.h"
 #include "nn_profile.h"
 #include "py.h"
 
@@ -262,6 +263,21 @@ static PyObject *f_profile_seconds(PyObject *m, PyObject *cap) {
                          nn_profile_seconds(p, NN_PHASE_BACKWARD));
 }
 
+/* _mem_stats() -> the engine allocator's figures: cap, in_use, peak,
+ * cached (bytes), heap_calls, allocs. _mem_reset_peak() starts a new peak. */
+static PyObject *f_mem_stats(PyObject *m, PyObject *unused) {
+    nn_mem_stats st = nn_mem_get_stats();
+    return Py_BuildValue("{s:n,s:n,s:n,s:n,s:K,s:K}", "cap", (Py_ssize_t)st.cap, "in_use",
+                         (Py_ssize_t)st.in_use, "peak", (Py_ssize_t)st.peak, "cached",
+                         (Py_ssize_t)st.cached, "heap_calls", (unsigned long long)st.heap_calls,
+                         "allocs", (unsigned long long)st.allocs);
+}
+
+static PyObject *f_mem_reset_peak(PyObject *m, PyObject *unused) {
+    nn_mem_reset_peak();
+    Py_RETURN_NONE;
+}
+
 /* _sgemm_peak() -> this machine's float32 matmul GFLOP/s (measured once). */
 static PyObject *f_sgemm_peak(PyObject *m, PyObject *unused) {
     (void)m, (void)unused;
@@ -281,5 +297,7 @@ PyMethodDef py_instruments_functions[] = {
     {"_profile_seconds", f_profile_seconds, METH_O, NULL},
     {"_test_wrong_grad", f_test_wrong_grad, METH_O, "x * x with a wrong backward (tests)"},
     {"_sgemm_peak", f_sgemm_peak, METH_NOARGS, "float32 matmul GFLOP/s of this machine"},
+    {"_mem_stats", f_mem_stats, METH_NOARGS, "the engine allocator's figures (bytes)"},
+    {"_mem_reset_peak", f_mem_reset_peak, METH_NOARGS, "start a new allocator peak"},
     {NULL, NULL, 0, NULL},
 };

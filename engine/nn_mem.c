@@ -203,6 +203,12 @@ nn_mem_stats nn_mem_get_stats(void) {
     return s;
 }
 
+void nn_mem_reset_peak(void) {
+    lock();
+    stats.peak = stats.in_use;
+    unlock();
+}
+
 void nn_mem_trim(void) {
     lock();
     for (int i = 0; i < N_CLASSES; i++) {

@@ -35,6 +35,8 @@ void nn_mem_free(void *p);
 
 void nn_mem_set_cap(size_t bytes);
 nn_mem_stats nn_mem_get_stats(void);
+/* Start a new peak from what is in use now (memory_report, %memory). */
+void nn_mem_reset_peak(void);
 /* Give every cached block back to the system (e.g. after a big experiment). */
 void nn_mem_trim(void);
 /* Parse "512M", "2G", "1024" into bytes; returns 0 on a malformed string. */

@@ -7,7 +7,9 @@
     dependencies(model, x, i=0)    does example i's output depend on other examples?
     profile(fn, *args)             per op and per module: calls, time, FLOPs, bytes, % of peak
     with profile() as p: ...       the same around a block
-    %profile STATEMENT, %stats model[, opt]   the magics (registered in nndb.magics)
+    memory_report(model, opt, batch)  one step's bytes (parameters, gradients, optimizer
+                                   state, activations, peak) and FLOPs against the textbook
+    %profile STATEMENT, %stats model[, opt], %memory STATEMENT   the magics
 
 Each answer is a report: print it for the table, read its fields in a
 script (r.passed, r.rows[0].max_abs_err), and in Jupyter it shows as an HTML
@@ -26,7 +28,7 @@ def _escape(text):
     return (text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
             .replace('"', "&quot;").replace("'", "&#x27;"))
 
-__all__ = ["gradcheck", "_test_wrong_grad", "stats", "track", "Tracker", "activations",
+__all__ = ["gradcheck", "_test_wrong_grad", "memory_report", "stats", "track", "Tracker", "activations",
            "dependencies", "profile", "keep_updates", "Report", "MAGICS", "register"]
 
 
@@ -724,6 +726,157 @@ def profile(fn=None, *args, **kwargs):
     return report
 
 
+# ---- memory_report: where a training step's bytes and FLOPs go (CS336 L2) ----
+
+def _nbytes(t):
+    return t.numel() * t.element_size()
+
+
+def _fmt_bytes(n):
+    for unit, size in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if abs(n) >= size:
+            return "%.2f %s" % (n / size, unit)
+    return "%d B" % n
+
+
+# Optimizer state per parameter element, in elements: the textbook figure.
+_STATE_PER_PARAM = {"SGD": 0, "Adam": 2, "AdamW": 2, "Adamax": 2, "NAdam": 2, "RAdam": 2,
+                    "RMSprop": 1, "Adagrad": 1, "Adadelta": 2}
+
+
+def _optimizer_state_bytes(opt):
+    total = 0
+    for state in opt.state.values():
+        for v in state.values():
+            if hasattr(v, "numel") and hasattr(v, "element_size") and v.dim() > 0:
+                total += _nbytes(v)
+    return total
+
+
+def memory_report(model, optimizer=None, batch=None, loss_fn=None, *, tokens=None):
+    """memory_report(model, optimizer, batch, loss_fn=None): run one training
+    step (forward, loss, backward, optimizer.step) on [batch] -- an input, or
+    (input, target) with [loss_fn] (cross_entropy by default; without a
+    target the output's mean is the loss) -- and report where its memory
+    goes, measured by the engine's allocator, next to the textbook figures:
+    parameters, gradients and optimizer state (AdamW in float32: 16 bytes a
+    parameter), the activations kept for backward (per module: what its
+    forward left allocated), and the peak during the step; then the step's
+    FLOPs (counted by the profiler) against 6 x parameters x [tokens]
+    (default: the batch's first dimension, or its element count for integer
+    token inputs), its time, and the share of this machine's sgemm peak."""
+    import torch
+    from torch import _C
+    if not isinstance(model, torch.nn.Module):
+        raise TypeError(f"memory_report() needs a Module, not {type(model).__name__}")
+    if batch is None:
+        raise TypeError("memory_report(model, optimizer, batch): give a batch to step on, "
+                        "e.g. (x, y)")
+    if isinstance(batch, (tuple, list)):
+        inputs, target = batch[0], (batch[1] if len(batch) > 1 else None)
+    else:
+        inputs, target = batch, None
+    if loss_fn is None:
+        loss_fn = torch.nn.functional.cross_entropy if target is not None else None
+    params = [p for p in model.parameters()]
+    n_params = sum(p.numel() for p in params)
+    param_bytes = sum(_nbytes(p) for p in params)
+    elem = params[0].element_size() if params else 4
+    if tokens is None:
+        tokens = inputs.numel() if not inputs.is_floating_point() else inputs.shape[0]
+
+    # activations per module: what a leaf module's forward leaves allocated
+    leaves = [(n or "(model)", m) for n, m in model.named_modules() if not list(m.children())]
+    kept = {}
+    handles = []
+    for name, m in leaves:
+        def pre(mod, args, name=name):
+            kept[name] = -_C._mem_stats()["in_use"]
+
+        def post(mod, args, out, name=name):
+            kept[name] += _C._mem_stats()["in_use"]
+        handles.append(m.register_forward_pre_hook(pre))
+        handles.append(m.register_forward_hook(post))
+
+    if optimizer is not None:
+        optimizer.zero_grad(set_to_none=True)
+    else:
+        model.zero_grad(set_to_none=True)
+    try:  # the machine's peak is measured once, before the step (its matrices are not ours)
+        _C._sgemm_peak()
+    except RuntimeError:
+        pass
+    base = _C._mem_stats()["in_use"]
+    _C._mem_reset_peak()
+    t0 = time.perf_counter()
+    try:
+        with profile() as prof:
+            out = model(inputs)
+            loss = loss_fn(out, target) if loss_fn is not None else out.float().mean()
+            after_forward = _C._mem_stats()["in_use"]
+            loss.backward()
+            if optimizer is not None:
+                optimizer.step()
+    finally:
+        for h in handles:
+            h.remove()
+    seconds = time.perf_counter() - t0
+    st = _C._mem_stats()
+    peak = st["peak"] - base
+    activations = after_forward - base
+    grad_bytes = sum(_nbytes(p.grad) for p in params if p.grad is not None)
+    state_bytes = _optimizer_state_bytes(optimizer) if optimizer is not None else 0
+    kind = type(optimizer).__name__ if optimizer is not None else None
+    per = _STATE_PER_PARAM.get(kind)
+    if kind == "SGD" and optimizer.defaults.get("momentum", 0):
+        per = 1
+    flops = sum(r.flops for r in prof.ops)
+    textbook_flops = 6 * n_params * tokens
+    peak_gflops = prof.peak_gflops
+    rate = flops / seconds * 1e-9 if seconds > 0 else 0.0
+
+    rows = [("parameters", param_bytes, n_params * elem, f"{elem} B x {n_params:,} parameters"),
+            ("gradients", grad_bytes, n_params * elem, f"{elem} B x {n_params:,}"),
+            ("optimizer state", state_bytes, None if per is None else per * n_params * elem,
+             f"{kind}: {per} x {elem} B a parameter" if per is not None else (kind or "none")),
+            ("activations kept for backward", activations, None,
+             "what the forward (and the loss) left allocated"),
+            ("peak during the step", peak, None,
+             "above what was allocated before it (parameters included there)")]
+    lines = [f"memory_report: {type(model).__name__}, {n_params:,} parameters, one step of "
+             f"{_shape_str(inputs.shape)}" + (f" with {kind}" if kind else ""),
+             f"{'':<31}{'measured':>12}  {'textbook':>12}  how"]
+    for what, got, book, how in rows:
+        lines.append(f"{what:<31}{_fmt_bytes(got):>12}  "
+                     f"{_fmt_bytes(book) if book is not None else '-':>12}  {how}")
+    total_state = param_bytes + grad_bytes + state_bytes
+    lines.append(f"{'parameters+gradients+state':<31}{_fmt_bytes(total_state):>12}  "
+                 f"{'':>12}  {total_state / max(n_params, 1):.1f} B a parameter")
+    lines.append("")
+    lines.append("activations per module (kept after its forward):")
+    mods = sorted(kept.items(), key=lambda kv: -kv[1])
+    for name, b in mods:
+        lines.append(f"  {name:<28}{_fmt_bytes(b):>12}")
+    lines.append("")
+    lines.append(f"FLOPs: {flops / 1e6:,.2f} MFLOP counted; 6 x N x tokens = 6 x {n_params:,} x "
+                 f"{tokens:,} = {textbook_flops / 1e6:,.2f} MFLOP "
+                 f"({flops / textbook_flops if textbook_flops else 0:.2f}x)")
+    lines.append(f"time: {seconds * 1e3:.2f} ms, {rate:.2f} GFLOP/s"
+                 + (f", {100 * rate / peak_gflops:.1f}% of this machine's sgemm peak "
+                    f"({peak_gflops:.1f} GFLOP/s)" if peak_gflops > 0 else ""))
+    table = [(w, _fmt_bytes(g), _fmt_bytes(b) if b is not None else "-", h)
+             for w, g, b, h in rows]
+    html = ("<div><b>memory_report</b> <small>" + _escape(lines[0][15:]) + "</small>"
+            + _html_table(["", "measured", "textbook", "how"], table)
+            + _html_table(["module", "activations kept"], [(n, _fmt_bytes(b)) for n, b in mods])
+            + _pre("\n".join(lines[-2:])) + "</div>")
+    return Report("memory", "\n".join(lines), html, True, parameters=n_params,
+                  parameter_bytes=param_bytes, gradient_bytes=grad_bytes,
+                  optimizer_bytes=state_bytes, activation_bytes=activations, peak_bytes=peak,
+                  per_module=dict(kept), flops=flops, textbook_flops=textbook_flops,
+                  seconds=seconds, gflops=rate, peak_gflops=peak_gflops, tokens=tokens)
+
+
 # ---- the magics (registered in nndb.magics' table) ----
 
 def _show(report):
@@ -780,11 +933,35 @@ def _stats_magic(session, line, frame):
     _show(stats(*parts, _names=names))
 
 
-MAGICS = {"profile": _profile_magic, "stats": _stats_magic}
+def _memory_magic(session, line, frame):
+    """%memory STATEMENT: the engine's memory in use before and after the
+    statement, and its peak while it ran."""
+    from torch import _C
+    from nndb.magics import UsageError
+    if not _code_of(line):
+        raise UsageError("%memory needs a statement: %memory loss.backward()")
+    code = compile(line, "<memory>", "exec", getattr(session, "flags", 0), True)
+    before = _C._mem_stats()["in_use"]
+    _C._mem_reset_peak()
+    t0 = time.perf_counter()
+    exec(code, frame.f_globals, frame.f_locals)
+    seconds = time.perf_counter() - t0
+    st = _C._mem_stats()
+    text = (f"memory: {_fmt_bytes(before)} in use before, {_fmt_bytes(st['in_use'])} after "
+            f"({'+' if st['in_use'] >= before else '-'}{_fmt_bytes(abs(st['in_use'] - before))}); "
+            f"peak {_fmt_bytes(st['peak'])} (+{_fmt_bytes(st['peak'] - before)} while it ran); "
+            f"{seconds * 1e3:.2f} ms")
+    _show(Report("memory", text, _pre(text), True, before=before, after=st["in_use"],
+                 peak=st["peak"], seconds=seconds))
+
+
+MAGICS = {"profile": _profile_magic, "stats": _stats_magic, "memory": _memory_magic}
 DOCS = {"profile": "%profile STATEMENT: per op and per module: calls, time, FLOPs, bytes, % of "
                    "the step and of the machine's peak.",
         "stats": "%stats model[, opt]: per parameter: data, gradient, grad:data and "
-                 "update:data ratios."}
+                 "update:data ratios.",
+        "memory": "%memory STATEMENT: the engine's memory in use before and after it, and its "
+                  "peak while it ran (memory_report(model, opt, batch) breaks a step down)."}
 
 
 def register(magics, docs):

@@ -41,6 +41,7 @@ _NNDB = [
     ("nndb.lr_find", ["lr_find"]),
     ("nndb.models", ["MLP", "num_params", "GPT", "Block", "CausalSelfAttention"]),
     ("nndb.instruments", ["gradcheck", "stats", "activations", "dependencies", "profile",
+                          "memory_report",
                           "track", "live_plot", "_test_wrong_grad"]),
     ("nndb.probe", ["gpus", "doctor"]),
     ("nndb.dist_run", ["dist_run"]),

@@ -147,3 +147,9 @@ pm = Sequential(Linear(2, 3))
 %stats pm, SGD(pm.parameters(), lr=0.1)
 %profile py = pm(ones(4, 2))  # the statement may end with a comment
 print(py.shape)  # expect: torch.Size([4, 3])
+%memory  # expect error: UsageError: %memory needs a statement: %memory loss.backward()
+%memory big = zeros(1000, 1000)  # the statement runs in the cell's namespace
+print(big.shape)  # expect: torch.Size([1000, 1000])
+memory_report(1, None, 1)  # expect error: TypeError: memory_report() needs a Module, not int
+memory_report(pm)  # expect error: TypeError: memory_report(model, optimizer, batch): give a batch to step on, e.g. (x, y)
+print(memory_report(pm, SGD(pm.parameters(), lr=0.1), ones(4, 2)).parameter_bytes)  # expect: 36
