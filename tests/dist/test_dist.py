@@ -321,6 +321,8 @@ def scripts():
     for n in (2, 3):
         same_as_gloo("collectives, DDP (no_sync, buffers), DistributedSampler, ZeRO-1",
                      "vs_gloo.py", n)
+    same_as_gloo("torch.distributed.nn.functional and a tensor-parallel MLP, every rank",
+                 "autograd_collectives.py", 2, every_rank=True)
     same_as_gloo("DDP buffers, unused parameters and async_op, every rank", "semantics.py", 2,
                  every_rank=True)
 
