@@ -23,4 +23,6 @@ build/bench/bench_instruments $quick || rc=1
 "${PYTHON:-/usr/bin/python3}" bench/bench_dist.py "$@" || rc=1
 # Linear algebra: linalg.solve and cholesky at 512, bmm at a GPT attention shape, vs PyTorch (bench/bench_linalg.py).
 "${PYTHON:-/usr/bin/python3}" bench/bench_linalg.py "$@" || rc=1
+# CNNs: LeNet-5 step, ResNet basic block, depthwise-separable block, max_pool2d vs PyTorch (bench/bench_conv.py).
+"${PYTHON:-/usr/bin/python3}" bench/bench_conv.py "$@" || rc=1
 exit $rc

@@ -229,11 +229,102 @@ static nn_tensor *scratch(nn_ctx *ctx, bool f64, int64_t n) {
 }
 
 /* C[n, g] = W_g @ im2col(I[n, g]) for every sample and group (C written). */
+/* ---- one image channel per group (depthwise) ----
+ * With Ci/G == 1 each GEMM would be a [m, K] x [K, L] product with K the
+ * kernel size (9 for 3x3): BLAS is slow at that shape, so these walk the
+ * kernel taps directly, one output row at a time (a unit-stride axpy or dot
+ * when the stride is 1). [mode]: DW_FWD col += w * img, DW_BWD img += w *
+ * col, DW_DOT returns sum col * img (the weight's gradient). */
+
+enum { DW_FWD, DW_BWD, DW_DOT };
+
+#define DEF_DW(T, SUF)                                                                             \
+    NN_KERNEL_CLONES static double dw_tap_##SUF(int mode, const geom *g, int64_t kd, int64_t kh,   \
+                                                int64_t kw, T w, T *img, T *col) {                 \
+        const int64_t I1 = g->isz[1], I2 = g->isz[2], O1 = g->csz[1], O2 = g->csz[2];              \
+        const int64_t off = kw * g->d[2] - g->p[2], s2 = g->s[2];                                  \
+        int64_t lo = off < 0 ? (-off + s2 - 1) / s2 : 0;                                           \
+        int64_t hi = I2 - off > 0 ? (I2 - off + s2 - 1) / s2 : 0;                                  \
+        if (hi > O2) hi = O2;                                                                      \
+        double acc = 0;                                                                            \
+        for (int64_t od = 0; od < g->csz[0]; od++) {                                               \
+            int64_t id = od * g->s[0] - g->p[0] + kd * g->d[0];                                    \
+            if (id < 0 || id >= g->isz[0]) continue;                                               \
+            for (int64_t oh = 0; oh < O1; oh++) {                                                  \
+                int64_t ih = oh * g->s[1] - g->p[1] + kh * g->d[1];                                \
+                if (ih < 0 || ih >= I1) continue;                                                  \
+                T *irow = img + (id * I1 + ih) * I2 + off;                                         \
+                T *crow = col + (od * O1 + oh) * O2;                                               \
+                if (mode == DW_FWD) {                                                              \
+                    if (s2 == 1)                                                                   \
+                        for (int64_t o = lo; o < hi; o++) crow[o] += w * irow[o];                  \
+                    else                                                                           \
+                        for (int64_t o = lo; o < hi; o++) crow[o] += w * irow[o * s2];             \
+                } else if (mode == DW_BWD) {                                                       \
+                    if (s2 == 1)                                                                   \
+                        for (int64_t o = lo; o < hi; o++) irow[o] += w * crow[o];                  \
+                    else                                                                           \
+                        for (int64_t o = lo; o < hi; o++) irow[o * s2] += w * crow[o];             \
+                } else {                                                                           \
+                    T a = 0;                                                                       \
+                    if (s2 == 1)                                                                   \
+                        for (int64_t o = lo; o < hi; o++) a += crow[o] * irow[o];                  \
+                    else                                                                           \
+                        for (int64_t o = lo; o < hi; o++) a += crow[o] * irow[o * s2];             \
+                    acc += a;                                                                      \
+                }                                                                                  \
+            }                                                                                      \
+        }                                                                                          \
+        return acc;                                                                                \
+    }                                                                                              \
+    /* Every sample and group: [mode] over all taps; W is [Cc, K]. */                              \
+    static void dw_run_##SUF(int mode, const conv_job *j, T *I, T *W, T *C) {                      \
+        const int64_t m = j->Cc / j->G, K = j->g.K, Li = j->g.Li, Lc = j->g.Lc;                    \
+        const geom *g = &j->g;                                                                     \
+        if (mode == DW_DOT) memset(W, 0, sizeof(T) * (size_t)(j->Cc * K));                         \
+        if (mode == DW_FWD) memset(C, 0, sizeof(T) * (size_t)(j->N * j->Cc * Lc));                 \
+        for (int64_t n = 0; n < j->N; n++)                                                         \
+            for (int64_t gi = 0; gi < j->G; gi++) {                                                \
+                T *img = I + (n * j->Ci + gi) * Li;                                                \
+                for (int64_t r = 0; r < m; r++) {                                                  \
+                    int64_t c = gi * m + r;                                                        \
+                    T *col = C + (n * j->Cc + c) * Lc, *w = W + c * K;                             \
+                    int64_t t = 0;                                                                 \
+                    for (int64_t kd = 0; kd < g->k[0]; kd++)                                       \
+                        for (int64_t kh = 0; kh < g->k[1]; kh++)                                   \
+                            for (int64_t kw = 0; kw < g->k[2]; kw++, t++) {                        \
+                                double a = dw_tap_##SUF(mode, g, kd, kh, kw, w[t], img, col);      \
+                                if (mode == DW_DOT) w[t] += (T)a;                                  \
+                            }                                                                      \
+                }                                                                                  \
+            }                                                                                      \
+    }
+
+DEF_DW(float, f32)
+DEF_DW(double, f64)
+
+/* Whether the direct kernel serves [j]: one image channel per group, more
+ * than one group (a single-channel ordinary convolution keeps BLAS). */
+static bool dw_applies(const conv_job *j) {
+    return j->Ci == j->G && j->G > 1;
+}
+
+static void dw_run(int mode, const conv_job *j, const void *I, const void *W, const void *C) {
+    if (j->f64)
+        dw_run_f64(mode, j, (double *)I, (double *)W, (double *)C);
+    else
+        dw_run_f32(mode, j, (float *)I, (float *)W, (float *)C);
+}
+
 static nn_status cols_from_image(nn_ctx *ctx, const conv_job *j, const void *I, const void *W,
                                  void *C) {
     const int64_t Cig = j->Ci / j->G, Ccg = j->Cc / j->G, K = j->g.K, Li = j->g.Li, Lc = j->g.Lc,
                   R = Cig * K;
     const size_t es = j->es;
+    if (dw_applies(j)) {
+        dw_run(DW_FWD, j, I, W, C);
+        return NN_OK;
+    }
     if (j->g.identity) {
         for (int64_t n = 0; n < j->N; n++)
             for (int64_t g = 0; g < j->G; g++)
@@ -283,6 +374,10 @@ static nn_status image_from_cols(nn_ctx *ctx, const conv_job *j, const void *C, 
     const int64_t Cig = j->Ci / j->G, Ccg = j->Cc / j->G, K = j->g.K, Li = j->g.Li, Lc = j->g.Lc,
                   R = Cig * K;
     const size_t es = j->es;
+    if (dw_applies(j)) {
+        dw_run(DW_BWD, j, I, W, C);
+        return NN_OK;
+    }
     if (j->g.identity) {
         for (int64_t n = 0; n < j->N; n++)
             for (int64_t g = 0; g < j->G; g++)
@@ -333,6 +428,10 @@ static nn_status weight_grad(nn_ctx *ctx, const conv_job *j, const void *C, cons
     const int64_t Cig = j->Ci / j->G, Ccg = j->Cc / j->G, K = j->g.K, Li = j->g.Li, Lc = j->g.Lc,
                   R = Cig * K;
     const size_t es = j->es;
+    if (dw_applies(j)) {
+        dw_run(DW_DOT, j, I, dW, C);
+        return NN_OK;
+    }
     memset(dW, 0, es * (size_t)(j->Cc * R));
     if (j->g.identity) {
         for (int64_t n = 0; n < j->N; n++)
@@ -1045,19 +1144,34 @@ static taps taps_of(const pool_geom *pg, int i, int64_t o, bool is_max) {
     return t;
 }
 
+/* The taps of every output index along each dim, computed once per call
+ * (not once per output and plane) when the output is at most TAP_CACHE wide
+ * in every dim; false when it is wider (then each output computes its own). */
+#define TAP_CACHE 256
+
+static bool pool_tap_cache(const pool_geom *pg, bool is_max, taps cache[3][TAP_CACHE]) {
+    for (int i = 0; i < 3; i++)
+        if (pg->O[i] > TAP_CACHE) return false;
+    for (int i = 0; i < 3; i++)
+        for (int64_t o = 0; o < pg->O[i]; o++) cache[i][o] = taps_of(pg, i, o, is_max);
+    return true;
+}
+
 #define DEF_POOL(T, SUF)                                                                           \
     static void max_pool_##SUF(const T *x, T *y, int64_t *ind, const pool_geom *pg) {              \
+        taps tc_[3][TAP_CACHE];                                                                    \
+        bool cached_ = pool_tap_cache(pg, true, tc_);                                              \
         for (int64_t pl = 0; pl < pg->planes; pl++) {                                              \
             const T *xp = x + pl * pg->Li;                                                         \
             T *yp = y + pl * pg->Lo;                                                               \
             int64_t *ip = ind ? ind + pl * pg->Lo : NULL;                                          \
             int64_t o = 0;                                                                         \
             for (int64_t od = 0; od < pg->O[0]; od++) {                                            \
-                taps td = taps_of(pg, 0, od, true);                                                \
+                taps td = cached_ ? tc_[0][od] : taps_of(pg, 0, od, true);                         \
                 for (int64_t oh = 0; oh < pg->O[1]; oh++) {                                        \
-                    taps th = taps_of(pg, 1, oh, true);                                            \
+                    taps th = cached_ ? tc_[1][oh] : taps_of(pg, 1, oh, true);                     \
                     for (int64_t ow = 0; ow < pg->O[2]; ow++, o++) {                               \
-                        taps tw = taps_of(pg, 2, ow, true);                                        \
+                        taps tw = cached_ ? tc_[2][ow] : taps_of(pg, 2, ow, true);                 \
                         int64_t best = (td.start * pg->I[1] + th.start) * pg->I[2] + tw.start;     \
                         T m = -INFINITY;                                                           \
                         for (int64_t a = 0; a < td.n; a++) {                                       \
@@ -1086,16 +1200,18 @@ static taps taps_of(const pool_geom *pg, int i, int64_t o, bool is_max) {
     }                                                                                              \
     /* Average pooling forward (y written) or backward (dx += dy / divisor). */                    \
     static void avg_pool_##SUF(const T *x, T *y, const pool_geom *pg, bool backward) {             \
+        taps tc_[3][TAP_CACHE];                                                                    \
+        bool cached_ = pool_tap_cache(pg, false, tc_);                                             \
         for (int64_t pl = 0; pl < pg->planes; pl++) {                                              \
             const T *xp = x + pl * (backward ? pg->Lo : pg->Li);                                   \
             T *yp = y + pl * (backward ? pg->Li : pg->Lo);                                         \
             int64_t o = 0;                                                                         \
             for (int64_t od = 0; od < pg->O[0]; od++) {                                            \
-                taps td = taps_of(pg, 0, od, false);                                               \
+                taps td = cached_ ? tc_[0][od] : taps_of(pg, 0, od, false);                        \
                 for (int64_t oh = 0; oh < pg->O[1]; oh++) {                                        \
-                    taps th = taps_of(pg, 1, oh, false);                                           \
+                    taps th = cached_ ? tc_[1][oh] : taps_of(pg, 1, oh, false);                    \
                     for (int64_t ow = 0; ow < pg->O[2]; ow++, o++) {                               \
-                        taps tw = taps_of(pg, 2, ow, false);                                       \
+                        taps tw = cached_ ? tc_[2][ow] : taps_of(pg, 2, ow, false);                \
                         double div = pg->has_divisor ? pg->divisor                                 \
                                      : pg->include_pad && !pg->adaptive                            \
                                          ? (double)(td.padded * th.padded * tw.padded)             \

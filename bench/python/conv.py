@@ -1,0 +1,100 @@
+"""CNN workloads, the same file under `nndb python` and /usr/bin/python3:
+    conv.py THREADS REPS
+prints one "name milliseconds" line per workload (median of REPS timed
+repetitions after warm-up). Used by bench/bench_conv.py."""
+import statistics
+import sys
+import time
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+threads = int(sys.argv[1]) if len(sys.argv) > 1 else 1
+reps = int(sys.argv[2]) if len(sys.argv) > 2 else 11
+only = sys.argv[3] if len(sys.argv) > 3 else ""
+torch.set_num_threads(threads)
+torch.manual_seed(0)
+
+
+def timed(fn, warm=3):
+    for _ in range(warm):
+        fn()
+    ts = []
+    for _ in range(reps):
+        t0 = time.perf_counter()
+        fn()
+        ts.append(time.perf_counter() - t0)
+    return statistics.median(ts) * 1e3
+
+
+def lenet_step():
+    net = nn.Sequential(nn.Conv2d(1, 6, 5, padding=2), nn.ReLU(), nn.MaxPool2d(2),
+                        nn.Conv2d(6, 16, 5), nn.ReLU(), nn.MaxPool2d(2), nn.Flatten(),
+                        nn.Linear(400, 120), nn.ReLU(), nn.Linear(120, 84), nn.ReLU(),
+                        nn.Linear(84, 10))
+    opt = torch.optim.SGD(net.parameters(), lr=0.01, momentum=0.9)
+    x = torch.randn(64, 1, 28, 28)
+    y = torch.randint(0, 10, (64,))
+
+    def step():
+        opt.zero_grad()
+        F.cross_entropy(net(x), y).backward()
+        opt.step()
+    return step
+
+
+class Basic(nn.Module):
+    def __init__(self, c):
+        super().__init__()
+        self.conv1 = nn.Conv2d(c, c, 3, padding=1, bias=False)
+        self.bn1 = nn.BatchNorm2d(c)
+        self.conv2 = nn.Conv2d(c, c, 3, padding=1, bias=False)
+        self.bn2 = nn.BatchNorm2d(c)
+
+    def forward(self, x):
+        out = F.relu(self.bn1(self.conv1(x)))
+        return F.relu(self.bn2(self.conv2(out)) + x)
+
+
+class DwSep(nn.Module):
+    def __init__(self, cin, cout):
+        super().__init__()
+        self.dw = nn.Conv2d(cin, cin, 3, padding=1, groups=cin, bias=False)
+        self.bn1 = nn.BatchNorm2d(cin)
+        self.pw = nn.Conv2d(cin, cout, 1, bias=False)
+        self.bn2 = nn.BatchNorm2d(cout)
+
+    def forward(self, x):
+        return F.relu(self.bn2(self.pw(F.relu(self.bn1(self.dw(x))))))
+
+
+def fwd_bwd(model, shape):
+    x = torch.randn(*shape, requires_grad=True)
+
+    def run():
+        model.zero_grad()
+        model(x).sum().backward()
+    return run
+
+
+def pool():
+    x = torch.randn(32, 64, 32, 32)
+    return lambda: F.max_pool2d(x, 2)
+
+
+def pool_bwd():
+    x = torch.randn(32, 64, 32, 32, requires_grad=True)
+    return lambda: F.max_pool2d(x, 2).sum().backward()
+
+
+work = [
+    ("lenet_step_b64", lenet_step),
+    ("resnet_block_64c_32x32_b32", lambda: fwd_bwd(Basic(64), (32, 64, 32, 32))),
+    ("dwsep_block_64c_32x32_b32", lambda: fwd_bwd(DwSep(64, 128), (32, 64, 32, 32))),
+    ("max_pool2d_32x64x32x32", pool),
+    ("max_pool2d_fwd_bwd_32x64x32x32", pool_bwd),
+]
+for name, make in work:
+    if only in name:
+        print(name, f"{timed(make()):.4f}", flush=True)
