@@ -3,7 +3,8 @@ linalg.solve and linalg.cholesky at 512 (LAPACK on both sides: nndb calls
 the OpenBLAS that PyTorch links; target <= 1.1) and bmm at a GPT attention
 shape (B*H=48, T=256, hs=64; target <= 1.0), at 1 and 2 threads. The same
 script (bench/python/linalg.py) runs under `nndb python` and
-/usr/bin/python3, alternating, each keeping its best median.
+/usr/bin/python3, alternating, each keeping its cheapest call in CPU time
+(see bench/python/linalg.py for why not wall time).
 """
 import os
 import subprocess
@@ -35,7 +36,7 @@ def run(cmd, threads):
 
 def main():
     only = sys.argv[sys.argv.index("--only") + 1] if "--only" in sys.argv else ""
-    reps = "5" if QUICK else "21"
+    reps = "5" if QUICK else "30"
     script = os.path.join(ROOT, "bench", "python", "linalg.py")
     for threads in (1, 2):
         best = [{}, {}]

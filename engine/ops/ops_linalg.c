@@ -105,8 +105,10 @@ static nn_status check_same(nn_ctx *ctx, const char *op, const nn_tensor *t, con
     return NN_OK;
 }
 
-/* A zeroed tensor (batch..., rows, cols) whose matrices are column-major. */
-static nn_tensor *cm_new(nn_ctx *ctx, nn_dtype dt, const batch *bt, int64_t rows, int64_t cols) {
+/* A tensor (batch..., rows, cols) whose matrices are column-major, zeroed
+ * unless [uninit] (the caller writes every element). */
+static nn_tensor *cm_alloc(nn_ctx *ctx, nn_dtype dt, const batch *bt, int64_t rows, int64_t cols,
+                           bool uninit) {
     int64_t shape[NN_MAX_DIMS], st[NN_MAX_DIMS];
     if (bt->nb + 2 > NN_MAX_DIMS) {
         nn_error_set(&ctx->err, NN_ERR_SHAPE, "too many dims");
@@ -115,7 +117,8 @@ static nn_tensor *cm_new(nn_ctx *ctx, nn_dtype dt, const batch *bt, int64_t rows
     memcpy(shape, bt->shape, sizeof(int64_t) * (size_t)bt->nb);
     shape[bt->nb] = cols;
     shape[bt->nb + 1] = rows;
-    nn_tensor *base = nn_zeros(ctx, dt, bt->nb + 2, shape);
+    nn_tensor *base =
+        uninit ? nn_tensor_empty(ctx, dt, bt->nb + 2, shape) : nn_zeros(ctx, dt, bt->nb + 2, shape);
     if (!base) return NULL;
     memcpy(st, base->strides, sizeof st);
     shape[bt->nb] = rows;
@@ -125,6 +128,10 @@ static nn_tensor *cm_new(nn_ctx *ctx, nn_dtype dt, const batch *bt, int64_t rows
     nn_tensor *v = nn_tensor_view_raw(ctx, base, bt->nb + 2, shape, st, 0);
     nn_tensor_release(base);
     return v;
+}
+
+static nn_tensor *cm_new(nn_ctx *ctx, nn_dtype dt, const batch *bt, int64_t rows, int64_t cols) {
+    return cm_alloc(ctx, dt, bt, rows, cols, false);
 }
 
 /* A zeroed contiguous tensor (batch..., extra) ([extra] < 0: batch only). */
@@ -184,7 +191,7 @@ static void copy_in(const nn_tensor *s, void *dst, int64_t ld, int64_t mstride, 
 /* A column-major copy of [t] (batch as [bt]). */
 static nn_tensor *cm_copy(nn_ctx *ctx, nn_tensor *t, const batch *bt) {
     int64_t rows = t->shape[t->ndim - 2], cols = t->shape[t->ndim - 1];
-    nn_tensor *r = cm_new(ctx, t->dtype, bt, rows, cols);
+    nn_tensor *r = cm_alloc(ctx, t->dtype, bt, rows, cols, true);
     if (r) copy_in(t, nn_tensor_data(r), rows, rows * cols, bt->count);
     return r;
 }
