@@ -17,7 +17,8 @@ from torch._C import (  # noqa: F401
 )
 from torch._tensor import Tensor  # noqa: F401
 from torch._memory_format import (  # noqa: F401
-    memory_format, contiguous_format, preserve_format, channels_last, channels_last_3d)
+    memory_format, contiguous_format, preserve_format, channels_last, channels_last_3d,
+    legacy_contiguous_format, layout, strided)
 from torch._device import device  # noqa: F401
 from torch.autograd.grad_mode import (  # noqa: F401
     no_grad, enable_grad, set_grad_enabled, inference_mode)
@@ -53,6 +54,7 @@ def _add_tensor_functions():
     for name, fn in _tensor_ops.FUNCTIONS.items():
         names.setdefault(name, fn)
     names.update(_tensor_ops.OVERRIDES)
+    _tensor_ops._add_surface(names)
     names.setdefault("real", _tensor_more.real)
     names.setdefault("imag", _tensor_more.imag)
 

@@ -1,4 +1,4 @@
-"""torch.memory_format and its four values.
+"""torch.memory_format and its values, and torch.layout with torch.strided.
 
 nndb's tensors are dense in one layout (row-major strides or the strides a
 view gives), so a memory format is accepted wherever PyTorch takes one
@@ -25,3 +25,21 @@ contiguous_format = memory_format("contiguous_format")
 preserve_format = memory_format("preserve_format")
 channels_last = memory_format("channels_last")
 channels_last_3d = memory_format("channels_last_3d")
+legacy_contiguous_format = contiguous_format
+
+
+class layout:
+    """torch.layout: nndb's tensors are all dense (torch.strided)."""
+    __module__ = "torch"
+
+    def __init__(self, name):
+        self._name = name
+
+    def __repr__(self):
+        return "torch." + self._name
+
+    def __reduce__(self):
+        return self._name
+
+
+strided = layout("strided")

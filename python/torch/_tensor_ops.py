@@ -81,7 +81,9 @@ def _mH(self):
 def _H(self):
     if self.dim() not in (0, 2):
         raise RuntimeError("tensor.H is only supported on matrices (2-D tensors). "
-                           f"Got {self.dim()}-D tensor.")
+                           f"Got {self.dim()}-D tensor."
+                           + (" For batches of matrices, consider using tensor.mH"
+                              if self.dim() > 2 else ""))
     return self if self.dim() == 0 else self.t()
 
 
@@ -652,6 +654,8 @@ def _quantile(input, q, dim, keepdim, interpolation, ignore_nan, name):
         raise RuntimeError(f"{name}() q must be a scalar or 1D tensor")
     if qt.dtype != input.dtype:
         raise RuntimeError(f"{name}() q tensor must be same dtype as the input tensor")
+    if scalar_q and not 0 <= q <= 1:
+        raise RuntimeError(f"{name}() q must be in the range [0, 1] but got {q}")
     if bool(((qt < 0) | (qt > 1)).any()):
         raise RuntimeError(f"{name}() q values must be in the range [0, 1]")
     if input.numel() == 0 and dim is None:
@@ -1073,7 +1077,7 @@ def histogramdd(input, bins=10, *, range=None, weight=None, density=False):
                 sh[j] = -1
                 vol = vol * (e[1:] - e[:-1]).reshape(sh)
             hist = hist / (hist.sum() * vol)
-    return _hdd_result(hist, edges)
+    return _hdd_result(hist, tuple(edges))
 
 
 # ---- native norms ----
@@ -1271,3 +1275,213 @@ _METHOD_OVERRIDES = ("unique", "unique_consecutive", "repeat_interleave")
 def _install_overrides(cls):
     for name in _METHOD_OVERRIDES:
         setattr(cls, name, OVERRIDES[name])
+
+
+# ---- the smaller names of torch 1.13's surface ----
+
+# torch.NAME_(input, ...): PyTorch's function spelling of in-place methods
+INPLACE_FUNCTIONS = (
+    "abs_", "acos_", "acosh_", "addmv_", "arccos_", "arccosh_", "arcsin_", "arcsinh_",
+    "arctan_", "arctanh_", "asin_", "asinh_", "atan_", "atanh_", "ceil_", "clamp_",
+    "clamp_max_", "clamp_min_", "clip_", "cos_", "cosh_", "deg2rad_", "detach_", "erf_",
+    "erfc_", "exp2_", "exp_", "expm1_", "fill_", "fix_", "floor_", "frac_", "i0_", "log10_",
+    "log1p_", "log2_", "log_", "logit_", "nan_to_num_", "neg_", "negative_", "rad2deg_",
+    "reciprocal_", "relu_", "round_", "rsqrt_", "sigmoid_", "sin_", "sinc_", "sinh_", "sqrt_",
+    "square_", "tan_", "tanh_", "trunc_", "xlogy_", "gcd_", "lcm_", "ldexp_", "index_put_")
+
+
+def _inplace_function(name):
+    def fn(input, *args, **kwargs):
+        return getattr(input, name)(*args, **kwargs)
+    fn.__name__ = name
+    return fn
+
+
+# torch.NAME_copy: the view op's result as a tensor of its own
+COPY_OF = ("alias", "as_strided", "detach", "diagonal", "expand", "permute", "select", "slice",
+           "split", "split_with_sizes", "squeeze", "t", "transpose", "unbind", "unfold",
+           "unsqueeze", "view")
+
+
+def _slice_view(input, dim=0, start=None, end=None, step=1):
+    sl = [slice(None)] * input.dim()
+    sl[dim] = slice(start, end, step)
+    return input[tuple(sl)]
+
+
+def _copy_function(name):
+    def fn(input, *args, **kwargs):
+        if name == "alias":
+            v = input.view_as(input)
+        elif name == "slice":
+            v = _slice_view(input, *args, **kwargs)
+        else:
+            v = getattr(input, name)(*args, **kwargs)
+        if isinstance(v, (tuple, list)):
+            return type(v)(t.clone() for t in v)
+        return v.clone()
+    fn.__name__ = name + "_copy"
+    return fn
+
+
+@_function
+def unsafe_chunk(input, chunks, dim=0):
+    return torch.chunk(input, chunks, dim)
+
+
+@_function
+def unsafe_split(input, split_size, dim=0):
+    return torch.split(input, split_size, dim)
+
+
+@_function
+def unsafe_split_with_sizes(input, split_sizes, dim=0):
+    return torch.split(input, list(split_sizes), dim)
+
+
+def _range(start=0, end=None, step=1, *, out=None, dtype=None, layout=None, device=None,
+          requires_grad=False):
+    warnings.warn("torch.range is deprecated and will be removed in a future release because "
+                  "its behavior is inconsistent with Python's range builtin. Instead, use "
+                  "torch.arange, which produces values in [start, end).", UserWarning,
+                  stacklevel=2)
+    if end is None:
+        start, end = 0, start
+    dtype = dtype or _C.get_default_dtype()
+    n = int(math.floor((end - start) / step)) + 1
+    r = (torch.arange(n, dtype=torch.float64) * step + start).to(dtype)
+    return r.requires_grad_() if requires_grad else r
+
+
+_range.__name__ = "range"
+FUNCTIONS["range"] = _range
+
+
+@_function
+def scalar_tensor(s, *, dtype=None, layout=None, device=None, pin_memory=None,
+                  requires_grad=False):
+    r = torch.tensor(float(s) if not isinstance(s, bool) else s,
+                     dtype=dtype or _C.get_default_dtype())
+    return r.requires_grad_() if requires_grad else r
+
+
+@_function
+def fill(input, value):
+    return torch.full_like(input, value) if not isinstance(value, torch.Tensor) else \
+        value.to(input.dtype).expand(input.shape).clone()
+
+
+@_function
+def detach(input):
+    return input.detach()
+
+
+@_function
+def vander(x, N=None, increasing=False):
+    if x.dim() != 1:
+        raise RuntimeError("x must be a one-dimensional tensor.")
+    n = x.shape[0] if N is None else N
+    if n < 0:
+        raise RuntimeError("N must be non-negative.")
+    if n == 0:
+        return x.new_empty(x.shape[0], 0)
+    x = x if x.is_floating_point() or x.dtype == torch.int64 else x.to(torch.int64)
+    cols = [torch.ones_like(x)]
+    for _ in range(1, n):
+        cols.append(cols[-1] * x)
+    out = torch.stack(cols, 1)
+    return out if increasing else out.flip(1)
+
+
+@_function
+def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=False):
+    if isinstance(obj, torch.Tensor):
+        r = obj.to(dtype) if dtype is not None else obj
+        r = r.clone() if copy and r is obj else r
+    else:
+        r = torch.as_tensor(obj, dtype=dtype)
+        if copy:
+            r = r.clone()
+    return r.requires_grad_() if requires_grad else r
+
+
+@_function
+def frombuffer(buffer, *, dtype, count=-1, offset=0, requires_grad=False):
+    import numpy as np
+    names = {torch.float32: np.float32, torch.float64: np.float64, torch.int64: np.int64,
+             torch.int32: np.int32, torch.int16: np.int16, torch.int8: np.int8,
+             torch.uint8: np.uint8, torch.bool: np.bool_, torch.float16: np.float16}
+    if dtype not in names:
+        raise TypeError(f"frombuffer: dtype {dtype} is not available in nndb")
+    r = torch.from_numpy(np.frombuffer(buffer, dtype=names[dtype], count=count, offset=offset))
+    return r.requires_grad_() if requires_grad else r
+
+
+@_function
+def get_device(input):
+    return -1
+
+
+@_method
+def fill_diagonal_(self, fill_value, wrap=False):
+    if self.dim() < 2:
+        raise RuntimeError("dimensions must larger than 1")
+    if self.dim() > 2 and len(set(self.shape)) != 1:
+        raise RuntimeError("all dimensions of input must be of equal length")
+    n = min(self.shape)
+    if self.dim() == 2:
+        rows, cols = self.shape
+        stride = cols + 1
+        stop = rows * cols if wrap and rows > cols else n * cols
+        pos = torch.arange(0, min(stop, self.numel()), stride)
+        if not wrap:
+            pos = pos[:n]
+    else:
+        step = sum(self.stride()) if self.is_contiguous() else None
+        pos = torch.arange(n) * (step or 1)
+    flat = self.view(-1) if self.is_contiguous() else None
+    if flat is None:
+        raise RuntimeError("fill_diagonal_: nndb fills a contiguous tensor's diagonal")
+    flat[pos] = fill_value
+    return self
+
+
+@_method
+def resize(self, *sizes):
+    warnings.warn("non-inplace resize is deprecated")
+    return self.clone().resize_(*sizes)
+
+
+@_method
+def resize_as(self, tensor):
+    warnings.warn("non-inplace resize_as is deprecated")
+    return self.clone().resize_(tensor.shape)
+
+
+@_method
+def map2_(self, x, y, callable):
+    xs, ys = x.expand(self.shape).tolist(), y.expand(self.shape).tolist()
+    cur = self.tolist()
+
+    def walk(a, b, c):
+        if isinstance(a, list):
+            return [walk(p, q, r) for p, q, r in zip(a, b, c)]
+        return callable(a, b, c)
+    res = walk(cur, xs, ys) if self.dim() else callable(cur, xs, ys)
+    self.copy_(torch.tensor(res, dtype=self.dtype))
+    return self
+
+
+def _add_surface(names):
+    for n in INPLACE_FUNCTIONS:
+        if n not in names and hasattr(torch.Tensor, n):
+            names[n] = _inplace_function(n)
+    for n in COPY_OF:
+        names.setdefault(n + "_copy", _copy_function(n))
+    for n in ("is_conj", "is_neg", "is_inference"):
+        if n not in names and hasattr(torch.Tensor, n):
+            names[n] = getattr(torch.Tensor, n)
+    names.setdefault("pi", math.pi)
+    names.setdefault("e", math.e)
+    names.setdefault("inf", math.inf)
+    names.setdefault("nan", math.nan)
