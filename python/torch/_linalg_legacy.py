@@ -16,8 +16,9 @@ __all__ = [
     "det", "logdet", "slogdet", "inverse", "cholesky", "cholesky_solve", "cholesky_inverse",
     "qr", "svd", "symeig", "lu", "lu_solve", "lu_unpack", "pinverse", "matrix_exp",
     "triangular_solve", "geqrf", "orgqr", "ormqr", "tensordot", "chain_matmul", "svd_lowrank",
-    "pca_lowrank",
-]  # einsum replaces torch.einsum in _install_methods
+    "pca_lowrank", "lstsq", "eig", "solve", "matrix_rank", "vander", "frobenius_norm",
+    "nuclear_norm",
+]
 
 _rt_slogdet = _return_type("slogdet", ("sign", "logabsdet"))
 _rt_qr = _return_type("qr", ("Q", "R"))
@@ -133,7 +134,7 @@ def lu_solve(b, LU_data, LU_pivots, *, out=None):
 
 
 def lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True, *, out=None):
-    return linalg.lu_unpack(LU_data, LU_pivots, unpack_data, unpack_pivots, out=out)
+    return linalg._lu_unpack(LU_data, LU_pivots, unpack_data, unpack_pivots, out=out)
 
 
 def pinverse(input, rcond=1e-15):
@@ -257,94 +258,47 @@ def chain_matmul(*matrices, out=None):
     return linalg.multi_dot(list(matrices), out=out)
 
 
-# ---- einsum: ellipsis, repeated subscripts, the sublist form ----
+# ---- removed in 1.9, still named in 1.13 ----
 
-_c_einsum = torch.einsum
-_LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-
-
-def einsum(*args):
-    """torch.einsum: the engine's einsum after rewriting what it lacks —
-    '...' becomes letters of its own, a subscript repeated in one operand
-    becomes that operand's diagonal, the sublist form becomes letters."""
-    if args and not isinstance(args[0], str):
-        return einsum(*_from_sublists(args))
-    if len(args) < 1:
-        raise TypeError("einsum(): must specify the equation string and at least one operand, "
-                        "or at least one operand and its subscripts list")
-    eq, ops = args[0], list(args[1:])
-    if len(ops) == 1 and isinstance(ops[0], (list, tuple)):
-        ops = list(ops[0])
-    eq = eq.replace(" ", "")
-    if "..." not in eq and not _has_repeat(eq):
-        return _c_einsum(eq, *ops)
-    lhs, arrow, rhs = eq.partition("->")
-    terms = lhs.split(",")
-    if len(terms) != len(ops):
-        return _c_einsum(eq, *ops)  # the engine words the error
-    used = set(c for c in eq if c.isalpha())
-    free = [c for c in _LETTERS if c not in used]
-    ell = 0
-    for t, op in zip(terms, ops):
-        if "..." in t:
-            ell = max(ell, op.dim() - (len(t) - 3))
-    ell_letters = "".join(free[:ell])
-    new_terms = []
-    for t, op in zip(terms, ops):
-        if "..." in t:
-            k = op.dim() - (len(t) - 3)
-            t = t.replace("...", ell_letters[ell - k:] if k else "")
-        new_terms.append(t)
-    if arrow:
-        out = rhs.replace("...", ell_letters)
-    else:
-        counts = {}
-        for t in new_terms:
-            for c in t:
-                counts[c] = counts.get(c, 0) + 1
-        out = ell_letters + "".join(sorted((c for c, n in counts.items()
-                                            if n == 1 and c not in ell_letters),
-                                           key=_LETTERS.index))
-    final_terms, final_ops = [], []
-    for t, op in zip(new_terms, ops):
-        while len(set(t)) < len(t):
-            c = next(c for c in t if t.count(c) > 1)
-            p = t.index(c)
-            q = t.index(c, p + 1)
-            op = op.diagonal(0, p, q)
-            t = t[:p] + t[p + 1:q] + t[q + 1:] + c
-        final_terms.append(t)
-        final_ops.append(op)
-    return _c_einsum(",".join(final_terms) + "->" + out, *final_ops)
+def _removed(name, msg_tuple):
+    def f(*args, **kwargs):
+        head = "This function was deprecated since version 1.9 and is now removed."
+        tail = f"Please use the `torch.linalg.{name}` function instead."
+        raise RuntimeError((head, tail) if msg_tuple else f"{head} {tail}")
+    f.__name__ = f.__qualname__ = name
+    return f
 
 
-def _has_repeat(eq):
-    return any(len(set(t)) < len(t) for t in eq.split("->")[0].split(","))
+lstsq = _removed("lstsq", True)
+eig = _removed("eig", False)
+solve = _removed("solve", False)
+matrix_rank = _removed("matrix_rank", True)
 
 
-def _from_sublists(args):
-    args = list(args)
-    out = None
-    if len(args) % 2 == 1:
-        out = args.pop()
-    ops, terms = args[0::2], args[1::2]
+def vander(x, N=None, increasing=False):
+    """torch.vander: powers of x in decreasing order (increasing=True:
+    increasing), as numpy.vander."""
+    if x.dim() != 1:
+        raise RuntimeError("x must be a one-dimensional tensor.")
+    if N is None:
+        N = x.shape[0]
+    if N < 0:
+        raise RuntimeError("N must be non-negative.")
+    if N == 0:
+        return torch.zeros((x.shape[0], 0), dtype=x.dtype)
+    x = x if x.is_floating_point() else x.to(torch.int64)
+    r = linalg.vander(x, N=N)
+    return r if increasing else r.flip(-1)
 
-    def letters(sub):
-        r = ""
-        for x in sub:
-            if x is Ellipsis:
-                r += "..."
-            else:
-                if not 0 <= int(x) < 52:
-                    raise RuntimeError("einsum(): subscript in subscript list is not within the "
-                                       f"valid range [0, 52)")
-                r += _LETTERS[int(x)]
-        return r
 
-    eq = ",".join(letters(t) for t in terms)
-    if out is not None:
-        eq += "->" + letters(out)
-    return [eq] + ops
+def frobenius_norm(input, dim=(-2, -1), keepdim=False, *, out=None):
+    return linalg.vector_norm(input, 2, dim, keepdim, out=out)
+
+
+def nuclear_norm(input, dim=None, keepdim=False, *, out=None):
+    if dim is None:
+        dim = (-2, -1)
+    return linalg.matrix_norm(input, "nuc", dim, keepdim, out=out)
 
 
 # ---- torch.norm's matrix orders ----
@@ -382,7 +336,6 @@ def _install_methods():
             self, p, dim, keepdim, dtype=dtype)
         torch.norm = _norm
         T.norm.__name__ = "norm"
-    torch.einsum = einsum
     T.det = lambda self: det(self)
     T.logdet = lambda self: logdet(self)
     T.slogdet = lambda self: slogdet(self)
@@ -401,12 +354,17 @@ def _install_methods():
     T.triangular_solve = (lambda self, A, upper=True, transpose=False, unitriangular=False:
                           triangular_solve(self, A, upper, transpose, unitriangular))
     T.geqrf = lambda self: geqrf(self)
+    T.lstsq = lambda self, *a, **k: lstsq(self, *a, **k)
+    T.eig = lambda self, *a, **k: eig(self, *a, **k)
+    T.solve = lambda self, *a, **k: solve(self, *a, **k)
+    T.matrix_rank = lambda self, *a, **k: matrix_rank(self, *a, **k)
     T.orgqr = lambda self, input2: orgqr(self, input2)
     T.ormqr = (lambda self, input2, input3, left=True, transpose=False:
                ormqr(self, input2, input3, left, transpose))
     for name in ("det", "logdet", "slogdet", "inverse", "cholesky", "cholesky_solve",
                  "cholesky_inverse", "qr", "svd", "symeig", "lu", "lu_solve", "pinverse",
-                 "matrix_exp", "matrix_power", "triangular_solve", "geqrf", "orgqr", "ormqr"):
+                 "matrix_exp", "matrix_power", "triangular_solve", "geqrf", "orgqr", "ormqr",
+                 "lstsq", "eig", "solve", "matrix_rank"):
         getattr(T, name).__name__ = name
         getattr(T, name).__qualname__ = "Tensor." + name
 

@@ -10,7 +10,7 @@ PyTorch. Real dtypes only (float32, float64): nndb has no complex tensors,
 so eig and eigvals, whose results are complex, raise (see the docs).
 """
 
-import math
+import math as _math
 
 import torch
 from torch import _C
@@ -243,7 +243,7 @@ class _Det(torch.autograd.Function):
         if not torch.is_grad_enabled():
             return gA
         U, S, Vh = svd(A)
-        alpha = (det_core(U) * det_core(Vh)).unsqueeze(-1)
+        alpha = (_det_core(U) * _det_core(Vh)).unsqueeze(-1)
         prods = []
         for i in range(n):
             keep = torch.ones(n, dtype=torch.bool)
@@ -257,7 +257,7 @@ class _Det(torch.autograd.Function):
 _core._named(_Det, "LinalgDetBackward0")
 
 
-def det_core(A):
+def _det_core(A):
     return _core.fast_apply(_Det, A)
 
 
@@ -307,7 +307,7 @@ def lu_solve(LU, pivots, B, *, left=True, adjoint=False, out=None):
     batch = _batch(LU.shape[:-2], B.shape[:-2], pivots.shape[:-1])
     LUb = LU.expand(batch + (n, n))
     pb = pivots.expand(batch + (n,))
-    P, L, U = lu_unpack(LUb, pb)
+    P, L, U = _lu_unpack(LUb, pb)
     # A = P L U; composite of triangular solves, so autograd gives the gradient
     st = _core.solve_triangular_core
     if left and not adjoint:   # X = U^-1 L^-1 P^T B
@@ -327,7 +327,7 @@ def lu_solve(LU, pivots, B, *, left=True, adjoint=False, out=None):
     return _out(out, X)
 
 
-def lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True, *, out=None):
+def _lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True, *, out=None):
     from torch._linalg_legacy import _rt_lu_unpack
     P, L, U = _core.lu_unpack_core(LU_data, LU_pivots, unpack_data, unpack_pivots)
     empty = torch.zeros((0,), dtype=LU_data.dtype)
@@ -610,7 +610,7 @@ def matrix_exp(A):
     theta = _MEXP_THETA[A.dtype]
     with torch.no_grad():
         norm1 = A.abs().sum(-2).amax(-1).max().item() if A.numel() else 0.0
-    s = max(0, int(math.ceil(math.log2(norm1 / theta)))) if norm1 > theta else 0
+    s = max(0, int(_math.ceil(_math.log2(norm1 / theta)))) if norm1 > theta else 0
     E = _taylor(A / (2.0 ** s) if s else A, 18)
     for _ in range(s):
         E = E @ E
@@ -623,9 +623,9 @@ class _VectorNorm(torch.autograd.Function):
     @staticmethod
     def forward(ctx, x, ord, dim, keepdim):
         a = x.abs()
-        if ord == math.inf:
+        if ord == _math.inf:
             r = a.amax(dim=dim, keepdim=keepdim) if a.numel() else a.sum(dim=dim, keepdim=keepdim)
-        elif ord == -math.inf:
+        elif ord == -_math.inf:
             r = a.amin(dim=dim, keepdim=keepdim)
         elif ord == 0:
             r = (a != 0).to(x.dtype).sum(dim=dim, keepdim=keepdim)
@@ -656,7 +656,7 @@ class _VectorNorm(torch.autograd.Function):
             return x.sgn() * g, None, None, None
         if p == 2:
             return g * torch.where(norm == 0, zero, x / norm), None, None, None
-        if math.isinf(p):
+        if _math.isinf(p):
             is_max = ((x.abs() == norm) | (x.isnan() & norm.isnan())).to(x.dtype)
             nb = is_max.sum(dim=dim, keepdim=True) if x.dim() else is_max
             return x.sign() * is_max * (g / nb), None, None, None
@@ -694,7 +694,7 @@ def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None, out=None):
     dims = _dims(dim, x.dim())
     if x.dim() == 0:
         dims = ()
-    if x.numel() == 0 and (ord < 0 or ord == math.inf):
+    if x.numel() == 0 and (ord < 0 or ord == _math.inf):
         raise RuntimeError(f"{api} cannot compute the {ord:g} norm on an empty tensor because "
                            "the operation does not have an identity")
     if dim is None and x.dim() > 0:
@@ -770,8 +770,8 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None, out=No
         if keepdim:
             r = r.unsqueeze(min(d0, d1)).unsqueeze(max(d0, d1))
         return _out(out, r)
-    if ord in (1.0, -1.0, math.inf, -math.inf):
-        if ord in (math.inf, -math.inf):
+    if ord in (1.0, -1.0, _math.inf, -_math.inf):
+        if ord in (_math.inf, -_math.inf):
             d0, d1 = d1, d0
         s = A.abs().sum(d0, keepdim=True)
         r = _extreme(s, d1, True, ord > 0)
@@ -815,7 +815,7 @@ def cond(A, p=None, *, out=None):
     Ainv, info = inv_ex(A)
     r = matrix_norm(A, p) * matrix_norm(Ainv, p)
     if bool((info != 0).any()):
-        r = torch.where(info != 0, torch.full((), math.inf, dtype=r.dtype), r)
+        r = torch.where(info != 0, torch.full((), _math.inf, dtype=r.dtype), r)
     return _out(out, r)
 
 
