@@ -332,15 +332,7 @@ static PyObject *div_common(const char *name, PyObject *const *args, Py_ssize_t 
     } else if (mode == 2) {
         r = nn_floor_divide(ctx, a, b);
     } else if (mode == 1) {
-        nn_dtype p = nn_dtype_promote(a, b);
-        nn_tensor *q = nn_div(ctx, a, b);
-        r = q ? nn_trunc(ctx, q) : NULL;
-        nn_tensor_release(q);
-        if (r && !nn_dtype_is_float(p)) {
-            nn_tensor *c = nn_to(ctx, r, p);
-            nn_tensor_release(r);
-            r = c;
-        }
+        r = nn_trunc_divide(ctx, a, b);
     } else {
         r = nn_div(ctx, a, b);
     }

@@ -41,7 +41,7 @@ static int64_t floordiv_i(int64_t x, int64_t y) {
     return q;
 }
 
-typedef enum kind { FLOORDIV, REMAINDER, AND, OR, XOR, LSHIFT, RSHIFT, GCD, LCM } kind;
+typedef enum kind { FLOORDIV, REMAINDER, AND, OR, XOR, LSHIFT, RSHIFT, GCD, LCM, TRUNCDIV } kind;
 
 static int64_t gcd_i(int64_t a, int64_t b) {
     uint64_t x = a < 0 ? 0 - (uint64_t)a : (uint64_t)a, y = b < 0 ? 0 - (uint64_t)b : (uint64_t)b;
@@ -53,20 +53,20 @@ static int64_t gcd_i(int64_t a, int64_t b) {
     return (int64_t)y;
 }
 
-/* Shifts on a [bits]-wide integer, as PyTorch's kernels. */
+/* Shifts as PyTorch 1.13's kernels do them on x86-64: C's shift, whose
+ * count the processor takes modulo the operand width (32 for the types C
+ * promotes to int, 64 for int64). */
 static int64_t shift_i(int64_t x, int64_t y, bool left, int bits) {
-    if (left) {
-        if (y < 0 || y >= bits) return 0;
-        return (int64_t)((uint64_t)x << y);
-    }
-    if (y < 0 || y >= bits) return x < 0 ? -1 : 0;
-    return x >> y;
+    int s = (int)(y & (bits <= 32 ? 31 : 63));
+    if (left)
+        return bits <= 32 ? (int64_t)(int32_t)((uint32_t)x << s) : (int64_t)((uint64_t)x << s);
+    return bits <= 32 ? (int64_t)((int32_t)x >> s) : x >> s;
 }
 
 static const char *kind_name(kind k) {
-    static const char *const names[] = {"floor_divide", "remainder",   "bitwise_and",
-                                        "bitwise_or",   "bitwise_xor", "lshift",
-                                        "rshift",       "gcd",         "lcm"};
+    static const char *const names[] = {"floor_divide", "remainder", "bitwise_and", "bitwise_or",
+                                        "bitwise_xor",  "lshift",    "rshift",      "gcd",
+                                        "lcm",          "div_trunc"};
     return names[k];
 }
 
@@ -76,7 +76,7 @@ static nn_tensor *binary(nn_ctx *ctx, nn_tensor *a, nn_tensor *b, kind k) {
     if (bcast_shape(ctx, a, b, &nd, sh)) return NULL;
     nn_dtype dt = nn_dtype_promote(a, b);
     bool bitwise = k == AND || k == OR || k == XOR;
-    if ((bitwise || k == GCD || k == LCM) && nn_dtype_is_float(dt)) {
+    if ((bitwise || k == GCD || k == LCM || k == LSHIFT || k == RSHIFT) && nn_dtype_is_float(dt)) {
         nn_error_set(&ctx->err, NN_ERR_RUNTIME, "\"%s_cpu\" not implemented for '%s'", kind_name(k),
                      nn_dtype_scalar_name(dt));
         return NULL;
@@ -118,7 +118,8 @@ static nn_tensor *binary(nn_ctx *ctx, nn_tensor *a, nn_tensor *b, kind k) {
                     nn_error_set(&ctx->err, NN_ERR_RUNTIME, "ZeroDivisionError");
                     return NULL;
                 }
-                v = floordiv_i(x, y);
+                v = k == TRUNCDIV ? (y == -1 ? (int64_t)(0 - (uint64_t)x) : x / y)
+                                  : floordiv_i(x, y);
                 if (k == REMAINDER) v = (int64_t)((uint64_t)x - (uint64_t)v * (uint64_t)y);
             }
             if (dt == NN_INT64)
@@ -132,14 +133,6 @@ static nn_tensor *binary(nn_ctx *ctx, nn_tensor *a, nn_tensor *b, kind k) {
             if (k == REMAINDER) {
                 v = fmod(x, y);
                 if (v != 0 && ((v < 0) != (y < 0))) v += y;
-            } else if (k == LSHIFT || k == RSHIFT) {
-                /* in the tensor's type: a * 2^b, a / 2^b */
-                if (dt == NN_FLOAT32) {
-                    float p = powf(2.0f, (float)y);
-                    v = k == LSHIFT ? (float)x * p : (float)x / p;
-                } else {
-                    v = k == LSHIFT ? x * pow(2.0, y) : x / pow(2.0, y);
-                }
             } else {
                 v = floor(x / y);
             }
@@ -210,4 +203,8 @@ nn_tensor *nn_gcd(nn_ctx *ctx, nn_tensor *a, nn_tensor *b) {
 
 nn_tensor *nn_lcm(nn_ctx *ctx, nn_tensor *a, nn_tensor *b) {
     return binary(ctx, a, b, LCM);
+}
+
+nn_tensor *nn_trunc_divide(nn_ctx *ctx, nn_tensor *a, nn_tensor *b) {
+    return binary(ctx, a, b, TRUNCDIV);
 }

@@ -16,13 +16,14 @@ nn_tensor *nn_bitwise_and(nn_ctx *ctx, nn_tensor *a, nn_tensor *b);
 nn_tensor *nn_bitwise_or(nn_ctx *ctx, nn_tensor *a, nn_tensor *b);
 nn_tensor *nn_bitwise_xor(nn_ctx *ctx, nn_tensor *a, nn_tensor *b);
 nn_tensor *nn_bitwise_not(nn_ctx *ctx, nn_tensor *a);
-/* Shifts: on integers a << b and a >> b (arithmetic), 0 (or the sign fill
- * for >>) when b is negative or at least the type's width, as PyTorch; on
- * floats a * 2^b and a / 2^b. */
+/* Shifts of integers: a << b and a >> b (arithmetic), the count taken
+ * modulo the width as PyTorch 1.13 on x86-64 does; floats are refused. */
 nn_tensor *nn_bitwise_left_shift(nn_ctx *ctx, nn_tensor *a, nn_tensor *b);
 nn_tensor *nn_bitwise_right_shift(nn_ctx *ctx, nn_tensor *a, nn_tensor *b);
 /* Greatest common divisor (non-negative) and least common multiple
  * (|a / gcd * b|) of integer tensors. */
+/* Integer division rounded toward zero (div(rounding_mode='trunc')). */
+nn_tensor *nn_trunc_divide(nn_ctx *ctx, nn_tensor *a, nn_tensor *b);
 nn_tensor *nn_gcd(nn_ctx *ctx, nn_tensor *a, nn_tensor *b);
 nn_tensor *nn_lcm(nn_ctx *ctx, nn_tensor *a, nn_tensor *b);
 

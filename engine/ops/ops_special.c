@@ -91,7 +91,7 @@ static double zeta_d(double x, double q) {
     }
     double w = a;
     s += b * w / (x - 1);
-    s -= 0.5 * b;
+    s = fma(-0.5, b, s); /* s -= b / 2, fused as PyTorch's build fuses it */
     a = 1;
     double k = 0;
     for (i = 0; i < 12; i++) {
@@ -124,10 +124,9 @@ static double lgamma_d(double x) {
 
 /* erfcx(x) = exp(x^2) erfc(x): in long double while erfc has range, then
  * Laplace's continued fraction erfc(x) ~ exp(-x^2) / (x sqrt(pi)) K. */
-static double erfcx_d(double x) {
+static double erfcx_pos(double x) {
     if (x != x) return x;
     if (x < 26.0) {
-        if (x < -26.7) return INFINITY;
         long double lx = x;
         return (double)(expl(lx * lx) * erfcl(lx));
     }
@@ -139,8 +138,20 @@ static double erfcx_d(double x) {
     return 0.5641895835477563 / (x + f);
 }
 
+/* x < 0: 2 exp(x^2) - erfcx(-x), with x^2 and exp rounded in the input's
+ * type as PyTorch's (Faddeeva) code rounds them. */
+static double erfcx_d(double x) {
+    if (!(x < 0)) return erfcx_pos(x);
+    if (x < -26.7) return INFINITY;
+    double e = 2 * exp(x * x);
+    return x < -6.1 ? e : e - erfcx_pos(-x);
+}
+
 static float erfcx_f(float x) {
-    return (float)erfcx_d((double)x);
+    if (!(x < 0)) return (float)erfcx_pos((double)x);
+    if (x < -26.7f) return INFINITY;
+    float e = 2 * expf(x * x);
+    return x < -6.1f ? e : e - (float)erfcx_pos(-(double)x);
 }
 
 /* PyTorch's ndtr: 0.5 erfc(-x / sqrt 2) written as in calc_ndtr. */
@@ -206,8 +217,9 @@ static float apply_f(int which, float x) {
         int n = ORDER(which);
         if (n == 0) return sf_digamma_f(x);
         if (n == 1) return sf_trigamma_f(x);
-        /* (-1)^(n+1) exp(lgamma(n + 1)) zeta(n + 1, x), in float as torch */
-        float fac = expf(lgammaf((float)n + 1.0f));
+        /* (-1)^(n+1) n! zeta(n + 1, x): n! = exp(lgamma(n + 1)) in double,
+         * then float, as torch 1.13's kernel rounds it */
+        float fac = (float)exp(lgamma((double)n + 1.0));
         return ((n % 2) ? 1.0f : -1.0f) * fac * (float)zeta_d((double)(n + 1), (double)x);
     }
     case NN_SPECIAL_LGAMMA: return lgamma_f(x);

@@ -314,6 +314,39 @@ def logit(self, eps=None):
     return _in_double(self, f)
 
 
+def _mvlgamma_function():
+    """mvlgamma's autograd.Function (made on first use: torch.autograd is
+    not imported yet when this module loads), with PyTorch's backward,
+    grad * digamma(args).sum(-1)."""
+    global _Mvlgamma
+    if _Mvlgamma is None:
+        _Mvlgamma = type("MvlgammaBackward0", (torch.autograd.Function,), {
+            "forward": staticmethod(_mvlgamma_forward),
+            "backward": staticmethod(_mvlgamma_backward)})
+    return _Mvlgamma
+
+
+_Mvlgamma = None
+
+
+def _mvlgamma_forward(ctx, x, args, p):
+    ctx.save_for_backward(args)
+    lg = args.lgamma()
+    total = lg[..., 0]
+    for j in range(1, p):  # summed in order, as torch's sum over the last dim of p terms
+        total = total + lg[..., j]
+    return total.add(float(p * (p - 1)) * math.log(math.pi) * 0.25)
+
+
+def _mvlgamma_backward(ctx, grad):
+    args, = ctx.saved_tensors
+    d = args.digamma()
+    total = d[..., 0]
+    for j in range(1, d.shape[-1]):
+        total = total + d[..., j]
+    return grad * total, None, None
+
+
 @_method
 def mvlgamma(self, p):
     """The multivariate log-gamma of dimension p, as torch composes it:
@@ -321,8 +354,8 @@ def mvlgamma(self, p):
     if p < 1:
         raise RuntimeError("p has to be greater than or equal to 1")
     dtype = self.dtype if self.is_floating_point() else _C.get_default_dtype()
-    args = torch.arange(-p * 0.5 + 0.5, 0.5, 0.5, dtype=dtype).add(self.unsqueeze(-1))
-    return args.lgamma().sum(-1).add(float(p * (p - 1)) * math.log(math.pi) * 0.25)
+    args = torch.arange(-p * 0.5 + 0.5, 0.5, 0.5, dtype=dtype).add(self.unsqueeze(-1).to(dtype))
+    return _mvlgamma_function().apply(self, args, p)
 
 
 _METHODS["multigammaln"] = mvlgamma

@@ -46,10 +46,15 @@ i0e = _unary(_C._special_i0e)
 i1 = _unary(_C._special_i1)
 i1e = _unary(_C._special_i1e)
 ndtri = _unary(_C._special_ndtri)
-ndtr = _unary(_C._special_ndtr)
 log_ndtr = _unary(_C._special_log_ndtr)
 erfcx = _unary(_C._special_erfcx)
 entr = _unary(_C._special_entr)
+
+
+def ndtr(input, *, out=None):
+    """The standard normal CDF, composed as PyTorch 1.13 composes it:
+    (1 + erf(x / sqrt(2))) / 2 (so its values and gradients are torch's)."""
+    return _out((1 + torch.erf(input * _math.sqrt(0.5))) * 0.5, out)
 
 
 def round(input, decimals=0, *, out=None):
@@ -99,5 +104,3 @@ def log_softmax(input, dim, *, dtype=None):
 def logsumexp(input, dim, keepdim=False, *, out=None):
     return _out(torch.logsumexp(input, dim, keepdim=keepdim), out)
 
-
-del _math

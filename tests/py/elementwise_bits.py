@@ -1,0 +1,110 @@
+# Elementwise math gives PyTorch's bits: the SLEEF functions (exp, log, tanh,
+# sigmoid, sin, ... nndb calls the same libsleef as PyTorch), the vectorised
+# loops' scalar tails (sizes 1, 13, 37, 100 exercise them), the fused
+# multiply-adds of add(alpha=), sub(alpha=), addcmul, addcdiv and lerp, pow
+# with tensor and Python-number exponents, number / tensor, the rounding
+# divisions and remainder, and every backward formula. Values print exactly
+# (tolist); learners compare such numbers with ==.
+import math
+
+import torch
+
+
+def vals(n, lo, hi, seed):
+    # a deterministic spread without torch's RNG: the same on both sides
+    return [lo + (hi - lo) * ((i * 7919 + seed * 104729) % 1000) / 999.0 for i in range(n)]
+
+
+def check(name, fn, lo, hi, sizes=(1, 13, 37, 100)):
+    for dt in (torch.float32, torch.float64):
+        for n in sizes:
+            x = torch.tensor(vals(n, lo, hi, len(name)), dtype=dt, requires_grad=True)
+            y = fn(x)
+            w = torch.tensor(vals(n, -1, 1, 3), dtype=dt)
+            (y * w).sum().backward()
+            print(name, dt, n, y.tolist(), x.grad.tolist())
+
+
+for name, lo, hi in [("exp", -10, 10), ("log", 0.01, 10), ("log1p", -0.9, 5), ("log2", 0.01, 9),
+                     ("log10", 0.01, 9), ("tanh", -5, 5), ("sigmoid", -10, 10), ("sin", -7, 7),
+                     ("cos", -7, 7), ("tan", -1.5, 1.5), ("asin", -0.99, 0.99), ("acos", -0.99, 0.99),
+                     ("atan", -5, 5), ("sinh", -5, 5), ("cosh", -5, 5), ("expm1", -3, 3),
+                     ("erf", -3, 3), ("erfc", -3, 3), ("sqrt", 0.01, 9), ("rsqrt", 0.01, 9),
+                     ("reciprocal", 0.1, 9), ("asinh", -5, 5), ("acosh", 1.01, 9),
+                     ("atanh", -0.99, 0.99), ("exp2", -5, 5), ("lgamma", 0.1, 9),
+                     ("digamma", 0.1, 9), ("erfinv", -0.99, 0.99)]:
+    check(name, getattr(torch, name), lo, hi)
+check("pow 3.3", lambda x: x.abs() ** 3.3, -3, 3)
+check("pow 2", lambda x: x ** 2, -3, 3)
+check("pow -0.5", lambda x: (x.abs() + 0.1) ** -0.5, -3, 3)
+check("rpow", lambda x: 2.5 ** x, -3, 3)
+check("rdiv", lambda x: 0.3 / x, 0.1, 3)
+check("div", lambda x: x / 0.7, -3, 3)
+
+for dt in (torch.float32, torch.float64):
+    for n in (13, 37):
+        a = torch.tensor(vals(n, -3, 3, 1), dtype=dt, requires_grad=True)
+        b = torch.tensor(vals(n, -3, 3, 2), dtype=dt, requires_grad=True)
+        c = torch.tensor(vals(n, 0.5, 2, 5), dtype=dt, requires_grad=True)
+        g = torch.tensor(vals(n, -1, 1, 7), dtype=dt)
+        for label, fn in [("add alpha", lambda: torch.add(a, b, alpha=0.3)),
+                          ("sub alpha", lambda: a.sub(b, alpha=1.7)),
+                          ("addcmul", lambda: torch.addcmul(a, b, c, value=0.3)),
+                          ("addcdiv", lambda: torch.addcdiv(a, b, c, value=-0.7)),
+                          ("lerp scalar", lambda: torch.lerp(a, b, 0.3)),
+                          ("lerp scalar big", lambda: torch.lerp(a, b, 0.8)),
+                          ("lerp tensor", lambda: torch.lerp(a, b, c - 1)),
+                          ("div", lambda: a / c), ("pow", lambda: c ** b),
+                          ("atan2", lambda: torch.atan2(a, b)),
+                          ("remainder", lambda: torch.remainder(a, c)),
+                          ("fmod", lambda: torch.fmod(a, c)),
+                          ("xlogy", lambda: torch.xlogy(a, c))]:
+            for t in (a, b, c):
+                t.grad = None
+            y = fn()
+            y.backward(g)
+            # (nndb names remainder's and fmod's nodes ...Backward0 where torch
+            # says ...Backward1 for two tensors)
+            name = "" if label in ("remainder", "fmod") else y.grad_fn.name()
+            print(label, dt, n, y.tolist(), [t.grad.tolist() if t.grad is not None else None
+                                             for t in (a, b, c)], name)
+        print("div trunc", torch.div(a, c, rounding_mode="trunc").tolist())
+        print("div floor", torch.div(a, c, rounding_mode="floor").tolist())
+        print("floor_divide", torch.floor_divide(a, c).tolist(), (a.detach() // c.detach()).tolist())
+        print("%", (a.detach() % c.detach()).tolist(), (a.detach() % -1.5).tolist())
+        x = a.detach().clone()
+        x.add_(b.detach(), alpha=0.1)
+        x.addcmul_(b.detach(), c.detach(), value=0.2)
+        x.addcdiv_(b.detach(), c.detach(), value=0.3)
+        x.lerp_(b.detach(), 0.4)
+        print("in place", x.tolist())
+
+# integers and bools: shifts, the bitwise operators, gcd, lcm
+a = torch.tensor([5, -7, 12, 0, 3, -9, 100, 33, 1 << 40])
+b = torch.tensor([3, 2, -5, 7, 3, -4, 6, 1, 70])
+s = b.abs()
+print((a << 2).tolist(), (a >> 1).tolist(), (a << s).tolist(), (a >> s).tolist())
+print(torch.bitwise_left_shift(a, s).tolist(), torch.bitwise_right_shift(a, 3).tolist())
+print((a & b).tolist(), (a | b).tolist(), (a ^ b).tolist(), (~a).tolist())
+print(((a > 0) & (b > 0)).tolist(), ((a > 0) ^ (b > 0)).tolist(), (~(a > 0)).tolist())
+print(torch.gcd(a, b).tolist(), torch.lcm(a[:8], b[:8]).tolist())
+print(torch.div(a, b, rounding_mode="trunc").tolist(), torch.div(a, b, rounding_mode="floor").tolist())
+print(torch.remainder(a, b).tolist(), torch.fmod(a, b).tolist(), (a // b).tolist())
+x = a.clone()
+x <<= 1
+x >>= 2
+x ^= b
+print(x.tolist(), (torch.tensor([1.5, -2.0]) << 2).tolist())
+for f in (lambda: torch.tensor([1.5]) & torch.tensor([2.0]), lambda: torch.gcd(torch.ones(2), torch.ones(2))):
+    try:
+        f()
+    except RuntimeError as e:
+        print("RuntimeError", e)
+
+# floor_divide has no derivative in PyTorch; remainder has one
+x = torch.tensor([1.5, -2.5], requires_grad=True)
+try:
+    torch.floor_divide(x, 0.7).sum().backward()
+except RuntimeError as e:
+    print("RuntimeError", e)
+print(torch.div(x, 0.7, rounding_mode="floor").requires_grad)
