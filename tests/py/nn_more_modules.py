@@ -130,3 +130,9 @@ for red in ("mean", "sum", "none"):
     show("ce weight smooth ignore=1 " + red,
          nn.CrossEntropyLoss(weight=w, label_smoothing=0.1, ignore_index=1, reduction=red),
          x(5, 4), torch.tensor([1, 0, 3, 1, 2]))
+
+# TripletMarginLoss (over F.triplet_margin_loss)
+for kw in ({}, {"margin": 0.5, "p": 1.0, "swap": True}, {"reduction": "none"}):
+    m = nn.TripletMarginLoss(**kw)
+    print(repr(m))
+    show("triplet " + str(kw), m, x(4, 3), x(4, 3, seed=1), x(4, 3, seed=2))

@@ -1168,3 +1168,7 @@ def __getattr__(name):
     if name == "utils":
         return importlib.import_module("torch.nn.modules.utils")
     raise AttributeError(f"module 'torch.nn.functional' has no attribute '{name}'")
+
+
+def __dir__():
+    return sorted(set(globals()) | {"grad", "utils"})
