@@ -3,6 +3,8 @@
  * allocator not once; every buffer, header and node comes back from the
  * engine's pool.
  *
+ * A small CNN step (convolution, max pooling) is held to the same rule.
+ *
  * This binary defines malloc, calloc, realloc, free, posix_memalign,
  * aligned_alloc, memalign and valloc itself, so every call from the engine,
  * OpenBLAS and libc lands here first; each is counted and forwarded to
@@ -244,6 +246,69 @@ static phase_result run_phase(bool late_zero, int warm) {
     return r;
 }
 
+/* The same for a small CNN (convolution with padding, ReLU, 2x2 max pooling,
+ * a linear layer, cross-entropy, Adam) on one batch of 16 12x12 images:
+ * the im2col buffers, pooling indices and their gradients come from the
+ * pool too. */
+static phase_result run_cnn_phase(int warm) {
+    phase_result r;
+    memset(&r, 0, sizeof r);
+    nn_ctx *ctx = nn_ctx_new(7);
+    int64_t xs[4] = {16, 1, 12, 12}, ys[1] = {16}, ws[4] = {4, 1, 3, 3}, bs[1] = {4},
+            fs[2] = {3, 144}, fbs[1] = {3}, flat[2] = {16, 144};
+    nn_tensor *x = nn_randn(ctx, NN_FLOAT32, 4, xs), *y = nn_randint(ctx, 0, 3, 1, ys);
+    nn_tensor *p[4] = {nn_rand(ctx, NN_FLOAT32, 4, ws), nn_rand(ctx, NN_FLOAT32, 1, bs),
+                       nn_rand(ctx, NN_FLOAT32, 2, fs), nn_rand(ctx, NN_FLOAT32, 1, fbs)};
+    nn_optim *opt = NULL;
+    bool ok = x && y;
+    for (int i = 0; i < 4 && ok; i++) {
+        ok = p[i] != NULL;
+        if (ok) {
+            nn_tensor_uniform_(ctx, p[i], -0.3, 0.3);
+            nn_tensor_requires_grad_(ctx, p[i], true);
+        }
+    }
+    if (ok) opt = nn_optim_adam(ctx, p, 4, 3e-3, 0.9, 0.999, 1e-8, 0, false);
+    r.ok = opt != NULL;
+    const int64_t k2[2] = {2, 2}, zero2[2] = {0, 0}, one2[2] = {1, 1};
+    int64_t s2[2] = {1, 1}, p2[2] = {1, 1};
+    for (int s = 1; s <= 20 && r.ok; s++) {
+        bool counted = s > warm;
+        unsigned long a0 = total_allocs(), p0 = nn_mem_get_stats().heap_calls;
+        if (counted) atomic_store(&counting, 1);
+        nn_optim_zero_grad(opt, true);
+        nn_tensor *c = nn_conv(ctx, x, p[0], p[1], s2, p2, one2, NULL, 1, false);
+        nn_tensor *a = c ? nn_relu(ctx, c) : NULL;
+        nn_tensor *m =
+            a ? nn_pool(ctx, a, true, false, k2, k2, zero2, one2, false, false, 0, NULL) : NULL;
+        nn_tensor *f = m ? nn_reshape(ctx, m, 2, flat) : NULL;
+        nn_tensor *o = f ? nn_linear(ctx, f, p[2], p[3]) : NULL;
+        nn_tensor *loss = o ? nn_cross_entropy(ctx, o, y, -100, 0.0, NN_REDUCTION_MEAN) : NULL;
+        double v = NAN;
+        if (loss && !nn_backward(ctx, loss, NULL, false) && !nn_optim_step(ctx, opt))
+            nn_tensor_item(ctx, loss, &v);
+        nn_tensor *tmp[6] = {c, a, m, f, o, loss};
+        for (int i = 0; i < 6; i++) nn_tensor_release(tmp[i]);
+        if (counted) atomic_store(&counting, 0);
+        r.ok = !isnan(v);
+        if (s == 1) r.first = v;
+        r.last = v;
+        if (counted) {
+            r.per_step[s] = total_allocs() - a0;
+            r.pool += nn_mem_get_stats().heap_calls - p0;
+        }
+    }
+    if (!r.ok) fprintf(stderr, "  a step failed: %s\n", nn_ctx_error(ctx));
+    r.allocs = total_allocs();
+    r.frees = calls[F_FREE];
+    nn_optim_free(opt);
+    nn_tensor_release(x);
+    nn_tensor_release(y);
+    for (int i = 0; i < 4; i++) nn_tensor_release(p[i]);
+    nn_ctx_free(ctx);
+    return r;
+}
+
 static void reset_counts(void) {
     for (int f = 0; f < F_COUNT; f++) atomic_store(&calls[f], 0);
     atomic_store(&n_traces, 0);
@@ -285,6 +350,13 @@ int main(void) {
     report("forward, zero_grad, backward, step", &b, 2);
     check(b.ok && b.allocs == 0, "steps 3..20 make no heap allocation (zero_grad late)");
     check(b.ok && b.pool == 0, "the pool serves every block after step 2 (zero_grad late)");
+
+    reset_counts();
+    phase_result c = run_cnn_phase(1);
+    report("CNN: conv, relu, max_pool, linear, cross_entropy, Adam", &c, 1);
+    check(c.ok && c.allocs == 0, "CNN steps 2..20 make no heap allocation");
+    check(c.ok && c.pool == 0, "the pool serves every CNN block after step 1");
+    check(c.ok && c.last < c.first, "the CNN's loss goes down");
 
     nn_mem_stats st = nn_mem_get_stats();
     if (st.in_use) fprintf(stderr, "  %zu bytes still in use\n", st.in_use);
