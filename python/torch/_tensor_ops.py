@@ -1481,7 +1481,106 @@ def _add_surface(names):
     for n in ("is_conj", "is_neg", "is_inference"):
         if n not in names and hasattr(torch.Tensor, n):
             names[n] = getattr(torch.Tensor, n)
+    for flag in ("has_lapack", "has_openmp"):
+        names.setdefault(flag, True)  # OpenBLAS's LAPACK; threads through the engine's pool
+    for flag in ("has_mkl", "has_spectral"):
+        names.setdefault(flag, False)
     names.setdefault("pi", math.pi)
     names.setdefault("e", math.e)
     names.setdefault("inf", math.inf)
     names.setdefault("nan", math.nan)
+
+
+@_method
+def unsafe_chunk(self, chunks, dim=0):
+    return torch.chunk(self, chunks, dim)
+
+
+@_method
+def unsafe_split(self, split_size, dim=0):
+    return torch.split(self, split_size, dim)
+
+
+@_method
+def unsafe_split_with_sizes(self, split_sizes, dim=0):
+    return torch.split(self, list(split_sizes), dim)
+
+
+@_method
+def is_distributed(self):
+    return False
+
+
+@_method
+def is_set_to(self, tensor):
+    return (self.data_ptr() == tensor.data_ptr() and tuple(self.shape) == tuple(tensor.shape)
+            and tuple(self.stride()) == tuple(tensor.stride()))
+
+
+@_method
+def to_dense(self, dtype=None):
+    return self if dtype is None else self.to(dtype)
+
+
+@_function
+def pdist(input, p=2):
+    if input.dim() != 2:
+        raise RuntimeError(f"pdist only supports 2D tensors, got: {input.dim()}D")
+    n = input.shape[0]
+    i, j = triu_indices(n, n, 1)
+    return cdist(input, input, p)[i, j] if n > 1 else input.new_zeros(0)
+
+
+@_function
+def frobenius_norm(input, dim=(), keepdim=False):
+    dims = tuple(dim) if isinstance(dim, (list, tuple)) else (dim,)
+    sq = input * input
+    return (sq.sum(dims, keepdim=keepdim) if dims else sq.sum()).sqrt()
+
+
+# thread and precision settings PyTorch exposes; nndb has one pool and float32
+# matmuls in float32 always
+_SETTINGS = {"interop_threads": 1, "matmul_precision": "highest", "debug_mode": 0}
+
+
+@_function
+def get_num_interop_threads():
+    return _SETTINGS["interop_threads"]
+
+
+@_function
+def set_num_interop_threads(num):
+    _SETTINGS["interop_threads"] = int(num)
+
+
+@_function
+def init_num_threads():
+    return None
+
+
+@_function
+def get_float32_matmul_precision():
+    return _SETTINGS["matmul_precision"]
+
+
+@_function
+def set_float32_matmul_precision(precision):
+    if precision not in ("highest", "high", "medium"):
+        raise RuntimeError(f"Invalid float32 matmul precision: {precision}")
+    _SETTINGS["matmul_precision"] = precision
+
+
+@_function
+def get_deterministic_debug_mode():
+    return _SETTINGS["debug_mode"]
+
+
+@_function
+def set_deterministic_debug_mode(debug_mode):
+    modes = {"default": 0, "warn": 1, "error": 2}
+    _SETTINGS["debug_mode"] = modes.get(debug_mode, debug_mode)
+
+
+@_function
+def is_distributed(input):
+    return False

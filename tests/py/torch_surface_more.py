@@ -77,6 +77,10 @@ print(torch.combinations(torch.tensor([1, 2, 3]), 2, with_replacement=True),
       torch.cartesian_prod(torch.tensor([1, 2]), torch.tensor([5, 6])),
       torch.tril_indices(3, 4, 1), torch.triu_indices(4, 3, -1), torch.logspace(0, 3, 4, base=2))
 
+pts = torch.tensor([[0., 1], [3, 5], [1, 1], [2, 2]])
+print(torch.pdist(pts), torch.pdist(pts, p=1), torch.frobenius_norm(pts), pts.unsafe_chunk(2),
+      torch.get_num_interop_threads() >= 1, pts.is_distributed(), pts.to_dense() is pts)
+
 # errors in PyTorch's words
 for f in (lambda: torch.quantile(y, 1.5), lambda: torch.quantile(y.long(), 0.5),
           lambda: torch.block_diag(torch.ones(1, 1, 1)), lambda: torch.combinations(y),
