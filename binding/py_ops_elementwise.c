@@ -88,10 +88,13 @@ static PyObject *round_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *k
     if (a_[1] && py_int_arg(a_[1], "decimals", &dec) < 0) return NULL;
     nn_ctx *ctx = py_ctx();
     if (dec == 0) return py_tensor_wrap(nn_round(ctx, t));
-    double scale = pow(10.0, (double)dec);
-    nn_tensor *s = nn_mul_scalar(ctx, t, scale);
+    /* as torch's kernel: nearbyint(x * 10^d) / 10^d, or for d < 0
+     * nearbyint(x / 10^-d) * 10^-d, with 10^|d| in the tensor's type */
+    nn_tensor *p10 = nn_scalar_wrapped(ctx, pow(10.0, (double)(dec < 0 ? -dec : dec)));
+    nn_tensor *s = p10 ? (dec > 0 ? nn_mul(ctx, t, p10) : nn_div(ctx, t, p10)) : NULL;
     nn_tensor *r = s ? nn_round(ctx, s) : NULL;
-    nn_tensor *q = r ? nn_mul_scalar(ctx, r, 1.0 / scale) : NULL;
+    nn_tensor *q = r ? (dec > 0 ? nn_div(ctx, r, p10) : nn_mul(ctx, r, p10)) : NULL;
+    nn_tensor_release(p10);
     nn_tensor_release(s);
     nn_tensor_release(r);
     return py_tensor_wrap_named(q, "RoundBackward1");

@@ -362,6 +362,41 @@ _METHODS["multigammaln"] = mvlgamma
 
 
 @_method
+def isposinf(self):
+    return self == math.inf
+
+
+@_method
+def isneginf(self):
+    return self == -math.inf
+
+
+@_method
+def isreal(self):
+    """Every element of a real tensor is real (nndb has no complex dtypes)."""
+    return torch.ones_like(self, dtype=torch.bool)
+
+
+@_method
+def ldexp(self, other):
+    """self * 2**other, composed as torch 1.13 composes it."""
+    return self * torch.pow(2.0, other)
+
+
+@_method
+def nextafter(self, other):
+    """The next float after self towards other (NumPy's nextafter, which is
+    C's); not differentiable, as in torch."""
+    import numpy as np
+    if not self.is_floating_point():
+        raise RuntimeError('"nextafter_cpu" not implemented for \'%s\'' % (
+            str(self.dtype).split(".")[1].capitalize()))
+    other = other if isinstance(other, torch.Tensor) else torch.tensor(other, dtype=self.dtype)
+    a, b = torch.broadcast_tensors(self.detach(), other.detach().to(self.dtype))
+    return torch.from_numpy(np.nextafter(a.contiguous().numpy(), b.contiguous().numpy()).copy())
+
+
+@_method
 def hypot(self, other):
     return _in_double(self, lambda x: torch.sqrt(x * x + other.double() ** 2))
 
@@ -763,7 +798,7 @@ _ALIASES_ = {
 }
 
 _INPLACE_OF = ("asinh", "acosh", "atanh", "arcsinh", "arccosh", "arctanh", "deg2rad", "rad2deg",
-               "exp2", "erfc", "logit", "sinc", "hypot", "mvlgamma", "copysign", "xlogy", "heaviside",
+               "exp2", "erfc", "logit", "sinc", "hypot", "mvlgamma", "ldexp", "nextafter", "copysign", "xlogy", "heaviside",
                "addmm", "addmv", "addr", "addbmm", "baddbmm")
 
 
@@ -801,7 +836,8 @@ TORCH_FUNCTIONS = (
     "hypot", "copysign", "signbit", "heaviside", "fmax", "fmin", "nansum", "nanmean", "cummax",
     "cummin", "logcumsumexp", "diff", "moveaxis", "tensor_split", "hsplit", "vsplit", "dsplit",
     "split_with_sizes", "rot90", "diag_embed", "diagflat", "take", "take_along_dim", "put",
-    "index_fill", "index_copy", "index_add", "aminmax", "mvlgamma",
+    "index_fill", "index_copy", "index_add", "aminmax", "mvlgamma", "isposinf", "isneginf",
+    "isreal", "ldexp", "nextafter",
 )
 
 

@@ -108,3 +108,12 @@ try:
 except RuntimeError as e:
     print("RuntimeError", e)
 print(torch.div(x, 0.7, rounding_mode="floor").requires_grad)
+
+# round(decimals=), isposinf/isneginf/isreal, ldexp, nextafter
+v = torch.tensor(vals(37, -300, 300, 9))
+print(torch.round(v, decimals=2).tolist(), torch.round(v, decimals=-1).tolist(),
+      torch.round(v.double(), decimals=3).tolist())
+x = torch.tensor([1.0, math.inf, -math.inf, math.nan, 0.0])
+print(torch.isposinf(x).tolist(), torch.isneginf(x).tolist(), torch.isreal(x).tolist())
+print(torch.ldexp(torch.tensor([1.5, -2.0]), torch.tensor([3, -1])).tolist())
+print(torch.nextafter(torch.tensor([1.0, 2.0, -1.0]), torch.tensor([2.0, 1.0, 0.0])).tolist())
