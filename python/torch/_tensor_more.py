@@ -419,8 +419,10 @@ def signbit(self):
 
 @_method
 def heaviside(self, values):
-    return torch.where(self == 0, values.to(self.dtype).expand(self.shape),
-                       (self > 0).to(self.dtype))
+    """0 below zero, 1 above, values at zero (broadcast), as torch."""
+    values = values if isinstance(values, torch.Tensor) else torch.tensor(values)
+    dtype = torch.result_type(self, values)
+    return torch.where(self == 0, values.to(dtype), (self > 0).to(dtype))
 
 
 @_method
@@ -820,6 +822,8 @@ def install(cls):
     for name in _INPLACE_OF:
         if not hasattr(base, name + "_") and hasattr(cls, name):
             setattr(cls, name + "_", _inplace(name))
+    if not hasattr(cls, "__rdiv__"):
+        cls.__rdiv__ = lambda self, other: self.reciprocal() * other
     for name, prop in (("real", _real), ("imag", _imag), ("output_nr", _output_nr),
                        ("names", _names)):
         if not hasattr(base, name):

@@ -104,3 +104,230 @@ def log_softmax(input, dim, *, dtype=None):
 def logsumexp(input, dim, keepdim=False, *, out=None):
     return _out(torch.logsumexp(input, dim, keepdim=keepdim), out)
 
+
+
+# ---- orthogonal polynomials (PyTorch 1.13's torch.special names) ----
+# Elementwise over input and n broadcast together, by the recurrences
+# PyTorch's Math.h uses (with its closed forms for large n inside (-1, 1)),
+# evaluated per element in double and rounded to the result's type. Not
+# differentiable, as in PyTorch. The shifted families are the plain ones at
+# 2x - 1.
+
+def _poly_op(fn):
+    def op(input, n, *, out=None):
+        x = input if torch.is_tensor(input) else torch.tensor(input)
+        nt = n if torch.is_tensor(n) else torch.tensor(n)
+        dtype = torch.result_type(x, n)
+        if not dtype.is_floating_point:
+            dtype = torch.get_default_dtype()
+        xb, nb = torch.broadcast_tensors(x.detach().to(dtype), nt.detach().to(dtype))
+        vals = [fn(a, b) for a, b in zip(xb.reshape(-1).tolist(), nb.reshape(-1).tolist())]
+        return _out(torch.tensor(vals, dtype=dtype).reshape(xb.shape), out)
+    return op
+
+
+def _intn(n):
+    if n != n:
+        return None
+    return int(n)
+
+
+def _cheb_t(x, n):
+    n = _intn(n)
+    if n is None or x != x:
+        return float("nan")
+    if n < 0:
+        return 0.0
+    if abs(x) == 1:
+        return 1.0 if x > 0 or n % 2 == 0 else -1.0
+    if n > 6 and abs(x) < 1:
+        return _math.cos(n * _math.acos(x))
+    p, q = 1.0, x
+    if n == 0:
+        return p
+    for _ in range(2, n + 1):
+        p, q = q, (x + x) * q - p
+    return q
+
+
+def _cheb_u(x, n):
+    n = _intn(n)
+    if n is None or x != x:
+        return float("nan")
+    if n < 0:
+        return 0.0
+    if abs(x) == 1:
+        return float(n + 1) if x > 0 or n % 2 == 0 else -float(n + 1)
+    if n > 8 and abs(x) < 1:
+        a = _math.acos(x)
+        if _math.sin(a) != 0:
+            return _math.sin((n + 1) * a) / _math.sin(a)
+        return (n + 1) * _math.cos((n + 1) * a) / x
+    p, q = 1.0, x + x
+    if n == 0:
+        return p
+    for _ in range(2, n + 1):
+        p, q = q, (x + x) * q - p
+    return q
+
+
+def _cheb_v(x, n):
+    n = _intn(n)
+    if n is None or x != x:
+        return float("nan")
+    if n < 0:
+        return 0.0
+    if abs(x) == 1:
+        if x > 0:
+            return 1.0
+        return float(n + n + 1) if n % 2 == 0 else -float(n + n + 1)
+    if n > 8 and abs(x) < 1:
+        a = _math.acos(x)
+        if _math.sin(a / 2) != 1:
+            return _math.cos((n + 0.5) * a) / _math.cos(a / 2)
+        return float(n + n + 1) if n % 2 == 0 else -float(n + n + 1)
+    p, q = 1.0, x + x - 1
+    if n == 0:
+        return p
+    for _ in range(2, n + 1):
+        p, q = q, (x + x) * q - p
+    return q
+
+
+def _cheb_w(x, n):
+    n = _intn(n)
+    if n is None or x != x:
+        return float("nan")
+    if n < 0:
+        return 0.0
+    if abs(x) == 1:
+        if x > 0:
+            return float(n + n + 1)
+        return 1.0 if n % 2 == 0 else -1.0
+    if n > 8 and abs(x) < 1:
+        a = _math.acos(x)
+        if _math.cos(a / 2) != 1:
+            return _math.sin((n + 0.5) * a) / _math.sin(a / 2)
+        if x > 0:
+            return float(n + n + 1)
+        return 1.0 if n % 2 == 0 else -1.0
+    p, q = 1.0, x + x + 1
+    if n == 0:
+        return p
+    for _ in range(2, n + 1):
+        p, q = q, (x + x) * q - p
+    return q
+
+
+def _hermite_h(x, n):
+    n = _intn(n)
+    if n is None or x != x:
+        return float("nan")
+    if n < 0:
+        return 0.0
+    p, q = 1.0, x + x
+    if n == 0:
+        return p
+    for k in range(2, n + n, 2):
+        p, q = q, (x + x) * q - k * p
+    return q
+
+
+def _hermite_he(x, n):
+    n = _intn(n)
+    if n is None or x != x:
+        return float("nan")
+    if n < 0:
+        return 0.0
+    p, q = 1.0, x
+    if n == 0:
+        return p
+    for k in range(1, n):
+        p, q = q, x * q - k * p
+    return q
+
+
+def _laguerre_l(x, n):
+    n = _intn(n)
+    if n is None or x != x:
+        return float("nan")
+    if n < 0:
+        return 0.0
+    if x == 0:
+        return 1.0
+    p, q = 1.0, 1.0 - x
+    if n == 0:
+        return p
+    for k in range(1, n):
+        p, q = q, (((k + k) + (1.0 - x)) * q - k * p) / (k + 1)
+    return q
+
+
+def _legendre_p(x, n):
+    n = _intn(n)
+    if n is None or x != x:
+        return float("nan")
+    if n < 0:
+        return 0.0
+    if abs(x) == 1:
+        return 1.0 if x > 0 or n == 0 or n % 2 == 0 else -1.0
+    p, q = 1.0, x
+    if n == 0:
+        return p
+    for k in range(1, n):
+        p, q = q, ((k + k + 1) * x * q - k * p) / (k + 1)
+    return q
+
+
+def _shifted(fn):
+    return lambda x, n: fn(x + x - 1, n)
+
+
+chebyshev_polynomial_t = _poly_op(_cheb_t)
+chebyshev_polynomial_u = _poly_op(_cheb_u)
+chebyshev_polynomial_v = _poly_op(_cheb_v)
+chebyshev_polynomial_w = _poly_op(_cheb_w)
+shifted_chebyshev_polynomial_t = _poly_op(_shifted(_cheb_t))
+shifted_chebyshev_polynomial_u = _poly_op(_shifted(_cheb_u))
+shifted_chebyshev_polynomial_v = _poly_op(_shifted(_cheb_v))
+shifted_chebyshev_polynomial_w = _poly_op(_shifted(_cheb_w))
+hermite_polynomial_h = _poly_op(_hermite_h)
+hermite_polynomial_he = _poly_op(_hermite_he)
+laguerre_polynomial_l = _poly_op(_laguerre_l)
+legendre_polynomial_p = _poly_op(_legendre_p)
+
+
+def modified_bessel_i0(input, *, out=None):
+    return _out(torch.i0(input), out)
+
+
+def modified_bessel_i1(input, *, out=None):
+    return _out(_C._special_i1(input), out)
+
+
+def _sph_j0(x):
+    if x != x:
+        return x
+    if _math.isinf(x):
+        return 0.0
+    if abs(x) < 0.5:
+        x2 = x * x
+        return 1.0 + x2 * (-1 / 6 + x2 * (1 / 120 + x2 * (-1 / 5040 + x2 * (
+            1 / 362880 + x2 * (-1 / 39916800 + x2 * (1 / 6227020800))))))
+    return _math.sin(x) / x
+
+
+def spherical_bessel_j0(input, *, out=None):
+    x = input.detach()
+    dtype = x.dtype if x.is_floating_point() else torch.get_default_dtype()
+    vals = [_sph_j0(v) for v in x.to(dtype).reshape(-1).tolist()]
+    return _out(torch.tensor(vals, dtype=dtype).reshape(x.shape), out)
+
+
+__all__ += [
+    "chebyshev_polynomial_t", "chebyshev_polynomial_u", "chebyshev_polynomial_v",
+    "chebyshev_polynomial_w", "shifted_chebyshev_polynomial_t", "shifted_chebyshev_polynomial_u",
+    "shifted_chebyshev_polynomial_v", "shifted_chebyshev_polynomial_w", "hermite_polynomial_h",
+    "hermite_polynomial_he", "laguerre_polynomial_l", "legendre_polynomial_p",
+    "modified_bessel_i0", "modified_bessel_i1", "spherical_bessel_j0",
+]
