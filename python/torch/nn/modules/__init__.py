@@ -14,7 +14,8 @@ from torch.nn.modules.dropout import (  # noqa: F401
 from torch.nn.modules.distance import PairwiseDistance, CosineSimilarity  # noqa: F401
 from torch.nn.modules.flatten import Flatten, Unflatten  # noqa: F401
 from torch.nn.modules.sparse import Embedding, EmbeddingBag  # noqa: F401
-from torch.nn.modules.normalization import LayerNorm, GroupNorm, LocalResponseNorm  # noqa: F401
+from torch.nn.modules.normalization import (  # noqa: F401
+    LayerNorm, GroupNorm, LocalResponseNorm, CrossMapLRN2d)
 from torch.nn.modules.batchnorm import (  # noqa: F401
     BatchNorm1d, BatchNorm2d, BatchNorm3d, SyncBatchNorm, InstanceNorm1d, InstanceNorm2d,
     InstanceNorm3d, LazyBatchNorm1d, LazyBatchNorm2d, LazyBatchNorm3d, LazyInstanceNorm1d,

@@ -83,3 +83,72 @@ class LocalResponseNorm(Module):
 
     def extra_repr(self):
         return "{size}, alpha={alpha}, beta={beta}, k={k}".format(**self.__dict__)
+
+
+class _CrossMapLRN2dFunction(torch.autograd.Function):
+    """PyTorch's legacy cross-channel LRN (nn/modules/_functions.py), forward
+    and its own backward, channel by channel in the same order."""
+
+    @staticmethod
+    def forward(ctx, input, size, alpha=1e-4, beta=0.75, k=1):
+        assert input.dim() == 4
+        channels = input.size(1)
+        sq = input * input
+        pre_pad = int((size - 1) / 2 + 1)
+        pre_pad_crop = min(pre_pad, channels)
+        first = torch.zeros_like(sq[:, 0])
+        for c in range(pre_pad_crop):
+            first = first + sq[:, c]
+        scales = [first]
+        for c in range(1, channels):
+            cur = scales[c - 1]
+            if c < channels - pre_pad + 1:
+                cur = cur + sq[:, c + pre_pad - 1]
+            if c > pre_pad:
+                cur = cur - sq[:, c - pre_pad]
+            scales.append(cur)
+        scale = torch.stack(scales, 1) * (alpha / size) + k
+        output = torch.pow(scale, -beta) * input
+        ctx.size, ctx.alpha, ctx.beta, ctx.k = size, alpha, beta, k
+        ctx.save_for_backward(input, output, scale)
+        return output
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        input, output, scale = ctx.saved_tensors
+        size = ctx.size
+        batch_size, channels, h, w = input.shape
+        cache_ratio_value = 2 * ctx.alpha * ctx.beta / size
+        inverse_pre_pad = int(size - (size - 1) / 2)
+        grad_input = torch.pow(scale, -ctx.beta) * grad_output
+        rows = []
+        for n in range(batch_size):
+            center = grad_output[n] * output[n] / scale[n]
+            zeros = torch.zeros((1, h, w), dtype=input.dtype)
+            padded = [zeros[0]] * inverse_pre_pad + list(center.unbind(0)) + \
+                [zeros[0]] * (channels + size - 1 - inverse_pre_pad - channels)
+            accum = torch.zeros((h, w), dtype=input.dtype)
+            for i in range(size - 1):
+                accum = accum + padded[i]
+            chans = []
+            for c in range(channels):
+                accum = accum + padded[c + size - 1]
+                chans.append(grad_input[n][c] - cache_ratio_value * input[n][c] * accum)
+                accum = accum - padded[c]
+            rows.append(torch.stack(chans))
+        return torch.stack(rows), None, None, None, None
+
+
+class CrossMapLRN2d(Module):
+    def __init__(self, size, alpha=1e-4, beta=0.75, k=1):
+        super().__init__()
+        self.size = size
+        self.alpha = alpha
+        self.beta = beta
+        self.k = k
+
+    def forward(self, input):
+        return _CrossMapLRN2dFunction.apply(input, self.size, self.alpha, self.beta, self.k)
+
+    def extra_repr(self):
+        return "{size}, alpha={alpha}, beta={beta}, k={k}".format(**self.__dict__)
