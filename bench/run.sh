@@ -9,6 +9,8 @@ rc=$?
 "${PYTHON:-/usr/bin/python3}" bench/bench_gpt.py "$@" || rc=1
 # Jupyter kernel vs ipykernel: launch, execute round trip, idle memory (bench/bench_kernel.py).
 "${PYTHON:-/usr/bin/python3}" bench/bench_kernel.py "$@" || rc=1
+# tqdm in a notebook: the same 1e5-step loop under tqdm, nndb vs ipykernel (bench/bench_tqdm.py).
+"${PYTHON:-/usr/bin/python3}" bench/bench_tqdm.py || rc=1
 # nndb on embedded CPython: start-up, import torch, per-call cost vs PyTorch (bench/bench_python.py).
 "${PYTHON:-/usr/bin/python3}" bench/bench_python.py "$@" || rc=1
 # Index and reduction kernels vs PyTorch: scatter_add/index_add, gather, prod, median, quantile (bench/bench_ops.py).

@@ -240,7 +240,9 @@ static void fe_display(void *user, const lang_mime *bundle, const char *display_
     repl *r = user;
     const char *text = lang_mime_get(bundle, "text/plain");
     const char *png = lang_mime_get(bundle, "image/png");
-    if (png && !(update && display_id)) {
+    /* A display with an id (live_plot) is redrawn as text while it runs
+     * and printed once at the end: no file per update. */
+    if (png && !display_id) {
         char *path = save_picture(r, png);
         if (path) {
             bar_erase(r);
@@ -881,8 +883,8 @@ static bool fe_can_read(void *user) {
 }
 
 static lang_frontend frontend_for(repl *r) {
-    lang_frontend fe = {r,           fe_display,  fe_stream, fe_progress,
-                        fe_readline, fe_can_read, NULL,      NULL};
+    lang_frontend fe = {r,           fe_display, fe_stream, fe_progress, fe_readline,
+                        fe_can_read, NULL,       NULL,      false};
     return fe;
 }
 

@@ -1,14 +1,20 @@
 """plot() and hist(): curves and distributions, shown as they are called.
 
-The drawing is the engine's (engine/nn_plot.c), the same code the old
-interpreter draws with: each call sends one display bundle with an SVG
-picture (image/svg+xml, for Jupyter) and its text form (text/plain:
-Unicode sparklines with min/max/last, or histogram bars, for the terminal).
-Nothing here needs matplotlib; a user who wants matplotlib imports it, and
-nndb.display shows its figures inline too. Outside a session (a script
-under `nndb python`) the text form is printed.
+Each call sends one display bundle: the picture and its text form
+(text/plain: Unicode sparklines with min/max/last, or histogram bars, drawn
+by the engine, engine/nn_plot.c). When matplotlib is installed the picture
+is matplotlib's (a PNG, or what %config InlineBackend.figure_format asks),
+drawn on a figure of its own (pyplot's current figure is not touched), so
+plot(), hist() and live_plot() look like the figures of plt.plot; the REPL
+saves it as a PNG file and prints its path after the text form. Without
+matplotlib the engine draws an SVG. Outside a session (a script under
+`nndb python`) the text form is printed.
+
+use_matplotlib: None (the default) uses matplotlib when it can be
+imported; False always draws with the engine.
 """
 
+import math
 import numbers
 
 import torch
@@ -17,21 +23,91 @@ from torch import _C
 __all__ = ["plot", "hist", "Figure"]
 
 _MAX_SERIES = 16
+use_matplotlib = None
+
+
+def _matplotlib():
+    """(Figure, FigureCanvasAgg) of matplotlib, or None: not installed, or
+    use_matplotlib is False."""
+    if use_matplotlib is False:
+        return None
+    try:
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+        from matplotlib.figure import Figure as MplFigure
+    except ImportError:
+        return None
+    return MplFigure, FigureCanvasAgg
+
+
+def _finite(values):
+    return [v if math.isfinite(v) else math.nan for v in values]
+
+
+def mpl_curves(values, names, title=None, xlabel=None, ylabel=None, logy=False):
+    """matplotlib's picture of curves (a bundle without text/plain), or None
+    without matplotlib."""
+    mpl = _matplotlib()
+    if mpl is None:
+        return None
+    fig = mpl[0]()
+    mpl[1](fig)
+    ax = fig.add_subplot()
+    for v, name in zip(values, names):
+        v = _finite(v)
+        if logy:
+            v = [x if x > 0 else math.nan for x in v]
+        ax.plot(v, label=name)
+    if logy:
+        ax.set_yscale("log")
+    if any(names):
+        ax.legend()
+    _labels(ax, title, xlabel, ylabel)
+    return _bundle(fig)
+
+
+def mpl_hist(values, bins, title=None):
+    mpl = _matplotlib()
+    if mpl is None:
+        return None
+    fig = mpl[0]()
+    mpl[1](fig)
+    ax = fig.add_subplot()
+    ax.hist([v for v in values if math.isfinite(v)], bins)
+    _labels(ax, title, None, None)
+    return _bundle(fig)
+
+
+def _labels(ax, title, xlabel, ylabel):
+    if title:
+        ax.set_title(title)
+    if xlabel:
+        ax.set_xlabel(xlabel)
+    if ylabel:
+        ax.set_ylabel(ylabel)
+
+
+def _bundle(fig):
+    from nndb import display
+    bundle = display._figure_bundle(fig)
+    bundle.pop("text/plain", None)
+    return bundle
 
 
 class Figure:
-    """What plot() and hist() show: the text and the SVG of one picture.
-    Kept by the caller, it shows again as a cell's value or with display()."""
+    """What plot() and hist() show: the text and the picture (matplotlib's
+    bundle, or the engine's SVG). Kept by the caller, it shows again as a
+    cell's value or with display()."""
 
-    def __init__(self, text, svg):
+    def __init__(self, text, svg=None, pictures=None):
         self.text = text
         self.svg = svg
+        self.pictures = pictures if pictures is not None else {"image/svg+xml": svg}
 
     def __repr__(self):
         return self.text.rstrip("\n")
 
     def _repr_mimebundle_(self, include=None, exclude=None):
-        return {"text/plain": self.text.rstrip("\n"), "image/svg+xml": self.svg}
+        return dict(self.pictures, **{"text/plain": self.text.rstrip("\n")})
 
 
 def _show(fig):
@@ -100,9 +176,11 @@ def plot(*series, labels=None, label=None, logy=False, title=None, xlabel=None, 
     elif labels is not None:
         raise TypeError(f"labels must be a list of str, not {type(labels).__name__}")
     values = [_values(s, "plot") for s in curves]
-    text, svg = _C._plot(values, names, _opt_str(title, "title"), _opt_str(xlabel, "xlabel"),
-                         _opt_str(ylabel, "ylabel"), bool(logy))
-    _show(Figure(text, svg))
+    title, xlabel, ylabel = (_opt_str(title, "title"), _opt_str(xlabel, "xlabel"),
+                             _opt_str(ylabel, "ylabel"))
+    text, svg = _C._plot(values, names, title, xlabel, ylabel, bool(logy))
+    pictures = mpl_curves(values, names, title, xlabel, ylabel, bool(logy))
+    _show(Figure(text, None if pictures else svg, pictures))
 
 
 def hist(input, bins=30, title=None):
@@ -116,5 +194,8 @@ def hist(input, bins=30, title=None):
         raise TypeError(f"bins must be an int, not {type(bins).__name__}")
     if not 1 <= bins <= 1000:
         raise ValueError(f"hist(): bins must be between 1 and 1000, got {bins}")
-    text, svg = _C._hist(_values(input, "hist"), int(bins), _opt_str(title, "title"))
-    _show(Figure(text, svg))
+    values = _values(input, "hist")
+    title = _opt_str(title, "title")
+    text, svg = _C._hist(values, int(bins), title)
+    pictures = mpl_hist(values, int(bins), title)
+    _show(Figure(text, None if pictures else svg, pictures))

@@ -7,9 +7,12 @@ Reports go at most every 100 ms, and once at the end (also when a loop
 leaves early, when the object goes away). Outside a session (a script
 under `nndb python`) nothing is drawn.
 
-A live_plot is one display (an SVG chart and its text form, drawn by
-nndb.plot's engine code) shown under a display id and updated in place,
-at most ten times a second: Jupyter replaces the output; the terminal REPL
+A live_plot is one display (a chart drawn as plot() draws it: matplotlib's
+picture when it is installed, else the engine's SVG; and its text form)
+shown under a display id and updated in place, at most ten times a second;
+the picture itself is redrawn only as often as keeps its drawing under a
+tenth of the loop's time (a matplotlib PNG takes tens of milliseconds), the
+text every time, and show() redraws both: Jupyter replaces the output; the terminal REPL
 redraws the text's first line on stderr while the statement runs and
 prints the last update once when it ends.
 """
@@ -108,6 +111,9 @@ class LivePlot:
         self._id = f"nndb-live-plot-{next(_live_ids)}"
         self._shown = False
         self._last = 0.0
+        self._picture = None  # the last picture drawn, and when
+        self._drawn = 0.0
+        self._gap = 0.0
         self.draws = 0
 
     def __getattr__(self, name):
@@ -152,7 +158,7 @@ class LivePlot:
 
     def show(self):
         """Redraw now, with every value so far (call it after the loop)."""
-        self._draw()
+        self._draw(force=True)
 
     def _figure(self):
         from torch import _C
@@ -160,12 +166,19 @@ class LivePlot:
         return _C._plot([self._values[n] for n in names], names, None, "step", None,
                         self._logy)
 
-    def _draw(self):
+    def _draw(self, force=False):
         """The first draw shows the chart alone (a terminal shows nothing
         yet); later ones are updates, with the text form."""
         from nndb import display
         text, svg = self._figure()
-        bundle = {"image/svg+xml": svg}
+        now = time.monotonic()
+        if self._picture is None or force or now - self._drawn >= self._gap:
+            self._picture = self._pictures(svg)
+            took = time.monotonic() - now
+            self._drawn = time.monotonic()
+            # The first picture pays for importing matplotlib: not counted.
+            self._gap = 9 * took if self.draws else 0.0
+        bundle = dict(self._picture)
         if self._shown:
             bundle["text/plain"] = text.rstrip("\n")
         display.display(bundle, raw=True, display_id=self._id, update=self._shown)
@@ -173,12 +186,19 @@ class LivePlot:
         self._last = time.monotonic()
         self.draws += 1
 
+    def _pictures(self, svg):
+        from nndb.plot import mpl_curves
+        names = list(self._names)
+        pictures = mpl_curves([self._values[n] for n in names], names, None, "step", None,
+                              self._logy)
+        return pictures if pictures is not None else {"image/svg+xml": svg}
+
     def __repr__(self):
         return self._figure()[0].rstrip("\n")
 
     def _repr_mimebundle_(self, include=None, exclude=None):
         text, svg = self._figure()
-        return {"text/plain": text.rstrip("\n"), "image/svg+xml": svg}
+        return dict(self._pictures(svg), **{"text/plain": text.rstrip("\n")})
 
 
 def live_plot(*names, logy=False):

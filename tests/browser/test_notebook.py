@@ -269,10 +269,12 @@ def test_examples_run_all_without_errors_and_show_plots(page):
                 assert pics, "no graph picture"
             if p == "train_mlp.ipynb":
                 assert pics and all(w > 100 and h > 50 and nat > 0 for _, w, h, nat in pics), pics
-                # The live notebook has the PNG beside the SVG in the model.
+                # Every picture in the live notebook has a PNG (matplotlib's
+                # for plot(); beside the SVG for the others).
                 mimes = page.js("""return [].concat(...Jupyter.notebook.get_cells()
                     .filter(c => c.output_area).map(c => c.output_area.outputs
-                    .filter(o => o.data && o.data['image/svg+xml']).map(o => Object.keys(o.data))));""")
+                    .filter(o => o.data && (o.data['image/svg+xml'] || o.data['image/png']))
+                    .map(o => Object.keys(o.data))));""")
                 assert mimes and all("image/png" in m for m in mimes), mimes
             if p == "cnn_fashion_mnist.ipynb":
                 # show_images' grid, the feature maps and the matplotlib

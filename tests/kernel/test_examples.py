@@ -65,10 +65,9 @@ def test_tour_notebook(prefix):
     assert text_of(code[3]).strip() == "56.0 14.0"
     assert "grad_fn=<SumBackward0>" in text_of(code[4])
     assert text_of(code[5]).split("\n")[:2] == ["tensor([ 2., -4.,  6.])", "True"]
-    # The histogram is an SVG display, not the cell's value.
-    svgs = [o for o in code[6].outputs if o.output_type == "display_data"
-            and "image/svg+xml" in o.data]
-    assert len(svgs) == 1 and "<svg" in svgs[0].data["image/svg+xml"]
+    # The histogram is a picture (matplotlib's PNG), not the cell's value.
+    pics = pictures_of(code[6])
+    assert len(pics) == 1 and not mimes(code[6], "execute_result")
     # manual_seed(0); randn(1000): torch prints the same (mean 0.029, std 1.029).
     assert "mean 0.029  std 1.029" in text_of(code[6])
     assert "relu(input, inplace=False)" in text_of(code[7])  # help(F.relu)
@@ -86,9 +85,8 @@ def test_train_mlp_notebook(prefix):
     assert [int(s) for s, _ in steps] == [0, 100, 200]
     assert abs(float(steps[0][1]) - 1.0986) < 0.15, steps  # starts near ln 3
     plot = code[3]
-    svgs = [o.data["image/svg+xml"] for o in plot.outputs
-            if o.output_type == "display_data" and "image/svg+xml" in o.data]
-    assert len(svgs) == 1 and "<svg" in svgs[0] and "training loss" in svgs[0]
+    pics = pictures_of(plot)
+    assert len(pics) == 1 and "training loss" in pics[0]["text/plain"]
     assert not mimes(plot, "execute_result"), "plot() returns None"
     m = re.search(r"final loss ([0-9.]+)  accuracy ([0-9.]+)", text_of(code[4]))
     assert m, text_of(code[4])
@@ -96,9 +94,12 @@ def test_train_mlp_notebook(prefix):
     assert float(m.group(2)) > 0.97, m.group(0)
 
 
-def svgs_of(cell):
-    return [o.data["image/svg+xml"] for o in cell.outputs
-            if o.output_type in ("display_data", "execute_result") and "image/svg+xml" in o.data]
+def pictures_of(cell):
+    """The bundles of a cell's pictures: matplotlib's PNG (plot(), hist(),
+    live_plot() draw with it when it is installed) or an SVG."""
+    return [o.data for o in cell.outputs
+            if o.output_type in ("display_data", "execute_result")
+            and ("image/svg+xml" in o.data or "image/png" in o.data)]
 
 
 def test_inspect_training_notebook(prefix):
@@ -118,12 +119,13 @@ def test_inspect_training_notebook(prefix):
     train = code[3]
     # One live plot output, updated in place (nbclient applies the updates).
     displays = [o for o in train.outputs if o.output_type == "display_data"]
-    assert len(displays) == 1 and "image/svg+xml" in displays[0].data
+    assert len(displays) == 1 and "image/png" in displays[0].data
     assert displays[0].metadata is not None
     m = re.search(r"loss after 300 steps ([0-9.]+)", text_of(train))
     assert m and float(m.group(1)) < 3.0, text_of(train)
-    plot = svgs_of(code[4])
-    assert len(plot) == 1 and "1e-3 guide" in plot[0] and "model.2.weight" in plot[0]
+    plot = pictures_of(code[4])
+    assert len(plot) == 1 and "1e-3 guide" in plot[0]["text/plain"]
+    assert "model.2.weight" in plot[0]["text/plain"]
     assert "log10 upd:data" in text_of(code[5]) and "model.4.weight" in text_of(code[5])
     assert text_of(code[6]).startswith("gradcheck: passed")
     assert "10/6000" in text_of(code[6])
@@ -246,7 +248,7 @@ def test_cnn_fashion_mnist_notebook(prefix):
     assert "Conv2d(1, 8, kernel_size=(3, 3), stride=(1, 1), padding=(1, 1))" in text_of(code[2])
     m = re.search(r"first loss ([0-9.]+), last 10 steps ([0-9.]+)", text_of(code[3]))
     assert m and abs(float(m.group(1)) - 2.30) < 0.3 and float(m.group(2)) < 0.8, text_of(code[3])
-    assert len(svgs_of(code[3])) == 1  # the loss curve
+    assert len(pictures_of(code[3])) == 1  # the loss curve
     m = re.search(r"test accuracy on 1000 images: ([0-9.]+)", text_of(code[4]))
     assert m and float(m.group(1)) > 0.7, text_of(code[4])
     assert "Ankle boot (8, 28, 28)" in text_of(code[5])

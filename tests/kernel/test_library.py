@@ -56,22 +56,50 @@ def test_a_bug_parameter_without_its_bug_is_an_error(k):
                            "does not list")
 
 
-def test_plot_is_one_bundle_of_svg_and_sparklines(k):
+def _png_size(b64):
+    import base64
+    import struct
+    raw = base64.b64decode(b64)
+    assert raw[:8] == b"\x89PNG\r\n\x1a\n", raw[:8]
+    return struct.unpack(">II", raw[16:24])
+
+
+def test_plot_is_one_bundle_of_a_matplotlib_png_and_sparklines(k):
     rep, io = k.execute("plot([3.0, 2.0, 1.5, 1.2, 1.0], [3.1, 2.5, 2.2, 2.1, 2.0], "
                         "labels=['train', 'val'], title='loss')")
     ok(rep)
     assert result_text(io) is None
     (data,) = displays(io)
-    assert data["image/svg+xml"].startswith("<svg") and ">train</text>" in data["image/svg+xml"]
+    # matplotlib's picture, as plt.plot's figures: a PNG, no engine SVG.
+    assert set(data) == {"text/plain", "image/png"}, set(data)
+    w, h = _png_size(data["image/png"])
+    assert 300 < w < 1000 and 200 < h < 800, (w, h)
     text = data["text/plain"]
     assert text.startswith("loss\ntrain  ") and "min 1  max 3  last 1  (5 points)" in text
+    # pyplot's own figures are not touched.
+    rep, io = k.execute("import matplotlib.pyplot as plt\nlen(plt.get_fignums())")
+    assert result_text(io) == "0"
+    # In the figure format the notebook asks for.
+    rep, io = k.execute("%config InlineBackend.figure_format = 'svg'\nplot([1.0, 2.0])")
+    (data,) = displays(io)
+    k.execute("%config InlineBackend.figure_format = 'png'")
+    assert "<svg" in data["image/svg+xml"]
+
+
+def test_plot_without_matplotlib_is_the_engine_svg(k):
+    rep, io = k.execute("import nndb.plot as _p\n_p.use_matplotlib = False\n"
+                        "try:\n    plot([3.0, 2.0, 1.0], labels=['train'])\n"
+                        "finally:\n    _p.use_matplotlib = None")
+    ok(rep)
+    (data,) = displays(io)
+    assert data["image/svg+xml"].startswith("<svg") and ">train</text>" in data["image/svg+xml"]
 
 
 def test_hist(k):
     rep, io = k.execute("manual_seed(0)\nhist(randn(1000), bins=10, title='w')")
     ok(rep)
     (data,) = displays(io)
-    assert "<rect" in data["image/svg+xml"] and "n=1000" in data["image/svg+xml"]
+    assert set(data) == {"text/plain", "image/png"}, set(data)
     assert data["text/plain"].startswith("w\n") and "n=1000  mean=" in data["text/plain"]
     rep, io = k.execute("hist([1.0, 2.0], bins=0)")
     assert rep["content"]["ename"] == "ValueError"

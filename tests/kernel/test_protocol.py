@@ -244,19 +244,19 @@ def test_rich_tensor_result(k):
 
 
 @nndb_only
-def test_plot_is_display_data_with_svg(k):
+def test_plot_is_display_data_with_a_png(k):
     rep, io = k.execute("plot([3.0, 2.0, 1.5, 1.2], title='loss')")
     assert rep["content"]["status"] == "ok"
     disp = outputs(io, "display_data")
     assert len(disp) == 1, [m["msg_type"] for m in io]
     c = disp[0]["content"]
     check_fields(c, {"data": DICT, "metadata": DICT}, "display_data")
-    assert c["data"]["image/svg+xml"].lstrip().startswith(("<svg", "<?xml"))
     assert "text/plain" in c["data"]
     assert not outputs(io, "execute_result"), "plot() returns None: no execute_result"
-    # The same picture as PNG, for notebooks that are not trusted (no SVG there).
+    # matplotlib's PNG (as plt.plot's figures; the engine's SVG only without
+    # matplotlib).
     w, h, pixels = png_pixels(c["data"]["image/png"])
-    assert (w, h) == (640, 360), (w, h)
+    assert 300 < w < 1000 and 200 < h < 800, (w, h)
     # Drawn, not blank: white background, dark axes and a coloured curve.
     assert pixels.count(b"\xff\xff\xff") > w * h // 2
     dark = sum(1 for i in range(0, len(pixels), 3) if max(pixels[i:i + 3]) < 100)

@@ -792,12 +792,27 @@ def test_live_plot_redraws_one_line_then_prints_once(env):
 
 
 def test_plot_shows_as_text(env):
+    """plot() at the prompt: its sparkline text, and matplotlib's picture
+    saved as a PNG whose path is said (as plt.show() does); a live_plot is
+    text only (no file per redraw)."""
     needs_language()
-    child = start(env)
+    cache = os.path.join(env.dir, "cache")
+    child = start(env, XDG_CACHE_HOME=cache)
     child.sendline("plot([3.0, 2.0, 1.5, 1.0, 0.8])")
     child.expect("[▁▂▃▄▅▆▇█]")
+    child.expect(r"saved to (\S+\.png)")
+    shown = child.match.group(1)
+    child.expect(PROMPT)
+    child.sendline("c = live_plot('loss')")
+    child.expect(PROMPT)
+    child.sendline("for i in range(5): c.add(1.0 / (i + 1))")
+    child.sendline("")
     child.expect(PROMPT)
     leave(child)
+    assert shown.startswith(os.path.join(cache, "nndb", "figures")), shown
+    with open(shown, "rb") as f:
+        assert f.read(8) == b"\x89PNG\r\n\x1a\n"
+    assert len(os.listdir(os.path.join(cache, "nndb", "figures"))) == 1
 
 
 def test_ctrl_c_interrupts_tensor_work(env):
