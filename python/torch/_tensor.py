@@ -107,7 +107,15 @@ class Tensor(_C._TensorBase):
         return _GradHookHandle(_C._add_grad_hook(self, hook))
 
     def __rsub__(self, other):
+        if isinstance(other, _C._TensorBase):  # torch.rsub: a gradient for both
+            return other - self
         return _C.tensor(other, dtype=self.dtype) - self if not isinstance(other, (int, float, bool)) else -self + other
+
+    def __rpow__(self, other):
+        if isinstance(other, _C._TensorBase):
+            # torch copies the base (torch.tensor(other) ** self): no gradient for it
+            return other.detach().to(self.dtype) ** self
+        return _C._TensorBase.__rpow__(self, other)
 
 
 _TYPE_NAMES = {
