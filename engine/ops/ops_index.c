@@ -435,26 +435,45 @@ nn_tensor *nn_scatter(nn_ctx *ctx, nn_tensor *a, int64_t dim, nn_tensor *index, 
  * A stable merge sort per row. NaN sorts above every number, as torch. */
 
 typedef struct sort_key {
-    double v;
+    uint64_t u; /* the value as an unsigned integer in the same order */
     int64_t i;
 } sort_key;
 
-static bool key_before(const sort_key *a, const sort_key *b, bool desc) {
-    bool an = isnan(a->v), bn = isnan(b->v);
-    if (an || bn) return desc ? an && !bn : !an && bn;
-    return desc ? a->v > b->v : a->v < b->v;
+/* A double as a uint64 whose unsigned order is the numeric order: the sign
+ * bit flipped for positives, every bit for negatives. -0.0 counts as 0.0
+ * (a stable sort keeps them in input order, as PyTorch) and every NaN as
+ * the largest key. */
+static uint64_t order_key(double v) {
+    if (isnan(v)) return UINT64_MAX;
+    if (v == 0) v = 0.0;
+    uint64_t b;
+    memcpy(&b, &v, sizeof b);
+    return b >> 63 ? ~b : b | (1ULL << 63);
 }
 
+static inline bool key_before(const sort_key *a, const sort_key *b, bool desc) {
+    return desc ? a->u > b->u : a->u < b->u;
+}
+
+/* Stable: insertion sort below 16 keys, merges above. */
 static void merge_sort(sort_key *k, sort_key *tmp, int64_t n, bool desc) {
-    if (n < 2) return;
+    if (n < 16) {
+        for (int64_t i = 1; i < n; i++) {
+            sort_key x = k[i];
+            int64_t j = i;
+            for (; j > 0 && key_before(&x, &k[j - 1], desc); j--) k[j] = k[j - 1];
+            k[j] = x;
+        }
+        return;
+    }
     int64_t h = n / 2;
     merge_sort(k, tmp, h, desc);
     merge_sort(k + h, tmp, n - h, desc);
+    if (!key_before(&k[h], &k[h - 1], desc)) return; /* already in order */
     int64_t i = 0, j = h, o = 0;
     while (i < h && j < n) tmp[o++] = key_before(&k[j], &k[i], desc) ? k[j++] : k[i++];
     while (i < h) tmp[o++] = k[i++];
-    while (j < n) tmp[o++] = k[j++];
-    memcpy(k, tmp, sizeof *k * (size_t)n);
+    memcpy(k, tmp, sizeof *k * (size_t)o);
 }
 
 nn_tensor *op_argsort_forward(nn_ctx *ctx, nn_node *node) {
@@ -477,8 +496,13 @@ nn_tensor *op_argsort_forward(nn_ctx *ctx, nn_node *node) {
     for (int64_t o = 0; o < outer; o++)
         for (int64_t in = 0; in < inner; in++) {
             int64_t base = o * len * inner + in;
+            const void *cd = nn_tensor_data(c);
             for (int64_t i = 0; i < len; i++) {
-                k[i].v = nn_tensor_get_flat(c, base + i * inner);
+                int64_t at = base + i * inner;
+                double v = c->dtype == NN_FLOAT32   ? ((const float *)cd)[at]
+                           : c->dtype == NN_FLOAT64 ? ((const double *)cd)[at]
+                                                    : nn_tensor_get_flat(c, at);
+                k[i].u = order_key(v);
                 k[i].i = i;
             }
             merge_sort(k, k + len, len, desc);
