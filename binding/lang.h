@@ -112,6 +112,10 @@ typedef struct lang_frontend {
      * lang_session_show_deferred, as IPython shows Out[n] before them.
      * false: lang_exec shows them at the end of the cell. */
     bool defer_figures;
+    /* A comm message from the language to the client (Jupyter's comm
+     * protocol: [msg_type] comm_open, comm_msg or comm_close, [content_json]
+     * its content). NULL: comms are not available (dropped). */
+    void (*comm_send)(void *user, const char *msg_type, const char *content_json);
 } lang_frontend;
 
 typedef struct lang_session lang_session;
@@ -205,6 +209,14 @@ void lang_session_show(lang_session *s, const lang_mime *bundle);
 /* Show what the last interactive lang_exec left to show after its value
  * (defer_figures). Nothing when nothing waits. */
 void lang_session_show_deferred(lang_session *s);
+/* A comm message from the client ([msg_type] comm_open, comm_msg or
+ * comm_close; [content_json] its content), handled by the language's comm
+ * manager (nndb/comm.py). Returns false when a comm_open names no target
+ * the language registered: the front end then closes it. */
+bool lang_session_comm(lang_session *s, const char *msg_type, const char *content_json);
+/* The open comms as a JSON object {comm_id: {"target_name": ...}}, only
+ * those of [target_name] unless it is NULL. malloc'ed; NULL on failure. */
+char *lang_session_comm_info(lang_session *s, const char *target_name);
 /* A line from the person at the front end, or NULL when none can answer. */
 char *lang_session_readline(lang_session *s, const char *prompt);
 

@@ -210,7 +210,18 @@ static PyObject *fe_ext_magics(PyObject *self, PyObject *unused) {
     return list;
 }
 
+/* comm_send(msg_type, json): a comm message for the client (nndb/comm.py). */
+static PyObject *fe_comm_send(PyObject *self, PyObject *args) {
+    const char *type, *json;
+    if (!PyArg_ParseTuple(args, "ss", &type, &json)) return NULL;
+    lang_session *s = ((frontend_obj *)self)->s;
+    if (!s || !s->fe.comm_send) Py_RETURN_FALSE;
+    s->fe.comm_send(s->fe.user, type, json);
+    Py_RETURN_TRUE;
+}
+
 static PyMethodDef frontend_methods[] = {
+    {"comm_send", fe_comm_send, METH_VARARGS, "comm_send(msg_type, json) -> whether it was sent"},
     {"write", fe_write, METH_VARARGS, "write(stream, text): 1 stdout, 2 stderr"},
     {"display", fe_display, METH_VARARGS, "display(bundle, display_id=None, update=False)"},
     {"progress", fe_progress, METH_VARARGS, "progress(id, done, total, text)"},
@@ -687,6 +698,30 @@ void lang_session_show_deferred(lang_session *s) {
     if (!r) PyErr_Clear();
     Py_XDECREF(r);
     PyGILState_Release(g);
+}
+
+bool lang_session_comm(lang_session *s, const char *msg_type, const char *content_json) {
+    if (!s || !msg_type || !content_json) return false;
+    PyGILState_STATE g = PyGILState_Ensure();
+    PyObject *r = py_session_call(s, "comm_message", "(ss)", msg_type, content_json);
+    bool ok = r && PyObject_IsTrue(r) == 1;
+    if (!r) PyErr_Clear();
+    Py_XDECREF(r);
+    PyGILState_Release(g);
+    return ok;
+}
+
+char *lang_session_comm_info(lang_session *s, const char *target_name) {
+    if (!s) return NULL;
+    PyGILState_STATE g = PyGILState_Ensure();
+    PyObject *r = py_session_call(s, "comm_info", "(z)", target_name);
+    char *out = NULL;
+    const char *text = r && PyUnicode_Check(r) ? PyUnicode_AsUTF8(r) : NULL;
+    if (text) out = strdup(text);
+    if (!out) PyErr_Clear();
+    Py_XDECREF(r);
+    PyGILState_Release(g);
+    return out;
 }
 
 char *lang_session_readline(lang_session *s, const char *prompt) {

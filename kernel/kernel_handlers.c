@@ -319,6 +319,19 @@ static void fe_display(void *user, const lang_mime *bundle, const char *display_
     publish_display(k, bundle_json(bundle), display_id, update);
 }
 
+/* A comm message from the session: published on iopub under the request
+ * being handled (a cell, a comm_msg); none outside a request. */
+static void fe_comm_send(void *user, const char *msg_type, const char *content_json) {
+    kernel *k = user;
+    if (!k->current) return;
+    cJSON *c = cJSON_Parse(content_json);
+    if (!cJSON_IsObject(c)) {
+        cJSON_Delete(c);
+        return;
+    }
+    kernel_publish(k, k->iopub_link, k->current, msg_type, c);
+}
+
 static void fe_clear_output(void *user, bool wait) {
     kernel *k = user;
     if (!k->current || k->silent) return;
@@ -504,11 +517,9 @@ static bool fe_can_read(void *user) {
 }
 
 lang_frontend kernel_frontend(kernel *k) {
-    lang_frontend fe = {
-        k,           fe_display,      fe_stream,      fe_progress, fe_readline,
-        fe_can_read, fe_clear_output, fe_debug_event, true}; /* figures after Out[n], as ipykernel
-                                                              */
-    return fe;
+    lang_frontend fe = {k,           fe_display,      fe_stream,      fe_progress, fe_readline,
+                        fe_can_read, fe_clear_output, fe_debug_event, true,        fe_comm_send};
+    return fe; /* true: figures after Out[n], as ipykernel */
 }
 
 void kernel_interrupt(kernel *k) {
@@ -848,19 +859,27 @@ static void handle_one(kernel *k, kernel_msg *m, bool *errored) {
     } else if (!strcmp(t, "comm_info_request")) {
         cJSON *c = cJSON_CreateObject();
         cJSON_AddStringToObject(c, "status", "ok");
-        cJSON_AddObjectToObject(c, "comms");
+        char *info = k->lang ? lang_session_comm_info(k->lang, str_field(m, "target_name")) : NULL;
+        cJSON *comms = info ? cJSON_Parse(info) : NULL;
+        free(info);
+        cJSON_AddItemToObject(c, "comms", cJSON_IsObject(comms) ? comms : cJSON_CreateObject());
+        if (comms && !cJSON_IsObject(comms)) cJSON_Delete(comms);
         reply(k, k->shell, m, "comm_info_reply", c, NULL);
     } else if (!strcmp(t, "comm_open") || !strcmp(t, "comm_msg") || !strcmp(t, "comm_close")) {
-        /* No comm targets: a comm_open is answered by closing it, as
-         * ipykernel does for an unknown target. */
+        /* To the session's comm manager (nndb/comm.py); a comm_open for a
+         * target nobody registered is answered by closing it, as ipykernel
+         * does. */
         const char *id = str_field(m, "comm_id");
-        if (!strcmp(t, "comm_open") && id) {
+        char *content = cJSON_PrintUnformatted(m->content);
+        bool taken = k->lang && content && lang_session_comm(k->lang, t, content);
+        free(content);
+        if (!strcmp(t, "comm_open") && id && !taken) {
             cJSON *c = cJSON_CreateObject();
             cJSON_AddStringToObject(c, "comm_id", id);
             cJSON_AddObjectToObject(c, "data");
             kernel_publish(k, k->iopub_link, m, "comm_close", c);
+            kernel_log(KERNEL_LOG_DEBUG, "comm_open %s: no such target, closed", id);
         }
-        kernel_log(KERNEL_LOG_DEBUG, "%s ignored (no comm targets)", t);
     } else if (!strcmp(t, "shutdown_request")) {
         kernel_link_flush(k->iopub_link);
         handle_shutdown(k, k->shell, k->iopub_link, m);

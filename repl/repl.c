@@ -884,7 +884,7 @@ static bool fe_can_read(void *user) {
 
 static lang_frontend frontend_for(repl *r) {
     lang_frontend fe = {r,           fe_display, fe_stream, fe_progress, fe_readline,
-                        fe_can_read, NULL,       NULL,      false};
+                        fe_can_read, NULL,       NULL,      false,       NULL};
     return fe;
 }
 

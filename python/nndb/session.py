@@ -20,6 +20,7 @@ replaced once per process by objects that reach the session whose code runs
 import builtins
 import gc
 import io
+import json
 import os
 import sys
 import threading
@@ -663,6 +664,25 @@ class Session:
         self.ns["___"] = self.ns.get("__", "")
         self.ns["__"] = self.ns.get("_", "")
         self.ns["_"] = value
+
+    def comm_message(self, msg_type, content_json):
+        """lang_session_comm: a comm message from the client (nndb/comm.py);
+        False for a comm_open no target takes."""
+        global _active
+        _active = self
+        from nndb.comm import comm_manager
+        try:
+            return comm_manager().handle(msg_type, json.loads(content_json))
+        except Exception as e:
+            _STDERR.write(f"nndb: {msg_type} failed: {type(e).__name__}: {e}\n")
+            return msg_type != "comm_open"
+        finally:
+            _flush_streams()
+
+    def comm_info(self, target_name):
+        """lang_session_comm_info: the open comms as JSON."""
+        from nndb.comm import comm_manager
+        return json.dumps(comm_manager().info(target_name))
 
     def show_deferred(self):
         """lang_session_show_deferred: the figures of the cell that ran."""
