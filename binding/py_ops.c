@@ -227,7 +227,7 @@ PyObject *py_ops_inplace_result(PyObject *self, PyObject *result, const char *na
         Py_DECREF(result);
         return NULL;
     }
-    if (r->dtype != t->dtype && nn_dtype_promote_types(r->dtype, t->dtype) != t->dtype) {
+    if (!nn_dtype_can_cast(r->dtype, t->dtype)) {
         PyErr_Format(PyExc_RuntimeError,
                      "result type %s can't be cast to the desired output type %s",
                      nn_dtype_scalar_name(r->dtype), nn_dtype_scalar_name(t->dtype));

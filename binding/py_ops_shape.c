@@ -1671,7 +1671,7 @@ done:
 static PyObject *f_meshgrid(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
                             PyObject *kwnames) {
     (void)m;
-    bool xy = false;
+    bool xy = false, indexed = false;
     Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
     for (Py_ssize_t k = 0; k < nkw; k++) {
         const char *s = PyUnicode_AsUTF8(PyTuple_GET_ITEM(kwnames, k));
@@ -1681,8 +1681,24 @@ static PyObject *f_meshgrid(PyObject *m, PyObject *const *args, Py_ssize_t nargs
             PyErr_Format(PyExc_TypeError, "meshgrid() got an unexpected keyword argument '%s'", s);
             return NULL;
         }
+        if (strcmp(v, "xy") != 0 && strcmp(v, "ij") != 0) {
+            PyErr_Format(PyExc_RuntimeError,
+                         "torch.meshgrid: indexing must be one of \"xy\" or \"ij\", but "
+                         "received: %s",
+                         v);
+            return NULL;
+        }
         xy = strcmp(v, "xy") == 0;
+        indexed = true;
     }
+    /* PyTorch 1.13 warns when indexing is left to its default ('ij'), in
+     * these words (its C++ source line included) */
+    if (!indexed && PyErr_WarnEx(PyExc_UserWarning,
+                                 "torch.meshgrid: in an upcoming release, it will be required to "
+                                 "pass the indexing argument. (Triggered internally at  "
+                                 "./aten/src/ATen/native/TensorShape.cpp:3190.)",
+                                 1) < 0)
+        return NULL;
     PyObject *seq = NULL;
     PyObject *const *tv = args;
     if (nargs == 1 && !py_tensor_check(args[0])) {

@@ -403,33 +403,11 @@ fail:
 
 /* ---- backward ---- */
 
-typedef struct sum_arg {
-    nn_dtype dt;
-} sum_arg;
-
-static void sum_into_loop(char **d, const int64_t *s, int64_t n, void *argp) {
-    sum_arg *a = argp;
-    if (a->dt == NN_FLOAT32) {
-        if (s[0] == 0) {
-            float acc = 0;
-            for (int64_t i = 0; i < n; i++) acc += *(const float *)(d[1] + i * s[1]);
-            *(float *)d[0] += acc;
-        } else {
-            for (int64_t i = 0; i < n; i++)
-                *(float *)(d[0] + i * s[0]) += *(const float *)(d[1] + i * s[1]);
-        }
-    } else {
-        if (s[0] == 0) {
-            double acc = 0;
-            for (int64_t i = 0; i < n; i++) acc += *(const double *)(d[1] + i * s[1]);
-            *(double *)d[0] += acc;
-        } else {
-            for (int64_t i = 0; i < n; i++)
-                *(double *)(d[0] + i * s[0]) += *(const double *)(d[1] + i * s[1]);
-        }
-    }
-}
-
+/* PyTorch's sum_to_size: sum over the leading dims and the dims the
+ * target has as 1, keeping them, then view as the target shape. The sum is
+ * nn_sum itself, so a broadcast operand's gradient has the bits of the
+ * same sum written by hand (makemore's backprop exercise compares them
+ * with ==), and it is recorded when the backward builds a graph. */
 nn_tensor *nn_sum_to_shape(nn_ctx *ctx, nn_tensor *g, int ndim, const int64_t *shape) {
     if (g->ndim == ndim && memcmp(g->shape, shape, sizeof(int64_t) * (size_t)ndim) == 0)
         return nn_tensor_retain(g);
@@ -441,25 +419,25 @@ nn_tensor *nn_sum_to_shape(nn_ctx *ctx, nn_tensor *g, int ndim, const int64_t *s
         return NULL;
     }
     nn_dtype dt = nn_float_dtype(g->dtype);
-    nn_tensor *src = nn_tensor_cast_raw(ctx, g, dt);
+    nn_tensor *src = dt == g->dtype ? nn_tensor_retain(g) : nn_tensor_cast_raw(ctx, g, dt);
     if (!src) return NULL;
-    nn_tensor *out = nn_zeros(ctx, dt, ndim, shape);
-    if (!out) {
-        nn_tensor_release(src);
-        return NULL;
-    }
-    int64_t ost[NN_MAX_DIMS];
+    int64_t dims[NN_MAX_DIMS];
+    int n = 0;
     for (int i = 0; i < g->ndim; i++) {
         int j = i - lead;
-        ost[i] = (j < 0 || shape[j] == 1) ? 0 : out->strides[j];
+        if (j < 0 || (shape[j] == 1 && g->shape[i] != 1)) dims[n++] = i;
     }
-    nn_iter it;
-    sum_arg a = {dt};
-    nn_iter_init(&it, g->ndim, g->shape);
-    nn_iter_add_strided(&it, out, ost);
-    nn_iter_add(&it, src);
-    nn_iter_run(&it, sum_into_loop, &a);
-    nn_tensor_release(src);
+    nn_tensor *out = src;
+    if (n > 0) {
+        out = nn_sum(ctx, src, dims, n, true);
+        nn_tensor_release(src);
+        if (!out) return NULL;
+    }
+    if (lead > 0 || out->ndim != ndim) {
+        nn_tensor *v = nn_reshape(ctx, out, ndim, shape);
+        nn_tensor_release(out);
+        out = v;
+    }
     return out;
 }
 

@@ -82,6 +82,10 @@ nn_dtype nn_dtype_promote_types(nn_dtype a, nn_dtype b) {
     return nn_dtype_size(a) >= nn_dtype_size(b) ? a : b;
 }
 
+bool nn_dtype_can_cast(nn_dtype from, nn_dtype to) {
+    return category(from) <= category(to);
+}
+
 bool nn_dtype_value_fits(nn_dtype dt, double v) {
     switch (dt) {
     case NN_INT64: return !(v < -9.2233720368547758e18 || v > 9.2233720368547758e18);

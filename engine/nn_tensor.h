@@ -82,6 +82,9 @@ bool nn_dtype_is_narrow(nn_dtype dt);
 nn_dtype nn_dtype_compute(nn_dtype dt);
 /* PyTorch's torch.promote_types for two dtypes (no scalar rules). */
 nn_dtype nn_dtype_promote_types(nn_dtype a, nn_dtype b);
+/* PyTorch's torch.can_cast: no float to an integer, nothing but bool to
+ * bool (what an in-place op's result must pass to land in its tensor). */
+bool nn_dtype_can_cast(nn_dtype from, nn_dtype to);
 /* Whether the double [v] converts to integer dtype [dt] without overflow
  * (what torch.tensor([300], dtype=torch.uint8) checks); true for floats. */
 bool nn_dtype_value_fits(nn_dtype dt, double v);

@@ -336,11 +336,10 @@ static bool mm_geometry(nn_ctx *ctx, const nn_tensor *a, const nn_tensor *b, mm_
 
 static nn_status same_dtype(nn_ctx *ctx, const char *op, const nn_tensor *a, const nn_tensor *b,
                             bool allow_int) {
+    /* PyTorch's words (mm's dtype check), which learners search for */
     if (a->dtype != b->dtype)
-        return nn_error_set(&ctx->err, NN_ERR_TYPE,
-                            "%s: both operands must have the same dtype, got %s and %s; convert "
-                            "one (e.g. x.to(float32))",
-                            op, nn_dtype_name(a->dtype), nn_dtype_name(b->dtype));
+        return nn_error_set(&ctx->err, NN_ERR_RUNTIME, "expected scalar type %s but found %s",
+                            nn_dtype_scalar_name(a->dtype), nn_dtype_scalar_name(b->dtype));
     if (!nn_dtype_is_float(a->dtype) && !(allow_int && a->dtype == NN_INT64))
         return nn_error_set(&ctx->err, NN_ERR_TYPE, "%s: not defined for %s tensors", op,
                             nn_dtype_name(a->dtype));
@@ -475,6 +474,12 @@ static bool rows_of(nn_ctx *ctx, nn_tensor *t, mat *m, nn_tensor **held) {
 
 static nn_status linear_check(nn_ctx *ctx, nn_tensor *x, nn_tensor *w, nn_tensor *bias) {
     char sx[128], sw[128];
+    /* PyTorch's linear is addmm(bias, x, w.T) with a bias (which checks
+     * self against mat2, then mat1 against mat2) and matmul without */
+    if (bias && bias->dtype != w->dtype)
+        return nn_error_set(&ctx->err, NN_ERR_RUNTIME, "self and mat2 must have the same dtype");
+    if (bias && x->dtype != w->dtype)
+        return nn_error_set(&ctx->err, NN_ERR_RUNTIME, "mat1 and mat2 must have the same dtype");
     if (same_dtype(ctx, "linear", x, w, false)) return ctx->err.code;
     if (w->ndim == 2 && x->ndim >= 1 && x->shape[x->ndim - 1] != w->shape[1]) {
         /* PyTorch's message: the input flattened to rows, times weight.T */

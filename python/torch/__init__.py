@@ -26,7 +26,8 @@ from torch.autograd.anomaly_mode import is_anomaly_enabled, set_anomaly_enabled 
 from torch._ops_table import *  # noqa: F401,F403
 # After the op table: torch.manual_seed is the one that returns the generator.
 from torch._random import (  # noqa: F401
-    Generator, manual_seed, seed, initial_seed, get_rng_state, set_rng_state, default_generator)
+    Generator, manual_seed, seed, initial_seed, get_rng_state, set_rng_state, default_generator,
+    randint_like)
 from torch.storage import *  # noqa: F401,F403
 from torch.serialization import save, load  # noqa: F401
 from torch._tensor_str import set_printoptions, get_printoptions  # noqa: F401

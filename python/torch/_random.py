@@ -62,3 +62,15 @@ def get_rng_state():
 
 def set_rng_state(state):
     default_generator.set_state(state)
+
+
+def randint_like(input, low=0, high=None, *, dtype=None, layout=None, device=None,
+                 requires_grad=False, memory_format=None):
+    """randint_like(input, high) or randint_like(input, low, high): integers
+    drawn as torch.randint draws them, in input's shape and dtype."""
+    import torch
+    if high is None:
+        low, high = 0, low
+    return torch.randint(low, high, tuple(input.shape),
+                         dtype=input.dtype if dtype is None else dtype,
+                         requires_grad=requires_grad)

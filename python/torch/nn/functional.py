@@ -508,11 +508,22 @@ def pad(input, pad, mode="constant", value=None):
 
 # ---- losses ----
 
+def _check_class_target(target):
+    # class indices are int64 in ATen's nll_loss, in its words
+    if target.dtype != torch.int64:
+        name = {torch.float32: "Float", torch.float64: "Double", torch.float16: "Half",
+                torch.bfloat16: "BFloat16", torch.int32: "Int", torch.int16: "Short",
+                torch.int8: "Char", torch.uint8: "Byte", torch.bool: "Bool"}.get(target.dtype,
+                                                                                 str(target.dtype))
+        raise RuntimeError(f"expected scalar type Long but found {name}")
+
+
 def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
                   reduction="mean", label_smoothing=0.0):
     reduction = _reduction(size_average, reduce, reduction)
-    if input.is_floating_point() and target.is_floating_point():
+    if input.is_floating_point() and target.is_floating_point() and input.shape == target.shape:
         return _cross_entropy_probs(input, target, weight, reduction, label_smoothing)
+    _check_class_target(target)
     if weight is None:
         return _C._nn_cross_entropy(input, target, ignore_index, label_smoothing, reduction)
     cdim = 1 if input.dim() >= 2 else 0
@@ -556,6 +567,7 @@ def _cross_entropy_probs(input, target, weight, reduction, label_smoothing):
 def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
              reduction="mean"):
     reduction = _reduction(size_average, reduce, reduction)
+    _check_class_target(target)
     if weight is None:
         return _C._nn_nll_loss(input, target, ignore_index, reduction)
     # Weighted: -w[y] logp[y] per element; the mean divides by the sum of the
@@ -678,6 +690,175 @@ def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, s
     if swap:
         dist_neg = torch.min(dist_neg, pairwise_distance(positive, negative, p, eps))
     return _reduce(torch.clamp(margin + dist_pos - dist_neg, min=0), reduction)
+
+
+def _ctc_lse(*xs):
+    # log(sum(exp(x))) over the operands, as ATen's CTC: the max taken out,
+    # an all -inf set giving -inf
+    m = xs[0]
+    for x in xs[1:]:
+        m = torch.maximum(m, x)
+    m = torch.where(m == float("-inf"), torch.zeros_like(m), m)
+    acc = torch.exp(xs[0] - m)
+    for x in xs[1:]:
+        acc = acc + torch.exp(x - m)
+    return torch.log(acc) + m
+
+
+def _ctc_setup(log_probs, targets, input_lengths, target_lengths, blank):
+    T, N, C = log_probs.shape
+    il = [int(v) for v in (input_lengths.tolist() if isinstance(input_lengths, Tensor)
+                           else input_lengths)]
+    tl = [int(v) for v in (target_lengths.tolist() if isinstance(target_lengths, Tensor)
+                           else target_lengths)]
+    if len(il) != N:
+        raise RuntimeError(f"input_lengths must be of size batch_size")
+    if len(tl) != N:
+        raise RuntimeError(f"target_lengths must be of size batch_size")
+    for b in range(N):
+        if il[b] > T:
+            raise RuntimeError(f"Expected input_lengths to have value at most {T}, but got value "
+                               f"{il[b]} (while checking arguments for ctc_loss_cpu)")
+    lmax = max(tl) if tl else 0
+    targets = targets.to(torch.int64)
+    if targets.dim() == 1:
+        rows, pos = [], 0
+        flat = targets.tolist()
+        for b in range(N):
+            rows.append(flat[pos:pos + tl[b]] + [blank] * (lmax - tl[b]))
+            pos += tl[b]
+        padded = torch.tensor(rows, dtype=torch.int64).reshape(N, lmax)
+    else:
+        if targets.size(1) < lmax:
+            raise RuntimeError(f"Expected tensor to have size at least {lmax} at dimension 1, but "
+                               f"got size {targets.size(1)} for argument #2 'targets' (while "
+                               "checking arguments for ctc_loss_cpu)")
+        padded = targets[:, :lmax]
+    S = 2 * lmax + 1
+    lprime = torch.full((N, S), blank, dtype=torch.int64)
+    if lmax:
+        lprime[:, 1::2] = padded
+    s_idx = torch.arange(S).unsqueeze(0)
+    valid = s_idx <= torch.tensor([2 * v for v in tl], dtype=torch.int64).unsqueeze(1)
+    skip = torch.zeros((N, S), dtype=torch.bool)
+    if S > 2:
+        skip[:, 2:] = lprime[:, 2:] != lprime[:, :-2]
+    return il, tl, lprime, valid, skip
+
+
+class _CTCLoss(torch.autograd.Function):
+    """ATen's CPU CTC: log-space alpha forward, beta backward, and the
+    gradient with respect to log_probs as ATen writes it,
+    exp(lp) - exp(log(alpha beta) + nll - lp), which is the gradient through
+    a log_softmax the caller is assumed to have applied."""
+
+    @staticmethod
+    def forward(ctx, log_probs, targets, input_lengths, target_lengths, blank, zero_infinity):
+        with torch.no_grad():
+            lp = log_probs.detach()
+            T, N, C = lp.shape
+            il, tl, lprime, valid, skip = _ctc_setup(lp, targets, input_lengths, target_lengths,
+                                                     blank)
+            S = lprime.size(1)
+            ninf = torch.full((N, S), float("-inf"), dtype=lp.dtype)
+            idx = lprime.unsqueeze(0).expand(T, N, S)
+            lpe = lp.gather(2, idx)  # [T, N, S]: lp[t, n, l'(s)]
+            alphas = []
+            a = ninf.clone()
+            if T:
+                a[:, 0] = lpe[0, :, 0]
+                if S > 1:
+                    a[:, 1] = torch.where(torch.tensor(tl) > 0, lpe[0, :, 1], ninf[:, 1])
+                a = torch.where(valid, a, ninf)
+                alphas.append(a)
+            for t in range(1, T):
+                a1 = a
+                a2 = torch.cat([ninf[:, :1], a[:, :-1]], 1)
+                a3 = torch.cat([ninf[:, :2], a[:, :-2]], 1)[:, :S]
+                a3 = torch.where(skip, a3, ninf)
+                a = torch.where(valid, _ctc_lse(a1, a2, a3) + lpe[t], ninf)
+                alphas.append(a)
+            alpha = torch.stack(alphas) if T else ninf.unsqueeze(0)
+            nll = []
+            for b in range(N):
+                if il[b] == 0:
+                    ll = 0.0 if tl[b] == 0 else float("-inf")
+                    nll.append(torch.tensor(-ll, dtype=lp.dtype))
+                    continue
+                l1 = alpha[il[b] - 1, b, 2 * tl[b]]
+                l2 = alpha[il[b] - 1, b, 2 * tl[b] - 1] if tl[b] > 0 else torch.tensor(
+                    float("-inf"), dtype=lp.dtype)
+                nll.append(-_ctc_lse(l1, l2))
+            nll = torch.stack(nll) if N else torch.zeros(0, dtype=lp.dtype)
+        ctx.save_for_backward(lp, alpha, nll)
+        ctx.ctc = (il, tl, lprime, valid, skip, zero_infinity)
+        return nll
+
+    @staticmethod
+    def backward(ctx, grad_out):
+        lp, alpha, nll = ctx.saved_tensors
+        il, tl, lprime, valid, skip, zero_infinity = ctx.ctc
+        with torch.no_grad():
+            T, N, C = lp.shape
+            S = lprime.size(1)
+            ninf = torch.full((N, S), float("-inf"), dtype=lp.dtype)
+            idx = lprime.unsqueeze(0).expand(T, N, S)
+            lpe = lp.gather(2, idx)
+            ilt = torch.tensor(il, dtype=torch.int64)
+            s_idx = torch.arange(S).unsqueeze(0)
+            two_l = torch.tensor([2 * v for v in tl], dtype=torch.int64).unsqueeze(1)
+            last = (s_idx == two_l) | ((s_idx == two_l - 1) & (two_l > 0))
+            skip_up = torch.zeros((N, S), dtype=torch.bool)
+            if S > 2:
+                skip_up[:, :-2] = skip[:, 2:]
+            betas = [None] * T
+            b_ = ninf.clone()
+            for t in range(T - 1, -1, -1):
+                b1 = b_
+                b2 = torch.cat([b_[:, 1:], ninf[:, :1]], 1)
+                b3 = torch.cat([b_[:, 2:], ninf[:, :2]], 1)[:, :S]
+                b3 = torch.where(skip_up, b3, ninf)
+                rec = _ctc_lse(b1, b2, b3) + lpe[t]
+                start = torch.where(last, lpe[t], ninf)
+                at_end = (ilt - 1 == t).unsqueeze(1)
+                inside = (ilt - 1 > t).unsqueeze(1)
+                b_ = torch.where(at_end, start, torch.where(inside, rec, ninf))
+                b_ = torch.where(valid, b_, ninf)
+                betas[t] = b_
+            beta = torch.stack(betas) if T else ninf.unsqueeze(0)[:0]
+            ab = alpha[:T] + beta
+            term = torch.exp(ab + nll.reshape(1, N, 1) - lpe)
+            term = torch.where(ab == float("-inf"), torch.zeros_like(term), term)
+            acc = torch.zeros((T, N, C), dtype=lp.dtype).scatter_add(2, idx, term)
+            grad = (torch.exp(lp) - acc) * grad_out.reshape(1, N, 1)
+            keep = (torch.arange(T).unsqueeze(1) < ilt.unsqueeze(0)).unsqueeze(2)
+            if zero_infinity:
+                keep = keep & (nll != float("inf")).reshape(1, N, 1)
+            grad = torch.where(keep, grad, torch.zeros_like(grad))
+        return grad, None, None, None, None, None
+
+
+def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reduction="mean",
+             zero_infinity=False):
+    reduction = _reduction(None, None, reduction)
+    batched = log_probs.dim() == 3
+    lp = log_probs if batched else log_probs.unsqueeze(1)
+    if not batched and isinstance(input_lengths, Tensor) and input_lengths.dim() == 0:
+        input_lengths = input_lengths.reshape(1)
+    if not batched and isinstance(target_lengths, Tensor) and target_lengths.dim() == 0:
+        target_lengths = target_lengths.reshape(1)
+    if not batched and targets.dim() == 1 and not isinstance(input_lengths, Tensor) and \
+            isinstance(input_lengths, int):
+        input_lengths, target_lengths = [input_lengths], [target_lengths]
+    res = _CTCLoss.apply(lp, targets, input_lengths, target_lengths, blank, zero_infinity)
+    if zero_infinity:
+        res = torch.where(res == float("inf"), torch.zeros((), dtype=res.dtype), res)
+    if reduction == "mean":
+        tl = target_lengths if isinstance(target_lengths, Tensor) else torch.tensor(target_lengths)
+        return (res / tl.to(res.dtype).clamp(min=1)).mean()
+    if reduction == "sum":
+        return res.sum()
+    return res if batched else res.squeeze(0)
 
 
 def margin_ranking_loss(input1, input2, target, margin=0, size_average=None, reduce=None,
