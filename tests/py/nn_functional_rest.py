@@ -118,3 +118,19 @@ show("sdpa mask", F._scaled_dot_product_attention(q, k, k, attn_mask=mask)[0])
 g = F.gumbel_softmax(torch.randn(4, 6), tau=0.5, hard=True)
 print("gumbel hard rows", g.sum(1).tolist(), g.shape)
 print("softmax dim", F._get_softmax_dim("softmax", 3, 3))
+
+# private helpers code reaches for
+print("_Reduction", [F._Reduction.get_enum(r) for r in ("none", "mean", "sum")],
+      F._Reduction.legacy_get_string(None, False, emit_warning=False))
+print("_infer_size", F._infer_size(torch.Size([3, 1, 4]), torch.Size([5, 1])))
+E = 4
+qkv = torch.randn(2, 3, E)
+wp = torch.randn(3 * E, E)
+bp = torch.randn(3 * E)
+show("_in_projection_packed self", F._in_projection_packed(qkv, qkv, qkv, wp, bp)[2])
+kv = torch.randn(2, 5, E)
+show("_in_projection_packed kv", F._in_projection_packed(qkv, kv, kv, wp, bp)[1])
+show("_in_projection", F._in_projection(qkv, kv, kv, wp[:E], wp[E:2 * E], wp[2 * E:])[0])
+print("_mha_shape_check", F._mha_shape_check(qkv, kv, kv, None, None, 2),
+      F._mha_shape_check(qkv[0], kv[0], kv[0], None, None, 2))
+err("_mha_shape_check bad", lambda: F._mha_shape_check(qkv, kv[0], kv, None, None, 2))

@@ -82,3 +82,6 @@ err("cross_entropy float idx", lambda: F.cross_entropy(torch.randn(3, 4), torch.
 err("cross_entropy int32", lambda: F.cross_entropy(torch.randn(3, 4), torch.tensor([1, 2, 3], dtype=torch.int32)))
 err("nll_loss float", lambda: F.nll_loss(torch.randn(3, 4), torch.tensor([1., 2., 3.])))
 show("cross_entropy probs", F.cross_entropy(torch.zeros(3, 4), torch.full((3, 4), 0.25)))
+err('embedding float idx', lambda: F.embedding(torch.tensor([1.0]), torch.ones(3, 2)))
+err('Embedding float idx', lambda: nn.Embedding(3, 2)(torch.tensor([[0.0, 1.0]])))
+show('embedding int32', F.embedding(torch.tensor([2, 0], dtype=torch.int32), torch.arange(6.0).reshape(3, 2)))

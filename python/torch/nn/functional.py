@@ -71,8 +71,20 @@ def bilinear(input1, input2, weight, bias=None):
     return out + bias if bias is not None else out
 
 
+_LEGACY_TYPE = {torch.float32: "FloatTensor", torch.float64: "DoubleTensor",
+                torch.float16: "HalfTensor", torch.bfloat16: "BFloat16Tensor",
+                torch.int16: "ShortTensor", torch.int8: "CharTensor", torch.uint8: "ByteTensor",
+                torch.bool: "BoolTensor"}
+
+
 def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
               scale_grad_by_freq=False, sparse=False):
+    if isinstance(input, Tensor) and input.dtype not in (torch.int64, torch.int32):
+        # ATen's argument check, in its words (a float batch is a common slip)
+        raise RuntimeError(
+            "Expected tensor for argument #1 'indices' to have one of the following scalar "
+            f"types: Long, Int; but got torch.{_LEGACY_TYPE.get(input.dtype, 'Tensor')} instead "
+            "(while checking arguments for embedding)")
     if padding_idx is not None:
         if padding_idx > 0:
             assert padding_idx < weight.size(0), "Padding_idx must be within num_embeddings"
@@ -1353,3 +1365,66 @@ def __getattr__(name):
 
 def __dir__():
     return sorted(set(globals()) | {"grad", "utils"})
+
+
+# ---- PyTorch's private helpers that code reaches for ----
+
+class _Reduction:
+    """torch.nn._reduction as functional.py exposes it."""
+
+    @staticmethod
+    def get_enum(reduction):
+        if reduction == "none":
+            return 0
+        if reduction == "mean":
+            return 1
+        if reduction == "elementwise_mean":
+            warnings.warn("reduction='elementwise_mean' is deprecated, please use "
+                          "reduction='mean' instead.")
+            return 1
+        if reduction == "sum":
+            return 2
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+
+    @staticmethod
+    def legacy_get_string(size_average, reduce, emit_warning=True):
+        return _legacy_reduction(size_average, reduce, emit_warning)
+
+    @staticmethod
+    def legacy_get_enum(size_average, reduce, emit_warning=True):
+        return _Reduction.get_enum(_legacy_reduction(size_average, reduce, emit_warning))
+
+
+def _infer_size(a, b):
+    return torch.Size(torch.broadcast_shapes(tuple(a), tuple(b)))
+
+
+def _overload(func):
+    return func
+
+
+def _in_projection_packed(q, k, v, w, b=None):
+    from torch.nn.modules.attention import _project
+    return list(_project(q, k, v, w, b))
+
+
+def _in_projection(q, k, v, w_q, w_k, w_v, b_q=None, b_k=None, b_v=None):
+    Eq, Ek, Ev = q.size(-1), k.size(-1), v.size(-1)
+    assert w_q.shape == (Eq, Eq), \
+        f"expecting query weights shape of {(Eq, Eq)}, but got {w_q.shape}"
+    assert w_k.shape == (Eq, Ek), \
+        f"expecting key weights shape of {(Eq, Ek)}, but got {w_k.shape}"
+    assert w_v.shape == (Eq, Ev), \
+        f"expecting value weights shape of {(Eq, Ev)}, but got {w_v.shape}"
+    assert b_q is None or b_q.shape == (Eq,), \
+        f"expecting query bias shape of {(Eq,)}, but got {b_q.shape}"
+    assert b_k is None or b_k.shape == (Eq,), \
+        f"expecting key bias shape of {(Eq,)}, but got {b_k.shape}"
+    assert b_v is None or b_v.shape == (Eq,), \
+        f"expecting value bias shape of {(Eq,)}, but got {b_v.shape}"
+    return linear(q, w_q, b_q), linear(k, w_k, b_k), linear(v, w_v, b_v)
+
+
+def _mha_shape_check(query, key, value, key_padding_mask, attn_mask, num_heads):
+    from torch.nn.modules.attention import _shape_check
+    return _shape_check(query, key, value, key_padding_mask, attn_mask, num_heads)
