@@ -6,6 +6,7 @@ from torch.autograd.anomaly_mode import detect_anomaly, set_detect_anomaly  # no
 from torch.autograd.function import Function  # noqa: F401
 from torch.autograd import function  # noqa: F401
 from torch.autograd.variable import Variable  # noqa: F401
+from torch.autograd import graph  # noqa: F401
 
 
 def _as_tuple(x):
