@@ -116,6 +116,10 @@ typedef struct lang_frontend {
      * protocol: [msg_type] comm_open, comm_msg or comm_close, [content_json]
      * its content). NULL: comms are not available (dropped). */
     void (*comm_send)(void *user, const char *msg_type, const char *content_json);
+    /* The header (JSON text) of the client's request being handled (a
+     * cell's execute_request, a comm_msg), for code that tags its output
+     * with it (ipywidgets' Output). Borrowed; NULL when none. */
+    const char *(*parent_header)(void *user);
 } lang_frontend;
 
 typedef struct lang_session lang_session;

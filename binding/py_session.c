@@ -220,7 +220,17 @@ static PyObject *fe_comm_send(PyObject *self, PyObject *args) {
     Py_RETURN_TRUE;
 }
 
+/* parent_header(): the JSON header of the request being handled, or None. */
+static PyObject *fe_parent_header(PyObject *self, PyObject *args) {
+    (void)args;
+    lang_session *s = ((frontend_obj *)self)->s;
+    const char *h = s && s->fe.parent_header ? s->fe.parent_header(s->fe.user) : NULL;
+    if (!h) Py_RETURN_NONE;
+    return PyUnicode_FromString(h);
+}
+
 static PyMethodDef frontend_methods[] = {
+    {"parent_header", fe_parent_header, METH_NOARGS, "the request's JSON header, or None"},
     {"comm_send", fe_comm_send, METH_VARARGS, "comm_send(msg_type, json) -> whether it was sent"},
     {"write", fe_write, METH_VARARGS, "write(stream, text): 1 stdout, 2 stderr"},
     {"display", fe_display, METH_VARARGS, "display(bundle, display_id=None, update=False)"},

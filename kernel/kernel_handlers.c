@@ -332,6 +332,11 @@ static void fe_comm_send(void *user, const char *msg_type, const char *content_j
     kernel_publish(k, k->iopub_link, k->current, msg_type, c);
 }
 
+static const char *fe_parent_header(void *user) {
+    const kernel *k = user;
+    return k->current ? k->current->header_raw : NULL;
+}
+
 static void fe_clear_output(void *user, bool wait) {
     kernel *k = user;
     if (!k->current || k->silent) return;
@@ -517,8 +522,9 @@ static bool fe_can_read(void *user) {
 }
 
 lang_frontend kernel_frontend(kernel *k) {
-    lang_frontend fe = {k,           fe_display,      fe_stream,      fe_progress, fe_readline,
-                        fe_can_read, fe_clear_output, fe_debug_event, true,        fe_comm_send};
+    lang_frontend fe = {k,           fe_display,   fe_stream,       fe_progress,
+                        fe_readline, fe_can_read,  fe_clear_output, fe_debug_event,
+                        true,        fe_comm_send, fe_parent_header};
     return fe; /* true: figures after Out[n], as ipykernel */
 }
 

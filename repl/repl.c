@@ -883,8 +883,8 @@ static bool fe_can_read(void *user) {
 }
 
 static lang_frontend frontend_for(repl *r) {
-    lang_frontend fe = {r,           fe_display, fe_stream, fe_progress, fe_readline,
-                        fe_can_read, NULL,       NULL,      false,       NULL};
+    lang_frontend fe = {r,    fe_display, fe_stream, fe_progress, fe_readline, fe_can_read,
+                        NULL, NULL,       false,     NULL,        NULL};
     return fe;
 }
 

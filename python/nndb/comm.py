@@ -55,6 +55,68 @@ def _json_default(obj):
     raise TypeError(f"Object of type {type(obj).__name__} is not JSON serializable")
 
 
+class Kernel:
+    """What ipywidgets asks of get_ipython().kernel: the comm manager and the
+    header of the request being handled (its Output widget tags the output
+    it captures with that message id)."""
+
+    @property
+    def comm_manager(self):
+        return comm_manager()
+
+    @property
+    def _parent_header(self):
+        from nndb import session
+        s = session.active()
+        h = s.fe.parent_header() if s is not None else None
+        return {"header": json.loads(h) if h else {}}
+
+    def get_parent(self, channel="shell"):
+        return self._parent_header
+
+
+_KERNEL = Kernel()
+
+
+class Shell:
+    """get_ipython() for ipywidgets in the nndb kernel (nothing else of
+    IPython's shell)."""
+    kernel = _KERNEL
+
+    def showtraceback(self, *args, **kwargs):
+        import traceback
+        traceback.print_exc()
+
+
+_SHELL = Shell()
+
+
+def get_ipython():
+    return _SHELL
+
+
+def ipywidgets_loaded(module):
+    """Import hook for ipywidgets (nndb.display): its modules' get_ipython
+    is the kernel's Shell, and the jupyter.widget targets are registered."""
+    import sys
+    for name in ("ipywidgets", "ipywidgets.widgets.widget", "ipywidgets.widgets.widget_output",
+                 "ipywidgets.widgets.interaction"):
+        mod = sys.modules.get(name)
+        if mod is not None and hasattr(mod, "get_ipython"):
+            mod.get_ipython = get_ipython
+    try:
+        module.register_comm_target(_KERNEL)
+    except Exception as e:
+        sys.stderr.write(f"nndb: ipywidgets' comm targets could not be registered: {e}\n")
+
+
+def ipykernel_comm_loaded(module):
+    """Import hook for ipykernel.comm: its Comm and CommManager are nndb's
+    (ipywidgets makes its comms with ipykernel.comm.Comm)."""
+    module.Comm = Comm
+    module.CommManager = CommManager
+
+
 def _message(msg_type, content):
     return {"header": {"msg_type": msg_type}, "parent_header": {}, "metadata": {},
             "content": content, "buffers": []}
@@ -74,7 +136,7 @@ class Comm:
         self._closed = True
         self._msg_callback = None
         self._close_callback = None
-        self.kernel = kwargs.get("kernel")
+        self.kernel = kwargs.get("kernel") or _KERNEL
         if primary:
             self.open(data=data, metadata=metadata, buffers=buffers)
         else:

@@ -197,6 +197,10 @@ def display(*objs, include=None, exclude=None, metadata=None, transient=None, di
         import uuid
         display_id = uuid.uuid4().hex
     for obj in objs:
+        shows_itself = None if raw else _method(obj, "_ipython_display_")
+        if shows_itself is not None:  # a widget: it displays itself
+            shows_itself()
+            continue
         if raw and isinstance(obj, dict):
             bundle = _ordered({k: t for k, t in ((k, _as_text(k, v)) for k, v in obj.items())
                                if t is not None})
@@ -372,6 +376,13 @@ def _ipython_display_loaded(module):
             setattr(module, name, value)
 
 
+def _comm_hook(name):
+    def hook(module):
+        from nndb import comm
+        getattr(comm, name)(module)
+    return hook
+
+
 def install_import_hooks(getpass_fn):
     def getpass_loaded(module):
         module.getpass = getpass_fn
@@ -382,6 +393,10 @@ def install_import_hooks(getpass_fn):
         "IPython.core.display": _ipython_display_loaded,
         "IPython.display": _ipython_display_loaded,
         "getpass": getpass_loaded,
+        # ipywidgets in the kernel: comms are nndb's (nndb/comm.py).
+        "ipykernel.comm": _comm_hook("ipykernel_comm_loaded"),
+        "ipykernel.comm.comm": _comm_hook("ipykernel_comm_loaded"),
+        "ipywidgets": _comm_hook("ipywidgets_loaded"),
     }
     _PostImportFinder.hooks.update(hooks)
     if _PostImportFinder not in sys.meta_path:

@@ -471,6 +471,10 @@ class Session:
         if value is None:
             return True, None, None
         try:
+            shows_itself = _display._method(value, "_ipython_display_")
+            if shows_itself is not None:  # a widget as the cell's value
+                shows_itself()
+                return True, None, None
             bundle = _display.format_bundle(value)
         except BaseException as e:
             return False, None, describe_error(e)

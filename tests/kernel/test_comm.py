@@ -79,3 +79,48 @@ def test_comm_open_for_no_target_is_closed(k):
     mid = k.send("shell", "comm_open", {"comm_id": cid, "target_name": "nobody", "data": {}})
     io = k.iopub_until_idle(mid)
     assert [c["comm_id"] for c in _comm(io, "comm_close")] == [cid]
+
+
+def _widget_opens(io, model):
+    return [o for o in _comm(io, "comm_open")
+            if o["target_name"] == "jupyter.widget" and o["data"].get("_model_name") == model]
+
+
+def test_ipywidgets_slider_syncs_from_the_browser(k):
+    """Debian's ipywidgets 6: a slider opens its model comm with its state,
+    shows a widget view, and a value the browser sends lands in Python."""
+    rep, io = k.execute("from ipywidgets import IntSlider\nfrom IPython.display import display\n"
+                        "s = IntSlider(value=3, min=0, max=10)\ndisplay(s)")
+    ok(rep)
+    (slider,) = _widget_opens(io, "IntSliderModel")
+    assert slider["data"]["value"] == 3 and slider["data"]["max"] == 10
+    views = [m["content"]["data"] for m in io if m["msg_type"] == "display_data"]
+    assert views[-1]["application/vnd.jupyter.widget-view+json"] == {"model_id": slider["comm_id"]}
+    mid = k.send("shell", "comm_msg", {"comm_id": slider["comm_id"],
+                                       "data": {"method": "backbone", "sync_data": {"value": 7}}})
+    k.iopub_until_idle(mid)
+    rep, io = k.execute("s.value")
+    assert outputs(io, "execute_result")[0]["content"]["data"]["text/plain"] == "7"
+
+
+def test_ipywidgets_interact_runs_the_function_into_its_output(k):
+    """interact(f, x=(0, 10)): moving the slider calls f, and what f prints
+    goes out under the browser's comm_msg, which the Output widget was told
+    to capture (its msg_id)."""
+    rep, io = k.execute("from ipywidgets import interact\n"
+                        "def f(x):\n    print('lr', x * 2)\n"
+                        "_ = interact(f, x=(0, 10))")
+    ok(rep)
+    (slider,) = _widget_opens(io, "IntSliderModel")
+    assert slider["data"]["value"] == 5
+    (out,) = _widget_opens(io, "OutputModel")
+    text = "".join(m["content"]["text"] for m in io if m["msg_type"] == "stream")
+    assert "lr 10" in text, text
+    mid = k.send("shell", "comm_msg", {"comm_id": slider["comm_id"],
+                                       "data": {"method": "backbone", "sync_data": {"value": 4}}})
+    io = k.iopub_until_idle(mid)
+    text = "".join(m["content"]["text"] for m in io if m["msg_type"] == "stream")
+    assert text == "lr 8\n", [m["msg_type"] for m in io]
+    captured = [c["data"]["state"]["msg_id"] for c in _comm(io, "comm_msg")
+                if c["comm_id"] == out["comm_id"] and "msg_id" in c["data"].get("state", {})]
+    assert mid in captured, _comm(io, "comm_msg")

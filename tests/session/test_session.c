@@ -53,8 +53,8 @@ static char *cap_readline(void *user, const char *prompt, bool password) {
 static lang_session *new_session(capture *c) {
     memset(c, 0, sizeof *c);
     c->input = "typed text";
-    lang_frontend fe = {c,    cap_display, cap_stream, NULL,  cap_readline,
-                        NULL, NULL,        NULL,       false, NULL};
+    lang_frontend fe = {c,    cap_display, cap_stream, NULL, cap_readline, NULL,
+                        NULL, NULL,        false,      NULL, NULL};
     return lang_session_new(&fe);
 }
 

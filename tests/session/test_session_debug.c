@@ -45,8 +45,8 @@ static lang_session *dsession(dcap *c, const char *const *lines) {
     memset(c, 0, sizeof *c);
     lang_buf_init(&c->out);
     c->lines = lines;
-    lang_frontend fe = {c,          d_display, d_stream, NULL,  d_readline,
-                        d_can_read, NULL,      NULL,     false, NULL};
+    lang_frontend fe = {c,    d_display, d_stream, NULL, d_readline, d_can_read,
+                        NULL, NULL,      false,    NULL, NULL};
     return lang_session_new(&fe);
 }
 
