@@ -124,3 +124,21 @@ def test_ipywidgets_interact_runs_the_function_into_its_output(k):
     captured = [c["data"]["state"]["msg_id"] for c in _comm(io, "comm_msg")
                 if c["comm_id"] == out["comm_id"] and "msg_id" in c["data"].get("state", {})]
     assert mid in captured, _comm(io, "comm_msg")
+
+
+def test_ipywidgets_interact_with_a_figure(k):
+    """A course's interact: f draws with matplotlib and calls plt.show();
+    the figure goes out as a PNG under the slider's comm_msg (into the
+    Output widget), as matplotlib-inline sends it under ipykernel."""
+    rep, io = k.execute("import matplotlib.pyplot as plt\nfrom ipywidgets import interact\n"
+                        "def g(n):\n    plt.plot(list(range(n)))\n    plt.show()\n"
+                        "_ = interact(g, n=(2, 20))")
+    ok(rep)
+    (slider,) = _widget_opens(io, "IntSliderModel")
+    assert [m for m in io if m["msg_type"] == "display_data" and "image/png" in m["content"]["data"]]
+    mid = k.send("shell", "comm_msg", {"comm_id": slider["comm_id"],
+                                       "data": {"method": "backbone", "sync_data": {"value": 5}}})
+    io = k.iopub_until_idle(mid)
+    pics = [m for m in io if m["msg_type"] == "display_data" and "image/png" in m["content"]["data"]]
+    assert len(pics) == 1, [m["msg_type"] for m in io]
+    assert pics[0]["content"]["data"]["text/plain"].startswith("<Figure size 640x480")
