@@ -39,6 +39,21 @@ histogram_result.__name__ = histogram_result.__qualname__ = "histogram"
 histogram_result.__module__ = "torch.return_types"
 
 
+def _upper_bound(edges, xs):
+    """std::upper_bound's answer for each of xs, step for step (PyTorch's
+    kernel searches bins given as a tensor so, sorted or not)."""
+    first = torch.zeros(xs.shape, dtype=torch.int64)
+    count = torch.full(xs.shape, edges.numel(), dtype=torch.int64)
+    while bool((count > 0).any()):
+        half = count // 2
+        middle = (first + half).clamp(max=edges.numel() - 1)
+        left = xs < edges[middle]
+        active = count > 0
+        first = torch.where(active & ~left, middle + 1, first)
+        count = torch.where(active, torch.where(left, half, count - half - 1), count)
+    return first
+
+
 def _edges(x, bins, range):
     if isinstance(bins, torch.Tensor):
         if bins.dim() != 1:
@@ -50,7 +65,7 @@ def _edges(x, bins, range):
     if range is not None:
         lo, hi = float(range[0]), float(range[1])
     elif x.numel() == 0:
-        lo, hi = 0.0, 0.0
+        lo, hi = 0.0, 1.0  # PyTorch's range for no data
     else:
         lo, hi = float(x.min()), float(x.max())
     if lo > hi:
@@ -84,8 +99,7 @@ def histogram(input, bins=100, *, range=None, weight=None, density=False, out=No
             up = (pos + 1 < n) & (edges[(pos + 1).clamp(max=n)] <= xs)
             pos = pos + up.long()
         else:
-            pos = (xs.unsqueeze(1) >= edges.unsqueeze(0)).long().sum(1) - 1
-            pos = pos.clamp(0, n - 1)
+            pos = (_upper_bound(edges, xs) - 1).clamp(0, n - 1)
         ones = torch.ones(xs.numel(), dtype=x.dtype) if w is None else w[inside]
         hist.index_add_(0, pos, ones)
     if density:

@@ -22,3 +22,10 @@ except RuntimeError as e:
     print("RuntimeError", e)
 print(torch.histc(x, bins=8, min=-2, max=2))
 print(torch.histc(torch.tensor([1.0, 2.0, 1.0]), bins=4, min=0, max=3))
+
+# bins given as an unsorted tensor: PyTorch's binary search, step for step;
+# no data: the range [0, 1]
+print(torch.histogram(torch.tensor([5.38, 8.0, 0.416, -1.53, -7.2]),
+                      torch.tensor([-4.46, 5.90, 0.044, 1.593]),
+                      weight=torch.tensor([7.6, 7.9, -8.7, -2.7, 0.98])))
+print(torch.histogram(torch.zeros(0), 3), torch.zeros(0).histogram(2, density=True))
