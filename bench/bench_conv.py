@@ -5,7 +5,8 @@
 pointwise 64->128 + BN + ReLU, same input) forward+backward (<= 1.0);
 max_pool2d 2x2 on [32, 64, 32, 32] forward (<= 1.0) and forward+backward.
 The same script (bench/python/conv.py) runs under `nndb python` and
-/usr/bin/python3, alternating, each keeping its best median.
+/usr/bin/python3, alternating; each figure is the least CPU time of the
+repetitions (see bench/python/conv.py and docs/benchmarks.md).
 """
 import os
 import subprocess

@@ -1,8 +1,7 @@
 """CNN workloads, the same file under `nndb python` and /usr/bin/python3:
     conv.py THREADS REPS
-prints one "name milliseconds" line per workload (median of REPS timed
-repetitions after warm-up). Used by bench/bench_conv.py."""
-import statistics
+prints one "name milliseconds" line per workload (the least CPU time of
+REPS repetitions after warm-up). Used by bench/bench_conv.py."""
 import sys
 import time
 
@@ -18,14 +17,18 @@ torch.manual_seed(0)
 
 
 def timed(fn, warm=3):
+    # CPU time, not wall time, as bench/bench_linalg.py: on a shared 2-core
+    # machine wall-clock medians move by 3x from run to run, while the CPU a
+    # call consumes does not count the time it waits for a core. The least
+    # of the repetitions is the figure (at 2 threads it sums both threads).
     for _ in range(warm):
         fn()
     ts = []
     for _ in range(reps):
-        t0 = time.perf_counter()
+        t0 = time.process_time()
         fn()
-        ts.append(time.perf_counter() - t0)
-    return statistics.median(ts) * 1e3
+        ts.append(time.process_time() - t0)
+    return min(ts) * 1e3
 
 
 def lenet_step():

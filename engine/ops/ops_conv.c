@@ -1157,8 +1157,47 @@ static bool pool_tap_cache(const pool_geom *pg, bool is_max, taps cache[3][TAP_C
     return true;
 }
 
+/* A plain 2-D 2x2/stride-2 max pooling whose windows all lie inside. */
+static bool pool_is_2x2(const pool_geom *pg) {
+    return !pg->adaptive && pg->O[0] == 1 && pg->I[0] == 1 && pg->k[1] == 2 && pg->k[2] == 2 &&
+           pg->s[1] == 2 && pg->s[2] == 2 && pg->p[1] == 0 && pg->p[2] == 0 && pg->d[1] == 1 &&
+           pg->d[2] == 1 && 2 * pg->O[1] <= pg->I[1] && 2 * pg->O[2] <= pg->I[2];
+}
+
 #define DEF_POOL(T, SUF)                                                                           \
+    /* 2x2 windows, stride 2, no padding or dilation (the common case): the                        \
+     * same scan order and NaN rule as the general loop. */                                        \
+    static void max_pool_2x2_##SUF(const T *x, T *y, int64_t *ind, const pool_geom *pg) {          \
+        const int64_t I2 = pg->I[2], O1 = pg->O[1], O2 = pg->O[2];                                 \
+        for (int64_t pl = 0; pl < pg->planes; pl++) {                                              \
+            const T *xp = x + pl * pg->Li;                                                         \
+            T *yp = y + pl * pg->Lo;                                                               \
+            int64_t *ip = ind ? ind + pl * pg->Lo : NULL;                                          \
+            for (int64_t oh = 0; oh < O1; oh++) {                                                  \
+                const T *r0 = xp + 2 * oh * I2, *r1 = r0 + I2;                                     \
+                for (int64_t ow = 0; ow < O2; ow++) {                                              \
+                    T v[4] = {r0[2 * ow], r0[2 * ow + 1], r1[2 * ow], r1[2 * ow + 1]};             \
+                    int64_t at[4] = {2 * oh * I2 + 2 * ow, 2 * oh * I2 + 2 * ow + 1,               \
+                                     (2 * oh + 1) * I2 + 2 * ow, (2 * oh + 1) * I2 + 2 * ow + 1};  \
+                    T m = -INFINITY;                                                               \
+                    int64_t best = at[0];                                                          \
+                    for (int q = 0; q < 4; q++)                                                    \
+                        if (v[q] > m || isnan(v[q])) {                                             \
+                            m = v[q];                                                              \
+                            best = at[q];                                                          \
+                            if (isnan(v[q])) break;                                                \
+                        }                                                                          \
+                    yp[oh * O2 + ow] = m;                                                          \
+                    if (ip) ip[oh * O2 + ow] = best;                                               \
+                }                                                                                  \
+            }                                                                                      \
+        }                                                                                          \
+    }                                                                                              \
     static void max_pool_##SUF(const T *x, T *y, int64_t *ind, const pool_geom *pg) {              \
+        if (pool_is_2x2(pg)) {                                                                     \
+            max_pool_2x2_##SUF(x, y, ind, pg);                                                     \
+            return;                                                                                \
+        }                                                                                          \
         taps tc_[3][TAP_CACHE];                                                                    \
         bool cached_ = pool_tap_cache(pg, true, tc_);                                              \
         for (int64_t pl = 0; pl < pg->planes; pl++) {                                              \
