@@ -410,34 +410,38 @@ static int prod_out_shape(const nn_tensor *a, const nn_params *p, int64_t *shape
 }
 
 /* The products of a contiguous (outer, len, inner) block: along a row
- * (inner 1) with eight running products, so the multiplies pipeline and
+ * (inner 1) with 32 running products (four vectors), so the multiplies pipeline and
  * vectorise; otherwise a row of inner products updated one slice of len at
- * a time, which is contiguous. Integer products wrap as PyTorch's. */
-#define PROD_LOOPS(T)                                                                              \
-    do {                                                                                           \
-        const T *x_ = nn_tensor_data(c);                                                           \
-        T *y_ = nn_tensor_data(out);                                                               \
+ * a time, which is contiguous. Integer products wrap as PyTorch's (uint64).
+ * Compiled per ISA level (NN_KERNEL_CLONES). */
+#define PROD_KERNEL(NAME, T)                                                                       \
+    NN_KERNEL_CLONES static void NAME(const T *x, T *y, int64_t outer, int64_t len,                \
+                                      int64_t inner) {                                             \
         for (int64_t o = 0; o < outer; o++) {                                                      \
-            const T *row = x_ + o * len * inner;                                                   \
-            T *acc = y_ + o * inner;                                                               \
+            const T *row = x + o * len * inner;                                                    \
+            T *acc = y + o * inner;                                                                \
             if (inner == 1) {                                                                      \
-                T p8[8] = {1, 1, 1, 1, 1, 1, 1, 1};                                                \
+                T p32[32];                                                                         \
+                for (int j = 0; j < 32; j++) p32[j] = 1;                                           \
                 int64_t k = 0;                                                                     \
-                for (; k + 8 <= len; k += 8)                                                       \
-                    for (int j = 0; j < 8; j++) p8[j] = prod_mul(T, p8[j], row[k + j]);            \
+                for (; k + 32 <= len; k += 32)                                                     \
+                    for (int j = 0; j < 32; j++) p32[j] = (T)(p32[j] * row[k + j]);                \
                 T p = 1;                                                                           \
-                for (; k < len; k++) p = prod_mul(T, p, row[k]);                                   \
-                for (int j = 0; j < 8; j++) p = prod_mul(T, p, p8[j]);                             \
+                for (; k < len; k++) p = (T)(p * row[k]);                                          \
+                for (int j = 0; j < 32; j++) p = (T)(p * p32[j]);                                  \
                 acc[0] = p;                                                                        \
                 continue;                                                                          \
             }                                                                                      \
             for (int64_t in = 0; in < inner; in++) acc[in] = 1;                                    \
             for (int64_t k = 0; k < len; k++)                                                      \
                 for (int64_t in = 0; in < inner; in++)                                             \
-                    acc[in] = prod_mul(T, acc[in], row[k * inner + in]);                           \
+                    acc[in] = (T)(acc[in] * row[k * inner + in]);                                  \
         }                                                                                          \
-    } while (0)
-#define prod_mul(T, a, b) ((T)((a) * (b)))
+    }
+PROD_KERNEL(prod_f32, float)
+PROD_KERNEL(prod_f64, double)
+PROD_KERNEL(prod_u64, uint64_t)
+#undef PROD_KERNEL
 
 nn_tensor *op_prod_forward(nn_ctx *ctx, nn_node *node) {
     nn_tensor *a = node->in[0].t;
@@ -453,11 +457,10 @@ nn_tensor *op_prod_forward(nn_ctx *ctx, nn_node *node) {
     int64_t outer, len, inner;
     prod_geometry(a, &node->p, &outer, &len, &inner);
     switch (dt) {
-    case NN_INT64: PROD_LOOPS(uint64_t); break; /* wraps, as int64 in PyTorch */
-    case NN_FLOAT32: PROD_LOOPS(float); break;
-    default: PROD_LOOPS(double); break;
+    case NN_INT64: prod_u64(nn_tensor_data(c), nn_tensor_data(out), outer, len, inner); break;
+    case NN_FLOAT32: prod_f32(nn_tensor_data(c), nn_tensor_data(out), outer, len, inner); break;
+    default: prod_f64(nn_tensor_data(c), nn_tensor_data(out), outer, len, inner); break;
     }
-#undef PROD_LOOPS
     nn_tensor_release(c);
     return out;
 }
