@@ -252,9 +252,9 @@ def test_ctrl_r_searches_history(env):
 def test_tab_completes_names_attributes_magics_and_paths(env):
     env.write("script_to_load.py", "loaded = 1\n")
     child = start(env)
-    child.send("x = ze\t")
+    child.send("x = linsp\t")
     time.sleep(0.3)
-    child.send("(3)\r")
+    child.send("(0, 1, 3)\r")
     child.expect(PROMPT)
     child.send("x.su\t\t")  # ambiguous (sub, sum, ...): the second Tab lists them
     child.expect("sum")
@@ -274,7 +274,7 @@ def test_tab_completes_names_attributes_magics_and_paths(env):
     child.expect(PROMPT)
     leave(child)
     lines = history_lines(env)
-    for want in ("x = zeros(3)", "x.numel()", "%history", "%load script_to_load.py"):
+    for want in ("x = linspace(0, 1, 3)", "x.numel()", "%history", "%load script_to_load.py"):
         assert want in lines, f"{want!r} not typed by completion; history: {lines}"
 
 
@@ -609,7 +609,7 @@ def test_ipython_habits(env):
     run("%whos", r"net +Sequential +33 parameters, 132 bytes")
     run("%who", r"[\r\n]net\t quiet\t sq\t \r\n")  # IPython's: each name, a tab and a space
     run("%tiem 1", r"Did you mean: %time\?")
-    run("zero(2)", r"Did you mean: 'zeros'\?")
+    run("onez(2)", r"Did you mean: 'ones'\?")
     run("t = ones(2)")
     run("t.shap", r"Did you mean: 'shape'\?")
     leave(child)
