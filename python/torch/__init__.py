@@ -65,6 +65,8 @@ del _add_tensor_functions
 
 # The docstrings of the functions and methods written in C, as PyTorch attaches them.
 from torch import _torch_docs, _tensor_docs  # noqa: F401,E402
+from torch import _tensor_ops  # noqa: E402
+_tensor_ops.copy_docs()  # the Python wrappers over C functions take the C docstrings
 
 __version__ = "1.13.1"
 

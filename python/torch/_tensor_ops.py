@@ -1272,6 +1272,17 @@ OVERRIDES = {"einsum": einsum, "unique": unique, "unique_consecutive": unique_co
 _METHOD_OVERRIDES = ("unique", "unique_consecutive", "repeat_interleave")
 
 
+def copy_docs():
+    """Give the wrappers the docstrings torch._C's functions and methods
+    carry (attached by torch._torch_docs and torch._tensor_docs)."""
+    for name, fn in OVERRIDES.items():
+        fn.__doc__ = getattr(_C, name).__doc__
+    for name in _METHOD_OVERRIDES:
+        doc = getattr(_C._TensorBase, name).__doc__
+        if doc:
+            OVERRIDES[name].__doc__ = OVERRIDES[name].__doc__ or doc
+
+
 def _install_overrides(cls):
     for name in _METHOD_OVERRIDES:
         setattr(cls, name, OVERRIDES[name])
