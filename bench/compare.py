@@ -52,6 +52,39 @@ def run(cmd, threads):
     return None, (p.stderr.strip() or p.stdout.strip() or f"exit {p.returncode}")[-400:]
 
 
+def name_values(cmd, threads):
+    """Run a script that prints "NAME VALUE" lines (bench/python/*.py) with
+    [threads] BLAS/OpenMP threads: {NAME: VALUE}, or {} when it failed."""
+    env = dict(os.environ)
+    for var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+        env[var] = str(threads)
+    try:
+        out = subprocess.run(cmd, capture_output=True, text=True, check=True, env=env,
+                             timeout=600).stdout
+    except (OSError, subprocess.SubprocessError) as e:
+        print(f"# {' '.join(cmd)} failed: {e}", file=sys.stderr)
+        return {}
+    return {k: float(v) for k, v in (line.split() for line in out.splitlines() if line.strip())}
+
+
+def script_lines(script, targets, reps, only="", nndb=None):
+    """The same bench/python script under `nndb python` and /usr/bin/python3,
+    alternating ROUNDS times at 1 and 2 threads, each side keeping its least
+    value per name; one BENCH line per target name ("NAME_1t", "NAME_2t")."""
+    nndb = nndb or os.environ.get("NNDB", os.path.join(ROOT, "build", "nndb"))
+    for threads in (1, 2):
+        best = [{}, {}]
+        for _ in range(ROUNDS):
+            for k, cmd in enumerate(([nndb, "python", script], ["/usr/bin/python3", script])):
+                for name, v in name_values(cmd + [str(threads), str(reps)], threads).items():
+                    best[k][name] = min(v, best[k].get(name, v))
+        for name, target in targets.items():
+            full = f"{name}_{threads}t"
+            if only in full:
+                emit(full, best[0].get(name), "torch", best[1].get(name), "ms", f"<={target}")
+    return 1 if failures else 0
+
+
 def fmt(v):
     return f"{v:.4g}"
 
