@@ -32,6 +32,8 @@ warnings.filterwarnings("ignore")
 import torch  # noqa: E402
 from torch.testing._internal.common_methods_invocations import op_db  # noqa: E402
 
+from common import flat_tensors  # noqa: E402
+
 torch.set_num_threads(1)
 
 # Names a lambda in op_db may use; check.py provides the same names.
@@ -188,18 +190,6 @@ def clone_args(s):
         return x
 
     return c(s.input), c(tuple(s.args)), c(dict(s.kwargs))
-
-
-def flat_tensors(x, out):
-    if isinstance(x, torch.Tensor):
-        out.append(x)
-    elif isinstance(x, (list, tuple)):
-        for v in x:
-            flat_tensors(v, out)
-    elif isinstance(x, dict):
-        for v in x.values():
-            flat_tensors(v, out)
-    return out
 
 
 def equal_out(a, b):
