@@ -236,6 +236,43 @@ static char *save_picture(repl *r, const char *png_base64) {
     return path;
 }
 
+/* Which inline-picture protocol the terminal on stdout speaks, if any:
+ * kitty's graphics protocol (kitty, and terminals that set KITTY_WINDOW_ID),
+ * iTerm2's (iTerm2, WezTerm), else none. NNDB_TERMINAL_IMAGES=kitty, iterm
+ * or off overrides what is detected. */
+typedef enum { PICTURES_NONE, PICTURES_KITTY, PICTURES_ITERM } picture_protocol;
+
+static picture_protocol terminal_pictures(void) {
+    const char *force = getenv("NNDB_TERMINAL_IMAGES");
+    if (force && *force) {
+        if (!strcmp(force, "kitty")) return PICTURES_KITTY;
+        if (!strcmp(force, "iterm")) return PICTURES_ITERM;
+        return PICTURES_NONE;
+    }
+    if (!isatty(1)) return PICTURES_NONE;
+    const char *term = getenv("TERM"), *prog = getenv("TERM_PROGRAM");
+    if ((term && strstr(term, "kitty")) || getenv("KITTY_WINDOW_ID")) return PICTURES_KITTY;
+    if (prog && (!strcmp(prog, "iTerm.app") || !strcmp(prog, "WezTerm"))) return PICTURES_ITERM;
+    return PICTURES_NONE;
+}
+
+/* Draw the PNG (base64) in the terminal, on its own lines. */
+static void show_picture(picture_protocol how, const char *png_base64) {
+    size_t n = strlen(png_base64);
+    if (how == PICTURES_ITERM) {
+        printf("\033]1337;File=inline=1;preserveAspectRatio=1:%s\a\n", png_base64);
+    } else if (how == PICTURES_KITTY) {
+        /* kitty takes the payload in chunks of at most 4096 bytes */
+        for (size_t at = 0; at < n; at += 4096) {
+            size_t len = n - at < 4096 ? n - at : 4096;
+            printf("\033_G%s%s;%.*s\033\\", at ? "" : "a=T,f=100,", at + len < n ? "m=1" : "m=0",
+                   (int)len, png_base64 + at);
+        }
+        printf("\n");
+    }
+    fflush(stdout);
+}
+
 static void fe_display(void *user, const lang_mime *bundle, const char *display_id, bool update) {
     repl *r = user;
     const char *text = lang_mime_get(bundle, "text/plain");
@@ -246,6 +283,8 @@ static void fe_display(void *user, const lang_mime *bundle, const char *display_
         char *path = save_picture(r, png);
         if (path) {
             bar_erase(r);
+            picture_protocol how = terminal_pictures();
+            if (how != PICTURES_NONE) show_picture(how, png);
             printf("%s saved to %s\n", text ? text : "A picture", path);
             fflush(stdout);
             free(path);

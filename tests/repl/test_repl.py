@@ -722,6 +722,35 @@ def test_plt_show_saves_the_figure_and_says_where(env):
     assert shown.startswith(os.path.join(cache, "nndb", "figures")) and os.path.getsize(shown) > 1000
 
 
+def test_pictures_in_terminals_that_show_them(env):
+    """kitty's and iTerm2's inline-picture protocols: the figure is drawn in
+    the terminal (the same PNG as the saved file) before its path is said;
+    other terminals get the path only."""
+    needs_language()
+    import base64
+    for extra, start_seq in (({"TERM": "xterm-kitty"}, "\x1b_Ga=T,f=100,"),
+                             ({"TERM_PROGRAM": "iTerm.app"}, "\x1b]1337;File=inline=1")):
+        child = start(env, **extra)
+        child.sendline("import matplotlib.pyplot as plt; plt.plot([1, 3, 2]); plt.show()")
+        child.expect(r"saved to (\S+\.png)")
+        shown, before = child.match.group(1), child.before
+        child.expect(PROMPT)
+        leave(child)
+        assert start_seq in before, repr(before[:200])
+        if "kitty" in extra.get("TERM", ""):
+            payload = "".join(re.findall(r"\x1b_G[^;]*;([A-Za-z0-9+/=]*)\x1b\\", before))
+        else:
+            payload = re.search(r"\x1b\]1337;File=[^:]*:([A-Za-z0-9+/=]*)\x07", before).group(1)
+        with open(shown, "rb") as f:
+            assert base64.b64decode(payload) == f.read(), "the drawn picture is not the saved one"
+    child = start(env, TERM="xterm")
+    child.sendline("import matplotlib.pyplot as plt; plt.plot([1, 2]); plt.show()")
+    child.expect(r"saved to (\S+\.png)")
+    assert "\x1b_G" not in child.before and "1337;File" not in child.before
+    child.expect(PROMPT)
+    leave(child)
+
+
 def test_script_from_stdin(env):
     r = env.run([], stdin='print("piped in")\n')
     assert r.returncode == 0, (r.returncode, r.stderr)
