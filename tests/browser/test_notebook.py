@@ -310,6 +310,43 @@ def test_matplotlib_figure_shows_as_png(page):
     page.close_notebook()
 
 
+def test_course_libraries_render(page):
+    """What a course notebook shows, in one page: matplotlib subplots, an
+    imshow with text annotations (makemore's count table), a graphviz
+    Digraph (micrograd's draw_dot) as SVG, and a tqdm bar that ends at 100%."""
+    page.server.add("libraries.ipynb", [
+        "import torch\nimport matplotlib.pyplot as plt\nfrom graphviz import Digraph\n"
+        "from tqdm import tqdm",
+        "fig, axs = plt.subplots(1, 2, figsize=(6, 2.5))\n"
+        "axs[0].plot(torch.arange(10.0) ** 2); axs[0].set_title('loss')\n"
+        "axs[1].hist(torch.randn(1000).tolist(), 30); axs[1].set_title('values')",
+        "N = torch.arange(16).view(4, 4)\nplt.figure(figsize=(3, 3))\n"
+        "plt.imshow(N, cmap='Blues')\nfor i in range(4):\n    for j in range(4):\n"
+        "        plt.text(j, i, str(N[i, j].item()), ha='center', va='center')\nplt.axis('off')",
+        "dot = Digraph(graph_attr={'rankdir': 'LR'})\n"
+        "dot.node('a', 'a | data 2.0', shape='record'); dot.node('b', 'b | data -3.0', shape='record')\n"
+        "dot.node('m', '*'); dot.edge('a', 'm'); dot.edge('b', 'm')\ndot",
+        "total = 0\nfor i in tqdm(range(2000)):\n    total += i\nprint('total', total)",
+    ])
+    page.open("libraries.ipynb")
+    page.run_all()
+    page.wait_done(5)
+    assert not page.errors(), page.errors()
+    pics = plot_images(page)
+    imgs = [p for p in pics if p[0] == "img"]
+    svgs = [p for p in pics if p[0] == "svg"]
+    assert len(imgs) >= 2 and all(w > 150 and h > 100 and nat > 0 for _, w, h, nat in imgs), pics
+    assert svgs and svgs[0][1] > 50 and svgs[0][2] > 20, pics  # the Digraph
+    graph = page.js("return Array.from(document.querySelectorAll('.output_svg svg text'))"
+                    ".map(e => e.textContent).join(' ');")
+    assert "data 2.0" in graph and "*" in graph, graph
+    text = page.js("return Array.from(document.querySelectorAll('.output_area'))"
+                   ".map(e => e.innerText).join('\\n');")
+    assert "total 1999000" in text and "100%" in text and "2000/2000" in text, text[-500:]
+    page.shot("libraries")
+    page.close_notebook()
+
+
 def test_interact_slider_runs_the_function(page):
     """ipywidgets' interact in the classic Notebook (Debian's widget
     nbextension): the slider renders, the function's print shows under it,
@@ -449,6 +486,7 @@ def test_help_menu_links_to_nndb_pages(page):
 TESTS = [
     test_examples_run_all_without_errors_and_show_plots,
     test_matplotlib_figure_shows_as_png,
+    test_course_libraries_render,
     test_interact_slider_runs_the_function,
     test_untrusted_notebook_shows_the_plot_from_png,
     test_error_stops_run_all_and_skipped_cells_show_no_number,
