@@ -54,6 +54,15 @@ def _check_structured(t, dim):
         raise IndexError(f"Invalid index {dim} for tensor of size {t.shape}")
 
 
+def _zero_extremes(default_mask, scores, k, largest):
+    """A copy of [default_mask] with the entries of the [k] largest (or
+    smallest) [scores] set to 0 (topk's choice among ties, as PyTorch)."""
+    mask = default_mask.clone()
+    if k:
+        mask.view(-1)[torch.topk(scores.view(-1), k=k, largest=largest).indices] = 0
+    return mask
+
+
 def _channel_norms(t, n, dim):
     """The L[n] norm of each slice of [t] along [dim]."""
     dim = dim % t.dim()
@@ -255,11 +264,8 @@ class RandomUnstructured(BasePruningMethod):
 
     def compute_mask(self, t, default_mask):
         k = _how_many(self.amount, t.nelement())
-        mask = default_mask.clone()
-        if k:
-            scores = torch.rand_like(t)
-            mask.view(-1)[torch.topk(scores.view(-1), k=k).indices] = 0
-        return mask
+        # the draws happen only when something is pruned, as in PyTorch
+        return _zero_extremes(default_mask, torch.rand_like(t) if k else None, k, largest=True)
 
     @classmethod
     def apply(cls, module, name, amount):
@@ -277,11 +283,7 @@ class L1Unstructured(BasePruningMethod):
 
     def compute_mask(self, t, default_mask):
         k = _how_many(self.amount, t.nelement())
-        mask = default_mask.clone()
-        if k:
-            smallest = torch.topk(torch.abs(t).view(-1), k=k, largest=False).indices
-            mask.view(-1)[smallest] = 0
-        return mask
+        return _zero_extremes(default_mask, torch.abs(t) if k else None, k, largest=False)
 
     @classmethod
     def apply(cls, module, name, amount, importance_scores=None):
