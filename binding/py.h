@@ -172,6 +172,7 @@ extern PyMethodDef py_dist_functions[], py_instruments_functions[], py_probe_fun
 extern PyMethodDef py_data_functions[];     /* py_data.c: datasets, vocabularies, plots */
 extern PyMethodDef py_autograd_functions[]; /* py_autograd.c: tensor hooks, Function, grad */
 extern PyMethodDef py_linalg_functions[];   /* py_linalg.c: LAPACK kernels for torch.linalg */
+extern PyMethodDef py_autocast_functions[]; /* py_autocast.c: torch.autocast's state */
 /* py_autograd.c: restore the Python exception a hook or a Function's
  * backward raised inside the engine call that failed (true), if any. */
 bool py_autograd_take_error(void);
@@ -180,5 +181,21 @@ bool py_autograd_take_error(void);
 PyObject *py_autograd_grad_fn(nn_node *node);
 /* Module set-up (py_module.c). */
 PyObject *py_module_init(void);
+
+/* ---- autocast (py_autocast.c) ----
+ * How an op of PyTorch's autocast lists casts its operands while
+ * torch.autocast("cpu") is on. */
+typedef enum py_autocast_policy {
+    PY_AUTOCAST_LOWER, /* to the autocast dtype (bfloat16): mm, linear, conv */
+    PY_AUTOCAST_FP32,  /* to float32: losses, 3-D pooling, ... */
+} py_autocast_policy;
+bool py_autocast_cpu_on(void);
+/* Cast the eligible (floating, not float64) tensors among [ts] in place of
+ * the borrowed ones; owned[i] holds each new reference (NULL where none),
+ * for py_autocast_release after the op. Does nothing while autocast is
+ * off. -1 with the engine's error in the context on failure (nothing left
+ * owned): the caller returns py_engine_error(). */
+int py_autocast_cast(py_autocast_policy policy, nn_tensor **ts, int n, nn_tensor **owned);
+void py_autocast_release(nn_tensor **owned, int n);
 
 #endif

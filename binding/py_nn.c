@@ -67,7 +67,12 @@ FN(f_linear) {
         py_tensor_arg(a_[1], "linear", "weight", &w) < 0 ||
         opt_tensor(a_[2], "linear", "bias", &b) < 0)
         return NULL;
-    return py_tensor_wrap(nn_linear(py_ctx(), x, w, b));
+    nn_tensor *ts[3] = {x, w, b}, *owned[3] = {NULL, NULL, NULL};
+    if (py_autocast_cpu_on() && py_autocast_cast(PY_AUTOCAST_LOWER, ts, 3, owned) < 0)
+        return py_engine_error();
+    PyObject *r = py_tensor_wrap(nn_linear(py_ctx(), ts[0], ts[1], ts[2]));
+    py_autocast_release(owned, 3);
+    return r;
 }
 
 FN(f_embedding) {

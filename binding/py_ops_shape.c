@@ -1218,14 +1218,32 @@ static PyObject *unique_consecutive_impl(PyObject *const *args, Py_ssize_t nargs
 
 /* ---- matrix products ---- */
 
+static PyObject *product_checked(const char *name, const char *fn_name, nn_tensor *a, nn_tensor *b,
+                                 PyObject *out);
+
 static PyObject *product(const char *name, int nd_a, int nd_b, const char *fn_name,
                          PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
     static const char *const kw[] = {"input", "mat2", "$out", NULL};
     PyObject *a_[4];
+    (void)nd_a;
+    (void)nd_b;
     if (py_parse(name, args, nargs, kwnames, kw, 2, a_) < 0) return NULL;
-    nn_tensor *a, *b;
-    if (py_tensor_arg(a_[0], name, "input", &a) < 0 || py_tensor_arg(a_[1], name, "mat2", &b) < 0)
+    nn_tensor *ts[2], *owned[2] = {NULL, NULL};
+    if (py_tensor_arg(a_[0], name, "input", &ts[0]) < 0 ||
+        py_tensor_arg(a_[1], name, "mat2", &ts[1]) < 0)
         return NULL;
+    /* autocast's lower-precision list has mm and bmm (not mv, dot) */
+    if (py_autocast_cpu_on() && (strcmp(name, "mm") == 0 || strcmp(name, "bmm") == 0) &&
+        py_autocast_cast(PY_AUTOCAST_LOWER, ts, 2, owned) < 0)
+        return py_engine_error();
+    PyObject *r = product_checked(name, fn_name, ts[0], ts[1], a_[2]);
+    py_autocast_release(owned, 2);
+    return r;
+}
+
+/* [name]'s checks, then the product, into [out] when given. */
+static PyObject *product_checked(const char *name, const char *fn_name, nn_tensor *a, nn_tensor *b,
+                                 PyObject *out) {
     if (strcmp(name, "dot") == 0 && (a->ndim != 1 || b->ndim != 1)) {
         PyErr_Format(PyExc_RuntimeError, "1D tensors expected, but got %dD and %dD tensors",
                      a->ndim, b->ndim);
@@ -1279,20 +1297,18 @@ static PyObject *product(const char *name, int nd_a, int nd_b, const char *fn_na
                      (long long)b->shape[0]);
         return NULL;
     }
-    (void)nd_a;
-    (void)nd_b;
     PyObject *r = py_tensor_wrap_named(nn_matmul(ctx_(), a, b), fn_name);
-    if (!r || !py_given(a_[2])) return r;
+    if (!r || !py_given(out)) return r;
     /* out=: resized to the result when it differs, as PyTorch does */
     PyObject *shape = PyObject_GetAttrString(r, "shape");
-    PyObject *res = shape ? PyObject_CallMethod(a_[2], "resize_", "O", shape) : NULL;
+    PyObject *res = shape ? PyObject_CallMethod(out, "resize_", "O", shape) : NULL;
     Py_XDECREF(shape);
     Py_XDECREF(res);
-    res = res ? PyObject_CallMethod(a_[2], "copy_", "O", r) : NULL;
+    res = res ? PyObject_CallMethod(out, "copy_", "O", r) : NULL;
     Py_DECREF(r);
     if (!res) return NULL;
     Py_DECREF(res);
-    return Py_NewRef(a_[2]);
+    return Py_NewRef(out);
 }
 
 PY_OP(matmul)
@@ -1302,12 +1318,19 @@ static PyObject *matmul_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *
     if (py_tensor_arg(a_[0], "matmul", "input", &a) < 0 ||
         py_tensor_arg(a_[1], "matmul", "other", &b) < 0)
         return NULL;
+    nn_tensor *ts[2] = {a, b}, *owned[2] = {NULL, NULL};
+    if (py_autocast_cpu_on() && py_autocast_cast(PY_AUTOCAST_LOWER, ts, 2, owned) < 0)
+        return py_engine_error();
+    a = ts[0], b = ts[1];
     if (a->dtype != b->dtype) {
         PyErr_Format(PyExc_RuntimeError, "expected scalar type %s but found %s",
                      nn_dtype_scalar_name(a->dtype), nn_dtype_scalar_name(b->dtype));
+        py_autocast_release(owned, 2);
         return NULL;
     }
-    return py_tensor_wrap(nn_matmul(ctx_(), a, b));
+    PyObject *r = py_tensor_wrap(nn_matmul(ctx_(), a, b));
+    py_autocast_release(owned, 2);
+    return r;
 }
 PY_OP_VIA(mm, product, 2, 2, "MmBackward0")
 PY_OP_VIA(bmm, product, 3, 3, "BmmBackward0")

@@ -238,8 +238,18 @@ static PyObject *nb_floordiv(PyObject *a, PyObject *b) {
 static PyObject *nb_mod(PyObject *a, PyObject *b) {
     return binary(a, b, remainder_op, "remainder");
 }
+/* a @ b: torch.matmul, cast by autocast when it is on. */
+static nn_tensor *matmul_autocast(nn_ctx *ctx, nn_tensor *a, nn_tensor *b) {
+    nn_tensor *ts[2] = {a, b}, *owned[2] = {NULL, NULL};
+    if (py_autocast_cast(PY_AUTOCAST_LOWER, ts, 2, owned) < 0)
+        return NULL; /* the engine's error stays in the context for binary() */
+    nn_tensor *r = nn_matmul(ctx, ts[0], ts[1]);
+    py_autocast_release(owned, 2);
+    return r;
+}
+
 static PyObject *nb_matmul(PyObject *a, PyObject *b) {
-    return binary(a, b, nn_matmul, "matmul");
+    return binary(a, b, py_autocast_cpu_on() ? matmul_autocast : nn_matmul, "matmul");
 }
 static PyObject *nb_and(PyObject *a, PyObject *b) {
     return binary(a, b, nn_bitwise_and, "bitwise_and");

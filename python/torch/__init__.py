@@ -70,6 +70,16 @@ _tensor_ops.copy_docs()  # the Python wrappers over C functions take the C docst
 
 __version__ = "1.13.1"
 
+# Mixed precision: autocast's state (binding/py_autocast.c) under PyTorch's names.
+from torch._C import (  # noqa: F401,E402
+    set_autocast_cpu_enabled, is_autocast_cpu_enabled, set_autocast_cpu_dtype,
+    get_autocast_cpu_dtype, set_autocast_enabled, is_autocast_enabled, set_autocast_gpu_dtype,
+    get_autocast_gpu_dtype, autocast_increment_nesting, autocast_decrement_nesting,
+    clear_autocast_cache, is_autocast_cache_enabled, set_autocast_cache_enabled,
+)
+from torch.amp.grad_scaler import (  # noqa: F401,E402
+    _amp_foreach_non_finite_check_and_unscale_, _amp_update_scale_)
+
 
 def _import_optional():
     # Subpackages that PyTorch imports with torch; they are cheap here.
@@ -83,6 +93,11 @@ def _import_optional():
     import torch.masked  # noqa: F401
     import torch.testing  # noqa: F401
     import torch.special  # noqa: F401
+    import torch.amp  # noqa: F401
+    import torch.cpu  # noqa: F401
+    import torch.cuda.amp  # noqa: F401
+    global autocast
+    from torch.amp import autocast
 
 
 _import_optional()
