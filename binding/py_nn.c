@@ -136,6 +136,23 @@ FN(f_group_norm) {
                                 "NativeGroupNormBackward0");
 }
 
+/* _nn_sdpa(query, key, value, is_causal, scale): the fused attention kernel
+ * (no mask, no dropout; F.scaled_dot_product_attention composes the rest). */
+FN(f_sdpa) {
+    (void)m;
+    PARSE("scaled_dot_product_attention", 5, "query", "key", "value", "is_causal", "scale");
+    nn_tensor *q, *k, *v;
+    bool causal;
+    double scale;
+    if (py_tensor_arg(a_[0], "scaled_dot_product_attention", "query", &q) < 0 ||
+        py_tensor_arg(a_[1], "scaled_dot_product_attention", "key", &k) < 0 ||
+        py_tensor_arg(a_[2], "scaled_dot_product_attention", "value", &v) < 0 ||
+        py_bool_arg(a_[3], "is_causal", &causal) < 0 || py_float_arg(a_[4], "scale", &scale) < 0)
+        return NULL;
+    return py_tensor_wrap_named(nn_scaled_dot_product_attention(py_ctx(), q, k, v, causal, scale),
+                                "ScaledDotProductAttentionBackward0");
+}
+
 FN(f_dropout) {
     (void)m;
     PARSE("dropout", 3, "input", "p", "training");
@@ -760,6 +777,7 @@ PyMethodDef py_nn_functions[] = {
     ENTRY("_nn_batch_norm", f_batch_norm),
     ENTRY("_nn_group_norm", f_group_norm),
     ENTRY("_nn_dropout", f_dropout),
+    ENTRY("_nn_sdpa", f_sdpa),
     ENTRY("_nn_gelu", f_gelu),
     ENTRY("_nn_silu", f_silu),
     ENTRY("_nn_leaky_relu", f_leaky_relu),

@@ -22,6 +22,7 @@
 #include "nn_blas.h"
 #include "nn_ops_impl.h"
 #include "nn_vmath.h"
+#include "ops_rows.h"
 
 #define KERNEL static inline __attribute__((always_inline))
 
@@ -177,8 +178,10 @@ SUM_RUN(double)
             for (int64_t k = 0; k < c; k++) y[k] *= inv;                                           \
         }                                                                                          \
     }
-SOFTMAX_ROW(float, nn_expf, log)
 SOFTMAX_ROW(double, exp, log)
+static void softmax_row_float(const float *x, float *y, int64_t c, bool log_out) {
+    nn_rows_softmax_f32(x, y, 1, c, log_out);
+}
 
 /* Softmax along a dim that is not the last: [c] values [inner] apart for
  * each of [inner] columns, walked row by row with per-column max and sum
@@ -265,15 +268,13 @@ static nn_tensor *softmax_forward(nn_ctx *ctx, nn_node *node, bool log_out) {
     nn_tensor *y = x ? nn_tensor_empty(ctx, a->dtype, a->ndim, a->shape) : NULL;
     nn_tensor *tmp = y && inner > 1 ? scratch(ctx, 2 * inner) : NULL;
     if (y && inner == 1) {
-        /* The common case: contiguous rows. */
-        for (int64_t o = 0; o < outer; o++) {
-            if (is_f64(a))
+        /* The common case: contiguous rows (float32 in ops_rows.c). */
+        if (is_f64(a))
+            for (int64_t o = 0; o < outer; o++)
                 softmax_row_double((const double *)nn_tensor_data(x) + o * c,
                                    (double *)nn_tensor_data(y) + o * c, c, log_out);
-            else
-                softmax_row_float((const float *)nn_tensor_data(x) + o * c,
-                                  (float *)nn_tensor_data(y) + o * c, c, log_out);
-        }
+        else
+            nn_rows_softmax_f32(nn_tensor_data(x), nn_tensor_data(y), outer, c, log_out);
     } else if (tmp) {
         double *m = nn_tensor_data(tmp);
         void *xd = nn_tensor_data(x), *yd = nn_tensor_data(y);
@@ -299,7 +300,10 @@ static nn_status softmax_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, n
     nn_tensor *g = dense(ctx, dout, y->dtype), *yd = g ? dense(ctx, y, y->dtype) : NULL;
     nn_tensor *dx = yd ? nn_tensor_empty(ctx, y->dtype, y->ndim, y->shape) : NULL;
     nn_tensor *acc = dx ? scratch(ctx, inner) : NULL;
-    if (acc) {
+    if (acc && inner == 1 && !is_f64(y)) {
+        nn_rows_softmax_grad_f32(nn_tensor_data(g), nn_tensor_data(yd), nn_tensor_data(dx), outer,
+                                 c, log_out);
+    } else if (acc) {
         void *gp = nn_tensor_data(g), *yp = nn_tensor_data(yd), *dp = nn_tensor_data(dx);
         double *ap = nn_tensor_data(acc);
         if (is_f64(y))
@@ -1140,7 +1144,7 @@ KERNEL void ln_kernel(const void *x, const void *w, const void *b, void *y, void
 }
 static void ln_f32(const void *x, const void *w, const void *b, void *y, void *mean, void *rstd,
                    int64_t m, int64_t k, double eps) {
-    ln_kernel(x, w, b, y, mean, rstd, m, k, eps, false);
+    nn_rows_layer_norm_f32(x, w, b, y, mean, rstd, m, k, eps);
 }
 static void ln_f64(const void *x, const void *w, const void *b, void *y, void *mean, void *rstd,
                    int64_t m, int64_t k, double eps) {
@@ -1176,7 +1180,7 @@ KERNEL void ln_grad_kernel(const void *x, const void *g, const void *w, const vo
 }
 static void ln_grad_f32(const void *x, const void *g, const void *w, const void *mean,
                         const void *rstd, void *dx, double *dw, double *db, int64_t m, int64_t k) {
-    ln_grad_kernel(x, g, w, mean, rstd, dx, dw, db, m, k, false);
+    nn_rows_layer_norm_grad_f32(x, g, w, mean, rstd, dx, dw, db, m, k);
 }
 static void ln_grad_f64(const void *x, const void *g, const void *w, const void *mean,
                         const void *rstd, void *dx, double *dw, double *db, int64_t m, int64_t k) {
@@ -1438,7 +1442,7 @@ KERNEL void attn_softmax_kernel(void *s, int64_t tq, int64_t tk, bool causal, bo
     }
 }
 static void attn_softmax_f32(void *s, int64_t tq, int64_t tk, bool causal) {
-    attn_softmax_kernel(s, tq, tk, causal, false);
+    nn_rows_attn_softmax_f32(s, tq, tk, causal);
 }
 static void attn_softmax_f64(void *s, int64_t tq, int64_t tk, bool causal) {
     attn_softmax_kernel(s, tq, tk, causal, true);
@@ -1454,8 +1458,8 @@ KERNEL void attn_softmax_grad_kernel(const void *p, void *dp, int64_t tq, int64_
             st(dp, base + j, ld(p, base + j, f64) * (ld(dp, base + j, f64) - s), f64);
     }
 }
-static void attn_softmax_grad_f32(const void *p, void *dp, int64_t tq, int64_t tk) {
-    attn_softmax_grad_kernel(p, dp, tq, tk, false);
+static void attn_softmax_grad_f32(const void *p, void *dp, int64_t tq, int64_t tk, bool causal) {
+    nn_rows_attn_softmax_grad_f32(p, dp, tq, tk, causal);
 }
 static void attn_softmax_grad_f64(const void *p, void *dp, int64_t tq, int64_t tk) {
     attn_softmax_grad_kernel(p, dp, tq, tk, true);
@@ -1624,7 +1628,7 @@ nn_status op_sdpa_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_tenso
         if (f64)
             attn_softmax_grad_f64(pb, dpp, g.tq, g.tk);
         else
-            attn_softmax_grad_f32(pb, dpp, g.tq, g.tk);
+            attn_softmax_grad_f32(pb, dpp, g.tq, g.tk, node->p.flags & SDPA_CAUSAL);
         if (dq) {
             if (g.tk == 0)
                 memset((char *)nn_tensor_data(dq) + oq, 0, (size_t)(g.tq * g.d) * es);

@@ -884,9 +884,36 @@ def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="m
     return _reduce(softplus(-target * input), reduction)
 
 
-# No scaled_dot_product_attention: torch 1.13 has none (it came in 2.0), and
-# course code (nanoGPT) tests hasattr(F, "scaled_dot_product_attention") to
-# choose its attention path, so defining it would change what they print.
+def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0,
+                                 is_causal=False, scale=None):
+    # torch 2.x's public function (1.13 has none; courses use it). Without a
+    # mask or dropout it is one engine node: per (batch, head) block the
+    # scores, the causal mask, the softmax and the product with v, with
+    # the probabilities kept for the backward (docs/language-nn.md). The
+    # rest is torch 2.x's documented composition.
+    if is_causal and attn_mask is not None:
+        raise RuntimeError("_scaled_dot_product_attention: Explicit attn_mask should not be set "
+                           "when is_causal=True")
+    if (attn_mask is None and dropout_p == 0.0 and (scale is None or scale > 0)
+            and query.dim() >= 2 and query.dim() == key.dim() == value.dim()
+            and query.shape[:-2] == key.shape[:-2] == value.shape[:-2]):
+        return _C._nn_sdpa(query, key, value, bool(is_causal), 0.0 if scale is None else scale)
+    L, S = query.size(-2), key.size(-2)
+    scale_factor = 1 / math.sqrt(query.size(-1)) if scale is None else scale
+    attn_bias = torch.zeros(L, S, dtype=query.dtype)
+    if is_causal:
+        attn_bias.masked_fill_(torch.ones(L, S, dtype=torch.bool).tril().logical_not(),
+                               float("-inf"))
+    if attn_mask is not None:
+        if attn_mask.dtype == torch.bool:
+            attn_bias = attn_bias.masked_fill(attn_mask.logical_not(), float("-inf"))
+        else:
+            attn_bias = attn_bias + attn_mask
+    attn = query @ key.transpose(-2, -1) * scale_factor
+    attn = softmax(attn + attn_bias, dim=-1)
+    if dropout_p > 0.0:
+        attn = dropout(attn, dropout_p, True)
+    return attn @ value
 
 
 def _scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0,

@@ -1,0 +1,212 @@
+/* ops_rows: float32 row kernels (see ops_rows.h). Every loop is written so
+ * that GCC vectorises it: reductions over NL lanes kept apart, no calls
+ * (nn_expf inlines), branches hoisted out of the loops. */
+#include "ops_rows.h"
+
+#include <math.h>
+
+#include "nn_ops_impl.h"
+#include "nn_vmath.h"
+
+#define ROWS_INLINE static inline __attribute__((always_inline))
+
+/* Lanes of a reduction: 16 floats are one AVX-512 register. */
+enum { NL = 16 };
+
+ROWS_INLINE float row_max(const float *x, int64_t n) {
+    float m[NL];
+    for (int j = 0; j < NL; j++) m[j] = -INFINITY;
+    int64_t i = 0;
+    for (; i + NL <= n; i += NL)
+        for (int j = 0; j < NL; j++) m[j] = x[i + j] > m[j] ? x[i + j] : m[j];
+    float r = -INFINITY;
+    for (; i < n; i++) r = x[i] > r ? x[i] : r;
+    for (int j = 0; j < NL; j++) r = m[j] > r ? m[j] : r;
+    return r;
+}
+
+ROWS_INLINE double row_sum(const float *x, int64_t n) {
+    double s[NL] = {0};
+    int64_t i = 0;
+    for (; i + NL <= n; i += NL)
+        for (int j = 0; j < NL; j++) s[j] += (double)x[i + j];
+    double r = 0;
+    for (; i < n; i++) r += (double)x[i];
+    for (int j = 0; j < NL; j++) r += s[j];
+    return r;
+}
+
+ROWS_INLINE double row_dot(const float *x, const float *y, int64_t n) {
+    double s[NL] = {0};
+    int64_t i = 0;
+    for (; i + NL <= n; i += NL)
+        for (int j = 0; j < NL; j++) s[j] += (double)x[i + j] * (double)y[i + j];
+    double r = 0;
+    for (; i < n; i++) r += (double)x[i] * (double)y[i];
+    for (int j = 0; j < NL; j++) r += s[j];
+    return r;
+}
+
+/* Softmax of one row of [c]. The max ignores NaN but exp(NaN - m) does not,
+ * so a NaN still turns the sum, and with it the row, into NaN. */
+ROWS_INLINE void softmax_row(const float *x, float *y, int64_t c, bool log_out) {
+    float m = row_max(x, c);
+    if (log_out) {
+        /* y holds exp(x - m) for the sum only; it is overwritten next. */
+        for (int64_t i = 0; i < c; i++) y[i] = nn_expf(x[i] - m);
+        float ls = (float)log(row_sum(y, c));
+        for (int64_t i = 0; i < c; i++) y[i] = (x[i] - m) - ls;
+    } else {
+        for (int64_t i = 0; i < c; i++) y[i] = nn_expf(x[i] - m);
+        float inv = (float)(1.0 / row_sum(y, c));
+        for (int64_t i = 0; i < c; i++) y[i] *= inv;
+    }
+}
+
+NN_KERNEL_CLONES void nn_rows_softmax_f32(const float *x, float *y, int64_t rows, int64_t c,
+                                          bool log_out) {
+    for (int64_t r = 0; r < rows; r++) softmax_row(x + r * c, y + r * c, c, log_out);
+}
+
+ROWS_INLINE void softmax_grad_row(const float *g, const float *y, float *dx, int64_t c,
+                                  bool log_out) {
+    if (log_out) {
+        double s = row_sum(g, c);
+        for (int64_t i = 0; i < c; i++) dx[i] = (float)((double)g[i] - (double)nn_expf(y[i]) * s);
+    } else {
+        double s = row_dot(g, y, c);
+        for (int64_t i = 0; i < c; i++) dx[i] = (float)((double)y[i] * ((double)g[i] - s));
+    }
+}
+
+NN_KERNEL_CLONES void nn_rows_softmax_grad_f32(const float *g, const float *y, float *dx,
+                                               int64_t rows, int64_t c, bool log_out) {
+    for (int64_t r = 0; r < rows; r++)
+        softmax_grad_row(g + r * c, y + r * c, dx + r * c, c, log_out);
+}
+
+NN_KERNEL_CLONES void nn_rows_attn_softmax_f32(float *s, int64_t tq, int64_t tk, bool causal) {
+    for (int64_t i = 0; i < tq; i++) {
+        float *row = s + i * tk;
+        int64_t lim = causal && i + 1 < tk ? i + 1 : tk;
+        softmax_row(row, row, lim, false);
+        for (int64_t j = lim; j < tk; j++) row[j] = 0;
+    }
+}
+
+NN_KERNEL_CLONES void nn_rows_attn_softmax_grad_f32(const float *p, float *dp, int64_t tq,
+                                                    int64_t tk, bool causal) {
+    for (int64_t i = 0; i < tq; i++) {
+        float *row = dp + i * tk;
+        int64_t lim = causal && i + 1 < tk ? i + 1 : tk;
+        softmax_grad_row(row, p + i * tk, row, lim, false);
+        for (int64_t j = lim; j < tk; j++) row[j] = 0;
+    }
+}
+
+ROWS_INLINE double row_sq_dev(const float *x, double mu, int64_t n) {
+    double s[NL] = {0};
+    int64_t i = 0;
+    for (; i + NL <= n; i += NL)
+        for (int j = 0; j < NL; j++) {
+            double d = (double)x[i + j] - mu;
+            s[j] += d * d;
+        }
+    double r = 0;
+    for (; i < n; i++) {
+        double d = (double)x[i] - mu;
+        r += d * d;
+    }
+    for (int j = 0; j < NL; j++) r += s[j];
+    return r;
+}
+
+NN_KERNEL_CLONES void nn_rows_layer_norm_f32(const float *x, const float *w, const float *b,
+                                             float *y, float *mean, float *rstd, int64_t m,
+                                             int64_t k, double eps) {
+    for (int64_t r = 0; r < m; r++) {
+        const float *xr = x + r * k;
+        float *yr = y + r * k;
+        double mu = row_sum(xr, k) / (double)k;
+        double rs = 1.0 / sqrt(row_sq_dev(xr, mu, k) / (double)k + eps);
+        if (mean) mean[r] = (float)mu;
+        if (rstd) rstd[r] = (float)rs;
+        if (w && b)
+            for (int64_t i = 0; i < k; i++)
+                yr[i] = (float)(((double)xr[i] - mu) * rs * (double)w[i] + (double)b[i]);
+        else if (w)
+            for (int64_t i = 0; i < k; i++)
+                yr[i] = (float)(((double)xr[i] - mu) * rs * (double)w[i]);
+        else if (b)
+            for (int64_t i = 0; i < k; i++)
+                yr[i] = (float)(((double)xr[i] - mu) * rs + (double)b[i]);
+        else
+            for (int64_t i = 0; i < k; i++) yr[i] = (float)(((double)xr[i] - mu) * rs);
+    }
+}
+
+/* One row's sums s1 = sum(dxhat), s2 = sum(dxhat xhat), with dw and db
+ * accumulated on the way; [W], [DW], [DB] constant at each call so that the
+ * unused parts drop out. */
+ROWS_INLINE void ln_grad_sums(const float *x, const float *g, const float *w, double mu, double rs,
+                              double *dw, double *db, int64_t k, double *s1o, double *s2o, bool W,
+                              bool DW, bool DB) {
+    double s1[NL] = {0}, s2[NL] = {0};
+    int64_t i = 0;
+    for (; i + NL <= k; i += NL)
+        for (int j = 0; j < NL; j++) {
+            double xh = ((double)x[i + j] - mu) * rs, gv = (double)g[i + j];
+            double dxh = W ? gv * (double)w[i + j] : gv;
+            s1[j] += dxh;
+            s2[j] += dxh * xh;
+            if (DW) dw[i + j] += gv * xh;
+            if (DB) db[i + j] += gv;
+        }
+    double a = 0, c = 0;
+    for (; i < k; i++) {
+        double xh = ((double)x[i] - mu) * rs, gv = (double)g[i];
+        double dxh = W ? gv * (double)w[i] : gv;
+        a += dxh;
+        c += dxh * xh;
+        if (DW) dw[i] += gv * xh;
+        if (DB) db[i] += gv;
+    }
+    for (int j = 0; j < NL; j++) a += s1[j], c += s2[j];
+    *s1o = a;
+    *s2o = c;
+}
+
+NN_KERNEL_CLONES void nn_rows_layer_norm_grad_f32(const float *x, const float *g, const float *w,
+                                                  const float *mean, const float *rstd, float *dx,
+                                                  double *dw, double *db, int64_t m, int64_t k) {
+    for (int64_t r = 0; r < m; r++) {
+        const float *xr = x + r * k, *gr = g + r * k;
+        double mu = mean[r], rs = rstd[r], s1, s2;
+        if (w && dw && db)
+            ln_grad_sums(xr, gr, w, mu, rs, dw, db, k, &s1, &s2, true, true, true);
+        else if (w && dw)
+            ln_grad_sums(xr, gr, w, mu, rs, dw, db, k, &s1, &s2, true, true, false);
+        else if (w && db)
+            ln_grad_sums(xr, gr, w, mu, rs, dw, db, k, &s1, &s2, true, false, true);
+        else if (w)
+            ln_grad_sums(xr, gr, w, mu, rs, dw, db, k, &s1, &s2, true, false, false);
+        else if (db)
+            ln_grad_sums(xr, gr, w, mu, rs, dw, db, k, &s1, &s2, false, false, true);
+        else
+            ln_grad_sums(xr, gr, w, mu, rs, dw, db, k, &s1, &s2, false, false, false);
+        if (!dx) continue;
+        s1 /= (double)k;
+        s2 /= (double)k;
+        float *dr = dx + r * k;
+        if (w)
+            for (int64_t i = 0; i < k; i++) {
+                double xh = ((double)xr[i] - mu) * rs;
+                dr[i] = (float)(rs * ((double)gr[i] * (double)w[i] - s1 - xh * s2));
+            }
+        else
+            for (int64_t i = 0; i < k; i++) {
+                double xh = ((double)xr[i] - mu) * rs;
+                dr[i] = (float)(rs * ((double)gr[i] - s1 - xh * s2));
+            }
+    }
+}

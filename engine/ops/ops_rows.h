@@ -1,0 +1,48 @@
+/* ops_rows: float32 row kernels of the attention and normalisation hot path
+ * (softmax and log_softmax along a contiguous last dim, the attention
+ * block's masked softmax, layer norm), forward and backward.
+ *
+ * Each is compiled for baseline x86-64, AVX2 and AVX-512 (NN_KERNEL_CLONES).
+ * Reductions keep one partial sum per lane, in double, so the compiler
+ * vectorises them without reordering an addition of ISO C's; the results
+ * differ from a serial double sum only by the order of a few additions.
+ * Internal to engine/ops. */
+#ifndef NN_OPS_ROWS_H
+#define NN_OPS_ROWS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* y[r] = softmax (or log_softmax) of x[r], for [rows] contiguous rows of
+ * [c]. Rows of all -inf, rows holding +inf or NaN come out NaN, as in
+ * PyTorch. x and y may be the same array. */
+void nn_rows_softmax_f32(const float *x, float *y, int64_t rows, int64_t c, bool log_out);
+
+/* Softmax backward from the output y: dx = y (g - sum(g y)); for
+ * log_softmax dx = g - exp(y) sum(g). */
+void nn_rows_softmax_grad_f32(const float *g, const float *y, float *dx, int64_t rows, int64_t c,
+                              bool log_out);
+
+/* The attention block's softmax, in place over scores s [tq, tk]; when
+ * [causal], row i keeps columns 0..i and the rest become 0. */
+void nn_rows_attn_softmax_f32(float *s, int64_t tq, int64_t tk, bool causal);
+
+/* In place over dp [tq, tk]: dS = P (dP - rowsum(dP P)), zero where P is
+ * causally masked. */
+void nn_rows_attn_softmax_grad_f32(const float *p, float *dp, int64_t tq, int64_t tk, bool causal);
+
+/* Layer norm of [m] rows of [k]: y = (x - mean) rstd w + b (w, b may be
+ * NULL); mean and rstd per row when not NULL. Two passes over each row for
+ * the statistics (a one-pass variance loses large-mean rows), one to
+ * write. */
+void nn_rows_layer_norm_f32(const float *x, const float *w, const float *b, float *y, float *mean,
+                            float *rstd, int64_t m, int64_t k, double eps);
+
+/* Its backward: dx = rstd (dxhat - mean(dxhat) - xhat mean(dxhat xhat)) with
+ * dxhat = g w (dx may be NULL); dw += sum over rows of g xhat and db += sum of
+ * g, into double arrays of [k] (either may be NULL). */
+void nn_rows_layer_norm_grad_f32(const float *x, const float *g, const float *w, const float *mean,
+                                 const float *rstd, float *dx, double *dw, double *db, int64_t m,
+                                 int64_t k);
+
+#endif
