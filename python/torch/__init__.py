@@ -79,6 +79,10 @@ from torch._C import (  # noqa: F401,E402
 )
 from torch.amp.grad_scaler import (  # noqa: F401,E402
     _amp_foreach_non_finite_check_and_unscale_, _amp_update_scale_)
+# Quantized dtypes and schemes by name; torch/_qtensor.py says what they are.
+from torch._qtensor import (  # noqa: F401,E402
+    qint8, quint8, qint32, per_tensor_affine, per_tensor_symmetric, per_channel_affine,
+    per_channel_symmetric, quantize_per_tensor)
 
 
 def _import_optional():
@@ -96,6 +100,7 @@ def _import_optional():
     import torch.amp  # noqa: F401
     import torch.cpu  # noqa: F401
     import torch.cuda.amp  # noqa: F401
+    import torch.quantization  # noqa: F401
     global autocast
     from torch.amp import autocast
 
