@@ -144,6 +144,13 @@ static PyObject *work_is_completed(PyObject *self, PyObject *unused) {
     return PyBool_FromLong(t == 1);
 }
 
+/* source_rank(): the rank a finished receive came from (PyTorch's Work has
+ * it for a receive from any source); -1 otherwise. */
+static PyObject *work_source_rank(PyObject *self, PyObject *unused) {
+    (void)unused;
+    return PyLong_FromLong(nn_dist_work_source(((work_object *)self)->w));
+}
+
 static PyObject *work_repr(PyObject *self) {
     return PyUnicode_FromFormat("Work(%s, rank %d)", ((work_object *)self)->what, nn_dist_rank());
 }
@@ -153,6 +160,9 @@ static PyMethodDef work_methods[] = {
      "wait(timeout=None): block until the collective has finished on this rank; True"},
     {"is_completed", work_is_completed, METH_NOARGS,
      "is_completed(): whether it has finished (drives MPI's progress once; does not block)"},
+    {"source_rank", work_source_rank, METH_NOARGS,
+     "source_rank(): the rank a finished receive came from"},
+    {"_source_rank", work_source_rank, METH_NOARGS, NULL},
     {NULL, NULL, 0, NULL},
 };
 
@@ -312,11 +322,32 @@ static PyObject *f_send(PyObject *m, PyObject *args) {
 static PyObject *f_recv(PyObject *m, PyObject *args) {
     (void)m;
     PyObject *to;
-    int src, tag;
+    int src, tag, from = -1;
     if (!PyArg_ParseTuple(args, "Oii:_dist_recv", &to, &src, &tag)) return NULL;
     TENSOR(to, "recv", "tensor", t);
     written(t);
-    return done(nn_dist_recv(py_ctx(), t, src, tag));
+    if (py_status(nn_dist_recv(py_ctx(), t, src, tag, &from)) < 0) return NULL;
+    return PyLong_FromLong(from);
+}
+
+/* _dist_isend(tensor, dst, tag) and _dist_irecv(tensor, src, tag): Work
+ * handles (src < 0: from any rank; the handle's source_rank() says which). */
+static PyObject *f_isend(PyObject *m, PyObject *args) {
+    (void)m;
+    PyObject *to;
+    int dst, tag;
+    if (!PyArg_ParseTuple(args, "Oii:_dist_isend", &to, &dst, &tag)) return NULL;
+    TENSOR(to, "isend", "tensor", t);
+    return work_new(nn_dist_isend(py_ctx(), t, dst, tag), "isend", to);
+}
+
+static PyObject *f_irecv(PyObject *m, PyObject *args) {
+    (void)m;
+    PyObject *to;
+    int src, tag;
+    if (!PyArg_ParseTuple(args, "Oii:_dist_irecv", &to, &src, &tag)) return NULL;
+    TENSOR(to, "irecv", "tensor", t);
+    return work_new(nn_dist_irecv(py_ctx(), t, src, tag), "irecv", to);
 }
 
 /* The engine tensors of a sequence of tensors: a PyMem array of *n
@@ -549,6 +580,8 @@ PyMethodDef py_dist_functions[] = {
     V("_dist_scatter", f_scatter, NULL),
     V("_dist_send", f_send, NULL),
     V("_dist_recv", f_recv, NULL),
+    V("_dist_isend", f_isend, NULL),
+    V("_dist_irecv", f_irecv, NULL),
     O("_dist_sync_buffers", f_sync_buffers, NULL),
     O("_dist_check", f_check, NULL),
     V("_dist_reducer", f_reducer, "DistributedDataParallel's buckets"),

@@ -61,6 +61,8 @@ static struct {
     int (*Iprobe)(int, int, mpi_handle, int *, void *);
     int (*Recv)(void *, int, mpi_handle, int, int, mpi_handle, void *);
     int (*Send)(const void *, int, mpi_handle, int, int, mpi_handle);
+    int (*Cancel)(mpi_request *);
+    int (*Request_free)(mpi_request *);
     mpi_handle comm_world, t_byte, t_float, t_double, t_int64, op_sum, op_max, op_min, op_prod,
         errors_return;
 } mpi;
@@ -144,6 +146,8 @@ static bool load_mpi(nn_error *err) {
         F(Iprobe),
         F(Recv),
         F(Send),
+        F(Cancel),
+        F(Request_free),
         O("ompi_mpi_byte", t_byte),
         O("ompi_mpi_comm_world", comm_world),
         O("ompi_mpi_float", t_float),
@@ -441,15 +445,17 @@ static nn_status not_ready(nn_ctx *ctx, const char *what) {
 }
 
 /* Poll [req] until it completes, the timeout passes or Ctrl-C. MPI_Test
- * drives Open MPI's progress; sched_yield lets an oversubscribed peer run. */
-static nn_status wait_req(nn_ctx *ctx, mpi_request *req, const char *what) {
+ * drives Open MPI's progress; sched_yield lets an oversubscribed peer run.
+ * [status] (may be NULL) gets the finished request's MPI_Status. */
+static nn_status wait_req_status(nn_ctx *ctx, mpi_request *req, const char *what,
+                                 mpi_status *status) {
     double deadline = now_s() + timeout_s;
     const char *outer = atomic_load(&me.cur);
     if (!outer) enter(what);
     nn_status st = NN_OK;
     for (unsigned spin = 0;; spin++) {
         int done = 0;
-        if (mpi.Test(req, &done, NULL)) {
+        if (mpi.Test(req, &done, status)) {
             st = nn_error_set(&ctx->err, NN_ERR_RUNTIME, "%s: MPI reported an error on rank %d",
                               what, my_rank);
             break;
@@ -472,6 +478,10 @@ static nn_status wait_req(nn_ctx *ctx, mpi_request *req, const char *what) {
     }
     if (!outer) leave();
     return st;
+}
+
+static nn_status wait_req(nn_ctx *ctx, mpi_request *req, const char *what) {
+    return wait_req_status(ctx, req, what, NULL);
 }
 
 static mpi_handle mpi_type(nn_dtype dt) {
@@ -719,32 +729,6 @@ nn_status nn_dist_scatter(nn_ctx *ctx, nn_tensor *out, nn_tensor *in, int src) {
     return wait_req(ctx, &r, "scatter");
 }
 
-nn_status nn_dist_send(nn_ctx *ctx, nn_tensor *t, int dst, int tag) {
-    if (!initialized) return not_ready(ctx, "send");
-    if (check_tensor(ctx, "send", t)) return ctx->err.code;
-    if (dst < 0 || dst >= world || dst == my_rank) return bad_rank(ctx, "send", dst);
-    mpi_request r;
-    if (started(ctx,
-                mpi.Isend(nn_tensor_data(t), (int)nn_tensor_numel(t), mpi_type(t->dtype), dst, tag,
-                          mpi.comm_world, &r),
-                "send"))
-        return ctx->err.code;
-    return wait_req(ctx, &r, "send");
-}
-
-nn_status nn_dist_recv(nn_ctx *ctx, nn_tensor *t, int src, int tag) {
-    if (!initialized) return not_ready(ctx, "recv");
-    if (check_tensor(ctx, "recv", t)) return ctx->err.code;
-    if (src < 0 || src >= world || src == my_rank) return bad_rank(ctx, "recv", src);
-    mpi_request r;
-    if (started(ctx,
-                mpi.Irecv(nn_tensor_data(t), (int)nn_tensor_numel(t), mpi_type(t->dtype), src, tag,
-                          mpi.comm_world, &r),
-                "recv"))
-        return ctx->err.code;
-    return wait_req(ctx, &r, "recv");
-}
-
 /* ---- async_op=True: a collective left running, and its handle ---- */
 
 struct nn_dist_work {
@@ -754,6 +738,8 @@ struct nn_dist_work {
     nn_dist_op op;
     const char *what;
     bool done;
+    int source;        /* a receive's sender once done (-1: not a receive) */
+    mpi_status status; /* what MPI says about the finished request */
 };
 
 static nn_dist_work *work_new(nn_ctx *ctx, const char *what, nn_tensor *t, nn_tensor *in,
@@ -764,6 +750,7 @@ static nn_dist_work *work_new(nn_ctx *ctx, const char *what, nn_tensor *t, nn_te
     w->in = in ? nn_tensor_retain(in) : NULL;
     w->op = op;
     w->what = what;
+    w->source = -1;
     return w;
 }
 
@@ -778,6 +765,7 @@ static nn_dist_work *work_started(nn_ctx *ctx, nn_dist_work *w, int rc) {
 
 static void work_finish(nn_dist_work *w) {
     w->done = true;
+    if (w->source == -2) w->source = w->status.source;
     if (w->op == NN_DIST_AVG && w->t) divide(w->t, world);
     if (w->t) w->t->storage->version++;
 }
@@ -837,9 +825,94 @@ nn_dist_work *nn_dist_reduce_scatter_async(nn_ctx *ctx, nn_tensor *out, nn_tenso
                                                   mpi_op(op), mpi.comm_world, &w->req));
 }
 
+/* ---- point to point: send, recv, isend, irecv ----
+ * MPI's own matching: a receive takes the first message from [src] (any
+ * rank when src < 0) with the same tag, in the order they were sent, so a
+ * pipeline's sends and receives pair up as PyTorch's do on gloo. */
+
+static nn_status check_peer(nn_ctx *ctx, const char *what, const char *name, int peer,
+                            bool any_ok) {
+    if (any_ok && peer < 0) return NN_OK;
+    if (peer < 0 || peer >= world)
+        return nn_error_set(&ctx->err, NN_ERR_INDEX,
+                            "%s: %s=%d is not a rank of the group (world size %d)", what, name,
+                            peer, world);
+    if (peer == my_rank)
+        return nn_error_set(
+            &ctx->err, NN_ERR_VALUE, "%s: %s=%d is this rank; a rank cannot %s itself", what, name,
+            peer, strcmp(what, "send") && strcmp(what, "isend") ? "receive from" : "send to");
+    return NN_OK;
+}
+
+static nn_status p2p_prelude(nn_ctx *ctx, const char *what, const char *name, nn_tensor *t,
+                             int peer, int tag) {
+    if (!initialized) return not_ready(ctx, what);
+    if (check_tensor(ctx, what, t) || check_peer(ctx, what, name, peer, name[0] == 's'))
+        return ctx->err.code;
+    if (tag < 0)
+        return nn_error_set(&ctx->err, NN_ERR_VALUE, "%s: tag must be >= 0, got %d", what, tag);
+    return NN_OK;
+}
+
+nn_dist_work *nn_dist_isend(nn_ctx *ctx, nn_tensor *t, int dst, int tag) {
+    if (p2p_prelude(ctx, "isend", "dst", t, dst, tag)) return NULL;
+    nn_dist_work *w = work_new(ctx, "isend", NULL, t, NN_DIST_SUM);
+    if (!w) return NULL;
+    return work_started(ctx, w,
+                        mpi.Isend(nn_tensor_data(t), (int)nn_tensor_numel(t), mpi_type(t->dtype),
+                                  dst, tag, mpi.comm_world, &w->req));
+}
+
+nn_dist_work *nn_dist_irecv(nn_ctx *ctx, nn_tensor *t, int src, int tag) {
+    if (p2p_prelude(ctx, "irecv", "src", t, src, tag)) return NULL;
+    nn_dist_work *w = work_new(ctx, "irecv", t, NULL, NN_DIST_SUM);
+    if (!w) return NULL;
+    w->source = src < 0 ? -2 : src; /* -2: MPI_ANY_SOURCE, read the status when done */
+    return work_started(ctx, w,
+                        mpi.Irecv(nn_tensor_data(t), (int)nn_tensor_numel(t), mpi_type(t->dtype),
+                                  src < 0 ? MPI_ANY_SOURCE_ : src, tag, mpi.comm_world, &w->req));
+}
+
+int nn_dist_work_source(const nn_dist_work *w) {
+    return w->done ? w->source : -1;
+}
+
+/* The blocking forms: the same request, waited for here; [what] names them
+ * in errors as the user called them. */
+static nn_status p2p_wait(nn_ctx *ctx, nn_dist_work *w, const char *what, int *from) {
+    if (!w) return ctx->err.code;
+    w->what = what;
+    nn_status st = nn_dist_work_wait(ctx, w);
+    if (!st && from) *from = w->source;
+    if (st && !w->done) {
+        /* Timed out or interrupted: unlike a collective, a point-to-point
+         * request can be cancelled, so the error does not wait again. */
+        int flag = 0;
+        mpi.Cancel(&w->req);
+        for (int i = 0; i < 1000 && !flag; i++) {
+            if (mpi.Test(&w->req, &flag, NULL)) break;
+            if (!flag) sched_yield();
+        }
+        if (!flag) mpi.Request_free(&w->req);
+        w->done = true;
+    }
+    nn_dist_work_free(w);
+    return st;
+}
+
+nn_status nn_dist_send(nn_ctx *ctx, nn_tensor *t, int dst, int tag) {
+    if (p2p_prelude(ctx, "send", "dst", t, dst, tag)) return ctx->err.code;
+    return p2p_wait(ctx, nn_dist_isend(ctx, t, dst, tag), "send", NULL);
+}
+
+nn_status nn_dist_recv(nn_ctx *ctx, nn_tensor *t, int src, int tag, int *from) {
+    if (p2p_prelude(ctx, "recv", "src", t, src, tag)) return ctx->err.code;
+    return p2p_wait(ctx, nn_dist_irecv(ctx, t, src, tag), "recv", from);
+}
+
 nn_status nn_dist_work_wait(nn_ctx *ctx, nn_dist_work *w) {
     if (w->done) return NN_OK;
-    if (wait_req(ctx, &w->req, w->what)) return ctx->err.code;
+    if (wait_req_status(ctx, &w->req, w->what, &w->status)) return ctx->err.code;
     work_finish(w);
     return NN_OK;
 }
@@ -847,7 +920,7 @@ nn_status nn_dist_work_wait(nn_ctx *ctx, nn_dist_work *w) {
 int nn_dist_work_test(nn_ctx *ctx, nn_dist_work *w) {
     if (w->done) return 1;
     int flag = 0;
-    if (mpi.Test(&w->req, &flag, NULL)) {
+    if (mpi.Test(&w->req, &flag, &w->status)) {
         nn_error_set(&ctx->err, NN_ERR_RUNTIME, "%s: MPI reported an error on rank %d", w->what,
                      my_rank);
         return -1;

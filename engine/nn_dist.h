@@ -64,8 +64,6 @@ nn_status nn_dist_reduce(nn_ctx *ctx, nn_tensor *t, int dst, nn_dist_op op);
 nn_status nn_dist_gather(nn_ctx *ctx, nn_tensor *out, nn_tensor *in, int dst);
 /* [in] (world_size blocks) only on [src]; NULL elsewhere. */
 nn_status nn_dist_scatter(nn_ctx *ctx, nn_tensor *out, nn_tensor *in, int src);
-nn_status nn_dist_send(nn_ctx *ctx, nn_tensor *t, int dst, int tag);
-nn_status nn_dist_recv(nn_ctx *ctx, nn_tensor *t, int src, int tag);
 
 /* ---- async_op=True ----
  * The same checks as the blocking calls (the cross-rank header is still
@@ -80,6 +78,20 @@ nn_dist_work *nn_dist_barrier_async(nn_ctx *ctx);
 nn_dist_work *nn_dist_all_gather_into_async(nn_ctx *ctx, nn_tensor *out, nn_tensor *in);
 nn_dist_work *nn_dist_reduce_scatter_async(nn_ctx *ctx, nn_tensor *out, nn_tensor *in,
                                            nn_dist_op op);
+
+/* ---- point to point (send/recv, isend/irecv; MPI's matching by source and
+ * tag, in order) ----
+ * A rank cannot send to or receive from itself; tag >= 0. [src] < 0 on a
+ * receive takes the first message from any rank: *from (or
+ * nn_dist_work_source once done) says which. The handles are the same
+ * nn_dist_work as async collectives'. */
+nn_status nn_dist_send(nn_ctx *ctx, nn_tensor *t, int dst, int tag);
+nn_status nn_dist_recv(nn_ctx *ctx, nn_tensor *t, int src, int tag, int *from);
+nn_dist_work *nn_dist_isend(nn_ctx *ctx, nn_tensor *t, int dst, int tag);
+nn_dist_work *nn_dist_irecv(nn_ctx *ctx, nn_tensor *t, int src, int tag);
+/* The sender of a finished receive; -1 for anything else or before it ends. */
+int nn_dist_work_source(const nn_dist_work *w);
+
 nn_status nn_dist_work_wait(nn_ctx *ctx, nn_dist_work *w);
 int nn_dist_work_test(nn_ctx *ctx, nn_dist_work *w);
 void nn_dist_work_free(nn_dist_work *w);

@@ -323,6 +323,8 @@ def scripts():
                      "vs_gloo.py", n)
     same_as_gloo("torch.distributed.nn.functional and a tensor-parallel MLP, every rank",
                  "autograd_collectives.py", 2, every_rank=True)
+    same_as_gloo("send/recv, isend/irecv, batch_isend_irecv, tags, a 2-stage pipeline, errors",
+                 "p2p.py", 2, every_rank=True)
     same_as_gloo("DDP buffers, unused parameters and async_op, every rank", "semantics.py", 2,
                  every_rank=True)
 
@@ -339,6 +341,21 @@ def scripts():
 
 def failures():
     init = HEAD + "dist.init_process_group(backend=\"mpi\"%s)\n"
+    # (gloo crashes on a send to itself; nndb says what is wrong, and a recv
+    # that nothing matches times out naming what the other rank does.)
+    expect_failure(
+        "send to this rank, and a recv never matched", 2,
+        init % ", timeout=2" + "r = dist.get_rank()\n"
+        "try:\n"
+        "    dist.send(torch.ones(2), dst=r)\n"
+        "except ValueError as e:\n"
+        "    print(e)\n"
+        "dist.barrier()\n"
+        "if r == 0:\n"
+        "    dist.recv(torch.ones(2), src=1, tag=3)\n",
+        [r"send: dst=0 is this rank; a rank cannot send to itself",
+         r"recv timed out after 2 s on rank 0 of 2: rank 1 did not join: it has left the "
+         r"process group"], 60)
     expect_failure(
         "mismatched shapes name both shapes and ranks", 2,
         init % "" + "t = torch.zeros(4, 3) if dist.get_rank() == 0 else torch.zeros(5)\n"

@@ -29,6 +29,7 @@ __all__ = [
     "destroy_process_group", "get_rank", "get_world_size", "get_backend", "new_group",
     "barrier", "all_reduce", "broadcast", "all_gather", "all_gather_into_tensor", "reduce",
     "reduce_scatter", "reduce_scatter_tensor", "gather", "scatter", "send", "recv",
+    "isend", "irecv", "P2POp", "batch_isend_irecv",
     "all_gather_object", "broadcast_object_list", "default_pg_timeout",
 ]
 
@@ -402,19 +403,102 @@ def scatter(tensor, scatter_list=None, src=0, group=None, async_op=False):
     _C._dist_scatter(tensor, flat, src)
 
 
+# ---- point to point ----
+# MPI matches a receive with the first message from its source (any rank
+# when src is None) carrying the same tag, in the order they were sent, as
+# gloo does. Every handle is a Work: wait(), is_completed(), source_rank().
+
+def _check_single_tensor(param, param_name):
+    # PyTorch's check and words (distributed_c10d._check_single_tensor).
+    if not isinstance(param, torch.Tensor):
+        raise RuntimeError(f"Invalid function argument. Expected parameter `{param_name}` "
+                           "to be of type torch.Tensor.")
+
+
+def _p2p_tensor(fn, tensor, group):
+    _check_single_tensor(tensor, "tensor")
+    _check_group(fn, group)
+    _need_group()
+    if not tensor.is_contiguous():
+        raise RuntimeError("input tensor has to be contiguous")
+    return tensor
+
+
+def _peer(peer, what):
+    if isinstance(peer, bool) or not isinstance(peer, int):
+        try:
+            peer = peer.__index__()
+        except AttributeError:
+            raise TypeError(f"{what} must be an int rank, not {type(peer).__name__}") from None
+    return peer
+
+
+def isend(tensor, dst, group=None, tag=0):
+    """Start sending [tensor] to rank [dst]; returns a Work (do not modify
+    the tensor until it is done)."""
+    _p2p_tensor("isend", tensor, group)
+    return _C._dist_isend(tensor, _peer(dst, "dst"), tag)
+
+
+def irecv(tensor, src=None, group=None, tag=0):
+    """Start receiving into [tensor] from rank [src] (any rank when None);
+    returns a Work (work.source_rank() says who sent it, once done)."""
+    _p2p_tensor("irecv", tensor, group)
+    return _C._dist_irecv(tensor, -1 if src is None else _peer(src, "src"), tag)
+
+
 def send(tensor, dst, group=None, tag=0):
     """Send [tensor] to rank [dst] (blocking)."""
-    _mode("send", group, False, False)
-    _C._dist_send(_tensor("send", "tensor", tensor), dst, tag)
+    _p2p_tensor("send", tensor, group)
+    _C._dist_send(tensor, _peer(dst, "dst"), tag)
 
 
 def recv(tensor, src=None, group=None, tag=0):
-    """Receive into [tensor] from rank [src] (blocking); returns src."""
-    _mode("recv", group, False, False)
-    if src is None:
-        raise ValueError("recv(): nndb needs src= (the sending rank)")
-    _C._dist_recv(_tensor("recv", "tensor", tensor), src, tag)
-    return src
+    """Receive into [tensor] from rank [src] (any rank when None), blocking;
+    returns the sender's rank."""
+    _p2p_tensor("recv", tensor, group)
+    return _C._dist_recv(tensor, -1 if src is None else _peer(src, "src"), tag)
+
+
+def _check_op(op):
+    if op not in [isend, irecv]:
+        raise RuntimeError("Invalid ``op``. Expected ``op`` to be of type "
+                           "``torch.distributed.isend`` or ``torch.distributed.irecv``.")
+
+
+class P2POp:
+    """One operation for batch_isend_irecv: op is dist.isend or dist.irecv,
+    then the tensor, the peer rank, the group and the tag."""
+
+    def __new__(cls, op, tensor, peer, group=None, tag=0):
+        _check_op(op)
+        _check_single_tensor(tensor, "tensor")
+        return object.__new__(cls)
+
+    def __init__(self, op, tensor, peer, group=None, tag=0):
+        self.op = op
+        self.tensor = tensor
+        self.peer = peer
+        self.group = group
+        self.tag = tag
+
+    def __repr__(self):
+        return (f"P2POp({self.op.__name__}, {tuple(self.tensor.shape)} {self.tensor.dtype}, "
+                f"peer={self.peer}, tag={self.tag})")
+
+
+def batch_isend_irecv(p2p_op_list):
+    """Start every isend and irecv of [p2p_op_list] (P2POp items) at once and
+    return their Works in the same order. All start before any is waited
+    for, so a ring (each rank sending right and receiving from the left)
+    cannot deadlock."""
+    if not isinstance(p2p_op_list, list) or not all(isinstance(p, P2POp) for p in p2p_op_list):
+        raise RuntimeError("Invalid ``p2p_op_list``. Each op is expected to to be of type "
+                           "``torch.distributed.P2POp``.")
+    group = p2p_op_list[0].group
+    if not all(group == p.group for p in p2p_op_list):
+        raise RuntimeError("All ops need to use the same group.")
+    return [p.op(p.tensor, p.peer, p.group, p.tag) for p in p2p_op_list]
 
 
 # ---- Python objects, pickled into int64 tensors (the dtypes MPI moves here) ----
