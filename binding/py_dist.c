@@ -350,6 +350,51 @@ static PyObject *f_irecv(PyObject *m, PyObject *args) {
     return work_new(nn_dist_irecv(py_ctx(), t, src, tag), "irecv", to);
 }
 
+/* _dist_flat_new(numel): FSDP's unsharded flat parameter (float32), whose
+ * bytes _dist_flat_free(t) drops and _dist_flat_alloc(t) brings back while
+ * its views live; _dist_flat_allocated(t) says which. */
+static PyObject *f_flat_new(PyObject *m, PyObject *arg) {
+    (void)m;
+    int64_t n = 0;
+    if (py_int_arg(arg, "numel", &n) < 0) return NULL;
+    if (n < 0) return PyErr_Format(PyExc_ValueError, "numel must be >= 0");
+    nn_tensor *t = nn_dist_flat_new(py_ctx(), NN_FLOAT32, n);
+    if (!t) return py_engine_error();
+    return py_tensor_wrap(t);
+}
+
+static PyObject *f_flat_free(PyObject *m, PyObject *arg) {
+    (void)m;
+    TENSOR(arg, "_dist_flat_free", "t", t);
+    nn_dist_flat_free(t);
+    Py_RETURN_NONE;
+}
+
+static PyObject *f_flat_alloc(PyObject *m, PyObject *arg) {
+    (void)m;
+    TENSOR(arg, "_dist_flat_alloc", "t", t);
+    return done(nn_dist_flat_alloc(py_ctx(), t));
+}
+
+/* _dist_flat_gather(flat, shard): bring the bytes back and all-gather every
+ * rank's shard into them. The storage's version is left alone: to autograd
+ * the flat parameter is the same value it saved in forward, gathered again. */
+static PyObject *f_flat_gather(PyObject *m, PyObject *args) {
+    (void)m;
+    PyObject *fo, *so;
+    if (!PyArg_ParseTuple(args, "OO:_dist_flat_gather", &fo, &so)) return NULL;
+    TENSOR(fo, "_dist_flat_gather", "flat", flat);
+    TENSOR(so, "_dist_flat_gather", "shard", shard);
+    if (py_status(nn_dist_flat_alloc(py_ctx(), flat)) < 0) return NULL;
+    return done(nn_dist_all_gather_into(py_ctx(), flat, shard));
+}
+
+static PyObject *f_flat_allocated(PyObject *m, PyObject *arg) {
+    (void)m;
+    TENSOR(arg, "_dist_flat_allocated", "t", t);
+    return PyBool_FromLong(nn_dist_flat_is_allocated(t));
+}
+
 /* The engine tensors of a sequence of tensors: a PyMem array of *n
  * borrowed pointers (the sequence's items keep them alive), or NULL with
  * an exception. [seq] is a list or tuple. */
@@ -581,6 +626,11 @@ PyMethodDef py_dist_functions[] = {
     V("_dist_send", f_send, NULL),
     V("_dist_recv", f_recv, NULL),
     V("_dist_isend", f_isend, NULL),
+    O("_dist_flat_new", f_flat_new, "FSDP's unsharded flat parameter"),
+    O("_dist_flat_free", f_flat_free, NULL),
+    O("_dist_flat_alloc", f_flat_alloc, NULL),
+    V("_dist_flat_gather", f_flat_gather, NULL),
+    O("_dist_flat_allocated", f_flat_allocated, NULL),
     V("_dist_irecv", f_irecv, NULL),
     O("_dist_sync_buffers", f_sync_buffers, NULL),
     O("_dist_check", f_check, NULL),

@@ -948,6 +948,46 @@ void nn_dist_work_free(nn_dist_work *w) {
     free(w);
 }
 
+/* ---- FSDP's flat parameter: a storage whose bytes come and go ---- */
+
+static void flat_release(void *user) {
+    nn_mem_free(user); /* NULL while the bytes are dropped */
+}
+
+nn_tensor *nn_dist_flat_new(nn_ctx *ctx, nn_dtype dt, int64_t numel) {
+    size_t nbytes = (size_t)numel * nn_dtype_size(dt);
+    void *data = nn_mem_alloc(nbytes ? nbytes : 1, "FSDP's unsharded parameters", &ctx->err);
+    if (!data) return NULL;
+    int64_t stride = 1;
+    nn_tensor *t =
+        nn_tensor_from_external(ctx, dt, 1, &numel, &stride, data, nbytes, flat_release, data);
+    if (!t) nn_mem_free(data);
+    return t;
+}
+
+bool nn_dist_flat_is_allocated(const nn_tensor *t) {
+    return t->storage->release == flat_release && t->storage->user != NULL;
+}
+
+void nn_dist_flat_free(nn_tensor *t) {
+    if (!t || t->storage->release != flat_release) return;
+    nn_mem_free(t->storage->user);
+    t->storage->user = NULL;
+    t->storage->data = NULL;
+}
+
+nn_status nn_dist_flat_alloc(nn_ctx *ctx, nn_tensor *t) {
+    if (t->storage->release != flat_release)
+        return nn_error_set(&ctx->err, NN_ERR_VALUE, "not an FSDP flat parameter");
+    if (t->storage->user) return NN_OK;
+    size_t n = t->storage->nbytes;
+    void *data = nn_mem_alloc(n ? n : 1, "FSDP's unsharded parameters", &ctx->err);
+    if (!data) return ctx->err.code;
+    t->storage->user = data;
+    t->storage->data = data;
+    return NN_OK;
+}
+
 static uint64_t fnv1a(const void *p, size_t n) {
     const unsigned char *s = p;
     uint64_t h = 1469598103934665603ull;

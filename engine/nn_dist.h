@@ -102,6 +102,18 @@ void nn_dist_work_free(nn_dist_work *w);
  * collective times out meanwhile says that this rank is in the debugger. */
 void nn_dist_set_stopped(const char *where);
 
+/* ---- FullyShardedDataParallel's unsharded flat parameter ----
+ * A 1-D tensor whose bytes can be dropped and brought back while views of it
+ * (the module's parameters, the tensors autograd saved for backward) stay
+ * alive, as PyTorch's FSDP resizes its flat parameter's storage to 0 between
+ * uses. Between nn_dist_flat_free and nn_dist_flat_alloc the views must not
+ * be read (FSDP re-gathers into it before its backward). The bytes come from
+ * nn_mem, so the allocator's in_use and peak count them. */
+nn_tensor *nn_dist_flat_new(nn_ctx *ctx, nn_dtype dt, int64_t numel);
+void nn_dist_flat_free(nn_tensor *t);
+nn_status nn_dist_flat_alloc(nn_ctx *ctx, nn_tensor *t); /* contents undefined */
+bool nn_dist_flat_is_allocated(const nn_tensor *t);
+
 /* ---- DistributedDataParallel ----
  * Broadcasts rank 0's [params] and [buffers] at creation, then averages
  * the parameters' gradients across ranks during every backward pass: the

@@ -325,6 +325,8 @@ def scripts():
                  "autograd_collectives.py", 2, every_rank=True)
     same_as_gloo("send/recv, isend/irecv, batch_isend_irecv, tags, a 2-stage pipeline, errors",
                  "p2p.py", 2, every_rank=True)
+    same_as_gloo("FSDP (FULL_SHARD, SHARD_GRAD_OP, per-layer units) == DDP on gloo, every rank",
+                 "fsdp.py", 2, every_rank=True)
     same_as_gloo("DDP buffers, unused parameters and async_op, every rank", "semantics.py", 2,
                  every_rank=True)
 
