@@ -16,6 +16,15 @@ bench/compare.py's format:
                             parameter bytes (ratio 1: every gradient once).
                             A ring all-reduce moves 2(N-1)/N times that per
                             rank, printed beside it.
+  dist_fsdp_step_2r         an FSDP (FULL_SHARD, one unit per block) AdamW step
+                            of a 4-block MLP (Ψ = 2.1M) on 2 ranks against DDP
+                            on the same model (bench/dist/fsdp_step.py: CPU
+                            time per step of rank 0's process, interleaved
+                            rounds); target ratio <= 1.3. Beside it,
+                            SHARD_GRAD_OP and ZeRO-1, and the bytes each rank
+                            holds between steps next to the ZeRO paper's
+                            formulas in float32 terms (16Ψ, 8Ψ + 8Ψ/N,
+                            4Ψ + 12Ψ/N, 16Ψ/N).
 
     bench/bench_dist.py [--quick] [--only SUBSTRING]
 Without mpirun/mpicc it says so and exits 0.
@@ -96,7 +105,38 @@ def main(argv):
                          two["param_bytes"], "B", "==1")
             print(f"# dist_ddp_bytes_{label}_2r: a ring all-reduce sends 2(N-1)/N x = "
                   f"{two['param_bytes']:.0f} B per rank per step at N=2", flush=True)
+    if only in "dist_fsdp_step_2r":
+        fsdp_lines(quick)
     return 1 if compare.failures else 0
+
+
+def fsdp_lines(quick):
+    nndb = os.path.join(os.path.dirname(compare.BIN), "nndb")
+    cmd = mpirun(2) + [nndb, "python", os.path.join(HERE, "dist", "fsdp_step.py"),
+                       "3" if quick else "8"]
+    env = dict(os.environ, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1")
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=600, env=env)
+    res = {}
+    for line in p.stdout.splitlines():
+        if line.startswith("RESULT "):
+            kv = dict(x.split("=", 1) for x in line.split()[1:])
+            mode = kv.pop("mode")
+            res[mode] = {k: float(v) for k, v in kv.items()}
+    if "ddp" not in res:
+        print(f"# {' '.join(cmd)} failed: {(p.stderr or p.stdout)[-400:]}", file=sys.stderr)
+    ddp = res.get("ddp", {}).get("ms")
+    compare.emit("dist_fsdp_step_2r", res.get("full_shard", {}).get("ms"), "ddp", ddp, "ms",
+                 "<=1.3")
+    compare.emit("dist_fsdp_grad_op_step_2r", res.get("shard_grad_op", {}).get("ms"), "ddp", ddp,
+                 "ms", "report")
+    compare.emit("dist_zero1_step_2r", res.get("zero1", {}).get("ms"), "ddp", ddp, "ms", "report")
+    if "ddp" in res:
+        psi, n = res["ddp"]["params"], res["ddp"]["world"]
+        formula = {"ddp": 16, "zero1": 8 + 8 / n, "shard_grad_op": 16 / n, "full_shard": 16 / n}
+        for mode, r in res.items():
+            print(f"# memory {mode}: held between steps {r['held'] / psi:.1f} bytes/param "
+                  f"(formula {formula[mode]:.1f}), peak in a step {r['peak'] / psi:.1f} "
+                  f"bytes/param", flush=True)
 
 
 if __name__ == "__main__":

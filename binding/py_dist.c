@@ -385,8 +385,19 @@ static PyObject *f_flat_gather(PyObject *m, PyObject *args) {
     if (!PyArg_ParseTuple(args, "OO:_dist_flat_gather", &fo, &so)) return NULL;
     TENSOR(fo, "_dist_flat_gather", "flat", flat);
     TENSOR(so, "_dist_flat_gather", "shard", shard);
-    if (py_status(nn_dist_flat_alloc(py_ctx(), flat)) < 0) return NULL;
-    return done(nn_dist_all_gather_into(py_ctx(), flat, shard));
+    return done(nn_dist_flat_gather(py_ctx(), flat, shard));
+}
+
+/* _dist_flat_reduce_scatter(out, in): the average of [in] over ranks, this
+ * rank's block, into [out]. */
+static PyObject *f_flat_reduce_scatter(PyObject *m, PyObject *args) {
+    (void)m;
+    PyObject *oo, *io;
+    if (!PyArg_ParseTuple(args, "OO:_dist_flat_reduce_scatter", &oo, &io)) return NULL;
+    TENSOR(oo, "_dist_flat_reduce_scatter", "out", out);
+    TENSOR(io, "_dist_flat_reduce_scatter", "in", in);
+    written(out);
+    return done(nn_dist_flat_reduce_scatter(py_ctx(), out, in));
 }
 
 static PyObject *f_flat_allocated(PyObject *m, PyObject *arg) {
@@ -630,6 +641,7 @@ PyMethodDef py_dist_functions[] = {
     O("_dist_flat_free", f_flat_free, NULL),
     O("_dist_flat_alloc", f_flat_alloc, NULL),
     V("_dist_flat_gather", f_flat_gather, NULL),
+    V("_dist_flat_reduce_scatter", f_flat_reduce_scatter, NULL),
     O("_dist_flat_allocated", f_flat_allocated, NULL),
     V("_dist_irecv", f_irecv, NULL),
     O("_dist_sync_buffers", f_sync_buffers, NULL),

@@ -965,6 +965,36 @@ nn_tensor *nn_dist_flat_new(nn_ctx *ctx, nn_dtype dt, int64_t numel) {
     return t;
 }
 
+/* FSDP's collectives skip the per-call cross-rank header (FSDP compares
+ * the flat sizes once, when it wraps): half the round trips per unit. */
+nn_status nn_dist_flat_gather(nn_ctx *ctx, nn_tensor *flat, nn_tensor *shard) {
+    const char *w = "FullyShardedDataParallel: all_gather";
+    if (!initialized) return not_ready(ctx, w);
+    if (check_tensor(ctx, w, shard) || blocks(ctx, w, flat, shard) || nn_dist_flat_alloc(ctx, flat))
+        return ctx->err.code;
+    int n = (int)nn_tensor_numel(shard);
+    watch_begin(w);
+    int rc = mpi.Allgather(nn_tensor_data(shard), n, mpi_type(shard->dtype), nn_tensor_data(flat),
+                           n, mpi_type(shard->dtype), mpi.comm_world);
+    watch_end();
+    return started(ctx, rc, w);
+}
+
+nn_status nn_dist_flat_reduce_scatter(nn_ctx *ctx, nn_tensor *out, nn_tensor *in) {
+    const char *w = "FullyShardedDataParallel: reduce_scatter";
+    if (!initialized) return not_ready(ctx, w);
+    if (check_tensor(ctx, w, out) || blocks(ctx, w, in, out)) return ctx->err.code;
+    bytes_reduced += (uint64_t)(nn_tensor_numel(in) * (int64_t)nn_dtype_size(in->dtype));
+    watch_begin(w);
+    int rc =
+        mpi.Reduce_scatter_block(nn_tensor_data(in), nn_tensor_data(out), (int)nn_tensor_numel(out),
+                                 mpi_type(out->dtype), mpi.op_sum, mpi.comm_world);
+    watch_end();
+    if (started(ctx, rc, w)) return ctx->err.code;
+    divide(out, world);
+    return NN_OK;
+}
+
 bool nn_dist_flat_is_allocated(const nn_tensor *t) {
     return t->storage->release == flat_release && t->storage->user != NULL;
 }

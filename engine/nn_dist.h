@@ -113,6 +113,11 @@ nn_tensor *nn_dist_flat_new(nn_ctx *ctx, nn_dtype dt, int64_t numel);
 void nn_dist_flat_free(nn_tensor *t);
 nn_status nn_dist_flat_alloc(nn_ctx *ctx, nn_tensor *t); /* contents undefined */
 bool nn_dist_flat_is_allocated(const nn_tensor *t);
+/* Bring [flat]'s bytes back and all-gather every rank's [shard] into them
+ * (the storage version is not bumped: to autograd it is the same value). */
+nn_status nn_dist_flat_gather(nn_ctx *ctx, nn_tensor *flat, nn_tensor *shard);
+/* [out] = rank r's block of [in] summed over ranks / world (the average). */
+nn_status nn_dist_flat_reduce_scatter(nn_ctx *ctx, nn_tensor *out, nn_tensor *in);
 
 /* ---- DistributedDataParallel ----
  * Broadcasts rank 0's [params] and [buffers] at creation, then averages

@@ -186,6 +186,18 @@ class FullyShardedDataParallel(nn.Module):
         with torch.no_grad():
             for m, pname, shape, off, n, p in self._slots:
                 full[off:off + n] = p.detach().reshape(-1)
+        self._slots = [s[:5] + (None,) for s in self._slots]  # not the original tensors
+        # Every rank must have built the same model: compare the sizes once
+        # (the per-step collectives skip the cross-rank check).
+        sizes = torch.tensor([offset, len(self._slots)], dtype=torch.int64)
+        every = torch.zeros(2 * self.world_size, dtype=torch.int64)
+        dist.all_gather_into_tensor(every, sizes)
+        for r in range(self.world_size):
+            if every[2 * r:2 * r + 2].tolist() != sizes.tolist():
+                raise RuntimeError(f"FullyShardedDataParallel: rank {r} has {every[2 * r].item()} "
+                                   f"parameter elements in {every[2 * r + 1].item()} tensors, "
+                                   f"rank {self.rank} has {offset} in {len(self._slots)}; every "
+                                   "rank must wrap the same model")
         k = self._shard_numel
         self._flat = None  # the full flat vector (bytes present only while unsharded)
         if offset:
@@ -239,7 +251,7 @@ class FullyShardedDataParallel(nn.Module):
         """The full gradient, averaged over ranks: this rank's slice."""
         g = grad_full.contiguous()
         out = torch.empty(self._shard_numel)
-        dist.reduce_scatter_tensor(out, g, op=dist.ReduceOp.AVG)
+        _C._dist_flat_reduce_scatter(out, g)
         del g, grad_full
         self._free()
         return out
