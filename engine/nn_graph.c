@@ -858,6 +858,16 @@ static nn_status backward_node(nn_ctx *ctx, nn_node *node, bool retain_graph, in
         din = nn_mem_calloc(sizeof(nn_tensor *) * (size_t)node->n_in, "gradients", &ctx->err);
         if (!din) return ctx->err.code;
     }
+    /* A select or slice whose input's gradient is already being summed
+     * (exclusively ours, same dtype) adds into its window of it. Not under
+     * executor hooks: they expect each node's input gradients. */
+    nn_input *in0 = &node->in[0];
+    if (!ctx->n_hooks && (node->op == NN_OP_SELECT || node->op == NN_OP_SLICE) && in0->needs_grad &&
+        in0->fn && in0->fn->grad && exclusive(in0->fn->grad) &&
+        in0->fn->grad->dtype == in0->t->dtype && node->grad->dtype == in0->t->dtype) {
+        st = nn_view_grad_add(ctx, node, in0->fn->grad, node->grad);
+        goto inputs_done;
+    }
     nn_hook_event ev = {NN_PHASE_BACKWARD, false, node,     node->out,
                         node->grad,        NULL,  position, count};
     if (ctx->n_hooks && !run_hooks(ctx, &ev)) {
@@ -893,6 +903,7 @@ static nn_status backward_node(nn_ctx *ctx, nn_node *node, bool retain_graph, in
         else
             st = leaf_accumulate(ctx, in->t, g, cap);
     }
+inputs_done:
     if (!st && node->retain && !cap)
         st = accumulate(ctx, &node->retained_grad, nn_tensor_retain(node->grad), true);
     if (!st && !retain_graph) {

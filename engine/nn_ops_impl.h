@@ -95,6 +95,12 @@ nn_status nn_dim_wrap_torch(nn_ctx *ctx, int64_t dim, int ndim, int *out);
 /* Raw (unrecorded) helpers the engine and kernels share. */
 nn_status nn_raw_add_into(nn_ctx *ctx, nn_tensor *dst, nn_tensor *src, double alpha);
 
+/* The backward of a select or slice [node] as an addition of [dout] into
+ * its window of [full], the input's gradient being accumulated, instead of
+ * a zero tensor of the input's size per call: a loop over x[t] then costs
+ * O(T), not O(T^2), in backward (nn_graph.c decides when it applies). */
+nn_status nn_view_grad_add(nn_ctx *ctx, const nn_node *node, nn_tensor *full, nn_tensor *dout);
+
 /* Kernels compiled three times, for baseline x86-64, x86-64-v3 (AVX2, FMA)
  * and x86-64-v4 (AVX-512); the dynamic loader picks the version the CPU runs
  * best (GCC's function multiversioning), so one binary is both portable and

@@ -251,6 +251,16 @@ nn_status op_select_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_ten
     return NN_OK;
 }
 
+nn_status nn_view_grad_add(nn_ctx *ctx, const nn_node *node, nn_tensor *full, nn_tensor *dout) {
+    const int64_t *p = node->p.i;
+    nn_tensor *v = node->op == NN_OP_SLICE ? slice_view(ctx, full, (int)p[0], p[1], p[2], p[3])
+                                           : select_view(ctx, full, (int)p[0], p[1]);
+    if (!v) return ctx->err.code;
+    nn_status st = nn_raw_add_into(ctx, v, dout, 1.0);
+    nn_tensor_release(v);
+    return st;
+}
+
 /* ---- contiguous ---- */
 
 /* The output is always a new header: the executor marks it with the node,
