@@ -678,6 +678,11 @@ PyObject *py_grad_fn_new(nn_node *node, const char *name) {
     return (PyObject *)o;
 }
 
+nn_node *py_grad_fn_node(PyObject *o);
+nn_node *py_grad_fn_node(PyObject *o) {
+    return Py_TYPE(o) == &grad_fn_type ? ((grad_fn_object *)o)->node : NULL;
+}
+
 /* ---- the tables ---- */
 
 #define FAST(name, doc)                                                                            \

@@ -1320,11 +1320,14 @@ static PyObject *m_backward(PyObject *self, PyObject *const *args, Py_ssize_t na
     } else {
         retain = create;
     }
-    if (create) {
-        PyErr_SetString(PyExc_NotImplementedError,
-                        "backward(create_graph=True): nndb's engine does not record the "
-                        "backward pass, so higher-order gradients are not available");
-        return NULL;
+    if (create) { /* the pass that records itself, written in Python */
+        PyObject *mod = PyImport_ImportModule("torch.autograd._higher");
+        PyObject *r =
+            mod ? PyObject_CallMethod(mod, "tensor_backward", "OOO", self, a_[0] ? a_[0] : Py_None,
+                                      retain ? Py_True : Py_False)
+                : NULL;
+        Py_XDECREF(mod);
+        return r;
     }
     nn_status st;
     Py_BEGIN_ALLOW_THREADS;

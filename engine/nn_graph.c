@@ -598,6 +598,12 @@ static bool has_hooks(const nn_ctx *ctx) {
 }
 
 /* Run the hooks of [node] (or of [leaf]) on *grad, replacing it. */
+static nn_status run_grad_hooks(nn_ctx *ctx, nn_node *node, nn_tensor *leaf, nn_tensor **grad);
+
+nn_status nn_grad_hooks_run(nn_ctx *ctx, nn_node *node, nn_tensor *leaf, nn_tensor **grad) {
+    return has_hooks(ctx) ? run_grad_hooks(ctx, node, leaf, grad) : NN_OK;
+}
+
 static nn_status run_grad_hooks(nn_ctx *ctx, nn_node *node, nn_tensor *leaf, nn_tensor **grad) {
     struct nn_grad_hooks *r = ctx->grad_hooks;
     nn_status st = NN_OK;
@@ -1013,4 +1019,62 @@ nn_status nn_grad(nn_ctx *ctx, nn_tensor *root, nn_tensor *gradient, bool retain
             grads[i] = NULL;
         }
     return st;
+}
+
+/* ---- a backward pass written above the engine ---- */
+
+nn_status nn_node_check(nn_ctx *ctx, const nn_node *node) {
+    if (node->freed) {
+        char buf[256];
+        return nn_error_set(&ctx->err, NN_ERR_RUNTIME,
+                            "backward() went through %s a second time, but its saved "
+                            "tensors were freed by the first backward(). Call the first "
+                            "one as backward(retain_graph=True), or recompute the forward.",
+                            where_str(node, buf, sizeof buf));
+    }
+    return check_versions(ctx, node);
+}
+
+nn_status nn_node_vjp(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_tensor **din) {
+    for (int i = 0; i < node->n_in; i++) din[i] = NULL;
+    if (nn_node_check(ctx, node)) return ctx->err.code;
+    bool prev = nn_ctx_set_grad(ctx, false);
+    ctx->depth++;
+    nn_status st = op_table[node->op].backward(ctx, node, dout, din);
+    ctx->depth--;
+    nn_ctx_set_grad(ctx, prev);
+    for (int i = 0; i < node->n_in; i++) {
+        if (!din[i]) continue;
+        if (st || !node->in[i].needs_grad) {
+            nn_tensor_release(din[i]);
+            din[i] = NULL;
+            continue;
+        }
+        din[i] = fit_grad(ctx, din[i], node->in[i].t);
+        if (!din[i]) st = ctx->err.code;
+    }
+    return st;
+}
+
+void nn_node_free_saved(nn_node *node) {
+    release_saved(node, true);
+    node->freed = true;
+}
+
+void nn_graph_reenter(nn_ctx *ctx, nn_graph_reentry *s) {
+    s->depth = ctx->depth;
+    s->grad_enabled = ctx->grad_enabled;
+    s->order = ctx->order;
+    s->order_cap = ctx->order_cap;
+    ctx->depth = 0;
+    ctx->order = NULL;
+    ctx->order_cap = 0;
+}
+
+void nn_graph_leave(nn_ctx *ctx, const nn_graph_reentry *s) {
+    free(ctx->order);
+    ctx->order = s->order;
+    ctx->order_cap = s->order_cap;
+    ctx->depth = s->depth;
+    nn_ctx_set_grad(ctx, s->grad_enabled);
 }

@@ -173,6 +173,39 @@ nn_status nn_backward(nn_ctx *ctx, nn_tensor *root, nn_tensor *gradient, bool re
 nn_status nn_grad(nn_ctx *ctx, nn_tensor *root, nn_tensor *gradient, bool retain_graph,
                   nn_tensor *const *inputs, int n, nn_tensor **grads);
 
+/* ---- a backward pass written above the engine (create_graph) ----
+ * torch.autograd.grad(create_graph=True) walks the graph in the language,
+ * where each node's gradient is computed with recorded ops. These give it
+ * what the engine's own pass uses. */
+
+/* NN_OK when [node]'s backward can still read what it saved; otherwise the
+ * error backward() would give (saved tensors freed by an earlier pass
+ * without retain_graph, or an input or output changed in place). */
+nn_status nn_node_check(nn_ctx *ctx, const nn_node *node);
+/* The node's own backward on [dout], as backward() runs it (no hooks, no
+ * recording), each gradient fitted to its input's shape and dtype: din[i]
+ * (one per input) is a new reference, or NULL where the input needs none. */
+nn_status nn_node_vjp(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_tensor **din);
+/* Free the saved tensors of [node], as backward() without retain_graph does. */
+void nn_node_free_saved(nn_node *node);
+/* Run the gradient hooks of [node]'s output (or of [leaf]) on *grad, which
+ * they may replace; NN_OK when there are none. */
+nn_status nn_grad_hooks_run(nn_ctx *ctx, nn_node *node, nn_tensor *leaf, nn_tensor **grad);
+
+/* Reentry: a custom node's backward (torch.utils.checkpoint) that runs a
+ * forward with recording and a backward pass of its own, inside the
+ * engine's backward. nn_graph_reenter saves the pass's state in [s] and
+ * makes the context look as at top level (ops record when grad mode is on,
+ * backward may run); nn_graph_leave restores it. */
+typedef struct nn_graph_reentry {
+    int depth;
+    bool grad_enabled;
+    nn_node **order;
+    size_t order_cap;
+} nn_graph_reentry;
+void nn_graph_reenter(nn_ctx *ctx, nn_graph_reentry *s);
+void nn_graph_leave(nn_ctx *ctx, const nn_graph_reentry *s);
+
 /* Sum [g] down to [shape] (undoing broadcasting); no autograd. */
 nn_tensor *nn_sum_to_shape(nn_ctx *ctx, nn_tensor *g, int ndim, const int64_t *shape);
 

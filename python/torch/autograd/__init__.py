@@ -1,7 +1,7 @@
 """torch.autograd: grad mode and the autograd entry points."""
 
 from torch.autograd.grad_mode import no_grad, enable_grad, set_grad_enabled, inference_mode  # noqa: F401
-from torch.autograd.gradcheck import gradcheck  # noqa: F401
+from torch.autograd.gradcheck import gradcheck, gradgradcheck  # noqa: F401
 from torch.autograd.anomaly_mode import detect_anomaly, set_detect_anomaly  # noqa: F401
 from torch.autograd.function import Function  # noqa: F401
 from torch.autograd import function  # noqa: F401
@@ -67,28 +67,32 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
          only_inputs=True, allow_unused=False, is_grads_batched=False):
     """The gradients of [outputs] with respect to [inputs], returned as a
-    tuple; no .grad changes. nndb's backward does not record itself, so
-    create_graph (higher-order gradients) is not available."""
+    tuple; no .grad changes. With create_graph=True the pass records itself
+    (torch/autograd/_higher.py), so the gradients can be differentiated
+    again."""
     from torch import _C
     outputs = _as_tuple(outputs)
     inputs = _as_tuple(inputs)
     grads = _check_grads(outputs, grad_outputs)
-    if create_graph:
-        raise NotImplementedError("autograd.grad(create_graph=True): nndb's engine does not "
-                                  "record the backward pass, so higher-order gradients are "
-                                  "not available")
+    if is_grads_batched:
+        raise NotImplementedError("autograd.grad(is_grads_batched=True): nndb has no vmap; "
+                                  "call grad once per row of grad_outputs")
     if retain_graph is None:
         retain_graph = create_graph
     for t in inputs:
         if not t.requires_grad:
             raise RuntimeError("One of the differentiated Tensors does not require grad")
-    root, g = _root(outputs, grads)
-    result = _C._grad(root, g, bool(retain_graph), inputs)
+    if create_graph:
+        from torch.autograd import _higher
+        result = _higher.grad(outputs, grads, inputs, bool(retain_graph))
+    else:
+        root, g = _root(outputs, grads)
+        result = _C._grad(root, g, bool(retain_graph), inputs)
     if not allow_unused and any(r is None for r in result):
         raise RuntimeError("One of the differentiated Tensors appears to not have been used "
                            "in the graph. Set allow_unused=True if this is the desired "
                            "behavior.")
-    return result
+    return tuple(result)
 
 
 def __getattr__(name):

@@ -192,6 +192,10 @@ def _is_diff(t, skip):
 
 def _record(cls, ctx, output):
     name = cls._backward_cls.__name__
+    outs = output if isinstance(output, tuple) else (output,)
+    # a saved output has no history here: a pass with create_graph=True
+    # refuses to differentiate this node's backward again (autograd/_higher.py)
+    ctx._saves_output = any(s is o for s in ctx.to_save for o in outs if s is not None)
     skip = getattr(ctx, "non_differentiable", ())
     if isinstance(output, torch.Tensor):
         ctx._layout = None

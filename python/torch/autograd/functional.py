@@ -1,14 +1,16 @@
 """torch.autograd.functional: derivatives of a whole function.
 
-vjp, jacobian and jvp are provided, by reverse mode: a vector-Jacobian
-product is one backward pass, and the Jacobian is one backward pass per
-output element with a one-hot vector (the rows PyTorch's reverse-mode
-jacobian computes too). jvp is J v formed from that Jacobian, so it costs
-one pass per output element rather than PyTorch's two.
-
-hessian, hvp and vhp differentiate a gradient, which needs the backward pass
-to be recorded (create_graph=True); nndb's engine does not record it, so
-they raise NotImplementedError, as does create_graph=True here.
+All by reverse mode: a vector-Jacobian product is one backward pass, and
+the Jacobian is one backward pass per output element with a one-hot vector
+(the rows PyTorch's reverse-mode jacobian computes too). jvp uses the
+double-vjp trick, as PyTorch's does: the vjp with a dummy vector u is
+linear in u, and its vjp with respect to u is J v. hessian is the Jacobian
+of the Jacobian (create_graph=True inside, as PyTorch composes it); vhp is
+the gradient of grad . v; hvp is computed as vhp (the Hessian of a scalar
+function is symmetric, so the values agree with PyTorch's double-backward
+hvp up to rounding). create_graph=True keeps the results differentiable
+(torch/autograd/_higher.py records the backward pass); forward-mode
+strategies compute the same values by reverse mode.
 """
 
 from typing import List, Tuple  # noqa: F401
@@ -38,17 +40,13 @@ def _untuple(was_tuple, items):
     return items if was_tuple else items[0]
 
 
-def _no_create_graph(create_graph, fn):
-    if create_graph:
-        raise NotImplementedError(
-            "torch.autograd.functional.{}(create_graph=True): nndb's engine does not record "
-            "the backward pass, so the result cannot be differentiated again".format(fn))
-
-
-def _call(func, inputs, fn):
-    """[func] on fresh leaves that require grad, with autograd on: the
-    leaves and func's outputs, as tuples."""
-    leaves = tuple(t.detach().requires_grad_(True) for t in inputs)
+def _call(func, inputs, fn, create_graph=False):
+    """[func] on inputs that require grad, with autograd on: the inputs as
+    func saw them and func's outputs, as tuples. With create_graph an input
+    that requires grad is a view of itself, so the results keep their
+    history back to it (as PyTorch's _grad_preprocess)."""
+    leaves = tuple(t.view_as(t) if create_graph and t.requires_grad
+                   else t.detach().requires_grad_(True) for t in inputs)
     with torch.enable_grad():
         out = func(*leaves)
     was_tuple, outputs = _as_tuple(out, "outputs of the user-provided function", fn)
@@ -68,15 +66,17 @@ def _validate_v(vs, others, is_tuple):
                 "Entry {} in ".format(i) if is_tuple else "", other.shape, t.shape))
 
 
-def _vjp_pass(outputs, grad_outputs, leaves, strict, retain, out_index=None):
+def _vjp_pass(outputs, grad_outputs, leaves, strict, retain, out_index=None,
+              create_graph=False):
     """sum_i grad_outputs[i] . d outputs[i] / d leaves, a tensor per leaf
     (zeros where a leaf is not used)."""
     used = [(o, g) for o, g in zip(outputs, grad_outputs) if o.requires_grad]
     grads = [None] * len(leaves)
     if used:
         grads = list(torch.autograd.grad([o for o, _ in used], leaves,
-                                         [g for _, g in used], retain_graph=retain,
-                                         allow_unused=True))
+                                         [g for _, g in used],
+                                         retain_graph=retain or create_graph,
+                                         create_graph=create_graph, allow_unused=True))
     for i, g in enumerate(grads):
         if g is None:
             if strict:
@@ -92,9 +92,8 @@ def vjp(func, inputs, v=None, create_graph=False, strict=False):
     """(func(inputs), v^T J): the outputs and the vector-Jacobian product
     with [v] (which may be left out when func returns a one-element
     tensor), both detached."""
-    _no_create_graph(create_graph, 'vjp')
     in_tuple, inputs = _as_tuple(inputs, "inputs", "vjp")
-    leaves, out_tuple, outputs = _call(func, inputs, "vjp")
+    leaves, out_tuple, outputs = _call(func, inputs, "vjp", create_graph)
     if v is None:
         if len(outputs) != 1 or outputs[0].numel() != 1:
             raise RuntimeError("The vector v can only be None if the user-provided function "
@@ -103,12 +102,16 @@ def vjp(func, inputs, v=None, create_graph=False, strict=False):
     else:
         _, vs = _as_tuple(v, "v", "vjp")
         _validate_v(vs, outputs, out_tuple)
-    grads = _vjp_pass(outputs, vs, leaves, strict, retain=False)
-    return (_untuple(out_tuple, tuple(o.detach() for o in outputs)),
-            _untuple(in_tuple, tuple(grads)))
+    grads = _vjp_pass(outputs, vs, leaves, strict, retain=False, create_graph=create_graph)
+    return (_untuple(out_tuple, _post(outputs, create_graph)),
+            _untuple(in_tuple, _post(grads, create_graph)))
 
 
-def _jacobian_blocks(outputs, leaves, strict):
+def _post(ts, create_graph):
+    return tuple(ts) if create_graph else tuple(t.detach() for t in ts)
+
+
+def _jacobian_blocks(outputs, leaves, strict, create_graph=False):
     """blocks[i][j]: d outputs[i] / d leaves[j], shaped outputs[i].shape +
     leaves[j].shape; one backward pass per output element."""
     blocks = []
@@ -122,7 +125,7 @@ def _jacobian_blocks(outputs, leaves, strict):
             grad_outputs[i] = onehot.view(out.shape)
             last = i == len(outputs) - 1 and k == n - 1
             grads = _vjp_pass(outputs, grad_outputs, leaves, strict, retain=not last,
-                              out_index=i)
+                              out_index=i, create_graph=create_graph)
             for j, g in enumerate(grads):
                 rows[j].append(g)
         row = []
@@ -150,10 +153,11 @@ def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False,
     if strategy == "forward-mode" and not vectorize:
         raise NotImplementedError("Computing Jacobian using forward-AD or forward-over-reverse "
                                   "Hessian isonly implemented for `vectorize=True`.")
-    _no_create_graph(create_graph, 'jacobian')
     in_tuple, inputs = _as_tuple(inputs, "inputs", "jacobian")
-    leaves, out_tuple, outputs = _call(func, inputs, "jacobian")
-    blocks = _jacobian_blocks(outputs, leaves, strict)
+    leaves, out_tuple, outputs = _call(func, inputs, "jacobian", create_graph)
+    blocks = _jacobian_blocks(outputs, leaves, strict, create_graph)
+    if not create_graph:
+        blocks = [tuple(b.detach() for b in row) for row in blocks]
     if out_tuple:
         return tuple(_untuple(in_tuple, row) for row in blocks)
     return _untuple(in_tuple, blocks[0])
@@ -161,10 +165,8 @@ def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False,
 
 def jvp(func, inputs, v=None, create_graph=False, strict=False):
     """(func(inputs), J v): the outputs and the Jacobian-vector product with
-    [v] (which may be left out when the input is one element), both
-    detached. Formed from the Jacobian here (one backward pass per output
-    element)."""
-    _no_create_graph(create_graph, 'jvp')
+    [v] (which may be left out when the input is one element), by the
+    double-vjp trick (two backward passes, as PyTorch)."""
     in_tuple, inputs = _as_tuple(inputs, "inputs", "jvp")
     if v is None:
         if len(inputs) != 1 or inputs[0].numel() != 1:
@@ -175,35 +177,90 @@ def jvp(func, inputs, v=None, create_graph=False, strict=False):
     else:
         _, vs = _as_tuple(v, "v", "jvp")
         _validate_v(vs, inputs, in_tuple)
-    leaves, out_tuple, outputs = _call(func, inputs, "jvp")
-    blocks = _jacobian_blocks(outputs, leaves, strict)
-    products = []
-    for out, row in zip(outputs, blocks):
-        total = torch.zeros(out.numel(), dtype=out.dtype)
-        for block, t in zip(row, vs):
-            total = total + block.reshape(out.numel(), -1) @ t.reshape(-1).to(block.dtype)
-        products.append(total.view(out.shape))
-    return (_untuple(out_tuple, tuple(o.detach() for o in outputs)),
-            _untuple(out_tuple, tuple(products)))
+    leaves, out_tuple, outputs = _call(func, inputs, "jvp", True)
+    dummies = tuple(torch.zeros_like(o).requires_grad_(True) for o in outputs)
+    grads = _vjp_pass(outputs, dummies, leaves, strict, retain=True, create_graph=True)
+    pairs = [(g, t) for g, t in zip(grads, vs) if g.requires_grad]
+    products = [None] * len(outputs)
+    if pairs:
+        products = list(torch.autograd.grad([g for g, _ in pairs], dummies,
+                                            [t for _, t in pairs], create_graph=create_graph,
+                                            allow_unused=True))
+    for i, p in enumerate(products):
+        if p is None:
+            if strict:
+                raise RuntimeError("The output of the user-provided function is independent "
+                                   "of input {}. This is not allowed in strict mode.".format(i))
+            products[i] = torch.zeros_like(outputs[i])
+    return (_untuple(out_tuple, _post(outputs, create_graph)),
+            _untuple(out_tuple, _post(products, create_graph)))
 
 
-def _second_order(fn):
-    raise NotImplementedError(
-        "torch.autograd.functional.{}: second derivatives need the backward pass to be "
-        "recorded (create_graph=True), which nndb's engine does not do".format(fn))
+def _single_output(func, fn):
+    def wrapped(*inp):
+        out = func(*inp)
+        is_tuple, t = _as_tuple(out, "outputs of the user-provided function", fn)
+        if len(t) != 1 or t[0].numel() != 1:
+            raise RuntimeError("The function given to {} should return a single Tensor "
+                               "containing a single element.".format(fn))
+        return t[0].squeeze()
+    return wrapped
 
 
 def hessian(func, inputs, create_graph=False, strict=False, vectorize=False,
             outer_jacobian_strategy="reverse-mode"):
-    """Not available in nndb: see the module's note."""
-    _second_order('hessian')
+    """The Hessian of a scalar [func] at [inputs]: the Jacobian of its
+    gradient (a tensor of shape input.shape * 2, or [i][j] blocks for a
+    tuple of inputs)."""
+    if outer_jacobian_strategy not in ("forward-mode", "reverse-mode"):
+        raise AssertionError('Expected strategy to be either "forward-mode" or "reverse-mode".')
+    in_tuple, inputs = _as_tuple(inputs, "inputs", "hessian")
+    scalar = _single_output(func, "hessian")
 
+    def jac_func(*inp):
+        return jacobian(scalar, inp, create_graph=True, strict=strict)
 
-def hvp(func, inputs, v=None, create_graph=False, strict=False):
-    """Not available in nndb: see the module's note."""
-    _second_order('hvp')
+    res = jacobian(jac_func, inputs, create_graph=create_graph, strict=strict)
+    return res if in_tuple else res[0][0]
 
 
 def vhp(func, inputs, v=None, create_graph=False, strict=False):
-    """Not available in nndb: see the module's note."""
-    _second_order('vhp')
+    """(func(inputs), v^T H): the output and the vector-Hessian product."""
+    return _hessian_product(func, inputs, v, create_graph, strict, "vhp")
+
+
+def hvp(func, inputs, v=None, create_graph=False, strict=False):
+    """(func(inputs), H v), computed as v^T H (see the module's note)."""
+    return _hessian_product(func, inputs, v, create_graph, strict, "hvp")
+
+
+def _hessian_product(func, inputs, v, create_graph, strict, fn):
+    in_tuple, inputs = _as_tuple(inputs, "inputs", fn)
+    if v is None:
+        if len(inputs) != 1 or inputs[0].numel() != 1:
+            raise RuntimeError("The vector v can only be None if the input to the "
+                               "user-provided function is a single Tensor with a single "
+                               "element.")
+        vs = (torch.ones_like(inputs[0]),)
+    else:
+        _, vs = _as_tuple(v, "v", fn)
+        _validate_v(vs, inputs, in_tuple)
+    leaves, out_tuple, outputs = _call(func, inputs, fn, True)
+    if len(outputs) != 1 or outputs[0].numel() != 1:
+        raise RuntimeError("The function given to {} should return a single Tensor containing "
+                           "a single element.".format(fn))
+    jac = _vjp_pass(outputs, (torch.ones_like(outputs[0]),), leaves, strict, retain=True,
+                    create_graph=True)
+    pairs = [(j, t) for j, t in zip(jac, vs) if j.requires_grad]
+    res = [None] * len(leaves)
+    if pairs:
+        res = list(torch.autograd.grad([j for j, _ in pairs], leaves, [t for _, t in pairs],
+                                       create_graph=create_graph, allow_unused=True))
+    for i, r in enumerate(res):
+        if r is None:
+            if strict:
+                raise RuntimeError("The jacobian of the user-provided function is independent "
+                                   "of input {}. This is not allowed in strict mode when "
+                                   "create_graph=True.".format(i))
+            res[i] = torch.zeros_like(leaves[i])
+    return (_post(outputs, create_graph)[0], _untuple(in_tuple, _post(res, create_graph)))
