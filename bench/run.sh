@@ -7,6 +7,8 @@ cd "$(dirname "$0")/.." || exit 1
 rc=$?
 # GPT training step vs PyTorch (bench/bench_gpt.py, same BENCH format).
 "${PYTHON:-/usr/bin/python3}" bench/bench_gpt.py "$@" || rc=1
+# GPT at the sizes learners train: 124M and 64M, nndb vs PyTorch vs the GEMM floor (bench/bench_gpt_scale.py).
+"${PYTHON:-/usr/bin/python3}" bench/bench_gpt_scale.py "$@" || rc=1
 # Jupyter kernel vs ipykernel: launch, execute round trip, idle memory (bench/bench_kernel.py).
 "${PYTHON:-/usr/bin/python3}" bench/bench_kernel.py "$@" || rc=1
 # tqdm in a notebook: the same 1e5-step loop under tqdm, nndb vs ipykernel (bench/bench_tqdm.py).

@@ -4,6 +4,7 @@
  * into the module and the tensor type. */
 #include <string.h>
 
+#include "nn_blas.h"
 #include "nn_graph.h"
 #include "nn_random.h"
 #include "py.h"
@@ -565,11 +566,18 @@ static PyObject *f_set_default_dtype(PyObject *m, PyObject *d) {
     Py_RETURN_NONE;
 }
 
+/* set_num_threads(n): the engine's threads and the BLAS's (nn_ctx.h), with
+ * PyTorch's messages for what it refuses. */
 static PyObject *f_set_num_threads(PyObject *m, PyObject *n) {
     (void)m;
-    int64_t k;
-    if (py_int_arg(n, "num", &k) < 0) return NULL;
-    nn_set_num_threads((int)k);
+    if (!PyLong_Check(n) || PyBool_Check(n))
+        return PyErr_Format(PyExc_RuntimeError, "set_num_threads expects an int, but got %s",
+                            Py_TYPE(n)->tp_name);
+    long k = PyLong_AsLong(n);
+    if (k == -1 && PyErr_Occurred()) return NULL;
+    if (k <= 0)
+        return PyErr_Format(PyExc_RuntimeError, "set_num_threads expects a positive integer");
+    nn_set_num_threads(k > 4096 ? 4096 : (int)k);
     Py_RETURN_NONE;
 }
 
@@ -577,6 +585,14 @@ static PyObject *f_get_num_threads(PyObject *m, PyObject *unused) {
     (void)m;
     (void)unused;
     return PyLong_FromLong(nn_get_num_threads());
+}
+
+/* _blas_num_threads(): the BLAS's own thread count (tests/py/threads.py
+ * checks that set_num_threads reaches it). */
+static PyObject *f_blas_num_threads(PyObject *m, PyObject *unused) {
+    (void)m;
+    (void)unused;
+    return PyLong_FromLong(nn_blas_get_threads());
 }
 
 static PyObject *f_is_tensor(PyObject *m, PyObject *o) {
@@ -723,6 +739,7 @@ PyMethodDef py_core_functions[] = {
     {"set_default_dtype", f_set_default_dtype, METH_O, "set the default float dtype"},
     {"set_num_threads", f_set_num_threads, METH_O, "threads for BLAS and parallel kernels"},
     {"get_num_threads", f_get_num_threads, METH_NOARGS, "threads for BLAS and parallel kernels"},
+    {"_blas_num_threads", f_blas_num_threads, METH_NOARGS, "the BLAS library's thread count"},
     {"is_tensor", f_is_tensor, METH_O, "whether obj is a tensor"},
     {"numel", f_numel, METH_O, "the number of elements of a tensor"},
     {"_add_docstr", f_add_docstr, METH_VARARGS, "_add_docstr(obj, doc): set a builtin's docstring"},

@@ -69,6 +69,13 @@ void nn_blas_set_threads(int n) {
     if (p_set_threads) p_set_threads(n);
 }
 
+int nn_blas_get_threads(void) {
+    pthread_once(&once, load);
+    int (*get)(void) =
+        handle ? (int (*)(void))(uintptr_t)dlsym(handle, "openblas_get_num_threads") : NULL;
+    return get ? get() : 0;
+}
+
 const char *nn_blas_corename(void) {
     pthread_once(&once, load);
     if (p_corename) {

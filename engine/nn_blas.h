@@ -27,6 +27,9 @@ void nn_blas_dgemm(enum CBLAS_ORDER order, enum CBLAS_TRANSPOSE ta, enum CBLAS_T
 
 /* Threads for BLAS: remembered until the library loads, then applied. */
 void nn_blas_set_threads(int n);
+/* The BLAS's own thread count (openblas_get_num_threads), loading the
+ * library if needed; 0 when the BLAS has no such call. */
+int nn_blas_get_threads(void);
 /* The library's kernel set ("Haswell", "Prescott", ...), loading it if
  * needed; "unknown" when the library does not say or cannot load. */
 const char *nn_blas_corename(void);

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "nn_ops_impl.h"
+#include "nn_thread.h"
 
 void nn_iter_init(nn_iter *it, int ndim, const int64_t *shape) {
     it->ndim = ndim;
@@ -29,53 +30,126 @@ void nn_iter_add(nn_iter *it, const nn_tensor *t) {
     nn_iter_add_strided(it, t, st);
 }
 
-void nn_iter_run(nn_iter *it, nn_iter_loop loop, void *arg) {
-    int64_t shape[NN_MAX_DIMS], strides[NN_ITER_MAX_ARGS][NN_MAX_DIMS];
+/* The iteration space after dropping size-1 dims and merging dims every
+ * operand steps over as one run. Returns false when it is empty. */
+typedef struct merged {
+    int nd, nargs;
+    int64_t shape[NN_MAX_DIMS];
+    int64_t strides[NN_ITER_MAX_ARGS][NN_MAX_DIMS];
+    char *data[NN_ITER_MAX_ARGS];
+} merged;
+
+static bool merge_dims(const nn_iter *it, merged *m) {
     int nd = 0;
-    /* Drop size-1 dims, then merge dim i into the next inner one when every
-     * operand steps over it as one run. */
+    m->nargs = it->nargs;
     for (int i = 0; i < it->ndim; i++) {
-        if (it->shape[i] == 0) return;
+        if (it->shape[i] == 0) return false;
         if (it->shape[i] == 1) continue;
         if (nd > 0) {
             bool merge = true;
             for (int k = 0; k < it->nargs && merge; k++)
-                merge = strides[k][nd - 1] == it->strides[k][i] * it->shape[i];
+                merge = m->strides[k][nd - 1] == it->strides[k][i] * it->shape[i];
             if (merge) {
-                shape[nd - 1] *= it->shape[i];
-                for (int k = 0; k < it->nargs; k++) strides[k][nd - 1] = it->strides[k][i];
+                m->shape[nd - 1] *= it->shape[i];
+                for (int k = 0; k < it->nargs; k++) m->strides[k][nd - 1] = it->strides[k][i];
                 continue;
             }
         }
-        shape[nd] = it->shape[i];
-        for (int k = 0; k < it->nargs; k++) strides[k][nd] = it->strides[k][i];
+        m->shape[nd] = it->shape[i];
+        for (int k = 0; k < it->nargs; k++) m->strides[k][nd] = it->strides[k][i];
         nd++;
     }
+    if (nd == 0) { /* a single element */
+        m->shape[0] = 1;
+        for (int k = 0; k < it->nargs; k++) m->strides[k][0] = 0;
+        nd = 1;
+    }
+    m->nd = nd;
+    for (int k = 0; k < it->nargs; k++) m->data[k] = it->data[k];
+    return true;
+}
+
+/* Call [loop] over the elements [begin, end) of the merged space in
+ * row-major order: a partial first row, whole rows, a partial last row. */
+static void run_range(const merged *m, int64_t begin, int64_t end, nn_iter_loop loop, void *arg) {
+    int nd = m->nd, na = m->nargs;
+    int64_t n_inner = m->shape[nd - 1];
+    int64_t idx[NN_MAX_DIMS];
     char *ptr[NN_ITER_MAX_ARGS];
     int64_t inner[NN_ITER_MAX_ARGS];
-    for (int k = 0; k < it->nargs; k++) {
-        ptr[k] = it->data[k];
-        inner[k] = nd ? strides[k][nd - 1] : 0;
+    int64_t rest = begin;
+    for (int d = nd - 1; d >= 0; d--) {
+        idx[d] = rest % m->shape[d];
+        rest /= m->shape[d];
     }
-    if (nd <= 1) {
-        loop(ptr, inner, nd ? shape[0] : 1, arg);
-        return;
+    for (int k = 0; k < na; k++) {
+        ptr[k] = m->data[k];
+        for (int d = 0; d < nd; d++) ptr[k] += idx[d] * m->strides[k][d];
+        inner[k] = m->strides[k][nd - 1];
     }
-    /* Odometer over the outer dims. */
-    int64_t idx[NN_MAX_DIMS] = {0};
-    int64_t n_inner = shape[nd - 1];
-    for (;;) {
-        loop(ptr, inner, n_inner, arg);
-        int d = nd - 2;
-        for (; d >= 0; d--) {
+    int64_t pos = begin;
+    while (pos < end) {
+        int64_t n = n_inner - idx[nd - 1];
+        if (n > end - pos) n = end - pos;
+        loop(ptr, inner, n, arg);
+        pos += n;
+        if (pos >= end) return;
+        /* Step to the start of the next row (odometer over the outer dims). */
+        for (int k = 0; k < na; k++) ptr[k] -= idx[nd - 1] * inner[k];
+        idx[nd - 1] = 0;
+        for (int d = nd - 2; d >= 0; d--) {
             idx[d]++;
-            for (int k = 0; k < it->nargs; k++) ptr[k] += strides[k][d];
-            if (idx[d] < shape[d]) break;
-            for (int k = 0; k < it->nargs; k++) ptr[k] -= strides[k][d] * shape[d];
+            for (int k = 0; k < na; k++) ptr[k] += m->strides[k][d];
+            if (idx[d] < m->shape[d]) break;
+            for (int k = 0; k < na; k++) ptr[k] -= m->strides[k][d] * m->shape[d];
             idx[d] = 0;
         }
-        if (d < 0) return;
     }
+}
+
+void nn_iter_run(nn_iter *it, nn_iter_loop loop, void *arg) {
+    merged m;
+    if (!merge_dims(it, &m)) return;
+    int64_t total = 1;
+    for (int d = 0; d < m.nd; d++) total *= m.shape[d];
+    run_range(&m, 0, total, loop, arg);
+}
+
+typedef struct par_job {
+    const merged *m;
+    int64_t total;
+    nn_iter_loop loop;
+    void *arg;
+} par_job;
+
+static void par_task(void *p, int task, int n_tasks) {
+    const par_job *j = p;
+    int64_t b, e;
+    /* Whole rows when there are several; in one row, multiples of 16
+     * elements. Either way every chunk but the last ends where the serial
+     * loop's vector body would, so kernels with a vector body and a scalar
+     * tail (SLEEF) give the same bits at any thread count. */
+    int64_t row = j->m->shape[j->m->nd - 1];
+    nn_parallel_range(j->total, task, n_tasks, j->m->nd > 1 ? row : 16, &b, &e);
+    if (b < e) run_range(j->m, b, e, j->loop, j->arg);
+}
+
+void nn_iter_run_parallel(nn_iter *it, nn_iter_loop loop, void *arg, int64_t min_per_task) {
+    merged m;
+    if (!merge_dims(it, &m)) return;
+    int64_t total = 1;
+    for (int d = 0; d < m.nd; d++) total *= m.shape[d];
+    int n_tasks = nn_parallel_tasks(total, min_per_task);
+    /* Operand 0 is written: split only when no two elements of the space
+     * share an output element (no broadcast output dim). */
+    for (int d = 0; d < m.nd && n_tasks > 1; d++)
+        if (m.strides[0][d] == 0) n_tasks = 1;
+    if (n_tasks <= 1) {
+        run_range(&m, 0, total, loop, arg);
+        return;
+    }
+    par_job j = {&m, total, loop, arg};
+    nn_parallel_run(n_tasks, par_task, &j);
 }
 
 nn_status nn_broadcast_shapes(nn_ctx *ctx, int na, const int64_t *a, int nb, const int64_t *b,

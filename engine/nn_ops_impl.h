@@ -74,6 +74,14 @@ void nn_iter_add(nn_iter *it, const nn_tensor *t);
 /* Add [t] with explicit element strides over the iteration shape. */
 void nn_iter_add_strided(nn_iter *it, const nn_tensor *t, const int64_t *elem_strides);
 void nn_iter_run(nn_iter *it, nn_iter_loop loop, void *arg);
+/* nn_iter_run split across the engine's threads (nn_thread.h) when the space
+ * holds at least 2 x [min_per_task] elements and operand 0, the output, is
+ * written once per element; serial otherwise. [loop] must only write
+ * operand 0 and keep no state across calls. */
+void nn_iter_run_parallel(nn_iter *it, nn_iter_loop loop, void *arg, int64_t min_per_task);
+/* Elements per task below which an elementwise loop stays on one thread
+ * (measured: bench/python/threads.py, docs/benchmarks.md). */
+#define NN_PAR_MIN_ELEMWISE 32768
 
 /* Broadcast two shapes; the error names both. */
 nn_status nn_broadcast_shapes(nn_ctx *ctx, int na, const int64_t *a, int nb, const int64_t *b,

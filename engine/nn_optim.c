@@ -584,6 +584,24 @@ static void iter_add_buffer(nn_iter *it, char *ptr, const nn_tensor *like) {
     it->data[k] = ptr;
 }
 
+/* True when no two elements of [t] share memory through a stride-0 dim: an
+ * update can then be split across threads (every element written once). */
+static bool no_broadcast(const nn_tensor *t) {
+    for (int i = 0; i < t->ndim; i++)
+        if (t->shape[i] > 1 && t->strides[i] == 0) return false;
+    return true;
+}
+
+/* One pass over parameter, gradient and state, split across the engine's
+ * threads above the elementwise size threshold. The kernels are elementwise,
+ * so the bits do not depend on the split. */
+static void run_update(nn_iter *it, nn_iter_loop loop, step_arg *a, bool parallel) {
+    if (parallel)
+        nn_iter_run_parallel(it, loop, a, NN_PAR_MIN_ELEMWISE);
+    else
+        nn_iter_run(it, loop, a);
+}
+
 static nn_status check_grad(nn_ctx *ctx, const nn_optim *opt, int i) {
     const nn_tensor *p = opt->slots[i].param, *g = nn_tensor_grad(p);
     if (p->dtype != opt->slots[i].dtype)
@@ -627,7 +645,7 @@ nn_status nn_optim_step(nn_ctx *ctx, nn_optim *opt) {
         nn_iter_add(&it, p);
         nn_iter_add(&it, g);
         for (int b = 0; b < opt->n_bufs; b++) iter_add_buffer(&it, base + sl->off[b], p);
-        nn_iter_run(&it, loop, &a);
+        run_update(&it, loop, &a, true); /* p: checked by the iterator; buffers: contiguous */
         p->storage->version++;
         sl->steps++;
         if (sl->update) {
@@ -721,7 +739,10 @@ nn_status nn_optim_update(nn_ctx *ctx, const nn_optim_config *cfg, nn_tensor *pa
         else
             break; /* SGD without momentum, Adam without amsgrad: the last one */
     }
-    nn_iter_run(&it, loop, &a);
+    bool parallel = true;
+    for (int b = 0; b < n_state; b++)
+        if (need[b] && !no_broadcast(state[b])) parallel = false;
+    run_update(&it, loop, &a, parallel);
     param->storage->version++;
     for (int b = 0; b < n_state; b++)
         if (need[b]) state[b]->storage->version++;

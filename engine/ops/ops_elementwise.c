@@ -33,7 +33,7 @@ static void run3(nn_tensor *out, const nn_tensor *a, const nn_tensor *b, nn_iter
     nn_iter_add(&it, out);
     nn_iter_add(&it, a);
     nn_iter_add(&it, b);
-    nn_iter_run(&it, loop, arg);
+    nn_iter_run_parallel(&it, loop, arg, NN_PAR_MIN_ELEMWISE);
 }
 
 static void run2(nn_tensor *out, const nn_tensor *a, nn_iter_loop loop, void *arg) {
@@ -41,7 +41,7 @@ static void run2(nn_tensor *out, const nn_tensor *a, nn_iter_loop loop, void *ar
     nn_iter_init(&it, out->ndim, out->shape);
     nn_iter_add(&it, out);
     nn_iter_add(&it, a);
-    nn_iter_run(&it, loop, arg);
+    nn_iter_run_parallel(&it, loop, arg, NN_PAR_MIN_ELEMWISE);
 }
 
 /* ---- binary kernels ---- */
@@ -324,7 +324,7 @@ static nn_tensor *grad5(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_iter_loo
         nn_iter_add(&it, a);
         nn_iter_add(&it, b);
         nn_iter_add(&it, y);
-        nn_iter_run(&it, dt == NN_FLOAT32 ? f32 : f64, (void *)arg);
+        nn_iter_run_parallel(&it, dt == NN_FLOAT32 ? f32 : f64, (void *)arg, NN_PAR_MIN_ELEMWISE);
     }
     nn_tensor_release(a);
     nn_tensor_release(b);
@@ -683,7 +683,7 @@ static nn_status unary_grad(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_tens
         nn_iter_add(&it, dout);
         nn_iter_add(&it, x);
         nn_iter_add(&it, node->out);
-        nn_iter_run(&it, dt == NN_FLOAT32 ? k->g32 : k->g64, &ua);
+        nn_iter_run_parallel(&it, dt == NN_FLOAT32 ? k->g32 : k->g64, &ua, NN_PAR_MIN_ELEMWISE);
     }
     nn_tensor_release(x);
     din[0] = r;
@@ -773,12 +773,12 @@ static nn_tensor *where_raw(nn_ctx *ctx, nn_tensor *cond, nn_tensor *a, nn_tenso
         nn_iter_add(&it, c);
         nn_iter_add(&it, ca);
         nn_iter_add(&it, cb);
-        nn_iter_run(&it,
-                    dt == NN_FLOAT32   ? where_f32
-                    : dt == NN_FLOAT64 ? where_f64
-                    : dt == NN_INT64   ? where_i64
-                                       : where_u8,
-                    NULL);
+        nn_iter_run_parallel(&it,
+                             dt == NN_FLOAT32   ? where_f32
+                             : dt == NN_FLOAT64 ? where_f64
+                             : dt == NN_INT64   ? where_i64
+                                                : where_u8,
+                             NULL, NN_PAR_MIN_ELEMWISE);
     }
     nn_tensor_release(c);
     nn_tensor_release(ca);

@@ -444,3 +444,62 @@ NN_TEST(elementwise_nan_comparisons) {
     for (int i = 0; i < 4; i++) nn_tensor_release(ts[i]);
     nn_ctx_free(ctx);
 }
+
+/* ---- the engine's worker threads (nn_thread.h) ---- */
+
+#include <stdatomic.h>
+
+#include "nn_thread.h"
+
+typedef struct {
+    atomic_int hits[1000];
+    atomic_int nested_ok;
+} par_count;
+
+static void nested_task(void *p, int task, int n_tasks) {
+    (void)task;
+    (void)n_tasks;
+    atomic_fetch_add((atomic_int *)p, 1);
+}
+
+static void count_task(void *p, int task, int n_tasks) {
+    par_count *c = p;
+    atomic_fetch_add(&c->hits[task], 1);
+    if (task == n_tasks - 1) { /* a job started inside a job runs on its caller */
+        atomic_int inner = 0;
+        nn_parallel_run(5, nested_task, &inner);
+        if (atomic_load(&inner) == 5) atomic_store(&c->nested_ok, 1);
+    }
+}
+
+/* Every task of every job runs exactly once, jobs back to back (a worker
+ * waking late must not claim a task of the next job), a job inside a job
+ * runs serially, and the ranges tile [0, n) on their alignment. */
+NN_TEST(parallel_run_every_task_once) {
+    int prev = nn_get_num_threads();
+    nn_set_num_threads(3);
+    static par_count c;
+    bool ok = true;
+    for (int rep = 0; rep < 300 && ok; rep++) {
+        int n = 1 + rep % 7 + (rep % 50 == 0 ? 993 : 0);
+        for (int i = 0; i < n; i++) atomic_store(&c.hits[i], 0);
+        atomic_store(&c.nested_ok, 0);
+        nn_parallel_run(n, count_task, &c);
+        for (int i = 0; i < n; i++) ok = ok && atomic_load(&c.hits[i]) == 1;
+        ok = ok && atomic_load(&c.nested_ok) == 1;
+    }
+    CHECK_MSG(ok, "each task once, nested job serial");
+    CHECK(nn_parallel_tasks(1000, 600) == 1);
+    CHECK(nn_parallel_tasks(100000, 1000) == 3);
+    int64_t prev_end = 0;
+    for (int t = 0; t < 4; t++) {
+        int64_t b, e;
+        nn_parallel_range(1003, t, 4, 16, &b, &e);
+        CHECK(b == prev_end);
+        CHECK(t == 3 || b % 16 == 0);
+        CHECK(t == 3 || e % 16 == 0);
+        prev_end = e;
+    }
+    CHECK(prev_end == 1003);
+    nn_set_num_threads(prev);
+}

@@ -1,0 +1,84 @@
+"""The GEMM floor of a GPT step: exactly the matrix products of one step of
+bench/python/gpt_scale.py (forward, and for training the backward's two
+products per forward product), called as cblas_sgemm of the system OpenBLAS
+through ctypes, nothing else. No step can be faster than this on the same
+BLAS and threads, so a step's time over it says what the rest costs.
+
+    gemm_floor.py train|forward L H C V B T THREADS STEPS
+
+Prints "step_ms", "cpu_ms" (medians over STEPS after one untimed pass) and
+"gflop" (the step's products, 2 m n k each).
+"""
+import ctypes
+import statistics
+import sys
+import time
+
+ROW_MAJOR, NO_TRANS, TRANS = 101, 111, 112
+
+
+def products(mode, L, H, C, V, B, T):
+    """(count, m, n, k, transa, transb) of every sgemm of one step, row-major.
+    A Linear y[M,N] = x[M,K] W[N,K]^T has in backward dx = dy W ([M,K] from
+    [M,N] [N,K]) and dW = dy^T x ([N,K] from [N,M]^T [M,K]); attention is
+    B*H products of [T,hs] blocks per head."""
+    N, hs = B * T, C // H
+    linears = [(N, 3 * C, C), (N, C, C), (N, 4 * C, C), (N, C, 4 * C)] * L + [(N, V, C)]
+    out = []
+    for m, n, k in linears:
+        out.append((1, m, n, k, NO_TRANS, TRANS))
+        if mode == "train":
+            out.append((1, m, k, n, NO_TRANS, NO_TRANS))
+            out.append((1, n, k, m, TRANS, NO_TRANS))
+    for _ in range(L):
+        out.append((B * H, T, T, hs, NO_TRANS, TRANS))      # att = q k^T
+        out.append((B * H, T, hs, T, NO_TRANS, NO_TRANS))   # y = att v
+        if mode == "train":
+            out.append((B * H, T, T, hs, NO_TRANS, TRANS))      # datt = dy v^T
+            out.append((B * H, T, hs, T, TRANS, NO_TRANS))      # dv = att^T dy
+            out.append((B * H, T, hs, T, NO_TRANS, NO_TRANS))   # dq = datt k
+            out.append((B * H, T, hs, T, TRANS, NO_TRANS))      # dk = datt^T q
+    return out
+
+
+def main():
+    mode = sys.argv[1]
+    L, H, C, V, B, T, threads, steps = map(int, sys.argv[2:10])
+    blas = ctypes.CDLL("libopenblas.so.0")
+    blas.openblas_set_num_threads(threads)
+    sgemm = blas.cblas_sgemm
+    f, i, p = ctypes.c_float, ctypes.c_int, ctypes.c_void_p
+    sgemm.argtypes = [i, i, i, i, i, i, f, p, i, p, i, f, p, i]
+    sgemm.restype = None
+    prods = products(mode, L, H, C, V, B, T)
+    big = max(max(m * k, k * n, m * n) for _, m, n, k, _, _ in prods)
+    bufs = [(ctypes.c_float * big)() for _ in range(3)]
+    for b in bufs:  # small values, no zeros or denormals
+        ctypes.memmove(b, (ctypes.c_float * 1)(0.01), 4)
+        for j in range(1, 64):
+            b[j] = 0.01 * j
+    a, b, c = (ctypes.addressof(x) for x in bufs)
+    calls = []
+    for count, m, n, k, ta, tb in prods:
+        lda = k if ta == NO_TRANS else m
+        ldb = n if tb == NO_TRANS else k
+        calls.extend([(ROW_MAJOR, ta, tb, m, n, k, 1.0, a, lda, b, ldb, 0.0, c, n)] * count)
+
+    def step():
+        for args in calls:
+            sgemm(*args)
+
+    step()
+    walls, cpus = [], []
+    for _ in range(steps):
+        w0, c0 = time.perf_counter(), time.process_time()
+        step()
+        cpus.append(time.process_time() - c0)
+        walls.append(time.perf_counter() - w0)
+    print("step_ms", f"{statistics.median(walls) * 1e3:.6g}")
+    print("cpu_ms", f"{statistics.median(cpus) * 1e3:.6g}")
+    print("gflop", f"{sum(cnt * 2 * m * n * k for cnt, m, n, k, _, _ in prods) / 1e9:.6g}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,46 @@
+"""The profiler's split of one GPT training step by op (nndb only):
+
+    nndb python bench/python/gpt_profile.py L H C V B T THREADS
+
+Builds bench/python/gpt_scale.py's model and AdamW, runs two untimed steps,
+then profiles one (nndb.instruments.profile) and prints its op table, the
+wall time of the step and the time outside the ops (optimizer, Python).
+"""
+import os
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import torch  # noqa: E402
+from gpt_scale import GPT  # noqa: E402
+from nndb.instruments import profile  # noqa: E402
+
+L, H, C, V, B, T, threads = map(int, sys.argv[1:8])
+torch.set_num_threads(threads)
+torch.manual_seed(1337)
+model = GPT(L, H, C, V, T)
+opt = model.configure_optimizers(0.1, 6e-4, (0.9, 0.95))
+x = torch.randint(0, V, (B, T))
+y = torch.randint(0, V, (B, T))
+
+
+def step():
+    logits, loss = model(x, y)
+    opt.zero_grad(set_to_none=True)
+    loss.backward()
+    opt.step()
+    return loss.item()
+
+
+step()
+step()
+c0 = time.process_time()
+step()
+print(f"step cpu {time.process_time() - c0:.3f} s (unprofiled)")
+c0 = time.process_time()
+t0 = time.perf_counter()
+with torch.no_grad():
+    pass
+p = profile(step)
+print(f"profiled step: wall {time.perf_counter() - t0:.3f} s, cpu {time.process_time() - c0:.3f} s")
+print(p)

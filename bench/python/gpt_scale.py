@@ -1,0 +1,163 @@
+"""A GPT written as a learner writes it after "Let's reproduce GPT-2 (124M)":
+nanoGPT's model (token and position embeddings, pre-norm blocks of causal
+self-attention and a 4x tanh-GELU MLP, final LayerNorm, lm_head tied to the
+token embedding) and its AdamW set-up (weight decay on the matrices only).
+torch 1.13 has no F.scaled_dot_product_attention, so attention is nanoGPT's
+manual fallback: masked_fill of q k^T with a causal buffer, softmax, @ v.
+
+The same file runs unchanged under /usr/bin/python3 (PyTorch) and nndb:
+
+    gpt_scale.py train|forward L H C V B T THREADS STEPS
+
+It prints "NAME VALUE" lines: the median wall time of a step (step_ms), the
+median CPU time of a step over all threads (cpu_ms), the peak resident set
+(rss_mib) and the first loss (a sanity check that both sides ran the same
+model). One untimed step comes first (the allocator, the BLAS threads).
+"""
+import math
+import resource
+import statistics
+import sys
+import time
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class CausalSelfAttention(nn.Module):
+    def __init__(self, n_embd, n_head, block_size):
+        super().__init__()
+        self.c_attn = nn.Linear(n_embd, 3 * n_embd)
+        self.c_proj = nn.Linear(n_embd, n_embd)
+        self.n_head = n_head
+        self.n_embd = n_embd
+        self.register_buffer("bias", torch.tril(torch.ones(block_size, block_size))
+                             .view(1, 1, block_size, block_size))
+
+    def forward(self, x):
+        B, T, C = x.size()
+        q, k, v = self.c_attn(x).split(self.n_embd, dim=2)
+        k = k.view(B, T, self.n_head, C // self.n_head).transpose(1, 2)
+        q = q.view(B, T, self.n_head, C // self.n_head).transpose(1, 2)
+        v = v.view(B, T, self.n_head, C // self.n_head).transpose(1, 2)
+        att = (q @ k.transpose(-2, -1)) * (1.0 / math.sqrt(k.size(-1)))
+        att = att.masked_fill(self.bias[:, :, :T, :T] == 0, float("-inf"))
+        att = F.softmax(att, dim=-1)
+        y = att @ v
+        y = y.transpose(1, 2).contiguous().view(B, T, C)
+        return self.c_proj(y)
+
+
+class MLP(nn.Module):
+    def __init__(self, n_embd):
+        super().__init__()
+        self.c_fc = nn.Linear(n_embd, 4 * n_embd)
+        self.gelu = nn.GELU(approximate="tanh")
+        self.c_proj = nn.Linear(4 * n_embd, n_embd)
+
+    def forward(self, x):
+        return self.c_proj(self.gelu(self.c_fc(x)))
+
+
+class Block(nn.Module):
+    def __init__(self, n_embd, n_head, block_size):
+        super().__init__()
+        self.ln_1 = nn.LayerNorm(n_embd)
+        self.attn = CausalSelfAttention(n_embd, n_head, block_size)
+        self.ln_2 = nn.LayerNorm(n_embd)
+        self.mlp = MLP(n_embd)
+
+    def forward(self, x):
+        x = x + self.attn(self.ln_1(x))
+        x = x + self.mlp(self.ln_2(x))
+        return x
+
+
+class GPT(nn.Module):
+    def __init__(self, n_layer, n_head, n_embd, vocab_size, block_size):
+        super().__init__()
+        self.n_layer = n_layer
+        self.transformer = nn.ModuleDict(dict(
+            wte=nn.Embedding(vocab_size, n_embd),
+            wpe=nn.Embedding(block_size, n_embd),
+            h=nn.ModuleList([Block(n_embd, n_head, block_size) for _ in range(n_layer)]),
+            ln_f=nn.LayerNorm(n_embd),
+        ))
+        self.lm_head = nn.Linear(n_embd, vocab_size, bias=False)
+        self.transformer.wte.weight = self.lm_head.weight  # weight tying
+        self.apply(self._init_weights)
+        for pn, p in self.named_parameters():  # the residual projections, GPT-2's scaled init
+            if pn.endswith("c_proj.weight"):
+                torch.nn.init.normal_(p, mean=0.0, std=0.02 / math.sqrt(2 * n_layer))
+
+    def _init_weights(self, module):
+        if isinstance(module, nn.Linear):
+            torch.nn.init.normal_(module.weight, mean=0.0, std=0.02)
+            if module.bias is not None:
+                torch.nn.init.zeros_(module.bias)
+        elif isinstance(module, nn.Embedding):
+            torch.nn.init.normal_(module.weight, mean=0.0, std=0.02)
+
+    def forward(self, idx, targets=None):
+        B, T = idx.size()
+        pos = torch.arange(0, T, dtype=torch.long)
+        x = self.transformer.wte(idx) + self.transformer.wpe(pos)
+        for block in self.transformer.h:
+            x = block(x)
+        x = self.transformer.ln_f(x)
+        logits = self.lm_head(x)
+        loss = None
+        if targets is not None:
+            loss = F.cross_entropy(logits.view(-1, logits.size(-1)), targets.view(-1))
+        return logits, loss
+
+    def configure_optimizers(self, weight_decay, learning_rate, betas):
+        params = [p for p in self.parameters() if p.requires_grad]
+        groups = [
+            {"params": [p for p in params if p.dim() >= 2], "weight_decay": weight_decay},
+            {"params": [p for p in params if p.dim() < 2], "weight_decay": 0.0},
+        ]
+        return torch.optim.AdamW(groups, lr=learning_rate, betas=betas, eps=1e-8)
+
+
+def main():
+    mode = sys.argv[1]
+    L, H, C, V, B, T, threads, steps = map(int, sys.argv[2:10])
+    torch.set_num_threads(threads)
+    torch.manual_seed(1337)
+    model = GPT(L, H, C, V, T)
+    x = torch.randint(0, V, (B, T))
+    y = torch.randint(0, V, (B, T))
+    if mode == "train":
+        optimizer = model.configure_optimizers(0.1, 6e-4, (0.9, 0.95))
+
+        def step():
+            logits, loss = model(x, y)
+            optimizer.zero_grad(set_to_none=True)
+            loss.backward()
+            optimizer.step()
+            return loss.item()
+    else:
+        model.eval()
+
+        def step():
+            with torch.no_grad():
+                logits, loss = model(x, y)
+            return loss.item()
+
+    first = step()
+    walls, cpus = [], []
+    for _ in range(steps):
+        w0, c0 = time.perf_counter(), time.process_time()
+        step()
+        cpus.append(time.process_time() - c0)
+        walls.append(time.perf_counter() - w0)
+    print("step_ms", f"{statistics.median(walls) * 1e3:.6g}")
+    print("cpu_ms", f"{statistics.median(cpus) * 1e3:.6g}")
+    print("rss_mib", f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.6g}")
+    print("loss", f"{first:.4f}")
+
+
+if __name__ == "__main__":
+    main()

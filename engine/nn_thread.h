@@ -1,0 +1,28 @@
+/* nn_thread: the engine's own worker threads, for kernels that split their
+ * work across cores (elementwise loops over large tensors, the optimizers'
+ * update). The BLAS keeps its own pool; both follow nn_set_num_threads.
+ *
+ * nn_parallel_run(n, fn, arg) calls fn(arg, i, n) for i in 0..n-1, the
+ * calling thread taking part, and returns when all are done. Workers are
+ * started on first use and sleep between jobs; a job started from inside a
+ * job, or from a thread other than the one that runs ops while a job is in
+ * flight, runs serially on its caller. After fork() the child starts
+ * without workers and makes its own when it needs them. */
+#ifndef NN_THREAD_H
+#define NN_THREAD_H
+
+#include <stdint.h>
+
+typedef void (*nn_parallel_fn)(void *arg, int task, int n_tasks);
+
+/* How many tasks to split [work] units into: 1 when [work] is below
+ * [min_per_task] units per task or one thread is set, else up to the
+ * thread count. */
+int nn_parallel_tasks(int64_t work, int64_t min_per_task);
+void nn_parallel_run(int n_tasks, nn_parallel_fn fn, void *arg);
+/* The half-open range of [n] items that task [task] of [n_tasks] owns,
+ * rounded to multiples of [align] items (the last task takes the rest). */
+void nn_parallel_range(int64_t n, int task, int n_tasks, int64_t align, int64_t *begin,
+                       int64_t *end);
+
+#endif

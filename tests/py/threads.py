@@ -1,0 +1,89 @@
+# torch.set_num_threads and friends (issue 27): the thread count reaches the
+# engine's kernels and the BLAS, the refusals are PyTorch's, and results do
+# not depend on the thread count: large elementwise ops (which nndb splits
+# across threads above a size threshold) and a matmul give the same bits at
+# 1 and at 2 threads.
+import torch
+import torch.nn.functional as F
+
+torch.set_num_threads(2)
+print("threads", torch.get_num_threads())
+if hasattr(torch._C, "_blas_num_threads"):  # nndb: the BLAS follows
+    assert torch._C._blas_num_threads() == 2, torch._C._blas_num_threads()
+torch.set_num_threads(1)
+print("threads", torch.get_num_threads())
+if hasattr(torch._C, "_blas_num_threads"):
+    assert torch._C._blas_num_threads() == 1, torch._C._blas_num_threads()
+print("interop", type(torch.get_num_interop_threads()).__name__, torch.get_num_interop_threads() >= 1)
+
+for bad in (0, -3, 2.5, "2", True):
+    try:
+        torch.set_num_threads(bad)
+        print("accepted", bad)
+    except RuntimeError as e:
+        print("RuntimeError", e)
+print("threads", torch.get_num_threads())
+
+torch.manual_seed(0)
+n = 1 << 18
+a = torch.randn(n)
+b = torch.randn(n)
+m = torch.randn(512, 384)
+mask = torch.rand(512, 384) > 0.5
+w = torch.randn(384)
+cases = {
+    "add": lambda: a + b,
+    "mul_scalar": lambda: a * 2.5,
+    "gelu_tanh": lambda: F.gelu(a, approximate="tanh"),
+    "gelu": lambda: F.gelu(a),
+    "exp": lambda: a.exp(),
+    "tanh": lambda: torch.tanh(a),
+    "sigmoid": lambda: torch.sigmoid(a),
+    "pow": lambda: a.abs() ** 1.7,
+    "broadcast_mul": lambda: m * w,
+    "where": lambda: torch.where(mask, m, -m),
+    "strided": lambda: m.t() + 1.0,
+    "gt": lambda: (a > b).float(),
+}
+for name, fn in cases.items():
+    torch.set_num_threads(1)
+    r1 = fn()
+    torch.set_num_threads(2)
+    r2 = fn()
+    print(name, tuple(r1.shape), torch.equal(r1, r2))
+
+# The gradients of those ops, through backward at both thread counts.
+x = torch.randn(n, requires_grad=True)
+for threads in (1, 2):
+    torch.set_num_threads(threads)
+    x.grad = None
+    (F.gelu(x, approximate="tanh") * torch.tanh(x)).sum().backward()
+    if threads == 1:
+        g1 = x.grad.clone()
+print("grad", torch.equal(g1, x.grad))
+torch.set_num_threads(1)
+
+# The optimizers' update (one pass over parameter, gradient and state, split
+# across threads for large parameters in nndb): the same floats as
+# torch.optim at 2 threads, and as at 1 thread.
+O = torch.optim
+makers = {
+    "adamw": lambda ps: O.AdamW(ps, lr=0.01, weight_decay=0.1),
+    "adam-ams": lambda ps: O.Adam(ps, lr=0.01, weight_decay=0.1, amsgrad=True),
+    "sgd-m": lambda ps: O.SGD(ps, lr=0.1, momentum=0.9, nesterov=True, weight_decay=0.01),
+    "rms-all": lambda ps: O.RMSprop(ps, lr=0.01, momentum=0.9, centered=True, weight_decay=0.1),
+    "adagrad": lambda ps: O.Adagrad(ps, lr=0.1),
+}
+for name, make in makers.items():
+    hashes = []
+    for threads in (1, 2):
+        torch.set_num_threads(threads)
+        torch.manual_seed(3)
+        p = torch.randn(300, 400, requires_grad=True)
+        opt = make([p])
+        for i in range(3):
+            p.grad = torch.randn(300, 400)
+            opt.step()
+        hashes.append(hash(tuple(p.detach().view(-1).tolist())))
+    print(name, hashes[0] == hashes[1], hashes[1] % 1000003)
+torch.set_num_threads(1)
