@@ -744,12 +744,30 @@ nn_status op_to_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_tensor 
 
 /* ---- where(cond, a, b) ---- */
 
+/* The contiguous runs that masked_fill and its backward give (condition
+ * bytes in order, each branch in order or one broadcast value) get loops
+ * without strides, which vectorise; anything else walks the strides. */
 #define WHERE_LOOP(NAME, T)                                                                        \
-    static void NAME(char **d, const int64_t *s, int64_t n, void *arg) {                           \
-        for (int64_t i = 0; i < n; i++)                                                            \
-            *(T *)(d[0] + i * s[0]) = *(const uint8_t *)(d[1] + i * s[1])                          \
-                                          ? *(const T *)(d[2] + i * s[2])                          \
-                                          : *(const T *)(d[3] + i * s[3]);                         \
+    NN_KERNEL_CLONES static void NAME(char **d, const int64_t *s, int64_t n, void *arg) {          \
+        (void)arg;                                                                                 \
+        const int64_t z = (int64_t)sizeof(T);                                                      \
+        T *o = (T *)d[0];                                                                          \
+        const uint8_t *c = (const uint8_t *)d[1];                                                  \
+        const T *a = (const T *)d[2], *b = (const T *)d[3];                                        \
+        if (s[0] == z && s[1] == 1 && s[2] == 0 && s[3] == z) {                                    \
+            const T a0 = a[0];                                                                     \
+            for (int64_t i = 0; i < n; i++) o[i] = c[i] ? a0 : b[i];                               \
+        } else if (s[0] == z && s[1] == 1 && s[2] == z && s[3] == 0) {                             \
+            const T b0 = b[0];                                                                     \
+            for (int64_t i = 0; i < n; i++) o[i] = c[i] ? a[i] : b0;                               \
+        } else if (s[0] == z && s[1] == 1 && s[2] == z && s[3] == z) {                             \
+            for (int64_t i = 0; i < n; i++) o[i] = c[i] ? a[i] : b[i];                             \
+        } else {                                                                                   \
+            for (int64_t i = 0; i < n; i++)                                                        \
+                *(T *)(d[0] + i * s[0]) = *(const uint8_t *)(d[1] + i * s[1])                      \
+                                              ? *(const T *)(d[2] + i * s[2])                      \
+                                              : *(const T *)(d[3] + i * s[3]);                     \
+        }                                                                                          \
     }
 WHERE_LOOP(where_f32, float)
 WHERE_LOOP(where_f64, double)
