@@ -34,7 +34,8 @@
 
 #undef I /* <complex.h>, through cblas.h: this file names image sides I */
 
-#define COL_BUDGET (1 << 21) /* elements of one im2col buffer when batching samples */
+#define COL_BUDGET          (1 << 21) /* elements of one im2col buffer when batching samples */
+#define BATCH_MIN_POSITIONS 512       /* samples with as many output positions run one GEMM each */
 
 static nn_tensor *fail(nn_ctx *ctx, nn_status code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -210,7 +211,9 @@ typedef struct conv_job {
 } conv_job;
 
 static int64_t chunk_samples(const conv_job *j) {
-    if (j->g.identity) return 1;
+    /* A sample with this many positions already makes a GEMM BLAS runs at
+     * full speed; batching it would only add the copies in and out. */
+    if (j->g.identity || j->g.Lc >= BATCH_MIN_POSITIONS) return 1;
     int64_t per = (j->Ci / j->G) * j->g.K * j->g.Lc;
     int64_t nb = per > 0 ? COL_BUDGET / per : j->N;
     if (nb < 1) nb = 1;
@@ -795,6 +798,26 @@ fail:
     nn_tensor_release(x);
     nn_tensor_release(w);
     return ctx->err.code ? ctx->err.code : NN_ERR_RUNTIME;
+}
+
+/* Forward FLOPs: a convolution is 2 * numel(weight) multiply-adds per
+ * position of its column side (the output, or the transpose's input) per
+ * sample; pooling one per input element read; unfold/fold move data only. */
+bool nn_cost_conv(const nn_node *n, const nn_tensor *out, nn_op_cost *c) {
+    switch (n->op) {
+    case NN_OP_CONV: {
+        const nn_tensor *cols = (n->p.flags & CONV_TRANSPOSED) ? n->in[0].t : out;
+        double nc = cols ? (double)(cols->shape[0] * cols->shape[1]) : 0;
+        double per_sample = nc > 0 ? nn_cost_numel(cols) / nc : 0; /* spatial positions */
+        c->flops = 2 * nn_cost_numel(n->in[1].t) * per_sample * (cols ? (double)cols->shape[0] : 0);
+        return true;
+    }
+    case NN_OP_MAX_POOL:
+    case NN_OP_AVG_POOL: c->flops = nn_cost_numel(n->in[0].t); return true;
+    case NN_OP_UNFOLD:
+    case NN_OP_FOLD: return true;
+    default: return false;
+    }
 }
 
 nn_tensor *nn_conv(nn_ctx *ctx, nn_tensor *x, nn_tensor *weight, nn_tensor *bias,

@@ -1,7 +1,9 @@
-/* Batch and group normalisation, composed of the public ops (mean, var,
- * sub, rsqrt, mul, add), so autograd, the hooks and the module labels see
- * each step; the statistics are PyTorch's: the biased variance normalises,
- * and BatchNorm's running variance is updated with the unbiased one. */
+/* Batch and group normalisation. Batch norm in float32/float64 is one node
+ * (batch_norm, below, ATen's arithmetic); group norm and batch norm in the
+ * narrow or mixed dtypes are composed of the public ops (mean, var, sub,
+ * rsqrt, mul, add), so autograd, the hooks and the module labels see each
+ * step. The statistics are PyTorch's: the biased variance normalises, and
+ * BatchNorm's running variance is updated with the unbiased one. */
 #include <math.h>
 #include <string.h>
 
@@ -84,6 +86,338 @@ static nn_status ema_(nn_ctx *ctx, nn_tensor *running, nn_tensor *stat, double f
     return st;
 }
 
+/* ---- batch_norm as one node ----
+ * inputs: x [N, C, *], then weight and bias [C] when flags has BN_WEIGHT /
+ * BN_BIAS, then mean and invstd [C]: the batch's statistics in training,
+ * the running ones in evaluation (nn_batch_norm computes them, so the node
+ * is a pure function of its inputs). flags BN_TRAIN: the statistics are
+ * functions of x, and the backward says so. The arithmetic is ATen's CPU
+ * kernel's (aten/src/ATen/native/cpu/batch_norm_kernel.cpp):
+ *   forward   y = x * alpha + beta, alpha = invstd * w, beta = b - mean * alpha
+ *   backward  sum = sum(dy), dotp = sum((x - mean) dy) per channel;
+ *             training  dx = (dy - sum / n - (x - mean) k) invstd w,
+ *                       k = dotp invstd^2 / n
+ *             eval      dx = dy invstd w
+ *             dw = dotp invstd, db = sum
+ * with the sums over a channel's n = N * L values in double. */
+
+enum { BN_WEIGHT = 1, BN_BIAS = 2, BN_TRAIN = 4 };
+
+static nn_tensor *bn_weight(const nn_node *n) {
+    return (n->p.flags & BN_WEIGHT) ? n->in[1].t : NULL;
+}
+static int bn_bias_slot(const nn_node *n) {
+    return (n->p.flags & BN_WEIGHT) ? 2 : 1;
+}
+static nn_tensor *bn_bias(const nn_node *n) {
+    return (n->p.flags & BN_BIAS) ? n->in[bn_bias_slot(n)].t : NULL;
+}
+static int bn_stat_slot(const nn_node *n) {
+    return 1 + !!(n->p.flags & BN_WEIGHT) + !!(n->p.flags & BN_BIAS);
+}
+
+/* [N, C, L] geometry of [x]: L is the product of the dims after C. */
+static void bn_geom(const nn_tensor *x, int64_t *N, int64_t *C, int64_t *L) {
+    *N = x->shape[0];
+    *C = x->shape[1];
+    *L = 1;
+    for (int d = 2; d < x->ndim; d++) *L *= x->shape[d];
+}
+
+/* Row sums in eight double lanes (the compiler keeps them in vector
+ * registers; one accumulator would serialise on the add's latency). */
+#define DEF_BN(T, SUF)                                                                             \
+    NN_KERNEL_CLONES static double bn_sum_##SUF(const T *p, int64_t n) {                           \
+        double a[8] = {0, 0, 0, 0, 0, 0, 0, 0};                                                    \
+        int64_t i = 0;                                                                             \
+        for (; i + 8 <= n; i += 8)                                                                 \
+            for (int j = 0; j < 8; j++) a[j] += p[i + j];                                          \
+        double s = 0;                                                                              \
+        for (; i < n; i++) s += p[i];                                                              \
+        return s + ((a[0] + a[1]) + (a[2] + a[3])) + ((a[4] + a[5]) + (a[6] + a[7]));              \
+    }                                                                                              \
+    /* sum of (p - m)^2, the difference and square in T as ATen */                                 \
+    NN_KERNEL_CLONES static double bn_dev2_##SUF(const T *p, int64_t n, T m) {                     \
+        double a[8] = {0, 0, 0, 0, 0, 0, 0, 0};                                                    \
+        int64_t i = 0;                                                                             \
+        for (; i + 8 <= n; i += 8)                                                                 \
+            for (int j = 0; j < 8; j++) {                                                          \
+                T d = p[i + j] - m;                                                                \
+                a[j] += d * d;                                                                     \
+            }                                                                                      \
+        double s = 0;                                                                              \
+        for (; i < n; i++) {                                                                       \
+            T d = p[i] - m;                                                                        \
+            s += d * d;                                                                            \
+        }                                                                                          \
+        return s + ((a[0] + a[1]) + (a[2] + a[3])) + ((a[4] + a[5]) + (a[6] + a[7]));              \
+    }                                                                                              \
+    /* sum of dy and of (x - m) dy */                                                              \
+    NN_KERNEL_CLONES static void bn_dot_##SUF(const T *x, const T *g, int64_t n, T m, double *sum, \
+                                              double *dotp) {                                      \
+        double a[8] = {0, 0, 0, 0, 0, 0, 0, 0}, b[8] = {0, 0, 0, 0, 0, 0, 0, 0};                   \
+        int64_t i = 0;                                                                             \
+        for (; i + 8 <= n; i += 8)                                                                 \
+            for (int j = 0; j < 8; j++) {                                                          \
+                a[j] += g[i + j];                                                                  \
+                b[j] += (x[i + j] - m) * g[i + j];                                                 \
+            }                                                                                      \
+        double s = 0, d = 0;                                                                       \
+        for (; i < n; i++) {                                                                       \
+            s += g[i];                                                                             \
+            d += (x[i] - m) * g[i];                                                                \
+        }                                                                                          \
+        *sum += s + ((a[0] + a[1]) + (a[2] + a[3])) + ((a[4] + a[5]) + (a[6] + a[7]));             \
+        *dotp += d + ((b[0] + b[1]) + (b[2] + b[3])) + ((b[4] + b[5]) + (b[6] + b[7]));            \
+    }                                                                                              \
+    /* mean[c] and the sum of squared deviations var_sum[c] of each channel */                     \
+    static void bn_stats_##SUF(const T *x, int64_t N, int64_t C, int64_t L, T *mean,               \
+                               double *var_sum) {                                                  \
+        const double cnt = (double)(N * L);                                                        \
+        for (int64_t c = 0; c < C; c++) {                                                          \
+            double s = 0;                                                                          \
+            for (int64_t n = 0; n < N; n++) s += bn_sum_##SUF(x + (n * C + c) * L, L);             \
+            T m = (T)(s / cnt);                                                                    \
+            double v = 0;                                                                          \
+            for (int64_t n = 0; n < N; n++) v += bn_dev2_##SUF(x + (n * C + c) * L, L, m);         \
+            mean[c] = m;                                                                           \
+            var_sum[c] = v;                                                                        \
+        }                                                                                          \
+    }                                                                                              \
+    NN_KERNEL_CLONES static void bn_fwd_##SUF(const T *x, const T *w, const T *b, const T *mean,   \
+                                              const T *invstd, T *y, int64_t N, int64_t C,         \
+                                              int64_t L) {                                         \
+        for (int64_t c = 0; c < C; c++) {                                                          \
+            T alpha = w ? invstd[c] * w[c] : invstd[c];                                            \
+            T beta = (b ? b[c] : (T)0) - mean[c] * alpha;                                          \
+            for (int64_t n = 0; n < N; n++) {                                                      \
+                const T *xp = x + (n * C + c) * L;                                                 \
+                T *yp = y + (n * C + c) * L;                                                       \
+                for (int64_t i = 0; i < L; i++) yp[i] = xp[i] * alpha + beta;                      \
+            }                                                                                      \
+        }                                                                                          \
+    }                                                                                              \
+    NN_KERNEL_CLONES static void bn_bwd_##SUF(const T *x, const T *g, const T *w, const T *mean,   \
+                                              const T *invstd, bool train, T *dx, T *dw, T *db,    \
+                                              int64_t N, int64_t C, int64_t L) {                   \
+        const double cnt = (double)(N * L);                                                        \
+        for (int64_t c = 0; c < C; c++) {                                                          \
+            const T m = mean[c], is = invstd[c], wc = w ? w[c] : (T)1;                             \
+            double sum = 0, dotp = 0;                                                              \
+            for (int64_t n = 0; n < N; n++)                                                        \
+                bn_dot_##SUF(x + (n * C + c) * L, g + (n * C + c) * L, L, m, &sum, &dotp);         \
+            if (dw) dw[c] = (T)(dotp * is);                                                        \
+            if (db) db[c] = (T)sum;                                                                \
+            if (!dx) continue;                                                                     \
+            const T k = (T)(dotp * is * is / cnt), gm = (T)(sum / cnt);                            \
+            for (int64_t n = 0; n < N; n++) {                                                      \
+                const T *xp = x + (n * C + c) * L, *gp = g + (n * C + c) * L;                      \
+                T *dp = dx + (n * C + c) * L;                                                      \
+                if (train)                                                                         \
+                    for (int64_t i = 0; i < L; i++)                                                \
+                        dp[i] = (gp[i] - gm - (xp[i] - m) * k) * is * wc;                          \
+                else                                                                               \
+                    for (int64_t i = 0; i < L; i++) dp[i] = gp[i] * is * wc;                       \
+            }                                                                                      \
+        }                                                                                          \
+    }
+
+DEF_BN(float, f32)
+DEF_BN(double, f64)
+
+nn_tensor *op_batch_norm_forward(nn_ctx *ctx, nn_node *node) {
+    nn_tensor *xin = node->in[0].t, *win = bn_weight(node), *bin = bn_bias(node);
+    int s = bn_stat_slot(node);
+    nn_dtype dt = xin->dtype;
+    int64_t N, C, L;
+    bn_geom(xin, &N, &C, &L);
+    nn_tensor *x = nn_contiguous_as(ctx, xin, dt), *w = NULL, *b = NULL, *y = NULL;
+    nn_tensor *mean = x ? nn_contiguous_as(ctx, node->in[s].t, dt) : NULL;
+    nn_tensor *invstd = mean ? nn_contiguous_as(ctx, node->in[s + 1].t, dt) : NULL;
+    if (!invstd || (win && !(w = nn_contiguous_as(ctx, win, dt))) ||
+        (bin && !(b = nn_contiguous_as(ctx, bin, dt))))
+        goto done;
+    if (!(y = nn_tensor_empty(ctx, dt, xin->ndim, xin->shape))) goto done;
+    const void *wp = w ? nn_tensor_data(w) : NULL, *bp = b ? nn_tensor_data(b) : NULL;
+    if (dt == NN_FLOAT64)
+        bn_fwd_f64(nn_tensor_data(x), wp, bp, nn_tensor_data(mean), nn_tensor_data(invstd),
+                   nn_tensor_data(y), N, C, L);
+    else
+        bn_fwd_f32(nn_tensor_data(x), wp, bp, nn_tensor_data(mean), nn_tensor_data(invstd),
+                   nn_tensor_data(y), N, C, L);
+done:
+    nn_tensor_release(x);
+    nn_tensor_release(w);
+    nn_tensor_release(b);
+    nn_tensor_release(mean);
+    nn_tensor_release(invstd);
+    return y;
+}
+
+nn_status op_batch_norm_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_tensor **din) {
+    nn_tensor *xin = node->in[0].t, *win = bn_weight(node), *bin = bn_bias(node);
+    int s = bn_stat_slot(node), bslot = bn_bias_slot(node);
+    bool want_x = node->in[0].needs_grad, want_w = win && node->in[1].needs_grad,
+         want_b = bin && node->in[bslot].needs_grad;
+    if (!want_x && !want_w && !want_b) return NN_OK;
+    nn_dtype dt = xin->dtype;
+    int64_t N, C, L;
+    bn_geom(xin, &N, &C, &L);
+    nn_tensor *x = nn_contiguous_as(ctx, xin, dt), *g = x ? nn_contiguous_as(ctx, dout, dt) : NULL;
+    nn_tensor *mean = g ? nn_contiguous_as(ctx, node->in[s].t, dt) : NULL;
+    nn_tensor *invstd = mean ? nn_contiguous_as(ctx, node->in[s + 1].t, dt) : NULL;
+    nn_tensor *w = NULL, *dx = NULL, *dw = NULL, *db = NULL;
+    nn_status st = NN_OK;
+    if (!invstd || (win && !(w = nn_contiguous_as(ctx, win, dt))) ||
+        (want_x && !(dx = nn_tensor_empty(ctx, dt, xin->ndim, xin->shape))) ||
+        (want_w && !(dw = nn_tensor_empty(ctx, dt, 1, &C))) ||
+        (want_b && !(db = nn_tensor_empty(ctx, dt, 1, &C)))) {
+        st = ctx->err.code;
+        nn_tensor_release(dx);
+        nn_tensor_release(dw);
+        nn_tensor_release(db);
+        goto done;
+    }
+    bool train = node->p.flags & BN_TRAIN;
+    void *dxp = dx ? nn_tensor_data(dx) : NULL, *dwp = dw ? nn_tensor_data(dw) : NULL,
+         *dbp = db ? nn_tensor_data(db) : NULL;
+    const void *wp = w ? nn_tensor_data(w) : NULL;
+    if (dt == NN_FLOAT64)
+        bn_bwd_f64(nn_tensor_data(x), nn_tensor_data(g), wp, nn_tensor_data(mean),
+                   nn_tensor_data(invstd), train, dxp, dwp, dbp, N, C, L);
+    else
+        bn_bwd_f32(nn_tensor_data(x), nn_tensor_data(g), wp, nn_tensor_data(mean),
+                   nn_tensor_data(invstd), train, dxp, dwp, dbp, N, C, L);
+    din[0] = dx;
+    if (want_w) din[1] = dw;
+    if (want_b) din[bslot] = db;
+done:
+    nn_tensor_release(x);
+    nn_tensor_release(g);
+    nn_tensor_release(w);
+    nn_tensor_release(mean);
+    nn_tensor_release(invstd);
+    return st;
+}
+
+/* Forward FLOPs of the fused batch_norm: a multiply and an add per element. */
+bool nn_cost_norm(const nn_node *n, const nn_tensor *out, nn_op_cost *c) {
+    if (n->op != NN_OP_BATCH_NORM) return false;
+    c->flops = 2 * nn_cost_numel(out);
+    return true;
+}
+
+static bool same_dtype_or_null(const nn_tensor *t, nn_dtype dt) {
+    return !t || t->dtype == dt;
+}
+
+/* The fused path: float32/float64 with every [C] tensor of x's dtype. The
+ * statistics are computed here (and the running ones updated, in double, as
+ * ATen does); the node then normalises with them. */
+static nn_tensor *batch_norm_fused(nn_ctx *ctx, nn_tensor *x, nn_tensor *running_mean,
+                                   nn_tensor *running_var, nn_tensor *weight, nn_tensor *bias,
+                                   bool training, double momentum, double eps) {
+    nn_dtype dt = x->dtype;
+    int64_t N, C, L;
+    bn_geom(x, &N, &C, &L);
+    nn_tensor *mean = nn_tensor_empty(ctx, dt, 1, &C);
+    nn_tensor *invstd = mean ? nn_tensor_empty(ctx, dt, 1, &C) : NULL;
+    nn_tensor *vs = invstd ? nn_tensor_empty(ctx, NN_FLOAT64, 1, &C) : NULL;
+    nn_tensor *xc = vs && training ? nn_contiguous_as(ctx, x, dt) : NULL;
+    nn_tensor *rm = NULL, *rv = NULL, *nm = NULL, *nv = NULL, *y = NULL;
+    if (!vs || (training && !xc)) goto done;
+    bool f64 = dt == NN_FLOAT64;
+    double *var_sum = nn_tensor_data(vs);
+    void *mp = nn_tensor_data(mean), *ip = nn_tensor_data(invstd);
+    const double cnt = (double)(N * L);
+    if (training) {
+        if (f64)
+            bn_stats_f64(nn_tensor_data(xc), N, C, L, mp, var_sum);
+        else
+            bn_stats_f32(nn_tensor_data(xc), N, C, L, mp, var_sum);
+        /* ATen keeps var_sum in x's dtype: the float32 path rounds it there. */
+        if (!f64)
+            for (int64_t c = 0; c < C; c++) var_sum[c] = (float)var_sum[c];
+        for (int64_t c = 0; c < C; c++) {
+            double var = f64 ? var_sum[c] / cnt : (float)((float)var_sum[c] / (float)cnt);
+            double v = 1.0 / sqrt(var + eps);
+            if (f64)
+                ((double *)ip)[c] = v;
+            else
+                ((float *)ip)[c] = (float)v;
+        }
+        /* running = momentum * stat + (1 - momentum) * running, the variance
+         * unbiased, in double; written into fresh [C] tensors, then copied
+         * into the buffers (their version moves as after copy_). */
+        if (running_mean || running_var) {
+            if ((running_mean && !(rm = nn_contiguous_as(ctx, running_mean, dt))) ||
+                (running_var && !(rv = nn_contiguous_as(ctx, running_var, dt))) ||
+                !(nm = nn_tensor_empty(ctx, dt, 1, &C)) || !(nv = nn_tensor_empty(ctx, dt, 1, &C)))
+                goto done;
+            for (int64_t c = 0; c < C; c++) {
+                double m = f64 ? ((double *)mp)[c] : ((float *)mp)[c];
+                double uv =
+                    f64 ? var_sum[c] / (cnt - 1) : (float)((float)var_sum[c] / (float)(cnt - 1));
+                if (f64) {
+                    if (rm)
+                        ((double *)nn_tensor_data(nm))[c] =
+                            momentum * m + (1 - momentum) * ((double *)nn_tensor_data(rm))[c];
+                    if (rv)
+                        ((double *)nn_tensor_data(nv))[c] =
+                            momentum * uv + (1 - momentum) * ((double *)nn_tensor_data(rv))[c];
+                } else {
+                    if (rm)
+                        ((float *)nn_tensor_data(nm))[c] =
+                            (float)(momentum * m +
+                                    (1 - momentum) * ((float *)nn_tensor_data(rm))[c]);
+                    if (rv)
+                        ((float *)nn_tensor_data(nv))[c] =
+                            (float)(momentum * uv +
+                                    (1 - momentum) * ((float *)nn_tensor_data(rv))[c]);
+                }
+            }
+            if ((rm && nn_tensor_copy_(ctx, running_mean, nm)) ||
+                (rv && nn_tensor_copy_(ctx, running_var, nv)))
+                goto done;
+        }
+    } else {
+        /* ATen's eval invstd: 1 / sqrt(running_var + eps) in x's dtype */
+        rm = nn_contiguous_as(ctx, running_mean, dt);
+        rv = rm ? nn_contiguous_as(ctx, running_var, dt) : NULL;
+        if (!rv) goto done;
+        for (int64_t c = 0; c < C; c++) {
+            if (f64) {
+                ((double *)mp)[c] = ((double *)nn_tensor_data(rm))[c];
+                ((double *)ip)[c] = 1.0 / sqrt(((double *)nn_tensor_data(rv))[c] + eps);
+            } else {
+                ((float *)mp)[c] = ((float *)nn_tensor_data(rm))[c];
+                ((float *)ip)[c] = 1.0f / sqrtf(((float *)nn_tensor_data(rv))[c] + (float)eps);
+            }
+        }
+    }
+    nn_params p;
+    memset(&p, 0, sizeof p);
+    p.flags = (weight ? BN_WEIGHT : 0) | (bias ? BN_BIAS : 0) | (training ? BN_TRAIN : 0);
+    nn_tensor *in[5];
+    int n = 0;
+    in[n++] = x;
+    if (weight) in[n++] = weight;
+    if (bias) in[n++] = bias;
+    in[n++] = mean;
+    in[n++] = invstd;
+    y = nn_exec(ctx, NN_OP_BATCH_NORM, in, n, &p);
+done:
+    nn_tensor_release(mean);
+    nn_tensor_release(invstd);
+    nn_tensor_release(vs);
+    nn_tensor_release(xc);
+    nn_tensor_release(rm);
+    nn_tensor_release(rv);
+    nn_tensor_release(nm);
+    nn_tensor_release(nv);
+    return y;
+}
+
 nn_tensor *nn_batch_norm(nn_ctx *ctx, nn_tensor *x, nn_tensor *running_mean, nn_tensor *running_var,
                          nn_tensor *weight, nn_tensor *bias, bool training, double momentum,
                          double eps) {
@@ -110,6 +444,26 @@ nn_tensor *nn_batch_norm(nn_ctx *ctx, nn_tensor *x, nn_tensor *running_mean, nn_
             dims[nd++] = d;
             count *= x->shape[d];
         }
+    if (training && count <= 1) {
+        char s[128];
+        nn_error_set(&ctx->err, NN_ERR_VALUE,
+                     "Expected more than 1 value per channel when training, got input size "
+                     "torch.Size(%s)",
+                     nn_tensor_shape_str(x, s, sizeof s));
+        return NULL;
+    }
+    if (!training && (!running_mean || !running_var)) {
+        nn_error_set(&ctx->err, NN_ERR_VALUE,
+                     "batch_norm: running_mean and running_var are needed when not training");
+        return NULL;
+    }
+    nn_dtype dt = x->dtype;
+    if ((dt == NN_FLOAT32 || dt == NN_FLOAT64) && same_dtype_or_null(weight, dt) &&
+        same_dtype_or_null(bias, dt) && same_dtype_or_null(running_mean, dt) &&
+        same_dtype_or_null(running_var, dt))
+        return batch_norm_fused(ctx, x, running_mean, running_var, weight, bias, training, momentum,
+                                eps);
+    /* Other dtypes (float16, bfloat16, mixed): composed of the public ops. */
     nn_tensor *y;
     if (training) {
         if (count <= 1) {
