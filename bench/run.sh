@@ -29,4 +29,6 @@ build/bench/bench_instruments $quick || rc=1
 "${PYTHON:-/usr/bin/python3}" bench/bench_linalg.py "$@" || rc=1
 # CNNs: LeNet-5 step, ResNet basic block, depthwise-separable block, max_pool2d vs PyTorch (bench/bench_conv.py).
 "${PYTHON:-/usr/bin/python3}" bench/bench_conv.py "$@" || rc=1
+# Recomputation: torch.utils.checkpoint on every block of a GPT L4 step, time and peak vs plain (bench/bench_checkpoint.py).
+"${PYTHON:-/usr/bin/python3}" bench/bench_checkpoint.py "$@" || rc=1
 exit $rc

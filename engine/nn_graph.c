@@ -1070,6 +1070,14 @@ void nn_graph_reenter(nn_ctx *ctx, nn_graph_reentry *s) {
     ctx->depth = 0;
     ctx->order = NULL;
     ctx->order_cap = 0;
+    struct nn_grad_hooks *r = ctx->grad_hooks;
+    s->pending = r ? r->p : NULL;
+    s->n_pending = r ? r->np : 0;
+    s->cap_pending = r ? r->capp : 0;
+    if (r) {
+        r->p = NULL;
+        r->np = r->capp = 0;
+    }
 }
 
 void nn_graph_leave(nn_ctx *ctx, const nn_graph_reentry *s) {
@@ -1078,4 +1086,12 @@ void nn_graph_leave(nn_ctx *ctx, const nn_graph_reentry *s) {
     ctx->order_cap = s->order_cap;
     ctx->depth = s->depth;
     nn_ctx_set_grad(ctx, s->grad_enabled);
+    struct nn_grad_hooks *r = ctx->grad_hooks;
+    if (r) { /* the inner passes flushed theirs */
+        for (int i = 0; i < r->np; i++) nn_tensor_release(r->p[i].grad);
+        free(r->p);
+        r->p = s->pending;
+        r->np = s->n_pending;
+        r->capp = s->cap_pending;
+    }
 }

@@ -202,6 +202,8 @@ typedef struct nn_graph_reentry {
     bool grad_enabled;
     nn_node **order;
     size_t order_cap;
+    void *pending; /* the outer pass's hooked leaves' sums, kept aside */
+    int n_pending, cap_pending;
 } nn_graph_reentry;
 void nn_graph_reenter(nn_ctx *ctx, nn_graph_reentry *s);
 void nn_graph_leave(nn_ctx *ctx, const nn_graph_reentry *s);

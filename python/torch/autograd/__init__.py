@@ -64,6 +64,9 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
     root.backward(g, retain_graph=retain_graph, create_graph=create_graph)
 
 
+_grad_calls = [0]
+
+
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
          only_inputs=True, allow_unused=False, is_grads_batched=False):
     """The gradients of [outputs] with respect to [inputs], returned as a
@@ -82,12 +85,16 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     for t in inputs:
         if not t.requires_grad:
             raise RuntimeError("One of the differentiated Tensors does not require grad")
-    if create_graph:
-        from torch.autograd import _higher
-        result = _higher.grad(outputs, grads, inputs, bool(retain_graph))
-    else:
-        root, g = _root(outputs, grads)
-        result = _C._grad(root, g, bool(retain_graph), inputs)
+    _grad_calls[0] += 1  # torch.utils.checkpoint refuses to run under grad()
+    try:
+        if create_graph:
+            from torch.autograd import _higher
+            result = _higher.grad(outputs, grads, inputs, bool(retain_graph))
+        else:
+            root, g = _root(outputs, grads)
+            result = _C._grad(root, g, bool(retain_graph), inputs)
+    finally:
+        _grad_calls[0] -= 1
     if not allow_unused and any(r is None for r in result):
         raise RuntimeError("One of the differentiated Tensors appears to not have been used "
                            "in the graph. Set allow_unused=True if this is the desired "
