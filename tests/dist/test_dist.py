@@ -4,7 +4,7 @@ X.py` or `nndb python X.py` (Open MPI, oversubscribed on this 2-core
 machine).
 
   - self-checking scripts (collectives.py, ddp_equiv.py, zero.py,
-    drill_bugs.py) print "ok ..." lines, which are counted;
+    drill_bugs.py, sync_batchnorm.py) print "ok ..." lines, which are counted;
   - scripts that run unchanged under PyTorch (vs_gloo.py, semantics.py)
     are compared with the same script under /usr/bin/python3's PyTorch on
     gloo, started as torchrun starts its processes (RANK, WORLD_SIZE,
@@ -318,6 +318,9 @@ def scripts():
         case_script("DDP == one process on the whole batch", n, "ddp_equiv.py", 7 * n)
         case_script("ZeRO-1 over DDP of a user nn.Module == AdamW, state sharded", n, "zero.py",
                     4 * n)
+    # Per rank: 2 momenta x (2 steps x 4 checks + running mean, var, eval) + done.
+    case_script("SyncBatchNorm == BatchNorm in one process on the whole batch", 2,
+                "sync_batchnorm.py", 2 * (2 * (2 * 4 + 3) + 1))
     for n in (2, 3):
         same_as_gloo("collectives, DDP (no_sync, buffers), DistributedSampler, ZeRO-1",
                      "vs_gloo.py", n)

@@ -103,10 +103,16 @@ class BatchNorm3d(_BatchNorm):
 
 
 class SyncBatchNorm(_BatchNorm):
-    """BatchNorm over any number of spatial dims. nndb runs on the CPU in one
-    process per rank: without a process group this is BatchNorm (PyTorch
-    1.13 refuses CPU inputs here); statistics are not all-reduced across
-    ranks yet."""
+    """BatchNorm over any number of spatial dims whose training statistics
+    are those of the global batch: under torch.distributed (MPI ranks) the
+    per-channel sums are all-reduced, so every rank normalises with the mean
+    and variance of all ranks' samples together and updates its running
+    statistics with them, as PyTorch's SyncBatchNorm does on GPUs (1.13
+    refuses CPU inputs). The all-reduce is torch.distributed.nn's, so the
+    backward all-reduces the gradient sums too: each rank's input gradient is
+    the one-process gradient on the whole batch, and the weight and bias
+    gradients stay local (DDP averages them). Without a process group, with
+    one rank, or in eval mode this is BatchNorm."""
 
     def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=True,
                  track_running_stats=True, process_group=None, device=None, dtype=None):
@@ -116,6 +122,25 @@ class SyncBatchNorm(_BatchNorm):
     def _check_input_dim(self, input):
         if input.dim() < 2:
             raise ValueError(f"expected at least 2D input (got {input.dim()}D input)")
+
+    def forward(self, input):
+        import torch.distributed as dist
+        if not (self.training and dist.is_available() and dist.is_initialized()):
+            return super().forward(input)
+        group = self.process_group
+        if dist.get_world_size(group) <= 1:
+            return super().forward(input)
+        self._check_input_dim(input)
+        factor = 0.0 if self.momentum is None else self.momentum
+        if self.track_running_stats and self.num_batches_tracked is not None:
+            with torch.no_grad():
+                self.num_batches_tracked.copy_(self.num_batches_tracked + 1)
+            if self.momentum is None:
+                factor = 1.0 / float(self.num_batches_tracked)
+        use_running = self.track_running_stats
+        return _sync_batch_norm(input, self.running_mean if use_running else None,
+                                self.running_var if use_running else None, self.weight,
+                                self.bias, factor, self.eps, group)
 
     @classmethod
     def convert_sync_batchnorm(cls, module, process_group=None):
@@ -276,3 +301,32 @@ class LazyInstanceNorm3d(_LazyNormBase, _InstanceNorm):
 
     def _check_input_dim(self, input):
         InstanceNorm3d._check_input_dim(self, input)
+
+
+def _sync_batch_norm(input, running_mean, running_var, weight, bias, momentum, eps, group):
+    """batch_norm in training with the statistics of every rank's batch: the
+    sums over (N, *spatial) of x, then of (x - mean)^2, all-reduced (two
+    passes, as one process computes them)."""
+    import torch.distributed.nn.functional as dnn
+    dims = [0] + list(range(2, input.dim()))
+    shape = [1, -1] + [1] * (input.dim() - 2)
+    count = torch.tensor([float(input.numel() // max(input.size(1), 1))], dtype=input.dtype)
+    total = dnn.all_reduce(torch.cat([input.sum(dims), count]), group=group)
+    n = float(total[-1].detach())
+    if n <= 1:
+        raise ValueError("Expected more than 1 value per channel when training, got input size "
+                         f"{input.size()}")
+    mean = total[:-1] / n
+    xc = input - mean.reshape(shape)
+    var = dnn.all_reduce((xc * xc).sum(dims), group=group) / n
+    out = xc * torch.rsqrt(var + eps).reshape(shape)
+    if weight is not None:
+        out = out * weight.reshape(shape)
+    if bias is not None:
+        out = out + bias.reshape(shape)
+    with torch.no_grad():
+        if running_mean is not None:
+            running_mean.copy_(running_mean * (1 - momentum) + mean.detach() * momentum)
+        if running_var is not None:
+            running_var.copy_(running_var * (1 - momentum) + var.detach() * (n / (n - 1)) * momentum)
+    return out
