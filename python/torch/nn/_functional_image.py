@@ -11,6 +11,7 @@ functional.py imports every public name of this module.
 """
 
 import math
+import struct
 
 import torch
 from torch import _C
@@ -607,13 +608,68 @@ def _cubic_coeffs(t):
     return [conv2(t + 1.0), conv1(t), conv1(x2), conv2(x2 + 1.0)]
 
 
-def _separable(x, nsp, sizes, scales, align_corners, kind):
+def _f32(v):
+    return struct.unpack("f", struct.pack("f", v))[0]
+
+
+def _aa_filter(kind, x):
+    """ATen's antialias filters: the triangle, and Keys' cubic with a = -0.5
+    (Pillow's, not the -0.75 of plain bicubic)."""
+    x = abs(x)
+    if kind == "linear":
+        return 1.0 - x if x < 1.0 else 0.0
+    a = -0.5
+    if x < 1.0:
+        return ((a + 2.0) * x - (a + 3.0)) * x * x + 1
+    if x < 2.0:
+        return (((x - 5) * x + 8) * x - 4) * a
+    return 0.0
+
+
+def _aa_taps(in_size, out_size, scale, align_corners, dtype, kind):
+    """ATen's antialiased taps (HelperInterpBase::_compute_weights_aa): output
+    i covers input [xmin, xmin + xsize) around center = scale (i + 0.5), the
+    filter stretched by the scale when downsampling, weights normalised to
+    sum 1; taps past xsize weigh 0. The arithmetic rounds where ATen stores
+    into the input's type (float32 for float32 input)."""
+    r = _f32 if dtype == torch.float32 else float
+    scale = float(_area_scale(in_size, out_size, align_corners, scale, dtype))
+    width = 2 if kind == "linear" else 4
+    support = r((width * 0.5) * scale) if scale >= 1.0 else width * 0.5
+    n_taps = int(math.ceil(support)) * 2 + 1
+    invscale = r(1.0 / scale) if scale >= 1.0 else 1.0
+    idx = [[0] * out_size for _ in range(n_taps)]
+    wts = [[0.0] * out_size for _ in range(n_taps)]
+    for i in range(out_size):
+        center = r(scale * (i + 0.5))
+        xmin = max(int(center - support + 0.5), 0)
+        xsize = min(int(center + support + 0.5), in_size) - xmin
+        ws = [r(_aa_filter(kind, r((r(j + xmin - center) + 0.5) * invscale)))
+              for j in range(xsize)]
+        total = 0.0
+        for w in ws:
+            total = r(total + w)
+        for j in range(n_taps):
+            idx[j][i] = min(xmin + j, in_size - 1)
+            if j < xsize:
+                wts[j][i] = r(ws[j] / total) if total != 0.0 else ws[j]
+    return [(torch.tensor(idx[j]), torch.tensor(wts[j], dtype=dtype)) for j in range(n_taps)]
+
+
+def _separable(x, nsp, sizes, scales, align_corners, kind, antialias=False):
     dtype = _scale_t(x.dtype)
     for k in reversed(range(nsp)):
         dim = x.dim() - nsp + k
         in_size = x.shape[dim]
-        taps = (_linear_taps if kind == "linear" else _cubic_taps)(
-            in_size, sizes[k], scales[k] if scales else None, align_corners, dtype)
+        if antialias:
+            # ATen leaves a dim whose size does not change as it is.
+            if sizes[k] == in_size:
+                continue
+            taps = _aa_taps(in_size, sizes[k], scales[k] if scales else None, align_corners,
+                            dtype, kind)
+        else:
+            taps = (_linear_taps if kind == "linear" else _cubic_taps)(
+                in_size, sizes[k], scales[k] if scales else None, align_corners, dtype)
         shape = [1] * x.dim()
         shape[dim] = sizes[k]
         out = None
@@ -677,8 +733,6 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
         scale_factors = None
     if antialias and not (mode in ("bilinear", "bicubic") and input.ndim == 4):
         raise ValueError("Anti-alias option is only supported for bilinear and bicubic modes")
-    if antialias:
-        raise NotImplementedError("interpolate(antialias=True) is not supported by nndb yet")
     known = ("nearest", "linear", "bilinear", "bicubic", "trilinear", "area", "nearest-exact")
     if input.dim() not in (3, 4, 5) or mode not in known:
         raise NotImplementedError(
@@ -709,7 +763,10 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
         name = ("UpsampleNearestExact" if mode == "nearest-exact" else "UpsampleNearest") + tag
         return _named(x, name + "Backward1") if x is not input else x
     kind = "cubic" if mode == "bicubic" else "linear"
-    x = _separable(input, dim, output_size, scale_factors, align_corners, kind)
+    x = _separable(input, dim, output_size, scale_factors, align_corners, kind, antialias)
+    if antialias:
+        name = "UpsampleBilinear2DAa" if mode == "bilinear" else "UpsampleBicubic2DAa"
+        return _named(x, name + "Backward0") if x is not input else x.clone()
     names = {"linear": "UpsampleLinear1D", "bilinear": "UpsampleBilinear2D",
              "bicubic": "UpsampleBicubic2D", "trilinear": "UpsampleTrilinear3D"}
     return _named(x, names[mode] + "Backward1")
