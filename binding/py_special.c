@@ -1,6 +1,7 @@
 /* py_special: the special functions over the engine's ops_special.c, as
  * torch.NAME and Tensor.NAME (digamma, polygamma, lgamma, erfinv, erfc, i0,
- * exp2, sinc, asinh, acosh, atanh, logit, xlogy and their in-place forms)
+ * exp2, sinc, asinh, acosh, atanh, logit, xlogy, igamma, igammac and their
+ * in-place forms)
  * and as the private torch._C._special_NAME that torch.special
  * (python/torch/special/) exposes under PyTorch's names. */
 #include <math.h>
@@ -40,6 +41,35 @@ SPECIAL(_special_ndtr, NDTR, "SpecialNdtrBackward0")
 SPECIAL(_special_log_ndtr, LOG_NDTR, "SpecialLogNdtrBackward0")
 SPECIAL(_special_erfcx, ERFCX, "SpecialErfcxBackward0")
 SPECIAL(_special_entr, ENTR, "SpecialEntrBackward0")
+
+/* torch.special's Bessel and Airy functions: PyTorch gives them no
+ * gradient, so the result never requires grad (the input is detached). */
+static PyObject *special_unary_nograd(const char *name, nn_special_fn fn, PyObject *const *args,
+                                      Py_ssize_t nargs, PyObject *kwnames) {
+    PARSE(name, 1, "input", "$out");
+    nn_tensor *t;
+    if (py_tensor_arg(a_[0], name, "input", &t) < 0) return NULL;
+    nn_tensor *d = nn_tensor_detach(py_ctx(), t);
+    if (!d) return py_engine_error();
+    nn_tensor *r = nn_special(py_ctx(), d, fn, 0);
+    nn_tensor_release(d);
+    return py_tensor_wrap(r);
+}
+
+#define SPECIAL_NOGRAD(name, fn) PY_OP_VIA(name, special_unary_nograd, NN_SPECIAL_##fn)
+
+SPECIAL_NOGRAD(_special_bessel_j0, BESSEL_J0)
+SPECIAL_NOGRAD(_special_bessel_j1, BESSEL_J1)
+SPECIAL_NOGRAD(_special_bessel_y0, BESSEL_Y0)
+SPECIAL_NOGRAD(_special_bessel_y1, BESSEL_Y1)
+SPECIAL_NOGRAD(_special_modified_bessel_i0, MODIFIED_I0)
+SPECIAL_NOGRAD(_special_modified_bessel_i1, MODIFIED_I1)
+SPECIAL_NOGRAD(_special_modified_bessel_k0, MODIFIED_K0)
+SPECIAL_NOGRAD(_special_modified_bessel_k1, MODIFIED_K1)
+SPECIAL_NOGRAD(_special_scaled_modified_bessel_k0, SCALED_K0)
+SPECIAL_NOGRAD(_special_scaled_modified_bessel_k1, SCALED_K1)
+SPECIAL_NOGRAD(_special_airy_ai, AIRY_AI)
+SPECIAL_NOGRAD(_special_spherical_bessel_j0, SPHERICAL_J0)
 
 /* The order n of polygamma: a non-negative int. */
 static int polygamma_order(PyObject *o, int64_t *n) {
@@ -122,6 +152,26 @@ static PyObject *special_binary(const char *name, nn_special2_fn fn, const char 
 
 #define SPECIAL2(name, fn, fn_name) PY_OP_VIA(name, special_binary, NN_SPECIAL2_##fn, fn_name)
 
+/* igamma(input, other), igammac: two tensors (PyTorch takes no numbers
+ * here), promoted to a float type ("igamma_cpu" has no integer kernel). */
+static PyObject *igamma_common(const char *name, nn_special2_fn fn, const char *fn_name,
+                               PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    PARSE(name, 2, "input", "other", "$out");
+    nn_tensor *a, *b;
+    if (py_tensor_arg(a_[0], name, "input", &a) < 0) return NULL;
+    if (py_tensor_arg(a_[1], name, "other", &b) < 0) return NULL;
+    nn_dtype dt = nn_dtype_promote(a, b);
+    if (!nn_dtype_is_float(dt)) {
+        PyErr_Format(PyExc_RuntimeError, "\"%s_cpu\" not implemented for '%s'", name,
+                     nn_dtype_scalar_name(dt));
+        return NULL;
+    }
+    return py_tensor_wrap_named(nn_special2(py_ctx(), a, b, fn), fn_name);
+}
+
+PY_OP_VIA(igamma, igamma_common, NN_SPECIAL2_IGAMMA, "IgammaBackward0")
+PY_OP_VIA(igammac, igamma_common, NN_SPECIAL2_IGAMMAC, "IgammacBackward0")
+
 SPECIAL2(xlogy, XLOGY, "XlogyBackward0")
 SPECIAL2(_special_xlog1py, XLOG1PY, "SpecialXlog1PyBackward0")
 SPECIAL2(_special_zeta, ZETA, "SpecialZetaBackward0")
@@ -143,14 +193,20 @@ PY_INPLACE(arccosh)
 PY_INPLACE(arctanh)
 PY_INPLACE(logit)
 PY_INPLACE(xlogy)
+PY_INPLACE(igamma)
+PY_INPLACE(igammac)
 
 // clang-format off
 #define BOTH(X)                                                                                    \
     X(digamma) X(lgamma) X(erfinv) X(erfc) X(i0) X(exp2) X(sinc) X(asinh) X(acosh) X(atanh)        \
-    X(arcsinh) X(arccosh) X(arctanh) X(logit) X(xlogy)
+    X(arcsinh) X(arccosh) X(arctanh) X(logit) X(xlogy) X(igamma) X(igammac)
 #define PRIVATE(X)                                                                                 \
     X(_special_i0e) X(_special_i1) X(_special_i1e) X(_special_ndtri) X(_special_ndtr)              \
-    X(_special_log_ndtr) X(_special_erfcx) X(_special_entr) X(_special_xlog1py) X(_special_zeta)
+    X(_special_log_ndtr) X(_special_erfcx) X(_special_entr) X(_special_xlog1py) X(_special_zeta)   \
+    X(_special_bessel_j0) X(_special_bessel_j1) X(_special_bessel_y0) X(_special_bessel_y1)        \
+    X(_special_modified_bessel_i0) X(_special_modified_bessel_i1) X(_special_modified_bessel_k0)   \
+    X(_special_modified_bessel_k1) X(_special_scaled_modified_bessel_k0)                           \
+    X(_special_scaled_modified_bessel_k1) X(_special_airy_ai) X(_special_spherical_bessel_j0)
 // clang-format on
 
 #define FN_ROW(name)      PY_FN_ENTRY(#name, name, NULL),

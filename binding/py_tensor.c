@@ -110,6 +110,7 @@ PyObject *py_engine_error(void) {
     case NN_ERR_IO: exc = PyExc_OSError; break;
     case NN_ERR_INTERRUPT: exc = PyExc_KeyboardInterrupt; break;
     case NN_ERR_STOPPED: exc = py_exc_stopped; break;
+    case NN_ERR_NOT_IMPLEMENTED: exc = PyExc_NotImplementedError; break;
     default: break;
     }
     if (st == NN_OK)

@@ -40,6 +40,7 @@ const char *nn_status_name(nn_status code) {
     case NN_ERR_IO: return "IOError";
     case NN_ERR_INTERRUPT: return "KeyboardInterrupt";
     case NN_ERR_STOPPED: return "Stopped";
+    case NN_ERR_NOT_IMPLEMENTED: return "NotImplementedError";
     }
     return "Error";
 }

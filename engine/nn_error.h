@@ -13,15 +13,16 @@
 
 typedef enum nn_status {
     NN_OK = 0,
-    NN_ERR_SHAPE,     /* shapes do not fit together */
-    NN_ERR_INDEX,     /* index or dim out of range */
-    NN_ERR_TYPE,      /* wrong dtype or kind of argument */
-    NN_ERR_VALUE,     /* an argument has a bad value */
-    NN_ERR_MEMORY,    /* above the allocation cap, or malloc failed */
-    NN_ERR_RUNTIME,   /* autograd misuse and other runtime errors */
-    NN_ERR_IO,        /* files: missing, truncated, malformed */
-    NN_ERR_INTERRUPT, /* the interrupt flag was raised between nodes */
-    NN_ERR_STOPPED,   /* a hook asked to stop the pass */
+    NN_ERR_SHAPE,           /* shapes do not fit together */
+    NN_ERR_INDEX,           /* index or dim out of range */
+    NN_ERR_TYPE,            /* wrong dtype or kind of argument */
+    NN_ERR_VALUE,           /* an argument has a bad value */
+    NN_ERR_MEMORY,          /* above the allocation cap, or malloc failed */
+    NN_ERR_RUNTIME,         /* autograd misuse and other runtime errors */
+    NN_ERR_IO,              /* files: missing, truncated, malformed */
+    NN_ERR_INTERRUPT,       /* the interrupt flag was raised between nodes */
+    NN_ERR_STOPPED,         /* a hook asked to stop the pass */
+    NN_ERR_NOT_IMPLEMENTED, /* a derivative PyTorch does not have either */
 } nn_status;
 
 #define NN_ERROR_MSG_MAX 512

@@ -297,6 +297,20 @@ typedef enum nn_special_fn {
     NN_SPECIAL_ACOSH,
     NN_SPECIAL_ATANH,
     NN_SPECIAL_LOGIT, /* [eps] < 0: none */
+    /* torch.special's Bessel and Airy functions: no gradient (PyTorch has
+     * none; callers detach the input) */
+    NN_SPECIAL_BESSEL_J0,
+    NN_SPECIAL_BESSEL_J1,
+    NN_SPECIAL_BESSEL_Y0,
+    NN_SPECIAL_BESSEL_Y1,
+    NN_SPECIAL_MODIFIED_I0,
+    NN_SPECIAL_MODIFIED_I1,
+    NN_SPECIAL_MODIFIED_K0,
+    NN_SPECIAL_MODIFIED_K1,
+    NN_SPECIAL_SCALED_K0,
+    NN_SPECIAL_SCALED_K1,
+    NN_SPECIAL_AIRY_AI,
+    NN_SPECIAL_SPHERICAL_J0,
 } nn_special_fn;
 nn_tensor *nn_special(nn_ctx *ctx, nn_tensor *a, nn_special_fn fn, int order);
 nn_tensor *nn_logit(nn_ctx *ctx, nn_tensor *a, double eps);
@@ -309,6 +323,8 @@ typedef enum nn_special2_fn {
     NN_SPECIAL2_FLOOR_DIVIDE, /* no gradient (PyTorch has none) */
     NN_SPECIAL2_DIV_FLOOR,    /* div(rounding_mode='floor'): zero gradient */
     NN_SPECIAL2_DIV_TRUNC,    /* div(rounding_mode='trunc'): zero gradient */
+    NN_SPECIAL2_IGAMMA,       /* regularized lower incomplete gamma P(a, x) */
+    NN_SPECIAL2_IGAMMAC,      /* regularized upper Q(a, x); both: gradient for x only */
 } nn_special2_fn;
 nn_tensor *nn_special2(nn_ctx *ctx, nn_tensor *a, nn_tensor *b, nn_special2_fn fn);
 /* ---- convolution and pooling (ops_conv.c) ----

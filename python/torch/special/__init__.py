@@ -297,31 +297,21 @@ laguerre_polynomial_l = _poly_op(_laguerre_l)
 legendre_polynomial_p = _poly_op(_legendre_p)
 
 
-def modified_bessel_i0(input, *, out=None):
-    return _out(torch.i0(input), out)
-
-
-def modified_bessel_i1(input, *, out=None):
-    return _out(_C._special_i1(input), out)
-
-
-def _sph_j0(x):
-    if x != x:
-        return x
-    if _math.isinf(x):
-        return 0.0
-    if abs(x) < 0.5:
-        x2 = x * x
-        return 1.0 + x2 * (-1 / 6 + x2 * (1 / 120 + x2 * (-1 / 5040 + x2 * (
-            1 / 362880 + x2 * (-1 / 39916800 + x2 * (1 / 6227020800))))))
-    return _math.sin(x) / x
-
-
-def spherical_bessel_j0(input, *, out=None):
-    x = input.detach()
-    dtype = x.dtype if x.is_floating_point() else torch.get_default_dtype()
-    vals = [_sph_j0(v) for v in x.to(dtype).reshape(-1).tolist()]
-    return _out(torch.tensor(vals, dtype=dtype).reshape(x.shape), out)
+# The Bessel and Airy functions (engine/ops/special_math.h: Cephes'
+# approximations as PyTorch 1.13 writes them); not differentiable, as in
+# PyTorch.
+bessel_j0 = _unary(_C._special_bessel_j0)
+bessel_j1 = _unary(_C._special_bessel_j1)
+bessel_y0 = _unary(_C._special_bessel_y0)
+bessel_y1 = _unary(_C._special_bessel_y1)
+modified_bessel_i0 = _unary(_C._special_modified_bessel_i0)
+modified_bessel_i1 = _unary(_C._special_modified_bessel_i1)
+modified_bessel_k0 = _unary(_C._special_modified_bessel_k0)
+modified_bessel_k1 = _unary(_C._special_modified_bessel_k1)
+scaled_modified_bessel_k0 = _unary(_C._special_scaled_modified_bessel_k0)
+scaled_modified_bessel_k1 = _unary(_C._special_scaled_modified_bessel_k1)
+airy_ai = _unary(_C._special_airy_ai)
+spherical_bessel_j0 = _unary(_C._special_spherical_bessel_j0)
 
 
 __all__ += [
@@ -329,5 +319,7 @@ __all__ += [
     "chebyshev_polynomial_w", "shifted_chebyshev_polynomial_t", "shifted_chebyshev_polynomial_u",
     "shifted_chebyshev_polynomial_v", "shifted_chebyshev_polynomial_w", "hermite_polynomial_h",
     "hermite_polynomial_he", "laguerre_polynomial_l", "legendre_polynomial_p",
-    "modified_bessel_i0", "modified_bessel_i1", "spherical_bessel_j0",
+    "modified_bessel_i0", "modified_bessel_i1", "spherical_bessel_j0", "airy_ai", "bessel_j0",
+    "bessel_j1", "bessel_y0", "bessel_y1", "modified_bessel_k0", "modified_bessel_k1",
+    "scaled_modified_bessel_k0", "scaled_modified_bessel_k1",
 ]
