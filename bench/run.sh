@@ -17,6 +17,8 @@ rc=$?
 "${PYTHON:-/usr/bin/python3}" bench/bench_python.py "$@" || rc=1
 # Index and reduction kernels vs PyTorch: scatter_add/index_add, gather, prod, median, quantile (bench/bench_ops.py).
 "${PYTHON:-/usr/bin/python3}" bench/bench_ops.py "$@" || rc=1
+# Attention, layer norm, cross-entropy at GPT-2 124M sizes; LSTM/GRU/TransformerEncoderLayer steps (bench/bench_attn.py).
+"${PYTHON:-/usr/bin/python3}" bench/bench_attn.py "$@" || rc=1
 # The instruments: profiler overhead on the GPT step, gradcheck(samples=) on a GPT (bench_instruments.c).
 quick=""
 for a in "$@"; do [ "$a" = "--quick" ] && quick="--quick"; done

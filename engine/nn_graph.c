@@ -856,6 +856,13 @@ static nn_tensor *fit_grad(nn_ctx *ctx, nn_tensor *g, const nn_tensor *like) {
     return c;
 }
 
+/* No hook reads input gradients (none, or only the profiler). */
+static bool hooks_timing_only(const nn_ctx *ctx) {
+    for (int i = 0; i < ctx->n_hooks; i++)
+        if (!ctx->hooks[i].timing_only) return false;
+    return true;
+}
+
 static nn_status backward_node(nn_ctx *ctx, nn_node *node, bool retain_graph, int64_t position,
                                int64_t count, grad_capture *cap) {
     nn_tensor *din_inline[NN_NODE_INLINE_INPUTS] = {0};
@@ -866,22 +873,21 @@ static nn_status backward_node(nn_ctx *ctx, nn_node *node, bool retain_graph, in
         if (!din) return ctx->err.code;
     }
     /* A select or slice whose input's gradient is already being summed
-     * (exclusively ours, same dtype) adds into its window of it. Not under
-     * executor hooks: they expect each node's input gradients. */
+     * (exclusively ours, same dtype) adds into its window of it and hands
+     * back no input gradient; so only when no hook reads them. */
     nn_input *in0 = &node->in[0];
-    if (!ctx->n_hooks && (node->op == NN_OP_SELECT || node->op == NN_OP_SLICE) && in0->needs_grad &&
-        in0->fn && in0->fn->grad && exclusive(in0->fn->grad) &&
-        in0->fn->grad->dtype == in0->t->dtype && node->grad->dtype == in0->t->dtype) {
-        st = nn_view_grad_add(ctx, node, in0->fn->grad, node->grad);
-        goto inputs_done;
-    }
+    bool into_sum = (node->op == NN_OP_SELECT || node->op == NN_OP_SLICE) && in0->needs_grad &&
+                    in0->fn && in0->fn->grad && exclusive(in0->fn->grad) &&
+                    in0->fn->grad->dtype == in0->t->dtype && node->grad->dtype == in0->t->dtype &&
+                    hooks_timing_only(ctx);
     nn_hook_event ev = {NN_PHASE_BACKWARD, false, node,     node->out,
                         node->grad,        NULL,  position, count};
     if (ctx->n_hooks && !run_hooks(ctx, &ev)) {
         st = ctx->err.code;
         goto done;
     }
-    st = op_table[node->op].backward(ctx, node, node->grad, din);
+    st = into_sum ? nn_view_grad_add(ctx, node, in0->fn->grad, node->grad)
+                  : op_table[node->op].backward(ctx, node, node->grad, din);
     if (st) goto done;
     if (ctx->n_hooks) {
         ev.after = true;
@@ -910,7 +916,6 @@ static nn_status backward_node(nn_ctx *ctx, nn_node *node, bool retain_graph, in
         else
             st = leaf_accumulate(ctx, in->t, g, cap);
     }
-inputs_done:
     if (!st && node->retain && !cap)
         st = accumulate(ctx, &node->retained_grad, nn_tensor_retain(node->grad), true);
     if (!st && !retain_graph) {

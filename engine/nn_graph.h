@@ -118,6 +118,10 @@ void nn_hook_remove(nn_ctx *ctx, int id);
  * backward's error when the pass itself succeeded. */
 typedef nn_status (*nn_hook_end_fn)(nn_ctx *ctx, bool ok, void *user);
 void nn_hook_set_backward_end(nn_ctx *ctx, int id, nn_hook_end_fn end);
+/* Mark hook [id] as one that only times nodes (the profiler): backward then
+ * keeps its shortcuts that hand a hook no input gradient (a select's or a
+ * slice's added straight into the gradient being summed). */
+void nn_hook_set_timing_only(nn_ctx *ctx, int id);
 
 /* ---- gradient hooks (Tensor.register_hook) ----
  * A function called during backward with the gradient flowing into one

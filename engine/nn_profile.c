@@ -84,6 +84,7 @@ nn_profile *nn_profile_start(nn_ctx *ctx) {
     p->overflow.used = true;
     p->overflow.op = NN_OP_COUNT;
     p->hook = nn_hook_add(ctx, "profile", profile_hook, p);
+    if (p->hook) nn_hook_set_timing_only(ctx, p->hook);
     if (!p->hook) {
         free(p);
         nn_error_set(&ctx->err, NN_ERR_RUNTIME,
