@@ -332,7 +332,10 @@ def _div_rule(rec, g):
 def _pow_rule(rec, g):
     a, b = rec.inputs
     da = db = None
-    if _need(rec, 0):
+    if _need(rec, 0) and b.dim() == 0 and not _need(rec, 1):  # pow(Tensor, Scalar)
+        e = b.item()
+        da = torch.zeros_like(g) if e == 0 else g * (e * a.pow(e - 1))
+    elif _need(rec, 0):
         da = torch.where(b == 0, torch.zeros_like(g), g * b * a.pow(b - 1))
     if _need(rec, 1):
         mask = (a == 0) & (b >= 0)
