@@ -10,6 +10,8 @@ CC      ?= cc
 SANITIZE ?= 0
 WERROR  ?= 0
 PYTHON  ?= /usr/bin/python3
+# Parallel jobs for the builds that `make test` starts (one per core).
+JOBS    ?= $(shell nproc 2>/dev/null || echo 2)
 
 WARN = -Wall -Wextra -Wshadow -Wpointer-arith -Wstrict-prototypes -Wmissing-prototypes \
        -Wvla -Wformat=2 -Wundef -Wcast-align -Wno-unused-parameter
@@ -171,15 +173,15 @@ $(BUILD)/bench/%: bench/%.c $(BUILD)/libnndb.a
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 run: deps
-	@$(MAKE) --no-print-directory $(BUILD)/nndb
+	@$(MAKE) --no-print-directory -j$(JOBS) $(BUILD)/nndb
 	@$(BUILD)/nndb
 
 unit: $(BUILD)/unit_tests
 	$(BUILD)/unit_tests
 
 test: deps
-	@$(MAKE) --no-print-directory WERROR=1 build/nndb build/unit_tests build/session_tests build/test_noalloc
-	@$(MAKE) --no-print-directory WERROR=1 SANITIZE=1 build/asan/unit_tests build/asan/session_tests $(FUZZ_TARGETS:%=build/asan/fuzz/%_replay)
+	@$(MAKE) --no-print-directory -j$(JOBS) WERROR=1 build/nndb build/unit_tests build/session_tests build/test_noalloc
+	@$(MAKE) --no-print-directory -j$(JOBS) WERROR=1 SANITIZE=1 build/asan/unit_tests build/asan/session_tests $(FUZZ_TARGETS:%=build/asan/fuzz/%_replay)
 	@PYTHON=$(PYTHON) tests/run_all.sh
 
 # The browser suite alone (make test runs it too): classic Notebook and

@@ -14,14 +14,21 @@ skipped=0
 log=build/test-logs
 mkdir -p "$log"
 
-# Count a suite's "N passed, M failed" line; a suite that crashes or prints no
-# such line counts as one failure.
-run_suite() {
+# Run one suite, its output to $log/NAME.out and .err, its exit status to
+# $log/NAME.rc.
+exec_suite() {
     name=$1
     shift
-    printf '== %s\n' "$name"
     "$@" >"$log/$name.out" 2>"$log/$name.err"
-    rc=$?
+    echo $? >"$log/$name.rc"
+}
+
+# Show and count a finished suite's "N passed, M failed" line; a suite that
+# crashes or prints no such line counts as one failure.
+count_suite() {
+    name=$1
+    printf '== %s\n' "$name"
+    rc=$(cat "$log/$name.rc" 2>/dev/null || echo 1)
     cat "$log/$name.err" "$log/$name.out" | grep -v '^$' | tail -n 40
     line=$(grep -E '^[0-9]+ passed, [0-9]+ failed(, [0-9]+ skipped)?$' "$log/$name.out" | tail -n 1)
     if [ -z "$line" ]; then
@@ -46,6 +53,11 @@ run_suite() {
     fi
 }
 
+run_suite() {
+    exec_suite "$@"
+    count_suite "$1"
+}
+
 # PyTorch reference values, regenerated on every run so they cannot go stale.
 refs_ok=0
 refs_bad=0
@@ -67,10 +79,18 @@ run_suite layers tests/check_layers.sh
 run_suite format tests/check_format.sh
 run_suite unit build/unit_tests
 run_suite session build/session_tests
-run_suite diff tests/diff/run.sh
-run_suite compat tests/compat/run.sh
-run_suite python tests/py/run.sh
-run_suite moduleinfo tests/moduleinfo/run.sh
+# The comparison suites (nndb against PyTorch, output against output) do not
+# depend on timing, so they run as a second lane next to the rest and use the
+# machine's second core; their results are shown and counted at the end.
+lane="diff compat python moduleinfo opinfo"
+(
+    exec_suite diff tests/diff/run.sh
+    exec_suite compat tests/compat/run.sh
+    exec_suite python tests/py/run.sh
+    exec_suite moduleinfo tests/moduleinfo/run.sh
+    exec_suite opinfo tests/opinfo/run.sh
+) &
+lane_pid=$!
 run_suite repl tests/repl/run.sh
 run_suite debugger "$PYTHON" tests/repl/test_cpython_debugger.py
 run_suite drills "$PYTHON" tests/drills/test_drills.py
@@ -80,7 +100,6 @@ run_suite kernel tests/kernel/run.sh
 run_suite notebooks tests/notebooks/run.sh
 run_suite browser tests/browser/run.sh
 run_suite dist "$PYTHON" tests/dist/test_dist.py
-run_suite opinfo tests/opinfo/run.sh
 [ -x build/test_noalloc ] && run_suite noalloc build/test_noalloc
 ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0} \
     LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$(pwd)/tests/lsan.supp} \
@@ -98,6 +117,11 @@ for replay in build/asan/fuzz/*_replay; do
     ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} \
         LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$(pwd)/tests/lsan.supp} \
         run_suite "$(basename "$replay")-asan" "$replay"
+done
+
+wait "$lane_pid"
+for name in $lane; do
+    count_suite "$name"
 done
 
 if [ "$skipped" -gt 0 ]; then

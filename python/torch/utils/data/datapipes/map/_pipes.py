@@ -81,16 +81,21 @@ class BatcherMapDataPipe(MapDataPipe):
         raise TypeError("{} instance doesn't have valid length".format(type(self).__name__))
 
 
+def _sized_map_inputs(datapipes):
+    """The inputs of concat and zip: at least one, each a sized MapDataPipe."""
+    if len(datapipes) == 0:
+        raise ValueError("Expected at least one DataPipe, but got nothing")
+    if not all(isinstance(dp, MapDataPipe) for dp in datapipes):
+        raise TypeError("Expected all inputs to be `MapDataPipe`")
+    if not all(isinstance(dp, Sized) for dp in datapipes):
+        raise TypeError("Expected all inputs to be `Sized`")
+    return datapipes
+
+
 @functional_datapipe("concat")
 class ConcaterMapDataPipe(MapDataPipe):
     def __init__(self, *datapipes):
-        if len(datapipes) == 0:
-            raise ValueError("Expected at least one DataPipe, but got nothing")
-        if not all(isinstance(dp, MapDataPipe) for dp in datapipes):
-            raise TypeError("Expected all inputs to be `MapDataPipe`")
-        if not all(isinstance(dp, Sized) for dp in datapipes):
-            raise TypeError("Expected all inputs to be `Sized`")
-        self.datapipes = datapipes
+        self.datapipes = _sized_map_inputs(datapipes)
         self.length = -1
 
     def __getitem__(self, index):
@@ -110,13 +115,7 @@ class ConcaterMapDataPipe(MapDataPipe):
 @functional_datapipe("zip")
 class ZipperMapDataPipe(MapDataPipe):
     def __init__(self, *datapipes):
-        if len(datapipes) == 0:
-            raise ValueError("Expected at least one DataPipe, but got nothing")
-        if not all(isinstance(dp, MapDataPipe) for dp in datapipes):
-            raise TypeError("Expected all inputs to be `MapDataPipe`")
-        if not all(isinstance(dp, Sized) for dp in datapipes):
-            raise TypeError("Expected all inputs to be `Sized`")
-        self.datapipes = datapipes
+        self.datapipes = _sized_map_inputs(datapipes)
         self.length = -1
 
     def __getitem__(self, index):
