@@ -33,7 +33,7 @@ CPPFLAGS += -Iengine -Idrills -Ibinding -D_GNU_SOURCE -MMD -MP
 # No FP traps or errno are relied on, so loops with comparisons and sqrt can
 # vectorise; IEEE results are unchanged (this is not -ffast-math).
 CFLAGS   += -std=c11 -g -pthread $(OPT) -fno-trapping-math -fno-math-errno $(WARN)
-LDLIBS   += -lm -ldl -lpthread
+LDLIBS   += -lm -ldl -lpthread -lfftw3 -lfftw3f
 REPL_LIBS = -lreadline -lcjson
 # Debian's CPython, embedded (python3.11-dev). -isystem: its headers are not ours to warn about.
 PY_CONFIG ?= /usr/bin/python3.11-config

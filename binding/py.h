@@ -171,6 +171,7 @@ extern PyMethodDef py_io_functions[];    /* py_io.c: storages for torch.save/loa
 extern PyMethodDef py_dist_functions[], py_instruments_functions[], py_probe_functions[];
 extern PyMethodDef py_data_functions[];     /* py_data.c: datasets, vocabularies, plots */
 extern PyMethodDef py_autograd_functions[]; /* py_autograd.c: tensor hooks, Function, grad */
+extern PyMethodDef py_fft_functions[];      /* py_fft.c: complex views and FFT primitives */
 extern PyMethodDef py_linalg_functions[];   /* py_linalg.c: LAPACK kernels for torch.linalg */
 extern PyMethodDef py_autocast_functions[]; /* py_autocast.c: torch.autocast's state */
 /* py_autograd.c: restore the Python exception a hook or a Function's

@@ -169,6 +169,14 @@ int py_operand(PyObject *o, const char *fname, const char *what, nn_tensor **out
         *out = py_tensor_from_data(o, -1);
         return *out ? 0 : -1;
     }
+    if (PyComplex_Check(o)) { /* a wrapped complex128 scalar */
+        *out = nn_tensor_empty(ctx, NN_COMPLEX128, 0, NULL);
+        if (!*out) return py_engine_error(), -1;
+        ((double *)nn_tensor_data(*out))[0] = PyComplex_RealAsDouble(o);
+        ((double *)nn_tensor_data(*out))[1] = PyComplex_ImagAsDouble(o);
+        (*out)->is_wrapped_number = true;
+        return 0;
+    }
     if (PyNumber_Check(o) && !PyComplex_Check(o)) {
         double d = PyFloat_AsDouble(o);
         if (d == -1 && PyErr_Occurred()) return -1;
@@ -318,7 +326,7 @@ typedef struct walk {
     int64_t shape[NN_MAX_DIMS];
     bool any_float, any_int, any_bool, any_complex;
     int64_t n, cap;
-    double *d;
+    double *d, *im; /* im: the imaginary parts (0 for real values) */
     int64_t *i;
 } walk;
 
@@ -331,12 +339,16 @@ static int grow(walk *w) {
     int64_t *i = PyMem_Realloc(w->i, (size_t)cap * sizeof *i);
     if (!i) return (PyErr_NoMemory(), -1);
     w->i = i;
+    double *im = PyMem_Realloc(w->im, (size_t)cap * sizeof *im);
+    if (!im) return (PyErr_NoMemory(), -1);
+    w->im = im;
     w->cap = cap;
     return 0;
 }
 
 static int walk_scalar(walk *w, PyObject *o) {
     if (grow(w) < 0) return -1;
+    w->im[w->n] = 0;
     nn_tensor *t = py_tensor_of(o);
     if (t) {
         if (nn_tensor_numel(t) != 1 || t->ndim != 0) {
@@ -344,7 +356,10 @@ static int walk_scalar(walk *w, PyObject *o) {
                             "only one element tensors can be converted to Python scalars");
             return -1;
         }
-        if (nn_dtype_is_float(t->dtype)) {
+        if (nn_dtype_is_complex(t->dtype)) {
+            w->any_complex = true;
+            nn_tensor_get_flat_complex(t, 0, &w->d[w->n], &w->im[w->n]);
+        } else if (nn_dtype_is_float(t->dtype)) {
             w->any_float = true;
             w->d[w->n] = nn_tensor_get_flat(t, 0);
         } else {
@@ -376,8 +391,9 @@ static int walk_scalar(walk *w, PyObject *o) {
         w->any_float = true;
         w->d[w->n] = PyFloat_AS_DOUBLE(o);
     } else if (PyComplex_Check(o)) {
-        PyErr_SetString(PyExc_TypeError, "complex tensors are not supported by nndb's engine");
-        return -1;
+        w->any_complex = true;
+        w->d[w->n] = PyComplex_RealAsDouble(o);
+        w->im[w->n] = PyComplex_ImagAsDouble(o);
     } else {
         /* numpy scalars and other numbers */
         PyObject *idx = PyNumber_Check(o) ? PyNumber_Index(o) : NULL;
@@ -456,6 +472,9 @@ bool py_buffer_dtype(const char *fmt, Py_ssize_t itemsize, nn_dtype *dt) {
     case 'f': *dt = NN_FLOAT32; return itemsize == 4;
     case 'd': *dt = NN_FLOAT64; return itemsize == 8;
     case 'e': *dt = NN_FLOAT16; return itemsize == 2;
+    case 'Z': /* complex: Zf, Zd */
+        *dt = fmt[1] == 'd' ? NN_COMPLEX128 : NN_COMPLEX64;
+        return (fmt[1] == 'f' && itemsize == 8) || (fmt[1] == 'd' && itemsize == 16);
     case '?': *dt = NN_BOOL; return itemsize == 1;
     case 'b': *dt = NN_INT8; return true;
     case 'B': *dt = NN_UINT8; return true;
@@ -547,6 +566,28 @@ nn_tensor *py_tensor_from_data(PyObject *data, int dtype) {
     for (int d = 0; d < w.ndim; d++)
         if (w.shape[d] < 0) w.shape[d] = 0;
     nn_dtype dt;
+    if (w.any_complex) {
+        dt = dtype >= 0 ? (nn_dtype)dtype : nn_dtype_to_complex(py_default_dtype());
+        if (!nn_dtype_is_complex(dt)) {
+            PyErr_Format(PyExc_RuntimeError,
+                         "value cannot be converted to type %s without overflow",
+                         nn_dtype_name(dt));
+            goto done;
+        }
+        r = nn_tensor_empty(ctx, dt, w.ndim, w.shape);
+        if (r)
+            for (int64_t k = 0; k < w.n; k++) {
+                if (dt == NN_COMPLEX64) {
+                    ((float *)nn_tensor_data(r))[2 * k] = (float)w.d[k];
+                    ((float *)nn_tensor_data(r))[2 * k + 1] = (float)w.im[k];
+                } else {
+                    ((double *)nn_tensor_data(r))[2 * k] = w.d[k];
+                    ((double *)nn_tensor_data(r))[2 * k + 1] = w.im[k];
+                }
+            }
+        if (!r) py_engine_error();
+        goto done;
+    }
     if (dtype >= 0)
         dt = (nn_dtype)dtype;
     else if (w.any_float)
@@ -589,5 +630,6 @@ nn_tensor *py_tensor_from_data(PyObject *data, int dtype) {
 done:
     PyMem_Free(w.d);
     PyMem_Free(w.i);
+    PyMem_Free(w.im);
     return r;
 }

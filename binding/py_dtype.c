@@ -43,9 +43,8 @@ static PyObject *dtype_itemsize(PyObject *self, void *closure) {
 }
 
 static PyObject *dtype_is_complex(PyObject *self, void *closure) {
-    (void)self;
     (void)closure;
-    Py_RETURN_FALSE;
+    return PyBool_FromLong(nn_dtype_is_complex(((dtype_object *)self)->dt));
 }
 
 static PyObject *dtype_reduce(PyObject *self, PyObject *unused) {
@@ -57,7 +56,7 @@ static PyObject *dtype_reduce(PyObject *self, PyObject *unused) {
 static PyGetSetDef dtype_getset[] = {
     {"is_floating_point", dtype_is_floating_point, NULL, "a floating-point dtype", NULL},
     {"is_signed", dtype_is_signed, NULL, "a signed dtype", NULL},
-    {"is_complex", dtype_is_complex, NULL, "always False: nndb has no complex tensors", NULL},
+    {"is_complex", dtype_is_complex, NULL, "a complex dtype (complex64, complex128)", NULL},
     {"itemsize", dtype_itemsize, NULL, "bytes per element", NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
@@ -234,7 +233,8 @@ int py_dtype_setup(PyObject *m) {
         {"bool", NN_BOOL},         {"int32", NN_INT32},     {"int", NN_INT32},
         {"int16", NN_INT16},       {"short", NN_INT16},     {"int8", NN_INT8},
         {"uint8", NN_UINT8},       {"float16", NN_FLOAT16}, {"half", NN_FLOAT16},
-        {"bfloat16", NN_BFLOAT16},
+        {"bfloat16", NN_BFLOAT16}, {"complex64", NN_COMPLEX64}, {"cfloat", NN_COMPLEX64},
+        {"complex128", NN_COMPLEX128}, {"cdouble", NN_COMPLEX128},
     };
     for (int d = 0; d < NN_DTYPE_COUNT; d++) {
         dtypes[d].dt = (nn_dtype)d;

@@ -1037,6 +1037,8 @@ static const char *buffer_format(nn_dtype dt) {
     case NN_INT8: return "b";
     case NN_UINT8: return "B";
     case NN_FLOAT16: return "e";
+    case NN_COMPLEX64: return "Zf";
+    case NN_COMPLEX128: return "Zd";
     default: return NULL;
     }
 }
@@ -1102,7 +1104,8 @@ static PyObject *get_array_interface(PyObject *self, void *closure) {
     (void)closure;
     nn_tensor *t = T(self);
     if (numpy_refusal(t) < 0) return NULL;
-    static const char *typestr[] = {"<f4", "<f8", "<i8", "|b1", "<i4", "<i2", "|i1", "|u1", "<f2"};
+    static const char *typestr[] = {"<f4", "<f8", "<i8", "|b1", "<i4", "<i2",
+                                    "|i1", "|u1", "<f2", "<V2", "<c8", "<c16"};
     size_t es = nn_dtype_size(t->dtype);
     PyObject *shape = PyTuple_New(t->ndim), *strides = PyTuple_New(t->ndim);
     if (!shape || !strides) goto fail;
@@ -1339,6 +1342,11 @@ static PyObject *m_backward(PyObject *self, PyObject *const *args, Py_ssize_t na
 }
 
 static PyObject *scalar_value(nn_tensor *t, int64_t i) {
+    if (nn_dtype_is_complex(t->dtype)) {
+        double re, im;
+        nn_tensor_get_flat_complex(t, i, &re, &im);
+        return PyComplex_FromDoubles(re, im);
+    }
     if (nn_dtype_is_float(t->dtype)) return PyFloat_FromDouble(nn_tensor_get_flat(t, i));
     if (t->dtype == NN_BOOL) return PyBool_FromLong(nn_tensor_get_flat_int(t, i) != 0);
     return PyLong_FromLongLong(nn_tensor_get_flat_int(t, i));

@@ -149,13 +149,38 @@ static void spaces(nn_buf *out, int n) {
     for (int i = 0; i < n; i++) nn_buf_add(out, " ", 1);
 }
 
-static void fmt_rec(const fmt *f, int d, int64_t off, int indent, nn_buf *out) {
+/* A complex element: the real part padded by [f], the imaginary part by
+ * [fi] with "j" and its padding dropped, joined by its sign or "+", as
+ * torch's _val_formatter. [off] is the real part's offset in the real view. */
+static void fmt_celem(const fmt *f, const fmt *fi, int64_t off, nn_buf *out) {
+    fmt_elem(f, off, out);
+    nn_buf im;
+    nn_buf_init(&im);
+    fmt_elem(fi, off + 1, &im);
+    nn_buf_add(&im, "j", 2);
+    const char *p = im.data;
+    while (*p == ' ') p++;
+    if (*p != '+' && *p != '-') nn_buf_add(out, "+", 1);
+    nn_buf_puts(out, p);
+    nn_buf_free(&im);
+}
+
+static void fmt_any(const fmt *f, const fmt *fi, int64_t off, nn_buf *out) {
+    if (fi)
+        fmt_celem(f, fi, off, out);
+    else
+        fmt_elem(f, off, out);
+}
+
+/* [fi]: the imaginary parts' formatter of a complex tensor, else NULL. */
+static void fmt_rec(const fmt *f, const fmt *fi, int d, int64_t off, int indent, nn_buf *out) {
     const nn_tensor *t = f->t;
     int64_t n = t->shape[d], e = f->o->edgeitems;
     bool cut = f->summarize && n > 2 * e;
     nn_buf_add(out, "[", 1);
     if (d == t->ndim - 1) {
-        int per_line = (f->o->linewidth - indent) / (f->max_width + 2);
+        int elem_len = f->max_width + 2 + (fi ? fi->max_width + 1 : 0);
+        int per_line = (f->o->linewidth - indent) / elem_len;
         if (per_line < 1) per_line = 1;
         int64_t k = 0;
         for (int64_t i = 0; i < n; i++) {
@@ -171,7 +196,7 @@ static void fmt_rec(const fmt *f, int d, int64_t off, int indent, nn_buf *out) {
                 nn_buf_puts(out, " ...");
                 i = n - e - 1;
             } else {
-                fmt_elem(f, off + i * t->strides[d], out);
+                fmt_any(f, fi, off + i * t->strides[d], out);
             }
             k++;
         }
@@ -187,7 +212,7 @@ static void fmt_rec(const fmt *f, int d, int64_t off, int indent, nn_buf *out) {
                 nn_buf_puts(out, "...");
                 i = n - e - 1;
             } else {
-                fmt_rec(f, d + 1, off + i * t->strides[d], indent + 1, out);
+                fmt_rec(f, fi, d + 1, off + i * t->strides[d], indent + 1, out);
             }
         }
     }
@@ -202,11 +227,29 @@ void nn_format_tensor_values(const nn_tensor *t, int indent, const nn_print_opts
         return;
     }
     fmt f;
+    if (nn_dtype_is_complex(t->dtype)) {
+        /* torch formats the real and the imaginary parts each with its own
+         * formatter: two real views of the pairs */
+        nn_tensor re = *t, im;
+        re.dtype = nn_dtype_to_real(t->dtype);
+        re.offset = 2 * t->offset;
+        for (int d = 0; d < t->ndim; d++) re.strides[d] = 2 * t->strides[d];
+        im = re;
+        im.offset = re.offset + 1;
+        fmt fi;
+        fmt_init(&f, &re, opts);
+        fmt_init(&fi, &im, opts);
+        if (t->ndim == 0)
+            fmt_celem(&f, &fi, re.offset, out);
+        else
+            fmt_rec(&f, &fi, 0, re.offset, indent, out);
+        return;
+    }
     fmt_init(&f, t, opts);
     if (t->ndim == 0)
         fmt_elem(&f, t->offset, out);
     else
-        fmt_rec(&f, 0, t->offset, indent, out);
+        fmt_rec(&f, NULL, 0, t->offset, indent, out);
 }
 
 /* ---- grad_fn names as torch 1.13 shows them ---- */
@@ -327,6 +370,12 @@ const char *nn_format_grad_fn_name(const nn_tensor *t) {
     case NN_OP_ATAN2: return "Atan2Backward0";
     case NN_OP_FMOD: return "FmodBackward0";
     case NN_OP_PROD: return all ? "ProdBackward0" : "ProdBackward1";
+    case NN_OP_VIEW_AS_REAL: return "ViewAsRealBackward0";
+    case NN_OP_VIEW_AS_COMPLEX: return "ViewAsComplexBackward0";
+    case NN_OP_CONJ: return "ConjBackward0";
+    case NN_OP_FFT_C2C: return "FftC2CBackward0";
+    case NN_OP_FFT_R2C: return "FftR2CBackward0";
+    case NN_OP_FFT_C2R: return "FftC2RBackward0";
     default: return "Backward0";
     }
 }
@@ -378,7 +427,8 @@ void nn_format_tensor_repr(const nn_tensor *t, const char *grad_fn_name, const n
             snprintf(buf, sizeof buf, "dtype=torch.%s", nn_dtype_name(t->dtype));
             add_suffix(out, buf, indent, opts->linewidth, &last);
         }
-    } else if (t->dtype != NN_FLOAT32 && t->dtype != NN_INT64 && t->dtype != NN_BOOL) {
+    } else if (t->dtype != NN_FLOAT32 && t->dtype != NN_INT64 && t->dtype != NN_BOOL &&
+               t->dtype != NN_COMPLEX64) { /* torch's default complex dtype */
         snprintf(buf, sizeof buf, "dtype=torch.%s", nn_dtype_name(t->dtype));
         add_suffix(out, buf, indent, opts->linewidth, &last);
     }
@@ -450,7 +500,8 @@ void nn_format_tensor_html(const nn_tensor *t, const char *grad_fn_name, nn_buf 
     }
     nn_buf_puts(out, "</div><table style=\"border-collapse:collapse\">");
     /* Statistics over every element (the repr shows only edge items). */
-    double *v = numel ? malloc((size_t)numel * sizeof *v) : NULL;
+    /* (complex tensors: no statistics, and the repr for the values) */
+    double *v = numel && !nn_dtype_is_complex(t->dtype) ? malloc((size_t)numel * sizeof *v) : NULL;
     if (numel && v) {
         nn_tensor_to_doubles(t, v);
         nn_format_stats s;

@@ -283,12 +283,33 @@ static nn_tensor *exec_widened(nn_ctx *ctx, nn_op op, nn_tensor *const *inputs, 
     return out;
 }
 
+/* The ops that take complex tensors (docs/language-tensors.md): the data
+ * movers, the arithmetic, sum and mean, abs, and ops_fft.c's. Every other
+ * op refuses a complex input here, in PyTorch's words, before its kernel
+ * could read the pairs as real numbers. */
+static bool takes_complex(nn_op op) {
+    switch (op) {
+    case NN_OP_ADD: case NN_OP_SUB: case NN_OP_MUL: case NN_OP_DIV: case NN_OP_NEG:
+    case NN_OP_ABS: case NN_OP_TO: case NN_OP_SUM: case NN_OP_MEAN: case NN_OP_RESHAPE:
+    case NN_OP_PERMUTE: case NN_OP_EXPAND: case NN_OP_SLICE: case NN_OP_SELECT:
+    case NN_OP_CONTIGUOUS: case NN_OP_CAT: case NN_OP_VIEW_AS_REAL: case NN_OP_VIEW_AS_COMPLEX:
+    case NN_OP_CONJ: case NN_OP_FFT_C2C: case NN_OP_FFT_R2C: case NN_OP_FFT_C2R:
+        return true;
+    default: return false;
+    }
+}
+
 nn_tensor *nn_exec(nn_ctx *ctx, nn_op op, nn_tensor *const *inputs, int n_inputs,
                    const nn_params *params) {
     NN_ASSERT((unsigned)op < NN_OP_COUNT && n_inputs >= 0);
     bool narrow = false, grad = false;
     for (int i = 0; i < n_inputs; i++) {
         if (!inputs[i]) return null_input(ctx, op, i), NULL;
+        if (nn_dtype_is_complex(inputs[i]->dtype) && !takes_complex(op)) {
+            nn_error_set(&ctx->err, NN_ERR_RUNTIME, "\"%s_cpu\" not implemented for '%s'",
+                         op_table[op].name, nn_dtype_scalar_name(inputs[i]->dtype));
+            return NULL;
+        }
         narrow |= nn_dtype_is_narrow(inputs[i]->dtype);
         grad |= inputs[i]->requires_grad;
     }
@@ -346,7 +367,7 @@ static nn_tensor *exec_impl(nn_ctx *ctx, nn_op op, nn_tensor *const *inputs, int
     ctx->depth--;
     if (!out || !go) goto fail;
     /* Integer and bool results carry no gradient (x.long(), argmax). */
-    if (record && !nn_dtype_is_float(out->dtype)) {
+    if (record && !nn_dtype_is_float(out->dtype) && !nn_dtype_is_complex(out->dtype)) {
         record = false;
         nn_tensor_release(node->saved[0]);
         nn_tensor_release(node->saved[1]);

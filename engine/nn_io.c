@@ -138,6 +138,8 @@ static void convert(void *dst, nn_dtype dt, const uint8_t *src, elem e, size_t c
         case NN_BFLOAT16: ((uint16_t *)dst)[k] = (uint16_t)bits; break;
         case NN_INT8:
         case NN_UINT8: ((uint8_t *)dst)[k] = (uint8_t)bits; break;
+        case NN_COMPLEX64: /* no checkpoint format here carries complex values */
+        case NN_COMPLEX128: break;
         }
     }
 }
@@ -156,6 +158,8 @@ static bool is_native(elem e, nn_dtype dt) {
     case NN_UINT8: return e.kind == K_UINT && e.size == 1;
     case NN_FLOAT16: return e.kind == K_FLOAT && e.size == 2;
     case NN_BFLOAT16: return e.kind == K_BF16 && e.size == 2;
+    case NN_COMPLEX64:
+    case NN_COMPLEX128: return false;
     }
     return false;
 }
@@ -841,6 +845,8 @@ static const char *st_name_of(nn_dtype dt) {
     case NN_UINT8: return "U8";
     case NN_FLOAT16: return "F16";
     case NN_BFLOAT16: return "BF16";
+    case NN_COMPLEX64: /* safetensors has no complex dtype */
+    case NN_COMPLEX128: return NULL;
     }
     return NULL;
 }
@@ -1325,6 +1331,8 @@ static const char *npy_descr_of(nn_dtype dt) {
     case NN_UINT8: return "|u1";
     case NN_FLOAT16: return "<f2";
     case NN_BFLOAT16: return NULL; /* NumPy has no bfloat16 */
+    case NN_COMPLEX64: return "<c8";
+    case NN_COMPLEX128: return "<c16";
     }
     return NULL;
 }

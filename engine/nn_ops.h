@@ -358,4 +358,23 @@ nn_tensor *nn_addcmul(nn_ctx *ctx, nn_tensor *s, nn_tensor *t1, nn_tensor *t2, d
 nn_tensor *nn_addcdiv(nn_ctx *ctx, nn_tensor *s, nn_tensor *t1, nn_tensor *t2, double value);
 nn_tensor *nn_lerp(nn_ctx *ctx, nn_tensor *s, nn_tensor *e, nn_tensor *w);
 
+/* ---- complex tensors and the FFT (ops_fft.c) ----
+ * view_as_real: complex [a] as a real view with a last dim of 2;
+ * view_as_complex: the reverse (last dim 2, stride 1); conj: a copy with
+ * the imaginary parts negated (a real input: a copy). The transforms are
+ * PyTorch's primitives: [dims] the transformed dims (any order; the last
+ * one is halved by r2c and c2r), [norm] 0 none, 1 1/sqrt(n), 2 1/n.
+ * c2c: complex -> complex ([forward]: the e^-2pi i sign); r2c: real ->
+ * complex, one-sided unless [twosided]; c2r: complex half spectrum ->
+ * real, [last_dim_size] the output's size along the last dim. */
+nn_tensor *nn_view_as_real(nn_ctx *ctx, nn_tensor *a);
+nn_tensor *nn_view_as_complex(nn_ctx *ctx, nn_tensor *a);
+nn_tensor *nn_conj(nn_ctx *ctx, nn_tensor *a);
+nn_tensor *nn_fft_c2c(nn_ctx *ctx, nn_tensor *a, const int64_t *dims, int n_dims, int norm,
+                      bool forward);
+nn_tensor *nn_fft_r2c(nn_ctx *ctx, nn_tensor *a, const int64_t *dims, int n_dims, int norm,
+                      bool twosided);
+nn_tensor *nn_fft_c2r(nn_ctx *ctx, nn_tensor *a, const int64_t *dims, int n_dims, int norm,
+                      int64_t last_dim_size);
+
 #endif

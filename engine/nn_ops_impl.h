@@ -54,6 +54,20 @@ bool nn_cost_norm(const nn_node *n, const nn_tensor *out, nn_op_cost *c);
 double nn_cost_numel(const nn_tensor *t);
 double nn_cost_bytes(const nn_tensor *t);
 
+/* ---- complex paths (ops_complex.c, views in ops_fft.c) ---- */
+/* Whether any input of [node] is complex. */
+bool nn_complex_involved(const nn_node *node);
+/* add, sub, mul or div (node->op) of two inputs, one at least complex. */
+nn_tensor *nn_complex_binary(nn_ctx *ctx, nn_node *node);
+nn_tensor *nn_complex_neg(nn_ctx *ctx, nn_tensor *x);
+nn_tensor *nn_complex_abs(nn_ctx *ctx, nn_tensor *x);
+nn_tensor *nn_complex_abs_grad(nn_ctx *ctx, nn_tensor *x, nn_tensor *dout);
+/* sum (or mean) of a complex input over node->p's dims. */
+nn_tensor *nn_complex_reduce(nn_ctx *ctx, nn_node *node, bool mean);
+/* Raw views (no autograd): complex as real with a last dim 2, and back. */
+nn_tensor *nn_complex_as_real_raw(nn_ctx *ctx, const nn_tensor *t);
+nn_tensor *nn_real_as_complex_raw(nn_ctx *ctx, const nn_tensor *t);
+
 /* ---- strided iteration ----
  * An iteration space (shape) and up to NN_ITER_MAX_ARGS operands, each with
  * byte strides over that space (0 where it broadcasts). nn_iter_run merges

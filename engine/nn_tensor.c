@@ -11,7 +11,7 @@
 typedef struct dtype_info {
     const char *name;
     size_t size;
-    int category; /* 0 bool, 1 int, 2 float: PyTorch's categories */
+    int category; /* 0 bool, 1 int, 2 float, 3 complex: PyTorch's categories */
     nn_dtype compute;
 } dtype_info;
 
@@ -21,6 +21,8 @@ static const dtype_info DTYPES[NN_DTYPE_COUNT] = {
     [NN_INT32] = {"int32", 4, 1, NN_INT64},       [NN_INT16] = {"int16", 2, 1, NN_INT64},
     [NN_INT8] = {"int8", 1, 1, NN_INT64},         [NN_UINT8] = {"uint8", 1, 1, NN_INT64},
     [NN_FLOAT16] = {"float16", 2, 2, NN_FLOAT32}, [NN_BFLOAT16] = {"bfloat16", 2, 2, NN_FLOAT32},
+    [NN_COMPLEX64] = {"complex64", 8, 3, NN_COMPLEX64},
+    [NN_COMPLEX128] = {"complex128", 16, 3, NN_COMPLEX128},
 };
 
 static const dtype_info *info(nn_dtype dt) {
@@ -49,6 +51,19 @@ bool nn_dtype_is_float(nn_dtype dt) {
     return info(dt)->category == 2;
 }
 
+bool nn_dtype_is_complex(nn_dtype dt) {
+    return info(dt)->category == 3;
+}
+
+nn_dtype nn_dtype_to_complex(nn_dtype dt) {
+    if (nn_dtype_is_complex(dt)) return dt;
+    return dt == NN_FLOAT64 ? NN_COMPLEX128 : NN_COMPLEX64;
+}
+
+nn_dtype nn_dtype_to_real(nn_dtype dt) {
+    return dt == NN_COMPLEX128 ? NN_FLOAT64 : dt == NN_COMPLEX64 ? NN_FLOAT32 : dt;
+}
+
 bool nn_dtype_is_int(nn_dtype dt) {
     return info(dt)->category == 1;
 }
@@ -67,6 +82,10 @@ static int category(nn_dtype dt) {
 
 nn_dtype nn_dtype_promote_types(nn_dtype a, nn_dtype b) {
     if (a == b) return a;
+    if (category(a) == 3 || category(b) == 3) { /* complex of the wider real part */
+        bool wide = a == NN_COMPLEX128 || b == NN_COMPLEX128 || a == NN_FLOAT64 || b == NN_FLOAT64;
+        return wide ? NN_COMPLEX128 : NN_COMPLEX64;
+    }
     if (category(a) != category(b)) return category(a) > category(b) ? a : b;
     if (category(a) == 2) {
         if ((a == NN_FLOAT16 && b == NN_BFLOAT16) || (a == NN_BFLOAT16 && b == NN_FLOAT16))
@@ -109,6 +128,9 @@ static int rank(const nn_tensor *t) {
 static int combine(int higher, int lower) {
     if (higher < 0) return lower;
     if (lower < 0) return higher;
+    if (category((nn_dtype)higher) == 3) return higher;
+    if (category((nn_dtype)lower) == 3) /* c10: keep a floating higher's width */
+        return category((nn_dtype)higher) == 2 ? (int)nn_dtype_to_complex((nn_dtype)higher) : lower;
     if (category((nn_dtype)higher) == 2) return higher;
     if (higher == NN_BOOL || category((nn_dtype)lower) == 2)
         return nn_dtype_promote_types((nn_dtype)higher, (nn_dtype)lower);
@@ -119,7 +141,9 @@ nn_dtype nn_dtype_result_type(const nn_tensor *const *ts, int n) {
     int r[3] = {-1, -1, -1};
     for (int i = 0; i < n; i++) {
         const nn_tensor *t = ts[i];
-        nn_dtype dt = t->is_wrapped_number && category(t->dtype) == 2 ? NN_FLOAT32 : t->dtype;
+        nn_dtype dt = t->is_wrapped_number && category(t->dtype) == 2   ? NN_FLOAT32
+                      : t->is_wrapped_number && category(t->dtype) == 3 ? NN_COMPLEX64
+                                                                         : t->dtype;
         int k = rank(t);
         r[k] = r[k] < 0 ? (int)dt : (int)nn_dtype_promote_types((nn_dtype)r[k], dt);
     }
@@ -136,7 +160,8 @@ const char *nn_dtype_scalar_name(nn_dtype dt) {
     static const char *const names[NN_DTYPE_COUNT] = {
         [NN_FLOAT32] = "Float", [NN_FLOAT64] = "Double",   [NN_INT64] = "Long", [NN_BOOL] = "Bool",
         [NN_INT32] = "Int",     [NN_INT16] = "Short",      [NN_INT8] = "Char",  [NN_UINT8] = "Byte",
-        [NN_FLOAT16] = "Half",  [NN_BFLOAT16] = "BFloat16"};
+        [NN_FLOAT16] = "Half",  [NN_BFLOAT16] = "BFloat16", [NN_COMPLEX64] = "ComplexFloat",
+        [NN_COMPLEX128] = "ComplexDouble"};
     return (unsigned)dt < NN_DTYPE_COUNT ? names[dt] : "?";
 }
 
@@ -206,6 +231,8 @@ double nn_dtype_load(nn_dtype dt, const void *p) {
     case NN_UINT8: return *(const uint8_t *)p;
     case NN_FLOAT16: return nn_f16_to_f32(*(const uint16_t *)p);
     case NN_BFLOAT16: return nn_bf16_to_f32(*(const uint16_t *)p);
+    case NN_COMPLEX64: return *(const float *)p;
+    case NN_COMPLEX128: return *(const double *)p;
     }
     return 0;
 }
@@ -237,6 +264,8 @@ void nn_dtype_store(nn_dtype dt, void *p, double v) {
     case NN_UINT8: *(uint8_t *)p = (uint8_t)(uint32_t)trunc_i32(v); break;
     case NN_FLOAT16: *(uint16_t *)p = nn_f32_to_f16((float)v); break;
     case NN_BFLOAT16: *(uint16_t *)p = nn_f32_to_bf16((float)v); break;
+    case NN_COMPLEX64: ((float *)p)[0] = (float)v, ((float *)p)[1] = 0; break;
+    case NN_COMPLEX128: ((double *)p)[0] = v, ((double *)p)[1] = 0; break;
     }
 }
 
@@ -617,6 +646,15 @@ double nn_tensor_get_flat(const nn_tensor *t, int64_t i) {
     return load(t->dtype, t->storage->data, flat_offset(t, i));
 }
 
+void nn_tensor_get_flat_complex(const nn_tensor *t, int64_t i, double *re, double *im) {
+    const char *p =
+        (const char *)t->storage->data + flat_offset(t, i) * (int64_t)nn_dtype_size(t->dtype);
+    *re = nn_dtype_load(t->dtype, p);
+    *im = t->dtype == NN_COMPLEX64    ? ((const float *)p)[1]
+          : t->dtype == NN_COMPLEX128 ? ((const double *)p)[1]
+                                      : 0.0;
+}
+
 void nn_tensor_set_flat(nn_tensor *t, int64_t i, double v) {
     store(t->dtype, t->storage->data, flat_offset(t, i), v);
 }
@@ -684,6 +722,20 @@ static void copy_loop(char **d, const int64_t *s, int64_t n, void *arg) {
             return;
         }
         for (int64_t i = 0; i < n; i++) memcpy(d[0] + i * s[0], d[1] + i * s[1], es);
+        return;
+    }
+    if (nn_dtype_is_complex(dts[0]) && nn_dtype_is_complex(dts[1])) { /* both parts */
+        for (int64_t i = 0; i < n; i++) {
+            double re = load(dts[1], d[1] + i * s[1], 0), im;
+            if (dts[1] == NN_COMPLEX64)
+                im = ((const float *)(d[1] + i * s[1]))[1];
+            else
+                im = ((const double *)(d[1] + i * s[1]))[1];
+            if (dts[0] == NN_COMPLEX64)
+                ((float *)(d[0] + i * s[0]))[0] = (float)re, ((float *)(d[0] + i * s[0]))[1] = (float)im;
+            else
+                ((double *)(d[0] + i * s[0]))[0] = re, ((double *)(d[0] + i * s[0]))[1] = im;
+        }
         return;
     }
     if (is_int_like(dts[0]) && is_int_like(dts[1])) { /* exact, wrapping */
@@ -760,7 +812,7 @@ nn_status nn_tensor_requires_grad_(nn_ctx *ctx, nn_tensor *t, bool on) {
                             "requires_grad can only be turned off on leaf tensors; "
                             "use detach() to get a tensor without history");
     }
-    if (on && !nn_dtype_is_float(t->dtype))
+    if (on && !nn_dtype_is_float(t->dtype) && !nn_dtype_is_complex(t->dtype))
         return nn_error_set(&ctx->err, NN_ERR_TYPE,
                             "only float tensors can require gradients, this one is %s",
                             nn_dtype_name(t->dtype));

@@ -34,8 +34,13 @@ typedef enum nn_dtype {
     NN_UINT8,
     NN_FLOAT16,  /* IEEE binary16, stored as its bits (uint16_t) */
     NN_BFLOAT16, /* the top 16 bits of a float32, stored as uint16_t */
+    /* complex: interleaved (real, imag) pairs of float32 / float64, as C's
+     * float complex and PyTorch's ComplexFloat; only the ops that list
+     * complex support take them (nn_exec refuses the rest, docs/language-tensors.md) */
+    NN_COMPLEX64,
+    NN_COMPLEX128,
 } nn_dtype;
-#define NN_DTYPE_COUNT 10
+#define NN_DTYPE_COUNT 12
 
 typedef struct nn_ctx nn_ctx;
 typedef struct nn_node nn_node;
@@ -73,6 +78,12 @@ const char *nn_dtype_name(nn_dtype dt); /* "float32", ... */
 bool nn_dtype_from_name(const char *name, nn_dtype *out);
 /* Floating point: float16, bfloat16, float32, float64. */
 bool nn_dtype_is_float(nn_dtype dt);
+/* complex64 or complex128. */
+bool nn_dtype_is_complex(nn_dtype dt);
+/* The complex dtype of a real one (float64 -> complex128, others ->
+ * complex64) and the real dtype of a complex one (itself otherwise). */
+nn_dtype nn_dtype_to_complex(nn_dtype dt);
+nn_dtype nn_dtype_to_real(nn_dtype dt);
 /* An integer dtype (not bool): int64, int32, int16, int8, uint8. */
 bool nn_dtype_is_int(nn_dtype dt);
 /* A storage-only dtype that ops widen (int32 ... bfloat16). */
@@ -99,7 +110,8 @@ uint16_t nn_f32_to_f16(float f);
 float nn_f16_to_f32(uint16_t h);
 uint16_t nn_f32_to_bf16(float f);
 float nn_bf16_to_f32(uint16_t h);
-/* One element at [p] of dtype [dt] as double (int64 beyond 2^53 rounds). */
+/* One element at [p] of dtype [dt] as double (int64 beyond 2^53 rounds;
+ * complex: the real part, as a cast to a real dtype takes it). */
 double nn_dtype_load(nn_dtype dt, const void *p);
 void nn_dtype_store(nn_dtype dt, void *p, double v);
 /* One integer or bool element exactly. */
@@ -157,6 +169,8 @@ static inline void *nn_tensor_data(const nn_tensor *t) {
     return (char *)t->storage->data + t->offset * (int64_t)nn_dtype_size(t->dtype);
 }
 /* Element at flat row-major index [i] of the view, as double. */
+/* Element [i] (row-major) as (real, imag); imag 0 for real dtypes. */
+void nn_tensor_get_flat_complex(const nn_tensor *t, int64_t i, double *re, double *im);
 double nn_tensor_get_flat(const nn_tensor *t, int64_t i);
 void nn_tensor_set_flat(nn_tensor *t, int64_t i, double v);
 /* Integer or bool element at flat index [i], exactly (no double rounding). */

@@ -4,7 +4,7 @@
 # update first. Needs root (or sudo) only when something is missing.
 set -eu
 
-PKGS="build-essential python3.11-dev python3-matplotlib python3-tqdm python3-graphviz python3-ipython python3-torchvision pkg-config libopenblas-dev libsleef3 libreadline-dev libzmq3-dev libcjson-dev uuid-dev libssl-dev python3-numpy python3-torch python3-pexpect python3-jupyter-client python3-nbclient python3-nbformat python3-ipykernel jupyter-console python3-pytest pci.ids clang clang-format wamerican libgvc6 python3-jsonschema jupyterhub node-configurable-http-proxy librsvg2-2 libcairo2 fonts-dejavu-core chromium chromium-driver python3-selenium jupyter-notebook openmpi-bin libopenmpi-dev python3-pil dataset-fashion-mnist python3-ipywidgets jupyter-nbextension-jupyter-js-widgets"
+PKGS="build-essential python3.11-dev python3-matplotlib python3-tqdm python3-graphviz python3-ipython python3-torchvision pkg-config libopenblas-dev libsleef3 libreadline-dev libzmq3-dev libcjson-dev uuid-dev libssl-dev python3-numpy python3-torch python3-pexpect python3-jupyter-client python3-nbclient python3-nbformat python3-ipykernel jupyter-console python3-pytest pci.ids clang clang-format wamerican libgvc6 python3-jsonschema jupyterhub node-configurable-http-proxy librsvg2-2 libcairo2 fonts-dejavu-core chromium chromium-driver python3-selenium jupyter-notebook openmpi-bin libopenmpi-dev python3-pil dataset-fashion-mnist python3-ipywidgets jupyter-nbextension-jupyter-js-widgets libfftw3-dev"
 
 missing=""
 for p in $PKGS; do

@@ -197,9 +197,11 @@ static bool both_bool(nn_node *node) {
 }
 
 nn_tensor *op_add_forward(nn_ctx *ctx, nn_node *node) {
+    if (nn_complex_involved(node)) return nn_complex_binary(ctx, node);
     return binary(ctx, node, &k_add, false);
 }
 nn_tensor *op_sub_forward(nn_ctx *ctx, nn_node *node) {
+    if (nn_complex_involved(node)) return nn_complex_binary(ctx, node);
     if (both_bool(node)) {
         nn_error_set(&ctx->err, NN_ERR_RUNTIME,
                      "Subtraction, the `-` operator, with two bool tensors is not supported. Use "
@@ -209,9 +211,11 @@ nn_tensor *op_sub_forward(nn_ctx *ctx, nn_node *node) {
     return binary(ctx, node, &k_sub, false);
 }
 nn_tensor *op_mul_forward(nn_ctx *ctx, nn_node *node) {
+    if (nn_complex_involved(node)) return nn_complex_binary(ctx, node);
     return binary(ctx, node, &k_mul, false);
 }
 nn_tensor *op_div_forward(nn_ctx *ctx, nn_node *node) {
+    if (nn_complex_involved(node)) return nn_complex_binary(ctx, node);
     return binary(ctx, node, &k_div, true);
 }
 nn_tensor *op_pow_forward(nn_ctx *ctx, nn_node *node) {
@@ -259,13 +263,43 @@ nn_status op_sub_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_tensor
     return NN_OK;
 }
 
+/* [t], conjugated when complex (a new reference either way). */
+static nn_tensor *conj_if_complex(nn_ctx *ctx, nn_tensor *t) {
+    return nn_dtype_is_complex(t->dtype) ? nn_conj(ctx, t) : nn_tensor_retain(t);
+}
+
+/* mul and div with a complex operand: PyTorch's conjugate gradients,
+ * d(a*b)/da = dout * conj(b), d(a/b)/da = dout / conj(b),
+ * d(a/b)/db = -dout * conj(out / b). */
+static nn_status complex_muldiv_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout,
+                                         nn_tensor **din, bool div) {
+    nn_tensor *cb = conj_if_complex(ctx, in1(node));
+    if (!cb) return ctx->err.code;
+    if (node->in[0].needs_grad) din[0] = div ? nn_div(ctx, dout, cb) : nn_mul(ctx, dout, cb);
+    nn_tensor_release(cb);
+    if (node->in[0].needs_grad && !din[0]) return ctx->err.code;
+    if (node->in[1].needs_grad) {
+        nn_tensor *t = div ? nn_div(ctx, node->out, in1(node)) : nn_tensor_retain(in0(node));
+        nn_tensor *ct = t ? conj_if_complex(ctx, t) : NULL;
+        nn_tensor *u = ct ? nn_mul(ctx, dout, ct) : NULL;
+        din[1] = u && div ? nn_neg(ctx, u) : nn_tensor_retain(u);
+        nn_tensor_release(t);
+        nn_tensor_release(ct);
+        nn_tensor_release(u);
+        if (!din[1]) return ctx->err.code;
+    }
+    return NN_OK;
+}
+
 nn_status op_mul_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_tensor **din) {
+    if (nn_complex_involved(node)) return complex_muldiv_backward(ctx, node, dout, din, false);
     if (node->in[0].needs_grad && !(din[0] = nn_mul(ctx, dout, in1(node)))) return ctx->err.code;
     if (node->in[1].needs_grad && !(din[1] = nn_mul(ctx, dout, in0(node)))) return ctx->err.code;
     return NN_OK;
 }
 
 nn_status op_div_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_tensor **din) {
+    if (nn_complex_involved(node)) return complex_muldiv_backward(ctx, node, dout, din, true);
     /* d(a/b)/da = 1/b; d(a/b)/db = -a/b^2 = -out/b */
     if (node->in[0].needs_grad && !(din[0] = nn_div(ctx, dout, in1(node)))) return ctx->err.code;
     if (node->in[1].needs_grad) { /* -g * ((a / b) / b), as PyTorch rounds it */
@@ -698,13 +732,35 @@ static nn_status unary_grad(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_tens
         return unary_grad(ctx, node, dout, din, &k_##name);                                        \
     }
 
-UNARY_OP(neg, neg_i64)
+/* neg and abs take complex inputs (ops_complex.c); neg's backward is neg. */
+nn_tensor *op_neg_forward(nn_ctx *ctx, nn_node *node) {
+    if (nn_dtype_is_complex(in0(node)->dtype)) return nn_complex_neg(ctx, in0(node));
+    return unary(ctx, node, &k_neg, neg_i64);
+}
+nn_status op_neg_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_tensor **din) {
+    if (nn_dtype_is_complex(in0(node)->dtype) || nn_dtype_is_complex(dout->dtype)) {
+        if (node->in[0].needs_grad && !(din[0] = nn_neg(ctx, dout))) return ctx->err.code;
+        return NN_OK;
+    }
+    return unary_grad(ctx, node, dout, din, &k_neg);
+}
+nn_tensor *op_abs_forward(nn_ctx *ctx, nn_node *node) {
+    if (nn_dtype_is_complex(in0(node)->dtype)) return nn_complex_abs(ctx, in0(node));
+    return unary(ctx, node, &k_abs, abs_i64);
+}
+nn_status op_abs_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_tensor **din) {
+    if (nn_dtype_is_complex(in0(node)->dtype)) {
+        if (node->in[0].needs_grad && !(din[0] = nn_complex_abs_grad(ctx, in0(node), dout)))
+            return ctx->err.code;
+        return NN_OK;
+    }
+    return unary_grad(ctx, node, dout, din, &k_abs);
+}
 UNARY_OP(exp, NULL)
 UNARY_OP(log, NULL)
 UNARY_OP(log1p, NULL)
 UNARY_OP(sqrt, NULL)
 UNARY_OP(rsqrt, NULL)
-UNARY_OP(abs, abs_i64)
 UNARY_OP(sign, sign_i64)
 UNARY_OP(clamp, NULL)
 UNARY_OP(relu, NULL)

@@ -419,6 +419,7 @@ static nn_status expand_back(nn_ctx *ctx, nn_node *node, nn_tensor *dout, double
 
 nn_tensor *op_sum_forward(nn_ctx *ctx, nn_node *node) {
     nn_tensor *x = in0(node);
+    if (nn_dtype_is_complex(x->dtype)) return nn_complex_reduce(ctx, node, false);
     rgeo g;
     if (!geo_init(ctx, x, node->p.dims, node->p.n_dims, node->p.keepdim, &g)) return NULL;
     if (!nn_dtype_is_float(x->dtype)) return reduce_int(ctx, x, &g, node->p.keepdim, INT_SUM);
@@ -433,6 +434,7 @@ nn_status op_sum_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_tensor
 
 nn_tensor *op_mean_forward(nn_ctx *ctx, nn_node *node) {
     nn_tensor *x = in0(node);
+    if (nn_dtype_is_complex(x->dtype)) return nn_complex_reduce(ctx, node, true);
     rgeo g;
     if (!nn_dtype_is_float(x->dtype)) return need_float(ctx, "mean", x);
     if (!geo_init(ctx, x, node->p.dims, node->p.n_dims, node->p.keepdim, &g)) return NULL;

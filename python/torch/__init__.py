@@ -8,7 +8,7 @@ data loading) is Python here too, in this package.
 from torch import _C
 from torch._C import (  # noqa: F401
     Size, dtype, float32, float, float64, double, int64, long, int32, int, int16, short,
-    int8, uint8, bool, float16, half, bfloat16,
+    int8, uint8, bool, float16, half, bfloat16, complex64, cfloat, complex128, cdouble,
     tensor, as_tensor, from_numpy, zeros, ones, empty, rand, randn, full,
     zeros_like, ones_like, empty_like, rand_like, randn_like, full_like,
     arange, linspace, eye, randint, randperm,
@@ -62,6 +62,10 @@ def _add_tensor_functions():
 
 _add_tensor_functions()
 del _add_tensor_functions
+
+from torch import _complex  # noqa: E402
+_complex.install(Tensor, globals())
+from torch import fft  # noqa: F401,E402
 
 # The docstrings of the functions and methods written in C, as PyTorch attaches them.
 from torch import _torch_docs, _tensor_docs  # noqa: F401,E402
