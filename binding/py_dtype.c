@@ -228,13 +228,26 @@ int py_dtype_setup(PyObject *m) {
         const char *name;
         nn_dtype dt;
     } names[] = {
-        {"float32", NN_FLOAT32},   {"float", NN_FLOAT32},   {"float64", NN_FLOAT64},
-        {"double", NN_FLOAT64},    {"int64", NN_INT64},     {"long", NN_INT64},
-        {"bool", NN_BOOL},         {"int32", NN_INT32},     {"int", NN_INT32},
-        {"int16", NN_INT16},       {"short", NN_INT16},     {"int8", NN_INT8},
-        {"uint8", NN_UINT8},       {"float16", NN_FLOAT16}, {"half", NN_FLOAT16},
-        {"bfloat16", NN_BFLOAT16}, {"complex64", NN_COMPLEX64}, {"cfloat", NN_COMPLEX64},
-        {"complex128", NN_COMPLEX128}, {"cdouble", NN_COMPLEX128},
+        {"float32", NN_FLOAT32},
+        {"float", NN_FLOAT32},
+        {"float64", NN_FLOAT64},
+        {"double", NN_FLOAT64},
+        {"int64", NN_INT64},
+        {"long", NN_INT64},
+        {"bool", NN_BOOL},
+        {"int32", NN_INT32},
+        {"int", NN_INT32},
+        {"int16", NN_INT16},
+        {"short", NN_INT16},
+        {"int8", NN_INT8},
+        {"uint8", NN_UINT8},
+        {"float16", NN_FLOAT16},
+        {"half", NN_FLOAT16},
+        {"bfloat16", NN_BFLOAT16},
+        {"complex64", NN_COMPLEX64},
+        {"cfloat", NN_COMPLEX64},
+        {"complex128", NN_COMPLEX128},
+        {"cdouble", NN_COMPLEX128},
     };
     for (int d = 0; d < NN_DTYPE_COUNT; d++) {
         dtypes[d].dt = (nn_dtype)d;

@@ -32,6 +32,11 @@ static PyObject *convert(PyObject *self, nn_dtype dt, bool copy) {
         nn_tensor_release(c);
         return py_tensor_wrap(r);
     }
+    /* PyTorch's warning (Copy.cpp): the imaginary part is dropped, not silently */
+    if (nn_dtype_is_complex(t->dtype) && !nn_dtype_is_complex(dt) &&
+        PyErr_WarnEx(PyExc_UserWarning,
+                     "Casting complex values to real discards the imaginary part", 1) < 0)
+        return NULL;
     return py_tensor_wrap(nn_to(ctx_(), t, dt));
 }
 

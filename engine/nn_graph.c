@@ -289,12 +289,28 @@ static nn_tensor *exec_widened(nn_ctx *ctx, nn_op op, nn_tensor *const *inputs, 
  * could read the pairs as real numbers. */
 static bool takes_complex(nn_op op) {
     switch (op) {
-    case NN_OP_ADD: case NN_OP_SUB: case NN_OP_MUL: case NN_OP_DIV: case NN_OP_NEG:
-    case NN_OP_ABS: case NN_OP_TO: case NN_OP_SUM: case NN_OP_MEAN: case NN_OP_RESHAPE:
-    case NN_OP_PERMUTE: case NN_OP_EXPAND: case NN_OP_SLICE: case NN_OP_SELECT:
-    case NN_OP_CONTIGUOUS: case NN_OP_CAT: case NN_OP_VIEW_AS_REAL: case NN_OP_VIEW_AS_COMPLEX:
-    case NN_OP_CONJ: case NN_OP_FFT_C2C: case NN_OP_FFT_R2C: case NN_OP_FFT_C2R:
-        return true;
+    case NN_OP_ADD:
+    case NN_OP_SUB:
+    case NN_OP_MUL:
+    case NN_OP_DIV:
+    case NN_OP_NEG:
+    case NN_OP_ABS:
+    case NN_OP_TO:
+    case NN_OP_SUM:
+    case NN_OP_MEAN:
+    case NN_OP_RESHAPE:
+    case NN_OP_PERMUTE:
+    case NN_OP_EXPAND:
+    case NN_OP_SLICE:
+    case NN_OP_SELECT:
+    case NN_OP_CONTIGUOUS:
+    case NN_OP_CAT:
+    case NN_OP_VIEW_AS_REAL:
+    case NN_OP_VIEW_AS_COMPLEX:
+    case NN_OP_CONJ:
+    case NN_OP_FFT_C2C:
+    case NN_OP_FFT_R2C:
+    case NN_OP_FFT_C2R: return true;
     default: return false;
     }
 }

@@ -223,6 +223,21 @@ static void axpy_loop(char **d, const int64_t *s, int64_t n, void *argp) {
     } else if (a->dt == NN_FLOAT64) {
         for (int64_t i = 0; i < n; i++)
             *(double *)(d[0] + i * s[0]) += a->alpha * *(const double *)(d[1] + i * s[1]);
+    } else if (a->dt == NN_COMPLEX64) { /* both parts; alpha is real */
+        float al = (float)a->alpha;
+        for (int64_t i = 0; i < n; i++) {
+            float *o = (float *)(d[0] + i * s[0]);
+            const float *x = (const float *)(d[1] + i * s[1]);
+            o[0] += al * x[0];
+            o[1] += al * x[1];
+        }
+    } else if (a->dt == NN_COMPLEX128) {
+        for (int64_t i = 0; i < n; i++) {
+            double *o = (double *)(d[0] + i * s[0]);
+            const double *x = (const double *)(d[1] + i * s[1]);
+            o[0] += a->alpha * x[0];
+            o[1] += a->alpha * x[1];
+        }
     } else if (a->dt == NN_INT64) {
         for (int64_t i = 0; i < n; i++)
             *(int64_t *)(d[0] + i * s[0]) = (int64_t)((uint64_t) * (int64_t *)(d[0] + i * s[0]) +

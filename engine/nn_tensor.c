@@ -16,11 +16,16 @@ typedef struct dtype_info {
 } dtype_info;
 
 static const dtype_info DTYPES[NN_DTYPE_COUNT] = {
-    [NN_FLOAT32] = {"float32", 4, 2, NN_FLOAT32}, [NN_FLOAT64] = {"float64", 8, 2, NN_FLOAT64},
-    [NN_INT64] = {"int64", 8, 1, NN_INT64},       [NN_BOOL] = {"bool", 1, 0, NN_BOOL},
-    [NN_INT32] = {"int32", 4, 1, NN_INT64},       [NN_INT16] = {"int16", 2, 1, NN_INT64},
-    [NN_INT8] = {"int8", 1, 1, NN_INT64},         [NN_UINT8] = {"uint8", 1, 1, NN_INT64},
-    [NN_FLOAT16] = {"float16", 2, 2, NN_FLOAT32}, [NN_BFLOAT16] = {"bfloat16", 2, 2, NN_FLOAT32},
+    [NN_FLOAT32] = {"float32", 4, 2, NN_FLOAT32},
+    [NN_FLOAT64] = {"float64", 8, 2, NN_FLOAT64},
+    [NN_INT64] = {"int64", 8, 1, NN_INT64},
+    [NN_BOOL] = {"bool", 1, 0, NN_BOOL},
+    [NN_INT32] = {"int32", 4, 1, NN_INT64},
+    [NN_INT16] = {"int16", 2, 1, NN_INT64},
+    [NN_INT8] = {"int8", 1, 1, NN_INT64},
+    [NN_UINT8] = {"uint8", 1, 1, NN_INT64},
+    [NN_FLOAT16] = {"float16", 2, 2, NN_FLOAT32},
+    [NN_BFLOAT16] = {"bfloat16", 2, 2, NN_FLOAT32},
     [NN_COMPLEX64] = {"complex64", 8, 3, NN_COMPLEX64},
     [NN_COMPLEX128] = {"complex128", 16, 3, NN_COMPLEX128},
 };
@@ -143,7 +148,7 @@ nn_dtype nn_dtype_result_type(const nn_tensor *const *ts, int n) {
         const nn_tensor *t = ts[i];
         nn_dtype dt = t->is_wrapped_number && category(t->dtype) == 2   ? NN_FLOAT32
                       : t->is_wrapped_number && category(t->dtype) == 3 ? NN_COMPLEX64
-                                                                         : t->dtype;
+                                                                        : t->dtype;
         int k = rank(t);
         r[k] = r[k] < 0 ? (int)dt : (int)nn_dtype_promote_types((nn_dtype)r[k], dt);
     }
@@ -157,11 +162,18 @@ nn_dtype nn_dtype_promote(const nn_tensor *a, const nn_tensor *b) {
 }
 
 const char *nn_dtype_scalar_name(nn_dtype dt) {
-    static const char *const names[NN_DTYPE_COUNT] = {
-        [NN_FLOAT32] = "Float", [NN_FLOAT64] = "Double",   [NN_INT64] = "Long", [NN_BOOL] = "Bool",
-        [NN_INT32] = "Int",     [NN_INT16] = "Short",      [NN_INT8] = "Char",  [NN_UINT8] = "Byte",
-        [NN_FLOAT16] = "Half",  [NN_BFLOAT16] = "BFloat16", [NN_COMPLEX64] = "ComplexFloat",
-        [NN_COMPLEX128] = "ComplexDouble"};
+    static const char *const names[NN_DTYPE_COUNT] = {[NN_FLOAT32] = "Float",
+                                                      [NN_FLOAT64] = "Double",
+                                                      [NN_INT64] = "Long",
+                                                      [NN_BOOL] = "Bool",
+                                                      [NN_INT32] = "Int",
+                                                      [NN_INT16] = "Short",
+                                                      [NN_INT8] = "Char",
+                                                      [NN_UINT8] = "Byte",
+                                                      [NN_FLOAT16] = "Half",
+                                                      [NN_BFLOAT16] = "BFloat16",
+                                                      [NN_COMPLEX64] = "ComplexFloat",
+                                                      [NN_COMPLEX128] = "ComplexDouble"};
     return (unsigned)dt < NN_DTYPE_COUNT ? names[dt] : "?";
 }
 
@@ -732,7 +744,8 @@ static void copy_loop(char **d, const int64_t *s, int64_t n, void *arg) {
             else
                 im = ((const double *)(d[1] + i * s[1]))[1];
             if (dts[0] == NN_COMPLEX64)
-                ((float *)(d[0] + i * s[0]))[0] = (float)re, ((float *)(d[0] + i * s[0]))[1] = (float)im;
+                ((float *)(d[0] + i * s[0]))[0] = (float)re,
+                                      ((float *)(d[0] + i * s[0]))[1] = (float)im;
             else
                 ((double *)(d[0] + i * s[0]))[0] = re, ((double *)(d[0] + i * s[0]))[1] = im;
         }

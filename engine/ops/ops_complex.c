@@ -53,7 +53,8 @@ CBIN_LOOP(cmul_d, double, ar *br - ai * bi, ar *bi + ai * br)
             T ar = a[0], ai = a[1], br = b[0], bi = b[1];                                          \
             T abs_c = ABS(br), abs_d = ABS(bi), re, im;                                            \
             if (abs_c >= abs_d) {                                                                  \
-                if (abs_c == 0 && abs_d == 0) { /* divide by zeros should yield a complex inf or nan */ \
+                if (abs_c == 0 &&                                                                  \
+                    abs_d == 0) { /* divide by zeros should yield a complex inf or nan */          \
                     re = ar / abs_c;                                                               \
                     im = ai / abs_d;                                                               \
                 } else {                                                                           \
@@ -87,7 +88,8 @@ nn_tensor *nn_complex_binary(nn_ctx *ctx, nn_node *node) {
     case NN_OP_MUL: loop = f ? cmul_f : cmul_d; break;
     default: loop = f ? cdiv_f : cdiv_d; break;
     }
-    nn_tensor *ca = nn_tensor_cast_raw(ctx, a, dt), *cb = ca ? nn_tensor_cast_raw(ctx, b, dt) : NULL;
+    nn_tensor *ca = nn_tensor_cast_raw(ctx, a, dt),
+              *cb = ca ? nn_tensor_cast_raw(ctx, b, dt) : NULL;
     nn_tensor *out = cb ? nn_tensor_empty(ctx, dt, nd, shape) : NULL;
     if (out) {
         nn_iter it;

@@ -247,8 +247,7 @@ static nn_status fft_run(nn_ctx *ctx, int kind, bool forward, nn_tensor *x, nn_t
             fftwf_destroy_plan(p);
         }
     }
-    if (!ok)
-        return nn_error_set(&ctx->err, NN_ERR_RUNTIME, "FFTW could not plan this transform");
+    if (!ok) return nn_error_set(&ctx->err, NN_ERR_RUNTIME, "FFTW could not plan this transform");
     return NN_OK;
 }
 
@@ -289,8 +288,7 @@ nn_tensor *op_fft_c2c_forward(nn_ctx *ctx, nn_node *node) {
 
 nn_status op_fft_c2c_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_tensor **din) {
     if (!node->in[0].needs_grad) return NN_OK;
-    din[0] =
-        nn_fft_c2c(ctx, dout, node->p.dims, node->p.n_dims, (int)node->p.i[0], !node->p.flags);
+    din[0] = nn_fft_c2c(ctx, dout, node->p.dims, node->p.n_dims, (int)node->p.i[0], !node->p.flags);
     return din[0] ? NN_OK : ctx->err.code;
 }
 
@@ -336,7 +334,8 @@ nn_tensor *op_fft_r2c_forward(nn_ctx *ctx, nn_node *node) {
             off += j * half->strides[d];
         }
         if (f32) {
-            float *s = (float *)nn_tensor_data(half) + 2 * off, *o = (float *)nn_tensor_data(out) + 2 * i;
+            float *s = (float *)nn_tensor_data(half) + 2 * off,
+                  *o = (float *)nn_tensor_data(out) + 2 * i;
             o[0] = s[0];
             o[1] = mirror ? -s[1] : s[1];
         } else {
