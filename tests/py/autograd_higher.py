@@ -204,3 +204,80 @@ class WrongCube(torch.autograd.Function):
 print("gradcheck of WrongCube", torch.autograd.gradcheck(WrongCube.apply, (d,)))
 print("gradgradcheck of WrongCube", torch.autograd.gradgradcheck(WrongCube.apply, (d,),
                                                                 raise_exception=False))
+
+
+# more op families, through a second derivative of a scalar of the gradient
+bn_eval = nn.BatchNorm1d(6).double()
+bn_eval.running_mean.uniform_()
+bn_eval.running_var.uniform_(0.5, 2)
+bn_eval.eval()
+x = torch.randn(4, 6, dtype=torch.float64, requires_grad=True)
+t = torch.randn(4, 6, dtype=torch.float64)
+cases = {
+ "l1": lambda x: F.l1_loss(x * x, t),
+ "smoothl1": lambda x: F.smooth_l1_loss(x * 2, t),
+ "huber": lambda x: F.huber_loss(x * 2, t),
+ "elu": lambda x: F.elu(x).pow(2).sum(),
+ "selu": lambda x: F.selu(x).pow(2).sum(),
+ "hardtanh": lambda x: F.hardtanh(x * 2).pow(2).sum(),
+ "relu6": lambda x: F.relu6(x * 4).pow(2).sum(),
+ "mish": lambda x: F.mish(x).sum(),
+ "hardswish": lambda x: F.hardswish(x).pow(2).sum(),
+ "logsigmoid": lambda x: F.logsigmoid(x).sum(),
+ "bn1d": lambda x: nn.BatchNorm1d(6).double()(x).pow(3).sum(),
+ "ln": lambda x: nn.LayerNorm(6).double()(x).pow(3).sum(),
+ "maxpool": lambda x: F.max_pool1d(x.unsqueeze(0), 2).pow(2).sum(),
+ "avgpool": lambda x: F.avg_pool1d(x.unsqueeze(0), 2).pow(2).sum(),
+ "einsum": lambda x: torch.einsum("ij,kj->ik", x, x).pow(2).sum(),
+ "normalize": lambda x: F.normalize(x, dim=1).pow(3).sum(),
+ "cos": lambda x: F.cosine_similarity(x, x.flip(0), dim=1).sum(),
+ "kl": lambda x: F.kl_div(F.log_softmax(x, 1), F.softmax(t, 1), reduction="batchmean"),
+ "addalpha": lambda x: torch.add(x, x * x, alpha=2).pow(2).sum(),
+ "addcmul": lambda x: torch.addcmul(x, x, x, value=0.5).pow(2).sum(),
+ "lerp": lambda x: torch.lerp(x, x * x, 0.3).pow(2).sum(),
+ "maxdim": lambda x: x.pow(2).max(dim=1)[0].sum(),
+ "amax": lambda x: x.pow(2).amax(dim=1).sum(),
+ "stddim": lambda x: x.std(dim=1).pow(2).sum(),
+ "sumdim": lambda x: x.pow(2).sum(dim=1).pow(2).sum(),
+ "chunk": lambda x: sum(c.pow(3).sum() for c in x.chunk(3, dim=1)),
+ "split": lambda x: sum(c.pow(3).sum() for c in x.split(2, dim=0)),
+ "squeeze": lambda x: x.unsqueeze(1).squeeze(1).pow(3).sum(),
+ "flatten": lambda x: x.flatten().pow(3).sum(),
+ "repeat": lambda x: x.repeat(2, 1).pow(3).sum(),
+ "masked_fill": lambda x: x.masked_fill(x > 0, 0.).pow(3).sum(),
+ "dropout_eval": lambda x: F.dropout(x, 0.5, training=False).pow(3).sum(),
+ "bce": lambda x: F.binary_cross_entropy(torch.sigmoid(x), torch.rand(4, 6, dtype=torch.float64)),
+ "ce_w": lambda x: F.cross_entropy(x, torch.tensor([0, 1, 2, 3]), weight=torch.rand(6, dtype=torch.float64)),
+ "ce_ls": lambda x: F.cross_entropy(x, torch.tensor([0, 1, 2, 3]), label_smoothing=0.1),
+ "nll": lambda x: F.nll_loss(F.log_softmax(x * x, 1), torch.tensor([0, 1, 2, 3])),
+ "gather": lambda x: x.gather(1, torch.tensor([[0], [1], [2], [3]])).pow(3).sum(),
+ "prod": lambda x: x.prod(dim=1).sum(),
+ "cumsum": lambda x: x.cumsum(1).pow(2).sum(),
+ "var_mean": lambda x: torch.var_mean(x, dim=1)[0].pow(2).sum(),
+ "atan2": lambda x: torch.atan2(x, x * x + 1).sum(),
+ "pad": lambda x: F.pad(x, (1, 1)).pow(3).sum(),
+ "tril": lambda x: x[:4, :4].tril().pow(3).sum(),
+ "diag": lambda x: torch.diag(x[:4, :4]).pow(3).sum(),
+ "trace": lambda x: torch.trace(x[:4, :4] @ x[:4, :4]),
+ "outer": lambda x: torch.outer(x[0], x[1]).pow(2).sum(),
+ "softmin": lambda x: F.softmin(x, 1).pow(2).sum(),
+ "glu": lambda x: F.glu(x, 1).pow(2).sum(),
+ "emb": lambda x: F.embedding(torch.tensor([1, 2, 1]), x).pow(3).sum(),
+ "bilinear": lambda x: F.bilinear(x, x, torch.ones(2, 6, 6, dtype=torch.float64)).pow(2).sum(),
+ "bn_eval": lambda x: bn_eval(x.unsqueeze(-1) * 2).pow(3).sum(),
+ "bn2d": lambda x: nn.BatchNorm2d(4).double()(x.view(1, 4, 2, 3)).pow(3).sum(),
+ "prod_dim": lambda x: (x + 3).prod(dim=1, keepdim=True).sum(),
+ "ce_ls_ignore": lambda x: F.cross_entropy(x, torch.tensor([0, -100, 2, 3]), label_smoothing=0.2),
+ "ce_ls_sum": lambda x: F.cross_entropy(x, torch.tensor([0, 1, 2, 3]), label_smoothing=0.2, reduction="sum"),
+ "ce_probs": lambda x: F.cross_entropy(x, F.softmax(t, 1)),
+ "maxpool2d": lambda x: F.max_pool2d(x.view(1, 1, 4, 6), 2).pow(3).sum(),
+ "addcdiv": lambda x: torch.addcdiv(x, x, x * x + 1, value=0.5).pow(2).sum(),
+ "sub_alpha": lambda x: torch.sub(x, x.exp(), alpha=0.5).pow(2).sum(),
+}
+for name, f in cases.items():  # each: an error naming the op, or PyTorch's values
+    try:
+        g, = torch.autograd.grad(f(x), x, create_graph=True)
+        h, = torch.autograd.grad(g.pow(2).sum(), x, allow_unused=True)
+        print(name, round(g.sum().item(), 5) + 0.0, None if h is None else round(h.abs().sum().item(), 5))
+    except Exception as e:
+        print(name, "ERR", type(e).__name__, str(e)[:100])  # differs from PyTorch: a failure

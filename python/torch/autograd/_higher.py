@@ -470,6 +470,58 @@ def _maxmin_reduce_rule(rec, g):
     return [torch.zeros_like(x).scatter(dim, ii, gg)]
 
 
+def _fused_rule(rec, g):
+    """add/sub with alpha, addcmul, addcdiv, lerp (ops_fused.c): the kind
+    in i[0], the scalar in f[0]."""
+    kind, v = rec.i[0], rec.f[0]
+    a, b = rec.inputs[0], rec.inputs[1]
+    c = rec.inputs[2] if len(rec.inputs) > 2 else None
+    da = db = dc = None
+    if kind == 0:  # a + v b
+        da, db = g, g * v
+    elif kind == 1:  # a + v b c
+        da, db, dc = g, g * c * v, g * b * v
+    elif kind == 2:  # a + v b / c
+        da, db, dc = g, g * (v / c), -g * (v * b / (c * c))
+    elif kind == 3:  # a + c (b - a)
+        da, db, dc = g * (1 - c), g * c, g * (b - a)
+    else:
+        _not_implemented(rec)
+    return [da if _need(rec, 0) else None, db if _need(rec, 1) else None,
+            dc if _need(rec, 2) else None][:len(rec.inputs)]
+
+
+def _atan2_rule(rec, g):
+    a, b = rec.inputs
+    d = a * a + b * b
+    return [g * b / d if _need(rec, 0) else None, -g * a / d if _need(rec, 1) else None]
+
+
+def _prod_rule(rec, g):
+    """g * prod / x, where no element is 0 (PyTorch's general case)."""
+    x, y = rec.inputs[0], rec.out
+    if bool((x == 0).any()):
+        _not_implemented_name("prod over a tensor holding zeros")
+    if rec.dims == () and len(rec.dims) == 0 and y.dim() == 0:
+        return [g * y / x]
+    dim = rec.i[0] % max(x.dim(), 1)
+    gb = _expand_back(g, x, [dim], rec.keepdim)
+    yb = _expand_back(y, x, [dim], rec.keepdim)
+    return [gb * yb / x]
+
+
+def _max_pool_rule(rec, g):
+    """The gradient goes to each window's maximum: a scatter of g at the
+    saved per-plane flat indices, linear in g."""
+    x, idx = rec.inputs[0], rec.saved[0]
+    if idx is None or any(rec.needs[1:]):
+        _not_implemented(rec)
+    planes = x.shape[0] * x.shape[1]
+    z = torch.zeros(planes, x[0, 0].numel(), dtype=g.dtype)
+    z = z.scatter_add(1, idx.reshape(planes, -1), g.reshape(planes, -1))
+    return [z.view(x.shape)]
+
+
 def _dropout_rule(rec, g):
     mask = rec.saved[0]
     if mask is None:  # identity (eval or p == 0)
@@ -526,7 +578,7 @@ def _build_bce_logits(rec, x, t):
 def _build_cross_entropy(rec, x, t):
     import torch.nn.functional as F
     if rec.f[0] != 0:
-        _not_implemented(rec)
+        return _build_ce_smooth(rec, x, t)
     dim = 0 if x.dim() == 1 else 1
     logp = torch.log_softmax(x, dim)
     if t.is_floating_point():  # class probabilities
@@ -549,6 +601,57 @@ def _build_layer_norm(rec, x, *wb):
     if rec.flags & 2:
         y = y + wb[k]
     return y
+
+
+def _build_batch_norm(rec, x, *rest):
+    """x [N, C, *], then weight and bias when flags has 1 / 2, then the
+    mean and invstd the node used (the batch's in training, flags 4)."""
+    k = 0
+    w = b = None
+    if rec.flags & 1:
+        w, k = rest[k], k + 1
+    if rec.flags & 2:
+        b, k = rest[k], k + 1
+    mean, invstd = rest[k], rest[k + 1]
+    shape = [1, x.shape[1]] + [1] * (x.dim() - 2)
+    if rec.flags & 4:  # training: the statistics are functions of x
+        dims = [0] + list(range(2, x.dim()))
+        mu = x.mean(dims, keepdim=True)
+        d = x - mu
+        var = (d * d).mean(dims, keepdim=True)
+        # eps is not kept in the node: it is what makes var + eps = invstd^-2
+        eps = (1.0 / (invstd.detach().double() ** 2)).reshape(shape) - var.detach().double()
+        y = d * torch.rsqrt(var + eps.to(var.dtype))
+    else:
+        y = (x - mean.reshape(shape)) * invstd.reshape(shape)
+    if w is not None:
+        y = y * w.reshape(shape)
+    if b is not None:
+        y = y + b.reshape(shape)
+    return y
+
+
+def _build_ce_smooth(rec, x, t):
+    """cross_entropy with label_smoothing ls over class indices:
+    (1 - ls) nll + ls mean_c(-log p), ignored rows left out of both."""
+    import torch.nn.functional as F
+    ls = rec.f[0]
+    dim = 0 if x.dim() == 1 else 1
+    logp = torch.log_softmax(x, dim)
+    if t.is_floating_point():
+        n = x.shape[dim]
+        tt = t * (1 - ls) + ls / n
+        return _reduce(-(tt * logp).sum(dim), rec.i[1])
+    red = _reduction_name(rec.i[1])
+    nll = F.nll_loss(logp, t, ignore_index=rec.i[0], reduction="none")
+    keep = (t != rec.i[0]).to(x.dtype)
+    smooth = -logp.sum(dim) * keep / x.shape[dim]
+    v = (1 - ls) * nll + ls * smooth
+    if red == "none":
+        return v
+    if red == "sum":
+        return v.sum()
+    return v.sum() / keep.sum()
 
 
 def _build_gelu(rec, x):
@@ -688,6 +791,10 @@ _RULES = {
     "max": _maxmin_reduce_rule,
     "min": _maxmin_reduce_rule,
     "dropout": _dropout_rule,
+    "fused": _fused_rule,
+    "atan2": _atan2_rule,
+    "prod": _prod_rule,
+    "max_pool": _max_pool_rule,
     # linear in their differentiable inputs
     "reshape": _linear,
     "permute": _linear,
@@ -716,6 +823,7 @@ _RULES = {
     "binary_cross_entropy_with_logits": _rebuilt(_build_bce_logits),
     "cross_entropy": _rebuilt(_build_cross_entropy),
     "layer_norm": _rebuilt(_build_layer_norm),
+    "batch_norm": _rebuilt(_build_batch_norm),
     "gelu": _rebuilt(_build_gelu),
     "silu": _rebuilt(_build_silu),
     "softplus": _rebuilt(_build_softplus),
