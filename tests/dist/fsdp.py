@@ -52,6 +52,10 @@ for strategy, wrap in variants:
         opt.zero_grad()
         loss = F.cross_entropy(wrapped(x), y)
         loss.backward()
+        if step == 2:  # clip the whole model's gradient norm
+            norm = (wrapped.clip_grad_norm_(0.5) if nndb else
+                    torch.nn.utils.clip_grad_norm_(wrapped.parameters(), 0.5))
+            say(strategy, wrap, "grad norm before clipping", round(float(norm), 4))
         opt.step()
         say(strategy, wrap, "step", step, "loss", round(loss.item(), 5))
     sd = wrapped.state_dict()
@@ -63,5 +67,18 @@ for strategy, wrap in variants:
     # the model in eval mode without gradients
     with torch.no_grad():
         say(strategy, wrap, "eval", fmt(wrapped(X[:2])))
+    # the full state dict loads into a fresh wrapped model
+    torch.manual_seed(5)
+    fresh = nn.Sequential(nn.Linear(6, 16), nn.Tanh(), nn.Linear(16, 16), nn.Tanh(),
+                          nn.Linear(16, 3))
+    if nndb:
+        fresh = FSDP(fresh, sharding_strategy=getattr(ShardingStrategy, strategy),
+                     auto_wrap_policy=policy)
+        fresh.load_state_dict(sd)
+    else:
+        fresh = DDP(fresh)
+        fresh.load_state_dict({"module." + k: v for k, v in sd.items()})
+    with torch.no_grad():
+        say(strategy, wrap, "loaded eval", fmt(fresh(X[:2])))
 dist.barrier()
 say("done")

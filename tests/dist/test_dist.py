@@ -174,6 +174,11 @@ def single_process():
     report("async_op=True where nndb has no nonblocking form is refused, naming where it is",
            p.returncode == 1 and "reduce(): async_op=True is not supported here; nndb has it for "
            "all_reduce, broadcast, barrier" in p.stderr, p.stderr)
+    p = nndb(HEAD + "from torch.distributed.fsdp import FullyShardedDataParallel as FSDP\n"
+             "FSDP(nn.Linear(2, 2))\n")
+    report("FSDP before init_process_group: PyTorch's error",
+           p.returncode == 1 and "RuntimeError: Default process group has not been initialized, "
+           "please make sure to call init_process_group." in p.stderr, p.stderr)
     p = nndb(HEAD + "dist.init_process_group(backend=\"gloo\")\n")
     report("backend=\"gloo\" names the one backend",
            p.returncode == 1 and "nndb has one backend, \"mpi\"" in p.stderr, p.stderr)

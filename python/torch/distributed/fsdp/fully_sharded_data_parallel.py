@@ -34,6 +34,7 @@ import torch
 import torch.distributed as dist
 from torch import _C, nn
 from torch.autograd import Function
+from torch.nn.modules.module import _IncompatibleKeys
 
 __all__ = ["FullyShardedDataParallel", "ShardingStrategy", "StateDictType", "CPUOffload",
            "MixedPrecision", "BackwardPrefetch"]
@@ -331,6 +332,78 @@ class FullyShardedDataParallel(nn.Module):
         for k, v in out.items():
             dest[prefix + k] = v if keep_vars else v.detach()
         return dest
+
+    def load_state_dict(self, state_dict, strict=True):
+        """Load a full state dict (the form state_dict() gives: original
+        names, full tensors) into every unit's shard and the buffers."""
+        expected = set()
+        missing = []
+        with torch.no_grad():
+            for u in self._units():
+                base = _unit_prefix(self, u)
+                k = u._shard_numel
+                if u._flat is None:
+                    continue
+                full = torch.zeros(k * u.world_size)
+                shard = u._shard()
+                full[u.rank * k:(u.rank + 1) * k] = shard.detach()
+                for m, pname, shape, off, n, _ in u._slots:
+                    key = base + _path(u._fsdp_wrapped_module, m) + pname
+                    expected.add(key)
+                    if key not in state_dict:
+                        missing.append(key)
+                        continue
+                    v = state_dict[key]
+                    if tuple(v.shape) != shape:
+                        raise RuntimeError(f"Error(s) in loading state_dict for "
+                                           f"FullyShardedDataParallel:\n\tsize mismatch for "
+                                           f"{key}: copying a param with shape {tuple(v.shape)} "
+                                           f"from checkpoint, the shape in current model is "
+                                           f"{torch.Size(shape)}.")
+                    full[off:off + n] = v.reshape(-1)
+                shard.copy_(full[u.rank * k:(u.rank + 1) * k])
+            for name, b in self._fsdp_wrapped_module.named_buffers():
+                key = name.replace(FSDP_PREFIX, "")
+                expected.add(key)
+                if key in state_dict:
+                    b.copy_(state_dict[key])
+                else:
+                    missing.append(key)
+        unexpected = [k for k in state_dict if k not in expected]
+        if strict and (missing or unexpected):
+            parts = []
+            if missing:
+                parts.append("Missing key(s) in state_dict: " +
+                             ", ".join(f'"{k}"' for k in missing) + ". ")
+            if unexpected:
+                parts.append("Unexpected key(s) in state_dict: " +
+                             ", ".join(f'"{k}"' for k in unexpected) + ". ")
+            raise RuntimeError("Error(s) in loading state_dict for FullyShardedDataParallel:"
+                               "\n\t" + "\n\t".join(parts))
+        return _IncompatibleKeys(missing, unexpected)
+
+    @torch.no_grad()
+    def clip_grad_norm_(self, max_norm, norm_type=2.0):
+        """Clip the gradients of the whole model (every rank's shards) to
+        [max_norm]; returns the total norm, as torch.nn.utils.clip_grad_norm_
+        would on the unsharded model."""
+        max_norm, norm_type = float(max_norm), float(norm_type)
+        grads = [p.grad for p in self.parameters() if p.grad is not None]
+        if norm_type == float("inf"):
+            local = max([g.abs().max() for g in grads], default=torch.tensor(0.0))
+            total = torch.tensor([float(local)])
+            dist.all_reduce(total, op=dist.ReduceOp.MAX)
+            total = total[0]
+        else:
+            local = sum(float(g.abs().pow(norm_type).sum()) for g in grads)
+            total = torch.tensor([local])
+            dist.all_reduce(total)
+            total = total[0] ** (1.0 / norm_type)
+        coef = max_norm / (float(total) + 1e-6)
+        if coef < 1:
+            for g in grads:
+                g.mul_(coef)
+        return total
 
     def extra_repr(self):
         return (f"sharding_strategy={self.sharding_strategy.name}, rank {self.rank} of "
