@@ -273,7 +273,11 @@ class FullyShardedDataParallel(nn.Module):
         else:
             full = self._gather()
         self._show(full)
-        out = self._fsdp_wrapped_module(*args, **kwargs)
+        try:
+            out = self._fsdp_wrapped_module(*args, **kwargs)
+        except BaseException:
+            self._free()  # a failed forward leaves nothing gathered
+            raise
         self._show_empty()
         if not grad:
             self._free()
