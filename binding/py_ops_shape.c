@@ -1090,21 +1090,228 @@ static PyObject *topk_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kw
     return py_ops_values_indices("topk", v, idx, "TopkBackward0");
 }
 
+/* unique(sorted=False) gives PyTorch 1.13's order: its CPU kernel puts
+ * the values in a C++ std::unordered_set and copies them out in the set's
+ * iteration order, so the order is that of GCC's libstdc++ hash table
+ * (Debian builds PyTorch with GCC). uq_set_* replays that table: the same
+ * hash functions (std::hash: the value itself for integers and bool, the
+ * raw bits for bfloat16, libstdc++'s _Hash_bytes of the bits for float
+ * and double, 0 for both zeros), the same bucket counts (its prime list,
+ * its small-size table, growth by 2 from 13 buckets) and the same linking
+ * (a new node goes first in its bucket; a node of an empty bucket goes
+ * first in the list; a rehash relinks in list order). */
+typedef struct uq_set {
+    uint64_t nb, next_resize; /* buckets; the size that triggers a rehash */
+    int64_t head, count;      /* first node; nodes */
+    int64_t *bk;              /* per bucket: the node before its first, UQ_BB, or -1 */
+    int64_t *nx;              /* per node: the next node, or -1 */
+    uint64_t *hc;             /* per node: its hash */
+} uq_set;
+
+#define UQ_BB (-2) /* the list's "before begin" sentinel */
+
+/* libstdc++'s __prime_list (src/shared/hashtable-aux.cc) up to 2^45: the
+ * bucket counts its _Prime_rehash_policy chooses from. */
+// clang-format off
+static const uint64_t uq_primes[] = {
+    2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41, 43, 47, 53, 59, 61, 67, 71, 73, 79, 83,
+    89, 97, 103, 109, 113, 127, 137, 139, 149, 157, 167, 179, 193, 199, 211, 227, 241, 257,
+    277, 293, 313, 337, 359, 383, 409, 439, 467, 503, 541, 577, 619, 661, 709, 761, 823, 887,
+    953, 1031, 1109, 1193, 1289, 1381, 1493, 1613, 1741, 1879, 2029, 2179, 2357, 2549, 2753,
+    2971, 3209, 3469, 3739, 4027, 4349, 4703, 5087, 5503, 5953, 6427, 6949, 7517, 8123, 8783,
+    9497, 10273, 11113, 12011, 12983, 14033, 15173, 16411, 17749, 19183, 20753, 22447, 24281,
+    26267, 28411, 30727, 33223, 35933, 38873, 42043, 45481, 49201, 53201, 57557, 62233,
+    67307, 72817, 78779, 85229, 92203, 99733, 107897, 116731, 126271, 136607, 147793, 159871,
+    172933, 187091, 202409, 218971, 236897, 256279, 277261, 299951, 324503, 351061, 379787,
+    410857, 444487, 480881, 520241, 562841, 608903, 658753, 712697, 771049, 834181, 902483,
+    976369, 1056323, 1142821, 1236397, 1337629, 1447153, 1565659, 1693859, 1832561, 1982627,
+    2144977, 2320627, 2510653, 2716249, 2938679, 3179303, 3439651, 3721303, 4026031, 4355707,
+    4712381, 5098259, 5515729, 5967347, 6456007, 6984629, 7556579, 8175383, 8844859, 9569143,
+    10352717, 11200489, 12117689, 13109983, 14183539, 15345007, 16601593, 17961079, 19431899,
+    21023161, 22744717, 24607243, 26622317, 28802401, 31160981, 33712729, 36473443, 39460231,
+    42691603, 46187573, 49969847, 54061849, 58488943, 63278561, 68460391, 74066549, 80131819,
+    86693767, 93793069, 101473717, 109783337, 118773397, 128499677, 139022417, 150406843,
+    162723577, 176048909, 190465427, 206062531, 222936881, 241193053, 260944219, 282312799,
+    305431229, 330442829, 357502601, 386778277, 418451333, 452718089, 489790921, 529899637,
+    573292817, 620239453, 671030513, 725980837, 785430967, 849749479, 919334987, 994618837,
+    1076067617, 1164186217, 1259520799, 1362662261, 1474249943, 1594975441, 1725587117,
+    1866894511, 2019773507, 2185171673, 2364114217, 2557710269, 2767159799, 2993761039,
+    3238918481, 3504151727, 3791104843, 4101556399, 4294967291, 6442450933, 8589934583,
+    12884901857, 17179869143, 25769803693, 34359738337, 51539607367, 68719476731,
+    103079215087, 137438953447, 206158430123, 274877906899, 412316860387, 549755813881,
+    824633720731, 1099511627689, 1649267441579, 2199023255531, 3298534883309, 4398046511093,
+    6597069766607, 8796093022151, 13194139533241, 17592186044399, 26388279066581,
+    35184372088777, 52776558133177};
+// clang-format on
+#define UQ_NPRIMES ((int)(sizeof uq_primes / sizeof uq_primes[0]))
+
+/* _Prime_rehash_policy::_M_next_bkt (max load factor 1) */
+static uint64_t uq_next_bkt(uq_set *s, uint64_t n) {
+    static const unsigned char fast[] = {2, 2, 2, 3, 5, 5, 7, 7, 11, 11, 11, 11, 13, 13};
+    if (n < sizeof fast) {
+        if (n == 0) return 1;
+        s->next_resize = fast[n];
+        return fast[n];
+    }
+    int lo = 6, hi = UQ_NPRIMES - 1; /* lower_bound over [6, last) */
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (uq_primes[mid] < n)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    s->next_resize = uq_primes[lo];
+    return uq_primes[lo];
+}
+
+static int uq_rehash(uq_set *s, uint64_t nb) {
+    int64_t *bk = PyMem_Malloc((size_t)nb * sizeof *bk);
+    if (!bk) return -1;
+    for (uint64_t i = 0; i < nb; i++) bk[i] = -1;
+    int64_t p = s->head;
+    s->head = -1;
+    uint64_t bbegin = 0;
+    while (p >= 0) {
+        int64_t next = s->nx[p];
+        uint64_t b = s->hc[p] % nb;
+        if (bk[b] == -1) {
+            s->nx[p] = s->head;
+            s->head = p;
+            bk[b] = UQ_BB;
+            if (s->nx[p] >= 0) bk[bbegin] = p;
+            bbegin = b;
+        } else {
+            int64_t *link = bk[b] == UQ_BB ? &s->head : &s->nx[bk[b]];
+            s->nx[p] = *link;
+            *link = p;
+        }
+        p = next;
+    }
+    PyMem_Free(s->bk);
+    s->bk = bk;
+    s->nb = nb;
+    return 0;
+}
+
+/* Insert node [id] (hash [h]) unless an equal one is there ([eq] compares
+ * two nodes): 1 when inserted, 0 when present, -1 out of memory. */
+static int uq_insert(uq_set *s, int64_t id, uint64_t h, bool (*eq)(int64_t, int64_t, void *),
+                     void *arg) {
+    uint64_t b = h % s->nb;
+    if (s->bk[b] != -1) {
+        for (int64_t p = s->bk[b] == UQ_BB ? s->head : s->nx[s->bk[b]];
+             p >= 0 && s->hc[p] % s->nb == b; p = s->nx[p])
+            if (eq(p, id, arg)) return 0;
+    }
+    /* _M_need_rehash(n_bkt, n_elt, 1) */
+    uint64_t n = (uint64_t)s->count + 1;
+    if (n > s->next_resize) {
+        uint64_t min_bkts = n > (s->next_resize ? 0 : 11) ? n : 11;
+        if (min_bkts >= s->nb) {
+            uint64_t want = min_bkts + 1 > s->nb * 2 ? min_bkts + 1 : s->nb * 2;
+            if (uq_rehash(s, uq_next_bkt(s, want)) < 0) return -1;
+            b = h % s->nb;
+        } else {
+            s->next_resize = s->nb;
+        }
+    }
+    s->hc[id] = h;
+    if (s->bk[b] != -1) {
+        int64_t *link = s->bk[b] == UQ_BB ? &s->head : &s->nx[s->bk[b]];
+        s->nx[id] = *link;
+        *link = id;
+    } else {
+        s->nx[id] = s->head;
+        s->head = id;
+        if (s->nx[id] >= 0) s->bk[s->hc[s->nx[id]] % s->nb] = id;
+        s->bk[b] = UQ_BB;
+    }
+    s->count++;
+    return 1;
+}
+
+/* libstdc++'s _Hash_bytes (the 64-bit one) of [len] 4 or 8 bytes at [p] */
+static uint64_t uq_hash_bytes(const void *p, size_t len) {
+    const uint64_t mul = ((uint64_t)0xc6a4a793UL << 32) + 0x5bd1e995UL;
+    uint64_t h = 0xc70f6907UL ^ (len * mul), d;
+    if (len == 8) {
+        memcpy(&d, p, 8);
+        d *= mul;
+        d = (d ^ (d >> 47)) * mul;
+        h = (h ^ d) * mul;
+    } else {
+        uint32_t w;
+        memcpy(&w, p, 4);
+        h = (h ^ w) * mul;
+    }
+    h = (h ^ (h >> 47)) * mul;
+    return h ^ (h >> 47);
+}
+
+static int64_t uq_find(const uq_set *s, int64_t id, uint64_t h,
+                       bool (*eq)(int64_t, int64_t, void *), void *arg) {
+    uint64_t b = h % s->nb;
+    if (s->bk[b] == -1) return -1;
+    for (int64_t p = s->bk[b] == UQ_BB ? s->head : s->nx[s->bk[b]]; p >= 0 && s->hc[p] % s->nb == b;
+         p = s->nx[p])
+        if (eq(p, id, arg)) return p;
+    return -1;
+}
+
 /* unique(input, sorted=True, return_inverse=False, return_counts=False,
- * dim=None): of the flattened values, sorted */
+ * dim=None) of the flattened values, as PyTorch 1.13's CPU kernel: the
+ * distinct values in the hash set's order (above), sorted when asked
+ * (NaNs, never equal to anything, each kept, last); the inverse and the
+ * counts through the value-to-index maps PyTorch uses, where a NaN finds
+ * nothing (inverse 0, count 0). unique_consecutive: runs of equal values. */
 typedef struct uq_item {
     double v;
     int64_t iv, pos;
 } uq_item;
 
+typedef struct uq_data {
+    const uq_item *items;
+    bool is_int;
+} uq_data;
+
+static bool uq_eq(int64_t a, int64_t b, void *arg) {
+    const uq_data *d = arg;
+    return d->is_int ? d->items[a].iv == d->items[b].iv : d->items[a].v == d->items[b].v;
+}
+
+static uint64_t uq_hash(nn_dtype dt, const uq_item *it) {
+    switch (dt) {
+    case NN_FLOAT32: {
+        float f = (float)it->v;
+        return f != 0 ? uq_hash_bytes(&f, 4) : 0;
+    }
+    case NN_FLOAT64: return it->v != 0 ? uq_hash_bytes(&it->v, 8) : 0;
+    case NN_BFLOAT16: {
+        float f = (float)it->v;
+        uint32_t w;
+        memcpy(&w, &f, 4);
+        return w >> 16;
+    }
+    case NN_FLOAT16: {
+        float f = (float)it->v;
+        return f != 0 ? uq_hash_bytes(&f, 4) : 0;
+    }
+    default: return (uint64_t)it->iv;
+    }
+}
+
 static bool uq_int;
 
+/* ascending, NaNs last, ties (only NaNs) in set order */
 static int uq_cmp(const void *a, const void *b) {
     const uq_item *x = a, *y = b;
     if (uq_int) {
         if (x->iv != y->iv) return x->iv < y->iv ? -1 : 1;
-    } else if (x->v != y->v) {
-        return x->v < y->v ? -1 : 1;
+    } else {
+        bool xn = x->v != x->v, yn = y->v != y->v;
+        if (xn != yn) return xn ? 1 : -1;
+        if (!xn && x->v != y->v) return x->v < y->v ? -1 : 1;
     }
     return x->pos < y->pos ? -1 : x->pos > y->pos;
 }
@@ -1113,12 +1320,14 @@ static PyObject *unique_common(const char *name, bool consecutive, PyObject *con
                                Py_ssize_t nargs, PyObject *kwnames) {
     PARSE(name, 1, "input", "sorted", "return_inverse", "return_counts", "dim");
     nn_tensor *t;
-    bool inv = false, counts = false;
+    bool sorted = true, inv = false, counts = false;
     if (py_tensor_arg(a_[0], name, "input", &t) < 0) return NULL;
     if (consecutive) { /* unique_consecutive(input, return_inverse, return_counts, dim) */
         a_[4] = a_[3];
         a_[3] = a_[2];
         a_[2] = a_[1];
+    } else if (a_[1] && py_bool_arg(a_[1], "sorted", &sorted) < 0) {
+        return NULL;
     }
     if (a_[2] && py_bool_arg(a_[2], "return_inverse", &inv) < 0) return NULL;
     if (a_[3] && py_bool_arg(a_[3], "return_counts", &counts) < 0) return NULL;
@@ -1130,17 +1339,28 @@ static PyObject *unique_common(const char *name, bool consecutive, PyObject *con
         return NULL;
     }
     nn_ctx *ctx = ctx_();
-    int64_t n = nn_tensor_numel(t);
+    int64_t n = nn_tensor_numel(t), k = 0;
+    size_t cap = (size_t)(n ? n : 1);
     bool is_int = !nn_dtype_is_float(t->dtype);
-    uq_item *items = PyMem_Calloc((size_t)(n ? n : 1), sizeof *items);
-    int64_t *inverse = PyMem_Calloc((size_t)(n ? n : 1), sizeof *inverse);
-    int64_t *cnt = PyMem_Calloc((size_t)(n ? n : 1), sizeof *cnt);
+    uq_item *items = PyMem_Calloc(cap, sizeof *items);
+    uq_item *outs_v = PyMem_Calloc(cap, sizeof *outs_v);
+    int64_t *inverse = PyMem_Calloc(cap, sizeof *inverse);
+    int64_t *cnt = PyMem_Calloc(cap, sizeof *cnt);
+    int64_t *slot = PyMem_Calloc(cap, sizeof *slot); /* first occurrence -> output index */
+    uq_set set = {1,
+                  0,
+                  -1,
+                  0,
+                  PyMem_Malloc(sizeof(int64_t)),
+                  PyMem_Calloc(cap, sizeof(int64_t)),
+                  PyMem_Calloc(cap, sizeof(uint64_t))};
     nn_tensor *vals = NULL, *it = NULL, *ct = NULL;
     PyObject *r = NULL;
-    if (!items || !inverse || !cnt) {
+    if (!items || !outs_v || !inverse || !cnt || !slot || !set.bk || !set.nx || !set.hc) {
         PyErr_NoMemory();
         goto done;
     }
+    set.bk[0] = -1;
     for (int64_t i = 0; i < n; i++) {
         items[i].pos = i;
         if (is_int)
@@ -1148,22 +1368,41 @@ static PyObject *unique_common(const char *name, bool consecutive, PyObject *con
         else
             items[i].v = nn_tensor_get_flat(t, i);
     }
-    if (!consecutive) {
-        uq_int = is_int;
-        qsort(items, (size_t)n, sizeof *items, uq_cmp);
-    }
-    int64_t k = 0;
-    for (int64_t i = 0; i < n; i++) {
-        bool same =
-            i > 0 && (is_int ? items[i].iv == items[i - 1].iv : items[i].v == items[i - 1].v);
-        if (!same) {
-            items[k].iv = items[i].iv;
-            items[k].v = items[i].v;
-            cnt[k] = 0;
+    if (consecutive) {
+        for (int64_t i = 0; i < n; i++) {
+            bool same =
+                i > 0 && (is_int ? items[i].iv == items[i - 1].iv : items[i].v == items[i - 1].v);
+            if (!same) {
+                outs_v[k] = items[i];
+                cnt[k] = 0;
+                k++;
+            }
+            cnt[k - 1]++;
+            inverse[i] = k - 1;
+        }
+    } else {
+        uq_data d = {items, is_int};
+        for (int64_t i = 0; i < n; i++) {
+            if (uq_insert(&set, i, uq_hash(t->dtype, &items[i]), uq_eq, &d) < 0) {
+                PyErr_NoMemory();
+                goto done;
+            }
+        }
+        for (int64_t p = set.head; p >= 0; p = set.nx[p]) {
+            outs_v[k] = items[p];
+            outs_v[k].pos = p;
             k++;
         }
-        cnt[k - 1]++;
-        inverse[items[i].pos] = k - 1;
+        if (sorted) {
+            uq_int = is_int;
+            qsort(outs_v, (size_t)k, sizeof *outs_v, uq_cmp);
+        }
+        for (int64_t j = 0; j < k; j++) slot[outs_v[j].pos] = j;
+        for (int64_t i = 0; i < n; i++) {
+            int64_t p = uq_find(&set, i, uq_hash(t->dtype, &items[i]), uq_eq, &d);
+            inverse[i] = p >= 0 ? slot[p] : 0;
+            if (p >= 0) cnt[slot[p]]++;
+        }
     }
     vals = nn_tensor_empty(ctx, t->dtype, 1, &k);
     if (!vals) {
@@ -1174,9 +1413,9 @@ static PyObject *unique_common(const char *name, bool consecutive, PyObject *con
         if (is_int)
             nn_dtype_store(t->dtype,
                            (char *)nn_tensor_data(vals) + i * (int64_t)nn_dtype_size(t->dtype),
-                           (double)items[i].iv);
+                           (double)outs_v[i].iv);
         else
-            nn_tensor_set_flat(vals, i, items[i].v);
+            nn_tensor_set_flat(vals, i, outs_v[i].v);
     }
     if (!inv && !counts) {
         r = py_tensor_wrap(vals);
@@ -1205,8 +1444,13 @@ done:
     nn_tensor_release(it);
     nn_tensor_release(ct);
     PyMem_Free(items);
+    PyMem_Free(outs_v);
     PyMem_Free(inverse);
     PyMem_Free(cnt);
+    PyMem_Free(slot);
+    PyMem_Free(set.bk);
+    PyMem_Free(set.nx);
+    PyMem_Free(set.hc);
     return r;
 }
 PY_OP_VIA(unique, unique_common, false)

@@ -1225,8 +1225,10 @@ def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
 
 
 def _rows(input, dim):
-    """input with dim first, as a list of row tuples (the slices along dim)."""
-    x = input.movedim(dim, 0)
+    """input with dim swapped to the front, as a list of row tuples (the
+    slices along dim). PyTorch 1.13's unique_dim flattens each slice of
+    input.transpose(dim, 0) (not movedim), so rows compare in that order."""
+    x = input.transpose(dim, 0)
     width = 1
     for n in x.shape[1:]:
         width *= n
@@ -1245,7 +1247,7 @@ def _unique_rows(input, dim, consecutive, return_inverse, return_counts):
             counts.append(0)
         counts[-1] += 1
         inverse[i] = len(firsts) - 1
-    vals = x.index_select(0, torch.tensor(firsts, dtype=torch.int64)).movedim(0, dim)
+    vals = x.index_select(0, torch.tensor(firsts, dtype=torch.int64)).transpose(0, dim)
     out = [vals]
     if return_inverse:
         out.append(torch.tensor(inverse, dtype=torch.int64))
