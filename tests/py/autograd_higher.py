@@ -281,3 +281,34 @@ for name, f in cases.items():  # each: an error naming the op, or PyTorch's valu
         print(name, round(g.sum().item(), 5) + 0.0, None if h is None else round(h.abs().sum().item(), 5))
     except Exception as e:
         print(name, "ERR", type(e).__name__, str(e)[:100])  # differs from PyTorch: a failure
+
+
+# MAML: one inner SGD step with create_graph, outer loss on the adapted weights
+net = nn.Sequential(nn.Linear(2, 8), nn.Tanh(), nn.Linear(8, 1))
+meta = torch.optim.SGD(net.parameters(), lr=0.1)
+for it in range(3):
+    xs, ys = torch.randn(10, 2), torch.randn(10, 1)
+    xq, yq = torch.randn(10, 2), torch.randn(10, 1)
+    params = list(net.parameters())
+    def fwd(p, x):
+        return F.linear(torch.tanh(F.linear(x, p[0], p[1])), p[2], p[3])
+    inner = F.mse_loss(fwd(params, xs), ys)
+    grads = torch.autograd.grad(inner, params, create_graph=True)
+    fast = [p - 0.5 * g for p, g in zip(params, grads)]
+    outer = F.mse_loss(fwd(fast, xq), yq)
+    meta.zero_grad(); outer.backward(); meta.step()
+    print("maml", it, round(outer.item(), 5), r(net[0].weight.grad)[:3])
+# hooks run in the create_graph pass
+x = torch.randn(3, requires_grad=True)
+y = x * 2
+y.register_hook(lambda g: g * 3)
+g, = torch.autograd.grad((y ** 2).sum(), x, create_graph=True)
+print("hook", r(g), r(torch.autograd.grad(g.sum(), x)[0]))
+# retain_graph=False with create_graph: a second pass through the graph fails
+z = torch.randn(3, requires_grad=True)
+out = (z.exp() * z).sum()
+torch.autograd.grad(out, z, create_graph=True, retain_graph=False)
+try:
+    torch.autograd.grad(out, z)
+except RuntimeError as e:
+    print("second pass fails:", "second time" in str(e) or "freed" in str(e))
