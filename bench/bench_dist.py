@@ -131,6 +131,8 @@ def fsdp_lines(quick):
                  "ms", "report")
     compare.emit("dist_zero1_step_2r", res.get("zero1", {}).get("ms"), "ddp", ddp, "ms", "report")
     if "ddp" in res:
+        print("# wall time per step: " + ", ".join(f"{m} {r['wall_ms']:.1f} ms"
+                                                 for m, r in res.items()), flush=True)
         psi, n = res["ddp"]["params"], res["ddp"]["world"]
         formula = {"ddp": 16, "zero1": 8 + 8 / n, "shard_grad_op": 16 / n, "full_shard": 16 / n}
         for mode, r in res.items():
