@@ -917,14 +917,25 @@ static nn_status backward_node(nn_ctx *ctx, nn_node *node, bool retain_graph, in
                     in0->fn && in0->fn->grad && exclusive(in0->fn->grad) &&
                     in0->fn->grad->dtype == in0->t->dtype && node->grad->dtype == in0->t->dtype &&
                     hooks_timing_only(ctx);
+    /* An embedding whose weight (a leaf) already has a gradient, as a
+     * weight tied to the output layer does when backward reaches the
+     * embedding, scatter-adds into it. Not with hooks on that leaf or a
+     * capture (autograd.grad), which want the contribution on its own. */
+    bool into_grad = !into_sum && !cap && node->op == NN_OP_EMBEDDING && in0->needs_grad &&
+                     !in0->fn && in0->t->grad && exclusive(in0->t->grad) &&
+                     in0->t->grad->dtype == in0->t->dtype && nn_dtype_is_float(in0->t->dtype) &&
+                     !nn_dtype_is_narrow(in0->t->dtype) && node->grad->dtype == in0->t->dtype &&
+                     in0->t->ndim == 2 && nn_tensor_same_shape(in0->t->grad, in0->t) &&
+                     !(has_hooks(ctx) && leaf_hooked(ctx, in0->t)) && hooks_timing_only(ctx);
     nn_hook_event ev = {NN_PHASE_BACKWARD, false, node,     node->out,
                         node->grad,        NULL,  position, count};
     if (ctx->n_hooks && !run_hooks(ctx, &ev)) {
         st = ctx->err.code;
         goto done;
     }
-    st = into_sum ? nn_view_grad_add(ctx, node, in0->fn->grad, node->grad)
-                  : op_table[node->op].backward(ctx, node, node->grad, din);
+    st = into_sum    ? nn_view_grad_add(ctx, node, in0->fn->grad, node->grad)
+         : into_grad ? nn_embedding_grad_add(ctx, node, in0->t->grad, node->grad)
+                     : op_table[node->op].backward(ctx, node, node->grad, din);
     if (st) goto done;
     if (ctx->n_hooks) {
         ev.after = true;

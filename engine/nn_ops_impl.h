@@ -124,6 +124,12 @@ nn_status nn_raw_add_into(nn_ctx *ctx, nn_tensor *dst, nn_tensor *src, double al
  * a zero tensor of the input's size per call: a loop over x[t] then costs
  * O(T), not O(T^2), in backward (nn_graph.c decides when it applies). */
 nn_status nn_view_grad_add(nn_ctx *ctx, const nn_node *node, nn_tensor *full, nn_tensor *dout);
+/* The backward of an embedding [node] as a scatter-add of [dout]'s rows
+ * into [full], the weight's gradient already being accumulated (a weight
+ * tied to an output layer), instead of a dense zero table of the weight's
+ * size added to it: at GPT-2's vocabulary that table is 150 MiB at the
+ * step's peak. Same bits as the dense way (nn_graph.c decides when). */
+nn_status nn_embedding_grad_add(nn_ctx *ctx, const nn_node *node, nn_tensor *full, nn_tensor *dout);
 
 /* Kernels compiled three times, for baseline x86-64, x86-64-v3 (AVX2, FMA)
  * and x86-64-v4 (AVX-512); the dynamic loader picks the version the CPU runs

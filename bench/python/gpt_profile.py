@@ -25,8 +25,8 @@ y = torch.randint(0, V, (B, T))
 
 
 def step():
-    logits, loss = model(x, y)
     opt.zero_grad(set_to_none=True)
+    logits, loss = model(x, y)
     loss.backward()
     opt.step()
     return loss.item()
@@ -39,8 +39,6 @@ step()
 print(f"step cpu {time.process_time() - c0:.3f} s (unprofiled)")
 c0 = time.process_time()
 t0 = time.perf_counter()
-with torch.no_grad():
-    pass
 p = profile(step)
 print(f"profiled step: wall {time.perf_counter() - t0:.3f} s, cpu {time.process_time() - c0:.3f} s")
 print(p)

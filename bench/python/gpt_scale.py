@@ -133,8 +133,8 @@ def main():
         optimizer = model.configure_optimizers(0.1, 6e-4, (0.9, 0.95))
 
         def step():
-            logits, loss = model(x, y)
             optimizer.zero_grad(set_to_none=True)
+            logits, loss = model(x, y)
             loss.backward()
             optimizer.step()
             return loss.item()

@@ -17,9 +17,11 @@
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "nn_blas.h"
+#include "nn_mem.h"
 #include "nn_ops_impl.h"
 #include "nn_vmath.h"
 #include "ops_rows.h"
@@ -1097,6 +1099,54 @@ nn_status op_embedding_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_
     nn_tensor_release(idx);
     din[0] = dw;
     return dw ? NN_OK : ctx->err.code;
+}
+
+/* Order of positions by (index, position): equal indices stay in order. */
+static int cmp_index_pos(const void *a, const void *b) {
+    const int64_t *x = a, *y = b;
+    if (x[0] != y[0]) return x[0] < y[0] ? -1 : 1;
+    return x[1] < y[1] ? -1 : x[1] > y[1];
+}
+
+nn_status nn_embedding_grad_add(nn_ctx *ctx, const nn_node *node, nn_tensor *full,
+                                nn_tensor *dout) {
+    nn_tensor *iin = node->in[1].t;
+    bool f64 = full->dtype == NN_FLOAT64;
+    nn_tensor *g = dense(ctx, dout, full->dtype), *idx = g ? dense(ctx, iin, NN_INT64) : NULL;
+    int64_t n = nn_tensor_numel(iin), d = full->shape[1];
+    int64_t *order = idx ? nn_mem_alloc(sizeof(int64_t) * 2 * (size_t)(n ? n : 1),
+                                        "the embedding's gradient order", &ctx->err)
+                         : NULL;
+    double *row = order ? nn_mem_alloc(sizeof(double) * (size_t)(d ? d : 1),
+                                       "the embedding's gradient row", &ctx->err)
+                        : NULL;
+    if (row) {
+        const int64_t *ip = nn_tensor_data(idx);
+        for (int64_t i = 0; i < n; i++) order[2 * i] = ip[i], order[2 * i + 1] = i;
+        qsort(order, (size_t)n, 2 * sizeof(int64_t), cmp_index_pos);
+        const void *gp = nn_tensor_data(g);
+        void *fp = nn_tensor_data(full);
+        /* Per distinct index: the rows summed in order (as the dense
+         * gradient's zero + d1 + d2 ...), then added once, so the bits are
+         * those of the dense gradient added to [full]. */
+        for (int64_t i = 0; i < n;) {
+            int64_t r = order[2 * i], j = i;
+            for (int64_t k = 0; k < d; k++) row[k] = ld(gp, order[2 * i + 1] * d + k, f64);
+            for (j = i + 1; j < n && order[2 * j] == r; j++)
+                for (int64_t k = 0; k < d; k++) {
+                    double v = row[k] + ld(gp, order[2 * j + 1] * d + k, f64);
+                    row[k] = f64 ? v : (double)(float)v;
+                }
+            for (int64_t k = 0; k < d; k++) st(fp, r * d + k, ld(fp, r * d + k, f64) + row[k], f64);
+            i = j;
+        }
+        full->storage->version++;
+    }
+    nn_mem_free(row);
+    nn_mem_free(order);
+    nn_tensor_release(g);
+    nn_tensor_release(idx);
+    return row ? NN_OK : ctx->err.code;
 }
 
 /* ---- layer_norm ----
