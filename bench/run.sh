@@ -25,7 +25,7 @@ for a in "$@"; do [ "$a" = "--quick" ] && quick="--quick"; done
 build/bench/bench_instruments $quick || rc=1
 # The NaN hunt's cost on a training step, nndb and PyTorch (bench/bench_anomaly.py).
 "${PYTHON:-/usr/bin/python3}" bench/bench_anomaly.py "$@" || rc=1
-# Data parallelism on Open MPI: all_reduce vs plain MPI, a DDP GPT step on 2 ranks (bench/bench_dist.py).
+# Data parallelism on Open MPI: all_reduce vs plain MPI, a DDP GPT step on 2 ranks, an FSDP step vs DDP and the memory per rank of DDP, ZeRO-1, SHARD_GRAD_OP and FULL_SHARD (bench/bench_dist.py).
 "${PYTHON:-/usr/bin/python3}" bench/bench_dist.py "$@" || rc=1
 # Linear algebra: linalg.solve and cholesky at 512, bmm at a GPT attention shape, vs PyTorch (bench/bench_linalg.py).
 "${PYTHON:-/usr/bin/python3}" bench/bench_linalg.py "$@" || rc=1
