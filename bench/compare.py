@@ -67,10 +67,11 @@ def name_values(cmd, threads):
     return {k: float(v) for k, v in (line.split() for line in out.splitlines() if line.strip())}
 
 
-def script_lines(script, targets, reps, only="", nndb=None):
+def script_lines(script, targets, reps, only="", nndb=None, units=None):
     """The same bench/python script under `nndb python` and /usr/bin/python3,
     alternating ROUNDS times at 1 and 2 threads, each side keeping its least
-    value per name; one BENCH line per target name ("NAME_1t", "NAME_2t")."""
+    value per name; one BENCH line per target name ("NAME_1t", "NAME_2t"),
+    in milliseconds unless [units] names another unit for it."""
     nndb = nndb or os.environ.get("NNDB", os.path.join(ROOT, "build", "nndb"))
     for threads in (1, 2):
         best = [{}, {}]
@@ -81,7 +82,8 @@ def script_lines(script, targets, reps, only="", nndb=None):
         for name, target in targets.items():
             full = f"{name}_{threads}t"
             if only in full:
-                emit(full, best[0].get(name), "torch", best[1].get(name), "ms", f"<={target}")
+                emit(full, best[0].get(name), "torch", best[1].get(name),
+                     (units or {}).get(name, "ms"), f"<={target}")
     return 1 if failures else 0
 
 

@@ -2,6 +2,7 @@
     conv.py THREADS REPS
 prints one "name milliseconds" line per workload (the least CPU time of
 REPS repetitions after warm-up). Used by bench/bench_conv.py."""
+import gc
 import sys
 import time
 
@@ -91,6 +92,37 @@ def pool_bwd():
     return lambda: F.max_pool2d(x, 2).sum().backward()
 
 
+def status_kb(field):
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith(field + ":"):
+                return int(line.split()[1])
+    return 0
+
+
+def lenet_peak_mb():
+    # Peak resident memory of three LeNet steps above what the process held
+    # once the model and batch existed (gradients, optimizer state,
+    # activations, temporaries and whatever the allocator keeps): the
+    # kernel's high-water mark is reset first (clear_refs 5), so the imports
+    # do not count, and a one-sample step of a tiny CNN runs before, so the
+    # lazily imported code (optimizer, losses) is not counted either.
+    tiny = nn.Sequential(nn.Conv2d(1, 1, 5, padding=2), nn.ReLU(), nn.MaxPool2d(2),
+                         nn.Flatten(), nn.Linear(196, 2))
+    opt = torch.optim.SGD(tiny.parameters(), lr=0.01, momentum=0.9)
+    F.cross_entropy(tiny(torch.randn(1, 1, 28, 28)), torch.tensor([1])).backward()
+    opt.step()
+    del tiny, opt
+    step = lenet_step()
+    gc.collect()
+    rss0 = status_kb("VmRSS")
+    with open("/proc/self/clear_refs", "w") as f:
+        f.write("5")
+    for _ in range(3):
+        step()
+    return (status_kb("VmHWM") - rss0) / 1024
+
+
 work = [
     ("lenet_step_b64", lenet_step),
     ("resnet_block_64c_32x32_b32", lambda: fwd_bwd(Basic(64), (32, 64, 32, 32))),
@@ -98,6 +130,9 @@ work = [
     ("max_pool2d_32x64x32x32", pool),
     ("max_pool2d_fwd_bwd_32x64x32x32", pool_bwd),
 ]
+# first, before any other workload has grown the process
+if only in "lenet_step_peak_mb":
+    print("lenet_step_peak_mb", f"{lenet_peak_mb():.3f}", flush=True)
 for name, make in work:
     if only in name:
         print(name, f"{timed(make()):.4f}", flush=True)

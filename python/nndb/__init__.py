@@ -12,7 +12,7 @@ import importlib
 _LAZY = {
     "activations": "nndb.instruments", "dependencies": "nndb.instruments",
     "gradcheck": "nndb.instruments", "profile": "nndb.instruments", "stats": "nndb.instruments",
-    "doctor": "nndb.probe", "show_images": "nndb.images",
+    "doctor": "nndb.probe", "show_images": "nndb.images", "show_feature_maps": "nndb.images",
 }
 
 

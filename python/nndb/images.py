@@ -20,7 +20,7 @@ import torch
 # NumPy and Pillow are imported when a picture is made, not with the
 # prelude (a session's start imports this module).
 
-__all__ = ["show_images", "ImageGrid"]
+__all__ = ["show_images", "show_feature_maps", "ImageGrid"]
 
 
 class ImageGrid:
@@ -158,4 +158,44 @@ def show_images(x, nrow=8, padding=2, scale=None, labels=None, channels_last=Non
     from nndb import display
 
     display.display(out)
+    return None
+
+
+def show_feature_maps(x, example=0, max_maps=16, nrow=8, show=True):
+    """A layer's feature maps as one grid of grey pictures, each channel
+    stretched to its own range (so a faint channel is as visible as a strong
+    one): [x] is a layer's output [N, C, H, W] (example [example] is shown)
+    or one sample's [C, H, W]; the first [max_maps] channels.
+
+        %break net.conv1       # then, at the (nndb) prompt:
+        show_feature_maps(out)
+
+    In Jupyter a picture, in the terminal REPL a PNG saved (and drawn, in a
+    terminal that shows pictures) as plot() does, in a script a text line.
+    Returns None, or the ImageGrid with show=False."""
+    t = x.detach() if isinstance(x, torch.Tensor) else torch.as_tensor(x)
+    if t.dim() == 4:
+        if not -t.shape[0] <= example < t.shape[0]:
+            raise IndexError(f"show_feature_maps(): example {example} is out of range for a "
+                             f"batch of {t.shape[0]}")
+        t = t[example]
+    if t.dim() != 3:
+        raise ValueError("show_feature_maps(): expected feature maps [N, C, H, W] or [C, H, W], "
+                         f"got shape {list(t.shape)}")
+    if t.numel() == 0:
+        raise ValueError(f"show_feature_maps(): no pixels in shape {list(t.shape)}")
+    m = t[:max_maps].double()
+    lo = m.amin(dim=(1, 2), keepdim=True)
+    span = (m.amax(dim=(1, 2), keepdim=True) - lo).clamp(min=1e-12)
+    grid = show_images(((m - lo) / span).float().unsqueeze(1), show=False, nrow=nrow,
+                       channels_last=False)
+    c = t.shape[0]
+    grid.text = (f"<{c} feature maps {t.shape[1]}x{t.shape[2]}"
+                 + (f", first {max_maps} shown" if c > max_maps else "")
+                 + ", each stretched to its own range>")
+    if not show:
+        return grid
+    from nndb import display
+
+    display.display(grid)
     return None

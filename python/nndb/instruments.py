@@ -541,11 +541,7 @@ def _feature_maps(captured):
         if t.dim() != 4 or len(out) >= _MAX_MAP_LAYERS:
             continue
         c = t.shape[1]
-        m = t[0, :_MAX_MAPS].detach().double()
-        lo = m.amin(dim=(1, 2), keepdim=True)
-        span = (m.amax(dim=(1, 2), keepdim=True) - lo).clamp(min=1e-12)
-        grid = images.show_images(((m - lo) / span).float().unsqueeze(1), show=False, nrow=8,
-                                  channels_last=False)
+        grid = images.show_feature_maps(t, 0, _MAX_MAPS, show=False)
         shown = f" (first {_MAX_MAPS})" if c > _MAX_MAPS else ""
         out[path] = (kind, f"{c}x{t.shape[2]}x{t.shape[3]}{shown}", grid)
     return out

@@ -36,7 +36,7 @@ _NNDB = [
     ("nndb.data", ["spirals", "moons", "blobs", "xor", "regression", "copy_task", "words",
                    "text"]),
     ("nndb.plot", ["plot", "hist"]),
-    ("nndb.images", ["show_images"]),
+    ("nndb.images", ["show_images", "show_feature_maps"]),
     ("nndb.progress", ["progress", "live_plot"]),
     ("nndb.lr_find", ["lr_find"]),
     ("nndb.models", ["MLP", "num_params", "GPT", "Block", "CausalSelfAttention"]),

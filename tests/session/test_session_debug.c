@@ -25,6 +25,7 @@ static void d_display(void *user, const lang_mime *m, const char *id, bool updat
     const char *t = lang_mime_get(m, "text/plain");
     if (t) lang_buf_puts(&c->out, t);
     if (lang_mime_get(m, "text/html")) lang_buf_puts(&c->out, "[html]\n");
+    if (lang_mime_get(m, "image/png")) lang_buf_puts(&c->out, "[png]\n");
 }
 
 static char *d_readline(void *user, const char *prompt, bool password) {
@@ -466,6 +467,39 @@ NN_TEST(debug_graph_view) {
 /* ---- docs/debugger.md: every ```nndb block is a cell of one session;
  * "(nndb) CMD" lines answer the prompt, "# expect: TEXT" must appear in the
  * block's output, "# expect error: TEXT" in its error. ---- */
+
+/* At a stop in a convolution, show_feature_maps(out) sends one picture
+ * (image/png, which the REPL saves and Jupyter shows) of example 0's
+ * channels, and %graph names the convolution with its output shape and the
+ * weight leaf with its own. */
+NN_TEST(debug_conv_feature_maps) {
+    static const char *const cmds[] = {"show_feature_maps(out)", "show_feature_maps(out[1])", "c",
+                                       NULL};
+    dcap c;
+    lang_session *s = dsession(&c, cmds);
+    CHECK(drun(s, &c,
+               "manual_seed(0)\n"
+               "net = Sequential(Conv2d(1, 20, 3, padding=1), ReLU(), MaxPool2d(2))\n"
+               "x = randn(2, 1, 12, 12)",
+               "<cell 1>"));
+    CHECK(drun(s, &c, "%break net.0", "<cell 2>"));
+    CHECK(drun(s, &c, "y = net(x)", "<cell 3>"));
+    const char *o = c.out.data;
+    CHECK(strstr(o, "> stopped (breakpoint 1, net.0): forward convolution"));
+    CHECK(strstr(o, "(nndb) show_feature_maps(out)\n<20 feature maps 12x12, first 16 shown, each "
+                    "stretched to its own range>[png]\n"));
+    CHECK(strstr(o, "(nndb) show_feature_maps(out[1])\n<20 feature maps 12x12, first 16 shown"));
+    CHECK(count(o, "[png]") == 2);
+    creset(&c);
+    CHECK(drun(s, &c, "%delete all\n%graph y", "<cell 4>"));
+    CHECK(strstr(c.out.data, "convolution [2, 20, 12, 12]"));
+    CHECK(strstr(c.out.data, "leaf net.0.weight [20, 1, 3, 3]"));
+    creset(&c);
+    CHECK(!drun(s, &c, "show_feature_maps(randn(3, 4))", "<cell 5>"));
+    CHECK(strstr(c.out.data, "ValueError: show_feature_maps(): expected feature maps [N, C, H, "
+                             "W] or [C, H, W], got shape [3, 4]"));
+    dfree(s, &c);
+}
 
 NN_TEST(debug_docs) {
     char *text = tu_read_file("docs/debugger.md");
