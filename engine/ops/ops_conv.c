@@ -35,7 +35,8 @@
 #undef I /* <complex.h>, through cblas.h: this file names image sides I */
 
 #define COL_BUDGET          (1 << 21) /* elements of one im2col buffer when batching samples */
-#define BATCH_MIN_POSITIONS 512       /* samples with as many output positions run one GEMM each */
+#define BATCH_MIN_POSITIONS 512       /* samples with as many output positions ... */
+#define BATCH_MIN_WEIGHT    4096      /* ... and a group weight this large run one GEMM each */
 
 static nn_tensor *fail(nn_ctx *ctx, nn_status code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -211,9 +212,12 @@ typedef struct conv_job {
 } conv_job;
 
 static int64_t chunk_samples(const conv_job *j) {
-    /* A sample with this many positions already makes a GEMM BLAS runs at
-     * full speed; batching it would only add the copies in and out. */
-    if (j->g.identity || j->g.Lc >= BATCH_MIN_POSITIONS) return 1;
+    /* A sample with this many positions and a weight this large already
+     * makes a GEMM BLAS runs at full speed (a 32x32 ResNet layer); batching
+     * it would only add the copies in and out. LeNet's 6 x 25 first layer
+     * still batches. */
+    int64_t wsize = (j->Cc / j->G) * (j->Ci / j->G) * j->g.K;
+    if (j->g.identity || (j->g.Lc >= BATCH_MIN_POSITIONS && wsize >= BATCH_MIN_WEIGHT)) return 1;
     int64_t per = (j->Ci / j->G) * j->g.K * j->g.Lc;
     int64_t nb = per > 0 ? COL_BUDGET / per : j->N;
     if (nb < 1) nb = 1;

@@ -12,11 +12,17 @@ from torch.nn import init
 from torch.nn.parameter import Parameter, UninitializedParameter
 from torch.nn.modules.lazy import LazyModuleMixin
 from torch.nn.modules.module import Module
-from torch.nn.modules.utils import _pair, _reverse_repeat_tuple, _single, _triple
+from torch.nn.modules.utils import _ntuple, _reverse_repeat_tuple, _single
 
 __all__ = ["Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d",
            "ConvTranspose3d", "LazyConv1d", "LazyConv2d", "LazyConv3d", "LazyConvTranspose1d",
            "LazyConvTranspose2d", "LazyConvTranspose3d"]
+
+
+# The functional each spatial rank calls, looked up at call time (as the
+# classes named F.conv2d before).
+_CONV = {1: "conv1d", 2: "conv2d", 3: "conv3d"}
+_CONV_T = {1: "conv_transpose1d", 2: "conv_transpose2d", 3: "conv_transpose3d"}
 
 
 class _ConvNd(Module):
@@ -113,70 +119,57 @@ class _ConvNd(Module):
             return self.weight, self.bias
 
 
-class Conv1d(_ConvNd):
-    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1,
-                 groups=1, bias=True, padding_mode="zeros", device=None, dtype=None):
-        kernel_size_ = _single(kernel_size)
-        stride_ = _single(stride)
-        padding_ = padding if isinstance(padding, str) else _single(padding)
-        dilation_ = _single(dilation)
-        super().__init__(in_channels, out_channels, kernel_size_, stride_, padding_, dilation_,
-                         False, _single(0), groups, bias, padding_mode, device, dtype)
+class _ConvSpatial(_ConvNd):
+    """Conv1d/2d/3d: one path for every spatial rank [_nsp]; each class
+    only spells out PyTorch's signature."""
+    _nsp = 0
+
+    def _setup(self, in_channels, out_channels, kernel_size, stride, padding, dilation, groups,
+               bias, padding_mode, device, dtype):
+        tup = _ntuple(self._nsp)
+        padding_ = padding if isinstance(padding, str) else tup(padding)
+        _ConvNd.__init__(self, in_channels, out_channels, tup(kernel_size), tup(stride),
+                         padding_, tup(dilation), False, tup(0), groups, bias, padding_mode,
+                         device, dtype)
 
     def _conv_forward(self, input, weight, bias):
+        conv = getattr(F, _CONV[self._nsp])
         if self.padding_mode != "zeros":
-            return F.conv1d(F.pad(input, self._reversed_padding_repeated_twice,
-                                  mode=self.padding_mode),
-                            weight, bias, self.stride, _single(0), self.dilation, self.groups)
-        return F.conv1d(input, weight, bias, self.stride, self.padding, self.dilation,
+            return conv(F.pad(input, self._reversed_padding_repeated_twice,
+                              mode=self.padding_mode),
+                        weight, bias, self.stride, _ntuple(self._nsp)(0), self.dilation,
                         self.groups)
+        return conv(input, weight, bias, self.stride, self.padding, self.dilation, self.groups)
 
     def forward(self, input):
         return self._conv_forward(input, *self._weight_bias())
 
 
-class Conv2d(_ConvNd):
+class Conv1d(_ConvSpatial):
+    _nsp = 1
+
     def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1,
                  groups=1, bias=True, padding_mode="zeros", device=None, dtype=None):
-        kernel_size_ = _pair(kernel_size)
-        stride_ = _pair(stride)
-        padding_ = padding if isinstance(padding, str) else _pair(padding)
-        dilation_ = _pair(dilation)
-        super().__init__(in_channels, out_channels, kernel_size_, stride_, padding_, dilation_,
-                         False, _pair(0), groups, bias, padding_mode, device, dtype)
-
-    def _conv_forward(self, input, weight, bias):
-        if self.padding_mode != "zeros":
-            return F.conv2d(F.pad(input, self._reversed_padding_repeated_twice,
-                                  mode=self.padding_mode),
-                            weight, bias, self.stride, _pair(0), self.dilation, self.groups)
-        return F.conv2d(input, weight, bias, self.stride, self.padding, self.dilation,
-                        self.groups)
-
-    def forward(self, input):
-        return self._conv_forward(input, *self._weight_bias())
+        self._setup(in_channels, out_channels, kernel_size, stride, padding, dilation, groups,
+                    bias, padding_mode, device, dtype)
 
 
-class Conv3d(_ConvNd):
+class Conv2d(_ConvSpatial):
+    _nsp = 2
+
     def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1,
                  groups=1, bias=True, padding_mode="zeros", device=None, dtype=None):
-        kernel_size_ = _triple(kernel_size)
-        stride_ = _triple(stride)
-        padding_ = padding if isinstance(padding, str) else _triple(padding)
-        dilation_ = _triple(dilation)
-        super().__init__(in_channels, out_channels, kernel_size_, stride_, padding_, dilation_,
-                         False, _triple(0), groups, bias, padding_mode, device, dtype)
+        self._setup(in_channels, out_channels, kernel_size, stride, padding, dilation, groups,
+                    bias, padding_mode, device, dtype)
 
-    def _conv_forward(self, input, weight, bias):
-        if self.padding_mode != "zeros":
-            return F.conv3d(F.pad(input, self._reversed_padding_repeated_twice,
-                                  mode=self.padding_mode),
-                            weight, bias, self.stride, _triple(0), self.dilation, self.groups)
-        return F.conv3d(input, weight, bias, self.stride, self.padding, self.dilation,
-                        self.groups)
 
-    def forward(self, input):
-        return self._conv_forward(input, *self._weight_bias())
+class Conv3d(_ConvSpatial):
+    _nsp = 3
+
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1,
+                 groups=1, bias=True, padding_mode="zeros", device=None, dtype=None):
+        self._setup(in_channels, out_channels, kernel_size, stride, padding, dilation, groups,
+                    bias, padding_mode, device, dtype)
 
 
 class _ConvTransposeNd(_ConvNd):
@@ -217,58 +210,57 @@ class _ConvTransposeNd(_ConvNd):
         return [output_size[d] - min_sizes[d] for d in range(num_spatial_dims)]
 
 
-class ConvTranspose1d(_ConvTransposeNd):
-    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0,
-                 output_padding=0, groups=1, bias=True, dilation=1, padding_mode="zeros",
-                 device=None, dtype=None):
-        super().__init__(in_channels, out_channels, _single(kernel_size), _single(stride),
-                         _single(padding), _single(dilation), True, _single(output_padding),
-                         groups, bias, padding_mode, device, dtype)
+class _ConvTransposeSpatial(_ConvTransposeNd):
+    """ConvTranspose1d/2d/3d: one path for every spatial rank [_nsp]."""
+    _nsp = 0
+
+    def _setup(self, in_channels, out_channels, kernel_size, stride, padding, output_padding,
+               groups, bias, dilation, padding_mode, device, dtype):
+        tup = _ntuple(self._nsp)
+        _ConvTransposeNd.__init__(self, in_channels, out_channels, tup(kernel_size), tup(stride),
+                                  tup(padding), tup(dilation), True, tup(output_padding),
+                                  groups, bias, padding_mode, device, dtype)
 
     def forward(self, input, output_size=None):
         if self.padding_mode != "zeros":
-            raise ValueError("Only `zeros` padding mode is supported for ConvTranspose1d")
+            raise ValueError("Only `zeros` padding mode is supported for "
+                             f"ConvTranspose{self._nsp}d")
         output_padding = self._output_padding(input, output_size, self.stride, self.padding,
-                                              self.kernel_size, 1, self.dilation)
+                                              self.kernel_size, self._nsp, self.dilation)
         weight, bias = self._weight_bias()
-        return F.conv_transpose1d(input, weight, bias, self.stride, self.padding,
-                                  output_padding, self.groups, self.dilation)
+        conv_t = getattr(F, _CONV_T[self._nsp])
+        return conv_t(input, weight, bias, self.stride, self.padding, output_padding,
+                      self.groups, self.dilation)
 
 
-class ConvTranspose2d(_ConvTransposeNd):
+class ConvTranspose1d(_ConvTransposeSpatial):
+    _nsp = 1
+
     def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0,
                  output_padding=0, groups=1, bias=True, dilation=1, padding_mode="zeros",
                  device=None, dtype=None):
-        super().__init__(in_channels, out_channels, _pair(kernel_size), _pair(stride),
-                         _pair(padding), _pair(dilation), True, _pair(output_padding),
-                         groups, bias, padding_mode, device, dtype)
-
-    def forward(self, input, output_size=None):
-        if self.padding_mode != "zeros":
-            raise ValueError("Only `zeros` padding mode is supported for ConvTranspose2d")
-        output_padding = self._output_padding(input, output_size, self.stride, self.padding,
-                                              self.kernel_size, 2, self.dilation)
-        weight, bias = self._weight_bias()
-        return F.conv_transpose2d(input, weight, bias, self.stride, self.padding,
-                                  output_padding, self.groups, self.dilation)
+        self._setup(in_channels, out_channels, kernel_size, stride, padding, output_padding,
+                    groups, bias, dilation, padding_mode, device, dtype)
 
 
-class ConvTranspose3d(_ConvTransposeNd):
+class ConvTranspose2d(_ConvTransposeSpatial):
+    _nsp = 2
+
     def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0,
                  output_padding=0, groups=1, bias=True, dilation=1, padding_mode="zeros",
                  device=None, dtype=None):
-        super().__init__(in_channels, out_channels, _triple(kernel_size), _triple(stride),
-                         _triple(padding), _triple(dilation), True, _triple(output_padding),
-                         groups, bias, padding_mode, device, dtype)
+        self._setup(in_channels, out_channels, kernel_size, stride, padding, output_padding,
+                    groups, bias, dilation, padding_mode, device, dtype)
 
-    def forward(self, input, output_size=None):
-        if self.padding_mode != "zeros":
-            raise ValueError("Only `zeros` padding mode is supported for ConvTranspose3d")
-        output_padding = self._output_padding(input, output_size, self.stride, self.padding,
-                                              self.kernel_size, 3, self.dilation)
-        weight, bias = self._weight_bias()
-        return F.conv_transpose3d(input, weight, bias, self.stride, self.padding,
-                                  output_padding, self.groups, self.dilation)
+
+class ConvTranspose3d(_ConvTransposeSpatial):
+    _nsp = 3
+
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0,
+                 output_padding=0, groups=1, bias=True, dilation=1, padding_mode="zeros",
+                 device=None, dtype=None):
+        self._setup(in_channels, out_channels, kernel_size, stride, padding, output_padding,
+                    groups, bias, dilation, padding_mode, device, dtype)
 
 
 # ---- lazy variants: in_channels from the first input (PyTorch's _LazyConvXdMixin) ----

@@ -1,10 +1,12 @@
 """Pooling layers: MaxPool, AvgPool, AdaptiveMaxPool, AdaptiveAvgPool,
-LPPool and MaxUnpool in 1, 2 and 3 dims, with PyTorch's arguments, repr
-and defaults (stride defaults to kernel_size). Kernels: torch._C._nn_pool."""
+LPPool and MaxUnpool in 1, 2 and 3 dims, with PyTorch's arguments, repr and
+defaults (stride defaults to kernel_size). Each family has one forward in
+its base class; a class names only its spatial rank (_nsp). Kernels:
+torch._C._nn_pool."""
 
 from torch.nn import functional as F
 from torch.nn.modules.module import Module
-from torch.nn.modules.utils import _pair, _single, _triple
+from torch.nn.modules.utils import _ntuple, _pair, _single, _triple
 
 __all__ = ["MaxPool1d", "MaxPool2d", "MaxPool3d", "AvgPool1d", "AvgPool2d", "AvgPool3d",
            "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "AdaptiveMaxPool3d", "AdaptiveAvgPool1d",
@@ -30,23 +32,22 @@ class _MaxPoolNd(Module):
         return ("kernel_size={kernel_size}, stride={stride}, padding={padding}, "
                 "dilation={dilation}, ceil_mode={ceil_mode}".format(**self.__dict__))
 
+    def forward(self, input):
+        pool = getattr(F, f"max_pool{self._nsp}d")
+        return pool(input, self.kernel_size, self.stride, self.padding, self.dilation,
+                    ceil_mode=self.ceil_mode, return_indices=self.return_indices)
+
 
 class MaxPool1d(_MaxPoolNd):
-    def forward(self, input):
-        return F.max_pool1d(input, self.kernel_size, self.stride, self.padding, self.dilation,
-                            ceil_mode=self.ceil_mode, return_indices=self.return_indices)
+    _nsp = 1
 
 
 class MaxPool2d(_MaxPoolNd):
-    def forward(self, input):
-        return F.max_pool2d(input, self.kernel_size, self.stride, self.padding, self.dilation,
-                            ceil_mode=self.ceil_mode, return_indices=self.return_indices)
+    _nsp = 2
 
 
 class MaxPool3d(_MaxPoolNd):
-    def forward(self, input):
-        return F.max_pool3d(input, self.kernel_size, self.stride, self.padding, self.dilation,
-                            ceil_mode=self.ceil_mode, return_indices=self.return_indices)
+    _nsp = 3
 
 
 class _AvgPoolNd(Module):
@@ -55,8 +56,18 @@ class _AvgPoolNd(Module):
     def extra_repr(self):
         return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
 
+    def forward(self, input):
+        pool = getattr(F, f"avg_pool{self._nsp}d")
+        if self._nsp == 1:
+            return pool(input, self.kernel_size, self.stride, self.padding, self.ceil_mode,
+                        self.count_include_pad)
+        return pool(input, self.kernel_size, self.stride, self.padding, self.ceil_mode,
+                    self.count_include_pad, self.divisor_override)
+
 
 class AvgPool1d(_AvgPoolNd):
+    _nsp = 1
+
     def __init__(self, kernel_size, stride=None, padding=0, ceil_mode=False,
                  count_include_pad=True):
         super().__init__()
@@ -66,12 +77,10 @@ class AvgPool1d(_AvgPoolNd):
         self.ceil_mode = ceil_mode
         self.count_include_pad = count_include_pad
 
-    def forward(self, input):
-        return F.avg_pool1d(input, self.kernel_size, self.stride, self.padding, self.ceil_mode,
-                            self.count_include_pad)
 
-
-class AvgPool2d(_AvgPoolNd):
+class _AvgPoolDivisor(_AvgPoolNd):
+    """AvgPool2d and AvgPool3d: PyTorch keeps their arguments as given and
+    adds divisor_override (AvgPool1d makes tuples and has none)."""
     __constants__ = ["kernel_size", "stride", "padding", "ceil_mode", "count_include_pad",
                      "divisor_override"]
 
@@ -85,28 +94,13 @@ class AvgPool2d(_AvgPoolNd):
         self.count_include_pad = count_include_pad
         self.divisor_override = divisor_override
 
-    def forward(self, input):
-        return F.avg_pool2d(input, self.kernel_size, self.stride, self.padding, self.ceil_mode,
-                            self.count_include_pad, self.divisor_override)
+
+class AvgPool2d(_AvgPoolDivisor):
+    _nsp = 2
 
 
-class AvgPool3d(_AvgPoolNd):
-    __constants__ = ["kernel_size", "stride", "padding", "ceil_mode", "count_include_pad",
-                     "divisor_override"]
-
-    def __init__(self, kernel_size, stride=None, padding=0, ceil_mode=False,
-                 count_include_pad=True, divisor_override=None):
-        super().__init__()
-        self.kernel_size = kernel_size
-        self.stride = stride if (stride is not None) else kernel_size
-        self.padding = padding
-        self.ceil_mode = ceil_mode
-        self.count_include_pad = count_include_pad
-        self.divisor_override = divisor_override
-
-    def forward(self, input):
-        return F.avg_pool3d(input, self.kernel_size, self.stride, self.padding, self.ceil_mode,
-                            self.count_include_pad, self.divisor_override)
+class AvgPool3d(_AvgPoolDivisor):
+    _nsp = 3
 
 
 class _AdaptiveMaxPoolNd(Module):
@@ -120,20 +114,21 @@ class _AdaptiveMaxPoolNd(Module):
     def extra_repr(self):
         return f"output_size={self.output_size}"
 
+    def forward(self, input):
+        pool = getattr(F, f"adaptive_max_pool{self._nsp}d")
+        return pool(input, self.output_size, self.return_indices)
+
 
 class AdaptiveMaxPool1d(_AdaptiveMaxPoolNd):
-    def forward(self, input):
-        return F.adaptive_max_pool1d(input, self.output_size, self.return_indices)
+    _nsp = 1
 
 
 class AdaptiveMaxPool2d(_AdaptiveMaxPoolNd):
-    def forward(self, input):
-        return F.adaptive_max_pool2d(input, self.output_size, self.return_indices)
+    _nsp = 2
 
 
 class AdaptiveMaxPool3d(_AdaptiveMaxPoolNd):
-    def forward(self, input):
-        return F.adaptive_max_pool3d(input, self.output_size, self.return_indices)
+    _nsp = 3
 
 
 class _AdaptiveAvgPoolNd(Module):
@@ -146,20 +141,20 @@ class _AdaptiveAvgPoolNd(Module):
     def extra_repr(self):
         return f"output_size={self.output_size}"
 
+    def forward(self, input):
+        return getattr(F, f"adaptive_avg_pool{self._nsp}d")(input, self.output_size)
+
 
 class AdaptiveAvgPool1d(_AdaptiveAvgPoolNd):
-    def forward(self, input):
-        return F.adaptive_avg_pool1d(input, self.output_size)
+    _nsp = 1
 
 
 class AdaptiveAvgPool2d(_AdaptiveAvgPoolNd):
-    def forward(self, input):
-        return F.adaptive_avg_pool2d(input, self.output_size)
+    _nsp = 2
 
 
 class AdaptiveAvgPool3d(_AdaptiveAvgPoolNd):
-    def forward(self, input):
-        return F.adaptive_avg_pool3d(input, self.output_size)
+    _nsp = 3
 
 
 class _LPPoolNd(Module):
@@ -176,58 +171,45 @@ class _LPPoolNd(Module):
         return ("norm_type={norm_type}, kernel_size={kernel_size}, stride={stride}, "
                 "ceil_mode={ceil_mode}".format(**self.__dict__))
 
+    def forward(self, input):
+        pool = getattr(F, f"lp_pool{self._nsp}d")
+        return pool(input, float(self.norm_type), self.kernel_size, self.stride, self.ceil_mode)
+
 
 class LPPool1d(_LPPoolNd):
-    def forward(self, input):
-        return F.lp_pool1d(input, float(self.norm_type), self.kernel_size, self.stride,
-                           self.ceil_mode)
+    _nsp = 1
 
 
 class LPPool2d(_LPPoolNd):
-    def forward(self, input):
-        return F.lp_pool2d(input, float(self.norm_type), self.kernel_size, self.stride,
-                           self.ceil_mode)
+    _nsp = 2
 
 
 class _MaxUnpoolNd(Module):
+    def __init__(self, kernel_size, stride=None, padding=0):
+        super().__init__()
+        tup = _ntuple(self._nsp)
+        self.kernel_size = tup(kernel_size)
+        self.stride = tup(stride if (stride is not None) else kernel_size)
+        self.padding = tup(padding)
+
     def extra_repr(self):
         return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
 
+    def forward(self, input, indices, output_size=None):
+        unpool = getattr(F, f"max_unpool{self._nsp}d")
+        return unpool(input, indices, self.kernel_size, self.stride, self.padding, output_size)
+
 
 class MaxUnpool1d(_MaxUnpoolNd):
-    def __init__(self, kernel_size, stride=None, padding=0):
-        super().__init__()
-        self.kernel_size = _single(kernel_size)
-        self.stride = _single(stride if (stride is not None) else kernel_size)
-        self.padding = _single(padding)
-
-    def forward(self, input, indices, output_size=None):
-        return F.max_unpool1d(input, indices, self.kernel_size, self.stride, self.padding,
-                              output_size)
+    _nsp = 1
 
 
 class MaxUnpool2d(_MaxUnpoolNd):
-    def __init__(self, kernel_size, stride=None, padding=0):
-        super().__init__()
-        self.kernel_size = _pair(kernel_size)
-        self.stride = _pair(stride if (stride is not None) else kernel_size)
-        self.padding = _pair(padding)
-
-    def forward(self, input, indices, output_size=None):
-        return F.max_unpool2d(input, indices, self.kernel_size, self.stride, self.padding,
-                              output_size)
+    _nsp = 2
 
 
 class MaxUnpool3d(_MaxUnpoolNd):
-    def __init__(self, kernel_size, stride=None, padding=0):
-        super().__init__()
-        self.kernel_size = _triple(kernel_size)
-        self.stride = _triple(stride if (stride is not None) else kernel_size)
-        self.padding = _triple(padding)
-
-    def forward(self, input, indices, output_size=None):
-        return F.max_unpool3d(input, indices, self.kernel_size, self.stride, self.padding,
-                              output_size)
+    _nsp = 3
 
 
 class FractionalMaxPool2d(Module):
