@@ -455,6 +455,55 @@ def nanmean(self, dim=None, keepdim=False, *, dtype=None):
     return r if dtype is None else r.to(dtype)
 
 
+class _frexp(collections.namedtuple("frexp", ["mantissa", "exponent"])):
+    __module__ = "torch.return_types"
+    __slots__ = ()
+
+    def __repr__(self):
+        return (f"torch.return_types.frexp(\nmantissa={self.mantissa!r},\n"
+                f"exponent={self.exponent!r})")
+
+
+@_method
+def frexp(self):
+    """mantissa * 2**exponent == self, 0.5 <= |mantissa| < 1 (C's frexp,
+    element by element through Python's math.frexp, so the bits are C's):
+    exponent int32; 0, inf and NaN give themselves and exponent 0. The
+    mantissa's gradient is PyTorch's, grad / 2**exponent."""
+    if not self.is_floating_point():
+        raise RuntimeError("torch.frexp() only supports floating-point dtypes")
+    x = self.detach()
+    pairs = [math.frexp(v) if math.isfinite(v) else (v, 0) for v in x.reshape(-1).tolist()]
+    m = torch.tensor([p[0] for p in pairs], dtype=x.dtype).reshape(x.shape)
+    e = torch.tensor([p[1] for p in pairs], dtype=torch.int32).reshape(x.shape)
+    if self.requires_grad and torch.is_grad_enabled():
+        m = _frexp_function().apply(self, m, e)
+    return _frexp(m, e)
+
+
+# frexp's mantissa has PyTorch's gradient grad / exp2(exponent)
+def _frexp_forward(ctx, x, m, e):
+    ctx.save_for_backward(e)
+    return m.clone()
+
+
+def _frexp_backward(ctx, grad):
+    (e,) = ctx.saved_tensors
+    return grad / torch.exp2(e.to(grad.dtype)), None, None
+
+
+_Frexp = None
+
+
+def _frexp_function():
+    global _Frexp
+    if _Frexp is None:
+        _Frexp = type("FrexpBackward0", (torch.autograd.Function,),
+                      {"forward": staticmethod(_frexp_forward),
+                       "backward": staticmethod(_frexp_backward)})
+    return _Frexp
+
+
 # ---- scans ----
 
 def _cummax(values, indices):
@@ -511,13 +560,60 @@ def cummin(self, dim):
     return _cum_extreme(self, dim, lambda a, b: a <= b, _cummin)
 
 
-@_method
-def logcumsumexp(self, dim):
+def _logcumsumexp_value(x, dim):
     def f(x):
         m = x.max(dim, keepdim=True).values if x.dim() else x
         m = torch.where(torch.isinf(m), torch.zeros_like(m), m)
         return torch.log(torch.exp(x - m).cumsum(dim)) + m
-    return _in_double(self, f)
+    return _in_double(x, f)
+
+
+def _logcumsumexp_function():
+    """The autograd.Function (made on first use: torch.autograd is not yet
+    imported when this module loads)."""
+    global _LogCumSumExp
+    if _LogCumSumExp is None:
+        _LogCumSumExp = type("LogcumsumexpBackward0", (torch.autograd.Function,),
+                             {"forward": staticmethod(_lcse_forward),
+                              "backward": staticmethod(_lcse_backward)})
+    return _LogCumSumExp
+
+
+_LogCumSumExp = None
+
+
+# logcumsumexp: the value accumulated in double (PyTorch's kernel
+# accumulates float in double too); the gradient by PyTorch 1.13's formula
+# (logcumsumexp_backward, after TensorFlow's): the positive and negative
+# parts of grad through reverse log-cum-sum-exps, each step in the tensor's
+# dtype, so float32 rounds as PyTorch's does.
+def _lcse_forward(ctx, x, dim):
+    y = _logcumsumexp_value(x, dim)
+    ctx.save_for_backward(x, y)
+    ctx.dim = dim
+    return y
+
+
+def _lcse_backward(ctx, grad):
+    x, y = ctx.saved_tensors
+    dim = ctx.dim
+    if grad.dim() == 0 or grad.numel() == 0:
+        return grad, None
+    lowest = torch.full((), torch.finfo(grad.dtype).min, dtype=grad.dtype)
+    log_abs = grad.abs().log()
+    pos = torch.where(grad > 0, log_abs, lowest)
+    neg = torch.where(grad < 0, log_abs, lowest)
+
+    def reverse(t):
+        return _logcumsumexp_value(t.flip(dim), dim).flip(dim)
+    return (reverse(pos - y) + x).exp() - (reverse(neg - y) + x).exp(), None
+
+
+@_method
+def logcumsumexp(self, dim):
+    if self.requires_grad and torch.is_grad_enabled():
+        return _logcumsumexp_function().apply(self, dim)
+    return _logcumsumexp_value(self, dim)
 
 
 @_method
@@ -841,7 +937,7 @@ TORCH_FUNCTIONS = (
     "cummin", "logcumsumexp", "diff", "moveaxis", "tensor_split", "hsplit", "vsplit", "dsplit",
     "split_with_sizes", "rot90", "diag_embed", "diagflat", "take", "take_along_dim", "put",
     "index_fill", "index_copy", "index_add", "aminmax", "mvlgamma", "isposinf", "isneginf",
-    "isreal", "ldexp", "nextafter",
+    "isreal", "ldexp", "nextafter", "frexp",
 )
 
 

@@ -1371,6 +1371,15 @@ FUNCTIONS["range"] = _range
 
 
 @_function
+def rsub(input, other, *, alpha=1):
+    """other - alpha * input, as torch.rsub (there is no Tensor.rsub)."""
+    if not isinstance(input, torch.Tensor):
+        raise TypeError("rsub(): argument 'input' (position 1) must be Tensor, not %s"
+                        % type(input).__name__)
+    return torch.sub(other, input, alpha=alpha)
+
+
+@_function
 def scalar_tensor(s, *, dtype=None, layout=None, device=None, pin_memory=None,
                   requires_grad=False):
     r = torch.tensor(float(s) if not isinstance(s, bool) else s,
