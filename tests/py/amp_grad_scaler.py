@@ -27,11 +27,18 @@ class RefScaler:
         self.tracker = 0
         self.gf, self.bf, self.gi = growth_factor, backoff_factor, growth_interval
         self.found = None
+        self.stage = "ready"
 
     def scale(self, loss):
         return loss * self.scale_
 
     def unscale_(self, opt):
+        if self.stage == "unscaled":
+            raise RuntimeError("unscale_() has already been called on this optimizer since the "
+                               "last update().")
+        if self.stage == "stepped":
+            raise RuntimeError("unscale_() is being called after step().")
+        self.stage = "unscaled"
         inv = self.scale_.double().reciprocal().float()
         self.found = 0.0
         with torch.no_grad():
@@ -44,10 +51,13 @@ class RefScaler:
                     p.grad.mul_(inv)
 
     def step(self, opt):
+        if self.stage == "stepped":
+            raise RuntimeError("step() has already been called since the last update().")
         if self.found is None:
             self.unscale_(opt)
         if not self.found:
             opt.step()
+        self.stage = "stepped"
 
     def update(self):
         if self.found:
@@ -61,6 +71,7 @@ class RefScaler:
                     self.scale_ = new
                 self.tracker = 0
         self.found = None
+        self.stage = "ready"
 
     def get_scale(self):
         return self.scale_.item()
@@ -105,3 +116,17 @@ for factor in (1.0, 2.0 ** 16):
     out.retain_grad()
     (((out - y) ** 2).mean() * 1e-6 * factor).backward()
     print("scale", factor, "zero float16 grads:", int((out.grad == 0).sum()), "of", out.numel())
+
+# unscale_ before clipping, then step; the errors of calling things twice
+opt.zero_grad()
+scaler.scale(((model(x).half() - y) ** 2).mean()).backward()
+scaler.unscale_(opt)
+print("unscaled grad norm", round(float(torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)), 2))
+for call in (lambda: scaler.unscale_(opt), lambda: scaler.step(opt), lambda: scaler.step(opt)):
+    try:
+        call()
+        print("ok")
+    except RuntimeError as e:
+        print("RuntimeError:", e)
+scaler.update()
+print(scaler.get_scale())
