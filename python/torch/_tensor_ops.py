@@ -1141,6 +1141,8 @@ def install(cls):
 
 _C_einsum = _C.einsum
 _C_unique = _C.unique
+_C_normal = _C.normal
+_C_bernoulli = _C.bernoulli
 _C_unique_consecutive = _C.unique_consecutive
 _C_repeat_interleave = _C.repeat_interleave
 _LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -1268,10 +1270,50 @@ def unique_consecutive(input, return_inverse=False, return_counts=False, dim=Non
     return _C_unique_consecutive(input, return_inverse, return_counts)
 
 
+# normal and bernoulli are differentiable in PyTorch 1.13 with a zero
+# gradient (derivatives.yaml: zeros for mean, std and p): the draws are made
+# without recording, then joined to the inputs that require grad by a node
+# whose backward gives zeros of their shapes.
+def _zero_grad_forward(ctx, out, *inputs):
+    ctx.specs = [(t.shape, t.dtype) for t in inputs]
+    return out.clone()
+
+
+def _zero_grad_backward(ctx, grad):
+    return (None,) + tuple(torch.zeros(shape, dtype=dtype) for shape, dtype in ctx.specs)
+
+
+_ZeroGrad = {}
+
+
+def _with_zero_grad(name, draw, args, kwargs):
+    inputs = [a for a in list(args) + list(kwargs.values())
+              if isinstance(a, torch.Tensor) and a.requires_grad]
+    if not inputs or not torch.is_grad_enabled() or kwargs.get("out") is not None:
+        return draw(*args, **kwargs)
+    with torch.no_grad():
+        out = draw(*args, **kwargs)
+    if name not in _ZeroGrad:
+        _ZeroGrad[name] = type(name, (torch.autograd.Function,),
+                               {"forward": staticmethod(_zero_grad_forward),
+                                "backward": staticmethod(_zero_grad_backward)})
+    return _ZeroGrad[name].apply(out, *inputs)
+
+
+def normal(*args, **kwargs):
+    return _with_zero_grad("NormalBackward", _C_normal, args, kwargs)
+
+
+def bernoulli(*args, **kwargs):
+    if len(args) > 1 or kwargs.get("p") is not None:  # a number p: no gradient
+        return _C_bernoulli(*args, **kwargs)
+    return _with_zero_grad("BernoulliBackward0", _C_bernoulli, args, kwargs)
+
+
 # torch.NAME and Tensor.NAME replaced by the wrappers above
 OVERRIDES = {"einsum": einsum, "unique": unique, "unique_consecutive": unique_consecutive,
-             "repeat_interleave": repeat_interleave}
-_METHOD_OVERRIDES = ("unique", "unique_consecutive", "repeat_interleave")
+             "repeat_interleave": repeat_interleave, "normal": normal, "bernoulli": bernoulli}
+_METHOD_OVERRIDES = ("unique", "unique_consecutive", "repeat_interleave", "bernoulli")
 
 
 def copy_docs():
