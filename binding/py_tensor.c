@@ -208,7 +208,9 @@ static nn_tensor *remainder_op(nn_ctx *ctx, nn_tensor *a, nn_tensor *b) {
 /* number / tensor is tensor.reciprocal() * number, as torch's
  * Tensor.__rtruediv__. */
 static nn_tensor *rdiv(nn_ctx *ctx, nn_tensor *a, nn_tensor *b) {
-    if (!a->is_wrapped_number) return nn_div(ctx, a, b);
+    /* complex: the complex division itself (no complex reciprocal kernel) */
+    if (!a->is_wrapped_number || nn_dtype_is_complex(b->dtype) || nn_dtype_is_complex(a->dtype))
+        return nn_div(ctx, a, b);
     nn_tensor *r = nn_reciprocal(ctx, b);
     nn_tensor *m = r ? nn_mul(ctx, r, a) : NULL;
     nn_tensor_release(r);

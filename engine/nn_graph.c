@@ -303,6 +303,9 @@ static bool takes_complex(nn_op op) {
     case NN_OP_EXPAND:
     case NN_OP_SLICE:
     case NN_OP_SELECT:
+    case NN_OP_EQ:
+    case NN_OP_NE:
+    case NN_OP_INDEX:
     case NN_OP_CONTIGUOUS:
     case NN_OP_CAT:
     case NN_OP_VIEW_AS_REAL:

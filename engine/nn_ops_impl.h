@@ -62,6 +62,8 @@ nn_tensor *nn_complex_binary(nn_ctx *ctx, nn_node *node);
 nn_tensor *nn_complex_neg(nn_ctx *ctx, nn_tensor *x);
 nn_tensor *nn_complex_abs(nn_ctx *ctx, nn_tensor *x);
 nn_tensor *nn_complex_abs_grad(nn_ctx *ctx, nn_tensor *x, nn_tensor *dout);
+/* == (or != with [ne]) of two inputs, one at least complex. */
+nn_tensor *nn_complex_compare(nn_ctx *ctx, nn_node *node, bool ne);
 /* sum (or mean) of a complex input over node->p's dims. */
 nn_tensor *nn_complex_reduce(nn_ctx *ctx, nn_node *node, bool mean);
 /* Raw views (no autograd): complex as real with a last dim 2, and back. */

@@ -207,3 +207,25 @@ nn_tensor *nn_complex_reduce(nn_ctx *ctx, nn_node *node, bool mean) {
     if (out) out->storage->version = 0;
     return out;
 }
+
+/* == and != : both parts equal (any part differs), over the real views of
+ * both operands promoted to the complex result dtype. */
+nn_tensor *nn_complex_compare(nn_ctx *ctx, nn_node *node, bool ne) {
+    nn_tensor *a = node->in[0].t, *b = node->in[1].t;
+    nn_dtype dt = nn_dtype_promote(a, b);
+    nn_tensor *ca = nn_tensor_cast_raw(ctx, a, dt),
+              *cb = ca ? nn_tensor_cast_raw(ctx, b, dt) : NULL;
+    nn_tensor *ra = cb ? nn_complex_as_real_raw(ctx, ca) : NULL;
+    nn_tensor *rb = ra ? nn_complex_as_real_raw(ctx, cb) : NULL;
+    nn_tensor *e = rb ? (ne ? nn_ne(ctx, ra, rb) : nn_eq(ctx, ra, rb)) : NULL;
+    nn_tensor *re = e ? nn_select(ctx, e, -1, 0) : NULL, *im = re ? nn_select(ctx, e, -1, 1) : NULL;
+    nn_tensor *out = im ? (ne ? nn_logical_or(ctx, re, im) : nn_logical_and(ctx, re, im)) : NULL;
+    nn_tensor_release(ca);
+    nn_tensor_release(cb);
+    nn_tensor_release(ra);
+    nn_tensor_release(rb);
+    nn_tensor_release(e);
+    nn_tensor_release(re);
+    nn_tensor_release(im);
+    return out;
+}

@@ -916,9 +916,11 @@ static nn_tensor *compare(nn_ctx *ctx, nn_node *node, const binary_kernels *k) {
 }
 
 nn_tensor *op_eq_forward(nn_ctx *ctx, nn_node *node) {
+    if (nn_complex_involved(node)) return nn_complex_compare(ctx, node, false);
     return compare(ctx, node, &k_eq);
 }
 nn_tensor *op_ne_forward(nn_ctx *ctx, nn_node *node) {
+    if (nn_complex_involved(node)) return nn_complex_compare(ctx, node, true);
     return compare(ctx, node, &k_ne);
 }
 nn_tensor *op_lt_forward(nn_ctx *ctx, nn_node *node) {

@@ -691,8 +691,39 @@ static nn_status index_node_geometry(nn_ctx *ctx, nn_node *node, gather *g) {
     return st;
 }
 
+/* A complex tensor is indexed as its real view (the pair dim last, never
+ * indexed), then seen as complex again. */
+static nn_tensor *index_complex(nn_ctx *ctx, nn_node *node, nn_tensor *dout) {
+    nn_tensor *a = in0(node);
+    nn_tensor *ra = nn_complex_as_real_raw(ctx, a);
+    nn_tensor *rd = ra && dout ? nn_complex_as_real_raw(ctx, dout) : NULL;
+    if (!ra || (dout && !rd)) {
+        nn_tensor_release(ra);
+        return NULL;
+    }
+    nn_node view = *node;
+    nn_input in_inline[NN_NODE_INLINE_INPUTS];
+    if (node->n_in <= NN_NODE_INLINE_INPUTS) { /* the same node, over the real view */
+        memcpy(in_inline, node->in, sizeof(nn_input) * (size_t)node->n_in);
+        view.in = in_inline;
+    }
+    nn_tensor *keep = view.in[0].t;
+    view.in[0].t = ra;
+    gather g;
+    nn_tensor *r = NULL;
+    if (!index_node_geometry(ctx, &view, &g))
+        r = dout ? gather_backward(ctx, ra, rd, &g) : gather_forward(ctx, ra, &g);
+    view.in[0].t = keep;
+    nn_tensor_release(ra);
+    nn_tensor_release(rd);
+    nn_tensor *out = r ? nn_real_as_complex_raw(ctx, r) : NULL;
+    nn_tensor_release(r);
+    return out;
+}
+
 nn_tensor *op_index_forward(nn_ctx *ctx, nn_node *node) {
     gather g;
+    if (nn_dtype_is_complex(in0(node)->dtype)) return index_complex(ctx, node, NULL);
     if (index_node_geometry(ctx, node, &g)) return NULL;
     return gather_forward(ctx, in0(node), &g);
 }
@@ -700,6 +731,12 @@ nn_tensor *op_index_forward(nn_ctx *ctx, nn_node *node) {
 nn_status op_index_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_tensor **din) {
     gather g;
     if (!node->in[0].needs_grad) return NN_OK;
+    if (nn_dtype_is_complex(in0(node)->dtype)) {
+        nn_tensor *c = nn_tensor_contiguous_raw(ctx, dout);
+        din[0] = c ? index_complex(ctx, node, c) : NULL;
+        nn_tensor_release(c);
+        return din[0] ? NN_OK : ctx->err.code;
+    }
     if (index_node_geometry(ctx, node, &g)) return ctx->err.code;
     din[0] = gather_backward(ctx, in0(node), dout, &g);
     return din[0] ? NN_OK : ctx->err.code;

@@ -53,7 +53,11 @@ for name, f in [("a+b", lambda: a + b), ("a-b", lambda: a - b), ("a*b", lambda: 
                 ("angle real", lambda: torch.angle(torch.tensor([-1.0, 0.0, 2.0]))),
                 ("sgn", lambda: a.sgn()), ("complex", lambda: torch.complex(b, b * 3)),
                 ("polar", lambda: torch.polar(torch.tensor([2.0]), torch.tensor([0.5]))),
-                ("reshape", lambda: a.reshape(2, 1).T), ("cat", lambda: torch.cat([a, a]))]:
+                ("reshape", lambda: a.reshape(2, 1).T), ("cat", lambda: torch.cat([a, a])),
+                ("index", lambda: a[torch.tensor([1, 0, 1])]), ("mask", lambda: a[a.abs() > 3]),
+                ("flip", lambda: a.to(torch.complex128).flip(0)), ("eq", lambda: a == a.conj()),
+                ("ne", lambda: a != torch.tensor([1 + 2j, 3])), ("rdiv", lambda: 1 / a),
+                ("setitem", lambda: (lambda t: (t.__setitem__(0, 5j), t)[1])(a.clone()))]:
     show(name, f)
 
 # ---- what refuses complex (the class only where PyTorch names its kernel) ----
@@ -140,3 +144,4 @@ fd_check("div", lambda t: torch.complex(t, t + 3) / torch.complex(t + 4, t), sma
 fd_check("polar", lambda t: torch.polar(t.abs() + 1, t), small)
 fd_check("angle", lambda t: torch.complex(t, t * t + 1).angle(), small)
 fd_check("sum", lambda t: torch.complex(t, -t).sum(0), small)
+fd_check("index", lambda t: torch.complex(t, t * 2)[torch.tensor([2, 0, 2])], small)
