@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "nn_dist.h"
+#include "nn_mem.h"
+#include "nn_ops.h"
 #include "nn_random.h"
 #include "testutil.h"
 
@@ -78,6 +80,11 @@ NN_TEST(dist_without_group_is_an_error) {
     CHECK(nn_dist_broadcast(ctx, t, 0) == NN_ERR_RUNTIME);
     CHECK(nn_dist_barrier(ctx) == NN_ERR_RUNTIME);
     CHECK(nn_dist_send(ctx, t, 1, 0) == NN_ERR_RUNTIME);
+    int from = 7;
+    CHECK(nn_dist_recv(ctx, t, -1, 0, &from) == NN_ERR_RUNTIME && from == 7);
+    CHECK(!nn_dist_isend(ctx, t, 1, 0) && strstr(nn_ctx_error(ctx), "isend: no process group"));
+    CHECK(!nn_dist_irecv(ctx, t, 1, 0) && strstr(nn_ctx_error(ctx), "irecv: no process group"));
+    CHECK(nn_dist_flat_gather(ctx, t, t) == NN_ERR_RUNTIME);
     CHECK(!nn_dist_ddp_new(ctx, &t, 1, NULL, 0, 0));
     CHECK(strstr(nn_ctx_error(ctx), "DistributedDataParallel: no process group"));
     int first, bad;
@@ -86,5 +93,37 @@ NN_TEST(dist_without_group_is_an_error) {
     CHECK(nn_dist_destroy(&err) == NN_OK); /* nothing to leave */
     CHECK(strcmp(nn_dist_op_name(NN_DIST_PRODUCT), "PRODUCT") == 0);
     nn_tensor_release(t);
+    nn_ctx_free(ctx);
+}
+
+/* FSDP's flat parameter: its bytes go back to the allocator and come back
+ * while a view of it stays alive. */
+NN_TEST(dist_flat_bytes_come_and_go) {
+    nn_ctx *ctx = nn_ctx_new(0);
+    size_t before = nn_mem_get_stats().in_use;
+    nn_tensor *flat = nn_dist_flat_new(ctx, NN_FLOAT32, 1 << 16);
+    CHECK(flat && nn_dist_flat_is_allocated(flat));
+    size_t with = nn_mem_get_stats().in_use;
+    CHECK(with >= before + ((size_t)1 << 18));
+    nn_tensor *view = nn_view(ctx, flat, 2, (int64_t[]){256, 256});
+    CHECK(view && view->storage == flat->storage);
+    nn_dist_flat_free(flat);
+    CHECK(!nn_dist_flat_is_allocated(flat) && !nn_dist_flat_is_allocated(view));
+    CHECK(nn_mem_get_stats().in_use + ((size_t)1 << 18) <= with + 4096); /* + the view's header */
+    nn_dist_flat_free(flat);                                             /* twice is harmless */
+    CHECK(nn_dist_flat_alloc(ctx, flat) == NN_OK && nn_dist_flat_is_allocated(view));
+    float *p = nn_tensor_data(view);
+    p[0] = 1.5f;
+    CHECK(((float *)nn_tensor_data(flat))[0] == 1.5f);
+    nn_tensor *plain = nn_zeros(ctx, NN_FLOAT32, 1, (int64_t[]){3});
+    CHECK(!nn_dist_flat_is_allocated(plain));
+    CHECK(nn_dist_flat_alloc(ctx, plain) == NN_ERR_VALUE);
+    nn_dist_flat_free(plain); /* not a flat parameter: left alone */
+    CHECK(((float *)nn_tensor_data(plain))[2] == 0.0f);
+    nn_tensor_release(view);
+    nn_tensor_release(plain);
+    nn_dist_flat_free(flat); /* released while dropped: nothing to free twice */
+    nn_tensor_release(flat);
+    CHECK(nn_mem_get_stats().in_use == before);
     nn_ctx_free(ctx);
 }
