@@ -17,7 +17,6 @@
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "nn_blas.h"
@@ -1101,11 +1100,36 @@ nn_status op_embedding_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_
     return dw ? NN_OK : ctx->err.code;
 }
 
-/* Order of positions by (index, position): equal indices stay in order. */
-static int cmp_index_pos(const void *a, const void *b) {
-    const int64_t *x = a, *y = b;
-    if (x[0] != y[0]) return x[0] < y[0] ? -1 : 1;
-    return x[1] < y[1] ? -1 : x[1] > y[1];
+/* (index, position) pairs: a before b. */
+static bool pair_less(const int64_t *a, const int64_t *b) {
+    return a[0] < b[0] || (a[0] == b[0] && a[1] < b[1]);
+}
+
+static void pair_sift(int64_t *v, int64_t root, int64_t n) {
+    for (;;) {
+        int64_t c = 2 * root + 1;
+        if (c >= n) return;
+        if (c + 1 < n && pair_less(v + 2 * c, v + 2 * (c + 1))) c++;
+        if (!pair_less(v + 2 * root, v + 2 * c)) return;
+        int64_t t0 = v[2 * root], t1 = v[2 * root + 1];
+        v[2 * root] = v[2 * c], v[2 * root + 1] = v[2 * c + 1];
+        v[2 * c] = t0, v[2 * c + 1] = t1;
+        root = c;
+    }
+}
+
+/* Sort [n] (index, position) pairs in place: a heap sort, O(n log n), and
+ * no allocation (glibc's qsort mallocs, which the steady state must not:
+ * tests/noalloc). The position makes every key distinct, so equal indices
+ * come out in their order. */
+static void pair_sort(int64_t *v, int64_t n) {
+    for (int64_t i = n / 2 - 1; i >= 0; i--) pair_sift(v, i, n);
+    for (int64_t end = n - 1; end > 0; end--) {
+        int64_t t0 = v[0], t1 = v[1];
+        v[0] = v[2 * end], v[1] = v[2 * end + 1];
+        v[2 * end] = t0, v[2 * end + 1] = t1;
+        pair_sift(v, 0, end);
+    }
 }
 
 nn_status nn_embedding_grad_add(nn_ctx *ctx, const nn_node *node, nn_tensor *full,
@@ -1123,7 +1147,7 @@ nn_status nn_embedding_grad_add(nn_ctx *ctx, const nn_node *node, nn_tensor *ful
     if (row) {
         const int64_t *ip = nn_tensor_data(idx);
         for (int64_t i = 0; i < n; i++) order[2 * i] = ip[i], order[2 * i + 1] = i;
-        qsort(order, (size_t)n, 2 * sizeof(int64_t), cmp_index_pos);
+        pair_sort(order, n);
         const void *gp = nn_tensor_data(g);
         void *fp = nn_tensor_data(full);
         /* Per distinct index: the rows summed in order (as the dense
