@@ -32,11 +32,11 @@ import numpy  # Debian's NumPy: a tensor's numpy() shares its memory
 print(type(torch.zeros(2).numpy()) is numpy.ndarray)  # expect: True
 import nosuchmodule  # expect error: ModuleNotFoundError: No module named 'nosuchmodule'
 # A torch module nndb lacks is Python's plain error (docs/language-tensors.md).
-import torch.fft  # expect error: ModuleNotFoundError: No module named 'torch.fft'
-torch.fft  # expect error: AttributeError: module 'torch' has no attribute 'fft'
+import torch.onnx  # expect error: ModuleNotFoundError: No module named 'torch.onnx'
+torch.onnx  # expect error: AttributeError: module 'torch' has no attribute 'onnx'
 torch.nope  # expect error: AttributeError: module 'torch' has no attribute 'nope'
 nn.Linear2  # expect error: AttributeError: module 'torch.nn' has no attribute 'Linear2'
 from torch import nope  # expect error: ImportError: cannot import name 'nope' from 'torch'
-from torch import fft  # expect error: ImportError: cannot import name 'fft' from 'torch' (
+from torch import onnx  # expect error: ImportError: cannot import name 'onnx' from 'torch' (
 torch.zeroes  # expect error: AttributeError: module 'torch' has no attribute 'zeroes'. Did you mean: 'zeros'?
 zeroes  # expect error: NameError: name 'zeroes' is not defined. Did you mean: 'zeros'?
