@@ -312,3 +312,34 @@ try:
     torch.autograd.grad(out, z)
 except RuntimeError as e:
     print("second pass fails:", "second time" in str(e) or "freed" in str(e))
+
+
+# once_differentiable: a second differentiation through it raises PyTorch's error
+from torch.autograd.function import once_differentiable
+
+
+class Sq(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return x * x
+    @staticmethod
+    @once_differentiable
+    def backward(ctx, g):
+        x, = ctx.saved_tensors
+        return 2 * x * g
+x = torch.tensor([1.0, 3.0], requires_grad=True)
+print(torch.autograd.grad(Sq.apply(x).sum(), x))
+g, = torch.autograd.grad(Sq.apply(x).sum(), x, create_graph=True)
+print(g.requires_grad)
+try:
+    torch.autograd.grad(g.sum(), x)
+except RuntimeError as e:
+    print("RuntimeError:", e)
+go = torch.ones(2, requires_grad=True)
+g2, = torch.autograd.grad(Sq.apply(x), x, grad_outputs=go, create_graph=True)
+print(g2.requires_grad)
+try:
+    g2.sum().backward()
+except RuntimeError as e:
+    print("RuntimeError:", e)

@@ -242,6 +242,40 @@ class NestedIOFunction(Function):
 
 
 def once_differentiable(fn):
-    """Accepted: nndb's backward never records, so every backward is once
-    differentiable."""
-    return fn
+    """backward runs without recording; when it runs in a pass with
+    create_graph=True its results carry a node whose own backward raises
+    PyTorch's error, so differentiating it twice fails instead of missing
+    the second-order part."""
+    import functools
+
+    @functools.wraps(fn)
+    def wrapper(ctx, *args):
+        with torch.no_grad():
+            outputs = fn(ctx, *args)
+        if not torch.is_grad_enabled():
+            return outputs
+        needs = any(isinstance(a, torch.Tensor) and a.requires_grad for a in args)
+        if not needs:
+            return outputs
+        single = not isinstance(outputs, tuple)
+        outs = (outputs,) if single else outputs
+        # as PyTorch: over detached copies that require grad, so any pass
+        # through the results meets the error
+        marked = tuple(_DelayedError.apply(o.detach().requires_grad_(True))
+                       if isinstance(o, torch.Tensor) and o.is_floating_point() else o
+                       for o in outs)
+        return marked[0] if single else marked
+    return wrapper
+
+
+class _DelayedError(Function):
+    """An identity whose backward raises (once_differentiable)."""
+
+    @staticmethod
+    def forward(ctx, t):
+        return t.clone()
+
+    @staticmethod
+    def backward(ctx, g):
+        raise RuntimeError("trying to differentiate twice a function that was marked with "
+                           "@once_differentiable")
