@@ -96,26 +96,31 @@ choice*: right
 
 
 def test_check_accepts_the_shipped_lessons(env):
-    lessons = sorted(os.path.join(ROOT, "drills", "lessons", f)
-                     for f in os.listdir(os.path.join(ROOT, "drills", "lessons")) if f.endswith(".md"))
-    assert len(lessons) >= 4
+    """Several lessons in one `nndb drill check`: the per-lesson lines, the
+    summary and the mpirun skip. Every lesson is checked on its own (and its
+    wrong fixes counted) by tests/drills/test_lessons.py; here a few cheap
+    ones and the ranks lesson stand for the batch."""
+    every = sorted(f for f in os.listdir(os.path.join(ROOT, "drills", "lessons")) if f.endswith(".md"))
+    assert len(every) >= 4
+    # every lesson lists at least two plausible wrong fixes
+    for f in every:
+        text = open(os.path.join(ROOT, "drills", "lessons", f)).read()
+        assert text.count("\n```wrong\n") >= 2, f"{f}: fewer than two ```wrong blocks"
+    picked = ["ddp-bugs.md", "gradient-check.md", "loss-at-init.md", "overfit-one-batch.md"]
+    lessons = [os.path.join(ROOT, "drills", "lessons", f) for f in picked]
     r = env.run(["drill", "check"] + lessons)
     assert r.returncode == 0, r.stdout + r.stderr
     if shutil.which("mpirun"):
         assert f"{len(lessons)} passed, 0 failed" in r.stdout, r.stdout
     else:  # lessons that run ranks (ddp-bugs, ...) are skipped, saying so
-        ranks = [p for p in lessons if "\nrequires: mpirun\n" in open(p).read()]
         assert "skip ddp-bugs: it requires mpirun" in r.stdout, r.stdout
-        assert (f"{len(lessons) - len(ranks)} passed, 0 failed, {len(ranks)} skipped "
+        assert (f"{len(lessons) - 1} passed, 0 failed, 1 skipped "
                 "(mpirun missing)") in r.stdout, r.stdout
-    # every lesson lists at least two plausible wrong fixes, and its check rejects them
-    for path in lessons:
-        text = open(path).read()
-        assert text.count("\n```wrong\n") >= 2, f"{path}: fewer than two ```wrong blocks"
-    for line in r.stdout.splitlines():
-        if line.startswith("ok "):
-            m = re.search(r"; (\d+) wrong fixes rejected$", line)
-            assert m and int(m.group(1)) >= 2, line
+    oks = [line for line in r.stdout.splitlines() if line.startswith("ok ")]
+    assert len(oks) == (4 if shutil.which("mpirun") else 3), r.stdout
+    for line in oks:
+        m = re.search(r"; (\d+) wrong fixes rejected$", line)
+        assert m and int(m.group(1)) >= 2, line
 
 
 def test_malformed_files_get_file_line_errors(env):

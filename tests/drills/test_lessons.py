@@ -49,6 +49,8 @@ def lesson_tests():
             out = p.stdout + p.stderr
             assert p.returncode == 0 and f"ok   {name}:" in out, \
                 f"drill check {name} failed ({p.returncode}):\n{out}"
+            m = re.search(r"ok   %s:.*; (\d+) wrong fixes rejected$" % re.escape(name), out, re.M)
+            assert m and int(m.group(1)) >= 2, f"{name}: fewer than two wrong fixes rejected:\n{out}"
         test.__name__ = f"drill_check_{name.replace('-', '_')}"
         tests.append(test)
     return tests
