@@ -71,6 +71,7 @@ from torch import fft  # noqa: F401,E402
 from torch import _torch_docs, _tensor_docs  # noqa: F401,E402
 from torch import _tensor_ops  # noqa: E402
 _tensor_ops.copy_docs()  # the Python wrappers over C functions take the C docstrings
+_complex.copy_docs()
 
 __version__ = "1.13.1"
 

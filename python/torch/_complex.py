@@ -105,7 +105,6 @@ _sign = torch.Tensor.sgn
 
 
 def sgn(input):
-    """z / |z| (0 where z is 0) for complex; sign for real tensors."""
     if input.dtype.is_complex:
         a = input.abs()
         safe = torch.where(a == 0, torch.ones_like(a), a)
@@ -126,3 +125,8 @@ def install(cls, module):
                      ("polar", polar), ("angle", angle), ("sgn", sgn), ("real", _real),
                      ("imag", _imag)):
         module[name] = fn
+
+
+def copy_docs():
+    """sgn keeps the docstring of the C sign it wraps (set once the docs are loaded)."""
+    sgn.__doc__ = getattr(_C, "sgn", _sign).__doc__ or _sign.__doc__
