@@ -131,9 +131,14 @@ void nn_set_num_threads(int n) {
  * thread per online CPU. */
 int nn_get_num_threads(void) {
     if (n_threads) return n_threads;
-    const char *env = getenv("OPENBLAS_NUM_THREADS");
-    if (!env) env = getenv("OMP_NUM_THREADS");
-    if (env && atoi(env) > 0) return atoi(env);
-    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    return cpus > 0 ? (int)cpus : 1;
+    /* Worked out once: the parallel kernels ask on every call, and
+     * sysconf reads a file under /sys. */
+    static int default_threads;
+    if (!default_threads) {
+        const char *env = getenv("OPENBLAS_NUM_THREADS");
+        if (!env) env = getenv("OMP_NUM_THREADS");
+        long cpus = env && atoi(env) > 0 ? atoi(env) : sysconf(_SC_NPROCESSORS_ONLN);
+        default_threads = cpus > 0 ? (int)cpus : 1;
+    }
+    return default_threads;
 }

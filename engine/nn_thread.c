@@ -91,8 +91,9 @@ static void ensure_workers(int want) {
 }
 
 int nn_parallel_tasks(int64_t work, int64_t min_per_task) {
+    if (work < 2 * min_per_task) return 1;
     int threads = nn_get_num_threads();
-    if (threads <= 1 || work < 2 * min_per_task) return 1;
+    if (threads <= 1) return 1;
     int64_t n = work / min_per_task;
     return n < threads ? (int)n : threads;
 }
