@@ -65,6 +65,8 @@ del _add_tensor_functions
 
 from torch import _complex  # noqa: E402
 _complex.install(Tensor, globals())
+from torch import _aliases  # noqa: E402
+_aliases.install(Tensor, globals())
 from torch import fft  # noqa: F401,E402
 
 # The docstrings of the functions and methods written in C, as PyTorch attaches them.
