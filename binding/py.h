@@ -81,12 +81,19 @@ int py_parse(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObjec
 /* A device= value: 0 for the CPU ("cpu", "cpu:0", torch.device('cpu')); -1
  * with PyTorch's CPU-only error for CUDA and an error for anything else. */
 int py_device_check(PyObject *dev);
+/* device='meta' (NotImplementedError): nndb has no meta device. */
+#define PY_META_REFUSAL                                                                            \
+    "nndb has no 'meta' device (tensors with a shape and no data): make the tensor on the CPU "    \
+    "(device='cpu'); torch.nn.utils.skip_init builds a module without caring about its values"
 
 /* A tensor operand: a tensor (new reference to it), a Python number (a
  * wrapped scalar that does not widen a tensor's dtype), or nested
  * sequences of numbers (a new tensor). */
 int py_operand(PyObject *o, const char *fname, const char *what, nn_tensor **out);
-/* A tensor argument, borrowed; TypeError naming [fname] and [what] when not. */
+/* A tensor argument, borrowed; TypeError naming [fname] and [what] when not,
+ * and PyTorch's RuntimeError when its bytes are released (an FSDP weight
+ * between uses: nn_tensor_released). _any takes those too (FSDP's own calls). */
+int py_tensor_arg_any(PyObject *o, const char *fname, const char *what, nn_tensor **out);
 int py_tensor_arg(PyObject *o, const char *fname, const char *what, nn_tensor **out);
 /* Python ints (and one-element integer tensors, and objects with __index__). */
 int py_int_arg(PyObject *o, const char *what, int64_t *out);

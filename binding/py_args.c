@@ -87,8 +87,13 @@ int py_device_check(PyObject *dev) {
     if (!s) {
         if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "device type must be a string");
         rc = -1;
-    } else if (device_is(s, "cpu") || device_is(s, "meta")) {
-        rc = 0; /* meta: shapes only in PyTorch; here a CPU tensor */
+    } else if (device_is(s, "cpu")) {
+        rc = 0;
+    } else if (device_is(s, "meta")) {
+        /* PyTorch's meta tensors have a shape and no data; nndb has none
+         * rather than a CPU tensor that says cpu (docs/language-tensors.md) */
+        PyErr_SetString(PyExc_NotImplementedError, PY_META_REFUSAL);
+        rc = -1;
     } else if (device_is(s, "cuda")) {
         PyErr_SetString(PyExc_AssertionError, "Torch not compiled with CUDA enabled");
         rc = -1;
@@ -130,7 +135,7 @@ static const char *type_name(PyObject *o) {
     return Py_TYPE(o)->tp_name;
 }
 
-int py_tensor_arg(PyObject *o, const char *fname, const char *what, nn_tensor **out) {
+int py_tensor_arg_any(PyObject *o, const char *fname, const char *what, nn_tensor **out) {
     *out = py_tensor_of(o);
     if (*out) return 0;
     PyErr_Format(PyExc_TypeError, "%s(): argument '%s' (position 1) must be Tensor, not %s", fname,
@@ -138,10 +143,16 @@ int py_tensor_arg(PyObject *o, const char *fname, const char *what, nn_tensor **
     return -1;
 }
 
+int py_tensor_arg(PyObject *o, const char *fname, const char *what, nn_tensor **out) {
+    if (py_tensor_arg_any(o, fname, what, out) < 0) return -1;
+    return py_status(nn_tensor_check_storage(py_ctx(), *out));
+}
+
 int py_operand(PyObject *o, const char *fname, const char *what, nn_tensor **out) {
     nn_ctx *ctx = py_ctx();
     nn_tensor *t = py_tensor_of(o);
     if (t) {
+        if (nn_tensor_check_storage(ctx, t)) return py_status(ctx->err.code);
         *out = nn_tensor_retain(t);
         return 0;
     }

@@ -198,7 +198,7 @@ static PyObject *work_new(nn_dist_work *w, const char *what, PyObject *keep) {
 
 #define TENSOR(o, fn, what, var)                                                                   \
     nn_tensor *var;                                                                                \
-    if (py_tensor_arg(o, fn, what, &var) < 0) return NULL
+    if (py_tensor_arg_any(o, fn, what, &var) < 0) return NULL
 
 /* _dist_barrier(async_op) */
 static PyObject *f_barrier(PyObject *m, PyObject *arg) {

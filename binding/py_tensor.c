@@ -132,6 +132,7 @@ int py_status(nn_status st) {
 /* ---- printing ---- */
 
 static PyObject *tensor_repr(PyObject *self) {
+    if (nn_tensor_check_storage(py_ctx(), T(self))) return py_engine_error();
     nn_buf b;
     nn_buf_init(&b);
     const char *fn = ((py_tensor *)self)->fn_name;
@@ -143,6 +144,7 @@ static PyObject *tensor_repr(PyObject *self) {
 
 static PyObject *m_repr_html(PyObject *self, PyObject *unused) {
     (void)unused;
+    if (nn_tensor_check_storage(py_ctx(), T(self))) return py_engine_error();
     nn_buf b;
     nn_buf_init(&b);
     nn_format_tensor_html(T(self), ((py_tensor *)self)->fn_name, &b);
@@ -1046,6 +1048,7 @@ static const char *buffer_format(nn_dtype dt) {
 }
 
 static int numpy_refusal(nn_tensor *t) {
+    if (nn_tensor_check_storage(py_ctx(), t)) return py_status(py_ctx()->err.code);
     if (t->requires_grad) {
         PyErr_SetString(PyExc_RuntimeError, "Can't call numpy() on Tensor that requires grad. "
                                             "Use tensor.detach().numpy() instead.");
@@ -1357,6 +1360,7 @@ static PyObject *scalar_value(nn_tensor *t, int64_t i) {
 static PyObject *m_item(PyObject *self, PyObject *unused) {
     (void)unused;
     nn_tensor *t = T(self);
+    if (nn_tensor_check_storage(py_ctx(), t)) return py_engine_error();
     if (nn_tensor_numel(t) != 1) {
         PyErr_Format(PyExc_ValueError,
                      nn_tensor_numel(t) == 0
@@ -1396,6 +1400,7 @@ static PyObject *tolist_rec(nn_tensor *t, int d, int64_t *flat) {
 static PyObject *m_tolist(PyObject *self, PyObject *unused) {
     (void)unused;
     int64_t flat = 0;
+    if (nn_tensor_check_storage(py_ctx(), T(self))) return py_engine_error();
     return tolist_rec(T(self), 0, &flat);
 }
 

@@ -47,6 +47,7 @@ static int64_t offset_of(const nn_tensor *t, int64_t flat) {
 
 double nn_tensor_flat_value(const nn_tensor *t, int64_t flat) {
     const char *base = t->storage->data;
+    if (!base) return 0.0; /* released (nn_tensor_released): nothing to read */
     int64_t off = offset_of(t, flat);
     switch (t->dtype) {
     case NN_FLOAT32: return ((const float *)base)[off];
@@ -128,7 +129,7 @@ static bool any_bad_strided(const nn_tensor *t) {
 }
 
 int64_t nn_tensor_nonfinite(const nn_tensor *t, int64_t *first, double *value) {
-    if (!float_tensor(t) || nn_tensor_numel(t) == 0) return 0;
+    if (!float_tensor(t) || nn_tensor_numel(t) == 0 || nn_tensor_released(t)) return 0;
     bool bad;
     if (nn_tensor_is_contiguous(t)) {
         int64_t n = nn_tensor_numel(t);

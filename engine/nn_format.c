@@ -226,6 +226,10 @@ void nn_format_tensor_values(const nn_tensor *t, int indent, const nn_print_opts
         nn_buf_puts(out, "[]");
         return;
     }
+    if (nn_tensor_released(t)) { /* an FSDP weight between uses: no bytes to show */
+        nn_buf_puts(out, "<storage released>");
+        return;
+    }
     fmt f;
     if (nn_dtype_is_complex(t->dtype)) {
         /* torch formats the real and the imaginary parts each with its own
@@ -483,6 +487,10 @@ void nn_format_stats_of(const double *v, int64_t n, nn_format_stats *s) {
 }
 
 void nn_format_tensor_html(const nn_tensor *t, const char *grad_fn_name, nn_buf *out) {
+    if (nn_tensor_released(t)) {
+        nn_buf_puts(out, "<pre>tensor(&lt;storage released&gt;)</pre>");
+        return;
+    }
     char shape[128];
     nn_tensor_shape_str(t, shape, sizeof shape);
     int64_t numel = nn_tensor_numel(t);

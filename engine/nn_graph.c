@@ -324,6 +324,7 @@ nn_tensor *nn_exec(nn_ctx *ctx, nn_op op, nn_tensor *const *inputs, int n_inputs
     bool narrow = false, grad = false;
     for (int i = 0; i < n_inputs; i++) {
         if (!inputs[i]) return null_input(ctx, op, i), NULL;
+        if (nn_tensor_check_storage(ctx, inputs[i])) return NULL;
         if (nn_dtype_is_complex(inputs[i]->dtype) && !takes_complex(op)) {
             nn_error_set(&ctx->err, NN_ERR_RUNTIME, "\"%s_cpu\" not implemented for '%s'",
                          op_table[op].name, nn_dtype_scalar_name(inputs[i]->dtype));
@@ -903,6 +904,16 @@ static bool hooks_timing_only(const nn_ctx *ctx) {
     return true;
 }
 
+/* A saved tensor whose bytes are released (an FSDP weight nobody gathered
+ * again) errs as PyTorch's size-0 storage, never read. */
+static nn_status saved_present(nn_ctx *ctx, const nn_node *node) {
+    for (int i = 0; i < node->n_in + 2; i++) {
+        const nn_tensor *s = i < node->n_in ? node->in[i].t : node->saved[i - node->n_in];
+        if (s && nn_tensor_check_storage(ctx, s)) return ctx->err.code;
+    }
+    return NN_OK;
+}
+
 static nn_status backward_node(nn_ctx *ctx, nn_node *node, bool retain_graph, int64_t position,
                                int64_t count, grad_capture *cap) {
     nn_tensor *din_inline[NN_NODE_INLINE_INPUTS] = {0};
@@ -936,6 +947,7 @@ static nn_status backward_node(nn_ctx *ctx, nn_node *node, bool retain_graph, in
         st = ctx->err.code;
         goto done;
     }
+    if ((st = saved_present(ctx, node))) goto done;
     st = into_sum    ? nn_view_grad_add(ctx, node, in0->fn->grad, node->grad)
          : into_grad ? nn_embedding_grad_add(ctx, node, in0->t->grad, node->grad)
                      : op_table[node->op].backward(ctx, node, node->grad, din);
@@ -1089,6 +1101,7 @@ nn_status nn_node_check(nn_ctx *ctx, const nn_node *node) {
                             "one as backward(retain_graph=True), or recompute the forward.",
                             where_str(node, buf, sizeof buf));
     }
+    if (saved_present(ctx, node)) return ctx->err.code;
     return check_versions(ctx, node);
 }
 

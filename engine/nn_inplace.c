@@ -28,6 +28,7 @@ static bool is_view_op(nn_op op) {
 }
 
 nn_status nn_inplace_check(nn_ctx *ctx, const nn_tensor *t, const char *opname) {
+    if (nn_tensor_check_storage(ctx, t)) return ctx->err.code;
     if (t->requires_grad && !t->grad_fn)
         return nn_error_set(&ctx->err, NN_ERR_RUNTIME,
                             "a leaf Variable that requires grad is being used in an in-place "

@@ -654,11 +654,18 @@ static void store(nn_dtype dt, void *base, int64_t off, double v) {
     nn_dtype_store(dt, (char *)base + off * (int64_t)nn_dtype_size(dt), v);
 }
 
+/* The element accessors never touch a released storage (nn_tensor_released):
+ * they read 0 and write nothing; callers check nn_tensor_check_storage first. */
 double nn_tensor_get_flat(const nn_tensor *t, int64_t i) {
+    if (!t->storage->data) return 0.0;
     return load(t->dtype, t->storage->data, flat_offset(t, i));
 }
 
 void nn_tensor_get_flat_complex(const nn_tensor *t, int64_t i, double *re, double *im) {
+    if (!t->storage->data) {
+        *re = *im = 0.0;
+        return;
+    }
     const char *p =
         (const char *)t->storage->data + flat_offset(t, i) * (int64_t)nn_dtype_size(t->dtype);
     *re = nn_dtype_load(t->dtype, p);
@@ -668,10 +675,12 @@ void nn_tensor_get_flat_complex(const nn_tensor *t, int64_t i, double *re, doubl
 }
 
 void nn_tensor_set_flat(nn_tensor *t, int64_t i, double v) {
+    if (!t->storage->data) return;
     store(t->dtype, t->storage->data, flat_offset(t, i), v);
 }
 
 int64_t nn_tensor_get_flat_int(const nn_tensor *t, int64_t i) {
+    if (!t->storage->data) return 0;
     return nn_dtype_load_int(t->dtype, (const char *)t->storage->data +
                                            flat_offset(t, i) * (int64_t)nn_dtype_size(t->dtype));
 }
@@ -771,6 +780,7 @@ static void copy_into(nn_tensor *dst, const nn_tensor *src) {
 }
 
 nn_tensor *nn_tensor_contiguous_raw(nn_ctx *ctx, nn_tensor *t) {
+    if (nn_tensor_check_storage(ctx, t)) return NULL;
     if (nn_tensor_is_contiguous(t)) return nn_tensor_retain(t);
     nn_tensor *c = nn_tensor_empty(ctx, t->dtype, t->ndim, t->shape);
     if (c) copy_into(c, t);
@@ -863,7 +873,30 @@ void nn_tensor_clear_grad(nn_tensor *t) {
 
 /* ---- in-place ops ---- */
 
+static void dims_text(char *buf, size_t cap, const int64_t *v, int n) {
+    size_t len = (size_t)snprintf(buf, cap, "[");
+    for (int i = 0; i < n && len < cap; i++)
+        len += (size_t)snprintf(buf + len, cap - len, "%s%lld", i ? ", " : "", (long long)v[i]);
+    if (len < cap) snprintf(buf + len, cap - len, "]");
+}
+
+nn_status nn_tensor_check_storage(nn_ctx *ctx, const nn_tensor *t) {
+    if (!nn_tensor_released(t)) return NN_OK;
+    char sizes[NN_MAX_DIMS * 24 + 4], strides[NN_MAX_DIMS * 24 + 4];
+    dims_text(sizes, sizeof sizes, t->shape, t->ndim);
+    dims_text(strides, sizeof strides, t->strides, t->ndim);
+    int64_t last = t->offset;
+    for (int d = 0; d < t->ndim; d++) last += (t->shape[d] - 1) * t->strides[d];
+    size_t item = nn_dtype_size(t->dtype);
+    return nn_error_set(&ctx->err, NN_ERR_RUNTIME,
+                        "setStorage: sizes %s, strides %s, storage offset %lld, and itemsize %zu "
+                        "requiring a storage size of %lld are out of bounds for storage of size 0",
+                        sizes, strides, (long long)t->offset, item,
+                        (long long)((last + 1) * (int64_t)item));
+}
+
 nn_status nn_tensor_check_inplace(nn_ctx *ctx, const nn_tensor *t, const char *opname) {
+    if (nn_tensor_check_storage(ctx, t)) return ctx->err.code;
     if (t->requires_grad && ctx->grad_enabled && ctx->depth == 0) {
         if (t->grad_fn)
             return nn_error_set(&ctx->err, NN_ERR_RUNTIME,
@@ -883,7 +916,8 @@ static void bump(nn_tensor *t) {
 }
 
 nn_status nn_tensor_copy_(nn_ctx *ctx, nn_tensor *dst, nn_tensor *src) {
-    if (nn_tensor_check_inplace(ctx, dst, "copy_")) return ctx->err.code;
+    if (nn_tensor_check_inplace(ctx, dst, "copy_") || nn_tensor_check_storage(ctx, src))
+        return ctx->err.code;
     int n;
     int64_t shape[NN_MAX_DIMS];
     if (nn_broadcast_shapes(ctx, dst->ndim, dst->shape, src->ndim, src->shape, &n, shape))

@@ -230,6 +230,16 @@ nn_status nn_tensor_mul_scalar_(nn_ctx *ctx, nn_tensor *t, double s);
 nn_status nn_tensor_clamp_(nn_ctx *ctx, nn_tensor *t, double lo, double hi);
 nn_status nn_tensor_normal_(nn_ctx *ctx, nn_tensor *t, double mean, double std);
 nn_status nn_tensor_uniform_(nn_ctx *ctx, nn_tensor *t, double lo, double hi);
+/* Whether [t]'s bytes are gone while it still has elements: a view of FSDP's
+ * flat parameter between uses (nn_dist_flat_free), whose storage reads as
+ * size 0. Reading or writing its data must not happen. */
+static inline bool nn_tensor_released(const nn_tensor *t) {
+    return t->storage->data == NULL && nn_tensor_numel(t) > 0;
+}
+/* NN_OK, or PyTorch's error for a tensor whose storage has size 0 ("setStorage:
+ * sizes [..], strides [..], storage offset k, and itemsize n requiring a
+ * storage size of m are out of bounds for storage of size 0") in ctx->err. */
+nn_status nn_tensor_check_storage(nn_ctx *ctx, const nn_tensor *t);
 /* Whether an in-place write to [t] is allowed now; fills ctx->err if not. */
 nn_status nn_tensor_check_inplace(nn_ctx *ctx, const nn_tensor *t, const char *opname);
 

@@ -3,7 +3,7 @@
 import torch
 from torch.nn import functional as F
 from torch.nn.parameter import Parameter
-from torch.nn.modules.module import Module
+from torch.nn.modules.module import Module, _check_device
 
 
 def _inplace_str(inplace, lead=""):
@@ -197,6 +197,7 @@ class Tanhshrink(Module):
 
 class PReLU(Module):
     def __init__(self, num_parameters=1, init=0.25, device=None, dtype=None):
+        _check_device(device)
         self.num_parameters = num_parameters
         super().__init__()
         self.init = init

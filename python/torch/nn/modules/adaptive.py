@@ -9,7 +9,7 @@ import torch
 from torch.nn.functional import log_softmax
 from torch.nn.modules.container import ModuleList, Sequential
 from torch.nn.modules.linear import Linear
-from torch.nn.modules.module import Module
+from torch.nn.modules.module import Module, _check_device
 
 __all__ = ["AdaptiveLogSoftmaxWithLoss"]
 
@@ -26,6 +26,7 @@ def _scatter_rows(values, rows, n):
 class AdaptiveLogSoftmaxWithLoss(Module):
     def __init__(self, in_features, n_classes, cutoffs, div_value=4.0, head_bias=False,
                  device=None, dtype=None):
+        _check_device(device)
         super().__init__()
         cutoffs = list(cutoffs)
         if (cutoffs != sorted(cutoffs)) or (min(cutoffs) <= 0) or \

@@ -14,7 +14,7 @@ from torch.nn import functional as F
 from torch.nn import init
 from torch.nn.parameter import Parameter
 from torch.nn.modules.linear import Linear
-from torch.nn.modules.module import Module
+from torch.nn.modules.module import Module, _check_device
 
 __all__ = ["MultiheadAttention", "multi_head_attention_forward"]
 
@@ -219,6 +219,7 @@ class MultiheadAttention(Module):
     def __init__(self, embed_dim, num_heads, dropout=0.0, bias=True, add_bias_kv=False,
                  add_zero_attn=False, kdim=None, vdim=None, batch_first=False, device=None,
                  dtype=None):
+        _check_device(device)
         super().__init__()
         self.embed_dim = embed_dim
         self.kdim = kdim if kdim is not None else embed_dim

@@ -5,7 +5,7 @@ import torch
 from torch.nn import functional as F
 from torch.nn import init
 from torch.nn.parameter import Parameter
-from torch.nn.modules.module import Module
+from torch.nn.modules.module import Module, _check_device
 
 
 class _NormBase(Module):
@@ -13,6 +13,7 @@ class _NormBase(Module):
 
     def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=True,
                  track_running_stats=True, device=None, dtype=None):
+        _check_device(device)
         super().__init__()
         self.num_features = num_features
         self.eps = eps
@@ -116,6 +117,7 @@ class SyncBatchNorm(_BatchNorm):
 
     def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=True,
                  track_running_stats=True, process_group=None, device=None, dtype=None):
+        _check_device(device)
         super().__init__(num_features, eps, momentum, affine, track_running_stats, device, dtype)
         self.process_group = process_group
 
@@ -167,6 +169,7 @@ class SyncBatchNorm(_BatchNorm):
 class _InstanceNorm(_NormBase):
     def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=False,
                  track_running_stats=False, device=None, dtype=None):
+        _check_device(device)
         super().__init__(num_features, eps, momentum, affine, track_running_stats, device, dtype)
 
     def _get_no_batch_dim(self):
@@ -225,6 +228,7 @@ class _LazyNormBase(LazyModuleMixin, _NormBase):
                  device=None, dtype=None):
         # affine and track_running_stats False here: nothing is allocated
         # that the first input would replace
+        _check_device(device)
         super().__init__(0, eps, momentum, False, False, device, dtype)
         self.affine = affine
         self.track_running_stats = track_running_stats

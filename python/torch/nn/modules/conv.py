@@ -11,7 +11,7 @@ from torch.nn import functional as F
 from torch.nn import init
 from torch.nn.parameter import Parameter, UninitializedParameter
 from torch.nn.modules.lazy import LazyModuleMixin
-from torch.nn.modules.module import Module
+from torch.nn.modules.module import Module, _check_device
 from torch.nn.modules.utils import _ntuple, _reverse_repeat_tuple, _single
 
 __all__ = ["Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d",
@@ -32,6 +32,7 @@ class _ConvNd(Module):
     def __init__(self, in_channels, out_channels, kernel_size, stride, padding, dilation,
                  transposed, output_padding, groups, bias, padding_mode, device=None,
                  dtype=None):
+        _check_device(device)
         super().__init__()
         if groups <= 0:
             raise ValueError("groups must be a positive integer")
@@ -150,6 +151,7 @@ class Conv1d(_ConvSpatial):
 
     def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1,
                  groups=1, bias=True, padding_mode="zeros", device=None, dtype=None):
+        _check_device(device)
         self._setup(in_channels, out_channels, kernel_size, stride, padding, dilation, groups,
                     bias, padding_mode, device, dtype)
 
@@ -159,6 +161,7 @@ class Conv2d(_ConvSpatial):
 
     def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1,
                  groups=1, bias=True, padding_mode="zeros", device=None, dtype=None):
+        _check_device(device)
         self._setup(in_channels, out_channels, kernel_size, stride, padding, dilation, groups,
                     bias, padding_mode, device, dtype)
 
@@ -168,6 +171,7 @@ class Conv3d(_ConvSpatial):
 
     def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1,
                  groups=1, bias=True, padding_mode="zeros", device=None, dtype=None):
+        _check_device(device)
         self._setup(in_channels, out_channels, kernel_size, stride, padding, dilation, groups,
                     bias, padding_mode, device, dtype)
 
@@ -176,6 +180,7 @@ class _ConvTransposeNd(_ConvNd):
     def __init__(self, in_channels, out_channels, kernel_size, stride, padding, dilation,
                  transposed, output_padding, groups, bias, padding_mode, device=None,
                  dtype=None):
+        _check_device(device)
         if padding_mode != "zeros":
             raise ValueError(f'Only "zeros" padding mode is supported for '
                              f'{self.__class__.__name__}')
@@ -239,6 +244,7 @@ class ConvTranspose1d(_ConvTransposeSpatial):
     def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0,
                  output_padding=0, groups=1, bias=True, dilation=1, padding_mode="zeros",
                  device=None, dtype=None):
+        _check_device(device)
         self._setup(in_channels, out_channels, kernel_size, stride, padding, output_padding,
                     groups, bias, dilation, padding_mode, device, dtype)
 
@@ -249,6 +255,7 @@ class ConvTranspose2d(_ConvTransposeSpatial):
     def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0,
                  output_padding=0, groups=1, bias=True, dilation=1, padding_mode="zeros",
                  device=None, dtype=None):
+        _check_device(device)
         self._setup(in_channels, out_channels, kernel_size, stride, padding, output_padding,
                     groups, bias, dilation, padding_mode, device, dtype)
 
@@ -259,6 +266,7 @@ class ConvTranspose3d(_ConvTransposeSpatial):
     def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0,
                  output_padding=0, groups=1, bias=True, dilation=1, padding_mode="zeros",
                  device=None, dtype=None):
+        _check_device(device)
         self._setup(in_channels, out_channels, kernel_size, stride, padding, output_padding,
                     groups, bias, dilation, padding_mode, device, dtype)
 
@@ -314,6 +322,7 @@ class LazyConv1d(_LazyConvXdMixin, Conv1d):
 
     def __init__(self, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1,
                  bias=True, padding_mode="zeros", device=None, dtype=None):
+        _check_device(device)
         super().__init__(0, 0, kernel_size, stride, padding, dilation, groups, False,
                          padding_mode, device, dtype)
         self._lazy_setup(out_channels, bias, dtype)
@@ -327,6 +336,7 @@ class LazyConv2d(_LazyConvXdMixin, Conv2d):
 
     def __init__(self, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1,
                  bias=True, padding_mode="zeros", device=None, dtype=None):
+        _check_device(device)
         super().__init__(0, 0, kernel_size, stride, padding, dilation, groups, False,
                          padding_mode, device, dtype)
         self._lazy_setup(out_channels, bias, dtype)
@@ -340,6 +350,7 @@ class LazyConv3d(_LazyConvXdMixin, Conv3d):
 
     def __init__(self, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1,
                  bias=True, padding_mode="zeros", device=None, dtype=None):
+        _check_device(device)
         super().__init__(0, 0, kernel_size, stride, padding, dilation, groups, False,
                          padding_mode, device, dtype)
         self._lazy_setup(out_channels, bias, dtype)
@@ -353,6 +364,7 @@ class LazyConvTranspose1d(_LazyConvXdMixin, ConvTranspose1d):
 
     def __init__(self, out_channels, kernel_size, stride=1, padding=0, output_padding=0,
                  groups=1, bias=True, dilation=1, padding_mode="zeros", device=None, dtype=None):
+        _check_device(device)
         super().__init__(0, 0, kernel_size, stride, padding, output_padding, groups, False,
                          dilation, padding_mode, device, dtype)
         self._lazy_setup(out_channels, bias, dtype)
@@ -366,6 +378,7 @@ class LazyConvTranspose2d(_LazyConvXdMixin, ConvTranspose2d):
 
     def __init__(self, out_channels, kernel_size, stride=1, padding=0, output_padding=0,
                  groups=1, bias=True, dilation=1, padding_mode="zeros", device=None, dtype=None):
+        _check_device(device)
         super().__init__(0, 0, kernel_size, stride, padding, output_padding, groups, False,
                          dilation, padding_mode, device, dtype)
         self._lazy_setup(out_channels, bias, dtype)
@@ -379,6 +392,7 @@ class LazyConvTranspose3d(_LazyConvXdMixin, ConvTranspose3d):
 
     def __init__(self, out_channels, kernel_size, stride=1, padding=0, output_padding=0,
                  groups=1, bias=True, dilation=1, padding_mode="zeros", device=None, dtype=None):
+        _check_device(device)
         super().__init__(0, 0, kernel_size, stride, padding, output_padding, groups, False,
                          dilation, padding_mode, device, dtype)
         self._lazy_setup(out_channels, bias, dtype)

@@ -8,7 +8,7 @@ import torch
 from torch.nn import functional as F
 from torch.nn import init
 from torch.nn.parameter import Parameter, UninitializedParameter
-from torch.nn.modules.module import Module
+from torch.nn.modules.module import Module, _check_device
 from torch.nn.modules.lazy import LazyModuleMixin
 
 __all__ = ["Identity", "Linear", "Bilinear", "LazyLinear"]
@@ -24,6 +24,7 @@ class Identity(Module):
 
 class Linear(Module):
     def __init__(self, in_features, out_features, bias=True, device=None, dtype=None):
+        _check_device(device)
         super().__init__()
         self.in_features = in_features
         self.out_features = out_features
@@ -65,6 +66,7 @@ class Linear(Module):
 class Bilinear(Module):
     def __init__(self, in1_features, in2_features, out_features, bias=True, device=None,
                  dtype=None):
+        _check_device(device)
         super().__init__()
         self.in1_features = in1_features
         self.in2_features = in2_features
@@ -97,6 +99,7 @@ class LazyLinear(LazyModuleMixin, Linear):
     cls_to_become = Linear
 
     def __init__(self, out_features, bias=True, device=None, dtype=None):
+        _check_device(device)
         super().__init__(0, 0, False)
         self.weight = UninitializedParameter(dtype=dtype)
         self.out_features = out_features

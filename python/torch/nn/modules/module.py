@@ -61,7 +61,18 @@ def _typename(obj):
     return module + "." + name
 
 
-def _cpu_only():
+def _check_device(device):
+    """A module's device= argument: the CPU, or the error a tensor made on
+    that device gives (CUDA as PyTorch's CPU build; 'meta', which nndb does
+    not have: docs/language-tensors.md)."""
+    if device is not None:
+        torch.empty(0, device=device)
+
+
+def _cpu_only(device=None):
+    if device is not None and torch.device(device).type == "meta":
+        # the same NotImplementedError as torch.empty(0, device='meta') (binding/py.h)
+        torch.empty(0, device="meta")
     raise AssertionError("Torch not compiled with CUDA enabled")
 
 
@@ -539,6 +550,11 @@ class Module:
         _cpu_only()
 
     def to_empty(self, *, device):
+        """The module with its parameters and buffers on [device], values
+        unset. nndb has only the CPU (and no meta device to come from):
+        device='cpu' returns the module as it is; any other device is refused
+        as a tensor made there is."""
+        torch.empty(0, device=device)
         return self
 
     def to(self, *args, **kwargs):
@@ -547,7 +563,7 @@ class Module:
             raise TypeError("nn.Module.to only accepts floating point or complex "
                             f"dtypes, but got desired dtype={dtype}")
         if device is not None and device.type != "cpu":
-            _cpu_only()
+            _cpu_only(device)
         if dtype is None:
             return self
         return self._cast_floats(dtype)

@@ -6,12 +6,13 @@ import torch
 from torch.nn import functional as F
 from torch.nn import init
 from torch.nn.parameter import Parameter
-from torch.nn.modules.module import Module
+from torch.nn.modules.module import Module, _check_device
 
 
 class LayerNorm(Module):
     def __init__(self, normalized_shape, eps=1e-5, elementwise_affine=True, device=None,
                  dtype=None):
+        _check_device(device)
         super().__init__()
         if isinstance(normalized_shape, numbers.Integral):
             normalized_shape = (normalized_shape,)
@@ -41,6 +42,7 @@ class LayerNorm(Module):
 
 class GroupNorm(Module):
     def __init__(self, num_groups, num_channels, eps=1e-5, affine=True, device=None, dtype=None):
+        _check_device(device)
         super().__init__()
         if num_channels % num_groups != 0:
             raise ValueError("num_channels must be divisible by num_groups")

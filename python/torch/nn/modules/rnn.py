@@ -20,7 +20,7 @@ import torch
 from torch.nn import functional as F
 from torch.nn import init
 from torch.nn.parameter import Parameter
-from torch.nn.modules.module import Module
+from torch.nn.modules.module import Module, _check_device
 from torch.nn.utils.rnn import PackedSequence
 
 __all__ = ["RNNBase", "RNN", "LSTM", "GRU", "RNNCellBase", "RNNCell", "LSTMCell", "GRUCell"]
@@ -59,6 +59,7 @@ class RNNBase(Module):
     def __init__(self, mode, input_size, hidden_size, num_layers=1, bias=True,
                  batch_first=False, dropout=0.0, bidirectional=False, proj_size=0,
                  device=None, dtype=None):
+        _check_device(device)
         super().__init__()
         self.mode = mode
         self.input_size = input_size
@@ -361,6 +362,7 @@ class GRU(RNNBase):
 
 class RNNCellBase(Module):
     def __init__(self, input_size, hidden_size, bias, num_chunks, device=None, dtype=None):
+        _check_device(device)
         super().__init__()
         self.input_size = input_size
         self.hidden_size = hidden_size
@@ -413,6 +415,7 @@ class RNNCell(RNNCellBase):
 
     def __init__(self, input_size, hidden_size, bias=True, nonlinearity="tanh", device=None,
                  dtype=None):
+        _check_device(device)
         super().__init__(input_size, hidden_size, bias, num_chunks=1, dtype=dtype)
         self.nonlinearity = nonlinearity
 
@@ -439,6 +442,7 @@ class LSTMCell(RNNCellBase):
     next (h, c)."""
 
     def __init__(self, input_size, hidden_size, bias=True, device=None, dtype=None):
+        _check_device(device)
         super().__init__(input_size, hidden_size, bias, num_chunks=4, dtype=dtype)
 
     def forward(self, input, hx=None):
@@ -461,6 +465,7 @@ class GRUCell(RNNCellBase):
     One GRU step: forward(input, hx=None) returns the next h."""
 
     def __init__(self, input_size, hidden_size, bias=True, device=None, dtype=None):
+        _check_device(device)
         super().__init__(input_size, hidden_size, bias, num_chunks=3, dtype=dtype)
 
     def forward(self, input, hx=None):

@@ -4,13 +4,14 @@ import torch
 from torch.nn import functional as F
 from torch.nn import init
 from torch.nn.parameter import Parameter
-from torch.nn.modules.module import Module
+from torch.nn.modules.module import Module, _check_device
 
 
 class Embedding(Module):
     def __init__(self, num_embeddings, embedding_dim, padding_idx=None, max_norm=None,
                  norm_type=2.0, scale_grad_by_freq=False, sparse=False, _weight=None,
                  device=None, dtype=None):
+        _check_device(device)
         super().__init__()
         self.num_embeddings = num_embeddings
         self.embedding_dim = embedding_dim
@@ -81,6 +82,7 @@ class EmbeddingBag(Module):
     def __init__(self, num_embeddings, embedding_dim, max_norm=None, norm_type=2.0,
                  scale_grad_by_freq=False, mode="mean", sparse=False, _weight=None,
                  include_last_offset=False, padding_idx=None, device=None, dtype=None):
+        _check_device(device)
         super().__init__()
         self.num_embeddings = num_embeddings
         self.embedding_dim = embedding_dim

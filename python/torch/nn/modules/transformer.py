@@ -19,7 +19,7 @@ from torch.nn.modules.attention import MultiheadAttention
 from torch.nn.modules.container import ModuleList
 from torch.nn.modules.dropout import Dropout
 from torch.nn.modules.linear import Linear
-from torch.nn.modules.module import Module
+from torch.nn.modules.module import Module, _check_device
 from torch.nn.modules.normalization import LayerNorm
 
 __all__ = ["Transformer", "TransformerEncoder", "TransformerDecoder",
@@ -54,6 +54,7 @@ class Transformer(Module):
                  dim_feedforward=2048, dropout=0.1, activation=F.relu, custom_encoder=None,
                  custom_decoder=None, layer_norm_eps=1e-5, batch_first=False, norm_first=False,
                  device=None, dtype=None):
+        _check_device(device)
         super().__init__()
         if custom_encoder is not None:
             self.encoder = custom_encoder
@@ -169,6 +170,7 @@ class TransformerEncoderLayer(Module):
     def __init__(self, d_model, nhead, dim_feedforward=2048, dropout=0.1, activation=F.relu,
                  layer_norm_eps=1e-5, batch_first=False, norm_first=False, device=None,
                  dtype=None):
+        _check_device(device)
         super().__init__()
         self.self_attn = MultiheadAttention(d_model, nhead, dropout=dropout,
                                             batch_first=batch_first, dtype=dtype)
@@ -217,6 +219,7 @@ class TransformerDecoderLayer(Module):
     def __init__(self, d_model, nhead, dim_feedforward=2048, dropout=0.1, activation=F.relu,
                  layer_norm_eps=1e-5, batch_first=False, norm_first=False, device=None,
                  dtype=None):
+        _check_device(device)
         super().__init__()
         self.self_attn = MultiheadAttention(d_model, nhead, dropout=dropout,
                                             batch_first=batch_first, dtype=dtype)
