@@ -202,6 +202,7 @@ int py_operand(PyObject *o, const char *fname, const char *what, nn_tensor **out
 int py_int_arg(PyObject *o, const char *what, int64_t *out) {
     nn_tensor *t = py_tensor_of(o);
     if (t) {
+        if (nn_tensor_check_storage(py_ctx(), t)) return py_status(py_ctx()->err.code);
         if (nn_tensor_numel(t) == 1 && (nn_dtype_is_int(t->dtype) || t->dtype == NN_BOOL)) {
             *out = nn_tensor_get_flat_int(t, 0);
             return 0;
@@ -230,6 +231,7 @@ int py_int_arg(PyObject *o, const char *what, int64_t *out) {
 int py_float_arg(PyObject *o, const char *what, double *out) {
     nn_tensor *t = py_tensor_of(o);
     if (t) {
+        if (nn_tensor_check_storage(py_ctx(), t)) return py_status(py_ctx()->err.code);
         if (nn_tensor_numel(t) == 1) {
             *out = nn_tensor_get_flat(t, 0);
             return 0;
@@ -362,6 +364,7 @@ static int walk_scalar(walk *w, PyObject *o) {
     w->im[w->n] = 0;
     nn_tensor *t = py_tensor_of(o);
     if (t) {
+        if (nn_tensor_check_storage(py_ctx(), t)) return py_status(py_ctx()->err.code);
         if (nn_tensor_numel(t) != 1 || t->ndim != 0) {
             PyErr_SetString(PyExc_ValueError,
                             "only one element tensors can be converted to Python scalars");

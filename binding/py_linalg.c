@@ -14,7 +14,7 @@ static int targ(PyObject *o, nn_tensor **t) {
         PyErr_Format(PyExc_TypeError, "expected a Tensor, got %s", Py_TYPE(o)->tp_name);
         return -1;
     }
-    return 0;
+    return py_status(nn_tensor_check_storage(py_ctx(), *t));
 }
 
 static PyObject *wrap_or_none(nn_tensor *t) {

@@ -190,6 +190,7 @@ static void copy_in(const nn_tensor *s, void *dst, int64_t ld, int64_t mstride, 
 
 /* A column-major copy of [t] (batch as [bt]). */
 static nn_tensor *cm_copy(nn_ctx *ctx, nn_tensor *t, const batch *bt) {
+    if (nn_tensor_check_storage(ctx, t)) return NULL;
     int64_t rows = t->shape[t->ndim - 2], cols = t->shape[t->ndim - 1];
     nn_tensor *r = cm_alloc(ctx, t->dtype, bt, rows, cols, true);
     if (r) copy_in(t, nn_tensor_data(r), rows, rows * cols, bt->count);

@@ -60,6 +60,7 @@ raises("clone", lambda: k.clone())
 raises("matmul", lambda: x @ k.t())
 raises("copy_ into it", lambda: k.detach().copy_(torch.zeros(3, 4)))
 raises("fill_", lambda: k.detach().fill_(1.0))
+raises("linalg.qr (LAPACK copies)", lambda: torch.linalg.qr(k))
 
 # the weight autograd saved for backward (what the debugger shows)
 saved = [t for r in _C._graph_nodes(loss) for t in r[3]
