@@ -210,13 +210,35 @@ def _dtype(t):
 def _stats(t):
     if isinstance(t, _Stats):
         return t.stats
-    n, bad, mean, std, mn, mx = _C()._debug_stats(t)
+    try:
+        n, bad, mean, std, mn, mx = _C()._debug_stats(t)
+    except RuntimeError as e:  # released bytes (an FSDP weight between uses): no values
+        if "out of bounds for storage of size 0" not in str(e):
+            raise
+        return t.numel(), 0, None, None, None, None
     return n, bad, mean, std, mn, mx
+
+
+def _released(t):
+    """Whether [t]'s bytes are given back (an FSDP weight between uses): its
+    values cannot be read (docs/language-tensors.md)."""
+    if isinstance(t, _Stats):
+        return False
+    try:
+        _C()._debug_stats(t)
+        return False
+    except RuntimeError as e:
+        return "out of bounds for storage of size 0" in str(e)
+
+
+_RELEASED = "storage released (an FSDP weight between uses)"
 
 
 def _text_row(role, name, t):
     if t is None:
         return f"  {role:<9} {name or '':<18} (none)\n"
+    if _released(t):
+        return f"  {role:<9} {name or '':<18} {_shape(t):<12} {_dtype(t):<8} {_RELEASED}\n"
     _, bad, mean, std, mn, mx = _stats(t)
     row = (f"  {role:<9} {name or '':<18} {_shape(t):<12} {_dtype(t):<8} mean {_num(mean):<9} "
            f"std {_num(std):<9} min {_num(mn):<9} max {_num(mx):<9}")
@@ -233,6 +255,9 @@ def _html_row(role, name, t):
     cells += "</td>"
     if t is None:
         return cells + '<td colspan="7">(none)</td></tr>\n'
+    if _released(t):
+        return cells + (f"<td>{_shape(t)}</td><td>{_dtype(t)}</td>"
+                        f'<td colspan="5">{html.escape(_RELEASED)}</td></tr>\n')
     _, bad, mean, std, mn, mx = _stats(t)
     cells += f"<td>{_shape(t)}</td><td>{_dtype(t)}</td>"
     cells += "".join(f"<td>{_num(v)}</td>" for v in (mean, std, mn, mx))

@@ -69,6 +69,15 @@ ok("the saved weight is in the graph", len(saved) == 1)
 raises("the saved weight's sum", lambda: saved[0].sum())
 raises("the saved weight's repr", lambda: repr(saved[0]))
 
+# the debugger's rows show it as released, not its (gone) values
+from nndb import debugger  # noqa: E402
+
+row = debugger._text_row("input", "weight", saved[0])
+ok("the debugger's row says the storage is released",
+   "[3, 4]" in row and "storage released" in row and "mean" not in row)
+ok("the debugger's statistics of it are empty", debugger._stats(saved[0])[1:] ==
+   (0, None, None, None, None))
+
 # backward gathers the bytes again: the gradient is the full model's
 loss.backward()
 ok("backward after all that", model.module[0].weight.numel() == 0 and
