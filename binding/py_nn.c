@@ -315,7 +315,9 @@ FN(f_cross_entropy_probs) {
         t1 = nn_sum(ctx, prod, NULL, 0, false);
         r = t1 ? nn_neg(ctx, t1) : NULL;
         if (r && red == NN_REDUCTION_MEAN) {
-            nn_tensor *k = nn_scalar_wrapped(ctx, (double)(nn_tensor_numel(x) / n_classes));
+            /* no classes: 0 samples, and the mean is 0/0 = nan as ATen's */
+            int64_t samples = n_classes ? nn_tensor_numel(x) / n_classes : 0;
+            nn_tensor *k = nn_scalar_wrapped(ctx, (double)samples);
             t2 = k ? nn_div(ctx, r, k) : NULL;
             nn_tensor_release(k);
             nn_tensor_release(r);

@@ -179,6 +179,11 @@ def single_process():
     report("FSDP before init_process_group: PyTorch's error",
            p.returncode == 1 and "RuntimeError: Default process group has not been initialized, "
            "please make sure to call init_process_group." in p.stderr, p.stderr)
+    p = subprocess.run([NNDB, "python", os.path.join(HERE, "released_sweep.py")],
+                       capture_output=True, text=True, timeout=120, env=env_with())
+    report("every torch/Tensor/F callable on a released FSDP weight raises or returns, no crash",
+           p.returncode == 0 and re.search(r"^swept \d{4,} calls$", p.stdout, re.M) is not None,
+           f"rc {p.returncode}: {p.stdout[-500:]}{p.stderr[-1500:]}")
     p = nndb(HEAD + "dist.init_process_group(backend=\"gloo\")\n")
     report("backend=\"gloo\" names the one backend",
            p.returncode == 1 and "nndb has one backend, \"mpi\"" in p.stderr, p.stderr)

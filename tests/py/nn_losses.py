@@ -79,3 +79,10 @@ try:
     F.layer_norm(m, (2,))
 except RuntimeError as e:
     print("RuntimeError", e)
+
+# cross_entropy with probability targets and no elements or no classes (the
+# mean is 0/0 = nan; once an integer division by zero)
+for shape in [(0,), (2, 0), (0, 3)]:
+    z = torch.zeros(shape)
+    for red in ["mean", "sum", "none"]:
+        print("cross_entropy empty", shape, red, F.cross_entropy(z, z, reduction=red))
