@@ -9,7 +9,8 @@ torch.nn.functional, the optimizers and schedulers of torch.optim and the
 datasets and loaders of torch.utils.data, plus the modules torch, nn, F and
 optim. A name that would hide a Python builtin (torch.int, torch.max) is
 left out, and so is any name already taken; earlier sources win (torch.relu
-before F.relu). Scripts (`nndb run`) do not get the prelude: they import
+before F.relu), except the torch.* spellings with ATen's argument orders
+(torch.batch_norm, torch.embedding, torch.dropout): there F's. Scripts (`nndb run`) do not get the prelude: they import
 what they use, as under python3.
 
 nndb's own tools come first, under the names the drills and lessons use:
@@ -85,6 +86,10 @@ def names():
             # what a torch module imported for itself (typing, math) stays out
             origin = getattr(value, "__module__", None)
             if isinstance(origin, str) and not origin.startswith("torch"):
+                continue
+            # torch.batch_norm, torch.embedding, torch.dropout, ... take
+            # ATen's argument order: the bare name is nn.functional's
+            if origin == "torch._aliases" and hasattr(out.get("F"), name):
                 continue
             out[name] = value
     return out
