@@ -15,7 +15,6 @@ recorded, and the medians are compared:
 CPU time of the one process, interleaved, so other jobs on the machine
 slow both sides alike. The losses of the two steps are checked equal.
 """
-import math
 import os
 import statistics
 import subprocess
@@ -34,60 +33,16 @@ PEAK_TARGET = 1.0
 
 def measure(L, H, C, T, B, V, steps):
     import torch
-    import torch.nn as nn
-    import torch.nn.functional as F
     from torch import _C
     from torch.utils.checkpoint import checkpoint
+
+    sys.path.insert(0, HERE)
+    from bench_gpt import nanogpt
 
     torch.set_num_threads(1)
     torch.manual_seed(0)
 
-    class Attention(nn.Module):
-        def __init__(self):
-            super().__init__()
-            self.qkv = nn.Linear(C, 3 * C)
-            self.proj = nn.Linear(C, C)
-            self.register_buffer("mask", torch.ones(T, T, dtype=torch.bool).tril())
-
-        def forward(self, x):
-            b, t, c = x.shape
-            q, k, v = self.qkv(x).split(c, dim=2)
-            q, k, v = (z.view(b, t, H, c // H).transpose(1, 2) for z in (q, k, v))
-            att = (q @ k.transpose(-2, -1)) * (1.0 / math.sqrt(c // H))
-            att = torch.softmax(att.masked_fill(~self.mask[:t, :t], float("-inf")), dim=-1)
-            return self.proj((att @ v).transpose(1, 2).contiguous().view(b, t, c))
-
-    class Block(nn.Module):
-        def __init__(self):
-            super().__init__()
-            self.ln1 = nn.LayerNorm(C)
-            self.attn = Attention()
-            self.ln2 = nn.LayerNorm(C)
-            self.mlp = nn.Sequential(nn.Linear(C, 4 * C), nn.GELU(), nn.Linear(4 * C, C))
-
-        def forward(self, x):
-            x = x + self.attn(self.ln1(x))
-            return x + self.mlp(self.ln2(x))
-
-    class GPT(nn.Module):
-        def __init__(self):
-            super().__init__()
-            self.tok_emb = nn.Embedding(V, C)
-            self.pos_emb = nn.Embedding(T, C)
-            self.blocks = nn.ModuleList([Block() for _ in range(L)])
-            self.ln_f = nn.LayerNorm(C)
-            self.head = nn.Linear(C, V, bias=False)
-            self.head.weight = self.tok_emb.weight
-            self.recompute = False
-
-        def forward(self, idx, targets):
-            x = self.tok_emb(idx) + self.pos_emb(torch.arange(idx.shape[1]))
-            for blk in self.blocks:
-                x = checkpoint(blk, x) if self.recompute else blk(x)
-            logits = self.head(self.ln_f(x))
-            return F.cross_entropy(logits.view(-1, V), targets.view(-1))
-
-    model = GPT()
+    model = nanogpt(L, H, C, T, V, checkpoint)
     opt = torch.optim.AdamW(model.parameters(), lr=0.0, weight_decay=0.0)  # lr 0: same step
     x = torch.randint(0, V, (B, T))
     y = torch.randint(0, V, (B, T))

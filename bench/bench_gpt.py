@@ -28,15 +28,14 @@ GPTS = [
 ]
 
 
-def bench_torch(L, H, C, T, B, V, threads, steps):
-    for var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
-        os.environ[var] = str(threads)
+def nanogpt(L, H, C, T, V, checkpoint=None):
+    """nanoGPT's model (see the module docstring) in the torch that is
+    imported (nndb's or PyTorch's). With [checkpoint] (torch.utils.checkpoint's
+    function) every block runs under it while model.recompute is True
+    (bench/bench_checkpoint.py)."""
     import torch
     import torch.nn as nn
     import torch.nn.functional as F
-
-    torch.set_num_threads(threads)
-    torch.manual_seed(0)
 
     class Attention(nn.Module):
         def __init__(self):
@@ -74,15 +73,27 @@ def bench_torch(L, H, C, T, B, V, threads, steps):
             self.ln_f = nn.LayerNorm(C)
             self.head = nn.Linear(C, V, bias=False)
             self.head.weight = self.tok_emb.weight
+            self.recompute = False
 
         def forward(self, idx, targets):
             x = self.tok_emb(idx) + self.pos_emb(torch.arange(idx.shape[1]))
             for blk in self.blocks:
-                x = blk(x)
+                x = checkpoint(blk, x) if self.recompute else blk(x)
             logits = self.head(self.ln_f(x))
             return F.cross_entropy(logits.view(-1, V), targets.view(-1))
 
-    model = GPT()
+    return GPT()
+
+
+def bench_torch(L, H, C, T, B, V, threads, steps):
+    for var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+        os.environ[var] = str(threads)
+    import torch
+
+    torch.set_num_threads(threads)
+    torch.manual_seed(0)
+
+    model = nanogpt(L, H, C, T, V)
     # nanoGPT's init, as nn_module_gpt does (the values do not change the
     # work, but keep the two losses comparable).
     with torch.no_grad():
