@@ -206,6 +206,42 @@ typedef struct phase_result {
     unsigned long per_step[32];
 } phase_result;
 
+/* Run steps 1..20 of [step] (it returns the loss, NaN when it failed):
+ * [warm] steps uncounted, then each later one counted on its own, into
+ * [r] (whose ok says whether to start). */
+static void run_steps(phase_result *r, nn_ctx *ctx, int warm, double (*step)(void *), void *arg) {
+    for (int s = 1; s <= 20 && r->ok; s++) {
+        bool counted = s > warm;
+        unsigned long a0 = total_allocs(), p0 = nn_mem_get_stats().heap_calls;
+        if (counted) atomic_store(&counting, 1);
+        double loss = step(arg);
+        if (counted) atomic_store(&counting, 0);
+        r->ok = !isnan(loss);
+        if (s == 1) r->first = loss;
+        r->last = loss;
+        if (counted) {
+            r->per_step[s] = total_allocs() - a0;
+            r->pool += nn_mem_get_stats().heap_calls - p0;
+        }
+    }
+    if (!r->ok) fprintf(stderr, "  a step failed: %s\n", nn_ctx_error(ctx));
+    r->allocs = total_allocs();
+    r->frees = calls[F_FREE];
+}
+
+typedef struct mlp_step {
+    nn_ctx *ctx;
+    mlp *m;
+    nn_optim *opt;
+    nn_tensor *x, *y;
+    bool late_zero;
+} mlp_step;
+
+static double mlp_step_run(void *arg) {
+    mlp_step *a = arg;
+    return train_step(a->ctx, a->m, a->opt, a->x, a->y, a->late_zero);
+}
+
 /* Train a fresh 2-64-64-3 MLP with Adam on one batch of 64: [warm] steps
  * uncounted, then steps warm+1..20 counted, each on its own. */
 static phase_result run_phase(bool late_zero, int warm) {
@@ -222,29 +258,43 @@ static phase_result run_phase(bool late_zero, int warm) {
     if (x && y && mlp_init(ctx, &m, sizes) == 0)
         opt = nn_optim_adam(ctx, m.params, 2 * N_LAYERS, 3e-3, 0.9, 0.999, 1e-8, 0, false);
     r.ok = opt != NULL;
-    for (int s = 1; s <= 20 && r.ok; s++) {
-        bool counted = s > warm;
-        unsigned long a0 = total_allocs(), p0 = nn_mem_get_stats().heap_calls;
-        if (counted) atomic_store(&counting, 1);
-        double loss = train_step(ctx, &m, opt, x, y, late_zero);
-        if (counted) atomic_store(&counting, 0);
-        r.ok = !isnan(loss);
-        if (s == 1) r.first = loss;
-        r.last = loss;
-        if (counted) {
-            r.per_step[s] = total_allocs() - a0;
-            r.pool += nn_mem_get_stats().heap_calls - p0;
-        }
-    }
-    if (!r.ok) fprintf(stderr, "  a step failed: %s\n", nn_ctx_error(ctx));
-    r.allocs = total_allocs();
-    r.frees = calls[F_FREE];
+    mlp_step st = {ctx, &m, opt, x, y, late_zero};
+    run_steps(&r, ctx, warm, mlp_step_run, &st);
     nn_optim_free(opt);
     nn_tensor_release(x);
     nn_tensor_release(y);
     mlp_free(&m);
     nn_ctx_free(ctx);
     return r;
+}
+
+typedef struct cnn_step {
+    nn_ctx *ctx;
+    nn_tensor *x, *y, **p;
+    nn_optim *opt;
+    const int64_t *flat;
+} cnn_step;
+
+static double cnn_step_run(void *arg) {
+    cnn_step *st = arg;
+    nn_ctx *ctx = st->ctx;
+    nn_tensor **p = st->p;
+    const int64_t k2[2] = {2, 2}, zero2[2] = {0, 0}, one2[2] = {1, 1};
+    int64_t s2[2] = {1, 1}, p2[2] = {1, 1};
+    nn_optim_zero_grad(st->opt, true);
+    nn_tensor *c = nn_conv(ctx, st->x, p[0], p[1], s2, p2, one2, NULL, 1, false);
+    nn_tensor *a = c ? nn_relu(ctx, c) : NULL;
+    nn_tensor *m =
+        a ? nn_pool(ctx, a, true, false, k2, k2, zero2, one2, false, false, 0, NULL) : NULL;
+    nn_tensor *f = m ? nn_reshape(ctx, m, 2, st->flat) : NULL;
+    nn_tensor *o = f ? nn_linear(ctx, f, p[2], p[3]) : NULL;
+    nn_tensor *loss = o ? nn_cross_entropy(ctx, o, st->y, -100, 0.0, NN_REDUCTION_MEAN) : NULL;
+    double v = NAN;
+    if (loss && !nn_backward(ctx, loss, NULL, false) && !nn_optim_step(ctx, st->opt))
+        nn_tensor_item(ctx, loss, &v);
+    nn_tensor *tmp[6] = {c, a, m, f, o, loss};
+    for (int i = 0; i < 6; i++) nn_tensor_release(tmp[i]);
+    return v;
 }
 
 /* The same for a small CNN (convolution with padding, ReLU, 2x2 max pooling,
@@ -271,43 +321,32 @@ static phase_result run_cnn_phase(int warm) {
     }
     if (ok) opt = nn_optim_adam(ctx, p, 4, 3e-3, 0.9, 0.999, 1e-8, 0, false);
     r.ok = opt != NULL;
-    const int64_t k2[2] = {2, 2}, zero2[2] = {0, 0}, one2[2] = {1, 1};
-    int64_t s2[2] = {1, 1}, p2[2] = {1, 1};
-    for (int s = 1; s <= 20 && r.ok; s++) {
-        bool counted = s > warm;
-        unsigned long a0 = total_allocs(), p0 = nn_mem_get_stats().heap_calls;
-        if (counted) atomic_store(&counting, 1);
-        nn_optim_zero_grad(opt, true);
-        nn_tensor *c = nn_conv(ctx, x, p[0], p[1], s2, p2, one2, NULL, 1, false);
-        nn_tensor *a = c ? nn_relu(ctx, c) : NULL;
-        nn_tensor *m =
-            a ? nn_pool(ctx, a, true, false, k2, k2, zero2, one2, false, false, 0, NULL) : NULL;
-        nn_tensor *f = m ? nn_reshape(ctx, m, 2, flat) : NULL;
-        nn_tensor *o = f ? nn_linear(ctx, f, p[2], p[3]) : NULL;
-        nn_tensor *loss = o ? nn_cross_entropy(ctx, o, y, -100, 0.0, NN_REDUCTION_MEAN) : NULL;
-        double v = NAN;
-        if (loss && !nn_backward(ctx, loss, NULL, false) && !nn_optim_step(ctx, opt))
-            nn_tensor_item(ctx, loss, &v);
-        nn_tensor *tmp[6] = {c, a, m, f, o, loss};
-        for (int i = 0; i < 6; i++) nn_tensor_release(tmp[i]);
-        if (counted) atomic_store(&counting, 0);
-        r.ok = !isnan(v);
-        if (s == 1) r.first = v;
-        r.last = v;
-        if (counted) {
-            r.per_step[s] = total_allocs() - a0;
-            r.pool += nn_mem_get_stats().heap_calls - p0;
-        }
-    }
-    if (!r.ok) fprintf(stderr, "  a step failed: %s\n", nn_ctx_error(ctx));
-    r.allocs = total_allocs();
-    r.frees = calls[F_FREE];
+    cnn_step st = {ctx, x, y, p, opt, flat};
+    run_steps(&r, ctx, warm, cnn_step_run, &st);
     nn_optim_free(opt);
     nn_tensor_release(x);
     nn_tensor_release(y);
     for (int i = 0; i < 4; i++) nn_tensor_release(p[i]);
     nn_ctx_free(ctx);
     return r;
+}
+
+typedef struct gpt_step {
+    nn_ctx *ctx;
+    nn_module *m;
+    nn_tensor *x, *y;
+    nn_optim *opt;
+} gpt_step;
+
+static double gpt_step_run(void *arg) {
+    gpt_step *st = arg;
+    nn_optim_zero_grad(st->opt, true);
+    nn_tensor *loss = nn_module_gpt_loss(st->ctx, st->m, st->x, st->y, "model", NULL);
+    double v = NAN;
+    if (loss && !nn_backward(st->ctx, loss, NULL, false) && !nn_optim_step(st->ctx, st->opt))
+        nn_tensor_item(st->ctx, loss, &v);
+    nn_tensor_release(loss);
+    return v;
 }
 
 /* The same for a GPT (nn_module_gpt's defaults: 2 layers, 4 heads, 64
@@ -333,28 +372,8 @@ static phase_result run_gpt_phase(int warm, int threads) {
     if (m && x && y && !nn_module_parameters(ctx, m, &params, &n_params))
         opt = nn_optim_adamw(ctx, params, n_params, 1e-3, 0.9, 0.999, 1e-8, 0.01, false);
     r.ok = opt != NULL;
-    for (int s = 1; s <= 20 && r.ok; s++) {
-        bool counted = s > warm;
-        unsigned long a0 = total_allocs(), p0 = nn_mem_get_stats().heap_calls;
-        if (counted) atomic_store(&counting, 1);
-        nn_optim_zero_grad(opt, true);
-        nn_tensor *loss = nn_module_gpt_loss(ctx, m, x, y, "model", NULL);
-        double v = NAN;
-        if (loss && !nn_backward(ctx, loss, NULL, false) && !nn_optim_step(ctx, opt))
-            nn_tensor_item(ctx, loss, &v);
-        nn_tensor_release(loss);
-        if (counted) atomic_store(&counting, 0);
-        r.ok = !isnan(v);
-        if (s == 1) r.first = v;
-        r.last = v;
-        if (counted) {
-            r.per_step[s] = total_allocs() - a0;
-            r.pool += nn_mem_get_stats().heap_calls - p0;
-        }
-    }
-    if (!r.ok) fprintf(stderr, "  a step failed: %s\n", nn_ctx_error(ctx));
-    r.allocs = total_allocs();
-    r.frees = calls[F_FREE];
+    gpt_step st = {ctx, m, x, y, opt};
+    run_steps(&r, ctx, warm, gpt_step_run, &st);
     nn_optim_free(opt);
     free(params);
     nn_tensor_release(x);
