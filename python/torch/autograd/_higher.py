@@ -191,6 +191,17 @@ def _node_grads(rec, g):
 
 # ---- linear ops: the engine's backward, differentiated by the op itself ----
 
+def _engine_vjp(ctx, rec, g):
+    """The node's engine backward of g, as a Function's forward returns it:
+    the gradients that exist (their input positions kept in ctx.which and
+    rec.which), one tensor or a tuple."""
+    ctx.rec = rec
+    din = _C._node_vjp(rec.fn, g)
+    ctx.which = rec.which = [k for k, d in enumerate(din) if d is not None]
+    outs = tuple(din[k] for k in ctx.which)
+    return outs[0] if len(outs) == 1 else outs
+
+
 class _LinearTranspose(torch.autograd.Function):
     """forward(g): the node's engine backward L^T g (one gradient per input
     that needs one); backward(u...): L(u), the op applied again to the
@@ -198,11 +209,7 @@ class _LinearTranspose(torch.autograd.Function):
 
     @staticmethod
     def forward(ctx, rec, g):
-        ctx.rec = rec
-        din = _C._node_vjp(rec.fn, g)
-        ctx.which = rec.which = [k for k, d in enumerate(din) if d is not None]
-        outs = tuple(din[k] for k in ctx.which)
-        return outs[0] if len(outs) == 1 else outs
+        return _engine_vjp(ctx, rec, g)
 
     @staticmethod
     def backward(ctx, *us):
@@ -217,13 +224,18 @@ class _LinearTranspose(torch.autograd.Function):
         return None, _C._node_apply(rec.fn, tuple(args))
 
 
-def _linear(rec, g):
-    out = _LinearTranspose.apply(rec, g)
+def _by_input(rec, out):
+    """A Function's gradients (see _engine_vjp) back at their input
+    positions, None for the inputs without one."""
     outs = out if isinstance(out, tuple) else (out,)
     din = [None] * len(rec.inputs)
     for k, d in zip(rec.which, outs):
         din[k] = d
     return din
+
+
+def _linear(rec, g):
+    return _by_input(rec, _LinearTranspose.apply(rec, g))
 
 
 def _linear_in_first(rec, g):
@@ -244,12 +256,8 @@ class _BilinearGrad(torch.autograd.Function):
 
     @staticmethod
     def forward(ctx, rec, g, x, w):
-        ctx.rec = rec
         ctx.save_for_backward(g, x, w)
-        din = _C._node_vjp(rec.fn, g)
-        ctx.which = rec.which = [k for k, d in enumerate(din) if d is not None]
-        outs = tuple(din[k] for k in ctx.which)
-        return outs[0] if len(outs) == 1 else outs
+        return _engine_vjp(ctx, rec, g)
 
     @staticmethod
     def backward(ctx, *us):
@@ -292,12 +300,7 @@ def _bilinear_back(rec, g, x, w, u):
 
 def _bilinear(rec, g):
     x, w = rec.inputs[0], rec.inputs[1]
-    out = _BilinearGrad.apply(rec, g, x, w)
-    outs = out if isinstance(out, tuple) else (out,)
-    din = [None] * len(rec.inputs)
-    for k, d in zip(rec.which, outs):
-        din[k] = d
-    return din
+    return _by_input(rec, _BilinearGrad.apply(rec, g, x, w))
 
 
 # ---- formulas ----
