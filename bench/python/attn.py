@@ -8,13 +8,13 @@ microseconds` lines: the best of a few medians of CPU time
     python attn.py THREADS [--quick] [NAME...]
 """
 import math
-import statistics
 import sys
 import time
 
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
+from timing import best
 
 args = [a for a in sys.argv[1:] if not a.startswith("--")]
 threads = int(args[0]) if args else 1
@@ -124,20 +124,7 @@ CASES = [
 ]
 
 
-def best(fn, reps, rounds):
-    fn()
-    meds = []
-    for _ in range(rounds):
-        ts = []
-        for _ in range(reps):
-            t0 = time.process_time()
-            fn()
-            ts.append(time.process_time() - t0)
-        meds.append(statistics.median(ts))
-    return min(meds)
-
-
 for name, fn in CASES:
     if only and not any(o in name for o in only):
         continue
-    print(name, best(fn, 3 if QUICK else 5, 1 if QUICK else 2) * 1e6, flush=True)
+    print(name, best(fn, 3 if QUICK else 5, 1 if QUICK else 2, time.process_time) * 1e6, flush=True)

@@ -4,11 +4,10 @@ lines, the best of several medians (the machine may be shared).
 
     python ops.py THREADS
 """
-import statistics
 import sys
-import time
 
 import torch
+from timing import best
 
 torch.set_num_threads(int(sys.argv[1]) if len(sys.argv) > 1 else 1)
 torch.manual_seed(0)
@@ -28,19 +27,6 @@ CASES = [
     ("median_rows_1000x1000", lambda: rows.median(1)),
     ("quantile_rows_1000x1000", lambda: torch.quantile(rows, q, dim=1)),
 ]
-
-
-def best(fn, reps=15, rounds=3):
-    fn()
-    meds = []
-    for _ in range(rounds):
-        ts = []
-        for _ in range(reps):
-            t0 = time.perf_counter()
-            fn()
-            ts.append(time.perf_counter() - t0)
-        meds.append(statistics.median(ts))
-    return min(meds)
 
 
 for name, fn in CASES:
