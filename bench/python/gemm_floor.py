@@ -10,9 +10,9 @@ Prints "step_ms", "cpu_ms" (medians over STEPS after one untimed pass) and
 "gflop" (the step's products, 2 m n k each).
 """
 import ctypes
-import statistics
 import sys
-import time
+
+from timing import step_medians
 
 ROW_MAJOR, NO_TRANS, TRANS = 101, 111, 112
 
@@ -69,14 +69,9 @@ def main():
             sgemm(*args)
 
     step()
-    walls, cpus = [], []
-    for _ in range(steps):
-        w0, c0 = time.perf_counter(), time.process_time()
-        step()
-        cpus.append(time.process_time() - c0)
-        walls.append(time.perf_counter() - w0)
-    print("step_ms", f"{statistics.median(walls) * 1e3:.6g}")
-    print("cpu_ms", f"{statistics.median(cpus) * 1e3:.6g}")
+    wall, cpu = step_medians(step, steps)
+    print("step_ms", f"{wall * 1e3:.6g}")
+    print("cpu_ms", f"{cpu * 1e3:.6g}")
     print("gflop", f"{sum(cnt * 2 * m * n * k for cnt, m, n, k, _, _ in prods) / 1e9:.6g}")
 
 

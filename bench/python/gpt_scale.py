@@ -16,9 +16,7 @@ model). One untimed step comes first (the allocator, the BLAS threads).
 """
 import math
 import resource
-import statistics
 import sys
-import time
 
 import torch
 import torch.nn as nn
@@ -122,6 +120,8 @@ class GPT(nn.Module):
 
 
 def main():
+    from timing import step_medians  # the bench harness, beside this file
+
     mode = sys.argv[1]
     L, H, C, V, B, T, threads, steps = map(int, sys.argv[2:10])
     torch.set_num_threads(threads)
@@ -147,14 +147,9 @@ def main():
             return loss.item()
 
     first = step()
-    walls, cpus = [], []
-    for _ in range(steps):
-        w0, c0 = time.perf_counter(), time.process_time()
-        step()
-        cpus.append(time.process_time() - c0)
-        walls.append(time.perf_counter() - w0)
-    print("step_ms", f"{statistics.median(walls) * 1e3:.6g}")
-    print("cpu_ms", f"{statistics.median(cpus) * 1e3:.6g}")
+    wall, cpu = step_medians(step, steps)
+    print("step_ms", f"{wall * 1e3:.6g}")
+    print("cpu_ms", f"{cpu * 1e3:.6g}")
     print("rss_mib", f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.6g}")
     print("loss", f"{first:.4f}")
 

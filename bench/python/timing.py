@@ -17,3 +17,15 @@ def best(fn, reps=15, rounds=3, clock=time.perf_counter):
             ts.append(clock() - t0)
         meds.append(statistics.median(ts))
     return min(meds)
+
+
+def step_medians(step, steps):
+    """Call [step] [steps] times: the median wall and CPU time of one call,
+    in seconds."""
+    walls, cpus = [], []
+    for _ in range(steps):
+        w0, c0 = time.perf_counter(), time.process_time()
+        step()
+        cpus.append(time.process_time() - c0)
+        walls.append(time.perf_counter() - w0)
+    return statistics.median(walls), statistics.median(cpus)
