@@ -466,14 +466,6 @@ nn_tensor *nn_batch_norm(nn_ctx *ctx, nn_tensor *x, nn_tensor *running_mean, nn_
     /* Other dtypes (float16, bfloat16, mixed): composed of the public ops. */
     nn_tensor *y;
     if (training) {
-        if (count <= 1) {
-            char s[128];
-            nn_error_set(&ctx->err, NN_ERR_VALUE,
-                         "Expected more than 1 value per channel when training, got input size "
-                         "torch.Size(%s)",
-                         nn_tensor_shape_str(x, s, sizeof s));
-            return NULL;
-        }
         nn_tensor *mean = nn_mean(ctx, x, dims, nd, true);
         nn_tensor *var = mean ? nn_var(ctx, x, dims, nd, 0, true) : NULL;
         y = var ? normalise(ctx, x, mean, var, eps) : NULL;
