@@ -163,20 +163,26 @@ def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False,
     return _untuple(in_tuple, blocks[0])
 
 
-def jvp(func, inputs, v=None, create_graph=False, strict=False):
-    """(func(inputs), J v): the outputs and the Jacobian-vector product with
-    [v] (which may be left out when the input is one element), by the
-    double-vjp trick (two backward passes, as PyTorch)."""
-    in_tuple, inputs = _as_tuple(inputs, "inputs", "jvp")
+def _input_vector(v, inputs, in_tuple, fn):
+    """The vectors v of jvp, hvp and vhp (shaped as the inputs), ones when v
+    is left out for a single one-element input."""
     if v is None:
         if len(inputs) != 1 or inputs[0].numel() != 1:
             raise RuntimeError("The vector v can only be None if the input to the "
                                "user-provided function is a single Tensor with a single "
                                "element.")
-        vs = (torch.ones_like(inputs[0]),)
-    else:
-        _, vs = _as_tuple(v, "v", "jvp")
-        _validate_v(vs, inputs, in_tuple)
+        return (torch.ones_like(inputs[0]),)
+    _, vs = _as_tuple(v, "v", fn)
+    _validate_v(vs, inputs, in_tuple)
+    return vs
+
+
+def jvp(func, inputs, v=None, create_graph=False, strict=False):
+    """(func(inputs), J v): the outputs and the Jacobian-vector product with
+    [v] (which may be left out when the input is one element), by the
+    double-vjp trick (two backward passes, as PyTorch)."""
+    in_tuple, inputs = _as_tuple(inputs, "inputs", "jvp")
+    vs = _input_vector(v, inputs, in_tuple, "jvp")
     leaves, out_tuple, outputs = _call(func, inputs, "jvp", True)
     dummies = tuple(torch.zeros_like(o).requires_grad_(True) for o in outputs)
     grads = _vjp_pass(outputs, dummies, leaves, strict, retain=True, create_graph=True)
@@ -236,15 +242,7 @@ def hvp(func, inputs, v=None, create_graph=False, strict=False):
 
 def _hessian_product(func, inputs, v, create_graph, strict, fn):
     in_tuple, inputs = _as_tuple(inputs, "inputs", fn)
-    if v is None:
-        if len(inputs) != 1 or inputs[0].numel() != 1:
-            raise RuntimeError("The vector v can only be None if the input to the "
-                               "user-provided function is a single Tensor with a single "
-                               "element.")
-        vs = (torch.ones_like(inputs[0]),)
-    else:
-        _, vs = _as_tuple(v, "v", fn)
-        _validate_v(vs, inputs, in_tuple)
+    vs = _input_vector(v, inputs, in_tuple, fn)
     leaves, out_tuple, outputs = _call(func, inputs, fn, True)
     if len(outputs) != 1 or outputs[0].numel() != 1:
         raise RuntimeError("The function given to {} should return a single Tensor containing "
