@@ -314,19 +314,23 @@ def logit(self, eps=None):
     return _in_double(self, f)
 
 
+_FUNCTIONS = {}
+
+
+def _lazy_function(name, forward, backward):
+    """The autograd.Function [name] over [forward] and [backward], made on
+    first use (torch.autograd is not imported yet when this module loads)."""
+    fn = _FUNCTIONS.get(name)
+    if fn is None:
+        fn = _FUNCTIONS[name] = type(name, (torch.autograd.Function,), {
+            "forward": staticmethod(forward), "backward": staticmethod(backward)})
+    return fn
+
+
 def _mvlgamma_function():
-    """mvlgamma's autograd.Function (made on first use: torch.autograd is
-    not imported yet when this module loads), with PyTorch's backward,
+    """mvlgamma's autograd.Function, with PyTorch's backward,
     grad * digamma(args).sum(-1)."""
-    global _Mvlgamma
-    if _Mvlgamma is None:
-        _Mvlgamma = type("MvlgammaBackward0", (torch.autograd.Function,), {
-            "forward": staticmethod(_mvlgamma_forward),
-            "backward": staticmethod(_mvlgamma_backward)})
-    return _Mvlgamma
-
-
-_Mvlgamma = None
+    return _lazy_function("MvlgammaBackward0", _mvlgamma_forward, _mvlgamma_backward)
 
 
 def _mvlgamma_forward(ctx, x, args, p):
@@ -492,16 +496,8 @@ def _frexp_backward(ctx, grad):
     return grad / torch.exp2(e.to(grad.dtype)), None, None
 
 
-_Frexp = None
-
-
 def _frexp_function():
-    global _Frexp
-    if _Frexp is None:
-        _Frexp = type("FrexpBackward0", (torch.autograd.Function,),
-                      {"forward": staticmethod(_frexp_forward),
-                       "backward": staticmethod(_frexp_backward)})
-    return _Frexp
+    return _lazy_function("FrexpBackward0", _frexp_forward, _frexp_backward)
 
 
 # ---- scans ----
@@ -569,17 +565,8 @@ def _logcumsumexp_value(x, dim):
 
 
 def _logcumsumexp_function():
-    """The autograd.Function (made on first use: torch.autograd is not yet
-    imported when this module loads)."""
-    global _LogCumSumExp
-    if _LogCumSumExp is None:
-        _LogCumSumExp = type("LogcumsumexpBackward0", (torch.autograd.Function,),
-                             {"forward": staticmethod(_lcse_forward),
-                              "backward": staticmethod(_lcse_backward)})
-    return _LogCumSumExp
+    return _lazy_function("LogcumsumexpBackward0", _lcse_forward, _lcse_backward)
 
-
-_LogCumSumExp = None
 
 
 # logcumsumexp: the value accumulated in double (PyTorch's kernel

@@ -23,6 +23,7 @@ import warnings
 
 import torch
 from torch import _C
+from torch._tensor_more import _lazy_function
 
 _METHODS = {}
 FUNCTIONS = {}
@@ -1283,8 +1284,6 @@ def _zero_grad_backward(ctx, grad):
     return (None,) + tuple(torch.zeros(shape, dtype=dtype) for shape, dtype in ctx.specs)
 
 
-_ZeroGrad = {}
-
 
 def _with_zero_grad(name, draw, args, kwargs):
     inputs = [a for a in list(args) + list(kwargs.values())
@@ -1293,11 +1292,7 @@ def _with_zero_grad(name, draw, args, kwargs):
         return draw(*args, **kwargs)
     with torch.no_grad():
         out = draw(*args, **kwargs)
-    if name not in _ZeroGrad:
-        _ZeroGrad[name] = type(name, (torch.autograd.Function,),
-                               {"forward": staticmethod(_zero_grad_forward),
-                                "backward": staticmethod(_zero_grad_backward)})
-    return _ZeroGrad[name].apply(out, *inputs)
+    return _lazy_function(name, _zero_grad_forward, _zero_grad_backward).apply(out, *inputs)
 
 
 def normal(*args, **kwargs):
