@@ -287,6 +287,105 @@ static PyObject *m_bernoulli_(PyObject *self, PyObject *const *args, Py_ssize_t 
     return done_self(self, nn_tensor_bernoulli_(ctx_(), py_tensor_of(self), p, g));
 }
 
+static int dist_dtype_check(nn_tensor *t, const char *kernel, bool ints_too) {
+    if (nn_dtype_is_float(t->dtype) || (ints_too && t->dtype != NN_BOOL)) return 0;
+    PyErr_Format(PyExc_RuntimeError, "\"%s\" not implemented for '%s'", kernel,
+                 nn_dtype_scalar_name(t->dtype));
+    return -1;
+}
+
+/* cauchy_(median=0, sigma=1, *, generator=None) */
+static PyObject *m_cauchy_(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+                           PyObject *kwnames) {
+    PARSE("cauchy_", 0, "median", "sigma", "$generator");
+    if (fill_check(self) < 0 || dist_dtype_check(py_tensor_of(self), "cauchy_cpu", false) < 0)
+        return NULL;
+    double med = 0, sig = 1;
+    nn_rng *g;
+    if ((a_[0] && py_float_arg(a_[0], "median", &med) < 0) ||
+        (a_[1] && py_float_arg(a_[1], "sigma", &sig) < 0) || py_ops_generator(a_[2], &g) < 0)
+        return NULL;
+    return done_self(self, nn_tensor_cauchy_(ctx_(), py_tensor_of(self), med, sig, g));
+}
+
+/* log_normal_(mean=1, std=2, *, generator=None) */
+static PyObject *m_log_normal_(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+                               PyObject *kwnames) {
+    PARSE("log_normal_", 0, "mean", "std", "$generator");
+    if (fill_check(self) < 0) return NULL;
+    double mean = 1, sd = 2;
+    nn_rng *g;
+    if ((a_[0] && py_float_arg(a_[0], "mean", &mean) < 0) ||
+        (a_[1] && py_float_arg(a_[1], "std", &sd) < 0) || py_ops_generator(a_[2], &g) < 0)
+        return NULL;
+    if (!(sd > 0)) {
+        char msg[96]; /* PyErr_Format has no %g */
+        snprintf(msg, sizeof msg, "log_normal_ expects std > 0.0, but found std=%g", sd);
+        PyErr_SetString(PyExc_RuntimeError, msg);
+        return NULL;
+    }
+    if (dist_dtype_check(py_tensor_of(self), "log_normal_cpu", false) < 0) return NULL;
+    return done_self(self, nn_tensor_log_normal_(ctx_(), py_tensor_of(self), mean, sd, g));
+}
+
+/* geometric_(p, *, generator=None) */
+static PyObject *m_geometric_(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+                              PyObject *kwnames) {
+    PARSE("geometric_", 1, "p", "$generator");
+    if (fill_check(self) < 0) return NULL;
+    double p;
+    nn_rng *g;
+    if (py_float_arg(a_[0], "p", &p) < 0 || py_ops_generator(a_[1], &g) < 0) return NULL;
+    if (!(p > 0 && p < 1)) {
+        char msg[96]; /* PyErr_Format has no %g */
+        snprintf(msg, sizeof msg, "geometric_ expects p to be in (0, 1), but got p=%g", p);
+        PyErr_SetString(PyExc_RuntimeError, msg);
+        return NULL;
+    }
+    if (dist_dtype_check(py_tensor_of(self), "geometric_cpu", true) < 0) return NULL;
+    return done_self(self, nn_tensor_geometric_(ctx_(), py_tensor_of(self), p, g));
+}
+
+/* _poisson(rates, generator): torch.poisson's sampler (python/torch/_random.py
+ * checks the arguments and adds the zero gradient) */
+static PyObject *f_poisson(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
+                           PyObject *kwnames) {
+    (void)m;
+    PARSE("_poisson", 1, "input", "generator");
+    nn_tensor *t;
+    nn_rng *g;
+    if (py_tensor_arg(a_[0], "poisson", "input", &t) < 0 || py_ops_generator(a_[1], &g) < 0 ||
+        dist_dtype_check(t, "poisson_cpu", false) < 0)
+        return NULL;
+    int64_t n = nn_tensor_numel(t);
+    for (int64_t i = 0; i < n; i++)
+        if (!(nn_tensor_get_flat(t, i) >= 0)) {
+            PyErr_SetString(PyExc_RuntimeError,
+                            "invalid Poisson rate, expected rate to be non-negative");
+            return NULL;
+        }
+    return py_tensor_wrap(nn_poisson(ctx_(), t, g));
+}
+
+/* _binomial(count, prob, generator): count and prob of one shape */
+static PyObject *f_binomial(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
+                            PyObject *kwnames) {
+    (void)m;
+    PARSE("_binomial", 2, "count", "prob", "generator");
+    nn_tensor *c, *p;
+    nn_rng *g;
+    if (py_tensor_arg(a_[0], "binomial", "count", &c) < 0 ||
+        py_tensor_arg(a_[1], "binomial", "prob", &p) < 0 || py_ops_generator(a_[2], &g) < 0 ||
+        dist_dtype_check(c, "binomial_cpu", false) < 0)
+        return NULL;
+    if (p->dtype != c->dtype) {
+        PyErr_Format(PyExc_RuntimeError, "Found dtype %s but expected %s",
+                     nn_dtype_scalar_name(p->dtype), nn_dtype_scalar_name(c->dtype));
+        return NULL;
+    }
+    return py_tensor_wrap(nn_binomial(ctx_(), c, p, g));
+}
+
 /* random_(to) or random_(from, to): integers in [from, to) */
 static PyObject *m_random_(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
                            PyObject *kwnames) {
@@ -494,6 +593,8 @@ PyMethodDef py_ops_create_functions[] = {
     PY_FN_ENTRY("bincount", bincount, NULL),
     PY_FN_ENTRY("histc", histc, NULL),
     FAST("normal", f_normal),
+    FAST("_poisson", f_poisson),
+    FAST("_binomial", f_binomial),
     {NULL, NULL, 0, NULL},
 };
 
@@ -520,6 +621,9 @@ PyMethodDef py_ops_create_methods[] = {
     FAST("exponential_", m_exponential_),
     FAST("bernoulli_", m_bernoulli_),
     FAST("random_", m_random_),
+    FAST("cauchy_", m_cauchy_),
+    FAST("log_normal_", m_log_normal_),
+    FAST("geometric_", m_geometric_),
     PY_METH_ENTRY("multinomial", multinomial, NULL),
     PY_METH_ENTRY("bernoulli", bernoulli, NULL),
     PY_METH_ENTRY("bincount", bincount, NULL),

@@ -425,3 +425,204 @@ nn_tensor *nn_multinomial(nn_ctx *ctx, nn_tensor *probs, int64_t n, bool replace
     free(buf);
     return out;
 }
+
+/* ---- cauchy_, log_normal_, geometric_: one double draw per element,
+ * rounded to the tensor's dtype (torch 1.13's cpu_serial_kernel with
+ * at::cauchy_distribution<double> and friends). The AVX2 build of those
+ * kernels contracts `median + sigma * tan(..)` and `z * std + mean` into
+ * FMAs; so do these. */
+
+typedef enum { DIST_CAUCHY, DIST_LOG_NORMAL, DIST_GEOMETRIC } dist_kind;
+
+static nn_status dist_fill(nn_ctx *ctx, nn_tensor *t, dist_kind kind, double a, double b,
+                           nn_rng *gen, const char *fn) {
+    if (kind != DIST_GEOMETRIC && need_float(ctx, t, fn)) return ctx->err.code;
+    if (nn_tensor_check_inplace(ctx, t, fn)) return ctx->err.code;
+    nn_rng *rng = pick(ctx, gen);
+    int64_t n = nn_tensor_numel(t);
+    walk w;
+    walk_init(&w, t);
+    for (int64_t i = 0; i < n; i++) {
+        double v;
+        if (kind == DIST_CAUCHY)
+            v = fma(b, tan(3.14159265358979323846 * (nn_rng_uniform(rng) - 0.5)), a);
+        else if (kind == DIST_LOG_NORMAL)
+            v = exp(fma(nn_rng_normal(rng), b, a));
+        else
+            v = ceil(log(nn_rng_uniform(rng)) / log(1.0 - a));
+        put(t, walk_next(&w), v);
+    }
+    t->storage->version++;
+    return NN_OK;
+}
+
+nn_status nn_tensor_cauchy_(nn_ctx *ctx, nn_tensor *t, double median, double sigma, nn_rng *gen) {
+    return dist_fill(ctx, t, DIST_CAUCHY, median, sigma, gen, "cauchy_");
+}
+
+nn_status nn_tensor_log_normal_(nn_ctx *ctx, nn_tensor *t, double mean, double std, nn_rng *gen) {
+    if (!(std > 0))
+        return nn_error_set(&ctx->err, NN_ERR_VALUE, "log_normal_ needs std > 0, got %g", std);
+    return dist_fill(ctx, t, DIST_LOG_NORMAL, mean, std, gen, "log_normal_");
+}
+
+nn_status nn_tensor_geometric_(nn_ctx *ctx, nn_tensor *t, double p, nn_rng *gen) {
+    if (!(p > 0 && p < 1))
+        return nn_error_set(&ctx->err, NN_ERR_VALUE, "geometric_ needs p in (0, 1), got %g", p);
+    if (t->dtype == NN_BOOL)
+        return nn_error_set(&ctx->err, NN_ERR_TYPE, "geometric_ needs a number tensor, not bool");
+    return dist_fill(ctx, t, DIST_GEOMETRIC, p, 0, gen, "geometric_");
+}
+
+/* ---- poisson: ATen's sample_poisson (Distributions.cpp), all in double:
+ * Hoermann's transformed rejection (PTRS) from rate 10, products of
+ * uniforms below. */
+
+static double sample_poisson(nn_rng *rng, double lambda) {
+    if (lambda >= 10) {
+        double slam = sqrt(lambda), loglam = log(lambda);
+        double b = 0.931 + 2.53 * slam;
+        double a = -0.059 + 0.02483 * b;
+        double invalpha = 1.1239 + 1.1328 / (b - 3.4);
+        double vr = 0.9277 - 3.6224 / (b - 2);
+        for (;;) {
+            double U = nn_rng_uniform(rng) - 0.5;
+            double V = nn_rng_uniform(rng);
+            double us = 0.5 - fabs(U);
+            int64_t k = (int64_t)floor((2 * a / us + b) * U + lambda + 0.43);
+            if (us >= 0.07 && V <= vr) return (double)k;
+            if (k < 0 || (us < 0.013 && V > us)) continue;
+            if (log(V) + log(invalpha) - log(a / (us * us) + b) <=
+                -lambda + (double)k * loglam - lgamma((double)k + 1))
+                return (double)k;
+        }
+    }
+    if (lambda == 0) return 0;
+    double enlam = exp(-lambda), prod = 1.0;
+    int64_t x = 0;
+    for (;;) {
+        prod *= nn_rng_uniform(rng);
+        if (prod > enlam)
+            x += 1;
+        else
+            return (double)x;
+    }
+}
+
+nn_tensor *nn_poisson(nn_ctx *ctx, nn_tensor *rates, nn_rng *gen) {
+    if (need_float(ctx, rates, "poisson")) return NULL;
+    int64_t n = nn_tensor_numel(rates);
+    for (int64_t i = 0; i < n; i++)
+        if (!(nn_tensor_get_flat(rates, i) >= 0)) {
+            nn_error_set(&ctx->err, NN_ERR_VALUE,
+                         "invalid Poisson rate, expected rate to be non-negative");
+            return NULL;
+        }
+    nn_tensor *t = nn_tensor_empty(ctx, rates->dtype, rates->ndim, rates->shape);
+    if (!t) return NULL;
+    nn_rng *rng = pick(ctx, gen);
+    for (int64_t i = 0; i < n; i++) put(t, i, sample_poisson(rng, nn_tensor_get_flat(rates, i)));
+    return t;
+}
+
+/* ---- binomial: ATen's sample_binomial (Distributions.h, from
+ * TensorFlow): BTRS when count * p >= 10, geometric inversion below; the
+ * tensor's type T for count, prob and k, double for the rest, with C++'s
+ * promotions (a float count stays float in count * prob). */
+
+static const double stirling_tail[10] = {
+    0.0810614667953272,  0.0413406959554092,  0.0276779256849983, 0.02079067210376509,
+    0.0166446911898211,  0.0138761288230707,  0.0118967099458917, 0.0104112652619720,
+    0.00925546218271273, 0.00833056343336287,
+};
+
+static double stirling_approx_tail(double k) {
+    if (k <= 9) return stirling_tail[(size_t)k];
+    double kp1sq = (k + 1) * (k + 1);
+    return (1.0 / 12 - (1.0 / 360 - 1.0 / 1260 / kp1sq) / kp1sq) / (k + 1);
+}
+
+#define BINOMIAL_SAMPLER(T, SUF, LOG1P, SQRT, FLOOR)                                               \
+    static T binomial_inversion_##SUF(nn_rng *rng, T count, T prob) {                              \
+        double geom_sum = 0;                                                                       \
+        T num_geom = 0;                                                                            \
+        double logprob = LOG1P(-prob);                                                             \
+        for (;;) {                                                                                 \
+            double U = nn_rng_uniform(rng);                                                        \
+            double geom = ceil(log(U) / logprob);                                                  \
+            geom_sum += geom;                                                                      \
+            if (geom_sum > count) break;                                                           \
+            num_geom = num_geom + 1;                                                               \
+        }                                                                                          \
+        return num_geom;                                                                           \
+    }                                                                                              \
+    static T btrs_##SUF(nn_rng *rng, T count, T prob) {                                            \
+        T k;                                                                                       \
+        const double stddev = SQRT(count * prob * (1 - prob));                                     \
+        const double b = 1.15 + 2.53 * stddev;                                                     \
+        const double a = -0.0873 + 0.0248 * b + 0.01 * prob;                                       \
+        const double c = count * prob + 0.5;                                                       \
+        const double v_r = 0.92 - 4.2 / b;                                                         \
+        const double r = prob / (1 - prob);                                                        \
+        const double alpha = (2.83 + 5.1 / b) * stddev;                                            \
+        const double m = FLOOR((count + 1) * prob);                                                \
+        for (;;) {                                                                                 \
+            double U = nn_rng_uniform(rng) - 0.5;                                                  \
+            double V = nn_rng_uniform(rng);                                                        \
+            double us = 0.5 - fabs(U);                                                             \
+            k = (T)floor((2 * a / us + b) * U + c);                                                \
+            if (k < 0 || k > count) continue;                                                      \
+            if (us >= 0.07 && V <= v_r) return k;                                                  \
+            V = log(V * alpha / (a / (us * us) + b));                                              \
+            T cp1 = count + 1, cmk1 = count - k + 1, kp1 = k + 1, cmk = count - k;                 \
+            double upperbound =                                                                    \
+                ((m + 0.5) * log((m + 1) / (r * (count - m + 1))) +                                \
+                 cp1 * log((count - m + 1) / cmk1) + (k + 0.5) * log(r * cmk1 / kp1) +             \
+                 stirling_approx_tail(m) + stirling_approx_tail(count - m) -                       \
+                 stirling_approx_tail(k) - stirling_approx_tail(cmk));                             \
+            if (V <= upperbound) return k;                                                         \
+        }                                                                                          \
+    }                                                                                              \
+    static T sample_binomial_##SUF(nn_rng *rng, T count, T prob) {                                 \
+        if (count <= 0.0 || prob <= 0.0) return 0;                                                 \
+        if (prob >= 1.0) return count;                                                             \
+        if (prob <= 0.5) {                                                                         \
+            if (count * prob >= 10.0) return btrs_##SUF(rng, count, prob);                         \
+            return binomial_inversion_##SUF(rng, count, prob);                                     \
+        }                                                                                          \
+        if (prob > 0.5) {                                                                          \
+            T qprob = (T)(1.0 - prob);                                                             \
+            if (count * qprob >= 10.0) return count - btrs_##SUF(rng, count, qprob);               \
+            return count - binomial_inversion_##SUF(rng, count, qprob);                            \
+        }                                                                                          \
+        return (T)NAN;                                                                             \
+    }
+
+BINOMIAL_SAMPLER(float, f32, log1pf, sqrtf, floorf)
+BINOMIAL_SAMPLER(double, f64, log1p, sqrt, floor)
+
+nn_tensor *nn_binomial(nn_ctx *ctx, nn_tensor *count, nn_tensor *prob, nn_rng *gen) {
+    if (need_float(ctx, count, "binomial")) return NULL;
+    if (prob->dtype != count->dtype) {
+        nn_error_set(&ctx->err, NN_ERR_TYPE,
+                     "binomial needs count and prob of one dtype, got %s and %s",
+                     nn_dtype_name(count->dtype), nn_dtype_name(prob->dtype));
+        return NULL;
+    }
+    int64_t n = nn_tensor_numel(count);
+    if (nn_tensor_numel(prob) != n) {
+        nn_error_set(&ctx->err, NN_ERR_SHAPE, "binomial needs count and prob of one shape");
+        return NULL;
+    }
+    nn_tensor *t = nn_tensor_empty(ctx, count->dtype, count->ndim, count->shape);
+    if (!t) return NULL;
+    nn_rng *rng = pick(ctx, gen);
+    for (int64_t i = 0; i < n; i++) {
+        double c = nn_tensor_get_flat(count, i), p = nn_tensor_get_flat(prob, i);
+        double v = count->dtype == NN_FLOAT64
+                       ? sample_binomial_f64(rng, c, p)
+                       : (double)sample_binomial_f32(rng, (float)c, (float)p);
+        put(t, i, v);
+    }
+    return t;
+}

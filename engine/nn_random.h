@@ -37,6 +37,19 @@ nn_tensor *nn_bernoulli(nn_ctx *ctx, nn_tensor *p, nn_rng *gen);
  * exponential-race: argmax / topk of probs / Exp(1). */
 nn_tensor *nn_multinomial(nn_ctx *ctx, nn_tensor *probs, int64_t n, bool replacement, nn_rng *gen);
 
+/* Tensor.cauchy_(median, sigma), log_normal_(mean, std) (std > 0) and
+ * geometric_(p) (0 < p < 1; any number dtype): one double per element,
+ * drawn and transformed as torch 1.13's CPU kernels do. */
+nn_status nn_tensor_cauchy_(nn_ctx *ctx, nn_tensor *t, double median, double sigma, nn_rng *gen);
+nn_status nn_tensor_log_normal_(nn_ctx *ctx, nn_tensor *t, double mean, double std, nn_rng *gen);
+nn_status nn_tensor_geometric_(nn_ctx *ctx, nn_tensor *t, double p, nn_rng *gen);
+/* torch.poisson(rates): counts in rates' float dtype (rates >= 0), ATen's
+ * sampler. torch.binomial(count, prob): count and prob of one float dtype
+ * and one number of elements (the caller broadcasts), ATen's BTRS /
+ * inversion sampler in that dtype. Row-major order, one element at a time. */
+nn_tensor *nn_poisson(nn_ctx *ctx, nn_tensor *rates, nn_rng *gen);
+nn_tensor *nn_binomial(nn_ctx *ctx, nn_tensor *count, nn_tensor *prob, nn_rng *gen);
+
 nn_status nn_tensor_uniform_gen_(nn_ctx *ctx, nn_tensor *t, double lo, double hi, nn_rng *gen);
 nn_status nn_tensor_normal_gen_(nn_ctx *ctx, nn_tensor *t, double mean, double std, nn_rng *gen);
 /* Each element 1 with probability p, else 0 (any dtype). */

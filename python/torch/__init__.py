@@ -27,7 +27,7 @@ from torch._ops_table import *  # noqa: F401,F403
 # After the op table: torch.manual_seed is the one that returns the generator.
 from torch._random import (  # noqa: F401
     Generator, manual_seed, seed, initial_seed, get_rng_state, set_rng_state, default_generator,
-    randint_like)
+    randint_like, poisson, binomial)
 from torch.storage import *  # noqa: F401,F403
 from torch.serialization import save, load  # noqa: F401
 from torch._tensor_str import set_printoptions, get_printoptions  # noqa: F401

@@ -74,3 +74,36 @@ def randint_like(input, low=0, high=None, *, dtype=None, layout=None, device=Non
     return torch.randint(low, high, tuple(input.shape),
                          dtype=input.dtype if dtype is None else dtype,
                          requires_grad=requires_grad)
+
+
+def poisson(input, generator=None):
+    """poisson(input, generator=None): counts drawn with rates input (ATen's
+    sampler, so a seeded call gives PyTorch's numbers); the gradient with
+    respect to the rates is zero, as PyTorch defines it."""
+    from torch._tensor_ops import _with_zero_grad
+    return _with_zero_grad("PoissonBackward0", _C._poisson, (input,),
+                           {} if generator is None else {"generator": generator})
+
+
+def _binomial_backward(ctx, grad):
+    raise RuntimeError("derivative for aten::binomial is not implemented")
+
+
+def binomial(count, prob, generator=None):
+    """binomial(count, prob, generator=None): successes out of count trials
+    with probability prob (ATen's BTRS / inversion sampler). Not
+    differentiable: backward through it raises, as in PyTorch."""
+    import torch
+    from torch._tensor_more import _lazy_function
+    if not isinstance(count, torch.Tensor) or not isinstance(prob, torch.Tensor):
+        raise TypeError("binomial(): argument 'count' and 'prob' must be Tensor")
+    shape = torch.broadcast_shapes(count.shape, prob.shape)
+    with torch.no_grad():
+        out = _C._binomial(count.detach().expand(shape).contiguous(),
+                           prob.detach().expand(shape).contiguous(), generator)
+    inputs = [t for t in (count, prob) if t.requires_grad]
+    if not inputs or not torch.is_grad_enabled():
+        return out
+    from torch._tensor_ops import _zero_grad_forward
+    return _lazy_function("NotImplemented", _zero_grad_forward,
+                          _binomial_backward).apply(out, *inputs)

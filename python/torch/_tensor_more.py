@@ -324,6 +324,8 @@ def _lazy_function(name, forward, backward):
     if fn is None:
         fn = _FUNCTIONS[name] = type(name, (torch.autograd.Function,), {
             "forward": staticmethod(forward), "backward": staticmethod(backward)})
+        # grad_fn is <MvlgammaBackward0>, PyTorch's name, not <...Backward0Backward>
+        fn._backward_cls.__name__ = fn._backward_cls.__qualname__ = name
     return fn
 
 
