@@ -211,6 +211,15 @@ def kaiser_window(window_length, periodic=True, beta=12.0, **kwargs):
     return _window("kaiser_window", window_length, periodic, *_kw(kwargs), body)
 
 
+def _rnn_function(name):
+    # torch.lstm, torch.gru_cell, ...: python/torch/_rnn_aten.py, loaded on first call
+    def fn(*args, **kwargs):
+        import torch._rnn_aten
+        return getattr(torch._rnn_aten, name)(*args, **kwargs)
+    fn.__name__ = fn.__qualname__ = name
+    return fn
+
+
 def install(cls, module):
     """The functions into the dict [module], the methods on Tensor [cls]; a
     name torch already has keeps its own function."""
@@ -223,6 +232,9 @@ def install(cls, module):
         names[fn.__name__] = fn
     for d in (1, 2, 3):
         names[f"max_pool{d}d"] = _max_pool(d)
+    for name in ("lstm", "gru", "rnn_tanh", "rnn_relu"):
+        names[name] = _rnn_function(name)
+        names[name + "_cell"] = _rnn_function(name + "_cell")
     for name in ("dropout", "alpha_dropout", "feature_alpha_dropout"):
         names[name] = _dropout(name, False)
         names[name + "_"] = _dropout(name, True)

@@ -1,0 +1,212 @@
+"""ATen's recurrent kernels as torch functions: torch.lstm, torch.gru,
+torch.rnn_tanh, torch.rnn_relu (whole sequences, padded or packed) and
+torch.lstm_cell, gru_cell, rnn_tanh_cell, rnn_relu_cell (one step), with
+ATen's signatures:
+
+    lstm(input, hx, params, has_biases, num_layers, dropout, train,
+         bidirectional, batch_first) -> (output, h_n, c_n)
+    lstm(data, batch_sizes, hx, params, has_biases, num_layers, dropout,
+         train, bidirectional) -> (output, h_n, c_n)        # packed
+    gru / rnn_tanh / rnn_relu: the same with hx one tensor, -> (output, h_n)
+    lstm_cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None) -> (h, c)
+    gru_cell / rnn_tanh_cell / rnn_relu_cell(input, hx, w_ih, w_hh,
+         b_ih=None, b_hh=None) -> h
+
+`params` is the flat list nn.LSTM keeps (`lstm._flat_weights`): per layer,
+per direction, w_ih, w_hh, then b_ih, b_hh when has_biases, then w_hr when
+the LSTM has projections. The cells compute what ATen's cells compute, in
+its order (the input projection of the whole sequence first, then per step
+linear(h, w_hh, b_hh) + that projection, gates in i, f, g, o / r, z, n
+order), so values agree with nn.LSTM and friends. These are written apart
+from nn.modules.rnn (whose internals may change for speed) on purpose.
+"""
+import torch
+from torch.nn import functional as F
+
+__all__ = ["lstm", "gru", "rnn_tanh", "rnn_relu", "lstm_cell", "gru_cell", "rnn_tanh_cell",
+           "rnn_relu_cell"]
+
+
+def _tanh_step(xp, state, w_hh, b_hh, w_hr):
+    return (torch.tanh(F.linear(state[0], w_hh, b_hh) + xp),)
+
+
+def _relu_step(xp, state, w_hh, b_hh, w_hr):
+    return (torch.relu(F.linear(state[0], w_hh, b_hh) + xp),)
+
+
+def _lstm_step(xp, state, w_hh, b_hh, w_hr):
+    h, c = state
+    i, f, g, o = (F.linear(h, w_hh, b_hh) + xp).chunk(4, -1)
+    c = torch.sigmoid(f) * c + torch.sigmoid(i) * torch.tanh(g)
+    h = torch.sigmoid(o) * torch.tanh(c)
+    if w_hr is not None:
+        h = F.linear(h, w_hr)
+    return h, c
+
+
+def _gru_step(xp, state, w_hh, b_hh, w_hr):
+    h = state[0]
+    hr, hz, hn = F.linear(h, w_hh, b_hh).chunk(3, -1)
+    xr, xz, xn = xp.chunk(3, -1)
+    r = torch.sigmoid(hr + xr)
+    z = torch.sigmoid(hz + xz)
+    n = torch.tanh(xn + r * hn)
+    return ((h - n) * z + n,)
+
+
+_STEPS = {"lstm": _lstm_step, "gru": _gru_step, "rnn_tanh": _tanh_step, "rnn_relu": _relu_step}
+_GATES = {"lstm": 4, "gru": 3, "rnn_tanh": 1, "rnn_relu": 1}
+
+
+def _layer_weights(name, params, has_biases, layers, directions, proj):
+    per = (4 if has_biases else 2) + (1 if proj else 0)
+    params = list(params)
+    if len(params) != per * layers * directions:
+        raise RuntimeError(f"{name}: expected {per * layers * directions} parameter tensors "
+                           f"for num_layers={layers}, bidirectional={directions == 2}, "
+                           f"has_biases={has_biases}, got {len(params)}")
+    out = []
+    for k in range(layers * directions):
+        p = params[k * per:(k + 1) * per]
+        w_ih, w_hh = p[0], p[1]
+        b_ih, b_hh = (p[2], p[3]) if has_biases else (None, None)
+        out.append((w_ih, w_hh, b_ih, b_hh, p[-1] if proj else None))
+    return out
+
+
+def _run(name, input, states, weights, layers, directions, dropout, train, sizes=None):
+    """input (T, B, in) or packed data with its batch sizes; states one
+    tuple per layer and direction. Returns (output, final states)."""
+    step = _STEPS[name]
+    finals = []
+    layer_input = input
+    steps = input.size(0) if sizes is None else len(sizes)
+    for layer in range(layers):
+        outs = []
+        for direction in range(directions):
+            w_ih, w_hh, b_ih, b_hh, w_hr = weights[layer * directions + direction]
+            xp = F.linear(layer_input, w_ih, b_ih)
+            xp = xp.unbind(0) if sizes is None else xp.split(sizes, 0)
+            state = states[layer * directions + direction]
+            order = range(steps - 1, -1, -1) if direction == 1 else range(steps)
+            seq = [None] * steps
+            for t in order:
+                if sizes is None:
+                    state = step(xp[t], state, w_hh, b_hh, w_hr)
+                    seq[t] = state[0]
+                else:
+                    k = sizes[t]
+                    new = step(xp[t], tuple(s[:k] for s in state), w_hh, b_hh, w_hr)
+                    state = tuple(n if k == s.size(0) else torch.cat([n, s[k:]], 0)
+                                  for n, s in zip(new, state))
+                    seq[t] = state[0][:k]
+            finals.append(state)
+            outs.append(torch.stack(seq, 0) if sizes is None else torch.cat(seq, 0))
+        layer_input = outs[0] if directions == 1 else torch.cat(outs, -1)
+        if dropout != 0 and train and layer < layers - 1:
+            layer_input = F.dropout(layer_input, dropout, True)
+    return layer_input, finals
+
+
+def _sequence(name, args, kwargs):
+    lstm = name == "lstm"
+    keys = ("input", "hx", "params", "has_biases", "num_layers", "dropout", "train",
+            "bidirectional", "batch_first")
+    # packed: (data, batch_sizes, hx, ...); lstm's hx is a list, the others' a tensor
+    packed = len(args) > 2 and isinstance(args[1], torch.Tensor) and (
+        lstm or isinstance(args[2], torch.Tensor))
+    if packed:
+        keys = ("data", "batch_sizes", "hx", "params", "has_biases", "num_layers", "dropout",
+                "train", "bidirectional")
+    if len(args) + len(kwargs) != len(keys):
+        raise TypeError(f"{name}() takes {len(keys)} arguments ({', '.join(keys)}), got "
+                        f"{len(args) + len(kwargs)}")
+    a = dict(zip(keys, args))
+    for k, v in kwargs.items():
+        if k not in keys or k in a:
+            raise TypeError(f"{name}() got an unexpected keyword argument '{k}'")
+        a[k] = v
+    x = a["data"] if packed else a["input"]
+    layers, directions = int(a["num_layers"]), 2 if a["bidirectional"] else 1
+    if lstm:
+        hx = list(a["hx"])
+        if len(hx) != 2:
+            raise RuntimeError("lstm expects two hidden states")
+        h0, c0 = hx
+        proj = h0.size(-1) != c0.size(-1)
+    else:
+        h0, c0, proj = a["hx"], None, False
+    weights = _layer_weights(name, a["params"], bool(a["has_biases"]), layers, directions, proj)
+    batch_first = not packed and bool(a["batch_first"])
+    if not packed and x.dim() != 3:
+        raise RuntimeError(f"input must have 3 dimensions, got {x.dim()}")
+    if batch_first:
+        x = x.transpose(0, 1)
+    sizes = [int(k) for k in a["batch_sizes"].tolist()] if packed else None
+    n = layers * directions
+    if h0.dim() != 3 or h0.size(0) != n:
+        raise RuntimeError(f"Expected hidden size ({n}, {x.size(1) if sizes is None else sizes[0]}"
+                           f", {h0.size(-1)}), got {list(h0.shape)}")
+    states = [(h0[k], c0[k]) for k in range(n)] if lstm else [(h0[k],) for k in range(n)]
+    output, finals = _run(name, x, states, weights, layers, directions, float(a["dropout"]),
+                          bool(a["train"]), sizes)
+    if batch_first:
+        output = output.transpose(0, 1)
+    h_n = torch.stack([s[0] for s in finals], 0)
+    if lstm:
+        return output, h_n, torch.stack([s[1] for s in finals], 0)
+    return output, h_n
+
+
+def lstm(*args, **kwargs):
+    return _sequence("lstm", args, kwargs)
+
+
+def gru(*args, **kwargs):
+    return _sequence("gru", args, kwargs)
+
+
+def rnn_tanh(*args, **kwargs):
+    return _sequence("rnn_tanh", args, kwargs)
+
+
+def rnn_relu(*args, **kwargs):
+    return _sequence("rnn_relu", args, kwargs)
+
+
+def _check_cell(name, input, hx, w_ih, w_hh):
+    gates = _GATES[name]
+    if input.size(-1) != w_ih.size(1):
+        raise RuntimeError(f"input has inconsistent input_size: got {input.size(-1)} "
+                           f"expected {w_ih.size(1)}")
+    for h in hx:
+        if h.size(-1) != w_hh.size(1):
+            raise RuntimeError(f"hidden0 has inconsistent hidden_size: got {h.size(-1)}, "
+                               f"expected {w_hh.size(1)}")
+    if w_ih.size(0) != gates * w_hh.size(1):
+        raise RuntimeError(f"{name}_cell: w_ih has {w_ih.size(0)} rows, expected "
+                           f"{gates} * hidden_size = {gates * w_hh.size(1)}")
+
+
+def lstm_cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None):
+    hx = tuple(hx)
+    if len(hx) != 2:
+        raise RuntimeError("lstm_cell expects two hidden states")
+    _check_cell("lstm", input, hx, w_ih, w_hh)
+    return _lstm_step(F.linear(input, w_ih, b_ih), hx, w_hh, b_hh, None)
+
+
+def _cell(name):
+    step = _STEPS[name]
+
+    def fn(input, hx, w_ih, w_hh, b_ih=None, b_hh=None):
+        _check_cell(name, input, (hx,), w_ih, w_hh)
+        return step(F.linear(input, w_ih, b_ih), (hx,), w_hh, b_hh, None)[0]
+    fn.__name__ = fn.__qualname__ = name + "_cell"
+    return fn
+
+
+gru_cell = _cell("gru")
+rnn_tanh_cell = _cell("rnn_tanh")
+rnn_relu_cell = _cell("rnn_relu")
