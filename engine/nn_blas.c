@@ -69,6 +69,11 @@ void nn_blas_set_threads(int n) {
     if (p_set_threads) p_set_threads(n);
 }
 
+void nn_blas_single_threaded(bool single) {
+    if (p_set_threads)
+        p_set_threads(single ? 1 : wanted_threads > 0 ? wanted_threads : nn_get_num_threads());
+}
+
 int nn_blas_get_threads(void) {
     pthread_once(&once, load);
     int (*get)(void) =

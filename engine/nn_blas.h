@@ -27,6 +27,11 @@ void nn_blas_dgemm(enum CBLAS_ORDER order, enum CBLAS_TRANSPOSE ta, enum CBLAS_T
 
 /* Threads for BLAS: remembered until the library loads, then applied. */
 void nn_blas_set_threads(int n);
+/* Let the BLAS run each call on its caller's thread alone ([single]) or
+ * go back to the thread count last set: for callers that split their own
+ * work across the engine's threads, one BLAS call per thread (bmm over its
+ * batch). Not for nesting; the engine runs ops from one thread. */
+void nn_blas_single_threaded(bool single);
 /* The BLAS's own thread count (openblas_get_num_threads), loading the
  * library if needed; 0 when the BLAS has no such call. */
 int nn_blas_get_threads(void);

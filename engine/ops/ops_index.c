@@ -13,6 +13,7 @@
 
 #include "nn_mem.h"
 #include "nn_ops_impl.h"
+#include "nn_thread.h"
 
 static nn_tensor *fail(nn_ctx *ctx, nn_status code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -208,6 +209,50 @@ static int64_t add_row_f32(float *d, const float *s, const int64_t *iv, int64_t 
     return -1;
 }
 
+/* add_row_f32 split across the engine's threads when the row is long and
+ * the destination small (1-D scatter_add / index_add of 10^6 values into
+ * 1000 slots): task 0 adds its share of the row into [d] in order, every
+ * other task into a zeroed private copy of [d], and the copies are then
+ * added into [d] in task order. The sums are deterministic for a given
+ * thread count; at one thread they are PyTorch's sequential order. */
+typedef struct add_par {
+    float *d;
+    const float *s;
+    const int64_t *iv;
+    int64_t n, xsize;
+    float *priv;     /* (n_tasks - 1) * xsize zeros */
+    int64_t bad[64]; /* per task: first position out of bounds, or -1 */
+} add_par;
+
+static void add_par_task(void *arg, int task, int n_tasks) {
+    add_par *p = arg;
+    int64_t b, e;
+    nn_parallel_range(p->n, task, n_tasks, 64, &b, &e);
+    float *d = task == 0 ? p->d : p->priv + (int64_t)(task - 1) * p->xsize;
+    int64_t at = add_row_f32(d, p->s + b, p->iv + b, e - b, p->xsize);
+    p->bad[task] = at < 0 ? -1 : b + at;
+}
+
+static int64_t add_row_f32_par(float *d, const float *s, const int64_t *iv, int64_t n,
+                               int64_t xsize) {
+    int tasks = xsize <= n / 8 ? nn_parallel_tasks(n, (int64_t)1 << 16) : 1;
+    if (tasks > 64) tasks = 64;
+    float *priv = tasks > 1 ? nn_mem_calloc((size_t)(tasks - 1) * (size_t)xsize * sizeof(float),
+                                            "scatter_add's per-thread sums", NULL)
+                            : NULL;
+    if (!priv) return add_row_f32(d, s, iv, n, xsize);
+    add_par p = {d, s, iv, n, xsize, priv, {0}};
+    nn_parallel_run(tasks, add_par_task, &p);
+    for (int t = 1; t < tasks; t++) {
+        const float *q = priv + (int64_t)(t - 1) * xsize;
+        for (int64_t i = 0; i < xsize; i++) d[i] += q[i];
+    }
+    nn_mem_free(priv);
+    for (int t = 0; t < tasks; t++)
+        if (p.bad[t] >= 0) return p.bad[t];
+    return -1;
+}
+
 /* d[k] = x[iv[k]] for 4-byte elements, in one pass as add_row_f32 (an
  * index out of bounds reads x[0]; the caller drops the output). */
 static int64_t gather_row32(uint32_t *d, const uint32_t *x, const int64_t *iv, int64_t n,
@@ -233,7 +278,7 @@ static int64_t move_row(const move_arg *m, const int64_t *iv, int64_t n, int64_t
     enum { BLOCK = 2048 };
     if (xs_k == 0 && xs_v == 1 && ss == 1) {
         if (m->add && !m->gather && m->dt == NN_FLOAT32)
-            return add_row_f32((float *)m->dst + bx, (const float *)m->src + bs, iv, n, xsize);
+            return add_row_f32_par((float *)m->dst + bx, (const float *)m->src + bs, iv, n, xsize);
         if (m->gather && m->es == 4)
             return gather_row32((uint32_t *)m->dst + bs, (const uint32_t *)m->src + bx, iv, n,
                                 xsize);

@@ -18,6 +18,7 @@
 
 #include "nn_blas.h"
 #include "nn_ops_impl.h"
+#include "nn_thread.h"
 
 /* ---- strided matrices and one gemm ---- */
 
@@ -138,6 +139,58 @@ static nn_tensor *blas_ready(nn_ctx *ctx, nn_tensor *t) {
     return nn_tensor_contiguous_raw(ctx, t);
 }
 
+typedef struct batch_arg {
+    nn_dtype dt;
+    bool reduce;
+    int nb;
+    const int64_t *bs;
+    const nn_tensor *a, *b, *c;
+    mat ma, mb, mc;
+    size_t es;
+} batch_arg;
+
+/* The gemms of batch entries [begin, end) (row-major over the batch dims). */
+static void batch_range(const batch_arg *g, int64_t begin, int64_t end) {
+    int nb = g->nb;
+    int64_t idx[NN_MAX_DIMS] = {0};
+    int64_t oa = 0, ob = 0, oc = 0, rest = begin;
+    for (int d = nb - 1; d >= 0; d--) {
+        idx[d] = rest % g->bs[d];
+        rest /= g->bs[d];
+        oa += g->a->shape[d] == 1 ? 0 : idx[d] * g->a->strides[d];
+        ob += g->b->shape[d] == 1 ? 0 : idx[d] * g->b->strides[d];
+        oc += g->c->shape[d] == 1 ? 0 : idx[d] * g->c->strides[d];
+    }
+    int64_t es = (int64_t)g->es;
+    for (int64_t it = begin; it < end; it++) {
+        mat A = g->ma, B = g->mb, C = g->mc;
+        A.p += oa * es, B.p += ob * es, C.p += oc * es;
+        if (g->dt == NN_INT64)
+            gemm_i64(&A, &B, &C);
+        else
+            gemm(g->dt, &A, &B, &C, g->reduce ? 1.0 : 0.0);
+        for (int d = nb - 1; d >= 0; d--) {
+            int64_t sa = g->a->shape[d] == 1 ? 0 : g->a->strides[d];
+            int64_t sb = g->b->shape[d] == 1 ? 0 : g->b->strides[d];
+            int64_t sc = g->c->shape[d] == 1 ? 0 : g->c->strides[d];
+            if (++idx[d] < g->bs[d]) {
+                oa += sa, ob += sb, oc += sc;
+                break;
+            }
+            oa -= sa * (g->bs[d] - 1), ob -= sb * (g->bs[d] - 1), oc -= sc * (g->bs[d] - 1);
+            idx[d] = 0;
+        }
+    }
+}
+
+static void batch_task(void *arg, int task, int n_tasks) {
+    const batch_arg *g = arg;
+    int64_t nbatch = 1, begin, end;
+    for (int d = 0; d < g->nb; d++) nbatch *= g->bs[d];
+    nn_parallel_range(nbatch, task, n_tasks, 1, &begin, &end);
+    batch_range(g, begin, end);
+}
+
 /* C (+)= A B over the broadcast batch. [a] [..., M, K], [b] [..., K, N],
  * [c] [..., M, N] contiguous, all nb + 2 dims; each batch dim is 1 or the
  * batch size. Where [c] has 1 against a larger batch the products are
@@ -215,28 +268,19 @@ static nn_status bmm(nn_ctx *ctx, nn_tensor *a_in, nn_tensor *b_in, nn_tensor *c
             }
         }
     }
-    /* One gemm per batch entry. */
+    /* One gemm per batch entry; at two threads or more, the batch entries
+     * are split across the engine's threads, one single-threaded gemm each
+     * (a gemm of a GPT attention head is too small to split well). */
     if (reduce) memset(pc, 0, (size_t)nn_tensor_numel(c) * es);
-    int64_t idx[NN_MAX_DIMS] = {0};
-    int64_t oa = 0, ob = 0, oc = 0;
-    for (int64_t it = 0; it < nbatch; it++) {
-        mat A = ma, B = mb, C = mc;
-        A.p = pa + oa * (int64_t)es, B.p = pb + ob * (int64_t)es, C.p = pc + oc * (int64_t)es;
-        if (dt == NN_INT64)
-            gemm_i64(&A, &B, &C);
-        else
-            gemm(dt, &A, &B, &C, reduce ? 1.0 : 0.0);
-        for (int d = nb - 1; d >= 0; d--) {
-            int64_t sa = a->shape[d] == 1 ? 0 : a->strides[d];
-            int64_t sb = b->shape[d] == 1 ? 0 : b->strides[d];
-            int64_t sc = c->shape[d] == 1 ? 0 : c->strides[d];
-            if (++idx[d] < bs[d]) {
-                oa += sa, ob += sb, oc += sc;
-                break;
-            }
-            oa -= sa * (bs[d] - 1), ob -= sb * (bs[d] - 1), oc -= sc * (bs[d] - 1);
-            idx[d] = 0;
-        }
+    batch_arg ba = {dt, reduce, nb, bs, a, b, c, ma, mb, mc, es};
+    int tasks = dt == NN_INT64 || reduce ? 1 : nn_parallel_tasks(nbatch, 1);
+    if (tasks > 1 && nbatch % tasks != 0 && nbatch < 4 * tasks) tasks = 1;
+    if (tasks > 1) {
+        nn_blas_single_threaded(true);
+        nn_parallel_run(tasks, batch_task, &ba);
+        nn_blas_single_threaded(false);
+    } else {
+        batch_range(&ba, 0, nbatch);
     }
 done:
     nn_tensor_release(a);

@@ -60,3 +60,22 @@ print(w.grad, s.grad)
 print(torch.autograd.gradcheck(lambda w: w.gather(1, i1), (w,)))
 print(torch.autograd.gradcheck(lambda s: torch.zeros(3, 4, dtype=torch.float64).index_add(
     0, torch.tensor([2, 2]), s), (s,)))
+
+# scatter_add / index_add of a long index into few slots: at two threads
+# each thread sums its share, still an out-of-bounds index fails.
+torch.manual_seed(4)
+big_src, big_idx = torch.randn(300000), torch.randint(0, 100, (300000,))
+ref = torch.zeros(100, dtype=torch.float64).scatter_add(0, big_idx, big_src.double())
+for t in (1, 2):
+    torch.set_num_threads(t)
+    a = torch.zeros(100).scatter_add(0, big_idx, big_src)
+    b = torch.ones(100).index_add(0, big_idx, big_src)
+    print(t, bool(torch.allclose(a.double(), ref, atol=1e-3)),
+          bool(torch.allclose(b.double(), ref + 1, atol=1e-3)))
+    bad = big_idx.clone()
+    bad[250000] = 100
+    try:
+        torch.zeros(100).scatter_add(0, bad, big_src)
+    except RuntimeError as e:
+        print(t, "RuntimeError", str(e).splitlines()[0])
+torch.set_num_threads(1)

@@ -72,3 +72,20 @@ grads("kron", torch.kron, a, torch.randn(2, 2))
 grads("tensordot", lambda x, y: torch.tensordot(x, y, dims=1), a, b)
 grads("chain_matmul", lambda x, y, z: torch.chain_matmul(x, y, z), a, b, torch.randn(4, 2))
 grads("trace", torch.trace, b)
+
+# bmm at two threads splits the batch across threads (one gemm each): the
+# same values as one thread, and both equal a sum of products.
+torch.manual_seed(3)
+for shapes in [((12, 33, 16), (12, 16, 40)), ((2, 3, 9, 5), (2, 3, 5, 7)), ((7, 4, 6), (1, 6, 3))]:
+    x, y = torch.randn(*shapes[0]), torch.randn(*shapes[1])
+    torch.set_num_threads(1)
+    one = x @ y
+    torch.set_num_threads(2)
+    two = x @ y
+    yt = torch.bmm(x.reshape(-1, *x.shape[-2:]), y.expand(*x.shape[:-2], *y.shape[-2:])
+                   .reshape(-1, *y.shape[-2:]).transpose(1, 2).contiguous().transpose(1, 2))
+    ref = (x.double().unsqueeze(-1) * y.double().unsqueeze(-3)).sum(-2)
+    print(tuple(two.shape), bool(torch.equal(one, two)),
+          bool(torch.allclose(two.double(), ref, atol=1e-4)),
+          bool(torch.allclose(yt.reshape(two.shape), two, atol=1e-5)))
+torch.set_num_threads(1)
