@@ -22,7 +22,8 @@ from torch._memory_format import (  # noqa: F401
 from torch._device import device  # noqa: F401
 from torch.autograd.grad_mode import (  # noqa: F401
     no_grad, enable_grad, set_grad_enabled, inference_mode)
-from torch.autograd.anomaly_mode import is_anomaly_enabled, set_anomaly_enabled  # noqa: F401
+from torch.autograd.anomaly_mode import (  # noqa: F401
+    is_anomaly_enabled, set_anomaly_enabled, is_anomaly_check_nan_enabled)
 from torch._ops_table import *  # noqa: F401,F403
 # After the op table: torch.manual_seed is the one that returns the generator.
 from torch._random import (  # noqa: F401

@@ -34,7 +34,7 @@ def _reduction(r):
 _SAME = ("conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
          "conv_transpose3d", "celu", "selu", "threshold", "hardshrink", "prelu",
          "pixel_shuffle", "pixel_unshuffle", "channel_shuffle", "cosine_similarity",
-         "pairwise_distance", "avg_pool1d", "adaptive_avg_pool1d", "bilinear")
+         "pairwise_distance", "avg_pool1d", "adaptive_avg_pool1d", "bilinear", "conv_tbc")
 
 
 def _same(name):
@@ -145,6 +145,160 @@ def binary_cross_entropy_with_logits(input, target, weight=None, pos_weight=None
                                                  pos_weight=pos_weight)
 
 
+def _on_generator(generator, fn):
+    """fn() drawing from [generator] instead of the default one (for the
+    nn.functional functions that have no generator argument)."""
+    if generator is None:
+        return fn()
+    saved = torch.get_rng_state()
+    torch.set_rng_state(generator.get_state())
+    try:
+        out = fn()
+        generator.set_state(torch.get_rng_state())
+    finally:
+        torch.set_rng_state(saved)
+    return out
+
+
+def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, generator=None):
+    return _on_generator(generator, lambda: _F().rrelu(input, lower, upper, training))
+
+
+def rrelu_(input, lower=1.0 / 8, upper=1.0 / 3, training=False, generator=None):
+    return _on_generator(generator, lambda: _F().rrelu(input, lower, upper, training, True))
+
+
+def _feature_dropout(inplace):
+    def fn(input, p, train):
+        # ATen's _dropout_impl<feature_dropout=true>: one Bernoulli(1 - p) per
+        # (sample, channel), divided by 1 - p, multiplied in
+        if p < 0 or p > 1:
+            raise RuntimeError(f"dropout probability has to be between 0 and 1, but got {p}")
+        if p == 0 or not train or input.numel() == 0:
+            return input
+        if input.dim() < 2:
+            raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
+        if p == 1:
+            zero = torch.zeros((), dtype=input.dtype)
+            return input.mul_(zero) if inplace else input.mul(zero)
+        noise = input.new_empty((input.size(0), input.size(1)) + (1,) * (input.dim() - 2))
+        noise.bernoulli_(1 - p).div_(1 - p)
+        return input.mul_(noise) if inplace else input.mul(noise)
+    fn.__name__ = fn.__qualname__ = "feature_dropout" + ("_" if inplace else "")
+    return fn
+
+
+def native_dropout(input, p, train):
+    """(output, mask): mask the bool tensor of kept elements."""
+    if input.numel() == 0:
+        return input, torch.empty_like(input)
+    if train is None or train:
+        p1m = 1.0 - p
+        scale = 0.0 if p1m == 0 else 1.0 / p1m
+        mask = torch.empty(input.shape, dtype=torch.bool).bernoulli_(p1m)
+        return input.mul(mask).mul_(scale), mask
+    return input.clone(), torch.ones(input.shape, dtype=torch.bool)
+
+
+_MODES = ("bilinear", "nearest", "bicubic")
+_PADDINGS = ("zeros", "border", "reflection")
+
+
+def _grid_sampler(dims):
+    def fn(input, grid, interpolation_mode, padding_mode, align_corners):
+        if dims and input.dim() != dims + 2:
+            raise RuntimeError(f"grid_sampler(): expected {dims + 2}D input and grid with same "
+                               f"number of dimensions, but got input with sizes "
+                               f"{list(input.shape)} and grid with sizes {list(grid.shape)}")
+        return _F().grid_sample(input, grid, mode=_MODES[interpolation_mode],
+                                padding_mode=_PADDINGS[padding_mode],
+                                align_corners=align_corners)
+    fn.__name__ = fn.__qualname__ = "grid_sampler" + (f"_{dims}d" if dims else "")
+    return fn
+
+
+def affine_grid_generator(theta, size, align_corners):
+    return _F().affine_grid(theta, list(size), align_corners=align_corners)
+
+
+def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reduction=0,
+             zero_infinity=False):
+    # reduction defaults to 0 ('none'): PyTorch 1.13's torch.ctc_loss does so (its
+    # schema says Mean, which its argument parser reads as 0)
+    return _F().ctc_loss(log_probs, targets, input_lengths, target_lengths, blank,
+                         _reduction(reduction), zero_infinity)
+
+
+def embedding_renorm_(input, indices, max_norm, norm_type):
+    """Scales each row named in indices (once, in sorted order) whose
+    norm_type-norm is above max_norm by max_norm / (norm + 1e-7)."""
+    for i in sorted(set(indices.flatten().tolist())):
+        row = input[i]
+        norm = row.norm(norm_type).item()
+        if norm > max_norm:
+            row.mul_(max_norm / (norm + 1e-7))
+    return input
+
+
+def convolution(input, weight, bias, stride, padding, dilation, transposed, output_padding,
+                groups):
+    d = weight.dim() - 2
+    if d not in (1, 2, 3):
+        raise RuntimeError(f"convolution: expected a 3-D, 4-D or 5-D weight, got {weight.dim()}-D")
+    F = _F()
+    if transposed:
+        return getattr(F, f"conv_transpose{d}d")(input, weight, bias, stride, padding,
+                                                  output_padding, groups, dilation)
+    return getattr(F, f"conv{d}d")(input, weight, bias, stride, padding, dilation, groups)
+
+
+def norm_except_dim(v, pow=2, dim=0):
+    """The norm over every dim but [dim] (weight_norm's g), kept as size-1
+    dims; dim -1 the norm of everything."""
+    if dim == -1:
+        return v.norm(pow)
+    if dim == 0:
+        return v.contiguous().view(v.size(0), -1).norm(pow, 1).view(
+            (v.size(0),) + (1,) * (v.dim() - 1))
+    if dim == v.dim() - 1:
+        return v.contiguous().view(-1, v.size(-1)).norm(pow, 0).view(
+            (1,) * (v.dim() - 1) + (v.size(-1),))
+    return norm_except_dim(v.transpose(0, dim), pow, 0).transpose(0, dim)
+
+
+def native_group_norm(input, weight, bias, N, C, HxW, group, eps):
+    """(output, mean, rstd), mean and rstd of shape (N, group)."""
+    out = _F().group_norm(input, group, weight, bias, eps)
+    x = input.detach().reshape(N, group, -1)
+    mean = x.mean(-1)
+    rstd = torch.rsqrt(x.var(-1, unbiased=False) + eps)
+    return out, mean, rstd
+
+
+def set_default_tensor_type(t):
+    """Deprecated in PyTorch: torch.set_default_tensor_type(torch.DoubleTensor)
+    or ('torch.DoubleTensor') is set_default_dtype(torch.float64)."""
+    if isinstance(t, str):
+        name = t
+        parts = t.split(".")
+        obj = torch
+        for part in parts[1:] if parts[0] == "torch" else parts:
+            obj = getattr(obj, part, None)
+            if obj is None:
+                if "cuda" in parts:
+                    raise TypeError(f"type {name} not available. Torch not compiled with CUDA "
+                                    f"enabled.")
+                raise ModuleNotFoundError(f"No module named '{name}'")
+        t = obj
+    dtype = getattr(t, "dtype", None)
+    if not isinstance(dtype, torch.dtype):
+        raise TypeError("invalid type object: only floating-point types are supported as the "
+                        "default type")
+    if not dtype.is_floating_point:
+        raise TypeError("only floating-point types are supported as the default type")
+    torch.set_default_dtype(dtype)
+
+
 # ---- windows, computed as ATen's window functions compute them ----
 
 def _window(name, window_length, periodic, dtype, requires_grad, body):
@@ -220,6 +374,36 @@ def _rnn_function(name):
     return fn
 
 
+_CPP_NAMES = {"float32": "float", "float64": "double", "int64": "long int", "int32": "int",
+              "int16": "short int", "int8": "signed char", "uint8": "unsigned char",
+              "bool": "bool", "float16": "c10::Half", "bfloat16": "c10::BFloat16"}
+
+
+def _options(dtype):
+    # PyTorch's words for a dtype mismatch in the legacy constructors
+    name = _CPP_NAMES.get(str(dtype).replace("torch.", ""), str(dtype))
+    return (f"TensorOptions(dtype={name}, device=cpu, layout=Strided, requires_grad=false "
+            f"(default), pinned_memory=false (default), memory_format=(nullopt))")
+
+
+def _legacy_new(self, *args, **kwargs):
+    """Tensor.new, the legacy constructor in self's dtype: new() empty,
+    new(2, 3) or new(torch.Size) uninitialised, new(sequence) the data,
+    new(tensor) that tensor (same dtype only)."""
+    dtype = self.dtype
+    if not args:
+        return torch.empty(0, dtype=dtype)
+    if len(args) == 1 and isinstance(args[0], torch.Tensor):
+        if args[0].dtype != dtype:
+            raise TypeError(f"expected {_options(dtype)} (got {_options(args[0].dtype)})")
+        return args[0].detach()
+    if len(args) == 1 and isinstance(args[0], torch.Size):
+        return torch.empty(tuple(args[0]), dtype=dtype)
+    if len(args) == 1 and not isinstance(args[0], int):
+        return torch.tensor(args[0], dtype=dtype)
+    return torch.empty(args, dtype=dtype)
+
+
 def install(cls, module):
     """The functions into the dict [module], the methods on Tensor [cls]; a
     name torch already has keeps its own function."""
@@ -228,7 +412,10 @@ def install(cls, module):
                layer_norm, group_norm, batch_norm, instance_norm, embedding, kl_div,
                margin_ranking_loss, hinge_embedding_loss, cosine_embedding_loss,
                triplet_margin_loss, poisson_nll_loss, binary_cross_entropy_with_logits,
-               hamming_window, hann_window, blackman_window, bartlett_window, kaiser_window):
+               hamming_window, hann_window, blackman_window, bartlett_window, kaiser_window,
+               rrelu, rrelu_, native_dropout, affine_grid_generator, ctc_loss,
+               embedding_renorm_, convolution, norm_except_dim, native_group_norm,
+               set_default_tensor_type):
         names[fn.__name__] = fn
     for d in (1, 2, 3):
         names[f"max_pool{d}d"] = _max_pool(d)
@@ -238,6 +425,12 @@ def install(cls, module):
     for name in ("dropout", "alpha_dropout", "feature_alpha_dropout"):
         names[name] = _dropout(name, False)
         names[name + "_"] = _dropout(name, True)
+    for inplace in (False, True):
+        fn = _feature_dropout(inplace)
+        names[fn.__name__] = fn
+    for dims in (0, 2, 3):
+        fn = _grid_sampler(dims)
+        names[fn.__name__] = fn
     for name, fn in names.items():
         module.setdefault(name, fn)
     methods = {
@@ -245,6 +438,7 @@ def install(cls, module):
         "prelu": lambda self, weight: _F().prelu(self, weight),
         "cfloat": lambda self, memory_format=None: self.to(torch.complex64),
         "cdouble": lambda self, memory_format=None: self.to(torch.complex128),
+        "new": _legacy_new,
     }
     for name, fn in methods.items():
         if not hasattr(cls, name):

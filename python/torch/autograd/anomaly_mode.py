@@ -21,8 +21,19 @@ def is_anomaly_enabled():
     return _debugger().is_anomaly_enabled()
 
 
+# PyTorch keeps check_nan as its own flag (True until someone sets it)
+_check_nan = [True]
+
+
+def is_anomaly_check_nan_enabled():
+    """torch.is_anomaly_check_nan_enabled(): the check_nan of the last
+    set_anomaly_enabled / detect_anomaly / set_detect_anomaly."""
+    return _check_nan[0]
+
+
 def set_anomaly_enabled(enabled, check_nan=True):
     """torch.set_anomaly_enabled(enabled, check_nan=True)."""
+    _check_nan[0] = bool(check_nan)
     _debugger().set_anomaly(bool(enabled) and check_nan)
 
 
@@ -32,14 +43,17 @@ class detect_anomaly:
 
     def __init__(self, check_nan=True):
         self.prev = is_anomaly_enabled()
+        self.prev_check_nan = _check_nan[0]
         self.check_nan = check_nan
         warnings.warn("Anomaly Detection has been enabled. This mode will increase the runtime "
                       "and should only be enabled for debugging.", stacklevel=2)
 
     def __enter__(self):
+        _check_nan[0] = bool(self.check_nan)
         _debugger().set_anomaly(self.check_nan)
 
     def __exit__(self, *args):
+        _check_nan[0] = self.prev_check_nan
         _debugger().set_anomaly(self.prev)
         return False
 
@@ -59,11 +73,14 @@ class set_detect_anomaly:
 
     def __init__(self, mode, check_nan=True):
         self.prev = is_anomaly_enabled()
+        self.prev_check_nan = _check_nan[0]
+        _check_nan[0] = bool(check_nan)
         _debugger().set_anomaly(bool(mode) and check_nan)
 
     def __enter__(self):
         pass
 
     def __exit__(self, *args):
+        _check_nan[0] = self.prev_check_nan
         _debugger().set_anomaly(self.prev)
         return False
