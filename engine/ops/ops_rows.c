@@ -128,34 +128,37 @@ NN_KERNEL_CLONES void nn_rows_layer_norm_f32(const float *x, const float *w, con
         const float *xr = x + r * k;
         float *yr = y + r * k;
         double mu = row_sum(xr, k) / (double)k;
-        double rs = 1.0 / sqrt(row_sq_dev(xr, mu, k) / (double)k + eps);
-        if (mean) mean[r] = (float)mu;
-        if (rstd) rstd[r] = (float)rs;
+        /* The statistics rounded to float, then the output as PyTorch's
+         * kernel writes it: (x * rstd + (-rstd * mean)) * w + b, each step
+         * fused (PyTorch's vectorised kernel is compiled with contraction, so
+         * each multiply-add is one FMA). With one element per row PyTorch's
+         * x - mean is not 0 but the FMA's residual, and so is nndb's. */
+        float mf = (float)mu, var = (float)(row_sq_dev(xr, mu, k) / (double)k);
+        float sc = 1.0f / sqrtf(var + (float)eps), sh = -sc * mf;
+        if (mean) mean[r] = mf;
+        if (rstd) rstd[r] = sc;
         if (w && b)
-            for (int64_t i = 0; i < k; i++)
-                yr[i] = (float)(((double)xr[i] - mu) * rs * (double)w[i] + (double)b[i]);
+            for (int64_t i = 0; i < k; i++) yr[i] = fmaf(fmaf(xr[i], sc, sh), w[i], b[i]);
         else if (w)
-            for (int64_t i = 0; i < k; i++)
-                yr[i] = (float)(((double)xr[i] - mu) * rs * (double)w[i]);
+            for (int64_t i = 0; i < k; i++) yr[i] = fmaf(xr[i], sc, sh) * w[i];
         else if (b)
-            for (int64_t i = 0; i < k; i++)
-                yr[i] = (float)(((double)xr[i] - mu) * rs + (double)b[i]);
+            for (int64_t i = 0; i < k; i++) yr[i] = fmaf(xr[i], sc, sh) + b[i];
         else
-            for (int64_t i = 0; i < k; i++) yr[i] = (float)(((double)xr[i] - mu) * rs);
+            for (int64_t i = 0; i < k; i++) yr[i] = fmaf(xr[i], sc, sh);
     }
 }
 
 /* One row's sums s1 = sum(dxhat), s2 = sum(dxhat xhat), with dw and db
  * accumulated on the way; [W], [DW], [DB] constant at each call so that the
  * unused parts drop out. */
-ROWS_INLINE void ln_grad_sums(const float *x, const float *g, const float *w, double mu, double rs,
+ROWS_INLINE void ln_grad_sums(const float *x, const float *g, const float *w, float sc, float sh,
                               double *dw, double *db, int64_t k, double *s1o, double *s2o, bool W,
                               bool DW, bool DB) {
     double s1[NL] = {0}, s2[NL] = {0};
     int64_t i = 0;
     for (; i + NL <= k; i += NL)
         for (int j = 0; j < NL; j++) {
-            double xh = ((double)x[i + j] - mu) * rs, gv = (double)g[i + j];
+            double xh = (double)fmaf(x[i + j], sc, sh), gv = (double)g[i + j];
             double dxh = W ? gv * (double)w[i + j] : gv;
             s1[j] += dxh;
             s2[j] += dxh * xh;
@@ -164,7 +167,7 @@ ROWS_INLINE void ln_grad_sums(const float *x, const float *g, const float *w, do
         }
     double a = 0, c = 0;
     for (; i < k; i++) {
-        double xh = ((double)x[i] - mu) * rs, gv = (double)g[i];
+        double xh = (double)fmaf(x[i], sc, sh), gv = (double)g[i];
         double dxh = W ? gv * (double)w[i] : gv;
         a += dxh;
         c += dxh * xh;
@@ -181,32 +184,30 @@ NN_KERNEL_CLONES void nn_rows_layer_norm_grad_f32(const float *x, const float *g
                                                   double *dw, double *db, int64_t m, int64_t k) {
     for (int64_t r = 0; r < m; r++) {
         const float *xr = x + r * k, *gr = g + r * k;
-        double mu = mean[r], rs = rstd[r], s1, s2;
+        /* xhat = x rstd + (-rstd mean) with one FMA, as the forward. */
+        float sc = rstd[r], sh = -sc * mean[r];
+        double s1, s2;
         if (w && dw && db)
-            ln_grad_sums(xr, gr, w, mu, rs, dw, db, k, &s1, &s2, true, true, true);
+            ln_grad_sums(xr, gr, w, sc, sh, dw, db, k, &s1, &s2, true, true, true);
         else if (w && dw)
-            ln_grad_sums(xr, gr, w, mu, rs, dw, db, k, &s1, &s2, true, true, false);
+            ln_grad_sums(xr, gr, w, sc, sh, dw, db, k, &s1, &s2, true, true, false);
         else if (w && db)
-            ln_grad_sums(xr, gr, w, mu, rs, dw, db, k, &s1, &s2, true, false, true);
+            ln_grad_sums(xr, gr, w, sc, sh, dw, db, k, &s1, &s2, true, false, true);
         else if (w)
-            ln_grad_sums(xr, gr, w, mu, rs, dw, db, k, &s1, &s2, true, false, false);
+            ln_grad_sums(xr, gr, w, sc, sh, dw, db, k, &s1, &s2, true, false, false);
         else if (db)
-            ln_grad_sums(xr, gr, w, mu, rs, dw, db, k, &s1, &s2, false, false, true);
+            ln_grad_sums(xr, gr, w, sc, sh, dw, db, k, &s1, &s2, false, false, true);
         else
-            ln_grad_sums(xr, gr, w, mu, rs, dw, db, k, &s1, &s2, false, false, false);
+            ln_grad_sums(xr, gr, w, sc, sh, dw, db, k, &s1, &s2, false, false, false);
         if (!dx) continue;
-        s1 /= (double)k;
-        s2 /= (double)k;
+        /* dx in float from the row's double sums, as PyTorch's kernel
+         * computes it: rstd * (g w - mean(g w) - xhat * mean(g w xhat)). */
+        float m1 = (float)(s1 / (double)k), m2 = (float)(s2 / (double)k);
         float *dr = dx + r * k;
         if (w)
-            for (int64_t i = 0; i < k; i++) {
-                double xh = ((double)xr[i] - mu) * rs;
-                dr[i] = (float)(rs * ((double)gr[i] * (double)w[i] - s1 - xh * s2));
-            }
+            for (int64_t i = 0; i < k; i++)
+                dr[i] = sc * (gr[i] * w[i] - m1 - fmaf(xr[i], sc, sh) * m2);
         else
-            for (int64_t i = 0; i < k; i++) {
-                double xh = ((double)xr[i] - mu) * rs;
-                dr[i] = (float)(rs * ((double)gr[i] - s1 - xh * s2));
-            }
+            for (int64_t i = 0; i < k; i++) dr[i] = sc * (gr[i] - m1 - fmaf(xr[i], sc, sh) * m2);
     }
 }
