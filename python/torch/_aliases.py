@@ -299,6 +299,96 @@ def set_default_tensor_type(t):
     torch.set_default_dtype(dtype)
 
 
+def batch_norm_update_stats(input, running_mean, running_var, momentum):
+    """(mean, biased variance) per channel (dim 1), in double as ATen's CPU
+    kernel accumulates; running_mean / running_var (when given) move by
+    momentum towards the mean and the unbiased variance, in place."""
+    dims = [0] + list(range(2, input.dim()))
+    x = input.detach().double()
+    n = input.numel() // input.size(1)
+    mean = x.mean(dims)
+    var_sum = (x - mean.view([1, -1] + [1] * (input.dim() - 2))).pow(2).sum(dims)
+    with torch.no_grad():
+        if running_mean is not None:
+            running_mean.copy_(momentum * mean + (1 - momentum) * running_mean.double())
+        if running_var is not None:
+            running_var.copy_(momentum * (var_sum / (n - 1)) + (1 - momentum) *
+                              running_var.double())
+    return mean.to(input.dtype), (var_sum / n).to(input.dtype)
+
+
+def from_file(filename, shared=None, size=0, *, dtype=None, layout=None, device=None,
+              pin_memory=False):
+    """The first [size] elements of [dtype] stored in the file (native byte
+    order), copied in: shared=True (writes going back to the file through a
+    shared mapping) is not provided."""
+    if shared:
+        raise RuntimeError("from_file(shared=True) is not provided by nndb: the file is read "
+                           "into memory (use shared=False)")
+    dtype = dtype or torch.get_default_dtype()
+    nbytes = size * torch.empty(0, dtype=dtype).element_size()
+    try:
+        with open(filename, "rb") as f:
+            data = f.read(nbytes)
+    except OSError as e:
+        raise RuntimeError(f"unable to open file <{filename}> in read-only mode: "
+                           f"{e.strerror} ({e.errno})") from None
+    if len(data) < nbytes:
+        raise RuntimeError(f"file <{filename}> size is smaller than the required mapping size "
+                           f"<{nbytes}>")
+    if size == 0:
+        return torch.empty(0, dtype=dtype)
+    return torch.frombuffer(bytearray(data), dtype=dtype)
+
+
+def view_as_real_copy(input):
+    return torch.view_as_real(input).clone()
+
+
+def view_as_complex_copy(input):
+    return torch.view_as_complex(input).clone()
+
+
+_REINFORCE = """reinforce() was removed.
+Use torch.distributions instead.
+See https://pytorch.org/docs/master/distributions.html
+
+Instead of:
+
+probs = policy_network(state)
+action = probs.multinomial()
+next_state, reward = env.step(action)
+action.reinforce(reward)
+action.backward()
+
+Use:
+
+probs = policy_network(state)
+# NOTE: categorical is equivalent to what used to be called multinomial
+m = torch.distributions.Categorical(probs)
+action = m.sample()
+next_state, reward = env.step(action)
+loss = -m.log_prob(action) * reward
+loss.backward()
+"""
+
+
+def _reinforce(self, reward):
+    raise RuntimeError(_REINFORCE)
+
+
+def _volatile_get(self):
+    import warnings
+    warnings.warn("volatile was removed (Variable.volatile is always False)", stacklevel=2)
+    return False
+
+
+def _volatile_set(self, value):
+    import warnings
+    warnings.warn("volatile was removed and now has no effect. Use `with torch.no_grad():` "
+                  "instead.", stacklevel=2)
+
+
 # ---- windows, computed as ATen's window functions compute them ----
 
 def _window(name, window_length, periodic, dtype, requires_grad, body):
@@ -415,7 +505,8 @@ def install(cls, module):
                hamming_window, hann_window, blackman_window, bartlett_window, kaiser_window,
                rrelu, rrelu_, native_dropout, affine_grid_generator, ctc_loss,
                embedding_renorm_, convolution, norm_except_dim, native_group_norm,
-               set_default_tensor_type):
+               set_default_tensor_type, batch_norm_update_stats, from_file, view_as_real_copy,
+               view_as_complex_copy):
         names[fn.__name__] = fn
     for d in (1, 2, 3):
         names[f"max_pool{d}d"] = _max_pool(d)
@@ -439,8 +530,11 @@ def install(cls, module):
         "cfloat": lambda self, memory_format=None: self.to(torch.complex64),
         "cdouble": lambda self, memory_format=None: self.to(torch.complex128),
         "new": _legacy_new,
+        "reinforce": _reinforce,
     }
     for name, fn in methods.items():
         if not hasattr(cls, name):
             fn.__name__ = fn.__qualname__ = name
             setattr(cls, name, fn)
+    if not hasattr(cls, "volatile"):  # deprecated: always False, with PyTorch's warnings
+        cls.volatile = property(_volatile_get, _volatile_set)

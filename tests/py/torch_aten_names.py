@@ -129,3 +129,37 @@ for args in ((), (2, 3), (torch.Size([4]),), ([1, 2],), ((2, 3),)):
     print("new", args, n.dtype, tuple(n.shape), n.tolist() if args and type(args[0]) in (list, tuple) else "")
 print(a.new(a).dtype, torch.equal(a.new(a), a))
 err("new other dtype", lambda: a.new(torch.ones(2)))
+
+# batch_norm_update_stats: (mean, biased var), running stats moved in place
+bx = torch.randn(4, 3, 5)
+rm, rv = torch.randn(3), torch.rand(3)
+show("batch_norm_update_stats", torch.batch_norm_update_stats(bx, rm, rv, 0.1))
+show("  running", (rm, rv))
+show("batch_norm_update_stats none", torch.batch_norm_update_stats(bx.double(), None, None, 0.3))
+
+# from_file: raw native-order values
+import struct
+with open("from_file.bin", "wb") as f:
+    f.write(struct.pack("<5f", 1.5, 2, 3, 4, 5.25))
+print(torch.from_file("from_file.bin", size=3, dtype=torch.float32))
+print(torch.from_file("from_file.bin", False, 5), torch.from_file("from_file.bin", size=0))
+print(torch.from_file("from_file.bin", size=2, dtype=torch.float64))
+err("from_file short", lambda: torch.from_file("from_file.bin", size=7))
+err("from_file missing", lambda: torch.from_file("no_such_file.bin", size=2))
+
+z = torch.tensor([1.5 + 2j, -1 - 0.5j])
+r = torch.view_as_real_copy(z)
+print(r, torch.view_as_complex_copy(r))
+
+# deprecated: volatile (always False, with a warning), reinforce (removed)
+import warnings
+with warnings.catch_warnings(record=True) as w:
+    warnings.simplefilter("always")
+    t = torch.ones(2)
+    print(t.volatile)
+    t.volatile = True
+    print(t.volatile, [str(m.message) for m in w])
+try:
+    t.reinforce(1.0)
+except RuntimeError as e:
+    print(repr(str(e)))
