@@ -23,8 +23,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 # (label, (layers, heads, embd, T, batch, vocab), target of the time ratio, nndb steps, torch steps)
 GPTS = [
-    ("L2_H4_C64_T64_b4_V256", (2, 4, 64, 64, 4, 256), 0.6, 100, 60),
-    ("L4_H4_C128_T128_b8_V256", (4, 4, 128, 128, 8, 256), 0.8, 20, 15),
+    ("L2_H4_C64_T64_b4_V256", (2, 4, 64, 64, 4, 256), 0.5, 100, 60),
+    ("L4_H4_C128_T128_b8_V256", (4, 4, 128, 128, 8, 256), 0.7, 20, 15),
 ]
 
 

@@ -6,7 +6,7 @@ compare.py:
   Debian's PyTorch);
 - the 2-64-64-3 MLP training step written as course code writes it
   (bench/python/mlp.py: nn.Module, F.cross_entropy, Adam), nndb against
-  PyTorch (target <= 0.15, as the engine's own MLP step);
+  PyTorch (target <= 0.10, issue 27);
 - the per-call cost of tensor methods and operators from Python
   (bench/python/calls.py, the same file under both), nndb against PyTorch;
   the binding's own share is the `dim` and `shape` lines (no engine work).
@@ -62,7 +62,7 @@ def main():
     mine = calls([NNDB, "python", script, steps], env)
     ref = calls([PY3, script, steps], env)
     compare.emit("python_mlp_step", mine.get("step_us"), "pytorch", ref.get("step_us"), "us",
-                 "<=0.15")
+                 "<=0.10")
     return 1 if compare.failures else 0
 
 

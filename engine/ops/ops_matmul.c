@@ -609,9 +609,16 @@ done:
 /* Column sums of [g] ([rows, cols]) into [db], accumulating in double. */
 static nn_status col_sums(nn_ctx *ctx, const mat *g, nn_tensor *db) {
     int64_t n = g->cols;
-    nn_tensor *acc = nn_zeros(ctx, NN_FLOAT64, 1, &n);
-    if (!acc) return ctx->err.code;
-    double *a = acc->storage->data;
+    /* A small layer's sums on the stack: no allocation per backward. */
+    double small[512];
+    nn_tensor *acc = NULL;
+    double *a = small;
+    if (n <= 512) {
+        memset(small, 0, sizeof(double) * (size_t)n);
+    } else {
+        if (!(acc = nn_zeros(ctx, NN_FLOAT64, 1, &n))) return ctx->err.code;
+        a = acc->storage->data;
+    }
     if (db->dtype == NN_FLOAT32) {
         for (int64_t i = 0; i < g->rows; i++) {
             const float *r = (const float *)g->p + i * g->rs;

@@ -14,6 +14,13 @@
 enum { NL = 16 };
 
 ROWS_INLINE float row_max(const float *x, int64_t n) {
+    if (n < NL) {
+        /* A short row (3 classes): the lanes below would only add a serial
+         * reduction of NL -INFINITY; the same result without it. */
+        float r = -INFINITY;
+        for (int64_t i = 0; i < n; i++) r = x[i] > r ? x[i] : r;
+        return r;
+    }
     float m[NL];
     for (int j = 0; j < NL; j++) m[j] = -INFINITY;
     int64_t i = 0;
@@ -26,6 +33,11 @@ ROWS_INLINE float row_max(const float *x, int64_t n) {
 }
 
 ROWS_INLINE double row_sum(const float *x, int64_t n) {
+    if (n < NL) { /* as row_max: the same sum, in the same order */
+        double r = 0;
+        for (int64_t i = 0; i < n; i++) r += (double)x[i];
+        return r;
+    }
     double s[NL] = {0};
     int64_t i = 0;
     for (; i + NL <= n; i += NL)
@@ -37,6 +49,11 @@ ROWS_INLINE double row_sum(const float *x, int64_t n) {
 }
 
 ROWS_INLINE double row_dot(const float *x, const float *y, int64_t n) {
+    if (n < NL) {
+        double r = 0;
+        for (int64_t i = 0; i < n; i++) r += (double)x[i] * (double)y[i];
+        return r;
+    }
     double s[NL] = {0};
     int64_t i = 0;
     for (; i + NL <= n; i += NL)

@@ -89,3 +89,25 @@ for shapes in [((12, 33, 16), (12, 16, 40)), ((2, 3, 9, 5), (2, 3, 5, 7)), ((7, 
           bool(torch.allclose(two.double(), ref, atol=1e-4)),
           bool(torch.allclose(yt.reshape(two.shape), two, atol=1e-5)))
 torch.set_num_threads(1)
+
+# Bit-exact products at the small shapes the MLP and GPT benchmarks use (the
+# BLAS call clears C itself before a beta-0 product: the bits must not move),
+# through mm, matmul's transposed layouts, linear and its gradients, in float32
+# and float64, and into an out= tensor that held NaN.
+import hashlib
+def bits(r):
+    return hashlib.md5(repr(r.flatten().tolist()).encode()).hexdigest()[:12]
+for m, n, k in [(64, 64, 64), (64, 3, 64), (64, 64, 2), (33, 17, 257), (128, 96, 32)]:
+    A = torch.randn(m, k); Bm = torch.randn(k, n)
+    print("bits mm", m, n, k, bits(A @ Bm), bits(A.t().contiguous().t() @ Bm),
+          bits(A @ Bm.t().contiguous().t()), bits(A.double() @ Bm.double()))
+    o = torch.full((m, n), float("nan"))
+    torch.mm(A, Bm, out=o)
+    print("bits out", bits(o))
+    W = torch.randn(n, k, requires_grad=True); bias = torch.randn(n, requires_grad=True)
+    X = A.clone().requires_grad_()
+    y = torch.nn.functional.linear(X, W, bias)
+    y.backward(torch.randn(m, n))
+    # (the bias gradient's column sums are summed in double: equal to 4 places, not in bits)
+    print("bits linear", bits(y), bits(X.grad), bits(W.grad),
+          [round(v, 4) for v in bias.grad.tolist()[:4]])
