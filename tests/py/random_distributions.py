@@ -23,6 +23,7 @@ for dt in (torch.float32, torch.float64):
     show("log_normal m s", torch.empty(5, 3, dtype=dt).log_normal_(0.25, 0.5))
     show("geometric", torch.empty(50, dtype=dt).geometric_(0.3))
     show("geometric small p", torch.empty(20, dtype=dt).geometric_(1e-3))
+    show("exponential", torch.empty(2, 9, dtype=dt).exponential_(0.5))
     g = torch.Generator().manual_seed(7)
     show("cauchy gen", torch.empty(9, dtype=dt).cauchy_(generator=g))
     show("log_normal gen", torch.empty(9, dtype=dt).log_normal_(generator=g))
