@@ -638,9 +638,9 @@ def unfold(self, dimension, size, step):
     if n < 1:
         raise RuntimeError(f"maximum size for tensor at dimension {dimension % self.dim()} is "
                            f"{self.shape[dimension]} but size is {size}")
+    dimension %= self.dim()
     windows = [self.narrow(dimension, i * step, size) for i in range(n)]
-    return torch.stack(windows, dimension).movedim(dimension + 1 if dimension >= 0
-                                                   else dimension, -1)
+    return torch.stack(windows, dimension).movedim(dimension + 1, -1)
 
 
 @_method

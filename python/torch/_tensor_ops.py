@@ -1020,6 +1020,24 @@ def _gradient_coords(f, d, x, edge_order):
     return torch.cat([first, inner, last], d)
 
 
+# ---- short-time Fourier transforms (torch._stft) ----
+
+@_method
+def stft(self, n_fft, hop_length=None, win_length=None, window=None, center=True,
+         pad_mode="reflect", normalized=False, onesided=None, return_complex=None):
+    from torch._stft import stft as _stft
+    return _stft(self, n_fft, hop_length, win_length, window, center, pad_mode, normalized,
+                 onesided, return_complex)
+
+
+@_method
+def istft(self, n_fft, hop_length=None, win_length=None, window=None, center=True,
+          normalized=False, onesided=None, length=None, return_complex=False):
+    from torch._stft import istft as _istft
+    return _istft(self, n_fft, hop_length, win_length, window, center, normalized, onesided,
+                  length, return_complex)
+
+
 # ---- histograms ----
 
 @_method

@@ -490,12 +490,19 @@ def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
 
 # ---- padding modes other than constant ----
 
-def _pad_indices(n, before, after, mode, dim, input):
+def _pad_input_str(input, npad):
+    # ATen's reflection_pad2d names the input by its dim count; 1d and 3d by its shape.
+    return str(input.dim()) if npad == 2 else str(list(input.shape))
+
+
+def _pad_indices(n, before, after, mode, dim, input, npad):
     if mode == "reflect":
         if before >= n or after >= n:
-            raise RuntimeError(f"Argument #4: Padding size should be less than the corresponding "
+            # ATen numbers the pad argument of the dim it checks (#4, then #6, #8).
+            arg = 4 + 2 * (input.dim() - 1 - dim)
+            raise RuntimeError(f"Argument #{arg}: Padding size should be less than the corresponding "
                                f"input dimension, but got: padding ({before}, {after}) at "
-                               f"dimension {dim} of input {input.dim()}")
+                               f"dimension {dim} of input {_pad_input_str(input, npad)}")
         idx = list(range(before, 0, -1)) + list(range(n)) + list(range(n - 2, n - 2 - after, -1))
     elif mode == "replicate":
         idx = [0] * before + list(range(n)) + [n - 1] * after
@@ -532,7 +539,7 @@ def _pad_nonconstant(input, pad, mode):
             after = 0
         if before or after:
             out = out.index_select(dim, _pad_indices(out.shape[dim], before, after, mode, dim,
-                                                     input))
+                                                     input, npad))
     names = {"reflect": "ReflectionPad", "replicate": "ReplicationPad"}
     if out is not input:
         out = _named(out, f"{names[mode]}{npad}DBackward0" if mode in names
