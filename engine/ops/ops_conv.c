@@ -15,8 +15,12 @@
  * are output positions, so no weight is ever repacked. Several samples
  * share one GEMM (their columns side by side) while the column buffer stays
  * under COL_BUDGET elements; a 1x1 convolution with stride 1 and no padding
- * skips im2col. Buffers come from the engine's pool, so a training loop
- * stops allocating after its first step. BLAS threads do the parallel work.
+ * skips im2col. The input gradient of a stride-1 convolution is computed as
+ * a convolution with the flipped weight (flip_job: one deep GEMM, no
+ * col2im). Buffers come from the engine's pool, so a training loop stops
+ * allocating after its first step. With more than one thread the batch is
+ * shared out between the engine's workers, each with single-threaded BLAS
+ * (see "threads").
  *
  * Pooling runs plane by plane (one (n, c) at a time) over a window per
  * output position: regular windows (kernel, stride, padding, dilation,
@@ -31,6 +35,7 @@
 #include "nn_blas.h"
 #include "nn_graph.h"
 #include "nn_ops_impl.h"
+#include "nn_thread.h"
 
 #undef I /* <complex.h>, through cblas.h: this file names image sides I */
 
@@ -90,8 +95,42 @@ static void geom_set(geom *g, int nsp, const int64_t *isz, const int64_t *csz, c
  * for [C] channels of one sample; col rows are [ldc] apart. col2im adds the
  * columns back into the image (the adjoint). */
 #define DEF_IM2COL(T, SUF)                                                                         \
+    /* One im2col row when the stride is 1 along rows and columns and the                          \
+     * image rows are as wide as the output's: the row is then the image                           \
+     * shifted by one offset, so a single copy per depth slice does it, and                        \
+     * the columns that fall in the padding (or wrap to the next row) are                          \
+     * zeroed after (32 short copies per 32x32 plane were most of its time). */                    \
+    static void im2col_block_##SUF(const T *src, const geom *g, int64_t kd, int64_t kh,            \
+                                   int64_t off, int64_t lo, int64_t hi, T *dst) {                  \
+        const int64_t I1 = g->isz[1], W = g->csz[2], O1 = g->csz[1], P = O1 * W;                   \
+        int64_t r0 = g->p[1] - kh * g->d[1], r1 = I1 + g->p[1] - kh * g->d[1]; /* valid rows */    \
+        if (r0 < 0) r0 = 0;                                                                        \
+        if (r1 > O1) r1 = O1;                                                                      \
+        if (r1 < r0) r1 = r0;                                                                      \
+        for (int64_t od = 0; od < g->csz[0]; od++, dst += P) {                                     \
+            int64_t id = od * g->s[0] - g->p[0] + kd * g->d[0];                                    \
+            if (id < 0 || id >= g->isz[0] || r0 == r1) {                                           \
+                memset(dst, 0, sizeof(T) * (size_t)P);                                             \
+                continue;                                                                          \
+            }                                                                                      \
+            const T *plane = src + id * I1 * W;                                                    \
+            int64_t base = (kh * g->d[1] - g->p[1]) * W + off; /* dst[x] = plane[x + base] */      \
+            int64_t x0 = r0 * W, x1 = r1 * W;                                                      \
+            if (x0 < -base) x0 = -base;                                                            \
+            if (x1 > I1 * W - base) x1 = I1 * W - base;                                            \
+            memset(dst, 0, sizeof(T) * (size_t)(r0 * W));                                          \
+            if (x1 > x0) memcpy(dst + x0, plane + x0 + base, sizeof(T) * (size_t)(x1 - x0));       \
+            memset(dst + r1 * W, 0, sizeof(T) * (size_t)((O1 - r1) * W));                          \
+            for (int64_t r = r0; r < r1; r++) {                                                    \
+                T *drow = dst + r * W;                                                             \
+                for (int64_t ow = 0; ow < lo; ow++) drow[ow] = 0;                                  \
+                for (int64_t ow = hi; ow < W; ow++) drow[ow] = 0;                                  \
+            }                                                                                      \
+        }                                                                                          \
+    }                                                                                              \
     static void im2col_##SUF(const T *img, int64_t C, const geom *g, T *col, int64_t ldc) {        \
         const int64_t I1 = g->isz[1], I2 = g->isz[2], O1 = g->csz[1], O2 = g->csz[2];              \
+        const bool block = g->s[1] == 1 && g->s[2] == 1 && I2 == O2;                               \
         int64_t row = 0;                                                                           \
         for (int64_t c = 0; c < C; c++) {                                                          \
             const T *src = img + c * g->Li;                                                        \
@@ -106,6 +145,10 @@ static void geom_set(geom *g, int nsp, const int64_t *isz, const int64_t *csz, c
                             hi = I2 - off < O2 ? I2 - off : O2;                                    \
                             if (lo > O2) lo = O2;                                                  \
                             if (hi < lo) hi = lo;                                                  \
+                        }                                                                          \
+                        if (block) {                                                               \
+                            im2col_block_##SUF(src, g, kd, kh, off, lo, hi, dst);                  \
+                            continue;                                                              \
                         }                                                                          \
                         for (int64_t od = 0; od < g->csz[0]; od++) {                               \
                             int64_t id = od * g->s[0] - g->p[0] + kd * g->d[0];                    \
@@ -235,7 +278,6 @@ static nn_tensor *scratch(nn_ctx *ctx, bool f64, int64_t n) {
     return nn_tensor_empty(ctx, f64 ? NN_FLOAT64 : NN_FLOAT32, 1, shape);
 }
 
-/* C[n, g] = W_g @ im2col(I[n, g]) for every sample and group (C written). */
 /* ---- one image channel per group (depthwise) ----
  * With Ci/G == 1 each GEMM would be a [m, K] x [K, L] product with K the
  * kernel size (9 for 3x3): BLAS is slow at that shape, so these walk the
@@ -284,14 +326,18 @@ enum { DW_FWD, DW_BWD, DW_DOT };
         }                                                                                          \
         return acc;                                                                                \
     }                                                                                              \
-    /* Every sample and group: [mode] over all taps; W is [Cc, K]. */                              \
-    static void dw_run_##SUF(int mode, const conv_job *j, T *I, T *W, T *C) {                      \
+    /* Every sample, groups [g0, g1): [mode] over all taps; W is [Cc, K]. */                       \
+    static void dw_run_##SUF(int mode, const conv_job *j, T *I, T *W, T *C, int64_t g0,            \
+                             int64_t g1) {                                                         \
         const int64_t m = j->Cc / j->G, K = j->g.K, Li = j->g.Li, Lc = j->g.Lc;                    \
         const geom *g = &j->g;                                                                     \
-        if (mode == DW_DOT) memset(W, 0, sizeof(T) * (size_t)(j->Cc * K));                         \
-        if (mode == DW_FWD) memset(C, 0, sizeof(T) * (size_t)(j->N * j->Cc * Lc));                 \
+        if (mode == DW_DOT) memset(W + g0 * m * K, 0, sizeof(T) * (size_t)((g1 - g0) * m * K));    \
+        if (mode == DW_FWD)                                                                        \
+            for (int64_t n = 0; n < j->N; n++)                                                     \
+                memset(C + (n * j->Cc + g0 * m) * Lc, 0,                                           \
+                       sizeof(T) * (size_t)((g1 - g0) * m * Lc));                                  \
         for (int64_t n = 0; n < j->N; n++)                                                         \
-            for (int64_t gi = 0; gi < j->G; gi++) {                                                \
+            for (int64_t gi = g0; gi < g1; gi++) {                                                 \
                 T *img = I + (n * j->Ci + gi) * Li;                                                \
                 for (int64_t r = 0; r < m; r++) {                                                  \
                     int64_t c = gi * m + r;                                                        \
@@ -316,172 +362,366 @@ static bool dw_applies(const conv_job *j) {
     return j->Ci == j->G && j->G > 1;
 }
 
-static void dw_run(int mode, const conv_job *j, const void *I, const void *W, const void *C) {
+static void dw_run(int mode, const conv_job *j, const void *I, const void *W, const void *C,
+                   int64_t g0, int64_t g1) {
     if (j->f64)
-        dw_run_f64(mode, j, (double *)I, (double *)W, (double *)C);
+        dw_run_f64(mode, j, (double *)I, (double *)W, (double *)C, g0, g1);
     else
-        dw_run_f32(mode, j, (float *)I, (float *)W, (float *)C);
+        dw_run_f32(mode, j, (float *)I, (float *)W, (float *)C, g0, g1);
 }
 
-static nn_status cols_from_image(nn_ctx *ctx, const conv_job *j, const void *I, const void *W,
-                                 void *C) {
-    const int64_t Cig = j->Ci / j->G, Ccg = j->Cc / j->G, K = j->g.K, Li = j->g.Li, Lc = j->g.Lc,
-                  R = Cig * K;
+/* ---- the GEMM path over a range of samples ----
+ * Each takes its own column buffer [cp] (R * nb * Lc elements) and, when
+ * chunk_samples batches, [tp] (Ccg * nb * Lc). */
+
+/* C[n, g] = W_g @ im2col(I[n, g]) for samples [n0, n1) (C written). */
+static void fwd_samples(const conv_job *j, const void *I, const void *W, void *C, int64_t n0,
+                        int64_t n1, void *cp, void *tp) {
+    const int64_t Cig = j->Ci / j->G, Ccg = j->Cc / j->G, Li = j->g.Li, Lc = j->g.Lc,
+                  R = Cig * j->g.K;
     const size_t es = j->es;
-    if (dw_applies(j)) {
-        dw_run(DW_FWD, j, I, W, C);
-        return NN_OK;
-    }
     if (j->g.identity) {
-        for (int64_t n = 0; n < j->N; n++)
+        for (int64_t n = n0; n < n1; n++)
             for (int64_t g = 0; g < j->G; g++)
                 gemm(j->f64, false, false, Ccg, Lc, Cig, at((void *)W, g * Ccg * R, es), R,
                      at((void *)I, (n * j->Ci + g * Cig) * Li, es), Lc, 0.0,
                      at(C, (n * j->Cc + g * Ccg) * Lc, es), Lc);
-        return NN_OK;
+        return;
     }
     int64_t nb = chunk_samples(j);
-    nn_tensor *col = scratch(ctx, j->f64, R * nb * Lc);
-    nn_tensor *tmp = col && nb > 1 ? scratch(ctx, j->f64, Ccg * nb * Lc) : NULL;
-    if (!col || (nb > 1 && !tmp)) goto fail;
-    void *cp = nn_tensor_data(col);
-    for (int64_t n0 = 0; n0 < j->N; n0 += nb) {
-        int64_t m = j->N - n0 < nb ? j->N - n0 : nb, ld = m * Lc;
+    for (int64_t s0 = n0; s0 < n1; s0 += nb) {
+        int64_t m = n1 - s0 < nb ? n1 - s0 : nb, ld = m * Lc;
         for (int64_t g = 0; g < j->G; g++) {
             for (int64_t s = 0; s < m; s++)
-                im2col(j->f64, at((void *)I, ((n0 + s) * j->Ci + g * Cig) * Li, es), Cig, &j->g,
+                im2col(j->f64, at((void *)I, ((s0 + s) * j->Ci + g * Cig) * Li, es), Cig, &j->g,
                        at(cp, s * Lc, es), ld);
             const void *wg = at((void *)W, g * Ccg * R, es);
             if (m == 1) {
                 gemm(j->f64, false, false, Ccg, Lc, R, wg, R, cp, ld, 0.0,
-                     at(C, (n0 * j->Cc + g * Ccg) * Lc, es), Lc);
+                     at(C, (s0 * j->Cc + g * Ccg) * Lc, es), Lc);
                 continue;
             }
-            void *tp = nn_tensor_data(tmp);
             gemm(j->f64, false, false, Ccg, ld, R, wg, R, cp, ld, 0.0, tp, ld);
             for (int64_t r = 0; r < Ccg; r++)
                 for (int64_t s = 0; s < m; s++)
-                    memcpy(at(C, ((n0 + s) * j->Cc + g * Ccg + r) * Lc, es),
+                    memcpy(at(C, ((s0 + s) * j->Cc + g * Ccg + r) * Lc, es),
                            at(tp, r * ld + s * Lc, es), es * (size_t)Lc);
         }
     }
-    nn_tensor_release(col);
-    nn_tensor_release(tmp);
-    return NN_OK;
-fail:
-    nn_tensor_release(col);
-    nn_tensor_release(tmp);
-    return ctx->err.code;
 }
 
-/* I[n, g] = col2im(W_g^T @ C[n, g]) for every sample and group; I must be
- * zeroed by the caller (col2im adds). */
-static nn_status image_from_cols(nn_ctx *ctx, const conv_job *j, const void *C, const void *W,
-                                 void *I) {
-    const int64_t Cig = j->Ci / j->G, Ccg = j->Cc / j->G, K = j->g.K, Li = j->g.Li, Lc = j->g.Lc,
-                  R = Cig * K;
+/* C[n, g] for samples [s0, s0 + m) side by side in [tp] ([Ccg, m * Lc]). */
+static void gather_cols(const conv_job *j, const void *C, int64_t s0, int64_t m, int64_t g,
+                        void *tp) {
+    const int64_t Ccg = j->Cc / j->G, Lc = j->g.Lc, ld = m * Lc;
+    for (int64_t r = 0; r < Ccg; r++)
+        for (int64_t s = 0; s < m; s++)
+            memcpy(at(tp, r * ld + s * Lc, j->es),
+                   at((void *)C, ((s0 + s) * j->Cc + g * Ccg + r) * Lc, j->es), j->es * (size_t)Lc);
+}
+
+/* I[n, g] += col2im(W_g^T @ C[n, g]) for samples [n0, n1). */
+static void bwd_samples(const conv_job *j, const void *C, const void *W, void *I, int64_t n0,
+                        int64_t n1, void *cp, void *tp) {
+    const int64_t Cig = j->Ci / j->G, Ccg = j->Cc / j->G, Li = j->g.Li, Lc = j->g.Lc,
+                  R = Cig * j->g.K;
     const size_t es = j->es;
-    if (dw_applies(j)) {
-        dw_run(DW_BWD, j, I, W, C);
-        return NN_OK;
-    }
     if (j->g.identity) {
-        for (int64_t n = 0; n < j->N; n++)
+        for (int64_t n = n0; n < n1; n++)
             for (int64_t g = 0; g < j->G; g++)
                 gemm(j->f64, true, false, Cig, Lc, Ccg, at((void *)W, g * Ccg * R, es), R,
                      at((void *)C, (n * j->Cc + g * Ccg) * Lc, es), Lc, 0.0,
                      at(I, (n * j->Ci + g * Cig) * Li, es), Lc);
-        return NN_OK;
+        return;
     }
     int64_t nb = chunk_samples(j);
-    nn_tensor *col = scratch(ctx, j->f64, R * nb * Lc);
-    nn_tensor *tmp = col && nb > 1 ? scratch(ctx, j->f64, Ccg * nb * Lc) : NULL;
-    if (!col || (nb > 1 && !tmp)) goto fail;
-    void *cp = nn_tensor_data(col);
-    for (int64_t n0 = 0; n0 < j->N; n0 += nb) {
-        int64_t m = j->N - n0 < nb ? j->N - n0 : nb, ld = m * Lc;
+    for (int64_t s0 = n0; s0 < n1; s0 += nb) {
+        int64_t m = n1 - s0 < nb ? n1 - s0 : nb, ld = m * Lc;
         for (int64_t g = 0; g < j->G; g++) {
-            const void *wg = at((void *)W, g * Ccg * R, es);
-            const void *src;
-            if (m == 1) {
-                src = at((void *)C, (n0 * j->Cc + g * Ccg) * Lc, es);
-            } else {
-                void *tp = nn_tensor_data(tmp);
-                for (int64_t r = 0; r < Ccg; r++)
-                    for (int64_t s = 0; s < m; s++)
-                        memcpy(at(tp, r * ld + s * Lc, es),
-                               at((void *)C, ((n0 + s) * j->Cc + g * Ccg + r) * Lc, es),
-                               es * (size_t)Lc);
+            const void *src = at((void *)C, (s0 * j->Cc + g * Ccg) * Lc, es);
+            if (m > 1) {
+                gather_cols(j, C, s0, m, g, tp);
                 src = tp;
             }
-            gemm(j->f64, true, false, R, ld, Ccg, wg, R, src, ld, 0.0, cp, ld);
+            gemm(j->f64, true, false, R, ld, Ccg, at((void *)W, g * Ccg * R, es), R, src, ld, 0.0,
+                 cp, ld);
             for (int64_t s = 0; s < m; s++)
                 col2im(j->f64, at(cp, s * Lc, es), ld, Cig, &j->g,
-                       at(I, ((n0 + s) * j->Ci + g * Cig) * Li, es));
+                       at(I, ((s0 + s) * j->Ci + g * Cig) * Li, es));
         }
     }
-    nn_tensor_release(col);
-    nn_tensor_release(tmp);
-    return NN_OK;
-fail:
-    nn_tensor_release(col);
-    nn_tensor_release(tmp);
-    return ctx->err.code;
 }
 
-/* dW_g = sum_n C[n, g] @ im2col(I[n, g])^T (dW written). */
-static nn_status weight_grad(nn_ctx *ctx, const conv_job *j, const void *C, const void *I,
-                             void *dW) {
-    const int64_t Cig = j->Ci / j->G, Ccg = j->Cc / j->G, K = j->g.K, Li = j->g.Li, Lc = j->g.Lc,
-                  R = Cig * K;
+/* dW_g = sum over samples [n0, n1) of C[n, g] @ im2col(I[n, g])^T (dW written). */
+static void wg_samples(const conv_job *j, const void *C, const void *I, void *dW, int64_t n0,
+                       int64_t n1, void *cp, void *tp) {
+    const int64_t Cig = j->Ci / j->G, Ccg = j->Cc / j->G, Li = j->g.Li, Lc = j->g.Lc,
+                  R = Cig * j->g.K;
     const size_t es = j->es;
-    if (dw_applies(j)) {
-        dw_run(DW_DOT, j, I, dW, C);
-        return NN_OK;
-    }
     memset(dW, 0, es * (size_t)(j->Cc * R));
     if (j->g.identity) {
-        for (int64_t n = 0; n < j->N; n++)
+        for (int64_t n = n0; n < n1; n++)
             for (int64_t g = 0; g < j->G; g++)
                 gemm(j->f64, false, true, Ccg, Cig, Lc,
                      at((void *)C, (n * j->Cc + g * Ccg) * Lc, es), Lc,
                      at((void *)I, (n * j->Ci + g * Cig) * Li, es), Li, 1.0,
                      at(dW, g * Ccg * R, es), R);
-        return NN_OK;
+        return;
     }
     int64_t nb = chunk_samples(j);
-    nn_tensor *col = scratch(ctx, j->f64, R * nb * Lc);
-    nn_tensor *tmp = col && nb > 1 ? scratch(ctx, j->f64, Ccg * nb * Lc) : NULL;
-    if (!col || (nb > 1 && !tmp)) goto fail;
-    void *cp = nn_tensor_data(col);
-    for (int64_t n0 = 0; n0 < j->N; n0 += nb) {
-        int64_t m = j->N - n0 < nb ? j->N - n0 : nb, ld = m * Lc;
+    for (int64_t s0 = n0; s0 < n1; s0 += nb) {
+        int64_t m = n1 - s0 < nb ? n1 - s0 : nb, ld = m * Lc;
         for (int64_t g = 0; g < j->G; g++) {
             for (int64_t s = 0; s < m; s++)
-                im2col(j->f64, at((void *)I, ((n0 + s) * j->Ci + g * Cig) * Li, es), Cig, &j->g,
+                im2col(j->f64, at((void *)I, ((s0 + s) * j->Ci + g * Cig) * Li, es), Cig, &j->g,
                        at(cp, s * Lc, es), ld);
-            const void *src;
-            if (m == 1) {
-                src = at((void *)C, (n0 * j->Cc + g * Ccg) * Lc, es);
-            } else {
-                void *tp = nn_tensor_data(tmp);
-                for (int64_t r = 0; r < Ccg; r++)
-                    for (int64_t s = 0; s < m; s++)
-                        memcpy(at(tp, r * ld + s * Lc, es),
-                               at((void *)C, ((n0 + s) * j->Cc + g * Ccg + r) * Lc, es),
-                               es * (size_t)Lc);
+            const void *src = at((void *)C, (s0 * j->Cc + g * Ccg) * Lc, es);
+            if (m > 1) {
+                gather_cols(j, C, s0, m, g, tp);
                 src = tp;
             }
             gemm(j->f64, false, true, Ccg, R, ld, src, ld, cp, ld, 1.0, at(dW, g * Ccg * R, es), R);
         }
     }
-    nn_tensor_release(col);
-    nn_tensor_release(tmp);
+}
+
+/* ---- threads ----
+ * With more than one thread the batch is shared out between the engine's
+ * workers (nn_thread.h), each running single-threaded BLAS on its own
+ * samples with its own column buffer, so im2col and col2im run in parallel
+ * too, and OpenBLAS's own pool (whose threads spin for a while after each
+ * of its jobs, burning a core while the next op runs) is not used. The
+ * depthwise kernel shares out groups. Each sample's output comes from the
+ * same calls whatever the thread count, and the weight gradient, a sum
+ * over the batch, is summed in WG_PARTS fixed slices of the batch, added
+ * in order, which the tasks share out: results are bit-for-bit the same at
+ * any thread count. */
+
+#define MIN_TASK_MACS  (1 << 20) /* less work than this per task runs on one thread */
+#define CONV_MAX_TASKS 64
+#define WG_PARTS       8         /* slices of the batch the weight gradient is summed in */
+#define WG_PART_BUDGET (1 << 22) /* elements of the partial weight gradients, at most */
+
+enum { RUN_FWD, RUN_BWD, RUN_WG, RUN_DW };
+
+typedef struct conv_run {
+    int kind, dw_mode;
+    const conv_job *j;
+    const void *src, *W; /* fwd: I, W; bwd: C, W; wg: C, I */
+    void *dst;           /* fwd: C; bwd: I; wg: dW */
+    void *parts;         /* wg: partials 1..n_parts-1, each Cc * R */
+    int64_t n_parts;
+    nn_tensor *col[CONV_MAX_TASKS], *tmp[CONV_MAX_TASKS];
+} conv_run;
+
+static void *buf_of(nn_tensor *t) {
+    return t ? nn_tensor_data(t) : NULL;
+}
+
+static void conv_task(void *arg, int t, int T) {
+    conv_run *r = arg;
+    const conv_job *j = r->j;
+    void *cp = buf_of(r->col[t]), *tp = buf_of(r->tmp[t]);
+    int64_t b, e;
+    switch (r->kind) {
+    case RUN_DW:
+        nn_parallel_range(j->G, t, T, 1, &b, &e);
+        if (r->dw_mode == DW_FWD) dw_run(DW_FWD, j, r->src, r->W, r->dst, b, e);
+        if (r->dw_mode == DW_BWD) dw_run(DW_BWD, j, r->dst, r->W, r->src, b, e);
+        if (r->dw_mode == DW_DOT) dw_run(DW_DOT, j, r->W, r->dst, r->src, b, e);
+        break;
+    case RUN_FWD:
+        nn_parallel_range(j->N, t, T, chunk_samples(j), &b, &e);
+        fwd_samples(j, r->src, r->W, r->dst, b, e, cp, tp);
+        break;
+    case RUN_BWD:
+        nn_parallel_range(j->N, t, T, chunk_samples(j), &b, &e);
+        bwd_samples(j, r->src, r->W, r->dst, b, e, cp, tp);
+        break;
+    case RUN_WG: {
+        const int64_t size = j->Cc * (j->Ci / j->G) * j->g.K;
+        for (int64_t p = t; p < r->n_parts; p += T) {
+            nn_parallel_range(j->N, (int)p, (int)r->n_parts, 1, &b, &e);
+            void *dw = p == 0 ? r->dst : at(r->parts, (p - 1) * size, j->es);
+            wg_samples(j, r->src, r->W, dw, b, e, cp, tp);
+        }
+        break;
+    }
+    }
+}
+
+/* Run [r] over [T] tasks (their buffers allocated); more than one task
+ * runs with single-threaded BLAS. */
+static void conv_go(conv_run *r, int T) {
+    if (T <= 1) {
+        conv_task(r, 0, 1);
+        return;
+    }
+    nn_blas_set_threads(1);
+    nn_parallel_run(T, conv_task, r);
+    nn_blas_set_threads(nn_get_num_threads());
+}
+
+/* How many tasks share [units] (samples, groups or slices) of [j]. */
+static int conv_tasks(const conv_job *j, int64_t units) {
+    double macs = (double)j->N * (double)(j->Cc / j->G) * (double)(j->Ci / j->G) * (double)j->g.K *
+                  (double)j->g.Lc * (double)j->G;
+    int t = nn_parallel_tasks(macs > 4e18 ? (int64_t)4e18 : (int64_t)macs, MIN_TASK_MACS);
+    if (t > CONV_MAX_TASKS) t = CONV_MAX_TASKS;
+    return units < t ? (int)units : t;
+}
+
+static void run_release(conv_run *r) {
+    for (int t = 0; t < CONV_MAX_TASKS; t++) {
+        nn_tensor_release(r->col[t]);
+        nn_tensor_release(r->tmp[t]);
+    }
+}
+
+/* The column buffers of [T] tasks of [j] (none for the identity). */
+static nn_status run_buffers(nn_ctx *ctx, const conv_job *j, conv_run *r, int T) {
+    if (j->g.identity) return NN_OK;
+    int64_t nb = chunk_samples(j), R = (j->Ci / j->G) * j->g.K;
+    for (int t = 0; t < T; t++) {
+        r->col[t] = scratch(ctx, j->f64, R * nb * j->g.Lc);
+        if (!r->col[t]) return ctx->err.code;
+        if (nb > 1) {
+            r->tmp[t] = scratch(ctx, j->f64, (j->Cc / j->G) * nb * j->g.Lc);
+            if (!r->tmp[t]) return ctx->err.code;
+        }
+    }
     return NN_OK;
-fail:
-    nn_tensor_release(col);
-    nn_tensor_release(tmp);
-    return ctx->err.code;
+}
+
+static nn_status run_samples(nn_ctx *ctx, int kind, const conv_job *j, const void *src,
+                             const void *W, void *dst) {
+    conv_run r = {.kind = kind, .j = j, .src = src, .W = W, .dst = dst};
+    int64_t nb = chunk_samples(j); /* 0 for an empty batch */
+    int T = conv_tasks(j, nb > 0 ? (j->N + nb - 1) / nb : 0);
+    nn_status st = run_buffers(ctx, j, &r, T);
+    if (!st) conv_go(&r, T);
+    run_release(&r);
+    return st;
+}
+
+static void run_dw(int mode, const conv_job *j, const void *src, const void *W, void *dst) {
+    conv_run r = {.kind = RUN_DW, .dw_mode = mode, .j = j, .src = src, .W = W, .dst = dst};
+    conv_go(&r, conv_tasks(j, j->G));
+}
+
+/* The convolution's input gradient with stride 1 is itself a convolution:
+ * of the output gradient with the weight flipped in space and transposed
+ * in channels, padding d * (k - 1) - p. That is one GEMM of depth
+ * Cc/G * K per sample writing the image directly, where image_from_cols's
+ * GEMM has depth Cc/G and writes a column buffer K times the image that
+ * col2im then adds up. Whether [j] can go that way, and its job in [jf]. */
+static bool flip_job(const conv_job *j, conv_job *jf) {
+    if (dw_applies(j) || j->g.identity) return false;
+    conv_job f = *j;
+    f.Ci = j->Cc;
+    f.Cc = j->Ci;
+    for (int i = 0; i < 3; i++) {
+        int64_t p = j->g.d[i] * (j->g.k[i] - 1) - j->g.p[i];
+        if (j->g.s[i] != 1 || p < 0 ||
+            j->g.csz[i] + 2 * p - j->g.d[i] * (j->g.k[i] - 1) != j->g.isz[i])
+            return false;
+        f.g.isz[i] = j->g.csz[i];
+        f.g.csz[i] = j->g.isz[i];
+        f.g.p[i] = p;
+    }
+    f.g.Li = j->g.Lc;
+    f.g.Lc = j->g.Li;
+    f.g.identity = false;
+    if (jf) *jf = f;
+    return true;
+}
+
+/* W'[g, ci, co, K - 1 - t] = W[g, co, ci, t] */
+static void flip_weight(const conv_job *j, const void *W, void *Wf) {
+    const int64_t Cig = j->Ci / j->G, Ccg = j->Cc / j->G, K = j->g.K;
+    for (int64_t g = 0; g < j->G; g++)
+        for (int64_t co = 0; co < Ccg; co++)
+            for (int64_t ci = 0; ci < Cig; ci++)
+                for (int64_t t = 0; t < K; t++) {
+                    int64_t from = ((g * Ccg + co) * Cig + ci) * K + t;
+                    int64_t to = ((g * Cig + ci) * Ccg + co) * K + (K - 1 - t);
+                    if (j->f64)
+                        ((double *)Wf)[to] = ((const double *)W)[from];
+                    else
+                        ((float *)Wf)[to] = ((const float *)W)[from];
+                }
+}
+
+/* C[n, g] = W_g @ im2col(I[n, g]) for every sample and group (C written). */
+static nn_status cols_from_image(nn_ctx *ctx, const conv_job *j, const void *I, const void *W,
+                                 void *C) {
+    if (dw_applies(j)) {
+        run_dw(DW_FWD, j, I, W, C);
+        return NN_OK;
+    }
+    return run_samples(ctx, RUN_FWD, j, I, W, C);
+}
+
+/* Whether image_from_cols writes all of I (else the caller zeroes it). */
+static bool image_from_cols_writes(const conv_job *j, bool flip) {
+    return j->g.identity || (flip && flip_job(j, NULL));
+}
+
+/* I[n, g] = col2im(W_g^T @ C[n, g]) for every sample and group; I must be
+ * zeroed by the caller unless image_from_cols_writes. [flip]: the way of
+ * flip_job where it applies, for the convolution's input gradient; the
+ * transposed convolution's forward keeps col2im, whose order of sums is
+ * PyTorch's (its float32 values then agree to OpInfo's 1.3e-5). */
+static nn_status image_from_cols(nn_ctx *ctx, const conv_job *j, const void *C, const void *W,
+                                 void *I, bool flip) {
+    if (dw_applies(j)) {
+        run_dw(DW_BWD, j, C, W, I);
+        return NN_OK;
+    }
+    conv_job jf;
+    if (!flip || !flip_job(j, &jf)) return run_samples(ctx, RUN_BWD, j, C, W, I);
+    nn_tensor *wf = scratch(ctx, j->f64, j->Cc * (j->Ci / j->G) * j->g.K);
+    if (!wf) return ctx->err.code;
+    flip_weight(j, W, nn_tensor_data(wf));
+    nn_status st = run_samples(ctx, RUN_FWD, &jf, C, nn_tensor_data(wf), I);
+    nn_tensor_release(wf);
+    return st;
+}
+
+/* dW_g = sum_n C[n, g] @ im2col(I[n, g])^T (dW written), summed in
+ * fixed slices of the batch (see "threads"). */
+static nn_status weight_grad(nn_ctx *ctx, const conv_job *j, const void *C, const void *I,
+                             void *dW) {
+    if (dw_applies(j)) {
+        run_dw(DW_DOT, j, C, I, dW);
+        return NN_OK;
+    }
+    const int64_t size = j->Cc * (j->Ci / j->G) * j->g.K;
+    int64_t P = j->N < WG_PARTS ? j->N : WG_PARTS;
+    while (P > 1 && (P - 1) * size > WG_PART_BUDGET) P--;
+    if (P < 1) P = 1;
+    conv_run r = {.kind = RUN_WG, .j = j, .src = C, .W = I, .dst = dW, .n_parts = P};
+    int T = conv_tasks(j, P);
+    nn_tensor *parts = P > 1 ? scratch(ctx, j->f64, (P - 1) * size) : NULL;
+    nn_status st = P > 1 && !parts ? ctx->err.code : run_buffers(ctx, j, &r, T);
+    if (!st) {
+        r.parts = buf_of(parts);
+        conv_go(&r, T);
+        for (int64_t p = 1; p < P; p++) {
+            if (j->f64) {
+                double *d = dW;
+                const double *s = (const double *)r.parts + (p - 1) * size;
+                for (int64_t i = 0; i < size; i++) d[i] += s[i];
+            } else {
+                float *d = dW;
+                const float *s = (const float *)r.parts + (p - 1) * size;
+                for (int64_t i = 0; i < size; i++) d[i] += s[i];
+            }
+        }
+    }
+    nn_tensor_release(parts);
+    run_release(&r);
+    return st;
 }
 
 /* out[n, c, :] += b[c] */
@@ -733,10 +973,12 @@ nn_tensor *op_conv_forward(nn_ctx *ctx, nn_node *node) {
     if (w && (node->p.flags & CONV_BIAS)) b = nn_contiguous_as(ctx, node->in[2].t, dt);
     nn_tensor *out = NULL;
     if (!w || ((node->p.flags & CONV_BIAS) && !b)) goto done;
-    out = tr ? nn_zeros(ctx, dt, nd, shape) : nn_tensor_empty(ctx, dt, nd, shape);
+    out = tr && !image_from_cols_writes(&j, false) ? nn_zeros(ctx, dt, nd, shape)
+                                                   : nn_tensor_empty(ctx, dt, nd, shape);
     if (!out) goto done;
     nn_status st =
-        tr ? image_from_cols(ctx, &j, nn_tensor_data(x), nn_tensor_data(w), nn_tensor_data(out))
+        tr ? image_from_cols(ctx, &j, nn_tensor_data(x), nn_tensor_data(w), nn_tensor_data(out),
+                             false)
            : cols_from_image(ctx, &j, nn_tensor_data(x), nn_tensor_data(w), nn_tensor_data(out));
     if (st) {
         nn_tensor_release(out);
@@ -766,13 +1008,14 @@ nn_status op_conv_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_tenso
     if (node->in[0].needs_grad) {
         nn_tensor *xin = node->in[0].t;
         w = nn_contiguous_as(ctx, node->in[1].t, dt);
-        nn_tensor *dx = !w   ? NULL
-                        : tr ? nn_tensor_empty(ctx, dt, xin->ndim, xin->shape)
-                             : nn_zeros(ctx, dt, xin->ndim, xin->shape);
+        nn_tensor *dx = !w ? NULL
+                        : tr || image_from_cols_writes(&j, true)
+                            ? nn_tensor_empty(ctx, dt, xin->ndim, xin->shape)
+                            : nn_zeros(ctx, dt, xin->ndim, xin->shape);
         if (!dx) goto fail;
-        st =
-            tr ? cols_from_image(ctx, &j, nn_tensor_data(g), nn_tensor_data(w), nn_tensor_data(dx))
-               : image_from_cols(ctx, &j, nn_tensor_data(g), nn_tensor_data(w), nn_tensor_data(dx));
+        st = tr ? cols_from_image(ctx, &j, nn_tensor_data(g), nn_tensor_data(w), nn_tensor_data(dx))
+                : image_from_cols(ctx, &j, nn_tensor_data(g), nn_tensor_data(w), nn_tensor_data(dx),
+                                  true);
         din[0] = dx;
         if (st) goto fail;
     }

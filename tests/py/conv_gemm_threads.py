@@ -1,0 +1,93 @@
+# The convolution's GEMM path at sizes where it shares the batch between
+# two threads (engine/ops/ops_conv.c "threads") and computes the input
+# gradient of a stride-1 convolution as a convolution with the flipped
+# weight: forward, input, weight and bias gradients against a reference
+# built from padding, strided slices and einsum (no convolution code), in
+# float64 and float32, over stride 2, groups, dilation, batch 1 and
+# non-square shapes; and the same bits at 1 and 2 threads where the batch
+# is shared out.
+import torch
+import torch.nn.functional as F
+
+torch.manual_seed(0)
+
+
+def ref_conv(x, w, b, stride, padding, dilation, groups):
+    N, C, H, W = x.shape
+    O, Cg, kh, kw = w.shape
+    (sh, sw), (ph, pw), (dh, dw) = stride, padding, dilation
+    xp = F.pad(x, (pw, pw, ph, ph))
+    Ho = (H + 2 * ph - dh * (kh - 1) - 1) // sh + 1
+    Wo = (W + 2 * pw - dw * (kw - 1) - 1) // sw + 1
+    xg = xp.reshape(N, groups, Cg, H + 2 * ph, W + 2 * pw)
+    wg = w.reshape(groups, O // groups, Cg, kh, kw)
+    out = None
+    for i in range(kh):
+        for j in range(kw):
+            patch = xg[:, :, :, i * dh:i * dh + sh * (Ho - 1) + 1:sh,
+                       j * dw:j * dw + sw * (Wo - 1) + 1:sw]
+            t = torch.einsum("ngchw,goc->ngohw", patch, wg[:, :, :, i, j])
+            out = t if out is None else out + t
+    return out.reshape(N, O, Ho, Wo) + b.reshape(1, O, 1, 1)
+
+
+def run(dtype, threads, N, Ci, Co, H, W, k, stride, padding, dilation, groups):
+    torch.set_num_threads(threads)
+    g = torch.Generator().manual_seed(1)
+    x = torch.randn(N, Ci, H, W, generator=g, dtype=dtype, requires_grad=True)
+    w = torch.randn(Co, Ci // groups, *k, generator=g, dtype=dtype, requires_grad=True)
+    b = torch.randn(Co, generator=g, dtype=dtype, requires_grad=True)
+    y = F.conv2d(x, w, b, stride, padding, dilation, groups)
+    gy = torch.randn(y.shape, generator=g, dtype=dtype)
+    grads = torch.autograd.grad(y, (x, w, b), gy)
+    return x, w, b, gy, [y.detach()] + list(grads)
+
+
+cases = [
+    # N, Ci, Co, H, W, kernel, stride, padding, dilation, groups
+    (6, 16, 16, 17, 13, (3, 3), (1, 1), (1, 1), (1, 1), 1),  # flipped input gradient
+    (6, 16, 24, 17, 13, (3, 3), (2, 2), (1, 1), (1, 1), 1),  # stride 2: col2im
+    (5, 16, 16, 15, 19, (3, 5), (1, 1), (2, 1), (2, 1), 1),  # dilation, non-square kernel
+    (6, 16, 32, 14, 14, (3, 3), (1, 1), (1, 1), (1, 1), 4),  # groups
+    (6, 16, 16, 14, 14, (3, 3), (1, 2), (0, 1), (1, 1), 2),  # mixed stride, groups
+    (1, 32, 32, 20, 11, (3, 3), (1, 1), (1, 1), (1, 1), 1),  # batch 1
+    (7, 24, 16, 16, 16, (1, 1), (1, 1), (0, 0), (1, 1), 1),  # 1x1
+    (6, 16, 16, 16, 16, (3, 3), (1, 1), (1, 1), (1, 1), 16),  # depthwise
+    (6, 16, 16, 12, 12, (3, 3), (1, 1), (3, 3), (1, 1), 1),  # padding > k - 1: col2im
+]
+names = ["out", "dx", "dw", "db"]
+for c in cases:
+    for dtype, tol in ((torch.float64, 1e-10), (torch.float32, 2e-4)):
+        x, w, b, gy, got = run(dtype, 2, *c)
+        y = ref_conv(x, w, b, *c[6:])
+        want = [y.detach()] + list(torch.autograd.grad(y, (x, w, b), gy))
+        errs = [((a - e).abs().max() / (1 + e.abs().max())).item() for a, e in zip(got, want)]
+        bad = [n for n, e in zip(names, errs) if not e < tol]
+        print(c, str(dtype)[6:], tuple(got[0].shape), "bad:", bad)
+# Layers whose batch is shared out between the threads (enough positions
+# and weight for one GEMM per sample) give the same bits at 1 and 2
+# threads: each sample goes through the same calls, and the weight
+# gradient is summed in fixed slices of the batch.
+for c in [(4, 32, 16, 24, 24, (3, 3), (1, 1), (1, 1), (1, 1), 1),
+          (3, 32, 32, 23, 25, (3, 3), (1, 1), (2, 2), (2, 2), 1)]:
+    for dtype in (torch.float64, torch.float32):
+        got = run(dtype, 2, *c)[4]
+        one = run(dtype, 1, *c)[4]
+        print(c, str(dtype)[6:], "same at 1 and 2 threads:",
+              [torch.equal(a, o) for a, o in zip(got, one)])
+# a stride-1 transposed convolution (its forward keeps col2im; its input
+# gradient is the convolution, shared out between the threads)
+torch.set_num_threads(2)
+xt = torch.randn(4, 16, 9, 11, dtype=torch.float64, requires_grad=True)
+wt = torch.randn(16, 8, 3, 3, dtype=torch.float64, requires_grad=True)
+yt = F.conv_transpose2d(xt, wt, padding=1, dilation=2)
+gyt = torch.randn(yt.shape, dtype=torch.float64)
+# the transposed convolution is the adjoint of the convolution
+z = torch.randn(yt.shape, dtype=torch.float64)
+lhs = (yt * z).sum()
+rhs = (xt * F.conv2d(z, wt, padding=1, dilation=2)).sum()
+print(tuple(yt.shape), abs((lhs - rhs).item()) < 1e-9 * abs(lhs.item()))
+print(torch.autograd.gradcheck(lambda a, ww: F.conv_transpose2d(a, ww, padding=1, dilation=2),
+                               (xt[:1, :3, :4, :5].detach().requires_grad_(),
+                                wt[:3, :2].detach().requires_grad_())))
+torch.set_num_threads(1)
