@@ -13,6 +13,29 @@ void py_ops_release(nn_tensor **ts, int n) {
     for (int i = 0; i < n; i++) nn_tensor_release(ts[i]);
 }
 
+bool py_ops_any_complex(PyObject *const *objs, int n) {
+    for (int i = 0; i < n; i++) {
+        if (!objs[i]) continue;
+        nn_tensor *t = py_tensor_of(objs[i]);
+        if (t ? nn_dtype_is_complex(t->dtype) : PyComplex_Check(objs[i])) return true;
+    }
+    return false;
+}
+
+PyObject *py_ops_complex_fallback(const char *name, PyObject *const *objs, int n) {
+    PyObject *mod = PyImport_ImportModule("torch._complex_ops");
+    if (!mod) return NULL;
+    PyObject *fn = PyObject_GetAttrString(mod, name);
+    Py_DECREF(mod);
+    if (!fn) {
+        PyErr_Clear();
+        return NULL;
+    }
+    PyObject *r = PyObject_Vectorcall(fn, objs, (size_t)n, NULL);
+    Py_DECREF(fn);
+    return r;
+}
+
 PyObject *py_ops_tuple(nn_tensor **ps, int n, const char *fn_name) {
     PyObject *tup = PyTuple_New(n);
     if (!tup) {

@@ -55,6 +55,15 @@ PyObject *py_ops_numpy_names(PyObject *kwnames);
  * 0), or torch's IndexError. */
 int py_ops_dim(int64_t dim, int ndim, int *out);
 
+/* Whether any of the [n] objects is a complex tensor or a Python complex. */
+bool py_ops_any_complex(PyObject *const *objs, int n);
+/* The complex path of op [name] written in Python (torch._complex_ops):
+ * its result for the [n] positional objects (a new reference, or NULL
+ * with an exception set); NULL without an exception when that module has
+ * no [name], and the caller goes on to its kernel (which refuses complex
+ * operands in PyTorch's words). Called only for complex operands. */
+PyObject *py_ops_complex_fallback(const char *name, PyObject *const *objs, int n);
+
 /* Whether an optional argument was given as something other than None. */
 static inline bool py_given(PyObject *o) {
     return o && o != Py_None;

@@ -18,6 +18,10 @@ static PyObject *unary(const char *name, unary_fn fn, const char *fn_name, PyObj
     PARSE(name, 1, "input", "$out");
     nn_tensor *t;
     if (py_tensor_arg(a_[0], name, "input", &t) < 0) return NULL;
+    if (nn_dtype_is_complex(t->dtype) && !py_given(a_[1])) {
+        PyObject *c = py_ops_complex_fallback(name, a_, 1);
+        if (c || PyErr_Occurred()) return c;
+    }
     nn_tensor *r = fn(py_ctx(), t);
     return fn_name ? py_tensor_wrap_named(r, fn_name) : py_tensor_wrap(r);
 }
@@ -248,6 +252,10 @@ BINARY(float_power, float_power_of)
 PY_OP(pow)
 static PyObject *pow_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
     PARSE("pow", 2, "input", "exponent", "$out");
+    if (!py_given(a_[2]) && py_ops_any_complex(a_, 2)) {
+        PyObject *c = py_ops_complex_fallback("pow", a_, 2);
+        if (c || PyErr_Occurred()) return c;
+    }
     nn_tensor *a, *b;
     if (operands("pow", a_[0], a_[1], &a, &b) < 0) return NULL;
     nn_tensor *r = nn_pow(py_ctx(), a, b);
@@ -449,6 +457,10 @@ static PyObject *where_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *k
                      "dtype %s",
                      nn_dtype_scalar_name(c->dtype));
         return NULL;
+    }
+    if (!py_given(a_[3]) && py_ops_any_complex(a_ + 1, 2)) {
+        PyObject *cr = py_ops_complex_fallback("where", a_, 3);
+        if (cr || PyErr_Occurred()) return cr;
     }
     nn_tensor *x, *y;
     if (py_operand(a_[1], "where", "input", &x) < 0) return NULL;

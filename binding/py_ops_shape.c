@@ -1472,6 +1472,10 @@ static PyObject *product(const char *name, int nd_a, int nd_b, const char *fn_na
     (void)nd_a;
     (void)nd_b;
     if (py_parse(name, args, nargs, kwnames, kw, 2, a_) < 0) return NULL;
+    if (!py_given(a_[2]) && py_ops_any_complex(a_, 2)) {
+        PyObject *c = py_ops_complex_fallback(name, a_, 2);
+        if (c || PyErr_Occurred()) return c;
+    }
     nn_tensor *ts[2], *owned[2] = {NULL, NULL};
     if (py_tensor_arg(a_[0], name, "input", &ts[0]) < 0 ||
         py_tensor_arg(a_[1], name, "mat2", &ts[1]) < 0)
@@ -1558,6 +1562,10 @@ static PyObject *product_checked(const char *name, const char *fn_name, nn_tenso
 PY_OP(matmul)
 static PyObject *matmul_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
     PARSE("matmul", 2, "input", "other", "$out");
+    if (!py_given(a_[2]) && py_ops_any_complex(a_, 2)) {
+        PyObject *c = py_ops_complex_fallback("matmul", a_, 2);
+        if (c || PyErr_Occurred()) return c;
+    }
     nn_tensor *a, *b;
     if (py_tensor_arg(a_[0], "matmul", "input", &a) < 0 ||
         py_tensor_arg(a_[1], "matmul", "other", &b) < 0)

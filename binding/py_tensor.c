@@ -13,6 +13,7 @@
 #include "nn_random.h"
 #include "py.h"
 #include "py_debug.h"
+#include "py_ops.h"
 
 PyTypeObject *py_tensor_class = &py_tensor_base_type;
 nn_print_opts py_print_opts = {4, 1000, 3, 80, 0};
@@ -254,6 +255,11 @@ static nn_tensor *matmul_autocast(nn_ctx *ctx, nn_tensor *a, nn_tensor *b) {
 }
 
 static PyObject *nb_matmul(PyObject *a, PyObject *b) {
+    PyObject *ab[2] = {a, b};
+    if (py_ops_any_complex(ab, 2)) {
+        PyObject *c = py_ops_complex_fallback("matmul", ab, 2);
+        if (c || PyErr_Occurred()) return c;
+    }
     return binary(a, b, py_autocast_cpu_on() ? matmul_autocast : nn_matmul, "matmul");
 }
 static PyObject *nb_and(PyObject *a, PyObject *b) {
@@ -270,6 +276,12 @@ static PyObject *nb_pow(PyObject *a, PyObject *b, PyObject *mod) {
     if (mod != Py_None) {
         PyErr_SetString(PyExc_TypeError, "pow() with a modulus is not supported for tensors");
         return NULL;
+    }
+    PyObject *ab[2] = {a, b};
+    if (py_ops_any_complex(ab, 2)) {
+        /* a ** b, and b.__rpow__(a) for a number a: pow(a, b) either way */
+        PyObject *c = py_ops_complex_fallback("pow", ab, 2);
+        if (c || PyErr_Occurred()) return c;
     }
     return binary(a, b, nn_pow, "pow");
 }
