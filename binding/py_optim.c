@@ -125,15 +125,8 @@ static int list_tensor(PyObject *seq, Py_ssize_t i, const char *what, bool optio
  * Lists of equal length; max_exp_avg_sqs is read only with amsgrad. Every
  * step is checked to be a tensor before anything is updated, as torch's
  * adam() does. */
-static PyObject *f_adam_multi(PyObject *m, PyObject *args) {
-    (void)m;
-    PyObject *lists[6];
-    int amsgrad, maximize, decoupled;
-    nn_optim_config c = nn_optim_defaults(NN_OPTIM_ADAM);
-    if (!PyArg_ParseTuple(args, "OOOOOOdddddppp:_adam_multi", &lists[0], &lists[1], &lists[2],
-                          &lists[3], &lists[4], &lists[5], &c.lr, &c.beta1, &c.beta2, &c.eps,
-                          &c.weight_decay, &amsgrad, &maximize, &decoupled))
-        return NULL;
+static PyObject *adam_multi_run(PyObject *const *lists, nn_optim_config c, int amsgrad,
+                                int maximize, int decoupled) {
     c.kind = decoupled ? NN_OPTIM_ADAMW : NN_OPTIM_ADAM;
     c.amsgrad = amsgrad, c.maximize = maximize;
     static const char *const names[6] = {"params",      "grads",           "exp_avgs",
@@ -173,6 +166,126 @@ static PyObject *f_adam_multi(PyObject *m, PyObject *args) {
     result = Py_NewRef(Py_None);
 done:
     for (int k = 0; k < 6; k++) Py_XDECREF(seq[k]);
+    return result;
+}
+
+static PyObject *f_adam_multi(PyObject *m, PyObject *args) {
+    (void)m;
+    PyObject *lists[6];
+    int amsgrad, maximize, decoupled;
+    nn_optim_config c = nn_optim_defaults(NN_OPTIM_ADAM);
+    if (!PyArg_ParseTuple(args, "OOOOOOdddddppp:_adam_multi", &lists[0], &lists[1], &lists[2],
+                          &lists[3], &lists[4], &lists[5], &c.lr, &c.beta1, &c.beta2, &c.eps,
+                          &c.weight_decay, &amsgrad, &maximize, &decoupled))
+        return NULL;
+    return adam_multi_run(lists, c, amsgrad, maximize, decoupled);
+}
+
+/* The keys _adam_group reads, interned once (a string made per lookup cost
+ * more than the Python loop it replaces). */
+enum { K_PARAMS, K_BETAS, K_AMSGRAD, K_MAXIMIZE, K_LR, K_WD, K_EPS, K_EXP_AVG, K_EXP_AVG_SQ,
+       K_MAX_EXP_AVG_SQ, K_STEP, K_GRAD, K_COUNT };
+static PyObject *keys_interned[K_COUNT];
+
+static bool intern_keys(void) {
+    static const char *const names[K_COUNT] = {
+        "params", "betas",      "amsgrad",        "maximize", "lr",  "weight_decay",
+        "eps",    "exp_avg",    "exp_avg_sq",     "max_exp_avg_sq", "step", "grad"};
+    if (keys_interned[K_COUNT - 1]) return true;
+    for (int k = 0; k < K_COUNT; k++)
+        if (!keys_interned[k] && !(keys_interned[k] = PyUnicode_InternFromString(names[k])))
+            return false;
+    return true;
+}
+
+/* d[key] of a plain dict, borrowed; NULL (no error set) when absent. */
+static PyObject *group_item(PyObject *d, int key) {
+    PyObject *v = PyDict_GetItemWithError(d, keys_interned[key]);
+    if (!v) PyErr_Clear();
+    return v;
+}
+
+/* A float from [o] as the "d" format reads it; false (error cleared) when
+ * it is not one. */
+static bool as_double(PyObject *o, double *out) {
+    if (!o) return false;
+    *out = PyFloat_AsDouble(o);
+    if (*out == -1.0 && PyErr_Occurred()) {
+        PyErr_Clear();
+        return false;
+    }
+    return true;
+}
+
+/* _adam_group(group, state, decoupled): torch/optim/adam.py's
+ * _adam_like_step for one group in C when every parameter with a gradient
+ * already has its state (every step after the first): the same lists
+ * gathered in the same order, then _adam_multi's body. Returns True when
+ * it ran, False, having changed nothing, whenever anything is unusual (a
+ * missing or empty state, a key missing, a value that is not a plain
+ * float, dicts that are not plain dicts): the Python loop then runs and
+ * makes the state or raises as before. [state] is the optimizer's
+ * defaultdict (the caller checks its type). */
+static PyObject *f_adam_group(PyObject *m, PyObject *args) {
+    (void)m;
+    PyObject *group, *state_of;
+    int decoupled;
+    if (!PyArg_ParseTuple(args, "O!O!p:_adam_group", &PyDict_Type, &group, &PyDict_Type,
+                          &state_of, &decoupled))
+        return NULL;
+    if (!intern_keys()) return NULL;
+    if (!PyDict_CheckExact(group)) Py_RETURN_FALSE;
+    PyObject *params = group_item(group, K_PARAMS), *betas = group_item(group, K_BETAS);
+    PyObject *ams = group_item(group, K_AMSGRAD), *maxi = group_item(group, K_MAXIMIZE);
+    nn_optim_config c = nn_optim_defaults(NN_OPTIM_ADAM);
+    if (!params || !PyList_CheckExact(params) || !betas || !PyTuple_CheckExact(betas) ||
+        PyTuple_GET_SIZE(betas) != 2 || !ams || !maxi ||
+        !as_double(PyTuple_GET_ITEM(betas, 0), &c.beta1) ||
+        !as_double(PyTuple_GET_ITEM(betas, 1), &c.beta2) ||
+        !as_double(group_item(group, K_LR), &c.lr) ||
+        !as_double(group_item(group, K_WD), &c.weight_decay) ||
+        !as_double(group_item(group, K_EPS), &c.eps))
+        Py_RETURN_FALSE;
+    int amsgrad = PyObject_IsTrue(ams), maximize = PyObject_IsTrue(maxi);
+    if (amsgrad < 0 || maximize < 0) {
+        PyErr_Clear();
+        Py_RETURN_FALSE;
+    }
+    PyObject *lists[6] = {NULL};
+    PyObject *result = NULL;
+    for (int k = 0; k < 6; k++)
+        if (!(lists[k] = PyList_New(0))) goto done;
+    Py_ssize_t n = PyList_GET_SIZE(params);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *p = PyList_GET_ITEM(params, i);
+        PyObject *grad = PyObject_GetAttr(p, keys_interned[K_GRAD]);
+        if (!grad) goto fallback;
+        if (grad == Py_None) {
+            Py_DECREF(grad);
+            continue;
+        }
+        PyObject *state = PyDict_GetItemWithError(state_of, p);
+        bool ok = state && PyDict_CheckExact(state) && PyDict_GET_SIZE(state) > 0 &&
+                  PyList_Append(lists[0], p) == 0 && PyList_Append(lists[1], grad) == 0;
+        Py_DECREF(grad);
+        for (int k = 0; ok && k < 4; k++) {
+            if (k == 2 && !amsgrad) continue;
+            PyObject *v = group_item(state, K_EXP_AVG + k);
+            ok = v && PyList_Append(lists[k + 2], v) == 0;
+        }
+        if (!ok) goto fallback;
+    }
+    result = adam_multi_run(lists, c, amsgrad, maximize, decoupled);
+    if (result) {
+        Py_DECREF(result);
+        result = Py_NewRef(Py_True);
+    }
+    goto done;
+fallback:
+    PyErr_Clear();
+    result = Py_NewRef(Py_False);
+done:
+    for (int k = 0; k < 6; k++) Py_XDECREF(lists[k]);
     return result;
 }
 
@@ -275,6 +388,7 @@ PyMethodDef py_optim_functions[] = {
     {"_sgd_step", f_sgd_step, METH_VARARGS, NULL},
     {"_adam_step", f_adam_step, METH_VARARGS, NULL},
     {"_adam_multi", f_adam_multi, METH_VARARGS, NULL},
+    {"_adam_group", f_adam_group, METH_VARARGS, NULL},
     {"_zero_grads", f_zero_grads, METH_VARARGS, NULL},
     {"_rmsprop_step", f_rmsprop_step, METH_VARARGS, NULL},
     {"_adagrad_step", f_adagrad_step, METH_VARARGS, NULL},

@@ -606,6 +606,16 @@ done:
     return out;
 }
 
+/* a[j] += sum over rows of g[i][j] for unit column stride, rows in order
+ * (the same sums as the strided loop), vectorised over j. */
+NN_KERNEL_CLONES static void col_sums_f32(const char *p, int64_t rows, int64_t n, int64_t rs,
+                                          double *restrict a) {
+    for (int64_t i = 0; i < rows; i++) {
+        const float *restrict r = (const float *)p + i * rs;
+        for (int64_t j = 0; j < n; j++) a[j] += (double)r[j];
+    }
+}
+
 /* Column sums of [g] ([rows, cols]) into [db], accumulating in double. */
 static nn_status col_sums(nn_ctx *ctx, const mat *g, nn_tensor *db) {
     int64_t n = g->cols;
@@ -620,13 +630,13 @@ static nn_status col_sums(nn_ctx *ctx, const mat *g, nn_tensor *db) {
         a = acc->storage->data;
     }
     if (db->dtype == NN_FLOAT32) {
-        for (int64_t i = 0; i < g->rows; i++) {
-            const float *r = (const float *)g->p + i * g->rs;
-            if (g->cs == 1)
-                for (int64_t j = 0; j < n; j++) a[j] += (double)r[j];
-            else
+        if (g->cs == 1)
+            col_sums_f32(g->p, g->rows, n, g->rs, a);
+        else
+            for (int64_t i = 0; i < g->rows; i++) {
+                const float *r = (const float *)g->p + i * g->rs;
                 for (int64_t j = 0; j < n; j++) a[j] += (double)r[j * g->cs];
-        }
+            }
         float *o = db->storage->data;
         for (int64_t j = 0; j < n; j++) o[j] = (float)a[j];
     } else {

@@ -116,3 +116,44 @@ for bad in [lambda: torch.optim.SGD([x]), lambda: torch.optim.SGD([], lr=0.1),
         print('no error')
     except Exception as e:
         print(type(e).__name__, e)
+
+# Adam/AdamW after the first step take one C call per group when every
+# parameter with a gradient has its state; anything unusual takes the Python
+# loop, with the same values and the same errors: a parameter whose state is
+# made later (a group added, a gradient that appears), grads that are None,
+# betas as a list, lr as a tensor, amsgrad, a state dict loaded back, a state
+# missing a key.
+torch.manual_seed(5)
+w1 = torch.randn(3, 2, requires_grad=True); w2 = torch.randn(4, requires_grad=True)
+w3 = torch.randn(2, requires_grad=True)
+for cls, kw in [(torch.optim.Adam, {}), (torch.optim.AdamW, {'amsgrad': True}),
+                (torch.optim.Adam, {'betas': [0.8, 0.95], 'maximize': True})]:
+    a = torch.tensor([w1.detach().clone(), ][0], requires_grad=True)
+    b = w2.detach().clone().requires_grad_(); c = w3.detach().clone().requires_grad_()
+    opt = cls([a, b], lr=0.01, **kw)
+    for i in range(6):
+        opt.zero_grad(set_to_none=True)
+        loss = (a.sum(0) ** 2).sum() + (b ** 3).sum() * (1 if i != 2 else 0)
+        if i >= 3:
+            loss = loss + (c * 2).sum()
+        loss.backward()
+        if i == 2:
+            b.grad = None
+        if i == 3:
+            opt.add_param_group({'params': [c], 'lr': torch.tensor(0.02)})
+        opt.step()
+        print(cls.__name__, i, [round(v, 4) for v in a.flatten().tolist() + b.tolist() + c.tolist()],
+              [round(float(s['step']), 1) for s in opt.state.values()])
+    sd = opt.state_dict()
+    opt2 = cls([a, b], lr=0.01, **kw)
+    opt2.add_param_group({'params': [c], 'lr': 0.02})
+    opt2.load_state_dict(sd)
+    (a.sum() + b.sum() + c.sum()).backward()
+    opt2.step()
+    print("loaded", [round(v, 4) for v in a.flatten().tolist() + b.tolist() + c.tolist()])
+    del opt2.state[b]['exp_avg']
+    try:
+        opt2.step()
+        print("no error")
+    except KeyError as e:
+        print("KeyError", e)

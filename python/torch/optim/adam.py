@@ -1,5 +1,7 @@
 """torch.optim.Adam (with amsgrad and maximize), as PyTorch 1.13 computes it."""
 
+from collections import defaultdict as _defaultdict
+
 import torch
 from torch import _C
 from .optimizer import Optimizer, _use_grad_for_differentiable, _check_not_differentiable, \
@@ -23,7 +25,12 @@ def _adam_like_step(opt, decoupled):
     (step, exp_avg, exp_avg_sq, max_exp_avg_sq), then the kernel over the
     whole group."""
     state_of = opt.state
+    # Every step after the first: the gathering below in one C call (it
+    # returns False, having changed nothing, for anything unusual).
+    fast = type(state_of) is _defaultdict
     for group in opt.param_groups:
+        if fast and _C._adam_group(group, state_of, decoupled):
+            continue
         params_with_grad = []
         grads = []
         exp_avgs = []
