@@ -183,14 +183,27 @@ static PyObject *f_adam_multi(PyObject *m, PyObject *args) {
 
 /* The keys _adam_group reads, interned once (a string made per lookup cost
  * more than the Python loop it replaces). */
-enum { K_PARAMS, K_BETAS, K_AMSGRAD, K_MAXIMIZE, K_LR, K_WD, K_EPS, K_EXP_AVG, K_EXP_AVG_SQ,
-       K_MAX_EXP_AVG_SQ, K_STEP, K_GRAD, K_COUNT };
+enum {
+    K_PARAMS,
+    K_BETAS,
+    K_AMSGRAD,
+    K_MAXIMIZE,
+    K_LR,
+    K_WD,
+    K_EPS,
+    K_EXP_AVG,
+    K_EXP_AVG_SQ,
+    K_MAX_EXP_AVG_SQ,
+    K_STEP,
+    K_GRAD,
+    K_COUNT
+};
 static PyObject *keys_interned[K_COUNT];
 
 static bool intern_keys(void) {
     static const char *const names[K_COUNT] = {
-        "params", "betas",      "amsgrad",        "maximize", "lr",  "weight_decay",
-        "eps",    "exp_avg",    "exp_avg_sq",     "max_exp_avg_sq", "step", "grad"};
+        "params", "betas",   "amsgrad",    "maximize",       "lr",   "weight_decay",
+        "eps",    "exp_avg", "exp_avg_sq", "max_exp_avg_sq", "step", "grad"};
     if (keys_interned[K_COUNT - 1]) return true;
     for (int k = 0; k < K_COUNT; k++)
         if (!keys_interned[k] && !(keys_interned[k] = PyUnicode_InternFromString(names[k])))
@@ -230,8 +243,8 @@ static PyObject *f_adam_group(PyObject *m, PyObject *args) {
     (void)m;
     PyObject *group, *state_of;
     int decoupled;
-    if (!PyArg_ParseTuple(args, "O!O!p:_adam_group", &PyDict_Type, &group, &PyDict_Type,
-                          &state_of, &decoupled))
+    if (!PyArg_ParseTuple(args, "O!O!p:_adam_group", &PyDict_Type, &group, &PyDict_Type, &state_of,
+                          &decoupled))
         return NULL;
     if (!intern_keys()) return NULL;
     if (!PyDict_CheckExact(group)) Py_RETURN_FALSE;
