@@ -577,6 +577,47 @@ NN_TEST(tensor_mem_parse_size) {
                   nn_mem_parse_size(bad[i]));
 }
 
+/* Big blocks (1 MiB and up) are cut from any free memory: what one phase
+ * frees serves the next phase's other sizes (split), freed neighbours merge
+ * back, the data keeps its alignment, and a repeated pattern stops calling
+ * the system allocator. */
+NN_TEST(tensor_mem_big_blocks_split_and_merge) {
+    nn_error err = {0};
+    size_t mib = (size_t)1 << 20;
+    nn_mem_trim();
+    nn_mem_stats s0 = nn_mem_get_stats();
+    char *big = nn_mem_alloc(12 * mib, "test", &err); /* one 12 MiB chunk */
+    CHECK(big && ((uintptr_t)big & 63) == 0);
+    memset(big, 1, 12 * mib);
+    nn_mem_free(big);
+    nn_mem_stats s1 = nn_mem_get_stats();
+    CHECK(s1.heap_calls == s0.heap_calls + 1);
+    /* Three blocks of other sizes fit in the freed chunk: no system call. */
+    char *a = nn_mem_alloc(3 * mib, "test", &err);
+    char *b = nn_mem_alloc(5 * mib + 100, "test", &err);
+    char *c = nn_mem_alloc(2 * mib, "test", &err);
+    CHECK(a && b && c);
+    CHECK(nn_mem_get_stats().heap_calls == s1.heap_calls);
+    CHECK(((uintptr_t)a & 63) == 0 && ((uintptr_t)b & 63) == 0 && ((uintptr_t)c & 63) == 0);
+    memset(a, 2, 3 * mib), memset(b, 3, 5 * mib + 100), memset(c, 4, 2 * mib);
+    CHECK(a[3 * mib - 1] == 2 && b[0] == 3 && b[5 * mib + 99] == 3 && c[0] == 4);
+    /* Freed in any order, they merge: the whole 12 MiB serves one request again. */
+    nn_mem_free(b);
+    nn_mem_free(a);
+    nn_mem_free(c);
+    char *again = nn_mem_alloc(12 * mib, "test", &err);
+    CHECK(again != NULL && nn_mem_get_stats().heap_calls == s1.heap_calls);
+    nn_mem_free(again);
+    /* A request bigger than any free block takes a new chunk. */
+    char *bigger = nn_mem_alloc(13 * mib, "test", &err);
+    CHECK(bigger != NULL && nn_mem_get_stats().heap_calls == s1.heap_calls + 1);
+    nn_mem_free(bigger);
+    CHECK(nn_mem_get_stats().in_use == s0.in_use);
+    /* trim hands whole free chunks back. */
+    nn_mem_trim();
+    CHECK(nn_mem_get_stats().cached == 0);
+}
+
 NN_TEST(tensor_mem_cap) {
     nn_ctx *ctx = nn_ctx_new(0);
     nn_mem_stats st = nn_mem_get_stats();
