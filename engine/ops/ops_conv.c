@@ -36,6 +36,7 @@
 #include "nn_graph.h"
 #include "nn_ops_impl.h"
 #include "nn_thread.h"
+#include "ops_conv_direct.h"
 
 #undef I /* <complex.h>, through cblas.h: this file names image sides I */
 
@@ -652,6 +653,21 @@ static void flip_weight(const conv_job *j, const void *W, void *Wf) {
                 }
 }
 
+/* Whether the direct kernels (ops_conv_direct.c: few channels, stride 1,
+ * no im2col buffer) serve [j] instead of im2col + GEMM; fills [dc]. */
+static bool direct_conv_chosen(const conv_job *j, nn_conv_direct *dc) {
+    for (int i = 0; i < 3; i++) {
+        if (j->g.s[i] != 1) return false;
+        dc->isz[i] = j->g.isz[i];
+        dc->csz[i] = j->g.csz[i];
+        dc->k[i] = j->g.k[i];
+        dc->p[i] = j->g.p[i];
+        dc->d[i] = j->g.d[i];
+    }
+    dc->N = j->N, dc->Ci = j->Ci, dc->Cc = j->Cc, dc->G = j->G, dc->f64 = j->f64;
+    return !j->g.identity && !dw_applies(j) && nn_conv_direct_applies(dc);
+}
+
 /* C[n, g] = W_g @ im2col(I[n, g]) for every sample and group (C written). */
 static nn_status cols_from_image(nn_ctx *ctx, const conv_job *j, const void *I, const void *W,
                                  void *C) {
@@ -659,12 +675,15 @@ static nn_status cols_from_image(nn_ctx *ctx, const conv_job *j, const void *I, 
         run_dw(DW_FWD, j, I, W, C);
         return NN_OK;
     }
+    nn_conv_direct dc;
+    if (direct_conv_chosen(j, &dc)) return nn_conv_direct_cols(ctx, &dc, I, W, C);
     return run_samples(ctx, RUN_FWD, j, I, W, C);
 }
 
 /* Whether image_from_cols writes all of I (else the caller zeroes it). */
 static bool image_from_cols_writes(const conv_job *j, bool flip) {
-    return j->g.identity || (flip && flip_job(j, NULL));
+    nn_conv_direct dc;
+    return j->g.identity || direct_conv_chosen(j, &dc) || (flip && flip_job(j, NULL));
 }
 
 /* I[n, g] = col2im(W_g^T @ C[n, g]) for every sample and group; I must be
@@ -678,6 +697,8 @@ static nn_status image_from_cols(nn_ctx *ctx, const conv_job *j, const void *C, 
         run_dw(DW_BWD, j, C, W, I);
         return NN_OK;
     }
+    nn_conv_direct dc;
+    if (direct_conv_chosen(j, &dc)) return nn_conv_direct_image(ctx, &dc, C, W, I);
     conv_job jf;
     if (!flip || !flip_job(j, &jf)) return run_samples(ctx, RUN_BWD, j, C, W, I);
     nn_tensor *wf = scratch(ctx, j->f64, j->Cc * (j->Ci / j->G) * j->g.K);
@@ -696,6 +717,8 @@ static nn_status weight_grad(nn_ctx *ctx, const conv_job *j, const void *C, cons
         run_dw(DW_DOT, j, C, I, dW);
         return NN_OK;
     }
+    nn_conv_direct dc;
+    if (direct_conv_chosen(j, &dc)) return nn_conv_direct_wgrad(ctx, &dc, C, I, dW);
     const int64_t size = j->Cc * (j->Ci / j->G) * j->g.K;
     int64_t P = j->N < WG_PARTS ? j->N : WG_PARTS;
     while (P > 1 && (P - 1) * size > WG_PART_BUDGET) P--;
