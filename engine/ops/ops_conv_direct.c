@@ -136,6 +136,47 @@ bool nn_conv_direct_applies(const nn_conv_direct *c) {
             if (p + 2 * L >= e) break;                                                             \
         }                                                                                          \
     }                                                                                              \
+    /* The same for two rows, 4 vectors of positions at a time. */                                 \
+    AI void block2_##SUF(int64_t nq, const int64_t *ofs, const T *w0, const T *w1, const T *src,   \
+                         int64_t b, int64_t e, T *o0, T *o1) {                                     \
+        const int64_t L = (int64_t)(sizeof(V##SUF) / sizeof(T));                                   \
+        if (e - b < 4 * L) {                                                                       \
+            for (int64_t p = b; p < e; p++) {                                                      \
+                T s0 = 0, s1 = 0;                                                                  \
+                for (int64_t q = 0; q < nq; q++) {                                                 \
+                    T v = src[ofs[q] + p];                                                         \
+                    s0 += w0[q] * v, s1 += w1[q] * v;                                              \
+                }                                                                                  \
+                o0[p] = s0, o1[p] = s1;                                                            \
+            }                                                                                      \
+            return;                                                                                \
+        }                                                                                          \
+        for (int64_t p = b;; p += 4 * L) {                                                         \
+            if (p + 4 * L > e) p = e - 4 * L;                                                      \
+            V##SUF a0 = {0}, a1 = {0}, a2 = {0}, a3 = {0}, b0 = {0}, b1 = {0}, b2 = {0}, b3 = {0}; \
+            for (int64_t q = 0; q < nq; q++) {                                                     \
+                const T *x = src + ofs[q] + p;                                                     \
+                V##SUF x0 = load_##SUF(x), x1 = load_##SUF(x + L), x2 = load_##SUF(x + 2 * L),     \
+                       x3 = load_##SUF(x + 3 * L);                                                 \
+                V##SUF u = (V##SUF){0} + w0[q], v = (V##SUF){0} + w1[q];                           \
+                a0 += u * x0, a1 += u * x1, a2 += u * x2, a3 += u * x3;                            \
+                b0 += v * x0, b1 += v * x1, b2 += v * x2, b3 += v * x3;                            \
+            }                                                                                      \
+            store_##SUF(o0 + p, a0), store_##SUF(o0 + p + L, a1);                                  \
+            store_##SUF(o0 + p + 2 * L, a2), store_##SUF(o0 + p + 3 * L, a3);                      \
+            store_##SUF(o1 + p, b0), store_##SUF(o1 + p + L, b1);                                  \
+            store_##SUF(o1 + p + 2 * L, b2), store_##SUF(o1 + p + 3 * L, b3);                      \
+            if (p + 4 * L >= e) break;                                                             \
+        }                                                                                          \
+    }                                                                                              \
+    /* Rows [nr] of 4 (w[j], o[j] for j >= nr are ignored). */                                     \
+    AI void rows_##SUF(int64_t nr, int64_t nq, const int64_t *ofs, const T *const *w,              \
+                       const T *src, int64_t b, int64_t e, T *const *o) {                          \
+        if (nr <= 2)                                                                               \
+            block2_##SUF(nq, ofs, w[0], w[nr - 1], src, b, e, o[0], o[1]);                         \
+        else                                                                                       \
+            block4_##SUF(nq, ofs, w[0], w[1], w[2], w[3], src, b, e, o[0], o[1], o[2], o[3]);      \
+    }                                                                                              \
     /* acc_j (one vector of lane sums each) += x . src[ofs[j] + .] over n. */                      \
     AI void dot4_##SUF(int64_t n, const T *x, const T *src, const int64_t *ofs, T *acc) {          \
         const int64_t L = (int64_t)(sizeof(V##SUF) / sizeof(T));                                   \
@@ -213,8 +254,7 @@ bool nn_conv_direct_applies(const nn_conv_direct *c) {
                     w[j] = W + (gi * g->Ccg + r0 + (j < nr ? j : 0)) * R;                          \
                     o[j] = out + (j < nr ? j : 4) * Lw;                                            \
                 }                                                                                  \
-                block4_##SUF(R, g->fwd, w[0], w[1], w[2], w[3], img, 0, Lw, o[0], o[1], o[2],      \
-                             o[3]);                                                                \
+                rows_##SUF(nr, R, g->fwd, w, img, 0, Lw, o);                                       \
                 for (int64_t j = 0; j < nr; j++)                                                   \
                     wide_out_##SUF(c, g, out + j * Lw,                                             \
                                    C + (n * c->Cc + gi * g->Ccg + r0 + j) * g->Lc);                \
@@ -242,8 +282,7 @@ bool nn_conv_direct_applies(const nn_conv_direct *c) {
                     o[j] = g->padded || j >= nc ? out + (j < nc ? j : 4) * Pt                      \
                                                 : I + (n * c->Ci + gi * g->Cig + c0 + j) * g->Li;  \
                 }                                                                                  \
-                block4_##SUF(Q, g->adj, w[0], w[1], w[2], w[3], cw, g->ib, g->ie, o[0], o[1],      \
-                             o[2], o[3]);                                                          \
+                rows_##SUF(nc, Q, g->adj, w, cw, g->ib, g->ie, o);                                 \
                 if (!g->padded) continue;                                                          \
                 for (int64_t j = 0; j < nc; j++) {                                                 \
                     T *dst = I + (n * c->Ci + gi * g->Cig + c0 + j) * g->Li;                       \
