@@ -86,3 +86,18 @@ for shape in [(0,), (2, 0), (0, 3)]:
     z = torch.zeros(shape)
     for red in ["mean", "sum", "none"]:
         print("cross_entropy empty", shape, red, F.cross_entropy(z, z, reduction=red))
+
+# Short rows (fewer than 16 classes) run eight rows side by side: the values
+# at 1..15 classes, row counts around multiples of eight, -inf and nan entries.
+torch.manual_seed(11)
+for c in [1, 2, 3, 5, 15, 16]:
+    for rows in [7, 8, 67]:
+        x = torch.randn(rows, c) * 4
+        x[1, 0] = float("-inf")
+        if rows > 8:
+            x[9, c - 1] = float("nan")
+        tgt = torch.randint(0, c, (rows,))
+        # (3 places: nndb's exp is not PyTorch's to the last bit)
+        print(c, rows, [round(v, 3) for v in F.softmax(x, 1)[:10].flatten().tolist()],
+              [round(v, 3) for v in F.log_softmax(x, 1)[::5].flatten().tolist()],
+              round(F.cross_entropy(x[:8], tgt[:8]).item(), 3))
