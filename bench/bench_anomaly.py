@@ -2,7 +2,9 @@
 over nndb with it off, and PyTorch's detect_anomaly on over off, all
 measured in this run on the same programs (bench/bench_gpt.c and
 bench_mlp.c with NNDB_BENCH_ANOMALY=1; bench/bench_gpt.py and anchors.py
-with torch.autograd.set_detect_anomaly(True)).
+with torch.autograd.set_detect_anomaly(True)), and at the GPT-2 124M shape
+the one Python file of bench/bench_gpt_scale.py under both, which turns
+set_detect_anomaly on when NNDB_BENCH_ANOMALY=1 (CPU time per step).
 
     BENCH anomaly_overhead_<model>_1t nndb=<on/off> torch=<on/off> target=<=T
 
@@ -17,12 +19,19 @@ import compare  # noqa: E402  (run, BIN, PY: the shared runner)
 
 # (name, nndb command, torch command, steps nndb, steps torch, target)
 GPT = ["2", "4", "64", "64", "4", "256", "1"]
+NNDB = os.environ.get("NNDB", os.path.join(compare.ROOT, "build", "nndb"))
+SCALE = os.path.join(HERE, "python", "gpt_scale.py")
+G124 = ["train", "12", "12", "768", "50257", "4", "64", "1"]
 MLP = ["2", "64", "3", "64", "1"]
 CASES = [
     ("gpt_L2_H4_C64_T64_b4_V256_1t", [os.path.join(compare.BIN, "bench_gpt")] + GPT,
      [compare.PY, os.path.join(HERE, "bench_gpt.py"), "torch"] + GPT, 60, 30, 1.10),
     ("mlp_2-64-64-3_b64_1t", [os.path.join(compare.BIN, "bench_mlp")] + MLP,
      [compare.PY, os.path.join(HERE, "anchors.py"), "mlp"] + MLP, 1500, 400, 1.25),
+    # the GPT-2 124M shape of bench/bench_gpt_scale.py, the same Python file
+    # under `nndb python` and PyTorch; CPU milliseconds per step
+    ("gpt124m_train_B4_T64_1t", [NNDB, "python", SCALE] + G124,
+     [compare.PY, SCALE] + G124, 4, 4, 1.10),
 ]
 ROUNDS = 3
 
@@ -31,6 +40,10 @@ def timed(cmd, anomaly):
     old = os.environ.get("NNDB_BENCH_ANOMALY")
     os.environ["NNDB_BENCH_ANOMALY"] = "1" if anomaly else "0"
     try:
+        if SCALE in cmd:
+            # a bench/python script: "NAME VALUE" lines
+            res = compare.name_values(cmd, 1)
+            return res.get("cpu_ms")
         res, err = compare.run(cmd, 1)
     finally:
         if old is None:
@@ -52,11 +65,13 @@ def main(argv):
         full = f"anomaly_overhead_{name}"
         if only not in full:
             continue
-        ours = ours + [str(max(5, int(n_ours * scale)))]
-        theirs = theirs + [str(max(5, int(n_theirs * scale)))]
+        floor = 5 if n_ours > 5 else n_ours  # the big shape: a few steps in either mode
+        ours = ours + [str(max(floor, int(n_ours * scale)))]
+        theirs = theirs + [str(max(floor, int(n_theirs * scale)))]
         # best (lowest) median of each of the four runs over alternating rounds
         best = {}
-        for _ in range(ROUNDS):
+        # the 124M shape takes a minute a round: one round in --quick
+        for _ in range(1 if quick and SCALE in ours else ROUNDS):
             for key, cmd, on in (("n0", ours, False), ("n1", ours, True),
                                  ("t0", theirs, False), ("t1", theirs, True)):
                 v = timed(cmd, on)

@@ -15,6 +15,7 @@ median CPU time of a step over all threads (cpu_ms), the peak resident set
 model). One untimed step comes first (the allocator, the BLAS threads).
 """
 import math
+import os
 import resource
 import sys
 
@@ -125,6 +126,10 @@ def main():
     mode = sys.argv[1]
     L, H, C, V, B, T, threads, steps = map(int, sys.argv[2:10])
     torch.set_num_threads(threads)
+    if os.environ.get("NNDB_BENCH_ANOMALY") == "1":
+        # bench/bench_anomaly.py: the step with the NaN hunt (nndb) or
+        # detect_anomaly (PyTorch) on, against the same step with it off
+        torch.autograd.set_detect_anomaly(True)
     torch.manual_seed(1337)
     model = GPT(L, H, C, V, T)
     x = torch.randint(0, V, (B, T))
