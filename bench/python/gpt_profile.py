@@ -1,10 +1,12 @@
-"""The profiler's split of one GPT training step by op (nndb only):
+"""The profiler's split of one GPT step by op (nndb only):
 
-    nndb python bench/python/gpt_profile.py L H C V B T THREADS
+    nndb python bench/python/gpt_profile.py L H C V B T THREADS [train|forward]
 
-Builds bench/python/gpt_scale.py's model and AdamW, runs two untimed steps,
-then profiles one (nndb.instruments.profile) and prints its op table, the
-wall time of the step and the time outside the ops (optimizer, Python).
+Builds bench/python/gpt_scale.py's model (and for training its AdamW), runs
+two untimed steps, then profiles one (nndb.instruments.profile) and prints
+its op table, the wall time of the step and the time outside the ops
+(optimizer, Python). "forward" profiles the no_grad forward and loss of
+gpt_scale.py's forward mode (model.eval()).
 """
 import os
 import sys
@@ -16,20 +18,28 @@ from gpt_scale import GPT  # noqa: E402
 from nndb.instruments import profile  # noqa: E402
 
 L, H, C, V, B, T, threads = map(int, sys.argv[1:8])
+mode = sys.argv[8] if len(sys.argv) > 8 else "train"
 torch.set_num_threads(threads)
 torch.manual_seed(1337)
 model = GPT(L, H, C, V, T)
-opt = model.configure_optimizers(0.1, 6e-4, (0.9, 0.95))
 x = torch.randint(0, V, (B, T))
 y = torch.randint(0, V, (B, T))
+if mode == "train":
+    opt = model.configure_optimizers(0.1, 6e-4, (0.9, 0.95))
 
+    def step():
+        opt.zero_grad(set_to_none=True)
+        logits, loss = model(x, y)
+        loss.backward()
+        opt.step()
+        return loss.item()
+else:
+    model.eval()
 
-def step():
-    opt.zero_grad(set_to_none=True)
-    logits, loss = model(x, y)
-    loss.backward()
-    opt.step()
-    return loss.item()
+    def step():
+        with torch.no_grad():
+            logits, loss = model(x, y)
+        return loss.item()
 
 
 step()

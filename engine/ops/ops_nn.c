@@ -22,6 +22,7 @@
 #include "nn_blas.h"
 #include "nn_mem.h"
 #include "nn_ops_impl.h"
+#include "nn_thread.h"
 #include "nn_vmath.h"
 #include "ops_rows.h"
 
@@ -180,9 +181,6 @@ SUM_RUN(double)
         }                                                                                          \
     }
 SOFTMAX_ROW(double, exp, log)
-static void softmax_row_float(const float *x, float *y, int64_t c, bool log_out) {
-    nn_rows_softmax_f32(x, y, 1, c, log_out);
-}
 
 /* Softmax along a dim that is not the last: [c] values [inner] apart for
  * each of [inner] columns, walked row by row with per-column max and sum
@@ -488,8 +486,58 @@ static void ce_f64(const void *x, void *lp, const int64_t *t, const void *pr, vo
         }                                                                                          \
         *total = acc;                                                                              \
     }
-CE_ROWS(float)
 CE_ROWS(double)
+
+/* float32 rows split across the engine's threads (a 50257-class LM head
+ * has 6M logits at 128 positions): each task takes whole rows and writes
+ * their losses into [rl]; the caller adds them in row order, so the result
+ * has the same bits at any thread count. Without [logp] (a forward that
+ * keeps nothing for backward) the log-softmax rows are not written. */
+typedef struct ce_rows_job {
+    const float *x;
+    float *logp;
+    const int64_t *tgt;
+    double *rl;
+    int64_t n, c, ignore;
+    double ls;
+} ce_rows_job;
+
+static void ce_rows_task(void *arg, int task, int n_tasks) {
+    const ce_rows_job *j = arg;
+    int64_t b, e;
+    nn_parallel_range(j->n, task, n_tasks, 1, &b, &e);
+    if (!j->logp && j->ls == 0) {
+        nn_rows_cross_entropy_f32(j->x + b * j->c, j->tgt + b, j->ignore, j->rl + b, e - b, j->c);
+        return;
+    }
+    for (int64_t r = b; r < e; r++) {
+        float *lr = j->logp + r * j->c;
+        nn_rows_softmax_f32(j->x + r * j->c, lr, 1, j->c, true);
+        double l = 0;
+        if (j->tgt[r] != j->ignore) {
+            l = -(1 - j->ls) * (double)lr[j->tgt[r]];
+            if (j->ls > 0) l -= j->ls / (double)j->c * sum_run_float(lr, j->c);
+        }
+        j->rl[r] = l;
+    }
+}
+
+static void ce_rows_float(const float *x, float *logp, const int64_t *tgt, float *loss,
+                          double *total, double *rl, int64_t n, int64_t c, int64_t ignore,
+                          double ls) {
+    ce_rows_job j = {x, logp, tgt, rl, n, c, ignore, ls};
+    int tasks = nn_parallel_tasks(n * c, NN_PAR_MIN_ELEMWISE);
+    if (tasks > n) tasks = (int)n;
+    nn_parallel_run(tasks, ce_rows_task, &j);
+    double acc = 0;
+    for (int64_t r = 0; r < n; r++) {
+        if (loss)
+            loss[r] = (float)rl[r];
+        else
+            acc += rl[r];
+    }
+    *total = acc;
+}
 
 /* dx = gs (softmax - (1 - ls) onehot - ls / C) per row, zero for ignored rows. */
 #define CE_GRAD_ROWS(T, EXP)                                                                       \
@@ -542,8 +590,15 @@ nn_tensor *op_cross_entropy_forward(nn_ctx *ctx, nn_node *node) {
     bool f64 = is_f64(xin);
     nn_tensor *x = dense(ctx, xin, dt);
     nn_tensor *t = x ? dense(ctx, tin, g.probs ? dt : NN_INT64) : NULL;
-    nn_tensor *logp = t ? nn_tensor_empty(ctx, dt, xin->ndim, xin->shape) : NULL;
-    nn_tensor *out = logp ? class_loss_out(ctx, dt, xin, red) : NULL;
+    /* The float32 rows of index targets skip the log-softmax when nothing
+     * keeps it for backward; they need a double per row instead. */
+    bool rows32 = !g.probs && g.s == 1 && !f64;
+    nn_tensor *logp = !t                          ? NULL
+                      : rows32 && !node->recorded ? scratch(ctx, g.n)
+                                                  : nn_tensor_empty(ctx, dt, xin->ndim, xin->shape);
+    nn_tensor *rl = logp && rows32 && node->recorded ? scratch(ctx, g.n) : NULL;
+    nn_tensor *out =
+        logp && (rl || !rows32 || !node->recorded) ? class_loss_out(ctx, dt, xin, red) : NULL;
     if (!out) goto fail;
     int64_t count = g.n * g.s;
     if (!g.probs && check_targets(ctx, op, nn_tensor_data(t), g.n * g.s, g.c, ignore, &count))
@@ -555,9 +610,9 @@ nn_tensor *op_cross_entropy_forward(nn_ctx *ctx, nn_node *node) {
     if (tp && g.s == 1 && f64)
         ce_rows_double(nn_tensor_data(x), nn_tensor_data(logp), tp, lp, &total, g.n, g.c, ignore,
                        ls);
-    else if (tp && g.s == 1)
-        ce_rows_float(nn_tensor_data(x), nn_tensor_data(logp), tp, lp, &total, g.n, g.c, ignore,
-                      ls);
+    else if (rows32)
+        ce_rows_float(nn_tensor_data(x), node->recorded ? nn_tensor_data(logp) : NULL, tp, lp,
+                      &total, nn_tensor_data(node->recorded ? rl : logp), g.n, g.c, ignore, ls);
     else if (f64)
         ce_f64(nn_tensor_data(x), nn_tensor_data(logp), tp, pp, lp, &total, &g, ignore, ls);
     else
@@ -568,11 +623,13 @@ nn_tensor *op_cross_entropy_forward(nn_ctx *ctx, nn_node *node) {
     nn_tensor_release(x);
     nn_tensor_release(t);
     nn_tensor_release(logp);
+    nn_tensor_release(rl);
     return out;
 fail:
     nn_tensor_release(x);
     nn_tensor_release(t);
     nn_tensor_release(logp);
+    nn_tensor_release(rl);
     nn_tensor_release(out);
     return NULL;
 }

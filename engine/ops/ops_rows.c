@@ -118,6 +118,38 @@ NN_KERNEL_CLONES void nn_rows_softmax_f32(const float *x, float *y, int64_t rows
     for (; r < rows; r++) softmax_row(x + r * c, y + r * c, c, log_out);
 }
 
+/* row_sum of exp(x - m) as softmax_row stores it, without storing it: the
+ * same lanes, the same order, so the same bits. */
+ROWS_INLINE double row_exp_sum(const float *x, float m, int64_t n) {
+    if (n < NL) {
+        double r = 0;
+        for (int64_t i = 0; i < n; i++) r += (double)nn_expf(x[i] - m);
+        return r;
+    }
+    double s[NL] = {0};
+    int64_t i = 0;
+    for (; i + NL <= n; i += NL)
+        for (int j = 0; j < NL; j++) s[j] += (double)nn_expf(x[i + j] - m);
+    double r = 0;
+    for (; i < n; i++) r += (double)nn_expf(x[i] - m);
+    for (int j = 0; j < NL; j++) r += s[j];
+    return r;
+}
+
+NN_KERNEL_CLONES void nn_rows_cross_entropy_f32(const float *x, const int64_t *tgt, int64_t ignore,
+                                                double *loss, int64_t rows, int64_t c) {
+    for (int64_t r = 0; r < rows; r++) {
+        if (tgt[r] == ignore) {
+            loss[r] = 0;
+            continue;
+        }
+        const float *xr = x + r * c;
+        float m = row_max(xr, c);
+        float ls = (float)log(row_exp_sum(xr, m, c));
+        loss[r] = -(double)((xr[tgt[r]] - m) - ls);
+    }
+}
+
 ROWS_INLINE void softmax_grad_row(const float *g, const float *y, float *dx, int64_t c,
                                   bool log_out) {
     if (log_out) {

@@ -18,6 +18,14 @@
  * PyTorch. x and y may be the same array. */
 void nn_rows_softmax_f32(const float *x, float *y, int64_t rows, int64_t c, bool log_out);
 
+/* Cross entropy of [rows] contiguous rows of [c] logits against class
+ * indices (no label smoothing), without writing the log-softmax: loss[r] =
+ * -log_softmax(x[r])[tgt[r]], the same bits as nn_rows_softmax_f32's
+ * log-softmax row gives, and 0 where tgt[r] == ignore. For a forward that
+ * keeps nothing for backward (no_grad, eval). */
+void nn_rows_cross_entropy_f32(const float *x, const int64_t *tgt, int64_t ignore, double *loss,
+                               int64_t rows, int64_t c);
+
 /* Softmax backward from the output y: dx = y (g - sum(g y)); for
  * log_softmax dx = g - exp(y) sum(g). */
 void nn_rows_softmax_grad_f32(const float *g, const float *y, float *dx, int64_t rows, int64_t c,

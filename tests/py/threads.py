@@ -87,3 +87,31 @@ for name, make in makers.items():
         hashes.append(hash(tuple(p.detach().view(-1).tolist())))
     print(name, hashes[0] == hashes[1], hashes[1] % 1000003)
 torch.set_num_threads(1)
+
+# Cross entropy over many classes (nndb splits the rows across threads and,
+# under no_grad, skips the log-softmax it would keep for backward): the same
+# bits at 1 and 2 threads, with and without autograd, every reduction, an
+# ignored row included, and a NaN row (reduction none) staying NaN.
+torch.manual_seed(5)
+logits = torch.randn(37, 4001) * 3
+target = torch.randint(0, 4001, (37,))
+target[2] = -100
+with_nan = logits.clone()
+with_nan[5, 7] = float("nan")
+
+
+def same(o, r):
+    return bool(((o == r) | (torch.isnan(o) & torch.isnan(r))).all())
+
+
+for red, x in (("mean", logits), ("sum", logits), ("none", with_nan)):
+    outs = []
+    for threads in (1, 2):
+        torch.set_num_threads(threads)
+        with torch.no_grad():
+            outs.append(F.cross_entropy(x, target, reduction=red))
+        outs.append(F.cross_entropy(x.clone().requires_grad_(True), target,
+                                    reduction=red).detach())
+    print("cross_entropy", red, all(same(o, outs[0]) for o in outs[1:]),
+          round(float(outs[0].nansum()), 2), int(torch.isnan(outs[0]).sum()))
+torch.set_num_threads(1)
