@@ -5,7 +5,12 @@ floor (bench/python/gemm_floor.py: exactly the step's matrix products as
 cblas_sgemm calls of the same OpenBLAS). The three run interleaved, one
 process each, at 1 and then 2 threads; values are medians over steps.
 
-    bench/bench_gpt_scale.py [--quick] [--cpu] [--only SUBSTRING]
+    bench/bench_gpt_scale.py [--quick] [--shapes] [--cpu] [--only SUBSTRING]
+
+--quick runs the 124M train B4 T64 and forward B1 T128 lines with 2 timed
+steps each (about 4 minutes on 2 cores); --shapes adds the 124M train B4
+T256 and 64M B8 T128 shapes to --quick, still at 2 steps (about 10 more
+minutes); without either, every shape at its full step count (make bench).
 
 PyTorch at 2 threads runs with OMP_WAIT_POLICY=PASSIVE: by default its
 OpenMP threads spin while waiting, which on 2 cores makes it slower than
@@ -55,7 +60,8 @@ def values(cmd, threads, passive=False):
 
 
 def main(argv):
-    quick = "--quick" in argv
+    shapes = "--shapes" in argv
+    quick = "--quick" in argv or shapes
     key = "cpu_ms" if "--cpu" in argv else "step_ms"
     only = argv[argv.index("--only") + 1] if "--only" in argv else ""
     print(f"# GPT at scale: {'CPU' if key == 'cpu_ms' else 'wall'} time per step, medians; "
@@ -64,7 +70,7 @@ def main(argv):
     for threads in (1, 2):
         for name, mode, dims, steps, in_quick, targets, floor_targets in CONFIGS:
             full = f"{name}_{threads}t"
-            if (quick and not in_quick) or only not in full:
+            if (quick and not in_quick and not shapes) or only not in full:
                 continue
             n = str(2 if quick else steps)
             args = [mode] + [str(d) for d in dims] + [str(threads), n]
@@ -77,7 +83,8 @@ def main(argv):
             o, t, f = ours.get(key), theirs.get(key), floor.get(key)
             compare.emit(full, o and o / 1e3, "torch", t and t / 1e3, "s",
                          f"<={targets[threads - 1]}")
-            extra = f"  (torch/floor={t / f:.3f}, {floor['gflop']:.4g} GFLOP)" if t and f else ""
+            extra = (f"  (torch/floor={t / f:.3f}, {floor['gflop']:.4g} GFLOP, floor threads_used="
+                     f"{floor.get('threads_used', 0):.2f})" if t and f else "")
             line_floor = f"{full}_floor"
             if o and f:
                 print(f"BENCH {line_floor} nndb={o / 1e3:.4g}s floor={f / 1e3:.4g}s "

@@ -6,10 +6,16 @@ BLAS and threads, so a step's time over it says what the rest costs.
 
     gemm_floor.py train|forward L H C V B T THREADS STEPS
 
-Prints "step_ms", "cpu_ms" (medians over STEPS after one untimed pass) and
-"gflop" (the step's products, 2 m n k each).
+Prints "step_ms", "cpu_ms" (medians over STEPS after one untimed pass),
+"gflop" (the step's products, 2 m n k each) and "threads_used": the CPU
+time of all the process's threads over that of its busiest one during the
+timed steps (about 2.0 when OpenBLAS really splits the products across two
+threads, 1.0 at one). The products are made as nndb's nn_blas_sgemm makes
+them: a C of at most 256K elements, or any C at one thread, is cleared with
+memset and multiplied with beta 1 (OpenBLAS's beta-0 pass is slower).
 """
 import ctypes
+import os
 import sys
 
 from timing import step_medians
@@ -41,6 +47,19 @@ def products(mode, L, H, C, V, B, T):
     return out
 
 
+def thread_ticks():
+    """CPU clock ticks (user + system) of each thread of this process."""
+    out = {}
+    for tid in os.listdir("/proc/self/task"):
+        try:
+            with open(f"/proc/self/task/{tid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            out[tid] = int(fields[11]) + int(fields[12])
+        except OSError:
+            pass
+    return out
+
+
 def main():
     mode = sys.argv[1]
     L, H, C, V, B, T, threads, steps = map(int, sys.argv[2:10])
@@ -64,14 +83,25 @@ def main():
         ldb = n if tb == NO_TRANS else k
         calls.extend([(ROW_MAJOR, ta, tb, m, n, k, 1.0, a, lda, b, ldb, 0.0, c, n)] * count)
 
+    memset = ctypes.memset
+    clears = [(args[12], 4 * args[3] * args[4]) if threads == 1 or args[3] * args[4] <= 1 << 18
+              else None for args in calls]
+    calls = [args[:11] + ((1.0 if z else 0.0),) + args[12:] for args, z in zip(calls, clears)]
+
     def step():
-        for args in calls:
+        for args, z in zip(calls, clears):
+            if z:
+                memset(z[0], 0, z[1])
             sgemm(*args)
 
     step()
+    t0 = thread_ticks()
     wall, cpu = step_medians(step, steps)
+    t1 = thread_ticks()
+    busy = [t1[k] - t0.get(k, 0) for k in t1]
     print("step_ms", f"{wall * 1e3:.6g}")
     print("cpu_ms", f"{cpu * 1e3:.6g}")
+    print("threads_used", f"{sum(busy) / max(max(busy), 1):.3g}")
     print("gflop", f"{sum(cnt * 2 * m * n * k for cnt, m, n, k, _, _ in prods) / 1e9:.6g}")
 
 
