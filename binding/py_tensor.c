@@ -1597,6 +1597,29 @@ static PyObject *f_make_subclass(PyObject *m, PyObject *args) {
     return py_tensor_wrap_as((PyTypeObject *)cls, v);
 }
 
+/* _C._alias_as(cls, tensor): Tensor.as_subclass -- a view of all of tensor
+ * as an instance of [cls], still on the autograd graph (its grad_fn is
+ * named AliasBackward0, as PyTorch's alias). */
+static PyObject *f_alias_as(PyObject *m, PyObject *args) {
+    (void)m;
+    PyObject *cls, *data;
+    if (!PyArg_ParseTuple(args, "OO:_alias_as", &cls, &data)) return NULL;
+    nn_tensor *t = py_tensor_of(data);
+    if (!t) {
+        PyErr_SetString(PyExc_TypeError, "as_subclass: self must be a Tensor");
+        return NULL;
+    }
+    if (!PyType_Check(cls) || !PyType_IsSubtype((PyTypeObject *)cls, &py_tensor_base_type)) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "Creating a Tensor subclass from a class that does not inherit from "
+                        "Tensor is not possible. Make sure your class inherits from Tensor.");
+        return NULL;
+    }
+    PyObject *o = py_tensor_wrap_as((PyTypeObject *)cls, nn_view(py_ctx(), t, t->ndim, t->shape));
+    if (o && ((py_tensor *)o)->t->grad_fn) ((py_tensor *)o)->fn_name = "AliasBackward0";
+    return o;
+}
+
 static PyObject *f_set_tensor_class(PyObject *m, PyObject *cls) {
     (void)m;
     if (!PyType_Check(cls) || !PyType_IsSubtype((PyTypeObject *)cls, &py_tensor_base_type)) {
@@ -1645,6 +1668,7 @@ PyMethodDef py_tensor_methods[] = {
 
 PyMethodDef py_tensor_module_functions[] = {
     {"_make_subclass", f_make_subclass, METH_VARARGS, NULL},
+    {"_alias_as", f_alias_as, METH_VARARGS, NULL},
     {"_set_tensor_class", f_set_tensor_class, METH_O, NULL},
     {"_set_printoptions", f_set_printoptions, METH_VARARGS, NULL},
     {NULL, NULL, 0, NULL},

@@ -531,6 +531,7 @@ def install(cls, module):
         "cdouble": lambda self, memory_format=None: self.to(torch.complex128),
         "new": _legacy_new,
         "reinforce": _reinforce,
+        "as_subclass": lambda self, cls: torch._C._alias_as(cls, self),
     }
     for name, fn in methods.items():
         if not hasattr(cls, name):

@@ -163,3 +163,21 @@ try:
     t.reinforce(1.0)
 except RuntimeError as e:
     print(repr(str(e)))
+
+# as_subclass: the same data as an instance of the subclass, on the graph
+class Sub(torch.Tensor):
+    pass
+
+
+xs = torch.ones(2, requires_grad=True)
+ys = xs.as_subclass(Sub)
+print(type(ys).__name__, ys.grad_fn.name(), ys.requires_grad)
+(ys * 3).sum().backward()
+print(xs.grad)
+zs = torch.arange(3.0).as_subclass(Sub)
+zs[0] = 7.0
+print(type(zs).__name__, zs.requires_grad, zs.grad_fn, zs.tolist())
+base = torch.zeros(2)
+base.as_subclass(Sub).add_(1.0)
+print(base)
+err("as_subclass int", lambda: xs.as_subclass(int))
