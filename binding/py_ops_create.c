@@ -357,6 +357,10 @@ static PyObject *f_poisson(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
     if (py_tensor_arg(a_[0], "poisson", "input", &t) < 0 || py_ops_generator(a_[1], &g) < 0 ||
         dist_dtype_check(t, "poisson_cpu", false) < 0)
         return NULL;
+    if (t->dtype == NN_FLOAT16) { /* torch 1.13 has float, double and bfloat16 */
+        PyErr_SetString(PyExc_RuntimeError, "\"poisson_cpu\" not implemented for 'Half'");
+        return NULL;
+    }
     int64_t n = nn_tensor_numel(t);
     for (int64_t i = 0; i < n; i++)
         if (!(nn_tensor_get_flat(t, i) >= 0)) {
@@ -378,6 +382,11 @@ static PyObject *f_binomial(PyObject *m, PyObject *const *args, Py_ssize_t nargs
         py_tensor_arg(a_[1], "binomial", "prob", &p) < 0 || py_ops_generator(a_[2], &g) < 0 ||
         dist_dtype_check(c, "binomial_cpu", false) < 0)
         return NULL;
+    if (nn_dtype_is_narrow(c->dtype)) { /* torch 1.13 has float and double only */
+        PyErr_Format(PyExc_RuntimeError, "\"binomial_cpu\" not implemented for '%s'",
+                     nn_dtype_scalar_name(c->dtype));
+        return NULL;
+    }
     if (p->dtype != c->dtype) {
         PyErr_Format(PyExc_RuntimeError, "Found dtype %s but expected %s",
                      nn_dtype_scalar_name(p->dtype), nn_dtype_scalar_name(c->dtype));

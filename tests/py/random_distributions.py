@@ -93,3 +93,16 @@ err(lambda: torch.poisson(torch.tensor([1])))
 err(lambda: torch.binomial(torch.tensor([3]), torch.tensor([1])))
 err(lambda: torch.binomial(torch.tensor([3.0]), torch.tensor([0.5], dtype=torch.float64)))
 err(lambda: torch.ones(2, requires_grad=True).cauchy_())
+
+# float16 / bfloat16 (drawn in double, rounded) and narrow integers (wrapping
+# as torch's cast does); poisson has no Half kernel, binomial neither narrow one
+torch.manual_seed(5)
+for dt in (torch.float16, torch.bfloat16):
+    show("cauchy " + str(dt), torch.empty(40, dtype=dt).cauchy_())
+    show("log_normal " + str(dt), torch.empty(40, dtype=dt).log_normal_())
+    show("geometric " + str(dt), torch.empty(40, dtype=dt).geometric_(0.1))
+show("poisson bfloat16", torch.poisson(torch.full((30,), 12.0, dtype=torch.bfloat16)))
+err(lambda: torch.poisson(torch.ones(2, dtype=torch.float16)))
+err(lambda: torch.binomial(torch.ones(2, dtype=torch.bfloat16), torch.ones(2, dtype=torch.bfloat16)))
+for dt in (torch.int8, torch.uint8, torch.int16):
+    show("geometric " + str(dt), torch.empty(10, dtype=dt).geometric_(0.01))
