@@ -106,3 +106,8 @@ err(lambda: torch.poisson(torch.ones(2, dtype=torch.float16)))
 err(lambda: torch.binomial(torch.ones(2, dtype=torch.bfloat16), torch.ones(2, dtype=torch.bfloat16)))
 for dt in (torch.int8, torch.uint8, torch.int16):
     show("geometric " + str(dt), torch.empty(10, dtype=dt).geometric_(0.01))
+
+# transposed inputs: drawn in the result's (row-major) order
+torch.manual_seed(6)
+show("poisson T", torch.poisson(torch.rand(3, 4).mul(20).t()))
+show("binomial T", torch.binomial(torch.full((4, 3), 30.0).t(), torch.rand(3, 4)))
