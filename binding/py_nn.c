@@ -153,6 +153,24 @@ FN(f_sdpa) {
                                 "ScaledDotProductAttentionBackward0");
 }
 
+/* _nn_mha_self(qkv, num_heads, seq_first, mask, drop): multi-head
+ * self-attention over the packed in_proj output, one node (ops_attn.c);
+ * mask and drop may be None. F.multi_head_attention_forward's fast path. */
+FN(f_mha_self) {
+    (void)m;
+    PARSE("multi_head_self_attention", 5, "qkv", "num_heads", "seq_first", "mask", "drop");
+    nn_tensor *qkv, *mask, *drop;
+    int64_t heads;
+    bool seq_first;
+    if (py_tensor_arg(a_[0], "multi_head_self_attention", "qkv", &qkv) < 0 ||
+        py_int_arg(a_[1], "num_heads", &heads) < 0 ||
+        py_bool_arg(a_[2], "seq_first", &seq_first) < 0 ||
+        opt_tensor(a_[3], "multi_head_self_attention", "mask", &mask) < 0 ||
+        opt_tensor(a_[4], "multi_head_self_attention", "drop", &drop) < 0)
+        return NULL;
+    return py_tensor_wrap(nn_mha_self_attention(py_ctx(), qkv, heads, seq_first, mask, drop));
+}
+
 FN(f_dropout) {
     (void)m;
     PARSE("dropout", 3, "input", "p", "training");
@@ -780,6 +798,7 @@ PyMethodDef py_nn_functions[] = {
     ENTRY("_nn_group_norm", f_group_norm),
     ENTRY("_nn_dropout", f_dropout),
     ENTRY("_nn_sdpa", f_sdpa),
+    ENTRY("_nn_mha_self", f_mha_self),
     ENTRY("_nn_gelu", f_gelu),
     ENTRY("_nn_silu", f_silu),
     ENTRY("_nn_leaky_relu", f_leaky_relu),

@@ -347,6 +347,7 @@ const char *nn_format_grad_fn_name(const nn_tensor *t) {
     case NN_OP_LAYER_NORM: return "NativeLayerNormBackward0";
     case NN_OP_DROPOUT: return "MulBackward0";
     case NN_OP_SDPA: return "ScaledDotProductAttentionBackward0";
+    case NN_OP_MHA_SELF: return "MultiHeadSelfAttentionBackward0";
     case NN_OP_SIN: return "SinBackward0";
     case NN_OP_COS: return "CosBackward0";
     case NN_OP_LOG2: return "Log2Backward0";

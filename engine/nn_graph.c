@@ -57,7 +57,7 @@ void nn_node_cost(const nn_node *node, const nn_tensor *out, nn_phase phase, nn_
                  nn_cost_nn(node, out, &fwd) || nn_cost_more(node, out, &fwd) ||
                  nn_cost_pointwise_more(node, out, &fwd) || nn_cost_special(node, out, &fwd) ||
                  nn_cost_fused(node, out, &fwd) || nn_cost_conv(node, out, &fwd) ||
-                 nn_cost_norm(node, out, &fwd);
+                 nn_cost_norm(node, out, &fwd) || nn_cost_attn(node, out, &fwd);
     NN_ASSERT(known);
     if (phase == NN_PHASE_FORWARD) {
         *c = fwd;

@@ -165,6 +165,15 @@ nn_tensor *nn_dropout(nn_ctx *ctx, nn_tensor *x, double p, bool training);
  * means 1/sqrt(D). One node, with its own backward. */
 nn_tensor *nn_scaled_dot_product_attention(nn_ctx *ctx, nn_tensor *q, nn_tensor *k, nn_tensor *v,
                                            bool causal, double scale);
+/* Multi-head self-attention over the packed projection qkv [A, B, 3E]
+ * ((A, B) = (L, N) when seq_first, else (N, L)) with [heads] heads, as
+ * PyTorch 1.13's multi_head_attention_forward computes it: per head
+ * softmax(q / sqrt(hd) k^T + mask) * drop, times v. mask [1 or N*H, 1 or L,
+ * L] is added to the scores, drop [N*H, L, L] multiplies the probabilities
+ * (dropout's 0 or 1/(1-p)); either may be NULL. Returns [A, B, E]: the
+ * heads side by side, the out_proj's input. One node (ops_attn.c). */
+nn_tensor *nn_mha_self_attention(nn_ctx *ctx, nn_tensor *qkv, int64_t heads, bool seq_first,
+                                 nn_tensor *mask, nn_tensor *drop);
 
 /* A node whose backward is the caller's (torch.autograd.Function): the
  * caller computed [c->output] from [inputs] itself (without recording);

@@ -50,6 +50,7 @@ bool nn_cost_special(const nn_node *n, const nn_tensor *out, nn_op_cost *c);
 bool nn_cost_fused(const nn_node *n, const nn_tensor *out, nn_op_cost *c);
 bool nn_cost_conv(const nn_node *n, const nn_tensor *out, nn_op_cost *c);
 bool nn_cost_norm(const nn_node *n, const nn_tensor *out, nn_op_cost *c);
+bool nn_cost_attn(const nn_node *n, const nn_tensor *out, nn_op_cost *c);
 /* Elements of [t] as a double (0 for NULL). */
 double nn_cost_numel(const nn_tensor *t);
 double nn_cost_bytes(const nn_tensor *t);

@@ -123,10 +123,32 @@ typedef struct pow_arg {
      : i < tail  ? vpow(a, (T)e)                                                                   \
                  : (T)pow((double)a, e))
 
-#define POW_LOOP(NAME, T, SQRT, SLEEF2, LIBM)                                                      \
+/* The common Python-number exponents over a contiguous input, each its own
+ * loop so that the compiler vectorises it; false for the others. */
+#define POW_FAST(NAME, T, SQRT)                                                                    \
+    NN_KERNEL_CLONES static bool NAME(T *o, const T *x, int64_t n, double e) {                     \
+        if (e == 2)                                                                                \
+            for (int64_t i = 0; i < n; i++) o[i] = x[i] * x[i];                                    \
+        else if (e == 1)                                                                           \
+            for (int64_t i = 0; i < n; i++) o[i] = x[i];                                           \
+        else if (e == 3)                                                                           \
+            for (int64_t i = 0; i < n; i++) o[i] = x[i] * x[i] * x[i];                             \
+        else if (e == 0.5)                                                                         \
+            for (int64_t i = 0; i < n; i++) o[i] = SQRT(x[i]);                                     \
+        else                                                                                       \
+            return false;                                                                          \
+        return true;                                                                               \
+    }
+POW_FAST(pow_fast_f32, float, sqrtf)
+POW_FAST(pow_fast_f64, double, sqrt)
+
+#define POW_LOOP(NAME, T, SQRT, SLEEF2, LIBM, FAST)                                                \
     static void NAME(char **d, const int64_t *s, int64_t n, void *arg) {                           \
         const pow_arg *pa = arg;                                                                   \
         const int64_t z = (int64_t)sizeof(T);                                                      \
+        if (pa && pa->scalar && s[0] == z && s[1] == z &&                                          \
+            FAST((T *)d[0], (const T *)d[1], n, pa->e))                                            \
+            return;                                                                                \
         bool contig = s[0] == z && (s[1] == z || s[1] == 0) && (s[2] == z || s[2] == 0);           \
         int64_t tail = contig ? nn_sleef_tail(n, z == 4) : 0;                                      \
         T (*vpow)(T, T) = SLEEF2(NN_SLEEF_POW);                                                    \
@@ -138,8 +160,8 @@ typedef struct pow_arg {
                                                        : LIBM(a, b);                                     \
         }                                                                                          \
     }
-POW_LOOP(pow_f32, float, sqrtf, nn_sleef_float2, powf)
-POW_LOOP(pow_f64, double, sqrt, nn_sleef_double2, pow)
+POW_LOOP(pow_f32, float, sqrtf, nn_sleef_float2, powf, pow_fast_f32)
+POW_LOOP(pow_f64, double, sqrt, nn_sleef_double2, pow, pow_fast_f64)
 /* Integer powers by squaring; wraps on overflow like PyTorch's int64. The
  * forward rejects negative exponents before this runs. */
 static inline int64_t ipow(int64_t a, int64_t b) {
@@ -398,8 +420,9 @@ static nn_tensor *pow_grad_base(nn_ctx *ctx, nn_node *node, nn_tensor *dout) {
     if (b->is_wrapped_number && b->ndim == 0) {
         double e = nn_tensor_get_flat(b, 0);
         if (e == 0) return nn_zeros_like(ctx, dout);
+        /* a.pow(1) is a itself: skip that pass (the common x.pow(2)) */
         nn_tensor *s = nn_scalar_wrapped(ctx, e - 1);
-        nn_tensor *p = s ? nn_pow(ctx, a, s) : NULL;
+        nn_tensor *p = !s ? NULL : e == 2 ? nn_tensor_retain(a) : nn_pow(ctx, a, s);
         nn_tensor *m = p ? nn_mul_scalar(ctx, p, e) : NULL;
         nn_tensor *r = m ? nn_mul(ctx, dout, m) : NULL;
         nn_tensor *all[] = {s, p, m};

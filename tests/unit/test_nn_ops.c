@@ -694,6 +694,49 @@ NN_TEST(nn_sdpa_gradcheck) {
     nn_ctx_free(ctx);
 }
 
+/* ---- packed multi-head self-attention (ops_attn.c) ---- */
+
+typedef struct mha_arg {
+    bool seq_first, mask, drop;
+} mha_arg;
+
+/* in: qkv, then the mask and the dropout multipliers when the case has them */
+static nn_tensor *gc_mha(nn_ctx *ctx, nn_tensor **in, void *arg) {
+    const mha_arg *a = arg;
+    int k = 1;
+    nn_tensor *mask = a->mask ? in[k++] : NULL;
+    nn_tensor *drop = a->drop ? in[k] : NULL;
+    return nn_mha_self_attention(ctx, in[0], 2, a->seq_first, mask, drop);
+}
+
+NN_TEST(nn_mha_self_gradcheck) {
+    nn_ctx *ctx = nn_ctx_new(8);
+    /* L = N = 3 (so both layouts fit one mask), E = 4 (2 heads of 2); the
+     * mask is broadcast over the blocks, every third multiplier drops. */
+    nn_tensor *qkv = randn_leaf(ctx, 3, TU_SHAPE(3, 3, 12));
+    nn_tensor *mask = randn_leaf(ctx, 3, TU_SHAPE(1, 3, 3));
+    nn_tensor *drop = nn_zeros(ctx, NN_FLOAT64, 3, TU_SHAPE(6, 3, 3));
+    for (int i = 0; i < 54; i++) ((double *)nn_tensor_data(drop))[i] = i % 3 ? 1.5 : 0;
+    const mha_arg cases[] = {{true, false, false}, {false, true, false}, {true, true, true}};
+    for (int i = 0; i < 3; i++) {
+        nn_tensor *in[3] = {qkv, cases[i].mask ? mask : drop, drop};
+        int n = 1 + cases[i].mask + cases[i].drop;
+        CHECK_MSG(tu_gradcheck(ctx, "mha_self", gc_mha, in, n, (void *)&cases[i], GC_EPS, GC_RTOL,
+                               GC_ATOL),
+                  "case %d", i);
+    }
+    /* Bad shapes are errors that name them. */
+    nn_tensor *bad = nn_zeros(ctx, NN_FLOAT64, 3, TU_SHAPE(3, 3, 10));
+    CHECK(failed_with(ctx, nn_mha_self_attention(ctx, bad, 2, true, NULL, NULL), NN_ERR_SHAPE,
+                      "[3, 3, 10]"));
+    nn_tensor *m2 = nn_zeros(ctx, NN_FLOAT64, 3, TU_SHAPE(2, 3, 3));
+    CHECK(
+        failed_with(ctx, nn_mha_self_attention(ctx, qkv, 2, true, m2, NULL), NN_ERR_SHAPE, "mask"));
+    nn_tensor *ts[] = {qkv, mask, drop, bad, m2};
+    release_all(ts, 5);
+    nn_ctx_free(ctx);
+}
+
 /* ---- graph and no-grad behaviour shared by the ops ---- */
 
 NN_TEST(nn_ops_record_one_node) {

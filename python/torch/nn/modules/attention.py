@@ -76,6 +76,103 @@ def _shape_check(query, key, value, key_padding_mask, attn_mask, num_heads):
                          f"{query.dim()}-D query tensor")
 
 
+def _check_attn_mask(attn_mask, tgt_len, src_len, bsz, num_heads):
+    """attn_mask as a bool or float [1 or bsz*num_heads, L, S] tensor, after
+    PyTorch's checks (a uint8 mask is deprecated and becomes bool)."""
+    if attn_mask is None:
+        return None
+    if attn_mask.dtype == torch.uint8:
+        warnings.warn("Byte tensor for attn_mask in nn.MultiheadAttention is deprecated. "
+                      "Use bool tensor instead.")
+        attn_mask = attn_mask.to(torch.bool)
+    elif not (attn_mask.is_floating_point() or attn_mask.dtype == torch.bool):
+        raise AssertionError("Only float, byte, and bool types are supported for attn_mask, "
+                             f"not {attn_mask.dtype}")
+    if attn_mask.dim() == 2:
+        if tuple(attn_mask.shape) != (tgt_len, src_len):
+            raise RuntimeError(f"The shape of the 2D attn_mask is {attn_mask.shape}, but "
+                               f"should be {(tgt_len, src_len)}.")
+        attn_mask = attn_mask.unsqueeze(0)
+    elif attn_mask.dim() == 3:
+        if tuple(attn_mask.shape) != (bsz * num_heads, tgt_len, src_len):
+            raise RuntimeError(f"The shape of the 3D attn_mask is {attn_mask.shape}, but "
+                               f"should be {(bsz * num_heads, tgt_len, src_len)}.")
+    else:
+        raise RuntimeError(f"attn_mask's dimension {attn_mask.dim()} is not supported")
+    return attn_mask
+
+
+def _merge_masks(attn_mask, key_padding_mask, bsz, num_heads, src_len, dtype):
+    """The key padding mask folded into attn_mask, and a boolean result
+    turned into an additive float one (0 or -inf), as PyTorch does."""
+    if key_padding_mask is not None:
+        if tuple(key_padding_mask.shape) != (bsz, src_len):
+            raise AssertionError(f"expecting key_padding_mask shape of {(bsz, src_len)}, but "
+                                 f"got {key_padding_mask.shape}")
+        key_padding_mask = key_padding_mask.view(bsz, 1, 1, src_len).expand(
+            -1, num_heads, -1, -1).reshape(bsz * num_heads, 1, src_len)
+        if attn_mask is None:
+            attn_mask = key_padding_mask
+        elif attn_mask.dtype == torch.bool:
+            attn_mask = attn_mask.logical_or(key_padding_mask)
+        else:
+            attn_mask = attn_mask.masked_fill(key_padding_mask, float("-inf"))
+    if attn_mask is not None and attn_mask.dtype == torch.bool:
+        additive = torch.zeros_like(attn_mask, dtype=dtype)
+        additive.masked_fill_(attn_mask, float("-inf"))
+        attn_mask = additive
+    return attn_mask
+
+
+def _fast_self_attention(query, key, value, num_heads, in_proj_weight, bias_k, bias_v,
+                         add_zero_attn, key_padding_mask, need_weights, attn_mask,
+                         use_separate_proj_weight, static_k, static_v):
+    """Whether the packed self-attention node (torch._C._nn_mha_self) computes
+    this call: one tensor as query, key and value, the packed projection, no
+    bias_kv, zero attention, static keys or returned weights, and masks that
+    PyTorch would accept (a float mask of another dtype, or a float key
+    padding mask beside another mask, takes the composed path and its
+    error)."""
+    if (use_separate_proj_weight or not (query is key and key is value) or bias_k is not None
+            or bias_v is not None or add_zero_attn or static_k is not None
+            or static_v is not None or need_weights or in_proj_weight is None):
+        return False
+    dt = query.dtype
+    if dt not in (torch.float32, torch.float64) or in_proj_weight.dtype != dt:
+        return False
+    if attn_mask is not None and not (attn_mask.dtype in (torch.bool, torch.uint8)
+                                      or attn_mask.is_floating_point()):
+        return False
+    if key_padding_mask is not None and key_padding_mask.dtype != torch.bool:
+        return key_padding_mask.dtype == dt and attn_mask is None
+    return True
+
+
+def _self_attention(x, seq_first, num_heads, in_proj_weight, in_proj_bias, dropout_p,
+                    out_proj_weight, out_proj_bias, key_padding_mask, attn_mask):
+    """Self-attention of x [L, N, E] (seq_first) or [N, L, E] through one
+    packed node: the projection, then per head softmax(q k^T / sqrt(hd) +
+    mask) with dropout, times v, written in x's layout, then out_proj. The
+    values and the random draws are those of the composed path (the
+    dropout multipliers come from F.dropout's stream, one per weight)."""
+    A, B, E = x.shape
+    L, N = (A, B) if seq_first else (B, A)
+    if E % num_heads:
+        raise AssertionError(f"embed_dim {E} not divisible by num_heads {num_heads}")
+    qkv = F.linear(x, in_proj_weight, in_proj_bias)
+    attn_mask = _check_attn_mask(attn_mask, L, L, N, num_heads)
+    attn_mask = _merge_masks(attn_mask, key_padding_mask, N, num_heads, L, qkv.dtype)
+    if attn_mask is not None and attn_mask.dtype != qkv.dtype:
+        attn_mask = attn_mask.to(qkv.dtype)  # baddbmm computes in the scores' dtype
+    drop = None
+    if dropout_p > 0.0:
+        drop = torch._C._nn_dropout(torch.ones(N * num_heads, L, L, dtype=qkv.dtype), dropout_p,
+                                    True)
+    out = torch._C._nn_mha_self(qkv, num_heads, seq_first, attn_mask, drop)
+    out = F.linear(out.view(A * B, E), out_proj_weight, out_proj_bias)
+    return out.view(A, B, out.size(1))
+
+
 def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_heads,
                                  in_proj_weight, in_proj_bias, bias_k, bias_v, add_zero_attn,
                                  dropout_p, out_proj_weight, out_proj_bias, training=True,
@@ -103,6 +200,13 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_head
     head_dim = embed_dim // num_heads
     if head_dim * num_heads != embed_dim:
         raise AssertionError(f"embed_dim {embed_dim} not divisible by num_heads {num_heads}")
+    if _fast_self_attention(query, key, value, num_heads, in_proj_weight, bias_k, bias_v,
+                            add_zero_attn, key_padding_mask, need_weights, attn_mask,
+                            use_separate_proj_weight, static_k, static_v):
+        out = _self_attention(query, True, num_heads, in_proj_weight, in_proj_bias,
+                              dropout_p if training else 0.0, out_proj_weight, out_proj_bias,
+                              key_padding_mask, attn_mask)
+        return (out if is_batched else out.squeeze(1)), None
     if use_separate_proj_weight:
         if key.shape[:2] != value.shape[:2]:
             raise AssertionError(f"key's sequence and batch dims {key.shape[:2]} do not match "
@@ -117,25 +221,7 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_head
                                  f"{value.shape}")
         q, k, v = _project(query, key, value, in_proj_weight, in_proj_bias)
 
-    if attn_mask is not None:
-        if attn_mask.dtype == torch.uint8:
-            warnings.warn("Byte tensor for attn_mask in nn.MultiheadAttention is deprecated. "
-                          "Use bool tensor instead.")
-            attn_mask = attn_mask.to(torch.bool)
-        elif not (attn_mask.is_floating_point() or attn_mask.dtype == torch.bool):
-            raise AssertionError("Only float, byte, and bool types are supported for attn_mask, "
-                                 f"not {attn_mask.dtype}")
-        if attn_mask.dim() == 2:
-            if tuple(attn_mask.shape) != (tgt_len, src_len):
-                raise RuntimeError(f"The shape of the 2D attn_mask is {attn_mask.shape}, but "
-                                   f"should be {(tgt_len, src_len)}.")
-            attn_mask = attn_mask.unsqueeze(0)
-        elif attn_mask.dim() == 3:
-            if tuple(attn_mask.shape) != (bsz * num_heads, tgt_len, src_len):
-                raise RuntimeError(f"The shape of the 3D attn_mask is {attn_mask.shape}, but "
-                                   f"should be {(bsz * num_heads, tgt_len, src_len)}.")
-        else:
-            raise RuntimeError(f"attn_mask's dimension {attn_mask.dim()} is not supported")
+    attn_mask = _check_attn_mask(attn_mask, tgt_len, src_len, bsz, num_heads)
 
     if bias_k is not None and bias_v is not None:
         k = torch.cat([k, bias_k.repeat(1, bsz, 1)])
@@ -166,27 +252,14 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_head
             key_padding_mask = F.pad(key_padding_mask, (0, 1))
     src_len = k.size(1)
 
-    if key_padding_mask is not None:
-        if tuple(key_padding_mask.shape) != (bsz, src_len):
-            raise AssertionError(f"expecting key_padding_mask shape of {(bsz, src_len)}, but "
-                                 f"got {key_padding_mask.shape}")
-        key_padding_mask = key_padding_mask.view(bsz, 1, 1, src_len).expand(
-            -1, num_heads, -1, -1).reshape(bsz * num_heads, 1, src_len)
-        if attn_mask is None:
-            attn_mask = key_padding_mask
-        elif attn_mask.dtype == torch.bool:
-            attn_mask = attn_mask.logical_or(key_padding_mask)
-        else:
-            attn_mask = attn_mask.masked_fill(key_padding_mask, float("-inf"))
-    if attn_mask is not None and attn_mask.dtype == torch.bool:
-        additive = torch.zeros_like(attn_mask, dtype=q.dtype)
-        additive.masked_fill_(attn_mask, float("-inf"))
-        attn_mask = additive
+    attn_mask = _merge_masks(attn_mask, key_padding_mask, bsz, num_heads, src_len, q.dtype)
     if not training:
         dropout_p = 0.0
 
     q = q / math.sqrt(q.size(-1))
     if attn_mask is not None:
+        if attn_mask.dtype != q.dtype:
+            attn_mask = attn_mask.to(q.dtype)  # baddbmm computes in the scores' dtype
         weights = torch.baddbmm(attn_mask, q, k.transpose(-2, -1))
     else:
         weights = torch.bmm(q, k.transpose(-2, -1))
@@ -278,6 +351,18 @@ class MultiheadAttention(Module):
                 and not torch.is_floating_point(key_padding_mask):
             raise AssertionError("only bool and floating types of key_padding_mask are "
                                  "supported")
+        separate = not self._qkv_same_embed_dim
+        if self.batch_first and is_batched and _fast_self_attention(
+                query, key, value, self.num_heads, self.in_proj_weight, self.bias_k, self.bias_v,
+                self.add_zero_attn, key_padding_mask, need_weights, attn_mask, separate, None,
+                None) and query.size(-1) == self.embed_dim:
+            # batch first all through: no transposes of x, q, k, v or the output
+            _shape_check(query, key, value, key_padding_mask, attn_mask, self.num_heads)
+            out = _self_attention(query, False, self.num_heads, self.in_proj_weight,
+                                  self.in_proj_bias, self.dropout if self.training else 0.0,
+                                  self.out_proj.weight, self.out_proj.bias, key_padding_mask,
+                                  attn_mask)
+            return out, None
         if self.batch_first and is_batched:
             if key is value:
                 if query is key:
@@ -287,7 +372,6 @@ class MultiheadAttention(Module):
                     value = key
             else:
                 query, key, value = (x.transpose(1, 0) for x in (query, key, value))
-        separate = not self._qkv_same_embed_dim
         out, weights = multi_head_attention_forward(
             query, key, value, self.embed_dim, self.num_heads, self.in_proj_weight,
             self.in_proj_bias, self.bias_k, self.bias_v, self.add_zero_attn, self.dropout,
