@@ -95,8 +95,10 @@ def binomial(count, prob, generator=None):
     differentiable: backward through it raises, as in PyTorch."""
     import torch
     from torch._tensor_more import _lazy_function
-    if not isinstance(count, torch.Tensor) or not isinstance(prob, torch.Tensor):
-        raise TypeError("binomial(): argument 'count' and 'prob' must be Tensor")
+    for pos, (name, arg) in enumerate((("count", count), ("prob", prob)), 1):
+        if not isinstance(arg, torch.Tensor):
+            raise TypeError(f"binomial(): argument '{name}' (position {pos}) must be Tensor, "
+                            f"not {type(arg).__name__}")
     shape = torch.broadcast_shapes(count.shape, prob.shape)
     with torch.no_grad():
         out = _C._binomial(count.detach().expand(shape).contiguous(),

@@ -93,6 +93,9 @@ err(lambda: torch.poisson(torch.tensor([1])))
 err(lambda: torch.binomial(torch.tensor([3]), torch.tensor([1])))
 err(lambda: torch.binomial(torch.tensor([3.0]), torch.tensor([0.5], dtype=torch.float64)))
 err(lambda: torch.ones(2, requires_grad=True).cauchy_())
+err(lambda: torch.binomial(3.0, torch.tensor(0.5)))
+err(lambda: torch.binomial(torch.tensor(3.0), 0.5))
+err(lambda: torch.poisson(2.0))
 
 # float16 / bfloat16 (drawn in double, rounded) and narrow integers (wrapping
 # as torch's cast does); poisson has no Half kernel, binomial neither narrow one
