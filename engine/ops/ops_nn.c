@@ -249,6 +249,50 @@ static void softmax_grad_f64(const void *g, const void *y, void *dx, int64_t o, 
     softmax_grad_kernel(g, y, dx, o, c, i, lo, acc, true);
 }
 
+/* Independent rows split across the engine's threads: each task calls
+ * [fn] on one contiguous range of whole rows, so every row is computed as
+ * at one thread and the results have the same bits at any thread count.
+ * [row_len] elements a row set the size threshold (NN_PAR_MIN_ELEMWISE). */
+typedef void (*rows_fn)(void *arg, int64_t begin, int64_t end);
+typedef struct rows_par {
+    rows_fn fn;
+    void *arg;
+    int64_t rows;
+} rows_par;
+
+static void rows_par_task(void *a, int task, int n_tasks) {
+    const rows_par *p = a;
+    int64_t b, e;
+    nn_parallel_range(p->rows, task, n_tasks, 1, &b, &e);
+    if (b < e) p->fn(p->arg, b, e);
+}
+
+static void rows_parallel(int64_t rows, int64_t row_len, rows_fn fn, void *arg) {
+    int tasks = nn_parallel_tasks(rows * row_len, NN_PAR_MIN_ELEMWISE);
+    if (tasks > rows) tasks = (int)rows;
+    rows_par p = {fn, arg, rows};
+    nn_parallel_run(tasks, rows_par_task, &p);
+}
+
+typedef struct softmax_rows_arg {
+    const float *x, *g;
+    float *y;
+    int64_t c;
+    bool log_out;
+} softmax_rows_arg;
+
+static void softmax_rows_part(void *arg, int64_t b, int64_t e) {
+    const softmax_rows_arg *a = arg;
+    nn_rows_softmax_f32(a->x + b * a->c, a->y + b * a->c, e - b, a->c, a->log_out);
+}
+
+/* Backward: x holds the output y, y the input gradient dx. */
+static void softmax_grad_rows_part(void *arg, int64_t b, int64_t e) {
+    const softmax_rows_arg *a = arg;
+    nn_rows_softmax_grad_f32(a->g + b * a->c, a->x + b * a->c, a->y + b * a->c, e - b, a->c,
+                             a->log_out);
+}
+
 /* Scratch of [n] doubles (pooled); NULL with ctx->err set on failure. */
 static nn_tensor *scratch(nn_ctx *ctx, int64_t n) {
     return nn_tensor_empty(ctx, NN_FLOAT64, 1, &n);
@@ -272,8 +316,10 @@ static nn_tensor *softmax_forward(nn_ctx *ctx, nn_node *node, bool log_out) {
             for (int64_t o = 0; o < outer; o++)
                 softmax_row_double((const double *)nn_tensor_data(x) + o * c,
                                    (double *)nn_tensor_data(y) + o * c, c, log_out);
-        else
-            nn_rows_softmax_f32(nn_tensor_data(x), nn_tensor_data(y), outer, c, log_out);
+        else {
+            softmax_rows_arg ra = {nn_tensor_data(x), NULL, nn_tensor_data(y), c, log_out};
+            rows_parallel(outer, c, softmax_rows_part, &ra);
+        }
     } else if (tmp) {
         double *m = nn_tensor_data(tmp);
         void *xd = nn_tensor_data(x), *yd = nn_tensor_data(y);
@@ -300,8 +346,9 @@ static nn_status softmax_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, n
     nn_tensor *dx = yd ? nn_tensor_empty(ctx, y->dtype, y->ndim, y->shape) : NULL;
     nn_tensor *acc = dx ? scratch(ctx, inner) : NULL;
     if (acc && inner == 1 && !is_f64(y)) {
-        nn_rows_softmax_grad_f32(nn_tensor_data(g), nn_tensor_data(yd), nn_tensor_data(dx), outer,
-                                 c, log_out);
+        softmax_rows_arg ra = {nn_tensor_data(yd), nn_tensor_data(g), nn_tensor_data(dx), c,
+                               log_out};
+        rows_parallel(outer, c, softmax_grad_rows_part, &ra);
     } else if (acc) {
         void *gp = nn_tensor_data(g), *yp = nn_tensor_data(yd), *dp = nn_tensor_data(dx);
         double *ap = nn_tensor_data(acc);
@@ -559,6 +606,22 @@ static void ce_rows_float(const float *x, float *logp, const int64_t *tgt, float
 CE_GRAD_ROWS(float, nn_expf)
 CE_GRAD_ROWS(double, exp)
 
+typedef struct ce_grad_rows_arg {
+    const float *logp;
+    const int64_t *tgt;
+    const float *gout;
+    double g0;
+    float *dx;
+    int64_t c, ignore;
+    double ls;
+} ce_grad_rows_arg;
+
+static void ce_grad_rows_part(void *arg, int64_t b, int64_t e) {
+    const ce_grad_rows_arg *a = arg;
+    ce_grad_rows_float(a->logp + b * a->c, a->tgt + b, a->gout ? a->gout + b : NULL, a->g0,
+                       a->dx + b * a->c, e - b, a->c, a->ignore, a->ls);
+}
+
 /* The output of a class loss: per position (reduction none, shaped like the
  * target without its class dim) or one number. */
 static nn_tensor *class_loss_out(nn_ctx *ctx, nn_dtype dt, const nn_tensor *x, nn_reduction red) {
@@ -720,10 +783,11 @@ nn_status op_cross_entropy_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout,
     if (tp && g.s == 1 && f64)
         ce_grad_rows_double(nn_tensor_data(logp), tp, gp, g0, dxp, g.n, g.c, node->p.i[0],
                             node->p.f[0]);
-    else if (tp && g.s == 1)
-        ce_grad_rows_float(nn_tensor_data(logp), tp, gp, g0, dxp, g.n, g.c, node->p.i[0],
-                           node->p.f[0]);
-    else if (f64)
+    else if (tp && g.s == 1) {
+        ce_grad_rows_arg ra = {nn_tensor_data(logp), tp,          gp, g0, dxp, g.c,
+                               node->p.i[0],         node->p.f[0]};
+        rows_parallel(g.n, g.c, ce_grad_rows_part, &ra);
+    } else if (f64)
         ce_grad_f64(nn_tensor_data(logp), tp, pp, gp, g0, go != NULL, dxp, dtp, &g, node->p.i[0],
                     node->p.f[0]);
     else
@@ -1273,9 +1337,24 @@ KERNEL void ln_kernel(const void *x, const void *w, const void *b, void *y, void
         }
     }
 }
+typedef struct ln_rows_arg {
+    const float *x, *w, *b;
+    float *y, *mean, *rstd;
+    int64_t k;
+    double eps;
+} ln_rows_arg;
+
+static void ln_rows_part(void *arg, int64_t b, int64_t e) {
+    const ln_rows_arg *a = arg;
+    nn_rows_layer_norm_f32(a->x + b * a->k, a->w, a->b, a->y + b * a->k,
+                           a->mean ? a->mean + b : NULL, a->rstd ? a->rstd + b : NULL, e - b, a->k,
+                           a->eps);
+}
+
 static void ln_f32(const void *x, const void *w, const void *b, void *y, void *mean, void *rstd,
                    int64_t m, int64_t k, double eps) {
-    nn_rows_layer_norm_f32(x, w, b, y, mean, rstd, m, k, eps);
+    ln_rows_arg ra = {x, w, b, y, mean, rstd, k, eps};
+    rows_parallel(m, k, ln_rows_part, &ra);
 }
 static void ln_f64(const void *x, const void *w, const void *b, void *y, void *mean, void *rstd,
                    int64_t m, int64_t k, double eps) {

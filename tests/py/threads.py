@@ -115,3 +115,31 @@ for red, x in (("mean", logits), ("sum", logits), ("none", with_nan)):
     print("cross_entropy", red, all(same(o, outs[0]) for o in outs[1:]),
           round(float(outs[0].nansum()), 2), int(torch.isnan(outs[0]).sum()))
 torch.set_num_threads(1)
+
+# Row kernels split across threads by whole rows (softmax, log_softmax and
+# their gradients, layer norm's forward, cross entropy's gradient): the same
+# bits at 1 and 2 threads.
+torch.manual_seed(6)
+rows = torch.randn(96, 1031)
+ln = torch.nn.LayerNorm(1031)
+with torch.no_grad():
+    ln.weight.uniform_(0.5, 1.5)
+    ln.bias.uniform_(-0.5, 0.5)
+upstream = torch.randn(96, 1031)
+row_cases = {
+    "softmax": lambda x: F.softmax(x, dim=-1),
+    "log_softmax": lambda x: F.log_softmax(x, dim=-1),
+    "layer_norm": lambda x: ln(x),
+    "cross_entropy": lambda x: F.cross_entropy(x, target[:1] * 0 + torch.arange(96) * 7),
+}
+for name, fn in row_cases.items():
+    got = []
+    for threads in (1, 2):
+        torch.set_num_threads(threads)
+        x = rows.clone().requires_grad_(True)
+        y = fn(x)
+        (y * upstream).sum().backward() if y.dim() else y.backward()
+        got.append((y.detach(), x.grad))
+    print("rows", name, torch.equal(got[0][0], got[1][0]), torch.equal(got[0][1], got[1][1]),
+          round(float(got[0][1].abs().sum()), 3))
+torch.set_num_threads(1)
