@@ -36,6 +36,18 @@ PyObject *py_ops_complex_fallback(const char *name, PyObject *const *objs, int n
     return r;
 }
 
+PyObject *py_ops_out_result(PyObject *result, PyObject *out) {
+    PyObject *shape = PyObject_GetAttrString(result, "shape");
+    PyObject *res = shape ? PyObject_CallMethod(out, "resize_", "O", shape) : NULL;
+    Py_XDECREF(shape);
+    Py_XDECREF(res);
+    res = res ? PyObject_CallMethod(out, "copy_", "O", result) : NULL;
+    Py_DECREF(result);
+    if (!res) return NULL;
+    Py_DECREF(res);
+    return Py_NewRef(out);
+}
+
 PyObject *py_ops_tuple(nn_tensor **ps, int n, const char *fn_name) {
     PyObject *tup = PyTuple_New(n);
     if (!tup) {

@@ -63,6 +63,9 @@ bool py_ops_any_complex(PyObject *const *objs, int n);
  * no [name], and the caller goes on to its kernel (which refuses complex
  * operands in PyTorch's words). Called only for complex operands. */
 PyObject *py_ops_complex_fallback(const char *name, PyObject *const *objs, int n);
+/* [result] (stolen) written into [out] as out= does (resized to the
+ * result's shape, then copied); a new reference to [out], or NULL. */
+PyObject *py_ops_out_result(PyObject *result, PyObject *out);
 
 /* Whether an optional argument was given as something other than None. */
 static inline bool py_given(PyObject *o) {

@@ -18,8 +18,9 @@ static PyObject *unary(const char *name, unary_fn fn, const char *fn_name, PyObj
     PARSE(name, 1, "input", "$out");
     nn_tensor *t;
     if (py_tensor_arg(a_[0], name, "input", &t) < 0) return NULL;
-    if (nn_dtype_is_complex(t->dtype) && !py_given(a_[1])) {
+    if (nn_dtype_is_complex(t->dtype)) {
         PyObject *c = py_ops_complex_fallback(name, a_, 1);
+        if (c && py_given(a_[1])) return py_ops_out_result(c, a_[1]);
         if (c || PyErr_Occurred()) return c;
     }
     nn_tensor *r = fn(py_ctx(), t);

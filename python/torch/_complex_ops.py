@@ -1,5 +1,6 @@
-"""Complex paths of ops whose engine kernels are real: exp, log, sqrt,
-reciprocal, sigmoid, tanh, sin, cos, pow, matmul / mm / bmm and where.
+"""Complex paths of ops whose engine kernels are real: exp, log, log2,
+log10, sqrt, rsqrt, reciprocal, sigmoid, tanh, sin, cos, tan, sinh, cosh,
+pow, matmul / mm / bmm and where.
 The binding calls these (binding/py_ops.c, py_complex_fallback) only when
 an operand is complex, so real calls never pass through Python here.
 
@@ -10,6 +11,8 @@ z = x + iy, z.grad = dL/dx + i dL/dy); a composition of them therefore has
 the same gradient as PyTorch's own complex kernels. Values agree with
 PyTorch's std::complex formulas to rounding (a few ulps), not bit for bit.
 """
+import math
+
 import torch
 
 
@@ -50,6 +53,35 @@ def sqrt(input):
     r = torch.sqrt(torch.abs(input))
     half = torch.angle(input) * 0.5
     return torch.complex(r * torch.cos(half), r * torch.sin(half))
+
+
+def log2(input):
+    return log(input) / math.log(2.0)
+
+
+def log10(input):
+    return log(input) / math.log(10.0)
+
+
+def rsqrt(input):
+    return 1 / sqrt(input)
+
+
+def sinh(input):
+    x, y = _parts(input)
+    return torch.complex(torch.sinh(x) * torch.cos(y), torch.cosh(x) * torch.sin(y))
+
+
+def cosh(input):
+    x, y = _parts(input)
+    return torch.complex(torch.cosh(x) * torch.cos(y), torch.sinh(x) * torch.sin(y))
+
+
+def tan(input):
+    # tan(x + iy) = (sin 2x + i sinh 2y) / (cos 2x + cosh 2y)
+    x, y = _parts(input)
+    d = torch.cos(2 * x) + torch.cosh(2 * y)
+    return torch.complex(torch.sin(2 * x) / d, torch.sinh(2 * y) / d)
 
 
 def reciprocal(input):
@@ -137,3 +169,7 @@ def where(condition, input, other):
     y = _as_complex(other, dt)
     return torch.complex(torch.where(condition, x.real, y.real),
                          torch.where(condition, x.imag, y.imag))
+
+
+def mv(input, vec):
+    return _matmul_parts(torch.mv, input, vec)

@@ -21,7 +21,8 @@ def cplx(*shape, dtype=torch.complex128):
 z64 = torch.tensor([1 + 2j, -0.5 + 0.25j, 3 - 1j, -2 - 0.5j])
 z = cplx(5)
 w = cplx(5)
-UNARY = ["exp", "log", "sqrt", "reciprocal", "sigmoid", "tanh", "sin", "cos"]
+UNARY = ["exp", "log", "log2", "log10", "sqrt", "rsqrt", "reciprocal", "sigmoid", "tanh", "sin",
+         "cos", "tan", "sinh", "cosh"]
 for name in UNARY:
     f = getattr(torch, name)
     print(name, f(z64), getattr(z64, name)().dtype)
@@ -33,6 +34,14 @@ for name in UNARY:
         lambda a, f=f: torch.view_as_real(f(torch.view_as_complex(a))),
         (torch.view_as_real(z).clone().requires_grad_(),)))
 
+out = torch.empty(1, dtype=torch.complex64)
+print(torch.exp(z64, out=out), out.shape)
+for name in ("exp_", "sqrt_", "tanh_", "log_"):
+    zz = z64.clone()
+    getattr(zz, name)()
+    print(name, zz)
+zz = z64.clone()
+print(zz.pow_(2), zz)
 for p in [2, 3, 0.5, -1, -2, -0.5, 1.5, 0, 1]:
     show(z64 ** p)
 show(z ** w)
@@ -57,6 +66,7 @@ print(torch.tensor([[1 + 1j, 2], [0.5j, -1]]) @ torch.tensor([[2 - 1j, 1j], [1, 
 show(A @ B)
 show(torch.mm(A, B))
 show(torch.matmul(A, B[:, 0]))
+show(torch.mv(A, B[:, 1]))
 show(torch.bmm(cplx(2, 3, 4), cplx(2, 4, 5)))
 la, lb = A.clone().requires_grad_(), B.clone().requires_grad_()
 (torch.mm(la, lb) * cplx(3, 2)).real.sum().backward()
