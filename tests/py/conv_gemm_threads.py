@@ -3,9 +3,9 @@
 # gradient of a stride-1 convolution as a convolution with the flipped
 # weight: forward, input, weight and bias gradients against a reference
 # built from padding, strided slices and einsum (no convolution code), in
-# float64 and float32, over stride 2, groups, dilation, batch 1 and
-# non-square shapes; and the same bits at 1 and 2 threads where the batch
-# is shared out.
+# float64 and float32, over stride 2, groups, dilation, batch 1,
+# non-square shapes and im2col in tiles of output rows; and the same bits
+# at 1 and 2 threads where the batch is shared out.
 import torch
 import torch.nn.functional as F
 
@@ -54,6 +54,12 @@ cases = [
     (7, 24, 16, 16, 16, (1, 1), (1, 1), (0, 0), (1, 1), 1),  # 1x1
     (6, 16, 16, 16, 16, (3, 3), (1, 1), (1, 1), (1, 1), 16),  # depthwise
     (6, 16, 16, 12, 12, (3, 3), (1, 1), (3, 3), (1, 1), 1),  # padding > k - 1: col2im
+    # columns over 1 MB: im2col in tiles of output rows
+    (2, 64, 16, 24, 40, (3, 3), (1, 1), (1, 1), (1, 1), 1),  # forward and weight in 3 tiles
+    (2, 16, 64, 24, 40, (3, 3), (1, 1), (1, 1), (1, 1), 1),  # flipped input gradient tiled
+    (2, 64, 16, 48, 64, (3, 3), (2, 2), (1, 1), (1, 1), 1),  # stride 2: col2im in tiles
+    (2, 64, 16, 41, 33, (3, 3), (2, 1), (1, 0), (1, 1), 1),  # row stride 2, tiles
+    (2, 64, 16, 30, 34, (3, 3), (1, 1), (2, 2), (2, 2), 1),  # dilation 2, tiles
 ]
 names = ["out", "dx", "dw", "db"]
 for c in cases:
