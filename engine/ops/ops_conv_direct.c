@@ -16,6 +16,9 @@
 #define DIRECT_MAX_COL_CH   64        /* column channels per group */
 #define DIRECT_MAX_PLANE    (1 << 14) /* elements of one padded plane */
 #define DIRECT_MIN_PER_TASK (1 << 17) /* multiply-adds per thread before splitting samples */
+#define DIRECT_WG_SLICES                                                                           \
+    8 /* weight gradient: fixed batch slices (same bits at any thread count)                       \
+       */
 
 /* The shared geometry: padded plane sizes, the wide length, the offset of
  * every (channel, tap) product in the source it reads. */
@@ -343,14 +346,50 @@ typedef struct djob {
     char *bufs;
     int64_t buf_elems, part_elems;
     size_t es;
+    int64_t slices; /* wgrad: the batch's fixed slices */
+    char *sums;     /* wgrad: [slices][Cc * R] each slice's sums */
 } djob;
+
+/* One slice's lane sums [part / L vectors of L] into [nw] totals. */
+static void slice_sums(bool f64, const char *acc, int64_t nw, int64_t L, char *out) {
+    for (int64_t i = 0; i < nw; i++) {
+        if (f64) {
+            double t = 0;
+            for (int64_t l = 0; l < L; l++) t += ((const double *)acc)[i * L + l];
+            ((double *)out)[i] = t;
+        } else {
+            float t = 0;
+            for (int64_t l = 0; l < L; l++) t += ((const float *)acc)[i * L + l];
+            ((float *)out)[i] = t;
+        }
+    }
+}
 
 static void run_task(void *arg, int task, int n_tasks) {
     const djob *jb = arg;
     int64_t b, e;
-    nn_parallel_range(jb->c->N, task, n_tasks, 1, &b, &e);
     void *buf = jb->bufs + (size_t)task * (size_t)jb->buf_elems * jb->es;
     bool f64 = jb->c->f64;
+    if (jb->mode == MODE_WGRAD) {
+        /* Whole slices of the batch per task: each slice's samples are
+         * summed in order into lane sums, which become the slice's totals,
+         * so the result does not depend on the thread count. */
+        char *acc = (char *)jb->B + (size_t)task * (size_t)jb->part_elems * jb->es;
+        const int64_t L = (int64_t)(32 / jb->es), nw = jb->part_elems / L, N = jb->c->N;
+        nn_parallel_range(jb->slices, task, n_tasks, 1, &b, &e);
+        for (int64_t sl = b; sl < e; sl++) {
+            memset(acc, 0, (size_t)jb->part_elems * jb->es);
+            for (int64_t n = sl * N / jb->slices; n < (sl + 1) * N / jb->slices; n++) {
+                if (f64)
+                    wgrad_sample_f64(jb->c, jb->g, n, jb->A, jb->W, (double *)acc, buf);
+                else
+                    wgrad_sample_f32(jb->c, jb->g, n, jb->A, jb->W, (float *)acc, buf);
+            }
+            slice_sums(f64, acc, nw, L, jb->sums + (size_t)(sl * nw) * jb->es);
+        }
+        return;
+    }
+    nn_parallel_range(jb->c->N, task, n_tasks, 1, &b, &e);
     for (int64_t n = b; n < e; n++) {
         switch (jb->mode) {
         case MODE_COLS:
@@ -365,13 +404,7 @@ static void run_task(void *arg, int task, int n_tasks) {
             else
                 image_sample_f32(jb->c, jb->g, n, jb->A, jb->W, jb->B, buf);
             break;
-        default: {
-            char *part = (char *)jb->B + (size_t)task * (size_t)jb->part_elems * jb->es;
-            if (f64)
-                wgrad_sample_f64(jb->c, jb->g, n, jb->A, jb->W, (double *)part, buf);
-            else
-                wgrad_sample_f32(jb->c, jb->g, n, jb->A, jb->W, (float *)part, buf);
-        }
+        default: break;
         }
     }
 }
@@ -387,17 +420,23 @@ static nn_status run(nn_ctx *ctx, const nn_conv_direct *c, int mode, const void 
                   : mode == MODE_IMAGE ? g.Ccg * g.cwp + 5 * g.Pt
                                        : img + g.Ccg * g.Lw;
     int64_t macs = c->N * c->Cc * g.R * g.Lw;
+    const int64_t slices = c->N < DIRECT_WG_SLICES ? c->N : DIRECT_WG_SLICES;
     int n_tasks = nn_parallel_tasks(macs, DIRECT_MIN_PER_TASK);
-    if (n_tasks > c->N) n_tasks = (int)c->N;
+    if (n_tasks > (mode == MODE_WGRAD ? slices : c->N))
+        n_tasks = (int)(mode == MODE_WGRAD ? slices : c->N);
     if (n_tasks < 1) n_tasks = 1;
-    int64_t part = mode == MODE_WGRAD ? c->Cc * g.R * L : 0;
-    int64_t wt = mode == MODE_IMAGE ? c->Cc * g.R : 0;
-    size_t bytes = es * (size_t)(n_tasks * (buf + part) + wt);
+    const int64_t nw = c->Cc * g.R;
+    int64_t part = mode == MODE_WGRAD ? nw * L : 0;
+    int64_t extra_elems = mode == MODE_IMAGE ? nw : mode == MODE_WGRAD ? slices * nw : 0;
+    size_t bytes = es * (size_t)(n_tasks * (buf + part) + extra_elems);
     char *mem = nn_mem_calloc(bytes, "a direct convolution's buffers", &ctx->err);
     if (!mem) return ctx->err.code;
-    djob jb = {c, &g, mode, A, W, B, mem, buf, part, es};
-    char *extra = mem + es * (size_t)(n_tasks * buf);
-    if (mode == MODE_WGRAD) jb.B = extra;
+    djob jb = {c, &g, mode, A, W, B, mem, buf, part, es, slices, NULL};
+    char *extra = mem + es * (size_t)(n_tasks * (buf + part));
+    if (mode == MODE_WGRAD) {
+        jb.B = mem + es * (size_t)(n_tasks * buf);
+        jb.sums = extra;
+    }
     if (mode == MODE_IMAGE) {
         /* The weight as [G][Cig][Ccg * K], so the adjoint reads it in rows. */
         const int64_t K = g.K, Q = g.Ccg * K;
@@ -414,27 +453,17 @@ static nn_status run(nn_ctx *ctx, const nn_conv_direct *c, int mode, const void 
     else
         nn_parallel_run(n_tasks, run_task, &jb);
     if (mode == MODE_WGRAD) {
-        /* dW = each task's lane sums, lanes in order, then tasks in order. */
-        const int64_t nw = c->Cc * g.R;
+        /* dW = the slices' totals added in slice order. */
         for (int64_t i = 0; i < nw; i++) {
-            double sd = 0;
-            float sf = 0;
-            for (int t = 0; t < n_tasks; t++) {
-                const char *p = extra + es * (size_t)(t * part + i * L);
-                double td = 0;
-                float tf = 0;
-                for (int64_t l = 0; l < L; l++) {
-                    if (c->f64)
-                        td += ((const double *)p)[l];
-                    else
-                        tf += ((const float *)p)[l];
-                }
-                sd += td, sf += tf;
+            if (c->f64) {
+                double t = 0;
+                for (int64_t sl = 0; sl < slices; sl++) t += ((const double *)extra)[sl * nw + i];
+                ((double *)B)[i] = t;
+            } else {
+                float t = 0;
+                for (int64_t sl = 0; sl < slices; sl++) t += ((const float *)extra)[sl * nw + i];
+                ((float *)B)[i] = t;
             }
-            if (c->f64)
-                ((double *)B)[i] = sd;
-            else
-                ((float *)B)[i] = sf;
         }
     }
     nn_mem_free(mem);

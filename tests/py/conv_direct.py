@@ -68,12 +68,19 @@ for kw, xs, ws in [(dict(padding=2), (2, 1, 9, 9), (3, 1, 5, 5)),
     b = torch.randn(ws[0], dtype=torch.float64, requires_grad=True)
     print(kw, gc(lambda a, ww, bb: F.conv2d(a, ww, bb, **kw), (x, w, b)))
 
-# two threads split the batch: the same values within float32 rounding
-x = torch.randn(16, 6, 14, 14, requires_grad=True)
-w = torch.randn(16, 6, 5, 5, requires_grad=True)
-b = torch.randn(16, requires_grad=True)
-one = grads(lambda a, ww, bb: F.conv2d(a, ww, bb), x, w, b)
-torch.set_num_threads(2)
-two = grads(lambda a, ww, bb: F.conv2d(a, ww, bb), x, w, b, one[-1])
-torch.set_num_threads(1)
-print("2 threads:", all(torch.allclose(p, q, rtol=1e-4, atol=1e-3) for p, q in zip(one, two)))
+# two threads split the batch: under nndb the same bits as one thread (each
+# sample goes through the same loops; the weight gradient is summed in fixed
+# slices of the batch); PyTorch's oneDNN gradients are not bit-identical
+# across thread counts, so under PyTorch the line checks closeness only.
+nndb = hasattr(torch._C, "_mem_stats")
+for xs, ws, pad in [((16, 6, 14, 14), (16, 6, 5, 5), 0), ((64, 1, 28, 28), (6, 1, 5, 5), 2)]:
+    x = torch.randn(*xs, requires_grad=True)
+    w = torch.randn(*ws, requires_grad=True)
+    b = torch.randn(ws[0], requires_grad=True)
+    one = grads(lambda a, ww, bb: F.conv2d(a, ww, bb, padding=pad), x, w, b)
+    torch.set_num_threads(2)
+    two = grads(lambda a, ww, bb: F.conv2d(a, ww, bb, padding=pad), x, w, b, one[-1])
+    torch.set_num_threads(1)
+    same = [torch.equal(p, q) if nndb else torch.allclose(p, q, rtol=1e-4, atol=1e-3)
+            for p, q in zip(one, two)]
+    print("same at 1 and 2 threads:", same)
