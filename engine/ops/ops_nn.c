@@ -1733,6 +1733,36 @@ static bool sdpa_check(nn_ctx *ctx, const nn_tensor *q, const nn_tensor *k, cons
     return true;
 }
 
+/* q, k, v or dO ([..., R, C]) as the per-batch products read them: [t]
+ * itself when it is of [dt] with unit column stride and a row stride BLAS
+ * takes (the heads of a fused qkv projection are such views: no copy), or
+ * else a dense copy. *ld gets the row stride; sdpa_at finds batch [b]. */
+static nn_tensor *sdpa_operand(nn_ctx *ctx, nn_tensor *t, nn_dtype dt, int64_t *ld) {
+    int nd = t->ndim;
+    int64_t r = t->shape[nd - 2], c = t->shape[nd - 1];
+    int64_t rs = r > 1 ? t->strides[nd - 2] : c > 1 ? c : 1;
+    bool ok = t->dtype == dt && (c <= 1 || t->strides[nd - 1] == 1) && rs >= (c > 1 ? c : 1) &&
+              rs <= INT_MAX;
+    for (int i = 0; ok && i < nd - 2; i++) ok = t->strides[i] >= 0;
+    if (ok) {
+        *ld = rs;
+        return nn_tensor_retain(t);
+    }
+    *ld = c > 1 ? c : 1;
+    return dense(ctx, t, dt);
+}
+
+/* The matrix of batch [b] (flat over the batch dims) of an sdpa_operand. */
+static const char *sdpa_at(const nn_tensor *t, int64_t b, size_t es) {
+    int64_t off = 0;
+    for (int i = t->ndim - 3; i >= 0; i--) {
+        int64_t n = t->shape[i];
+        off += (b % n) * t->strides[i];
+        b /= n;
+    }
+    return (const char *)nn_tensor_data(t) + (size_t)off * es;
+}
+
 static nn_dtype sdpa_dtype(const nn_node *node) {
     bool f64 = false;
     for (int i = 0; i < 3; i++) f64 |= node->in[i].t->dtype == NN_FLOAT64;
@@ -1758,22 +1788,20 @@ nn_tensor *op_sdpa_forward(nn_ctx *ctx, nn_node *node) {
     oshape[nd - 1] = g.dv;
     /* Unrecorded, P is scratch for one batch at a time. */
     int64_t one[2] = {g.tq, g.tk};
-    nn_tensor *q = dense(ctx, qin, dt), *k = q ? dense(ctx, kin, dt) : NULL;
-    nn_tensor *v = k ? dense(ctx, vin, dt) : NULL;
+    int64_t lq, lk, lv;
+    nn_tensor *q = sdpa_operand(ctx, qin, dt, &lq), *k = q ? sdpa_operand(ctx, kin, dt, &lk) : NULL;
+    nn_tensor *v = k ? sdpa_operand(ctx, vin, dt, &lv) : NULL;
     nn_tensor *p = !v               ? NULL
                    : node->recorded ? nn_tensor_empty(ctx, dt, nd, pshape)
                                     : nn_tensor_empty(ctx, dt, 2, one);
     nn_tensor *o = p ? nn_tensor_empty(ctx, dt, nd, oshape) : NULL;
     if (o) {
-        const char *qp = nn_tensor_data(q), *kp = nn_tensor_data(k), *vp = nn_tensor_data(v);
         char *pp = nn_tensor_data(p), *op = nn_tensor_data(o);
         int64_t ps = node->recorded ? g.tq * g.tk : 0;
         for (int64_t b = 0; b < g.batch; b++) {
-            const char *qb = qp + (size_t)(b * g.tq * g.d) * es,
-                       *kb = kp + (size_t)(b * g.tk * g.d) * es;
-            const char *vb = vp + (size_t)(b * g.tk * g.dv) * es;
+            const char *qb = sdpa_at(q, b, es), *kb = sdpa_at(k, b, es), *vb = sdpa_at(v, b, es);
             char *pb = pp + (size_t)(b * ps) * es, *ob = op + (size_t)(b * g.tq * g.dv) * es;
-            gemm(f64, false, true, g.tq, g.tk, g.d, scale, qb, g.d, kb, g.d, pb, g.tk);
+            gemm(f64, false, true, g.tq, g.tk, g.d, scale, qb, lq, kb, lk, pb, g.tk);
             if (f64)
                 attn_softmax_f64(pb, g.tq, g.tk, causal);
             else
@@ -1781,7 +1809,7 @@ nn_tensor *op_sdpa_forward(nn_ctx *ctx, nn_node *node) {
             if (g.tk == 0)
                 memset(ob, 0, (size_t)(g.tq * g.dv) * es);
             else
-                gemm(f64, false, false, g.tq, g.dv, g.tk, 1.0, pb, g.tk, vb, g.dv, ob, g.dv);
+                gemm(f64, false, false, g.tq, g.dv, g.tk, 1.0, pb, g.tk, vb, lv, ob, g.dv);
         }
         if (node->recorded) node->saved[0] = nn_tensor_retain(p);
     }
@@ -1808,8 +1836,10 @@ nn_status op_sdpa_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_tenso
     size_t es = nn_dtype_size(dt);
     double scale = node->p.f[0];
     int64_t one[2] = {g.tq, g.tk};
-    nn_tensor *q = dense(ctx, qin, dt), *k = q ? dense(ctx, kin, dt) : NULL;
-    nn_tensor *v = k ? dense(ctx, vin, dt) : NULL, *go = v ? dense(ctx, dout, dt) : NULL;
+    int64_t lq, lk, lv, lg;
+    nn_tensor *q = sdpa_operand(ctx, qin, dt, &lq), *k = q ? sdpa_operand(ctx, kin, dt, &lk) : NULL;
+    nn_tensor *v = k ? sdpa_operand(ctx, vin, dt, &lv) : NULL;
+    nn_tensor *go = v ? sdpa_operand(ctx, dout, dt, &lg) : NULL;
     nn_tensor *dp = go ? nn_tensor_empty(ctx, dt, 2, one) : NULL;
     nn_tensor *dq = NULL, *dk = NULL, *dv = NULL;
     nn_status stt = NN_OK;
@@ -1819,22 +1849,22 @@ nn_status op_sdpa_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_tenso
         stt = ctx->err.code;
         goto done;
     }
-    const char *qp = nn_tensor_data(q), *kp = nn_tensor_data(k), *vp = nn_tensor_data(v);
-    const char *pp = nn_tensor_data(p), *gp = nn_tensor_data(go);
+    const char *pp = nn_tensor_data(p);
     char *dpp = nn_tensor_data(dp);
     for (int64_t b = 0; b < g.batch; b++) {
         size_t oq = (size_t)(b * g.tq * g.d) * es, ok = (size_t)(b * g.tk * g.d) * es;
-        size_t ov = (size_t)(b * g.tk * g.dv) * es, oo = (size_t)(b * g.tq * g.dv) * es;
-        const char *pb = pp + (size_t)(b * g.tq * g.tk) * es, *gb = gp + oo;
+        size_t ov = (size_t)(b * g.tk * g.dv) * es;
+        const char *pb = pp + (size_t)(b * g.tq * g.tk) * es, *gb = sdpa_at(go, b, es);
+        const char *qb = sdpa_at(q, b, es), *kb = sdpa_at(k, b, es), *vb = sdpa_at(v, b, es);
         if (dv) {
             if (g.tq == 0)
                 memset((char *)nn_tensor_data(dv) + ov, 0, (size_t)(g.tk * g.dv) * es);
             else
-                gemm(f64, true, false, g.tk, g.dv, g.tq, 1.0, pb, g.tk, gb, g.dv,
+                gemm(f64, true, false, g.tk, g.dv, g.tq, 1.0, pb, g.tk, gb, lg,
                      (char *)nn_tensor_data(dv) + ov, g.dv);
         }
         if (!dq && !dk) continue;
-        gemm(f64, false, true, g.tq, g.tk, g.dv, 1.0, gb, g.dv, vp + ov, g.dv, dpp, g.tk);
+        gemm(f64, false, true, g.tq, g.tk, g.dv, 1.0, gb, lg, vb, lv, dpp, g.tk);
         if (f64)
             attn_softmax_grad_f64(pb, dpp, g.tq, g.tk);
         else
@@ -1843,14 +1873,14 @@ nn_status op_sdpa_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_tenso
             if (g.tk == 0)
                 memset((char *)nn_tensor_data(dq) + oq, 0, (size_t)(g.tq * g.d) * es);
             else
-                gemm(f64, false, false, g.tq, g.d, g.tk, scale, dpp, g.tk, kp + ok, g.d,
+                gemm(f64, false, false, g.tq, g.d, g.tk, scale, dpp, g.tk, kb, lk,
                      (char *)nn_tensor_data(dq) + oq, g.d);
         }
         if (dk) {
             if (g.tq == 0)
                 memset((char *)nn_tensor_data(dk) + ok, 0, (size_t)(g.tk * g.d) * es);
             else
-                gemm(f64, true, false, g.tk, g.d, g.tq, scale, dpp, g.tk, qp + oq, g.d,
+                gemm(f64, true, false, g.tk, g.d, g.tq, scale, dpp, g.tk, qb, lq,
                      (char *)nn_tensor_data(dk) + ok, g.d);
         }
     }

@@ -94,3 +94,16 @@ y = att @ v
 y.sum().backward()
 print("manual", r(y), r(q.grad), r(k.grad))
 print("manual equals sdpa", torch.allclose(y, sdpa(q, k, v, is_causal=True), atol=1e-6))
+
+# q, k, v as views of one fused projection (heads split by view + transpose,
+# as a GPT's attention makes them): nndb's products read them in place.
+torch.manual_seed(21)
+B_, T_, H_, D_ = 2, 5, 3, 4
+qkv = torch.randn(B_, T_, 3 * H_ * D_, requires_grad=True)
+for causal in (False, True):
+    q_, k_, v_ = qkv.split(H_ * D_, dim=2)
+    q_, k_, v_ = [z.view(B_, T_, H_, D_).transpose(1, 2) for z in (q_, k_, v_)]
+    o_ = sdpa(q_, k_, v_, is_causal=causal)
+    g_, = torch.autograd.grad((o_ * torch.arange(o_.numel()).reshape(o_.shape).sin()).sum(), qkv)
+    print("fused views", causal, [round(x, 4) for x in o_.flatten()[::7].tolist()],
+          [round(x, 4) for x in g_.flatten()[::11].tolist()])
