@@ -8,6 +8,7 @@
  * index tensor's elements in row-major order. Messages follow torch's. */
 #include <math.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -211,45 +212,55 @@ static int64_t add_row_f32(float *d, const float *s, const int64_t *iv, int64_t 
 
 /* add_row_f32 split across the engine's threads when the row is long and
  * the destination small (1-D scatter_add / index_add of 10^6 values into
- * 1000 slots): task 0 adds its share of the row into [d] in order, every
- * other task into a zeroed private copy of [d], and the copies are then
- * added into [d] in task order. The sums are deterministic for a given
- * thread count; at one thread they are PyTorch's sequential order. */
+ * 1000 slots). The row is cut into a fixed number of chunks (four per
+ * thread) that the threads claim one at a time, so a thread the machine
+ * is slow to run leaves its share to the others instead of holding them
+ * up. Chunk 0 adds into [d] in order, every other chunk into its own
+ * zeroed copy of [d], and the copies are then added into [d] in chunk
+ * order: the sums do not depend on which thread ran which chunk (they are
+ * deterministic for a given thread count); at one thread they are
+ * PyTorch's sequential order. */
 typedef struct add_par {
     float *d;
     const float *s;
     const int64_t *iv;
     int64_t n, xsize;
-    float *priv;     /* (n_tasks - 1) * xsize zeros */
-    int64_t bad[64]; /* per task: first position out of bounds, or -1 */
+    int chunks;
+    atomic_int next;
+    float *priv;     /* (chunks - 1) * xsize zeros */
+    int64_t bad[64]; /* per chunk: first position out of bounds, or -1 */
 } add_par;
 
 static void add_par_task(void *arg, int task, int n_tasks) {
+    (void)task, (void)n_tasks;
     add_par *p = arg;
-    int64_t b, e;
-    nn_parallel_range(p->n, task, n_tasks, 64, &b, &e);
-    float *d = task == 0 ? p->d : p->priv + (int64_t)(task - 1) * p->xsize;
-    int64_t at = add_row_f32(d, p->s + b, p->iv + b, e - b, p->xsize);
-    p->bad[task] = at < 0 ? -1 : b + at;
+    for (int c; (c = atomic_fetch_add(&p->next, 1)) < p->chunks;) {
+        int64_t b, e;
+        nn_parallel_range(p->n, c, p->chunks, 64, &b, &e);
+        float *d = c == 0 ? p->d : p->priv + (int64_t)(c - 1) * p->xsize;
+        int64_t at = add_row_f32(d, p->s + b, p->iv + b, e - b, p->xsize);
+        p->bad[c] = at < 0 ? -1 : b + at;
+    }
 }
 
 static int64_t add_row_f32_par(float *d, const float *s, const int64_t *iv, int64_t n,
                                int64_t xsize) {
-    int tasks = xsize <= n / 8 ? nn_parallel_tasks(n, (int64_t)1 << 16) : 1;
-    if (tasks > 64) tasks = 64;
-    float *priv = tasks > 1 ? nn_mem_calloc((size_t)(tasks - 1) * (size_t)xsize * sizeof(float),
-                                            "scatter_add's per-thread sums", NULL)
-                            : NULL;
+    int tasks = nn_parallel_tasks(n, (int64_t)1 << 16);
+    int chunks = tasks > 16 ? 64 : 4 * tasks;
+    if (tasks <= 1 || xsize * chunks > n / 8) return add_row_f32(d, s, iv, n, xsize);
+    float *priv = nn_mem_calloc((size_t)(chunks - 1) * (size_t)xsize * sizeof(float),
+                                "scatter_add's per-chunk sums", NULL);
     if (!priv) return add_row_f32(d, s, iv, n, xsize);
-    add_par p = {d, s, iv, n, xsize, priv, {0}};
+    add_par p = {.d = d, .s = s, .iv = iv, .n = n, .xsize = xsize, .chunks = chunks, .priv = priv};
+    atomic_init(&p.next, 0);
     nn_parallel_run(tasks, add_par_task, &p);
-    for (int t = 1; t < tasks; t++) {
-        const float *q = priv + (int64_t)(t - 1) * xsize;
+    for (int c = 1; c < chunks; c++) {
+        const float *q = priv + (int64_t)(c - 1) * xsize;
         for (int64_t i = 0; i < xsize; i++) d[i] += q[i];
     }
     nn_mem_free(priv);
-    for (int t = 0; t < tasks; t++)
-        if (p.bad[t] >= 0) return p.bad[t];
+    for (int c = 0; c < chunks; c++)
+        if (p.bad[c] >= 0) return p.bad[c];
     return -1;
 }
 
