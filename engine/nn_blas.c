@@ -62,6 +62,7 @@ static bool zero_first(enum CBLAS_ORDER order, int m, int n, int k, size_t es, v
     if (m <= 0 || n <= 0 || k <= 0) return false;
     if ((int64_t)m * n > (int64_t)1 << 18 && wanted_threads != 1) return false;
     int64_t lines = order == CblasRowMajor ? m : n, len = order == CblasRowMajor ? n : m;
+    if (ldc < len) return false; /* BLAS rejects it without touching C */
     char *p = c;
     if (ldc == len)
         memset(p, 0, (size_t)(lines * len) * es);
