@@ -1651,6 +1651,75 @@ static bool pool_is_2x2(const pool_geom *pg) {
 DEF_POOL(float, f32)
 DEF_POOL(double, f64)
 
+/* ---- pooling over the engine's threads ----
+ * Planes are independent (a max pooling's indices and its backward's
+ * scatter stay within a plane), so the planes are shared out between the
+ * engine's threads, each running the kernel on its range: the same bits
+ * at any thread count. */
+enum { POOL_MAX_FWD, POOL_MAX_BWD, POOL_AVG_FWD, POOL_AVG_BWD };
+
+typedef struct pool_run {
+    int kind;
+    bool f64;
+    const void *x; /* the kernel's input: the image, or the output gradient */
+    void *y;
+    int64_t *ind;
+    const pool_geom *pg;
+} pool_run;
+
+static void pool_task(void *arg, int t, int T) {
+    const pool_run *r = arg;
+    pool_geom g = *r->pg;
+    int64_t b, e;
+    nn_parallel_range(g.planes, t, T, 1, &b, &e);
+    g.planes = e - b;
+    const size_t es = r->f64 ? sizeof(double) : sizeof(float);
+    bool grad = r->kind == POOL_MAX_BWD || r->kind == POOL_AVG_BWD;
+    const int64_t in = grad ? g.Lo : g.Li, out = grad ? g.Li : g.Lo;
+    const void *x = at((void *)r->x, b * in, es);
+    void *y = at(r->y, b * out, es);
+    int64_t *ind = r->ind ? r->ind + b * g.Lo : NULL;
+    switch (r->kind) {
+    case POOL_MAX_FWD:
+        if (r->f64)
+            max_pool_f64(x, y, ind, &g);
+        else
+            max_pool_f32(x, y, ind, &g);
+        break;
+    case POOL_MAX_BWD:
+        for (int64_t pl = 0; pl < g.planes; pl++) {
+            const int64_t *ii = ind + pl * g.Lo;
+            if (r->f64) {
+                double *d = (double *)y + pl * g.Li;
+                const double *gg = (const double *)x + pl * g.Lo;
+                for (int64_t o = 0; o < g.Lo; o++) d[ii[o]] += gg[o];
+            } else {
+                float *d = (float *)y + pl * g.Li;
+                const float *gg = (const float *)x + pl * g.Lo;
+                for (int64_t o = 0; o < g.Lo; o++) d[ii[o]] += gg[o];
+            }
+        }
+        break;
+    default:
+        if (r->f64)
+            avg_pool_f64(x, y, &g, grad);
+        else
+            avg_pool_f32(x, y, &g, grad);
+        break;
+    }
+}
+
+static void pool_go(int kind, bool f64, const void *x, void *y, int64_t *ind, const pool_geom *pg) {
+    pool_run r = {kind, f64, x, y, ind, pg};
+    int T =
+        nn_parallel_tasks(pg->planes * (pg->Li > pg->Lo ? pg->Li : pg->Lo), NN_PAR_MIN_ELEMWISE);
+    if (T > pg->planes) T = (int)pg->planes;
+    if (T <= 1)
+        pool_task(&r, 0, 1);
+    else
+        nn_parallel_run(T, pool_task, &r);
+}
+
 static bool pool_dtype_ok(nn_ctx *ctx, const nn_tensor *x, const char *what) {
     if (x->dtype == NN_FLOAT32 || x->dtype == NN_FLOAT64) return true;
     fail(ctx, NN_ERR_RUNTIME, "\"%s\" not implemented for '%s'", what, dtype_word(x->dtype));
@@ -1680,10 +1749,8 @@ nn_tensor *op_max_pool_forward(nn_ctx *ctx, nn_node *node) {
         return NULL;
     }
     int64_t *ip = ind ? nn_tensor_data(ind) : NULL;
-    if (xin->dtype == NN_FLOAT64)
-        max_pool_f64(nn_tensor_data(x), nn_tensor_data(out), ip, &pg);
-    else
-        max_pool_f32(nn_tensor_data(x), nn_tensor_data(out), ip, &pg);
+    pool_go(POOL_MAX_FWD, xin->dtype == NN_FLOAT64, nn_tensor_data(x), nn_tensor_data(out), ip,
+            &pg);
     nn_tensor_release(x);
     if (slot) *slot = nn_tensor_retain(ind);
     if (node->recorded)
@@ -1699,21 +1766,9 @@ nn_status op_max_pool_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_t
     if (!pool_geom_of(ctx, node, true, &pg)) return ctx->err.code;
     nn_tensor *g = nn_contiguous_as(ctx, dout, xin->dtype);
     nn_tensor *dx = g ? nn_zeros(ctx, xin->dtype, xin->ndim, xin->shape) : NULL;
-    if (dx) {
-        const int64_t *ip = nn_tensor_data(ind);
-        for (int64_t pl = 0; pl < pg.planes; pl++) {
-            const int64_t *ii = ip + pl * pg.Lo;
-            if (xin->dtype == NN_FLOAT64) {
-                double *d = (double *)nn_tensor_data(dx) + pl * pg.Li;
-                const double *gg = (const double *)nn_tensor_data(g) + pl * pg.Lo;
-                for (int64_t o = 0; o < pg.Lo; o++) d[ii[o]] += gg[o];
-            } else {
-                float *d = (float *)nn_tensor_data(dx) + pl * pg.Li;
-                const float *gg = (const float *)nn_tensor_data(g) + pl * pg.Lo;
-                for (int64_t o = 0; o < pg.Lo; o++) d[ii[o]] += gg[o];
-            }
-        }
-    }
+    if (dx)
+        pool_go(POOL_MAX_BWD, xin->dtype == NN_FLOAT64, nn_tensor_data(g), nn_tensor_data(dx),
+                nn_tensor_data(ind), &pg);
     nn_tensor_release(g);
     din[0] = dx;
     return dx ? NN_OK : ctx->err.code;
@@ -1727,12 +1782,9 @@ nn_tensor *op_avg_pool_forward(nn_ctx *ctx, nn_node *node) {
     pool_out_shape(xin, &pg, shape);
     nn_tensor *x = nn_contiguous_as(ctx, xin, xin->dtype);
     nn_tensor *out = x ? nn_tensor_empty(ctx, xin->dtype, xin->ndim, shape) : NULL;
-    if (out) {
-        if (xin->dtype == NN_FLOAT64)
-            avg_pool_f64(nn_tensor_data(x), nn_tensor_data(out), &pg, false);
-        else
-            avg_pool_f32(nn_tensor_data(x), nn_tensor_data(out), &pg, false);
-    }
+    if (out)
+        pool_go(POOL_AVG_FWD, xin->dtype == NN_FLOAT64, nn_tensor_data(x), nn_tensor_data(out),
+                NULL, &pg);
     nn_tensor_release(x);
     return out;
 }
@@ -1743,12 +1795,9 @@ nn_status op_avg_pool_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_t
     if (!pool_geom_of(ctx, node, false, &pg)) return ctx->err.code;
     nn_tensor *g = nn_contiguous_as(ctx, dout, xin->dtype);
     nn_tensor *dx = g ? nn_zeros(ctx, xin->dtype, xin->ndim, xin->shape) : NULL;
-    if (dx) {
-        if (xin->dtype == NN_FLOAT64)
-            avg_pool_f64(nn_tensor_data(g), nn_tensor_data(dx), &pg, true);
-        else
-            avg_pool_f32(nn_tensor_data(g), nn_tensor_data(dx), &pg, true);
-    }
+    if (dx)
+        pool_go(POOL_AVG_BWD, xin->dtype == NN_FLOAT64, nn_tensor_data(g), nn_tensor_data(dx), NULL,
+                &pg);
     nn_tensor_release(g);
     din[0] = dx;
     return dx ? NN_OK : ctx->err.code;

@@ -97,3 +97,32 @@ print(torch.autograd.gradcheck(lambda a, ww: F.conv_transpose2d(a, ww, padding=1
                                (xt[:1, :3, :4, :5].detach().requires_grad_(),
                                 wt[:3, :2].detach().requires_grad_())))
 torch.set_num_threads(1)
+# Pooling shares out its planes between the threads: values against
+# reshape + amax/mean, gradients, and the same bits (and indices) at 1 and
+# 2 threads.
+xp = torch.randn(6, 16, 33, 34, dtype=torch.float64, requires_grad=True)
+gp = torch.randn(6, 16, 16, 17, dtype=torch.float64)
+ref_max = xp[:, :, :32].reshape(6, 16, 16, 2, 17, 2).amax((3, 5))
+ref_avg = xp[:, :, :32].reshape(6, 16, 16, 2, 17, 2).mean((3, 5))
+for name, fn, ref in [("max", lambda a: F.max_pool2d(a, 2), ref_max),
+                      ("avg", lambda a: F.avg_pool2d(a, 2), ref_avg)]:
+    outs = []
+    for threads in (2, 1):
+        torch.set_num_threads(threads)
+        y = fn(xp)
+        outs.append((y.detach(), torch.autograd.grad(y, xp, gp)[0]))
+    want = torch.autograd.grad(ref, xp, gp, retain_graph=True)[0]
+    print(name, (outs[0][0] - ref).abs().max().item() < 1e-12,
+          (outs[0][1] - want).abs().max().item() < 1e-12,
+          torch.equal(outs[0][0], outs[1][0]), torch.equal(outs[0][1], outs[1][1]))
+for fn in [lambda a: F.adaptive_max_pool2d(a, (5, 7), return_indices=True),
+           lambda a: F.max_pool2d(a, 3, 2, 1, dilation=2, ceil_mode=True, return_indices=True),
+           lambda a: (F.avg_pool2d(a, 3, 2, 1, count_include_pad=False), None)]:
+    outs = []
+    for threads in (2, 1):
+        torch.set_num_threads(threads)
+        y, i = fn(xp.float())
+        outs.append((y, i, torch.autograd.grad(y.sum() * 3, xp)[0]))
+    print(tuple(outs[0][0].shape), round(outs[0][0].double().sum().item(), 3),
+          all(a is None and b is None or torch.equal(a, b) for a, b in zip(outs[0], outs[1])))
+torch.set_num_threads(1)
