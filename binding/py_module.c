@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "nn_blas.h"
+#include "nn_format.h"
 #include "nn_graph.h"
 #include "nn_random.h"
 #include "py.h"
@@ -643,12 +644,15 @@ static PyObject *f_add_docstr(PyObject *m, PyObject *args) {
 /* ---- backward nodes (grad_fn) ---- */
 
 typedef struct grad_fn_object {
-    PyObject_HEAD nn_node *node;
+    PyObject_HEAD nn_node *node; /* NULL for AccumulateGrad */
     const char *name;
+    PyObject *variable; /* AccumulateGrad's leaf tensor */
 } grad_fn_object;
 
 static void grad_fn_dealloc(PyObject *self) {
-    nn_node_release(((grad_fn_object *)self)->node);
+    grad_fn_object *o = (grad_fn_object *)self;
+    if (o->node) nn_node_release(o->node);
+    Py_CLEAR(o->variable);
     Py_TYPE(self)->tp_free(self);
 }
 
@@ -658,7 +662,9 @@ static PyObject *grad_fn_repr(PyObject *self) {
 
 static PyObject *grad_fn_name(PyObject *self, PyObject *unused) {
     (void)unused;
-    return PyUnicode_FromString(((grad_fn_object *)self)->name);
+    grad_fn_object *o = (grad_fn_object *)self;
+    /* PyTorch's name() of the leaf node is its C++ name */
+    return PyUnicode_FromString(o->node ? o->name : "torch::autograd::AccumulateGrad");
 }
 
 static PyObject *grad_fn_eq(PyObject *a, PyObject *b, int op);
@@ -668,35 +674,116 @@ static PyMethodDef grad_fn_methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
+static PyObject *grad_fn_make(nn_node *node, const char *name, PyObject *variable);
+
+/* One (node, 0) pair of next_functions for input [in]: its producer's
+ * grad_fn, an AccumulateGrad for a leaf that requires grad, else None. */
+static PyObject *next_pair(const nn_input *in) {
+    PyObject *fn;
+    if (in->fn) {
+        fn = in->fn->op == NN_OP_CUSTOM ? py_autograd_grad_fn(in->fn) : NULL;
+        if (!fn && !PyErr_Occurred()) fn = grad_fn_make(in->fn, nn_format_node_name(in->fn), NULL);
+    } else if (in->t && in->t->requires_grad && in->needs_grad) {
+        PyObject *v = py_tensor_wrap(nn_tensor_retain(in->t));
+        fn = v ? grad_fn_make(NULL, "AccumulateGrad", v) : NULL;
+        Py_XDECREF(v);
+    } else {
+        fn = Py_NewRef(Py_None);
+    }
+    return fn ? Py_BuildValue("(Ni)", fn, 0) : NULL;
+}
+
+/* next_functions: ((grad_fn, 0), ...) per input, as PyTorch shows the graph
+ * (the autograd tutorial walks it by hand). */
+static PyObject *grad_fn_next(PyObject *self, void *c) {
+    (void)c;
+    nn_node *n = ((grad_fn_object *)self)->node;
+    if (!n) return PyTuple_New(0);
+    PyObject *r = PyTuple_New(n->n_in);
+    for (int i = 0; r && i < n->n_in; i++) {
+        PyObject *p = next_pair(&n->in[i]);
+        if (!p) Py_CLEAR(r);
+        if (r) PyTuple_SET_ITEM(r, i, p);
+    }
+    return r;
+}
+
+static PyObject *grad_fn_variable(PyObject *self, void *c) {
+    (void)c;
+    PyObject *v = ((grad_fn_object *)self)->variable;
+    if (!v)
+        return PyErr_Format(PyExc_AttributeError, "'%s' object has no attribute 'variable'",
+                            Py_TYPE(self)->tp_name);
+    return Py_NewRef(v);
+}
+
+static PyGetSetDef grad_fn_getset[] = {
+    {"next_functions", grad_fn_next, NULL, "the grad_fn of each input, with its output index",
+     NULL},
+    {"variable", grad_fn_variable, NULL, "AccumulateGrad: the leaf tensor it accumulates into",
+     NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
 static PyTypeObject grad_fn_type = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "torch._C._FunctionBase",
     .tp_basicsize = sizeof(grad_fn_object),
-    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
     .tp_dealloc = grad_fn_dealloc,
     .tp_repr = grad_fn_repr,
     .tp_methods = grad_fn_methods,
+    .tp_getset = grad_fn_getset,
     .tp_richcompare = grad_fn_eq,
 };
 
 static PyObject *grad_fn_eq(PyObject *a, PyObject *b, int op) {
-    if ((op != Py_EQ && op != Py_NE) || Py_TYPE(b) != &grad_fn_type) Py_RETURN_NOTIMPLEMENTED;
-    bool same = ((grad_fn_object *)a)->node == ((grad_fn_object *)b)->node;
+    if ((op != Py_EQ && op != Py_NE) || !PyObject_TypeCheck(b, &grad_fn_type))
+        Py_RETURN_NOTIMPLEMENTED;
+    grad_fn_object *x = (grad_fn_object *)a, *y = (grad_fn_object *)b;
+    bool same = x->node ? x->node == y->node
+                        : !y->node && x->variable && y->variable &&
+                              py_tensor_of(x->variable) == py_tensor_of(y->variable);
     return PyBool_FromLong(op == Py_EQ ? same : !same);
+}
+
+/* The class of a node named [name]: as in PyTorch, type(y.grad_fn) is
+ * <class 'MulBackward0'>, one class per name, made on first use (a subclass
+ * of _FunctionBase without a __dict__, __module__ 'builtins' as PyTorch's
+ * C classes have) and kept for the process. */
+static PyTypeObject *grad_fn_class(const char *name) {
+    static PyObject *classes;
+    if (!classes && !(classes = PyDict_New())) return NULL;
+    PyObject *cls = PyDict_GetItemString(classes, name);
+    if (cls) return (PyTypeObject *)cls;
+    cls = PyObject_CallFunction((PyObject *)&PyType_Type, "s(O){s:(),s:s}", name, &grad_fn_type,
+                                "__slots__", "__module__", "builtins");
+    if (!cls) return NULL;
+    int rc = PyDict_SetItemString(classes, name, cls);
+    Py_DECREF(cls); /* the dict keeps it */
+    return rc < 0 ? NULL : (PyTypeObject *)cls;
+}
+
+static PyObject *grad_fn_make(nn_node *node, const char *name, PyObject *variable) {
+    PyTypeObject *cls = grad_fn_class(name);
+    if (!cls) return NULL;
+    /* tp_alloc: a class made by type() may be garbage-collected */
+    grad_fn_object *o = (grad_fn_object *)cls->tp_alloc(cls, 0);
+    if (!o) return NULL;
+    if (node) nn_node_retain(node);
+    o->node = node;
+    o->name = name;
+    o->variable = Py_XNewRef(variable);
+    return (PyObject *)o;
 }
 
 PyObject *py_grad_fn_new(nn_node *node, const char *name);
 PyObject *py_grad_fn_new(nn_node *node, const char *name) {
-    grad_fn_object *o = PyObject_New(grad_fn_object, &grad_fn_type);
-    if (!o) return NULL;
-    nn_node_retain(node);
-    o->node = node;
-    o->name = name ? name : nn_op_name(node->op);
-    return (PyObject *)o;
+    return grad_fn_make(node, name ? name : nn_op_name(node->op), NULL);
 }
 
 nn_node *py_grad_fn_node(PyObject *o);
 nn_node *py_grad_fn_node(PyObject *o) {
-    return Py_TYPE(o) == &grad_fn_type ? ((grad_fn_object *)o)->node : NULL;
+    return PyObject_TypeCheck(o, &grad_fn_type) ? ((grad_fn_object *)o)->node : NULL;
 }
 
 /* ---- the tables ---- */

@@ -267,7 +267,10 @@ static int input_ndim(const nn_node *n, int i) {
 }
 
 const char *nn_format_grad_fn_name(const nn_tensor *t) {
-    const nn_node *n = t ? t->grad_fn : NULL;
+    return nn_format_node_name(t ? t->grad_fn : NULL);
+}
+
+const char *nn_format_node_name(const nn_node *n) {
     if (!n) return NULL;
     if (n->op == NN_OP_TO && n->p.flags == NN_TO_ROUNDS_OP && n->in[0].fn) n = n->in[0].fn;
     bool all = n->p.n_dims <= 0;

@@ -38,6 +38,8 @@ void nn_format_tensor_values(const nn_tensor *t, int indent, const nn_print_opts
 /* The torch class name of the backward node that made [t] ("MulBackward0"),
  * or NULL for a tensor without grad_fn. The string is static. */
 const char *nn_format_grad_fn_name(const nn_tensor *t);
+/* The same for node [n] (NULL for NULL). */
+const char *nn_format_node_name(const nn_node *n);
 
 /* Append [s] (may be NULL) to [out] with <, >, & and " as HTML entities. */
 void nn_format_html_escape(nn_buf *out, const char *s);
