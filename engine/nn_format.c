@@ -316,7 +316,7 @@ const char *nn_format_node_name(const nn_node *n) {
         if (a == 2 && b == 2) return "MmBackward0";
         if (a == 2 && b == 1) return "MvBackward0";
         if (a == 1 && b == 1) return "DotBackward0";
-        if (a == 1 && b == 2) return "SqueezeBackward4";
+        if (a == 1 && b == 2) return "SqueezeBackward3";
         return "UnsafeViewBackward0";
     }
     case NN_OP_LINEAR: {

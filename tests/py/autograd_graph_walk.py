@@ -46,3 +46,7 @@ print(h.grad_fn.name(), h.grad_fn.next_functions[0][0].name(),
       h.grad_fn.next_functions[0][0].next_functions[0][0].name())
 h.backward()
 print("after backward:", h.grad_fn.name())
+v = torch.randn(5, 3, requires_grad=True)
+print(torch.matmul(torch.ones(5), v).grad_fn.name(), torch.matmul(v.t(), torch.ones(5)).grad_fn.name(),
+      (torch.ones(2, 5) @ v).grad_fn.name(), (torch.ones(4, 2, 5) @ v).grad_fn.name(),
+      (torch.ones(5) @ torch.ones(5, requires_grad=True)).grad_fn.name())
