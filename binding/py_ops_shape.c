@@ -1652,7 +1652,14 @@ static PyObject *f_broadcast_tensors(PyObject *m, PyObject *const *args, Py_ssiz
     }
     PyObject *tup = PyTuple_New(nargs);
     for (Py_ssize_t i = 0; tup && i < nargs; i++) {
-        PyObject *o = py_tensor_wrap(nn_expand(ctx, py_tensor_of(args[i]), nd, shape));
+        nn_tensor *t = py_tensor_of(args[i]);
+        /* already the common shape: the argument itself, as PyTorch returns
+         * it (no expand node: `b is a`, a leaf stays a leaf) */
+        if (t->ndim == nd && memcmp(t->shape, shape, sizeof(int64_t) * (size_t)nd) == 0) {
+            PyTuple_SET_ITEM(tup, i, Py_NewRef(args[i]));
+            continue;
+        }
+        PyObject *o = py_tensor_wrap(nn_expand(ctx, t, nd, shape));
         if (!o) {
             Py_DECREF(tup);
             return NULL;
