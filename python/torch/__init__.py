@@ -109,6 +109,7 @@ def _import_optional():
     import torch.cpu  # noqa: F401
     import torch.cuda.amp  # noqa: F401
     import torch.quantization  # noqa: F401
+    import torch.distributions  # noqa: F401
     global autocast
     from torch.amp import autocast
 

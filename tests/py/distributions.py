@@ -2,6 +2,9 @@
 # the same numbers), log_prob, entropy, mean/variance, KL values, gradients
 # through rsample and log_prob, shapes, expand, repr and validation errors.
 import torch
+
+print(torch.distributions.Normal, torch.distributions.kl.kl_divergence.__name__)  # with torch, as PyTorch
+
 import torch.distributions as D
 from torch.distributions import constraints, kl_divergence
 
@@ -207,6 +210,41 @@ torch.manual_seed(10)
 show("laplace sample", la.sample((3,)))
 show("laplace log_prob", la.log_prob(torch.tensor([0.3, 2.0])))
 show("laplace entropy cdf", torch.stack([la.entropy(), la.cdf(torch.tensor([0.3, 0.5]))]))
+
+# --- LogNormal, TransformedDistribution, transforms -------------------------
+from torch.distributions import transforms as T
+mu2 = torch.tensor([0.0, 0.5], requires_grad=True)
+ln = D.LogNormal(mu2, torch.tensor([1.0, 0.25]))
+print(ln, ln.batch_shape, ln.support, ln.has_rsample)
+torch.manual_seed(12)
+x = ln.rsample((3,))
+show("lognormal rsample", x)
+lp = ln.log_prob(torch.tensor([0.5, 2.0]))
+show("lognormal log_prob", lp)
+(x.sum() + lp.sum()).backward()
+show("lognormal grad", mu2.grad)
+show("lognormal mean var entropy", torch.stack([ln.mean, ln.variance, ln.entropy()]))
+show("lognormal cdf", ln.cdf(torch.tensor([1.0, 1.0])))
+show("kl lognormal", kl_divergence(ln, D.LogNormal(torch.zeros(2), torch.ones(2))))
+err(lambda: ln.log_prob(torch.tensor([-1.0, 1.0])))
+base = D.Normal(torch.zeros(3), torch.ones(3))
+td = D.TransformedDistribution(base, [T.AffineTransform(1.0, 2.0), T.SigmoidTransform()])
+print(td.batch_shape, td.event_shape, td.support)
+torch.manual_seed(13)
+y = td.sample((2,))
+show("td sample", y)
+show("td log_prob", td.log_prob(y))
+tanh = D.TransformedDistribution(base, T.TanhTransform())
+show("tanh log_prob", tanh.log_prob(torch.tensor([-0.5, 0.0, 0.9])))
+aff = D.TransformedDistribution(D.Normal(torch.zeros(2, 3), torch.ones(2, 3)),
+                                T.AffineTransform(torch.zeros(3), torch.tensor([1.0, 2.0, 3.0]), event_dim=1))
+print(aff.batch_shape, aff.event_shape)
+show("affine event log_prob", aff.log_prob(torch.ones(2, 3)))
+e = T.ExpTransform()
+xx = torch.tensor([0.0, 1.0])
+print(e, e.inv, e.inv.inv is e, e(xx), e.inv(e(xx)), e.log_abs_det_jacobian(xx, e(xx)), e.sign, e.bijective)
+print(T.ComposeTransform([T.ExpTransform(), T.AffineTransform(0.0, 3.0)]))
+print(T.SigmoidTransform().codomain, T.TanhTransform().codomain, T.AffineTransform(0.0, 1.0, event_dim=1).domain)
 
 # --- KL divergence ----------------------------------------------------------
 q = D.Normal(torch.tensor([0.0, 0.0, 1.0]), torch.tensor([1.0, 2.0, 0.5]))

@@ -1,7 +1,8 @@
 """torch.distributions: probability distributions written in Python over
 nndb's tensor ops (as PyTorch writes them). Provided: Normal, Categorical,
 Bernoulli, Uniform, OneHotCategorical(+StraightThrough), Independent,
-MultivariateNormal, Exponential, Laplace; constraints; kl_divergence and
+MultivariateNormal, Exponential, Laplace, LogNormal,
+TransformedDistribution with the elementwise transforms; constraints; kl_divergence and
 register_kl. See docs/language-nn.md for what is not provided."""
 from torch.distributions import constraints
 from torch.distributions.bernoulli import Bernoulli
@@ -12,14 +13,18 @@ from torch.distributions.exponential import Exponential
 from torch.distributions.independent import Independent
 from torch.distributions.kl import kl_divergence, register_kl
 from torch.distributions.laplace import Laplace
+from torch.distributions.log_normal import LogNormal
 from torch.distributions.multivariate_normal import MultivariateNormal
 from torch.distributions.normal import Normal
 from torch.distributions.one_hot_categorical import OneHotCategorical, OneHotCategoricalStraightThrough
+from torch.distributions.transformed_distribution import TransformedDistribution
+from torch.distributions.transforms import *  # noqa: F401,F403
+from torch.distributions import transforms
 from torch.distributions.uniform import Uniform
 
 __all__ = [
     'Bernoulli', 'Categorical', 'Distribution', 'ExponentialFamily', 'Exponential',
-    'Independent', 'Laplace', 'MultivariateNormal', 'Normal', 'OneHotCategorical',
+    'Independent', 'Laplace', 'LogNormal', 'TransformedDistribution', 'MultivariateNormal', 'Normal', 'OneHotCategorical',
     'OneHotCategoricalStraightThrough', 'Uniform', 'constraints', 'kl_divergence',
     'register_kl',
-]
+] + transforms.__all__

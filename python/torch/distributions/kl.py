@@ -14,6 +14,7 @@ from torch.distributions.laplace import Laplace
 from torch.distributions.multivariate_normal import MultivariateNormal, _batch_mahalanobis
 from torch.distributions.normal import Normal
 from torch.distributions.one_hot_categorical import OneHotCategorical
+from torch.distributions.transformed_distribution import TransformedDistribution
 from torch.distributions.uniform import Uniform
 from torch.distributions.utils import _sum_rightmost
 
@@ -160,3 +161,13 @@ def _kl_laplace_normal(p, q):
     s = p.scale.pow(2) / var
     t1 = 0.5 * torch.log(2 * s / math.pi)
     return -t1 + s + (0.5 * p.loc.pow(2) - p.loc * q.loc + 0.5 * q.loc.pow(2)) / var - 1
+
+
+@register_kl(TransformedDistribution, TransformedDistribution)
+def _kl_transformed_transformed(p, q):
+    # the same bijection applied to both leaves the KL unchanged
+    if p.transforms != q.transforms:
+        raise NotImplementedError
+    if p.event_shape != q.event_shape:
+        raise NotImplementedError
+    return kl_divergence(p.base_dist, q.base_dist)
