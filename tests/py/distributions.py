@@ -246,6 +246,34 @@ print(e, e.inv, e.inv.inv is e, e(xx), e.inv(e(xx)), e.log_abs_det_jacobian(xx, 
 print(T.ComposeTransform([T.ExpTransform(), T.AffineTransform(0.0, 3.0)]))
 print(T.SigmoidTransform().codomain, T.TanhTransform().codomain, T.AffineTransform(0.0, 1.0, event_dim=1).domain)
 
+# --- Poisson, Geometric, Cauchy, HalfNormal ---------------------------------
+po = D.Poisson(torch.tensor([0.5, 3.0, 10.0]))
+print(po, po.support)
+torch.manual_seed(14)
+show("poisson sample", po.sample((2,)))
+show("poisson log_prob", po.log_prob(torch.tensor([0.0, 2.0, 12.0])))
+show("kl poisson", kl_divergence(po, D.Poisson(torch.tensor([1.0, 1.0, 1.0]))))
+err(lambda: po.log_prob(torch.tensor([0.5, 1.0, 1.0])))
+ge = D.Geometric(probs=torch.tensor([0.2, 0.7]))
+print(ge)
+torch.manual_seed(15)
+show("geometric sample", ge.sample((3,)))
+show("geometric log_prob entropy", torch.stack([ge.log_prob(torch.tensor([2.0, 0.0])), ge.entropy()]))
+err(lambda: D.Geometric(probs=torch.tensor([0.0, 0.5])))
+ca = D.Cauchy(torch.tensor([0.0, 1.0]), torch.tensor([1.0, 0.5]))
+print(ca)
+torch.manual_seed(16)
+show("cauchy rsample", ca.rsample((2,)))
+show("cauchy log_prob cdf entropy", torch.stack([ca.log_prob(torch.tensor([0.5, 2.0])),
+                                                ca.cdf(torch.tensor([0.5, 2.0])), ca.entropy()]))
+show("cauchy mean var", torch.stack([ca.mean, ca.variance]))
+hn = D.HalfNormal(torch.tensor([1.0, 2.0]))
+print(hn, hn.support)
+torch.manual_seed(17)
+show("halfnormal sample", hn.sample((2,)))
+show("halfnormal log_prob", hn.log_prob(torch.tensor([0.5, 3.0])))
+show("halfnormal mean var entropy", torch.stack([hn.mean, hn.variance, hn.entropy()]))
+
 # --- KL divergence ----------------------------------------------------------
 q = D.Normal(torch.tensor([0.0, 0.0, 1.0]), torch.tensor([1.0, 2.0, 0.5]))
 kl = kl_divergence(n, q)
@@ -309,3 +337,27 @@ print(constraints.simplex.check(torch.tensor([[0.2, 0.8], [0.5, 0.6]])))
 print(constraints.positive_definite.check(torch.stack([torch.eye(2), -torch.eye(2)])))
 print(constraints.is_dependent(D.Uniform(0.0, 1.0).arg_constraints['low']))
 print(sorted(D.Normal.arg_constraints), D.Categorical.has_enumerate_support)
+
+# --- gradients against finite differences (float64 gradcheck) ---------------
+from torch.autograd import gradcheck
+m64 = torch.tensor([0.3, -0.2], dtype=torch.float64, requires_grad=True)
+s64 = torch.tensor([[1.5, 0.0], [0.4, 0.8]], dtype=torch.float64, requires_grad=True)
+v64 = torch.tensor([[0.1, 0.9], [-1.0, 0.5]], dtype=torch.float64)
+print("gradcheck mvn log_prob", gradcheck(
+    lambda m, s: D.MultivariateNormal(m, scale_tril=s.tril()).log_prob(v64), (m64, s64)))
+print("gradcheck mvn kl", gradcheck(
+    lambda m, s: kl_divergence(D.MultivariateNormal(m, scale_tril=s.tril()),
+                               D.MultivariateNormal(torch.zeros(2, dtype=torch.float64),
+                                                    scale_tril=torch.eye(2, dtype=torch.float64))), (m64, s64)))
+lg64 = torch.tensor([[0.2, -1.0, 0.7]], dtype=torch.float64, requires_grad=True)
+print("gradcheck cat entropy log_prob", gradcheck(
+    lambda lg: D.Categorical(logits=lg).entropy() + D.Categorical(logits=lg).log_prob(torch.tensor([2])), (lg64,)))
+sc64 = torch.tensor([0.7, 1.3], dtype=torch.float64, requires_grad=True)
+
+
+def rs(s):
+    torch.manual_seed(18)
+    return D.LogNormal(torch.zeros(2, dtype=torch.float64), s).rsample((3,))
+
+
+print("gradcheck lognormal rsample", gradcheck(rs, (sc64,)))

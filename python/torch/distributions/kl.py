@@ -14,6 +14,7 @@ from torch.distributions.laplace import Laplace
 from torch.distributions.multivariate_normal import MultivariateNormal, _batch_mahalanobis
 from torch.distributions.normal import Normal
 from torch.distributions.one_hot_categorical import OneHotCategorical
+from torch.distributions.poisson import Poisson
 from torch.distributions.transformed_distribution import TransformedDistribution
 from torch.distributions.uniform import Uniform
 from torch.distributions.utils import _sum_rightmost
@@ -171,3 +172,8 @@ def _kl_transformed_transformed(p, q):
     if p.event_shape != q.event_shape:
         raise NotImplementedError
     return kl_divergence(p.base_dist, q.base_dist)
+
+
+@register_kl(Poisson, Poisson)
+def _kl_poisson_poisson(p, q):
+    return p.rate * (p.rate.log() - q.rate.log()) - (p.rate - q.rate)
