@@ -274,6 +274,22 @@ show("halfnormal sample", hn.sample((2,)))
 show("halfnormal log_prob", hn.log_prob(torch.tensor([0.5, 3.0])))
 show("halfnormal mean var entropy", torch.stack([hn.mean, hn.variance, hn.entropy()]))
 
+# --- MixtureSameFamily (a Gaussian mixture) ---------------------------------
+w = torch.tensor([0.3, 0.7], requires_grad=True)
+mus = torch.tensor([[-1.0, 0.0], [2.0, 1.0]], requires_grad=True)
+gmm = D.MixtureSameFamily(D.Categorical(probs=w), D.Independent(D.Normal(mus, torch.ones(2, 2)), 1))
+print(gmm, gmm.batch_shape, gmm.event_shape)
+torch.manual_seed(19)
+show("gmm sample", gmm.sample((4,)))
+lp = gmm.log_prob(torch.tensor([[0.0, 0.0], [2.0, 2.0], [-1.0, 0.5]]))
+show("gmm log_prob", lp)
+lp.sum().backward()
+show("gmm grads", torch.cat([w.grad, mus.grad.flatten()]))
+show("gmm mean var", torch.stack([gmm.mean, gmm.variance]))
+g1 = D.MixtureSameFamily(D.Categorical(logits=torch.zeros(3, 2)), D.Normal(torch.randn(3, 2), torch.ones(3, 2)))
+print(g1.batch_shape, g1.sample((5,)).shape, g1.log_prob(torch.zeros(5, 3)).shape, g1.cdf(torch.zeros(3)).shape)
+err(lambda: D.MixtureSameFamily(D.Categorical(probs=torch.ones(3) / 3), D.Normal(torch.zeros(2), torch.ones(2))))
+
 # --- KL divergence ----------------------------------------------------------
 q = D.Normal(torch.tensor([0.0, 0.0, 1.0]), torch.tensor([1.0, 2.0, 0.5]))
 kl = kl_divergence(n, q)

@@ -18,6 +18,7 @@ from torch.distributions.independent import Independent
 from torch.distributions.kl import kl_divergence, register_kl
 from torch.distributions.laplace import Laplace
 from torch.distributions.log_normal import LogNormal
+from torch.distributions.mixture_same_family import MixtureSameFamily
 from torch.distributions.multivariate_normal import MultivariateNormal
 from torch.distributions.normal import Normal
 from torch.distributions.poisson import Poisson
@@ -28,7 +29,7 @@ from torch.distributions import transforms
 from torch.distributions.uniform import Uniform
 
 __all__ = [
-    'Bernoulli', 'Categorical', 'Cauchy', 'Geometric', 'HalfNormal', 'Poisson', 'Distribution', 'ExponentialFamily', 'Exponential',
+    'Bernoulli', 'Categorical', 'MixtureSameFamily', 'Cauchy', 'Geometric', 'HalfNormal', 'Poisson', 'Distribution', 'ExponentialFamily', 'Exponential',
     'Independent', 'Laplace', 'LogNormal', 'TransformedDistribution', 'MultivariateNormal', 'Normal', 'OneHotCategorical',
     'OneHotCategoricalStraightThrough', 'Uniform', 'constraints', 'kl_divergence',
     'register_kl',
