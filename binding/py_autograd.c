@@ -480,6 +480,31 @@ static PyObject *f_node_free(PyObject *m, PyObject *arg) {
     Py_RETURN_NONE;
 }
 
+/* _node_retained(fn[, grad]) -> (whether the output retains its gradient,
+ * the retained gradient or None); with [grad] (the create_graph pass) that
+ * gradient is added to the retained one first, recorded. */
+static PyObject *f_node_retained(PyObject *m, PyObject *args) {
+    (void)m;
+    PyObject *fo, *go = NULL;
+    if (!PyArg_ParseTuple(args, "O|O", &fo, &go)) return NULL;
+    nn_node *n = fn_arg(fo);
+    if (!n) return NULL;
+    if (go && go != Py_None && n->retain) {
+        /* recorded as PyTorch's retains_grad hook records it: a copy
+         * (CloneBackward0) the first time, a sum (AddBackward0) after */
+        nn_tensor *g = py_tensor_of(go), *kept = n->retained_grad;
+        if (!g) return NULL;
+        nn_tensor *r =
+            kept ? nn_add(py_ctx(), kept, g) : nn_exec(py_ctx(), NN_OP_CONTIGUOUS, &g, 1, NULL);
+        if (!r) return py_engine_error();
+        nn_tensor_release(kept);
+        n->retained_grad = r;
+    }
+    PyObject *g =
+        n->retained_grad ? py_tensor_wrap(nn_tensor_retain(n->retained_grad)) : Py_NewRef(Py_None);
+    return g ? Py_BuildValue("(ON)", n->retain ? Py_True : Py_False, g) : NULL;
+}
+
 /* _grad_hooks_run(fn_or_None, leaf_or_None, grad) -> grad after the
  * tensor's gradient hooks. */
 static PyObject *f_grad_hooks_run(PyObject *m, PyObject *args) {
@@ -518,6 +543,8 @@ PyMethodDef py_autograd_functions[] = {
     {"_node_vjp", f_node_vjp, METH_VARARGS, "_node_vjp(fn, grad): the node's engine backward"},
     {"_node_apply", f_node_apply, METH_VARARGS, "_node_apply(fn, inputs): its op on inputs"},
     {"_node_free", f_node_free, METH_O, "_node_free(fn): free its saved tensors"},
+    {"_node_retained", f_node_retained, METH_VARARGS,
+     "_node_retained(fn[, grad]): (retains, retained grad), setting it first"},
     {"_grad_hooks_run", f_grad_hooks_run, METH_VARARGS,
      "_grad_hooks_run(fn, leaf, grad): the gradient after a tensor's hooks"},
     {"_reentrant", f_reentrant, METH_O, "_reentrant(fn): fn() at top level inside a backward"},

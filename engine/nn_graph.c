@@ -941,6 +941,17 @@ static nn_status backward_node(nn_ctx *ctx, nn_node *node, bool retain_graph, in
                      !nn_dtype_is_narrow(in0->t->dtype) && node->grad->dtype == in0->t->dtype &&
                      in0->t->ndim == 2 && nn_tensor_same_shape(in0->t->grad, in0->t) &&
                      !(has_hooks(ctx) && leaf_hooked(ctx, in0->t)) && hooks_timing_only(ctx);
+    /* A linear whose weight (a leaf) already has a gradient, as a recurrent
+     * layer's weights do from the second step on, adds its weight gradient
+     * into it with the gemm (beta = 1). The same conditions as the
+     * embedding's, and few enough rows that the bits are the same. */
+    nn_input *in1 = node->n_in > 1 ? &node->in[1] : NULL;
+    bool into_wgrad =
+        !into_sum && !into_grad && !cap && in1 && in1->needs_grad && !in1->fn &&
+        nn_linear_grad_into_ok(node, node->grad) && in1->t->grad && exclusive(in1->t->grad) &&
+        in1->t->grad->dtype == in1->t->dtype && node->grad->dtype == in1->t->dtype &&
+        nn_tensor_same_shape(in1->t->grad, in1->t) && nn_tensor_is_contiguous(in1->t->grad) &&
+        !(has_hooks(ctx) && leaf_hooked(ctx, in1->t)) && hooks_timing_only(ctx);
     nn_hook_event ev = {NN_PHASE_BACKWARD, false, node,     node->out,
                         node->grad,        NULL,  position, count};
     if (ctx->n_hooks && !run_hooks(ctx, &ev)) {
@@ -948,9 +959,10 @@ static nn_status backward_node(nn_ctx *ctx, nn_node *node, bool retain_graph, in
         goto done;
     }
     if ((st = saved_present(ctx, node))) goto done;
-    st = into_sum    ? nn_view_grad_add(ctx, node, in0->fn->grad, node->grad)
-         : into_grad ? nn_embedding_grad_add(ctx, node, in0->t->grad, node->grad)
-                     : op_table[node->op].backward(ctx, node, node->grad, din);
+    st = into_sum     ? nn_view_grad_add(ctx, node, in0->fn->grad, node->grad)
+         : into_grad  ? nn_embedding_grad_add(ctx, node, in0->t->grad, node->grad)
+         : into_wgrad ? nn_linear_grad_into(ctx, node, node->grad, din, in1->t->grad)
+                      : op_table[node->op].backward(ctx, node, node->grad, din);
     if (st) goto done;
     if (ctx->n_hooks) {
         ev.after = true;

@@ -133,6 +133,15 @@ nn_status nn_view_grad_add(nn_ctx *ctx, const nn_node *node, nn_tensor *full, nn
  * size added to it: at GPT-2's vocabulary that table is 150 MiB at the
  * step's peak. Same bits as the dense way (nn_graph.c decides when). */
 nn_status nn_embedding_grad_add(nn_ctx *ctx, const nn_node *node, nn_tensor *full, nn_tensor *dout);
+/* A linear node's backward that adds the weight's gradient into [wgrad],
+ * the weight's accumulated .grad (contiguous, the weight's shape and
+ * dtype), with the gemm itself (beta = 1): no zeroed temporary and no
+ * separate addition, as a recurrent layer's weights want once per step.
+ * din[1] stays NULL. nn_linear_grad_into_ok says when the bits equal
+ * those of dW then wgrad + dW (nn_graph.c decides the rest). */
+bool nn_linear_grad_into_ok(const nn_node *node, const nn_tensor *dout);
+nn_status nn_linear_grad_into(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_tensor **din,
+                              nn_tensor *wgrad);
 
 /* Kernels compiled three times, for baseline x86-64, x86-64-v3 (AVX2, FMA)
  * and x86-64-v4 (AVX-512); the dynamic loader picks the version the CPU runs

@@ -653,7 +653,11 @@ static nn_status col_sums(nn_ctx *ctx, const mat *g, nn_tensor *db) {
     return NN_OK;
 }
 
-nn_status op_linear_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_tensor **din) {
+/* The backward of linear; with [wgrad] (the weight's accumulated gradient)
+ * the weight's gradient is added into it by the gemm (beta = 1) and din[1]
+ * stays NULL. */
+static nn_status linear_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_tensor **din,
+                                 nn_tensor *wgrad) {
     if (nn_blas_require(ctx)) return ctx->err.code;
     nn_tensor *x = node->in[0].t, *w = node->in[1].t;
     nn_dtype dt = dout->dtype;
@@ -683,11 +687,11 @@ nn_status op_linear_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_ten
         /* dW [out, in] = dout^T [out, M] @ X [M, in]: one gemm over all rows. */
         nn_tensor *xs = node->saved[0] ? node->saved[0] : x;
         if (!rows_of(ctx, xs, &X, &xh)) goto fail;
-        nn_tensor *r = nn_tensor_empty(ctx, dt, 2, w->shape);
-        if (!r) goto fail;
         mat GT = transposed(G);
-        mat R = {nn_tensor_data(r), nout, nin, nin, 1};
-        gemm(dt, &GT, &X, &R, 0);
+        nn_tensor *r = wgrad ? NULL : nn_tensor_empty(ctx, dt, 2, w->shape);
+        if (!wgrad && !r) goto fail;
+        mat R = {nn_tensor_data(wgrad ? wgrad : r), nout, nin, nin, 1};
+        gemm(dt, &GT, &X, &R, wgrad ? 1.0 : 0.0);
         din[1] = r;
     }
     if (node->n_in > 2 && node->in[2].needs_grad) {
@@ -705,6 +709,23 @@ done:
     nn_tensor_release(gh);
     nn_tensor_release(xh);
     return st;
+}
+
+nn_status op_linear_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_tensor **din) {
+    return linear_backward(ctx, node, dout, din, NULL);
+}
+
+bool nn_linear_grad_into_ok(const nn_node *node, const nn_tensor *dout) {
+    /* Over at most 256 rows the gemm does not split its inner dim, so
+     * C += dW rounds once per element, as dW then C + dW would. */
+    int64_t rows = dout->ndim ? nn_tensor_numel(dout) / dout->shape[dout->ndim - 1] : 1;
+    return node->op == NN_OP_LINEAR && nn_dtype_is_float(dout->dtype) &&
+           !nn_dtype_is_narrow(dout->dtype) && rows > 0 && rows <= 256;
+}
+
+nn_status nn_linear_grad_into(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_tensor **din,
+                              nn_tensor *wgrad) {
+    return linear_backward(ctx, node, dout, din, wgrad);
 }
 
 /* ---- public API ---- */

@@ -109,6 +109,8 @@ def _run(root, grad, inputs, accumulate, retain_graph, stop):
         if g is None:
             continue
         g = _C._grad_hooks_run(rec.fn, None, g)
+        if accumulate:  # retain_grad(): a recorded copy, summed over passes
+            _C._node_retained(rec.fn, g)
         if targets is not None and rec.key in targets:
             captured[rec.key] = g
         if needed is not None and rec.key not in needed:
@@ -141,7 +143,10 @@ def _run(root, grad, inputs, accumulate, retain_graph, stop):
     if accumulate:
         for key, (t, g) in leaf_grads.items():
             g = _C._grad_hooks_run(None, t, g)
-            t.grad = g if t.grad is None else t.grad + g
+            if t.grad is None:  # AccumulateGrad keeps a copy (PyTorch: CopyBackwards)
+                t.grad = g.clone()
+            else:
+                t.grad = t.grad + g
     return None
 
 
@@ -220,7 +225,9 @@ class _LinearTranspose(torch.autograd.Function):
                 args[k] = torch.zeros_like(t)
         for k, u in zip(ctx.which, us):
             if u is not None:
-                args[k] = u
+                # a view's gradient may come strided where the view cannot
+                # see it: reshape's derivative copies then, as PyTorch's does
+                args[k] = u.contiguous() if rec.op == "reshape" else u
         return None, _C._node_apply(rec.fn, tuple(args))
 
 
@@ -410,16 +417,17 @@ def _matmul_rule(rec, g):
             db = (a * g.unsqueeze(-1)).sum_to_size(*a.shape)
             db = db.reshape(-1, a.shape[-1]).sum(0)
         return [da, db]
+    mm = torch.mm if a.dim() == 2 and b.dim() == 2 else torch.matmul  # torch: MmBackward0
     if _need(rec, 0):
-        da = g.matmul(b.transpose(-1, -2))
+        da = mm(g, b.transpose(-1, -2))
     if _need(rec, 1):
-        db = a.transpose(-1, -2).matmul(g)
+        db = mm(a.transpose(-1, -2), g)
     return [da, db]
 
 
 def _linear_rule(rec, g):
     x, w = rec.inputs[0], rec.inputs[1]
-    dx = g.matmul(w) if _need(rec, 0) else None
+    dx = (torch.mm(g, w) if g.dim() == 2 else g.matmul(w)) if _need(rec, 0) else None
     dw = None
     if _need(rec, 1):
         g2 = g.reshape(-1, g.shape[-1]) if g.dim() != 1 else g.reshape(1, -1)
@@ -741,12 +749,48 @@ def _build_sdpa(rec, q, k, v, *mask):
     return torch.softmax(s, -1).matmul(v)
 
 
+def _build_mha_self(rec, qkv, *rest):
+    # the packed self-attention node (ops_attn.c) as the composed path
+    # computes it: flags 1 seq_first, 2 a mask input, 4 dropout multipliers
+    heads, flags = rec.i[0], rec.flags
+    mask = rest[0] if flags & 2 else None
+    drop = rest[1 if flags & 2 else 0] if flags & 4 else None
+    x = qkv if flags & 1 else qkv.transpose(0, 1)  # [L, N, 3E]
+    L, N, E = x.shape[0], x.shape[1], x.shape[2] // 3
+    hd = E // heads
+
+    def split(t):
+        return t.contiguous().view(L, N * heads, hd).transpose(0, 1)
+
+    q, k, v = (split(t) for t in x.chunk(3, -1))
+    s = torch.bmm(q / math.sqrt(hd), k.transpose(1, 2))
+    if mask is not None:
+        s = s + mask
+    p = torch.softmax(s, -1)
+    if drop is not None:
+        p = p * drop
+    o = torch.bmm(p, v).transpose(0, 1).contiguous().view(L, N, E)
+    return o if flags & 1 else o.transpose(0, 1)
+
+
 def _build_log2(rec, x):
     return torch.log(x) / math.log(2)
 
 
 def _build_log10(rec, x):
     return torch.log(x) / math.log(10)
+
+
+def _named(rule, name):
+    """[rule] whose gradient shows PyTorch's node name: torch computes it
+    with one backward kernel (threshold_backward, tanh_backward, ...), whose
+    own backward is that name; here it is a composition."""
+    def named(rec, g):
+        din = rule(rec, g)
+        if din and din[0] is not None and din[0].grad_fn is not None:
+            din[0] = _C._nn_named(din[0], name)
+        return din
+    return named
 
 
 _RULES = {
@@ -763,10 +807,11 @@ _RULES = {
     "rsqrt": _unary(lambda rec, g, x, y: -0.5 * g * y * y * y),
     "abs": _unary(lambda rec, g, x, y: g * torch.sign(x)),
     "sign": _unary(lambda rec, g, x, y: torch.zeros_like(g)),
-    "relu": _unary(lambda rec, g, x, y: torch.where(y > 0, g, torch.zeros_like(g))),
+    "relu": _named(_unary(lambda rec, g, x, y: torch.where(y > 0, g, torch.zeros_like(g))),
+                   "ThresholdBackwardBackward0"),
     "leaky_relu": _unary(lambda rec, g, x, y: torch.where(x > 0, g, g * rec.f[0])),
-    "tanh": _unary(lambda rec, g, x, y: g * (1 - y * y)),
-    "sigmoid": _unary(lambda rec, g, x, y: g * (y * (1 - y))),
+    "tanh": _named(_unary(lambda rec, g, x, y: g * (1 - y * y)), "TanhBackwardBackward0"),
+    "sigmoid": _named(_unary(lambda rec, g, x, y: g * (y * (1 - y))), "SigmoidBackwardBackward0"),
     "sin": _unary(lambda rec, g, x, y: g * torch.cos(x)),
     "cos": _unary(lambda rec, g, x, y: -g * torch.sin(x)),
     "tan": _unary(lambda rec, g, x, y: g * (1 + y * y)),
@@ -789,8 +834,8 @@ _RULES = {
     "to": _to_rule,
     "matmul": _matmul_rule,
     "linear": _linear_rule,
-    "softmax": _softmax_rule,
-    "log_softmax": _log_softmax_rule,
+    "softmax": _named(_softmax_rule, "SoftmaxBackwardDataBackward0"),
+    "log_softmax": _named(_log_softmax_rule, "LogSoftmaxBackwardDataBackward0"),
     "max": _maxmin_reduce_rule,
     "min": _maxmin_reduce_rule,
     "dropout": _dropout_rule,
@@ -835,6 +880,7 @@ _RULES = {
     "logsumexp": _rebuilt(_build_logsumexp),
     "norm": _norm_rule,
     "scaled_dot_product_attention": _rebuilt(_build_sdpa),
+    "multi_head_self_attention": _rebuilt(_build_mha_self),
     "log2": _rebuilt(_build_log2),
     "log10": _rebuilt(_build_log10),
 }
