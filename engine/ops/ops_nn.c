@@ -656,12 +656,14 @@ nn_tensor *op_cross_entropy_forward(nn_ctx *ctx, nn_node *node) {
     /* The float32 rows of index targets skip the log-softmax when nothing
      * keeps it for backward; they need a double per row instead. */
     bool rows32 = !g.probs && g.s == 1 && !f64;
-    nn_tensor *logp = !t                          ? NULL
-                      : rows32 && !node->recorded ? scratch(ctx, g.n)
-                                                  : nn_tensor_empty(ctx, dt, xin->ndim, xin->shape);
-    nn_tensor *rl = logp && rows32 && node->recorded ? scratch(ctx, g.n) : NULL;
-    nn_tensor *out =
-        logp && (rl || !rows32 || !node->recorded) ? class_loss_out(ctx, dt, xin, red) : NULL;
+    /* Label smoothing sums the whole log-softmax row, so it needs the rows
+     * written even when backward will not keep them. */
+    bool rows = node->recorded || ls != 0;
+    nn_tensor *logp = !t                ? NULL
+                      : rows32 && !rows ? scratch(ctx, g.n)
+                                        : nn_tensor_empty(ctx, dt, xin->ndim, xin->shape);
+    nn_tensor *rl = logp && rows32 && rows ? scratch(ctx, g.n) : NULL;
+    nn_tensor *out = logp && (rl || !rows32 || !rows) ? class_loss_out(ctx, dt, xin, red) : NULL;
     if (!out) goto fail;
     int64_t count = g.n * g.s;
     if (!g.probs && check_targets(ctx, op, nn_tensor_data(t), g.n * g.s, g.c, ignore, &count))
@@ -674,8 +676,8 @@ nn_tensor *op_cross_entropy_forward(nn_ctx *ctx, nn_node *node) {
         ce_rows_double(nn_tensor_data(x), nn_tensor_data(logp), tp, lp, &total, g.n, g.c, ignore,
                        ls);
     else if (rows32)
-        ce_rows_float(nn_tensor_data(x), node->recorded ? nn_tensor_data(logp) : NULL, tp, lp,
-                      &total, nn_tensor_data(node->recorded ? rl : logp), g.n, g.c, ignore, ls);
+        ce_rows_float(nn_tensor_data(x), rows ? nn_tensor_data(logp) : NULL, tp, lp, &total,
+                      nn_tensor_data(rows ? rl : logp), g.n, g.c, ignore, ls);
     else if (f64)
         ce_f64(nn_tensor_data(x), nn_tensor_data(logp), tp, pp, lp, &total, &g, ignore, ls);
     else

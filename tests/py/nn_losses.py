@@ -101,3 +101,13 @@ for c in [1, 2, 3, 5, 15, 16]:
         print(c, rows, [round(v, 3) for v in F.softmax(x, 1)[:10].flatten().tolist()],
               [round(v, 3) for v in F.log_softmax(x, 1)[::5].flatten().tolist()],
               round(F.cross_entropy(x[:8], tgt[:8]).item(), 3))
+
+# label smoothing without a graph (under no_grad the float32 rows are not
+# kept for backward, but smoothing still needs each row's log-softmax sum)
+torch.manual_seed(3)
+xs = torch.randn(6, 7)
+ys = torch.tensor([0, 1, 2, 3, -100, 6])
+with torch.no_grad():
+    for red in ("mean", "sum", "none"):
+        print("ls no_grad", red, F.cross_entropy(xs, ys, label_smoothing=0.15, reduction=red))
+print("ls grad", F.cross_entropy(xs.requires_grad_(), ys, label_smoothing=0.15))

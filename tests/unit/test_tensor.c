@@ -581,6 +581,15 @@ NN_TEST(tensor_mem_parse_size) {
  * frees serves the next phase's other sizes (split), freed neighbours merge
  * back, the data keeps its alignment, and a repeated pattern stops calling
  * the system allocator. */
+/* Under AddressSanitizer the pool is off by design (every block goes to the
+ * system, so ASan sees each use after free): the same calls then cost one
+ * system allocation each, and the values, alignment and accounting hold. */
+#if defined(__SANITIZE_ADDRESS__)
+#define POOLED 0
+#else
+#define POOLED 1
+#endif
+
 NN_TEST(tensor_mem_big_blocks_split_and_merge) {
     nn_error err = {0};
     size_t mib = (size_t)1 << 20;
@@ -597,7 +606,7 @@ NN_TEST(tensor_mem_big_blocks_split_and_merge) {
     char *b = nn_mem_alloc(5 * mib + 100, "test", &err);
     char *c = nn_mem_alloc(2 * mib, "test", &err);
     CHECK(a && b && c);
-    CHECK(nn_mem_get_stats().heap_calls == s1.heap_calls);
+    CHECK(nn_mem_get_stats().heap_calls == s1.heap_calls + (POOLED ? 0 : 3));
     CHECK(((uintptr_t)a & 63) == 0 && ((uintptr_t)b & 63) == 0 && ((uintptr_t)c & 63) == 0);
     memset(a, 2, 3 * mib), memset(b, 3, 5 * mib + 100), memset(c, 4, 2 * mib);
     CHECK(a[3 * mib - 1] == 2 && b[0] == 3 && b[5 * mib + 99] == 3 && c[0] == 4);
@@ -606,11 +615,11 @@ NN_TEST(tensor_mem_big_blocks_split_and_merge) {
     nn_mem_free(a);
     nn_mem_free(c);
     char *again = nn_mem_alloc(12 * mib, "test", &err);
-    CHECK(again != NULL && nn_mem_get_stats().heap_calls == s1.heap_calls);
+    CHECK(again != NULL && nn_mem_get_stats().heap_calls == s1.heap_calls + (POOLED ? 0 : 4));
     nn_mem_free(again);
     /* A request bigger than any free block takes a new chunk. */
     char *bigger = nn_mem_alloc(13 * mib, "test", &err);
-    CHECK(bigger != NULL && nn_mem_get_stats().heap_calls == s1.heap_calls + 1);
+    CHECK(bigger != NULL && nn_mem_get_stats().heap_calls == s1.heap_calls + (POOLED ? 1 : 5));
     nn_mem_free(bigger);
     CHECK(nn_mem_get_stats().in_use == s0.in_use);
     /* trim hands whole free chunks back. */
