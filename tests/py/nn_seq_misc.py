@@ -24,3 +24,37 @@ try:
     nn.MultiheadAttention(5, 2)
 except AssertionError as e:
     print(e)
+
+
+# Exact GELU in float32 (issue 27): whole blocks of 16 and the scalar rest,
+# contiguous, strided and broadcast gradients, each within 1e-6 of the float64
+# formula (PyTorch 1.13 computes it through oneDNN, nndb through SLEEF's exp:
+# the last bits may differ, the values must not).
+def _gelu_check():
+    import math
+    import torch.nn.functional as F
+    torch.manual_seed(27)
+    for n in (7, 37, 4099):
+        x = (torch.randn(n) * 4).requires_grad_()
+        g = torch.randn(n)
+        y = F.gelu(x)
+        y.backward(g)
+        xd = x.detach().double()
+        ref = 0.5 * xd * (1 + torch.erf(xd / math.sqrt(2)))
+        dref = g.double() * (0.5 * (1 + torch.erf(xd / math.sqrt(2))) + xd * torch.exp(-xd * xd / 2) / math.sqrt(2 * math.pi))
+        print("gelu", n, y.dtype, (y.double() - ref).abs().max().item() < 1e-6,
+              (x.grad.double() - dref).abs().max().item() < 1e-6)
+    base = torch.randn(64, 48) * 3
+    xs = base[:, ::3].requires_grad_()
+    F.gelu(xs).sum().backward()
+    xd = xs.detach().double()
+    ref = 0.5 * xd * (1 + torch.erf(xd / math.sqrt(2)))
+    dref = 0.5 * (1 + torch.erf(xd / math.sqrt(2))) + xd * torch.exp(-xd * xd / 2) / math.sqrt(2 * math.pi)
+    print("gelu strided", (F.gelu(xs).double() - ref).abs().max().item() < 1e-6,
+          (xs.grad.double() - dref).abs().max().item() < 1e-6)
+    sp = torch.tensor([0.0, -0.0, 1.0, -1.0, 10.0, -10.0, 30.0, float("inf"), float("nan")] * 2)
+    print("gelu special", F.gelu(sp)[[0, 2, 3, 4, 6, 7]].tolist(), F.gelu(sp)[8].isnan().item(),
+          F.gelu(sp)[17].isnan().item())
+
+
+_gelu_check()
