@@ -4,6 +4,7 @@
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 typedef void (*sgemm_fn)(enum CBLAS_ORDER, enum CBLAS_TRANSPOSE, enum CBLAS_TRANSPOSE, int, int,
@@ -25,6 +26,17 @@ static void *handle;
  * alternative points at. */
 static void load(void) {
     static const char *const names[] = {"libopenblas.so.0", "libblas.so.3", "libcblas.so.3"};
+    /* OpenBLAS's workers spin (sched_yield) for 2^28 cycles, about 0.1 s,
+     * after each product before they sleep. Between the products of a
+     * training step that keeps the second core "busy", so the engine's own
+     * worker (nn_thread.c) waits behind the spinner or never gets to run
+     * its half of an elementwise job: at 2 threads the GPT-2 124M step was
+     * 1.23x its GEMM floor, 1.13x with the workers sleeping at once (2^4
+     * cycles, OpenBLAS's minimum; waking one costs microseconds per
+     * product). Read by OpenBLAS when it is loaded, so set just before;
+     * a value the user set (not empty) is kept. */
+    const char *timeout = getenv("OPENBLAS_THREAD_TIMEOUT");
+    if (!timeout || !*timeout) setenv("OPENBLAS_THREAD_TIMEOUT", "4", 1);
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         void *h = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
         if (!h) continue;

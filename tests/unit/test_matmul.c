@@ -2,6 +2,9 @@
  * transposed operands without copies, bad input, and finite-difference
  * gradient checks in float64 (broadcast batch dims, non-contiguous inputs,
  * linear with and without bias). */
+#include <stdlib.h>
+
+#include "nn_blas.h"
 #include "nn_mem.h"
 #include "testutil.h"
 
@@ -255,5 +258,18 @@ NN_TEST(linear_gradcheck) {
     gc_lin(ctx, "transposed W", leaf(ctx, 2, S(4, 3)), tleaf(ctx, 2, 3), NULL);
     gc_lin(ctx, "sliced x and W", sliced_leaf(ctx, 4, 3), sliced_leaf(ctx, 2, 3),
            leaf(ctx, 1, S(2)));
+    nn_ctx_free(ctx);
+}
+
+/* OpenBLAS is loaded with its workers told to sleep right after a product
+ * (OPENBLAS_THREAD_TIMEOUT, read when the library loads; nn_blas.c): a
+ * spinning worker kept the engine's own worker off the second core. A
+ * value the user set is left alone. */
+NN_TEST(blas_loaded_with_short_thread_timeout) {
+    nn_ctx *ctx = nn_ctx_new(0);
+    CHECK(nn_blas_require(ctx) == NN_OK);
+    void *openblas = nn_blas_symbol("openblas_set_num_threads");
+    const char *v = getenv("OPENBLAS_THREAD_TIMEOUT");
+    CHECK_MSG(!openblas || (v && *v), "OPENBLAS_THREAD_TIMEOUT set before loading OpenBLAS");
     nn_ctx_free(ctx);
 }
