@@ -280,7 +280,7 @@ nn_status nn_raw_add_into(nn_ctx *ctx, nn_tensor *dst, nn_tensor *src, double al
     nn_iter_init(&it, dst->ndim, dst->shape);
     nn_iter_add(&it, dst);
     nn_iter_add(&it, s);
-    nn_iter_run(&it, axpy_loop, &a);
+    nn_iter_run_parallel(&it, axpy_loop, &a, NN_PAR_MIN_ELEMWISE);
     nn_tensor_release(s);
     return NN_OK;
 }

@@ -776,7 +776,7 @@ static void copy_into(nn_tensor *dst, const nn_tensor *src) {
     nn_iter_init(&it, dst->ndim, dst->shape);
     nn_iter_add(&it, dst);
     nn_iter_add(&it, src);
-    nn_iter_run(&it, copy_loop, dts);
+    nn_iter_run_parallel(&it, copy_loop, dts, NN_PAR_MIN_ELEMWISE);
 }
 
 nn_tensor *nn_tensor_contiguous_raw(nn_ctx *ctx, nn_tensor *t) {

@@ -1686,7 +1686,8 @@ static void pool_task(void *arg, int t, int T) {
         else
             max_pool_f32(x, y, ind, &g);
         break;
-    case POOL_MAX_BWD:
+    case POOL_MAX_BWD: /* dx is not zeroed: each task clears its own planes */
+        memset(y, 0, (size_t)(g.planes * g.Li) * es);
         for (int64_t pl = 0; pl < g.planes; pl++) {
             const int64_t *ii = ind + pl * g.Lo;
             if (r->f64) {
@@ -1765,7 +1766,7 @@ nn_status op_max_pool_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_t
     pool_geom pg;
     if (!pool_geom_of(ctx, node, true, &pg)) return ctx->err.code;
     nn_tensor *g = nn_contiguous_as(ctx, dout, xin->dtype);
-    nn_tensor *dx = g ? nn_zeros(ctx, xin->dtype, xin->ndim, xin->shape) : NULL;
+    nn_tensor *dx = g ? nn_tensor_empty(ctx, xin->dtype, xin->ndim, xin->shape) : NULL;
     if (dx)
         pool_go(POOL_MAX_BWD, xin->dtype == NN_FLOAT64, nn_tensor_data(g), nn_tensor_data(dx),
                 nn_tensor_data(ind), &pg);

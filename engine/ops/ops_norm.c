@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "nn_ops_impl.h"
+#include "nn_thread.h"
 
 /* Release [old] and pass [r] through (chains of ops in one line). */
 static nn_tensor *then(nn_tensor *old, nn_tensor *r) {
@@ -171,10 +172,10 @@ static void bn_geom(const nn_tensor *x, int64_t *N, int64_t *C, int64_t *L) {
         *dotp += d + ((b[0] + b[1]) + (b[2] + b[3])) + ((b[4] + b[5]) + (b[6] + b[7]));            \
     }                                                                                              \
     /* mean[c] and the sum of squared deviations var_sum[c] of each channel */                     \
-    static void bn_stats_##SUF(const T *x, int64_t N, int64_t C, int64_t L, T *mean,               \
-                               double *var_sum) {                                                  \
+    static void bn_stats_##SUF(const T *x, int64_t N, int64_t C, int64_t L, int64_t c0,            \
+                               int64_t c1, T *mean, double *var_sum) {                             \
         const double cnt = (double)(N * L);                                                        \
-        for (int64_t c = 0; c < C; c++) {                                                          \
+        for (int64_t c = c0; c < c1; c++) {                                                        \
             double s = 0;                                                                          \
             for (int64_t n = 0; n < N; n++) s += bn_sum_##SUF(x + (n * C + c) * L, L);             \
             T m = (T)(s / cnt);                                                                    \
@@ -186,8 +187,8 @@ static void bn_geom(const nn_tensor *x, int64_t *N, int64_t *C, int64_t *L) {
     }                                                                                              \
     NN_KERNEL_CLONES static void bn_fwd_##SUF(const T *x, const T *w, const T *b, const T *mean,   \
                                               const T *invstd, T *y, int64_t N, int64_t C,         \
-                                              int64_t L) {                                         \
-        for (int64_t c = 0; c < C; c++) {                                                          \
+                                              int64_t L, int64_t c0, int64_t c1) {                 \
+        for (int64_t c = c0; c < c1; c++) {                                                        \
             T alpha = w ? invstd[c] * w[c] : invstd[c];                                            \
             T beta = (b ? b[c] : (T)0) - mean[c] * alpha;                                          \
             for (int64_t n = 0; n < N; n++) {                                                      \
@@ -197,11 +198,11 @@ static void bn_geom(const nn_tensor *x, int64_t *N, int64_t *C, int64_t *L) {
             }                                                                                      \
         }                                                                                          \
     }                                                                                              \
-    NN_KERNEL_CLONES static void bn_bwd_##SUF(const T *x, const T *g, const T *w, const T *mean,   \
-                                              const T *invstd, bool train, T *dx, T *dw, T *db,    \
-                                              int64_t N, int64_t C, int64_t L) {                   \
+    NN_KERNEL_CLONES static void bn_bwd_##SUF(                                                     \
+        const T *x, const T *g, const T *w, const T *mean, const T *invstd, bool train, T *dx,     \
+        T *dw, T *db, int64_t N, int64_t C, int64_t L, int64_t c0, int64_t c1) {                   \
         const double cnt = (double)(N * L);                                                        \
-        for (int64_t c = 0; c < C; c++) {                                                          \
+        for (int64_t c = c0; c < c1; c++) {                                                        \
             const T m = mean[c], is = invstd[c], wc = w ? w[c] : (T)1;                             \
             double sum = 0, dotp = 0;                                                              \
             for (int64_t n = 0; n < N; n++)                                                        \
@@ -225,6 +226,56 @@ static void bn_geom(const nn_tensor *x, int64_t *N, int64_t *C, int64_t *L) {
 DEF_BN(float, f32)
 DEF_BN(double, f64)
 
+/* The kernels above split across the engine's threads by whole channels:
+ * each channel's sums are taken by one task in the same order as at one
+ * thread, so the results do not depend on the thread count. */
+enum { BN_JOB_STATS, BN_JOB_FWD, BN_JOB_BWD };
+typedef struct bn_job {
+    int kind;
+    bool f64, train;
+    const void *x, *g, *w, *b, *mean, *invstd;
+    void *y, *dw, *db;
+    double *var_sum;
+    int64_t N, C, L;
+} bn_job;
+
+static void bn_task(void *arg, int t, int T) {
+    const bn_job *j = arg;
+    int64_t c0, c1;
+    nn_parallel_range(j->C, t, T, 1, &c0, &c1);
+    switch (j->kind) {
+    case BN_JOB_STATS:
+        if (j->f64)
+            bn_stats_f64(j->x, j->N, j->C, j->L, c0, c1, (double *)j->mean, j->var_sum);
+        else
+            bn_stats_f32(j->x, j->N, j->C, j->L, c0, c1, (float *)j->mean, j->var_sum);
+        break;
+    case BN_JOB_FWD:
+        if (j->f64)
+            bn_fwd_f64(j->x, j->w, j->b, j->mean, j->invstd, j->y, j->N, j->C, j->L, c0, c1);
+        else
+            bn_fwd_f32(j->x, j->w, j->b, j->mean, j->invstd, j->y, j->N, j->C, j->L, c0, c1);
+        break;
+    default:
+        if (j->f64)
+            bn_bwd_f64(j->x, j->g, j->w, j->mean, j->invstd, j->train, j->y, j->dw, j->db, j->N,
+                       j->C, j->L, c0, c1);
+        else
+            bn_bwd_f32(j->x, j->g, j->w, j->mean, j->invstd, j->train, j->y, j->dw, j->db, j->N,
+                       j->C, j->L, c0, c1);
+        break;
+    }
+}
+
+static void bn_go(bn_job *j) {
+    int T = nn_parallel_tasks(j->N * j->C * j->L, NN_PAR_MIN_ELEMWISE);
+    if (T > j->C) T = (int)j->C;
+    if (T <= 1)
+        bn_task(j, 0, 1);
+    else
+        nn_parallel_run(T, bn_task, j);
+}
+
 nn_tensor *op_batch_norm_forward(nn_ctx *ctx, nn_node *node) {
     nn_tensor *xin = node->in[0].t, *win = bn_weight(node), *bin = bn_bias(node);
     int s = bn_stat_slot(node);
@@ -239,12 +290,18 @@ nn_tensor *op_batch_norm_forward(nn_ctx *ctx, nn_node *node) {
         goto done;
     if (!(y = nn_tensor_empty(ctx, dt, xin->ndim, xin->shape))) goto done;
     const void *wp = w ? nn_tensor_data(w) : NULL, *bp = b ? nn_tensor_data(b) : NULL;
-    if (dt == NN_FLOAT64)
-        bn_fwd_f64(nn_tensor_data(x), wp, bp, nn_tensor_data(mean), nn_tensor_data(invstd),
-                   nn_tensor_data(y), N, C, L);
-    else
-        bn_fwd_f32(nn_tensor_data(x), wp, bp, nn_tensor_data(mean), nn_tensor_data(invstd),
-                   nn_tensor_data(y), N, C, L);
+    bn_job j = {.kind = BN_JOB_FWD,
+                .f64 = dt == NN_FLOAT64,
+                .x = nn_tensor_data(x),
+                .w = wp,
+                .b = bp,
+                .mean = nn_tensor_data(mean),
+                .invstd = nn_tensor_data(invstd),
+                .y = nn_tensor_data(y),
+                .N = N,
+                .C = C,
+                .L = L};
+    bn_go(&j);
 done:
     nn_tensor_release(x);
     nn_tensor_release(w);
@@ -282,12 +339,21 @@ nn_status op_batch_norm_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn
     void *dxp = dx ? nn_tensor_data(dx) : NULL, *dwp = dw ? nn_tensor_data(dw) : NULL,
          *dbp = db ? nn_tensor_data(db) : NULL;
     const void *wp = w ? nn_tensor_data(w) : NULL;
-    if (dt == NN_FLOAT64)
-        bn_bwd_f64(nn_tensor_data(x), nn_tensor_data(g), wp, nn_tensor_data(mean),
-                   nn_tensor_data(invstd), train, dxp, dwp, dbp, N, C, L);
-    else
-        bn_bwd_f32(nn_tensor_data(x), nn_tensor_data(g), wp, nn_tensor_data(mean),
-                   nn_tensor_data(invstd), train, dxp, dwp, dbp, N, C, L);
+    bn_job j = {.kind = BN_JOB_BWD,
+                .f64 = dt == NN_FLOAT64,
+                .train = train,
+                .x = nn_tensor_data(x),
+                .g = nn_tensor_data(g),
+                .w = wp,
+                .mean = nn_tensor_data(mean),
+                .invstd = nn_tensor_data(invstd),
+                .y = dxp,
+                .dw = dwp,
+                .db = dbp,
+                .N = N,
+                .C = C,
+                .L = L};
+    bn_go(&j);
     din[0] = dx;
     if (want_w) din[1] = dw;
     if (want_b) din[bslot] = db;
@@ -331,10 +397,15 @@ static nn_tensor *batch_norm_fused(nn_ctx *ctx, nn_tensor *x, nn_tensor *running
     void *mp = nn_tensor_data(mean), *ip = nn_tensor_data(invstd);
     const double cnt = (double)(N * L);
     if (training) {
-        if (f64)
-            bn_stats_f64(nn_tensor_data(xc), N, C, L, mp, var_sum);
-        else
-            bn_stats_f32(nn_tensor_data(xc), N, C, L, mp, var_sum);
+        bn_job j = {.kind = BN_JOB_STATS,
+                    .f64 = f64,
+                    .x = nn_tensor_data(xc),
+                    .mean = mp,
+                    .var_sum = var_sum,
+                    .N = N,
+                    .C = C,
+                    .L = L};
+        bn_go(&j);
         /* ATen keeps var_sum in x's dtype: the float32 path rounds it there. */
         if (!f64)
             for (int64_t c = 0; c < C; c++) var_sum[c] = (float)var_sum[c];

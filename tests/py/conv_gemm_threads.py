@@ -126,3 +126,39 @@ for fn in [lambda a: F.adaptive_max_pool2d(a, (5, 7), return_indices=True),
     print(tuple(outs[0][0].shape), round(outs[0][0].double().sum().item(), 3),
           all(a is None and b is None or torch.equal(a, b) for a, b in zip(outs[0], outs[1])))
 torch.set_num_threads(1)
+# Batch norm shares out its channels between the threads (statistics,
+# forward, backward; engine/ops/ops_norm.c): values and gradients against
+# the formula written with mean/var, the running statistics, and the same
+# bits at 1 and 2 threads, in training and evaluation, float32 and float64.
+for dtype in (torch.float32, torch.float64):
+    xb = torch.randn(8, 16, 24, 25, dtype=dtype) * 3 + 1
+    gb = torch.randn(xb.shape, dtype=dtype)
+    outs = []
+    for threads in (2, 1):
+        torch.set_num_threads(threads)
+        res = []
+        for train in (True, False):
+            bn = torch.nn.BatchNorm2d(16).to(dtype)
+            with torch.no_grad():
+                bn.weight.copy_(torch.linspace(0.5, 2, 16, dtype=dtype))
+                bn.bias.copy_(torch.linspace(-1, 1, 16, dtype=dtype))
+                bn.running_var.fill_(2.0)
+            bn.train(train)
+            a = xb.clone().requires_grad_()
+            y = bn(a)
+            y.backward(gb)
+            res += [y.detach(), a.grad, bn.weight.grad, bn.bias.grad, bn.running_mean.clone(),
+                    bn.running_var.clone()]
+        outs.append(res)
+    torch.set_num_threads(1)
+    a = xb.clone().double().requires_grad_()
+    m = a.mean((0, 2, 3), keepdim=True)
+    v = a.var((0, 2, 3), unbiased=False, keepdim=True)
+    w = torch.linspace(0.5, 2, 16, dtype=torch.float64).view(1, 16, 1, 1)
+    b = torch.linspace(-1, 1, 16, dtype=torch.float64).view(1, 16, 1, 1)
+    ref = (a - m) / (v + 1e-5).sqrt() * w + b
+    ref.backward(gb.double())
+    tol = 1e-4 if dtype == torch.float32 else 1e-10
+    print("batch_norm", dtype, (outs[0][0].double() - ref).abs().max().item() < tol,
+          (outs[0][1].double() - a.grad).abs().max().item() < tol,
+          all(torch.equal(p, q) for p, q in zip(outs[0], outs[1])))
