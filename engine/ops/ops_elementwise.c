@@ -618,62 +618,42 @@ typedef struct unary_kernels {
 UNARY_OPS(X)
 #undef X
 
-/* Exact GELU in float32 as PyTorch 1.13's CPU kernel computes it (Activation.cpp,
- * GeluKernelImpl and GeluBackwardKernelImpl, AVX2 build), so the bits match:
- * on whole blocks of 16 contiguous elements its vectorised erf, Abramowitz and
- * Stegun's 7.1.26 with t = 1 / fma(p, |a|, 1), the polynomial in t by FMAs
- * and e^(-a^2) by SLEEF's expf, then sign(a) (1 - r t e^(-a^2)) by one FMA;
- * the remaining elements (and strided runs) go through libm's erff and expf,
- * as PyTorch's scalar path does. Forward x 0.5 (1 + erf(x / sqrt 2)); backward
- * dy (cdf + x pdf) with pdf = e^(-x^2 / 2) / sqrt(2 pi), where GCC fuses
- * x pdf + cdf into one FMA in PyTorch's build. */
+/* Exact GELU in float32 through PyTorch 1.13's ATen kernel (Activation.cpp,
+ * GeluKernelImpl and GeluBackwardKernelImpl), which PyTorch uses where oneDNN
+ * is not (below): on whole blocks of 16 elements with unit or zero stride its
+ * vectorised erf and exp, which in 1.13 are SLEEF's erff8_u10 and expf8_u10;
+ * the rest of the run and strided runs through libm's erff and expf, as its
+ * scalar path. Forward x 0.5 (1 + erf(x / sqrt 2)); backward dy (cdf + x pdf)
+ * with pdf = e^(-x^2 / 2) / sqrt(2 pi). (Checked bit for bit against
+ * Debian's PyTorch in tests/py/nn_seq_misc.py.) */
 #define GELU_ALPHA 0.70710678118654752440f
 #define GELU_BETA  ((float)(1.12837916709551257390 * 0.70710678118654752440 * 0.5))
 #define GELU_BLK   256
 
-/* t, r and -a^2 of the vectorised erf at a = x / sqrt 2, and -x^2 / 2 if [e2]. */
-NN_KERNEL_CLONES static void gelu_erf_pre(const float *x, int64_t xs, float *t, float *r, float *e1,
-                                          float *e2, int64_t n) {
+NN_KERNEL_CLONES static void gelu_aten_pre(const float *x, int64_t xs, float *a, float *b,
+                                           int64_t n) {
     for (int64_t i = 0; i < n; i++) {
-        float xv = x[i * xs], a = xv * GELU_ALPHA;
-        float ti = 1.0f / fmaf(0.3275911f, fabsf(a), 1.0f);
-        float p = fmaf(1.061405429f, ti, -1.453152027f);
-        p = fmaf(p, ti, 1.421413741f);
-        p = fmaf(p, ti, -0.284496736f);
-        t[i] = ti;
-        r[i] = fmaf(p, ti, 0.254829592f);
-        e1[i] = -(a * a);
-        if (e2) e2[i] = xv * xv * -0.5f;
+        float xv = x[i * xs];
+        a[i] = xv * GELU_ALPHA;
+        if (b) b[i] = xv * xv * -0.5f;
     }
 }
 
-/* erf from the pieces: the sign bit of a xor'ed onto fma(-e t, r, 1). */
-static inline float gelu_erf_fin(float xv, float t, float r, float e) {
-    float a = xv * GELU_ALPHA, v = fmaf(-e * t, r, 1.0f);
-    uint32_t ab, vb;
-    memcpy(&ab, &a, sizeof ab);
-    memcpy(&vb, &v, sizeof vb);
-    vb ^= ab & 0x80000000u;
-    memcpy(&v, &vb, sizeof v);
-    return v;
-}
-
-NN_KERNEL_CLONES static void gelu_fwd_fin(float *o, const float *x, int64_t xs, const float *t,
-                                          const float *r, const float *e, int64_t n) {
+NN_KERNEL_CLONES static void gelu_fwd_fin(float *o, const float *x, int64_t xs, const float *e,
+                                          int64_t n) {
     for (int64_t i = 0; i < n; i++) {
         float xv = x[i * xs];
-        o[i] = xv * 0.5f * (1.0f + gelu_erf_fin(xv, t[i], r[i], e[i]));
+        o[i] = xv * 0.5f * (1.0f + e[i]);
     }
 }
 
 NN_KERNEL_CLONES static void gelu_bwd_fin(float *o, const float *g, int64_t gs, const float *x,
-                                          int64_t xs, const float *t, const float *r,
-                                          const float *e1, const float *e2, int64_t n) {
+                                          int64_t xs, const float *e1, const float *e2, int64_t n) {
     for (int64_t i = 0; i < n; i++) {
         float xv = x[i * xs];
-        float cdf = 0.5f * (1.0f + gelu_erf_fin(xv, t[i], r[i], e1[i]));
+        float cdf = 0.5f * (1.0f + e1[i]);
         float pdf = GELU_BETA * e2[i];
-        o[i] = g[i * gs] * fmaf(xv, pdf, cdf);
+        o[i] = g[i * gs] * fmaf(xv, pdf, cdf); /* GCC fuses PyTorch's vector form */
     }
 }
 
@@ -683,7 +663,7 @@ static inline float gelu_scalar(float x) {
 static inline float gelu_grad_scalar(float g, float x) {
     float cdf = 0.5f * (1.0f + erff(x * GELU_ALPHA));
     float pdf = GELU_BETA * expf(x * x * -0.5f);
-    return g * fmaf(x, pdf, cdf);
+    return g * (cdf + x * pdf); /* its scalar form is not fused */
 }
 
 /* Each operand's stride must be 0 or one float for the vectorised path,
@@ -698,12 +678,12 @@ static void gelu_erf_f32(char **d, const int64_t *s, int64_t n, void *arg) {
     float *o = (float *)d[0];
     const float *x = (const float *)d[1];
     int64_t xs = s[1] / z, vec = nn_sleef_tail(n, true);
-    float t[GELU_BLK], r[GELU_BLK], e[GELU_BLK];
+    float e[GELU_BLK];
     for (int64_t i0 = 0; i0 < vec; i0 += GELU_BLK) {
         int64_t m = vec - i0 < GELU_BLK ? vec - i0 : GELU_BLK;
-        gelu_erf_pre(x + i0 * xs, xs, t, r, e, NULL, m);
-        nn_sleef_map_f32(NN_SLEEF_EXP, e, e, m, m);
-        gelu_fwd_fin(o + i0, x + i0 * xs, xs, t, r, e, m);
+        gelu_aten_pre(x + i0 * xs, xs, e, NULL, m);
+        nn_sleef_map_f32(NN_SLEEF_ERF, e, e, m, m);
+        gelu_fwd_fin(o + i0, x + i0 * xs, xs, e, m);
     }
     for (int64_t i = vec; i < n; i++) o[i] = gelu_scalar(x[i * xs]);
 }
@@ -719,15 +699,93 @@ static void gelu_erf_grad_f32(char **d, const int64_t *s, int64_t n, void *arg) 
     float *o = (float *)d[0];
     const float *g = (const float *)d[1], *x = (const float *)d[2];
     int64_t gs = s[1] / z, xs = s[2] / z, vec = nn_sleef_tail(n, true);
-    float t[GELU_BLK], r[GELU_BLK], e1[GELU_BLK], e2[GELU_BLK];
+    float e1[GELU_BLK], e2[GELU_BLK];
     for (int64_t i0 = 0; i0 < vec; i0 += GELU_BLK) {
         int64_t m = vec - i0 < GELU_BLK ? vec - i0 : GELU_BLK;
-        gelu_erf_pre(x + i0 * xs, xs, t, r, e1, e2, m);
-        nn_sleef_map_f32(NN_SLEEF_EXP, e1, e1, m, m);
+        gelu_aten_pre(x + i0 * xs, xs, e1, e2, m);
+        nn_sleef_map_f32(NN_SLEEF_ERF, e1, e1, m, m);
         nn_sleef_map_f32(NN_SLEEF_EXP, e2, e2, m, m);
-        gelu_bwd_fin(o + i0, g + i0 * gs, gs, x + i0 * xs, xs, t, r, e1, e2, m);
+        gelu_bwd_fin(o + i0, g + i0 * gs, gs, x + i0 * xs, xs, e1, e2, m);
     }
     for (int64_t i = vec; i < n; i++) o[i] = gelu_grad_scalar(g[i * gs], x[i * xs]);
+}
+
+/* oneDNN 2.6's jit eltwise GELU (eltwise_gelu_erf, forward and backward,
+ * AVX2): PyTorch 1.13 built with oneDNN hands every contiguous float32 GELU
+ * with more than one element to it, so nndb computes the same steps for the
+ * same bits. Its exp: n = floor(x log2(e) + 0.5), r = x - n ln2 by one FMA,
+ * a degree-5 polynomial by FMAs, times 2^(n-1) and 2; inputs below
+ * ln(FLT_MIN) give 0. */
+static inline float dnnl_bits(uint32_t u) {
+    float f;
+    memcpy(&f, &u, sizeof f);
+    return f;
+}
+static inline float dnnl_exp(float v) {
+    const float lo = dnnl_bits(0xc2aeac50u), hi = dnnl_bits(0x42b17218u);
+    bool tiny = v < lo;
+    v = v < hi ? v : hi; /* minps / maxps: a NaN takes the bound */
+    v = v > lo ? v : lo;
+    float fx = floorf(v * dnnl_bits(0x3fb8aa3bu) + 0.5f);
+    float r = fmaf(-fx, dnnl_bits(0x3f317218u), v);
+    int32_t n = (int32_t)(fx - 1.0f);
+    float pw = tiny ? 0.0f : dnnl_bits((uint32_t)(n + 127) << 23);
+    float p = fmaf(dnnl_bits(0x3c07cfceu), r, dnnl_bits(0x3d2b9d0du));
+    p = fmaf(p, r, dnnl_bits(0x3e2aad40u));
+    p = fmaf(p, r, dnnl_bits(0x3efffee3u));
+    p = fmaf(p, r, dnnl_bits(0x3f7ffffbu));
+    p = fmaf(p, r, 1.0f);
+    return p * pw * 2.0f;
+}
+/* sign(x) (1 - r t e) with e = exp(-x^2): the sign bit of [x] xor'ed on. */
+static inline float dnnl_erf_tail(float x, float e) {
+    float t = 1.0f / fmaf(dnnl_bits(0x3ea7ba05u), fabsf(x), 1.0f);
+    float q = -e * t;
+    float r = fmaf(dnnl_bits(0x3f87dc22u), t, dnnl_bits(0xbfba00e3u));
+    r = fmaf(r, t, dnnl_bits(0x3fb5f0e3u));
+    r = fmaf(r, t, dnnl_bits(0xbe91a98eu));
+    r = fmaf(r, t, dnnl_bits(0x3e827906u));
+    float v = fmaf(q, r, 1.0f);
+    uint32_t xb, vb;
+    memcpy(&xb, &x, sizeof xb);
+    memcpy(&vb, &v, sizeof vb);
+    vb ^= xb & 0x80000000u;
+    memcpy(&v, &vb, sizeof v);
+    return v;
+}
+NN_KERNEL_CLONES static void gelu_dnnl_fwd(float *o, const float *s, int64_t n) {
+    for (int64_t i = 0; i < n; i++) {
+        float x = s[i] * dnnl_bits(0x3f3504f3u);
+        float erf = dnnl_erf_tail(x, dnnl_exp(-(x * x)));
+        float h = s[i] * 0.5f;
+        o[i] = fmaf(erf, h, h);
+    }
+}
+NN_KERNEL_CLONES static void gelu_dnnl_bwd(float *o, const float *g, int64_t gs, const float *s,
+                                           int64_t n) {
+    for (int64_t i = 0; i < n; i++) {
+        float x = s[i] * dnnl_bits(0x3f3504f3u);
+        float q = dnnl_exp(-(x * x));
+        float tt = x * dnnl_bits(0x3f106ebau) * q;
+        float erf = dnnl_erf_tail(x, q);
+        o[i] = fmaf(erf, 0.5f, tt + 0.5f) * g[i * gs];
+    }
+}
+
+/* The oneDNN forms for a contiguous input (arg non-NULL), else the ATen ones. */
+static void gelu_erf_any_f32(char **d, const int64_t *s, int64_t n, void *arg) {
+    const int64_t z = (int64_t)sizeof(float);
+    if (((const unary_arg *)arg)->p[2] != 0 && s[0] == z && s[1] == z)
+        gelu_dnnl_fwd((float *)d[0], (const float *)d[1], n);
+    else
+        gelu_erf_f32(d, s, n, arg);
+}
+static void gelu_erf_grad_any_f32(char **d, const int64_t *s, int64_t n, void *arg) {
+    const int64_t z = (int64_t)sizeof(float);
+    if (((const unary_arg *)arg)->p[2] != 0 && s[0] == z && s[2] == z && (s[1] == z || s[1] == 0))
+        gelu_dnnl_bwd((float *)d[0], (const float *)d[1], s[1] / z, (const float *)d[2], n);
+    else
+        gelu_erf_grad_f32(d, s, n, arg);
 }
 
 /* neg, abs and sign keep integer dtypes, as in PyTorch. */
@@ -833,7 +891,8 @@ static nn_tensor *unary(nn_ctx *ctx, nn_node *node, const unary_kernels *k, nn_i
         }
         return out;
     }
-    nn_iter_loop f32 = k == &k_gelu_erf ? gelu_erf_f32 : k->f32;
+    nn_iter_loop f32 = k == &k_gelu_erf ? gelu_erf_any_f32 : k->f32;
+    if (k == &k_gelu_erf) ua.p[2] = nn_tensor_is_contiguous(a) && nn_tensor_numel(a) != 1;
     if (out) run2(out, ca, dt == NN_FLOAT32 ? f32 : k->f64, &ua);
     nn_tensor_release(ca);
     return out;
@@ -853,7 +912,9 @@ static nn_status unary_grad(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_tens
         nn_iter_add(&it, dout);
         nn_iter_add(&it, x);
         nn_iter_add(&it, node->out);
-        nn_iter_loop g32 = k == &k_gelu_erf ? gelu_erf_grad_f32 : k->g32;
+        nn_iter_loop g32 = k == &k_gelu_erf ? gelu_erf_grad_any_f32 : k->g32;
+        if (k == &k_gelu_erf)
+            ua.p[2] = nn_tensor_is_contiguous(in0(node)) && nn_tensor_numel(in0(node)) != 1;
         nn_iter_run_parallel(&it, dt == NN_FLOAT32 ? g32 : k->g64, &ua, NN_PAR_MIN_ELEMWISE);
     }
     nn_tensor_release(x);
