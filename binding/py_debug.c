@@ -568,6 +568,8 @@ static PyObject *f_debug_hook(PyObject *m, PyObject *args) {
     }
     Py_XSETREF(dbg.callback, Py_NewRef(cb));
     dbg.mode = mode;
+    /* anomaly mode reads a node's gradients only when one is non-finite */
+    nn_hook_set_nonfinite_only(ctx, dbg.hook_id, mode == CALL_ANOMALY);
     Py_RETURN_NONE;
 }
 

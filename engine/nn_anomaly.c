@@ -5,12 +5,16 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "nn_ops_impl.h"
+
 /* ---- scans ----
  * A float is non-finite when its exponent bits are all ones. Testing the
  * bits as integers makes the OR-reduction below associative, so the
- * compiler vectorises it without -ffast-math. */
+ * compiler vectorises it without -ffast-math; compiled for AVX2 and
+ * AVX-512 too (NN_KERNEL_CLONES): the scans are memory-bound, and the
+ * wider loads keep them at the memory's speed. */
 
-static bool any_bad_f32(const uint32_t *w, int64_t n) {
+NN_KERNEL_CLONES static bool any_bad_f32(const uint32_t *w, int64_t n) {
     const int64_t block = 4096;
     for (int64_t i = 0; i < n; i += block) {
         int64_t end = i + block < n ? i + block : n;
@@ -21,7 +25,7 @@ static bool any_bad_f32(const uint32_t *w, int64_t n) {
     return false;
 }
 
-static bool any_bad_f64(const uint64_t *w, int64_t n) {
+NN_KERNEL_CLONES static bool any_bad_f64(const uint64_t *w, int64_t n) {
     const int64_t block = 2048;
     const uint64_t e = 0x7ff0000000000000ull;
     for (int64_t i = 0; i < n; i += block) {

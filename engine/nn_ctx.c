@@ -95,12 +95,18 @@ int nn_hook_add(nn_ctx *ctx, const char *name, nn_hook_fn fn, void *user) {
     h->end = NULL;
     h->user = user;
     h->timing_only = false;
+    h->nonfinite_only = false;
     return h->id;
 }
 
 void nn_hook_set_timing_only(nn_ctx *ctx, int id) {
     for (int i = 0; i < ctx->n_hooks; i++)
         if (ctx->hooks[i].id == id) ctx->hooks[i].timing_only = true;
+}
+
+void nn_hook_set_nonfinite_only(nn_ctx *ctx, int id, bool on) {
+    for (int i = 0; i < ctx->n_hooks; i++)
+        if (ctx->hooks[i].id == id) ctx->hooks[i].nonfinite_only = on;
 }
 
 void nn_hook_set_backward_end(nn_ctx *ctx, int id, nn_hook_end_fn end) {

@@ -22,7 +22,8 @@ typedef struct nn_hook_slot {
     nn_hook_fn fn;
     nn_hook_end_fn end; /* optional: called when backward() finishes */
     void *user;
-    bool timing_only; /* reads no gradients: backward may skip building some */
+    bool timing_only;    /* reads no gradients: backward may skip building some */
+    bool nonfinite_only; /* reads input gradients only when one is non-finite */
 } nn_hook_slot;
 
 struct nn_ctx {

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "nn_anomaly.h"
 #include "nn_ctx.h"
 #include "nn_mem.h"
 #include "nn_ops_impl.h"
@@ -904,6 +905,17 @@ static bool hooks_timing_only(const nn_ctx *ctx) {
     return true;
 }
 
+/* Every hook reads no gradients, or reads them only to find non-finite
+ * values (the NaN hunt), and one of them does. */
+static bool hooks_nonfinite_only(const nn_ctx *ctx) {
+    bool any = false;
+    for (int i = 0; i < ctx->n_hooks; i++) {
+        if (!ctx->hooks[i].timing_only && !ctx->hooks[i].nonfinite_only) return false;
+        any |= ctx->hooks[i].nonfinite_only;
+    }
+    return any;
+}
+
 /* A saved tensor whose bytes are released (an FSDP weight nobody gathered
  * again) errs as PyTorch's size-0 storage, never read. */
 static nn_status saved_present(nn_ctx *ctx, const nn_node *node) {
@@ -940,7 +952,12 @@ static nn_status backward_node(nn_ctx *ctx, nn_node *node, bool retain_graph, in
                      in0->t->grad->dtype == in0->t->dtype && nn_dtype_is_float(in0->t->dtype) &&
                      !nn_dtype_is_narrow(in0->t->dtype) && node->grad->dtype == in0->t->dtype &&
                      in0->t->ndim == 2 && nn_tensor_same_shape(in0->t->grad, in0->t) &&
-                     !(has_hooks(ctx) && leaf_hooked(ctx, in0->t)) && hooks_timing_only(ctx);
+                     !(has_hooks(ctx) && leaf_hooked(ctx, in0->t)) &&
+                     (hooks_timing_only(ctx) || (hooks_nonfinite_only(ctx) &&
+                                                 !nn_tensor_nonfinite(in0->t->grad, NULL, NULL)));
+    /* With the NaN hunt on, the sum was finite before: it is finite after
+     * unless this node's own gradient is not, which the hunt then sees. */
+    bool seen_grad = into_grad && !hooks_timing_only(ctx);
     /* A linear whose weight (a leaf) already has a gradient, as a recurrent
      * layer's weights do from the second step on, adds its weight gradient
      * into it with the gemm (beta = 1). The same conditions as the
@@ -964,6 +981,9 @@ static nn_status backward_node(nn_ctx *ctx, nn_node *node, bool retain_graph, in
          : into_wgrad ? nn_linear_grad_into(ctx, node, node->grad, din, in1->t->grad)
                       : op_table[node->op].backward(ctx, node, node->grad, din);
     if (st) goto done;
+    /* already added in: the gradient built again only for the hooks */
+    bool rebuilt = seen_grad && nn_tensor_nonfinite(in0->t->grad, NULL, NULL);
+    if (rebuilt && (st = op_table[node->op].backward(ctx, node, node->grad, din))) goto done;
     if (ctx->n_hooks) {
         ev.after = true;
         ev.grad_inputs = din;
@@ -972,7 +992,7 @@ static nn_status backward_node(nn_ctx *ctx, nn_node *node, bool retain_graph, in
             goto done;
         }
     }
-    for (int i = 0; i < node->n_in && !st; i++) {
+    for (int i = 0; i < node->n_in && !st && !rebuilt; i++) {
         nn_input *in = &node->in[i];
         if (!din[i]) continue;
         nn_tensor *g = din[i];

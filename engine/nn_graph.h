@@ -122,6 +122,13 @@ void nn_hook_set_backward_end(nn_ctx *ctx, int id, nn_hook_end_fn end);
  * keeps its shortcuts that hand a hook no input gradient (a select's or a
  * slice's added straight into the gradient being summed). */
 void nn_hook_set_timing_only(nn_ctx *ctx, int id);
+/* Mark hook [id] as one that reads a node's input gradients only to find
+ * non-finite values (the NaN hunt). Backward then keeps the shortcut that
+ * adds a tied embedding's weight gradient straight into the gradient
+ * already summed (no dense gradient of the whole table): it takes it only
+ * when that sum is finite, and if the sum is not finite afterwards it
+ * builds the embedding's own input gradient again for the hook to see. */
+void nn_hook_set_nonfinite_only(nn_ctx *ctx, int id, bool on);
 
 /* ---- gradient hooks (Tensor.register_hook) ----
  * A function called during backward with the gradient flowing into one
