@@ -14,33 +14,13 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import torch  # noqa: E402
-from gpt_scale import GPT  # noqa: E402
+from gpt_scale import make_step  # noqa: E402
 from nndb.instruments import profile  # noqa: E402
 
 L, H, C, V, B, T, threads = map(int, sys.argv[1:8])
 mode = sys.argv[8] if len(sys.argv) > 8 else "train"
 torch.set_num_threads(threads)
-torch.manual_seed(1337)
-model = GPT(L, H, C, V, T)
-x = torch.randint(0, V, (B, T))
-y = torch.randint(0, V, (B, T))
-if mode == "train":
-    opt = model.configure_optimizers(0.1, 6e-4, (0.9, 0.95))
-
-    def step():
-        opt.zero_grad(set_to_none=True)
-        logits, loss = model(x, y)
-        loss.backward()
-        opt.step()
-        return loss.item()
-else:
-    model.eval()
-
-    def step():
-        with torch.no_grad():
-            logits, loss = model(x, y)
-        return loss.item()
-
+step = make_step(mode, L, H, C, V, B, T)
 
 step()
 step()

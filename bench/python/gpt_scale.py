@@ -120,16 +120,11 @@ class GPT(nn.Module):
         return torch.optim.AdamW(groups, lr=learning_rate, betas=betas, eps=1e-8)
 
 
-def main():
-    from timing import step_medians  # the bench harness, beside this file
-
-    mode = sys.argv[1]
-    L, H, C, V, B, T, threads, steps = map(int, sys.argv[2:10])
-    torch.set_num_threads(threads)
-    if os.environ.get("NNDB_BENCH_ANOMALY") == "1":
-        # bench/bench_anomaly.py: the step with the NaN hunt (nndb) or
-        # detect_anomaly (PyTorch) on, against the same step with it off
-        torch.autograd.set_detect_anomaly(True)
+def make_step(mode, L, H, C, V, B, T):
+    """The seeded model and batch, and one step of [mode] ("train": AdamW
+    as nanoGPT configures it; else the no_grad forward and loss in eval
+    mode); returns the step, which returns the loss. gpt_profile.py
+    profiles this same step."""
     torch.manual_seed(1337)
     model = GPT(L, H, C, V, T)
     x = torch.randint(0, V, (B, T))
@@ -150,7 +145,20 @@ def main():
             with torch.no_grad():
                 logits, loss = model(x, y)
             return loss.item()
+    return step
 
+
+def main():
+    from timing import step_medians  # the bench harness, beside this file
+
+    mode = sys.argv[1]
+    L, H, C, V, B, T, threads, steps = map(int, sys.argv[2:10])
+    torch.set_num_threads(threads)
+    if os.environ.get("NNDB_BENCH_ANOMALY") == "1":
+        # bench/bench_anomaly.py: the step with the NaN hunt (nndb) or
+        # detect_anomaly (PyTorch) on, against the same step with it off
+        torch.autograd.set_detect_anomaly(True)
+    step = make_step(mode, L, H, C, V, B, T)
     first = step()
     wall, cpu = step_medians(step, steps)
     print("step_ms", f"{wall * 1e3:.6g}")
