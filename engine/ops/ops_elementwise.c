@@ -511,6 +511,18 @@ typedef struct unary_arg {
                 (void)y;                                                                           \
                 o[i] = (EXPR);                                                                     \
             }                                                                                      \
+        } else if (s[0] == z && s[1] == 0 && s[2] == z && s[3] == z) {                             \
+            /* one gradient for all (x.sum().backward() hands an expanded                          \
+             * one): vectorised as above, not a branch per element */                              \
+            T *o = (T *)d[0];                                                                      \
+            const T g = *(const T *)d[1], *xp = (const T *)d[2], *yp = (const T *)d[3];           \
+            (void)g;                                                                               \
+            for (int64_t i = 0; i < n; i++) {                                                      \
+                T x = xp[i], y = yp[i];                                                            \
+                (void)x;                                                                           \
+                (void)y;                                                                           \
+                o[i] = (EXPR);                                                                     \
+            }                                                                                      \
         } else {                                                                                   \
             for (int64_t i = 0; i < n; i++) {                                                      \
                 T g = *(const T *)(d[1] + i * s[1]), x = *(const T *)(d[2] + i * s[2]);            \

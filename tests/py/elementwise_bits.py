@@ -34,6 +34,17 @@ for name, lo, hi in [("exp", -10, 10), ("log", 0.01, 10), ("log1p", -0.9, 5), ("
                      ("atanh", -0.99, 0.99), ("exp2", -5, 5), ("lgamma", 0.1, 9),
                      ("digamma", 0.1, 9), ("erfinv", -0.99, 0.99)]:
     check(name, getattr(torch, name), lo, hi)
+# y.sum().backward() hands the op one gradient value for every element (an
+# expanded tensor): the activations' backward kernels take that as a
+# vectorised loop of their own (engine/ops/ops_elementwise.c UGRAD_LOOP)
+for dt in (torch.float32, torch.float64):
+    for n in (13, 100):
+        for name, fn in [("relu", torch.relu), ("leaky_relu", torch.nn.functional.leaky_relu),
+                         ("tanh", torch.tanh), ("sigmoid", torch.sigmoid), ("abs", torch.abs),
+                         ("clamp", lambda t: t.clamp(-1, 2)), ("sqrt", lambda t: t.abs().sqrt())]:
+            x = torch.tensor(vals(n, -3, 3, len(name)), dtype=dt, requires_grad=True)
+            (fn(x).sum() * 2.5).backward()
+            print("expanded grad", name, dt, n, x.grad.tolist())
 check("pow 3.3", lambda x: x.abs() ** 3.3, -3, 3)
 check("pow 2", lambda x: x ** 2, -3, 3)
 check("pow -0.5", lambda x: (x.abs() + 0.1) ** -0.5, -3, 3)
