@@ -515,7 +515,7 @@ typedef struct unary_arg {
             /* one gradient for all (x.sum().backward() hands an expanded                          \
              * one): vectorised as above, not a branch per element */                              \
             T *o = (T *)d[0];                                                                      \
-            const T g = *(const T *)d[1], *xp = (const T *)d[2], *yp = (const T *)d[3];           \
+            const T g = *(const T *)d[1], *xp = (const T *)d[2], *yp = (const T *)d[3];            \
             (void)g;                                                                               \
             for (int64_t i = 0; i < n; i++) {                                                      \
                 T x = xp[i], y = yp[i];                                                            \
