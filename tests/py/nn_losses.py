@@ -111,3 +111,18 @@ with torch.no_grad():
     for red in ("mean", "sum", "none"):
         print("ls no_grad", red, F.cross_entropy(xs, ys, label_smoothing=0.15, reduction=red))
 print("ls grad", F.cross_entropy(xs.requires_grad_(), ys, label_smoothing=0.15))
+
+# A few classes per row: the gradient of a summed loss (one scale for every
+# row, computed over the whole block at once) equals, bit for bit, the one
+# scaled row by row (reduction none), with an ignored row and smoothing.
+torch.manual_seed(1)
+for n, c in [(67, 3), (13, 10), (9, 2)]:
+    x = (torch.randn(n, c) * 3).requires_grad_()
+    y = torch.randint(0, c, (n,))
+    y[5] = -100
+    for ls in [0.0, 0.1]:
+        F.cross_entropy(x, y, reduction="sum", label_smoothing=ls).backward()
+        g1, x.grad = x.grad, None
+        F.cross_entropy(x, y, reduction="none", label_smoothing=ls).backward(torch.ones(n))
+        print("ce rows", n, c, ls, torch.equal(g1, x.grad), x.grad[5].abs().sum().item())
+        x.grad = None
