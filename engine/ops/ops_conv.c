@@ -357,15 +357,183 @@ enum { DW_FWD, DW_BWD, DW_DOT };
 DEF_DW(float, f32)
 DEF_DW(double, f64)
 
+/* ---- depthwise at stride 1, on padded planes ----
+ * dw_tap above checks the bounds of every (tap, output row) pair: for a
+ * 32x32 plane and a 3x3 kernel that is 9 x 32 short loops of 32 elements
+ * with their bounds, per plane. At stride 1 the plane is copied once into
+ * a zeroed buffer with the padding around it, and each output row is then
+ * a sum over the taps of whole rows of that buffer shifted by the tap's
+ * offset, no bounds left (one pass for a 3x3 kernel, its nine products
+ * summed in registers). The input gradient is the same correlation of
+ * the output gradient padded by d (k - 1) - p with the weight flipped;
+ * the weight gradient is, per tap, a dot product of the output gradient
+ * with the shifted padded image, summed in vector lanes per plane and in
+ * double over the planes. Every plane's result comes from the same calls
+ * whichever task runs it, so the bits do not depend on the thread count. */
+
+#define DWP_MAX_K   512  /* taps */
+#define DWP_MAX_ACC 4096 /* channel multiplier x taps: the weight gradient's sums */
+#define DWP_LANES   8
+
+typedef struct dwp {
+    int64_t S[3], pad[3], P[3], O[3]; /* source plane, its padding, padded plane, result */
+    int64_t Pt, K;
+    bool padded, k33;       /* any padding; a 2-D 3x3 kernel */
+    int64_t off[DWP_MAX_K]; /* tap t's offset into the padded plane */
+} dwp;
+
+/* Whether the padded-plane kernels serve [mode] of [j]; fills [q]. */
+static bool dwp_set(const conv_job *j, int mode, dwp *q) {
+    const geom *g = &j->g;
+    if (g->K > DWP_MAX_K || j->N <= 0 || g->Lc <= 0 || g->Li <= 0) return false;
+    if (mode == DW_DOT && (j->Cc / j->G) * g->K > DWP_MAX_ACC) return false;
+    q->padded = false;
+    q->Pt = 1;
+    for (int i = 0; i < 3; i++) {
+        int64_t reach = g->d[i] * (g->k[i] - 1);
+        if (g->s[i] != 1 || g->isz[i] + 2 * g->p[i] - reach != g->csz[i]) return false;
+        if (mode == DW_BWD) {
+            q->S[i] = g->csz[i];
+            q->pad[i] = reach - g->p[i];
+            q->O[i] = g->isz[i];
+            if (q->pad[i] < 0) return false;
+        } else {
+            q->S[i] = g->isz[i];
+            q->pad[i] = g->p[i];
+            q->O[i] = g->csz[i];
+        }
+        q->P[i] = q->S[i] + 2 * q->pad[i];
+        q->Pt *= q->P[i];
+        if (q->pad[i]) q->padded = true;
+    }
+    q->K = g->K;
+    int64_t t = 0;
+    for (int64_t a = 0; a < g->k[0]; a++)
+        for (int64_t b = 0; b < g->k[1]; b++)
+            for (int64_t e = 0; e < g->k[2]; e++)
+                q->off[t++] = (a * g->d[0] * q->P[1] + b * g->d[1]) * q->P[2] + e * g->d[2];
+    q->k33 = g->k[0] == 1 && g->k[1] == 3 && g->k[2] == 3;
+    return true;
+}
+
+#define DEF_DWP(T, SUF)                                                                            \
+    /* [src] (a plane of q->S) with its padding, in [buf] (q->Pt elements);                        \
+     * the plane itself where there is no padding. */                                              \
+    static const T *dwp_pad_##SUF(const dwp *q, const T *src, T *buf) {                            \
+        if (!q->padded) return src;                                                                \
+        memset(buf, 0, sizeof(T) * (size_t)q->Pt);                                                 \
+        for (int64_t a = 0; a < q->S[0]; a++)                                                      \
+            for (int64_t b = 0; b < q->S[1]; b++)                                                  \
+                memcpy(buf + ((a + q->pad[0]) * q->P[1] + b + q->pad[1]) * q->P[2] + q->pad[2],    \
+                       src + (a * q->S[1] + b) * q->S[2], sizeof(T) * (size_t)q->S[2]);            \
+        return buf;                                                                                \
+    }                                                                                              \
+    /* out = sum_t w[t] * P[row + off[t]], added to out when [add]. */                             \
+    NN_KERNEL_CLONES static void dwp_corr_##SUF(const dwp *q, const T *P, const T *w, T *out,      \
+                                                bool add) {                                        \
+        const int64_t O2 = q->O[2];                                                                \
+        for (int64_t a = 0; a < q->O[0]; a++)                                                      \
+            for (int64_t b = 0; b < q->O[1]; b++) {                                                \
+                T *o = out + (a * q->O[1] + b) * O2;                                               \
+                const T *p = P + (a * q->P[1] + b) * q->P[2];                                      \
+                if (q->k33) {                                                                      \
+                    const T *r0 = p + q->off[0], *r1 = p + q->off[3], *r2 = p + q->off[6];         \
+                    const int64_t e1 = q->off[1] - q->off[0], e2 = q->off[2] - q->off[0];          \
+                    const T w0 = w[0], w1 = w[1], w2 = w[2], w3 = w[3], w4 = w[4], w5 = w[5],      \
+                            w6 = w[6], w7 = w[7], w8 = w[8];                                       \
+                    for (int64_t x = 0; x < O2; x++) {                                             \
+                        T s = w0 * r0[x] + w1 * r0[x + e1] + w2 * r0[x + e2] + w3 * r1[x] +        \
+                              w4 * r1[x + e1] + w5 * r1[x + e2] + w6 * r2[x] + w7 * r2[x + e1] +   \
+                              w8 * r2[x + e2];                                                     \
+                        o[x] = add ? o[x] + s : s;                                                 \
+                    }                                                                              \
+                    continue;                                                                      \
+                }                                                                                  \
+                int64_t t = 0;                                                                     \
+                if (!add) {                                                                        \
+                    const T *r = p + q->off[0], w0 = w[0];                                         \
+                    for (int64_t x = 0; x < O2; x++) o[x] = w0 * r[x];                             \
+                    t = 1;                                                                         \
+                }                                                                                  \
+                for (; t < q->K; t++) {                                                            \
+                    const T *r = p + q->off[t], wt = w[t];                                         \
+                    for (int64_t x = 0; x < O2; x++) o[x] += wt * r[x];                            \
+                }                                                                                  \
+            }                                                                                      \
+    }                                                                                              \
+    /* acc[t] += sum over the plane of dy * P[row + off[t]] */                                     \
+    NN_KERNEL_CLONES static void dwp_dots_##SUF(const dwp *q, const T *P, const T *dy,             \
+                                                double *acc) {                                     \
+        const int64_t O2 = q->O[2];                                                                \
+        for (int64_t t = 0; t < q->K; t++) {                                                       \
+            T lane[DWP_LANES] = {0}, tail = 0;                                                     \
+            for (int64_t a = 0; a < q->O[0]; a++)                                                  \
+                for (int64_t b = 0; b < q->O[1]; b++) {                                            \
+                    const T *u = dy + (a * q->O[1] + b) * O2;                                      \
+                    const T *v = P + (a * q->P[1] + b) * q->P[2] + q->off[t];                      \
+                    int64_t x = 0;                                                                 \
+                    for (; x + DWP_LANES <= O2; x += DWP_LANES)                                    \
+                        for (int l = 0; l < DWP_LANES; l++) lane[l] += u[x + l] * v[x + l];        \
+                    for (; x < O2; x++) tail += u[x] * v[x];                                       \
+                }                                                                                  \
+            double s = tail;                                                                       \
+            for (int l = 0; l < DWP_LANES; l++) s += lane[l];                                      \
+            acc[t] += s;                                                                           \
+        }                                                                                          \
+    }                                                                                              \
+    /* dw_run's work for groups [g0, g1) on padded planes ([buf]: q->Pt). */                       \
+    static void dwp_run_##SUF(int mode, const conv_job *j, const dwp *q, T *I, T *W, T *C,         \
+                              int64_t g0, int64_t g1, T *buf) {                                    \
+        const int64_t m = j->Cc / j->G, K = q->K, Li = j->g.Li, Lc = j->g.Lc;                      \
+        if (mode == DW_FWD) {                                                                      \
+            for (int64_t n = 0; n < j->N; n++)                                                     \
+                for (int64_t gi = g0; gi < g1; gi++) {                                             \
+                    const T *P = dwp_pad_##SUF(q, I + (n * j->Ci + gi) * Li, buf);                 \
+                    for (int64_t r = 0; r < m; r++) {                                              \
+                        int64_t c = gi * m + r;                                                    \
+                        dwp_corr_##SUF(q, P, W + c * K, C + (n * j->Cc + c) * Lc, false);          \
+                    }                                                                              \
+                }                                                                                  \
+        } else if (mode == DW_BWD) {                                                               \
+            T wf[DWP_MAX_K];                                                                       \
+            for (int64_t n = 0; n < j->N; n++)                                                     \
+                for (int64_t gi = g0; gi < g1; gi++)                                               \
+                    for (int64_t r = 0; r < m; r++) {                                              \
+                        int64_t c = gi * m + r;                                                    \
+                        for (int64_t t = 0; t < K; t++) wf[t] = W[c * K + K - 1 - t];              \
+                        const T *P = dwp_pad_##SUF(q, C + (n * j->Cc + c) * Lc, buf);              \
+                        dwp_corr_##SUF(q, P, wf, I + (n * j->Ci + gi) * Li, r > 0);                \
+                    }                                                                              \
+        } else {                                                                                   \
+            double acc[DWP_MAX_ACC];                                                               \
+            for (int64_t gi = g0; gi < g1; gi++) {                                                 \
+                memset(acc, 0, sizeof(double) * (size_t)(m * K));                                  \
+                for (int64_t n = 0; n < j->N; n++) {                                               \
+                    const T *P = dwp_pad_##SUF(q, I + (n * j->Ci + gi) * Li, buf);                 \
+                    for (int64_t r = 0; r < m; r++)                                                \
+                        dwp_dots_##SUF(q, P, C + (n * j->Cc + gi * m + r) * Lc, acc + r * K);      \
+                }                                                                                  \
+                for (int64_t i = 0; i < m * K; i++) W[gi * m * K + i] = (T)acc[i];                 \
+            }                                                                                      \
+        }                                                                                          \
+    }
+
+DEF_DWP(float, f32)
+DEF_DWP(double, f64)
+
 /* Whether the direct kernel serves [j]: one image channel per group, more
  * than one group (a single-channel ordinary convolution keeps BLAS). */
 static bool dw_applies(const conv_job *j) {
     return j->Ci == j->G && j->G > 1;
 }
 
-static void dw_run(int mode, const conv_job *j, const void *I, const void *W, const void *C,
-                   int64_t g0, int64_t g1) {
-    if (j->f64)
+static void dw_run(int mode, const conv_job *j, const dwp *q, void *buf, const void *I,
+                   const void *W, const void *C, int64_t g0, int64_t g1) {
+    if (q && j->f64)
+        dwp_run_f64(mode, j, q, (double *)I, (double *)W, (double *)C, g0, g1, buf);
+    else if (q)
+        dwp_run_f32(mode, j, q, (float *)I, (float *)W, (float *)C, g0, g1, buf);
+    else if (j->f64)
         dw_run_f64(mode, j, (double *)I, (double *)W, (double *)C, g0, g1);
     else
         dw_run_f32(mode, j, (float *)I, (float *)W, (float *)C, g0, g1);
@@ -585,6 +753,7 @@ typedef struct conv_run {
     void *dst;           /* fwd: C; bwd: I; wg: dW */
     void *parts;         /* wg: partials 1..n_parts-1, each Cc * R */
     int64_t n_parts;
+    const dwp *q; /* RUN_DW on padded planes (col[t]: each task's plane) */
     nn_tensor *col[CONV_MAX_TASKS], *tmp[CONV_MAX_TASKS];
 } conv_run;
 
@@ -600,9 +769,9 @@ static void conv_task(void *arg, int t, int T) {
     switch (r->kind) {
     case RUN_DW:
         nn_parallel_range(j->G, t, T, 1, &b, &e);
-        if (r->dw_mode == DW_FWD) dw_run(DW_FWD, j, r->src, r->W, r->dst, b, e);
-        if (r->dw_mode == DW_BWD) dw_run(DW_BWD, j, r->dst, r->W, r->src, b, e);
-        if (r->dw_mode == DW_DOT) dw_run(DW_DOT, j, r->W, r->dst, r->src, b, e);
+        if (r->dw_mode == DW_FWD) dw_run(DW_FWD, j, r->q, cp, r->src, r->W, r->dst, b, e);
+        if (r->dw_mode == DW_BWD) dw_run(DW_BWD, j, r->q, cp, r->dst, r->W, r->src, b, e);
+        if (r->dw_mode == DW_DOT) dw_run(DW_DOT, j, r->q, cp, r->W, r->dst, r->src, b, e);
         break;
     case RUN_FWD:
         nn_parallel_range(j->N, t, T, chunk_samples(j), &b, &e);
@@ -678,9 +847,20 @@ static nn_status run_samples(nn_ctx *ctx, int kind, const conv_job *j, const voi
     return st;
 }
 
-static void run_dw(int mode, const conv_job *j, const void *src, const void *W, void *dst) {
+static nn_status run_dw(nn_ctx *ctx, int mode, const conv_job *j, const void *src, const void *W,
+                        void *dst) {
+    dwp q;
     conv_run r = {.kind = RUN_DW, .dw_mode = mode, .j = j, .src = src, .W = W, .dst = dst};
-    conv_go(&r, conv_tasks(j, j->G));
+    int T = conv_tasks(j, j->G);
+    nn_status st = NN_OK;
+    if (dwp_set(j, mode, &q)) {
+        r.q = &q;
+        for (int t = 0; t < T && q.padded && !st; t++)
+            if (!(r.col[t] = scratch(ctx, j->f64, q.Pt))) st = ctx->err.code;
+    }
+    if (!st) conv_go(&r, T);
+    run_release(&r);
+    return st;
 }
 
 /* The convolution's input gradient with stride 1 is itself a convolution:
@@ -745,8 +925,7 @@ static bool direct_conv_chosen(const conv_job *j, nn_conv_direct *dc) {
 static nn_status cols_from_image(nn_ctx *ctx, const conv_job *j, const void *I, const void *W,
                                  void *C) {
     if (dw_applies(j)) {
-        run_dw(DW_FWD, j, I, W, C);
-        return NN_OK;
+        return run_dw(ctx, DW_FWD, j, I, W, C);
     }
     nn_conv_direct dc;
     if (direct_conv_chosen(j, &dc)) return nn_conv_direct_cols(ctx, &dc, I, W, C);
@@ -756,7 +935,9 @@ static nn_status cols_from_image(nn_ctx *ctx, const conv_job *j, const void *I, 
 /* Whether image_from_cols writes all of I (else the caller zeroes it). */
 static bool image_from_cols_writes(const conv_job *j, bool flip) {
     nn_conv_direct dc;
-    return j->g.identity || direct_conv_chosen(j, &dc) || (flip && flip_job(j, NULL));
+    dwp q;
+    return j->g.identity || direct_conv_chosen(j, &dc) || (flip && flip_job(j, NULL)) ||
+           (dw_applies(j) && dwp_set(j, DW_BWD, &q));
 }
 
 /* I[n, g] = col2im(W_g^T @ C[n, g]) for every sample and group; I must be
@@ -767,8 +948,7 @@ static bool image_from_cols_writes(const conv_job *j, bool flip) {
 static nn_status image_from_cols(nn_ctx *ctx, const conv_job *j, const void *C, const void *W,
                                  void *I, bool flip) {
     if (dw_applies(j)) {
-        run_dw(DW_BWD, j, C, W, I);
-        return NN_OK;
+        return run_dw(ctx, DW_BWD, j, C, W, I);
     }
     nn_conv_direct dc;
     if (direct_conv_chosen(j, &dc)) return nn_conv_direct_image(ctx, &dc, C, W, I);
@@ -787,8 +967,7 @@ static nn_status image_from_cols(nn_ctx *ctx, const conv_job *j, const void *C, 
 static nn_status weight_grad(nn_ctx *ctx, const conv_job *j, const void *C, const void *I,
                              void *dW) {
     if (dw_applies(j)) {
-        run_dw(DW_DOT, j, C, I, dW);
-        return NN_OK;
+        return run_dw(ctx, DW_DOT, j, C, I, dW);
     }
     nn_conv_direct dc;
     if (direct_conv_chosen(j, &dc)) return nn_conv_direct_wgrad(ctx, &dc, C, I, dW);

@@ -53,6 +53,13 @@ cases = [
     (1, 32, 32, 20, 11, (3, 3), (1, 1), (1, 1), (1, 1), 1),  # batch 1
     (7, 24, 16, 16, 16, (1, 1), (1, 1), (0, 0), (1, 1), 1),  # 1x1
     (6, 16, 16, 16, 16, (3, 3), (1, 1), (1, 1), (1, 1), 16),  # depthwise
+    # depthwise at stride 1 on padded planes (ops_conv.c "depthwise at stride 1")
+    (3, 8, 16, 13, 11, (3, 3), (1, 1), (1, 1), (1, 1), 8),  # channel multiplier 2
+    (3, 8, 8, 13, 11, (3, 5), (1, 1), (2, 1), (2, 1), 8),  # any kernel, dilation
+    (3, 8, 8, 9, 12, (3, 3), (1, 1), (0, 0), (1, 1), 8),  # no padding
+    (3, 8, 8, 9, 12, (3, 3), (1, 1), (3, 2), (1, 1), 8),  # padding > k - 1: old kernel for dx
+    (3, 8, 8, 9, 12, (1, 7), (1, 1), (0, 3), (1, 1), 8),  # 1 x 7
+    (3, 8, 8, 9, 12, (3, 3), (2, 1), (1, 1), (1, 1), 8),  # stride 2: old kernel
     (6, 16, 16, 12, 12, (3, 3), (1, 1), (3, 3), (1, 1), 1),  # padding > k - 1: col2im
     # columns over 1 MB: im2col in tiles of output rows
     (2, 64, 16, 24, 40, (3, 3), (1, 1), (1, 1), (1, 1), 1),  # forward and weight in 3 tiles
@@ -75,7 +82,12 @@ for c in cases:
 # threads: each sample goes through the same calls, and the weight
 # gradient is summed in fixed slices of the batch.
 for c in [(4, 32, 16, 24, 24, (3, 3), (1, 1), (1, 1), (1, 1), 1),
-          (3, 32, 32, 23, 25, (3, 3), (1, 1), (2, 2), (2, 2), 1)]:
+          (3, 32, 32, 23, 25, (3, 3), (1, 1), (2, 2), (2, 2), 1),
+          # depthwise: each channel's planes in one task, its weight gradient
+          # summed over the batch in order (sizes over the 2M multiply-adds
+          # at which two tasks share the channels)
+          (8, 64, 64, 24, 25, (3, 3), (1, 1), (1, 1), (1, 1), 64),
+          (16, 64, 64, 32, 32, (3, 3), (2, 2), (1, 1), (1, 1), 64)]:
     for dtype in (torch.float64, torch.float32):
         got = run(dtype, 2, *c)[4]
         one = run(dtype, 1, *c)[4]
@@ -96,6 +108,15 @@ print(tuple(yt.shape), abs((lhs - rhs).item()) < 1e-9 * abs(lhs.item()))
 print(torch.autograd.gradcheck(lambda a, ww: F.conv_transpose2d(a, ww, padding=1, dilation=2),
                                (xt[:1, :3, :4, :5].detach().requires_grad_(),
                                 wt[:3, :2].detach().requires_grad_())))
+# a depthwise transposed convolution (its forward is the depthwise input
+# gradient, its input gradient the depthwise forward): the adjoint again
+xd = torch.randn(3, 8, 10, 9, dtype=torch.float64)
+wd = torch.randn(8, 2, 3, 3, dtype=torch.float64)
+yd = F.conv_transpose2d(xd, wd, padding=1, groups=8)
+zd = torch.randn(yd.shape, dtype=torch.float64)
+lhs = (yd * zd).sum()
+rhs = (xd * F.conv2d(zd, wd, padding=1, groups=8)).sum()
+print(tuple(yd.shape), abs((lhs - rhs).item()) < 1e-9 * abs(lhs.item()))
 torch.set_num_threads(1)
 # Pooling shares out its planes between the threads: values against
 # reshape + amax/mean, gradients, and the same bits (and indices) at 1 and
