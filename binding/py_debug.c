@@ -565,6 +565,9 @@ static PyObject *f_debug_hook(PyObject *m, PyObject *args) {
         if (!dbg.hook_id)
             return PyErr_Format(PyExc_RuntimeError, "the engine's hook table is full");
         nn_hook_set_backward_end(ctx, dbg.hook_id, on_backward_end);
+        /* stops, the graph view and the NaN hunt's report show nodes'
+         * inputs after they ran: while the debugger is on, nodes keep them */
+        nn_hook_set_keeps_values(ctx, dbg.hook_id);
     }
     Py_XSETREF(dbg.callback, Py_NewRef(cb));
     dbg.mode = mode;

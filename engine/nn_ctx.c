@@ -96,6 +96,7 @@ int nn_hook_add(nn_ctx *ctx, const char *name, nn_hook_fn fn, void *user) {
     h->user = user;
     h->timing_only = false;
     h->nonfinite_only = false;
+    h->keeps_values = false;
     return h->id;
 }
 
@@ -107,6 +108,11 @@ void nn_hook_set_timing_only(nn_ctx *ctx, int id) {
 void nn_hook_set_nonfinite_only(nn_ctx *ctx, int id, bool on) {
     for (int i = 0; i < ctx->n_hooks; i++)
         if (ctx->hooks[i].id == id) ctx->hooks[i].nonfinite_only = on;
+}
+
+void nn_hook_set_keeps_values(nn_ctx *ctx, int id) {
+    for (int i = 0; i < ctx->n_hooks; i++)
+        if (ctx->hooks[i].id == id) ctx->hooks[i].keeps_values = true;
 }
 
 void nn_hook_set_backward_end(nn_ctx *ctx, int id, nn_hook_end_fn end) {

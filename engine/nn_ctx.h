@@ -24,6 +24,7 @@ typedef struct nn_hook_slot {
     void *user;
     bool timing_only;    /* reads no gradients: backward may skip building some */
     bool nonfinite_only; /* reads input gradients only when one is non-finite */
+    bool keeps_values;   /* looks at recorded nodes' values later: nodes keep them all */
 } nn_hook_slot;
 
 struct nn_ctx {
@@ -37,6 +38,11 @@ struct nn_ctx {
     /* A second output some ops hand to their public wrapper (the indices of
      * max/min along a dim); the wrapper takes the reference. */
     nn_tensor *aux;
+    /* Set by backward while an op's backward runs on an output gradient
+     * that nothing else holds or will read (no hook that reads values, no
+     * retain_grad): an elementwise backward may write its input gradient
+     * over it, as PyTorch's relu backward does in effect. */
+    bool grad_out_writable;
     nn_hook_slot hooks[NN_MAX_HOOKS];
     int n_hooks, next_hook_id;
     /* backward scratch, reused across calls */

@@ -227,7 +227,7 @@ void nn_format_tensor_values(const nn_tensor *t, int indent, const nn_print_opts
         return;
     }
     if (nn_tensor_released(t)) { /* an FSDP weight between uses: no bytes to show */
-        nn_buf_puts(out, "<storage released>");
+        nn_buf_puts(out, t->storage->husk ? "<not kept after forward>" : "<storage released>");
         return;
     }
     fmt f;
@@ -492,7 +492,8 @@ void nn_format_stats_of(const double *v, int64_t n, nn_format_stats *s) {
 
 void nn_format_tensor_html(const nn_tensor *t, const char *grad_fn_name, nn_buf *out) {
     if (nn_tensor_released(t)) {
-        nn_buf_puts(out, "<pre>tensor(&lt;storage released&gt;)</pre>");
+        nn_buf_puts(out, t->storage->husk ? "<pre>tensor(&lt;not kept after forward&gt;)</pre>"
+                                          : "<pre>tensor(&lt;storage released&gt;)</pre>");
         return;
     }
     char shape[128];

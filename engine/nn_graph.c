@@ -340,6 +340,88 @@ nn_tensor *nn_exec(nn_ctx *ctx, nn_op op, nn_tensor *const *inputs, int n_inputs
     return exec_impl(ctx, op, inputs, n_inputs, params);
 }
 
+/* ---- what a recorded node keeps ----
+ * PyTorch's nodes save only what their backward reads (relu its result,
+ * conv its input and weight, add nothing), so an intermediate whose only
+ * other owner was the next op is freed during the forward. nndb's nodes
+ * hold every input and their output so that the debugger can show them;
+ * while no hook asks for that (nn_hook_set_keeps_values), a node keeps
+ * what its backward reads and holds the rest as husks (nn_tensor_husk:
+ * shape and dtype, no bytes). Leaf inputs stay: their owner holds them
+ * anyway, and the graph view names them. Only the ops below, whose
+ * backwards (and torch/autograd/_higher.py's rules) were read for this,
+ * let anything go; every other op keeps all. */
+
+static bool values_kept(const nn_ctx *ctx) {
+    for (int i = 0; i < ctx->n_hooks; i++)
+        if (ctx->hooks[i].keeps_values) return true;
+    return false;
+}
+
+static bool complex_node(const nn_node *n) {
+    for (int i = 0; i < n->n_in; i++)
+        if (nn_dtype_is_complex(n->in[i].t->dtype)) return true;
+    return false;
+}
+
+/* Whether [n]'s backward reads the values of input [i]. */
+static bool grad_reads_input(const nn_node *n, int i) {
+    switch (n->op) {
+    case NN_OP_ADD:
+    case NN_OP_SUB:
+    case NN_OP_MAX_POOL: /* its saved indices */
+    case NN_OP_RELU:     /* these read their output (unary_grad) */
+    case NN_OP_EXP:
+    case NN_OP_SQRT:
+    case NN_OP_RSQRT:
+    case NN_OP_TANH:
+    case NN_OP_SIGMOID: return false;
+    case NN_OP_CONV:
+    case NN_OP_LINEAR: return i < 2 && n->in[1 - i].needs_grad; /* not the bias */
+    case NN_OP_MUL: return complex_node(n) || n->in[1 - i].needs_grad;
+    default: return true;
+    }
+}
+
+static bool grad_reads_output(const nn_node *n) {
+    switch (n->op) {
+    case NN_OP_ADD:
+    case NN_OP_SUB:
+    case NN_OP_MAX_POOL:
+    case NN_OP_CONV:
+    case NN_OP_LINEAR:
+    case NN_OP_MUL: return false;
+    default: return true;
+    }
+}
+
+/* Replace what [n]'s backward does not read by husks (when one cannot be
+ * made, the value simply stays). */
+static void drop_unread(nn_ctx *ctx, nn_node *n) {
+    for (int i = 0; i < n->n_in; i++) {
+        nn_input *in = &n->in[i];
+        if (!in->fn || grad_reads_input(n, i)) continue;
+        nn_tensor *h = nn_tensor_husk(ctx, in->t);
+        if (!h) {
+            nn_error_clear(&ctx->err);
+            continue;
+        }
+        nn_tensor_release(in->t);
+        in->t = h;
+        in->dropped = true;
+    }
+    if (!grad_reads_output(n)) {
+        nn_tensor *h = nn_tensor_husk(ctx, n->out);
+        if (!h) {
+            nn_error_clear(&ctx->err);
+            return;
+        }
+        nn_tensor_release(n->out);
+        n->out = h;
+        n->out_dropped = true;
+    }
+}
+
 static nn_tensor *exec_impl(nn_ctx *ctx, nn_op op, nn_tensor *const *inputs, int n_inputs,
                             const nn_params *params) {
     bool nested = ctx->depth > 0;
@@ -431,6 +513,7 @@ static nn_tensor *exec_impl(nn_ctx *ctx, nn_op op, nn_tensor *const *inputs, int
         return NULL;
     }
     node->refcount = 1; /* the output's grad_fn */
+    if (!values_kept(ctx)) drop_unread(ctx, node);
     out->requires_grad = true;
     out->grad_fn = node;
     return out;
@@ -858,7 +941,8 @@ static bool backward_reads_output(nn_op op) {
 }
 
 static nn_status check_versions(nn_ctx *ctx, const nn_node *n) {
-    if (n->out && backward_reads_output(n->op) && n->out->storage->version != n->out_version) {
+    if (n->out && !n->out_dropped && backward_reads_output(n->op) &&
+        n->out->storage->version != n->out_version) {
         char buf[256], sh[128];
         return nn_error_set(&ctx->err, NN_ERR_RUNTIME,
                             "one of the variables needed for gradient computation has been "
@@ -871,7 +955,7 @@ static nn_status check_versions(nn_ctx *ctx, const nn_node *n) {
     }
     for (int i = 0; i < n->n_in; i++) {
         const nn_input *in = &n->in[i];
-        if (!backward_reads_input(n, i)) continue;
+        if (in->dropped || !backward_reads_input(n, i)) continue;
         if (in->t && in->t->storage->version != in->version) {
             char buf[256], sh[128];
             return nn_error_set(&ctx->err, NN_ERR_RUNTIME,
@@ -920,6 +1004,7 @@ static bool hooks_nonfinite_only(const nn_ctx *ctx) {
  * again) errs as PyTorch's size-0 storage, never read. */
 static nn_status saved_present(nn_ctx *ctx, const nn_node *node) {
     for (int i = 0; i < node->n_in + 2; i++) {
+        if (i < node->n_in && node->in[i].dropped) continue; /* a husk, never read */
         const nn_tensor *s = i < node->n_in ? node->in[i].t : node->saved[i - node->n_in];
         if (s && nn_tensor_check_storage(ctx, s)) return ctx->err.code;
     }
@@ -976,10 +1061,20 @@ static nn_status backward_node(nn_ctx *ctx, nn_node *node, bool retain_graph, in
         goto done;
     }
     if ((st = saved_present(ctx, node))) goto done;
-    st = into_sum     ? nn_view_grad_add(ctx, node, in0->fn->grad, node->grad)
-         : into_grad  ? nn_embedding_grad_add(ctx, node, in0->t->grad, node->grad)
-         : into_wgrad ? nn_linear_grad_into(ctx, node, node->grad, din, in1->t->grad)
-                      : op_table[node->op].backward(ctx, node, node->grad, din);
+    if (into_sum)
+        st = nn_view_grad_add(ctx, node, in0->fn->grad, node->grad);
+    else if (into_grad)
+        st = nn_embedding_grad_add(ctx, node, in0->t->grad, node->grad);
+    else if (into_wgrad)
+        st = nn_linear_grad_into(ctx, node, node->grad, din, in1->t->grad);
+    else {
+        /* Nothing reads the output gradient after this node: its backward
+         * may write over it (ctx->grad_out_writable). */
+        ctx->grad_out_writable =
+            !node->retain && !cap && hooks_timing_only(ctx) && exclusive(node->grad);
+        st = op_table[node->op].backward(ctx, node, node->grad, din);
+        ctx->grad_out_writable = false;
+    }
     if (st) goto done;
     /* already added in: the gradient built again only for the hooks */
     bool rebuilt = seen_grad && nn_tensor_nonfinite(in0->t->grad, NULL, NULL);

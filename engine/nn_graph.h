@@ -8,7 +8,9 @@
  * tensor; it comes from the engine's memory pool and goes back when the last
  * reference does. Nodes hold their inputs (leaves themselves, non-leaves as
  * aliases without history) and an alias of their output, so the debugger can
- * show every value; backward() without retain_graph frees these.
+ * show every value; backward() without retain_graph frees these. While no
+ * hook keeps values (nn_hook_set_keeps_values), a node holds only what its
+ * backward reads, the rest as husks (shape, no bytes).
  */
 #ifndef NN_GRAPH_H
 #define NN_GRAPH_H
@@ -56,6 +58,7 @@ typedef struct nn_input {
     nn_node *fn;      /* producer of a non-leaf input, else NULL */
     uint32_t version; /* storage version when recorded */
     bool needs_grad;
+    bool dropped; /* [t] is a husk: backward does not read this input's values */
 } nn_input;
 
 #define NN_NODE_INLINE_INPUTS 4
@@ -80,6 +83,7 @@ struct nn_node {
     bool recorded;            /* false for nodes that only ran (no autograd) */
     bool retain;              /* keep the output's gradient */
     bool freed;               /* saved tensors released by backward */
+    bool out_dropped;         /* [out] is a husk: backward does not read the output */
     uint32_t visit;           /* traversal mark */
     nn_node *link;            /* scratch list link */
 };
@@ -129,6 +133,15 @@ void nn_hook_set_timing_only(nn_ctx *ctx, int id);
  * when that sum is finite, and if the sum is not finite afterwards it
  * builds the embedding's own input gradient again for the hook to see. */
 void nn_hook_set_nonfinite_only(nn_ctx *ctx, int id, bool on);
+/* Mark hook [id] as one that looks at recorded nodes' inputs and outputs
+ * after they ran (the debugger: a backward stop, the graph view, the NaN
+ * hunt's report). While such a hook is registered, a recorded node keeps
+ * every input and its output until backward. Otherwise it keeps only what
+ * its backward reads (PyTorch's saved tensors: relu its output, conv its
+ * input and weight, add nothing) and holds the rest as husks
+ * (nn_tensor_husk: shape and dtype, no bytes), so an intermediate that only
+ * the graph held is freed during the forward. */
+void nn_hook_set_keeps_values(nn_ctx *ctx, int id);
 
 /* ---- gradient hooks (Tensor.register_hook) ----
  * A function called during backward with the gradient flowing into one

@@ -24,7 +24,12 @@
  * at once. Cutting big blocks from any free memory keeps the resident set
  * near the peak in use and still calls the system allocator no more once a
  * loop is in its steady state. Blocks above MAX_CACHED_BLOCK, or beyond the
- * cache budget, go back to the system. */
+ * cache budget, go back to the system. BIG_BLOCK was 1 MiB; at 64 KiB a CNN's
+ * mid-sized tensors (a pooled map, its indices, a gradient of a few hundred
+ * KiB) are cut from what the larger ones freed instead of keeping a class
+ * of their own: the LeNet step's resident peak fell from 5.6 to 5.0 MiB
+ * (docs/benchmarks.md), and tests/noalloc still sees no system call in a
+ * steady loop. */
 #define HEADER 64
 #if defined(__SANITIZE_ADDRESS__)
 #define SANITIZING 1
@@ -34,7 +39,7 @@
 #define N_CLASSES        256
 #define MAX_CACHED_BLOCK ((size_t)1 << 31)
 
-#define BIG_BLOCK ((size_t)1 << 20)
+#define BIG_BLOCK ((size_t)1 << 16)
 #define BIG_CLS   (-2)
 #define PAGE      ((size_t)4096)
 

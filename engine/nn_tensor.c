@@ -395,6 +395,7 @@ nn_tensor *nn_tensor_empty(nn_ctx *ctx, nn_dtype dt, int ndim, const int64_t *sh
     s->nbytes = nbytes;
     s->data = (char *)s + STORAGE_HEADER;
     s->release = NULL;
+    s->husk = false;
     s->user = NULL;
     memset(t, 0, sizeof *t);
     t->refcount = 1;
@@ -440,6 +441,7 @@ nn_tensor *nn_tensor_from_external(nn_ctx *ctx, nn_dtype dt, int ndim, const int
     s->nbytes = nbytes;
     s->data = data;
     s->release = release;
+    s->husk = false;
     s->user = user;
     memset(t, 0, sizeof *t);
     t->refcount = 1;
@@ -880,8 +882,36 @@ static void dims_text(char *buf, size_t cap, const int64_t *v, int n) {
     if (len < cap) snprintf(buf + len, cap - len, "]");
 }
 
+nn_tensor *nn_tensor_husk(nn_ctx *ctx, const nn_tensor *t) {
+    nn_storage *s = nn_mem_alloc(sizeof *s, "a storage header", &ctx->err);
+    nn_tensor *h = s ? nn_mem_alloc(sizeof *h, "a tensor header", &ctx->err) : NULL;
+    if (!h) {
+        nn_mem_free(s);
+        return NULL;
+    }
+    memset(s, 0, sizeof *s);
+    s->refcount = 1;
+    s->version = t->storage->version;
+    s->husk = true;
+    memset(h, 0, sizeof *h);
+    h->refcount = 1;
+    h->dtype = t->dtype;
+    h->ndim = t->ndim;
+    memcpy(h->shape, t->shape, sizeof h->shape);
+    memcpy(h->strides, t->strides, sizeof h->strides);
+    h->offset = t->offset;
+    h->requires_grad = t->requires_grad;
+    h->storage = s;
+    return h;
+}
+
 nn_status nn_tensor_check_storage(nn_ctx *ctx, const nn_tensor *t) {
     if (!nn_tensor_released(t)) return NN_OK;
+    if (t->storage->husk)
+        return nn_error_set(&ctx->err, NN_ERR_RUNTIME,
+                            "this value was not kept after the forward: backward does not need it, "
+                            "and nndb keeps every node's inputs only while the debugger is on. "
+                            "Set a breakpoint or turn %%anomaly on before the forward to keep it");
     char sizes[NN_MAX_DIMS * 24 + 4], strides[NN_MAX_DIMS * 24 + 4];
     dims_text(sizes, sizeof sizes, t->shape, t->ndim);
     dims_text(strides, sizeof strides, t->strides, t->ndim);

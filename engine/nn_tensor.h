@@ -54,6 +54,9 @@ typedef struct nn_storage {
      * called once when the last reference goes, instead of freeing data. */
     void (*release)(void *user);
     void *user;
+    /* A stand-in with no bytes for values a recorded node let go after the
+     * forward because its backward does not read them (nn_tensor_husk). */
+    bool husk;
 } nn_storage;
 
 typedef struct nn_tensor {
@@ -236,6 +239,12 @@ nn_status nn_tensor_uniform_(nn_ctx *ctx, nn_tensor *t, double lo, double hi);
 static inline bool nn_tensor_released(const nn_tensor *t) {
     return t->storage->data == NULL && nn_tensor_numel(t) > 0;
 }
+/* A header with [t]'s dtype and geometry over a storage with no bytes
+ * (nn_tensor_released is then true for it): what an autograd node keeps of
+ * a value its backward does not read, so the value itself is freed once
+ * nothing else holds it, while shapes (for gradients, costs, the graph
+ * view) stay. Reading it fails with a message that says so. */
+nn_tensor *nn_tensor_husk(nn_ctx *ctx, const nn_tensor *t);
 /* NN_OK, or PyTorch's error for a tensor whose storage has size 0 ("setStorage:
  * sizes [..], strides [..], storage offset k, and itemsize n requiring a
  * storage size of m are out of bounds for storage of size 0") in ctx->err. */

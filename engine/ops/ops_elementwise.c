@@ -910,13 +910,30 @@ static nn_tensor *unary(nn_ctx *ctx, nn_node *node, const unary_kernels *k, nn_i
     return out;
 }
 
+/* The ops whose derivative reads only the output y (and g): their
+ * backward passes y where x goes, so a node may let its input go
+ * (nn_graph.c's drop_unread), and may write over g. */
+static bool grad_from_output(const unary_kernels *k) {
+    return k == &k_relu || k == &k_exp || k == &k_sqrt || k == &k_rsqrt || k == &k_tanh ||
+           k == &k_sigmoid;
+}
+
 static nn_status unary_grad(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_tensor **din,
                             const unary_kernels *k) {
     if (!node->in[0].needs_grad) return NN_OK;
     nn_dtype dt = dout->dtype;
     unary_arg ua = {{node->p.f[0], node->p.f[1], 0, 0}};
-    nn_tensor *x = nn_tensor_cast_raw(ctx, in0(node), dt);
-    nn_tensor *r = x ? nn_tensor_empty(ctx, dt, dout->ndim, dout->shape) : NULL;
+    bool from_out =
+        grad_from_output(k) && node->out->dtype == dt && nn_tensor_same_shape(node->out, dout);
+    NN_ASSERT(from_out || !node->in[0].dropped);
+    nn_tensor *x = from_out ? nn_tensor_retain(node->out) : nn_tensor_cast_raw(ctx, in0(node), dt);
+    /* relu's backward on a gradient nothing else reads writes over it, as
+     * PyTorch's threshold_backward leaves only one buffer alive. */
+    bool over = from_out && ctx->grad_out_writable && dout->refcount == 1 &&
+                dout->storage->refcount == 1 && nn_tensor_is_contiguous(dout);
+    nn_tensor *r = !x     ? NULL
+                   : over ? nn_tensor_retain(dout)
+                          : nn_tensor_empty(ctx, dt, dout->ndim, dout->shape);
     if (r) {
         nn_iter it;
         nn_iter_init(&it, r->ndim, r->shape);

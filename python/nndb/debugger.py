@@ -213,32 +213,47 @@ def _stats(t):
     try:
         n, bad, mean, std, mn, mx = _C()._debug_stats(t)
     except RuntimeError as e:  # released bytes (an FSDP weight between uses): no values
-        if "out of bounds for storage of size 0" not in str(e):
+        if _why_released(e) is None:
             raise
         return t.numel(), 0, None, None, None, None
     return n, bad, mean, std, mn, mx
 
 
+_RELEASED = "storage released (an FSDP weight between uses)"
+# A node's input or output its backward does not read, let go after the
+# forward while the debugger was off (docs/debugger.md, "What a node keeps").
+_FREED = ("not kept after forward (backward does not need it); turn the debugger on "
+          "before the forward to keep it")
+
+
+def _why_released(e):
+    msg = str(e)
+    if "out of bounds for storage of size 0" in msg:
+        return _RELEASED
+    if "was not kept after the forward" in msg:
+        return _FREED
+    return None
+
+
 def _released(t):
-    """Whether [t]'s bytes are given back (an FSDP weight between uses): its
-    values cannot be read (docs/language-tensors.md)."""
+    """None, or why [t]'s values cannot be read: its bytes are given back
+    (an FSDP weight between uses, docs/language-tensors.md), or it is what a
+    recorded node kept of a value its backward does not need (a husk)."""
     if isinstance(t, _Stats):
-        return False
+        return None
     try:
         _C()._debug_stats(t)
-        return False
+        return None
     except RuntimeError as e:
-        return "out of bounds for storage of size 0" in str(e)
-
-
-_RELEASED = "storage released (an FSDP weight between uses)"
+        return _why_released(e)
 
 
 def _text_row(role, name, t):
     if t is None:
         return f"  {role:<9} {name or '':<18} (none)\n"
-    if _released(t):
-        return f"  {role:<9} {name or '':<18} {_shape(t):<12} {_dtype(t):<8} {_RELEASED}\n"
+    why = _released(t)
+    if why:
+        return f"  {role:<9} {name or '':<18} {_shape(t):<12} {_dtype(t):<8} {why}\n"
     _, bad, mean, std, mn, mx = _stats(t)
     row = (f"  {role:<9} {name or '':<18} {_shape(t):<12} {_dtype(t):<8} mean {_num(mean):<9} "
            f"std {_num(std):<9} min {_num(mn):<9} max {_num(mx):<9}")
@@ -255,9 +270,10 @@ def _html_row(role, name, t):
     cells += "</td>"
     if t is None:
         return cells + '<td colspan="7">(none)</td></tr>\n'
-    if _released(t):
+    why = _released(t)
+    if why:
         return cells + (f"<td>{_shape(t)}</td><td>{_dtype(t)}</td>"
-                        f'<td colspan="5">{html.escape(_RELEASED)}</td></tr>\n')
+                        f'<td colspan="5">{html.escape(why)}</td></tr>\n')
     _, bad, mean, std, mn, mx = _stats(t)
     cells += f"<td>{_shape(t)}</td><td>{_dtype(t)}</td>"
     cells += "".join(f"<td>{_num(v)}</td>" for v in (mean, std, mn, mx))

@@ -92,6 +92,9 @@ def dot_to_svg(dot):
 def _stats_text(t):
     if t is None or not t.is_floating_point() or t.numel() == 0:
         return ""
+    why = _debugger._released(t)
+    if why:  # a value the node let go after the forward, or an FSDP weight between uses
+        return " (not kept after forward)" if why == _debugger._FREED else " (storage released)"
     n, bad, mean, std, _, _ = _debugger._stats(t)
     if bad == n:
         return f" all {bad} non-finite"
@@ -246,7 +249,8 @@ def dot_graph(nodes, groups, ginfo, namer):
         extra = ""
         if n["current"]:
             extra = ', fillcolor="#ffd54f", penwidth=2'
-        elif n["out"] is not None and _debugger._C()._debug_nonfinite(n["out"]) is not None:
+        elif (n["out"] is not None and not _debugger._released(n["out"])
+              and _debugger._C()._debug_nonfinite(n["out"]) is not None):
             extra = ', fillcolor="#ef9a9a"'
         out.append(f' n{n["id"]} [label="{_esc(label)}"{extra}];\n')
     for g, (count, same) in ginfo.items():

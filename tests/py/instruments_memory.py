@@ -21,7 +21,10 @@ n = sum(p.numel() for p in model.parameters())
 # the matmuls of one step: forward, weight gradients, and the input gradient
 # of every layer but the first (x does not require grad)
 matmul_flops = 2 * B * (D * H + H * C) * 2 + 2 * B * H * C
-outputs = (B * H + B * H + B * C) * 4  # what the three layers return, float32
+# what the forward leaves for backward, float32: the ReLU's output and the
+# logits; the first layer's output is freed once the ReLU has used it (its
+# backward reads neither), as in PyTorch (docs/debugger.md, "What a node keeps")
+outputs = (B * H + B * C) * 4
 
 if memory_report:
     r = memory_report(model, opt, (x, y))

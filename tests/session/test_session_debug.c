@@ -125,6 +125,31 @@ NN_TEST(debug_break_op_module_phase) {
     dfree(s, &c);
 }
 
+/* A forward run while the debugger is off keeps only what backward reads
+ * (docs/debugger.md, "What a node keeps"): a backward stop set afterwards
+ * says which input was not kept, and reading it explains instead of
+ * failing; a forward run with the debugger on keeps it. */
+NN_TEST(debug_backward_stop_input_not_kept) {
+    static const char *const cmds[] = {
+        "p inputs[0].sum()", "c", "c", "p inputs[0].shape", "c", "c", NULL};
+    dcap c;
+    lang_session *s = dsession(&c, cmds);
+    CHECK(drun(s, &c, MLP, "<cell 1>"));
+    CHECK(drun(s, &c, "h = model(x)", "<cell 2>"));
+    CHECK(drun(s, &c, "%break tanh backward\nh.sum().backward()", "<cell 3>"));
+    CHECK_MSG(count(c.out.data, "> stopped (breakpoint 1, tanh backward)") == 2, "%s", c.out.data);
+    CHECK(strstr(c.out.data, "not kept after forward (backward does not need it); turn the "
+                             "debugger on before the forward to keep it"));
+    CHECK(strstr(c.out.data, "RuntimeError: this value was not kept after the forward"));
+    /* the breakpoint is on now: this forward keeps every input */
+    creset(&c);
+    CHECK(drun(s, &c, "h = model(x)\nh.sum().backward()", "<cell 4>"));
+    CHECK_MSG(count(c.out.data, "> stopped (breakpoint 1, tanh backward)") == 2, "%s", c.out.data);
+    CHECK(strstr(c.out.data, "torch.Size([16, 8])"));
+    CHECK(!strstr(c.out.data, "not kept"));
+    dfree(s, &c);
+}
+
 NN_TEST(debug_break_line_step_condition_hits) {
     static const char *const cont[] = {"c", "c", "c", "c", "c", "c", "c",
                                        "c", "c", "c", "c", "c", NULL};
@@ -425,7 +450,10 @@ NN_TEST(debug_graph_view) {
     CHECK(drun(s, &c, "loss = cross_entropy(model(x), y)\n%graph loss", "<cell 3>"));
     CHECK(strstr(c.out.data, "graph of 6 nodes"));
     CHECK(strstr(c.out.data, "#1 cross_entropy []"));
-    CHECK(strstr(c.out.data, "#6 linear [16, 8] mean"));
+    /* with the debugger off, linear's node lets its output go once tanh
+     * has used it (backward reads neither), and the view says so */
+    CHECK_MSG(strstr(c.out.data, "#6 linear [16, 8] (not kept after forward)"), "%s", c.out.data);
+    CHECK(strstr(c.out.data, "#5 tanh [16, 8] mean"));
     CHECK(strstr(c.out.data, "leaf model.0.weight [8, 4]"));
     /* recorded with the debugger off: nodes carry no module path or line
      * (the old interpreter labelled every node), and the view says so */

@@ -527,8 +527,8 @@ def _max_pool_rule(rec, g):
     x, idx = rec.inputs[0], rec.saved[0]
     if idx is None or any(rec.needs[1:]):
         _not_implemented(rec)
-    planes = x.shape[0] * x.shape[1]
-    z = torch.zeros(planes, x[0, 0].numel(), dtype=g.dtype)
+    planes = x.shape[0] * x.shape[1]  # x may be a husk (shape only): the node did not keep it
+    z = torch.zeros(planes, math.prod(x.shape[2:]), dtype=g.dtype)
     z = z.scatter_add(1, idx.reshape(planes, -1), g.reshape(planes, -1))
     return [z.view(x.shape)]
 

@@ -1,0 +1,86 @@
+"""What a recorded node keeps for backward (docs/debugger.md, "What a node
+keeps"): as PyTorch, conv keeps its input and weight, relu its output,
+max_pool its indices, so a conv's output that only the graph held is freed
+during the forward, and relu's backward writes over the gradient it gets.
+Under nndb the engine allocator's live bytes are checked against bounds
+computed from the tensor sizes; PyTorch has no such counter, and prints the
+same verdicts. The gradients themselves are compared in both."""
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+try:
+    from torch import _C
+    stats = _C._mem_stats
+except AttributeError:
+    stats = None
+
+torch.manual_seed(0)
+N, Ci, Co, H = 8, 3, 16, 32
+conv = nn.Conv2d(Ci, Co, 3, padding=1)
+x = torch.randn(N, Ci, H, H)
+f32 = 4
+act = N * Co * H * H * f32                 # conv's output, relu's output
+pooled = N * Co * (H // 2) ** 2 * f32      # max_pool's output
+indices = N * Co * (H // 2) ** 2 * 8       # max_pool's saved indices (int64)
+# the allocator rounds a block up by under 25%; nodes and headers are small
+slack = 128 * 1024
+
+
+def within(used, need):
+    return used <= need * 1.25 + slack
+
+
+def forward():
+    return F.max_pool2d(F.relu(conv(x)), 2)
+
+
+# forward: what stays allocated is relu's output, the pooled result and the
+# indices; conv's output (which backward does not read) is gone
+forward()  # warm up (lazily made buffers)
+base = stats()["in_use"] if stats else 0
+y = forward()
+kept = stats()["in_use"] - base if stats else 0
+print("after forward: conv output freed:",
+      within(kept, act + pooled + indices) if stats else True)
+
+# backward: the pool's input gradient is made once, and relu writes over it
+if stats:
+    before = stats()["in_use"]
+    _C._mem_reset_peak()
+y.sum().backward()
+extra = stats()["peak"] - before if stats else 0
+print("backward: relu's gradient in place:", within(extra, act + pooled) if stats else True)
+print("grads: %.4g %.4g" % (conv.weight.grad.sum().item(), conv.bias.grad.sum().item()))
+del y
+conv.zero_grad()
+
+# the same step with anomaly mode on (the debugger's hook): every input is
+# kept, so the report can show it; the gradients do not change
+with torch.autograd.detect_anomaly():
+    base = stats()["in_use"] if stats else 0
+    y = forward()
+    kept = stats()["in_use"] - base if stats else 0
+    print("anomaly mode keeps conv's output:", kept >= act * 2 + pooled if stats else True)
+    y.sum().backward()
+print("grads: %.4g %.4g" % (conv.weight.grad.sum().item(), conv.bias.grad.sum().item()))
+
+# double backward through the chain: the rules read only what was kept
+x2 = torch.randn(2, Ci, 8, 8, requires_grad=True)
+z = F.max_pool2d(torch.tanh(F.relu(conv(x2)) + 1), 2).sum()
+(gx,) = torch.autograd.grad(z, x2, create_graph=True)
+(gx * gx).sum().backward()
+print("double backward:", round(x2.grad.sum().item(), 3), tuple(gx.shape))
+
+# a chain of adds and linears in a training loop gives PyTorch's values
+torch.manual_seed(1)
+mlp = nn.Sequential(nn.Linear(10, 32), nn.ReLU(), nn.Linear(32, 32), nn.Tanh(), nn.Linear(32, 3))
+opt = torch.optim.SGD(mlp.parameters(), lr=0.1, momentum=0.9)
+a, t = torch.randn(16, 10), torch.randint(0, 3, (16,))
+for _ in range(3):
+    opt.zero_grad()
+    h = mlp(a)
+    loss = F.cross_entropy(h + h.sigmoid() * 0.5 - h.exp() * 0.01, t)
+    loss.backward()
+    opt.step()
+print("mlp loss:", round(loss.item(), 4))
