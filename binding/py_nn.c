@@ -792,6 +792,8 @@ static PyObject *f_module_fast_slots(PyObject *m, PyObject *cls_o) {
 
 PyMethodDef py_nn_functions[] = {
     ENTRY("_nn_linear", f_linear),
+    /* torch.nn.functional.linear itself, named as PyTorch's builtin is */
+    ENTRY("linear", f_linear),
     ENTRY("_nn_embedding", f_embedding),
     ENTRY("_nn_layer_norm", f_layer_norm),
     ENTRY("_nn_batch_norm", f_batch_norm),

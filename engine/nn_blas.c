@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "nn_small_gemm.h"
+
 typedef void (*sgemm_fn)(enum CBLAS_ORDER, enum CBLAS_TRANSPOSE, enum CBLAS_TRANSPOSE, int, int,
                          int, float, const float *, int, const float *, int, float, float *, int);
 typedef void (*dgemm_fn)(enum CBLAS_ORDER, enum CBLAS_TRANSPOSE, enum CBLAS_TRANSPOSE, int, int,
@@ -19,6 +21,9 @@ static dgemm_fn p_dgemm;
 static void (*p_set_threads)(int);
 static char *(*p_corename)(void);
 static int wanted_threads;
+/* OpenBLAS kernel sets whose summation order nn_small_gemm reproduces
+ * (Zen uses Haswell's sgemm kernels; checked on Zen 3). */
+static bool small_gemm_ok;
 static const char *loaded_from;
 static void *handle;
 
@@ -52,6 +57,8 @@ static void load(void) {
         p_set_threads = (void (*)(int))(uintptr_t)dlsym(h, "openblas_set_num_threads");
         p_corename = (char *(*)(void))(uintptr_t)dlsym(h, "openblas_get_corename");
         loaded_from = names[i];
+        const char *core = p_corename ? p_corename() : NULL;
+        small_gemm_ok = core && (!strcmp(core, "Zen") || !strcmp(core, "Haswell"));
         if (p_set_threads && wanted_threads > 0) p_set_threads(wanted_threads);
         return;
     }
@@ -88,6 +95,14 @@ void nn_blas_sgemm(enum CBLAS_ORDER order, enum CBLAS_TRANSPOSE ta, enum CBLAS_T
                    float beta, float *c, int ldc) {
     NN_ASSERT(p_sgemm);
     if (beta == 0.0f && zero_first(order, m, n, k, sizeof(float), c, ldc)) beta = 1.0f;
+    /* A tiny product: OpenBLAS's bits without its cost per call. Only the
+     * arguments the BLAS would accept (it reports the others itself). */
+    bool tra = ta == CblasTrans, trb = tb == CblasTrans;
+    if (small_gemm_ok && order == CblasRowMajor && alpha == 1.0f && beta == 1.0f &&
+        (ta == CblasNoTrans || tra) && (tb == CblasNoTrans || trb) && m > 0 && n > 0 && k > 0 &&
+        lda >= (tra ? m : k) && ldb >= (trb ? k : n) && ldc >= n &&
+        nn_small_sgemm(tra, trb, m, n, k, a, lda, b, ldb, c, ldc))
+        return;
     p_sgemm(order, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 

@@ -2,10 +2,14 @@
  * transposed operands without copies, bad input, and finite-difference
  * gradient checks in float64 (broadcast batch dims, non-contiguous inputs,
  * linear with and without bias). */
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "nn_blas.h"
 #include "nn_mem.h"
+#include "nn_small_gemm.h"
 #include "testutil.h"
 
 #define S(...) TU_SHAPE(__VA_ARGS__)
@@ -271,5 +275,63 @@ NN_TEST(blas_loaded_with_short_thread_timeout) {
     void *openblas = nn_blas_symbol("openblas_set_num_threads");
     const char *v = getenv("OPENBLAS_THREAD_TIMEOUT");
     CHECK_MSG(!openblas || (v && *v), "OPENBLAS_THREAD_TIMEOUT set before loading OpenBLAS");
+    nn_ctx_free(ctx);
+}
+
+/* nn_small_gemm (used by nn_blas_sgemm for tiny products) against the
+ * library's own cblas_sgemm, bit for bit: every shape it takes over a sweep
+ * of m, n, k, both transposes and padded row strides, C += A B on a C that
+ * is not zero. Only where it is used: OpenBLAS with the Zen or Haswell
+ * kernels (elsewhere it is not called, and nothing is checked). */
+typedef void (*raw_sgemm)(enum CBLAS_ORDER, enum CBLAS_TRANSPOSE, enum CBLAS_TRANSPOSE, int, int,
+                          int, float, const float *, int, const float *, int, float, float *, int);
+
+NN_TEST(small_sgemm_has_openblas_bits) {
+    nn_ctx *ctx = nn_ctx_new(0);
+    CHECK(nn_blas_require(ctx) == NN_OK);
+    const char *core = nn_blas_corename();
+    raw_sgemm blas = (raw_sgemm)(uintptr_t)nn_blas_symbol("cblas_sgemm");
+    if (!blas || (strcmp(core, "Zen") && strcmp(core, "Haswell"))) {
+        nn_ctx_free(ctx);
+        return;
+    }
+    enum { POOL = 1 << 17 };
+    float *pool = malloc(sizeof(float) * POOL), *c1 = malloc(sizeof(float) * 70 * 300),
+          *c2 = malloc(sizeof(float) * 70 * 300);
+    uint32_t x = 12345;
+    for (int i = 0; i < POOL; i++) {
+        x ^= x << 13, x ^= x >> 17, x ^= x << 5;
+        pool[i] = (float)((double)x / 4294967296.0 * 2 - 1);
+    }
+    static const int ms[] = {1, 2, 3, 4, 5, 7, 8, 9, 16, 17, 31, 33, 64, 65};
+    static const int ks[] = {1, 2, 3, 5, 8, 9, 31, 64, 100, 256};
+    int taken = 0, differ = 0, n_ms = (int)(sizeof ms / sizeof ms[0]);
+    for (int q = 0; q < 8; q++) {
+        bool ta = q & 1, tb = q & 2, pad = q & 4;
+        for (int im = 0; im < n_ms; im++)
+            for (int in = 0; in < n_ms; in++)
+                for (size_t ik = 0; ik < sizeof ks / sizeof ks[0]; ik++) {
+                    int m = ms[im], n = ms[in], k = ks[ik], p = pad ? 3 : 0;
+                    int lda = (ta ? m : k) + p, ldb = (tb ? k : n) + p, ldc = n + p;
+                    const float *a = pool + (m * 7 + k) % 1000, *b = pool + 40000 + n * 13 % 1000;
+                    memcpy(c1, pool + 90000, sizeof(float) * (size_t)(m * ldc));
+                    memcpy(c2, c1, sizeof(float) * (size_t)(m * ldc));
+                    if (!nn_small_sgemm(ta, tb, m, n, k, a, lda, b, ldb, c1, ldc)) continue;
+                    blas(CblasRowMajor, ta ? CblasTrans : CblasNoTrans,
+                         tb ? CblasTrans : CblasNoTrans, m, n, k, 1.0f, a, lda, b, ldb, 1.0f, c2,
+                         ldc);
+                    taken++;
+                    if (memcmp(c1, c2, sizeof(float) * (size_t)(m * ldc))) {
+                        if (differ++ < 5)
+                            fprintf(stderr, "small sgemm differs: ta %d tb %d m %d n %d k %d\n", ta,
+                                    tb, m, n, k);
+                    }
+                }
+    }
+    CHECK_MSG(taken > 2000, "the sweep reached the small kernel");
+    CHECK_MSG(differ == 0, "the small kernel has OpenBLAS's bits");
+    free(pool);
+    free(c1);
+    free(c2);
     nn_ctx_free(ctx);
 }

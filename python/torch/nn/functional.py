@@ -34,6 +34,9 @@ def _legacy_reduction(size_average, reduce, emit_warning=True):
     return ret
 
 
+_REDUCTIONS = ("mean", "sum", "none")
+
+
 def _reduction(size_average, reduce, reduction):
     if size_average is not None or reduce is not None:
         return _legacy_reduction(size_average, reduce)
@@ -60,8 +63,9 @@ def _warn_size(input, target):
 
 # ---- linear layers ----
 
-def linear(input, weight, bias=None):
-    return _C._nn_linear(input, weight, bias)
+# The C function itself, as PyTorch's F.linear is torch._C._nn.linear: a
+# Python wrapper's frame cost about as much as a small layer's product.
+linear = _C.linear
 
 
 def bilinear(input1, input2, weight, bias=None):
@@ -532,6 +536,12 @@ def _check_class_target(target):
 
 def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
                   reduction="mean", label_smoothing=0.0):
+    # The usual call (class indices, no weight, no legacy arguments) goes
+    # straight to the kernel, which checks the rest; the frames of the
+    # general path below cost more than a few-class batch's loss.
+    if (weight is None and size_average is None and reduce is None and type(target) is Tensor
+            and target.dtype is torch.int64 and reduction in _REDUCTIONS):
+        return _C._nn_cross_entropy(input, target, ignore_index, label_smoothing, reduction)
     reduction = _reduction(size_average, reduce, reduction)
     if input.is_floating_point() and target.is_floating_point() and input.shape == target.shape:
         return _cross_entropy_probs(input, target, weight, reduction, label_smoothing)

@@ -1,0 +1,186 @@
+/* nn_small_gemm: float32 products too small for OpenBLAS's per-call work,
+ * computed with OpenBLAS's bits (see nn_small_gemm.h). */
+#include "nn_small_gemm.h"
+
+#include <math.h>
+
+/* The shapes where OpenBLAS 0.3.21 (Zen/Haswell kernels, checked on Zen 3)
+ * sums each element as one chain of FMAs over k in order, starting from 0,
+ * and then adds the chain to C once. Found by comparing cblas_sgemm (beta 1
+ * on a C that is not zero, which tells "add the chain to C" from "start the
+ * chain at C") with that chain over m, n in 1..128 and k in 1..600 for all
+ * four transpose combinations: every element matches when k <= 7, or m <= 3
+ * (OpenBLAS's narrow edge tiles), or n <= 7, as long as k fits one of its K
+ * blocks (it adds partial sums per block above ~300), and no other shape
+ * matched: its full tiles at larger k sum in another order. */
+static bool chain_shape(int m, int n, int k) {
+    return k <= 256 && (k <= 7 || m <= 3 || n <= 7);
+}
+
+/* Above this many multiply-adds OpenBLAS's own cost per call (packing,
+ * dispatch) is small beside the product: leave it to the library. */
+enum { SMALL_WORK = 32768, PACK = 4096 };
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+
+#define SG_TARGET __attribute__((target("avx2,fma")))
+
+/* Vectorised along C's columns j: Bp [k][n] with j contiguous (row stride
+ * ldp), A read by element. C[i][j] += sum_p A(i,p) B(p,j), each sum an FMA
+ * chain over p from 0. */
+SG_TARGET static void along_cols(bool ta, int m, int n, int k, const float *a, int lda,
+                                 const float *bp, int ldp, float *c, int ldc) {
+    for (int i = 0; i < m; i++) {
+        float *ci = c + (int64_t)i * ldc;
+        const float *ai = ta ? a + i : a + (int64_t)i * lda;
+        int64_t as = ta ? lda : 1;
+        int j = 0;
+        for (; j + 32 <= n; j += 32) {
+            __m256 s0 = _mm256_setzero_ps(), s1 = s0, s2 = s0, s3 = s0;
+            for (int p = 0; p < k; p++) {
+                __m256 av = _mm256_set1_ps(ai[p * as]);
+                const float *bj = bp + (int64_t)p * ldp + j;
+                s0 = _mm256_fmadd_ps(av, _mm256_loadu_ps(bj), s0);
+                s1 = _mm256_fmadd_ps(av, _mm256_loadu_ps(bj + 8), s1);
+                s2 = _mm256_fmadd_ps(av, _mm256_loadu_ps(bj + 16), s2);
+                s3 = _mm256_fmadd_ps(av, _mm256_loadu_ps(bj + 24), s3);
+            }
+            _mm256_storeu_ps(ci + j, _mm256_add_ps(s0, _mm256_loadu_ps(ci + j)));
+            _mm256_storeu_ps(ci + j + 8, _mm256_add_ps(s1, _mm256_loadu_ps(ci + j + 8)));
+            _mm256_storeu_ps(ci + j + 16, _mm256_add_ps(s2, _mm256_loadu_ps(ci + j + 16)));
+            _mm256_storeu_ps(ci + j + 24, _mm256_add_ps(s3, _mm256_loadu_ps(ci + j + 24)));
+        }
+        for (; j + 8 <= n; j += 8) {
+            __m256 s = _mm256_setzero_ps();
+            for (int p = 0; p < k; p++)
+                s = _mm256_fmadd_ps(_mm256_set1_ps(ai[p * as]),
+                                    _mm256_loadu_ps(bp + (int64_t)p * ldp + j), s);
+            _mm256_storeu_ps(ci + j, _mm256_add_ps(s, _mm256_loadu_ps(ci + j)));
+        }
+        for (; j < n; j++) {
+            float s = 0;
+            for (int p = 0; p < k; p++) s = fmaf(ai[p * as], bp[(int64_t)p * ldp + j], s);
+            ci[j] = s + ci[j];
+        }
+    }
+}
+
+/* Vectorised along C's rows i (a C of at most 7 columns): Ap [k][m] with i
+ * contiguous (row stride ldp), B read by element; the same chains. Four
+ * columns at a time (the last group repeats its last column rather than
+ * branch) over 16 rows: eight independent chains keep the FMA units busy. */
+SG_TARGET static void along_rows(bool tb, int m, int n, int k, const float *ap, int ldp,
+                                 const float *b, int ldb, float *c, int ldc) {
+    int64_t bs = tb ? 1 : ldb, bj = tb ? ldb : 1; /* B(p, j) = b[p * bs + j * bj] */
+    for (int j0 = 0; j0 < n; j0 += 4) {
+        const float *b0 = b + (int64_t)j0 * bj, *b1 = b + (int64_t)(j0 + 1 < n ? j0 + 1 : j0) * bj,
+                    *b2 = b + (int64_t)(j0 + 2 < n ? j0 + 2 : j0) * bj,
+                    *b3 = b + (int64_t)(j0 + 3 < n ? j0 + 3 : j0) * bj;
+        int nj = n - j0 < 4 ? n - j0 : 4, i = 0;
+        for (; i + 16 <= m; i += 16) {
+            __m256 s[8];
+            for (int q = 0; q < 8; q++) s[q] = _mm256_setzero_ps();
+            for (int p = 0; p < k; p++) {
+                const float *ai = ap + (int64_t)p * ldp + i;
+                __m256 x0 = _mm256_loadu_ps(ai), x1 = _mm256_loadu_ps(ai + 8);
+                __m256 v0 = _mm256_set1_ps(b0[p * bs]), v1 = _mm256_set1_ps(b1[p * bs]),
+                       v2 = _mm256_set1_ps(b2[p * bs]), v3 = _mm256_set1_ps(b3[p * bs]);
+                s[0] = _mm256_fmadd_ps(x0, v0, s[0]);
+                s[1] = _mm256_fmadd_ps(x1, v0, s[1]);
+                s[2] = _mm256_fmadd_ps(x0, v1, s[2]);
+                s[3] = _mm256_fmadd_ps(x1, v1, s[3]);
+                s[4] = _mm256_fmadd_ps(x0, v2, s[4]);
+                s[5] = _mm256_fmadd_ps(x1, v2, s[5]);
+                s[6] = _mm256_fmadd_ps(x0, v3, s[6]);
+                s[7] = _mm256_fmadd_ps(x1, v3, s[7]);
+            }
+            float out[64];
+            for (int q = 0; q < 8; q++) _mm256_storeu_ps(out + 8 * q, s[q]);
+            for (int jj = 0; jj < nj; jj++)
+                for (int l = 0; l < 16; l++)
+                    c[(int64_t)(i + l) * ldc + j0 + jj] += out[16 * jj + l];
+        }
+        for (; i < m; i++)
+            for (int jj = 0; jj < nj; jj++) {
+                const float *bq = b + (int64_t)(j0 + jj) * bj;
+                float t = 0;
+                for (int p = 0; p < k; p++) t = fmaf(ap[(int64_t)p * ldp + i], bq[p * bs], t);
+                c[(int64_t)i * ldc + j0 + jj] += t;
+            }
+    }
+}
+
+/* dst [k][m] (row stride m) = the transpose of src [m][k] (row stride lds):
+ * 8x8 blocks transposed in registers, the edges element by element. */
+SG_TARGET static void transpose(float *dst, const float *src, int m, int k, int lds) {
+    int m8 = m & ~7, k8 = k & ~7;
+    for (int i = 0; i < m8; i += 8)
+        for (int p = 0; p < k8; p += 8) {
+            const float *s = src + (int64_t)i * lds + p;
+            __m256 r0 = _mm256_loadu_ps(s), r1 = _mm256_loadu_ps(s + lds),
+                   r2 = _mm256_loadu_ps(s + 2 * lds), r3 = _mm256_loadu_ps(s + 3 * lds),
+                   r4 = _mm256_loadu_ps(s + 4 * lds), r5 = _mm256_loadu_ps(s + 5 * lds),
+                   r6 = _mm256_loadu_ps(s + 6 * lds), r7 = _mm256_loadu_ps(s + 7 * lds);
+            __m256 t0 = _mm256_unpacklo_ps(r0, r1), t1 = _mm256_unpackhi_ps(r0, r1),
+                   t2 = _mm256_unpacklo_ps(r2, r3), t3 = _mm256_unpackhi_ps(r2, r3),
+                   t4 = _mm256_unpacklo_ps(r4, r5), t5 = _mm256_unpackhi_ps(r4, r5),
+                   t6 = _mm256_unpacklo_ps(r6, r7), t7 = _mm256_unpackhi_ps(r6, r7);
+            __m256 u0 = _mm256_shuffle_ps(t0, t2, 0x44), u1 = _mm256_shuffle_ps(t0, t2, 0xEE),
+                   u2 = _mm256_shuffle_ps(t1, t3, 0x44), u3 = _mm256_shuffle_ps(t1, t3, 0xEE),
+                   u4 = _mm256_shuffle_ps(t4, t6, 0x44), u5 = _mm256_shuffle_ps(t4, t6, 0xEE),
+                   u6 = _mm256_shuffle_ps(t5, t7, 0x44), u7 = _mm256_shuffle_ps(t5, t7, 0xEE);
+            float *d = dst + (int64_t)p * m + i;
+            _mm256_storeu_ps(d, _mm256_permute2f128_ps(u0, u4, 0x20));
+            _mm256_storeu_ps(d + m, _mm256_permute2f128_ps(u1, u5, 0x20));
+            _mm256_storeu_ps(d + 2 * m, _mm256_permute2f128_ps(u2, u6, 0x20));
+            _mm256_storeu_ps(d + 3 * m, _mm256_permute2f128_ps(u3, u7, 0x20));
+            _mm256_storeu_ps(d + 4 * m, _mm256_permute2f128_ps(u0, u4, 0x31));
+            _mm256_storeu_ps(d + 5 * m, _mm256_permute2f128_ps(u1, u5, 0x31));
+            _mm256_storeu_ps(d + 6 * m, _mm256_permute2f128_ps(u2, u6, 0x31));
+            _mm256_storeu_ps(d + 7 * m, _mm256_permute2f128_ps(u3, u7, 0x31));
+        }
+    for (int i = 0; i < m; i++)
+        for (int p = i < m8 ? k8 : 0; p < k; p++)
+            dst[(int64_t)p * m + i] = src[(int64_t)i * lds + p];
+}
+
+SG_TARGET static bool small_sgemm(bool ta, bool tb, int m, int n, int k, const float *a, int lda,
+                                  const float *b, int ldb, float *c, int ldc) {
+    float pack[PACK];
+    if (n >= 8) {
+        /* B(p, j) with j contiguous: B itself, or B^T copied */
+        if (!tb) {
+            along_cols(ta, m, n, k, a, lda, b, ldb, c, ldc);
+            return true;
+        }
+        if ((int64_t)k * n > PACK) return false;
+        transpose(pack, b, n, k, ldb);
+        along_cols(ta, m, n, k, a, lda, pack, n, c, ldc);
+        return true;
+    }
+    if (ta) {
+        along_rows(tb, m, n, k, a, lda, b, ldb, c, ldc);
+        return true;
+    }
+    if ((int64_t)k * m > PACK) return false;
+    transpose(pack, a, m, k, lda);
+    along_rows(tb, m, n, k, pack, m, b, ldb, c, ldc);
+    return true;
+}
+
+bool nn_small_sgemm(bool ta, bool tb, int m, int n, int k, const float *a, int lda, const float *b,
+                    int ldb, float *c, int ldc) {
+    __builtin_cpu_init(); /* idempotent: a few loads after the first call */
+    if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("fma") || m <= 0 || n <= 0 ||
+        k <= 0 || !chain_shape(m, n, k) || (int64_t)m * n * k > SMALL_WORK)
+        return false;
+    return small_sgemm(ta, tb, m, n, k, a, lda, b, ldb, c, ldc);
+}
+#else
+bool nn_small_sgemm(bool ta, bool tb, int m, int n, int k, const float *a, int lda, const float *b,
+                    int ldb, float *c, int ldc) {
+    (void)chain_shape;
+    return false;
+}
+#endif

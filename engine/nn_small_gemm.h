@@ -1,0 +1,23 @@
+/* nn_small_gemm: row-major float32 C += A B for products so small that
+ * OpenBLAS's fixed cost per call (dispatch, packing into its buffers) is
+ * most of the time: a 2-64-64-3 MLP's layers with 2 inputs or 3 outputs,
+ * their gradients, a batch of one. Only the shapes where OpenBLAS sums each
+ * element as one FMA chain over k, in order, are taken (nn_small_gemm.c
+ * lists them), and the chain is computed the same way, so the results have
+ * OpenBLAS's bits, which are PyTorch's: tests/test_small_gemm.c compares
+ * the two over every such shape and layout.
+ *
+ * Used by nn_blas_sgemm; nothing here allocates (packing uses the stack). */
+#ifndef NN_SMALL_GEMM_H
+#define NN_SMALL_GEMM_H
+
+#include <stdbool.h>
+
+/* C [m, n] (row stride ldc) += op(A) [m, k] op(B) [k, n], op the transpose
+ * when [ta] / [tb]; A and B row-major with row strides lda, ldb. Returns
+ * false, having touched nothing, when the shape is not one it takes (the
+ * caller then calls the BLAS). */
+bool nn_small_sgemm(bool ta, bool tb, int m, int n, int k, const float *a, int lda,
+                    const float *b, int ldb, float *c, int ldc);
+
+#endif
