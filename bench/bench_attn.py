@@ -6,7 +6,11 @@ bench/python/attn.py at one thread, in alternating rounds; each case keeps
 its best.  Times are CPU time of the process (time.process_time), not wall
 time: the machine may be shared.
 
-    bench/bench_attn.py [--quick] [--only NAME]
+    bench/bench_attn.py [--quick] [--only NAME] [--threads N]
+
+--threads 2 runs both sides at two threads instead (lines `..._2t`), timed
+in wall time (CPU time would count both threads' work), PyTorch with
+OMP_WAIT_POLICY=PASSIVE as in bench_gpt_scale.py; a run for a quiet machine.
 """
 import os
 import subprocess
@@ -20,13 +24,17 @@ NNDB = os.environ.get("NNDB", os.path.join(ROOT, "build", "nndb"))
 PY3 = "/usr/bin/python3"
 QUICK = "--quick" in sys.argv
 ONLY = sys.argv[sys.argv.index("--only") + 1] if "--only" in sys.argv else None
+THREADS = int(sys.argv[sys.argv.index("--threads") + 1]) if "--threads" in sys.argv else 1
 TARGETS = {"softmax_fb": "<=1.0", "masked_fill_causal": "<=1.0", "layer_norm_fb": "<=1.0",
            "lstm_step": "<=1.0", "transformer_encoder_layer_step": "<=1.0"}
 
 
 def times(cmd):
-    env = dict(os.environ, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1")
-    args = cmd + ["1"] + (["--quick"] if QUICK else []) + ([ONLY] if ONLY else [])
+    env = dict(os.environ, OPENBLAS_NUM_THREADS=str(THREADS), OMP_NUM_THREADS=str(THREADS))
+    if THREADS > 1:
+        env["OMP_WAIT_POLICY"] = "PASSIVE"
+    args = (cmd + [str(THREADS)] + (["--quick"] if QUICK else [])
+            + (["--wall"] if THREADS > 1 else []) + ([ONLY] if ONLY else []))
     try:
         out = subprocess.run(args, capture_output=True, text=True, check=True, env=env,
                              timeout=600).stdout
@@ -46,7 +54,7 @@ def main():
     for k in list(mine) + [k for k in ref if k not in mine]:
         target = next((t for p, t in TARGETS.items() if k.startswith(p)), "report")
         ms = {s: d[k] / 1000 if k in d else None for s, d in (("nndb", mine), ("torch", ref))}
-        compare.emit(f"{k}_1t", ms["nndb"], "pytorch", ms["torch"], "ms", target)
+        compare.emit(f"{k}_{THREADS}t", ms["nndb"], "pytorch", ms["torch"], "ms", target)
     return 1 if compare.failures else 0
 
 

@@ -8,6 +8,7 @@
 #include "nn_format.h"
 #include "nn_graph.h"
 #include "nn_random.h"
+#include "nn_thread.h"
 #include "py.h"
 #include "py_debug.h"
 
@@ -596,6 +597,19 @@ static PyObject *f_blas_num_threads(PyObject *m, PyObject *unused) {
     return PyLong_FromLong(nn_blas_get_threads());
 }
 
+/* _par_min_elemwise([n]): the engine's per-task size threshold
+ * (nn_thread.h), set when n is given; returns the value before. For
+ * bench/python/threads.py's sweep. */
+static PyObject *f_par_min_elemwise(PyObject *m, PyObject *args) {
+    (void)m;
+    long long n = 0;
+    if (!PyArg_ParseTuple(args, "|L", &n)) return NULL;
+    if (PyTuple_GET_SIZE(args) == 0) return PyLong_FromLongLong(nn_par_min_elemwise());
+    if (n < 1)
+        return PyErr_Format(PyExc_ValueError, "_par_min_elemwise expects a positive integer");
+    return PyLong_FromLongLong(nn_set_par_min_elemwise(n));
+}
+
 static PyObject *f_is_tensor(PyObject *m, PyObject *o) {
     (void)m;
     return PyBool_FromLong(py_tensor_check(o));
@@ -827,6 +841,8 @@ PyMethodDef py_core_functions[] = {
     {"set_num_threads", f_set_num_threads, METH_O, "threads for BLAS and parallel kernels"},
     {"get_num_threads", f_get_num_threads, METH_NOARGS, "threads for BLAS and parallel kernels"},
     {"_blas_num_threads", f_blas_num_threads, METH_NOARGS, "the BLAS library's thread count"},
+    {"_par_min_elemwise", f_par_min_elemwise, METH_VARARGS,
+     "the engine's elements per task below which kernels stay on one thread"},
     {"is_tensor", f_is_tensor, METH_O, "whether obj is a tensor"},
     {"numel", f_numel, METH_O, "the number of elements of a tensor"},
     {"_add_docstr", f_add_docstr, METH_VARARGS, "_add_docstr(obj, doc): set a builtin's docstring"},

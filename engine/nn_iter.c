@@ -152,6 +152,56 @@ void nn_iter_run_parallel(nn_iter *it, nn_iter_loop loop, void *arg, int64_t min
     nn_parallel_run(n_tasks, par_task, &j);
 }
 
+/* A reduction's split: operand 0 is the accumulator (stride 0 on the
+ * reduced dims). Tasks own disjoint ranges of one kept dim, so every output
+ * element is accumulated by one task, over the same inner runs and in the
+ * same order as the serial loop: the same bits at any thread count. */
+typedef struct red_job {
+    const merged *m;
+    int dim;
+    int64_t align;
+    nn_iter_loop loop;
+    void *arg;
+} red_job;
+
+static void red_task(void *p, int task, int n_tasks) {
+    const red_job *j = p;
+    merged sub = *j->m;
+    int64_t b, e, total = 1;
+    nn_parallel_range(sub.shape[j->dim], task, n_tasks, j->align, &b, &e);
+    if (b >= e) return;
+    sub.shape[j->dim] = e - b;
+    for (int k = 0; k < sub.nargs; k++) sub.data[k] += b * sub.strides[k][j->dim];
+    for (int d = 0; d < sub.nd; d++) total *= sub.shape[d];
+    run_range(&sub, 0, total, j->loop, j->arg);
+}
+
+void nn_iter_run_reduce_parallel(nn_iter *it, nn_iter_loop loop, void *arg, int64_t min_per_task) {
+    merged m;
+    if (!merge_dims(it, &m)) return;
+    int64_t total = 1;
+    for (int d = 0; d < m.nd; d++) total *= m.shape[d];
+    int n_tasks = nn_parallel_tasks(total, min_per_task);
+    /* The outermost kept dim long enough for every task, else the longest. */
+    int dim = -1;
+    for (int d = 0; d < m.nd && n_tasks > 1; d++) {
+        if (m.strides[0][d] == 0) continue;
+        if (m.shape[d] >= 16 * n_tasks || (d < m.nd - 1 && m.shape[d] >= n_tasks)) {
+            dim = d;
+            break;
+        }
+        if (dim < 0 || m.shape[d] > m.shape[dim]) dim = d;
+    }
+    if (dim >= 0 && m.shape[dim] < n_tasks) n_tasks = (int)m.shape[dim];
+    if (dim < 0 || n_tasks <= 1) {
+        run_range(&m, 0, total, loop, arg);
+        return;
+    }
+    /* In the innermost dim, chunks of 16 elements (whole cache lines). */
+    red_job j = {&m, dim, dim == m.nd - 1 ? 16 : 1, loop, arg};
+    nn_parallel_run(n_tasks, red_task, &j);
+}
+
 nn_status nn_broadcast_shapes(nn_ctx *ctx, int na, const int64_t *a, int nb, const int64_t *b,
                               int *nout, int64_t *out) {
     int n = na > nb ? na : nb;

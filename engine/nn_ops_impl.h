@@ -18,6 +18,7 @@
 #define NN_OPS_IMPL_H
 
 #include "nn_ops.h"
+#include "nn_thread.h"
 
 typedef nn_tensor *(*nn_forward_fn)(nn_ctx *ctx, nn_node *node);
 typedef nn_status (*nn_backward_fn)(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_tensor **din);
@@ -98,9 +99,22 @@ void nn_iter_run(nn_iter *it, nn_iter_loop loop, void *arg);
  * written once per element; serial otherwise. [loop] must only write
  * operand 0 and keep no state across calls. */
 void nn_iter_run_parallel(nn_iter *it, nn_iter_loop loop, void *arg, int64_t min_per_task);
-/* Elements per task below which an elementwise loop stays on one thread
- * (measured: bench/python/threads.py, docs/benchmarks.md). */
-#define NN_PAR_MIN_ELEMWISE 32768
+/* nn_iter_run for a reduction: operand 0 is the accumulator, read and
+ * written, with stride 0 on the reduced dims. Split across the engine's
+ * threads over one kept dim, each output element on one task with the
+ * serial loop's order (the same bits at any thread count), when the space
+ * holds at least 2 x [min_per_task] elements; serial otherwise (a full
+ * reduction always). */
+void nn_iter_run_reduce_parallel(nn_iter *it, nn_iter_loop loop, void *arg, int64_t min_per_task);
+/* Elements per task below which a kernel stays on one thread, measured at
+ * 2 threads with bench/python/threads.py (docs/benchmarks.md, "The engine's
+ * thread threshold"): memory-bound loops (add, copies, where, optimizers,
+ * layer norm) 98304; dear ones with exp, erf or tanh per element (GELU,
+ * SiLU, softplus, softmax and cross-entropy rows) a quarter of it; the
+ * reductions over dims, which gain least from a second core, twice it. */
+#define NN_PAR_MIN_ELEMWISE (nn_par_min_elemwise())
+#define NN_PAR_MIN_DEAR     (nn_par_min_elemwise() / 4)
+#define NN_PAR_MIN_REDUCE   (nn_par_min_elemwise() * 2)
 
 /* Broadcast two shapes; the error names both. */
 nn_status nn_broadcast_shapes(nn_ctx *ctx, int na, const int64_t *a, int nb, const int64_t *b,

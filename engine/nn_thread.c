@@ -90,8 +90,18 @@ static void ensure_workers(int want) {
     }
 }
 
+static _Atomic int64_t par_min = NN_PAR_MIN_ELEMWISE_DEFAULT;
+
+int64_t nn_par_min_elemwise(void) {
+    return atomic_load_explicit(&par_min, memory_order_relaxed);
+}
+
+int64_t nn_set_par_min_elemwise(int64_t n) {
+    return atomic_exchange(&par_min, n < 1 ? 1 : n > ((int64_t)1 << 40) ? (int64_t)1 << 40 : n);
+}
+
 int nn_parallel_tasks(int64_t work, int64_t min_per_task) {
-    if (work < 2 * min_per_task) return 1;
+    if (work / 2 < min_per_task) return 1;
     int threads = nn_get_num_threads();
     if (threads <= 1) return 1;
     int64_t n = work / min_per_task;

@@ -25,4 +25,16 @@ void nn_parallel_run(int n_tasks, nn_parallel_fn fn, void *arg);
 void nn_parallel_range(int64_t n, int task, int n_tasks, int64_t align, int64_t *begin,
                        int64_t *end);
 
+/* Elements per task below which a memory-bound kernel (add, copy, where,
+ * the optimizers, layer norm) stays on one thread (NN_PAR_MIN_ELEMWISE in
+ * nn_ops_impl.h, which also scales the thresholds of dear kernels and of
+ * reductions from it): a tensor splits when it holds at least twice this.
+ * Set from a sweep at 2 threads (bench/python/threads.py,
+ * docs/benchmarks.md: add gains from about 160K elements);
+ * nn_set_par_min_elemwise changes it (for that sweep) and returns the old
+ * value. */
+#define NN_PAR_MIN_ELEMWISE_DEFAULT 98304
+int64_t nn_par_min_elemwise(void);
+int64_t nn_set_par_min_elemwise(int64_t n);
+
 #endif

@@ -5,7 +5,10 @@ under nndb and under PyTorch (bench/bench_attn.py).  Prints `name
 microseconds` lines: the best of a few medians of CPU time
 (time.process_time), because the machine may be shared.
 
-    python attn.py THREADS [--quick] [NAME...]
+    python attn.py THREADS [--quick] [--wall] [NAME...]
+
+--wall times wall time (time.perf_counter) instead: at two threads CPU
+time counts both threads' work.
 """
 import math
 import sys
@@ -20,6 +23,7 @@ args = [a for a in sys.argv[1:] if not a.startswith("--")]
 threads = int(args[0]) if args else 1
 only = args[1:]
 QUICK = "--quick" in sys.argv
+CLOCK = time.perf_counter if "--wall" in sys.argv else time.process_time
 torch.set_num_threads(threads)
 torch.manual_seed(0)
 
@@ -127,4 +131,4 @@ CASES = [
 for name, fn in CASES:
     if only and not any(o in name for o in only):
         continue
-    print(name, best(fn, 3 if QUICK else 5, 1 if QUICK else 2, time.process_time) * 1e6, flush=True)
+    print(name, best(fn, 3 if QUICK else 5, 1 if QUICK else 2, CLOCK) * 1e6, flush=True)

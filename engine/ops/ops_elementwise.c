@@ -36,12 +36,13 @@ static void run3(nn_tensor *out, const nn_tensor *a, const nn_tensor *b, nn_iter
     nn_iter_run_parallel(&it, loop, arg, NN_PAR_MIN_ELEMWISE);
 }
 
-static void run2(nn_tensor *out, const nn_tensor *a, nn_iter_loop loop, void *arg) {
+static void run2(nn_tensor *out, const nn_tensor *a, nn_iter_loop loop, void *arg,
+                 int64_t min_per_task) {
     nn_iter it;
     nn_iter_init(&it, out->ndim, out->shape);
     nn_iter_add(&it, out);
     nn_iter_add(&it, a);
-    nn_iter_run_parallel(&it, loop, arg, NN_PAR_MIN_ELEMWISE);
+    nn_iter_run_parallel(&it, loop, arg, min_per_task);
 }
 
 /* ---- binary kernels ---- */
@@ -869,6 +870,16 @@ static bool unary_sleef(const unary_kernels *k, nn_tensor *out, const nn_tensor 
     return true;
 }
 
+/* The size threshold of a unary kernel's split (nn_ops_impl.h): the dear
+ * ones compute exp, erf or tanh per element (their gradients: GELU, SiLU,
+ * softplus); the rest are memory-bound. */
+static int64_t unary_par_min(const unary_kernels *k, bool grad) {
+    bool dear =
+        k == &k_gelu_tanh || k == &k_gelu_erf || k == &k_silu || k == &k_softplus ||
+        (!grad && (k == &k_exp || k == &k_log || k == &k_log1p || k == &k_tanh || k == &k_sigmoid));
+    return dear ? NN_PAR_MIN_DEAR : NN_PAR_MIN_ELEMWISE;
+}
+
 static nn_tensor *unary(nn_ctx *ctx, nn_node *node, const unary_kernels *k, nn_iter_loop i64) {
     nn_tensor *a = in0(node);
     unary_arg ua = {{node->p.f[0], node->p.f[1], 0, 0}};
@@ -885,7 +896,7 @@ static nn_tensor *unary(nn_ctx *ctx, nn_node *node, const unary_kernels *k, nn_i
     if (i64 && !nn_dtype_is_float(a->dtype)) {
         nn_tensor *ca = nn_tensor_cast_raw(ctx, a, NN_INT64);
         nn_tensor *out = ca ? nn_tensor_empty(ctx, NN_INT64, a->ndim, a->shape) : NULL;
-        if (out) run2(out, ca, i64, &ua);
+        if (out) run2(out, ca, i64, &ua, NN_PAR_MIN_ELEMWISE);
         nn_tensor_release(ca);
         return out;
     }
@@ -905,7 +916,7 @@ static nn_tensor *unary(nn_ctx *ctx, nn_node *node, const unary_kernels *k, nn_i
     }
     nn_iter_loop f32 = k == &k_gelu_erf ? gelu_erf_any_f32 : k->f32;
     if (k == &k_gelu_erf) ua.p[2] = nn_tensor_is_contiguous(a) && nn_tensor_numel(a) != 1;
-    if (out) run2(out, ca, dt == NN_FLOAT32 ? f32 : k->f64, &ua);
+    if (out) run2(out, ca, dt == NN_FLOAT32 ? f32 : k->f64, &ua, unary_par_min(k, false));
     nn_tensor_release(ca);
     return out;
 }
@@ -944,7 +955,7 @@ static nn_status unary_grad(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_tens
         nn_iter_loop g32 = k == &k_gelu_erf ? gelu_erf_grad_any_f32 : k->g32;
         if (k == &k_gelu_erf)
             ua.p[2] = nn_tensor_is_contiguous(in0(node)) && nn_tensor_numel(in0(node)) != 1;
-        nn_iter_run_parallel(&it, dt == NN_FLOAT32 ? g32 : k->g64, &ua, NN_PAR_MIN_ELEMWISE);
+        nn_iter_run_parallel(&it, dt == NN_FLOAT32 ? g32 : k->g64, &ua, unary_par_min(k, true));
     }
     nn_tensor_release(x);
     din[0] = r;

@@ -616,7 +616,24 @@ NN_KERNEL_CLONES static void col_sums_f32(const char *p, int64_t rows, int64_t n
     }
 }
 
-/* Column sums of [g] ([rows, cols]) into [db], accumulating in double. */
+/* Columns split across threads: each column is summed over all rows by
+ * one task, in the same order, so the bits do not depend on the count. */
+typedef struct col_sums_job {
+    const mat *g;
+    double *a;
+} col_sums_job;
+
+static void col_sums_task(void *arg, int task, int n_tasks) {
+    const col_sums_job *j = arg;
+    int64_t b, e;
+    nn_parallel_range(j->g->cols, task, n_tasks, 16, &b, &e);
+    if (b < e)
+        col_sums_f32((const char *)j->g->p + b * (int64_t)sizeof(float), j->g->rows, e - b,
+                     j->g->rs, j->a + b);
+}
+
+/* Column sums of [g] ([rows, cols]) into [db], accumulating in double; over
+ * ranges of columns on the engine's threads for a large [g]. */
 static nn_status col_sums(nn_ctx *ctx, const mat *g, nn_tensor *db) {
     int64_t n = g->cols;
     /* A small layer's sums on the stack: no allocation per backward. */
@@ -630,7 +647,12 @@ static nn_status col_sums(nn_ctx *ctx, const mat *g, nn_tensor *db) {
         a = acc->storage->data;
     }
     if (db->dtype == NN_FLOAT32) {
-        if (g->cs == 1)
+        int tasks = nn_parallel_tasks(g->rows * n, NN_PAR_MIN_REDUCE);
+        if (g->cs == 1 && tasks > 1) {
+            col_sums_job j = {g, a};
+            int64_t col_tasks = (n + 15) / 16;
+            nn_parallel_run(col_tasks < tasks ? (int)col_tasks : tasks, col_sums_task, &j);
+        } else if (g->cs == 1)
             col_sums_f32(g->p, g->rows, n, g->rs, a);
         else
             for (int64_t i = 0; i < g->rows; i++) {

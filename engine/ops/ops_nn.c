@@ -252,7 +252,7 @@ static void softmax_grad_f64(const void *g, const void *y, void *dx, int64_t o, 
 /* Independent rows split across the engine's threads: each task calls
  * [fn] on one contiguous range of whole rows, so every row is computed as
  * at one thread and the results have the same bits at any thread count.
- * [row_len] elements a row set the size threshold (NN_PAR_MIN_ELEMWISE). */
+ * [row_len] elements a row and [min_per_task] set the size threshold. */
 typedef void (*rows_fn)(void *arg, int64_t begin, int64_t end);
 typedef struct rows_par {
     rows_fn fn;
@@ -267,8 +267,9 @@ static void rows_par_task(void *a, int task, int n_tasks) {
     if (b < e) p->fn(p->arg, b, e);
 }
 
-static void rows_parallel(int64_t rows, int64_t row_len, rows_fn fn, void *arg) {
-    int tasks = nn_parallel_tasks(rows * row_len, NN_PAR_MIN_ELEMWISE);
+static void rows_parallel(int64_t rows, int64_t row_len, int64_t min_per_task, rows_fn fn,
+                          void *arg) {
+    int tasks = nn_parallel_tasks(rows * row_len, min_per_task);
     if (tasks > rows) tasks = (int)rows;
     rows_par p = {fn, arg, rows};
     nn_parallel_run(tasks, rows_par_task, &p);
@@ -318,7 +319,7 @@ static nn_tensor *softmax_forward(nn_ctx *ctx, nn_node *node, bool log_out) {
                                    (double *)nn_tensor_data(y) + o * c, c, log_out);
         else {
             softmax_rows_arg ra = {nn_tensor_data(x), NULL, nn_tensor_data(y), c, log_out};
-            rows_parallel(outer, c, softmax_rows_part, &ra);
+            rows_parallel(outer, c, NN_PAR_MIN_DEAR, softmax_rows_part, &ra);
         }
     } else if (tmp) {
         double *m = nn_tensor_data(tmp);
@@ -348,7 +349,7 @@ static nn_status softmax_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, n
     if (acc && inner == 1 && !is_f64(y)) {
         softmax_rows_arg ra = {nn_tensor_data(yd), nn_tensor_data(g), nn_tensor_data(dx), c,
                                log_out};
-        rows_parallel(outer, c, softmax_grad_rows_part, &ra);
+        rows_parallel(outer, c, NN_PAR_MIN_ELEMWISE, softmax_grad_rows_part, &ra);
     } else if (acc) {
         void *gp = nn_tensor_data(g), *yp = nn_tensor_data(yd), *dp = nn_tensor_data(dx);
         double *ap = nn_tensor_data(acc);
@@ -575,7 +576,7 @@ static void ce_rows_float(const float *x, float *logp, const int64_t *tgt, float
                           double *total, double *rl, int64_t n, int64_t c, int64_t ignore,
                           double ls) {
     ce_rows_job j = {x, logp, tgt, rl, n, c, ignore, ls};
-    int tasks = nn_parallel_tasks(n * c, NN_PAR_MIN_ELEMWISE);
+    int tasks = nn_parallel_tasks(n * c, NN_PAR_MIN_DEAR);
     if (tasks > n) tasks = (int)n;
     nn_parallel_run(tasks, ce_rows_task, &j);
     double acc = 0;
@@ -813,7 +814,7 @@ nn_status op_cross_entropy_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout,
     else if (tp && g.s == 1) {
         ce_grad_rows_arg ra = {nn_tensor_data(logp), tp,          gp, g0, dxp, g.c,
                                node->p.i[0],         node->p.f[0]};
-        rows_parallel(g.n, g.c, ce_grad_rows_part, &ra);
+        rows_parallel(g.n, g.c, NN_PAR_MIN_DEAR, ce_grad_rows_part, &ra);
     } else if (f64)
         ce_grad_f64(nn_tensor_data(logp), tp, pp, gp, g0, go != NULL, dxp, dtp, &g, node->p.i[0],
                     node->p.f[0]);
@@ -1381,7 +1382,7 @@ static void ln_rows_part(void *arg, int64_t b, int64_t e) {
 static void ln_f32(const void *x, const void *w, const void *b, void *y, void *mean, void *rstd,
                    int64_t m, int64_t k, double eps) {
     ln_rows_arg ra = {x, w, b, y, mean, rstd, k, eps};
-    rows_parallel(m, k, ln_rows_part, &ra);
+    rows_parallel(m, k, NN_PAR_MIN_ELEMWISE, ln_rows_part, &ra);
 }
 static void ln_f64(const void *x, const void *w, const void *b, void *y, void *mean, void *rstd,
                    int64_t m, int64_t k, double eps) {
@@ -1415,9 +1416,44 @@ KERNEL void ln_grad_kernel(const void *x, const void *g, const void *w, const vo
         }
     }
 }
+/* On several threads: dx by whole rows, then dw and db by ranges of
+ * columns (each column summed over the rows in order by one task), so the
+ * bits are those of the one fused pass at one thread. */
+typedef struct ln_grad_arg {
+    const float *x, *g, *w, *mean, *rstd;
+    float *dx;
+    double *dw, *db;
+    int64_t m, k;
+} ln_grad_arg;
+
+static void ln_grad_rows_part(void *arg, int64_t b, int64_t e) {
+    const ln_grad_arg *a = arg;
+    nn_rows_layer_norm_grad_f32(a->x + b * a->k, a->g + b * a->k, a->w, a->mean + b, a->rstd + b,
+                                a->dx + b * a->k, NULL, NULL, e - b, a->k);
+}
+
+static void ln_grad_cols_task(void *arg, int task, int n_tasks) {
+    const ln_grad_arg *a = arg;
+    int64_t b, e;
+    nn_parallel_range(a->k, task, n_tasks, 16, &b, &e);
+    if (b < e)
+        nn_rows_layer_norm_param_grad_f32(a->x, a->g, a->mean, a->rstd, a->dw, a->db, a->m, a->k, b,
+                                          e);
+}
+
 static void ln_grad_f32(const void *x, const void *g, const void *w, const void *mean,
                         const void *rstd, void *dx, double *dw, double *db, int64_t m, int64_t k) {
-    nn_rows_layer_norm_grad_f32(x, g, w, mean, rstd, dx, dw, db, m, k);
+    int tasks = nn_parallel_tasks(m * k, NN_PAR_MIN_ELEMWISE);
+    if (tasks <= 1) {
+        nn_rows_layer_norm_grad_f32(x, g, w, mean, rstd, dx, dw, db, m, k);
+        return;
+    }
+    ln_grad_arg a = {x, g, w, mean, rstd, dx, dw, db, m, k};
+    if (dx) rows_parallel(m, k, NN_PAR_MIN_ELEMWISE, ln_grad_rows_part, &a);
+    if (dw || db) {
+        int64_t col_tasks = (k + 15) / 16;
+        nn_parallel_run(col_tasks < tasks ? (int)col_tasks : tasks, ln_grad_cols_task, &a);
+    }
 }
 static void ln_grad_f64(const void *x, const void *g, const void *w, const void *mean,
                         const void *rstd, void *dx, double *dw, double *db, int64_t m, int64_t k) {

@@ -222,7 +222,8 @@ static nn_tensor *reduce_acc(nn_ctx *ctx, const nn_tensor *x, const rgeo *g, boo
     nn_iter_add_strided(&it, acc, ast);
     nn_iter_add(&it, x);
     nn_iter_add_strided(&it, m ? m : acc, m ? mst : ast);
-    nn_iter_run(&it, acc_kernels[mode][x->dtype == NN_FLOAT64], &p);
+    nn_iter_run_reduce_parallel(&it, acc_kernels[mode][x->dtype == NN_FLOAT64], &p,
+                                NN_PAR_MIN_REDUCE);
     return acc;
 }
 
@@ -260,7 +261,7 @@ static nn_tensor *reduce_int(nn_ctx *ctx, nn_tensor *a, const rgeo *g, bool keep
         nn_iter_init(&it, x->ndim, x->shape);
         nn_iter_add_strided(&it, acc, ast);
         nn_iter_add(&it, x);
-        nn_iter_run(&it, int_loop, &mode);
+        nn_iter_run_reduce_parallel(&it, int_loop, &mode, NN_PAR_MIN_REDUCE);
     }
     nn_tensor_release(x);
     return acc;
@@ -385,7 +386,7 @@ static nn_status backward_fused(nn_ctx *ctx, nn_node *node, nn_tensor *dout, con
             nn_iter_add_strided(&it, aux, ast);
         }
         bw_arg ba = {p0, p1};
-        nn_iter_run(&it, dt == NN_FLOAT32 ? k->f32 : k->f64, &ba);
+        nn_iter_run_parallel(&it, dt == NN_FLOAT32 ? k->f32 : k->f64, &ba, NN_PAR_MIN_ELEMWISE);
     }
     nn_tensor_release(x);
     nn_tensor_release(y);

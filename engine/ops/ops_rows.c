@@ -293,3 +293,26 @@ NN_KERNEL_CLONES void nn_rows_layer_norm_grad_f32(const float *x, const float *g
             for (int64_t i = 0; i < k; i++) dr[i] = sc * (gr[i] - m1 - fmaf(xr[i], sc, sh) * m2);
     }
 }
+
+/* The columns' part of the layer-norm backward (ops_rows.h): the same
+ * xhat = fmaf(x, rstd, -rstd mean) and the same double products and sums as
+ * ln_grad_sums, row after row, vectorised over the columns. */
+NN_KERNEL_CLONES void nn_rows_layer_norm_param_grad_f32(const float *x, const float *g,
+                                                        const float *mean, const float *rstd,
+                                                        double *dw, double *db, int64_t m,
+                                                        int64_t k, int64_t c0, int64_t c1) {
+    for (int64_t r = 0; r < m; r++) {
+        const float *xr = x + r * k, *gr = g + r * k;
+        float sc = rstd[r], sh = -sc * mean[r];
+        if (dw && db)
+            for (int64_t i = c0; i < c1; i++) {
+                double gv = (double)gr[i];
+                dw[i] += gv * (double)fmaf(xr[i], sc, sh);
+                db[i] += gv;
+            }
+        else if (dw)
+            for (int64_t i = c0; i < c1; i++) dw[i] += (double)gr[i] * (double)fmaf(xr[i], sc, sh);
+        else if (db)
+            for (int64_t i = c0; i < c1; i++) db[i] += (double)gr[i];
+    }
+}

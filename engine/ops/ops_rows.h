@@ -53,4 +53,13 @@ void nn_rows_layer_norm_grad_f32(const float *x, const float *g, const float *w,
                                  const float *rstd, float *dx, double *dw, double *db, int64_t m,
                                  int64_t k);
 
+/* Only the weight and bias gradients of that backward, for the columns
+ * [c0, c1) of [m] rows of [k]: dw[i] += sum over rows of g xhat, db[i] +=
+ * sum of g, in row order with the same operations as
+ * nn_rows_layer_norm_grad_f32, so the bits are the same. Columns split
+ * across threads this way need no partial sums. */
+void nn_rows_layer_norm_param_grad_f32(const float *x, const float *g, const float *mean,
+                                       const float *rstd, double *dw, double *db, int64_t m,
+                                       int64_t k, int64_t c0, int64_t c1);
+
 #endif

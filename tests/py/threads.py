@@ -6,6 +6,12 @@
 import torch
 import torch.nn.functional as F
 
+# nndb: split every kernel below from 4096 elements a task, so that the
+# moderate sizes here take the threaded paths (the default thresholds,
+# 24K to 196K elements a task, are for speed).
+if hasattr(torch._C, "_par_min_elemwise"):
+    torch._C._par_min_elemwise(4096)
+
 torch.set_num_threads(2)
 print("threads", torch.get_num_threads())
 if hasattr(torch._C, "_blas_num_threads"):  # nndb: the BLAS follows
@@ -142,4 +148,83 @@ for name, fn in row_cases.items():
         got.append((y.detach(), x.grad))
     print("rows", name, torch.equal(got[0][0], got[1][0]), torch.equal(got[0][1], got[1][1]),
           round(float(got[0][1].abs().sum()), 3))
+torch.set_num_threads(1)
+
+# Reductions over dims (split across threads by ranges of the kept dims in
+# nndb, each output summed by one task in the serial order), the bias
+# gradient of a Linear (its column sums, split by columns) and layer norm's
+# weight and bias gradients (split by columns): the same bits at 1 and 2
+# threads in nndb (asserted there; PyTorch's own reductions may split the
+# reduced dim), and the values of a float64 reference on both sides.
+NNDB = hasattr(torch._C, "_blas_num_threads")
+torch.manual_seed(7)
+big = torch.randn(96, 64, 50)
+ints = torch.randint(-9, 9, (300, 400))
+red_cases = {
+    "sum0": lambda: big.sum(0),
+    "sum1": lambda: big.sum(1),
+    "sum2": lambda: big.sum(-1),
+    "sum02": lambda: big.sum((0, 2), keepdim=True),
+    "mean1": lambda: big.mean(1),
+    "mean_t": lambda: big.transpose(0, 2).mean(0),
+    "var2": lambda: big.var(-1),
+    "std0": lambda: big.std(0),
+    "logsumexp1": lambda: big.logsumexp(1),
+    "norm2": lambda: big.norm(dim=2),
+    "amax1": lambda: big.amax(1),
+    "int_sum0": lambda: ints.sum(0),
+}
+refs = {
+    "sum0": lambda: big.double().sum(0), "sum1": lambda: big.double().sum(1),
+    "sum2": lambda: big.double().sum(-1), "sum02": lambda: big.double().sum((0, 2), keepdim=True),
+    "mean1": lambda: big.double().mean(1), "mean_t": lambda: big.double().transpose(0, 2).mean(0),
+    "var2": lambda: big.double().var(-1), "std0": lambda: big.double().std(0),
+    "logsumexp1": lambda: big.double().logsumexp(1), "norm2": lambda: big.double().norm(dim=2),
+    "amax1": lambda: big.double().amax(1), "int_sum0": lambda: ints.sum(0),
+}
+for name, fn in red_cases.items():
+    torch.set_num_threads(1)
+    r1 = fn()
+    torch.set_num_threads(2)
+    r2 = fn()
+    if NNDB:
+        assert torch.equal(r1, r2), name
+    ref = refs[name]()
+    print("reduce", name, tuple(r1.shape), r1.dtype,
+          torch.allclose(r1.to(ref.dtype), ref, rtol=1e-5, atol=1e-4))
+
+# Their gradients (var, norm: one fused pass over the input, split by rows).
+for name, fn in (("var", lambda x: x.var(1)), ("norm", lambda x: x.norm(dim=0)),
+                 ("logsumexp", lambda x: x.logsumexp(-1))):
+    grads = []
+    for threads in (1, 2):
+        torch.set_num_threads(threads)
+        x = big.clone().requires_grad_(True)
+        fn(x).sum().backward()
+        grads.append(x.grad)
+    if NNDB:
+        assert torch.equal(grads[0], grads[1]), name
+    print("reduce grad", name, round(float(grads[0].abs().sum()), 1))
+
+lin = torch.nn.Linear(384, 1000)
+lnorm = torch.nn.LayerNorm(768)
+with torch.no_grad():
+    lnorm.weight.uniform_(0.5, 1.5)
+    lnorm.bias.uniform_(-0.5, 0.5)
+xl, xn = torch.randn(4, 64, 384), torch.randn(4, 64, 768)
+gl, gn = torch.randn(4, 64, 1000), torch.randn(4, 64, 768)
+for name, mod, xin, up in (("linear", lin, xl, gl), ("layer_norm", lnorm, xn, gn)):
+    got = []
+    for threads in (1, 2):
+        torch.set_num_threads(threads)
+        mod.zero_grad(set_to_none=True)
+        x = xin.clone().requires_grad_(True)
+        (mod(x) * up).sum().backward()
+        got.append((x.grad, mod.weight.grad, mod.bias.grad))
+    if NNDB:  # the linear's x and weight gradients are OpenBLAS's products
+        for a, b in zip(got[0], got[1]) if name == "layer_norm" else [(got[0][2], got[1][2])]:
+            assert torch.equal(a, b), name
+    db_ref = up.double().sum((0, 1))
+    print("param grads", name, torch.allclose(got[0][2].double(), db_ref, rtol=1e-5, atol=1e-4),
+          round(float(got[0][1].abs().sum()), 1))
 torch.set_num_threads(1)
