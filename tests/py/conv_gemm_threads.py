@@ -9,6 +9,11 @@
 import torch
 import torch.nn.functional as F
 
+# nndb: pooling and batch norm split from 4096 elements a task here, so that
+# these moderate sizes take their threaded paths (the default threshold,
+# engine/nn_ops_impl.h, is set for speed).
+if hasattr(torch._C, "_par_min_elemwise"):
+    torch._C._par_min_elemwise(4096)
 torch.manual_seed(0)
 
 
