@@ -12,38 +12,55 @@ set_detect_anomaly on when NNDB_BENCH_ANOMALY=1 (CPU time per step).
 """
 import os
 import sys
+import typing
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import compare  # noqa: E402  (run, BIN, PY: the shared runner)
 
-# (name, nndb command, torch command, steps nndb, steps torch, target)
+ROUNDS = 3
+
 GPT = ["2", "4", "64", "64", "4", "256", "1"]
 NNDB = os.environ.get("NNDB", os.path.join(compare.ROOT, "build", "nndb"))
 SCALE = os.path.join(HERE, "python", "gpt_scale.py")
 G124 = ["train", "12", "12", "768", "50257", "4", "64", "1"]
 MLP = ["2", "64", "3", "64", "1"]
+
+
+class Case(typing.NamedTuple):
+    name: str
+    ours: list  # the nndb command, steps appended
+    theirs: list  # the PyTorch command, steps appended
+    n_ours: int  # steps
+    n_theirs: int
+    target: float
+    # how the program reports a step: "result", a RESULT line with ms=
+    # (bench_gpt.c, bench_mlp.c, bench_gpt.py, anchors.py), or "values",
+    # "NAME VALUE" lines of which cpu_ms is read (bench/python scripts)
+    reads: str = "result"
+    quick_rounds: int = ROUNDS  # rounds under --quick (the 124M shape: a minute a round)
+
+
 CASES = [
-    ("gpt_L2_H4_C64_T64_b4_V256_1t", [os.path.join(compare.BIN, "bench_gpt")] + GPT,
-     [compare.PY, os.path.join(HERE, "bench_gpt.py"), "torch"] + GPT, 60, 30, 1.10),
-    ("mlp_2-64-64-3_b64_1t", [os.path.join(compare.BIN, "bench_mlp")] + MLP,
-     [compare.PY, os.path.join(HERE, "anchors.py"), "mlp"] + MLP, 1500, 400, 1.25),
+    Case("gpt_L2_H4_C64_T64_b4_V256_1t", [os.path.join(compare.BIN, "bench_gpt")] + GPT,
+         [compare.PY, os.path.join(HERE, "bench_gpt.py"), "torch"] + GPT, 60, 30, 1.10),
+    Case("mlp_2-64-64-3_b64_1t", [os.path.join(compare.BIN, "bench_mlp")] + MLP,
+         [compare.PY, os.path.join(HERE, "anchors.py"), "mlp"] + MLP, 1500, 400, 1.25),
     # the GPT-2 124M shape of bench/bench_gpt_scale.py, the same Python file
     # under `nndb python` and PyTorch; CPU milliseconds per step
-    ("gpt124m_train_B4_T64_1t", [NNDB, "python", SCALE] + G124,
-     [compare.PY, SCALE] + G124, 4, 4, 1.10),
+    Case("gpt124m_train_B4_T64_1t", [NNDB, "python", SCALE] + G124, [compare.PY, SCALE] + G124,
+         4, 4, 1.10, reads="values", quick_rounds=1),
 ]
-ROUNDS = 3
 
 
-def timed(cmd, anomaly):
+def timed(cmd, anomaly, reads):
+    """One run of [cmd] with the hunt on or off: its milliseconds per step,
+    or None."""
     old = os.environ.get("NNDB_BENCH_ANOMALY")
     os.environ["NNDB_BENCH_ANOMALY"] = "1" if anomaly else "0"
     try:
-        if SCALE in cmd:
-            # a bench/python script: "NAME VALUE" lines
-            res = compare.name_values(cmd, 1)
-            return res.get("cpu_ms")
+        if reads == "values":
+            return compare.name_values(cmd, 1).get("cpu_ms")  # (it reports a failure)
         res, err = compare.run(cmd, 1)
     finally:
         if old is None:
@@ -61,20 +78,20 @@ def main(argv):
     only = argv[argv.index("--only") + 1] if "--only" in argv else ""
     scale = 0.2 if quick else 1.0
     rc = 0
-    for name, ours, theirs, n_ours, n_theirs, target in CASES:
-        full = f"anomaly_overhead_{name}"
+    for case in CASES:
+        full = f"anomaly_overhead_{case.name}"
         if only not in full:
             continue
+        n_ours, n_theirs, target = case.n_ours, case.n_theirs, case.target
         floor = 5 if n_ours > 5 else n_ours  # the big shape: a few steps in either mode
-        ours = ours + [str(max(floor, int(n_ours * scale)))]
-        theirs = theirs + [str(max(floor, int(n_theirs * scale)))]
+        ours = case.ours + [str(max(floor, int(n_ours * scale)))]
+        theirs = case.theirs + [str(max(floor, int(n_theirs * scale)))]
         # best (lowest) median of each of the four runs over alternating rounds
         best = {}
-        # the 124M shape takes a minute a round: one round in --quick
-        for _ in range(1 if quick and SCALE in ours else ROUNDS):
+        for _ in range(case.quick_rounds if quick else ROUNDS):
             for key, cmd, on in (("n0", ours, False), ("n1", ours, True),
                                  ("t0", theirs, False), ("t1", theirs, True)):
-                v = timed(cmd, on)
+                v = timed(cmd, on, case.reads)
                 if v is not None:
                     best[key] = min(best.get(key, v), v)
         if len(best) < 4:

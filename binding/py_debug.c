@@ -587,6 +587,7 @@ static PyObject *f_debug_reset(PyObject *m, PyObject *unused) {
     if (dbg.hook_id) nn_hook_remove(ctx, dbg.hook_id);
     dbg.hook_id = 0;
     dbg.mode = CALL_EVERY;
+    ctx->check_writes = false;
     Py_CLEAR(dbg.callback);
     clear_stack();
     clear_paths();
@@ -764,6 +765,38 @@ static PyObject *f_debug_nonfinite(PyObject *m, PyObject *o) {
     char idx[128];
     nn_tensor_index_str(t, first, idx, sizeof idx);
     return Py_BuildValue("(LLds)", (long long)bad, (long long)first, v, idx);
+}
+
+/* _debug_param_nonfinite(p): _debug_nonfinite for the NaN hunt's check of a
+ * parameter around an optimizer step: None at once when [p] is known to be
+ * finite (nn_tensor_known_finite: the update that wrote it checked, or the
+ * last check found it so, and nothing wrote it since); a parameter found
+ * finite is noted so. */
+static PyObject *f_debug_param_nonfinite(PyObject *m, PyObject *o) {
+    (void)m;
+    nn_tensor *t;
+    if (py_tensor_arg(o, "_debug_param_nonfinite", "p", &t) < 0) return NULL;
+    if (nn_tensor_known_finite(t)) Py_RETURN_NONE;
+    int64_t first = 0;
+    double v = 0;
+    int64_t bad = nn_tensor_nonfinite(t, &first, &v);
+    if (!bad) {
+        nn_tensor_mark_finite(t);
+        Py_RETURN_NONE;
+    }
+    char idx[128];
+    nn_tensor_index_str(t, first, idx, sizeof idx);
+    return Py_BuildValue("(LLds)", (long long)bad, (long long)first, v, idx);
+}
+
+/* _debug_check_writes(on): the optimizers' updates check the values they
+ * write (ctx->check_writes; anomaly mode). */
+static PyObject *f_debug_check_writes(PyObject *m, PyObject *on) {
+    (void)m;
+    int v = PyObject_IsTrue(on);
+    if (v < 0) return NULL;
+    py_ctx()->check_writes = v;
+    Py_RETURN_NONE;
 }
 
 static PyObject *f_debug_clear_interrupt(PyObject *m, PyObject *unused) {
@@ -999,6 +1032,10 @@ PyMethodDef py_debug_functions[] = {
     {"_debug_stats", f_debug_stats, METH_O, "(n, non-finite, mean, std, min, max)"},
     {"_debug_storage", f_debug_storage, METH_O, "the identity of a tensor's storage"},
     {"_debug_nonfinite", f_debug_nonfinite, METH_O, "None or (count, flat, value, index)"},
+    {"_debug_param_nonfinite", f_debug_param_nonfinite, METH_O,
+     "_debug_nonfinite, None at once for a parameter known finite"},
+    {"_debug_check_writes", f_debug_check_writes, METH_O,
+     "whether the optimizers' updates check what they write"},
     {"_debug_clear_interrupt", f_debug_clear_interrupt, METH_NOARGS,
      "forget the engine's pending interrupt"},
     {"_debug_state", f_debug_state, METH_NOARGS, "(backward done, backward running, has root)"},

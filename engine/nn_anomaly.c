@@ -2,10 +2,12 @@
 #include "nn_anomaly.h"
 
 #include <math.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "nn_ops_impl.h"
+#include "nn_thread.h"
 
 /* ---- scans ----
  * A float is non-finite when its exponent bits are all ones. Testing the
@@ -132,6 +134,38 @@ static bool any_bad_strided(const nn_tensor *t) {
     return false;
 }
 
+bool nn_span_nonfinite(const void *p, int64_t n, bool f64) {
+    return f64 ? any_bad_f64(p, n) : any_bad_f32(p, n);
+}
+
+/* A large contiguous scan split across the engine's threads: the scans are
+ * memory-bound, and one core does not draw all the memory's bandwidth. */
+typedef struct span_job {
+    const char *p;
+    int64_t n;
+    bool f64;
+    atomic_int bad;
+} span_job;
+
+static void span_task(void *arg, int task, int n_tasks) {
+    span_job *j = arg;
+    int64_t b, e;
+    nn_parallel_range(j->n, task, n_tasks, 4096, &b, &e);
+    if (b < e && !atomic_load_explicit(&j->bad, memory_order_relaxed) &&
+        nn_span_nonfinite(j->p + b * (j->f64 ? 8 : 4), e - b, j->f64))
+        atomic_store_explicit(&j->bad, 1, memory_order_relaxed);
+}
+
+#define SCAN_MIN_PER_TASK ((int64_t)1 << 18)
+
+static bool span_bad(const char *p, int64_t n, bool f64) {
+    int tasks = nn_parallel_tasks(n, SCAN_MIN_PER_TASK);
+    if (tasks <= 1) return nn_span_nonfinite(p, n, f64);
+    span_job j = {p, n, f64, 0};
+    nn_parallel_run(tasks, span_task, &j);
+    return atomic_load(&j.bad) != 0;
+}
+
 int64_t nn_tensor_nonfinite(const nn_tensor *t, int64_t *first, double *value) {
     if (!float_tensor(t) || nn_tensor_numel(t) == 0 || nn_tensor_released(t)) return 0;
     bool bad;
@@ -139,8 +173,7 @@ int64_t nn_tensor_nonfinite(const nn_tensor *t, int64_t *first, double *value) {
         int64_t n = nn_tensor_numel(t);
         const char *p =
             (const char *)t->storage->data + t->offset * (int64_t)nn_dtype_size(t->dtype);
-        bad = t->dtype == NN_FLOAT32 ? any_bad_f32((const uint32_t *)(const void *)p, n)
-                                     : any_bad_f64((const uint64_t *)(const void *)p, n);
+        bad = span_bad(p, n, t->dtype == NN_FLOAT64);
     } else {
         bad = t->ndim > 0 && any_bad_strided(t);
     }
@@ -153,6 +186,21 @@ bool nn_tensor_has_nan(const nn_tensor *t) {
 
 bool nn_tensor_has_inf(const nn_tensor *t) {
     return float_tensor(t) && nn_tensor_nonfinite(t, NULL, NULL) && scan(t, 2, NULL, NULL) > 0;
+}
+
+/* The whole storage, in memory the engine owns (whose writes it sees). */
+static bool spans_storage(const nn_tensor *t) {
+    return float_tensor(t) && t->offset == 0 && t->storage->release == NULL &&
+           t->storage->data != NULL && nn_tensor_is_contiguous(t) &&
+           (size_t)nn_tensor_numel(t) * nn_dtype_size(t->dtype) == t->storage->nbytes;
+}
+
+void nn_tensor_mark_finite(nn_tensor *t) {
+    if (spans_storage(t)) t->storage->finite_version = t->storage->version + 1;
+}
+
+bool nn_tensor_known_finite(const nn_tensor *t) {
+    return spans_storage(t) && t->storage->finite_version == t->storage->version + 1;
 }
 
 /* ---- the origin check ---- */

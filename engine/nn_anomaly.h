@@ -23,6 +23,23 @@ int64_t nn_tensor_nonfinite(const nn_tensor *t, int64_t *first, double *value);
 bool nn_tensor_has_nan(const nn_tensor *t);
 bool nn_tensor_has_inf(const nn_tensor *t);
 
+/* Whether any of the [n] contiguous float32 (or, with [f64], float64)
+ * values at [p] is non-finite: the scan a kernel runs over what it has just
+ * written, while it is in cache. */
+bool nn_span_nonfinite(const void *p, int64_t n, bool f64);
+
+/* The note that a tensor is finite, for the NaN hunt's check of the
+ * parameters around an optimizer step (the values it would otherwise read
+ * twice a step). nn_tensor_mark_finite notes that every element of [t] is
+ * finite now; it notes nothing unless [t] spans its whole storage and the
+ * engine owns that memory (not NumPy's, not FSDP's flat parameter), since
+ * only the engine's writes bump the version that voids the note.
+ * nn_tensor_known_finite: whether such a note holds (no in-place write
+ * since). Only the hunt's parameter checks read the note; every other scan
+ * reads the values. */
+void nn_tensor_mark_finite(nn_tensor *t);
+bool nn_tensor_known_finite(const nn_tensor *t);
+
 /* The element at row-major flat index [flat] as a double (any dtype). */
 double nn_tensor_flat_value(const nn_tensor *t, int64_t flat);
 /* Write the multi-index of [flat] in [t]'s shape as "[3, 1]" into [buf]. */

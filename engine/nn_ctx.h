@@ -54,6 +54,11 @@ struct nn_ctx {
     int n_strings, cap_strings;
     /* gradient hooks on tensors (nn_grad_hook_add, nn_graph.c) */
     struct nn_grad_hooks *grad_hooks;
+    /* The NaN hunt is on: the optimizers' updates scan the parameter values
+     * they write, block by block while in cache, and mark a parameter found
+     * finite (nn_tensor_mark_finite), so that the check after a step need
+     * not read it again. */
+    bool check_writes;
 };
 
 nn_ctx *nn_ctx_new(uint64_t seed);

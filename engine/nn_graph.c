@@ -1022,27 +1022,30 @@ static nn_status backward_node(nn_ctx *ctx, nn_node *node, bool retain_graph, in
     }
     /* A select or slice whose input's gradient is already being summed
      * (exclusively ours, same dtype) adds into its window of it and hands
-     * back no input gradient; so only when no hook reads them. */
+     * back no input gradient; so only when no hook reads them, or when the
+     * NaN hunt's would find nothing: the input gradient it would build is
+     * zeros and a copy of [node]'s gradient, finite when that is (as the
+     * q, k, v split of attention's in_proj: no full-size gradient per part). */
     nn_input *in0 = &node->in[0];
     bool into_sum = (node->op == NN_OP_SELECT || node->op == NN_OP_SLICE) && in0->needs_grad &&
                     in0->fn && in0->fn->grad && exclusive(in0->fn->grad) &&
                     in0->fn->grad->dtype == in0->t->dtype && node->grad->dtype == in0->t->dtype &&
-                    hooks_timing_only(ctx);
+                    (hooks_timing_only(ctx) ||
+                     (hooks_nonfinite_only(ctx) && !nn_tensor_nonfinite(node->grad, NULL, NULL)));
     /* An embedding whose weight (a leaf) already has a gradient, as a
      * weight tied to the output layer does when backward reaches the
      * embedding, scatter-adds into it. Not with hooks on that leaf or a
-     * capture (autograd.grad), which want the contribution on its own. */
+     * capture (autograd.grad), which want the contribution on its own; with
+     * the NaN hunt on, the scatter-add says whether its own gradient holds
+     * a non-finite value, and only then is it built for the hunt to see. */
     bool into_grad = !into_sum && !cap && node->op == NN_OP_EMBEDDING && in0->needs_grad &&
                      !in0->fn && in0->t->grad && exclusive(in0->t->grad) &&
                      in0->t->grad->dtype == in0->t->dtype && nn_dtype_is_float(in0->t->dtype) &&
                      !nn_dtype_is_narrow(in0->t->dtype) && node->grad->dtype == in0->t->dtype &&
                      in0->t->ndim == 2 && nn_tensor_same_shape(in0->t->grad, in0->t) &&
                      !(has_hooks(ctx) && leaf_hooked(ctx, in0->t)) &&
-                     (hooks_timing_only(ctx) || (hooks_nonfinite_only(ctx) &&
-                                                 !nn_tensor_nonfinite(in0->t->grad, NULL, NULL)));
-    /* With the NaN hunt on, the sum was finite before: it is finite after
-     * unless this node's own gradient is not, which the hunt then sees. */
-    bool seen_grad = into_grad && !hooks_timing_only(ctx);
+                     (hooks_timing_only(ctx) || hooks_nonfinite_only(ctx));
+    bool seen_grad = into_grad && !hooks_timing_only(ctx), own_nonfinite = false;
     /* A linear whose weight (a leaf) already has a gradient, as a recurrent
      * layer's weights do from the second step on, adds its weight gradient
      * into it with the gemm (beta = 1). The same conditions as the
@@ -1064,7 +1067,7 @@ static nn_status backward_node(nn_ctx *ctx, nn_node *node, bool retain_graph, in
     if (into_sum)
         st = nn_view_grad_add(ctx, node, in0->fn->grad, node->grad);
     else if (into_grad)
-        st = nn_embedding_grad_add(ctx, node, in0->t->grad, node->grad);
+        st = nn_embedding_grad_add(ctx, node, in0->t->grad, node->grad, &own_nonfinite);
     else if (into_wgrad)
         st = nn_linear_grad_into(ctx, node, node->grad, din, in1->t->grad);
     else {
@@ -1077,7 +1080,7 @@ static nn_status backward_node(nn_ctx *ctx, nn_node *node, bool retain_graph, in
     }
     if (st) goto done;
     /* already added in: the gradient built again only for the hooks */
-    bool rebuilt = seen_grad && nn_tensor_nonfinite(in0->t->grad, NULL, NULL);
+    bool rebuilt = seen_grad && own_nonfinite;
     if (rebuilt && (st = op_table[node->op].backward(ctx, node, node->grad, din))) goto done;
     if (ctx->n_hooks) {
         ev.after = true;

@@ -145,8 +145,12 @@ nn_status nn_view_grad_add(nn_ctx *ctx, const nn_node *node, nn_tensor *full, nn
  * into [full], the weight's gradient already being accumulated (a weight
  * tied to an output layer), instead of a dense zero table of the weight's
  * size added to it: at GPT-2's vocabulary that table is 150 MiB at the
- * step's peak. Same bits as the dense way (nn_graph.c decides when). */
-nn_status nn_embedding_grad_add(nn_ctx *ctx, const nn_node *node, nn_tensor *full, nn_tensor *dout);
+ * step's peak. Same bits as the dense way (nn_graph.c decides when).
+ * *[nonfinite] (may be NULL) is set to whether the dense gradient holds a
+ * non-finite value: its rows are summed here before they are added, so the
+ * NaN hunt learns it without building that gradient. */
+nn_status nn_embedding_grad_add(nn_ctx *ctx, const nn_node *node, nn_tensor *full, nn_tensor *dout,
+                                bool *nonfinite);
 /* A linear node's backward that adds the weight's gradient into [wgrad],
  * the weight's accumulated .grad (contiguous, the weight's shape and
  * dtype), with the gemm itself (beta = 1): no zeroed temporary and no

@@ -15,9 +15,11 @@
 #include "nn_optim.h"
 
 #include <math.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "nn_anomaly.h"
 #include "nn_ops_impl.h"
 
 #define MAX_BUFS 3
@@ -602,6 +604,63 @@ static void run_update(nn_iter *it, nn_iter_loop loop, step_arg *a, bool paralle
         nn_iter_run(it, loop, a);
 }
 
+/* ---- the NaN hunt's check of what an update writes (ctx->check_writes) ----
+ * The update runs in blocks small enough to stay in cache, and each
+ * block's new parameter values (operand 0) are scanned right after they are
+ * written: the check after the step then finds the parameter marked finite
+ * and need not read it from memory again. The kernel sees the same
+ * elements in the same order, so the bits are those of the unchecked run. */
+#define CHECK_BLOCK 2048
+
+typedef struct checked_arg {
+    nn_iter_loop loop;
+    void *arg;
+    int nargs;
+    bool f64;
+    atomic_int bad; /* some block wrote a non-finite value */
+} checked_arg;
+
+static void checked_loop(char **d, const int64_t *s, int64_t n, void *argp) {
+    checked_arg *c = argp;
+    const int64_t es = c->f64 ? 8 : 4;
+    char *dd[NN_ITER_MAX_ARGS];
+    for (int64_t i = 0; i < n; i += CHECK_BLOCK) {
+        int64_t m = n - i < CHECK_BLOCK ? n - i : CHECK_BLOCK;
+        for (int k = 0; k < c->nargs; k++) dd[k] = d[k] + i * s[k];
+        c->loop(dd, s, m, c->arg);
+        if (atomic_load_explicit(&c->bad, memory_order_relaxed)) continue;
+        bool bad = false;
+        if (s[0] == es) {
+            bad = nn_span_nonfinite(dd[0], m, c->f64);
+        } else {
+            for (int64_t j = 0; j < m && !bad; j++) {
+                const char *q = dd[0] + j * s[0];
+                bad = !isfinite(c->f64 ? *(const double *)(const void *)q
+                                       : (double)*(const float *)(const void *)q);
+            }
+        }
+        if (bad) atomic_store_explicit(&c->bad, 1, memory_order_relaxed);
+    }
+}
+
+/* run_update, checked when the hunt is on; then the parameter, its version
+ * bumped, is marked finite when every value written was. */
+static void run_checked(nn_ctx *ctx, nn_iter *it, nn_iter_loop loop, step_arg *a, bool parallel,
+                        nn_tensor *param) {
+    if (!ctx->check_writes) {
+        run_update(it, loop, a, parallel);
+        param->storage->version++;
+        return;
+    }
+    checked_arg c = {loop, a, it->nargs, param->dtype == NN_FLOAT64, 0};
+    if (parallel)
+        nn_iter_run_parallel(it, checked_loop, &c, NN_PAR_MIN_ELEMWISE);
+    else
+        nn_iter_run(it, checked_loop, &c);
+    param->storage->version++;
+    if (!atomic_load(&c.bad)) nn_tensor_mark_finite(param);
+}
+
 static nn_status check_grad(nn_ctx *ctx, const nn_optim *opt, int i) {
     const nn_tensor *p = opt->slots[i].param, *g = nn_tensor_grad(p);
     if (p->dtype != opt->slots[i].dtype)
@@ -645,8 +704,8 @@ nn_status nn_optim_step(nn_ctx *ctx, nn_optim *opt) {
         nn_iter_add(&it, p);
         nn_iter_add(&it, g);
         for (int b = 0; b < opt->n_bufs; b++) iter_add_buffer(&it, base + sl->off[b], p);
-        run_update(&it, loop, &a, true); /* p: checked by the iterator; buffers: contiguous */
-        p->storage->version++;
+        /* p: checked by the iterator; buffers: contiguous */
+        run_checked(ctx, &it, loop, &a, true, p);
         sl->steps++;
         if (sl->update) {
             /* update = old - new, then negated: new - old. */
@@ -742,8 +801,7 @@ nn_status nn_optim_update(nn_ctx *ctx, const nn_optim_config *cfg, nn_tensor *pa
     bool parallel = true;
     for (int b = 0; b < n_state; b++)
         if (need[b] && !no_broadcast(state[b])) parallel = false;
-    run_update(&it, loop, &a, parallel);
-    param->storage->version++;
+    run_checked(ctx, &it, loop, &a, parallel, param);
     for (int b = 0; b < n_state; b++)
         if (need[b]) state[b]->storage->version++;
     return NN_OK;

@@ -392,6 +392,7 @@ nn_tensor *nn_tensor_empty(nn_ctx *ctx, nn_dtype dt, int ndim, const int64_t *sh
     }
     s->refcount = 1;
     s->version = 0;
+    s->finite_version = 0;
     s->nbytes = nbytes;
     s->data = (char *)s + STORAGE_HEADER;
     s->release = NULL;
@@ -438,6 +439,7 @@ nn_tensor *nn_tensor_from_external(nn_ctx *ctx, nn_dtype dt, int ndim, const int
     }
     s->refcount = 1;
     s->version = 0;
+    s->finite_version = 0;
     s->nbytes = nbytes;
     s->data = data;
     s->release = release;

@@ -48,6 +48,10 @@ typedef struct nn_node nn_node;
 typedef struct nn_storage {
     int32_t refcount;
     uint32_t version; /* bumped by every in-place write; autograd checks it */
+    /* The NaN hunt's note that every element is finite: version + 1 when
+     * that was seen (nn_tensor_mark_finite, nn_anomaly.h), else 0; any
+     * in-place write bumps the version and so voids it. */
+    uint32_t finite_version;
     size_t nbytes;
     void *data;
     /* Memory owned elsewhere (a NumPy array shared by torch.from_numpy):

@@ -1281,8 +1281,8 @@ static void pair_sort(int64_t *v, int64_t n) {
     }
 }
 
-nn_status nn_embedding_grad_add(nn_ctx *ctx, const nn_node *node, nn_tensor *full,
-                                nn_tensor *dout) {
+nn_status nn_embedding_grad_add(nn_ctx *ctx, const nn_node *node, nn_tensor *full, nn_tensor *dout,
+                                bool *nonfinite) {
     nn_tensor *iin = node->in[1].t;
     bool f64 = full->dtype == NN_FLOAT64;
     nn_tensor *g = dense(ctx, dout, full->dtype), *idx = g ? dense(ctx, iin, NN_INT64) : NULL;
@@ -1299,6 +1299,7 @@ nn_status nn_embedding_grad_add(nn_ctx *ctx, const nn_node *node, nn_tensor *ful
         pair_sort(order, n);
         const void *gp = nn_tensor_data(g);
         void *fp = nn_tensor_data(full);
+        bool bad = false;
         /* Per distinct index: the rows summed in order (as the dense
          * gradient's zero + d1 + d2 ...), then added once, so the bits are
          * those of the dense gradient added to [full]. */
@@ -1310,10 +1311,14 @@ nn_status nn_embedding_grad_add(nn_ctx *ctx, const nn_node *node, nn_tensor *ful
                     double v = row[k] + ld(gp, order[2 * j + 1] * d + k, f64);
                     row[k] = f64 ? v : (double)(float)v;
                 }
-            for (int64_t k = 0; k < d; k++) st(fp, r * d + k, ld(fp, r * d + k, f64) + row[k], f64);
+            for (int64_t k = 0; k < d; k++) {
+                bad |= !isfinite(row[k]);
+                st(fp, r * d + k, ld(fp, r * d + k, f64) + row[k], f64);
+            }
             i = j;
         }
         full->storage->version++;
+        if (nonfinite) *nonfinite = bad;
     }
     nn_mem_free(row);
     nn_mem_free(order);

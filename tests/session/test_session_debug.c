@@ -414,6 +414,15 @@ NN_TEST(debug_nan_hunt_backward_and_optimizer) {
     hunt("manual_seed(0)\nw = randn(3, requires_grad=True)\nopt = Adam([w], lr=1e39)",
          "loss = (w * w).sum()\nloss.backward()\nopt.step()",
          "Adam.step() made the parameter w non-finite", "lr 1e+39");
+    /* an embedding tied to the output layer adds its rows into the weight's
+     * gradient without building its own; its own overflows here (two rows
+     * of 3e38 for index 1), so it is built for the report all the same */
+    hunt("manual_seed(0)\nemb = torch.nn.Embedding(4, 2)\nhead = Linear(2, 4, bias=False)\n"
+         "emb.weight = head.weight\nwith torch.no_grad():\n    head.weight.fill_(0.01)\n"
+         "idx = tensor([1, 1, 2])",
+         "x = emb(idx)\nloss = (head(x) * 0.001).sum() + (x * 3e38).sum()\nloss.backward()",
+         "backward: the gradient of embedding with respect to its input 0 is inf at index [1, 0]",
+         "op embedding in emb (the forward op of this backward node), at <cell 3>:1");
     /* with anomaly off nothing is raised */
     dcap c;
     lang_session *s = dsession(&c, NULL);
@@ -425,6 +434,36 @@ NN_TEST(debug_nan_hunt_backward_and_optimizer) {
     CHECK(!drun(s, &c, "with torch.autograd.detect_anomaly():\n    z = log(x)", "<cell 3>"));
     CHECK(strstr(c.out.data, "AnomalyError"));
     CHECK(drun(s, &c, "print(is_anomaly_enabled())", "<cell 4>"));
+    dfree(s, &c);
+}
+
+/* The check around an optimizer step reads a parameter only when it is not
+ * known finite (the update checked what it wrote, and nothing wrote it
+ * since): a parameter made non-finite between steps is not the step's
+ * doing, and a step that makes one non-finite is still named. */
+NN_TEST(debug_nan_hunt_optimizer_after_finite_steps) {
+    dcap c;
+    lang_session *s = dsession(&c, NULL);
+    CHECK(drun(s, &c,
+               "manual_seed(0)\nw = randn(3, requires_grad=True)\n"
+               "b = randn(2, 3).requires_grad_()\nopt = AdamW([w, b], lr=0.1)\n"
+               "def step():\n    opt.zero_grad()\n    loss = (w * w).sum() + (b * b).sum()\n"
+               "    loss.backward()\n    opt.step()",
+               "<cell 1>"));
+    CHECK(drun(s, &c, "%anomaly on", "<cell 2>"));
+    CHECK(drun(s, &c, "for i in range(3):\n    step()", "<cell 3>"));
+    CHECK_MSG(drun(s, &c,
+                   "with torch.no_grad():\n    b.mul_(float('inf'))\nopt.zero_grad()\n"
+                   "(w * w).sum().backward()\nopt.step()\nprint('no report for b')",
+                   "<cell 4>"),
+              "%s", c.out.data);
+    CHECK(strstr(c.out.data, "no report for b"));
+    CHECK(drun(s, &c, "with torch.no_grad():\n    b.fill_(1.0)\nopt.param_groups[0]['lr'] = 1e39",
+               "<cell 5>"));
+    CHECK(!drun(s, &c, "step()", "<cell 6>"));
+    CHECK_MSG(strstr(c.out.data, "AnomalyError: AdamW.step() made the parameter w non-finite: "
+                                 "-inf at index [0] (3 non-finite elements)"),
+              "%s", c.out.data);
     dfree(s, &c);
 }
 
