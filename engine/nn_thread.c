@@ -101,6 +101,7 @@ int64_t nn_set_par_min_elemwise(int64_t n) {
 }
 
 int nn_parallel_tasks(int64_t work, int64_t min_per_task) {
+    if (min_per_task < 1) min_per_task = 1;
     if (work / 2 < min_per_task) return 1;
     int threads = nn_get_num_threads();
     if (threads <= 1) return 1;

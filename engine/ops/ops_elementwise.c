@@ -833,10 +833,51 @@ static void clamp_i64(char **d, const int64_t *s, int64_t n, void *a) {
     }
 }
 
+/* One task's elements [b, e) of unary_sleef's map: the chunks start on
+ * multiples of 16, so each element is computed as in the serial call (the
+ * vector blocks and the libm tail from [tail] on fall where they did). */
+typedef struct sleef_job {
+    nn_sleef_fn fn;
+    bool sigmoid, f32;
+    void *out;
+    const void *in;
+    int64_t n, tail;
+} sleef_job;
+
+static void sleef_part(const sleef_job *j, int64_t b, int64_t e) {
+    int64_t n = e - b, tail = j->tail - b;
+    tail = tail < 0 ? 0 : tail > n ? n : tail;
+    if (j->sigmoid && j->f32) {
+        float *o = (float *)j->out + b;
+        const float *x = (const float *)j->in + b;
+        for (int64_t i = 0; i < n; i++) o[i] = -x[i];
+        nn_sleef_map_f32(NN_SLEEF_EXP, o, o, n, tail);
+        for (int64_t i = 0; i < n; i++) o[i] = 1.0f / (1.0f + o[i]);
+    } else if (j->sigmoid) {
+        double *o = (double *)j->out + b;
+        const double *x = (const double *)j->in + b;
+        for (int64_t i = 0; i < n; i++) o[i] = -x[i];
+        nn_sleef_map_f64(NN_SLEEF_EXP, o, o, n, tail);
+        for (int64_t i = 0; i < n; i++) o[i] = 1.0 / (1.0 + o[i]);
+    } else if (j->f32) {
+        nn_sleef_map_f32(j->fn, (float *)j->out + b, (const float *)j->in + b, n, tail);
+    } else {
+        nn_sleef_map_f64(j->fn, (double *)j->out + b, (const double *)j->in + b, n, tail);
+    }
+}
+
+static void sleef_task(void *arg, int task, int n_tasks) {
+    const sleef_job *j = arg;
+    int64_t b, e;
+    nn_parallel_range(j->n, task, n_tasks, 16, &b, &e);
+    if (b < e) sleef_part(j, b, e);
+}
+
 /* exp, log, log1p and tanh through SLEEF, as PyTorch's kernels compute them
  * (nn_sleef.h says why); sigmoid is 1 / (1 + exp(-x)) with SLEEF's exp on
  * whole vector blocks and libm's on the rest, as PyTorch's vectorised loop
- * does. [out] is contiguous, [c] the contiguous input in out's dtype. */
+ * does. [out] is contiguous, [c] the contiguous input in out's dtype. Large
+ * tensors split across the engine's threads in chunks of 16 elements. */
 static bool unary_sleef(const unary_kernels *k, nn_tensor *out, const nn_tensor *c) {
     nn_sleef_fn fn = k == &k_exp     ? NN_SLEEF_EXP
                      : k == &k_log   ? NN_SLEEF_LOG
@@ -847,26 +888,21 @@ static bool unary_sleef(const unary_kernels *k, nn_tensor *out, const nn_tensor 
     if (fn == NN_SLEEF_COUNT && !sigmoid) return false;
     int64_t n = nn_tensor_numel(out);
     bool f32 = out->dtype == NN_FLOAT32;
-    if (sigmoid) {
-        int64_t tail = nn_sleef_tail(n, f32);
-        if (f32) {
-            float *o = nn_tensor_data(out);
-            const float *x = nn_tensor_data(c);
-            for (int64_t i = 0; i < n; i++) o[i] = -x[i];
-            nn_sleef_map_f32(NN_SLEEF_EXP, o, o, n, tail);
-            for (int64_t i = 0; i < n; i++) o[i] = 1.0f / (1.0f + o[i]);
-        } else {
-            double *o = nn_tensor_data(out);
-            const double *x = nn_tensor_data(c);
-            for (int64_t i = 0; i < n; i++) o[i] = -x[i];
-            nn_sleef_map_f64(NN_SLEEF_EXP, o, o, n, tail);
-            for (int64_t i = 0; i < n; i++) o[i] = 1.0 / (1.0 + o[i]);
-        }
-    } else if (f32) {
-        nn_sleef_map_f32(fn, nn_tensor_data(out), nn_tensor_data(c), n, n);
-    } else {
-        nn_sleef_map_f64(fn, nn_tensor_data(out), nn_tensor_data(c), n, n);
-    }
+    sleef_job j = {fn,
+                   sigmoid,
+                   f32,
+                   nn_tensor_data(out),
+                   nn_tensor_data(c),
+                   n,
+                   sigmoid ? nn_sleef_tail(n, f32) : n};
+    /* SLEEF's exp is cheap enough to gain only from the memory-bound
+     * threshold (bench/python/threads.py: 0.72 at 196608 elements, 1.17
+     * at 49152). */
+    int tasks = nn_parallel_tasks(n, NN_PAR_MIN_ELEMWISE);
+    if (tasks <= 1)
+        sleef_part(&j, 0, n);
+    else
+        nn_parallel_run(tasks, sleef_task, &j);
     return true;
 }
 

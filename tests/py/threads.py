@@ -45,6 +45,8 @@ cases = {
     "exp": lambda: a.exp(),
     "tanh": lambda: torch.tanh(a),
     "sigmoid": lambda: torch.sigmoid(a),
+    "sigmoid_f64": lambda: torch.sigmoid(a.double()),
+    "log1p_f64": lambda: a.double().abs().log1p(),
     "pow": lambda: a.abs() ** 1.7,
     "broadcast_mul": lambda: m * w,
     "where": lambda: torch.where(mask, m, -m),
