@@ -418,6 +418,16 @@ static PyObject *f_node_check(PyObject *m, PyObject *arg) {
     Py_RETURN_NONE;
 }
 
+/* _node_max_pool_indices(fn) -> the int64 indices of a max-pool node's
+ * maxima (nn_max_pool_node_indices). */
+static PyObject *f_node_max_pool_indices(PyObject *m, PyObject *fo) {
+    (void)m;
+    nn_node *n = fn_arg(fo);
+    if (!n) return NULL;
+    nn_tensor *t = nn_max_pool_node_indices(py_ctx(), n);
+    return t ? py_tensor_wrap(t) : py_engine_error();
+}
+
 /* _node_vjp(fn, grad) -> the node's own (engine) backward: one gradient or
  * None per input, no history. */
 static PyObject *f_node_vjp(PyObject *m, PyObject *args) {
@@ -541,6 +551,8 @@ PyMethodDef py_autograd_functions[] = {
     {"_grad_key", f_grad_key, METH_O, "_grad_key(t): a tensor's key in _graph_nodes"},
     {"_node_check", f_node_check, METH_O, "_node_check(fn): fail if its saved values are gone"},
     {"_node_vjp", f_node_vjp, METH_VARARGS, "_node_vjp(fn, grad): the node's engine backward"},
+    {"_node_max_pool_indices", f_node_max_pool_indices, METH_O,
+     "_node_max_pool_indices(fn): the indices of a max-pool node's maxima"},
     {"_node_apply", f_node_apply, METH_VARARGS, "_node_apply(fn, inputs): its op on inputs"},
     {"_node_free", f_node_free, METH_O, "_node_free(fn): free its saved tensors"},
     {"_node_retained", f_node_retained, METH_VARARGS,

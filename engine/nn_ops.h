@@ -358,6 +358,10 @@ nn_tensor *nn_pool(nn_ctx *ctx, nn_tensor *x, bool is_max, bool adaptive, const 
                    const int64_t *stride, const int64_t *padding, const int64_t *dilation,
                    bool ceil_mode, bool count_include_pad, double divisor_override,
                    nn_tensor **indices);
+/* The int64 indices of the maxima a recorded max-pool [node] took (new
+ * reference): the saved ones (return_indices), or found again in its input,
+ * which a max-pool node keeps instead (what create_graph's rule needs). */
+nn_tensor *nn_max_pool_node_indices(nn_ctx *ctx, nn_node *node);
 
 /* ---- fused pointwise ops (ops_fused.c), float inputs ----
  * Rounded once where PyTorch fuses a multiply-add: a + alpha b, s + value

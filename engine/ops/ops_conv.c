@@ -1835,7 +1835,7 @@ DEF_POOL(double, f64)
  * scatter stay within a plane), so the planes are shared out between the
  * engine's threads, each running the kernel on its range: the same bits
  * at any thread count. */
-enum { POOL_MAX_FWD, POOL_MAX_BWD, POOL_AVG_FWD, POOL_AVG_BWD };
+enum { POOL_MAX_FWD, POOL_MAX_BWD, POOL_AVG_FWD, POOL_AVG_BWD, POOL_MAX_BWD_X };
 
 typedef struct pool_run {
     int kind;
@@ -1844,7 +1844,37 @@ typedef struct pool_run {
     void *y;
     int64_t *ind;
     const pool_geom *pg;
+    /* POOL_MAX_BWD_X: the image the indices are found in again, and per
+     * task a scratch of one plane's maxima and indices */
+    const void *img;
+    char *scratch;
 } pool_run;
+
+/* Bytes of one task's scratch for POOL_MAX_BWD_X: a plane's int64 indices
+ * and its maxima, a multiple of 8. */
+static int64_t pool_scratch_bytes(const pool_geom *pg, bool f64) {
+    return pg->Lo * 8 + (pg->Lo * (f64 ? 8 : 4) + 7) / 8 * 8;
+}
+
+/* dx of [planes] planes from their output gradient g and the maxima's
+ * indices ii (dx zeroed here). */
+static void max_pool_scatter(bool f64, const void *g, void *dx, const int64_t *ii,
+                             const pool_geom *pg, int64_t planes) {
+    const size_t es = f64 ? sizeof(double) : sizeof(float);
+    memset(dx, 0, (size_t)(planes * pg->Li) * es);
+    for (int64_t pl = 0; pl < planes; pl++) {
+        const int64_t *ip = ii + pl * pg->Lo;
+        if (f64) {
+            double *d = (double *)dx + pl * pg->Li;
+            const double *gg = (const double *)g + pl * pg->Lo;
+            for (int64_t o = 0; o < pg->Lo; o++) d[ip[o]] += gg[o];
+        } else {
+            float *d = (float *)dx + pl * pg->Li;
+            const float *gg = (const float *)g + pl * pg->Lo;
+            for (int64_t o = 0; o < pg->Lo; o++) d[ip[o]] += gg[o];
+        }
+    }
+}
 
 static void pool_task(void *arg, int t, int T) {
     const pool_run *r = arg;
@@ -1853,7 +1883,7 @@ static void pool_task(void *arg, int t, int T) {
     nn_parallel_range(g.planes, t, T, 1, &b, &e);
     g.planes = e - b;
     const size_t es = r->f64 ? sizeof(double) : sizeof(float);
-    bool grad = r->kind == POOL_MAX_BWD || r->kind == POOL_AVG_BWD;
+    bool grad = r->kind == POOL_MAX_BWD || r->kind == POOL_AVG_BWD || r->kind == POOL_MAX_BWD_X;
     const int64_t in = grad ? g.Lo : g.Li, out = grad ? g.Li : g.Lo;
     const void *x = at((void *)r->x, b * in, es);
     void *y = at(r->y, b * out, es);
@@ -1866,20 +1896,24 @@ static void pool_task(void *arg, int t, int T) {
             max_pool_f32(x, y, ind, &g);
         break;
     case POOL_MAX_BWD: /* dx is not zeroed: each task clears its own planes */
-        memset(y, 0, (size_t)(g.planes * g.Li) * es);
+        max_pool_scatter(r->f64, x, y, ind, &g, g.planes);
+        break;
+    case POOL_MAX_BWD_X: { /* the indices found again, one plane at a time */
+        pool_geom one = g;
+        one.planes = 1;
+        int64_t *ii = (int64_t *)(r->scratch + t * pool_scratch_bytes(&g, r->f64));
+        void *mx = ii + g.Lo;
         for (int64_t pl = 0; pl < g.planes; pl++) {
-            const int64_t *ii = ind + pl * g.Lo;
-            if (r->f64) {
-                double *d = (double *)y + pl * g.Li;
-                const double *gg = (const double *)x + pl * g.Lo;
-                for (int64_t o = 0; o < g.Lo; o++) d[ii[o]] += gg[o];
-            } else {
-                float *d = (float *)y + pl * g.Li;
-                const float *gg = (const float *)x + pl * g.Lo;
-                for (int64_t o = 0; o < g.Lo; o++) d[ii[o]] += gg[o];
-            }
+            const void *img = at((void *)r->img, (b + pl) * g.Li, es);
+            if (r->f64)
+                max_pool_f64(img, mx, ii, &one);
+            else
+                max_pool_f32(img, mx, ii, &one);
+            max_pool_scatter(r->f64, at((void *)x, pl * g.Lo, es), at(y, pl * g.Li, es), ii, &one,
+                             1);
         }
         break;
+    }
     default:
         if (r->f64)
             avg_pool_f64(x, y, &g, grad);
@@ -1889,11 +1923,15 @@ static void pool_task(void *arg, int t, int T) {
     }
 }
 
-static void pool_go(int kind, bool f64, const void *x, void *y, int64_t *ind, const pool_geom *pg) {
-    pool_run r = {kind, f64, x, y, ind, pg};
+static int pool_tasks(const pool_geom *pg) {
     int T =
         nn_parallel_tasks(pg->planes * (pg->Li > pg->Lo ? pg->Li : pg->Lo), NN_PAR_MIN_ELEMWISE);
-    if (T > pg->planes) T = (int)pg->planes;
+    return T > pg->planes ? (int)pg->planes : T;
+}
+
+static void pool_go(int kind, bool f64, const void *x, void *y, int64_t *ind, const pool_geom *pg) {
+    pool_run r = {kind, f64, x, y, ind, pg, NULL, NULL};
+    int T = pool_tasks(pg);
     if (T <= 1)
         pool_task(&r, 0, 1);
     else
@@ -1921,9 +1959,11 @@ nn_tensor *op_max_pool_forward(nn_ctx *ctx, nn_node *node) {
     nn_tensor **slot = (nn_tensor **)(intptr_t)node->p.i[0];
     nn_tensor *x = nn_contiguous_as(ctx, xin, xin->dtype);
     nn_tensor *out = x ? nn_tensor_empty(ctx, xin->dtype, xin->ndim, shape) : NULL;
-    nn_tensor *ind =
-        out && (node->recorded || slot) ? nn_tensor_empty(ctx, NN_INT64, xin->ndim, shape) : NULL;
-    if (!out || ((node->recorded || slot) && !ind)) {
+    /* A recorded node keeps its input, not the indices: backward finds
+     * them again (PyTorch saves both; the input is usually held anyway, by
+     * the ReLU before it, and int64 indices are twice a float32 output). */
+    nn_tensor *ind = out && slot ? nn_tensor_empty(ctx, NN_INT64, xin->ndim, shape) : NULL;
+    if (!out || (slot && !ind)) {
         nn_tensor_release(x);
         nn_tensor_release(out);
         return NULL;
@@ -1944,14 +1984,59 @@ nn_status op_max_pool_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_t
     nn_tensor *xin = node->in[0].t, *ind = node->saved[0];
     pool_geom pg;
     if (!pool_geom_of(ctx, node, true, &pg)) return ctx->err.code;
+    bool f64 = xin->dtype == NN_FLOAT64;
     nn_tensor *g = nn_contiguous_as(ctx, dout, xin->dtype);
     nn_tensor *dx = g ? nn_tensor_empty(ctx, xin->dtype, xin->ndim, xin->shape) : NULL;
-    if (dx)
-        pool_go(POOL_MAX_BWD, xin->dtype == NN_FLOAT64, nn_tensor_data(g), nn_tensor_data(dx),
-                nn_tensor_data(ind), &pg);
+    if (dx && ind) {
+        pool_go(POOL_MAX_BWD, f64, nn_tensor_data(g), nn_tensor_data(dx), nn_tensor_data(ind), &pg);
+    } else if (dx) {
+        /* No saved indices (return_indices=False): the forward's kernel
+         * finds them again in the input, one plane at a time per task, so
+         * they are the same indices, ties and NaNs included. */
+        nn_tensor *x = nn_contiguous_as(ctx, xin, xin->dtype);
+        int T = pool_tasks(&pg);
+        if (T < 1) T = 1;
+        nn_tensor *sc = x ? scratch(ctx, true, T * pool_scratch_bytes(&pg, f64) / 8) : NULL;
+        if (sc) {
+            pool_run r = {POOL_MAX_BWD_X, f64, nn_tensor_data(g), nn_tensor_data(dx),
+                          NULL,           &pg, nn_tensor_data(x), nn_tensor_data(sc)};
+            if (T <= 1)
+                pool_task(&r, 0, 1);
+            else
+                nn_parallel_run(T, pool_task, &r);
+        } else {
+            nn_tensor_release(dx);
+            dx = NULL;
+        }
+        nn_tensor_release(sc);
+        nn_tensor_release(x);
+    }
     nn_tensor_release(g);
     din[0] = dx;
     return dx ? NN_OK : ctx->err.code;
+}
+
+nn_tensor *nn_max_pool_node_indices(nn_ctx *ctx, nn_node *node) {
+    if (node->op != NN_OP_MAX_POOL) {
+        nn_error_set(&ctx->err, NN_ERR_VALUE, "not a max_pool node");
+        return NULL;
+    }
+    if (node->saved[0]) return nn_tensor_retain(node->saved[0]);
+    nn_tensor *xin = node->in[0].t;
+    if (nn_tensor_check_storage(ctx, xin)) return NULL;
+    pool_geom pg;
+    if (!pool_geom_of(ctx, node, true, &pg)) return NULL;
+    int64_t shape[NN_MAX_DIMS];
+    pool_out_shape(xin, &pg, shape);
+    nn_tensor *x = nn_contiguous_as(ctx, xin, xin->dtype);
+    nn_tensor *out = x ? nn_tensor_empty(ctx, xin->dtype, xin->ndim, shape) : NULL;
+    nn_tensor *ind = out ? nn_tensor_empty(ctx, NN_INT64, xin->ndim, shape) : NULL;
+    if (ind)
+        pool_go(POOL_MAX_FWD, xin->dtype == NN_FLOAT64, nn_tensor_data(x), nn_tensor_data(out),
+                nn_tensor_data(ind), &pg);
+    nn_tensor_release(x);
+    nn_tensor_release(out);
+    return ind;
 }
 
 nn_tensor *op_avg_pool_forward(nn_ctx *ctx, nn_node *node) {

@@ -84,3 +84,44 @@ for _ in range(3):
     loss.backward()
     opt.step()
 print("mlp loss:", round(loss.item(), 4))
+
+# max_pool keeps its input, not its indices: backward finds the maxima again,
+# the same ones (ties: the first in the window; a NaN wins), at any thread count
+for threads in (1, 2):
+    torch.set_num_threads(threads)
+    for kw in (dict(kernel_size=2), dict(kernel_size=3, stride=2, padding=1),
+               dict(kernel_size=2, stride=1, dilation=2, ceil_mode=True),
+               dict(kernel_size=3, stride=2, ceil_mode=True)):
+        torch.manual_seed(2)
+        v = torch.randint(0, 3, (2, 3, 9, 9)).float()
+        v[0, 1, 2, 3] = float("nan")
+        v.requires_grad_(True)
+        out = F.max_pool2d(v, **kw)
+        out.backward(torch.arange(out.numel(), dtype=torch.float32).reshape(out.shape))
+        g1 = v.grad.clone()
+        v.grad = None
+        out, idx = F.max_pool2d(v, return_indices=True, **kw)
+        out.backward(torch.arange(out.numel(), dtype=torch.float32).reshape(out.shape))
+        print(threads, kw, "grad sum %.1f" % g1.sum().item(), "nonzero", int((g1 != 0).sum()),
+              "same with indices", torch.equal(g1, v.grad))
+    v1 = torch.randn(2, 4, 7, requires_grad=True)
+    F.max_pool1d(v1, 3, 2).sum().backward()
+    v3 = torch.randn(1, 2, 4, 5, 6, requires_grad=True)
+    F.max_pool3d(v3, 2).pow(2).sum().backward()
+    print("1d/3d", round(v1.grad.sum().item(), 4), round(v3.grad.sum().item(), 4))
+torch.set_num_threads(1)
+# large enough that backward splits the planes between two threads
+big = torch.randn(8, 64, 32, 32).round(decimals=1).requires_grad_(True)
+gw = torch.randn(8, 64, 16, 16)
+grads = []
+for threads in (1, 2):
+    torch.set_num_threads(threads)
+    big.grad = None
+    F.max_pool2d(big, 2).backward(gw)
+    grads.append(big.grad.clone())
+big.grad = None
+out, idx = F.max_pool2d(big, 2, return_indices=True)
+out.backward(gw)
+torch.set_num_threads(1)
+print("threads agree:", torch.equal(grads[0], grads[1]), "indices agree:",
+      torch.equal(grads[0], big.grad), "sum %.3f" % grads[0].sum().item())

@@ -525,8 +525,10 @@ def _max_pool_rule(rec, g):
     """The gradient goes to each window's maximum: a scatter of g at the
     saved per-plane flat indices, linear in g."""
     x, idx = rec.inputs[0], rec.saved[0]
-    if idx is None or any(rec.needs[1:]):
+    if any(rec.needs[1:]):
         _not_implemented(rec)
+    if idx is None:  # the node kept its input instead (return_indices=False)
+        idx = _C._node_max_pool_indices(rec.fn)
     planes = x.shape[0] * x.shape[1]  # x may be a husk (shape only): the node did not keep it
     z = torch.zeros(planes, math.prod(x.shape[2:]), dtype=g.dtype)
     z = z.scatter_add(1, idx.reshape(planes, -1), g.reshape(planes, -1))
