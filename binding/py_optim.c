@@ -239,6 +239,63 @@ static bool as_double(PyObject *o, double *out) {
  * float, dicts that are not plain dicts): the Python loop then runs and
  * makes the state or raises as before. [state] is the optimizer's
  * defaultdict (the caller checks its type). */
+/* Whether [o] is a tensor whose `grad` is the tensor type's own attribute
+ * (no subclass or instance overrides it): its gradient can then be read from
+ * the engine without making a tensor object for it. */
+static bool plain_grad(PyObject *o) {
+    static PyObject *base_grad;
+    if (!py_tensor_check(o) || Py_TYPE(o)->tp_getattro != PyObject_GenericGetAttr) return false;
+    if (!base_grad && !(base_grad = _PyType_Lookup(&py_tensor_base_type, keys_interned[K_GRAD])))
+        return false;
+    return _PyType_Lookup(Py_TYPE(o), keys_interned[K_GRAD]) == base_grad;
+}
+
+/* _adam_group's usual case without Python objects in between: at most
+ * ADAM_DIRECT parameters, each a tensor with a plain `grad`, each state a
+ * non-empty dict of tensors. The gradients come from the engine (reading
+ * p.grad made a tensor object per parameter, and the lists six more
+ * objects per call). Returns 0, having changed nothing, for anything else
+ * (the list path below then runs, and raises what it raises); 1 when the
+ * group is updated; -1 with an exception set on an engine error. The same
+ * updates in the same order as adam_multi_run. */
+enum { ADAM_DIRECT = 64 };
+static int adam_group_direct(PyObject *params, PyObject *state_of, nn_optim_config c, int amsgrad) {
+    struct {
+        nn_tensor *p, *g, *s[3];
+        PyObject *step;
+    } e[ADAM_DIRECT];
+    Py_ssize_t n = PyList_GET_SIZE(params), cnt = 0;
+    if (n > ADAM_DIRECT) return 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *po = PyList_GET_ITEM(params, i);
+        if (!plain_grad(po)) return 0;
+        nn_tensor *g = nn_tensor_grad(py_tensor_of(po));
+        if (!g) continue;
+        if (nn_tensor_released(py_tensor_of(po)) || nn_tensor_released(g)) return 0;
+        PyObject *state = PyDict_GetItemWithError(state_of, po);
+        if (!state || !PyDict_CheckExact(state) || PyDict_GET_SIZE(state) == 0) {
+            PyErr_Clear();
+            return 0;
+        }
+        e[cnt].p = py_tensor_of(po), e[cnt].g = g, e[cnt].s[2] = NULL;
+        for (int k = 0; k < 3; k++) {
+            if (k == 2 && !amsgrad) continue;
+            PyObject *v = group_item(state, K_EXP_AVG + k);
+            if (!v || !(e[cnt].s[k] = py_tensor_of(v)) || nn_tensor_released(e[cnt].s[k])) return 0;
+        }
+        PyObject *step = group_item(state, K_STEP);
+        if (!step || !py_tensor_check(step)) return 0;
+        e[cnt++].step = step;
+    }
+    for (Py_ssize_t i = 0; i < cnt; i++) {
+        double step;
+        if (step_increment(e[i].step, &step) < 0 ||
+            py_status(nn_optim_update(py_ctx(), &c, e[i].p, e[i].g, e[i].s, (int64_t)step)) < 0)
+            return -1;
+    }
+    return 1;
+}
+
 static PyObject *f_adam_group(PyObject *m, PyObject *args) {
     (void)m;
     PyObject *group, *state_of;
@@ -264,6 +321,12 @@ static PyObject *f_adam_group(PyObject *m, PyObject *args) {
         PyErr_Clear();
         Py_RETURN_FALSE;
     }
+    nn_optim_config cd = c;
+    cd.kind = decoupled ? NN_OPTIM_ADAMW : NN_OPTIM_ADAM;
+    cd.amsgrad = amsgrad, cd.maximize = maximize;
+    int direct = adam_group_direct(params, state_of, cd, amsgrad);
+    if (direct < 0) return NULL;
+    if (direct > 0) Py_RETURN_TRUE;
     PyObject *lists[6] = {NULL};
     PyObject *result = NULL;
     for (int k = 0; k < 6; k++)

@@ -17,7 +17,7 @@
  * when [ta] / [tb]; A and B row-major with row strides lda, ldb. Returns
  * false, having touched nothing, when the shape is not one it takes (the
  * caller then calls the BLAS). */
-bool nn_small_sgemm(bool ta, bool tb, int m, int n, int k, const float *a, int lda,
-                    const float *b, int ldb, float *c, int ldc);
+bool nn_small_sgemm(bool ta, bool tb, int m, int n, int k, const float *a, int lda, const float *b,
+                    int ldb, float *c, int ldc);
 
 #endif
