@@ -39,6 +39,38 @@ NN_KERNEL_CLONES static bool any_bad_f64(const uint64_t *w, int64_t n) {
     return false;
 }
 
+/* NaN (want 1) or infinity (want 2) alone, the same way: a NaN's bits
+ * without the sign are above the infinity's, an infinity's equal to them. */
+NN_KERNEL_CLONES static bool any_kind_f32(const uint32_t *w, int64_t n, int want) {
+    const int64_t block = 4096;
+    const uint32_t inf = 0x7f800000u;
+    for (int64_t i = 0; i < n; i += block) {
+        int64_t end = i + block < n ? i + block : n;
+        uint32_t hit = 0;
+        if (want == 1)
+            for (int64_t j = i; j < end; j++) hit |= (w[j] & 0x7fffffffu) > inf;
+        else
+            for (int64_t j = i; j < end; j++) hit |= (w[j] & 0x7fffffffu) == inf;
+        if (hit) return true;
+    }
+    return false;
+}
+
+NN_KERNEL_CLONES static bool any_kind_f64(const uint64_t *w, int64_t n, int want) {
+    const int64_t block = 2048;
+    const uint64_t inf = 0x7ff0000000000000ull, abs = 0x7fffffffffffffffull;
+    for (int64_t i = 0; i < n; i += block) {
+        int64_t end = i + block < n ? i + block : n;
+        uint64_t hit = 0;
+        if (want == 1)
+            for (int64_t j = i; j < end; j++) hit |= (w[j] & abs) > inf;
+        else
+            for (int64_t j = i; j < end; j++) hit |= (w[j] & abs) == inf;
+        if (hit) return true;
+    }
+    return false;
+}
+
 /* Storage offset (elements) of row-major flat index [flat]. */
 static int64_t offset_of(const nn_tensor *t, int64_t flat) {
     int64_t off = t->offset;
@@ -180,12 +212,23 @@ int64_t nn_tensor_nonfinite(const nn_tensor *t, int64_t *first, double *value) {
     return bad ? scan(t, 3, first, value) : 0;
 }
 
+/* Whether [t], known to hold a non-finite value, holds a NaN (want 1) or an
+ * infinity (want 2): vectorised over contiguous data (an attention mask's
+ * -inf makes the hunt ask this of every masked score), exact otherwise. */
+static bool has_kind(const nn_tensor *t, int want) {
+    if (!nn_tensor_is_contiguous(t)) return scan(t, want, NULL, NULL) > 0;
+    const char *p = (const char *)t->storage->data + t->offset * (int64_t)nn_dtype_size(t->dtype);
+    int64_t n = nn_tensor_numel(t);
+    return t->dtype == NN_FLOAT64 ? any_kind_f64((const uint64_t *)(const void *)p, n, want)
+                                  : any_kind_f32((const uint32_t *)(const void *)p, n, want);
+}
+
 bool nn_tensor_has_nan(const nn_tensor *t) {
-    return float_tensor(t) && nn_tensor_nonfinite(t, NULL, NULL) && scan(t, 1, NULL, NULL) > 0;
+    return float_tensor(t) && nn_tensor_nonfinite(t, NULL, NULL) && has_kind(t, 1);
 }
 
 bool nn_tensor_has_inf(const nn_tensor *t) {
-    return float_tensor(t) && nn_tensor_nonfinite(t, NULL, NULL) && scan(t, 2, NULL, NULL) > 0;
+    return float_tensor(t) && nn_tensor_nonfinite(t, NULL, NULL) && has_kind(t, 2);
 }
 
 /* The whole storage, in memory the engine owns (whose writes it sees). */
@@ -230,13 +273,13 @@ static bool check_forward(const nn_hook_event *ev, nn_anomaly *a) {
     for (int i = 0; i < n->n_in; i++)
         if (n->in[i].t && n->in[i].t->storage == out->storage) return false;
     if (!nn_tensor_nonfinite(out, NULL, NULL)) return false;
-    bool out_nan = scan(out, 1, NULL, NULL) > 0;
+    bool out_nan = has_kind(out, 1);
     int nan_in = -1, inf_in = -1;
     for (int i = 0; i < n->n_in; i++) {
         const nn_tensor *t = n->in[i].t;
         if (!t || !nn_tensor_nonfinite(t, NULL, NULL)) continue;
-        if (nan_in < 0 && scan(t, 1, NULL, NULL)) nan_in = i;
-        if (inf_in < 0 && scan(t, 2, NULL, NULL)) inf_in = i;
+        if (nan_in < 0 && has_kind(t, 1)) nan_in = i;
+        if (inf_in < 0 && has_kind(t, 2)) inf_in = i;
     }
     if (out_nan) {
         if (nan_in < 0) {
@@ -260,7 +303,7 @@ static bool check_backward(const nn_hook_event *ev, nn_anomaly *a) {
         const nn_tensor *g = ev->grad_inputs[i];
         if (!g || !nn_tensor_nonfinite(g, NULL, NULL)) continue;
         const nn_tensor *go = ev->grad_output;
-        bool g_nan = scan(g, 1, NULL, NULL) > 0;
+        bool g_nan = has_kind(g, 1);
         bool go_nan = go && nn_tensor_has_nan(go), go_inf = go && nn_tensor_has_inf(go);
         if (g_nan ? !go_nan : !(go_inf || go_nan)) {
             fill(a, NN_ANOMALY_CREATED, NN_PHASE_BACKWARD, i, g, g_nan ? 1 : 2);
