@@ -6,7 +6,9 @@
  * One step is zero_grad (set_to_none), forward with the mean cross-entropy
  * loss, backward, AdamW step and loss.item(), as bench/bench_gpt.py does in
  * PyTorch. Prints "RESULT ms=<median ms per step> maxrss_kib=<peak resident
- * set> loss_first=<..> loss_last=<..> core=<OpenBLAS kernel set>".
+ * set> loss_first=<..> loss_last=<..> core=<OpenBLAS kernel set>
+ * cpu_ms=<median CPU time of the process per step>" (bench_gpt.py --cpu
+ * compares cpu_ms).
  */
 #include <math.h>
 #include <stdio.h>
@@ -67,26 +69,30 @@ int main(int argc, char **argv) {
         return 1;
     }
     nn_optim *opt = nn_optim_adamw(ctx, params, n_params, 1e-3, 0.9, 0.999, 1e-8, 0.01, false);
-    double *t = calloc((size_t)steps, sizeof *t);
-    if (!opt || !t) {
+    double *t = calloc((size_t)steps, sizeof *t), *tc = calloc((size_t)steps, sizeof *tc);
+    if (!opt || !t || !tc) {
         fprintf(stderr, "setup failed: %s\n", nn_ctx_error(ctx));
         return 1;
     }
     double first = NAN, last = NAN;
     for (int s = -3; s < steps; s++) {
-        double t0 = bench_now();
+        double t0 = bench_now(), c0 = bench_cpu_now();
         last = train_step(ctx, m, opt, x, y);
-        double dt = bench_now() - t0;
+        double dt = bench_now() - t0, dc = bench_cpu_now() - c0;
         if (isnan(last)) {
             fprintf(stderr, "step failed: %s\n", nn_ctx_error(ctx));
             return 1;
         }
         if (s == -3) first = last;
-        if (s >= 0) t[s] = dt;
+        if (s >= 0) {
+            t[s] = dt;
+            tc[s] = dc;
+        }
     }
     double med = bench_median(t, steps);
-    bench_print_train_result(med, first, last);
+    bench_print_train_result_cpu(med, first, last, bench_median(tc, steps));
     free(t);
+    free(tc);
     free(params);
     nn_optim_free(opt);
     nn_module_release(m);

@@ -5,6 +5,7 @@
 #ifndef BENCH_UTIL_H
 #define BENCH_UTIL_H
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +23,13 @@ static inline double bench_now(void) {
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* CPU time of the whole process (all its threads), in seconds. */
+static inline double bench_cpu_now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
 static inline int bench_cmp_double(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
@@ -34,12 +42,20 @@ static inline double bench_median(double *t, int n) {
 }
 
 /* The RESULT line of a training-step benchmark: median ms per step, peak
- * resident memory, the first and last loss, and the BLAS kernel set. */
-static inline void bench_print_train_result(double median_seconds, double first, double last) {
+ * resident memory, the first and last loss, the BLAS kernel set and, when
+ * [median_cpu_seconds] is not NaN, the median CPU time of a step (cpu_ms). */
+static inline void bench_print_train_result_cpu(double median_seconds, double first, double last,
+                                                double median_cpu_seconds) {
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
-    printf("RESULT ms=%.6g maxrss_kib=%ld loss_first=%.6f loss_last=%.6f core=%s\n",
+    printf("RESULT ms=%.6g maxrss_kib=%ld loss_first=%.6f loss_last=%.6f core=%s",
            median_seconds * 1e3, ru.ru_maxrss, first, last, nn_blas_corename());
+    if (median_cpu_seconds == median_cpu_seconds) printf(" cpu_ms=%.6g", median_cpu_seconds * 1e3);
+    printf("\n");
+}
+
+static inline void bench_print_train_result(double median_seconds, double first, double last) {
+    bench_print_train_result_cpu(median_seconds, first, last, NAN);
 }
 
 /* NNDB_BENCH_ANOMALY=1: the NaN hunt's per-node work, as %anomaly on does

@@ -785,6 +785,46 @@ NN_KERNEL_CLONES static void gelu_dnnl_bwd(float *o, const float *g, int64_t gs,
     }
 }
 
+/* The forward of gelu_dnnl_fwd and, into [dg], the factor gelu_dnnl_bwd
+ * multiplies the upstream gradient by, with the same steps: a recorded GELU
+ * keeps it for its backward, which is then one multiply (same bits). */
+NN_KERNEL_CLONES static void gelu_dnnl_fwd_grad(float *o, float *dg, const float *s, int64_t n) {
+    for (int64_t i = 0; i < n; i++) {
+        float x = s[i] * dnnl_bits(0x3f3504f3u);
+        float q = dnnl_exp(-(x * x));
+        float erf = dnnl_erf_tail(x, q);
+        float h = s[i] * 0.5f;
+        o[i] = fmaf(erf, h, h);
+        float tt = x * dnnl_bits(0x3f106ebau) * q;
+        dg[i] = fmaf(erf, 0.5f, tt + 0.5f);
+    }
+}
+/* A GELU keeps its backward's factor up to this many elements (2 MiB of
+ * float32, 4 bytes more per element until the backward): a small model's
+ * step gets the backward's exp and erf for free, a large one's peak memory
+ * stays as it was. */
+enum { GELU_KEEP_MAX = 1 << 19 };
+
+/* d = {out, in, dg}: contiguous (the caller's condition). */
+static void gelu_fwd_grad_f32(char **d, const int64_t *s, int64_t n, void *arg) {
+    const int64_t z = (int64_t)sizeof(float);
+    NN_ASSERT(s[0] == z && s[1] == z && s[2] == z);
+    gelu_dnnl_fwd_grad((float *)d[0], (float *)d[2], (const float *)d[1], n);
+}
+/* d = {dx, dy, x, dg}: dy times the kept factor where gelu_erf_grad_any_f32
+ * would take the oneDNN form, else that function's ATen form. */
+static void gelu_saved_grad_f32(char **d, const int64_t *s, int64_t n, void *arg) {
+    const int64_t z = (int64_t)sizeof(float);
+    if (s[0] != z || s[2] != z || s[3] != z || (s[1] != z && s[1] != 0)) {
+        gelu_erf_grad_f32(d, s, n, arg);
+        return;
+    }
+    float *o = (float *)d[0];
+    const float *g = (const float *)d[1], *dg = (const float *)d[3];
+    int64_t gs = s[1] / z;
+    for (int64_t i = 0; i < n; i++) o[i] = dg[i] * g[i * gs];
+}
+
 /* The oneDNN forms for a contiguous input (arg non-NULL), else the ATen ones. */
 static void gelu_erf_any_f32(char **d, const int64_t *s, int64_t n, void *arg) {
     const int64_t z = (int64_t)sizeof(float);
@@ -952,7 +992,26 @@ static nn_tensor *unary(nn_ctx *ctx, nn_node *node, const unary_kernels *k, nn_i
     }
     nn_iter_loop f32 = k == &k_gelu_erf ? gelu_erf_any_f32 : k->f32;
     if (k == &k_gelu_erf) ua.p[2] = nn_tensor_is_contiguous(a) && nn_tensor_numel(a) != 1;
-    if (out) run2(out, ca, dt == NN_FLOAT32 ? f32 : k->f64, &ua, unary_par_min(k, false));
+    if (out && k == &k_gelu_erf && dt == NN_FLOAT32 && ua.p[2] != 0 && node->recorded &&
+        node->in[0].needs_grad && !node->saved[0] && nn_tensor_numel(a) <= GELU_KEEP_MAX) {
+        /* Keep the backward's factor (saved[0]): computed here from the
+         * same exp and erf, its backward is one multiply. */
+        nn_tensor *dg = nn_tensor_empty(ctx, dt, a->ndim, a->shape);
+        if (dg) {
+            nn_iter it;
+            nn_iter_init(&it, out->ndim, out->shape);
+            nn_iter_add(&it, out);
+            nn_iter_add(&it, ca);
+            nn_iter_add(&it, dg);
+            nn_iter_run_parallel(&it, gelu_fwd_grad_f32, NULL, unary_par_min(k, false));
+            node->saved[0] = dg;
+        } else {
+            nn_tensor_release(out);
+            out = NULL;
+        }
+    } else if (out) {
+        run2(out, ca, dt == NN_FLOAT32 ? f32 : k->f64, &ua, unary_par_min(k, false));
+    }
     nn_tensor_release(ca);
     return out;
 }
@@ -987,8 +1046,13 @@ static nn_status unary_grad(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_tens
         nn_iter_add(&it, r);
         nn_iter_add(&it, dout);
         nn_iter_add(&it, x);
-        nn_iter_add(&it, node->out);
-        nn_iter_loop g32 = k == &k_gelu_erf ? gelu_erf_grad_any_f32 : k->g32;
+        /* gelu's kept factor (unary) where the output would be */
+        bool kept = k == &k_gelu_erf && node->saved[0] && dt == NN_FLOAT32 &&
+                    node->saved[0]->dtype == NN_FLOAT32;
+        nn_iter_add(&it, kept ? node->saved[0] : node->out);
+        nn_iter_loop g32 = kept               ? gelu_saved_grad_f32
+                           : k == &k_gelu_erf ? gelu_erf_grad_any_f32
+                                              : k->g32;
         if (k == &k_gelu_erf)
             ua.p[2] = nn_tensor_is_contiguous(in0(node)) && nn_tensor_numel(in0(node)) != 1;
         nn_iter_run_parallel(&it, dt == NN_FLOAT32 ? g32 : k->g64, &ua, unary_par_min(k, true));

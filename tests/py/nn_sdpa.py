@@ -62,6 +62,12 @@ case("causal, S != L", [(2, 5, 4), (2, 7, 4), (2, 7, 3)], is_causal=True)
 case("scale", [(1, 2, 6, 4)] * 3, scale=0.3)
 case("batch dims", [(2, 1, 2, 3, 4)] * 3, is_causal=True)
 case("rows of 33", [(1, 40, 8), (1, 40, 8), (1, 40, 8)], is_causal=True)
+# Causal products run by blocks of 32 rows (or columns) and skip the blocks
+# above the diagonal: lengths across several blocks, not multiples of 32,
+# and S != L both ways.
+case("causal blocks", [(2, 3, 70, 8)] * 3, is_causal=True)
+case("causal blocks, S > L", [(1, 2, 40, 8), (1, 2, 75, 8), (1, 2, 75, 6)], is_causal=True)
+case("causal blocks, S < L", [(1, 2, 75, 8), (1, 2, 40, 8), (1, 2, 40, 6)], is_causal=True)
 mask = torch.rand(6, 6) > 0.3
 mask[:, 0] = True
 case("bool mask", [(1, 2, 6, 4)] * 3, attn_mask=mask)
@@ -81,6 +87,9 @@ q, k, v = (torch.randn(2, 5, 3, dtype=torch.float64, requires_grad=True) for _ i
 print("gradcheck causal", torch.autograd.gradcheck(lambda a, b, c: sdpa(a, b, c, is_causal=True),
                                                    (q, k, v)))
 print("gradcheck full", torch.autograd.gradcheck(lambda a, b, c: sdpa(a, b, c), (q, k, v)))
+q, k, v = (torch.randn(1, 37, 2, dtype=torch.float64, requires_grad=True) for _ in range(3))
+print("gradcheck causal blocks", torch.autograd.gradcheck(
+    lambda a, b, c: sdpa(a, b, c, is_causal=True), (q, k, v)))
 
 # The pattern learners write with torch 1.13 (nanoGPT's slow path).
 torch.manual_seed(5)
@@ -107,3 +116,23 @@ for causal in (False, True):
     g_, = torch.autograd.grad((o_ * torch.arange(o_.numel()).reshape(o_.shape).sin()).sum(), qkv)
     print("fused views", causal, [round(x, 4) for x in o_.flatten()[::7].tolist()],
           [round(x, 4) for x in g_.flatten()[::11].tolist()])
+
+# The same at a GPT's length, through the transpose and reshape back to
+# [B, T, C] (nndb writes the output and the q, k, v gradients in that
+# layout, so the reshape is a view); values and gradients against the
+# composition over every element.
+torch.manual_seed(22)
+B_, T_, H_, D_ = 2, 45, 2, 8
+qkv = torch.randn(B_, T_, 3 * H_ * D_, requires_grad=True)
+w_ = torch.randn(B_, T_, H_ * D_)
+outs = []
+for f in (sdpa, composition):
+    q_, k_, v_ = qkv.split(H_ * D_, dim=2)
+    q_, k_, v_ = [z.view(B_, T_, H_, D_).transpose(1, 2) for z in (q_, k_, v_)]
+    y_ = f(q_, k_, v_, is_causal=True).transpose(1, 2).reshape(B_, T_, H_ * D_)
+    g_, = torch.autograd.grad((y_ * w_).sum(), qkv)
+    outs.append((y_, g_))
+print("fused views T 45", [round(x, 4) for x in outs[0][0].flatten()[::97].tolist()],
+      [round(x, 4) for x in outs[0][1].flatten()[::89].tolist()])
+print("  equals composition", torch.allclose(outs[0][0], outs[1][0], atol=1e-5),
+      torch.allclose(outs[0][1], outs[1][1], atol=1e-4))
