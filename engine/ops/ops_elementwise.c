@@ -811,6 +811,14 @@ static void gelu_fwd_grad_f32(char **d, const int64_t *s, int64_t n, void *arg) 
     NN_ASSERT(s[0] == z && s[1] == z && s[2] == z);
     gelu_dnnl_fwd_grad((float *)d[0], (float *)d[2], (const float *)d[1], n);
 }
+/* dx = dy dg, dy contiguous or one value broadcast. */
+NN_KERNEL_CLONES static void gelu_saved_grad_loop(float *o, const float *g, bool g_dense,
+                                                  const float *dg, int64_t n) {
+    if (g_dense)
+        for (int64_t i = 0; i < n; i++) o[i] = dg[i] * g[i];
+    else
+        for (int64_t i = 0; i < n; i++) o[i] = dg[i] * g[0];
+}
 /* d = {dx, dy, x, dg}: dy times the kept factor where gelu_erf_grad_any_f32
  * would take the oneDNN form, else that function's ATen form. */
 static void gelu_saved_grad_f32(char **d, const int64_t *s, int64_t n, void *arg) {
@@ -819,10 +827,7 @@ static void gelu_saved_grad_f32(char **d, const int64_t *s, int64_t n, void *arg
         gelu_erf_grad_f32(d, s, n, arg);
         return;
     }
-    float *o = (float *)d[0];
-    const float *g = (const float *)d[1], *dg = (const float *)d[3];
-    int64_t gs = s[1] / z;
-    for (int64_t i = 0; i < n; i++) o[i] = dg[i] * g[i * gs];
+    gelu_saved_grad_loop((float *)d[0], (const float *)d[1], s[1] != 0, (const float *)d[3], n);
 }
 
 /* The oneDNN forms for a contiguous input (arg non-NULL), else the ATen ones. */
@@ -1033,9 +1038,13 @@ static nn_status unary_grad(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_tens
         grad_from_output(k) && node->out->dtype == dt && nn_tensor_same_shape(node->out, dout);
     NN_ASSERT(from_out || !node->in[0].dropped);
     nn_tensor *x = from_out ? nn_tensor_retain(node->out) : nn_tensor_cast_raw(ctx, in0(node), dt);
+    /* gelu's kept factor (unary), read where the output would be */
+    bool kept = k == &k_gelu_erf && node->saved[0] && dt == NN_FLOAT32 &&
+                node->saved[0]->dtype == NN_FLOAT32;
     /* relu's backward on a gradient nothing else reads writes over it, as
-     * PyTorch's threshold_backward leaves only one buffer alive. */
-    bool over = from_out && ctx->grad_out_writable && dout->refcount == 1 &&
+     * PyTorch's threshold_backward leaves only one buffer alive; so does
+     * gelu's multiply by its kept factor. */
+    bool over = (from_out || kept) && ctx->grad_out_writable && dout->refcount == 1 &&
                 dout->storage->refcount == 1 && nn_tensor_is_contiguous(dout);
     nn_tensor *r = !x     ? NULL
                    : over ? nn_tensor_retain(dout)
@@ -1046,9 +1055,6 @@ static nn_status unary_grad(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_tens
         nn_iter_add(&it, r);
         nn_iter_add(&it, dout);
         nn_iter_add(&it, x);
-        /* gelu's kept factor (unary) where the output would be */
-        bool kept = k == &k_gelu_erf && node->saved[0] && dt == NN_FLOAT32 &&
-                    node->saved[0]->dtype == NN_FLOAT32;
         nn_iter_add(&it, kept ? node->saved[0] : node->out);
         nn_iter_loop g32 = kept               ? gelu_saved_grad_f32
                            : k == &k_gelu_erf ? gelu_erf_grad_any_f32

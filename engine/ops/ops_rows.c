@@ -167,11 +167,26 @@ NN_KERNEL_CLONES void nn_rows_softmax_grad_f32(const float *g, const float *y, f
         softmax_grad_row(g + r * c, y + r * c, dx + r * c, c, log_out);
 }
 
+/* A causal row of [lim] scores softmax_row's way (same max, exps, sum and
+ * scaling, so the same bits), with the exp and scaling loops run on to
+ * [pad] (a multiple of 8 up to the row's end): the lanes past [lim] are
+ * thrown away by the caller, and a row whose length is not a multiple of
+ * the vector width then needs no scalar exps. */
+ROWS_INLINE void attn_softmax_row(float *y, int64_t lim, int64_t pad) {
+    float m = row_max(y, lim);
+    for (int64_t i = 0; i < pad; i++) y[i] = nn_expf(y[i] - m);
+    float inv = (float)(1.0 / row_sum(y, lim));
+    for (int64_t i = 0; i < pad; i++) y[i] *= inv;
+}
+
 NN_KERNEL_CLONES void nn_rows_attn_softmax_f32(float *s, int64_t tq, int64_t tk, bool causal) {
     for (int64_t i = 0; i < tq; i++) {
         float *row = s + i * tk;
-        int64_t lim = causal && i + 1 < tk ? i + 1 : tk;
-        softmax_row(row, row, lim, false);
+        int64_t lim = causal && i + 1 < tk ? i + 1 : tk, pad = (lim + 7) & ~(int64_t)7;
+        if (lim < tk && pad <= tk)
+            attn_softmax_row(row, lim, pad);
+        else
+            softmax_row(row, row, lim, false);
         for (int64_t j = lim; j < tk; j++) row[j] = 0;
     }
 }
