@@ -1061,7 +1061,9 @@ static nn_status unary_grad(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_tens
                                               : k->g32;
         if (k == &k_gelu_erf)
             ua.p[2] = nn_tensor_is_contiguous(in0(node)) && nn_tensor_numel(in0(node)) != 1;
-        nn_iter_run_parallel(&it, dt == NN_FLOAT32 ? g32 : k->g64, &ua, unary_par_min(k, true));
+        /* the kept factor's multiply is memory-bound: the plain threshold */
+        nn_iter_run_parallel(&it, dt == NN_FLOAT32 ? g32 : k->g64, &ua,
+                             kept ? NN_PAR_MIN_ELEMWISE : unary_par_min(k, true));
     }
     nn_tensor_release(x);
     din[0] = r;
