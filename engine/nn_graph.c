@@ -369,7 +369,8 @@ static bool grad_reads_input(const nn_node *n, int i) {
     switch (n->op) {
     case NN_OP_ADD:
     case NN_OP_SUB:
-    case NN_OP_RELU: /* these read their output (unary_grad) */
+    case NN_OP_MAX_POOL: /* its saved indices */
+    case NN_OP_RELU:     /* these read their output (unary_grad) */
     case NN_OP_EXP:
     case NN_OP_SQRT:
     case NN_OP_RSQRT:
@@ -378,7 +379,6 @@ static bool grad_reads_input(const nn_node *n, int i) {
     case NN_OP_CONV:
     case NN_OP_LINEAR: return i < 2 && n->in[1 - i].needs_grad; /* not the bias */
     case NN_OP_MUL: return complex_node(n) || n->in[1 - i].needs_grad;
-    case NN_OP_MAX_POOL: return !n->saved[0]; /* the indices, or finds them again in it */
     default: return true;
     }
 }

@@ -359,8 +359,9 @@ nn_tensor *nn_pool(nn_ctx *ctx, nn_tensor *x, bool is_max, bool adaptive, const 
                    bool ceil_mode, bool count_include_pad, double divisor_override,
                    nn_tensor **indices);
 /* The int64 indices of the maxima a recorded max-pool [node] took (new
- * reference): the saved ones (return_indices), or found again in its input,
- * which a max-pool node keeps instead (what create_graph's rule needs). */
+ * reference): the saved ones, or those its window offsets stand for (a 2x2
+ * pooling saves one byte per output instead; what create_graph's rule
+ * needs). */
 nn_tensor *nn_max_pool_node_indices(nn_ctx *ctx, nn_node *node);
 
 /* ---- fused pointwise ops (ops_fused.c), float inputs ----

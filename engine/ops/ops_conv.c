@@ -1712,12 +1712,14 @@ static bool pool_is_2x2(const pool_geom *pg) {
 #define DEF_POOL(T, SUF)                                                                           \
     /* 2x2 windows, stride 2, no padding or dilation (the common case): the                        \
      * same scan order and NaN rule as the general loop. */                                        \
-    static void max_pool_2x2_##SUF(const T *x, T *y, int64_t *ind, const pool_geom *pg) {          \
+    static void max_pool_2x2_##SUF(const T *x, T *y, int64_t *ind, uint8_t *q8,                    \
+                                   const pool_geom *pg) {                                          \
         const int64_t I2 = pg->I[2], O1 = pg->O[1], O2 = pg->O[2];                                 \
         for (int64_t pl = 0; pl < pg->planes; pl++) {                                              \
             const T *xp = x + pl * pg->Li;                                                         \
             T *yp = y + pl * pg->Lo;                                                               \
             int64_t *ip = ind ? ind + pl * pg->Lo : NULL;                                          \
+            uint8_t *qp = q8 ? q8 + pl * pg->Lo : NULL;                                            \
             for (int64_t oh = 0; oh < O1; oh++) {                                                  \
                 const T *r0 = xp + 2 * oh * I2, *r1 = r0 + I2;                                     \
                 for (int64_t ow = 0; ow < O2; ow++) {                                              \
@@ -1725,22 +1727,41 @@ static bool pool_is_2x2(const pool_geom *pg) {
                     int64_t at[4] = {2 * oh * I2 + 2 * ow, 2 * oh * I2 + 2 * ow + 1,               \
                                      (2 * oh + 1) * I2 + 2 * ow, (2 * oh + 1) * I2 + 2 * ow + 1};  \
                     T m = -INFINITY;                                                               \
-                    int64_t best = at[0];                                                          \
+                    int best = 0;                                                                  \
                     for (int q = 0; q < 4; q++)                                                    \
                         if (v[q] > m || isnan(v[q])) {                                             \
                             m = v[q];                                                              \
-                            best = at[q];                                                          \
+                            best = q;                                                              \
                             if (isnan(v[q])) break;                                                \
                         }                                                                          \
                     yp[oh * O2 + ow] = m;                                                          \
-                    if (ip) ip[oh * O2 + ow] = best;                                               \
+                    if (ip) ip[oh * O2 + ow] = at[best];                                           \
+                    if (qp) qp[oh * O2 + ow] = (uint8_t)best;                                      \
                 }                                                                                  \
             }                                                                                      \
         }                                                                                          \
     }                                                                                              \
+    /* Its backward from the window offsets [q8] (0..3, row-major in the                           \
+     * window): dx written whole, g at each maximum, 0 elsewhere and in the                        \
+     * rows and columns no window covers. */                                                       \
+    static void max_pool_2x2_bwd_##SUF(const uint8_t *q8, const T *g, T *dx,                       \
+                                       const pool_geom *pg) {                                      \
+        const int64_t I2 = pg->I[2], O1 = pg->O[1], O2 = pg->O[2];                                 \
+        memset(dx, 0, (size_t)(pg->planes * pg->Li) * sizeof(T));                                  \
+        for (int64_t pl = 0; pl < pg->planes; pl++) {                                              \
+            const uint8_t *qp = q8 + pl * pg->Lo;                                                  \
+            const T *gp = g + pl * pg->Lo;                                                         \
+            T *dp = dx + pl * pg->Li;                                                              \
+            for (int64_t oh = 0; oh < O1; oh++)                                                    \
+                for (int64_t ow = 0; ow < O2; ow++) {                                              \
+                    int q = qp[oh * O2 + ow];                                                      \
+                    dp[(2 * oh + (q >> 1)) * I2 + 2 * ow + (q & 1)] = gp[oh * O2 + ow];            \
+                }                                                                                  \
+        }                                                                                          \
+    }                                                                                              \
     static void max_pool_##SUF(const T *x, T *y, int64_t *ind, const pool_geom *pg) {              \
         if (pool_is_2x2(pg)) {                                                                     \
-            max_pool_2x2_##SUF(x, y, ind, pg);                                                     \
+            max_pool_2x2_##SUF(x, y, ind, NULL, pg);                                               \
             return;                                                                                \
         }                                                                                          \
         taps tc_[3][TAP_CACHE];                                                                    \
@@ -1835,7 +1856,7 @@ DEF_POOL(double, f64)
  * scatter stay within a plane), so the planes are shared out between the
  * engine's threads, each running the kernel on its range: the same bits
  * at any thread count. */
-enum { POOL_MAX_FWD, POOL_MAX_BWD, POOL_AVG_FWD, POOL_AVG_BWD, POOL_MAX_BWD_X };
+enum { POOL_MAX_FWD, POOL_MAX_BWD, POOL_AVG_FWD, POOL_AVG_BWD };
 
 typedef struct pool_run {
     int kind;
@@ -1844,37 +1865,8 @@ typedef struct pool_run {
     void *y;
     int64_t *ind;
     const pool_geom *pg;
-    /* POOL_MAX_BWD_X: the image the indices are found in again, and per
-     * task a scratch of one plane's maxima and indices */
-    const void *img;
-    char *scratch;
+    uint8_t *q8; /* 2x2 max pooling: window offsets in place of [ind] */
 } pool_run;
-
-/* Bytes of one task's scratch for POOL_MAX_BWD_X: a plane's int64 indices
- * and its maxima, a multiple of 8. */
-static int64_t pool_scratch_bytes(const pool_geom *pg, bool f64) {
-    return pg->Lo * 8 + (pg->Lo * (f64 ? 8 : 4) + 7) / 8 * 8;
-}
-
-/* dx of [planes] planes from their output gradient g and the maxima's
- * indices ii (dx zeroed here). */
-static void max_pool_scatter(bool f64, const void *g, void *dx, const int64_t *ii,
-                             const pool_geom *pg, int64_t planes) {
-    const size_t es = f64 ? sizeof(double) : sizeof(float);
-    memset(dx, 0, (size_t)(planes * pg->Li) * es);
-    for (int64_t pl = 0; pl < planes; pl++) {
-        const int64_t *ip = ii + pl * pg->Lo;
-        if (f64) {
-            double *d = (double *)dx + pl * pg->Li;
-            const double *gg = (const double *)g + pl * pg->Lo;
-            for (int64_t o = 0; o < pg->Lo; o++) d[ip[o]] += gg[o];
-        } else {
-            float *d = (float *)dx + pl * pg->Li;
-            const float *gg = (const float *)g + pl * pg->Lo;
-            for (int64_t o = 0; o < pg->Lo; o++) d[ip[o]] += gg[o];
-        }
-    }
-}
 
 static void pool_task(void *arg, int t, int T) {
     const pool_run *r = arg;
@@ -1883,37 +1875,45 @@ static void pool_task(void *arg, int t, int T) {
     nn_parallel_range(g.planes, t, T, 1, &b, &e);
     g.planes = e - b;
     const size_t es = r->f64 ? sizeof(double) : sizeof(float);
-    bool grad = r->kind == POOL_MAX_BWD || r->kind == POOL_AVG_BWD || r->kind == POOL_MAX_BWD_X;
+    bool grad = r->kind == POOL_MAX_BWD || r->kind == POOL_AVG_BWD;
     const int64_t in = grad ? g.Lo : g.Li, out = grad ? g.Li : g.Lo;
     const void *x = at((void *)r->x, b * in, es);
     void *y = at(r->y, b * out, es);
     int64_t *ind = r->ind ? r->ind + b * g.Lo : NULL;
+    uint8_t *q8 = r->q8 ? r->q8 + b * g.Lo : NULL;
     switch (r->kind) {
     case POOL_MAX_FWD:
-        if (r->f64)
+        if (q8 && r->f64)
+            max_pool_2x2_f64(x, y, NULL, q8, &g);
+        else if (q8)
+            max_pool_2x2_f32(x, y, NULL, q8, &g);
+        else if (r->f64)
             max_pool_f64(x, y, ind, &g);
         else
             max_pool_f32(x, y, ind, &g);
         break;
     case POOL_MAX_BWD: /* dx is not zeroed: each task clears its own planes */
-        max_pool_scatter(r->f64, x, y, ind, &g, g.planes);
-        break;
-    case POOL_MAX_BWD_X: { /* the indices found again, one plane at a time */
-        pool_geom one = g;
-        one.planes = 1;
-        int64_t *ii = (int64_t *)(r->scratch + t * pool_scratch_bytes(&g, r->f64));
-        void *mx = ii + g.Lo;
-        for (int64_t pl = 0; pl < g.planes; pl++) {
-            const void *img = at((void *)r->img, (b + pl) * g.Li, es);
+        if (q8) {
             if (r->f64)
-                max_pool_f64(img, mx, ii, &one);
+                max_pool_2x2_bwd_f64(q8, x, y, &g);
             else
-                max_pool_f32(img, mx, ii, &one);
-            max_pool_scatter(r->f64, at((void *)x, pl * g.Lo, es), at(y, pl * g.Li, es), ii, &one,
-                             1);
+                max_pool_2x2_bwd_f32(q8, x, y, &g);
+            break;
+        }
+        memset(y, 0, (size_t)(g.planes * g.Li) * es);
+        for (int64_t pl = 0; pl < g.planes; pl++) {
+            const int64_t *ii = ind + pl * g.Lo;
+            if (r->f64) {
+                double *d = (double *)y + pl * g.Li;
+                const double *gg = (const double *)x + pl * g.Lo;
+                for (int64_t o = 0; o < g.Lo; o++) d[ii[o]] += gg[o];
+            } else {
+                float *d = (float *)y + pl * g.Li;
+                const float *gg = (const float *)x + pl * g.Lo;
+                for (int64_t o = 0; o < g.Lo; o++) d[ii[o]] += gg[o];
+            }
         }
         break;
-    }
     default:
         if (r->f64)
             avg_pool_f64(x, y, &g, grad);
@@ -1923,19 +1923,20 @@ static void pool_task(void *arg, int t, int T) {
     }
 }
 
-static int pool_tasks(const pool_geom *pg) {
+static void pool_go_q8(int kind, bool f64, const void *x, void *y, int64_t *ind, uint8_t *q8,
+                       const pool_geom *pg) {
+    pool_run r = {kind, f64, x, y, ind, pg, q8};
     int T =
         nn_parallel_tasks(pg->planes * (pg->Li > pg->Lo ? pg->Li : pg->Lo), NN_PAR_MIN_ELEMWISE);
-    return T > pg->planes ? (int)pg->planes : T;
-}
-
-static void pool_go(int kind, bool f64, const void *x, void *y, int64_t *ind, const pool_geom *pg) {
-    pool_run r = {kind, f64, x, y, ind, pg, NULL, NULL};
-    int T = pool_tasks(pg);
+    if (T > pg->planes) T = (int)pg->planes;
     if (T <= 1)
         pool_task(&r, 0, 1);
     else
         nn_parallel_run(T, pool_task, &r);
+}
+
+static void pool_go(int kind, bool f64, const void *x, void *y, int64_t *ind, const pool_geom *pg) {
+    pool_go_q8(kind, f64, x, y, ind, NULL, pg);
 }
 
 static bool pool_dtype_ok(nn_ctx *ctx, const nn_tensor *x, const char *what) {
@@ -1957,20 +1958,24 @@ nn_tensor *op_max_pool_forward(nn_ctx *ctx, nn_node *node) {
     int64_t shape[NN_MAX_DIMS];
     pool_out_shape(xin, &pg, shape);
     nn_tensor **slot = (nn_tensor **)(intptr_t)node->p.i[0];
+    /* For its backward a recorded 2x2 pooling saves each maximum's offset in
+     * its window (one byte) instead of an int64 index (PyTorch's), unless the
+     * caller asked for the indices (return_indices). */
+    bool q8 = node->recorded && !slot && pool_is_2x2(&pg);
+    bool want = (node->recorded || slot) && !q8;
     nn_tensor *x = nn_contiguous_as(ctx, xin, xin->dtype);
     nn_tensor *out = x ? nn_tensor_empty(ctx, xin->dtype, xin->ndim, shape) : NULL;
-    /* A recorded node keeps its input, not the indices: backward finds
-     * them again (PyTorch saves both; the input is usually held anyway, by
-     * the ReLU before it, and int64 indices are twice a float32 output). */
-    nn_tensor *ind = out && slot ? nn_tensor_empty(ctx, NN_INT64, xin->ndim, shape) : NULL;
-    if (!out || (slot && !ind)) {
+    nn_tensor *ind = !out   ? NULL
+                     : q8   ? nn_tensor_empty(ctx, NN_UINT8, xin->ndim, shape)
+                     : want ? nn_tensor_empty(ctx, NN_INT64, xin->ndim, shape)
+                            : NULL;
+    if (!out || ((want || q8) && !ind)) {
         nn_tensor_release(x);
         nn_tensor_release(out);
         return NULL;
     }
-    int64_t *ip = ind ? nn_tensor_data(ind) : NULL;
-    pool_go(POOL_MAX_FWD, xin->dtype == NN_FLOAT64, nn_tensor_data(x), nn_tensor_data(out), ip,
-            &pg);
+    pool_go_q8(POOL_MAX_FWD, xin->dtype == NN_FLOAT64, nn_tensor_data(x), nn_tensor_data(out),
+               want ? nn_tensor_data(ind) : NULL, q8 ? nn_tensor_data(ind) : NULL, &pg);
     nn_tensor_release(x);
     if (slot) *slot = nn_tensor_retain(ind);
     if (node->recorded)
@@ -1984,59 +1989,36 @@ nn_status op_max_pool_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_t
     nn_tensor *xin = node->in[0].t, *ind = node->saved[0];
     pool_geom pg;
     if (!pool_geom_of(ctx, node, true, &pg)) return ctx->err.code;
-    bool f64 = xin->dtype == NN_FLOAT64;
+    bool q8 = ind->dtype == NN_UINT8;
     nn_tensor *g = nn_contiguous_as(ctx, dout, xin->dtype);
     nn_tensor *dx = g ? nn_tensor_empty(ctx, xin->dtype, xin->ndim, xin->shape) : NULL;
-    if (dx && ind) {
-        pool_go(POOL_MAX_BWD, f64, nn_tensor_data(g), nn_tensor_data(dx), nn_tensor_data(ind), &pg);
-    } else if (dx) {
-        /* No saved indices (return_indices=False): the forward's kernel
-         * finds them again in the input, one plane at a time per task, so
-         * they are the same indices, ties and NaNs included. */
-        nn_tensor *x = nn_contiguous_as(ctx, xin, xin->dtype);
-        int T = pool_tasks(&pg);
-        if (T < 1) T = 1;
-        nn_tensor *sc = x ? scratch(ctx, true, T * pool_scratch_bytes(&pg, f64) / 8) : NULL;
-        if (sc) {
-            pool_run r = {POOL_MAX_BWD_X, f64, nn_tensor_data(g), nn_tensor_data(dx),
-                          NULL,           &pg, nn_tensor_data(x), nn_tensor_data(sc)};
-            if (T <= 1)
-                pool_task(&r, 0, 1);
-            else
-                nn_parallel_run(T, pool_task, &r);
-        } else {
-            nn_tensor_release(dx);
-            dx = NULL;
-        }
-        nn_tensor_release(sc);
-        nn_tensor_release(x);
-    }
+    if (dx)
+        pool_go_q8(POOL_MAX_BWD, xin->dtype == NN_FLOAT64, nn_tensor_data(g), nn_tensor_data(dx),
+                   q8 ? NULL : nn_tensor_data(ind), q8 ? nn_tensor_data(ind) : NULL, &pg);
     nn_tensor_release(g);
     din[0] = dx;
     return dx ? NN_OK : ctx->err.code;
 }
 
 nn_tensor *nn_max_pool_node_indices(nn_ctx *ctx, nn_node *node) {
-    if (node->op != NN_OP_MAX_POOL) {
-        nn_error_set(&ctx->err, NN_ERR_VALUE, "not a max_pool node");
+    nn_tensor *ind = node->op == NN_OP_MAX_POOL ? node->saved[0] : NULL;
+    if (!ind) {
+        nn_error_set(&ctx->err, NN_ERR_VALUE, "not a max_pool node with its indices");
         return NULL;
     }
-    if (node->saved[0]) return nn_tensor_retain(node->saved[0]);
-    nn_tensor *xin = node->in[0].t;
-    if (nn_tensor_check_storage(ctx, xin)) return NULL;
-    pool_geom pg;
+    if (ind->dtype == NN_INT64) return nn_tensor_retain(ind);
+    pool_geom pg; /* window offsets of a 2x2 pooling: the indices in each plane */
     if (!pool_geom_of(ctx, node, true, &pg)) return NULL;
-    int64_t shape[NN_MAX_DIMS];
-    pool_out_shape(xin, &pg, shape);
-    nn_tensor *x = nn_contiguous_as(ctx, xin, xin->dtype);
-    nn_tensor *out = x ? nn_tensor_empty(ctx, xin->dtype, xin->ndim, shape) : NULL;
-    nn_tensor *ind = out ? nn_tensor_empty(ctx, NN_INT64, xin->ndim, shape) : NULL;
-    if (ind)
-        pool_go(POOL_MAX_FWD, xin->dtype == NN_FLOAT64, nn_tensor_data(x), nn_tensor_data(out),
-                nn_tensor_data(ind), &pg);
-    nn_tensor_release(x);
-    nn_tensor_release(out);
-    return ind;
+    nn_tensor *r = nn_tensor_empty(ctx, NN_INT64, ind->ndim, ind->shape);
+    if (!r) return NULL;
+    const uint8_t *q = nn_tensor_data(ind);
+    int64_t *o = nn_tensor_data(r);
+    const int64_t I2 = pg.I[2], O1 = pg.O[1], O2 = pg.O[2];
+    for (int64_t pl = 0; pl < pg.planes; pl++)
+        for (int64_t oh = 0; oh < O1; oh++)
+            for (int64_t ow = 0; ow < O2; ow++, q++, o++)
+                *o = (2 * oh + (*q >> 1)) * I2 + 2 * ow + (*q & 1);
+    return r;
 }
 
 nn_tensor *op_avg_pool_forward(nn_ctx *ctx, nn_node *node) {

@@ -1,6 +1,6 @@
 """What a recorded node keeps for backward (docs/debugger.md, "What a node
 keeps"): as PyTorch, conv keeps its input and weight, relu its output,
-max_pool its indices, so a conv's output that only the graph held is freed
+max_pool its indices (one-byte window offsets for 2x2), so a conv's output that only the graph held is freed
 during the forward, and relu's backward writes over the gradient it gets.
 Under nndb the engine allocator's live bytes are checked against bounds
 computed from the tensor sizes; PyTorch has no such counter, and prints the
@@ -22,7 +22,7 @@ x = torch.randn(N, Ci, H, H)
 f32 = 4
 act = N * Co * H * H * f32                 # conv's output, relu's output
 pooled = N * Co * (H // 2) ** 2 * f32      # max_pool's output
-indices = N * Co * (H // 2) ** 2 * 8       # max_pool's saved indices (int64)
+indices = N * Co * (H // 2) ** 2           # max_pool's saved window offsets (a byte each)
 # the allocator rounds a block up by under 25%; nodes and headers are small
 slack = 128 * 1024
 
@@ -85,8 +85,9 @@ for _ in range(3):
     opt.step()
 print("mlp loss:", round(loss.item(), 4))
 
-# max_pool keeps its input, not its indices: backward finds the maxima again,
-# the same ones (ties: the first in the window; a NaN wins), at any thread count
+# a 2x2 max_pool saves one-byte window offsets, other shapes int64 indices:
+# the same maxima either way (ties: the first in the window; a NaN wins), at
+# any thread count, and the same as with return_indices=True
 for threads in (1, 2):
     torch.set_num_threads(threads)
     for kw in (dict(kernel_size=2), dict(kernel_size=3, stride=2, padding=1),

@@ -527,7 +527,7 @@ def _max_pool_rule(rec, g):
     x, idx = rec.inputs[0], rec.saved[0]
     if any(rec.needs[1:]):
         _not_implemented(rec)
-    if idx is None:  # the node kept its input instead (return_indices=False)
+    if idx is None or idx.dtype != torch.int64:  # a 2x2 pooling's window offsets
         idx = _C._node_max_pool_indices(rec.fn)
     planes = x.shape[0] * x.shape[1]  # x may be a husk (shape only): the node did not keep it
     z = torch.zeros(planes, math.prod(x.shape[2:]), dtype=g.dtype)
