@@ -77,8 +77,8 @@ NN_TEST(anomaly_scans_match_a_plain_loop) {
                     nn_tensor *t = nn_tensor_empty(ctx, dts[d], 1, (int64_t[]){n});
                     fill(t, 1.0);
                     put(t, places[p], special(k));
-                    snprintf(what, sizeof what, "%s n=%lld value %d at %lld",
-                             nn_dtype_name(dts[d]), (long long)n, k, (long long)places[p]);
+                    snprintf(what, sizeof what, "%s n=%lld value %d at %lld", nn_dtype_name(dts[d]),
+                             (long long)n, k, (long long)places[p]);
                     agrees(t, what);
                     /* two of them: a NaN after an infinity and the other way round */
                     put(t, (places[p] + n / 3) % n, special((k + 2) % 4));
