@@ -9,6 +9,7 @@
 
 #include "nn_ops_impl.h"
 #include "nn_thread.h"
+#include "ops_lanes.h"
 
 /* Release [old] and pass [r] through (chains of ops in one line). */
 static nn_tensor *then(nn_tensor *old, nn_tensor *r) {
@@ -128,71 +129,54 @@ static void bn_geom(const nn_tensor *x, int64_t *N, int64_t *C, int64_t *L) {
 /* Row sums in eight double lanes (one accumulator would serialise on the
  * add's latency). GCC leaves the float32 loops below scalar (a convert and
  * a double add per element), so their whole blocks of eight go through
- * these, written with vector types: lane j still adds element i + j,
- * converted to double, in the same order, so the bits are the same. */
-typedef float bn_v4f __attribute__((vector_size(16)));
-typedef double bn_v4d __attribute__((vector_size(32)));
+ * these, written with vector types (the plain sum is ops_lanes.h's, shared
+ * with sum): lane j still adds element i + j, converted to double, in the
+ * same order, so the bits are the same. */
 
 #define BN_LANES_BEGIN                                                                             \
-    bn_v4d a_lo, a_hi;                                                                             \
+    lanes_v4d a_lo, a_hi;                                                                          \
     memcpy(&a_lo, a, sizeof a_lo);                                                                 \
     memcpy(&a_hi, a + 4, sizeof a_hi)
 #define BN_LANES_END                                                                               \
     memcpy(a, &a_lo, sizeof a_lo);                                                                 \
     memcpy(a + 4, &a_hi, sizeof a_hi)
 #define BN_LOAD8(lo, hi, ptr)                                                                      \
-    bn_v4f lo, hi;                                                                                 \
+    lanes_v4f lo, hi;                                                                              \
     memcpy(&lo, (ptr), sizeof lo);                                                                 \
     memcpy(&hi, (ptr) + 4, sizeof hi)
 
-/* a[j] += p[i + j] for the blocks of eight in [0, n8) */
-static inline __attribute__((always_inline)) void bn_lanes_sum_f32(const float *p, int64_t n8,
-                                                                   double *a) {
-    BN_LANES_BEGIN;
-    for (int64_t i = 0; i < n8; i += 8) {
-        BN_LOAD8(x0, x1, p + i);
-        a_lo += __builtin_convertvector(x0, bn_v4d);
-        a_hi += __builtin_convertvector(x1, bn_v4d);
-    }
-    BN_LANES_END;
-}
 /* a[j] += (p[i + j] - m)^2, the difference and square in float */
 static inline __attribute__((always_inline)) void bn_lanes_dev2_f32(const float *p, int64_t n8,
                                                                     float m, double *a) {
     BN_LANES_BEGIN;
     for (int64_t i = 0; i < n8; i += 8) {
         BN_LOAD8(x0, x1, p + i);
-        bn_v4f d0 = x0 - m, d1 = x1 - m;
-        a_lo += __builtin_convertvector(d0 * d0, bn_v4d);
-        a_hi += __builtin_convertvector(d1 * d1, bn_v4d);
+        lanes_v4f d0 = x0 - m, d1 = x1 - m;
+        a_lo += __builtin_convertvector(d0 * d0, lanes_v4d);
+        a_hi += __builtin_convertvector(d1 * d1, lanes_v4d);
     }
     BN_LANES_END;
 }
 /* a[j] += g[i + j], b[j] += (x[i + j] - m) g[i + j], the product in float */
 static inline __attribute__((always_inline)) void
 bn_lanes_dot_f32(const float *x, const float *g, int64_t n8, float m, double *a, double *b) {
-    bn_v4d b_lo, b_hi;
+    lanes_v4d b_lo, b_hi;
     memcpy(&b_lo, b, sizeof b_lo);
     memcpy(&b_hi, b + 4, sizeof b_hi);
     BN_LANES_BEGIN;
     for (int64_t i = 0; i < n8; i += 8) {
         BN_LOAD8(g0, g1, g + i);
         BN_LOAD8(x0, x1, x + i);
-        a_lo += __builtin_convertvector(g0, bn_v4d);
-        a_hi += __builtin_convertvector(g1, bn_v4d);
-        b_lo += __builtin_convertvector((x0 - m) * g0, bn_v4d);
-        b_hi += __builtin_convertvector((x1 - m) * g1, bn_v4d);
+        a_lo += __builtin_convertvector(g0, lanes_v4d);
+        a_hi += __builtin_convertvector(g1, lanes_v4d);
+        b_lo += __builtin_convertvector((x0 - m) * g0, lanes_v4d);
+        b_hi += __builtin_convertvector((x1 - m) * g1, lanes_v4d);
     }
     BN_LANES_END;
     memcpy(b, &b_lo, sizeof b_lo);
     memcpy(b + 4, &b_hi, sizeof b_hi);
 }
 /* float64: the plain loops */
-static inline __attribute__((always_inline)) void bn_lanes_sum_f64(const double *p, int64_t n8,
-                                                                   double *a) {
-    for (int64_t i = 0; i < n8; i += 8)
-        for (int j = 0; j < 8; j++) a[j] += p[i + j];
-}
 static inline __attribute__((always_inline)) void bn_lanes_dev2_f64(const double *p, int64_t n8,
                                                                     double m, double *a) {
     for (int64_t i = 0; i < n8; i += 8)
@@ -214,7 +198,7 @@ bn_lanes_dot_f64(const double *x, const double *g, int64_t n8, double m, double 
     NN_KERNEL_CLONES static double bn_sum_##SUF(const T *p, int64_t n) {                           \
         double a[8] = {0, 0, 0, 0, 0, 0, 0, 0};                                                    \
         int64_t i = n & ~(int64_t)7;                                                               \
-        bn_lanes_sum_##SUF(p, i, a);                                                               \
+        lanes_sum_##T(p, i, a);                                                                    \
         double s = 0;                                                                              \
         for (; i < n; i++) s += p[i];                                                              \
         return s + ((a[0] + a[1]) + (a[2] + a[3])) + ((a[4] + a[5]) + (a[6] + a[7]));              \

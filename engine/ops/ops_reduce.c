@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "nn_ops_impl.h"
+#include "ops_lanes.h"
 
 static nn_tensor *in0(nn_node *n) {
     return n->in[0].t;
@@ -161,34 +162,6 @@ ACC_MODES(X, float, _f32)
 ACC_MODES(X, double, _f64)
 #undef X
 
-/* a[k] += x[i + k] over the blocks of eight in [0, n8). For float32
- * written with vector types (GCC left the loop scalar: a convert and a
- * double add per element, 1.3 ms for the 4M elements a CNN block's
- * loss sums); each double lane adds the same elements in the same order,
- * so the bits are those of the plain loop. */
-typedef float sum_v4f __attribute__((vector_size(16)));
-typedef double sum_v4d __attribute__((vector_size(32)));
-static inline __attribute__((always_inline)) void sum_lanes_float(const float *x, int64_t n8,
-                                                                  double *a) {
-    sum_v4d lo, hi;
-    memcpy(&lo, a, sizeof lo);
-    memcpy(&hi, a + 4, sizeof hi);
-    for (int64_t i = 0; i < n8; i += 8) {
-        sum_v4f x0, x1;
-        memcpy(&x0, x + i, sizeof x0);
-        memcpy(&x1, x + i + 4, sizeof x1);
-        lo += __builtin_convertvector(x0, sum_v4d);
-        hi += __builtin_convertvector(x1, sum_v4d);
-    }
-    memcpy(a, &lo, sizeof lo);
-    memcpy(a + 4, &hi, sizeof hi);
-}
-static inline __attribute__((always_inline)) void sum_lanes_double(const double *x, int64_t n8,
-                                                                   double *a) {
-    for (int64_t i = 0; i < n8; i += 8)
-        for (int k = 0; k < 8; k++) a[k] += x[i + k];
-}
-
 /* Sum gets its own loops: it is on every training step. Eight independent
  * accumulators break the add-latency chain of a row (blocked summation). */
 #define SUM_LOOP(NAME, T)                                                                          \
@@ -201,7 +174,7 @@ static inline __attribute__((always_inline)) void sum_lanes_double(const double 
             if (s[1] == z) {                                                                       \
                 const T *x = (const T *)d[1];                                                      \
                 i = n & ~(int64_t)7;                                                               \
-                sum_lanes_##T(x, i, a);                                                            \
+                lanes_sum_##T(x, i, a);                                                            \
                 for (; i < n; i++) a[0] += (double)x[i];                                           \
             } else {                                                                               \
                 for (; i < n; i++) a[i & 7] += (double)*(const T *)(d[1] + i * s[1]);              \
