@@ -40,7 +40,9 @@ def keep(m, i, o):
 
 
 inner[0].register_forward_hook(keep)
-x = torch.randn(5, 4)
+# x requires grad so that the linear node keeps the weight for x's gradient
+# (a node keeps only what its backward reads, as PyTorch's saved tensors)
+x = torch.randn(5, 4, requires_grad=True)
 loss = model(x).pow(2).sum()
 
 # outside forward: the module's weight is an empty tensor, readable

@@ -151,7 +151,9 @@ def execute(job):
 # --- normalising outputs -------------------------------------------------
 
 _ADDR = re.compile(r"0x[0-9a-fA-F]+")
-_TQDM_TIME = re.compile(r"\[\d+:\d\d(:\d\d)?<[^\],]*,\s*[^\]]*\]")
+# tqdm's "[elapsed<left, rate]", and the spaces after it: tqdm pads a status
+# line to the length of the one it overwrites, which depends on timing
+_TQDM_TIME = re.compile(r"\[\d+:\d\d(:\d\d)?<[^\],]*,\s*[^\]]*\] *")
 _NUMBER = re.compile(r"[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?")
 
 
