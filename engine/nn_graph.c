@@ -364,7 +364,11 @@ static bool complex_node(const nn_node *n) {
     return false;
 }
 
-/* Whether [n]'s backward reads the values of input [i]. */
+/* Whether [n]'s backward reads the values of input [i]. backward_reads_input
+ * below answers the same question for the in-place version check, for more
+ * ops (views, sums, matmul), while it checks conv and max_pool inputs always
+ * and mul's alike for every dtype; this list holds only the ops audited for
+ * dropping (complex mul reads both operands, conjugated). */
 static bool grad_reads_input(const nn_node *n, int i) {
     switch (n->op) {
     case NN_OP_ADD:
@@ -395,31 +399,27 @@ static bool grad_reads_output(const nn_node *n) {
     }
 }
 
+/* Replace [*t] by its husk; false (and [*t] as it was) when one cannot be
+ * made. */
+static bool to_husk(nn_ctx *ctx, nn_tensor **t) {
+    nn_tensor *h = nn_tensor_husk(ctx, *t);
+    if (!h) {
+        nn_error_clear(&ctx->err);
+        return false;
+    }
+    nn_tensor_release(*t);
+    *t = h;
+    return true;
+}
+
 /* Replace what [n]'s backward does not read by husks (when one cannot be
  * made, the value simply stays). */
 static void drop_unread(nn_ctx *ctx, nn_node *n) {
     for (int i = 0; i < n->n_in; i++) {
         nn_input *in = &n->in[i];
-        if (!in->fn || grad_reads_input(n, i)) continue;
-        nn_tensor *h = nn_tensor_husk(ctx, in->t);
-        if (!h) {
-            nn_error_clear(&ctx->err);
-            continue;
-        }
-        nn_tensor_release(in->t);
-        in->t = h;
-        in->dropped = true;
+        if (in->fn && !grad_reads_input(n, i) && to_husk(ctx, &in->t)) in->dropped = true;
     }
-    if (!grad_reads_output(n)) {
-        nn_tensor *h = nn_tensor_husk(ctx, n->out);
-        if (!h) {
-            nn_error_clear(&ctx->err);
-            return;
-        }
-        nn_tensor_release(n->out);
-        n->out = h;
-        n->out_dropped = true;
-    }
+    if (!grad_reads_output(n) && to_husk(ctx, &n->out)) n->out_dropped = true;
 }
 
 static nn_tensor *exec_impl(nn_ctx *ctx, nn_op op, nn_tensor *const *inputs, int n_inputs,
