@@ -48,7 +48,7 @@ static const struct {
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
 #define HAVE_AVX2_PATH 1
-typedef __m256 (*vec_f)(__m256);
+typedef nn_sleef_v8f vec_f;
 typedef __m256d (*vec_d)(__m256d);
 static vec_f vfs[NN_SLEEF_COUNT];
 static vec_d vds[NN_SLEEF_COUNT];
@@ -119,6 +119,13 @@ nn_sleef_d2 nn_sleef_double2(nn_sleef_fn2 fn) {
     pthread_once(&once, load);
     return ds2[fn];
 }
+
+#ifdef HAVE_AVX2_PATH
+nn_sleef_v8f nn_sleef_vec_f32(nn_sleef_fn fn) {
+    pthread_once(&once, load);
+    return vfs[fn];
+}
+#endif
 
 const char *nn_sleef_source(void) {
     pthread_once(&once, load);

@@ -71,6 +71,16 @@ static inline int64_t nn_sleef_tail(int64_t n, bool is_f32) {
     return n - n % (is_f32 ? 16 : 8);
 }
 
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+/* SLEEF's AVX2 function of eight floats (Sleef_expf8_u10avx2 for
+ * NN_SLEEF_EXP: the one PyTorch 1.13's Vectorized<float>::exp calls on an
+ * AVX2 machine), or NULL when libsleef.so.3 or the CPU's AVX2 and FMA are
+ * missing. Call it only from code compiled for AVX2. */
+typedef __m256 (*nn_sleef_v8f)(__m256);
+nn_sleef_v8f nn_sleef_vec_f32(nn_sleef_fn fn);
+#endif
+
 /* Where the functions come from: "libsleef.so.3" or "libm". */
 const char *nn_sleef_source(void);
 

@@ -26,6 +26,294 @@ typedef int32_t rows_v8i __attribute__((vector_size(32)));
         (m) = (rows_v8f)(((rows_v8i)(x)&gt_) | ((rows_v8i)(m) & ~gt_));                            \
     } while (0)
 
+/* ---- PyTorch's float32 softmax on AVX2 machines ----
+ * PyTorch 1.13's CPU kernels (aten/src/ATen/native/cpu/SoftMaxKernel.cpp,
+ * the last-dim path) run each row through its vec::reduce_all, vec::map and
+ * vec::map_reduce_all helpers over 8-float vectors, with exp and log from
+ * SLEEF (Sleef_expf8_u10avx2, Sleef_logf8_u10avx2). The functions below
+ * follow that order step for step, with the same SLEEF functions, so they
+ * give PyTorch's bits (checked element by element in
+ * tests/py/softmax_bits.py). They run where libsleef.so.3 and AVX2 with
+ * FMA are there; elsewhere the portable kernels above give nndb's own bits
+ * (within a few ulp of PyTorch's). */
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+
+#include "nn_sleef.h"
+
+#define PT_AVX2        static __attribute__((target("avx2,fma")))
+#define PT_AVX2_INLINE static inline __attribute__((always_inline, target("avx2,fma")))
+
+/* vec::maximum: _mm256_max_ps, with every lane where either side is NaN
+ * set to all ones (a NaN), so that NaN propagates. */
+PT_AVX2_INLINE __m256 pt_max(__m256 a, __m256 b) {
+    return _mm256_or_ps(_mm256_max_ps(a, b), _mm256_cmp_ps(a, b, _CMP_UNORD_Q));
+}
+
+PT_AVX2_INLINE __m256 pt_op(__m256 a, __m256 b, bool is_max) {
+    return is_max ? pt_max(a, b) : _mm256_add_ps(a, b);
+}
+
+/* The first [n] < 8 floats of [p], the rest 0 (Vectorized::loadu(p, n)). */
+PT_AVX2_INLINE __m256 pt_loadn(const float *p, int64_t n) {
+    float t[8] = {0};
+    memcpy(t, p, (size_t)n * sizeof(float));
+    return _mm256_loadu_ps(t);
+}
+
+PT_AVX2_INLINE void pt_storen(float *p, __m256 v, int64_t n) {
+    float t[8];
+    _mm256_storeu_ps(t, v);
+    memcpy(p, t, (size_t)n * sizeof(float));
+}
+
+/* The first [n] lanes from [b], the rest from [a] (Vectorized::set). */
+PT_AVX2_INLINE __m256 pt_set(__m256 a, __m256 b, int64_t n) {
+    static const int32_t idx[8] = {0, 1, 2, 3, 4, 5, 6, 7};
+    __m256i lanes = _mm256_loadu_si256((const __m256i *)idx);
+    __m256 take_b = _mm256_castsi256_ps(_mm256_cmpgt_epi32(_mm256_set1_epi32((int)n), lanes));
+    return _mm256_blendv_ps(a, b, take_b);
+}
+
+/* vec_reduce_all over all 8 lanes: halves, then pairs, then neighbours
+ * (PyTorch's VecReduceAllSIMD<float> for AVX2). */
+PT_AVX2_INLINE float pt_hreduce(__m256 v, bool is_max) {
+    v = pt_op(v, _mm256_permute2f128_ps(v, v, 1), is_max);
+    v = pt_op(v, _mm256_shuffle_ps(v, v, 0x4E), is_max);
+    v = pt_op(v, _mm256_shuffle_ps(v, v, 0xB1), is_max);
+    return _mm256_cvtss_f32(v);
+}
+
+/* vec_reduce_all over the first [n] < 8 lanes: lane 0 combined with each
+ * later lane in turn. */
+PT_AVX2_INLINE float pt_hreduce_n(__m256 v, int64_t n, bool is_max) {
+    float a[8];
+    _mm256_storeu_ps(a, v);
+    __m256 acc = v;
+    for (int64_t i = 1; i < n; i++)
+        acc = pt_op(acc, _mm256_setr_ps(a[i], 0, 0, 0, 0, 0, 0, 0), is_max);
+    return _mm256_cvtss_f32(acc);
+}
+
+/* The row's max (vec::reduce_all with vec::maximum). */
+PT_AVX2_INLINE float pt_row_max(const float *x, int64_t n) {
+    if (n < 8) return pt_hreduce_n(pt_loadn(x, n), n, true);
+    __m256 acc = _mm256_loadu_ps(x);
+    int64_t d = 8;
+    for (; d < n - n % 8; d += 8) acc = pt_max(acc, _mm256_loadu_ps(x + d));
+    if (n > d) acc = pt_set(acc, pt_max(acc, pt_loadn(x + d, n - d)), n - d);
+    return pt_hreduce(acc, true);
+}
+
+/* sum of exp(x - m) in vec::map_reduce_all's order; with [y], the exps are
+ * stored there too (vec::map writes them, and vec::reduce_all then adds the
+ * stored values in this same order). */
+PT_AVX2_INLINE float pt_row_exp_sum(nn_sleef_v8f vexp, const float *x, float *y, float m,
+                                    int64_t n) {
+    __m256 vm = _mm256_set1_ps(m);
+    if (n < 8) {
+        __m256 e = vexp(_mm256_sub_ps(pt_loadn(x, n), vm));
+        if (y) pt_storen(y, e, n);
+        return pt_hreduce_n(e, n, false);
+    }
+    __m256 acc = vexp(_mm256_sub_ps(_mm256_loadu_ps(x), vm));
+    if (y) _mm256_storeu_ps(y, acc);
+    int64_t d = 8;
+    for (; d < n - n % 8; d += 8) {
+        __m256 e = vexp(_mm256_sub_ps(_mm256_loadu_ps(x + d), vm));
+        if (y) _mm256_storeu_ps(y + d, e);
+        acc = _mm256_add_ps(acc, e);
+    }
+    if (n > d) {
+        __m256 e = vexp(_mm256_sub_ps(pt_loadn(x + d, n - d), vm));
+        if (y) pt_storen(y + d, e, n - d);
+        acc = pt_set(acc, _mm256_add_ps(acc, e), n - d);
+    }
+    return pt_hreduce(acc, false);
+}
+
+/* log of one float as Sleef_logf8_u10avx2 computes it (PyTorch maps the
+ * row sums through vec::map with log). */
+PT_AVX2_INLINE float pt_log(nn_sleef_v8f vlog, float s) {
+    return _mm256_cvtss_f32(vlog(_mm256_set1_ps(s)));
+}
+
+/* softmax: y = exp(x - max) * (1 / sum); log_softmax: y = x - max - log(sum),
+ * subtracted in that order (_vec_softmax_lastdim, _vec_log_softmax_lastdim). */
+PT_AVX2_INLINE void pt_softmax_row(nn_sleef_v8f vexp, nn_sleef_v8f vlog, const float *x, float *y,
+                                   int64_t n, bool log_out) {
+    float m = pt_row_max(x, n);
+    int64_t d = 0;
+    if (log_out) {
+        __m256 vm = _mm256_set1_ps(m),
+               ls = _mm256_set1_ps(pt_log(vlog, pt_row_exp_sum(vexp, x, NULL, m, n)));
+        for (; d + 8 <= n; d += 8)
+            _mm256_storeu_ps(y + d, _mm256_sub_ps(_mm256_sub_ps(_mm256_loadu_ps(x + d), vm), ls));
+        if (n > d)
+            pt_storen(y + d, _mm256_sub_ps(_mm256_sub_ps(pt_loadn(x + d, n - d), vm), ls), n - d);
+        return;
+    }
+    __m256 inv = _mm256_set1_ps(1.0f / pt_row_exp_sum(vexp, x, y, m, n));
+    for (; d + 8 <= n; d += 8) _mm256_storeu_ps(y + d, _mm256_mul_ps(_mm256_loadu_ps(y + d), inv));
+    for (; d < n; d++) y[d] *= _mm256_cvtss_f32(inv);
+}
+
+/* Backward from the output y (_vec_host_softmax_backward_lastdim):
+ * softmax dx = (g - sum(g y)) y, the sum's products and additions fused
+ * (PyTorch's kernel is compiled with contraction: acc + g y is one FMA, but
+ * a row shorter than 8 adds plain products); log_softmax dx = g - exp(y)
+ * sum(g), again one fused multiply-add. */
+PT_AVX2_INLINE void pt_softmax_grad_row(nn_sleef_v8f vexp, const float *g, const float *y,
+                                        float *dx, int64_t n, bool log_out) {
+    float s;
+    if (n < 8) {
+        __m256 t = pt_loadn(g, n);
+        s = pt_hreduce_n(log_out ? t : _mm256_mul_ps(t, pt_loadn(y, n)), n, false);
+    } else {
+        __m256 acc = _mm256_loadu_ps(g);
+        if (!log_out) acc = _mm256_mul_ps(acc, _mm256_loadu_ps(y));
+        int64_t d = 8;
+        for (; d < n - n % 8; d += 8) {
+            __m256 gv = _mm256_loadu_ps(g + d);
+            acc =
+                log_out ? _mm256_add_ps(acc, gv) : _mm256_fmadd_ps(gv, _mm256_loadu_ps(y + d), acc);
+        }
+        if (n > d) {
+            __m256 gv = pt_loadn(g + d, n - d);
+            __m256 t =
+                log_out ? _mm256_add_ps(acc, gv) : _mm256_fmadd_ps(gv, pt_loadn(y + d, n - d), acc);
+            acc = pt_set(acc, t, n - d);
+        }
+        s = pt_hreduce(acc, false);
+    }
+    __m256 vs = _mm256_set1_ps(s);
+    int64_t d = 0;
+    for (; d < n; d += 8) {
+        bool full = d + 8 <= n;
+        __m256 gv = full ? _mm256_loadu_ps(g + d) : pt_loadn(g + d, n - d);
+        __m256 yv = full ? _mm256_loadu_ps(y + d) : pt_loadn(y + d, n - d);
+        __m256 r =
+            log_out ? _mm256_fnmadd_ps(vexp(yv), vs, gv) : _mm256_mul_ps(_mm256_sub_ps(gv, vs), yv);
+        if (full)
+            _mm256_storeu_ps(dx + d, r);
+        else
+            pt_storen(dx + d, r, n - d);
+    }
+}
+
+/* vec_reduce_all's order over [c] < 16 vectors, each lane its own row: the
+ * eight-rows path below. */
+PT_AVX2_INLINE __m256 pt_reduce_cols(const __m256 *v, int64_t c, bool is_max) {
+    __m256 a = v[0];
+    if (c < 8) {
+        for (int64_t k = 1; k < c; k++) a = pt_op(a, v[k], is_max);
+        return a;
+    }
+    __m256 l[8];
+    for (int k = 0; k < 8; k++) l[k] = k + 8 < c ? pt_op(v[k], v[k + 8], is_max) : v[k];
+    for (int k = 0; k < 4; k++) l[k] = pt_op(l[k], l[k + 4], is_max);
+    return pt_op(pt_op(l[0], l[2], is_max), pt_op(l[1], l[3], is_max), is_max);
+}
+
+/* Eight rows of [c] < 16 side by side, one row a lane: pt_softmax_row's
+ * arithmetic, element for element and in its order, with one SLEEF call a
+ * column instead of a mostly empty vector a row. */
+PT_AVX2 void pt_softmax_rows8(nn_sleef_v8f vexp, nn_sleef_v8f vlog, const float *x, float *y,
+                              int64_t c, bool log_out) {
+    float t[16][8];
+    __m256 xt[16], e[16];
+    for (int64_t k = 0; k < c; k++) {
+        for (int j = 0; j < 8; j++) t[k][j] = x[j * c + k];
+        xt[k] = _mm256_loadu_ps(t[k]);
+    }
+    __m256 m = pt_reduce_cols(xt, c, true);
+    for (int64_t k = 0; k < c; k++) e[k] = vexp(_mm256_sub_ps(xt[k], m));
+    __m256 s = pt_reduce_cols(e, c, false);
+    if (log_out) {
+        __m256 ls = vlog(s);
+        for (int64_t k = 0; k < c; k++) e[k] = _mm256_sub_ps(_mm256_sub_ps(xt[k], m), ls);
+    } else {
+        __m256 inv = _mm256_div_ps(_mm256_set1_ps(1.0f), s);
+        for (int64_t k = 0; k < c; k++) e[k] = _mm256_mul_ps(e[k], inv);
+    }
+    for (int64_t k = 0; k < c; k++) {
+        _mm256_storeu_ps(t[k], e[k]);
+        for (int j = 0; j < 8; j++) y[j * c + k] = t[k][j];
+    }
+}
+
+PT_AVX2 void pt_softmax_rows(nn_sleef_v8f vexp, nn_sleef_v8f vlog, const float *x, float *y,
+                             int64_t rows, int64_t c, bool log_out) {
+    int64_t r = 0;
+    if (c > 0 && c < 16)
+        for (; r + 8 <= rows; r += 8)
+            pt_softmax_rows8(vexp, vlog, x + r * c, y + r * c, c, log_out);
+    for (; r < rows; r++) pt_softmax_row(vexp, vlog, x + r * c, y + r * c, c, log_out);
+}
+
+PT_AVX2 void pt_softmax_grad_rows(nn_sleef_v8f vexp, const float *g, const float *y, float *dx,
+                                  int64_t rows, int64_t c, bool log_out) {
+    for (int64_t r = 0; r < rows; r++)
+        pt_softmax_grad_row(vexp, g + r * c, y + r * c, dx + r * c, c, log_out);
+}
+
+PT_AVX2 void pt_cross_entropy(nn_sleef_v8f vexp, nn_sleef_v8f vlog, const float *x,
+                              const int64_t *tgt, int64_t ignore, double *loss, int64_t rows,
+                              int64_t c) {
+    for (int64_t r = 0; r < rows; r++) {
+        if (tgt[r] == ignore) {
+            loss[r] = 0;
+            continue;
+        }
+        const float *xr = x + r * c;
+        float m = pt_row_max(xr, c);
+        float ls = pt_log(vlog, pt_row_exp_sum(vexp, xr, NULL, m, c));
+        loss[r] = -(double)((xr[tgt[r]] - m) - ls);
+    }
+}
+
+/* The length a causal row of [lim] of [tk] is computed over: PyTorch's
+ * composition (scores masked with -inf, then softmax over all [tk]) adds
+ * exp(-inf) = 0 for the masked columns, which changes no sum; what matters
+ * is which vector lane each column's exp lands in. Up to the next multiple
+ * of 8 (or the row's end), with -inf (forward) or 0 (backward) put in past
+ * [lim], gives the same lanes. */
+static inline int64_t pt_causal_len(int64_t lim, int64_t tk) {
+    if (lim >= tk || tk < 8) return tk;
+    int64_t n = (lim + 7) & ~(int64_t)7;
+    return n < tk ? n : tk;
+}
+
+PT_AVX2 void pt_attn_softmax(nn_sleef_v8f vexp, float *s, int64_t tq, int64_t tk, bool causal) {
+    for (int64_t i = 0; i < tq; i++) {
+        float *row = s + i * tk;
+        int64_t lim = causal && i + 1 < tk ? i + 1 : tk, n = pt_causal_len(lim, tk);
+        for (int64_t j = lim; j < n; j++) row[j] = -INFINITY;
+        pt_softmax_row(vexp, NULL, row, row, n, false);
+        for (int64_t j = lim; j < tk; j++) row[j] = 0;
+    }
+}
+
+PT_AVX2 void pt_attn_softmax_grad(nn_sleef_v8f vexp, const float *p, float *dp, int64_t tq,
+                                  int64_t tk, bool causal) {
+    for (int64_t i = 0; i < tq; i++) {
+        float *row = dp + i * tk;
+        int64_t lim = causal && i + 1 < tk ? i + 1 : tk, n = pt_causal_len(lim, tk);
+        for (int64_t j = lim; j < n; j++) row[j] = 0;
+        pt_softmax_grad_row(vexp, row, p + i * tk, row, n, false);
+        for (int64_t j = lim; j < tk; j++) row[j] = 0;
+    }
+}
+
+/* SLEEF's exp and log of eight floats, when this machine has them. */
+static bool pt_fns(nn_sleef_v8f *vexp, nn_sleef_v8f *vlog) {
+    *vexp = nn_sleef_vec_f32(NN_SLEEF_EXP);
+    *vlog = nn_sleef_vec_f32(NN_SLEEF_LOG);
+    return *vexp && *vlog;
+}
+#define PT_ROWS 1
+#endif
+
 ROWS_INLINE float row_max(const float *x, int64_t n) {
     if (n < NL) {
         /* A short row (3 classes): the lanes below would only add a serial
@@ -137,6 +425,13 @@ ROWS_INLINE void softmax_rows8(const float *x, float *y, int64_t c, bool log_out
 
 NN_KERNEL_CLONES void nn_rows_softmax_f32(const float *x, float *y, int64_t rows, int64_t c,
                                           bool log_out) {
+#ifdef PT_ROWS
+    nn_sleef_v8f vexp, vlog;
+    if (pt_fns(&vexp, &vlog)) {
+        pt_softmax_rows(vexp, vlog, x, y, rows, c, log_out);
+        return;
+    }
+#endif
     int64_t r = 0;
     if (c > 0 && c < NL)
         for (; r + 8 <= rows; r += 8) softmax_rows8(x + r * c, y + r * c, c, log_out);
@@ -163,6 +458,13 @@ ROWS_INLINE double row_exp_sum(const float *x, float m, int64_t n) {
 
 NN_KERNEL_CLONES void nn_rows_cross_entropy_f32(const float *x, const int64_t *tgt, int64_t ignore,
                                                 double *loss, int64_t rows, int64_t c) {
+#ifdef PT_ROWS
+    nn_sleef_v8f vexp, vlog;
+    if (pt_fns(&vexp, &vlog)) {
+        pt_cross_entropy(vexp, vlog, x, tgt, ignore, loss, rows, c);
+        return;
+    }
+#endif
     for (int64_t r = 0; r < rows; r++) {
         if (tgt[r] == ignore) {
             loss[r] = 0;
@@ -188,6 +490,13 @@ ROWS_INLINE void softmax_grad_row(const float *g, const float *y, float *dx, int
 
 NN_KERNEL_CLONES void nn_rows_softmax_grad_f32(const float *g, const float *y, float *dx,
                                                int64_t rows, int64_t c, bool log_out) {
+#ifdef PT_ROWS
+    nn_sleef_v8f vexp, vlog;
+    if (pt_fns(&vexp, &vlog)) {
+        pt_softmax_grad_rows(vexp, g, y, dx, rows, c, log_out);
+        return;
+    }
+#endif
     for (int64_t r = 0; r < rows; r++)
         softmax_grad_row(g + r * c, y + r * c, dx + r * c, c, log_out);
 }
@@ -205,6 +514,13 @@ ROWS_INLINE void attn_softmax_row(float *y, int64_t lim, int64_t pad) {
 }
 
 NN_KERNEL_CLONES void nn_rows_attn_softmax_f32(float *s, int64_t tq, int64_t tk, bool causal) {
+#ifdef PT_ROWS
+    nn_sleef_v8f vexp, vlog;
+    if (pt_fns(&vexp, &vlog)) {
+        pt_attn_softmax(vexp, s, tq, tk, causal);
+        return;
+    }
+#endif
     for (int64_t i = 0; i < tq; i++) {
         float *row = s + i * tk;
         int64_t lim = causal && i + 1 < tk ? i + 1 : tk, pad = (lim + 7) & ~(int64_t)7;
@@ -218,6 +534,13 @@ NN_KERNEL_CLONES void nn_rows_attn_softmax_f32(float *s, int64_t tq, int64_t tk,
 
 NN_KERNEL_CLONES void nn_rows_attn_softmax_grad_f32(const float *p, float *dp, int64_t tq,
                                                     int64_t tk, bool causal) {
+#ifdef PT_ROWS
+    nn_sleef_v8f vexp, vlog;
+    if (pt_fns(&vexp, &vlog)) {
+        pt_attn_softmax_grad(vexp, p, dp, tq, tk, causal);
+        return;
+    }
+#endif
     for (int64_t i = 0; i < tq; i++) {
         float *row = dp + i * tk;
         int64_t lim = causal && i + 1 < tk ? i + 1 : tk;

@@ -2,8 +2,12 @@
  * (softmax and log_softmax along a contiguous last dim, the attention
  * block's masked softmax, layer norm), forward and backward.
  *
- * Each is compiled for baseline x86-64, AVX2 and AVX-512 (NN_KERNEL_CLONES).
- * Reductions keep one partial sum per lane, in double, so the compiler
+ * Softmax, log_softmax, cross-entropy's log-softmax and the attention
+ * softmax give PyTorch 1.13's bits on machines with AVX2, FMA and
+ * libsleef.so.3: they follow its vectorised kernels' order with SLEEF's
+ * exp and log (ops_rows.c). Elsewhere, and for layer norm, each kernel is
+ * compiled for baseline x86-64, AVX2 and AVX-512 (NN_KERNEL_CLONES);
+ * reductions keep one partial sum per lane, in double, so the compiler
  * vectorises them without reordering an addition of ISO C's; the results
  * differ from a serial double sum only by the order of a few additions.
  * Internal to engine/ops. */

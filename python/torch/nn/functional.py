@@ -928,11 +928,11 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
 
 def _scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0,
                                   need_attn_weights=False, is_causal=False):
-    # torch 1.13's private composite (the math path): q and k each scaled by
-    # embed**-1/4, a boolean mask turned into -inf, softmax, dropout, times v.
-    # Returns (output, attention weights).
-    scaling = math.sqrt(math.sqrt(query.size(-1)))
-    q = query / scaling
+    # torch 1.13's private composite (the math path): q times 1/sqrt(embed)
+    # (1.13.0's order, checked bit for bit; later versions scale q and k by
+    # embed**-1/4), a boolean mask turned into -inf, softmax, dropout, times
+    # v. Returns (output, attention weights).
+    q = query * (1.0 / math.sqrt(query.size(-1)))
     if is_causal:
         if attn_mask is not None:
             raise RuntimeError("Explicit attn_mask should not be set when is_causal=True")
@@ -940,7 +940,7 @@ def _scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0
     if attn_mask is not None and attn_mask.dtype == torch.bool:
         attn_mask = torch.zeros(attn_mask.shape, dtype=query.dtype).masked_fill(
             attn_mask.logical_not(), float("-inf"))
-    attn = torch.matmul(q, key.transpose(-2, -1) / scaling)
+    attn = torch.matmul(q, key.transpose(-2, -1))
     if attn_mask is not None:
         attn = attn + attn_mask
     attn = softmax(attn, -1)

@@ -1,0 +1,98 @@
+# float32 softmax, log_softmax and cross-entropy give PyTorch's bits: nndb
+# follows PyTorch 1.13's last-dim kernels (8-float vectors, the row max and
+# sums in its order, SLEEF's expf8/logf8, the fused multiply-adds of the
+# backward) on AVX2 machines with libsleef (docs/language-nn.md). Each
+# result prints as an md5 of its float32 bytes, so a single last-bit
+# difference shows; NaNs hash as one value (which NaN a row of NaN holds
+# depends on the compiler's operand order, in PyTorch's build as in nndb's). Row lengths cover the scalar folds
+# (< 8), one vector, partial vectors and long rows; planted -inf, +inf, NaN
+# and huge values; the eight-rows path of short rows (rows >= 8, < 16
+# classes); the causal attention composition (masked_fill(-inf), softmax,
+# @ v) against the fused scaled_dot_product_attention(is_causal=True).
+import hashlib
+import struct
+
+import torch
+import torch.nn.functional as F
+
+
+def h(t):
+    v = [u if u == u else float("nan") for u in t.detach().reshape(-1).tolist()]
+    return hashlib.md5(struct.pack("<%df" % len(v), *v)).hexdigest()[:16]
+
+
+torch.manual_seed(0)
+for n in (1, 3, 7, 8, 9, 15, 16, 17, 64, 255, 256, 1000):
+    for rows in (5, 16):
+        x = torch.randn(rows, n) * 4
+        if n >= 3 and rows == 16:
+            x[1, n // 2] = float("-inf")
+            x[2, :] = float("-inf")
+            x[3, n - 1] = float("inf")
+            x[4, 0] = float("nan")
+            x[5, n // 3] = 1e30
+            x[6, :] = 0.0
+            x[7, 1] = -0.0
+            x[8, :] = x[8, :] * 1e-30
+        x.requires_grad_()
+        g = torch.randn(rows, n)
+        y = F.softmax(x, -1)
+        (dx,) = torch.autograd.grad(y, x, g)
+        ly = F.log_softmax(x, -1)
+        (ldx,) = torch.autograd.grad(ly, x, g)
+        print("n", n, "rows", rows, "softmax", h(y), h(dx), "log_softmax", h(ly), h(ldx))
+
+# dim=1 of [N, C] rows, and 3-d inputs over the last dim
+x = (torch.randn(4, 6, 33) * 3).requires_grad_()
+y = torch.softmax(x, 2)
+y.backward(torch.randn(4, 6, 33))
+print("3d", h(y), h(x.grad))
+
+# cross-entropy over many classes: the loss is -log_softmax at the target
+for n, c in ((64, 3), (37, 10), (16, 1000), (4, 50257)):
+    x = (torch.randn(n, c) * 2).requires_grad_()
+    t = torch.randint(0, c, (n,))
+    loss = F.cross_entropy(x, t, reduction="none")
+    with torch.no_grad():
+        loss_ng = F.cross_entropy(x, t, reduction="none")
+    print("cross_entropy", n, c, h(loss), h(loss_ng), h(F.log_softmax(x, 1)))
+
+# causal attention as GPT code of PyTorch 1.13 writes it, scores to output,
+# and the gradients of q, k, v
+for t_len in (1, 5, 8, 13, 64):
+    q = torch.randn(2, 3, t_len, 16, requires_grad=True)
+    k = torch.randn(2, 3, t_len, 16, requires_grad=True)
+    v = torch.randn(2, 3, t_len, 16, requires_grad=True)
+    mask = torch.tril(torch.ones(t_len, t_len)).view(1, 1, t_len, t_len)
+    att = (q @ k.transpose(-2, -1)) * (1.0 / 16**0.5)
+    att = att.masked_fill(mask == 0, float("-inf"))
+    p = F.softmax(att, dim=-1)
+    o = p @ v
+    go = torch.randn_like(o)
+    dq, dk, dv, datt = torch.autograd.grad(o, (q, k, v, att), go)
+    print("causal", t_len, h(p), h(o), h(datt), h(dq), h(dk), h(dv))
+
+# The fused attention (F.scaled_dot_product_attention, torch 2.x's name, one
+# engine kernel in nndb) against that composition. With k and v identity
+# rows the products are exact (scores = q / 8, output = the probabilities,
+# dq = dS / 8), so only the softmax can make them differ: they must agree
+# bit for bit. PyTorch 1.13 has no fused function; there the composition
+# stands in for it and the hashes still compare with nndb's.
+def composition(q, k, v):
+    t_len = q.size(-2)
+    att = (q @ k.transpose(-2, -1)) * (1.0 / q.size(-1) ** 0.5)
+    att = att.masked_fill(torch.ones(t_len, t_len).tril() == 0, float("-inf"))
+    return F.softmax(att, dim=-1) @ v
+
+
+sdpa = getattr(F, "scaled_dot_product_attention", None)
+for t_len in (1, 5, 8, 13, 40, 64):
+    q = (torch.randn(2, 3, t_len, 64) * 8).requires_grad_()
+    k = torch.eye(t_len, 64).repeat(2, 3, 1, 1).requires_grad_()
+    v = torch.eye(t_len, 64).repeat(2, 3, 1, 1).requires_grad_()
+    go = torch.randn(2, 3, t_len, 64)
+    o = composition(q, k, v)
+    (dq,) = torch.autograd.grad(o, q, go)
+    of = sdpa(q, k, v, is_causal=True) if sdpa else composition(q, k, v)
+    (dqf,) = torch.autograd.grad(of, q, go)
+    print("fused causal", t_len, h(o), h(dq), "same", h(of) == h(o), h(dqf) == h(dq))
