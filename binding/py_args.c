@@ -53,7 +53,8 @@ int py_parse(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObjec
      * PyTorch fails, rather than quietly making a CPU tensor. */
     for (int i = 0; i < n_names; i++) {
         const char *nm = names[i][0] == '$' ? names[i] + 1 : names[i];
-        if (out[i] && out[i] != Py_None && !strcmp(nm, "device") && py_device_check(out[i]))
+        if (out[i] && out[i] != Py_None && nm[0] == 'd' && !strcmp(nm, "device") &&
+            py_device_check(out[i]))
             return -1;
     }
     return 0;

@@ -648,7 +648,8 @@ FN(f_named) {
 static struct {
     PyObject *getattr_fn, *call_fn;        /* Module.__getattr__, Module.__call__ */
     PyObject *global_pre, *global_forward; /* the module-level hook dicts */
-    PyObject *names[8];
+    PyObject *linear_forward, *linear_fn;  /* nn.Linear.forward, F.linear (_C.linear) */
+    PyObject *names[12];
 } mod;
 
 enum {
@@ -659,6 +660,10 @@ enum {
     N_FORWARD_PRE_HOOKS,
     N_BACKWARD_HOOKS,
     N_FORWARD,
+    N_WEIGHT,
+    N_BIAS,
+    N_F,
+    N_LINEAR,
     N_COUNT
 };
 
@@ -716,9 +721,49 @@ static int module_hooked(PyObject *self) {
     return on ? on : PyObject_IsTrue(mod.global_pre);
 }
 
+/* nn.Linear.forward without its frame: when [self]'s class has Linear's
+ * own forward and the instance does not replace it, the call is one
+ * input, weight and bias are entries of self._parameters (Linear.forward's
+ * first branch) and F.linear is still _C.linear, the same f_linear call
+ * Linear.forward makes, without the interpreter running it (half of a
+ * small layer's cost from Python). Not while a trace or profile function
+ * is set (the debugger's line stepping, cProfile), where the frame is
+ * what they are there to see. *[r] is the result (or NULL with the
+ * error); false when the frame is needed. */
+static bool linear_direct(PyObject *self, PyObject *args, PyObject **r) {
+    PyThreadState *ts = PyThreadState_Get();
+    if (ts->c_tracefunc || ts->c_profilefunc) return false;
+    PyObject *fwd = mod.linear_forward;
+    if (!fwd || _PyType_Lookup(Py_TYPE(self), mod.names[N_FORWARD]) != fwd) return false;
+    PyObject *fmod = PyDict_GetItemWithError(PyFunction_GET_GLOBALS(fwd), mod.names[N_F]);
+    if (!fmod || !PyModule_CheckExact(fmod)) return false;
+    if (PyDict_GetItemWithError(PyModule_GetDict(fmod), mod.names[N_LINEAR]) != mod.linear_fn)
+        return false;
+    PyObject *dict = PyObject_GenericGetDict(self, NULL);
+    if (!dict) return PyErr_Clear(), false;
+    PyObject *params = PyDict_GetItemWithError(dict, mod.names[N_PARAMETERS]);
+    bool own = PyDict_GetItemWithError(dict, mod.names[N_FORWARD]) != NULL;
+    Py_DECREF(dict); /* the instance keeps params */
+    if (own || !params || !(PyDict_CheckExact(params) || Py_IS_TYPE(params, &PyODict_Type)))
+        return PyErr_Clear(), false;
+    PyObject *w = PyDict_GetItemWithError(params, mod.names[N_WEIGHT]);
+    PyObject *b = w ? PyDict_GetItemWithError(params, mod.names[N_BIAS]) : NULL;
+    if (!b) return PyErr_Clear(), false;
+    PyObject *call[3] = {PyTuple_GET_ITEM(args, 0), w, b};
+    Py_INCREF(w);
+    Py_INCREF(b);
+    *r = f_linear(NULL, call, 3, NULL);
+    Py_DECREF(w);
+    Py_DECREF(b);
+    return true;
+}
+
 static PyObject *module_call(PyObject *self, PyObject *args, PyObject *kwargs) {
     int hooked = module_hooked(self);
     if (hooked < 0) return NULL;
+    PyObject *r;
+    if (!hooked && !kwargs && PyTuple_GET_SIZE(args) == 1 && linear_direct(self, args, &r))
+        return r;
     if (hooked) {
         /* Module.__call__(self, *args, **kwargs) */
         Py_ssize_t n = PyTuple_GET_SIZE(args);
@@ -727,13 +772,13 @@ static PyObject *module_call(PyObject *self, PyObject *args, PyObject *kwargs) {
         PyTuple_SET_ITEM(full, 0, Py_NewRef(self));
         for (Py_ssize_t i = 0; i < n; i++)
             PyTuple_SET_ITEM(full, i + 1, Py_NewRef(PyTuple_GET_ITEM(args, i)));
-        PyObject *r = PyObject_Call(mod.call_fn, full, kwargs);
+        r = PyObject_Call(mod.call_fn, full, kwargs);
         Py_DECREF(full);
         return r;
     }
     PyObject *forward = PyObject_GetAttr(self, mod.names[N_FORWARD]);
     if (!forward) return NULL;
-    PyObject *r = PyObject_Call(forward, args, kwargs);
+    r = PyObject_Call(forward, args, kwargs);
     Py_DECREF(forward);
     return r;
 }
@@ -744,8 +789,9 @@ static PyObject *module_call(PyObject *self, PyObject *args, PyObject *kwargs) {
 static PyObject *f_module_fast_init(PyObject *m, PyObject *const *args, Py_ssize_t nargs) {
     (void)m;
     static const char *const names[N_COUNT] = {
-        "_parameters",        "_buffers",        "_modules", "_forward_hooks",
-        "_forward_pre_hooks", "_backward_hooks", "forward"};
+        "_parameters",     "_buffers", "_modules", "_forward_hooks", "_forward_pre_hooks",
+        "_backward_hooks", "forward",  "weight",   "bias",           "F",
+        "linear"};
     if (nargs != 4) {
         PyErr_SetString(PyExc_TypeError, "_module_fast_init() takes 4 arguments");
         return NULL;
@@ -756,6 +802,21 @@ static PyObject *f_module_fast_init(PyObject *m, PyObject *const *args, Py_ssize
     Py_XSETREF(mod.call_fn, Py_NewRef(args[1]));
     Py_XSETREF(mod.global_pre, Py_NewRef(args[2]));
     Py_XSETREF(mod.global_forward, Py_NewRef(args[3]));
+    Py_RETURN_NONE;
+}
+
+/* _module_fast_linear(forward, linear): nn.Linear.forward and the F.linear
+ * it calls, for linear_direct; once, when torch/nn/modules/linear.py has
+ * made Linear. */
+static PyObject *f_module_fast_linear(PyObject *m, PyObject *const *args, Py_ssize_t nargs) {
+    (void)m;
+    if (nargs != 2 || !PyFunction_Check(args[0])) {
+        PyErr_SetString(PyExc_TypeError, "_module_fast_linear(forward, linear) takes a function "
+                                         "and F.linear");
+        return NULL;
+    }
+    Py_XSETREF(mod.linear_forward, Py_NewRef(args[0]));
+    Py_XSETREF(mod.linear_fn, Py_NewRef(args[1]));
     Py_RETURN_NONE;
 }
 
@@ -827,5 +888,6 @@ PyMethodDef py_nn_functions[] = {
     ENTRY("_nn_named", f_named),
     {"_module_fast_init", (PyCFunction)(void (*)(void))f_module_fast_init, METH_FASTCALL, NULL},
     {"_module_fast_slots", f_module_fast_slots, METH_O, NULL},
+    {"_module_fast_linear", (PyCFunction)(void (*)(void))f_module_fast_linear, METH_FASTCALL, NULL},
     {NULL, NULL, 0, NULL},
 };

@@ -607,12 +607,27 @@ done:
 }
 
 /* a[j] += sum over rows of g[i][j] for unit column stride, rows in order
- * (the same sums as the strided loop), vectorised over j. */
+ * (the same sums as the strided loop), vectorised over j. Blocks of 32
+ * columns keep their sums in registers down all the rows: going through
+ * a[] row by row made every add wait for the previous row's store (the
+ * bias gradients of a 64-wide layer took 0.5 us). Each column's sum is
+ * still a[j] plus the rows in order, so the bits are the same. */
+#define COL_BLOCK 32
 NN_KERNEL_CLONES static void col_sums_f32(const char *p, int64_t rows, int64_t n, int64_t rs,
                                           double *restrict a) {
-    for (int64_t i = 0; i < rows; i++) {
+    int64_t j0 = 0;
+    for (; j0 + COL_BLOCK <= n; j0 += COL_BLOCK) {
+        double s[COL_BLOCK];
+        for (int jj = 0; jj < COL_BLOCK; jj++) s[jj] = a[j0 + jj];
+        for (int64_t i = 0; i < rows; i++) {
+            const float *restrict r = (const float *)p + i * rs + j0;
+            for (int jj = 0; jj < COL_BLOCK; jj++) s[jj] += (double)r[jj];
+        }
+        for (int jj = 0; jj < COL_BLOCK; jj++) a[j0 + jj] = s[jj];
+    }
+    for (int64_t i = 0; i < rows && j0 < n; i++) {
         const float *restrict r = (const float *)p + i * rs;
-        for (int64_t j = 0; j < n; j++) a[j] += (double)r[j];
+        for (int64_t j = j0; j < n; j++) a[j] += (double)r[j];
     }
 }
 
