@@ -536,6 +536,29 @@ static void ce_f64(const void *x, void *lp, const int64_t *t, const void *pr, vo
     }
 CE_ROWS(double)
 
+/* The sum of nll_loss's per-row losses as PyTorch 1.13 adds them in float
+ * (nll_loss_out_frame): partial sums on 8 levels, level j folded into level
+ * j + 1 whenever the row index is a multiple of 16^(j+1), ignored rows
+ * skipped, the levels added in order at the end. The loss of row b is
+ * -x[b c + tgt[b]], or rl[b] when [x] is NULL. Checked bit for bit against
+ * PyTorch (tests/py/softmax_bits.py). */
+static double nll_cascade_f32(const float *x, int64_t c, const double *rl, const int64_t *tgt,
+                              int64_t n, int64_t ignore) {
+    float p[8] = {0};
+    for (int64_t b = 0; b < n; b++) {
+        if (tgt[b] == ignore) continue;
+        p[0] -= x ? x[b * c + tgt[b]] : -(float)rl[b];
+        for (int j = 0; j + 1 < 8; j++) {
+            if (b & ((int64_t)15 << (4 * j))) break;
+            p[j + 1] += p[j];
+            p[j] = 0;
+        }
+    }
+    float o = 0;
+    for (int j = 0; j < 8; j++) o += p[j];
+    return o;
+}
+
 /* float32 rows split across the engine's threads (a 50257-class LM head
  * has 6M logits at 128 positions): each task takes whole rows and writes
  * their losses into [rl]; the caller adds them in row order, so the result
@@ -586,7 +609,9 @@ static void ce_rows_float(const float *x, float *logp, const int64_t *tgt, float
         else
             acc += rl[r];
     }
-    *total = acc;
+    /* Without label smoothing the loss is nll_loss's of the log-softmax:
+     * PyTorch's float sum. */
+    *total = !loss && ls == 0 ? nll_cascade_f32(NULL, 0, rl, tgt, n, ignore) : acc;
 }
 
 /* dx = gs (softmax - (1 - ls) onehot - ls / C) per row, zero for ignored rows. */
@@ -639,6 +664,10 @@ NN_KERNEL_CLONES static void ce_grad_block_f32(const float *logp, const int64_t 
 
 static void ce_grad_rows_part(void *arg, int64_t b, int64_t e) {
     const ce_grad_rows_arg *a = arg;
+    if (a->ls == 0 &&
+        nn_rows_ce_grad_f32(a->logp + b * a->c, a->tgt + b, a->gout ? a->gout + b : NULL,
+                            (float)a->g0, a->dx + b * a->c, e - b, a->c, a->ignore))
+        return;
     if (!a->gout) {
         ce_grad_block_f32(a->logp + b * a->c, a->tgt + b, (float)a->g0, a->dx + b * a->c, e - b,
                           a->c, a->ignore, a->ls);
@@ -851,6 +880,7 @@ KERNEL void nll_kernel(const void *x, const int64_t *tgt, void *loss, double *to
 static void nll_f32(const void *x, const int64_t *t, void *loss, double *tot, const cls_geom *g,
                     int64_t ig) {
     nll_kernel(x, t, loss, tot, g, ig, false);
+    if (!loss && g->s == 1) *tot = nll_cascade_f32(x, g->c, NULL, t, g->n, ig);
 }
 static void nll_f64(const void *x, const int64_t *t, void *loss, double *tot, const cls_geom *g,
                     int64_t ig) {

@@ -305,6 +305,43 @@ PT_AVX2 void pt_attn_softmax_grad(nn_sleef_v8f vexp, const float *p, float *dp, 
     }
 }
 
+/* Cross-entropy's gradient as PyTorch computes it: nll_loss's backward puts
+ * g = -gs at the target (0 elsewhere), log_softmax's then gives dx = g -
+ * exp(logp) sum(g) with one fused multiply-add, sum(g) = 0 + -gs. One gs
+ * for all rows (a mean or sum) makes the block one flat loop, and the
+ * targets' exps go eight rows to a SLEEF call: rows of 3 classes would
+ * otherwise cost two mostly empty calls each. */
+PT_AVX2 void pt_ce_grad(nn_sleef_v8f vexp, const float *logp, const int64_t *tgt, const float *gout,
+                        float g0, float *dx, int64_t rows, int64_t c, int64_t ignore) {
+    __m256 zero = _mm256_setzero_ps();
+    for (int64_t r = 0; r < (gout ? rows : 1); r++) {
+        int64_t b = gout ? r * c : 0, n = gout ? c : rows * c, d = 0;
+        __m256 vs = _mm256_set1_ps(0.0f + -(gout ? gout[r] : g0));
+        for (; d + 8 <= n; d += 8)
+            _mm256_storeu_ps(dx + b + d,
+                             _mm256_fnmadd_ps(vexp(_mm256_loadu_ps(logp + b + d)), vs, zero));
+        if (n > d)
+            pt_storen(dx + b + d, _mm256_fnmadd_ps(vexp(pt_loadn(logp + b + d, n - d)), vs, zero),
+                      n - d);
+    }
+    for (int64_t r0 = 0; r0 < rows; r0 += 8) {
+        float lt[8] = {0}, et[8];
+        int64_t m = rows - r0 < 8 ? rows - r0 : 8;
+        for (int64_t j = 0; j < m; j++)
+            if (tgt[r0 + j] != ignore) lt[j] = logp[(r0 + j) * c + tgt[r0 + j]];
+        _mm256_storeu_ps(et, vexp(_mm256_loadu_ps(lt)));
+        for (int64_t j = 0; j < m; j++) {
+            int64_t r = r0 + j;
+            if (tgt[r] == ignore) {
+                memset(dx + r * c, 0, sizeof(float) * (size_t)c);
+                continue;
+            }
+            float gt = -(gout ? gout[r] : g0);
+            dx[r * c + tgt[r]] = fmaf(-et[j], 0.0f + gt, gt);
+        }
+    }
+}
+
 /* SLEEF's exp and log of eight floats, when this machine has them. */
 static bool pt_fns(nn_sleef_v8f *vexp, nn_sleef_v8f *vlog) {
     *vexp = nn_sleef_vec_f32(NN_SLEEF_EXP);
@@ -678,4 +715,16 @@ NN_KERNEL_CLONES void nn_rows_layer_norm_param_grad_f32(const float *x, const fl
         else if (db)
             for (int64_t i = c0; i < c1; i++) db[i] += (double)gr[i];
     }
+}
+
+bool nn_rows_ce_grad_f32(const float *logp, const int64_t *tgt, const float *gout, float g0,
+                         float *dx, int64_t rows, int64_t c, int64_t ignore) {
+#ifdef PT_ROWS
+    nn_sleef_v8f vexp, vlog;
+    if (pt_fns(&vexp, &vlog)) {
+        pt_ce_grad(vexp, logp, tgt, gout, g0, dx, rows, c, ignore);
+        return true;
+    }
+#endif
+    return false;
 }

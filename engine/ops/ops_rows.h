@@ -30,6 +30,15 @@ void nn_rows_softmax_f32(const float *x, float *y, int64_t rows, int64_t c, bool
 void nn_rows_cross_entropy_f32(const float *x, const int64_t *tgt, int64_t ignore, double *loss,
                                int64_t rows, int64_t c);
 
+/* Cross-entropy's gradient for index targets without label smoothing, from
+ * the log-softmax rows: dx = exp(logp) gs, minus gs at the target, zero
+ * rows where tgt[r] == ignore; gs = gout[r], or g0 for every row when
+ * [gout] is NULL. PyTorch's bits (its nll_loss backward, then log_softmax's
+ * with SLEEF's exp and a fused multiply-add); returns false, writing
+ * nothing, where SLEEF's AVX2 exp is missing. */
+bool nn_rows_ce_grad_f32(const float *logp, const int64_t *tgt, const float *gout, float g0,
+                         float *dx, int64_t rows, int64_t c, int64_t ignore);
+
 /* Softmax backward from the output y: dx = y (g - sum(g y)); for
  * log_softmax dx = g - exp(y) sum(g). */
 void nn_rows_softmax_grad_f32(const float *g, const float *y, float *dx, int64_t rows, int64_t c,

@@ -48,14 +48,33 @@ y = torch.softmax(x, 2)
 y.backward(torch.randn(4, 6, 33))
 print("3d", h(y), h(x.grad))
 
-# cross-entropy over many classes: the loss is -log_softmax at the target
-for n, c in ((64, 3), (37, 10), (16, 1000), (4, 50257)):
+# cross-entropy (index targets, some ignored) and nll_loss of log_softmax:
+# the loss (PyTorch sums the rows' losses in float in a cascade of partial
+# sums), the gradient (nll_loss's backward, then log_softmax's), with and
+# without grad, mean, sum and none
+for n, c in ((64, 3), (37, 10), (16, 1000), (4, 50257), (30, 7)):
     x = (torch.randn(n, c) * 2).requires_grad_()
     t = torch.randint(0, c, (n,))
-    loss = F.cross_entropy(x, t, reduction="none")
-    with torch.no_grad():
-        loss_ng = F.cross_entropy(x, t, reduction="none")
-    print("cross_entropy", n, c, h(loss), h(loss_ng), h(F.log_softmax(x, 1)))
+    t[0] = -100
+    for red in ("mean", "sum", "none"):
+        g = torch.randn(n) if red == "none" else torch.tensor(1.7)
+        loss = F.cross_entropy(x, t, reduction=red)
+        (dx,) = torch.autograd.grad(loss, x, g)
+        nll = F.nll_loss(F.log_softmax(x, 1), t, reduction=red)
+        (dx2,) = torch.autograd.grad(nll, x, g)
+        with torch.no_grad():
+            loss_ng = F.cross_entropy(x, t, reduction=red)
+        print("cross_entropy", n, c, red, h(loss), h(loss_ng), h(dx), "nll", h(nll), h(dx2))
+with torch.no_grad():
+    for n in (1, 15, 16, 17, 300, 5000):
+        x = torch.randn(n, 11) * 3
+        t = torch.randint(0, 11, (n,))
+        t[::7] = -100
+        print("loss sums", n, h(F.cross_entropy(x, t)), h(F.cross_entropy(x, t, reduction="sum")),
+              h(F.nll_loss(x.log_softmax(1), t)))
+x = torch.randn(3, 4, requires_grad=True)
+(F.cross_entropy(x, torch.tensor([1, -100, 2])) * 0).backward()
+print("zero gradient's signs", x.grad.tolist())
 
 # causal attention as GPT code of PyTorch 1.13 writes it, scores to output,
 # and the gradients of q, k, v
