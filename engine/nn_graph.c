@@ -381,8 +381,12 @@ static bool grad_reads_input(const nn_node *n, int i) {
     case NN_OP_TANH:
     case NN_OP_SIGMOID: return false;
     case NN_OP_CONV:
-    case NN_OP_LINEAR: return i < 2 && n->in[1 - i].needs_grad; /* not the bias */
+    case NN_OP_LINEAR:
+    case NN_OP_MATMUL: return i < 2 && n->in[1 - i].needs_grad; /* not the bias */
     case NN_OP_MUL: return complex_node(n) || n->in[1 - i].needs_grad;
+    case NN_OP_WHERE: return i == 0; /* the condition, not the values chosen from */
+    case NN_OP_SOFTMAX:
+    case NN_OP_LOG_SOFTMAX: return false; /* their output */
     default: return true;
     }
 }
@@ -394,6 +398,8 @@ static bool grad_reads_output(const nn_node *n) {
     case NN_OP_MAX_POOL:
     case NN_OP_CONV:
     case NN_OP_LINEAR:
+    case NN_OP_MATMUL:
+    case NN_OP_WHERE:
     case NN_OP_MUL: return false;
     default: return true;
     }

@@ -566,7 +566,7 @@ static double nll_cascade_f32(const float *x, int64_t c, const double *rl, const
  * keeps nothing for backward) the log-softmax rows are not written. */
 typedef struct ce_rows_job {
     const float *x;
-    float *logp;
+    float *logp, *stats;
     const int64_t *tgt;
     double *rl;
     int64_t n, c, ignore;
@@ -578,7 +578,8 @@ static void ce_rows_task(void *arg, int task, int n_tasks) {
     int64_t b, e;
     nn_parallel_range(j->n, task, n_tasks, 1, &b, &e);
     if (!j->logp && j->ls == 0) {
-        nn_rows_cross_entropy_f32(j->x + b * j->c, j->tgt + b, j->ignore, j->rl + b, e - b, j->c);
+        nn_rows_cross_entropy_f32(j->x + b * j->c, j->tgt + b, j->ignore, j->rl + b,
+                                  j->stats ? j->stats + 2 * b : NULL, e - b, j->c);
         return;
     }
     /* All the task's rows in one call: rows of a few classes then run eight
@@ -595,10 +596,10 @@ static void ce_rows_task(void *arg, int task, int n_tasks) {
     }
 }
 
-static void ce_rows_float(const float *x, float *logp, const int64_t *tgt, float *loss,
-                          double *total, double *rl, int64_t n, int64_t c, int64_t ignore,
-                          double ls) {
-    ce_rows_job j = {x, logp, tgt, rl, n, c, ignore, ls};
+static void ce_rows_float(const float *x, float *logp, float *stats, const int64_t *tgt,
+                          float *loss, double *total, double *rl, int64_t n, int64_t c,
+                          int64_t ignore, double ls) {
+    ce_rows_job j = {x, logp, stats, tgt, rl, n, c, ignore, ls};
     int tasks = nn_parallel_tasks(n * c, NN_PAR_MIN_DEAR);
     if (tasks > n) tasks = (int)n;
     nn_parallel_run(tasks, ce_rows_task, &j);
@@ -662,6 +663,22 @@ NN_KERNEL_CLONES static void ce_grad_block_f32(const float *logp, const int64_t 
     }
 }
 
+typedef struct ce_stats_arg {
+    const float *x, *stats;
+    const int64_t *tgt;
+    const float *gout;
+    float g0;
+    float *dx;
+    int64_t c, ignore;
+} ce_stats_arg;
+
+static void ce_stats_part(void *arg, int64_t b, int64_t e) {
+    const ce_stats_arg *a = arg;
+    nn_rows_cross_entropy_grad_f32(a->x + b * a->c, a->stats + 2 * b, a->tgt + b, a->ignore,
+                                   a->gout ? a->gout + b : NULL, a->g0, a->dx + b * a->c, e - b,
+                                   a->c);
+}
+
 static void ce_grad_rows_part(void *arg, int64_t b, int64_t e) {
     const ce_grad_rows_arg *a = arg;
     if (a->ls == 0 &&
@@ -711,14 +728,24 @@ nn_tensor *op_cross_entropy_forward(nn_ctx *ctx, nn_node *node) {
     /* The float32 rows of index targets skip the log-softmax when nothing
      * keeps it for backward; they need a double per row instead. */
     bool rows32 = !g.probs && g.s == 1 && !f64;
+    /* Recorded without label smoothing, those rows keep each row's max and
+     * log-sum-exp (8 bytes a row) for backward instead of the log-softmax
+     * (as large as the logits: 196 MiB for a GPT-2 head over 1024
+     * positions), and backward recomputes the log-softmax from the logits,
+     * which the node keeps as its input (PyTorch keeps the log-softmax). */
+    bool stats32 = rows32 && node->recorded && ls == 0;
     /* Label smoothing sums the whole log-softmax row, so it needs the rows
      * written even when backward will not keep them. */
-    bool rows = node->recorded || ls != 0;
+    bool rows = (node->recorded && !stats32) || ls != 0;
     nn_tensor *logp = !t                ? NULL
                       : rows32 && !rows ? scratch(ctx, g.n)
                                         : nn_tensor_empty(ctx, dt, xin->ndim, xin->shape);
     nn_tensor *rl = logp && rows32 && rows ? scratch(ctx, g.n) : NULL;
-    nn_tensor *out = logp && (rl || !rows32 || !rows) ? class_loss_out(ctx, dt, xin, red) : NULL;
+    int64_t stats_shape[2] = {g.n, 2};
+    nn_tensor *stats = logp && stats32 ? nn_tensor_empty(ctx, NN_FLOAT32, 2, stats_shape) : NULL;
+    nn_tensor *out = logp && (rl || !rows32 || !rows) && (stats || !stats32)
+                         ? class_loss_out(ctx, dt, xin, red)
+                         : NULL;
     if (!out) goto fail;
     int64_t count = g.n * g.s;
     if (!g.probs && check_targets(ctx, op, nn_tensor_data(t), g.n * g.s, g.c, ignore, &count))
@@ -731,7 +758,8 @@ nn_tensor *op_cross_entropy_forward(nn_ctx *ctx, nn_node *node) {
         ce_rows_double(nn_tensor_data(x), nn_tensor_data(logp), tp, lp, &total, g.n, g.c, ignore,
                        ls);
     else if (rows32)
-        ce_rows_float(nn_tensor_data(x), rows ? nn_tensor_data(logp) : NULL, tp, lp, &total,
+        ce_rows_float(nn_tensor_data(x), rows ? nn_tensor_data(logp) : NULL,
+                      stats ? nn_tensor_data(stats) : NULL, tp, lp, &total,
                       nn_tensor_data(rows ? rl : logp), g.n, g.c, ignore, ls);
     else if (f64)
         ce_f64(nn_tensor_data(x), nn_tensor_data(logp), tp, pp, lp, &total, &g, ignore, ls);
@@ -739,17 +767,20 @@ nn_tensor *op_cross_entropy_forward(nn_ctx *ctx, nn_node *node) {
         ce_f32(nn_tensor_data(x), nn_tensor_data(logp), tp, pp, lp, &total, &g, ignore, ls);
     class_loss_finish(out, red, total, (double)count);
     node->p.f[3] = (double)count;
-    if (node->recorded) node->saved[0] = nn_tensor_retain(logp);
+    node->p.i[3] = stats32; /* saved[0]: the row stats, not the log-softmax */
+    if (node->recorded) node->saved[0] = nn_tensor_retain(stats32 ? stats : logp);
     nn_tensor_release(x);
     nn_tensor_release(t);
     nn_tensor_release(logp);
     nn_tensor_release(rl);
+    nn_tensor_release(stats);
     return out;
 fail:
     nn_tensor_release(x);
     nn_tensor_release(t);
     nn_tensor_release(logp);
     nn_tensor_release(rl);
+    nn_tensor_release(stats);
     nn_tensor_release(out);
     return NULL;
 }
@@ -821,23 +852,30 @@ nn_status op_cross_entropy_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout,
     nn_reduction red = (nn_reduction)node->p.i[1];
     cls_geom g;
     if (class_geom(ctx, "cross_entropy", xin, tin, true, &g)) return ctx->err.code;
-    nn_dtype dt = logp->dtype;
-    bool f64 = dt == NN_FLOAT64;
+    nn_dtype dt = xin->dtype;
+    bool f64 = dt == NN_FLOAT64, from_stats = node->p.i[3] != 0;
     double g0 = reduced_grad(dout, red, node->p.f[3]);
     nn_tensor *t = dense(ctx, tin, g.probs ? dt : NN_INT64);
     nn_tensor *go = t && red == NN_REDUCTION_NONE ? dense(ctx, dout, dt) : NULL;
-    nn_tensor *dx = NULL, *dtg = NULL;
+    nn_tensor *dx = NULL, *dtg = NULL, *xd = NULL;
     nn_status stt = NN_OK;
-    if (!t || (red == NN_REDUCTION_NONE && !go) ||
-        (want_x && !(dx = nn_tensor_empty(ctx, dt, logp->ndim, logp->shape))) ||
-        (want_t && g.probs && !(dtg = nn_tensor_empty(ctx, dt, logp->ndim, logp->shape)))) {
+    if (!t || (red == NN_REDUCTION_NONE && !go) || (from_stats && !(xd = dense(ctx, xin, dt))) ||
+        (want_x && !(dx = nn_tensor_empty(ctx, dt, xin->ndim, xin->shape))) ||
+        (want_t && g.probs && !(dtg = nn_tensor_empty(ctx, dt, xin->ndim, xin->shape)))) {
         stt = ctx->err.code;
         goto done;
     }
     const int64_t *tp = g.probs ? NULL : nn_tensor_data(t);
     const void *pp = g.probs ? nn_tensor_data(t) : NULL, *gp = go ? nn_tensor_data(go) : NULL;
     void *dxp = dx ? nn_tensor_data(dx) : NULL, *dtp = dtg ? nn_tensor_data(dtg) : NULL;
-    if (tp && g.s == 1 && f64)
+    if (from_stats) {
+        if (dxp) {
+            ce_stats_arg sa = {
+                nn_tensor_data(xd), nn_tensor_data(logp), tp, gp, (float)g0, dxp, g.c,
+                node->p.i[0]};
+            rows_parallel(g.n, g.c, NN_PAR_MIN_DEAR, ce_stats_part, &sa);
+        }
+    } else if (tp && g.s == 1 && f64)
         ce_grad_rows_double(nn_tensor_data(logp), tp, gp, g0, dxp, g.n, g.c, node->p.i[0],
                             node->p.f[0]);
     else if (tp && g.s == 1) {
@@ -856,6 +894,7 @@ nn_status op_cross_entropy_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout,
 done:
     nn_tensor_release(t);
     nn_tensor_release(go);
+    nn_tensor_release(xd);
     nn_tensor_release(dx);
     nn_tensor_release(dtg);
     return stt;

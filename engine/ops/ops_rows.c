@@ -258,17 +258,19 @@ PT_AVX2 void pt_softmax_grad_rows(nn_sleef_v8f vexp, const float *g, const float
 }
 
 PT_AVX2 void pt_cross_entropy(nn_sleef_v8f vexp, nn_sleef_v8f vlog, const float *x,
-                              const int64_t *tgt, int64_t ignore, double *loss, int64_t rows,
-                              int64_t c) {
+                              const int64_t *tgt, int64_t ignore, double *loss, float *stats,
+                              int64_t rows, int64_t c) {
     for (int64_t r = 0; r < rows; r++) {
         if (tgt[r] == ignore) {
             loss[r] = 0;
+            if (stats) stats[2 * r] = stats[2 * r + 1] = 0;
             continue;
         }
         const float *xr = x + r * c;
         float m = pt_row_max(xr, c);
         float ls = pt_log(vlog, pt_row_exp_sum(vexp, xr, NULL, m, c));
         loss[r] = -(double)((xr[tgt[r]] - m) - ls);
+        if (stats) stats[2 * r] = m, stats[2 * r + 1] = ls;
     }
 }
 
@@ -494,23 +496,44 @@ ROWS_INLINE double row_exp_sum(const float *x, float m, int64_t n) {
 }
 
 NN_KERNEL_CLONES void nn_rows_cross_entropy_f32(const float *x, const int64_t *tgt, int64_t ignore,
-                                                double *loss, int64_t rows, int64_t c) {
+                                                double *loss, float *stats, int64_t rows,
+                                                int64_t c) {
 #ifdef PT_ROWS
     nn_sleef_v8f vexp, vlog;
     if (pt_fns(&vexp, &vlog)) {
-        pt_cross_entropy(vexp, vlog, x, tgt, ignore, loss, rows, c);
+        pt_cross_entropy(vexp, vlog, x, tgt, ignore, loss, stats, rows, c);
         return;
     }
 #endif
     for (int64_t r = 0; r < rows; r++) {
         if (tgt[r] == ignore) {
             loss[r] = 0;
+            if (stats) stats[2 * r] = stats[2 * r + 1] = 0;
             continue;
         }
         const float *xr = x + r * c;
         float m = row_max(xr, c);
         float ls = (float)log(row_exp_sum(xr, m, c));
         loss[r] = -(double)((xr[tgt[r]] - m) - ls);
+        if (stats) stats[2 * r] = m, stats[2 * r + 1] = ls;
+    }
+}
+
+NN_KERNEL_CLONES void nn_rows_cross_entropy_grad_f32(const float *x, const float *stats,
+                                                     const int64_t *tgt, int64_t ignore,
+                                                     const float *gout, float g0, float *dx,
+                                                     int64_t rows, int64_t c) {
+    for (int64_t r = 0; r < rows; r++) {
+        float *dr = dx + r * c;
+        if (tgt[r] == ignore) {
+            memset(dr, 0, sizeof(float) * (size_t)c);
+            continue;
+        }
+        const float *xr = x + r * c;
+        float gs = gout ? gout[r] : g0, m = stats[2 * r], ls = stats[2 * r + 1];
+        /* the log-softmax element exactly as the forward's row writes it */
+        for (int64_t k = 0; k < c; k++) dr[k] = gs * nn_expf((xr[k] - m) - ls);
+        dr[tgt[r]] -= gs;
     }
 }
 

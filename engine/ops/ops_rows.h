@@ -25,10 +25,18 @@ void nn_rows_softmax_f32(const float *x, float *y, int64_t rows, int64_t c, bool
 /* Cross entropy of [rows] contiguous rows of [c] logits against class
  * indices (no label smoothing), without writing the log-softmax: loss[r] =
  * -log_softmax(x[r])[tgt[r]], the same bits as nn_rows_softmax_f32's
- * log-softmax row gives, and 0 where tgt[r] == ignore. For a forward that
- * keeps nothing for backward (no_grad, eval). */
+ * log-softmax row gives, and 0 where tgt[r] == ignore. With [stats]
+ * (2 floats a row) it keeps each row's max m and log-sum-exp ls, from which
+ * log_softmax(x[r])[k] = (x[r][k] - m) - ls, for the backward below. */
 void nn_rows_cross_entropy_f32(const float *x, const int64_t *tgt, int64_t ignore, double *loss,
-                               int64_t rows, int64_t c);
+                               float *stats, int64_t rows, int64_t c);
+
+/* Its gradient from the logits and those stats: dx[r] = gs (softmax(x[r])
+ * - onehot(tgt[r])), gs = gout[r] (or g0 without gout), 0 for ignored rows;
+ * the same bits as the gradient from the stored log-softmax rows. */
+void nn_rows_cross_entropy_grad_f32(const float *x, const float *stats, const int64_t *tgt,
+                                    int64_t ignore, const float *gout, float g0, float *dx,
+                                    int64_t rows, int64_t c);
 
 /* Cross-entropy's gradient for index targets without label smoothing, from
  * the log-softmax rows: dx = exp(logp) gs, minus gs at the target, zero

@@ -126,3 +126,48 @@ out.backward(gw)
 torch.set_num_threads(1)
 print("threads agree:", torch.equal(grads[0], grads[1]), "indices agree:",
       torch.equal(grads[0], big.grad), "sum %.3f" % grads[0].sum().item())
+
+# a GPT's attention and loss (docs/debugger.md, "What a node keeps"): of
+# q k^T, its scaled and masked copies and softmax, only softmax's output
+# stays for backward (matmul, the scaling and masked_fill read none of
+# their outputs, softmax not its input), and cross_entropy keeps per-row
+# statistics, not a log-softmax as large as the logits
+torch.manual_seed(3)
+B, Hh, T, D, V = 2, 4, 256, 16, 4096
+q, k, v = (torch.randn(B, Hh, T, D, requires_grad=True) for _ in range(3))
+causal = torch.tril(torch.ones(T, T)).view(1, 1, T, T) == 0
+probs = B * Hh * T * T * f32
+head_in = torch.randn(B * T, Hh * D, requires_grad=True)
+w_head = (torch.randn(V, Hh * D) * 0.1).requires_grad_(True)
+tgt = torch.randint(0, V, (B * T,))
+logit_bytes = B * T * V * f32
+
+
+def gpt_tail():
+    att = (q @ k.transpose(-2, -1)) * (1.0 / D ** 0.5)
+    att = F.softmax(att.masked_fill(causal, float("-inf")), dim=-1)
+    y = att @ v
+    logits = F.linear(head_in + y.transpose(1, 2).reshape(B * T, Hh * D), w_head)
+    return logits, F.cross_entropy(logits, tgt)
+
+
+gpt_tail()  # warm up
+base = stats()["in_use"] if stats else 0
+logits, loss = gpt_tail()
+kept = stats()["in_use"] - base if stats else 0
+# kept: softmax's output, the logits, and the head's input with y and its
+# reshaped copy (small); not four T x T tensors, nor a second logits-sized one
+print("attention and loss keep one T x T and the logits:",
+      within(kept, probs + logit_bytes + 3 * B * T * Hh * D * f32) if stats else True)
+if stats:
+    before = stats()["in_use"]
+    _C._mem_reset_peak()
+loss.backward()
+extra = stats()["peak"] - before if stats else 0
+# backward: the logits' gradient, the head's weight gradient, the T x T
+# gradients of softmax and its input, and the small ones
+print("attention and loss backward:",
+      within(extra, logit_bytes + 3 * probs + 4 * B * T * Hh * D * f32) if stats else True)
+print("gpt tail: %.4f %.4f %.4f %.4f %.4f" % (loss.item(), q.grad.abs().sum().item(),
+                                              k.grad.abs().sum().item(), v.grad.abs().sum().item(),
+                                              w_head.grad.abs().sum().item()))
