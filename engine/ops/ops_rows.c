@@ -344,6 +344,38 @@ PT_AVX2 void pt_ce_grad(nn_sleef_v8f vexp, const float *logp, const int64_t *tgt
     }
 }
 
+/* pt_ce_grad from the logits and each row's max and log-sum-exp instead of
+ * the stored log-softmax: the log-softmax element computed as
+ * pt_softmax_row writes it, then the same operations element for element
+ * (SLEEF's exp works lane by lane, so a row at a time gives the flat
+ * loop's bits). */
+PT_AVX2 void pt_ce_grad_stats(nn_sleef_v8f vexp, const float *x, const float *stats,
+                              const int64_t *tgt, const float *gout, float g0, float *dx,
+                              int64_t rows, int64_t c, int64_t ignore) {
+    __m256 zero = _mm256_setzero_ps();
+    for (int64_t r = 0; r < rows; r++) {
+        float *dr = dx + r * c;
+        if (tgt[r] == ignore) {
+            memset(dr, 0, sizeof(float) * (size_t)c);
+            continue;
+        }
+        const float *xr = x + r * c;
+        float m = stats[2 * r], ls = stats[2 * r + 1], gt = -(gout ? gout[r] : g0);
+        __m256 vm = _mm256_set1_ps(m), vl = _mm256_set1_ps(ls), vs = _mm256_set1_ps(0.0f + gt);
+        int64_t d = 0;
+        for (; d + 8 <= c; d += 8) {
+            __m256 lp = _mm256_sub_ps(_mm256_sub_ps(_mm256_loadu_ps(xr + d), vm), vl);
+            _mm256_storeu_ps(dr + d, _mm256_fnmadd_ps(vexp(lp), vs, zero));
+        }
+        if (c > d) {
+            __m256 lp = _mm256_sub_ps(_mm256_sub_ps(pt_loadn(xr + d, c - d), vm), vl);
+            pt_storen(dr + d, _mm256_fnmadd_ps(vexp(lp), vs, zero), c - d);
+        }
+        float et = _mm256_cvtss_f32(vexp(_mm256_set1_ps((xr[tgt[r]] - m) - ls)));
+        dr[tgt[r]] = fmaf(-et, 0.0f + gt, gt);
+    }
+}
+
 /* SLEEF's exp and log of eight floats, when this machine has them. */
 static bool pt_fns(nn_sleef_v8f *vexp, nn_sleef_v8f *vlog) {
     *vexp = nn_sleef_vec_f32(NN_SLEEF_EXP);
@@ -523,6 +555,13 @@ NN_KERNEL_CLONES void nn_rows_cross_entropy_grad_f32(const float *x, const float
                                                      const int64_t *tgt, int64_t ignore,
                                                      const float *gout, float g0, float *dx,
                                                      int64_t rows, int64_t c) {
+#ifdef PT_ROWS
+    nn_sleef_v8f vexp, vlog;
+    if (pt_fns(&vexp, &vlog)) {
+        pt_ce_grad_stats(vexp, x, stats, tgt, gout, g0, dx, rows, c, ignore);
+        return;
+    }
+#endif
     for (int64_t r = 0; r < rows; r++) {
         float *dr = dx + r * c;
         if (tgt[r] == ignore) {

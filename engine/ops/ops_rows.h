@@ -33,7 +33,8 @@ void nn_rows_cross_entropy_f32(const float *x, const int64_t *tgt, int64_t ignor
 
 /* Its gradient from the logits and those stats: dx[r] = gs (softmax(x[r])
  * - onehot(tgt[r])), gs = gout[r] (or g0 without gout), 0 for ignored rows;
- * the same bits as the gradient from the stored log-softmax rows. */
+ * the same bits as the gradient from the stored log-softmax rows
+ * (nn_rows_ce_grad_f32's, PyTorch's, where SLEEF is there). */
 void nn_rows_cross_entropy_grad_f32(const float *x, const float *stats, const int64_t *tgt,
                                     int64_t ignore, const float *gout, float g0, float *dx,
                                     int64_t rows, int64_t c);
