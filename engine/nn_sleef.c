@@ -49,7 +49,7 @@ static const struct {
 #include <immintrin.h>
 #define HAVE_AVX2_PATH 1
 typedef nn_sleef_v8f vec_f;
-typedef __m256d (*vec_d)(__m256d);
+typedef nn_sleef_v4d vec_d;
 static vec_f vfs[NN_SLEEF_COUNT];
 static vec_d vds[NN_SLEEF_COUNT];
 #endif
@@ -124,6 +124,11 @@ nn_sleef_d2 nn_sleef_double2(nn_sleef_fn2 fn) {
 nn_sleef_v8f nn_sleef_vec_f32(nn_sleef_fn fn) {
     pthread_once(&once, load);
     return vfs[fn];
+}
+
+nn_sleef_v4d nn_sleef_vec_f64(nn_sleef_fn fn) {
+    pthread_once(&once, load);
+    return vds[fn];
 }
 #endif
 

@@ -79,6 +79,9 @@ static inline int64_t nn_sleef_tail(int64_t n, bool is_f32) {
  * missing. Call it only from code compiled for AVX2. */
 typedef __m256 (*nn_sleef_v8f)(__m256);
 nn_sleef_v8f nn_sleef_vec_f32(nn_sleef_fn fn);
+/* The same for four doubles (Sleef_expd4_u10avx2). */
+typedef __m256d (*nn_sleef_v4d)(__m256d);
+nn_sleef_v4d nn_sleef_vec_f64(nn_sleef_fn fn);
 #endif
 
 /* Where the functions come from: "libsleef.so.3" or "libm". */

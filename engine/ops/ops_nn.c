@@ -313,11 +313,12 @@ static nn_tensor *softmax_forward(nn_ctx *ctx, nn_node *node, bool log_out) {
     nn_tensor *tmp = y && inner > 1 ? scratch(ctx, 2 * inner) : NULL;
     if (y && inner == 1) {
         /* The common case: contiguous rows (float32 in ops_rows.c). */
-        if (is_f64(a))
-            for (int64_t o = 0; o < outer; o++)
-                softmax_row_double((const double *)nn_tensor_data(x) + o * c,
-                                   (double *)nn_tensor_data(y) + o * c, c, log_out);
-        else {
+        if (is_f64(a)) {
+            if (!nn_rows_softmax_f64(nn_tensor_data(x), nn_tensor_data(y), outer, c, log_out))
+                for (int64_t o = 0; o < outer; o++)
+                    softmax_row_double((const double *)nn_tensor_data(x) + o * c,
+                                       (double *)nn_tensor_data(y) + o * c, c, log_out);
+        } else {
             softmax_rows_arg ra = {nn_tensor_data(x), NULL, nn_tensor_data(y), c, log_out};
             rows_parallel(outer, c, NN_PAR_MIN_DEAR, softmax_rows_part, &ra);
         }
@@ -350,6 +351,10 @@ static nn_status softmax_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, n
         softmax_rows_arg ra = {nn_tensor_data(yd), nn_tensor_data(g), nn_tensor_data(dx), c,
                                log_out};
         rows_parallel(outer, c, NN_PAR_MIN_ELEMWISE, softmax_grad_rows_part, &ra);
+    } else if (acc && inner == 1 &&
+               nn_rows_softmax_grad_f64(nn_tensor_data(g), nn_tensor_data(yd), nn_tensor_data(dx),
+                                        outer, c, log_out)) {
+        /* float64 rows with PyTorch's bits (ops_rows.c) */
     } else if (acc) {
         void *gp = nn_tensor_data(g), *yp = nn_tensor_data(yd), *dp = nn_tensor_data(dx);
         double *ap = nn_tensor_data(acc);

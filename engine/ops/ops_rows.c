@@ -376,6 +376,113 @@ PT_AVX2 void pt_ce_grad_stats(nn_sleef_v8f vexp, const float *x, const float *st
     }
 }
 
+/* float64 rows the same way: PyTorch's Vectorized<double> is four lanes, its
+ * reductions fold lanes 1, 2, 3 into lane 0 in turn (no shuffle tree for
+ * double), exp and log are SLEEF's expd4/logd4. */
+PT_AVX2_INLINE __m256d pd_op(__m256d a, __m256d b, bool is_max) {
+    return is_max ? _mm256_or_pd(_mm256_max_pd(a, b), _mm256_cmp_pd(a, b, _CMP_UNORD_Q))
+                  : _mm256_add_pd(a, b);
+}
+
+PT_AVX2_INLINE __m256d pd_loadn(const double *p, int64_t n) {
+    double t[4] = {0};
+    memcpy(t, p, (size_t)n * sizeof(double));
+    return _mm256_loadu_pd(t);
+}
+
+PT_AVX2_INLINE void pd_storen(double *p, __m256d v, int64_t n) {
+    double t[4];
+    _mm256_storeu_pd(t, v);
+    memcpy(p, t, (size_t)n * sizeof(double));
+}
+
+PT_AVX2_INLINE __m256d pd_set(__m256d a, __m256d b, int64_t n) {
+    __m256i lanes = _mm256_setr_epi64x(0, 1, 2, 3);
+    return _mm256_blendv_pd(a, b,
+                            _mm256_castsi256_pd(_mm256_cmpgt_epi64(_mm256_set1_epi64x(n), lanes)));
+}
+
+PT_AVX2_INLINE double pd_hreduce(__m256d v, int64_t n, bool is_max) {
+    double a[4];
+    _mm256_storeu_pd(a, v);
+    __m256d acc = v;
+    for (int64_t i = 1; i < n; i++) acc = pd_op(acc, _mm256_setr_pd(a[i], 0, 0, 0), is_max);
+    return _mm256_cvtsd_f64(acc);
+}
+
+/* vec::map_reduce_all over [n] doubles: is_max for the max (no map), else
+ * the sum of exp(x - m) (stored into [y] when not NULL), or with [y2] the
+ * sum of x y2 (the softmax backward's, fused), or with neither the sum of x. */
+PT_AVX2_INLINE double pd_reduce(nn_sleef_v4d vexp, const double *x, const double *y2, double *y,
+                                double m, int64_t n, bool is_max, bool do_exp) {
+    __m256d vm = _mm256_set1_pd(m);
+    if (n < 4) {
+        __m256d v = pd_loadn(x, n);
+        if (do_exp) v = vexp(_mm256_sub_pd(v, vm));
+        if (y2) v = _mm256_mul_pd(v, pd_loadn(y2, n));
+        if (y) pd_storen(y, v, n);
+        return pd_hreduce(v, n, is_max);
+    }
+    __m256d acc = _mm256_loadu_pd(x);
+    if (do_exp) acc = vexp(_mm256_sub_pd(acc, vm));
+    if (y2) acc = _mm256_mul_pd(acc, _mm256_loadu_pd(y2));
+    if (y) _mm256_storeu_pd(y, acc);
+    int64_t d = 4;
+    for (; d < n - n % 4; d += 4) {
+        __m256d v = _mm256_loadu_pd(x + d);
+        if (do_exp) v = vexp(_mm256_sub_pd(v, vm));
+        if (y) _mm256_storeu_pd(y + d, v);
+        acc = y2 ? _mm256_fmadd_pd(v, _mm256_loadu_pd(y2 + d), acc) : pd_op(acc, v, is_max);
+    }
+    if (n > d) {
+        __m256d v = pd_loadn(x + d, n - d);
+        if (do_exp) v = vexp(_mm256_sub_pd(v, vm));
+        if (y) pd_storen(y + d, v, n - d);
+        __m256d t = y2 ? _mm256_fmadd_pd(v, pd_loadn(y2 + d, n - d), acc) : pd_op(acc, v, is_max);
+        acc = pd_set(acc, t, n - d);
+    }
+    return pd_hreduce(acc, 4, is_max);
+}
+
+PT_AVX2 void pd_softmax_rows(nn_sleef_v4d vexp, nn_sleef_v4d vlog, const double *x, double *y,
+                             int64_t rows, int64_t n, bool log_out) {
+    for (int64_t r = 0; r < rows; r++) {
+        const double *xr = x + r * n;
+        double *yr = y + r * n;
+        double m = pd_reduce(vexp, xr, NULL, NULL, 0, n, true, false);
+        __m256d vm = _mm256_set1_pd(m);
+        if (log_out) {
+            double s = pd_reduce(vexp, xr, NULL, NULL, m, n, false, true);
+            __m256d ls = _mm256_set1_pd(_mm256_cvtsd_f64(vlog(_mm256_set1_pd(s))));
+            for (int64_t d = 0; d < n; d += 4) {
+                int64_t k = n - d < 4 ? n - d : 4;
+                pd_storen(yr + d, _mm256_sub_pd(_mm256_sub_pd(pd_loadn(xr + d, k), vm), ls), k);
+            }
+        } else {
+            double inv = 1.0 / pd_reduce(vexp, xr, NULL, yr, m, n, false, true);
+            for (int64_t d = 0; d < n; d++) yr[d] *= inv;
+        }
+    }
+}
+
+PT_AVX2 void pd_softmax_grad_rows(nn_sleef_v4d vexp, const double *g, const double *y, double *dx,
+                                  int64_t rows, int64_t n, bool log_out) {
+    for (int64_t r = 0; r < rows; r++) {
+        const double *gr = g + r * n, *yr = y + r * n;
+        double *dr = dx + r * n;
+        __m256d vs =
+            _mm256_set1_pd(pd_reduce(vexp, gr, log_out ? NULL : yr, NULL, 0, n, false, false));
+        for (int64_t d = 0; d < n; d += 4) {
+            int64_t k = n - d < 4 ? n - d : 4;
+            __m256d gv = pd_loadn(gr + d, k), yv = pd_loadn(yr + d, k);
+            pd_storen(dr + d,
+                      log_out ? _mm256_fnmadd_pd(vexp(yv), vs, gv)
+                              : _mm256_mul_pd(_mm256_sub_pd(gv, vs), yv),
+                      k);
+        }
+    }
+}
+
 /* SLEEF's exp and log of eight floats, when this machine has them. */
 static bool pt_fns(nn_sleef_v8f *vexp, nn_sleef_v8f *vlog) {
     *vexp = nn_sleef_vec_f32(NN_SLEEF_EXP);
@@ -785,6 +892,29 @@ bool nn_rows_ce_grad_f32(const float *logp, const int64_t *tgt, const float *gou
     nn_sleef_v8f vexp, vlog;
     if (pt_fns(&vexp, &vlog)) {
         pt_ce_grad(vexp, logp, tgt, gout, g0, dx, rows, c, ignore);
+        return true;
+    }
+#endif
+    return false;
+}
+
+bool nn_rows_softmax_f64(const double *x, double *y, int64_t rows, int64_t c, bool log_out) {
+#ifdef PT_ROWS
+    nn_sleef_v4d vexp = nn_sleef_vec_f64(NN_SLEEF_EXP), vlog = nn_sleef_vec_f64(NN_SLEEF_LOG);
+    if (vexp && vlog) {
+        pd_softmax_rows(vexp, vlog, x, y, rows, c, log_out);
+        return true;
+    }
+#endif
+    return false;
+}
+
+bool nn_rows_softmax_grad_f64(const double *g, const double *y, double *dx, int64_t rows, int64_t c,
+                              bool log_out) {
+#ifdef PT_ROWS
+    nn_sleef_v4d vexp = nn_sleef_vec_f64(NN_SLEEF_EXP);
+    if (vexp) {
+        pd_softmax_grad_rows(vexp, g, y, dx, rows, c, log_out);
         return true;
     }
 #endif

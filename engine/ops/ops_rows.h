@@ -22,6 +22,13 @@
  * PyTorch. x and y may be the same array. */
 void nn_rows_softmax_f32(const float *x, float *y, int64_t rows, int64_t c, bool log_out);
 
+/* float64 softmax / log_softmax rows and their backward with PyTorch's
+ * bits (4-lane vectors, SLEEF's expd4/logd4); false, writing nothing,
+ * where SLEEF's AVX2 functions are missing (the caller's kernel runs). */
+bool nn_rows_softmax_f64(const double *x, double *y, int64_t rows, int64_t c, bool log_out);
+bool nn_rows_softmax_grad_f64(const double *g, const double *y, double *dx, int64_t rows, int64_t c,
+                              bool log_out);
+
 /* Cross entropy of [rows] contiguous rows of [c] logits against class
  * indices (no label smoothing), without writing the log-softmax: loss[r] =
  * -log_softmax(x[r])[tgt[r]], the same bits as nn_rows_softmax_f32's

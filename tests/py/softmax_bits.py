@@ -1,14 +1,15 @@
-# float32 softmax, log_softmax and cross-entropy give PyTorch's bits: nndb
-# follows PyTorch 1.13's last-dim kernels (8-float vectors, the row max and
-# sums in its order, SLEEF's expf8/logf8, the fused multiply-adds of the
-# backward) on AVX2 machines with libsleef (docs/language-nn.md). Each
-# result prints as an md5 of its float32 bytes, so a single last-bit
-# difference shows; NaNs hash as one value (which NaN a row of NaN holds
-# depends on the compiler's operand order, in PyTorch's build as in nndb's). Row lengths cover the scalar folds
-# (< 8), one vector, partial vectors and long rows; planted -inf, +inf, NaN
-# and huge values; the eight-rows path of short rows (rows >= 8, < 16
-# classes); the causal attention composition (masked_fill(-inf), softmax,
-# @ v) against the fused scaled_dot_product_attention(is_causal=True).
+# softmax, log_softmax and cross-entropy give PyTorch's bits: nndb follows
+# PyTorch 1.13's last-dim kernels (8-float or 4-double vectors, the row max
+# and sums in its order, SLEEF's exp/log, the fused multiply-adds of the
+# backward) on AVX2 machines with libsleef (docs/language-tensors.md). Each
+# result prints as an md5 of its bytes, so a single last-bit difference
+# shows; NaNs hash as one value (which NaN a row of NaN holds depends on the
+# compiler's operand order, in PyTorch's build as in nndb's). Row lengths
+# cover the scalar folds (< 8), one vector, partial vectors and long rows;
+# planted -inf, +inf, NaN and huge values; the eight-rows path of short
+# rows (rows >= 8, < 16 classes); float64 rows; cross-entropy and nll_loss;
+# the causal attention composition (masked_fill(-inf), softmax, @ v) and
+# the fused scaled_dot_product_attention(is_causal=True) against it.
 import hashlib
 import struct
 
@@ -18,29 +19,31 @@ import torch.nn.functional as F
 
 def h(t):
     v = [u if u == u else float("nan") for u in t.detach().reshape(-1).tolist()]
-    return hashlib.md5(struct.pack("<%df" % len(v), *v)).hexdigest()[:16]
+    fmt = "d" if t.dtype == torch.float64 else "f"
+    return hashlib.md5(struct.pack("<%d%s" % (len(v), fmt), *v)).hexdigest()[:16]
 
 
 torch.manual_seed(0)
-for n in (1, 3, 7, 8, 9, 15, 16, 17, 64, 255, 256, 1000):
-    for rows in (5, 16):
-        x = torch.randn(rows, n) * 4
-        if n >= 3 and rows == 16:
-            x[1, n // 2] = float("-inf")
-            x[2, :] = float("-inf")
-            x[3, n - 1] = float("inf")
-            x[4, 0] = float("nan")
-            x[5, n // 3] = 1e30
-            x[6, :] = 0.0
-            x[7, 1] = -0.0
-            x[8, :] = x[8, :] * 1e-30
-        x.requires_grad_()
-        g = torch.randn(rows, n)
-        y = F.softmax(x, -1)
-        (dx,) = torch.autograd.grad(y, x, g)
-        ly = F.log_softmax(x, -1)
-        (ldx,) = torch.autograd.grad(ly, x, g)
-        print("n", n, "rows", rows, "softmax", h(y), h(dx), "log_softmax", h(ly), h(ldx))
+for dt, n, rows in ([(torch.float32, n, rows) for n in (1, 3, 7, 8, 9, 15, 16, 17, 64, 255, 256, 1000)
+                     for rows in (5, 16)]
+                    + [(torch.float64, n, 16) for n in (1, 3, 4, 5, 8, 9, 64, 255)]):
+    x = torch.randn(rows, n, dtype=dt) * 4
+    if n >= 3 and rows == 16:
+        x[1, n // 2] = float("-inf")
+        x[2, :] = float("-inf")
+        x[3, n - 1] = float("inf")
+        x[4, 0] = float("nan")
+        x[5, n // 3] = 1e30
+        x[6, :] = 0.0
+        x[7, 1] = -0.0
+        x[8, :] = x[8, :] * 1e-30
+    x.requires_grad_()
+    g = torch.randn(rows, n, dtype=dt)
+    y = F.softmax(x, -1)
+    (dx,) = torch.autograd.grad(y, x, g)
+    ly = F.log_softmax(x, -1)
+    (ldx,) = torch.autograd.grad(ly, x, g)
+    print(dt, "n", n, "rows", rows, "softmax", h(y), h(dx), "log_softmax", h(ly), h(ldx))
 
 # dim=1 of [N, C] rows, and 3-d inputs over the last dim
 x = (torch.randn(4, 6, 33) * 3).requires_grad_()
