@@ -257,10 +257,39 @@ PT_AVX2 void pt_softmax_grad_rows(nn_sleef_v8f vexp, const float *g, const float
         pt_softmax_grad_row(vexp, g + r * c, y + r * c, dx + r * c, c, log_out);
 }
 
+/* Eight rows of [c] < 16 classes side by side (as pt_softmax_rows8): the
+ * rows' max and log-sum-exp a lane each, with one SLEEF call a column. */
+PT_AVX2_INLINE void pt_ce_stats8(nn_sleef_v8f vexp, nn_sleef_v8f vlog, const float *x, int64_t c,
+                                 __m256 *xt, __m256 *m, __m256 *ls) {
+    float t[8];
+    __m256 e[16];
+    for (int64_t k = 0; k < c; k++) {
+        for (int j = 0; j < 8; j++) t[j] = x[j * c + k];
+        xt[k] = _mm256_loadu_ps(t);
+    }
+    *m = pt_reduce_cols(xt, c, true);
+    for (int64_t k = 0; k < c; k++) e[k] = vexp(_mm256_sub_ps(xt[k], *m));
+    *ls = vlog(pt_reduce_cols(e, c, false));
+}
+
 PT_AVX2 void pt_cross_entropy(nn_sleef_v8f vexp, nn_sleef_v8f vlog, const float *x,
                               const int64_t *tgt, int64_t ignore, double *loss, float *stats,
                               int64_t rows, int64_t c) {
-    for (int64_t r = 0; r < rows; r++) {
+    int64_t r0 = 0;
+    for (; c > 0 && c < 16 && r0 + 8 <= rows; r0 += 8) {
+        __m256 xt[16], vm, vl;
+        float m[8], ls[8];
+        pt_ce_stats8(vexp, vlog, x + r0 * c, c, xt, &vm, &vl);
+        _mm256_storeu_ps(m, vm);
+        _mm256_storeu_ps(ls, vl);
+        for (int j = 0; j < 8; j++) {
+            int64_t r = r0 + j;
+            bool ig = tgt[r] == ignore;
+            loss[r] = ig ? 0 : -(double)((x[r * c + tgt[r]] - m[j]) - ls[j]);
+            if (stats) stats[2 * r] = ig ? 0 : m[j], stats[2 * r + 1] = ig ? 0 : ls[j];
+        }
+    }
+    for (int64_t r = r0; r < rows; r++) {
         if (tgt[r] == ignore) {
             loss[r] = 0;
             if (stats) stats[2 * r] = stats[2 * r + 1] = 0;
@@ -353,7 +382,38 @@ PT_AVX2 void pt_ce_grad_stats(nn_sleef_v8f vexp, const float *x, const float *st
                               const int64_t *tgt, const float *gout, float g0, float *dx,
                               int64_t rows, int64_t c, int64_t ignore) {
     __m256 zero = _mm256_setzero_ps();
-    for (int64_t r = 0; r < rows; r++) {
+    int64_t r0 = 0;
+    /* Eight rows of fewer than 16 classes a lane each, the same operations
+     * per element: one SLEEF call a column and one for the targets. */
+    for (; c > 0 && c < 16 && r0 + 8 <= rows; r0 += 8) {
+        float t[16][8], m[8], ls[8], gt[8], lt[8], et[8];
+        for (int j = 0; j < 8; j++) {
+            int64_t r = r0 + j;
+            bool ig = tgt[r] == ignore;
+            m[j] = stats[2 * r], ls[j] = stats[2 * r + 1];
+            gt[j] = -(gout ? gout[r] : g0);
+            lt[j] = ig ? 0 : (x[r * c + tgt[r]] - m[j]) - ls[j];
+        }
+        __m256 vm = _mm256_loadu_ps(m), vl = _mm256_loadu_ps(ls);
+        __m256 vs = _mm256_add_ps(zero, _mm256_loadu_ps(gt));
+        for (int64_t k = 0; k < c; k++) {
+            for (int j = 0; j < 8; j++) t[k][j] = x[(r0 + j) * c + k];
+            __m256 lp = _mm256_sub_ps(_mm256_sub_ps(_mm256_loadu_ps(t[k]), vm), vl);
+            _mm256_storeu_ps(t[k], _mm256_fnmadd_ps(vexp(lp), vs, zero));
+        }
+        _mm256_storeu_ps(et, vexp(_mm256_loadu_ps(lt)));
+        for (int j = 0; j < 8; j++) {
+            int64_t r = r0 + j;
+            float *dr = dx + r * c;
+            if (tgt[r] == ignore) {
+                memset(dr, 0, sizeof(float) * (size_t)c);
+                continue;
+            }
+            for (int64_t k = 0; k < c; k++) dr[k] = t[k][j];
+            dr[tgt[r]] = fmaf(-et[j], 0.0f + gt[j], gt[j]);
+        }
+    }
+    for (int64_t r = r0; r < rows; r++) {
         float *dr = dx + r * c;
         if (tgt[r] == ignore) {
             memset(dr, 0, sizeof(float) * (size_t)c);
