@@ -297,14 +297,21 @@ static PyObject *node_record(nn_node *n) {
     }
     PyObject *custom = n->op == NN_OP_CUSTOM ? py_autograd_grad_fn(n) : NULL;
     int nd = n->p.n_dims > 0 ? n->p.n_dims : 0;
+    nn_tensor *out = nn_node_output(py_ctx(), n); /* a relu's from its bits */
+    if (n->out && !out) {
+        Py_XDECREF(custom);
+        py_engine_error();
+        goto fail;
+    }
     PyObject *r = Py_BuildValue(
         "(NNsNNNN(OO)(NN(dddd)Oi)O)", py_grad_fn_new(n, NULL), node_key(n), nn_op_name(n->op), ins,
-        needs, prods, with_history(n->out, n),
+        needs, prods, with_history(out, n),
         n->saved[0] ? py_tensor_wrap(nn_tensor_retain(n->saved[0])) : Py_NewRef(Py_None),
         n->saved[1] ? py_tensor_wrap(nn_tensor_retain(n->saved[1])) : Py_NewRef(Py_None),
         int_tuple(n->p.dims, nd), int_tuple(n->p.i, 4), n->p.f[0], n->p.f[1], n->p.f[2], n->p.f[3],
         n->p.keepdim ? Py_True : Py_False, n->p.flags, custom ? custom : Py_None);
     Py_XDECREF(custom);
+    nn_tensor_release(out);
     return r;
 fail:
     Py_XDECREF(ins);

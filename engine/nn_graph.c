@@ -87,6 +87,7 @@ void nn_node_retain(nn_node *n) {
  * view can still name them and show their .grad; they cost nothing extra
  * while their owner holds them too. */
 static void release_saved(nn_node *n, bool keep_leaves) {
+    if (n->out && n->out->storage->keeper == n) n->out->storage->keeper = NULL;
     for (int i = 0; i < n->n_in; i++) {
         if (keep_leaves && !n->in[i].fn) continue;
         nn_tensor_release(n->in[i].t);
@@ -100,10 +101,15 @@ static void release_saved(nn_node *n, bool keep_leaves) {
 
 /* Iterative, so that releasing a long chain (a loop of 10^5 ops) cannot
  * overflow the C stack. */
+/* Set while nn_node_release frees a chain of nodes: a relu output their
+ * inputs let go belongs to a node about to go too (no bits to make). */
+static _Thread_local int nodes_releasing;
+
 void nn_node_release(nn_node *n) {
     if (!n || --n->refcount > 0) return;
     nn_node *stack = n;
     n->link = NULL;
+    nodes_releasing++;
     while (stack) {
         nn_node *m = stack;
         stack = m->link;
@@ -127,6 +133,7 @@ void nn_node_release(nn_node *n) {
         if (m->in != m->in_inline) nn_mem_free(m->in);
         nn_mem_free(m);
     }
+    nodes_releasing--;
 }
 
 /* ---- hooks ---- */
@@ -426,6 +433,56 @@ static void drop_unread(nn_ctx *ctx, nn_node *n) {
         if (in->fn && !grad_reads_input(n, i) && to_husk(ctx, &in->t)) in->dropped = true;
     }
     if (!grad_reads_output(n) && to_husk(ctx, &n->out)) n->out_dropped = true;
+    /* relu's backward reads only which outputs are above zero: once
+     * nothing but this node holds the output (the next op kept what it
+     * needs of it, max_pool its offsets), a bit per element replaces it. */
+    nn_tensor *y = n->out;
+    if (n->op == NN_OP_RELU && !n->saved[0] && !y->storage->keeper &&
+        (y->dtype == NN_FLOAT32 || y->dtype == NN_FLOAT64) && nn_tensor_is_contiguous(y) &&
+        y->offset == 0 &&
+        (size_t)nn_tensor_numel(y) * nn_dtype_size(y->dtype) == y->storage->nbytes)
+        y->storage->keeper = n;
+}
+
+nn_tensor *nn_node_output(nn_ctx *ctx, const nn_node *n) {
+    if (!n->out || n->op != NN_OP_RELU || !n->saved[0] || !nn_tensor_released(n->out))
+        return nn_tensor_retain(n->out);
+    nn_tensor *r = nn_tensor_empty(ctx, n->out->dtype, n->out->ndim, n->out->shape);
+    if (!r) return NULL;
+    const uint8_t *bits = nn_tensor_data(n->saved[0]);
+    int64_t count = nn_tensor_numel(r);
+    for (int64_t i = 0; i < count; i++) {
+        int on = (bits[i >> 3] >> (i & 7)) & 1;
+        if (r->dtype == NN_FLOAT32)
+            ((float *)nn_tensor_data(r))[i] = (float)on;
+        else
+            ((double *)nn_tensor_data(r))[i] = on;
+    }
+    return r;
+}
+
+/* Set while a backward pass runs: a relu output freed then is about to be
+ * read (its node comes soon), so making its bits would be work for nothing
+ * (a ResNet block's relu under the next conv, freed by that conv's backward). */
+static _Thread_local int backward_runs;
+
+void nn_node_output_orphaned(nn_node *n, nn_storage *s) {
+    s->keeper = NULL;
+    nn_tensor *y = n->out;
+    if (backward_runs || nodes_releasing || !y || y->storage != s || y->refcount != 1 ||
+        n->saved[0])
+        return;
+    nn_error err = {0};
+    nn_tensor *bits = nn_tensor_bytes_err(&err, (nn_tensor_numel(y) + 7) / 8);
+    nn_tensor *h = bits ? nn_tensor_husk_err(&err, y) : NULL;
+    if (!h) { /* out of memory: keep the output as it is */
+        nn_tensor_release(bits);
+        return;
+    }
+    nn_relu_sign_bits(y, bits->storage->data);
+    n->saved[0] = bits;
+    n->out = h;
+    nn_tensor_release(y); /* frees the bytes */
 }
 
 static nn_tensor *exec_impl(nn_ctx *ctx, nn_op op, nn_tensor *const *inputs, int n_inputs,
@@ -1173,6 +1230,7 @@ static nn_status backward_run(nn_ctx *ctx, nn_tensor *root, nn_tensor *gradient,
     bool prev = nn_ctx_set_grad(ctx, false);
     nn_status st = NN_OK;
     size_t k = 0;
+    backward_runs++;
     for (; k < n && !st; k++) {
         nn_node *node = ctx->order[k];
         if (!node->grad) continue;
@@ -1191,6 +1249,7 @@ static nn_status backward_run(nn_ctx *ctx, nn_tensor *root, nn_tensor *gradient,
         nn_tensor_release(node->grad);
         node->grad = NULL;
     }
+    backward_runs--;
     /* On an error or a stop, drop the gradients still in flight; the graph
      * itself stays for inspection. */
     for (size_t i = 0; i < n; i++) {

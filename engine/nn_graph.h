@@ -90,6 +90,16 @@ struct nn_node {
 
 void nn_node_retain(nn_node *n);
 void nn_node_release(nn_node *n);
+/* [s], the output of the relu node [n] (s->keeper), has lost every
+ * reference but [n]'s own: [n] keeps one bit per element (saved[0]: set
+ * where the output is not <= 0) and a husk of the output, and the bytes
+ * go. Does nothing while a backward pass runs or if memory is short. */
+void nn_node_output_orphaned(nn_node *n, nn_storage *s);
+/* [n]'s output as its backward reads it: [n]->out retained, or for a relu
+ * that keeps its bits, a new tensor of 1 where the output is above zero
+ * (or NaN) and 0 elsewhere (for rules written over the output, e.g.
+ * torch/autograd/_higher.py's). NULL with ctx->err set on failure. */
+nn_tensor *nn_node_output(nn_ctx *ctx, const nn_node *n);
 
 /* ---- hooks ---- */
 typedef enum nn_phase { NN_PHASE_FORWARD, NN_PHASE_BACKWARD } nn_phase;

@@ -62,6 +62,9 @@ bool nn_complex_involved(const nn_node *node);
 /* add, sub, mul or div (node->op) of two inputs, one at least complex. */
 nn_tensor *nn_complex_binary(nn_ctx *ctx, nn_node *node);
 nn_tensor *nn_complex_neg(nn_ctx *ctx, nn_tensor *x);
+/* One bit per element of the contiguous float32/float64 [y], in order, set
+ * where y is not <= 0 (relu's backward, ops_elementwise.c). */
+void nn_relu_sign_bits(const nn_tensor *y, uint8_t *bits);
 nn_tensor *nn_complex_abs(nn_ctx *ctx, nn_tensor *x);
 nn_tensor *nn_complex_abs_grad(nn_ctx *ctx, nn_tensor *x, nn_tensor *dout);
 /* == (or != with [ne]) of two inputs, one at least complex. */

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "nn_ctx.h"
+#include "nn_graph.h"
 #include "nn_mem.h"
 #include "nn_ops_impl.h"
 
@@ -306,16 +307,23 @@ nn_tensor *nn_tensor_retain(nn_tensor *t) {
 }
 
 static void storage_release(nn_storage *s) {
-    if (!s || --s->refcount > 0) return;
+    if (!s) return;
+    if (--s->refcount > 0) {
+        /* only the keeping relu node's alias is left */
+        if (s->refcount == 1 && s->keeper) nn_node_output_orphaned(s->keeper, s);
+        return;
+    }
     if (s->release) s->release(s->user);
     nn_mem_free(s);
 }
 
 void nn_tensor_release(nn_tensor *t) {
     if (!t || --t->refcount > 0) return;
+    /* The node first: a relu node that only [t] held lets its alias of
+     * the output go before [t]'s reference, so no bits are made for it. */
+    if (t->grad_fn) nn_node_release(t->grad_fn);
     storage_release(t->storage);
     nn_tensor_release(t->grad);
-    if (t->grad_fn) nn_node_release(t->grad_fn);
     nn_mem_free(t);
 }
 
@@ -397,6 +405,7 @@ nn_tensor *nn_tensor_empty(nn_ctx *ctx, nn_dtype dt, int ndim, const int64_t *sh
     s->data = (char *)s + STORAGE_HEADER;
     s->release = NULL;
     s->husk = false;
+    s->keeper = NULL;
     s->user = NULL;
     memset(t, 0, sizeof *t);
     t->refcount = 1;
@@ -444,6 +453,7 @@ nn_tensor *nn_tensor_from_external(nn_ctx *ctx, nn_dtype dt, int ndim, const int
     s->data = data;
     s->release = release;
     s->husk = false;
+    s->keeper = NULL;
     s->user = user;
     memset(t, 0, sizeof *t);
     t->refcount = 1;
@@ -453,6 +463,27 @@ nn_tensor *nn_tensor_from_external(nn_ctx *ctx, nn_dtype dt, int ndim, const int
         t->shape[i] = shape[i];
         t->strides[i] = strides[i];
     }
+    t->storage = s;
+    return t;
+}
+
+nn_tensor *nn_tensor_bytes_err(nn_error *err, int64_t n) {
+    nn_storage *s = nn_mem_alloc(STORAGE_HEADER + (size_t)n, "a uint8 tensor", err);
+    nn_tensor *t = s ? nn_mem_alloc(sizeof *t, "a tensor header", err) : NULL;
+    if (!t) {
+        nn_mem_free(s);
+        return NULL;
+    }
+    memset(s, 0, sizeof *s);
+    s->refcount = 1;
+    s->nbytes = (size_t)n;
+    s->data = (char *)s + STORAGE_HEADER;
+    memset(t, 0, sizeof *t);
+    t->refcount = 1;
+    t->dtype = NN_UINT8;
+    t->ndim = 1;
+    t->shape[0] = n;
+    t->strides[0] = 1;
     t->storage = s;
     return t;
 }
@@ -885,8 +916,12 @@ static void dims_text(char *buf, size_t cap, const int64_t *v, int n) {
 }
 
 nn_tensor *nn_tensor_husk(nn_ctx *ctx, const nn_tensor *t) {
-    nn_storage *s = nn_mem_alloc(sizeof *s, "a storage header", &ctx->err);
-    nn_tensor *h = s ? nn_mem_alloc(sizeof *h, "a tensor header", &ctx->err) : NULL;
+    return nn_tensor_husk_err(&ctx->err, t);
+}
+
+nn_tensor *nn_tensor_husk_err(nn_error *err, const nn_tensor *t) {
+    nn_storage *s = nn_mem_alloc(sizeof *s, "a storage header", err);
+    nn_tensor *h = s ? nn_mem_alloc(sizeof *h, "a tensor header", err) : NULL;
     if (!h) {
         nn_mem_free(s);
         return NULL;

@@ -61,6 +61,11 @@ typedef struct nn_storage {
     /* A stand-in with no bytes for values a recorded node let go after the
      * forward because its backward does not read them (nn_tensor_husk). */
     bool husk;
+    /* A recorded relu whose backward reads only which of these outputs are
+     * above zero: when every reference but its node's has gone, the node
+     * keeps one bit per element instead and the bytes are freed
+     * (nn_node_output_orphaned, nn_graph.c). NULL for every other storage. */
+    nn_node *keeper;
 } nn_storage;
 
 typedef struct nn_tensor {
@@ -249,6 +254,11 @@ static inline bool nn_tensor_released(const nn_tensor *t) {
  * nothing else holds it, while shapes (for gradients, costs, the graph
  * view) stay. Reading it fails with a message that says so. */
 nn_tensor *nn_tensor_husk(nn_ctx *ctx, const nn_tensor *t);
+/* The same, reporting a failure in [err] (no context at hand). */
+nn_tensor *nn_tensor_husk_err(nn_error *err, const nn_tensor *t);
+/* A 1-D uint8 tensor of [n] bytes, uninitialised; NULL and [err] set when
+ * memory runs out. */
+nn_tensor *nn_tensor_bytes_err(nn_error *err, int64_t n);
 /* NN_OK, or PyTorch's error for a tensor whose storage has size 0 ("setStorage:
  * sizes [..], strides [..], storage offset k, and itemsize n requiring a
  * storage size of m are out of bounds for storage of size 0") in ctx->err. */

@@ -6,6 +6,9 @@
  * that reads dout, x and y = f(x) and writes dx in a single pass. */
 #include <math.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "nn_ops_impl.h"
 #include "nn_sleef.h"
@@ -1029,9 +1032,99 @@ static bool grad_from_output(const unary_kernels *k) {
            k == &k_sigmoid;
 }
 
+/* ---- relu's sign bits (nn_node_output_orphaned, nn_graph.c) ----
+ * Bit i of the mask is set where output i is not <= 0 (NaN included), so
+ * the backward's "y <= 0 ? 0 : g" reads the bit: the same bits as from y. */
+
+void nn_relu_sign_bits(const nn_tensor *y, uint8_t *bits) {
+    int64_t n = nn_tensor_numel(y), i = 0;
+    if (y->dtype == NN_FLOAT32) {
+        const float *p = nn_tensor_data(y);
+#if defined(__SSE2__)
+        __m128 zero = _mm_setzero_ps();
+        for (; i + 8 <= n; i += 8) {
+            int lo = _mm_movemask_ps(_mm_cmpnle_ps(_mm_loadu_ps(p + i), zero));
+            int hi = _mm_movemask_ps(_mm_cmpnle_ps(_mm_loadu_ps(p + i + 4), zero));
+            bits[i >> 3] = (uint8_t)(lo | hi << 4);
+        }
+#endif
+        for (; i < n; i += 8) {
+            unsigned v = 0;
+            for (int64_t j = i; j < n && j < i + 8; j++) v |= (unsigned)!(p[j] <= 0) << (j - i);
+            bits[i >> 3] = (uint8_t)v;
+        }
+    } else {
+        const double *p = nn_tensor_data(y);
+        for (; i < n; i += 8) {
+            unsigned v = 0;
+            for (int64_t j = i; j < n && j < i + 8; j++) v |= (unsigned)!(p[j] <= 0) << (j - i);
+            bits[i >> 3] = (uint8_t)v;
+        }
+    }
+}
+
+typedef struct {
+    void *r;
+    const void *g;
+    const uint8_t *bits;
+    int64_t n;
+    bool f64;
+} sign_grad_arg;
+
+static void sign_grad_task(void *arg, int task, int n_tasks) {
+    const sign_grad_arg *a = arg;
+    int64_t b, e;
+    nn_parallel_range(a->n, task, n_tasks, 64, &b, &e);
+    if (a->f64) {
+        double *r = a->r;
+        const double *g = a->g;
+        for (int64_t i = b; i < e; i++) r[i] = (a->bits[i >> 3] >> (i & 7)) & 1 ? g[i] : 0.0;
+        return;
+    }
+    float *r = a->r;
+    const float *g = a->g;
+    int64_t i = b;
+#if defined(__SSE2__)
+    const __m128i lo = _mm_setr_epi32(1, 2, 4, 8), hi = _mm_setr_epi32(16, 32, 64, 128);
+    for (; i + 8 <= e; i += 8) {
+        __m128i m = _mm_set1_epi32(a->bits[i >> 3]);
+        __m128 m0 = _mm_castsi128_ps(_mm_cmpeq_epi32(_mm_and_si128(m, lo), lo));
+        __m128 m1 = _mm_castsi128_ps(_mm_cmpeq_epi32(_mm_and_si128(m, hi), hi));
+        _mm_storeu_ps(r + i, _mm_and_ps(m0, _mm_loadu_ps(g + i)));
+        _mm_storeu_ps(r + i + 4, _mm_and_ps(m1, _mm_loadu_ps(g + i + 4)));
+    }
+#endif
+    for (; i < e; i++) r[i] = (a->bits[i >> 3] >> (i & 7)) & 1 ? g[i] : 0.0f;
+}
+
+/* relu's backward from its sign bits (saved[0]) */
+static nn_status relu_bits_grad(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_tensor **din) {
+    nn_dtype dt =
+        dout->dtype == NN_FLOAT32 || dout->dtype == NN_FLOAT64 ? dout->dtype : node->out->dtype;
+    nn_tensor *g = dout->dtype == dt && nn_tensor_is_contiguous(dout)
+                       ? nn_tensor_retain(dout)
+                       : nn_tensor_contiguous_raw(ctx, dout);
+    nn_tensor *c = g && g->dtype != dt ? nn_tensor_cast_raw(ctx, g, dt) : nn_tensor_retain(g);
+    nn_tensor_release(g);
+    if (!c) return ctx->err.code;
+    bool over =
+        c == dout && ctx->grad_out_writable && dout->refcount == 2 && dout->storage->refcount == 1;
+    nn_tensor *r = over ? nn_tensor_retain(c) : nn_tensor_empty(ctx, dt, c->ndim, c->shape);
+    if (r) {
+        sign_grad_arg a = {nn_tensor_data(r), nn_tensor_data(c), nn_tensor_data(node->saved[0]),
+                           nn_tensor_numel(r), dt == NN_FLOAT64};
+        nn_parallel_run(nn_parallel_tasks(a.n, NN_PAR_MIN_ELEMWISE), sign_grad_task, &a);
+    }
+    nn_tensor_release(c);
+    din[0] = r;
+    return r ? NN_OK : ctx->err.code;
+}
+
 static nn_status unary_grad(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_tensor **din,
                             const unary_kernels *k) {
     if (!node->in[0].needs_grad) return NN_OK;
+    if (k == &k_relu && node->saved[0] && nn_tensor_released(node->out))
+        return relu_bits_grad(ctx, node, dout, din);
     nn_dtype dt = dout->dtype;
     unary_arg ua = {{node->p.f[0], node->p.f[1], 0, 0}};
     bool from_out =

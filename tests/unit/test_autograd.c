@@ -105,6 +105,44 @@ NN_TEST(autograd_inplace_after_use_is_reported) {
     nn_ctx_free(ctx);
 }
 
+/* A relu output that only its node holds becomes one bit per element
+ * (nn_node_output_orphaned): the same gradient, and an in-place change
+ * made before that is still reported. */
+NN_TEST(autograd_relu_keeps_bits_of_an_orphaned_output) {
+    nn_ctx *ctx = nn_ctx_new(0);
+    nn_tensor *x = leaf(ctx, 11, TU_VALS(-2, -1, 0, 1, 2, 3, -3, 0.5, -0.5, 4, -4));
+    nn_tensor *y = nn_relu(ctx, x);
+    nn_tensor *z = nn_mul_scalar(ctx, y, 2); /* does not keep y */
+    nn_node *relu = z->grad_fn->in[0].fn;
+    CHECK(relu && relu->op == NN_OP_RELU && !relu->saved[0]);
+    nn_tensor_release(y);
+    CHECK(relu->saved[0] != NULL && nn_tensor_released(relu->out));
+    nn_tensor *up = nn_ones(ctx, NN_FLOAT64, 1, TU_SHAPE(11));
+    CHECK(nn_backward(ctx, z, up, false) == NN_OK);
+    CHECK(tu_close(nn_tensor_grad(x), 1, TU_SHAPE(11), TU_VALS(0, 0, 0, 2, 2, 2, 0, 2, 0, 2, 0), 0,
+                   0, "dx"));
+    nn_tensor_release(z);
+    /* changed in place, then let go: backward still refuses */
+    y = nn_relu(ctx, x);
+    z = nn_mul_scalar(ctx, y, 2);
+    bool prev = nn_ctx_set_grad(ctx, false);
+    CHECK(nn_tensor_fill_(ctx, y, 5) == NN_OK);
+    nn_ctx_set_grad(ctx, prev);
+    nn_tensor_release(y);
+    CHECK(nn_backward(ctx, z, up, false) == NN_ERR_RUNTIME);
+    CHECK(strstr(nn_ctx_error(ctx), "modified by an inplace operation") != NULL);
+    nn_tensor_release(z);
+    /* an output another node reads stays whole */
+    y = nn_relu(ctx, x);
+    z = nn_mul(ctx, y, x);
+    relu = z->grad_fn->in[0].fn;
+    nn_tensor_release(y);
+    CHECK(!relu->saved[0] && !nn_tensor_released(relu->out));
+    nn_tensor *ts[] = {x, z, up};
+    for (int i = 0; i < 3; i++) nn_tensor_release(ts[i]);
+    nn_ctx_free(ctx);
+}
+
 NN_TEST(autograd_retain_grad_non_leaf) {
     nn_ctx *ctx = nn_ctx_new(0);
     nn_tensor *x = leaf(ctx, 2, TU_VALS(1, 2));
