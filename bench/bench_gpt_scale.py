@@ -5,7 +5,7 @@ floor (bench/python/gemm_floor.py: exactly the step's matrix products as
 cblas_sgemm calls of the same OpenBLAS). The three run interleaved, one
 process each, at 1 and then 2 threads; values are medians over steps.
 
-    bench/bench_gpt_scale.py [--quick] [--shapes] [--cpu] [--only SUBSTRING]
+    bench/bench_gpt_scale.py [--quick] [--shapes] [--cpu] [--only SUBSTRING] [--own-blocks]
 
 --quick runs the 124M train B4 T64 and forward B1 T128 lines with 2 timed
 steps each (about 4 minutes on 2 cores); --shapes adds the 124M train B4
@@ -14,7 +14,10 @@ minutes); without either, every shape at its full step count (make bench).
 
 PyTorch at 2 threads runs with OMP_WAIT_POLICY=PASSIVE: by default its
 OpenMP threads spin while waiting, which on 2 cores makes it slower than
-at 1 thread. --cpu compares CPU time of each process (all its threads)
+at 1 thread. --own-blocks makes the floor give each of attention's batched products its
+own operand and output blocks (gemm_floor.py --own-blocks) instead of one
+reused, cache-hot buffer set; the _floor lines then say "floor_own=".
+--cpu compares CPU time of each process (all its threads)
 instead of wall time: on a loaded machine that is the fair measure at one
 thread. Lines (BENCH format of bench/compare.py):
 
@@ -64,6 +67,7 @@ def main(argv):
     quick = "--quick" in argv or shapes
     key = "cpu_ms" if "--cpu" in argv else "step_ms"
     only = argv[argv.index("--only") + 1] if "--only" in argv else ""
+    own = ["--own-blocks"] if "--own-blocks" in argv else []
     print(f"# GPT at scale: {'CPU' if key == 'cpu_ms' else 'wall'} time per step, medians; "
           "PyTorch at 2 threads with OMP_WAIT_POLICY=PASSIVE; floor = the step's sgemm calls "
           "alone (same OpenBLAS)", flush=True)
@@ -76,7 +80,7 @@ def main(argv):
             args = [mode] + [str(d) for d in dims] + [str(threads), n]
             ours = values([NNDB, "python", GPT] + args, threads)
             theirs = values(["/usr/bin/python3", GPT] + args, threads, passive=threads > 1)
-            floor = values(["/usr/bin/python3", FLOOR] + args, threads)
+            floor = values(["/usr/bin/python3", FLOOR] + args + own, threads)
             if ours.get("loss") != theirs.get("loss"):
                 print(f"# {full}: first losses differ: nndb {ours.get('loss')} "
                       f"torch {theirs.get('loss')}", flush=True)
@@ -87,7 +91,8 @@ def main(argv):
                      f"{floor.get('threads_used', 0):.2f})" if t and f else "")
             line_floor = f"{full}_floor"
             if o and f:
-                print(f"BENCH {line_floor} nndb={o / 1e3:.4g}s floor={f / 1e3:.4g}s "
+                print(f"BENCH {line_floor} nndb={o / 1e3:.4g}s "
+                      f"floor{'_own' if own else ''}={f / 1e3:.4g}s "
                       f"ratio={o / f:.3f} target=<={floor_targets[threads - 1]}{extra}", flush=True)
             else:
                 compare.emit(line_floor, o, "floor", f, "ms", f"<={floor_targets[threads - 1]}")

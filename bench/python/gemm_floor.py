@@ -4,7 +4,7 @@ products per forward product), called as cblas_sgemm of the system OpenBLAS
 through ctypes, nothing else. No step can be faster than this on the same
 BLAS and threads, so a step's time over it says what the rest costs.
 
-    gemm_floor.py train|forward L H C V B T THREADS STEPS
+    gemm_floor.py train|forward L H C V B T THREADS STEPS [--own-blocks]
 
 Prints "step_ms", "cpu_ms" (medians over STEPS after one untimed pass),
 "gflop" (the step's products, 2 m n k each) and "threads_used": the CPU
@@ -13,6 +13,16 @@ timed steps (about 2.0 when OpenBLAS really splits the products across two
 threads, 1.0 at one). The products are made as nndb's nn_blas_sgemm makes
 them: a C of at most 256K elements, or any C at one thread, is cleared with
 memset and multiplied with beta 1 (OpenBLAS's beta-0 pass is slower).
+
+By default every product reads and writes the same three buffers, so the
+attention's B*H small products per layer find their operands and output in
+cache. --own-blocks gives each of those batched products its own blocks
+of A, B and C (one contiguous [count, ...] array per product, as a step
+lays out q, k, v, the scores and their gradients): the memory traffic a
+real step cannot avoid. The Linear products keep the shared buffers (at
+the forward B1 T128 a weight and output of its own per product measured
+the same as the shared ones; at B4 T256 their activations reuse L3 in the
+floor where a step's do not, which --own-blocks does not model either).
 """
 import ctypes
 import os
@@ -63,6 +73,7 @@ def thread_ticks():
 def main():
     mode = sys.argv[1]
     L, H, C, V, B, T, threads, steps = map(int, sys.argv[2:10])
+    own = "--own-blocks" in sys.argv[10:]
     blas = ctypes.CDLL("libopenblas.so.0")
     blas.openblas_set_num_threads(threads)
     sgemm = blas.cblas_sgemm
@@ -81,7 +92,18 @@ def main():
     for count, m, n, k, ta, tb in prods:
         lda = k if ta == NO_TRANS else m
         ldb = n if tb == NO_TRANS else k
-        calls.extend([(ROW_MAJOR, ta, tb, m, n, k, 1.0, a, lda, b, ldb, 0.0, c, n)] * count)
+        if own and count > 1:
+            blocks = [(ctypes.c_float * (count * size))() for size in (m * k, k * n, m * n)]
+            for blk in blocks:  # every page written: no shared zero page behind it
+                ctypes.memset(blk, 0, ctypes.sizeof(blk))
+                blk[0] = 0.01
+            bufs.extend(blocks)
+            a0, b0, c0 = (ctypes.addressof(x) for x in blocks)
+            calls.extend((ROW_MAJOR, ta, tb, m, n, k, 1.0, a0 + 4 * e * m * k, lda,
+                          b0 + 4 * e * k * n, ldb, 0.0, c0 + 4 * e * m * n, n)
+                         for e in range(count))
+        else:
+            calls.extend([(ROW_MAJOR, ta, tb, m, n, k, 1.0, a, lda, b, ldb, 0.0, c, n)] * count)
 
     memset = ctypes.memset
     clears = [(args[12], 4 * args[3] * args[4]) if threads == 1 or args[3] * args[4] <= 1 << 18

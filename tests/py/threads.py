@@ -230,3 +230,21 @@ for name, mod, xin, up in (("linear", lin, xl, gl), ("layer_norm", lnorm, xn, gn
     print("param grads", name, torch.allclose(got[0][2].double(), db_ref, rtol=1e-5, atol=1e-4),
           round(float(got[0][1].abs().sum()), 1))
 torch.set_num_threads(1)
+
+# The linear's output starts as the bias copied into every row (split by
+# rows across threads in nndb): with a zero weight each row is the bias.
+lin0 = torch.nn.Linear(384, 1000)
+with torch.no_grad():
+    lin0.weight.zero_()
+x0 = torch.randn(3, 91, 384)
+for threads in (1, 2):
+    torch.set_num_threads(threads)
+    y0 = lin0(x0)
+    print("bias rows", threads, tuple(y0.shape), torch.equal(y0, lin0.bias.expand_as(y0)))
+lin1 = torch.nn.Linear(16, 4096)
+with torch.no_grad():
+    lin1.weight.zero_()
+for rows in (1, 2, 3, 5, 17):
+    y1 = lin1(torch.randn(rows, 16))
+    print("bias rows", rows, torch.equal(y1, lin1.bias.expand_as(y1)))
+torch.set_num_threads(1)
