@@ -41,8 +41,20 @@ typedef struct py_tensor {
 extern PyTypeObject py_tensor_base_type;
 extern PyTypeObject *py_tensor_class;
 
+/* The last other subclass py_tensor_check found (nn.Parameter, mostly),
+ * held by a reference so that its address cannot be reused. */
+extern PyTypeObject *py_tensor_sub_seen;
+void py_tensor_sub_remember(PyTypeObject *t);
+
+/* torch.Tensor itself and the last subclass seen first: PyObject_TypeCheck
+ * tests only the base type before it walks the type's MRO, and nearly every
+ * tensor is a torch.Tensor or an nn.Parameter. */
 static inline bool py_tensor_check(PyObject *o) {
-    return PyObject_TypeCheck(o, &py_tensor_base_type);
+    PyTypeObject *t = Py_TYPE(o);
+    if (t == py_tensor_class || t == &py_tensor_base_type || t == py_tensor_sub_seen) return true;
+    if (!PyType_IsSubtype(t, &py_tensor_base_type)) return false;
+    py_tensor_sub_remember(t);
+    return true;
 }
 /* Borrowed: the engine tensor of [o], or NULL when [o] is not a tensor. */
 static inline nn_tensor *py_tensor_of(PyObject *o) {

@@ -16,6 +16,12 @@
 #include "py_ops.h"
 
 PyTypeObject *py_tensor_class = &py_tensor_base_type;
+PyTypeObject *py_tensor_sub_seen;
+
+void py_tensor_sub_remember(PyTypeObject *t) {
+    Py_INCREF(t);
+    Py_XSETREF(py_tensor_sub_seen, t);
+}
 nn_print_opts py_print_opts = {4, 1000, 3, 80, 0};
 
 /* ---- lifetime ---- */

@@ -803,21 +803,39 @@ nn_status nn_optim_update(nn_ctx *ctx, const nn_optim_config *cfg, nn_tensor *pa
     }
     step_arg a;
     nn_iter_loop loop = prepare_step(cfg, param->dtype, step, &a);
-    nn_iter it;
-    nn_iter_init(&it, param->ndim, param->shape);
-    nn_iter_add(&it, param);
-    nn_iter_add(&it, grad);
-    /* RMSprop's kernel takes all three buffers; one not in use is never
+    /* The kernel's operands: parameter, gradient, then the state buffers.
+     * RMSprop's kernel takes all three buffers; one not in use is never
      * read, so the first stands in for it. */
-    int args = cfg->kind == NN_OPTIM_RMSPROP ? 3 : n_state;
+    const nn_tensor *ops[2 + 3] = {param, grad};
+    int n_ops = 2, args = cfg->kind == NN_OPTIM_RMSPROP ? 3 : n_state;
     for (int b = 0; b < args; b++) {
         if (need[b])
-            nn_iter_add(&it, state[b]);
+            ops[n_ops++] = state[b];
         else if (cfg->kind == NN_OPTIM_RMSPROP)
-            nn_iter_add(&it, state[0]);
+            ops[n_ops++] = state[0];
         else
             break; /* SGD without momentum, Adam without amsgrad: the last one */
     }
+    /* All contiguous, one thread's worth, no NaN hunt: one call of the
+     * kernel over the elements, which is what the iterator ends up making
+     * for such operands, without building it (a small model's step
+     * updates each of its parameters so). */
+    int64_t numel = nn_tensor_numel(param);
+    bool direct = !ctx->check_writes && nn_parallel_tasks(numel, NN_PAR_MIN_ELEMWISE) <= 1;
+    for (int o = 0; o < n_ops && direct; o++) direct = nn_tensor_is_contiguous(ops[o]);
+    if (direct) {
+        char *d[2 + 3];
+        int64_t es = (int64_t)nn_dtype_size(param->dtype), st[2 + 3];
+        for (int o = 0; o < n_ops; o++) d[o] = nn_tensor_data(ops[o]), st[o] = es;
+        if (numel > 0) loop(d, st, numel, &a);
+        param->storage->version++;
+        for (int b = 0; b < n_state; b++)
+            if (need[b]) state[b]->storage->version++;
+        return NN_OK;
+    }
+    nn_iter it;
+    nn_iter_init(&it, param->ndim, param->shape);
+    for (int o = 0; o < n_ops; o++) nn_iter_add(&it, ops[o]);
     bool parallel = true;
     for (int b = 0; b < n_state; b++)
         if (need[b] && !no_broadcast(state[b])) parallel = false;
