@@ -90,6 +90,19 @@ for shapes in [((12, 33, 16), (12, 16, 40)), ((2, 3, 9, 5), (2, 3, 5, 7)), ((7, 
           bool(torch.allclose(yt.reshape(two.shape), two, atol=1e-5)))
 torch.set_num_threads(1)
 
+# A product whose output holds more than 256K elements, at two threads: nndb
+# clears it across its threads before a beta-1 gemm (OpenBLAS's beta-0 pass
+# is slower); an out= tensor full of NaN must come out as the product.
+x, y = torch.randn(600, 64), torch.randn(64, 500)
+ref = x.double() @ y.double()
+for threads in (1, 2):
+    torch.set_num_threads(threads)
+    buf = torch.full((600, 500), float("nan"))
+    torch.mm(x, y, out=buf)
+    print("cleared", threads, bool(buf.isnan().any()), bool(torch.allclose(buf.double(), ref, atol=1e-4)),
+          bool(torch.equal(buf, x @ y)))
+torch.set_num_threads(1)
+
 # Bit-exact products at the small shapes the MLP and GPT benchmarks use (the
 # BLAS call clears C itself before a beta-0 product: the bits must not move),
 # through mm, matmul's transposed layouts, linear and its gradients, in float32
