@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 /* Blocks carry a 64-byte header (size class, requested size) so that
@@ -48,6 +49,7 @@
 
 #define BIG_BLOCK   ((size_t)1 << 16)
 #define ARENA_CHUNK ((size_t)8 << 20)
+#define HUGE_BLOCK  ((size_t)64 << 20)
 #define BIG_CLS     (-2)
 #define PAGE        ((size_t)4096)
 
@@ -192,6 +194,22 @@ static void big_list_remove(block *b) {
     stats.cached -= b->size;
 }
 
+/* Give the pages of every free big block back to the system (they stay in
+ * the cache; the kernel maps fresh zero pages on the next write). Before a
+ * chunk for a huge request (an LM head's logits or its weight's gradient)
+ * the free pieces around are often too small for anything that comes until
+ * the step's peak, yet resident: at GPT-2 124M B4 T256, 82 MiB of them,
+ * touched by earlier phases of the step. A loop in its steady state makes
+ * no new chunk, so this costs nothing there; the first steps refault the
+ * pieces they reuse. Called with the lock held. */
+static void big_drop_free_pages(void) {
+    for (block *b = big_free; b; b = b->next) {
+        uintptr_t lo = ((uintptr_t)b + HEADER + PAGE - 1) & ~(uintptr_t)(PAGE - 1);
+        uintptr_t hi = ((uintptr_t)b + HEADER + b->size) & ~(uintptr_t)(PAGE - 1);
+        if (hi > lo) madvise((void *)lo, hi - lo, MADV_DONTNEED);
+    }
+}
+
 /* A block of at least [need] bytes (a multiple of PAGE), or NULL when the
  * system has none. Called with the lock held. */
 static block *big_alloc(size_t need) {
@@ -219,6 +237,7 @@ static block *big_alloc(size_t need) {
     }
     /* A new chunk: at least ARENA_CHUNK, the rest a free block. */
     size_t chunk = need < ARENA_CHUNK ? ARENA_CHUNK : need;
+    if (need >= HUGE_BLOCK) big_drop_free_pages();
     void *p = NULL;
     stats.heap_calls++;
     if (posix_memalign(&p, PAGE, HEADER + chunk) != 0) return NULL;

@@ -5,6 +5,7 @@
  * Owned by the tensor tester; engine/nn_tensor.c and engine/nn_mem.c are
  * the lead's. */
 #include <stdlib.h>
+#include <sys/mman.h>
 
 #include "nn_mem.h"
 #include "testutil.h"
@@ -625,6 +626,43 @@ NN_TEST(tensor_mem_big_blocks_split_and_merge) {
     /* trim hands whole free chunks back. */
     nn_mem_trim();
     CHECK(nn_mem_get_stats().cached == 0);
+}
+
+/* Resident pages of [n] bytes at [p] (whole pages inside the range). */
+static size_t resident_pages(const char *p, size_t n) {
+    uintptr_t lo = ((uintptr_t)p + 4095) & ~(uintptr_t)4095,
+              hi = ((uintptr_t)p + n) & ~(uintptr_t)4095;
+    size_t np = hi > lo ? (hi - lo) / 4096 : 0, r = 0;
+    unsigned char vec[4096];
+    if (np == 0 || np > sizeof vec || mincore((void *)lo, hi - lo, vec) != 0) return 0;
+    for (size_t i = 0; i < np; i++) r += vec[i] & 1;
+    return r;
+}
+
+/* Before the chunk for a huge request (64 MiB and up: an LM head's logits),
+ * the pages of the free big blocks go back to the system: they stay in the
+ * cache, served again without a system call, but are no longer resident. */
+NN_TEST(tensor_mem_huge_request_drops_free_pages) {
+    nn_error err = {0};
+    size_t mib = (size_t)1 << 20;
+    nn_mem_trim();
+    char *a = nn_mem_alloc(12 * mib, "test", &err);
+    CHECK(a != NULL);
+    memset(a, 1, 12 * mib);
+    nn_mem_free(a);
+    if (POOLED) CHECK(resident_pages(a, 12 * mib) > 3000); /* cached, still resident */
+    nn_mem_stats s1 = nn_mem_get_stats();
+    char *huge = nn_mem_alloc(64 * mib, "test", &err);
+    CHECK(huge != NULL && nn_mem_get_stats().heap_calls == s1.heap_calls + 1);
+    if (POOLED)
+        CHECK_MSG(resident_pages(a, 12 * mib) == 0, "%zu pages", resident_pages(a, 12 * mib));
+    char *again = nn_mem_alloc(12 * mib, "test", &err); /* from the cache */
+    CHECK(again != NULL && nn_mem_get_stats().heap_calls == s1.heap_calls + (POOLED ? 1 : 2));
+    memset(again, 2, 12 * mib);
+    CHECK(again[0] == 2 && again[12 * mib - 1] == 2);
+    nn_mem_free(again);
+    nn_mem_free(huge);
+    nn_mem_trim();
 }
 
 NN_TEST(tensor_mem_cap) {
