@@ -2,6 +2,7 @@
 
 #include <sched.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,7 +38,16 @@
  * (the kernel maps them on first write), and blocks of one chunk can merge
  * into larger holes where separate chunks could not: a LeNet step's
  * resident peak fell from 5.4 to 4.5 MB. stats.cached counts that rest
- * too, so it is address space held, not all of it resident. */
+ * too, so it is address space held, not all of it resident.
+ *
+ * A block that outlives the step that makes it (nn_mem_alloc_lasting: a
+ * parameter's first gradient, which stays from step to step) is cut from
+ * the top of the highest free block instead, so the long-lived blocks
+ * gather at the far end of a chunk while a step's temporaries come and go
+ * best-fit from the bottom. Made best-fit among the temporaries, LeNet's
+ * first linear layer's gradient sat between them and split the hole that
+ * the next steps' 1.2 MB blocks needed: its resident peak fell from 3.61
+ * to 3.32 MB. */
 #define HEADER 64
 #if defined(__SANITIZE_ADDRESS__)
 #define SANITIZING 1
@@ -210,15 +220,44 @@ static void big_drop_free_pages(void) {
     }
 }
 
+/* Cut a block of [need] bytes from the top of the free block [b], which
+ * stays free below it with the rest; NULL when the rest would be under
+ * BIG_BLOCK (then the caller takes all of [b]). Called with the lock held. */
+static block *cut_top(block *b, size_t need) {
+    if (b->size - need < HEADER + BIG_BLOCK) return NULL;
+    big_list_remove(b);
+    block *t = (block *)((char *)b + b->size - need);
+    t->size = need;
+    t->cls = BIG_CLS;
+    t->is_free = 0;
+    t->last = b->last;
+    t->prev_phys = b;
+    t->next = t->prev = NULL;
+    block *n = phys_next(t);
+    if (n) n->prev_phys = t;
+    b->size -= need + HEADER;
+    b->last = 0;
+    big_list_add(b);
+    return t;
+}
+
 /* A block of at least [need] bytes (a multiple of PAGE), or NULL when the
- * system has none. Called with the lock held. */
-static block *big_alloc(size_t need) {
+ * system has none. [lasting]: from the top of the highest free block that
+ * fits (nn_mem_alloc_lasting). Called with the lock held. */
+static block *big_alloc(size_t need, bool lasting) {
     block *best = NULL;
-    for (block *b = big_free; b; b = b->next)
-        if (b->size >= need && (!best || b->size < best->size)) {
-            best = b;
-            if (b->size == need) break;
-        }
+    if (lasting) {
+        for (block *b = big_free; b; b = b->next)
+            if (b->size >= need && (!best || b > best)) best = b;
+        block *t = best ? cut_top(best, need) : NULL;
+        if (t) return t;
+    } else {
+        for (block *b = big_free; b; b = b->next)
+            if (b->size >= need && (!best || b->size < best->size)) {
+                best = b;
+                if (b->size == need) break;
+            }
+    }
     if (best) {
         big_list_remove(best);
         if (best->size - need >= HEADER + BIG_BLOCK) { /* split off the rest */
@@ -248,6 +287,10 @@ static block *big_alloc(size_t need) {
     b->last = 1;
     b->prev_phys = NULL;
     b->next = b->prev = NULL;
+    if (lasting && chunk - need >= HEADER + BIG_BLOCK) { /* at the chunk's top */
+        big_list_add(b);
+        return cut_top(b, need);
+    }
     if (chunk - need >= HEADER + BIG_BLOCK) {
         block *r = (block *)((char *)b + HEADER + need);
         r->size = chunk - need - HEADER;
@@ -284,7 +327,7 @@ static void big_release(block *b) {
         big_list_add(b);
 }
 
-void *nn_mem_alloc(size_t size, const char *what, nn_error *err) {
+static void *alloc_impl(size_t size, const char *what, nn_error *err, bool lasting) {
     lock();
     init_cap();
     if (size > stats.cap || stats.in_use + size > stats.cap) {
@@ -294,7 +337,7 @@ void *nn_mem_alloc(size_t size, const char *what, nn_error *err) {
     }
     block *b;
     if (!SANITIZING && size >= BIG_BLOCK && size <= MAX_CACHED_BLOCK) {
-        b = big_alloc((size + PAGE - 1) & ~(PAGE - 1));
+        b = big_alloc((size + PAGE - 1) & ~(PAGE - 1), lasting);
         if (!b) {
             refuse(err, size, what, "the system is out of memory");
             unlock();
@@ -332,6 +375,18 @@ void *nn_mem_alloc(size_t size, const char *what, nn_error *err) {
     if (stats.in_use > stats.peak) stats.peak = stats.in_use;
     unlock();
     return (char *)b + HEADER;
+}
+
+void *nn_mem_alloc(size_t size, const char *what, nn_error *err) {
+    return alloc_impl(size, what, err, false);
+}
+
+void *nn_mem_alloc_lasting(size_t size, const char *what, nn_error *err) {
+    return alloc_impl(size, what, err, true);
+}
+
+bool nn_mem_lasting_applies(size_t size) {
+    return !SANITIZING && size < ARENA_CHUNK;
 }
 
 void *nn_mem_calloc(size_t size, const char *what, nn_error *err) {

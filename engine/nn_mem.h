@@ -11,6 +11,7 @@
 #ifndef NN_MEM_H
 #define NN_MEM_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -28,6 +29,16 @@ typedef struct nn_mem_stats {
 /* Allocate [size] bytes aligned to 64. On failure returns NULL and fills [err]
  * with a message that names [what] (e.g. "a float32 tensor of shape [2, 3]"). */
 void *nn_mem_alloc(size_t size, const char *what, nn_error *err);
+/* The same, for a block that outlives the step that makes it (a
+ * parameter's gradient, kept from one step to the next): a big one is cut
+ * from the top of the highest free block, so the step's temporaries, cut
+ * best-fit from the bottom, find the holes they leave in one piece. */
+void *nn_mem_alloc_lasting(size_t size, const char *what, nn_error *err);
+/* Whether moving a long-lived block of [size] bytes into one from
+ * nn_mem_alloc_lasting is worth a copy: below the 8 MiB chunk, blocks
+ * share chunks (or, under 64 KiB, size classes) with the step's
+ * temporaries; a larger one has a chunk or a hole of its own. */
+bool nn_mem_lasting_applies(size_t size);
 /* Zeroed variant of nn_mem_alloc. */
 void *nn_mem_calloc(size_t size, const char *what, nn_error *err);
 /* Return a block to the pool. NULL is accepted. */

@@ -379,11 +379,13 @@ static void contiguous_strides(int ndim, const int64_t *shape, int64_t *strides)
 
 #define STORAGE_HEADER 64
 
-nn_tensor *nn_tensor_empty(nn_ctx *ctx, nn_dtype dt, int ndim, const int64_t *shape) {
+static nn_tensor *empty_impl(nn_ctx *ctx, nn_dtype dt, int ndim, const int64_t *shape,
+                             bool lasting) {
     int64_t n = 0;
     if (numel_checked(ctx, ndim, shape, &n)) return NULL;
     size_t nbytes = (size_t)n * nn_dtype_size(dt);
-    nn_storage *s = nn_mem_alloc(STORAGE_HEADER + nbytes, NULL, &ctx->err);
+    nn_storage *s = lasting ? nn_mem_alloc_lasting(STORAGE_HEADER + nbytes, NULL, &ctx->err)
+                            : nn_mem_alloc(STORAGE_HEADER + nbytes, NULL, &ctx->err);
     if (!s) {
         /* Name the tensor only on failure: formatting costs more than the
          * allocation itself on the hot path. */
@@ -415,6 +417,14 @@ nn_tensor *nn_tensor_empty(nn_ctx *ctx, nn_dtype dt, int ndim, const int64_t *sh
     contiguous_strides(ndim, shape, t->strides);
     t->storage = s;
     return t;
+}
+
+nn_tensor *nn_tensor_empty(nn_ctx *ctx, nn_dtype dt, int ndim, const int64_t *shape) {
+    return empty_impl(ctx, dt, ndim, shape, false);
+}
+
+nn_tensor *nn_tensor_empty_lasting(nn_ctx *ctx, nn_dtype dt, int ndim, const int64_t *shape) {
+    return empty_impl(ctx, dt, ndim, shape, true);
 }
 
 nn_tensor *nn_tensor_from_external(nn_ctx *ctx, nn_dtype dt, int ndim, const int64_t *shape,

@@ -80,6 +80,7 @@ typedef struct nn_tensor {
     bool requires_grad;
     bool retains_grad;      /* non-leaf whose gradient backward() keeps */
     bool is_wrapped_number; /* a Python scalar: does not promote float32 */
+    bool grad_placed;       /* leaves: a gradient was stored once (nn_graph.c) */
     struct nn_tensor *grad; /* leaves: accumulated gradient, or NULL */
     nn_node *grad_fn;       /* the node that produced it; NULL for leaves */
 } nn_tensor;
@@ -142,6 +143,8 @@ void nn_tensor_release(nn_tensor *t);
 
 /* ---- creation ---- */
 nn_tensor *nn_tensor_empty(nn_ctx *ctx, nn_dtype dt, int ndim, const int64_t *shape);
+/* The same in a block that outlives the step (nn_mem_alloc_lasting). */
+nn_tensor *nn_tensor_empty_lasting(nn_ctx *ctx, nn_dtype dt, int ndim, const int64_t *shape);
 nn_tensor *nn_zeros(nn_ctx *ctx, nn_dtype dt, int ndim, const int64_t *shape);
 nn_tensor *nn_ones(nn_ctx *ctx, nn_dtype dt, int ndim, const int64_t *shape);
 nn_tensor *nn_full(nn_ctx *ctx, nn_dtype dt, int ndim, const int64_t *shape, double value);

@@ -665,6 +665,49 @@ NN_TEST(tensor_mem_huge_request_drops_free_pages) {
     nn_mem_trim();
 }
 
+/* A lasting block is cut from the top of the highest free block: a
+ * temporary made after it comes from below, and the block they leave
+ * between them once the temporary goes serves a request as large. */
+NN_TEST(tensor_mem_lasting_blocks_from_the_top) {
+    nn_error err = {0};
+    size_t kib = 1024, mib = kib * kib;
+    nn_mem_trim();
+    nn_mem_stats s0 = nn_mem_get_stats();
+    char *big = nn_mem_alloc(12 * mib, "test", &err);
+    CHECK(big != NULL);
+    nn_mem_free(big); /* one free 12 MiB chunk */
+    nn_mem_stats s1 = nn_mem_get_stats();
+    char *keep = nn_mem_alloc_lasting(200 * kib, "test", &err);
+    char *tmp = nn_mem_alloc(1200 * kib, "test", &err);
+    CHECK(keep && tmp && ((uintptr_t)keep & 63) == 0);
+    if (POOLED) CHECK(keep > tmp + 10 * mib); /* at the chunk's far end */
+    memset(keep, 5, 200 * kib), memset(tmp, 6, 1200 * kib);
+    CHECK(keep[0] == 5 && keep[200 * kib - 1] == 5 && tmp[1200 * kib - 1] == 6);
+    nn_mem_free(tmp);
+    char *two = nn_mem_alloc(2 * 1200 * kib, "test", &err);
+    CHECK(two != NULL && keep[0] == 5);
+    CHECK(nn_mem_get_stats().heap_calls == s1.heap_calls + (POOLED ? 0 : 3));
+    nn_mem_free(two);
+    nn_mem_free(keep);
+    /* all of it merges back into one chunk */
+    char *again = nn_mem_alloc(12 * mib, "test", &err);
+    CHECK(again != NULL && nn_mem_get_stats().heap_calls == s1.heap_calls + (POOLED ? 0 : 4));
+    nn_mem_free(again);
+    /* with no free block large enough, a new chunk: the block at its top */
+    nn_mem_trim();
+    char *last = nn_mem_alloc_lasting(mib, "test", &err);
+    char *first = nn_mem_alloc(mib, "test", &err);
+    CHECK(last && first);
+    if (POOLED) CHECK(last > first + 5 * mib);
+    memset(last, 7, mib), memset(first, 8, mib);
+    CHECK(last[mib - 1] == 7 && first[mib - 1] == 8);
+    nn_mem_free(first);
+    nn_mem_free(last);
+    CHECK(nn_mem_get_stats().in_use == s0.in_use);
+    nn_mem_trim();
+    CHECK(nn_mem_get_stats().cached == 0);
+}
+
 NN_TEST(tensor_mem_cap) {
     nn_ctx *ctx = nn_ctx_new(0);
     nn_mem_stats st = nn_mem_get_stats();
