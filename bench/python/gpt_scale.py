@@ -148,6 +148,9 @@ def make_step(mode, L, H, C, V, B, T):
     return step
 
 
+RSS_STEPS = 5
+
+
 def main():
     from timing import step_medians  # the bench harness, beside this file
 
@@ -161,6 +164,13 @@ def main():
     step = make_step(mode, L, H, C, V, B, T)
     first = step()
     wall, cpu = step_medians(step, steps)
+    # Peak memory is read after at least RSS_STEPS steps in all: nndb's
+    # allocator places the first steps' blocks differently from the later
+    # ones and its peak grows until the fourth step (124M B4 T256: 2920 MiB
+    # after 3 steps, 3034 from step 4 on; PyTorch's levels off at step 3),
+    # so a shorter run would report a figure below the steady state.
+    for _ in range(max(0, RSS_STEPS - 1 - steps)):
+        step()
     print("step_ms", f"{wall * 1e3:.6g}")
     print("cpu_ms", f"{cpu * 1e3:.6g}")
     print("rss_mib", f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.6g}")
