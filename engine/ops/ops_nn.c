@@ -608,16 +608,20 @@ static void ce_rows_float(const float *x, float *logp, float *stats, const int64
     int tasks = nn_parallel_tasks(n * c, NN_PAR_MIN_DEAR);
     if (tasks > n) tasks = (int)n;
     nn_parallel_run(tasks, ce_rows_task, &j);
-    double acc = 0;
-    for (int64_t r = 0; r < n; r++) {
-        if (loss)
-            loss[r] = (float)rl[r];
-        else
-            acc += rl[r];
+    if (loss) {
+        for (int64_t r = 0; r < n; r++) loss[r] = (float)rl[r];
+        *total = 0;
+        return;
     }
     /* Without label smoothing the loss is nll_loss's of the log-softmax:
      * PyTorch's float sum. */
-    *total = !loss && ls == 0 ? nll_cascade_f32(NULL, 0, rl, tgt, n, ignore) : acc;
+    if (ls == 0) {
+        *total = nll_cascade_f32(NULL, 0, rl, tgt, n, ignore);
+        return;
+    }
+    double acc = 0;
+    for (int64_t r = 0; r < n; r++) acc += rl[r];
+    *total = acc;
 }
 
 /* dx = gs (softmax - (1 - ls) onehot - ls / C) per row, zero for ignored rows. */
@@ -923,8 +927,10 @@ KERNEL void nll_kernel(const void *x, const int64_t *tgt, void *loss, double *to
 }
 static void nll_f32(const void *x, const int64_t *t, void *loss, double *tot, const cls_geom *g,
                     int64_t ig) {
-    nll_kernel(x, t, loss, tot, g, ig, false);
-    if (!loss && g->s == 1) *tot = nll_cascade_f32(x, g->c, NULL, t, g->n, ig);
+    if (!loss && g->s == 1)
+        *tot = nll_cascade_f32(x, g->c, NULL, t, g->n, ig); /* PyTorch's float sum */
+    else
+        nll_kernel(x, t, loss, tot, g, ig, false);
 }
 static void nll_f64(const void *x, const int64_t *t, void *loss, double *tot, const cls_geom *g,
                     int64_t ig) {
