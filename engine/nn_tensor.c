@@ -379,23 +379,22 @@ static void contiguous_strides(int ndim, const int64_t *shape, int64_t *strides)
 
 #define STORAGE_HEADER 64
 
-static nn_tensor *empty_impl(nn_ctx *ctx, nn_dtype dt, int ndim, const int64_t *shape,
-                             bool lasting) {
-    int64_t n = 0;
-    if (numel_checked(ctx, ndim, shape, &n)) return NULL;
-    size_t nbytes = (size_t)n * nn_dtype_size(dt);
-    nn_storage *s = lasting ? nn_mem_alloc_lasting(STORAGE_HEADER + nbytes, NULL, &ctx->err)
-                            : nn_mem_alloc(STORAGE_HEADER + nbytes, NULL, &ctx->err);
+/* A contiguous tensor of [nbytes] over a new storage (the shape already
+ * checked); NULL and [err] set, naming the tensor, when memory runs out. */
+static nn_tensor *new_tensor(nn_error *err, nn_dtype dt, int ndim, const int64_t *shape,
+                             size_t nbytes, bool lasting) {
+    nn_storage *s = lasting ? nn_mem_alloc_lasting(STORAGE_HEADER + nbytes, NULL, err)
+                            : nn_mem_alloc(STORAGE_HEADER + nbytes, NULL, err);
     if (!s) {
         /* Name the tensor only on failure: formatting costs more than the
          * allocation itself on the hot path. */
         char why[NN_ERROR_MSG_MAX], sbuf[128];
-        snprintf(why, sizeof why, "%s", ctx->err.msg);
-        nn_error_set(&ctx->err, NN_ERR_MEMORY, "a %s tensor of shape %s: %s", nn_dtype_name(dt),
+        snprintf(why, sizeof why, "%s", err->msg);
+        nn_error_set(err, NN_ERR_MEMORY, "a %s tensor of shape %s: %s", nn_dtype_name(dt),
                      nn_shape_str(sbuf, sizeof sbuf, ndim, shape), why);
         return NULL;
     }
-    nn_tensor *t = nn_mem_alloc(sizeof *t, "a tensor header", &ctx->err);
+    nn_tensor *t = nn_mem_alloc(sizeof *t, "a tensor header", err);
     if (!t) {
         nn_mem_free(s);
         return NULL;
@@ -417,6 +416,13 @@ static nn_tensor *empty_impl(nn_ctx *ctx, nn_dtype dt, int ndim, const int64_t *
     contiguous_strides(ndim, shape, t->strides);
     t->storage = s;
     return t;
+}
+
+static nn_tensor *empty_impl(nn_ctx *ctx, nn_dtype dt, int ndim, const int64_t *shape,
+                             bool lasting) {
+    int64_t n = 0;
+    if (numel_checked(ctx, ndim, shape, &n)) return NULL;
+    return new_tensor(&ctx->err, dt, ndim, shape, (size_t)n * nn_dtype_size(dt), lasting);
 }
 
 nn_tensor *nn_tensor_empty(nn_ctx *ctx, nn_dtype dt, int ndim, const int64_t *shape) {
@@ -478,24 +484,7 @@ nn_tensor *nn_tensor_from_external(nn_ctx *ctx, nn_dtype dt, int ndim, const int
 }
 
 nn_tensor *nn_tensor_bytes_err(nn_error *err, int64_t n) {
-    nn_storage *s = nn_mem_alloc(STORAGE_HEADER + (size_t)n, "a uint8 tensor", err);
-    nn_tensor *t = s ? nn_mem_alloc(sizeof *t, "a tensor header", err) : NULL;
-    if (!t) {
-        nn_mem_free(s);
-        return NULL;
-    }
-    memset(s, 0, sizeof *s);
-    s->refcount = 1;
-    s->nbytes = (size_t)n;
-    s->data = (char *)s + STORAGE_HEADER;
-    memset(t, 0, sizeof *t);
-    t->refcount = 1;
-    t->dtype = NN_UINT8;
-    t->ndim = 1;
-    t->shape[0] = n;
-    t->strides[0] = 1;
-    t->storage = s;
-    return t;
+    return new_tensor(err, NN_UINT8, 1, &n, (size_t)n, false);
 }
 
 nn_tensor *nn_full(nn_ctx *ctx, nn_dtype dt, int ndim, const int64_t *shape, double value) {
