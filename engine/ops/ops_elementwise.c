@@ -317,10 +317,48 @@ static nn_status complex_muldiv_backward(nn_ctx *ctx, nn_node *node, nn_tensor *
     return NN_OK;
 }
 
+/* The output gradient [dout] of a backward nothing else reads (the engine
+ * says so, ctx->grad_out_writable; exclusively held, contiguous, no graph
+ * built over it) may take an input gradient of its own shape and dtype in
+ * place: the same kernel over the same operands, so the same bits, and one
+ * buffer of the output's size fewer (attention's [B, H, T, T] gradient
+ * goes through the softmax, masked_fill and scale backwards in one). */
+static bool grad_writable(const nn_ctx *ctx, const nn_node *node, int i, const nn_tensor *dout) {
+    /* Only for an input with a node: a leaf's .grad must be a buffer of
+     * its own, which would cost a copy. */
+    return node->in[i].needs_grad && node->in[i].fn && ctx->grad_out_writable &&
+           dout->refcount == 1 && dout->storage->refcount == 1 && !dout->requires_grad &&
+           nn_tensor_is_contiguous(dout) &&
+           (dout->dtype == NN_FLOAT32 || dout->dtype == NN_FLOAT64);
+}
+
+/* Whether [a] broadcast against [like] gives [like]'s shape and dtype. */
+static bool fits_into(const nn_tensor *like, const nn_tensor *a) {
+    if (a->ndim > like->ndim || nn_dtype_promote(like, a) != like->dtype) return false;
+    for (int i = 0; i < a->ndim; i++) {
+        int64_t n = a->shape[a->ndim - 1 - i];
+        if (n != 1 && n != like->shape[like->ndim - 1 - i]) return false;
+    }
+    return true;
+}
+
 nn_status op_mul_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_tensor **din) {
     if (nn_complex_involved(node)) return complex_muldiv_backward(ctx, node, dout, din, false);
-    if (node->in[0].needs_grad && !(din[0] = nn_mul(ctx, dout, in1(node)))) return ctx->err.code;
-    if (node->in[1].needs_grad && !(din[1] = nn_mul(ctx, dout, in0(node)))) return ctx->err.code;
+    /* One gradient, dout times the other operand, may go over dout: it is
+     * computed last, after the other has read dout. */
+    int w = -1;
+    for (int i = 0; i < 2 && w < 0; i++)
+        if (grad_writable(ctx, node, i, dout) && fits_into(dout, node->in[1 - i].t)) w = i;
+    for (int i = 0; i < 2; i++)
+        if (node->in[i].needs_grad && i != w && !(din[i] = nn_mul(ctx, dout, node->in[1 - i].t)))
+            return ctx->err.code;
+    if (w >= 0) {
+        nn_tensor *cb = nn_tensor_cast_raw(ctx, node->in[1 - w].t, dout->dtype);
+        if (!cb) return ctx->err.code;
+        run3(dout, dout, cb, dout->dtype == NN_FLOAT32 ? k_mul.f32 : k_mul.f64, NULL);
+        nn_tensor_release(cb);
+        din[w] = nn_tensor_retain(dout);
+    }
     return NN_OK;
 }
 
@@ -1308,7 +1346,32 @@ nn_status op_where_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_tens
     if (!zero) return ctx->err.code;
     zero->is_wrapped_number = true;
     if (node->in[1].needs_grad) din[1] = where_raw(ctx, node->in[0].t, dout, zero);
-    if (node->in[2].needs_grad) din[2] = where_raw(ctx, node->in[0].t, zero, dout);
+    /* masked_fill's input gradient, where(mask, 0, dout), over dout itself
+     * when nothing else reads it and the mask broadcasts to its shape */
+    nn_tensor *cond = node->in[0].t;
+    int nd = 0;
+    int64_t shape[NN_MAX_DIMS];
+    if ((!node->in[1].needs_grad || din[1]) && grad_writable(ctx, node, 2, dout) &&
+        cond->ndim <= dout->ndim &&
+        !nn_broadcast_shapes(ctx, cond->ndim, cond->shape, dout->ndim, dout->shape, &nd, shape) &&
+        memcmp(shape, dout->shape, sizeof(int64_t) * (size_t)nd) == 0) {
+        nn_tensor *c = nn_tensor_cast_raw(ctx, cond, NN_BOOL);
+        if (!c) {
+            nn_tensor_release(zero);
+            return ctx->err.code;
+        }
+        nn_iter it;
+        nn_iter_init(&it, dout->ndim, dout->shape);
+        nn_iter_add(&it, dout);
+        nn_iter_add(&it, c);
+        nn_iter_add(&it, zero);
+        nn_iter_add(&it, dout);
+        nn_iter_run_parallel(&it, dout->dtype == NN_FLOAT32 ? where_f32 : where_f64, NULL,
+                             NN_PAR_MIN_ELEMWISE);
+        nn_tensor_release(c);
+        din[2] = nn_tensor_retain(dout);
+    }
+    if (node->in[2].needs_grad && !din[2]) din[2] = where_raw(ctx, node->in[0].t, zero, dout);
     nn_tensor_release(zero);
     if ((node->in[1].needs_grad && !din[1]) || (node->in[2].needs_grad && !din[2]))
         return ctx->err.code;

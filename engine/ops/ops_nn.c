@@ -345,7 +345,15 @@ static nn_status softmax_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, n
     int64_t outer, c, inner;
     split3(y, (int)node->p.i[0], &outer, &c, &inner);
     nn_tensor *g = dense(ctx, dout, y->dtype), *yd = g ? dense(ctx, y, y->dtype) : NULL;
-    nn_tensor *dx = yd ? nn_tensor_empty(ctx, y->dtype, y->ndim, y->shape) : NULL;
+    /* Rows of float32 write dx over the output gradient when nothing else
+     * reads it (the row kernels read a row of g before they write it): as
+     * PyTorch's softmax_backward_data, one buffer of the scores' size
+     * fewer for attention's [B, H, T, T]. */
+    bool over = inner == 1 && !is_f64(y) && g == dout && node->in[0].fn && ctx->grad_out_writable &&
+                dout->refcount == 2 && dout->storage->refcount == 1 && !dout->requires_grad;
+    nn_tensor *dx = !yd    ? NULL
+                    : over ? nn_tensor_retain(dout)
+                           : nn_tensor_empty(ctx, y->dtype, y->ndim, y->shape);
     nn_tensor *acc = dx ? scratch(ctx, inner) : NULL;
     if (acc && inner == 1 && !is_f64(y)) {
         softmax_rows_arg ra = {nn_tensor_data(yd), nn_tensor_data(g), nn_tensor_data(dx), c,

@@ -175,6 +175,29 @@ print("attention and loss backward:",
 print("gpt tail: %.4f %.4f %.4f %.4f %.4f" % (loss.item(), q.grad.abs().sum().item(),
                                               k.grad.abs().sum().item(), v.grad.abs().sum().item(),
                                               w_head.grad.abs().sum().item()))
+# attention's backward alone: the softmax, masked_fill and scale backwards
+# write over the T x T gradient they are handed when nothing else holds it
+# (docs/architecture.md), so one such gradient is live at a time, not two
+# (each op making its own while its input lives)
+def attn_only():
+    att = (q @ k.transpose(-2, -1)) * (1.0 / D ** 0.5)
+    att = att.masked_fill(causal, float("-inf"))
+    att = F.softmax(att, dim=-1)
+    return (att @ v).sum()
+
+
+for _ in range(2):
+    q.grad = k.grad = v.grad = None
+    out = attn_only()
+    if stats:
+        before = stats()["in_use"]
+        _C._mem_reset_peak()
+    out.backward()
+    extra = stats()["peak"] - before if stats else 0
+print("attention backward: one T x T gradient live:",
+      within(extra, probs + 4 * B * T * Hh * D * f32) if stats else True)
+print("attention alone: %.4f %.4f %.4f" % (q.grad.abs().sum().item(), k.grad.abs().sum().item(),
+                                         v.grad.abs().sum().item()))
 # A LeNet-5 training step (bench/python/conv.py's): the engine allocator's
 # live bytes after the forward and its peak over the step, above the step's
 # start. After the forward: what backward reads (the pooled maps, their

@@ -118,3 +118,63 @@ for t_len in (1, 5, 8, 13, 40, 64):
     of = sdpa(q, k, v, is_causal=True) if sdpa else composition(q, k, v)
     (dqf,) = torch.autograd.grad(of, q, go)
     print("fused causal", t_len, h(o), h(dq), "same", h(of) == h(o), h(dqf) == h(dq))
+
+# The same composition through .backward(): there the engine writes the
+# softmax, masked_fill and scale backwards over the gradient it hands on
+# when nothing else holds it (docs/architecture.md). Whatever else holds
+# a gradient on the way must keep its own value: a hook that keeps the
+# gradient it sees, retain_grad, a tensor used twice, a scale on the left,
+# a scale that needs a gradient itself, where() with two differentiable
+# branches, x * x. Each gradient is hashed against PyTorch's.
+def attn_grads(t_len, variant):
+    torch.manual_seed(t_len)
+    q = torch.randn(2, 3, t_len, 16, requires_grad=True)
+    k = torch.randn(2, 3, t_len, 16, requires_grad=True)
+    v = torch.randn(2, 3, t_len, 16, requires_grad=True)
+    w = torch.randn(t_len, requires_grad=True)
+    mask = torch.tril(torch.ones(t_len, t_len)).view(1, 1, t_len, t_len)
+    kept = []
+    s = q @ k.transpose(-2, -1)
+    if variant == "left":
+        att = (1.0 / 16**0.5) * s
+    elif variant == "wscale":
+        att = s * (w * 0.25)
+    elif variant == "square":
+        att = s * s * 0.01
+    else:
+        att = s * (1.0 / 16**0.5)
+    if variant == "hook":
+        att.register_hook(lambda g: kept.append(g))
+    if variant == "retain":
+        att.retain_grad()
+    m = att.masked_fill(mask == 0, float("-inf"))
+    if variant == "hook":
+        m.register_hook(lambda g: kept.append(g))
+    if variant == "retain":
+        m.retain_grad()
+    if variant == "where2":
+        m = torch.where(mask == 0, att * 0.5, att)
+    p = F.softmax(m, dim=-1)
+    if variant == "hook":
+        p.register_hook(lambda g: kept.append(g))
+    o = p @ v
+    go = torch.randn_like(o)
+    loss = (o * go).sum()
+    if variant == "twice":
+        loss = loss + (att * att.detach().clamp(-1, 1)).sum()
+    loss.backward()
+    out = [h(q.grad), h(k.grad), h(v.grad)]
+    if variant == "wscale":  # a sum over the broadcast: against float64, not bits
+        sd = q.double() @ k.double().transpose(-2, -1) * (w.double() * 0.25)
+        sd = sd.masked_fill(mask == 0, float("-inf"))
+        (w64,) = torch.autograd.grad((F.softmax(sd, -1) @ v.double() * go.double()).sum(), w)
+        out.append(torch.allclose(w.grad.double(), w64.double(), rtol=1e-4, atol=1e-5))
+    if variant == "retain":
+        out += [h(att.grad), h(m.grad)]
+    out += [h(g) for g in kept]
+    return out
+
+
+for variant in ("plain", "left", "wscale", "square", "hook", "retain", "twice", "where2"):
+    for t_len in (5, 64):
+        print("causal backward", variant, t_len, *attn_grads(t_len, variant))
