@@ -5,6 +5,7 @@
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 /* Each function: SLEEF's stem, its accuracy suffix (PyTorch 1.13's
  * Vectorized<float>/<double> use the 1.0-ulp versions, erfc the 1.5-ulp
@@ -54,6 +55,165 @@ static vec_f vfs[NN_SLEEF_COUNT];
 static vec_d vds[NN_SLEEF_COUNT];
 #endif
 
+#ifdef HAVE_AVX2_PATH
+/* tanh of eight floats: SLEEF 3.5.1's Sleef_tanhf8_u10avx2 (the function
+ * PyTorch 1.13's Vectorized<float>::tanh calls), transcribed instruction by
+ * instruction from Debian's libsleef.so.3: the same operations in the same
+ * order, so the same bits (compared over all 2^32 floats when it was
+ * written; load() compares it with the library's function again at start).
+ * Why a copy: the library's function is one chain of ~125 dependent
+ * instructions with two divisions, and a loop calling it keeps only about
+ * two vectors in flight; this one works on [k] vectors side by side (each
+ * step for all of them before the next), which the core overlaps: 4096
+ * floats in ~7.2 us instead of ~10.5 (bench: docs/benchmarks.md, "The MLP
+ * step, fifth session"). Inlined with a constant [k] (TANH_K, or 1 for the
+ * last vectors), so its arrays live in registers. */
+#define TANH_K 4
+static inline __attribute__((always_inline, target("avx2,fma"))) void
+tanh_vec(int k, const __m256 *x, __m256 *out) {
+    const __m256 zero = _mm256_setzero_ps(), one = _mm256_set1_ps(1.0f);
+    const __m256 absm = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff));
+    const __m256 sgnm = _mm256_castsi256_ps(_mm256_set1_epi32((int)0x80000000u));
+    const __m256i ione = _mm256_set1_epi32(0x3f800000);
+    __m256 a[TANH_K], sx[TANH_K], sy[TANH_K], u[TANH_K], tx[TANH_K], ty[TANH_K];
+    __m256 dx[TANH_K], dy[TANH_K], ex[TANH_K], nx[TANH_K], ny[TANH_K], px[TANH_K], py[TANH_K];
+    __m256i q[TANH_K];
+    /* d = exp(|x|) as a float pair (SLEEF's expk2f): q = rint(|x| / ln 2),
+     * s = |x| - q ln 2 in two parts (hi, lo) */
+    for (int j = 0; j < k; j++) {
+        a[j] = _mm256_and_ps(x[j], absm);
+        q[j] = _mm256_cvtps_epi32(
+            _mm256_mul_ps(_mm256_add_ps(a[j], zero), _mm256_set1_ps(1.44269502f)));
+    }
+    for (int j = 0; j < k; j++) {
+        __m256 qf = _mm256_cvtepi32_ps(q[j]);
+        __m256 t1 = _mm256_mul_ps(qf, _mm256_set1_ps(-0.693145752f));
+        __m256 s1 = _mm256_add_ps(t1, a[j]);
+        __m256 v = _mm256_sub_ps(s1, a[j]);
+        __m256 e1 = _mm256_add_ps(_mm256_sub_ps(a[j], _mm256_sub_ps(s1, v)), _mm256_sub_ps(t1, v));
+        e1 = _mm256_add_ps(e1, zero);
+        __m256 t2 = _mm256_mul_ps(qf, _mm256_set1_ps(-1.42860677e-06f));
+        __m256 s2 = _mm256_add_ps(t2, s1);
+        __m256 w = _mm256_sub_ps(s2, s1);
+        __m256 e2 = _mm256_add_ps(_mm256_sub_ps(t2, w), _mm256_sub_ps(s1, _mm256_sub_ps(s2, w)));
+        sx[j] = s2;
+        sy[j] = _mm256_add_ps(e1, e2);
+    }
+    /* the polynomial */
+    for (int j = 0; j < k; j++) {
+        u[j] =
+            _mm256_fmadd_ps(sx[j], _mm256_set1_ps(0.000198096022f), _mm256_set1_ps(0.00139425648f));
+        u[j] = _mm256_fmadd_ps(sx[j], u[j], _mm256_set1_ps(0.0083334567f));
+        u[j] = _mm256_fmadd_ps(sx[j], u[j], _mm256_set1_ps(0.0416663736f));
+    }
+    for (int j = 0; j < k; j++) {
+        __m256 c = _mm256_set1_ps(0.166666657f);
+        __m256 p = _mm256_mul_ps(sx[j], u[j]);
+        __m256 pl = _mm256_fmadd_ps(sy[j], u[j], _mm256_fmsub_ps(sx[j], u[j], p));
+        __m256 r = _mm256_add_ps(p, c);
+        __m256 rv = _mm256_sub_ps(r, p);
+        __m256 rl = _mm256_add_ps(
+            pl, _mm256_add_ps(_mm256_sub_ps(c, rv), _mm256_sub_ps(p, _mm256_sub_ps(r, rv))));
+        tx[j] = _mm256_mul_ps(r, sx[j]);
+        ty[j] =
+            _mm256_fmadd_ps(sx[j], rl, _mm256_fmadd_ps(sy[j], r, _mm256_fmsub_ps(sx[j], r, tx[j])));
+    }
+    for (int j = 0; j < k; j++) {
+        __m256 h = _mm256_set1_ps(0.5f);
+        __m256 r = _mm256_add_ps(h, tx[j]);
+        __m256 x2 = _mm256_mul_ps(sx[j], sx[j]);
+        __m256 sq = _mm256_add_ps(sx[j], sx[j]);
+        __m256 m = _mm256_mul_ps(x2, r);
+        __m256 b = _mm256_add_ps(m, sx[j]);
+        __m256 bv = _mm256_sub_ps(b, sx[j]);
+        __m256 bl = _mm256_sub_ps(sx[j], _mm256_sub_ps(b, bv));
+        __m256 x2l = _mm256_fmadd_ps(sy[j], sq, _mm256_fmsub_ps(sx[j], sx[j], x2));
+        __m256 ml = _mm256_fmadd_ps(r, x2l, _mm256_fmsub_ps(x2, r, m));
+        __m256 rv = _mm256_sub_ps(r, tx[j]);
+        __m256 rl = _mm256_add_ps(
+            ty[j], _mm256_add_ps(_mm256_sub_ps(h, rv), _mm256_sub_ps(tx[j], _mm256_sub_ps(r, rv))));
+        ml = _mm256_fmadd_ps(x2, rl, ml);
+        __m256 el =
+            _mm256_add_ps(_mm256_add_ps(bl, _mm256_sub_ps(m, bv)), _mm256_add_ps(ml, sy[j]));
+        __m256 f = _mm256_add_ps(b, one);
+        __m256 fl = _mm256_add_ps(_mm256_add_ps(b, _mm256_sub_ps(one, f)), el);
+        /* times 2^q, as two factors 2^(q>>1) and 2^(q - (q>>1)) */
+        __m256i qh = _mm256_srai_epi32(q[j], 1);
+        __m256 p1 = _mm256_castsi256_ps(_mm256_add_epi32(_mm256_slli_epi32(qh, 23), ione));
+        __m256 p2 = _mm256_castsi256_ps(
+            _mm256_add_epi32(ione, _mm256_slli_epi32(_mm256_sub_epi32(q[j], qh), 23)));
+        __m256 under = _mm256_cmp_ps(a[j], _mm256_set1_ps(-104.0f), _CMP_LT_OS);
+        dx[j] = _mm256_andnot_ps(under, _mm256_mul_ps(_mm256_mul_ps(p1, f), p2));
+        dy[j] = _mm256_andnot_ps(under, _mm256_mul_ps(_mm256_mul_ps(p1, fl), p2));
+    }
+    /* e = 1 / d; n = d - e, p = d + e */
+    for (int j = 0; j < k; j++) ex[j] = _mm256_div_ps(one, dx[j]);
+    for (int j = 0; j < k; j++) {
+        __m256 ey = _mm256_mul_ps(
+            ex[j], _mm256_fnmadd_ps(dy[j], ex[j], _mm256_fnmadd_ps(dx[j], ex[j], one)));
+        __m256 nex = _mm256_xor_ps(ex[j], sgnm), ney = _mm256_xor_ps(ey, sgnm);
+        nx[j] = _mm256_add_ps(nex, dx[j]);
+        ny[j] = _mm256_add_ps(_mm256_add_ps(_mm256_add_ps(_mm256_sub_ps(dx[j], nx[j]), nex), dy[j]),
+                              ney);
+        px[j] = _mm256_add_ps(ex[j], dx[j]);
+        py[j] = _mm256_add_ps(
+            _mm256_add_ps(_mm256_add_ps(ex[j], _mm256_sub_ps(dx[j], px[j])), dy[j]), ey);
+    }
+    /* tanh |x| = n / p; 1 beyond 8.664339742 and where that is NaN; x's sign */
+    for (int j = 0; j < k; j++) ex[j] = _mm256_div_ps(one, px[j]);
+    for (int j = 0; j < k; j++) {
+        __m256 r = ex[j];
+        __m256 z = _mm256_mul_ps(nx[j], r);
+        __m256 zl = _mm256_fmsub_ps(r, nx[j], z);
+        __m256 c = _mm256_fnmadd_ps(r, py[j], _mm256_fnmadd_ps(r, px[j], one));
+        zl = _mm256_fmadd_ps(z, c, _mm256_fmadd_ps(r, ny[j], zl));
+        __m256 y = _mm256_add_ps(zl, z);
+        __m256 big = _mm256_cmp_ps(_mm256_set1_ps(8.664339742f), a[j], _CMP_LT_OS);
+        y = _mm256_blendv_ps(y, one, _mm256_or_ps(_mm256_cmp_ps(y, zero, _CMP_UNORD_Q), big));
+        y = _mm256_xor_ps(_mm256_and_ps(sgnm, x[j]), y);
+        out[j] = _mm256_or_ps(y, _mm256_cmp_ps(x[j], zero, _CMP_UNORD_Q));
+    }
+}
+
+__attribute__((target("avx2,fma"))) static int64_t tanh_map_avx2(float *out, const float *in,
+                                                                 int64_t n) {
+    int64_t i = 0;
+    for (; i + 8 * TANH_K <= n; i += 8 * TANH_K) {
+        __m256 x[TANH_K], y[TANH_K];
+        for (int j = 0; j < TANH_K; j++) x[j] = _mm256_loadu_ps(in + i + 8 * j);
+        tanh_vec(TANH_K, x, y);
+        for (int j = 0; j < TANH_K; j++) _mm256_storeu_ps(out + i + 8 * j, y[j]);
+    }
+    for (; i + 8 <= n; i += 8) {
+        __m256 x[1], y[1];
+        x[0] = _mm256_loadu_ps(in + i);
+        tanh_vec(1, x, y);
+        _mm256_storeu_ps(out + i, y[0]);
+    }
+    return i;
+}
+
+/* Whether tanh_map_avx2 gives the loaded library's bits: compared once, at
+ * load, over inputs from every branch (tiny, around 0.5 where SLEEF is not
+ * correctly rounded, large, beyond 8.66, infinities, NaN, subnormals), so
+ * that another SLEEF build with another tanh keeps calling its own. */
+__attribute__((target("avx2,fma"))) static bool tanh_inline_matches(vec_f lib) {
+    enum { N = 256 };
+    float in[N], a[N], b[N];
+    for (int i = 0; i < N; i++) in[i] = (i - N / 2) * 0.0793f + (i % 7) * 1.3e-3f;
+    const float special[] = {0.0f,     -0.0f,    1e-30f,   -1e-38f,   1e-45f, 0.5f,  0.50001f,
+                             -0.4999f, 8.6643f,  8.66434f, 9.0f,      -20.0f, 88.0f, 104.5f,
+                             1e30f,    -3.4e38f, INFINITY, -INFINITY, NAN};
+    for (size_t i = 0; i < sizeof special / sizeof special[0]; i++) in[i] = special[i];
+    for (int i = 0; i < N; i += 8) _mm256_storeu_ps(a + i, lib(_mm256_loadu_ps(in + i)));
+    tanh_map_avx2(b, in, N);
+    return memcmp(a, b, sizeof a) == 0;
+}
+#endif
+
+/* Whether nn_sleef_map_f32's tanh runs tanh_map_avx2 (set by load()). */
+static bool tanh_inline;
+
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static nn_sleef_f1 fs[NN_SLEEF_COUNT];
 static nn_sleef_d1 ds[NN_SLEEF_COUNT];
@@ -91,6 +251,7 @@ static void load(void) {
         snprintf(name, sizeof name, "Sleef_%sd4_%savx2", table[i].stem, table[i].ulp);
         vds[i] = (vec_d)(uintptr_t)dlsym(h, name);
     }
+    if (vfs[NN_SLEEF_TANH]) tanh_inline = tanh_inline_matches(vfs[NN_SLEEF_TANH]);
 #endif
     for (int i = 0; i < NN_SLEEF_COUNT2; i++) {
         void *f = sym(h, table2[i].stem, "f", table2[i].ulp);
@@ -157,7 +318,10 @@ void nn_sleef_map_f32(nn_sleef_fn fn, float *out, const float *in, int64_t n, in
     pthread_once(&once, load);
     int64_t i = 0;
 #ifdef HAVE_AVX2_PATH
-    if (vfs[fn]) i = map_f32_avx2(vfs[fn], out, in, tail);
+    if (fn == NN_SLEEF_TANH && tanh_inline)
+        i = tanh_map_avx2(out, in, tail);
+    else if (vfs[fn])
+        i = map_f32_avx2(vfs[fn], out, in, tail);
 #endif
     nn_sleef_f1 f = fs[fn];
     for (; i < tail; i++) out[i] = f(in[i]);

@@ -130,3 +130,27 @@ x = torch.tensor([1.0, math.inf, -math.inf, math.nan, 0.0])
 print(torch.isposinf(x).tolist(), torch.isneginf(x).tolist(), torch.isreal(x).tolist())
 print(torch.ldexp(torch.tensor([1.5, -2.0]), torch.tensor([3, -1])).tolist())
 print(torch.nextafter(torch.tensor([1.0, 2.0, -1.0]), torch.tensor([2.0, 1.0, 0.0])).tolist())
+
+# float32 tanh over many values: nndb runs its own copy of SLEEF's
+# tanhf8_u10avx2 four vectors at a time (engine/nn_sleef.c), with the
+# library's function's bits; the sizes leave 0-3 whole vectors and a scalar
+# tail after the blocks of 32
+import hashlib  # noqa: E402
+import struct  # noqa: E402
+
+
+def bits(t):
+    v = t.detach().reshape(-1).tolist()
+    return hashlib.md5(struct.pack("<%df" % len(v), *v)).hexdigest()[:16]
+
+
+for lo, hi, n in [(-10.0, 10.0, 262147), (0.5, 0.5625, 65537), (-1e-3, 1e-3, 4099), (8.6, 8.7, 1001),
+                  (-90.0, 90.0, 999)]:
+    x = torch.linspace(lo, hi, n)
+    print("tanh sweep", lo, hi, n, bits(torch.tanh(x)), bits(torch.tanh(x[1:])), bits(torch.tanh(x[3:-5])))
+for n in range(8, 41):
+    x = torch.tensor(vals(n, -4, 4, n))
+    print("tanh size", n, bits(torch.tanh(x)))
+print("tanh special", torch.tanh(torch.tensor([0.0, -0.0, 1e-45, -1e-38, 0.5, 8.664339742, 8.6643, 9.0,
+                                               -20.0, 104.5, 1e30, -3.4e38, math.inf, -math.inf] * 3
+                                              + [math.nan] * 2)).tolist())

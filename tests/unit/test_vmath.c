@@ -52,3 +52,40 @@ NN_TEST(vmath_special_values) {
     CHECK(nn_tanhf(INFINITY) == 1.0f && nn_tanhf(-INFINITY) == -1.0f && nn_tanhf(0) == 0);
     CHECK(nn_sigmoidf(-INFINITY) == 0 && nn_sigmoidf(INFINITY) == 1.0f);
 }
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <string.h>
+
+#include "nn_sleef.h"
+
+__attribute__((target("avx2,fma"))) static void lib_map(nn_sleef_v8f f, float *out, const float *in,
+                                                        int n) {
+    for (int i = 0; i < n; i += 8) _mm256_storeu_ps(out + i, f(_mm256_loadu_ps(in + i)));
+}
+
+/* nn_sleef_map_f32's tanh runs its own copy of SLEEF's tanhf8_u10avx2 (four
+ * vectors side by side); it must give the library function's bits: every
+ * 4093rd float bit pattern (a million, NaNs, infinities and subnormals
+ * among them), in runs whose lengths leave blocks of 4, single vectors and
+ * a scalar tail. */
+NN_TEST(sleef_tanh_copy_has_library_bits) {
+    nn_sleef_v8f lib = nn_sleef_vec_f32(NN_SLEEF_TANH);
+    if (!lib) return; /* no libsleef or no AVX2: libm's tanhf, nothing to compare */
+    enum { N = 1 << 14 };
+    static float in[N], a[N], b[N];
+    long bad = 0;
+    uint64_t u = 0;
+    for (int run = 0; u < (1ull << 32); run++) {
+        for (int i = 0; i < N; i++, u += 4093) {
+            uint32_t w = (uint32_t)u;
+            memcpy(&in[i], &w, 4);
+        }
+        int n = N - (run % 41); /* 0-40 left over after whole blocks */
+        lib_map(lib, a, in, n & ~7);
+        for (int i = n & ~7; i < n; i++) a[i] = nn_sleef_float(NN_SLEEF_TANH)(in[i]);
+        nn_sleef_map_f32(NN_SLEEF_TANH, b, in, n, n);
+        for (int i = 0; i < n; i++) bad += memcmp(&a[i], &b[i], 4) != 0;
+    }
+    CHECK_MSG(bad == 0, "%ld of about a million tanh values differ from libsleef's", bad);
+}
+#endif
