@@ -570,18 +570,253 @@ static geom tile_geom(const geom *g, int64_t r0, int64_t rows) {
     return t;
 }
 
+/* ---- Winograd F(2x2, 3x3) ----
+ * A 3x3 convolution with stride 1 and no dilation between many channels
+ * (the ResNet block's 64 -> 64) computes each 2x2 block of outputs from
+ * the 4x4 block of input around it as Y = A^T [(G g G^T) . (B^T d B)] A
+ * (Lavin and Gray, "Fast Algorithms for Convolutional Neural Networks"):
+ * 16 element-wise products per channel pair where the direct sum has 36.
+ * Over all channels the products are 16 GEMMs, one per position xi of the
+ * 4x4 transformed block: M[xi] (Cc x T) = U[xi] (Cc x Ci) @ V[xi] (Ci x T)
+ * for T tiles, 2.25x fewer multiply-adds than im2col + GEMM and no
+ * column matrix 9x the image. The transforms only add, subtract and halve
+ * (exact in binary), so results differ from the GEMM's by rounding alone:
+ * a few ulp of the sums' magnitude, within PyTorch's tolerance for float32
+ * convolutions (its own oneDNN kernels are not the GEMM's bits either).
+ * float32 only; float64 keeps the GEMM. Tiles go in bands of rows of
+ * about WINO_TILES tiles, so V and M (16 x channels x T each) stay in the
+ * core's cache. Each sample's result comes from the same calls whatever
+ * the thread count. */
+#define WINO_TILES  256 /* tiles per band (one 32x32 plane: 16 x 16 tiles) */
+#define WINO_MIN_CH 32  /* fewer channels: K = Ci of the GEMMs too short */
+
+static bool wino_applies(const conv_job *j) {
+    const geom *g = &j->g;
+    if (j->f64 || j->G != 1 || j->Ci < WINO_MIN_CH || j->Cc < WINO_MIN_CH) return false;
+    if (g->isz[0] != 1 || g->csz[0] != 1 || g->k[0] != 1 || g->k[1] != 3 || g->k[2] != 3)
+        return false;
+    for (int i = 1; i < 3; i++)
+        if (g->s[i] != 1 || g->d[i] != 1 || g->p[i] < 0 || g->p[i] > 2 || g->csz[i] < 2)
+            return false;
+    return true;
+}
+
+static int64_t wino_band(const conv_job *j) {
+    int64_t th = (j->g.csz[1] + 1) / 2, tw = (j->g.csz[2] + 1) / 2;
+    int64_t rows = WINO_TILES / tw;
+    if (rows < 1) rows = 1;
+    if (rows >= th) return th;
+    int64_t bands = (th + rows - 1) / rows;
+    return (th + bands - 1) / bands;
+}
+
+/* Row pitch of the padded band in wino_in. */
+static int64_t wino_pitch(const conv_job *j) {
+    return 2 * ((j->g.csz[2] + 1) / 2) + 8;
+}
+
+/* Elements of one task's buffers: V, M and the padded band. */
+static int64_t wino_elems(const conv_job *j) {
+    int64_t tw = (j->g.csz[2] + 1) / 2, T = wino_band(j) * tw;
+    return 16 * (j->Ci + j->Cc) * T + (2 * wino_band(j) + 2) * wino_pitch(j) + 16;
+}
+
+/* U[xi, co, ci] = (G g G^T)[xi] for the [Cc, Ci, 3, 3] weight W. */
+static void wino_weight(const conv_job *j, const float *W, float *U) {
+    const int64_t Ci = j->Ci, Cc = j->Cc;
+    for (int64_t co = 0; co < Cc; co++)
+        for (int64_t ci = 0; ci < Ci; ci++) {
+            const float *g = W + (co * Ci + ci) * 9;
+            float t[4][3], u[4][4];
+            for (int c = 0; c < 3; c++) {
+                t[0][c] = g[c];
+                t[1][c] = (g[c] + g[3 + c] + g[6 + c]) * 0.5f;
+                t[2][c] = (g[c] - g[3 + c] + g[6 + c]) * 0.5f;
+                t[3][c] = g[6 + c];
+            }
+            for (int r = 0; r < 4; r++) {
+                u[r][0] = t[r][0];
+                u[r][1] = (t[r][0] + t[r][1] + t[r][2]) * 0.5f;
+                u[r][2] = (t[r][0] - t[r][1] + t[r][2]) * 0.5f;
+                u[r][3] = t[r][2];
+            }
+            for (int xi = 0; xi < 16; xi++) U[(xi * Cc + co) * Ci + ci] = u[xi / 4][xi % 4];
+        }
+}
+
+typedef float wino_v8 __attribute__((vector_size(32)));
+typedef int32_t wino_v8i __attribute__((vector_size(32)));
+
+/* Vectors go through memory (no vector passed or returned by value, whose
+ * ABI differs between the clones). */
+#define WINO_ST(p, v)                                                                              \
+    do {                                                                                           \
+        wino_v8 st_ = (v);                                                                         \
+        memcpy((p), &st_, sizeof st_);                                                             \
+    } while (0)
+/* [e], [o]: the even and the odd elements of p[0, 16). */
+static inline __attribute__((always_inline)) void wino_eo(const float *p, wino_v8 *e, wino_v8 *o) {
+    wino_v8 a, b;
+    memcpy(&a, p, sizeof a);
+    memcpy(&b, p + 8, sizeof b);
+    *e = __builtin_shuffle(a, b, (wino_v8i){0, 2, 4, 6, 8, 10, 12, 14});
+    *o = __builtin_shuffle(a, b, (wino_v8i){1, 3, 5, 7, 9, 11, 13, 15});
+}
+
+/* V[xi, ci, t] = (B^T d B)[xi] for the tiles of rows [ty0, ty1) of one
+ * plane per channel. The band's input rows are first copied into [pb]
+ * with the padding's zeros around them, so each tile reads its 4x4 block
+ * without bounds; eight tiles of a row at a time take the even and odd
+ * columns of two vector loads. */
+NN_KERNEL_CLONES static void wino_in(const conv_job *j, const float *img, int64_t ty0, int64_t ty1,
+                                     float *V, float *pb) {
+    const int64_t I1 = j->g.isz[1], I2 = j->g.isz[2], p1 = j->g.p[1], p2 = j->g.p[2];
+    const int64_t tw = (j->g.csz[2] + 1) / 2, T = (ty1 - ty0) * tw, Ci = j->Ci, step = Ci * T;
+    const int64_t P = wino_pitch(j), rows = 2 * (ty1 - ty0) + 2, tw8 = tw / 8 * 8;
+    const int64_t y0 = 2 * ty0 - p1; /* the input row of pb's first row */
+    int64_t x0 = p2, x1 = p2 + I2;   /* pb's columns that hold the input */
+    if (x1 > P) x1 = P;
+    memset(pb, 0, sizeof(float) * (size_t)(rows * P));
+    for (int64_t ci = 0; ci < Ci; ci++) {
+        const float *plane = img + ci * j->g.Li;
+        for (int64_t r = 0; r < rows; r++) {
+            int64_t y = y0 + r;
+            if (y >= 0 && y < I1 && x1 > x0)
+                memcpy(pb + r * P + x0, plane + y * I2, sizeof(float) * (size_t)(x1 - x0));
+        }
+        for (int64_t ty = ty0; ty < ty1; ty++) {
+            const float *d0 = pb + 2 * (ty - ty0) * P, *d1 = d0 + P, *d2 = d1 + P, *d3 = d2 + P;
+            float *v = V + ci * T + (ty - ty0) * tw;
+            for (int64_t x = 0; x < tw8; x += 8) {
+                const int64_t c = 2 * x;
+                wino_v8 e0, o0, f0, q0, e1, o1, f1, q1, e2, o2, f2, q2, e3, o3, f3, q3;
+                wino_eo(d0 + c, &e0, &o0), wino_eo(d0 + c + 2, &f0, &q0);
+                wino_eo(d1 + c, &e1, &o1), wino_eo(d1 + c + 2, &f1, &q1);
+                wino_eo(d2 + c, &e2, &o2), wino_eo(d2 + c + 2, &f2, &q2);
+                wino_eo(d3 + c, &e3, &o3), wino_eo(d3 + c + 2, &f3, &q3);
+                /* B^T d: the rows; e, o, f, q are a tile's columns 0..3 */
+                wino_v8 te[4] = {e0 - e2, e1 + e2, e2 - e1, e1 - e3};
+                wino_v8 to[4] = {o0 - o2, o1 + o2, o2 - o1, o1 - o3};
+                wino_v8 tf[4] = {f0 - f2, f1 + f2, f2 - f1, f1 - f3};
+                wino_v8 tq[4] = {q0 - q2, q1 + q2, q2 - q1, q1 - q3};
+                for (int i = 0; i < 4; i++) { /* (B^T d) B: the columns */
+                    float *vi = v + x + 4 * i * step;
+                    WINO_ST(vi, te[i] - tf[i]);
+                    WINO_ST(vi + step, to[i] + tf[i]);
+                    WINO_ST(vi + 2 * step, tf[i] - to[i]);
+                    WINO_ST(vi + 3 * step, to[i] - tq[i]);
+                }
+            }
+            for (int64_t x = tw8; x < tw; x++) {
+                float d[4][4], t[4][4];
+                for (int c = 0; c < 4; c++) {
+                    d[0][c] = d0[2 * x + c], d[1][c] = d1[2 * x + c];
+                    d[2][c] = d2[2 * x + c], d[3][c] = d3[2 * x + c];
+                }
+                for (int c = 0; c < 4; c++) {
+                    t[0][c] = d[0][c] - d[2][c], t[1][c] = d[1][c] + d[2][c];
+                    t[2][c] = d[2][c] - d[1][c], t[3][c] = d[1][c] - d[3][c];
+                }
+                for (int i = 0; i < 4; i++) {
+                    float *vi = v + x + 4 * i * step;
+                    vi[0] = t[i][0] - t[i][2];
+                    vi[step] = t[i][1] + t[i][2];
+                    vi[2 * step] = t[i][2] - t[i][1];
+                    vi[3 * step] = t[i][1] - t[i][3];
+                }
+            }
+        }
+    }
+}
+
+/* out[co] rows [2 ty0, 2 ty1) = A^T M A, cropped to the output. */
+NN_KERNEL_CLONES static void wino_out(const conv_job *j, const float *M, int64_t ty0, int64_t ty1,
+                                      float *out) {
+    const int64_t O1 = j->g.csz[1], O2 = j->g.csz[2], tw = (O2 + 1) / 2, T = (ty1 - ty0) * tw;
+    const int64_t Cc = j->Cc, step = Cc * T;
+    /* whole blocks of 8 tiles inside the row: 2 x + 16 <= O2 */
+    const int64_t tw8 = O2 / 16 * 8;
+    for (int64_t co = 0; co < Cc; co++) {
+        float *plane = out + co * j->g.Lc;
+        for (int64_t ty = ty0; ty < ty1; ty++) {
+            const float *m = M + co * T + (ty - ty0) * tw;
+            float *r0 = plane + 2 * ty * O2, *r1 = r0 + O2;
+            const bool two = 2 * ty + 1 < O1;
+            for (int64_t x = 0; x < tw8; x += 8) {
+                wino_v8 s0[4], s1[4];
+                for (int c = 0; c < 4; c++) {
+                    wino_v8 m0, m1, m2, m3;
+                    memcpy(&m0, m + c * step + x, sizeof m0);
+                    memcpy(&m1, m + (4 + c) * step + x, sizeof m1);
+                    memcpy(&m2, m + (8 + c) * step + x, sizeof m2);
+                    memcpy(&m3, m + (12 + c) * step + x, sizeof m3);
+                    s0[c] = m0 + m1 + m2;
+                    s1[c] = m1 - m2 - m3;
+                }
+                wino_v8 a0 = s0[0] + s0[1] + s0[2], b0 = s0[1] - s0[2] - s0[3];
+                wino_v8 a1 = s1[0] + s1[1] + s1[2], b1 = s1[1] - s1[2] - s1[3];
+                const wino_v8i lo = {0, 8, 1, 9, 2, 10, 3, 11}, hi = {4, 12, 5, 13, 6, 14, 7, 15};
+                WINO_ST(r0 + 2 * x, __builtin_shuffle(a0, b0, lo));
+                WINO_ST(r0 + 2 * x + 8, __builtin_shuffle(a0, b0, hi));
+                if (two) {
+                    WINO_ST(r1 + 2 * x, __builtin_shuffle(a1, b1, lo));
+                    WINO_ST(r1 + 2 * x + 8, __builtin_shuffle(a1, b1, hi));
+                }
+            }
+            for (int64_t x = tw8; x < tw; x++) {
+                float s[2][4];
+                for (int c = 0; c < 4; c++) {
+                    float m0 = m[c * step + x], m1 = m[(4 + c) * step + x];
+                    float m2 = m[(8 + c) * step + x], m3 = m[(12 + c) * step + x];
+                    s[0][c] = m0 + m1 + m2;
+                    s[1][c] = m1 - m2 - m3;
+                }
+                for (int a = 0; a < 2; a++) {
+                    if (a == 1 && !two) break;
+                    float *row = a ? r1 : r0;
+                    row[2 * x] = s[a][0] + s[a][1] + s[a][2];
+                    if (2 * x + 1 < O2) row[2 * x + 1] = s[a][1] - s[a][2] - s[a][3];
+                }
+            }
+        }
+    }
+}
+
+/* C[n] = conv(I[n], W) by Winograd for samples [n0, n1); U from wino_weight. */
+static void wino_samples(const conv_job *j, const float *I, const float *U, float *C, int64_t n0,
+                         int64_t n1, float *buf) {
+    const int64_t th = (j->g.csz[1] + 1) / 2, tw = (j->g.csz[2] + 1) / 2, band = wino_band(j);
+    const int64_t Ci = j->Ci, Cc = j->Cc;
+    for (int64_t n = n0; n < n1; n++)
+        for (int64_t ty0 = 0; ty0 < th; ty0 += band) {
+            int64_t ty1 = ty0 + band < th ? ty0 + band : th, T = (ty1 - ty0) * tw;
+            float *V = buf, *M = V + 16 * Ci * T, *rb = M + 16 * Cc * T;
+            wino_in(j, I + n * Ci * j->g.Li, ty0, ty1, V, rb);
+            for (int xi = 0; xi < 16; xi++)
+                gemm(false, false, false, Cc, T, Ci, U + xi * Cc * Ci, Ci, V + xi * Ci * T, T, 0.0,
+                     M + xi * Cc * T, T);
+            wino_out(j, M, ty0, ty1, C + n * Cc * j->g.Lc);
+        }
+}
+
 /* Elements of one task's column buffer. */
 static int64_t col_elems(const conv_job *j) {
     int64_t nb = chunk_samples(j), R = (j->Ci / j->G) * j->g.K;
-    return nb == 1 ? R * j->g.csz[0] * tile_rows(j) * j->g.csz[2] : R * nb * j->g.Lc;
+    int64_t n = nb == 1 ? R * j->g.csz[0] * tile_rows(j) * j->g.csz[2] : R * nb * j->g.Lc;
+    if (wino_applies(j) && wino_elems(j) > n) n = wino_elems(j);
+    return n;
 }
 
 /* C[n, g] = W_g @ im2col(I[n, g]) for samples [n0, n1) (C written). */
 static void fwd_samples(const conv_job *j, const void *I, const void *W, void *C, int64_t n0,
-                        int64_t n1, void *cp, void *tp) {
+                        int64_t n1, void *cp, void *tp, const void *U) {
     const int64_t Cig = j->Ci / j->G, Ccg = j->Cc / j->G, Li = j->g.Li, Lc = j->g.Lc,
                   R = Cig * j->g.K;
     const size_t es = j->es;
+    if (U) {
+        wino_samples(j, I, U, C, n0, n1, cp);
+        return;
+    }
     if (j->g.identity) {
         for (int64_t n = n0; n < n1; n++)
             for (int64_t g = 0; g < j->G; g++)
@@ -753,7 +988,8 @@ typedef struct conv_run {
     void *dst;           /* fwd: C; bwd: I; wg: dW */
     void *parts;         /* wg: partials 1..n_parts-1, each Cc * R */
     int64_t n_parts;
-    const dwp *q; /* RUN_DW on padded planes (col[t]: each task's plane) */
+    const dwp *q;  /* RUN_DW on padded planes (col[t]: each task's plane) */
+    const void *U; /* RUN_FWD by Winograd: the transformed weight (wino_weight) */
     nn_tensor *col[CONV_MAX_TASKS], *tmp[CONV_MAX_TASKS];
 } conv_run;
 
@@ -775,7 +1011,7 @@ static void conv_task(void *arg, int t, int T) {
         break;
     case RUN_FWD:
         nn_parallel_range(j->N, t, T, chunk_samples(j), &b, &e);
-        fwd_samples(j, r->src, r->W, r->dst, b, e, cp, tp);
+        fwd_samples(j, r->src, r->W, r->dst, b, e, cp, tp, r->U);
         break;
     case RUN_BWD:
         nn_parallel_range(j->N, t, T, chunk_samples(j), &b, &e);
@@ -841,9 +1077,17 @@ static nn_status run_samples(nn_ctx *ctx, int kind, const conv_job *j, const voi
     conv_run r = {.kind = kind, .j = j, .src = src, .W = W, .dst = dst};
     int64_t nb = chunk_samples(j); /* 0 for an empty batch */
     int T = conv_tasks(j, nb > 0 ? (j->N + nb - 1) / nb : 0);
-    nn_status st = run_buffers(ctx, j, &r, T);
+    nn_tensor *u = NULL;
+    nn_status st = NN_OK;
+    if (kind == RUN_FWD && j->N > 0 && wino_applies(j)) {
+        if (!(u = scratch(ctx, false, 16 * j->Cc * j->Ci))) return ctx->err.code;
+        wino_weight(j, W, nn_tensor_data(u));
+        r.U = nn_tensor_data(u);
+    }
+    st = run_buffers(ctx, j, &r, T);
     if (!st) conv_go(&r, T);
     run_release(&r);
+    nn_tensor_release(u);
     return st;
 }
 

@@ -72,10 +72,18 @@ cases = [
     (2, 64, 16, 48, 64, (3, 3), (2, 2), (1, 1), (1, 1), 1),  # stride 2: col2im in tiles
     (2, 64, 16, 41, 33, (3, 3), (2, 1), (1, 0), (1, 1), 1),  # row stride 2, tiles
     (2, 64, 16, 30, 34, (3, 3), (1, 1), (2, 2), (2, 2), 1),  # dilation 2, tiles
+    # float32 3x3 at stride 1 with 32+ channels each side: Winograd F(2x2, 3x3)
+    # for the forward and the flipped input gradient (ops_conv.c "Winograd")
+    (3, 64, 64, 32, 32, (3, 3), (1, 1), (1, 1), (1, 1), 1),  # the ResNet block's layer
+    (2, 32, 40, 19, 21, (3, 3), (1, 1), (1, 1), (1, 1), 1),  # odd sizes: half tiles, tails
+    (2, 33, 32, 18, 35, (3, 3), (1, 1), (0, 0), (1, 1), 1),  # no padding
+    (2, 32, 48, 9, 7, (3, 3), (1, 1), (2, 2), (1, 1), 1),  # padding 2, narrow planes
+    (2, 40, 32, 11, 36, (3, 3), (1, 1), (0, 2), (1, 1), 1),  # mixed padding
+    (2, 32, 32, 2, 3, (3, 3), (1, 1), (1, 1), (1, 1), 1),  # a plane smaller than a tile
 ]
 names = ["out", "dx", "dw", "db"]
 for c in cases:
-    for dtype, tol in ((torch.float64, 1e-10), (torch.float32, 2e-4)):
+    for dtype, tol in ((torch.float64, 1e-10), (torch.float32, 2e-5)):
         x, w, b, gy, got = run(dtype, 2, *c)
         y = ref_conv(x, w, b, *c[6:])
         want = [y.detach()] + list(torch.autograd.grad(y, (x, w, b), gy))
@@ -87,6 +95,7 @@ for c in cases:
 # threads: each sample goes through the same calls, and the weight
 # gradient is summed in fixed slices of the batch.
 for c in [(4, 32, 16, 24, 24, (3, 3), (1, 1), (1, 1), (1, 1), 1),
+          (4, 64, 64, 16, 16, (3, 3), (1, 1), (1, 1), (1, 1), 1),  # Winograd
           (3, 32, 32, 23, 25, (3, 3), (1, 1), (2, 2), (2, 2), 1),
           # depthwise: each channel's planes in one task, its weight gradient
           # summed over the batch in order (sizes over the 2M multiply-adds
