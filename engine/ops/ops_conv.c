@@ -615,10 +615,10 @@ static int64_t wino_pitch(const conv_job *j) {
     return 2 * ((j->g.csz[2] + 1) / 2) + 8;
 }
 
-/* Elements of one task's buffers: V, M and the padded band. */
+/* Elements of one task's buffers: V, M (or Z), the padded band and dU. */
 static int64_t wino_elems(const conv_job *j) {
     int64_t tw = (j->g.csz[2] + 1) / 2, T = wino_band(j) * tw;
-    return 16 * (j->Ci + j->Cc) * T + (2 * wino_band(j) + 2) * wino_pitch(j) + 16;
+    return 16 * (j->Ci + j->Cc) * T + (2 * wino_band(j) + 2) * wino_pitch(j) + 16 * j->Ci * j->Cc;
 }
 
 /* U[xi, co, ci] = (G g G^T)[xi] for the [Cc, Ci, 3, 3] weight W. */
@@ -782,6 +782,85 @@ NN_KERNEL_CLONES static void wino_out(const conv_job *j, const float *M, int64_t
     }
 }
 
+/* Z[xi, co, t] = (A dy A^T)[xi] for the 2x2 blocks of the output
+ * gradient [dy] in tile rows [ty0, ty1) (zero past the output's edge): the
+ * gradient of the products that the output transform sums. */
+NN_KERNEL_CLONES static void wino_gout(const conv_job *j, const float *dy, int64_t ty0, int64_t ty1,
+                                       float *Z) {
+    const int64_t O1 = j->g.csz[1], O2 = j->g.csz[2], tw = (O2 + 1) / 2, T = (ty1 - ty0) * tw;
+    const int64_t Cc = j->Cc, step = Cc * T, tw8 = O2 / 16 * 8;
+    const wino_v8 zero = {0};
+    for (int64_t co = 0; co < Cc; co++) {
+        const float *plane = dy + co * j->g.Lc;
+        for (int64_t ty = ty0; ty < ty1; ty++) {
+            const float *r0 = plane + 2 * ty * O2, *r1 = r0 + O2;
+            const bool two = 2 * ty + 1 < O1;
+            float *z = Z + co * T + (ty - ty0) * tw;
+            for (int64_t x = 0; x < tw8; x += 8) {
+                wino_v8 a0, b0, a1 = zero, b1 = zero;
+                wino_eo(r0 + 2 * x, &a0, &b0);
+                if (two) wino_eo(r1 + 2 * x, &a1, &b1);
+                wino_v8 ra[4] = {a0, a0 + a1, a0 - a1, -a1}, rb[4] = {b0, b0 + b1, b0 - b1, -b1};
+                for (int i = 0; i < 4; i++) {
+                    float *zi = z + x + 4 * i * step;
+                    WINO_ST(zi, ra[i]);
+                    WINO_ST(zi + step, ra[i] + rb[i]);
+                    WINO_ST(zi + 2 * step, ra[i] - rb[i]);
+                    WINO_ST(zi + 3 * step, -rb[i]);
+                }
+            }
+            for (int64_t x = tw8; x < tw; x++) {
+                const bool odd = 2 * x + 1 < O2;
+                float a0 = r0[2 * x], b0 = odd ? r0[2 * x + 1] : 0.0f;
+                float a1 = two ? r1[2 * x] : 0.0f, b1 = two && odd ? r1[2 * x + 1] : 0.0f;
+                float ra[4] = {a0, a0 + a1, a0 - a1, -a1}, rb[4] = {b0, b0 + b1, b0 - b1, -b1};
+                for (int i = 0; i < 4; i++) {
+                    float *zi = z + x + 4 * i * step;
+                    zi[0] = ra[i];
+                    zi[step] = ra[i] + rb[i];
+                    zi[2 * step] = ra[i] - rb[i];
+                    zi[3 * step] = -rb[i];
+                }
+            }
+        }
+    }
+}
+
+/* dW = sum over samples [n0, n1) of the weight's gradient, by Winograd:
+ * dU[xi] += Z[xi] @ V[xi]^T over every band, then dW = G^T dU G. */
+static void wino_wgrad(const conv_job *j, const float *C, const float *I, float *dW, int64_t n0,
+                       int64_t n1, float *buf) {
+    const int64_t th = (j->g.csz[1] + 1) / 2, tw = (j->g.csz[2] + 1) / 2, band = wino_band(j);
+    const int64_t Ci = j->Ci, Cc = j->Cc;
+    float *dU = buf, *V = dU + 16 * Cc * Ci;
+    memset(dU, 0, sizeof(float) * (size_t)(16 * Cc * Ci));
+    for (int64_t n = n0; n < n1; n++)
+        for (int64_t ty0 = 0; ty0 < th; ty0 += band) {
+            int64_t ty1 = ty0 + band < th ? ty0 + band : th, T = (ty1 - ty0) * tw;
+            float *Z = V + 16 * Ci * T, *pb = Z + 16 * Cc * T;
+            wino_in(j, I + n * Ci * j->g.Li, ty0, ty1, V, pb);
+            wino_gout(j, C + n * Cc * j->g.Lc, ty0, ty1, Z);
+            for (int xi = 0; xi < 16; xi++)
+                gemm(false, false, true, Cc, Ci, T, Z + xi * Cc * T, T, V + xi * Ci * T, T, 1.0,
+                     dU + xi * Cc * Ci, Ci);
+        }
+    for (int64_t co = 0; co < Cc; co++)
+        for (int64_t ci = 0; ci < Ci; ci++) {
+            float u[16], t[3][4], *w = dW + (co * Ci + ci) * 9;
+            for (int xi = 0; xi < 16; xi++) u[xi] = dU[(xi * Cc + co) * Ci + ci];
+            for (int c = 0; c < 4; c++) { /* G^T u: the rows */
+                t[0][c] = u[c] + (u[4 + c] + u[8 + c]) * 0.5f;
+                t[1][c] = (u[4 + c] - u[8 + c]) * 0.5f;
+                t[2][c] = (u[4 + c] + u[8 + c]) * 0.5f + u[12 + c];
+            }
+            for (int r = 0; r < 3; r++) { /* (G^T u) G: the columns */
+                w[3 * r] = t[r][0] + (t[r][1] + t[r][2]) * 0.5f;
+                w[3 * r + 1] = (t[r][1] - t[r][2]) * 0.5f;
+                w[3 * r + 2] = (t[r][1] + t[r][2]) * 0.5f + t[r][3];
+            }
+        }
+}
+
 /* C[n] = conv(I[n], W) by Winograd for samples [n0, n1); U from wino_weight. */
 static void wino_samples(const conv_job *j, const float *I, const float *U, float *C, int64_t n0,
                          int64_t n1, float *buf) {
@@ -921,6 +1000,10 @@ static void wg_samples(const conv_job *j, const void *C, const void *I, void *dW
     const int64_t Cig = j->Ci / j->G, Ccg = j->Cc / j->G, Li = j->g.Li, Lc = j->g.Lc,
                   R = Cig * j->g.K;
     const size_t es = j->es;
+    if (wino_applies(j)) {
+        wino_wgrad(j, C, I, dW, n0, n1, cp);
+        return;
+    }
     memset(dW, 0, es * (size_t)(j->Cc * R));
     if (j->g.identity) {
         for (int64_t n = n0; n < n1; n++)
