@@ -1289,12 +1289,21 @@ nn_status op_to_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_tensor 
         const T *a = (const T *)d[2], *b = (const T *)d[3];                                        \
         if (s[0] == z && s[1] == 1 && s[2] == 0 && s[3] == z) {                                    \
             const T a0 = a[0];                                                                     \
-            for (int64_t i = 0; i < n; i++) o[i] = c[i] ? a0 : b[i];                               \
+            for (int64_t i = 0; i < n; i++) {                                                      \
+                T bi = b[i]; /* read either way: the loop becomes a vector blend */                \
+                o[i] = c[i] ? a0 : bi;                                                             \
+            }                                                                                      \
         } else if (s[0] == z && s[1] == 1 && s[2] == z && s[3] == 0) {                             \
             const T b0 = b[0];                                                                     \
-            for (int64_t i = 0; i < n; i++) o[i] = c[i] ? a[i] : b0;                               \
+            for (int64_t i = 0; i < n; i++) {                                                      \
+                T ai = a[i];                                                                       \
+                o[i] = c[i] ? ai : b0;                                                             \
+            }                                                                                      \
         } else if (s[0] == z && s[1] == 1 && s[2] == z && s[3] == z) {                             \
-            for (int64_t i = 0; i < n; i++) o[i] = c[i] ? a[i] : b[i];                             \
+            for (int64_t i = 0; i < n; i++) {                                                      \
+                T ai = a[i], bi = b[i];                                                            \
+                o[i] = c[i] ? ai : bi;                                                             \
+            }                                                                                      \
         } else {                                                                                   \
             for (int64_t i = 0; i < n; i++)                                                        \
                 *(T *)(d[0] + i * s[0]) = *(const uint8_t *)(d[1] + i * s[1])                      \

@@ -105,6 +105,29 @@ PT_AVX2_INLINE float pt_row_max(const float *x, int64_t n) {
     return pt_hreduce(acc, true);
 }
 
+/* pt_row_max, and in [*lim] the end of the last whole 8-column block that
+ * holds a value other than -inf (0 when none does; [n] when the row has a
+ * partial block at its end, or fewer than 8 columns). */
+PT_AVX2_INLINE float pt_row_max_lim(const float *x, int64_t n, int64_t *lim) {
+    *lim = n;
+    if (n < 8) return pt_hreduce_n(pt_loadn(x, n), n, true);
+    const __m256 ninf = _mm256_set1_ps(-INFINITY);
+    __m256 acc = _mm256_loadu_ps(x);
+    int64_t last = _mm256_movemask_ps(_mm256_cmp_ps(acc, ninf, _CMP_NEQ_UQ)) ? 8 : 0;
+    int64_t d = 8;
+    for (; d < n - n % 8; d += 8) {
+        __m256 v = _mm256_loadu_ps(x + d);
+        acc = pt_max(acc, v);
+        if (_mm256_movemask_ps(_mm256_cmp_ps(v, ninf, _CMP_NEQ_UQ))) last = d + 8;
+    }
+    if (n > d) {
+        acc = pt_set(acc, pt_max(acc, pt_loadn(x + d, n - d)), n - d);
+        last = n;
+    }
+    *lim = last;
+    return pt_hreduce(acc, true);
+}
+
 /* sum of exp(x - m) in vec::map_reduce_all's order; with [y], the exps are
  * stored there too (vec::map writes them, and vec::reduce_all then adds the
  * stored values in this same order). */
@@ -138,6 +161,15 @@ PT_AVX2_INLINE float pt_log(nn_sleef_v8f vlog, float s) {
     return _mm256_cvtss_f32(vlog(_mm256_set1_ps(s)));
 }
 
+/* softmax's y = exp(x - m) * (1 / sum) of a row whose maximum is [m] */
+PT_AVX2_INLINE void pt_softmax_row_max(nn_sleef_v8f vexp, const float *x, float *y, float m,
+                                       int64_t n) {
+    __m256 inv = _mm256_set1_ps(1.0f / pt_row_exp_sum(vexp, x, y, m, n));
+    int64_t d = 0;
+    for (; d + 8 <= n; d += 8) _mm256_storeu_ps(y + d, _mm256_mul_ps(_mm256_loadu_ps(y + d), inv));
+    for (; d < n; d++) y[d] *= _mm256_cvtss_f32(inv);
+}
+
 /* softmax: y = exp(x - max) * (1 / sum); log_softmax: y = x - max - log(sum),
  * subtracted in that order (_vec_softmax_lastdim, _vec_log_softmax_lastdim). */
 PT_AVX2_INLINE void pt_softmax_row(nn_sleef_v8f vexp, nn_sleef_v8f vlog, const float *x, float *y,
@@ -153,9 +185,7 @@ PT_AVX2_INLINE void pt_softmax_row(nn_sleef_v8f vexp, nn_sleef_v8f vlog, const f
             pt_storen(y + d, _mm256_sub_ps(_mm256_sub_ps(pt_loadn(x + d, n - d), vm), ls), n - d);
         return;
     }
-    __m256 inv = _mm256_set1_ps(1.0f / pt_row_exp_sum(vexp, x, y, m, n));
-    for (; d + 8 <= n; d += 8) _mm256_storeu_ps(y + d, _mm256_mul_ps(_mm256_loadu_ps(y + d), inv));
-    for (; d < n; d++) y[d] *= _mm256_cvtss_f32(inv);
+    pt_softmax_row_max(vexp, x, y, m, n);
 }
 
 /* Backward from the output y (_vec_host_softmax_backward_lastdim):
@@ -313,6 +343,38 @@ static inline int64_t pt_causal_len(int64_t lim, int64_t tk) {
     if (lim >= tk || tk < 8) return tk;
     int64_t n = (lim + 7) & ~(int64_t)7;
     return n < tk ? n : tk;
+}
+
+/* softmax over rows that may end in -inf, as a causal mask written
+ * masked_fill(mask == 0, float('-inf')) leaves them: a row whose last
+ * column is -inf is computed over its columns up to the last finite one,
+ * made up to pt_causal_len as the fused attention does (the columns past
+ * it are -inf already), and the rest are exp(-inf - max) / sum = +0. The
+ * same lanes and the same sums, so the same bits as the whole row (the
+ * fused attention's test compares them), with the masked exps skipped.
+ * Only where the row's maximum and sum are finite: a row with +inf, NaN
+ * or nothing but -inf goes the whole way, as PyTorch's gives NaN there. */
+PT_AVX2 void pt_softmax_rows_masked(nn_sleef_v8f vexp, nn_sleef_v8f vlog, const float *x, float *y,
+                                    int64_t rows, int64_t c) {
+    for (int64_t r = 0; r < rows; r++) {
+        const float *xr = x + r * c;
+        float *yr = y + r * c;
+        int64_t n;
+        float m = pt_row_max_lim(xr, c, &n);
+        if (n == c) {
+            pt_softmax_row_max(vexp, xr, yr, m, c);
+            continue;
+        }
+        float sum = n > 0 && isfinite(m) ? pt_row_exp_sum(vexp, xr, yr, m, n) : 0;
+        if (!(sum >= 1.0f && isfinite(sum))) { /* the max's own exp is 1 */
+            pt_softmax_row(vexp, vlog, xr, yr, c, false);
+            continue;
+        }
+        __m256 inv = _mm256_set1_ps(1.0f / sum);
+        for (int64_t d = 0; d < n; d += 8) /* n is a multiple of 8 */
+            _mm256_storeu_ps(yr + d, _mm256_mul_ps(_mm256_loadu_ps(yr + d), inv));
+        memset(yr + n, 0, sizeof(float) * (size_t)(c - n));
+    }
 }
 
 PT_AVX2 void pt_attn_softmax(nn_sleef_v8f vexp, float *s, int64_t tq, int64_t tk, bool causal) {
@@ -666,7 +728,10 @@ NN_KERNEL_CLONES void nn_rows_softmax_f32(const float *x, float *y, int64_t rows
 #ifdef PT_ROWS
     nn_sleef_v8f vexp, vlog;
     if (pt_fns(&vexp, &vlog)) {
-        pt_softmax_rows(vexp, vlog, x, y, rows, c, log_out);
+        if (!log_out && c >= 16)
+            pt_softmax_rows_masked(vexp, vlog, x, y, rows, c);
+        else
+            pt_softmax_rows(vexp, vlog, x, y, rows, c, log_out);
         return;
     }
 #endif

@@ -79,6 +79,28 @@ x = torch.randn(3, 4, requires_grad=True)
 (F.cross_entropy(x, torch.tensor([1, -100, 2])) * 0).backward()
 print("zero gradient's signs", x.grad.tolist())
 
+# rows that end in -inf (a mask written with masked_fill(-inf)), which nndb
+# computes up to their last 8-column block with a finite value: every
+# suffix length, whole-block and partial, rows of +inf, NaN or only -inf
+# before the suffix, -inf inside the row, rows with a partial last block
+for c in (16, 17, 24, 37, 64, 256):
+    x = torch.randn(c + 8, c) * 3
+    for r in range(c + 8):
+        x[r, min(r + 1, c):] = float("-inf")
+    x[c, 0] = float("inf")
+    x[c + 1, 3] = float("nan")
+    x[c + 2, :] = float("-inf")
+    x[c + 3, 2:5] = float("-inf")
+    x[c + 4, 1] = -1e30
+    x[c + 5, :] = 0.0
+    x[c + 5, 9:] = float("-inf")
+    x[c + 6, c // 2] = 88.0
+    x[c + 7, 0] = -88.0
+    x.requires_grad_()
+    y = F.softmax(x, -1)
+    y.backward(torch.randn(c + 8, c))
+    print("masked rows", c, h(y), h(x.grad))
+
 # causal attention as GPT code of PyTorch 1.13 writes it, scores to output,
 # and the gradients of q, k, v
 for t_len in (1, 5, 8, 13, 64):
