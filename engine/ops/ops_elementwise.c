@@ -578,17 +578,29 @@ typedef struct unary_arg {
     }
 
 /* Float math in the operand's precision; float32 exp and tanh are the
- * vectorisable versions from nn_vmath.h. */
-#define F32(fn)   F32_##fn
-#define F32_exp   nn_expf
-#define F32_tanh  nn_tanhf
-#define F32_log   logf
-#define F32_log1p log1pf
-#define F32_sqrt  sqrtf
-#define F32_fabs  fabsf
-#define F32_erf   nn_erff
-#define F32_fma   fmaf
-#define F64(fn)   fn
+ * vectorisable versions from nn_vmath.h, and tanh-GELU's float32 tanh is
+ * nn_tanhf_gelu (accurate to a few ulp of 1, which is what 1 + tanh and
+ * 1 - tanh^2 need, for one exp and one division). */
+#define F32(fn)       F32_##fn
+#define F32_exp       nn_expf
+#define F32_tanh      nn_tanhf
+#define F32_tanh_gelu nn_tanhf_gelu
+#define F32_log       logf
+#define F32_log1p     log1pf
+#define F32_sqrt      sqrtf
+#define F32_fabs      fabsf
+#define F32_erf       nn_erff
+#define F32_fma       fmaf
+#define F64(fn)       F64_##fn
+#define F64_exp       exp
+#define F64_tanh      tanh
+#define F64_log       log
+#define F64_log1p     log1p
+#define F64_sqrt      sqrt
+#define F64_fabs      fabs
+#define F64_erf       erf
+#define F64_fma       fma
+#define F64_tanh_gelu tanh
 
 #define SQRT_2_OVER_PI 0.7978845608028654
 #define INV_SQRT_2     0.7071067811865476
@@ -596,11 +608,11 @@ typedef struct unary_arg {
 
 /* gelu, tanh form: 0.5 x (1 + tanh(k (x + 0.044715 x^3))) */
 #define GELU_T(M, T)                                                                               \
-    ((T)0.5 * x * ((T)1 + M(tanh)((T)SQRT_2_OVER_PI * (x + (T)0.044715 * x * x * x))))
+    ((T)0.5 * x * ((T)1 + M(tanh_gelu)((T)SQRT_2_OVER_PI * (x + (T)0.044715 * x * x * x))))
 #define GELU_T_GRAD(M, T)                                                                          \
     ({                                                                                             \
         T u_ = (T)SQRT_2_OVER_PI * (x + (T)0.044715 * x * x * x);                                  \
-        T t_ = M(tanh)(u_);                                                                        \
+        T t_ = M(tanh_gelu)(u_);                                                                   \
         g *((T)0.5 * ((T)1 + t_) +                                                                 \
             (T)0.5 * x * ((T)1 - t_ * t_) * (T)SQRT_2_OVER_PI * ((T)1 + (T)0.134145 * x * x));     \
     })

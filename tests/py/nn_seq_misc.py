@@ -65,3 +65,33 @@ def _gelu_check():
 
 
 _gelu_check()
+
+
+# tanh-GELU in float32 (issue 27, fifth session): not PyTorch's bits (nndb's
+# tanh is 2 / (1 + e^(-2u)) - 1, not SLEEF's), but within a few float32 steps
+# of the float64 formula, exactly -0 where PyTorch's is (its tanh is -1 from
+# u = -8.664339742 on: x below -5.0614), and PyTorch's values at the edges.
+def _gelu_tanh_check():
+    import math
+    import torch.nn.functional as F
+
+    k = math.sqrt(2 / math.pi)
+    x = torch.cat([torch.linspace(-12, 12, 240001), torch.randn(20000) * 3]).requires_grad_()
+    y = F.gelu(x, approximate="tanh")
+    y.backward(torch.ones_like(y))
+    xd = x.detach().double()
+    t = torch.tanh(k * (xd + 0.044715 * xd ** 3))
+    ref = 0.5 * xd * (1 + t)
+    dref = 0.5 * (1 + t) + 0.5 * xd * (1 - t * t) * k * (1 + 3 * 0.044715 * xd * xd)
+    print("gelu tanh close", (y.double() - ref).abs().max().item() < 2e-6,
+          (x.grad.double() - dref).abs().max().item() < 2e-6)
+    print("gelu tanh exact zeros", (y == 0).sum().item(), (x.grad == 0).sum().item())
+    sp = torch.tensor([0.0, -0.0, 1e-30, -1e-30, -5.0614, -5.06138, -5.5, -9.5, 9.5, 1e13, -1e13,
+                       1e14, -1e14, 1e20, -1e20, float("inf"), float("-inf"), float("nan")],
+                      requires_grad=True)
+    y = F.gelu(sp, approximate="tanh")
+    y.backward(torch.ones_like(y))
+    print("gelu tanh special", y.tolist(), ["%.5g" % v for v in sp.grad.tolist()])
+
+
+_gelu_tanh_check()
