@@ -19,7 +19,7 @@ static bool chain_shape(int m, int n, int k) {
 
 /* Above this many multiply-adds OpenBLAS's own cost per call (packing,
  * dispatch) is small beside the product: leave it to the library. */
-enum { SMALL_WORK = 32768, PACK = 4096 };
+enum { SMALL_WORK = 32768, PACK = 4096, TILE_PACK = 8192 };
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
@@ -199,13 +199,160 @@ SG_TARGET static bool small_sgemm(bool ta, bool tb, int m, int n, int k, const f
     return true;
 }
 
+/* Products of a few hundred thousand multiply-adds with C's row a whole
+ * number of 8-float vectors (the 64x64x64 products of a small MLP): here
+ * OpenBLAS spends a sixth of its time packing A and B and on its cost per
+ * call. Its Zen/Haswell kernel (sgemm_kernel_8x4_haswell_2.c in 0.3.21)
+ * sums most elements as one FMA chain over k, but in some tiles it keeps
+ * two chains, the even and the odd k (k in steps of 8; the last k % 8 go on
+ * the even chain), and adds them before adding to C. Which tiles: OpenBLAS
+ * works on C^T, so its "m" is our n (columns, in groups of 8) and its "n"
+ * our rows, which its driver hands to the kernel in chunks of 12 rows while
+ * 12 remain, then of 4 while more than 4 remain, then the rest; the
+ * kernel splits a 12-row chunk into rows 0-5 and 6-11, and, with G >= 2
+ * column groups, keeps two chains in column group 0 of rows 0-5 and in
+ * group G-1 of rows 0-5 (G even) or rows 6-11 (G odd); a chunk of 4 rows
+ * keeps two chains in every group; everything else is one chain. This
+ * computes the same sums, reading A and B where they are (B^T copied), in
+ * tiles of 6 rows and 16 columns. Checked element by element against
+ * cblas_sgemm (tests/unit/test_matmul.c, small_sgemm_has_openblas_bits). */
+/* At most 64^3 multiply-adds: OpenBLAS runs larger products on several
+ * threads when it has them (above 65536 x 4, interface/gemm.c), and then
+ * divides the rows among them, which changes the chunks. */
+enum { TILE_WORK = 262144, TILE_MAX = 256 };
+
+static bool tile_shape(int m, int n, int k) {
+    return n % 8 == 0 && k <= TILE_MAX && m <= TILE_MAX && n <= TILE_MAX &&
+           (int64_t)m * n * k <= TILE_WORK;
+}
+
+/* C(i, j) for R rows from [c] and 8 NG columns: one chain each. A(i, p) is
+ * a[i ai + p ap], B(p, j) is b[p ldb + j]. */
+SG_TARGET static inline __attribute__((always_inline)) void tile_chain(int R, int NG, int k,
+                                                                       const float *a, int64_t ai,
+                                                                       int64_t ap, const float *b,
+                                                                       int ldb, float *c, int ldc) {
+    __m256 acc[6][2];
+    for (int i = 0; i < R; i++)
+        for (int g = 0; g < NG; g++) acc[i][g] = _mm256_setzero_ps();
+    for (int p = 0; p < k; p++) {
+        __m256 bv[2];
+        for (int g = 0; g < NG; g++) bv[g] = _mm256_loadu_ps(b + (int64_t)p * ldb + 8 * g);
+        for (int i = 0; i < R; i++) {
+            __m256 av = _mm256_broadcast_ss(a + i * ai + p * ap);
+            for (int g = 0; g < NG; g++) acc[i][g] = _mm256_fmadd_ps(av, bv[g], acc[i][g]);
+        }
+    }
+    for (int i = 0; i < R; i++)
+        for (int g = 0; g < NG; g++) {
+            float *cc = c + (int64_t)i * ldc + 8 * g;
+            _mm256_storeu_ps(cc, _mm256_add_ps(acc[i][g], _mm256_loadu_ps(cc)));
+        }
+}
+
+/* The same for 8 columns with two chains per element: even k and odd k in
+ * pairs while 8 k remain, the last k % 8 on the even chain. */
+SG_TARGET static inline __attribute__((always_inline)) void tile_split(int R, int k, const float *a,
+                                                                       int64_t ai, int64_t ap,
+                                                                       const float *b, int ldb,
+                                                                       float *c, int ldc) {
+    __m256 ev[6], od[6];
+    for (int i = 0; i < R; i++) ev[i] = od[i] = _mm256_setzero_ps();
+    int k8 = k & ~7, p = 0;
+    for (; p < k8; p += 2) {
+        __m256 b0 = _mm256_loadu_ps(b + (int64_t)p * ldb),
+               b1 = _mm256_loadu_ps(b + (int64_t)(p + 1) * ldb);
+        for (int i = 0; i < R; i++) {
+            ev[i] = _mm256_fmadd_ps(_mm256_broadcast_ss(a + i * ai + p * ap), b0, ev[i]);
+            od[i] = _mm256_fmadd_ps(_mm256_broadcast_ss(a + i * ai + (p + 1) * ap), b1, od[i]);
+        }
+    }
+    for (; p < k; p++) {
+        __m256 b0 = _mm256_loadu_ps(b + (int64_t)p * ldb);
+        for (int i = 0; i < R; i++)
+            ev[i] = _mm256_fmadd_ps(_mm256_broadcast_ss(a + i * ai + p * ap), b0, ev[i]);
+    }
+    for (int i = 0; i < R; i++) {
+        float *cc = c + (int64_t)i * ldc;
+        _mm256_storeu_ps(cc, _mm256_add_ps(_mm256_add_ps(od[i], ev[i]), _mm256_loadu_ps(cc)));
+    }
+}
+
+/* R rows (R <= 6, the row chunk's part) from row [r]: column group g keeps
+ * two chains where split(g) says so. */
+#define TILE_ROWS(R)                                                                               \
+    SG_TARGET static void rows_##R(int G, int split_lo, int split_hi, int k, const float *a,       \
+                                   int64_t ai, int64_t ap, const float *b, int ldb, float *c,      \
+                                   int ldc) {                                                      \
+        for (int g = 0; g < G;) {                                                                  \
+            if (g == split_lo || g == split_hi) {                                                  \
+                tile_split(R, k, a, ai, ap, b + 8 * g, ldb, c + 8 * g, ldc);                       \
+                g++;                                                                               \
+            } else if (g + 1 < G && g + 1 != split_lo && g + 1 != split_hi) {                      \
+                tile_chain(R, 2, k, a, ai, ap, b + 8 * g, ldb, c + 8 * g, ldc);                    \
+                g += 2;                                                                            \
+            } else {                                                                               \
+                tile_chain(R, 1, k, a, ai, ap, b + 8 * g, ldb, c + 8 * g, ldc);                    \
+                g++;                                                                               \
+            }                                                                                      \
+        }                                                                                          \
+    }
+TILE_ROWS(1)
+TILE_ROWS(2)
+TILE_ROWS(3)
+TILE_ROWS(6)
+
+SG_TARGET static void tiled(bool ta, int m, int n, int k, const float *a, int lda, const float *bp,
+                            int ldp, float *c, int ldc) {
+    int G = n / 8;
+    int64_t ai = ta ? 1 : lda, ap = ta ? lda : 1;
+    for (int r = 0; r < m;) {
+        int rem = m - r, chunk = rem >= 12 ? 12 : rem > 4 ? 4 : rem;
+        const float *ar = a + r * ai;
+        float *cr = c + (int64_t)r * ldc;
+        if (chunk == 12) {
+            /* rows 0-5: group 0 and, G even, group G-1; rows 6-11: G odd, group G-1 */
+            int lo0 = G >= 2 ? 0 : -1, lo1 = G >= 2 && G % 2 == 0 ? G - 1 : -1;
+            int hi = G >= 2 && G % 2 == 1 ? G - 1 : -1;
+            rows_6(G, lo0, lo1, k, ar, ai, ap, bp, ldp, cr, ldc);
+            rows_6(G, hi, -1, k, ar + 6 * ai, ai, ap, bp, ldp, cr + 6 * (int64_t)ldc, ldc);
+        } else if (chunk == 4) {
+            for (int g = 0; g < G; g++)
+                tile_split(4, k, ar, ai, ap, bp + 8 * g, ldp, cr + 8 * g, ldc);
+        } else if (chunk == 3) {
+            rows_3(G, -1, -1, k, ar, ai, ap, bp, ldp, cr, ldc);
+        } else if (chunk == 2) {
+            rows_2(G, -1, -1, k, ar, ai, ap, bp, ldp, cr, ldc);
+        } else {
+            rows_1(G, -1, -1, k, ar, ai, ap, bp, ldp, cr, ldc);
+        }
+        r += chunk;
+    }
+}
+
+SG_TARGET static bool tiled_sgemm(bool ta, bool tb, int m, int n, int k, const float *a, int lda,
+                                  const float *b, int ldb, float *c, int ldc) {
+    if (!tb) {
+        tiled(ta, m, n, k, a, lda, b, ldb, c, ldc);
+        return true;
+    }
+    float pack[TILE_PACK];
+    if ((int64_t)k * n > TILE_PACK) return false;
+    transpose(pack, b, n, k, ldb);
+    tiled(ta, m, n, k, a, lda, pack, n, c, ldc);
+    return true;
+}
+
 bool nn_small_sgemm(bool ta, bool tb, int m, int n, int k, const float *a, int lda, const float *b,
                     int ldb, float *c, int ldc) {
     __builtin_cpu_init(); /* idempotent: a few loads after the first call */
     if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("fma") || m <= 0 || n <= 0 ||
-        k <= 0 || !chain_shape(m, n, k) || (int64_t)m * n * k > SMALL_WORK)
+        k <= 0)
         return false;
-    return small_sgemm(ta, tb, m, n, k, a, lda, b, ldb, c, ldc);
+    if (chain_shape(m, n, k) && (int64_t)m * n * k <= SMALL_WORK)
+        return small_sgemm(ta, tb, m, n, k, a, lda, b, ldb, c, ldc);
+    if (tile_shape(m, n, k)) return tiled_sgemm(ta, tb, m, n, k, a, lda, b, ldb, c, ldc);
+    return false;
 }
 #else
 bool nn_small_sgemm(bool ta, bool tb, int m, int n, int k, const float *a, int lda, const float *b,

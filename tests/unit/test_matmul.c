@@ -328,6 +328,35 @@ NN_TEST(small_sgemm_has_openblas_bits) {
                     }
                 }
     }
+    /* the tiled path (rows of C a whole number of vectors): every row
+     * count 1-30 and more, so that every chunking of rows occurs */
+    int tiled = 0;
+    for (int q = 0; q < 8; q++) {
+        bool ta = q & 1, tb = q & 2, pad = q & 4;
+        static const int tn[] = {8, 16, 24, 40, 64, 128};
+        static const int tk[] = {1, 7, 8, 9, 17, 64, 65, 128, 256};
+        for (int m = 1; m <= 100; m += m < 30 ? 1 : 7)
+            for (size_t in = 0; in < sizeof tn / sizeof tn[0]; in++)
+                for (size_t ik = 0; ik < sizeof tk / sizeof tk[0]; ik++) {
+                    int n = tn[in], k = tk[ik], p = pad ? 5 : 0;
+                    if (k * n > 8192 || (int64_t)m * n * k > 262144) continue;
+                    int lda = (ta ? m : k) + p, ldb = (tb ? k : n) + p, ldc = n + p;
+                    const float *a = pool + (m * 3 + k) % 1000, *b = pool + 50000 + n * 7 % 1000;
+                    memcpy(c1, pool + 90000, sizeof(float) * (size_t)(m * ldc));
+                    memcpy(c2, c1, sizeof(float) * (size_t)(m * ldc));
+                    if (!nn_small_sgemm(ta, tb, m, n, k, a, lda, b, ldb, c1, ldc)) continue;
+                    blas(CblasRowMajor, ta ? CblasTrans : CblasNoTrans,
+                         tb ? CblasTrans : CblasNoTrans, m, n, k, 1.0f, a, lda, b, ldb, 1.0f, c2,
+                         ldc);
+                    tiled++;
+                    if (memcmp(c1, c2, sizeof(float) * (size_t)(m * ldc))) {
+                        if (differ++ < 5)
+                            fprintf(stderr, "tiled sgemm differs: ta %d tb %d m %d n %d k %d\n", ta,
+                                    tb, m, n, k);
+                    }
+                }
+    }
+    CHECK_MSG(tiled > 1500, "the sweep reached the tiled kernel (%d products)", tiled);
     CHECK_MSG(taken > 2000, "the sweep reached the small kernel");
     CHECK_MSG(differ == 0, "the small kernel has OpenBLAS's bits");
     free(pool);
