@@ -66,20 +66,6 @@ static inline float nn_tanhf(float x) {
     return x != x ? x : y;
 }
 
-/* tanh for tanh-GELU, where it enters only as 1 + tanh(u) and 1 - tanh(u)^2:
- * 2 / (1 + e^(-2u)) - 1, accurate to a few ulp of 1 (not of tanh(u) near
- * 0, which GELU does not need) with one exp and one division, against
- * nn_tanhf's series, exp, division and selects. Near -1 the subtraction
- * rounds to float's steps there as a rounded tanh does, and beyond
- * |u| = 8.664339742 the result is +-1 as SLEEF's tanhf (PyTorch's) gives:
- * so 1 + tanh(u) is exactly 0 from where PyTorch's is (GELU gives -0 for
- * x below -5.0614, not a tiny negative number). NaN gives NaN. */
-static inline float nn_tanhf_gelu(float u) {
-    float t = 2.0f / (1.0f + nn_expf(-2.0f * u)) - 1.0f;
-    t = u > 8.664339742f ? 1.0f : t;
-    return u < -8.664339742f ? -1.0f : t;
-}
-
 /* erf: near 0 its Taylor series (to x^13, below 1e-8 relative for
  * |x| < 0.5); elsewhere Abramowitz and Stegun's 7.1.26,
  * 1 - t (a1 + t (a2 + ...)) e^(-x^2) with t = 1 / (1 + p|x|), whose error is

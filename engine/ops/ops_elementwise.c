@@ -578,29 +578,26 @@ typedef struct unary_arg {
     }
 
 /* Float math in the operand's precision; float32 exp and tanh are the
- * vectorisable versions from nn_vmath.h, and tanh-GELU's float32 tanh is
- * nn_tanhf_gelu (accurate to a few ulp of 1, which is what 1 + tanh and
- * 1 - tanh^2 need, for one exp and one division). */
-#define F32(fn)       F32_##fn
-#define F32_exp       nn_expf
-#define F32_tanh      nn_tanhf
-#define F32_tanh_gelu nn_tanhf_gelu
-#define F32_log       logf
-#define F32_log1p     log1pf
-#define F32_sqrt      sqrtf
-#define F32_fabs      fabsf
-#define F32_erf       nn_erff
-#define F32_fma       fmaf
-#define F64(fn)       F64_##fn
-#define F64_exp       exp
-#define F64_tanh      tanh
-#define F64_log       log
-#define F64_log1p     log1p
-#define F64_sqrt      sqrt
-#define F64_fabs      fabs
-#define F64_erf       erf
-#define F64_fma       fma
-#define F64_tanh_gelu tanh
+ * vectorisable versions from nn_vmath.h. (float32 tanh-GELU has kernels of
+ * its own below, with PyTorch's bits.) */
+#define F32(fn)   F32_##fn
+#define F32_exp   nn_expf
+#define F32_tanh  nn_tanhf
+#define F32_log   logf
+#define F32_log1p log1pf
+#define F32_sqrt  sqrtf
+#define F32_fabs  fabsf
+#define F32_erf   nn_erff
+#define F32_fma   fmaf
+#define F64(fn)   F64_##fn
+#define F64_exp   exp
+#define F64_tanh  tanh
+#define F64_log   log
+#define F64_log1p log1p
+#define F64_sqrt  sqrt
+#define F64_fabs  fabs
+#define F64_erf   erf
+#define F64_fma   fma
 
 #define SQRT_2_OVER_PI 0.7978845608028654
 #define INV_SQRT_2     0.7071067811865476
@@ -608,11 +605,11 @@ typedef struct unary_arg {
 
 /* gelu, tanh form: 0.5 x (1 + tanh(k (x + 0.044715 x^3))) */
 #define GELU_T(M, T)                                                                               \
-    ((T)0.5 * x * ((T)1 + M(tanh_gelu)((T)SQRT_2_OVER_PI * (x + (T)0.044715 * x * x * x))))
+    ((T)0.5 * x * ((T)1 + M(tanh)((T)SQRT_2_OVER_PI * (x + (T)0.044715 * x * x * x))))
 #define GELU_T_GRAD(M, T)                                                                          \
     ({                                                                                             \
         T u_ = (T)SQRT_2_OVER_PI * (x + (T)0.044715 * x * x * x);                                  \
-        T t_ = M(tanh_gelu)(u_);                                                                   \
+        T t_ = M(tanh)(u_);                                                                        \
         g *((T)0.5 * ((T)1 + t_) +                                                                 \
             (T)0.5 * x * ((T)1 - t_ * t_) * (T)SQRT_2_OVER_PI * ((T)1 + (T)0.134145 * x * x));     \
     })
@@ -774,6 +771,93 @@ static void gelu_erf_grad_f32(char **d, const int64_t *s, int64_t n, void *arg) 
         gelu_bwd_fin(o + i0, g + i0 * gs, gs, x + i0 * xs, xs, e1, e2, m);
     }
     for (int64_t i = vec; i < n; i++) o[i] = gelu_grad_scalar(g[i * gs], x[i * xs]);
+}
+
+/* tanh-GELU in float32 with PyTorch 1.13's bits: ATen's GeluKernelImpl and
+ * GeluBackwardKernelImpl (tanh branch; oneDNN takes only the exact form), as
+ * built for AVX2, where GCC fuses x + kappa x^3 and 1 - t^2 and
+ * 1 + 3 kappa x^2 into FMAs (found by comparing every candidate's bits with
+ * PyTorch's over 2^20 inputs). On whole blocks of 16 elements with unit or
+ * zero stride tanh is SLEEF's tanhf8_u10 (nn_sleef_map_f32), on the rest of
+ * the run and on strided runs libm's tanhf, as cpu_kernel_vec's scalar path.
+ * Forward 0.5 x (1 + t) with t = tanh(beta fma(kappa, x^3, x)); backward
+ * dy (0.5 (1 + t) + 0.5 x (1 - t^2) beta (1 + 3 kappa x^2)). (Checked bit
+ * for bit against Debian's PyTorch in tests/py/nn_seq_misc.py.) */
+#define GELU_T_BETA  ((float)(1.41421356237309504880 * 1.12837916709551257390 * 0.5))
+#define GELU_T_KAPPA 0.044715f
+#define GELU_T_K3    (3.0f * GELU_T_KAPPA)
+
+NN_KERNEL_CLONES static void gelu_tanh_pre(const float *x, int64_t xs, float *u, int64_t n) {
+    for (int64_t i = 0; i < n; i++) {
+        float xv = x[i * xs];
+        u[i] = GELU_T_BETA * fmaf(GELU_T_KAPPA, xv * xv * xv, xv);
+    }
+}
+NN_KERNEL_CLONES static void gelu_tanh_fin(float *o, const float *x, int64_t xs, const float *t,
+                                           int64_t n) {
+    for (int64_t i = 0; i < n; i++) {
+        float xv = x[i * xs];
+        o[i] = 0.5f * xv * (1.0f + t[i]);
+    }
+}
+NN_KERNEL_CLONES static void gelu_tanh_bwd_fin(float *o, const float *g, int64_t gs, const float *x,
+                                               int64_t xs, const float *t, int64_t n) {
+    for (int64_t i = 0; i < n; i++) {
+        float xv = x[i * xs], tv = t[i];
+        float dt = fmaf(-tv, tv, 1.0f);
+        float du = GELU_T_BETA * fmaf(GELU_T_K3, xv * xv, 1.0f);
+        o[i] = g[i * gs] * (0.5f * (1.0f + tv) + 0.5f * xv * dt * du);
+    }
+}
+static inline float gelu_tanh_scalar(float x) {
+    return 0.5f * x * (1.0f + tanhf(GELU_T_BETA * fmaf(GELU_T_KAPPA, x * x * x, x)));
+}
+static inline float gelu_tanh_grad_scalar(float g, float x) {
+    float t = tanhf(GELU_T_BETA * fmaf(GELU_T_KAPPA, x * x * x, x));
+    float dt = fmaf(-t, t, 1.0f);
+    float du = GELU_T_BETA * fmaf(GELU_T_K3, x * x, 1.0f);
+    return g * (0.5f * (1.0f + t) + 0.5f * x * dt * du);
+}
+
+static void gelu_tanh_f32(char **d, const int64_t *s, int64_t n, void *arg) {
+    const int64_t z = (int64_t)sizeof(float);
+    if (s[0] != z || (s[1] != z && s[1] != 0)) {
+        for (int64_t i = 0; i < n; i++)
+            *(float *)(d[0] + i * s[0]) = gelu_tanh_scalar(*(const float *)(d[1] + i * s[1]));
+        return;
+    }
+    float *o = (float *)d[0];
+    const float *x = (const float *)d[1];
+    int64_t xs = s[1] / z, vec = nn_sleef_tail(n, true);
+    float u[GELU_BLK];
+    for (int64_t i0 = 0; i0 < vec; i0 += GELU_BLK) {
+        int64_t m = vec - i0 < GELU_BLK ? vec - i0 : GELU_BLK;
+        gelu_tanh_pre(x + i0 * xs, xs, u, m);
+        nn_sleef_map_f32(NN_SLEEF_TANH, u, u, m, m);
+        gelu_tanh_fin(o + i0, x + i0 * xs, xs, u, m);
+    }
+    for (int64_t i = vec; i < n; i++) o[i] = gelu_tanh_scalar(x[i * xs]);
+}
+
+static void gelu_tanh_grad_f32(char **d, const int64_t *s, int64_t n, void *arg) {
+    const int64_t z = (int64_t)sizeof(float);
+    if (s[0] != z || (s[1] != z && s[1] != 0) || (s[2] != z && s[2] != 0)) {
+        for (int64_t i = 0; i < n; i++)
+            *(float *)(d[0] + i * s[0]) = gelu_tanh_grad_scalar(*(const float *)(d[1] + i * s[1]),
+                                                                *(const float *)(d[2] + i * s[2]));
+        return;
+    }
+    float *o = (float *)d[0];
+    const float *g = (const float *)d[1], *x = (const float *)d[2];
+    int64_t gs = s[1] / z, xs = s[2] / z, vec = nn_sleef_tail(n, true);
+    float u[GELU_BLK];
+    for (int64_t i0 = 0; i0 < vec; i0 += GELU_BLK) {
+        int64_t m = vec - i0 < GELU_BLK ? vec - i0 : GELU_BLK;
+        gelu_tanh_pre(x + i0 * xs, xs, u, m);
+        nn_sleef_map_f32(NN_SLEEF_TANH, u, u, m, m);
+        gelu_tanh_bwd_fin(o + i0, g + i0 * gs, gs, x + i0 * xs, xs, u, m);
+    }
+    for (int64_t i = vec; i < n; i++) o[i] = gelu_tanh_grad_scalar(g[i * gs], x[i * xs]);
 }
 
 /* oneDNN 2.6's jit eltwise GELU (eltwise_gelu_erf, forward and backward,
@@ -1048,7 +1132,9 @@ static nn_tensor *unary(nn_ctx *ctx, nn_node *node, const unary_kernels *k, nn_i
         }
         return out;
     }
-    nn_iter_loop f32 = k == &k_gelu_erf ? gelu_erf_any_f32 : k->f32;
+    nn_iter_loop f32 = k == &k_gelu_erf    ? gelu_erf_any_f32
+                       : k == &k_gelu_tanh ? gelu_tanh_f32
+                                           : k->f32;
     if (k == &k_gelu_erf) ua.p[2] = nn_tensor_is_contiguous(a) && nn_tensor_numel(a) != 1;
     if (out && k == &k_gelu_erf && dt == NN_FLOAT32 && ua.p[2] != 0 && node->recorded &&
         node->in[0].needs_grad && !node->saved[0] && nn_tensor_numel(a) <= GELU_KEEP_MAX) {
@@ -1199,9 +1285,10 @@ static nn_status unary_grad(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_tens
         nn_iter_add(&it, dout);
         nn_iter_add(&it, x);
         nn_iter_add(&it, kept ? node->saved[0] : node->out);
-        nn_iter_loop g32 = kept               ? gelu_saved_grad_f32
-                           : k == &k_gelu_erf ? gelu_erf_grad_any_f32
-                                              : k->g32;
+        nn_iter_loop g32 = kept                ? gelu_saved_grad_f32
+                           : k == &k_gelu_erf  ? gelu_erf_grad_any_f32
+                           : k == &k_gelu_tanh ? gelu_tanh_grad_f32
+                                               : k->g32;
         if (k == &k_gelu_erf)
             ua.p[2] = nn_tensor_is_contiguous(in0(node)) && nn_tensor_numel(in0(node)) != 1;
         /* the kept factor's multiply is memory-bound: the plain threshold */
