@@ -112,15 +112,17 @@ void nn_blas_sgemm(enum CBLAS_ORDER order, enum CBLAS_TRANSPOSE ta, enum CBLAS_T
                    int n, int k, float alpha, const float *a, int lda, const float *b, int ldb,
                    float beta, float *c, int ldc) {
     NN_ASSERT(p_sgemm);
-    if (beta == 0.0f && zero_first(order, m, n, k, sizeof(float), c, ldc)) beta = 1.0f;
-    /* A tiny product: OpenBLAS's bits without its cost per call. Only the
+    /* A small product: OpenBLAS's bits without its cost per call (with beta
+     * 0 the tiled path writes C without clearing it first). Only the
      * arguments the BLAS would accept (it reports the others itself). */
     bool tra = ta == CblasTrans, trb = tb == CblasTrans;
-    if (small_gemm_ok && order == CblasRowMajor && alpha == 1.0f && beta == 1.0f &&
-        (ta == CblasNoTrans || tra) && (tb == CblasNoTrans || trb) && m > 0 && n > 0 && k > 0 &&
-        lda >= (tra ? m : k) && ldb >= (trb ? k : n) && ldc >= n &&
-        nn_small_sgemm(tra, trb, m, n, k, a, lda, b, ldb, c, ldc))
+    if (small_gemm_ok && order == CblasRowMajor && alpha == 1.0f &&
+        (beta == 1.0f || beta == 0.0f) && (ta == CblasNoTrans || tra) &&
+        (tb == CblasNoTrans || trb) && m > 0 && n > 0 && k > 0 && lda >= (tra ? m : k) &&
+        ldb >= (trb ? k : n) && ldc >= n &&
+        nn_small_sgemm(tra, trb, m, n, k, a, lda, b, ldb, c, ldc, beta == 0.0f))
         return;
+    if (beta == 0.0f && zero_first(order, m, n, k, sizeof(float), c, ldc)) beta = 1.0f;
     p_sgemm(order, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 

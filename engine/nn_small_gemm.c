@@ -3,6 +3,7 @@
 #include "nn_small_gemm.h"
 
 #include <math.h>
+#include <string.h>
 
 /* The shapes where OpenBLAS 0.3.21 (Zen/Haswell kernels, checked on Zen 3)
  * sums each element as one chain of FMAs over k in order, starting from 0,
@@ -228,10 +229,9 @@ static bool tile_shape(int m, int n, int k) {
 
 /* C(i, j) for R rows from [c] and 8 NG columns: one chain each. A(i, p) is
  * a[i ai + p ap], B(p, j) is b[p ldb + j]. */
-SG_TARGET static inline __attribute__((always_inline)) void tile_chain(int R, int NG, int k,
-                                                                       const float *a, int64_t ai,
-                                                                       int64_t ap, const float *b,
-                                                                       int ldb, float *c, int ldc) {
+SG_TARGET static inline __attribute__((always_inline)) void
+tile_chain(int R, int NG, int k, const float *a, int64_t ai, int64_t ap, const float *b, int ldb,
+           float *c, int ldc, bool zero) {
     __m256 acc[6][2];
     for (int i = 0; i < R; i++)
         for (int g = 0; g < NG; g++) acc[i][g] = _mm256_setzero_ps();
@@ -246,16 +246,16 @@ SG_TARGET static inline __attribute__((always_inline)) void tile_chain(int R, in
     for (int i = 0; i < R; i++)
         for (int g = 0; g < NG; g++) {
             float *cc = c + (int64_t)i * ldc + 8 * g;
-            _mm256_storeu_ps(cc, _mm256_add_ps(acc[i][g], _mm256_loadu_ps(cc)));
+            __m256 old = zero ? _mm256_setzero_ps() : _mm256_loadu_ps(cc);
+            _mm256_storeu_ps(cc, _mm256_add_ps(acc[i][g], old));
         }
 }
 
 /* The same for 8 columns with two chains per element: even k and odd k in
  * pairs while 8 k remain, the last k % 8 on the even chain. */
-SG_TARGET static inline __attribute__((always_inline)) void tile_split(int R, int k, const float *a,
-                                                                       int64_t ai, int64_t ap,
-                                                                       const float *b, int ldb,
-                                                                       float *c, int ldc) {
+SG_TARGET static inline __attribute__((always_inline)) void
+tile_split(int R, int k, const float *a, int64_t ai, int64_t ap, const float *b, int ldb, float *c,
+           int ldc, bool zero) {
     __m256 ev[6], od[6];
     for (int i = 0; i < R; i++) ev[i] = od[i] = _mm256_setzero_ps();
     int k8 = k & ~7, p = 0;
@@ -274,7 +274,8 @@ SG_TARGET static inline __attribute__((always_inline)) void tile_split(int R, in
     }
     for (int i = 0; i < R; i++) {
         float *cc = c + (int64_t)i * ldc;
-        _mm256_storeu_ps(cc, _mm256_add_ps(_mm256_add_ps(od[i], ev[i]), _mm256_loadu_ps(cc)));
+        __m256 old = zero ? _mm256_setzero_ps() : _mm256_loadu_ps(cc);
+        _mm256_storeu_ps(cc, _mm256_add_ps(_mm256_add_ps(od[i], ev[i]), old));
     }
 }
 
@@ -283,16 +284,16 @@ SG_TARGET static inline __attribute__((always_inline)) void tile_split(int R, in
 #define TILE_ROWS(R)                                                                               \
     SG_TARGET static void rows_##R(int G, int split_lo, int split_hi, int k, const float *a,       \
                                    int64_t ai, int64_t ap, const float *b, int ldb, float *c,      \
-                                   int ldc) {                                                      \
+                                   int ldc, bool zero) {                                           \
         for (int g = 0; g < G;) {                                                                  \
             if (g == split_lo || g == split_hi) {                                                  \
-                tile_split(R, k, a, ai, ap, b + 8 * g, ldb, c + 8 * g, ldc);                       \
+                tile_split(R, k, a, ai, ap, b + 8 * g, ldb, c + 8 * g, ldc, zero);                 \
                 g++;                                                                               \
             } else if (g + 1 < G && g + 1 != split_lo && g + 1 != split_hi) {                      \
-                tile_chain(R, 2, k, a, ai, ap, b + 8 * g, ldb, c + 8 * g, ldc);                    \
+                tile_chain(R, 2, k, a, ai, ap, b + 8 * g, ldb, c + 8 * g, ldc, zero);              \
                 g += 2;                                                                            \
             } else {                                                                               \
-                tile_chain(R, 1, k, a, ai, ap, b + 8 * g, ldb, c + 8 * g, ldc);                    \
+                tile_chain(R, 1, k, a, ai, ap, b + 8 * g, ldb, c + 8 * g, ldc, zero);              \
                 g++;                                                                               \
             }                                                                                      \
         }                                                                                          \
@@ -303,7 +304,7 @@ TILE_ROWS(3)
 TILE_ROWS(6)
 
 SG_TARGET static void tiled(bool ta, int m, int n, int k, const float *a, int lda, const float *bp,
-                            int ldp, float *c, int ldc) {
+                            int ldp, float *c, int ldc, bool zero) {
     int G = n / 8;
     int64_t ai = ta ? 1 : lda, ap = ta ? lda : 1;
     for (int r = 0; r < m;) {
@@ -314,49 +315,62 @@ SG_TARGET static void tiled(bool ta, int m, int n, int k, const float *a, int ld
             /* rows 0-5: group 0 and, G even, group G-1; rows 6-11: G odd, group G-1 */
             int lo0 = G >= 2 ? 0 : -1, lo1 = G >= 2 && G % 2 == 0 ? G - 1 : -1;
             int hi = G >= 2 && G % 2 == 1 ? G - 1 : -1;
-            rows_6(G, lo0, lo1, k, ar, ai, ap, bp, ldp, cr, ldc);
-            rows_6(G, hi, -1, k, ar + 6 * ai, ai, ap, bp, ldp, cr + 6 * (int64_t)ldc, ldc);
+            rows_6(G, lo0, lo1, k, ar, ai, ap, bp, ldp, cr, ldc, zero);
+            rows_6(G, hi, -1, k, ar + 6 * ai, ai, ap, bp, ldp, cr + 6 * (int64_t)ldc, ldc, zero);
         } else if (chunk == 4) {
             for (int g = 0; g < G; g++)
-                tile_split(4, k, ar, ai, ap, bp + 8 * g, ldp, cr + 8 * g, ldc);
+                tile_split(4, k, ar, ai, ap, bp + 8 * g, ldp, cr + 8 * g, ldc, zero);
         } else if (chunk == 3) {
-            rows_3(G, -1, -1, k, ar, ai, ap, bp, ldp, cr, ldc);
+            rows_3(G, -1, -1, k, ar, ai, ap, bp, ldp, cr, ldc, zero);
         } else if (chunk == 2) {
-            rows_2(G, -1, -1, k, ar, ai, ap, bp, ldp, cr, ldc);
+            rows_2(G, -1, -1, k, ar, ai, ap, bp, ldp, cr, ldc, zero);
         } else {
-            rows_1(G, -1, -1, k, ar, ai, ap, bp, ldp, cr, ldc);
+            rows_1(G, -1, -1, k, ar, ai, ap, bp, ldp, cr, ldc, zero);
         }
         r += chunk;
     }
 }
 
 SG_TARGET static bool tiled_sgemm(bool ta, bool tb, int m, int n, int k, const float *a, int lda,
-                                  const float *b, int ldb, float *c, int ldc) {
+                                  const float *b, int ldb, float *c, int ldc, bool zero) {
     if (!tb) {
-        tiled(ta, m, n, k, a, lda, b, ldb, c, ldc);
+        tiled(ta, m, n, k, a, lda, b, ldb, c, ldc, zero);
         return true;
     }
     float pack[TILE_PACK];
     if ((int64_t)k * n > TILE_PACK) return false;
     transpose(pack, b, n, k, ldb);
-    tiled(ta, m, n, k, a, lda, pack, n, c, ldc);
+    tiled(ta, m, n, k, a, lda, pack, n, c, ldc, zero);
     return true;
 }
 
+/* C's rows cleared, as nn_blas.c does before OpenBLAS (the chain paths
+ * add to C). */
+static void clear_rows(float *c, int m, int n, int ldc) {
+    if (ldc == n)
+        memset(c, 0, sizeof(float) * (size_t)m * (size_t)n);
+    else
+        for (int i = 0; i < m; i++) memset(c + (int64_t)i * ldc, 0, sizeof(float) * (size_t)n);
+}
+
 bool nn_small_sgemm(bool ta, bool tb, int m, int n, int k, const float *a, int lda, const float *b,
-                    int ldb, float *c, int ldc) {
+                    int ldb, float *c, int ldc, bool overwrite) {
     __builtin_cpu_init(); /* idempotent: a few loads after the first call */
     if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("fma") || m <= 0 || n <= 0 ||
         k <= 0)
         return false;
-    if (chain_shape(m, n, k) && (int64_t)m * n * k <= SMALL_WORK)
+    if (chain_shape(m, n, k) && (int64_t)m * n * k <= SMALL_WORK) {
+        /* its only refusals (B^T or A^T too large to copy) come first */
+        if (n >= 8 ? tb && (int64_t)k * n > PACK : !ta && (int64_t)k * m > PACK) return false;
+        if (overwrite) clear_rows(c, m, n, ldc);
         return small_sgemm(ta, tb, m, n, k, a, lda, b, ldb, c, ldc);
-    if (tile_shape(m, n, k)) return tiled_sgemm(ta, tb, m, n, k, a, lda, b, ldb, c, ldc);
+    }
+    if (tile_shape(m, n, k)) return tiled_sgemm(ta, tb, m, n, k, a, lda, b, ldb, c, ldc, overwrite);
     return false;
 }
 #else
 bool nn_small_sgemm(bool ta, bool tb, int m, int n, int k, const float *a, int lda, const float *b,
-                    int ldb, float *c, int ldc) {
+                    int ldb, float *c, int ldc, bool overwrite) {
     (void)chain_shape;
     return false;
 }

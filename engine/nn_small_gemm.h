@@ -4,7 +4,7 @@
  * their gradients, a batch of one. Only the shapes where OpenBLAS sums each
  * element as one FMA chain over k, in order, are taken (nn_small_gemm.c
  * lists them), and the chain is computed the same way, so the results have
- * OpenBLAS's bits, which are PyTorch's: tests/test_small_gemm.c compares
+ * OpenBLAS's bits, which are PyTorch's: tests/unit/test_matmul.c compares
  * the two over every such shape and layout.
  *
  * Used by nn_blas_sgemm; nothing here allocates (packing uses the stack). */
@@ -14,10 +14,12 @@
 #include <stdbool.h>
 
 /* C [m, n] (row stride ldc) += op(A) [m, k] op(B) [k, n], op the transpose
- * when [ta] / [tb]; A and B row-major with row strides lda, ldb. Returns
- * false, having touched nothing, when the shape is not one it takes (the
- * caller then calls the BLAS). */
+ * when [ta] / [tb]; A and B row-major with row strides lda, ldb. With
+ * [overwrite], C = op(A) op(B) + 0 (BLAS's beta 0: C's old values, NaN
+ * included, are not read), the bits of clearing C first. Returns false,
+ * having touched nothing, when the shape is not one it takes (the caller
+ * then calls the BLAS). */
 bool nn_small_sgemm(bool ta, bool tb, int m, int n, int k, const float *a, int lda, const float *b,
-                    int ldb, float *c, int ldc);
+                    int ldb, float *c, int ldc, bool overwrite);
 
 #endif

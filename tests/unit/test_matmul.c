@@ -316,7 +316,7 @@ NN_TEST(small_sgemm_has_openblas_bits) {
                     const float *a = pool + (m * 7 + k) % 1000, *b = pool + 40000 + n * 13 % 1000;
                     memcpy(c1, pool + 90000, sizeof(float) * (size_t)(m * ldc));
                     memcpy(c2, c1, sizeof(float) * (size_t)(m * ldc));
-                    if (!nn_small_sgemm(ta, tb, m, n, k, a, lda, b, ldb, c1, ldc)) continue;
+                    if (!nn_small_sgemm(ta, tb, m, n, k, a, lda, b, ldb, c1, ldc, false)) continue;
                     blas(CblasRowMajor, ta ? CblasTrans : CblasNoTrans,
                          tb ? CblasTrans : CblasNoTrans, m, n, k, 1.0f, a, lda, b, ldb, 1.0f, c2,
                          ldc);
@@ -344,7 +344,7 @@ NN_TEST(small_sgemm_has_openblas_bits) {
                     const float *a = pool + (m * 3 + k) % 1000, *b = pool + 50000 + n * 7 % 1000;
                     memcpy(c1, pool + 90000, sizeof(float) * (size_t)(m * ldc));
                     memcpy(c2, c1, sizeof(float) * (size_t)(m * ldc));
-                    if (!nn_small_sgemm(ta, tb, m, n, k, a, lda, b, ldb, c1, ldc)) continue;
+                    if (!nn_small_sgemm(ta, tb, m, n, k, a, lda, b, ldb, c1, ldc, false)) continue;
                     blas(CblasRowMajor, ta ? CblasTrans : CblasNoTrans,
                          tb ? CblasTrans : CblasNoTrans, m, n, k, 1.0f, a, lda, b, ldb, 1.0f, c2,
                          ldc);
@@ -353,6 +353,18 @@ NN_TEST(small_sgemm_has_openblas_bits) {
                         if (differ++ < 5)
                             fprintf(stderr, "tiled sgemm differs: ta %d tb %d m %d n %d k %d\n", ta,
                                     tb, m, n, k);
+                    }
+                    /* beta 0 (overwrite): C's old values, NaN among them, not read */
+                    for (int i = 0; i < m * ldc; i++) c1[i] = c2[i] = i % 5 ? pool[i] : NAN;
+                    nn_small_sgemm(ta, tb, m, n, k, a, lda, b, ldb, c1, ldc, true);
+                    blas(CblasRowMajor, ta ? CblasTrans : CblasNoTrans,
+                         tb ? CblasTrans : CblasNoTrans, m, n, k, 1.0f, a, lda, b, ldb, 0.0f, c2,
+                         ldc);
+                    if (memcmp(c1, c2, sizeof(float) * (size_t)(m * ldc))) {
+                        if (differ++ < 5)
+                            fprintf(stderr,
+                                    "tiled sgemm, beta 0, differs: ta %d tb %d m %d n %d k %d\n",
+                                    ta, tb, m, n, k);
                     }
                 }
     }
