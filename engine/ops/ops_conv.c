@@ -17,7 +17,9 @@
  * under COL_BUDGET elements; a 1x1 convolution with stride 1 and no padding
  * skips im2col. The input gradient of a stride-1 convolution is computed as
  * a convolution with the flipped weight (flip_job: one deep GEMM, no
- * col2im). Buffers come from the engine's pool, so a training loop stops
+ * col2im). A float32 3x3 stride-1 convolution with 32 channels or more on
+ * each side goes by Winograd F(2x2, 3x3) instead, all three passes (see
+ * "Winograd"). Buffers come from the engine's pool, so a training loop stops
  * allocating after its first step. With more than one thread the batch is
  * shared out between the engine's workers, each with single-threaded BLAS
  * (see "threads").
@@ -584,9 +586,10 @@ static geom tile_geom(const geom *g, int64_t r0, int64_t rows) {
  * a few ulp of the sums' magnitude, within PyTorch's tolerance for float32
  * convolutions (its own oneDNN kernels are not the GEMM's bits either).
  * float32 only; float64 keeps the GEMM. Tiles go in bands of rows of
- * about WINO_TILES tiles, so V and M (16 x channels x T each) stay in the
- * core's cache. Each sample's result comes from the same calls whatever
- * the thread count. */
+ * about WINO_TILES tiles (V and M are 16 x channels x T each: 1 MB at 64
+ * channels, past a 512 KB L2, but bands of 64 or 128 tiles made the GEMMs
+ * small enough to be 5-10% slower on the ResNet block). Each sample's
+ * result comes from the same calls whatever the thread count. */
 #define WINO_TILES  256 /* tiles per band (one 32x32 plane: 16 x 16 tiles) */
 #define WINO_MIN_CH 32  /* fewer channels: K = Ci of the GEMMs too short */
 

@@ -74,7 +74,8 @@ cases = [
     (2, 64, 16, 30, 34, (3, 3), (1, 1), (2, 2), (2, 2), 1),  # dilation 2, tiles
     # float32 3x3 at stride 1 with 32+ channels each side: Winograd F(2x2, 3x3)
     # for the forward and the flipped input gradient (ops_conv.c "Winograd")
-    (3, 64, 64, 32, 32, (3, 3), (1, 1), (1, 1), (1, 1), 1),  # the ResNet block's layer
+    (2, 64, 64, 16, 16, (3, 3), (1, 1), (1, 1), (1, 1), 1),  # a ResNet layer: one band
+    (1, 32, 32, 40, 40, (3, 3), (1, 1), (1, 1), (1, 1), 1),  # 400 tiles: two bands
     (2, 32, 40, 19, 21, (3, 3), (1, 1), (1, 1), (1, 1), 1),  # odd sizes: half tiles, tails
     (2, 33, 32, 18, 35, (3, 3), (1, 1), (0, 0), (1, 1), 1),  # no padding
     (10, 32, 48, 9, 7, (3, 3), (1, 1), (2, 2), (1, 1), 1),  # padding 2, narrow planes, 2 a slice
@@ -122,6 +123,19 @@ print(tuple(yt.shape), abs((lhs - rhs).item()) < 1e-9 * abs(lhs.item()))
 print(torch.autograd.gradcheck(lambda a, ww: F.conv_transpose2d(a, ww, padding=1, dilation=2),
                                (xt[:1, :3, :4, :5].detach().requires_grad_(),
                                 wt[:3, :2].detach().requires_grad_())))
+# a float32 transposed convolution with 32+ channels, 3x3, stride 1: its
+# input and weight gradients go through Winograd (its forward keeps
+# col2im); against the same in float64 (im2col + GEMM)
+xw = torch.randn(3, 40, 13, 18, dtype=torch.float64, requires_grad=True)
+ww = torch.randn(40, 32, 3, 3, dtype=torch.float64, requires_grad=True)
+yw = F.conv_transpose2d(xw, ww, padding=1)
+gw = torch.randn(yw.shape, dtype=torch.float64)
+want = [yw] + list(torch.autograd.grad(yw, (xw, ww), gw))
+xf, wf = xw.detach().float().requires_grad_(), ww.detach().float().requires_grad_()
+yf = F.conv_transpose2d(xf, wf, padding=1)
+got = [yf] + list(torch.autograd.grad(yf, (xf, wf), gw.float()))
+print("transposed 40 -> 32 float32:", tuple(yf.shape),
+      [((a.double() - e).abs().max() / (1 + e.abs().max())).item() < 2e-5 for a, e in zip(got, want)])
 # a depthwise transposed convolution (its forward is the depthwise input
 # gradient, its input gradient the depthwise forward): the adjoint again
 xd = torch.randn(3, 8, 10, 9, dtype=torch.float64)
