@@ -1178,20 +1178,29 @@ static nn_status backward_node(nn_ctx *ctx, nn_node *node, bool retain_graph, in
             goto done;
         }
     }
+    /* Every input's gradient in its shape and dtype first, then the node
+     * lets go of its own gradient: one handed on unchanged (an add's) is
+     * then held by nothing else once a broadcast input's reduction is
+     * done, and a leaf's .grad takes it instead of a copy, as PyTorch's
+     * AccumulateGrad takes it. */
+    for (int i = 0; i < node->n_in && !st && !rebuilt; i++) {
+        if (!din[i]) continue;
+        if (!node->in[i].needs_grad) {
+            nn_tensor_release(din[i]);
+            din[i] = NULL;
+            continue;
+        }
+        if (!(din[i] = fit_grad(ctx, din[i], node->in[i].t))) st = ctx->err.code;
+    }
+    if (!st && !rebuilt && !node->retain) {
+        nn_tensor_release(node->grad);
+        node->grad = NULL;
+    }
     for (int i = 0; i < node->n_in && !st && !rebuilt; i++) {
         nn_input *in = &node->in[i];
         if (!din[i]) continue;
         nn_tensor *g = din[i];
         din[i] = NULL;
-        if (!in->needs_grad) {
-            nn_tensor_release(g);
-            continue;
-        }
-        g = fit_grad(ctx, g, in->t);
-        if (!g) {
-            st = ctx->err.code;
-            break;
-        }
         if (in->fn)
             st = accumulate(ctx, &in->fn->grad, g, false);
         else
