@@ -178,6 +178,11 @@ nn_status nn_linear_grad_into(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_te
 #define NN_KERNEL_CLONES
 #endif
 
+/* The float32/float64 sum of [x] over the dims set in [mask] into [out]
+ * (contiguous, x's dtype, the reduction's shape), in PyTorch's order of
+ * additions for the thread count set (ops_sum.c). false for other dtypes. */
+bool nn_sum_pytorch_order(const nn_tensor *x, const bool *mask, nn_tensor *out);
+
 /* For the reductions that need a float input (mean, var, std, norm): set
  * torch's RuntimeError for [dt] and return true; false for other ops. */
 bool nn_reduce_needs_float(nn_ctx *ctx, const char *op, nn_dtype dt);

@@ -22,6 +22,7 @@
 #include "nn_blas.h"
 #include "nn_mem.h"
 #include "nn_ops_impl.h"
+#include "nn_sleef.h"
 #include "nn_thread.h"
 #include "nn_vmath.h"
 #include "ops_rows.h"
@@ -1037,21 +1038,6 @@ KERNEL double sigmoid_d(double x, bool f64) {
     return e / (1.0 + e);
 }
 
-KERNEL double pw_loss(pw_kind kind, double x, double t, bool f64) {
-    switch (kind) {
-    case PW_MSE: return (x - t) * (x - t);
-    case PW_BCE: {
-        /* PyTorch clamps each log at -100 so that a hard 0 or 1 stays finite. */
-        double l1 = fmax(lg(x, f64), -100.0), l0 = fmax(lg1p(-x, f64), -100.0);
-        return -(t * l1 + (1 - t) * l0);
-    }
-    case PW_BCEL:
-        /* (1 - t) x + softplus(-x), with softplus(-x) = max(-x, 0) + log1p(exp(-|x|)) */
-        return (1 - t) * x + fmax(-x, 0.0) + lg1p(ex(-fabs(x), f64), f64);
-    }
-    return 0;
-}
-
 /* d loss / dx and d loss / dt. */
 KERNEL void pw_grad(pw_kind kind, double x, double t, double *dx, double *dt, bool f64) {
     switch (kind) {
@@ -1071,25 +1057,6 @@ KERNEL void pw_grad(pw_kind kind, double x, double t, double *dx, double *dt, bo
     }
 }
 
-KERNEL void pw_kernel(pw_kind kind, const void *x, const void *t, void *loss, double *total,
-                      int64_t n, bool f64) {
-    double acc = 0;
-    for (int64_t i = 0; i < n; i++) {
-        double l = pw_loss(kind, ld(x, i, f64), ld(t, i, f64), f64);
-        if (loss)
-            st(loss, i, l, f64);
-        else
-            acc += l;
-    }
-    *total = acc;
-}
-static void pw_f32(pw_kind k, const void *x, const void *t, void *loss, double *tot, int64_t n) {
-    pw_kernel(k, x, t, loss, tot, n, false);
-}
-static void pw_f64(pw_kind k, const void *x, const void *t, void *loss, double *tot, int64_t n) {
-    pw_kernel(k, x, t, loss, tot, n, true);
-}
-
 KERNEL void pw_grad_kernel(pw_kind kind, const void *x, const void *t, const void *gout, double g0,
                            void *dx, void *dt, int64_t n, bool f64) {
     for (int64_t i = 0; i < n; i++) {
@@ -1107,6 +1074,35 @@ static void pw_grad_f64(pw_kind k, const void *x, const void *t, const void *go,
                         void *dx, void *dt, int64_t n) {
     pw_grad_kernel(k, x, t, go, g0, dx, dt, n, true);
 }
+
+/* The element losses as PyTorch 1.13's CPU kernels compute them, in the
+ * tensor's own type, so that their sum (ops_sum.c) gives its bits:
+ * mse_loss (x - t)^2; binary_cross_entropy (t - 1) max(log(1 - x), -100)
+ * - t max(log x, -100) with the C library's log (1.13 takes log(1 - x),
+ * not log1p); binary_cross_entropy_
+ * with_logits as its composition of ops, (1 - t) x + m + log(exp(-m) +
+ * exp(-x - m)) with m = max(-x, 0), exp and log from SLEEF. */
+#define PW_ELEMS(NAME, T, LOG, FT, SLEEF)                                                          \
+    static void NAME(pw_kind k, const T *x, const T *t, T *l, int64_t n) {                         \
+        FT sexp = SLEEF(NN_SLEEF_EXP), slog = SLEEF(NN_SLEEF_LOG);                                 \
+        for (int64_t i = 0; i < n; i++) {                                                          \
+            if (k == PW_MSE) {                                                                     \
+                T d = x[i] - t[i];                                                                 \
+                l[i] = d * d;                                                                      \
+            } else if (k == PW_BCE) {                                                              \
+                T a = LOG((T)1 - x[i]), b = LOG(x[i]);                                             \
+                a = a < (T)-100 ? (T)-100 : a;                                                     \
+                b = b < (T)-100 ? (T)-100 : b;                                                     \
+                l[i] = (t[i] - (T)1) * a - t[i] * b;                                               \
+            } else {                                                                               \
+                T m = -x[i] < (T)0 ? (T)0 : -x[i];                                                 \
+                T a = ((T)1 - t[i]) * x[i] + m;                                                    \
+                l[i] = a + slog(sexp(-m) + sexp(-x[i] - m));                                       \
+            }                                                                                      \
+        }                                                                                          \
+    }
+PW_ELEMS(pw_elems_f32, float, logf, nn_sleef_f1, nn_sleef_float)
+PW_ELEMS(pw_elems_f64, double, log, nn_sleef_d1, nn_sleef_double)
 
 /* The shape both operands take, or an error naming both shapes. */
 static bool pw_shape(nn_ctx *ctx, pw_kind kind, const nn_tensor *x, const nn_tensor *t, int *nd,
@@ -1163,18 +1159,29 @@ static nn_tensor *pw_forward(nn_ctx *ctx, nn_node *node, pw_kind kind) {
     nn_tensor *t = x ? dense_to(ctx, tin, dt, nd, shape) : NULL;
     nn_tensor *out = NULL;
     if (!t || (kind == PW_BCE && !bce_check(ctx, x))) goto done;
-    out = red == NN_REDUCTION_NONE ? nn_tensor_empty(ctx, dt, nd, shape)
-                                   : nn_tensor_empty(ctx, dt, 0, NULL);
-    if (!out) goto done;
+    nn_tensor *elems = nn_tensor_empty(ctx, dt, nd, shape);
+    if (!elems) goto done;
     int64_t n = nn_tensor_numel(x);
-    double total = 0;
-    void *lp = red == NN_REDUCTION_NONE ? nn_tensor_data(out) : NULL;
     if (dt == NN_FLOAT64)
-        pw_f64(kind, nn_tensor_data(x), nn_tensor_data(t), lp, &total, n);
+        pw_elems_f64(kind, nn_tensor_data(x), nn_tensor_data(t), nn_tensor_data(elems), n);
     else
-        pw_f32(kind, nn_tensor_data(x), nn_tensor_data(t), lp, &total, n);
-    if (red != NN_REDUCTION_NONE)
-        nn_tensor_set_flat(out, 0, red == NN_REDUCTION_MEAN ? total / (double)n : total);
+        pw_elems_f32(kind, nn_tensor_data(x), nn_tensor_data(t), nn_tensor_data(elems), n);
+    if (red == NN_REDUCTION_NONE) {
+        out = elems;
+        goto done;
+    }
+    /* reduced as PyTorch's apply_loss_reduction: sum() or mean() */
+    out = nn_tensor_empty(ctx, dt, 0, NULL);
+    if (out) {
+        bool mask[NN_MAX_DIMS];
+        for (int i = 0; i < nd; i++) mask[i] = true;
+        nn_sum_pytorch_order(elems, mask, out);
+        if (red == NN_REDUCTION_MEAN && dt == NN_FLOAT64)
+            *(double *)nn_tensor_data(out) /= (double)n;
+        else if (red == NN_REDUCTION_MEAN)
+            *(float *)nn_tensor_data(out) /= (float)n;
+    }
+    nn_tensor_release(elems);
 done:
     nn_tensor_release(x);
     nn_tensor_release(t);

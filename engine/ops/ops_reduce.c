@@ -419,12 +419,32 @@ static nn_status expand_back(nn_ctx *ctx, nn_node *node, nn_tensor *dout, double
 
 /* ---- sum, mean ---- */
 
+/* float32/float64 sum in PyTorch's order (ops_sum.c); with [mean], PyTorch's
+ * CPU mean: that sum divided in the input's type by the count (an empty
+ * mean is 0/0 = NaN). */
+static nn_tensor *sum_in_order(nn_ctx *ctx, const nn_tensor *x, const rgeo *g, bool mean) {
+    nn_tensor *out = nn_tensor_empty(ctx, x->dtype, g->out_ndim, g->out_shape);
+    if (!out) return NULL;
+    nn_sum_pytorch_order(x, g->mask, out);
+    if (!mean) return out;
+    int64_t n = nn_tensor_numel(out);
+    if (x->dtype == NN_FLOAT64) {
+        double *o = nn_tensor_data(out), c = (double)g->count;
+        for (int64_t i = 0; i < n; i++) o[i] = o[i] / c;
+    } else {
+        float *o = nn_tensor_data(out), c = (float)g->count;
+        for (int64_t i = 0; i < n; i++) o[i] = o[i] / c;
+    }
+    return out;
+}
+
 nn_tensor *op_sum_forward(nn_ctx *ctx, nn_node *node) {
     nn_tensor *x = in0(node);
     if (nn_dtype_is_complex(x->dtype)) return nn_complex_reduce(ctx, node, false);
     rgeo g;
     if (!geo_init(ctx, x, node->p.dims, node->p.n_dims, node->p.keepdim, &g)) return NULL;
     if (!nn_dtype_is_float(x->dtype)) return reduce_int(ctx, x, &g, node->p.keepdim, INT_SUM);
+    if (x->dtype == NN_FLOAT32 || x->dtype == NN_FLOAT64) return sum_in_order(ctx, x, &g, false);
     nn_tensor *acc = reduce_acc(ctx, x, &g, node->p.keepdim, ACC_SUM, 0, 0, NULL);
     return finish(ctx, acc, x->dtype, FIN_COPY, 0, NULL);
 }
@@ -440,6 +460,7 @@ nn_tensor *op_mean_forward(nn_ctx *ctx, nn_node *node) {
     rgeo g;
     if (!nn_dtype_is_float(x->dtype)) return need_float(ctx, "mean", x);
     if (!geo_init(ctx, x, node->p.dims, node->p.n_dims, node->p.keepdim, &g)) return NULL;
+    if (x->dtype == NN_FLOAT32 || x->dtype == NN_FLOAT64) return sum_in_order(ctx, x, &g, true);
     nn_tensor *acc = reduce_acc(ctx, x, &g, node->p.keepdim, ACC_SUM, 0, 0, NULL);
     /* An empty mean is 0/0 = NaN, as in PyTorch. */
     return finish(ctx, acc, x->dtype, FIN_DIV, (double)g.count, NULL);

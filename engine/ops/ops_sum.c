@@ -1,0 +1,447 @@
+/* The float32 and float64 sum in PyTorch's order, so that `x.sum()`,
+ * `x.mean()` and every loss reduced by them print PyTorch's digits: a
+ * float sum's last bits depend on the order of its additions, and learners
+ * compare `loss.item()` with PyTorch's.
+ *
+ * PyTorch 1.13's CPU sum (SumKernel.cpp's cascade sum) accumulates in the
+ * input's own type, in AVX2 vectors (8 floats, 4 doubles), through a
+ * cascade: rows of elements are added in chunks of 2^p (p >= 4), the
+ * chunks' sums into a second level, and so on up four levels. How the
+ * tensor is cut into those rows comes from its TensorIterator: dims sorted
+ * with the reduced ones innermost, then by stride, adjacent dims merged
+ * where the memory allows, and the innermost two handed to the kernel,
+ * which picks a contiguous-inner, contiguous-outer or strided loop. With
+ * more than one thread and at least 32768 elements, PyTorch splits the
+ * work: a full reduction into one partial sum per thread (added at the
+ * end), any other across the outermost kept dim (rounded to 128 bytes of
+ * columns). This file follows those steps for the thread count nndb is set
+ * to (torch.set_num_threads), and runs the split parts on nndb's threads.
+ * tests/py/sum_bits.py compares the bits with PyTorch's over shapes,
+ * strides, dims and 1 and 2 threads.
+ *
+ * Other dtypes and reductions keep ops_reduce.c's double accumulation. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "nn_ops_impl.h"
+#include "nn_thread.h"
+
+#define GRAIN 32768 /* PyTorch's at::internal::GRAIN_SIZE */
+
+/* The vector helpers are inlined; their by-value vectors never cross a call. */
+#pragma GCC diagnostic ignored "-Wpsabi"
+
+typedef float v8f __attribute__((vector_size(32)));
+typedef double v4d __attribute__((vector_size(32)));
+
+static int64_t ceil_log2(int64_t x) {
+    if (x <= 2) return 1;
+    return 64 - __builtin_clzll((unsigned long long)(x - 1));
+}
+
+static inline v8f load_v8f(const char *p) {
+    v8f v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
+static inline v4d load_v4d(const char *p) {
+    v4d v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
+#define LOAD_SCALAR(T) (*(const T *)(p))
+
+/* MULTI_ROW(NAME, A, LOAD): four sums at once over [size] rows, row i at
+ * in + i * row_stride, its four columns col_stride apart, in PyTorch's
+ * four-level cascade. LOAD reads one A at char pointer p. */
+#define MULTI_ROW(NAME, A, LOADP)                                                                  \
+    static inline __attribute__((always_inline)) void NAME(const char *in, int64_t row_stride,     \
+                                                           int64_t col_stride, int64_t size,       \
+                                                           A out[4]) {                             \
+        const int64_t power = ceil_log2(size) / 4 > 4 ? ceil_log2(size) / 4 : 4;                   \
+        const int64_t step = (int64_t)1 << power, mask = step - 1;                                 \
+        A acc[4][4];                                                                               \
+        memset(acc, 0, sizeof acc);                                                                \
+        int64_t i = 0;                                                                             \
+        while (i + step <= size) {                                                                 \
+            for (int64_t j = 0; j < step; j++, i++) {                                              \
+                const char *base = in + i * row_stride;                                            \
+                for (int k = 0; k < 4; k++) acc[0][k] += LOADP(base + k * col_stride);             \
+            }                                                                                      \
+            for (int j = 1; j < 4; j++) {                                                          \
+                for (int k = 0; k < 4; k++) {                                                      \
+                    acc[j][k] += acc[j - 1][k];                                                    \
+                    memset(&acc[j - 1][k], 0, sizeof(A));                                          \
+                }                                                                                  \
+                if ((i & (mask << (j * power))) != 0) break;                                       \
+            }                                                                                      \
+        }                                                                                          \
+        for (; i < size; i++) {                                                                    \
+            const char *base = in + i * row_stride;                                                \
+            for (int k = 0; k < 4; k++) acc[0][k] += LOADP(base + k * col_stride);                 \
+        }                                                                                          \
+        for (int j = 1; j < 4; j++)                                                                \
+            for (int k = 0; k < 4; k++) acc[0][k] += acc[j][k];                                    \
+        for (int k = 0; k < 4; k++) out[k] = acc[0][k];                                            \
+    }
+
+/* ROW(NAME, A, MULTI, LOADP): one sum over [size] elements [stride] apart,
+ * read as rows of four (PyTorch's row_sum). */
+#define ROW(NAME, A, MULTI, LOADP)                                                                 \
+    static inline __attribute__((always_inline)) A NAME(const char *in, int64_t stride,            \
+                                                        int64_t size) {                            \
+        A p[4];                                                                                    \
+        const int64_t rows = size / 4;                                                             \
+        MULTI(in, stride * 4, stride, rows, p);                                                    \
+        for (int64_t i = rows * 4; i < size; i++) p[0] += LOADP(in + i * stride);                  \
+        for (int k = 1; k < 4; k++) p[0] += p[k];                                                  \
+        return p[0];                                                                               \
+    }
+
+#define LOAD_F(p) (*(const float *)(p))
+#define LOAD_D(p) (*(const double *)(p))
+
+MULTI_ROW(multi_f, float, LOAD_F)
+MULTI_ROW(multi_d, double, LOAD_D)
+MULTI_ROW(multi_v8f, v8f, load_v8f)
+MULTI_ROW(multi_v4d, v4d, load_v4d)
+ROW(row_f, float, multi_f, LOAD_F)
+ROW(row_d, double, multi_d, LOAD_D)
+ROW(row_v8f, v8f, multi_v8f, load_v8f)
+ROW(row_v4d, v4d, multi_v4d, load_v4d)
+
+/* LOOP2D(NAME, T, L, V, ROWS, ROWV, MULTIS, MULTIV): PyTorch's cascade_sum
+ * loop over a 2-D block (size0 x size1) of output [o] and input [x], byte
+ * strides s = {out0, in0, out1, in1}; every result is added into [o]. */
+#define LOOP2D(NAME, T, L, V, ROWS, ROWV, MULTIS, MULTIV)                                          \
+    NN_KERNEL_CLONES static void NAME(char *o, const char *x, const int64_t *s, int64_t size0,     \
+                                      int64_t size1) {                                             \
+        int64_t is0 = s[1], is1 = s[3], os0 = s[0], os1 = s[2];                                    \
+        if (os0 != 0 && os1 == 0) {                                                                \
+            int64_t t = is0;                                                                       \
+            is0 = is1;                                                                             \
+            is1 = t;                                                                               \
+            t = os0;                                                                               \
+            os0 = os1;                                                                             \
+            os1 = t;                                                                               \
+            t = size0;                                                                             \
+            size0 = size1;                                                                         \
+            size1 = t;                                                                             \
+        }                                                                                          \
+        const int64_t z = (int64_t)sizeof(T);                                                      \
+        if (os0 != 0 && os1 != 0) { /* nothing reduced here: out += in */                          \
+            for (int64_t j = 0; j < size1; j++)                                                    \
+                for (int64_t i = 0; i < size0; i++) {                                              \
+                    T *d = (T *)(o + j * s[2] + i * s[0]);                                         \
+                    *d = *d + *(const T *)(x + j * s[3] + i * s[1]);                               \
+                }                                                                                  \
+            return;                                                                                \
+        }                                                                                          \
+        const int64_t os = os1;                                                                    \
+        if (is0 == z && size0 >= L) { /* contiguous inner reduction */                             \
+            const int64_t nv = size0 / L;                                                          \
+            for (int64_t j = 0; j < size1; j++) {                                                  \
+                const char *row = x + j * is1;                                                     \
+                V v = ROWV(row, L * z, nv);                                                        \
+                T acc = 0;                                                                         \
+                for (int64_t k = nv * L; k < size0; k++) acc += ((const T *)row)[k];               \
+                for (int k = 0; k < L; k++) acc += v[k];                                           \
+                *(T *)(o + j * os) += acc;                                                         \
+            }                                                                                      \
+        } else if (is1 == z && size1 >= L) { /* contiguous outer reduction */                      \
+            int64_t j = 0;                                                                         \
+            for (; j + 4 * L <= size1; j += 4 * L) {                                               \
+                V sums[4];                                                                         \
+                MULTIV(x + j * z, is0, L * z, size0, sums);                                        \
+                for (int r = 0; r < 4; r++)                                                        \
+                    for (int k = 0; k < L; k++) *(T *)(o + (j + r * L + k) * os) += sums[r][k];    \
+            }                                                                                      \
+            for (; j + L <= size1; j += L) {                                                       \
+                V v = ROWV(x + j * z, is0, size0);                                                 \
+                for (int k = 0; k < L; k++) *(T *)(o + (j + k) * os) += v[k];                      \
+            }                                                                                      \
+            for (; j < size1; j++) *(T *)(o + j * os) += ROWS(x + j * z, is0, size0);              \
+        } else if (is0 < is1) {                                                                    \
+            for (int64_t j = 0; j < size1; j++) *(T *)(o + j * os) += ROWS(x + j * is1, is0, size0); \
+        } else {                                                                                   \
+            int64_t j = 0;                                                                         \
+            for (; j + 3 < size1; j += 4) {                                                        \
+                T sums[4];                                                                         \
+                MULTIS(x + j * is1, is0, is1, size0, sums);                                        \
+                for (int k = 0; k < 4; k++) *(T *)(o + (j + k) * os) += sums[k];                   \
+            }                                                                                      \
+            for (; j < size1; j++) *(T *)(o + j * os) += ROWS(x + j * is1, is0, size0);            \
+        }                                                                                          \
+    }
+
+LOOP2D(loop_f, float, 8, v8f, row_f, row_v8f, multi_f, multi_v8f)
+LOOP2D(loop_d, double, 4, v4d, row_d, row_v4d, multi_d, multi_v4d)
+
+/* ---- the iterator: PyTorch's dim order and merging for a reduction ---- */
+
+typedef struct sgeo {
+    int nd;
+    int64_t shape[NN_MAX_DIMS];
+    int64_t st[NN_MAX_DIMS][2]; /* byte strides: [0] output, [1] input */
+    char *o;
+    const char *x;
+    bool f64;
+} sgeo;
+
+/* 1 if dim a goes after dim b, -1 if before, 0 when undecided (PyTorch's
+ * reorder_dimensions: reduced dims first, then by stride, output first). */
+static int should_swap(const sgeo *g, int a, int b) {
+    for (int t = 0; t < 2; t++) {
+        int64_t s0 = g->st[a][t], s1 = g->st[b][t];
+        if (t == 0 && (s0 == 0) != (s1 == 0)) return s1 == 0 ? 1 : -1;
+        if (s0 == 0 || s1 == 0) continue;
+        if (s0 < s1) return -1;
+        if (s0 > s1) return 1;
+        if (g->shape[a] > g->shape[b]) return 1;
+    }
+    return 0;
+}
+
+static void build(sgeo *g, const nn_tensor *x, const bool *mask, nn_tensor *out) {
+    const int64_t z = x->dtype == NN_FLOAT64 ? 8 : 4;
+    int nd = x->ndim;
+    /* the output as PyTorch views it: contiguous over the input's dims with
+     * the reduced ones kept at size 1, stride 0 where reduced */
+    int64_t ost[NN_MAX_DIMS], run = z;
+    for (int i = nd - 1; i >= 0; i--) {
+        ost[i] = mask[i] ? 0 : run;
+        if (!mask[i]) run *= x->shape[i];
+    }
+    int perm[NN_MAX_DIMS];
+    for (int i = 0; i < nd; i++) perm[i] = nd - 1 - i;
+    sgeo in = {.nd = nd};
+    for (int i = 0; i < nd; i++) {
+        in.shape[i] = x->shape[i];
+        in.st[i][0] = ost[i];
+        in.st[i][1] = x->strides[i] * z;
+    }
+    for (int i = 1; i < nd; i++) { /* insertion sort, stopping where decided */
+        int d1 = i;
+        for (int d0 = i - 1; d0 >= 0; d0--) {
+            int c = should_swap(&in, perm[d0], perm[d1]);
+            if (c > 0) {
+                int t = perm[d0];
+                perm[d0] = perm[d1];
+                perm[d1] = t;
+                d1 = d0;
+            } else if (c < 0) {
+                break;
+            }
+        }
+    }
+    *g = (sgeo){.nd = nd};
+    for (int i = 0; i < nd; i++) {
+        g->shape[i] = in.shape[perm[i]];
+        g->st[i][0] = in.st[perm[i]][0];
+        g->st[i][1] = in.st[perm[i]][1];
+    }
+    if (nd > 1) { /* coalesce */
+        int prev = 0;
+        for (int d = 1; d < nd; d++) {
+            bool ok = g->shape[prev] == 1 || g->shape[d] == 1;
+            if (!ok) {
+                ok = true;
+                for (int t = 0; t < 2; t++)
+                    if (g->shape[prev] * g->st[prev][t] != g->st[d][t]) ok = false;
+            }
+            if (ok) {
+                if (g->shape[prev] == 1) {
+                    g->st[prev][0] = g->st[d][0];
+                    g->st[prev][1] = g->st[d][1];
+                }
+                g->shape[prev] *= g->shape[d];
+            } else {
+                prev++;
+                if (prev != d) {
+                    g->st[prev][0] = g->st[d][0];
+                    g->st[prev][1] = g->st[d][1];
+                    g->shape[prev] = g->shape[d];
+                }
+            }
+        }
+        g->nd = prev + 1;
+    }
+    g->o = nn_tensor_data(out);
+    g->x = nn_tensor_data(x);
+    g->f64 = x->dtype == NN_FLOAT64;
+}
+
+static int64_t numel_of(const sgeo *g) {
+    int64_t n = 1;
+    for (int i = 0; i < g->nd; i++) n *= g->shape[i];
+    return n;
+}
+
+/* PyTorch's serial_for_each over the linear range [begin, end) of [g]'s
+ * iteration space (dim 0 fastest), output pointer [o]: the 2-D loop over
+ * the largest blocks the range allows. */
+static void for_range(const sgeo *g, char *o, int64_t begin, int64_t end) {
+    if (begin >= end) return;
+    int64_t s[4] = {0, 0, 0, 0};
+    if (g->nd >= 1) {
+        s[0] = g->st[0][0];
+        s[1] = g->st[0][1];
+    }
+    if (g->nd >= 2) {
+        s[2] = g->st[1][0];
+        s[3] = g->st[1][1];
+    }
+    if (g->nd <= 1) {
+        char *po = o + begin * s[0];
+        const char *px = g->x + begin * s[1];
+        (g->f64 ? loop_d : loop_f)(po, px, s, end - begin, 1);
+        return;
+    }
+    int64_t v[NN_MAX_DIMS], off = begin;
+    for (int i = 0; i < g->nd; i++) { /* the counter at [begin] */
+        v[i] = off % g->shape[i];
+        off /= g->shape[i];
+    }
+    for (off = begin; off < end;) {
+        char *po = o;
+        const char *px = g->x;
+        for (int i = 0; i < g->nd; i++) {
+            po += v[i] * g->st[i][0];
+            px += v[i] * g->st[i][1];
+        }
+        int64_t step0 = g->shape[0] - v[0] < end - off ? g->shape[0] - v[0] : end - off, step1 = 1;
+        if (step0 == g->shape[0]) {
+            step1 = (end - off) / g->shape[0];
+            if (g->shape[1] - v[1] < step1) step1 = g->shape[1] - v[1];
+        }
+        (g->f64 ? loop_d : loop_f)(po, px, s, step0, step1);
+        off += step0 * step1;
+        /* increment the counter by step0 x step1 */
+        v[0] += step0;
+        if (v[0] >= g->shape[0]) {
+            v[0] = 0;
+            v[1] += step1;
+        } else {
+            v[1] += step1 - 1;
+        }
+        for (int i = 1; i < g->nd - 1 && v[i] >= g->shape[i]; i++) {
+            v[i] -= g->shape[i];
+            v[i + 1]++;
+        }
+    }
+}
+
+/* ---- the thread split ---- */
+
+typedef struct full_job {
+    const sgeo *g;
+    int64_t chunk, n;
+    double part[2][64]; /* per task: the partial sum (float or double) */
+} full_job;
+
+static void full_task(void *arg, int task, int n_tasks) {
+    (void)n_tasks;
+    full_job *j = arg;
+    int64_t b = task * j->chunk, e = b + j->chunk < j->n ? b + j->chunk : j->n;
+    for_range(j->g, (char *)j->part[task], b, e);
+}
+
+typedef struct dim_job {
+    sgeo g; /* split dim narrowed per task */
+    int dim;
+    int64_t cols, chunk, round;
+} dim_job;
+
+static void dim_task(void *arg, int task, int n_tasks) {
+    (void)n_tasks;
+    const dim_job *j = arg;
+    int64_t b = task * j->chunk, e = b + j->chunk < j->cols ? b + j->chunk : j->cols;
+    if (b >= j->cols) return;
+    if (j->round > 1) {
+        b -= b % j->round;
+        if (e != j->cols) e -= e % j->round;
+    }
+    if (b >= e) return;
+    sgeo g = j->g;
+    g.shape[j->dim] = e - b;
+    char *o = g.o + b * g.st[j->dim][0];
+    g.x += b * g.st[j->dim][1];
+    for_range(&g, o, 0, numel_of(&g));
+}
+
+bool nn_sum_pytorch_order(const nn_tensor *x, const bool *mask, nn_tensor *out) {
+    if (x->dtype != NN_FLOAT32 && x->dtype != NN_FLOAT64) return false;
+    if (out->dtype != x->dtype || !nn_tensor_is_contiguous(out)) return false;
+    const int64_t z = x->dtype == NN_FLOAT64 ? 8 : 4;
+    int64_t out_n = nn_tensor_numel(out);
+    memset(nn_tensor_data(out), 0, (size_t)(out_n * z));
+    sgeo g;
+    build(&g, x, mask, out);
+    int64_t n = numel_of(&g);
+    if (n == 0) return true;
+    int threads = nn_get_num_threads();
+    if (n < GRAIN || threads <= 1) {
+        for_range(&g, g.o, 0, n);
+        return true;
+    }
+    const int pt = threads; /* PyTorch's thread count: its split follows it */
+    if (out_n == 1) {
+        /* two passes: one partial sum per thread, then their sum */
+        int tasks = (int)((n + GRAIN - 1) / GRAIN < pt ? (n + GRAIN - 1) / GRAIN : pt);
+        if (n <= GRAIN) tasks = 1;
+        if (tasks > 64) tasks = 64;
+        full_job *j = calloc(1, sizeof *j);
+        if (!j) {
+            for_range(&g, g.o, 0, n);
+            return true;
+        }
+        j->g = &g;
+        j->n = n;
+        j->chunk = (n + tasks - 1) / tasks;
+        nn_parallel_run(tasks, full_task, j);
+        /* the partials, as PyTorch's second pass reads its buffer of one
+         * slot per thread (unused slots 0) */
+        if (g.f64) {
+            double b[64];
+            for (int t = 0; t < pt && t < 64; t++) b[t] = t < tasks ? j->part[t][0] : 0;
+            sgeo r = {.nd = 1, .shape = {pt < 64 ? pt : 64}, .st = {{0, 8}}, .x = (char *)b,
+                      .o = g.o, .f64 = true};
+            for_range(&r, g.o, 0, r.shape[0]);
+        } else {
+            float b[64];
+            for (int t = 0; t < pt && t < 64; t++) {
+                float v;
+                memcpy(&v, j->part[t], sizeof v);
+                b[t] = t < tasks ? v : 0;
+            }
+            sgeo r = {.nd = 1, .shape = {pt < 64 ? pt : 64}, .st = {{0, 4}}, .x = (char *)b,
+                      .o = g.o, .f64 = false};
+            for_range(&r, g.o, 0, r.shape[0]);
+        }
+        free(j);
+        return true;
+    }
+    /* split the outermost kept dim (PyTorch's find_split_dim) */
+    int best = g.nd - 1;
+    int dim = -1;
+    for (int d = g.nd - 1; d >= 0 && !(g.st[d][0] == 0 && g.shape[d] > 1); d--) {
+        if (g.shape[d] >= pt) {
+            dim = d;
+            break;
+        }
+        if (g.shape[d] > g.shape[best]) best = d;
+    }
+    if (dim < 0) dim = best;
+    dim_job j = {.g = g, .dim = dim, .cols = g.shape[dim]};
+    int tasks = j.cols < pt ? (int)j.cols : pt;
+    if (tasks <= 1) {
+        for_range(&g, g.o, 0, n);
+        return true;
+    }
+    j.chunk = (j.cols + tasks - 1) / tasks;
+    j.round = g.st[dim][1] == z ? 128 / z : 1;
+    nn_parallel_run(tasks, dim_task, &j);
+    return true;
+}
