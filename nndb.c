@@ -51,7 +51,8 @@ static void usage(FILE *f) {
         "                   new ID              write a lesson skeleton\n"
         "  help [TOPIC]     this text, or help on a builtin, method or magic (help zeros)\n"
         "  python [ARGS]    CPython with nndb's engine as torch: python3's arguments\n"
-        "                   (a script, -c CODE, -m MODULE; nothing for its prompt)\n"
+        "                   (a script, -c CODE, -m MODULE; nothing for its prompt);\n"
+        "                   `nndb FILE.py` and `nndb -c CODE` too (sys.executable)\n"
         "  demo             trace a forward and backward pass op by op, then train a small MLP\n"
         "  probe [--json]   report the GPUs, their PCIe links, drivers and device nodes\n"
         "  doctor [--json]  explain what is wrong with the GPU set-up, and how to fix it\n"
@@ -257,6 +258,18 @@ static int start_drill_repl(const char *first_cell) {
     return repl_interactive_with(NNDB_VERSION, first_cell);
 }
 
+/* A command line that is python3's rather than nndb's: an option other than
+ * nndb's own (-h, --help, --version), or a script ending in .py. Programs
+ * that start sys.executable (subprocess, multiprocessing's spawn) pass
+ * these. */
+static bool python_args(const char *cmd) {
+    if (cmd[0] == '-')
+        return strcmp(cmd, "-h") != 0 && strcmp(cmd, "--help") != 0 &&
+               strcmp(cmd, "--version") != 0;
+    size_t n = strlen(cmd);
+    return n > 3 && !strcmp(cmd + n - 3, ".py");
+}
+
 int main(int argc, char **argv) {
     const char *cmd = argc > 1 ? argv[1] : NULL;
     if (!cmd) return isatty(0) ? repl_interactive(NNDB_VERSION) : repl_run_script(NULL);
@@ -300,6 +313,8 @@ int main(int argc, char **argv) {
         argv[1] = argv[0];
         return end_process_group(py_embed_main(argc - 1, argv + 1));
     }
+    if (python_args(cmd)) /* nndb is sys.executable: `nndb -c CODE`, `nndb FILE.py` */
+        return end_process_group(py_embed_main(argc, argv));
     if (!strcmp(cmd, "drill")) return drill_cli(argc, argv, start_drill_repl);
     if (!strcmp(cmd, "kernel") || !strcmp(cmd, "install-kernel")) return exec_kernel(argv);
     if (!strcmp(cmd, "probe") || !strcmp(cmd, "doctor"))

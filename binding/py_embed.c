@@ -81,6 +81,30 @@ static int preinit(void) {
     return PyStatus_Exception(st) ? fail_status(st) : 0;
 }
 
+/* sys.executable names the nndb binary (the front end's sibling `nndb` for
+ * the kernel's binary), so `subprocess.run([sys.executable, "-c", ...])`
+ * and multiprocessing's spawn start nndb's Python with nndb's torch: nndb
+ * takes python3's arguments as `nndb python` does (nndb.c). Set after
+ * start-up, so CPython's own path search is left as it was. */
+static void set_executable(void) {
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0) return;
+    exe[n] = 0;
+    char *slash = strrchr(exe, '/');
+    if (slash && strcmp(slash + 1, "nndb") != 0) {
+        char sib[PATH_MAX];
+        snprintf(sib, sizeof sib, "%.*s/nndb", (int)(slash - exe), exe);
+        if (access(sib, X_OK) != 0) return;
+        snprintf(exe, sizeof exe, "%s", sib);
+    }
+    PyObject *path = PyUnicode_DecodeFSDefault(exe);
+    if (!path || PySys_SetObject("executable", path) < 0 ||
+        PySys_SetObject("_base_executable", path) < 0)
+        PyErr_Clear();
+    Py_XDECREF(path);
+}
+
 static int start(PyConfig *config, const char *pydir) {
     if (PyImport_AppendInittab("torch._C", init_torch_c) < 0) {
         PyConfig_Clear(config);
@@ -99,6 +123,7 @@ static int start(PyConfig *config, const char *pydir) {
         return 1;
     }
     Py_DECREF(dir);
+    set_executable();
     PyObject *boot = PyImport_ImportModule("nndb._boot");
     if (!boot) {
         PyErr_Print();
