@@ -391,6 +391,7 @@ static bool grad_reads_input(const nn_node *n, int i) {
     case NN_OP_LINEAR:
     case NN_OP_MATMUL: return i < 2 && n->in[1 - i].needs_grad; /* not the bias */
     case NN_OP_MUL: return complex_node(n) || n->in[1 - i].needs_grad;
+    case NN_OP_DIV: return i == 1 || n->in[1].needs_grad; /* a / b: b, and a for b's */
     case NN_OP_WHERE: return i == 0; /* the condition, not the values chosen from */
     case NN_OP_SOFTMAX:
     case NN_OP_LOG_SOFTMAX: return false; /* their output */
@@ -408,6 +409,7 @@ static bool grad_reads_output(const nn_node *n) {
     case NN_OP_MATMUL:
     case NN_OP_WHERE:
     case NN_OP_MUL: return false;
+    case NN_OP_DIV: return n->in[1].needs_grad; /* b's gradient, -g (a / b) / b */
     default: return true;
     }
 }

@@ -365,7 +365,6 @@ nn_status op_mul_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_tensor
 nn_status op_div_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_tensor **din) {
     if (nn_complex_involved(node)) return complex_muldiv_backward(ctx, node, dout, din, true);
     /* d(a/b)/da = 1/b; d(a/b)/db = -a/b^2 = -out/b */
-    if (node->in[0].needs_grad && !(din[0] = nn_div(ctx, dout, in1(node)))) return ctx->err.code;
     if (node->in[1].needs_grad) { /* -g * ((a / b) / b), as PyTorch rounds it */
         nn_tensor *t = nn_div(ctx, node->out, in1(node)), *u = t ? nn_mul(ctx, dout, t) : NULL;
         din[1] = u ? nn_neg(ctx, u) : NULL;
@@ -373,6 +372,18 @@ nn_status op_div_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_tensor
         nn_tensor_release(u);
         if (!din[1]) return ctx->err.code;
     }
+    if (!node->in[0].needs_grad) return NN_OK;
+    /* dout / b over dout itself when nothing else reads it (b's gradient,
+     * above, has read it): attention scaled as scores / sqrt(d) */
+    if (grad_writable(ctx, node, 0, dout) && fits_into(dout, in1(node))) {
+        nn_tensor *cb = nn_tensor_cast_raw(ctx, in1(node), dout->dtype);
+        if (!cb) return ctx->err.code;
+        run3(dout, dout, cb, dout->dtype == NN_FLOAT32 ? k_div.f32 : k_div.f64, NULL);
+        nn_tensor_release(cb);
+        din[0] = nn_tensor_retain(dout);
+        return NN_OK;
+    }
+    if (!(din[0] = nn_div(ctx, dout, in1(node)))) return ctx->err.code;
     return NN_OK;
 }
 

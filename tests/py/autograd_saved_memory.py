@@ -198,6 +198,30 @@ print("attention backward: one T x T gradient live:",
       within(extra, probs + 4 * B * T * Hh * D * f32) if stats else True)
 print("attention alone: %.4f %.4f %.4f" % (q.grad.abs().sum().item(), k.grad.abs().sum().item(),
                                          v.grad.abs().sum().item()))
+# the scale written as a division (scores / sqrt(d), as the Annotated
+# Transformer does): a / b keeps neither a nor its output when b needs no
+# gradient, so again softmax's output is the one T x T tensor kept, and
+# its backward writes over the gradient too
+def attn_div():
+    att = (q @ k.transpose(-2, -1)) / D ** 0.5
+    att = att.masked_fill(causal, float("-inf"))
+    return (F.softmax(att, dim=-1) @ v).sum()
+
+
+attn_div()  # warm up
+base = stats()["in_use"] if stats else 0
+out = attn_div()
+kept = stats()["in_use"] - base if stats else 0
+print("divided attention keeps one T x T:", within(kept, probs) if stats else True)
+q.grad = k.grad = v.grad = None
+if stats:
+    before = stats()["in_use"]
+    _C._mem_reset_peak()
+out.backward()
+extra = stats()["peak"] - before if stats else 0
+print("divided attention backward: one T x T gradient live:",
+      within(extra, probs + 4 * B * T * Hh * D * f32) if stats else True)
+print("divided attention: %.4f %.4f" % (q.grad.abs().sum().item(), k.grad.abs().sum().item()))
 # A LeNet-5 training step (bench/python/conv.py's): the engine allocator's
 # live bytes after the forward and its peak over the step, above the step's
 # start. After the forward: what backward reads (the pooled maps, their

@@ -163,6 +163,10 @@ def attn_grads(t_len, variant):
         att = s * (w * 0.25)
     elif variant == "square":
         att = s * s * 0.01
+    elif variant == "div":
+        att = s / 16**0.5
+    elif variant == "wdiv":
+        att = s / (w.abs() + 2)
     else:
         att = s * (1.0 / 16**0.5)
     if variant == "hook":
@@ -186,8 +190,9 @@ def attn_grads(t_len, variant):
         loss = loss + (att * att.detach().clamp(-1, 1)).sum()
     loss.backward()
     out = [h(q.grad), h(k.grad), h(v.grad)]
-    if variant == "wscale":  # a sum over the broadcast: against float64, not bits
-        sd = q.double() @ k.double().transpose(-2, -1) * (w.double() * 0.25)
+    if variant in ("wscale", "wdiv"):  # a sum over the broadcast: against float64, not bits
+        sd = q.double() @ k.double().transpose(-2, -1)
+        sd = sd * (w.double() * 0.25) if variant == "wscale" else sd / (w.double().abs() + 2)
         sd = sd.masked_fill(mask == 0, float("-inf"))
         (w64,) = torch.autograd.grad((F.softmax(sd, -1) @ v.double() * go.double()).sum(), w)
         out.append(torch.allclose(w.grad.double(), w64.double(), rtol=1e-4, atol=1e-5))
@@ -197,6 +202,7 @@ def attn_grads(t_len, variant):
     return out
 
 
-for variant in ("plain", "left", "wscale", "square", "hook", "retain", "twice", "where2"):
+for variant in ("plain", "left", "wscale", "square", "div", "wdiv", "hook", "retain", "twice",
+                "where2"):
     for t_len in (5, 64):
         print("causal backward", variant, t_len, *attn_grads(t_len, variant))
