@@ -182,6 +182,13 @@ nn_status nn_linear_grad_into(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_te
  * (contiguous, x's dtype, the reduction's shape), in PyTorch's order of
  * additions for the thread count set (ops_sum.c). false for other dtypes. */
 bool nn_sum_pytorch_order(const nn_tensor *x, const bool *mask, nn_tensor *out);
+/* var (or std with [take_sqrt]) of every element of float32/float64 [x],
+ * as PyTorch's CPU kernel for a reduction over all dims: the mean in x's
+ * type, then the squared deviations summed in double in its iterator's
+ * order and thread split. The mean and the result, as doubles (the caller
+ * rounds to x's type); false for other dtypes. */
+bool nn_var_all_pytorch_order(const nn_tensor *x, double correction, bool take_sqrt, double *mean,
+                              double *result);
 
 /* For the reductions that need a float input (mean, var, std, norm): set
  * torch's RuntimeError for [dt] and return true; false for other ops. */

@@ -474,6 +474,14 @@ nn_status op_mean_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_tenso
 
 /* ---- var, std: p.i[0] is the correction ---- */
 
+/* Every dim of [x] longer than 1 is reduced: PyTorch's iterator then has
+ * no kept dim, and var/std take its all-dims kernel. */
+static bool all_reduced(const nn_tensor *x, const rgeo *g) {
+    for (int i = 0; i < x->ndim; i++)
+        if (!g->mask[i] && x->shape[i] != 1) return false;
+    return true;
+}
+
 static nn_tensor *var_forward(nn_ctx *ctx, nn_node *node, bool is_std) {
     nn_tensor *x = in0(node);
     const char *name = is_std ? "std" : "var";
@@ -481,6 +489,22 @@ static nn_tensor *var_forward(nn_ctx *ctx, nn_node *node, bool is_std) {
     if (!nn_dtype_is_float(x->dtype)) return need_float(ctx, name, x);
     if (!geo_init(ctx, x, node->p.dims, node->p.n_dims, node->p.keepdim, &g)) return NULL;
     bool kd = node->p.keepdim;
+    if ((x->dtype == NN_FLOAT32 || x->dtype == NN_FLOAT64) && all_reduced(x, &g)) {
+        /* PyTorch's path for a reduction over every dim (its bits) */
+        double m, r;
+        nn_var_all_pytorch_order(x, (double)node->p.i[0], is_std, &m, &r);
+        nn_tensor *out = nn_full(ctx, x->dtype, g.out_ndim, g.out_shape, r);
+        nn_tensor *mean = out ? nn_full(ctx, NN_FLOAT64, g.out_ndim, g.out_shape, m) : NULL;
+        if (out && !mean) {
+            nn_tensor_release(out);
+            return NULL;
+        }
+        if (out && node->recorded)
+            node->saved[0] = mean;
+        else
+            nn_tensor_release(mean);
+        return out;
+    }
     nn_tensor *mean = finish(ctx, reduce_acc(ctx, x, &g, kd, ACC_SUM, 0, 0, NULL), NN_FLOAT64,
                              FIN_DIV, (double)g.count, NULL);
     if (!mean) return NULL;

@@ -20,6 +20,7 @@
  * strides, dims and 1 and 2 threads.
  *
  * Other dtypes and reductions keep ops_reduce.c's double accumulation. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -57,9 +58,8 @@ static inline v4d load_v4d(const char *p) {
  * in + i * row_stride, its four columns col_stride apart, in PyTorch's
  * four-level cascade. LOAD reads one A at char pointer p. */
 #define MULTI_ROW(NAME, A, LOADP)                                                                  \
-    static inline __attribute__((always_inline)) void NAME(const char *in, int64_t row_stride,     \
-                                                           int64_t col_stride, int64_t size,       \
-                                                           A out[4]) {                             \
+    static inline __attribute__((always_inline)) void NAME(                                        \
+        const char *in, int64_t row_stride, int64_t col_stride, int64_t size, A out[4]) {          \
         const int64_t power = ceil_log2(size) / 4 > 4 ? ceil_log2(size) / 4 : 4;                   \
         const int64_t step = (int64_t)1 << power, mask = step - 1;                                 \
         A acc[4][4];                                                                               \
@@ -164,7 +164,8 @@ ROW(row_v4d, v4d, multi_v4d, load_v4d)
             }                                                                                      \
             for (; j < size1; j++) *(T *)(o + j * os) += ROWS(x + j * z, is0, size0);              \
         } else if (is0 < is1) {                                                                    \
-            for (int64_t j = 0; j < size1; j++) *(T *)(o + j * os) += ROWS(x + j * is1, is0, size0); \
+            for (int64_t j = 0; j < size1; j++)                                                    \
+                *(T *)(o + j * os) += ROWS(x + j * is1, is0, size0);                               \
         } else {                                                                                   \
             int64_t j = 0;                                                                         \
             for (; j + 3 < size1; j += 4) {                                                        \
@@ -204,7 +205,7 @@ static int should_swap(const sgeo *g, int a, int b) {
     return 0;
 }
 
-static void build(sgeo *g, const nn_tensor *x, const bool *mask, nn_tensor *out) {
+static void build(sgeo *g, const nn_tensor *x, const bool *mask, char *o) {
     const int64_t z = x->dtype == NN_FLOAT64 ? 8 : 4;
     int nd = x->ndim;
     /* the output as PyTorch views it: contiguous over the input's dims with
@@ -268,7 +269,7 @@ static void build(sgeo *g, const nn_tensor *x, const bool *mask, nn_tensor *out)
         }
         g->nd = prev + 1;
     }
-    g->o = nn_tensor_data(out);
+    g->o = o;
     g->x = nn_tensor_data(x);
     g->f64 = x->dtype == NN_FLOAT64;
 }
@@ -371,20 +372,127 @@ static void dim_task(void *arg, int task, int n_tasks) {
     for_range(&g, o, 0, numel_of(&g));
 }
 
-bool nn_sum_pytorch_order(const nn_tensor *x, const bool *mask, nn_tensor *out) {
+/* ---- var and std over every element (PyTorch's std_var_all_cpu) ---- */
+
+static void sum_into(const nn_tensor *x, const bool *mask, char *o, int64_t out_n);
+
+typedef struct sqdev_job {
+    const sgeo *g;
+    double mean;
+    int64_t chunk, n;
+    double part[64];
+} sqdev_job;
+
+/* sum of (x - mean)^2 in double over [begin, end) of the iteration, one
+ * partial per 2-D block added to the running total, as PyTorch's loop */
+static double sqdev_range(const sgeo *g, double mean, int64_t begin, int64_t end) {
+    double total = 0;
+    int64_t v[NN_MAX_DIMS], off = begin;
+    int nd = g->nd > 0 ? g->nd : 1;
+    int64_t shape[NN_MAX_DIMS], st[NN_MAX_DIMS];
+    for (int i = 0; i < nd; i++) {
+        shape[i] = g->nd > 0 ? g->shape[i] : 1;
+        st[i] = g->nd > 0 ? g->st[i][1] : 0;
+    }
+    for (int i = 0; i < nd; i++) {
+        v[i] = off % shape[i];
+        off /= shape[i];
+    }
+    for (off = begin; off < end;) {
+        const char *px = g->x;
+        for (int i = 0; i < nd; i++) px += v[i] * st[i];
+        int64_t step0 = shape[0] - v[0] < end - off ? shape[0] - v[0] : end - off, step1 = 1;
+        if (nd > 1 && step0 == shape[0]) {
+            step1 = (end - off) / shape[0];
+            if (shape[1] - v[1] < step1) step1 = shape[1] - v[1];
+        }
+        const int64_t s1 = nd > 1 ? st[1] : 0;
+        double local = 0;
+        for (int64_t j = 0; j < step1; j++)
+            for (int64_t i = 0; i < step0; i++) {
+                const char *p = px + j * s1 + i * st[0];
+                double d = (g->f64 ? *(const double *)p : (double)*(const float *)p) - mean;
+                local += d * d;
+            }
+        total += local;
+        off += step0 * step1;
+        v[0] += step0;
+        if (v[0] >= shape[0]) {
+            v[0] = 0;
+            if (nd > 1) v[1] += step1;
+        } else if (nd > 1) {
+            v[1] += step1 - 1;
+        }
+        for (int i = 1; i < nd - 1 && v[i] >= shape[i]; i++) {
+            v[i] -= shape[i];
+            v[i + 1]++;
+        }
+    }
+    return total;
+}
+
+static void sqdev_task(void *arg, int task, int n_tasks) {
+    (void)n_tasks;
+    sqdev_job *j = arg;
+    int64_t b = task * j->chunk, e = b + j->chunk < j->n ? b + j->chunk : j->n;
+    j->part[task] = b < e ? sqdev_range(j->g, j->mean, b, e) : 0;
+}
+
+bool nn_var_all_pytorch_order(const nn_tensor *x, double correction, bool take_sqrt, double *mean,
+                              double *result) {
     if (x->dtype != NN_FLOAT32 && x->dtype != NN_FLOAT64) return false;
-    if (out->dtype != x->dtype || !nn_tensor_is_contiguous(out)) return false;
-    const int64_t z = x->dtype == NN_FLOAT64 ? 8 : 4;
-    int64_t out_n = nn_tensor_numel(out);
-    memset(nn_tensor_data(out), 0, (size_t)(out_n * z));
+    /* the mean in the input's type: the cascade sum divided by the count */
+    bool mask[NN_MAX_DIMS];
+    for (int i = 0; i < x->ndim; i++) mask[i] = true;
+    double m;
+    int64_t n = nn_tensor_numel(x);
+    char sum[8] = {0};
+    sum_into(x, mask, sum, 1);
+    if (x->dtype == NN_FLOAT64) {
+        double v;
+        memcpy(&v, sum, sizeof v);
+        m = v / (double)n;
+    } else {
+        float v;
+        memcpy(&v, sum, sizeof v);
+        m = (double)(v / (float)n);
+    }
+    /* the input alone in its iterator: dims by stride, merged */
     sgeo g;
-    build(&g, x, mask, out);
+    build(&g, x, mask, NULL);
+    int threads = nn_get_num_threads();
+    double total = 0;
+    if (n <= GRAIN || threads <= 1) {
+        total = sqdev_range(&g, m, 0, n);
+    } else {
+        sqdev_job j = {.g = &g, .mean = m, .n = n};
+        int tasks = threads < 64 ? threads : 64;
+        if ((n + GRAIN - 1) / GRAIN < tasks) tasks = (int)((n + GRAIN - 1) / GRAIN);
+        j.chunk = (n + tasks - 1) / tasks;
+        nn_parallel_run(tasks, sqdev_task, &j);
+        for (int t = 0; t < threads && t < 64; t++) total += t < tasks ? j.part[t] : 0;
+    }
+    double div = (double)n - correction;
+    double var = total / (div > 0 ? div : 0);
+    *mean = m;
+    *result = take_sqrt ? sqrt(var) : var;
+    if (n == 0) *result = NAN; /* PyTorch fills an empty input's result with +NaN */
+    return true;
+}
+
+/* The sum of float32/float64 [x] over [mask] into [o], [out_n] contiguous
+ * elements of x's type. */
+static void sum_into(const nn_tensor *x, const bool *mask, char *o, int64_t out_n) {
+    const int64_t z = x->dtype == NN_FLOAT64 ? 8 : 4;
+    memset(o, 0, (size_t)(out_n * z));
+    sgeo g;
+    build(&g, x, mask, o);
     int64_t n = numel_of(&g);
-    if (n == 0) return true;
+    if (n == 0) return;
     int threads = nn_get_num_threads();
     if (n < GRAIN || threads <= 1) {
         for_range(&g, g.o, 0, n);
-        return true;
+        return;
     }
     const int pt = threads; /* PyTorch's thread count: its split follows it */
     if (out_n == 1) {
@@ -395,7 +503,7 @@ bool nn_sum_pytorch_order(const nn_tensor *x, const bool *mask, nn_tensor *out) 
         full_job *j = calloc(1, sizeof *j);
         if (!j) {
             for_range(&g, g.o, 0, n);
-            return true;
+            return;
         }
         j->g = &g;
         j->n = n;
@@ -406,8 +514,12 @@ bool nn_sum_pytorch_order(const nn_tensor *x, const bool *mask, nn_tensor *out) 
         if (g.f64) {
             double b[64];
             for (int t = 0; t < pt && t < 64; t++) b[t] = t < tasks ? j->part[t][0] : 0;
-            sgeo r = {.nd = 1, .shape = {pt < 64 ? pt : 64}, .st = {{0, 8}}, .x = (char *)b,
-                      .o = g.o, .f64 = true};
+            sgeo r = {.nd = 1,
+                      .shape = {pt < 64 ? pt : 64},
+                      .st = {{0, 8}},
+                      .x = (char *)b,
+                      .o = g.o,
+                      .f64 = true};
             for_range(&r, g.o, 0, r.shape[0]);
         } else {
             float b[64];
@@ -416,12 +528,16 @@ bool nn_sum_pytorch_order(const nn_tensor *x, const bool *mask, nn_tensor *out) 
                 memcpy(&v, j->part[t], sizeof v);
                 b[t] = t < tasks ? v : 0;
             }
-            sgeo r = {.nd = 1, .shape = {pt < 64 ? pt : 64}, .st = {{0, 4}}, .x = (char *)b,
-                      .o = g.o, .f64 = false};
+            sgeo r = {.nd = 1,
+                      .shape = {pt < 64 ? pt : 64},
+                      .st = {{0, 4}},
+                      .x = (char *)b,
+                      .o = g.o,
+                      .f64 = false};
             for_range(&r, g.o, 0, r.shape[0]);
         }
         free(j);
-        return true;
+        return;
     }
     /* split the outermost kept dim (PyTorch's find_split_dim) */
     int best = g.nd - 1;
@@ -438,10 +554,17 @@ bool nn_sum_pytorch_order(const nn_tensor *x, const bool *mask, nn_tensor *out) 
     int tasks = j.cols < pt ? (int)j.cols : pt;
     if (tasks <= 1) {
         for_range(&g, g.o, 0, n);
-        return true;
+        return;
     }
     j.chunk = (j.cols + tasks - 1) / tasks;
     j.round = g.st[dim][1] == z ? 128 / z : 1;
     nn_parallel_run(tasks, dim_task, &j);
+    return;
+}
+
+bool nn_sum_pytorch_order(const nn_tensor *x, const bool *mask, nn_tensor *out) {
+    if (x->dtype != NN_FLOAT32 && x->dtype != NN_FLOAT64) return false;
+    if (out->dtype != x->dtype || !nn_tensor_is_contiguous(out)) return false;
+    sum_into(x, mask, nn_tensor_data(out), nn_tensor_numel(out));
     return true;
 }

@@ -1,4 +1,5 @@
-# sum and mean of float32/float64 tensors give PyTorch's bits: its float
+# sum and mean of float32/float64 tensors give PyTorch's bits (and var/std
+# over every element, and the pointwise losses): its float
 # cascade over vectors of 8 floats / 4 doubles, the iterator's dim order
 # and merging, and its split across 2 threads from 32768 elements
 # (engine/ops/ops_sum.c). Each line is a hash of the results' bits, so any
@@ -58,6 +59,14 @@ def cases(dt):
         out += [torch.nn.functional.binary_cross_entropy(q, y, reduction=red),
                 torch.nn.functional.binary_cross_entropy_with_logits(p, y, reduction=red)]
     out += [torch.nn.functional.binary_cross_entropy_with_logits(p * 40, q)]
+    # var and std over every element: the mean in the input's type, then
+    # squared deviations summed in double (PyTorch's all-dims kernel)
+    for n in list(range(0, 70)) + [4097, 40000, 100001]:
+        x = r(n)
+        out += [x.var(), x.std(), x.var(unbiased=False), x.std(unbiased=False)]
+    y = r(30, 40)
+    out += [y.std(), y.t().var(), y[:, ::3].var(), y.reshape(1, 1200).std(dim=1),
+            y.std(dim=(0, 1), keepdim=True)]
     return out
 
 
