@@ -108,10 +108,41 @@ static bool zero_first(enum CBLAS_ORDER order, int m, int n, int k, size_t es, v
     return true;
 }
 
+/* Rows of a row-major C per BLAS call (0: the default, SPLIT_ROWS). */
+static int split_rows;
+#define SPLIT_ROWS 8192
+
+void nn_blas_set_split_rows(int rows) {
+    split_rows = rows;
+}
+
 void nn_blas_sgemm(enum CBLAS_ORDER order, enum CBLAS_TRANSPOSE ta, enum CBLAS_TRANSPOSE tb, int m,
                    int n, int k, float alpha, const float *a, int lda, const float *b, int ldb,
                    float beta, float *c, int ldc) {
     NN_ASSERT(p_sgemm);
+    /* A row-major C of many rows goes to the BLAS in blocks of rows. OpenBLAS
+     * packs the operand along C's rows (its column-major "B") for up to its
+     * whole buffer (128 MiB) at once, and the pages it touches stay resident:
+     * the GPT-2 124M LM head's weight gradient (50257 rows) touched 62 MiB of
+     * it at the step's peak, a block of 8192 rows 10 MiB. Blocks are a
+     * multiple of 384 rows, so the BLAS's tiles fall where they fall in one
+     * call and, at one thread, the bits do not change (tests/unit
+     * matmul_sgemm_row_blocks_same_bits; with a block of 128 rows they did).
+     * At two threads OpenBLAS's bits already depend on how it splits the
+     * rows between its threads (one call at 1 and 2 threads differ). */
+    int rows = split_rows > 0 ? split_rows : SPLIT_ROWS;
+    if (order == CblasRowMajor && (int64_t)m > 2 * (int64_t)rows && n > 0 && k > 0 &&
+        (ta == CblasNoTrans || ta == CblasTrans)) {
+        int blocks = (m + rows - 1) / rows, per = (m + blocks - 1) / blocks;
+        per = (per + 383) / 384 * 384; /* the BLAS's tiles line up */
+        for (int m0 = 0; m0 < m; m0 += per) {
+            int mb = m - m0 < per ? m - m0 : per;
+            const float *ab = ta == CblasNoTrans ? a + (size_t)m0 * lda : a + m0;
+            nn_blas_sgemm(order, ta, tb, mb, n, k, alpha, ab, lda, b, ldb, beta,
+                          c + (size_t)m0 * ldc, ldc);
+        }
+        return;
+    }
     /* A small product: OpenBLAS's bits without its cost per call (with beta
      * 0 the tiled path writes C without clearing it first). Only the
      * arguments the BLAS would accept (it reports the others itself). */

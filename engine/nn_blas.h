@@ -25,6 +25,10 @@ void nn_blas_dgemm(enum CBLAS_ORDER order, enum CBLAS_TRANSPOSE ta, enum CBLAS_T
                    int n, int k, double alpha, const double *a, int lda, const double *b, int ldb,
                    double beta, double *c, int ldc);
 
+/* How many rows of a row-major C one BLAS call computes at most when C has
+ * more than twice as many (0: the default, 8192); for tests. */
+void nn_blas_set_split_rows(int rows);
+
 /* Threads for BLAS: remembered until the library loads, then applied. */
 void nn_blas_set_threads(int n);
 /* Let the BLAS run each call on its caller's thread alone ([single]) or

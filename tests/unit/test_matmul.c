@@ -2,6 +2,7 @@
  * transposed operands without copies, bad input, and finite-difference
  * gradient checks in float64 (broadcast batch dims, non-contiguous inputs,
  * linear with and without bias). */
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -374,5 +375,61 @@ NN_TEST(small_sgemm_has_openblas_bits) {
     free(pool);
     free(c1);
     free(c2);
+    nn_ctx_free(ctx);
+}
+
+/* A row-major C of many rows goes to the BLAS in blocks of rows (so
+ * OpenBLAS packs less at once): at one thread the same bits as one call
+ * (at two, OpenBLAS's bits already depend on how it splits the rows between
+ * its threads: one call at 1 and at 2 threads differ), for both
+ * transposes of each operand, padded leading dimensions, beta 0 and 1, a
+ * row count that is not a multiple of the block, and k above the BLAS's
+ * own block of k. */
+NN_TEST(matmul_sgemm_row_blocks_same_bits) {
+    nn_ctx *ctx = nn_ctx_new(0);
+    CHECK(nn_blas_require(ctx) == NN_OK);
+    int m = 1037, n = 96, k = 700, pad = 3;
+    size_t na = (size_t)(m + pad) * (k + pad), nb = (size_t)(k + pad) * (n + pad),
+           nc = (size_t)m * (n + pad);
+    float *a = malloc(na * sizeof(float)), *b = malloc(nb * sizeof(float));
+    float *c1 = malloc(nc * sizeof(float)), *c2 = malloc(nc * sizeof(float));
+    CHECK(a && b && c1 && c2);
+    uint32_t r = 12345;
+    for (size_t i = 0; i < na; i++)
+        a[i] = (float)((r = r * 1664525u + 1013904223u) >> 8) / 16777216.0f - 0.5f;
+    for (size_t i = 0; i < nb; i++)
+        b[i] = (float)((r = r * 1664525u + 1013904223u) >> 8) / 16777216.0f - 0.5f;
+    int cases = 0, same = 0;
+    nn_blas_single_threaded(true); /* at 2 threads the bits follow OpenBLAS's split */
+    for (int tra = 0; tra < 2; tra++)
+        for (int trb = 0; trb < 2; trb++)
+            for (int beta = 0; beta < 2; beta++) {
+                enum CBLAS_TRANSPOSE ta = tra ? CblasTrans : CblasNoTrans,
+                                     tb = trb ? CblasTrans : CblasNoTrans;
+                int lda = (tra ? m : k) + pad, ldb = (trb ? k : n) + pad, ldc = n + pad;
+                for (size_t i = 0; i < nc; i++) c1[i] = c2[i] = (float)(i % 7) * 0.25f;
+                nn_blas_set_split_rows(1 << 30); /* one call */
+                nn_blas_sgemm(CblasRowMajor, ta, tb, m, n, k, 1.0f, a, lda, b, ldb, (float)beta, c1,
+                              ldc);
+                nn_blas_set_split_rows(384); /* blocks of 384, 384 and 269 rows */
+                nn_blas_sgemm(CblasRowMajor, ta, tb, m, n, k, 1.0f, a, lda, b, ldb, (float)beta, c2,
+                              ldc);
+                nn_blas_set_split_rows(0);
+                cases++;
+                same += memcmp(c1, c2, nc * sizeof(float)) == 0;
+                double err = 0;
+                for (int i = 0; i < m; i += 97) { /* and it is the product */
+                    double s = beta ? (double)((size_t)i * ldc % 7) * 0.25 : 0.0;
+                    for (int p = 0; p < k; p++)
+                        s += (double)(tra ? a[(size_t)p * lda + i] : a[(size_t)i * lda + p]) *
+                             (double)(trb ? b[(size_t)0 * ldb + p] : b[(size_t)p * ldb + 0]);
+                    double e = fabs(s - c2[(size_t)i * ldc]);
+                    if (e > err) err = e;
+                }
+                CHECK_MSG(err < 1e-3, "ta %d tb %d beta %d: error %g", tra, trb, beta, err);
+            }
+    nn_blas_single_threaded(false);
+    CHECK_MSG(same == cases, "%d of %d cases kept the bits", same, cases);
+    free(a), free(b), free(c1), free(c2);
     nn_ctx_free(ctx);
 }
