@@ -257,6 +257,8 @@ typedef struct conv_job {
     size_t es; /* element size */
 } conv_job;
 
+static bool wino_applies(const conv_job *j);
+
 static int64_t chunk_samples(const conv_job *j) {
     /* A sample with this many positions and a weight this large already
      * makes a GEMM BLAS runs at full speed (a 32x32 ResNet layer); batching
@@ -264,6 +266,7 @@ static int64_t chunk_samples(const conv_job *j) {
      * still batches. */
     int64_t wsize = (j->Cc / j->G) * (j->Ci / j->G) * j->g.K;
     if (j->g.identity || (j->g.Lc >= BATCH_MIN_POSITIONS && wsize >= BATCH_MIN_WEIGHT)) return 1;
+    if (wino_applies(j)) return 1; /* Winograd goes sample by sample */
     int64_t per = (j->Ci / j->G) * j->g.K * j->g.Lc;
     int64_t nb = per > 0 ? COL_BUDGET / per : j->N;
     if (nb < 1) nb = 1;
