@@ -395,6 +395,8 @@ static bool grad_reads_input(const nn_node *n, int i) {
     case NN_OP_WHERE: return i == 0; /* the condition, not the values chosen from */
     case NN_OP_SOFTMAX:
     case NN_OP_LOG_SOFTMAX: return false; /* their output */
+    case NN_OP_PERMUTE:                   /* the gradient permuted back */
+    case NN_OP_CONTIGUOUS: return false;  /* the gradient as it is */
     default: return true;
     }
 }
@@ -408,6 +410,8 @@ static bool grad_reads_output(const nn_node *n) {
     case NN_OP_LINEAR:
     case NN_OP_MATMUL:
     case NN_OP_WHERE:
+    case NN_OP_PERMUTE:
+    case NN_OP_CONTIGUOUS:
     case NN_OP_MUL: return false;
     case NN_OP_DIV: return n->in[1].needs_grad; /* b's gradient, -g (a / b) / b */
     default: return true;
@@ -430,6 +434,12 @@ static bool to_husk(nn_ctx *ctx, nn_tensor **t) {
 /* Replace what [n]'s backward does not read by husks (when one cannot be
  * made, the value simply stays). */
 static void drop_unread(nn_ctx *ctx, nn_node *n) {
+    /* A view's input may become a husk (permute: attention's output y,
+     * 3 MiB a layer at GPT-2 124M B4 T256, was kept only by its transpose
+     * and that transpose's contiguous copy); nn_inplace_check still knows
+     * which storage the view shares. */
+    if (n->n_in > 0 && n->out && n->in[0].t && n->out->storage == n->in[0].t->storage)
+        n->view_of = n->in[0].t->storage;
     for (int i = 0; i < n->n_in; i++) {
         nn_input *in = &n->in[i];
         if (in->fn && !grad_reads_input(n, i) && to_husk(ctx, &in->t)) in->dropped = true;

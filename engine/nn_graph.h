@@ -84,8 +84,12 @@ struct nn_node {
     bool retain;              /* keep the output's gradient */
     bool freed;               /* saved tensors released by backward */
     bool out_dropped;         /* [out] is a husk: backward does not read the output */
-    uint32_t visit;           /* traversal mark */
-    nn_node *link;            /* scratch list link */
+    /* The storage the output shares with input 0 (a view), recorded before
+     * either became a husk; for identity checks only (no reference held:
+     * a tensor that has this node as grad_fn and this storage keeps it). */
+    const void *view_of;
+    uint32_t visit; /* traversal mark */
+    nn_node *link;  /* scratch list link */
 };
 
 void nn_node_retain(nn_node *n);

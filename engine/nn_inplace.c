@@ -34,7 +34,8 @@ nn_status nn_inplace_check(nn_ctx *ctx, const nn_tensor *t, const char *opname) 
                             "a leaf Variable that requires grad is being used in an in-place "
                             "operation.");
     if (t->grad_fn && is_view_op(t->grad_fn->op) && t->grad_fn->out && t->grad_fn->in[0].t &&
-        t->storage == t->grad_fn->in[0].t->storage)
+        (t->storage == t->grad_fn->in[0].t->storage ||
+         (t->grad_fn->in[0].dropped && (const void *)t->storage == t->grad_fn->view_of)))
         return nn_error_set(&ctx->err, NN_ERR_RUNTIME,
                             "%s: this tensor is a view (%s) of a tensor with autograd history; "
                             "nndb records in-place writes through a view only as indexed "

@@ -175,6 +175,19 @@ print("attention and loss backward:",
 print("gpt tail: %.4f %.4f %.4f %.4f %.4f" % (loss.item(), q.grad.abs().sum().item(),
                                               k.grad.abs().sum().item(), v.grad.abs().sum().item(),
                                               w_head.grad.abs().sum().item()))
+# nanoGPT's y.transpose(1, 2).contiguous(): the transpose and the copy
+# read no values in backward, so neither keeps y (attention's output, which
+# nothing else holds): only the contiguous copy stays
+a_y = torch.randn(B, Hh, T, 4 * D, requires_grad=True)
+w_y = torch.randn(B, T, Hh, 4 * D)
+y_bytes = B * Hh * T * 4 * D * f32
+base = stats()["in_use"] if stats else 0
+y_cont = (a_y * 2).transpose(1, 2).contiguous()
+kept = stats()["in_use"] - base if stats else 0
+print("transpose and contiguous keep only the copy:", within(kept, y_bytes) if stats else True)
+(y_cont * w_y).sum().backward()
+print("their gradient: %.4f" % a_y.grad.abs().sum().item())
+del y_cont
 # attention's backward alone: the softmax, masked_fill and scale backwards
 # write over the T x T gradient they are handed when nothing else holds it
 # (docs/architecture.md), so one such gradient is live at a time, not two

@@ -222,7 +222,9 @@ class _LinearTranspose(torch.autograd.Function):
         args = list(rec.inputs)
         for k, t in enumerate(args):
             if rec.needs[k] and t is not None and torch.is_floating_point(t):
-                args[k] = torch.zeros_like(t)
+                # t may be a husk (shape and dtype only: permute and
+                # contiguous do not keep their input's values)
+                args[k] = torch.zeros(t.shape, dtype=t.dtype)
         for k, u in zip(ctx.which, us):
             if u is not None:
                 # a view's gradient may come strided where the view cannot

@@ -11,3 +11,8 @@ v = v * 2
 h.sum().backward()
 print(x.grad)  # expect: tensor([2., 1., 1.])
 print(h)  # expect: tensor([2., 1., 1.], grad_fn=<CopySlices>)
+# A transpose's node keeps a husk of its input (its backward reads no
+# values), and still knows the view shares the input's storage.
+m = ones(2, 3, requires_grad=True) * 1
+w = m.t()
+w.add_(1)  # expect error: RuntimeError: add_: this tensor is a view (permute) of a tensor with autograd history
