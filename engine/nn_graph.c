@@ -877,6 +877,22 @@ static nn_tensor *place_first_grad(nn_ctx *ctx, nn_tensor *t, nn_tensor *g) {
     return c;
 }
 
+/* A leaf that gets several contributions in a pass while holding a
+ * gradient from before (gradient accumulation, a weight used twice): as
+ * PyTorch's engine, the pass's contributions are summed first and the sum
+ * is added to the old gradient, old + (g1 + g2), which differs in the last
+ * bits from (old + g1) + g2. The old gradient waits in grad_before while
+ * .grad collects the pass's sum; when the last edge has delivered (or at
+ * the end of the pass) they are added, in place into the old tensor, which
+ * the optimizer may hold. */
+static nn_status leaf_settle(nn_ctx *ctx, nn_tensor *t) {
+    nn_tensor *sum = t->grad;
+    t->grad = t->grad_before;
+    t->grad_before = NULL;
+    t->grad_edges = 0;
+    return sum ? accumulate(ctx, &t->grad, sum, true) : NN_OK;
+}
+
 static nn_status leaf_accumulate(nn_ctx *ctx, nn_tensor *t, nn_tensor *g, grad_capture *cap) {
     if (cap) {
         for (int i = 0; i < cap->n; i++)
@@ -884,8 +900,11 @@ static nn_status leaf_accumulate(nn_ctx *ctx, nn_tensor *t, nn_tensor *g, grad_c
         nn_tensor_release(g);
         return NN_OK;
     }
-    if (!has_hooks(ctx) || !leaf_hooked(ctx, t))
-        return accumulate(ctx, &t->grad, place_first_grad(ctx, t, g), true);
+    if (!has_hooks(ctx) || !leaf_hooked(ctx, t)) {
+        nn_status st = accumulate(ctx, &t->grad, place_first_grad(ctx, t, g), true);
+        if (!st && t->grad_before && --t->grad_edges <= 0) st = leaf_settle(ctx, t);
+        return st;
+    }
     struct nn_grad_hooks *r = ctx->grad_hooks;
     for (int i = 0; i < r->np; i++)
         if (r->p[i].leaf == t) return accumulate(ctx, &r->p[i].grad, g, true);
@@ -941,6 +960,49 @@ static const char *where_str(const nn_node *n, char *buf, int size) {
 }
 
 /* Collect the nodes reachable from [root] into ctx->order. */
+/* Before a pass over the [n] nodes in ctx->order: count each leaf's
+ * edges, and set aside the .grad of those with several (leaf_settle).
+ * Hooked leaves sum their pass on their own (flush_leaves). Returns how
+ * many leaves are in *aside (malloc'd, each retained; NULL when none). */
+static size_t set_aside_leaves(nn_ctx *ctx, size_t n, nn_tensor ***aside) {
+    static uint32_t pass;
+    if (++pass == 0) ++pass;
+    for (size_t k = 0; k < n; k++) {
+        nn_node *node = ctx->order[k];
+        for (int i = 0; i < node->n_in; i++) {
+            nn_tensor *t = node->in[i].t;
+            if (node->in[i].fn || !node->in[i].needs_grad || !t) continue;
+            if (t->grad_pass != pass) {
+                t->grad_pass = pass;
+                t->grad_edges = 0;
+            }
+            t->grad_edges++;
+        }
+    }
+    size_t m = 0, cap = 0;
+    *aside = NULL;
+    for (size_t k = 0; k < n; k++) {
+        nn_node *node = ctx->order[k];
+        for (int i = 0; i < node->n_in; i++) {
+            nn_tensor *t = node->in[i].t;
+            if (node->in[i].fn || !node->in[i].needs_grad || !t || t->grad_edges < 2 || !t->grad ||
+                t->grad_before || (has_hooks(ctx) && leaf_hooked(ctx, t)))
+                continue;
+            if (m == cap) {
+                size_t grown_cap = cap ? cap * 2 : 16;
+                nn_tensor **grown = realloc(*aside, grown_cap * sizeof *grown);
+                if (!grown) return m; /* the rest accumulate as they come */
+                *aside = grown;
+                cap = grown_cap;
+            }
+            t->grad_before = t->grad;
+            t->grad = NULL;
+            (*aside)[m++] = nn_tensor_retain(t);
+        }
+    }
+    return m;
+}
+
 static nn_status collect(nn_ctx *ctx, nn_node *root, size_t *count) {
     uint32_t epoch = ++ctx->visit_epoch;
     if (epoch == 0) epoch = ++ctx->visit_epoch;
@@ -1272,6 +1334,8 @@ static nn_status backward_run(nn_ctx *ctx, nn_tensor *root, nn_tensor *gradient,
     nn_node *top = root->grad_fn;
     nn_tensor_release(top->grad);
     top->grad = g;
+    nn_tensor **aside = NULL;
+    size_t n_aside = cap ? 0 : set_aside_leaves(ctx, n, &aside);
 
     bool prev = nn_ctx_set_grad(ctx, false);
     nn_status st = NN_OK;
@@ -1302,6 +1366,13 @@ static nn_status backward_run(nn_ctx *ctx, nn_tensor *root, nn_tensor *gradient,
         nn_tensor_release(ctx->order[i]->grad);
         ctx->order[i]->grad = NULL;
     }
+    for (size_t i = 0; i < n_aside; i++) {
+        nn_tensor *t = aside[i];
+        nn_status sst = t->grad_before ? leaf_settle(ctx, t) : NN_OK;
+        if (!st) st = sst;
+        nn_tensor_release(t);
+    }
+    free(aside);
     nn_status fst = flush_leaves(ctx, st == NN_OK);
     if (!st) st = fst;
     for (int i = 0; i < ctx->n_hooks; i++) {

@@ -82,7 +82,12 @@ typedef struct nn_tensor {
     bool is_wrapped_number; /* a Python scalar: does not promote float32 */
     bool grad_placed;       /* leaves: a gradient was stored once (nn_graph.c) */
     struct nn_tensor *grad; /* leaves: accumulated gradient, or NULL */
-    nn_node *grad_fn;       /* the node that produced it; NULL for leaves */
+    /* leaves, during a backward pass (nn_graph.c): the .grad held before
+     * it while this pass's contributions are summed, and the edges left */
+    struct nn_tensor *grad_before;
+    uint32_t grad_pass;
+    int32_t grad_edges;
+    nn_node *grad_fn; /* the node that produced it; NULL for leaves */
 } nn_tensor;
 
 size_t nn_dtype_size(nn_dtype dt);
