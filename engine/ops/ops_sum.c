@@ -339,14 +339,14 @@ static void for_range(const sgeo *g, char *o, int64_t begin, int64_t end) {
 typedef struct full_job {
     const sgeo *g;
     int64_t chunk, n;
-    double part[2][64]; /* per task: the partial sum (float or double) */
+    double part[64]; /* per task: its partial sum, a float or a double */
 } full_job;
 
 static void full_task(void *arg, int task, int n_tasks) {
     (void)n_tasks;
     full_job *j = arg;
     int64_t b = task * j->chunk, e = b + j->chunk < j->n ? b + j->chunk : j->n;
-    for_range(j->g, (char *)j->part[task], b, e);
+    for_range(j->g, (char *)&j->part[task], b, e);
 }
 
 typedef struct dim_job {
@@ -511,31 +511,12 @@ static void sum_into(const nn_tensor *x, const bool *mask, char *o, int64_t out_
         nn_parallel_run(tasks, full_task, j);
         /* the partials, as PyTorch's second pass reads its buffer of one
          * slot per thread (unused slots 0) */
-        if (g.f64) {
-            double b[64];
-            for (int t = 0; t < pt && t < 64; t++) b[t] = t < tasks ? j->part[t][0] : 0;
-            sgeo r = {.nd = 1,
-                      .shape = {pt < 64 ? pt : 64},
-                      .st = {{0, 8}},
-                      .x = (char *)b,
-                      .o = g.o,
-                      .f64 = true};
-            for_range(&r, g.o, 0, r.shape[0]);
-        } else {
-            float b[64];
-            for (int t = 0; t < pt && t < 64; t++) {
-                float v;
-                memcpy(&v, j->part[t], sizeof v);
-                b[t] = t < tasks ? v : 0;
-            }
-            sgeo r = {.nd = 1,
-                      .shape = {pt < 64 ? pt : 64},
-                      .st = {{0, 4}},
-                      .x = (char *)b,
-                      .o = g.o,
-                      .f64 = false};
-            for_range(&r, g.o, 0, r.shape[0]);
-        }
+        int slots = pt < 64 ? pt : 64;
+        char b[64 * sizeof(double)];
+        memset(b, 0, sizeof b);
+        for (int t = 0; t < tasks && t < slots; t++) memcpy(b + t * z, &j->part[t], (size_t)z);
+        sgeo r = {.nd = 1, .shape = {slots}, .st = {{0, z}}, .x = b, .o = g.o, .f64 = g.f64};
+        for_range(&r, g.o, 0, slots);
         free(j);
         return;
     }
