@@ -387,6 +387,7 @@ typedef struct sqdev_job {
  * partial per 2-D block added to the running total, as PyTorch's loop */
 static double sqdev_range(const sgeo *g, double mean, int64_t begin, int64_t end) {
     double total = 0;
+    if (begin >= end) return total; /* an empty input has a dim of size 0 */
     int64_t v[NN_MAX_DIMS], off = begin;
     int nd = g->nd > 0 ? g->nd : 1;
     int64_t shape[NN_MAX_DIMS], st[NN_MAX_DIMS];
