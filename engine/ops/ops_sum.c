@@ -280,10 +280,21 @@ static int64_t numel_of(const sgeo *g) {
     return n;
 }
 
+/* What runs on each 2-D block: output [o], input [x], byte strides s =
+ * {out0, in0, out1, in1}, size0 x size1 elements. */
+typedef void (*block_fn)(void *arg, char *o, const char *x, const int64_t *s, int64_t size0,
+                         int64_t size1);
+
+static void sum_block(void *arg, char *o, const char *x, const int64_t *s, int64_t size0,
+                      int64_t size1) {
+    (*(const bool *)arg ? loop_d : loop_f)(o, x, s, size0, size1);
+}
+
 /* PyTorch's serial_for_each over the linear range [begin, end) of [g]'s
- * iteration space (dim 0 fastest), output pointer [o]: the 2-D loop over
- * the largest blocks the range allows. */
-static void for_range(const sgeo *g, char *o, int64_t begin, int64_t end) {
+ * iteration space (dim 0 fastest), output pointer [o]: [block] over the
+ * largest 2-D blocks the range allows. */
+static void for_range_blocks(const sgeo *g, char *o, int64_t begin, int64_t end, block_fn block,
+                             void *arg) {
     if (begin >= end) return;
     int64_t s[4] = {0, 0, 0, 0};
     if (g->nd >= 1) {
@@ -297,7 +308,7 @@ static void for_range(const sgeo *g, char *o, int64_t begin, int64_t end) {
     if (g->nd <= 1) {
         char *po = o + begin * s[0];
         const char *px = g->x + begin * s[1];
-        (g->f64 ? loop_d : loop_f)(po, px, s, end - begin, 1);
+        block(arg, po, px, s, end - begin, 1);
         return;
     }
     int64_t v[NN_MAX_DIMS], off = begin;
@@ -317,7 +328,7 @@ static void for_range(const sgeo *g, char *o, int64_t begin, int64_t end) {
             step1 = (end - off) / g->shape[0];
             if (g->shape[1] - v[1] < step1) step1 = g->shape[1] - v[1];
         }
-        (g->f64 ? loop_d : loop_f)(po, px, s, step0, step1);
+        block(arg, po, px, s, step0, step1);
         off += step0 * step1;
         /* increment the counter by step0 x step1 */
         v[0] += step0;
@@ -332,6 +343,12 @@ static void for_range(const sgeo *g, char *o, int64_t begin, int64_t end) {
             v[i + 1]++;
         }
     }
+}
+
+/* The cascade sum over [begin, end), added into [o]. */
+static void for_range(const sgeo *g, char *o, int64_t begin, int64_t end) {
+    bool f64 = g->f64;
+    for_range_blocks(g, o, begin, end, sum_block, &f64);
 }
 
 /* ---- the thread split ---- */
@@ -385,51 +402,30 @@ typedef struct sqdev_job {
 
 /* sum of (x - mean)^2 in double over [begin, end) of the iteration, one
  * partial per 2-D block added to the running total, as PyTorch's loop */
+typedef struct sqdev_acc {
+    double mean, total;
+    bool f64;
+} sqdev_acc;
+
+static void sqdev_block(void *arg, char *o, const char *x, const int64_t *s, int64_t size0,
+                        int64_t size1) {
+    (void)o;
+    sqdev_acc *a = arg;
+    double local = 0;
+    for (int64_t j = 0; j < size1; j++)
+        for (int64_t i = 0; i < size0; i++) {
+            const char *p = x + j * s[3] + i * s[1];
+            double d = (a->f64 ? *(const double *)p : (double)*(const float *)p) - a->mean;
+            local += d * d;
+        }
+    a->total += local;
+}
+
 static double sqdev_range(const sgeo *g, double mean, int64_t begin, int64_t end) {
-    double total = 0;
-    if (begin >= end) return total; /* an empty input has a dim of size 0 */
-    int64_t v[NN_MAX_DIMS], off = begin;
-    int nd = g->nd > 0 ? g->nd : 1;
-    int64_t shape[NN_MAX_DIMS], st[NN_MAX_DIMS];
-    for (int i = 0; i < nd; i++) {
-        shape[i] = g->nd > 0 ? g->shape[i] : 1;
-        st[i] = g->nd > 0 ? g->st[i][1] : 0;
-    }
-    for (int i = 0; i < nd; i++) {
-        v[i] = off % shape[i];
-        off /= shape[i];
-    }
-    for (off = begin; off < end;) {
-        const char *px = g->x;
-        for (int i = 0; i < nd; i++) px += v[i] * st[i];
-        int64_t step0 = shape[0] - v[0] < end - off ? shape[0] - v[0] : end - off, step1 = 1;
-        if (nd > 1 && step0 == shape[0]) {
-            step1 = (end - off) / shape[0];
-            if (shape[1] - v[1] < step1) step1 = shape[1] - v[1];
-        }
-        const int64_t s1 = nd > 1 ? st[1] : 0;
-        double local = 0;
-        for (int64_t j = 0; j < step1; j++)
-            for (int64_t i = 0; i < step0; i++) {
-                const char *p = px + j * s1 + i * st[0];
-                double d = (g->f64 ? *(const double *)p : (double)*(const float *)p) - mean;
-                local += d * d;
-            }
-        total += local;
-        off += step0 * step1;
-        v[0] += step0;
-        if (v[0] >= shape[0]) {
-            v[0] = 0;
-            if (nd > 1) v[1] += step1;
-        } else if (nd > 1) {
-            v[1] += step1 - 1;
-        }
-        for (int i = 1; i < nd - 1 && v[i] >= shape[i]; i++) {
-            v[i] -= shape[i];
-            v[i + 1]++;
-        }
-    }
-    return total;
+    sqdev_acc a = {.mean = mean, .total = 0, .f64 = g->f64};
+    char none; /* no output: its strides are all 0 */
+    for_range_blocks(g, &none, begin, end, sqdev_block, &a);
+    return a.total;
 }
 
 static void sqdev_task(void *arg, int task, int n_tasks) {
