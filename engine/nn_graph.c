@@ -959,14 +959,14 @@ static const char *where_str(const nn_node *n, char *buf, int size) {
     return buf;
 }
 
-/* Collect the nodes reachable from [root] into ctx->order. */
-/* Before a pass over the [n] nodes in ctx->order: count each leaf's
- * edges, and set aside the .grad of those with several (leaf_settle).
- * Hooked leaves sum their pass on their own (flush_leaves). Returns how
- * many leaves are in *aside (malloc'd, each retained; NULL when none). */
+/* Before a pass over the [n] nodes in ctx->order, which collect() has just
+ * stamped with a new ctx->visit_epoch: count each leaf's edges (stamped
+ * with that epoch), and set aside the .grad of those with several
+ * (leaf_settle). Hooked leaves sum their pass on their own (flush_leaves).
+ * Returns how many leaves are in *aside (malloc'd, each retained; NULL
+ * when none). */
 static size_t set_aside_leaves(nn_ctx *ctx, size_t n, nn_tensor ***aside) {
-    static uint32_t pass;
-    if (++pass == 0) ++pass;
+    const uint32_t pass = ctx->visit_epoch;
     for (size_t k = 0; k < n; k++) {
         nn_node *node = ctx->order[k];
         for (int i = 0; i < node->n_in; i++) {
@@ -1003,6 +1003,7 @@ static size_t set_aside_leaves(nn_ctx *ctx, size_t n, nn_tensor ***aside) {
     return m;
 }
 
+/* Collect the nodes reachable from [root] into ctx->order. */
 static nn_status collect(nn_ctx *ctx, nn_node *root, size_t *count) {
     uint32_t epoch = ++ctx->visit_epoch;
     if (epoch == 0) epoch = ++ctx->visit_epoch;

@@ -83,7 +83,8 @@ typedef struct nn_tensor {
     bool grad_placed;       /* leaves: a gradient was stored once (nn_graph.c) */
     struct nn_tensor *grad; /* leaves: accumulated gradient, or NULL */
     /* leaves, during a backward pass (nn_graph.c): the .grad held before
-     * it while this pass's contributions are summed, and the edges left */
+     * it while this pass's contributions are summed, and the edges left
+     * (counted in the pass whose ctx->visit_epoch is grad_pass) */
     struct nn_tensor *grad_before;
     uint32_t grad_pass;
     int32_t grad_edges;
