@@ -34,6 +34,10 @@ typedef struct py_tensor {
     const char *fn_name;
     PyObject *dict;
     PyObject *weakrefs;
+    /* A weak reference to the object .grad last gave (get_grad), so that
+     * `g = w.grad` stays `w.grad` while g lives, as in PyTorch; weak, so
+     * that it never keeps a gradient set to None alive. NULL until asked. */
+    PyObject *grad_ref;
 } py_tensor;
 
 /* torch._C._TensorBase, and torch.Tensor (the Python subclass that

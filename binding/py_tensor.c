@@ -51,11 +51,13 @@ PyObject *py_tensor_wrap_named(nn_tensor *r, const char *fn_name) {
 static int tensor_traverse(PyObject *self, visitproc visit, void *arg) {
     /* A heap subclass's type is visited by CPython's subtype_traverse. */
     Py_VISIT(((py_tensor *)self)->dict);
+    Py_VISIT(((py_tensor *)self)->grad_ref);
     return 0;
 }
 
 static int tensor_clear(PyObject *self) {
     Py_CLEAR(((py_tensor *)self)->dict);
+    Py_CLEAR(((py_tensor *)self)->grad_ref);
     return 0;
 }
 
@@ -65,6 +67,7 @@ static void tensor_dealloc(PyObject *self) {
     PyObject_GC_UnTrack(self);
     if (o->weakrefs) PyObject_ClearWeakRefs(self);
     Py_CLEAR(o->dict);
+    Py_CLEAR(o->grad_ref);
     nn_tensor_release(o->t);
     o->t = NULL;
     /* a heap subclass's reference to its type is dropped by subtype_dealloc */
@@ -1167,7 +1170,20 @@ static PyObject *get_grad(PyObject *self, void *c) {
     (void)c;
     nn_tensor *g = nn_tensor_grad(T(self));
     if (!g) Py_RETURN_NONE;
-    return py_tensor_wrap(nn_tensor_retain(g));
+    py_tensor *o = (py_tensor *)self;
+    if (o->grad_ref) {
+        PyObject *last = PyWeakref_GetObject(o->grad_ref); /* borrowed; Py_None when gone */
+        if (last != Py_None && ((py_tensor *)last)->t == g) return Py_NewRef(last);
+    }
+    PyObject *r = py_tensor_wrap(nn_tensor_retain(g));
+    if (!r) return NULL;
+    PyObject *ref = PyWeakref_NewRef(r, NULL);
+    if (!ref) {
+        Py_DECREF(r);
+        return NULL;
+    }
+    Py_XSETREF(o->grad_ref, ref);
+    return r;
 }
 
 static int set_grad(PyObject *self, PyObject *v, void *c) {
@@ -1198,6 +1214,12 @@ static int set_grad(PyObject *self, PyObject *v, void *c) {
     nn_tensor *old = t->grad;
     t->grad = nn_tensor_retain(g);
     nn_tensor_release(old);
+    /* `w.grad = buf` then `w.grad is buf`, as get_grad keeps it */
+    PyObject *ref = PyWeakref_NewRef(v, NULL);
+    if (ref)
+        Py_XSETREF(((py_tensor *)self)->grad_ref, ref);
+    else
+        PyErr_Clear(); /* identity only: .grad is set either way */
     return 0;
 }
 

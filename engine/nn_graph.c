@@ -647,10 +647,25 @@ static bool exclusive(const nn_tensor *t) {
     return t->refcount == 1 && t->storage->refcount == 1 && nn_tensor_is_contiguous(t);
 }
 
+/* A leaf's .grad that a contribution may be added into where it is: any
+ * .grad of the leaf's shape and dtype. PyTorch's AccumulateGrad adds in
+ * place (variable_grad += new_grad) outside create_graph, whoever else
+ * holds the tensor: `g = w.grad` before a second backward sees the sum,
+ * and `g is w.grad` stays true. [contiguous] for writers that need it (the
+ * linear's gemm with beta 1). */
+static bool leaf_grad_in_place(const nn_tensor *leaf, bool contiguous) {
+    const nn_tensor *g = leaf->grad;
+    return g && g->dtype == leaf->dtype && nn_tensor_same_shape(g, leaf) &&
+           (!contiguous || nn_tensor_is_contiguous(g));
+}
+
 /* *slot += g. [g] is consumed (its reference moves or is released). With
- * [must_own], *slot ends up exclusive, as leaf .grad must be: the optimizer
- * and the user may write into it. */
-static nn_status accumulate(nn_ctx *ctx, nn_tensor **slot, nn_tensor *g, bool must_own) {
+ * [must_own], a first *slot is exclusively ours (a leaf's .grad: the
+ * optimizer and the user may write into it). An existing *slot that is
+ * shared is copied first, unless [in_place] (a leaf's .grad: added into
+ * where it is, as PyTorch does; leaf_grad_in_place). */
+static nn_status accumulate_into(nn_ctx *ctx, nn_tensor **slot, nn_tensor *g, bool must_own,
+                                 bool in_place) {
     if (!*slot) {
         if (!must_own || exclusive(g)) {
             *slot = g;
@@ -667,7 +682,7 @@ static nn_status accumulate(nn_ctx *ctx, nn_tensor **slot, nn_tensor *g, bool mu
         return NN_OK;
     }
     nn_tensor *dst = *slot;
-    if (!exclusive(dst)) {
+    if (!exclusive(dst) && !in_place) {
         nn_tensor *c = nn_tensor_empty(ctx, dst->dtype, dst->ndim, dst->shape);
         if (!c || nn_tensor_copy_(ctx, c, dst)) {
             nn_tensor_release(c);
@@ -678,8 +693,18 @@ static nn_status accumulate(nn_ctx *ctx, nn_tensor **slot, nn_tensor *g, bool mu
         *slot = dst = c;
     }
     nn_status st = nn_raw_add_into(ctx, dst, g, 1.0);
+    dst->storage->version++; /* an in-place write, as += is */
     nn_tensor_release(g);
     return st;
+}
+
+static nn_status accumulate(nn_ctx *ctx, nn_tensor **slot, nn_tensor *g, bool must_own) {
+    return accumulate_into(ctx, slot, g, must_own, false);
+}
+
+/* A contribution to a leaf's .grad (see accumulate_into). */
+static nn_status accumulate_leaf(nn_ctx *ctx, nn_tensor *leaf, nn_tensor *g) {
+    return accumulate_into(ctx, &leaf->grad, g, true, leaf_grad_in_place(leaf, false));
 }
 
 /* ---- gradient hooks ---- */
@@ -890,7 +915,7 @@ static nn_status leaf_settle(nn_ctx *ctx, nn_tensor *t) {
     t->grad = t->grad_before;
     t->grad_before = NULL;
     t->grad_edges = 0;
-    return sum ? accumulate(ctx, &t->grad, sum, true) : NN_OK;
+    return sum ? accumulate_leaf(ctx, t, sum) : NN_OK;
 }
 
 static nn_status leaf_accumulate(nn_ctx *ctx, nn_tensor *t, nn_tensor *g, grad_capture *cap) {
@@ -901,7 +926,7 @@ static nn_status leaf_accumulate(nn_ctx *ctx, nn_tensor *t, nn_tensor *g, grad_c
         return NN_OK;
     }
     if (!has_hooks(ctx) || !leaf_hooked(ctx, t)) {
-        nn_status st = accumulate(ctx, &t->grad, place_first_grad(ctx, t, g), true);
+        nn_status st = accumulate_leaf(ctx, t, place_first_grad(ctx, t, g));
         if (!st && t->grad_before && --t->grad_edges <= 0) st = leaf_settle(ctx, t);
         return st;
     }
@@ -939,7 +964,7 @@ static nn_status flush_leaves(nn_ctx *ctx, bool ok) {
         if (st)
             nn_tensor_release(g);
         else
-            st = accumulate(ctx, &r->p[i].leaf->grad, g, true);
+            st = accumulate_leaf(ctx, r->p[i].leaf, g);
     }
     r->np = 0;
     hooks_compact(r);
@@ -1202,10 +1227,9 @@ static nn_status backward_node(nn_ctx *ctx, nn_node *node, bool retain_graph, in
      * the NaN hunt on, the scatter-add says whether its own gradient holds
      * a non-finite value, and only then is it built for the hunt to see. */
     bool into_grad = !into_sum && !cap && node->op == NN_OP_EMBEDDING && in0->needs_grad &&
-                     !in0->fn && in0->t->grad && exclusive(in0->t->grad) &&
-                     in0->t->grad->dtype == in0->t->dtype && nn_dtype_is_float(in0->t->dtype) &&
-                     !nn_dtype_is_narrow(in0->t->dtype) && node->grad->dtype == in0->t->dtype &&
-                     in0->t->ndim == 2 && nn_tensor_same_shape(in0->t->grad, in0->t) &&
+                     !in0->fn && leaf_grad_in_place(in0->t, true) &&
+                     nn_dtype_is_float(in0->t->dtype) && !nn_dtype_is_narrow(in0->t->dtype) &&
+                     node->grad->dtype == in0->t->dtype && in0->t->ndim == 2 &&
                      !(has_hooks(ctx) && leaf_hooked(ctx, in0->t)) &&
                      (hooks_timing_only(ctx) || hooks_nonfinite_only(ctx));
     bool seen_grad = into_grad && !hooks_timing_only(ctx), own_nonfinite = false;
@@ -1214,12 +1238,10 @@ static nn_status backward_node(nn_ctx *ctx, nn_node *node, bool retain_graph, in
      * into it with the gemm (beta = 1). The same conditions as the
      * embedding's, and few enough rows that the bits are the same. */
     nn_input *in1 = node->n_in > 1 ? &node->in[1] : NULL;
-    bool into_wgrad =
-        !into_sum && !into_grad && !cap && in1 && in1->needs_grad && !in1->fn &&
-        nn_linear_grad_into_ok(node, node->grad) && in1->t->grad && exclusive(in1->t->grad) &&
-        in1->t->grad->dtype == in1->t->dtype && node->grad->dtype == in1->t->dtype &&
-        nn_tensor_same_shape(in1->t->grad, in1->t) && nn_tensor_is_contiguous(in1->t->grad) &&
-        !(has_hooks(ctx) && leaf_hooked(ctx, in1->t)) && hooks_timing_only(ctx);
+    bool into_wgrad = !into_sum && !into_grad && !cap && in1 && in1->needs_grad && !in1->fn &&
+                      nn_linear_grad_into_ok(node, node->grad) &&
+                      leaf_grad_in_place(in1->t, true) && node->grad->dtype == in1->t->dtype &&
+                      !(has_hooks(ctx) && leaf_hooked(ctx, in1->t)) && hooks_timing_only(ctx);
     nn_hook_event ev = {NN_PHASE_BACKWARD, false, node,     node->out,
                         node->grad,        NULL,  position, count};
     if (ctx->n_hooks && !run_hooks(ctx, &ev)) {
@@ -1229,11 +1251,13 @@ static nn_status backward_node(nn_ctx *ctx, nn_node *node, bool retain_graph, in
     if ((st = saved_present(ctx, node))) goto done;
     if (into_sum)
         st = nn_view_grad_add(ctx, node, in0->fn->grad, node->grad);
-    else if (into_grad)
+    else if (into_grad) {
         st = nn_embedding_grad_add(ctx, node, in0->t->grad, node->grad, &own_nonfinite);
-    else if (into_wgrad)
+        in0->t->grad->storage->version++;
+    } else if (into_wgrad) {
         st = nn_linear_grad_into(ctx, node, node->grad, din, in1->t->grad);
-    else {
+        in1->t->grad->storage->version++;
+    } else {
         /* Nothing reads the output gradient after this node: its backward
          * may write over it (ctx->grad_out_writable). */
         ctx->grad_out_writable =
