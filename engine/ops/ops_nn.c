@@ -528,14 +528,26 @@ static void ce_f64(const void *x, void *lp, const int64_t *t, const void *pr, vo
 /* Cross entropy over contiguous rows (index targets, no trailing dims: the
  * [N, C] case of every classifier) in the storage type: the log-softmax
  * row, then the loss from it. Targets are already checked. */
+/* Row [b]'s loss [l] into nll_loss's partial sums (nll_cascade_f32's
+ * levels, in double): PyTorch 1.13 adds a float64 loss that way too. */
+static inline void nll_cascade_add(double *p, double l, int64_t b) {
+    p[0] += l;
+    for (int j = 0; j + 1 < 8; j++) {
+        if (b & ((int64_t)15 << (4 * j))) break;
+        p[j + 1] += p[j];
+        p[j] = 0;
+    }
+}
+
 #define CE_ROWS(T)                                                                                 \
     static void ce_rows_##T(const T *x, T *logp, const int64_t *tgt, T *loss, double *total,       \
                             int64_t n, int64_t c, int64_t ignore, double ls) {                     \
-        double acc = 0;                                                                            \
+        double acc = 0, p[8] = {0};                                                                \
+        bool pt_rows = ROWS_PT_##T(x, logp, n, c);                                                 \
         for (int64_t r = 0; r < n; r++) {                                                          \
             const T *xr = x + r * c;                                                               \
             T *lr = logp + r * c;                                                                  \
-            softmax_row_##T(xr, lr, c, true);                                                      \
+            if (!pt_rows) softmax_row_##T(xr, lr, c, true);                                        \
             double l = 0;                                                                          \
             if (tgt[r] != ignore) {                                                                \
                 l = -(1 - ls) * (double)lr[tgt[r]];                                                \
@@ -543,11 +555,17 @@ static void ce_f64(const void *x, void *lp, const int64_t *t, const void *pr, vo
             }                                                                                      \
             if (loss)                                                                              \
                 loss[r] = (T)l;                                                                    \
+            else if (ls == 0 && tgt[r] != ignore)                                                  \
+                nll_cascade_add(p, l, r);                                                          \
             else                                                                                   \
                 acc += l;                                                                          \
         }                                                                                          \
+        for (int j = 0; j < 8; j++) acc += p[j];                                                   \
         *total = acc;                                                                              \
     }
+/* The log-softmax rows with PyTorch's bits where nndb has them
+ * (nn_rows_softmax_f64: SLEEF's exp and log in its vector order). */
+#define ROWS_PT_double(x, logp, n, c) nn_rows_softmax_f64(x, logp, n, c, true)
 CE_ROWS(double)
 
 /* The sum of nll_loss's per-row losses as PyTorch 1.13 adds them in float
@@ -893,10 +911,12 @@ nn_status op_cross_entropy_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout,
                 node->p.i[0]};
             rows_parallel(g.n, g.c, NN_PAR_MIN_DEAR, ce_stats_part, &sa);
         }
-    } else if (tp && g.s == 1 && f64)
-        ce_grad_rows_double(nn_tensor_data(logp), tp, gp, g0, dxp, g.n, g.c, node->p.i[0],
-                            node->p.f[0]);
-    else if (tp && g.s == 1) {
+    } else if (tp && g.s == 1 && f64) {
+        if (node->p.f[0] != 0 || !dxp ||
+            !nn_rows_ce_grad_f64(nn_tensor_data(logp), tp, gp, g0, dxp, g.n, g.c, node->p.i[0]))
+            ce_grad_rows_double(nn_tensor_data(logp), tp, gp, g0, dxp, g.n, g.c, node->p.i[0],
+                                node->p.f[0]);
+    } else if (tp && g.s == 1) {
         ce_grad_rows_arg ra = {nn_tensor_data(logp), tp,          gp, g0, dxp, g.c,
                                node->p.i[0],         node->p.f[0]};
         rows_parallel(g.n, g.c, NN_PAR_MIN_DEAR, ce_grad_rows_part, &ra);
@@ -943,7 +963,16 @@ static void nll_f32(const void *x, const int64_t *t, void *loss, double *tot, co
 }
 static void nll_f64(const void *x, const int64_t *t, void *loss, double *tot, const cls_geom *g,
                     int64_t ig) {
-    nll_kernel(x, t, loss, tot, g, ig, true);
+    if (loss || g->s != 1) {
+        nll_kernel(x, t, loss, tot, g, ig, true);
+        return;
+    }
+    const double *xd = x;
+    double p[8] = {0}, acc = 0; /* PyTorch's double sum, as nll_f32's */
+    for (int64_t b = 0; b < g->n; b++)
+        if (t[b] != ig) nll_cascade_add(p, -xd[b * g->c + t[b]], b);
+    for (int j = 0; j < 8; j++) acc += p[j];
+    *tot = acc;
 }
 
 KERNEL void nll_grad_kernel(const int64_t *tgt, const void *gout, double g0, bool per_pos, void *dx,

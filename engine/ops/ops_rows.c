@@ -605,6 +605,32 @@ PT_AVX2 void pd_softmax_grad_rows(nn_sleef_v4d vexp, const double *g, const doub
     }
 }
 
+/* pt_ce_grad for float64 (four lanes, SLEEF's expd4): PyTorch's cross
+ * entropy of index targets is nll_loss's backward (-g at the target, 0
+ * elsewhere) then log_softmax's, dx = g - exp(logp) * sum(g) with one
+ * rounding, as pd_softmax_grad_rows computes it. */
+PT_AVX2 void pd_ce_grad(nn_sleef_v4d vexp, const double *logp, const int64_t *tgt,
+                        const double *gout, double g0, double *dx, int64_t rows, int64_t c,
+                        int64_t ignore) {
+    __m256d zero = _mm256_setzero_pd();
+    for (int64_t r = 0; r < rows; r++) {
+        const double *lr = logp + r * c;
+        double *dr = dx + r * c;
+        if (tgt[r] == ignore) {
+            memset(dr, 0, sizeof(double) * (size_t)c);
+            continue;
+        }
+        double gt = -(gout ? gout[r] : g0);
+        __m256d vs = _mm256_set1_pd(0.0 + gt);
+        for (int64_t d = 0; d < c; d += 4) {
+            int64_t k = c - d < 4 ? c - d : 4;
+            pd_storen(dr + d, _mm256_fnmadd_pd(vexp(pd_loadn(lr + d, k)), vs, zero), k);
+        }
+        double et = _mm256_cvtsd_f64(vexp(_mm256_set1_pd(lr[tgt[r]])));
+        dr[tgt[r]] = fma(-et, 0.0 + gt, gt);
+    }
+}
+
 /* SLEEF's exp and log of eight floats, when this machine has them. */
 static bool pt_fns(nn_sleef_v8f *vexp, nn_sleef_v8f *vlog) {
     *vexp = nn_sleef_vec_f32(NN_SLEEF_EXP);
@@ -1040,6 +1066,18 @@ bool nn_rows_softmax_grad_f64(const double *g, const double *y, double *dx, int6
     nn_sleef_v4d vexp = nn_sleef_vec_f64(NN_SLEEF_EXP);
     if (vexp) {
         pd_softmax_grad_rows(vexp, g, y, dx, rows, c, log_out);
+        return true;
+    }
+#endif
+    return false;
+}
+
+bool nn_rows_ce_grad_f64(const double *logp, const int64_t *tgt, const double *gout, double g0,
+                         double *dx, int64_t rows, int64_t c, int64_t ignore) {
+#ifdef PT_ROWS
+    nn_sleef_v4d vexp = nn_sleef_vec_f64(NN_SLEEF_EXP);
+    if (vexp) {
+        pd_ce_grad(vexp, logp, tgt, gout, g0, dx, rows, c, ignore);
         return true;
     }
 #endif

@@ -54,6 +54,9 @@ void nn_rows_cross_entropy_grad_f32(const float *x, const float *stats, const in
  * nothing, where SLEEF's AVX2 exp is missing. */
 bool nn_rows_ce_grad_f32(const float *logp, const int64_t *tgt, const float *gout, float g0,
                          float *dx, int64_t rows, int64_t c, int64_t ignore);
+/* The same for float64 rows (SLEEF's four-double exp). */
+bool nn_rows_ce_grad_f64(const double *logp, const int64_t *tgt, const double *gout, double g0,
+                         double *dx, int64_t rows, int64_t c, int64_t ignore);
 
 /* Softmax backward from the output y: dx = y (g - sum(g y)); for
  * log_softmax dx = g - exp(y) sum(g). */
