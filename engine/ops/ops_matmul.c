@@ -763,7 +763,17 @@ static nn_status linear_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn
         din[1] = r;
     }
     if (node->n_in > 2 && node->in[2].needs_grad) {
+        /* The bias's gradient is the output gradient summed over every dim
+         * but the last, in PyTorch's order (addmm's backward sums the rows
+         * of the [M, out] gradient with its float sum): same bits as
+         * torch.nn.Linear's bias.grad. */
+        bool rows_mask[NN_MAX_DIMS] = {false};
+        for (int i = 0; i + 1 < dout->ndim; i++) rows_mask[i] = true;
         nn_tensor *r = nn_tensor_empty(ctx, dt, 1, &nout);
+        if (r && dout->ndim >= 1 && nn_sum_pytorch_order(dout, rows_mask, r)) {
+            din[2] = r;
+            goto done;
+        }
         if (!r || col_sums(ctx, &G, r)) {
             nn_tensor_release(r);
             goto fail;
