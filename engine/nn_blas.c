@@ -21,6 +21,7 @@ static sgemm_fn p_sgemm;
 static dgemm_fn p_dgemm;
 static void (*p_set_threads)(int);
 static char *(*p_corename)(void);
+static int (*p_get_threads)(void);
 static int wanted_threads;
 /* OpenBLAS kernel sets whose summation order nn_small_gemm reproduces
  * (Zen uses Haswell's sgemm kernels; checked on Zen 3). */
@@ -57,6 +58,7 @@ static void load(void) {
         p_dgemm = d;
         p_set_threads = (void (*)(int))(uintptr_t)dlsym(h, "openblas_set_num_threads");
         p_corename = (char *(*)(void))(uintptr_t)dlsym(h, "openblas_get_corename");
+        p_get_threads = (int (*)(void))(uintptr_t)dlsym(h, "openblas_get_num_threads");
         loaded_from = names[i];
         const char *core = p_corename ? p_corename() : NULL;
         small_gemm_ok = core && (!strcmp(core, "Zen") || !strcmp(core, "Haswell"));
@@ -144,14 +146,18 @@ void nn_blas_sgemm(enum CBLAS_ORDER order, enum CBLAS_TRANSPOSE ta, enum CBLAS_T
         return;
     }
     /* A small product: OpenBLAS's bits without its cost per call (with beta
-     * 0 the tiled path writes C without clearing it first). Only the
-     * arguments the BLAS would accept (it reports the others itself). */
+     * 0 the tiled path writes C without clearing it first); a larger one
+     * (an attention head's) only while OpenBLAS runs on one thread, as
+     * within a batched matmul's tasks, where it would keep the order
+     * nn_small_gemm computes. Only the arguments the BLAS would accept (it
+     * reports the others itself). */
     bool tra = ta == CblasTrans, trb = tb == CblasTrans;
     if (small_gemm_ok && order == CblasRowMajor && alpha == 1.0f &&
         (beta == 1.0f || beta == 0.0f) && (ta == CblasNoTrans || tra) &&
         (tb == CblasNoTrans || trb) && m > 0 && n > 0 && k > 0 && lda >= (tra ? m : k) &&
         ldb >= (trb ? k : n) && ldc >= n &&
-        nn_small_sgemm(tra, trb, m, n, k, a, lda, b, ldb, c, ldc, beta == 0.0f))
+        nn_small_sgemm(tra, trb, m, n, k, a, lda, b, ldb, c, ldc, beta == 0.0f,
+                       p_get_threads && p_get_threads() == 1))
         return;
     if (beta == 0.0f && zero_first(order, m, n, k, sizeof(float), c, ldc)) beta = 1.0f;
     p_sgemm(order, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);

@@ -171,8 +171,22 @@ SG_TARGET static void transpose(float *dst, const float *src, int m, int k, int 
             _mm256_storeu_ps(d + 6 * m, _mm256_permute2f128_ps(u2, u6, 0x31));
             _mm256_storeu_ps(d + 7 * m, _mm256_permute2f128_ps(u3, u7, 0x31));
         }
+    /* four rows more in 4x4 blocks (rows 8-11 of a 12-row chunk of A) */
+    int m4 = m - m8 >= 4 ? m8 + 4 : m8, k4 = k & ~3;
+    if (m4 > m8)
+        for (int p = 0; p < k4; p += 4) {
+            const float *s = src + (int64_t)m8 * lds + p;
+            __m128 r0 = _mm_loadu_ps(s), r1 = _mm_loadu_ps(s + lds), r2 = _mm_loadu_ps(s + 2 * lds),
+                   r3 = _mm_loadu_ps(s + 3 * lds);
+            _MM_TRANSPOSE4_PS(r0, r1, r2, r3);
+            float *d = dst + (int64_t)p * m + m8;
+            _mm_storeu_ps(d, r0);
+            _mm_storeu_ps(d + m, r1);
+            _mm_storeu_ps(d + 2 * m, r2);
+            _mm_storeu_ps(d + 3 * m, r3);
+        }
     for (int i = 0; i < m; i++)
-        for (int p = i < m8 ? k8 : 0; p < k; p++)
+        for (int p = i < m8 ? k8 : i < m4 ? k4 : 0; p < k; p++)
             dst[(int64_t)p * m + i] = src[(int64_t)i * lds + p];
 }
 
@@ -344,6 +358,283 @@ SG_TARGET static bool tiled_sgemm(bool ta, bool tb, int m, int n, int k, const f
     return true;
 }
 
+/* Larger products at one thread: a GPT's attention, [256x64]x[64x256] and
+ * [256x256]x[256x64] per head (B*H = 48 of each per layer at B4 T256), and
+ * [128x64]x[64x128] and the like. OpenBLAS computes them in the order above
+ * while its blocks hold the whole product: its sgemm driver (driver/level3.c)
+ * takes K in blocks of GEMM_Q (k up to 320 is one block here: at 321 the
+ * bits change), our columns (its M) in blocks of GEMM_P (up to 256 columns
+ * one block; at 384 the second block's tiles differ) and our rows (its N) in
+ * blocks of GEMM_R (thousands). Checked with cblas_sgemm at one thread for m
+ * up to 1024, n up to 256 and k up to 320, all four transposes (tests/unit
+ * test_matmul.c, small_sgemm_panels_have_openblas_bits); taken for m up to
+ * 1024 and n, k up to 256. Above 64^3 multiply-adds OpenBLAS splits a product
+ * among its threads when it has more than one, so the caller says whether it
+ * runs at one thread (a batched matmul at two threads runs each product on
+ * one: ops_matmul.c).
+ *
+ * At these sizes reading A and B where they are is slower than OpenBLAS:
+ * a head's q, k, v are rows of the qkv output (row stride 2304 floats), and
+ * [k][16] blocks of B at such a stride, or at 256 floats, fall in a few of
+ * L1's sets and are read again from L2 for every 6 rows. So, as OpenBLAS
+ * does, B is packed first into panels of 16 columns ([k][16], contiguous;
+ * the last panel 8 wide when n % 16 == 8) and each chunk of rows of A into
+ * [k][rows]. The sums are the same: packing moves the operands, not the
+ * order of the FMAs. */
+enum { PANEL_MAX_M = 1024, PANEL_MAX = 256, PANEL_PACK = 16384, CHUNK_PACK = 12 * PANEL_MAX };
+
+static bool panel_shape(int m, int n, int k) {
+    return n % 8 == 0 && m <= PANEL_MAX_M && n <= PANEL_MAX && k <= PANEL_MAX &&
+           (int64_t)k * n <= PANEL_PACK;
+}
+
+/* B [k, n] into panels: columns j0..j0+w of B at bp + j0 k, row stride w. */
+SG_TARGET static void pack_b(bool tb, int n, int k, const float *b, int ldb, float *bp) {
+    for (int j0 = 0; j0 < n; j0 += 16) {
+        int w = n - j0 >= 16 ? 16 : 8;
+        float *dst = bp + (int64_t)j0 * k;
+        if (tb) {
+            transpose(dst, b + (int64_t)j0 * ldb, w, k, ldb);
+        } else {
+            /* vector moves: memcpy of 64 bytes became rep movsq, a sixth of
+             * the time of a [256x256]x[256x64] product */
+            for (int p = 0; p < k; p++) {
+                const float *src = b + (int64_t)p * ldb + j0;
+                _mm256_storeu_ps(dst + (int64_t)p * w, _mm256_loadu_ps(src));
+                if (w == 16) _mm256_storeu_ps(dst + (int64_t)p * w + 8, _mm256_loadu_ps(src + 8));
+            }
+        }
+    }
+}
+
+/* Rows r0..r0+R of A [m, k] into ap [k][R]. */
+SG_TARGET static void pack_a(bool ta, int R, int k, const float *a, int lda, int r0, float *ap) {
+    if (ta && R == 12) {
+        for (int p = 0; p < k; p++) {
+            const float *src = a + (int64_t)p * lda + r0;
+            _mm256_storeu_ps(ap + p * 12, _mm256_loadu_ps(src));
+            _mm_storeu_ps(ap + p * 12 + 8, _mm_loadu_ps(src + 8));
+        }
+    } else if (ta) {
+        for (int p = 0; p < k; p++)
+            for (int r = 0; r < R; r++) ap[p * R + r] = a[(int64_t)p * lda + r0 + r];
+    } else {
+        transpose(ap, a + (int64_t)r0 * lda, R, k, lda);
+    }
+}
+
+/* R rows (R <= 6, packed [k][RC]) against NG (1 or 2) groups of 8 columns
+ * of a panel (packed [k][ldb]), one chain per element, on 256-bit vectors.
+ * Named accumulators rather than an array: GCC kept an array of them in
+ * memory, storing each after its FMA (2.5 times slower than OpenBLAS). */
+#define Y_ROW(r)                                                                                   \
+    if (R > r) {                                                                                   \
+        __m256 av = _mm256_broadcast_ss(ar + r);                                                   \
+        x##r##0 = _mm256_fmadd_ps(av, b0, x##r##0);                                                \
+        if (NG == 2) x##r##1 = _mm256_fmadd_ps(av, b1, x##r##1);                                   \
+    }
+#define Y_STORE(r, g)                                                                              \
+    {                                                                                              \
+        float *cc = c + (int64_t)r * ldc + 8 * g;                                                  \
+        _mm256_storeu_ps(                                                                          \
+            cc, _mm256_add_ps(x##r##g, zero ? _mm256_setzero_ps() : _mm256_loadu_ps(cc)));         \
+    }
+SG_TARGET static inline __attribute__((always_inline)) void
+ymm_chain(int R, int NG, int k, const float *ap, int RC, const float *bp, int ldb, float *c,
+          int ldc, bool zero) {
+    __m256 x00 = _mm256_setzero_ps(), x01 = x00, x10 = x00, x11 = x00, x20 = x00, x21 = x00,
+           x30 = x00, x31 = x00, x40 = x00, x41 = x00, x50 = x00, x51 = x00;
+    for (int p = 0; p < k; p++) {
+        const float *ar = ap + (int64_t)p * RC, *br = bp + (int64_t)p * ldb;
+        __m256 b0 = _mm256_loadu_ps(br), b1 = NG == 2 ? _mm256_loadu_ps(br + 8) : b0;
+        Y_ROW(0) Y_ROW(1) Y_ROW(2) Y_ROW(3) Y_ROW(4) Y_ROW(5)
+    }
+#define Y_STORE_ROW(r)                                                                             \
+    if (R > r) {                                                                                   \
+        Y_STORE(r, 0)                                                                              \
+        if (NG == 2) Y_STORE(r, 1)                                                                 \
+    }
+    Y_STORE_ROW(0) Y_STORE_ROW(1) Y_STORE_ROW(2) Y_STORE_ROW(3) Y_STORE_ROW(4) Y_STORE_ROW(5)
+}
+
+/* The same for one group of 8 columns with two chains per element (even
+ * and odd k while 8 k remain, the last k % 8 on the even chain), the
+ * chains added before C. */
+#define S_ROW2(r)                                                                                  \
+    if (R > r) {                                                                                   \
+        x##r##0 = _mm256_fmadd_ps(_mm256_broadcast_ss(ar + r), b0, x##r##0);                       \
+        x##r##1 = _mm256_fmadd_ps(_mm256_broadcast_ss(ar + RC + r), b1, x##r##1);                  \
+    }
+#define S_ROW1(r)                                                                                  \
+    if (R > r) x##r##0 = _mm256_fmadd_ps(_mm256_broadcast_ss(ar + r), b0, x##r##0);
+#define S_STORE(r)                                                                                 \
+    if (R > r) {                                                                                   \
+        float *cc = c + (int64_t)r * ldc;                                                          \
+        __m256 old = zero ? _mm256_setzero_ps() : _mm256_loadu_ps(cc);                             \
+        _mm256_storeu_ps(cc, _mm256_add_ps(_mm256_add_ps(x##r##1, x##r##0), old));                 \
+    }
+SG_TARGET static inline __attribute__((always_inline)) void ymm_split(int R, int k, const float *ap,
+                                                                      int RC, const float *bp,
+                                                                      int ldb, float *c, int ldc,
+                                                                      bool zero) {
+    __m256 x00 = _mm256_setzero_ps(), x01 = x00, x10 = x00, x11 = x00, x20 = x00, x21 = x00,
+           x30 = x00, x31 = x00, x40 = x00, x41 = x00, x50 = x00, x51 = x00;
+    int k8 = k & ~7, p = 0;
+    for (; p < k8; p += 2) {
+        const float *ar = ap + (int64_t)p * RC, *br = bp + (int64_t)p * ldb;
+        __m256 b0 = _mm256_loadu_ps(br), b1 = _mm256_loadu_ps(br + ldb);
+        S_ROW2(0) S_ROW2(1) S_ROW2(2) S_ROW2(3) S_ROW2(4) S_ROW2(5)
+    }
+    for (; p < k; p++) {
+        const float *ar = ap + (int64_t)p * RC;
+        __m256 b0 = _mm256_loadu_ps(bp + (int64_t)p * ldb);
+        S_ROW1(0) S_ROW1(1) S_ROW1(2) S_ROW1(3) S_ROW1(4) S_ROW1(5)
+    }
+    S_STORE(0) S_STORE(1) S_STORE(2) S_STORE(3) S_STORE(4) S_STORE(5)
+}
+
+/* R rows (packed [k][RC]) against one panel of NG groups of 8 columns
+ * (packed [k][8 NG]); group g keeps two chains when split & (1 << g). */
+#define PANEL_YMM(R)                                                                               \
+    SG_TARGET static void panel_ymm_##R(int NG, int split, int k, const float *ap, int RC,         \
+                                        const float *bp, float *c, int ldc, bool zero) {           \
+        if (NG == 2 && !split) {                                                                   \
+            ymm_chain(R, 2, k, ap, RC, bp, 16, c, ldc, zero);                                      \
+            return;                                                                                \
+        }                                                                                          \
+        for (int g = 0; g < NG; g++) {                                                             \
+            if (split & (1 << g))                                                                  \
+                ymm_split(R, k, ap, RC, bp + 8 * g, 8 * NG, c + 8 * g, ldc, zero);                 \
+            else                                                                                   \
+                ymm_chain(R, 1, k, ap, RC, bp + 8 * g, 8 * NG, c + 8 * g, ldc, zero);              \
+        }                                                                                          \
+    }
+PANEL_YMM(1)
+PANEL_YMM(2)
+PANEL_YMM(3)
+PANEL_YMM(4)
+PANEL_YMM(6)
+
+/* Which of a panel's groups (bit 0: group 2q, bit 1: 2q + 1) keep two
+ * chains in rows 0-5 ([hi] false) or 6-11 of a 12-row chunk, by the rule
+ * above tiled(). */
+static int split_bits(int G, int q, bool hi) {
+    int bits = 0;
+    for (int h = 0; h < 2; h++) {
+        int g = 2 * q + h;
+        if (g >= G || G < 2) continue;
+        bool s = hi ? G % 2 == 1 && g == G - 1 : g == 0 || (G % 2 == 0 && g == G - 1);
+        if (s) bits |= 1 << h;
+    }
+    return bits;
+}
+
+/* The rows of chunks of 12, then 4, then the rest, as tiled() takes them;
+ * [wide] runs the panels with neither group split on 512-bit vectors. */
+typedef void (*panel_rows_fn)(int R, int NG, int split, int k, const float *ap, int RC,
+                              const float *bp, float *c, int ldc, bool zero);
+
+SG_TARGET static void panel_rows_ymm(int R, int NG, int split, int k, const float *ap, int RC,
+                                     const float *bp, float *c, int ldc, bool zero) {
+    switch (R) {
+    case 6: panel_ymm_6(NG, split, k, ap, RC, bp, c, ldc, zero); break;
+    case 4: panel_ymm_4(NG, split, k, ap, RC, bp, c, ldc, zero); break;
+    case 3: panel_ymm_3(NG, split, k, ap, RC, bp, c, ldc, zero); break;
+    case 2: panel_ymm_2(NG, split, k, ap, RC, bp, c, ldc, zero); break;
+    default: panel_ymm_1(NG, split, k, ap, RC, bp, c, ldc, zero); break;
+    }
+}
+
+#define SG512_TARGET __attribute__((target("avx512f,avx2,fma")))
+
+/* R rows against a 16-column panel whose elements are all one chain: one
+ * 512-bit vector per row, the same FMAs per element as two 256-bit ones
+ * (each lane its own chain), so the same bits at twice the width. */
+#define Z_ROW(r)                                                                                   \
+    if (R > r) z##r = _mm512_fmadd_ps(_mm512_set1_ps(ar[r]), bv, z##r);
+#define Z_STORE(r)                                                                                 \
+    if (R > r) {                                                                                   \
+        float *cc = c + (int64_t)r * ldc;                                                          \
+        _mm512_storeu_ps(cc,                                                                       \
+                         _mm512_add_ps(z##r, zero ? _mm512_setzero_ps() : _mm512_loadu_ps(cc)));   \
+    }
+SG512_TARGET static inline __attribute__((always_inline)) void
+zmm_chain(int R, int k, const float *ap, int RC, const float *bp, float *c, int ldc, bool zero) {
+    __m512 z0 = _mm512_setzero_ps(), z1 = z0, z2 = z0, z3 = z0, z4 = z0, z5 = z0, z6 = z0, z7 = z0,
+           z8 = z0, z9 = z0, z10 = z0, z11 = z0;
+    for (int p = 0; p < k; p++) {
+        const float *ar = ap + (int64_t)p * RC;
+        __m512 bv = _mm512_loadu_ps(bp + (int64_t)p * 16);
+        Z_ROW(0)
+        Z_ROW(1)
+        Z_ROW(2) Z_ROW(3) Z_ROW(4) Z_ROW(5) Z_ROW(6) Z_ROW(7) Z_ROW(8) Z_ROW(9) Z_ROW(10) Z_ROW(11)
+    }
+    Z_STORE(0)
+    Z_STORE(1)
+    Z_STORE(2)
+    Z_STORE(3)
+    Z_STORE(4) Z_STORE(5) Z_STORE(6) Z_STORE(7) Z_STORE(8) Z_STORE(9) Z_STORE(10) Z_STORE(11)
+}
+
+SG512_TARGET static void panel_rows_zmm(int R, int NG, int split, int k, const float *ap, int RC,
+                                        const float *bp, float *c, int ldc, bool zero) {
+    if (NG == 2 && !split) {
+        switch (R) {
+        case 12: zmm_chain(12, k, ap, RC, bp, c, ldc, zero); return;
+        case 6: zmm_chain(6, k, ap, RC, bp, c, ldc, zero); return;
+        case 3: zmm_chain(3, k, ap, RC, bp, c, ldc, zero); return;
+        case 2: zmm_chain(2, k, ap, RC, bp, c, ldc, zero); return;
+        case 1: zmm_chain(1, k, ap, RC, bp, c, ldc, zero); return;
+        default: break;
+        }
+    }
+    panel_rows_ymm(R, NG, split, k, ap, RC, bp, c, ldc, zero);
+}
+
+SG_TARGET static void panels(panel_rows_fn rows, bool ta, int m, int n, int k, const float *a,
+                             int lda, const float *bp, float *c, int ldc, bool zero, bool wide) {
+    float ap[CHUNK_PACK];
+    int G = n / 8;
+    for (int r = 0; r < m;) {
+        int rem = m - r, chunk = rem >= 12 ? 12 : rem > 4 ? 4 : rem;
+        pack_a(ta, chunk, k, a, lda, r, ap);
+        float *cr = c + (int64_t)r * ldc;
+        for (int q = 0; 2 * q < G; q++) {
+            int NG = 2 * q + 1 < G ? 2 : 1;
+            const float *bq = bp + (int64_t)16 * q * k;
+            float *cq = cr + 16 * q;
+            if (chunk == 12) {
+                int lo = split_bits(G, q, false), hi = split_bits(G, q, true);
+                if (wide && NG == 2 && lo == 0 && hi == 0) {
+                    rows(12, NG, 0, k, ap, 12, bq, cq, ldc, zero);
+                } else {
+                    rows(6, NG, lo, k, ap, 12, bq, cq, ldc, zero);
+                    rows(6, NG, hi, k, ap + 6, 12, bq, cq + 6 * (int64_t)ldc, ldc, zero);
+                }
+            } else {
+                /* a chunk of 4 keeps two chains in every group */
+                rows(chunk, NG, chunk == 4 ? (1 << NG) - 1 : 0, k, ap, chunk, bq, cq, ldc, zero);
+            }
+        }
+        r += chunk;
+    }
+}
+
+/* 0: by the CPU; 1: 256-bit vectors even where 512-bit ones run (tests) */
+static int panel_force_avx2;
+
+void nn_small_sgemm_force_avx2(bool on) {
+    panel_force_avx2 = on;
+}
+
+SG_TARGET static void panel_sgemm(bool ta, bool tb, int m, int n, int k, const float *a, int lda,
+                                  const float *b, int ldb, float *c, int ldc, bool zero) {
+    float bp[PANEL_PACK];
+    pack_b(tb, n, k, b, ldb, bp);
+    bool wide = !panel_force_avx2 && __builtin_cpu_supports("avx512f");
+    panels(wide ? panel_rows_zmm : panel_rows_ymm, ta, m, n, k, a, lda, bp, c, ldc, zero, wide);
+}
+
 /* C's rows cleared, as nn_blas.c does before OpenBLAS (the chain paths
  * add to C). */
 static void clear_rows(float *c, int m, int n, int ldc) {
@@ -354,7 +645,7 @@ static void clear_rows(float *c, int m, int n, int ldc) {
 }
 
 bool nn_small_sgemm(bool ta, bool tb, int m, int n, int k, const float *a, int lda, const float *b,
-                    int ldb, float *c, int ldc, bool overwrite) {
+                    int ldb, float *c, int ldc, bool overwrite, bool one_thread) {
     __builtin_cpu_init(); /* idempotent: a few loads after the first call */
     if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("fma") || m <= 0 || n <= 0 ||
         k <= 0)
@@ -365,13 +656,22 @@ bool nn_small_sgemm(bool ta, bool tb, int m, int n, int k, const float *a, int l
         if (overwrite) clear_rows(c, m, n, ldc);
         return small_sgemm(ta, tb, m, n, k, a, lda, b, ldb, c, ldc);
     }
-    if (tile_shape(m, n, k)) return tiled_sgemm(ta, tb, m, n, k, a, lda, b, ldb, c, ldc, overwrite);
+    if (tile_shape(m, n, k) && tiled_sgemm(ta, tb, m, n, k, a, lda, b, ldb, c, ldc, overwrite))
+        return true;
+    if (one_thread && panel_shape(m, n, k)) {
+        panel_sgemm(ta, tb, m, n, k, a, lda, b, ldb, c, ldc, overwrite);
+        return true;
+    }
     return false;
 }
 #else
 bool nn_small_sgemm(bool ta, bool tb, int m, int n, int k, const float *a, int lda, const float *b,
-                    int ldb, float *c, int ldc, bool overwrite) {
+                    int ldb, float *c, int ldc, bool overwrite, bool one_thread) {
     (void)chain_shape;
     return false;
+}
+
+void nn_small_sgemm_force_avx2(bool on) {
+    (void)on;
 }
 #endif

@@ -16,10 +16,16 @@
 /* C [m, n] (row stride ldc) += op(A) [m, k] op(B) [k, n], op the transpose
  * when [ta] / [tb]; A and B row-major with row strides lda, ldb. With
  * [overwrite], C = op(A) op(B) + 0 (BLAS's beta 0: C's old values, NaN
- * included, are not read), the bits of clearing C first. Returns false,
+ * included, are not read), the bits of clearing C first. [one_thread]:
+ * the BLAS would run this product on one thread (then products above 64^3
+ * multiply-adds, up to 1024 x 256 x 256, are taken too). Returns false,
  * having touched nothing, when the shape is not one it takes (the caller
  * then calls the BLAS). */
 bool nn_small_sgemm(bool ta, bool tb, int m, int n, int k, const float *a, int lda, const float *b,
-                    int ldb, float *c, int ldc, bool overwrite);
+                    int ldb, float *c, int ldc, bool overwrite, bool one_thread);
+
+/* Tests: run the larger products on 256-bit vectors even where the CPU has
+ * 512-bit ones (both must give OpenBLAS's bits). */
+void nn_small_sgemm_force_avx2(bool on);
 
 #endif

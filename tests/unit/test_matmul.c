@@ -317,7 +317,8 @@ NN_TEST(small_sgemm_has_openblas_bits) {
                     const float *a = pool + (m * 7 + k) % 1000, *b = pool + 40000 + n * 13 % 1000;
                     memcpy(c1, pool + 90000, sizeof(float) * (size_t)(m * ldc));
                     memcpy(c2, c1, sizeof(float) * (size_t)(m * ldc));
-                    if (!nn_small_sgemm(ta, tb, m, n, k, a, lda, b, ldb, c1, ldc, false)) continue;
+                    if (!nn_small_sgemm(ta, tb, m, n, k, a, lda, b, ldb, c1, ldc, false, false))
+                        continue;
                     blas(CblasRowMajor, ta ? CblasTrans : CblasNoTrans,
                          tb ? CblasTrans : CblasNoTrans, m, n, k, 1.0f, a, lda, b, ldb, 1.0f, c2,
                          ldc);
@@ -345,7 +346,8 @@ NN_TEST(small_sgemm_has_openblas_bits) {
                     const float *a = pool + (m * 3 + k) % 1000, *b = pool + 50000 + n * 7 % 1000;
                     memcpy(c1, pool + 90000, sizeof(float) * (size_t)(m * ldc));
                     memcpy(c2, c1, sizeof(float) * (size_t)(m * ldc));
-                    if (!nn_small_sgemm(ta, tb, m, n, k, a, lda, b, ldb, c1, ldc, false)) continue;
+                    if (!nn_small_sgemm(ta, tb, m, n, k, a, lda, b, ldb, c1, ldc, false, false))
+                        continue;
                     blas(CblasRowMajor, ta ? CblasTrans : CblasNoTrans,
                          tb ? CblasTrans : CblasNoTrans, m, n, k, 1.0f, a, lda, b, ldb, 1.0f, c2,
                          ldc);
@@ -357,7 +359,7 @@ NN_TEST(small_sgemm_has_openblas_bits) {
                     }
                     /* beta 0 (overwrite): C's old values, NaN among them, not read */
                     for (int i = 0; i < m * ldc; i++) c1[i] = c2[i] = i % 5 ? pool[i] : NAN;
-                    nn_small_sgemm(ta, tb, m, n, k, a, lda, b, ldb, c1, ldc, true);
+                    nn_small_sgemm(ta, tb, m, n, k, a, lda, b, ldb, c1, ldc, true, false);
                     blas(CblasRowMajor, ta ? CblasTrans : CblasNoTrans,
                          tb ? CblasTrans : CblasNoTrans, m, n, k, 1.0f, a, lda, b, ldb, 0.0f, c2,
                          ldc);
@@ -375,6 +377,94 @@ NN_TEST(small_sgemm_has_openblas_bits) {
     free(pool);
     free(c1);
     free(c2);
+    nn_ctx_free(ctx);
+}
+
+/* The larger products nn_small_gemm takes while OpenBLAS runs on one
+ * thread (a GPT's attention heads: [256x64]x[64x256], [256x256]x[256x64])
+ * against cblas_sgemm at one thread, bit for bit, on 512-bit vectors where
+ * the CPU has them and on 256-bit ones: every row chunking (12s, then 4s,
+ * then the rest), column counts with an even and an odd number of 8-column
+ * groups, k around the kernel's steps of 8, all four transposes, beta 0 and
+ * 1, tight and padded row strides and the qkv output's 2304. */
+NN_TEST(small_sgemm_panels_have_openblas_bits) {
+    nn_ctx *ctx = nn_ctx_new(0);
+    CHECK(nn_blas_require(ctx) == NN_OK);
+    const char *core = nn_blas_corename();
+    raw_sgemm blas = (raw_sgemm)(uintptr_t)nn_blas_symbol("cblas_sgemm");
+    if (!blas || (strcmp(core, "Zen") && strcmp(core, "Haswell"))) {
+        nn_ctx_free(ctx);
+        return;
+    }
+    enum { POOL = 1 << 21 };
+    float *pool = malloc(sizeof(float) * POOL), *c1 = malloc(sizeof(float) * 1024 * 2304),
+          *c2 = malloc(sizeof(float) * 1024 * 2304);
+    CHECK(pool && c1 && c2);
+    uint32_t x = 777;
+    for (int i = 0; i < POOL; i++) {
+        x ^= x << 13, x ^= x >> 17, x ^= x << 5;
+        pool[i] = (float)((double)x / 4294967296.0 * 2 - 1);
+    }
+    static const int ms[] = {12, 13, 17, 20, 100, 256, 257, 1024};
+    static const int ns[] = {8, 24, 64, 72, 256};
+    static const int ks[] = {9, 64, 65, 255, 256};
+    nn_blas_single_threaded(true);
+    int taken = 0, differ = 0, round = 0;
+    for (int wide = 0; wide < 2; wide++) {
+        nn_small_sgemm_force_avx2(!wide);
+        for (int q = 0; q < 4; q++) {
+            bool ta = q & 1, tb = q & 2;
+            for (size_t im = 0; im < sizeof ms / sizeof ms[0]; im++)
+                for (size_t in = 0; in < sizeof ns / sizeof ns[0]; in++)
+                    for (size_t ik = 0; ik < sizeof ks / sizeof ks[0]; ik++) {
+                        int m = ms[im], n = ns[in], k = ks[ik], r = round++;
+                        if ((int64_t)m * n * k <= 262144) continue; /* the tiled path's */
+                        int pad = r % 3 == 0 ? 0 : r % 3 == 1 ? 3 : 2304;
+                        int lda = pad == 2304 ? 2304 : (ta ? m : k) + pad,
+                            ldb = pad == 2304 ? 2304 : (tb ? k : n) + pad,
+                            ldc = pad == 2304 ? 2304 : n + pad;
+                        if ((int64_t)lda * (ta ? k : m) > POOL / 2 ||
+                            (int64_t)ldb * (tb ? n : k) > POOL / 2)
+                            continue;
+                        bool zero = r % 2;
+                        const float *a = pool + r % 61, *b = pool + POOL / 2 + r % 67;
+                        for (int i = 0; i < m * ldc; i++)
+                            c1[i] = c2[i] = zero && i % 5 == 0 ? NAN : pool[(i * 7) % POOL];
+                        if (!nn_small_sgemm(ta, tb, m, n, k, a, lda, b, ldb, c1, ldc, zero, true))
+                            continue;
+                        blas(CblasRowMajor, ta ? CblasTrans : CblasNoTrans,
+                             tb ? CblasTrans : CblasNoTrans, m, n, k, 1.0f, a, lda, b, ldb,
+                             zero ? 0.0f : 1.0f, c2, ldc);
+                        taken++;
+                        if (memcmp(c1, c2, sizeof(float) * (size_t)m * ldc) && differ++ < 5)
+                            fprintf(stderr,
+                                    "panel sgemm differs: wide %d ta %d tb %d m %d n %d k %d "
+                                    "beta %d\n",
+                                    wide, ta, tb, m, n, k, !zero);
+                    }
+        }
+    }
+    nn_small_sgemm_force_avx2(false);
+    nn_blas_single_threaded(false);
+    CHECK_MSG(taken > 300, "the sweep reached the panel kernels (%d products)", taken);
+    CHECK_MSG(differ == 0, "the panel kernels have OpenBLAS's bits (%d of %d differ)", differ,
+              taken);
+    /* Through nn_blas_sgemm at the thread count the session has (OpenBLAS
+     * splits a product this size among its threads, in another order: the
+     * panels must not be used then) and at one thread. */
+    int m = 256, n = 256, k = 64;
+    for (int single = 0; single < 2; single++) {
+        nn_blas_single_threaded(single);
+        for (int i = 0; i < m * n; i++) c1[i] = c2[i] = pool[i];
+        nn_blas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, m, n, k, 1.0f, pool, 2304,
+                      pool + POOL / 2, 2304, 0.0f, c1, n);
+        blas(CblasRowMajor, CblasNoTrans, CblasTrans, m, n, k, 1.0f, pool, 2304, pool + POOL / 2,
+             2304, 0.0f, c2, n);
+        CHECK_MSG(!memcmp(c1, c2, sizeof(float) * (size_t)m * n),
+                  "nn_blas_sgemm has cblas_sgemm's bits (one thread: %d)", single);
+    }
+    nn_blas_single_threaded(false);
+    free(pool), free(c1), free(c2);
     nn_ctx_free(ctx);
 }
 
