@@ -381,11 +381,11 @@ SG_TARGET static bool tiled_sgemm(bool ta, bool tb, int m, int n, int k, const f
  * the last panel 8 wide when n % 16 == 8) and each chunk of rows of A into
  * [k][rows]. The sums are the same: packing moves the operands, not the
  * order of the FMAs. */
-enum { PANEL_MAX_M = 1024, PANEL_MAX = 256, PANEL_PACK = 16384, CHUNK_PACK = 12 * PANEL_MAX };
+enum { PANEL_MAX_M = 1024, PANEL_MAX = 256, PANEL_PACK = 16384 };
 
 static bool panel_shape(int m, int n, int k) {
     return n % 8 == 0 && m <= PANEL_MAX_M && n <= PANEL_MAX && k <= PANEL_MAX &&
-           (int64_t)k * n <= PANEL_PACK;
+           ((int64_t)k * n <= PANEL_PACK || (int64_t)m * k <= PANEL_PACK);
 }
 
 /* B [k, n] into panels: columns j0..j0+w of B at bp + j0 k, row stride w. */
@@ -591,33 +591,27 @@ SG512_TARGET static void panel_rows_zmm(int R, int NG, int split, int k, const f
     panel_rows_ymm(R, NG, split, k, ap, RC, bp, c, ldc, zero);
 }
 
-SG_TARGET static void panels(panel_rows_fn rows, bool ta, int m, int n, int k, const float *a,
-                             int lda, const float *bp, float *c, int ldc, bool zero, bool wide) {
-    float ap[CHUNK_PACK];
-    int G = n / 8;
-    for (int r = 0; r < m;) {
-        int rem = m - r, chunk = rem >= 12 ? 12 : rem > 4 ? 4 : rem;
-        pack_a(ta, chunk, k, a, lda, r, ap);
-        float *cr = c + (int64_t)r * ldc;
-        for (int q = 0; 2 * q < G; q++) {
-            int NG = 2 * q + 1 < G ? 2 : 1;
-            const float *bq = bp + (int64_t)16 * q * k;
-            float *cq = cr + 16 * q;
-            if (chunk == 12) {
-                int lo = split_bits(G, q, false), hi = split_bits(G, q, true);
-                if (wide && NG == 2 && lo == 0 && hi == 0) {
-                    rows(12, NG, 0, k, ap, 12, bq, cq, ldc, zero);
-                } else {
-                    rows(6, NG, lo, k, ap, 12, bq, cq, ldc, zero);
-                    rows(6, NG, hi, k, ap + 6, 12, bq, cq + 6 * (int64_t)ldc, ldc, zero);
-                }
-            } else {
-                /* a chunk of 4 keeps two chains in every group */
-                rows(chunk, NG, chunk == 4 ? (1 << NG) - 1 : 0, k, ap, chunk, bq, cq, ldc, zero);
-            }
+/* One chunk of rows (packed [k][chunk]) against panel q (packed [k][16]):
+ * the chunk's rows in the kernel's halves, two chains where they are. */
+SG_TARGET static void panel_tile(panel_rows_fn rows, bool wide, int G, int q, int chunk, int k,
+                                 const float *ap, const float *bq, float *cq, int ldc, bool zero) {
+    int NG = 2 * q + 1 < G ? 2 : 1;
+    if (chunk == 12) {
+        int lo = split_bits(G, q, false), hi = split_bits(G, q, true);
+        if (wide && NG == 2 && lo == 0 && hi == 0) {
+            rows(12, NG, 0, k, ap, 12, bq, cq, ldc, zero);
+        } else {
+            rows(6, NG, lo, k, ap, 12, bq, cq, ldc, zero);
+            rows(6, NG, hi, k, ap + 6, 12, bq, cq + 6 * (int64_t)ldc, ldc, zero);
         }
-        r += chunk;
+    } else {
+        /* a chunk of 4 keeps two chains in every group */
+        rows(chunk, NG, chunk == 4 ? (1 << NG) - 1 : 0, k, ap, chunk, bq, cq, ldc, zero);
     }
+}
+
+static int chunk_rows(int rem) {
+    return rem >= 12 ? 12 : rem > 4 ? 4 : rem;
 }
 
 /* 0: by the CPU; 1: 256-bit vectors even where 512-bit ones run (tests) */
@@ -627,12 +621,40 @@ void nn_small_sgemm_force_avx2(bool on) {
     panel_force_avx2 = on;
 }
 
+/* With all of B packed (k n <= PANEL_PACK: q k^T, att v, dS k, att^T dy)
+ * each chunk of A is packed once and meets every panel; otherwise (the
+ * gradient of k as q^T dS: [64x256]x[256x256]) all of A is packed, chunk
+ * after chunk, and each panel of B in turn meets every chunk. */
 SG_TARGET static void panel_sgemm(bool ta, bool tb, int m, int n, int k, const float *a, int lda,
                                   const float *b, int ldb, float *c, int ldc, bool zero) {
-    float bp[PANEL_PACK];
-    pack_b(tb, n, k, b, ldb, bp);
+    float pack[PANEL_PACK], part[16 * PANEL_MAX];
     bool wide = !panel_force_avx2 && __builtin_cpu_supports("avx512f");
-    panels(wide ? panel_rows_zmm : panel_rows_ymm, ta, m, n, k, a, lda, bp, c, ldc, zero, wide);
+    panel_rows_fn rows = wide ? panel_rows_zmm : panel_rows_ymm;
+    int G = n / 8;
+    if ((int64_t)k * n <= PANEL_PACK) {
+        pack_b(tb, n, k, b, ldb, pack);
+        for (int r = 0, chunk; r < m; r += chunk) {
+            chunk = chunk_rows(m - r);
+            pack_a(ta, chunk, k, a, lda, r, part);
+            for (int q = 0; 2 * q < G; q++)
+                panel_tile(rows, wide, G, q, chunk, k, part, pack + (int64_t)16 * q * k,
+                           c + (int64_t)r * ldc + 16 * q, ldc, zero);
+        }
+        return;
+    }
+    for (int r = 0, chunk; r < m; r += chunk) {
+        chunk = chunk_rows(m - r);
+        pack_a(ta, chunk, k, a, lda, r, pack + (int64_t)r * k);
+    }
+    for (int q = 0; 2 * q < G; q++) {
+        int w = 2 * q + 1 < G ? 16 : 8;
+        pack_b(tb, w, k, tb ? b + (int64_t)16 * q * ldb : b + 16 * q, ldb, part);
+        for (int r = 0, chunk; r < m; r += chunk) {
+            chunk = chunk_rows(m - r);
+            panel_tile(rows, wide, G, q, chunk, k, pack + (int64_t)r * k, part,
+                       c + (int64_t)r * ldc + 16 * q, ldc, zero);
+        }
+    }
 }
 
 /* C's rows cleared, as nn_blas.c does before OpenBLAS (the chain paths

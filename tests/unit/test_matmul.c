@@ -405,7 +405,7 @@ NN_TEST(small_sgemm_panels_have_openblas_bits) {
         x ^= x << 13, x ^= x >> 17, x ^= x << 5;
         pool[i] = (float)((double)x / 4294967296.0 * 2 - 1);
     }
-    static const int ms[] = {12, 13, 17, 20, 100, 256, 257, 1024};
+    static const int ms[] = {12, 13, 17, 20, 64, 100, 256, 257, 1024};
     static const int ns[] = {8, 24, 64, 72, 256};
     static const int ks[] = {9, 64, 65, 255, 256};
     nn_blas_single_threaded(true);
