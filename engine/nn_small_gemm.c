@@ -1,5 +1,9 @@
 /* nn_small_gemm: float32 products too small for OpenBLAS's per-call work,
- * computed with OpenBLAS's bits (see nn_small_gemm.h). */
+ * and (at one thread) a GPT's attention products, computed with OpenBLAS's
+ * bits (see nn_small_gemm.h). Three paths, by size: the one-chain shapes
+ * (chain_shape), the tiled path up to 64^3 multiply-adds (tiled(), which
+ * states OpenBLAS's order), and the packed panels above it (panel_sgemm,
+ * attention's [256x64]x[64x256] and [256x256]x[256x64]). */
 #include "nn_small_gemm.h"
 
 #include <math.h>

@@ -1,11 +1,14 @@
 /* nn_small_gemm: row-major float32 C += A B for products so small that
  * OpenBLAS's fixed cost per call (dispatch, packing into its buffers) is
  * most of the time: a 2-64-64-3 MLP's layers with 2 inputs or 3 outputs,
- * their gradients, a batch of one. Only the shapes where OpenBLAS sums each
- * element as one FMA chain over k, in order, are taken (nn_small_gemm.c
- * lists them), and the chain is computed the same way, so the results have
- * OpenBLAS's bits, which are PyTorch's: tests/unit/test_matmul.c compares
- * the two over every such shape and layout.
+ * their gradients, a batch of one; and, while OpenBLAS runs on one thread,
+ * the products of attention heads (up to 1024 x 256 x 256), where its
+ * packing and its AVX2 kernel cost more than packed 512-bit tiles on a CPU
+ * that has them. Only the shapes whose order of sums in OpenBLAS is known
+ * are taken (nn_small_gemm.c states it: one FMA chain over k per element,
+ * or two in some tiles), and the sums are made in that order, so the
+ * results have OpenBLAS's bits, which are PyTorch's: tests/unit/
+ * test_matmul.c compares the two over every such shape and layout.
  *
  * Used by nn_blas_sgemm; nothing here allocates (packing uses the stack). */
 #ifndef NN_SMALL_GEMM_H
