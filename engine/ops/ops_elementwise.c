@@ -1035,10 +1035,29 @@ typedef struct sleef_job {
     void *out;
     const void *in;
     int64_t n, tail;
+    /* sigmoid of a strided view: runs of [run] elements, each with its own
+     * libm tail (sigmoid_runs); n otherwise */
+    int64_t run;
 } sleef_job;
 
+static void sleef_span(const sleef_job *j, int64_t b, int64_t e, int64_t tail_at);
+
 static void sleef_part(const sleef_job *j, int64_t b, int64_t e) {
-    int64_t n = e - b, tail = j->tail - b;
+    if (j->run == j->n) {
+        sleef_span(j, b, e, j->tail);
+        return;
+    }
+    if (j->run == 0) { /* the scalar op throughout */
+        sleef_span(j, b, e, b);
+        return;
+    }
+    /* [b, e) holds whole runs (sleef_task splits by runs) */
+    for (int64_t r = b; r < e; r += j->run)
+        sleef_span(j, r, r + j->run, r + (j->run > 0 ? nn_sleef_tail(j->run, j->f32) : 0));
+}
+
+static void sleef_span(const sleef_job *j, int64_t b, int64_t e, int64_t tail_at) {
+    int64_t n = e - b, tail = tail_at - b;
     tail = tail < 0 ? 0 : tail > n ? n : tail;
     if (j->sigmoid && j->f32) {
         float *o = (float *)j->out + b;
@@ -1062,8 +1081,39 @@ static void sleef_part(const sleef_job *j, int64_t b, int64_t e) {
 static void sleef_task(void *arg, int task, int n_tasks) {
     const sleef_job *j = arg;
     int64_t b, e;
-    nn_parallel_range(j->n, task, n_tasks, 16, &b, &e);
+    if (j->run == j->n) {
+        nn_parallel_range(j->n, task, n_tasks, 16, &b, &e);
+    } else {
+        int64_t run = j->run > 0 ? j->run : 1;
+        nn_parallel_range(j->n / run, task, n_tasks, 1, &b, &e);
+        b *= run, e *= run;
+    }
     if (b < e) sleef_part(j, b, e);
+}
+
+/* The runs PyTorch's vectorised loop (cpu_kernel_vec, sigmoid's kernel)
+ * walks over a strided [a] in row-major order: the trailing dims laid out
+ * densely (a chunk or slice along the last dim: runs of its width). Each
+ * run takes whole pairs of 8-float vectors and the rest of the run by the
+ * scalar op, whose exp is libm's: an LSTM's gates, chunks of one [B, 4H]
+ * tensor, are computed in runs of H. 0 when the last dim is not unit
+ * stride (the scalar op throughout); the element count for a contiguous
+ * [a], or a layout not in row-major order (then the runs are taken as the
+ * contiguous copy's, not PyTorch's). */
+static int64_t sigmoid_runs(const nn_tensor *a) {
+    int64_t n = nn_tensor_numel(a), run = 1, inner = 0;
+    int d = a->ndim - 1;
+    while (d >= 0 && a->shape[d] == 1) d--;
+    if (d < 0 || nn_tensor_is_contiguous(a)) return n;
+    /* row-major: strides grow outwards; else a permuted layout */
+    for (int e = d; e >= 0; e--) {
+        if (a->shape[e] == 1) continue;
+        if (a->strides[e] < inner) return n;
+        inner = a->strides[e];
+    }
+    if (a->strides[d] != 1) return 0;
+    for (; d >= 0 && (a->shape[d] == 1 || a->strides[d] == run); d--) run *= a->shape[d];
+    return run;
 }
 
 /* exp, log, log1p and tanh through SLEEF, as PyTorch's kernels compute them
@@ -1071,7 +1121,7 @@ static void sleef_task(void *arg, int task, int n_tasks) {
  * whole vector blocks and libm's on the rest, as PyTorch's vectorised loop
  * does. [out] is contiguous, [c] the contiguous input in out's dtype. Large
  * tensors split across the engine's threads in chunks of 16 elements. */
-static bool unary_sleef(const unary_kernels *k, nn_tensor *out, const nn_tensor *c) {
+static bool unary_sleef(const unary_kernels *k, nn_tensor *out, const nn_tensor *c, int64_t run) {
     nn_sleef_fn fn = k == &k_exp     ? NN_SLEEF_EXP
                      : k == &k_log   ? NN_SLEEF_LOG
                      : k == &k_log1p ? NN_SLEEF_LOG1P
@@ -1087,12 +1137,13 @@ static bool unary_sleef(const unary_kernels *k, nn_tensor *out, const nn_tensor 
                    nn_tensor_data(out),
                    nn_tensor_data(c),
                    n,
-                   sigmoid ? nn_sleef_tail(n, f32) : n};
+                   sigmoid ? nn_sleef_tail(n, f32) : n,
+                   sigmoid && run >= 0 && run < n ? run : n};
     /* SLEEF's exp is cheap enough to gain only from the memory-bound
      * threshold (bench/python/threads.py: 0.72 at 196608 elements, 1.17
      * at 49152). */
     int tasks = nn_parallel_tasks(n, NN_PAR_MIN_ELEMWISE);
-    if (tasks <= 1)
+    if (tasks <= 1 || n == 0)
         sleef_part(&j, 0, n);
     else
         nn_parallel_run(tasks, sleef_task, &j);
@@ -1134,7 +1185,7 @@ static nn_tensor *unary(nn_ctx *ctx, nn_node *node, const unary_kernels *k, nn_i
     nn_tensor *out = ca ? nn_tensor_empty(ctx, dt, a->ndim, a->shape) : NULL;
     if (out && (k == &k_exp || k == &k_log || k == &k_log1p || k == &k_tanh || k == &k_sigmoid)) {
         nn_tensor *c = nn_tensor_contiguous_raw(ctx, ca);
-        if (c) unary_sleef(k, out, c);
+        if (c) unary_sleef(k, out, c, k == &k_sigmoid ? sigmoid_runs(ca) : -1);
         nn_tensor_release(c);
         nn_tensor_release(ca);
         if (!c) {

@@ -47,11 +47,16 @@ def _lstm_step(x_proj, h, c, w_hh, b_hh, w_hr):
 
 
 def _gru_step(x_proj, h, w_hh, b_hh):
-    hr, hz, hn = F.linear(h, w_hh, b_hh).chunk(3, -1)
-    xr, xz, xn = x_proj.chunk(3, -1)
-    r = torch.sigmoid(hr + xr)
-    z = torch.sigmoid(hz + xz)
-    n = torch.tanh(xn + r * hn)
+    hg = F.linear(h, w_hh, b_hh)
+    size = hg.size(-1) // 3
+    # PyTorch's cell adds the reset and update parts in place into chunks of
+    # the [B, 3H] hidden projection and takes their sigmoid there, which its
+    # vectorised loop walks in runs of H (the engine's sigmoid of a strided
+    # view does the same): one [B, 2H] sum, its two halves as views.
+    rz = hg[:, :2 * size] + x_proj[:, :2 * size]
+    r = torch.sigmoid(rz[:, :size])
+    z = torch.sigmoid(rz[:, size:])
+    n = torch.tanh(x_proj[:, 2 * size:] + r * hg[:, 2 * size:])
     return (h - n) * z + n
 
 
@@ -190,22 +195,55 @@ class RNNBase(Module):
                 state = states[layer * directions + direction]
                 order = range(steps - 1, -1, -1) if direction == 1 else range(steps)
                 seq = [None] * steps
-                for t in order:
-                    if sizes is None:
+                if sizes is not None:
+                    state, seq = self._run_packed(x_proj, state, sizes, direction == 1,
+                                                  (w_hh, b_hh, w_hr))
+                else:
+                    for t in order:
                         state = self._step(x_proj[t], state, w_hh, b_hh, w_hr)
-                    else:
-                        k = sizes[t]
-                        new = self._step(x_proj[t], tuple(s[:k] for s in state), w_hh, b_hh,
-                                         w_hr)
-                        state = tuple(n if k == s.size(0) else torch.cat([n, s[k:]], 0)
-                                      for n, s in zip(new, state))
-                    seq[t] = state[0] if sizes is None else state[0][:sizes[t]]
+                        seq[t] = state[0]
                 finals.append(state)
                 outs.append(torch.stack(seq, 0) if sizes is None else torch.cat(seq, 0))
             layer_input = outs[0] if directions == 1 else torch.cat(outs, -1)
             if self.dropout != 0 and self.training and layer < self.num_layers - 1:
                 layer_input = F.dropout(layer_input, self.dropout, True)
         return layer_input, finals
+
+    def _run_packed(self, x_proj, state, sizes, reverse, weights):
+        """One layer and direction over a packed sequence, as PyTorch's
+        PackedLayer / ReversedPackedLayer walk it (the same graph, so the
+        gradients are summed in the same order): forwards, the state is
+        narrowed as the batch shrinks and the finished rows are set aside;
+        backwards, it starts from the last step's rows and grows. Returns
+        the final state and each step's output rows."""
+        w_hh, b_hh, w_hr = weights
+        steps = len(sizes)
+        seq = [None] * steps
+        if not reverse:
+            finished = []
+            last = sizes[0]
+            for t in range(steps):
+                k = sizes[t]
+                if k < last:
+                    finished.append(tuple(s[k:last] for s in state))
+                    state = tuple(s[:k] for s in state)
+                last = k
+                state = self._step(x_proj[t], state, w_hh, b_hh, w_hr)
+                seq[t] = state[0]
+            finished.append(state)
+            finished.reverse()
+            return tuple(torch.cat(parts, 0) for parts in zip(*finished)), seq
+        full = state
+        last = sizes[-1]
+        state = tuple(s[:last] for s in full)
+        for t in range(steps - 1, -1, -1):
+            k = sizes[t]
+            if k > last:
+                state = tuple(torch.cat([s, f[last:k]], 0) for s, f in zip(state, full))
+            last = k
+            state = self._step(x_proj[t], state, w_hh, b_hh, w_hr)
+            seq[t] = state[0]
+        return state, seq
 
     def _forward(self, input, hx):
         if isinstance(input, PackedSequence):
