@@ -54,6 +54,9 @@ typedef nn_sleef_v8f vec_f;
 typedef nn_sleef_v4d vec_d;
 static vec_f vfs[NN_SLEEF_COUNT];
 static vec_d vds[NN_SLEEF_COUNT];
+/* SLEEF's AVX-512F exp of sixteen floats where it gives vfs[NN_SLEEF_EXP]'s
+ * bits (exp16_matches), else NULL */
+static nn_sleef_v16f vexp16;
 #endif
 
 #ifdef HAVE_AVX2_PATH
@@ -194,6 +197,145 @@ __attribute__((target("avx2,fma"))) static int64_t tanh_map_avx2(float *out, con
     return i;
 }
 
+/* tanh_vec on sixteen floats (AVX-512F): the same operations in the same
+ * order lane by lane, so the same bits as the eight-float version (compared
+ * over all 2^32 floats with a throwaway program when it was written, and at
+ * start by tanh16_matches). Where a 16-lane core runs a 512-bit operation
+ * in the time of a 256-bit one (AMD Zen 5), twice the floats an
+ * instruction. AVX-512F has no float and/xor (that is AVX-512DQ), so the
+ * sign and magnitude masks go through the integer ones; its compares give
+ * mask registers, so the AVX2 version's and-not with a compare and its
+ * blendv become masked moves and blends with the same results. */
+#define TANH16_K 4
+static inline __attribute__((always_inline, target("avx512f"))) __m512 and16(__m512 a, __m512 b) {
+    return _mm512_castsi512_ps(_mm512_and_si512(_mm512_castps_si512(a), _mm512_castps_si512(b)));
+}
+static inline __attribute__((always_inline, target("avx512f"))) __m512 xor16(__m512 a, __m512 b) {
+    return _mm512_castsi512_ps(_mm512_xor_si512(_mm512_castps_si512(a), _mm512_castps_si512(b)));
+}
+
+static inline __attribute__((always_inline, target("avx512f,avx2,fma"))) void
+tanh_vec16(int k, const __m512 *x, __m512 *out) {
+    const __m512 zero = _mm512_setzero_ps(), one = _mm512_set1_ps(1.0f);
+    const __m512 absm = _mm512_castsi512_ps(_mm512_set1_epi32(0x7fffffff));
+    const __m512 sgnm = _mm512_castsi512_ps(_mm512_set1_epi32((int)0x80000000u));
+    const __m512 ones = _mm512_castsi512_ps(_mm512_set1_epi32(-1));
+    const __m512i ione = _mm512_set1_epi32(0x3f800000);
+    __m512 a[TANH16_K], sx[TANH16_K], sy[TANH16_K], u[TANH16_K], tx[TANH16_K], ty[TANH16_K];
+    __m512 dx[TANH16_K], dy[TANH16_K], ex[TANH16_K], nx[TANH16_K], ny[TANH16_K];
+    __m512 px[TANH16_K], py[TANH16_K];
+    __m512i q[TANH16_K];
+    for (int j = 0; j < k; j++) {
+        a[j] = and16(x[j], absm);
+        q[j] = _mm512_cvtps_epi32(
+            _mm512_mul_ps(_mm512_add_ps(a[j], zero), _mm512_set1_ps(1.44269502f)));
+    }
+    for (int j = 0; j < k; j++) {
+        __m512 qf = _mm512_cvtepi32_ps(q[j]);
+        __m512 t1 = _mm512_mul_ps(qf, _mm512_set1_ps(-0.693145752f));
+        __m512 s1 = _mm512_add_ps(t1, a[j]);
+        __m512 v = _mm512_sub_ps(s1, a[j]);
+        __m512 e1 = _mm512_add_ps(_mm512_sub_ps(a[j], _mm512_sub_ps(s1, v)), _mm512_sub_ps(t1, v));
+        e1 = _mm512_add_ps(e1, zero);
+        __m512 t2 = _mm512_mul_ps(qf, _mm512_set1_ps(-1.42860677e-06f));
+        __m512 s2 = _mm512_add_ps(t2, s1);
+        __m512 w = _mm512_sub_ps(s2, s1);
+        __m512 e2 = _mm512_add_ps(_mm512_sub_ps(t2, w), _mm512_sub_ps(s1, _mm512_sub_ps(s2, w)));
+        sx[j] = s2;
+        sy[j] = _mm512_add_ps(e1, e2);
+    }
+    for (int j = 0; j < k; j++) {
+        u[j] =
+            _mm512_fmadd_ps(sx[j], _mm512_set1_ps(0.000198096022f), _mm512_set1_ps(0.00139425648f));
+        u[j] = _mm512_fmadd_ps(sx[j], u[j], _mm512_set1_ps(0.0083334567f));
+        u[j] = _mm512_fmadd_ps(sx[j], u[j], _mm512_set1_ps(0.0416663736f));
+    }
+    for (int j = 0; j < k; j++) {
+        __m512 c = _mm512_set1_ps(0.166666657f);
+        __m512 p = _mm512_mul_ps(sx[j], u[j]);
+        __m512 pl = _mm512_fmadd_ps(sy[j], u[j], _mm512_fmsub_ps(sx[j], u[j], p));
+        __m512 r = _mm512_add_ps(p, c);
+        __m512 rv = _mm512_sub_ps(r, p);
+        __m512 rl = _mm512_add_ps(
+            pl, _mm512_add_ps(_mm512_sub_ps(c, rv), _mm512_sub_ps(p, _mm512_sub_ps(r, rv))));
+        tx[j] = _mm512_mul_ps(r, sx[j]);
+        ty[j] =
+            _mm512_fmadd_ps(sx[j], rl, _mm512_fmadd_ps(sy[j], r, _mm512_fmsub_ps(sx[j], r, tx[j])));
+    }
+    for (int j = 0; j < k; j++) {
+        __m512 h = _mm512_set1_ps(0.5f);
+        __m512 r = _mm512_add_ps(h, tx[j]);
+        __m512 x2 = _mm512_mul_ps(sx[j], sx[j]);
+        __m512 sq = _mm512_add_ps(sx[j], sx[j]);
+        __m512 m = _mm512_mul_ps(x2, r);
+        __m512 b = _mm512_add_ps(m, sx[j]);
+        __m512 bv = _mm512_sub_ps(b, sx[j]);
+        __m512 bl = _mm512_sub_ps(sx[j], _mm512_sub_ps(b, bv));
+        __m512 x2l = _mm512_fmadd_ps(sy[j], sq, _mm512_fmsub_ps(sx[j], sx[j], x2));
+        __m512 ml = _mm512_fmadd_ps(r, x2l, _mm512_fmsub_ps(x2, r, m));
+        __m512 rv = _mm512_sub_ps(r, tx[j]);
+        __m512 rl = _mm512_add_ps(
+            ty[j], _mm512_add_ps(_mm512_sub_ps(h, rv), _mm512_sub_ps(tx[j], _mm512_sub_ps(r, rv))));
+        ml = _mm512_fmadd_ps(x2, rl, ml);
+        __m512 el =
+            _mm512_add_ps(_mm512_add_ps(bl, _mm512_sub_ps(m, bv)), _mm512_add_ps(ml, sy[j]));
+        __m512 f = _mm512_add_ps(b, one);
+        __m512 fl = _mm512_add_ps(_mm512_add_ps(b, _mm512_sub_ps(one, f)), el);
+        __m512i qh = _mm512_srai_epi32(q[j], 1);
+        __m512 p1 = _mm512_castsi512_ps(_mm512_add_epi32(_mm512_slli_epi32(qh, 23), ione));
+        __m512 p2 = _mm512_castsi512_ps(
+            _mm512_add_epi32(ione, _mm512_slli_epi32(_mm512_sub_epi32(q[j], qh), 23)));
+        /* and-not with the compare: +0 where under */
+        __mmask16 keep = _mm512_cmp_ps_mask(a[j], _mm512_set1_ps(-104.0f), _CMP_NLT_US);
+        dx[j] = _mm512_maskz_mov_ps(keep, _mm512_mul_ps(_mm512_mul_ps(p1, f), p2));
+        dy[j] = _mm512_maskz_mov_ps(keep, _mm512_mul_ps(_mm512_mul_ps(p1, fl), p2));
+    }
+    for (int j = 0; j < k; j++) ex[j] = _mm512_div_ps(one, dx[j]);
+    for (int j = 0; j < k; j++) {
+        __m512 ey = _mm512_mul_ps(
+            ex[j], _mm512_fnmadd_ps(dy[j], ex[j], _mm512_fnmadd_ps(dx[j], ex[j], one)));
+        __m512 nex = xor16(ex[j], sgnm), ney = xor16(ey, sgnm);
+        nx[j] = _mm512_add_ps(nex, dx[j]);
+        ny[j] = _mm512_add_ps(_mm512_add_ps(_mm512_add_ps(_mm512_sub_ps(dx[j], nx[j]), nex), dy[j]),
+                              ney);
+        px[j] = _mm512_add_ps(ex[j], dx[j]);
+        py[j] = _mm512_add_ps(
+            _mm512_add_ps(_mm512_add_ps(ex[j], _mm512_sub_ps(dx[j], px[j])), dy[j]), ey);
+    }
+    for (int j = 0; j < k; j++) ex[j] = _mm512_div_ps(one, px[j]);
+    for (int j = 0; j < k; j++) {
+        __m512 r = ex[j];
+        __m512 z = _mm512_mul_ps(nx[j], r);
+        __m512 zl = _mm512_fmsub_ps(r, nx[j], z);
+        __m512 c = _mm512_fnmadd_ps(r, py[j], _mm512_fnmadd_ps(r, px[j], one));
+        zl = _mm512_fmadd_ps(z, c, _mm512_fmadd_ps(r, ny[j], zl));
+        __m512 y = _mm512_add_ps(zl, z);
+        __mmask16 big = _mm512_cmp_ps_mask(_mm512_set1_ps(8.664339742f), a[j], _CMP_LT_OS);
+        y = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(y, zero, _CMP_UNORD_Q) | big, y, one);
+        y = xor16(and16(sgnm, x[j]), y);
+        /* or with the all-ones of an unordered compare: all ones */
+        out[j] = _mm512_mask_mov_ps(y, _mm512_cmp_ps_mask(x[j], zero, _CMP_UNORD_Q), ones);
+    }
+}
+
+__attribute__((target("avx512f,avx2,fma"))) static int64_t
+tanh_map_avx512(float *out, const float *in, int64_t n) {
+    int64_t i = 0;
+    for (; i + 16 * TANH16_K <= n; i += 16 * TANH16_K) {
+        __m512 x[TANH16_K], y[TANH16_K];
+        for (int j = 0; j < TANH16_K; j++) x[j] = _mm512_loadu_ps(in + i + 16 * j);
+        tanh_vec16(TANH16_K, x, y);
+        for (int j = 0; j < TANH16_K; j++) _mm512_storeu_ps(out + i + 16 * j, y[j]);
+    }
+    for (; i + 16 <= n; i += 16) {
+        __m512 x[1], y[1];
+        x[0] = _mm512_loadu_ps(in + i);
+        tanh_vec16(1, x, y);
+        _mm512_storeu_ps(out + i, y[0]);
+    }
+    return i;
+}
+
 /* Whether tanh_map_avx2 gives the loaded library's bits: compared once, at
  * load, over inputs from every branch (tiny, around 0.5 where SLEEF is not
  * correctly rounded, large, beyond 8.66, infinities, NaN, subnormals), so
@@ -210,10 +352,45 @@ __attribute__((target("avx2,fma"))) static bool tanh_inline_matches(vec_f lib) {
     tanh_map_avx2(b, in, N);
     return memcmp(a, b, sizeof a) == 0;
 }
+
+/* Whether tanh_map_avx512 gives the library's AVX2 bits on the inputs
+ * tanh_inline_matches tries (at start, as there). */
+__attribute__((target("avx512f,avx2,fma"))) static bool tanh16_matches(vec_f lib) {
+    enum { N = 256 };
+    float in[N], a[N], b[N];
+    for (int i = 0; i < N; i++) in[i] = (i - N / 2) * 0.0793f + (i % 7) * 1.3e-3f;
+    const float special[] = {0.0f,     -0.0f,    1e-30f,   -1e-38f,   1e-45f, 0.5f,  0.50001f,
+                             -0.4999f, 8.6643f,  8.66434f, 9.0f,      -20.0f, 88.0f, 104.5f,
+                             1e30f,    -3.4e38f, INFINITY, -INFINITY, NAN,    -NAN};
+    for (size_t i = 0; i < sizeof special / sizeof special[0]; i++) in[N - 1 - 3 * i] = special[i];
+    for (int i = 0; i < N; i += 8) _mm256_storeu_ps(a + i, lib(_mm256_loadu_ps(in + i)));
+    tanh_map_avx512(b, in, N);
+    return memcmp(a, b, sizeof a) == 0;
+}
+
+/* Whether SLEEF's AVX-512F exp gives its AVX2 exp's bits: the same for all
+ * 2^32 floats in Debian's SLEEF 3.5.1 (checked with a throwaway program when
+ * this was written); compared again at start over every branch (overflow
+ * beyond 88.72, subnormal results, 0 below -104, infinities, NaN) so that
+ * another build keeps the AVX2 function. */
+__attribute__((target("avx512f,avx2,fma"))) static bool exp16_matches(vec_f lib,
+                                                                      nn_sleef_v16f v16) {
+    enum { N = 256 };
+    float in[N], a[N], b[N];
+    for (int i = 0; i < N; i++) in[i] = (i - N / 2) * 0.8317f + (i % 5) * 1.7e-3f;
+    const float special[] = {0.0f,   -0.0f,    1e-45f,    -1e-30f, 88.0f,    88.7228f, 88.7229f,
+                             89.0f,  -87.3f,   -103.97f,  -104.0f, -104.01f, -150.0f,  1e30f,
+                             -1e30f, INFINITY, -INFINITY, NAN,     -NAN};
+    for (size_t i = 0; i < sizeof special / sizeof special[0]; i++) in[N - 1 - 3 * i] = special[i];
+    for (int i = 0; i < N; i += 8) _mm256_storeu_ps(a + i, lib(_mm256_loadu_ps(in + i)));
+    for (int i = 0; i < N; i += 16) _mm512_storeu_ps(b + i, v16(_mm512_loadu_ps(in + i)));
+    return memcmp(a, b, sizeof a) == 0;
+}
 #endif
 
-/* Whether nn_sleef_map_f32's tanh runs tanh_map_avx2 (set by load()). */
-static bool tanh_inline;
+/* Whether nn_sleef_map_f32's tanh runs tanh_map_avx2, and on machines with
+ * AVX-512F tanh_map_avx512 first (set by load()). */
+static bool tanh_inline, tanh16;
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static nn_sleef_f1 fs[NN_SLEEF_COUNT];
@@ -256,6 +433,16 @@ static void load(void) {
         vds[i] = (vec_d)(uintptr_t)dlsym(h, name);
     }
     if (vfs[NN_SLEEF_TANH]) tanh_inline = tanh_inline_matches(vfs[NN_SLEEF_TANH]);
+    /* The sixteen-float versions where the CPU has AVX-512F and the OS saves
+     * its registers (libgcc's check reads XCR0); NNDB_NO_AVX512=1 keeps the
+     * AVX2 path, as a machine without them runs (the same bits either way:
+     * for A/B timing and the tests that compare the two). */
+    const char *no512 = getenv("NNDB_NO_AVX512");
+    if (h && __builtin_cpu_supports("avx512f") && !(no512 && *no512 == '1')) {
+        tanh16 = tanh_inline && tanh16_matches(vfs[NN_SLEEF_TANH]);
+        nn_sleef_v16f e16 = (nn_sleef_v16f)(uintptr_t)dlsym(h, "Sleef_expf16_u10avx512f");
+        if (e16 && vfs[NN_SLEEF_EXP] && exp16_matches(vfs[NN_SLEEF_EXP], e16)) vexp16 = e16;
+    }
 #endif
     for (int i = 0; i < NN_SLEEF_COUNT2; i++) {
         void *f = sym(h, table2[i].stem, "f", table2[i].ulp);
@@ -295,6 +482,11 @@ nn_sleef_v4d nn_sleef_vec_f64(nn_sleef_fn fn) {
     pthread_once(&once, load);
     return vds[fn];
 }
+
+nn_sleef_v16f nn_sleef_vec16_f32(nn_sleef_fn fn) {
+    pthread_once(&once, load);
+    return fn == NN_SLEEF_EXP ? vexp16 : NULL;
+}
 #endif
 
 const char *nn_sleef_source(void) {
@@ -316,16 +508,29 @@ __attribute__((target("avx2,fma"))) static int64_t map_f64_avx2(vec_d v, double 
     for (; i + 4 <= n; i += 4) _mm256_storeu_pd(out + i, v(_mm256_loadu_pd(in + i)));
     return i;
 }
+
+__attribute__((target("avx512f,avx2,fma"))) static int64_t
+map_f32_avx512(nn_sleef_v16f v, float *out, const float *in, int64_t n) {
+    int64_t i = 0;
+    for (; i + 16 <= n; i += 16) _mm512_storeu_ps(out + i, v(_mm512_loadu_ps(in + i)));
+    return i;
+}
 #endif
 
 void nn_sleef_map_f32(nn_sleef_fn fn, float *out, const float *in, int64_t n, int64_t tail) {
     pthread_once(&once, load);
     int64_t i = 0;
 #ifdef HAVE_AVX2_PATH
+    /* whole 16-float vectors first where AVX-512F is used, the rest of
+     * [tail] 8 at a time: each lane gets the same bits either way */
+    if (fn == NN_SLEEF_TANH && tanh16)
+        i = tanh_map_avx512(out, in, tail);
+    else if (fn == NN_SLEEF_EXP && vexp16)
+        i = map_f32_avx512(vexp16, out, in, tail);
     if (fn == NN_SLEEF_TANH && tanh_inline)
-        i = tanh_map_avx2(out, in, tail);
+        i += tanh_map_avx2(out + i, in + i, tail - i);
     else if (vfs[fn])
-        i = map_f32_avx2(vfs[fn], out, in, tail);
+        i += map_f32_avx2(vfs[fn], out + i, in + i, tail - i);
 #endif
     nn_sleef_f1 f = fs[fn];
     for (; i < tail; i++) out[i] = f(in[i]);

@@ -82,6 +82,14 @@ nn_sleef_v8f nn_sleef_vec_f32(nn_sleef_fn fn);
 /* The same for four doubles (Sleef_expd4_u10avx2). */
 typedef __m256d (*nn_sleef_v4d)(__m256d);
 nn_sleef_v4d nn_sleef_vec_f64(nn_sleef_fn fn);
+/* SLEEF's AVX-512F function of sixteen floats (Sleef_expf16_u10avx512f for
+ * NN_SLEEF_EXP, the only one offered) where it gives the AVX2 function's
+ * bits lane by lane (checked at start) and the CPU and OS have AVX-512F;
+ * NULL elsewhere, under NNDB_NO_SLEEF=1 and under NNDB_NO_AVX512=1. Call it
+ * only from code compiled for AVX-512F. nn_sleef_map_f32 uses it, and the
+ * sixteen-float copy of the tanh, by itself. */
+typedef __m512 (*nn_sleef_v16f)(__m512);
+nn_sleef_v16f nn_sleef_vec16_f32(nn_sleef_fn fn);
 #endif
 
 /* Where the functions come from: "libsleef.so.3" or "libm". */

@@ -58,6 +58,11 @@ NN_TEST(vmath_special_values) {
 
 #include "nn_sleef.h"
 
+__attribute__((target("avx512f,avx2,fma"))) static void lib_map16(nn_sleef_v16f f, float *out,
+                                                                  const float *in, int n) {
+    for (int i = 0; i < n; i += 16) _mm512_storeu_ps(out + i, f(_mm512_loadu_ps(in + i)));
+}
+
 __attribute__((target("avx2,fma"))) static void lib_map(nn_sleef_v8f f, float *out, const float *in,
                                                         int n) {
     for (int i = 0; i < n; i += 8) _mm256_storeu_ps(out + i, f(_mm256_loadu_ps(in + i)));
@@ -87,5 +92,58 @@ NN_TEST(sleef_tanh_copy_has_library_bits) {
         for (int i = 0; i < n; i++) bad += memcmp(&a[i], &b[i], 4) != 0;
     }
     CHECK_MSG(bad == 0, "%ld of about a million tanh values differ from libsleef's", bad);
+}
+
+/* On AVX-512F machines nn_sleef_map_f32 maps tanh and exp sixteen floats at
+ * a time (nn_sleef.c's tanh_map_avx512, SLEEF's Sleef_expf16_u10avx512f)
+ * and the softmax and cross-entropy rows take the same exp; each must give
+ * the eight-float library function's bits lane by lane. The inputs: the
+ * special values and branch edges of both functions (signed zeros,
+ * subnormals, 0.5 and 8.664 for tanh, exp's overflow past 88.72 and its
+ * subnormal and zero results down to -104, infinities, NaNs with either
+ * sign) as every fifth input, between them a spread of magnitudes, in runs of every length from 0
+ * to 80 so that 64-float blocks, single 16-float vectors, an 8-float vector and a scalar tail all
+ * occur. Where the CPU lacks AVX-512F the maps take the AVX2 path and the test checks that instead.
+ */
+NN_TEST(sleef_16_lane_maps_have_8_lane_bits) {
+    nn_sleef_fn fns[] = {NN_SLEEF_TANH, NN_SLEEF_EXP};
+    enum { N = 4096 };
+    static float in[N], a[N], b[N];
+    static const float special[] = {
+        0.0f,        -0.0f,     1e-45f,      -1e-45f,     1.1754942e-38f, -1.1754942e-38f,
+        1e-30f,      0.5f,      0.49999997f, 0.50000006f, -0.5f,          8.6643391f,
+        8.6643400f,  -8.66434f, 9.0f,        -20.0f,      88.0f,          88.72283f,
+        88.72284f,   89.0f,     -87.33654f,  -87.5f,      -103.97f,       -104.0f,
+        -104.00001f, -150.0f,   1e30f,       -1e30f,      3.4028235e38f,  -3.4028235e38f,
+        INFINITY,    -INFINITY, NAN,         -NAN};
+    const int ns = (int)(sizeof special / sizeof special[0]);
+    uint32_t w = 0x12345678u;
+    for (int i = 0; i < N; i++) {
+        if (i % 5 == 0) { /* every fifth, so that every kind of run has them */
+            in[i] = special[(i / 5) % ns];
+        } else {
+            w = w * 1664525u + 1013904223u; /* exponents from 2^-30 to 2^8, either sign */
+            in[i] = ldexpf((float)(w >> 8) / 16777216.0f, (int)(w % 39) - 30) * (w & 1 ? -1 : 1);
+        }
+    }
+    for (size_t f = 0; f < sizeof fns / sizeof fns[0]; f++) {
+        nn_sleef_v8f lib = nn_sleef_vec_f32(fns[f]);
+        if (!lib) return; /* no libsleef or no AVX2: libm, nothing to compare */
+        long bad = 0;
+        for (int off = 0, len = 0; off + len <= N; off += len, len = (len + 1) % 81) {
+            lib_map(lib, a + off, in + off, len & ~7);
+            for (int i = len & ~7; i < len; i++) a[off + i] = nn_sleef_float(fns[f])(in[off + i]);
+            nn_sleef_map_f32(fns[f], b + off, in + off, len, len);
+            for (int i = 0; i < len; i++) bad += memcmp(&a[off + i], &b[off + i], 4) != 0;
+        }
+        CHECK_MSG(bad == 0, "%ld %s values differ from the 8-float function's", bad,
+                  fns[f] == NN_SLEEF_EXP ? "exp" : "tanh");
+    }
+    nn_sleef_v16f e16 = nn_sleef_vec16_f32(NN_SLEEF_EXP);
+    if (e16) {
+        lib_map(nn_sleef_vec_f32(NN_SLEEF_EXP), a, in, N);
+        lib_map16(e16, b, in, N);
+        CHECK_MSG(memcmp(a, b, sizeof a) == 0, "Sleef_expf16 differs from Sleef_expf8");
+    }
 }
 #endif
