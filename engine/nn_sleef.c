@@ -54,9 +54,8 @@ typedef nn_sleef_v8f vec_f;
 typedef nn_sleef_v4d vec_d;
 static vec_f vfs[NN_SLEEF_COUNT];
 static vec_d vds[NN_SLEEF_COUNT];
-/* SLEEF's AVX-512F exp of sixteen floats where it gives vfs[NN_SLEEF_EXP]'s
- * bits (exp16_matches), else NULL */
-static nn_sleef_v16f vexp16;
+/* Whether nn_sleef_expf16_k is used (nn_sleef_exp16) */
+static bool exp16;
 #endif
 
 #ifdef HAVE_AVX2_PATH
@@ -368,22 +367,25 @@ __attribute__((target("avx512f,avx2,fma"))) static bool tanh16_matches(vec_f lib
     return memcmp(a, b, sizeof a) == 0;
 }
 
-/* Whether SLEEF's AVX-512F exp gives its AVX2 exp's bits: the same for all
- * 2^32 floats in Debian's SLEEF 3.5.1 (checked with a throwaway program when
- * this was written); compared again at start over every branch (overflow
- * beyond 88.72, subnormal results, 0 below -104, infinities, NaN) so that
- * another build keeps the AVX2 function. */
-__attribute__((target("avx512f,avx2,fma"))) static bool exp16_matches(vec_f lib,
-                                                                      nn_sleef_v16f v16) {
+/* Whether nn_sleef_expf16_k gives the library's AVX2 exp's bits on every
+ * branch (overflow past 88.72 and above 100, subnormal results, 0 below
+ * -104, infinities, NaN), at start, so that another SLEEF build with
+ * another exp keeps calling its own. */
+__attribute__((target("avx512f,avx2,fma"))) static bool exp16_matches(vec_f lib) {
     enum { N = 256 };
     float in[N], a[N], b[N];
     for (int i = 0; i < N; i++) in[i] = (i - N / 2) * 0.8317f + (i % 5) * 1.7e-3f;
-    const float special[] = {0.0f,   -0.0f,    1e-45f,    -1e-30f, 88.0f,    88.7228f, 88.7229f,
-                             89.0f,  -87.3f,   -103.97f,  -104.0f, -104.01f, -150.0f,  1e30f,
-                             -1e30f, INFINITY, -INFINITY, NAN,     -NAN};
+    const float special[] = {0.0f,    -0.0f,  1e-45f,  -1e-30f,  88.0f,     88.7228f, 88.7229f,
+                             89.0f,   100.0f, 100.01f, -87.3f,   -103.97f,  -104.0f,  -104.01f,
+                             -150.0f, 1e30f,  -1e30f,  INFINITY, -INFINITY, NAN,      -NAN};
     for (size_t i = 0; i < sizeof special / sizeof special[0]; i++) in[N - 1 - 3 * i] = special[i];
     for (int i = 0; i < N; i += 8) _mm256_storeu_ps(a + i, lib(_mm256_loadu_ps(in + i)));
-    for (int i = 0; i < N; i += 16) _mm512_storeu_ps(b + i, v16(_mm512_loadu_ps(in + i)));
+    for (int i = 0; i < N; i += 64) {
+        __m512 x[4], y[4];
+        for (int j = 0; j < 4; j++) x[j] = _mm512_loadu_ps(in + i + 16 * j);
+        nn_sleef_expf16_k(4, x, y);
+        for (int j = 0; j < 4; j++) _mm512_storeu_ps(b + i + 16 * j, y[j]);
+    }
     return memcmp(a, b, sizeof a) == 0;
 }
 #endif
@@ -440,8 +442,7 @@ static void load(void) {
     const char *no512 = getenv("NNDB_NO_AVX512");
     if (h && __builtin_cpu_supports("avx512f") && !(no512 && *no512 == '1')) {
         tanh16 = tanh_inline && tanh16_matches(vfs[NN_SLEEF_TANH]);
-        nn_sleef_v16f e16 = (nn_sleef_v16f)(uintptr_t)dlsym(h, "Sleef_expf16_u10avx512f");
-        if (e16 && vfs[NN_SLEEF_EXP] && exp16_matches(vfs[NN_SLEEF_EXP], e16)) vexp16 = e16;
+        exp16 = tanh16 && vfs[NN_SLEEF_EXP] && exp16_matches(vfs[NN_SLEEF_EXP]);
     }
 #endif
     for (int i = 0; i < NN_SLEEF_COUNT2; i++) {
@@ -483,9 +484,9 @@ nn_sleef_v4d nn_sleef_vec_f64(nn_sleef_fn fn) {
     return vds[fn];
 }
 
-nn_sleef_v16f nn_sleef_vec16_f32(nn_sleef_fn fn) {
+bool nn_sleef_exp16(void) {
     pthread_once(&once, load);
-    return fn == NN_SLEEF_EXP ? vexp16 : NULL;
+    return exp16;
 }
 #endif
 
@@ -510,9 +511,20 @@ __attribute__((target("avx2,fma"))) static int64_t map_f64_avx2(vec_d v, double 
 }
 
 __attribute__((target("avx512f,avx2,fma"))) static int64_t
-map_f32_avx512(nn_sleef_v16f v, float *out, const float *in, int64_t n) {
+exp_map_avx512(float *out, const float *in, int64_t n) {
     int64_t i = 0;
-    for (; i + 16 <= n; i += 16) _mm512_storeu_ps(out + i, v(_mm512_loadu_ps(in + i)));
+    for (; i + 64 <= n; i += 64) {
+        __m512 x[4], y[4];
+        for (int j = 0; j < 4; j++) x[j] = _mm512_loadu_ps(in + i + 16 * j);
+        nn_sleef_expf16_k(4, x, y);
+        for (int j = 0; j < 4; j++) _mm512_storeu_ps(out + i + 16 * j, y[j]);
+    }
+    for (; i + 16 <= n; i += 16) {
+        __m512 x[1], y[1];
+        x[0] = _mm512_loadu_ps(in + i);
+        nn_sleef_expf16_k(1, x, y);
+        _mm512_storeu_ps(out + i, y[0]);
+    }
     return i;
 }
 #endif
@@ -525,8 +537,8 @@ void nn_sleef_map_f32(nn_sleef_fn fn, float *out, const float *in, int64_t n, in
      * [tail] 8 at a time: each lane gets the same bits either way */
     if (fn == NN_SLEEF_TANH && tanh16)
         i = tanh_map_avx512(out, in, tail);
-    else if (fn == NN_SLEEF_EXP && vexp16)
-        i = map_f32_avx512(vexp16, out, in, tail);
+    else if (fn == NN_SLEEF_EXP && exp16)
+        i = exp_map_avx512(out, in, tail);
     if (fn == NN_SLEEF_TANH && tanh_inline)
         i += tanh_map_avx2(out + i, in + i, tail - i);
     else if (vfs[fn])

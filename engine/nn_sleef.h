@@ -82,14 +82,57 @@ nn_sleef_v8f nn_sleef_vec_f32(nn_sleef_fn fn);
 /* The same for four doubles (Sleef_expd4_u10avx2). */
 typedef __m256d (*nn_sleef_v4d)(__m256d);
 nn_sleef_v4d nn_sleef_vec_f64(nn_sleef_fn fn);
-/* SLEEF's AVX-512F function of sixteen floats (Sleef_expf16_u10avx512f for
- * NN_SLEEF_EXP, the only one offered) where it gives the AVX2 function's
- * bits lane by lane (checked at start) and the CPU and OS have AVX-512F;
- * NULL elsewhere, under NNDB_NO_SLEEF=1 and under NNDB_NO_AVX512=1. Call it
- * only from code compiled for AVX-512F. nn_sleef_map_f32 uses it, and the
- * sixteen-float copy of the tanh, by itself. */
-typedef __m512 (*nn_sleef_v16f)(__m512);
-nn_sleef_v16f nn_sleef_vec16_f32(nn_sleef_fn fn);
+
+/* exp of [k] vectors of sixteen floats each (k <= 4, a constant where it is
+ * inlined): SLEEF 3.5.1's expf u10 as Debian's libsleef.so.3 builds it
+ * (Sleef_expf8_u10avx2, the function PyTorch 1.13's Vectorized<float>::exp
+ * calls on AVX2 machines; Sleef_expf16_u10avx512f is the same sequence),
+ * transcribed instruction by instruction on 16 lanes: the same operations
+ * in the same order per lane, so the same bits (compared over all 2^32
+ * floats with a throwaway program when it was written: none differ). Why a
+ * copy: a call a vector keeps one short dependent chain in flight; [k]
+ * vectors step by step side by side keep the core's units busy. Use it only
+ * where nn_sleef_exp16() says so (AVX-512F there, bits checked at start). */
+static inline __attribute__((always_inline, target("avx512f,avx2,fma"))) void
+nn_sleef_expf16_k(int k, const __m512 *d, __m512 *out) {
+#define NN_EXPF_C(h) _mm512_castsi512_ps(_mm512_set1_epi32((int)(h)))
+    __m512i q[4];
+    __m512 s[4], u[4];
+    for (int j = 0; j < k; j++) {
+        q[j] = _mm512_cvtps_epi32(_mm512_mul_ps(d[j], NN_EXPF_C(0x3fb8aa3b))); /* 1/ln 2 */
+        __m512 qf = _mm512_cvtepi32_ps(q[j]);
+        s[j] = _mm512_fmadd_ps(qf, NN_EXPF_C(0xbf317200), d[j]); /* -ln 2, high part */
+        s[j] = _mm512_fmadd_ps(qf, NN_EXPF_C(0xb5bfbe8e), s[j]); /* and low part */
+    }
+    for (int j = 0; j < k; j++) {
+        u[j] = _mm512_fmadd_ps(s[j], NN_EXPF_C(0x39502bda), NN_EXPF_C(0x3ab696c9));
+        u[j] = _mm512_fmadd_ps(s[j], u[j], NN_EXPF_C(0x3c0888a6));
+        u[j] = _mm512_fmadd_ps(s[j], u[j], NN_EXPF_C(0x3d2aaa7a));
+        u[j] = _mm512_fmadd_ps(s[j], u[j], NN_EXPF_C(0x3e2aaaab));
+        u[j] = _mm512_fmadd_ps(s[j], u[j], _mm512_set1_ps(0.5f));
+        u[j] = _mm512_add_ps(_mm512_fmadd_ps(u[j], _mm512_mul_ps(s[j], s[j]), s[j]),
+                             _mm512_set1_ps(1.0f));
+    }
+    for (int j = 0; j < k; j++) {
+        /* times 2^q as 2^(q>>1) 2^(q - (q>>1)); 0 below -104, inf above 100 */
+        const __m512i ione = _mm512_set1_epi32(0x3f800000);
+        __m512i qh = _mm512_srai_epi32(q[j], 1);
+        __m512 p1 = _mm512_castsi512_ps(_mm512_add_epi32(_mm512_slli_epi32(qh, 23), ione));
+        __m512 p2 = _mm512_castsi512_ps(
+            _mm512_add_epi32(_mm512_slli_epi32(_mm512_sub_epi32(q[j], qh), 23), ione));
+        __mmask16 keep = _mm512_cmp_ps_mask(d[j], _mm512_set1_ps(-104.0f), _CMP_NLT_US);
+        __m512 r = _mm512_maskz_mov_ps(keep, _mm512_mul_ps(_mm512_mul_ps(u[j], p1), p2));
+        __mmask16 big = _mm512_cmp_ps_mask(d[j], _mm512_set1_ps(100.0f), _CMP_GT_OS);
+        out[j] = _mm512_mask_mov_ps(r, big, NN_EXPF_C(0x7f800000));
+    }
+#undef NN_EXPF_C
+}
+/* Whether this machine runs nn_sleef_expf16_k and nndb's sixteen-float tanh:
+ * AVX-512F in the CPU and enabled by the OS, libsleef.so.3 loaded, and both
+ * copies giving the library's bits on the start-up check; false under
+ * NNDB_NO_SLEEF=1 and NNDB_NO_AVX512=1. nn_sleef_map_f32 uses them by
+ * itself. */
+bool nn_sleef_exp16(void);
 #endif
 
 /* Where the functions come from: "libsleef.so.3" or "libm". */

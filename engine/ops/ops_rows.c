@@ -129,14 +129,14 @@ PT_AVX2_INLINE float pt_row_max_lim(const float *x, int64_t n, int64_t *lim) {
 }
 
 /* ---- The same with sixteen-float exps on AVX-512F machines ----
- * SLEEF's exp works lane by lane and its AVX-512F version gives its AVX2
- * version's bits (nn_sleef_vec16_f32), so an exp of 16 floats is two exps of
- * 8; where a core runs 512-bit operations at the 256-bit rate (AMD Zen 5)
- * it costs half as much. The sums keep PyTorch's 8-float order: each
- * 16-float vector's low half is added to the accumulator, then its high
- * half, as the two 8-float vectors were one after the other. Separate
- * functions (not inlined into the AVX2 ones, which cannot hold AVX-512
- * code), one call a row. */
+ * SLEEF's exp works lane by lane, and nn_sleef_expf16_k is its sequence on
+ * sixteen lanes with the same bits (nn_sleef.h), so an exp of 16 floats is
+ * two exps of 8; where a core runs 512-bit operations at the 256-bit rate
+ * (AMD Zen 5) it costs half as much, and two or four vectors side by side
+ * keep the units busy. The sums keep PyTorch's 8-float order: each 16-float
+ * vector's low half is added to the accumulator, then its high half, as the
+ * two 8-float vectors were one after the other. Separate functions (AVX2
+ * functions cannot inline AVX-512 code), one call a row. */
 #define PT_AVX512        static __attribute__((noinline, target("avx512f,avx2,fma")))
 #define PT_AVX512_INLINE static inline __attribute__((always_inline, target("avx512f,avx2,fma")))
 
@@ -148,19 +148,30 @@ PT_AVX512_INLINE __m256 pt_hi(__m512 v) {
 }
 
 /* pt_row_exp_sum for n >= 16 */
-PT_AVX512 float pt512_row_exp_sum(nn_sleef_v16f v16, nn_sleef_v8f vexp, const float *x, float *y,
-                                  float m, int64_t n) {
+PT_AVX512 float pt512_row_exp_sum(nn_sleef_v8f vexp, const float *x, float *y, float m, int64_t n) {
     __m512 vm16 = _mm512_set1_ps(m);
-    __m256 vm = _mm256_set1_ps(m);
-    __m512 e = v16(_mm512_sub_ps(_mm512_loadu_ps(x), vm16));
-    if (y) _mm512_storeu_ps(y, e);
-    __m256 acc = _mm256_add_ps(pt_lo(e), pt_hi(e));
-    int64_t d = 16, full = n - n % 8;
-    for (; d + 16 <= full; d += 16) {
-        e = v16(_mm512_sub_ps(_mm512_loadu_ps(x + d), vm16));
-        if (y) _mm512_storeu_ps(y + d, e);
-        acc = _mm256_add_ps(acc, pt_lo(e));
-        acc = _mm256_add_ps(acc, pt_hi(e));
+    __m256 vm = _mm256_set1_ps(m), acc = _mm256_setzero_ps();
+    int64_t d = 0, full = n - n % 8;
+    for (; d + 32 <= full; d += 32) {
+        __m512 t[2], e[2];
+        for (int j = 0; j < 2; j++) t[j] = _mm512_sub_ps(_mm512_loadu_ps(x + d + 16 * j), vm16);
+        nn_sleef_expf16_k(2, t, e);
+        if (y)
+            for (int j = 0; j < 2; j++) _mm512_storeu_ps(y + d + 16 * j, e[j]);
+        /* the first 8 start the sum (vec::map_reduce_all's first vector) */
+        acc = d == 0 ? pt_lo(e[0]) : _mm256_add_ps(acc, pt_lo(e[0]));
+        acc = _mm256_add_ps(acc, pt_hi(e[0]));
+        acc = _mm256_add_ps(acc, pt_lo(e[1]));
+        acc = _mm256_add_ps(acc, pt_hi(e[1]));
+    }
+    if (d + 16 <= full) {
+        __m512 t[1], e[1];
+        t[0] = _mm512_sub_ps(_mm512_loadu_ps(x + d), vm16);
+        nn_sleef_expf16_k(1, t, e);
+        if (y) _mm512_storeu_ps(y + d, e[0]);
+        acc = d == 0 ? pt_lo(e[0]) : _mm256_add_ps(acc, pt_lo(e[0]));
+        acc = _mm256_add_ps(acc, pt_hi(e[0]));
+        d += 16;
     }
     if (d < full) {
         __m256 e8 = vexp(_mm256_sub_ps(_mm256_loadu_ps(x + d), vm));
@@ -180,23 +191,35 @@ PT_AVX512 float pt512_row_exp_sum(nn_sleef_v16f v16, nn_sleef_v8f vexp, const fl
  * or (x - m) - l with [sub], over the whole 16-float vectors of [n]: the
  * loops of pt_ce_grad, pt_ce_grad_stats and the log-softmax backward.
  * Returns how many it did. */
-PT_AVX512 int64_t pt512_exp_fnmadd(nn_sleef_v16f v16, const float *x, bool sub, float m, float l,
-                                   float s, const float *g, float *dx, int64_t n) {
+PT_AVX512_INLINE void pt512_exp_fnmadd_k(int k, const float *x, bool sub, __m512 vm, __m512 vl,
+                                         __m512 vs, const float *g, float *dx) {
+    __m512 t[4], e[4];
+    for (int j = 0; j < k; j++) {
+        t[j] = _mm512_loadu_ps(x + 16 * j);
+        if (sub) t[j] = _mm512_sub_ps(_mm512_sub_ps(t[j], vm), vl);
+    }
+    nn_sleef_expf16_k(k, t, e);
+    for (int j = 0; j < k; j++)
+        _mm512_storeu_ps(
+            dx + 16 * j,
+            _mm512_fnmadd_ps(e[j], vs, g ? _mm512_loadu_ps(g + 16 * j) : _mm512_setzero_ps()));
+}
+
+PT_AVX512 int64_t pt512_exp_fnmadd(const float *x, bool sub, float m, float l, float s,
+                                   const float *g, float *dx, int64_t n) {
     __m512 vm = _mm512_set1_ps(m), vl = _mm512_set1_ps(l), vs = _mm512_set1_ps(s);
     int64_t d = 0;
-    for (; d + 16 <= n; d += 16) {
-        __m512 lp = _mm512_loadu_ps(x + d);
-        if (sub) lp = _mm512_sub_ps(_mm512_sub_ps(lp, vm), vl);
-        __m512 base = g ? _mm512_loadu_ps(g + d) : _mm512_setzero_ps();
-        _mm512_storeu_ps(dx + d, _mm512_fnmadd_ps(v16(lp), vs, base));
-    }
+    for (; d + 64 <= n; d += 64)
+        pt512_exp_fnmadd_k(4, x + d, sub, vm, vl, vs, g ? g + d : NULL, dx + d);
+    for (; d + 16 <= n; d += 16)
+        pt512_exp_fnmadd_k(1, x + d, sub, vm, vl, vs, g ? g + d : NULL, dx + d);
     return d;
 }
 
-/* The sixteen-float exp for a run of [n] floats, where that pays (NULL for
- * short runs and where there is none). */
-static inline nn_sleef_v16f pt_exp16(int64_t n) {
-    return n >= 32 ? nn_sleef_vec16_f32(NN_SLEEF_EXP) : NULL;
+/* Whether a run of [n] floats takes the sixteen-float exp: where this
+ * machine has it (nn_sleef_exp16) and the run is long enough to pay. */
+static inline bool pt_exp16(int64_t n) {
+    return n >= 32 && nn_sleef_exp16();
 }
 
 /* sum of exp(x - m) in vec::map_reduce_all's order; with [y], the exps are
@@ -210,8 +233,7 @@ PT_AVX2_INLINE float pt_row_exp_sum(nn_sleef_v8f vexp, const float *x, float *y,
         if (y) pt_storen(y, e, n);
         return pt_hreduce_n(e, n, false);
     }
-    nn_sleef_v16f v16 = pt_exp16(n);
-    if (v16) return pt512_row_exp_sum(v16, vexp, x, y, m, n);
+    if (pt_exp16(n)) return pt512_row_exp_sum(vexp, x, y, m, n);
     __m256 acc = vexp(_mm256_sub_ps(_mm256_loadu_ps(x), vm));
     if (y) _mm256_storeu_ps(y, acc);
     int64_t d = 8;
@@ -291,8 +313,7 @@ PT_AVX2_INLINE void pt_softmax_grad_row(nn_sleef_v8f vexp, const float *g, const
     }
     __m256 vs = _mm256_set1_ps(s);
     int64_t d = 0;
-    nn_sleef_v16f v16 = log_out ? pt_exp16(n) : NULL;
-    if (v16) d = pt512_exp_fnmadd(v16, y, false, 0, 0, s, g, dx, n);
+    if (log_out && pt_exp16(n)) d = pt512_exp_fnmadd(y, false, 0, 0, s, g, dx, n);
     for (; d < n; d += 8) {
         bool full = d + 8 <= n;
         __m256 gv = full ? _mm256_loadu_ps(g + d) : pt_loadn(g + d, n - d);
@@ -485,10 +506,9 @@ PT_AVX2 void pt_ce_grad(nn_sleef_v8f vexp, const float *logp, const int64_t *tgt
     for (int64_t r = 0; r < (gout ? rows : 1); r++) {
         int64_t b = gout ? r * c : 0, n = gout ? c : rows * c, d = 0;
         __m256 vs = _mm256_set1_ps(0.0f + -(gout ? gout[r] : g0));
-        nn_sleef_v16f v16 = pt_exp16(n);
-        if (v16)
-            d = pt512_exp_fnmadd(v16, logp + b, false, 0, 0, 0.0f + -(gout ? gout[r] : g0), NULL,
-                                 dx + b, n);
+        if (pt_exp16(n))
+            d = pt512_exp_fnmadd(logp + b, false, 0, 0, 0.0f + -(gout ? gout[r] : g0), NULL, dx + b,
+                                 n);
         for (; d + 8 <= n; d += 8)
             _mm256_storeu_ps(dx + b + d,
                              _mm256_fnmadd_ps(vexp(_mm256_loadu_ps(logp + b + d)), vs, zero));
@@ -523,7 +543,7 @@ PT_AVX2 void pt_ce_grad_stats(nn_sleef_v8f vexp, const float *x, const float *st
                               const int64_t *tgt, const float *gout, float g0, float *dx,
                               int64_t rows, int64_t c, int64_t ignore) {
     __m256 zero = _mm256_setzero_ps();
-    nn_sleef_v16f v16 = pt_exp16(c);
+    bool wide = pt_exp16(c);
     int64_t r0 = 0;
     /* Eight rows of fewer than 16 classes a lane each, the same operations
      * per element: one SLEEF call a column and one for the targets. */
@@ -565,7 +585,7 @@ PT_AVX2 void pt_ce_grad_stats(nn_sleef_v8f vexp, const float *x, const float *st
         float m = stats[2 * r], ls = stats[2 * r + 1], gt = -(gout ? gout[r] : g0);
         __m256 vm = _mm256_set1_ps(m), vl = _mm256_set1_ps(ls), vs = _mm256_set1_ps(0.0f + gt);
         int64_t d = 0;
-        if (v16) d = pt512_exp_fnmadd(v16, xr, true, m, ls, 0.0f + gt, NULL, dr, c);
+        if (wide) d = pt512_exp_fnmadd(xr, true, m, ls, 0.0f + gt, NULL, dr, c);
         for (; d + 8 <= c; d += 8) {
             __m256 lp = _mm256_sub_ps(_mm256_sub_ps(_mm256_loadu_ps(xr + d), vm), vl);
             _mm256_storeu_ps(dr + d, _mm256_fnmadd_ps(vexp(lp), vs, zero));
