@@ -17,6 +17,7 @@
  * nothing; the others run one fused loop over the input.
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "nn_ops_impl.h"
@@ -356,11 +357,40 @@ BW_MODES(X, float, _f32)
 BW_MODES(X, double, _f64)
 #undef X
 
+/* var and std's gradients as PyTorch 1.13 computes them, each step in the
+ * input's type: (2 / dof) * g * (x - x.mean(dims, keepdim)), the mean being
+ * PyTorch's (its float sum divided by the count: [a], in T), 2 / dof
+ * rounded to T first (a double scalar times a float tensor); std first
+ * takes g / (2 std), 0 where std is 0. p0 = 2 / dof. */
+#define BW_LOOP_T(NAME, T, EXPR)                                                                   \
+    static void NAME(char **d, const int64_t *s, int64_t n, void *argp) {                          \
+        const bw_arg *ba = argp;                                                                   \
+        const T c = (T)ba->p0;                                                                     \
+        for (int64_t i = 0; i < n; i++) {                                                          \
+            const T x = *(const T *)(d[1] + i * s[1]);                                             \
+            const T g = *(const T *)(d[2] + i * s[2]);                                             \
+            const T y = *(const T *)(d[3] + i * s[3]);                                             \
+            const T a = *(const T *)(d[4] + i * s[4]);                                             \
+            (void)y;                                                                               \
+            *(T *)(d[0] + i * s[0]) = (EXPR);                                                      \
+        }                                                                                          \
+    }
+#define BW_PT_MODES(X, T, SFX)                                                                     \
+    X(varpt##SFX, T, (g * c) * (x - a))                                                            \
+    X(stdpt##SFX, T, ((y == 0 ? (T)0 : g / (y * 2)) * c) * (x - a))
+#define X(NAME, T, EXPR) BW_LOOP_T(bw_##NAME, T, EXPR)
+BW_PT_MODES(X, float, _f32)
+BW_PT_MODES(X, double, _f64)
+#undef X
+
 typedef struct bw_kernels {
     nn_iter_loop f32, f64;
 } bw_kernels;
 #define X(NAME, T, AUX, EXPR) static const bw_kernels k_##NAME = {bw_##NAME##_f32, bw_##NAME##_f64};
 BW_MODES(X, , )
+#undef X
+#define X(NAME, T, EXPR) static const bw_kernels k_##NAME = {bw_##NAME##_f32, bw_##NAME##_f64};
+BW_PT_MODES(X, , )
 #undef X
 
 /* din = kernel(x, dout, out, aux) over the input's shape, in dout's dtype.
@@ -482,6 +512,70 @@ static bool all_reduced(const nn_tensor *x, const rgeo *g) {
     return true;
 }
 
+/* var/std of float32/float64 [x] along the dims in [g] as PyTorch 1.13's
+ * kernel computes them (WelfordOps over double, binary_kernel_reduce): for
+ * each output, its elements one at a time in its iterator's order (the
+ * reduced dims by input stride, smallest innermost), mean += delta / n and
+ * m2 += delta * (x - mean) with one rounding (its AVX2 build contracts it),
+ * then m2 / max(0, n - correction), the square root for std, in double,
+ * rounded to x's type. Into contiguous [out]. (PyTorch splits one output's
+ * reduction across threads from 32768 elements; nndb does not.) */
+static void var_welford(const nn_tensor *x, const rgeo *g, double correction, bool take_sqrt,
+                        nn_tensor *out) {
+    int kd[NN_MAX_DIMS], rd[NN_MAX_DIMS], nk = 0, nr = 0;
+    for (int i = 0; i < x->ndim; i++) {
+        if (!g->mask[i])
+            kd[nk++] = i;
+        else if (x->shape[i] > 1)
+            rd[nr++] = i;
+    }
+    /* reduced dims, innermost (smallest stride) first; ties keep the later
+     * dim innermost, as a row-major walk */
+    for (int a = 1; a < nr; a++)
+        for (int b = a; b > 0; b--) {
+            int64_t sa = llabs(x->strides[rd[b]]), sb = llabs(x->strides[rd[b - 1]]);
+            if (sa < sb || (sa == sb && rd[b] > rd[b - 1])) {
+                int t = rd[b];
+                rd[b] = rd[b - 1];
+                rd[b - 1] = t;
+            }
+        }
+    bool f32 = x->dtype == NN_FLOAT32;
+    const char *base = (const char *)x->storage->data;
+    size_t es = f32 ? sizeof(float) : sizeof(double);
+    int64_t n_out = nn_tensor_numel(out);
+    for (int64_t o = 0; o < n_out; o++) {
+        int64_t off = x->offset, rem = o;
+        for (int k = nk - 1; k >= 0; k--) {
+            off += (rem % x->shape[kd[k]]) * x->strides[kd[k]];
+            rem /= x->shape[kd[k]];
+        }
+        int64_t idx[NN_MAX_DIMS] = {0}, cnt = 0;
+        double mean = 0, m2 = 0;
+        for (;;) {
+            const char *p = base + (size_t)off * es;
+            double v = f32 ? (double)*(const float *)p : *(const double *)p;
+            double nf = (double)++cnt, delta = v - mean;
+            mean = mean + delta / nf;
+            m2 = fma(delta, v - mean, m2);
+            int r = 0;
+            for (; r < nr; r++) {
+                off += x->strides[rd[r]];
+                if (++idx[r] < x->shape[rd[r]]) break;
+                off -= idx[r] * x->strides[rd[r]];
+                idx[r] = 0;
+            }
+            if (r == nr) break;
+        }
+        double nf = (double)cnt, div = nf > correction ? nf - correction : 0;
+        double var = m2 / div, r = take_sqrt ? sqrt(var) : var;
+        if (f32)
+            ((float *)out->storage->data)[o] = (float)r;
+        else
+            ((double *)out->storage->data)[o] = r;
+    }
+}
+
 static nn_tensor *var_forward(nn_ctx *ctx, nn_node *node, bool is_std) {
     nn_tensor *x = in0(node);
     const char *name = is_std ? "std" : "var";
@@ -508,6 +602,15 @@ static nn_tensor *var_forward(nn_ctx *ctx, nn_node *node, bool is_std) {
     nn_tensor *mean = finish(ctx, reduce_acc(ctx, x, &g, kd, ACC_SUM, 0, 0, NULL), NN_FLOAT64,
                              FIN_DIV, (double)g.count, NULL);
     if (!mean) return NULL;
+    if ((x->dtype == NN_FLOAT32 || x->dtype == NN_FLOAT64) && g.count > 0) {
+        nn_tensor *out = nn_tensor_empty(ctx, x->dtype, g.out_ndim, g.out_shape);
+        if (out) var_welford(x, &g, (double)node->p.i[0], is_std, out);
+        if (out && node->recorded)
+            node->saved[0] = mean;
+        else
+            nn_tensor_release(mean);
+        return out;
+    }
     nn_tensor *ss = reduce_acc(ctx, x, &g, kd, ACC_SQDEV, 0, 0, mean);
     /* PyTorch divides by max(0, N - correction): 0 gives NaN or inf. */
     double div = (double)g.count - (double)node->p.i[0];
@@ -525,6 +628,18 @@ static nn_status var_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_te
     if (!node->in[0].needs_grad) return NN_OK;
     rgeo g = node_geo(ctx, node);
     double n = (double)g.count - (double)node->p.i[0];
+    nn_tensor *x = in0(node);
+    if ((x->dtype == NN_FLOAT32 || x->dtype == NN_FLOAT64) && dout->dtype == x->dtype) {
+        /* PyTorch's formula in x's type, with PyTorch's mean (BW_PT_MODES);
+         * over every dim with no degree of freedom left, its NaN */
+        nn_tensor *mean = sum_in_order(ctx, x, &g, true);
+        if (!mean) return ctx->err.code;
+        double c = node->p.n_dims == 0 && n <= 0 ? NAN : 2.0 / n;
+        nn_status st = backward_fused(ctx, node, dout, &g, node->p.keepdim,
+                                      is_std ? &k_stdpt : &k_varpt, mean, c, 0, &din[0]);
+        nn_tensor_release(mean);
+        return st;
+    }
     return backward_fused(ctx, node, dout, &g, node->p.keepdim, is_std ? &k_std : &k_var,
                           node->saved[0], is_std ? 1.0 / n : 2.0 / n, 0, &din[0]);
 }
