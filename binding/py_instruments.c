@@ -264,13 +264,14 @@ static PyObject *f_profile_seconds(PyObject *m, PyObject *cap) {
 }
 
 /* _mem_stats() -> the engine allocator's figures: cap, in_use, peak,
- * cached (bytes), heap_calls, allocs. _mem_reset_peak() starts a new peak. */
+ * cached, touched (bytes), heap_calls, allocs. _mem_reset_peak() starts a new peak. */
 static PyObject *f_mem_stats(PyObject *m, PyObject *unused) {
     nn_mem_stats st = nn_mem_get_stats();
-    return Py_BuildValue("{s:n,s:n,s:n,s:n,s:K,s:K}", "cap", (Py_ssize_t)st.cap, "in_use",
+    return Py_BuildValue("{s:n,s:n,s:n,s:n,s:K,s:K,s:n}", "cap", (Py_ssize_t)st.cap, "in_use",
                          (Py_ssize_t)st.in_use, "peak", (Py_ssize_t)st.peak, "cached",
                          (Py_ssize_t)st.cached, "heap_calls", (unsigned long long)st.heap_calls,
-                         "allocs", (unsigned long long)st.allocs);
+                         "allocs", (unsigned long long)st.allocs, "touched",
+                         (Py_ssize_t)st.touched);
 }
 
 static PyObject *f_mem_reset_peak(PyObject *m, PyObject *unused) {

@@ -460,7 +460,21 @@ fail:
     return NULL;
 }
 
+/* _state_zeros_like(param): torch.zeros_like(param) for an optimizer's
+ * state (Adam's moments, made in its first step), in memory no block has
+ * had yet (nn_zeros_fresh): made where the step's activations were, the
+ * moments left the next step's activations no room there, and that step
+ * touched as many new pages again (docs/benchmarks.md, sixth session). */
+static PyObject *f_state_zeros_like(PyObject *m, PyObject *arg) {
+    (void)m;
+    nn_tensor *p;
+    if (py_tensor_arg(arg, "_state_zeros_like", "param", &p) < 0) return NULL;
+    nn_tensor *t = nn_zeros_fresh(py_ctx(), p->dtype, p->ndim, p->shape);
+    return t ? py_tensor_wrap(t) : py_engine_error();
+}
+
 PyMethodDef py_optim_functions[] = {
+    {"_state_zeros_like", f_state_zeros_like, METH_O, NULL},
     {"_sgd_step", f_sgd_step, METH_VARARGS, NULL},
     {"_adam_step", f_adam_step, METH_VARARGS, NULL},
     {"_adam_multi", f_adam_multi, METH_VARARGS, NULL},

@@ -49,7 +49,20 @@
  * best-fit from the bottom. Made best-fit among the temporaries, LeNet's
  * first linear layer's gradient sat between them and split the hole that
  * the next steps' 1.2 MB blocks needed: its resident peak fell from 3.61
- * to 3.32 MB. */
+ * to 3.32 MB.
+ *
+ * A block that lasts but is made after a step's temporaries are freed
+ * (nn_mem_alloc_fresh: Adam's moments, made in the first optimizer.step)
+ * goes above every block handed out so far (region_fresh), into memory no
+ * block has had. Cut best-fit (or from the top of the highest hole) it took
+ * the pages the first step's activations had touched, so the second
+ * step's activations, which also meet the moments, found no room there and
+ * touched as much new memory again: at GPT-2 124M B4 T256, 177K page
+ * faults in step 1 (15-25 us each on a VM: 3 s), and the 147 MiB moments
+ * of the tied embedding, larger than every hole, gave the free pages back
+ * (HUGE_BLOCK below) and refaulted 535 MiB more. Placed fresh, the first
+ * step touches what the steady state uses and the second step reuses it
+ * (docs/benchmarks.md, "The first steps' page faults"). */
 #define HEADER 64
 #if defined(__SANITIZE_ADDRESS__)
 #define SANITIZING 1
@@ -88,6 +101,13 @@ static void lock(void) {
 static void unlock(void) {
     atomic_flag_clear_explicit(&lock_flag, memory_order_release);
 }
+/* Where a big block is cut (alloc_impl's [place]). */
+typedef enum {
+    PLACE_BEST,    /* nn_mem_alloc: best fit, from the bottom */
+    PLACE_LASTING, /* nn_mem_alloc_lasting: the top of the highest free block */
+    PLACE_FRESH,   /* nn_mem_alloc_fresh: above every block handed out so far */
+} placement;
+
 static block *free_lists[N_CLASSES];
 static nn_mem_stats stats;
 static int cap_initialised;
@@ -237,9 +257,10 @@ static void big_drop_free_pages(void) {
  * system as before. */
 #define REGION_RESERVE ((size_t)256 << 30)
 static char *region_base, *region_top; /* usable [base, top) */
-static size_t region_size;             /* reserved */
-static int region_state;               /* 0: not tried, 1: reserved, -1: none */
-static block *region_last;             /* the block at the top, or NULL */
+static char *region_fresh; /* the end of the highest block handed out: untouched above */
+static size_t region_size; /* reserved */
+static int region_state;   /* 0: not tried, 1: reserved, -1: none */
+static block *region_last; /* the block at the top, or NULL */
 
 static bool in_region(const block *b) {
     return region_base && (const char *)b >= region_base && (const char *)b < region_top;
@@ -253,21 +274,21 @@ static void region_init(void) {
         region_state = -1;
         return;
     }
-    region_base = region_top = p;
+    region_base = region_top = region_fresh = p;
     region_size = REGION_RESERVE;
     region_state = 1;
 }
 
-/* Make [need] more bytes (with its header) usable at the top of the
- * region, as a free block merged with a free block already at the top.
+/* Make the region's top a free block of at least [need] bytes, growing it
+ * in multiples of [step] (merged with a free block already at the top).
  * False when the region is full or the system refuses. Called with the lock
  * held. */
-static bool region_grow(size_t need) {
+static bool region_grow(size_t need, size_t step) {
     region_init();
     if (region_state < 0) return false;
     size_t have = region_last && region_last->is_free ? HEADER + region_last->size : 0;
     size_t grow = need + HEADER > have ? need + HEADER - have : 0;
-    grow = (grow + ARENA_CHUNK - 1) / ARENA_CHUNK * ARENA_CHUNK;
+    grow = (grow + step - 1) / step * step;
     if (grow == 0) return true;
     if ((size_t)(region_top - region_base) + grow > region_size) return false;
     if (mprotect(region_top, grow, PROT_READ | PROT_WRITE) != 0) return false;
@@ -315,6 +336,24 @@ static block *cut_top(block *b, size_t need) {
     return t;
 }
 
+/* Make [b] (taken from the free list, or being made) [need] bytes long and
+ * the rest after it a free block of its own, when that is BIG_BLOCK or
+ * more. Called with the lock held. */
+static void split_off(block *b, size_t need) {
+    if (b->size - need < HEADER + BIG_BLOCK) return;
+    block *r = (block *)((char *)b + HEADER + need);
+    r->size = b->size - need - HEADER;
+    r->cls = BIG_CLS;
+    r->last = b->last;
+    r->prev_phys = b;
+    if (b == region_last) region_last = r;
+    block *n = phys_next(r);
+    if (n) n->prev_phys = r;
+    b->size = need;
+    b->last = 0;
+    big_list_add(r);
+}
+
 /* A free block of at least [need] bytes (a multiple of PAGE), taken from
  * the free list and split, or NULL when none fits. [lasting]: from the top
  * of the highest free block that fits (nn_mem_alloc_lasting). Called with
@@ -335,32 +374,54 @@ static block *big_fit(size_t need, bool lasting) {
     }
     if (best) {
         big_list_remove(best);
-        if (best->size - need >= HEADER + BIG_BLOCK) { /* split off the rest */
-            block *r = (block *)((char *)best + HEADER + need);
-            r->size = best->size - need - HEADER;
-            r->cls = BIG_CLS;
-            r->last = best->last;
-            r->prev_phys = best;
-            if (best == region_last) region_last = r;
-            block *n = phys_next(r);
-            if (n) n->prev_phys = r;
-            best->size = need;
-            best->last = 0;
-            big_list_add(r);
-        }
+        split_off(best, need);
         return best;
     }
     return NULL;
 }
 
+/* A block of [need] bytes (a multiple of PAGE) in the region, starting at
+ * region_fresh (or at the free block at the top, where that starts higher):
+ * memory no block has had since the region grew there, so none of its
+ * pages is resident yet, and the region grown as far as that takes. NULL
+ * where there is no region or it cannot grow. The free memory below, which
+ * the step's temporaries touched, stays free in one piece for the next
+ * step's. Called with the lock held. */
+static block *fresh_cut(size_t need) {
+    region_init();
+    if (region_state < 0) return NULL;
+    block *t = region_last && region_last->is_free ? region_last : NULL;
+    char *at = t ? (char *)t : region_top;
+    /* Start at region_fresh unless what lies below it would be too small
+     * for a block of its own. */
+    if (region_fresh > at && (size_t)(region_fresh - at) >= HEADER + BIG_BLOCK) at = region_fresh;
+    size_t below = t ? (size_t)(at - (char *)t) : 0;
+    /* Grown by ARENA_CHUNK as for any block: the free rest above the last
+     * fresh block is where the second step's few blocks that no longer fit
+     * below go. Grown by whole pages instead (no rest), one of them split
+     * the hole of the 64M model's 98 MiB head gradient, which then took
+     * 104 MiB of new region in step 1 and kept 9 MiB more resident. */
+    if (!region_grow(below + need, ARENA_CHUNK)) return NULL;
+    t = region_last; /* free now, with room for [below] and the block */
+    if (below)       /* the part below stays free; the block starts at [at] */
+        t = cut_top(t, t->size - below);
+    else
+        big_list_remove(t);
+    split_off(t, need);
+    return t;
+}
+
 /* A block of at least [need] bytes (a multiple of PAGE): a free one, else
  * the region grown, else a chunk of its own from the system; NULL when the
  * system has none. Called with the lock held. */
-static block *big_alloc(size_t need, bool lasting) {
-    block *b = big_fit(need, lasting);
+static block *big_alloc(size_t need, placement place) {
+    block *b;
+    if (place == PLACE_FRESH && (b = fresh_cut(need))) return b;
+    bool lasting = place != PLACE_BEST;
+    b = big_fit(need, lasting);
     if (b) return b;
     if (need >= HUGE_BLOCK) big_drop_free_pages();
-    if (region_grow(need) && (b = big_fit(need, lasting))) return b;
+    if (region_grow(need, ARENA_CHUNK) && (b = big_fit(need, lasting))) return b;
     /* A new chunk: at least ARENA_CHUNK, the rest a free block. */
     size_t chunk = need < ARENA_CHUNK ? ARENA_CHUNK : need;
     void *p = NULL;
@@ -418,7 +479,7 @@ static void big_release(block *b) {
     if (over && in_region(b)) drop_pages(b); /* cached, but not resident */
 }
 
-static void *alloc_impl(size_t size, const char *what, nn_error *err, bool lasting) {
+static void *alloc_impl(size_t size, const char *what, nn_error *err, placement place) {
     lock();
     init_cap();
     if (size > stats.cap || stats.in_use + size > stats.cap) {
@@ -428,12 +489,14 @@ static void *alloc_impl(size_t size, const char *what, nn_error *err, bool lasti
     }
     block *b;
     if (!SANITIZING && size >= BIG_BLOCK && size <= MAX_CACHED_BLOCK) {
-        b = big_alloc((size + PAGE - 1) & ~(PAGE - 1), lasting);
+        b = big_alloc((size + PAGE - 1) & ~(PAGE - 1), place);
         if (!b) {
             refuse(err, size, what, "the system is out of memory");
             unlock();
             return NULL;
         }
+        char *end = (char *)b + HEADER + b->size;
+        if (in_region(b) && end > region_fresh) region_fresh = end;
         stats.in_use += b->size;
         stats.allocs++;
         if (stats.in_use > stats.peak) stats.peak = stats.in_use;
@@ -469,11 +532,15 @@ static void *alloc_impl(size_t size, const char *what, nn_error *err, bool lasti
 }
 
 void *nn_mem_alloc(size_t size, const char *what, nn_error *err) {
-    return alloc_impl(size, what, err, false);
+    return alloc_impl(size, what, err, PLACE_BEST);
 }
 
 void *nn_mem_alloc_lasting(size_t size, const char *what, nn_error *err) {
-    return alloc_impl(size, what, err, true);
+    return alloc_impl(size, what, err, PLACE_LASTING);
+}
+
+void *nn_mem_alloc_fresh(size_t size, const char *what, nn_error *err) {
+    return alloc_impl(size, what, err, PLACE_FRESH);
 }
 
 bool nn_mem_lasting_applies(size_t size) {
@@ -520,6 +587,7 @@ nn_mem_stats nn_mem_get_stats(void) {
     lock();
     init_cap();
     nn_mem_stats s = stats;
+    s.touched = (size_t)(region_fresh - region_base);
     unlock();
     return s;
 }
@@ -558,9 +626,10 @@ void nn_mem_trim(void) {
         if (region_last) region_last->last = 1;
         size_t len = (size_t)(region_top - (char *)t);
         if (mmap(t, len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1,
-                 0) != MAP_FAILED)
+                 0) != MAP_FAILED) {
             region_top = (char *)t;
-        else { /* keep it, cached */
+            if (region_fresh > region_top) region_fresh = region_top;
+        } else { /* keep it, cached */
             if (region_last) region_last->last = 0;
             region_last = t;
             big_list_add(t);

@@ -24,6 +24,8 @@ typedef struct nn_mem_stats {
     size_t cached;       /* bytes held in free lists */
     uint64_t heap_calls; /* calls to the system allocator so far */
     uint64_t allocs;     /* nn_mem_alloc calls so far */
+    size_t touched;      /* the big blocks' region up to the highest block handed
+                            out so far: what a step may have made resident */
 } nn_mem_stats;
 
 /* Allocate [size] bytes aligned to 64. On failure returns NULL and fills [err]
@@ -34,6 +36,12 @@ void *nn_mem_alloc(size_t size, const char *what, nn_error *err);
  * from the top of the highest free block, so the step's temporaries, cut
  * best-fit from the bottom, find the holes they leave in one piece. */
 void *nn_mem_alloc_lasting(size_t size, const char *what, nn_error *err);
+/* The same, for a block that lasts and is made after a step's temporaries
+ * are freed (an optimizer's state, made in its first step): a big one is
+ * cut from memory no block has had yet (above every block so far, growing
+ * the pool), so the pages the step's temporaries touched stay free for the
+ * next step's instead of being taken by it. */
+void *nn_mem_alloc_fresh(size_t size, const char *what, nn_error *err);
 /* Whether moving a long-lived block of [size] bytes into one from
  * nn_mem_alloc_lasting is worth a copy: below the 8 MiB chunk, blocks
  * share chunks (or, under 64 KiB, size classes) with the step's

@@ -381,10 +381,15 @@ static void contiguous_strides(int ndim, const int64_t *shape, int64_t *strides)
 
 /* A contiguous tensor of [nbytes] over a new storage (the shape already
  * checked); NULL and [err] set, naming the tensor, when memory runs out. */
+/* Where new_tensor's storage goes in the pool. */
+typedef enum { MEM_STEP, MEM_LASTING, MEM_FRESH } mem_place;
+
 static nn_tensor *new_tensor(nn_error *err, nn_dtype dt, int ndim, const int64_t *shape,
-                             size_t nbytes, bool lasting) {
-    nn_storage *s = lasting ? nn_mem_alloc_lasting(STORAGE_HEADER + nbytes, NULL, err)
-                            : nn_mem_alloc(STORAGE_HEADER + nbytes, NULL, err);
+                             size_t nbytes, mem_place place) {
+    size_t size = STORAGE_HEADER + nbytes;
+    nn_storage *s = place == MEM_LASTING ? nn_mem_alloc_lasting(size, NULL, err)
+                    : place == MEM_FRESH ? nn_mem_alloc_fresh(size, NULL, err)
+                                         : nn_mem_alloc(size, NULL, err);
     if (!s) {
         /* Name the tensor only on failure: formatting costs more than the
          * allocation itself on the hot path. */
@@ -419,18 +424,18 @@ static nn_tensor *new_tensor(nn_error *err, nn_dtype dt, int ndim, const int64_t
 }
 
 static nn_tensor *empty_impl(nn_ctx *ctx, nn_dtype dt, int ndim, const int64_t *shape,
-                             bool lasting) {
+                             mem_place place) {
     int64_t n = 0;
     if (numel_checked(ctx, ndim, shape, &n)) return NULL;
-    return new_tensor(&ctx->err, dt, ndim, shape, (size_t)n * nn_dtype_size(dt), lasting);
+    return new_tensor(&ctx->err, dt, ndim, shape, (size_t)n * nn_dtype_size(dt), place);
 }
 
 nn_tensor *nn_tensor_empty(nn_ctx *ctx, nn_dtype dt, int ndim, const int64_t *shape) {
-    return empty_impl(ctx, dt, ndim, shape, false);
+    return empty_impl(ctx, dt, ndim, shape, MEM_STEP);
 }
 
 nn_tensor *nn_tensor_empty_lasting(nn_ctx *ctx, nn_dtype dt, int ndim, const int64_t *shape) {
-    return empty_impl(ctx, dt, ndim, shape, true);
+    return empty_impl(ctx, dt, ndim, shape, MEM_LASTING);
 }
 
 nn_tensor *nn_tensor_from_external(nn_ctx *ctx, nn_dtype dt, int ndim, const int64_t *shape,
@@ -484,7 +489,7 @@ nn_tensor *nn_tensor_from_external(nn_ctx *ctx, nn_dtype dt, int ndim, const int
 }
 
 nn_tensor *nn_tensor_bytes_err(nn_error *err, int64_t n) {
-    return new_tensor(err, NN_UINT8, 1, &n, (size_t)n, false);
+    return new_tensor(err, NN_UINT8, 1, &n, (size_t)n, MEM_STEP);
 }
 
 nn_tensor *nn_full(nn_ctx *ctx, nn_dtype dt, int ndim, const int64_t *shape, double value) {
@@ -514,6 +519,12 @@ nn_tensor *nn_full(nn_ctx *ctx, nn_dtype dt, int ndim, const int64_t *shape, dou
 
 nn_tensor *nn_zeros(nn_ctx *ctx, nn_dtype dt, int ndim, const int64_t *shape) {
     nn_tensor *t = nn_tensor_empty(ctx, dt, ndim, shape);
+    if (t) memset(t->storage->data, 0, t->storage->nbytes);
+    return t;
+}
+
+nn_tensor *nn_zeros_fresh(nn_ctx *ctx, nn_dtype dt, int ndim, const int64_t *shape) {
+    nn_tensor *t = empty_impl(ctx, dt, ndim, shape, MEM_FRESH);
     if (t) memset(t->storage->data, 0, t->storage->nbytes);
     return t;
 }

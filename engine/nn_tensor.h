@@ -152,6 +152,9 @@ nn_tensor *nn_tensor_empty(nn_ctx *ctx, nn_dtype dt, int ndim, const int64_t *sh
 /* The same in a block that outlives the step (nn_mem_alloc_lasting). */
 nn_tensor *nn_tensor_empty_lasting(nn_ctx *ctx, nn_dtype dt, int ndim, const int64_t *shape);
 nn_tensor *nn_zeros(nn_ctx *ctx, nn_dtype dt, int ndim, const int64_t *shape);
+/* The same in a block of memory no block has had yet (nn_mem_alloc_fresh),
+ * for state made once after a step and kept (an optimizer's moments). */
+nn_tensor *nn_zeros_fresh(nn_ctx *ctx, nn_dtype dt, int ndim, const int64_t *shape);
 nn_tensor *nn_ones(nn_ctx *ctx, nn_dtype dt, int ndim, const int64_t *shape);
 nn_tensor *nn_full(nn_ctx *ctx, nn_dtype dt, int ndim, const int64_t *shape, double value);
 nn_tensor *nn_zeros_like(nn_ctx *ctx, const nn_tensor *t);

@@ -715,6 +715,50 @@ NN_TEST(tensor_mem_lasting_blocks_from_the_top) {
     CHECK(nn_mem_get_stats().cached == 0);
 }
 
+/* A fresh block (an optimizer's state, made once after a step) goes above
+ * every block handed out so far, not into the holes the step's
+ * temporaries leave: the next step's temporaries find those again and
+ * touch no new page. */
+NN_TEST(tensor_mem_fresh_blocks_above_the_touched_memory) {
+    nn_error err = {0};
+    size_t mib = (size_t)1 << 20;
+    nn_mem_trim();
+    nn_mem_stats s0 = nn_mem_get_stats();
+    char *keep = nn_mem_alloc(mib, "test", &err); /* a parameter */
+    char *tmp = nn_mem_alloc(12 * mib, "test", &err);
+    char *tmp2 = nn_mem_alloc(256 * 1024, "test", &err);
+    CHECK(keep && tmp && tmp2);
+    memset(tmp, 1, 12 * mib), memset(tmp2, 1, 256 * 1024);
+    nn_mem_free(tmp); /* the step's temporaries are gone */
+    nn_mem_free(tmp2);
+    size_t touched = nn_mem_get_stats().touched;
+    char *state = nn_mem_alloc_fresh(3 * mib, "test", &err);
+    CHECK(state != NULL && ((uintptr_t)state & 63) == 0);
+    memset(state, 2, 3 * mib);
+    if (POOLED) {
+        CHECK(state >= tmp2 + 256 * 1024); /* above what the temporaries touched */
+        CHECK(nn_mem_get_stats().touched <= touched + 3 * mib + 4096 + 64);
+    }
+    /* The next step's temporaries: the same holes, nothing new touched. */
+    touched = nn_mem_get_stats().touched;
+    nn_mem_stats s1 = nn_mem_get_stats();
+    char *again = nn_mem_alloc(12 * mib, "test", &err);
+    char *small = nn_mem_alloc(256 * 1024, "test", &err);
+    CHECK(again && small && state[0] == 2 && state[3 * mib - 1] == 2);
+    if (POOLED) {
+        CHECK(again == tmp);
+        CHECK(nn_mem_get_stats().touched == touched);
+        CHECK(nn_mem_get_stats().heap_calls == s1.heap_calls);
+    }
+    nn_mem_free(small);
+    nn_mem_free(again);
+    nn_mem_free(state);
+    nn_mem_free(keep);
+    CHECK(nn_mem_get_stats().in_use == s0.in_use);
+    nn_mem_trim();
+    CHECK(nn_mem_get_stats().cached == 0);
+}
+
 NN_TEST(tensor_mem_cap) {
     nn_ctx *ctx = nn_ctx_new(0);
     nn_mem_stats st = nn_mem_get_stats();

@@ -50,10 +50,13 @@ def _adam_like_step(opt, decoupled):
                 state['step'] = (torch.zeros((1,), dtype=torch.float)
                                  if opt.defaults.get('capturable') or opt.defaults.get('fused')
                                  else torch.tensor(0.))
-                state['exp_avg'] = torch.zeros_like(p)
-                state['exp_avg_sq'] = torch.zeros_like(p)
+                # torch.zeros_like(p), placed in memory no tensor has had
+                # yet: the activations the next step makes go back where
+                # this step's were (_C._state_zeros_like).
+                state['exp_avg'] = _C._state_zeros_like(p)
+                state['exp_avg_sq'] = _C._state_zeros_like(p)
                 if amsgrad:
-                    state['max_exp_avg_sq'] = torch.zeros_like(p)
+                    state['max_exp_avg_sq'] = _C._state_zeros_like(p)
             exp_avgs.append(state['exp_avg'])
             exp_avg_sqs.append(state['exp_avg_sq'])
             if amsgrad:
