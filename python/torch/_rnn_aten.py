@@ -17,8 +17,8 @@ per direction, w_ih, w_hh, then b_ih, b_hh when has_biases, then w_hr when
 the LSTM has projections. The cells compute what ATen's cells compute, in
 its order (the input projection of the whole sequence first, then per step
 linear(h, w_hh, b_hh) + that projection, gates in i, f, g, o / r, z, n
-order), so values agree with nn.LSTM and friends. These are written apart
-from nn.modules.rnn (whose internals may change for speed) on purpose.
+order), so values agree with nn.LSTM and friends: the steps and the packed
+walk are nn.modules.rnn's own, so both give PyTorch's bits together.
 """
 import torch
 from torch.nn import functional as F
@@ -27,32 +27,25 @@ __all__ = ["lstm", "gru", "rnn_tanh", "rnn_relu", "lstm_cell", "gru_cell", "rnn_
            "rnn_relu_cell"]
 
 
+def _module_rnn():
+    from torch.nn.modules import rnn  # imported late: torch.nn imports this module's users
+    return rnn
+
+
 def _tanh_step(xp, state, w_hh, b_hh, w_hr):
-    return (torch.tanh(F.linear(state[0], w_hh, b_hh) + xp),)
+    return (_module_rnn()._rnn_tanh_step(xp, state[0], w_hh, b_hh),)
 
 
 def _relu_step(xp, state, w_hh, b_hh, w_hr):
-    return (torch.relu(F.linear(state[0], w_hh, b_hh) + xp),)
+    return (_module_rnn()._rnn_relu_step(xp, state[0], w_hh, b_hh),)
 
 
 def _lstm_step(xp, state, w_hh, b_hh, w_hr):
-    h, c = state
-    i, f, g, o = (F.linear(h, w_hh, b_hh) + xp).chunk(4, -1)
-    c = torch.sigmoid(f) * c + torch.sigmoid(i) * torch.tanh(g)
-    h = torch.sigmoid(o) * torch.tanh(c)
-    if w_hr is not None:
-        h = F.linear(h, w_hr)
-    return h, c
+    return _module_rnn()._lstm_step(xp, state[0], state[1], w_hh, b_hh, w_hr)
 
 
 def _gru_step(xp, state, w_hh, b_hh, w_hr):
-    h = state[0]
-    hr, hz, hn = F.linear(h, w_hh, b_hh).chunk(3, -1)
-    xr, xz, xn = xp.chunk(3, -1)
-    r = torch.sigmoid(hr + xr)
-    z = torch.sigmoid(hz + xz)
-    n = torch.tanh(xn + r * hn)
-    return ((h - n) * z + n,)
+    return (_module_rnn()._gru_step(xp, state[0], w_hh, b_hh),)
 
 
 _STEPS = {"lstm": _lstm_step, "gru": _gru_step, "rnn_tanh": _tanh_step, "rnn_relu": _relu_step}
@@ -91,16 +84,14 @@ def _run(name, input, states, weights, layers, directions, dropout, train, sizes
             state = states[layer * directions + direction]
             order = range(steps - 1, -1, -1) if direction == 1 else range(steps)
             seq = [None] * steps
-            for t in order:
-                if sizes is None:
+            if sizes is None:
+                for t in order:
                     state = step(xp[t], state, w_hh, b_hh, w_hr)
                     seq[t] = state[0]
-                else:
-                    k = sizes[t]
-                    new = step(xp[t], tuple(s[:k] for s in state), w_hh, b_hh, w_hr)
-                    state = tuple(n if k == s.size(0) else torch.cat([n, s[k:]], 0)
-                                  for n, s in zip(new, state))
-                    seq[t] = state[0][:k]
+            else:
+                state, seq = _module_rnn()._packed_walk(
+                    lambda x, s, w=(w_hh, b_hh, w_hr): step(x, s, *w), xp, state, sizes,
+                    direction == 1)
             finals.append(state)
             outs.append(torch.stack(seq, 0) if sizes is None else torch.cat(seq, 0))
         layer_input = outs[0] if directions == 1 else torch.cat(outs, -1)

@@ -9,6 +9,8 @@
 import torch
 import torch.nn.functional as F
 
+NNDB = hasattr(torch._C, "_blas_num_threads")  # nndb's torch (threads.py does the same)
+
 # nndb: pooling and batch norm split from 4096 elements a task here, so that
 # these moderate sizes take their threaded paths (the default threshold,
 # engine/nn_ops_impl.h, is set for speed).
@@ -107,8 +109,13 @@ for c in [(4, 32, 16, 24, 24, (3, 3), (1, 1), (1, 1), (1, 1), 1),
     for dtype in (torch.float64, torch.float32):
         got = run(dtype, 2, *c)[4]
         one = run(dtype, 1, *c)[4]
-        print(c, str(dtype)[6:], "same at 1 and 2 threads:",
-              [torch.equal(a, o) for a, o in zip(got, one)])
+        # asserted under nndb only: whether PyTorch's own float32 convolution
+        # gives the same bits at 1 and 2 threads depends on the machine (on a
+        # Zen 5 its weight and bias gradients differ, on Zen 3 they did not)
+        if NNDB:
+            assert all(torch.equal(a, o) for a, o in zip(got, one)), (c, dtype)
+        print(c, str(dtype)[6:], "close at 1 and 2 threads:",
+              [torch.allclose(a, o, rtol=1e-4, atol=1e-4) for a, o in zip(got, one)])
 # a stride-1 transposed convolution (its forward keeps col2im; its input
 # gradient is the convolution, shared out between the threads)
 torch.set_num_threads(2)

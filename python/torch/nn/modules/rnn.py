@@ -60,6 +60,43 @@ def _gru_step(x_proj, h, w_hh, b_hh):
     return (h - n) * z + n
 
 
+def _packed_walk(step, x_proj, state, sizes, reverse):
+    """One layer and direction over a packed sequence, as PyTorch's
+    PackedLayer / ReversedPackedLayer walk it (the same graph, so the
+    gradients are summed in the same order): forwards, the state is
+    narrowed as the batch shrinks and the finished rows are set aside;
+    backwards, it starts from the last step's rows and grows. step(x, state)
+    gives the next state tuple. Returns the final state and each step's
+    output rows. torch.lstm/gru/rnn_* (torch/_rnn_aten.py) walk with it too."""
+    steps = len(sizes)
+    seq = [None] * steps
+    if not reverse:
+        finished = []
+        last = sizes[0]
+        for t in range(steps):
+            k = sizes[t]
+            if k < last:
+                finished.append(tuple(s[k:last] for s in state))
+                state = tuple(s[:k] for s in state)
+            last = k
+            state = step(x_proj[t], state)
+            seq[t] = state[0]
+        finished.append(state)
+        finished.reverse()
+        return tuple(torch.cat(parts, 0) for parts in zip(*finished)), seq
+    full = state
+    last = sizes[-1]
+    state = tuple(s[:last] for s in full)
+    for t in range(steps - 1, -1, -1):
+        k = sizes[t]
+        if k > last:
+            state = tuple(torch.cat([s, f[last:k]], 0) for s, f in zip(state, full))
+        last = k
+        state = step(x_proj[t], state)
+        seq[t] = state[0]
+    return state, seq
+
+
 class RNNBase(Module):
     def __init__(self, mode, input_size, hidden_size, num_layers=1, bias=True,
                  batch_first=False, dropout=0.0, bidirectional=False, proj_size=0,
@@ -210,40 +247,9 @@ class RNNBase(Module):
         return layer_input, finals
 
     def _run_packed(self, x_proj, state, sizes, reverse, weights):
-        """One layer and direction over a packed sequence, as PyTorch's
-        PackedLayer / ReversedPackedLayer walk it (the same graph, so the
-        gradients are summed in the same order): forwards, the state is
-        narrowed as the batch shrinks and the finished rows are set aside;
-        backwards, it starts from the last step's rows and grows. Returns
-        the final state and each step's output rows."""
         w_hh, b_hh, w_hr = weights
-        steps = len(sizes)
-        seq = [None] * steps
-        if not reverse:
-            finished = []
-            last = sizes[0]
-            for t in range(steps):
-                k = sizes[t]
-                if k < last:
-                    finished.append(tuple(s[k:last] for s in state))
-                    state = tuple(s[:k] for s in state)
-                last = k
-                state = self._step(x_proj[t], state, w_hh, b_hh, w_hr)
-                seq[t] = state[0]
-            finished.append(state)
-            finished.reverse()
-            return tuple(torch.cat(parts, 0) for parts in zip(*finished)), seq
-        full = state
-        last = sizes[-1]
-        state = tuple(s[:last] for s in full)
-        for t in range(steps - 1, -1, -1):
-            k = sizes[t]
-            if k > last:
-                state = tuple(torch.cat([s, f[last:k]], 0) for s, f in zip(state, full))
-            last = k
-            state = self._step(x_proj[t], state, w_hh, b_hh, w_hr)
-            seq[t] = state[0]
-        return state, seq
+        return _packed_walk(lambda x, s: self._step(x, s, w_hh, b_hh, w_hr), x_proj, state,
+                            sizes, reverse)
 
     def _forward(self, input, hx):
         if isinstance(input, PackedSequence):
