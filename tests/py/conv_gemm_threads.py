@@ -111,7 +111,8 @@ for c in [(4, 32, 16, 24, 24, (3, 3), (1, 1), (1, 1), (1, 1), 1),
         one = run(dtype, 1, *c)[4]
         # asserted under nndb only: whether PyTorch's own float32 convolution
         # gives the same bits at 1 and 2 threads depends on the machine (on a
-        # Zen 5 its weight and bias gradients differ, on Zen 3 they did not)
+        # Zen 5 its weight and bias gradients differ; on the machine of the
+        # earlier sessions they did not)
         if NNDB:
             assert all(torch.equal(a, o) for a, o in zip(got, one)), (c, dtype)
         print(c, str(dtype)[6:], "close at 1 and 2 threads:",
