@@ -17,39 +17,21 @@ per direction, w_ih, w_hh, then b_ih, b_hh when has_biases, then w_hr when
 the LSTM has projections. The cells compute what ATen's cells compute, in
 its order (the input projection of the whole sequence first, then per step
 linear(h, w_hh, b_hh) + that projection, gates in i, f, g, o / r, z, n
-order), so values agree with nn.LSTM and friends: the steps and the packed
-walk are nn.modules.rnn's own, so both give PyTorch's bits together.
+order), so values agree with nn.LSTM and friends: the layers, steps and
+packed walk are nn.modules.rnn's own (_run_layers, _STATE_STEPS), so both
+give PyTorch's bits together.
 """
 import torch
 from torch.nn import functional as F
+from torch.nn.modules import rnn as _rnn
 
 __all__ = ["lstm", "gru", "rnn_tanh", "rnn_relu", "lstm_cell", "gru_cell", "rnn_tanh_cell",
            "rnn_relu_cell"]
 
 
-def _module_rnn():
-    from torch.nn.modules import rnn  # imported late: torch.nn imports this module's users
-    return rnn
-
-
-def _tanh_step(xp, state, w_hh, b_hh, w_hr):
-    return (_module_rnn()._rnn_tanh_step(xp, state[0], w_hh, b_hh),)
-
-
-def _relu_step(xp, state, w_hh, b_hh, w_hr):
-    return (_module_rnn()._rnn_relu_step(xp, state[0], w_hh, b_hh),)
-
-
-def _lstm_step(xp, state, w_hh, b_hh, w_hr):
-    return _module_rnn()._lstm_step(xp, state[0], state[1], w_hh, b_hh, w_hr)
-
-
-def _gru_step(xp, state, w_hh, b_hh, w_hr):
-    return (_module_rnn()._gru_step(xp, state[0], w_hh, b_hh),)
-
-
-_STEPS = {"lstm": _lstm_step, "gru": _gru_step, "rnn_tanh": _tanh_step, "rnn_relu": _relu_step}
-_GATES = {"lstm": 4, "gru": 3, "rnn_tanh": 1, "rnn_relu": 1}
+_MODES = {"lstm": "LSTM", "gru": "GRU", "rnn_tanh": "RNN_TANH", "rnn_relu": "RNN_RELU"}
+_STEPS = {name: _rnn._STATE_STEPS[mode] for name, mode in _MODES.items()}
+_GATES = {name: _rnn._GATES[mode] for name, mode in _MODES.items()}
 
 
 def _layer_weights(name, params, has_biases, layers, directions, proj):
@@ -66,38 +48,6 @@ def _layer_weights(name, params, has_biases, layers, directions, proj):
         b_ih, b_hh = (p[2], p[3]) if has_biases else (None, None)
         out.append((w_ih, w_hh, b_ih, b_hh, p[-1] if proj else None))
     return out
-
-
-def _run(name, input, states, weights, layers, directions, dropout, train, sizes=None):
-    """input (T, B, in) or packed data with its batch sizes; states one
-    tuple per layer and direction. Returns (output, final states)."""
-    step = _STEPS[name]
-    finals = []
-    layer_input = input
-    steps = input.size(0) if sizes is None else len(sizes)
-    for layer in range(layers):
-        outs = []
-        for direction in range(directions):
-            w_ih, w_hh, b_ih, b_hh, w_hr = weights[layer * directions + direction]
-            xp = F.linear(layer_input, w_ih, b_ih)
-            xp = xp.unbind(0) if sizes is None else xp.split(sizes, 0)
-            state = states[layer * directions + direction]
-            order = range(steps - 1, -1, -1) if direction == 1 else range(steps)
-            seq = [None] * steps
-            if sizes is None:
-                for t in order:
-                    state = step(xp[t], state, w_hh, b_hh, w_hr)
-                    seq[t] = state[0]
-            else:
-                state, seq = _module_rnn()._packed_walk(
-                    lambda x, s, w=(w_hh, b_hh, w_hr): step(x, s, *w), xp, state, sizes,
-                    direction == 1)
-            finals.append(state)
-            outs.append(torch.stack(seq, 0) if sizes is None else torch.cat(seq, 0))
-        layer_input = outs[0] if directions == 1 else torch.cat(outs, -1)
-        if dropout != 0 and train and layer < layers - 1:
-            layer_input = F.dropout(layer_input, dropout, True)
-    return layer_input, finals
 
 
 def _sequence(name, args, kwargs):
@@ -140,8 +90,8 @@ def _sequence(name, args, kwargs):
         raise RuntimeError(f"Expected hidden size ({n}, {x.size(1) if sizes is None else sizes[0]}"
                            f", {h0.size(-1)}), got {list(h0.shape)}")
     states = [(h0[k], c0[k]) for k in range(n)] if lstm else [(h0[k],) for k in range(n)]
-    output, finals = _run(name, x, states, weights, layers, directions, float(a["dropout"]),
-                          bool(a["train"]), sizes)
+    output, finals = _rnn._run_layers(x, states, weights, _STEPS[name], layers, directions,
+                                      float(a["dropout"]), bool(a["train"]), sizes)
     if batch_first:
         output = output.transpose(0, 1)
     h_n = torch.stack([s[0] for s in finals], 0)
@@ -185,7 +135,7 @@ def lstm_cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None):
     if len(hx) != 2:
         raise RuntimeError("lstm_cell expects two hidden states")
     _check_cell("lstm", input, hx, w_ih, w_hh)
-    return _lstm_step(F.linear(input, w_ih, b_ih), hx, w_hh, b_hh, None)
+    return _STEPS["lstm"](F.linear(input, w_ih, b_ih), hx, w_hh, b_hh, None)
 
 
 def _cell(name):

@@ -97,6 +97,50 @@ def _packed_walk(step, x_proj, state, sizes, reverse):
     return state, seq
 
 
+# One step of each mode on a state tuple ((h, c) for LSTM, (h,) else):
+# step(x_proj, state, w_hh, b_hh, w_hr) -> the next state tuple. Shared with
+# torch.lstm/gru/rnn_* (torch/_rnn_aten.py).
+_STATE_STEPS = {
+    "LSTM": lambda x, s, w_hh, b_hh, w_hr: _lstm_step(x, s[0], s[1], w_hh, b_hh, w_hr),
+    "GRU": lambda x, s, w_hh, b_hh, w_hr: (_gru_step(x, s[0], w_hh, b_hh),),
+    "RNN_TANH": lambda x, s, w_hh, b_hh, w_hr: (_rnn_tanh_step(x, s[0], w_hh, b_hh),),
+    "RNN_RELU": lambda x, s, w_hh, b_hh, w_hr: (_rnn_relu_step(x, s[0], w_hh, b_hh),),
+}
+
+
+def _run_layers(input, states, weights, step, layers, directions, dropout, train, sizes=None):
+    """input (T, B, in), or a PackedSequence's data with its batch sizes;
+    states and weights ((w_ih, w_hh, b_ih, b_hh, w_hr)): one per layer and
+    direction; step: one of _STATE_STEPS. The input projection of the whole
+    sequence first, then step by step (packed: _packed_walk). Returns the
+    output (T, B, D*out) or packed data, and the final states. nn.RNN and
+    friends and torch.lstm/gru/rnn_* both run through it."""
+    finals = []
+    layer_input = input
+    steps = input.size(0) if sizes is None else len(sizes)
+    for layer in range(layers):
+        outs = []
+        for direction in range(directions):
+            w_ih, w_hh, b_ih, b_hh, w_hr = weights[layer * directions + direction]
+            x_proj = F.linear(layer_input, w_ih, b_ih)
+            x_proj = x_proj.unbind(0) if sizes is None else x_proj.split(sizes, 0)
+            state = states[layer * directions + direction]
+            if sizes is not None:
+                state, seq = _packed_walk(lambda x, s: step(x, s, w_hh, b_hh, w_hr), x_proj,
+                                          state, sizes, direction == 1)
+            else:
+                seq = [None] * steps
+                for t in range(steps - 1, -1, -1) if direction == 1 else range(steps):
+                    state = step(x_proj[t], state, w_hh, b_hh, w_hr)
+                    seq[t] = state[0]
+            finals.append(state)
+            outs.append(torch.stack(seq, 0) if sizes is None else torch.cat(seq, 0))
+        layer_input = outs[0] if directions == 1 else torch.cat(outs, -1)
+        if dropout != 0 and train and layer < layers - 1:
+            layer_input = F.dropout(layer_input, dropout, True)
+    return layer_input, finals
+
+
 class RNNBase(Module):
     def __init__(self, mode, input_size, hidden_size, num_layers=1, bias=True,
                  batch_first=False, dropout=0.0, bidirectional=False, proj_size=0,
@@ -205,51 +249,15 @@ class RNNBase(Module):
             raise RuntimeError(msg.format(tuple(expected), list(hx.size())))
 
     def _step(self, x_proj, state, w_hh, b_hh, w_hr):
-        if self.mode == "LSTM":
-            return _lstm_step(x_proj, state[0], state[1], w_hh, b_hh, w_hr)
-        if self.mode == "GRU":
-            return (_gru_step(x_proj, state[0], w_hh, b_hh),)
-        if self.mode == "RNN_TANH":
-            return (_rnn_tanh_step(x_proj, state[0], w_hh, b_hh),)
-        return (_rnn_relu_step(x_proj, state[0], w_hh, b_hh),)
+        return _STATE_STEPS[self.mode](x_proj, state, w_hh, b_hh, w_hr)
 
     def _run(self, input, states, sizes=None):
-        """input (T, B, in), or a PackedSequence's data with its batch
-        sizes; states: a list (one per layer and direction) of state
-        tuples. Returns the output (T, B, D*out) or packed data, and the
-        final states. With batch sizes, step t updates the first sizes[t]
-        rows of the state and the others keep theirs."""
+        """_run_layers with this module's weights, step and dropout."""
         directions = 2 if self.bidirectional else 1
-        finals = []
-        layer_input = input
-        steps = input.size(0) if sizes is None else len(sizes)
-        for layer in range(self.num_layers):
-            outs = []
-            for direction in range(directions):
-                w_ih, w_hh, b_ih, b_hh, w_hr = self._weights(layer, direction)
-                x_proj = F.linear(layer_input, w_ih, b_ih)
-                x_proj = x_proj.unbind(0) if sizes is None else x_proj.split(sizes, 0)
-                state = states[layer * directions + direction]
-                order = range(steps - 1, -1, -1) if direction == 1 else range(steps)
-                seq = [None] * steps
-                if sizes is not None:
-                    state, seq = self._run_packed(x_proj, state, sizes, direction == 1,
-                                                  (w_hh, b_hh, w_hr))
-                else:
-                    for t in order:
-                        state = self._step(x_proj[t], state, w_hh, b_hh, w_hr)
-                        seq[t] = state[0]
-                finals.append(state)
-                outs.append(torch.stack(seq, 0) if sizes is None else torch.cat(seq, 0))
-            layer_input = outs[0] if directions == 1 else torch.cat(outs, -1)
-            if self.dropout != 0 and self.training and layer < self.num_layers - 1:
-                layer_input = F.dropout(layer_input, self.dropout, True)
-        return layer_input, finals
-
-    def _run_packed(self, x_proj, state, sizes, reverse, weights):
-        w_hh, b_hh, w_hr = weights
-        return _packed_walk(lambda x, s: self._step(x, s, w_hh, b_hh, w_hr), x_proj, state,
-                            sizes, reverse)
+        weights = [self._weights(layer, direction) for layer in range(self.num_layers)
+                   for direction in range(directions)]
+        return _run_layers(input, states, weights, self._step, self.num_layers, directions,
+                           self.dropout, self.training, sizes)
 
     def _forward(self, input, hx):
         if isinstance(input, PackedSequence):
