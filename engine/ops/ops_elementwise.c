@@ -1053,7 +1053,7 @@ static void sleef_part(const sleef_job *j, int64_t b, int64_t e) {
     }
     /* [b, e) holds whole runs (sleef_task splits by runs) */
     for (int64_t r = b; r < e; r += j->run)
-        sleef_span(j, r, r + j->run, r + (j->run > 0 ? nn_sleef_tail(j->run, j->f32) : 0));
+        sleef_span(j, r, r + j->run, r + nn_sleef_tail(j->run, j->f32));
 }
 
 static void sleef_span(const sleef_job *j, int64_t b, int64_t e, int64_t tail_at) {

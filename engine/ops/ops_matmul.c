@@ -637,90 +637,6 @@ done:
     return out;
 }
 
-/* a[j] += sum over rows of g[i][j] for unit column stride, rows in order
- * (the same sums as the strided loop), vectorised over j. Blocks of 32
- * columns keep their sums in registers down all the rows: going through
- * a[] row by row made every add wait for the previous row's store (the
- * bias gradients of a 64-wide layer took 0.5 us). Each column's sum is
- * still a[j] plus the rows in order, so the bits are the same. */
-#define COL_BLOCK 32
-NN_KERNEL_CLONES static void col_sums_f32(const char *p, int64_t rows, int64_t n, int64_t rs,
-                                          double *restrict a) {
-    int64_t j0 = 0;
-    for (; j0 + COL_BLOCK <= n; j0 += COL_BLOCK) {
-        double s[COL_BLOCK];
-        for (int jj = 0; jj < COL_BLOCK; jj++) s[jj] = a[j0 + jj];
-        for (int64_t i = 0; i < rows; i++) {
-            const float *restrict r = (const float *)p + i * rs + j0;
-            for (int jj = 0; jj < COL_BLOCK; jj++) s[jj] += (double)r[jj];
-        }
-        for (int jj = 0; jj < COL_BLOCK; jj++) a[j0 + jj] = s[jj];
-    }
-    for (int64_t i = 0; i < rows && j0 < n; i++) {
-        const float *restrict r = (const float *)p + i * rs;
-        for (int64_t j = j0; j < n; j++) a[j] += (double)r[j];
-    }
-}
-
-/* Columns split across threads: each column is summed over all rows by
- * one task, in the same order, so the bits do not depend on the count. */
-typedef struct col_sums_job {
-    const mat *g;
-    double *a;
-} col_sums_job;
-
-static void col_sums_task(void *arg, int task, int n_tasks) {
-    const col_sums_job *j = arg;
-    int64_t b, e;
-    nn_parallel_range(j->g->cols, task, n_tasks, 16, &b, &e);
-    if (b < e)
-        col_sums_f32((const char *)j->g->p + b * (int64_t)sizeof(float), j->g->rows, e - b,
-                     j->g->rs, j->a + b);
-}
-
-/* Column sums of [g] ([rows, cols]) into [db], accumulating in double; over
- * ranges of columns on the engine's threads for a large [g]. */
-static nn_status col_sums(nn_ctx *ctx, const mat *g, nn_tensor *db) {
-    int64_t n = g->cols;
-    /* A small layer's sums on the stack: no allocation per backward. */
-    double small[512];
-    nn_tensor *acc = NULL;
-    double *a = small;
-    if (n <= 512) {
-        memset(small, 0, sizeof(double) * (size_t)n);
-    } else {
-        if (!(acc = nn_zeros(ctx, NN_FLOAT64, 1, &n))) return ctx->err.code;
-        a = acc->storage->data;
-    }
-    if (db->dtype == NN_FLOAT32) {
-        int tasks = nn_parallel_tasks(g->rows * n, NN_PAR_MIN_REDUCE);
-        if (g->cs == 1 && tasks > 1) {
-            col_sums_job j = {g, a};
-            int64_t col_tasks = (n + 15) / 16;
-            nn_parallel_run(col_tasks < tasks ? (int)col_tasks : tasks, col_sums_task, &j);
-        } else if (g->cs == 1)
-            col_sums_f32(g->p, g->rows, n, g->rs, a);
-        else
-            for (int64_t i = 0; i < g->rows; i++) {
-                const float *r = (const float *)g->p + i * g->rs;
-                for (int64_t j = 0; j < n; j++) a[j] += (double)r[j * g->cs];
-            }
-        float *o = db->storage->data;
-        for (int64_t j = 0; j < n; j++) o[j] = (float)a[j];
-    } else {
-        for (int64_t i = 0; i < g->rows; i++) {
-            const double *r = (const double *)g->p + i * g->rs;
-            if (g->cs == 1)
-                for (int64_t j = 0; j < n; j++) a[j] += r[j];
-            else
-                for (int64_t j = 0; j < n; j++) a[j] += r[j * g->cs];
-        }
-        memcpy(db->storage->data, a, sizeof(double) * (size_t)n);
-    }
-    nn_tensor_release(acc);
-    return NN_OK;
-}
-
 /* The backward of linear; with [wgrad] (the weight's accumulated gradient)
  * the weight's gradient is added into it by the gemm (beta = 1) and din[1]
  * stays NULL. */
@@ -766,18 +682,14 @@ static nn_status linear_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn
         /* The bias's gradient is the output gradient summed over every dim
          * but the last, in PyTorch's order (addmm's backward sums the rows
          * of the [M, out] gradient with its float sum): same bits as
-         * torch.nn.Linear's bias.grad. */
+         * torch.nn.Linear's bias.grad. dt is float32 or float64 here (the
+         * gemm above takes no other), which that sum always takes. */
         bool rows_mask[NN_MAX_DIMS] = {false};
         for (int i = 0; i + 1 < dout->ndim; i++) rows_mask[i] = true;
         nn_tensor *r = nn_tensor_empty(ctx, dt, 1, &nout);
-        if (r && dout->ndim >= 1 && nn_sum_pytorch_order(dout, rows_mask, r)) {
-            din[2] = r;
-            goto done;
-        }
-        if (!r || col_sums(ctx, &G, r)) {
-            nn_tensor_release(r);
-            goto fail;
-        }
+        if (!r) goto fail;
+        bool summed = nn_sum_pytorch_order(dout, rows_mask, r);
+        NN_ASSERT(summed);
         din[2] = r;
     }
     goto done;

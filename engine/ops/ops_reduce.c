@@ -583,34 +583,22 @@ static nn_tensor *var_forward(nn_ctx *ctx, nn_node *node, bool is_std) {
     if (!nn_dtype_is_float(x->dtype)) return need_float(ctx, name, x);
     if (!geo_init(ctx, x, node->p.dims, node->p.n_dims, node->p.keepdim, &g)) return NULL;
     bool kd = node->p.keepdim;
+    /* float32/float64 keep nothing for backward: var_backward computes
+     * PyTorch's mean again, as PyTorch's formula does */
     if ((x->dtype == NN_FLOAT32 || x->dtype == NN_FLOAT64) && all_reduced(x, &g)) {
         /* PyTorch's path for a reduction over every dim (its bits) */
         double m, r;
         nn_var_all_pytorch_order(x, (double)node->p.i[0], is_std, &m, &r);
-        nn_tensor *out = nn_full(ctx, x->dtype, g.out_ndim, g.out_shape, r);
-        nn_tensor *mean = out ? nn_full(ctx, NN_FLOAT64, g.out_ndim, g.out_shape, m) : NULL;
-        if (out && !mean) {
-            nn_tensor_release(out);
-            return NULL;
-        }
-        if (out && node->recorded)
-            node->saved[0] = mean;
-        else
-            nn_tensor_release(mean);
+        return nn_full(ctx, x->dtype, g.out_ndim, g.out_shape, r);
+    }
+    if ((x->dtype == NN_FLOAT32 || x->dtype == NN_FLOAT64) && g.count > 0) {
+        nn_tensor *out = nn_tensor_empty(ctx, x->dtype, g.out_ndim, g.out_shape);
+        if (out) var_welford(x, &g, (double)node->p.i[0], is_std, out);
         return out;
     }
     nn_tensor *mean = finish(ctx, reduce_acc(ctx, x, &g, kd, ACC_SUM, 0, 0, NULL), NN_FLOAT64,
                              FIN_DIV, (double)g.count, NULL);
     if (!mean) return NULL;
-    if ((x->dtype == NN_FLOAT32 || x->dtype == NN_FLOAT64) && g.count > 0) {
-        nn_tensor *out = nn_tensor_empty(ctx, x->dtype, g.out_ndim, g.out_shape);
-        if (out) var_welford(x, &g, (double)node->p.i[0], is_std, out);
-        if (out && node->recorded)
-            node->saved[0] = mean;
-        else
-            nn_tensor_release(mean);
-        return out;
-    }
     nn_tensor *ss = reduce_acc(ctx, x, &g, kd, ACC_SQDEV, 0, 0, mean);
     /* PyTorch divides by max(0, N - correction): 0 gives NaN or inf. */
     double div = (double)g.count - (double)node->p.i[0];
@@ -629,14 +617,18 @@ static nn_status var_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_te
     rgeo g = node_geo(ctx, node);
     double n = (double)g.count - (double)node->p.i[0];
     nn_tensor *x = in0(node);
-    if ((x->dtype == NN_FLOAT32 || x->dtype == NN_FLOAT64) && dout->dtype == x->dtype) {
+    if (x->dtype == NN_FLOAT32 || x->dtype == NN_FLOAT64) {
         /* PyTorch's formula in x's type, with PyTorch's mean (BW_PT_MODES);
-         * over every dim with no degree of freedom left, its NaN */
+         * over every dim with no degree of freedom left, its NaN. The
+         * forward kept nothing else for these types. */
         nn_tensor *mean = sum_in_order(ctx, x, &g, true);
-        if (!mean) return ctx->err.code;
+        nn_tensor *gx = mean ? nn_tensor_cast_raw(ctx, dout, x->dtype) : NULL;
+        nn_status st = gx ? NN_OK : ctx->err.code;
         double c = node->p.n_dims == 0 && n <= 0 ? NAN : 2.0 / n;
-        nn_status st = backward_fused(ctx, node, dout, &g, node->p.keepdim,
-                                      is_std ? &k_stdpt : &k_varpt, mean, c, 0, &din[0]);
+        if (gx)
+            st = backward_fused(ctx, node, gx, &g, node->p.keepdim, is_std ? &k_stdpt : &k_varpt,
+                                mean, c, 0, &din[0]);
+        nn_tensor_release(gx);
         nn_tensor_release(mean);
         return st;
     }
