@@ -879,7 +879,7 @@ typedef struct grad_capture {
  * [cap] it goes to the captured input that is [t], or nowhere: no .grad
  * changes. */
 /* A leaf's first gradient (a parameter's, kept from step to step) moves to
- * a lasting block (nn_mem_alloc_lasting), out of the way of the steps'
+ * a lasting block (NN_MEM_LASTING), out of the way of the steps'
  * temporaries: LeNet's first linear layer's gradient sat between them and
  * kept the next steps' largest blocks from fitting below it. Once per
  * leaf: a gradient set to None and made again each step stays where it is

@@ -42,7 +42,7 @@
  * Where the region cannot be reserved, each growth is a chunk of its own
  * from the system (at least ARENA_CHUNK), merging only within itself.
  *
- * A block that outlives the step that makes it (nn_mem_alloc_lasting: a
+ * A block that outlives the step that makes it (NN_MEM_LASTING: a
  * parameter's first gradient, which stays from step to step) is cut from
  * the top of the highest free block instead, so the long-lived blocks
  * gather at the far end of a chunk while a step's temporaries come and go
@@ -52,7 +52,7 @@
  * to 3.32 MB.
  *
  * A block that lasts but is made after a step's temporaries are freed
- * (nn_mem_alloc_fresh: Adam's moments, made in the first optimizer.step)
+ * (NN_MEM_FRESH: Adam's moments, made in the first optimizer.step)
  * goes above every block handed out so far (region_fresh), into memory no
  * block has had. Cut best-fit (or from the top of the highest hole) it took
  * the pages the first step's activations had touched, so the second
@@ -101,13 +101,6 @@ static void lock(void) {
 static void unlock(void) {
     atomic_flag_clear_explicit(&lock_flag, memory_order_release);
 }
-/* Where a big block is cut (alloc_impl's [place]). */
-typedef enum {
-    PLACE_BEST,    /* nn_mem_alloc: best fit, from the bottom */
-    PLACE_LASTING, /* nn_mem_alloc_lasting: the top of the highest free block */
-    PLACE_FRESH,   /* nn_mem_alloc_fresh: above every block handed out so far */
-} placement;
-
 static block *free_lists[N_CLASSES];
 static nn_mem_stats stats;
 static int cap_initialised;
@@ -356,7 +349,7 @@ static void split_off(block *b, size_t need) {
 
 /* A free block of at least [need] bytes (a multiple of PAGE), taken from
  * the free list and split, or NULL when none fits. [lasting]: from the top
- * of the highest free block that fits (nn_mem_alloc_lasting). Called with
+ * of the highest free block that fits (NN_MEM_LASTING). Called with
  * the lock held. */
 static block *big_fit(size_t need, bool lasting) {
     block *best = NULL;
@@ -414,10 +407,10 @@ static block *fresh_cut(size_t need) {
 /* A block of at least [need] bytes (a multiple of PAGE): a free one, else
  * the region grown, else a chunk of its own from the system; NULL when the
  * system has none. Called with the lock held. */
-static block *big_alloc(size_t need, placement place) {
+static block *big_alloc(size_t need, nn_mem_place place) {
     block *b;
-    if (place == PLACE_FRESH && (b = fresh_cut(need))) return b;
-    bool lasting = place != PLACE_BEST;
+    if (place == NN_MEM_FRESH && (b = fresh_cut(need))) return b;
+    bool lasting = place != NN_MEM_STEP;
     b = big_fit(need, lasting);
     if (b) return b;
     if (need >= HUGE_BLOCK) big_drop_free_pages();
@@ -479,7 +472,7 @@ static void big_release(block *b) {
     if (over && in_region(b)) drop_pages(b); /* cached, but not resident */
 }
 
-static void *alloc_impl(size_t size, const char *what, nn_error *err, placement place) {
+void *nn_mem_alloc_placed(size_t size, nn_mem_place place, const char *what, nn_error *err) {
     lock();
     init_cap();
     if (size > stats.cap || stats.in_use + size > stats.cap) {
@@ -532,15 +525,7 @@ static void *alloc_impl(size_t size, const char *what, nn_error *err, placement 
 }
 
 void *nn_mem_alloc(size_t size, const char *what, nn_error *err) {
-    return alloc_impl(size, what, err, PLACE_BEST);
-}
-
-void *nn_mem_alloc_lasting(size_t size, const char *what, nn_error *err) {
-    return alloc_impl(size, what, err, PLACE_LASTING);
-}
-
-void *nn_mem_alloc_fresh(size_t size, const char *what, nn_error *err) {
-    return alloc_impl(size, what, err, PLACE_FRESH);
+    return nn_mem_alloc_placed(size, NN_MEM_STEP, what, err);
 }
 
 bool nn_mem_lasting_applies(size_t size) {

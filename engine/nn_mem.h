@@ -31,19 +31,26 @@ typedef struct nn_mem_stats {
 /* Allocate [size] bytes aligned to 64. On failure returns NULL and fills [err]
  * with a message that names [what] (e.g. "a float32 tensor of shape [2, 3]"). */
 void *nn_mem_alloc(size_t size, const char *what, nn_error *err);
-/* The same, for a block that outlives the step that makes it (a
- * parameter's gradient, kept from one step to the next): a big one is cut
- * from the top of the highest free block, so the step's temporaries, cut
- * best-fit from the bottom, find the holes they leave in one piece. */
-void *nn_mem_alloc_lasting(size_t size, const char *what, nn_error *err);
-/* The same, for a block that lasts and is made after a step's temporaries
- * are freed (an optimizer's state, made in its first step): a big one is
- * cut from memory no block has had yet (above every block so far, growing
- * the pool), so the pages the step's temporaries touched stay free for the
- * next step's instead of being taken by it. */
-void *nn_mem_alloc_fresh(size_t size, const char *what, nn_error *err);
-/* Whether moving a long-lived block of [size] bytes into one from
- * nn_mem_alloc_lasting is worth a copy: below the 8 MiB chunk, blocks
+/* Where a big block (64 KiB and up) is cut from the pool. */
+typedef enum nn_mem_place {
+    /* a step's temporary: best fit, from the bottom (nn_mem_alloc) */
+    NN_MEM_STEP,
+    /* a block that outlives the step that makes it (a parameter's
+     * gradient, kept from one step to the next): from the top of the
+     * highest free block, so the step's temporaries, cut best-fit from the
+     * bottom, find the holes they leave in one piece */
+    NN_MEM_LASTING,
+    /* a block that lasts and is made after a step's temporaries are freed
+     * (an optimizer's state, made in its first step): from memory no block
+     * has had yet (above every block so far, growing the pool), so the
+     * pages the step's temporaries touched stay free for the next step's
+     * instead of being taken by it */
+    NN_MEM_FRESH,
+} nn_mem_place;
+/* nn_mem_alloc with the placement [place]. */
+void *nn_mem_alloc_placed(size_t size, nn_mem_place place, const char *what, nn_error *err);
+/* Whether moving a long-lived block of [size] bytes into an
+ * NN_MEM_LASTING one is worth a copy: below the 8 MiB chunk, blocks
  * share chunks (or, under 64 KiB, size classes) with the step's
  * temporaries; a larger one has a chunk or a hole of its own. */
 bool nn_mem_lasting_applies(size_t size);

@@ -380,16 +380,11 @@ static void contiguous_strides(int ndim, const int64_t *shape, int64_t *strides)
 #define STORAGE_HEADER 64
 
 /* A contiguous tensor of [nbytes] over a new storage (the shape already
- * checked); NULL and [err] set, naming the tensor, when memory runs out. */
-/* Where new_tensor's storage goes in the pool. */
-typedef enum { MEM_STEP, MEM_LASTING, MEM_FRESH } mem_place;
-
+ * checked) placed in the pool as [place]; NULL and [err] set, naming the
+ * tensor, when memory runs out. */
 static nn_tensor *new_tensor(nn_error *err, nn_dtype dt, int ndim, const int64_t *shape,
-                             size_t nbytes, mem_place place) {
-    size_t size = STORAGE_HEADER + nbytes;
-    nn_storage *s = place == MEM_LASTING ? nn_mem_alloc_lasting(size, NULL, err)
-                    : place == MEM_FRESH ? nn_mem_alloc_fresh(size, NULL, err)
-                                         : nn_mem_alloc(size, NULL, err);
+                             size_t nbytes, nn_mem_place place) {
+    nn_storage *s = nn_mem_alloc_placed(STORAGE_HEADER + nbytes, place, NULL, err);
     if (!s) {
         /* Name the tensor only on failure: formatting costs more than the
          * allocation itself on the hot path. */
@@ -424,18 +419,18 @@ static nn_tensor *new_tensor(nn_error *err, nn_dtype dt, int ndim, const int64_t
 }
 
 static nn_tensor *empty_impl(nn_ctx *ctx, nn_dtype dt, int ndim, const int64_t *shape,
-                             mem_place place) {
+                             nn_mem_place place) {
     int64_t n = 0;
     if (numel_checked(ctx, ndim, shape, &n)) return NULL;
     return new_tensor(&ctx->err, dt, ndim, shape, (size_t)n * nn_dtype_size(dt), place);
 }
 
 nn_tensor *nn_tensor_empty(nn_ctx *ctx, nn_dtype dt, int ndim, const int64_t *shape) {
-    return empty_impl(ctx, dt, ndim, shape, MEM_STEP);
+    return empty_impl(ctx, dt, ndim, shape, NN_MEM_STEP);
 }
 
 nn_tensor *nn_tensor_empty_lasting(nn_ctx *ctx, nn_dtype dt, int ndim, const int64_t *shape) {
-    return empty_impl(ctx, dt, ndim, shape, MEM_LASTING);
+    return empty_impl(ctx, dt, ndim, shape, NN_MEM_LASTING);
 }
 
 nn_tensor *nn_tensor_from_external(nn_ctx *ctx, nn_dtype dt, int ndim, const int64_t *shape,
@@ -489,7 +484,7 @@ nn_tensor *nn_tensor_from_external(nn_ctx *ctx, nn_dtype dt, int ndim, const int
 }
 
 nn_tensor *nn_tensor_bytes_err(nn_error *err, int64_t n) {
-    return new_tensor(err, NN_UINT8, 1, &n, (size_t)n, MEM_STEP);
+    return new_tensor(err, NN_UINT8, 1, &n, (size_t)n, NN_MEM_STEP);
 }
 
 nn_tensor *nn_full(nn_ctx *ctx, nn_dtype dt, int ndim, const int64_t *shape, double value) {
@@ -524,7 +519,7 @@ nn_tensor *nn_zeros(nn_ctx *ctx, nn_dtype dt, int ndim, const int64_t *shape) {
 }
 
 nn_tensor *nn_zeros_fresh(nn_ctx *ctx, nn_dtype dt, int ndim, const int64_t *shape) {
-    nn_tensor *t = empty_impl(ctx, dt, ndim, shape, MEM_FRESH);
+    nn_tensor *t = empty_impl(ctx, dt, ndim, shape, NN_MEM_FRESH);
     if (t) memset(t->storage->data, 0, t->storage->nbytes);
     return t;
 }

@@ -149,10 +149,10 @@ void nn_tensor_release(nn_tensor *t);
 
 /* ---- creation ---- */
 nn_tensor *nn_tensor_empty(nn_ctx *ctx, nn_dtype dt, int ndim, const int64_t *shape);
-/* The same in a block that outlives the step (nn_mem_alloc_lasting). */
+/* The same in a block that outlives the step (NN_MEM_LASTING). */
 nn_tensor *nn_tensor_empty_lasting(nn_ctx *ctx, nn_dtype dt, int ndim, const int64_t *shape);
 nn_tensor *nn_zeros(nn_ctx *ctx, nn_dtype dt, int ndim, const int64_t *shape);
-/* The same in a block of memory no block has had yet (nn_mem_alloc_fresh),
+/* The same in a block of memory no block has had yet (NN_MEM_FRESH),
  * for state made once after a step and kept (an optimizer's moments). */
 nn_tensor *nn_zeros_fresh(nn_ctx *ctx, nn_dtype dt, int ndim, const int64_t *shape);
 nn_tensor *nn_ones(nn_ctx *ctx, nn_dtype dt, int ndim, const int64_t *shape);

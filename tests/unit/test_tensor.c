@@ -684,7 +684,7 @@ NN_TEST(tensor_mem_lasting_blocks_from_the_top) {
     CHECK(big != NULL);
     nn_mem_free(big); /* one free 12 MiB chunk */
     nn_mem_stats s1 = nn_mem_get_stats();
-    char *keep = nn_mem_alloc_lasting(200 * kib, "test", &err);
+    char *keep = nn_mem_alloc_placed(200 * kib, NN_MEM_LASTING, "test", &err);
     char *tmp = nn_mem_alloc(1200 * kib, "test", &err);
     CHECK(keep && tmp && ((uintptr_t)keep & 63) == 0);
     if (POOLED) CHECK(keep > tmp + 10 * mib); /* at the chunk's far end */
@@ -702,7 +702,7 @@ NN_TEST(tensor_mem_lasting_blocks_from_the_top) {
     nn_mem_free(again);
     /* with no free block large enough, a new chunk: the block at its top */
     nn_mem_trim();
-    char *last = nn_mem_alloc_lasting(mib, "test", &err);
+    char *last = nn_mem_alloc_placed(mib, NN_MEM_LASTING, "test", &err);
     char *first = nn_mem_alloc(mib, "test", &err);
     CHECK(last && first);
     if (POOLED) CHECK(last > first + 5 * mib);
@@ -732,7 +732,7 @@ NN_TEST(tensor_mem_fresh_blocks_above_the_touched_memory) {
     nn_mem_free(tmp); /* the step's temporaries are gone */
     nn_mem_free(tmp2);
     size_t touched = nn_mem_get_stats().touched;
-    char *state = nn_mem_alloc_fresh(3 * mib, "test", &err);
+    char *state = nn_mem_alloc_placed(3 * mib, NN_MEM_FRESH, "test", &err);
     CHECK(state != NULL && ((uintptr_t)state & 63) == 0);
     memset(state, 2, 3 * mib);
     if (POOLED) {
