@@ -335,58 +335,60 @@ tanh_map_avx512(float *out, const float *in, int64_t n) {
     return i;
 }
 
-/* Whether tanh_map_avx2 gives the loaded library's bits: compared once, at
- * load, over inputs from every branch (tiny, around 0.5 where SLEEF is not
- * correctly rounded, large, beyond 8.66, infinities, NaN, subnormals), so
- * that another SLEEF build with another tanh keeps calling its own. */
-__attribute__((target("avx2,fma"))) static bool tanh_inline_matches(vec_f lib) {
-    enum { N = 256 };
-    float in[N], a[N], b[N];
-    for (int i = 0; i < N; i++) in[i] = (i - N / 2) * 0.0793f + (i % 7) * 1.3e-3f;
-    const float special[] = {0.0f,     -0.0f,    1e-30f,   -1e-38f,   1e-45f, 0.5f,  0.50001f,
-                             -0.4999f, 8.6643f,  8.66434f, 9.0f,      -20.0f, 88.0f, 104.5f,
-                             1e30f,    -3.4e38f, INFINITY, -INFINITY, NAN};
-    for (size_t i = 0; i < sizeof special / sizeof special[0]; i++) in[i] = special[i];
-    for (int i = 0; i < N; i += 8) _mm256_storeu_ps(a + i, lib(_mm256_loadu_ps(in + i)));
-    tanh_map_avx2(b, in, N);
-    return memcmp(a, b, sizeof a) == 0;
+/* The start-up checks below: does an inline copy give the loaded library's
+ * AVX2 bits? Compared once, at load, over PROBE_N inputs (a ramp of [step]
+ * with a small jitter, and [special] - each branch's edges, infinities,
+ * NaN, subnormals - every third slot from the end), so that another SLEEF
+ * build with another function keeps calling its own. [in] gets the inputs
+ * and [want] the library's results. */
+enum { PROBE_N = 256 };
+
+__attribute__((target("avx2,fma"))) static void
+probe(vec_f lib, float step, int mod, const float *special, size_t count, float *in, float *want) {
+    for (int i = 0; i < PROBE_N; i++) in[i] = (i - PROBE_N / 2) * step + (i % mod) * 1.5e-3f;
+    for (size_t i = 0; i < count; i++) in[PROBE_N - 1 - 3 * i] = special[i];
+    for (int i = 0; i < PROBE_N; i += 8) _mm256_storeu_ps(want + i, lib(_mm256_loadu_ps(in + i)));
 }
 
-/* Whether tanh_map_avx512 gives the library's AVX2 bits on the inputs
- * tanh_inline_matches tries (at start, as there). */
+/* tanh: tiny, around 0.5 where SLEEF is not correctly rounded, large,
+ * beyond 8.66 */
+static const float tanh_special[] = {
+    0.0f, -0.0f,  1e-30f, -1e-38f, 1e-45f, 0.5f,     0.50001f, -0.4999f,  8.6643f, 8.66434f,
+    9.0f, -20.0f, 88.0f,  104.5f,  1e30f,  -3.4e38f, INFINITY, -INFINITY, NAN,     -NAN};
+
+/* Whether tanh_map_avx2 gives the library's bits. */
+__attribute__((target("avx2,fma"))) static bool tanh_inline_matches(vec_f lib) {
+    float in[PROBE_N], want[PROBE_N], got[PROBE_N];
+    probe(lib, 0.0793f, 7, tanh_special, sizeof tanh_special / sizeof *tanh_special, in, want);
+    tanh_map_avx2(got, in, PROBE_N);
+    return memcmp(want, got, sizeof want) == 0;
+}
+
+/* Whether tanh_map_avx512 gives the library's AVX2 bits. */
 __attribute__((target("avx512f,avx2,fma"))) static bool tanh16_matches(vec_f lib) {
-    enum { N = 256 };
-    float in[N], a[N], b[N];
-    for (int i = 0; i < N; i++) in[i] = (i - N / 2) * 0.0793f + (i % 7) * 1.3e-3f;
-    const float special[] = {0.0f,     -0.0f,    1e-30f,   -1e-38f,   1e-45f, 0.5f,  0.50001f,
-                             -0.4999f, 8.6643f,  8.66434f, 9.0f,      -20.0f, 88.0f, 104.5f,
-                             1e30f,    -3.4e38f, INFINITY, -INFINITY, NAN,    -NAN};
-    for (size_t i = 0; i < sizeof special / sizeof special[0]; i++) in[N - 1 - 3 * i] = special[i];
-    for (int i = 0; i < N; i += 8) _mm256_storeu_ps(a + i, lib(_mm256_loadu_ps(in + i)));
-    tanh_map_avx512(b, in, N);
-    return memcmp(a, b, sizeof a) == 0;
+    float in[PROBE_N], want[PROBE_N], got[PROBE_N];
+    probe(lib, 0.0793f, 7, tanh_special, sizeof tanh_special / sizeof *tanh_special, in, want);
+    tanh_map_avx512(got, in, PROBE_N);
+    return memcmp(want, got, sizeof want) == 0;
 }
 
 /* Whether nn_sleef_expf16_k gives the library's AVX2 exp's bits on every
- * branch (overflow past 88.72 and above 100, subnormal results, 0 below
- * -104, infinities, NaN), at start, so that another SLEEF build with
- * another exp keeps calling its own. */
+ * branch: overflow past 88.72 and above 100, subnormal results, 0 below
+ * -104. */
 __attribute__((target("avx512f,avx2,fma"))) static bool exp16_matches(vec_f lib) {
-    enum { N = 256 };
-    float in[N], a[N], b[N];
-    for (int i = 0; i < N; i++) in[i] = (i - N / 2) * 0.8317f + (i % 5) * 1.7e-3f;
-    const float special[] = {0.0f,    -0.0f,  1e-45f,  -1e-30f,  88.0f,     88.7228f, 88.7229f,
-                             89.0f,   100.0f, 100.01f, -87.3f,   -103.97f,  -104.0f,  -104.01f,
-                             -150.0f, 1e30f,  -1e30f,  INFINITY, -INFINITY, NAN,      -NAN};
-    for (size_t i = 0; i < sizeof special / sizeof special[0]; i++) in[N - 1 - 3 * i] = special[i];
-    for (int i = 0; i < N; i += 8) _mm256_storeu_ps(a + i, lib(_mm256_loadu_ps(in + i)));
-    for (int i = 0; i < N; i += 64) {
+    static const float special[] = {0.0f,      -0.0f,    1e-45f,  -1e-30f, 88.0f,  88.7228f,
+                                    88.7229f,  89.0f,    100.0f,  100.01f, -87.3f, -103.97f,
+                                    -104.0f,   -104.01f, -150.0f, 1e30f,   -1e30f, INFINITY,
+                                    -INFINITY, NAN,      -NAN};
+    float in[PROBE_N], want[PROBE_N], got[PROBE_N];
+    probe(lib, 0.8317f, 5, special, sizeof special / sizeof *special, in, want);
+    for (int i = 0; i < PROBE_N; i += 64) {
         __m512 x[4], y[4];
         for (int j = 0; j < 4; j++) x[j] = _mm512_loadu_ps(in + i + 16 * j);
         nn_sleef_expf16_k(4, x, y);
-        for (int j = 0; j < 4; j++) _mm512_storeu_ps(b + i + 16 * j, y[j]);
+        for (int j = 0; j < 4; j++) _mm512_storeu_ps(got + i + 16 * j, y[j]);
     }
-    return memcmp(a, b, sizeof a) == 0;
+    return memcmp(want, got, sizeof want) == 0;
 }
 #endif
 
