@@ -130,11 +130,12 @@ void nn_blas_sgemm(enum CBLAS_ORDER order, enum CBLAS_TRANSPOSE ta, enum CBLAS_T
      * multiple of 384 rows, so the BLAS's tiles fall where they fall in one
      * call and, at one thread, the bits do not change (tests/unit
      * matmul_sgemm_row_blocks_same_bits; with a block of 128 rows they did).
-     * At two threads OpenBLAS's bits already depend on how it splits the
-     * rows between its threads (one call at 1 and 2 threads differ). */
+     * Only at one thread: at two OpenBLAS's bits depend on how it splits
+     * the rows between its threads, which blocks would change (the LM
+     * head's weight gradient differed from PyTorch's at 2 threads). */
     int rows = split_rows > 0 ? split_rows : SPLIT_ROWS;
     if (order == CblasRowMajor && (int64_t)m > 2 * (int64_t)rows && n > 0 && k > 0 &&
-        (ta == CblasNoTrans || ta == CblasTrans)) {
+        (ta == CblasNoTrans || ta == CblasTrans) && p_get_threads && p_get_threads() == 1) {
         int blocks = (m + rows - 1) / rows, per = (m + blocks - 1) / blocks;
         per = (per + 383) / 384 * 384; /* the BLAS's tiles line up */
         for (int m0 = 0; m0 < m; m0 += per) {
