@@ -321,10 +321,142 @@ TILE_ROWS(2)
 TILE_ROWS(3)
 TILE_ROWS(6)
 
+#define SG512_TARGET __attribute__((target("avx512f,avx2,fma")))
+
+/* The same sums on 512-bit vectors (AVX-512F): each lane is its own
+ * element's chain, so a 16-lane FMA does what two 8-lane ones did, in the
+ * same order, with the same bits, at twice the multiply-adds per cycle on a
+ * CPU with full-width 512-bit units (Zen 5: a 64x64x64 product in half the
+ * time). A and B are read where they are, as above: at 64^3 B's rows are
+ * 256 bytes apart and stay in L1, so packing them (as panel_sgemm does for
+ * larger products) would only add work.
+ *
+ * C(i, j) for R rows and NZ 16-column blocks: one chain each. */
+SG512_TARGET static inline __attribute__((always_inline)) void
+ztile_chain(int R, int NZ, int k, const float *a, int64_t ai, int64_t ap, const float *b, int ldb,
+            float *c, int ldc, bool zero) {
+    __m512 acc[6][4];
+    for (int i = 0; i < R; i++)
+        for (int g = 0; g < NZ; g++) acc[i][g] = _mm512_setzero_ps();
+    for (int p = 0; p < k; p++) {
+        __m512 bv[4];
+        for (int g = 0; g < NZ; g++) bv[g] = _mm512_loadu_ps(b + (int64_t)p * ldb + 16 * g);
+        for (int i = 0; i < R; i++) {
+            __m512 av = _mm512_set1_ps(a[i * ai + p * ap]);
+            for (int g = 0; g < NZ; g++) acc[i][g] = _mm512_fmadd_ps(av, bv[g], acc[i][g]);
+        }
+    }
+    for (int i = 0; i < R; i++)
+        for (int g = 0; g < NZ; g++) {
+            float *cc = c + (int64_t)i * ldc + 16 * g;
+            __m512 old = zero ? _mm512_setzero_ps() : _mm512_loadu_ps(cc);
+            _mm512_storeu_ps(cc, _mm512_add_ps(acc[i][g], old));
+        }
+}
+
+/* Two groups of 8 columns, at b + o0 and b + o1 (o1 = o0 + 8 for a
+ * chunk of 4, or the first and last group of a row half), both with two
+ * chains per element as tile_split keeps them: one 512-bit vector holds
+ * both groups' lanes. */
+SG512_TARGET static inline __attribute__((always_inline)) __m512 zload_pair(const float *p, int o0,
+                                                                            int o1) {
+    /* insertf64x4 rather than insertf32x8 (AVX-512DQ): the same move */
+    return _mm512_castpd_ps(_mm512_insertf64x4(
+        _mm512_castpd256_pd512(_mm256_loadu_pd((const double *)(const void *)(p + o0))),
+        _mm256_loadu_pd((const double *)(const void *)(p + o1)), 1));
+}
+
+SG512_TARGET static inline __attribute__((always_inline)) void
+ztile_split(int R, int k, const float *a, int64_t ai, int64_t ap, const float *b, int o0, int o1,
+            int ldb, float *c, int ldc, bool zero) {
+    __m512 ev[6], od[6];
+    for (int i = 0; i < R; i++) ev[i] = od[i] = _mm512_setzero_ps();
+    int k8 = k & ~7, p = 0;
+    for (; p < k8; p += 2) {
+        const float *br = b + (int64_t)p * ldb;
+        __m512 b0 = zload_pair(br, o0, o1), b1 = zload_pair(br + ldb, o0, o1);
+        for (int i = 0; i < R; i++) {
+            ev[i] = _mm512_fmadd_ps(_mm512_set1_ps(a[i * ai + p * ap]), b0, ev[i]);
+            od[i] = _mm512_fmadd_ps(_mm512_set1_ps(a[i * ai + (p + 1) * ap]), b1, od[i]);
+        }
+    }
+    for (; p < k; p++) {
+        __m512 b0 = zload_pair(b + (int64_t)p * ldb, o0, o1);
+        for (int i = 0; i < R; i++)
+            ev[i] = _mm512_fmadd_ps(_mm512_set1_ps(a[i * ai + p * ap]), b0, ev[i]);
+    }
+    for (int i = 0; i < R; i++) {
+        float *cc = c + (int64_t)i * ldc;
+        __m512 old = zero ? _mm512_setzero_ps() : zload_pair(cc, o0, o1);
+        __m512 s = _mm512_add_ps(_mm512_add_ps(od[i], ev[i]), old);
+        _mm256_storeu_ps(cc + o0, _mm512_castps512_ps256(s));
+        _mm256_storeu_pd((double *)(void *)(cc + o1),
+                         _mm512_extractf64x4_pd(_mm512_castps_pd(s), 1));
+    }
+}
+
+/* R rows: the groups that keep one chain in runs of up to 64 columns, an
+ * odd group left over on 256-bit vectors; the split groups (at most two)
+ * in one 512-bit tile, or a lone one on 256-bit vectors. */
+#define ZTILE_ROWS(R)                                                                              \
+    SG512_TARGET static void zrows_##R(int G, int split_lo, int split_hi, int k, const float *a,   \
+                                       int64_t ai, int64_t ap, const float *b, int ldb, float *c,  \
+                                       int ldc, bool zero) {                                       \
+        for (int g = 0; g < G;) {                                                                  \
+            int run = 0;                                                                           \
+            while (g + run < G && g + run != split_lo && g + run != split_hi && run < 8) run++;    \
+            const float *bg = b + 8 * g;                                                           \
+            float *cg = c + 8 * g;                                                                 \
+            switch (run / 2) {                                                                     \
+            case 4: ztile_chain(R, 4, k, a, ai, ap, bg, ldb, cg, ldc, zero); break;                \
+            case 3: ztile_chain(R, 3, k, a, ai, ap, bg, ldb, cg, ldc, zero); break;                \
+            case 2: ztile_chain(R, 2, k, a, ai, ap, bg, ldb, cg, ldc, zero); break;                \
+            case 1: ztile_chain(R, 1, k, a, ai, ap, bg, ldb, cg, ldc, zero); break;                \
+            default: break;                                                                        \
+            }                                                                                      \
+            if (run % 2)                                                                           \
+                tile_chain(R, 1, k, a, ai, ap, bg + 16 * (run / 2), ldb, cg + 16 * (run / 2), ldc, \
+                           zero);                                                                  \
+            g += run;                                                                              \
+            if (run == 0) g++; /* a split group: below */                                          \
+        }                                                                                          \
+        if (split_lo >= 0 && split_hi >= 0)                                                        \
+            ztile_split(R, k, a, ai, ap, b, 8 * split_lo, 8 * split_hi, ldb, c, ldc, zero);        \
+        else if (split_lo >= 0 || split_hi >= 0)                                                   \
+            tile_split(R, k, a, ai, ap, b + 8 * (split_lo >= 0 ? split_lo : split_hi), ldb,        \
+                       c + 8 * (split_lo >= 0 ? split_lo : split_hi), ldc, zero);                  \
+    }
+ZTILE_ROWS(1)
+ZTILE_ROWS(2)
+ZTILE_ROWS(3)
+ZTILE_ROWS(6)
+
+/* A chunk of 4 rows keeps two chains in every group: groups in pairs. */
+SG512_TARGET static void zrows_4_split(int G, int k, const float *a, int64_t ai, int64_t ap,
+                                       const float *b, int ldb, float *c, int ldc, bool zero) {
+    int g = 0;
+    for (; g + 1 < G; g += 2)
+        ztile_split(4, k, a, ai, ap, b + 8 * g, 0, 8, ldb, c + 8 * g, ldc, zero);
+    if (g < G) tile_split(4, k, a, ai, ap, b + 8 * g, ldb, c + 8 * g, ldc, zero);
+}
+
+typedef void (*tile_rows_fn)(int G, int split_lo, int split_hi, int k, const float *a, int64_t ai,
+                             int64_t ap, const float *b, int ldb, float *c, int ldc, bool zero);
+
+/* 0: by the CPU; 1: 256-bit vectors even where 512-bit ones run (tests) */
+static int small_force_avx2;
+
+void nn_small_sgemm_force_avx2(bool on) {
+    small_force_avx2 = on;
+}
+
 SG_TARGET static void tiled(bool ta, int m, int n, int k, const float *a, int lda, const float *bp,
                             int ldp, float *c, int ldc, bool zero) {
     int G = n / 8;
     int64_t ai = ta ? 1 : lda, ap = ta ? lda : 1;
+    bool wide = !small_force_avx2 && __builtin_cpu_supports("avx512f");
+    tile_rows_fn r6 = wide ? zrows_6 : rows_6, r3 = wide ? zrows_3 : rows_3,
+                 r2 = wide ? zrows_2 : rows_2, r1 = wide ? zrows_1 : rows_1;
     for (int r = 0; r < m;) {
         int rem = m - r, chunk = rem >= 12 ? 12 : rem > 4 ? 4 : rem;
         const float *ar = a + r * ai;
@@ -333,17 +465,20 @@ SG_TARGET static void tiled(bool ta, int m, int n, int k, const float *a, int ld
             /* rows 0-5: group 0 and, G even, group G-1; rows 6-11: G odd, group G-1 */
             int lo0 = G >= 2 ? 0 : -1, lo1 = G >= 2 && G % 2 == 0 ? G - 1 : -1;
             int hi = G >= 2 && G % 2 == 1 ? G - 1 : -1;
-            rows_6(G, lo0, lo1, k, ar, ai, ap, bp, ldp, cr, ldc, zero);
-            rows_6(G, hi, -1, k, ar + 6 * ai, ai, ap, bp, ldp, cr + 6 * (int64_t)ldc, ldc, zero);
+            r6(G, lo0, lo1, k, ar, ai, ap, bp, ldp, cr, ldc, zero);
+            r6(G, hi, -1, k, ar + 6 * ai, ai, ap, bp, ldp, cr + 6 * (int64_t)ldc, ldc, zero);
         } else if (chunk == 4) {
-            for (int g = 0; g < G; g++)
-                tile_split(4, k, ar, ai, ap, bp + 8 * g, ldp, cr + 8 * g, ldc, zero);
+            if (wide)
+                zrows_4_split(G, k, ar, ai, ap, bp, ldp, cr, ldc, zero);
+            else
+                for (int g = 0; g < G; g++)
+                    tile_split(4, k, ar, ai, ap, bp + 8 * g, ldp, cr + 8 * g, ldc, zero);
         } else if (chunk == 3) {
-            rows_3(G, -1, -1, k, ar, ai, ap, bp, ldp, cr, ldc, zero);
+            r3(G, -1, -1, k, ar, ai, ap, bp, ldp, cr, ldc, zero);
         } else if (chunk == 2) {
-            rows_2(G, -1, -1, k, ar, ai, ap, bp, ldp, cr, ldc, zero);
+            r2(G, -1, -1, k, ar, ai, ap, bp, ldp, cr, ldc, zero);
         } else {
-            rows_1(G, -1, -1, k, ar, ai, ap, bp, ldp, cr, ldc, zero);
+            r1(G, -1, -1, k, ar, ai, ap, bp, ldp, cr, ldc, zero);
         }
         r += chunk;
     }
@@ -549,8 +684,6 @@ SG_TARGET static void panel_rows_ymm(int R, int NG, int split, int k, const floa
     }
 }
 
-#define SG512_TARGET __attribute__((target("avx512f,avx2,fma")))
-
 /* R rows against a 16-column panel whose elements are all one chain: one
  * 512-bit vector per row, the same FMAs per element as two 256-bit ones
  * (each lane its own chain), so the same bits at twice the width. */
@@ -618,13 +751,6 @@ static int chunk_rows(int rem) {
     return rem >= 12 ? 12 : rem > 4 ? 4 : rem;
 }
 
-/* 0: by the CPU; 1: 256-bit vectors even where 512-bit ones run (tests) */
-static int panel_force_avx2;
-
-void nn_small_sgemm_force_avx2(bool on) {
-    panel_force_avx2 = on;
-}
-
 /* With all of B packed (k n <= PANEL_PACK: q k^T, att v, dS k, att^T dy)
  * each chunk of A is packed once and meets every panel; otherwise (the
  * gradient of k as q^T dS: [64x256]x[256x256]) all of A is packed, chunk
@@ -632,7 +758,7 @@ void nn_small_sgemm_force_avx2(bool on) {
 SG_TARGET static void panel_sgemm(bool ta, bool tb, int m, int n, int k, const float *a, int lda,
                                   const float *b, int ldb, float *c, int ldc, bool zero) {
     float pack[PANEL_PACK], part[16 * PANEL_MAX];
-    bool wide = !panel_force_avx2 && __builtin_cpu_supports("avx512f");
+    bool wide = !small_force_avx2 && __builtin_cpu_supports("avx512f");
     panel_rows_fn rows = wide ? panel_rows_zmm : panel_rows_ymm;
     int G = n / 8;
     if ((int64_t)k * n <= PANEL_PACK) {
