@@ -1061,48 +1061,53 @@ typedef enum pw_kind { PW_MSE, PW_BCE, PW_BCEL } pw_kind;
 static const char *const pw_names[] = {"mse_loss", "binary_cross_entropy",
                                        "binary_cross_entropy_with_logits"};
 
-KERNEL double sigmoid_d(double x, bool f64) {
-    if (x >= 0) return 1.0 / (1.0 + ex(-x, f64));
-    double e = ex(x, f64);
-    return e / (1.0 + e);
-}
-
-/* d loss / dx and d loss / dt. */
-KERNEL void pw_grad(pw_kind kind, double x, double t, double *dx, double *dt, bool f64) {
-    switch (kind) {
-    case PW_MSE:
-        *dx = 2 * (x - t);
-        *dt = -*dx;
-        return;
-    case PW_BCE:
-        /* PyTorch's form, with its 1e-12 floor on x (1 - x). */
-        *dx = (x - t) / fmax((1 - x) * x, 1e-12);
-        *dt = lg1p(-x, f64) - lg(x, f64);
-        return;
-    case PW_BCEL:
-        *dx = sigmoid_d(x, f64) - t;
-        *dt = -x;
-        return;
+/* The gradients as PyTorch 1.13's CPU kernels compute them, in the
+ * tensor's own type, with [g] the output gradient (per element, or the
+ * reduced loss's as T) and [n] the element count (0: no mean):
+ * - mse_loss_backward: (T(norm) (x - t)) g with norm 2/n or 2; the
+ *   target's is the same with x and t swapped, which is exactly its
+ *   negation;
+ * - binary_cross_entropy_backward: g (x - t) / max((1 - x) x, 1e-12), then
+ *   divided by n; the target's, -logit(x) g / n, stays a double formula
+ *   (1.13 takes logit's vector log for whole 16-float runs, libm's for the
+ *   rest, which this does not follow);
+ * - binary_cross_entropy_with_logits_backward: (sigmoid(x) - t) g, then
+ *   divided by n, with [sig] = sigmoid(x) from the sigmoid op; the
+ *   target's -x g, divided by n. */
+#define PW_GRAD(NAME, T)                                                                           \
+    static void NAME(pw_kind k, const T *x, const T *t, const T *sig, const T *go, T g0,           \
+                     int64_t n, T *dx, T *dt, int64_t count) {                                     \
+        T norm = (T)(n ? 2.0 / (double)n : 2.0), nt = (T)n;                                        \
+        for (int64_t i = 0; i < count; i++) {                                                      \
+            T g = go ? go[i] : g0;                                                                 \
+            if (k == PW_MSE) {                                                                     \
+                T d = norm * (x[i] - t[i]) * g;                                                    \
+                if (dx) dx[i] = d;                                                                 \
+                if (dt) dt[i] = -d;                                                                \
+            } else if (k == PW_BCE) {                                                              \
+                if (dx) {                                                                          \
+                    T w = ((T)1 - x[i]) * x[i];                                                    \
+                    T d = g * (x[i] - t[i]) / (w > (T)1e-12 ? w : (T)1e-12);                       \
+                    dx[i] = n ? d / nt : d;                                                        \
+                }                                                                                  \
+                if (dt) {                                                                          \
+                    double d = (double)g * (log1p(-(double)x[i]) - log((double)x[i]));             \
+                    dt[i] = (T)(n ? d / (double)n : d);                                            \
+                }                                                                                  \
+            } else {                                                                               \
+                if (dx) {                                                                          \
+                    T d = (sig[i] - t[i]) * g;                                                     \
+                    dx[i] = n ? d / nt : d;                                                        \
+                }                                                                                  \
+                if (dt) {                                                                          \
+                    T d = -x[i] * g;                                                               \
+                    dt[i] = n ? d / nt : d;                                                        \
+                }                                                                                  \
+            }                                                                                      \
+        }                                                                                          \
     }
-}
-
-KERNEL void pw_grad_kernel(pw_kind kind, const void *x, const void *t, const void *gout, double g0,
-                           void *dx, void *dt, int64_t n, bool f64) {
-    for (int64_t i = 0; i < n; i++) {
-        double gx, gt, g = gout ? ld(gout, i, f64) : g0;
-        pw_grad(kind, ld(x, i, f64), ld(t, i, f64), &gx, &gt, f64);
-        if (dx) st(dx, i, g * gx, f64);
-        if (dt) st(dt, i, g * gt, f64);
-    }
-}
-static void pw_grad_f32(pw_kind k, const void *x, const void *t, const void *go, double g0,
-                        void *dx, void *dt, int64_t n) {
-    pw_grad_kernel(k, x, t, go, g0, dx, dt, n, false);
-}
-static void pw_grad_f64(pw_kind k, const void *x, const void *t, const void *go, double g0,
-                        void *dx, void *dt, int64_t n) {
-    pw_grad_kernel(k, x, t, go, g0, dx, dt, n, true);
-}
+PW_GRAD(pw_grad_f32, float)
+PW_GRAD(pw_grad_f64, double)
 
 /* The element losses as PyTorch 1.13's CPU kernels compute them, in the
  * tensor's own type, so that their sum (ops_sum.c) gives its bits:
@@ -1231,7 +1236,7 @@ static nn_status pw_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_ten
     nn_tensor *x = dense_to(ctx, xin, dt, nd, shape);
     nn_tensor *t = x ? dense_to(ctx, tin, dt, nd, shape) : NULL;
     nn_tensor *go = t && red == NN_REDUCTION_NONE ? dense(ctx, dout, dt) : NULL;
-    nn_tensor *dx = NULL, *dtg = NULL;
+    nn_tensor *dx = NULL, *dtg = NULL, *sig = NULL;
     nn_status stt = NN_OK;
     if (!t || (red == NN_REDUCTION_NONE && !go) ||
         (want_x && !(dx = nn_tensor_empty(ctx, dt, nd, shape))) ||
@@ -1241,16 +1246,25 @@ static nn_status pw_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_ten
         nn_tensor_release(dtg);
         dx = dtg = NULL;
     } else {
-        int64_t n = nn_tensor_numel(x);
+        int64_t count = nn_tensor_numel(x), n = red == NN_REDUCTION_MEAN ? count : 0;
         double g0 = red == NN_REDUCTION_NONE ? 0 : first(dout);
-        if (red == NN_REDUCTION_MEAN) g0 /= (double)n;
         const void *gp = go ? nn_tensor_data(go) : NULL;
         void *dxp = dx ? nn_tensor_data(dx) : NULL, *dtp = dtg ? nn_tensor_data(dtg) : NULL;
-        if (dt == NN_FLOAT64)
-            pw_grad_f64(kind, nn_tensor_data(x), nn_tensor_data(t), gp, g0, dxp, dtp, n);
-        else
-            pw_grad_f32(kind, nn_tensor_data(x), nn_tensor_data(t), gp, g0, dxp, dtp, n);
+        sig = kind == PW_BCEL && dx ? nn_sigmoid(ctx, x) : NULL;
+        const void *sp = sig ? nn_tensor_data(sig) : NULL;
+        if (kind == PW_BCEL && dx && !sig) {
+            stt = ctx->err.code;
+            nn_tensor_release(dx);
+            nn_tensor_release(dtg);
+            dx = dtg = NULL;
+        } else if (dt == NN_FLOAT64) {
+            pw_grad_f64(kind, nn_tensor_data(x), nn_tensor_data(t), sp, gp, g0, n, dxp, dtp, count);
+        } else {
+            pw_grad_f32(kind, nn_tensor_data(x), nn_tensor_data(t), sp, gp, (float)g0, n, dxp, dtp,
+                        count);
+        }
     }
+    nn_tensor_release(sig);
     nn_tensor_release(x);
     nn_tensor_release(t);
     nn_tensor_release(go);
