@@ -148,9 +148,11 @@ void nn_blas_sgemm(enum CBLAS_ORDER order, enum CBLAS_TRANSPOSE ta, enum CBLAS_T
     }
     /* A small product: OpenBLAS's bits without its cost per call (with beta
      * 0 the tiled path writes C without clearing it first); a larger one
-     * (an attention head's) only while OpenBLAS runs on one thread, as
-     * within a batched matmul's tasks, where it would keep the order
-     * nn_small_gemm computes. Only the arguments the BLAS would accept (it
+     * (an attention head's; a Linear layer's, on 512-bit vectors) only
+     * while OpenBLAS runs on one thread, as within a batched matmul's tasks
+     * or a session at one thread, where it would keep the order
+     * nn_small_gemm computes (at two it divides C between its threads and
+     * sums in another order). Only the arguments the BLAS would accept (it
      * reports the others itself). */
     bool tra = ta == CblasTrans, trb = tb == CblasTrans;
     if (small_gemm_ok && order == CblasRowMajor && alpha == 1.0f &&

@@ -1,12 +1,15 @@
 /* nn_small_gemm: float32 products too small for OpenBLAS's per-call work,
- * and (at one thread) a GPT's attention products, computed with OpenBLAS's
- * bits (see nn_small_gemm.h). Three paths, by size: the one-chain shapes
- * (chain_shape), the tiled path up to 64^3 multiply-adds (tiled(), which
- * states OpenBLAS's order), and the packed panels above it (panel_sgemm,
- * attention's [256x64]x[64x256] and [256x256]x[256x64]). */
+ * and (at one thread) a GPT's attention and Linear products, computed with
+ * OpenBLAS's bits (see nn_small_gemm.h). Four paths, by size: the one-chain
+ * shapes (chain_shape), the tiled path up to 64^3 multiply-adds (tiled(),
+ * which states OpenBLAS's order), the packed panels above it (panel_sgemm,
+ * attention's [256x64]x[64x256] and [256x256]x[256x64]), and any larger
+ * product on 512-bit vectors (big_sgemm, which states OpenBLAS's blocks). */
 #include "nn_small_gemm.h"
 
 #include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* The shapes where OpenBLAS 0.3.21 (Zen/Haswell kernels, checked on Zen 3)
@@ -787,6 +790,302 @@ SG_TARGET static void panel_sgemm(bool ta, bool tb, int m, int n, int k, const f
     }
 }
 
+/* The Linear layers' products at one thread (a GPT's x W^T, dy W and
+ * dy^T x: [1024 x 768] x [768 x 3072], the LM head's [1024 x 768] x
+ * [768 x 50257], ...), with OpenBLAS's bits. OpenBLAS 0.3.21's driver
+ * (driver/level3.c, Zen/Haswell: GEMM_P = GEMM_Q = 320, unroll 8 x 4,
+ * GEMM_R above 100000) works on C^T, so its M is our columns, its N our
+ * rows:
+ *  - K in blocks (blas_block: 320 while at least 640 remain, then about
+ *    half of the rest rounded up to 8, then the rest); each block's sum is
+ *    added to C (C = s + C), the first to C as beta left it;
+ *  - our columns in blocks the same way (320, then halves), each block a
+ *    kernel call of its own, its 8-column groups counted from the block's
+ *    first column (the block's last n % 8 columns one chain each);
+ *  - our rows: for the first column block the driver calls the kernel on
+ *    chunks of 12 rows while 12 remain, then of 4 while more than 4
+ *    remain, then the rest; for the later column blocks the kernel gets all
+ *    rows at once and takes 12 while 12 remain, then 8, 4, 2, 1
+ *    (big_chunk). A chunk of 12 keeps two chains where split_bits says
+ *    (panel_tile), a chunk of 4 in every group, 8 and 1-3 rows one chain.
+ * Each element's partial sums are then exactly OpenBLAS's: an FMA chain
+ * (or the even/odd pair) over the block's k in order. Checked bit for bit
+ * against cblas_sgemm at one thread over the GPT's shapes and a sweep of
+ * odd sizes (tests/unit/test_matmul.c, big_sgemm_has_openblas_bits).
+ * Only where 512-bit vectors run (on 256-bit ones OpenBLAS's own kernel is
+ * as fast), and only at one thread (at two OpenBLAS divides the rows
+ * between its threads, in another order). */
+/* BIG_PAD: the packed block's rows are 8 G + 16 floats apart, so that a
+ * 16-column slice of 256 columns' rows (1 KiB apart) does not fall in a
+ * few of L1's sets. */
+enum { BIG_Q = 320, BIG_PAD = 16, BIG_MAX_ROWS = 16384 };
+
+/* OpenBLAS's next block of a dimension with [left] to go. */
+static int blas_block(int left) {
+    if (left >= 2 * BIG_Q) return BIG_Q;
+    if (left > BIG_Q) return (left / 2 + 7) / 8 * 8;
+    return left;
+}
+
+/* Rows in the next chunk ([left] to go) for the first column block
+ * ([first]) or a later one; 8 rows are one chain, as 6 and 2. */
+static int big_chunk(int left, bool first) {
+    if (left >= 12) return 12;
+    if (first) return left > 4 ? 4 : left;
+    return left >= 8 ? 8 : left >= 4 ? 4 : left;
+}
+
+/* The packed B block ([kb][16] panels of at most 320 x 320), one per
+ * thread, allocated at its first product and kept (freed when the thread
+ * ends): 400 KiB, too much for the stack of a worker thread. */
+static pthread_key_t big_key;
+static pthread_once_t big_once = PTHREAD_ONCE_INIT;
+static bool big_key_ok;
+
+static void big_key_make(void) {
+    big_key_ok = pthread_key_create(&big_key, free) == 0;
+}
+
+static float *big_buffer(void) {
+    pthread_once(&big_once, big_key_make);
+    if (!big_key_ok) return NULL;
+    float *p = pthread_getspecific(big_key);
+    if (!p) {
+        p = aligned_alloc(64, sizeof(float) * BIG_Q * (BIG_Q + BIG_PAD));
+        if (p && pthread_setspecific(big_key, p)) {
+            free(p);
+            p = NULL;
+        }
+    }
+    return p;
+}
+
+/* Rows [r, r + R) against the block's columns [j0, j0 + w), w < 8 (the
+ * block's last w columns): one chain per element, k in order. */
+static void big_edge(bool ta, bool tb, int R, int w, int kb, const float *a, int lda,
+                     const float *b, int ldb, int r, int j0, float *c, int ldc, bool zero) {
+    for (int i = r; i < r + R; i++)
+        for (int j = j0; j < j0 + w; j++) {
+            float s = 0;
+            for (int p = 0; p < kb; p++)
+                s = fmaf(ta ? a[(int64_t)p * lda + i] : a[(int64_t)i * lda + p],
+                         tb ? b[(int64_t)j * ldb + p] : b[(int64_t)p * ldb + j], s);
+            float *cc = c + (int64_t)i * ldc + j;
+            *cc = s + (zero ? 0.0f : *cc);
+        }
+}
+
+/* B's block [kb][w] (w a multiple of 8) into bp, row stride ldp: rows of
+ * B copied, or B^T transposed in 8x8 blocks. */
+SG_TARGET static void big_pack_b(bool tb, int w, int kb, const float *b, int ldb, float *bp,
+                                 int ldp) {
+    if (!tb) {
+        for (int p = 0; p < kb; p++)
+            for (int j = 0; j < w; j += 8)
+                _mm256_storeu_ps(bp + (int64_t)p * ldp + j,
+                                 _mm256_loadu_ps(b + (int64_t)p * ldb + j));
+        return;
+    }
+    int k8 = kb & ~7;
+    for (int j = 0; j < w; j += 8) {
+        for (int p = 0; p < k8; p += 8) {
+            const float *s = b + (int64_t)j * ldb + p;
+            __m256 r0 = _mm256_loadu_ps(s), r1 = _mm256_loadu_ps(s + ldb),
+                   r2 = _mm256_loadu_ps(s + 2 * ldb), r3 = _mm256_loadu_ps(s + 3 * ldb),
+                   r4 = _mm256_loadu_ps(s + 4 * ldb), r5 = _mm256_loadu_ps(s + 5 * ldb),
+                   r6 = _mm256_loadu_ps(s + 6 * ldb), r7 = _mm256_loadu_ps(s + 7 * ldb);
+            __m256 t0 = _mm256_unpacklo_ps(r0, r1), t1 = _mm256_unpackhi_ps(r0, r1),
+                   t2 = _mm256_unpacklo_ps(r2, r3), t3 = _mm256_unpackhi_ps(r2, r3),
+                   t4 = _mm256_unpacklo_ps(r4, r5), t5 = _mm256_unpackhi_ps(r4, r5),
+                   t6 = _mm256_unpacklo_ps(r6, r7), t7 = _mm256_unpackhi_ps(r6, r7);
+            __m256 u0 = _mm256_shuffle_ps(t0, t2, 0x44), u1 = _mm256_shuffle_ps(t0, t2, 0xEE),
+                   u2 = _mm256_shuffle_ps(t1, t3, 0x44), u3 = _mm256_shuffle_ps(t1, t3, 0xEE),
+                   u4 = _mm256_shuffle_ps(t4, t6, 0x44), u5 = _mm256_shuffle_ps(t4, t6, 0xEE),
+                   u6 = _mm256_shuffle_ps(t5, t7, 0x44), u7 = _mm256_shuffle_ps(t5, t7, 0xEE);
+            float *d = bp + (int64_t)p * ldp + j;
+            _mm256_storeu_ps(d, _mm256_permute2f128_ps(u0, u4, 0x20));
+            _mm256_storeu_ps(d + ldp, _mm256_permute2f128_ps(u1, u5, 0x20));
+            _mm256_storeu_ps(d + 2 * ldp, _mm256_permute2f128_ps(u2, u6, 0x20));
+            _mm256_storeu_ps(d + 3 * ldp, _mm256_permute2f128_ps(u3, u7, 0x20));
+            _mm256_storeu_ps(d + 4 * ldp, _mm256_permute2f128_ps(u0, u4, 0x31));
+            _mm256_storeu_ps(d + 5 * ldp, _mm256_permute2f128_ps(u1, u5, 0x31));
+            _mm256_storeu_ps(d + 6 * ldp, _mm256_permute2f128_ps(u2, u6, 0x31));
+            _mm256_storeu_ps(d + 7 * ldp, _mm256_permute2f128_ps(u3, u7, 0x31));
+        }
+        for (int p = k8; p < kb; p++)
+            for (int q = 0; q < 8; q++)
+                bp[(int64_t)p * ldp + j + q] = b[(int64_t)(j + q) * ldb + p];
+    }
+}
+
+/* R rows (packed [k][RC]) against 16 NZ columns of the packed block (row
+ * stride ldb), one chain per element: 512-bit vectors, two per row for 32
+ * columns (six rows: 12 accumulators, 8 loads for 12 FMAs). */
+#define W_ROW(r)                                                                                   \
+    if (R > r) {                                                                                   \
+        __m512 av = _mm512_set1_ps(ar[r]);                                                         \
+        w##r##0 = _mm512_fmadd_ps(av, b0, w##r##0);                                                \
+        if (NZ == 2) w##r##1 = _mm512_fmadd_ps(av, b1, w##r##1);                                   \
+    }
+#define W_STORE(r, g)                                                                              \
+    {                                                                                              \
+        float *cc = c + (int64_t)r * ldc + 16 * g;                                                 \
+        _mm512_storeu_ps(                                                                          \
+            cc, _mm512_add_ps(w##r##g, zero ? _mm512_setzero_ps() : _mm512_loadu_ps(cc)));         \
+    }
+#define W_STORE_ROW(r)                                                                             \
+    if (R > r) {                                                                                   \
+        W_STORE(r, 0)                                                                              \
+        if (NZ == 2) W_STORE(r, 1)                                                                 \
+    }
+SG512_TARGET static inline __attribute__((always_inline)) void
+zmm_rows(int R, int NZ, int k, const float *ap, int RC, const float *bp, int ldb, float *c, int ldc,
+         bool zero) {
+    __m512 w00 = _mm512_setzero_ps(), w01 = w00, w10 = w00, w11 = w00, w20 = w00, w21 = w00,
+           w30 = w00, w31 = w00, w40 = w00, w41 = w00, w50 = w00, w51 = w00;
+    /* C's lines, rows a whole C row apart, are asked for now: they
+     * arrive while the k loop runs (waiting for them at the end was a
+     * tenth of this function's time) */
+    for (int r = 0; r < R; r++) {
+        _mm_prefetch((const char *)(c + (int64_t)r * ldc), _MM_HINT_T0);
+        if (NZ == 2) _mm_prefetch((const char *)(c + (int64_t)r * ldc + 16), _MM_HINT_T0);
+    }
+    for (int p = 0; p < k; p++) {
+        const float *ar = ap + (int64_t)p * RC, *br = bp + (int64_t)p * ldb;
+        __m512 b0 = _mm512_loadu_ps(br), b1 = NZ == 2 ? _mm512_loadu_ps(br + 16) : b0;
+        W_ROW(0) W_ROW(1) W_ROW(2) W_ROW(3) W_ROW(4) W_ROW(5)
+    }
+    W_STORE_ROW(0) W_STORE_ROW(1) W_STORE_ROW(2) W_STORE_ROW(3) W_STORE_ROW(4) W_STORE_ROW(5)
+}
+
+#define BIG_ZMM(R)                                                                                 \
+    SG512_TARGET static void big_zmm_##R(int NZ, int k, const float *ap, int RC, const float *bp,  \
+                                         int ldb, float *c, int ldc, bool zero) {                  \
+        if (NZ == 2)                                                                               \
+            zmm_rows(R, 2, k, ap, RC, bp, ldb, c, ldc, zero);                                      \
+        else                                                                                       \
+            zmm_rows(R, 1, k, ap, RC, bp, ldb, c, ldc, zero);                                      \
+    }
+BIG_ZMM(1)
+BIG_ZMM(2)
+BIG_ZMM(3)
+BIG_ZMM(6)
+
+/* The same on 256-bit vectors for one group of 8 columns, one chain or
+ * two (split). */
+#define BIG_YMM(R)                                                                                 \
+    SG_TARGET static void big_ymm_##R(bool split, int k, const float *ap, int RC, const float *bp, \
+                                      int ldb, float *c, int ldc, bool zero) {                     \
+        if (split)                                                                                 \
+            ymm_split(R, k, ap, RC, bp, ldb, c, ldc, zero);                                        \
+        else                                                                                       \
+            ymm_chain(R, 1, k, ap, RC, bp, ldb, c, ldc, zero);                                     \
+    }
+BIG_YMM(1)
+BIG_YMM(2)
+BIG_YMM(3)
+BIG_YMM(4)
+BIG_YMM(6)
+
+SG_TARGET static void big_ymm(int R, bool split, int k, const float *ap, int RC, const float *bp,
+                              int ldb, float *c, int ldc, bool zero) {
+    switch (R) {
+    case 6: big_ymm_6(split, k, ap, RC, bp, ldb, c, ldc, zero); break;
+    case 4: big_ymm_4(split, k, ap, RC, bp, ldb, c, ldc, zero); break;
+    case 3: big_ymm_3(split, k, ap, RC, bp, ldb, c, ldc, zero); break;
+    case 2: big_ymm_2(split, k, ap, RC, bp, ldb, c, ldc, zero); break;
+    default: big_ymm_1(split, k, ap, RC, bp, ldb, c, ldc, zero); break;
+    }
+}
+
+SG512_TARGET static void big_zmm(int R, int NZ, int k, const float *ap, int RC, const float *bp,
+                                 int ldb, float *c, int ldc, bool zero) {
+    switch (R) {
+    case 6: big_zmm_6(NZ, k, ap, RC, bp, ldb, c, ldc, zero); break;
+    case 3: big_zmm_3(NZ, k, ap, RC, bp, ldb, c, ldc, zero); break;
+    case 2: big_zmm_2(NZ, k, ap, RC, bp, ldb, c, ldc, zero); break;
+    default: big_zmm_1(NZ, k, ap, RC, bp, ldb, c, ldc, zero); break;
+    }
+}
+
+/* R rows (R <= 6, packed [k][RC]) against the G groups of 8 columns of the
+ * packed block: groups s0 and s1 (or all, [all_split]) keep two chains;
+ * each run of one-chain groups between them goes by 32 and 16 columns on
+ * 512-bit vectors ([wide]), the rest by 8. OpenBLAS's own kernel walks the
+ * first six rows of a 12-row chunk the same way (its 16-column steps start
+ * after the split group 0). */
+SG_TARGET static void big_rows(bool wide, int R, int G, int s0, int s1, bool all_split, int k,
+                               const float *ap, int RC, const float *bp, int ldp, float *c, int ldc,
+                               bool zero) {
+    for (int g = 0; g < G;) {
+        if (all_split || g == s0 || g == s1) {
+            big_ymm(R, true, k, ap, RC, bp + 8 * g, ldp, c + 8 * g, ldc, zero);
+            g++;
+            continue;
+        }
+        int e = g + 1;
+        while (e < G && e != s0 && e != s1) e++;
+        if (wide && R != 4) {
+            for (; g + 4 <= e; g += 4)
+                big_zmm(R, 2, k, ap, RC, bp + 8 * g, ldp, c + 8 * g, ldc, zero);
+            if (g + 2 <= e) {
+                big_zmm(R, 1, k, ap, RC, bp + 8 * g, ldp, c + 8 * g, ldc, zero);
+                g += 2;
+            }
+        }
+        for (; g < e; g++) big_ymm(R, false, k, ap, RC, bp + 8 * g, ldp, c + 8 * g, ldc, zero);
+    }
+}
+
+SG_TARGET static bool big_sgemm(bool ta, bool tb, int m, int n, int k, const float *a, int lda,
+                                const float *b, int ldb, float *c, int ldc, bool zero) {
+    float *pack = big_buffer(), part[12 * BIG_Q];
+    if (!pack) return false;
+    bool wide = !small_force_avx2 && __builtin_cpu_supports("avx512f");
+    for (int ls = 0, kb; ls < k; ls += kb) {
+        kb = blas_block(k - ls);
+        /* A(i, p) and B(p, j) of this block of k */
+        const float *ak = ta ? a + (int64_t)ls * lda : a + ls;
+        const float *bk = tb ? b + ls : b + (int64_t)ls * ldb;
+        bool z = zero && ls == 0;
+        for (int is = 0, mb; is < n; is += mb) {
+            mb = blas_block(n - is);
+            int G = mb / 8, w = mb % 8, ldp = 8 * G + BIG_PAD;
+            if (G) big_pack_b(tb, 8 * G, kb, tb ? bk + (int64_t)is * ldb : bk + is, ldb, pack, ldp);
+            /* split groups (rule above tiled()): rows 0-5 of a 12-row chunk
+             * group 0 and, G even, G-1; rows 6-11, G odd, G-1 */
+            int lo0 = G >= 2 ? 0 : -1, lo1 = G >= 2 && G % 2 == 0 ? G - 1 : -1,
+                hi = G >= 2 && G % 2 == 1 ? G - 1 : -1;
+            for (int r = 0, chunk; r < m; r += chunk) {
+                chunk = big_chunk(m - r, is == 0);
+                /* 8 rows: one chain, as 6 rows and 2 */
+                for (int r0 = r, R; r0 < r + chunk; r0 += R) {
+                    R = chunk == 8 ? (r0 == r ? 6 : 2) : chunk;
+                    float *cr = c + (int64_t)r0 * ldc + is;
+                    if (G) {
+                        pack_a(ta, R, kb, ak, lda, r0, part);
+                        if (R == 12) {
+                            big_rows(wide, 6, G, lo0, lo1, false, kb, part, 12, pack, ldp, cr, ldc,
+                                     z);
+                            big_rows(wide, 6, G, hi, -1, false, kb, part + 6, 12, pack, ldp,
+                                     cr + 6 * (int64_t)ldc, ldc, z);
+                        } else {
+                            big_rows(wide, R, G, -1, -1, R == 4, kb, part, R, pack, ldp, cr, ldc,
+                                     z);
+                        }
+                    }
+                    if (w) big_edge(ta, tb, R, w, kb, ak, lda, bk, ldb, r0, is + 8 * G, c, ldc, z);
+                }
+            }
+        }
+    }
+    return true;
+}
+
+static bool big_shape(int m, int n, int k) {
+    return m <= BIG_MAX_ROWS && (small_force_avx2 || __builtin_cpu_supports("avx512f"));
+}
+
 /* C's rows cleared, as nn_blas.c does before OpenBLAS (the chain paths
  * add to C). */
 static void clear_rows(float *c, int m, int n, int ldc) {
@@ -814,6 +1113,8 @@ bool nn_small_sgemm(bool ta, bool tb, int m, int n, int k, const float *a, int l
         panel_sgemm(ta, tb, m, n, k, a, lda, b, ldb, c, ldc, overwrite);
         return true;
     }
+    if (one_thread && big_shape(m, n, k))
+        return big_sgemm(ta, tb, m, n, k, a, lda, b, ldb, c, ldc, overwrite);
     return false;
 }
 #else

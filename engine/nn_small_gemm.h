@@ -2,15 +2,17 @@
  * OpenBLAS's fixed cost per call (dispatch, packing into its buffers) is
  * most of the time: a 2-64-64-3 MLP's layers with 2 inputs or 3 outputs,
  * their gradients, a batch of one; and, while OpenBLAS runs on one thread,
- * the products of attention heads (up to 1024 x 256 x 256), where its
- * packing and its AVX2 kernel cost more than packed 512-bit tiles on a CPU
- * that has them. Only the shapes whose order of sums in OpenBLAS is known
- * are taken (nn_small_gemm.c states it: one FMA chain over k per element,
- * or two in some tiles), and the sums are made in that order, so the
- * results have OpenBLAS's bits, which are PyTorch's: tests/unit/
- * test_matmul.c compares the two over every such shape and layout.
+ * the products of attention heads (up to 1024 x 256 x 256) and, on a CPU
+ * with AVX-512, every larger one (a GPT's Linear layers and LM head), where
+ * its packing and its AVX2 kernel cost more than packed 512-bit tiles. Only the shapes whose order
+ * of sums in OpenBLAS is known are taken (nn_small_gemm.c states it: one FMA chain over k per
+ * element, or two in some tiles), and the sums are made in that order, so the results have
+ * OpenBLAS's bits, which are PyTorch's: tests/unit/ test_matmul.c compares the two over every such
+ * shape and layout.
  *
- * Used by nn_blas_sgemm; nothing here allocates (packing uses the stack). */
+ * Used by nn_blas_sgemm. Packing uses the stack, and for the largest
+ * products a 420 KiB buffer per thread, allocated at the thread's first
+ * such product and kept until the thread ends. */
 #ifndef NN_SMALL_GEMM_H
 #define NN_SMALL_GEMM_H
 
@@ -21,9 +23,9 @@
  * [overwrite], C = op(A) op(B) + 0 (BLAS's beta 0: C's old values, NaN
  * included, are not read), the bits of clearing C first. [one_thread]:
  * the BLAS would run this product on one thread (then products above 64^3
- * multiply-adds, up to 1024 x 256 x 256, are taken too). Returns false,
- * having touched nothing, when the shape is not one it takes (the caller
- * then calls the BLAS). */
+ * multiply-adds are taken too: up to 1024 x 256 x 256, and, where AVX-512
+ * runs, any with m up to 16384). Returns false, having touched nothing,
+ * when the shape is not one it takes (the caller then calls the BLAS). */
 bool nn_small_sgemm(bool ta, bool tb, int m, int n, int k, const float *a, int lda, const float *b,
                     int ldb, float *c, int ldc, bool overwrite, bool one_thread);
 

@@ -529,3 +529,111 @@ NN_TEST(matmul_sgemm_row_blocks_same_bits) {
     free(a), free(b), free(c1), free(c2);
     nn_ctx_free(ctx);
 }
+
+/* One product through nn_small_sgemm (at one thread) and through
+ * cblas_sgemm at one thread, beta 0 on a C with NaN in it or beta 1 on a C
+ * that is not zero: -1 when nn_small_sgemm does not take it, else 1 when
+ * the bits differ. */
+static int big_differs(raw_sgemm blas, bool ta, bool tb, int m, int n, int k, int pad, bool zero,
+                       const float *pool, size_t pool_n, float *c1, float *c2) {
+    int lda = (ta ? m : k) + pad, ldb = (tb ? k : n) + pad, ldc = n + pad;
+    size_t na = (size_t)lda * (ta ? k : m), nb = (size_t)ldb * (tb ? n : k), nc = (size_t)m * ldc;
+    if (na + nb > pool_n) return -1;
+    const float *a = pool, *b = pool + na;
+    for (size_t i = 0; i < nc; i++) c1[i] = c2[i] = zero && i % 5 == 0 ? NAN : pool[i * 7 % pool_n];
+    if (!nn_small_sgemm(ta, tb, m, n, k, a, lda, b, ldb, c1, ldc, zero, true)) return -1;
+    blas(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans, m, n, k,
+         1.0f, a, lda, b, ldb, zero ? 0.0f : 1.0f, c2, ldc);
+    return memcmp(c1, c2, sizeof(float) * nc) != 0;
+}
+
+/* The Linear layers' products (nn_small_gemm.c's big_sgemm) against
+ * cblas_sgemm at one thread, bit for bit: every product of a GPT-2 step
+ * (C = 768 and 512; forward x W^T, dx = dy W, dW = dy^T x, the LM head's
+ * 50257 columns, its weight gradient in nn_blas.c's blocks of 7296 rows)
+ * in all four transposes, and a sweep of sizes around OpenBLAS's blocks
+ * (k and the columns just above 320 and 640, columns not a multiple of 8,
+ * every row remainder modulo 12), on 512-bit vectors and on 256-bit ones. */
+NN_TEST(big_sgemm_has_openblas_bits) {
+    nn_ctx *ctx = nn_ctx_new(0);
+    CHECK(nn_blas_require(ctx) == NN_OK);
+    raw_sgemm blas = openblas_with_known_order();
+    if (!blas) {
+        nn_ctx_free(ctx);
+        return;
+    }
+    size_t pool_n = (size_t)1 << 26;
+    float *pool = malloc(sizeof(float) * pool_n), *c1 = malloc(sizeof(float) * 7296 * 900),
+          *c2 = malloc(sizeof(float) * 7296 * 900);
+    CHECK(pool && c1 && c2);
+    uint32_t x = 4242;
+    for (size_t i = 0; i < pool_n; i++) {
+        x ^= x << 13, x ^= x >> 17, x ^= x << 5;
+        pool[i] = (float)((double)x / 4294967296.0 * 2 - 1);
+    }
+    nn_blas_single_threaded(true);
+    /* {m, n, k} */
+    static const int gpt[][3] = {
+        {256, 2304, 768},  {256, 768, 768},   {256, 3072, 768},  {256, 768, 3072},
+        {128, 50257, 768}, {256, 768, 2304},  {128, 768, 50257}, {2304, 768, 256},
+        {768, 768, 256},   {3072, 768, 256},  {768, 3072, 256},  {7296, 768, 128},
+        {1024, 1536, 512}, {1024, 512, 2048}, {2048, 512, 1024}, {256, 512, 50257},
+    };
+    int taken = 0, differ = 0, round = 0;
+    for (size_t s = 0; s < sizeof gpt / sizeof gpt[0]; s++)
+        for (int q = 0; q < 4; q++) {
+            int m = gpt[s][0], n = gpt[s][1], k = gpt[s][2], r = round++;
+            int d = big_differs(blas, q & 1, q & 2, m, n, k, r % 3 == 1 ? 3 : 0, r % 2, pool,
+                                pool_n, c1, c2);
+            taken += d >= 0;
+            if (d > 0 && differ++ < 5)
+                fprintf(stderr, "big sgemm differs: ta %d tb %d m %d n %d k %d\n", q & 1,
+                        (q & 2) != 0, m, n, k);
+        }
+    CHECK_MSG(taken == 4 * (int)(sizeof gpt / sizeof gpt[0]), "every GPT product taken (%d)",
+              taken);
+    static const int ms[] = {1, 3, 4, 5, 8, 11, 13, 20, 100, 131};
+    static const int ns[] = {7, 9, 16, 23, 100, 321, 337, 641, 700};
+    static const int ks[] = {7, 300, 321, 329, 640, 641, 1000};
+    for (int wide = 0; wide < 2; wide++) {
+        nn_small_sgemm_force_avx2(!wide);
+        for (size_t im = 0; im < sizeof ms / sizeof ms[0]; im++)
+            for (size_t in = 0; in < sizeof ns / sizeof ns[0]; in++)
+                for (size_t ik = 0; ik < sizeof ks / sizeof ks[0]; ik++) {
+                    int m = ms[im], n = ns[in], k = ks[ik], r = round++, q = r % 4;
+                    int d = big_differs(blas, q & 1, q & 2, m, n, k, r % 3 == 1 ? 5 : 0, r % 2,
+                                        pool, pool_n, c1, c2);
+                    taken += d >= 0;
+                    if (d > 0 && differ++ < 10)
+                        fprintf(stderr, "big sgemm differs: wide %d ta %d tb %d m %d n %d k %d\n",
+                                wide, q & 1, (q & 2) != 0, m, n, k);
+                }
+        /* on 256-bit vectors too: a few of the GPT's */
+        if (!wide)
+            for (int q = 0; q < 4; q++) {
+                int d =
+                    big_differs(blas, q & 1, q & 2, 100, 768, 768, 0, q & 1, pool, pool_n, c1, c2);
+                taken += d >= 0;
+                differ += d > 0;
+            }
+    }
+    nn_small_sgemm_force_avx2(false);
+    CHECK_MSG(taken > 1000, "the sweep reached the big kernel (%d products)", taken);
+    CHECK_MSG(differ == 0, "the big kernel has OpenBLAS's bits (%d of %d differ)", differ, taken);
+    /* Not at two threads: OpenBLAS then divides the rows between its
+     * threads and sums in another order, so nn_small_sgemm must refuse when
+     * the caller says the BLAS runs on more than one, and nn_blas_sgemm
+     * must give the library's bits at the session's thread count. */
+    int m = 256, n = 768, k = 768;
+    CHECK(!nn_small_sgemm(false, true, m, n, k, pool, k, pool + m * k, k, c1, n, true, false));
+    nn_blas_single_threaded(false);
+    for (size_t i = 0; i < (size_t)m * n; i++) c1[i] = c2[i] = 0;
+    nn_blas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, m, n, k, 1.0f, pool, k, pool + m * k, k,
+                  0.0f, c1, n);
+    blas(CblasRowMajor, CblasNoTrans, CblasTrans, m, n, k, 1.0f, pool, k, pool + m * k, k, 0.0f, c2,
+         n);
+    CHECK_MSG(!memcmp(c1, c2, sizeof(float) * (size_t)m * n),
+              "nn_blas_sgemm has cblas_sgemm's bits at the session's threads");
+    free(pool), free(c1), free(c2);
+    nn_ctx_free(ctx);
+}
