@@ -434,12 +434,55 @@ ZTILE_ROWS(2)
 ZTILE_ROWS(3)
 ZTILE_ROWS(6)
 
-/* A chunk of 4 rows keeps two chains in every group: groups in pairs. */
+/* A chunk of 4 rows keeps two chains in every group: NZ blocks of 16
+ * contiguous columns (two groups each) at once, so that each broadcast of
+ * A meets NZ vectors of B (with one block, the broadcasts outnumbered the
+ * FMAs and the loads set the pace). */
+SG512_TARGET static inline __attribute__((always_inline)) void
+ztile_split4(int NZ, int k, const float *a, int64_t ai, int64_t ap, const float *b, int ldb,
+             float *c, int ldc, bool zero) {
+    __m512 ev[4][2], od[4][2];
+    for (int i = 0; i < 4; i++)
+        for (int g = 0; g < NZ; g++) ev[i][g] = od[i][g] = _mm512_setzero_ps();
+    int k8 = k & ~7, p = 0;
+    for (; p < k8; p += 2) {
+        __m512 b0[2], b1[2];
+        for (int g = 0; g < NZ; g++) {
+            b0[g] = _mm512_loadu_ps(b + (int64_t)p * ldb + 16 * g);
+            b1[g] = _mm512_loadu_ps(b + (int64_t)(p + 1) * ldb + 16 * g);
+        }
+        for (int i = 0; i < 4; i++) {
+            __m512 a0 = _mm512_set1_ps(a[i * ai + p * ap]),
+                   a1 = _mm512_set1_ps(a[i * ai + (p + 1) * ap]);
+            for (int g = 0; g < NZ; g++) {
+                ev[i][g] = _mm512_fmadd_ps(a0, b0[g], ev[i][g]);
+                od[i][g] = _mm512_fmadd_ps(a1, b1[g], od[i][g]);
+            }
+        }
+    }
+    for (; p < k; p++)
+        for (int i = 0; i < 4; i++) {
+            __m512 a0 = _mm512_set1_ps(a[i * ai + p * ap]);
+            for (int g = 0; g < NZ; g++)
+                ev[i][g] =
+                    _mm512_fmadd_ps(a0, _mm512_loadu_ps(b + (int64_t)p * ldb + 16 * g), ev[i][g]);
+        }
+    for (int i = 0; i < 4; i++)
+        for (int g = 0; g < NZ; g++) {
+            float *cc = c + (int64_t)i * ldc + 16 * g;
+            __m512 old = zero ? _mm512_setzero_ps() : _mm512_loadu_ps(cc);
+            _mm512_storeu_ps(cc, _mm512_add_ps(_mm512_add_ps(od[i][g], ev[i][g]), old));
+        }
+}
+
 SG512_TARGET static void zrows_4_split(int G, int k, const float *a, int64_t ai, int64_t ap,
                                        const float *b, int ldb, float *c, int ldc, bool zero) {
     int g = 0;
-    for (; g + 1 < G; g += 2)
-        ztile_split(4, k, a, ai, ap, b + 8 * g, 0, 8, ldb, c + 8 * g, ldc, zero);
+    for (; g + 4 <= G; g += 4) ztile_split4(2, k, a, ai, ap, b + 8 * g, ldb, c + 8 * g, ldc, zero);
+    if (g + 2 <= G) {
+        ztile_split4(1, k, a, ai, ap, b + 8 * g, ldb, c + 8 * g, ldc, zero);
+        g += 2;
+    }
     if (g < G) tile_split(4, k, a, ai, ap, b + 8 * g, ldb, c + 8 * g, ldc, zero);
 }
 
