@@ -709,16 +709,48 @@ static PyObject *module_getattro(PyObject *self, PyObject *name) {
 /* Whether Module.__call__ would run hooks: its test, `self._forward_hooks
  * or self._forward_pre_hooks or self._backward_hooks or
  * _global_forward_hooks or _global_forward_pre_hooks`. -1 on an error. */
+/* PyObject_IsTrue(v), read directly for a dict or an OrderedDict (their
+ * length; a subclass may define __len__ or __bool__ and is asked). */
+static int hooks_truth(PyObject *v) {
+    if (PyDict_CheckExact(v) || Py_IS_TYPE(v, &PyODict_Type)) return PyDict_GET_SIZE(v) != 0;
+    return PyObject_IsTrue(v);
+}
+
+/* The three hook dicts are read from the instance's dict when the class
+ * reads attributes generically (Module's own __getattr__ slot or
+ * object's) and defines none of the three names, so that no descriptor
+ * answers before the instance: the values PyObject_GetAttr would find,
+ * without three passes through the attribute machinery on every call
+ * (~0.1 us a call, four calls a step of a 3-layer MLP). Anything else
+ * (no such entry, another class) takes PyObject_GetAttr as before. */
 static int module_hooked(PyObject *self) {
-    for (int k = N_FORWARD_HOOKS; k <= N_BACKWARD_HOOKS; k++) {
-        PyObject *v = PyObject_GetAttr(self, mod.names[k]);
-        if (!v) return -1;
-        int on = PyObject_IsTrue(v);
-        Py_DECREF(v);
-        if (on) return on;
+    getattrofunc ga = Py_TYPE(self)->tp_getattro;
+    PyObject *dict = NULL;
+    if (ga == module_getattro || ga == PyObject_GenericGetAttr) {
+        dict = PyObject_GenericGetDict(self, NULL);
+        if (!dict) PyErr_Clear();
     }
-    int on = PyObject_IsTrue(mod.global_forward);
-    return on ? on : PyObject_IsTrue(mod.global_pre);
+    int on = 0;
+    for (int k = N_FORWARD_HOOKS; k <= N_BACKWARD_HOOKS && !on; k++) {
+        PyObject *v = NULL;
+        if (dict && !_PyType_Lookup(Py_TYPE(self), mod.names[k])) {
+            v = Py_XNewRef(PyDict_GetItemWithError(dict, mod.names[k]));
+            if (!v && PyErr_Occurred()) {
+                Py_DECREF(dict);
+                return -1;
+            }
+        }
+        if (!v && !(v = PyObject_GetAttr(self, mod.names[k]))) {
+            Py_XDECREF(dict);
+            return -1;
+        }
+        on = hooks_truth(v);
+        Py_DECREF(v);
+    }
+    Py_XDECREF(dict);
+    if (on) return on;
+    on = hooks_truth(mod.global_forward);
+    return on ? on : hooks_truth(mod.global_pre);
 }
 
 /* nn.Linear.forward without its frame: when [self]'s class has Linear's
