@@ -961,59 +961,6 @@ SG_TARGET static void big_pack_b(bool tb, int w, int kb, const float *b, int ldb
     }
 }
 
-/* R rows (packed [k][RC]) against 16 NZ columns of the packed block (row
- * stride ldb), one chain per element: 512-bit vectors, two per row for 32
- * columns (six rows: 12 accumulators, 8 loads for 12 FMAs). */
-#define W_ROW(r)                                                                                   \
-    if (R > r) {                                                                                   \
-        __m512 av = _mm512_set1_ps(ar[r]);                                                         \
-        w##r##0 = _mm512_fmadd_ps(av, b0, w##r##0);                                                \
-        if (NZ == 2) w##r##1 = _mm512_fmadd_ps(av, b1, w##r##1);                                   \
-    }
-#define W_STORE(r, g)                                                                              \
-    {                                                                                              \
-        float *cc = c + (int64_t)r * ldc + 16 * g;                                                 \
-        _mm512_storeu_ps(                                                                          \
-            cc, _mm512_add_ps(w##r##g, zero ? _mm512_setzero_ps() : _mm512_loadu_ps(cc)));         \
-    }
-#define W_STORE_ROW(r)                                                                             \
-    if (R > r) {                                                                                   \
-        W_STORE(r, 0)                                                                              \
-        if (NZ == 2) W_STORE(r, 1)                                                                 \
-    }
-SG512_TARGET static inline __attribute__((always_inline)) void
-zmm_rows(int R, int NZ, int k, const float *ap, int RC, const float *bp, int ldb, float *c, int ldc,
-         bool zero) {
-    __m512 w00 = _mm512_setzero_ps(), w01 = w00, w10 = w00, w11 = w00, w20 = w00, w21 = w00,
-           w30 = w00, w31 = w00, w40 = w00, w41 = w00, w50 = w00, w51 = w00;
-    /* C's lines, rows a whole C row apart, are asked for now: they
-     * arrive while the k loop runs (waiting for them at the end was a
-     * tenth of this function's time) */
-    for (int r = 0; r < R; r++) {
-        _mm_prefetch((const char *)(c + (int64_t)r * ldc), _MM_HINT_T0);
-        if (NZ == 2) _mm_prefetch((const char *)(c + (int64_t)r * ldc + 16), _MM_HINT_T0);
-    }
-    for (int p = 0; p < k; p++) {
-        const float *ar = ap + (int64_t)p * RC, *br = bp + (int64_t)p * ldb;
-        __m512 b0 = _mm512_loadu_ps(br), b1 = NZ == 2 ? _mm512_loadu_ps(br + 16) : b0;
-        W_ROW(0) W_ROW(1) W_ROW(2) W_ROW(3) W_ROW(4) W_ROW(5)
-    }
-    W_STORE_ROW(0) W_STORE_ROW(1) W_STORE_ROW(2) W_STORE_ROW(3) W_STORE_ROW(4) W_STORE_ROW(5)
-}
-
-#define BIG_ZMM(R)                                                                                 \
-    SG512_TARGET static void big_zmm_##R(int NZ, int k, const float *ap, int RC, const float *bp,  \
-                                         int ldb, float *c, int ldc, bool zero) {                  \
-        if (NZ == 2)                                                                               \
-            zmm_rows(R, 2, k, ap, RC, bp, ldb, c, ldc, zero);                                      \
-        else                                                                                       \
-            zmm_rows(R, 1, k, ap, RC, bp, ldb, c, ldc, zero);                                      \
-    }
-BIG_ZMM(1)
-BIG_ZMM(2)
-BIG_ZMM(3)
-BIG_ZMM(6)
-
 /* The same on 256-bit vectors for one group of 8 columns, one chain or
  * two (split). */
 #define BIG_YMM(R)                                                                                 \
@@ -1041,42 +988,30 @@ SG_TARGET static void big_ymm(int R, bool split, int k, const float *ap, int RC,
     }
 }
 
-SG512_TARGET static void big_zmm(int R, int NZ, int k, const float *ap, int RC, const float *bp,
-                                 int ldb, float *c, int ldc, bool zero) {
-    switch (R) {
-    case 6: big_zmm_6(NZ, k, ap, RC, bp, ldb, c, ldc, zero); break;
-    case 3: big_zmm_3(NZ, k, ap, RC, bp, ldb, c, ldc, zero); break;
-    case 2: big_zmm_2(NZ, k, ap, RC, bp, ldb, c, ldc, zero); break;
-    default: big_zmm_1(NZ, k, ap, RC, bp, ldb, c, ldc, zero); break;
-    }
+/* R rows (R <= 6, packed [k][RC]) against the G groups of 8 columns of the
+ * packed block (row stride ldp) on 256-bit vectors: groups s0 and s1 (or
+ * all, [all_split]) keep two chains, the others one. */
+SG_TARGET static void big_rows(int R, int G, int s0, int s1, bool all_split, int k, const float *ap,
+                               int RC, const float *bp, int ldp, float *c, int ldc, bool zero) {
+    for (int g = 0; g < G; g++)
+        big_ymm(R, all_split || g == s0 || g == s1, k, ap, RC, bp + 8 * g, ldp, c + 8 * g, ldc,
+                zero);
 }
 
-/* R rows (R <= 6, packed [k][RC]) against the G groups of 8 columns of the
- * packed block: groups s0 and s1 (or all, [all_split]) keep two chains;
- * each run of one-chain groups between them goes by 32 and 16 columns on
- * 512-bit vectors ([wide]), the rest by 8. OpenBLAS's own kernel walks the
- * first six rows of a 12-row chunk the same way (its 16-column steps start
- * after the split group 0). */
-SG_TARGET static void big_rows(bool wide, int R, int G, int s0, int s1, bool all_split, int k,
-                               const float *ap, int RC, const float *bp, int ldp, float *c, int ldc,
-                               bool zero) {
-    for (int g = 0; g < G;) {
-        if (all_split || g == s0 || g == s1) {
-            big_ymm(R, true, k, ap, RC, bp + 8 * g, ldp, c + 8 * g, ldc, zero);
-            g++;
-            continue;
-        }
-        int e = g + 1;
-        while (e < G && e != s0 && e != s1) e++;
-        if (wide && R != 4) {
-            for (; g + 4 <= e; g += 4)
-                big_zmm(R, 2, k, ap, RC, bp + 8 * g, ldp, c + 8 * g, ldc, zero);
-            if (g + 2 <= e) {
-                big_zmm(R, 1, k, ap, RC, bp + 8 * g, ldp, c + 8 * g, ldc, zero);
-                g += 2;
-            }
-        }
-        for (; g < e; g++) big_ymm(R, false, k, ap, RC, bp + 8 * g, ldp, c + 8 * g, ldc, zero);
+/* The same on 512-bit vectors, through the tiled path's row functions (A
+ * packed: ai 1, ap RC), whose lanes keep the same chains: one-chain runs
+ * of up to 64 columns from wherever they start (rows 0-5 of a 12-row
+ * chunk after the split group 0, as OpenBLAS's own kernel does), the two
+ * split groups of a row half in one tile, a 4-row chunk's groups in
+ * pairs. */
+SG512_TARGET static void big_zrows(int R, int G, int s0, int s1, int k, const float *ap, int RC,
+                                   const float *bp, int ldp, float *c, int ldc, bool zero) {
+    switch (R) {
+    case 6: zrows_6(G, s0, s1, k, ap, 1, RC, bp, ldp, c, ldc, zero); break;
+    case 4: zrows_4_split(G, k, ap, 1, RC, bp, ldp, c, ldc, zero); break;
+    case 3: zrows_3(G, s0, s1, k, ap, 1, RC, bp, ldp, c, ldc, zero); break;
+    case 2: zrows_2(G, s0, s1, k, ap, 1, RC, bp, ldp, c, ldc, zero); break;
+    default: zrows_1(G, s0, s1, k, ap, 1, RC, bp, ldp, c, ldc, zero); break;
     }
 }
 
@@ -1107,14 +1042,18 @@ SG_TARGET static bool big_sgemm(bool ta, bool tb, int m, int n, int k, const flo
                     float *cr = c + (int64_t)r0 * ldc + is;
                     if (G) {
                         pack_a(ta, R, kb, ak, lda, r0, part);
-                        if (R == 12) {
-                            big_rows(wide, 6, G, lo0, lo1, false, kb, part, 12, pack, ldp, cr, ldc,
-                                     z);
-                            big_rows(wide, 6, G, hi, -1, false, kb, part + 6, 12, pack, ldp,
+                        if (R == 12 && wide) {
+                            big_zrows(6, G, lo0, lo1, kb, part, 12, pack, ldp, cr, ldc, z);
+                            big_zrows(6, G, hi, -1, kb, part + 6, 12, pack, ldp,
+                                      cr + 6 * (int64_t)ldc, ldc, z);
+                        } else if (R == 12) {
+                            big_rows(6, G, lo0, lo1, false, kb, part, 12, pack, ldp, cr, ldc, z);
+                            big_rows(6, G, hi, -1, false, kb, part + 6, 12, pack, ldp,
                                      cr + 6 * (int64_t)ldc, ldc, z);
+                        } else if (wide) {
+                            big_zrows(R, G, -1, -1, kb, part, R, pack, ldp, cr, ldc, z);
                         } else {
-                            big_rows(wide, R, G, -1, -1, R == 4, kb, part, R, pack, ldp, cr, ldc,
-                                     z);
+                            big_rows(R, G, -1, -1, R == 4, kb, part, R, pack, ldp, cr, ldc, z);
                         }
                     }
                     if (w) big_edge(ta, tb, R, w, kb, ak, lda, bk, ldb, r0, is + 8 * G, c, ldc, z);
