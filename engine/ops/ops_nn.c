@@ -183,72 +183,63 @@ SUM_RUN(double)
     }
 SOFTMAX_ROW(double, exp, log)
 
-/* Softmax along a dim that is not the last: [c] values [inner] apart for
- * each of [inner] columns, walked row by row with per-column max and sum
- * in [m] and [s] (inner doubles each) so that memory is read in order. */
-KERNEL void softmax_cols_kernel(const void *x, void *y, int64_t outer, int64_t c, int64_t inner,
-                                bool log_out, double *m, double *s, bool f64) {
-    for (int64_t o = 0; o < outer; o++) {
-        int64_t base = o * c * inner;
-        for (int64_t j = 0; j < inner; j++) m[j] = -INFINITY, s[j] = 0;
-        for (int64_t k = 0; k < c; k++)
-            for (int64_t j = 0; j < inner; j++) {
-                double v = ld(x, base + k * inner + j, f64);
-                if (v > m[j] || isnan(v)) m[j] = isnan(m[j]) ? m[j] : v;
-            }
-        for (int64_t k = 0; k < c; k++)
-            for (int64_t j = 0; j < inner; j++) {
-                int64_t i = base + k * inner + j;
-                double e = ex(ld(x, i, f64) - m[j], f64);
-                s[j] += e;
-                if (!log_out) st(y, i, e, f64);
-            }
-        for (int64_t j = 0; j < inner; j++) s[j] = log_out ? lg(s[j], f64) : 1.0 / s[j];
-        for (int64_t k = 0; k < c; k++)
-            for (int64_t j = 0; j < inner; j++) {
-                int64_t i = base + k * inner + j;
-                st(y, i, log_out ? (ld(x, i, f64) - m[j]) - s[j] : ld(y, i, f64) * s[j], f64);
-            }
+/* Softmax and log_softmax along a dim that is not the last, [outer, c,
+ * inner] contiguous, one column of [c] values [inner] apart at a time, as
+ * PyTorch 1.13's host_softmax (SoftMax.cpp) computes log_softmax there: the
+ * max by std::max, libm's exp in the type summed in double, the log in
+ * double, y = (x - max) - log rounded once. Softmax there is
+ * nn_cols_softmax_* (ops_rows.c); this loop gives it only where SLEEF is
+ * missing (exp / sum in double: nndb's own bits). */
+#define SOFTMAX_COLS(T, EXP)                                                                       \
+    static void softmax_cols_##T(const T *x, T *y, int64_t outer, int64_t c, int64_t inner,        \
+                                 bool log_out) {                                                   \
+        for (int64_t o = 0; o < outer; o++)                                                        \
+            for (int64_t j = 0; j < inner; j++) {                                                  \
+                const T *xs = x + o * c * inner + j;                                               \
+                T *ys = y + o * c * inner + j, m = xs[0];                                          \
+                for (int64_t d = 1; d < c; d++) m = m < xs[d * inner] ? xs[d * inner] : m;         \
+                double s = 0;                                                                      \
+                for (int64_t d = 0; d < c; d++) {                                                  \
+                    T z = EXP(xs[d * inner] - m);                                                  \
+                    if (!log_out) ys[d * inner] = z;                                               \
+                    s += z;                                                                        \
+                }                                                                                  \
+                if (log_out) {                                                                     \
+                    s = log(s);                                                                    \
+                    for (int64_t d = 0; d < c; d++)                                                \
+                        ys[d * inner] = (T)((double)(xs[d * inner] - m) - s);                      \
+                } else {                                                                           \
+                    s = s == 0 ? NAN : 1 / s;                                                      \
+                    for (int64_t d = 0; d < c; d++) ys[d * inner] = (T)(ys[d * inner] * s);        \
+                }                                                                                  \
+            }                                                                                      \
     }
-}
-static void softmax_cols_f32(const void *x, void *y, int64_t o, int64_t c, int64_t i, bool lo,
-                             double *m, double *s) {
-    softmax_cols_kernel(x, y, o, c, i, lo, m, s, false);
-}
-static void softmax_cols_f64(const void *x, void *y, int64_t o, int64_t c, int64_t i, bool lo,
-                             double *m, double *s) {
-    softmax_cols_kernel(x, y, o, c, i, lo, m, s, true);
-}
+SOFTMAX_COLS(float, expf)
+SOFTMAX_COLS(double, exp)
 
-/* softmax: dx = y (g - sum(g y)); log_softmax: dx = g - exp(y) sum(g).
- * Sums run per column in [acc] ([inner] doubles) so that memory is read in
- * order whatever the dim. */
-KERNEL void softmax_grad_kernel(const void *g, const void *y, void *dx, int64_t outer, int64_t c,
-                                int64_t inner, bool log_out, double *acc, bool f64) {
-    for (int64_t o = 0; o < outer; o++) {
-        int64_t base = o * c * inner;
-        for (int64_t j = 0; j < inner; j++) acc[j] = 0;
-        for (int64_t k = 0; k < c; k++)
-            for (int64_t j = 0; j < inner; j++) {
-                int64_t i = base + k * inner + j;
-                acc[j] += log_out ? ld(g, i, f64) : ld(g, i, f64) * ld(y, i, f64);
-            }
-        for (int64_t k = 0; k < c; k++)
-            for (int64_t j = 0; j < inner; j++) {
-                int64_t i = base + k * inner + j;
-                double gv = ld(g, i, f64), yv = ld(y, i, f64);
-                st(dx, i, log_out ? gv - ex(yv, f64) * acc[j] : yv * (gv - acc[j]), f64);
-            }
+/* Their backward along such a dim, PyTorch 1.13's host_softmax_backward:
+ * per column a double sum of g (log_softmax) or of g y rounded in the type
+ * (softmax), then dx = g - exp(y) sum or y (g - sum) in double, rounded
+ * once. */
+#define SOFTMAX_COLS_GRAD(T, EXP)                                                                  \
+    static void softmax_cols_grad_##T(const T *g, const T *y, T *dx, int64_t outer, int64_t c,     \
+                                      int64_t inner, bool log_out) {                               \
+        for (int64_t o = 0; o < outer; o++)                                                        \
+            for (int64_t j = 0; j < inner; j++) {                                                  \
+                int64_t base = o * c * inner + j;                                                  \
+                double s = 0;                                                                      \
+                for (int64_t d = 0; d < c; d++) {                                                  \
+                    int64_t i = base + d * inner;                                                  \
+                    s += log_out ? g[i] : (T)(g[i] * y[i]);                                        \
+                }                                                                                  \
+                for (int64_t d = 0; d < c; d++) {                                                  \
+                    int64_t i = base + d * inner;                                                  \
+                    dx[i] = log_out ? (T)(g[i] - (double)EXP(y[i]) * s) : (T)(y[i] * (g[i] - s));  \
+                }                                                                                  \
+            }                                                                                      \
     }
-}
-static void softmax_grad_f32(const void *g, const void *y, void *dx, int64_t o, int64_t c,
-                             int64_t i, bool lo, double *acc) {
-    softmax_grad_kernel(g, y, dx, o, c, i, lo, acc, false);
-}
-static void softmax_grad_f64(const void *g, const void *y, void *dx, int64_t o, int64_t c,
-                             int64_t i, bool lo, double *acc) {
-    softmax_grad_kernel(g, y, dx, o, c, i, lo, acc, true);
-}
+SOFTMAX_COLS_GRAD(float, expf)
+SOFTMAX_COLS_GRAD(double, exp)
 
 /* Independent rows split across the engine's threads: each task calls
  * [fn] on one contiguous range of whole rows, so every row is computed as
@@ -311,8 +302,12 @@ static nn_tensor *softmax_forward(nn_ctx *ctx, nn_node *node, bool log_out) {
     split3(a, dim, &outer, &c, &inner);
     nn_tensor *x = dense(ctx, a, a->dtype);
     nn_tensor *y = x ? nn_tensor_empty(ctx, a->dtype, a->ndim, a->shape) : NULL;
-    nn_tensor *tmp = y && inner > 1 ? scratch(ctx, 2 * inner) : NULL;
-    if (y && inner == 1) {
+    /* PyTorch's last-dim kernels for the last dim only ([N, C, 1] along
+     * dim 1 takes its other path) */
+    bool rows = a->ndim == 0 || dim == a->ndim - 1;
+    if (y && nn_tensor_numel(a) == 0) {
+        /* nothing to compute (a dim of size 0) */
+    } else if (y && rows) {
         /* The common case: contiguous rows (float32 in ops_rows.c). */
         if (is_f64(a)) {
             if (!nn_rows_softmax_f64(nn_tensor_data(x), nn_tensor_data(y), outer, c, log_out))
@@ -323,19 +318,20 @@ static nn_tensor *softmax_forward(nn_ctx *ctx, nn_node *node, bool log_out) {
             softmax_rows_arg ra = {nn_tensor_data(x), NULL, nn_tensor_data(y), c, log_out};
             rows_parallel(outer, c, NN_PAR_MIN_DEAR, softmax_rows_part, &ra);
         }
-    } else if (tmp) {
-        double *m = nn_tensor_data(tmp);
-        void *xd = nn_tensor_data(x), *yd = nn_tensor_data(y);
-        if (is_f64(a))
-            softmax_cols_f64(xd, yd, outer, c, inner, log_out, m, m + inner);
-        else
-            softmax_cols_f32(xd, yd, outer, c, inner, log_out, m, m + inner);
-    } else {
-        nn_tensor_release(y);
-        y = NULL;
+    } else if (y && is_f64(a)) {
+        const double *xp = nn_tensor_data(x);
+        double *yp = nn_tensor_data(y);
+        if (!(log_out ? nn_cols_log_softmax_f64(xp, yp, outer, c, inner)
+                      : nn_cols_softmax_f64(xp, yp, outer, c, inner, nn_get_num_threads())))
+            softmax_cols_double(xp, yp, outer, c, inner, log_out);
+    } else if (y) {
+        const float *xp = nn_tensor_data(x);
+        float *yp = nn_tensor_data(y);
+        if (!(log_out ? nn_cols_log_softmax_f32(xp, yp, outer, c, inner)
+                      : nn_cols_softmax_f32(xp, yp, outer, c, inner, nn_get_num_threads())))
+            softmax_cols_float(xp, yp, outer, c, inner, log_out);
     }
     nn_tensor_release(x);
-    nn_tensor_release(tmp);
     return y;
 }
 
@@ -350,34 +346,35 @@ static nn_status softmax_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, n
      * reads it (the row kernels read a row of g before they write it): as
      * PyTorch's softmax_backward_data, one buffer of the scores' size
      * fewer for attention's [B, H, T, T]. */
-    bool over = inner == 1 && !is_f64(y) && g == dout && node->in[0].fn && ctx->grad_out_writable &&
+    bool rows = y->ndim == 0 || node->p.i[0] == y->ndim - 1;
+    bool over = rows && !is_f64(y) && g == dout && node->in[0].fn && ctx->grad_out_writable &&
                 dout->refcount == 2 && dout->storage->refcount == 1 && !dout->requires_grad;
     nn_tensor *dx = !yd    ? NULL
                     : over ? nn_tensor_retain(dout)
                            : nn_tensor_empty(ctx, y->dtype, y->ndim, y->shape);
-    nn_tensor *acc = dx ? scratch(ctx, inner) : NULL;
-    if (acc && inner == 1 && !is_f64(y)) {
+    if (dx && nn_tensor_numel(y) == 0) {
+        /* nothing to compute (a dim of size 0) */
+    } else if (dx && rows && !is_f64(y)) {
         softmax_rows_arg ra = {nn_tensor_data(yd), nn_tensor_data(g), nn_tensor_data(dx), c,
                                log_out};
         rows_parallel(outer, c, NN_PAR_MIN_ELEMWISE, softmax_grad_rows_part, &ra);
-    } else if (acc && inner == 1 &&
+    } else if (dx && rows &&
                nn_rows_softmax_grad_f64(nn_tensor_data(g), nn_tensor_data(yd), nn_tensor_data(dx),
                                         outer, c, log_out)) {
         /* float64 rows with PyTorch's bits (ops_rows.c) */
-    } else if (acc) {
-        void *gp = nn_tensor_data(g), *yp = nn_tensor_data(yd), *dp = nn_tensor_data(dx);
-        double *ap = nn_tensor_data(acc);
-        if (is_f64(y))
-            softmax_grad_f64(gp, yp, dp, outer, c, inner, log_out, ap);
-        else
-            softmax_grad_f32(gp, yp, dp, outer, c, inner, log_out, ap);
-    } else {
-        nn_tensor_release(dx);
-        dx = NULL;
+    } else if (dx && is_f64(y)) {
+        const double *gp = nn_tensor_data(g), *yp = nn_tensor_data(yd);
+        double *dp = nn_tensor_data(dx);
+        if (!nn_cols_softmax_grad_f64(gp, yp, dp, outer, c, inner, log_out))
+            softmax_cols_grad_double(gp, yp, dp, outer, c, inner, log_out);
+    } else if (dx) {
+        const float *gp = nn_tensor_data(g), *yp = nn_tensor_data(yd);
+        float *dp = nn_tensor_data(dx);
+        if (!nn_cols_softmax_grad_f32(gp, yp, dp, outer, c, inner, log_out))
+            softmax_cols_grad_float(gp, yp, dp, outer, c, inner, log_out);
     }
     nn_tensor_release(g);
     nn_tensor_release(yd);
-    nn_tensor_release(acc);
     din[0] = dx;
     return dx ? NN_OK : ctx->err.code;
 }
@@ -568,18 +565,20 @@ static inline void nll_cascade_add(double *p, double l, int64_t b) {
 #define ROWS_PT_double(x, logp, n, c) nn_rows_softmax_f64(x, logp, n, c, true)
 CE_ROWS(double)
 
-/* The sum of nll_loss's per-row losses as PyTorch 1.13 adds them in float
- * (nll_loss_out_frame): partial sums on 8 levels, level j folded into level
- * j + 1 whenever the row index is a multiple of 16^(j+1), ignored rows
- * skipped, the levels added in order at the end. The loss of row b is
- * -x[b c + tgt[b]], or rl[b] when [x] is NULL. Checked bit for bit against
- * PyTorch (tests/py/softmax_bits.py). */
-static double nll_cascade_f32(const float *x, int64_t c, const double *rl, const int64_t *tgt,
-                              int64_t n, int64_t ignore) {
+/* The sum of nll_loss's per-position losses as PyTorch 1.13 adds them in
+ * float (nll_loss_out_frame, and nll_loss2d_forward_out_frame for inputs
+ * with trailing dims, [N, C, S] here): partial sums on 8 levels, level j
+ * folded into level j + 1 whenever the position's index b S + s is a
+ * multiple of 16^(j+1), ignored positions skipped, the levels added in
+ * order at the end. The loss at position p is -x[(b c + tgt[p]) S + s], or
+ * rl[p] when [x] is NULL. Checked bit for bit against PyTorch
+ * (tests/py/softmax_bits.py, tests/py/class_loss_dims_bits.py). */
+static double nll_cascade_f32(const float *x, int64_t c, int64_t S, const double *rl,
+                              const int64_t *tgt, int64_t n, int64_t ignore) {
     float p[8] = {0};
-    for (int64_t b = 0; b < n; b++) {
+    for (int64_t b = 0; b < n * S; b++) {
         if (tgt[b] == ignore) continue;
-        p[0] -= x ? x[b * c + tgt[b]] : -(float)rl[b];
+        p[0] -= x ? x[((b / S) * c + tgt[b]) * S + b % S] : -(float)rl[b];
         for (int j = 0; j + 1 < 8; j++) {
             if (b & ((int64_t)15 << (4 * j))) break;
             p[j + 1] += p[j];
@@ -643,7 +642,7 @@ static void ce_rows_float(const float *x, float *logp, float *stats, const int64
     /* Without label smoothing the loss is nll_loss's of the log-softmax:
      * PyTorch's float sum. */
     if (ls == 0) {
-        *total = nll_cascade_f32(NULL, 0, rl, tgt, n, ignore);
+        *total = nll_cascade_f32(NULL, 0, 1, rl, tgt, n, ignore);
         return;
     }
     double acc = 0;
@@ -956,21 +955,21 @@ KERNEL void nll_kernel(const void *x, const int64_t *tgt, void *loss, double *to
 }
 static void nll_f32(const void *x, const int64_t *t, void *loss, double *tot, const cls_geom *g,
                     int64_t ig) {
-    if (!loss && g->s == 1)
-        *tot = nll_cascade_f32(x, g->c, NULL, t, g->n, ig); /* PyTorch's float sum */
+    if (!loss)
+        *tot = nll_cascade_f32(x, g->c, g->s, NULL, t, g->n, ig); /* PyTorch's float sum */
     else
         nll_kernel(x, t, loss, tot, g, ig, false);
 }
 static void nll_f64(const void *x, const int64_t *t, void *loss, double *tot, const cls_geom *g,
                     int64_t ig) {
-    if (loss || g->s != 1) {
+    if (loss) {
         nll_kernel(x, t, loss, tot, g, ig, true);
         return;
     }
     const double *xd = x;
     double p[8] = {0}, acc = 0; /* PyTorch's double sum, as nll_f32's */
-    for (int64_t b = 0; b < g->n; b++)
-        if (t[b] != ig) nll_cascade_add(p, -xd[b * g->c + t[b]], b);
+    for (int64_t b = 0; b < g->n * g->s; b++)
+        if (t[b] != ig) nll_cascade_add(p, -xd[((b / g->s) * g->c + t[b]) * g->s + b % g->s], b);
     for (int j = 0; j < 8; j++) acc += p[j];
     *tot = acc;
 }

@@ -1184,3 +1184,222 @@ bool nn_rows_ce_grad_f64(const double *logp, const int64_t *tgt, const double *g
 #endif
     return false;
 }
+
+/* ---- softmax along a dim that is not the last ----
+ * PyTorch 1.13's _vec_softmax (SoftMaxKernel.cpp): the outer * inner
+ * columns split into at::parallel_for's chunks (one per thread, of
+ * ceil(columns / threads), when there are more columns than 32768 / c;
+ * found by experiment: below that its bits do not depend on its threads);
+ * in a chunk, 8 floats (4 doubles) of neighbouring
+ * columns at a time while they lie in one inner row and in the chunk, with
+ * vec::maximum, SLEEF's exp and a vector sum, each output divided by the
+ * sum; the other columns one at a time (its host_softmax tail): std::max,
+ * libm's exp and a sum in the type, each output divided by the sum. */
+#ifdef PT_ROWS
+#define PT_COLS(NAME, T, VT, W, LOAD, STORE, SUB, ADD, DIV, MAX, SETZERO, VEXP_T, EXP)             \
+    PT_AVX2 void NAME(VEXP_T vexp, const T *x, T *y, int64_t outer, int64_t c, int64_t inner,      \
+                      int threads) {                                                               \
+        int64_t total = outer * inner, grain = 32768 / c > 1 ? 32768 / c : 1, tasks = 1;           \
+        if (threads > 1 && total > grain) {                                                        \
+            tasks = (total + grain - 1) / grain;                                                   \
+            tasks = tasks < threads ? tasks : threads;                                             \
+        }                                                                                          \
+        int64_t chunk = (total + tasks - 1) / tasks;                                               \
+        for (int64_t b = 0; b < total; b += chunk) {                                               \
+            int64_t e = b + chunk < total ? b + chunk : total;                                     \
+            for (int64_t idx = b; idx < e;) {                                                      \
+                int64_t o = idx / inner, j = idx % inner;                                          \
+                const T *xc = x + o * c * inner + j;                                               \
+                T *yc = y + o * c * inner + j;                                                     \
+                if (j + W <= inner && idx + W <= e) {                                              \
+                    VT m = LOAD(xc), s = SETZERO();                                                \
+                    for (int64_t d = 1; d < c; d++) m = MAX(m, LOAD(xc + d * inner));              \
+                    for (int64_t d = 0; d < c; d++) {                                              \
+                        VT v = vexp(SUB(LOAD(xc + d * inner), m));                                 \
+                        STORE(yc + d * inner, v);                                                  \
+                        s = ADD(s, v);                                                             \
+                    }                                                                              \
+                    for (int64_t d = 0; d < c; d++)                                                \
+                        STORE(yc + d * inner, DIV(LOAD(yc + d * inner), s));                       \
+                    idx += W;                                                                      \
+                    continue;                                                                      \
+                }                                                                                  \
+                int64_t tail = idx + W > e ? e - idx : inner - j;                                  \
+                for (int64_t t = 0; t < tail; t++) {                                               \
+                    int64_t oi = (idx + t) / inner, ji = (idx + t) % inner;                        \
+                    const T *xs = x + oi * c * inner + ji;                                         \
+                    T *ys = y + oi * c * inner + ji;                                               \
+                    T m = xs[0], s = 0;                                                            \
+                    for (int64_t d = 1; d < c; d++) m = m < xs[d * inner] ? xs[d * inner] : m;     \
+                    for (int64_t d = 0; d < c; d++) {                                              \
+                        ys[d * inner] = EXP(xs[d * inner] - m);                                    \
+                        s += ys[d * inner];                                                        \
+                    }                                                                              \
+                    for (int64_t d = 0; d < c; d++) ys[d * inner] = ys[d * inner] / s;             \
+                }                                                                                  \
+                idx += tail;                                                                       \
+            }                                                                                      \
+        }                                                                                          \
+    }
+
+/* vec::maximum of four doubles, NaN-propagating as pt_max */
+PT_AVX2_INLINE __m256d pd_max(__m256d a, __m256d b) {
+    return _mm256_or_pd(_mm256_max_pd(a, b), _mm256_cmp_pd(a, b, _CMP_UNORD_Q));
+}
+PT_COLS(pt_softmax_cols, float, __m256, 8, _mm256_loadu_ps, _mm256_storeu_ps, _mm256_sub_ps,
+        _mm256_add_ps, _mm256_div_ps, pt_max, _mm256_setzero_ps, nn_sleef_v8f, expf)
+PT_COLS(pd_softmax_cols, double, __m256d, 4, _mm256_loadu_pd, _mm256_storeu_pd, _mm256_sub_pd,
+        _mm256_add_pd, _mm256_div_pd, pd_max, _mm256_setzero_pd, nn_sleef_v4d, exp)
+
+/* log_softmax along such a dim, PyTorch 1.13's vectorised kernel for it:
+ * per block of 8 floats (4 doubles) of neighbouring columns, the last one
+ * partial, the max over the dim, s = s + exp(x - max) in the type, its
+ * log, out = (x - max) - log, with SLEEF's exp and log; in the last,
+ * partial block the sums take libm's exp one column at a time (found by
+ * experiment: the other ways each gave other bits in some columns). */
+#define PT_LOGCOLS(NAME, T, VT, W, LOADN, STOREN, SUB, ADD, MAX, SETZERO, VF, EXP)                 \
+    PT_AVX2 void NAME(VF vexp, VF vlog, const T *x, T *y, int64_t outer, int64_t c,                \
+                      int64_t inner) {                                                             \
+        for (int64_t o = 0; o < outer; o++)                                                        \
+            for (int64_t j = 0; j < inner; j += W) {                                               \
+                int64_t n = inner - j < W ? inner - j : W;                                         \
+                const T *xc = x + o * c * inner + j;                                               \
+                T *yc = y + o * c * inner + j;                                                     \
+                VT m = LOADN(xc, n), s = SETZERO();                                                \
+                for (int64_t d = 1; d < c; d++) m = MAX(m, LOADN(xc + d * inner, n));              \
+                if (n == W) {                                                                      \
+                    for (int64_t d = 0; d < c; d++)                                                \
+                        s = ADD(s, vexp(SUB(LOADN(xc + d * inner, n), m)));                        \
+                } else {                                                                           \
+                    T mm[W], t[W] = {0};                                                           \
+                    STOREN(mm, m, n);                                                              \
+                    for (int64_t d = 0; d < c; d++)                                                \
+                        for (int64_t q = 0; q < n; q++) t[q] += EXP(xc[d * inner + q] - mm[q]);    \
+                    s = LOADN(t, n);                                                               \
+                }                                                                                  \
+                VT ls = vlog(s);                                                                   \
+                for (int64_t d = 0; d < c; d++)                                                    \
+                    STOREN(yc + d * inner, SUB(SUB(LOADN(xc + d * inner, n), m), ls), n);          \
+            }                                                                                      \
+    }
+PT_LOGCOLS(pt_log_softmax_cols, float, __m256, 8, pt_loadn, pt_storen, _mm256_sub_ps, _mm256_add_ps,
+           pt_max, _mm256_setzero_ps, nn_sleef_v8f, expf)
+PT_LOGCOLS(pd_log_softmax_cols, double, __m256d, 4, pd_loadn, pd_storen, _mm256_sub_pd,
+           _mm256_add_pd, pd_max, _mm256_setzero_pd, nn_sleef_v4d, exp)
+
+/* Their backward along such a dim, PyTorch 1.13's vectorised kernels: per
+ * block of neighbouring columns the sum over the dim in the type, of g
+ * (log_softmax) or of g y as fused multiply-adds (softmax; GCC contracts
+ * PyTorch's sum += g * y), then dx = g - exp(y) sum or y (g - sum). Whole
+ * vectors with SLEEF's exp; the columns past the last whole vector one at a
+ * time, with libm's exp. */
+#define PT_COLS_GRAD(NAME, T, VT, W, LOAD, STORE, SUB, ADD, MUL, FMADD, FNMADD, SETZERO, VF, EXP,  \
+                     FMA)                                                                          \
+    PT_AVX2 void NAME(VF vexp, const T *g, const T *y, T *dx, int64_t outer, int64_t c,            \
+                      int64_t inner, bool log_out) {                                               \
+        int64_t whole = inner - inner % W;                                                         \
+        for (int64_t o = 0; o < outer; o++) {                                                      \
+            int64_t b = o * c * inner;                                                             \
+            for (int64_t j = 0; j < whole; j += W) {                                               \
+                VT s = SETZERO();                                                                  \
+                for (int64_t d = 0; d < c; d++) {                                                  \
+                    int64_t i = b + d * inner + j;                                                 \
+                    s = log_out ? ADD(s, LOAD(g + i)) : FMADD(LOAD(g + i), LOAD(y + i), s);        \
+                }                                                                                  \
+                for (int64_t d = 0; d < c; d++) {                                                  \
+                    int64_t i = b + d * inner + j;                                                 \
+                    VT gv = LOAD(g + i), yv = LOAD(y + i);                                         \
+                    STORE(dx + i, log_out ? FNMADD(vexp(yv), s, gv) : MUL(yv, SUB(gv, s)));        \
+                }                                                                                  \
+            }                                                                                      \
+            for (int64_t j = whole; j < inner; j++) {                                              \
+                T s = 0;                                                                           \
+                for (int64_t d = 0; d < c; d++) {                                                  \
+                    int64_t i = b + d * inner + j;                                                 \
+                    s = log_out ? s + g[i] : FMA(g[i], y[i], s);                                   \
+                }                                                                                  \
+                for (int64_t d = 0; d < c; d++) {                                                  \
+                    int64_t i = b + d * inner + j;                                                 \
+                    T e = log_out ? EXP(y[i]) : 0;                                                 \
+                    dx[i] = log_out ? FMA(-e, s, g[i]) : y[i] * (g[i] - s);                        \
+                }                                                                                  \
+            }                                                                                      \
+        }                                                                                          \
+    }
+PT_COLS_GRAD(pt_softmax_cols_grad, float, __m256, 8, _mm256_loadu_ps, _mm256_storeu_ps,
+             _mm256_sub_ps, _mm256_add_ps, _mm256_mul_ps, _mm256_fmadd_ps, _mm256_fnmadd_ps,
+             _mm256_setzero_ps, nn_sleef_v8f, expf, fmaf)
+PT_COLS_GRAD(pd_softmax_cols_grad, double, __m256d, 4, _mm256_loadu_pd, _mm256_storeu_pd,
+             _mm256_sub_pd, _mm256_add_pd, _mm256_mul_pd, _mm256_fmadd_pd, _mm256_fnmadd_pd,
+             _mm256_setzero_pd, nn_sleef_v4d, exp, fma)
+#endif
+
+bool nn_cols_log_softmax_f32(const float *x, float *y, int64_t outer, int64_t c, int64_t inner) {
+#ifdef PT_ROWS
+    nn_sleef_v8f vexp, vlog;
+    if (pt_fns(&vexp, &vlog)) {
+        pt_log_softmax_cols(vexp, vlog, x, y, outer, c, inner);
+        return true;
+    }
+#endif
+    return false;
+}
+
+bool nn_cols_log_softmax_f64(const double *x, double *y, int64_t outer, int64_t c, int64_t inner) {
+#ifdef PT_ROWS
+    nn_sleef_v4d vexp = nn_sleef_vec_f64(NN_SLEEF_EXP), vlog = nn_sleef_vec_f64(NN_SLEEF_LOG);
+    if (vexp && vlog) {
+        pd_log_softmax_cols(vexp, vlog, x, y, outer, c, inner);
+        return true;
+    }
+#endif
+    return false;
+}
+
+bool nn_cols_softmax_grad_f32(const float *g, const float *y, float *dx, int64_t outer, int64_t c,
+                              int64_t inner, bool log_out) {
+#ifdef PT_ROWS
+    nn_sleef_v8f vexp = nn_sleef_vec_f32(NN_SLEEF_EXP);
+    if (vexp) {
+        pt_softmax_cols_grad(vexp, g, y, dx, outer, c, inner, log_out);
+        return true;
+    }
+#endif
+    return false;
+}
+
+bool nn_cols_softmax_grad_f64(const double *g, const double *y, double *dx, int64_t outer,
+                              int64_t c, int64_t inner, bool log_out) {
+#ifdef PT_ROWS
+    nn_sleef_v4d vexp = nn_sleef_vec_f64(NN_SLEEF_EXP);
+    if (vexp) {
+        pd_softmax_cols_grad(vexp, g, y, dx, outer, c, inner, log_out);
+        return true;
+    }
+#endif
+    return false;
+}
+
+bool nn_cols_softmax_f32(const float *x, float *y, int64_t outer, int64_t c, int64_t inner,
+                         int threads) {
+#ifdef PT_ROWS
+    nn_sleef_v8f vexp = nn_sleef_vec_f32(NN_SLEEF_EXP);
+    if (vexp) {
+        pt_softmax_cols(vexp, x, y, outer, c, inner, threads);
+        return true;
+    }
+#endif
+    return false;
+}
+
+bool nn_cols_softmax_f64(const double *x, double *y, int64_t outer, int64_t c, int64_t inner,
+                         int threads) {
+#ifdef PT_ROWS
+    nn_sleef_v4d vexp = nn_sleef_vec_f64(NN_SLEEF_EXP);
+    if (vexp) {
+        pd_softmax_cols(vexp, x, y, outer, c, inner, threads);
+        return true;
+    }
+#endif
+    return false;
+}

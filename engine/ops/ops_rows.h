@@ -58,6 +58,25 @@ bool nn_rows_ce_grad_f32(const float *logp, const int64_t *tgt, const float *gou
 bool nn_rows_ce_grad_f64(const double *logp, const int64_t *tgt, const double *gout, double g0,
                          double *dx, int64_t rows, int64_t c, int64_t ignore);
 
+/* Softmax along a dim that is not the last, x and y contiguous [outer, c,
+ * inner], with PyTorch 1.13's bits at [threads] threads (its _vec_softmax:
+ * the columns' vector/scalar split depends on its per-thread chunks);
+ * false, writing nothing, where SLEEF's AVX2 exp is missing. */
+bool nn_cols_softmax_f32(const float *x, float *y, int64_t outer, int64_t c, int64_t inner,
+                         int threads);
+bool nn_cols_softmax_f64(const double *x, double *y, int64_t outer, int64_t c, int64_t inner,
+                         int threads);
+
+/* log_softmax along such a dim, and the backward of both there (PyTorch
+ * 1.13's vectorised kernels for a dim that is not the last); false,
+ * writing nothing, where SLEEF's AVX2 functions are missing. */
+bool nn_cols_log_softmax_f32(const float *x, float *y, int64_t outer, int64_t c, int64_t inner);
+bool nn_cols_log_softmax_f64(const double *x, double *y, int64_t outer, int64_t c, int64_t inner);
+bool nn_cols_softmax_grad_f32(const float *g, const float *y, float *dx, int64_t outer, int64_t c,
+                              int64_t inner, bool log_out);
+bool nn_cols_softmax_grad_f64(const double *g, const double *y, double *dx, int64_t outer,
+                              int64_t c, int64_t inner, bool log_out);
+
 /* Softmax backward from the output y: dx = y (g - sum(g y)); for
  * log_softmax dx = g - exp(y) sum(g). */
 void nn_rows_softmax_grad_f32(const float *g, const float *y, float *dx, int64_t rows, int64_t c,

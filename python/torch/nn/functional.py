@@ -536,34 +536,51 @@ def _check_class_target(target):
 
 def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
                   reduction="mean", label_smoothing=0.0):
-    # The usual call (class indices, no weight, no legacy arguments) goes
-    # straight to the kernel, which checks the rest; the frames of the
-    # general path below cost more than a few-class batch's loss.
+    # The usual call (class indices, no weight, no legacy arguments, no
+    # smoothing) goes straight to the kernel, which checks the rest; the
+    # frames of the general path below cost more than a few-class batch's
+    # loss.
     if (weight is None and size_average is None and reduce is None and type(target) is Tensor
-            and target.dtype is torch.int64 and reduction in _REDUCTIONS):
-        return _C._nn_cross_entropy(input, target, ignore_index, label_smoothing, reduction)
+            and target.dtype is torch.int64 and reduction in _REDUCTIONS
+            and label_smoothing == 0.0 and input.dim() <= 2):
+        return _C._nn_cross_entropy(input, target, ignore_index, 0.0, reduction)
     reduction = _reduction(size_average, reduce, reduction)
     if input.is_floating_point() and target.is_floating_point() and input.shape == target.shape:
         return _cross_entropy_probs(input, target, weight, reduction, label_smoothing)
+    # as PyTorch: smoothing above 1 is an error, below 0 none at all
+    if label_smoothing > 1.0:
+        raise RuntimeError(
+            f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing:g}")
+    label_smoothing = max(label_smoothing, 0.0)
     _check_class_target(target)
-    if weight is None:
-        return _C._nn_cross_entropy(input, target, ignore_index, label_smoothing, reduction)
+    if weight is None and label_smoothing == 0.0 and input.dim() <= 2:
+        return _C._nn_cross_entropy(input, target, ignore_index, 0.0, reduction)
+    # [N, C, d...] (a sequence model's [B, C, T]), weights or smoothing:
+    # PyTorch's ops, log_softmax along dim 1 and nll_loss, for its bits.
     cdim = 1 if input.dim() >= 2 else 0
     logp = log_softmax(input, cdim)
     nll = nll_loss(logp, target, weight, None, ignore_index, None, reduction)
     if label_smoothing == 0.0:
         return nll
-    # PyTorch's cross_entropy_loss_label_smoothing: the smoothing term is the
-    # weighted sum of -log p over the classes, 0 where the target is ignored;
-    # its mean divides by the summed weights of the kept targets, as nll_loss.
+    # PyTorch's cross_entropy_loss_label_smoothing, op for op (so that the
+    # loss and its gradient have its bits): the smoothing term is the
+    # (weighted) sum of -log p over the classes, 0 where the target is
+    # ignored; its mean divides by the kept targets' count, or with a weight
+    # by their summed weights, as nll_loss does.
     n_classes = input.shape[cdim]
-    shape = [1] * input.dim()
-    shape[cdim] = n_classes
-    keep = (target != ignore_index).to(input.dtype)
-    smooth = -(logp * weight.reshape(shape)).sum(cdim) * keep
+    ignore = target == ignore_index
+    if weight is None:
+        smooth = -logp.sum(cdim)
+    else:
+        shape = [1] * input.dim()
+        shape[cdim] = n_classes
+        smooth = -(logp * weight.reshape(shape)).sum(cdim)
+    smooth = smooth.masked_fill(ignore, 0.0)
     if reduction == "mean":
-        safe = torch.where(target != ignore_index, target, torch.zeros_like(target))
-        smooth = smooth.sum() / (weight[safe] * keep).sum()
+        if weight is None:
+            smooth = smooth.sum() / (~ignore).sum()
+        else:
+            smooth = smooth.sum() / weight.gather(0, target.masked_select(~ignore).flatten()).sum()
     elif reduction == "sum":
         smooth = smooth.sum()
     return (1 - label_smoothing) * nll + smooth * (label_smoothing / n_classes)
@@ -591,7 +608,13 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
     reduction = _reduction(size_average, reduce, reduction)
     _check_class_target(target)
     if weight is None:
-        return _C._nn_nll_loss(input, target, ignore_index, reduction)
+        out = _C._nn_nll_loss(input, target, ignore_index, reduction)
+        if input.dim() > 2 and out.grad_fn is not None:
+            # PyTorch runs trailing dims through nll_loss2d, and views its
+            # unreduced result back unless the input was 4-D
+            out = _named(out, "ViewBackward0" if reduction == "none" and input.dim() != 4
+                         else "NllLoss2DBackward0")
+        return out
     # Weighted: -w[y] logp[y] per element; the mean divides by the sum of the
     # weights that were used, as PyTorch's does.
     cdim = 1 if input.dim() >= 2 else 0
