@@ -432,19 +432,20 @@ static bool to_husk(nn_ctx *ctx, nn_tensor **t) {
 }
 
 /* Replace what [n]'s backward does not read by husks (when one cannot be
- * made, the value simply stays). */
-static void drop_unread(nn_ctx *ctx, nn_node *n) {
+ * made, the value simply stays). [out_storage]: the output's storage (the
+ * output may be a husk already: exec_impl makes it one at once). */
+static void drop_unread(nn_ctx *ctx, nn_node *n, const nn_storage *out_storage) {
     /* A view's input may become a husk (permute: attention's output y,
      * 3 MiB a layer at GPT-2 124M B4 T256, was kept only by its transpose
      * and that transpose's contiguous copy); nn_inplace_check still knows
      * which storage the view shares. */
-    if (n->n_in > 0 && n->out && n->in[0].t && n->out->storage == n->in[0].t->storage)
+    if (n->n_in > 0 && n->in[0].t && out_storage == n->in[0].t->storage)
         n->view_of = n->in[0].t->storage;
     for (int i = 0; i < n->n_in; i++) {
         nn_input *in = &n->in[i];
         if (in->fn && !grad_reads_input(n, i) && to_husk(ctx, &in->t)) in->dropped = true;
     }
-    if (!grad_reads_output(n) && to_husk(ctx, &n->out)) n->out_dropped = true;
+    if (!n->out_dropped && !grad_reads_output(n) && to_husk(ctx, &n->out)) n->out_dropped = true;
     /* relu's backward reads only which outputs are above zero: once
      * nothing but this node holds the output (the next op kept what it
      * needs of it, max_pool its offsets), a bit per element replaces it. */
@@ -574,7 +575,21 @@ static nn_tensor *exec_impl(nn_ctx *ctx, nn_op op, nn_tensor *const *inputs, int
             in->t = nn_tensor_retain(t);
         }
     }
-    if (taken == n_inputs) node->out = nn_tensor_detach(ctx, out);
+    bool drop = !values_kept(ctx);
+    if (taken == n_inputs) {
+        /* An output the backward does not read (a Linear's, an add's):
+         * its husk at once, not a view that drop_unread then replaces by
+         * one (two allocations and a release fewer an op). */
+        if (drop && !grad_reads_output(node)) {
+            if ((node->out = nn_tensor_husk(ctx, out))) {
+                node->out->requires_grad = false; /* as the view's */
+                node->out_dropped = true;
+            } else {
+                nn_error_clear(&ctx->err); /* the value stays, as in to_husk */
+            }
+        }
+        if (!node->out) node->out = nn_tensor_detach(ctx, out);
+    }
     node->out_version = out->storage->version;
     node->out_dtype = out->dtype;
     node->out_ndim = out->ndim;
@@ -588,7 +603,7 @@ static nn_tensor *exec_impl(nn_ctx *ctx, nn_op op, nn_tensor *const *inputs, int
         return NULL;
     }
     node->refcount = 1; /* the output's grad_fn */
-    if (!values_kept(ctx)) drop_unread(ctx, node);
+    if (drop) drop_unread(ctx, node, out->storage);
     out->requires_grad = true;
     out->grad_fn = node;
     return out;
