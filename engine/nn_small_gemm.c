@@ -149,34 +149,39 @@ SG_TARGET static void along_rows(bool tb, int m, int n, int k, const float *ap, 
     }
 }
 
+/* d[8][8] (row stride ldd) = the transpose of s[8][8] (row stride lds),
+ * in registers. */
+SG_TARGET static inline __attribute__((always_inline)) void
+transpose8(float *d, int64_t ldd, const float *s, int64_t lds) {
+    __m256 r0 = _mm256_loadu_ps(s), r1 = _mm256_loadu_ps(s + lds),
+           r2 = _mm256_loadu_ps(s + 2 * lds), r3 = _mm256_loadu_ps(s + 3 * lds),
+           r4 = _mm256_loadu_ps(s + 4 * lds), r5 = _mm256_loadu_ps(s + 5 * lds),
+           r6 = _mm256_loadu_ps(s + 6 * lds), r7 = _mm256_loadu_ps(s + 7 * lds);
+    __m256 t0 = _mm256_unpacklo_ps(r0, r1), t1 = _mm256_unpackhi_ps(r0, r1),
+           t2 = _mm256_unpacklo_ps(r2, r3), t3 = _mm256_unpackhi_ps(r2, r3),
+           t4 = _mm256_unpacklo_ps(r4, r5), t5 = _mm256_unpackhi_ps(r4, r5),
+           t6 = _mm256_unpacklo_ps(r6, r7), t7 = _mm256_unpackhi_ps(r6, r7);
+    __m256 u0 = _mm256_shuffle_ps(t0, t2, 0x44), u1 = _mm256_shuffle_ps(t0, t2, 0xEE),
+           u2 = _mm256_shuffle_ps(t1, t3, 0x44), u3 = _mm256_shuffle_ps(t1, t3, 0xEE),
+           u4 = _mm256_shuffle_ps(t4, t6, 0x44), u5 = _mm256_shuffle_ps(t4, t6, 0xEE),
+           u6 = _mm256_shuffle_ps(t5, t7, 0x44), u7 = _mm256_shuffle_ps(t5, t7, 0xEE);
+    _mm256_storeu_ps(d, _mm256_permute2f128_ps(u0, u4, 0x20));
+    _mm256_storeu_ps(d + ldd, _mm256_permute2f128_ps(u1, u5, 0x20));
+    _mm256_storeu_ps(d + 2 * ldd, _mm256_permute2f128_ps(u2, u6, 0x20));
+    _mm256_storeu_ps(d + 3 * ldd, _mm256_permute2f128_ps(u3, u7, 0x20));
+    _mm256_storeu_ps(d + 4 * ldd, _mm256_permute2f128_ps(u0, u4, 0x31));
+    _mm256_storeu_ps(d + 5 * ldd, _mm256_permute2f128_ps(u1, u5, 0x31));
+    _mm256_storeu_ps(d + 6 * ldd, _mm256_permute2f128_ps(u2, u6, 0x31));
+    _mm256_storeu_ps(d + 7 * ldd, _mm256_permute2f128_ps(u3, u7, 0x31));
+}
+
 /* dst [k][m] (row stride m) = the transpose of src [m][k] (row stride lds):
  * 8x8 blocks transposed in registers, the edges element by element. */
 SG_TARGET static void transpose(float *dst, const float *src, int m, int k, int lds) {
     int m8 = m & ~7, k8 = k & ~7;
     for (int i = 0; i < m8; i += 8)
         for (int p = 0; p < k8; p += 8) {
-            const float *s = src + (int64_t)i * lds + p;
-            __m256 r0 = _mm256_loadu_ps(s), r1 = _mm256_loadu_ps(s + lds),
-                   r2 = _mm256_loadu_ps(s + 2 * lds), r3 = _mm256_loadu_ps(s + 3 * lds),
-                   r4 = _mm256_loadu_ps(s + 4 * lds), r5 = _mm256_loadu_ps(s + 5 * lds),
-                   r6 = _mm256_loadu_ps(s + 6 * lds), r7 = _mm256_loadu_ps(s + 7 * lds);
-            __m256 t0 = _mm256_unpacklo_ps(r0, r1), t1 = _mm256_unpackhi_ps(r0, r1),
-                   t2 = _mm256_unpacklo_ps(r2, r3), t3 = _mm256_unpackhi_ps(r2, r3),
-                   t4 = _mm256_unpacklo_ps(r4, r5), t5 = _mm256_unpackhi_ps(r4, r5),
-                   t6 = _mm256_unpacklo_ps(r6, r7), t7 = _mm256_unpackhi_ps(r6, r7);
-            __m256 u0 = _mm256_shuffle_ps(t0, t2, 0x44), u1 = _mm256_shuffle_ps(t0, t2, 0xEE),
-                   u2 = _mm256_shuffle_ps(t1, t3, 0x44), u3 = _mm256_shuffle_ps(t1, t3, 0xEE),
-                   u4 = _mm256_shuffle_ps(t4, t6, 0x44), u5 = _mm256_shuffle_ps(t4, t6, 0xEE),
-                   u6 = _mm256_shuffle_ps(t5, t7, 0x44), u7 = _mm256_shuffle_ps(t5, t7, 0xEE);
-            float *d = dst + (int64_t)p * m + i;
-            _mm256_storeu_ps(d, _mm256_permute2f128_ps(u0, u4, 0x20));
-            _mm256_storeu_ps(d + m, _mm256_permute2f128_ps(u1, u5, 0x20));
-            _mm256_storeu_ps(d + 2 * m, _mm256_permute2f128_ps(u2, u6, 0x20));
-            _mm256_storeu_ps(d + 3 * m, _mm256_permute2f128_ps(u3, u7, 0x20));
-            _mm256_storeu_ps(d + 4 * m, _mm256_permute2f128_ps(u0, u4, 0x31));
-            _mm256_storeu_ps(d + 5 * m, _mm256_permute2f128_ps(u1, u5, 0x31));
-            _mm256_storeu_ps(d + 6 * m, _mm256_permute2f128_ps(u2, u6, 0x31));
-            _mm256_storeu_ps(d + 7 * m, _mm256_permute2f128_ps(u3, u7, 0x31));
+            transpose8(dst + (int64_t)p * m + i, m, src + (int64_t)i * lds + p, lds);
         }
     /* four rows more in 4x4 blocks (rows 8-11 of a 12-row chunk of A) */
     int m4 = m - m8 >= 4 ? m8 + 4 : m8, k4 = k & ~3;
@@ -932,28 +937,7 @@ SG_TARGET static void big_pack_b(bool tb, int w, int kb, const float *b, int ldb
     int k8 = kb & ~7;
     for (int j = 0; j < w; j += 8) {
         for (int p = 0; p < k8; p += 8) {
-            const float *s = b + (int64_t)j * ldb + p;
-            __m256 r0 = _mm256_loadu_ps(s), r1 = _mm256_loadu_ps(s + ldb),
-                   r2 = _mm256_loadu_ps(s + 2 * ldb), r3 = _mm256_loadu_ps(s + 3 * ldb),
-                   r4 = _mm256_loadu_ps(s + 4 * ldb), r5 = _mm256_loadu_ps(s + 5 * ldb),
-                   r6 = _mm256_loadu_ps(s + 6 * ldb), r7 = _mm256_loadu_ps(s + 7 * ldb);
-            __m256 t0 = _mm256_unpacklo_ps(r0, r1), t1 = _mm256_unpackhi_ps(r0, r1),
-                   t2 = _mm256_unpacklo_ps(r2, r3), t3 = _mm256_unpackhi_ps(r2, r3),
-                   t4 = _mm256_unpacklo_ps(r4, r5), t5 = _mm256_unpackhi_ps(r4, r5),
-                   t6 = _mm256_unpacklo_ps(r6, r7), t7 = _mm256_unpackhi_ps(r6, r7);
-            __m256 u0 = _mm256_shuffle_ps(t0, t2, 0x44), u1 = _mm256_shuffle_ps(t0, t2, 0xEE),
-                   u2 = _mm256_shuffle_ps(t1, t3, 0x44), u3 = _mm256_shuffle_ps(t1, t3, 0xEE),
-                   u4 = _mm256_shuffle_ps(t4, t6, 0x44), u5 = _mm256_shuffle_ps(t4, t6, 0xEE),
-                   u6 = _mm256_shuffle_ps(t5, t7, 0x44), u7 = _mm256_shuffle_ps(t5, t7, 0xEE);
-            float *d = bp + (int64_t)p * ldp + j;
-            _mm256_storeu_ps(d, _mm256_permute2f128_ps(u0, u4, 0x20));
-            _mm256_storeu_ps(d + ldp, _mm256_permute2f128_ps(u1, u5, 0x20));
-            _mm256_storeu_ps(d + 2 * ldp, _mm256_permute2f128_ps(u2, u6, 0x20));
-            _mm256_storeu_ps(d + 3 * ldp, _mm256_permute2f128_ps(u3, u7, 0x20));
-            _mm256_storeu_ps(d + 4 * ldp, _mm256_permute2f128_ps(u0, u4, 0x31));
-            _mm256_storeu_ps(d + 5 * ldp, _mm256_permute2f128_ps(u1, u5, 0x31));
-            _mm256_storeu_ps(d + 6 * ldp, _mm256_permute2f128_ps(u2, u6, 0x31));
-            _mm256_storeu_ps(d + 7 * ldp, _mm256_permute2f128_ps(u3, u7, 0x31));
+            transpose8(bp + (int64_t)p * ldp + j, ldp, b + (int64_t)j * ldb + p, ldb);
         }
         for (int p = k8; p < kb; p++)
             for (int q = 0; q < 8; q++)

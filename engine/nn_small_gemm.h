@@ -4,11 +4,13 @@
  * their gradients, a batch of one; and, while OpenBLAS runs on one thread,
  * the products of attention heads (up to 1024 x 256 x 256) and, on a CPU
  * with AVX-512, every larger one (a GPT's Linear layers and LM head), where
- * its packing and its AVX2 kernel cost more than packed 512-bit tiles. Only the shapes whose order
- * of sums in OpenBLAS is known are taken (nn_small_gemm.c states it: one FMA chain over k per
- * element, or two in some tiles), and the sums are made in that order, so the results have
- * OpenBLAS's bits, which are PyTorch's: tests/unit/ test_matmul.c compares the two over every such
- * shape and layout.
+ * its packing and its AVX2 kernel cost more than packed 512-bit tiles.
+ * Only the shapes whose order of sums in OpenBLAS is known are taken
+ * (nn_small_gemm.c states it: one FMA chain over k per element, or two in
+ * some tiles), and the sums are made in that order, so the results have
+ * OpenBLAS's bits, which are PyTorch's: tests/unit/test_matmul.c and
+ * tests/unit/test_small_gemm.c compare the two over every such shape and
+ * layout.
  *
  * Used by nn_blas_sgemm. Packing uses the stack, and for the largest
  * products a 420 KiB buffer per thread, allocated at the thread's first

@@ -304,13 +304,9 @@ NN_TEST(small_sgemm_has_openblas_bits) {
         return;
     }
     enum { POOL = 1 << 17 };
-    float *pool = malloc(sizeof(float) * POOL), *c1 = malloc(sizeof(float) * 70 * 300),
+    float *pool = tu_random_floats(POOL, 12345), *c1 = malloc(sizeof(float) * 70 * 300),
           *c2 = malloc(sizeof(float) * 70 * 300);
-    uint32_t x = 12345;
-    for (int i = 0; i < POOL; i++) {
-        x ^= x << 13, x ^= x >> 17, x ^= x << 5;
-        pool[i] = (float)((double)x / 4294967296.0 * 2 - 1);
-    }
+    CHECK(pool && c1 && c2);
     static const int ms[] = {1, 2, 3, 4, 5, 7, 8, 9, 16, 17, 31, 33, 64, 65};
     static const int ks[] = {1, 2, 3, 5, 8, 9, 31, 64, 100, 256};
     int taken = 0, differ = 0, n_ms = (int)(sizeof ms / sizeof ms[0]);
@@ -403,14 +399,9 @@ NN_TEST(small_sgemm_panels_have_openblas_bits) {
         return;
     }
     enum { POOL = 1 << 21 };
-    float *pool = malloc(sizeof(float) * POOL), *c1 = malloc(sizeof(float) * 1024 * 2304),
+    float *pool = tu_random_floats(POOL, 777), *c1 = malloc(sizeof(float) * 1024 * 2304),
           *c2 = malloc(sizeof(float) * 1024 * 2304);
     CHECK(pool && c1 && c2);
-    uint32_t x = 777;
-    for (int i = 0; i < POOL; i++) {
-        x ^= x << 13, x ^= x >> 17, x ^= x << 5;
-        pool[i] = (float)((double)x / 4294967296.0 * 2 - 1);
-    }
     static const int ms[] = {12, 13, 17, 20, 64, 100, 256, 257, 1024};
     static const int ns[] = {8, 24, 64, 72, 256};
     static const int ks[] = {9, 64, 65, 255, 256};
@@ -563,14 +554,9 @@ NN_TEST(big_sgemm_has_openblas_bits) {
         return;
     }
     size_t pool_n = (size_t)1 << 26;
-    float *pool = malloc(sizeof(float) * pool_n), *c1 = malloc(sizeof(float) * 7296 * 900),
+    float *pool = tu_random_floats(pool_n, 4242), *c1 = malloc(sizeof(float) * 7296 * 900),
           *c2 = malloc(sizeof(float) * 7296 * 900);
     CHECK(pool && c1 && c2);
-    uint32_t x = 4242;
-    for (size_t i = 0; i < pool_n; i++) {
-        x ^= x << 13, x ^= x >> 17, x ^= x << 5;
-        pool[i] = (float)((double)x / 4294967296.0 * 2 - 1);
-    }
     nn_blas_single_threaded(true);
     /* {m, n, k} */
     static const int gpt[][3] = {

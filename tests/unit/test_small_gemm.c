@@ -30,14 +30,9 @@ NN_TEST(small_sgemm_tiled_both_widths_have_openblas_bits) {
         return;
     }
     enum { POOL = 1 << 17 };
-    float *pool = malloc(sizeof(float) * POOL), *c1 = malloc(sizeof(float) * 300 * 300),
+    float *pool = tu_random_floats(POOL, 4242), *c1 = malloc(sizeof(float) * 300 * 300),
           *c2 = malloc(sizeof(float) * 300 * 300);
     CHECK(pool && c1 && c2);
-    uint32_t x = 4242;
-    for (int i = 0; i < POOL; i++) {
-        x ^= x << 13, x ^= x >> 17, x ^= x << 5;
-        pool[i] = (float)((double)x / 4294967296.0 * 2 - 1);
-    }
     static const int tn[] = {8, 16, 24, 32, 40, 56, 64, 72, 136, 256};
     static const int tk[] = {1, 7, 8, 9, 15, 17, 64, 65, 128, 256};
     int taken = 0, differ = 0, round = 0;

@@ -312,3 +312,13 @@ char *tu_read_file(const char *path) {
     if (b) b[n] = 0;
     return b;
 }
+
+float *tu_random_floats(size_t n, uint32_t seed) {
+    float *p = malloc(sizeof(float) * n);
+    uint32_t x = seed;
+    for (size_t i = 0; p && i < n; i++) {
+        x ^= x << 13, x ^= x >> 17, x ^= x << 5;
+        p[i] = (float)((double)x / 4294967296.0 * 2 - 1);
+    }
+    return p;
+}

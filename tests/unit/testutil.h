@@ -44,6 +44,10 @@ typedef struct tu_ref_fn {
 } tu_ref_fn;
 int tu_run_torch_refs(const char *family, const tu_ref_fn *table, int n_table);
 
+/* [n] malloc'ed floats in [-1, 1) from a xorshift generator started at
+ * [seed] (the same values on every machine), or NULL. */
+float *tu_random_floats(size_t n, uint32_t seed);
+
 /* A whole file as a malloc'ed NUL-terminated string, or NULL. */
 char *tu_read_file(const char *path);
 
