@@ -28,6 +28,14 @@
 #include "repl_history.h"
 #include "repl_term.h"
 
+/* lang_session_new failed: the embedded language has said why on stderr
+ * (its Python packages not found, the interpreter not starting), or memory
+ * ran out, which nothing has reported. */
+static void session_failed(void) {
+    fprintf(stderr, "nndb: cannot start a session (the message above says why; without one, "
+                    "memory ran out)\n");
+}
+
 /* How many history entries the file keeps. */
 #define HISTORY_KEEP 10000
 /* The least time between two redraws of a progress bar. */
@@ -942,7 +950,7 @@ int repl_interactive_with(const char *version, const char *first_cell) {
     lang_frontend fe = frontend_for(&r);
     g_session = lang_session_new(&fe);
     if (!g_session || !drill_install(g_session)) {
-        fprintf(stderr, "nndb: cannot start a session (out of memory)\n");
+        session_failed();
         return 1;
     }
     g_repl = &r;
@@ -1066,7 +1074,7 @@ int repl_run_script_debug(const char *path, const char *const *breaks, int n_bre
     lang_frontend fe = frontend_for(&r);
     g_session = lang_session_new(&fe);
     if (!g_session || !drill_install(g_session)) {
-        fprintf(stderr, "nndb: cannot start a session (out of memory)\n");
+        session_failed();
         free(code);
         return 1;
     }
@@ -1126,7 +1134,7 @@ int repl_help_topic(const char *topic) {
     fe.stream = help_stream;
     lang_session *s = lang_session_new(&fe);
     if (!s) {
-        fprintf(stderr, "nndb: cannot start a session (out of memory)\n");
+        session_failed();
         return 1;
     }
     size_t n = strlen(topic) + 8;

@@ -870,6 +870,21 @@ def test_ctrl_c_interrupts_tensor_work(env):
     assert elapsed < 0.5, f"prompt came back after {elapsed:.3f} s"
 
 
+def test_missing_python_packages_are_named(env):
+    """A copy of nndb away from its python/ folder (and no NNDB_PYTHON_DIR)
+    says what is missing and how to point at it, not "out of memory"."""
+    if STUB:
+        raise Skip("the stand-in session has no Python packages")
+    exe = os.path.join(env.dir, "nndb")
+    shutil.copy(NNDB, exe)
+    script = env.write("x.py", "print(1)\n")
+    for args in (["run", script], ["python", "-c", "pass"], []):
+        r = subprocess.run([exe] + args, capture_output=True, text=True, stdin=subprocess.DEVNULL,
+                           env=env.vars(NNDB_PYTHON_DIR=None), cwd=env.cwd, timeout=60)
+        assert r.returncode != 0, (args, r.stdout + r.stderr)
+        assert "NNDB_PYTHON_DIR" in r.stderr and "out of memory" not in r.stderr, (args, r.stderr)
+
+
 def test_term_units(env):
     """The painting and history helpers, compiled on their own (unit_term.c)."""
     exe = os.path.join(env.dir, "unit_term")
