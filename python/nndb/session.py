@@ -258,21 +258,42 @@ _MOVE_COST, _CASE_COST, _MAX_STRING_SIZE = 2, 1, 40
 
 
 def _levenshtein(a, b, limit):
-    """CPython's suggestion distance (Python/suggestions.c): a substitution
-    that only changes case costs 1, any other edit 2; None past [limit]."""
+    """CPython's suggestion distance (Python/suggestions.c), on the names'
+    UTF-8 bytes as there: a substitution that only changes an ASCII letter's
+    case costs 1, any other edit 2; None past [limit]. In its order: common
+    ends trimmed, then the cheap ways out (too long, lengths too far apart)
+    before the table."""
     if a == b:
         return 0
+    a, b = a.encode("utf-8", "surrogatepass"), b.encode("utf-8", "surrogatepass")
+    pre = 0
+    while pre < len(a) and pre < len(b) and a[pre] == b[pre]:
+        pre += 1
+    a, b = a[pre:], b[pre:]
+    post = 0
+    while post < len(a) and post < len(b) and a[-1 - post] == b[-1 - post]:
+        post += 1
+    if post:
+        a, b = a[:-post], b[:-post]
+    if not a or not b:
+        return (len(a) + len(b)) * _MOVE_COST
     if len(a) > _MAX_STRING_SIZE or len(b) > _MAX_STRING_SIZE:
         return None
+    if len(b) < len(a):
+        a, b = b, a
+    if (len(b) - len(a)) * _MOVE_COST > limit:
+        return None
+    lower_a = a.lower()  # bytes: ASCII letters only
     row = [(i + 1) * _MOVE_COST for i in range(len(a))]
     result = 0
     for bi, bc in enumerate(b):
         distance = result = bi * _MOVE_COST
         minimum = None
+        lower_bc = b[bi:bi + 1].lower()[0]
         for ai, ac in enumerate(a):
             if ac == bc:
                 sub = 0
-            elif ac.lower() == bc.lower():
+            elif lower_a[ai] == lower_bc:
                 sub = _CASE_COST
             else:
                 sub = _MOVE_COST

@@ -7,7 +7,12 @@ It runs the suite's kernelspecs: "nndb" (signal interrupts) and
 "nndb-message" (message-mode interrupts), installed by conftest.py.
 """
 import base64
+import io
+import keyword
+import random
 import re
+import string
+import sys
 import time
 
 import pytest
@@ -120,6 +125,70 @@ def test_streams_and_traceback_with_carets(k):
     assert 'File "<cell' in tb and "return v.shap" in tb and "^^^^^^" in tb, tb
     assert "nndb/session.py" not in tb, tb
     assert stdout_of(io) == "out\n" and stdout_of(io, "stderr") == "err\n"
+
+
+def _cpython_suggestion(names, typo):
+    """CPython's own suggestion (its C search) for a NameError of [typo]
+    among [names], read from what sys.__excepthook__ prints."""
+    ns = dict.fromkeys(names, 0)
+    ns["__builtins__"] = {}
+    try:
+        exec(typo, ns)
+    except NameError as e:
+        exc = e
+    buf, saved = io.StringIO(), sys.stderr
+    sys.stderr = buf
+    try:
+        sys.__excepthook__(type(exc), exc, exc.__traceback__)
+    finally:
+        sys.stderr = saved
+    m = re.search(r"Did you mean: '(.*)'\?$", buf.getvalue().strip())
+    return m.group(1) if m else None
+
+
+def test_name_suggestions_search_as_cpython_does(k):
+    # A session's globals hold ~800 names, past CPython's cap (750) for its
+    # own search, so nndb searches them itself (nndb/session.py _closest):
+    # on namespaces under the cap both must pick the same name, case-only
+    # edits, non-ASCII names and names past 40 bytes included.
+    rng = random.Random(7)
+    alphabet = string.ascii_letters + string.digits + "_"
+
+    def ident(n):
+        while True:
+            w = rng.choice(string.ascii_letters + "_") + "".join(
+                rng.choice(alphabet) for _ in range(n - 1))
+            if w.isidentifier() and not keyword.iskeyword(w):
+                return w
+
+    names = [ident(rng.randint(1, 14)) for _ in range(260)]
+    names += ["café_au_lait", "naïve_bayes", "straße", "Learning_Rate", "learning_rate",
+              "x" * 41, "y" * 39 + "z", "optimiser", "optimizer", "OPTIMIZER"]
+    typos = ["learningrate", "LEARNING_RATE", "cafe_au_lait", "naive_bayes", "strasse",
+             "x" * 42, "y" * 40, "optimizr", "Optimizer", "optimisers", "zzzzzzzzzzzz"]
+    for w in rng.sample(names, 140):
+        i = rng.randrange(len(w))
+        edit = rng.choice("case delete insert swap substitute".split())
+        if edit == "case":
+            t = w[:i] + w[i].swapcase() + w[i + 1:]
+        elif edit == "delete" and len(w) > 1:
+            t = w[:i] + w[i + 1:]
+        elif edit == "swap" and i + 1 < len(w):
+            t = w[:i] + w[i + 1] + w[i] + w[i + 2:]
+        elif edit == "substitute":
+            t = w[:i] + rng.choice(alphabet) + w[i + 1:]
+        else:
+            t = w[:i] + rng.choice(alphabet) + w[i:]
+        if t.isidentifier() and not keyword.iskeyword(t) and t not in names:
+            typos.append(t)
+    typos = [t for t in dict.fromkeys(typos) if t not in names]
+    want = [_cpython_suggestion(names, t) for t in typos]
+    assert sum(w is not None for w in want) > 100  # the test sees real suggestions
+    rep, io = k.execute("from nndb.session import _closest\n"
+                        f"print([_closest({names + ['__builtins__']!r}, t) for t in {typos!r}])")
+    ok(rep)
+    got = eval(stdout_of(io))
+    assert [(t, g) for t, g in zip(typos, got)] == [(t, w) for t, w in zip(typos, want)]
 
 
 def test_syntax_error_with_caret(k):
