@@ -11,23 +11,26 @@ mkdir -p "$NNDB_REF_DIR"
 passed=0
 failed=0
 skipped=0
+began=$(date +%s)
 log=build/test-logs
 mkdir -p "$log"
 
 # Run one suite, its output to $log/NAME.out and .err, its exit status to
-# $log/NAME.rc.
+# $log/NAME.rc, the seconds it took to $log/NAME.secs.
 exec_suite() {
     name=$1
     shift
+    start=$(date +%s)
     "$@" >"$log/$name.out" 2>"$log/$name.err"
     echo $? >"$log/$name.rc"
+    echo $(($(date +%s) - start)) >"$log/$name.secs"
 }
 
 # Show and count a finished suite's "N passed, M failed" line; a suite that
 # crashes or prints no such line counts as one failure.
 count_suite() {
     name=$1
-    printf '== %s\n' "$name"
+    printf '== %s (%s s)\n' "$name" "$(cat "$log/$name.secs" 2>/dev/null || echo ?)"
     rc=$(cat "$log/$name.rc" 2>/dev/null || echo 1)
     cat "$log/$name.err" "$log/$name.out" | grep -v '^$' | tail -n 40
     line=$(grep -E '^[0-9]+ passed, [0-9]+ failed(, [0-9]+ skipped)?$' "$log/$name.out" | tail -n 1)
@@ -79,32 +82,45 @@ run_suite layers tests/check_layers.sh
 run_suite format tests/check_format.sh
 run_suite unit build/unit_tests
 run_suite session build/session_tests
-# The comparison suites (nndb against PyTorch, output against output) do not
-# depend on timing, so they run as a second lane next to the rest and use the
-# machine's second core; their results are shown and counted at the end.
-lane="diff compat python moduleinfo opinfo"
+# The comparison suites (nndb against PyTorch, output against output), the
+# lessons, the unit tests under the sanitizers and the fuzz replays do not
+# depend on timing, so they run as a second lane next to the rest and use
+# the machine's second core; their results are shown and counted at the end.
+replays=
+for replay in build/asan/fuzz/*_replay; do
+    [ -x "$replay" ] && replays="$replays $replay"
+done
+lane="diff compat python moduleinfo opinfo lessons unit-asan-ubsan"
+for replay in $replays; do
+    lane="$lane $(basename "$replay")-asan"
+done
 (
     exec_suite diff tests/diff/run.sh
     exec_suite compat tests/compat/run.sh
     exec_suite python tests/py/run.sh
     exec_suite moduleinfo tests/moduleinfo/run.sh
     exec_suite opinfo tests/opinfo/run.sh
+    exec_suite lessons "$PYTHON" tests/drills/test_lessons.py
+    ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0} \
+        LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$(pwd)/tests/lsan.supp} \
+        UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
+        exec_suite unit-asan-ubsan build/asan/unit_tests
+    for replay in $replays; do
+        ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} \
+            LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$(pwd)/tests/lsan.supp} \
+            exec_suite "$(basename "$replay")-asan" "$replay"
+    done
 ) &
 lane_pid=$!
 run_suite repl tests/repl/run.sh
 run_suite debugger "$PYTHON" tests/repl/test_cpython_debugger.py
 run_suite drills "$PYTHON" tests/drills/test_drills.py
-run_suite lessons "$PYTHON" tests/drills/test_lessons.py
 run_suite hub "$PYTHON" tests/drills/test_hub.py
 run_suite kernel tests/kernel/run.sh
 run_suite notebooks tests/notebooks/run.sh
 run_suite browser tests/browser/run.sh
 run_suite dist "$PYTHON" tests/dist/test_dist.py
 [ -x build/test_noalloc ] && run_suite noalloc build/test_noalloc
-ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0} \
-    LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$(pwd)/tests/lsan.supp} \
-UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
-    run_suite unit-asan-ubsan build/asan/unit_tests
 # The session seam under the sanitizers: the binding's C code with real
 # cells, interrupts and the debugger.
 ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0} \
@@ -112,18 +128,12 @@ ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0} \
     UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
     run_suite session-asan-ubsan build/asan/session_tests
 
-for replay in build/asan/fuzz/*_replay; do
-    [ -x "$replay" ] || continue
-    ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} \
-        LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$(pwd)/tests/lsan.supp} \
-        run_suite "$(basename "$replay")-asan" "$replay"
-done
-
 wait "$lane_pid"
 for name in $lane; do
     count_suite "$name"
 done
 
+echo "== every suite ran in $(($(date +%s) - began)) s"
 if [ "$skipped" -gt 0 ]; then
     echo "TOTAL: $passed passed, $failed failed, $skipped skipped"
 else
