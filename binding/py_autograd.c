@@ -282,6 +282,9 @@ static PyObject *int_tuple(const int64_t *v, int n) {
 }
 
 static PyObject *node_record(nn_node *n) {
+    /* rules written over the inputs read them: a GELU's or layer norm's
+     * output that the node let go is made again first */
+    if (nn_node_restore_inputs(py_ctx(), n)) return py_engine_error();
     PyObject *ins = PyTuple_New(n->n_in), *needs = PyTuple_New(n->n_in);
     PyObject *prods = PyTuple_New(n->n_in);
     if (!ins || !needs || !prods) goto fail;

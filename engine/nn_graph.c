@@ -89,6 +89,7 @@ void nn_node_retain(nn_node *n) {
 static void release_saved(nn_node *n, bool keep_leaves) {
     if (n->out && n->out->storage->keeper == n) n->out->storage->keeper = NULL;
     for (int i = 0; i < n->n_in; i++) {
+        if (n->in[i].t && n->in[i].t->storage->keeper == n) n->in[i].t->storage->keeper = NULL;
         if (keep_leaves && !n->in[i].fn) continue;
         nn_tensor_release(n->in[i].t);
         n->in[i].t = NULL;
@@ -412,6 +413,8 @@ static bool grad_reads_output(const nn_node *n) {
     case NN_OP_WHERE:
     case NN_OP_PERMUTE:
     case NN_OP_CONTIGUOUS:
+    case NN_OP_GELU:       /* its input (and erf's kept factor, saved[0]) */
+    case NN_OP_LAYER_NORM: /* its input, weight and statistics (saved) */
     case NN_OP_MUL: return false;
     case NN_OP_DIV: return n->in[1].needs_grad; /* b's gradient, -g (a / b) / b */
     default: return true;
@@ -429,6 +432,36 @@ static bool to_husk(nn_ctx *ctx, nn_tensor **t) {
     nn_tensor_release(*t);
     *t = h;
     return true;
+}
+
+/* Whether input [i] of [n] is the output of a GELU or a layer norm, as it
+ * made it, that it can make again with the same bits from the inputs it
+ * keeps: the whole output (a contiguous float tensor of its own storage,
+ * unchanged since), every input of the producer kept, and a GELU that kept
+ * no factor (erf's saved[0] comes from a kernel that computes the output
+ * alongside; the layer norm's statistics do not change its output). A
+ * GPT's MLP keeps the GELU's input for the GELU's backward and its output
+ * for c_proj's weight gradient, as PyTorch does (12 MiB each a layer at
+ * GPT-2 124M B4 T256), and the layer norms' outputs are c_attn's, c_fc's
+ * and the LM head's inputs (3 MiB each) beside the layer norms' own
+ * inputs; all of them live at the step's peak (the LM head's backward). A
+ * linear lets the output go and recomputes it in its own backward
+ * (nn_node_restore_inputs): at that shape the peak falls by 144 + 75 MiB
+ * for one GELU forward and two layer norms a layer in backward (under 1%
+ * of the step; docs/benchmarks.md, issue 27). */
+static bool recomputable(const nn_node *n, int i) {
+    const nn_input *in = &n->in[i];
+    const nn_node *p = in->fn;
+    if (n->op != NN_OP_LINEAR || i != 0 || !p || in->dropped || in->recompute || !in->t ||
+        in->t->storage->husk || in->version != p->out_version || p->n_in > NN_NODE_INLINE_INPUTS ||
+        !(p->op == NN_OP_LAYER_NORM || (p->op == NN_OP_GELU && !p->saved[0])))
+        return false;
+    for (int j = 0; j < p->n_in; j++)
+        if (p->in[j].dropped || !p->in[j].t || p->in[j].t->storage->husk) return false;
+    const nn_tensor *x = p->in[0].t, *y = in->t;
+    return (y->dtype == NN_FLOAT32 || y->dtype == NN_FLOAT64) && x->dtype == y->dtype &&
+           nn_tensor_same_shape(x, y) && nn_tensor_is_contiguous(y) && y->offset == 0 &&
+           (size_t)nn_tensor_numel(y) * nn_dtype_size(y->dtype) == y->storage->nbytes;
 }
 
 /* Replace what [n]'s backward does not read by husks (when one cannot be
@@ -455,6 +488,12 @@ static void drop_unread(nn_ctx *ctx, nn_node *n, const nn_storage *out_storage) 
         y->offset == 0 &&
         (size_t)nn_tensor_numel(y) * nn_dtype_size(y->dtype) == y->storage->nbytes)
         y->storage->keeper = n;
+    /* A GELU's or layer norm's output under a linear: once nothing but
+     * this node holds it (the temporary is gone after the forward), a husk
+     * replaces it (nn_node_output_orphaned) and backward makes it again. A
+     * tensor the user keeps stays as it is, read as before. */
+    if (n->n_in > 0 && recomputable(n, 0) && !n->in[0].t->storage->keeper)
+        n->in[0].t->storage->keeper = n;
 }
 
 nn_tensor *nn_node_output(nn_ctx *ctx, const nn_node *n) {
@@ -479,8 +518,28 @@ nn_tensor *nn_node_output(nn_ctx *ctx, const nn_node *n) {
  * (a ResNet block's relu under the next conv, freed by that conv's backward). */
 static _Thread_local int backward_runs;
 
+/* nn_node_output_orphaned for a linear's input that its producer can make
+ * again (recomputable): a husk replaces it, and the bytes go. */
+static void input_orphaned(nn_node *n, nn_storage *s) {
+    nn_input *in = &n->in[0];
+    nn_tensor *y = in->t;
+    if (backward_runs || nodes_releasing || !y || y->storage != s || y->refcount != 1 ||
+        s->version != in->version || !recomputable(n, 0))
+        return;
+    nn_error err = {0};
+    nn_tensor *h = nn_tensor_husk_err(&err, y);
+    if (!h) return; /* out of memory: keep the input as it is */
+    in->t = h;
+    in->recompute = true;
+    nn_tensor_release(y); /* frees the bytes */
+}
+
 void nn_node_output_orphaned(nn_node *n, nn_storage *s) {
     s->keeper = NULL;
+    if (n->op != NN_OP_RELU) {
+        input_orphaned(n, s);
+        return;
+    }
     nn_tensor *y = n->out;
     if (backward_runs || nodes_releasing || !y || y->storage != s || y->refcount != 1 ||
         n->saved[0])
@@ -1219,6 +1278,7 @@ static nn_status backward_node(nn_ctx *ctx, nn_node *node, bool retain_graph, in
     nn_tensor *din_inline[NN_NODE_INLINE_INPUTS] = {0};
     nn_tensor **din = din_inline;
     nn_status st = NN_OK;
+    if (nn_node_restore_inputs(ctx, node)) return ctx->err.code;
     if (node->n_in > NN_NODE_INLINE_INPUTS) {
         din = nn_mem_calloc(sizeof(nn_tensor *) * (size_t)node->n_in, "gradients", &ctx->err);
         if (!din) return ctx->err.code;
@@ -1455,6 +1515,29 @@ nn_status nn_node_check(nn_ctx *ctx, const nn_node *node) {
     }
     if (saved_present(ctx, node)) return ctx->err.code;
     return check_versions(ctx, node);
+}
+
+nn_status nn_node_restore_inputs(nn_ctx *ctx, nn_node *n) {
+    for (int i = 0; i < n->n_in; i++) {
+        nn_input *in = &n->in[i];
+        if (!in->recompute) continue;
+        nn_node *p = in->fn; /* the GELU or layer norm: its inputs, unchanged since */
+        if (nn_node_check(ctx, p)) return ctx->err.code;
+        nn_tensor *args[NN_NODE_INLINE_INPUTS];
+        for (int j = 0; j < p->n_in; j++) args[j] = p->in[j].t;
+        /* run directly, as an op inside a backward: not recorded, no hooks */
+        bool prev = nn_ctx_set_grad(ctx, false);
+        ctx->depth++;
+        nn_tensor *y = nn_exec(ctx, p->op, args, p->n_in, &p->p);
+        ctx->depth--;
+        nn_ctx_set_grad(ctx, prev);
+        if (!y) return ctx->err.code;
+        y->storage->version = in->version;
+        nn_tensor_release(in->t);
+        in->t = y;
+        in->recompute = false;
+    }
+    return NN_OK;
 }
 
 nn_status nn_node_vjp(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_tensor **din) {

@@ -59,6 +59,9 @@ typedef struct nn_input {
     uint32_t version; /* storage version when recorded */
     bool needs_grad;
     bool dropped; /* [t] is a husk: backward does not read this input's values */
+    /* [t] is a husk whose values the producer [fn] makes again from its own
+     * kept inputs when backward reads them (nn_node_restore_inputs) */
+    bool recompute;
 } nn_input;
 
 #define NN_NODE_INLINE_INPUTS 4
@@ -94,11 +97,19 @@ struct nn_node {
 
 void nn_node_retain(nn_node *n);
 void nn_node_release(nn_node *n);
-/* [s], the output of the relu node [n] (s->keeper), has lost every
- * reference but [n]'s own: [n] keeps one bit per element (saved[0]: set
- * where the output is not <= 0) and a husk of the output, and the bytes
- * go. Does nothing while a backward pass runs or if memory is short. */
+/* [s], kept by node [n] (s->keeper), has lost every reference but
+ * [n]'s own. [s] is the output of a relu [n]: [n] keeps one bit per
+ * element (saved[0]: set where the output is not <= 0) and a husk of the
+ * output, and the bytes go. [s] is the input of a linear [n] that a GELU
+ * or a layer norm made from inputs it keeps: [n] holds a husk of it
+ * (nn_input.recompute) and the bytes go. Does nothing while a backward
+ * pass runs or if memory is short. */
 void nn_node_output_orphaned(nn_node *n, nn_storage *s);
+/* Make again the inputs of [n] that it let go to be recomputed
+ * (nn_input.recompute), before its backward or a rule written over its
+ * inputs reads them. NN_OK, or the error with ctx->err set (the producer's
+ * saved tensors freed or changed in place, out of memory). */
+nn_status nn_node_restore_inputs(nn_ctx *ctx, nn_node *n);
 /* [n]'s output as its backward reads it: [n]->out retained, or for a relu
  * that keeps its bits, a new tensor of 1 where the output is above zero
  * (or NaN) and 0 elsewhere (for rules written over the output, e.g.

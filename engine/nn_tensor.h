@@ -62,8 +62,10 @@ typedef struct nn_storage {
      * forward because its backward does not read them (nn_tensor_husk). */
     bool husk;
     /* A recorded relu whose backward reads only which of these outputs are
-     * above zero: when every reference but its node's has gone, the node
-     * keeps one bit per element instead and the bytes are freed
+     * above zero, or a recorded linear whose input these are, made by a
+     * GELU or a layer norm from inputs it keeps: when every reference but
+     * that node's has gone, the relu keeps one bit per element instead,
+     * the linear a husk to recompute in backward, and the bytes are freed
      * (nn_node_output_orphaned, nn_graph.c). NULL for every other storage. */
     nn_node *keeper;
 } nn_storage;
