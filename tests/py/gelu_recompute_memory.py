@@ -26,6 +26,13 @@ C = 128
 slack = 64 * 1024
 
 
+def within(used, need):
+    """the allocator rounds a block up by under 25% (size classes, as under
+    the sanitizers); nodes and headers are small"""
+    return used <= need * 1.25 + slack
+
+
+
 def bits(t):
     return [struct.unpack("<I", struct.pack("<f", v))[0] for v in t.detach().reshape(-1).tolist()]
 
@@ -67,7 +74,7 @@ for approximate, N in (("tanh", 256), ("none", 2048)):
     held = []
     b, kept_held, _ = grads(m, x, held)
     # kept after the forward: c_fc's output (the GELU's input) and y, not the GELU's output
-    print(approximate, "GELU output not kept:", kept <= act + out + slack if stats else True,
+    print(approximate, "GELU output not kept:", within(kept, act + out) if stats else True,
           "kept while held:", kept_held >= 2 * act if stats else True)
     print(approximate, "same bits recomputed and held:", all(bits(g) == bits(h) for g, h in zip(a, b)))
     print(approximate, "grad sums:", [round(float(g.sum()), 1) for g in a])
@@ -75,7 +82,7 @@ for approximate, N in (("tanh", 256), ("none", 2048)):
 # a layer norm's output under a linear (a GPT's ln_1 and c_attn, ln_2 and
 # c_fc, ln_f and the LM head) is made again the same way
 torch.manual_seed(4)
-ln, lin = nn.LayerNorm(C), nn.Linear(C, 3 * C)
+ln, lin = nn.LayerNorm(C), nn.Linear(C, C)
 x = torch.randn(4, 512, C)
 
 
@@ -97,10 +104,12 @@ ln_step()
 a, kept, out = ln_step()
 b, kept_held, _ = ln_step([])
 h_bytes = x.numel() * 4
-print("layer norm output not kept:", kept <= out + h_bytes // 4 if stats else True,
+print("layer norm output not kept:", within(kept, out) if stats else True,
       "kept while held:", kept_held >= out + h_bytes if stats else True)
 print("layer norm same bits recomputed and held:", all(bits(g) == bits(h) for g, h in zip(a, b)))
-print("layer norm grad sums:", [round(float(g.sum()), 1) for g in a])
+# (absolute: the linear's weight gradient sums to about 0, rows of the
+# layer norm's output having mean 0)
+print("layer norm grad sums:", [round(float(g.abs().sum()), 1) for g in a])
 
 # double backward through the recomputed output
 torch.manual_seed(2)
