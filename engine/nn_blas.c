@@ -148,19 +148,20 @@ void nn_blas_sgemm(enum CBLAS_ORDER order, enum CBLAS_TRANSPOSE ta, enum CBLAS_T
     }
     /* A small product: OpenBLAS's bits without its cost per call (with beta
      * 0 the tiled path writes C without clearing it first); a larger one
-     * (an attention head's; a Linear layer's, on 512-bit vectors) only
-     * while OpenBLAS runs on one thread, as within a batched matmul's tasks
-     * or a session at one thread, where it would keep the order
-     * nn_small_gemm computes (at two it divides C between its threads and
-     * sums in another order). Only the arguments the BLAS would accept (it
-     * reports the others itself). */
+     * (an attention head's) only while OpenBLAS runs on one thread, as
+     * within a batched matmul's tasks or a session at one thread; a Linear
+     * layer's, on 512-bit vectors, at one thread or two (nn_small_gemm
+     * computes each count's order: at two OpenBLAS divides C between its
+     * threads and blocks each share in its own way, and nn_small_gemm runs
+     * the two shares on the engine's pool). Other counts: the library. Only
+     * the arguments the BLAS would accept (it reports the others itself). */
     bool tra = ta == CblasTrans, trb = tb == CblasTrans;
     if (small_gemm_ok && order == CblasRowMajor && alpha == 1.0f &&
         (beta == 1.0f || beta == 0.0f) && (ta == CblasNoTrans || tra) &&
         (tb == CblasNoTrans || trb) && m > 0 && n > 0 && k > 0 && lda >= (tra ? m : k) &&
         ldb >= (trb ? k : n) && ldc >= n &&
         nn_small_sgemm(tra, trb, m, n, k, a, lda, b, ldb, c, ldc, beta == 0.0f,
-                       p_get_threads && p_get_threads() == 1))
+                       p_get_threads ? p_get_threads() : 0))
         return;
     if (beta == 0.0f && zero_first(order, m, n, k, sizeof(float), c, ldc)) beta = 1.0f;
     p_sgemm(order, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);

@@ -1,16 +1,20 @@
 /* nn_small_gemm: float32 products too small for OpenBLAS's per-call work,
- * and (at one thread) a GPT's attention and Linear products, computed with
- * OpenBLAS's bits (see nn_small_gemm.h). Four paths, by size: the one-chain
- * shapes (chain_shape), the tiled path up to 64^3 multiply-adds (tiled(),
- * which states OpenBLAS's order), the packed panels above it (panel_sgemm,
- * attention's [256x64]x[64x256] and [256x256]x[256x64]), and any larger
- * product on 512-bit vectors (big_sgemm, which states OpenBLAS's blocks). */
+ * and (at one thread) a GPT's attention and (at one or two) Linear
+ * products, computed with OpenBLAS's bits (see nn_small_gemm.h). Four
+ * paths, by size: the one-chain shapes (chain_shape), the tiled path up to
+ * 64^3 multiply-adds (tiled(), which states OpenBLAS's order), the packed
+ * panels above it (panel_sgemm, attention's [256x64]x[64x256] and
+ * [256x256]x[256x64]), and any larger product on 512-bit vectors
+ * (big_sgemm, which states OpenBLAS's blocks at one thread, and
+ * big_sgemm_two, its two threads' shares). */
 #include "nn_small_gemm.h"
 
 #include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "nn_thread.h"
 
 /* The shapes where OpenBLAS 0.3.21 (Zen/Haswell kernels, checked on Zen 3)
  * sums each element as one chain of FMAs over k in order, starting from 0,
@@ -559,9 +563,9 @@ SG_TARGET static bool tiled_sgemm(bool ta, bool tb, int m, int n, int k, const f
  * up to 1024, n up to 256 and k up to 320, all four transposes (tests/unit
  * test_matmul.c, small_sgemm_panels_have_openblas_bits); taken for m up to
  * 1024 and n, k up to 256. Above 64^3 multiply-adds OpenBLAS splits a product
- * among its threads when it has more than one, so the caller says whether it
- * runs at one thread (a batched matmul at two threads runs each product on
- * one: ops_matmul.c).
+ * among its threads when it has more than one, so the caller says how many
+ * it runs on (a batched matmul at two threads runs each product on one:
+ * ops_matmul.c).
  *
  * At these sizes reading A and B where they are is slower than OpenBLAS:
  * a head's q, k, v are rows of the qkv output (row stride 2304 floats), and
@@ -861,19 +865,49 @@ SG_TARGET static void panel_sgemm(bool ta, bool tb, int m, int n, int k, const f
  * against cblas_sgemm at one thread over the GPT's shapes and a sweep of
  * odd sizes (tests/unit/test_matmul.c, big_sgemm_has_openblas_bits).
  * Only where 512-bit vectors run (on 256-bit ones OpenBLAS's own kernel is
- * as fast), and only at one thread (at two OpenBLAS divides the rows
- * between its threads, in another order). */
+ * as fast). At two threads OpenBLAS divides C between its threads and
+ * blocks each share in its own way: big_sgemm_two below. */
 /* BIG_PAD: the packed block's rows are 8 G + 16 floats apart, so that a
  * 16-column slice of 256 columns' rows (1 KiB apart) does not fall in a
  * few of L1's sets. */
-enum { BIG_Q = 320, BIG_PAD = 16, BIG_MAX_ROWS = 16384 };
+enum { BIG_Q = 320, BIG_PAD = 16, BIG_MAX_ROWS = 16384, BIG2_MAX_ROWS = 65536 };
 
-/* OpenBLAS's next block of a dimension with [left] to go. */
+/* OpenBLAS's next block of a dimension with [left] to go (level3.c, one
+ * thread: k and the columns alike). */
 static int blas_block(int left) {
     if (left >= 2 * BIG_Q) return BIG_Q;
     if (left > BIG_Q) return (left / 2 + 7) / 8 * 8;
     return left;
 }
+
+/* The same in level3_thread.c (two threads): k is halved without rounding;
+ * a thread's first column block is level3.c's, its later ones round half
+ * of the rest, plus one, up to 8. */
+static int thread_k_block(int left) {
+    if (left >= 2 * BIG_Q) return BIG_Q;
+    if (left > BIG_Q) return (left + 1) / 2;
+    return left;
+}
+
+static int thread_col_block(int left, bool first) {
+    if (left >= 2 * BIG_Q) return BIG_Q;
+    if (left > BIG_Q) return ((first ? left / 2 : (left + 1) / 2) + 7) / 8 * 8;
+    return left;
+}
+
+/* One OpenBLAS thread's share of a product: our columns [c0, c1) against
+ * the row parts [rows[q], rows[q + 1]) (q < parts); [own] bit q: part q
+ * is one the thread packed itself, which in its first column block it
+ * hands to the kernel in chunks of 12, then 4, then the rest (the others,
+ * and every part in the later column blocks, the kernel takes whole:
+ * 12, 8, 4, 2, 1). [threaded]: level3_thread.c's blocks, else level3.c's
+ * (one thread: all of C, one part of its own). */
+typedef struct big_share {
+    int c0, c1, parts;
+    int rows[5];
+    unsigned own;
+    bool threaded;
+} big_share;
 
 /* Rows in the next chunk ([left] to go) for the first column block
  * ([first]) or a later one; 8 rows are one chain, as 6 and 2. */
@@ -883,24 +917,28 @@ static int big_chunk(int left, bool first) {
     return left >= 8 ? 8 : left >= 4 ? 4 : left;
 }
 
-/* The packed B block ([kb][16] panels of at most 320 x 320), one per
- * thread, allocated at its first product and kept (freed when the thread
- * ends): 400 KiB, too much for the stack of a worker thread. */
-static pthread_key_t big_key;
+/* The packed B block ([kb][16] panels of at most 320 x 320): 400 KiB, too
+ * much for the stack of a worker thread. Each thread that calls
+ * nn_small_sgemm keeps one (buffer 0), allocated at its first such product
+ * and freed when the thread ends, and a second (buffer 1) for the other
+ * task of a product split in two, so that a task never needs memory it
+ * might not get once the other has started writing C. */
+static pthread_key_t big_key[2];
 static pthread_once_t big_once = PTHREAD_ONCE_INIT;
 static bool big_key_ok;
 
 static void big_key_make(void) {
-    big_key_ok = pthread_key_create(&big_key, free) == 0;
+    big_key_ok = pthread_key_create(&big_key[0], free) == 0;
+    if (big_key_ok && pthread_key_create(&big_key[1], free)) big_key_ok = false;
 }
 
-static float *big_buffer(void) {
+static float *big_buffer(int which) {
     pthread_once(&big_once, big_key_make);
     if (!big_key_ok) return NULL;
-    float *p = pthread_getspecific(big_key);
+    float *p = pthread_getspecific(big_key[which]);
     if (!p) {
         p = aligned_alloc(64, sizeof(float) * BIG_Q * (BIG_Q + BIG_PAD));
-        if (p && pthread_setspecific(big_key, p)) {
+        if (p && pthread_setspecific(big_key[which], p)) {
             free(p);
             p = NULL;
         }
@@ -999,57 +1037,194 @@ SG512_TARGET static void big_zrows(int R, int G, int s0, int s1, int k, const fl
     }
 }
 
-SG_TARGET static bool big_sgemm(bool ta, bool tb, int m, int n, int k, const float *a, int lda,
-                                const float *b, int ldb, float *c, int ldc, bool zero) {
-    float *pack = big_buffer(), part[12 * BIG_Q];
-    if (!pack) return false;
+/* One thread's share (sh) of C += op(A) op(B), packing B's blocks in
+ * [pack]. */
+SG_TARGET static void big_share_run(const big_share *sh, float *pack, bool ta, bool tb, int k,
+                                    const float *a, int lda, const float *b, int ldb, float *c,
+                                    int ldc, bool zero) {
+    float part[12 * BIG_Q];
     bool wide = !small_force_avx2 && __builtin_cpu_supports("avx512f");
     for (int ls = 0, kb; ls < k; ls += kb) {
-        kb = blas_block(k - ls);
+        kb = sh->threaded ? thread_k_block(k - ls) : blas_block(k - ls);
         /* A(i, p) and B(p, j) of this block of k */
         const float *ak = ta ? a + (int64_t)ls * lda : a + ls;
         const float *bk = tb ? b + ls : b + (int64_t)ls * ldb;
         bool z = zero && ls == 0;
-        for (int is = 0, mb; is < n; is += mb) {
-            mb = blas_block(n - is);
+        for (int is = sh->c0, mb; is < sh->c1; is += mb) {
+            mb = sh->threaded ? thread_col_block(sh->c1 - is, is == sh->c0)
+                              : blas_block(sh->c1 - is);
             int G = mb / 8, w = mb % 8, ldp = 8 * G + BIG_PAD;
             if (G) big_pack_b(tb, 8 * G, kb, tb ? bk + (int64_t)is * ldb : bk + is, ldb, pack, ldp);
             /* split groups (rule above tiled()): rows 0-5 of a 12-row chunk
              * group 0 and, G even, G-1; rows 6-11, G odd, G-1 */
             int lo0 = G >= 2 ? 0 : -1, lo1 = G >= 2 && G % 2 == 0 ? G - 1 : -1,
                 hi = G >= 2 && G % 2 == 1 ? G - 1 : -1;
-            for (int r = 0, chunk; r < m; r += chunk) {
-                chunk = big_chunk(m - r, is == 0);
-                /* 8 rows: one chain, as 6 rows and 2 */
-                for (int r0 = r, R; r0 < r + chunk; r0 += R) {
-                    R = chunk == 8 ? (r0 == r ? 6 : 2) : chunk;
-                    float *cr = c + (int64_t)r0 * ldc + is;
-                    if (G) {
-                        pack_a(ta, R, kb, ak, lda, r0, part);
-                        if (R == 12 && wide) {
-                            big_zrows(6, G, lo0, lo1, kb, part, 12, pack, ldp, cr, ldc, z);
-                            big_zrows(6, G, hi, -1, kb, part + 6, 12, pack, ldp,
-                                      cr + 6 * (int64_t)ldc, ldc, z);
-                        } else if (R == 12) {
-                            big_rows(6, G, lo0, lo1, false, kb, part, 12, pack, ldp, cr, ldc, z);
-                            big_rows(6, G, hi, -1, false, kb, part + 6, 12, pack, ldp,
-                                     cr + 6 * (int64_t)ldc, ldc, z);
-                        } else if (wide) {
-                            big_zrows(R, G, -1, -1, kb, part, R, pack, ldp, cr, ldc, z);
-                        } else {
-                            big_rows(R, G, -1, -1, R == 4, kb, part, R, pack, ldp, cr, ldc, z);
+            for (int q = 0; q < sh->parts; q++) {
+                bool first = is == sh->c0 && (sh->own >> q & 1);
+                int end = sh->rows[q + 1];
+                for (int r = sh->rows[q], chunk; r < end; r += chunk) {
+                    chunk = big_chunk(end - r, first);
+                    /* 8 rows: one chain, as 6 rows and 2 */
+                    for (int r0 = r, R; r0 < r + chunk; r0 += R) {
+                        R = chunk == 8 ? (r0 == r ? 6 : 2) : chunk;
+                        float *cr = c + (int64_t)r0 * ldc + is;
+                        if (G) {
+                            pack_a(ta, R, kb, ak, lda, r0, part);
+                            if (R == 12 && wide) {
+                                big_zrows(6, G, lo0, lo1, kb, part, 12, pack, ldp, cr, ldc, z);
+                                big_zrows(6, G, hi, -1, kb, part + 6, 12, pack, ldp,
+                                          cr + 6 * (int64_t)ldc, ldc, z);
+                            } else if (R == 12) {
+                                big_rows(6, G, lo0, lo1, false, kb, part, 12, pack, ldp, cr, ldc,
+                                         z);
+                                big_rows(6, G, hi, -1, false, kb, part + 6, 12, pack, ldp,
+                                         cr + 6 * (int64_t)ldc, ldc, z);
+                            } else if (wide) {
+                                big_zrows(R, G, -1, -1, kb, part, R, pack, ldp, cr, ldc, z);
+                            } else {
+                                big_rows(R, G, -1, -1, R == 4, kb, part, R, pack, ldp, cr, ldc, z);
+                            }
                         }
+                        if (w)
+                            big_edge(ta, tb, R, w, kb, ak, lda, bk, ldb, r0, is + 8 * G, c, ldc, z);
                     }
-                    if (w) big_edge(ta, tb, R, w, kb, ak, lda, bk, ldb, r0, is + 8 * G, c, ldc, z);
                 }
             }
+        }
+    }
+}
+
+static bool big_shape(int m, int n, int k) {
+    return m <= BIG_MAX_ROWS && (small_force_avx2 || __builtin_cpu_supports("avx512f"));
+}
+
+/* At one thread: all of C, one part of rows, level3.c's blocks. */
+static bool big_sgemm(bool ta, bool tb, int m, int n, int k, const float *a, int lda,
+                      const float *b, int ldb, float *c, int ldc, bool zero) {
+    float *pack = big_buffer(0);
+    if (!pack) return false;
+    big_share sh = {.c0 = 0, .c1 = n, .parts = 1, .rows = {0, m}, .own = 1, .threaded = false};
+    big_share_run(&sh, pack, ta, tb, k, a, lda, b, ldb, c, ldc, zero);
+    return true;
+}
+
+/* At two OpenBLAS threads. OpenBLAS 0.3.21's interface/gemm.c runs a
+ * product of at most 65536 x 4 multiply-adds (m n k, counted in double) on
+ * one thread (level3.c: the order above); a larger one goes to
+ * level3_thread.c, which works, like level3.c, on C^T (its M our columns
+ * n, its N our rows m) with these constants of Debian's build (TARGET
+ * GENERIC, DYNAMIC_ARCH: param.h's defaults SWITCH_RATIO 2 and
+ * GEMM_PREFERED_SIZE 1; P, Q and the unrolls from the Zen/Haswell table):
+ *  - threads over its M: 2 when n >= 4, else 1; over its N then: 1 with
+ *    2 over M, else 2 when m >= 3 (n < 4 and m < 3: one thread, level3.c);
+ *  - the columns (2 over M): thread 0 takes the first (n + 1) / 2,
+ *    thread 1 the rest; the rows are cut in two regions the same way
+ *    (region 0 at least 2 rows), one per thread, and each region in two
+ *    parts (the first (w + 1) / 2 of its w rows, then the rest). Each
+ *    thread packs the rows of its own region and, at 2 over M, multiplies
+ *    its columns by both regions (all four parts); at 2 over N, all the
+ *    columns by its own region's parts only;
+ *  - k in blocks of 320 while 640 remain, then (rest + 1) / 2, then the
+ *    rest (not rounded to 8 as at one thread);
+ *  - each thread's columns in blocks: 320 while 640 remain, then half
+ *    rounded up to 8 (the first block: half of what is left, a later one:
+ *    half of what is left plus one), then the rest; 8-column groups and
+ *    the two-chain groups counted from each block's first column, which
+ *    for thread 1 need not be a multiple of 8 (n = 50257: 25129);
+ *  - rows: in a thread's first column block, the parts it packed go to
+ *    the kernel in chunks of 12, then 4, then the rest, counted from each
+ *    part's first row; the other thread's parts, and every part in the
+ *    later column blocks, go whole, the kernel taking 12, 8, 4, 2, 1 from
+ *    the part's first row (big_chunk).
+ * So each element's order of sums depends on which thread's columns and
+ * which part of rows it falls in; C's columns (or rows) are divided, not
+ * its sums, so the two threads' work can run in any order. nn_small_sgemm
+ * runs the two shares as two tasks of the engine's pool, each with one of
+ * the calling thread's two buffers. Found by reading level3_thread.c and
+ * interface/gemm.c of 0.3.21 and checked bit for bit against
+ * cblas_sgemm at two threads (tests/unit/test_small_gemm.c,
+ * big_sgemm_two_threads_has_openblas_bits). */
+enum { THREAD_WORK = 262144 };
+
+/* A region [s, e) of rows in its two parts, appended to sh (own: the
+ * thread packed them). */
+static void add_region(big_share *sh, int s, int e, bool own) {
+    int div = (e - s + 1) / 2;
+    for (int p0 = s; p0 < e; p0 += div) {
+        int p1 = p0 + div < e ? p0 + div : e;
+        if (own) sh->own |= 1u << sh->parts;
+        sh->rows[sh->parts] = p0;
+        sh->rows[++sh->parts] = p1;
+    }
+}
+
+/* Fills sh[0], sh[1] with the threads' shares; false when OpenBLAS runs
+ * the product on one thread. */
+static bool split_two(int m, int n, big_share sh[2]) {
+    bool over_m = n >= 4;
+    if (!over_m && m < 3) return false;
+    int r1 = (m + 1) / 2 < 2 ? 2 : (m + 1) / 2;
+    if (r1 > m) r1 = m;
+    int cmid = (n + 1) / 2;
+    for (int t = 0; t < 2; t++) {
+        big_share *s = &sh[t];
+        *s = (big_share){.threaded = true};
+        s->c0 = over_m && t ? cmid : 0;
+        s->c1 = over_m && !t ? cmid : n;
+        s->rows[0] = 0;
+        if (over_m) {
+            /* parts in their place in C; the order does not matter */
+            add_region(s, 0, r1, t == 0);
+            add_region(s, r1, m, t == 1);
+        } else {
+            add_region(s, t ? r1 : 0, t ? m : r1, true);
         }
     }
     return true;
 }
 
-static bool big_shape(int m, int n, int k) {
-    return m <= BIG_MAX_ROWS && (small_force_avx2 || __builtin_cpu_supports("avx512f"));
+typedef struct big_job {
+    big_share sh[2];
+    float *pack[2];
+    bool ta, tb, zero;
+    int k, lda, ldb, ldc;
+    const float *a, *b;
+    float *c;
+} big_job;
+
+static void big_task(void *arg, int task, int n_tasks) {
+    (void)n_tasks;
+    big_job *j = arg;
+    big_share_run(&j->sh[task], j->pack[task], j->ta, j->tb, j->k, j->a, j->lda, j->b, j->ldb, j->c,
+                  j->ldc, j->zero);
+}
+
+static bool big_sgemm_two(bool ta, bool tb, int m, int n, int k, const float *a, int lda,
+                          const float *b, int ldb, float *c, int ldc, bool zero) {
+    big_job j = {.ta = ta,
+                 .tb = tb,
+                 .zero = zero,
+                 .k = k,
+                 .lda = lda,
+                 .ldb = ldb,
+                 .ldc = ldc,
+                 .a = a,
+                 .b = b,
+                 .c = c};
+    if (!split_two(m, n, j.sh)) return false;
+    j.pack[0] = big_buffer(0);
+    j.pack[1] = big_buffer(1);
+    if (!j.pack[0] || !j.pack[1]) return false;
+    /* the engine's pool at one thread: both shares here, the same bits */
+    if (nn_parallel_tasks(2, 1) == 2)
+        nn_parallel_run(2, big_task, &j);
+    else
+        for (int t = 0; t < 2; t++) big_task(&j, t, 2);
+    return true;
+}
+
+static bool big2_shape(int m, int n, int k) {
+    return m <= BIG2_MAX_ROWS && (small_force_avx2 || __builtin_cpu_supports("avx512f"));
 }
 
 /* C's rows cleared, as nn_blas.c does before OpenBLAS (the chain paths
@@ -1062,7 +1237,7 @@ static void clear_rows(float *c, int m, int n, int ldc) {
 }
 
 bool nn_small_sgemm(bool ta, bool tb, int m, int n, int k, const float *a, int lda, const float *b,
-                    int ldb, float *c, int ldc, bool overwrite, bool one_thread) {
+                    int ldb, float *c, int ldc, bool overwrite, int blas_threads) {
     __builtin_cpu_init(); /* idempotent: a few loads after the first call */
     if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("fma") || m <= 0 || n <= 0 ||
         k <= 0)
@@ -1075,17 +1250,22 @@ bool nn_small_sgemm(bool ta, bool tb, int m, int n, int k, const float *a, int l
     }
     if (tile_shape(m, n, k) && tiled_sgemm(ta, tb, m, n, k, a, lda, b, ldb, c, ldc, overwrite))
         return true;
+    /* at two threads OpenBLAS runs the smaller products on one */
+    bool one_thread = blas_threads == 1 ||
+                      (blas_threads == 2 && (double)m * (double)n * (double)k <= THREAD_WORK);
     if (one_thread && panel_shape(m, n, k)) {
         panel_sgemm(ta, tb, m, n, k, a, lda, b, ldb, c, ldc, overwrite);
         return true;
     }
     if (one_thread && big_shape(m, n, k))
         return big_sgemm(ta, tb, m, n, k, a, lda, b, ldb, c, ldc, overwrite);
+    if (blas_threads == 2 && !one_thread && big2_shape(m, n, k))
+        return big_sgemm_two(ta, tb, m, n, k, a, lda, b, ldb, c, ldc, overwrite);
     return false;
 }
 #else
 bool nn_small_sgemm(bool ta, bool tb, int m, int n, int k, const float *a, int lda, const float *b,
-                    int ldb, float *c, int ldc, bool overwrite, bool one_thread) {
+                    int ldb, float *c, int ldc, bool overwrite, int blas_threads) {
     (void)chain_shape;
     return false;
 }

@@ -71,3 +71,112 @@ NN_TEST(small_sgemm_tiled_both_widths_have_openblas_bits) {
     free(pool), free(c1), free(c2);
     nn_ctx_free(ctx);
 }
+
+/* One product through nn_small_sgemm as OpenBLAS at [threads] would run it
+ * and through cblas_sgemm (at the threads the session set), beta 0 on a C
+ * with NaN in it or beta 1 on a C that is not zero: -1 when nn_small_sgemm
+ * does not take it, else 1 when the bits differ. */
+static int differs(raw_sgemm blas, int threads, bool ta, bool tb, int m, int n, int k, int pad,
+                   bool zero, const float *pool, size_t pool_n, float *c1, float *c2) {
+    int lda = (ta ? m : k) + pad, ldb = (tb ? k : n) + pad, ldc = n + pad;
+    size_t na = (size_t)lda * (ta ? k : m), nb = (size_t)ldb * (tb ? n : k), nc = (size_t)m * ldc;
+    if (na + nb > pool_n) return -1;
+    const float *a = pool + (pool_n - na - nb) % 61, *b = a + na;
+    for (size_t i = 0; i < nc; i++) c1[i] = c2[i] = zero && i % 5 == 0 ? NAN : pool[i * 7 % pool_n];
+    if (!nn_small_sgemm(ta, tb, m, n, k, a, lda, b, ldb, c1, ldc, zero, threads)) return -1;
+    blas(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans, m, n, k,
+         1.0f, a, lda, b, ldb, zero ? 0.0f : 1.0f, c2, ldc);
+    return memcmp(c1, c2, sizeof(float) * nc) != 0;
+}
+
+/* The Linear layers' products at two threads (nn_small_gemm.c's
+ * big_sgemm_two: OpenBLAS's two threads' shares as two tasks of the
+ * engine's pool) against cblas_sgemm at two threads, bit for bit: every
+ * product of a GPT-2 step at C = 768 and 512 (forward x W^T, dx = dy W,
+ * dW = dy^T x, the LM head's 50257 columns and its weight gradient of
+ * 50257 rows, 16384 rows), all four transposes; and a sweep of awkward
+ * sizes: 1-3 columns (OpenBLAS then divides the rows, not the columns),
+ * 1-3 rows, columns that leave thread 1 starting inside an 8-column group,
+ * k and each thread's columns just above 320 and 640 (its blocks), on
+ * 512-bit and 256-bit vectors. The products OpenBLAS keeps on one thread
+ * at two (m n k <= 65536 x 4) are in the sweep too. */
+NN_TEST(big_sgemm_two_threads_has_openblas_bits) {
+    nn_ctx *ctx = nn_ctx_new(0);
+    CHECK(nn_blas_require(ctx) == NN_OK);
+    const char *core = nn_blas_corename();
+    raw_sgemm blas = (raw_sgemm)(uintptr_t)nn_blas_symbol("cblas_sgemm");
+    __builtin_cpu_init();
+    if (!blas || (strcmp(core, "Zen") && strcmp(core, "Haswell"))) {
+        nn_ctx_free(ctx);
+        return;
+    }
+    int old_threads = nn_get_num_threads();
+    nn_set_num_threads(2); /* OpenBLAS's threads and the engine's pool */
+    CHECK(nn_blas_get_threads() == 2);
+    size_t pool_n = (size_t)1 << 26, c_n = (size_t)50257 * 800;
+    float *pool = tu_random_floats(pool_n, 2727), *c1 = malloc(sizeof(float) * c_n),
+          *c2 = malloc(sizeof(float) * c_n);
+    CHECK(pool && c1 && c2);
+    bool wide = __builtin_cpu_supports("avx512f");
+    /* {m, n, k}: B T = 256 (B4 T64) and 1024 (B4 T256, B8 T128) */
+    static const int gpt[][3] = {
+        {256, 2304, 768},  {256, 768, 768},   {256, 3072, 768},  {256, 768, 3072},
+        {256, 50257, 768}, {256, 768, 50257}, {2304, 768, 256},  {768, 768, 256},
+        {3072, 768, 256},  {768, 3072, 256},  {50257, 768, 256}, {1024, 1536, 512},
+        {1024, 512, 512},  {1024, 2048, 512}, {1024, 512, 2048}, {1536, 512, 1024},
+        {512, 512, 1024},  {2048, 512, 1024}, {512, 2048, 1024}, {50257, 512, 1024},
+        {16384, 768, 768}, {1024, 2304, 768},
+    };
+    int taken = 0, differ = 0, round = 0;
+    for (size_t s = 0; s < sizeof gpt / sizeof gpt[0]; s++)
+        for (int q = 0; q < 4; q++) {
+            int m = gpt[s][0], n = gpt[s][1], k = gpt[s][2], r = round++;
+            int d = differs(blas, 2, q & 1, q & 2, m, n, k, r % 3 == 1 ? 3 : 0, r % 2, pool, pool_n,
+                            c1, c2);
+            taken += d >= 0;
+            if (d > 0 && differ++ < 5)
+                fprintf(stderr, "2-thread sgemm differs: ta %d tb %d m %d n %d k %d\n", q & 1,
+                        (q & 2) != 0, m, n, k);
+        }
+    if (wide)
+        CHECK_MSG(taken == 4 * (int)(sizeof gpt / sizeof gpt[0]), "every GPT product taken (%d)",
+                  taken);
+    static const int ms[] = {1, 2, 3, 5, 12, 13, 17, 25, 100, 131, 333, 1001};
+    static const int ns[] = {1, 3, 4, 5, 9, 23, 100, 321, 337, 641, 700, 1283};
+    static const int ks[] = {7, 300, 321, 333, 641, 1001};
+    int swept = 0;
+    for (int w = 0; w < 2; w++) {
+        nn_small_sgemm_force_avx2(!w);
+        for (size_t im = 0; im < sizeof ms / sizeof ms[0]; im++)
+            for (size_t in = 0; in < sizeof ns / sizeof ns[0]; in++)
+                for (size_t ik = 0; ik < sizeof ks / sizeof ks[0]; ik++) {
+                    int m = ms[im], n = ns[in], k = ks[ik], r = round++, q = r % 4;
+                    if (!w && r % 3) continue; /* a third of them on 256-bit vectors */
+                    int d = differs(blas, 2, q & 1, q & 2, m, n, k, r % 3 == 1 ? 5 : 0, r % 2, pool,
+                                    pool_n, c1, c2);
+                    swept += d >= 0;
+                    if (d > 0 && differ++ < 10)
+                        fprintf(stderr,
+                                "2-thread sgemm differs: 512-bit %d ta %d tb %d m %d n %d k %d\n",
+                                w, q & 1, (q & 2) != 0, m, n, k);
+                }
+    }
+    nn_small_sgemm_force_avx2(false);
+    CHECK_MSG(swept > 400, "the sweep reached the big kernel (%d products)", swept);
+    CHECK_MSG(differ == 0, "two threads: OpenBLAS's bits (%d of %d differ)", differ, taken + swept);
+    /* through nn_blas_sgemm (the session's thread count read from
+     * OpenBLAS), beta 0 */
+    int m = 256, n = 768, k = 3072;
+    for (size_t i = 0; i < (size_t)m * n; i++) c1[i] = c2[i] = NAN;
+    nn_blas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, m, n, k, 1.0f, pool, k, pool + m * k, k,
+                  0.0f, c1, n);
+    blas(CblasRowMajor, CblasNoTrans, CblasTrans, m, n, k, 1.0f, pool, k, pool + m * k, k, 0.0f, c2,
+         n);
+    CHECK_MSG(!memcmp(c1, c2, sizeof(float) * (size_t)m * n),
+              "nn_blas_sgemm has cblas_sgemm's bits at two threads");
+    /* threads other than 1 and 2: left to the library */
+    CHECK(!nn_small_sgemm(false, true, m, n, k, pool, k, pool + m * k, k, c1, n, true, 3));
+    nn_set_num_threads(old_threads);
+    free(pool), free(c1), free(c2);
+    nn_ctx_free(ctx);
+}
