@@ -110,6 +110,44 @@ static bool zero_first(enum CBLAS_ORDER order, int m, int n, int k, size_t es, v
     return true;
 }
 
+/* nn_small_gemm's model of OpenBLAS's two threads rests on constants of
+ * the library's build (Debian's: TARGET GENERIC, so level3_thread.c's
+ * SWITCH_RATIO 2 and GEMM_PREFERED_SIZE 1; a build for HASWELL rounds the
+ * threads' columns to 8, one for ZEN keeps 16 rows at least per thread),
+ * which the library does not report. So before the first product at two
+ * threads it is checked once against the library on a product whose bits
+ * tell those apart (13 x 337 x 333: thread 1's columns start mid-group,
+ * region 0 has fewer than 8 rows, k's second half is odd); if they differ,
+ * OpenBLAS keeps the products at two threads. About 3 ms, once. */
+static pthread_once_t two_once = PTHREAD_ONCE_INIT;
+static bool two_ok;
+
+static void two_check(void) {
+    enum { M = 13, N = 337, K = 333 };
+    float *a = malloc(sizeof(float) * (M * K + K * N + 2 * M * N));
+    if (!a) return;
+    float *b = a + M * K, *c1 = b + K * N, *c2 = c1 + M * N;
+    uint32_t r = 2027;
+    for (int i = 0; i < M * K + K * N; i++)
+        a[i] = (float)((r = r * 1664525u + 1013904223u) >> 8) / 16777216.0f - 0.5f;
+    for (int i = 0; i < M * N; i++) c1[i] = c2[i] = 1.0f / (float)(i + 1);
+    p_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, M, N, K, 1.0f, a, K, b, N, 1.0f, c1, N);
+    two_ok = nn_small_sgemm(false, false, M, N, K, a, K, b, N, c2, N, false, 2) &&
+             !memcmp(c1, c2, sizeof(float) * M * N);
+    free(a);
+}
+
+/* The threads to tell nn_small_sgemm OpenBLAS runs on: 0 (not known) at
+ * two where the check above failed. */
+static int blas_threads(void) {
+    int t = p_get_threads ? p_get_threads() : 0;
+    if (t == 2) {
+        pthread_once(&two_once, two_check);
+        if (!two_ok) t = 0;
+    }
+    return t;
+}
+
 /* Rows of a row-major C per BLAS call (0: the default, SPLIT_ROWS). */
 static int split_rows;
 #define SPLIT_ROWS 8192
@@ -160,8 +198,7 @@ void nn_blas_sgemm(enum CBLAS_ORDER order, enum CBLAS_TRANSPOSE ta, enum CBLAS_T
         (beta == 1.0f || beta == 0.0f) && (ta == CblasNoTrans || tra) &&
         (tb == CblasNoTrans || trb) && m > 0 && n > 0 && k > 0 && lda >= (tra ? m : k) &&
         ldb >= (trb ? k : n) && ldc >= n &&
-        nn_small_sgemm(tra, trb, m, n, k, a, lda, b, ldb, c, ldc, beta == 0.0f,
-                       p_get_threads ? p_get_threads() : 0))
+        nn_small_sgemm(tra, trb, m, n, k, a, lda, b, ldb, c, ldc, beta == 0.0f, blas_threads()))
         return;
     if (beta == 0.0f && zero_first(order, m, n, k, sizeof(float), c, ldc)) beta = 1.0f;
     p_sgemm(order, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
@@ -190,6 +227,16 @@ int nn_blas_get_threads(void) {
     int (*get)(void) =
         handle ? (int (*)(void))(uintptr_t)dlsym(handle, "openblas_get_num_threads") : NULL;
     return get ? get() : 0;
+}
+
+bool nn_blas_own_two_threads(void) {
+    pthread_once(&once, load);
+    if (!small_gemm_ok || !p_get_threads || !p_set_threads) return false;
+    int was = p_get_threads();
+    if (was != 2) p_set_threads(2);
+    pthread_once(&two_once, two_check);
+    if (was != 2) p_set_threads(was);
+    return two_ok;
 }
 
 const char *nn_blas_corename(void) {

@@ -42,6 +42,12 @@ int nn_blas_get_threads(void);
 /* The library's kernel set ("Haswell", "Prescott", ...), loading it if
  * needed; "unknown" when the library does not say or cannot load. */
 const char *nn_blas_corename(void);
+/* Whether nndb's own products stand in for OpenBLAS's at two threads: its
+ * model of the library's split checked out (nn_blas.c, once; false where
+ * it did not, or the products stay with OpenBLAS anyway: no AVX-512, not
+ * the Zen/Haswell kernels). Sets the library to two threads for the check
+ * and back. For tests. */
+bool nn_blas_own_two_threads(void);
 
 /* A symbol of the loaded library (LAPACK's dgetrf_, cblas_dtrsm, ...), loading it if
  * needed; NULL when there is no library or it lacks the symbol. Debian's
