@@ -99,7 +99,8 @@ static int differs(raw_sgemm blas, int threads, bool ta, bool tb, int m, int n, 
  * 1-3 rows, columns that leave thread 1 starting inside an 8-column group,
  * k and each thread's columns just above 320 and 640 (its blocks), on
  * 512-bit and 256-bit vectors. The products OpenBLAS keeps on one thread
- * at two (m n k <= 65536 x 4) are in the sweep too. */
+ * at two (m n k <= 65536 x 4) are in the sweep too, and products either
+ * side of that limit. */
 NN_TEST(big_sgemm_two_threads_has_openblas_bits) {
     nn_ctx *ctx = nn_ctx_new(0);
     CHECK(nn_blas_require(ctx) == NN_OK);
@@ -122,12 +123,34 @@ NN_TEST(big_sgemm_two_threads_has_openblas_bits) {
     bool wide = __builtin_cpu_supports("avx512f");
     /* {m, n, k}: B T = 256 (B4 T64) and 1024 (B4 T256, B8 T128) */
     static const int gpt[][3] = {
-        {256, 2304, 768},  {256, 768, 768},   {256, 3072, 768},  {256, 768, 3072},
-        {256, 50257, 768}, {256, 768, 50257}, {2304, 768, 256},  {768, 768, 256},
-        {3072, 768, 256},  {768, 3072, 256},  {50257, 768, 256}, {1024, 1536, 512},
-        {1024, 512, 512},  {1024, 2048, 512}, {1024, 512, 2048}, {1536, 512, 1024},
-        {512, 512, 1024},  {2048, 512, 1024}, {512, 2048, 1024}, {50257, 512, 1024},
-        {16384, 768, 768}, {1024, 2304, 768},
+        {256, 2304, 768},
+        {256, 768, 768},
+        {256, 3072, 768},
+        {256, 768, 3072},
+        {256, 50257, 768},
+        {256, 768, 50257},
+        {2304, 768, 256},
+        {768, 768, 256},
+        {3072, 768, 256},
+        {768, 3072, 256},
+        {50257, 768, 256},
+        {1024, 1536, 512},
+        {1024, 512, 512},
+        {1024, 2048, 512},
+        {1024, 512, 2048},
+        {1536, 512, 1024},
+        {512, 512, 1024},
+        {2048, 512, 1024},
+        {512, 2048, 1024},
+        {50257, 512, 1024},
+        {16384, 768, 768},
+        {1024, 2304, 768},
+        /* either side of OpenBLAS's one-thread limit (m n k <= 65536 x 4):
+         * the panels and big_sgemm at one thread, then big_sgemm_two */
+        {512, 64, 8},
+        {513, 64, 8},
+        {1000, 9, 29},
+        {1001, 9, 30},
     };
     int taken = 0, differ = 0, round = 0;
     for (size_t s = 0; s < sizeof gpt / sizeof gpt[0]; s++)
