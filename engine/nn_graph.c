@@ -1542,7 +1542,8 @@ nn_status nn_node_restore_inputs(nn_ctx *ctx, nn_node *n) {
 
 nn_status nn_node_vjp(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_tensor **din) {
     for (int i = 0; i < node->n_in; i++) din[i] = NULL;
-    if (nn_node_check(ctx, node)) return ctx->err.code;
+    /* _graph_nodes made a let-go input again already; any other caller too */
+    if (nn_node_restore_inputs(ctx, node) || nn_node_check(ctx, node)) return ctx->err.code;
     bool prev = nn_ctx_set_grad(ctx, false);
     ctx->depth++;
     nn_status st = op_table[node->op].backward(ctx, node, dout, din);
