@@ -1346,7 +1346,11 @@ static nn_status unary_grad(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_tens
         nn_iter_add(&it, r);
         nn_iter_add(&it, dout);
         nn_iter_add(&it, x);
-        nn_iter_add(&it, kept ? node->saved[0] : node->out);
+        /* gelu's backward reads only its input: an output it let go (a
+         * husk, no bytes: nn_graph.c's grad_reads_output) is not handed to
+         * the loop, which would form pointers into it */
+        bool no_out = !from_out && nn_tensor_released(node->out);
+        nn_iter_add(&it, kept ? node->saved[0] : no_out ? x : node->out);
         nn_iter_loop g32 = kept                ? gelu_saved_grad_f32
                            : k == &k_gelu_erf  ? gelu_erf_grad_any_f32
                            : k == &k_gelu_tanh ? gelu_tanh_grad_f32
