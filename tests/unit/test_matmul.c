@@ -284,21 +284,10 @@ NN_TEST(blas_loaded_with_short_thread_timeout) {
  * of m, n, k, both transposes and padded row strides, C += A B on a C that
  * is not zero. Only where it is used: OpenBLAS with the Zen or Haswell
  * kernels (elsewhere it is not called, and nothing is checked). */
-typedef void (*raw_sgemm)(enum CBLAS_ORDER, enum CBLAS_TRANSPOSE, enum CBLAS_TRANSPOSE, int, int,
-                          int, float, const float *, int, const float *, int, float, float *, int);
-
-/* cblas_sgemm where OpenBLAS runs the Zen or Haswell kernels whose order
- * nn_small_gemm.c copies; NULL elsewhere (the tests then check nothing). */
-static raw_sgemm openblas_with_known_order(void) {
-    const char *core = nn_blas_corename();
-    raw_sgemm blas = (raw_sgemm)(uintptr_t)nn_blas_symbol("cblas_sgemm");
-    return blas && (!strcmp(core, "Zen") || !strcmp(core, "Haswell")) ? blas : NULL;
-}
-
 NN_TEST(small_sgemm_has_openblas_bits) {
     nn_ctx *ctx = nn_ctx_new(0);
     CHECK(nn_blas_require(ctx) == NN_OK);
-    raw_sgemm blas = openblas_with_known_order();
+    tu_raw_sgemm blas = tu_openblas_with_known_order();
     if (!blas) {
         nn_ctx_free(ctx);
         return;
@@ -393,7 +382,7 @@ NN_TEST(small_sgemm_has_openblas_bits) {
 NN_TEST(small_sgemm_panels_have_openblas_bits) {
     nn_ctx *ctx = nn_ctx_new(0);
     CHECK(nn_blas_require(ctx) == NN_OK);
-    raw_sgemm blas = openblas_with_known_order();
+    tu_raw_sgemm blas = tu_openblas_with_known_order();
     if (!blas) {
         nn_ctx_free(ctx);
         return;
@@ -521,23 +510,6 @@ NN_TEST(matmul_sgemm_row_blocks_same_bits) {
     nn_ctx_free(ctx);
 }
 
-/* One product through nn_small_sgemm (at one thread) and through
- * cblas_sgemm at one thread, beta 0 on a C with NaN in it or beta 1 on a C
- * that is not zero: -1 when nn_small_sgemm does not take it, else 1 when
- * the bits differ. */
-static int big_differs(raw_sgemm blas, bool ta, bool tb, int m, int n, int k, int pad, bool zero,
-                       const float *pool, size_t pool_n, float *c1, float *c2) {
-    int lda = (ta ? m : k) + pad, ldb = (tb ? k : n) + pad, ldc = n + pad;
-    size_t na = (size_t)lda * (ta ? k : m), nb = (size_t)ldb * (tb ? n : k), nc = (size_t)m * ldc;
-    if (na + nb > pool_n) return -1;
-    const float *a = pool, *b = pool + na;
-    for (size_t i = 0; i < nc; i++) c1[i] = c2[i] = zero && i % 5 == 0 ? NAN : pool[i * 7 % pool_n];
-    if (!nn_small_sgemm(ta, tb, m, n, k, a, lda, b, ldb, c1, ldc, zero, true)) return -1;
-    blas(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans, m, n, k,
-         1.0f, a, lda, b, ldb, zero ? 0.0f : 1.0f, c2, ldc);
-    return memcmp(c1, c2, sizeof(float) * nc) != 0;
-}
-
 /* The Linear layers' products (nn_small_gemm.c's big_sgemm) against
  * cblas_sgemm at one thread, bit for bit: every product of a GPT-2 step
  * (C = 768 and 512; forward x W^T, dx = dy W, dW = dy^T x, the LM head's
@@ -548,7 +520,7 @@ static int big_differs(raw_sgemm blas, bool ta, bool tb, int m, int n, int k, in
 NN_TEST(big_sgemm_has_openblas_bits) {
     nn_ctx *ctx = nn_ctx_new(0);
     CHECK(nn_blas_require(ctx) == NN_OK);
-    raw_sgemm blas = openblas_with_known_order();
+    tu_raw_sgemm blas = tu_openblas_with_known_order();
     if (!blas) {
         nn_ctx_free(ctx);
         return;
@@ -569,8 +541,8 @@ NN_TEST(big_sgemm_has_openblas_bits) {
     for (size_t s = 0; s < sizeof gpt / sizeof gpt[0]; s++)
         for (int q = 0; q < 4; q++) {
             int m = gpt[s][0], n = gpt[s][1], k = gpt[s][2], r = round++;
-            int d = big_differs(blas, q & 1, q & 2, m, n, k, r % 3 == 1 ? 3 : 0, r % 2, pool,
-                                pool_n, c1, c2);
+            int d = tu_sgemm_differs(blas, 1, q & 1, q & 2, m, n, k, r % 3 == 1 ? 3 : 0, r % 2,
+                                     pool, pool_n, c1, c2);
             taken += d >= 0;
             if (d > 0 && differ++ < 5)
                 fprintf(stderr, "big sgemm differs: ta %d tb %d m %d n %d k %d\n", q & 1,
@@ -587,8 +559,8 @@ NN_TEST(big_sgemm_has_openblas_bits) {
             for (size_t in = 0; in < sizeof ns / sizeof ns[0]; in++)
                 for (size_t ik = 0; ik < sizeof ks / sizeof ks[0]; ik++) {
                     int m = ms[im], n = ns[in], k = ks[ik], r = round++, q = r % 4;
-                    int d = big_differs(blas, q & 1, q & 2, m, n, k, r % 3 == 1 ? 5 : 0, r % 2,
-                                        pool, pool_n, c1, c2);
+                    int d = tu_sgemm_differs(blas, 1, q & 1, q & 2, m, n, k, r % 3 == 1 ? 5 : 0,
+                                             r % 2, pool, pool_n, c1, c2);
                     taken += d >= 0;
                     if (d > 0 && differ++ < 10)
                         fprintf(stderr, "big sgemm differs: wide %d ta %d tb %d m %d n %d k %d\n",
@@ -597,8 +569,8 @@ NN_TEST(big_sgemm_has_openblas_bits) {
         /* on 256-bit vectors too: a few of the GPT's */
         if (!wide)
             for (int q = 0; q < 4; q++) {
-                int d =
-                    big_differs(blas, q & 1, q & 2, 100, 768, 768, 0, q & 1, pool, pool_n, c1, c2);
+                int d = tu_sgemm_differs(blas, 1, q & 1, q & 2, 100, 768, 768, 0, q & 1, pool,
+                                         pool_n, c1, c2);
                 taken += d >= 0;
                 differ += d > 0;
             }

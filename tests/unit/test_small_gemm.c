@@ -12,9 +12,6 @@
 #include "nn_small_gemm.h"
 #include "testutil.h"
 
-typedef void (*raw_sgemm)(enum CBLAS_ORDER, enum CBLAS_TRANSPOSE, enum CBLAS_TRANSPOSE, int, int,
-                          int, float, const float *, int, const float *, int, float, float *, int);
-
 /* Every row count 1-40 and more (every chunking of rows: 12s, 4s, the
  * rest), column counts with an even and an odd number of 8-column groups
  * and runs of more than 64 one-chain columns, k around the kernel's steps
@@ -23,9 +20,8 @@ typedef void (*raw_sgemm)(enum CBLAS_ORDER, enum CBLAS_TRANSPOSE, enum CBLAS_TRA
 NN_TEST(small_sgemm_tiled_both_widths_have_openblas_bits) {
     nn_ctx *ctx = nn_ctx_new(0);
     CHECK(nn_blas_require(ctx) == NN_OK);
-    const char *core = nn_blas_corename();
-    raw_sgemm blas = (raw_sgemm)(uintptr_t)nn_blas_symbol("cblas_sgemm");
-    if (!blas || (strcmp(core, "Zen") && strcmp(core, "Haswell"))) {
+    tu_raw_sgemm blas = tu_openblas_with_known_order();
+    if (!blas) {
         nn_ctx_free(ctx); /* elsewhere the tiled path is not used */
         return;
     }
@@ -72,23 +68,6 @@ NN_TEST(small_sgemm_tiled_both_widths_have_openblas_bits) {
     nn_ctx_free(ctx);
 }
 
-/* One product through nn_small_sgemm as OpenBLAS at [threads] would run it
- * and through cblas_sgemm (at the threads the session set), beta 0 on a C
- * with NaN in it or beta 1 on a C that is not zero: -1 when nn_small_sgemm
- * does not take it, else 1 when the bits differ. */
-static int differs(raw_sgemm blas, int threads, bool ta, bool tb, int m, int n, int k, int pad,
-                   bool zero, const float *pool, size_t pool_n, float *c1, float *c2) {
-    int lda = (ta ? m : k) + pad, ldb = (tb ? k : n) + pad, ldc = n + pad;
-    size_t na = (size_t)lda * (ta ? k : m), nb = (size_t)ldb * (tb ? n : k), nc = (size_t)m * ldc;
-    if (na + nb > pool_n) return -1;
-    const float *a = pool + (pool_n - na - nb) % 61, *b = a + na;
-    for (size_t i = 0; i < nc; i++) c1[i] = c2[i] = zero && i % 5 == 0 ? NAN : pool[i * 7 % pool_n];
-    if (!nn_small_sgemm(ta, tb, m, n, k, a, lda, b, ldb, c1, ldc, zero, threads)) return -1;
-    blas(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans, m, n, k,
-         1.0f, a, lda, b, ldb, zero ? 0.0f : 1.0f, c2, ldc);
-    return memcmp(c1, c2, sizeof(float) * nc) != 0;
-}
-
 /* The Linear layers' products at two threads (nn_small_gemm.c's
  * big_sgemm_two: OpenBLAS's two threads' shares as two tasks of the
  * engine's pool) against cblas_sgemm at two threads, bit for bit: every
@@ -104,10 +83,9 @@ static int differs(raw_sgemm blas, int threads, bool ta, bool tb, int m, int n, 
 NN_TEST(big_sgemm_two_threads_has_openblas_bits) {
     nn_ctx *ctx = nn_ctx_new(0);
     CHECK(nn_blas_require(ctx) == NN_OK);
-    const char *core = nn_blas_corename();
-    raw_sgemm blas = (raw_sgemm)(uintptr_t)nn_blas_symbol("cblas_sgemm");
+    tu_raw_sgemm blas = tu_openblas_with_known_order();
     __builtin_cpu_init();
-    if (!blas || (strcmp(core, "Zen") && strcmp(core, "Haswell"))) {
+    if (!blas) {
         nn_ctx_free(ctx);
         return;
     }
@@ -156,8 +134,8 @@ NN_TEST(big_sgemm_two_threads_has_openblas_bits) {
     for (size_t s = 0; s < sizeof gpt / sizeof gpt[0]; s++)
         for (int q = 0; q < 4; q++) {
             int m = gpt[s][0], n = gpt[s][1], k = gpt[s][2], r = round++;
-            int d = differs(blas, 2, q & 1, q & 2, m, n, k, r % 3 == 1 ? 3 : 0, r % 2, pool, pool_n,
-                            c1, c2);
+            int d = tu_sgemm_differs(blas, 2, q & 1, q & 2, m, n, k, r % 3 == 1 ? 3 : 0, r % 2,
+                                     pool, pool_n, c1, c2);
             taken += d >= 0;
             if (d > 0 && differ++ < 5)
                 fprintf(stderr, "2-thread sgemm differs: ta %d tb %d m %d n %d k %d\n", q & 1,
@@ -177,8 +155,8 @@ NN_TEST(big_sgemm_two_threads_has_openblas_bits) {
                 for (size_t ik = 0; ik < sizeof ks / sizeof ks[0]; ik++) {
                     int m = ms[im], n = ns[in], k = ks[ik], r = round++, q = r % 4;
                     if (!w && r % 3) continue; /* a third of them on 256-bit vectors */
-                    int d = differs(blas, 2, q & 1, q & 2, m, n, k, r % 3 == 1 ? 5 : 0, r % 2, pool,
-                                    pool_n, c1, c2);
+                    int d = tu_sgemm_differs(blas, 2, q & 1, q & 2, m, n, k, r % 3 == 1 ? 5 : 0,
+                                             r % 2, pool, pool_n, c1, c2);
                     swept += d >= 0;
                     if (d > 0 && differ++ < 10)
                         fprintf(stderr,

@@ -1,8 +1,15 @@
+/* before testutil.h, which declares its sgemm helpers after cblas.h */
+#include "nn_blas.h"
+
 #include "testutil.h"
 
+#include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "nn_small_gemm.h"
 
 nn_tensor *tu_tensor(nn_ctx *ctx, nn_dtype dt, int ndim, const int64_t *shape, const double *v) {
     nn_tensor *t = nn_tensor_from_doubles(ctx, dt, ndim, shape, v);
@@ -321,4 +328,23 @@ float *tu_random_floats(size_t n, uint32_t seed) {
         p[i] = (float)((double)x / 4294967296.0 * 2 - 1);
     }
     return p;
+}
+
+tu_raw_sgemm tu_openblas_with_known_order(void) {
+    const char *core = nn_blas_corename();
+    tu_raw_sgemm blas = (tu_raw_sgemm)(uintptr_t)nn_blas_symbol("cblas_sgemm");
+    return blas && (!strcmp(core, "Zen") || !strcmp(core, "Haswell")) ? blas : NULL;
+}
+
+int tu_sgemm_differs(tu_raw_sgemm blas, int threads, bool ta, bool tb, int m, int n, int k, int pad,
+                     bool zero, const float *pool, size_t pool_n, float *c1, float *c2) {
+    int lda = (ta ? m : k) + pad, ldb = (tb ? k : n) + pad, ldc = n + pad;
+    size_t na = (size_t)lda * (ta ? k : m), nb = (size_t)ldb * (tb ? n : k), nc = (size_t)m * ldc;
+    if (na + nb > pool_n) return -1;
+    const float *a = pool + (pool_n - na - nb) % 61, *b = a + na;
+    for (size_t i = 0; i < nc; i++) c1[i] = c2[i] = zero && i % 5 == 0 ? NAN : pool[i * 7 % pool_n];
+    if (!nn_small_sgemm(ta, tb, m, n, k, a, lda, b, ldb, c1, ldc, zero, threads)) return -1;
+    blas(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans, m, n, k,
+         1.0f, a, lda, b, ldb, zero ? 0.0f : 1.0f, c2, ldc);
+    return memcmp(c1, c2, sizeof(float) * nc) != 0;
 }

@@ -48,6 +48,26 @@ int tu_run_torch_refs(const char *family, const tu_ref_fn *table, int n_table);
  * [seed] (the same values on every machine), or NULL. */
 float *tu_random_floats(size_t n, uint32_t seed);
 
+/* ---- nn_small_gemm against OpenBLAS (test_matmul.c, test_small_gemm.c) ----
+ * Declared where cblas.h came first (nn_blas.h): it brings <sched.h>'s
+ * names, which other tests use for their own helpers. */
+#ifdef CBLAS_H
+typedef void (*tu_raw_sgemm)(enum CBLAS_ORDER, enum CBLAS_TRANSPOSE, enum CBLAS_TRANSPOSE, int, int,
+                             int, float, const float *, int, const float *, int, float, float *,
+                             int);
+/* cblas_sgemm where OpenBLAS runs the Zen or Haswell kernels whose order
+ * nn_small_gemm.c copies; NULL elsewhere (the tests then check nothing:
+ * the tiled paths are not used there). */
+tu_raw_sgemm tu_openblas_with_known_order(void);
+/* One product through nn_small_sgemm as OpenBLAS at [threads] would run it
+ * and through [blas] (at the threads the test set), operands from [pool]
+ * with [pad] more in each row stride, beta 0 on a C with NaN in it
+ * ([zero]) or beta 1 on a C that is not zero: -1 when nn_small_sgemm does
+ * not take it, else 1 when the bits differ, 0 when they are the same. */
+int tu_sgemm_differs(tu_raw_sgemm blas, int threads, bool ta, bool tb, int m, int n, int k, int pad,
+                     bool zero, const float *pool, size_t pool_n, float *c1, float *c2);
+#endif
+
 /* A whole file as a malloc'ed NUL-terminated string, or NULL. */
 char *tu_read_file(const char *path);
 
