@@ -4,7 +4,7 @@ products per forward product), called as cblas_sgemm of the system OpenBLAS
 through ctypes, nothing else. No step can be faster than this on the same
 BLAS and threads, so a step's time over it says what the rest costs.
 
-    gemm_floor.py train|forward L H C V B T THREADS STEPS [--own-blocks]
+    gemm_floor.py train|forward L H C V B T THREADS STEPS [--own-blocks] [--engine]
 
 Prints "step_ms", "cpu_ms" (medians over STEPS after one untimed pass),
 "gflop" (the step's products, 2 m n k each) and "threads_used": the CPU
@@ -23,6 +23,16 @@ real step cannot avoid. The Linear products keep the shared buffers (at
 the forward B1 T128 a weight and output of its own per product measured
 the same as the shared ones; at B4 T256 their activations reuse L3 in the
 floor where a step's do not, which --own-blocks does not model either).
+
+--engine makes the same products with `import torch` instead of ctypes,
+each as the step calls it: torch.mm(a, b) for a Linear product (operands
+transposed as views) and one torch.bmm per batched product on blocks of
+its own (as --own-blocks), each output a new tensor as in the step. Under
+`nndb python` that is nndb's own product kernels (its 512-bit tiles where
+the CPU has AVX-512, else OpenBLAS), so the step over it is the step's
+cost beyond its own products; under /usr/bin/python3 it is PyTorch's. Not
+out=: nndb computes an out= result into a new tensor and copies it (the
+copy and its page faults cost about 0.4 s of the B4 T64 floor).
 """
 import ctypes
 import os
@@ -70,10 +80,46 @@ def thread_ticks():
     return out
 
 
+def engine_step(prods, threads):
+    """The step's products through torch (see --engine): a function making
+    them all once."""
+    import torch
+    torch.set_num_threads(threads)
+    big = max([max(m * k, k * n) for cnt, m, n, k, _, _ in prods if cnt == 1] or [1])
+    shared = [torch.full((big,), 0.01) for _ in range(2)]
+    calls = []
+
+    def operand(flat, rows, cols, trans, count):
+        # [count,] rows x cols, a transposed view when the product reads it so
+        if count == 1:
+            return flat[:rows * cols].view(cols, rows).t() if trans else flat[:rows * cols].view(rows, cols)
+        return (flat.view(count, cols, rows).transpose(1, 2) if trans
+                else flat.view(count, rows, cols))
+
+    for count, m, n, k, ta, tb in prods:
+        if count == 1:
+            fa, fb = shared
+        else:
+            fa, fb = (torch.full((count * size,), 0.01) for size in (m * k, k * n))
+        a = operand(fa, m, k, ta == TRANS, count)
+        b = operand(fb, k, n, tb == TRANS, count)
+        calls.append((torch.mm if count == 1 else torch.bmm, a, b))
+
+    def step():
+        for fn, a, b in calls:
+            fn(a, b)
+
+    return step
+
+
 def main():
     mode = sys.argv[1]
     L, H, C, V, B, T, threads, steps = map(int, sys.argv[2:10])
     own = "--own-blocks" in sys.argv[10:]
+    if "--engine" in sys.argv[10:]:
+        prods = products(mode, L, H, C, V, B, T)
+        report(engine_step(prods, threads), steps, prods)
+        return
     blas = ctypes.CDLL("libopenblas.so.0")
     blas.openblas_set_num_threads(threads)
     sgemm = blas.cblas_sgemm
@@ -116,6 +162,10 @@ def main():
                 memset(z[0], 0, z[1])
             sgemm(*args)
 
+    report(step, steps, prods)
+
+
+def report(step, steps, prods):
     step()
     t0 = thread_ticks()
     wall, cpu = step_medians(step, steps)

@@ -257,15 +257,18 @@ def _with_suggestion(exc, last):
 _MOVE_COST, _CASE_COST, _MAX_STRING_SIZE = 2, 1, 40
 
 
+def _utf8(name):
+    return name.encode("utf-8", "surrogatepass")
+
+
 def _levenshtein(a, b, limit):
-    """CPython's suggestion distance (Python/suggestions.c), on the names'
-    UTF-8 bytes as there: a substitution that only changes an ASCII letter's
+    """CPython's suggestion distance (Python/suggestions.c) between two
+    names' UTF-8 bytes: a substitution that only changes an ASCII letter's
     case costs 1, any other edit 2; None past [limit]. In its order: common
     ends trimmed, then the cheap ways out (too long, lengths too far apart)
     before the table."""
     if a == b:
         return 0
-    a, b = a.encode("utf-8", "surrogatepass"), b.encode("utf-8", "surrogatepass")
     pre = 0
     while pre < len(a) and pre < len(b) and a[pre] == b[pre]:
         pre += 1
@@ -310,12 +313,15 @@ def _levenshtein(a, b, limit):
 
 def _closest(candidates, name):
     best, best_distance = None, None
+    name_bytes = _utf8(name)
     for item in candidates:
         if not isinstance(item, str) or item == name:
             continue
-        max_distance = (len(name) + len(item) + 3) * _MOVE_COST // 6
+        item_bytes = _utf8(item)
+        # at most a third of the bytes changed (UTF-8 bytes, as CPython counts)
+        max_distance = (len(name_bytes) + len(item_bytes) + 3) * _MOVE_COST // 6
         limit = max_distance if best_distance is None else min(max_distance, best_distance - 1)
-        d = _levenshtein(name, item, limit)
+        d = _levenshtein(name_bytes, item_bytes, limit)
         if d is None or d > limit:
             continue
         if best_distance is None or d < best_distance:

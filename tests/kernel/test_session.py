@@ -150,7 +150,8 @@ def test_name_suggestions_search_as_cpython_does(k):
     # A session's globals hold ~800 names, past CPython's cap (750) for its
     # own search, so nndb searches them itself (nndb/session.py _closest):
     # on namespaces under the cap both must pick the same name, case-only
-    # edits, non-ASCII names and names past 40 bytes included.
+    # edits, non-ASCII names (limits counted in UTF-8 bytes) and names past
+    # 40 bytes included.
     rng = random.Random(7)
     alphabet = string.ascii_letters + string.digits + "_"
 
@@ -163,8 +164,10 @@ def test_name_suggestions_search_as_cpython_does(k):
 
     names = [ident(rng.randint(1, 14)) for _ in range(260)]
     names += ["café_au_lait", "naïve_bayes", "straße", "Learning_Rate", "learning_rate",
-              "x" * 41, "y" * 39 + "z", "optimiser", "optimizer", "OPTIMIZER"]
-    typos = ["learningrate", "LEARNING_RATE", "cafe_au_lait", "naive_bayes", "strasse",
+              "x" * 41, "y" * 39 + "z", "optimiser", "optimizer", "OPTIMIZER", "äöü"]
+    # "aöü": 4 bytes from "äöü"'s 6, within a third of their bytes, not of
+    # their characters
+    typos = ["aöü", "learningrate", "LEARNING_RATE", "cafe_au_lait", "naive_bayes", "strasse",
              "x" * 42, "y" * 40, "optimizr", "Optimizer", "optimisers", "zzzzzzzzzzzz"]
     for w in rng.sample(names, 140):
         i = rng.randrange(len(w))

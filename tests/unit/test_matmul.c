@@ -537,47 +537,27 @@ NN_TEST(big_sgemm_has_openblas_bits) {
         {768, 768, 256},   {3072, 768, 256},  {768, 3072, 256},  {7296, 768, 128},
         {1024, 1536, 512}, {1024, 512, 2048}, {2048, 512, 1024}, {256, 512, 50257},
     };
-    int taken = 0, differ = 0, round = 0;
-    for (size_t s = 0; s < sizeof gpt / sizeof gpt[0]; s++)
-        for (int q = 0; q < 4; q++) {
-            int m = gpt[s][0], n = gpt[s][1], k = gpt[s][2], r = round++;
-            int d = tu_sgemm_differs(blas, 1, q & 1, q & 2, m, n, k, r % 3 == 1 ? 3 : 0, r % 2,
-                                     pool, pool_n, c1, c2);
-            taken += d >= 0;
-            if (d > 0 && differ++ < 5)
-                fprintf(stderr, "big sgemm differs: ta %d tb %d m %d n %d k %d\n", q & 1,
-                        (q & 2) != 0, m, n, k);
-        }
+    tu_sgemm_run run = {blas, 1, pool, pool_n, c1, c2, 0, 0};
+    int taken = tu_sgemm_shapes(&run, gpt, sizeof gpt / sizeof gpt[0], 4, "big sgemm");
     CHECK_MSG(taken == 4 * (int)(sizeof gpt / sizeof gpt[0]), "every GPT product taken (%d)",
               taken);
+    /* on 256-bit vectors too: a few of the GPT's */
+    nn_small_sgemm_force_avx2(true);
+    for (int q = 0; q < 4; q++) {
+        int d =
+            tu_sgemm_differs(blas, 1, q & 1, q & 2, 100, 768, 768, 0, q & 1, pool, pool_n, c1, c2);
+        taken += d >= 0;
+        run.differ += d > 0;
+    }
+    nn_small_sgemm_force_avx2(false);
     static const int ms[] = {1, 3, 4, 5, 8, 11, 13, 20, 100, 131};
     static const int ns[] = {7, 9, 16, 23, 100, 321, 337, 641, 700};
     static const int ks[] = {7, 300, 321, 329, 640, 641, 1000};
-    for (int wide = 0; wide < 2; wide++) {
-        nn_small_sgemm_force_avx2(!wide);
-        for (size_t im = 0; im < sizeof ms / sizeof ms[0]; im++)
-            for (size_t in = 0; in < sizeof ns / sizeof ns[0]; in++)
-                for (size_t ik = 0; ik < sizeof ks / sizeof ks[0]; ik++) {
-                    int m = ms[im], n = ns[in], k = ks[ik], r = round++, q = r % 4;
-                    int d = tu_sgemm_differs(blas, 1, q & 1, q & 2, m, n, k, r % 3 == 1 ? 5 : 0,
-                                             r % 2, pool, pool_n, c1, c2);
-                    taken += d >= 0;
-                    if (d > 0 && differ++ < 10)
-                        fprintf(stderr, "big sgemm differs: wide %d ta %d tb %d m %d n %d k %d\n",
-                                wide, q & 1, (q & 2) != 0, m, n, k);
-                }
-        /* on 256-bit vectors too: a few of the GPT's */
-        if (!wide)
-            for (int q = 0; q < 4; q++) {
-                int d = tu_sgemm_differs(blas, 1, q & 1, q & 2, 100, 768, 768, 0, q & 1, pool,
-                                         pool_n, c1, c2);
-                taken += d >= 0;
-                differ += d > 0;
-            }
-    }
-    nn_small_sgemm_force_avx2(false);
+    taken += tu_sgemm_sweep(&run, ms, sizeof ms / sizeof ms[0], ns, sizeof ns / sizeof ns[0], ks,
+                            sizeof ks / sizeof ks[0], 1, "big sgemm");
     CHECK_MSG(taken > 1000, "the sweep reached the big kernel (%d products)", taken);
-    CHECK_MSG(differ == 0, "the big kernel has OpenBLAS's bits (%d of %d differ)", differ, taken);
+    CHECK_MSG(run.differ == 0, "the big kernel has OpenBLAS's bits (%d of %d differ)", run.differ,
+              taken);
     /* Not at two threads: OpenBLAS then divides the rows between its
      * threads and sums in another order, so nn_small_sgemm must refuse when
      * the caller says the BLAS runs on more than one, and nn_blas_sgemm

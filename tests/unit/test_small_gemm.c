@@ -140,44 +140,21 @@ NN_TEST(big_sgemm_two_threads_has_openblas_bits) {
 #else
     const int transposes = 4;
 #endif
-    int taken = 0, differ = 0, round = 0;
-    for (size_t s = 0; s < sizeof gpt / sizeof gpt[0]; s++)
-        for (int t = 0; t < transposes; t++) {
-            int q = transposes == 4 ? t : (int)(s % 4);
-            int m = gpt[s][0], n = gpt[s][1], k = gpt[s][2], r = round++;
-            int d = tu_sgemm_differs(blas, 2, q & 1, q & 2, m, n, k, r % 3 == 1 ? 3 : 0, r % 2,
-                                     pool, pool_n, c1, c2);
-            taken += d >= 0;
-            if (d > 0 && differ++ < 5)
-                fprintf(stderr, "2-thread sgemm differs: ta %d tb %d m %d n %d k %d\n", q & 1,
-                        (q & 2) != 0, m, n, k);
-        }
+    tu_sgemm_run run = {blas, 2, pool, pool_n, c1, c2, 0, 0};
+    int taken =
+        tu_sgemm_shapes(&run, gpt, sizeof gpt / sizeof gpt[0], transposes, "2-thread sgemm");
     if (wide)
         CHECK_MSG(taken == transposes * (int)(sizeof gpt / sizeof gpt[0]),
                   "every GPT product taken (%d)", taken);
     static const int ms[] = {1, 2, 3, 5, 12, 13, 17, 25, 100, 131, 333, 1001};
     static const int ns[] = {1, 3, 4, 5, 9, 23, 100, 321, 337, 641, 700, 1283};
     static const int ks[] = {7, 300, 321, 333, 641, 1001};
-    int swept = 0;
-    for (int w = 0; w < 2; w++) {
-        nn_small_sgemm_force_avx2(!w);
-        for (size_t im = 0; im < sizeof ms / sizeof ms[0]; im++)
-            for (size_t in = 0; in < sizeof ns / sizeof ns[0]; in++)
-                for (size_t ik = 0; ik < sizeof ks / sizeof ks[0]; ik++) {
-                    int m = ms[im], n = ns[in], k = ks[ik], r = round++, q = r % 4;
-                    if (!w && r % 3) continue; /* a third of them on 256-bit vectors */
-                    int d = tu_sgemm_differs(blas, 2, q & 1, q & 2, m, n, k, r % 3 == 1 ? 5 : 0,
-                                             r % 2, pool, pool_n, c1, c2);
-                    swept += d >= 0;
-                    if (d > 0 && differ++ < 10)
-                        fprintf(stderr,
-                                "2-thread sgemm differs: 512-bit %d ta %d tb %d m %d n %d k %d\n",
-                                w, q & 1, (q & 2) != 0, m, n, k);
-                }
-    }
-    nn_small_sgemm_force_avx2(false);
+    /* a third of them on 256-bit vectors */
+    int swept = tu_sgemm_sweep(&run, ms, sizeof ms / sizeof ms[0], ns, sizeof ns / sizeof ns[0], ks,
+                               sizeof ks / sizeof ks[0], 3, "2-thread sgemm");
     CHECK_MSG(swept > 400, "the sweep reached the big kernel (%d products)", swept);
-    CHECK_MSG(differ == 0, "two threads: OpenBLAS's bits (%d of %d differ)", differ, taken + swept);
+    CHECK_MSG(run.differ == 0, "two threads: OpenBLAS's bits (%d of %d differ)", run.differ,
+              taken + swept);
     /* through nn_blas_sgemm (the session's thread count read from
      * OpenBLAS), beta 0 */
     int m = 256, n = 768, k = 3072;

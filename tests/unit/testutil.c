@@ -348,3 +348,47 @@ int tu_sgemm_differs(tu_raw_sgemm blas, int threads, bool ta, bool tb, int m, in
          1.0f, a, lda, b, ldb, zero ? 0.0f : 1.0f, c2, ldc);
     return memcmp(c1, c2, sizeof(float) * nc) != 0;
 }
+
+static int sgemm_one(tu_sgemm_run *run, int q, int m, int n, int k, int pad, const char *label,
+                     int wide, int shown) {
+    int r = run->round++;
+    int d = tu_sgemm_differs(run->blas, run->threads, q & 1, q & 2, m, n, k, r % 3 == 1 ? pad : 0,
+                             r % 2, run->pool, run->pool_n, run->c1, run->c2);
+    if (d > 0 && run->differ++ < shown)
+        fprintf(stderr, "%s differs:%s ta %d tb %d m %d n %d k %d\n", label,
+                wide < 0 ? ""
+                : wide   ? " 512-bit"
+                         : " 256-bit",
+                q & 1, (q & 2) != 0, m, n, k);
+    return d >= 0;
+}
+
+int tu_sgemm_shapes(tu_sgemm_run *run, const int (*shapes)[3], size_t count, int transposes,
+                    const char *label) {
+    int taken = 0;
+    for (size_t s = 0; s < count; s++)
+        for (int t = 0; t < transposes; t++)
+            taken += sgemm_one(run, transposes == 4 ? t : (int)(s % 4), shapes[s][0], shapes[s][1],
+                               shapes[s][2], 3, label, -1, 5);
+    return taken;
+}
+
+int tu_sgemm_sweep(tu_sgemm_run *run, const int *ms, size_t nm, const int *ns, size_t nn,
+                   const int *ks, size_t nk, int narrow_every, const char *label) {
+    int taken = 0;
+    for (int wide = 0; wide < 2; wide++) {
+        nn_small_sgemm_force_avx2(!wide);
+        for (size_t im = 0; im < nm; im++)
+            for (size_t in = 0; in < nn; in++)
+                for (size_t ik = 0; ik < nk; ik++) {
+                    if (!wide && run->round % narrow_every) {
+                        run->round++;
+                        continue;
+                    }
+                    taken +=
+                        sgemm_one(run, run->round % 4, ms[im], ns[in], ks[ik], 5, label, wide, 10);
+                }
+    }
+    nn_small_sgemm_force_avx2(false);
+    return taken;
+}

@@ -66,6 +66,28 @@ tu_raw_sgemm tu_openblas_with_known_order(void);
  * not take it, else 1 when the bits differ, 0 when they are the same. */
 int tu_sgemm_differs(tu_raw_sgemm blas, int threads, bool ta, bool tb, int m, int n, int k, int pad,
                      bool zero, const float *pool, size_t pool_n, float *c1, float *c2);
+/* The operands and C of the two loops below. */
+typedef struct {
+    tu_raw_sgemm blas;
+    int threads;
+    const float *pool;
+    size_t pool_n;
+    float *c1, *c2;
+    int round;  /* numbers the products: which are padded, which zero C */
+    int differ; /* how many had other bits */
+} tu_sgemm_run;
+/* Each {m, n, k} of [shapes] in all four transposes, or in the one its
+ * index picks when [transposes] is 1; every third padded by 3, every
+ * second on a zeroed C. Prints the first five that differ, after [label].
+ * Returns how many nn_small_sgemm took. */
+int tu_sgemm_shapes(tu_sgemm_run *run, const int (*shapes)[3], size_t count, int transposes,
+                    const char *label);
+/* Every m x n x k of the three lists, the transposes in turn, every third
+ * padded by 5, every second on a zeroed C, on 256-bit vectors and then on
+ * 512-bit ones; of the 256-bit ones only every [narrow_every]-th. Prints
+ * the first ten that differ. Returns how many nn_small_sgemm took. */
+int tu_sgemm_sweep(tu_sgemm_run *run, const int *ms, size_t nm, const int *ns, size_t nn,
+                   const int *ks, size_t nk, int narrow_every, const char *label);
 #endif
 
 /* A whole file as a malloc'ed NUL-terminated string, or NULL. */
