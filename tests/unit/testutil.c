@@ -363,13 +363,20 @@ static int sgemm_one(tu_sgemm_run *run, int q, int m, int n, int k, int pad, con
     return d >= 0;
 }
 
-int tu_sgemm_shapes(tu_sgemm_run *run, const int (*shapes)[3], size_t count, int transposes,
-                    const char *label) {
-    int taken = 0;
-    for (size_t s = 0; s < count; s++)
+int tu_sgemm_shapes(tu_sgemm_run *run, const int (*shapes)[3], size_t count, const char *label) {
+    int taken = 0, transposes = TU_SGEMM_SANITIZED ? 1 : 4;
+    bool big_done = false;
+    for (size_t s = 0; s < count; s++) {
+        int m = shapes[s][0], n = shapes[s][1], k = shapes[s][2];
+        bool big = (int64_t)m * n * k > (int64_t)1 << 30;
+        if (TU_SGEMM_SANITIZED && big && big_done) {
+            run->skipped += transposes;
+            continue;
+        }
+        big_done |= big;
         for (int t = 0; t < transposes; t++)
-            taken += sgemm_one(run, transposes == 4 ? t : (int)(s % 4), shapes[s][0], shapes[s][1],
-                               shapes[s][2], 3, label, -1, 5);
+            taken += sgemm_one(run, transposes == 4 ? t : (int)(s % 4), m, n, k, 3, label, -1, 5);
+    }
     return taken;
 }
 

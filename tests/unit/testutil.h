@@ -73,15 +73,29 @@ typedef struct {
     const float *pool;
     size_t pool_n;
     float *c1, *c2;
-    int round;  /* numbers the products: which are padded, which zero C */
-    int differ; /* how many had other bits */
+    int round;   /* numbers the products: which are padded, which zero C */
+    int differ;  /* how many had other bits */
+    int skipped; /* how many tu_sgemm_shapes left out (TU_SGEMM_SANITIZED) */
 } tu_sgemm_run;
-/* Each {m, n, k} of [shapes] in all four transposes, or in the one its
- * index picks when [transposes] is 1; every third padded by 3, every
+/* Under the sanitizers each GPT shape of tu_sgemm_shapes runs in one
+ * transpose, and only the first shape above 2^30 multiply-adds (an LM
+ * head's) of the list runs at all: the big products took 3 of the ASan
+ * unit run's 4.5 minutes, and what the sanitizers look at there, the memory
+ * each block and share touches, is the same code at every size and is
+ * reached at every edge by tu_sgemm_sweep and the smaller GPT shapes (no
+ * offset of these products comes near 2^31). The plain build runs them
+ * all, in every transpose, for the bits. */
+#if defined(__SANITIZE_ADDRESS__)
+#define TU_SGEMM_SANITIZED 1
+#else
+#define TU_SGEMM_SANITIZED 0
+#endif
+/* Each {m, n, k} of [shapes] in all four transposes (one, picked by the
+ * shape's index, under the sanitizers), every third padded by 3, every
  * second on a zeroed C. Prints the first five that differ, after [label].
- * Returns how many nn_small_sgemm took. */
-int tu_sgemm_shapes(tu_sgemm_run *run, const int (*shapes)[3], size_t count, int transposes,
-                    const char *label);
+ * Returns how many nn_small_sgemm took; run->skipped counts the products
+ * left out under the sanitizers. */
+int tu_sgemm_shapes(tu_sgemm_run *run, const int (*shapes)[3], size_t count, const char *label);
 /* Every m x n x k of the three lists, the transposes in turn, every third
  * padded by 5, every second on a zeroed C, on 256-bit vectors and then on
  * 512-bit ones; of the 256-bit ones only every [narrow_every]-th. Prints
