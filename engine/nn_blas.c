@@ -148,6 +148,14 @@ static int blas_threads(void) {
     return t;
 }
 
+nn_blas_split nn_blas_split_mode(bool f32) {
+    pthread_once(&once, load);
+    int t = p_get_threads && p_set_threads ? p_get_threads() : 1;
+    if (t <= 1) return NN_BLAS_SPLIT_ONE;
+    if (t == 2 && f32 && small_gemm_ok && blas_threads() == 2) return NN_BLAS_SPLIT_HERE;
+    return NN_BLAS_SPLIT_NONE;
+}
+
 /* Rows of a row-major C per BLAS call (0: the default, SPLIT_ROWS). */
 static int split_rows;
 #define SPLIT_ROWS 8192

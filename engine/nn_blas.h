@@ -36,6 +36,25 @@ void nn_blas_set_threads(int n);
  * work across the engine's threads, one BLAS call per thread (bmm over its
  * batch). Not for nesting; the engine runs ops from one thread. */
 void nn_blas_single_threaded(bool single);
+/* How a caller that splits independent float products across the engine's
+ * threads (bmm over its batch) keeps each product's bits, those the
+ * library gives it at the thread count it runs on (PyTorch 1.13's bmm
+ * calls sgemm once per batch entry, on OpenBLAS's threads):
+ *  - NN_BLAS_SPLIT_ONE: the library runs on one thread (or has no thread
+ *    control): run the tasks inside nn_blas_single_threaded;
+ *  - NN_BLAS_SPLIT_HERE: at two OpenBLAS threads, float32, where
+ *    nn_small_sgemm's model of the library's split checked out: call
+ *    nn_blas_sgemm from the tasks as they are; it computes each product in
+ *    OpenBLAS's two threads' order on the calling thread (the shares one
+ *    after the other: a task runs nested pool jobs inline);
+ *  - NN_BLAS_SPLIT_NONE: otherwise (float64 at two threads, three or more,
+ *    no AVX-512): one product after another, the library on its threads. */
+typedef enum nn_blas_split {
+    NN_BLAS_SPLIT_ONE,
+    NN_BLAS_SPLIT_HERE,
+    NN_BLAS_SPLIT_NONE
+} nn_blas_split;
+nn_blas_split nn_blas_split_mode(bool f32);
 /* The BLAS's own thread count (openblas_get_num_threads), loading the
  * library if needed; 0 when the BLAS has no such call. */
 int nn_blas_get_threads(void);

@@ -268,17 +268,28 @@ static nn_status bmm(nn_ctx *ctx, nn_tensor *a_in, nn_tensor *b_in, nn_tensor *c
             }
         }
     }
-    /* One gemm per batch entry; at two threads or more, the batch entries
-     * are split across the engine's threads, one single-threaded gemm each
-     * (a gemm of a GPT attention head is too small to split well). */
+    /* One gemm per batch entry, each with the bits the BLAS gives it at its
+     * thread count, as PyTorch's bmm (one sgemm per entry, on OpenBLAS's
+     * threads). At two threads or more the batch entries are split across
+     * the engine's threads where that keeps those bits (a gemm of a GPT
+     * attention head is too small to split well): with OpenBLAS at one
+     * thread, one single-threaded gemm per entry; at two, float32, each
+     * entry in OpenBLAS's two threads' order on its task's thread
+     * (nn_blas_split_mode; the order in which its shares are summed is
+     * the library's, not the thread that runs them). Elsewhere the entries
+     * go one after another to the library on its threads: running them at
+     * one thread gave the one-thread bits, not PyTorch's (OpenBLAS at two
+     * threads splits a 256 x 256 x 64 head between them and sums in
+     * another order; tests/py/attention_products_threads.py). */
     if (reduce) memset(pc, 0, (size_t)nn_tensor_numel(c) * es);
     batch_arg ba = {dt, reduce, nb, bs, a, b, c, ma, mb, mc, es};
     int tasks = dt == NN_INT64 || reduce ? 1 : nn_parallel_tasks(nbatch, 1);
     if (tasks > 1 && nbatch % tasks != 0 && nbatch < 4 * tasks) tasks = 1;
-    if (tasks > 1) {
-        nn_blas_single_threaded(true);
+    nn_blas_split split = tasks > 1 ? nn_blas_split_mode(dt == NN_FLOAT32) : NN_BLAS_SPLIT_NONE;
+    if (tasks > 1 && split != NN_BLAS_SPLIT_NONE) {
+        if (split == NN_BLAS_SPLIT_ONE) nn_blas_single_threaded(true);
         nn_parallel_run(tasks, batch_task, &ba);
-        nn_blas_single_threaded(false);
+        if (split == NN_BLAS_SPLIT_ONE) nn_blas_single_threaded(false);
     } else {
         batch_range(&ba, 0, nbatch);
     }

@@ -576,3 +576,109 @@ NN_TEST(big_sgemm_has_openblas_bits) {
     free(pool), free(c1), free(c2);
     nn_ctx_free(ctx);
 }
+
+/* One head's product of a batched matmul at two threads against OpenBLAS
+ * at two threads: C [m, n] = op(A) op(B), A at [a] (row stride lda, its
+ * transpose when [ta]), B likewise. Returns whether the bits differ. */
+static bool head_differs(tu_raw_sgemm blas, bool ta, bool tb, int m, int n, int k, const float *a,
+                         int lda, const float *b, int ldb, const float *c, float *ref) {
+    blas(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans, m, n, k,
+         1.0f, a, lda, b, ldb, 0.0f, ref, n);
+    return memcmp(c, ref, sizeof(float) * (size_t)m * n) != 0;
+}
+
+/* A GPT's attention products through nn_matmul at two threads (the
+ * engine's pool and OpenBLAS's), q, k, v read in place from a qkv output,
+ * against cblas_sgemm at two threads head by head, bit for bit: PyTorch's
+ * bmm calls sgemm once per head on OpenBLAS's two threads, which splits a
+ * 256 x 256 x 64 head between them and sums in another order than at one
+ * (the batch used to run as one-thread products on the pool's threads:
+ * every head here differed). T 256 and 128 (a thread's row parts of 64 and
+ * 32 rows: both of OpenBLAS's chunk rules), 100 (columns not a multiple of
+ * 8), and float64 (its products go to the library one after another). */
+NN_TEST(matmul_batched_two_threads_has_openblas_bits) {
+    nn_ctx *ctx = nn_ctx_new(0);
+    CHECK(nn_blas_require(ctx) == NN_OK);
+    tu_raw_sgemm blas = tu_openblas_with_known_order();
+    typedef void (*raw_dgemm)(enum CBLAS_ORDER, enum CBLAS_TRANSPOSE, enum CBLAS_TRANSPOSE, int,
+                              int, int, double, const double *, int, const double *, int, double,
+                              double *, int);
+    raw_dgemm dblas = (raw_dgemm)(uintptr_t)nn_blas_symbol("cblas_dgemm");
+    if (!blas || !dblas) {
+        nn_ctx_free(ctx);
+        return;
+    }
+    int old_threads = nn_get_num_threads();
+    nn_set_num_threads(2);
+    CHECK(nn_blas_get_threads() == 2);
+    static const int cfg[][4] = {{2, 4, 256, 64}, {2, 4, 128, 64}, {1, 3, 100, 40}};
+    float *pool = tu_random_floats((size_t)1 << 21, 3131), *ref = malloc(sizeof(float) * 65536);
+    CHECK(pool && ref);
+    int heads = 0, differ = 0;
+    for (size_t s = 0; s < sizeof cfg / sizeof cfg[0]; s++) {
+        int64_t B = cfg[s][0], H = cfg[s][1], T = cfg[s][2], hd = cfg[s][3], C = H * hd;
+        nn_tensor *qkv = nn_tensor_from_data(ctx, NN_FLOAT32, 3, S(B, T, 3 * C), pool);
+        nn_tensor *a = nn_tensor_from_data(ctx, NN_FLOAT32, 4, S(B, H, T, T), pool + 1000003);
+        int64_t hs[4] = {B, H, T, hd}, hst[4] = {T * 3 * C, hd, 3 * C, 1};
+        int64_t ts[4] = {B, H, hd, T}, tst[4] = {T * 3 * C, hd, 1, 3 * C};
+        int64_t as[4] = {B, H, T, T}, ast[4] = {H * T * T, T * T, 1, T};
+        nn_tensor *q = nn_tensor_view_raw(ctx, qkv, 4, hs, hst, 0);
+        nn_tensor *kt = nn_tensor_view_raw(ctx, qkv, 4, ts, tst, C);
+        nn_tensor *v = nn_tensor_view_raw(ctx, qkv, 4, hs, hst, 2 * C);
+        nn_tensor *qt = nn_tensor_view_raw(ctx, qkv, 4, ts, tst, 0);
+        nn_tensor *at = nn_tensor_view_raw(ctx, a, 4, as, ast, 0);
+        nn_tensor *qk = nn_matmul(ctx, q, kt), *av = nn_matmul(ctx, a, v);
+        nn_tensor *atv = nn_matmul(ctx, at, v), *qta = nn_matmul(ctx, qt, a);
+        CHECK(qk && av && atv && qta);
+        const float *pq = nn_tensor_data(qkv), *pa = nn_tensor_data(a);
+        for (int64_t h = 0; h < B * H; h++) {
+            int64_t b = h / H, hh = h % H, off = b * T * 3 * C + hh * hd;
+            const float *qh = pq + off, *kh = pq + off + C, *vh = pq + off + 2 * C,
+                        *ah = pa + h * T * T;
+            int ld = (int)(3 * C), t = (int)T, d = (int)hd;
+            int n = 0;
+            n += head_differs(blas, false, true, t, t, d, qh, ld, kh, ld,
+                              (const float *)nn_tensor_data(qk) + h * T * T, ref);
+            n += head_differs(blas, false, false, t, d, t, ah, t, vh, ld,
+                              (const float *)nn_tensor_data(av) + h * T * hd, ref);
+            n += head_differs(blas, true, false, t, d, t, ah, t, vh, ld,
+                              (const float *)nn_tensor_data(atv) + h * T * hd, ref);
+            n += head_differs(blas, true, false, d, t, t, qh, ld, ah, t,
+                              (const float *)nn_tensor_data(qta) + h * hd * T, ref);
+            heads += 4;
+            if (n && differ < 5)
+                fprintf(stderr, "batched matmul at 2 threads differs: T %d head %d (%d of 4)\n", t,
+                        (int)h, n);
+            differ += n;
+        }
+        nn_tensor *ts_[] = {qkv, a, q, kt, v, qt, at, qk, av, atv, qta};
+        release_all(ts_, (int)(sizeof ts_ / sizeof ts_[0]));
+    }
+    /* float64, k 700: OpenBLAS at two threads halves k's last two blocks
+     * without rounding them as at one thread, so the sums differ */
+    int64_t m = 96, n = 40, k = 700;
+    double *da = malloc(sizeof(double) * (size_t)(4 * k * (m + n))),
+           *dref = malloc(sizeof(double) * (size_t)(m * n));
+    CHECK(da && dref);
+    for (int64_t i = 0; i < 4 * k * (m + n); i++) da[i] = pool[i];
+    nn_tensor *a64 = nn_tensor_from_data(ctx, NN_FLOAT64, 3, S(4, m, k), da);
+    nn_tensor *b64 = nn_tensor_from_data(ctx, NN_FLOAT64, 3, S(4, k, n), da + 4 * m * k);
+    nn_tensor *c64 = a64 && b64 ? nn_matmul(ctx, a64, b64) : NULL;
+    CHECK(c64);
+    for (int64_t h = 0; h < 4; h++) {
+        dblas(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)m, (int)n, (int)k, 1.0,
+              da + h * m * k, (int)k, da + 4 * m * k + h * k * n, (int)n, 0.0, dref, (int)n);
+        heads++;
+        if (memcmp(dref, (const double *)nn_tensor_data(c64) + h * m * n,
+                   sizeof(double) * (size_t)(m * n)) &&
+            differ++ < 5)
+            fprintf(stderr, "float64 batched matmul at 2 threads differs: entry %d\n", (int)h);
+    }
+    nn_tensor_release(a64), nn_tensor_release(b64), nn_tensor_release(c64);
+    free(da), free(dref);
+    nn_set_num_threads(old_threads);
+    CHECK_MSG(differ == 0, "batched products at 2 threads have OpenBLAS's bits (%d of %d differ)",
+              differ, heads);
+    free(pool), free(ref);
+    nn_ctx_free(ctx);
+}
