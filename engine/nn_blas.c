@@ -194,9 +194,9 @@ void nn_blas_sgemm(enum CBLAS_ORDER order, enum CBLAS_TRANSPOSE ta, enum CBLAS_T
     }
     /* A small product: OpenBLAS's bits without its cost per call (with beta
      * 0 the tiled path writes C without clearing it first); a larger one
-     * (an attention head's) only while OpenBLAS runs on one thread, as
-     * within a batched matmul's tasks or a session at one thread; a Linear
-     * layer's, on 512-bit vectors, at one thread or two (nn_small_gemm
+     * (an attention head's) on the panels while OpenBLAS runs on one
+     * thread; it and a Linear layer's, on 512-bit vectors, at one thread
+     * or two (nn_small_gemm
      * computes each count's order: at two OpenBLAS divides C between its
      * threads and blocks each share in its own way, and nn_small_gemm runs
      * the two shares on the engine's pool). Other counts: the library. Only

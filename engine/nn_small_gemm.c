@@ -564,8 +564,10 @@ SG_TARGET static bool tiled_sgemm(bool ta, bool tb, int m, int n, int k, const f
  * test_matmul.c, small_sgemm_panels_have_openblas_bits); taken for m up to
  * 1024 and n, k up to 256. Above 64^3 multiply-adds OpenBLAS splits a product
  * among its threads when it has more than one, so the caller says how many
- * it runs on (a batched matmul at two threads runs each product on one:
- * ops_matmul.c).
+ * it runs on (at two, a head of 256 x 256 x 64 goes to big_sgemm_two
+ * below, in OpenBLAS's two-thread order, which is PyTorch's there: in a
+ * batched matmul its shares run one after the other on a pool task's
+ * thread, ops_matmul.c).
  *
  * At these sizes reading A and B where they are is slower than OpenBLAS:
  * a head's q, k, v are rows of the qkv output (row stride 2304 floats), and
