@@ -4,7 +4,7 @@ products per forward product), called as cblas_sgemm of the system OpenBLAS
 through ctypes, nothing else. No step can be faster than this on the same
 BLAS and threads, so a step's time over it says what the rest costs.
 
-    gemm_floor.py train|forward L H C V B T THREADS STEPS [--own-blocks] [--engine]
+    gemm_floor.py train|forward L H C V B T THREADS STEPS [--own-blocks] [--engine [--alternate]]
 
 Prints "step_ms", "cpu_ms" (medians over STEPS after one untimed pass),
 "gflop" (the step's products, 2 m n k each) and "threads_used": the CPU
@@ -33,6 +33,14 @@ the CPU has AVX-512, else OpenBLAS), so the step over it is the step's
 cost beyond its own products; under /usr/bin/python3 it is PyTorch's. Not
 out=: nndb computes an out= result into a new tensor and copies it (the
 copy and its page faults cost about 0.4 s of the B4 T64 floor).
+
+--alternate (with --engine) also builds gpt_scale.py's step in the same
+process and times the two in turn, step then floor, STEPS times each, and
+prints the step's medians as "gpt_step_ms" and "gpt_cpu_ms": on this VM
+the speed of the machine swings by a third from one minute to the next
+(the floor alone read 1.33 and 2.07 s a minute apart), so a ratio of two
+processes run one after the other says more about the minute than about
+the step; alternating in one process both see the same minutes.
 """
 import ctypes
 import os
@@ -118,7 +126,11 @@ def main():
     own = "--own-blocks" in sys.argv[10:]
     if "--engine" in sys.argv[10:]:
         prods = products(mode, L, H, C, V, B, T)
-        report(engine_step(prods, threads), steps, prods)
+        floor = engine_step(prods, threads)
+        if "--alternate" in sys.argv[10:]:
+            alternate(floor, steps, prods, mode, L, H, C, V, B, T)
+        else:
+            report(floor, steps, prods)
         return
     blas = ctypes.CDLL("libopenblas.so.0")
     blas.openblas_set_num_threads(threads)
@@ -163,6 +175,30 @@ def main():
             sgemm(*args)
 
     report(step, steps, prods)
+
+
+def alternate(floor, steps, prods, mode, L, H, C, V, B, T):
+    """The GPT step and its floor in turn (see --alternate)."""
+    import statistics
+    import time
+
+    import gpt_scale  # beside this file
+    gpt = gpt_scale.make_step(mode, L, H, C, V, B, T)
+    gpt()
+    floor()
+    times = {"gpt": ([], []), "floor": ([], [])}
+    for _ in range(steps):
+        for name, fn in (("gpt", gpt), ("floor", floor)):
+            w0, c0 = time.perf_counter(), time.process_time()
+            fn()
+            times[name][1].append(time.process_time() - c0)
+            times[name][0].append(time.perf_counter() - w0)
+    med = {k: [statistics.median(v) * 1e3 for v in pair] for k, pair in times.items()}
+    print("step_ms", f"{med['floor'][0]:.6g}")
+    print("cpu_ms", f"{med['floor'][1]:.6g}")
+    print("gpt_step_ms", f"{med['gpt'][0]:.6g}")
+    print("gpt_cpu_ms", f"{med['gpt'][1]:.6g}")
+    print("gflop", f"{sum(cnt * 2 * m * n * k for cnt, m, n, k, _, _ in prods) / 1e9:.6g}")
 
 
 def report(step, steps, prods):
