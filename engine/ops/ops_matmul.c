@@ -280,7 +280,7 @@ static nn_status bmm(nn_ctx *ctx, nn_tensor *a_in, nn_tensor *b_in, nn_tensor *c
      * go one after another to the library on its threads: running them at
      * one thread gave the one-thread bits, not PyTorch's (OpenBLAS at two
      * threads splits a 256 x 256 x 64 head between them and sums in
-     * another order; tests/py/attention_products_threads.py). */
+     * another order; tests/py/attention_products_bits.py). */
     if (reduce) memset(pc, 0, (size_t)nn_tensor_numel(c) * es);
     batch_arg ba = {dt, reduce, nb, bs, a, b, c, ma, mb, mc, es};
     int tasks = dt == NN_INT64 || reduce ? 1 : nn_parallel_tasks(nbatch, 1);
