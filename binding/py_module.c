@@ -11,6 +11,7 @@
 #include "nn_thread.h"
 #include "py.h"
 #include "py_debug.h"
+#include "py_ops.h"
 
 static nn_ctx *the_ctx;
 
@@ -859,8 +860,117 @@ static int count(const PyMethodDef *d) {
     return n;
 }
 
+/* ---- out= for every function of the module ----
+ * A function called with out=TENSOR runs without it and its result is
+ * written into that tensor, as PyTorch does: the result type must cast to
+ * out's dtype; out is resized to the result's shape (with PyTorch's warning
+ * when it had elements and another shape); and while grad mode is on, a
+ * result that requires grad is refused, since an out= write is not
+ * recorded for autograd (PyTorch: "functions with out=... arguments don't
+ * support automatic differentiation"). Before this, most functions parsed
+ * out= and ignored it: torch.add(a, b, out=c) left c as it was. Functions
+ * whose out= is a tuple of tensors (sort, max with dim, ...) keep their
+ * own handling. Each function object is wrapped once at import: the
+ * wrapper holds the original as its self and passes calls without out=
+ * straight to it. */
+static PyObject *finish_out(const char *name, PyObject *result, PyObject *out) {
+    nn_tensor *r = py_tensor_of(result), *o = py_tensor_of(out);
+    if (!r) {
+        Py_DECREF(result);
+        PyErr_Format(PyExc_TypeError, "%s(): out= is not supported for this call", name);
+        return NULL;
+    }
+    if (r->requires_grad) {
+        Py_DECREF(result);
+        PyErr_Format(PyExc_RuntimeError,
+                     "%s(): functions with out=... arguments don't support automatic "
+                     "differentiation, but one of the arguments requires grad.",
+                     name);
+        return NULL;
+    }
+    if (!nn_dtype_can_cast(r->dtype, o->dtype)) {
+        PyErr_Format(PyExc_RuntimeError,
+                     "result type %s can't be cast to the desired output type %s",
+                     nn_dtype_scalar_name(r->dtype), nn_dtype_scalar_name(o->dtype));
+        Py_DECREF(result);
+        return NULL;
+    }
+    if (!nn_tensor_same_shape(o, r) && nn_tensor_numel(o) != 0) {
+        char a[128], b[128];
+        if (PyErr_WarnFormat(PyExc_UserWarning, 1,
+                             "An output with one or more elements was resized since it had shape "
+                             "%s, which does not match the required output shape %s. This "
+                             "behavior is deprecated, and in a future PyTorch release outputs "
+                             "will not be resized unless they have zero elements. You can "
+                             "explicitly reuse an out tensor t by resizing it, inplace, to zero "
+                             "elements with t.resize_(0).",
+                             nn_tensor_shape_str(o, a, sizeof a),
+                             nn_tensor_shape_str(r, b, sizeof b)) < 0) {
+            Py_DECREF(result);
+            return NULL;
+        }
+    }
+    return py_ops_out_result(result, out);
+}
+
+static PyObject *out_wrapper(PyObject *self, PyObject *const *args, size_t nargsf,
+                             PyObject *kwnames) {
+    Py_ssize_t nargs = PyVectorcall_NARGS(nargsf), nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0,
+               at = -1;
+    for (Py_ssize_t i = 0; i < nkw; i++)
+        if (PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(kwnames, i), "out") == 0) at = i;
+    PyObject *out = at < 0 ? NULL : args[nargs + at];
+    if (!out || out == Py_None || !py_tensor_check(out))
+        return PyObject_Vectorcall(self, args, nargsf, kwnames);
+    PyObject *stack[16], *names = PyTuple_New(nkw - 1);
+    if (!names) return NULL;
+    if (nargs + nkw > 16) {
+        Py_DECREF(names);
+        return PyObject_Vectorcall(self, args, nargsf, kwnames);
+    }
+    for (Py_ssize_t i = 0; i < nargs; i++) stack[i] = args[i];
+    for (Py_ssize_t i = 0, j = 0; i < nkw; i++) {
+        if (i == at) continue;
+        PyObject *k = PyTuple_GET_ITEM(kwnames, i);
+        PyTuple_SET_ITEM(names, j, Py_NewRef(k));
+        stack[nargs + j++] = args[nargs + i];
+    }
+    PyObject *result = PyObject_Vectorcall(self, stack, (size_t)nargs, nkw > 1 ? names : NULL);
+    Py_DECREF(names);
+    if (!result) return NULL;
+    PyObject *name = PyObject_GetAttrString(self, "__name__");
+    const char *n = name ? PyUnicode_AsUTF8(name) : NULL;
+    /* PyTorch's matmul of two matrices writes out= through mm */
+    nn_tensor *x = nargs >= 2 ? py_tensor_of(args[0]) : NULL, *y = x ? py_tensor_of(args[1]) : NULL;
+    if (n && !strcmp(n, "matmul") && x && y && x->ndim == 2 && y->ndim == 2) n = "mm";
+    PyObject *r = n ? finish_out(n, result, out) : NULL;
+    if (!n) Py_DECREF(result);
+    Py_XDECREF(name);
+    return r;
+}
+
 static int add_functions(PyObject *m, PyMethodDef *defs) {
-    return PyModule_AddFunctions(m, defs);
+    if (PyModule_AddFunctions(m, defs) < 0) return -1;
+    int n = count(defs);
+    PyMethodDef *w = PyMem_Calloc((size_t)n + 1, sizeof *w);
+    if (!w) return -1;
+    for (int i = 0; i < n; i++) {
+        if ((defs[i].ml_flags & (METH_FASTCALL | METH_KEYWORDS)) != (METH_FASTCALL | METH_KEYWORDS))
+            continue;
+        PyObject *orig = PyObject_GetAttrString(m, defs[i].ml_name);
+        if (!orig) return -1;
+        w[i] = (PyMethodDef){defs[i].ml_name, (PyCFunction)(void (*)(void))out_wrapper,
+                             METH_FASTCALL | METH_KEYWORDS, defs[i].ml_doc};
+        PyObject *modname = PyModule_GetNameObject(m);
+        PyObject *f = modname ? PyCFunction_NewEx(&w[i], orig, modname) : NULL;
+        Py_XDECREF(modname);
+        Py_DECREF(orig);
+        if (!f || PyModule_AddObject(m, defs[i].ml_name, f) < 0) {
+            Py_XDECREF(f);
+            return -1;
+        }
+    }
+    return 0;
 }
 
 static struct PyModuleDef module_def = {

@@ -37,10 +37,16 @@ PyObject *py_ops_complex_fallback(const char *name, PyObject *const *objs, int n
 }
 
 PyObject *py_ops_out_result(PyObject *result, PyObject *out) {
-    PyObject *shape = PyObject_GetAttrString(result, "shape");
-    PyObject *res = shape ? PyObject_CallMethod(out, "resize_", "O", shape) : NULL;
-    Py_XDECREF(shape);
-    Py_XDECREF(res);
+    nn_tensor *r = py_tensor_of(result), *o = py_tensor_of(out);
+    PyObject *res = Py_None;
+    /* only when the shape differs: a view given as out stays a view of
+     * its base, as in PyTorch */
+    if (!r || !o || !nn_tensor_same_shape(r, o)) {
+        PyObject *shape = PyObject_GetAttrString(result, "shape");
+        res = shape ? PyObject_CallMethod(out, "resize_", "O", shape) : NULL;
+        Py_XDECREF(shape);
+        Py_XDECREF(res);
+    }
     res = res ? PyObject_CallMethod(out, "copy_", "O", result) : NULL;
     Py_DECREF(result);
     if (!res) return NULL;
