@@ -888,10 +888,7 @@ static PyObject *finish_out(const char *name, PyObject *result, PyObject *out) {
                      name);
         return NULL;
     }
-    if (!nn_dtype_can_cast(r->dtype, o->dtype)) {
-        PyErr_Format(PyExc_RuntimeError,
-                     "result type %s can't be cast to the desired output type %s",
-                     nn_dtype_scalar_name(r->dtype), nn_dtype_scalar_name(o->dtype));
+    if (py_ops_check_cast(r, o) < 0) {
         Py_DECREF(result);
         return NULL;
     }
@@ -922,12 +919,10 @@ static PyObject *out_wrapper(PyObject *self, PyObject *const *args, size_t nargs
     PyObject *out = at < 0 ? NULL : args[nargs + at];
     if (!out || out == Py_None || !py_tensor_check(out))
         return PyObject_Vectorcall(self, args, nargsf, kwnames);
-    PyObject *stack[16], *names = PyTuple_New(nkw - 1);
+    PyObject *stack[16];
+    if (nargs + nkw > 16) return PyObject_Vectorcall(self, args, nargsf, kwnames);
+    PyObject *names = PyTuple_New(nkw - 1);
     if (!names) return NULL;
-    if (nargs + nkw > 16) {
-        Py_DECREF(names);
-        return PyObject_Vectorcall(self, args, nargsf, kwnames);
-    }
     for (Py_ssize_t i = 0; i < nargs; i++) stack[i] = args[i];
     for (Py_ssize_t i = 0, j = 0; i < nkw; i++) {
         if (i == at) continue;

@@ -36,6 +36,13 @@ PyObject *py_ops_complex_fallback(const char *name, PyObject *const *objs, int n
     return r;
 }
 
+int py_ops_check_cast(const nn_tensor *r, const nn_tensor *t) {
+    if (nn_dtype_can_cast(r->dtype, t->dtype)) return 0;
+    PyErr_Format(PyExc_RuntimeError, "result type %s can't be cast to the desired output type %s",
+                 nn_dtype_scalar_name(r->dtype), nn_dtype_scalar_name(t->dtype));
+    return -1;
+}
+
 PyObject *py_ops_out_result(PyObject *result, PyObject *out) {
     nn_tensor *r = py_tensor_of(result), *o = py_tensor_of(out);
     PyObject *res = Py_None;
@@ -268,10 +275,7 @@ PyObject *py_ops_inplace_result(PyObject *self, PyObject *result, const char *na
         Py_DECREF(result);
         return NULL;
     }
-    if (!nn_dtype_can_cast(r->dtype, t->dtype)) {
-        PyErr_Format(PyExc_RuntimeError,
-                     "result type %s can't be cast to the desired output type %s",
-                     nn_dtype_scalar_name(r->dtype), nn_dtype_scalar_name(t->dtype));
+    if (py_ops_check_cast(r, t) < 0) {
         Py_DECREF(result);
         return NULL;
     }

@@ -66,6 +66,10 @@ PyObject *py_ops_complex_fallback(const char *name, PyObject *const *objs, int n
 /* [result] (stolen) written into [out] as out= does (resized to the
  * result's shape, then copied); a new reference to [out], or NULL. */
 PyObject *py_ops_out_result(PyObject *result, PyObject *out);
+/* 0 when a result of [r]'s dtype may be written into [t] (in place, out=);
+ * else -1 with PyTorch's RuntimeError ("result type Float can't be cast to
+ * the desired output type Long"). */
+int py_ops_check_cast(const nn_tensor *r, const nn_tensor *t);
 
 /* Whether an optional argument was given as something other than None. */
 static inline bool py_given(PyObject *o) {

@@ -1547,16 +1547,7 @@ static PyObject *product_checked(const char *name, const char *fn_name, nn_tenso
     }
     PyObject *r = py_tensor_wrap_named(nn_matmul(ctx_(), a, b), fn_name);
     if (!r || !py_given(out)) return r;
-    /* out=: resized to the result when it differs, as PyTorch does */
-    PyObject *shape = PyObject_GetAttrString(r, "shape");
-    PyObject *res = shape ? PyObject_CallMethod(out, "resize_", "O", shape) : NULL;
-    Py_XDECREF(shape);
-    Py_XDECREF(res);
-    res = res ? PyObject_CallMethod(out, "copy_", "O", r) : NULL;
-    Py_DECREF(r);
-    if (!res) return NULL;
-    Py_DECREF(res);
-    return Py_NewRef(out);
+    return py_ops_out_result(r, out);
 }
 
 PY_OP(matmul)

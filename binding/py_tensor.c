@@ -465,10 +465,7 @@ static PyObject *inplace_op(PyObject *self, PyObject *other, binary_fn fn, const
     nn_tensor_release(src);
     nn_tensor_release(o);
     if (!r) return py_engine_error();
-    if (!nn_dtype_can_cast(r->dtype, t->dtype)) {
-        PyErr_Format(PyExc_RuntimeError,
-                     "result type %s can't be cast to the desired output type %s",
-                     nn_dtype_scalar_name(r->dtype), nn_dtype_scalar_name(t->dtype));
+    if (py_ops_check_cast(r, t) < 0) {
         nn_tensor_release(r);
         return NULL;
     }
