@@ -124,6 +124,11 @@ int py_shape_args(PyObject *const *args, Py_ssize_t nargs, int64_t *shape, int *
 /* The dtype of a buffer-protocol element format ("f", "<i8", "?", ...) of
  * [itemsize] bytes; false when nndb has none for it. */
 bool py_buffer_dtype(const char *fmt, Py_ssize_t itemsize, nn_dtype *dt);
+/* Whether [o] is a numpy.ndarray (false while numpy is not imported). */
+bool py_is_ndarray(PyObject *o);
+/* PyTorch's TypeError for an array whose dtype has no tensor dtype
+ * ("can't convert np.ndarray of type numpy.uint16 ..."); returns NULL. */
+PyObject *py_numpy_type_error(PyObject *arr);
 /* torch.dtype objects; None leaves *out unchanged. */
 int py_dtype_arg(PyObject *o, nn_dtype *out);
 

@@ -501,6 +501,41 @@ bool py_buffer_dtype(const char *fmt, Py_ssize_t itemsize, nn_dtype *dt) {
     }
 }
 
+/* Whether [o] is a numpy.ndarray (or a subclass): only when numpy is
+ * already imported, since an array cannot exist otherwise. */
+bool py_is_ndarray(PyObject *o) {
+    static PyObject *ndarray; /* numpy.ndarray, held once found */
+    if (!ndarray) {
+        PyObject *name = PyUnicode_FromString("numpy");
+        PyObject *np = name ? PyImport_GetModule(name) : NULL;
+        Py_XDECREF(name);
+        ndarray = np ? PyObject_GetAttrString(np, "ndarray") : NULL;
+        Py_XDECREF(np);
+        if (ndarray && !PyType_Check(ndarray)) Py_CLEAR(ndarray);
+        PyErr_Clear();
+        if (!ndarray) return false;
+    }
+    return PyObject_TypeCheck(o, (PyTypeObject *)ndarray);
+}
+
+/* PyTorch's refusal of an array dtype it has no tensor dtype for, naming
+ * it as numpy does (numpy.uint16, numpy.object_). */
+PyObject *py_numpy_type_error(PyObject *arr) {
+    PyObject *d = PyObject_GetAttrString(arr, "dtype");
+    PyObject *ty = d ? PyObject_GetAttrString(d, "type") : NULL;
+    PyObject *name = ty ? PyObject_GetAttrString(ty, "__name__") : NULL;
+    Py_XDECREF(d);
+    Py_XDECREF(ty);
+    if (!name) return NULL;
+    PyErr_Format(PyExc_TypeError,
+                 "can't convert np.ndarray of type numpy.%U. The only supported types are: "
+                 "float64, float32, float16, complex64, complex128, int64, int32, int16, int8, "
+                 "uint8, and bool.",
+                 name);
+    Py_DECREF(name);
+    return NULL;
+}
+
 /* A copy of a buffer-protocol object (numpy arrays, array.array,
  * memoryview) in its own dtype; NULL with an exception, or NULL and no
  * exception when [o] has no usable buffer. */
@@ -512,6 +547,12 @@ static nn_tensor *from_buffer(PyObject *o) {
     }
     nn_dtype dt;
     nn_tensor *r = NULL;
+    if (view.ndim <= NN_MAX_DIMS && !py_buffer_dtype(view.format, view.itemsize, &dt) &&
+        py_is_ndarray(o)) {
+        PyBuffer_Release(&view);
+        py_numpy_type_error(o);
+        return NULL;
+    }
     if (view.ndim > NN_MAX_DIMS || !py_buffer_dtype(view.format, view.itemsize, &dt)) {
         PyErr_Format(PyExc_TypeError,
                      "can't convert an array of format '%s' (itemsize %zd) to a tensor: the "

@@ -51,16 +51,28 @@ static PyObject *f_tensor(PyObject *m, PyObject *const *args, Py_ssize_t nargs, 
     return finish(t, a_[3]);
 }
 
+static PyObject *f_from_numpy(PyObject *m, PyObject *arr);
+
 static PyObject *f_as_tensor(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
                              PyObject *kwnames) {
-    (void)m;
     PARSE("as_tensor", 1, "data", "dtype", "device");
     nn_tensor *t = py_tensor_of(a_[0]);
     nn_dtype dt = t ? t->dtype : (nn_dtype)0;
-    if (a_[1] && py_dtype_arg(a_[1], &dt) < 0) return NULL;
+    bool typed = a_[1] && a_[1] != Py_None;
+    if (typed && py_dtype_arg(a_[1], &dt) < 0) return NULL;
     if (t && dt == t->dtype) return Py_NewRef(a_[0]);
     if (t) return py_tensor_wrap(nn_to(the_ctx, t, dt));
-    return py_tensor_wrap(py_tensor_from_data(a_[0], a_[1] && a_[1] != Py_None ? (int)dt : -1));
+    /* a numpy array shares its memory, as from_numpy's, unless another
+     * dtype is asked for (then a converted copy, as PyTorch) */
+    if (py_is_ndarray(a_[0])) {
+        PyObject *r = f_from_numpy(m, a_[0]);
+        nn_tensor *s = r ? py_tensor_of(r) : NULL;
+        if (!s || !typed || s->dtype == dt) return r;
+        PyObject *c = py_tensor_wrap(nn_to(the_ctx, s, dt));
+        Py_DECREF(r);
+        return c;
+    }
+    return py_tensor_wrap(py_tensor_from_data(a_[0], typed ? (int)dt : -1));
 }
 
 /* numpy array -> tensor sharing its memory */
@@ -72,24 +84,39 @@ static void release_pyobject(void *user) {
 
 static PyObject *f_from_numpy(PyObject *m, PyObject *arr) {
     (void)m;
+    if (!py_is_ndarray(arr)) {
+        PyErr_Format(PyExc_TypeError, "expected np.ndarray (got %s)", Py_TYPE(arr)->tp_name);
+        return NULL;
+    }
     Py_buffer view;
     if (PyObject_GetBuffer(arr, &view, PyBUF_RECORDS) < 0) {
         PyErr_Clear();
+        /* an array of objects or of a dtype with no buffer format */
         if (PyObject_GetBuffer(arr, &view, PyBUF_RECORDS_RO) < 0) {
-            PyErr_Format(PyExc_TypeError, "expected np.ndarray (got %s)", Py_TYPE(arr)->tp_name);
-            return NULL;
+            PyErr_Clear();
+            return py_numpy_type_error(arr);
+        }
+        /* PyTorch warns once a program */
+        static bool warned;
+        if (!warned) {
+            warned = true;
+            if (PyErr_WarnEx(PyExc_UserWarning,
+                             "The given NumPy array is not writable, and PyTorch does not "
+                             "support non-writable tensors. This means writing to this tensor "
+                             "will result in undefined behavior. You may want to copy the array "
+                             "to protect its data or make it writable before converting it to a "
+                             "tensor. This type of warning will be suppressed for the rest of "
+                             "this program.",
+                             1) < 0) {
+                PyBuffer_Release(&view);
+                return NULL;
+            }
         }
     }
     nn_dtype dt;
     if (!py_buffer_dtype(view.format, view.itemsize, &dt)) {
-        const char *f = view.format ? view.format : "B";
-        while (*f == '<' || *f == '=' || *f == '@' || *f == '|') f++;
-        PyErr_Format(PyExc_TypeError,
-                     "can't convert np.ndarray of type numpy.%s. The only supported types are: "
-                     "float64, float32, float16, int64, int32, int16, int8, uint8, and bool.",
-                     f);
         PyBuffer_Release(&view);
-        return NULL;
+        return py_numpy_type_error(arr);
     }
     if (view.ndim > NN_MAX_DIMS) {
         PyBuffer_Release(&view);

@@ -1152,6 +1152,17 @@ static PyObject *get_requires_grad(PyObject *self, void *c) {
     return PyBool_FromLong(T(self)->requires_grad);
 }
 
+/* Turning on requires_grad of an integer or bool tensor: PyTorch words
+ * the refusal differently by path (the factories' requires_grad=, which
+ * the engine's message has, the attribute, the method), so each path
+ * says what PyTorch's does. */
+static int grad_dtype_check(PyObject *self, bool on, const char *msg) {
+    nn_dtype dt = T(self)->dtype;
+    if (!on || nn_dtype_is_float(dt) || nn_dtype_is_complex(dt)) return 0;
+    PyErr_SetString(PyExc_RuntimeError, msg);
+    return -1;
+}
+
 static int set_requires_grad(PyObject *self, PyObject *v, void *c) {
     (void)c;
     if (!v) {
@@ -1159,7 +1170,10 @@ static int set_requires_grad(PyObject *self, PyObject *v, void *c) {
         return -1;
     }
     int on = PyObject_IsTrue(v);
-    if (on < 0) return -1;
+    if (on < 0 || grad_dtype_check(self, on,
+                                   "only Tensors of floating point and complex dtype can require "
+                                   "gradients") < 0)
+        return -1;
     return py_status(nn_tensor_requires_grad_(py_ctx(), T(self), on));
 }
 
@@ -1529,6 +1543,9 @@ static PyObject *m_requires_grad_(PyObject *self, PyObject *const *args, Py_ssiz
     PARSE("requires_grad_", 0, "requires_grad");
     bool on = true;
     if (a_[0] && py_bool_arg(a_[0], "requires_grad", &on) < 0) return NULL;
+    if (grad_dtype_check(self, on, "only Tensors of floating point dtype can require gradients") <
+        0)
+        return NULL;
     if (py_status(nn_tensor_requires_grad_(py_ctx(), T(self), on)) < 0) return NULL;
     return Py_NewRef(self);
 }

@@ -1050,6 +1050,18 @@ static int by_seq_desc(const void *a, const void *b) {
     return x->seq < y->seq ? 1 : x->seq > y->seq ? -1 : 0;
 }
 
+/* A second backward through a graph whose saved tensors the first one
+ * freed: PyTorch's words, the ones learners search for. */
+static nn_status second_time(nn_ctx *ctx) {
+    return nn_error_set(&ctx->err, NN_ERR_RUNTIME,
+                        "Trying to backward through the graph a second time (or directly access "
+                        "saved tensors after they have already been freed). Saved intermediate "
+                        "values of the graph are freed when you call .backward() or "
+                        "autograd.grad(). Specify retain_graph=True if you need to backward "
+                        "through the graph a second time or if you need to access saved tensors "
+                        "after calling backward.");
+}
+
 static const char *where_str(const nn_node *n, char *buf, int size) {
     const nn_label *l = &n->label;
     int k = snprintf(buf, (size_t)size, "'%s'", nn_op_name(n->op));
@@ -1131,14 +1143,7 @@ static nn_status collect(nn_ctx *ctx, nn_node *root, size_t *count) {
         }
     }
     for (size_t i = 0; i < n; i++) {
-        if (ctx->order[i]->freed) {
-            char buf[256];
-            return nn_error_set(&ctx->err, NN_ERR_RUNTIME,
-                                "backward() went through %s a second time, but its saved "
-                                "tensors were freed by the first backward(). Call the first "
-                                "one as backward(retain_graph=True), or recompute the forward.",
-                                where_str(ctx->order[i], buf, sizeof buf));
-        }
+        if (ctx->order[i]->freed) return second_time(ctx);
     }
     qsort(ctx->order, n, sizeof *ctx->order, by_seq_desc);
     *count = n;
@@ -1505,14 +1510,7 @@ nn_status nn_grad(nn_ctx *ctx, nn_tensor *root, nn_tensor *gradient, bool retain
 /* ---- a backward pass written above the engine ---- */
 
 nn_status nn_node_check(nn_ctx *ctx, const nn_node *node) {
-    if (node->freed) {
-        char buf[256];
-        return nn_error_set(&ctx->err, NN_ERR_RUNTIME,
-                            "backward() went through %s a second time, but its saved "
-                            "tensors were freed by the first backward(). Call the first "
-                            "one as backward(retain_graph=True), or recompute the forward.",
-                            where_str(node, buf, sizeof buf));
-    }
+    if (node->freed) return second_time(ctx);
     if (saved_present(ctx, node)) return ctx->err.code;
     return check_versions(ctx, node);
 }

@@ -876,9 +876,9 @@ nn_status nn_tensor_requires_grad_(nn_ctx *ctx, nn_tensor *t, bool on) {
                             "use detach() to get a tensor without history");
     }
     if (on && !nn_dtype_is_float(t->dtype) && !nn_dtype_is_complex(t->dtype))
-        return nn_error_set(&ctx->err, NN_ERR_TYPE,
-                            "only float tensors can require gradients, this one is %s",
-                            nn_dtype_name(t->dtype));
+        return nn_error_set(&ctx->err, NN_ERR_RUNTIME,
+                            "Only Tensors of floating point and complex dtype can require "
+                            "gradients");
     t->requires_grad = on;
     return NN_OK;
 }
