@@ -110,6 +110,7 @@ def _import_optional():
     import torch.cuda.amp  # noqa: F401
     import torch.quantization  # noqa: F401
     import torch.distributions  # noqa: F401
+    import torch.jit  # noqa: F401
     global autocast
     from torch.amp import autocast
 
