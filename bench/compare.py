@@ -91,7 +91,9 @@ def fmt(v):
     return f"{v:.4g}"
 
 
-def emit(name, nndb, anchor_name, anchor, unit, target, ratio_fn=None):
+def emit(name, nndb, anchor_name, anchor, unit, target, ratio=None):
+    """One BENCH line; [ratio] when the caller measured it otherwise than
+    nndb / anchor (e.g. the median of alternating pairs' ratios)."""
     global failures
     if nndb is None or anchor is None:
         failures += 1
@@ -99,7 +101,8 @@ def emit(name, nndb, anchor_name, anchor, unit, target, ratio_fn=None):
         b = "n/a" if anchor is None else fmt(anchor) + unit
         print(f"BENCH {name} nndb={a} {anchor_name}={b} ratio=n/a target={target}", flush=True)
         return
-    ratio = nndb / anchor
+    if ratio is None:
+        ratio = nndb / anchor
     print(f"BENCH {name} nndb={fmt(nndb)}{unit} {anchor_name}={fmt(anchor)}{unit} "
           f"ratio={ratio:.3f} target={target}", flush=True)
 
