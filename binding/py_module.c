@@ -888,87 +888,19 @@ static int count(const PyMethodDef *d) {
 }
 
 /* ---- out= for every function of the module ----
- * A function called with out=TENSOR runs without it and its result is
- * written into that tensor, as PyTorch does: the result type must cast to
- * out's dtype; out is resized to the result's shape (with PyTorch's warning
- * when it had elements and another shape); and while grad mode is on, a
- * result that requires grad is refused, since an out= write is not
- * recorded for autograd (PyTorch: "functions with out=... arguments don't
- * support automatic differentiation"). Before this, most functions parsed
- * out= and ignored it: torch.add(a, b, out=c) left c as it was. Functions
- * whose out= is a tuple of tensors (sort, max with dim, ...) keep their
- * own handling. Each function object is wrapped once at import: the
- * wrapper holds the original as its self and passes calls without out=
- * straight to it. */
-static PyObject *finish_out(const char *name, PyObject *result, PyObject *out) {
-    nn_tensor *r = py_tensor_of(result), *o = py_tensor_of(out);
-    if (!r) {
-        Py_DECREF(result);
-        PyErr_Format(PyExc_TypeError, "%s(): out= is not supported for this call", name);
-        return NULL;
-    }
-    if (r->requires_grad) {
-        Py_DECREF(result);
-        PyErr_Format(PyExc_RuntimeError,
-                     "%s(): functions with out=... arguments don't support automatic "
-                     "differentiation, but one of the arguments requires grad.",
-                     name);
-        return NULL;
-    }
-    if (py_ops_check_cast(r, o) < 0) {
-        Py_DECREF(result);
-        return NULL;
-    }
-    if (!nn_tensor_same_shape(o, r) && nn_tensor_numel(o) != 0) {
-        char a[128], b[128];
-        if (PyErr_WarnFormat(PyExc_UserWarning, 1,
-                             "An output with one or more elements was resized since it had shape "
-                             "%s, which does not match the required output shape %s. This "
-                             "behavior is deprecated, and in a future PyTorch release outputs "
-                             "will not be resized unless they have zero elements. You can "
-                             "explicitly reuse an out tensor t by resizing it, inplace, to zero "
-                             "elements with t.resize_(0).",
-                             nn_tensor_shape_str(o, a, sizeof a),
-                             nn_tensor_shape_str(r, b, sizeof b)) < 0) {
-            Py_DECREF(result);
-            return NULL;
-        }
-    }
-    return py_ops_out_result(result, out);
-}
-
+ * Each function object is wrapped once at import: the wrapper holds the
+ * original as its self and passes calls without out= (or with out=None)
+ * straight to it; a call with out= goes to py_out_call (py_out.c), which
+ * runs it without out and writes the result there as PyTorch does. */
 static PyObject *out_wrapper(PyObject *self, PyObject *const *args, size_t nargsf,
                              PyObject *kwnames) {
     Py_ssize_t nargs = PyVectorcall_NARGS(nargsf), nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0,
                at = -1;
     for (Py_ssize_t i = 0; i < nkw; i++)
         if (PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(kwnames, i), "out") == 0) at = i;
-    PyObject *out = at < 0 ? NULL : args[nargs + at];
-    if (!out || out == Py_None || !py_tensor_check(out))
+    if (at < 0 || args[nargs + at] == Py_None)
         return PyObject_Vectorcall(self, args, nargsf, kwnames);
-    PyObject *stack[16];
-    if (nargs + nkw > 16) return PyObject_Vectorcall(self, args, nargsf, kwnames);
-    PyObject *names = PyTuple_New(nkw - 1);
-    if (!names) return NULL;
-    for (Py_ssize_t i = 0; i < nargs; i++) stack[i] = args[i];
-    for (Py_ssize_t i = 0, j = 0; i < nkw; i++) {
-        if (i == at) continue;
-        PyObject *k = PyTuple_GET_ITEM(kwnames, i);
-        PyTuple_SET_ITEM(names, j, Py_NewRef(k));
-        stack[nargs + j++] = args[nargs + i];
-    }
-    PyObject *result = PyObject_Vectorcall(self, stack, (size_t)nargs, nkw > 1 ? names : NULL);
-    Py_DECREF(names);
-    if (!result) return NULL;
-    PyObject *name = PyObject_GetAttrString(self, "__name__");
-    const char *n = name ? PyUnicode_AsUTF8(name) : NULL;
-    /* PyTorch's matmul of two matrices writes out= through mm */
-    nn_tensor *x = nargs >= 2 ? py_tensor_of(args[0]) : NULL, *y = x ? py_tensor_of(args[1]) : NULL;
-    if (n && !strcmp(n, "matmul") && x && y && x->ndim == 2 && y->ndim == 2) n = "mm";
-    PyObject *r = n ? finish_out(n, result, out) : NULL;
-    if (!n) Py_DECREF(result);
-    Py_XDECREF(name);
-    return r;
+    return py_out_call(self, args, nargs, kwnames, at);
 }
 
 static int add_functions(PyObject *m, PyMethodDef *defs) {

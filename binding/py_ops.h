@@ -71,6 +71,12 @@ PyObject *py_ops_out_result(PyObject *result, PyObject *out);
  * the desired output type Long"). */
 int py_ops_check_cast(const nn_tensor *r, const nn_tensor *t);
 
+/* A call of torch._C function [fn] with out= (kwnames[at], not None):
+ * runs fn without it and writes the result into out, with PyTorch's
+ * checks (py_out.c). */
+PyObject *py_out_call(PyObject *fn, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
+                      Py_ssize_t at);
+
 /* Whether an optional argument was given as something other than None. */
 static inline bool py_given(PyObject *o) {
     return o && o != Py_None;
