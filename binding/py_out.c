@@ -24,6 +24,7 @@
  * The function's own result is then copied into out and out is returned
  * (for tuple outs: torch.return_types.NAME_out holding the out tensors). */
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "py.h"
@@ -65,7 +66,7 @@ typedef struct {
     unsigned char rule, numbers, tuple_arg;
 } out_entry;
 
-/* Functions not listed follow OUT_CAST. */
+/* Functions not listed follow OUT_CAST. Sorted by name (bsearch). */
 static const out_entry out_table[] = {
     {"abs", OUT_FOUND, 0, 0},
     {"absolute", OUT_FOUND, 0, 0},
@@ -196,10 +197,15 @@ static const out_entry out_table[] = {
     {"zeros_like", OUT_NONE, 0, 0},
 };
 
+static int by_name(const void *key, const void *entry) {
+    return strcmp(key, ((const out_entry *)entry)->name);
+}
+
+/* out_table is sorted by name (strcmp order) */
 static out_entry lookup(const char *name) {
-    for (size_t i = 0; i < sizeof out_table / sizeof out_table[0]; i++)
-        if (!strcmp(out_table[i].name, name)) return out_table[i];
-    return (out_entry){name, OUT_CAST, 0, 0};
+    const out_entry *e = bsearch(name, out_table, sizeof out_table / sizeof out_table[0],
+                                 sizeof out_table[0], by_name);
+    return e ? *e : (out_entry){name, OUT_CAST, 0, 0};
 }
 
 /* The C++ type names PyTorch's "Expected out tensor to have dtype ..."
