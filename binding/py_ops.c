@@ -36,11 +36,15 @@ PyObject *py_ops_complex_fallback(const char *name, PyObject *const *objs, int n
     return r;
 }
 
-int py_ops_check_cast(const nn_tensor *r, const nn_tensor *t) {
-    if (nn_dtype_can_cast(r->dtype, t->dtype)) return 0;
+int py_ops_check_cast_dtype(nn_dtype r, nn_dtype t) {
+    if (nn_dtype_can_cast(r, t)) return 0;
     PyErr_Format(PyExc_RuntimeError, "result type %s can't be cast to the desired output type %s",
-                 nn_dtype_scalar_name(r->dtype), nn_dtype_scalar_name(t->dtype));
+                 nn_dtype_scalar_name(r), nn_dtype_scalar_name(t));
     return -1;
+}
+
+int py_ops_check_cast(const nn_tensor *r, const nn_tensor *t) {
+    return py_ops_check_cast_dtype(r->dtype, t->dtype);
 }
 
 PyObject *py_ops_out_result(PyObject *result, PyObject *out) {

@@ -70,6 +70,8 @@ PyObject *py_ops_out_result(PyObject *result, PyObject *out);
  * else -1 with PyTorch's RuntimeError ("result type Float can't be cast to
  * the desired output type Long"). */
 int py_ops_check_cast(const nn_tensor *r, const nn_tensor *t);
+/* The same for a result of dtype [r] and a tensor of dtype [t]. */
+int py_ops_check_cast_dtype(nn_dtype r, nn_dtype t);
 
 /* A call of torch._C function [fn] with out= (kwnames[at], not None):
  * runs fn without it and writes the result into out, with PyTorch's

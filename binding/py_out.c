@@ -63,138 +63,143 @@ enum out_rule {
  * about a tuple element that is not a tensor ("in argument 3"). */
 typedef struct {
     const char *name;
-    unsigned char rule, numbers, tuple_arg;
+    unsigned char rule, numbers, tuple_arg, special;
 } out_entry;
+
+/* out_entry.special: the functions py_out_call treats apart (named here
+ * so the common path compares no names) */
+enum { SP_NONE, SP_MATMUL, SP_GEMM, SP_POW, SP_MAX_MIN };
 
 /* Functions not listed follow OUT_CAST. Sorted by name (bsearch). */
 static const out_entry out_table[] = {
-    {"abs", OUT_FOUND, 0, 0},
-    {"absolute", OUT_FOUND, 0, 0},
-    {"add", OUT_CAST, 1, 0},
-    {"addcdiv", OUT_ADDC, 0, 0},
-    {"addcmul", OUT_ADDC, 0, 0},
-    {"all", OUT_BOOL, 0, 0},
-    {"allclose", OUT_NONE, 0, 0},
-    {"amax", OUT_AMAX, 0, 0},
-    {"amin", OUT_AMAX, 0, 0},
-    {"any", OUT_BOOL, 0, 0},
-    {"arange", OUT_FACTORY, 0, 0},
-    {"argmax", OUT_SAME_C, 0, 0},
-    {"argmin", OUT_SAME_C, 0, 0},
-    {"argsort", OUT_NONE, 0, 0},
-    {"argwhere", OUT_NONE, 0, 0},
-    {"as_tensor", OUT_NONE, 0, 0},
-    {"bincount", OUT_NONE, 0, 0},
-    {"bmm", OUT_SAME_C, 0, 0},
-    {"cat", OUT_CAT, 0, 0},
-    {"ceil", OUT_FOUND, 0, 0},
-    {"chunk", OUT_NONE, 0, 0},
-    {"clamp", OUT_FOUND, 0, 0},
-    {"clip", OUT_FOUND, 0, 0},
-    {"clone", OUT_NONE, 0, 0},
-    {"concat", OUT_CAT, 0, 0},
-    {"concatenate", OUT_CAT, 0, 0},
-    {"count_nonzero", OUT_NONE, 0, 0},
-    {"cumprod", OUT_IN_DTYPE, 0, 0},
-    {"cumsum", OUT_IN_DTYPE, 0, 0},
-    {"diag", OUT_DIAG, 0, 0},
-    {"diagonal", OUT_NONE, 0, 0},
-    {"div", OUT_CAST, 1, 0},
-    {"divide", OUT_CAST, 1, 0},
-    {"dot", OUT_DOT, 0, 0},
-    {"empty_like", OUT_NONE, 0, 0},
-    {"equal", OUT_NONE, 0, 0},
-    {"eye", OUT_FACTORY, 0, 0},
-    {"fix", OUT_FOUND, 0, 0},
-    {"flatten", OUT_NONE, 0, 0},
-    {"fliplr", OUT_NONE, 0, 0},
-    {"flipud", OUT_NONE, 0, 0},
-    {"float_power", OUT_FLOAT_POWER, 0, 0},
-    {"floor", OUT_FOUND, 0, 0},
-    {"floor_divide", OUT_CAST, 1, 0},
-    {"frac", OUT_FOUND, 0, 0},
-    {"full", OUT_FACTORY, 0, 0},
-    {"full_like", OUT_NONE, 0, 0},
-    {"gather", OUT_SAME_C, 0, 0},
-    {"histc", OUT_HISTC, 0, 0},
-    {"hstack", OUT_CAT, 0, 0},
-    {"index_select", OUT_SAME_SCALAR, 0, 0},
-    {"inner", OUT_TENSORDOT, 0, 0},
-    {"isclose", OUT_NONE, 0, 0},
-    {"isfinite", OUT_NONE, 0, 0},
-    {"isinf", OUT_NONE, 0, 0},
-    {"isnan", OUT_NONE, 0, 0},
-    {"kthvalue", OUT_TUPLE_KTHVALUE, 0, 4},
-    {"linspace", OUT_FACTORY, 0, 0},
-    {"log_softmax", OUT_SAME_C, 0, 0},
-    {"logsumexp", OUT_LOGSUMEXP, 0, 0},
-    {"masked_fill", OUT_NONE, 0, 0},
-    {"masked_select", OUT_SAME_SCALAR, 0, 0},
-    {"matmul", OUT_SAME_C, 0, 0},
-    {"max", OUT_TUPLE, 0, 3},
-    {"mean", OUT_MEAN, 0, 0},
-    {"median", OUT_TUPLE_MEDIAN, 0, 3},
-    {"min", OUT_TUPLE, 0, 3},
-    {"mm", OUT_SAME_C, 0, 0},
-    {"movedim", OUT_NONE, 0, 0},
-    {"msort", OUT_SAME_C, 0, 0},
-    {"mul", OUT_CAST, 1, 0},
-    {"multiply", OUT_CAST, 1, 0},
-    {"mv", OUT_SAME_C, 0, 0},
-    {"nan_to_num", OUT_NAN_TO_NUM, 0, 0},
-    {"narrow", OUT_NONE, 0, 0},
-    {"neg", OUT_FOUND, 0, 0},
-    {"negative", OUT_FOUND, 0, 0},
-    {"nonzero", OUT_NONZERO, 0, 0},
-    {"norm", OUT_ANY, 0, 0},
-    {"numel", OUT_NONE, 0, 0},
-    {"ones", OUT_FACTORY, 0, 0},
-    {"ones_like", OUT_NONE, 0, 0},
-    {"positive", OUT_NONE, 0, 0},
-    {"prod", OUT_IN_DTYPE, 0, 0},
-    {"rand", OUT_FACTORY, 0, 0},
-    {"rand_like", OUT_NONE, 0, 0},
-    {"randint", OUT_FACTORY, 0, 0},
-    {"randn", OUT_FACTORY, 0, 0},
-    {"randn_like", OUT_NONE, 0, 0},
-    {"randperm", OUT_FACTORY, 0, 0},
-    {"ravel", OUT_NONE, 0, 0},
-    {"relu", OUT_NONE, 0, 0},
-    {"roll", OUT_NONE, 0, 0},
-    {"round", OUT_FOUND, 0, 0},
-    {"select", OUT_NONE, 0, 0},
-    {"sgn", OUT_FOUND, 0, 0},
-    {"sign", OUT_FOUND, 0, 0},
-    {"softmax", OUT_SAME_C, 0, 0},
-    {"sort", OUT_TUPLE, 0, 3},
-    {"square", OUT_FOUND, 0, 0},
-    {"squeeze", OUT_NONE, 0, 0},
-    {"stack", OUT_CAT, 0, 0},
-    {"std", OUT_STD, 0, 0},
-    {"std_mean", OUT_NONE, 0, 0},
-    {"sub", OUT_CAST, 1, 0},
-    {"subtract", OUT_CAST, 1, 0},
-    {"sum", OUT_IN_DTYPE, 0, 0},
-    {"swapaxes", OUT_NONE, 0, 0},
-    {"swapdims", OUT_NONE, 0, 0},
-    {"t", OUT_NONE, 0, 0},
-    {"tensor", OUT_NONE, 0, 0},
-    {"topk", OUT_TUPLE, 0, 5},
-    {"trace", OUT_NONE, 0, 0},
-    {"transpose", OUT_NONE, 0, 0},
-    {"tril", OUT_SAME_C, 0, 0},
-    {"triu", OUT_SAME_C, 0, 0},
-    {"true_divide", OUT_CAST, 1, 0},
-    {"trunc", OUT_FOUND, 0, 0},
-    {"unbind", OUT_NONE, 0, 0},
-    {"unflatten", OUT_NONE, 0, 0},
-    {"unsqueeze", OUT_NONE, 0, 0},
-    {"var", OUT_STD, 0, 0},
-    {"var_mean", OUT_NONE, 0, 0},
-    {"vstack", OUT_CAT, 0, 0},
-    {"where", OUT_WHERE, 0, 0},
-    {"zeros", OUT_FACTORY, 0, 0},
-    {"zeros_like", OUT_NONE, 0, 0},
+    {"abs", OUT_FOUND, 0, 0, SP_NONE},
+    {"absolute", OUT_FOUND, 0, 0, SP_NONE},
+    {"add", OUT_CAST, 1, 0, SP_NONE},
+    {"addcdiv", OUT_ADDC, 0, 0, SP_NONE},
+    {"addcmul", OUT_ADDC, 0, 0, SP_NONE},
+    {"all", OUT_BOOL, 0, 0, SP_NONE},
+    {"allclose", OUT_NONE, 0, 0, SP_NONE},
+    {"amax", OUT_AMAX, 0, 0, SP_NONE},
+    {"amin", OUT_AMAX, 0, 0, SP_NONE},
+    {"any", OUT_BOOL, 0, 0, SP_NONE},
+    {"arange", OUT_FACTORY, 0, 0, SP_NONE},
+    {"argmax", OUT_SAME_C, 0, 0, SP_NONE},
+    {"argmin", OUT_SAME_C, 0, 0, SP_NONE},
+    {"argsort", OUT_NONE, 0, 0, SP_NONE},
+    {"argwhere", OUT_NONE, 0, 0, SP_NONE},
+    {"as_tensor", OUT_NONE, 0, 0, SP_NONE},
+    {"bincount", OUT_NONE, 0, 0, SP_NONE},
+    {"bmm", OUT_SAME_C, 0, 0, SP_NONE},
+    {"cat", OUT_CAT, 0, 0, SP_NONE},
+    {"ceil", OUT_FOUND, 0, 0, SP_NONE},
+    {"chunk", OUT_NONE, 0, 0, SP_NONE},
+    {"clamp", OUT_FOUND, 0, 0, SP_NONE},
+    {"clip", OUT_FOUND, 0, 0, SP_NONE},
+    {"clone", OUT_NONE, 0, 0, SP_NONE},
+    {"concat", OUT_CAT, 0, 0, SP_NONE},
+    {"concatenate", OUT_CAT, 0, 0, SP_NONE},
+    {"count_nonzero", OUT_NONE, 0, 0, SP_NONE},
+    {"cumprod", OUT_IN_DTYPE, 0, 0, SP_NONE},
+    {"cumsum", OUT_IN_DTYPE, 0, 0, SP_NONE},
+    {"diag", OUT_DIAG, 0, 0, SP_NONE},
+    {"diagonal", OUT_NONE, 0, 0, SP_NONE},
+    {"div", OUT_CAST, 1, 0, SP_NONE},
+    {"divide", OUT_CAST, 1, 0, SP_NONE},
+    {"dot", OUT_DOT, 0, 0, SP_NONE},
+    {"empty_like", OUT_NONE, 0, 0, SP_NONE},
+    {"equal", OUT_NONE, 0, 0, SP_NONE},
+    {"eye", OUT_FACTORY, 0, 0, SP_NONE},
+    {"fix", OUT_FOUND, 0, 0, SP_NONE},
+    {"flatten", OUT_NONE, 0, 0, SP_NONE},
+    {"fliplr", OUT_NONE, 0, 0, SP_NONE},
+    {"flipud", OUT_NONE, 0, 0, SP_NONE},
+    {"float_power", OUT_FLOAT_POWER, 0, 0, SP_NONE},
+    {"floor", OUT_FOUND, 0, 0, SP_NONE},
+    {"floor_divide", OUT_CAST, 1, 0, SP_NONE},
+    {"frac", OUT_FOUND, 0, 0, SP_NONE},
+    {"full", OUT_FACTORY, 0, 0, SP_NONE},
+    {"full_like", OUT_NONE, 0, 0, SP_NONE},
+    {"gather", OUT_SAME_C, 0, 0, SP_NONE},
+    {"histc", OUT_HISTC, 0, 0, SP_NONE},
+    {"hstack", OUT_CAT, 0, 0, SP_NONE},
+    {"index_select", OUT_SAME_SCALAR, 0, 0, SP_NONE},
+    {"inner", OUT_TENSORDOT, 0, 0, SP_NONE},
+    {"isclose", OUT_NONE, 0, 0, SP_NONE},
+    {"isfinite", OUT_NONE, 0, 0, SP_NONE},
+    {"isinf", OUT_NONE, 0, 0, SP_NONE},
+    {"isnan", OUT_NONE, 0, 0, SP_NONE},
+    {"kthvalue", OUT_TUPLE_KTHVALUE, 0, 4, SP_NONE},
+    {"linspace", OUT_FACTORY, 0, 0, SP_NONE},
+    {"log_softmax", OUT_SAME_C, 0, 0, SP_NONE},
+    {"logsumexp", OUT_LOGSUMEXP, 0, 0, SP_NONE},
+    {"masked_fill", OUT_NONE, 0, 0, SP_NONE},
+    {"masked_select", OUT_SAME_SCALAR, 0, 0, SP_NONE},
+    {"matmul", OUT_SAME_C, 0, 0, SP_MATMUL},
+    {"max", OUT_TUPLE, 0, 3, SP_MAX_MIN},
+    {"mean", OUT_MEAN, 0, 0, SP_NONE},
+    {"median", OUT_TUPLE_MEDIAN, 0, 3, SP_NONE},
+    {"min", OUT_TUPLE, 0, 3, SP_MAX_MIN},
+    {"mm", OUT_SAME_C, 0, 0, SP_GEMM},
+    {"movedim", OUT_NONE, 0, 0, SP_NONE},
+    {"msort", OUT_SAME_C, 0, 0, SP_NONE},
+    {"mul", OUT_CAST, 1, 0, SP_NONE},
+    {"multiply", OUT_CAST, 1, 0, SP_NONE},
+    {"mv", OUT_SAME_C, 0, 0, SP_GEMM},
+    {"nan_to_num", OUT_NAN_TO_NUM, 0, 0, SP_NONE},
+    {"narrow", OUT_NONE, 0, 0, SP_NONE},
+    {"neg", OUT_FOUND, 0, 0, SP_NONE},
+    {"negative", OUT_FOUND, 0, 0, SP_NONE},
+    {"nonzero", OUT_NONZERO, 0, 0, SP_NONE},
+    {"norm", OUT_ANY, 0, 0, SP_NONE},
+    {"numel", OUT_NONE, 0, 0, SP_NONE},
+    {"ones", OUT_FACTORY, 0, 0, SP_NONE},
+    {"ones_like", OUT_NONE, 0, 0, SP_NONE},
+    {"positive", OUT_NONE, 0, 0, SP_NONE},
+    {"pow", OUT_CAST, 0, 0, SP_POW},
+    {"prod", OUT_IN_DTYPE, 0, 0, SP_NONE},
+    {"rand", OUT_FACTORY, 0, 0, SP_NONE},
+    {"rand_like", OUT_NONE, 0, 0, SP_NONE},
+    {"randint", OUT_FACTORY, 0, 0, SP_NONE},
+    {"randn", OUT_FACTORY, 0, 0, SP_NONE},
+    {"randn_like", OUT_NONE, 0, 0, SP_NONE},
+    {"randperm", OUT_FACTORY, 0, 0, SP_NONE},
+    {"ravel", OUT_NONE, 0, 0, SP_NONE},
+    {"relu", OUT_NONE, 0, 0, SP_NONE},
+    {"roll", OUT_NONE, 0, 0, SP_NONE},
+    {"round", OUT_FOUND, 0, 0, SP_NONE},
+    {"select", OUT_NONE, 0, 0, SP_NONE},
+    {"sgn", OUT_FOUND, 0, 0, SP_NONE},
+    {"sign", OUT_FOUND, 0, 0, SP_NONE},
+    {"softmax", OUT_SAME_C, 0, 0, SP_NONE},
+    {"sort", OUT_TUPLE, 0, 3, SP_NONE},
+    {"square", OUT_FOUND, 0, 0, SP_NONE},
+    {"squeeze", OUT_NONE, 0, 0, SP_NONE},
+    {"stack", OUT_CAT, 0, 0, SP_NONE},
+    {"std", OUT_STD, 0, 0, SP_NONE},
+    {"std_mean", OUT_NONE, 0, 0, SP_NONE},
+    {"sub", OUT_CAST, 1, 0, SP_NONE},
+    {"subtract", OUT_CAST, 1, 0, SP_NONE},
+    {"sum", OUT_IN_DTYPE, 0, 0, SP_NONE},
+    {"swapaxes", OUT_NONE, 0, 0, SP_NONE},
+    {"swapdims", OUT_NONE, 0, 0, SP_NONE},
+    {"t", OUT_NONE, 0, 0, SP_NONE},
+    {"tensor", OUT_NONE, 0, 0, SP_NONE},
+    {"topk", OUT_TUPLE, 0, 5, SP_NONE},
+    {"trace", OUT_NONE, 0, 0, SP_NONE},
+    {"transpose", OUT_NONE, 0, 0, SP_NONE},
+    {"tril", OUT_SAME_C, 0, 0, SP_NONE},
+    {"triu", OUT_SAME_C, 0, 0, SP_NONE},
+    {"true_divide", OUT_CAST, 1, 0, SP_NONE},
+    {"trunc", OUT_FOUND, 0, 0, SP_NONE},
+    {"unbind", OUT_NONE, 0, 0, SP_NONE},
+    {"unflatten", OUT_NONE, 0, 0, SP_NONE},
+    {"unsqueeze", OUT_NONE, 0, 0, SP_NONE},
+    {"var", OUT_STD, 0, 0, SP_NONE},
+    {"var_mean", OUT_NONE, 0, 0, SP_NONE},
+    {"vstack", OUT_CAT, 0, 0, SP_NONE},
+    {"where", OUT_WHERE, 0, 0, SP_NONE},
+    {"zeros", OUT_FACTORY, 0, 0, SP_NONE},
+    {"zeros_like", OUT_NONE, 0, 0, SP_NONE},
 };
 
 static int by_name(const void *key, const void *entry) {
@@ -205,7 +210,7 @@ static int by_name(const void *key, const void *entry) {
 static out_entry lookup(const char *name) {
     const out_entry *e = bsearch(name, out_table, sizeof out_table / sizeof out_table[0],
                                  sizeof out_table[0], by_name);
-    return e ? *e : (out_entry){name, OUT_CAST, 0, 0};
+    return e ? *e : (out_entry){name, OUT_CAST, 0, 0, SP_NONE};
 }
 
 /* The C++ type names PyTorch's "Expected out tensor to have dtype ..."
@@ -313,7 +318,7 @@ static int check_dtype(const char *name, int rule, nn_dtype r, nn_dtype o) {
                       "but got input %s and hist %s",
                       c_type_name(r), c_type_name(o));
     }
-    return py_ops_check_cast(&(nn_tensor){.dtype = r}, &(nn_tensor){.dtype = o});
+    return py_ops_check_cast_dtype(r, o);
 }
 
 static int refuse_grad(const char *name, const nn_tensor *r, const nn_tensor *o) {
@@ -709,8 +714,7 @@ PyObject *py_out_call(PyObject *fn, PyObject *const *args, Py_ssize_t nargs, PyO
             goto done;
         }
     }
-    if (pair && (!strcmp(name, "max") || !strcmp(name, "min")) &&
-        !max_min_fits(args, nargs, kwnames, seq != NULL)) {
+    if (e.special == SP_MAX_MIN && !max_min_fits(args, nargs, kwnames, seq != NULL)) {
         invalid_max_min(name, args, nargs, kwnames, at);
         goto done;
     }
@@ -756,19 +760,19 @@ PyObject *py_out_call(PyObject *fn, PyObject *const *args, Py_ssize_t nargs, PyO
     /* PyTorch's matmul writes out= through dot for two vectors and through
      * mm for two matrices (whose name its autograd refusal gives) */
     nn_tensor *y = x && nargs >= 2 ? py_tensor_of(args[1]) : NULL;
-    if (!strcmp(name, "matmul") && x && y && x->ndim == 1 && y->ndim == 1) rule = OUT_DOT;
-    if (!strcmp(name, "matmul") && x && y && x->ndim == 2 && y->ndim == 2) name = "mm";
+    bool matmul = e.special == SP_MATMUL && x && y;
+    if (matmul && x->ndim == 1 && y->ndim == 1) rule = OUT_DOT;
+    if (matmul && x->ndim == 2 && y->ndim == 2) name = "mm";
     /* pow(tensor, number) is a unary kernel in PyTorch, pow(tensor,
      * tensor) a binary one */
-    if (!strcmp(name, "pow") && x && nargs >= 2 && !py_tensor_check(args[1])) rule = OUT_FOUND;
+    if (e.special == SP_POW && x && nargs >= 2 && !py_tensor_check(args[1])) rule = OUT_FOUND;
     /* max(x) and min(x) take no out; max(x, 0) wants a tuple, max(x, y)
      * a tensor */
     /* PyTorch's mm, mv and matmul zero an out of the right shape before
      * the product, so an out that shares memory with an operand reads
      * zeros there (torch.mm(a, b, out=a) leaves a zero) */
     nn_tensor *rt = py_tensor_of(result);
-    bool gemm = !strcmp(name, "mm") || !strcmp(name, "mv") ||
-                (!strcmp(name, "matmul") && x && y && x->ndim == 2 && y->ndim == 1);
+    bool gemm = e.special == SP_GEMM || (matmul && x->ndim == 2 && y->ndim <= 2);
     if (gemm && rt && o && nn_tensor_same_shape(rt, o) && shares_input(o, stack, nargs + nk)) {
         PyObject *z = PyObject_CallMethod(out, "zero_", NULL);
         Py_XDECREF(z);
