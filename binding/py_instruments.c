@@ -13,6 +13,8 @@
  * caller returns NULL with the Python exception, not the placeholder.
  */
 #include <math.h>
+#include <stdlib.h>
+#include <time.h>
 
 #include "nn_check.h"
 #include "nn_graph.h"
@@ -263,6 +265,193 @@ static PyObject *f_profile_seconds(PyObject *m, PyObject *cap) {
                          nn_profile_seconds(p, NN_PHASE_BACKWARD));
 }
 
+/* ---- the event log under torch.profiler ----
+ *
+ * nn_profile keeps sums per (op, module, phase); torch.profiler also needs
+ * each node's start and end (the Chrome trace, record_function's nesting)
+ * and its input shapes (record_shapes). This timing-only hook appends one
+ * event per node: op, phase, the grad_fn name PyTorch shows for it, the
+ * CLOCK_MONOTONIC stamps (the clock of Python's time.monotonic_ns, so
+ * Python's record_function ranges nest with the nodes), the engine's FLOP
+ * count (nn_node_cost, as nn_profile counts it), the bytes the node made
+ * and, when asked, the input shapes packed as [n_in, (ndim, dims...)...]. */
+
+typedef struct trace_event {
+    nn_op op;
+    nn_phase phase;
+    const char *grad_fn; /* static */
+    int64_t t0, t1;      /* ns */
+    double flops;
+    int64_t bytes; /* the output (forward) or the input gradients (backward) */
+    size_t shape;  /* offset of the event's shapes in trace.dims */
+} trace_event;
+
+typedef struct trace {
+    nn_ctx *ctx;
+    int hook;
+    bool shapes; /* record the inputs' shapes */
+    bool oom;    /* an append failed: the log is incomplete */
+    int64_t t0;
+    trace_event *ev;
+    size_t n, cap;
+    int64_t *dims;
+    size_t n_dims, cap_dims;
+} trace;
+
+static const char *const trace_capsule = "nndb.trace";
+
+static int64_t now_ns(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+}
+
+static bool grow(void **buf, size_t *cap, size_t need, size_t item) {
+    if (need <= *cap) return true;
+    size_t c = *cap ? *cap * 2 : 256;
+    while (c < need) c *= 2;
+    void *b = realloc(*buf, c * item);
+    if (!b) return false;
+    *buf = b;
+    *cap = c;
+    return true;
+}
+
+static int64_t tensor_bytes(const nn_tensor *t) {
+    return t ? nn_tensor_numel(t) * (int64_t)nn_dtype_size(t->dtype) : 0;
+}
+
+static void trace_shapes(trace *tr, const nn_node *n) {
+    size_t need = tr->n_dims + 1;
+    for (int i = 0; i < n->n_in; i++) need += 1 + (n->in[i].t ? (size_t)n->in[i].t->ndim : 0);
+    if (!grow((void **)&tr->dims, &tr->cap_dims, need, sizeof *tr->dims)) {
+        tr->oom = true;
+        return;
+    }
+    tr->dims[tr->n_dims++] = n->n_in;
+    for (int i = 0; i < n->n_in; i++) {
+        const nn_tensor *t = n->in[i].t;
+        tr->dims[tr->n_dims++] = t ? t->ndim : 0;
+        for (int d = 0; t && d < t->ndim; d++) tr->dims[tr->n_dims++] = t->shape[d];
+    }
+}
+
+static nn_hook_action trace_hook(nn_ctx *ctx, const nn_hook_event *ev, void *user) {
+    (void)ctx;
+    trace *tr = user;
+    if (!ev->after) {
+        tr->t0 = now_ns();
+        return NN_HOOK_CONTINUE;
+    }
+    int64_t t1 = now_ns();
+    if (!grow((void **)&tr->ev, &tr->cap, tr->n + 1, sizeof *tr->ev)) {
+        tr->oom = true;
+        return NN_HOOK_CONTINUE;
+    }
+    const nn_node *n = ev->node;
+    trace_event *e = &tr->ev[tr->n++];
+    nn_op_cost cost;
+    nn_node_cost(n, ev->output, ev->phase, &cost);
+    *e = (trace_event){n->op, ev->phase, nn_format_node_name(n), tr->t0, t1, cost.flops, 0, 0};
+    if (ev->phase == NN_PHASE_FORWARD) {
+        e->bytes = tensor_bytes(ev->output);
+    } else if (ev->grad_inputs) {
+        for (int i = 0; i < n->n_in; i++) e->bytes += tensor_bytes(ev->grad_inputs[i]);
+    }
+    e->shape = tr->n_dims;
+    if (tr->shapes && ev->phase == NN_PHASE_FORWARD) trace_shapes(tr, n);
+    return NN_HOOK_CONTINUE;
+}
+
+static void trace_stop(trace *tr) {
+    if (tr->hook) nn_hook_remove(tr->ctx, tr->hook);
+    tr->hook = 0;
+}
+
+static void trace_destroy(PyObject *cap) {
+    trace *tr = PyCapsule_GetPointer(cap, trace_capsule);
+    if (!tr) return;
+    trace_stop(tr);
+    free(tr->ev);
+    free(tr->dims);
+    free(tr);
+}
+
+/* _trace_start(record_shapes) -> a handle; events are logged until
+ * _trace_stop. */
+static PyObject *f_trace_start(PyObject *m, PyObject *arg) {
+    (void)m;
+    int shapes = PyObject_IsTrue(arg);
+    if (shapes < 0) return NULL;
+    trace *tr = calloc(1, sizeof *tr);
+    if (!tr) return PyErr_NoMemory();
+    tr->ctx = py_ctx();
+    tr->shapes = shapes;
+    tr->hook = nn_hook_add(tr->ctx, "trace", trace_hook, tr);
+    if (!tr->hook) {
+        free(tr);
+        PyErr_Format(PyExc_RuntimeError,
+                     "profiler: the hook table is full (%d hooks); remove a breakpoint first",
+                     NN_MAX_HOOKS);
+        return NULL;
+    }
+    nn_hook_set_timing_only(tr->ctx, tr->hook);
+    PyObject *cap = PyCapsule_New(tr, trace_capsule, trace_destroy);
+    if (!cap) {
+        trace_stop(tr);
+        free(tr);
+    }
+    return cap;
+}
+
+static PyObject *f_trace_stop(PyObject *m, PyObject *cap) {
+    (void)m;
+    trace *tr = PyCapsule_GetPointer(cap, trace_capsule);
+    if (!tr) return NULL;
+    trace_stop(tr);
+    Py_RETURN_NONE;
+}
+
+static PyObject *shapes_of(const trace *tr, const trace_event *e, size_t end) {
+    if (e->shape >= end) return PyList_New(0);
+    const int64_t *d = tr->dims + e->shape;
+    int64_t n_in = *d++;
+    PyObject *out = PyList_New(n_in);
+    for (int64_t i = 0; out && i < n_in; i++) {
+        int64_t nd = *d++;
+        PyObject *s = PyList_New(nd);
+        for (int64_t k = 0; s && k < nd; k++) PyList_SET_ITEM(s, k, PyLong_FromLongLong(*d++));
+        if (!s)
+            Py_CLEAR(out);
+        else
+            PyList_SET_ITEM(out, i, s);
+    }
+    return out;
+}
+
+/* _trace_events(handle) -> (complete, [(op, phase, grad_fn, t0_ns, t1_ns,
+ * flops, bytes, input shapes), ...]) in the order the nodes finished;
+ * complete is False when memory ran out and events were dropped. */
+static PyObject *f_trace_events(PyObject *m, PyObject *cap) {
+    (void)m;
+    trace *tr = PyCapsule_GetPointer(cap, trace_capsule);
+    if (!tr) return NULL;
+    PyObject *out = PyList_New((Py_ssize_t)tr->n);
+    for (size_t i = 0; out && i < tr->n; i++) {
+        const trace_event *e = &tr->ev[i];
+        size_t end = i + 1 < tr->n ? tr->ev[i + 1].shape : tr->n_dims;
+        PyObject *row = Py_BuildValue("(sszLLdLN)", nn_op_name(e->op),
+                                      e->phase == NN_PHASE_FORWARD ? "forward" : "backward",
+                                      e->grad_fn, (long long)e->t0, (long long)e->t1, e->flops,
+                                      (long long)e->bytes, shapes_of(tr, e, end));
+        if (!row)
+            Py_CLEAR(out);
+        else
+            PyList_SET_ITEM(out, (Py_ssize_t)i, row);
+    }
+    return out ? Py_BuildValue("(ON)", tr->oom ? Py_False : Py_True, out) : NULL;
+}
+
 /* _mem_stats() -> the engine allocator's figures: cap, in_use, peak,
  * cached, touched (bytes), heap_calls, allocs. _mem_reset_peak() starts a new peak. */
 static PyObject *f_mem_stats(PyObject *m, PyObject *unused) {
@@ -296,6 +485,9 @@ PyMethodDef py_instruments_functions[] = {
     {"_profile_stop", f_profile_stop, METH_O, NULL},
     {"_profile_rows", f_profile_rows, METH_VARARGS, NULL},
     {"_profile_seconds", f_profile_seconds, METH_O, NULL},
+    {"_trace_start", f_trace_start, METH_O, "log each node's times (torch.profiler)"},
+    {"_trace_stop", f_trace_stop, METH_O, NULL},
+    {"_trace_events", f_trace_events, METH_O, NULL},
     {"_test_wrong_grad", f_test_wrong_grad, METH_O, "x * x with a wrong backward (tests)"},
     {"_sgemm_peak", f_sgemm_peak, METH_NOARGS, "float32 matmul GFLOP/s of this machine"},
     {"_mem_stats", f_mem_stats, METH_NOARGS, "the engine allocator's figures (bytes)"},

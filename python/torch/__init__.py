@@ -111,6 +111,7 @@ def _import_optional():
     import torch.quantization  # noqa: F401
     import torch.distributions  # noqa: F401
     import torch.jit  # noqa: F401
+    import torch.profiler  # noqa: F401
     global autocast
     from torch.amp import autocast
 
