@@ -336,6 +336,25 @@ static void trace_shapes(trace *tr, const nn_node *n) {
     }
 }
 
+static int in_ndim(const nn_node *n, int i) {
+    return i < n->n_in && n->in[i].t ? n->in[i].t->ndim : 0;
+}
+
+/* The PyTorch backward node where [n]'s backward time goes. Mostly the
+ * grad_fn name tensors show; but a linear or matmul on 3-D input shows a
+ * view's grad_fn (ViewBackward0) whose child does the products in PyTorch
+ * (AddmmBackward0, MmBackward0, BmmBackward0): the row takes the child's
+ * name, so the products' time is not filed under a view's. */
+static const char *trace_grad_fn(const nn_node *n) {
+    if (n->op == NN_OP_LINEAR) return n->n_in > 2 ? "AddmmBackward0" : "MmBackward0";
+    if (n->op == NN_OP_MATMUL) {
+        int a = in_ndim(n, 0), b = in_ndim(n, 1);
+        if (b == 1) return a == 1 ? "DotBackward0" : "MvBackward0";
+        return b >= 3 ? "BmmBackward0" : "MmBackward0";
+    }
+    return nn_format_node_name(n);
+}
+
 static nn_hook_action trace_hook(nn_ctx *ctx, const nn_hook_event *ev, void *user) {
     (void)ctx;
     trace *tr = user;
@@ -352,7 +371,7 @@ static nn_hook_action trace_hook(nn_ctx *ctx, const nn_hook_event *ev, void *use
     trace_event *e = &tr->ev[tr->n++];
     nn_op_cost cost;
     nn_node_cost(n, ev->output, ev->phase, &cost);
-    *e = (trace_event){n->op, ev->phase, nn_format_node_name(n), tr->t0, t1, cost.flops, 0, 0};
+    *e = (trace_event){n->op, ev->phase, trace_grad_fn(n), tr->t0, t1, cost.flops, 0, 0};
     if (ev->phase == NN_PHASE_FORWARD) {
         e->bytes = tensor_bytes(ev->output);
     } else if (ev->grad_inputs) {
