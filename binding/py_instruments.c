@@ -369,8 +369,10 @@ static nn_hook_action trace_hook(nn_ctx *ctx, const nn_hook_event *ev, void *use
     }
     const nn_node *n = ev->node;
     trace_event *e = &tr->ev[tr->n++];
-    nn_op_cost cost;
-    nn_node_cost(n, ev->output, ev->phase, &cost);
+    /* nn_node_cost has no count for a Python autograd.Function (it asserts
+     * on NN_OP_CUSTOM): such a node counts no FLOPs. */
+    nn_op_cost cost = {0};
+    if (n->op != NN_OP_CUSTOM) nn_node_cost(n, ev->output, ev->phase, &cost);
     *e = (trace_event){n->op, ev->phase, trace_grad_fn(n), tr->t0, t1, cost.flops, 0, 0};
     if (ev->phase == NN_PHASE_FORWARD) {
         e->bytes = tensor_bytes(ev->output);

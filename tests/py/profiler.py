@@ -79,6 +79,29 @@ print("model_inference" in trace_names, "aten::linear" in trace_names)
 print(all(e["ph"] == "X" and e["dur"] >= 0 and isinstance(e["ts"], (int, float))
           for e in trace_events if e["name"] in ("model_inference", "aten::linear")))
 
+# an autograd.Function: its forward row is the class name, its backward
+# PyTorch's evaluate_function row
+class Sq(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, inp):
+        ctx.save_for_backward(inp)
+        return inp * inp
+
+    @staticmethod
+    def backward(ctx, g):
+        inp, = ctx.saved_tensors
+        return 2 * inp * g
+
+
+xg = torch.randn(4, requires_grad=True)
+with profile() as prof:
+    Sq.apply(xg).exp().sum().backward()
+keys = {a.key for a in prof.key_averages()}
+for name in ["Sq", "aten::mul", "aten::exp",
+             "autograd::engine::evaluate_function: SqBackward",
+             "autograd::engine::evaluate_function: ExpBackward0"]:
+    print(name, name in keys)
+
 # profile_memory adds the memory columns
 with profile(activities=[ProfilerActivity.CPU], profile_memory=True) as prof:
     model(x)

@@ -31,6 +31,8 @@ def _op_name(op, phase, grad_fn):
         if not grad_fn or grad_fn == "Backward0":
             grad_fn = "".join(w.capitalize() for w in op.split("_")) + "Backward0"
         return "autograd::engine::evaluate_function: " + grad_fn
+    if op == "custom" and grad_fn and grad_fn.endswith("Backward"):
+        return grad_fn[:-len("Backward")]  # an autograd.Function: its class name, as PyTorch
     if op in _NNDB_OPS:
         return "nndb::" + op
     return "aten::" + _ATEN_NAMES.get(op, op)
