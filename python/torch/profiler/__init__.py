@@ -20,7 +20,7 @@ from warnings import warn
 
 from torch.autograd import profiler as _prof
 from torch.autograd.profiler import record_function  # noqa: F401
-from torch.autograd.profiler_util import DeviceType  # noqa: F401
+from torch.autograd.profiler_util import DeviceType, _write_chrome_trace  # noqa: F401
 
 __all__ = ["profile", "record_function", "schedule", "supported_activities",
            "tensorboard_trace_handler", "ProfilerAction", "ProfilerActivity", "DeviceType",
@@ -118,6 +118,7 @@ class _KinetoProfile:
         self.with_modules = with_modules
         self.experimental_config = experimental_config
         self.profiler = None
+        self._metadata = {}  # add_metadata: top-level keys of the trace
 
     def start(self):
         self.prepare_trace()
@@ -150,7 +151,7 @@ class _KinetoProfile:
     def export_chrome_trace(self, path):
         """Write the trace as Chrome trace JSON ("traceEvents"); a path
         ending in .gz is gzipped."""
-        results = self._results()
+        events = self._results().function_events
         if path.endswith('.gz'):
             import gzip
             import shutil
@@ -158,13 +159,27 @@ class _KinetoProfile:
             fd, tmp = tempfile.mkstemp(suffix=".json")
             os.close(fd)
             try:
-                results.export_chrome_trace(tmp)
+                _write_chrome_trace(events, tmp, self._metadata)
                 with open(tmp, 'rb') as fin, gzip.open(path, 'wb') as fout:
                     shutil.copyfileobj(fin, fout)
             finally:
                 os.remove(tmp)
             return None
-        return results.export_chrome_trace(path)
+        return _write_chrome_trace(events, path, self._metadata)
+
+    def export_stacks(self, path, metric="self_cpu_time_total"):
+        raise RuntimeError("export_stacks: nndb's profiler records no Python stacks "
+                           "(with_stack records nothing); export_chrome_trace writes the "
+                           "ops and ranges with their times")
+
+    def add_metadata(self, key, value):
+        """Add the string [value] under [key] at the top of the trace file."""
+        self._metadata[key] = str(value)
+
+    def add_metadata_json(self, key, value):
+        """Add the JSON text [value] under [key] at the top of the trace file."""
+        import json
+        self._metadata[key] = json.loads(value)
 
     def events(self):
         """The recorded events (an EventList of FunctionEvent)."""
