@@ -274,7 +274,8 @@ static PyObject *f_profile_seconds(PyObject *m, PyObject *cap) {
  * CLOCK_MONOTONIC stamps (the clock of Python's time.monotonic_ns, so
  * Python's record_function ranges nest with the nodes), the engine's FLOP
  * count (nn_node_cost, as nn_profile counts it), the bytes the node made
- * and, when asked, the input shapes packed as [n_in, (ndim, dims...)...]. */
+ * and, when asked, the input shapes packed as [n_in, (ndim, dims...)...]
+ * and the Python frames around a forward node (with_stack). */
 
 typedef struct trace_event {
     nn_op op;
@@ -282,15 +283,17 @@ typedef struct trace_event {
     const char *grad_fn; /* static */
     int64_t t0, t1;      /* ns */
     double flops;
-    int64_t bytes; /* the output (forward) or the input gradients (backward) */
-    size_t shape;  /* offset of the event's shapes in trace.dims */
+    int64_t bytes;    /* the output (forward) or the input gradients (backward) */
+    size_t shape;     /* offset of the event's shapes in trace.dims */
+    Py_ssize_t stack; /* index of the event's frames in trace.stacks, or -1 */
 } trace_event;
 
 typedef struct trace {
     nn_ctx *ctx;
     int hook;
-    bool shapes; /* record the inputs' shapes */
-    bool oom;    /* an append failed: the log is incomplete */
+    bool shapes;      /* record the inputs' shapes */
+    PyObject *stacks; /* with_stack: a list of frame lists, else NULL */
+    bool oom;         /* an append failed: the log is incomplete */
     int64_t t0;
     trace_event *ev;
     size_t n, cap;
@@ -355,6 +358,37 @@ static const char *trace_grad_fn(const nn_node *n) {
     return nn_format_node_name(n);
 }
 
+/* Append the Python frames that led to the node of [e], innermost first,
+ * as (filename, line, function) tuples. A forward node runs with the GIL
+ * held, or without it inside backward (create_graph): ensure it. An error
+ * here drops the stack, not the pass, and leaves the caller's exception. */
+static void trace_stack(trace *tr, trace_event *e) {
+    PyGILState_STATE g = PyGILState_Ensure();
+    PyObject *et, *ev, *tb;
+    PyErr_Fetch(&et, &ev, &tb);
+    PyObject *frames = PyList_New(0);
+    PyFrameObject *f = PyEval_GetFrame(); /* borrowed */
+    Py_XINCREF(f);
+    for (int depth = 0; f && frames && depth < 128; depth++) {
+        PyCodeObject *code = PyFrame_GetCode(f);
+        PyObject *row =
+            Py_BuildValue("(OiO)", code->co_filename, PyFrame_GetLineNumber(f), code->co_name);
+        Py_DECREF(code);
+        if (!row || PyList_Append(frames, row) < 0) Py_CLEAR(frames);
+        Py_XDECREF(row);
+        PyFrameObject *back = PyFrame_GetBack(f);
+        Py_DECREF(f);
+        f = back;
+    }
+    Py_XDECREF(f);
+    if (frames && PyList_Append(tr->stacks, frames) == 0)
+        e->stack = PyList_GET_SIZE(tr->stacks) - 1;
+    Py_XDECREF(frames);
+    if (PyErr_Occurred()) PyErr_Clear();
+    PyErr_Restore(et, ev, tb);
+    PyGILState_Release(g);
+}
+
 static nn_hook_action trace_hook(nn_ctx *ctx, const nn_hook_event *ev, void *user) {
     (void)ctx;
     trace *tr = user;
@@ -373,7 +407,7 @@ static nn_hook_action trace_hook(nn_ctx *ctx, const nn_hook_event *ev, void *use
      * on NN_OP_CUSTOM): such a node counts no FLOPs. */
     nn_op_cost cost = {0};
     if (n->op != NN_OP_CUSTOM) nn_node_cost(n, ev->output, ev->phase, &cost);
-    *e = (trace_event){n->op, ev->phase, trace_grad_fn(n), tr->t0, t1, cost.flops, 0, 0};
+    *e = (trace_event){n->op, ev->phase, trace_grad_fn(n), tr->t0, t1, cost.flops, 0, 0, -1};
     if (ev->phase == NN_PHASE_FORWARD) {
         e->bytes = tensor_bytes(ev->output);
     } else if (ev->grad_inputs) {
@@ -381,6 +415,7 @@ static nn_hook_action trace_hook(nn_ctx *ctx, const nn_hook_event *ev, void *use
     }
     e->shape = tr->n_dims;
     if (tr->shapes && ev->phase == NN_PHASE_FORWARD) trace_shapes(tr, n);
+    if (tr->stacks && ev->phase == NN_PHASE_FORWARD) trace_stack(tr, e);
     return NN_HOOK_CONTINUE;
 }
 
@@ -395,21 +430,27 @@ static void trace_destroy(PyObject *cap) {
     trace_stop(tr);
     free(tr->ev);
     free(tr->dims);
+    Py_XDECREF(tr->stacks);
     free(tr);
 }
 
-/* _trace_start(record_shapes) -> a handle; events are logged until
- * _trace_stop. */
-static PyObject *f_trace_start(PyObject *m, PyObject *arg) {
+/* _trace_start(record_shapes, with_stack) -> a handle; events are logged
+ * until _trace_stop. */
+static PyObject *f_trace_start(PyObject *m, PyObject *args) {
     (void)m;
-    int shapes = PyObject_IsTrue(arg);
-    if (shapes < 0) return NULL;
+    int shapes, with_stack;
+    if (!PyArg_ParseTuple(args, "pp:_trace_start", &shapes, &with_stack)) return NULL;
     trace *tr = calloc(1, sizeof *tr);
     if (!tr) return PyErr_NoMemory();
     tr->ctx = py_ctx();
     tr->shapes = shapes;
+    if (with_stack && !(tr->stacks = PyList_New(0))) {
+        free(tr);
+        return NULL;
+    }
     tr->hook = nn_hook_add(tr->ctx, "trace", trace_hook, tr);
     if (!tr->hook) {
+        Py_XDECREF(tr->stacks);
         free(tr);
         PyErr_Format(PyExc_RuntimeError,
                      "profiler: the hook table is full (%d hooks); remove a breakpoint first",
@@ -420,6 +461,7 @@ static PyObject *f_trace_start(PyObject *m, PyObject *arg) {
     PyObject *cap = PyCapsule_New(tr, trace_capsule, trace_destroy);
     if (!cap) {
         trace_stop(tr);
+        Py_XDECREF(tr->stacks);
         free(tr);
     }
     return cap;
@@ -451,8 +493,8 @@ static PyObject *shapes_of(const trace *tr, const trace_event *e, size_t end) {
 }
 
 /* _trace_events(handle) -> (complete, [(op, phase, grad_fn, t0_ns, t1_ns,
- * flops, bytes, input shapes), ...]) in the order the nodes finished;
- * complete is False when memory ran out and events were dropped. */
+ * flops, bytes, input shapes, [(file, line, function), ...] or None), ...]) in the order the nodes
+ * finished; complete is False when memory ran out and events were dropped. */
 static PyObject *f_trace_events(PyObject *m, PyObject *cap) {
     (void)m;
     trace *tr = PyCapsule_GetPointer(cap, trace_capsule);
@@ -461,10 +503,11 @@ static PyObject *f_trace_events(PyObject *m, PyObject *cap) {
     for (size_t i = 0; out && i < tr->n; i++) {
         const trace_event *e = &tr->ev[i];
         size_t end = i + 1 < tr->n ? tr->ev[i + 1].shape : tr->n_dims;
-        PyObject *row = Py_BuildValue("(sszLLdLN)", nn_op_name(e->op),
+        PyObject *stack = e->stack >= 0 ? PyList_GET_ITEM(tr->stacks, e->stack) : Py_None;
+        PyObject *row = Py_BuildValue("(sszLLdLNO)", nn_op_name(e->op),
                                       e->phase == NN_PHASE_FORWARD ? "forward" : "backward",
                                       e->grad_fn, (long long)e->t0, (long long)e->t1, e->flops,
-                                      (long long)e->bytes, shapes_of(tr, e, end));
+                                      (long long)e->bytes, shapes_of(tr, e, end), stack);
         if (!row)
             Py_CLEAR(out);
         else
@@ -506,7 +549,7 @@ PyMethodDef py_instruments_functions[] = {
     {"_profile_stop", f_profile_stop, METH_O, NULL},
     {"_profile_rows", f_profile_rows, METH_VARARGS, NULL},
     {"_profile_seconds", f_profile_seconds, METH_O, NULL},
-    {"_trace_start", f_trace_start, METH_O, "log each node's times (torch.profiler)"},
+    {"_trace_start", f_trace_start, METH_VARARGS, "log each node's times (torch.profiler)"},
     {"_trace_stop", f_trace_stop, METH_O, NULL},
     {"_trace_events", f_trace_events, METH_O, NULL},
     {"_test_wrong_grad", f_test_wrong_grad, METH_O, "x * x with a wrong backward (tests)"},

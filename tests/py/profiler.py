@@ -102,6 +102,22 @@ for name in ["Sq", "aten::mul", "aten::exp",
              "autograd::engine::evaluate_function: ExpBackward0"]:
     print(name, name in keys)
 
+# with_stack: the Python frames around each op, innermost first
+def summed(inp):
+    return model(inp).sum()
+
+
+with profile(with_stack=True) as prof:
+    summed(torch.randn(2048, 8))  # ops of several us: export_stacks skips those under 1 us
+print(columns(prof.key_averages(group_by_stack_n=5).table(sort_by="self_cpu_time_total"))[-1])
+sums = [e for e in prof.events() if e.name == "aten::sum"]
+print(len(sums), "summed" in [entry.rsplit(": ", 1)[-1] for entry in sums[0].stack])
+stacks = os.path.join(tmp, "stacks.txt")
+prof.export_stacks(stacks, "self_cpu_time_total")
+with open(stacks) as f:
+    lines = f.read().splitlines()
+print(any(re.fullmatch(r"\S+ \d+", line) and "summed" in line for line in lines))
+
 # profile_memory adds the memory columns
 with profile(activities=[ProfilerActivity.CPU], profile_memory=True) as prof:
     model(x)

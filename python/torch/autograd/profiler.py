@@ -46,10 +46,10 @@ class _Recorder:
     """One stretch of recording: the engine's event log plus the
     record_function ranges that began inside it."""
 
-    def __init__(self, record_shapes):
+    def __init__(self, record_shapes, with_stack=False):
         from torch import _C
         self.ranges = []
-        self.handle = _C._trace_start(record_shapes)
+        self.handle = _C._trace_start(record_shapes, with_stack)
         self.t0 = time.monotonic_ns()
         self.thread = threading.get_native_id()  # the trace's tid
         _active.append(self)
@@ -70,17 +70,19 @@ class _Recorder:
             warnings.warn("profiler: memory ran out while recording; some ops are missing")
         t0 = self.t0
         items = []
-        for op, phase, grad_fn, a, b, flops, nbytes, shapes in raw:
+        where = _Where()
+        for op, phase, grad_fn, a, b, flops, nbytes, shapes, frames in raw:
             if a < t0:
                 continue  # the node was running when the profile started
-            items.append((a, b, _op_name(op, phase, grad_fn), shapes, nbytes, flops, "cpu_op"))
+            items.append((a, b, _op_name(op, phase, grad_fn), shapes, nbytes, flops, "cpu_op",
+                          where.stack(frames)))
         for name, a, b in self.ranges:
-            items.append((a, b, name, [], 0, 0, "user_annotation"))
+            items.append((a, b, name, [], 0, 0, "user_annotation", []))
         items.sort(key=lambda it: (it[0], -it[1]))
         out, stack = EventList(), []
-        for i, (a, b, name, shapes, nbytes, flops, cat) in enumerate(items):
+        for i, (a, b, name, shapes, nbytes, flops, cat, frames) in enumerate(items):
             e = FunctionEvent(i + 1, name, (a - t0) / 1e3, (b - t0) / 1e3, input_shapes=shapes,
-                              memory=nbytes, flops=flops, category=cat,
+                              stack=frames, memory=nbytes, flops=flops, category=cat,
                               thread=self.thread)
             while stack and stack[-1].end_us < e.end_us:
                 stack.pop()
@@ -92,12 +94,49 @@ class _Recorder:
         return out
 
 
+class _Where:
+    """with_stack's entries as PyTorch writes them: "file(line): function",
+    innermost first, the file relative to the longest sys.path entry that
+    holds it, without the frames of the profiler's own machinery."""
+
+    _SKIP = (("autograd/__init__", "_make_grads"), ("autograd/__init__", "backward"),
+             ("torch/_tensor", "backward"))
+
+    def __init__(self):
+        import sys
+        self.roots = sorted((p.rstrip("/") + "/" for p in sys.path if p), key=len,
+                            reverse=True)
+        self.names = {}
+
+    def _file(self, path):
+        name = self.names.get(path)
+        if name is None:
+            name = path
+            for root in self.roots:
+                if path.startswith(root):
+                    name = path[len(root):]
+                    break
+            self.names[path] = name
+        return name
+
+    def stack(self, frames):
+        if not frames:
+            return []
+        out = []
+        for path, line, fn in frames:
+            entry = "{}({}): {}".format(self._file(path), line, fn)
+            if not any(a in entry and b in entry for a, b in self._SKIP):
+                out.append(entry)
+        return out
+
+
 class profile:
     """with torch.autograd.profiler.profile() as prof: ... records the ops
     the block runs (forward and backward) and the record_function ranges;
     prof.key_averages().table(sort_by=...) prints PyTorch's table.
-    use_cuda, with_stack and with_modules are accepted and record nothing
-    (no GPU; no Python stacks: the Source Location column stays away)."""
+    with_stack records the Python frames around each forward op (the
+    Source Location column of key_averages(group_by_stack_n=N)); use_cuda
+    and with_modules are accepted and record nothing."""
 
     def __init__(self, enabled=True, *, use_cuda=False, record_shapes=False, with_flops=False,
                  profile_memory=False, with_stack=False, with_modules=False, use_kineto=False,
@@ -120,7 +159,7 @@ class profile:
         if self.entered:
             raise RuntimeError("Profiler context manager is not reentrant")
         self.entered = True
-        self._recorder = _Recorder(self.record_shapes)
+        self._recorder = _Recorder(self.record_shapes, self.with_stack)
         return self
 
     def __exit__(self, exc_type, exc_val, exc_tb):
@@ -164,6 +203,12 @@ class profile:
         return self.function_events.export_chrome_trace(path)
 
     export_chrome_trace.__doc__ = EventList.export_chrome_trace.__doc__
+
+    def export_stacks(self, path, metric="self_cpu_time_total"):
+        self._check_finish()
+        return self.function_events.export_stacks(path, metric)
+
+    export_stacks.__doc__ = EventList.export_stacks.__doc__
 
     def key_averages(self, group_by_input_shape=False, group_by_stack_n=0):
         self._check_finish()

@@ -214,6 +214,26 @@ class EventList(list):
                             profile_memory=self._profile_memory, with_flops=self._with_flops,
                             top_level_events_only=top_level_events_only)
 
+    def supported_export_stacks_metrics(self):
+        return ["self_cpu_time_total", "self_cuda_time_total"]
+
+    def export_stacks(self, path, metric):
+        """Write one line per event that has a stack: its frames outermost
+        first, joined by ";", then [metric] in whole microseconds (the
+        input of FlameGraph's flamegraph.pl). Needs with_stack=True."""
+        if metric not in self.supported_export_stacks_metrics():
+            raise ValueError("metric should be one of: "
+                             + str(self.supported_export_stacks_metrics()))
+        translate_table = str.maketrans(" ;\t\n", "____")
+        with open(path, 'w') as f:
+            for evt in self:
+                if evt.stack and len(evt.stack) > 0:
+                    value = getattr(evt, metric)
+                    if int(value) > 0:
+                        frames = ";".join(e.translate(translate_table)
+                                          for e in reversed(evt.stack))
+                        f.write(frames + " " + str(int(value)) + "\n")
+
     def key_averages(self, group_by_input_shapes=False, group_by_stack_n=0):
         """The events summed by name (and input shapes, and the top
         [group_by_stack_n] stack entries, when asked), in order of first

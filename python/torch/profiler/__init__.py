@@ -168,9 +168,8 @@ class _KinetoProfile:
         return _write_chrome_trace(events, path, self._metadata)
 
     def export_stacks(self, path, metric="self_cpu_time_total"):
-        raise RuntimeError("export_stacks: nndb's profiler records no Python stacks "
-                           "(with_stack records nothing); export_chrome_trace writes the "
-                           "ops and ranges with their times")
+        """Write the stacks for FlameGraph (needs with_stack=True)."""
+        return self._results().export_stacks(path, metric)
 
     def add_metadata(self, key, value):
         """Add the string [value] under [key] at the top of the trace file."""
