@@ -331,11 +331,6 @@ static PyObject *nb_invert(PyObject *a) {
 static int one_value(PyObject *self, const char *what) {
     int64_t n = nn_tensor_numel(T(self));
     if (n == 1) return 0;
-    if (n == 0 && strcmp(what, "bool") != 0) {
-        PyErr_SetString(PyExc_RuntimeError,
-                        "a Tensor with 0 elements cannot be converted to Scalar");
-        return -1;
-    }
     if (strcmp(what, "bool") == 0)
         PyErr_Format(PyExc_RuntimeError, "Boolean value of Tensor with %s is ambiguous",
                      n == 0 ? "no values" : "more than one value");
@@ -1412,24 +1407,10 @@ static PyObject *m_item(PyObject *self, PyObject *unused) {
     (void)unused;
     nn_tensor *t = T(self);
     if (nn_tensor_check_storage(py_ctx(), t)) return py_engine_error();
-    if (nn_tensor_numel(t) != 1) {
-        PyErr_Format(PyExc_ValueError,
-                     nn_tensor_numel(t) == 0
-                         ? "a Tensor with 0 elements cannot be converted to Scalar"
-                         : "a Tensor with %lld elements cannot be converted to Scalar",
-                     (long long)nn_tensor_numel(t));
-        if (nn_tensor_numel(t) != 0) {
-            PyErr_Clear();
-            PyErr_Format(PyExc_RuntimeError,
-                         "a Tensor with %lld elements cannot be converted to Scalar",
-                         (long long)nn_tensor_numel(t));
-        } else {
-            PyErr_Clear();
-            PyErr_SetString(PyExc_RuntimeError,
-                            "a Tensor with 0 elements cannot be converted to Scalar");
-        }
-        return NULL;
-    }
+    /* PyTorch 1.13's words for item(), float(), int() of zero or several
+     * elements (2.x says "a Tensor with N elements cannot be converted to
+     * Scalar", a RuntimeError) */
+    if (nn_tensor_numel(t) != 1 && one_value(self, "item") < 0) return NULL;
     return scalar_value(t, 0);
 }
 

@@ -1160,8 +1160,9 @@ static bool pw_shape(nn_ctx *ctx, pw_kind kind, const nn_tensor *x, const nn_ten
     return true;
 }
 
-/* binary_cross_entropy takes probabilities; anything else (nan included,
- * as PyTorch) is a ValueError that names the element. */
+/* binary_cross_entropy takes probabilities; anything else (nan included)
+ * is PyTorch's RuntimeError, in its words, then the element and the
+ * likely fix. */
 static bool bce_check(nn_ctx *ctx, const nn_tensor *x) {
     int64_t n = nn_tensor_numel(x);
     bool f64 = is_f64(x);
@@ -1169,10 +1170,10 @@ static bool bce_check(nn_ctx *ctx, const nn_tensor *x) {
     for (int64_t i = 0; i < n; i++) {
         double v = ld(p, i, f64);
         if (!(v >= 0 && v <= 1)) {
-            nn_error_set(&ctx->err, NN_ERR_VALUE,
-                         "binary_cross_entropy: input element %lld is %g, but every input must "
-                         "be a probability in [0, 1]; apply sigmoid first, or pass the raw "
-                         "scores to binary_cross_entropy_with_logits",
+            nn_error_set(&ctx->err, NN_ERR_RUNTIME,
+                         "all elements of input should be between 0 and 1 (element %lld is %g: "
+                         "apply sigmoid first, or pass the raw scores to "
+                         "binary_cross_entropy_with_logits)",
                          (long long)i, v);
             return false;
         }

@@ -40,3 +40,27 @@ def _empty_hooks():
     """What torch pickles as a tensor's backward hooks: OrderedDict()."""
     return OrderedDict()
 
+
+
+_WRAPPERS = ("/torch/amp/_lists.py",)
+
+
+def _warn_caller(message, category=UserWarning, depth=2):
+    """warnings.warn(message, category, stacklevel=depth + 1) as the
+    function [depth] frames up sees it in PyTorch: autocast's wrappers
+    around the functional ops (torch/amp/_lists.py) are frames PyTorch does
+    not have, so they are passed over; a fixed stacklevel would name them
+    (the user's F.mse_loss(...) line would read as _lists.py's)."""
+    import sys
+    import warnings
+    f = sys._getframe(depth)
+    while f is not None and f.f_code.co_filename.endswith(_WRAPPERS):
+        f = f.f_back
+    if f is None:
+        warnings.warn(message, category, stacklevel=2)
+        return
+    g = f.f_globals
+    warnings.warn_explicit(message, category, f.f_code.co_filename, f.f_lineno,
+                           module=g.get("__name__", "<string>"),
+                           registry=g.setdefault("__warningregistry__", {}),
+                           module_globals=g)

@@ -55,10 +55,11 @@ def _reduce(loss, reduction):
 
 def _warn_size(input, target):
     if target.size() != input.size():
-        warnings.warn(
+        # PyTorch's stacklevel=2 in the loss: the loss's caller
+        torch._utils._warn_caller(
             f"Using a target size ({target.size()}) that is different to the input size "
             f"({input.size()}). This will likely lead to incorrect results due to "
-            "broadcasting. Please ensure they have the same size.", stacklevel=3)
+            "broadcasting. Please ensure they have the same size.", depth=3)
 
 
 # ---- linear layers ----

@@ -1,0 +1,60 @@
+"""Exception types (what `except` clauses catch) and the start of the
+message as PyTorch 1.13 raises them, for mistakes learners make: a scalar
+from a tensor of zero or several elements, probabilities out of [0, 1] in
+binary_cross_entropy; and where a loss's size-mismatch warning points (the
+line that called the loss, not a frame inside torch)."""
+import os
+import warnings
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+def show(name, f, prefix=None):
+    try:
+        print(name, "->", f())
+    except Exception as e:
+        msg = str(e) if prefix is None else str(e)[:prefix]
+        print(name, "!!", type(e).__name__, msg)
+
+
+for n in (0, 2):
+    t = torch.ones(n)
+    show(f"item of {n}", t.item)
+    show(f"float of {n}", lambda: float(t))
+    show(f"int of {n}", lambda: int(t))
+    show(f"complex of {n}", lambda: complex(t))
+    show(f"bool of {n}", lambda: bool(t))
+    show(f"format of {n}", lambda: "%d" % t)
+show("item of long 2", torch.ones(2, dtype=torch.long).item)
+show("index of 2", torch.ones(2, dtype=torch.long).__index__)
+for x in ([1.5], [float("nan")], [-0.1, 0.5]):
+    show(f"bce {x}", lambda: F.binary_cross_entropy(torch.tensor(x), torch.ones(len(x))), 47)
+show("bce ok", lambda: F.binary_cross_entropy(torch.tensor([0.25]), torch.ones(1)))
+
+
+def where_warned(f):
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        f()
+    return [(os.path.basename(x.filename), x.lineno if x.filename == __file__ else "-",
+             str(x.message)[:40]) for x in w]
+
+
+print("mse", where_warned(lambda: F.mse_loss(torch.ones(4, 1), torch.ones(4))))
+print("l1", where_warned(lambda: F.l1_loss(torch.ones(4, 1), torch.ones(4))))
+print("smooth_l1", where_warned(lambda: F.smooth_l1_loss(torch.ones(4, 1), torch.ones(4))))
+print("MSELoss module", where_warned(lambda: nn.MSELoss()(torch.ones(4, 1), torch.ones(4))))
+
+# in place through a view of a leaf that requires grad: PyTorch's refusal
+x = torch.ones(3, 2, requires_grad=True)
+show("leaf select mul_", lambda: x[0].mul_(2))
+show("leaf slice of slice add_", lambda: x[1:][0].add_(1))
+show("leaf view add_", lambda: x.view(-1).add_(1))
+show("leaf t mul_", lambda: x.t().mul_(2))
+show("leaf t zero_", lambda: x.t().zero_())
+show("leaf select fill_", lambda: x[1].fill_(3))
+with torch.no_grad():
+    x[0].mul_(2)
+print(x)
