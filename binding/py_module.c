@@ -232,7 +232,7 @@ static PyObject *invalid_combination(const char *fname, PyObject *const *args, P
 /* zeros/ones/empty/rand/randn(*size, dtype=None, requires_grad=False, ...) */
 static PyObject *shaped(const char *fname, shape_factory fn, PyObject *const *args,
                         Py_ssize_t nargs, PyObject *kwnames, bool random) {
-    PyObject *dtype = NULL, *rg = NULL, *gen = NULL;
+    PyObject *dtype = NULL, *rg = NULL, *gen = NULL, *size = NULL;
     Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
     for (Py_ssize_t k = 0; k < nkw; k++) {
         const char *s = PyUnicode_AsUTF8(PyTuple_GET_ITEM(kwnames, k));
@@ -246,14 +246,10 @@ static PyObject *shaped(const char *fname, shape_factory fn, PyObject *const *ar
             gen = v;
         else if (strcmp(s, "device") == 0 && v != Py_None && py_device_check(v) < 0)
             return NULL;
-        else if (strcmp(s, "size") == 0 && nargs == 0) {
-            args = &args[nargs + k];
-            nargs = 1;
-            nkw = 0;
-            kwnames = NULL; /* args no longer has the keywords' values */
-            break;
-        } else if (strcmp(s, "device") && strcmp(s, "layout") && strcmp(s, "pin_memory") &&
-                   strcmp(s, "memory_format") && strcmp(s, "out")) {
+        else if (strcmp(s, "size") == 0 && nargs == 0)
+            size = v; /* the other keywords still count (dtype=, requires_grad=) */
+        else if (strcmp(s, "device") && strcmp(s, "layout") && strcmp(s, "pin_memory") &&
+                 strcmp(s, "memory_format") && strcmp(s, "out")) {
             return invalid_combination(fname, args, nargs, kwnames, random);
         }
     }
@@ -261,7 +257,9 @@ static PyObject *shaped(const char *fname, shape_factory fn, PyObject *const *ar
         return invalid_combination(fname, args, nargs, kwnames, random);
     int64_t shape[NN_MAX_DIMS];
     int ndim;
-    if (py_shape_args(args, nargs, shape, &ndim) < 0) return NULL;
+    if (size ? py_shape_args(&size, 1, shape, &ndim) < 0
+             : py_shape_args(args, nargs, shape, &ndim) < 0)
+        return NULL;
     nn_dtype dt = py_default_dtype();
     if (py_dtype_arg(dtype, &dt) < 0) return NULL;
     if (random && !nn_dtype_is_float(dt)) {
