@@ -41,8 +41,9 @@ class Tensor(_C._TensorBase):
         # bool as uint8, as in PyTorch 1.13.
         if array.dtype == bool:
             array = array.astype("uint8")
+        import numpy as np
         from torch import from_numpy
-        return from_numpy(array)
+        return from_numpy(np.asarray(array))
 
     def __reduce_ex__(self, proto):
         return (_rebuild, (self.detach().tolist(), self.dtype, self.requires_grad))

@@ -399,7 +399,8 @@ def nextafter(self, other):
             str(self.dtype).split(".")[1].capitalize()))
     other = other if isinstance(other, torch.Tensor) else torch.tensor(other, dtype=self.dtype)
     a, b = torch.broadcast_tensors(self.detach(), other.detach().to(self.dtype))
-    return torch.from_numpy(np.nextafter(a.contiguous().numpy(), b.contiguous().numpy()).copy())
+    # np.array: nextafter of 0-d arrays gives a numpy scalar, which from_numpy refuses
+    return torch.from_numpy(np.array(np.nextafter(a.contiguous().numpy(), b.contiguous().numpy())))
 
 
 @_method
