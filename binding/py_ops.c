@@ -92,7 +92,7 @@ static const char *const rt_names[] = {"max",    "min",  "sort",   "topk",  "kth
 #define RT_COUNT ((int)(sizeof rt_names / sizeof rt_names[0]))
 static PyTypeObject *rt_types[RT_COUNT];
 
-static PyObject *rt_repr(PyObject *self) {
+PyObject *py_ops_pair_repr(PyObject *self) {
     PyObject *v = PyObject_Repr(PyStructSequence_GetItem(self, 0));
     PyObject *i = v ? PyObject_Repr(PyStructSequence_GetItem(self, 1)) : NULL;
     PyObject *r =
@@ -117,7 +117,7 @@ int py_ops_setup(PyObject *module) {
             Py_DECREF(ns);
             return -1;
         }
-        rt_types[k]->tp_repr = rt_repr;
+        rt_types[k]->tp_repr = py_ops_pair_repr;
         PyType_Modified(rt_types[k]);
         if (PyDict_SetItemString(ns, rt_names[k], (PyObject *)rt_types[k]) < 0) {
             Py_DECREF(ns);

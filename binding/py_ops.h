@@ -66,6 +66,9 @@ PyObject *py_ops_complex_fallback(const char *name, PyObject *const *objs, int n
 /* [result] (stolen) written into [out] as out= does (resized to the
  * result's shape, then copied); a new reference to [out], or NULL. */
 PyObject *py_ops_out_result(PyObject *result, PyObject *out);
+/* The repr of a torch.return_types struct sequence of values and indices
+ * (max, sort, ... and their _out forms), as PyTorch prints it. */
+PyObject *py_ops_pair_repr(PyObject *self);
 /* 0 when a result of [r]'s dtype may be written into [t] (in place, out=);
  * else -1 with PyTorch's RuntimeError ("result type Float can't be cast to
  * the desired output type Long"). */

@@ -224,6 +224,15 @@ static PyObject *done_self(PyObject *self, nn_status st) {
     return Py_NewRef(self);
 }
 
+/* PyTorch's refusal of a negative (or NaN) std, the number as C++ prints
+ * it (-1, -0.5, nan): PyErr_Format has no %g. */
+static PyObject *normal_std_error(double s) {
+    char num[32];
+    snprintf(num, sizeof num, "%g", s);
+    PyErr_Format(PyExc_RuntimeError, "normal expects std >= 0.0, but found std %s", num);
+    return NULL;
+}
+
 static PyObject *m_normal_(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
                            PyObject *kwnames) {
     PARSE("normal_", 0, "mean", "std", "$generator");
@@ -233,10 +242,7 @@ static PyObject *m_normal_(PyObject *self, PyObject *const *args, Py_ssize_t nar
     if ((a_[0] && py_float_arg(a_[0], "mean", &m) < 0) ||
         (a_[1] && py_float_arg(a_[1], "std", &s) < 0) || py_ops_generator(a_[2], &g) < 0)
         return NULL;
-    if (s < 0) {
-        PyErr_Format(PyExc_RuntimeError, "normal expects std >= 0.0, but found std %g", s);
-        return NULL;
-    }
+    if (!(s >= 0)) return normal_std_error(s);
     return done_self(self, nn_tensor_normal_gen_(ctx_(), py_tensor_of(self), m, s, g));
 }
 
@@ -532,6 +538,10 @@ static PyObject *f_normal(PyObject *m, PyObject *const *args, Py_ssize_t nargs, 
         return py_tensor_wrap(r);
     }
     nn_tensor *mt, *st;
+    double sd;
+    if (!py_tensor_check(a_[1]) && py_float_arg(a_[1], "std", &sd) == 0 && !(sd >= 0))
+        return normal_std_error(sd);
+    PyErr_Clear();
     if (py_operand(a_[0], "normal", "mean", &mt) < 0) return NULL;
     if (py_operand(a_[1], "normal", "std", &st) < 0) {
         nn_tensor_release(mt);
@@ -540,6 +550,17 @@ static PyObject *f_normal(PyObject *m, PyObject *const *args, Py_ssize_t nargs, 
     bool prev = nn_ctx_set_grad(ctx, false);
     nn_tensor *shape_of = nn_add(ctx, mt, st);
     nn_ctx_set_grad(ctx, prev);
+    /* a tensor std: every element >= 0 (NaN fails), as PyTorch checks */
+    bool bad = false;
+    if (shape_of && py_tensor_check(a_[1]) && nn_dtype_is_float(st->dtype))
+        for (int64_t i = 0, n = nn_tensor_numel(st); i < n && !bad; i++)
+            bad = !(nn_tensor_get_flat(st, i) >= 0);
+    if (bad) {
+        nn_tensor *tmp[] = {mt, st, shape_of};
+        py_ops_release(tmp, 3);
+        PyErr_SetString(PyExc_RuntimeError, "normal expects all elements of std >= 0.0");
+        return NULL;
+    }
     nn_tensor *z =
         shape_of ? nn_tensor_empty(ctx, shape_of->dtype, shape_of->ndim, shape_of->shape) : NULL;
     nn_tensor *r = NULL;

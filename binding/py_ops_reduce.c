@@ -341,7 +341,7 @@ static PyObject *kth_along(const char *name, nn_tensor *t, int64_t k, int64_t di
     if (!src) return py_engine_error();
     int64_t len = src->shape[d];
     if (k < 0 || k >= len) {
-        PyErr_Format(PyExc_IndexError, "%s(): selected number k out of range for dimension %d",
+        PyErr_Format(PyExc_RuntimeError, "%s(): selected number k out of range for dimension %d",
                      name, d);
         nn_tensor_release(src);
         return NULL;

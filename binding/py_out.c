@@ -488,17 +488,6 @@ static PyObject *finish_one(const char *name, int rule, PyObject *result, PyObje
 static const char *const tuple_names[] = {"sort", "topk", "max", "min", "kthvalue", "median"};
 #define TUPLE_COUNT ((int)(sizeof tuple_names / sizeof tuple_names[0]))
 
-static PyObject *tuple_repr(PyObject *self) {
-    PyObject *v = PyObject_Repr(PyStructSequence_GetItem(self, 0));
-    PyObject *i = v ? PyObject_Repr(PyStructSequence_GetItem(self, 1)) : NULL;
-    PyObject *r =
-        i ? PyUnicode_FromFormat("%s(\nvalues=%U,\nindices=%U)", Py_TYPE(self)->tp_name, v, i)
-          : NULL;
-    Py_XDECREF(v);
-    Py_XDECREF(i);
-    return r;
-}
-
 static PyTypeObject *tuple_type(const char *name) {
     static PyTypeObject *types[TUPLE_COUNT];
     static char type_names[TUPLE_COUNT][48];
@@ -511,7 +500,7 @@ static PyTypeObject *tuple_type(const char *name) {
             PyStructSequence_Desc desc = {type_names[k], NULL, fields, 2};
             types[k] = PyStructSequence_NewType(&desc);
             if (!types[k]) return NULL;
-            types[k]->tp_repr = tuple_repr;
+            types[k]->tp_repr = py_ops_pair_repr;
             PyType_Modified(types[k]);
         }
         return types[k];

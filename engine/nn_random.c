@@ -104,7 +104,8 @@ nn_status nn_tensor_uniform_gen_(nn_ctx *ctx, nn_tensor *t, double lo, double hi
 
 nn_status nn_tensor_normal_gen_(nn_ctx *ctx, nn_tensor *t, double mean, double std, nn_rng *gen) {
     if (!(std >= 0))
-        return nn_error_set(&ctx->err, NN_ERR_VALUE, "normal_ needs std >= 0, got %g", std);
+        return nn_error_set(&ctx->err, NN_ERR_RUNTIME,
+                            "normal expects std >= 0.0, but found std %g", std);
     if (need_float(ctx, t, "normal_") || nn_tensor_check_inplace(ctx, t, "normal_"))
         return ctx->err.code;
     nn_rng *rng = pick(ctx, gen);
@@ -462,7 +463,8 @@ nn_status nn_tensor_cauchy_(nn_ctx *ctx, nn_tensor *t, double median, double sig
 
 nn_status nn_tensor_log_normal_(nn_ctx *ctx, nn_tensor *t, double mean, double std, nn_rng *gen) {
     if (!(std > 0))
-        return nn_error_set(&ctx->err, NN_ERR_VALUE, "log_normal_ needs std > 0, got %g", std);
+        return nn_error_set(&ctx->err, NN_ERR_RUNTIME,
+                            "log_normal_ expects std > 0.0, but found std=%g", std);
     return dist_fill(ctx, t, DIST_LOG_NORMAL, mean, std, gen, "log_normal_");
 }
 

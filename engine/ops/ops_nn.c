@@ -411,6 +411,14 @@ static nn_status class_geom(nn_ctx *ctx, const char *op, const nn_tensor *x, con
                             "%s: the input must have a class dim ([C], [N, C] or [N, C, d...]); "
                             "got a 0-dim tensor",
                             op);
+    /* A batch that differs from the target's (a target of another shape;
+     * a 0-dim one counts as 0) is checked first, as PyTorch's nll_loss_nd
+     * does, with its ValueError in its words. */
+    int64_t tb = t->ndim ? t->shape[0] : 0;
+    if (x->ndim >= 2 && !nn_tensor_same_shape(x, t) && tb != x->shape[0])
+        return nn_error_set(&ctx->err, NN_ERR_VALUE,
+                            "Expected input batch_size (%lld) to match target batch_size (%lld).",
+                            (long long)x->shape[0], (long long)tb);
     g->c = x->ndim == 1 ? x->shape[0] : x->shape[1];
     g->n = x->ndim == 1 ? 1 : x->shape[0];
     g->s = 1;

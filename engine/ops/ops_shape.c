@@ -885,9 +885,8 @@ nn_tensor *nn_flatten(nn_ctx *ctx, nn_tensor *a, int64_t start_dim, int64_t end_
         return NULL;
     if (a->ndim == 0) return nn_reshape(ctx, a, 1, (const int64_t[]){1});
     if (s > e) {
-        nn_error_set(&ctx->err, NN_ERR_VALUE,
-                     "flatten: start_dim %lld comes after end_dim %lld (dims %d and %d)",
-                     (long long)start_dim, (long long)end_dim, s, e);
+        nn_error_set(&ctx->err, NN_ERR_RUNTIME,
+                     "flatten() has invalid args: start_dim cannot come after end_dim");
         return NULL;
     }
     int64_t shape[NN_MAX_DIMS];

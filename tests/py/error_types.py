@@ -58,3 +58,22 @@ show("leaf select fill_", lambda: x[1].fill_(3))
 with torch.no_grad():
     x[0].mul_(2)
 print(x)
+
+# argument checks that raise PyTorch's exception type in its words
+L = torch.long
+show("normal std<0", lambda: torch.normal(0., -1., (2,)))
+show("normal tensor mean std<0", lambda: torch.normal(torch.zeros(2), -0.5))
+show("normal std nan", lambda: torch.normal(torch.zeros(2), float("nan")))
+show("normal tensor std<0", lambda: torch.normal(torch.zeros(2), torch.tensor([1., -1.])))
+show("normal_ std<0", lambda: torch.empty(2).normal_(0, -1))
+show("log_normal_ std 0", lambda: torch.empty(2).log_normal_(0, 0))
+show("flatten start after end", lambda: torch.ones(2, 3).flatten(1, 0))
+show("kthvalue k too big", lambda: torch.ones(3).kthvalue(5))
+show("nll batch", lambda: F.nll_loss(torch.ones(2, 3), torch.zeros(3, dtype=L)))
+show("nll 0-d target", lambda: F.nll_loss(torch.ones(2, 3), torch.tensor(0)))
+show("ce batch", lambda: F.cross_entropy(torch.ones(2, 3), torch.zeros(3, dtype=L)))
+show("ce 3-d batch", lambda: F.cross_entropy(torch.ones(2, 3, 4), torch.zeros(3, 4, dtype=L)))
+show("ce float target batch", lambda: F.cross_entropy(torch.ones(2, 3), torch.ones(3, 3)))
+show("ce weighted batch",
+     lambda: F.cross_entropy(torch.ones(2, 3), torch.zeros(3, dtype=L), weight=torch.ones(3)))
+show("CrossEntropyLoss batch", lambda: nn.CrossEntropyLoss()(torch.ones(4, 3), torch.zeros(2, dtype=L)))

@@ -525,8 +525,14 @@ def pad(input, pad, mode="constant", value=None):
 
 # ---- losses ----
 
-def _check_class_target(target):
-    # class indices are int64 in ATen's nll_loss, in its words
+def _check_class_target(target, input=None):
+    # PyTorch's nll_loss_nd checks the batch first (a ValueError), then
+    # ATen's nll_loss that class indices are int64, in its words
+    if input is not None and input.dim() >= 2:
+        tb = target.shape[0] if target.dim() else 0
+        if tb != input.shape[0]:
+            raise ValueError(f"Expected input batch_size ({input.shape[0]}) to match target "
+                             f"batch_size ({tb}).")
     if target.dtype != torch.int64:
         name = {torch.float32: "Float", torch.float64: "Double", torch.float16: "Half",
                 torch.bfloat16: "BFloat16", torch.int32: "Int", torch.int16: "Short",
@@ -553,7 +559,7 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
         raise RuntimeError(
             f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing:g}")
     label_smoothing = max(label_smoothing, 0.0)
-    _check_class_target(target)
+    _check_class_target(target, input)
     if weight is None and label_smoothing == 0.0 and input.dim() <= 2:
         return _C._nn_cross_entropy(input, target, ignore_index, 0.0, reduction)
     # [N, C, d...] (a sequence model's [B, C, T]), weights or smoothing:
@@ -607,7 +613,7 @@ def _cross_entropy_probs(input, target, weight, reduction, label_smoothing):
 def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
              reduction="mean"):
     reduction = _reduction(size_average, reduce, reduction)
-    _check_class_target(target)
+    _check_class_target(target, input)
     if weight is None:
         out = _C._nn_nll_loss(input, target, ignore_index, reduction)
         if input.dim() > 2 and out.grad_fn is not None:

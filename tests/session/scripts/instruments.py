@@ -153,3 +153,17 @@ print(big.shape)  # expect: torch.Size([1000, 1000])
 memory_report(1, None, 1)  # expect error: TypeError: memory_report() needs a Module, not int
 memory_report(pm)  # expect error: TypeError: memory_report(model, optimizer, batch): give a batch to step on, e.g. (x, y)
 print(memory_report(pm, SGD(pm.parameters(), lr=0.1), ones(4, 2)).parameter_bytes)  # expect: 36
+# A torch.autograd.Function in a profiled step: its node runs Python and has
+# no FLOP model, so the profile counts its bytes (it used to abort nndb).
+class _Square(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, a):
+        ctx.save_for_backward(a)
+        return a * a
+    @staticmethod
+    def backward(ctx, g):
+        a, = ctx.saved_tensors
+        return 2 * a * g
+xs = ones(3, requires_grad=True)
+pc = profile(lambda: _Square.apply(xs).sum().backward())
+print(sorted((r.phase, r.calls) for r in pc.ops if r.key == "custom"), xs.grad)  # expect: [('backward', 1), ('forward', 1)] tensor([2., 2., 2.])
