@@ -339,6 +339,9 @@ typedef struct walk {
     int ndim;
     int64_t shape[NN_MAX_DIMS];
     bool any_float, any_int, any_bool, any_complex;
+    /* an element typed float64 (a numpy.float64, a float64 tensor): PyTorch
+     * infers float64 for the whole, not the default dtype */
+    bool any_double;
     int64_t n, cap;
     double *d, *im; /* im: the imaginary parts (0 for real values) */
     int64_t *i;
@@ -366,7 +369,7 @@ static int walk_scalar(walk *w, PyObject *o) {
     nn_tensor *t = py_tensor_of(o);
     if (t) {
         if (nn_tensor_check_storage(py_ctx(), t)) return py_status(py_ctx()->err.code);
-        if (nn_tensor_numel(t) != 1 || t->ndim != 0) {
+        if (nn_tensor_numel(t) != 1) {
             PyErr_SetString(PyExc_ValueError,
                             "only one element tensors can be converted to Python scalars");
             return -1;
@@ -376,6 +379,7 @@ static int walk_scalar(walk *w, PyObject *o) {
             nn_tensor_get_flat_complex(t, 0, &w->d[w->n], &w->im[w->n]);
         } else if (nn_dtype_is_float(t->dtype)) {
             w->any_float = true;
+            w->any_double |= t->dtype == NN_FLOAT64;
             w->d[w->n] = nn_tensor_get_flat(t, 0);
         } else {
             if (t->dtype == NN_BOOL)
@@ -404,6 +408,9 @@ static int walk_scalar(walk *w, PyObject *o) {
         w->d[w->n] = (double)v;
     } else if (PyFloat_Check(o)) {
         w->any_float = true;
+        /* numpy.float64 is a subclass of float */
+        if (!PyFloat_CheckExact(o) && strcmp(Py_TYPE(o)->tp_name, "numpy.float64") == 0)
+            w->any_double = true;
         w->d[w->n] = PyFloat_AS_DOUBLE(o);
     } else if (PyComplex_Check(o)) {
         w->any_complex = true;
@@ -435,12 +442,37 @@ static int walk_scalar(walk *w, PyObject *o) {
     return 0;
 }
 
+/* Whether [o], inside the data's lists, is a numpy array of one or more
+ * dims: a sequence to walk, as PyTorch walks it (a 0-dim one is a number). */
+static bool nested_ndarray(PyObject *o) {
+    if (!py_is_ndarray(o)) return false;
+    PyObject *nd = PyObject_GetAttrString(o, "ndim");
+    long n = nd ? PyLong_AsLong(nd) : 0;
+    Py_XDECREF(nd);
+    PyErr_Clear();
+    return n > 0;
+}
+
 static int walk_rec(walk *w, PyObject *o, int depth) {
-    bool seq =
-        PyList_Check(o) || PyTuple_Check(o) || (py_tensor_of(o) && py_tensor_of(o)->ndim > 0);
+    /* A tensor inside the lists is one number, as in PyTorch: a
+     * one-element tensor of any shape gives its value, any other is
+     * refused (torch.stack makes a tensor of tensors). */
+    bool seq = PyList_Check(o) || PyTuple_Check(o) || nested_ndarray(o);
     if (!seq && !py_tensor_of(o) && !PyUnicode_Check(o) && !PyNumber_Check(o) &&
         PySequence_Check(o))
         seq = true;
+    /* PyTorch's warning for a list whose first element is an array, once
+     * a process as PyTorch gives it */
+    static bool warned_arrays;
+    if (depth == 1 && w->n == 0 && seq && !warned_arrays && py_is_ndarray(o)) {
+        warned_arrays = true;
+        if (PyErr_WarnEx(PyExc_UserWarning,
+                         "Creating a tensor from a list of numpy.ndarrays is extremely slow. "
+                         "Please consider converting the list to a single numpy.ndarray with "
+                         "numpy.array() before converting to a tensor.",
+                         1) < 0)
+            return -1;
+    }
     if (!seq) {
         if (depth != w->ndim && w->ndim >= 0) {
             PyErr_Format(PyExc_ValueError, "expected sequence of length %lld at dim %d (got %s)",
@@ -646,6 +678,8 @@ nn_tensor *py_tensor_from_data(PyObject *data, int dtype) {
     }
     if (dtype >= 0)
         dt = (nn_dtype)dtype;
+    else if (w.any_double)
+        dt = NN_FLOAT64;
     else if (w.any_float)
         dt = py_default_dtype();
     else if (w.any_int)

@@ -40,6 +40,14 @@ static PyObject *finish(nn_tensor *t, PyObject *requires_grad) {
 static PyObject *f_tensor(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
     (void)m;
     PARSE("tensor", 1, "data", "$dtype", "device", "requires_grad", "pin_memory");
+    if (py_tensor_check(a_[0]) &&
+        PyErr_WarnEx(PyExc_UserWarning,
+                     "To copy construct from a tensor, it is recommended to use "
+                     "sourceTensor.clone().detach() or "
+                     "sourceTensor.clone().detach().requires_grad_(True), rather than "
+                     "torch.tensor(sourceTensor).",
+                     1) < 0)
+        return NULL;
     nn_dtype dt = (nn_dtype)-1;
     int want = -1;
     if (a_[1] && a_[1] != Py_None) {

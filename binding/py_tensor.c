@@ -123,6 +123,9 @@ PyObject *py_engine_error(void) {
     case NN_ERR_NOT_IMPLEMENTED: exc = PyExc_NotImplementedError; break;
     default: break;
     }
+    /* a NULL that came from the binding's own Python-level check (its
+     * exception is already set and says why) */
+    if (st == NN_OK && PyErr_Occurred()) return NULL;
     if (st == NN_OK)
         PyErr_SetString(PyExc_SystemError, "nndb: an engine call failed without saying why");
     else
@@ -1174,6 +1177,19 @@ static int set_requires_grad(PyObject *self, PyObject *v, void *c) {
 
 static PyObject *get_grad(PyObject *self, void *c) {
     (void)c;
+    /* the learner who reads a non-leaf's .grad expecting backward() to have
+     * filled it: PyTorch's warning, word for word */
+    if (T(self)->grad_fn && !T(self)->retains_grad &&
+        PyErr_WarnEx(PyExc_UserWarning,
+                     "The .grad attribute of a Tensor that is not a leaf Tensor is being "
+                     "accessed. Its .grad attribute won't be populated during "
+                     "autograd.backward(). If you indeed want the .grad field to be populated "
+                     "for a non-leaf Tensor, use .retain_grad() on the non-leaf Tensor. If you "
+                     "access the non-leaf Tensor by mistake, make sure you access the leaf "
+                     "Tensor instead. See github.com/pytorch/pytorch/pull/30531 for more "
+                     "informations.",
+                     1) < 0)
+        return NULL;
     nn_tensor *g = nn_tensor_grad(T(self));
     if (!g) Py_RETURN_NONE;
     py_tensor *o = (py_tensor *)self;

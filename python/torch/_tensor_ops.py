@@ -385,8 +385,16 @@ def resize_(self, *sizes, memory_format=None):
 _REDUCES = ("sum", "prod", "mean", "amax", "amin")
 
 
+_scatter_reduce_warned = False
+
+
 @_method
 def scatter_reduce(self, dim, index, src, reduce, *, include_self=True):
+    global _scatter_reduce_warned
+    if not _scatter_reduce_warned:  # PyTorch warns once a process
+        _scatter_reduce_warned = True
+        torch._utils._warn_caller("scatter_reduce() is in beta and the API may change at any "
+                                  "time.")
     if reduce not in _REDUCES:
         raise RuntimeError("reduce argument must be either sum, prod, mean, amax or amin, "
                            f"got {reduce}")

@@ -11,6 +11,7 @@ functional.py imports every public name of this module.
 """
 
 import math
+import warnings
 import struct
 
 import torch
@@ -780,14 +781,19 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
 
 
 def upsample(input, size=None, scale_factor=None, mode="nearest", align_corners=None):
+    warnings.warn("nn.functional.upsample is deprecated. Use nn.functional.interpolate instead.")
     return interpolate(input, size, scale_factor, mode, align_corners)
 
 
 def upsample_nearest(input, size=None, scale_factor=None):
+    warnings.warn("nn.functional.upsample_nearest is deprecated. Use nn.functional.interpolate "
+                  "instead.")
     return interpolate(input, size, scale_factor, mode="nearest")
 
 
 def upsample_bilinear(input, size=None, scale_factor=None):
+    warnings.warn("nn.functional.upsample_bilinear is deprecated. Use nn.functional.interpolate "
+                  "instead.")
     return interpolate(input, size, scale_factor, mode="bilinear", align_corners=True)
 
 
