@@ -445,7 +445,8 @@ static int walk_scalar(walk *w, PyObject *o) {
 /* Whether [o], inside the data's lists, is a numpy array of one or more
  * dims: a sequence to walk, as PyTorch walks it (a 0-dim one is a number). */
 static bool nested_ndarray(PyObject *o) {
-    if (!py_is_ndarray(o)) return false;
+    /* the numbers of a long list go by without the array check */
+    if (PyFloat_CheckExact(o) || PyLong_CheckExact(o) || !py_is_ndarray(o)) return false;
     PyObject *nd = PyObject_GetAttrString(o, "ndim");
     long n = nd ? PyLong_AsLong(nd) : 0;
     Py_XDECREF(nd);
@@ -536,11 +537,10 @@ bool py_buffer_dtype(const char *fmt, Py_ssize_t itemsize, nn_dtype *dt) {
 /* Whether [o] is a numpy.ndarray (or a subclass): only when numpy is
  * already imported, since an array cannot exist otherwise. */
 bool py_is_ndarray(PyObject *o) {
-    static PyObject *ndarray; /* numpy.ndarray, held once found */
+    static PyObject *ndarray, *name; /* numpy.ndarray, held once found */
     if (!ndarray) {
-        PyObject *name = PyUnicode_FromString("numpy");
+        if (!name) name = PyUnicode_InternFromString("numpy");
         PyObject *np = name ? PyImport_GetModule(name) : NULL;
-        Py_XDECREF(name);
         ndarray = np ? PyObject_GetAttrString(np, "ndarray") : NULL;
         Py_XDECREF(np);
         if (ndarray && !PyType_Check(ndarray)) Py_CLEAR(ndarray);
@@ -579,13 +579,13 @@ static nn_tensor *from_buffer(PyObject *o) {
     }
     nn_dtype dt;
     nn_tensor *r = NULL;
-    if (view.ndim <= NN_MAX_DIMS && !py_buffer_dtype(view.format, view.itemsize, &dt) &&
-        py_is_ndarray(o)) {
+    bool known = view.ndim <= NN_MAX_DIMS && py_buffer_dtype(view.format, view.itemsize, &dt);
+    if (!known && view.ndim <= NN_MAX_DIMS && py_is_ndarray(o)) {
         PyBuffer_Release(&view);
         py_numpy_type_error(o);
         return NULL;
     }
-    if (view.ndim > NN_MAX_DIMS || !py_buffer_dtype(view.format, view.itemsize, &dt)) {
+    if (!known) {
         PyErr_Format(PyExc_TypeError,
                      "can't convert an array of format '%s' (itemsize %zd) to a tensor: the "
                      "supported types are float64, float32, float16, int64, int32, int16, "

@@ -1426,7 +1426,7 @@ static PyObject *m_item(PyObject *self, PyObject *unused) {
     /* PyTorch 1.13's words for item(), float(), int() of zero or several
      * elements (2.x says "a Tensor with N elements cannot be converted to
      * Scalar", a RuntimeError) */
-    if (nn_tensor_numel(t) != 1 && one_value(self, "item") < 0) return NULL;
+    if (one_value(self, "item") < 0) return NULL;
     return scalar_value(t, 0);
 }
 

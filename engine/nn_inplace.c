@@ -27,14 +27,13 @@ static bool is_view_op(nn_op op) {
            op == NN_OP_SELECT;
 }
 
-bool nn_inplace_view_of_leaf(const nn_tensor *t) {
+nn_status nn_inplace_check_leaf_view(nn_ctx *ctx, const nn_tensor *t) {
     const nn_node *n = t->grad_fn;
-    if (!n || !is_view_op(n->op)) return false;
+    if (!n || !is_view_op(n->op)) return NN_OK;
     while (n->in[0].fn && is_view_op(n->in[0].fn->op)) n = n->in[0].fn;
-    return !n->in[0].fn && n->in[0].t && n->in[0].t->requires_grad;
-}
-
-static nn_status leaf_view_error(nn_ctx *ctx) {
+    /* the leaf's own storage: a reshape that had to copy is no view */
+    const nn_tensor *leaf = n->in[0].fn ? NULL : n->in[0].t;
+    if (!leaf || !leaf->requires_grad || leaf->storage != t->storage) return NN_OK;
     return nn_error_set(&ctx->err, NN_ERR_RUNTIME,
                         "a view of a leaf Variable that requires grad is being used in an "
                         "in-place operation.");
@@ -49,7 +48,7 @@ nn_status nn_inplace_check(nn_ctx *ctx, const nn_tensor *t, const char *opname) 
     if (t->grad_fn && is_view_op(t->grad_fn->op) && t->grad_fn->out && t->grad_fn->in[0].t &&
         (t->storage == t->grad_fn->in[0].t->storage ||
          (t->grad_fn->in[0].dropped && (const void *)t->storage == t->grad_fn->view_of))) {
-        if (nn_inplace_view_of_leaf(t)) return leaf_view_error(ctx);
+        if (nn_inplace_check_leaf_view(ctx, t)) return ctx->err.code;
         return nn_error_set(&ctx->err, NN_ERR_RUNTIME,
                             "%s: this tensor is a view (%s) of a tensor with autograd history; "
                             "nndb records in-place writes through a view only as indexed "

@@ -970,10 +970,7 @@ nn_status nn_tensor_check_storage(nn_ctx *ctx, const nn_tensor *t) {
 nn_status nn_tensor_check_inplace(nn_ctx *ctx, const nn_tensor *t, const char *opname) {
     if (nn_tensor_check_storage(ctx, t)) return ctx->err.code;
     if (t->requires_grad && ctx->grad_enabled && ctx->depth == 0) {
-        if (nn_inplace_view_of_leaf(t))
-            return nn_error_set(&ctx->err, NN_ERR_RUNTIME,
-                                "a view of a leaf Variable that requires grad is being used in "
-                                "an in-place operation.");
+        if (nn_inplace_check_leaf_view(ctx, t)) return ctx->err.code;
         if (t->grad_fn)
             return nn_error_set(&ctx->err, NN_ERR_RUNTIME,
                                 "%s: in-place ops on tensors with autograd history are not "

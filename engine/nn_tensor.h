@@ -287,10 +287,9 @@ bool nn_inplace_records(const nn_ctx *ctx, const nn_tensor *t, const nn_tensor *
 /* The writes that cannot be recorded: into a leaf that requires grad
  * (PyTorch's error), or through a view of a tensor with history. */
 nn_status nn_inplace_check(nn_ctx *ctx, const nn_tensor *t, const char *opname);
-/* Whether [t] is a view (a chain of views) whose first base is a leaf that
- * requires grad: an in-place write to it is PyTorch's "a view of a leaf
- * Variable ..." refusal. */
-bool nn_inplace_view_of_leaf(const nn_tensor *t);
+/* PyTorch's "a view of a leaf Variable ..." refusal when [t] is a view (a
+ * chain of views) of a leaf that requires grad; NN_OK otherwise. */
+nn_status nn_inplace_check_leaf_view(nn_ctx *ctx, const nn_tensor *t);
 /* [t] takes the values of [r] (same shape; computed out of place from t
  * and recorded) and r's history. Bumps t's storage version. */
 nn_status nn_tensor_assign_(nn_ctx *ctx, nn_tensor *t, nn_tensor *r);

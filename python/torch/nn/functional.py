@@ -525,10 +525,11 @@ def pad(input, pad, mode="constant", value=None):
 
 # ---- losses ----
 
-def _check_class_target(target, input=None):
-    # PyTorch's nll_loss_nd checks the batch first (a ValueError), then
+def _check_class_target(target, input):
+    # PyTorch's nll_loss_nd checks the batch first (a ValueError; the
+    # weighted and smoothed paths below compose ops that do not), then
     # ATen's nll_loss that class indices are int64, in its words
-    if input is not None and input.dim() >= 2:
+    if input.dim() >= 2:
         tb = target.shape[0] if target.dim() else 0
         if tb != input.shape[0]:
             raise ValueError(f"Expected input batch_size ({input.shape[0]}) to match target "
