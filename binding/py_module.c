@@ -704,10 +704,6 @@ static void grad_fn_dealloc(PyObject *self) {
     Py_TYPE(self)->tp_free(self);
 }
 
-static PyObject *grad_fn_repr(PyObject *self) {
-    return PyUnicode_FromFormat("<%s object at %p>", ((grad_fn_object *)self)->name, self);
-}
-
 static PyObject *grad_fn_name(PyObject *self, PyObject *unused) {
     (void)unused;
     grad_fn_object *o = (grad_fn_object *)self;
@@ -778,7 +774,9 @@ static PyTypeObject grad_fn_type = {
     .tp_basicsize = sizeof(grad_fn_object),
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
     .tp_dealloc = grad_fn_dealloc,
-    .tp_repr = grad_fn_repr,
+    /* no tp_repr: object's own, "<AddBackward0 object at 0x...>" from the
+     * class's name, as PyTorch's; IPython's pretty printer then shows
+     * "<AddBackward0 at 0x...>" as it does for PyTorch's nodes */
     .tp_methods = grad_fn_methods,
     .tp_getset = grad_fn_getset,
     .tp_richcompare = grad_fn_eq,

@@ -448,22 +448,6 @@ static PyObject *multinomial_impl(PyObject *const *args, Py_ssize_t nargs, PyObj
         py_int_arg(a_[1], "num_samples", &n) < 0 ||
         (a_[2] && py_bool_arg(a_[2], "replacement", &repl) < 0) || py_ops_generator(a_[3], &g) < 0)
         return NULL;
-    int64_t np = nn_tensor_numel(p);
-    for (int64_t i = 0; nn_dtype_is_float(p->dtype) && i < np; i++) {
-        double v = nn_tensor_get_flat(p, i);
-        if (!isfinite(v) || v < 0) {
-            PyErr_SetString(PyExc_RuntimeError,
-                            "probability tensor contains either `inf`, `nan` or element < 0");
-            return NULL;
-        }
-    }
-    if (n <= 0 || (!repl && n > (p->ndim ? p->shape[p->ndim - 1] : 1))) {
-        PyErr_SetString(PyExc_RuntimeError,
-                        n <= 0 ? "cannot sample n_sample <= 0 samples"
-                               : "cannot sample n_sample > prob_dist.size(-1) samples without "
-                                 "replacement");
-        return NULL;
-    }
     return py_tensor_wrap(nn_multinomial(ctx_(), p, n, repl, g));
 }
 

@@ -306,25 +306,30 @@ static int by_key_desc(const void *a, const void *b) {
 }
 
 nn_tensor *nn_multinomial(nn_ctx *ctx, nn_tensor *probs, int64_t n, bool replacement, nn_rng *gen) {
-    if (need_float(ctx, probs, "multinomial")) return NULL;
+    /* PyTorch's checks, in its order and words (all RuntimeError) */
+    if (!nn_dtype_is_float(probs->dtype)) {
+        nn_error_set(&ctx->err, NN_ERR_RUNTIME,
+                     "multinomial only supports floating-point dtypes for input, got: %s",
+                     nn_dtype_scalar_name(probs->dtype));
+        return NULL;
+    }
     if (probs->ndim != 1 && probs->ndim != 2) {
-        nn_error_set(&ctx->err, NN_ERR_VALUE, "multinomial: prob_dist must be 1 or 2 dim, got %d",
-                     probs->ndim);
+        nn_error_set(&ctx->err, NN_ERR_RUNTIME, "prob_dist must be 1 or 2 dim");
         return NULL;
     }
     int64_t k = probs->shape[probs->ndim - 1], rows = probs->ndim == 2 ? probs->shape[0] : 1;
-    if (k == 0) {
-        nn_error_set(&ctx->err, NN_ERR_VALUE, "multinomial: the number of categories must be > 0");
-        return NULL;
-    }
     if (n <= 0) {
-        nn_error_set(&ctx->err, NN_ERR_VALUE, "multinomial: cannot sample n_sample <= 0 samples");
+        nn_error_set(&ctx->err, NN_ERR_RUNTIME, "cannot sample n_sample <= 0 samples");
         return NULL;
     }
     if (!replacement && n > k) {
-        nn_error_set(&ctx->err, NN_ERR_VALUE,
-                     "multinomial: cannot sample n_sample > prob_dist.size(-1) samples without "
-                     "replacement");
+        nn_error_set(&ctx->err, NN_ERR_RUNTIME,
+                     "cannot sample n_sample > prob_dist.size(-1) samples without replacement");
+        return NULL;
+    }
+    if (k == 0) {
+        nn_error_set(&ctx->err, NN_ERR_RUNTIME,
+                     "multinomial: the number of categories must be > 0");
         return NULL;
     }
     bool f32 = probs->dtype == NN_FLOAT32;
@@ -333,17 +338,15 @@ nn_tensor *nn_multinomial(nn_ctx *ctx, nn_tensor *probs, int64_t n, bool replace
         for (int64_t j = 0; j < k; j++) {
             double v = nn_tensor_get_flat(probs, r * k + j);
             if (!(v >= 0) || !isfinite(v)) {
-                nn_error_set(&ctx->err, NN_ERR_VALUE,
-                             "multinomial: probability tensor contains either inf, nan or "
-                             "element < 0");
+                nn_error_set(&ctx->err, NN_ERR_RUNTIME,
+                             "probability tensor contains either `inf`, `nan` or element < 0");
                 return NULL;
             }
             sum += v;
         }
         if (!(sum > 0)) {
-            nn_error_set(&ctx->err, NN_ERR_VALUE,
-                         "multinomial: invalid multinomial distribution (sum of probabilities "
-                         "<= 0)");
+            nn_error_set(&ctx->err, NN_ERR_RUNTIME,
+                         "invalid multinomial distribution (sum of probabilities <= 0)");
             return NULL;
         }
     }

@@ -77,3 +77,12 @@ show("ce float target batch", lambda: F.cross_entropy(torch.ones(2, 3), torch.on
 show("ce weighted batch",
      lambda: F.cross_entropy(torch.ones(2, 3), torch.zeros(3, dtype=L), weight=torch.ones(3)))
 show("CrossEntropyLoss batch", lambda: nn.CrossEntropyLoss()(torch.ones(4, 3), torch.zeros(2, dtype=L)))
+# multinomial: every refusal is PyTorch's RuntimeError in its words
+show("multinomial zero sum", lambda: torch.multinomial(torch.tensor([0., 0.]), 1))
+show("multinomial negative", lambda: torch.multinomial(torch.tensor([-1., 1.]), 1))
+show("multinomial nan row 2", lambda: torch.multinomial(torch.tensor([[1., 1.], [float("nan"), 1.]]), 1))
+show("multinomial 0 samples", lambda: torch.multinomial(torch.tensor([1., 1.]), 0))
+show("multinomial too many", lambda: torch.multinomial(torch.tensor([1., 1.]), 3))
+show("multinomial 3-d", lambda: torch.multinomial(torch.ones(2, 2, 2), 1))
+show("multinomial long", lambda: torch.multinomial(torch.tensor([1, 1]), 1))
+show("multinomial no categories", lambda: torch.multinomial(torch.ones(0), 1))
