@@ -260,7 +260,9 @@ int py_bool_arg(PyObject *o, const char *what, bool *out) {
 }
 
 int py_ints_arg(PyObject *o, const char *what, int64_t *out, int *n) {
-    if (PyLong_Check(o) || py_tensor_of(o)) {
+    /* one int: also what __index__ makes one (numpy.int64), but not an
+     * array, whose elements are the sizes */
+    if (PyLong_Check(o) || py_tensor_of(o) || (PyIndex_Check(o) && !PySequence_Check(o))) {
         *n = 1;
         return py_int_arg(o, what, out);
     }

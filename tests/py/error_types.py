@@ -86,3 +86,6 @@ show("multinomial too many", lambda: torch.multinomial(torch.tensor([1., 1.]), 3
 show("multinomial 3-d", lambda: torch.multinomial(torch.ones(2, 2, 2), 1))
 show("multinomial long", lambda: torch.multinomial(torch.tensor([1, 1]), 1))
 show("multinomial no categories", lambda: torch.multinomial(torch.ones(0), 1))
+show("mean dtype long", lambda: torch.ones(3).mean(dtype=torch.long))
+show("mean of long", lambda: torch.tensor([1, 2]).mean())
+show("mean of long as float", lambda: torch.tensor([1, 2]).mean(dtype=torch.float64))

@@ -73,3 +73,13 @@ show("second backward", lambda: y.backward())
 z = x.exp().sum()
 torch.autograd.grad(z, x)
 show("second autograd.grad", lambda: torch.autograd.grad(z, x))
+
+# numpy's integer scalars as sizes (a shape computed with numpy)
+show("zeros(np.int64)", lambda: torch.zeros(np.int64(3)))
+show("ones(np.int32, 2)", lambda: torch.ones(np.int32(2), 2).shape)
+show("randn((np.int64,))", lambda: torch.randn((np.int64(2),)).shape)
+show("view(np.int64)", lambda: torch.ones(2, 3).view(np.int64(6)).shape)
+try:  # the type; nndb's words name the argument without the function
+    torch.zeros(2.0)
+except TypeError:
+    print("zeros(float) TypeError")
