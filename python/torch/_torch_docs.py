@@ -1091,6 +1091,22 @@ less_equal(input, other) -> Tensor
 
 Alias for torch.le().
 """,
+    "linear": """\
+linear(input, weight, bias=None) -> Tensor
+
+input @ weight.T + bias: what nn.Linear computes (this is
+torch.nn.functional.linear). weight has shape (out_features, in_features)
+(out first, as nn.Linear stores it), input (..., in_features), bias
+(out_features,); the result is (..., out_features).
+
+Example::
+
+    >>> x = torch.tensor([[1.0, 2.0], [3.0, 4.0]])
+    >>> w = torch.tensor([[1.0, 0.0], [1.0, 1.0], [0.0, -1.0]])
+    >>> torch.nn.functional.linear(x, w, torch.tensor([0.5, 0.5, 0.5]))
+    tensor([[ 1.5000,  3.5000, -1.5000],
+            [ 3.5000,  7.5000, -3.5000]])
+""",
     "linspace": """\
 linspace(start, end, steps, *, dtype=None, requires_grad=False) -> Tensor
 

@@ -81,14 +81,96 @@ def _conv(nsp, name, input, weight, bias, stride, padding, dilation, groups):
 
 
 def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    """conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1) -> Tensor
+
+    A 1-D convolution (a cross-correlation, as in all deep learning
+    libraries: the kernel is not flipped), what nn.Conv1d computes.
+
+    - input: (N, C_in, L) or unbatched (C_in, L).
+    - weight: (C_out, C_in / groups, kL), the kernels.
+    - bias: (C_out,) or None.
+    - stride: the step between kernel positions (an int or one per dimension).
+    - padding: zeros added on both sides of each spatial dimension (an int or
+      one per dimension), or 'valid' (none) or 'same' (the output keeps the
+      input's size; stride must be 1).
+    - dilation: the spacing between kernel elements.
+    - groups: split the channels into this many independent groups (C_in and
+      C_out divisible by it; groups=C_in is a depthwise convolution).
+
+    Each output size is floor((size + 2 * padding - dilation * (kernel - 1) -
+    1) / stride) + 1.
+
+    Example::
+
+        >>> x = torch.tensor([[[1.0, 2.0, 3.0, 4.0, 5.0]]])
+        >>> w = torch.tensor([[[1.0, 0.0, -1.0]]])
+        >>> F.conv1d(x, w)
+        tensor([[[-2., -2., -2.]]])
+        >>> F.conv1d(x, w, padding=1, stride=2)
+        tensor([[[-2., -2.,  4.]]])
+    """
     return _conv(1, "conv1d", input, weight, bias, stride, padding, dilation, groups)
 
 
 def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    """conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1) -> Tensor
+
+    A 2-D convolution (a cross-correlation, as in all deep learning
+    libraries: the kernel is not flipped), what nn.Conv2d computes.
+
+    - input: (N, C_in, iH, iW) or unbatched (C_in, iH, iW).
+    - weight: (C_out, C_in / groups, kH, kW), the kernels.
+    - bias: (C_out,) or None.
+    - stride: the step between kernel positions (an int or one per dimension).
+    - padding: zeros added on both sides of each spatial dimension (an int or
+      one per dimension), or 'valid' (none) or 'same' (the output keeps the
+      input's size; stride must be 1).
+    - dilation: the spacing between kernel elements.
+    - groups: split the channels into this many independent groups (C_in and
+      C_out divisible by it; groups=C_in is a depthwise convolution).
+
+    Each output size is floor((size + 2 * padding - dilation * (kernel - 1) -
+    1) / stride) + 1.
+
+    Example::
+
+        >>> x = torch.arange(16.0).view(1, 1, 4, 4)
+        >>> w = torch.ones(1, 1, 2, 2)
+        >>> F.conv2d(x, w, stride=2)
+        tensor([[[[10., 18.],
+                  [42., 50.]]]])
+        >>> F.conv2d(x, w, padding='same').shape
+        torch.Size([1, 1, 4, 4])
+    """
     return _conv(2, "conv2d", input, weight, bias, stride, padding, dilation, groups)
 
 
 def conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    """conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1) -> Tensor
+
+    A 3-D convolution (a cross-correlation, as in all deep learning
+    libraries: the kernel is not flipped), what nn.Conv3d computes.
+
+    - input: (N, C_in, iT, iH, iW) or unbatched (C_in, iT, iH, iW).
+    - weight: (C_out, C_in / groups, kT, kH, kW), the kernels.
+    - bias: (C_out,) or None.
+    - stride: the step between kernel positions (an int or one per dimension).
+    - padding: zeros added on both sides of each spatial dimension (an int or
+      one per dimension), or 'valid' (none) or 'same' (the output keeps the
+      input's size; stride must be 1).
+    - dilation: the spacing between kernel elements.
+    - groups: split the channels into this many independent groups (C_in and
+      C_out divisible by it; groups=C_in is a depthwise convolution).
+
+    Each output size is floor((size + 2 * padding - dilation * (kernel - 1) -
+    1) / stride) + 1.
+
+    Example::
+
+        >>> x = torch.ones(1, 2, 3, 3, 3)
+        >>> F.conv3d(x, torch.ones(4, 2, 2, 2, 2)).shape
+        torch.Size([1, 4, 2, 2, 2])
+    """
     return _conv(3, "conv3d", input, weight, bias, stride, padding, dilation, groups)
 
 
@@ -110,18 +192,94 @@ def _conv_t(nsp, name, input, weight, bias, stride, padding, output_padding, gro
 
 def conv_transpose1d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1,
                      dilation=1):
+    """conv_transpose1d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1) -> Tensor
+
+    A 1-D transposed convolution (the gradient of conv1d with respect to
+    its input; sometimes called a deconvolution), what nn.ConvTranspose1d
+    computes: it enlarges the spatial size, e.g. doubles it with kernel 2 and
+    stride 2 (decoders, U-Nets).
+
+    - input: (N, C_in, L) or unbatched.
+    - weight: (C_in, C_out / groups, kL): in channels first, unlike conv1d.
+    - bias: (C_out,) or None.
+    - stride, padding, dilation, groups: those of the convolution this one
+      reverses; padding removes rows from the output.
+    - output_padding: extra size added to one side of the output, to pick
+      between the input sizes a strided convolution maps to the same size.
+
+    Each output size is (size - 1) * stride - 2 * padding + dilation *
+    (kernel - 1) + output_padding + 1. Note the argument order: groups comes
+    before dilation.
+
+    Example::
+
+        >>> F.conv_transpose1d(torch.tensor([[[1.0, 2.0]]]), torch.tensor([[[1.0, 1.0, 1.0]]]))
+        tensor([[[1., 3., 3., 2.]]])
+    """
     return _conv_t(1, "conv_transpose1d", input, weight, bias, stride, padding, output_padding,
                    groups, dilation)
 
 
 def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1,
                      dilation=1):
+    """conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1) -> Tensor
+
+    A 2-D transposed convolution (the gradient of conv2d with respect to
+    its input; sometimes called a deconvolution), what nn.ConvTranspose2d
+    computes: it enlarges the spatial size, e.g. doubles it with kernel 2 and
+    stride 2 (decoders, U-Nets).
+
+    - input: (N, C_in, iH, iW) or unbatched.
+    - weight: (C_in, C_out / groups, kH, kW): in channels first, unlike conv2d.
+    - bias: (C_out,) or None.
+    - stride, padding, dilation, groups: those of the convolution this one
+      reverses; padding removes rows from the output.
+    - output_padding: extra size added to one side of the output, to pick
+      between the input sizes a strided convolution maps to the same size.
+
+    Each output size is (size - 1) * stride - 2 * padding + dilation *
+    (kernel - 1) + output_padding + 1. Note the argument order: groups comes
+    before dilation.
+
+    Example::
+
+        >>> x = torch.tensor([[[[1.0, 2.0], [3.0, 4.0]]]])
+        >>> F.conv_transpose2d(x, torch.ones(1, 1, 2, 2), stride=2)
+        tensor([[[[1., 1., 2., 2.],
+                  [1., 1., 2., 2.],
+                  [3., 3., 4., 4.],
+                  [3., 3., 4., 4.]]]])
+    """
     return _conv_t(2, "conv_transpose2d", input, weight, bias, stride, padding, output_padding,
                    groups, dilation)
 
 
 def conv_transpose3d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1,
                      dilation=1):
+    """conv_transpose3d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1) -> Tensor
+
+    A 3-D transposed convolution (the gradient of conv3d with respect to
+    its input; sometimes called a deconvolution), what nn.ConvTranspose3d
+    computes: it enlarges the spatial size, e.g. doubles it with kernel 2 and
+    stride 2 (decoders, U-Nets).
+
+    - input: (N, C_in, iT, iH, iW) or unbatched.
+    - weight: (C_in, C_out / groups, kT, kH, kW): in channels first, unlike conv3d.
+    - bias: (C_out,) or None.
+    - stride, padding, dilation, groups: those of the convolution this one
+      reverses; padding removes rows from the output.
+    - output_padding: extra size added to one side of the output, to pick
+      between the input sizes a strided convolution maps to the same size.
+
+    Each output size is (size - 1) * stride - 2 * padding + dilation *
+    (kernel - 1) + output_padding + 1. Note the argument order: groups comes
+    before dilation.
+
+    Example::
+
+        >>> F.conv_transpose3d(torch.ones(1, 2, 2, 2, 2), torch.ones(2, 3, 2, 2, 2), stride=2).shape
+        torch.Size([1, 3, 4, 4, 4])
+    """
     return _conv_t(3, "conv_transpose3d", input, weight, bias, stride, padding, output_padding,
                    groups, dilation)
 
@@ -170,31 +328,174 @@ def _unbatch(r, unbatched, nsp, name, return_indices):
 
 def max_pool1d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1,
                             ceil_mode=False, return_indices=False):
+    """max_pool1d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False) -> Tensor
+
+    The maximum over each kernel_size window of a (N, C, L) or (C, L)
+    input, channel by channel (nn.MaxPool1d).
+
+    - kernel_size: the window (an int or one per dimension).
+    - stride: the step between windows; None (default) means kernel_size, so
+      windows do not overlap and each size is divided by kernel_size.
+    - padding: -inf padding on both sides (at most half the kernel).
+    - dilation: the spacing between window elements.
+    - ceil_mode: round the output size up instead of down, keeping a last
+      partial window.
+    - return_indices: also return the flat index of each maximum within its
+      plane (what max_unpool1d takes).
+
+    The same as max_pool1d with return_indices=True: returns (output,
+    indices).
+
+    Example::
+
+        >>> x = torch.tensor([[[1.0, 3.0, 2.0, 5.0, 4.0, 0.0]]])
+        >>> F.max_pool1d_with_indices(x, 2)
+        (tensor([[[3., 5., 4.]]]), tensor([[[1, 3, 4]]]))
+    """
     return _max_pool(1, input, kernel_size, stride, padding, dilation, ceil_mode, True)
 
 
 def max_pool2d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1,
                             ceil_mode=False, return_indices=False):
+    """max_pool2d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False) -> Tensor
+
+    The maximum over each kernel_size window of a (N, C, iH, iW) or (C, iH, iW)
+    input, channel by channel (nn.MaxPool2d).
+
+    - kernel_size: the window (an int or one per dimension).
+    - stride: the step between windows; None (default) means kernel_size, so
+      windows do not overlap and each size is divided by kernel_size.
+    - padding: -inf padding on both sides (at most half the kernel).
+    - dilation: the spacing between window elements.
+    - ceil_mode: round the output size up instead of down, keeping a last
+      partial window.
+    - return_indices: also return the flat index of each maximum within its
+      plane (what max_unpool2d takes).
+
+    The same as max_pool2d with return_indices=True: returns (output,
+    indices).
+
+    Example::
+
+        >>> x = torch.arange(16.0).view(1, 1, 4, 4)
+        >>> F.max_pool2d_with_indices(x, 2)
+        (tensor([[[[ 5.,  7.],
+                  [13., 15.]]]]), tensor([[[[ 5,  7],
+                  [13, 15]]]]))
+    """
     return _max_pool(2, input, kernel_size, stride, padding, dilation, ceil_mode, True)
 
 
 def max_pool3d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1,
                             ceil_mode=False, return_indices=False):
+    """max_pool3d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False) -> Tensor
+
+    The maximum over each kernel_size window of a (N, C, iT, iH, iW) or (C, iT, iH, iW)
+    input, channel by channel (nn.MaxPool3d).
+
+    - kernel_size: the window (an int or one per dimension).
+    - stride: the step between windows; None (default) means kernel_size, so
+      windows do not overlap and each size is divided by kernel_size.
+    - padding: -inf padding on both sides (at most half the kernel).
+    - dilation: the spacing between window elements.
+    - ceil_mode: round the output size up instead of down, keeping a last
+      partial window.
+    - return_indices: also return the flat index of each maximum within its
+      plane (what max_unpool3d takes).
+
+    The same as max_pool3d with return_indices=True: returns (output,
+    indices).
+
+    Example::
+
+        >>> F.max_pool3d_with_indices(torch.arange(8.0).view(1, 1, 2, 2, 2), 2)
+        (tensor([[[[[7.]]]]]), tensor([[[[[7]]]]]))
+    """
     return _max_pool(3, input, kernel_size, stride, padding, dilation, ceil_mode, True)
 
 
 def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
                return_indices=False):
+    """max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False) -> Tensor
+
+    The maximum over each kernel_size window of a (N, C, L) or (C, L)
+    input, channel by channel (nn.MaxPool1d).
+
+    - kernel_size: the window (an int or one per dimension).
+    - stride: the step between windows; None (default) means kernel_size, so
+      windows do not overlap and each size is divided by kernel_size.
+    - padding: -inf padding on both sides (at most half the kernel).
+    - dilation: the spacing between window elements.
+    - ceil_mode: round the output size up instead of down, keeping a last
+      partial window.
+    - return_indices: also return the flat index of each maximum within its
+      plane (what max_unpool1d takes).
+
+    Example::
+
+        >>> x = torch.tensor([[[1.0, 3.0, 2.0, 5.0, 4.0, 0.0]]])
+        >>> F.max_pool1d(x, 2)
+        tensor([[[3., 5., 4.]]])
+        >>> F.max_pool1d(x, 3, stride=1)
+        tensor([[[3., 5., 5., 5.]]])
+    """
     return _max_pool(1, input, kernel_size, stride, padding, dilation, ceil_mode, return_indices)
 
 
 def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
                return_indices=False):
+    """max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False) -> Tensor
+
+    The maximum over each kernel_size window of a (N, C, iH, iW) or (C, iH, iW)
+    input, channel by channel (nn.MaxPool2d).
+
+    - kernel_size: the window (an int or one per dimension).
+    - stride: the step between windows; None (default) means kernel_size, so
+      windows do not overlap and each size is divided by kernel_size.
+    - padding: -inf padding on both sides (at most half the kernel).
+    - dilation: the spacing between window elements.
+    - ceil_mode: round the output size up instead of down, keeping a last
+      partial window.
+    - return_indices: also return the flat index of each maximum within its
+      plane (what max_unpool2d takes).
+
+    Example::
+
+        >>> x = torch.arange(16.0).view(1, 1, 4, 4)
+        >>> F.max_pool2d(x, 2)
+        tensor([[[[ 5.,  7.],
+                  [13., 15.]]]])
+        >>> F.max_pool2d(x, 3, stride=1, padding=1)
+        tensor([[[[ 5.,  6.,  7.,  7.],
+                  [ 9., 10., 11., 11.],
+                  [13., 14., 15., 15.],
+                  [13., 14., 15., 15.]]]])
+    """
     return _max_pool(2, input, kernel_size, stride, padding, dilation, ceil_mode, return_indices)
 
 
 def max_pool3d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
                return_indices=False):
+    """max_pool3d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False) -> Tensor
+
+    The maximum over each kernel_size window of a (N, C, iT, iH, iW) or (C, iT, iH, iW)
+    input, channel by channel (nn.MaxPool3d).
+
+    - kernel_size: the window (an int or one per dimension).
+    - stride: the step between windows; None (default) means kernel_size, so
+      windows do not overlap and each size is divided by kernel_size.
+    - padding: -inf padding on both sides (at most half the kernel).
+    - dilation: the spacing between window elements.
+    - ceil_mode: round the output size up instead of down, keeping a last
+      partial window.
+    - return_indices: also return the flat index of each maximum within its
+      plane (what max_unpool3d takes).
+
+    Example::
+
+        >>> F.max_pool3d(torch.arange(8.0).view(1, 1, 2, 2, 2), 2)
+        tensor([[[[[7.]]]]])
+    """
     return _max_pool(3, input, kernel_size, stride, padding, dilation, ceil_mode, return_indices)
 
 
@@ -212,17 +513,74 @@ def _avg_pool(nsp, input, kernel_size, stride, padding, ceil_mode, count_include
 
 def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
                count_include_pad=True):
+    """avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True) -> Tensor
+
+    The mean over each kernel_size window of a (N, C, L) or (C, L)
+    input, channel by channel (nn.AvgPool1d).
+
+    - kernel_size: the window (an int or one per dimension).
+    - stride: the step between windows; None (default) means kernel_size.
+    - padding: zeros added on both sides.
+    - ceil_mode: round the output size up instead of down.
+    - count_include_pad: count the padding zeros in each window's mean.
+
+    Example::
+
+        >>> x = torch.tensor([[[1.0, 3.0, 2.0, 5.0, 4.0, 0.0]]])
+        >>> F.avg_pool1d(x, 2)
+        tensor([[[2.0000, 3.5000, 2.0000]]])
+    """
     return _avg_pool(1, input, kernel_size, stride, padding, ceil_mode, count_include_pad, None)
 
 
 def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
                count_include_pad=True, divisor_override=None):
+    """avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True, divisor_override=None) -> Tensor
+
+    The mean over each kernel_size window of a (N, C, iH, iW) or (C, iH, iW)
+    input, channel by channel (nn.AvgPool2d).
+
+    - kernel_size: the window (an int or one per dimension).
+    - stride: the step between windows; None (default) means kernel_size.
+    - padding: zeros added on both sides.
+    - ceil_mode: round the output size up instead of down.
+    - count_include_pad: count the padding zeros in each window's mean.
+    - divisor_override: divide each window's sum by this instead.
+
+    Example::
+
+        >>> x = torch.arange(16.0).view(1, 1, 4, 4)
+        >>> F.avg_pool2d(x, 2)
+        tensor([[[[ 2.5000,  4.5000],
+                  [10.5000, 12.5000]]]])
+        >>> F.avg_pool2d(x, 2, padding=1, count_include_pad=False)
+        tensor([[[[ 0.0000,  1.5000,  3.0000],
+                  [ 6.0000,  7.5000,  9.0000],
+                  [12.0000, 13.5000, 15.0000]]]])
+    """
     return _avg_pool(2, input, kernel_size, stride, padding, ceil_mode, count_include_pad,
                      divisor_override)
 
 
 def avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
                count_include_pad=True, divisor_override=None):
+    """avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True, divisor_override=None) -> Tensor
+
+    The mean over each kernel_size window of a (N, C, iT, iH, iW) or (C, iT, iH, iW)
+    input, channel by channel (nn.AvgPool3d).
+
+    - kernel_size: the window (an int or one per dimension).
+    - stride: the step between windows; None (default) means kernel_size.
+    - padding: zeros added on both sides.
+    - ceil_mode: round the output size up instead of down.
+    - count_include_pad: count the padding zeros in each window's mean.
+    - divisor_override: divide each window's sum by this instead.
+
+    Example::
+
+        >>> F.avg_pool3d(torch.arange(8.0).view(1, 1, 2, 2, 2), 2)
+        tensor([[[[[3.5000]]]]])
+    """
     return _avg_pool(3, input, kernel_size, stride, padding, ceil_mode, count_include_pad,
                      divisor_override)
 
@@ -265,38 +623,194 @@ def _adaptive(nsp, is_max, input, output_size, return_indices):
 
 
 def adaptive_avg_pool1d(input, output_size):
+    """adaptive_avg_pool1d(input, output_size) -> Tensor
+
+    The mean over windows chosen so that a (N, C, L) or (C, L) input
+    gives an output of size output_size whatever the input size (window i
+    spans floor(i * in / out) to ceil((i + 1) * in / out)). Used before a
+    classifier head so that any image size works.
+
+    - output_size: an int, or one per dimension; None in a tuple keeps that
+      dimension's size. output_size=1 is a global avg pool.
+
+    Example::
+
+        >>> x = torch.tensor([[[1.0, 3.0, 2.0, 5.0, 4.0, 0.0]]])
+        >>> F.adaptive_avg_pool1d(x, 2)
+        tensor([[[2., 3.]]])
+    """
     return _adaptive(1, False, input, output_size, False)
 
 
 def adaptive_avg_pool2d(input, output_size):
+    """adaptive_avg_pool2d(input, output_size) -> Tensor
+
+    The mean over windows chosen so that a (N, C, H, W) or (C, H, W) input
+    gives an output of size output_size whatever the input size (window i
+    spans floor(i * in / out) to ceil((i + 1) * in / out)). Used before a
+    classifier head so that any image size works.
+
+    - output_size: an int, or one per dimension; None in a tuple keeps that
+      dimension's size. output_size=1 is a global avg pool.
+
+    Example::
+
+        >>> x = torch.arange(16.0).view(1, 1, 4, 4)
+        >>> F.adaptive_avg_pool2d(x, 1)
+        tensor([[[[7.5000]]]])
+        >>> F.adaptive_avg_pool2d(x, (2, None))
+        tensor([[[[ 2.,  3.,  4.,  5.],
+                  [10., 11., 12., 13.]]]])
+    """
     return _adaptive(2, False, input, output_size, False)
 
 
 def adaptive_avg_pool3d(input, output_size):
+    """adaptive_avg_pool3d(input, output_size) -> Tensor
+
+    The mean over windows chosen so that a (N, C, D, H, W) or (C, D, H, W) input
+    gives an output of size output_size whatever the input size (window i
+    spans floor(i * in / out) to ceil((i + 1) * in / out)). Used before a
+    classifier head so that any image size works.
+
+    - output_size: an int, or one per dimension; None in a tuple keeps that
+      dimension's size. output_size=1 is a global avg pool.
+
+    Example::
+
+        >>> F.adaptive_avg_pool3d(torch.arange(8.0).view(1, 1, 2, 2, 2), 1)
+        tensor([[[[[3.5000]]]]])
+    """
     return _adaptive(3, False, input, output_size, False)
 
 
 def adaptive_max_pool1d_with_indices(input, output_size, return_indices=False):
+    """adaptive_max_pool1d_with_indices(input, output_size, return_indices=False) -> Tensor
+
+    The maximum over windows chosen so that a (N, C, L) or (C, L) input
+    gives an output of size output_size whatever the input size (window i
+    spans floor(i * in / out) to ceil((i + 1) * in / out)). Used before a
+    classifier head so that any image size works.
+
+    - output_size: an int, or one per dimension; None in a tuple keeps that
+      dimension's size. output_size=1 is a global max pool.
+    - return_indices: also return where each maximum is (for max_unpool).
+
+    The same as adaptive_max_pool1d with return_indices=True.
+
+    Example::
+
+        >>> x = torch.tensor([[[1.0, 3.0, 2.0, 5.0, 4.0, 0.0]]])
+        >>> F.adaptive_max_pool1d_with_indices(x, 2)
+        (tensor([[[3., 5.]]]), tensor([[[1, 3]]]))
+    """
     return _adaptive(1, True, input, output_size, True)
 
 
 def adaptive_max_pool2d_with_indices(input, output_size, return_indices=False):
+    """adaptive_max_pool2d_with_indices(input, output_size, return_indices=False) -> Tensor
+
+    The maximum over windows chosen so that a (N, C, H, W) or (C, H, W) input
+    gives an output of size output_size whatever the input size (window i
+    spans floor(i * in / out) to ceil((i + 1) * in / out)). Used before a
+    classifier head so that any image size works.
+
+    - output_size: an int, or one per dimension; None in a tuple keeps that
+      dimension's size. output_size=1 is a global max pool.
+    - return_indices: also return where each maximum is (for max_unpool).
+
+    The same as adaptive_max_pool2d with return_indices=True.
+
+    Example::
+
+        >>> x = torch.arange(16.0).view(1, 1, 4, 4)
+        >>> F.adaptive_max_pool2d_with_indices(x, 1)
+        (tensor([[[[15.]]]]), tensor([[[[15]]]]))
+    """
     return _adaptive(2, True, input, output_size, True)
 
 
 def adaptive_max_pool3d_with_indices(input, output_size, return_indices=False):
+    """adaptive_max_pool3d_with_indices(input, output_size, return_indices=False) -> Tensor
+
+    The maximum over windows chosen so that a (N, C, D, H, W) or (C, D, H, W) input
+    gives an output of size output_size whatever the input size (window i
+    spans floor(i * in / out) to ceil((i + 1) * in / out)). Used before a
+    classifier head so that any image size works.
+
+    - output_size: an int, or one per dimension; None in a tuple keeps that
+      dimension's size. output_size=1 is a global max pool.
+    - return_indices: also return where each maximum is (for max_unpool).
+
+    The same as adaptive_max_pool3d with return_indices=True.
+
+    Example::
+
+        >>> F.adaptive_max_pool3d_with_indices(torch.arange(8.0).view(1, 1, 2, 2, 2), 1)
+        (tensor([[[[[7.]]]]]), tensor([[[[[7]]]]]))
+    """
     return _adaptive(3, True, input, output_size, True)
 
 
 def adaptive_max_pool1d(input, output_size, return_indices=False):
+    """adaptive_max_pool1d(input, output_size, return_indices=False) -> Tensor
+
+    The maximum over windows chosen so that a (N, C, L) or (C, L) input
+    gives an output of size output_size whatever the input size (window i
+    spans floor(i * in / out) to ceil((i + 1) * in / out)). Used before a
+    classifier head so that any image size works.
+
+    - output_size: an int, or one per dimension; None in a tuple keeps that
+      dimension's size. output_size=1 is a global max pool.
+    - return_indices: also return where each maximum is (for max_unpool).
+
+    Example::
+
+        >>> x = torch.tensor([[[1.0, 3.0, 2.0, 5.0, 4.0, 0.0]]])
+        >>> F.adaptive_max_pool1d(x, 2)
+        tensor([[[3., 5.]]])
+    """
     return _adaptive(1, True, input, output_size, return_indices)
 
 
 def adaptive_max_pool2d(input, output_size, return_indices=False):
+    """adaptive_max_pool2d(input, output_size, return_indices=False) -> Tensor
+
+    The maximum over windows chosen so that a (N, C, H, W) or (C, H, W) input
+    gives an output of size output_size whatever the input size (window i
+    spans floor(i * in / out) to ceil((i + 1) * in / out)). Used before a
+    classifier head so that any image size works.
+
+    - output_size: an int, or one per dimension; None in a tuple keeps that
+      dimension's size. output_size=1 is a global max pool.
+    - return_indices: also return where each maximum is (for max_unpool).
+
+    Example::
+
+        >>> x = torch.arange(16.0).view(1, 1, 4, 4)
+        >>> F.adaptive_max_pool2d(x, 1)
+        tensor([[[[15.]]]])
+    """
     return _adaptive(2, True, input, output_size, return_indices)
 
 
 def adaptive_max_pool3d(input, output_size, return_indices=False):
+    """adaptive_max_pool3d(input, output_size, return_indices=False) -> Tensor
+
+    The maximum over windows chosen so that a (N, C, D, H, W) or (C, D, H, W) input
+    gives an output of size output_size whatever the input size (window i
+    spans floor(i * in / out) to ceil((i + 1) * in / out)). Used before a
+    classifier head so that any image size works.
+
+    - output_size: an int, or one per dimension; None in a tuple keeps that
+      dimension's size. output_size=1 is a global max pool.
+    - return_indices: also return where each maximum is (for max_unpool).
+
+    Example::
+
+        >>> F.adaptive_max_pool3d(torch.arange(8.0).view(1, 1, 2, 2, 2), 1)
+        tensor([[[[[7.]]]]])
+    """
     return _adaptive(3, True, input, output_size, return_indices)
 
 
@@ -368,29 +882,72 @@ def _fractional_max_pool(nsp, input, kernel_size, output_size, output_ratio, ret
 
 def fractional_max_pool2d_with_indices(input, kernel_size, output_size=None, output_ratio=None,
                                        return_indices=False, _random_samples=None):
+    """fractional_max_pool2d_with_indices(input, kernel_size, output_size=None, output_ratio=None, return_indices=False, _random_samples=None) -> Tuple[Tensor, Tensor]
+
+    fractional_max_pool2d that also returns the indices of the maxima.
+    """
     return _fractional_max_pool(2, input, kernel_size, output_size, output_ratio, True,
                                 _random_samples)
 
 
 def fractional_max_pool3d_with_indices(input, kernel_size, output_size=None, output_ratio=None,
                                        return_indices=False, _random_samples=None):
+    """fractional_max_pool3d_with_indices(input, kernel_size, output_size=None, output_ratio=None, return_indices=False, _random_samples=None) -> Tuple[Tensor, Tensor]
+
+    fractional_max_pool3d that also returns the indices of the maxima.
+    """
     return _fractional_max_pool(3, input, kernel_size, output_size, output_ratio, True,
                                 _random_samples)
 
 
 def fractional_max_pool2d(input, kernel_size, output_size=None, output_ratio=None,
                           return_indices=False, _random_samples=None):
+    """fractional_max_pool2d(input, kernel_size, output_size=None, output_ratio=None, return_indices=False, _random_samples=None) -> Tensor
+
+    Max pooling whose windows start at pseudo-random positions, so that the
+    size can shrink by a non-integer factor. Give the output size either as
+    output_size (ints) or as output_ratio (fractions in (0, 1) of the input
+    size). input is (N, C, H, W) or (C, H, W).
+
+    Example::
+
+        >>> _ = torch.manual_seed(0)
+        >>> F.fractional_max_pool2d(torch.arange(25.0).view(1, 1, 5, 5), 2, output_size=3).shape
+        torch.Size([1, 1, 3, 3])
+    """
     return _fractional_max_pool(2, input, kernel_size, output_size, output_ratio, return_indices,
                                 _random_samples)
 
 
 def fractional_max_pool3d(input, kernel_size, output_size=None, output_ratio=None,
                           return_indices=False, _random_samples=None):
+    """fractional_max_pool3d(input, kernel_size, output_size=None, output_ratio=None, return_indices=False, _random_samples=None) -> Tensor
+
+    fractional_max_pool2d for (N, C, D, H, W) or (C, D, H, W) input.
+
+    Example::
+
+        >>> _ = torch.manual_seed(0)
+        >>> F.fractional_max_pool3d(torch.ones(1, 1, 5, 5, 5), 2, output_ratio=0.5).shape
+        torch.Size([1, 1, 2, 2, 2])
+    """
     return _fractional_max_pool(3, input, kernel_size, output_size, output_ratio, return_indices,
                                 _random_samples)
 
 
 def lp_pool1d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
+    """lp_pool1d(input, norm_type, kernel_size, stride=None, ceil_mode=False) -> Tensor
+
+    The p-norm (sum of x**p) ** (1 / p) over each window of a (N, C, L) input,
+    p = norm_type (p=1 is sum pooling; large p tends to max pooling). stride
+    defaults to kernel_size.
+
+    Example::
+
+        >>> x = torch.tensor([[[1.0, 3.0, 2.0, 5.0, 4.0, 0.0]]])
+        >>> F.lp_pool1d(x, 2, 2)
+        tensor([[[3.1623, 5.3852, 4.0000]]])
+    """
     # PyTorch's own composition (torch/nn/functional.py)
     if stride is not None:
         out = avg_pool1d(input.pow(norm_type), kernel_size, stride, 0, ceil_mode)
@@ -400,6 +957,16 @@ def lp_pool1d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
 
 
 def lp_pool2d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
+    """lp_pool2d(input, norm_type, kernel_size, stride=None, ceil_mode=False) -> Tensor
+
+    The p-norm (sum of x**p) ** (1 / p) over each window of a (N, C, H, W)
+    input, p = norm_type. stride defaults to kernel_size.
+
+    Example::
+
+        >>> F.lp_pool2d(torch.ones(1, 1, 2, 2), 1, 2)
+        tensor([[[[4.]]]])
+    """
     kw, kh = _pair(kernel_size)
     if stride is not None:
         out = avg_pool2d(input.pow(norm_type), kernel_size, stride, 0, ceil_mode)
@@ -453,20 +1020,92 @@ def _max_unpool(nsp, input, indices, kernel_size, stride, padding, output_size):
 
 
 def max_unpool1d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
+    """max_unpool1d(input, indices, kernel_size, stride=None, padding=0, output_size=None) -> Tensor
+
+    The partial inverse of max_pool1d: each value of input (N, C, L) is
+    put back where indices (from max_pool1d(..., return_indices=True)) say
+    its maximum came from, and every other position is 0.
+
+    - kernel_size, stride, padding: those of the pooling (stride defaults to
+      kernel_size).
+    - output_size: the size to produce when several input sizes pool to the
+      same size.
+
+    Example::
+
+        >>> x = torch.tensor([[[1.0, 3.0, 2.0, 5.0, 4.0, 0.0]]])
+        >>> y, i = F.max_pool1d(x, 2, return_indices=True)
+        >>> F.max_unpool1d(y, i, 2)
+        tensor([[[0., 3., 0., 5., 4., 0.]]])
+    """
     return _max_unpool(1, input, indices, kernel_size, stride, padding, output_size)
 
 
 def max_unpool2d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
+    """max_unpool2d(input, indices, kernel_size, stride=None, padding=0, output_size=None) -> Tensor
+
+    The partial inverse of max_pool2d: each value of input (N, C, H, W) is
+    put back where indices (from max_pool2d(..., return_indices=True)) say
+    its maximum came from, and every other position is 0.
+
+    - kernel_size, stride, padding: those of the pooling (stride defaults to
+      kernel_size).
+    - output_size: the size to produce when several input sizes pool to the
+      same size.
+
+    Example::
+
+        >>> x = torch.arange(16.0).view(1, 1, 4, 4)
+        >>> y, i = F.max_pool2d(x, 2, return_indices=True)
+        >>> F.max_unpool2d(y, i, 2)
+        tensor([[[[ 0.,  0.,  0.,  0.],
+                  [ 0.,  5.,  0.,  7.],
+                  [ 0.,  0.,  0.,  0.],
+                  [ 0., 13.,  0., 15.]]]])
+    """
     return _max_unpool(2, input, indices, kernel_size, stride, padding, output_size)
 
 
 def max_unpool3d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
+    """max_unpool3d(input, indices, kernel_size, stride=None, padding=0, output_size=None) -> Tensor
+
+    The partial inverse of max_pool3d: each value of input (N, C, D, H, W) is
+    put back where indices (from max_pool3d(..., return_indices=True)) say
+    its maximum came from, and every other position is 0.
+
+    - kernel_size, stride, padding: those of the pooling (stride defaults to
+      kernel_size).
+    - output_size: the size to produce when several input sizes pool to the
+      same size.
+
+    Example::
+
+        >>> x = torch.arange(8.0).view(1, 1, 2, 2, 2)
+        >>> y, i = F.max_pool3d(x, 2, return_indices=True)
+        >>> F.max_unpool3d(y, i, 2).flatten()
+        tensor([0., 0., 0., 0., 0., 0., 0., 7.])
+    """
     return _max_unpool(3, input, indices, kernel_size, stride, padding, output_size)
 
 
 # ---- unfold and fold ----
 
 def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
+    """unfold(input, kernel_size, dilation=1, padding=0, stride=1) -> Tensor
+
+    Extract the sliding kernel_size blocks of a (N, C, H, W) image as columns:
+    the result is (N, C * kH * kW, L), L the number of block positions (the
+    im2col step of a convolution: conv2d is weight.view(C_out, -1) @ unfold).
+
+    Example::
+
+        >>> x = torch.arange(9.0).view(1, 1, 3, 3)
+        >>> F.unfold(x, 2)
+        tensor([[[0., 1., 3., 4.],
+                 [1., 2., 4., 5.],
+                 [3., 4., 6., 7.],
+                 [4., 5., 7., 8.]]])
+    """
     if input.dim() not in (3, 4):
         raise RuntimeError(f"Expected 3D or 4D (batch mode) tensor for input with possibly 0 "
                            f"batch size and non-zero dimensions for input, but got: "
@@ -478,6 +1117,20 @@ def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
 
 
 def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
+    """fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1) -> Tensor
+
+    The inverse arrangement of unfold: columns (N, C * prod(kernel_size), L) of
+    sliding blocks are put back into an image (N, C, *output_size), adding the
+    values where blocks overlap.
+
+    Example::
+
+        >>> cols = torch.ones(1, 4, 4)
+        >>> F.fold(cols, (3, 3), 2)
+        tensor([[[[1., 2., 1.],
+                  [2., 4., 2.],
+                  [1., 2., 1.]]]])
+    """
     if input.dim() not in (2, 3):
         raise RuntimeError(f"Expected 2D or 3D (batch mode) tensor for input with possibly 0 "
                            f"batch size and non-zero dimensions for input, but got: "
@@ -696,6 +1349,36 @@ _MODE_DIMS = {"linear": 1, "bilinear": 2, "bicubic": 2, "trilinear": 3}
 
 def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corners=None,
                 recompute_scale_factor=None, antialias=False):
+    """interpolate(input, size=None, scale_factor=None, mode='nearest', align_corners=None, recompute_scale_factor=None, antialias=False) -> Tensor
+
+    Resize the spatial dimensions of a batched input: (N, C, L), (N, C, H, W)
+    or (N, C, D, H, W) (an unbatched image needs unsqueeze(0) first). Give
+    either size (the output's spatial size) or scale_factor (a multiplier per
+    spatial dimension), not both.
+
+    - mode: 'nearest' (default), 'nearest-exact', 'linear' (3-D input),
+      'bilinear' or 'bicubic' (4-D), 'trilinear' (5-D), 'area' (adaptive
+      average pooling).
+    - align_corners: for the linear modes and bicubic: True maps the corner
+      pixels' centres onto each other, False (the default, None) their outer
+      edges, which is what image libraries do.
+    - recompute_scale_factor: compute the sampling from the output size rather
+      than from scale_factor.
+    - antialias: filter before downsampling (bilinear and bicubic), as PIL does.
+
+    Example::
+
+        >>> x = torch.tensor([[[[1.0, 2.0], [3.0, 4.0]]]])
+        >>> F.interpolate(x, scale_factor=2)
+        tensor([[[[1., 1., 2., 2.],
+                  [1., 1., 2., 2.],
+                  [3., 3., 4., 4.],
+                  [3., 3., 4., 4.]]]])
+        >>> F.interpolate(x, size=(3, 3), mode='bilinear', align_corners=True)
+        tensor([[[[1.0000, 1.5000, 2.0000],
+                  [2.0000, 2.5000, 3.0000],
+                  [3.0000, 3.5000, 4.0000]]]])
+    """
     if mode in ("nearest", "area", "nearest-exact"):
         if align_corners is not None:
             raise ValueError("align_corners option can only be set with the interpolating "
@@ -781,17 +1464,32 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
 
 
 def upsample(input, size=None, scale_factor=None, mode="nearest", align_corners=None):
+    """upsample(input, size=None, scale_factor=None, mode='nearest', align_corners=None) -> Tensor
+
+    Deprecated (with a warning): the same as interpolate, which should be used
+    instead.
+    """
     warnings.warn("nn.functional.upsample is deprecated. Use nn.functional.interpolate instead.")
     return interpolate(input, size, scale_factor, mode, align_corners)
 
 
 def upsample_nearest(input, size=None, scale_factor=None):
+    """upsample_nearest(input, size=None, scale_factor=None) -> Tensor
+
+    Deprecated (with a warning): interpolate(input, size, scale_factor,
+    mode='nearest').
+    """
     warnings.warn("nn.functional.upsample_nearest is deprecated. Use nn.functional.interpolate "
                   "instead.")
     return interpolate(input, size, scale_factor, mode="nearest")
 
 
 def upsample_bilinear(input, size=None, scale_factor=None):
+    """upsample_bilinear(input, size=None, scale_factor=None) -> Tensor
+
+    Deprecated (with a warning): interpolate(input, size, scale_factor,
+    mode='bilinear', align_corners=True).
+    """
     warnings.warn("nn.functional.upsample_bilinear is deprecated. Use nn.functional.interpolate "
                   "instead.")
     return interpolate(input, size, scale_factor, mode="bilinear", align_corners=True)
@@ -800,6 +1498,18 @@ def upsample_bilinear(input, size=None, scale_factor=None):
 # ---- shuffles ----
 
 def pixel_shuffle(input, upscale_factor):
+    """pixel_shuffle(input, upscale_factor) -> Tensor
+
+    Rearrange (*, C * r**2, H, W) into (*, C, H * r, W * r), r =
+    upscale_factor: each group of r**2 channels becomes an r x r block of
+    pixels (sub-pixel convolution for super-resolution).
+
+    Example::
+
+        >>> F.pixel_shuffle(torch.arange(4.0).view(1, 4, 1, 1), 2)
+        tensor([[[[0., 1.],
+                  [2., 3.]]]])
+    """
     r = upscale_factor
     if input.dim() < 3:
         raise RuntimeError(f"pixel_shuffle expects input to have at least 3 dimensions, but got "
@@ -820,6 +1530,16 @@ def pixel_shuffle(input, upscale_factor):
 
 
 def pixel_unshuffle(input, downscale_factor):
+    """pixel_unshuffle(input, downscale_factor) -> Tensor
+
+    The inverse of pixel_shuffle: (*, C, H * r, W * r) becomes
+    (*, C * r**2, H, W), r = downscale_factor.
+
+    Example::
+
+        >>> F.pixel_unshuffle(torch.arange(4.0).view(1, 1, 2, 2), 2).flatten()
+        tensor([0., 1., 2., 3.])
+    """
     r = downscale_factor
     if input.dim() < 3:
         raise RuntimeError(f"pixel_unshuffle expects input to have at least 3 dimensions, but "
@@ -841,6 +1561,17 @@ def pixel_unshuffle(input, downscale_factor):
 
 
 def channel_shuffle(input, groups):
+    """channel_shuffle(input, groups) -> Tensor
+
+    Interleave the channels of groups groups (ShuffleNet): channels (N, C, *)
+    are seen as (groups, C / groups) and transposed, so channel order
+    a0 a1 b0 b1 becomes a0 b0 a1 b1.
+
+    Example::
+
+        >>> F.channel_shuffle(torch.arange(4.0).view(1, 4, 1), 2).flatten()
+        tensor([0., 2., 1., 3.])
+    """
     if input.dim() <= 2:
         raise RuntimeError(f"channel_shuffle expects input to have at least 3 dimensions, but "
                            f"got input with {input.dim()} dimension(s)")
@@ -864,6 +1595,21 @@ native_channel_shuffle = channel_shuffle
 
 def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=None,
                   use_input_stats=True, momentum=0.1, eps=1e-5):
+    """instance_norm(input, running_mean=None, running_var=None, weight=None, bias=None, use_input_stats=True, momentum=0.1, eps=1e-05) -> Tensor
+
+    Normalize each channel of each sample of an (N, C, ...) input over its
+    positions: (x - mean) / sqrt(var + eps) * weight + bias (style transfer).
+    With use_input_stats=True (default) the statistics are the input's and
+    running_mean/running_var, when given, are updated with momentum as in
+    batch_norm; with False the running statistics are used.
+
+    Example::
+
+        >>> x = torch.tensor([[[1.0, 3.0], [0.0, 4.0]]])
+        >>> F.instance_norm(x)
+        tensor([[[-1.0000,  1.0000],
+                 [-1.0000,  1.0000]]])
+    """
     # ATen's instance_norm: batch_norm over the input viewed as [1, N*C, ...]
     if use_input_stats:
         size = input.size()
@@ -890,6 +1636,19 @@ def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=
 
 
 def local_response_norm(input, size, alpha=1e-4, beta=0.75, k=1.0):
+    """local_response_norm(input, size, alpha=0.0001, beta=0.75, k=1.0) -> Tensor
+
+    Divide each element by (k + alpha / size * sum of squares over size
+    neighbouring channels) ** beta (AlexNet's normalization). input is
+    (N, C, ...) with at least 3 dimensions.
+
+    Example::
+
+        >>> F.local_response_norm(torch.ones(1, 3, 1), size=2, alpha=1.0)
+        tensor([[[0.7378],
+                 [0.5946],
+                 [0.5946]]])
+    """
     # PyTorch's own composition (torch/nn/functional.py)
     dim = input.dim()
     if dim < 3:
@@ -924,6 +1683,23 @@ def _linspace_grid(steps, align_corners, dtype):
 
 
 def affine_grid(theta, size, align_corners=None):
+    """affine_grid(theta, size, align_corners=None) -> Tensor
+
+    The sampling grid of an affine transform, for grid_sample: theta (N, 2, 3)
+    maps output positions to input positions (in [-1, 1] coordinates) and size
+    is the output's (N, C, H, W); the result is (N, H, W, 2). 3-D: theta
+    (N, 3, 4), size (N, C, D, H, W). align_corners as in grid_sample.
+
+    Example::
+
+        >>> theta = torch.tensor([[[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]])
+        >>> F.affine_grid(theta, (1, 1, 2, 2), align_corners=True)
+        tensor([[[[-1., -1.],
+                  [ 1., -1.]],
+        <BLANKLINE>
+                 [[-1.,  1.],
+                  [ 1.,  1.]]]])
+    """
     if align_corners is None:
         align_corners = False
     if not theta.is_floating_point():
@@ -990,6 +1766,26 @@ def _pad_coord(coord, size, padding_mode, align_corners):
 
 
 def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corners=None):
+    """grid_sample(input, grid, mode='bilinear', padding_mode='zeros', align_corners=None) -> Tensor
+
+    Sample input at arbitrary points (spatial transformer networks). input is
+    (N, C, H, W) and grid (N, H_out, W_out, 2) holds (x, y) positions in
+    [-1, 1] (-1 the left/top edge, 1 the right/bottom); the result is (N, C,
+    H_out, W_out). 5-D input with a (N, D, H, W, 3) grid works the same.
+
+    - mode: 'bilinear' (default), 'nearest' or 'bicubic' (4-D only).
+    - padding_mode: the value outside the input: 'zeros', 'border' (the edge
+      value) or 'reflection'.
+    - align_corners: True puts -1 and 1 at the centres of the corner pixels,
+      False (default) at their outer edges.
+
+    Example::
+
+        >>> x = torch.tensor([[[[1.0, 2.0], [3.0, 4.0]]]])
+        >>> grid = torch.tensor([[[[0.0, 0.0], [1.0, -1.0]]]])
+        >>> F.grid_sample(x, grid, align_corners=True)
+        tensor([[[[2.5000, 2.0000]]]])
+    """
     if mode not in ("bilinear", "nearest", "bicubic"):
         raise ValueError(f"nn.functional.grid_sample(): expected mode to be 'bilinear', "
                          f"'nearest' or 'bicubic', but got: '{mode}'")
