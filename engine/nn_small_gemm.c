@@ -501,6 +501,26 @@ typedef void (*tile_rows_fn)(int G, int split_lo, int split_hi, int k, const flo
 /* 0: by the CPU; 1: 256-bit vectors even where 512-bit ones run (tests) */
 static int small_force_avx2;
 
+/* Whether the 512-bit paths may run: the CPU has AVX-512F and
+ * NNDB_NO_AVX512=1 is not set. With it set, every product takes the path
+ * an AVX2-only CPU takes (256-bit tiles below OpenBLAS's size, OpenBLAS
+ * above), as nn_sleef.c's maps do: for measuring such a machine's figures
+ * here (with OPENBLAS_CORETYPE=Haswell for the library's side, docs/
+ * benchmarks.md). Read once. */
+static pthread_once_t avx512_once = PTHREAD_ONCE_INIT;
+static bool avx512_on;
+
+static void avx512_read(void) {
+    __builtin_cpu_init();
+    const char *off = getenv("NNDB_NO_AVX512");
+    avx512_on = __builtin_cpu_supports("avx512f") && !(off && *off == '1');
+}
+
+static bool cpu_avx512(void) {
+    pthread_once(&avx512_once, avx512_read);
+    return avx512_on;
+}
+
 void nn_small_sgemm_force_avx2(bool on) {
     small_force_avx2 = on;
 }
@@ -509,7 +529,7 @@ SG_TARGET static void tiled(bool ta, int m, int n, int k, const float *a, int ld
                             int ldp, float *c, int ldc, bool zero) {
     int G = n / 8;
     int64_t ai = ta ? 1 : lda, ap = ta ? lda : 1;
-    bool wide = !small_force_avx2 && __builtin_cpu_supports("avx512f");
+    bool wide = !small_force_avx2 && cpu_avx512();
     tile_rows_fn r6 = wide ? zrows_6 : rows_6, r3 = wide ? zrows_3 : rows_3,
                  r2 = wide ? zrows_2 : rows_2, r1 = wide ? zrows_1 : rows_1;
     for (int r = 0; r < m;) {
@@ -815,7 +835,7 @@ static int chunk_rows(int rem) {
 SG_TARGET static void panel_sgemm(bool ta, bool tb, int m, int n, int k, const float *a, int lda,
                                   const float *b, int ldb, float *c, int ldc, bool zero) {
     float pack[PANEL_PACK], part[16 * PANEL_MAX];
-    bool wide = !small_force_avx2 && __builtin_cpu_supports("avx512f");
+    bool wide = !small_force_avx2 && cpu_avx512();
     panel_rows_fn rows = wide ? panel_rows_zmm : panel_rows_ymm;
     int G = n / 8;
     if ((int64_t)k * n <= PANEL_PACK) {
@@ -1045,7 +1065,7 @@ SG_TARGET static void big_share_run(const big_share *sh, float *pack, bool ta, b
                                     const float *a, int lda, const float *b, int ldb, float *c,
                                     int ldc, bool zero) {
     float part[12 * BIG_Q];
-    bool wide = !small_force_avx2 && __builtin_cpu_supports("avx512f");
+    bool wide = !small_force_avx2 && cpu_avx512();
     for (int ls = 0, kb; ls < k; ls += kb) {
         kb = sh->threaded ? thread_k_block(k - ls) : blas_block(k - ls);
         /* A(i, p) and B(p, j) of this block of k */
@@ -1097,7 +1117,7 @@ SG_TARGET static void big_share_run(const big_share *sh, float *pack, bool ta, b
 }
 
 static bool big_shape(int m, int n, int k) {
-    return m <= BIG_MAX_ROWS && (small_force_avx2 || __builtin_cpu_supports("avx512f"));
+    return m <= BIG_MAX_ROWS && (small_force_avx2 || cpu_avx512());
 }
 
 /* At one thread: all of C, one part of rows, level3.c's blocks. */
@@ -1226,7 +1246,7 @@ static bool big_sgemm_two(bool ta, bool tb, int m, int n, int k, const float *a,
 }
 
 static bool big2_shape(int m, int n, int k) {
-    return m <= BIG2_MAX_ROWS && (small_force_avx2 || __builtin_cpu_supports("avx512f"));
+    return m <= BIG2_MAX_ROWS && (small_force_avx2 || cpu_avx512());
 }
 
 /* C's rows cleared, as nn_blas.c does before OpenBLAS (the chain paths

@@ -1007,36 +1007,133 @@ NN_KERNEL_CLONES void nn_rows_attn_softmax_grad_f32(const float *p, float *dp, i
     }
 }
 
-ROWS_INLINE double row_sq_dev(const float *x, double mu, int64_t n) {
-    double s[NL] = {0};
-    int64_t i = 0;
-    for (; i + NL <= n; i += NL)
-        for (int j = 0; j < NL; j++) {
-            double d = (double)x[i + j] - mu;
-            s[j] += d * d;
-        }
-    double r = 0;
-    for (; i < n; i++) {
-        double d = (double)x[i] - mu;
-        r += d * d;
+/* The row moments of PyTorch 1.13's layer norm (RowwiseMoments in
+ * ATen/native/cpu/moments_utils.h), in float as it computes them: Welford
+ * updates in LN_LANES lanes over chunks of LN_CHUNK vectors, each chunk's
+ * moments merged into a binary cascade (level j takes two of level j - 1's
+ * when bit j - 1 of the chunk count turns over), the levels folded into
+ * level 0, the row's last N mod 8 floats by scalar Welford, then the eight
+ * lanes merged into that one by one. No step is fused: each product is
+ * rounded before its sum, as in PyTorch's build (found by trying each
+ * multiply-add fused and not against its output over row lengths 8 to
+ * 3072: only this one matched them all). */
+enum { LN_LANES = 8, LN_CHUNK = 16, LN_DEPTH = 48 }; /* 2^48 chunks: more than memory */
+
+/* Merges moments (n_add, m1_add, m2_add) into (n, m1, m2): AddMoments. */
+ROWS_INLINE void ln_add_moments(int64_t n_add, float m1_add, float m2_add, int64_t *n, float *m1,
+                                float *m2) {
+    int64_t t = *n + n_add;
+    float c = t == 0 ? 0.0f : (float)n_add / (float)t, d = m1_add - *m1;
+    *m1 = *m1 + c * d;
+    *m2 = *m2 + (m2_add + d * d * c * (float)*n);
+    *n = t;
+}
+
+ROWS_INLINE void ln_add_moments_vec(int64_t n_add, const float *m1_add, const float *m2_add,
+                                    int64_t *n, float *m1, float *m2) {
+    int64_t t = *n + n_add;
+    float c = t == 0 ? 0.0f : (float)n_add / (float)t, old = (float)*n;
+    for (int l = 0; l < LN_LANES; l++) {
+        float d = m1_add[l] - m1[l];
+        m1[l] = m1[l] + c * d;
+        m2[l] = m2[l] + (m2_add[l] + d * d * c * old);
     }
-    for (int j = 0; j < NL; j++) r += s[j];
-    return r;
+    *n = t;
+}
+
+/* CeilLog2 as ATen's utils define it: at least 1. */
+static int ln_depth(int64_t m) {
+    int d = 1;
+    while (((int64_t)1 << d) < m) d++;
+    return d;
+}
+
+/* The moments of [R] rows of [k] floats at [x] (row stride k) at once:
+ * each row's Welford updates are one chain of dependent operations, so rows
+ * taken together keep the vector units busy where one row would wait on
+ * each step's latency. Each row's arithmetic is the one-row order above. */
+ROWS_INLINE void ln_rows_moments(const float *x, int64_t k, int R, float *mean, float *var) {
+    enum { RMAX = 8 };
+    int64_t n = k / LN_LANES, m = (n + LN_CHUNK - 1) / LN_CHUNK;
+    int depth = ln_depth(m);
+    int64_t c0[RMAX][LN_DEPTH];
+    float c1[RMAX][LN_DEPTH][LN_LANES], c2[RMAX][LN_DEPTH][LN_LANES];
+    for (int r = 0; r < R; r++) {
+        memset(c0[r], 0, sizeof(int64_t) * (size_t)depth);
+        memset(c1[r], 0, sizeof c1[r][0] * (size_t)depth);
+        memset(c2[r], 0, sizeof c2[r][0] * (size_t)depth);
+    }
+    for (int64_t i = 0; i < m; i++) {
+        int64_t rows = n - i * LN_CHUNK < LN_CHUNK ? n - i * LN_CHUNK : LN_CHUNK;
+        /* the eight lanes as one vector (rows_v8f): the updates are vector
+         * operations whatever the compiler makes of the loops */
+        rows_v8f a1[RMAX], a2[RMAX];
+        for (int r = 0; r < R; r++) a1[r] = a2[r] = (rows_v8f){0};
+        for (int64_t j = 0; j < rows; j++) {
+            float c = 1.0f / (float)(j + 1);
+            const float *xp = x + (i * LN_CHUNK + j) * LN_LANES;
+            for (int r = 0; r < R; r++) {
+                rows_v8f v, d;
+                memcpy(&v, xp + r * k, sizeof v);
+                d = v - a1[r];
+                a1[r] = a1[r] + d * c;
+                a2[r] = a2[r] + d * (v - a1[r]);
+            }
+        }
+        float a1f[RMAX][LN_LANES], a2f[RMAX][LN_LANES];
+        memcpy(a1f, a1, sizeof(rows_v8f) * (size_t)R);
+        memcpy(a2f, a2, sizeof(rows_v8f) * (size_t)R);
+        for (int r = 0; r < R; r++) {
+            ln_add_moments_vec(rows, a1f[r], a2f[r], &c0[r][0], c1[r][0], c2[r][0]);
+            for (int64_t j = 1, mask = i + 1; j < depth && (mask & 1) == 0; j++, mask >>= 1) {
+                ln_add_moments_vec(c0[r][j - 1], c1[r][j - 1], c2[r][j - 1], &c0[r][j], c1[r][j],
+                                   c2[r][j]);
+                c0[r][j - 1] = 0;
+                memset(c1[r][j - 1], 0, sizeof c1[r][0]);
+                memset(c2[r][j - 1], 0, sizeof c2[r][0]);
+            }
+        }
+    }
+    for (int r = 0; r < R; r++) {
+        for (int i = 1; i < depth; i++)
+            ln_add_moments_vec(c0[r][i], c1[r][i], c2[r][i], &c0[r][0], c1[r][0], c2[r][0]);
+        const float *xr = x + r * k;
+        int64_t t = 0;
+        float m1 = 0, m2 = 0;
+        for (int64_t i = n * LN_LANES; i < k; i++) {
+            float d = xr[i] - m1;
+            ++t;
+            m1 += d / (float)t;
+            m2 = m2 + d * (xr[i] - m1);
+        }
+        for (int l = 0; l < LN_LANES; l++)
+            ln_add_moments(n, c1[r][0][l], c2[r][0][l], &t, &m1, &m2);
+        mean[r] = m1;
+        var[r] = m2 / (float)k;
+    }
 }
 
 NN_KERNEL_CLONES void nn_rows_layer_norm_f32(const float *x, const float *w, const float *b,
                                              float *y, float *mean, float *rstd, int64_t m,
                                              int64_t k, double eps) {
+    float mfs[8], vars[8];
     for (int64_t r = 0; r < m; r++) {
         const float *xr = x + r * k;
         float *yr = y + r * k;
-        double mu = row_sum(xr, k) / (double)k;
-        /* The statistics rounded to float, then the output as PyTorch's
+        /* PyTorch's statistics, eight rows at a time, then the output as its
          * kernel writes it: (x * rstd + (-rstd * mean)) * w + b, each step
-         * fused (PyTorch's vectorised kernel is compiled with contraction, so
-         * each multiply-add is one FMA). With one element per row PyTorch's
-         * x - mean is not 0 but the FMA's residual, and so is nndb's. */
-        float mf = (float)mu, var = (float)(row_sq_dev(xr, mu, k) / (double)k);
+         * fused (PyTorch's vectorised kernel is compiled with contraction,
+         * so each multiply-add is one FMA). With one element per row
+         * PyTorch's x - mean is not 0 but the FMA's residual, and so is
+         * nndb's. */
+        if (r % 8 == 0) {
+            if (m - r >= 8)
+                ln_rows_moments(xr, k, 8, mfs, vars);
+            else
+                for (int64_t q = r; q < m; q++)
+                    ln_rows_moments(x + q * k, k, 1, mfs + (q - r), vars + (q - r));
+        }
+        float mf = mfs[r % 8], var = vars[r % 8];
         float sc = 1.0f / sqrtf(var + (float)eps), sh = -sc * mf;
         if (mean) mean[r] = mf;
         if (rstd) rstd[r] = sc;
