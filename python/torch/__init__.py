@@ -119,6 +119,12 @@ def _import_optional():
 _import_optional()
 del _import_optional
 
+# The docstrings of the functions and methods written in Python, set last:
+# autocast (torch.amp, imported above) wraps some of them, and torch.addmm
+# is Tensor.addmm until it does, while their texts differ.
+_torch_docs.attach_python(globals())
+_tensor_docs.attach_python(Tensor)
+
 
 def _public_names():
     # `from torch import *` takes functions and classes, as PyTorch's

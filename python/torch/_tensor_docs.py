@@ -60,6 +60,17 @@ acos_() -> Tensor
 In-place version of Tensor.acos(): self is overwritten with the result,
 which is returned.
 """,
+    "acosh": """\
+acosh() -> Tensor
+
+See torch.acosh().
+""",
+    "acosh_": """\
+acosh_() -> Tensor
+
+In-place version of Tensor.acosh(): self is overwritten with the result,
+which is returned.
+""",
     "add": """\
 add(other, *, alpha=1) -> Tensor
 
@@ -185,10 +196,32 @@ arccos() -> Tensor
 
 Alias for Tensor.acos().
 """,
+    "arccosh": """\
+arccosh() -> Tensor
+
+See torch.arccosh().
+""",
+    "arccosh_": """\
+arccosh_() -> Tensor
+
+In-place version of Tensor.arccosh(): self is overwritten with the result,
+which is returned.
+""",
     "arcsin": """\
 arcsin() -> Tensor
 
 Alias for Tensor.asin().
+""",
+    "arcsinh": """\
+arcsinh() -> Tensor
+
+See torch.arcsinh().
+""",
+    "arcsinh_": """\
+arcsinh_() -> Tensor
+
+In-place version of Tensor.arcsinh(): self is overwritten with the result,
+which is returned.
 """,
     "arctan": """\
 arctan() -> Tensor
@@ -199,6 +232,17 @@ Alias for Tensor.atan().
 arctan2(other) -> Tensor
 
 Alias for Tensor.atan2().
+""",
+    "arctanh": """\
+arctanh() -> Tensor
+
+See torch.arctanh().
+""",
+    "arctanh_": """\
+arctanh_() -> Tensor
+
+In-place version of Tensor.arctanh(): self is overwritten with the result,
+which is returned.
 """,
     "argmax": """\
 argmax(dim=None, keepdim=False) -> Tensor
@@ -267,6 +311,17 @@ asin_() -> Tensor
 In-place version of Tensor.asin(): self is overwritten with the result,
 which is returned.
 """,
+    "asinh": """\
+asinh() -> Tensor
+
+See torch.asinh().
+""",
+    "asinh_": """\
+asinh_() -> Tensor
+
+In-place version of Tensor.asinh(): self is overwritten with the result,
+which is returned.
+""",
     "atan": """\
 atan() -> Tensor
 
@@ -299,6 +354,17 @@ which is returned.
 atan_() -> Tensor
 
 In-place version of Tensor.atan(): self is overwritten with the result,
+which is returned.
+""",
+    "atanh": """\
+atanh() -> Tensor
+
+See torch.atanh().
+""",
+    "atanh_": """\
+atanh_() -> Tensor
+
+In-place version of Tensor.atanh(): self is overwritten with the result,
 which is returned.
 """,
     "backward": """\
@@ -378,6 +444,17 @@ bitwise_and_(other) -> Tensor
 In-place version of Tensor.bitwise_and(): self is overwritten with the
 result, which is returned.
 """,
+    "bitwise_left_shift": """\
+bitwise_left_shift(other) -> Tensor
+
+See torch.bitwise_left_shift().
+""",
+    "bitwise_left_shift_": """\
+bitwise_left_shift_(other) -> Tensor
+
+In-place version of Tensor.bitwise_left_shift(): self is overwritten with the
+result, which is returned.
+""",
     "bitwise_not": """\
 bitwise_not() -> Tensor
 
@@ -412,6 +489,17 @@ Example::
 bitwise_or_(other) -> Tensor
 
 In-place version of Tensor.bitwise_or(): self is overwritten with the
+result, which is returned.
+""",
+    "bitwise_right_shift": """\
+bitwise_right_shift(other) -> Tensor
+
+See torch.bitwise_right_shift().
+""",
+    "bitwise_right_shift_": """\
+bitwise_right_shift_(other) -> Tensor
+
+In-place version of Tensor.bitwise_right_shift(): self is overwritten with the
 result, which is returned.
 """,
     "bitwise_xor": """\
@@ -477,6 +565,18 @@ Example::
 
     >>> torch.tensor([1.7, 200.]).byte()
     tensor([  1, 200], dtype=torch.uint8)
+""",
+    "cauchy_": """\
+cauchy_(median=0, sigma=1, *, generator=None) -> Tensor
+
+Fill self with numbers drawn from the Cauchy distribution centred on
+median with scale sigma, in place; returns self.
+
+Example::
+
+    >>> _ = torch.manual_seed(0)
+    >>> torch.empty(3).cauchy_()
+    tensor([10.5977,  0.7648, -0.1283])
 """,
     "ceil": """\
 ceil() -> Tensor
@@ -763,6 +863,17 @@ Example::
     >>> torch.tensor([[1., 2.], [3., 4.]]).diagonal()
     tensor([1., 4.])
 """,
+    "digamma": """\
+digamma() -> Tensor
+
+See torch.digamma().
+""",
+    "digamma_": """\
+digamma_() -> Tensor
+
+In-place version of Tensor.digamma(): self is overwritten with the result,
+which is returned.
+""",
     "dim": """\
 dim() -> int
 
@@ -893,6 +1004,28 @@ erf_() -> Tensor
 In-place version of Tensor.erf(): self is overwritten with the result, which
 is returned.
 """,
+    "erfc": """\
+erfc() -> Tensor
+
+See torch.erfc().
+""",
+    "erfc_": """\
+erfc_() -> Tensor
+
+In-place version of Tensor.erfc(): self is overwritten with the result,
+which is returned.
+""",
+    "erfinv": """\
+erfinv() -> Tensor
+
+See torch.erfinv().
+""",
+    "erfinv_": """\
+erfinv_() -> Tensor
+
+In-place version of Tensor.erfinv(): self is overwritten with the result,
+which is returned.
+""",
     "exp": """\
 exp() -> Tensor
 
@@ -902,6 +1035,17 @@ Example::
 
     >>> torch.tensor([0., 1., 2.]).exp()
     tensor([1.0000, 2.7183, 7.3891])
+""",
+    "exp2": """\
+exp2() -> Tensor
+
+See torch.exp2().
+""",
+    "exp2_": """\
+exp2_() -> Tensor
+
+In-place version of Tensor.exp2(): self is overwritten with the result,
+which is returned.
 """,
     "exp_": """\
 exp_() -> Tensor
@@ -1131,6 +1275,17 @@ Example::
     tensor([[-0.1000],
             [-0.4000]])
 """,
+    "gcd": """\
+gcd(other) -> Tensor
+
+See torch.gcd().
+""",
+    "gcd_": """\
+gcd_(other) -> Tensor
+
+In-place version of Tensor.gcd(): self is overwritten with the result,
+which is returned.
+""",
     "ge": """\
 ge(other) -> Tensor
 
@@ -1148,6 +1303,19 @@ ge_(other) -> Tensor
 
 In-place version of Tensor.ge(): self is overwritten with the result, which
 is returned.
+""",
+    "geometric_": """\
+geometric_(p, *, generator=None) -> Tensor
+
+Fill self with numbers drawn from the geometric distribution with success
+probability p (the number of trials up to the first success: 1, 2, ...),
+in place; returns self.
+
+Example::
+
+    >>> _ = torch.manual_seed(0)
+    >>> torch.empty(4).geometric_(0.5)
+    tensor([1., 1., 2., 1.])
 """,
     "ger": """\
 ger(vec2) -> Tensor
@@ -1202,6 +1370,39 @@ Example::
 
     >>> torch.tensor([1., 2., 1., 4.]).histc(bins=4, min=0, max=4)
     tensor([0., 2., 1., 1.])
+""",
+    "i0": """\
+i0() -> Tensor
+
+See torch.i0().
+""",
+    "i0_": """\
+i0_() -> Tensor
+
+In-place version of Tensor.i0(): self is overwritten with the result,
+which is returned.
+""",
+    "igamma": """\
+igamma(other) -> Tensor
+
+See torch.igamma().
+""",
+    "igamma_": """\
+igamma_(other) -> Tensor
+
+In-place version of Tensor.igamma(): self is overwritten with the result,
+which is returned.
+""",
+    "igammac": """\
+igammac(other) -> Tensor
+
+See torch.igammac().
+""",
+    "igammac_": """\
+igammac_(other) -> Tensor
+
+In-place version of Tensor.igammac(): self is overwritten with the result,
+which is returned.
 """,
     "index_select": """\
 index_select(dim, index) -> Tensor
@@ -1335,6 +1536,17 @@ Example::
     values=tensor(2.),
     indices=tensor(2))
 """,
+    "lcm": """\
+lcm(other) -> Tensor
+
+See torch.lcm().
+""",
+    "lcm_": """\
+lcm_(other) -> Tensor
+
+In-place version of Tensor.lcm(): self is overwritten with the result,
+which is returned.
+""",
     "le": """\
 le(other) -> Tensor
 
@@ -1381,6 +1593,17 @@ Alias for Tensor.lt().
 less_equal(other) -> Tensor
 
 Alias for Tensor.le().
+""",
+    "lgamma": """\
+lgamma() -> Tensor
+
+See torch.lgamma().
+""",
+    "lgamma_": """\
+lgamma_() -> Tensor
+
+In-place version of Tensor.lgamma(): self is overwritten with the result,
+which is returned.
 """,
     "log": """\
 log() -> Tensor
@@ -1446,6 +1669,18 @@ log_() -> Tensor
 
 In-place version of Tensor.log(): self is overwritten with the result, which
 is returned.
+""",
+    "log_normal_": """\
+log_normal_(mean=1, std=2, *, generator=None) -> Tensor
+
+Fill self with exp of numbers drawn from N(mean, std**2) (mean and std are
+those of the log), in place; returns self.
+
+Example::
+
+    >>> _ = torch.manual_seed(0)
+    >>> torch.empty(3).log_normal_(0.0, 0.5)
+    tensor([2.1608, 0.8635, 0.3364])
 """,
     "log_softmax": """\
 log_softmax(dim, *, dtype=None) -> Tensor
@@ -1527,6 +1762,17 @@ logical_xor_(other) -> Tensor
 
 In-place version of Tensor.logical_xor(): self is overwritten with the
 result, which is returned.
+""",
+    "logit": """\
+logit(eps=None) -> Tensor
+
+See torch.logit().
+""",
+    "logit_": """\
+logit_(eps=None) -> Tensor
+
+In-place version of Tensor.logit(): self is overwritten with the result,
+which is returned.
 """,
     "logsumexp": """\
 logsumexp(dim, keepdim=False) -> Tensor
@@ -2027,6 +2273,17 @@ Example::
     >>> torch.zeros(2, 3, 4).permute(2, 0, 1).shape
     torch.Size([4, 2, 3])
 """,
+    "polygamma": """\
+polygamma(n) -> Tensor
+
+The n-th derivative of digamma at each element: torch.polygamma(n, self).
+""",
+    "polygamma_": """\
+polygamma_(n) -> Tensor
+
+In-place version of Tensor.polygamma(): self is overwritten with the result,
+which is returned.
+""",
     "positive": """\
 positive() -> Tensor
 
@@ -2377,6 +2634,17 @@ sin_() -> Tensor
 
 In-place version of Tensor.sin(): self is overwritten with the result, which
 is returned.
+""",
+    "sinc": """\
+sinc() -> Tensor
+
+See torch.sinc().
+""",
+    "sinc_": """\
+sinc_() -> Tensor
+
+In-place version of Tensor.sinc(): self is overwritten with the result,
+which is returned.
 """,
     "sinh": """\
 sinh() -> Tensor
@@ -2957,6 +3225,17 @@ where(condition, y) -> Tensor
 self where condition is True, y where it is False (broadcast):
 torch.where(condition, self, y). See torch.where().
 """,
+    "xlogy": """\
+xlogy(other) -> Tensor
+
+See torch.xlogy().
+""",
+    "xlogy_": """\
+xlogy_(other) -> Tensor
+
+In-place version of Tensor.xlogy(): self is overwritten with the result,
+which is returned.
+""",
     "zero_": """\
 zero_() -> Tensor
 
@@ -2973,6 +3252,427 @@ Example::
 }
 
 
+# name -> docstring of the Tensor methods written in Python (torch.Tensor's
+# own, not _TensorBase's), set as their __doc__ by attach_python. A method
+# that is the same function as torch.NAME takes torch's text instead
+# (_torch_docs.PY_DOCS).
+PY_DOCS = {
+    "addbmm": """\
+addbmm(batch1, batch2, *, beta=1, alpha=1) -> Tensor
+
+See torch.addbmm().
+""",
+    "addbmm_": """\
+addbmm_(batch1, batch2, *, beta=1, alpha=1) -> Tensor
+
+In-place version of Tensor.addbmm(): self is overwritten with the result,
+which is returned.
+""",
+    "addmm": """\
+addmm(mat1, mat2, *, beta=1, alpha=1) -> Tensor
+
+See torch.addmm().
+""",
+    "addmm_": """\
+addmm_(mat1, mat2, *, beta=1, alpha=1) -> Tensor
+
+In-place version of Tensor.addmm(): self is overwritten with the result,
+which is returned.
+""",
+    "addmv_": """\
+addmv_(mat, vec, *, beta=1, alpha=1) -> Tensor
+
+In-place version of Tensor.addmv(): self is overwritten with the result,
+which is returned.
+""",
+    "addr_": """\
+addr_(vec1, vec2, *, beta=1, alpha=1) -> Tensor
+
+In-place version of Tensor.addr(): self is overwritten with the result,
+which is returned.
+""",
+    "as_subclass": """\
+as_subclass(cls) -> Tensor
+
+self viewed as an instance of cls, a subclass of torch.Tensor, sharing its
+data (no copy, no __init__ call): for tensor subclasses with their own
+methods.
+""",
+    "baddbmm": """\
+baddbmm(batch1, batch2, *, beta=1, alpha=1) -> Tensor
+
+See torch.baddbmm().
+""",
+    "baddbmm_": """\
+baddbmm_(batch1, batch2, *, beta=1, alpha=1) -> Tensor
+
+In-place version of Tensor.baddbmm(): self is overwritten with the result,
+which is returned.
+""",
+    "cdouble": """\
+cdouble(memory_format=torch.preserve_format) -> Tensor
+
+self.to(torch.complex128).
+
+Example::
+
+    >>> torch.tensor([1.0, 2.0]).cdouble()
+    tensor([1.+0.j, 2.+0.j], dtype=torch.complex128)
+""",
+    "cfloat": """\
+cfloat(memory_format=torch.preserve_format) -> Tensor
+
+self.to(torch.complex64).
+
+Example::
+
+    >>> torch.tensor([1.0, 2.0]).cfloat()
+    tensor([1.+0.j, 2.+0.j])
+""",
+    "cholesky": """\
+cholesky(upper=False) -> Tensor
+
+See torch.cholesky().
+""",
+    "cholesky_inverse": """\
+cholesky_inverse(upper=False) -> Tensor
+
+See torch.cholesky_inverse().
+""",
+    "cholesky_solve": """\
+cholesky_solve(input2, upper=False) -> Tensor
+
+See torch.cholesky_solve().
+""",
+    "copysign_": """\
+copysign_(other) -> Tensor
+
+In-place version of Tensor.copysign(): self is overwritten with the result,
+which is returned.
+""",
+    "cpu": """\
+cpu(memory_format=torch.preserve_format) -> Tensor
+
+self on the CPU: self itself when it is already there (no copy), as every
+nndb tensor is.
+
+Example::
+
+    >>> x = torch.tensor([1.0])
+    >>> x.cpu() is x
+    True
+""",
+    "cuda": """\
+cuda(device=None, non_blocking=False, memory_format=torch.preserve_format) -> Tensor
+
+A copy of self in GPU memory (device: the GPU's index or a torch.device).
+Raises where no CUDA GPU is available; code that runs anywhere picks its
+device first: device = 'cuda' if torch.cuda.is_available() else 'cpu',
+then x.to(device).
+""",
+    "deg2rad_": """\
+deg2rad_() -> Tensor
+
+In-place version of Tensor.deg2rad(): self is overwritten with the result,
+which is returned.
+""",
+    "det": """\
+det() -> Tensor
+
+See torch.det().
+""",
+    "eig": """\
+eig(eigenvectors=False) -> (Tensor, Tensor)
+
+See torch.eig().
+""",
+    "geqrf": """\
+geqrf() -> (Tensor a, Tensor tau)
+
+See torch.geqrf().
+""",
+    "get_device": """\
+get_device() -> int
+
+The index of the GPU self is on, or -1 on the CPU.
+
+Example::
+
+    >>> torch.tensor([1.0]).get_device()
+    -1
+""",
+    "hardshrink": """\
+hardshrink(lambd=0.5) -> Tensor
+
+See torch.nn.functional.hardshrink().
+""",
+    "heaviside_": """\
+heaviside_(values) -> Tensor
+
+In-place version of Tensor.heaviside(): self is overwritten with the result,
+which is returned.
+""",
+    "histogram": """\
+histogram(bins, *, range=None, weight=None, density=False) -> (Tensor hist, Tensor bin_edges)
+
+See torch.histogram().
+""",
+    "hypot_": """\
+hypot_(other) -> Tensor
+
+In-place version of Tensor.hypot(): self is overwritten with the result,
+which is returned.
+""",
+    "index_add_": """\
+index_add_(dim, index, source, *, alpha=1) -> Tensor
+
+In-place version of Tensor.index_add(): self is overwritten with the result,
+which is returned.
+""",
+    "index_copy_": """\
+index_copy_(dim, index, source) -> Tensor
+
+In-place version of Tensor.index_copy(): self is overwritten with the result,
+which is returned.
+""",
+    "index_fill_": """\
+index_fill_(dim, index, value) -> Tensor
+
+In-place version of Tensor.index_fill(): self is overwritten with the result,
+which is returned.
+""",
+    "inverse": """\
+inverse() -> Tensor
+
+See torch.inverse().
+""",
+    "is_distributed": """\
+is_distributed() -> bool
+
+See torch.is_distributed().
+""",
+    "is_nonzero": """\
+is_nonzero() -> bool
+
+See torch.is_nonzero().
+""",
+    "is_pinned": """\
+is_pinned() -> bool
+
+Whether self lives in pinned (page-locked) host memory, for fast copies to
+a GPU. False in nndb, which has no pinned memory.
+""",
+    "is_same_size": """\
+is_same_size(other) -> bool
+
+See torch.is_same_size().
+""",
+    "is_shared": """\
+is_shared() -> bool
+
+Whether self's memory is shared between processes (see share_memory_).
+""",
+    "ldexp_": """\
+ldexp_(other) -> Tensor
+
+In-place version of Tensor.ldexp(): self is overwritten with the result,
+which is returned.
+""",
+    "logdet": """\
+logdet() -> Tensor
+
+See torch.logdet().
+""",
+    "lstsq": """\
+lstsq(A) -> (Tensor, Tensor)
+
+See torch.lstsq().
+""",
+    "lu": """\
+lu(pivot=True, get_infos=False) -> (Tensor LU, Tensor pivots[, Tensor infos])
+
+See torch.lu().
+""",
+    "lu_solve": """\
+lu_solve(LU_data, LU_pivots) -> Tensor
+
+See torch.lu_solve().
+""",
+    "matrix_exp": """\
+matrix_exp() -> Tensor
+
+See torch.matrix_exp().
+""",
+    "matrix_rank": """\
+matrix_rank(tol=None, symmetric=False) -> Tensor
+
+See torch.matrix_rank().
+""",
+    "mvlgamma_": """\
+mvlgamma_(p) -> Tensor
+
+In-place version of Tensor.mvlgamma(): self is overwritten with the result,
+which is returned.
+""",
+    "nanquantile": """\
+nanquantile(q, dim=None, keepdim=False, *, interpolation='linear') -> Tensor
+
+See torch.nanquantile().
+""",
+    "nextafter_": """\
+nextafter_(other) -> Tensor
+
+In-place version of Tensor.nextafter(): self is overwritten with the result,
+which is returned.
+""",
+    "norm": """\
+norm(p='fro', dim=None, keepdim=False, dtype=None) -> Tensor
+
+The p-norm of self (see torch.norm()): of all elements by default, or over
+dim.
+
+Example::
+
+    >>> torch.tensor([3.0, 4.0]).norm()
+    tensor(5.)
+    >>> torch.tensor([[3.0, 4.0], [1.0, 0.0]]).norm(dim=1)
+    tensor([5., 1.])
+""",
+    "orgqr": """\
+orgqr(tau) -> Tensor
+
+See torch.orgqr().
+""",
+    "ormqr": """\
+ormqr(tau, other, left=True, transpose=False) -> Tensor
+
+See torch.ormqr().
+""",
+    "pin_memory": """\
+pin_memory() -> Tensor
+
+A copy of self in pinned (page-locked) host memory, for fast copies to a
+GPU (DataLoader(pin_memory=True) calls it).
+""",
+    "pinverse": """\
+pinverse(rcond=1e-15) -> Tensor
+
+See torch.pinverse().
+""",
+    "prelu": """\
+prelu(weight) -> Tensor
+
+See torch.nn.functional.prelu().
+""",
+    "put_": """\
+put_(index, source, accumulate=False) -> Tensor
+
+In-place version of Tensor.put(): self is overwritten with the result,
+which is returned.
+""",
+    "qr": """\
+qr(some=True) -> (Tensor Q, Tensor R)
+
+See torch.qr().
+""",
+    "quantile": """\
+quantile(q, dim=None, keepdim=False, *, interpolation='linear') -> Tensor
+
+See torch.quantile().
+""",
+    "rad2deg_": """\
+rad2deg_() -> Tensor
+
+In-place version of Tensor.rad2deg(): self is overwritten with the result,
+which is returned.
+""",
+    "reinforce": """\
+reinforce(reward) -> None
+
+Removed from PyTorch long ago (stochastic functions): raises
+RuntimeError pointing to torch.distributions.
+""",
+    "share_memory_": """\
+share_memory_() -> Tensor
+
+Move self's memory to shared memory, so that worker processes see the same
+data (torch.multiprocessing); returns self.
+""",
+    "slogdet": """\
+slogdet() -> (Tensor sign, Tensor logabsdet)
+
+See torch.slogdet().
+""",
+    "solve": """\
+solve(A) -> (Tensor, Tensor)
+
+See torch.solve().
+""",
+    "sum_to_size": """\
+sum_to_size(*size) -> Tensor
+
+Sum self down to size, which self must broadcast from: the dimensions that
+broadcasting would have expanded are summed (keeping size 1). This is how
+the gradient of a broadcast operand is reduced.
+
+Example::
+
+    >>> torch.ones(2, 3).sum_to_size(1, 3)
+    tensor([[2., 2., 2.]])
+    >>> torch.ones(2, 3).sum_to_size(2, 1)
+    tensor([[3.],
+            [3.]])
+""",
+    "svd": """\
+svd(some=True, compute_uv=True) -> (Tensor U, Tensor S, Tensor V)
+
+See torch.svd().
+""",
+    "symeig": """\
+symeig(eigenvectors=False, upper=True) -> (Tensor eigenvalues, Tensor eigenvectors)
+
+See torch.symeig().
+""",
+    "triangular_solve": """\
+triangular_solve(A, upper=True, transpose=False, unitriangular=False) -> (Tensor solution, Tensor cloned_coefficient)
+
+See torch.triangular_solve().
+""",
+    "type": """\
+type(dtype=None, non_blocking=False, **kwargs) -> str or Tensor
+
+Without dtype, the legacy type name of self ('torch.FloatTensor' for
+float32, 'torch.LongTensor' for int64); with dtype (a torch.dtype, or a
+name such as 'torch.DoubleTensor'), a copy converted to it (as self.to).
+x.dtype is the usual way to ask.
+
+Example::
+
+    >>> x = torch.tensor([1.0, 2.0])
+    >>> x.type()
+    'torch.FloatTensor'
+    >>> x.type(torch.int64)
+    tensor([1, 2])
+""",
+    "unsafe_chunk": """\
+unsafe_chunk(chunks, dim=0) -> List of Tensors
+
+See torch.unsafe_chunk().
+""",
+    "unsafe_split": """\
+unsafe_split(split_size, dim=0) -> List of Tensors
+
+See torch.unsafe_split().
+""",
+    "unsafe_split_with_sizes": """\
+unsafe_split_with_sizes(split_sizes, dim=0) -> List of Tensors
+
+split_with_sizes without the autograd checks on in-place changes to the
+parts; use split.
+""",
+}
+
+
 def _attach():
     add = _C._add_docstr
     methods = vars(_C._TensorBase)
@@ -2981,3 +3681,9 @@ def _attach():
 
 
 _attach()
+
+
+def attach_python(cls):
+    """Give torch.Tensor's methods written in Python their PY_DOCS text."""
+    for name, doc in PY_DOCS.items():
+        getattr(cls, name).__doc__ = doc

@@ -43,6 +43,17 @@ Example::
     >>> torch.acos(x)
     tensor([2.0944, 1.5708, 1.0472])
 """,
+    "acosh": """\
+acosh(input) -> Tensor
+
+The inverse hyperbolic cosine of each element (nan below 1).
+
+Example::
+
+    >>> x = torch.tensor([1.0, 2.0, 10.0])
+    >>> torch.acosh(x)
+    tensor([0.0000, 1.3170, 2.9932])
+""",
     "add": """\
 add(input, other, *, alpha=1) -> Tensor
 
@@ -160,10 +171,20 @@ arccos(input) -> Tensor
 
 Alias for torch.acos().
 """,
+    "arccosh": """\
+arccosh(input) -> Tensor
+
+Alias for torch.acosh().
+""",
     "arcsin": """\
 arcsin(input) -> Tensor
 
 Alias for torch.asin().
+""",
+    "arcsinh": """\
+arcsinh(input) -> Tensor
+
+Alias for torch.asinh().
 """,
     "arctan": """\
 arctan(input) -> Tensor
@@ -174,6 +195,11 @@ Alias for torch.atan().
 arctan2(input, other) -> Tensor
 
 Alias for torch.atan2().
+""",
+    "arctanh": """\
+arctanh(input) -> Tensor
+
+Alias for torch.atanh().
 """,
     "argmax": """\
 argmax(input, dim=None, keepdim=False) -> Tensor
@@ -245,6 +271,17 @@ Example::
     >>> torch.asin(x)
     tensor([-0.5236,  0.0000,  0.5236])
 """,
+    "asinh": """\
+asinh(input) -> Tensor
+
+The inverse hyperbolic sine of each element.
+
+Example::
+
+    >>> x = torch.tensor([0.5, 1.0, 2.0])
+    >>> torch.asinh(x)
+    tensor([0.4812, 0.8814, 1.4436])
+""",
     "atan": """\
 atan(input) -> Tensor
 
@@ -266,6 +303,18 @@ Example::
 
     >>> torch.atan2(torch.tensor([1., -1.]), torch.tensor([-1., -1.]))
     tensor([ 2.3562, -2.3562])
+""",
+    "atanh": """\
+atanh(input) -> Tensor
+
+The inverse hyperbolic tangent of each element (inf at 1, nan outside
+[-1, 1]).
+
+Example::
+
+    >>> x = torch.tensor([-0.5, 0.0, 0.5])
+    >>> torch.atanh(x)
+    tensor([-0.5493,  0.0000,  0.5493])
 """,
     "bernoulli": """\
 bernoulli(input, p=None, *, generator=None) -> Tensor
@@ -303,6 +352,17 @@ Example::
     >>> torch.bitwise_and(a, b)
     tensor([8, 2])
 """,
+    "bitwise_left_shift": """\
+bitwise_left_shift(input, other) -> Tensor
+
+input shifted left by other bits, elementwise, for integer tensors
+(input << other): each shift by one multiplies by 2.
+
+Example::
+
+    >>> torch.bitwise_left_shift(torch.tensor([1, 3, -2]), 2)
+    tensor([ 4, 12, -8])
+""",
     "bitwise_not": """\
 bitwise_not(input) -> Tensor
 
@@ -326,6 +386,18 @@ Example::
     >>> b = torch.tensor([10, 6])
     >>> torch.bitwise_or(a, b)
     tensor([14, 14])
+""",
+    "bitwise_right_shift": """\
+bitwise_right_shift(input, other) -> Tensor
+
+input shifted right by other bits, elementwise, for integer tensors
+(input >> other): an arithmetic shift, so it divides by 2 per bit rounding
+toward minus infinity.
+
+Example::
+
+    >>> torch.bitwise_right_shift(torch.tensor([8, 7, -8]), 1)
+    tensor([ 4,  3, -4])
 """,
     "bitwise_xor": """\
 bitwise_xor(input, other) -> Tensor
@@ -558,6 +630,17 @@ Example::
     >>> torch.diagonal(torch.tensor([[1., 2.], [3., 4.]]))
     tensor([1., 4.])
 """,
+    "digamma": """\
+digamma(input) -> Tensor
+
+The derivative of lgamma (the log of the gamma function) at each element.
+
+Example::
+
+    >>> x = torch.tensor([0.5, 1.0, 2.0])
+    >>> torch.digamma(x)
+    tensor([-1.9635, -0.5772,  0.4228])
+""",
     "div": """\
 div(input, other, *, rounding_mode=None) -> Tensor
 
@@ -668,6 +751,29 @@ Example::
     >>> torch.erf(x)
     tensor([-0.5205,  0.0000,  0.5205])
 """,
+    "erfc": """\
+erfc(input) -> Tensor
+
+The complementary error function 1 - erf(x) of each element, accurate
+where erf(x) is close to 1.
+
+Example::
+
+    >>> x = torch.tensor([0.5, 1.0, 2.0])
+    >>> torch.erfc(x)
+    tensor([0.4795, 0.1573, 0.0047])
+""",
+    "erfinv": """\
+erfinv(input) -> Tensor
+
+The inverse of erf for each element in (-1, 1) (inf at 1, -inf at -1).
+
+Example::
+
+    >>> x = torch.tensor([-0.5, 0.0, 0.5])
+    >>> torch.erfinv(x)
+    tensor([-0.4769,  0.0000,  0.4769])
+""",
     "exp": """\
 exp(input) -> Tensor
 
@@ -677,6 +783,17 @@ Example::
 
     >>> torch.exp(torch.tensor([0., 1., 2.]))
     tensor([1.0000, 2.7183, 7.3891])
+""",
+    "exp2": """\
+exp2(input) -> Tensor
+
+2 to the power of each element.
+
+Example::
+
+    >>> x = torch.tensor([0.5, 1.0, 2.0])
+    >>> torch.exp2(x)
+    tensor([1.4142, 2.0000, 4.0000])
 """,
     "expm1": """\
 expm1(input) -> Tensor
@@ -855,6 +972,17 @@ Example::
     tensor([[-0.1000],
             [-0.4000]])
 """,
+    "gcd": """\
+gcd(input, other) -> Tensor
+
+The greatest common divisor of each pair of elements of two integer
+tensors (broadcast); gcd(0, 0) is 0.
+
+Example::
+
+    >>> torch.gcd(torch.tensor([12, 9, 0]), torch.tensor([18, 4, 5]))
+    tensor([6, 1, 5])
+""",
     "ge": """\
 ge(input, other) -> Tensor
 
@@ -951,6 +1079,41 @@ Example::
     >>> torch.hstack([a, b])
     tensor([[1., 2., 0., 1.],
             [3., 4., 1., 0.]])
+""",
+    "i0": """\
+i0(input) -> Tensor
+
+The modified Bessel function of the first kind of order 0, for each
+element.
+
+Example::
+
+    >>> x = torch.tensor([0.5, 1.0, 2.0])
+    >>> torch.i0(x)
+    tensor([1.0635, 1.2661, 2.2796])
+""",
+    "igamma": """\
+igamma(input, other) -> Tensor
+
+The regularized lower incomplete gamma function P(a, x), a = input, x =
+other: the integral of t**(a-1) * exp(-t) from 0 to x, divided by gamma(a).
+Both positive; broadcast.
+
+Example::
+
+    >>> torch.igamma(torch.tensor([1.0, 2.0]), torch.tensor([1.0, 1.0]))
+    tensor([0.6321, 0.2642])
+""",
+    "igammac": """\
+igammac(input, other) -> Tensor
+
+The regularized upper incomplete gamma function Q(a, x) = 1 - P(a, x),
+a = input, x = other (see igamma).
+
+Example::
+
+    >>> torch.igammac(torch.tensor([1.0, 2.0]), torch.tensor([1.0, 1.0]))
+    tensor([0.3679, 0.7358])
 """,
     "index_select": """\
 index_select(input, dim, index) -> Tensor
@@ -1057,6 +1220,17 @@ Example::
     values=tensor(2.),
     indices=tensor(2))
 """,
+    "lcm": """\
+lcm(input, other) -> Tensor
+
+The least common multiple of each pair of elements of two integer tensors
+(broadcast); 0 where either is 0.
+
+Example::
+
+    >>> torch.lcm(torch.tensor([4, 6, 0]), torch.tensor([6, 8, 5]))
+    tensor([12, 24,  0])
+""",
     "le": """\
 le(input, other) -> Tensor
 
@@ -1090,6 +1264,18 @@ Alias for torch.lt().
 less_equal(input, other) -> Tensor
 
 Alias for torch.le().
+""",
+    "lgamma": """\
+lgamma(input) -> Tensor
+
+The natural log of the absolute value of the gamma function at each
+element (lgamma(n + 1) is log(n!)).
+
+Example::
+
+    >>> x = torch.tensor([0.5, 1.0, 2.0])
+    >>> torch.lgamma(x)
+    tensor([0.5724, 0.0000, 0.0000])
 """,
     "linear": """\
 linear(input, weight, bias=None) -> Tensor
@@ -1210,6 +1396,20 @@ Example::
 
     >>> torch.logical_xor(torch.tensor([True, False, False]), torch.tensor([True, True, False]))
     tensor([False,  True, False])
+""",
+    "logit": """\
+logit(input, eps=None) -> Tensor
+
+log(p / (1 - p)) for each element p: the inverse of sigmoid. With eps,
+p is first clamped to [eps, 1 - eps] so that 0 and 1 give finite values.
+
+Example::
+
+    >>> p = torch.tensor([0.0, 0.25, 0.5, 0.9])
+    >>> torch.logit(p)
+    tensor([   -inf, -1.0986,  0.0000,  2.1972])
+    >>> torch.logit(p, eps=1e-6)
+    tensor([-13.8155,  -1.0986,   0.0000,   2.1972])
 """,
     "logsumexp": """\
 logsumexp(input, dim, keepdim=False) -> Tensor
@@ -1611,6 +1811,17 @@ Example::
     >>> torch.permute(torch.zeros(2, 3, 4), (2, 0, 1)).shape
     torch.Size([4, 2, 3])
 """,
+    "polygamma": """\
+polygamma(n, input) -> Tensor
+
+The n-th derivative of digamma at each element of input (n = 0 is digamma
+itself). Note that n comes first.
+
+Example::
+
+    >>> torch.polygamma(1, torch.tensor([1.0, 2.0]))
+    tensor([1.6449, 0.6449])
+""",
     "positive": """\
 positive(input) -> Tensor
 
@@ -1917,6 +2128,18 @@ Example::
 
     >>> torch.sin(torch.tensor([0., 1., 2.]))
     tensor([0.0000, 0.8415, 0.9093])
+""",
+    "sinc": """\
+sinc(input) -> Tensor
+
+The normalized sinc function sin(pi * x) / (pi * x) of each element (1
+at 0).
+
+Example::
+
+    >>> x = torch.tensor([0.0, 0.5, 1.0])
+    >>> torch.sinc(x)
+    tensor([ 1.0000e+00,  6.3662e-01, -2.7828e-08])
 """,
     "sinh": """\
 sinh(input) -> Tensor
@@ -2342,6 +2565,21 @@ Example::
     tensor([[1., 0., 3.],
             [0., 5., 0.]])
 """,
+    "xlogy": """\
+xlogy(input, other) -> Tensor
+
+input * log(other) for each element, with 0 where input is 0 (even where
+other is 0, which would give 0 * -inf = nan): the term of an entropy or
+cross-entropy sum. Either may be a number; broadcast.
+
+Example::
+
+    >>> p = torch.tensor([0.0, 0.5, 1.0])
+    >>> torch.xlogy(p, p)
+    tensor([ 0.0000, -0.3466,  0.0000])
+    >>> p * torch.log(p)
+    tensor([    nan, -0.3466,  0.0000])
+""",
     "zeros": """\
 zeros(*size, *, dtype=None, requires_grad=False) -> Tensor
 
@@ -2371,6 +2609,2957 @@ Example::
 }
 
 
+# name -> docstring of the torch functions written in Python (python/torch/
+# _tensor_more.py, _tensor_ops.py, _linalg_legacy.py, ...), set as their
+# __doc__ by attach_python once torch's namespace is complete. Kept here,
+# not in the functions' sources, so that all of torch's help text is in
+# one place as PyTorch's _torch_docs.py has it.
+PY_DOCS = {
+    "abs_": """\
+abs_(input) -> Tensor
+
+In-place version of torch.abs(): input is overwritten with the result,
+which is returned.
+""",
+    "acos_": """\
+acos_(input) -> Tensor
+
+In-place version of torch.acos(): input is overwritten with the result,
+which is returned.
+""",
+    "acosh_": """\
+acosh_(input) -> Tensor
+
+In-place version of torch.acosh(): input is overwritten with the result,
+which is returned.
+""",
+    "adaptive_avg_pool1d": """\
+adaptive_avg_pool1d(input, output_size) -> Tensor
+
+The same as torch.nn.functional.adaptive_avg_pool1d().
+""",
+    "addbmm": """\
+addbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None) -> Tensor
+
+beta * input + alpha * the sum over the batch of batch1[i] @ batch2[i]:
+batch1 is (b, n, m), batch2 (b, m, p), input broadcasts to (n, p). (For
+one product per batch entry, use baddbmm.)
+
+Example::
+
+    >>> b = torch.ones(3, 2, 2)
+    >>> torch.addbmm(torch.zeros(2, 2), b, b)
+    tensor([[6., 6.],
+            [6., 6.]])
+""",
+    "addmm": """\
+addmm(input, mat1, mat2, *, beta=1, alpha=1, out=None) -> Tensor
+
+beta * input + alpha * (mat1 @ mat2): a matrix product plus a bias, in one
+call (what a linear layer computes, with input the bias). mat1 is (n, m),
+mat2 (m, p), input broadcasts to (n, p). With beta=0, input is ignored
+(nan in it does not propagate).
+
+Example::
+
+    >>> M = torch.tensor([[1.0, 2.0], [3.0, 4.0]])
+    >>> torch.addmm(torch.tensor([10.0, 20.0]), M, M)
+    tensor([[17., 30.],
+            [25., 42.]])
+    >>> torch.addmm(torch.ones(2, 2), M, M, beta=0.5, alpha=2)
+    tensor([[14.5000, 20.5000],
+            [30.5000, 44.5000]])
+""",
+    "addmv": """\
+addmv(input, mat, vec, *, beta=1, alpha=1, out=None) -> Tensor
+
+beta * input + alpha * (mat @ vec): a matrix-vector product plus a vector.
+mat is (n, m), vec (m,), input broadcasts to (n,).
+
+Example::
+
+    >>> M = torch.tensor([[1.0, 2.0], [3.0, 4.0]])
+    >>> torch.addmv(torch.tensor([1.0, 1.0]), M, torch.tensor([1.0, -1.0]))
+    tensor([0., 0.])
+""",
+    "addmv_": """\
+addmv_(input, mat, vec, *, beta=1, alpha=1) -> Tensor
+
+In-place version of torch.addmv(): input is overwritten with the result,
+which is returned.
+""",
+    "addr": """\
+addr(input, vec1, vec2, *, beta=1, alpha=1, out=None) -> Tensor
+
+beta * input + alpha * outer(vec1, vec2): an outer product added to a
+matrix. vec1 is (n,), vec2 (m,), input broadcasts to (n, m).
+
+Example::
+
+    >>> torch.addr(torch.zeros(2, 3), torch.tensor([1.0, 2.0]), torch.tensor([1.0, 0.0, -1.0]))
+    tensor([[ 1.,  0., -1.],
+            [ 2.,  0., -2.]])
+""",
+    "adjoint": """\
+adjoint(input) -> Tensor
+
+The conjugate transpose of the last two dimensions, as a view:
+input.transpose(-2, -1).conj() (for real tensors, the transpose).
+
+Example::
+
+    >>> torch.adjoint(torch.tensor([[1, 2], [3, 4]]))
+    tensor([[1, 3],
+            [2, 4]])
+""",
+    "affine_grid_generator": """\
+affine_grid_generator(theta, size, align_corners) -> Tensor
+
+The ATen spelling of torch.nn.functional.affine_grid(), which is what code
+should call: align_corners has no default.
+""",
+    "alias_copy": """\
+alias_copy(input) -> Tensor
+
+A copy of input in new memory (what the aliasing view, which shares input's
+memory, holds).
+""",
+    "alpha_dropout": """\
+alpha_dropout(input, p, train) -> Tensor
+
+The ATen spelling of torch.nn.functional.alpha_dropout(), which is what code
+should call: p and train have no defaults, and train is the flag's name.
+""",
+    "alpha_dropout_": """\
+alpha_dropout_(input, p, train) -> Tensor
+
+The ATen spelling of torch.nn.functional.alpha_dropout(), which is what code
+should call: in place, p and train without defaults.
+""",
+    "aminmax": """\
+aminmax(input, *, dim=None, keepdim=False, out=None) -> (Tensor min, Tensor max)
+
+The minimum and the maximum in one pass, as a named tuple (min, max): of
+all elements, or along dim (without indices; use min/max with dim for
+those). keepdim keeps dim with size 1.
+
+Example::
+
+    >>> x = torch.tensor([[1.0, -2.0, 3.0], [-4.0, 5.0, -6.0]])
+    >>> torch.aminmax(x)
+    torch.return_types.aminmax(
+    min=tensor(-6.),
+    max=tensor(5.))
+    >>> torch.aminmax(x, dim=1)
+    torch.return_types.aminmax(
+    min=tensor([-2., -6.]),
+    max=tensor([3., 5.]))
+""",
+    "arccos_": """\
+arccos_(input) -> Tensor
+
+In-place version of torch.arccos(): input is overwritten with the result,
+which is returned.
+""",
+    "arccosh_": """\
+arccosh_(input) -> Tensor
+
+In-place version of torch.arccosh(): input is overwritten with the result,
+which is returned.
+""",
+    "arcsin_": """\
+arcsin_(input) -> Tensor
+
+In-place version of torch.arcsin(): input is overwritten with the result,
+which is returned.
+""",
+    "arcsinh_": """\
+arcsinh_(input) -> Tensor
+
+In-place version of torch.arcsinh(): input is overwritten with the result,
+which is returned.
+""",
+    "arctan_": """\
+arctan_(input) -> Tensor
+
+In-place version of torch.arctan(): input is overwritten with the result,
+which is returned.
+""",
+    "arctanh_": """\
+arctanh_(input) -> Tensor
+
+In-place version of torch.arctanh(): input is overwritten with the result,
+which is returned.
+""",
+    "are_deterministic_algorithms_enabled": """\
+are_deterministic_algorithms_enabled() -> bool
+
+Whether torch.use_deterministic_algorithms(True) is in force.
+
+Example::
+
+    >>> torch.are_deterministic_algorithms_enabled()
+    False
+""",
+    "as_strided": """\
+as_strided(input, size, stride, storage_offset=None) -> Tensor
+
+A view of input's memory with the given size and strides, starting at
+storage_offset elements into its storage (default: input's own offset).
+Nothing is checked against overlaps: writing through a view whose
+elements overlap is undefined. Sliding windows are the usual use
+(unfold is safer).
+
+Example::
+
+    >>> x = torch.arange(6)
+    >>> torch.as_strided(x, (4, 3), (1, 1))
+    tensor([[0, 1, 2],
+            [1, 2, 3],
+            [2, 3, 4],
+            [3, 4, 5]])
+""",
+    "as_strided_": """\
+as_strided_(input, size, stride, storage_offset=None) -> Tensor
+
+In-place version of torch.as_strided(): input is overwritten with the result,
+which is returned.
+""",
+    "as_strided_copy": """\
+as_strided_copy(input, size, stride, storage_offset=None) -> Tensor
+
+A copy of what torch.as_strided() returns, in new memory: the same values, but
+writing to the result does not change input (torch.as_strided gives a view).
+""",
+    "as_strided_scatter": """\
+as_strided_scatter(input, src, size, stride, storage_offset=None) -> Tensor
+
+A copy of input where the elements that as_strided(size, stride,
+storage_offset) would view are replaced by src.
+
+Example::
+
+    >>> torch.as_strided_scatter(torch.zeros(4), torch.ones(2), (2,), (2,))
+    tensor([1., 0., 1., 0.])
+""",
+    "asarray": """\
+asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=False) -> Tensor
+
+obj as a tensor, sharing memory when it can: a tensor is returned as it is
+(or converted if dtype differs), a NumPy array or an object with the
+buffer protocol is wrapped without copying, a number or (nested) list is
+copied as torch.tensor does. copy=True always copies, copy=False refuses
+to.
+
+Example::
+
+    >>> torch.asarray([1, 2, 3])
+    tensor([1, 2, 3])
+    >>> t = torch.tensor([1.0, 2.0])
+    >>> torch.asarray(t) is t
+    True
+""",
+    "asin_": """\
+asin_(input) -> Tensor
+
+In-place version of torch.asin(): input is overwritten with the result,
+which is returned.
+""",
+    "asinh_": """\
+asinh_(input) -> Tensor
+
+In-place version of torch.asinh(): input is overwritten with the result,
+which is returned.
+""",
+    "atan_": """\
+atan_(input) -> Tensor
+
+In-place version of torch.atan(): input is overwritten with the result,
+which is returned.
+""",
+    "atanh_": """\
+atanh_(input) -> Tensor
+
+In-place version of torch.atanh(): input is overwritten with the result,
+which is returned.
+""",
+    "atleast_1d": """\
+atleast_1d(*tensors) -> Tensor or tuple of Tensors
+
+Each input with at least 1 dimension (a 0-D tensor becomes shape (1,));
+others are returned as they are. Several tensors, or one list of them,
+give a tuple.
+
+Example::
+
+    >>> torch.atleast_1d(torch.tensor(5.0))
+    tensor([5.])
+""",
+    "atleast_2d": """\
+atleast_2d(*tensors) -> Tensor or tuple of Tensors
+
+Each input with at least 2 dimensions: 0-D becomes (1, 1), 1-D (n,)
+becomes a row (1, n).
+
+Example::
+
+    >>> torch.atleast_2d(torch.tensor([1, 2, 3]))
+    tensor([[1, 2, 3]])
+""",
+    "atleast_3d": """\
+atleast_3d(*tensors) -> Tensor or tuple of Tensors
+
+Each input with at least 3 dimensions: 0-D becomes (1, 1, 1), 1-D (n,)
+becomes (1, n, 1), 2-D (m, n) becomes (m, n, 1).
+
+Example::
+
+    >>> torch.atleast_3d(torch.tensor([[1, 2]])).shape
+    torch.Size([1, 2, 1])
+""",
+    "avg_pool1d": """\
+avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True) -> Tensor
+
+The same as torch.nn.functional.avg_pool1d().
+""",
+    "baddbmm": """\
+baddbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None) -> Tensor
+
+beta * input + alpha * (batch1 @ batch2), one matrix product per batch
+entry: batch1 is (b, n, m), batch2 (b, m, p), input broadcasts to
+(b, n, p). Attention code uses it for scores plus a mask in one step.
+
+Example::
+
+    >>> b = torch.ones(2, 2, 3)
+    >>> c = torch.ones(2, 3, 1)
+    >>> torch.baddbmm(torch.tensor([[[1.0], [2.0]]]), b, c, alpha=0.5)
+    tensor([[[2.5000],
+             [3.5000]],
+    <BLANKLINE>
+            [[2.5000],
+             [3.5000]]])
+""",
+    "bartlett_window": """\
+bartlett_window(window_length, periodic=True, *, dtype=None, layout=torch.strided, device=None, requires_grad=False) -> Tensor
+
+The Bartlett (triangular) window: rising linearly from 0 to 1 at the
+middle and back; periodic as in hann_window.
+
+Example::
+
+    >>> torch.bartlett_window(5, periodic=False)
+    tensor([0.0000, 0.5000, 1.0000, 0.5000, 0.0000])
+""",
+    "batch_norm": """\
+batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps, cudnn_enabled) -> Tensor
+
+The ATen spelling of torch.nn.functional.batch_norm(), which is what code
+should call: weight and bias come before the running statistics, and every
+argument is required.
+""",
+    "bilinear": """\
+bilinear(input1, input2, weight, bias=None) -> Tensor
+
+The same as torch.nn.functional.bilinear().
+""",
+    "binary_cross_entropy_with_logits": """\
+binary_cross_entropy_with_logits(input, target, weight=None, pos_weight=None, reduction=1) -> Tensor
+
+The ATen spelling of torch.nn.functional.binary_cross_entropy_with_logits(),
+which is what code should call: reduction is an int here: 0 'none', 1 'mean', 2
+'sum'.
+""",
+    "blackman_window": """\
+blackman_window(window_length, periodic=True, *, dtype=None, layout=torch.strided, device=None, requires_grad=False) -> Tensor
+
+The Blackman window 0.42 - 0.5 * cos(2 pi n / N) + 0.08 * cos(4 pi n / N);
+periodic as in hann_window.
+
+Example::
+
+    >>> torch.blackman_window(4)
+    tensor([-2.9802e-08,  3.4000e-01,  1.0000e+00,  3.4000e-01])
+""",
+    "block_diag": """\
+block_diag(*tensors) -> Tensor
+
+A block-diagonal matrix with the given matrices (or vectors, as rows, or
+numbers) along its diagonal and zeros elsewhere.
+
+Example::
+
+    >>> torch.block_diag(torch.tensor([[1, 2], [3, 4]]), torch.tensor([[5]]))
+    tensor([[1, 2, 0],
+            [3, 4, 0],
+            [0, 0, 5]])
+""",
+    "bucketize": """\
+bucketize(input, boundaries, *, out_int32=False, right=False, out=None) -> Tensor
+
+For each element of input, the index of the bucket it falls in, given
+sorted 1-D boundaries: the number of boundaries below it (right=False:
+boundaries[i-1] < x <= boundaries[i]; right=True: boundaries[i-1] <= x <
+boundaries[i]). int64, or int32 with out_int32.
+
+Example::
+
+    >>> b = torch.tensor([1.0, 3.0, 5.0])
+    >>> torch.bucketize(torch.tensor([0.5, 1.0, 4.0, 9.0]), b)
+    tensor([0, 0, 2, 3])
+    >>> torch.bucketize(torch.tensor([0.5, 1.0, 4.0, 9.0]), b, right=True)
+    tensor([0, 1, 2, 3])
+""",
+    "cartesian_prod": """\
+cartesian_prod(*tensors) -> Tensor
+
+All combinations of one element from each 1-D tensor, as the rows of a
+(n1 * n2 * ..., number of tensors) tensor (itertools.product).
+
+Example::
+
+    >>> torch.cartesian_prod(torch.tensor([1, 2]), torch.tensor([3, 4, 5]))
+    tensor([[1, 3],
+            [1, 4],
+            [1, 5],
+            [2, 3],
+            [2, 4],
+            [2, 5]])
+""",
+    "cdist": """\
+cdist(x1, x2, p=2.0, compute_mode='use_mm_for_euclid_dist_if_necessary') -> Tensor
+
+The p-norm distance between every row of x1 (..., P, M) and every row of
+x2 (..., R, M): a (..., P, R) matrix (batch dimensions broadcast). For
+p=2 the distances may be computed with a matrix product (faster, slightly
+less exact): compute_mode 'use_mm_for_euclid_dist' always,
+'donot_use_mm_for_euclid_dist' never, the default when P or R > 25.
+
+Example::
+
+    >>> a = torch.tensor([[0.0, 0.0], [1.0, 1.0]])
+    >>> b = torch.tensor([[3.0, 4.0], [0.0, 1.0], [1.0, 1.0]])
+    >>> torch.cdist(a, b)
+    tensor([[5.0000, 1.0000, 1.4142],
+            [3.6056, 1.0000, 0.0000]])
+""",
+    "ceil_": """\
+ceil_(input) -> Tensor
+
+In-place version of torch.ceil(): input is overwritten with the result,
+which is returned.
+""",
+    "celu": """\
+celu(input, alpha=1.0) -> Tensor
+
+The same as torch.nn.functional.celu().
+""",
+    "celu_": """\
+celu_(input, alpha=1.0) -> Tensor
+
+In-place version of torch.celu(): input is overwritten with the result,
+which is returned.
+""",
+    "chain_matmul": """\
+chain_matmul(*matrices, out=None) -> Tensor
+
+Deprecated: the product of several matrices, multiplied in the order that
+costs least; use torch.linalg.multi_dot, which takes a list.
+""",
+    "channel_shuffle": """\
+channel_shuffle(input, groups) -> Tensor
+
+The same as torch.nn.functional.channel_shuffle().
+""",
+    "cholesky": """\
+cholesky(input, upper=False, *, out=None) -> Tensor
+
+The Cholesky factor of a symmetric positive-definite matrix (or a batch):
+lower-triangular L with input = L @ L.T, or upper-triangular U with
+input = U.T @ U when upper=True. Fails when input is not positive
+definite. Deprecated (with a warning, once): use torch.linalg.cholesky.
+
+Example::
+
+    >>> A = torch.tensor([[4.0, 2.0], [2.0, 3.0]])
+    >>> L = torch.cholesky(A)
+    >>> L
+    tensor([[2.0000, 0.0000],
+            [1.0000, 1.4142]])
+    >>> L @ L.T
+    tensor([[4., 2.],
+            [2., 3.]])
+""",
+    "cholesky_inverse": """\
+cholesky_inverse(input, upper=False, *, out=None) -> Tensor
+
+The inverse of a symmetric positive-definite matrix given its Cholesky
+factor input (lower-triangular, or upper with upper=True).
+
+Example::
+
+    >>> A = torch.tensor([[4.0, 2.0], [2.0, 3.0]])
+    >>> torch.cholesky_inverse(torch.cholesky(A))
+    tensor([[ 0.3750, -0.2500],
+            [-0.2500,  0.5000]])
+""",
+    "cholesky_solve": """\
+cholesky_solve(input, input2, upper=False, *, out=None) -> Tensor
+
+Solve A @ X = input for X, given input2, the Cholesky factor of A
+(lower-triangular, or upper with upper=True). input is (..., n, k).
+
+Example::
+
+    >>> A = torch.tensor([[4.0, 2.0], [2.0, 3.0]])
+    >>> torch.cholesky_solve(torch.tensor([[8.0], [7.0]]), torch.cholesky(A))
+    tensor([[1.2500],
+            [1.5000]])
+""",
+    "clamp_": """\
+clamp_(input, min=None, max=None) -> Tensor
+
+In-place version of torch.clamp(): input is overwritten with the result,
+which is returned.
+""",
+    "clamp_max_": """\
+clamp_max_(input, max) -> Tensor
+
+In-place version of torch.clamp_max(): input is overwritten with the result,
+which is returned.
+""",
+    "clamp_min_": """\
+clamp_min_(input, min) -> Tensor
+
+In-place version of torch.clamp_min(): input is overwritten with the result,
+which is returned.
+""",
+    "clip_": """\
+clip_(input, min=None, max=None) -> Tensor
+
+In-place version of torch.clip(): input is overwritten with the result,
+which is returned.
+""",
+    "column_stack": """\
+column_stack(tensors) -> Tensor
+
+Join tensors side by side as columns: 1-D tensors (and 0-D) become columns
+(n, 1), then all are concatenated along dim 1.
+
+Example::
+
+    >>> torch.column_stack([torch.tensor([1, 2]), torch.tensor([3, 4])])
+    tensor([[1, 3],
+            [2, 4]])
+""",
+    "combinations": """\
+combinations(input, r=2, with_replacement=False) -> Tensor
+
+All combinations of r elements of the 1-D input, as rows, in order
+(itertools.combinations; with_replacement for
+combinations_with_replacement).
+
+Example::
+
+    >>> torch.combinations(torch.tensor([1, 2, 3]))
+    tensor([[1, 2],
+            [1, 3],
+            [2, 3]])
+    >>> torch.combinations(torch.tensor([1, 2]), with_replacement=True)
+    tensor([[1, 1],
+            [1, 2],
+            [2, 2]])
+""",
+    "conj": """\
+conj(input) -> Tensor
+
+The complex conjugate of each element; for a real tensor, input itself.
+PyTorch returns a lazily conjugated view (is_conj() True, materialized by
+resolve_conj()); nndb computes the conjugate at once, so is_conj() is
+False.
+
+Example::
+
+    >>> z = torch.tensor([1 + 2j, 3 - 1j])
+    >>> torch.conj(z)
+    tensor([1.-2.j, 3.+1.j])
+""",
+    "conj_physical": """\
+conj_physical(input) -> Tensor
+
+The complex conjugate of each element, computed into new memory (not a
+lazy view as conj); for real tensors, a copy.
+
+Example::
+
+    >>> torch.conj_physical(torch.tensor([1 + 2j]))
+    tensor([1.-2.j])
+""",
+    "conj_physical_": """\
+conj_physical_(input) -> Tensor
+
+In-place version of torch.conj_physical(): input is overwritten with the
+result, which is returned.
+""",
+    "constant_pad_nd": """\
+constant_pad_nd(input, pad, value=0) -> Tensor
+
+The ATen spelling of torch.nn.functional.pad(), which is what code should
+call: mode='constant' only.
+""",
+    "conv1d": """\
+conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1) -> Tensor
+
+The same as torch.nn.functional.conv1d().
+""",
+    "conv2d": """\
+conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1) -> Tensor
+
+The same as torch.nn.functional.conv2d().
+""",
+    "conv3d": """\
+conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1) -> Tensor
+
+The same as torch.nn.functional.conv3d().
+""",
+    "conv_tbc": """\
+conv_tbc(input, weight, bias, pad=0) -> Tensor
+
+The same as torch.nn.functional.conv_tbc().
+""",
+    "conv_transpose1d": """\
+conv_transpose1d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1) -> Tensor
+
+The same as torch.nn.functional.conv_transpose1d().
+""",
+    "conv_transpose2d": """\
+conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1) -> Tensor
+
+The same as torch.nn.functional.conv_transpose2d().
+""",
+    "conv_transpose3d": """\
+conv_transpose3d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1) -> Tensor
+
+The same as torch.nn.functional.conv_transpose3d().
+""",
+    "convolution": """\
+convolution(input, weight, bias, stride, padding, dilation, transposed, output_padding, groups) -> Tensor
+
+The ATen spelling of torch.nn.functional.conv2d(), which is what code should
+call: one function for every convolution (1-, 2-, 3-D, transposed or not), with
+every argument required; conv1d, conv2d, conv3d and conv_transpose*d are the
+ones to use.
+""",
+    "copysign": """\
+copysign(input, other) -> Tensor
+
+The magnitude of input with the sign of other, elementwise (broadcast;
+other may be a number). The result is floating point.
+
+Example::
+
+    >>> torch.copysign(torch.tensor([1.0, -2.0, 3.0]), torch.tensor([-1.0, 1.0, -0.0]))
+    tensor([-1.,  2., -3.])
+""",
+    "corrcoef": """\
+corrcoef(input) -> Tensor
+
+The Pearson correlation coefficients between the variables in the rows of
+input (variables, observations), as a matrix: cov(input) scaled by the
+standard deviations (values in [-1, 1]). Observations go in columns, as in
+numpy.corrcoef (transpose a (samples, features) table first).
+
+Example::
+
+    >>> x = torch.tensor([[1.0, 2.0, 3.0, 4.0], [2.0, 4.0, 6.0, 8.5], [4.0, 3.0, 2.0, 1.0]])
+    >>> torch.corrcoef(x)
+    tensor([[ 1.0000,  0.9984, -1.0000],
+            [ 0.9984,  1.0000, -0.9984],
+            [-1.0000, -0.9984,  1.0000]])
+""",
+    "cos_": """\
+cos_(input) -> Tensor
+
+In-place version of torch.cos(): input is overwritten with the result,
+which is returned.
+""",
+    "cosh_": """\
+cosh_(input) -> Tensor
+
+In-place version of torch.cosh(): input is overwritten with the result,
+which is returned.
+""",
+    "cosine_embedding_loss": """\
+cosine_embedding_loss(input1, input2, target, margin=0.0, reduction=1) -> Tensor
+
+The ATen spelling of torch.nn.functional.cosine_embedding_loss(), which is what
+code should call: reduction is an int here: 0 'none', 1 'mean', 2 'sum'.
+""",
+    "cosine_similarity": """\
+cosine_similarity(x1, x2, dim=1, eps=1e-08) -> Tensor
+
+The same as torch.nn.functional.cosine_similarity().
+""",
+    "cov": """\
+cov(input, *, correction=1, fweights=None, aweights=None) -> Tensor
+
+The covariance matrix of the variables in the rows of input (variables,
+observations); observations in columns, as numpy.cov. correction=1
+divides by N - 1 (the unbiased estimate), 0 by N. fweights (integer
+repeat counts) and aweights (importance weights) weigh the observations.
+
+Example::
+
+    >>> x = torch.tensor([[1.0, 2.0, 3.0], [2.0, 4.0, 7.0]])
+    >>> torch.cov(x)
+    tensor([[1.0000, 2.5000],
+            [2.5000, 6.3333]])
+    >>> torch.cov(x, correction=0)
+    tensor([[0.6667, 1.6667],
+            [1.6667, 4.2222]])
+""",
+    "cross": """\
+cross(input, other, dim=None, *, out=None) -> Tensor
+
+The cross product of 3-vectors along dim (input and other broadcast);
+without dim, the first dimension of size 3 (torch.linalg.cross defaults
+to the last).
+
+Example::
+
+    >>> torch.cross(torch.tensor([1.0, 0.0, 0.0]), torch.tensor([0.0, 1.0, 0.0]), dim=0)
+    tensor([0., 0., 1.])
+""",
+    "ctc_loss": """\
+ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reduction=0, zero_infinity=False) -> Tensor
+
+The ATen spelling of torch.nn.functional.ctc_loss(), which is what code should
+call: reduction is an int, and 0 ('none') by default here.
+""",
+    "cummax": """\
+cummax(input, dim, *, out=None) -> (Tensor values, Tensor indices)
+
+The running maximum along dim: values[i] is the largest of the elements up
+to i, indices[i] where it is (the last position for ties). A named tuple.
+
+Example::
+
+    >>> torch.cummax(torch.tensor([1.0, 3.0, 2.0, 5.0, 4.0]), dim=0)
+    torch.return_types.cummax(
+    values=tensor([1., 3., 3., 5., 5.]),
+    indices=tensor([0, 1, 1, 3, 3]))
+""",
+    "cummin": """\
+cummin(input, dim, *, out=None) -> (Tensor values, Tensor indices)
+
+The running minimum along dim: values[i] is the smallest of the elements up
+to i, indices[i] where it is. A named tuple.
+
+Example::
+
+    >>> torch.cummin(torch.tensor([3.0, 1.0, 2.0, 0.0]), dim=0)
+    torch.return_types.cummin(
+    values=tensor([3., 1., 1., 0.]),
+    indices=tensor([0, 1, 1, 3]))
+""",
+    "cumulative_trapezoid": """\
+cumulative_trapezoid(y, x=None, *, dx=None, dim=-1) -> Tensor
+
+The running trapezoidal integral of y along dim: element i is the
+integral from the first sample to sample i + 1 (one shorter than y). x and
+dx as in trapezoid.
+
+Example::
+
+    >>> torch.cumulative_trapezoid(torch.tensor([1.0, 2.0, 3.0]))
+    tensor([1.5000, 4.0000])
+""",
+    "deg2rad": """\
+deg2rad(input) -> Tensor
+
+Degrees to radians: each element times pi / 180.
+
+Example::
+
+    >>> x = torch.tensor([0.0, 90.0, 180.0])
+    >>> torch.deg2rad(x)
+    tensor([0.0000, 1.5708, 3.1416])
+""",
+    "deg2rad_": """\
+deg2rad_(input) -> Tensor
+
+In-place version of torch.deg2rad(): input is overwritten with the result,
+which is returned.
+""",
+    "det": """\
+det(input) -> Tensor
+
+The determinant of a square matrix (or of each in a batch).
+torch.linalg.det is the newer spelling.
+
+Example::
+
+    >>> A = torch.tensor([[4.0, 2.0], [2.0, 3.0]])
+    >>> torch.det(A)
+    tensor(8.)
+""",
+    "detach": """\
+detach(input) -> Tensor
+
+A new tensor sharing input's data but cut from the autograd graph
+(requires_grad=False): input.detach(). Changes made in place to either are
+seen by both.
+
+Example::
+
+    >>> w = torch.tensor([1.0, 2.0], requires_grad=True)
+    >>> torch.detach(w * 2)
+    tensor([2., 4.])
+""",
+    "detach_": """\
+detach_(input) -> Tensor
+
+In-place version of torch.detach(): input is overwritten with the result,
+which is returned.
+""",
+    "detach_copy": """\
+detach_copy(input) -> Tensor
+
+A copy of what torch.detach() returns, in new memory: the same values, but
+writing to the result does not change input (torch.detach gives a view).
+""",
+    "diag_embed": """\
+diag_embed(input, offset=0, dim1=-2, dim2=-1) -> Tensor
+
+Put the last dimension of input on the diagonal of new matrices: a (..., n)
+input gives (..., n, n) matrices (larger with offset). offset picks the
+diagonal (above the main one when positive), dim1 and dim2 where the
+matrix dimensions go.
+
+Example::
+
+    >>> torch.diag_embed(torch.tensor([[1.0, 2.0], [3.0, 4.0]]))
+    tensor([[[1., 0.],
+             [0., 2.]],
+    <BLANKLINE>
+            [[3., 0.],
+             [0., 4.]]])
+""",
+    "diagflat": """\
+diagflat(input, offset=0) -> Tensor
+
+A square matrix with the flattened input on its diagonal (offset above the
+main diagonal when positive, below when negative).
+
+Example::
+
+    >>> torch.diagflat(torch.tensor([[1, 2], [3, 4]]))
+    tensor([[1, 0, 0, 0],
+            [0, 2, 0, 0],
+            [0, 0, 3, 0],
+            [0, 0, 0, 4]])
+    >>> torch.diagflat(torch.tensor([1, 2]), offset=1)
+    tensor([[0, 1, 0],
+            [0, 0, 2],
+            [0, 0, 0]])
+""",
+    "diagonal_copy": """\
+diagonal_copy(input, offset=0, dim1=0, dim2=1) -> Tensor
+
+A copy of what torch.diagonal() returns, in new memory: the same values, but
+writing to the result does not change input (torch.diagonal gives a view).
+""",
+    "diagonal_scatter": """\
+diagonal_scatter(input, src, offset=0, dim1=0, dim2=1) -> Tensor
+
+A copy of input with the diagonal (as torch.diagonal(input, offset, dim1,
+dim2) selects it) replaced by src.
+
+Example::
+
+    >>> torch.diagonal_scatter(torch.zeros(2, 2), torch.tensor([1.0, 2.0]))
+    tensor([[1., 0.],
+            [0., 2.]])
+""",
+    "diff": """\
+diff(input, n=1, dim=-1, prepend=None, append=None) -> Tensor
+
+The differences of neighbours along dim: out[i] = input[i + 1] - input[i]
+(one shorter), applied n times. prepend and append are joined to input
+along dim first (e.g. to keep the length). Booleans give !=.
+
+Example::
+
+    >>> x = torch.tensor([1, 4, 9, 16])
+    >>> torch.diff(x)
+    tensor([3, 5, 7])
+    >>> torch.diff(x, n=2)
+    tensor([2, 2])
+    >>> torch.diff(x, prepend=torch.tensor([0]))
+    tensor([1, 3, 5, 7])
+""",
+    "dist": """\
+dist(input, other, p=2) -> Tensor
+
+The p-norm of input - other (broadcast), as one number: the Euclidean
+distance between the two tensors seen as vectors for p=2.
+
+Example::
+
+    >>> torch.dist(torch.tensor([0.0, 0.0]), torch.tensor([3.0, 4.0]))
+    tensor(5.)
+    >>> torch.dist(torch.tensor([0.0, 0.0]), torch.tensor([3.0, 4.0]), p=1)
+    tensor(7.)
+""",
+    "dropout": """\
+dropout(input, p, train) -> Tensor
+
+The ATen spelling of torch.nn.functional.dropout(), which is what code should
+call: p and train (not training) have no defaults.
+
+Example::
+
+    >>> torch.dropout(torch.ones(3), 0.5, False)
+    tensor([1., 1., 1.])
+""",
+    "dropout_": """\
+dropout_(input, p, train) -> Tensor
+
+The ATen spelling of torch.nn.functional.dropout(), which is what code should
+call: in place, p and train without defaults.
+""",
+    "dsplit": """\
+dsplit(input, indices_or_sections) -> List of Tensors
+
+Split along depth: tensor_split along dim 2 of a tensor with at least 3
+dimensions. An int must divide the size evenly.
+
+Example::
+
+    >>> [t.shape for t in torch.dsplit(torch.zeros(1, 2, 4), 2)]
+    [torch.Size([1, 2, 2]), torch.Size([1, 2, 2])]
+""",
+    "dstack": """\
+dstack(tensors) -> Tensor
+
+Join tensors along the third dimension (depth), after making each at least
+3-D as atleast_3d does: 1-D (n,) inputs become (1, n, k).
+
+Example::
+
+    >>> torch.dstack([torch.tensor([1, 2]), torch.tensor([3, 4])])
+    tensor([[[1, 3],
+             [2, 4]]])
+""",
+    "eig": """\
+eig(input, eigenvectors=False, *, out=None) -> (Tensor, Tensor)
+
+Removed in PyTorch 1.9: raises RuntimeError. Use torch.linalg.eig (or
+torch.linalg.eigvals), which returns complex eigenvalues.
+""",
+    "embedding": """\
+embedding(weight, indices, padding_idx=-1, scale_grad_by_freq=False, sparse=False) -> Tensor
+
+The ATen spelling of torch.nn.functional.embedding(), which is what code should
+call: note that weight comes first, and padding_idx=-1 means none.
+""",
+    "empty_strided": """\
+empty_strided(size, stride, *, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False) -> Tensor
+
+An uninitialized tensor of the given size and strides (the step in
+elements of each dimension). Its values are whatever the memory held.
+
+Example::
+
+    >>> torch.empty_strided((2, 3), (3, 1)).shape
+    torch.Size([2, 3])
+""",
+    "erf_": """\
+erf_(input) -> Tensor
+
+In-place version of torch.erf(): input is overwritten with the result,
+which is returned.
+""",
+    "erfc_": """\
+erfc_(input) -> Tensor
+
+In-place version of torch.erfc(): input is overwritten with the result,
+which is returned.
+""",
+    "exp2_": """\
+exp2_(input) -> Tensor
+
+In-place version of torch.exp2(): input is overwritten with the result,
+which is returned.
+""",
+    "exp_": """\
+exp_(input) -> Tensor
+
+In-place version of torch.exp(): input is overwritten with the result,
+which is returned.
+""",
+    "expand_copy": """\
+expand_copy(input, size, *, implicit=False) -> Tensor
+
+A copy of what torch.expand() returns, in new memory: the same values, but
+writing to the result does not change input (torch.expand gives a view).
+""",
+    "expm1_": """\
+expm1_(input) -> Tensor
+
+In-place version of torch.expm1(): input is overwritten with the result,
+which is returned.
+""",
+    "feature_alpha_dropout": """\
+feature_alpha_dropout(input, p, train) -> Tensor
+
+The ATen spelling of torch.nn.functional.feature_alpha_dropout(), which is what
+code should call: p and train have no defaults.
+""",
+    "feature_alpha_dropout_": """\
+feature_alpha_dropout_(input, p, train) -> Tensor
+
+The ATen spelling of torch.nn.functional.feature_alpha_dropout(), which is what
+code should call: in place, p and train without defaults.
+""",
+    "feature_dropout": """\
+feature_dropout(input, p, train) -> Tensor
+
+The ATen spelling of torch.nn.functional.dropout2d(), which is what code should
+call: whole channels (dimension 1) are dropped; p and train have no defaults.
+""",
+    "feature_dropout_": """\
+feature_dropout_(input, p, train) -> Tensor
+
+The ATen spelling of torch.nn.functional.dropout2d(), which is what code should
+call: in place, whole channels; p and train without defaults.
+""",
+    "fill": """\
+fill(input, value) -> Tensor
+
+A new tensor of input's shape and dtype filled with value (a number or a
+0-D tensor); input.fill_(value) fills in place.
+
+Example::
+
+    >>> torch.fill(torch.zeros(2, 2), 7.0)
+    tensor([[7., 7.],
+            [7., 7.]])
+""",
+    "fill_": """\
+fill_(input, value) -> Tensor
+
+In-place version of torch.fill(): input is overwritten with the result,
+which is returned.
+""",
+    "fill_diagonal_": """\
+fill_diagonal_(fill_value, wrap=False) -> Tensor
+
+Set the main diagonal of self (all dimensions the same size, or a tall 2-D
+matrix) to fill_value, in place; returns self. For a tall matrix,
+wrap=True starts the diagonal again after every N + 1 rows.
+
+Example::
+
+    >>> torch.zeros(3, 3).fill_diagonal_(5.0)
+    tensor([[5., 0., 0.],
+            [0., 5., 0.],
+            [0., 0., 5.]])
+""",
+    "fix_": """\
+fix_(input) -> Tensor
+
+In-place version of torch.fix(): input is overwritten with the result,
+which is returned.
+""",
+    "floor_": """\
+floor_(input) -> Tensor
+
+In-place version of torch.floor(): input is overwritten with the result,
+which is returned.
+""",
+    "fmax": """\
+fmax(input, other) -> Tensor
+
+The elementwise maximum of two tensors (broadcast), where a nan loses to a
+number (maximum would give nan).
+
+Example::
+
+    >>> a = torch.tensor([1.0, float('nan'), 3.0])
+    >>> b = torch.tensor([2.0, 2.0, float('nan')])
+    >>> torch.fmax(a, b)
+    tensor([2., 2., 3.])
+    >>> torch.maximum(a, b)
+    tensor([2., nan, nan])
+""",
+    "fmin": """\
+fmin(input, other) -> Tensor
+
+The elementwise minimum of two tensors (broadcast), where a nan loses to a
+number (minimum would give nan).
+
+Example::
+
+    >>> torch.fmin(torch.tensor([1.0, float('nan')]), torch.tensor([2.0, 2.0]))
+    tensor([1., 2.])
+""",
+    "frac_": """\
+frac_(input) -> Tensor
+
+In-place version of torch.frac(): input is overwritten with the result,
+which is returned.
+""",
+    "frobenius_norm": """\
+frobenius_norm(input, dim=(-2, -1), keepdim=False, *, out=None) -> Tensor
+
+The Frobenius norm (the square root of the sum of squares) over dim.
+torch.linalg.matrix_norm is the newer spelling.
+
+Example::
+
+    >>> torch.frobenius_norm(torch.tensor([[3.0, 0.0], [0.0, 4.0]]))
+    tensor(5.)
+""",
+    "frombuffer": """\
+frombuffer(buffer, *, dtype, count=-1, offset=0, requires_grad=False) -> Tensor
+
+A 1-D tensor over the memory of a Python object with the buffer protocol
+(bytes, bytearray, array.array, memoryview), without copying: writes to
+either are seen by both. count elements (-1: all) starting offset bytes
+in. A read-only buffer gives a warning.
+
+Example::
+
+    >>> import array
+    >>> a = array.array('i', [1, 2, 3])
+    >>> torch.frombuffer(a, dtype=torch.int32)
+    tensor([1, 2, 3], dtype=torch.int32)
+""",
+    "gcd_": """\
+gcd_(input, other) -> Tensor
+
+In-place version of torch.gcd(): input is overwritten with the result,
+which is returned.
+""",
+    "geqrf": """\
+geqrf(input, *, out=None) -> (Tensor a, Tensor tau)
+
+LAPACK's geqrf: the QR decomposition in compact form, R in the upper
+triangle of a and the Householder reflectors below it with their scales in
+tau (orgqr and ormqr use them). Most code wants torch.linalg.qr.
+""",
+    "get_deterministic_debug_mode": """\
+get_deterministic_debug_mode() -> int
+
+0, 1 or 2: whether nondeterministic operations are allowed (0), warned
+about (1) or refused (2); see use_deterministic_algorithms.
+
+Example::
+
+    >>> torch.get_deterministic_debug_mode()
+    0
+""",
+    "get_device": """\
+get_device(input) -> int
+
+The index of the GPU input is on, or -1 for a tensor on the CPU.
+
+Example::
+
+    >>> torch.tensor([1.0]).get_device()
+    -1
+""",
+    "get_float32_matmul_precision": """\
+get_float32_matmul_precision() -> str
+
+The precision float32 matrix products may use: 'highest' (the default),
+'high' or 'medium' (see set_float32_matmul_precision).
+
+Example::
+
+    >>> torch.get_float32_matmul_precision()
+    'highest'
+""",
+    "get_num_interop_threads": """\
+get_num_interop_threads() -> int
+
+The number of threads used to run independent operations concurrently
+(inter-op parallelism).
+""",
+    "get_rng_state": """\
+get_rng_state() -> Tensor
+
+The state of the default generator as a uint8 tensor, to restore later
+with set_rng_state (reproduce a draw without reseeding).
+
+Example::
+
+    >>> s = torch.get_rng_state()
+    >>> a = torch.rand(2)
+    >>> torch.set_rng_state(s)
+    >>> torch.equal(a, torch.rand(2))
+    True
+""",
+    "gradient": """\
+gradient(input, *, spacing=1, dim=None, edge_order=1) -> List of Tensors
+
+Estimate the derivative of a sampled function along each dimension (or
+those in dim) by central differences inside and one-sided differences at
+the ends. spacing is the distance between samples (a number, one per
+dimension, or the coordinates themselves as tensors). Returns one tensor
+per dimension, each of input's shape.
+
+Example::
+
+    >>> torch.gradient(torch.tensor([1.0, 4.0, 9.0, 16.0]))
+    (tensor([3., 4., 6., 7.]),)
+    >>> torch.gradient(torch.tensor([1.0, 4.0, 9.0, 16.0]), spacing=2.0)
+    (tensor([1.5000, 2.0000, 3.0000, 3.5000]),)
+""",
+    "grid_sampler": """\
+grid_sampler(input, grid, interpolation_mode, padding_mode, align_corners) -> Tensor
+
+The ATen spelling of torch.nn.functional.grid_sample(), which is what code
+should call: the modes are ints here (interpolation 0 bilinear, 1 nearest, 2
+bicubic; padding 0 zeros, 1 border, 2 reflection) and every argument is
+required.
+""",
+    "grid_sampler_2d": """\
+grid_sampler_2d(input, grid, interpolation_mode, padding_mode, align_corners) -> Tensor
+
+The ATen spelling of torch.nn.functional.grid_sample(), which is what code
+should call: 4-D input; modes as ints, as in torch.grid_sampler.
+""",
+    "grid_sampler_3d": """\
+grid_sampler_3d(input, grid, interpolation_mode, padding_mode, align_corners) -> Tensor
+
+The ATen spelling of torch.nn.functional.grid_sample(), which is what code
+should call: 5-D input; modes as ints, as in torch.grid_sampler.
+""",
+    "group_norm": """\
+group_norm(input, num_groups, weight=None, bias=None, eps=1e-05, cudnn_enabled=True) -> Tensor
+
+The ATen spelling of torch.nn.functional.group_norm(), which is what code
+should call: the same arguments, plus cudnn_enabled (ignored).
+""",
+    "gru": """\
+gru(input, hx, params, has_biases, num_layers, dropout, train, bidirectional, batch_first) -> Tuple[Tensor, ...]
+
+The whole multi-layer GRU over a sequence, with its weights as the flat list
+params: what nn.GRU computes (call the module). A second form takes a packed
+sequence (input, batch_sizes, hx, params, ...).
+""",
+    "gru_cell": """\
+gru_cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None) -> Tensor
+
+One step of a GRU cell on input (batch, input_size) from state hx, with the
+given weights: what nn.GRUCell computes (call the module).
+""",
+    "hamming_window": """\
+hamming_window(window_length, periodic=True, alpha=0.54, beta=0.46, *, dtype=None, layout=torch.strided, device=None, requires_grad=False) -> Tensor
+
+The Hamming window alpha - beta * cos(2 * pi * n / N); periodic as in
+hann_window.
+
+Example::
+
+    >>> torch.hamming_window(4)
+    tensor([0.0800, 0.5400, 1.0000, 0.5400])
+""",
+    "hann_window": """\
+hann_window(window_length, periodic=True, *, dtype=None, layout=torch.strided, device=None, requires_grad=False) -> Tensor
+
+The Hann window 0.5 - 0.5 * cos(2 * pi * n / N), n = 0 .. window_length-1,
+for spectral analysis (torch.stft). periodic=True (N = window_length) gives
+the window for spectra; False (N = window_length - 1) the symmetric one
+used for filter design.
+
+Example::
+
+    >>> torch.hann_window(4)
+    tensor([0.0000, 0.5000, 1.0000, 0.5000])
+    >>> torch.hann_window(4, periodic=False)
+    tensor([0.0000, 0.7500, 0.7500, 0.0000])
+""",
+    "hardshrink": """\
+hardshrink(input, lambd=0.5) -> Tensor
+
+The same as torch.nn.functional.hardshrink().
+""",
+    "hinge_embedding_loss": """\
+hinge_embedding_loss(input, target, margin=1.0, reduction=1) -> Tensor
+
+The ATen spelling of torch.nn.functional.hinge_embedding_loss(), which is what
+code should call: reduction is an int here: 0 'none', 1 'mean', 2 'sum'.
+""",
+    "histogramdd": """\
+histogramdd(input, bins=10, *, range=None, weight=None, density=False) -> (Tensor hist, List[Tensor] bin_edges)
+
+A multi-dimensional histogram of the points in the rows of input (N, D):
+bins is a number per dimension, one int for all, or the edges as tensors;
+range limits each dimension (min, max pairs flattened); weight weighs
+each point; density normalizes to a probability density.
+
+Example::
+
+    >>> pts = torch.tensor([[0.0, 0.0], [1.0, 1.0], [1.0, 0.0]])
+    >>> torch.histogramdd(pts, bins=2).hist
+    tensor([[1., 0.],
+            [1., 1.]])
+""",
+    "hsplit": """\
+hsplit(input, indices_or_sections) -> List of Tensors
+
+Split horizontally: tensor_split along dim 1 (dim 0 for a 1-D tensor). An
+int must divide the size evenly.
+
+Example::
+
+    >>> torch.hsplit(torch.arange(8).view(2, 4), 2)
+    (tensor([[0, 1],
+            [4, 5]]), tensor([[2, 3],
+            [6, 7]]))
+""",
+    "hypot": """\
+hypot(input, other) -> Tensor
+
+sqrt(input**2 + other**2) elementwise, without overflow for large values
+(the hypotenuse of a right triangle). Broadcast.
+
+Example::
+
+    >>> torch.hypot(torch.tensor([3.0, 5.0]), torch.tensor([4.0, 12.0]))
+    tensor([ 5., 13.])
+""",
+    "i0_": """\
+i0_(input) -> Tensor
+
+In-place version of torch.i0(): input is overwritten with the result,
+which is returned.
+""",
+    "imag": """\
+imag(input) -> Tensor
+
+The imaginary parts of a complex tensor, as a view; a real tensor raises
+RuntimeError.
+
+Example::
+
+    >>> torch.imag(torch.tensor([1 + 2j, 3 - 1j]))
+    tensor([ 2., -1.])
+""",
+    "index_add": """\
+index_add(input, dim, index, source, *, alpha=1) -> Tensor
+
+A copy of input where, for each i, alpha * source's i-th slice along dim is
+added to the slice index[i]. Repeated indices accumulate (unlike
+x[index] += source, which keeps one).
+
+Example::
+
+    >>> x = torch.zeros(3, 2)
+    >>> torch.index_add(x, 0, torch.tensor([0, 2, 0]), torch.ones(3, 2))
+    tensor([[2., 2.],
+            [0., 0.],
+            [1., 1.]])
+""",
+    "index_copy": """\
+index_copy(input, dim, index, source) -> Tensor
+
+A copy of input where the slice index[i] along dim is replaced by source's
+i-th slice.
+
+Example::
+
+    >>> torch.index_copy(torch.zeros(3, 2), 0, torch.tensor([2, 0]), torch.tensor([[1.0, 2.0], [3.0, 4.0]]))
+    tensor([[3., 4.],
+            [0., 0.],
+            [1., 2.]])
+""",
+    "index_fill": """\
+index_fill(input, dim, index, value) -> Tensor
+
+A copy of input with the slices at index along dim set to value.
+
+Example::
+
+    >>> torch.index_fill(torch.zeros(2, 3), 1, torch.tensor([0, 2]), -1.0)
+    tensor([[-1.,  0., -1.],
+            [-1.,  0., -1.]])
+""",
+    "index_put": """\
+index_put(input, indices, values, accumulate=False) -> Tensor
+
+A copy of input with input[indices] = values, indices being a tuple of
+index tensors (one per leading dimension): the out-of-place form of
+x[i, j] = v. With accumulate=True, values are added, repeated positions
+accumulating.
+
+Example::
+
+    >>> i = (torch.tensor([0, 2, 0]),)
+    >>> torch.index_put(torch.zeros(3), i, torch.tensor([1.0, 2.0, 3.0]), accumulate=True)
+    tensor([4., 0., 2.])
+""",
+    "index_put_": """\
+index_put_(input, indices, values, accumulate=False) -> Tensor
+
+In-place version of torch.index_put(): input is overwritten with the result,
+which is returned.
+""",
+    "index_reduce": """\
+index_reduce(input, dim, index, source, reduce, *, include_self=True) -> Tensor
+
+A copy of input where each slice i of source along dim is combined into
+the slice index[i]: reduce is 'prod', 'mean', 'amax' or 'amin'. With
+include_self=False input's own values at those slices are left out.
+
+Example::
+
+    >>> x = torch.ones(3)
+    >>> torch.index_reduce(x, 0, torch.tensor([0, 0, 2]), torch.tensor([2.0, 3.0, 5.0]), 'prod')
+    tensor([6., 1., 5.])
+""",
+    "index_reduce_": """\
+index_reduce_(input, dim, index, source, reduce, *, include_self=True) -> Tensor
+
+In-place version of torch.index_reduce(): input is overwritten with the result,
+which is returned.
+""",
+    "init_num_threads": """\
+init_num_threads() -> None
+
+Set up the threads of the calling thread's parallel regions (PyTorch calls
+it in worker threads); nndb's thread pool needs nothing, so this does
+nothing.
+""",
+    "initial_seed": """\
+initial_seed() -> int
+
+The seed the default generator was last seeded with.
+
+Example::
+
+    >>> _ = torch.manual_seed(42)
+    >>> torch.initial_seed()
+    42
+""",
+    "instance_norm": """\
+instance_norm(input, weight, bias, running_mean, running_var, use_input_stats, momentum, eps, cudnn_enabled) -> Tensor
+
+The ATen spelling of torch.nn.functional.instance_norm(), which is what code
+should call: weight and bias first, every argument required.
+""",
+    "inverse": """\
+inverse(input, *, out=None) -> Tensor
+
+The inverse of a square invertible matrix (or batch):
+torch.linalg.inv. To solve A @ x = b, torch.linalg.solve(A, b) is faster
+and more accurate than inverse(A) @ b.
+
+Example::
+
+    >>> A = torch.tensor([[4.0, 2.0], [2.0, 3.0]])
+    >>> torch.inverse(A)
+    tensor([[ 0.3750, -0.2500],
+            [-0.2500,  0.5000]])
+""",
+    "is_complex": """\
+is_complex(input) -> bool
+
+Whether input's dtype is complex (torch.complex64 or torch.complex128).
+
+Example::
+
+    >>> torch.is_complex(torch.tensor([1j])), torch.is_complex(torch.tensor([1.0]))
+    (True, False)
+""",
+    "is_conj": """\
+is_conj(input) -> bool
+
+Whether input is a lazily conjugated view (PyTorch's conj() of a complex
+tensor gives one); always False in nndb, whose conj() computes at once.
+""",
+    "is_deterministic_algorithms_warn_only_enabled": """\
+is_deterministic_algorithms_warn_only_enabled() -> bool
+
+Whether use_deterministic_algorithms was set with warn_only=True
+(nondeterministic operations warn instead of raising).
+""",
+    "is_distributed": """\
+is_distributed(input) -> bool
+
+Whether input is a distributed tensor: always False in nndb, which runs
+in one process.
+""",
+    "is_floating_point": """\
+is_floating_point(input) -> bool
+
+Whether input's dtype is a floating-point one (float16, bfloat16, float32,
+float64).
+
+Example::
+
+    >>> torch.is_floating_point(torch.tensor([1.0])), torch.is_floating_point(torch.tensor([1]))
+    (True, False)
+""",
+    "is_inference": """\
+is_inference(input) -> bool
+
+Whether input was made inside torch.inference_mode() (such tensors
+cannot take part in autograd later).
+""",
+    "is_inference_mode_enabled": """\
+is_inference_mode_enabled() -> bool
+
+Whether the code runs inside torch.inference_mode().
+
+Example::
+
+    >>> torch.is_inference_mode_enabled()
+    False
+""",
+    "is_neg": """\
+is_neg(input) -> bool
+
+Whether input is a lazily negated view (PyTorch's imag of a conjugated
+view gives one); always False in nndb, which makes no lazy views.
+""",
+    "is_nonzero": """\
+is_nonzero(input) -> bool
+
+Whether the single element of a one-element tensor is not zero (what
+bool(input) gives); more elements raise RuntimeError.
+
+Example::
+
+    >>> torch.is_nonzero(torch.tensor([0.5])), torch.is_nonzero(torch.tensor(0))
+    (True, False)
+""",
+    "is_same_size": """\
+is_same_size(input, other) -> bool
+
+Whether the two tensors have the same shape.
+
+Example::
+
+    >>> torch.is_same_size(torch.zeros(2, 3), torch.ones(2, 3))
+    True
+""",
+    "is_set_to": """\
+is_set_to(tensor) -> bool
+
+Whether self and tensor are the same view of the same memory: same storage,
+offset, size and strides.
+
+Example::
+
+    >>> x = torch.zeros(3)
+    >>> x.is_set_to(x), x.is_set_to(x.clone())
+    (True, False)
+""",
+    "is_signed": """\
+is_signed(input) -> bool
+
+Whether input's dtype is signed: every dtype but torch.uint8 and
+torch.bool.
+
+Example::
+
+    >>> torch.is_signed(torch.tensor([1])), torch.is_signed(torch.tensor([1], dtype=torch.uint8))
+    (True, False)
+""",
+    "is_storage": """\
+is_storage(obj) -> bool
+
+Whether obj is a storage object (a tensor's untyped memory, from
+x.storage() in PyTorch).
+
+Example::
+
+    >>> torch.is_storage(torch.zeros(2))
+    False
+""",
+    "isin": """\
+isin(elements, test_elements, *, assume_unique=False, invert=False) -> Tensor
+
+A boolean tensor of elements' shape: True where the element occurs in
+test_elements (a tensor or a number). invert=True gives the opposite;
+assume_unique lets it skip the deduplication.
+
+Example::
+
+    >>> torch.isin(torch.tensor([1, 2, 3, 4]), torch.tensor([2, 4, 6]))
+    tensor([False,  True, False,  True])
+""",
+    "isneginf": """\
+isneginf(input) -> Tensor
+
+True where an element is -inf.
+
+Example::
+
+    >>> x = torch.tensor([float('-inf'), float('inf'), 1.0])
+    >>> torch.isneginf(x)
+    tensor([ True, False, False])
+""",
+    "isposinf": """\
+isposinf(input) -> Tensor
+
+True where an element is +inf.
+
+Example::
+
+    >>> x = torch.tensor([float('-inf'), float('inf'), 1.0])
+    >>> torch.isposinf(x)
+    tensor([False,  True, False])
+""",
+    "istft": """\
+istft(input, n_fft, hop_length=None, win_length=None, window=None, center=True, normalized=False, onesided=None, length=None, return_complex=False) -> Tensor
+
+The inverse of stft: the signal back from its complex STFT, by inverse FFT
+of each frame and overlap-add, divided by the summed squared window. Pass
+the stft's own n_fft, hop_length, window and center; length trims or pads
+the result to that many samples.
+
+Example::
+
+    >>> x = torch.arange(8.0)
+    >>> w = torch.hann_window(4)
+    >>> S = torch.stft(x, 4, 1, window=w, return_complex=True)
+    >>> torch.istft(S, 4, 1, window=w, length=8)
+    tensor([0., 1., 2., 3., 4., 5., 6., 7.])
+""",
+    "kaiser_window": """\
+kaiser_window(window_length, periodic=True, beta=12.0, *, dtype=None, layout=torch.strided, device=None, requires_grad=False) -> Tensor
+
+The Kaiser window i0(beta * sqrt(1 - (2n/N - 1)**2)) / i0(beta): larger
+beta narrows it. periodic as in hann_window.
+
+Example::
+
+    >>> torch.kaiser_window(4, True, 2.0)
+    tensor([0.4387, 0.8348, 1.0000, 0.8348])
+""",
+    "kl_div": """\
+kl_div(input, target, reduction=1, *, log_target=False) -> Tensor
+
+The ATen spelling of torch.nn.functional.kl_div(), which is what code should
+call: reduction is an int here: 0 'none', 1 'mean', 2 'sum'. There is no
+'batchmean' here.
+""",
+    "kron": """\
+kron(input, other) -> Tensor
+
+The Kronecker product: every element of input multiplies a whole copy of
+other, and the copies are laid out in a grid (sizes multiply).
+
+Example::
+
+    >>> torch.kron(torch.tensor([[1, 2], [3, 4]]), torch.ones(2, 2, dtype=torch.int64))
+    tensor([[1, 1, 2, 2],
+            [1, 1, 2, 2],
+            [3, 3, 4, 4],
+            [3, 3, 4, 4]])
+""",
+    "layer_norm": """\
+layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-05, cudnn_enable=True) -> Tensor
+
+The ATen spelling of torch.nn.functional.layer_norm(), which is what code
+should call: the same arguments, plus cudnn_enable (ignored).
+""",
+    "lcm_": """\
+lcm_(input, other) -> Tensor
+
+In-place version of torch.lcm(): input is overwritten with the result,
+which is returned.
+""",
+    "ldexp_": """\
+ldexp_(input, other) -> Tensor
+
+In-place version of torch.ldexp(): input is overwritten with the result,
+which is returned.
+""",
+    "log10_": """\
+log10_(input) -> Tensor
+
+In-place version of torch.log10(): input is overwritten with the result,
+which is returned.
+""",
+    "log1p_": """\
+log1p_(input) -> Tensor
+
+In-place version of torch.log1p(): input is overwritten with the result,
+which is returned.
+""",
+    "log2_": """\
+log2_(input) -> Tensor
+
+In-place version of torch.log2(): input is overwritten with the result,
+which is returned.
+""",
+    "log_": """\
+log_(input) -> Tensor
+
+In-place version of torch.log(): input is overwritten with the result,
+which is returned.
+""",
+    "logaddexp": """\
+logaddexp(input, other) -> Tensor
+
+log(exp(input) + exp(other)) elementwise, computed without overflow or
+underflow (adding probabilities kept as logs).
+
+Example::
+
+    >>> torch.logaddexp(torch.tensor([1000.0, -1000.0]), torch.tensor([1000.0, -1000.0]))
+    tensor([1000.6932, -999.3068])
+""",
+    "logaddexp2": """\
+logaddexp2(input, other) -> Tensor
+
+log2(2**input + 2**other) elementwise, computed stably: logaddexp in base 2.
+
+Example::
+
+    >>> torch.logaddexp2(torch.tensor([1.0, 3.0]), torch.tensor([1.0, 0.0]))
+    tensor([2.0000, 3.1699])
+""",
+    "logcumsumexp": """\
+logcumsumexp(input, dim) -> Tensor
+
+log(cumsum(exp(input), dim)) computed without overflow: a running
+logsumexp along dim.
+
+Example::
+
+    >>> torch.logcumsumexp(torch.tensor([0.0, 0.0, 1.0]), dim=0)
+    tensor([0.0000, 0.6931, 1.5514])
+""",
+    "logdet": """\
+logdet(input) -> Tensor
+
+The natural log of the determinant of a square matrix (or batch): nan when
+the determinant is negative, -inf when it is 0 (see slogdet for the sign).
+
+Example::
+
+    >>> A = torch.tensor([[4.0, 2.0], [2.0, 3.0]])
+    >>> torch.logdet(A)
+    tensor(2.0794)
+""",
+    "logit_": """\
+logit_(input, eps=None) -> Tensor
+
+In-place version of torch.logit(): input is overwritten with the result,
+which is returned.
+""",
+    "logspace": """\
+logspace(start, end, steps, base=10.0, *, out=None, dtype=None, layout=None, device=None, requires_grad=False) -> Tensor
+
+steps numbers evenly spaced on a log scale: base ** linspace(start, end,
+steps), from base**start to base**end (learning-rate sweeps).
+
+Example::
+
+    >>> torch.logspace(-3, 0, steps=4)
+    tensor([0.0010, 0.0100, 0.1000, 1.0000])
+    >>> torch.logspace(0, 3, steps=4, base=2)
+    tensor([1., 2., 4., 8.])
+""",
+    "lstm": """\
+lstm(input, hx, params, has_biases, num_layers, dropout, train, bidirectional, batch_first) -> Tuple[Tensor, ...]
+
+The whole multi-layer LSTM over a sequence, with its weights as the flat list
+params: what nn.LSTM computes (call the module). A second form takes a packed
+sequence (input, batch_sizes, hx, params, ...).
+""",
+    "lstm_cell": """\
+lstm_cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None) -> (Tensor, Tensor)
+
+One step of an LSTM cell on input (batch, input_size) from the state
+hx = (h, c), with the given weights: returns the new (h, c), what
+nn.LSTMCell computes (call the module).
+""",
+    "lstsq": """\
+lstsq(input, A, *, out=None) -> (Tensor, Tensor)
+
+Removed in PyTorch 1.9: raises RuntimeError. Use torch.linalg.lstsq(A, B)
+(note the order: A first).
+""",
+    "lu": """\
+lu(A, pivot=True, get_infos=False, out=None) -> (Tensor LU, Tensor pivots[, Tensor infos])
+
+The LU decomposition with partial pivoting in compact form: L (unit lower,
+diagonal not stored) and U in one matrix, and the 1-based row pivots (as
+LAPACK gives them). lu_unpack gives P, L, U; lu_solve solves with it.
+get_infos also returns LAPACK's status per matrix. torch.linalg.lu_factor
+is the newer spelling.
+
+Example::
+
+    >>> LU, piv = torch.lu(torch.tensor([[1.0, 2.0], [3.0, 4.0]]))
+    >>> piv
+    tensor([2, 2], dtype=torch.int32)
+""",
+    "lu_solve": """\
+lu_solve(b, LU_data, LU_pivots, *, out=None) -> Tensor
+
+Solve A @ x = b given A's LU decomposition from torch.lu (LU_data,
+LU_pivots). b is (..., n, k).
+
+Example::
+
+    >>> A = torch.tensor([[1.0, 2.0], [3.0, 4.0]])
+    >>> torch.lu_solve(torch.tensor([[5.0], [11.0]]), *torch.lu(A))
+    tensor([[1.],
+            [2.]])
+""",
+    "lu_unpack": """\
+lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True, *, out=None) -> (Tensor P, Tensor L, Tensor U)
+
+P, L and U with A = P @ L @ U from torch.lu's compact form, as a named
+tuple (unpack_data=False leaves L and U empty, unpack_pivots=False P).
+
+Example::
+
+    >>> A = torch.tensor([[1.0, 2.0], [3.0, 4.0]])
+    >>> P, L, U = torch.lu_unpack(*torch.lu(A))
+    >>> P @ L @ U
+    tensor([[1., 2.],
+            [3., 4.]])
+""",
+    "manual_seed": """\
+manual_seed(seed) -> torch.Generator
+
+Seed the default random number generator, so that the random numbers drawn
+after it (rand, randn, dropout, init, shuffling DataLoaders) are the same
+on every run, and the same as PyTorch draws. Returns the generator.
+
+Example::
+
+    >>> _ = torch.manual_seed(0)
+    >>> torch.rand(2)
+    tensor([0.4963, 0.7682])
+    >>> _ = torch.manual_seed(0)
+    >>> torch.rand(2)
+    tensor([0.4963, 0.7682])
+""",
+    "map2_": """\
+map2_(x, y, callable) -> Tensor
+
+For each element, self = callable(self, x, y) with x and y broadcast,
+in place, calling the Python function element by element (slow; CPU only);
+returns self.
+
+Example::
+
+    >>> a = torch.tensor([1.0, 2.0])
+    >>> a.map2_(torch.tensor([3.0, 4.0]), torch.tensor([10.0, 20.0]), lambda s, x, y: s + x * y)
+    tensor([31., 82.])
+""",
+    "margin_ranking_loss": """\
+margin_ranking_loss(input1, input2, target, margin=0.0, reduction=1) -> Tensor
+
+The ATen spelling of torch.nn.functional.margin_ranking_loss(), which is what
+code should call: reduction is an int here: 0 'none', 1 'mean', 2 'sum'.
+""",
+    "masked_scatter": """\
+masked_scatter(input, mask, source) -> Tensor
+
+A copy of input where the positions where mask (broadcast) is True take
+the elements of source in order, one after the other.
+
+Example::
+
+    >>> m = torch.tensor([True, False, True])
+    >>> torch.masked_scatter(torch.zeros(3), m, torch.tensor([7.0, 8.0, 9.0]))
+    tensor([7., 0., 8.])
+""",
+    "masked_scatter_": """\
+masked_scatter_(input, mask, source) -> Tensor
+
+In-place version of torch.masked_scatter(): input is overwritten with the
+result, which is returned.
+""",
+    "matrix_exp": """\
+matrix_exp(input) -> Tensor
+
+The matrix exponential of a square matrix (or batch): the sum of
+input**k / k! over k (not the exponential of each element).
+
+Example::
+
+    >>> torch.matrix_exp(torch.tensor([[0.0, 1.0], [0.0, 0.0]]))
+    tensor([[1., 1.],
+            [0., 1.]])
+""",
+    "matrix_power": """\
+matrix_power(input, n) -> Tensor
+
+The square matrix input multiplied by itself n times (n = 0 gives the
+identity, negative n the inverse's powers).
+
+Example::
+
+    >>> torch.matrix_power(torch.tensor([[1, 1], [0, 1]]), 3)
+    tensor([[1, 3],
+            [0, 1]])
+""",
+    "matrix_rank": """\
+matrix_rank(input, tol=None, symmetric=False, *, out=None) -> Tensor
+
+Removed in PyTorch 1.9: raises RuntimeError. Use
+torch.linalg.matrix_rank.
+""",
+    "max_pool1d": """\
+max_pool1d(input, kernel_size, stride=(), padding=0, dilation=1, ceil_mode=False) -> Tensor
+
+torch.nn.functional.max_pool1d() without return_indices.
+""",
+    "max_pool2d": """\
+max_pool2d(input, kernel_size, stride=(), padding=0, dilation=1, ceil_mode=False) -> Tensor
+
+torch.nn.functional.max_pool2d() without return_indices.
+""",
+    "max_pool3d": """\
+max_pool3d(input, kernel_size, stride=(), padding=0, dilation=1, ceil_mode=False) -> Tensor
+
+torch.nn.functional.max_pool3d() without return_indices.
+""",
+    "mode": """\
+mode(input, dim=-1, keepdim=False) -> (Tensor values, Tensor indices)
+
+The most frequent value along dim (the smallest of the most frequent on a
+tie) and an index where it occurs, as a named tuple. keepdim keeps dim
+with size 1.
+
+Example::
+
+    >>> x = torch.tensor([[1, 2, 2, 3], [4, 4, 1, 1]])
+    >>> torch.mode(x, dim=1).values
+    tensor([2, 1])
+""",
+    "moveaxis": """\
+moveaxis(input, source, destination) -> Tensor
+
+Alias for torch.movedim().
+""",
+    "nan_to_num_": """\
+nan_to_num_(input, nan=0.0, posinf=None, neginf=None) -> Tensor
+
+In-place version of torch.nan_to_num(): input is overwritten with the result,
+which is returned.
+""",
+    "nanmean": """\
+nanmean(input, dim=None, keepdim=False, *, dtype=None) -> Tensor
+
+The mean ignoring nan: of all elements, or along dim. nan only where all
+the elements averaged are nan.
+
+Example::
+
+    >>> x = torch.tensor([[1.0, float('nan')], [3.0, 4.0]])
+    >>> torch.nanmean(x)
+    tensor(2.6667)
+    >>> torch.nanmean(x, dim=1)
+    tensor([1.0000, 3.5000])
+""",
+    "nanmedian": """\
+nanmedian(input, dim=None, keepdim=False) -> Tensor or (Tensor values, Tensor indices)
+
+median ignoring nan: of all elements (a 0-D tensor), or along dim (a named
+tuple of values and indices). As median, the lower of the two middle
+values for an even count.
+
+Example::
+
+    >>> torch.nanmedian(torch.tensor([1.0, float('nan'), 3.0, 2.0]))
+    tensor(2.)
+""",
+    "nanquantile": """\
+nanquantile(input, q, dim=None, keepdim=False, *, interpolation='linear') -> Tensor
+
+quantile ignoring nan: the quantiles of the other values.
+
+Example::
+
+    >>> torch.nanquantile(torch.tensor([1.0, float('nan'), 3.0]), 0.5)
+    tensor(2.)
+""",
+    "nansum": """\
+nansum(input, dim=None, keepdim=False, *, dtype=None) -> Tensor
+
+The sum treating nan as 0: of all elements, or along dim.
+
+Example::
+
+    >>> torch.nansum(torch.tensor([1.0, float('nan'), 2.0]))
+    tensor(3.)
+""",
+    "narrow_copy": """\
+narrow_copy(input, dim, start, length) -> Tensor
+
+A copy (not a view) of input.narrow(dim, start, length): length elements
+from start along dim.
+
+Example::
+
+    >>> torch.narrow_copy(torch.arange(6).view(2, 3), 1, 1, 2)
+    tensor([[1, 2],
+            [4, 5]])
+""",
+    "native_batch_norm": """\
+native_batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps) -> (Tensor, Tensor, Tensor)
+
+The batch norm kernel: returns (output, the batch mean, the inverse of the
+batch standard deviation) (empty statistics when not training). Code
+should call torch.nn.functional.batch_norm.
+""",
+    "native_channel_shuffle": """\
+native_channel_shuffle(input, groups) -> Tensor
+
+The same as torch.nn.functional.channel_shuffle().
+""",
+    "native_layer_norm": """\
+native_layer_norm(input, normalized_shape, weight, bias, eps) -> (Tensor, Tensor, Tensor)
+
+The layer norm kernel: returns (output, mean, inverse standard deviation)
+per normalized group. Code should call torch.nn.functional.layer_norm.
+""",
+    "neg_": """\
+neg_(input) -> Tensor
+
+In-place version of torch.neg(): input is overwritten with the result,
+which is returned.
+""",
+    "negative_": """\
+negative_(input) -> Tensor
+
+In-place version of torch.negative(): input is overwritten with the result,
+which is returned.
+""",
+    "new_empty_strided": """\
+new_empty_strided(size, stride, *, dtype=None, device=None, requires_grad=False) -> Tensor
+
+An uninitialized tensor of the given size and strides, with self's dtype
+and device unless given (see torch.empty_strided).
+""",
+    "nuclear_norm": """\
+nuclear_norm(input, dim=None, keepdim=False, *, out=None) -> Tensor
+
+The nuclear norm (the sum of the singular values) of a matrix, or of the
+matrices in the two dimensions dim. torch.linalg.matrix_norm(input, 'nuc')
+is the newer spelling.
+
+Example::
+
+    >>> torch.nuclear_norm(torch.tensor([[3.0, 0.0], [0.0, -2.0]]))
+    tensor(5.)
+""",
+    "orgqr": """\
+orgqr(input, tau) -> Tensor
+
+The Q of a QR decomposition from geqrf's compact form (input, tau):
+torch.linalg.householder_product.
+""",
+    "ormqr": """\
+ormqr(input, tau, other, left=True, transpose=False, *, out=None) -> Tensor
+
+other multiplied by the Q of geqrf's compact form (input, tau) without
+forming Q: Q @ other (left=True) or other @ Q, with Q transposed when
+transpose=True.
+""",
+    "pairwise_distance": """\
+pairwise_distance(x1, x2, p=2.0, eps=1e-06, keepdim=False) -> Tensor
+
+The same as torch.nn.functional.pairwise_distance().
+""",
+    "pca_lowrank": """\
+pca_lowrank(A, q=None, center=True, niter=2) -> (Tensor U, Tensor S, Tensor V)
+
+An approximate principal component analysis of a (m, n) data matrix A (rows
+are samples) by a randomized SVD: the columns of V are the first q
+principal directions, S ** 2 / (m - 1) their variances, and A's projection
+is (A - mean) @ V. center subtracts the column means first. q defaults to
+min(6, m, n); niter is the number of power iterations (more is more
+accurate). Random: seed it for repeatable results.
+""",
+    "pdist": """\
+pdist(input, p=2) -> Tensor
+
+The same as torch.nn.functional.pdist().
+""",
+    "permute_copy": """\
+permute_copy(input, dims) -> Tensor
+
+A copy of what torch.permute() returns, in new memory: the same values, but
+writing to the result does not change input (torch.permute gives a view).
+""",
+    "pinverse": """\
+pinverse(input, rcond=1e-15) -> Tensor
+
+The Moore-Penrose pseudo-inverse of a matrix of any shape (m, n), (n, m)
+out, computed from the SVD; singular values below rcond times the largest
+count as zero. The least-squares solution of A @ x = b is pinverse(A) @ b.
+
+Example::
+
+    >>> torch.pinverse(torch.tensor([[1.0, 0.0], [0.0, 2.0], [0.0, 0.0]]))
+    tensor([[1.0000, 0.0000, 0.0000],
+            [0.0000, 0.5000, 0.0000]])
+""",
+    "pixel_shuffle": """\
+pixel_shuffle(input, upscale_factor) -> Tensor
+
+The same as torch.nn.functional.pixel_shuffle().
+""",
+    "pixel_unshuffle": """\
+pixel_unshuffle(input, downscale_factor) -> Tensor
+
+The same as torch.nn.functional.pixel_unshuffle().
+""",
+    "poisson_nll_loss": """\
+poisson_nll_loss(input, target, log_input, full, eps, reduction) -> Tensor
+
+The ATen spelling of torch.nn.functional.poisson_nll_loss(), which is what code
+should call: every argument is required; reduction is an int here: 0 'none', 1
+'mean', 2 'sum'.
+""",
+    "prelu": """\
+prelu(input, weight) -> Tensor
+
+The same as torch.nn.functional.prelu().
+""",
+    "put": """\
+put(input, index, source, accumulate=False) -> Tensor
+
+A copy of input, seen as 1-D, with the elements at index (flat positions)
+set to source's elements (added to them with accumulate=True).
+
+Example::
+
+    >>> torch.put(torch.zeros(2, 2), torch.tensor([0, 3]), torch.tensor([5.0, 6.0]))
+    tensor([[5., 0.],
+            [0., 6.]])
+""",
+    "qr": """\
+qr(input, some=True, *, out=None) -> (Tensor Q, Tensor R)
+
+The QR decomposition input = Q @ R, Q with orthonormal columns and R
+upper-triangular, as a named tuple. some=True gives the reduced shapes
+(m, k) and (k, n), k = min(m, n); False the complete ones.
+torch.linalg.qr is the newer spelling.
+
+Example::
+
+    >>> Q, R = torch.qr(torch.tensor([[3.0, 1.0], [4.0, 2.0]]))
+    >>> R
+    tensor([[-5.0000, -2.2000],
+            [ 0.0000,  0.4000]])
+""",
+    "quantile": """\
+quantile(input, q, dim=None, keepdim=False, *, interpolation='linear') -> Tensor
+
+The q-th quantiles (q a number or 1-D tensor in [0, 1]) of all elements,
+or along dim. q=0.5 is the median (averaging the two middle values, unlike
+torch.median). interpolation: how a quantile between two data points is
+taken: 'linear' (default), 'lower', 'higher', 'midpoint' or 'nearest'. A
+nan in the data gives nan (see nanquantile). With a tensor q the
+quantiles are stacked first.
+
+Example::
+
+    >>> x = torch.tensor([1.0, 2.0, 3.0, 4.0])
+    >>> torch.quantile(x, 0.5)
+    tensor(2.5000)
+    >>> torch.quantile(x, torch.tensor([0.25, 0.75]))
+    tensor([1.7500, 3.2500])
+""",
+    "rad2deg": """\
+rad2deg(input) -> Tensor
+
+Radians to degrees: each element times 180 / pi.
+
+Example::
+
+    >>> x = torch.tensor([0.0, 1.5708, 3.1416])
+    >>> torch.rad2deg(x)
+    tensor([  0.0000,  90.0002, 180.0004])
+""",
+    "rad2deg_": """\
+rad2deg_(input) -> Tensor
+
+In-place version of torch.rad2deg(): input is overwritten with the result,
+which is returned.
+""",
+    "range": """\
+range(start=0, end=None, step=1, *, out=None, dtype=None, layout=None, device=None, requires_grad=False) -> Tensor
+
+Deprecated (with a warning): numbers from start to end inclusive, stepping
+by step, as float32 by default. Use torch.arange, which excludes end (as
+Python's range does).
+""",
+    "real": """\
+real(input) -> Tensor
+
+The real parts of a complex tensor, as a view (writable); a real tensor is
+returned as it is.
+
+Example::
+
+    >>> torch.real(torch.tensor([1 + 2j, 3 - 1j]))
+    tensor([1., 3.])
+""",
+    "reciprocal_": """\
+reciprocal_(input) -> Tensor
+
+In-place version of torch.reciprocal(): input is overwritten with the result,
+which is returned.
+""",
+    "relu_": """\
+relu_(input) -> Tensor
+
+In-place version of torch.relu(): input is overwritten with the result,
+which is returned.
+""",
+    "renorm": """\
+renorm(input, p, dim, maxnorm) -> Tensor
+
+A copy of input where each slice along dim whose p-norm exceeds maxnorm
+is scaled down to norm maxnorm (the max-norm constraint on weights).
+
+Example::
+
+    >>> torch.renorm(torch.tensor([[3.0, 4.0], [0.3, 0.4]]), p=2, dim=0, maxnorm=1.0)
+    tensor([[0.6000, 0.8000],
+            [0.3000, 0.4000]])
+""",
+    "renorm_": """\
+renorm_(input, p, dim, maxnorm) -> Tensor
+
+In-place version of torch.renorm(): input is overwritten with the result,
+which is returned.
+""",
+    "resize": """\
+resize(*sizes) -> Tensor
+
+Deprecated (with a warning): a resized copy; use reshape, or resize_ on a
+clone.
+""",
+    "resize_": """\
+resize_(*sizes, memory_format=torch.contiguous_format) -> Tensor
+
+Give self a new shape in place, growing its memory if needed (the new
+elements are uninitialized) and keeping the existing elements in their
+memory order; returns self. Not reshape: the elements are not rearranged,
+and a tensor that requires grad cannot be resized.
+
+Example::
+
+    >>> x = torch.tensor([[1, 2], [3, 4]])
+    >>> x.resize_(4)
+    tensor([1, 2, 3, 4])
+""",
+    "resize_as": """\
+resize_as(tensor) -> Tensor
+
+Deprecated (with a warning): a copy of self resized to tensor's shape; use
+reshape_as.
+""",
+    "resize_as_": """\
+resize_as_(input, the_template, *, memory_format=None) -> Tensor
+
+input.resize_as_(the_template): give input the template's shape in place.
+""",
+    "resolve_conj": """\
+resolve_conj(input) -> Tensor
+
+input itself, or a materialized copy when it is a lazily conjugated view
+(see conj; nndb makes no lazy views, so input itself).
+""",
+    "resolve_neg": """\
+resolve_neg(input) -> Tensor
+
+input itself, or a materialized copy when it is a lazily negated view
+(see is_neg; nndb makes none, so input itself).
+""",
+    "rnn_relu": """\
+rnn_relu(input, hx, params, has_biases, num_layers, dropout, train, bidirectional, batch_first) -> Tuple[Tensor, ...]
+
+The whole multi-layer Elman RNN with relu over a sequence, with its weights as
+the flat list params: what nn.RNN computes (call the module). A second form
+takes a packed sequence (input, batch_sizes, hx, params, ...).
+""",
+    "rnn_relu_cell": """\
+rnn_relu_cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None) -> Tensor
+
+One step of an Elman RNN cell with relu on input (batch, input_size) from state
+hx, with the given weights: what nn.RNNCell computes (call the module).
+""",
+    "rnn_tanh": """\
+rnn_tanh(input, hx, params, has_biases, num_layers, dropout, train, bidirectional, batch_first) -> Tuple[Tensor, ...]
+
+The whole multi-layer Elman RNN with tanh over a sequence, with its weights as
+the flat list params: what nn.RNN computes (call the module). A second form
+takes a packed sequence (input, batch_sizes, hx, params, ...).
+""",
+    "rnn_tanh_cell": """\
+rnn_tanh_cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None) -> Tensor
+
+One step of an Elman RNN cell with tanh on input (batch, input_size) from state
+hx, with the given weights: what nn.RNNCell computes (call the module).
+""",
+    "rot90": """\
+rot90(input, k=1, dims=[0, 1]) -> Tensor
+
+Rotate by 90 degrees k times in the plane of dims, from the first toward
+the second (counterclockwise for a matrix printed as usual).
+
+Example::
+
+    >>> torch.rot90(torch.tensor([[1, 2], [3, 4]]))
+    tensor([[2, 4],
+            [1, 3]])
+""",
+    "round_": """\
+round_(input, *, decimals=0) -> Tensor
+
+In-place version of torch.round(): input is overwritten with the result,
+which is returned.
+""",
+    "row_stack": """\
+row_stack(tensors) -> Tensor
+
+Alias for torch.vstack().
+""",
+    "rrelu": """\
+rrelu(input, lower=0.125, upper=0.3333333333333333, training=False, generator=None) -> Tensor
+
+The same as torch.nn.functional.rrelu().
+""",
+    "rrelu_": """\
+rrelu_(input, lower=0.125, upper=0.3333333333333333, training=False, generator=None) -> Tensor
+
+In-place version of torch.rrelu(): input is overwritten with the result,
+which is returned.
+""",
+    "rsqrt_": """\
+rsqrt_(input) -> Tensor
+
+In-place version of torch.rsqrt(): input is overwritten with the result,
+which is returned.
+""",
+    "scalar_tensor": """\
+scalar_tensor(s, *, dtype=None, layout=None, device=None, pin_memory=None, requires_grad=False) -> Tensor
+
+A 0-D tensor holding the number s, float32 unless dtype says otherwise
+(torch.tensor(s) takes the dtype from s instead).
+
+Example::
+
+    >>> torch.scalar_tensor(3)
+    tensor(3.)
+""",
+    "scatter_reduce": """\
+scatter_reduce(input, dim, index, src, reduce, *, include_self=True) -> Tensor
+
+A copy of input where each element of src is combined, along dim, into
+the position index gives: reduce is 'sum', 'prod', 'mean', 'amax' or
+'amin'. With include_self=False the values already in input at the
+scattered positions are left out of the reduction. (A beta API in
+PyTorch 1.13: it warns once.)
+
+Example::
+
+    >>> src = torch.tensor([1.0, 2.0, 3.0, 4.0])
+    >>> idx = torch.tensor([0, 1, 0, 1])
+    >>> torch.scatter_reduce(torch.zeros(2), 0, idx, src, reduce='amax')
+    tensor([3., 4.])
+""",
+    "scatter_reduce_": """\
+scatter_reduce_(input, dim, index, src, reduce, *, include_self=True) -> Tensor
+
+In-place version of torch.scatter_reduce(): input is overwritten with the
+result, which is returned.
+""",
+    "searchsorted": """\
+searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=None, sorter=None, out=None) -> Tensor
+
+For each value in input, the index where it would be inserted into
+sorted_sequence to keep it sorted: the first such place (side='left', the
+default) or the last (side='right', or right=True). sorted_sequence may be
+N-D, searched along its last dimension with input's matching rows. sorter
+gives the order that sorts an unsorted sequence (from argsort).
+
+Example::
+
+    >>> s = torch.tensor([1, 3, 5, 7])
+    >>> torch.searchsorted(s, torch.tensor([3, 6, 9]))
+    tensor([1, 3, 4])
+    >>> torch.searchsorted(s, torch.tensor([3, 6, 9]), side='right')
+    tensor([2, 3, 4])
+""",
+    "seed": """\
+seed() -> int
+
+Seed the default generator with a non-deterministic random number and
+return it.
+""",
+    "segment_reduce": """\
+segment_reduce(data, reduce, *, lengths=None, indices=None, offsets=None, axis=0, unsafe=False, initial=None) -> Tensor
+
+Reduce consecutive segments of data along axis: lengths gives each
+segment's length (or offsets their bounds); reduce is 'sum', 'mean',
+'max', 'min' or 'prod'. An empty segment gives initial. (A prototype API in
+PyTorch.)
+
+Example::
+
+    >>> torch.segment_reduce(torch.tensor([1.0, 2.0, 3.0, 4.0, 5.0]), 'sum', lengths=torch.tensor([2, 3]))
+    tensor([ 3., 12.])
+""",
+    "select_copy": """\
+select_copy(input, dim, index) -> Tensor
+
+A copy of what torch.select() returns, in new memory: the same values, but
+writing to the result does not change input (torch.select gives a view).
+""",
+    "select_scatter": """\
+select_scatter(input, src, dim, index) -> Tensor
+
+A copy of input with the slice input.select(dim, index) replaced by src
+(the out-of-place x[:, index] = src).
+
+Example::
+
+    >>> torch.select_scatter(torch.zeros(2, 2), torch.tensor([1.0, 2.0]), 1, 0)
+    tensor([[1., 0.],
+            [2., 0.]])
+""",
+    "selu": """\
+selu(input) -> Tensor
+
+The same as torch.nn.functional.selu().
+""",
+    "selu_": """\
+selu_(input) -> Tensor
+
+In-place version of torch.selu(): input is overwritten with the result,
+which is returned.
+""",
+    "set_deterministic_debug_mode": """\
+set_deterministic_debug_mode(debug_mode) -> None
+
+Set how nondeterministic operations are treated: 0 or 'default' (allowed),
+1 or 'warn', 2 or 'error' (as use_deterministic_algorithms(True)).
+""",
+    "set_float32_matmul_precision": """\
+set_float32_matmul_precision(precision) -> None
+
+Allow float32 matrix products to trade precision for speed: 'highest'
+(full float32), 'high' (TensorFloat32 on GPUs that have it) or 'medium'
+(bfloat16).
+""",
+    "set_flush_denormal": """\
+set_flush_denormal(mode) -> bool
+
+Whether to flush denormal floats (tiny numbers below the normal range) to
+zero, which speeds up some arithmetic. Returns True when the CPU supports
+it.
+""",
+    "set_num_interop_threads": """\
+set_num_interop_threads(num) -> None
+
+Set the number of inter-op threads (see get_num_interop_threads); as in
+PyTorch, only before any parallel work has started.
+""",
+    "set_rng_state": """\
+set_rng_state(new_state) -> None
+
+Restore the default generator's state from get_rng_state().
+""",
+    "sigmoid_": """\
+sigmoid_(input) -> Tensor
+
+In-place version of torch.sigmoid(): input is overwritten with the result,
+which is returned.
+""",
+    "signbit": """\
+signbit(input) -> Tensor
+
+True where the sign bit of each element is set: negatives, and also
+-0.0 (which x < 0 misses).
+
+Example::
+
+    >>> x = torch.tensor([-1.0, -0.0, 0.0, 2.0])
+    >>> torch.signbit(x)
+    tensor([ True,  True, False, False])
+""",
+    "sin_": """\
+sin_(input) -> Tensor
+
+In-place version of torch.sin(): input is overwritten with the result,
+which is returned.
+""",
+    "sinc_": """\
+sinc_(input) -> Tensor
+
+In-place version of torch.sinc(): input is overwritten with the result,
+which is returned.
+""",
+    "sinh_": """\
+sinh_(input) -> Tensor
+
+In-place version of torch.sinh(): input is overwritten with the result,
+which is returned.
+""",
+    "slice_copy": """\
+slice_copy(input, dim=0, start=None, end=None, step=1) -> Tensor
+
+A copy of the slice start:end:step of input along dim, in new memory (the
+slice x[start:end:step] itself is a view).
+""",
+    "slice_scatter": """\
+slice_scatter(input, src, dim=0, start=None, end=None, step=1) -> Tensor
+
+A copy of input with the slice start:end:step along dim replaced by src.
+""",
+    "slogdet": """\
+slogdet(input) -> (Tensor sign, Tensor logabsdet)
+
+The sign of the determinant and the log of its absolute value, as a named
+tuple: stays finite where det over- or underflows.
+
+Example::
+
+    >>> torch.slogdet(torch.tensor([[0.0, 2.0], [3.0, 0.0]]))
+    torch.return_types.slogdet(
+    sign=tensor(-1.),
+    logabsdet=tensor(1.7918))
+""",
+    "solve": """\
+solve(input, A, *, out=None) -> (Tensor, Tensor)
+
+Removed in PyTorch 1.9: raises RuntimeError. Use torch.linalg.solve(A, B)
+(note the order: A first).
+""",
+    "split_copy": """\
+split_copy(input, split_size, dim=0) -> List of Tensors
+
+torch.split with each part a copy in new memory instead of a view.
+""",
+    "split_with_sizes": """\
+split_with_sizes(input, split_sizes, dim=0) -> List of Tensors
+
+Split input along dim into views of the given sizes (which must add up to
+the size): split(input, split_sizes, dim).
+""",
+    "split_with_sizes_copy": """\
+split_with_sizes_copy(input, split_sizes, dim=0) -> List of Tensors
+
+torch.split_with_sizes with each part a copy in new memory instead of a view.
+""",
+    "sqrt_": """\
+sqrt_(input) -> Tensor
+
+In-place version of torch.sqrt(): input is overwritten with the result,
+which is returned.
+""",
+    "square_": """\
+square_(input) -> Tensor
+
+In-place version of torch.square(): input is overwritten with the result,
+which is returned.
+""",
+    "squeeze_copy": """\
+squeeze_copy(input, dim=None) -> Tensor
+
+A copy of what torch.squeeze() returns, in new memory: the same values, but
+writing to the result does not change input (torch.squeeze gives a view).
+""",
+    "stft": """\
+stft(input, n_fft, hop_length=None, win_length=None, window=None, center=True, pad_mode='reflect', normalized=False, onesided=None, return_complex=None) -> Tensor
+
+The short-time Fourier transform of a 1-D signal (or a batch (B, L)): the
+FFT of overlapping frames of n_fft samples, hop_length apart (default
+n_fft // 4), each multiplied by window (a tensor of win_length samples,
+default n_fft; none means a rectangular window: pass
+torch.hann_window(n_fft)). The result is complex, (n_fft // 2 + 1, frames)
+for a real signal with onesided (the default). center pads the signal
+by n_fft // 2 at both ends (pad_mode) so that frame t is centred on
+t * hop_length. Pass return_complex=True: real input requires it to be
+given (False, the old real (..., 2) layout, is deprecated).
+
+Example::
+
+    >>> x = torch.arange(8.0)
+    >>> torch.stft(x, n_fft=4, hop_length=2, window=torch.ones(4), return_complex=True).shape
+    torch.Size([3, 5])
+""",
+    "svd": """\
+svd(input, some=True, compute_uv=True, *, out=None) -> (Tensor U, Tensor S, Tensor V)
+
+The singular value decomposition input = U @ diag(S) @ V.T, as a named
+tuple: note that V is returned, not V.T (torch.linalg.svd returns Vh =
+V.T). S is sorted in decreasing order. some=True gives the reduced shapes;
+compute_uv=False fills U and V with zeros.
+
+Example::
+
+    >>> torch.svd(torch.tensor([[3.0, 0.0], [0.0, -2.0]])).S
+    tensor([3., 2.])
+""",
+    "svd_lowrank": """\
+svd_lowrank(A, q=6, niter=2, M=None) -> (Tensor U, Tensor S, Tensor V)
+
+An approximate truncated SVD, A ~ U @ diag(S) @ V.T with q singular values,
+by a randomized method (fast for large matrices of low rank). niter power
+iterations improve accuracy; M is subtracted from A first (a mean to
+center by). Random: seed it for repeatable results.
+""",
+    "symeig": """\
+symeig(input, eigenvectors=False, upper=True, *, out=None) -> (Tensor eigenvalues, Tensor eigenvectors)
+
+Deprecated (with a warning): the eigenvalues, in increasing order, and
+with eigenvectors=True the eigenvectors of a symmetric matrix, read from
+its upper triangle (upper=True) or lower one. Use torch.linalg.eigh (or
+eigvalsh), which reads the lower triangle by default.
+""",
+    "t_copy": """\
+t_copy(input) -> Tensor
+
+A copy of what torch.t() returns, in new memory: the same values, but
+writing to the result does not change input (torch.t gives a view).
+
+Example::
+
+    >>> x = torch.arange(6).view(2, 3)
+    >>> y = torch.t_copy(x)
+    >>> y[0, 0] = 100
+    >>> x[0, 0]
+    tensor(0)
+""",
+    "take": """\
+take(input, index) -> Tensor
+
+The elements of input, seen as 1-D in row-major order, at the positions
+index; the result has index's shape.
+
+Example::
+
+    >>> torch.take(torch.tensor([[1, 2], [3, 4]]), torch.tensor([0, 3]))
+    tensor([1, 4])
+""",
+    "take_along_dim": """\
+take_along_dim(input, indices, dim=None) -> Tensor
+
+The elements of input at indices along dim, where indices has input's
+number of dimensions (it broadcasts with input on the other ones): pairs
+with argmax/argsort/topk results. Without dim, input is flattened.
+
+Example::
+
+    >>> x = torch.tensor([[10, 30, 20], [60, 40, 50]])
+    >>> torch.take_along_dim(x, x.argsort(dim=1), dim=1)
+    tensor([[10, 20, 30],
+            [40, 50, 60]])
+    >>> torch.take_along_dim(x, x.argmax(dim=1, keepdim=True), dim=1)
+    tensor([[30],
+            [60]])
+""",
+    "tan_": """\
+tan_(input) -> Tensor
+
+In-place version of torch.tan(): input is overwritten with the result,
+which is returned.
+""",
+    "tanh_": """\
+tanh_(input) -> Tensor
+
+In-place version of torch.tanh(): input is overwritten with the result,
+which is returned.
+""",
+    "tensor_split": """\
+tensor_split(input, indices_or_sections, dim=0) -> List of Tensors
+
+Split input along dim into views. An int n gives n parts as equal as
+possible (the first ones one longer when the size is not divisible,
+unlike split, which takes a part size); a list of indices splits before
+each index.
+
+Example::
+
+    >>> x = torch.arange(7)
+    >>> torch.tensor_split(x, 3)
+    (tensor([0, 1, 2]), tensor([3, 4]), tensor([5, 6]))
+    >>> torch.tensor_split(x, [1, 5])
+    (tensor([0]), tensor([1, 2, 3, 4]), tensor([5, 6]))
+""",
+    "tensordot": """\
+tensordot(a, b, dims=2, out=None) -> Tensor
+
+Sum the products of a and b over several dimensions at once: dims=n
+contracts the last n dimensions of a with the first n of b; dims=([da...],
+[db...]) names the pairs. tensordot(a, b, 1) of matrices is a @ b.
+
+Example::
+
+    >>> a = torch.arange(6.0).view(2, 3)
+    >>> b = torch.ones(3, 2)
+    >>> torch.tensordot(a, b, dims=1)
+    tensor([[ 3.,  3.],
+            [12., 12.]])
+    >>> torch.tensordot(a, a, dims=([0, 1], [0, 1]))
+    tensor(55.)
+""",
+    "threshold": """\
+threshold(input, threshold, value) -> Tensor
+
+The same as torch.nn.functional.threshold().
+""",
+    "threshold_": """\
+threshold_(input, threshold, value) -> Tensor
+
+In-place version of torch.threshold(): input is overwritten with the result,
+which is returned.
+""",
+    "to_dense": """\
+to_dense(dtype=None) -> Tensor
+
+A strided (ordinary) copy of a sparse tensor; an ordinary tensor is
+returned as it is.
+
+Example::
+
+    >>> torch.tensor([1.0, 2.0]).to_dense()
+    tensor([1., 2.])
+""",
+    "transpose_copy": """\
+transpose_copy(input, dim0, dim1) -> Tensor
+
+A copy of what torch.transpose() returns, in new memory: the same values, but
+writing to the result does not change input (torch.transpose gives a view).
+
+Example::
+
+    >>> x = torch.arange(6).view(2, 3)
+    >>> y = torch.transpose_copy(x, 0, 1)
+    >>> y[0, 0] = 100
+    >>> x[0, 0]
+    tensor(0)
+""",
+    "trapezoid": """\
+trapezoid(y, x=None, *, dx=None, dim=-1) -> Tensor
+
+The integral of y along dim by the trapezoidal rule: the sum of
+(y[i] + y[i + 1]) / 2 times the spacing, which is x[i + 1] - x[i] when the
+sample points x are given, else dx (default 1).
+
+Example::
+
+    >>> y = torch.tensor([1.0, 2.0, 3.0])
+    >>> torch.trapezoid(y)
+    tensor(4.)
+    >>> torch.trapezoid(y, x=torch.tensor([0.0, 1.0, 3.0]))
+    tensor(6.5000)
+""",
+    "trapz": """\
+trapz(y, x=None, *, dx=None, dim=-1) -> Tensor
+
+Alias for torch.trapezoid().
+""",
+    "triangular_solve": """\
+triangular_solve(b, A, upper=True, transpose=False, unitriangular=False, *, out=None) -> (Tensor solution, Tensor cloned_coefficient)
+
+Solve A @ X = b for a triangular A (upper, or lower with upper=False;
+transpose solves A.T @ X = b; unitriangular takes A's diagonal as 1s).
+Note the order: b first. Returns a named tuple (solution, a copy of A).
+torch.linalg.solve_triangular is the newer spelling.
+
+Example::
+
+    >>> A = torch.tensor([[2.0, 1.0], [0.0, 4.0]])
+    >>> torch.triangular_solve(torch.tensor([[4.0], [8.0]]), A).solution
+    tensor([[1.],
+            [2.]])
+""",
+    "tril_indices": """\
+tril_indices(row, col, offset=0, *, dtype=torch.int64, device=None, layout=None) -> Tensor
+
+The coordinates of the lower triangle of a row x col matrix (on and below
+the diagonal; offset moves it, as in tril), as a (2, N) tensor: row indices
+then column indices.
+
+Example::
+
+    >>> torch.tril_indices(3, 3)
+    tensor([[0, 1, 1, 2, 2, 2],
+            [0, 0, 1, 0, 1, 2]])
+""",
+    "triplet_margin_loss": """\
+triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-06, swap=False, reduction=1) -> Tensor
+
+The ATen spelling of torch.nn.functional.triplet_margin_loss(), which is what
+code should call: reduction is an int here: 0 'none', 1 'mean', 2 'sum'.
+""",
+    "triu_indices": """\
+triu_indices(row, col, offset=0, *, dtype=torch.int64, device=None, layout=None) -> Tensor
+
+The coordinates of the upper triangle of a row x col matrix (on and above
+the diagonal; offset=1 leaves out the diagonal), as a (2, N) tensor.
+
+Example::
+
+    >>> torch.triu_indices(3, 3, offset=1)
+    tensor([[0, 0, 1],
+            [1, 2, 2]])
+""",
+    "trunc_": """\
+trunc_(input) -> Tensor
+
+In-place version of torch.trunc(): input is overwritten with the result,
+which is returned.
+""",
+    "typename": """\
+typename(obj) -> str
+
+The type name of obj as PyTorch spells it: 'torch.FloatTensor' for a
+float32 tensor, the class's qualified name otherwise.
+
+Example::
+
+    >>> torch.typename(torch.zeros(2)), torch.typename(torch.zeros(2, dtype=torch.int64))
+    ('torch.FloatTensor', 'torch.LongTensor')
+""",
+    "unbind_copy": """\
+unbind_copy(input, dim=0) -> List of Tensors
+
+torch.unbind with each part a copy in new memory instead of a view.
+""",
+    "unfold_copy": """\
+unfold_copy(input, dimension, size, step) -> Tensor
+
+A copy of what torch.Tensor.unfold() returns, in new memory: the same values,
+but writing to the result does not change input (torch.Tensor.unfold gives a
+view).
+""",
+    "unsafe_chunk": """\
+unsafe_chunk(input, chunks, dim=0) -> List of Tensors
+
+torch.chunk without the autograd checks on in-place changes to the parts;
+use chunk.
+""",
+    "unsafe_split": """\
+unsafe_split(input, split_size, dim=0) -> List of Tensors
+
+torch.split without the autograd checks on in-place changes to the parts;
+use split.
+""",
+    "unsafe_split_with_sizes": """\
+unsafe_split_with_sizes(input, split_sizes, dim=0) -> List of Tensors
+
+split_with_sizes without the autograd checks on in-place changes to the
+parts; use split.
+""",
+    "unsqueeze_copy": """\
+unsqueeze_copy(input, dim) -> Tensor
+
+A copy of what torch.unsqueeze() returns, in new memory: the same values, but
+writing to the result does not change input (torch.unsqueeze gives a view).
+""",
+    "vdot": """\
+vdot(input, other) -> Tensor
+
+The dot product of two 1-D tensors, with the first conjugated when complex
+(dot for real tensors).
+
+Example::
+
+    >>> torch.vdot(torch.tensor([1.0, 2.0]), torch.tensor([3.0, 4.0]))
+    tensor(11.)
+""",
+    "view_as_complex": """\
+view_as_complex(input) -> Tensor
+
+A complex view of a float tensor whose last dimension has size 2 (real,
+imaginary): shape (..., 2) becomes (...,). The last dimension must have
+stride 1.
+
+Example::
+
+    >>> torch.view_as_complex(torch.tensor([[1.0, 2.0], [3.0, -1.0]]))
+    tensor([1.+2.j, 3.-1.j])
+""",
+    "view_as_complex_copy": """\
+view_as_complex_copy(input) -> Tensor
+
+A copy of what torch.view_as_complex() returns, in new memory: the same values,
+but writing to the result does not change input (torch.view_as_complex gives a
+view).
+""",
+    "view_as_real": """\
+view_as_real(input) -> Tensor
+
+A float view of a complex tensor with a last dimension of size 2 (real,
+imaginary): shape (...,) becomes (..., 2).
+
+Example::
+
+    >>> torch.view_as_real(torch.tensor([1 + 2j, 3 - 1j]))
+    tensor([[ 1.,  2.],
+            [ 3., -1.]])
+""",
+    "view_as_real_copy": """\
+view_as_real_copy(input) -> Tensor
+
+A copy of what torch.view_as_real() returns, in new memory: the same values,
+but writing to the result does not change input (torch.view_as_real gives a
+view).
+""",
+    "view_copy": """\
+view_copy(input, size) -> Tensor
+
+A copy of what torch.view() returns, in new memory: the same values, but
+writing to the result does not change input (torch.view gives a view).
+
+Example::
+
+    >>> x = torch.arange(6).view(2, 3)
+    >>> y = torch.view_copy(x, (3, 2))
+    >>> y[0, 0] = 100
+    >>> x[0, 0]
+    tensor(0)
+""",
+    "vsplit": """\
+vsplit(input, indices_or_sections) -> List of Tensors
+
+Split vertically: tensor_split along dim 0 of a tensor with at least 2
+dimensions. An int must divide the size evenly.
+
+Example::
+
+    >>> torch.vsplit(torch.arange(8).view(4, 2), [1])
+    (tensor([[0, 1]]), tensor([[2, 3],
+            [4, 5],
+            [6, 7]]))
+""",
+    "xlogy_": """\
+xlogy_(input, other) -> Tensor
+
+In-place version of torch.xlogy(): input is overwritten with the result,
+which is returned.
+""",
+    "zero_": """\
+zero_(input) -> Tensor
+
+Set every element of input to 0, in place; returns input (input.zero_()).
+""",
+}
+
+
 def _attach():
     add = _C._add_docstr
     for name, doc in DOCS.items():
@@ -2378,3 +5567,10 @@ def _attach():
 
 
 _attach()
+
+
+def attach_python(namespace):
+    """Give torch's functions written in Python their PY_DOCS text; called
+    at the end of torch/__init__.py, when every name exists."""
+    for name, doc in PY_DOCS.items():
+        namespace[name].__doc__ = doc

@@ -70,8 +70,12 @@ print("methods", len(METHODS), "without a signed docstring:",
 # runs and prints what the docstring shows, as a doctest.
 from torch import _tensor_docs, _torch_docs  # noqa: E402
 
+# PY_DOCS: the functions and methods written in Python, whose __doc__ the
+# same modules set.
 tables = [(getattr(_torch_docs, "DOCS", {}), torch._C),
-          (getattr(_tensor_docs, "DOCS", {}), torch._C._TensorBase)]
+          (getattr(_tensor_docs, "DOCS", {}), torch._C._TensorBase),
+          (getattr(_torch_docs, "PY_DOCS", {}), torch),
+          (getattr(_tensor_docs, "PY_DOCS", {}), torch.Tensor)]
 parser = doctest.DocTestParser()
 runner = doctest.DocTestRunner(verbose=False)
 detached, failing = [], []
