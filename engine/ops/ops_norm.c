@@ -101,7 +101,9 @@ static nn_status ema_(nn_ctx *ctx, nn_tensor *running, nn_tensor *stat, double f
  *                       k = dotp invstd^2 / n
  *             eval      dx = dy invstd w
  *             dw = dotp invstd, db = sum
- * with the sums over a channel's n = N * L values in double. */
+ * with the sums over a channel's n = N * L values in double (an [N, C]
+ * input's statistics as ATen's kernel for it: bn_stats_rows), and each
+ * multiply-add of the forward fused, as ATen's build contracts them. */
 
 enum { BN_WEIGHT = 1, BN_BIAS = 2, BN_TRAIN = 4 };
 
@@ -194,24 +196,40 @@ bn_lanes_dot_f64(const double *x, const double *g, int64_t n8, double m, double 
         }
 }
 
+/* ATen's kernel is compiled with contraction: beta = b - mean * alpha and
+ * y = x * alpha + beta are one fused multiply-add each (checked against its
+ * output). */
+#define FMA_f32 fmaf
+#define FMA_f64 fma
+/* ATen adds a channel's values one after the other in double. A float32
+ * mean and variance sum are rounded to float after that, which the order
+ * of eight double lanes changes only when a sum falls within a double's
+ * rounding of a float's halfway point, so float32 keeps the lanes (as fast
+ * as the memory); float64 keeps the values in double and takes ATen's
+ * order. */
+#define SEQ_f32 0
+#define SEQ_f64 1
+/* s + d * d: the float32 square is rounded to float before the double
+ * sum, the float64 one fused into it (contraction, as in ATen's build) */
+#define SQ_ADD_f32(d, s) ((s) + (double)((d) * (d)))
+#define SQ_ADD_f64(d, s) fma((d), (d), (s))
+
 #define DEF_BN(T, SUF)                                                                             \
-    NN_KERNEL_CLONES static double bn_sum_##SUF(const T *p, int64_t n) {                           \
+    NN_KERNEL_CLONES static double bn_sum_##SUF(const T *p, int64_t n, double s) {                 \
         double a[8] = {0, 0, 0, 0, 0, 0, 0, 0};                                                    \
-        int64_t i = n & ~(int64_t)7;                                                               \
+        int64_t i = SEQ_##SUF ? 0 : n & ~(int64_t)7;                                               \
         lanes_sum_##T(p, i, a);                                                                    \
-        double s = 0;                                                                              \
         for (; i < n; i++) s += p[i];                                                              \
         return s + ((a[0] + a[1]) + (a[2] + a[3])) + ((a[4] + a[5]) + (a[6] + a[7]));              \
     }                                                                                              \
     /* sum of (p - m)^2, the difference and square in T as ATen */                                 \
-    NN_KERNEL_CLONES static double bn_dev2_##SUF(const T *p, int64_t n, T m) {                     \
+    NN_KERNEL_CLONES static double bn_dev2_##SUF(const T *p, int64_t n, T m, double s) {           \
         double a[8] = {0, 0, 0, 0, 0, 0, 0, 0};                                                    \
-        int64_t i = n & ~(int64_t)7;                                                               \
+        int64_t i = SEQ_##SUF ? 0 : n & ~(int64_t)7;                                               \
         bn_lanes_dev2_##SUF(p, i, m, a);                                                           \
-        double s = 0;                                                                              \
         for (; i < n; i++) {                                                                       \
             T d = p[i] - m;                                                                        \
-            s += d * d;                                                                            \
+            s = SQ_ADD_##SUF(d, s);                                                                \
         }                                                                                          \
         return s + ((a[0] + a[1]) + (a[2] + a[3])) + ((a[4] + a[5]) + (a[6] + a[7]));              \
     }                                                                                              \
@@ -219,7 +237,7 @@ bn_lanes_dot_f64(const double *x, const double *g, int64_t n8, double m, double 
     NN_KERNEL_CLONES static void bn_dot_##SUF(const T *x, const T *g, int64_t n, T m, double *sum, \
                                               double *dotp) {                                      \
         double a[8] = {0, 0, 0, 0, 0, 0, 0, 0}, b[8] = {0, 0, 0, 0, 0, 0, 0, 0};                   \
-        int64_t i = n & ~(int64_t)7;                                                               \
+        int64_t i = SEQ_##SUF ? 0 : n & ~(int64_t)7;                                               \
         bn_lanes_dot_##SUF(x, g, i, m, a, b);                                                      \
         double s = 0, d = 0;                                                                       \
         for (; i < n; i++) {                                                                       \
@@ -235,24 +253,58 @@ bn_lanes_dot_f64(const double *x, const double *g, int64_t n8, double m, double 
         const double cnt = (double)(N * L);                                                        \
         for (int64_t c = c0; c < c1; c++) {                                                        \
             double s = 0;                                                                          \
-            for (int64_t n = 0; n < N; n++) s += bn_sum_##SUF(x + (n * C + c) * L, L);             \
+            for (int64_t n = 0; n < N; n++) s = bn_sum_##SUF(x + (n * C + c) * L, L, s);           \
             T m = (T)(s / cnt);                                                                    \
             double v = 0;                                                                          \
-            for (int64_t n = 0; n < N; n++) v += bn_dev2_##SUF(x + (n * C + c) * L, L, m);         \
+            for (int64_t n = 0; n < N; n++) v = bn_dev2_##SUF(x + (n * C + c) * L, L, m, v);       \
             mean[c] = m;                                                                           \
             var_sum[c] = v;                                                                        \
         }                                                                                          \
+    }                                                                                              \
+    /* The same for an [N, C] input (L = 1), as ATen's kernel for it (its                          \
+     * channels-last one) does: the rows split into one part per thread,                           \
+     * each part's rows added in T into a per-part row of C, those rows added                      \
+     * in double; the squared deviations likewise, each added with one fused                       \
+     * multiply-add. The parts are ATen's at nndb's thread count; they are                         \
+     * walked here one after the other (the bits depend on the split only). */                     \
+    static void bn_stats_rows_##SUF(const T *x, int64_t N, int64_t C, T *mean, double *var_sum,    \
+                                    T *buf) {                                                      \
+        int64_t parts = nn_get_num_threads();                                                      \
+        parts = parts < 1 ? 1 : parts > N ? N : parts;                                             \
+        int64_t chunk = (N + parts - 1) / parts;                                                   \
+        for (int64_t c = 0; c < C; c++) var_sum[c] = 0;                                            \
+        for (int pass = 0; pass < 2; pass++)                                                       \
+            for (int64_t r0 = 0; r0 < N; r0 += chunk) {                                            \
+                int64_t r1 = r0 + chunk < N ? r0 + chunk : N;                                      \
+                memset(buf, 0, sizeof(T) * (size_t)C);                                             \
+                for (int64_t r = r0; r < r1; r++) {                                                \
+                    const T *xr = x + r * C;                                                       \
+                    if (pass == 0)                                                                 \
+                        for (int64_t c = 0; c < C; c++) buf[c] = xr[c] + buf[c];                   \
+                    else                                                                           \
+                        for (int64_t c = 0; c < C; c++) {                                          \
+                            T d = xr[c] - mean[c];                                                 \
+                            buf[c] = FMA_##SUF(d, d, buf[c]);                                      \
+                        }                                                                          \
+                }                                                                                  \
+                for (int64_t c = 0; c < C; c++) var_sum[c] += (double)buf[c];                      \
+                if (pass == 0 && r1 == N)                                                          \
+                    for (int64_t c = 0; c < C; c++) {                                              \
+                        mean[c] = (T)(var_sum[c] / (double)N);                                     \
+                        var_sum[c] = 0;                                                            \
+                    }                                                                              \
+            }                                                                                      \
     }                                                                                              \
     NN_KERNEL_CLONES static void bn_fwd_##SUF(const T *x, const T *w, const T *b, const T *mean,   \
                                               const T *invstd, T *y, int64_t N, int64_t C,         \
                                               int64_t L, int64_t c0, int64_t c1) {                 \
         for (int64_t c = c0; c < c1; c++) {                                                        \
             T alpha = w ? invstd[c] * w[c] : invstd[c];                                            \
-            T beta = (b ? b[c] : (T)0) - mean[c] * alpha;                                          \
+            T beta = FMA_##SUF(-mean[c], alpha, b ? b[c] : (T)0);                                  \
             for (int64_t n = 0; n < N; n++) {                                                      \
                 const T *xp = x + (n * C + c) * L;                                                 \
                 T *yp = y + (n * C + c) * L;                                                       \
-                for (int64_t i = 0; i < L; i++) yp[i] = xp[i] * alpha + beta;                      \
+                for (int64_t i = 0; i < L; i++) yp[i] = FMA_##SUF(xp[i], alpha, beta);             \
             }                                                                                      \
         }                                                                                          \
     }                                                                                              \
@@ -463,7 +515,17 @@ static nn_tensor *batch_norm_fused(nn_ctx *ctx, nn_tensor *x, nn_tensor *running
                     .N = N,
                     .C = C,
                     .L = L};
-        bn_go(&j);
+        if (L == 1) {
+            nn_tensor *buf = nn_tensor_empty(ctx, dt, 1, &C);
+            if (!buf) goto done;
+            if (f64)
+                bn_stats_rows_f64(j.x, N, C, mp, var_sum, nn_tensor_data(buf));
+            else
+                bn_stats_rows_f32(j.x, N, C, mp, var_sum, nn_tensor_data(buf));
+            nn_tensor_release(buf);
+        } else {
+            bn_go(&j);
+        }
         /* ATen keeps var_sum in x's dtype: the float32 path rounds it there. */
         if (!f64)
             for (int64_t c = 0; c < C; c++) var_sum[c] = (float)var_sum[c];
@@ -495,14 +557,18 @@ static nn_tensor *batch_norm_fused(nn_ctx *ctx, nn_tensor *x, nn_tensor *running
                         ((double *)nn_tensor_data(nv))[c] =
                             momentum * uv + (1 - momentum) * ((double *)nn_tensor_data(rv))[c];
                 } else {
+                    /* ATen rounds momentum to the parameters' type first,
+                     * so the mean's update is all float; the variance's
+                     * unbiased value is a double there, which makes its
+                     * first product and the sum double. */
+                    float mf = (float)momentum, keep = 1.0f - mf;
                     if (rm)
                         ((float *)nn_tensor_data(nm))[c] =
-                            (float)(momentum * m +
-                                    (1 - momentum) * ((float *)nn_tensor_data(rm))[c]);
+                            mf * (float)m + keep * ((float *)nn_tensor_data(rm))[c];
                     if (rv)
                         ((float *)nn_tensor_data(nv))[c] =
-                            (float)(momentum * uv +
-                                    (1 - momentum) * ((float *)nn_tensor_data(rv))[c]);
+                            (float)((double)mf * uv +
+                                    (double)(keep * ((float *)nn_tensor_data(rv))[c]));
                 }
             }
             if ((rm && nn_tensor_copy_(ctx, running_mean, nm)) ||
