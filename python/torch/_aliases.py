@@ -69,7 +69,11 @@ def _max_pool(dims):
 
 
 def adaptive_max_pool1d(input, output_size):
-    """(values, indices), as torch.adaptive_max_pool1d returns both."""
+    """adaptive_max_pool1d(input, output_size) -> (Tensor, Tensor)
+
+    The ATen spelling of torch.nn.functional.adaptive_max_pool1d: always
+    returns (values, indices).
+    """
     return _F().adaptive_max_pool1d(input, output_size, return_indices=True)
 
 
@@ -189,7 +193,11 @@ def _feature_dropout(inplace):
 
 
 def native_dropout(input, p, train):
-    """(output, mask): mask the bool tensor of kept elements."""
+    """native_dropout(input, p, train) -> (Tensor, Tensor)
+
+    The dropout kernel: returns (output, mask), mask the boolean tensor of the
+    elements kept. Code should call torch.nn.functional.dropout.
+    """
     if input.numel() == 0:
         return input, torch.empty_like(input)
     if train is None or train:
@@ -230,8 +238,14 @@ def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reducti
 
 
 def embedding_renorm_(input, indices, max_norm, norm_type):
-    """Scales each row named in indices (once, in sorted order) whose
-    norm_type-norm is above max_norm by max_norm / (norm + 1e-7)."""
+    """embedding_renorm_(input, indices, max_norm, norm_type) -> Tensor
+
+    In place, scale down each row of input named in indices whose
+    norm_type-norm is above max_norm to norm max_norm (what
+    F.embedding(..., max_norm=) does to the looked-up rows); returns input.
+    """
+    # Scales each row named in indices (once, in sorted order) whose norm_type-norm is above
+    # max_norm by max_norm / (norm + 1e-7).
     for i in sorted(set(indices.flatten().tolist())):
         row = input[i]
         norm = row.norm(norm_type).item()
@@ -253,8 +267,17 @@ def convolution(input, weight, bias, stride, padding, dilation, transposed, outp
 
 
 def norm_except_dim(v, pow=2, dim=0):
-    """The norm over every dim but [dim] (weight_norm's g), kept as size-1
-    dims; dim -1 the norm of everything."""
+    """norm_except_dim(v, pow=2, dim=0) -> Tensor
+
+    The pow-norm of v over every dimension but dim, with those dimensions kept
+    with size 1 (weight_norm's g); dim=-1 gives the norm of all of v.
+
+    Example::
+
+        >>> torch.norm_except_dim(torch.tensor([[3.0, 4.0], [6.0, 8.0]]), 2, 0)
+        tensor([[ 5.],
+                [10.]])
+    """
     if dim == -1:
         return v.norm(pow)
     if dim == 0:
@@ -267,7 +290,12 @@ def norm_except_dim(v, pow=2, dim=0):
 
 
 def native_group_norm(input, weight, bias, N, C, HxW, group, eps):
-    """(output, mean, rstd), mean and rstd of shape (N, group)."""
+    """native_group_norm(input, weight, bias, N, C, HxW, group, eps) -> (Tensor, Tensor, Tensor)
+
+    The group norm kernel: returns (output, mean, inverse standard deviation),
+    the statistics of shape (N, group). Code should call
+    torch.nn.functional.group_norm.
+    """
     out = _F().group_norm(input, group, weight, bias, eps)
     x = input.detach().reshape(N, group, -1)
     mean = x.mean(-1)
@@ -276,8 +304,13 @@ def native_group_norm(input, weight, bias, N, C, HxW, group, eps):
 
 
 def set_default_tensor_type(t):
-    """Deprecated in PyTorch: torch.set_default_tensor_type(torch.DoubleTensor)
-    or ('torch.DoubleTensor') is set_default_dtype(torch.float64)."""
+    """set_default_tensor_type(t) -> None
+
+    Deprecated in PyTorch: set the default tensor type, given as a legacy type
+    or its name: torch.set_default_tensor_type(torch.DoubleTensor) (or
+    'torch.DoubleTensor') makes float64 the default float dtype. Use
+    torch.set_default_dtype(torch.float64).
+    """
     if isinstance(t, str):
         name = t
         parts = t.split(".")
@@ -300,9 +333,15 @@ def set_default_tensor_type(t):
 
 
 def batch_norm_update_stats(input, running_mean, running_var, momentum):
-    """(mean, biased variance) per channel (dim 1), in double as ATen's CPU
-    kernel accumulates; running_mean / running_var (when given) move by
-    momentum towards the mean and the unbiased variance, in place."""
+    """batch_norm_update_stats(input, running_mean, running_var, momentum) -> (Tensor, Tensor)
+
+    The per-channel (dimension 1) mean and biased variance of input, as batch
+    norm computes them in training; running_mean and running_var, when given,
+    move toward the mean and the unbiased variance by momentum, in place.
+    """
+    # (mean, biased variance) per channel (dim 1), in double as ATen's CPU kernel accumulates;
+    # running_mean / running_var (when given) move by momentum towards the mean and the
+    # unbiased variance, in place.
     dims = [0] + list(range(2, input.dim()))
     x = input.detach().double()
     n = input.numel() // input.size(1)
@@ -319,9 +358,14 @@ def batch_norm_update_stats(input, running_mean, running_var, momentum):
 
 def from_file(filename, shared=None, size=0, *, dtype=None, layout=None, device=None,
               pin_memory=False):
-    """The first [size] elements of [dtype] stored in the file (native byte
-    order), copied in: shared=True (writes going back to the file through a
-    shared mapping) is not provided."""
+    """from_file(filename, shared=None, size=0, *, dtype=None, layout=None, device=None, pin_memory=False) -> Tensor
+
+    A 1-D tensor of the first size elements of dtype stored in the binary file
+    filename (in the machine's byte order). The data is copied in: nndb does
+    not provide shared=True, a tensor whose writes go back to the file.
+    """
+    # The first [size] elements of [dtype] stored in the file (native byte order), copied in:
+    # shared=True (writes going back to the file through a shared mapping) is not provided.
     if shared:
         raise RuntimeError("from_file(shared=True) is not provided by nndb: the file is read "
                            "into memory (use shared=False)")
@@ -477,9 +521,21 @@ def _options(dtype):
 
 
 def _legacy_new(self, *args, **kwargs):
-    """Tensor.new, the legacy constructor in self's dtype: new() empty,
-    new(2, 3) or new(torch.Size) uninitialised, new(sequence) the data,
-    new(tensor) that tensor (same dtype only)."""
+    """new(*args, **kwargs) -> Tensor
+
+    The legacy constructor, with self's dtype: x.new() an empty tensor,
+    x.new(2, 3) or x.new(torch.Size([2, 3])) an uninitialized one, x.new(data)
+    a tensor of the data (a sequence), x.new(tensor) that tensor (of the same
+    dtype). Newer code uses x.new_empty, x.new_zeros, x.new_tensor.
+
+    Example::
+
+        >>> x = torch.tensor([1, 2])
+        >>> x.new([3, 4])
+        tensor([3, 4])
+        >>> x.new(2, 3).shape
+        torch.Size([2, 3])
+    """
     dtype = self.dtype
     if not args:
         return torch.empty(0, dtype=dtype)

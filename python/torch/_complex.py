@@ -55,7 +55,16 @@ def view_as_complex(input):
 
 
 def complex(real, imag, *, out=None):
-    """real + i imag (both float32 or both float64, broadcast)."""
+    """complex(real, imag, *, out=None) -> Tensor
+
+    A complex tensor real + 1j * imag from two float tensors of the same dtype
+    (float32 gives complex64, float64 complex128), broadcast.
+
+    Example::
+
+        >>> torch.complex(torch.tensor([1.0, 2.0]), torch.tensor([3.0, -1.0]))
+        tensor([1.+3.j, 2.-1.j])
+    """
     for t in (real, imag):
         if not isinstance(t, torch.Tensor):
             raise TypeError("complex(): argument 'real' (position 1) must be Tensor, not %s"
@@ -87,13 +96,35 @@ def _name(dt):
 
 
 def polar(abs, angle, *, out=None):
-    """abs * (cos(angle) + i sin(angle))."""
+    """polar(abs, angle, *, out=None) -> Tensor
+
+    The complex numbers with magnitude abs and argument angle (radians):
+    abs * (cos(angle) + 1j * sin(angle)). Both float, of the same dtype.
+
+    Example::
+
+        >>> torch.polar(torch.tensor([2.0]), torch.tensor([0.0]))
+        tensor([2.+0.j])
+    """
     return complex(abs * torch.cos(angle), abs * torch.sin(angle), out=out)
 
 
 def angle(input):
-    """The argument of each element: atan2(imag, real) for complex; pi for
-    negative reals, 0 otherwise (NaN stays NaN), with a zero gradient."""
+    """angle(input) -> Tensor
+
+    The argument (phase) of each element in radians: atan2(imag, real) for a
+    complex tensor; for a real one, pi for negatives and 0 otherwise (nan stays
+    nan). The result is floating point.
+
+    Example::
+
+        >>> torch.angle(torch.tensor([1j, -1 + 0j, 1 + 1j]))
+        tensor([1.5708, 3.1416, 0.7854])
+        >>> torch.angle(torch.tensor([-2.0, 3.0]))
+        tensor([3.1416, 0.0000])
+    """
+    # The argument of each element: atan2(imag, real) for complex; pi for negative reals, 0
+    # otherwise (NaN stays NaN), with a zero gradient.
     if input.dtype.is_complex:
         return torch.atan2(_imag(input), _real(input))
     x = input if input.is_floating_point() else input.to(torch.get_default_dtype())

@@ -77,7 +77,22 @@ def _edges(x, bins, range):
 
 
 def histogram(input, bins=100, *, range=None, weight=None, density=False, out=None):
-    """Counts of [input]'s elements in [bins]: (hist, bin_edges)."""
+    """histogram(input, bins=100, *, range=None, weight=None, density=False, out=None) -> (Tensor hist, Tensor bin_edges)
+
+    A histogram of the elements of a float tensor, as a named tuple: bins is a
+    number of equal bins between the smallest and largest element (or range,
+    a (min, max) pair), or a 1-D tensor of the bin edges. weight gives each
+    element a weight (default 1); density=True normalizes so that the
+    histogram integrates to 1.
+
+    Example::
+
+        >>> x = torch.tensor([1.0, 2.0, 1.0, 4.0])
+        >>> torch.histogram(x, bins=3)
+        torch.return_types.histogram(
+        hist=tensor([2., 1., 1.]),
+        bin_edges=tensor([1., 2., 3., 4.]))
+    """
     if not input.dtype.is_floating_point:
         names = {torch.int64: "Long", torch.int32: "Int", torch.int16: "Short",
                  torch.int8: "Char", torch.uint8: "Byte", torch.bool: "Bool"}

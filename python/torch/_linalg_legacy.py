@@ -276,8 +276,19 @@ matrix_rank = _removed("matrix_rank", True)
 
 
 def vander(x, N=None, increasing=False):
-    """torch.vander: powers of x in decreasing order (increasing=True:
-    increasing), as numpy.vander."""
+    """vander(x, N=None, increasing=False) -> Tensor
+
+    The Vandermonde matrix of a 1-D x: N columns (default len(x)) of the powers
+    of x, from x ** (N - 1) down to x ** 0, or upward with increasing=True
+    (as numpy.vander). Polynomial fitting uses it.
+
+    Example::
+
+        >>> torch.vander(torch.tensor([1, 2, 3]), N=3)
+        tensor([[1, 1, 1],
+                [4, 2, 1],
+                [9, 3, 1]])
+    """
     if x.dim() != 1:
         raise RuntimeError("x must be a one-dimensional tensor.")
     if N is None:

@@ -20,7 +20,19 @@ def _need_tensor(fname, v):
 
 
 def promote_types(type1, type2):
-    """The smallest dtype both promote to (no scalar rules)."""
+    """promote_types(type1, type2) -> dtype
+
+    The smallest dtype that both dtypes promote to in arithmetic between two
+    tensors of those dtypes (the rules for Python numbers differ: see
+    result_type).
+
+    Example::
+
+        >>> torch.promote_types(torch.int32, torch.float32)
+        torch.float32
+        >>> torch.promote_types(torch.uint8, torch.int8)
+        torch.int16
+    """
     _need_dtype("promote_types", "type1", 1, type1)
     _need_dtype("promote_types", "type2", 2, type2)
     return (_C.zeros(1, dtype=type1) + _C.zeros(1, dtype=type2)).dtype
@@ -38,7 +50,19 @@ def _probe(x):
 
 
 def result_type(tensor, other):
-    """The dtype an arithmetic op on tensor and other gives."""
+    """result_type(tensor, other) -> dtype
+
+    The dtype that an arithmetic operation on tensor and other (tensors or
+    Python numbers) gives: a Python float with an int tensor gives the default
+    float dtype, an int with a float tensor keeps its dtype, and so on.
+
+    Example::
+
+        >>> torch.result_type(torch.tensor([1, 2]), 1.0)
+        torch.float32
+        >>> torch.result_type(torch.tensor([1.0], dtype=torch.float16), 2)
+        torch.float16
+    """
     a, b = _probe(tensor), _probe(other)
     if not isinstance(a, _C._TensorBase) and not isinstance(b, _C._TensorBase):
         a = _C.tensor(a)
@@ -48,8 +72,17 @@ def result_type(tensor, other):
 
 
 def can_cast(from_, to):
-    """Whether torch's casting rules allow from_ -> to in ops with out= or
-    in place: not floating to integral, not anything else to bool."""
+    """can_cast(from_, to) -> bool
+
+    Whether torch's casting rules allow results of dtype from_ to be written
+    into a tensor of dtype to (out= arguments and in-place operations): not
+    floating point into integers, nothing but bool into bool.
+
+    Example::
+
+        >>> torch.can_cast(torch.int64, torch.float32), torch.can_cast(torch.float32, torch.int64)
+        (True, False)
+    """
     _need_dtype("can_cast", "from", 1, from_)
     _need_dtype("can_cast", "to", 2, to)
     if from_.is_floating_point and not to.is_floating_point:
@@ -92,7 +125,16 @@ def typename(o):
 
 
 def broadcast_shapes(*shapes):
-    """The shape tensors of these shapes broadcast to."""
+    """broadcast_shapes(*shapes) -> Size
+
+    The shape that tensors of these shapes broadcast to together, without
+    making any tensor; RuntimeError when they do not broadcast.
+
+    Example::
+
+        >>> torch.broadcast_shapes((2, 1), (1, 3), (3,))
+        torch.Size([2, 3])
+    """
     ndim = builtins.max((len(s) if not isinstance(s, builtins.int) else 1 for s in shapes),
                         default=0)
     out = [1] * ndim
@@ -113,7 +155,13 @@ _deterministic = False
 
 
 def use_deterministic_algorithms(mode, *, warn_only=False):
-    """Accepted: nndb's CPU kernels are deterministic already."""
+    """use_deterministic_algorithms(mode, *, warn_only=False) -> None
+
+    Ask for deterministic algorithms only (same results on every run): in
+    PyTorch, operations without a deterministic implementation then raise (or
+    warn, with warn_only=True). nndb records the setting; its CPU kernels are
+    deterministic already.
+    """
     global _deterministic
     _deterministic = builtins.bool(mode)
 

@@ -115,8 +115,20 @@ class QuantizedTensor:
 
 
 def quantize_per_tensor(input, scale, zero_point, dtype):
-    """round(input / scale) + zero_point, clamped to [dtype]'s range (the
-    float32 reciprocal of scale multiplies, as PyTorch's quantize_val)."""
+    """quantize_per_tensor(input, scale, zero_point, dtype) -> Tensor
+
+    Quantize a float tensor to dtype (torch.quint8, torch.qint8 or
+    torch.qint32): each value becomes round(input / scale) + zero_point,
+    clamped to the dtype's range; dequantize() maps back.
+
+    Example::
+
+        >>> q = torch.quantize_per_tensor(torch.tensor([0.0, 0.5, 1.0]), 0.1, 10, torch.quint8)
+        >>> q.int_repr()
+        tensor([10, 15, 20], dtype=torch.uint8)
+    """
+    # round(input / scale) + zero_point, clamped to [dtype]'s range (the float32 reciprocal of
+    # scale multiplies, as PyTorch's quantize_val).
     if not isinstance(dtype, _QDtype):
         raise RuntimeError(f"Quantize only works on quantized dtypes, got {dtype}")
     scale = float(scale)

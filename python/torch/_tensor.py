@@ -100,9 +100,25 @@ class Tensor(_C._TensorBase):
         return self.flip(0)
 
     def register_hook(self, hook):
-        """Call hook(grad) each time backward computes this tensor's
-        gradient; a tensor it returns replaces the gradient. Returns a
-        handle whose remove() takes the hook off."""
+        """register_hook(hook) -> RemovableHandle
+
+        Call hook(grad) each time backward computes the gradient of self (a tensor
+        that requires grad): the hook may look at the gradient, or return a tensor
+        to use instead of it. Returns a handle whose remove() takes the hook off.
+        On a non-leaf tensor this is also the way to see its gradient, which
+        .grad does not keep (or call retain_grad()).
+
+        Example::
+
+            >>> x = torch.tensor([1.0, 2.0], requires_grad=True)
+            >>> y = x * 3
+            >>> h = y.register_hook(lambda g: print("grad of y:", g))
+            >>> y.sum().backward()
+            grad of y: tensor([1., 1.])
+            >>> x.grad
+            tensor([3., 3.])
+            >>> h.remove()
+        """
         if not self.requires_grad:
             raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
         return _GradHookHandle(_C._add_grad_hook(self, hook))

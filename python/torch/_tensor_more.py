@@ -355,8 +355,20 @@ def _mvlgamma_backward(ctx, grad):
 
 @_method
 def mvlgamma(self, p):
-    """The multivariate log-gamma of dimension p, as torch composes it:
-    lgamma(x + (1 - j) / 2) summed over j = 1..p, plus p (p - 1) / 4 log(pi)."""
+    """mvlgamma(input, p) -> Tensor
+
+    The multivariate log-gamma function of dimension p at each element: the sum
+    over j = 1..p of lgamma(x + (1 - j) / 2), plus p * (p - 1) / 4 * log(pi).
+    Every element must be greater than (p - 1) / 2. (Tensor.multigammaln is
+    the same method.)
+
+    Example::
+
+        >>> torch.mvlgamma(torch.tensor([2.5, 3.0]), 2)
+        tensor([0.8570, 1.5502])
+    """
+    # The multivariate log-gamma of dimension p, as torch composes it: lgamma(x + (1 - j) / 2)
+    # summed over j = 1..p, plus p (p - 1) / 4 log(pi).
     if p < 1:
         raise RuntimeError("p has to be greater than or equal to 1")
     dtype = self.dtype if self.is_floating_point() else _C.get_default_dtype()
@@ -379,20 +391,52 @@ def isneginf(self):
 
 @_method
 def isreal(self):
-    """Every element of a real tensor is real (nndb has no complex dtypes)."""
+    """isreal(input) -> Tensor
+
+    True where an element is real: every element of a real tensor. (For a
+    complex tensor PyTorch gives True only where the imaginary part is 0;
+    nndb's isreal does not look at complex parts yet and gives True
+    everywhere.)
+
+    Example::
+
+        >>> torch.isreal(torch.tensor([1.0, 2.0]))
+        tensor([True, True])
+    """
     return torch.ones_like(self, dtype=torch.bool)
 
 
 @_method
 def ldexp(self, other):
-    """self * 2**other, composed as torch 1.13 composes it."""
+    """ldexp(input, other, *, out=None) -> Tensor
+
+    input * 2 ** other, elementwise and broadcast (other usually integers):
+    the inverse of frexp.
+
+    Example::
+
+        >>> torch.ldexp(torch.tensor([1.0, 0.75]), torch.tensor([3, 2]))
+        tensor([8., 3.])
+    """
+    # self * 2**other, composed as torch 1.13 composes it.
     return self * torch.pow(2.0, other)
 
 
 @_method
 def nextafter(self, other):
-    """The next float after self towards other (NumPy's nextafter, which is
-    C's); not differentiable, as in torch."""
+    """nextafter(input, other, *, out=None) -> Tensor
+
+    The next representable float after each element of input in the direction
+    of other (broadcast): the smallest step the dtype can take. Not
+    differentiable.
+
+    Example::
+
+        >>> torch.nextafter(torch.tensor([1.0, 1.0]), torch.tensor([2.0, 0.0])) - 1
+        tensor([ 1.1921e-07, -5.9605e-08])
+    """
+    # The next float after self towards other (NumPy's nextafter, which is C's); not
+    # differentiable, as in torch.
     import numpy as np
     if not self.is_floating_point():
         raise RuntimeError('"nextafter_cpu" not implemented for \'%s\'' % (
@@ -426,7 +470,16 @@ def signbit(self):
 
 @_method
 def heaviside(self, values):
-    """0 below zero, 1 above, values at zero (broadcast), as torch."""
+    """heaviside(input, values) -> Tensor
+
+    The Heaviside step function of each element: 0 where input < 0, 1 where
+    input > 0, and values (broadcast) where input is 0.
+
+    Example::
+
+        >>> torch.heaviside(torch.tensor([-1.5, 0.0, 2.0]), torch.tensor([0.5]))
+        tensor([0.0000, 0.5000, 1.0000])
+    """
     values = values if isinstance(values, torch.Tensor) else torch.tensor(values)
     dtype = torch.result_type(self, values)
     return torch.where(self == 0, values.to(dtype), (self > 0).to(dtype))
@@ -473,10 +526,22 @@ class _frexp(collections.namedtuple("frexp", ["mantissa", "exponent"])):
 
 @_method
 def frexp(self):
-    """mantissa * 2**exponent == self, 0.5 <= |mantissa| < 1 (C's frexp,
-    element by element through Python's math.frexp, so the bits are C's):
-    exponent int32; 0, inf and NaN give themselves and exponent 0. The
-    mantissa's gradient is PyTorch's, grad / 2**exponent."""
+    """frexp(input, *, out=None) -> (Tensor mantissa, Tensor exponent)
+
+    Split each float into mantissa * 2 ** exponent with 0.5 <= |mantissa| < 1
+    (C's frexp), as a named tuple; exponent is int32. 0, inf and nan give
+    themselves and exponent 0.
+
+    Example::
+
+        >>> torch.frexp(torch.tensor([8.0, 0.75, -3.0]))
+        torch.return_types.frexp(
+        mantissa=tensor([ 0.5000,  0.7500, -0.7500]),
+        exponent=tensor([4, 0, 2], dtype=torch.int32))
+    """
+    # mantissa * 2**exponent == self, 0.5 <= |mantissa| < 1 (C's frexp, element by element
+    # through Python's math.frexp, so the bits are C's): exponent int32; 0, inf and NaN give
+    # themselves and exponent 0. The mantissa's gradient is PyTorch's, grad / 2**exponent.
     if not self.is_floating_point():
         raise RuntimeError("torch.frexp() only supports floating-point dtypes")
     x = self.detach()
@@ -632,7 +697,20 @@ def moveaxis(self, source, destination):
 
 @_method
 def unfold(self, dimension, size, step):
-    """Windows of [size] every [step] along [dimension], as a new last dim."""
+    """unfold(dimension, size, step) -> Tensor
+
+    Sliding windows of length size taken every step elements along dimension,
+    as a view: that dimension becomes the number of windows and a new last
+    dimension of length size holds each window. (Not torch.nn.functional.unfold,
+    which extracts image patches.)
+
+    Example::
+
+        >>> torch.arange(7).unfold(0, 3, 2)
+        tensor([[0, 1, 2],
+                [2, 3, 4],
+                [4, 5, 6]])
+    """
     if self.dim() == 0:
         return self.reshape(1)
     n = (self.shape[dimension] - size) // step + 1
@@ -858,8 +936,17 @@ def _index_error(e):
 
 @_method
 def apply_(self, callable):
-    """Replace each element by callable(element) (CPU tensors only, as in
-    torch; not recorded by autograd)."""
+    """apply_(callable) -> Tensor
+
+    Replace each element of self by callable(element), in place, calling the
+    Python function once per element: slow, CPU tensors only, and not recorded
+    by autograd; returns self. Prefer tensor operations.
+
+    Example::
+
+        >>> torch.tensor([1.0, 2.0, 3.0]).apply_(lambda v: v * 10 + 1)
+        tensor([11., 21., 31.])
+    """
     values = [callable(v) for v in self.reshape(-1).tolist()]
     with torch.no_grad():
         self.copy_(torch.tensor(values, dtype=self.dtype).reshape(self.shape))
@@ -868,7 +955,17 @@ def apply_(self, callable):
 
 @_method
 def map_(self, tensor, callable):
-    """self[i] = callable(self[i], tensor[i]), tensor broadcast to self."""
+    """map_(tensor, callable) -> Tensor
+
+    self[i] = callable(self[i], tensor[i]) for each element, in place, with
+    tensor broadcast to self's shape; one Python call per element (slow, CPU
+    only); returns self.
+
+    Example::
+
+        >>> torch.tensor([1.0, 2.0]).map_(torch.tensor([10.0, 20.0]), lambda a, b: a + b)
+        tensor([11., 22.])
+    """
     other = tensor.expand(self.shape).reshape(-1).tolist()
     values = [callable(a, b) for a, b in zip(self.reshape(-1).tolist(), other)]
     with torch.no_grad():

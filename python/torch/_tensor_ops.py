@@ -1435,7 +1435,16 @@ FUNCTIONS["range"] = _range
 
 @_function
 def rsub(input, other, *, alpha=1):
-    """other - alpha * input, as torch.rsub (there is no Tensor.rsub)."""
+    """rsub(input, other, *, alpha=1) -> Tensor
+
+    other - alpha * input: subtraction with the operands swapped (what
+    number - tensor computes).
+
+    Example::
+
+        >>> torch.rsub(torch.tensor([1.0, 2.0]), 10)
+        tensor([9., 8.])
+    """
     if not isinstance(input, torch.Tensor):
         raise TypeError("rsub(): argument 'input' (position 1) must be Tensor, not %s"
                         % type(input).__name__)

@@ -27,9 +27,30 @@ _PROFILES = {
 
 def set_printoptions(precision=None, threshold=None, edgeitems=None, linewidth=None,
                      profile=None, sci_mode=None):
-    """Set the options for printing tensors, as torch 1.13 does: a profile
-    ('default', 'short', 'full') first, then each option given; sci_mode is
-    set on every call (None: torch's automatic choice)."""
+    """set_printoptions(precision=None, threshold=None, edgeitems=None, linewidth=None, profile=None, sci_mode=None) -> None
+
+    Set how tensors print, for the rest of the session:
+
+    - precision: digits after the decimal point (default 4).
+    - threshold: above this many elements, print a summary with '...'
+      (default 1000).
+    - edgeitems: elements shown at each end of a summarized dimension
+      (default 3).
+    - linewidth: characters per line before wrapping (default 80).
+    - profile: 'default', 'short' or 'full' (never summarize), applied first.
+    - sci_mode: True or False forces or forbids scientific notation; None
+      (what every call sets when it is not given) lets torch choose.
+
+    Example::
+
+        >>> torch.set_printoptions(precision=2)
+        >>> torch.tensor([1/3, 2/3])
+        tensor([0.33, 0.67])
+        >>> torch.set_printoptions(profile='default')
+    """
+    # Set the options for printing tensors, as torch 1.13 does: a profile ('default', 'short',
+    # 'full') first, then each option given; sci_mode is set on every call (None: torch's
+    # automatic choice).
     if profile is not None and profile in _PROFILES:
         (PRINT_OPTS.precision, PRINT_OPTS.threshold, PRINT_OPTS.edgeitems,
          PRINT_OPTS.linewidth) = _PROFILES[profile]
@@ -46,7 +67,17 @@ def set_printoptions(precision=None, threshold=None, edgeitems=None, linewidth=N
 
 
 def get_printoptions():
-    """The current options as a dict (PyTorch 2's torch.get_printoptions)."""
+    """get_printoptions() -> dict
+
+    The current tensor print options (precision, threshold, edgeitems,
+    linewidth, sci_mode) as a dict, as set by set_printoptions. (PyTorch 2's
+    function; PyTorch 1.13 has none.)
+
+    Example::
+
+        >>> torch.get_printoptions()['precision']
+        4
+    """
     return {name: getattr(PRINT_OPTS, name)
             for name in ("precision", "threshold", "edgeitems", "linewidth", "sci_mode")}
 

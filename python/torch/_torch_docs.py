@@ -316,6 +316,18 @@ Example::
     >>> torch.atanh(x)
     tensor([-0.5493,  0.0000,  0.5493])
 """,
+    "autocast_decrement_nesting": """\
+autocast_decrement_nesting() -> int
+
+Count one autocast region left; returns the new depth (at 0 the cast
+cache is cleared).
+""",
+    "autocast_increment_nesting": """\
+autocast_increment_nesting() -> int
+
+Count one more autocast region entered (torch.autocast does it); returns
+the new depth.
+""",
     "bernoulli": """\
 bernoulli(input, p=None, *, generator=None) -> Tensor
 
@@ -524,6 +536,11 @@ Example::
     >>> torch.clamp_min(x, 0)
     tensor([[1., 0., 3.],
             [0., 5., 0.]])
+""",
+    "clear_autocast_cache": """\
+clear_autocast_cache() -> None
+
+Drop the casts autocast cached for reuse (nndb caches none).
 """,
     "clip": """\
 clip(input, min=None, max=None) -> Tensor
@@ -1013,6 +1030,16 @@ ger(input, vec2) -> Tensor
 
 Alias for torch.outer().
 """,
+    "get_autocast_cpu_dtype": """\
+get_autocast_cpu_dtype() -> dtype
+
+The lower-precision dtype CPU autocast casts to.
+""",
+    "get_autocast_gpu_dtype": """\
+get_autocast_gpu_dtype() -> dtype
+
+The lower-precision dtype CUDA autocast casts to.
+""",
     "get_default_dtype": """\
 get_default_dtype() -> torch.dtype
 
@@ -1139,6 +1166,21 @@ Example::
     >>> b = torch.tensor([4., 5., 6.])
     >>> torch.inner(a, b)
     tensor(32.)
+""",
+    "is_autocast_cache_enabled": """\
+is_autocast_cache_enabled() -> bool
+
+Whether autocast caches the casts of weights within a region.
+""",
+    "is_autocast_cpu_enabled": """\
+is_autocast_cpu_enabled() -> bool
+
+Whether CPU autocast is on.
+""",
+    "is_autocast_enabled": """\
+is_autocast_enabled() -> bool
+
+Whether CUDA autocast is on.
 """,
     "is_grad_enabled": """\
 is_grad_enabled() -> bool
@@ -2062,6 +2104,32 @@ Example::
 
     >>> torch.select(torch.tensor([[1, 2], [3, 4]]), 1, 0)
     tensor([1, 3])
+""",
+    "set_autocast_cache_enabled": """\
+set_autocast_cache_enabled(enabled) -> None
+
+Whether autocast caches the casts of weights within a region.
+""",
+    "set_autocast_cpu_dtype": """\
+set_autocast_cpu_dtype(dtype) -> None
+
+The lower-precision dtype CPU autocast casts to (torch.bfloat16 by
+default).
+""",
+    "set_autocast_cpu_enabled": """\
+set_autocast_cpu_enabled(enabled) -> None
+
+Turn CPU autocast on or off (torch.autocast('cpu') does it for a block).
+""",
+    "set_autocast_enabled": """\
+set_autocast_enabled(enabled) -> None
+
+Turn CUDA autocast on or off; nndb has no GPU, so it never casts.
+""",
+    "set_autocast_gpu_dtype": """\
+set_autocast_gpu_dtype(dtype) -> None
+
+The lower-precision dtype CUDA autocast casts to.
 """,
     "set_default_dtype": """\
 set_default_dtype(d) -> None
@@ -4645,6 +4713,26 @@ new_empty_strided(size, stride, *, dtype=None, device=None, requires_grad=False)
 
 An uninitialized tensor of the given size and strides, with self's dtype
 and device unless given (see torch.empty_strided).
+""",
+    "norm": """\
+norm(input, p='fro', dim=None, keepdim=False, out=None, dtype=None) -> Tensor
+
+The norm of input: by default the 2-norm (Frobenius) of all its elements;
+with dim (an int or a pair) the norm of each vector (or matrix) along it.
+p is a number (the vector p-norm: (sum |x|**p) ** (1 / p); inf the
+largest |x|), 'fro' or 'nuc' (the nuclear norm of matrices). keepdim keeps
+the reduced dimensions with size 1. torch.linalg.norm, vector_norm and
+matrix_norm are the newer spellings.
+
+Example::
+
+    >>> x = torch.tensor([[3.0, 4.0], [0.0, 1.0]])
+    >>> torch.norm(x)
+    tensor(5.0990)
+    >>> torch.norm(x, dim=1)
+    tensor([5., 1.])
+    >>> torch.norm(x, p=1, dim=1)
+    tensor([7., 1.])
 """,
     "nuclear_norm": """\
 nuclear_norm(input, dim=None, keepdim=False, *, out=None) -> Tensor

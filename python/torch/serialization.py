@@ -159,8 +159,14 @@ def _open_for_write(name):
 
 def save(obj, f, pickle_module=pickle, pickle_protocol=DEFAULT_PROTOCOL,
          _use_new_zipfile_serialization=True):
-    """Save [obj] to [f] (a path or a writable binary file) in PyTorch's
-    zip format."""
+    """save(obj, f, pickle_module=pickle, pickle_protocol=2, _use_new_zipfile_serialization=True) -> None
+
+    Save obj (a tensor, a model's state_dict(), an optimizer's, or any
+    picklable object holding tensors) to f, a path or a writable binary file,
+    in PyTorch's zip format: PyTorch reads nndb's files and the other way
+    round. Save model.state_dict() rather than the model, and load it into a
+    new model with load_state_dict.
+    """
     if pickle_module is not pickle:
         raise RuntimeError("torch.save: nndb pickles with the standard pickle module only")
     if not _use_new_zipfile_serialization:
@@ -325,9 +331,22 @@ def _load_legacy(f, weights_only, pickle_load_args):
 
 def load(f, map_location=None, pickle_module=pickle, *, weights_only=False,
          **pickle_load_args):
-    """Load an object saved by torch.save (here or in PyTorch) from [f] (a
-    path or a readable binary file). Everything lands on the CPU, whatever
-    map_location says."""
+    """load(f, map_location=None, pickle_module=pickle, *, weights_only=False, **pickle_load_args) -> Any
+
+    Load an object saved with torch.save (by nndb or PyTorch) from f, a path or
+    a readable binary file: a tensor, a state_dict, a whole model, ... Every
+    tensor comes back on the CPU (nndb's only device), whatever map_location
+    says. Only load files you trust: they are unpickled.
+
+    Example::
+
+        >>> import io
+        >>> buf = io.BytesIO()
+        >>> torch.save({'w': torch.tensor([1.0, 2.0])}, buf)
+        >>> _ = buf.seek(0)
+        >>> torch.load(buf)
+        {'w': tensor([1., 2.])}
+    """
     if pickle_module is not pickle:
         raise RuntimeError("torch.load: nndb unpickles with the standard pickle module only")
     pickle_load_args.setdefault('encoding', 'utf-8')

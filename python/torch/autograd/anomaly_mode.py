@@ -17,7 +17,16 @@ def _debugger():
 
 
 def is_anomaly_enabled():
-    """torch.is_anomaly_enabled(): whether anomaly mode is on."""
+    """is_anomaly_enabled() -> bool
+
+    Whether autograd's anomaly detection is on (torch.autograd.detect_anomaly,
+    set_detect_anomaly, set_anomaly_enabled).
+
+    Example::
+
+        >>> torch.is_anomaly_enabled()
+        False
+    """
     return _debugger().is_anomaly_enabled()
 
 
@@ -26,13 +35,23 @@ _check_nan = [True]
 
 
 def is_anomaly_check_nan_enabled():
-    """torch.is_anomaly_check_nan_enabled(): the check_nan of the last
-    set_anomaly_enabled / detect_anomaly / set_detect_anomaly."""
+    """is_anomaly_check_nan_enabled() -> bool
+
+    Whether anomaly detection also checks each backward result for nan (the
+    check_nan of the last detect_anomaly, set_detect_anomaly or
+    set_anomaly_enabled).
+    """
     return _check_nan[0]
 
 
 def set_anomaly_enabled(enabled, check_nan=True):
-    """torch.set_anomaly_enabled(enabled, check_nan=True)."""
+    """set_anomaly_enabled(enabled, check_nan=True) -> None
+
+    Turn autograd's anomaly detection on or off (what
+    torch.autograd.set_detect_anomaly does): backward then says which forward
+    operation made a failing gradient, and with check_nan raises where a
+    gradient becomes nan.
+    """
     _check_nan[0] = bool(check_nan)
     _debugger().set_anomaly(bool(enabled) and check_nan)
 
