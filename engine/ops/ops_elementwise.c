@@ -1031,7 +1031,8 @@ static void clamp_i64(char **d, const int64_t *s, int64_t n, void *a) {
  * vector blocks and the libm tail from [tail] on fall where they did). */
 typedef struct sleef_job {
     nn_sleef_fn fn;
-    bool sigmoid, f32;
+    /* sigmoid: 1 / (1 + exp(-x)); silu as well: x / (1 + exp(-x)) */
+    bool sigmoid, silu, f32;
     void *out;
     const void *in;
     int64_t n, tail;
@@ -1051,9 +1052,12 @@ static void sleef_part(const sleef_job *j, int64_t b, int64_t e) {
         sleef_span(j, b, e, b);
         return;
     }
-    /* [b, e) holds whole runs (sleef_task splits by runs) */
-    for (int64_t r = b; r < e; r += j->run)
-        sleef_span(j, r, r + j->run, r + nn_sleef_tail(j->run, j->f32));
+    /* [b, e) holds whole runs (sleef_task splits by runs); the last run of
+     * a thread split (pt_chunk) may be shorter */
+    for (int64_t r = b; r < e; r += j->run) {
+        int64_t re = r + j->run < j->n ? r + j->run : j->n;
+        sleef_span(j, r, re, r + nn_sleef_tail(re - r, j->f32));
+    }
 }
 
 static void sleef_span(const sleef_job *j, int64_t b, int64_t e, int64_t tail_at) {
@@ -1064,13 +1068,19 @@ static void sleef_span(const sleef_job *j, int64_t b, int64_t e, int64_t tail_at
         const float *x = (const float *)j->in + b;
         for (int64_t i = 0; i < n; i++) o[i] = -x[i];
         nn_sleef_map_f32(NN_SLEEF_EXP, o, o, n, tail);
-        for (int64_t i = 0; i < n; i++) o[i] = 1.0f / (1.0f + o[i]);
+        if (j->silu)
+            for (int64_t i = 0; i < n; i++) o[i] = x[i] / (1.0f + o[i]);
+        else
+            for (int64_t i = 0; i < n; i++) o[i] = 1.0f / (1.0f + o[i]);
     } else if (j->sigmoid) {
         double *o = (double *)j->out + b;
         const double *x = (const double *)j->in + b;
         for (int64_t i = 0; i < n; i++) o[i] = -x[i];
         nn_sleef_map_f64(NN_SLEEF_EXP, o, o, n, tail);
-        for (int64_t i = 0; i < n; i++) o[i] = 1.0 / (1.0 + o[i]);
+        if (j->silu)
+            for (int64_t i = 0; i < n; i++) o[i] = x[i] / (1.0 + o[i]);
+        else
+            for (int64_t i = 0; i < n; i++) o[i] = 1.0 / (1.0 + o[i]);
     } else if (j->f32) {
         nn_sleef_map_f32(j->fn, (float *)j->out + b, (const float *)j->in + b, n, tail);
     } else {
@@ -1085,10 +1095,26 @@ static void sleef_task(void *arg, int task, int n_tasks) {
         nn_parallel_range(j->n, task, n_tasks, 16, &b, &e);
     } else {
         int64_t run = j->run > 0 ? j->run : 1;
-        nn_parallel_range(j->n / run, task, n_tasks, 1, &b, &e);
+        nn_parallel_range((j->n + run - 1) / run, task, n_tasks, 1, &b, &e);
         b *= run, e *= run;
+        e = e < j->n ? e : j->n;
     }
     if (b < e) sleef_part(j, b, e);
+}
+
+/* PyTorch's split of a contiguous elementwise loop of [n] elements across
+ * its threads (TensorIterator's for_each: at::parallel_for with a grain of
+ * 32768): parts of ceil(n / P) elements, P = min(threads, ceil(n /
+ * 32768)); each part runs its own vectorised loop, so each has its own
+ * scalar tail. n when it does not split. nndb's thread count stands for
+ * PyTorch's (the bits match when both are set alike, as for sums). */
+static int64_t pt_chunk(int64_t n) {
+    enum { PT_GRAIN = 32768 };
+    int64_t t = nn_get_num_threads();
+    if (n < PT_GRAIN || t <= 1) return n;
+    int64_t parts = (n + PT_GRAIN - 1) / PT_GRAIN;
+    parts = parts < t ? parts : t;
+    return (n + parts - 1) / parts;
 }
 
 /* The runs PyTorch's vectorised loop (cpu_kernel_vec, sigmoid's kernel)
@@ -1127,18 +1153,21 @@ static bool unary_sleef(const unary_kernels *k, nn_tensor *out, const nn_tensor 
                      : k == &k_log1p ? NN_SLEEF_LOG1P
                      : k == &k_tanh  ? NN_SLEEF_TANH
                                      : NN_SLEEF_COUNT;
-    bool sigmoid = k == &k_sigmoid;
+    bool silu = k == &k_silu, sigmoid = k == &k_sigmoid || silu;
     if (fn == NN_SLEEF_COUNT && !sigmoid) return false;
     int64_t n = nn_tensor_numel(out);
     bool f32 = out->dtype == NN_FLOAT32;
     sleef_job j = {fn,
                    sigmoid,
+                   silu,
                    f32,
                    nn_tensor_data(out),
                    nn_tensor_data(c),
                    n,
                    sigmoid ? nn_sleef_tail(n, f32) : n,
-                   sigmoid && run >= 0 && run < n ? run : n};
+                   sigmoid && run >= 0 && run < n ? run
+                   : sigmoid                      ? pt_chunk(n)
+                                                  : n};
     /* SLEEF's exp is cheap enough to gain only from the memory-bound
      * threshold (bench/python/threads.py: 0.72 at 196608 elements, 1.17
      * at 49152). */
@@ -1183,9 +1212,10 @@ static nn_tensor *unary(nn_ctx *ctx, nn_node *node, const unary_kernels *k, nn_i
     nn_dtype dt = nn_float_dtype(a->dtype);
     nn_tensor *ca = nn_tensor_cast_raw(ctx, a, dt);
     nn_tensor *out = ca ? nn_tensor_empty(ctx, dt, a->ndim, a->shape) : NULL;
-    if (out && (k == &k_exp || k == &k_log || k == &k_log1p || k == &k_tanh || k == &k_sigmoid)) {
+    if (out && (k == &k_exp || k == &k_log || k == &k_log1p || k == &k_tanh || k == &k_sigmoid ||
+                k == &k_silu)) {
         nn_tensor *c = nn_tensor_contiguous_raw(ctx, ca);
-        if (c) unary_sleef(k, out, c, k == &k_sigmoid ? sigmoid_runs(ca) : -1);
+        if (c) unary_sleef(k, out, c, k == &k_sigmoid || k == &k_silu ? sigmoid_runs(ca) : -1);
         nn_tensor_release(c);
         nn_tensor_release(ca);
         if (!c) {
@@ -1318,6 +1348,69 @@ static nn_status relu_bits_grad(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_
     return r ? NN_OK : ctx->err.code;
 }
 
+/* SiLU's backward as PyTorch's vectorised kernel computes it:
+ * s = 1 / (1 + exp(-x)) with SLEEF's exp on whole vector blocks and libm's
+ * on the rest (as the forward), then g * s * (1 + x (1 - s)) with that
+ * multiply-add fused, as its build contracts it. For contiguous x and g;
+ * split across threads on multiples of 16. */
+typedef struct silu_grad_job {
+    bool f32;
+    void *r;
+    const void *g, *x;
+    int64_t n, run; /* run: PyTorch's thread split (pt_chunk), each its own tail */
+} silu_grad_job;
+
+static void silu_grad_span(const silu_grad_job *j, int64_t b, int64_t e, int64_t tail_at) {
+    int64_t n = e - b, tail = tail_at - b;
+    tail = tail < 0 ? 0 : tail > n ? n : tail;
+    if (j->f32) {
+        float *o = (float *)j->r + b;
+        const float *x = (const float *)j->x + b, *g = (const float *)j->g + b;
+        for (int64_t i = 0; i < n; i++) o[i] = -x[i];
+        nn_sleef_map_f32(NN_SLEEF_EXP, o, o, n, tail);
+        for (int64_t i = 0; i < n; i++) {
+            float sg = 1.0f / (1.0f + o[i]);
+            o[i] = g[i] * sg * fmaf(x[i], 1.0f - sg, 1.0f);
+        }
+    } else {
+        double *o = (double *)j->r + b;
+        const double *x = (const double *)j->x + b, *g = (const double *)j->g + b;
+        for (int64_t i = 0; i < n; i++) o[i] = -x[i];
+        nn_sleef_map_f64(NN_SLEEF_EXP, o, o, n, tail);
+        for (int64_t i = 0; i < n; i++) {
+            double sg = 1.0 / (1.0 + o[i]);
+            o[i] = g[i] * sg * fma(x[i], 1.0 - sg, 1.0);
+        }
+    }
+}
+
+static void silu_grad_task(void *arg, int task, int n_tasks) {
+    const silu_grad_job *j = arg;
+    int64_t b, e;
+    if (j->run == j->n) {
+        nn_parallel_range(j->n, task, n_tasks, 16, &b, &e);
+        if (b < e) silu_grad_span(j, b, e, nn_sleef_tail(j->n, j->f32));
+        return;
+    }
+    nn_parallel_range((j->n + j->run - 1) / j->run, task, n_tasks, 1, &b, &e);
+    for (int64_t r = b * j->run; r < e * j->run && r < j->n; r += j->run) {
+        int64_t re = r + j->run < j->n ? r + j->run : j->n;
+        silu_grad_span(j, r, re, r + nn_sleef_tail(re - r, j->f32));
+    }
+}
+
+static nn_tensor *silu_grad_sleef(nn_ctx *ctx, const nn_tensor *g, const nn_tensor *x) {
+    nn_tensor *r = nn_tensor_empty(ctx, g->dtype, g->ndim, g->shape);
+    if (!r) return NULL;
+    bool f32 = g->dtype == NN_FLOAT32;
+    int64_t n = nn_tensor_numel(r);
+    silu_grad_job j = {f32, nn_tensor_data(r), nn_tensor_data(g), nn_tensor_data(x),
+                       n,   pt_chunk(n)};
+    int tasks = nn_parallel_tasks(n, NN_PAR_MIN_DEAR);
+    if (n > 0) nn_parallel_run(tasks > 1 ? tasks : 1, silu_grad_task, &j);
+    return r;
+}
+
 static nn_status unary_grad(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_tensor **din,
                             const unary_kernels *k) {
     if (!node->in[0].needs_grad) return NN_OK;
@@ -1329,6 +1422,13 @@ static nn_status unary_grad(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_tens
         grad_from_output(k) && node->out->dtype == dt && nn_tensor_same_shape(node->out, dout);
     NN_ASSERT(from_out || !node->in[0].dropped);
     nn_tensor *x = from_out ? nn_tensor_retain(node->out) : nn_tensor_cast_raw(ctx, in0(node), dt);
+    if (k == &k_silu && x && (dt == NN_FLOAT32 || dt == NN_FLOAT64) && x->dtype == dt &&
+        nn_tensor_same_shape(x, dout) && nn_tensor_is_contiguous(x) &&
+        nn_tensor_is_contiguous(dout)) {
+        din[0] = silu_grad_sleef(ctx, dout, x);
+        nn_tensor_release(x);
+        return din[0] ? NN_OK : ctx->err.code;
+    }
     /* gelu's kept factor (unary), read where the output would be */
     bool kept = k == &k_gelu_erf && node->saved[0] && dt == NN_FLOAT32 &&
                 node->saved[0]->dtype == NN_FLOAT32;
