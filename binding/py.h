@@ -160,6 +160,10 @@ extern nn_print_opts py_print_opts;
 typedef PyObject *(*py_impl_fn)(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
 PyObject *py_call_method(py_impl_fn impl, PyObject *self, PyObject *const *args, Py_ssize_t nargs,
                          PyObject *kwnames);
+/* -1 with PyTorch's TypeError when [kwnames] holds out=: the functions
+ * take it (py_out.c), the Tensor methods sharing their code never do in
+ * PyTorch. Only calls with keywords pay for the look. */
+int py_method_refuse_out(const char *name, PyObject *kwnames);
 
 #define PY_OP(name)                                                                                \
     static PyObject *name##_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);      \
@@ -170,6 +174,7 @@ PyObject *py_call_method(py_impl_fn impl, PyObject *self, PyObject *const *args,
     }                                                                                              \
     __attribute__((unused)) static PyObject *name##_meth(PyObject *self, PyObject *const *args,    \
                                                          Py_ssize_t nargs, PyObject *kwnames) {    \
+        if (kwnames && py_method_refuse_out(#name, kwnames) < 0) return NULL;                      \
         return py_call_method(name##_impl, self, args, nargs, kwnames);                            \
     }
 
@@ -198,6 +203,7 @@ extern PyMethodDef py_io_functions[];    /* py_io.c: storages for torch.save/loa
 
 extern PyMethodDef py_dist_functions[], py_instruments_functions[], py_probe_functions[];
 extern PyMethodDef py_data_functions[];     /* py_data.c: datasets, vocabularies, plots */
+extern PyMethodDef py_out_functions[];      /* py_out.c: out= for functions written in Python */
 extern PyMethodDef py_autograd_functions[]; /* py_autograd.c: tensor hooks, Function, grad */
 extern PyMethodDef py_fft_functions[];      /* py_fft.c: complex views and FFT primitives */
 extern PyMethodDef py_linalg_functions[];   /* py_linalg.c: LAPACK kernels for torch.linalg */

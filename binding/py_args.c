@@ -132,6 +132,22 @@ PyObject *py_call_method(py_impl_fn impl, PyObject *self, PyObject *const *args,
     return impl(stack, nargs + 1, kwnames);
 }
 
+int py_method_refuse_out(const char *name, PyObject *kwnames) {
+    /* interned, as a call's keyword names almost always are: an interned
+     * name is "out" only if it is this object, so only a name made at run
+     * time is compared as text */
+    static PyObject *out;
+    if (!out && !(out = PyUnicode_InternFromString("out"))) return -1;
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(kwnames); i++) {
+        PyObject *k = PyTuple_GET_ITEM(kwnames, i);
+        if (k != out && (PyUnicode_CHECK_INTERNED(k) || PyUnicode_CompareWithASCIIString(k, "out")))
+            continue;
+        PyErr_Format(PyExc_TypeError, "%s() got an unexpected keyword argument 'out'", name);
+        return -1;
+    }
+    return 0;
+}
+
 static const char *type_name(PyObject *o) {
     return Py_TYPE(o)->tp_name;
 }

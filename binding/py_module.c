@@ -986,6 +986,7 @@ PyObject *py_module_init(void) {
     if (add_functions(m, py_autograd_functions) < 0) goto fail;    /* py_autograd.c */
     if (add_functions(m, py_debug_functions) < 0) goto fail;       /* py_debug.c */
     if (add_functions(m, py_linalg_functions) < 0) goto fail;      /* py_linalg.c */
+    if (add_functions(m, py_out_functions) < 0) goto fail;         /* py_out.c */
     if (add_functions(m, py_fft_functions) < 0) goto fail;         /* py_fft.c */
     if (add_functions(m, py_conv_functions) < 0) goto fail;        /* py_conv.c */
     if (add_functions(m, py_autocast_functions) < 0) goto fail;    /* py_autocast.c */

@@ -125,6 +125,11 @@ del _import_optional
 _torch_docs.attach_python(globals())
 _tensor_docs.attach_python(Tensor)
 
+# out= for the functions written in Python that take it in PyTorch
+# (torch/_out.py); after the docstrings, which the wrappers keep
+from torch import _out  # noqa: E402
+_out.install(globals())
+
 
 def _public_names():
     # `from torch import *` takes functions and classes, as PyTorch's

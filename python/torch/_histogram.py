@@ -19,6 +19,7 @@ class histogram_result(tuple):
 
     __slots__ = ()
     n_fields = 2
+    _fields = ("hist", "bin_edges")
 
     def __new__(cls, hist, bin_edges):
         return super().__new__(cls, (hist, bin_edges))

@@ -5,12 +5,18 @@ their Tensor methods, and the BLAS-family functions written in Python
 signature and result (torch.svd gives V, not Vh; torch.qr takes some=).
 """
 
+import sys
 import warnings
 
 import torch
 from torch import linalg
 from torch._lowrank import pca_lowrank, svd_lowrank  # noqa: F401
 from torch.linalg import _core, _return_type
+
+
+def _out(out, result):
+    # torch.NAME's out= (linalg._out under the calling function's name)
+    return result if out is None else linalg._out(out, result, sys._getframe(1).f_code.co_name)
 
 __all__ = [
     "det", "logdet", "slogdet", "inverse", "cholesky", "cholesky_solve", "cholesky_inverse",
@@ -58,7 +64,7 @@ def cholesky(input, upper=False, *, out=None):
         UserWarning, stacklevel=2)
     linalg._check_matrix(input, "cholesky", square=True)
     L = _core.fast_apply(_core.LinalgCholeskyEx, input, upper, "cholesky", True)[0]
-    return linalg._out(out, L)
+    return _out(out, L)
 
 
 def cholesky_solve(input, input2, upper=False, *, out=None):
@@ -85,29 +91,29 @@ def cholesky_solve(input, input2, upper=False, *, out=None):
     batch = linalg._batch(input.shape[:-2], input2.shape[:-2])
     B = input.expand(batch + tuple(input.shape[-2:]))
     L = input2.expand(batch + (n, n))
-    return linalg._out(out, _core.fast_apply(_core.CholeskySolve, B, L, upper))
+    return _out(out, _core.fast_apply(_core.CholeskySolve, B, L, upper))
 
 
 def cholesky_inverse(input, upper=False, *, out=None):
     linalg._check_matrix(input, "cholesky_inverse", square=True)
-    return linalg._out(out, _core.fast_apply(_core.CholeskyInverse, input, upper))
+    return _out(out, _core.fast_apply(_core.CholeskyInverse, input, upper))
 
 
 def qr(input, some=True, *, out=None):
     Q, R = linalg.qr(input, "reduced" if some else "complete")
-    return linalg._out(out, _rt_qr(Q, R))
+    return _out(out, _rt_qr(Q, R))
 
 
 def svd(input, some=True, compute_uv=True, *, out=None):
     if compute_uv:
         U, S, Vh = linalg.svd(input, full_matrices=not some)
-        return linalg._out(out, _rt_svd(U, S, Vh.mT))
+        return _out(out, _rt_svd(U, S, Vh.mT))
     S = linalg.svdvals(input)
     m, n = input.shape[-2], input.shape[-1]
     batch = tuple(input.shape[:-2])
     U = torch.zeros(batch + (m, m), dtype=input.dtype)
     V = torch.zeros(batch + (n, n), dtype=input.dtype)
-    return linalg._out(out, _rt_svd(U, S, V))
+    return _out(out, _rt_svd(U, S, V))
 
 
 def symeig(input, eigenvectors=False, upper=True, *, out=None):
@@ -117,16 +123,16 @@ def symeig(input, eigenvectors=False, upper=True, *, out=None):
     uplo = "U" if upper else "L"
     if eigenvectors:
         L, V = linalg.eigh(input, uplo)
-        return linalg._out(out, _rt_symeig(L, V))
+        return _out(out, _rt_symeig(L, V))
     L = linalg.eigvalsh(input, uplo)
-    return linalg._out(out, _rt_symeig(L, torch.zeros((0,), dtype=input.dtype)))
+    return _out(out, _rt_symeig(L, torch.zeros((0,), dtype=input.dtype)))
 
 
 def lu(A, pivot=True, get_infos=False, out=None):
     LU, piv, info = linalg.lu_factor_ex(A, pivot=pivot)
     if get_infos:
-        return linalg._out(out, (LU, piv, info))
-    return linalg._out(out, (LU, piv))
+        return _out(out, (LU, piv, info))
+    return _out(out, (LU, piv))
 
 
 def lu_solve(b, LU_data, LU_pivots, *, out=None):
@@ -155,14 +161,14 @@ def triangular_solve(b, A, upper=True, transpose=False, unitriangular=False, *, 
     M = A.mT if transpose else A
     X = linalg.solve_triangular(M, b, upper=upper != transpose, unitriangular=unitriangular)
     batch = linalg._batch(A.shape[:-2], b.shape[:-2])
-    return linalg._out(out, _rt_triangular_solve(X, A.expand(batch + tuple(A.shape[-2:]))
+    return _out(out, _rt_triangular_solve(X, A.expand(batch + tuple(A.shape[-2:]))
                                                  .clone()))
 
 
 def geqrf(input, *, out=None):
     linalg._check_matrix(input, "geqrf")
     QR, tau = torch._C._linalg_geqrf(input.detach())
-    return linalg._out(out, _rt_geqrf(QR, tau))
+    return _out(out, _rt_geqrf(QR, tau))
 
 
 def orgqr(input, tau):
@@ -181,7 +187,7 @@ def ormqr(input, tau, other, left=True, transpose=False, *, out=None):
     T = tau.expand(batch + tuple(tau.shape[-1:]))
     C = other.expand(batch + tuple(other.shape[-2:]))
     if not (A.requires_grad or T.requires_grad or C.requires_grad) or not torch.is_grad_enabled():
-        return linalg._out(out, torch._C._linalg_ormqr(A.detach(), T.detach(), C.detach(), left,
+        return _out(out, torch._C._linalg_ormqr(A.detach(), T.detach(), C.detach(), left,
                                                        transpose))
     # differentiable: Q from the reflectors (m x m), then the product
     m = A.shape[-2]
@@ -192,7 +198,7 @@ def ormqr(input, tau, other, left=True, transpose=False, *, out=None):
         Afull = A[..., :m]
     Q = _core.fast_apply(_core.LinalgHouseholderProduct, Afull, T)
     Qop = Q.mT if transpose else Q
-    return linalg._out(out, Qop @ C if left else C @ Qop)
+    return _out(out, Qop @ C if left else C @ Qop)
 
 
 def tensordot(a, b, dims=2, out=None):
@@ -236,7 +242,7 @@ def tensordot(a, b, dims=2, out=None):
         nb *= s
     A = a.permute(fa + da).reshape(ma, k)
     B = b.permute(db + fb).reshape(k, nb)
-    return linalg._out(out, (A @ B).reshape(sa + sb))
+    return _out(out, (A @ B).reshape(sa + sb))
 
 
 def chain_matmul(*matrices, out=None):
@@ -251,7 +257,7 @@ def chain_matmul(*matrices, out=None):
     if len(matrices) == 1:
         if matrices[0].dim() != 2:
             raise RuntimeError(f"Tensor dimension is {matrices[0].dim()}, expected 2 instead.")
-        return linalg._out(out, matrices[0].clone())
+        return _out(out, matrices[0].clone())
     for m in matrices:
         if m.dim() != 2:
             raise RuntimeError(f"Tensor dimension is {m.dim()}, expected 2 instead.")

@@ -7,6 +7,8 @@ transforms conjugate, and its error messages. Gradients come from the
 primitives' backwards (PyTorch's formulas) and from the ops around them.
 """
 
+import sys as _sys
+
 import torch
 from torch import _C
 
@@ -279,12 +281,11 @@ def ihfft2(input, s=None, dim=(-2, -1), norm=None, *, out=None):
 
 
 def _out(result, out):
+    # out= as torch._C's functions take it (binding/py_out.c), under PyTorch's
+    # name for the calling function (fft_NAME)
     if out is None:
         return result
-    with torch.no_grad():
-        out.resize_(result.shape) if out.shape != result.shape else None
-        out.copy_(result)
-    return out
+    return _C._out_write(result, out, "fft_" + _sys._getframe(1).f_code.co_name)
 
 
 # ---- helpers ----

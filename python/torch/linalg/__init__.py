@@ -11,6 +11,7 @@ so eig and eigvals, whose results are complex, raise (see the docs).
 """
 
 import math as _math
+import sys as _sys
 
 import torch
 from torch import _C
@@ -111,18 +112,13 @@ def _batch(*shapes):
     return tuple(torch.broadcast_shapes(*[tuple(s) for s in shapes]))
 
 
-def _out(out, result):
+def _out(out, result, name=None):
+    """result written into out as torch._C's functions do it (binding/py_out.c:
+    PyTorch's checks, the resize warning, NAME_out for tuple results); [name]
+    is PyTorch's (linalg_NAME of the calling function unless given)."""
     if out is None:
         return result
-    if isinstance(out, (tuple, list)):
-        for o, r in zip(out, result):
-            _out(o, r)
-        return out
-    with torch.no_grad():
-        if tuple(out.shape) != tuple(result.shape):
-            out.resize_(result.shape)
-        out.copy_(result)
-    return out
+    return _C._out_write(result, out, name or "linalg_" + _sys._getframe(1).f_code.co_name)
 
 
 def _is_vector_rhs(A, B):

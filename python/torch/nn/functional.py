@@ -915,13 +915,9 @@ def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
     denom = torch.clamp(input.norm(p, dim, keepdim=True), min=eps).expand_as(input)
     if out is None:
         return input / denom
-    # torch.div(input, denom, out=out): out keeps its identity (the power
-    # iteration of spectral_norm writes its u and v buffers this way)
-    if torch.is_grad_enabled() and (input.requires_grad or out.requires_grad):
-        raise RuntimeError("normalize(): functions with out=... arguments don't support "
-                           "automatic differentiation, but one of the arguments requires grad.")
-    out.copy_(input / denom)
-    return out
+    # PyTorch's: out keeps its identity (the power iteration of spectral_norm
+    # writes its u and v buffers this way), with div's out= checks
+    return torch.div(input, denom, out=out)
 
 
 def cosine_similarity(x1, x2, dim=1, eps=1e-8):

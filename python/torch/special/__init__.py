@@ -3,6 +3,7 @@
 algorithm comes from)."""
 
 import math as _math
+import sys as _sys
 
 import torch
 from torch import _C
@@ -15,18 +16,17 @@ __all__ = [
 ]
 
 
-def _out(result, out):
+def _out(result, out, name=None):
+    # out= as torch._C's functions take it (binding/py_out.c), under PyTorch's
+    # name: special_NAME of the calling function unless given
     if out is None:
         return result
-    with torch.no_grad():
-        out.resize_(result.shape)
-        out.copy_(result)
-    return out
+    return _C._out_write(result, out, name or "special_" + _sys._getframe(1).f_code.co_name)
 
 
 def _unary(fn):
     def f(input, *, out=None):
-        return _out(fn(input), out)
+        return _out(fn(input), out, "special_" + fn.__name__)
     return f
 
 
