@@ -138,6 +138,7 @@ PyObject *py_ops_inplace_call(py_impl_fn impl, const char *name, bool reads_self
 #define PY_INPLACE_AS(name, reads_self)                                                            \
     static PyObject *name##__meth(PyObject *self, PyObject *const *args, Py_ssize_t nargs,         \
                                   PyObject *kwnames) {                                             \
+        if (kwnames && py_method_refuse_out(#name "_", kwnames) < 0) return NULL;                  \
         return py_ops_inplace_call(name##_impl, #name "_", reads_self, self, args, nargs,          \
                                    kwnames);                                                       \
     }

@@ -89,7 +89,7 @@ replays=
 for replay in build/asan/fuzz/*_replay; do
     [ -x "$replay" ] && replays="$replays $replay"
 done
-lane="diff compat python moduleinfo opinfo lessons drills unit-asan-ubsan"
+lane="diff compat python moduleinfo opinfo opinfo-out lessons drills unit-asan-ubsan"
 for replay in $replays; do
     lane="$lane $(basename "$replay")-asan"
 done
@@ -99,6 +99,7 @@ done
     exec_suite python tests/py/run.sh
     exec_suite moduleinfo tests/moduleinfo/run.sh
     exec_suite opinfo tests/opinfo/run.sh
+    exec_suite opinfo-out tests/opinfo/out.sh
     exec_suite lessons "$PYTHON" tests/drills/test_lessons.py
     exec_suite drills "$PYTHON" tests/drills/test_drills.py
     ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0} \

@@ -104,6 +104,8 @@ for name, f in [
     ("x.mul", lambda: x.mul(2, out=z)),
     ("x.addmm", lambda: x.addmm(x, x, out=z)),
     ("x.matmul", lambda: x.matmul(x, out=z)),
+    ("x.add_", lambda: x.clone().add_(x, out=z)),
+    ("x.unsqueeze", lambda: x.unsqueeze(0, out=z)),
 ]:
     before = z.clone()
     show(name, f)
@@ -114,6 +116,8 @@ for name, f in [
     ("x.softmax", lambda: x.softmax(0, out=z)),
     ("x.sum", lambda: x.sum(0, out=torch.empty(3))),
     ("x.abs", lambda: x.abs(out=z)),
+    ("x.exp_", lambda: x.clone().exp_(out=z)),
+    ("x.clamp_", lambda: x.clone().clamp_(0, 1, out=z)),
 ]:
     before = z.clone()
     try:
