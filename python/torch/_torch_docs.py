@@ -5648,6 +5648,479 @@ Set every element of input to 0, in place; returns input (input.zero_()).
 }
 
 
+# name -> docstring of torch.linalg's functions (written in Python, in
+# python/torch/linalg/), set by attach_python as PY_DOCS are.
+LINALG_DOCS = {
+    "cholesky": """\
+cholesky(A, *, upper=False, out=None) -> Tensor
+
+The Cholesky factor of a symmetric (Hermitian) positive-definite matrix:
+lower-triangular L with A = L @ L.T (or upper U = L.T with upper=True).
+Raises when A is not positive definite.
+
+Example::
+
+    >>> A = torch.tensor([[4.0, 2.0], [2.0, 3.0]])
+    >>> torch.linalg.cholesky(A)
+    tensor([[2.0000, 0.0000],
+            [1.0000, 1.4142]])
+""",
+    "cholesky_ex": """\
+cholesky_ex(A, *, upper=False, check_errors=False, out=None) -> (Tensor L, Tensor info)
+
+cholesky() that also returns info, LAPACK's status per matrix (0: success),
+instead of raising; check_errors=True raises as cholesky does.
+""",
+    "cond": """\
+cond(A, p=None, *, out=None) -> Tensor
+
+The condition number of A in the p-norm: norm(A) * norm(inv(A)); for
+p=None (2) the largest over the smallest singular value. Large values
+mean solving with A loses precision.
+
+Example::
+
+    >>> torch.linalg.cond(torch.tensor([[1.0, 0.0], [0.0, 0.01]]))
+    tensor(100.)
+""",
+    "cross": """\
+cross(input, other, *, dim=-1, out=None) -> Tensor
+
+The cross product of 3-vectors along dim (the last by default), input and
+other broadcast.
+
+Example::
+
+    >>> torch.linalg.cross(torch.tensor([1.0, 0.0, 0.0]), torch.tensor([0.0, 1.0, 0.0]))
+    tensor([0., 0., 1.])
+""",
+    "det": """\
+det(A, *, out=None) -> Tensor
+
+The determinant of a square matrix, or of each in a batch (..., n, n).
+
+Example::
+
+    >>> A = torch.tensor([[4.0, 2.0], [2.0, 3.0]])
+    >>> torch.linalg.det(A)
+    tensor(8.)
+""",
+    "diagonal": """\
+diagonal(A, *, offset=0, dim1=-2, dim2=-1) -> Tensor
+
+The diagonals of the matrices in the last two dimensions, as a view:
+torch.diagonal with the matrix dimensions last by default.
+
+Example::
+
+    >>> torch.linalg.diagonal(torch.tensor([[1, 2], [3, 4]]))
+    tensor([1, 4])
+""",
+    "eig": """\
+eig(A, *, out=None) -> (Tensor eigenvalues, Tensor eigenvectors)
+
+The eigenvalues and eigenvectors (columns) of a general square matrix, as
+a named tuple, both complex even for a real matrix. nndb does not provide
+it yet for real matrices: it raises RuntimeError. For a symmetric matrix
+use eigh, whose results are real.
+""",
+    "eigh": """\
+eigh(A, UPLO='L', *, out=None) -> (Tensor eigenvalues, Tensor eigenvectors)
+
+The eigenvalues (real, in ascending order) and eigenvectors (the columns)
+of a symmetric (Hermitian) matrix, as a named tuple: A = Q @ diag(L) @ Q.T.
+Only the lower triangle is read (UPLO='U': the upper). Eigenvectors are
+defined up to sign. For a general matrix use eig.
+
+Example::
+
+    >>> A = torch.tensor([[4.0, 2.0], [2.0, 3.0]])
+    >>> torch.linalg.eigh(A).eigenvalues
+    tensor([1.4384, 5.5616])
+""",
+    "eigvals": """\
+eigvals(A, *, out=None) -> Tensor
+
+The (complex) eigenvalues of a general square matrix: eig without the
+eigenvectors. nndb does not provide it yet for real matrices (it raises
+RuntimeError); eigvalsh gives those of a symmetric one.
+""",
+    "eigvalsh": """\
+eigvalsh(A, UPLO='L', *, out=None) -> Tensor
+
+The eigenvalues of a symmetric (Hermitian) matrix, real and ascending (eigh
+without the eigenvectors).
+
+Example::
+
+    >>> A = torch.tensor([[4.0, 2.0], [2.0, 3.0]])
+    >>> torch.linalg.eigvalsh(A)
+    tensor([1.4384, 5.5616])
+""",
+    "householder_product": """\
+householder_product(A, tau, *, out=None) -> Tensor
+
+The product of the Householder reflectors stored in A's columns below the
+diagonal with scales tau (the compact form of torch.geqrf): the Q of a QR
+decomposition.
+""",
+    "inv": """\
+inv(A, *, out=None) -> Tensor
+
+The inverse of a square invertible matrix (or batch); raises for a
+singular one. To solve A @ X = B, torch.linalg.solve(A, B) is faster and
+more accurate than inv(A) @ B.
+
+Example::
+
+    >>> A = torch.tensor([[4.0, 2.0], [2.0, 3.0]])
+    >>> torch.linalg.inv(A)
+    tensor([[ 0.3750, -0.2500],
+            [-0.2500,  0.5000]])
+""",
+    "inv_ex": """\
+inv_ex(A, *, check_errors=False, out=None) -> (Tensor inverse, Tensor info)
+
+inv() that also returns info, LAPACK's status per matrix (0: success),
+instead of raising; check_errors=True raises as inv does.
+""",
+    "ldl_factor": """\
+ldl_factor(A, *, hermitian=False, out=None) -> (Tensor LD, Tensor pivots)
+
+The LDL decomposition of a symmetric (or Hermitian, with hermitian=True)
+matrix in LAPACK's compact form (sytrf), for ldl_solve.
+""",
+    "ldl_factor_ex": """\
+ldl_factor_ex(A, *, hermitian=False, check_errors=False, out=None) -> (Tensor LD, Tensor pivots, Tensor info)
+
+ldl_factor() that also returns info, LAPACK's status per matrix (0: success),
+instead of raising; check_errors=True raises as ldl_factor does.
+""",
+    "ldl_solve": """\
+ldl_solve(LD, pivots, B, *, hermitian=False, out=None) -> Tensor
+
+Solve A @ X = B given A's compact LDL decomposition from ldl_factor.
+""",
+    "lstsq": """\
+lstsq(A, B, rcond=None, *, driver=None) -> (Tensor solution, Tensor residuals, Tensor rank, Tensor singular_values)
+
+The least-squares solution X of A @ X = B for A (m, n), B (m, k): the X
+minimizing ||A @ X - B||, as a named tuple whose solution is (n, k)
+(linear regression: A the design matrix). rcond and driver choose how
+rank deficiency is handled ('gelsy' by default on the CPU); residuals,
+rank and singular_values are filled only by some drivers.
+
+Example::
+
+    >>> A = torch.tensor([[1.0, 0.0], [1.0, 1.0], [1.0, 2.0]])
+    >>> B = torch.tensor([[1.0], [2.0], [2.0]])
+    >>> torch.linalg.lstsq(A, B).solution
+    tensor([[1.1667],
+            [0.5000]])
+""",
+    "lu": """\
+lu(A, *, pivot=True, out=None) -> (Tensor P, Tensor L, Tensor U)
+
+The LU decomposition with partial pivoting, A = P @ L @ U, as a named
+tuple: P a permutation matrix, L unit lower-triangular, U upper-triangular.
+
+Example::
+
+    >>> A = torch.tensor([[1.0, 2.0], [3.0, 4.0]])
+    >>> P, L, U = torch.linalg.lu(A)
+    >>> L, U
+    (tensor([[1.0000, 0.0000],
+            [0.3333, 1.0000]]), tensor([[3.0000, 4.0000],
+            [0.0000, 0.6667]]))
+""",
+    "lu_factor": """\
+lu_factor(A, *, pivot=True, out=None) -> (Tensor LU, Tensor pivots)
+
+The LU decomposition in compact form: L (unit diagonal not stored) and U in
+one matrix, and LAPACK's 1-based row pivots; lu_solve takes them, and
+torch.lu_unpack gives P, L, U.
+
+Example::
+
+    >>> torch.linalg.lu_factor(torch.tensor([[1.0, 2.0], [3.0, 4.0]])).pivots
+    tensor([2, 2], dtype=torch.int32)
+""",
+    "lu_factor_ex": """\
+lu_factor_ex(A, *, pivot=True, check_errors=False, out=None) -> (Tensor LU, Tensor pivots, Tensor info)
+
+lu_factor() that also returns info, LAPACK's status per matrix (0: success),
+instead of raising; check_errors=True raises as lu_factor does.
+""",
+    "lu_solve": """\
+lu_solve(LU, pivots, B, *, left=True, adjoint=False, out=None) -> Tensor
+
+Solve A @ X = B given A's compact LU decomposition from lu_factor (several
+right-hand sides can reuse one factorization). left=False solves
+X @ A = B; adjoint=True solves with A's (conjugate) transpose.
+
+Example::
+
+    >>> LU, piv = torch.linalg.lu_factor(torch.tensor([[1.0, 2.0], [3.0, 4.0]]))
+    >>> torch.linalg.lu_solve(LU, piv, torch.tensor([[5.0], [11.0]]))
+    tensor([[1.],
+            [2.]])
+""",
+    "matmul": """\
+matmul(input, other, *, out=None) -> Tensor
+
+Alias for torch.matmul().
+""",
+    "matrix_exp": """\
+matrix_exp(A) -> Tensor
+
+The matrix exponential of a square matrix (or batch): the sum of A**k / k!
+(not the exponential of each element).
+
+Example::
+
+    >>> torch.linalg.matrix_exp(torch.tensor([[0.0, 1.0], [0.0, 0.0]]))
+    tensor([[1., 1.],
+            [0., 1.]])
+""",
+    "matrix_norm": """\
+matrix_norm(A, ord='fro', dim=(-2, -1), keepdim=False, *, dtype=None, out=None) -> Tensor
+
+The matrix norm of A (or of each matrix of a batch, in the two dims): 'fro'
+(the square root of the sum of squares), 'nuc' (the sum of singular
+values), 2 / -2 (the largest / smallest singular value), 1 / -1 (the
+largest / smallest column sum of |A|), inf / -inf (row sums).
+
+Example::
+
+    >>> M = torch.tensor([[1.0, -2.0], [3.0, 4.0]])
+    >>> torch.linalg.matrix_norm(M)
+    tensor(5.4772)
+    >>> torch.linalg.matrix_norm(M, ord=1)
+    tensor(6.)
+""",
+    "matrix_power": """\
+matrix_power(A, n, *, out=None) -> Tensor
+
+The square matrix A multiplied by itself n times (n = 0: the identity;
+negative n: powers of the inverse).
+
+Example::
+
+    >>> torch.linalg.matrix_power(torch.tensor([[1, 1], [0, 1]]), 3)
+    tensor([[1, 3],
+            [0, 1]])
+""",
+    "matrix_rank": """\
+matrix_rank(A, tol=None, hermitian=False, *, atol=None, rtol=None, out=None) -> Tensor
+
+The numerical rank of A: the number of singular values above a tolerance,
+max(atol, rtol * the largest singular value) (rtol defaults to eps times
+max(m, n) when neither is given). hermitian=True uses eigenvalues of a
+symmetric A instead.
+
+Example::
+
+    >>> torch.linalg.matrix_rank(torch.tensor([[1.0, 2.0], [2.0, 4.0]]))
+    tensor(1)
+""",
+    "multi_dot": """\
+multi_dot(tensors, *, out=None) -> Tensor
+
+The product of a list of matrices (the first and last may be 1-D), computed
+in the order that costs the fewest multiplications.
+
+Example::
+
+    >>> torch.linalg.multi_dot([torch.ones(1, 3), torch.ones(3, 2), torch.ones(2)])
+    tensor([6.])
+""",
+    "norm": """\
+norm(A, ord=None, dim=None, keepdim=False, *, out=None, dtype=None) -> Tensor
+
+A vector or matrix norm. With dim an int (or A 1-D and dim None) it is a
+vector norm (vector_norm); with dim a pair (or A 2-D and dim None) a matrix
+norm (matrix_norm); with both None and ord None, the 2-norm of A
+flattened. ord: for vectors a number (2 the Euclidean length, 1 the sum of
+absolute values, inf the largest, 0 the count of nonzeros); for matrices
+'fro' (default), 'nuc', 2 (largest singular value), 1, -1, inf, -inf.
+
+Example::
+
+    >>> x = torch.tensor([[3.0, 4.0], [0.0, 1.0]])
+    >>> torch.linalg.norm(x)
+    tensor(5.0990)
+    >>> torch.linalg.norm(x, dim=1)
+    tensor([5., 1.])
+    >>> torch.linalg.norm(x, ord=1, dim=1)
+    tensor([7., 1.])
+""",
+    "pinv": """\
+pinv(A, *, atol=None, rtol=None, hermitian=False, out=None, rcond=None) -> Tensor
+
+The Moore-Penrose pseudo-inverse of A (m, n), of shape (n, m), from its
+SVD, with singular values below max(atol, rtol * the largest) treated as
+zero; pinv(A) @ b is the least-squares solution of A @ x = b.
+hermitian=True for a symmetric A. rcond is the older name of rtol.
+
+Example::
+
+    >>> torch.linalg.pinv(torch.tensor([[1.0, 0.0], [0.0, 2.0], [0.0, 0.0]]))
+    tensor([[1.0000, 0.0000, 0.0000],
+            [0.0000, 0.5000, 0.0000]])
+""",
+    "qr": """\
+qr(A, mode='reduced', *, out=None) -> (Tensor Q, Tensor R)
+
+The QR decomposition A = Q @ R, Q with orthonormal columns and R
+upper-triangular, as a named tuple. mode: 'reduced' (Q (m, k), R (k, n),
+k = min(m, n)), 'complete' (Q (m, m)) or 'r' (R only; Q empty).
+
+Example::
+
+    >>> Q, R = torch.linalg.qr(torch.tensor([[3.0, 1.0], [4.0, 2.0]]))
+    >>> R
+    tensor([[-5.0000, -2.2000],
+            [ 0.0000,  0.4000]])
+""",
+    "slogdet": """\
+slogdet(A, *, out=None) -> (Tensor sign, Tensor logabsdet)
+
+The sign of the determinant and the log of its absolute value, as a named
+tuple: finite where det itself would over- or underflow.
+
+Example::
+
+    >>> A = torch.tensor([[4.0, 2.0], [2.0, 3.0]])
+    >>> torch.linalg.slogdet(A)
+    torch.return_types.linalg_slogdet(
+    sign=tensor(1.),
+    logabsdet=tensor(2.0794))
+""",
+    "solve": """\
+solve(A, B, *, left=True, out=None) -> Tensor
+
+The solution X of A @ X = B for a square invertible A (or batch), B of
+shape (..., n, k) or (..., n); with left=False, of X @ A = B.
+
+Example::
+
+    >>> A = torch.tensor([[4.0, 2.0], [2.0, 3.0]])
+    >>> torch.linalg.solve(A, torch.tensor([8.0, 7.0]))
+    tensor([1.2500, 1.5000])
+""",
+    "solve_ex": """\
+solve_ex(A, B, *, left=True, check_errors=False, out=None) -> (Tensor result, Tensor info)
+
+solve() that also returns info, LAPACK's status per matrix (0: success),
+instead of raising; check_errors=True raises as solve does.
+""",
+    "solve_triangular": """\
+solve_triangular(A, B, *, upper, left=True, unitriangular=False, out=None) -> Tensor
+
+The solution X of A @ X = B for a triangular A (upper says which triangle
+is used; the other is ignored), or of X @ A = B with left=False.
+unitriangular takes A's diagonal as 1s.
+
+Example::
+
+    >>> A = torch.tensor([[2.0, 1.0], [0.0, 4.0]])
+    >>> torch.linalg.solve_triangular(A, torch.tensor([[4.0], [8.0]]), upper=True)
+    tensor([[1.],
+            [2.]])
+""",
+    "svd": """\
+svd(A, full_matrices=True, *, driver=None, out=None) -> (Tensor U, Tensor S, Tensor Vh)
+
+The singular value decomposition A = U @ diag(S) @ Vh, as a named tuple;
+S is sorted in decreasing order. Note that Vh is returned (torch.svd
+returns V = Vh.T). full_matrices=False gives the reduced shapes, U (m, k)
+and Vh (k, n) with k = min(m, n) (what you usually want). Singular vectors
+are defined up to sign.
+
+Example::
+
+    >>> A = torch.tensor([[3.0, 0.0], [0.0, -2.0], [0.0, 0.0]])
+    >>> U, S, Vh = torch.linalg.svd(A, full_matrices=False)
+    >>> S
+    tensor([3., 2.])
+    >>> U.shape, Vh.shape
+    (torch.Size([3, 2]), torch.Size([2, 2]))
+""",
+    "svdvals": """\
+svdvals(A, *, driver=None, out=None) -> Tensor
+
+The singular values of A in decreasing order (svd without the vectors).
+
+Example::
+
+    >>> torch.linalg.svdvals(torch.tensor([[3.0, 0.0], [0.0, -2.0]]))
+    tensor([3., 2.])
+""",
+    "tensorinv": """\
+tensorinv(A, ind=2, *, out=None) -> Tensor
+
+The inverse of A seen as a linear map from its last dimensions to its first
+ind ones (prod of A.shape[:ind] must equal prod of the rest); the result
+has shape A.shape[ind:] + A.shape[:ind].
+
+Example::
+
+    >>> torch.linalg.tensorinv(torch.eye(4).reshape(4, 2, 2), ind=1).shape
+    torch.Size([2, 2, 4])
+""",
+    "tensorsolve": """\
+tensorsolve(A, B, dims=None, *, out=None) -> Tensor
+
+The X with tensordot(A, X, X.ndim) = B: the tensor version of solve, X of
+shape A.shape[B.ndim:]. dims moves those dimensions of A to the end first.
+
+Example::
+
+    >>> torch.linalg.tensorsolve(2 * torch.eye(4).reshape(2, 2, 4), torch.ones(2, 2))
+    tensor([0.5000, 0.5000, 0.5000, 0.5000])
+""",
+    "vander": """\
+vander(x, N=None) -> Tensor
+
+The Vandermonde matrix of x (..., n): columns x ** 0, x ** 1, ...,
+x ** (N - 1) (N defaults to n), increasing, unlike torch.vander.
+
+Example::
+
+    >>> torch.linalg.vander(torch.tensor([1, 2, 3]))
+    tensor([[1, 1, 1],
+            [1, 2, 4],
+            [1, 3, 9]])
+""",
+    "vecdot": """\
+vecdot(x, y, *, dim=-1, out=None) -> Tensor
+
+The dot product of x and y along dim (broadcast), the first conjugated
+when complex: (x.conj() * y).sum(dim).
+
+Example::
+
+    >>> torch.linalg.vecdot(torch.tensor([[1.0, 2.0], [3.0, 4.0]]), torch.tensor([1.0, 1.0]))
+    tensor([3., 7.])
+""",
+    "vector_norm": """\
+vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None, out=None) -> Tensor
+
+The vector ord-norm of x, over all elements (dim None) or along dim (an
+int or tuple): (sum |x| ** ord) ** (1 / ord); inf the largest |x|, -inf
+the smallest, 0 the number of nonzeros. Matrices are treated as flat
+vectors.
+
+Example::
+
+    >>> torch.linalg.vector_norm(torch.tensor([[3.0, 4.0], [0.0, 0.0]]))
+    tensor(5.)
+    >>> torch.linalg.vector_norm(torch.tensor([3.0, -4.0]), ord=float('inf'))
+    tensor(4.)
+""",
+}
+
+
 def _attach():
     add = _C._add_docstr
     for name, doc in DOCS.items():
@@ -5662,3 +6135,6 @@ def attach_python(namespace):
     at the end of torch/__init__.py, when every name exists."""
     for name, doc in PY_DOCS.items():
         namespace[name].__doc__ = doc
+    linalg = namespace["linalg"]
+    for name, doc in LINALG_DOCS.items():
+        getattr(linalg, name).__doc__ = doc

@@ -75,7 +75,8 @@ from torch import _tensor_docs, _torch_docs  # noqa: E402
 tables = [(getattr(_torch_docs, "DOCS", {}), torch._C),
           (getattr(_tensor_docs, "DOCS", {}), torch._C._TensorBase),
           (getattr(_torch_docs, "PY_DOCS", {}), torch),
-          (getattr(_tensor_docs, "PY_DOCS", {}), torch.Tensor)]
+          (getattr(_tensor_docs, "PY_DOCS", {}), torch.Tensor),
+          (getattr(_torch_docs, "LINALG_DOCS", {}), torch.linalg)]
 parser = doctest.DocTestParser()
 runner = doctest.DocTestRunner(verbose=False)
 detached, failing = [], []

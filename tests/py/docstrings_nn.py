@@ -1,10 +1,10 @@
-"""nndb's help text for torch.nn.functional and torch.nn.init: every public
-function of both (F.softmax?, help(F.cross_entropy), Jupyter's Shift-Tab)
-has a docstring whose first line is its signature, and the examples in
-them run and print what they show (as doctests, with torch, F and nn
-imported). The names are read from the modules, so a function added
-without a docstring, or one that loses it, fails here; the fixed list
-below makes sure the names courses use are among them.
+"""nndb's help text for torch.nn.functional, torch.nn.init and torch.nn.utils:
+every public function of them (F.softmax?, help(F.cross_entropy), Jupyter's
+Shift-Tab) has a docstring whose first line is its signature, and the
+examples in them run and print what they show (as doctests, with torch, F
+and nn imported). The names are read from the modules, so a function added
+without a docstring, or one that loses it, fails here; the fixed list below
+makes sure the names courses use are among them.
 
 PyTorch's docstrings are other text (many do not start with a signature),
 so under /usr/bin/python3 this script prints the lines the checks must
@@ -16,6 +16,7 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 import torch.nn.init as init
+import torch.nn.utils as utils
 
 try:
     import nndb  # noqa: F401
@@ -30,7 +31,7 @@ F.adaptive_avg_pool2d F.batch_norm F.layer_norm F.group_norm F.embedding F.one_h
 F.interpolate F.normalize F.cosine_similarity F.kl_div F.smooth_l1_loss F.huber_loss
 init.calculate_gain init.kaiming_uniform_ init.kaiming_normal_ init.xavier_uniform_
 init.xavier_normal_ init.orthogonal_ init.trunc_normal_ init.normal_ init.uniform_
-init.zeros_ init.ones_ init.constant_ init.uniform
+init.zeros_ init.ones_ init.constant_ init.uniform utils.clip_grad_norm_ utils.clip_grad_value_
 """.split()
 
 
@@ -63,7 +64,7 @@ if nndb is None:
     print("examples run at least 100: True")
     print("examples that fail: []")
 else:
-    names = {**public(F, "F."), **public(init, "init.")}
+    names = {**public(F, "F."), **public(init, "init."), **public(utils, "utils.")}
     print("course names listed:", all(n in names for n in COURSE_NAMES))
     print("public functions at least 150:", len(names) >= 150)
     print("without a signed docstring:", [n for n, o in names.items() if not signed(n, o)])

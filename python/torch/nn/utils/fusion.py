@@ -10,6 +10,12 @@ __all__ = ["fuse_conv_bn_eval", "fuse_conv_bn_weights", "fuse_linear_bn_eval",
 
 
 def fuse_conv_bn_eval(conv, bn, transpose=False):
+    """fuse_conv_bn_eval(conv, bn, transpose=False) -> Module
+
+    A copy of the convolution conv with the following batch norm bn (both in
+    eval mode) folded into its weight and bias, so that one layer computes
+    both (inference speed-up). transpose: conv is a transposed convolution.
+    """
     assert not (conv.training or bn.training), "Fusion only for eval!"
     fused_conv = copy.deepcopy(conv)
     fused_conv.weight, fused_conv.bias = fuse_conv_bn_weights(
@@ -19,6 +25,13 @@ def fuse_conv_bn_eval(conv, bn, transpose=False):
 
 
 def fuse_conv_bn_weights(conv_w, conv_b, bn_rm, bn_rv, bn_eps, bn_w, bn_b, transpose=False):
+    """fuse_conv_bn_weights(conv_w, conv_b, bn_rm, bn_rv, bn_eps, bn_w, bn_b, transpose=False) -> (Parameter, Parameter)
+
+    The weight and bias of a convolution with a batch norm folded in, from the
+    convolution's weight and bias (conv_b may be None) and the batch norm's
+    running mean, running variance, eps, weight and bias: what
+    fuse_conv_bn_eval uses.
+    """
     if conv_b is None:
         conv_b = torch.zeros_like(bn_rm)
     if bn_w is None:

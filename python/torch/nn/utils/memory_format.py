@@ -2,7 +2,11 @@
 
 
 def convert_conv2d_weight_memory_format(module, memory_format):
-    """PyTorch re-lays the weights of Conv2d/ConvTranspose2d out in
-    memory_format (channels_last for cuDNN); values are unchanged. nndb's
-    tensors have one layout, so the module is returned as it is."""
+    """convert_conv2d_weight_memory_format(module, memory_format) -> Module
+
+    Lay the weights of the Conv2d and ConvTranspose2d layers in module out
+    in memory_format (torch.channels_last, faster with cuDNN); the values
+    are unchanged. nndb's tensors have one layout, so module is returned as
+    it is.
+    """
     return module

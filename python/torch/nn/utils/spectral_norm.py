@@ -144,6 +144,15 @@ class SpectralNormStateDictHook:
 
 
 def spectral_norm(module, name="weight", n_power_iterations=1, eps=1e-12, dim=None):
+    """spectral_norm(module, name='weight', n_power_iterations=1, eps=1e-12, dim=None) -> Module
+
+    Divide module's parameter name by its spectral norm (its largest singular
+    value), estimated by n_power_iterations steps of power iteration at each
+    forward in training mode, so that the layer is 1-Lipschitz (GAN
+    discriminators). The parameter becomes name_orig, with the vectors name_u
+    and name_v kept as buffers. dim: the dimension of the outputs (0, or 1 for
+    transposed convolutions). Returns module.
+    """
     if dim is None:
         transposed = tuple(c for c in (getattr(torch.nn, f"ConvTranspose{n}d", None)
                                        for n in (1, 2, 3)) if c is not None)
@@ -153,6 +162,11 @@ def spectral_norm(module, name="weight", n_power_iterations=1, eps=1e-12, dim=No
 
 
 def remove_spectral_norm(module, name="weight"):
+    """remove_spectral_norm(module, name='weight') -> Module
+
+    Undo spectral_norm: name becomes an ordinary parameter again, holding the
+    current normalized weight. Returns module.
+    """
     for k, hook in module._forward_pre_hooks.items():
         if isinstance(hook, SpectralNorm) and hook.name == name:
             hook.remove(module)

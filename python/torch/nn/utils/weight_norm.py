@@ -68,11 +68,30 @@ class WeightNorm:
 
 
 def weight_norm(module, name="weight", dim=0):
+    """weight_norm(module, name='weight', dim=0) -> Module
+
+    Reparametrize module's parameter name as g * v / ||v||: the magnitude g
+    and the direction v become the parameters name_g and name_v (trained
+    instead of name), and name is recomputed from them before each forward.
+    dim is the dimension kept by the norm (0: one norm per output unit; None:
+    one norm for the whole tensor). Returns module.
+
+    Example::
+
+        >>> m = torch.nn.utils.weight_norm(torch.nn.Linear(3, 2))
+        >>> m.weight_g.shape, m.weight_v.shape
+        (torch.Size([2, 1]), torch.Size([2, 3]))
+    """
     WeightNorm.apply(module, name, dim)
     return module
 
 
 def remove_weight_norm(module, name="weight"):
+    """remove_weight_norm(module, name='weight') -> Module
+
+    Undo weight_norm: name becomes an ordinary parameter again, holding the
+    current g * v / ||v||. Returns module.
+    """
     for k, hook in module._forward_pre_hooks.items():
         if isinstance(hook, WeightNorm) and hook.name == name:
             hook.remove(module)
