@@ -1568,8 +1568,8 @@ KERNEL void ln_grad_kernel(const void *x, const void *g, const void *w, const vo
     }
 }
 /* On several threads: dx by whole rows, then dw and db by ranges of
- * columns (each column summed over the rows in order by one task), so the
- * bits are those of the one fused pass at one thread. */
+ * columns (each range's sums whole in one task, in PyTorch's split of the
+ * rows), so the bits do not depend on how nndb's tasks fall. */
 typedef struct ln_grad_arg {
     const float *x, *g, *w, *mean, *rstd;
     float *dx;

@@ -1148,90 +1148,114 @@ NN_KERNEL_CLONES void nn_rows_layer_norm_f32(const float *x, const float *w, con
     }
 }
 
-/* One row's sums s1 = sum(dxhat), s2 = sum(dxhat xhat), with dw and db
- * accumulated on the way; [W], [DW], [DB] constant at each call so that the
- * unused parts drop out. */
-ROWS_INLINE void ln_grad_sums(const float *x, const float *g, const float *w, float sc, float sh,
-                              double *dw, double *db, int64_t k, double *s1o, double *s2o, bool W,
-                              bool DW, bool DB) {
-    double s1[NL] = {0}, s2[NL] = {0};
-    int64_t i = 0;
-    for (; i + NL <= k; i += NL)
-        for (int j = 0; j < NL; j++) {
-            double xh = (double)fmaf(x[i + j], sc, sh), gv = (double)g[i + j];
-            double dxh = W ? gv * (double)w[i + j] : gv;
-            s1[j] += dxh;
-            s2[j] += dxh * xh;
-            if (DW) dw[i + j] += gv * xh;
-            if (DB) db[i + j] += gv;
-        }
-    double a = 0, c = 0;
-    for (; i < k; i++) {
-        double xh = (double)fmaf(x[i], sc, sh), gv = (double)g[i];
-        double dxh = W ? gv * (double)w[i] : gv;
-        a += dxh;
-        c += dxh * xh;
-        if (DW) dw[i] += gv * xh;
-        if (DB) db[i] += gv;
-    }
-    for (int j = 0; j < NL; j++) a += s1[j], c += s2[j];
-    *s1o = a;
-    *s2o = c;
+/* The sum of the eight lanes as PyTorch's AVX2 reduce_all folds them:
+ * halves, then pairs, then neighbours. */
+ROWS_INLINE float ln_fold8(const float *v) {
+    return ((v[0] + v[4]) + (v[2] + v[6])) + ((v[1] + v[5]) + (v[3] + v[7]));
 }
 
+/* ds = sum(g w x) and db = sum(g w) of one row as 1.13's layer-norm
+ * backward takes them (map3_reduce_all / map2_reduce_all): the first eight
+ * products plain, each later one fused into its lane's sum, the last
+ * partial vector into its first lanes only, the lanes folded; a row of
+ * fewer than eight adds its products left to right. PyTorch's product is
+ * (g x) w. Without w: ds = sum(g x) the same way, db the plain sum of g. */
+ROWS_INLINE void ln_grad_dots(const float *x, const float *g, const float *w, int64_t k, float *ds,
+                              float *db) {
+    if (k < 8) {
+        float s = 0, t = 0;
+        for (int64_t j = 0; j < k; j++) {
+            float p = w ? g[j] * x[j] * w[j] : g[j] * x[j], q = w ? g[j] * w[j] : g[j];
+            s = j ? s + p : p;
+            t = j ? t + q : q;
+        }
+        *ds = s;
+        *db = t;
+        return;
+    }
+    float as[8], ab[8];
+    for (int l = 0; l < 8; l++) {
+        as[l] = w ? g[l] * x[l] * w[l] : g[l] * x[l];
+        ab[l] = w ? g[l] * w[l] : g[l];
+    }
+    int64_t d = 8;
+    for (; d + 8 <= k; d += 8)
+        for (int l = 0; l < 8; l++) {
+            float gv = g[d + l], xv = x[d + l];
+            as[l] = w ? fmaf(gv * xv, w[d + l], as[l]) : fmaf(gv, xv, as[l]);
+            ab[l] = w ? fmaf(gv, w[d + l], ab[l]) : ab[l] + gv;
+        }
+    for (int l = 0; d + l < k; l++) {
+        float gv = g[d + l], xv = x[d + l];
+        as[l] = w ? fmaf(gv * xv, w[d + l], as[l]) : fmaf(gv, xv, as[l]);
+        ab[l] = w ? fmaf(gv, w[d + l], ab[l]) : ab[l] + gv;
+    }
+    *ds = ln_fold8(as);
+    *db = ln_fold8(ab);
+}
+
+/* dx of layer norm in PyTorch 1.13's order (LayerNormBackwardKernelImpl):
+ * with a = rstd, b = (db mean - ds) a^3 / k and c = -b mean - db a / k,
+ * dx = a g w + b x + c. Which multiply-adds are fused (its AVX2 build
+ * contracts some) was found by trying each against its output: db mean -
+ * ds, -b mean - (db a / k), and b x + (a g) w, then + c unfused. */
 NN_KERNEL_CLONES void nn_rows_layer_norm_grad_f32(const float *x, const float *g, const float *w,
                                                   const float *mean, const float *rstd, float *dx,
                                                   double *dw, double *db, int64_t m, int64_t k) {
-    for (int64_t r = 0; r < m; r++) {
+    const float scale = 1.0f / (float)k;
+    for (int64_t r = 0; dx && r < m; r++) {
         const float *xr = x + r * k, *gr = g + r * k;
-        /* xhat = x rstd + (-rstd mean) with one FMA, as the forward. */
-        float sc = rstd[r], sh = -sc * mean[r];
-        double s1, s2;
-        if (w && dw && db)
-            ln_grad_sums(xr, gr, w, sc, sh, dw, db, k, &s1, &s2, true, true, true);
-        else if (w && dw)
-            ln_grad_sums(xr, gr, w, sc, sh, dw, db, k, &s1, &s2, true, true, false);
-        else if (w && db)
-            ln_grad_sums(xr, gr, w, sc, sh, dw, db, k, &s1, &s2, true, false, true);
-        else if (w)
-            ln_grad_sums(xr, gr, w, sc, sh, dw, db, k, &s1, &s2, true, false, false);
-        else if (db)
-            ln_grad_sums(xr, gr, w, sc, sh, dw, db, k, &s1, &s2, false, false, true);
-        else
-            ln_grad_sums(xr, gr, w, sc, sh, dw, db, k, &s1, &s2, false, false, false);
-        if (!dx) continue;
-        /* dx in float from the row's double sums, as PyTorch's kernel
-         * computes it: rstd * (g w - mean(g w) - xhat * mean(g w xhat)). */
-        float m1 = (float)(s1 / (double)k), m2 = (float)(s2 / (double)k);
         float *dr = dx + r * k;
+        float ds, dbs, a = rstd[r], mu = mean[r];
+        ln_grad_dots(xr, gr, w, k, &ds, &dbs);
+        float b = fmaf(dbs, mu, -ds) * a * a * a * scale;
+        float c = fmaf(-b, mu, -(dbs * a * scale));
         if (w)
-            for (int64_t i = 0; i < k; i++)
-                dr[i] = sc * (gr[i] * w[i] - m1 - fmaf(xr[i], sc, sh) * m2);
+            for (int64_t i = 0; i < k; i++) dr[i] = fmaf(b, xr[i], a * gr[i] * w[i]) + c;
         else
-            for (int64_t i = 0; i < k; i++) dr[i] = sc * (gr[i] - m1 - fmaf(xr[i], sc, sh) * m2);
+            for (int64_t i = 0; i < k; i++) dr[i] = fmaf(b, xr[i], a * gr[i]) + c;
     }
+    if (dw || db) nn_rows_layer_norm_param_grad_f32(x, g, mean, rstd, dw, db, m, k, 0, k);
 }
 
-/* The columns' part of the layer-norm backward (ops_rows.h): the same
- * xhat = fmaf(x, rstd, -rstd mean) and the same double products and sums as
- * ln_grad_sums, row after row, vectorised over the columns. */
+/* The weight and bias gradients as 1.13 sums them: the rows split into one
+ * part per thread (at::parallel_for over rows), each part's rows added in
+ * order into a float row, dw's terms g * (x rstd + (-rstd mean)) with both
+ * multiply-adds fused, then the parts' rows added in float. The parts are
+ * PyTorch's at nndb's thread count; any range of columns [c0, c1) is
+ * computed whole here, so columns can go to different threads. */
 NN_KERNEL_CLONES void nn_rows_layer_norm_param_grad_f32(const float *x, const float *g,
                                                         const float *mean, const float *rstd,
                                                         double *dw, double *db, int64_t m,
                                                         int64_t k, int64_t c0, int64_t c1) {
-    for (int64_t r = 0; r < m; r++) {
-        const float *xr = x + r * k, *gr = g + r * k;
-        float sc = rstd[r], sh = -sc * mean[r];
-        if (dw && db)
-            for (int64_t i = c0; i < c1; i++) {
-                double gv = (double)gr[i];
-                dw[i] += gv * (double)fmaf(xr[i], sc, sh);
-                db[i] += gv;
+    enum { COLS = 256 };
+    int64_t parts = nn_get_num_threads();
+    parts = parts < 1 ? 1 : parts > m ? m : parts;
+    int64_t chunk = parts ? (m + parts - 1) / parts : 0;
+    float pw[COLS], pb[COLS], sw[COLS], sb[COLS];
+    for (int64_t j0 = c0; j0 < c1; j0 += COLS) {
+        int64_t n = c1 - j0 < COLS ? c1 - j0 : COLS;
+        for (int64_t i = 0; i < n; i++) sw[i] = sb[i] = 0;
+        for (int64_t r0 = 0; r0 < m; r0 += chunk) {
+            int64_t r1 = r0 + chunk < m ? r0 + chunk : m;
+            for (int64_t i = 0; i < n; i++) pw[i] = pb[i] = 0;
+            for (int64_t r = r0; r < r1; r++) {
+                const float *xr = x + r * k + j0, *gr = g + r * k + j0;
+                float a = rstd[r], b0 = -a * mean[r];
+                if (dw)
+                    for (int64_t i = 0; i < n; i++) pw[i] = fmaf(gr[i], fmaf(a, xr[i], b0), pw[i]);
+                if (db)
+                    for (int64_t i = 0; i < n; i++) pb[i] = pb[i] + gr[i];
             }
-        else if (dw)
-            for (int64_t i = c0; i < c1; i++) dw[i] += (double)gr[i] * (double)fmaf(xr[i], sc, sh);
-        else if (db)
-            for (int64_t i = c0; i < c1; i++) db[i] += (double)gr[i];
+            for (int64_t i = 0; i < n; i++) {
+                sw[i] = sw[i] + pw[i];
+                sb[i] = sb[i] + pb[i];
+            }
+        }
+        for (int64_t i = 0; i < n; i++) {
+            if (dw) dw[j0 + i] = sw[i];
+            if (db) db[j0 + i] = sb[i];
+        }
     }
 }
 

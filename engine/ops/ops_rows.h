@@ -91,24 +91,24 @@ void nn_rows_attn_softmax_f32(float *s, int64_t tq, int64_t tk, bool causal);
 void nn_rows_attn_softmax_grad_f32(const float *p, float *dp, int64_t tq, int64_t tk, bool causal);
 
 /* Layer norm of [m] rows of [k]: y = (x - mean) rstd w + b (w, b may be
- * NULL); mean and rstd per row when not NULL. Two passes over each row for
- * the statistics (a one-pass variance loses large-mean rows), one to
- * write. */
+ * NULL); mean and rstd per row when not NULL. PyTorch 1.13's arithmetic:
+ * its row moments (Welford in eight float lanes) and its fused output. */
 void nn_rows_layer_norm_f32(const float *x, const float *w, const float *b, float *y, float *mean,
                             float *rstd, int64_t m, int64_t k, double eps);
 
-/* Its backward: dx = rstd (dxhat - mean(dxhat) - xhat mean(dxhat xhat)) with
- * dxhat = g w (dx may be NULL); dw += sum over rows of g xhat and db += sum of
- * g, into double arrays of [k] (either may be NULL). */
+/* Its backward in 1.13's order: dx = rstd (g w - mean(g w) - xhat
+ * mean(g w xhat)) (dx may be NULL), and when dw / db are not NULL the
+ * weight and bias gradients as nn_rows_layer_norm_param_grad_f32 sums
+ * them, into double arrays of [k] (the float sums, widened). */
 void nn_rows_layer_norm_grad_f32(const float *x, const float *g, const float *w, const float *mean,
                                  const float *rstd, float *dx, double *dw, double *db, int64_t m,
                                  int64_t k);
 
-/* Only the weight and bias gradients of that backward, for the columns
- * [c0, c1) of [m] rows of [k]: dw[i] += sum over rows of g xhat, db[i] +=
- * sum of g, in row order with the same operations as
- * nn_rows_layer_norm_grad_f32, so the bits are the same. Columns split
- * across threads this way need no partial sums. */
+/* Only the weight and bias gradients, for the columns [c0, c1) of [m]
+ * rows of [k]: PyTorch's sums (the rows in one part per thread at nndb's
+ * thread count, each part in float, then the parts), written (not added)
+ * into dw[i] and db[i]. Each range of columns is computed whole, so ranges
+ * can go to different threads without changing the bits. */
 void nn_rows_layer_norm_param_grad_f32(const float *x, const float *g, const float *mean,
                                        const float *rstd, double *dw, double *db, int64_t m,
                                        int64_t k, int64_t c0, int64_t c1);

@@ -28,3 +28,18 @@ print("large mean", h(F.layer_norm(x, (300,))))
 ln = torch.nn.LayerNorm([6, 10])
 print("two dims", h(ln(torch.randn(3, 6, 10))))
 print("gpt shape", h(F.layer_norm(torch.randn(2, 64, 768), (768,))))
+
+for threads in (1, 2):
+    torch.set_num_threads(threads)
+    torch.manual_seed(1)
+    out = []
+    for n in [1, 3, 7, 8, 9, 20, 64, 100, 257, 768]:
+        for m in [1, 5, 64, 300]:
+            x = (torch.randn(m, n) * 2 + 0.5).requires_grad_()
+            w = torch.randn(n, requires_grad=True)
+            b = torch.randn(n, requires_grad=True)
+            F.layer_norm(x, (n,), w, b).backward(torch.randn(m, n))
+            x2 = x.detach().clone().requires_grad_()
+            F.layer_norm(x2, (n,)).backward(torch.randn(m, n))
+            out.append(h(x.grad) + h(w.grad) + h(b.grad) + h(x2.grad))
+    print("backward", threads, hashlib.md5("".join(out).encode()).hexdigest()[:12])
