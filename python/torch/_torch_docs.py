@@ -6121,6 +6121,691 @@ Example::
 }
 
 
+# name -> docstring of torch.fft's functions (written in Python), set by
+# attach_python as PY_DOCS are.
+FFT_DOCS = {
+    "fft": """\
+fft(input, n=None, dim=-1, norm=None, *, out=None) -> Tensor
+
+The discrete Fourier transform of input along dim: complex, the same
+length (n). n pads with zeros or trims input
+along dim to that length first. ifft inverts it.
+
+norm picks the scaling: 'backward' (the default: none forward, 1/n on the
+inverse), 'forward' (1/n forward) or 'ortho' (1/sqrt(n) both ways).
+
+Example::
+
+    >>> x = torch.tensor([1.0, 2.0, 3.0, 4.0])
+    >>> torch.fft.fft(x)
+    tensor([10.+0.j, -2.+2.j, -2.+0.j, -2.-2.j])
+""",
+    "fft2": """\
+fft2(input, s=None, dim=(-2, -1), norm=None, *, out=None) -> Tensor
+
+fft over the last two dimensions (or the two in dim): fftn with two
+dimensions. s gives the sizes to pad or trim them to.
+
+Example::
+
+    >>> torch.fft.fft2(torch.tensor([[1.0, 2.0], [3.0, 4.0]]))
+    tensor([[10.+0.j, -2.+0.j],
+            [-4.+0.j,  0.+0.j]])
+""",
+    "fftfreq": """\
+fftfreq(n, d=1.0, *, dtype=None, layout=None, device=None, requires_grad=False) -> Tensor
+
+The frequencies of the n values fft returns, for samples d apart: 0, 1,
+..., then the negative ones, all divided by n * d.
+
+Example::
+
+    >>> torch.fft.fftfreq(4)
+    tensor([ 0.0000,  0.2500, -0.5000, -0.2500])
+""",
+    "fftn": """\
+fftn(input, s=None, dim=None, norm=None, *, out=None) -> Tensor
+
+fft over several dimensions: all of them by default, or dim; s the
+sizes to pad or trim them to.
+""",
+    "fftshift": """\
+fftshift(input, dim=None) -> Tensor
+
+Roll the zero frequency to the middle of each dimension in dim (all by
+default), for plotting a spectrum with negative frequencies on the left.
+
+Example::
+
+    >>> torch.fft.fftshift(torch.fft.fftfreq(4))
+    tensor([-0.5000, -0.2500,  0.0000,  0.2500])
+""",
+    "hfft": """\
+hfft(input, n=None, dim=-1, norm=None, *, out=None) -> Tensor
+
+The Fourier transform of a Hermitian-symmetric signal (one whose
+transform is real) given by its first half: the real output has length n
+(default 2 * (input.size(dim) - 1)). ihfft inverts it.
+
+norm picks the scaling: 'backward' (the default: none forward, 1/n on the
+inverse), 'forward' (1/n forward) or 'ortho' (1/sqrt(n) both ways).
+""",
+    "hfft2": """\
+hfft2(input, s=None, dim=(-2, -1), norm=None, *, out=None) -> Tensor
+
+hfft over the last two dimensions (or the two in dim): hfftn with two
+dimensions. s gives the sizes to pad or trim them to.
+""",
+    "hfftn": """\
+hfftn(input, s=None, dim=None, norm=None, *, out=None) -> Tensor
+
+hfft over several dimensions: all of them by default, or dim; s the
+sizes to pad or trim them to.
+""",
+    "ifft": """\
+ifft(input, n=None, dim=-1, norm=None, *, out=None) -> Tensor
+
+The inverse discrete Fourier transform along dim (complex). n pads with zeros
+or trims input along dim to that length first. ifft(fft(x)) gives x back.
+
+norm picks the scaling: 'backward' (the default: none forward, 1/n on the
+inverse), 'forward' (1/n forward) or 'ortho' (1/sqrt(n) both ways).
+
+Example::
+
+    >>> x = torch.tensor([1.0, 2.0, 3.0, 4.0])
+    >>> torch.fft.ifft(torch.fft.fft(x))
+    tensor([1.+0.j, 2.+0.j, 3.+0.j, 4.+0.j])
+""",
+    "ifft2": """\
+ifft2(input, s=None, dim=(-2, -1), norm=None, *, out=None) -> Tensor
+
+ifft over the last two dimensions (or the two in dim): ifftn with two
+dimensions. s gives the sizes to pad or trim them to.
+""",
+    "ifftn": """\
+ifftn(input, s=None, dim=None, norm=None, *, out=None) -> Tensor
+
+ifft over several dimensions: all of them by default, or dim; s the
+sizes to pad or trim them to.
+""",
+    "ifftshift": """\
+ifftshift(input, dim=None) -> Tensor
+
+The inverse of fftshift.
+
+Example::
+
+    >>> torch.fft.ifftshift(torch.fft.fftshift(torch.fft.fftfreq(5)))
+    tensor([ 0.0000,  0.2000,  0.4000, -0.4000, -0.2000])
+""",
+    "ihfft": """\
+ihfft(input, n=None, dim=-1, norm=None, *, out=None) -> Tensor
+
+The inverse of hfft: from a real signal, the first n // 2 + 1 values of
+its inverse transform. n pads with zeros or trims input
+along dim to that length first.
+
+norm picks the scaling: 'backward' (the default: none forward, 1/n on the
+inverse), 'forward' (1/n forward) or 'ortho' (1/sqrt(n) both ways).
+""",
+    "ihfft2": """\
+ihfft2(input, s=None, dim=(-2, -1), norm=None, *, out=None) -> Tensor
+
+ihfft over the last two dimensions (or the two in dim): ihfftn with two
+dimensions. s gives the sizes to pad or trim them to.
+""",
+    "ihfftn": """\
+ihfftn(input, s=None, dim=None, norm=None, *, out=None) -> Tensor
+
+ihfft over several dimensions: all of them by default, or dim; s the
+sizes to pad or trim them to.
+""",
+    "irfft": """\
+irfft(input, n=None, dim=-1, norm=None, *, out=None) -> Tensor
+
+The inverse of rfft: a real signal from its n // 2 + 1 non-negative
+frequencies; give n (the original length) to get an odd length back (n is the
+output's length).
+
+norm picks the scaling: 'backward' (the default: none forward, 1/n on the
+inverse), 'forward' (1/n forward) or 'ortho' (1/sqrt(n) both ways).
+
+Example::
+
+    >>> x = torch.tensor([1.0, 2.0, 3.0, 4.0])
+    >>> torch.fft.irfft(torch.fft.rfft(x), n=4)
+    tensor([1., 2., 3., 4.])
+""",
+    "irfft2": """\
+irfft2(input, s=None, dim=(-2, -1), norm=None, *, out=None) -> Tensor
+
+irfft over the last two dimensions (or the two in dim): irfftn with two
+dimensions. s gives the sizes to pad or trim them to.
+""",
+    "irfftn": """\
+irfftn(input, s=None, dim=None, norm=None, *, out=None) -> Tensor
+
+irfft over several dimensions: all of them by default, or dim; s the
+sizes to pad or trim them to.
+""",
+    "rfft": """\
+rfft(input, n=None, dim=-1, norm=None, *, out=None) -> Tensor
+
+The Fourier transform of a real input along dim, keeping only the n // 2 + 1
+non-negative frequencies (the others are their conjugates). n pads with zeros
+or trims input along dim to that length first. irfft inverts it.
+
+norm picks the scaling: 'backward' (the default: none forward, 1/n on the
+inverse), 'forward' (1/n forward) or 'ortho' (1/sqrt(n) both ways).
+
+Example::
+
+    >>> x = torch.tensor([1.0, 2.0, 3.0, 4.0])
+    >>> torch.fft.rfft(x)
+    tensor([10.+0.j, -2.+2.j, -2.+0.j])
+""",
+    "rfft2": """\
+rfft2(input, s=None, dim=(-2, -1), norm=None, *, out=None) -> Tensor
+
+rfft over the last two dimensions (or the two in dim): rfftn with two
+dimensions. s gives the sizes to pad or trim them to.
+""",
+    "rfftfreq": """\
+rfftfreq(n, d=1.0, *, dtype=None, layout=None, device=None, requires_grad=False) -> Tensor
+
+The frequencies of the n // 2 + 1 values rfft returns, for n samples d
+apart.
+
+Example::
+
+    >>> torch.fft.rfftfreq(4)
+    tensor([0.0000, 0.2500, 0.5000])
+""",
+    "rfftn": """\
+rfftn(input, s=None, dim=None, norm=None, *, out=None) -> Tensor
+
+rfft (the last dimension halved) over several dimensions: all of them by
+default, or dim; s the sizes to pad or trim them to.
+""",
+}
+
+
+# name -> docstring of torch.special's functions (written in Python), set by
+# attach_python as PY_DOCS are.
+SPECIAL_DOCS = {
+    "airy_ai": """\
+airy_ai(input, *, out=None) -> Tensor
+
+The Airy function Ai of each element.
+
+Example::
+
+    >>> torch.special.airy_ai(torch.tensor([0.5, 1.0, 2.0]))
+    tensor([0.2317, 0.1353, 0.0349])
+""",
+    "bessel_j0": """\
+bessel_j0(input, *, out=None) -> Tensor
+
+The Bessel function of the first kind of order 0.
+
+Example::
+
+    >>> torch.special.bessel_j0(torch.tensor([0.5, 1.0, 2.0]))
+    tensor([0.9385, 0.7652, 0.2239])
+""",
+    "bessel_j1": """\
+bessel_j1(input, *, out=None) -> Tensor
+
+The Bessel function of the first kind of order 1.
+
+Example::
+
+    >>> torch.special.bessel_j1(torch.tensor([0.5, 1.0, 2.0]))
+    tensor([0.2423, 0.4401, 0.5767])
+""",
+    "bessel_y0": """\
+bessel_y0(input, *, out=None) -> Tensor
+
+The Bessel function of the second kind of order 0.
+
+Example::
+
+    >>> torch.special.bessel_y0(torch.tensor([0.5, 1.0, 2.0]))
+    tensor([-0.4445,  0.0883,  0.5104])
+""",
+    "bessel_y1": """\
+bessel_y1(input, *, out=None) -> Tensor
+
+The Bessel function of the second kind of order 1.
+
+Example::
+
+    >>> torch.special.bessel_y1(torch.tensor([0.5, 1.0, 2.0]))
+    tensor([-1.4715, -0.7812, -0.1070])
+""",
+    "chebyshev_polynomial_t": """\
+chebyshev_polynomial_t(input, n, *, out=None) -> Tensor
+
+The Chebyshev polynomial of the first kind T_n, of degree n, at each element of
+input (n an int or a tensor, broadcast).
+
+Example::
+
+    >>> torch.special.chebyshev_polynomial_t(torch.tensor([0.5, 1.0]), 2)
+    tensor([-0.5000,  1.0000])
+""",
+    "chebyshev_polynomial_u": """\
+chebyshev_polynomial_u(input, n, *, out=None) -> Tensor
+
+The Chebyshev polynomial of the second kind U_n, of degree n, at each element
+of input (n an int or a tensor, broadcast).
+
+Example::
+
+    >>> torch.special.chebyshev_polynomial_u(torch.tensor([0.5, 1.0]), 2)
+    tensor([0., 3.])
+""",
+    "chebyshev_polynomial_v": """\
+chebyshev_polynomial_v(input, n, *, out=None) -> Tensor
+
+The Chebyshev polynomial of the third kind V_n, of degree n, at each element of
+input (n an int or a tensor, broadcast).
+
+Example::
+
+    >>> torch.special.chebyshev_polynomial_v(torch.tensor([0.5, 1.0]), 2)
+    tensor([-1.,  1.])
+""",
+    "chebyshev_polynomial_w": """\
+chebyshev_polynomial_w(input, n, *, out=None) -> Tensor
+
+The Chebyshev polynomial of the fourth kind W_n, of degree n, at each element
+of input (n an int or a tensor, broadcast).
+
+Example::
+
+    >>> torch.special.chebyshev_polynomial_w(torch.tensor([0.5, 1.0]), 2)
+    tensor([1., 5.])
+""",
+    "digamma": """\
+psi(input, *, out=None) -> Tensor
+
+Alias for torch.digamma(); torch.special.digamma is the same function.
+""",
+    "entr": """\
+entr(input, *, out=None) -> Tensor
+
+The entropy term -x * log(x) of each element: 0 at 0, -inf below 0.
+
+Example::
+
+    >>> torch.special.entr(torch.tensor([0.0, 0.5, 1.0]))
+    tensor([0.0000, 0.3466, -0.0000])
+""",
+    "erf": """\
+erf(input, *, out=None) -> Tensor
+
+Alias for torch.erf().
+""",
+    "erfc": """\
+erfc(input, *, out=None) -> Tensor
+
+Alias for torch.erfc().
+""",
+    "erfcx": """\
+erfcx(input, *, out=None) -> Tensor
+
+The scaled complementary error function exp(x**2) * erfc(x), accurate
+for large x where erfc underflows.
+
+Example::
+
+    >>> torch.special.erfcx(torch.tensor([0.5, 1.0, 2.0]))
+    tensor([0.6157, 0.4276, 0.2554])
+""",
+    "erfinv": """\
+erfinv(input, *, out=None) -> Tensor
+
+Alias for torch.erfinv().
+""",
+    "exp2": """\
+exp2(input, *, out=None) -> Tensor
+
+Alias for torch.exp2().
+""",
+    "expit": """\
+expit(input, *, out=None) -> Tensor
+
+Alias for torch.sigmoid().
+""",
+    "expm1": """\
+expm1(input, *, out=None) -> Tensor
+
+Alias for torch.expm1().
+""",
+    "gammainc": """\
+gammainc(input, other, *, out=None) -> Tensor
+
+Alias for torch.igamma().
+""",
+    "gammaincc": """\
+gammaincc(input, other, *, out=None) -> Tensor
+
+Alias for torch.igammac().
+""",
+    "gammaln": """\
+gammaln(input, *, out=None) -> Tensor
+
+Alias for torch.lgamma().
+""",
+    "hermite_polynomial_h": """\
+hermite_polynomial_h(input, n, *, out=None) -> Tensor
+
+The physicists' Hermite polynomial H_n, of degree n, at each element of
+input (n an int or a tensor, broadcast).
+
+Example::
+
+    >>> torch.special.hermite_polynomial_h(torch.tensor([0.5, 1.0]), 2)
+    tensor([-1.,  2.])
+""",
+    "hermite_polynomial_he": """\
+hermite_polynomial_he(input, n, *, out=None) -> Tensor
+
+The probabilists' Hermite polynomial He_n, of degree n, at each element of
+input (n an int or a tensor, broadcast).
+
+Example::
+
+    >>> torch.special.hermite_polynomial_he(torch.tensor([0.5, 1.0]), 2)
+    tensor([-0.7500,  0.0000])
+""",
+    "i0": """\
+i0(input, *, out=None) -> Tensor
+
+Alias for torch.i0().
+""",
+    "i0e": """\
+i0e(input, *, out=None) -> Tensor
+
+The exponentially scaled modified Bessel function of order 0:
+exp(-|x|) * i0(x).
+
+Example::
+
+    >>> torch.special.i0e(torch.tensor([0.5, 1.0, 2.0]))
+    tensor([0.6450, 0.4658, 0.3085])
+""",
+    "i1": """\
+i1(input, *, out=None) -> Tensor
+
+The modified Bessel function of the first kind of order 1.
+
+Example::
+
+    >>> torch.special.i1(torch.tensor([0.5, 1.0, 2.0]))
+    tensor([0.2579, 0.5652, 1.5906])
+""",
+    "i1e": """\
+i1e(input, *, out=None) -> Tensor
+
+The exponentially scaled modified Bessel function of order 1:
+exp(-|x|) * i1(x).
+
+Example::
+
+    >>> torch.special.i1e(torch.tensor([0.5, 1.0, 2.0]))
+    tensor([0.1564, 0.2079, 0.2153])
+""",
+    "laguerre_polynomial_l": """\
+laguerre_polynomial_l(input, n, *, out=None) -> Tensor
+
+The Laguerre polynomial L_n, of degree n, at each element of
+input (n an int or a tensor, broadcast).
+
+Example::
+
+    >>> torch.special.laguerre_polynomial_l(torch.tensor([0.5, 1.0]), 2)
+    tensor([ 0.1250, -0.5000])
+""",
+    "legendre_polynomial_p": """\
+legendre_polynomial_p(input, n, *, out=None) -> Tensor
+
+The Legendre polynomial P_n, of degree n, at each element of
+input (n an int or a tensor, broadcast).
+
+Example::
+
+    >>> torch.special.legendre_polynomial_p(torch.tensor([0.5, 1.0]), 2)
+    tensor([-0.1250,  1.0000])
+""",
+    "log1p": """\
+log1p(input, *, out=None) -> Tensor
+
+Alias for torch.log1p().
+""",
+    "log_ndtr": """\
+log_ndtr(input, *, out=None) -> Tensor
+
+log(ndtr(x)), accurate far in the left tail.
+
+Example::
+
+    >>> torch.special.log_ndtr(torch.tensor([-10.0, 0.0, 1.0]))
+    tensor([-53.2313,  -0.6931,  -0.1728])
+""",
+    "log_softmax": """\
+log_softmax(input, dim, *, dtype=None) -> Tensor
+
+torch.log_softmax (dim required).
+""",
+    "logit": """\
+logit(input, eps=None, *, out=None) -> Tensor
+
+Alias for torch.logit().
+""",
+    "logsumexp": """\
+logsumexp(input, dim, keepdim=False, *, out=None) -> Tensor
+
+Alias for torch.logsumexp().
+""",
+    "modified_bessel_i0": """\
+modified_bessel_i0(input, *, out=None) -> Tensor
+
+The modified Bessel function of the first kind of order 0.
+
+Example::
+
+    >>> torch.special.modified_bessel_i0(torch.tensor([0.5, 1.0, 2.0]))
+    tensor([1.0635, 1.2661, 2.2796])
+""",
+    "modified_bessel_i1": """\
+modified_bessel_i1(input, *, out=None) -> Tensor
+
+The modified Bessel function of the first kind of order 1.
+
+Example::
+
+    >>> torch.special.modified_bessel_i1(torch.tensor([0.5, 1.0, 2.0]))
+    tensor([0.2579, 0.5652, 1.5906])
+""",
+    "modified_bessel_k0": """\
+modified_bessel_k0(input, *, out=None) -> Tensor
+
+The modified Bessel function of the second kind of order 0.
+
+Example::
+
+    >>> torch.special.modified_bessel_k0(torch.tensor([0.5, 1.0, 2.0]))
+    tensor([0.9244, 0.4210, 0.1139])
+""",
+    "modified_bessel_k1": """\
+modified_bessel_k1(input, *, out=None) -> Tensor
+
+The modified Bessel function of the second kind of order 1.
+
+Example::
+
+    >>> torch.special.modified_bessel_k1(torch.tensor([0.5, 1.0, 2.0]))
+    tensor([1.6564, 0.6019, 0.1399])
+""",
+    "multigammaln": """\
+multigammaln(input, p, *, out=None) -> Tensor
+
+Alias for torch.mvlgamma().
+""",
+    "ndtr": """\
+ndtr(input, *, out=None) -> Tensor
+
+The standard normal cumulative distribution function: the probability
+that N(0, 1) is at most x.
+
+Example::
+
+    >>> torch.special.ndtr(torch.tensor([-1.0, 0.0, 1.0]))
+    tensor([0.1587, 0.5000, 0.8413])
+""",
+    "ndtri": """\
+ndtri(input, *, out=None) -> Tensor
+
+The inverse of ndtr: the x with ndtr(x) = p, for p in (0, 1) (the
+quantile function of N(0, 1)).
+
+Example::
+
+    >>> torch.special.ndtri(torch.tensor([0.025, 0.5, 0.975]))
+    tensor([-1.9600,  0.0000,  1.9600])
+""",
+    "polygamma": """\
+polygamma(n, input, *, out=None) -> Tensor
+
+Alias for torch.polygamma().
+""",
+    "psi": """\
+psi(input, *, out=None) -> Tensor
+
+Alias for torch.digamma(); torch.special.digamma is the same function.
+""",
+    "round": """\
+round(input, decimals=0, *, out=None) -> Tensor
+
+Alias for torch.round().
+""",
+    "scaled_modified_bessel_k0": """\
+scaled_modified_bessel_k0(input, *, out=None) -> Tensor
+
+exp(x) * modified_bessel_k0(x).
+
+Example::
+
+    >>> torch.special.scaled_modified_bessel_k0(torch.tensor([0.5, 1.0, 2.0]))
+    tensor([1.5241, 1.1445, 0.8416])
+""",
+    "scaled_modified_bessel_k1": """\
+scaled_modified_bessel_k1(input, *, out=None) -> Tensor
+
+exp(x) * modified_bessel_k1(x).
+
+Example::
+
+    >>> torch.special.scaled_modified_bessel_k1(torch.tensor([0.5, 1.0, 2.0]))
+    tensor([2.7310, 1.6362, 1.0335])
+""",
+    "shifted_chebyshev_polynomial_t": """\
+shifted_chebyshev_polynomial_t(input, n, *, out=None) -> Tensor
+
+The shifted Chebyshev polynomial T_n(2x - 1), of degree n, at each element of
+input (n an int or a tensor, broadcast).
+
+Example::
+
+    >>> torch.special.shifted_chebyshev_polynomial_t(torch.tensor([0.5, 1.0]), 2)
+    tensor([-1.,  1.])
+""",
+    "shifted_chebyshev_polynomial_u": """\
+shifted_chebyshev_polynomial_u(input, n, *, out=None) -> Tensor
+
+The shifted Chebyshev polynomial U_n(2x - 1), of degree n, at each element of
+input (n an int or a tensor, broadcast).
+
+Example::
+
+    >>> torch.special.shifted_chebyshev_polynomial_u(torch.tensor([0.5, 1.0]), 2)
+    tensor([-1.,  3.])
+""",
+    "shifted_chebyshev_polynomial_v": """\
+shifted_chebyshev_polynomial_v(input, n, *, out=None) -> Tensor
+
+The shifted Chebyshev polynomial V_n(2x - 1), of degree n, at each element of
+input (n an int or a tensor, broadcast).
+
+Example::
+
+    >>> torch.special.shifted_chebyshev_polynomial_v(torch.tensor([0.5, 1.0]), 2)
+    tensor([-1.,  1.])
+""",
+    "shifted_chebyshev_polynomial_w": """\
+shifted_chebyshev_polynomial_w(input, n, *, out=None) -> Tensor
+
+The shifted Chebyshev polynomial W_n(2x - 1), of degree n, at each element of
+input (n an int or a tensor, broadcast).
+
+Example::
+
+    >>> torch.special.shifted_chebyshev_polynomial_w(torch.tensor([0.5, 1.0]), 2)
+    tensor([-1.,  5.])
+""",
+    "sinc": """\
+sinc(input, *, out=None) -> Tensor
+
+Alias for torch.sinc().
+""",
+    "softmax": """\
+softmax(input, dim, *, dtype=None) -> Tensor
+
+torch.softmax (dim required).
+""",
+    "spherical_bessel_j0": """\
+spherical_bessel_j0(input, *, out=None) -> Tensor
+
+The spherical Bessel function of the first kind of order 0,
+sin(x) / x.
+
+Example::
+
+    >>> torch.special.spherical_bessel_j0(torch.tensor([0.5, 1.0, 2.0]))
+    tensor([0.9589, 0.8415, 0.4546])
+""",
+    "xlog1py": """\
+xlog1py(input, other, *, out=None) -> Tensor
+
+input * log1p(other), with 0 where input is 0 (even where other is -1).
+
+Example::
+
+    >>> torch.special.xlog1py(torch.tensor([0.0, 2.0]), torch.tensor([-1.0, 1.0]))
+    tensor([0.0000, 1.3863])
+""",
+    "xlogy": """\
+xlogy(input, other, *, out=None) -> Tensor
+
+Alias for torch.xlogy().
+""",
+    "zeta": """\
+zeta(input, other, *, out=None) -> Tensor
+
+The Hurwitz zeta function: the sum over k >= 0 of 1 / (k + other) ** input
+(other = 1 gives Riemann's zeta).
+
+Example::
+
+    >>> torch.special.zeta(torch.tensor([2.0]), torch.tensor([1.0]))
+    tensor([1.6449])
+""",
+}
+
+
 def _attach():
     add = _C._add_docstr
     for name, doc in DOCS.items():
@@ -6135,6 +6820,6 @@ def attach_python(namespace):
     at the end of torch/__init__.py, when every name exists."""
     for name, doc in PY_DOCS.items():
         namespace[name].__doc__ = doc
-    linalg = namespace["linalg"]
-    for name, doc in LINALG_DOCS.items():
-        getattr(linalg, name).__doc__ = doc
+    for module, docs in (("linalg", LINALG_DOCS), ("fft", FFT_DOCS), ("special", SPECIAL_DOCS)):
+        for name, doc in docs.items():
+            getattr(namespace[module], name).__doc__ = doc

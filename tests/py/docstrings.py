@@ -76,7 +76,9 @@ tables = [(getattr(_torch_docs, "DOCS", {}), torch._C),
           (getattr(_tensor_docs, "DOCS", {}), torch._C._TensorBase),
           (getattr(_torch_docs, "PY_DOCS", {}), torch),
           (getattr(_tensor_docs, "PY_DOCS", {}), torch.Tensor),
-          (getattr(_torch_docs, "LINALG_DOCS", {}), torch.linalg)]
+          (getattr(_torch_docs, "LINALG_DOCS", {}), torch.linalg),
+          (getattr(_torch_docs, "FFT_DOCS", {}), torch.fft),
+          (getattr(_torch_docs, "SPECIAL_DOCS", {}), torch.special)]
 parser = doctest.DocTestParser()
 runner = doctest.DocTestRunner(verbose=False)
 detached, failing = [], []

@@ -1,10 +1,11 @@
-"""nndb's help text for torch's functions, torch.Tensor's methods and
-torch.linalg's functions: every public one (torch.addmm?, x.masked_fill?,
-help(torch.cholesky), torch.linalg.norm?) has a docstring whose first line
-is its signature. The names are read from the namespaces, so a function
-added without a docstring, or one that loses it, fails here. The examples of the docstrings kept in the
-functions' own sources run here as doctests; those of the tables in
-torch/_torch_docs.py and _tensor_docs.py run in tests/py/docstrings.py.
+"""nndb's help text for torch's functions, torch.Tensor's methods and the
+functions of torch.linalg, torch.fft and torch.special: every public one
+(torch.addmm?, x.masked_fill?, help(torch.cholesky), torch.linalg.norm?)
+has a docstring whose first line is its signature. The names are read from
+the namespaces, so a function added without a docstring, or one that loses
+it, fails here. The examples of the docstrings kept in the functions' own
+sources run here as doctests; those of the tables in torch/_torch_docs.py
+and _tensor_docs.py run in tests/py/docstrings.py.
 
 PyTorch's docstrings are other text, so under /usr/bin/python3 this script
 prints the lines the checks must print."""
@@ -12,11 +13,14 @@ import doctest
 import types
 
 import torch
+import torch.fft
 import torch.linalg
+import torch.special
 
 # each namespace checked, with a lower bound on its number of functions (so
 # that a broken listing cannot pass by finding nothing)
-OWNERS = (("torch", torch, 500), ("Tensor", torch.Tensor, 500), ("linalg", torch.linalg, 40))
+OWNERS = (("torch", torch, 500), ("Tensor", torch.Tensor, 500), ("linalg", torch.linalg, 40),
+          ("fft", torch.fft, 20), ("special", torch.special, 50))
 
 try:
     import nndb  # noqa: F401
@@ -37,12 +41,16 @@ def public(owner):
     return out
 
 
-def signed(name, obj):
-    # an alias (Tensor.multigammaln = mvlgamma) may carry the signature
-    # under the name it was defined with
+def signed(name, obj, names):
+    # an alias (Tensor.multigammaln = mvlgamma, special.psi = digamma) may
+    # carry the signature under the name it was defined with, or under
+    # another name of the same function
     doc = obj.__doc__
-    return isinstance(doc, str) and (doc.lstrip().startswith(name + "(")
-                                     or doc.lstrip().startswith(getattr(obj, "__name__", name) + "("))
+    if not isinstance(doc, str):
+        return False
+    spellings = {name, getattr(obj, "__name__", name)}
+    spellings.update(n for n, o in names.items() if o is obj)
+    return any(doc.lstrip().startswith(n + "(") for n in spellings)
 
 
 if nndb is None:
@@ -54,8 +62,8 @@ if nndb is None:
 else:
     from torch import _tensor_docs, _torch_docs
     tables = set()
-    for table in (_torch_docs.DOCS, _torch_docs.PY_DOCS, _torch_docs.LINALG_DOCS, _tensor_docs.DOCS,
-                  _tensor_docs.PY_DOCS):
+    for table in (_torch_docs.DOCS, _torch_docs.PY_DOCS, _torch_docs.LINALG_DOCS, _torch_docs.FFT_DOCS,
+                  _torch_docs.SPECIAL_DOCS, _tensor_docs.DOCS, _tensor_docs.PY_DOCS):
         tables.update(table.values())
     parser = doctest.DocTestParser()
     runner = doctest.DocTestRunner(verbose=False)
@@ -63,7 +71,7 @@ else:
     for label, owner, least in OWNERS:
         names = public(owner)
         print(label, "functions at least", least, len(names) >= least)
-        print(label, "without a signed docstring:", [n for n, o in names.items() if not signed(n, o)])
+        print(label, "without a signed docstring:", [n for n, o in names.items() if not signed(n, o, names)])
         for name, obj in names.items():
             doc = obj.__doc__
             if not isinstance(doc, str) or doc in tables or id(obj) in seen:

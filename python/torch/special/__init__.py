@@ -52,8 +52,9 @@ entr = _unary(_C._special_entr)
 
 
 def ndtr(input, *, out=None):
-    """The standard normal CDF, composed as PyTorch 1.13 composes it:
-    (1 + erf(x / sqrt(2))) / 2 (so its values and gradients are torch's)."""
+    # The standard normal CDF, composed as PyTorch 1.13 composes it:
+    # (1 + erf(x / sqrt(2))) / 2 (so its values and gradients are torch's).
+    # Its docstring is in torch/_torch_docs.py's SPECIAL_DOCS.
     return _out((1 + torch.erf(input * _math.sqrt(0.5))) * 0.5, out)
 
 
