@@ -42,37 +42,39 @@
 #include "py_ops.h"
 
 enum out_rule {
-    OUT_CAST,         /* the result type must cast to out's dtype */
-    OUT_SAME_C,       /* exactly the result's dtype, named as C types */
-    OUT_FOUND,        /* exactly: "Found dtype Long but expected Float" */
-    OUT_DOT,          /* exactly: "result dtype Long does not match input dtype Float" */
-    OUT_IN_DTYPE,     /* computed in out's dtype: the input is cast first */
-    OUT_FACTORY,      /* created in out's dtype (dtype= passed on) */
-    OUT_ANY,          /* any dtype, the result cast into it */
-    OUT_CAT,          /* castable, torch.cat's message */
-    OUT_AMAX,         /* exactly, amax's message */
-    OUT_BOOL,         /* bool (or uint8) only: all, any */
-    OUT_SAME_SCALAR,  /* exactly, index_select's message */
-    OUT_DIAG,         /* exactly: "expected scalar type Float but found Long" */
-    OUT_NONZERO,      /* int64 only */
-    OUT_TENSORDOT,    /* exactly, tensordot's message (inner) */
-    OUT_NAN_TO_NUM,   /* exactly, nan_to_num's message */
-    OUT_FLOAT_POWER,  /* exactly float64 */
-    OUT_LOGSUMEXP,    /* a float dtype the result casts to */
-    OUT_STD,          /* std, var: a float dtype; a float input computed in it */
-    OUT_WHERE,        /* exactly, else PyTorch 1.13's internal assert */
-    OUT_ADDC,         /* castable, then exactly (addcmul, addcdiv) */
-    OUT_HISTC,        /* exactly, histogram's message */
-    OUT_MEAN,         /* castable; a float input computed in a float out's dtype */
-    OUT_NONE,         /* PyTorch's function takes no out= */
-    OUT_MSG_OR,       /* exactly, the entry's message given (out, result) scalar names */
-    OUT_MSG_RO,       /* exactly, the entry's message given (result, out) scalar names */
-    OUT_MSG_RO_C,     /* exactly, the entry's message given (result, out) C type names */
-    OUT_MSG_FIXED,    /* exactly, the entry's message as it is */
-    OUT_SEARCHSORTED, /* exactly, searchsorted's message */
-    OUT_NORM,         /* torch.norm: any float or complex dtype */
-    OUT_MSG_CAST,     /* castable, the entry's message given (result, out) scalar names */
-    OUT_TUPLE,        /* (values, indices): both exactly, C type names */
+    OUT_CAST,            /* the result type must cast to out's dtype */
+    OUT_SAME_C,          /* exactly the result's dtype, named as C types */
+    OUT_FOUND,           /* exactly: "Found dtype Long but expected Float" */
+    OUT_DOT,             /* exactly: "result dtype Long does not match input dtype Float" */
+    OUT_IN_DTYPE,        /* computed in out's dtype: the input is cast first */
+    OUT_FACTORY,         /* created in out's dtype (dtype= passed on) */
+    OUT_ANY,             /* any dtype, the result cast into it */
+    OUT_CAT,             /* castable, torch.cat's message */
+    OUT_AMAX,            /* exactly, amax's message */
+    OUT_BOOL,            /* bool (or uint8) only: all, any */
+    OUT_SAME_SCALAR,     /* exactly, index_select's message */
+    OUT_DIAG,            /* exactly: "expected scalar type Float but found Long" */
+    OUT_NONZERO,         /* int64 only */
+    OUT_TENSORDOT,       /* exactly, tensordot's message (inner) */
+    OUT_NAN_TO_NUM,      /* exactly, nan_to_num's message */
+    OUT_FLOAT_POWER,     /* exactly float64 */
+    OUT_LOGSUMEXP,       /* a float dtype the result casts to */
+    OUT_STD,             /* std, var: a float dtype; a float input computed in it */
+    OUT_WHERE,           /* exactly, else PyTorch 1.13's internal assert */
+    OUT_ADDC,            /* castable, then exactly (addcmul, addcdiv) */
+    OUT_HISTC,           /* exactly, histogram's message */
+    OUT_MEAN,            /* castable; a float input computed in a float out's dtype */
+    OUT_NONE,            /* PyTorch's function takes no out= */
+    OUT_MSG_OR,          /* exactly, the entry's message given (out, result) scalar names */
+    OUT_MSG_RO,          /* exactly, the entry's message given (result, out) scalar names */
+    OUT_MSG_RO_C,        /* exactly, the entry's message given (result, out) C type names */
+    OUT_MSG_FIXED,       /* exactly, the entry's message as it is */
+    OUT_SEARCHSORTED,    /* exactly, searchsorted's message */
+    OUT_NORM,            /* torch.norm: any float or complex dtype */
+    OUT_MSG_CAST,        /* castable, the entry's message given (result, out) scalar names */
+    OUT_MSG_CAST_SAME_C, /* OUT_MSG_CAST, then exactly as OUT_SAME_C */
+    OUT_MSG_FLOAT,       /* any float dtype, else the entry's message given out's name */
+    OUT_TUPLE,           /* (values, indices): both exactly, C type names */
     OUT_TUPLE_MEDIAN,
     OUT_TUPLE_KTHVALUE,
     /* tuples of any length, written by finish_tuple: */
@@ -100,8 +102,20 @@ typedef struct {
  * themselves); SP_CLAMP: clamp with a tensor bound is a TensorIterator
  * op (castable), with numbers a unary kernel (exact); SP_NORM: torch.norm
  * with p='fro' (its default) or 'nuc' writes through the linalg norms,
- * which cast */
-enum { SP_NONE, SP_MATMUL, SP_GEMM, SP_POW, SP_MAX_MIN, SP_DIM, SP_QUIET, SP_CLAMP, SP_NORM };
+ * which cast; SP_LINEAR: linear of a vector resizes out to [1, N] (with
+ * the warning when that differs) before writing the [N] result */
+enum {
+    SP_NONE,
+    SP_MATMUL,
+    SP_GEMM,
+    SP_POW,
+    SP_MAX_MIN,
+    SP_DIM,
+    SP_QUIET,
+    SP_CLAMP,
+    SP_NORM,
+    SP_LINEAR
+};
 
 /* Functions not listed follow OUT_CAST. Sorted by name (bsearch). */
 static const out_entry out_table[] = {
@@ -168,6 +182,14 @@ static const out_entry out_table[] = {
     {"empty_like", OUT_NONE, 0, 0, SP_NONE},
     {"equal", OUT_NONE, 0, 0, SP_NONE},
     {"eye", OUT_FACTORY, 0, 0, SP_NONE},
+    {"fft_hfft", OUT_MSG_FLOAT, 0, 0, SP_NONE,
+     "hfft expects a floating point output tensor, but got %s"},
+    {"fft_hfftn", OUT_MSG_FLOAT, 0, 0, SP_NONE,
+     "hfftn expects a floating point output tensor, but got %s"},
+    {"fft_irfft", OUT_MSG_FLOAT, 0, 0, SP_NONE,
+     "irfft expects a floating point output tensor, but got %s"},
+    {"fft_irfftn", OUT_MSG_FLOAT, 0, 0, SP_NONE,
+     "irfftn expects a floating point output tensor, but got %s"},
     {"fix", OUT_FOUND, 0, 0, SP_NONE},
     {"flatten", OUT_NONE, 0, 0, SP_NONE},
     {"flip", OUT_NONE, 0, 0, SP_NONE},
@@ -240,7 +262,7 @@ static const out_entry out_table[] = {
     {"linalg_vecdot", OUT_MSG_RO, 0, 0, SP_NONE,
      "linalg.vecdot: Expected out of dtype%s but found %s"},
     {"linalg_vector_norm", OUT_SAME_C, 0, 0, SP_NONE},
-    {"linear", OUT_SAME_C, 0, 0, SP_NONE},
+    {"linear", OUT_SAME_C, 0, 0, SP_LINEAR},
     {"linspace", OUT_FACTORY, 0, 0, SP_NONE},
     {"log_sigmoid", OUT_DIAG, 0, 0, SP_QUIET},
     {"log_softmax", OUT_SAME_C, 0, 0, SP_NONE},
@@ -252,6 +274,9 @@ static const out_entry out_table[] = {
     {"masked_fill", OUT_NONE, 0, 0, SP_NONE},
     {"masked_select", OUT_SAME_SCALAR, 0, 0, SP_NONE},
     {"matmul", OUT_SAME_C, 0, 0, SP_MATMUL},
+    {"matrix_power", OUT_MSG_CAST_SAME_C, 0, 0, SP_NONE,
+     "matrix_power: Expected result to be safely castable from %s dtype, but got result with dtype "
+     "%s"},
     {"max", OUT_TUPLE, 0, 3, SP_MAX_MIN},
     {"mean", OUT_MEAN, 0, 0, SP_DIM},
     {"median", OUT_TUPLE_MEDIAN, 0, 3, SP_DIM},
@@ -264,6 +289,7 @@ static const out_entry out_table[] = {
     {"multiply", OUT_CAST, 1, 0, SP_NONE},
     {"mv", OUT_SAME_C, 0, 0, SP_GEMM},
     {"nan_to_num", OUT_NAN_TO_NUM, 0, 0, SP_NONE},
+    {"nanmedian", OUT_TUPLE_MEDIAN, 0, 3, SP_DIM},
     {"nanquantile", OUT_MSG_FIXED, 0, 0, SP_NONE,
      "quantile() out tensor must be same dtype as the input tensor"},
     {"narrow", OUT_NONE, 0, 0, SP_NONE},
@@ -298,6 +324,7 @@ static const out_entry out_table[] = {
     {"reshape", OUT_NONE, 0, 0, SP_NONE},
     {"roll", OUT_NONE, 0, 0, SP_NONE},
     {"round", OUT_FOUND, 0, 0, SP_NONE},
+    {"row_stack", OUT_CAT, 0, 0, SP_NONE},
     {"scatter", OUT_SAME_C, 0, 0, SP_NONE},
     {"scatter_add", OUT_SAME_C, 0, 0, SP_NONE},
     {"scatter_reduce", OUT_SAME_C, 0, 0, SP_NONE},
@@ -470,6 +497,10 @@ static int check_dtype(const char *name, int rule, nn_dtype r, nn_dtype o) {
         return refuse(msg, c_type_name(r), c_type_name(o));
     }
     case OUT_MSG_CAST: return nn_dtype_can_cast(r, o) ? 0 : refuse(lookup(name).msg, rs, os);
+    case OUT_MSG_FLOAT: return nn_dtype_is_float(o) ? 0 : refuse(lookup(name).msg, os);
+    case OUT_MSG_CAST_SAME_C:
+        if (!nn_dtype_can_cast(r, o)) return refuse(lookup(name).msg, rs, os);
+        return check_dtype(name, OUT_SAME_C, r, o);
     case OUT_SEARCHSORTED:
         if (r == o) return 0;
         return refuse("torch.searchsorted(): output tensor's dtype is wrong, it can only be "
@@ -499,12 +530,17 @@ static int refuse_grad(const char *name, const nn_tensor *r, const nn_tensor *o)
  * for kthvalue and mode without keepdim, which compares shapes with that dim kept
  * (a 1 there in the result's, and in out's when it has the result's rank):
  * PyTorch 1.13 resizes its outs that way before squeezing the dim. */
+enum { LEAD_ONE = -2 };
 static int warn_resize(const nn_tensor *o, const nn_tensor *r, int kdim) {
     int64_t os[NN_MAX_DIMS + 1], rs[NN_MAX_DIMS + 1];
     int on = o->ndim, rn = r->ndim;
     memcpy(os, o->shape, sizeof o->shape);
     memcpy(rs, r->shape, sizeof r->shape);
-    if (kdim >= 0 && kdim <= rn) {
+    if (kdim == LEAD_ONE) { /* linear of a vector: out is made [1, N] first */
+        memmove(rs + 1, rs, (size_t)rn * sizeof *rs);
+        rs[0] = 1;
+        rn++;
+    } else if (kdim >= 0 && kdim <= rn) {
         if (on == rn) {
             memmove(os + kdim + 1, os + kdim, (size_t)(on - kdim) * sizeof *os);
             os[kdim] = 1;
@@ -655,10 +691,12 @@ static PyObject *finish_one(const char *name, int rule, PyObject *result, PyObje
         return NULL;
     }
     int checks = checks_of(name, rule), special = lookup(name).special;
+    const nn_tensor *x = nin ? py_tensor_of(in[0]) : NULL;
+    int kdim = special == SP_LINEAR && x && x->ndim == 1 ? LEAD_ONE : -1;
     if (((checks & CHECK_INTERNAL) && refuse_internal_overlap(o) < 0) ||
         ((checks & CHECK_PARTIAL) && refuse_input_overlap(o, in, nin, false) < 0) ||
         refuse_grad(name, r, o) < 0 || check_dtype(name, rule, r->dtype, o->dtype) < 0 ||
-        (special != SP_QUIET && rule != OUT_FACTORY && warn_resize(o, r, -1) < 0) ||
+        (special != SP_QUIET && rule != OUT_FACTORY && warn_resize(o, r, kdim) < 0) ||
         (rule == OUT_FACTORY && !strcmp(name, "arange") && warn_arange(o, r) < 0) ||
         /* cat resizes out before it looks for overlap */
         ((checks & CHECK_ANY) && refuse_input_overlap(o, in, nin, true) < 0)) {
@@ -670,7 +708,8 @@ static PyObject *finish_one(const char *name, int rule, PyObject *result, PyObje
 
 /* torch.return_types.NAME_out: what a function given a tuple out returns
  * (PyTorch's struct sequences for out= calls), made on first use. */
-static const char *const tuple_names[] = {"sort", "topk", "max", "min", "kthvalue", "median"};
+static const char *const tuple_names[] = {"sort",     "topk",   "max",      "min",
+                                          "kthvalue", "median", "nanmedian"};
 #define TUPLE_COUNT ((int)(sizeof tuple_names / sizeof tuple_names[0]))
 
 static PyTypeObject *tuple_type(const char *name) {

@@ -20,8 +20,8 @@ TORCH = (
     "conj_physical", "copysign", "cross", "cummax", "cummin", "deg2rad", "diff", "dstack",
     "fmax", "fmin", "frexp", "heaviside", "histogram", "hypot", "index_add", "index_copy", "index_reduce",
     "isin", "isneginf", "isposinf", "kron", "ldexp", "logspace", "logaddexp", "logaddexp2", "logcumsumexp",
-    "mode", "mvlgamma", "nanmean", "nanquantile", "nansum", "narrow_copy", "nextafter", "norm",
-    "quantile", "rad2deg", "renorm", "scatter_reduce", "searchsorted", "sgn", "signbit", "take",
+    "matrix_power", "mode", "mvlgamma", "nanmean", "nanmedian", "nanquantile", "nansum", "narrow_copy", "nextafter", "norm",
+    "quantile", "rad2deg", "renorm", "row_stack", "scatter_reduce", "searchsorted", "sgn", "signbit", "take",
     "take_along_dim", "vdot",
 )
 

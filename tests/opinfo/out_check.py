@@ -38,8 +38,6 @@ torch.set_num_threads(1)
 KNOWN = {
     "native_batch_norm": (("accept",), "PyTorch 1.13 lists an out= overload but has no CPU kernel "
                           "for it (NotImplementedError); nndb's function takes no out= (TypeError)"),
-    "nn.functional.linear": (("accept", "resize"), "PyTorch resizes the out of a 1-D input's linear to [1, N] "
-                             "with the resize warning before writing [N]; nndb writes [N] quietly"),
 }
 
 

@@ -57,6 +57,18 @@ show("mode resized", lambda: torch.mode(torch.tensor([[1.0, 1, 2], [3, 3, 3]]), 
 show("aminmax", lambda: torch.aminmax(x, out=(torch.empty(()), torch.empty(()))))
 show("aminmax dim", lambda: torch.aminmax(x, dim=0, out=(torch.empty(3), torch.empty(3))))
 show("aminmax long min", lambda: torch.aminmax(x, out=(torch.empty((), dtype=i64), torch.empty(()))))
+# functions OpInfo samples without a dim or not at all (PyTorch's docstrings
+# list out= for them)
+m = torch.tensor([[1.0, 2.0], [3.0, 4.0]])
+show("nanmedian", lambda: torch.nanmedian(m, 0, out=(torch.empty(2), torch.empty(2, dtype=i64))))
+show("nanmedian f64", lambda: torch.nanmedian(m, 0, out=(torch.empty(2, dtype=torch.float64),
+                                                         torch.empty(2, dtype=i64))))
+show("nanmedian no dim", lambda: torch.nanmedian(m, out=torch.empty(())))
+show("matrix_power", lambda: torch.matrix_power(m, 2, out=torch.empty(2, 2)))
+show("matrix_power f64", lambda: torch.matrix_power(m, 2, out=torch.empty(2, 2, dtype=torch.float64)))
+show("matrix_power long", lambda: torch.matrix_power(m, 2, out=torch.empty(2, 2, dtype=i64)))
+show("row_stack", lambda: torch.row_stack([m, m], out=torch.empty(4, 2, dtype=torch.float64)))
+show("row_stack long", lambda: torch.row_stack([m, m], out=torch.empty(4, 2, dtype=i64)))
 show("frexp", lambda: torch.frexp(x[0], out=(torch.empty(3), torch.empty(3, dtype=torch.int32))))
 
 # linear algebra: the out types of tuple results, the dtype rules
@@ -73,6 +85,8 @@ show("fft.rfft", lambda: torch.fft.rfft(x[0], out=torch.empty(2, dtype=torch.com
 show("F.gelu", lambda: F.gelu(x, out=torch.empty(3, 3)))
 show("F.gelu f64", lambda: F.gelu(x, out=torch.empty(3, 3, dtype=torch.float64)))
 show("F.softplus", lambda: F.softplus(x[0], out=torch.empty(3)))
+show("F.linear vector", lambda: F.linear(x[0], x, out=torch.empty(3)))
+show("F.linear vector [1, 3]", lambda: F.linear(x[0], x, out=torch.empty(1, 3)))
 show("F.relu", lambda: F.relu(x, out=torch.empty(3, 3)))
 
 # autograd: refused as for every out= call
