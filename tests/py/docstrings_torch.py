@@ -1,11 +1,13 @@
 """nndb's help text for torch's functions, torch.Tensor's methods and the
-functions of torch.linalg, torch.fft and torch.special: every public one
-(torch.addmm?, x.masked_fill?, help(torch.cholesky), torch.linalg.norm?)
-has a docstring whose first line is its signature. The names are read from
-the namespaces, so a function added without a docstring, or one that loses
-it, fails here. The examples of the docstrings kept in the functions' own
-sources run here as doctests; those of the tables in torch/_torch_docs.py
-and _tensor_docs.py run in tests/py/docstrings.py.
+functions of torch.linalg, torch.fft, torch.special, torch.autograd (and
+its functional), torch.cuda, torch.testing, torch.utils.data and
+torch.distributions: every public one (torch.addmm?, x.masked_fill?,
+help(torch.cholesky), torch.linalg.norm?) has a docstring whose first line
+is its signature. The names are read from the namespaces, so a function
+added without a docstring, or one that loses it, fails here. The examples
+of the docstrings kept in the functions' own sources run here as doctests;
+those of the tables in torch/_torch_docs.py and _tensor_docs.py run in
+tests/py/docstrings.py.
 
 PyTorch's docstrings are other text, so under /usr/bin/python3 this script
 prints the lines the checks must print."""
@@ -16,11 +18,20 @@ import torch
 import torch.fft
 import torch.linalg
 import torch.special
+import torch.autograd.functional
+import torch.distributions
+import torch.testing
+import torch.utils.data
 
 # each namespace checked, with a lower bound on its number of functions (so
 # that a broken listing cannot pass by finding nothing)
 OWNERS = (("torch", torch, 500), ("Tensor", torch.Tensor, 500), ("linalg", torch.linalg, 40),
-          ("fft", torch.fft, 20), ("special", torch.special, 50))
+          ("fft", torch.fft, 20), ("special", torch.special, 50), ("autograd", torch.autograd, 8),
+          ("autograd.functional", torch.autograd.functional, 6), ("cuda", torch.cuda, 6),
+          ("testing", torch.testing, 3), ("utils.data", torch.utils.data, 6),
+          ("distributions", torch.distributions, 2))
+
+FUNCTION_TYPES = (types.FunctionType, types.BuiltinFunctionType)
 
 try:
     import nndb  # noqa: F401
@@ -37,6 +48,8 @@ def public(owner):
         if (not callable(obj) or isinstance(obj, (type, types.ModuleType))
                 or getattr(obj, "__module__", None) == "typing"):
             continue
+        if owner is not torch.Tensor and not isinstance(obj, FUNCTION_TYPES):
+            continue  # an object that can be called (distributions.identity_transform)
         out[name] = obj
     return out
 

@@ -52,8 +52,28 @@ def _check_grads(outputs, grads):
 
 def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
              grad_variables=None, inputs=None):
-    """Accumulate the gradients of [tensors] into the leaves' .grad, in one
-    pass over the graph they share."""
+    """backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, grad_variables=None, inputs=None) -> None
+
+    Compute the gradients of tensors (one tensor or a sequence) with respect
+    to the leaves of the graph that made them, and add them to each leaf's
+    .grad (they accumulate: zero them between steps, optimizer.zero_grad()).
+    tensors.backward() is the same for one tensor.
+
+    - grad_tensors: the gradient to start from for each tensor, required for a
+      tensor with more than one element (a loss is usually a 0-D tensor, which
+      starts from 1).
+    - retain_graph: keep the graph so that backward can run through it again
+      (by default it is freed, and a second backward raises).
+    - create_graph: record the backward pass itself, for higher derivatives.
+    - inputs: accumulate only into these leaves.
+
+    Example::
+
+        >>> x = torch.tensor([1.0, 2.0], requires_grad=True)
+        >>> torch.autograd.backward((x ** 2).sum())
+        >>> x.grad
+        tensor([2., 4.])
+    """
     tensors = _as_tuple(tensors)
     if grad_tensors is None:
         grad_tensors = grad_variables
@@ -69,10 +89,29 @@ _grad_calls = [0]
 
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
          only_inputs=True, allow_unused=False, is_grads_batched=False):
-    """The gradients of [outputs] with respect to [inputs], returned as a
-    tuple; no .grad changes. With create_graph=True the pass records itself
-    (torch/autograd/_higher.py), so the gradients can be differentiated
-    again."""
+    """grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, only_inputs=True, allow_unused=False, is_grads_batched=False) -> Tuple[Tensor, ...]
+
+    The gradients of outputs with respect to inputs, returned as a tuple (one
+    per input) without touching any .grad. grad_outputs is the gradient to
+    start from for each output (needed when an output has more than one
+    element). create_graph=True records the computation so that the result can
+    be differentiated again (second derivatives, gradient penalties);
+    retain_graph keeps the graph for another pass; allow_unused returns None
+    for an input that outputs do not depend on instead of raising.
+
+    Example::
+
+        >>> x = torch.tensor(3.0, requires_grad=True)
+        >>> y = x ** 3
+        >>> (g,) = torch.autograd.grad(y, x, create_graph=True)
+        >>> g
+        tensor(27., grad_fn=<MulBackward0>)
+        >>> torch.autograd.grad(g, x)
+        (tensor(18.),)
+    """
+    # The gradients of [outputs] with respect to [inputs], returned as a tuple; no .grad
+    # changes. With create_graph=True the pass records itself (torch/autograd/_higher.py), so
+    # the gradients can be differentiated again.
     from torch import _C
     outputs = _as_tuple(outputs)
     inputs = _as_tuple(inputs)
@@ -125,20 +164,39 @@ import torch  # noqa: E402,F401
 
 
 def is_tensor_like(inp):
+    """is_tensor_like(inp) -> bool
+
+    Whether inp is a tensor or a tensor-like object (one whose type defines
+    __torch_function__).
+    """
     return type(inp) is torch.Tensor or hasattr(inp, "__torch_function__")
 
 
 def has_torch_function(relevant_args):
+    """has_torch_function(relevant_args) -> bool
+
+    Whether any of relevant_args overrides torch functions with
+    __torch_function__; this spelling always answers False (nndb's
+    autograd functions do not dispatch on it).
+    """
     return False
 
 
 def handle_torch_function(public_api, relevant_args, *args, **kwargs):
+    """handle_torch_function(public_api, relevant_args, *args, **kwargs) -> Any
+
+    The dispatch to __torch_function__ overrides; this spelling raises
+    TypeError, as nndb's autograd functions do not dispatch on it.
+    """
     raise TypeError("no implementation found for '{}' on types that implement "
                     "__torch_function__: nndb's torch does not dispatch __torch_function__"
                     .format(getattr(public_api, "__qualname__", public_api)))
 
 
 def kineto_available():
-    """PyTorch's Kineto profiler is not part of nndb (nndb's own profiler:
-    docs/instruments.md)."""
+    """kineto_available() -> bool
+
+    Whether PyTorch's Kineto profiler is built in: False in nndb, which has its
+    own profiler (%profile, nndb.profile).
+    """
     return False

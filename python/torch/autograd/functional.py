@@ -89,9 +89,12 @@ def _vjp_pass(outputs, grad_outputs, leaves, strict, retain, out_index=None,
 
 
 def vjp(func, inputs, v=None, create_graph=False, strict=False):
-    """(func(inputs), v^T J): the outputs and the vector-Jacobian product
+    """vjp(func, inputs, v=None, create_graph=False, strict=False) -> (Tensor output, Tensor vjp)
+
+    (func(inputs), v^T J): the outputs and the vector-Jacobian product
     with [v] (which may be left out when func returns a one-element
-    tensor), both detached."""
+    tensor), both detached.
+    """
     in_tuple, inputs = _as_tuple(inputs, "inputs", "vjp")
     leaves, out_tuple, outputs = _call(func, inputs, "vjp", create_graph)
     if v is None:
@@ -140,11 +143,14 @@ def _jacobian_blocks(outputs, leaves, strict, create_graph=False):
 
 def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False,
              strategy="reverse-mode"):
-    """The Jacobian of [func] at [inputs]: a tensor of shape output.shape +
+    """jacobian(func, inputs, create_graph=False, strict=False, vectorize=False, strategy='reverse-mode') -> Tensor or tuple
+
+    The Jacobian of [func] at [inputs]: a tensor of shape output.shape +
     input.shape, a tuple of them when inputs or outputs are tuples (both:
     [i][j] for output i and input j). vectorize is accepted and changes
     nothing; both strategies compute the same values here (by reverse
-    mode)."""
+    mode).
+    """
     if strategy not in ("forward-mode", "reverse-mode"):
         raise AssertionError('Expected strategy to be either "forward-mode" or "reverse-mode". '
                          'Hint: If your function has more outputs than inputs, '
@@ -178,9 +184,12 @@ def _input_vector(v, inputs, in_tuple, fn):
 
 
 def jvp(func, inputs, v=None, create_graph=False, strict=False):
-    """(func(inputs), J v): the outputs and the Jacobian-vector product with
+    """jvp(func, inputs, v=None, create_graph=False, strict=False) -> (Tensor output, Tensor jvp)
+
+    (func(inputs), J v): the outputs and the Jacobian-vector product with
     [v] (which may be left out when the input is one element), by the
-    double-vjp trick (two backward passes, as PyTorch)."""
+    double-vjp trick (two backward passes, as PyTorch).
+    """
     in_tuple, inputs = _as_tuple(inputs, "inputs", "jvp")
     vs = _input_vector(v, inputs, in_tuple, "jvp")
     leaves, out_tuple, outputs = _call(func, inputs, "jvp", True)
@@ -215,9 +224,12 @@ def _single_output(func, fn):
 
 def hessian(func, inputs, create_graph=False, strict=False, vectorize=False,
             outer_jacobian_strategy="reverse-mode"):
-    """The Hessian of a scalar [func] at [inputs]: the Jacobian of its
+    """hessian(func, inputs, create_graph=False, strict=False, vectorize=False, outer_jacobian_strategy='reverse-mode') -> Tensor or tuple
+
+    The Hessian of a scalar [func] at [inputs]: the Jacobian of its
     gradient (a tensor of shape input.shape * 2, or [i][j] blocks for a
-    tuple of inputs)."""
+    tuple of inputs).
+    """
     if outer_jacobian_strategy not in ("forward-mode", "reverse-mode"):
         raise AssertionError('Expected strategy to be either "forward-mode" or "reverse-mode".')
     in_tuple, inputs = _as_tuple(inputs, "inputs", "hessian")
@@ -231,12 +243,18 @@ def hessian(func, inputs, create_graph=False, strict=False, vectorize=False,
 
 
 def vhp(func, inputs, v=None, create_graph=False, strict=False):
-    """(func(inputs), v^T H): the output and the vector-Hessian product."""
+    """vhp(func, inputs, v=None, create_graph=False, strict=False) -> (Tensor output, Tensor vhp)
+
+    (func(inputs), v^T H): the output and the vector-Hessian product.
+    """
     return _hessian_product(func, inputs, v, create_graph, strict, "vhp")
 
 
 def hvp(func, inputs, v=None, create_graph=False, strict=False):
-    """(func(inputs), H v), computed as v^T H (see the module's note)."""
+    """hvp(func, inputs, v=None, create_graph=False, strict=False) -> (Tensor output, Tensor hvp)
+
+    (func(inputs), H v), computed as v^T H (see the module's note).
+    """
     return _hessian_product(func, inputs, v, create_graph, strict, "hvp")
 
 

@@ -27,9 +27,12 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
               check_grad_dtypes=False, check_batched_grad=False,
               check_batched_forward_grad=False, check_forward_ad=False, check_backward_ad=True,
               fast_mode=False):
-    """True when backward's gradient of func at inputs matches central
+    """gradcheck(func, inputs, *, eps=1e-06, atol=1e-05, rtol=0.001, raise_exception=True, check_sparse_nnz=False, nondet_tol=0.0, check_undefined_grad=True, check_grad_dtypes=False, check_batched_grad=False, check_batched_forward_grad=False, check_forward_ad=False, check_backward_ad=True, fast_mode=False) -> bool
+
+    True when backward's gradient of func at inputs matches central
     differences; otherwise raises GradcheckError (or returns False with
-    raise_exception=False)."""
+    raise_exception=False).
+    """
     from nndb.instruments import _gradcheck_core, _gradcheck_table
     if isinstance(inputs, torch.Tensor):
         inputs = (inputs,)
@@ -63,12 +66,15 @@ def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-6, atol=1e-5, rtol=
                   gen_non_contig_grad_outputs=False, raise_exception=True, nondet_tol=0.0,
                   check_undefined_grad=True, check_grad_dtypes=False, check_batched_grad=False,
                   check_fwd_over_rev=False, check_rev_over_rev=True, fast_mode=False):
-    """gradcheck of the gradients themselves: the vector-Jacobian products
+    """gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-06, atol=1e-05, rtol=0.001, gen_non_contig_grad_outputs=False, raise_exception=True, nondet_tol=0.0, check_undefined_grad=True, check_grad_dtypes=False, check_batched_grad=False, check_fwd_over_rev=False, check_rev_over_rev=True, fast_mode=False) -> bool
+
+    gradcheck of the gradients themselves: the vector-Jacobian products
     of func with grad_outputs (random float64 ones when not given, as
     PyTorch draws them), computed with create_graph=True, are checked
     against central differences with respect to the inputs and to
     grad_outputs. The gradients are concatenated into one output, which
-    gradcheck projects as usual."""
+    gradcheck projects as usual.
+    """
     if isinstance(inputs, torch.Tensor):
         inputs = (inputs,)
     inputs = tuple(inputs)

@@ -26,8 +26,12 @@ _KL_MEMOIZE = {}    # (type(p), type(q)) -> function found, or NotImplemented
 
 
 def register_kl(type_p, type_q):
-    """Decorator: @register_kl(P, Q) def f(p, q) makes kl_divergence use f for
-    p an instance of P and q of Q (unless a more specific pair is registered)."""
+    """register_kl(type_p, type_q) -> Callable
+
+    A decorator: @register_kl(P, Q) on a function f(p, q) makes kl_divergence
+    use f for p an instance of P and q of Q (unless a more specific pair is
+    registered).
+    """
     if not (isinstance(type_p, type) and issubclass(type_p, Distribution)):
         raise TypeError('Expected type_p to be a Distribution subclass but got {}'.format(type_p))
     if not (isinstance(type_q, type) and issubclass(type_q, Distribution)):
@@ -57,8 +61,19 @@ def _dispatch_kl(type_p, type_q):
 
 
 def kl_divergence(p, q):
-    """KL(p || q) = E_p[log p(x) - log q(x)], batched over the batch shape.
-    Raises NotImplementedError for pairs with no registered formula."""
+    """kl_divergence(p, q) -> Tensor
+
+    The Kullback-Leibler divergence KL(p || q) = E_p[log p(x) - log q(x)]
+    between two distributions, batched over their batch shape, by the closed
+    form registered for their pair of types; NotImplementedError for a pair
+    without one.
+
+    Example::
+
+        >>> from torch.distributions import Normal
+        >>> torch.distributions.kl_divergence(Normal(0.0, 1.0), Normal(1.0, 1.0))
+        tensor(0.5000)
+    """
     key = (type(p), type(q))
     if key not in _KL_MEMOIZE:
         _KL_MEMOIZE[key] = _dispatch_kl(*key)

@@ -17,8 +17,12 @@ _LEGACY_TOLERANCES = {
 
 
 def assert_allclose(actual, expected, rtol=None, atol=None, equal_nan=True, msg=''):
-    """Deprecated since PyTorch 1.12: assert_close with the old defaults
-    (dtypes may differ, NaN equals NaN)."""
+    """assert_allclose(actual, expected, rtol=None, atol=None, equal_nan=True, msg='') -> None
+
+    Deprecated since PyTorch 1.12 (with a warning): assert_close with the old
+    defaults (dtypes may differ, nan equals nan). Use
+    torch.testing.assert_close.
+    """
     warnings.warn("`torch.testing.assert_allclose()` is deprecated since 1.12 and will be "
                   "removed in 1.14. Use `torch.testing.assert_close()` instead.", FutureWarning)
     if not isinstance(actual, torch.Tensor):

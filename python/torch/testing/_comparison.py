@@ -49,8 +49,16 @@ class _Unsupported(Exception):
 
 
 def default_tolerances(*inputs):
-    """The loosest (rtol, atol) among the dtypes of [inputs] (tensors or
-    dtypes)."""
+    """default_tolerances(*inputs) -> Tuple[float, float]
+
+    The (rtol, atol) assert_close uses for these inputs (tensors or dtypes):
+    the loosest among their dtypes.
+
+    Example::
+
+        >>> torch.testing._comparison.default_tolerances(torch.float32)
+        (1.3e-06, 1e-05)
+    """
     dtypes = []
     for x in inputs:
         if isinstance(x, torch.Tensor):
@@ -319,12 +327,20 @@ def _originate(actual, expected, where, options):
 def assert_close(actual, expected, *, allow_subclasses=True, rtol=None, atol=None,
                  equal_nan=False, check_device=True, check_dtype=True, check_layout=True,
                  check_stride=False, msg=None):
-    """Assert that [actual] and [expected] are close: for each element,
-    |actual - expected| <= atol + rtol * |expected| (defaults by dtype:
-    float32 1.3e-6 and 1e-5, float64 1e-7 and 1e-7, float16 1e-3 and 1e-5,
-    bfloat16 1.6e-2 and 1e-5, exact otherwise), after checking shape and
-    dtype. Raises AssertionError with torch's description of the worst
-    mismatches."""
+    """assert_close(actual, expected, *, allow_subclasses=True, rtol=None, atol=None, equal_nan=False, check_device=True, check_dtype=True, check_layout=True, check_stride=False, msg=None) -> None
+
+    Raise AssertionError unless actual and expected (tensors, numbers, or
+    nested sequences and dicts of them) have the same shape and dtype and are
+    close element by element: |actual - expected| <= atol + rtol * |expected|.
+    The default tolerances depend on the dtype (float32: rtol 1.3e-6, atol
+    1e-5; float64: 1e-7 and 1e-7; integers: exact). equal_nan=True counts nan
+    as equal to nan. The message says how many elements differ and by how
+    much.
+
+    Example::
+
+        >>> torch.testing.assert_close(torch.tensor([1.0, 2.0]), torch.tensor([1.0, 2.0 + 1e-7]))
+    """
     __tracebackhide__ = True
     options = dict(allow_subclasses=allow_subclasses, rtol=rtol, atol=atol, equal_nan=equal_nan,
                    check_device=check_device, check_dtype=check_dtype,

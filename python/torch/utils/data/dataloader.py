@@ -66,8 +66,17 @@ _worker_info = None
 
 
 def get_worker_info():
-    """The current worker's WorkerInfo while a DataLoader worker fetches,
-    None otherwise."""
+    """get_worker_info() -> Optional[WorkerInfo]
+
+    In a DataLoader worker process: information about this worker (id,
+    num_workers, seed, dataset), for splitting an IterableDataset's work;
+    None in the main process.
+
+    Example::
+
+        >>> torch.utils.data.get_worker_info() is None
+        True
+    """
     return _worker_info
 
 

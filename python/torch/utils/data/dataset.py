@@ -130,8 +130,25 @@ class Subset(Dataset):
 
 
 def random_split(dataset, lengths, generator=default_generator):
-    """Split [dataset] into Subsets of [lengths] (counts, or fractions that
-    sum to 1) by one randperm(len(dataset)) from [generator]."""
+    """random_split(dataset, lengths, generator=default_generator) -> List[Subset]
+
+    Split dataset into non-overlapping random Subsets of the given lengths:
+    counts that add up to len(dataset), or fractions that add up to 1 (the
+    leftover items then go one by one to the first subsets). One random
+    permutation is drawn from generator; pass
+    torch.Generator().manual_seed(42) for the same split every run.
+
+    Example::
+
+        >>> data = list(range(10))
+        >>> train, val = torch.utils.data.random_split(data, [8, 2], generator=torch.Generator().manual_seed(0))
+        >>> len(train), len(val)
+        (8, 2)
+        >>> sorted(list(train) + list(val)) == data
+        True
+    """
+    # Split [dataset] into Subsets of [lengths] (counts, or fractions that sum to 1) by one
+    # randperm(len(dataset)) from [generator].
     if math.isclose(sum(lengths), 1) and sum(lengths) <= 1:
         subset_lengths = []
         for i, frac in enumerate(lengths):

@@ -18,7 +18,11 @@ def _is_numpy(elem):
 
 
 def default_convert(data):
-    """Numpy arrays and numbers inside [data] become tensors (no batching)."""
+    """default_convert(data) -> Any
+
+    Turn the NumPy arrays and numbers inside data into tensors, without
+    batching (the collate_fn of a DataLoader with batch_size=None).
+    """
     elem_type = type(data)
     if isinstance(data, torch.Tensor):
         return data
@@ -44,10 +48,25 @@ def default_convert(data):
 
 
 def default_collate(batch):
-    """Stack tensors (and numpy arrays) along a new first dim, make numbers
-    a tensor (float64 for floats, int64 for ints), keep strings as a list,
-    and collate dicts by key and sequences position by position (tuples
-    become lists, as in torch)."""
+    """default_collate(batch) -> Any
+
+    How a DataLoader joins a list of samples into a batch: tensors (and NumPy
+    arrays) are stacked along a new first dimension (so they must have the
+    same shape: pad or write your own collate_fn otherwise), Python numbers
+    become a tensor (float64 for floats, int64 for ints), strings stay a list,
+    and dicts and tuples are collated field by field (a list of (x, y) pairs
+    becomes [xs, ys]).
+
+    Example::
+
+        >>> batch = [(torch.tensor([1.0, 2.0]), 0), (torch.tensor([3.0, 4.0]), 1)]
+        >>> torch.utils.data.default_collate(batch)
+        [tensor([[1., 2.],
+                [3., 4.]]), tensor([0, 1])]
+    """
+    # Stack tensors (and numpy arrays) along a new first dim, make numbers a tensor (float64
+    # for floats, int64 for ints), keep strings as a list, and collate dicts by key and
+    # sequences position by position (tuples become lists, as in torch).
     elem = batch[0]
     elem_type = type(elem)
     if isinstance(elem, torch.Tensor):

@@ -84,8 +84,12 @@ class non_deterministic(object):
 
 
 def argument_validation(f):
-    """Checks that arguments annotated with an IterDataPipe type are
-    IterDataPipes (the element types are not checked in nndb)."""
+    """argument_validation(f) -> Callable
+
+    A decorator: checks that the arguments of f annotated with an
+    IterDataPipe type are IterDataPipes (the element types are not checked
+    in nndb).
+    """
     signature = inspect.signature(f)
     hints = getattr(f, "__annotations__", {})
 
@@ -121,8 +125,11 @@ class runtime_validation_disabled(object):
 
 
 def runtime_validation(f):
-    """Decorates an __iter__; PyTorch checks each item against the
-    DataPipe's declared element type, nndb passes them through."""
+    """runtime_validation(f) -> Callable
+
+    A decorator for a DataPipe's __iter__: PyTorch checks each item against
+    the DataPipe's declared element type, nndb passes them through.
+    """
     if f.__name__ != "__iter__":
         raise TypeError("Can not decorate function {} with 'runtime_validation'"
                         .format(f.__name__))
