@@ -93,6 +93,11 @@ static PyObject *round_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *k
     if (a_[1] && py_int_arg(a_[1], "decimals", &dec) < 0) return NULL;
     nn_ctx *ctx = py_ctx();
     if (dec == 0) return py_tensor_wrap(nn_round(ctx, t));
+    /* torch's kernel with decimals is for floating types only (without
+     * decimals an integer tensor rounds to itself) */
+    if (!nn_dtype_is_float(t->dtype) && !nn_dtype_is_complex(t->dtype))
+        return PyErr_Format(PyExc_RuntimeError, "\"round_cpu\" not implemented for '%s'",
+                            nn_dtype_scalar_name(t->dtype));
     /* as torch's kernel: nearbyint(x * 10^d) / 10^d, or for d < 0
      * nearbyint(x / 10^-d) * 10^-d, with 10^|d| in the tensor's type */
     nn_tensor *p10 = nn_scalar_wrapped(ctx, pow(10.0, (double)(dec < 0 ? -dec : dec)));

@@ -99,7 +99,30 @@ def cholesky_inverse(input, upper=False, *, out=None):
     return _out(out, _core.fast_apply(_core.CholeskyInverse, input, upper))
 
 
+# PyTorch 1.13's deprecation notes for the old linear-algebra functions,
+# each once a process (TORCH_WARN_ONCE), with its C++ source line.
+_QR_NOTE = (
+    "torch.qr is deprecated in favor of torch.linalg.qr and will be removed in a future PyTorch "
+    "release.\nThe boolean parameter 'some' has been replaced with a string parameter 'mode'.\n"
+    "Q, R = torch.qr(A, some)\nshould be replaced with\n"
+    "Q, R = torch.linalg.qr(A, 'reduced' if some else 'complete') " + '(Triggered internally at  ./aten/src/ATen/native/BatchLinearAlgebra.cpp:2349.)')
+_LU_SOLVE_NOTE = (
+    "torch.lu_solve is deprecated in favor of torch.linalg.lu_solveand will be removed in a "
+    "future PyTorch release.\nNote that torch.linalg.lu_solve has its arguments reversed.\n"
+    "X = torch.lu_solve(B, LU, pivots)\nshould be replaced with\n"
+    "X = torch.linalg.lu_solve(LU, pivots, B) " + '(Triggered internally at  ./aten/src/ATen/native/BatchLinearAlgebra.cpp:2072.)')
+_SYMEIG_NOTE = (
+    "torch.symeig is deprecated in favor of torch.linalg.eigh and will be removed in a future "
+    "PyTorch release.\nThe default behavior has changed from using the upper triangular portion "
+    "of the matrix by default to using the lower triangular portion.\n"
+    "L, _ = torch.symeig(A, upper=upper)\nshould be replaced with\n"
+    "L = torch.linalg.eigvalsh(A, UPLO='U' if upper else 'L')\nand\n"
+    "L, V = torch.symeig(A, eigenvectors=True)\nshould be replaced with\n"
+    "L, V = torch.linalg.eigh(A, UPLO='U' if upper else 'L') " + '(Triggered internally at  ./aten/src/ATen/native/BatchLinearAlgebra.cpp:2794.)')
+
+
 def qr(input, some=True, *, out=None):
+    torch._utils._warn_once("qr", _QR_NOTE)
     Q, R = linalg.qr(input, "reduced" if some else "complete")
     return _out(out, _rt_qr(Q, R))
 
@@ -117,9 +140,7 @@ def svd(input, some=True, compute_uv=True, *, out=None):
 
 
 def symeig(input, eigenvectors=False, upper=True, *, out=None):
-    warnings.warn(
-        "torch.symeig is deprecated in favor of torch.linalg.eigh and will be removed in a "
-        "future PyTorch release.", UserWarning, stacklevel=2)
+    torch._utils._warn_once("symeig", _SYMEIG_NOTE)
     uplo = "U" if upper else "L"
     if eigenvectors:
         L, V = linalg.eigh(input, uplo)
@@ -136,6 +157,7 @@ def lu(A, pivot=True, get_infos=False, out=None):
 
 
 def lu_solve(b, LU_data, LU_pivots, *, out=None):
+    torch._utils._warn_once("lu_solve", _LU_SOLVE_NOTE)
     return linalg.lu_solve(LU_data, LU_pivots, b, out=out)
 
 

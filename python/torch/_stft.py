@@ -12,18 +12,12 @@ padding or cuts / zero-pads to length. Every step is an op with a gradient,
 so both are differentiable in the input and the window. Argument checks
 and their messages are PyTorch's.
 """
-import warnings
 
 import torch
 
-_warned = set()
-
-
 def _warn_once(key, msg):
-    # PyTorch's TORCH_WARN_ONCE: the first time in the process only.
-    if key not in _warned:
-        _warned.add(key)
-        warnings.warn(msg, UserWarning, stacklevel=4)
+    # PyTorch's TORCH_WARN_ONCE, at the caller of the public function
+    torch._utils._warn_once(key, msg, depth=3)
 
 
 def _type_str(t):

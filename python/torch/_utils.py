@@ -64,3 +64,16 @@ def _warn_caller(message, category=UserWarning, depth=2):
                            module=g.get("__name__", "<string>"),
                            registry=g.setdefault("__warningregistry__", {}),
                            module_globals=g)
+
+
+_WARNED_ONCE = set()
+
+
+def _warn_once(key, message, depth=2):
+    """PyTorch's TORCH_WARN_ONCE: [message] the first time [key] is met in
+    the process, pointing at the line [depth] frames up (as _warn_caller),
+    never again, whatever the warnings filters say."""
+    if key in _WARNED_ONCE:
+        return
+    _WARNED_ONCE.add(key)
+    _warn_caller(message, UserWarning, depth + 1)
