@@ -63,7 +63,7 @@ which is returned.
     "acosh": """\
 acosh() -> Tensor
 
-See torch.acosh().
+The inverse hyperbolic cosine of each element (nan below 1). See torch.acosh().
 """,
     "acosh_": """\
 acosh_() -> Tensor
@@ -314,7 +314,7 @@ which is returned.
     "asinh": """\
 asinh() -> Tensor
 
-See torch.asinh().
+The inverse hyperbolic sine of each element. See torch.asinh().
 """,
     "asinh_": """\
 asinh_() -> Tensor
@@ -359,6 +359,7 @@ which is returned.
     "atanh": """\
 atanh() -> Tensor
 
+The inverse hyperbolic tangent of each element (inf at 1, nan outside [-1, 1]).
 See torch.atanh().
 """,
     "atanh_": """\
@@ -447,7 +448,8 @@ result, which is returned.
     "bitwise_left_shift": """\
 bitwise_left_shift(other) -> Tensor
 
-See torch.bitwise_left_shift().
+self shifted left by other bits, elementwise, for integer tensors (self <<
+other): each shift by one multiplies by 2. See torch.bitwise_left_shift().
 """,
     "bitwise_left_shift_": """\
 bitwise_left_shift_(other) -> Tensor
@@ -494,7 +496,9 @@ result, which is returned.
     "bitwise_right_shift": """\
 bitwise_right_shift(other) -> Tensor
 
-See torch.bitwise_right_shift().
+self shifted right by other bits, elementwise, for integer tensors (self >>
+other): an arithmetic shift, so it divides by 2 per bit rounding toward minus
+infinity. See torch.bitwise_right_shift().
 """,
     "bitwise_right_shift_": """\
 bitwise_right_shift_(other) -> Tensor
@@ -866,7 +870,8 @@ Example::
     "digamma": """\
 digamma() -> Tensor
 
-See torch.digamma().
+The derivative of lgamma (the log of the gamma function) at each element. See
+torch.digamma().
 """,
     "digamma_": """\
 digamma_() -> Tensor
@@ -1007,7 +1012,8 @@ is returned.
     "erfc": """\
 erfc() -> Tensor
 
-See torch.erfc().
+The complementary error function 1 - erf(x) of each element, accurate where
+erf(x) is close to 1. See torch.erfc().
 """,
     "erfc_": """\
 erfc_() -> Tensor
@@ -1018,7 +1024,8 @@ which is returned.
     "erfinv": """\
 erfinv() -> Tensor
 
-See torch.erfinv().
+The inverse of erf for each element in (-1, 1) (inf at 1, -inf at -1). See
+torch.erfinv().
 """,
     "erfinv_": """\
 erfinv_() -> Tensor
@@ -1039,7 +1046,7 @@ Example::
     "exp2": """\
 exp2() -> Tensor
 
-See torch.exp2().
+2 to the power of each element. See torch.exp2().
 """,
     "exp2_": """\
 exp2_() -> Tensor
@@ -1278,7 +1285,8 @@ Example::
     "gcd": """\
 gcd(other) -> Tensor
 
-See torch.gcd().
+The greatest common divisor of each pair of elements of two integer tensors
+(broadcast); gcd(0, 0) is 0. See torch.gcd().
 """,
     "gcd_": """\
 gcd_(other) -> Tensor
@@ -1374,6 +1382,7 @@ Example::
     "i0": """\
 i0() -> Tensor
 
+The modified Bessel function of the first kind of order 0, for each element.
 See torch.i0().
 """,
     "i0_": """\
@@ -1385,7 +1394,9 @@ which is returned.
     "igamma": """\
 igamma(other) -> Tensor
 
-See torch.igamma().
+The regularized lower incomplete gamma function P(a, x), a = self, x = other:
+the integral of t**(a-1) * exp(-t) from 0 to x, divided by gamma(a). Both
+positive; broadcast. See torch.igamma().
 """,
     "igamma_": """\
 igamma_(other) -> Tensor
@@ -1396,7 +1407,8 @@ which is returned.
     "igammac": """\
 igammac(other) -> Tensor
 
-See torch.igammac().
+The regularized upper incomplete gamma function Q(a, x) = 1 - P(a, x), a =
+self, x = other (see igamma). See torch.igammac().
 """,
     "igammac_": """\
 igammac_(other) -> Tensor
@@ -1539,7 +1551,8 @@ Example::
     "lcm": """\
 lcm(other) -> Tensor
 
-See torch.lcm().
+The least common multiple of each pair of elements of two integer tensors
+(broadcast); 0 where either is 0. See torch.lcm().
 """,
     "lcm_": """\
 lcm_(other) -> Tensor
@@ -1597,7 +1610,8 @@ Alias for Tensor.le().
     "lgamma": """\
 lgamma() -> Tensor
 
-See torch.lgamma().
+The natural log of the absolute value of the gamma function at each element
+(lgamma(n + 1) is log(n!)). See torch.lgamma().
 """,
     "lgamma_": """\
 lgamma_() -> Tensor
@@ -1766,7 +1780,9 @@ result, which is returned.
     "logit": """\
 logit(eps=None) -> Tensor
 
-See torch.logit().
+log(p / (1 - p)) for each element p: the inverse of sigmoid. With eps, p is
+first clamped to [eps, 1 - eps] so that 0 and 1 give finite values. See
+torch.logit().
 """,
     "logit_": """\
 logit_(eps=None) -> Tensor
@@ -2638,6 +2654,7 @@ is returned.
     "sinc": """\
 sinc() -> Tensor
 
+The normalized sinc function sin(pi * x) / (pi * x) of each element (1 at 0).
 See torch.sinc().
 """,
     "sinc_": """\
@@ -3228,7 +3245,9 @@ torch.where(condition, self, y). See torch.where().
     "xlogy": """\
 xlogy(other) -> Tensor
 
-See torch.xlogy().
+self * log(other) for each element, with 0 where self is 0 (even where other is
+0, which would give 0 * -inf = nan): the term of an entropy or cross-entropy
+sum. Either may be a number; broadcast. See torch.xlogy().
 """,
     "xlogy_": """\
 xlogy_(other) -> Tensor
@@ -3260,7 +3279,9 @@ PY_DOCS = {
     "addbmm": """\
 addbmm(batch1, batch2, *, beta=1, alpha=1) -> Tensor
 
-See torch.addbmm().
+beta * self + alpha * the sum over the batch of batch1[i] @ batch2[i]: batch1
+is (b, n, m), batch2 (b, m, p), self broadcasts to (n, p). (For one product per
+batch entry, use baddbmm.) See torch.addbmm().
 """,
     "addbmm_": """\
 addbmm_(batch1, batch2, *, beta=1, alpha=1) -> Tensor
@@ -3271,7 +3292,10 @@ which is returned.
     "addmm": """\
 addmm(mat1, mat2, *, beta=1, alpha=1) -> Tensor
 
-See torch.addmm().
+beta * self + alpha * (mat1 @ mat2): a matrix product plus a bias, in one call
+(what a linear layer computes, with self the bias). mat1 is (n, m), mat2 (m,
+p), self broadcasts to (n, p). With beta=0, self is ignored (nan in it does not
+propagate). See torch.addmm().
 """,
     "addmm_": """\
 addmm_(mat1, mat2, *, beta=1, alpha=1) -> Tensor
@@ -3301,7 +3325,9 @@ methods.
     "baddbmm": """\
 baddbmm(batch1, batch2, *, beta=1, alpha=1) -> Tensor
 
-See torch.baddbmm().
+beta * self + alpha * (batch1 @ batch2), one matrix product per batch entry:
+batch1 is (b, n, m), batch2 (b, m, p), self broadcasts to (b, n, p). Attention
+code uses it for scores plus a mask in one step. See torch.baddbmm().
 """,
     "baddbmm_": """\
 baddbmm_(batch1, batch2, *, beta=1, alpha=1) -> Tensor
@@ -3332,17 +3358,24 @@ Example::
     "cholesky": """\
 cholesky(upper=False) -> Tensor
 
-See torch.cholesky().
+The Cholesky factor of a symmetric positive-definite matrix (or a batch):
+lower-triangular L with self = L @ L.T, or upper-triangular U with self = U.T @
+U when upper=True. Fails when self is not positive definite. Deprecated (with a
+warning, once): use torch.linalg.cholesky. See torch.cholesky().
 """,
     "cholesky_inverse": """\
 cholesky_inverse(upper=False) -> Tensor
 
-See torch.cholesky_inverse().
+The inverse of a symmetric positive-definite matrix given its Cholesky factor
+self (lower-triangular, or upper with upper=True). See
+torch.cholesky_inverse().
 """,
     "cholesky_solve": """\
 cholesky_solve(input2, upper=False) -> Tensor
 
-See torch.cholesky_solve().
+Solve A @ X = self for X, given input2, the Cholesky factor of A
+(lower-triangular, or upper with upper=True). self is (..., n, k). See
+torch.cholesky_solve().
 """,
     "copysign_": """\
 copysign_(other) -> Tensor
@@ -3379,7 +3412,8 @@ which is returned.
     "det": """\
 det() -> Tensor
 
-See torch.det().
+The determinant of a square matrix (or of each in a batch). torch.linalg.det is
+the newer spelling. See torch.det().
 """,
     "eig": """\
 eig(eigenvectors=False) -> (Tensor, Tensor)
@@ -3389,7 +3423,9 @@ See torch.eig().
     "geqrf": """\
 geqrf() -> (Tensor a, Tensor tau)
 
-See torch.geqrf().
+LAPACK's geqrf: the QR decomposition in compact form, R in the upper triangle
+of a and the Householder reflectors below it with their scales in tau (orgqr
+and ormqr use them). Most code wants torch.linalg.qr. See torch.geqrf().
 """,
     "get_device": """\
 get_device() -> int
@@ -3444,17 +3480,21 @@ which is returned.
     "inverse": """\
 inverse() -> Tensor
 
-See torch.inverse().
+The inverse of a square invertible matrix (or batch): torch.linalg.inv. To
+solve A @ x = b, torch.linalg.solve(A, b) is faster and more accurate than
+inverse(A) @ b. See torch.inverse().
 """,
     "is_distributed": """\
 is_distributed() -> bool
 
-See torch.is_distributed().
+Whether self is a distributed tensor: always False in nndb, which runs in one
+process. See torch.is_distributed().
 """,
     "is_nonzero": """\
 is_nonzero() -> bool
 
-See torch.is_nonzero().
+Whether the single element of a one-element tensor is not zero (what bool(self)
+gives); more elements raise RuntimeError. See torch.is_nonzero().
 """,
     "is_pinned": """\
 is_pinned() -> bool
@@ -3465,7 +3505,7 @@ a GPU. False in nndb, which has no pinned memory.
     "is_same_size": """\
 is_same_size(other) -> bool
 
-See torch.is_same_size().
+Whether the two tensors have the same shape. See torch.is_same_size().
 """,
     "is_shared": """\
 is_shared() -> bool
@@ -3481,7 +3521,9 @@ which is returned.
     "logdet": """\
 logdet() -> Tensor
 
-See torch.logdet().
+The natural log of the determinant of a square matrix (or batch): nan when the
+determinant is negative, -inf when it is 0 (see slogdet for the sign). See
+torch.logdet().
 """,
     "lstsq": """\
 lstsq(A) -> (Tensor, Tensor)
@@ -3491,17 +3533,23 @@ See torch.lstsq().
     "lu": """\
 lu(pivot=True, get_infos=False) -> (Tensor LU, Tensor pivots[, Tensor infos])
 
-See torch.lu().
+The LU decomposition with partial pivoting in compact form: L (unit lower,
+diagonal not stored) and U in one matrix, and the 1-based row pivots (as LAPACK
+gives them). lu_unpack gives P, L, U; lu_solve solves with it. get_infos also
+returns LAPACK's status per matrix. torch.linalg.lu_factor is the newer
+spelling. See torch.lu().
 """,
     "lu_solve": """\
 lu_solve(LU_data, LU_pivots) -> Tensor
 
-See torch.lu_solve().
+Solve A @ x = b given A's LU decomposition from torch.lu (LU_data, LU_pivots).
+b is (..., n, k). See torch.lu_solve().
 """,
     "matrix_exp": """\
 matrix_exp() -> Tensor
 
-See torch.matrix_exp().
+The matrix exponential of a square matrix (or batch): the sum of self**k / k!
+over k (not the exponential of each element). See torch.matrix_exp().
 """,
     "matrix_rank": """\
 matrix_rank(tol=None, symmetric=False) -> Tensor
@@ -3517,7 +3565,8 @@ which is returned.
     "nanquantile": """\
 nanquantile(q, dim=None, keepdim=False, *, interpolation='linear') -> Tensor
 
-See torch.nanquantile().
+quantile ignoring nan: the quantiles of the other values. See
+torch.nanquantile().
 """,
     "nextafter_": """\
 nextafter_(other) -> Tensor
@@ -3541,11 +3590,14 @@ Example::
     "orgqr": """\
 orgqr(tau) -> Tensor
 
-See torch.orgqr().
+The Q of a QR decomposition from geqrf's compact form (self, tau):
+torch.linalg.householder_product. See torch.orgqr().
 """,
     "ormqr": """\
 ormqr(tau, other, left=True, transpose=False) -> Tensor
 
+other multiplied by the Q of geqrf's compact form (self, tau) without forming
+Q: Q @ other (left=True) or other @ Q, with Q transposed when transpose=True.
 See torch.ormqr().
 """,
     "pin_memory": """\
@@ -3557,7 +3609,10 @@ GPU (DataLoader(pin_memory=True) calls it).
     "pinverse": """\
 pinverse(rcond=1e-15) -> Tensor
 
-See torch.pinverse().
+The Moore-Penrose pseudo-inverse of a matrix of any shape (m, n), (n, m) out,
+computed from the SVD; singular values below rcond times the largest count as
+zero. The least-squares solution of A @ x = b is pinverse(A) @ b. See
+torch.pinverse().
 """,
     "prelu": """\
 prelu(weight) -> Tensor
@@ -3573,12 +3628,20 @@ which is returned.
     "qr": """\
 qr(some=True) -> (Tensor Q, Tensor R)
 
-See torch.qr().
+The QR decomposition self = Q @ R, Q with orthonormal columns and R
+upper-triangular, as a named tuple. some=True gives the reduced shapes (m, k)
+and (k, n), k = min(m, n); False the complete ones. torch.linalg.qr is the
+newer spelling. See torch.qr().
 """,
     "quantile": """\
 quantile(q, dim=None, keepdim=False, *, interpolation='linear') -> Tensor
 
-See torch.quantile().
+The q-th quantiles (q a number or 1-D tensor in [0, 1]) of all elements, or
+along dim. q=0.5 is the median (averaging the two middle values, unlike
+torch.median). interpolation: how a quantile between two data points is taken:
+'linear' (default), 'lower', 'higher', 'midpoint' or 'nearest'. A nan in the
+data gives nan (see nanquantile). With a tensor q the quantiles are stacked
+first. See torch.quantile().
 """,
     "rad2deg_": """\
 rad2deg_() -> Tensor
@@ -3601,7 +3664,8 @@ data (torch.multiprocessing); returns self.
     "slogdet": """\
 slogdet() -> (Tensor sign, Tensor logabsdet)
 
-See torch.slogdet().
+The sign of the determinant and the log of its absolute value, as a named
+tuple: stays finite where det over- or underflows. See torch.slogdet().
 """,
     "solve": """\
 solve(A) -> (Tensor, Tensor)
@@ -3626,17 +3690,27 @@ Example::
     "svd": """\
 svd(some=True, compute_uv=True) -> (Tensor U, Tensor S, Tensor V)
 
-See torch.svd().
+The singular value decomposition self = U @ diag(S) @ V.T, as a named tuple:
+note that V is returned, not V.T (torch.linalg.svd returns Vh = V.T). S is
+sorted in decreasing order. some=True gives the reduced shapes;
+compute_uv=False fills U and V with zeros. See torch.svd().
 """,
     "symeig": """\
 symeig(eigenvectors=False, upper=True) -> (Tensor eigenvalues, Tensor eigenvectors)
 
-See torch.symeig().
+Deprecated (with a warning): the eigenvalues, in increasing order, and with
+eigenvectors=True the eigenvectors of a symmetric matrix, read from its upper
+triangle (upper=True) or lower one. Use torch.linalg.eigh (or eigvalsh), which
+reads the lower triangle by default. See torch.symeig().
 """,
     "triangular_solve": """\
 triangular_solve(A, upper=True, transpose=False, unitriangular=False) -> (Tensor solution, Tensor cloned_coefficient)
 
-See torch.triangular_solve().
+Solve A @ X = b for a triangular A (upper, or lower with upper=False; transpose
+solves A.T @ X = b; unitriangular takes A's diagonal as 1s). Note the order: b
+first. Returns a named tuple (solution, a copy of A).
+torch.linalg.solve_triangular is the newer spelling. See
+torch.triangular_solve().
 """,
     "type": """\
 type(dtype=None, non_blocking=False, **kwargs) -> str or Tensor
@@ -3657,12 +3731,14 @@ Example::
     "unsafe_chunk": """\
 unsafe_chunk(chunks, dim=0) -> List of Tensors
 
-See torch.unsafe_chunk().
+torch.chunk without the autograd checks on in-place changes to the parts; use
+chunk. See torch.unsafe_chunk().
 """,
     "unsafe_split": """\
 unsafe_split(split_size, dim=0) -> List of Tensors
 
-See torch.unsafe_split().
+torch.split without the autograd checks on in-place changes to the parts; use
+split. See torch.unsafe_split().
 """,
     "unsafe_split_with_sizes": """\
 unsafe_split_with_sizes(split_sizes, dim=0) -> List of Tensors
