@@ -3536,8 +3536,8 @@ lu(pivot=True, get_infos=False) -> (Tensor LU, Tensor pivots[, Tensor infos])
 The LU decomposition with partial pivoting in compact form: L (unit lower,
 diagonal not stored) and U in one matrix, and the 1-based row pivots (as LAPACK
 gives them). lu_unpack gives P, L, U; lu_solve solves with it. get_infos also
-returns LAPACK's status per matrix. torch.linalg.lu_factor is the newer
-spelling. See torch.lu().
+returns LAPACK's status per matrix. PyTorch 1.13 deprecates it (with a
+warning) in favor of torch.linalg.lu_factor. See torch.lu().
 """,
     "lu_solve": """\
 lu_solve(LU_data, LU_pivots) -> Tensor
@@ -3630,8 +3630,8 @@ qr(some=True) -> (Tensor Q, Tensor R)
 
 The QR decomposition self = Q @ R, Q with orthonormal columns and R
 upper-triangular, as a named tuple. some=True gives the reduced shapes (m, k)
-and (k, n), k = min(m, n); False the complete ones. torch.linalg.qr is the
-newer spelling. See torch.qr().
+and (k, n), k = min(m, n); False the complete ones. Deprecated (with a warning)
+in favor of torch.linalg.qr. See torch.qr().
 """,
     "quantile": """\
 quantile(q, dim=None, keepdim=False, *, interpolation='linear') -> Tensor
@@ -3708,8 +3708,8 @@ triangular_solve(A, upper=True, transpose=False, unitriangular=False) -> (Tensor
 
 Solve A @ X = b for a triangular A (upper, or lower with upper=False; transpose
 solves A.T @ X = b; unitriangular takes A's diagonal as 1s). Note the order: b
-first. Returns a named tuple (solution, a copy of A).
-torch.linalg.solve_triangular is the newer spelling. See
+first. Returns a named tuple (solution, a copy of A). PyTorch 1.13 deprecates
+it (with a warning) in favor of torch.linalg.solve_triangular. See
 torch.triangular_solve().
 """,
     "type": """\

@@ -4462,8 +4462,8 @@ lu(A, pivot=True, get_infos=False, out=None) -> (Tensor LU, Tensor pivots[, Tens
 The LU decomposition with partial pivoting in compact form: L (unit lower,
 diagonal not stored) and U in one matrix, and the 1-based row pivots (as
 LAPACK gives them). lu_unpack gives P, L, U; lu_solve solves with it.
-get_infos also returns LAPACK's status per matrix. torch.linalg.lu_factor
-is the newer spelling.
+get_infos also returns LAPACK's status per matrix. PyTorch 1.13 deprecates
+it (with a warning) in favor of torch.linalg.lu_factor.
 
 Example::
 
@@ -4475,7 +4475,8 @@ Example::
 lu_solve(b, LU_data, LU_pivots, *, out=None) -> Tensor
 
 Solve A @ x = b given A's LU decomposition from torch.lu (LU_data,
-LU_pivots). b is (..., n, k).
+LU_pivots). b is (..., n, k). Deprecated (with a warning) in favor of
+torch.linalg.lu_solve (which takes B last).
 
 Example::
 
@@ -4837,8 +4838,8 @@ qr(input, some=True, *, out=None) -> (Tensor Q, Tensor R)
 
 The QR decomposition input = Q @ R, Q with orthonormal columns and R
 upper-triangular, as a named tuple. some=True gives the reduced shapes
-(m, k) and (k, n), k = min(m, n); False the complete ones.
-torch.linalg.qr is the newer spelling.
+(m, k) and (k, n), k = min(m, n); False the complete ones. Deprecated
+(with a warning) in favor of torch.linalg.qr.
 
 Example::
 
@@ -5465,7 +5466,8 @@ triangular_solve(b, A, upper=True, transpose=False, unitriangular=False, *, out=
 Solve A @ X = b for a triangular A (upper, or lower with upper=False;
 transpose solves A.T @ X = b; unitriangular takes A's diagonal as 1s).
 Note the order: b first. Returns a named tuple (solution, a copy of A).
-torch.linalg.solve_triangular is the newer spelling.
+PyTorch 1.13 deprecates it (with a warning) in favor of
+torch.linalg.solve_triangular.
 
 Example::
 
