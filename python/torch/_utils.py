@@ -60,10 +60,14 @@ def _warn_caller(message, category=UserWarning, depth=2):
         warnings.warn(message, category, stacklevel=2)
         return
     g = f.f_globals
-    warnings.warn_explicit(message, category, f.f_code.co_filename, f.f_lineno,
+    name = f.f_code.co_filename
+    # module_globals lets the warning show its source line through the
+    # module's loader; code from -c or stdin ("<string>", "<stdin>") has
+    # BuiltinImporter as __main__'s loader, whose get_source raises
+    warnings.warn_explicit(message, category, name, f.f_lineno,
                            module=g.get("__name__", "<string>"),
                            registry=g.setdefault("__warningregistry__", {}),
-                           module_globals=g)
+                           module_globals=None if name.startswith("<") else g)
 
 
 _WARNED_ONCE = set()

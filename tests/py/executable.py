@@ -32,6 +32,15 @@ if __name__ == "__main__":
     out = subprocess.run([sys.executable, "-c", "raise SystemExit(3)"])
     print("exit status", out.returncode)
 
+    # a warning torch raises at the caller's line, from -c and from stdin
+    # (whose __main__ has no source to show)
+    warn = ("import torch, torch.nn.functional as F\n"
+            "F.mse_loss(torch.ones(2), torch.ones(2, 1)); print('after')")
+    out = subprocess.run([sys.executable, "-c", warn], capture_output=True, text=True)
+    print("-c warning", out.returncode, out.stdout.strip(), out.stderr.splitlines()[0][:40])
+    out = subprocess.run([sys.executable, "-"], input=warn, capture_output=True, text=True)
+    print("stdin warning", out.returncode, out.stdout.strip(), out.stderr.splitlines()[0][:40])
+
     ctx = mp.get_context("spawn")
     with ctx.Pool(1) as pool:
         print("spawn pool", pool.map(square, [[1.0, 2.0], [3.0]]))
