@@ -707,7 +707,10 @@ static void grad_fn_dealloc(PyObject *self) {
 static PyObject *grad_fn_name(PyObject *self, PyObject *unused) {
     (void)unused;
     grad_fn_object *o = (grad_fn_object *)self;
-    /* PyTorch's name() of the leaf node is its C++ name */
+    /* PyTorch's name() of the leaf node and of CopySlices (hand-written
+     * C++ nodes, not generated ones) is its C++ name */
+    if (o->node && strcmp(o->name, "CopySlices") == 0)
+        return PyUnicode_FromString("torch::autograd::CopySlices");
     return PyUnicode_FromString(o->node ? o->name : "torch::autograd::AccumulateGrad");
 }
 

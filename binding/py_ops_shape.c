@@ -424,6 +424,14 @@ static PyObject *hv_stack(const char *name, bool vertical, PyObject *const *args
 PY_OP_VIA(hstack, hv_stack, false)
 PY_OP_VIA(vstack, hv_stack, true)
 
+/* The outputs of split, chunk and unbind: views of one node in PyTorch
+ * (multi-output views), which it refuses to write in place while gradients
+ * are recorded. */
+static PyObject *views_tuple(nn_tensor **ps, int n, const char *fn_name) {
+    for (int i = 0; i < n; i++) nn_view_mark_multi(ps[i], fn_name, i);
+    return py_ops_tuple(ps, n, fn_name);
+}
+
 PY_OP(split)
 static PyObject *split_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
     PARSE("split", 2, "tensor", "split_size_or_sections", "dim");
@@ -476,7 +484,7 @@ static PyObject *split_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *k
             }
             at += sizes[i];
         }
-        r = py_ops_tuple(ps, (int)k, "SplitWithSizesBackward0");
+        r = views_tuple(ps, (int)k, "SplitWithSizesBackward0");
     done:
         PyMem_Free(sizes);
         PyMem_Free(ps);
@@ -499,7 +507,7 @@ static PyObject *split_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *k
         PyMem_Free(ps);
         return py_engine_error();
     }
-    PyObject *r = py_ops_tuple(ps, n, "SplitBackward0");
+    PyObject *r = views_tuple(ps, n, "SplitBackward0");
     PyMem_Free(ps);
     return r;
 }
@@ -532,7 +540,7 @@ static PyObject *chunk_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *k
         PyMem_Free(ps);
         return py_engine_error();
     }
-    PyObject *r = py_ops_tuple(ps, n, "SplitBackward0");
+    PyObject *r = views_tuple(ps, n, "SplitBackward0");
     PyMem_Free(ps);
     return r;
 }
@@ -562,7 +570,7 @@ static PyObject *unbind_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *
             return py_engine_error();
         }
     }
-    PyObject *r = py_ops_tuple(ps, (int)n, "UnbindBackward0");
+    PyObject *r = views_tuple(ps, (int)n, "UnbindBackward0");
     PyMem_Free(ps);
     return r;
 }

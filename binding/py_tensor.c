@@ -35,6 +35,7 @@ PyObject *py_tensor_wrap_as(PyTypeObject *cls, nn_tensor *r) {
     }
     o->t = r;
     o->fn_name = NULL;
+    r->front = o; /* what v._base gives back for r */
     return (PyObject *)o;
 }
 
@@ -68,6 +69,7 @@ static void tensor_dealloc(PyObject *self) {
     if (o->weakrefs) PyObject_ClearWeakRefs(self);
     Py_CLEAR(o->dict);
     Py_CLEAR(o->grad_ref);
+    if (o->t->front == o) o->t->front = NULL;
     nn_tensor_release(o->t);
     o->t = NULL;
     /* a heap subclass's reference to its type is dropped by subtype_dealloc */
@@ -142,14 +144,27 @@ int py_status(nn_status st) {
 
 #define T(o) (((py_tensor *)(o))->t)
 
+/* The grad_fn name the object keeps (an op that records a node the engine
+ * names otherwise), unless the tensor's history was rewritten since by an
+ * in-place write through a view (its own or one of its base's): the engine
+ * names those CopySlices and AsStridedBackward0, whatever op made the
+ * value. */
+static const char *fn_name_of(PyObject *self) {
+    const nn_node *n = T(self)->grad_fn;
+    if (n &&
+        (n->op == NN_OP_AS_STRIDED || (n->op == NN_OP_PUT && (n->p.flags & NN_PUT_VIEW_WRITE))))
+        return NULL;
+    return ((py_tensor *)self)->fn_name;
+}
+
 /* ---- printing ---- */
 
 static PyObject *tensor_repr(PyObject *self) {
     if (nn_tensor_check_storage(py_ctx(), T(self))) return py_engine_error();
     nn_buf b;
     nn_buf_init(&b);
-    const char *fn = ((py_tensor *)self)->fn_name;
-    nn_format_tensor_repr(T(self), fn, &py_print_opts, &b);
+    if (nn_view_refresh(py_ctx(), T(self))) nn_ctx_clear_error(py_ctx());
+    nn_format_tensor_repr(T(self), fn_name_of(self), &py_print_opts, &b);
     PyObject *s = PyUnicode_FromStringAndSize(b.data ? b.data : "", (Py_ssize_t)b.len);
     nn_buf_free(&b);
     return s;
@@ -160,7 +175,7 @@ static PyObject *m_repr_html(PyObject *self, PyObject *unused) {
     if (nn_tensor_check_storage(py_ctx(), T(self))) return py_engine_error();
     nn_buf b;
     nn_buf_init(&b);
-    nn_format_tensor_html(T(self), ((py_tensor *)self)->fn_name, &b);
+    nn_format_tensor_html(T(self), fn_name_of(self), &b);
     PyObject *s = PyUnicode_FromStringAndSize(b.data ? b.data : "", (Py_ssize_t)b.len);
     nn_buf_free(&b);
     return s;
@@ -387,47 +402,6 @@ static PyObject *inplace(PyObject *self, PyObject *other, binary_fn fn, const ch
 /* [reads_self]: the op's backward reads self's old values (mul, div, pow):
  * when the write is recorded, it computes from a recorded copy of self, as
  * torch saves the original self, so backward does not see the new values. */
-/* Whether the running statement is `x[i] op= y`: the instructions after
- * the current BINARY_OP (past its inline caches) are SWAP, SWAP,
- * STORE_SUBSCR, which is how CPython 3.11 compiles it; the opcodes are read
- * from the opcode module, not written here. Cheap enough for the rare path
- * that asks (an in-place operator on a view of a tensor with history). */
-static bool augmented_subscript(void) {
-    static int swap = -2, store_subscr, cache;
-    if (swap == -2) {
-        swap = -1;
-        PyObject *mod = PyImport_ImportModule("opcode");
-        PyObject *map = mod ? PyObject_GetAttrString(mod, "opmap") : NULL;
-        PyObject *a = map ? PyDict_GetItemString(map, "SWAP") : NULL;
-        PyObject *b = map ? PyDict_GetItemString(map, "STORE_SUBSCR") : NULL;
-        PyObject *c = map ? PyDict_GetItemString(map, "CACHE") : NULL;
-        if (a && b && c) {
-            swap = (int)PyLong_AsLong(a);
-            store_subscr = (int)PyLong_AsLong(b);
-            cache = (int)PyLong_AsLong(c);
-        }
-        PyErr_Clear();
-        Py_XDECREF(map);
-        Py_XDECREF(mod);
-    }
-    PyFrameObject *f = PyEval_GetFrame(); /* borrowed */
-    if (swap < 0 || !f) return false;
-    PyCodeObject *code = PyFrame_GetCode(f);
-    PyObject *bytes = PyCode_GetCode(code);
-    int i = PyFrame_GetLasti(f) + 2;
-    bool yes = false;
-    if (bytes && PyBytes_Check(bytes)) {
-        const unsigned char *op = (const unsigned char *)PyBytes_AS_STRING(bytes);
-        int n = (int)PyBytes_GET_SIZE(bytes);
-        while (i + 1 < n && op[i] == cache) i += 2;
-        yes = i + 5 < n && op[i] == swap && op[i + 2] == swap && op[i + 4] == store_subscr;
-    }
-    PyErr_Clear();
-    Py_XDECREF(bytes);
-    Py_DECREF(code);
-    return yes;
-}
-
 static PyObject *inplace_op(PyObject *self, PyObject *other, binary_fn fn, const char *name,
                             bool reads_self) {
     if (!py_tensor_check(self)) Py_RETURN_NOTIMPLEMENTED;
@@ -436,25 +410,7 @@ static PyObject *inplace_op(PyObject *self, PyObject *other, binary_fn fn, const
     if (py_operand(other, name, "other", &o) < 0) return NULL;
     nn_tensor *t = T(self);
     bool record = nn_inplace_records(ctx, t, o);
-    bool through_view = false;
-    if (record && nn_inplace_check(ctx, t, name)) {
-        /* Only `x[i] op= y` gets the assignment back below; `v = x[i];
-         * v op= y` would change x's values but not its history, a silent
-         * wrong gradient, so it is the view error as for v.add_(y). */
-        if ((t->requires_grad && !t->grad_fn) || !augmented_subscript()) {
-            nn_tensor_release(o);
-            return py_engine_error();
-        }
-        /* A view of a tensor with history: the engine cannot rebase the
-         * base's history on the view's write. `x[i] += y` is the common
-         * case: Python calls __iadd__ on the view x[i] and then assigns the
-         * result back with x[i] = ..., which the engine records on x. So
-         * write the values through the view (x sees them, as in PyTorch)
-         * and return the recorded result as a new tensor for that
-         * assignment. */
-        nn_ctx_clear_error(ctx);
-        through_view = true;
-    } else if (!record && nn_tensor_check_inplace(ctx, t, name)) {
+    if (record ? nn_inplace_check(ctx, t, name) : nn_tensor_check_inplace(ctx, t, name)) {
         nn_tensor_release(o);
         return py_engine_error();
     }
@@ -468,16 +424,6 @@ static PyObject *inplace_op(PyObject *self, PyObject *other, binary_fn fn, const
         return NULL;
     }
     nn_status st;
-    if (through_view) {
-        bool prev = nn_ctx_set_grad(ctx, false);
-        st = nn_tensor_copy_(ctx, t, r);
-        nn_ctx_set_grad(ctx, prev);
-        if (py_status(st) < 0) {
-            nn_tensor_release(r);
-            return NULL;
-        }
-        return py_tensor_wrap(r);
-    }
     if (record) {
         st = nn_tensor_assign_(ctx, t, r);
         ((py_tensor *)self)->fn_name = NULL;
@@ -1147,6 +1093,8 @@ fail:
 
 static PyObject *get_requires_grad(PyObject *self, void *c) {
     (void)c;
+    /* a view whose base took a history since (it errs only on its grad_fn) */
+    if (nn_view_refresh(py_ctx(), T(self))) nn_ctx_clear_error(py_ctx());
     return PyBool_FromLong(T(self)->requires_grad);
 }
 
@@ -1247,7 +1195,24 @@ static int set_grad(PyObject *self, PyObject *v, void *c) {
 
 static PyObject *get_is_leaf(PyObject *self, void *c) {
     (void)c;
+    if (nn_view_refresh(py_ctx(), T(self))) nn_ctx_clear_error(py_ctx());
     return PyBool_FromLong(nn_tensor_is_leaf(T(self)));
+}
+
+/* PyTorch's _base: the tensor a view was made from (the root of a chain
+ * of views), the same object when it still lives; None for a tensor that
+ * is no view (detach() and .data are none). */
+static PyObject *get_base(PyObject *self, void *c) {
+    (void)c;
+    nn_tensor *t = T(self);
+    if (!nn_tensor_is_view(t)) Py_RETURN_NONE;
+    if (t->base->front) return Py_NewRef((PyObject *)t->base->front);
+    return py_tensor_wrap(nn_tensor_retain(t->base));
+}
+
+static PyObject *m_is_view(PyObject *self, PyObject *unused) {
+    (void)unused;
+    return PyBool_FromLong(nn_tensor_is_view(T(self)));
 }
 
 PyObject *py_grad_fn_new(nn_node *node, const char *name);
@@ -1255,10 +1220,11 @@ PyObject *py_grad_fn_new(nn_node *node, const char *name);
 static PyObject *get_grad_fn(PyObject *self, void *c) {
     (void)c;
     nn_tensor *t = T(self);
+    if (nn_view_refresh(py_ctx(), t)) return py_engine_error();
     if (!t->grad_fn) Py_RETURN_NONE;
     PyObject *custom = py_autograd_grad_fn(t->grad_fn); /* an autograd.Function's ctx */
     if (custom) return custom;
-    const char *name = ((py_tensor *)self)->fn_name;
+    const char *name = fn_name_of(self);
     return py_grad_fn_new(t->grad_fn, name ? name : nn_format_grad_fn_name(t));
 }
 
@@ -1353,6 +1319,7 @@ static PyGetSetDef tensor_getset[] = {
     {"grad", get_grad, set_grad, "the gradient backward() accumulated, or None", NULL},
     {"is_leaf", get_is_leaf, NULL, "made by the user, not by a recorded op", NULL},
     {"grad_fn", get_grad_fn, NULL, "the backward node that made it, or None", NULL},
+    {"_base", get_base, NULL, "the tensor this view was made from (the root), or None", NULL},
     {"data", get_data, set_data, "the values without autograd history (shares storage)", NULL},
     {"shape", get_shape, NULL, "the size as torch.Size", NULL},
     {"dtype", get_dtype, NULL, "the element type", NULL},
@@ -1563,8 +1530,33 @@ static PyObject *done_self(PyObject *self, nn_status st) {
     return Py_NewRef(self);
 }
 
+/* zero_, fill_, copy_ on a tensor with history, or of a source that
+ * requires grad, while gradients are on: recorded as t[...] = value
+ * (nn_tensor_write_), a CopySlices node on the base of a view; on a tensor
+ * that is no view PyTorch's own node names ([fn_name]). */
+static PyObject *write_recorded(PyObject *self, nn_tensor *value, const char *name,
+                                const char *fn_name) {
+    nn_ctx *ctx = py_ctx();
+    nn_tensor *t = T(self);
+    if (nn_inplace_check(ctx, t, name)) return py_engine_error();
+    nn_status st = nn_tensor_write_(ctx, t, value);
+    if (py_status(st) < 0) return NULL;
+    ((py_tensor *)self)->fn_name = nn_tensor_is_view(t) ? NULL : fn_name;
+    return Py_NewRef(self);
+}
+
+static PyObject *fill_recorded(PyObject *self, double v, const char *name, const char *fn_name) {
+    nn_tensor *value = nn_scalar(py_ctx(), v, T(self)->dtype);
+    if (!value) return py_engine_error();
+    PyObject *r = write_recorded(self, value, name, fn_name);
+    nn_tensor_release(value);
+    return r;
+}
+
 static PyObject *m_zero_(PyObject *self, PyObject *unused) {
     (void)unused;
+    if (nn_inplace_records(py_ctx(), T(self), NULL) && nn_dtype_is_float(T(self)->dtype))
+        return fill_recorded(self, 0, "zero_", "ZeroBackward0");
     return done_self(self, nn_tensor_zero_(py_ctx(), T(self)));
 }
 
@@ -1573,6 +1565,8 @@ static PyObject *m_fill_(PyObject *self, PyObject *const *args, Py_ssize_t nargs
     PARSE("fill_", 1, "value");
     double v;
     if (py_float_arg(a_[0], "value", &v) < 0) return NULL;
+    if (nn_inplace_records(py_ctx(), T(self), NULL) && nn_dtype_is_float(T(self)->dtype))
+        return fill_recorded(self, v, "fill_", "FillBackward2");
     return done_self(self, nn_tensor_fill_(py_ctx(), T(self), v));
 }
 
@@ -1581,6 +1575,11 @@ static PyObject *m_copy_(PyObject *self, PyObject *const *args, Py_ssize_t nargs
     PARSE("copy_", 1, "src", "non_blocking");
     nn_tensor *src;
     if (py_operand(a_[0], "copy_", "src", &src) < 0) return NULL;
+    if (nn_inplace_records(py_ctx(), T(self), src) && nn_dtype_is_float(T(self)->dtype)) {
+        PyObject *r = write_recorded(self, src, "copy_", "CopyBackwards");
+        nn_tensor_release(src);
+        return r;
+    }
     nn_status st = nn_tensor_copy_(py_ctx(), T(self), src);
     nn_tensor_release(src);
     return done_self(self, st);
@@ -1695,6 +1694,7 @@ PyMethodDef py_tensor_methods[] = {
      "requires_grad_(requires_grad=True)"},
     {"retain_grad", m_retain_grad, METH_NOARGS, "keep .grad of a non-leaf after backward"},
     {"zero_", m_zero_, METH_NOARGS, "fill with zeros in place"},
+    {"_is_view", m_is_view, METH_NOARGS, "whether it is a view of another tensor (_base)"},
     {"fill_", (PyCFunction)(void (*)(void))m_fill_, METH_FASTCALL | METH_KEYWORDS,
      "fill_(value): fill in place"},
     {"copy_", (PyCFunction)(void (*)(void))m_copy_, METH_FASTCALL | METH_KEYWORDS,

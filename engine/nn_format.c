@@ -302,6 +302,7 @@ const char *nn_format_node_name(const nn_node *n) {
     case NN_OP_TO: return "ToCopyBackward0";
     case NN_OP_CUSTOM: return ((const nn_custom *)(intptr_t)n->p.i[0])->name;
     case NN_OP_PUT: return "CopySlices"; /* an assignment into a tensor with history */
+    case NN_OP_AS_STRIDED: return "AsStridedBackward0"; /* a view of a base written in place */
     case NN_OP_SUM: return all ? "SumBackward0" : "SumBackward1";
     case NN_OP_MEAN: return all ? "MeanBackward0" : "MeanBackward1";
     /* max(x) records no dims; max(x, dim) sets flags (values and indices). */

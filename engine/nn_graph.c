@@ -337,6 +337,10 @@ nn_tensor *nn_exec(nn_ctx *ctx, nn_op op, nn_tensor *const *inputs, int n_inputs
     for (int i = 0; i < n_inputs; i++) {
         if (!inputs[i]) return null_input(ctx, op, i), NULL;
         if (nn_tensor_check_storage(ctx, inputs[i])) return NULL;
+        /* a view whose base was written since its history was made */
+        if (nn_view_stale(inputs[i]) && ctx->grad_enabled && ctx->depth == 0 &&
+            nn_view_refresh(ctx, inputs[i]))
+            return NULL;
         if (nn_dtype_is_complex(inputs[i]->dtype) && !takes_complex(op)) {
             nn_error_set(&ctx->err, NN_ERR_RUNTIME, "\"%s_cpu\" not implemented for '%s'",
                          op_table[op].name, nn_dtype_scalar_name(inputs[i]->dtype));
@@ -401,6 +405,7 @@ static bool grad_reads_input(const nn_node *n, int i) {
     case NN_OP_LOG_SOFTMAX: return false; /* their output */
     case NN_OP_PERMUTE:                   /* the gradient permuted back */
     case NN_OP_CONTIGUOUS: return false;  /* the gradient as it is */
+    case NN_OP_AS_STRIDED: return i == 1; /* the positions; the base's shape only */
     default: return true;
     }
 }
@@ -416,6 +421,7 @@ static bool grad_reads_output(const nn_node *n) {
     case NN_OP_WHERE:
     case NN_OP_PERMUTE:
     case NN_OP_CONTIGUOUS:
+    case NN_OP_AS_STRIDED:
     case NN_OP_GELU:       /* its input (and erf's kept factor, saved[0]) */
     case NN_OP_LAYER_NORM: /* its input, weight and statistics (saved) */
     case NN_OP_MUL: return false;
@@ -560,6 +566,11 @@ void nn_node_output_orphaned(nn_node *n, nn_storage *s) {
     nn_tensor_release(y); /* frees the bytes */
 }
 
+static bool is_view_op(nn_op op) {
+    return op == NN_OP_RESHAPE || op == NN_OP_PERMUTE || op == NN_OP_EXPAND || op == NN_OP_SLICE ||
+           op == NN_OP_SELECT;
+}
+
 static nn_tensor *exec_impl(nn_ctx *ctx, nn_op op, nn_tensor *const *inputs, int n_inputs,
                             const nn_params *params) {
     bool nested = ctx->depth > 0;
@@ -607,6 +618,9 @@ static nn_tensor *exec_impl(nn_ctx *ctx, nn_op op, nn_tensor *const *inputs, int
     }
     ctx->depth--;
     if (!out || !go) goto fail;
+    /* PyTorch's _base: what an in-place write through the view rewrites */
+    if (!nested && is_view_op(op) && out != inputs[0] && out->storage == inputs[0]->storage)
+        nn_view_set_base(ctx, out, inputs[0]);
     /* Integer and bool results carry no gradient (x.long(), argmax). */
     if (record && !nn_dtype_is_float(out->dtype) && !nn_dtype_is_complex(out->dtype)) {
         record = false;
@@ -1182,6 +1196,10 @@ static bool backward_reads_input(const nn_node *n, int i) {
     case NN_OP_TANH:
     case NN_OP_SIGMOID: return false;
     case NN_OP_PUT: return i == 2; /* only the positions */
+    case NN_OP_AS_STRIDED: return i == 1;
+    /* add/sub with alpha, addcmul, addcdiv read their self (input 0) for
+     * no gradient; lerp (kind 3 in ops_fused.c) for its weight's */
+    case NN_OP_FUSED: return i != 0 || (n->p.i[0] == 3 && n->n_in > 2 && n->in[2].needs_grad);
     default: return true;
     }
 }
@@ -1405,6 +1423,7 @@ static nn_status backward_run(nn_ctx *ctx, nn_tensor *root, nn_tensor *gradient,
     char sh[128], sh2[128];
     if (ctx->depth > 0)
         return nn_error_set(&ctx->err, NN_ERR_RUNTIME, "backward() cannot run inside an op");
+    if (nn_view_refresh(ctx, root)) return ctx->err.code;
     if (!root->requires_grad)
         return nn_error_set(&ctx->err, NN_ERR_RUNTIME,
                             "backward(): this tensor does not require grad and has no grad_fn. "

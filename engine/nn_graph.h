@@ -44,6 +44,9 @@ typedef struct nn_params {
 /* flags of a "to" node that rounds a narrow-dtype op's result back to the
  * narrow dtype (nn_exec): its input's node is the op the user called. */
 #define NN_TO_ROUNDS_OP 1
+/* flags of a put node (CopySlices) recorded for a write through a view
+ * (nn_inplace.c): the base's new history, whatever op made the base */
+#define NN_PUT_VIEW_WRITE 1
 
 /* Where a node was recorded: set by front ends with nn_ctx_set_label.
  * Strings are interned in the context and live as long as it. */

@@ -131,6 +131,10 @@ nn_tensor *nn_masked_select(nn_ctx *ctx, nn_tensor *a, nn_tensor *mask);
 /* A copy of [a] with out.flat[idx] = value (value broadcast to idx's shape;
  * idx int64 row-major positions in a). Differentiable in a and value. */
 nn_tensor *nn_put(nn_ctx *ctx, nn_tensor *a, nn_tensor *value, nn_tensor *idx);
+/* a.flat[idx] (row-major positions in [a], any shape): recorded as
+ * AsStridedBackward0, whose backward adds the gradient back at those
+ * positions (a view's history after an in-place write, nn_inplace.c). */
+nn_tensor *nn_as_strided_at(nn_ctx *ctx, nn_tensor *a, nn_tensor *idx);
 /* In place, not recorded: a[dim-index tensors] = value (broadcast), and
  * a[mask] = value. Storage version bumps. */
 nn_status nn_index_put_(nn_ctx *ctx, nn_tensor *a, int64_t dim, nn_tensor *const *idx, int n_idx,

@@ -324,6 +324,7 @@ void nn_tensor_release(nn_tensor *t) {
     if (t->grad_fn) nn_node_release(t->grad_fn);
     storage_release(t->storage);
     nn_tensor_release(t->grad);
+    nn_tensor_release(t->base); /* a root: no chain to recurse down */
     nn_mem_free(t);
 }
 

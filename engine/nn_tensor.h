@@ -91,7 +91,34 @@ typedef struct nn_tensor {
     uint32_t grad_pass;
     int32_t grad_edges;
     nn_node *grad_fn; /* the node that produced it; NULL for leaves */
+    /* Views (nn_inplace.c): the tensor whose storage this one views, made
+     * by a view op (reshape that did not copy, permute, expand, slice,
+     * select) at top level, in any grad mode: the root of a chain of views,
+     * as PyTorch's _base, held by a reference; NULL for a tensor that is no
+     * view. No cycle: a root has no base, and nodes hold aliases without
+     * one. A view is one while it shares its base's storage (t.data = ...
+     * moves it elsewhere: nn_tensor_is_view). */
+    struct nn_tensor *base;
+    /* The storage version when this view's grad_fn last matched its
+     * base's history: a write to the base, or through another of its
+     * views, bumps the version, and nn_view_refresh then makes the view's
+     * history a view of the base's new one before it is used. */
+    uint32_t view_version;
+    uint8_t view_kind;   /* nn_view_kind */
+    int32_t view_output; /* NN_VIEW_MULTI: which output of view_fn */
+    const char *view_fn; /* NN_VIEW_MULTI: the function's node name (static), or
+                            NULL for a view of such an output (its own node names it) */
+    /* The front end's object for this tensor (borrowed; the front end
+     * clears it when that object goes): what `v._base is y` compares. */
+    void *front;
 } nn_tensor;
+
+/* How a view was made, for the in-place writes PyTorch refuses on it. */
+typedef enum nn_view_kind {
+    NN_VIEW_DEFAULT,
+    NN_VIEW_NO_GRAD, /* made while grad mode was off */
+    NN_VIEW_MULTI,   /* an output of unbind/split/chunk, or a view of one */
+} nn_view_kind;
 
 size_t nn_dtype_size(nn_dtype dt);
 const char *nn_dtype_name(nn_dtype dt); /* "float32", ... */
@@ -284,14 +311,50 @@ nn_status nn_tensor_check_inplace(nn_ctx *ctx, const nn_tensor *t, const char *o
  * Whether writing [other] (may be NULL) into [t] in place must be recorded
  * (gradients on, and t or other requires grad). */
 bool nn_inplace_records(const nn_ctx *ctx, const nn_tensor *t, const nn_tensor *other);
-/* The writes that cannot be recorded: into a leaf that requires grad
- * (PyTorch's error), or through a view of a tensor with history. */
+/* The writes that cannot be recorded, with PyTorch's errors: into a leaf
+ * that requires grad, through a view of one, through a view made in
+ * no_grad mode or an output of unbind/split/chunk. */
 nn_status nn_inplace_check(nn_ctx *ctx, const nn_tensor *t, const char *opname);
 /* PyTorch's "a view of a leaf Variable ..." refusal when [t] is a view (a
  * chain of views) of a leaf that requires grad; NN_OK otherwise. */
 nn_status nn_inplace_check_leaf_view(nn_ctx *ctx, const nn_tensor *t);
 /* [t] takes the values of [r] (same shape; computed out of place from t
- * and recorded) and r's history. Bumps t's storage version. */
+ * and recorded) and r's history. Bumps t's storage version. When [t] is a
+ * view, its base takes the history (a CopySlices node) and t becomes a view
+ * of that (AsStridedBackward0), as in PyTorch. */
 nn_status nn_tensor_assign_(nn_ctx *ctx, nn_tensor *t, nn_tensor *r);
+/* t[...] = value (broadcast, converted to t's dtype), recorded when it must
+ * be (nn_inplace_records): t, or its base when t is a view, takes the
+ * history CopySlices, whose backward sends the gradient of t's elements to
+ * [value] and none to t's old values. What copy_, fill_ and zero_ do to a
+ * tensor with history. Not recorded: a plain copy_. */
+nn_status nn_tensor_write_(nn_ctx *ctx, nn_tensor *t, nn_tensor *value);
+
+/* ---- views and their bases (nn_inplace.c) ---- */
+/* Whether [t] is a view of its base now (t->base set, same storage). */
+static inline bool nn_tensor_is_view(const nn_tensor *t) {
+    return t->base && t->base->storage == t->storage;
+}
+/* Whether [t] is a view whose history may no longer match its base's (the
+ * storage changed since its grad_fn was set): one load and compare. */
+static inline bool nn_view_stale(const nn_tensor *t) {
+    return t->base && t->view_version != t->storage->version;
+}
+/* [out], just made by a view op from [in], becomes a view of in's base (or
+ * of in). */
+void nn_view_set_base(nn_ctx *ctx, nn_tensor *out, nn_tensor *in);
+/* Make a stale view's history match its base's again: a view of the
+ * base's current history (AsStridedBackward0) when the base requires grad,
+ * PyTorch's error for a view that may not have its history rewritten (made
+ * in no_grad mode, an output of unbind/split/chunk). NN_OK for a view that
+ * is not stale. */
+nn_status nn_view_refresh(nn_ctx *ctx, nn_tensor *t);
+/* Mark [t] (a view) as output [i] of a function that returns several views
+ * ([fn]: its node's name, a static string), which PyTorch refuses to write
+ * in place while gradients are recorded. */
+void nn_view_mark_multi(nn_tensor *t, const char *fn, int i);
+/* The positions of [v]'s elements in its base's row-major order, as an
+ * int64 tensor of v's shape; NULL with ctx->err set if [v] is no view. */
+nn_tensor *nn_view_positions(nn_ctx *ctx, const nn_tensor *v);
 
 #endif

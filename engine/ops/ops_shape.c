@@ -1323,6 +1323,63 @@ nn_tensor *nn_put(nn_ctx *ctx, nn_tensor *a, nn_tensor *value, nn_tensor *idx) {
     return nn_exec(ctx, NN_OP_PUT, in, 3, NULL);
 }
 
+/* ---- as_strided at positions: out.flat[k] = a.flat[idx[k]] ----
+ * The history of a view after its base was written in place
+ * (nn_view_refresh, nn_inplace.c): the view's elements are a's at [idx],
+ * their row-major positions in a, which nn_view_positions computes from
+ * the two geometries, so any chain of views (slices, transposes, reshapes)
+ * is one node, as PyTorch's AsStridedBackward0 is. Backward adds the
+ * gradient back at those positions (an expanded view repeats a position:
+ * the sum). Float dtypes only (what a history has). ---- */
+
+static nn_status as_strided_check(nn_ctx *ctx, const nn_tensor *a, const nn_tensor *idx) {
+    if (idx->dtype != NN_INT64 || !nn_dtype_is_float(a->dtype))
+        return nn_error_set(&ctx->err, NN_ERR_TYPE,
+                            "as_strided: a float tensor and int64 positions, got %s and %s",
+                            nn_dtype_name(a->dtype), nn_dtype_name(idx->dtype));
+    int64_t numel = nn_tensor_numel(a), m = nn_tensor_numel(idx);
+    for (int64_t k = 0; k < m; k++) {
+        int64_t p = nn_tensor_get_flat_int(idx, k);
+        if (p < 0 || p >= numel)
+            return nn_error_set(&ctx->err, NN_ERR_INDEX,
+                                "as_strided: position %lld is out of range for a tensor of %lld "
+                                "elements",
+                                (long long)p, (long long)numel);
+    }
+    return NN_OK;
+}
+
+nn_tensor *op_as_strided_forward(nn_ctx *ctx, nn_node *node) {
+    nn_tensor *a = in0(node), *idx = node->in[1].t;
+    if (as_strided_check(ctx, a, idx)) return NULL;
+    nn_tensor *out = nn_tensor_empty(ctx, a->dtype, idx->ndim, idx->shape);
+    if (!out) return NULL;
+    int64_t m = nn_tensor_numel(idx);
+    for (int64_t k = 0; k < m; k++)
+        nn_tensor_set_flat(out, k, nn_tensor_get_flat(a, nn_tensor_get_flat_int(idx, k)));
+    return out;
+}
+
+nn_status op_as_strided_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_tensor **din) {
+    if (!node->in[0].needs_grad) return NN_OK;
+    const nn_tensor *a = node->in[0].t, *idx = node->in[1].t;
+    nn_tensor *g = nn_zeros(ctx, dout->dtype, a->ndim, a->shape);
+    if (!g) return ctx->err.code;
+    int64_t m = nn_tensor_numel(idx);
+    for (int64_t k = 0; k < m; k++) {
+        int64_t p = nn_tensor_get_flat_int(idx, k);
+        nn_tensor_set_flat(g, p, nn_tensor_get_flat(g, p) + nn_tensor_get_flat(dout, k));
+    }
+    din[0] = g;
+    return NN_OK;
+}
+
+nn_tensor *nn_as_strided_at(nn_ctx *ctx, nn_tensor *a, nn_tensor *idx) {
+    nn_tensor *in[2] = {a, idx};
+    if (missing(ctx, a, "as_strided") || missing(ctx, idx, "as_strided")) return NULL;
+    return nn_exec(ctx, NN_OP_AS_STRIDED, in, 2, NULL);
+}
+
 /* ---- costs: no FLOPs; a view moves no bytes, a copy reads and writes its
  * elements, an index reads the gathered elements and the indices ---- */
 bool nn_cost_shape(const nn_node *n, const nn_tensor *out, nn_op_cost *c) {
@@ -1339,6 +1396,7 @@ bool nn_cost_shape(const nn_node *n, const nn_tensor *out, nn_op_cost *c) {
             c->bytes_read = nn_cost_bytes(out);
         return true;
     case NN_OP_INDEX:
+    case NN_OP_AS_STRIDED:
         c->bytes_read = nn_cost_bytes(out);
         for (int i = 1; i < n->n_in; i++) c->bytes_read += nn_cost_bytes(n->in[i].t);
         return true;

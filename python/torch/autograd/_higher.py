@@ -865,6 +865,7 @@ _RULES = {
     "nll_loss": _linear_in_first,
     "embedding": _linear_in_first,
     "index_put": _linear,
+    "as_strided": _linear_in_first,
     "im2col": _linear,
     "col2im": _linear,
     "avg_pool": _linear,
