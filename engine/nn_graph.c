@@ -1131,6 +1131,41 @@ static size_t set_aside_leaves(nn_ctx *ctx, size_t n, nn_tensor ***aside) {
     return m;
 }
 
+void nn_graph_unhold(nn_ctx *ctx, nn_node *root, nn_tensor *t) {
+    /* Inside a pass (a reentrant backward's forward) the epoch is the
+     * pass's: leave the nodes as they are (the cycle stays, a leak, not a
+     * wrong gradient). */
+    if (!root || backward_runs) return;
+    uint32_t epoch = ++ctx->visit_epoch;
+    if (epoch == 0) epoch = ++ctx->visit_epoch;
+    root->visit = epoch;
+    root->link = NULL;
+    nn_node *stack = root;
+    while (stack) {
+        nn_node *m = stack;
+        stack = m->link;
+        for (int i = 0; i < m->n_in; i++) {
+            nn_input *in = &m->in[i];
+            if (!in->fn && in->t == t) {
+                nn_tensor *alias = nn_tensor_detach(ctx, t);
+                if (!alias) {
+                    nn_error_clear(&ctx->err); /* keep it: a leak, not a crash */
+                    continue;
+                }
+                alias->requires_grad = false;
+                in->t = alias;
+                nn_tensor_release(t);
+            }
+            nn_node *f = in->fn;
+            if (f && f->visit != epoch) {
+                f->visit = epoch;
+                f->link = stack;
+                stack = f;
+            }
+        }
+    }
+}
+
 /* Collect the nodes reachable from [root] into ctx->order. */
 static nn_status collect(nn_ctx *ctx, nn_node *root, size_t *count) {
     uint32_t epoch = ++ctx->visit_epoch;

@@ -119,6 +119,13 @@ nn_status nn_node_restore_inputs(nn_ctx *ctx, nn_node *n);
  * torch/autograd/_higher.py's). NULL with ctx->err set on failure. */
 nn_tensor *nn_node_output(nn_ctx *ctx, const nn_node *n);
 
+/* [t], which had no history, is about to take [root] as its history (an
+ * in-place write recorded on it): nodes under [root] that hold t itself as
+ * a leaf input (the write's own node reads t's old values) hold an alias of
+ * it instead, so that t and its history do not hold each other. Walks the
+ * graph under [root] once. */
+void nn_graph_unhold(nn_ctx *ctx, nn_node *root, nn_tensor *t);
+
 /* ---- hooks ---- */
 typedef enum nn_phase { NN_PHASE_FORWARD, NN_PHASE_BACKWARD } nn_phase;
 

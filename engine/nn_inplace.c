@@ -307,6 +307,7 @@ nn_status nn_tensor_assign_(nn_ctx *ctx, nn_tensor *t, nn_tensor *r) {
     nn_ctx_set_grad(ctx, prev);
     if (st) return st;
     if (r->grad_fn && nn_dtype_is_float(t->dtype)) {
+        if (!t->grad_fn) nn_graph_unhold(ctx, r->grad_fn, t);
         nn_node_retain(r->grad_fn);
         if (t->grad_fn) nn_node_release(t->grad_fn);
         t->grad_fn = r->grad_fn;
