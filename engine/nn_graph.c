@@ -571,6 +571,21 @@ static bool is_view_op(nn_op op) {
            op == NN_OP_SELECT;
 }
 
+/* [out], just made by a view op from [in], becomes a view of in's base (or
+ * of in): PyTorch's _base, what an in-place write through the view rewrites
+ * (nn_inplace.c). Here, inlined, because every view op runs it. */
+static inline void view_set_base(const nn_ctx *ctx, nn_tensor *out, nn_tensor *in) {
+    bool chained = nn_tensor_is_view(in);
+    nn_tensor *root = chained ? in->base : in;
+    root->refcount++;
+    out->base = root;
+    out->view_version = out->storage->version;
+    /* PyTorch's creation meta: no_grad mode marks the view, and a view of
+     * a marked view keeps the mark (named by its own node). */
+    out->view_kind = ctx->grad_enabled ? NN_VIEW_DEFAULT : NN_VIEW_NO_GRAD;
+    if (out->view_kind == NN_VIEW_DEFAULT && chained) out->view_kind = in->view_kind;
+}
+
 static nn_tensor *exec_impl(nn_ctx *ctx, nn_op op, nn_tensor *const *inputs, int n_inputs,
                             const nn_params *params) {
     bool nested = ctx->depth > 0;
@@ -618,9 +633,8 @@ static nn_tensor *exec_impl(nn_ctx *ctx, nn_op op, nn_tensor *const *inputs, int
     }
     ctx->depth--;
     if (!out || !go) goto fail;
-    /* PyTorch's _base: what an in-place write through the view rewrites */
     if (!nested && is_view_op(op) && out != inputs[0] && out->storage == inputs[0]->storage)
-        nn_view_set_base(ctx, out, inputs[0]);
+        view_set_base(ctx, out, inputs[0]);
     /* Integer and bool results carry no gradient (x.long(), argmax). */
     if (record && !nn_dtype_is_float(out->dtype) && !nn_dtype_is_complex(out->dtype)) {
         record = false;

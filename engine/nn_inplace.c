@@ -68,16 +68,6 @@ static bool overlaps_itself(const nn_tensor *t) {
 
 /* ---- views and their bases ---- */
 
-void nn_view_set_base(nn_ctx *ctx, nn_tensor *out, nn_tensor *in) {
-    bool chained = nn_tensor_is_view(in);
-    out->base = nn_tensor_retain(chained ? in->base : in);
-    out->view_version = out->storage->version;
-    /* PyTorch's creation meta: no_grad mode marks the view, and a view of
-     * a marked view keeps the mark (named by its own node). */
-    out->view_kind = ctx->grad_enabled ? NN_VIEW_DEFAULT : NN_VIEW_NO_GRAD;
-    if (out->view_kind == NN_VIEW_DEFAULT && chained) out->view_kind = in->view_kind;
-}
-
 void nn_view_mark_multi(nn_tensor *t, const char *fn, int i) {
     if (!nn_tensor_is_view(t)) return;
     t->view_kind = NN_VIEW_MULTI;

@@ -340,9 +340,6 @@ static inline bool nn_tensor_is_view(const nn_tensor *t) {
 static inline bool nn_view_stale(const nn_tensor *t) {
     return t->base && t->view_version != t->storage->version;
 }
-/* [out], just made by a view op from [in], becomes a view of in's base (or
- * of in). */
-void nn_view_set_base(nn_ctx *ctx, nn_tensor *out, nn_tensor *in);
 /* Make a stale view's history match its base's again: a view of the
  * base's current history (AsStridedBackward0) when the base requires grad,
  * PyTorch's error for a view that may not have its history rewritten (made
