@@ -709,8 +709,8 @@ static PyObject *grad_fn_name(PyObject *self, PyObject *unused) {
     grad_fn_object *o = (grad_fn_object *)self;
     /* PyTorch's name() of the leaf node and of CopySlices (hand-written
      * C++ nodes, not generated ones) is its C++ name */
-    if (o->node && strcmp(o->name, "CopySlices") == 0)
-        return PyUnicode_FromString("torch::autograd::CopySlices");
+    if (o->node && (strcmp(o->name, "CopySlices") == 0 || strcmp(o->name, "CopyBackwards") == 0))
+        return PyUnicode_FromFormat("torch::autograd::%s", o->name);
     return PyUnicode_FromString(o->node ? o->name : "torch::autograd::AccumulateGrad");
 }
 

@@ -40,6 +40,7 @@ print("base", v._base is y, v._is_view(), y._base, y._is_view(), x._base, x._is_
 
 # ---- every view maker with every in-place op ----
 VIEWS = [
+    ("none", lambda y: y),  # no view: the plain in-place path
     ("col", lambda y: y[:, 1]),
     ("row", lambda y: y[1]),
     ("block", lambda y: y[0:2, 1:3]),
