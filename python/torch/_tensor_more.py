@@ -393,16 +393,18 @@ def isneginf(self):
 def isreal(self):
     """isreal(input) -> Tensor
 
-    True where an element is real: every element of a real tensor. (For a
-    complex tensor PyTorch gives True only where the imaginary part is 0;
-    nndb's isreal does not look at complex parts yet and gives True
-    everywhere.)
+    True where an element is real: every element of a real tensor, and
+    the elements of a complex tensor whose imaginary part is 0.
 
     Example::
 
         >>> torch.isreal(torch.tensor([1.0, 2.0]))
         tensor([True, True])
+        >>> torch.isreal(torch.tensor([1 + 0j, 1 + 2j]))
+        tensor([ True, False])
     """
+    if self.is_complex():
+        return self.imag == 0
     return torch.ones_like(self, dtype=torch.bool)
 
 
@@ -625,10 +627,24 @@ def cummin(self, dim):
 
 
 def _logcumsumexp_value(x, dim):
+    # PyTorch's kernel: a scan along dim in double, each step
+    # log1p(exp(min - max)) + max of the running value and the next
+    # element (the next element itself where both are the same infinity).
+    # One max for the whole dim, as this once took, loses the early sums
+    # to underflow when the values are far apart ([0, 0, 1000]).
     def f(x):
-        m = x.max(dim, keepdim=True).values if x.dim() else x
-        m = torch.where(torch.isinf(m), torch.zeros_like(m), m)
-        return torch.log(torch.exp(x - m).cumsum(dim)) + m
+        if x.dim() == 0:
+            return x.clone()
+        xs = x.movedim(dim, 0)
+        out = torch.empty_like(xs)
+        cum = torch.full_like(xs[0], -math.inf)
+        for i in range(xs.shape[0]):
+            xi = xs[i]
+            lo, hi = torch.minimum(xi, cum), torch.maximum(xi, cum)
+            cum = torch.where((lo != hi) | torch.isfinite(lo), torch.log1p(torch.exp(lo - hi)) + hi,
+                              xi)
+            out[i] = cum
+        return out.movedim(0, dim)
     return _in_double(x, f)
 
 

@@ -28,3 +28,15 @@ x = torch.tensor([3.0, -0.1, 1e-3, 0.0], requires_grad=True)
 m, e = torch.frexp(x)
 (m * torch.tensor([1.0, 2.0, 3.0, 4.0])).sum().backward()
 print(x.grad.tolist(), m.requires_grad, e.requires_grad)
+
+# values far apart: the running sum is kept (one max for the whole dim lost
+# the early elements to underflow: [0, 0, 1000] gave [-inf, -inf, 1000])
+print(torch.logcumsumexp(torch.tensor([0., 0., 1000.]), 0))
+print(torch.logcumsumexp(torch.tensor([[-1e4, 5., 3.], [2., -float("inf"), 1.]]), 1))
+print(torch.logcumsumexp(torch.tensor([float("inf"), -float("inf"), float("nan"), 1.]), 0))
+wide = (torch.arange(40.).reshape(4, 10) - 20) * 37.5
+wide.requires_grad_()
+y = torch.logcumsumexp(wide, 1)
+y.backward(torch.ones_like(y))
+print(y.detach().tolist()[1][:4], wide.grad[2].tolist()[:4])
+print(torch.isreal(torch.tensor([1 + 0j, 1 + 2j, -3j, 0j])), torch.isreal(torch.tensor([1.0])))
