@@ -363,6 +363,10 @@ def _norm(input, p="fro", dim=None, keepdim=False, out=None, dtype=None):
         kw["dtype"] = dtype
     if out is not None:
         kw["out"] = out
+    if input.is_complex():
+        # the norm of the magnitudes, a real tensor, as PyTorch gives for
+        # complex input (the engine's norm kernel takes real dtypes)
+        input = input.abs()
     return _c_norm(input, p, **kw)
 
 

@@ -91,3 +91,14 @@ lz, lw = z.clone().requires_grad_(), w.clone().requires_grad_()
 show(lz.grad)
 show(lw.grad)
 print(torch.where(cond, z, w).dtype, torch.where(cond, z64[:1], 1.0).dtype)
+
+# linalg.eig / eigvals of a real matrix: complex eigenvalues and LAPACK's
+# eigenvectors unpacked as PyTorch gives them; norms of complex tensors
+A = torch.tensor([[0., -1., 2.], [1., 0., 0.5], [0.3, 0.2, 1.]])
+print(torch.linalg.eig(A))
+print(torch.linalg.eigvals(A.double()))
+B = torch.stack([A, torch.diag(torch.tensor([3., 1., 2.]))])
+w, V = torch.linalg.eig(B)
+print(w, V.dtype, (B.to(torch.complex64) @ V - V * w.unsqueeze(-2)).abs().max() < 1e-5)
+z = torch.tensor([3 + 4j, 1 - 1j, 2j])
+print(torch.norm(z), z.norm(p=1), torch.linalg.vector_norm(z), torch.norm(z.reshape(1, 3), dim=1))

@@ -426,21 +426,44 @@ def eigvalsh(A, UPLO="L", *, out=None):
                                                 "linalg.eigvalsh"))
 
 
-def _no_complex(api):
-    raise RuntimeError(f"{api}: the eigenvalues of a general real matrix are complex and nndb "
-                       "has no complex tensors. For a symmetric matrix use torch.linalg.eigh or "
-                       "torch.linalg.eigvalsh; torch.linalg._eig_real(A) gives LAPACK's real "
-                       "and imaginary parts as real tensors")
+_rt_eig = _return_type("linalg_eig", ("eigenvalues", "eigenvectors"))
+
+
+def _eig_complex(A, vectors):
+    """LAPACK geev's result as complex tensors, as PyTorch's linalg.eig gives
+    it: the eigenvalues wr + i wi, and the right eigenvectors unpacked from
+    geev's real form (a conjugate pair j, j + 1 stores v_j = VR[:, j] +
+    i VR[:, j + 1], v_j+1 its conjugate). No gradient."""
+    wr, wi, vr = _eig_real(A)
+    w = torch.complex(wr, wi)
+    if not vectors:
+        return w, None
+    re, im = vr.clone(), torch.zeros_like(vr)
+    n = A.shape[-1]
+    flat_wi = wi.reshape(-1, n).tolist()
+    re2, im2, vr2 = re.reshape(-1, n, n), im.reshape(-1, n, n), vr.reshape(-1, n, n)
+    for b, row in enumerate(flat_wi):
+        j = 0
+        while j < n:
+            if row[j] != 0 and j + 1 < n:
+                im2[b, :, j] = vr2[b, :, j + 1]
+                re2[b, :, j + 1] = vr2[b, :, j]
+                im2[b, :, j + 1] = -vr2[b, :, j + 1]
+                j += 2
+            else:
+                j += 1
+    return w, torch.complex(re2.reshape(vr.shape), im2.reshape(vr.shape))
 
 
 def eig(A, *, out=None):
     _check_matrix(A, "linalg.eig", square=True)
-    _no_complex("linalg.eig")
+    w, V = _eig_complex(A, True)
+    return _out(out, _rt_eig(w, V))
 
 
 def eigvals(A, *, out=None):
     _check_matrix(A, "linalg.eigvals", square=True)
-    _no_complex("linalg.eigvals")
+    return _out(out, _eig_complex(A, False)[0])
 
 
 def _eig_real(A):
@@ -681,6 +704,11 @@ def _dims(dim, ndim):
 def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None, out=None):
     api = "linalg.vector_norm"
     _check_tensor(x, api, "input")
+    if x.is_complex():
+        if x.requires_grad and torch.is_grad_enabled():
+            raise RuntimeError(f"{api}: nndb has no gradient through the norm of a complex "
+                               "tensor yet; take x.abs() first, or detach()")
+        x = x.abs()  # the norm of the magnitudes, real, as PyTorch gives
     if not x.is_floating_point():
         raise RuntimeError(f"{api}: Expected a floating point or complex tensor as input. Got "
                            f"{_sname(x.dtype)}")
