@@ -44,72 +44,72 @@ def _dim_index(t, dim, index):
 # ---- queries ----
 
 @_method
-def is_complex(self):
+def is_complex(input):
     return False
 
 
 @_method
-def is_signed(self):
-    return self.dtype.is_signed
+def is_signed(input):
+    return input.dtype.is_signed
 
 
 @_method
-def is_nonzero(self):
-    n = self.numel()
+def is_nonzero(input):
+    n = input.numel()
     if n == 0:
         raise RuntimeError("Boolean value of Tensor with no values is ambiguous")
     if n > 1:
         raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
-    return bool(self.item() != 0)
+    return bool(input.item() != 0)
 
 
 @_method
-def is_same_size(self, other):
-    return tuple(self.shape) == tuple(other.shape)
+def is_same_size(input, other):
+    return tuple(input.shape) == tuple(other.shape)
 
 
 @_method
-def is_inference(self):
+def is_inference(input):
     return False
 
 
 @_method
-def is_pinned(self, device=None):
+def is_pinned(input, device=None):
     return False
 
 
 @_method
-def is_shared(self):
+def is_shared(input):
     return False
 
 
 @_method
-def is_neg(self):
+def is_neg(input):
     return False
 
 
 @_method
-def is_conj(self):
+def is_conj(input):
     return False
 
 
 @_method
-def get_device(self):
+def get_device(input):
     return -1
 
 
 @_method
-def pin_memory(self, device=None):
-    return self
+def pin_memory(input, device=None):
+    return input
 
 
 @_method
-def share_memory_(self):
-    return self
+def share_memory_(input):
+    return input
 
 
-def _self(self):
-    return self
+def _self(input):
+    return input
 
 
 for _name in ("conj", "resolve_conj", "resolve_neg", "conj_physical"):
@@ -117,30 +117,30 @@ for _name in ("conj", "resolve_conj", "resolve_neg", "conj_physical"):
 
 
 @property
-def _real(self):
-    return self
+def _real(input):
+    return input
 
 
 @property
-def _imag(self):
+def _imag(input):
     raise RuntimeError("imag is not implemented for tensors with non-complex dtypes.")
 
 
 @property
-def _output_nr(self):
+def _output_nr(input):
     return 0
 
 
 @property
-def _names(self):
-    return (None,) * self.dim()
+def _names(input):
+    return (None,) * input.dim()
 
 
 # ---- products ----
 
-def _scaled(self, prod, beta, alpha):
+def _scaled(input, prod, beta, alpha):
     # self must broadcast to the product's shape (PyTorch expands it)
-    ps, ss = tuple(prod.shape), tuple(self.shape)
+    ps, ss = tuple(prod.shape), tuple(input.shape)
     if len(ss) > len(ps) or any(s != 1 and s != p for s, p in zip(ss[::-1], ps[::-1])):
         bad = next((len(ps) - 1 - i, s, p) for i, (s, p) in enumerate(zip(ss[::-1], ps[::-1]))
                    if s != 1 and s != p) if len(ss) <= len(ps) else (0, ss[0], ps[0])
@@ -150,47 +150,47 @@ def _scaled(self, prod, beta, alpha):
     out = prod if alpha == 1 else prod * alpha
     if beta == 0:
         return out
-    return out + (self if beta == 1 else self * beta)
+    return out + (input if beta == 1 else input * beta)
 
 
 @_method
-def addmm(self, mat1, mat2, *, beta=1, alpha=1):
-    return _scaled(self, mat1 @ mat2, beta, alpha)
+def addmm(input, mat1, mat2, *, beta=1, alpha=1):
+    return _scaled(input, mat1 @ mat2, beta, alpha)
 
 
 @_method
-def addmv(self, mat, vec, *, beta=1, alpha=1):
-    return _scaled(self, mat @ vec, beta, alpha)
+def addmv(input, mat, vec, *, beta=1, alpha=1):
+    return _scaled(input, mat @ vec, beta, alpha)
 
 
 @_method
-def addr(self, vec1, vec2, *, beta=1, alpha=1):
-    return _scaled(self, torch.outer(vec1, vec2), beta, alpha)
+def addr(input, vec1, vec2, *, beta=1, alpha=1):
+    return _scaled(input, torch.outer(vec1, vec2), beta, alpha)
 
 
 @_method
-def addbmm(self, batch1, batch2, *, beta=1, alpha=1):
-    return _scaled(self, torch.bmm(batch1, batch2).sum(0), beta, alpha)
+def addbmm(input, batch1, batch2, *, beta=1, alpha=1):
+    return _scaled(input, torch.bmm(batch1, batch2).sum(0), beta, alpha)
 
 
 @_method
-def baddbmm(self, batch1, batch2, *, beta=1, alpha=1):
-    return _scaled(self, torch.bmm(batch1, batch2), beta, alpha)
+def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
+    return _scaled(input, torch.bmm(batch1, batch2), beta, alpha)
 
 
 @_method
-def vdot(self, other):
-    return torch.dot(self, other)
+def vdot(input, other):
+    return torch.dot(input, other)
 
 
 @_method
-def matrix_power(self, n):
+def matrix_power(input, n):
     if n < 0:
         raise RuntimeError("nndb: matrix_power with a negative exponent needs inverse(), "
                            "which nndb's engine does not have")
-    size = self.shape[-1]
-    result = torch.eye(size, dtype=self.dtype).expand(self.shape).clone() if n == 0 else None
-    base = self
+    size = input.shape[-1]
+    result = torch.eye(size, dtype=input.dtype).expand(input.shape).clone() if n == 0 else None
+    base = input
     while n > 0:
         if n & 1:
             result = base if result is None else result @ base
@@ -201,8 +201,8 @@ def matrix_power(self, n):
 
 
 @_method
-def kron(self, other):
-    a, b = self, other
+def kron(input, other):
+    a, b = input, other
     nd = max(a.dim(), b.dim())
     a = a.reshape((1,) * (nd - a.dim()) + tuple(a.shape))
     b = b.reshape((1,) * (nd - b.dim()) + tuple(b.shape))
@@ -216,35 +216,35 @@ def kron(self, other):
 
 
 @_method
-def cross(self, other, dim=None):
+def cross(input, other, dim=None):
     if dim is None:
-        dim = next(d for d in range(self.dim()) if self.shape[d] == 3)
-    a0, a1, a2 = self.unbind(dim)
+        dim = next(d for d in range(input.dim()) if input.shape[d] == 3)
+    a0, a1, a2 = input.unbind(dim)
     b0, b1, b2 = other.unbind(dim)
     return torch.stack([a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0], dim)
 
 
 @_method
-def dist(self, other, p=2):
-    return (self - other).norm(p)
+def dist(input, other, p=2):
+    return (input - other).norm(p)
 
 
 # ---- element-wise math ----
 
 @_method
-def asinh(self):
-    return _in_double(self, lambda x: torch.where(
+def asinh(input):
+    return _in_double(input, lambda x: torch.where(
         x < 0, -torch.log(-x + torch.sqrt(x * x + 1)), torch.log(x + torch.sqrt(x * x + 1))))
 
 
 @_method
-def acosh(self):
-    return _in_double(self, lambda x: torch.log(x + torch.sqrt(x * x - 1)))
+def acosh(input):
+    return _in_double(input, lambda x: torch.log(x + torch.sqrt(x * x - 1)))
 
 
 @_method
-def atanh(self):
-    return _in_double(self, lambda x: 0.5 * (torch.log1p(x) - torch.log1p(-x)))
+def atanh(input):
+    return _in_double(input, lambda x: 0.5 * (torch.log1p(x) - torch.log1p(-x)))
 
 
 _METHODS["arcsinh"] = asinh
@@ -253,65 +253,65 @@ _METHODS["arctanh"] = atanh
 
 
 @_method
-def deg2rad(self):
-    return _float_like(self) * (math.pi / 180.0)
+def deg2rad(input):
+    return _float_like(input) * (math.pi / 180.0)
 
 
 @_method
-def rad2deg(self):
-    return _float_like(self) * (180.0 / math.pi)
+def rad2deg(input):
+    return _float_like(input) * (180.0 / math.pi)
 
 
 @_method
-def exp2(self):
-    return _in_double(self, lambda x: torch.pow(2.0, x))
+def exp2(input):
+    return _in_double(input, lambda x: torch.pow(2.0, x))
 
 
 @_method
-def erfc(self):
-    return _in_double(self, lambda x: 1.0 - torch.erf(x))
+def erfc(input):
+    return _in_double(input, lambda x: 1.0 - torch.erf(x))
 
 
 @_method
-def logaddexp(self, other):
+def logaddexp(input, other):
     def f(a):
         b = other.double() if isinstance(other, torch.Tensor) else other
         m = torch.maximum(a, b) if isinstance(b, torch.Tensor) else a.clamp(min=b)
         r = m + torch.log1p(torch.exp(-(a - b).abs()))
         # ATen: two equal infinities give that infinity (not inf - inf = NaN)
         return torch.where(torch.isinf(a) & (a == b), a, r)
-    return _in_double(self, f)
+    return _in_double(input, f)
 
 
 @_method
-def logaddexp2(self, other):
+def logaddexp2(input, other):
     ln2 = math.log(2.0)
-    return (self * ln2).logaddexp(other * ln2) / ln2
+    return (input * ln2).logaddexp(other * ln2) / ln2
 
 
 @_method
-def xlogy(self, other):
-    x = _float_like(self)
+def xlogy(input, other):
+    x = _float_like(input)
     y = other if isinstance(other, torch.Tensor) else torch.tensor(other, dtype=x.dtype)
     return torch.where(x == 0, torch.zeros_like(x), x * torch.log(y))
 
 
 @_method
-def sinc(self):
+def sinc(input):
     def f(x):
         px = x * math.pi
         safe = torch.where(x == 0, torch.ones_like(x), px)
         return torch.where(x == 0, torch.ones_like(x), torch.sin(safe) / safe)
-    return _in_double(self, f)
+    return _in_double(input, f)
 
 
 @_method
-def logit(self, eps=None):
+def logit(input, eps=None):
     def f(x):
         if eps is not None:
             x = x.clamp(eps, 1 - eps)
         return torch.log(x / (1 - x))
-    return _in_double(self, f)
+    return _in_double(input, f)
 
 
 _FUNCTIONS = {}
@@ -354,7 +354,7 @@ def _mvlgamma_backward(ctx, grad):
 
 
 @_method
-def mvlgamma(self, p):
+def mvlgamma(input, p):
     """mvlgamma(input, p) -> Tensor
 
     The multivariate log-gamma function of dimension p at each element: the sum
@@ -371,26 +371,26 @@ def mvlgamma(self, p):
     # summed over j = 1..p, plus p (p - 1) / 4 log(pi).
     if p < 1:
         raise RuntimeError("p has to be greater than or equal to 1")
-    dtype = self.dtype if self.is_floating_point() else _C.get_default_dtype()
-    args = torch.arange(-p * 0.5 + 0.5, 0.5, 0.5, dtype=dtype).add(self.unsqueeze(-1).to(dtype))
-    return _mvlgamma_function().apply(self, args, p)
+    dtype = input.dtype if input.is_floating_point() else _C.get_default_dtype()
+    args = torch.arange(-p * 0.5 + 0.5, 0.5, 0.5, dtype=dtype).add(input.unsqueeze(-1).to(dtype))
+    return _mvlgamma_function().apply(input, args, p)
 
 
 _METHODS["multigammaln"] = mvlgamma
 
 
 @_method
-def isposinf(self):
-    return self == math.inf
+def isposinf(input):
+    return input == math.inf
 
 
 @_method
-def isneginf(self):
-    return self == -math.inf
+def isneginf(input):
+    return input == -math.inf
 
 
 @_method
-def isreal(self):
+def isreal(input):
     """isreal(input) -> Tensor
 
     True where an element is real: every element of a real tensor, and
@@ -403,13 +403,13 @@ def isreal(self):
         >>> torch.isreal(torch.tensor([1 + 0j, 1 + 2j]))
         tensor([ True, False])
     """
-    if self.is_complex():
-        return self.imag == 0
-    return torch.ones_like(self, dtype=torch.bool)
+    if input.is_complex():
+        return input.imag == 0
+    return torch.ones_like(input, dtype=torch.bool)
 
 
 @_method
-def ldexp(self, other):
+def ldexp(input, other):
     """ldexp(input, other, *, out=None) -> Tensor
 
     input * 2 ** other, elementwise and broadcast (other usually integers):
@@ -421,11 +421,11 @@ def ldexp(self, other):
         tensor([8., 3.])
     """
     # self * 2**other, composed as torch 1.13 composes it.
-    return self * torch.pow(2.0, other)
+    return input * torch.pow(2.0, other)
 
 
 @_method
-def nextafter(self, other):
+def nextafter(input, other):
     """nextafter(input, other, *, out=None) -> Tensor
 
     The next representable float after each element of input in the direction
@@ -440,38 +440,38 @@ def nextafter(self, other):
     # The next float after self towards other (NumPy's nextafter, which is C's); not
     # differentiable, as in torch.
     import numpy as np
-    if not self.is_floating_point():
+    if not input.is_floating_point():
         raise RuntimeError('"nextafter_cpu" not implemented for \'%s\'' % (
-            str(self.dtype).split(".")[1].capitalize()))
-    other = other if isinstance(other, torch.Tensor) else torch.tensor(other, dtype=self.dtype)
-    a, b = torch.broadcast_tensors(self.detach(), other.detach().to(self.dtype))
+            str(input.dtype).split(".")[1].capitalize()))
+    other = other if isinstance(other, torch.Tensor) else torch.tensor(other, dtype=input.dtype)
+    a, b = torch.broadcast_tensors(input.detach(), other.detach().to(input.dtype))
     # np.array: nextafter of 0-d arrays gives a numpy scalar, which from_numpy refuses
     return torch.from_numpy(np.array(np.nextafter(a.contiguous().numpy(), b.contiguous().numpy())))
 
 
 @_method
-def hypot(self, other):
-    return _in_double(self, lambda x: torch.sqrt(x * x + other.double() ** 2))
+def hypot(input, other):
+    return _in_double(input, lambda x: torch.sqrt(x * x + other.double() ** 2))
 
 
 @_method
-def copysign(self, other):
-    x = _float_like(self)
+def copysign(input, other):
+    x = _float_like(input)
     neg = torch.signbit(other) if isinstance(other, torch.Tensor) else \
         torch.tensor(math.copysign(1.0, other) < 0)
     return torch.where(neg, -x.abs(), x.abs())
 
 
 @_method
-def signbit(self):
-    if not self.is_floating_point():
-        return self < 0
+def signbit(input):
+    if not input.is_floating_point():
+        return input < 0
     # -0.0 has its sign bit set: 1 / -0.0 is -inf
-    return (self < 0) | ((self == 0) & (1.0 / self < 0))
+    return (input < 0) | ((input == 0) & (1.0 / input < 0))
 
 
 @_method
-def heaviside(self, values):
+def heaviside(input, values):
     """heaviside(input, values) -> Tensor
 
     The Heaviside step function of each element: 0 where input < 0, 1 where
@@ -483,33 +483,33 @@ def heaviside(self, values):
         tensor([0.0000, 0.5000, 1.0000])
     """
     values = values if isinstance(values, torch.Tensor) else torch.tensor(values)
-    dtype = torch.result_type(self, values)
-    return torch.where(self == 0, values.to(dtype), (self > 0).to(dtype))
+    dtype = torch.result_type(input, values)
+    return torch.where(input == 0, values.to(dtype), (input > 0).to(dtype))
 
 
 @_method
-def fmax(self, other):
-    return torch.where(torch.isnan(other), self,
-                       torch.where(torch.isnan(self), other, torch.maximum(self, other)))
+def fmax(input, other):
+    return torch.where(torch.isnan(other), input,
+                       torch.where(torch.isnan(input), other, torch.maximum(input, other)))
 
 
 @_method
-def fmin(self, other):
-    return torch.where(torch.isnan(other), self,
-                       torch.where(torch.isnan(self), other, torch.minimum(self, other)))
+def fmin(input, other):
+    return torch.where(torch.isnan(other), input,
+                       torch.where(torch.isnan(input), other, torch.minimum(input, other)))
 
 
 @_method
-def nansum(self, dim=None, keepdim=False, *, dtype=None):
-    z = torch.where(torch.isnan(self), torch.zeros_like(self), self)
+def nansum(input, dim=None, keepdim=False, *, dtype=None):
+    z = torch.where(torch.isnan(input), torch.zeros_like(input), input)
     r = z.sum() if dim is None else z.sum(dim, keepdim=keepdim)
     return r if dtype is None else r.to(dtype)
 
 
 @_method
-def nanmean(self, dim=None, keepdim=False, *, dtype=None):
-    ok = ~torch.isnan(self)
-    z = torch.where(ok, self, torch.zeros_like(self))
+def nanmean(input, dim=None, keepdim=False, *, dtype=None):
+    ok = ~torch.isnan(input)
+    z = torch.where(ok, input, torch.zeros_like(input))
     if dim is None:
         r = z.sum() / ok.sum()
     else:
@@ -527,7 +527,7 @@ class _frexp(collections.namedtuple("frexp", ["mantissa", "exponent"])):
 
 
 @_method
-def frexp(self):
+def frexp(input):
     """frexp(input, *, out=None) -> (Tensor mantissa, Tensor exponent)
 
     Split each float into mantissa * 2 ** exponent with 0.5 <= |mantissa| < 1
@@ -544,14 +544,14 @@ def frexp(self):
     # mantissa * 2**exponent == self, 0.5 <= |mantissa| < 1 (C's frexp, element by element
     # through Python's math.frexp, so the bits are C's): exponent int32; 0, inf and NaN give
     # themselves and exponent 0. The mantissa's gradient is PyTorch's, grad / 2**exponent.
-    if not self.is_floating_point():
+    if not input.is_floating_point():
         raise RuntimeError("torch.frexp() only supports floating-point dtypes")
-    x = self.detach()
+    x = input.detach()
     pairs = [math.frexp(v) if math.isfinite(v) else (v, 0) for v in x.reshape(-1).tolist()]
     m = torch.tensor([p[0] for p in pairs], dtype=x.dtype).reshape(x.shape)
     e = torch.tensor([p[1] for p in pairs], dtype=torch.int32).reshape(x.shape)
-    if self.requires_grad and torch.is_grad_enabled():
-        m = _frexp_function().apply(self, m, e)
+    if input.requires_grad and torch.is_grad_enabled():
+        m = _frexp_function().apply(input, m, e)
     return _frexp(m, e)
 
 
@@ -589,24 +589,24 @@ class _aminmax(collections.namedtuple("aminmax", ["min", "max"])):
 
 
 @_method
-def aminmax(self, *, dim=None, keepdim=False):
+def aminmax(input, *, dim=None, keepdim=False):
     if dim is None:
-        return _aminmax(self.amin(), self.amax())
-    if self.dim() == 0 and keepdim:
-        return _aminmax(self.amin(dim).reshape(1), self.amax(dim).reshape(1))
-    return _aminmax(self.amin(dim, keepdim), self.amax(dim, keepdim))
+        return _aminmax(input.amin(), input.amax())
+    if input.dim() == 0 and keepdim:
+        return _aminmax(input.amin(dim).reshape(1), input.amax(dim).reshape(1))
+    return _aminmax(input.amin(dim, keepdim), input.amax(dim, keepdim))
 
 
-def _cum_extreme(self, dim, better, kind):
-    dim = dim % max(self.dim(), 1)
-    if self.dim() == 0:
-        return kind(self.clone(), torch.zeros((), dtype=torch.int64))
-    n = self.shape[dim]
+def _cum_extreme(input, dim, better, kind):
+    dim = dim % max(input.dim(), 1)
+    if input.dim() == 0:
+        return kind(input.clone(), torch.zeros((), dtype=torch.int64))
+    n = input.shape[dim]
     vals, idxs = [], []
-    best = self.select(dim, 0)
+    best = input.select(dim, 0)
     best_i = torch.zeros(best.shape, dtype=torch.int64)
     for i in range(n):
-        cur = self.select(dim, i)
+        cur = input.select(dim, i)
         if i:
             take = better(cur, best) | torch.isnan(cur)
             best = torch.where(take, cur, best)
@@ -617,13 +617,13 @@ def _cum_extreme(self, dim, better, kind):
 
 
 @_method
-def cummax(self, dim):
-    return _cum_extreme(self, dim, lambda a, b: a >= b, _cummax)
+def cummax(input, dim):
+    return _cum_extreme(input, dim, lambda a, b: a >= b, _cummax)
 
 
 @_method
-def cummin(self, dim):
-    return _cum_extreme(self, dim, lambda a, b: a <= b, _cummin)
+def cummin(input, dim):
+    return _cum_extreme(input, dim, lambda a, b: a <= b, _cummin)
 
 
 def _logcumsumexp_value(x, dim):
@@ -681,17 +681,17 @@ def _lcse_backward(ctx, grad):
 
 
 @_method
-def logcumsumexp(self, dim):
-    if self.requires_grad and torch.is_grad_enabled():
-        return _logcumsumexp_function().apply(self, dim)
-    return _logcumsumexp_value(self, dim)
+def logcumsumexp(input, dim):
+    if input.requires_grad and torch.is_grad_enabled():
+        return _logcumsumexp_function().apply(input, dim)
+    return _logcumsumexp_value(input, dim)
 
 
 @_method
-def diff(self, n=1, dim=-1, prepend=None, append=None):
-    x = self
+def diff(input, n=1, dim=-1, prepend=None, append=None):
+    x = input
     if n == 0:
-        return self
+        return input
     if prepend is not None or append is not None:
         parts = [p for p in (prepend, x, append) if p is not None]
         x = torch.cat(parts, dim)
@@ -707,12 +707,12 @@ def diff(self, n=1, dim=-1, prepend=None, append=None):
 # ---- shapes ----
 
 @_method
-def moveaxis(self, source, destination):
-    return torch.movedim(self, source, destination)
+def moveaxis(input, source, destination):
+    return torch.movedim(input, source, destination)
 
 
 @_method
-def unfold(self, dimension, size, step):
+def unfold(input, dimension, size, step):
     """unfold(dimension, size, step) -> Tensor
 
     Sliding windows of length size taken every step elements along dimension,
@@ -727,20 +727,28 @@ def unfold(self, dimension, size, step):
                 [2, 3, 4],
                 [4, 5, 6]])
     """
-    if self.dim() == 0:
-        return self.reshape(1)
-    n = (self.shape[dimension] - size) // step + 1
+    if input.dim() == 0:
+        return input.reshape(1)
+    n = (input.shape[dimension] - size) // step + 1
     if n < 1:
-        raise RuntimeError(f"maximum size for tensor at dimension {dimension % self.dim()} is "
-                           f"{self.shape[dimension]} but size is {size}")
-    dimension %= self.dim()
-    windows = [self.narrow(dimension, i * step, size) for i in range(n)]
+        raise RuntimeError(f"maximum size for tensor at dimension {dimension % input.dim()} is "
+                           f"{input.shape[dimension]} but size is {size}")
+    dimension %= input.dim()
+    windows = [input.narrow(dimension, i * step, size) for i in range(n)]
     return torch.stack(windows, dimension).movedim(dimension + 1, -1)
 
 
 @_method
-def tensor_split(self, indices_or_sections, dim=0):
-    size = self.shape[dim]
+def tensor_split(input, indices_or_sections=None, dim=0, *, sections=None, indices=None,
+                 tensor_indices_or_sections=None):
+    # PyTorch's overloads name the second argument sections, indices or
+    # tensor_indices_or_sections; NumPy's name is indices_or_sections
+    for alt in (sections, indices, tensor_indices_or_sections):
+        if alt is not None:
+            indices_or_sections = alt
+    if indices_or_sections is None:
+        raise TypeError("tensor_split() missing required argument 'sections' (pos 2)")
+    size = input.shape[dim]
     if isinstance(indices_or_sections, torch.Tensor):
         if indices_or_sections.dim() > 1 or indices_or_sections.is_floating_point():
             raise RuntimeError("tensor_split expected tensor_indices_or_sections to be a "
@@ -760,61 +768,61 @@ def tensor_split(self, indices_or_sections, dim=0):
         cuts = [int(i) for i in indices_or_sections]
         edges = [0] + [min(max(c, 0), size) for c in cuts] + [size]
         bounds = [(edges[i], max(edges[i], edges[i + 1])) for i in range(len(edges) - 1)]
-    return tuple(self.narrow(dim, a, b - a) for a, b in bounds)
+    return tuple(input.narrow(dim, a, b - a) for a, b in bounds)
 
 
-def _split_at(self, sections, dim, name, min_dim):
-    if self.dim() < min_dim:
+def _split_at(input, sections, dim, name, min_dim):
+    if input.dim() < min_dim:
         raise RuntimeError(f"torch.{name} requires a tensor with at least {min_dim} "
                            f"dimension{'s' if min_dim > 1 else ''}, but got a tensor with "
-                           f"{self.dim()} dimensions!")
-    return self.tensor_split(sections, dim)
+                           f"{input.dim()} dimensions!")
+    return input.tensor_split(sections, dim)
 
 
 @_method
-def hsplit(self, sections):
-    return _split_at(self, sections, 1 if self.dim() > 1 else 0, "hsplit", 1)
+def hsplit(input, sections):
+    return _split_at(input, sections, 1 if input.dim() > 1 else 0, "hsplit", 1)
 
 
 @_method
-def vsplit(self, sections):
-    return _split_at(self, sections, 0, "vsplit", 2)
+def vsplit(input, sections):
+    return _split_at(input, sections, 0, "vsplit", 2)
 
 
 @_method
-def dsplit(self, sections):
-    return _split_at(self, sections, 2, "dsplit", 3)
+def dsplit(input, sections):
+    return _split_at(input, sections, 2, "dsplit", 3)
 
 
 @_method
-def split_with_sizes(self, split_sizes, dim=0):
-    return self.split(list(split_sizes), dim)
+def split_with_sizes(input, split_sizes, dim=0):
+    return input.split(list(split_sizes), dim)
 
 
 @_method
-def rot90(self, k=1, dims=(0, 1)):
+def rot90(input, k=1, dims=(0, 1)):
     d0, d1 = dims
     k %= 4
     if k == 1:
-        return self.flip(d1).transpose(d0, d1)
+        return input.flip(d1).transpose(d0, d1)
     if k == 2:
-        return self.flip(d0).flip(d1)
+        return input.flip(d0).flip(d1)
     if k == 3:
-        return self.flip(d0).transpose(d0, d1)
-    return self.clone()
+        return input.flip(d0).transpose(d0, d1)
+    return input.clone()
 
 
 @_method
-def diag_embed(self, offset=0, dim1=-2, dim2=-1):
-    n = self.shape[-1] + abs(offset)
-    eye = torch.eye(n, dtype=self.dtype)
+def diag_embed(input, offset=0, dim1=-2, dim2=-1):
+    n = input.shape[-1] + abs(offset)
+    eye = torch.eye(n, dtype=input.dtype)
     if offset:
         eye = eye.roll(offset, 1) if offset > 0 else eye.roll(-offset, 0)
-        keep = torch.ones(n, dtype=self.dtype)
+        keep = torch.ones(n, dtype=input.dtype)
         keep[n - abs(offset):] = 0
         eye = eye * (keep.unsqueeze(0) if offset < 0 else keep.unsqueeze(1))
-    vals = torch.cat([self, torch.zeros(tuple(self.shape[:-1]) + (abs(offset),),
-                                        dtype=self.dtype)], -1) if offset else self
+    vals = torch.cat([input, torch.zeros(tuple(input.shape[:-1]) + (abs(offset),),
+                                        dtype=input.dtype)], -1) if offset else input
     src = vals.unsqueeze(-1) if offset >= 0 else vals.unsqueeze(-2)
     out = src * eye
     if (dim1 % out.dim(), dim2 % out.dim()) != (out.dim() - 2, out.dim() - 1):
@@ -823,16 +831,16 @@ def diag_embed(self, offset=0, dim1=-2, dim2=-1):
 
 
 @_method
-def diagflat(self, offset=0):
-    return torch.diag(self.reshape(-1), offset)
+def diagflat(input, offset=0):
+    return torch.diag(input.reshape(-1), offset)
 
 
 @_method
-def sum_to_size(self, *size):
+def sum_to_size(input, *size):
     if len(size) == 1 and not isinstance(size[0], int):
         size = tuple(size[0])
-    lead = self.dim() - len(size)
-    r = self.sum(tuple(range(lead))) if lead > 0 else self
+    lead = input.dim() - len(size)
+    r = input.sum(tuple(range(lead))) if lead > 0 else input
     dims = tuple(d for d, s in enumerate(size) if s == 1 and r.shape[d] != 1)
     return r.sum(dims, keepdim=True) if dims else r
 
@@ -840,105 +848,105 @@ def sum_to_size(self, *size):
 # ---- indexed reads and writes ----
 
 @_method
-def take(self, index):
-    return self.reshape(-1)[index]
+def take(input, index):
+    return input.reshape(-1)[index]
 
 
 @_method
-def take_along_dim(self, indices, dim=None):
+def take_along_dim(input, indices, dim=None):
     if dim is None:
-        return self.reshape(-1).gather(0, indices.reshape(-1))
-    dim = dim % max(self.dim(), 1)
-    shape = torch.broadcast_shapes(self.shape[:dim] + (1,) + self.shape[dim + 1:],
+        return input.reshape(-1).gather(0, indices.reshape(-1))
+    dim = dim % max(input.dim(), 1)
+    shape = torch.broadcast_shapes(input.shape[:dim] + (1,) + input.shape[dim + 1:],
                                    indices.shape[:dim] + (1,) + indices.shape[dim + 1:])
-    x = self.expand(shape[:dim] + (self.shape[dim],) + shape[dim + 1:])
+    x = input.expand(shape[:dim] + (input.shape[dim],) + shape[dim + 1:])
     i = indices.expand(shape[:dim] + (indices.shape[dim],) + shape[dim + 1:])
     return torch.gather(x, dim, i)
 
 
-def _put(self, index, source, accumulate):
-    n = self.numel()
+def _put(input, index, source, accumulate):
+    n = input.numel()
     pos = index.reshape(-1)
     if pos.numel() and (int(pos.min()) < -n or int(pos.max()) >= n):
         bad = int(pos.min()) if int(pos.min()) < -n else int(pos.max())
         raise IndexError(f"out of range: tried to access index {bad} on a tensor of {n} "
                          "elements.")
     pos = torch.where(pos < 0, pos + n, pos)
-    src = source.reshape(-1).to(self.dtype)
-    flat = self.reshape(-1)
+    src = source.reshape(-1).to(input.dtype)
+    flat = input.reshape(-1)
     out = flat.index_add(0, pos, src) if accumulate else flat.scatter(0, pos, src)
-    return out.reshape(self.shape)
+    return out.reshape(input.shape)
 
 
 @_method
-def put_(self, index, source, accumulate=False):
-    self[...] = _put(self, index, source, accumulate)
-    return self
+def put_(input, index, source, accumulate=False):
+    input[...] = _put(input, index, source, accumulate)
+    return input
 
 
 @_method
-def put(self, index, source, accumulate=False):
-    return _put(self, index, source, accumulate)
+def put(input, index, source, accumulate=False):
+    return _put(input, index, source, accumulate)
 
 
 @_method
-def index_fill_(self, dim, index, value):
-    if self.dim() == 0:
-        self[...] = value
-        return self
-    self[_dim_index(self, dim, index.reshape(-1))] = value
-    return self
+def index_fill_(input, dim, index, value):
+    if input.dim() == 0:
+        input[...] = value
+        return input
+    input[_dim_index(input, dim, index.reshape(-1))] = value
+    return input
 
 
 @_method
-def index_fill(self, dim, index, value):
-    return self.clone().index_fill_(dim, index, value)
+def index_fill(input, dim, index, value):
+    return input.clone().index_fill_(dim, index, value)
 
 
 @_method
-def index_copy_(self, dim, index, source):
-    if self.dim() == 0:
-        self[...] = source.reshape(())
-        return self
-    self[_dim_index(self, dim, index.reshape(-1))] = source
-    return self
+def index_copy_(input, dim, index, source):
+    if input.dim() == 0:
+        input[...] = source.reshape(())
+        return input
+    input[_dim_index(input, dim, index.reshape(-1))] = source
+    return input
 
 
 @_method
-def index_copy(self, dim, index, source):
-    return self.clone().index_copy_(dim, index, source)
+def index_copy(input, dim, index, source):
+    return input.clone().index_copy_(dim, index, source)
 
 
-def _index_add_src(self, dim, index, source, alpha):
-    dim = dim % max(self.dim(), 1)
+def _index_add_src(input, dim, index, source, alpha):
+    dim = dim % max(input.dim(), 1)
     src = source if alpha == 1 else source * alpha
-    if self.dim() == 0:
+    if input.dim() == 0:
         return 0, index.reshape(-1), src.reshape(1).expand(index.numel())
-    shape = [1] * self.dim()
+    shape = [1] * input.dim()
     shape[dim] = index.numel()
     idx = index.reshape(shape).expand(src.shape)
-    return dim, idx, src.to(self.dtype)
+    return dim, idx, src.to(input.dtype)
 
 
 @_method
-def index_add_(self, dim, index, source, *, alpha=1):
-    dim, idx, src = _index_add_src(self, dim, index, source, alpha)
-    if self.dim() == 0:
-        self[...] = self + src.sum()
-        return self
+def index_add_(input, dim, index, source, *, alpha=1):
+    dim, idx, src = _index_add_src(input, dim, index, source, alpha)
+    if input.dim() == 0:
+        input[...] = input + src.sum()
+        return input
     try:
-        return self.scatter_add_(dim, idx, src)
+        return input.scatter_add_(dim, idx, src)
     except RuntimeError as e:
         raise _index_error(e) from None
 
 
 @_method
-def index_add(self, dim, index, source, *, alpha=1):
-    dim, idx, src = _index_add_src(self, dim, index, source, alpha)
+def index_add(input, dim, index, source, *, alpha=1):
+    dim, idx, src = _index_add_src(input, dim, index, source, alpha)
     try:
-        if self.dim() == 0:
-            return self.reshape(1).scatter_add(0, idx, src).reshape(())
-        return self.scatter_add(dim, idx, src)
+        if input.dim() == 0:
+            return input.reshape(1).scatter_add(0, idx, src).reshape(())
+        return input.scatter_add(dim, idx, src)
     except RuntimeError as e:
         raise _index_error(e) from None
 
@@ -951,7 +959,7 @@ def _index_error(e):
 # ---- Python callbacks ----
 
 @_method
-def apply_(self, callable):
+def apply_(input, callable):
     """apply_(callable) -> Tensor
 
     Replace each element of self by callable(element), in place, calling the
@@ -963,14 +971,14 @@ def apply_(self, callable):
         >>> torch.tensor([1.0, 2.0, 3.0]).apply_(lambda v: v * 10 + 1)
         tensor([11., 21., 31.])
     """
-    values = [callable(v) for v in self.reshape(-1).tolist()]
+    values = [callable(v) for v in input.reshape(-1).tolist()]
     with torch.no_grad():
-        self.copy_(torch.tensor(values, dtype=self.dtype).reshape(self.shape))
-    return self
+        input.copy_(torch.tensor(values, dtype=input.dtype).reshape(input.shape))
+    return input
 
 
 @_method
-def map_(self, tensor, callable):
+def map_(input, tensor, callable):
     """map_(tensor, callable) -> Tensor
 
     self[i] = callable(self[i], tensor[i]) for each element, in place, with
@@ -982,11 +990,11 @@ def map_(self, tensor, callable):
         >>> torch.tensor([1.0, 2.0]).map_(torch.tensor([10.0, 20.0]), lambda a, b: a + b)
         tensor([11., 22.])
     """
-    other = tensor.expand(self.shape).reshape(-1).tolist()
-    values = [callable(a, b) for a, b in zip(self.reshape(-1).tolist(), other)]
+    other = tensor.expand(input.shape).reshape(-1).tolist()
+    values = [callable(a, b) for a, b in zip(input.reshape(-1).tolist(), other)]
     with torch.no_grad():
-        self.copy_(torch.tensor(values, dtype=self.dtype).reshape(self.shape))
-    return self
+        input.copy_(torch.tensor(values, dtype=input.dtype).reshape(input.shape))
+    return input
 
 
 # ---- in-place spellings torch accepts as aliases ----

@@ -72,25 +72,25 @@ def _scatter_view(input, src, view):
 
 # ---- transposes ----
 
-def _mH(self):
-    if self.dim() < 2 and self.dim() != 0:
+def _mH(input):
+    if input.dim() < 2 and input.dim() != 0:
         raise RuntimeError("tensor.mH is only supported on matrices or batches of matrices. "
-                           f"Got {self.dim()}-D tensor.")
-    return self if self.dim() == 0 else self.transpose(-2, -1)
+                           f"Got {input.dim()}-D tensor.")
+    return input if input.dim() == 0 else input.transpose(-2, -1)
 
 
-def _H(self):
-    if self.dim() not in (0, 2):
+def _H(input):
+    if input.dim() not in (0, 2):
         raise RuntimeError("tensor.H is only supported on matrices (2-D tensors). "
-                           f"Got {self.dim()}-D tensor."
+                           f"Got {input.dim()}-D tensor."
                            + (" For batches of matrices, consider using tensor.mH"
-                              if self.dim() > 2 else ""))
-    return self if self.dim() == 0 else self.t()
+                              if input.dim() > 2 else ""))
+    return input if input.dim() == 0 else input.t()
 
 
 @_method
-def adjoint(self):
-    return _mH(self)
+def adjoint(input):
+    return _mH(input)
 
 
 # ---- stacking ----
@@ -230,27 +230,27 @@ def logspace(start, end, steps, base=10.0, *, out=None, dtype=None, layout=None,
 # ---- writes at computed positions ----
 
 @_method
-def diagonal_scatter(self, src, offset=0, dim1=0, dim2=1):
-    return _scatter_view(self, src, lambda p: p.diagonal(offset, dim1, dim2))
+def diagonal_scatter(input, src, offset=0, dim1=0, dim2=1):
+    return _scatter_view(input, src, lambda p: p.diagonal(offset, dim1, dim2))
 
 
 @_method
-def select_scatter(self, src, dim, index):
-    return _scatter_view(self, src, lambda p: p.select(dim, index))
+def select_scatter(input, src, dim, index):
+    return _scatter_view(input, src, lambda p: p.select(dim, index))
 
 
 @_method
-def slice_scatter(self, src, dim=0, start=None, end=None, step=1):
+def slice_scatter(input, src, dim=0, start=None, end=None, step=1):
     def view(p):
         sl = [slice(None)] * p.dim()
         sl[dim] = slice(start, end, step)
         return p[tuple(sl)]
-    return _scatter_view(self, src, view)
+    return _scatter_view(input, src, view)
 
 
 @_method
-def as_strided(self, size, stride, storage_offset=None):
-    offset = self.storage_offset() if storage_offset is None else storage_offset
+def as_strided(input, size, stride, storage_offset=None):
+    offset = input.storage_offset() if storage_offset is None else storage_offset
     size, stride = tuple(size), tuple(stride)
     if len(size) != len(stride):
         raise RuntimeError(f"mismatch in length of strides and shape")
@@ -260,8 +260,8 @@ def as_strided(self, size, stride, storage_offset=None):
         shape[d] = n
         pos = pos + (torch.arange(n) * s).reshape(shape)
     pos = pos.expand(size) if size else pos
-    base = self.contiguous().reshape(-1)
-    if self.storage_offset() or not self.is_contiguous():
+    base = input.contiguous().reshape(-1)
+    if input.storage_offset() or not input.is_contiguous():
         raise RuntimeError("as_strided: nndb takes strides over a contiguous tensor "
                            "(its own elements), not over another view's storage")
     if pos.numel() and (int(pos.min()) < 0 or int(pos.max()) >= base.numel()):
@@ -272,61 +272,61 @@ def as_strided(self, size, stride, storage_offset=None):
 
 
 @_method
-def as_strided_(self, size, stride, storage_offset=None):
-    self.data = as_strided(self.detach(), size, stride, storage_offset)
-    return self
+def as_strided_(input, size, stride, storage_offset=None):
+    input.data = as_strided(input.detach(), size, stride, storage_offset)
+    return input
 
 
 @_method
-def as_strided_scatter(self, src, size, stride, storage_offset=None):
-    pos = as_strided(_positions(self), size, stride, storage_offset)
-    return _write_at(self, pos, src)
+def as_strided_scatter(input, src, size, stride, storage_offset=None):
+    pos = as_strided(_positions(input), size, stride, storage_offset)
+    return _write_at(input, pos, src)
 
 
 @_method
-def index_put(self, indices, values, accumulate=False):
-    pos = _positions(self)[tuple(indices)]
-    vals = values.to(self.dtype).expand(pos.shape)
-    flat = self.reshape(-1)
+def index_put(input, indices, values, accumulate=False):
+    pos = _positions(input)[tuple(indices)]
+    vals = values.to(input.dtype).expand(pos.shape)
+    flat = input.reshape(-1)
     if accumulate:
         out = flat.index_add(0, pos.reshape(-1), vals.reshape(-1))
     else:
         out = flat.scatter(0, pos.reshape(-1), vals.reshape(-1))
-    return out.reshape(self.shape)
+    return out.reshape(input.shape)
 
 
 @_method
-def index_put_(self, indices, values, accumulate=False):
-    return self.copy_(index_put(self, indices, values, accumulate))
+def index_put_(input, indices, values, accumulate=False):
+    return input.copy_(index_put(input, indices, values, accumulate))
 
 
 @_method
-def masked_scatter(self, mask, source):
-    shape = torch.broadcast_shapes(self.shape, mask.shape)
-    base = self.expand(shape)
+def masked_scatter(input, mask, source):
+    shape = torch.broadcast_shapes(input.shape, mask.shape)
+    base = input.expand(shape)
     pos = _positions(base)[mask.expand(shape)]
     n = pos.numel()
     if source.numel() < n:
         raise RuntimeError("masked_scatter: expected source to have at least as many elements "
                            "as ones in mask")
-    vals = source.reshape(-1)[:n].to(self.dtype)
+    vals = source.reshape(-1)[:n].to(input.dtype)
     return base.reshape(-1).scatter(0, pos, vals).reshape(shape)
 
 
 @_method
-def masked_scatter_(self, mask, source):
-    return self.copy_(masked_scatter(self, mask, source))
+def masked_scatter_(input, mask, source):
+    return input.copy_(masked_scatter(input, mask, source))
 
 
 @_method
-def narrow_copy(self, dim, start, length):
-    return self.narrow(dim, start, length).clone()
+def narrow_copy(input, dim, start, length):
+    return input.narrow(dim, start, length).clone()
 
 
 @_method
-def new_empty_strided(self, size, stride, *, dtype=None, device=None, requires_grad=False,
+def new_empty_strided(input, size, stride, *, dtype=None, device=None, requires_grad=False,
                       layout=None, pin_memory=False):
-    r = torch.empty(tuple(size), dtype=dtype or self.dtype)
+    r = torch.empty(tuple(size), dtype=dtype or input.dtype)
     return r.requires_grad_() if requires_grad else r
 
 
@@ -351,33 +351,33 @@ def zero_(input):
 
 
 @_method
-def conj_physical_(self):
-    return self
+def conj_physical_(input):
+    return input
 
 
 @_method
-def resize_as_(self, the_template, memory_format=None):
-    return self.resize_(the_template.shape)
+def resize_as_(input, the_template, memory_format=None):
+    return input.resize_(the_template.shape)
 
 
 @_method
-def resize_(self, *sizes, memory_format=None):
+def resize_(input, *sizes, memory_format=None):
     if len(sizes) == 1 and not isinstance(sizes[0], int):
         sizes = tuple(sizes[0])
-    if self.requires_grad:
+    if input.requires_grad:
         raise RuntimeError("cannot resize variables that require grad")
     n = 1
     for s in sizes:
         n *= s
-    if n == self.numel():
-        new = self.reshape(sizes).clone()
+    if n == input.numel():
+        new = input.reshape(sizes).clone()
     else:
-        new = torch.zeros(sizes, dtype=self.dtype)
-        k = min(n, self.numel())
+        new = torch.zeros(sizes, dtype=input.dtype)
+        k = min(n, input.numel())
         if k:
-            new.view(-1)[:k] = self.reshape(-1)[:k]
-    self.data = new
-    return self
+            new.view(-1)[:k] = input.reshape(-1)[:k]
+    input.data = new
+    return input
 
 
 # ---- scatter_reduce, index_reduce ----
@@ -389,7 +389,7 @@ _scatter_reduce_warned = False
 
 
 @_method
-def scatter_reduce(self, dim, index, src, reduce, *, include_self=True):
+def scatter_reduce(input, dim, index, src, reduce, *, include_self=True):
     global _scatter_reduce_warned
     if not _scatter_reduce_warned:  # PyTorch warns once a process
         _scatter_reduce_warned = True
@@ -398,13 +398,14 @@ def scatter_reduce(self, dim, index, src, reduce, *, include_self=True):
     if reduce not in _REDUCES:
         raise RuntimeError("reduce argument must be either sum, prod, mean, amax or amin, "
                            f"got {reduce}")
-    return _scatter_reduce(self, dim, index, src.to(self.dtype), reduce, include_self)
+    return _scatter_reduce(input, dim, index, src.to(input.dtype), reduce, include_self)
 
 
 @_method
-def scatter_reduce_(self, dim, index, src, reduce, *, include_self=True):
-    with torch.no_grad() if not self.requires_grad else _nullcontext():
-        return self.copy_(scatter_reduce(self, dim, index, src, reduce, include_self=include_self))
+def scatter_reduce_(input, dim, index, src, reduce, *, include_self=True):
+    with torch.no_grad() if not input.requires_grad else _nullcontext():
+        return input.copy_(scatter_reduce(input, dim, index, src, reduce,
+                                          include_self=include_self))
 
 
 class _nullcontext:
@@ -522,24 +523,24 @@ def _segment_extreme(flat, pos, vals, hit, include_self, is_max):
 
 
 @_method
-def index_reduce(self, dim, index, source, reduce, *, include_self=True):
+def index_reduce(input, dim, index, source, reduce, *, include_self=True):
     if reduce not in ("prod", "mean", "amax", "amin"):
         raise RuntimeError(f"index_reduce(): Expected reduce to be one of prod, mean, amax or "
                            f"amin but got {reduce}.")
-    dim = dim % max(self.dim(), 1)
+    dim = dim % max(input.dim(), 1)
     idx = index.reshape(-1)
-    if self.dim() == 0:
+    if input.dim() == 0:
         full = idx
     else:
         shape = [1] * source.dim()
         shape[dim] = idx.numel()
         full = idx.reshape(shape).expand(source.shape)
-    return _scatter_reduce(self, dim, full, source.to(self.dtype), reduce, include_self)
+    return _scatter_reduce(input, dim, full, source.to(input.dtype), reduce, include_self)
 
 
 @_method
-def index_reduce_(self, dim, index, source, reduce, *, include_self=True):
-    return self.copy_(index_reduce(self, dim, index, source, reduce, include_self=include_self))
+def index_reduce_(input, dim, index, source, reduce, *, include_self=True):
+    return input.copy_(index_reduce(input, dim, index, source, reduce, include_self=include_self))
 
 
 @_function
@@ -727,25 +728,25 @@ def _quantile(input, q, dim, keepdim, interpolation, ignore_nan, name):
 
 
 @_method
-def quantile(self, q, dim=None, keepdim=False, *, interpolation="linear"):
-    return _quantile(self, q, dim, keepdim, interpolation, False, "quantile")
+def quantile(input, q, dim=None, keepdim=False, *, interpolation="linear"):
+    return _quantile(input, q, dim, keepdim, interpolation, False, "quantile")
 
 
 @_method
-def nanquantile(self, q, dim=None, keepdim=False, *, interpolation="linear"):
-    return _quantile(self, q, dim, keepdim, interpolation, True, "nanquantile")
+def nanquantile(input, q, dim=None, keepdim=False, *, interpolation="linear"):
+    return _quantile(input, q, dim, keepdim, interpolation, True, "nanquantile")
 
 
 @_method
-def nanmedian(self, dim=None, keepdim=False):
+def nanmedian(input, dim=None, keepdim=False):
     if dim is None:
-        flat = self.reshape(-1)
+        flat = input.reshape(-1)
         s = flat.sort().values
         k = int((~torch.isnan(flat)).sum())
         if flat.numel() == 0:
-            return torch.full((), math.nan, dtype=self.dtype)
+            return torch.full((), math.nan, dtype=input.dtype)
         return s[max(k - 1, 0) // 2] if k else s[0] * math.nan
-    src = self.reshape(1) if self.dim() == 0 else self
+    src = input.reshape(1) if input.dim() == 0 else input
     d = dim % src.dim()
     x = src.movedim(d, -1)
     s, idx = x.sort(-1, stable=True)
@@ -753,11 +754,11 @@ def nanmedian(self, dim=None, keepdim=False):
     at = ((k - 1).clamp(min=0) // 2)
     v = s.gather(-1, at)
     i = idx.gather(-1, at)
-    if keepdim and self.dim():
+    if keepdim and input.dim():
         v, i = v.movedim(-1, d), i.movedim(-1, d)
     else:
         v, i = v.squeeze(-1), i.squeeze(-1)
-        if self.dim() == 0:
+        if input.dim() == 0:
             v, i = v.reshape(()), i.reshape(())
     return _values_indices("nanmedian", v, i)
 
@@ -787,8 +788,8 @@ def _values_indices(name, v, i):
 
 
 @_method
-def mode(self, dim=-1, keepdim=False):
-    src = self.reshape(1) if self.dim() == 0 else self
+def mode(input, dim=-1, keepdim=False):
+    src = input.reshape(1) if input.dim() == 0 else input
     d = dim % src.dim()
     x = src.movedim(d, -1)
     lead = x.shape[:-1]
@@ -803,21 +804,21 @@ def mode(self, dim=-1, keepdim=False):
             best = max(counts.items(), key=lambda kv: (kv[1][0], -kv[0]))
             vals.append(best[0])
             idxs.append(best[1][1])
-    v = torch.tensor(vals, dtype=self.dtype).reshape(lead)
+    v = torch.tensor(vals, dtype=input.dtype).reshape(lead)
     i = torch.tensor(idxs, dtype=torch.int64).reshape(lead)
-    if self.requires_grad:
+    if input.requires_grad:
         v = x.gather(-1, i.unsqueeze(-1)).squeeze(-1)
-    if keepdim and self.dim():
+    if keepdim and input.dim():
         v, i = v.unsqueeze(d), i.unsqueeze(d)
     return _values_indices("mode", v, i)
 
 
 @_method
-def cov(self, *, correction=1, fweights=None, aweights=None):
-    if self.dim() > 2:
+def cov(input, *, correction=1, fweights=None, aweights=None):
+    if input.dim() > 2:
         raise RuntimeError(f"cov(): expected input to have two or fewer dimensions but got an "
-                           f"input with {self.dim()} dimensions")
-    x = self.reshape(1, -1) if self.dim() < 2 else self
+                           f"input with {input.dim()} dimensions")
+    x = input.reshape(1, -1) if input.dim() < 2 else input
     num_obs = x.shape[1]
     w = None
     if fweights is not None:
@@ -842,8 +843,8 @@ def cov(self, *, correction=1, fweights=None, aweights=None):
 
 
 @_method
-def corrcoef(self):
-    c = cov(self)
+def corrcoef(input):
+    c = cov(input)
     if c.dim() == 0:
         return c / c
     d = torch.diagonal(c)
@@ -880,19 +881,19 @@ def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
 
 
 @_method
-def renorm(self, p, dim, maxnorm):
-    dim = dim % self.dim()
-    others = tuple(d for d in range(self.dim()) if d != dim)
-    norms = torch.linalg_vector_norm(self, p, others) if False else \
-        (self.abs() ** p).sum(others, keepdim=True) ** (1.0 / p) if p != math.inf else \
-        self.abs().amax(others, keepdim=True)
+def renorm(input, p, dim, maxnorm):
+    dim = dim % input.dim()
+    others = tuple(d for d in range(input.dim()) if d != dim)
+    norms = torch.linalg_vector_norm(input, p, others) if False else \
+        (input.abs() ** p).sum(others, keepdim=True) ** (1.0 / p) if p != math.inf else \
+        input.abs().amax(others, keepdim=True)
     factor = torch.where(norms > maxnorm, maxnorm / (norms + 1e-7), torch.ones_like(norms))
-    return self * factor
+    return input * factor
 
 
 @_method
-def renorm_(self, p, dim, maxnorm):
-    return self.copy_(renorm(self, p, dim, maxnorm))
+def renorm_(input, p, dim, maxnorm):
+    return input.copy_(renorm(input, p, dim, maxnorm))
 
 
 # ---- integration, differences ----
@@ -1031,26 +1032,26 @@ def _gradient_coords(f, d, x, edge_order):
 # ---- short-time Fourier transforms (torch._stft) ----
 
 @_method
-def stft(self, n_fft, hop_length=None, win_length=None, window=None, center=True,
+def stft(input, n_fft, hop_length=None, win_length=None, window=None, center=True,
          pad_mode="reflect", normalized=False, onesided=None, return_complex=None):
     from torch._stft import stft as _stft
-    return _stft(self, n_fft, hop_length, win_length, window, center, pad_mode, normalized,
+    return _stft(input, n_fft, hop_length, win_length, window, center, pad_mode, normalized,
                  onesided, return_complex)
 
 
 @_method
-def istft(self, n_fft, hop_length=None, win_length=None, window=None, center=True,
+def istft(input, n_fft, hop_length=None, win_length=None, window=None, center=True,
           normalized=False, onesided=None, length=None, return_complex=False):
     from torch._stft import istft as _istft
-    return _istft(self, n_fft, hop_length, win_length, window, center, normalized, onesided,
+    return _istft(input, n_fft, hop_length, win_length, window, center, normalized, onesided,
                   length, return_complex)
 
 
 # ---- histograms ----
 
 @_method
-def histogram(self, bins=100, *, range=None, weight=None, density=False):
-    return torch.histogram(self, bins, range=range, weight=weight, density=density)
+def histogram(input, bins=100, *, range=None, weight=None, density=False):
+    return torch.histogram(input, bins, range=range, weight=weight, density=density)
 
 
 def _hdd_result(hist, edges):
@@ -1517,53 +1518,53 @@ def get_device(input):
 
 
 @_method
-def fill_diagonal_(self, fill_value, wrap=False):
-    if self.dim() < 2:
+def fill_diagonal_(input, fill_value, wrap=False):
+    if input.dim() < 2:
         raise RuntimeError("dimensions must larger than 1")
-    if self.dim() > 2 and len(set(self.shape)) != 1:
+    if input.dim() > 2 and len(set(input.shape)) != 1:
         raise RuntimeError("all dimensions of input must be of equal length")
-    n = min(self.shape)
-    if self.dim() == 2:
-        rows, cols = self.shape
+    n = min(input.shape)
+    if input.dim() == 2:
+        rows, cols = input.shape
         stride = cols + 1
         stop = rows * cols if wrap and rows > cols else n * cols
-        pos = torch.arange(0, min(stop, self.numel()), stride)
+        pos = torch.arange(0, min(stop, input.numel()), stride)
         if not wrap:
             pos = pos[:n]
     else:
-        step = sum(self.stride()) if self.is_contiguous() else None
+        step = sum(input.stride()) if input.is_contiguous() else None
         pos = torch.arange(n) * (step or 1)
-    flat = self.view(-1) if self.is_contiguous() else None
+    flat = input.view(-1) if input.is_contiguous() else None
     if flat is None:
         raise RuntimeError("fill_diagonal_: nndb fills a contiguous tensor's diagonal")
     flat[pos] = fill_value
-    return self
+    return input
 
 
 @_method
-def resize(self, *sizes):
+def resize(input, *sizes):
     warnings.warn("non-inplace resize is deprecated")
-    return self.clone().resize_(*sizes)
+    return input.clone().resize_(*sizes)
 
 
 @_method
-def resize_as(self, tensor):
+def resize_as(input, tensor):
     warnings.warn("non-inplace resize_as is deprecated")
-    return self.clone().resize_(tensor.shape)
+    return input.clone().resize_(tensor.shape)
 
 
 @_method
-def map2_(self, x, y, callable):
-    xs, ys = x.expand(self.shape).tolist(), y.expand(self.shape).tolist()
-    cur = self.tolist()
+def map2_(input, x, y, callable):
+    xs, ys = x.expand(input.shape).tolist(), y.expand(input.shape).tolist()
+    cur = input.tolist()
 
     def walk(a, b, c):
         if isinstance(a, list):
             return [walk(p, q, r) for p, q, r in zip(a, b, c)]
         return callable(a, b, c)
-    res = walk(cur, xs, ys) if self.dim() else callable(cur, xs, ys)
-    self.copy_(torch.tensor(res, dtype=self.dtype))
-    return self
+    res = walk(cur, xs, ys) if input.dim() else callable(cur, xs, ys)
+    input.copy_(torch.tensor(res, dtype=input.dtype))
+    return input
 
 
 def _add_surface(names):
@@ -1586,34 +1587,34 @@ def _add_surface(names):
 
 
 @_method
-def unsafe_chunk(self, chunks, dim=0):
-    return torch.chunk(self, chunks, dim)
+def unsafe_chunk(input, chunks, dim=0):
+    return torch.chunk(input, chunks, dim)
 
 
 @_method
-def unsafe_split(self, split_size, dim=0):
-    return torch.split(self, split_size, dim)
+def unsafe_split(input, split_size, dim=0):
+    return torch.split(input, split_size, dim)
 
 
 @_method
-def unsafe_split_with_sizes(self, split_sizes, dim=0):
-    return torch.split(self, list(split_sizes), dim)
+def unsafe_split_with_sizes(input, split_sizes, dim=0):
+    return torch.split(input, list(split_sizes), dim)
 
 
 @_method
-def is_distributed(self):
+def is_distributed(input):
     return False
 
 
 @_method
-def is_set_to(self, tensor):
-    return (self.data_ptr() == tensor.data_ptr() and tuple(self.shape) == tuple(tensor.shape)
-            and tuple(self.stride()) == tuple(tensor.stride()))
+def is_set_to(input, tensor):
+    return (input.data_ptr() == tensor.data_ptr() and tuple(input.shape) == tuple(tensor.shape)
+            and tuple(input.stride()) == tuple(tensor.stride()))
 
 
 @_method
-def to_dense(self, dtype=None):
-    return self if dtype is None else self.to(dtype)
+def to_dense(input, dtype=None):
+    return input if dtype is None else input.to(dtype)
 
 
 @_function
