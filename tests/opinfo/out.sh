@@ -18,7 +18,7 @@ PYTHON=${PYTHON:-/usr/bin/python3}
 NNDB=${NNDB:-build/nndb}
 cases=build/opinfo/out_cases.pkl
 mkdir -p build/opinfo
-stamp=$(cat tests/opinfo/out_gen.py tests/opinfo/gen.py tests/opinfo/expecttest.py | sha1sum | cut -c1-16)
+stamp=$(cat tests/opinfo/out_gen.py tests/opinfo/out_common.py tests/opinfo/gen.py tests/opinfo/expecttest.py | sha1sum | cut -c1-16)
 if [ ! -f "$cases" ] || [ "$(cat "$cases.stamp" 2>/dev/null)" != "$stamp" ]; then
     if ! PYTHONPATH=tests/opinfo "$PYTHON" tests/opinfo/out_gen.py "$cases" >build/opinfo/out_gen.log 2>&1; then
         tail -n 20 build/opinfo/out_gen.log

@@ -29,6 +29,7 @@ import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from check import TOL, Mismatch, compare, decode  # noqa: E402
+from out_common import err, outs_like, returned  # noqa: E402
 
 torch.set_num_threads(1)
 
@@ -61,28 +62,6 @@ def equal(a, b):
     if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
         return len(a) == len(b) and all(equal(x, y) for x, y in zip(a, b))
     return False
-
-
-def outs_like(x, dtype=None, shape=None):
-    if isinstance(x, torch.Tensor):
-        return torch.empty(x.shape if shape is None else shape, dtype=dtype or x.dtype)
-    outs = [torch.empty(t.shape, dtype=t.dtype) for t in x]
-    if dtype is not None or shape is not None:
-        outs[0] = outs_like(x[0], dtype, shape)
-    return tuple(outs)
-
-
-def err(e):
-    return (type(e).__name__, str(e).split("\n")[0][:400])
-
-
-def returned(r, out):
-    if r is out:
-        return ("out",)
-    if isinstance(out, tuple) and isinstance(r, tuple) and len(r) == len(out):
-        return ("tuple", type(r).__module__ + "." + type(r).__name__,
-                [a is b for a, b in zip(r, out)], list(getattr(type(r), "__match_args__", ())))
-    return ("other", type(r).__name__)
 
 
 def args_of(rec):
