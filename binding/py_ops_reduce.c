@@ -61,11 +61,12 @@ static PyObject *reduce(const char *name, reduce_fn fn, PyObject *const *args, P
     if (fn == nn_mean && a_[3] && a_[3] != Py_None && !nn_dtype_is_float(src->dtype) &&
         !nn_dtype_is_complex(src->dtype)) {
         /* PyTorch names the dtype asked for, not the input's */
+        nn_dtype asked = src->dtype;
         nn_tensor_release(src);
         return PyErr_Format(PyExc_RuntimeError,
                             "mean(): could not infer output dtype. Optional dtype must be either "
                             "a floating point or complex dtype. Got: %s",
-                            nn_dtype_scalar_name(src->dtype));
+                            nn_dtype_scalar_name(asked));
     }
     nn_tensor *r = fn(py_ctx(), src, n ? dims : NULL, n, keep);
     nn_tensor_release(src);
