@@ -137,6 +137,14 @@ void nn_parallel_run(int n_tasks, nn_parallel_fn fn, void *arg) {
     atomic_flag_clear(&busy);
 }
 
+int64_t nn_aten_part(int64_t n, int64_t grain) {
+    int64_t t = nn_get_num_threads();
+    if (n <= 1 || n < grain || t <= 1) return n > 0 ? n : 1;
+    int64_t parts = (n + grain - 1) / grain;
+    parts = parts < t ? parts : t;
+    return (n + parts - 1) / parts;
+}
+
 void nn_parallel_range(int64_t n, int task, int n_tasks, int64_t align, int64_t *begin,
                        int64_t *end) {
     if (align < 1) align = 1;

@@ -20,6 +20,13 @@ typedef void (*nn_parallel_fn)(void *arg, int task, int n_tasks);
  * thread count. */
 int nn_parallel_tasks(int64_t work, int64_t min_per_task);
 void nn_parallel_run(int n_tasks, nn_parallel_fn fn, void *arg);
+/* The part size of ATen's at::parallel_for over [n] items with grain
+ * [grain], at nndb's thread count standing for PyTorch's: P = min(threads,
+ * ceil(n / grain)) parts of ceil(n / P) items. Where PyTorch's result
+ * depends on that split (each part sums, or runs its vector loop, on its
+ * own), kernels that give its bits walk these parts. n (one part) when it
+ * would not split; at least 1. */
+int64_t nn_aten_part(int64_t n, int64_t grain);
 /* The half-open range of [n] items that task [task] of [n_tasks] owns,
  * rounded to multiples of [align] items (the last task takes the rest). */
 void nn_parallel_range(int64_t n, int task, int n_tasks, int64_t align, int64_t *begin,

@@ -1104,17 +1104,10 @@ static void sleef_task(void *arg, int task, int n_tasks) {
 
 /* PyTorch's split of a contiguous elementwise loop of [n] elements across
  * its threads (TensorIterator's for_each: at::parallel_for with a grain of
- * 32768): parts of ceil(n / P) elements, P = min(threads, ceil(n /
- * 32768)); each part runs its own vectorised loop, so each has its own
- * scalar tail. n when it does not split. nndb's thread count stands for
- * PyTorch's (the bits match when both are set alike, as for sums). */
+ * 32768): each part runs its own vectorised loop, so each has its own
+ * scalar tail. */
 static int64_t pt_chunk(int64_t n) {
-    enum { PT_GRAIN = 32768 };
-    int64_t t = nn_get_num_threads();
-    if (n < PT_GRAIN || t <= 1) return n;
-    int64_t parts = (n + PT_GRAIN - 1) / PT_GRAIN;
-    parts = parts < t ? parts : t;
-    return (n + parts - 1) / parts;
+    return nn_aten_part(n, 32768);
 }
 
 /* The runs PyTorch's vectorised loop (cpu_kernel_vec, sigmoid's kernel)

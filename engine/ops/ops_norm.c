@@ -269,9 +269,7 @@ bn_lanes_dot_f64(const double *x, const double *g, int64_t n8, double m, double 
      * walked here one after the other (the bits depend on the split only). */                     \
     static void bn_stats_rows_##SUF(const T *x, int64_t N, int64_t C, T *mean, double *var_sum,    \
                                     T *buf) {                                                      \
-        int64_t parts = nn_get_num_threads();                                                      \
-        parts = parts < 1 ? 1 : parts > N ? N : parts;                                             \
-        int64_t chunk = (N + parts - 1) / parts;                                                   \
+        int64_t chunk = nn_aten_part(N, 1);                                                        \
         for (int64_t c = 0; c < C; c++) var_sum[c] = 0;                                            \
         for (int pass = 0; pass < 2; pass++)                                                       \
             for (int64_t r0 = 0; r0 < N; r0 += chunk) {                                            \

@@ -1229,9 +1229,7 @@ NN_KERNEL_CLONES void nn_rows_layer_norm_param_grad_f32(const float *x, const fl
                                                         double *dw, double *db, int64_t m,
                                                         int64_t k, int64_t c0, int64_t c1) {
     enum { COLS = 256 };
-    int64_t parts = nn_get_num_threads();
-    parts = parts < 1 ? 1 : parts > m ? m : parts;
-    int64_t chunk = parts ? (m + parts - 1) / parts : 0;
+    int64_t chunk = nn_aten_part(m, 1);
     float pw[COLS], pb[COLS], sw[COLS], sb[COLS];
     for (int64_t j0 = c0; j0 < c1; j0 += COLS) {
         int64_t n = c1 - j0 < COLS ? c1 - j0 : COLS;
