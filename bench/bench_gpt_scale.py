@@ -22,17 +22,21 @@ instead of wall time: on a loaded machine that is the fair measure at one
 thread. Lines (BENCH format of bench/compare.py):
 
     BENCH gpt124m_train_B4_T64_1t nndb=.. torch=.. ratio=nndb/torch target=..
-    BENCH gpt124m_train_B4_T64_1t_floor nndb=.. floor=.. ratio=nndb/floor target=..  (torch/floor=..)
+    BENCH gpt124m_train_B4_T64_1t_floor nndb=.. floor=.. ratio=nndb/floor target=..  (separate processes: ..)
     BENCH gpt124m_train_B4_T64_1t_engine_floor nndb=.. engine_floor=.. ratio=nndb/engine_floor target=..
     BENCH peak_rss_gpt124m_train_B4_T64 nndb=..MiB torch=..MiB ratio=.. target=<=0.8
 
-The _engine_floor line divides by the same products made by nndb itself
-(gemm_floor.py --engine under `nndb python`: torch.mm and torch.bmm, so
-nndb's own 512-bit tiles where the CPU has them): the step's cost beyond
-its own products, which the _floor line stops measuring once nndb's
-products beat the library's. Its step and floor are timed in turn in one
-process (gemm_floor.py --alternate), so its nndb= figure is that run's
-step, not the first line's.
+The _floor and _engine_floor lines come from one more process
+(gemm_floor.py --engine --alternate under `nndb python`) that times the
+step, its products made by nndb (torch.mm and torch.bmm, so nndb's own
+512-bit tiles where the CPU has them) and the same products made by
+OpenBLAS (ctypes, as the separate floor process) in turn: the machine's
+speed drifts by a third between minutes, and alternating in one process
+gives the three the same minutes. Their nndb= figure is that run's step,
+not the first line's. _floor divides by OpenBLAS's products (the
+separate processes' nndb/floor and torch/floor follow in brackets);
+_engine_floor by nndb's own: the step's cost beyond its own products,
+which _floor stops measuring once nndb's products beat the library's.
 """
 import os
 import subprocess
@@ -90,24 +94,30 @@ def main(argv):
             ours = values([NNDB, "python", GPT] + args, threads)
             theirs = values(["/usr/bin/python3", GPT] + args, threads, passive=threads > 1)
             floor = values(["/usr/bin/python3", FLOOR] + args + own, threads)
-            engine = values([NNDB, "python", FLOOR] + args + ["--engine", "--alternate"], threads)
+            engine = values([NNDB, "python", FLOOR] + args + own + ["--engine", "--alternate"],
+                            threads)
             if ours.get("loss") != theirs.get("loss"):
                 print(f"# {full}: first losses differ: nndb {ours.get('loss')} "
                       f"torch {theirs.get('loss')}", flush=True)
             o, t, f = ours.get(key), theirs.get(key), floor.get(key)
             compare.emit(full, o and o / 1e3, "torch", t and t / 1e3, "s",
                          f"<={targets[threads - 1]}")
-            extra = (f"  (torch/floor={t / f:.3f}, {floor['gflop']:.4g} GFLOP, floor threads_used="
-                     f"{floor.get('threads_used', 0):.2f})" if t and f else "")
+            # The step over OpenBLAS's products, both timed in turn in one
+            # process (the machine's speed drifts between processes); the
+            # separate processes' ratios follow in brackets.
+            g, b = engine.get("gpt_" + key), engine.get("blas_" + key)
+            extra = (f"  (separate processes: nndb/floor={o / f:.3f} torch/floor={t / f:.3f}; "
+                     f"{floor['gflop']:.4g} GFLOP, floor threads_used="
+                     f"{floor.get('threads_used', 0):.2f})" if o and t and f else "")
             line_floor = f"{full}_floor"
-            if o and f:
-                print(f"BENCH {line_floor} nndb={o / 1e3:.4g}s "
-                      f"floor{'_own' if own else ''}={f / 1e3:.4g}s "
-                      f"ratio={o / f:.3f} target=<={floor_targets[threads - 1]}{extra}", flush=True)
+            if g and b:
+                print(f"BENCH {line_floor} nndb={g / 1e3:.4g}s "
+                      f"floor{'_own' if own else ''}={b / 1e3:.4g}s "
+                      f"ratio={g / b:.3f} target=<={floor_targets[threads - 1]}{extra}", flush=True)
             else:
-                compare.emit(line_floor, o, "floor", f, "ms", f"<={floor_targets[threads - 1]}")
-            # the step and its products timed in turn in one process
-            e, g = engine.get(key), engine.get("gpt_" + key)
+                compare.emit(line_floor, g, "floor", b, "ms", f"<={floor_targets[threads - 1]}")
+            # the step over the same products made by nndb, same process
+            e = engine.get(key)
             compare.emit(f"{full}_engine_floor", g and g / 1e3, "engine_floor", e and e / 1e3, "s",
                          f"<={floor_targets[threads - 1]}")
             if threads == 1:

@@ -34,9 +34,11 @@ cost beyond its own products; under /usr/bin/python3 it is PyTorch's. Not
 out=: nndb computes an out= result into a new tensor and copies it (the
 copy and its page faults cost about 0.4 s of the B4 T64 floor).
 
---alternate (with --engine) also builds gpt_scale.py's step in the same
-process and times the two in turn, step then floor, STEPS times each, and
-prints the step's medians as "gpt_step_ms" and "gpt_cpu_ms": on this VM
+--alternate (with --engine) also builds gpt_scale.py's step and the
+OpenBLAS floor (the ctypes calls above) in the same process and times the
+three in turn, step, engine floor, OpenBLAS floor, STEPS times each, and
+prints the step's medians as "gpt_step_ms" and "gpt_cpu_ms" and the
+OpenBLAS floor's as "blas_step_ms" and "blas_cpu_ms": on this VM
 the speed of the machine swings by a third from one minute to the next
 (the floor alone read 1.33 and 2.07 s a minute apart), so a ratio of two
 processes run one after the other says more about the minute than about
@@ -120,25 +122,16 @@ def engine_step(prods, threads):
     return step
 
 
-def main():
-    mode = sys.argv[1]
-    L, H, C, V, B, T, threads, steps = map(int, sys.argv[2:10])
-    own = "--own-blocks" in sys.argv[10:]
-    if "--engine" in sys.argv[10:]:
-        prods = products(mode, L, H, C, V, B, T)
-        floor = engine_step(prods, threads)
-        if "--alternate" in sys.argv[10:]:
-            alternate(floor, steps, prods, mode, L, H, C, V, B, T)
-        else:
-            report(floor, steps, prods)
-        return
+def blas_step(prods, threads, own):
+    """The step's products as cblas_sgemm calls of the system OpenBLAS
+    through ctypes: a function making them all once (see the module's text
+    for the buffers and --own-blocks)."""
     blas = ctypes.CDLL("libopenblas.so.0")
     blas.openblas_set_num_threads(threads)
     sgemm = blas.cblas_sgemm
     f, i, p = ctypes.c_float, ctypes.c_int, ctypes.c_void_p
     sgemm.argtypes = [i, i, i, i, i, i, f, p, i, p, i, f, p, i]
     sgemm.restype = None
-    prods = products(mode, L, H, C, V, B, T)
     big = max(max(m * k, k * n, m * n) for _, m, n, k, _, _ in prods)
     bufs = [(ctypes.c_float * big)() for _ in range(3)]
     for b in bufs:  # small values, no zeros or denormals
@@ -174,11 +167,29 @@ def main():
                 memset(z[0], 0, z[1])
             sgemm(*args)
 
-    report(step, steps, prods)
+    step.buffers = bufs  # kept as long as the step
+    return step
 
 
-def alternate(floor, steps, prods, mode, L, H, C, V, B, T):
-    """The GPT step and its floor in turn (see --alternate)."""
+def main():
+    mode = sys.argv[1]
+    L, H, C, V, B, T, threads, steps = map(int, sys.argv[2:10])
+    own = "--own-blocks" in sys.argv[10:]
+    prods = products(mode, L, H, C, V, B, T)
+    if "--engine" in sys.argv[10:]:
+        floor = engine_step(prods, threads)
+        if "--alternate" in sys.argv[10:]:
+            alternate(floor, blas_step(prods, threads, own), steps, prods, mode,
+                      L, H, C, V, B, T)
+        else:
+            report(floor, steps, prods)
+        return
+    report(blas_step(prods, threads, own), steps, prods)
+
+
+def alternate(floor, blas, steps, prods, mode, L, H, C, V, B, T):
+    """The GPT step, its products made by the engine and the same products
+    made by OpenBLAS, in turn (see --alternate)."""
     import statistics
     import time
 
@@ -186,9 +197,10 @@ def alternate(floor, steps, prods, mode, L, H, C, V, B, T):
     gpt = gpt_scale.make_step(mode, L, H, C, V, B, T)
     gpt()
     floor()
-    times = {"gpt": ([], []), "floor": ([], [])}
+    blas()
+    times = {"gpt": ([], []), "floor": ([], []), "blas": ([], [])}
     for _ in range(steps):
-        for name, fn in (("gpt", gpt), ("floor", floor)):
+        for name, fn in (("gpt", gpt), ("floor", floor), ("blas", blas)):
             w0, c0 = time.perf_counter(), time.process_time()
             fn()
             times[name][1].append(time.process_time() - c0)
@@ -198,6 +210,8 @@ def alternate(floor, steps, prods, mode, L, H, C, V, B, T):
     print("cpu_ms", f"{med['floor'][1]:.6g}")
     print("gpt_step_ms", f"{med['gpt'][0]:.6g}")
     print("gpt_cpu_ms", f"{med['gpt'][1]:.6g}")
+    print("blas_step_ms", f"{med['blas'][0]:.6g}")
+    print("blas_cpu_ms", f"{med['blas'][1]:.6g}")
     print("gflop", f"{sum(cnt * 2 * m * n * k for cnt, m, n, k, _, _ in prods) / 1e9:.6g}")
 
 
