@@ -112,8 +112,8 @@ def is_same_size(input, other):
 
 
 def is_storage(obj):
-    from torch.storage import _LegacyStorage
-    return isinstance(obj, _LegacyStorage)
+    from torch.storage import TypedStorage
+    return isinstance(obj, TypedStorage)
 
 
 def typename(o):

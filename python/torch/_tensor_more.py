@@ -247,6 +247,35 @@ def atanh(input):
     return _in_double(input, lambda x: 0.5 * (torch.log1p(x) - torch.log1p(-x)))
 
 
+@_method
+def storage(self):
+    """storage() -> torch.TypedStorage
+
+    The flat memory this tensor views: every element of it, from the first,
+    whatever the tensor's shape, strides and offset; views of one tensor
+    share it, and writing to it writes the tensor.
+
+    >>> x = torch.arange(4.)
+    >>> x[2:].storage().data_ptr() == x.storage().data_ptr()
+    True
+    >>> x.t().storage().tolist()
+    [0.0, 1.0, 2.0, 3.0]
+    """
+    return torch.storage.TypedStorage._of(self)
+
+
+@_method
+def storage_type(self):
+    """storage_type() -> type
+
+    The legacy storage class of this tensor's dtype.
+
+    >>> torch.zeros(2).storage_type()
+    <class 'torch.FloatStorage'>
+    """
+    return torch.storage._BY_DTYPE[self.dtype]
+
+
 _METHODS["arcsinh"] = asinh
 _METHODS["arccosh"] = acosh
 _METHODS["arctanh"] = atanh
