@@ -333,7 +333,19 @@ def new_empty_strided(input, size, stride, *, dtype=None, device=None, requires_
 @_function
 def empty_strided(size, stride, *, dtype=None, layout=None, device=None, requires_grad=False,
                   pin_memory=False):
-    r = torch.empty(tuple(size), dtype=dtype)
+    size, stride = tuple(size), tuple(stride)
+    if len(size) != len(stride):
+        raise RuntimeError(f"dimensionality of sizes ({len(size)}) must match dimensionality of "
+                           f"strides ({len(stride)})")
+    if any(n < 0 for n in size):
+        bad = next(n for n in size if n < 0)
+        raise RuntimeError(f"Trying to create tensor with negative dimension {bad}: {list(size)}")
+    if any(st < 0 for st in stride):
+        raise RuntimeError(f"Storage size calculation overflowed with sizes={list(size)} and "
+                           f"strides={list(stride)}")
+    # the memory the strides reach: 1 + sum((n - 1) * stride), none when empty
+    need = 0 if 0 in size else 1 + sum((n - 1) * st for n, st in zip(size, stride))
+    r = _C._view_of_storage(torch.empty(need, dtype=dtype), 0, size, stride)
     return r.requires_grad_() if requires_grad else r
 
 
