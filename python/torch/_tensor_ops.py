@@ -254,21 +254,32 @@ def as_strided(input, size, stride, storage_offset=None):
     size, stride = tuple(size), tuple(stride)
     if len(size) != len(stride):
         raise RuntimeError(f"mismatch in length of strides and shape")
+    if any(st < 0 for st in stride):
+        raise RuntimeError("as_strided: Negative strides are not supported at the moment, got "
+                           f"strides: {list(stride)}")
+    _, numel = _C._storage_info(input)
+    item = input.element_size()
+    need = 0 if 0 in size else offset + 1 + sum((n - 1) * st for n, st in zip(size, stride))
+    if need > numel:
+        raise RuntimeError(f"setStorage: sizes {list(size)}, strides {list(stride)}, storage "
+                           f"offset {offset}, and itemsize {item} requiring a storage size of "
+                           f"{need * item} are out of bounds for storage of size {numel * item}")
+    if not (input.requires_grad and torch.is_grad_enabled()):
+        # a view of the input's memory, as PyTorch's
+        return _C._view_of_storage(input, offset, size, stride)
+    # With history: the elements gathered (a copy) so that the gradient
+    # flows back to the input's elements.
+    if input.storage_offset() or not input.is_contiguous() or need > input.numel():
+        raise RuntimeError("as_strided: nndb follows gradients through strides over a "
+                           "contiguous tensor (its own elements), not over another view's "
+                           "storage")
     pos = torch.full((), offset, dtype=torch.int64)
     for d, (n, s) in enumerate(zip(size, stride)):
         shape = [1] * len(size)
         shape[d] = n
         pos = pos + (torch.arange(n) * s).reshape(shape)
     pos = pos.expand(size) if size else pos
-    base = input.contiguous().reshape(-1)
-    if input.storage_offset() or not input.is_contiguous():
-        raise RuntimeError("as_strided: nndb takes strides over a contiguous tensor "
-                           "(its own elements), not over another view's storage")
-    if pos.numel() and (int(pos.min()) < 0 or int(pos.max()) >= base.numel()):
-        raise RuntimeError(f"setStorage: sizes {list(size)}, strides {list(stride)}, storage "
-                           f"offset {offset} are out of bounds for storage of "
-                           f"{base.numel()} elements")
-    return base.gather(0, pos.reshape(-1)).reshape(size)
+    return input.reshape(-1).gather(0, pos.reshape(-1)).reshape(size)
 
 
 @_method
