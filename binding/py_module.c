@@ -617,6 +617,14 @@ static PyObject *f_set_num_threads(PyObject *m, PyObject *n) {
     Py_RETURN_NONE;
 }
 
+/* _set_flush_denormal(on) -> whether the processor has the mode. */
+static PyObject *f_set_flush_denormal(PyObject *m, PyObject *on) {
+    (void)m;
+    int v = PyObject_IsTrue(on);
+    if (v < 0) return NULL;
+    return PyBool_FromLong(nn_set_flush_denormal(v));
+}
+
 static PyObject *f_get_num_threads(PyObject *m, PyObject *unused) {
     (void)m;
     (void)unused;
@@ -874,6 +882,7 @@ PyMethodDef py_core_functions[] = {
     {"get_default_dtype", f_get_default_dtype, METH_NOARGS, "the default float dtype"},
     {"set_default_dtype", f_set_default_dtype, METH_O, "set the default float dtype"},
     {"set_num_threads", f_set_num_threads, METH_O, "threads for BLAS and parallel kernels"},
+    {"_set_flush_denormal", f_set_flush_denormal, METH_O, "subnormal floats flushed to zero"},
     {"get_num_threads", f_get_num_threads, METH_NOARGS, "threads for BLAS and parallel kernels"},
     {"_blas_num_threads", f_blas_num_threads, METH_NOARGS, "the BLAS library's thread count"},
     {"_par_min_elemwise", f_par_min_elemwise, METH_VARARGS,

@@ -8,6 +8,9 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <xmmintrin.h>
+#endif
 
 #include "nn_ctx.h"
 
@@ -45,8 +48,32 @@ static void run_tasks(uint32_t gen, nn_parallel_fn fn, void *arg, int n) {
     }
 }
 
+/* set_flush_denormal's mode: the thread that asks gets it at once, each
+ * worker before the first job it runs after the change, so that a job's
+ * tasks all see it. */
+static atomic_int flush_denormal;
+
+/* FTZ (bit 15: subnormal results become 0) and DAZ (bit 6: subnormal
+ * inputs read as 0) of this thread's MXCSR. */
+static bool apply_flush_denormal(int on) {
+#if defined(__x86_64__) || defined(__i386__)
+    unsigned csr = _mm_getcsr();
+    _mm_setcsr(on ? csr | 0x8040u : csr & ~0x8040u);
+    return true;
+#else
+    (void)on;
+    return false;
+#endif
+}
+
+bool nn_set_flush_denormal(bool on) {
+    atomic_store(&flush_denormal, on ? 1 : 0);
+    return apply_flush_denormal(on);
+}
+
 static void *worker(void *unused) {
     (void)unused;
+    int mode = 0;
     pthread_mutex_lock(&mu);
     uint64_t seen = generation;
     for (;;) {
@@ -56,6 +83,8 @@ static void *worker(void *unused) {
         void *arg = job_arg;
         int n = job_tasks;
         pthread_mutex_unlock(&mu);
+        int want = atomic_load_explicit(&flush_denormal, memory_order_relaxed);
+        if (want != mode) mode = apply_flush_denormal(want) ? want : mode;
         run_tasks((uint32_t)seen, fn, arg, n);
         pthread_mutex_lock(&mu);
     }

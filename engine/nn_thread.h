@@ -11,6 +11,7 @@
 #ifndef NN_THREAD_H
 #define NN_THREAD_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 typedef void (*nn_parallel_fn)(void *arg, int task, int n_tasks);
@@ -20,6 +21,11 @@ typedef void (*nn_parallel_fn)(void *arg, int task, int n_tasks);
  * thread count. */
 int nn_parallel_tasks(int64_t work, int64_t min_per_task);
 void nn_parallel_run(int n_tasks, nn_parallel_fn fn, void *arg);
+/* torch.set_flush_denormal: float arithmetic flushes subnormal inputs and
+ * results to zero [on] (the processor's DAZ and FTZ modes), in the calling
+ * thread and, from their next job, in the workers. False where the
+ * processor has no such mode (then nothing changes). */
+bool nn_set_flush_denormal(bool on);
 /* The part size of ATen's at::parallel_for over [n] items with grain
  * [grain], at nndb's thread count standing for PyTorch's: P = min(threads,
  * ceil(n / grain)) parts of ceil(n / P) items. Where PyTorch's result

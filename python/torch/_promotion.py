@@ -175,7 +175,10 @@ def is_deterministic_algorithms_warn_only_enabled():
 
 
 def set_flush_denormal(mode):
-    return False
+    """Whether float arithmetic in this thread flushes subnormal results and
+    inputs to zero (the processor's FTZ and DAZ modes); True where the
+    processor has them, as PyTorch's on x86."""
+    return _C._set_flush_denormal(bool(mode))
 
 
 def is_inference_mode_enabled():

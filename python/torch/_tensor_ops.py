@@ -545,8 +545,18 @@ def _segment_extreme(flat, pos, vals, hit, include_self, is_max):
     return out + (best - out).detach()
 
 
+_INDEX_REDUCE_BETA = ("index_reduce() is in beta and the API may change at any time. "
+                      "(Triggered internally at  ./aten/src/ATen/native/"
+                      "TensorAdvancedIndexing.cpp:1008.)")
+
+
 @_method
 def index_reduce(input, dim, index, source, reduce, *, include_self=True):
+    torch._utils._warn_once("index_reduce", _INDEX_REDUCE_BETA)
+    return _index_reduce(input, dim, index, source, reduce, include_self)
+
+
+def _index_reduce(input, dim, index, source, reduce, include_self):
     if reduce not in ("prod", "mean", "amax", "amin"):
         raise RuntimeError(f"index_reduce(): Expected reduce to be one of prod, mean, amax or "
                            f"amin but got {reduce}.")
@@ -563,7 +573,8 @@ def index_reduce(input, dim, index, source, reduce, *, include_self=True):
 
 @_method
 def index_reduce_(input, dim, index, source, reduce, *, include_self=True):
-    return input.copy_(index_reduce(input, dim, index, source, reduce, include_self=include_self))
+    torch._utils._warn_once("index_reduce", _INDEX_REDUCE_BETA)
+    return input.copy_(_index_reduce(input, dim, index, source, reduce, include_self))
 
 
 @_function
