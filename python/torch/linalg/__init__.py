@@ -701,6 +701,12 @@ def _dims(dim, ndim):
     return tuple(dim)
 
 
+def _check_norm_dtype(dtype, api):
+    if dtype is not None and not (dtype.is_floating_point or dtype.is_complex):
+        raise RuntimeError(f"{api}: dtype should be floating point or complex, but got "
+                           f"{_sname(dtype)}")
+
+
 def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None, out=None):
     api = "linalg.vector_norm"
     _check_tensor(x, api, "input")
@@ -712,6 +718,7 @@ def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None, out=None):
     if not x.is_floating_point():
         raise RuntimeError(f"{api}: Expected a floating point or complex tensor as input. Got "
                            f"{_sname(x.dtype)}")
+    _check_norm_dtype(dtype, api)
     if dtype is not None:
         x = x.to(dtype)
     ord = float(ord)
@@ -770,6 +777,7 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None, out=No
     if A.dim() < 2:
         raise RuntimeError(f"{api}: The input tensor A must have at least 2 dimensions.")
     _check_float(A, api)
+    _check_norm_dtype(dtype, api)
     if dtype is not None:
         A = A.to(dtype)
     dim = tuple(dim)
