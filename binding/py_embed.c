@@ -158,6 +158,48 @@ int py_embed_init(void) {
     return start(&config, pydir);
 }
 
+/* The PYTHON* variables a script's user expects python3 to honour, read
+ * here because the config is otherwise isolated from the environment (a
+ * PYTHONHOME or PYTHONDONTWRITEBYTECODE meant for another interpreter
+ * would break or slow nndb's start): unbuffered output (logs that follow a
+ * run through a pipe), the hash seed, warning filters and faulthandler.
+ * PYTHONPATH is nndb._boot's (every front end). Command-line options (-u,
+ * -W, -X) still apply on top. 0, or an exit status. */
+static int env_options(PyConfig *config) {
+    const char *v = getenv("PYTHONUNBUFFERED");
+    if (v && *v) config->buffered_stdio = 0;
+    v = getenv("PYTHONFAULTHANDLER");
+    if (v && *v) config->faulthandler = 1;
+    v = getenv("PYTHONHASHSEED");
+    if (v && *v && strcmp(v, "random") != 0) {
+        char *end;
+        unsigned long seed = strtoul(v, &end, 10);
+        if (*end || seed > 4294967295UL) {
+            fprintf(stderr, "Fatal Python error: PYTHONHASHSEED must be \"random\" or an "
+                            "integer in range [0; 4294967295]\n");
+            return 1;
+        }
+        config->use_hash_seed = 1;
+        config->hash_seed = seed;
+    }
+    PyStatus st = PyStatus_Ok();
+    v = getenv("PYTHONWARNINGS");
+    for (char *w = v && *v && !PyStatus_Exception(st) ? strdup(v) : NULL, *save = NULL,
+              *tok = w ? strtok_r(w, ",", &save) : NULL, *first = w;
+         first; tok = strtok_r(NULL, ",", &save)) {
+        if (!tok || PyStatus_Exception(st)) {
+            free(first);
+            break;
+        }
+        wchar_t *wt = Py_DecodeLocale(tok, NULL);
+        if (wt) {
+            st = PyWideStringList_Append(&config->warnoptions, wt);
+            PyMem_RawFree(wt);
+        }
+    }
+    return PyStatus_Exception(st) ? fail_status(st) : 0;
+}
+
 int py_embed_main(int argc, char **argv) {
     const char *pydir = find_python_dir();
     if (!pydir) return 1;
@@ -172,6 +214,11 @@ int py_embed_main(int argc, char **argv) {
     config.install_signal_handlers = 1;
     config.parse_argv = 1;
     config.buffered_stdio = 1;
+    rc = env_options(&config);
+    if (rc) {
+        PyConfig_Clear(&config);
+        return rc;
+    }
     PyStatus st = PyConfig_SetBytesArgv(&config, argc, argv);
     if (PyStatus_Exception(st)) {
         PyConfig_Clear(&config);

@@ -47,3 +47,19 @@ class NndbFinder:
 if not any(f is NndbFinder or getattr(f, "__name__", "") == "NndbFinder"
            for f in sys.meta_path):
     sys.meta_path.insert(0, NndbFinder)
+
+
+def _pythonpath():
+    """PYTHONPATH's folders, as python3 puts them: absolute, after the
+    script's folder (which the interpreter adds later) and before the
+    standard library; nndb's own packages stay ahead of them. (nndb starts
+    CPython isolated from the environment, so it reads the variable here.)"""
+    value = os.environ.get("PYTHONPATH")
+    if not value:
+        return
+    at = sys.path.index(_HERE) + 1 if _HERE in sys.path else 0
+    for i, entry in enumerate(value.split(os.pathsep)):
+        sys.path.insert(at + i, os.path.abspath(entry))
+
+
+_pythonpath()
