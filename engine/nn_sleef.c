@@ -1,5 +1,7 @@
 #include "nn_sleef.h"
 
+#include "nn_thread.h"
+
 #include <dlfcn.h>
 #include <math.h>
 #include <pthread.h>
@@ -531,8 +533,7 @@ exp_map_avx512(float *out, const float *in, int64_t n) {
 }
 #endif
 
-void nn_sleef_map_f32(nn_sleef_fn fn, float *out, const float *in, int64_t n, int64_t tail) {
-    pthread_once(&once, load);
+static void map_f32(nn_sleef_fn fn, float *out, const float *in, int64_t n, int64_t tail) {
     int64_t i = 0;
 #ifdef HAVE_AVX2_PATH
     /* whole 16-float vectors first where AVX-512F is used, the rest of
@@ -552,8 +553,7 @@ void nn_sleef_map_f32(nn_sleef_fn fn, float *out, const float *in, int64_t n, in
     for (; i < n; i++) out[i] = g(in[i]);
 }
 
-void nn_sleef_map_f64(nn_sleef_fn fn, double *out, const double *in, int64_t n, int64_t tail) {
-    pthread_once(&once, load);
+static void map_f64(nn_sleef_fn fn, double *out, const double *in, int64_t n, int64_t tail) {
     int64_t i = 0;
 #ifdef HAVE_AVX2_PATH
     if (vds[fn]) i = map_f64_avx2(vds[fn], out, in, tail);
@@ -562,4 +562,51 @@ void nn_sleef_map_f64(nn_sleef_fn fn, double *out, const double *in, int64_t n, 
     for (; i < tail; i++) out[i] = f(in[i]);
     double (*g)(double) = table[fn].d;
     for (; i < n; i++) out[i] = g(in[i]);
+}
+
+/* The maps split across the engine's threads: each element's bits depend
+ * only on its value and on which side of [tail] it lies (SLEEF's vector and
+ * scalar functions agree), so any split gives the serial loop's bits.
+ * exp and log are cheap enough to gain only from the memory-bound
+ * threshold; the others (sin, erf, tan, ...) from a quarter of it, as the
+ * unary kernels' dear ones (nn_ops_impl.h). A map called from inside a
+ * job runs serially (nn_thread.h). */
+typedef struct map_job {
+    nn_sleef_fn fn;
+    bool f32;
+    void *out;
+    const void *in;
+    int64_t n, tail;
+} map_job;
+
+static void map_task(void *arg, int task, int n_tasks) {
+    const map_job *j = arg;
+    int64_t b, e;
+    nn_parallel_range(j->n, task, n_tasks, 16, &b, &e);
+    if (b >= e) return;
+    int64_t tail = j->tail - b < 0 ? 0 : j->tail - b > e - b ? e - b : j->tail - b;
+    if (j->f32)
+        map_f32(j->fn, (float *)j->out + b, (const float *)j->in + b, e - b, tail);
+    else
+        map_f64(j->fn, (double *)j->out + b, (const double *)j->in + b, e - b, tail);
+}
+
+static void map_run(nn_sleef_fn fn, bool f32, void *out, const void *in, int64_t n, int64_t tail) {
+    pthread_once(&once, load);
+    int64_t min = nn_par_min_elemwise();
+    if (fn != NN_SLEEF_EXP && fn != NN_SLEEF_LOG) min /= 4;
+    map_job j = {fn, f32, out, in, n, tail};
+    int tasks = nn_parallel_tasks(n, min);
+    if (tasks > 1)
+        nn_parallel_run(tasks, map_task, &j);
+    else
+        map_task(&j, 0, 1);
+}
+
+void nn_sleef_map_f32(nn_sleef_fn fn, float *out, const float *in, int64_t n, int64_t tail) {
+    map_run(fn, true, out, in, n, tail);
+}
+
+void nn_sleef_map_f64(nn_sleef_fn fn, double *out, const double *in, int64_t n, int64_t tail) {
+    map_run(fn, false, out, in, n, tail);
 }
