@@ -1082,9 +1082,17 @@ static const char *const pw_names[] = {"mse_loss", "binary_cross_entropy",
  *   divided by n, with [sig] = sigmoid(x) from the sigmoid op; the
  *   target's -x g, divided by n. */
 #define PW_GRAD(NAME, T)                                                                           \
-    static void NAME(pw_kind k, const T *x, const T *t, const T *sig, const T *go, T g0,           \
-                     int64_t n, T *dx, T *dt, int64_t count) {                                     \
+    NN_KERNEL_CLONES static void NAME(pw_kind k, const T *x, const T *t, const T *sig,             \
+                                      const T *go, T g0, int64_t n, T *dx, T *dt, int64_t count) { \
         T norm = (T)(n ? 2.0 / (double)n : 2.0), nt = (T)n;                                        \
+        if (k == PW_MSE && !go) { /* the reduced loss's: a loop that vectorises */                 \
+            for (int64_t i = 0; i < count; i++) {                                                  \
+                T d = norm * (x[i] - t[i]) * g0;                                                   \
+                if (dx) dx[i] = d;                                                                 \
+                if (dt) dt[i] = -d;                                                                \
+            }                                                                                      \
+            return;                                                                                \
+        }                                                                                          \
         for (int64_t i = 0; i < count; i++) {                                                      \
             T g = go ? go[i] : g0;                                                                 \
             if (k == PW_MSE) {                                                                     \
@@ -1124,7 +1132,12 @@ PW_GRAD(pw_grad_f64, double)
  * with_logits as its composition of ops, (1 - t) x + m + log(exp(-m) +
  * exp(-x - m)) with m = max(-x, 0), exp and log from SLEEF. */
 #define PW_ELEMS(NAME, T, LOG, FT, SLEEF)                                                          \
-    static void NAME(pw_kind k, const T *x, const T *t, T *l, int64_t n) {                         \
+    NN_KERNEL_CLONES static void NAME(pw_kind k, const T *restrict x, const T *restrict t,         \
+                                      T *restrict l, int64_t n) {                                  \
+        if (k == PW_MSE) { /* its own loop, which vectorises */                                    \
+            for (int64_t i = 0; i < n; i++) l[i] = (x[i] - t[i]) * (x[i] - t[i]);                  \
+            return;                                                                                \
+        }                                                                                          \
         FT sexp = SLEEF(NN_SLEEF_EXP), slog = SLEEF(NN_SLEEF_LOG);                                 \
         for (int64_t i = 0; i < n; i++) {                                                          \
             if (k == PW_MSE) {                                                                     \
@@ -1144,6 +1157,51 @@ PW_GRAD(pw_grad_f64, double)
     }
 PW_ELEMS(pw_elems_f32, float, logf, nn_sleef_f1, nn_sleef_float)
 PW_ELEMS(pw_elems_f64, double, log, nn_sleef_d1, nn_sleef_double)
+
+/* The element losses and the gradients split across the engine's threads:
+ * each element's value depends on its inputs only, so any split gives the
+ * serial loop's bits. The kernels are compiled per ISA level
+ * (NN_KERNEL_CLONES): mse's loops vectorise. */
+typedef struct pw_job {
+    pw_kind k;
+    bool f64, grad;
+    const void *x, *t, *sig, *go;
+    double g0;
+    int64_t n, count;
+    void *l, *dx, *dt;
+} pw_job;
+
+static const void *pw_at(const void *p, int64_t i, bool f64) {
+    return p ? (const char *)p + i * (f64 ? 8 : 4) : NULL;
+}
+
+static void pw_task(void *arg, int task, int n_tasks) {
+    const pw_job *j = arg;
+    int64_t b, e;
+    nn_parallel_range(j->count, task, n_tasks, 16, &b, &e);
+    if (b >= e) return;
+    const void *x = pw_at(j->x, b, j->f64), *t = pw_at(j->t, b, j->f64);
+    void *l = (void *)pw_at(j->l, b, j->f64), *dx = (void *)pw_at(j->dx, b, j->f64),
+         *dt = (void *)pw_at(j->dt, b, j->f64);
+    const void *sig = pw_at(j->sig, b, j->f64), *go = pw_at(j->go, b, j->f64);
+    if (!j->grad && j->f64)
+        pw_elems_f64(j->k, x, t, l, e - b);
+    else if (!j->grad)
+        pw_elems_f32(j->k, x, t, l, e - b);
+    else if (j->f64)
+        pw_grad_f64(j->k, x, t, sig, go, j->g0, j->n, dx, dt, e - b);
+    else
+        pw_grad_f32(j->k, x, t, sig, go, (float)j->g0, j->n, dx, dt, e - b);
+}
+
+static void pw_run(const pw_job *j) {
+    int tasks = nn_parallel_tasks(j->count, j->k == PW_MSE || j->grad ? NN_PAR_MIN_ELEMWISE
+                                                                      : NN_PAR_MIN_DEAR);
+    if (tasks > 1)
+        nn_parallel_run(tasks, pw_task, (void *)j);
+    else
+        pw_task((void *)j, 0, 1);
+}
 
 /* The shape both operands take, or an error naming both shapes. */
 static bool pw_shape(nn_ctx *ctx, pw_kind kind, const nn_tensor *x, const nn_tensor *t, int *nd,
@@ -1204,10 +1262,20 @@ static nn_tensor *pw_forward(nn_ctx *ctx, nn_node *node, pw_kind kind) {
     nn_tensor *elems = nn_tensor_empty(ctx, dt, nd, shape);
     if (!elems) goto done;
     int64_t n = nn_tensor_numel(x);
-    if (dt == NN_FLOAT64)
-        pw_elems_f64(kind, nn_tensor_data(x), nn_tensor_data(t), nn_tensor_data(elems), n);
-    else
-        pw_elems_f32(kind, nn_tensor_data(x), nn_tensor_data(t), nn_tensor_data(elems), n);
+    pw_job job = {kind,
+                  dt == NN_FLOAT64,
+                  false,
+                  nn_tensor_data(x),
+                  nn_tensor_data(t),
+                  NULL,
+                  NULL,
+                  0,
+                  0,
+                  n,
+                  nn_tensor_data(elems),
+                  NULL,
+                  NULL};
+    pw_run(&job);
     if (red == NN_REDUCTION_NONE) {
         out = elems;
         goto done;
@@ -1265,11 +1333,21 @@ static nn_status pw_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_ten
             nn_tensor_release(dx);
             nn_tensor_release(dtg);
             dx = dtg = NULL;
-        } else if (dt == NN_FLOAT64) {
-            pw_grad_f64(kind, nn_tensor_data(x), nn_tensor_data(t), sp, gp, g0, n, dxp, dtp, count);
         } else {
-            pw_grad_f32(kind, nn_tensor_data(x), nn_tensor_data(t), sp, gp, (float)g0, n, dxp, dtp,
-                        count);
+            pw_job job = {kind,
+                          dt == NN_FLOAT64,
+                          true,
+                          nn_tensor_data(x),
+                          nn_tensor_data(t),
+                          sp,
+                          gp,
+                          g0,
+                          n,
+                          count,
+                          NULL,
+                          dxp,
+                          dtp};
+            pw_run(&job);
         }
     }
     nn_tensor_release(sig);
