@@ -633,6 +633,10 @@ typedef struct unary_arg {
 #define SOFTPLUS(M, T)      (x * p0 > p1 ? x : M(log1p)(M(exp)(x * p0)) / p0)
 #define SOFTPLUS_GRAD(M, T) (x * p0 > p1 ? g : g * SIGM(M, T, x * p0))
 
+/* clamp's forward as two compares that the compiler turns into max and
+ * min instructions: a NaN x fails both and passes; a NaN bound (a side
+ * left out) fails its compare and is ignored. */
+#define CLAMP(lo_x) ((lo_x) > p1 ? p1 : (lo_x))
 /* X(name, forward, derivative) for each float unary op. tanh's derivative
  * g (1 - y^2) is fused, g * fma(-y, y, 1), as PyTorch's AVX2 kernel is
  * compiled. NaN follows
@@ -647,12 +651,7 @@ typedef struct unary_arg {
     X(rsqrt, (T)1 / M(sqrt)(x), (T)-0.5 * g * (y * y * y))                                         \
     X(abs, M(fabs)(x), x > 0 ? g : x < 0 ? -g : (T)0)                                              \
     X(sign, (T)((x > 0) - (x < 0)), (T)0)                                                          \
-    X(clamp,                                                                                       \
-      (x != x)               ? x                                                                   \
-      : (p0 == p0 && x < p0) ? p0                                                                  \
-      : (p1 == p1 && x > p1) ? p1                                                                  \
-                             : x,                                                                  \
-      ((p0 != p0 || x >= p0) && (p1 != p1 || x <= p1)) ? g : (T)0)                                 \
+    X(clamp, CLAMP(x < p0 ? p0 : x), ((p0 != p0 || x >= p0) && (p1 != p1 || x <= p1)) ? g : (T)0)  \
     X(relu, x <= 0 ? (T)0 : x, y <= 0 ? (T)0 : g)                                                  \
     X(leaky_relu, x > 0 ? x : x * p0, x > 0 ? g : g * p0)                                          \
     X(tanh, M(tanh)(x), g *M(fma)(-y, y, (T)1))                                                    \
@@ -1647,11 +1646,26 @@ nn_status op_where_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_tens
 
 /* ---- comparisons and logic (bool results) ---- */
 
+/* Dense rows (and a broadcast scalar operand) get loops that vectorise,
+ * compiled per ISA level. */
 #define CMP_LOOP(NAME, T, OP)                                                                      \
-    static void NAME(char **d, const int64_t *s, int64_t n, void *arg) {                           \
-        for (int64_t i = 0; i < n; i++)                                                            \
-            *(uint8_t *)(d[0] + i * s[0]) =                                                        \
-                *(const T *)(d[1] + i * s[1]) OP * (const T *)(d[2] + i * s[2]);                   \
+    NN_KERNEL_CLONES static void NAME(char **d, const int64_t *s, int64_t n, void *arg) {          \
+        const int64_t z = (int64_t)sizeof(T);                                                      \
+        uint8_t *restrict o = (uint8_t *)d[0];                                                     \
+        const T *restrict x = (const T *)d[1], *restrict y = (const T *)d[2];                      \
+        if (s[0] == 1 && s[1] == z && s[2] == z) {                                                 \
+            for (int64_t i = 0; i < n; i++) o[i] = x[i] OP y[i];                                   \
+        } else if (s[0] == 1 && s[1] == z && s[2] == 0) {                                          \
+            const T b = *y;                                                                        \
+            for (int64_t i = 0; i < n; i++) o[i] = x[i] OP b;                                      \
+        } else if (s[0] == 1 && s[1] == 0 && s[2] == z) {                                          \
+            const T a = *x;                                                                        \
+            for (int64_t i = 0; i < n; i++) o[i] = a OP y[i];                                      \
+        } else {                                                                                   \
+            for (int64_t i = 0; i < n; i++)                                                        \
+                *(uint8_t *)(d[0] + i * s[0]) =                                                    \
+                    *(const T *)(d[1] + i * s[1]) OP * (const T *)(d[2] + i * s[2]);               \
+        }                                                                                          \
     }
 #define CMP_ALL(NAME, OP)                                                                          \
     CMP_LOOP(NAME##_f32, float, OP)                                                                \
