@@ -1352,6 +1352,25 @@ typedef struct silu_grad_job {
     int64_t n, run; /* run: PyTorch's thread split (pt_chunk), each its own tail */
 } silu_grad_job;
 
+/* g s (1 + x (1 - s)) from o = exp(-x), the multiply-add fused as
+ * PyTorch's kernel is compiled; per ISA level, where fma is an
+ * instruction (the baseline clone calls libm's, with the same bits). */
+NN_KERNEL_CLONES static void silu_grad_fin_f32(float *o, const float *g, const float *x,
+                                               int64_t n) {
+    for (int64_t i = 0; i < n; i++) {
+        float sg = 1.0f / (1.0f + o[i]);
+        o[i] = g[i] * sg * fmaf(x[i], 1.0f - sg, 1.0f);
+    }
+}
+
+NN_KERNEL_CLONES static void silu_grad_fin_f64(double *o, const double *g, const double *x,
+                                               int64_t n) {
+    for (int64_t i = 0; i < n; i++) {
+        double sg = 1.0 / (1.0 + o[i]);
+        o[i] = g[i] * sg * fma(x[i], 1.0 - sg, 1.0);
+    }
+}
+
 static void silu_grad_span(const silu_grad_job *j, int64_t b, int64_t e, int64_t tail_at) {
     int64_t n = e - b, tail = tail_at - b;
     tail = tail < 0 ? 0 : tail > n ? n : tail;
@@ -1360,19 +1379,13 @@ static void silu_grad_span(const silu_grad_job *j, int64_t b, int64_t e, int64_t
         const float *x = (const float *)j->x + b, *g = (const float *)j->g + b;
         for (int64_t i = 0; i < n; i++) o[i] = -x[i];
         nn_sleef_map_f32(NN_SLEEF_EXP, o, o, n, tail);
-        for (int64_t i = 0; i < n; i++) {
-            float sg = 1.0f / (1.0f + o[i]);
-            o[i] = g[i] * sg * fmaf(x[i], 1.0f - sg, 1.0f);
-        }
+        silu_grad_fin_f32(o, g, x, n);
     } else {
         double *o = (double *)j->r + b;
         const double *x = (const double *)j->x + b, *g = (const double *)j->g + b;
         for (int64_t i = 0; i < n; i++) o[i] = -x[i];
         nn_sleef_map_f64(NN_SLEEF_EXP, o, o, n, tail);
-        for (int64_t i = 0; i < n; i++) {
-            double sg = 1.0 / (1.0 + o[i]);
-            o[i] = g[i] * sg * fma(x[i], 1.0 - sg, 1.0);
-        }
+        silu_grad_fin_f64(o, g, x, n);
     }
 }
 
