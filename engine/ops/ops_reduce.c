@@ -828,6 +828,185 @@ SCAN_LOOP(scan_f32, float)
 SCAN_LOOP(scan_f64, double)
 SCAN_LOOP(scan_i64, int64_t)
 
+/* The fast scans of a contiguous input, [outer] blocks of [n] rows of
+ * [inner] elements, the dim being the rows. Same answers as SCAN_LOOP (the
+ * first extreme, or the first NaN), so the split across threads changes
+ * nothing.
+ *
+ * inner == 1 (a reduction over the last dim): two passes over each row,
+ * both vectorisable: the extreme value and whether a NaN is there, then the
+ * first element equal to it (or the first NaN). The value written is that
+ * element, so a row of -0.0 and 0.0 gives the one found first, as the scan.
+ *
+ * inner > 1: down the columns, SCAN_COLS lanes across the contiguous dim,
+ * each lane taking a new value when it beats the lane's best (or is the
+ * first NaN met), the index kept as int32 in the block (n < 2^31 checked)
+ * for float so lanes of values and indices have one width. */
+enum { SCAN_COLS = 1024 };
+typedef uint64_t scan_vu64 __attribute__((vector_size(32)));
+
+/* One lane step: the lane's best [m] and index [i] take [v] and [k] where
+ * [v] beats [m] (the first extreme wins) or is the first NaN (HAS_NAN).
+ * GCC's vector extensions, so every clone gets vector compares and blends
+ * (C has no vector ?:, hence the masks). */
+#define SCAN_TAKE(IT, HAS_NAN, is_max, v, m)                                                       \
+    ((is_max ? (IT)((v) > (m)) : (IT)((v) < (m))) |                                                \
+     (HAS_NAN ? (IT)(((v) != (v)) & ((m) == (m))) : (IT){0}))
+#define SCAN_BLEND(VT, IT, k, a, b) ((VT)(((k) & (IT)(a)) | (~(k) & (IT)(b))))
+
+#define SCAN_FAST(T, VT, IT, W, SFX, HAS_NAN)                                                      \
+    typedef T VT __attribute__((vector_size(32)));                                                 \
+    typedef IT IT##_##SFX __attribute__((vector_size(32)));                                        \
+    NN_KERNEL_CLONES static void scan_row_##SFX(const T *x, int64_t n, bool is_max, T *val,        \
+                                                int64_t *idx) {                                    \
+        typedef IT##_##SFX VI;                                                                     \
+        VT m[4];                                                                                   \
+        VI nan = {0};                                                                              \
+        for (int l = 0; l < W; l++) m[0][l] = x[0];                                                \
+        m[1] = m[2] = m[3] = m[0];                                                                 \
+        int64_t k = 0;                                                                             \
+        /* four chains of compare and blend, for their latency */                                  \
+        for (; k + 4 * W <= n; k += 4 * W)                                                         \
+            for (int j = 0; j < 4; j++) {                                                          \
+                VT v;                                                                              \
+                memcpy(&v, x + k + j * W, sizeof v);                                               \
+                VI t = is_max ? (VI)(v > m[j]) : (VI)(v < m[j]);                                   \
+                m[j] = SCAN_BLEND(VT, VI, t, v, m[j]);                                             \
+                if (HAS_NAN) nan |= (VI)(v != v);                                                  \
+            }                                                                                      \
+        T best = x[0];                                                                             \
+        bool any_nan = false;                                                                      \
+        for (int l = 0; l < W; l++) {                                                              \
+            for (int j = 0; j < 4; j++)                                                            \
+                best = (is_max ? m[j][l] > best : m[j][l] < best) ? m[j][l] : best;                \
+            any_nan |= nan[l] != 0;                                                                \
+        }                                                                                          \
+        for (; k < n; k++) {                                                                       \
+            T v = x[k];                                                                            \
+            best = (is_max ? v > best : v < best) ? v : best;                                      \
+            if (HAS_NAN) any_nan |= v != v;                                                        \
+        }                                                                                          \
+        int64_t at = 0;                                                                            \
+        const bool find_nan = HAS_NAN && (any_nan || x[0] != x[0]);                                \
+        VT b = (VT){0} + best;                                                                     \
+        for (; at + W <= n; at += W) {                                                             \
+            VT v;                                                                                  \
+            memcpy(&v, x + at, sizeof v);                                                          \
+            scan_vu64 hit = (scan_vu64)(find_nan ? (VI)(v != v) : (VI)(v == b));                   \
+            if ((hit[0] | hit[1]) | (hit[2] | hit[3])) break;                                      \
+        }                                                                                          \
+        if (find_nan) {                                                                            \
+            while (x[at] == x[at]) at++;                                                           \
+        } else {                                                                                   \
+            while (!(x[at] == best)) at++;                                                         \
+        }                                                                                          \
+        *val = x[at];                                                                              \
+        *idx = at;                                                                                 \
+    }                                                                                              \
+    NN_KERNEL_CLONES static void scan_cols_##SFX(const T *x, int64_t n, int64_t inner, int64_t w,  \
+                                                 bool is_max, T *val, int64_t *idx) {              \
+        typedef IT##_##SFX VI;                                                                     \
+        VT best[SCAN_COLS / W];                                                                    \
+        VI bi[SCAN_COLS / W];                                                                      \
+        const int64_t nv = w / W;                                                                  \
+        for (int64_t c = 0; c < nv; c++) {                                                         \
+            memcpy(&best[c], x + c * W, sizeof best[c]);                                           \
+            bi[c] = (VI){0};                                                                       \
+        }                                                                                          \
+        for (int64_t k = 1; k < n; k++) {                                                          \
+            const T *p = x + k * inner;                                                            \
+            const VI kk = (VI){0} + (IT)k;                                                         \
+            for (int64_t c = 0; c < nv; c++) {                                                     \
+                VT v;                                                                              \
+                memcpy(&v, p + c * W, sizeof v);                                                   \
+                VI t = SCAN_TAKE(VI, HAS_NAN, is_max, v, best[c]);                                 \
+                best[c] = SCAN_BLEND(VT, VI, t, v, best[c]);                                       \
+                bi[c] = (t & kk) | (~t & bi[c]);                                                   \
+            }                                                                                      \
+        }                                                                                          \
+        for (int64_t c = 0; c < nv; c++)                                                           \
+            for (int l = 0; l < W; l++) val[c * W + l] = best[c][l], idx[c * W + l] = bi[c][l];    \
+        for (int64_t c = nv * W; c < w; c++) {                                                     \
+            T b = x[c];                                                                            \
+            int64_t bk = 0;                                                                        \
+            for (int64_t k = 1; k < n; k++) {                                                      \
+                T v = x[k * inner + c];                                                            \
+                if ((is_max ? v > b : v < b) || (HAS_NAN && v != v && b == b)) b = v, bk = k;      \
+            }                                                                                      \
+            val[c] = b, idx[c] = bk;                                                               \
+        }                                                                                          \
+    }
+SCAN_FAST(float, scan_vf32, int32_t, 8, f32, 1)
+SCAN_FAST(double, scan_vf64, int64_t, 4, f64, 1)
+SCAN_FAST(int64_t, scan_vi64, int64_t, 4, i64, 0)
+
+typedef struct fast_scan {
+    const char *x;
+    char *val;
+    int64_t *idx;
+    int64_t outer, n, inner, blocks; /* blocks: column blocks per outer index */
+    nn_dtype dt;
+    bool is_max;
+} fast_scan;
+
+static void fast_scan_task(void *argp, int task, int n_tasks) {
+    const fast_scan *f = argp;
+    const size_t es = nn_dtype_size(f->dt);
+    int64_t b, e;
+    if (f->inner == 1) {
+        nn_parallel_range(f->outer, task, n_tasks, 1, &b, &e);
+        for (int64_t r = b; r < e; r++) {
+            const char *x = f->x + (size_t)(r * f->n) * es;
+            char *v = f->val + (size_t)r * es;
+            if (f->dt == NN_FLOAT32)
+                scan_row_f32((const float *)x, f->n, f->is_max, (float *)v, f->idx + r);
+            else if (f->dt == NN_FLOAT64)
+                scan_row_f64((const double *)x, f->n, f->is_max, (double *)v, f->idx + r);
+            else
+                scan_row_i64((const int64_t *)x, f->n, f->is_max, (int64_t *)v, f->idx + r);
+        }
+        return;
+    }
+    nn_parallel_range(f->outer * f->blocks, task, n_tasks, 1, &b, &e);
+    for (int64_t u = b; u < e; u++) {
+        int64_t o = u / f->blocks, c0 = (u % f->blocks) * SCAN_COLS;
+        int64_t w = f->inner - c0 < SCAN_COLS ? f->inner - c0 : SCAN_COLS;
+        const char *x = f->x + (size_t)(o * f->n * f->inner + c0) * es;
+        char *v = f->val + (size_t)(o * f->inner + c0) * es;
+        int64_t *ix = f->idx + o * f->inner + c0;
+        if (f->dt == NN_FLOAT32)
+            scan_cols_f32((const float *)x, f->n, f->inner, w, f->is_max, (float *)v, ix);
+        else if (f->dt == NN_FLOAT64)
+            scan_cols_f64((const double *)x, f->n, f->inner, w, f->is_max, (double *)v, ix);
+        else
+            scan_cols_i64((const int64_t *)x, f->n, f->inner, w, f->is_max, (int64_t *)v, ix);
+    }
+}
+
+/* The fast scans when [x] is contiguous and [vals]/[idx] are fresh
+ * contiguous outputs; false (nothing done) otherwise. */
+static bool scan_fast(const nn_tensor *x, int dim, bool is_max, nn_tensor *vals, nn_tensor *idx) {
+    if (x->ndim == 0 || !nn_tensor_is_contiguous(x) || x->shape[dim] > INT32_MAX) return false;
+    fast_scan f = {nn_tensor_data(x),
+                   nn_tensor_data(vals),
+                   nn_tensor_data(idx),
+                   1,
+                   x->shape[dim],
+                   1,
+                   1,
+                   x->dtype,
+                   is_max};
+    for (int d = 0; d < dim; d++) f.outer *= x->shape[d];
+    for (int d = dim + 1; d < x->ndim; d++) f.inner *= x->shape[d];
+    if (f.outer * f.inner == 0) return true;
+    f.blocks = (f.inner + SCAN_COLS - 1) / SCAN_COLS;
+    int64_t units = f.inner == 1 ? f.outer : f.outer * f.blocks;
+    int tasks = nn_parallel_tasks(nn_tensor_numel(x), NN_PAR_MIN_REDUCE);
+    if (tasks > units) tasks = (int)units;
+    nn_parallel_run(tasks, fast_scan_task, &f);
+    return true;
+}
+
 /* Values and indices of the max/min of [a] along [dim] (already wrapped;
  * a 0-dim [a] counts as one element). */
 static nn_tensor *scan_dim(nn_ctx *ctx, nn_tensor *a, int dim, bool keepdim, bool is_max,
@@ -850,7 +1029,7 @@ static nn_tensor *scan_dim(nn_ctx *ctx, nn_tensor *a, int dim, bool keepdim, boo
     nn_tensor *x = nn_tensor_cast_raw(ctx, a, vdt);
     nn_tensor *vals = x ? nn_tensor_empty(ctx, vdt, ond, oshape) : NULL;
     nn_tensor *idx = vals ? nn_tensor_empty(ctx, NN_INT64, ond, oshape) : NULL;
-    if (idx) {
+    if (idx && !scan_fast(x, dim, is_max, vals, idx)) {
         int64_t vst[NN_MAX_DIMS], ist[NN_MAX_DIMS];
         over_input(vals, a->ndim, mask, keepdim, vst);
         over_input(idx, a->ndim, mask, keepdim, ist);
