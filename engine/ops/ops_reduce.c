@@ -692,9 +692,11 @@ nn_status op_logsumexp_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_
  * its order on every input: over 1000 random runs of 3 to 5000 values, 974
  * had its bits (662 with the double sums this replaced) and the rest
  * differ in the last bit; a vector of 50 gradient norms of very different
- * sizes also differs, so the order of its tail is not fully known. */
+ * sizes also differs, so the order of its tail is not fully known. Cloned
+ * (NN_KERNEL_CLONES) so fmaf is an instruction and the lanes one vector; in
+ * the default clone each fmaf is a call into libm (same bits, 10x slower). */
 #define NORM2_RUNS(T, W, SQRT)                                                                     \
-    static void norm2_runs_##T(const T *x, int64_t runs, int64_t len, T *out) {                    \
+    NN_KERNEL_CLONES static void norm2_runs_##T(const T *x, int64_t runs, int64_t len, T *out) {   \
         for (int64_t r = 0; r < runs; r++) {                                                       \
             const T *p = x + r * len;                                                              \
             T acc[W] = {0};                                                                        \
