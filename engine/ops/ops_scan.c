@@ -30,8 +30,101 @@ static nn_dtype scan_dtype(nn_dtype dt) {
     return dt == NN_BOOL ? NN_INT64 : dt;
 }
 
+/* The scan of [lanes] independent lines of [len] elements: lane j's step s
+ * sits at j * ls + s * ss from [x]/[y] (ss negative runs backward from the
+ * given end). Each lane is one chain of adds (or multiplies) in its own
+ * order, so running lanes side by side changes no bit: SCAN_LANES lines at
+ * once hide the add's latency (rows of a last-dim scan) or make one vector
+ * step (columns of a scan over an outer dim, ls == 1). */
+enum { SCAN_LANES = 8, SCAN_COLS = 512 };
+
+#define SCAN_KERNEL(T, ACC, SFX, STEP)                                                             \
+    NN_KERNEL_CLONES static void scan_lanes_##SFX(const T *x, T *y, int64_t lanes, int64_t ls,     \
+                                                  int64_t len, int64_t ss, bool prod) {            \
+        ACC acc[SCAN_COLS];                                                                        \
+        for (int64_t j = 0; j < lanes; j++) acc[j] = prod ? 1 : 0;                                 \
+        if (ls == 1) {                                                                             \
+            for (int64_t s = 0; s < len; s++) {                                                    \
+                const T *xs = x + s * ss;                                                          \
+                T *ys = y + s * ss;                                                                \
+                if (prod)                                                                          \
+                    for (int64_t j = 0; j < lanes; j++) {                                          \
+                        acc[j] = STEP(acc[j], xs[j], *);                                           \
+                        ys[j] = (T)acc[j];                                                         \
+                    }                                                                              \
+                else                                                                               \
+                    for (int64_t j = 0; j < lanes; j++) {                                          \
+                        acc[j] = STEP(acc[j], xs[j], +);                                           \
+                        ys[j] = (T)acc[j];                                                         \
+                    }                                                                              \
+            }                                                                                      \
+            return;                                                                                \
+        }                                                                                          \
+        if (lanes == SCAN_LANES) {                                                                 \
+            /* rows: eight chains in registers, no vector shuffles */                              \
+            ACC r[SCAN_LANES] = {0};                                                               \
+            for (int j = 0; j < SCAN_LANES; j++) r[j] = acc[j];                                    \
+            for (int64_t s = 0; s < len; s++) {                                                    \
+                _Pragma("GCC unroll 8") for (int j = 0; j < SCAN_LANES; j++) {                     \
+                    const int64_t i = j * ls + s * ss;                                             \
+                    r[j] = prod ? STEP(r[j], x[i], *) : STEP(r[j], x[i], +);                       \
+                    y[i] = (T)r[j];                                                                \
+                }                                                                                  \
+            }                                                                                      \
+            return;                                                                                \
+        }                                                                                          \
+        for (int64_t s = 0; s < len; s++)                                                          \
+            for (int64_t j = 0; j < lanes; j++) {                                                  \
+                const int64_t i = j * ls + s * ss;                                                 \
+                acc[j] = prod ? STEP(acc[j], x[i], *) : STEP(acc[j], x[i], +);                     \
+                y[i] = (T)acc[j];                                                                  \
+            }                                                                                      \
+    }
+/* float sums and products in double (acc_type), int64 wrapping */
+#define STEP_FLOAT(a, v, OP) ((a)OP(double)(v))
+#define STEP_INT(a, v, OP)   ((int64_t)((uint64_t)(a)OP(uint64_t)(v)))
+SCAN_KERNEL(float, double, f32, STEP_FLOAT)
+SCAN_KERNEL(double, double, f64, STEP_FLOAT)
+SCAN_KERNEL(int64_t, int64_t, i64, STEP_INT)
+
+typedef struct scan_job {
+    const char *x;
+    char *y;
+    scan_geom g;
+    int64_t blocks, width; /* lane blocks per outer index, lanes a block */
+    nn_dtype dt;
+    bool prod, reverse;
+} scan_job;
+
+static void scan_task(void *argp, int task, int n_tasks) {
+    const scan_job *j = argp;
+    const scan_geom g = j->g;
+    const size_t es = nn_dtype_size(j->dt);
+    /* lanes: columns of the inner dims (ls 1, ss inner), or rows (ls len, ss 1) */
+    const bool rows = g.inner == 1;
+    const int64_t ls = rows ? g.len : 1, ss = rows ? 1 : g.inner;
+    const int64_t nl = rows ? g.outer : g.inner;
+    int64_t b, e;
+    nn_parallel_range(rows ? j->blocks : g.outer * j->blocks, task, n_tasks, 1, &b, &e);
+    for (int64_t u = b; u < e; u++) {
+        int64_t o = rows ? 0 : u / j->blocks, l0 = (rows ? u : u % j->blocks) * j->width;
+        int64_t lanes = nl - l0 < j->width ? nl - l0 : j->width;
+        int64_t off = o * g.len * g.inner + l0 * ls + (j->reverse ? (g.len - 1) * ss : 0);
+        int64_t step = j->reverse ? -ss : ss;
+        const char *x = j->x + (size_t)off * es;
+        char *y = j->y + (size_t)off * es;
+        if (j->dt == NN_FLOAT32)
+            scan_lanes_f32((const float *)x, (float *)y, lanes, ls, g.len, step, j->prod);
+        else if (j->dt == NN_FLOAT64)
+            scan_lanes_f64((const double *)x, (double *)y, lanes, ls, g.len, step, j->prod);
+        else
+            scan_lanes_i64((const int64_t *)x, (int64_t *)y, lanes, ls, g.len, step, j->prod);
+    }
+}
+
 /* out = cumsum (prod false) or cumprod of [a] along [dim]; [reverse] runs
- * from the end (the backward of cumsum). No autograd. */
+ * from the end (the backward of cumsum). No autograd. Each line of the dim
+ * is its own chain, so the split across threads changes no bit. */
 static nn_tensor *scan_raw(nn_ctx *ctx, nn_tensor *a, int dim, bool prod, bool reverse) {
     nn_dtype dt = scan_dtype(a->dtype);
     nn_tensor *ca = nn_tensor_cast_raw(ctx, a, dt);
@@ -43,32 +136,22 @@ static nn_tensor *scan_raw(nn_ctx *ctx, nn_tensor *a, int dim, bool prod, bool r
         return NULL;
     }
     scan_geom g = geom(a, dim);
-    for (int64_t o = 0; o < g.outer; o++)
-        for (int64_t k = 0; k < g.inner; k++) {
-            int64_t base = o * g.len * g.inner + k;
-            if (dt == NN_INT64) {
-                const int64_t *x = nn_tensor_data(c);
-                int64_t *y = nn_tensor_data(out), acc = prod ? 1 : 0;
-                for (int64_t s = 0; s < g.len; s++) {
-                    int64_t i = base + (reverse ? g.len - 1 - s : s) * g.inner;
-                    acc = prod ? (int64_t)((uint64_t)acc * (uint64_t)x[i])
-                               : (int64_t)((uint64_t)acc + (uint64_t)x[i]);
-                    y[i] = acc;
-                }
-            } else {
-                double acc = prod ? 1.0 : 0.0;
-                for (int64_t s = 0; s < g.len; s++) {
-                    int64_t i = base + (reverse ? g.len - 1 - s : s) * g.inner;
-                    double v = dt == NN_FLOAT32 ? (double)((const float *)nn_tensor_data(c))[i]
-                                                : ((const double *)nn_tensor_data(c))[i];
-                    acc = prod ? acc * v : acc + v;
-                    if (dt == NN_FLOAT32)
-                        ((float *)nn_tensor_data(out))[i] = (float)acc;
-                    else
-                        ((double *)nn_tensor_data(out))[i] = acc;
-                }
-            }
-        }
+    if (g.outer * g.len * g.inner > 0) {
+        int64_t width = g.inner == 1 ? SCAN_LANES : SCAN_COLS;
+        int64_t nl = g.inner == 1 ? g.outer : g.inner;
+        scan_job j = {nn_tensor_data(c),
+                      nn_tensor_data(out),
+                      g,
+                      (nl + width - 1) / width,
+                      width,
+                      dt,
+                      prod,
+                      reverse};
+        int64_t units = g.inner == 1 ? j.blocks : g.outer * j.blocks;
+        int tasks = nn_parallel_tasks(g.outer * g.len * g.inner, NN_PAR_MIN_ELEMWISE);
+        if (tasks > units) tasks = (int)units;
+        nn_parallel_run(tasks, scan_task, &j);
+    }
     nn_tensor_release(c);
     return out;
 }
