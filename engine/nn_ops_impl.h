@@ -182,6 +182,11 @@ nn_status nn_linear_grad_into(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_te
  * (contiguous, x's dtype, the reduction's shape), in PyTorch's order of
  * additions for the thread count set (ops_sum.c). false for other dtypes. */
 bool nn_sum_pytorch_order(const nn_tensor *x, const bool *mask, nn_tensor *out);
+/* The sum of one contiguous row of [n] >= 8 floats (4 doubles) as that
+ * order sums each row of a reduction over the contiguous last dims of a
+ * tensor with more than one row (or under 32768 elements, or one thread). */
+float nn_sum_row_f32(const float *x, int64_t n);
+double nn_sum_row_f64(const double *x, int64_t n);
 /* var (or std with [take_sqrt]) of every element of float32/float64 [x],
  * as PyTorch's CPU kernel for a reduction over all dims: the mean in x's
  * type, then the squared deviations summed in double in its iterator's

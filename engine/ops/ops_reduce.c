@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "nn_ops_impl.h"
+#include "nn_sleef.h"
 #include "ops_lanes.h"
 
 static nn_tensor *in0(nn_node *n) {
@@ -649,38 +650,6 @@ nn_status op_std_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_tensor
     return var_backward(ctx, node, dout, din, true);
 }
 
-/* ---- logsumexp ---- */
-
-nn_tensor *op_logsumexp_forward(nn_ctx *ctx, nn_node *node) {
-    /* Integer inputs compute in float32, as PyTorch. */
-    nn_tensor *x = nn_tensor_cast_raw(ctx, in0(node), nn_float_dtype(in0(node)->dtype));
-    if (!x) return NULL;
-    bool kd = node->p.keepdim;
-    rgeo g;
-    nn_tensor *m = NULL, *s = NULL, *out = NULL;
-    if (!geo_init(ctx, x, node->p.dims, node->p.n_dims, kd, &g)) goto done;
-    m = reduce_acc(ctx, x, &g, kd, ACC_MAX, 0, -INFINITY, NULL);
-    if (!m) goto done;
-    /* Shift by the max, but by 0 where it is infinite: all -inf stays -inf
-     * (log 0) and a +inf gives +inf, as PyTorch. */
-    double *mv = m->storage->data;
-    int64_t n = nn_tensor_numel(m);
-    for (int64_t i = 0; i < n; i++)
-        if (isinf(mv[i])) mv[i] = 0;
-    s = reduce_acc(ctx, x, &g, kd, ACC_EXP, 0, 0, m);
-    out = finish(ctx, s, x->dtype, FIN_LOG_ADD, 0, m);
-done:
-    nn_tensor_release(m);
-    nn_tensor_release(x);
-    return out;
-}
-
-nn_status op_logsumexp_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_tensor **din) {
-    if (!node->in[0].needs_grad) return NN_OK;
-    rgeo g = node_geo(ctx, node);
-    return backward_fused(ctx, node, dout, &g, node->p.keepdim, &k_lse, NULL, 0, 0, &din[0]);
-}
-
 /* ---- norm: p.f[0] is p ---- */
 
 /* The 2-norm of each contiguous run of [len] values, in the order PyTorch
@@ -1205,6 +1174,268 @@ nn_tensor *op_argmax_forward(nn_ctx *ctx, nn_node *node) {
 }
 nn_tensor *op_argmin_forward(nn_ctx *ctx, nn_node *node) {
     return arg_forward(ctx, node, false);
+}
+
+/* ---- logsumexp ---- */
+
+/* logsumexp of float32/float64 as PyTorch 1.13 composes it
+ * (ReduceOps.cpp, logsumexp_out_impl): m = amax(x, dims, keepdim=True)
+ * with its infinities set to 0 (all -inf stays -inf, a +inf gives +inf),
+ * then sum(exp(x - m), dims).log() + m, every step in x's type: x - m into
+ * a tensor in x's memory order (TensorIterator's output layout), exp and
+ * log by SLEEF (its vml kernels map every element through SLEEF), the sum
+ * in PyTorch's order (ops_sum.c). Checked equal, bit for bit, to
+ * torch.logsumexp against that composition in PyTorch. Here x - m and its
+ * exp are one pass, and the max of one dim of a contiguous tensor takes
+ * the vector scans. */
+
+/* d[0] e, d[1] x, d[2] m (read through strides over x's shape) */
+#define LSE_SUB_LOOP(NAME, T)                                                                      \
+    static void NAME(char **d, const int64_t *s, int64_t n, void *argp) {                          \
+        (void)argp;                                                                                \
+        for (int64_t i = 0; i < n; i++)                                                            \
+            *(T *)(d[0] + i * s[0]) =                                                              \
+                *(const T *)(d[1] + i * s[1]) - *(const T *)(d[2] + i * s[2]);                     \
+    }
+LSE_SUB_LOOP(lse_sub_f32, float)
+LSE_SUB_LOOP(lse_sub_f64, double)
+
+typedef struct lse_job {
+    const char *x, *m;
+    char *e;
+    int64_t rows, len; /* rows: x - m[row] then exp; len 0: exp over e only */
+    bool f32;
+} lse_job;
+
+static void lse_rows_task(void *argp, int task, int n_tasks) {
+    const lse_job *j = argp;
+    int64_t b, e;
+    nn_parallel_range(j->rows, task, n_tasks, 1, &b, &e);
+    for (int64_t r = b; r < e; r++) {
+        if (j->f32) {
+            const float *x = (const float *)j->x + r * j->len, m = ((const float *)j->m)[r];
+            float *o = (float *)j->e + r * j->len;
+            for (int64_t i = 0; i < j->len; i++) o[i] = x[i] - m;
+            nn_sleef_map_f32(NN_SLEEF_EXP, o, o, j->len, j->len);
+        } else {
+            const double *x = (const double *)j->x + r * j->len, m = ((const double *)j->m)[r];
+            double *o = (double *)j->e + r * j->len;
+            for (int64_t i = 0; i < j->len; i++) o[i] = x[i] - m;
+            nn_sleef_map_f64(NN_SLEEF_EXP, o, o, j->len, j->len);
+        }
+    }
+}
+
+/* e in the memory order of [x] (the input before an integer one's cast to
+ * float, whose PyTorch .to() keeps it): its dims sorted by stride,
+ * outermost first (size-1 dims where they stand), packed densely. */
+static nn_tensor *lse_like(nn_ctx *ctx, const nn_tensor *x, nn_dtype dt) {
+    if (nn_tensor_is_contiguous(x)) return nn_tensor_empty(ctx, dt, x->ndim, x->shape);
+    int perm[NN_MAX_DIMS], np = 0;
+    for (int d = 0; d < x->ndim; d++)
+        if (x->shape[d] != 1) perm[np++] = d;
+    for (int a = 1; a < np; a++) /* stable: by |stride| descending */
+        for (int b = a; b > 0 && llabs(x->strides[perm[b]]) > llabs(x->strides[perm[b - 1]]); b--) {
+            int t = perm[b];
+            perm[b] = perm[b - 1];
+            perm[b - 1] = t;
+        }
+    int64_t n = nn_tensor_numel(x), st[NN_MAX_DIMS], acc = 1;
+    for (int d = 0; d < x->ndim; d++) st[d] = 1;
+    for (int k = np - 1; k >= 0; k--) st[perm[k]] = acc, acc *= x->shape[perm[k]];
+    nn_tensor *flat = nn_tensor_empty(ctx, dt, 1, &n);
+    nn_tensor *v = flat ? nn_tensor_view_raw(ctx, flat, x->ndim, x->shape, st, 0) : NULL;
+    nn_tensor_release(flat);
+    return v;
+}
+
+static void lse_exp_task(void *argp, int task, int n_tasks) {
+    const lse_job *j = argp;
+    int64_t b, e;
+    nn_parallel_range(j->rows, task, n_tasks, 64, &b, &e);
+    if (j->f32)
+        nn_sleef_map_f32(NN_SLEEF_EXP, (float *)j->e + b, (float *)j->e + b, e - b, e - b);
+    else
+        nn_sleef_map_f64(NN_SLEEF_EXP, (double *)j->e + b, (double *)j->e + b, e - b, e - b);
+}
+
+/* The rows of a contiguous x reduced over its trailing dims, more than one
+ * (each summed whole, the same order at any thread count: ops_sum.c): per
+ * row its max, then exp(x - m) into a buffer of one row in cache, its sum
+ * in PyTorch's order, the same steps as lse_pytorch without the tensor of
+ * exps. s gets the sums, m the shifts. */
+typedef struct lse_fused {
+    const char *x;
+    char *s, *m;
+    char *buf; /* one row per task */
+    int64_t rows, len;
+    bool f32;
+} lse_fused;
+
+static void lse_fused_task(void *argp, int task, int n_tasks) {
+    const lse_fused *j = argp;
+    int64_t b, e, idx;
+    nn_parallel_range(j->rows, task, n_tasks, 1, &b, &e);
+    void *buf = j->buf + (size_t)(task * j->len) * (j->f32 ? sizeof(float) : sizeof(double));
+    for (int64_t r = b; r < e; r++) {
+        if (j->f32) {
+            const float *x = (const float *)j->x + r * j->len;
+            float m, *o = buf;
+            scan_row_f32(x, j->len, true, &m, &idx);
+            m = isinf(m) ? 0.0f : m;
+            for (int64_t i = 0; i < j->len; i++) o[i] = x[i] - m;
+            nn_sleef_map_f32(NN_SLEEF_EXP, o, o, j->len, j->len);
+            ((float *)j->s)[r] = nn_sum_row_f32(o, j->len);
+            ((float *)j->m)[r] = m;
+        } else {
+            const double *x = (const double *)j->x + r * j->len;
+            double m, *o = buf;
+            scan_row_f64(x, j->len, true, &m, &idx);
+            m = isinf(m) ? 0.0 : m;
+            for (int64_t i = 0; i < j->len; i++) o[i] = x[i] - m;
+            nn_sleef_map_f64(NN_SLEEF_EXP, o, o, j->len, j->len);
+            ((double *)j->s)[r] = nn_sum_row_f64(o, j->len);
+            ((double *)j->m)[r] = m;
+        }
+    }
+}
+
+static nn_tensor *lse_pytorch(nn_ctx *ctx, const nn_tensor *x, const nn_tensor *layout,
+                              const rgeo *g) {
+    const bool f32 = x->dtype == NN_FLOAT32;
+    rgeo gk; /* the keepdim geometry of m */
+    memcpy(&gk, g, sizeof gk);
+    gk.out_ndim = nn_reduce_shape(x, g->mask, true, gk.out_shape);
+    nn_tensor *m = nn_tensor_empty(ctx, x->dtype, gk.out_ndim, gk.out_shape), *e = NULL, *s = NULL;
+    if (!m) return NULL;
+    const int64_t n = nn_tensor_numel(x), nm = nn_tensor_numel(m);
+    /* over the trailing dims of a contiguous x: rows */
+    bool rows = nn_tensor_is_contiguous(x) && nn_tensor_is_contiguous(layout) && nm * g->count == n;
+    for (int d = 0, seen = 0; rows && d < x->ndim; d++) {
+        if (x->shape[d] == 1) continue;
+        if (seen && !g->mask[d]) rows = false;
+        seen |= g->mask[d];
+    }
+    int tasks = nn_parallel_tasks(n, NN_PAR_MIN_DEAR);
+    if (rows && nm >= 2 && g->count >= (f32 ? 8 : 4)) {
+        if (tasks > nm) tasks = (int)nm;
+        size_t es = f32 ? sizeof(float) : sizeof(double);
+        s = nn_tensor_empty(ctx, x->dtype, g->out_ndim, g->out_shape);
+        char *buf = s ? malloc((size_t)tasks * (size_t)g->count * es) : NULL;
+        if (!buf) {
+            if (s) nn_error_set(&ctx->err, NN_ERR_MEMORY, "logsumexp: out of memory");
+            goto fail;
+        }
+        lse_fused f = {
+            nn_tensor_data(x), nn_tensor_data(s), nn_tensor_data(m), buf, nm, g->count, f32};
+        nn_parallel_run(tasks, lse_fused_task, &f);
+        free(buf);
+        goto log_add;
+    }
+    /* m = amax: one reduced dim longer than 1 (or none) of a contiguous x
+     * takes the vector scan; the rest the double max, exact either way */
+    int dim = -1, nlong = 0;
+    for (int d = 0; d < x->ndim; d++)
+        if (g->mask[d] && (dim < 0 || x->shape[d] > 1)) {
+            if (x->shape[d] > 1) nlong++;
+            dim = d;
+        }
+    nn_tensor *idx = nlong <= 1 && dim >= 0 && nn_tensor_is_contiguous(x)
+                         ? nn_tensor_empty(ctx, NN_INT64, gk.out_ndim, gk.out_shape)
+                         : NULL;
+    bool scanned = idx && scan_fast(x, dim, true, m, idx);
+    nn_tensor_release(idx);
+    if (!scanned) {
+        nn_tensor *acc = reduce_acc(ctx, x, &gk, true, ACC_MAX, 0, -INFINITY, NULL);
+        if (!acc) goto fail;
+        nn_tensor_release(m);
+        m = finish(ctx, acc, x->dtype, FIN_COPY, 0, NULL);
+        if (!m) return NULL;
+    }
+    if (f32) {
+        float *mv = nn_tensor_data(m);
+        for (int64_t i = 0; i < nm; i++) mv[i] = isinf(mv[i]) ? 0.0f : mv[i];
+    } else {
+        double *mv = nn_tensor_data(m);
+        for (int64_t i = 0; i < nm; i++) mv[i] = isinf(mv[i]) ? 0.0 : mv[i];
+    }
+    /* e = exp(x - m) */
+    e = lse_like(ctx, layout, x->dtype);
+    if (!e) goto fail;
+    lse_job j = {nn_tensor_data(x), nn_tensor_data(m), nn_tensor_data(e), nm, g->count, f32};
+    if (rows) { /* rows of x - m[row] */
+        if (tasks > nm) tasks = (int)nm;
+        nn_parallel_run(tasks, lse_rows_task, &j);
+    } else {
+        int64_t mst[NN_MAX_DIMS];
+        over_input(m, x->ndim, g->mask, true, mst);
+        nn_iter it;
+        nn_iter_init(&it, x->ndim, x->shape);
+        nn_iter_add(&it, e);
+        nn_iter_add(&it, x);
+        nn_iter_add_strided(&it, m, mst);
+        nn_iter_run_parallel(&it, f32 ? lse_sub_f32 : lse_sub_f64, NULL, NN_PAR_MIN_ELEMWISE);
+        j.e = e->storage->data; /* dense from its storage's start */
+        j.rows = n;
+        nn_parallel_run(tasks, lse_exp_task, &j);
+    }
+    s = nn_tensor_empty(ctx, x->dtype, g->out_ndim, g->out_shape);
+    if (!s) goto fail;
+    nn_sum_pytorch_order(e, g->mask, s);
+log_add:
+    /* log(s) + m; m keepdim has s's element order */
+    if (f32) {
+        float *sv = nn_tensor_data(s);
+        const float *mv = nn_tensor_data(m);
+        nn_sleef_map_f32(NN_SLEEF_LOG, sv, sv, nm, nm);
+        for (int64_t i = 0; i < nm; i++) sv[i] = sv[i] + mv[i];
+    } else {
+        double *sv = nn_tensor_data(s);
+        const double *mv = nn_tensor_data(m);
+        nn_sleef_map_f64(NN_SLEEF_LOG, sv, sv, nm, nm);
+        for (int64_t i = 0; i < nm; i++) sv[i] = sv[i] + mv[i];
+    }
+    nn_tensor_release(m);
+    nn_tensor_release(e);
+    return s;
+fail:
+    nn_tensor_release(m);
+    nn_tensor_release(e);
+    return NULL;
+}
+
+nn_tensor *op_logsumexp_forward(nn_ctx *ctx, nn_node *node) {
+    /* Integer inputs compute in float32, as PyTorch. */
+    nn_tensor *x = nn_tensor_cast_raw(ctx, in0(node), nn_float_dtype(in0(node)->dtype));
+    if (!x) return NULL;
+    bool kd = node->p.keepdim;
+    rgeo g;
+    nn_tensor *m = NULL, *s = NULL, *out = NULL;
+    if (!geo_init(ctx, x, node->p.dims, node->p.n_dims, kd, &g)) goto done;
+    if ((x->dtype == NN_FLOAT32 || x->dtype == NN_FLOAT64) && nn_tensor_numel(x) > 0) {
+        out = lse_pytorch(ctx, x, in0(node), &g);
+        goto done;
+    }
+    m = reduce_acc(ctx, x, &g, kd, ACC_MAX, 0, -INFINITY, NULL);
+    if (!m) goto done;
+    /* Shift by the max, but by 0 where it is infinite: all -inf stays -inf
+     * (log 0) and a +inf gives +inf, as PyTorch. */
+    double *mv = m->storage->data;
+    int64_t n = nn_tensor_numel(m);
+    for (int64_t i = 0; i < n; i++)
+        if (isinf(mv[i])) mv[i] = 0;
+    s = reduce_acc(ctx, x, &g, kd, ACC_EXP, 0, 0, m);
+    out = finish(ctx, s, x->dtype, FIN_LOG_ADD, 0, m);
+done:
+    nn_tensor_release(m);
+    nn_tensor_release(x);
+    return out;
+}
+
+nn_status op_logsumexp_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_tensor **din) {
+    if (!node->in[0].needs_grad) return NN_OK;
+    rgeo g = node_geo(ctx, node);
+    return backward_fused(ctx, node, dout, &g, node->p.keepdim, &k_lse, NULL, 0, 0, &din[0]);
 }
 
 /* ---- public API ---- */

@@ -180,6 +180,19 @@ ROW(row_v4d, v4d, multi_v4d, load_v4d)
 LOOP2D(loop_f, float, 8, v8f, row_f, row_v8f, multi_f, multi_v8f)
 LOOP2D(loop_d, double, 4, v4d, row_d, row_v4d, multi_d, multi_v4d)
 
+/* LOOP2D's contiguous inner reduction for one row, added into a 0 output. */
+#define SUM_ROW(NAME, T, L, V, ROWV)                                                               \
+    NN_KERNEL_CLONES T NAME(const T *x, int64_t n) {                                               \
+        const int64_t nv = n / L;                                                                  \
+        V v = ROWV((const char *)x, L * (int64_t)sizeof(T), nv);                                   \
+        T acc = 0, o = 0;                                                                          \
+        for (int64_t k = nv * L; k < n; k++) acc += x[k];                                          \
+        for (int k = 0; k < L; k++) acc += v[k];                                                   \
+        return o + acc;                                                                            \
+    }
+SUM_ROW(nn_sum_row_f32, float, 8, v8f, row_v8f)
+SUM_ROW(nn_sum_row_f64, double, 4, v4d, row_v4d)
+
 /* ---- the iterator: PyTorch's dim order and merging for a reduction ---- */
 
 typedef struct sgeo {
