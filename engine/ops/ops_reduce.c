@@ -513,68 +513,155 @@ static bool all_reduced(const nn_tensor *x, const rgeo *g) {
     return true;
 }
 
+/* One output's Welford steps in PyTorch's order, as var_welford says. */
+static inline __attribute__((always_inline)) void welford_step(double v, double nf, double *mean,
+                                                               double *m2) {
+    double delta = v - *mean;
+    *mean = *mean + delta / nf;
+    *m2 = fma(delta, v - *mean, *m2);
+}
+
+/* The result of one output from its m2 and count, into out[o]. */
+static inline void welford_finish(double m2, int64_t cnt, double correction, bool take_sqrt,
+                                  bool f32, void *out, int64_t o) {
+    double nf = (double)cnt, div = nf > correction ? nf - correction : 0;
+    double var = m2 / div, r = take_sqrt ? sqrt(var) : var;
+    if (f32)
+        ((float *)out)[o] = (float)r;
+    else
+        ((double *)out)[o] = r;
+}
+
+typedef struct welford_job {
+    const nn_tensor *x;
+    void *out;
+    int kd[NN_MAX_DIMS], rd[NN_MAX_DIMS], nk, nr;
+    int64_t n_out;
+    double correction;
+    bool take_sqrt, f32;
+} welford_job;
+
+static int64_t welford_offset(const welford_job *j, int64_t o) {
+    const nn_tensor *x = j->x;
+    int64_t off = x->offset, rem = o;
+    for (int k = j->nk - 1; k >= 0; k--) {
+        off += (rem % x->shape[j->kd[k]]) * x->strides[j->kd[k]];
+        rem /= x->shape[j->kd[k]];
+    }
+    return off;
+}
+
+enum { WELFORD_LANES = 8 };
+
+/* WELFORD_LANES outputs with one reduced dim ([len] elements [st] apart from
+ * each output's offset) side by side: each lane is its own chain of the
+ * same steps, so its bits are the serial loop's, while the divisions and
+ * fused multiply-adds of eight chains overlap (and fma is an instruction
+ * in the cloned builds, a libm call in the default one). */
+#define WELFORD_LANES_FN(NAME, T)                                                                  \
+    NN_KERNEL_CLONES static void NAME(const T *base, const int64_t *off, int64_t len, int64_t st,  \
+                                      double *m2_out) {                                            \
+        double mean[WELFORD_LANES] = {0}, m2[WELFORD_LANES] = {0};                                 \
+        for (int64_t k = 0; k < len; k++) {                                                        \
+            const double nf = (double)(k + 1);                                                     \
+            for (int l = 0; l < WELFORD_LANES; l++) {                                              \
+                const double v = (double)base[off[l] + k * st];                                    \
+                const double delta = v - mean[l];                                                  \
+                mean[l] = mean[l] + delta / nf;                                                    \
+                m2[l] = fma(delta, v - mean[l], m2[l]);                                            \
+            }                                                                                      \
+        }                                                                                          \
+        for (int l = 0; l < WELFORD_LANES; l++) m2_out[l] = m2[l];                                 \
+    }
+WELFORD_LANES_FN(welford_lanes_f32, float)
+WELFORD_LANES_FN(welford_lanes_f64, double)
+
+/* The general walk: one output, any number of reduced dims. */
+NN_KERNEL_CLONES static void welford_one(const welford_job *j, int64_t o) {
+    const nn_tensor *x = j->x;
+    const char *base = (const char *)x->storage->data;
+    size_t es = j->f32 ? sizeof(float) : sizeof(double);
+    int64_t off = welford_offset(j, o), idx[NN_MAX_DIMS] = {0}, cnt = 0;
+    double mean = 0, m2 = 0;
+    for (;;) {
+        const char *p = base + (size_t)off * es;
+        double v = j->f32 ? (double)*(const float *)p : *(const double *)p;
+        welford_step(v, (double)++cnt, &mean, &m2);
+        int r = 0;
+        for (; r < j->nr; r++) {
+            off += x->strides[j->rd[r]];
+            if (++idx[r] < x->shape[j->rd[r]]) break;
+            off -= idx[r] * x->strides[j->rd[r]];
+            idx[r] = 0;
+        }
+        if (r == j->nr) break;
+    }
+    welford_finish(m2, cnt, j->correction, j->take_sqrt, j->f32, j->out, o);
+}
+
+static void welford_task(void *argp, int task, int n_tasks) {
+    const welford_job *j = argp;
+    int64_t b, e;
+    nn_parallel_range(j->n_out, task, n_tasks, WELFORD_LANES, &b, &e);
+    if (j->nr != 1) {
+        for (int64_t o = b; o < e; o++) welford_one(j, o);
+        return;
+    }
+    const nn_tensor *x = j->x;
+    const int64_t len = x->shape[j->rd[0]], st = x->strides[j->rd[0]];
+    for (int64_t o = b; o < e; o += WELFORD_LANES) {
+        int64_t off[WELFORD_LANES];
+        double m2[WELFORD_LANES];
+        int lanes = e - o < WELFORD_LANES ? (int)(e - o) : WELFORD_LANES;
+        for (int l = 0; l < WELFORD_LANES; l++) off[l] = welford_offset(j, o + (l < lanes ? l : 0));
+        if (j->f32)
+            welford_lanes_f32((const float *)x->storage->data, off, len, st, m2);
+        else
+            welford_lanes_f64((const double *)x->storage->data, off, len, st, m2);
+        for (int l = 0; l < lanes; l++)
+            welford_finish(m2[l], len, j->correction, j->take_sqrt, j->f32, j->out, o + l);
+    }
+}
+
 /* var/std of float32/float64 [x] along the dims in [g] as PyTorch 1.13's
  * kernel computes them (WelfordOps over double, binary_kernel_reduce): for
  * each output, its elements one at a time in its iterator's order (the
  * reduced dims by input stride, smallest innermost), mean += delta / n and
  * m2 += delta * (x - mean) with one rounding (its AVX2 build contracts it),
  * then m2 / max(0, n - correction), the square root for std, in double,
- * rounded to x's type. Into contiguous [out]. (PyTorch splits one output's
- * reduction across threads from 32768 elements; nndb does not.) */
+ * rounded to x's type. Into contiguous [out]. Outputs are independent, so
+ * they run eight side by side (one reduced dim) and split across threads
+ * with the same bits. (PyTorch splits one output's reduction across
+ * threads from 32768 elements; nndb does not.) */
 static void var_welford(const nn_tensor *x, const rgeo *g, double correction, bool take_sqrt,
                         nn_tensor *out) {
-    int kd[NN_MAX_DIMS], rd[NN_MAX_DIMS], nk = 0, nr = 0;
+    welford_job j = {.x = x,
+                     .out = out->storage->data,
+                     .n_out = nn_tensor_numel(out),
+                     .correction = correction,
+                     .take_sqrt = take_sqrt,
+                     .f32 = x->dtype == NN_FLOAT32};
     for (int i = 0; i < x->ndim; i++) {
         if (!g->mask[i])
-            kd[nk++] = i;
+            j.kd[j.nk++] = i;
         else if (x->shape[i] > 1)
-            rd[nr++] = i;
+            j.rd[j.nr++] = i;
     }
     /* reduced dims, innermost (smallest stride) first; ties keep the later
      * dim innermost, as a row-major walk */
-    for (int a = 1; a < nr; a++)
+    for (int a = 1; a < j.nr; a++)
         for (int b = a; b > 0; b--) {
-            int64_t sa = llabs(x->strides[rd[b]]), sb = llabs(x->strides[rd[b - 1]]);
-            if (sa < sb || (sa == sb && rd[b] > rd[b - 1])) {
-                int t = rd[b];
-                rd[b] = rd[b - 1];
-                rd[b - 1] = t;
+            int64_t sa = llabs(x->strides[j.rd[b]]), sb = llabs(x->strides[j.rd[b - 1]]);
+            if (sa < sb || (sa == sb && j.rd[b] > j.rd[b - 1])) {
+                int t = j.rd[b];
+                j.rd[b] = j.rd[b - 1];
+                j.rd[b - 1] = t;
             }
         }
-    bool f32 = x->dtype == NN_FLOAT32;
-    const char *base = (const char *)x->storage->data;
-    size_t es = f32 ? sizeof(float) : sizeof(double);
-    int64_t n_out = nn_tensor_numel(out);
-    for (int64_t o = 0; o < n_out; o++) {
-        int64_t off = x->offset, rem = o;
-        for (int k = nk - 1; k >= 0; k--) {
-            off += (rem % x->shape[kd[k]]) * x->strides[kd[k]];
-            rem /= x->shape[kd[k]];
-        }
-        int64_t idx[NN_MAX_DIMS] = {0}, cnt = 0;
-        double mean = 0, m2 = 0;
-        for (;;) {
-            const char *p = base + (size_t)off * es;
-            double v = f32 ? (double)*(const float *)p : *(const double *)p;
-            double nf = (double)++cnt, delta = v - mean;
-            mean = mean + delta / nf;
-            m2 = fma(delta, v - mean, m2);
-            int r = 0;
-            for (; r < nr; r++) {
-                off += x->strides[rd[r]];
-                if (++idx[r] < x->shape[rd[r]]) break;
-                off -= idx[r] * x->strides[rd[r]];
-                idx[r] = 0;
-            }
-            if (r == nr) break;
-        }
-        double nf = (double)cnt, div = nf > correction ? nf - correction : 0;
-        double var = m2 / div, r = take_sqrt ? sqrt(var) : var;
-        if (f32)
-            ((float *)out->storage->data)[o] = (float)r;
-        else
-            ((double *)out->storage->data)[o] = r;
-    }
+    int tasks = nn_parallel_tasks(nn_tensor_numel(x), NN_PAR_MIN_DEAR);
+    int64_t groups = (j.n_out + WELFORD_LANES - 1) / WELFORD_LANES;
+    if (tasks > groups) tasks = (int)groups;
+    nn_parallel_run(tasks, welford_task, &j);
 }
 
 static nn_tensor *var_forward(nn_ctx *ctx, nn_node *node, bool is_std) {
