@@ -443,6 +443,27 @@ PROD_KERNEL(prod_f64, double)
 PROD_KERNEL(prod_u64, uint64_t)
 #undef PROD_KERNEL
 
+typedef struct prod_job {
+    const char *x;
+    char *y;
+    int64_t outer, len, inner;
+    nn_dtype dt;
+} prod_job;
+
+static void prod_task(void *argp, int task, int n_tasks) {
+    const prod_job *j = argp;
+    int64_t b, e;
+    nn_parallel_range(j->outer, task, n_tasks, 1, &b, &e);
+    size_t es = nn_dtype_size(j->dt);
+    const char *x = j->x + (size_t)(b * j->len * j->inner) * es;
+    char *y = j->y + (size_t)(b * j->inner) * es;
+    switch (j->dt) {
+    case NN_INT64: prod_u64((const uint64_t *)x, (uint64_t *)y, e - b, j->len, j->inner); break;
+    case NN_FLOAT32: prod_f32((const float *)x, (float *)y, e - b, j->len, j->inner); break;
+    default: prod_f64((const double *)x, (double *)y, e - b, j->len, j->inner); break;
+    }
+}
+
 nn_tensor *op_prod_forward(nn_ctx *ctx, nn_node *node) {
     nn_tensor *a = node->in[0].t;
     nn_dtype dt = nn_dtype_is_float(a->dtype) ? nn_float_dtype(a->dtype) : NN_INT64;
@@ -454,13 +475,13 @@ nn_tensor *op_prod_forward(nn_ctx *ctx, nn_node *node) {
         nn_tensor_release(c);
         return NULL;
     }
-    int64_t outer, len, inner;
-    prod_geometry(a, &node->p, &outer, &len, &inner);
-    switch (dt) {
-    case NN_INT64: prod_u64(nn_tensor_data(c), nn_tensor_data(out), outer, len, inner); break;
-    case NN_FLOAT32: prod_f32(nn_tensor_data(c), nn_tensor_data(out), outer, len, inner); break;
-    default: prod_f64(nn_tensor_data(c), nn_tensor_data(out), outer, len, inner); break;
-    }
+    prod_job j = {nn_tensor_data(c), nn_tensor_data(out), 0, 0, 0, dt};
+    prod_geometry(a, &node->p, &j.outer, &j.len, &j.inner);
+    /* each output is its own chain: splitting the outer blocks across
+     * threads changes no bit */
+    int tasks = nn_parallel_tasks(nn_tensor_numel(c), NN_PAR_MIN_REDUCE);
+    if (tasks > j.outer) tasks = (int)j.outer;
+    nn_parallel_run(tasks > 1 ? tasks : 1, prod_task, &j);
     nn_tensor_release(c);
     return out;
 }
