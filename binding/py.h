@@ -110,6 +110,11 @@ int py_operand(PyObject *o, const char *fname, const char *what, nn_tensor **out
  * and PyTorch's RuntimeError when its bytes are released (an FSDP weight
  * between uses: nn_tensor_released). _any takes those too (FSDP's own calls). */
 int py_tensor_arg_any(PyObject *o, const char *fname, const char *what, nn_tensor **out);
+/* Argument [what]'s position in the call of [fname] that py_parse matched
+ * last, as PyTorch's messages count it (from 1; a Tensor method does not
+ * count self); [fallback] when the last call parsed was another op's or
+ * had no such argument. */
+int py_arg_position(const char *fname, const char *what, int fallback);
 int py_tensor_arg(PyObject *o, const char *fname, const char *what, nn_tensor **out);
 /* Python ints (and one-element integer tensors, and objects with __index__). */
 int py_int_arg(PyObject *o, const char *what, int64_t *out);

@@ -6,8 +6,23 @@
 
 #include "py.h"
 
+/* The op whose arguments py_parse matched last (its name and argument
+ * names) and whether it was called as a Tensor method, so that a wrong
+ * argument's message gives its position as PyTorch's does: counted from 1
+ * among a function's arguments, from 1 after self for a method
+ * (py_tensor_arg_any). The GIL keeps one op parsing at a time; an op that
+ * calls another before checking its own arguments finds the other's table
+ * and its name differing, and says position 1, as before. */
+static const char *parsed_fname;
+static const char *const *parsed_names;
+static bool parsed_method, calling_method;
+
 int py_parse(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
              const char *const *names, int n_required, PyObject **out) {
+    parsed_fname = fname;
+    parsed_names = names;
+    parsed_method = calling_method;
+    calling_method = false;
     int n_names = 0, n_positional = -1;
     for (; names[n_names]; n_names++)
         if (names[n_names][0] == '$' && n_positional < 0) n_positional = n_names;
@@ -129,7 +144,10 @@ PyObject *py_call_method(py_impl_fn impl, PyObject *self, PyObject *const *args,
     }
     stack[0] = self;
     for (Py_ssize_t i = 0; i < nargs + nkw; i++) stack[i + 1] = args[i];
-    return impl(stack, nargs + 1, kwnames);
+    calling_method = true;
+    PyObject *r = impl(stack, nargs + 1, kwnames);
+    calling_method = false;
+    return r;
 }
 
 int py_method_refuse_out(const char *name, PyObject *kwnames) {
@@ -152,11 +170,20 @@ static const char *type_name(PyObject *o) {
     return Py_TYPE(o)->tp_name;
 }
 
+int py_arg_position(const char *fname, const char *what, int fallback) {
+    if (!parsed_names || !parsed_fname || strcmp(parsed_fname, fname) != 0) return fallback;
+    for (int i = 0; parsed_names[i]; i++) {
+        const char *nm = parsed_names[i][0] == '$' ? parsed_names[i] + 1 : parsed_names[i];
+        if (strcmp(nm, what) == 0) return parsed_method ? (i > 0 ? i : 1) : i + 1;
+    }
+    return fallback;
+}
+
 int py_tensor_arg_any(PyObject *o, const char *fname, const char *what, nn_tensor **out) {
     *out = py_tensor_of(o);
     if (*out) return 0;
-    PyErr_Format(PyExc_TypeError, "%s(): argument '%s' (position 1) must be Tensor, not %s", fname,
-                 what, type_name(o));
+    PyErr_Format(PyExc_TypeError, "%s(): argument '%s' (position %d) must be Tensor, not %s",
+                 fname, what, py_arg_position(fname, what, 1), type_name(o));
     return -1;
 }
 

@@ -161,7 +161,7 @@ static int operands(const char *name, PyObject *x, PyObject *y, nn_tensor **a, n
         } else {
             PyErr_Format(PyExc_TypeError,
                          "%s(): argument '%s' (position %d) must be Tensor, not %s", name, what[i],
-                         i + 1, Py_TYPE(v[i])->tp_name);
+                         py_arg_position(name, what[i], i + 1), Py_TYPE(v[i])->tp_name);
         }
         nn_tensor_release(out[0]);
         return -1;

@@ -1475,7 +1475,13 @@ static PyObject *product_checked(const char *name, const char *fn_name, nn_tenso
 
 static PyObject *product(const char *name, int nd_a, int nd_b, const char *fn_name,
                          PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    static const char *const kw[] = {"input", "mat2", "$out", NULL};
+    /* the second operand's name is PyTorch's: mat2, mv's vec, dot's tensor */
+    static const char *const kw_mat[] = {"input", "mat2", "$out", NULL};
+    static const char *const kw_vec[] = {"input", "vec", "$out", NULL};
+    static const char *const kw_dot[] = {"input", "tensor", "$out", NULL};
+    const char *const *kw = strcmp(name, "dot") == 0  ? kw_dot
+                            : strcmp(name, "mv") == 0 ? kw_vec
+                                                      : kw_mat;
     PyObject *a_[4];
     (void)nd_a;
     (void)nd_b;
@@ -1486,7 +1492,7 @@ static PyObject *product(const char *name, int nd_a, int nd_b, const char *fn_na
     }
     nn_tensor *ts[2], *owned[2] = {NULL, NULL};
     if (py_tensor_arg(a_[0], name, "input", &ts[0]) < 0 ||
-        py_tensor_arg(a_[1], name, "mat2", &ts[1]) < 0)
+        py_tensor_arg(a_[1], name, kw[1], &ts[1]) < 0)
         return NULL;
     /* autocast's lower-precision list has mm and bmm (not mv, dot) */
     if (py_autocast_cpu_on() && (strcmp(name, "mm") == 0 || strcmp(name, "bmm") == 0) &&

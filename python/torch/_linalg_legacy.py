@@ -224,6 +224,7 @@ def ormqr(input, tau, other, left=True, transpose=False, *, out=None):
 
 
 def tensordot(a, b, dims=2, out=None):
+    torch._tensor_more._need_tensor("tensordot", ("input", 1, a), ("other", 2, b))
     if isinstance(dims, torch.Tensor):
         dims = dims.tolist()
     if isinstance(dims, int):

@@ -155,6 +155,7 @@ def _scaled(input, prod, beta, alpha):
 
 @_method
 def addmm(input, mat1, mat2, *, beta=1, alpha=1):
+    _need_tensor("addmm", ("input", 1, input), ("mat1", 2, mat1), ("mat2", 3, mat2))
     return _scaled(input, mat1 @ mat2, beta, alpha)
 
 
@@ -202,6 +203,7 @@ def matrix_power(input, n):
 
 @_method
 def kron(input, other):
+    _need_tensor("kron", ("input", 1, input), ("other", 2, other))
     a, b = input, other
     nd = max(a.dim(), b.dim())
     a = a.reshape((1,) * (nd - a.dim()) + tuple(a.shape))
@@ -215,10 +217,28 @@ def kron(input, other):
     return prod.reshape([a.shape[d] * b.shape[d] for d in range(nd)])
 
 
+def _need_tensor(fname, *named):
+    """PyTorch's TypeError for the first of (name, position, value) that is
+    not a tensor (the positions of the torch.NAME form)."""
+    for name, pos, value in named:
+        if not isinstance(value, torch.Tensor):
+            raise TypeError(f"{fname}(): argument '{name}' (position {pos}) must be Tensor, "
+                            f"not {type(value).__name__}")
+
+
 @_method
 def cross(input, other, dim=None):
+    _need_tensor("cross", ("input", 1, input), ("other", 2, other))
     if dim is None:
-        dim = next(d for d in range(input.dim()) if input.shape[d] == 3)
+        dim = next((d for d in range(input.dim()) if input.shape[d] == 3), None)
+        if dim is None:
+            raise RuntimeError("no dimension of size 3 in input")
+    d = dim % max(input.dim(), 1)
+    if input.dim() != other.dim() or input.shape[d] != 3 or other.shape[d] != 3:
+        a = input.shape[d] if input.dim() else 1
+        b = other.shape[d] if d < other.dim() else 1
+        raise RuntimeError(f"linalg.cross: inputs dimension {d} must have length 3. Got {a} "
+                           f"and {b}")
     a0, a1, a2 = input.unbind(dim)
     b0, b1, b2 = other.unbind(dim)
     return torch.stack([a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0], dim)
@@ -226,6 +246,7 @@ def cross(input, other, dim=None):
 
 @_method
 def dist(input, other, p=2):
+    _need_tensor("dist", ("input", 1, input), ("other", 2, other))
     return (input - other).norm(p)
 
 
@@ -480,6 +501,7 @@ def nextafter(input, other):
 
 @_method
 def hypot(input, other):
+    _need_tensor("hypot", ("input", 1, input), ("other", 2, other))
     return _in_double(input, lambda x: torch.sqrt(x * x + other.double() ** 2))
 
 
@@ -878,6 +900,7 @@ def sum_to_size(input, *size):
 
 @_method
 def take(input, index):
+    _need_tensor("take", ("input", 1, input), ("index", 2, index))
     return input.reshape(-1)[index]
 
 

@@ -890,6 +890,7 @@ def corrcoef(input):
 
 @_function
 def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
+    torch._tensor_more._need_tensor("cdist", ("x1", 1, x1), ("x2", 2, x2))
     if x1.dim() < 2 or x2.dim() < 2:
         raise RuntimeError(f"cdist only supports at least 2D tensors, X1 got: {x1.dim()}D")
     if x1.shape[-1] != x2.shape[-1]:

@@ -1123,6 +1123,10 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
             and target.dtype is torch.int64 and reduction in _REDUCTIONS
             and label_smoothing == 0.0 and input.dim() <= 2):
         return _C._nn_cross_entropy(input, target, ignore_index, 0.0, reduction)
+    for name, pos, value in (("input", 1, input), ("target", 2, target)):
+        if not isinstance(value, Tensor):
+            raise TypeError(f"cross_entropy_loss(): argument '{name}' (position {pos}) must be "
+                            f"Tensor, not {type(value).__name__}")
     reduction = _reduction(size_average, reduce, reduction)
     if input.is_floating_point() and target.is_floating_point() and input.shape == target.shape:
         return _cross_entropy_probs(input, target, weight, reduction, label_smoothing)
