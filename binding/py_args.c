@@ -182,8 +182,8 @@ int py_arg_position(const char *fname, const char *what, int fallback) {
 int py_tensor_arg_any(PyObject *o, const char *fname, const char *what, nn_tensor **out) {
     *out = py_tensor_of(o);
     if (*out) return 0;
-    PyErr_Format(PyExc_TypeError, "%s(): argument '%s' (position %d) must be Tensor, not %s",
-                 fname, what, py_arg_position(fname, what, 1), type_name(o));
+    PyErr_Format(PyExc_TypeError, "%s(): argument '%s' (position %d) must be Tensor, not %s", fname,
+                 what, py_arg_position(fname, what, 1), type_name(o));
     return -1;
 }
 
