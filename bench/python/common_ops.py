@@ -72,6 +72,10 @@ CASES = [
     ("norm_rows", lambda: x.norm(dim=1)),
     ("cumsum_rows", lambda: x.cumsum(1)),
     ("logsumexp_vocab", lambda: torch.logsumexp(logits, 1)),
+    ("isnan_any", lambda: torch.isnan(x).any()),
+    ("eq_all", lambda: (x == x).all()),
+    ("equal", lambda: torch.equal(x, y)),
+    ("count_positive", lambda: (x > 0).sum()),
     # rows: softmax and kin
     ("softmax_rows", lambda: x.softmax(1)),
     ("log_softmax_rows", lambda: F.log_softmax(x, 1)),
