@@ -2042,6 +2042,12 @@ static bool pool_is_2x2(const pool_geom *pg) {
            pg->d[2] == 1 && 2 * pg->O[1] <= pg->I[1] && 2 * pg->O[2] <= pg->I[2];
 }
 
+/* The same for average pooling, whose divisor also counts a depth window
+ * over padding (a 3-D pooling of a depth-1 input). */
+static bool avg_is_2x2(const pool_geom *pg) {
+    return pool_is_2x2(pg) && pg->k[0] == 1 && pg->p[0] == 0;
+}
+
 #define DEF_POOL(T, SUF)                                                                           \
     /* 2x2 windows, stride 2, no padding or dilation (the common case): the                        \
      * same scan order and NaN rule as the general loop. */                                        \
@@ -2135,6 +2141,27 @@ static bool pool_is_2x2(const pool_geom *pg) {
                 }                                                                                  \
             }                                                                                      \
         }                                                                                          \
+    }                                                                                              \
+    /* Average pooling forward over 2x2 windows, stride 2, all inside (the                         \
+     * common case): the general loop's additions in its order (from 0, the                        \
+     * top row then the bottom one) and its division, in a loop that                               \
+     * vectorises, compiled per ISA level. */                                                      \
+    NN_KERNEL_CLONES static void avg_pool_2x2_##SUF(const T *x, T *y, const pool_geom *pg) {       \
+        const int64_t I1 = pg->I[1], I2 = pg->I[2], O1 = pg->O[1], O2 = pg->O[2];                  \
+        const double div = pg->has_divisor ? pg->divisor : 4.0;                                    \
+        for (int64_t pl = 0; pl < pg->planes; pl++)                                                \
+            for (int64_t oh = 0; oh < O1; oh++) {                                                  \
+                const T *r0 = x + (pl * I1 + 2 * oh) * I2, *r1 = r0 + I2;                          \
+                T *yr = y + (pl * O1 + oh) * O2;                                                   \
+                for (int64_t ow = 0; ow < O2; ow++) {                                              \
+                    T acc = 0;                                                                     \
+                    acc += r0[2 * ow];                                                             \
+                    acc += r0[2 * ow + 1];                                                         \
+                    acc += r1[2 * ow];                                                             \
+                    acc += r1[2 * ow + 1];                                                         \
+                    yr[ow] = (T)(acc / div);                                                       \
+                }                                                                                  \
+            }                                                                                      \
     }                                                                                              \
     /* Average pooling forward (y written) or backward (dx += dy / divisor). */                    \
     static void avg_pool_##SUF(const T *x, T *y, const pool_geom *pg, bool backward) {             \
@@ -2248,7 +2275,11 @@ static void pool_task(void *arg, int t, int T) {
         }
         break;
     default:
-        if (r->f64)
+        if (!grad && avg_is_2x2(&g) && r->f64)
+            avg_pool_2x2_f64(x, y, &g);
+        else if (!grad && avg_is_2x2(&g))
+            avg_pool_2x2_f32(x, y, &g);
+        else if (r->f64)
             avg_pool_f64(x, y, &g, grad);
         else
             avg_pool_f32(x, y, &g, grad);

@@ -87,3 +87,28 @@ for dt in (torch.float32, torch.float64):
     x.clamp(-0.5, 0.7).sum().backward()
     print("clamp grad", h(x.grad))
 print((torch.tensor([1.0, float("nan"), -3.0]).clamp(-1, 1)))
+
+# average pooling: 2x2 windows with stride 2 all inside take a loop of
+# their own; the other geometries the general one
+torch.manual_seed(3)
+for threads in (1, 2):
+    torch.set_num_threads(threads)
+    res = []
+    for dt in (torch.float32, torch.float64):
+        im = (torch.randn(4, 8, 13, 18) * 3).to(dt)
+        im[0, 0, 0, 0] = float("nan")
+        im[1, 1, 2, 3] = float("inf")
+        big = torch.randn(16, 64, 32, 32).to(dt)
+        r = [F.avg_pool2d(im, 2), F.avg_pool2d(im, 2, ceil_mode=True),
+             F.avg_pool2d(im, 2, divisor_override=3), F.avg_pool2d(im[:, :, 1:, 1:], 2),
+             F.avg_pool2d(im.transpose(2, 3), 2), F.avg_pool2d(im, 2, 2, 1),
+             F.avg_pool2d(im, 2, 2, 1, count_include_pad=False), F.avg_pool2d(im, (2, 3)),
+             F.avg_pool2d(im[:, :, :2, :2], 2), F.avg_pool2d(big, 2),
+             F.avg_pool3d(im[:, :, None], (1, 2, 2)),
+             F.avg_pool3d(torch.stack([im, im * 0.5], 2), 2, 2, (1, 0, 0)),
+             F.avg_pool1d(im[0], 2)]
+        res.append(" ".join(h(t) for t in r))
+    print("avg_pool", threads, hashlib.md5(" ".join(res).encode()).hexdigest()[:12])
+x = torch.randn(2, 3, 6, 6, dtype=torch.float64, requires_grad=True)
+F.avg_pool2d(x, 2).pow(2).sum().backward()
+print("avg_pool grad", h(x.grad))
