@@ -8,6 +8,7 @@
 #include "nn_graph.h"
 #include "nn_mem.h"
 #include "nn_ops_impl.h"
+#include "nn_thread.h"
 
 typedef struct dtype_info {
     const char *name;
@@ -775,15 +776,140 @@ nn_tensor *nn_tensor_view_raw(nn_ctx *ctx, const nn_tensor *t, int ndim, const i
     return v;
 }
 
+/* ---- strided copies (contiguous(), clone of a view, copy_, casts) ---- */
+
+typedef struct u128 {
+    uint64_t lo, hi;
+} u128;
+
+/* n elements of es bytes from s (stride ss bytes) to d (stride ds): one
+ * typed move each, so the compiler keeps the element in a register
+ * (a memcpy call per element was most of the cost of a transpose). */
+#define COPY_RUN(T)                                                                                \
+    do {                                                                                           \
+        if (ds == (int64_t)sizeof(T) && ss == (int64_t)sizeof(T)) {                                \
+            memcpy(d, s, (size_t)n * sizeof(T));                                                   \
+        } else if (ds == (int64_t)sizeof(T) && ss == 0) { /* a broadcast value: fill */            \
+            T v_ = *(const T *)s;                                                                  \
+            for (int64_t i = 0; i < n; i++) ((T *)d)[i] = v_;                                      \
+        } else {                                                                                   \
+            for (int64_t i = 0; i < n; i++) *(T *)(d + i * ds) = *(const T *)(s + i * ss);         \
+        }                                                                                          \
+    } while (0)
+
+static inline void copy_run(char *d, int64_t ds, const char *s, int64_t ss, int64_t n, size_t es) {
+    switch (es) {
+    case 1: COPY_RUN(uint8_t); break;
+    case 2: COPY_RUN(uint16_t); break;
+    case 4: COPY_RUN(uint32_t); break;
+    case 8: COPY_RUN(uint64_t); break;
+    default: COPY_RUN(u128); break;
+    }
+}
+#undef COPY_RUN
+
+/* A dtype conversion goes through the same values as nn_dtype_load and
+ * nn_dtype_store (a double, or an int64 between integer dtypes), but a
+ * block at a time with the dtype switch outside the loop: a switch per
+ * element was most of the cost of x.double(). */
+enum { CONVERT_BLOCK = 256 };
+
+#define LOAD_RUN(T)                                                                                \
+    do {                                                                                           \
+        if (ss == (int64_t)sizeof(T)) /* a loop the compiler vectorises */                         \
+            for (int64_t i = 0; i < n; i++) out[i] = ((const T *)s)[i];                            \
+        else                                                                                       \
+            for (int64_t i = 0; i < n; i++) out[i] = *(const T *)(s + i * ss);                     \
+    } while (0)
+
+static void load_run(nn_dtype dt, const char *s, int64_t ss, int64_t n, double *out) {
+    switch (dt) {
+    case NN_FLOAT32: LOAD_RUN(float); break;
+    case NN_FLOAT64: LOAD_RUN(double); break;
+    case NN_INT64: LOAD_RUN(int64_t); break;
+    case NN_INT32: LOAD_RUN(int32_t); break;
+    case NN_INT16: LOAD_RUN(int16_t); break;
+    case NN_INT8: LOAD_RUN(int8_t); break;
+    case NN_BOOL:
+    case NN_UINT8: LOAD_RUN(uint8_t); break;
+    default:
+        for (int64_t i = 0; i < n; i++) out[i] = nn_dtype_load(dt, s + i * ss);
+        break;
+    }
+}
+
+static void load_run_int(nn_dtype dt, const char *s, int64_t ss, int64_t n, int64_t *out) {
+    switch (dt) {
+    case NN_INT64: LOAD_RUN(int64_t); break;
+    case NN_INT32: LOAD_RUN(int32_t); break;
+    case NN_INT16: LOAD_RUN(int16_t); break;
+    case NN_INT8: LOAD_RUN(int8_t); break;
+    case NN_BOOL:
+    case NN_UINT8: LOAD_RUN(uint8_t); break;
+    default:
+        for (int64_t i = 0; i < n; i++) out[i] = nn_dtype_load_int(dt, s + i * ss);
+        break;
+    }
+}
+#undef LOAD_RUN
+
+static void store_run(nn_dtype dt, char *d, int64_t ds, int64_t n, const double *in) {
+    switch (dt) {
+    case NN_FLOAT32:
+        if (ds == 4)
+            for (int64_t i = 0; i < n; i++) ((float *)d)[i] = (float)in[i];
+        else
+            for (int64_t i = 0; i < n; i++) *(float *)(d + i * ds) = (float)in[i];
+        break;
+    case NN_FLOAT64:
+        if (ds == 8)
+            memcpy(d, in, (size_t)n * sizeof *in);
+        else
+            for (int64_t i = 0; i < n; i++) *(double *)(d + i * ds) = in[i];
+        break;
+    case NN_BOOL:
+        for (int64_t i = 0; i < n; i++) *(uint8_t *)(d + i * ds) = in[i] != 0;
+        break;
+    default:
+        for (int64_t i = 0; i < n; i++) nn_dtype_store(dt, d + i * ds, in[i]);
+        break;
+    }
+}
+
+static void store_run_int(nn_dtype dt, char *d, int64_t ds, int64_t n, const int64_t *in) {
+    switch (dt) {
+    case NN_INT64:
+        if (ds == 8)
+            memcpy(d, in, (size_t)n * sizeof *in);
+        else
+            for (int64_t i = 0; i < n; i++) *(int64_t *)(d + i * ds) = in[i];
+        break;
+    case NN_INT32:
+        for (int64_t i = 0; i < n; i++)
+            *(int32_t *)(d + i * ds) = (int32_t)(uint32_t)(uint64_t)in[i];
+        break;
+    case NN_BOOL:
+        for (int64_t i = 0; i < n; i++) *(uint8_t *)(d + i * ds) = in[i] != 0;
+        break;
+    default:
+        for (int64_t i = 0; i < n; i++) store_int(dt, d + i * ds, in[i]);
+        break;
+    }
+}
+
 static void copy_loop(char **d, const int64_t *s, int64_t n, void *arg) {
     const nn_dtype *dts = arg; /* [dst dtype, src dtype] */
     if (dts[0] == dts[1]) {
-        size_t es = nn_dtype_size(dts[0]);
-        if (s[0] == (int64_t)es && s[1] == (int64_t)es) {
-            memcpy(d[0], d[1], (size_t)n * es);
+        copy_run(d[0], s[0], d[1], s[1], n, nn_dtype_size(dts[0]));
+        return;
+    }
+    if (dts[0] == NN_FLOAT64 && dts[1] == NN_FLOAT32) { /* exact: one pass */
+        if (s[0] == 8 && s[1] == 4) {
+            for (int64_t i = 0; i < n; i++) ((double *)d[0])[i] = ((const float *)d[1])[i];
             return;
         }
-        for (int64_t i = 0; i < n; i++) memcpy(d[0] + i * s[0], d[1] + i * s[1], es);
+        for (int64_t i = 0; i < n; i++)
+            *(double *)(d[0] + i * s[0]) = *(const float *)(d[1] + i * s[1]);
         return;
     }
     if (nn_dtype_is_complex(dts[0]) && nn_dtype_is_complex(dts[1])) { /* both parts */
@@ -801,17 +927,191 @@ static void copy_loop(char **d, const int64_t *s, int64_t n, void *arg) {
         }
         return;
     }
-    if (is_int_like(dts[0]) && is_int_like(dts[1])) { /* exact, wrapping */
-        for (int64_t i = 0; i < n; i++)
-            store_int(dts[0], d[0] + i * s[0], nn_dtype_load_int(dts[1], d[1] + i * s[1]));
-        return;
+    bool ints = is_int_like(dts[0]) && is_int_like(dts[1]); /* exact, wrapping */
+    for (int64_t b = 0; b < n; b += CONVERT_BLOCK) {
+        int64_t len = n - b < CONVERT_BLOCK ? n - b : CONVERT_BLOCK;
+        char *dp = d[0] + b * s[0];
+        const char *sp = d[1] + b * s[1];
+        if (ints) {
+            int64_t buf[CONVERT_BLOCK];
+            load_run_int(dts[1], sp, s[1], len, buf);
+            store_run_int(dts[0], dp, s[0], len, buf);
+        } else {
+            double buf[CONVERT_BLOCK];
+            load_run(dts[1], sp, s[1], len, buf);
+            store_run(dts[0], dp, s[0], len, buf);
+        }
     }
-    for (int64_t i = 0; i < n; i++)
-        store(dts[0], d[0] + i * s[0], 0, load(dts[1], d[1] + i * s[1], 0));
 }
 
-/* Copy [src] (broadcast) into [dst], converting dtype; no checks. */
+/* The copy's iteration space: size-1 dims dropped, dims both operands step
+ * over as one run merged; byte strides ([0] dst, [1] src). */
+typedef struct copy_geo {
+    int nd;
+    int64_t shape[NN_MAX_DIMS];
+    int64_t st[2][NN_MAX_DIMS];
+    char *data[2];
+    nn_dtype dts[2];
+    int j; /* the tiled copy's second dim (the first is the last) */
+    int64_t tile, row_blocks, units;
+} copy_geo;
+
+static int64_t abs64(int64_t v) {
+    return v < 0 ? -v : v;
+}
+
+/* Whether no two elements of dst's space share memory (a permutation of a
+ * dense layout, sliced or not): then the order of the writes does not
+ * matter. */
+static bool geo_dst_disjoint(const copy_geo *g) {
+    int order[NN_MAX_DIMS];
+    for (int d = 0; d < g->nd; d++) order[d] = d;
+    for (int a = 1; a < g->nd; a++) /* insertion sort by |stride| */
+        for (int b = a; b > 0 && abs64(g->st[0][order[b]]) < abs64(g->st[0][order[b - 1]]); b--) {
+            int t = order[b];
+            order[b] = order[b - 1];
+            order[b - 1] = t;
+        }
+    int64_t need = (int64_t)nn_dtype_size(g->dts[0]);
+    for (int k = 0; k < g->nd; k++) {
+        int64_t s = abs64(g->st[0][order[k]]);
+        if (s < need) return false;
+        need = s * g->shape[order[k]];
+    }
+    return true;
+}
+
+static void geo_init(copy_geo *g, nn_tensor *dst, const nn_tensor *src) {
+    const nn_tensor *ops[2] = {dst, src};
+    int lead = dst->ndim - src->ndim, nd = 0;
+    for (int i = 0; i < dst->ndim; i++) {
+        int64_t st[2];
+        for (int k = 0; k < 2; k++) {
+            const nn_tensor *t = ops[k];
+            int j = i - (k ? lead : 0);
+            st[k] =
+                (j < 0 || t->shape[j] == 1 ? 0 : t->strides[j]) * (int64_t)nn_dtype_size(t->dtype);
+        }
+        if (dst->shape[i] == 1) continue;
+        if (nd > 0 && g->st[0][nd - 1] == st[0] * dst->shape[i] &&
+            g->st[1][nd - 1] == st[1] * dst->shape[i]) {
+            g->shape[nd - 1] *= dst->shape[i];
+            g->st[0][nd - 1] = st[0];
+            g->st[1][nd - 1] = st[1];
+            continue;
+        }
+        g->shape[nd] = dst->shape[i];
+        g->st[0][nd] = st[0];
+        g->st[1][nd] = st[1];
+        nd++;
+    }
+    g->nd = nd;
+    g->data[0] = nn_tensor_data(dst);
+    g->data[1] = nn_tensor_data(src);
+    g->dts[0] = dst->dtype;
+    g->dts[1] = src->dtype;
+}
+
+/* A transpose (one operand's inner stride long and a shorter one on an
+ * outer dim j) copied row by row reads or writes a new cache line per
+ * element; in square tiles over (j, last) every line it loads is used whole
+ * while it is in L1. Returns whether [g] should be tiled, and sets j. */
+static bool geo_pick_tile(copy_geo *g, int64_t numel) {
+    int last = g->nd - 1;
+    if (g->nd < 2 || numel < 4096) return false;
+    for (int k = 1; k >= 0; k--) { /* the source first: its reads miss */
+        int64_t inner = abs64(g->st[k][last]);
+        if (inner < 64) continue;
+        int best = -1;
+        for (int d = 0; d < last; d++) {
+            int64_t s = abs64(g->st[k][d]);
+            if (s > 0 && s < inner && (best < 0 || s < abs64(g->st[k][best]))) best = d;
+        }
+        if (best < 0) continue;
+        if (!geo_dst_disjoint(g)) return false;
+        g->j = best;
+        size_t es = nn_dtype_size(g->dts[0]) > nn_dtype_size(g->dts[1]) ? nn_dtype_size(g->dts[1])
+                                                                        : nn_dtype_size(g->dts[0]);
+        g->tile = es >= 8 ? 8 : (int64_t)(64 / es);
+        g->row_blocks = (g->shape[best] + g->tile - 1) / g->tile;
+        g->units = numel / (g->shape[best] * g->shape[last]) * g->row_blocks;
+        return true;
+    }
+    return false;
+}
+
+/* Tiles of unit u (an outer position and a block of rows of dim j), all of
+ * the last dim, a tile at a time. */
+static void copy_tiles(const copy_geo *g, int64_t u0, int64_t u1) {
+    int last = g->nd - 1, j = g->j;
+    int64_t T = g->tile, R = g->shape[j], C = g->shape[last];
+    int64_t ds_r = g->st[0][j], ss_r = g->st[1][j], ds_c = g->st[0][last], ss_c = g->st[1][last];
+    bool same = g->dts[0] == g->dts[1];
+    size_t es = nn_dtype_size(g->dts[0]);
+    for (int64_t u = u0; u < u1; u++) {
+        int64_t rb = u % g->row_blocks, rest = u / g->row_blocks;
+        char *d = g->data[0];
+        const char *s = g->data[1];
+        for (int k = last - 1; k >= 0; k--) { /* the outer dims, j left out */
+            if (k == j) continue;
+            int64_t c = rest % g->shape[k];
+            rest /= g->shape[k];
+            d += c * g->st[0][k];
+            s += c * g->st[1][k];
+        }
+        int64_t r0 = rb * T, r1 = r0 + T < R ? r0 + T : R;
+        for (int64_t c0 = 0; c0 < C; c0 += T) {
+            int64_t n = C - c0 < T ? C - c0 : T;
+            /* Ask for the next tile's lines of the operand that steps
+             * over lines along c (the prefetcher cannot guess those). */
+            if (c0 + T < C) {
+                int64_t m = C - c0 - T < T ? C - c0 - T : T;
+                if (abs64(ss_c) >= 64)
+                    for (int64_t i = 0; i < m; i++)
+                        __builtin_prefetch(s + r0 * ss_r + (c0 + T + i) * ss_c, 0);
+                if (abs64(ds_c) >= 64)
+                    for (int64_t i = 0; i < m; i++)
+                        __builtin_prefetch(d + r0 * ds_r + (c0 + T + i) * ds_c, 1);
+            }
+            for (int64_t r = r0; r < r1; r++) {
+                char *dp = d + r * ds_r + c0 * ds_c;
+                const char *sp = s + r * ss_r + c0 * ss_c;
+                if (same) {
+                    copy_run(dp, ds_c, sp, ss_c, n, es);
+                } else {
+                    char *p[2] = {dp, (char *)sp};
+                    int64_t st[2] = {ds_c, ss_c};
+                    copy_loop(p, st, n, (void *)g->dts);
+                }
+            }
+        }
+    }
+}
+
+static void copy_tiles_task(void *arg, int task, int n_tasks) {
+    const copy_geo *g = arg;
+    int64_t b, e;
+    nn_parallel_range(g->units, task, n_tasks, 1, &b, &e);
+    if (b < e) copy_tiles(g, b, e);
+}
+
+/* Copy [src] (broadcast) into [dst], converting dtype; no checks. Every
+ * element is written once from its own source element, so neither the
+ * tiles nor the split across threads change a bit. */
 static void copy_into(nn_tensor *dst, const nn_tensor *src) {
+    int64_t numel = nn_tensor_numel(dst);
+    if (numel == 0) return;
+    copy_geo g;
+    geo_init(&g, dst, src);
+    if (geo_pick_tile(&g, numel)) {
+        int n_tasks = nn_parallel_tasks(numel, NN_PAR_MIN_ELEMWISE);
+        if (n_tasks > g.units) n_tasks = (int)g.units;
+        if (n_tasks <= 1)
+            copy_tiles(&g, 0, g.units);
+        else
+            nn_parallel_run(n_tasks, copy_tiles_task, &g);
+        return;
+    }
     nn_iter it;
     nn_dtype dts[2] = {dst->dtype, src->dtype};
     nn_iter_init(&it, dst->ndim, dst->shape);
