@@ -532,41 +532,178 @@ static void merge_sort(sort_key *k, sort_key *tmp, int64_t n, bool desc) {
     memcpy(k, tmp, sizeof *k * (size_t)o);
 }
 
+/* One slice's value i (of a contiguous tensor) as a double, as
+ * nn_tensor_get_flat reads it. */
+static inline double slice_value(const nn_tensor *c, const void *cd, int64_t at) {
+    switch (c->dtype) {
+    case NN_FLOAT32: return ((const float *)cd)[at];
+    case NN_FLOAT64: return ((const double *)cd)[at];
+    case NN_INT64: return (double)((const int64_t *)cd)[at];
+    default: return nn_tensor_get_flat(c, at);
+    }
+}
+
+/* The slices along one dim of a contiguous tensor (outer x inner of them,
+ * len long, inner apart) and an int64 output of kout per slice, split across
+ * the engine's threads a run of slices each. A slice's result depends on
+ * that slice alone: the same at any thread count. */
+typedef struct slices_job {
+    const nn_tensor *c;
+    int64_t *out;
+    int64_t len, inner, kout, n_slices;
+    int64_t kth;   /* kth: which */
+    bool flag;     /* argsort, topk: descending / largest; kth: NaN first */
+    int kind;      /* 0 argsort, 1 topk, 2 kth */
+    char *scratch; /* per task: scratch_bytes */
+    size_t scratch_bytes;
+} slices_job;
+
+static void sort_slice(const slices_job *j, int64_t s, void *scratch);
+static void kth_slice(const slices_job *j, int64_t s, void *scratch);
+
+static void slices_task(void *arg, int task, int n_tasks) {
+    const slices_job *j = arg;
+    int64_t b, e;
+    nn_parallel_range(j->n_slices, task, n_tasks, 1, &b, &e);
+    void *scratch = j->scratch + (size_t)task * j->scratch_bytes;
+    for (int64_t s = b; s < e; s++) {
+        if (j->kind == 2)
+            kth_slice(j, s, scratch);
+        else
+            sort_slice(j, s, scratch);
+    }
+}
+
+/* Run [j] over its slices; false (error set) when the scratch cannot be
+ * had. About 16K elements per thread before a split: each element costs
+ * a few comparisons at least. */
+static bool run_slices(nn_ctx *ctx, slices_job *j, size_t scratch_bytes) {
+    int n_tasks = nn_parallel_tasks(j->n_slices * j->len, 16384);
+    if (n_tasks > j->n_slices) n_tasks = (int)(j->n_slices > 0 ? j->n_slices : 1);
+    if (n_tasks < 1) n_tasks = 1;
+    j->scratch_bytes = (scratch_bytes + 63) & ~(size_t)63;
+    j->scratch = nn_mem_alloc(j->scratch_bytes * (size_t)n_tasks, "sort keys", &ctx->err);
+    if (!j->scratch) return false;
+    if (n_tasks == 1)
+        slices_task(j, 0, 1);
+    else
+        nn_parallel_run(n_tasks, slices_task, j);
+    nn_mem_free(j->scratch);
+    return true;
+}
+
+/* key a is before key b in the order whose first k topk returns: the
+ * larger w (the order key, flipped for smallest), then the lower index. */
+static inline bool key_better(const sort_key *a, const sort_key *b) {
+    return a->u > b->u || (a->u == b->u && a->i < b->i);
+}
+
+/* Sift h[p] down a heap of n whose root is its worst key. */
+static void heap_sift(sort_key *h, int64_t n, int64_t p) {
+    sort_key x = h[p];
+    for (;;) {
+        int64_t c = 2 * p + 1;
+        if (c >= n) break;
+        if (c + 1 < n && key_better(&h[c], &h[c + 1])) c++; /* the worse child */
+        if (!key_better(&x, &h[c])) break;
+        h[p] = h[c];
+        p = c;
+    }
+    h[p] = x;
+}
+
+static void sort_slice(const slices_job *j, int64_t s, void *scratch) {
+    sort_key *k = scratch;
+    const void *cd = nn_tensor_data(j->c);
+    int64_t len = j->len, inner = j->inner, kout = j->kout;
+    int64_t o = s / inner, in = s % inner;
+    int64_t base = o * len * inner + in, obase = o * kout * inner + in;
+    if (j->kind == 1 && kout * 4 <= len) {
+        /* topk with k small against the slice: a heap of the best k seen
+         * so far, worst at the root, under the same order as the stable
+         * sort below (larger key first, then lower index; the key flipped
+         * for smallest), so the same k come out in the same order. A later
+         * element replaces the root only when its key is strictly better:
+         * on a tie the earlier index wins. */
+        uint64_t flip = j->flag ? 0 : UINT64_MAX;
+        for (int64_t i = 0; i < kout; i++) {
+            k[i].u = order_key(slice_value(j->c, cd, base + i * inner)) ^ flip;
+            k[i].i = i;
+        }
+        for (int64_t p = kout / 2 - 1; p >= 0; p--) heap_sift(k, kout, p);
+        /* Most elements lose to the root on a plain compare with its value
+         * (a NaN fails the compare and goes on to the keys). */
+        double root = slice_value(j->c, cd, base + k[0].i * inner);
+        for (int64_t i = kout; i < len; i++) {
+            double v = slice_value(j->c, cd, base + i * inner);
+            if (j->flag ? v <= root : v >= root) continue;
+            uint64_t w = order_key(v) ^ flip;
+            if (w > k[0].u) {
+                k[0].u = w;
+                k[0].i = i;
+                heap_sift(k, kout, 0);
+                root = slice_value(j->c, cd, base + k[0].i * inner);
+            }
+        }
+        for (int64_t m = kout - 1; m > 0; m--) { /* the worst left goes last */
+            sort_key t = k[0];
+            k[0] = k[m];
+            k[m] = t;
+            heap_sift(k, m, 0);
+        }
+    } else {
+        for (int64_t i = 0; i < len; i++) {
+            k[i].u = order_key(slice_value(j->c, cd, base + i * inner));
+            k[i].i = i;
+        }
+        merge_sort(k, k + len, len, j->flag);
+    }
+    for (int64_t i = 0; i < kout; i++) j->out[obase + i * inner] = k[i].i;
+}
+
+/* The indices of the stable sort of [a] along [dim] (descending: [desc]),
+ * its first [kout] per slice. Raw: no autograd. */
+static nn_tensor *sort_indices(nn_ctx *ctx, nn_tensor *a, int dim, int64_t kout, bool desc,
+                               bool topk) {
+    int nd = a->ndim;
+    int64_t len = nd ? a->shape[dim] : 1, outer = 1, inner = 1;
+    for (int d = 0; d < dim; d++) outer *= a->shape[d];
+    for (int d = dim + 1; d < nd; d++) inner *= a->shape[d];
+    int64_t shape[NN_MAX_DIMS];
+    memcpy(shape, a->shape, sizeof(int64_t) * (size_t)nd);
+    if (nd)
+        shape[dim] = kout;
+    else
+        kout = 1; /* a 0-d tensor's topk(0) is its element, as PyTorch's */
+    nn_tensor *c = nn_tensor_contiguous_raw(ctx, a);
+    nn_tensor *out = c ? nn_tensor_empty(ctx, NN_INT64, nd, shape) : NULL;
+    if (!out) {
+        nn_tensor_release(c);
+        return NULL;
+    }
+    slices_job j = {.c = c,
+                    .out = nn_tensor_data(out),
+                    .len = len,
+                    .inner = inner,
+                    .kout = kout,
+                    .n_slices = len && kout ? outer * inner : 0,
+                    .flag = desc,
+                    .kind = topk ? 1 : 0};
+    bool ok = run_slices(ctx, &j, sizeof(sort_key) * (size_t)(2 * len + 1));
+    nn_tensor_release(c);
+    if (!ok) {
+        nn_tensor_release(out);
+        return NULL;
+    }
+    return out;
+}
+
 nn_tensor *op_argsort_forward(nn_ctx *ctx, nn_node *node) {
     nn_tensor *a = node->in[0].t;
     int dim = (int)node->p.i[0];
     bool desc = node->p.flags & 1;
-    nn_tensor *c = nn_tensor_contiguous_raw(ctx, a);
-    nn_tensor *out = c ? nn_tensor_empty(ctx, NN_INT64, a->ndim, a->shape) : NULL;
-    int64_t len = a->ndim ? a->shape[dim] : 1, outer = 1, inner = 1;
-    for (int d = 0; d < dim; d++) outer *= a->shape[d];
-    for (int d = dim + 1; d < a->ndim; d++) inner *= a->shape[d];
-    sort_key *k =
-        out ? nn_mem_alloc(sizeof *k * (size_t)(2 * len + 1), "sort keys", &ctx->err) : NULL;
-    if (!k) {
-        nn_tensor_release(c);
-        nn_tensor_release(out);
-        return NULL;
-    }
-    int64_t *ov = nn_tensor_data(out);
-    for (int64_t o = 0; o < outer; o++)
-        for (int64_t in = 0; in < inner; in++) {
-            int64_t base = o * len * inner + in;
-            const void *cd = nn_tensor_data(c);
-            for (int64_t i = 0; i < len; i++) {
-                int64_t at = base + i * inner;
-                double v = c->dtype == NN_FLOAT32   ? ((const float *)cd)[at]
-                           : c->dtype == NN_FLOAT64 ? ((const double *)cd)[at]
-                                                    : nn_tensor_get_flat(c, at);
-                k[i].u = order_key(v);
-                k[i].i = i;
-            }
-            merge_sort(k, k + len, len, desc);
-            for (int64_t i = 0; i < len; i++) ov[base + i * inner] = k[i].i;
-        }
-    nn_mem_free(k);
-    nn_tensor_release(c);
-    return out;
+    int64_t len = a->ndim ? a->shape[dim] : 1;
+    return sort_indices(ctx, a, dim, len, desc, false);
 }
 
 /* ---- selection: the k-th smallest of each slice ----
@@ -649,6 +786,27 @@ static void select_ordered(kth_key *x, int64_t n, int64_t k) {
     }
 }
 
+static void kth_slice(const slices_job *j, int64_t s, void *scratch) {
+    kth_key *keys = scratch;
+    const void *cd = nn_tensor_data(j->c);
+    int64_t len = j->len, inner = j->inner, k = j->kth;
+    int64_t base = s / inner * len * inner + s % inner, first_nan = -1;
+    for (int64_t i = 0; i < len; i++) {
+        keys[i].v = slice_value(j->c, cd, base + i * inner);
+        keys[i].i = i;
+        if (first_nan < 0 && isnan(keys[i].v)) first_nan = i;
+    }
+    if (j->flag && first_nan >= 0) {
+        j->out[s] = first_nan;
+        return;
+    }
+    if (j->flag)
+        select_ordered(keys, len, k);
+    else
+        select_torch(keys, len, k);
+    j->out[s] = keys[k].i;
+}
+
 nn_tensor *nn_kth_indices(nn_ctx *ctx, nn_tensor *a, int64_t k, int dim, bool nan_first) {
     int nd = a->ndim;
     int64_t len = nd ? a->shape[dim] : 1, outer = 1, inner = 1;
@@ -659,37 +817,25 @@ nn_tensor *nn_kth_indices(nn_ctx *ctx, nn_tensor *a, int64_t k, int dim, bool na
     if (nd) shape[dim] = 1;
     nn_tensor *c = nn_tensor_contiguous_raw(ctx, a);
     nn_tensor *out = c ? nn_tensor_empty(ctx, NN_INT64, nd, shape) : NULL;
-    kth_key *keys =
-        out ? nn_mem_alloc(sizeof(kth_key) * (size_t)(len ? len : 1), "kthvalue", &ctx->err) : NULL;
-    if (!keys) {
+    if (!out) {
         nn_tensor_release(c);
+        return NULL;
+    }
+    slices_job j = {.c = c,
+                    .out = nn_tensor_data(out),
+                    .len = len,
+                    .inner = inner,
+                    .kout = 1,
+                    .kth = k,
+                    .n_slices = outer * inner,
+                    .flag = nan_first,
+                    .kind = 2};
+    bool ok = run_slices(ctx, &j, sizeof(kth_key) * (size_t)(len ? len : 1));
+    nn_tensor_release(c);
+    if (!ok) {
         nn_tensor_release(out);
         return NULL;
     }
-    int64_t *oi = nn_tensor_data(out);
-    for (int64_t o = 0; o < outer; o++)
-        for (int64_t in = 0; in < inner; in++) {
-            int64_t base = o * len * inner + in, first_nan = -1;
-            for (int64_t j = 0; j < len; j++) {
-                int64_t at = base + j * inner;
-                keys[j].v = c->dtype == NN_FLOAT32   ? ((const float *)nn_tensor_data(c))[at]
-                            : c->dtype == NN_FLOAT64 ? ((const double *)nn_tensor_data(c))[at]
-                                                     : nn_tensor_get_flat(c, at);
-                keys[j].i = j;
-                if (first_nan < 0 && isnan(keys[j].v)) first_nan = j;
-            }
-            if (nan_first && first_nan >= 0) {
-                oi[o * inner + in] = first_nan;
-                continue;
-            }
-            if (nan_first)
-                select_ordered(keys, len, k);
-            else
-                select_torch(keys, len, k);
-            oi[o * inner + in] = keys[k].i;
-        }
-    nn_mem_free(keys);
-    nn_tensor_release(c);
     return out;
 }
 
@@ -721,11 +867,9 @@ nn_tensor *nn_topk(nn_ctx *ctx, nn_tensor *a, int64_t k, int64_t dim, bool large
     if (nn_dim_wrap_torch(ctx, dim, a->ndim, &d)) return NULL;
     int64_t len = a->ndim ? a->shape[d] : 1;
     if (k < 0 || k > len) return fail(ctx, NN_ERR_RUNTIME, "selected index k out of range");
-    nn_tensor *all = nn_argsort(ctx, a, d, largest);
-    nn_tensor *idx = all && a->ndim ? nn_slice(ctx, all, d, 0, k, 1) : nn_tensor_retain(all);
-    nn_tensor_release(all);
-    nn_tensor *ic = idx ? nn_contiguous(ctx, idx) : NULL;
-    nn_tensor_release(idx);
+    /* The first k of argsort's stable order (sorted=False gives them in
+     * that order too), by selection when k is small (sort_slice). */
+    nn_tensor *ic = sort_indices(ctx, a, d, k, largest, true);
     if (!ic) return NULL;
     nn_tensor *v = a->ndim ? nn_gather(ctx, a, d, ic) : nn_contiguous(ctx, a);
     if (!v) {

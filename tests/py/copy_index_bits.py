@@ -154,8 +154,11 @@ def selects(threads):
         print(threads, "3d topk", d, h(a), h(b))
         a, b = v.topk(2, d, largest=False)
         print(threads, "3d topk small", d, h(a), h(b))
-    a, b = torch.tensor(3.5).topk(1)
-    print(threads, "0d topk", a.item(), b.item())
+    for k in (0, 1):
+        a, b = torch.tensor(3.5).topk(k)
+        print(threads, "0d topk", k, a.item(), b.item())
+        a, b = torch.tensor(3.5).sort()
+        print(threads, "0d sort", a.item(), b.item())
     a, b = torch.zeros(0).topk(0)
     print(threads, "empty topk", tuple(a.shape), tuple(b.shape))
     err("topk k>n", lambda: torch.zeros(3).topk(4))
