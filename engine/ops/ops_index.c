@@ -266,8 +266,8 @@ static int64_t add_row_f32_par(float *d, const float *s, const int64_t *iv, int6
 
 /* d[k] = x[iv[k]] for 4-byte elements, in one pass as add_row_f32 (an
  * index out of bounds reads x[0]; the caller drops the output). */
-static int64_t gather_row32(uint32_t *d, const uint32_t *x, const int64_t *iv, int64_t n,
-                            int64_t xsize) {
+NN_KERNEL_CLONES static int64_t gather_row32(uint32_t *d, const uint32_t *x, const int64_t *iv,
+                                             int64_t n, int64_t xsize) {
     uint64_t bad = 0;
     for (int64_t k = 0; k < n; k++) {
         int64_t i = iv[k];
@@ -306,34 +306,78 @@ static int64_t move_row(const move_arg *m, const int64_t *iv, int64_t n, int64_t
     return -1;
 }
 
-static bool walk_index(nn_ctx *ctx, const walk_geo *g, const int64_t *iv, int64_t n,
-                       const move_arg *m) {
-    if (n == 0) return true;
-    /* The output is a fresh tensor: an index out of bounds stops the walk
-     * before any move through it, and the partial result is dropped. */
+/* Rows [r0, r1) of idx (its last dim); returns the first row with an
+ * index out of bounds (its position in *at), or -1. */
+static int64_t walk_rows(const walk_geo *g, const int64_t *iv, int64_t r0, int64_t r1,
+                         const move_arg *m, int64_t *at) {
     int nd = g->ndim, last = nd - 1;
     int64_t inner = nd ? g->shape[last] : 1;
     int64_t xs_v = nd ? g->xst[g->dim] : 0;
     bool dim_last = nd == 0 || g->dim == last;
     int64_t xs_k = dim_last ? 0 : g->xst[last], ss = nd ? g->sst[last] : 0;
     int64_t c[NN_MAX_DIMS] = {0};
-    for (int64_t r = 0; r * inner < n; r++) {
+    for (int64_t rest = r0, d = last - 1; d >= 0; d--) {
+        c[d] = rest % g->shape[d];
+        rest /= g->shape[d];
+    }
+    for (int64_t r = r0; r < r1; r++) {
         int64_t bx = 0, bs = 0;
         for (int d = 0; d < last; d++) {
             if (d != g->dim) bx += c[d] * g->xst[d];
             bs += c[d] * g->sst[d];
         }
-        const int64_t *row = iv + r * inner;
-        int64_t at = move_row(m, row, inner, g->xsize, bx, xs_k, xs_v, bs, ss);
-        if (at >= 0) {
-            fail(ctx, NN_ERR_RUNTIME, "index %lld is out of bounds for dimension %d with size %lld",
-                 (long long)row[at], g->dim, (long long)g->xsize);
-            return false;
-        }
+        *at = move_row(m, iv + r * inner, inner, g->xsize, bx, xs_k, xs_v, bs, ss);
+        if (*at >= 0) return r;
         for (int d = last - 1; d >= 0; d--) {
             if (++c[d] < g->shape[d]) break;
             c[d] = 0;
         }
+    }
+    return -1;
+}
+
+/* A gather's rows split across the engine's threads (each output element
+ * is written once, from its own index); every task stops at its first
+ * index out of bounds and the first of those in row-major order is the one
+ * reported, as the serial walk would. Scatters stay serial: with repeated
+ * indices the last write (row-major) must win. */
+enum { WALK_MAX_TASKS = 64 };
+
+typedef struct walk_job {
+    const walk_geo *g;
+    const int64_t *iv;
+    const move_arg *m;
+    int64_t rows;
+    int64_t bad_row[WALK_MAX_TASKS], bad_at[WALK_MAX_TASKS];
+} walk_job;
+
+static void walk_task(void *arg, int task, int n_tasks) {
+    walk_job *j = arg;
+    int64_t b, e;
+    nn_parallel_range(j->rows, task, n_tasks, 1, &b, &e);
+    j->bad_row[task] = b < e ? walk_rows(j->g, j->iv, b, e, j->m, &j->bad_at[task]) : -1;
+}
+
+static bool walk_index(nn_ctx *ctx, const walk_geo *g, const int64_t *iv, int64_t n,
+                       const move_arg *m) {
+    if (n == 0) return true;
+    /* The output is a fresh tensor: an index out of bounds stops the walk
+     * before any move through it, and the partial result is dropped. */
+    int64_t inner = g->ndim ? g->shape[g->ndim - 1] : 1;
+    walk_job j = {.g = g, .iv = iv, .m = m, .rows = n / inner};
+    int n_tasks = m->gather ? nn_parallel_tasks(n, NN_PAR_MIN_ELEMWISE) : 1;
+    if (n_tasks > j.rows) n_tasks = (int)j.rows;
+    if (n_tasks > WALK_MAX_TASKS) n_tasks = WALK_MAX_TASKS;
+    if (n_tasks > 1)
+        nn_parallel_run(n_tasks, walk_task, &j);
+    else
+        walk_task(&j, 0, n_tasks = 1);
+    for (int t = 0; t < n_tasks; t++) {
+        if (j.bad_row[t] < 0) continue;
+        const int64_t *row = iv + j.bad_row[t] * inner;
+        fail(ctx, NN_ERR_RUNTIME, "index %lld is out of bounds for dimension %d with size %lld",
+             (long long)row[j.bad_at[t]], g->dim, (long long)g->xsize);
+        return false;
     }
     return true;
 }

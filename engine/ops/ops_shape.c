@@ -21,6 +21,7 @@
 
 #include "nn_mem.h"
 #include "nn_ops_impl.h"
+#include "nn_thread.h"
 
 /* p.flags of a RESHAPE node: fail instead of copying (torch.view). */
 #define RESHAPE_VIEW_ONLY 1
@@ -583,16 +584,86 @@ typedef struct xfer_geom {
             }                                                                                      \
     }
 
-XFER_LOOP(gather_u8, uint8_t, f[q] = *e)
-XFER_LOOP(gather_u16, uint16_t, f[q] = *e)
-XFER_LOOP(gather_u32, uint32_t, f[q] = *e)
-XFER_LOOP(gather_u64, uint64_t, f[q] = *e)
 XFER_LOOP(set_u8, uint8_t, *e = f[q])
 XFER_LOOP(set_u16, uint16_t, *e = f[q])
 XFER_LOOP(set_u32, uint32_t, *e = f[q])
 XFER_LOOP(set_u64, uint64_t, *e = f[q])
 XFER_LOOP(add_f32, float, *e += f[q])
 XFER_LOOP(add_f64, double, *e += f[q])
+
+/* A gather's rows [r0, r1) of the (o, r) space, each n_post elements:
+ * one memcpy per row when the post positions are consecutive (x[idx] of
+ * contiguous rows), a typed loop over mid when a row is one element
+ * (x[:, idx]), else the general loop. */
+#define GATHER_ROWS(T)                                                                             \
+    do {                                                                                           \
+        const T *tt = td;                                                                          \
+        T *ff = fd;                                                                                \
+        for (int64_t u = u0; u < u1; u++) {                                                        \
+            int64_t o = u / x->n_mid, r = u % x->n_mid;                                            \
+            const T *row = tt + x->pre[o] + x->mid[r];                                             \
+            T *f = ff + u * x->n_post;                                                             \
+            for (int64_t q = 0; q < x->n_post; q++) f[q] = row[x->post[q]];                        \
+        }                                                                                          \
+    } while (0)
+
+static void gather_rows(const void *td, void *fd, size_t es, const xfer_geom *x, int64_t u0,
+                        int64_t u1) {
+    if (x->post_unit && x->n_post > 1) {
+        size_t bytes = (size_t)x->n_post * es;
+        for (int64_t u = u0; u < u1; u++) {
+            int64_t o = u / x->n_mid, r = u % x->n_mid;
+            memcpy((char *)fd + (size_t)u * bytes,
+                   (const char *)td + (x->pre[o] + x->mid[r]) * (int64_t)es, bytes);
+        }
+        return;
+    }
+    if (x->n_post == 1 && x->post[0] == 0 && es == 4) { /* x[:, idx], float32 */
+        const uint32_t *tt = td;
+        uint32_t *ff = fd;
+        for (int64_t u = u0; u < u1;) {
+            int64_t o = u / x->n_mid, r = u % x->n_mid;
+            int64_t end = u + (x->n_mid - r) < u1 ? u + (x->n_mid - r) : u1;
+            const uint32_t *row = tt + x->pre[o];
+            for (; u < end; u++, r++) ff[u] = row[x->mid[r]];
+        }
+        return;
+    }
+    switch (es) {
+    case 1: GATHER_ROWS(uint8_t); break;
+    case 2: GATHER_ROWS(uint16_t); break;
+    case 4: GATHER_ROWS(uint32_t); break;
+    default: GATHER_ROWS(uint64_t); break;
+    }
+}
+#undef GATHER_ROWS
+
+typedef struct gather_job {
+    const void *td;
+    void *fd;
+    size_t es;
+    const xfer_geom *x;
+    int64_t units;
+} gather_job;
+
+static void gather_task(void *arg, int task, int n_tasks) {
+    const gather_job *j = arg;
+    int64_t b, e;
+    nn_parallel_range(j->units, task, n_tasks, 1, &b, &e);
+    if (b < e) gather_rows(j->td, j->fd, j->es, j->x, b, e);
+}
+
+/* A gather into a fresh output split across the engine's threads (each
+ * output element is written once): index_select, x[idx], masked_select. */
+static void gather_par(const void *td, void *fd, size_t es, const xfer_geom *x) {
+    gather_job j = {td, fd, es, x, x->n_pre * x->n_mid};
+    int n_tasks = nn_parallel_tasks(j.units * x->n_post, NN_PAR_MIN_ELEMWISE);
+    if (n_tasks > j.units) n_tasks = (int)j.units;
+    if (n_tasks > 1)
+        nn_parallel_run(n_tasks, gather_task, &j);
+    else if (j.units > 0)
+        gather_rows(td, fd, es, x, 0, j.units);
+}
 
 /* Move data between [t] (any strides) at the positions [g] selects and
  * [flat] (contiguous, of g's output shape, same dtype). */
@@ -625,14 +696,7 @@ static nn_status xfer(nn_ctx *ctx, nn_tensor *t, nn_tensor *flat, const gather *
         else
             add_f64(td, fd, &x);
     } else if (mode == XFER_GATHER) {
-        if (es == 1)
-            gather_u8(td, fd, &x);
-        else if (es == 2)
-            gather_u16(td, fd, &x);
-        else if (es == 4)
-            gather_u32(td, fd, &x);
-        else
-            gather_u64(td, fd, &x);
+        gather_par(td, fd, es, &x);
     } else {
         if (es == 1)
             set_u8(td, fd, &x);

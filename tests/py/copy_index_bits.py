@@ -207,6 +207,11 @@ def indexes(threads):
     err("gather oob", lambda: x.gather(1, torch.tensor([[0, 8]])))
     err("gather neg", lambda: x.gather(0, torch.tensor([[0], [-1]])))
     err("gather big oob", lambda: base((512, 4096), 1).gather(1, torch.full((512, 4096), 4096)))
+    for d in (0, 1):  # two bad indices far apart: the first in row-major order is named
+        i = torch.zeros(512, 4096, dtype=torch.long)
+        i[400, 5] = 5000
+        i[100, 4000] = -3
+        err(f"gather oob order {d}", lambda: base((512, 4096), 1).gather(d, i))
     err("gather dtype", lambda: x.gather(1, torch.tensor([[0]], dtype=torch.int32)))
     err("gather dims", lambda: x.gather(1, torch.tensor([0])))
     err("gather size", lambda: x.gather(1, torch.zeros(7, 1, dtype=torch.long)))
