@@ -207,7 +207,9 @@ def indexes(threads):
     err("gather oob", lambda: x.gather(1, torch.tensor([[0, 8]])))
     err("gather neg", lambda: x.gather(0, torch.tensor([[0], [-1]])))
     err("gather big oob", lambda: base((512, 4096), 1).gather(1, torch.full((512, 4096), 4096)))
-    for d in (0, 1):  # two bad indices far apart: the first in row-major order is named
+    # Two bad indices far apart: the first in row-major order is named. (Only
+    # at one thread: PyTorch's threads race to report theirs.)
+    for d in (0, 1) if threads == 1 else ():
         i = torch.zeros(512, 4096, dtype=torch.long)
         i[400, 5] = 5000
         i[100, 4000] = -3
