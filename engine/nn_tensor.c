@@ -3,6 +3,9 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <xmmintrin.h>
+#endif
 
 #include "nn_ctx.h"
 #include "nn_graph.h"
@@ -1040,6 +1043,30 @@ static bool geo_pick_tile(copy_geo *g, int64_t numel) {
     return false;
 }
 
+#if defined(__x86_64__) && defined(__GNUC__)
+/* Four rows of a transpose of 4-byte elements, n columns: d (rows ds
+ * apart, elements consecutive) from s (columns ss apart, rows
+ * consecutive), a 4x4 block in SSE registers at a time (moves and
+ * shuffles: every bit as it was). */
+static void transpose_4rows_f32(char *d, int64_t ds, const char *s, int64_t ss, int64_t n) {
+    int64_t c = 0;
+    for (; c + 4 <= n; c += 4) {
+        __m128 a0 = _mm_loadu_ps((const float *)(s + (c + 0) * ss));
+        __m128 a1 = _mm_loadu_ps((const float *)(s + (c + 1) * ss));
+        __m128 a2 = _mm_loadu_ps((const float *)(s + (c + 2) * ss));
+        __m128 a3 = _mm_loadu_ps((const float *)(s + (c + 3) * ss));
+        _MM_TRANSPOSE4_PS(a0, a1, a2, a3);
+        _mm_storeu_ps((float *)(d + 0 * ds) + c, a0);
+        _mm_storeu_ps((float *)(d + 1 * ds) + c, a1);
+        _mm_storeu_ps((float *)(d + 2 * ds) + c, a2);
+        _mm_storeu_ps((float *)(d + 3 * ds) + c, a3);
+    }
+    for (; c < n; c++)
+        for (int i = 0; i < 4; i++)
+            ((uint32_t *)(d + i * ds))[c] = ((const uint32_t *)(s + c * ss))[i];
+}
+#endif
+
 /* Tiles of unit u (an outer position and a block of rows of dim j), all of
  * the last dim, a tile at a time. */
 static void copy_tiles(const copy_geo *g, int64_t u0, int64_t u1) {
@@ -1073,7 +1100,14 @@ static void copy_tiles(const copy_geo *g, int64_t u0, int64_t u1) {
                     for (int64_t i = 0; i < m; i++)
                         __builtin_prefetch(d + r0 * ds_r + (c0 + T + i) * ds_c, 1);
             }
-            for (int64_t r = r0; r < r1; r++) {
+            int64_t r = r0;
+#if defined(__x86_64__) && defined(__GNUC__)
+            if (same && es == 4 && ds_c == 4 && ss_r == 4) /* a float32 transpose */
+                for (; r + 4 <= r1; r += 4)
+                    transpose_4rows_f32(d + r * ds_r + c0 * 4, ds_r, s + r * 4 + c0 * ss_c, ss_c,
+                                        n);
+#endif
+            for (; r < r1; r++) {
                 char *dp = d + r * ds_r + c0 * ds_c;
                 const char *sp = s + r * ss_r + c0 * ss_c;
                 if (same) {
