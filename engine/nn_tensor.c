@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 #if defined(__x86_64__) && defined(__GNUC__)
-#include <xmmintrin.h>
+#include <emmintrin.h>
 #endif
 
 #include "nn_ctx.h"
@@ -1065,6 +1065,20 @@ static void transpose_4rows_f32(char *d, int64_t ds, const char *s, int64_t ss, 
         for (int i = 0; i < 4; i++)
             ((uint32_t *)(d + i * ds))[c] = ((const uint32_t *)(s + c * ss))[i];
 }
+
+/* The same for 8-byte elements, 2x2 blocks. */
+static void transpose_2rows_64(char *d, int64_t ds, const char *s, int64_t ss, int64_t n) {
+    int64_t c = 0;
+    for (; c + 2 <= n; c += 2) {
+        __m128d a0 = _mm_loadu_pd((const double *)(s + c * ss));
+        __m128d a1 = _mm_loadu_pd((const double *)(s + (c + 1) * ss));
+        _mm_storeu_pd((double *)d + c, _mm_unpacklo_pd(a0, a1));
+        _mm_storeu_pd((double *)(d + ds) + c, _mm_unpackhi_pd(a0, a1));
+    }
+    for (; c < n; c++)
+        for (int i = 0; i < 2; i++)
+            ((uint64_t *)(d + i * ds))[c] = ((const uint64_t *)(s + c * ss))[i];
+}
 #endif
 
 /* Tiles of unit u (an outer position and a block of rows of dim j), all of
@@ -1106,6 +1120,9 @@ static void copy_tiles(const copy_geo *g, int64_t u0, int64_t u1) {
                 for (; r + 4 <= r1; r += 4)
                     transpose_4rows_f32(d + r * ds_r + c0 * 4, ds_r, s + r * 4 + c0 * ss_c, ss_c,
                                         n);
+            if (same && es == 8 && ds_c == 8 && ss_r == 8) /* float64, int64 */
+                for (; r + 2 <= r1; r += 2)
+                    transpose_2rows_64(d + r * ds_r + c0 * 8, ds_r, s + r * 8 + c0 * ss_c, ss_c, n);
 #endif
             for (; r < r1; r++) {
                 char *dp = d + r * ds_r + c0 * ds_c;

@@ -55,7 +55,7 @@ def views(x):
 
 def copies(threads):
     torch.set_num_threads(threads)
-    for shape in [(1, 1), (3, 5), (37, 29), (64, 48), (300, 1030), (1030, 300)]:
+    for shape in [(1, 1), (3, 5), (37, 29), (64, 48), (300, 1030), (1030, 300), (299, 1031)]:
         x = base(shape, shape[0] * 7 + shape[1])
         for dt in DTYPES:
             xd = x.to(dt)
