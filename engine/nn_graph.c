@@ -247,11 +247,33 @@ static const char *missing(const missing_kernel *table, const char *op) {
 static nn_tensor *exec_impl(nn_ctx *ctx, nn_op op, nn_tensor *const *inputs, int n_inputs,
                             const nn_params *params);
 
+/* The input of [op] that holds positions (int64), which takes no part in
+ * the result's dtype (a gather of an int32 tensor is int32); -1 if none. */
+static int index_input(nn_op op) {
+    switch (op) {
+    case NN_OP_GATHER:
+    case NN_OP_SCATTER:
+    case NN_OP_AS_STRIDED: return 1;
+    case NN_OP_PUT: return 2;
+    default: return -1;
+    }
+}
+
 /* Run [op] on narrow inputs as the comment above says. */
 static nn_tensor *exec_widened(nn_ctx *ctx, nn_op op, nn_tensor *const *inputs, int n_inputs,
                                const nn_params *params) {
     const char *name = op_table[op].name;
-    nn_dtype p = nn_dtype_result_type((const nn_tensor *const *)inputs, n_inputs);
+    int skip = index_input(op);
+    nn_dtype p;
+    if (skip >= 0 && skip < n_inputs && n_inputs <= NN_NODE_INLINE_INPUTS) {
+        const nn_tensor *data[NN_NODE_INLINE_INPUTS];
+        int n = 0;
+        for (int i = 0; i < n_inputs; i++)
+            if (i != skip) data[n++] = inputs[i];
+        p = nn_dtype_result_type(data, n);
+    } else {
+        p = nn_dtype_result_type((const nn_tensor *const *)inputs, n_inputs);
+    }
     if (!nn_dtype_is_float(p) && nn_reduce_needs_float(ctx, name, p)) return NULL;
     const char *kernel = p == NN_FLOAT16    ? missing(NO_HALF, name)
                          : p == NN_BFLOAT16 ? missing(NO_BFLOAT16, name)
