@@ -1,5 +1,6 @@
 /* nn_intops: floor division, remainder and bitwise ops (see nn_intops.h).
- * Not on the hot path of training: a plain broadcast walk per element. */
+ * Not on the hot path of training: a plain broadcast walk per element, but
+ * for int64 operands laid out alike (or an int64 number), as `idx % n` has. */
 #include "nn_intops.h"
 
 #include <math.h>
@@ -70,6 +71,29 @@ static const char *kind_name(kind k) {
     return names[k];
 }
 
+/* int64 [a] (op) [b] over contiguous operands, [b] of [a]'s size or one
+ * element (`idx % n`, `x // 2`): the same arithmetic as the walk below,
+ * without its per-element offsets and loads. False on a zero divisor (the
+ * walk then reports it). */
+static bool int64_dense(const int64_t *x, const int64_t *y, bool scalar, int64_t *o, int64_t n,
+                        kind k) {
+    for (int64_t e = 0; e < n; e++) {
+        int64_t u = x[e], v = y[scalar ? 0 : e];
+        switch (k) {
+        case AND: o[e] = u & v; break;
+        case OR: o[e] = u | v; break;
+        case XOR: o[e] = u ^ v; break;
+        default: {
+            if (v == 0) return false;
+            int64_t q = k == TRUNCDIV ? (v == -1 ? (int64_t)(0 - (uint64_t)u) : u / v)
+                                      : floordiv_i(u, v);
+            o[e] = k == REMAINDER ? (int64_t)((uint64_t)u - (uint64_t)q * (uint64_t)v) : q;
+        }
+        }
+    }
+    return true;
+}
+
 static nn_tensor *binary(nn_ctx *ctx, nn_tensor *a, nn_tensor *b, kind k) {
     int nd;
     int64_t sh[NN_MAX_DIMS];
@@ -93,6 +117,14 @@ static nn_tensor *binary(nn_ctx *ctx, nn_tensor *a, nn_tensor *b, kind k) {
     int64_t n = nn_tensor_numel(r), idx[NN_MAX_DIMS] = {0};
     size_t es = nn_dtype_size(dt);
     char *out = r->storage->data;
+    bool dense_kind = k == FLOORDIV || k == REMAINDER || k == TRUNCDIV || k == AND || k == OR ||
+                      k == XOR;
+    if (dense_kind && dt == NN_INT64 && a->dtype == NN_INT64 && b->dtype == NN_INT64 &&
+        nn_tensor_numel(a) == n && (nn_tensor_numel(b) == n || nn_tensor_numel(b) == 1) &&
+        nn_tensor_is_contiguous(a) && nn_tensor_is_contiguous(b) &&
+        int64_dense(nn_tensor_data(a), nn_tensor_data(b), nn_tensor_numel(b) == 1 && n != 1,
+                    (int64_t *)(void *)out, n, k))
+        return r;
     for (int64_t e = 0; e < n; e++) {
         const void *pa = at(a, bcast_off(a, nd, idx)), *pb = at(b, bcast_off(b, nd, idx));
         if (!nn_dtype_is_float(dt)) {
