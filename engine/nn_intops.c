@@ -85,8 +85,8 @@ static bool int64_dense(const int64_t *x, const int64_t *y, bool scalar, int64_t
         case XOR: o[e] = u ^ v; break;
         default: {
             if (v == 0) return false;
-            int64_t q = k == TRUNCDIV ? (v == -1 ? (int64_t)(0 - (uint64_t)u) : u / v)
-                                      : floordiv_i(u, v);
+            int64_t q =
+                k == TRUNCDIV ? (v == -1 ? (int64_t)(0 - (uint64_t)u) : u / v) : floordiv_i(u, v);
             o[e] = k == REMAINDER ? (int64_t)((uint64_t)u - (uint64_t)q * (uint64_t)v) : q;
         }
         }
@@ -117,8 +117,8 @@ static nn_tensor *binary(nn_ctx *ctx, nn_tensor *a, nn_tensor *b, kind k) {
     int64_t n = nn_tensor_numel(r), idx[NN_MAX_DIMS] = {0};
     size_t es = nn_dtype_size(dt);
     char *out = r->storage->data;
-    bool dense_kind = k == FLOORDIV || k == REMAINDER || k == TRUNCDIV || k == AND || k == OR ||
-                      k == XOR;
+    bool dense_kind =
+        k == FLOORDIV || k == REMAINDER || k == TRUNCDIV || k == AND || k == OR || k == XOR;
     if (dense_kind && dt == NN_INT64 && a->dtype == NN_INT64 && b->dtype == NN_INT64 &&
         nn_tensor_numel(a) == n && (nn_tensor_numel(b) == n || nn_tensor_numel(b) == 1) &&
         nn_tensor_is_contiguous(a) && nn_tensor_is_contiguous(b) &&
