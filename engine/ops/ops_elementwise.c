@@ -1754,6 +1754,27 @@ nn_tensor *op_logical_or_forward(nn_ctx *ctx, nn_node *node) {
 }
 
 /* Unary tests to bool: [mode] 0 not, 1 isnan, 2 isinf, 3 isfinite. */
+#define TEST_LOOP(name, T)                                                                         \
+    NN_KERNEL_CLONES static void name(const T *x, uint8_t *o, int64_t n, int mode) {               \
+        switch (mode) {                                                                            \
+        case 0:                                                                                    \
+            for (int64_t i = 0; i < n; i++) o[i] = x[i] == 0;                                      \
+            break;                                                                                 \
+        case 1:                                                                                    \
+            for (int64_t i = 0; i < n; i++) o[i] = x[i] != x[i];                                   \
+            break;                                                                                 \
+        case 2:                                                                                    \
+            for (int64_t i = 0; i < n; i++) o[i] = x[i] - x[i] != 0 && x[i] == x[i];               \
+            break;                                                                                 \
+        default:                                                                                   \
+            for (int64_t i = 0; i < n; i++) o[i] = x[i] - x[i] == 0;                               \
+            break;                                                                                 \
+        }                                                                                          \
+    }
+TEST_LOOP(test_f32, float)
+TEST_LOOP(test_f64, double)
+#undef TEST_LOOP
+
 static nn_tensor *test_unary(nn_ctx *ctx, nn_node *node, int mode) {
     nn_tensor *a = in0(node);
     nn_tensor *out = nn_tensor_empty(ctx, NN_BOOL, a->ndim, a->shape);
@@ -1761,6 +1782,16 @@ static nn_tensor *test_unary(nn_ctx *ctx, nn_node *node, int mode) {
     int64_t n = nn_tensor_numel(a);
     uint8_t *o = out->storage->data;
     bool fl = nn_dtype_is_float(a->dtype);
+    if (nn_tensor_is_contiguous(a) && (a->dtype == NN_FLOAT32 || a->dtype == NN_FLOAT64)) {
+        /* the usual case (torch.isnan(loss).any()): a typed loop the
+         * compiler vectorises, where the walk below loads each element
+         * through a flat index */
+        if (a->dtype == NN_FLOAT32)
+            test_f32(nn_tensor_data(a), o, n, mode);
+        else
+            test_f64(nn_tensor_data(a), o, n, mode);
+        return out;
+    }
     for (int64_t i = 0; i < n; i++) {
         double v = nn_tensor_get_flat(a, i);
         o[i] = mode == 0   ? v == 0
