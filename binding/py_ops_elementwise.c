@@ -616,32 +616,10 @@ static PyObject *allclose_impl(PyObject *const *args, Py_ssize_t nargs, PyObject
     if (!c) return py_engine_error();
     bool all = true;
     int64_t n = nn_tensor_numel(c);
-    if (c->dtype == NN_BOOL && nn_tensor_is_contiguous(c)) /* a fresh result: no false byte */
-        all = n == 0 || !memchr(nn_tensor_data(c), 0, (size_t)n);
-    else
+    if (!nn_tensor_any_all_dense(c, false, &all))
         for (int64_t i = 0; i < n && all; i++) all = nn_tensor_get_flat_int(c, i) != 0;
     nn_tensor_release(c);
     return PyBool_FromLong(all);
-}
-
-/* equal's comparison of two contiguous tensors of one dtype, element by
- * element as PyTorch's (== on the values: NaN is unequal to itself, -0.0
- * equal to 0.0); integers and bools compare as bytes. */
-static bool equal_dense(const nn_tensor *p, const nn_tensor *q, int64_t n) {
-    const void *a = nn_tensor_data(p), *b = nn_tensor_data(q);
-    if (p->dtype == NN_FLOAT32) {
-        const float *x = a, *y = b;
-        for (int64_t i = 0; i < n; i++)
-            if (x[i] != y[i]) return false;
-        return true;
-    }
-    if (p->dtype == NN_FLOAT64) {
-        const double *x = a, *y = b;
-        for (int64_t i = 0; i < n; i++)
-            if (x[i] != y[i]) return false;
-        return true;
-    }
-    return memcmp(a, b, (size_t)n * nn_dtype_size(p->dtype)) == 0;
 }
 
 /* equal(input, other): same size and elements */
@@ -654,10 +632,8 @@ static PyObject *equal_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *k
     bool eq = nn_tensor_same_shape(p, q);
     int64_t n = nn_tensor_numel(p);
     bool fl = nn_dtype_is_float(p->dtype) || nn_dtype_is_float(q->dtype);
-    bool bytes = !nn_dtype_is_float(p->dtype) && !nn_dtype_is_complex(p->dtype);
-    if (eq && p->dtype == q->dtype && nn_tensor_is_contiguous(p) && nn_tensor_is_contiguous(q) &&
-        (p->dtype == NN_FLOAT32 || p->dtype == NN_FLOAT64 || bytes))
-        return PyBool_FromLong(equal_dense(p, q, n));
+    bool dense;
+    if (eq && nn_tensor_equal_dense(p, q, &dense)) return PyBool_FromLong(dense);
     for (int64_t i = 0; eq && i < n; i++)
         eq = fl ? nn_tensor_get_flat(p, i) == nn_tensor_get_flat(q, i)
                 : nn_tensor_get_flat_int(p, i) == nn_tensor_get_flat_int(q, i);

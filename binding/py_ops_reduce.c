@@ -300,53 +300,6 @@ static nn_tensor *count_nz(nn_ctx *ctx, nn_tensor *t, const int64_t *dims, int n
     return cnt;
 }
 
-/* any/all over every element of a contiguous tensor, read in place with an
- * early exit (`torch.isnan(loss).any()`, `(pred == y).all()`): whether an
- * element is nonzero (NaN is) / whether none is zero. False when [t] is of
- * a dtype this does not read (complex); [*out] gets the answer. */
-static bool any_all_dense(const nn_tensor *t, bool is_any, bool *out) {
-    int64_t n = nn_tensor_numel(t);
-    const void *d = nn_tensor_data(t);
-#define SCAN_(T)                                                                                   \
-    {                                                                                              \
-        const T *x = d;                                                                            \
-        int64_t i = 0;                                                                             \
-        if (is_any)                                                                                \
-            while (i < n && x[i] == 0) i++;                                                        \
-        else                                                                                       \
-            while (i < n && x[i] != 0) i++;                                                        \
-        *out = is_any ? i < n : i == n;                                                            \
-        return true;                                                                               \
-    }
-    switch (t->dtype) {
-    case NN_BOOL:
-    case NN_UINT8:
-    case NN_INT8:
-        if (!is_any) { /* no zero byte */
-            *out = n == 0 || !memchr(d, 0, (size_t)n);
-            return true;
-        } else { /* a nonzero byte: eight at a time */
-            const uint8_t *x = d;
-            int64_t i = 0;
-            for (; i + 8 <= n; i += 8) {
-                uint64_t w;
-                memcpy(&w, x + i, sizeof w);
-                if (w) break;
-            }
-            while (i < n && x[i] == 0) i++;
-            *out = i < n;
-            return true;
-        }
-    case NN_INT16: SCAN_(int16_t)
-    case NN_INT32: SCAN_(int32_t)
-    case NN_INT64: SCAN_(int64_t)
-    case NN_FLOAT32: SCAN_(float)
-    case NN_FLOAT64: SCAN_(double)
-    default: return false;
-    }
-#undef SCAN_
-}
-
 static PyObject *any_all(const char *name, bool is_any, PyObject *const *args, Py_ssize_t nargs,
                          PyObject *kwnames) {
     PARSE_NP(name, 1, "input", "dim", "keepdim", "$out", "keepdims");
@@ -359,7 +312,9 @@ static PyObject *any_all(const char *name, bool is_any, PyObject *const *args, P
         return NULL;
     nn_ctx *ctx = py_ctx();
     bool hit;
-    if (!py_given(a_[1]) && !keep && nn_tensor_is_contiguous(t) && any_all_dense(t, is_any, &hit))
+    /* over every element of a contiguous tensor (`torch.isnan(loss).any()`):
+     * read in place with an early exit */
+    if (!py_given(a_[1]) && !keep && nn_tensor_any_all_dense(t, is_any, &hit))
         return py_tensor_wrap(nn_scalar(ctx, hit, t->dtype == NN_UINT8 ? NN_UINT8 : NN_BOOL));
     nn_tensor *cnt = count_nz(ctx, t, dims, n, keep, !is_any);
     nn_tensor *z = cnt ? nn_scalar_wrapped_int(ctx, 0) : NULL;

@@ -680,6 +680,71 @@ bool nn_tensor_same_shape(const nn_tensor *a, const nn_tensor *b) {
     return true;
 }
 
+bool nn_tensor_any_all_dense(const nn_tensor *t, bool is_any, bool *out) {
+    if (!nn_tensor_is_contiguous(t)) return false;
+    int64_t n = nn_tensor_numel(t);
+    const void *d = nn_tensor_data(t);
+#define SCAN_(T)                                                                                   \
+    {                                                                                              \
+        const T *x = d;                                                                            \
+        int64_t i = 0;                                                                             \
+        if (is_any)                                                                                \
+            while (i < n && x[i] == 0) i++;                                                        \
+        else                                                                                       \
+            while (i < n && x[i] != 0) i++;                                                        \
+        *out = is_any ? i < n : i == n;                                                            \
+        return true;                                                                               \
+    }
+    switch (t->dtype) {
+    case NN_BOOL:
+    case NN_UINT8:
+    case NN_INT8:
+        if (!is_any) { /* no zero byte */
+            *out = n == 0 || !memchr(d, 0, (size_t)n);
+            return true;
+        } else { /* a nonzero byte: eight at a time */
+            const uint8_t *x = d;
+            int64_t i = 0;
+            for (; i + 8 <= n; i += 8) {
+                uint64_t w;
+                memcpy(&w, x + i, sizeof w);
+                if (w) break;
+            }
+            while (i < n && x[i] == 0) i++;
+            *out = i < n;
+            return true;
+        }
+    case NN_INT16: SCAN_(int16_t)
+    case NN_INT32: SCAN_(int32_t)
+    case NN_INT64: SCAN_(int64_t)
+    case NN_FLOAT32: SCAN_(float)
+    case NN_FLOAT64: SCAN_(double)
+    default: return false;
+    }
+#undef SCAN_
+}
+
+bool nn_tensor_equal_dense(const nn_tensor *a, const nn_tensor *b, bool *out) {
+    nn_dtype dt = a->dtype;
+    if (b->dtype != dt || !nn_tensor_same_shape(a, b) || !nn_tensor_is_contiguous(a) ||
+        !nn_tensor_is_contiguous(b) || dt == NN_FLOAT16 || dt == NN_BFLOAT16 ||
+        nn_dtype_is_complex(dt))
+        return false;
+    int64_t n = nn_tensor_numel(a);
+    const void *p = nn_tensor_data(a), *q = nn_tensor_data(b);
+    *out = true;
+    if (dt == NN_FLOAT32) {
+        const float *x = p, *y = q;
+        for (int64_t i = 0; i < n && *out; i++) *out = x[i] == y[i];
+    } else if (dt == NN_FLOAT64) {
+        const double *x = p, *y = q;
+        for (int64_t i = 0; i < n && *out; i++) *out = x[i] == y[i];
+    } else {
+        *out = memcmp(p, q, (size_t)n * nn_dtype_size(dt)) == 0;
+    }
+    return true;
+}
+
 /* Storage offset (elements) of flat row-major index i. */
 static int64_t flat_offset(const nn_tensor *t, int64_t i) {
     int64_t off = t->offset;

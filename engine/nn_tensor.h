@@ -217,6 +217,16 @@ nn_tensor *nn_scalar_wrapped_int(nn_ctx *ctx, int64_t value);
 int64_t nn_tensor_numel(const nn_tensor *t);
 bool nn_tensor_is_contiguous(const nn_tensor *t);
 bool nn_tensor_same_shape(const nn_tensor *a, const nn_tensor *b);
+/* Whether any element of a contiguous [t] is nonzero ([is_any]; NaN is) or
+ * none is zero, read in place with an early exit, into [*out]. False (and
+ * nothing read) when [t] is not contiguous or of a dtype this does not read
+ * (float16, bfloat16, complex): the caller takes its general path. */
+bool nn_tensor_any_all_dense(const nn_tensor *t, bool is_any, bool *out);
+/* Whether contiguous [a] and [b] of one dtype and shape hold equal
+ * elements (== on floats: NaN is unequal to itself, -0.0 equals 0.0;
+ * integers and bools byte for byte), into [*out]. False (nothing read) for
+ * other layouts, mixed dtypes and the dtypes above. */
+bool nn_tensor_equal_dense(const nn_tensor *a, const nn_tensor *b, bool *out);
 /* Pointer to element 0 of the view. */
 static inline void *nn_tensor_data(const nn_tensor *t) {
     return (char *)t->storage->data + t->offset * (int64_t)nn_dtype_size(t->dtype);
