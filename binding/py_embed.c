@@ -184,19 +184,16 @@ static int env_options(PyConfig *config) {
     }
     PyStatus st = PyStatus_Ok();
     v = getenv("PYTHONWARNINGS");
-    for (char *w = v && *v && !PyStatus_Exception(st) ? strdup(v) : NULL, *save = NULL,
-              *tok = w ? strtok_r(w, ",", &save) : NULL, *first = w;
-         first; tok = strtok_r(NULL, ",", &save)) {
-        if (!tok || PyStatus_Exception(st)) {
-            free(first);
-            break;
-        }
+    char *filters = v && *v ? strdup(v) : NULL, *save = NULL;
+    for (char *tok = filters ? strtok_r(filters, ",", &save) : NULL; tok && !PyStatus_Exception(st);
+         tok = strtok_r(NULL, ",", &save)) {
         wchar_t *wt = Py_DecodeLocale(tok, NULL);
         if (wt) {
             st = PyWideStringList_Append(&config->warnoptions, wt);
             PyMem_RawFree(wt);
         }
     }
+    free(filters);
     return PyStatus_Exception(st) ? fail_status(st) : 0;
 }
 

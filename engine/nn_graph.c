@@ -1167,13 +1167,19 @@ static size_t set_aside_leaves(nn_ctx *ctx, size_t n, nn_tensor ***aside) {
     return m;
 }
 
+/* A fresh mark for a walk over the graph: a node whose [visit] equals it
+ * was seen in this walk (0 is never a mark, so a new node is unseen). */
+static uint32_t next_visit_epoch(nn_ctx *ctx) {
+    uint32_t epoch = ++ctx->visit_epoch;
+    return epoch ? epoch : ++ctx->visit_epoch;
+}
+
 void nn_graph_unhold(nn_ctx *ctx, nn_node *root, nn_tensor *t) {
     /* Inside a pass (a reentrant backward's forward) the epoch is the
      * pass's: leave the nodes as they are (the cycle stays, a leak, not a
      * wrong gradient). */
     if (!root || backward_runs) return;
-    uint32_t epoch = ++ctx->visit_epoch;
-    if (epoch == 0) epoch = ++ctx->visit_epoch;
+    uint32_t epoch = next_visit_epoch(ctx);
     root->visit = epoch;
     root->link = NULL;
     nn_node *stack = root;
@@ -1204,8 +1210,7 @@ void nn_graph_unhold(nn_ctx *ctx, nn_node *root, nn_tensor *t) {
 
 /* Collect the nodes reachable from [root] into ctx->order. */
 static nn_status collect(nn_ctx *ctx, nn_node *root, size_t *count) {
-    uint32_t epoch = ++ctx->visit_epoch;
-    if (epoch == 0) epoch = ++ctx->visit_epoch;
+    uint32_t epoch = next_visit_epoch(ctx);
     size_t n = 0;
     root->visit = epoch;
     root->link = NULL;

@@ -1761,13 +1761,13 @@ nn_tensor *op_logical_or_forward(nn_ctx *ctx, nn_node *node) {
             for (int64_t i = 0; i < n; i++) o[i] = x[i] == 0;                                      \
             break;                                                                                 \
         case 1:                                                                                    \
-            for (int64_t i = 0; i < n; i++) o[i] = x[i] != x[i];                                   \
+            for (int64_t i = 0; i < n; i++) o[i] = isnan(x[i]) != 0;                               \
             break;                                                                                 \
         case 2:                                                                                    \
-            for (int64_t i = 0; i < n; i++) o[i] = x[i] - x[i] != 0 && x[i] == x[i];               \
+            for (int64_t i = 0; i < n; i++) o[i] = isinf(x[i]) != 0;                               \
             break;                                                                                 \
         default:                                                                                   \
-            for (int64_t i = 0; i < n; i++) o[i] = x[i] - x[i] == 0;                               \
+            for (int64_t i = 0; i < n; i++) o[i] = isfinite(x[i]) != 0;                            \
             break;                                                                                 \
         }                                                                                          \
     }
