@@ -164,6 +164,52 @@ void nn_blas_set_split_rows(int rows) {
     split_rows = rows;
 }
 
+/* A C of more than this many bytes, at beta 0 and one thread, is cleared
+ * and multiplied a block of rows at a time (library_sgemm). */
+#define CLEAR_BLOCK_BYTES ((int64_t)2 << 20)
+
+/* The library's product, C cleared first at beta 0 (zero_first). A large
+ * row-major C at one thread is cleared and multiplied in blocks (about
+ * CLEAR_BLOCK_BYTES each) of 384 rows or a multiple: cleared whole,
+ * a C larger than the caches was written to memory by the clearing and read
+ * back from it by the product. A training step's weight gradients are fresh
+ * memory of that size (about 500 MB a GPT-2 124M step: 150 ms of clearing
+ * at one thread where OpenBLAS makes the products);
+ * a block cleared just before its product is still in cache when the
+ * product adds to it. Why 384 rows: the BLAS's tiles then fall where they
+ * fall in one call, so the bits do not change (as for nn_blas_sgemm's
+ * blocks of rows; tests/unit matmul_sgemm_cleared_blocks_same_bits).
+ * Blocks of columns were tried and change the bits (C of 300 rows). */
+static bool sgemm_in_blocks(enum CBLAS_TRANSPOSE ta, enum CBLAS_TRANSPOSE tb, int m, int n, int k,
+                            float alpha, const float *a, int lda, const float *b, int ldb, float *c,
+                            int ldc) {
+    if ((int64_t)m * n * 4 <= 2 * CLEAR_BLOCK_BYTES || n <= 0 || k <= 0 || ldc < n ||
+        (ta != CblasNoTrans && ta != CblasTrans) || (tb != CblasNoTrans && tb != CblasTrans) ||
+        !p_get_threads || p_get_threads() != 1)
+        return false;
+    int64_t rows = CLEAR_BLOCK_BYTES / ((int64_t)n * 4) / 384 * 384;
+    if (rows < 384) rows = 384;
+    if (2 * rows > m) return false;
+    for (int m0 = 0; m0 < m; m0 += (int)rows) {
+        int mb = m - m0 < rows ? m - m0 : (int)rows;
+        const float *ab = ta == CblasNoTrans ? a + (size_t)m0 * lda : a + m0;
+        float *cb = c + (size_t)m0 * ldc;
+        zero_first(CblasRowMajor, mb, n, k, sizeof(float), cb, ldc);
+        p_sgemm(CblasRowMajor, ta, tb, mb, n, k, alpha, ab, lda, b, ldb, 1.0f, cb, ldc);
+    }
+    return true;
+}
+
+static void library_sgemm(enum CBLAS_ORDER order, enum CBLAS_TRANSPOSE ta, enum CBLAS_TRANSPOSE tb,
+                          int m, int n, int k, float alpha, const float *a, int lda, const float *b,
+                          int ldb, float beta, float *c, int ldc) {
+    if (beta == 0.0f && order == CblasRowMajor &&
+        sgemm_in_blocks(ta, tb, m, n, k, alpha, a, lda, b, ldb, c, ldc))
+        return;
+    if (beta == 0.0f && zero_first(order, m, n, k, sizeof(float), c, ldc)) beta = 1.0f;
+    p_sgemm(order, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+
 void nn_blas_sgemm(enum CBLAS_ORDER order, enum CBLAS_TRANSPOSE ta, enum CBLAS_TRANSPOSE tb, int m,
                    int n, int k, float alpha, const float *a, int lda, const float *b, int ldb,
                    float beta, float *c, int ldc) {
@@ -208,8 +254,15 @@ void nn_blas_sgemm(enum CBLAS_ORDER order, enum CBLAS_TRANSPOSE ta, enum CBLAS_T
         ldb >= (trb ? k : n) && ldc >= n &&
         nn_small_sgemm(tra, trb, m, n, k, a, lda, b, ldb, c, ldc, beta == 0.0f, blas_threads()))
         return;
-    if (beta == 0.0f && zero_first(order, m, n, k, sizeof(float), c, ldc)) beta = 1.0f;
-    p_sgemm(order, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    library_sgemm(order, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+
+void nn_blas_sgemm_library(enum CBLAS_ORDER order, enum CBLAS_TRANSPOSE ta,
+                           enum CBLAS_TRANSPOSE tb, int m, int n, int k, float alpha,
+                           const float *a, int lda, const float *b, int ldb, float beta, float *c,
+                           int ldc) {
+    NN_ASSERT(p_sgemm);
+    library_sgemm(order, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
 void nn_blas_dgemm(enum CBLAS_ORDER order, enum CBLAS_TRANSPOSE ta, enum CBLAS_TRANSPOSE tb, int m,

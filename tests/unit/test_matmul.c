@@ -510,6 +510,76 @@ NN_TEST(matmul_sgemm_row_blocks_same_bits) {
     nn_ctx_free(ctx);
 }
 
+/* A large C at beta 0 and one thread is cleared and multiplied by the
+ * library in blocks of 384 rows or a multiple (nn_blas.c's
+ * sgemm_in_blocks), each cleared just before its product: the same bits as one
+ * cblas_sgemm call with beta 0, whatever C held before (NaN included), for
+ * the GPT-2 124M step's weight-gradient shapes (dW = dy^T x: [3072, 768],
+ * [768, 3072], [2304, 768] from k = 256 rows) in all four transposes, row
+ * counts that are not a multiple of the block, padded leading dimensions,
+ * and k above the BLAS's own block of k. */
+NN_TEST(matmul_sgemm_cleared_blocks_same_bits) {
+    nn_ctx *ctx = nn_ctx_new(0);
+    CHECK(nn_blas_require(ctx) == NN_OK);
+    tu_raw_sgemm blas = (tu_raw_sgemm)(uintptr_t)nn_blas_symbol("cblas_sgemm");
+    CHECK(blas != NULL);
+    static const int shapes[][4] = {
+        {3072, 768, 256, 0}, {768, 3072, 256, 0}, {2304, 768, 256, 3},
+        {1933, 700, 700, 5}, {2000, 1000, 1000, 1}};
+    size_t most = 0;
+    for (size_t s = 0; s < sizeof shapes / sizeof *shapes; s++) {
+        size_t sz = (size_t)(shapes[s][0] + 8) * (shapes[s][2] + 8);
+        if ((size_t)(shapes[s][1] + 8) * (shapes[s][2] + 8) > sz)
+            sz = (size_t)(shapes[s][1] + 8) * (shapes[s][2] + 8);
+        if ((size_t)shapes[s][0] * (shapes[s][1] + 8) > sz)
+            sz = (size_t)shapes[s][0] * (shapes[s][1] + 8);
+        if (sz > most) most = sz;
+    }
+    float *a = malloc(most * sizeof(float)), *b = malloc(most * sizeof(float));
+    float *c1 = malloc(most * sizeof(float)), *c2 = malloc(most * sizeof(float));
+    CHECK(a && b && c1 && c2);
+    uint32_t r = 4321;
+    for (size_t i = 0; i < most; i++) {
+        a[i] = (float)((r = r * 1664525u + 1013904223u) >> 8) / 16777216.0f - 0.5f;
+        b[i] = (float)((r = r * 1664525u + 1013904223u) >> 8) / 16777216.0f - 0.5f;
+    }
+    int cases = 0, same = 0;
+    nn_blas_single_threaded(true);
+    for (size_t s = 0; s < sizeof shapes / sizeof *shapes; s++)
+        for (int q = 0; q < 4; q++) {
+            int m = shapes[s][0], n = shapes[s][1], k = shapes[s][2], pad = shapes[s][3];
+            bool tra = q & 1, trb = q & 2;
+            int lda = (tra ? m : k) + pad, ldb = (trb ? k : n) + pad, ldc = n + pad;
+            size_t nc = (size_t)m * ldc;
+            for (size_t i = 0; i < nc; i++) c1[i] = c2[i] = i % 3 ? NAN : 1.0f;
+            enum CBLAS_TRANSPOSE ta = tra ? CblasTrans : CblasNoTrans,
+                                 tb = trb ? CblasTrans : CblasNoTrans;
+            blas(CblasRowMajor, ta, tb, m, n, k, 1.0f, a, lda, b, ldb, 0.0f, c1, ldc);
+            nn_blas_sgemm_library(CblasRowMajor, ta, tb, m, n, k, 1.0f, a, lda, b, ldb, 0.0f, c2,
+                                  ldc);
+            cases++;
+            bool eq = true;
+            for (int i = 0; i < m && eq; i++) /* the padding is not C's */
+                eq = !memcmp(c1 + (size_t)i * ldc, c2 + (size_t)i * ldc, sizeof(float) * n);
+            same += eq;
+            if (!eq) {
+                int cnt = 0, fi = -1, fj = -1, li = -1, lj = -1;
+                for (int i = 0; i < m; i++)
+                    for (int j = 0; j < n; j++)
+                        if (memcmp(c1 + (size_t)i * ldc + j, c2 + (size_t)i * ldc + j, 4)) {
+                            if (!cnt) fi = i, fj = j;
+                            li = i, lj = j;
+                            cnt++;
+                        }
+                fprintf(stderr, "differs: m %d n %d k %d ta %d tb %d: %d first %d,%d last %d,%d\n", m, n, k, tra, trb, cnt, fi, fj, li, lj);
+            }
+        }
+    nn_blas_single_threaded(false);
+    CHECK_MSG(same == cases, "%d of %d cases kept the bits", same, cases);
+    free(a), free(b), free(c1), free(c2);
+    nn_ctx_free(ctx);
+}
+
 /* The Linear layers' products (nn_small_gemm.c's big_sgemm) against
  * cblas_sgemm at one thread, bit for bit: every product of a GPT-2 step
  * (C = 768 and 512; forward x W^T, dx = dy W, dW = dy^T x, the LM head's
