@@ -257,10 +257,9 @@ void nn_blas_sgemm(enum CBLAS_ORDER order, enum CBLAS_TRANSPOSE ta, enum CBLAS_T
     library_sgemm(order, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
-void nn_blas_sgemm_library(enum CBLAS_ORDER order, enum CBLAS_TRANSPOSE ta,
-                           enum CBLAS_TRANSPOSE tb, int m, int n, int k, float alpha,
-                           const float *a, int lda, const float *b, int ldb, float beta, float *c,
-                           int ldc) {
+void nn_blas_sgemm_library(enum CBLAS_ORDER order, enum CBLAS_TRANSPOSE ta, enum CBLAS_TRANSPOSE tb,
+                           int m, int n, int k, float alpha, const float *a, int lda,
+                           const float *b, int ldb, float beta, float *c, int ldc) {
     NN_ASSERT(p_sgemm);
     library_sgemm(order, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }

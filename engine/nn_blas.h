@@ -28,10 +28,9 @@ void nn_blas_dgemm(enum CBLAS_ORDER order, enum CBLAS_TRANSPOSE ta, enum CBLAS_T
 /* nn_blas_sgemm without nndb's own product kernels (nn_small_gemm.h): the
  * library's products as nn_blas_sgemm hands them over, at any size on any
  * CPU; for tests and benchmarks. */
-void nn_blas_sgemm_library(enum CBLAS_ORDER order, enum CBLAS_TRANSPOSE ta,
-                           enum CBLAS_TRANSPOSE tb, int m, int n, int k, float alpha,
-                           const float *a, int lda, const float *b, int ldb, float beta, float *c,
-                           int ldc);
+void nn_blas_sgemm_library(enum CBLAS_ORDER order, enum CBLAS_TRANSPOSE ta, enum CBLAS_TRANSPOSE tb,
+                           int m, int n, int k, float alpha, const float *a, int lda,
+                           const float *b, int ldb, float beta, float *c, int ldc);
 
 /* How many rows of a row-major C one BLAS call computes at most when C has
  * more than twice as many (0: the default, 8192); for tests. */

@@ -523,9 +523,11 @@ NN_TEST(matmul_sgemm_cleared_blocks_same_bits) {
     CHECK(nn_blas_require(ctx) == NN_OK);
     tu_raw_sgemm blas = (tu_raw_sgemm)(uintptr_t)nn_blas_symbol("cblas_sgemm");
     CHECK(blas != NULL);
-    static const int shapes[][4] = {
-        {3072, 768, 256, 0}, {768, 3072, 256, 0}, {2304, 768, 256, 3},
-        {1933, 700, 700, 5}, {2000, 1000, 1000, 1}};
+    static const int shapes[][4] = {{3072, 768, 256, 0},
+                                    {768, 3072, 256, 0},
+                                    {2304, 768, 256, 3},
+                                    {1933, 700, 700, 5},
+                                    {2000, 1000, 1000, 1}};
     size_t most = 0;
     for (size_t s = 0; s < sizeof shapes / sizeof *shapes; s++) {
         size_t sz = (size_t)(shapes[s][0] + 8) * (shapes[s][2] + 8);
@@ -571,7 +573,8 @@ NN_TEST(matmul_sgemm_cleared_blocks_same_bits) {
                             li = i, lj = j;
                             cnt++;
                         }
-                fprintf(stderr, "differs: m %d n %d k %d ta %d tb %d: %d first %d,%d last %d,%d\n", m, n, k, tra, trb, cnt, fi, fj, li, lj);
+                fprintf(stderr, "differs: m %d n %d k %d ta %d tb %d: %d first %d,%d last %d,%d\n",
+                        m, n, k, tra, trb, cnt, fi, fj, li, lj);
             }
         }
     nn_blas_single_threaded(false);
