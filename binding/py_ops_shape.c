@@ -26,15 +26,22 @@ static PyObject *reshaped(const char *name, bool view, PyObject *const *args, Py
     }
     nn_tensor *t;
     if (py_tensor_arg(args[0], name, "input", &t) < 0) return NULL;
-    if (nargs == 2 && Py_TYPE(args[1]) == &py_dtype_type) {
+    /* view(dtype), view(dtype=...): the same bytes read as another dtype */
+    PyObject *dto = nargs == 2 && Py_TYPE(args[1]) == &py_dtype_type ? args[1] : NULL;
+    if (view && nargs == 1 && kwnames && PyTuple_GET_SIZE(kwnames) == 1 &&
+        PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(kwnames, 0), "dtype") == 0)
+        dto = args[1];
+    if (dto) {
         nn_dtype dt;
-        if (py_dtype_arg(args[1], &dt) < 0) return NULL;
-        if (dt == t->dtype) return Py_NewRef(args[0]);
-        PyErr_Format(PyExc_NotImplementedError,
-                     "%s(dtype): reinterpreting the bytes of a tensor as another dtype is not "
-                     "available in nndb",
-                     name);
-        return NULL;
+        if (py_dtype_arg(dto, &dt) < 0) return NULL;
+        if (!view) {
+            PyErr_Format(PyExc_TypeError,
+                         "%s(): argument 'shape' (position 1) must be tuple of SymInts, not "
+                         "torch.dtype",
+                         name);
+            return NULL;
+        }
+        return py_tensor_wrap(nn_tensor_view_dtype(ctx_(), t, dt));
     }
     int64_t shape[NN_MAX_DIMS];
     int ndim;

@@ -844,6 +844,87 @@ nn_tensor *nn_tensor_view_raw(nn_ctx *ctx, const nn_tensor *t, int ndim, const i
     return v;
 }
 
+nn_tensor *nn_tensor_view_dtype(nn_ctx *ctx, const nn_tensor *t, nn_dtype dt) {
+    const char *from = nn_dtype_scalar_name(t->dtype), *to = nn_dtype_scalar_name(dt);
+    if (dt == NN_BOOL && t->dtype != NN_BOOL) {
+        /* nndb's kernels read a bool as C's bool, which holds only 0 and 1:
+         * bytes that are all 0 or 1 can be viewed, others cannot */
+        bool ok = nn_dtype_size(t->dtype) == 1 && nn_tensor_is_contiguous(t);
+        const unsigned char *p = ok ? (const unsigned char *)nn_tensor_data(t) : NULL;
+        for (int64_t i = 0, n = ok ? nn_tensor_numel(t) : 0; i < n && ok; i++) ok = p[i] <= 1;
+        if (!ok) {
+            nn_error_set(&ctx->err, NN_ERR_NOT_IMPLEMENTED,
+                         "view(dtype): nndb views %s as Bool only when it is contiguous and "
+                         "every byte is 0 or 1 (its bools must be); use t != 0",
+                         from);
+            return NULL;
+        }
+    }
+    int64_t es = (int64_t)nn_dtype_size(t->dtype), ns = (int64_t)nn_dtype_size(dt);
+    int64_t shape[NN_MAX_DIMS], strides[NN_MAX_DIMS], offset = t->offset;
+    int nd = t->ndim;
+    for (int d = 0; d < nd; d++) shape[d] = t->shape[d], strides[d] = t->strides[d];
+    if (es != ns) {
+        /* PyTorch's view_dtype: the last dim is scaled by the ratio of the
+         * sizes and must be contiguous; the other strides and the offset
+         * must convert to whole elements of the new size. */
+        if (nd == 0) {
+            nn_error_set(&ctx->err, NN_ERR_RUNTIME,
+                         "self.dim() cannot be 0 to view %s as %s (different element sizes)", from,
+                         to);
+            return NULL;
+        }
+        if (es > ns) {
+            int64_t r = es / ns;
+            if (strides[nd - 1] != 1) {
+                nn_error_set(&ctx->err, NN_ERR_RUNTIME,
+                             "self.stride(-1) must be 1 to view %s as %s (different element "
+                             "sizes), but got %lld",
+                             from, to, (long long)strides[nd - 1]);
+                return NULL;
+            }
+            for (int d = 0; d < nd - 1; d++) strides[d] *= r;
+            shape[nd - 1] *= r;
+            offset *= r;
+        } else {
+            int64_t r = ns / es;
+            /* PyTorch's checks in its order: what must hold, and the value */
+            char what[64] = "";
+            long long got = 0;
+            if (shape[nd - 1] % r) {
+                snprintf(what, sizeof what, "self.size(-1) must be divisible by %lld",
+                         (long long)r);
+                got = shape[nd - 1];
+            } else if (offset % r) {
+                snprintf(what, sizeof what, "self.storage_offset() must be divisible by %lld",
+                         (long long)r);
+                got = offset;
+            } else if (strides[nd - 1] != 1) {
+                snprintf(what, sizeof what, "self.stride(-1) must be 1");
+                got = strides[nd - 1];
+            }
+            for (int d = 0; d < nd - 1 && !*what; d++)
+                if (strides[d] % r) {
+                    snprintf(what, sizeof what, "self.stride(%d) must be divisible by %lld", d,
+                             (long long)r);
+                    got = strides[d];
+                }
+            if (*what) {
+                nn_error_set(&ctx->err, NN_ERR_RUNTIME,
+                             "%s to view %s as %s (different element sizes), but got %lld", what,
+                             from, to, got);
+                return NULL;
+            }
+            for (int d = 0; d < nd - 1; d++) strides[d] /= r;
+            shape[nd - 1] /= r;
+            offset /= r;
+        }
+    }
+    nn_tensor *v = nn_tensor_view_raw(ctx, t, nd, shape, strides, offset);
+    if (v) v->dtype = dt;
+    return v;
+}
+
 /* ---- strided copies (contiguous(), clone of a view, copy_, casts) ---- */
 
 typedef struct u128 {

@@ -251,6 +251,11 @@ nn_status nn_dim_wrap(nn_ctx *ctx, int64_t dim, int ndim, int *out);
  * beyond the caller's. Used by view ops. */
 nn_tensor *nn_tensor_view_raw(nn_ctx *ctx, const nn_tensor *t, int ndim, const int64_t *shape,
                               const int64_t *strides, int64_t offset);
+/* t.view(dtype): the same bytes read as [dt], PyTorch's rules (a different
+ * element size scales the last dim, which must be contiguous); no
+ * autograd. NULL with ctx->err set (PyTorch's words) when the geometry does
+ * not divide, or when [dt] is bool and t's is not. */
+nn_tensor *nn_tensor_view_dtype(nn_ctx *ctx, const nn_tensor *t, nn_dtype dt);
 /* A copy of [t] laid out contiguously, or a new reference to [t] when it
  * already is; no autograd (see nn_contiguous for the recorded op). */
 nn_tensor *nn_tensor_contiguous_raw(nn_ctx *ctx, nn_tensor *t);
