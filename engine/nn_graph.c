@@ -810,7 +810,11 @@ static nn_status accumulate_into(nn_ctx *ctx, nn_tensor **slot, nn_tensor *g, bo
     }
     nn_tensor *dst = *slot;
     if (!exclusive(dst) && !in_place) {
-        nn_tensor *c = nn_tensor_empty(ctx, dst->dtype, dst->ndim, dst->shape);
+        /* a transposed gradient stays one, as PyTorch's old + new does */
+        bool keep = !nn_tensor_is_contiguous(dst) && nn_tensor_is_dense(dst);
+        nn_tensor *c =
+            keep ? nn_tensor_empty_strided(ctx, dst->dtype, dst->ndim, dst->shape, dst->strides)
+                 : nn_tensor_empty(ctx, dst->dtype, dst->ndim, dst->shape);
         if (!c || nn_tensor_copy_(ctx, c, dst)) {
             nn_tensor_release(c);
             nn_tensor_release(g);

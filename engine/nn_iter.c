@@ -1,5 +1,6 @@
 /* The strided iterator, broadcasting, and reduction geometry shared by the
  * kernels (declared in nn_ops_impl.h). */
+#include <stdint.h>
 #include <string.h>
 
 #include "nn_ops_impl.h"
@@ -107,8 +108,46 @@ static void run_range(const merged *m, int64_t begin, int64_t end, nn_iter_loop 
     }
 }
 
+/* Walk the space in operand 0's memory order when that is not row-major
+ * (an output laid out like a transposed or permuted input, or a transposed
+ * tensor written in place): then every operand with the output's layout
+ * merges into one run over flat memory, and kernels with a vector body and
+ * a scalar tail see the runs PyTorch's TensorIterator gives them, which
+ * orders its dims by the output's strides first. Dims of size 1 go; the
+ * order stays as it is where operand 0 broadcasts (stride 0: a reduction's
+ * accumulator) or walks backwards. */
+static void order_like_output(nn_iter *it) {
+    const int64_t *s0 = it->strides[0];
+    int64_t prev = INT64_MAX;
+    bool row_major = true;
+    for (int i = 0; i < it->ndim; i++) {
+        if (it->shape[i] == 1) continue;
+        if (it->shape[i] == 0 || s0[i] <= 0) return;
+        if (s0[i] > prev) row_major = false;
+        prev = s0[i];
+    }
+    if (row_major) return;
+    int dims[NN_MAX_DIMS], nd = 0;
+    for (int i = 0; i < it->ndim; i++)
+        if (it->shape[i] != 1) dims[nd++] = i;
+    /* stable insertion sort, outermost (largest stride) first */
+    for (int i = 1; i < nd; i++)
+        for (int j = i; j > 0 && s0[dims[j]] > s0[dims[j - 1]]; j--) {
+            int d = dims[j];
+            dims[j] = dims[j - 1];
+            dims[j - 1] = d;
+        }
+    nn_iter o = *it;
+    for (int i = 0; i < nd; i++) {
+        it->shape[i] = o.shape[dims[i]];
+        for (int k = 0; k < it->nargs; k++) it->strides[k][i] = o.strides[k][dims[i]];
+    }
+    it->ndim = nd;
+}
+
 void nn_iter_run(nn_iter *it, nn_iter_loop loop, void *arg) {
     merged m;
+    order_like_output(it);
     if (!merge_dims(it, &m)) return;
     int64_t total = 1;
     for (int d = 0; d < m.nd; d++) total *= m.shape[d];
@@ -136,6 +175,7 @@ static void par_task(void *p, int task, int n_tasks) {
 
 void nn_iter_run_parallel(nn_iter *it, nn_iter_loop loop, void *arg, int64_t min_per_task) {
     merged m;
+    order_like_output(it);
     if (!merge_dims(it, &m)) return;
     int64_t total = 1;
     for (int d = 0; d < m.nd; d++) total *= m.shape[d];
@@ -333,4 +373,103 @@ nn_status nn_raw_add_into(nn_ctx *ctx, nn_tensor *dst, nn_tensor *src, double al
     nn_iter_run_parallel(&it, axpy_loop, &a, NN_PAR_MIN_ELEMWISE);
     nn_tensor_release(s);
     return NN_OK;
+}
+
+/* ---- the layout of an elementwise op's output ----
+ * PyTorch 1.13's TensorIterator: when every operand has the output's shape
+ * (no broadcast, no scalar) and all are contiguous, the output is; all
+ * channels_last (4 dims): channels_last; all non-overlapping and dense
+ * with equal strides: those strides. Otherwise the dims are ordered by the
+ * operands' strides, the first operand deciding and a later one breaking
+ * its ties or its broadcast dims (stride 0 says nothing), equal strides
+ * putting the smaller dim inside; the output is dense in that order, and
+ * row-major when the order is the dims' own. */
+
+/* channels_last-contiguous (PyTorch's is_contiguous(memory_format=...)) */
+static bool channels_last(const nn_tensor *t) {
+    static const int order[4] = {1, 3, 2, 0};
+    if (t->ndim != 4) return false;
+    int64_t need = 1;
+    for (int i = 0; i < 4; i++) {
+        int d = order[i];
+        if (t->shape[d] == 1) continue;
+        if (t->strides[d] != need) return false;
+        need *= t->shape[d];
+    }
+    return true;
+}
+
+bool nn_elementwise_layout(int nd, const int64_t *shape, int n, const nn_tensor *const *ops,
+                           int64_t *strides) {
+    if (nd < 2 || n < 1) return false;
+    bool same = true;
+    for (int k = 0; k < n && same; k++) {
+        same = ops[k]->ndim == nd;
+        for (int i = 0; i < nd && same; i++) same = ops[k]->shape[i] == shape[i];
+    }
+    if (same) {
+        bool contig = true, cl = true, dense = true;
+        for (int k = 0; k < n && contig; k++) contig = nn_tensor_is_contiguous(ops[k]);
+        if (contig) return false; /* the common case: at no further cost */
+        for (int k = 0; k < n; k++) {
+            cl = cl && channels_last(ops[k]);
+            dense = dense && nn_tensor_is_dense(ops[k]);
+        }
+        if (cl) {
+            strides[1] = 1;
+            strides[3] = shape[1];
+            strides[2] = strides[3] * shape[3];
+            strides[0] = strides[2] * shape[2];
+            return true;
+        }
+        for (int k = 1; k < n && dense; k++)
+            dense = memcmp(ops[k]->strides, ops[0]->strides, sizeof(int64_t) * (size_t)nd) == 0;
+        if (dense) {
+            memcpy(strides, ops[0]->strides, sizeof(int64_t) * (size_t)nd);
+            return true;
+        }
+    }
+    /* each operand's strides over the space, 0 where it broadcasts */
+    int64_t st[NN_ITER_MAX_ARGS][NN_MAX_DIMS];
+    if (n > NN_ITER_MAX_ARGS) n = NN_ITER_MAX_ARGS;
+    for (int k = 0; k < n; k++) {
+        int lead = nd - ops[k]->ndim;
+        for (int i = 0; i < nd; i++) {
+            int j = i - lead;
+            st[k][i] = j < 0 || (ops[k]->shape[j] == 1 && shape[i] != 1) ? 0 : ops[k]->strides[j];
+        }
+    }
+    /* perm[0] is the innermost dim: TensorIterator's reorder_dimensions */
+    int perm[NN_MAX_DIMS];
+    for (int i = 0; i < nd; i++) perm[i] = nd - 1 - i;
+    for (int i = 1; i < nd; i++) {
+        int d1 = i;
+        for (int d0 = i - 1; d0 >= 0; d0--) {
+            int a = perm[d0], b = perm[d1], cmp = 0;
+            for (int k = 0; k < n && cmp == 0; k++) {
+                int64_t s0 = st[k][a], s1 = st[k][b];
+                if (s0 == 0 || s1 == 0) continue;
+                if (s0 < s1)
+                    cmp = -1;
+                else if (s0 > s1 || shape[a] > shape[b])
+                    cmp = 1;
+            }
+            if (cmp > 0) {
+                perm[d0] = b;
+                perm[d1] = a;
+                d1 = d0;
+            } else if (cmp < 0) {
+                break;
+            }
+        }
+    }
+    bool row_major = true;
+    for (int i = 0; i < nd; i++) row_major = row_major && perm[i] == nd - 1 - i;
+    if (row_major) return false;
+    int64_t s = 1;
+    for (int i = 0; i < nd; i++) {
+        strides[perm[i]] = s;
+        s *= shape[perm[i]];
+    }
+    return true;
 }

@@ -109,6 +109,17 @@ void nn_iter_run_parallel(nn_iter *it, nn_iter_loop loop, void *arg, int64_t min
  * holds at least 2 x [min_per_task] elements; serial otherwise (a full
  * reduction always). */
 void nn_iter_run_reduce_parallel(nn_iter *it, nn_iter_loop loop, void *arg, int64_t min_per_task);
+/* The strides PyTorch gives an elementwise op's new output of [shape] over
+ * the tensor operands [ops] in their order (nn_iter.c says the rule):
+ * true with [strides] set when that is not row-major; false for a
+ * contiguous output. */
+/* The runs PyTorch's vectorised elementwise loop (cpu_kernel_vec) walks
+ * over a strided [a] in row-major order, each with its own scalar tail:
+ * their length, 0 for the scalar op throughout, numel for one run
+ * (ops_elementwise.c says more). */
+int64_t nn_vector_runs(const nn_tensor *a);
+bool nn_elementwise_layout(int nd, const int64_t *shape, int n, const nn_tensor *const *ops,
+                           int64_t *strides);
 /* Elements per task below which a kernel stays on one thread, measured at
  * 2 threads with bench/python/threads.py (docs/benchmarks.md, "The engine's
  * thread threshold"): memory-bound loops (add, copies, where, optimizers,

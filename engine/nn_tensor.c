@@ -434,6 +434,17 @@ nn_tensor *nn_tensor_empty(nn_ctx *ctx, nn_dtype dt, int ndim, const int64_t *sh
     return empty_impl(ctx, dt, ndim, shape, NN_MEM_STEP);
 }
 
+/* An empty tensor over new storage with the element [strides] given, which
+ * must lay [shape] out densely without overlap (nn_tensor_is_dense): the
+ * output of an elementwise op that keeps its input's layout. */
+nn_tensor *nn_tensor_empty_strided(nn_ctx *ctx, nn_dtype dt, int ndim, const int64_t *shape,
+                                   const int64_t *strides) {
+    nn_tensor *t = empty_impl(ctx, dt, ndim, shape, NN_MEM_STEP);
+    if (t)
+        for (int i = 0; i < ndim; i++) t->strides[i] = strides[i];
+    return t;
+}
+
 nn_tensor *nn_tensor_empty_lasting(nn_ctx *ctx, nn_dtype dt, int ndim, const int64_t *shape) {
     return empty_impl(ctx, dt, ndim, shape, NN_MEM_LASTING);
 }
@@ -669,6 +680,30 @@ bool nn_tensor_is_contiguous(const nn_tensor *t) {
         if (t->shape[i] == 1) continue;
         if (t->strides[i] != s) return false;
         s *= t->shape[i];
+    }
+    return true;
+}
+
+/* PyTorch's is_non_overlapping_and_dense: the elements fill numel
+ * consecutive slots, in some order of the dims (a transpose, a permute, a
+ * channels_last tensor). Size-1 dims may have any stride. */
+bool nn_tensor_is_dense(const nn_tensor *t) {
+    int nd = 0, dims[NN_MAX_DIMS];
+    for (int i = 0; i < t->ndim; i++) {
+        if (t->shape[i] == 0) return true;
+        if (t->shape[i] != 1) dims[nd++] = i;
+    }
+    /* the dims of size 2 and up, by stride, innermost first (insertion sort) */
+    for (int i = 1; i < nd; i++)
+        for (int j = i; j > 0 && t->strides[dims[j]] < t->strides[dims[j - 1]]; j--) {
+            int d = dims[j];
+            dims[j] = dims[j - 1];
+            dims[j - 1] = d;
+        }
+    int64_t need = 1;
+    for (int i = 0; i < nd; i++) {
+        if (t->strides[dims[i]] != need) return false;
+        need *= t->shape[dims[i]];
     }
     return true;
 }
@@ -1321,6 +1356,14 @@ nn_tensor *nn_tensor_contiguous_raw(nn_ctx *ctx, nn_tensor *t) {
     if (nn_tensor_check_storage(ctx, t)) return NULL;
     if (nn_tensor_is_contiguous(t)) return nn_tensor_retain(t);
     nn_tensor *c = nn_tensor_empty(ctx, t->dtype, t->ndim, t->shape);
+    if (c) copy_into(c, t);
+    return c;
+}
+
+nn_tensor *nn_tensor_copy_strided_raw(nn_ctx *ctx, nn_tensor *t, nn_dtype dt,
+                                      const int64_t *strides) {
+    if (nn_tensor_check_storage(ctx, t)) return NULL;
+    nn_tensor *c = nn_tensor_empty_strided(ctx, dt, t->ndim, t->shape, strides);
     if (c) copy_into(c, t);
     return c;
 }

@@ -178,6 +178,9 @@ void nn_tensor_release(nn_tensor *t);
 
 /* ---- creation ---- */
 nn_tensor *nn_tensor_empty(nn_ctx *ctx, nn_dtype dt, int ndim, const int64_t *shape);
+/* An empty tensor with the given element strides, a dense layout of shape. */
+nn_tensor *nn_tensor_empty_strided(nn_ctx *ctx, nn_dtype dt, int ndim, const int64_t *shape,
+                                   const int64_t *strides);
 /* The same in a block that outlives the step (NN_MEM_LASTING). */
 nn_tensor *nn_tensor_empty_lasting(nn_ctx *ctx, nn_dtype dt, int ndim, const int64_t *shape);
 nn_tensor *nn_zeros(nn_ctx *ctx, nn_dtype dt, int ndim, const int64_t *shape);
@@ -216,6 +219,11 @@ nn_tensor *nn_scalar_wrapped_int(nn_ctx *ctx, int64_t value);
 /* ---- shape and element access ---- */
 int64_t nn_tensor_numel(const nn_tensor *t);
 bool nn_tensor_is_contiguous(const nn_tensor *t);
+/* Non-overlapping and dense: numel consecutive elements in some dim order. */
+bool nn_tensor_is_dense(const nn_tensor *t);
+/* A copy of [t] in [dt] laid out with [strides] (a dense layout of its shape). */
+nn_tensor *nn_tensor_copy_strided_raw(nn_ctx *ctx, nn_tensor *t, nn_dtype dt,
+                                      const int64_t *strides);
 bool nn_tensor_same_shape(const nn_tensor *a, const nn_tensor *b);
 /* Whether any element of a contiguous [t] is nonzero ([is_any]; NaN is) or
  * none is zero, read in place with an early exit, into [*out]. False (and

@@ -48,6 +48,45 @@ static void run2(nn_tensor *out, const nn_tensor *a, nn_iter_loop loop, void *ar
     nn_iter_run_parallel(&it, loop, arg, min_per_task);
 }
 
+/* ---- the output's layout ----
+ * A new output takes the layout PyTorch's TensorIterator gives it
+ * (nn_elementwise_layout): the exp of a transposed, permuted or
+ * channels_last tensor has that tensor's strides, and nn_iter walks every
+ * operand of the output's layout as one run over flat memory, as PyTorch's
+ * kernel does (the same speed as a contiguous input's, and the same vector
+ * blocks and scalar tail, so the same bits). Anything else stays
+ * row-major. */
+static nn_tensor *new_out(nn_ctx *ctx, nn_dtype dt, int nd, const int64_t *shape, int n,
+                          const nn_tensor *const *ops) {
+    int64_t st[NN_MAX_DIMS];
+    if (nn_elementwise_layout(nd, shape, n, ops, st))
+        return nn_tensor_empty_strided(ctx, dt, nd, shape, st);
+    return nn_tensor_empty(ctx, dt, nd, shape);
+}
+
+/* [t] in [dt], a dense layout kept (the cast of a transposed operand is
+ * walked with it as one run); otherwise contiguous, as nn_tensor_cast_raw. */
+static nn_tensor *cast_dense(nn_ctx *ctx, nn_tensor *t, nn_dtype dt) {
+    if (t->dtype == dt || nn_tensor_is_contiguous(t) || !nn_tensor_is_dense(t))
+        return nn_tensor_cast_raw(ctx, t, dt);
+    return nn_tensor_copy_strided_raw(ctx, t, dt, t->strides);
+}
+
+/* [t] (of [out]'s shape) dense with [out]'s layout: element i of both
+ * flat memories is the same element. */
+static bool same_layout(const nn_tensor *t, const nn_tensor *out) {
+    for (int i = 0; i < t->ndim; i++)
+        if (t->shape[i] != 1 && t->strides[i] != out->strides[i]) return false;
+    return nn_tensor_is_dense(t);
+}
+
+/* [t] laid out as [out], for the kernels that walk flat memory. */
+static nn_tensor *like_out(nn_ctx *ctx, nn_tensor *t, const nn_tensor *out) {
+    if (nn_tensor_is_contiguous(out)) return nn_tensor_contiguous_raw(ctx, t);
+    if (same_layout(t, out)) return nn_tensor_retain(t);
+    return nn_tensor_copy_strided_raw(ctx, t, t->dtype, out->strides);
+}
+
 /* ---- binary kernels ---- */
 
 #define BINARY_LOOP(NAME, T, EXPR)                                                                 \
@@ -203,15 +242,19 @@ static nn_tensor *binary(nn_ctx *ctx, nn_node *node, const binary_kernels *k, bo
     bool to_bool = dt == NN_BOOL && !float_only && k->i64;
     if (dt == NN_BOOL) dt = NN_INT64;
     if (float_only || !k->i64) dt = nn_float_dtype(dt);
-    nn_tensor *ca = nn_tensor_cast_raw(ctx, a, dt),
-              *cb = ca ? nn_tensor_cast_raw(ctx, b, dt) : NULL;
-    nn_tensor *out = cb ? nn_tensor_empty(ctx, dt, nd, shape) : NULL;
+    const nn_tensor *ops[2] = {a, b};
+    nn_tensor *ca = cast_dense(ctx, a, dt), *cb = ca ? cast_dense(ctx, b, dt) : NULL;
+    /* pow(Scalar, Tensor) is row-major in PyTorch (its own meta function) */
+    bool pow_scalar = k == &k_pow && a->is_wrapped_number && a->ndim == 0;
+    nn_tensor *out = !cb          ? NULL
+                     : pow_scalar ? nn_tensor_empty(ctx, dt, nd, shape)
+                                  : new_out(ctx, dt, nd, shape, 2, ops);
     if (out)
         run3(out, ca, cb, dt == NN_FLOAT32 ? k->f32 : dt == NN_FLOAT64 ? k->f64 : k->i64, NULL);
     nn_tensor_release(ca);
     nn_tensor_release(cb);
     if (out && to_bool) {
-        nn_tensor *bl = nn_tensor_cast_raw(ctx, out, NN_BOOL);
+        nn_tensor *bl = cast_dense(ctx, out, NN_BOOL);
         nn_tensor_release(out);
         out = bl;
     }
@@ -260,9 +303,11 @@ nn_tensor *op_pow_forward(nn_ctx *ctx, nn_node *node) {
         nn_tensor *a = in0(node);
         nn_dtype dt = nn_float_dtype(nn_dtype_promote(a, e));
         pow_arg pa = {true, nn_tensor_get_flat(e, 0)};
-        nn_tensor *ca = nn_contiguous_as(ctx, a, dt);
+        const nn_tensor *ops[1] = {a};
+        nn_tensor *ca =
+            nn_tensor_is_dense(a) ? cast_dense(ctx, a, dt) : nn_contiguous_as(ctx, a, dt);
         nn_tensor *cb = ca ? nn_tensor_cast_raw(ctx, e, dt) : NULL;
-        nn_tensor *out = cb ? nn_tensor_empty(ctx, dt, a->ndim, a->shape) : NULL;
+        nn_tensor *out = cb ? new_out(ctx, dt, a->ndim, a->shape, 1, ops) : NULL;
         if (out) run3(out, ca, cb, dt == NN_FLOAT32 ? pow_f32 : pow_f64, &pa);
         nn_tensor_release(ca);
         nn_tensor_release(cb);
@@ -424,7 +469,10 @@ static nn_tensor *grad5(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_iter_loo
     nn_tensor *a = nn_tensor_cast_raw(ctx, in0(node), dt);
     nn_tensor *b = a ? nn_tensor_cast_raw(ctx, in1(node), dt) : NULL;
     nn_tensor *y = node->out ? node->out : dout;
-    nn_tensor *r = b ? nn_tensor_empty(ctx, dt, dout->ndim, dout->shape) : NULL;
+    /* laid out as PyTorch's where(a == b, grad / 2, grad): the comparison's
+     * layout first, then the gradient's */
+    const nn_tensor *ops[3] = {in0(node), in1(node), dout};
+    nn_tensor *r = b ? new_out(ctx, dt, dout->ndim, dout->shape, 3, ops) : NULL;
     if (r) {
         nn_iter it;
         nn_iter_init(&it, r->ndim, r->shape);
@@ -1036,7 +1084,7 @@ typedef struct sleef_job {
     const void *in;
     int64_t n, tail;
     /* sigmoid of a strided view: runs of [run] elements, each with its own
-     * libm tail (sigmoid_runs); n otherwise */
+     * libm tail (nn_vector_runs); n otherwise */
     int64_t run;
 } sleef_job;
 
@@ -1118,7 +1166,7 @@ static int64_t pt_chunk(int64_t n) {
  * stride (the scalar op throughout); the element count for a contiguous
  * [a], or a layout not in row-major order (then the runs are taken as the
  * contiguous copy's, not PyTorch's). */
-static int64_t sigmoid_runs(const nn_tensor *a) {
+int64_t nn_vector_runs(const nn_tensor *a) {
     int64_t n = nn_tensor_numel(a), run = 1, inner = 0;
     int d = a->ndim - 1;
     while (d >= 0 && a->shape[d] == 1) d--;
@@ -1194,20 +1242,22 @@ static nn_tensor *unary(nn_ctx *ctx, nn_node *node, const unary_kernels *k, nn_i
     }
     if (a->dtype == NN_BOOL && k == &k_sign) return nn_tensor_cast_raw(ctx, a, NN_BOOL);
     if (k == &k_clamp && node->p.flags == 1 && !nn_dtype_is_float(a->dtype)) i64 = clamp_i64;
+    const nn_tensor *ops[1] = {a};
     if (i64 && !nn_dtype_is_float(a->dtype)) {
-        nn_tensor *ca = nn_tensor_cast_raw(ctx, a, NN_INT64);
-        nn_tensor *out = ca ? nn_tensor_empty(ctx, NN_INT64, a->ndim, a->shape) : NULL;
+        nn_tensor *ca = cast_dense(ctx, a, NN_INT64);
+        nn_tensor *out = ca ? new_out(ctx, NN_INT64, a->ndim, a->shape, 1, ops) : NULL;
         if (out) run2(out, ca, i64, &ua, NN_PAR_MIN_ELEMWISE);
         nn_tensor_release(ca);
         return out;
     }
     nn_dtype dt = nn_float_dtype(a->dtype);
-    nn_tensor *ca = nn_tensor_cast_raw(ctx, a, dt);
-    nn_tensor *out = ca ? nn_tensor_empty(ctx, dt, a->ndim, a->shape) : NULL;
+    nn_tensor *ca = cast_dense(ctx, a, dt);
+    nn_tensor *out = ca ? new_out(ctx, dt, a->ndim, a->shape, 1, ops) : NULL;
     if (out && (k == &k_exp || k == &k_log || k == &k_log1p || k == &k_tanh || k == &k_sigmoid ||
                 k == &k_silu)) {
-        nn_tensor *c = nn_tensor_contiguous_raw(ctx, ca);
-        if (c) unary_sleef(k, out, c, k == &k_sigmoid || k == &k_silu ? sigmoid_runs(ca) : -1);
+        /* over the flat memory of out and of the input in out's layout */
+        nn_tensor *c = like_out(ctx, ca, out);
+        if (c) unary_sleef(k, out, c, k == &k_sigmoid || k == &k_silu ? nn_vector_runs(ca) : -1);
         nn_tensor_release(c);
         nn_tensor_release(ca);
         if (!c) {
@@ -1224,7 +1274,7 @@ static nn_tensor *unary(nn_ctx *ctx, nn_node *node, const unary_kernels *k, nn_i
         node->in[0].needs_grad && !node->saved[0] && nn_tensor_numel(a) <= GELU_KEEP_MAX) {
         /* Keep the backward's factor (saved[0]): computed here from the
          * same exp and erf, its backward is one multiply. */
-        nn_tensor *dg = nn_tensor_empty(ctx, dt, a->ndim, a->shape);
+        nn_tensor *dg = new_out(ctx, dt, a->ndim, a->shape, 1, ops);
         if (dg) {
             nn_iter it;
             nn_iter_init(&it, out->ndim, out->shape);
@@ -1405,7 +1455,10 @@ static void silu_grad_task(void *arg, int task, int n_tasks) {
 }
 
 static nn_tensor *silu_grad_sleef(nn_ctx *ctx, const nn_tensor *g, const nn_tensor *x) {
-    nn_tensor *r = nn_tensor_empty(ctx, g->dtype, g->ndim, g->shape);
+    /* g and x contiguous, or dense with one layout: over flat memory */
+    nn_tensor *r = nn_tensor_is_contiguous(g)
+                       ? nn_tensor_empty(ctx, g->dtype, g->ndim, g->shape)
+                       : nn_tensor_empty_strided(ctx, g->dtype, g->ndim, g->shape, g->strides);
     if (!r) return NULL;
     bool f32 = g->dtype == NN_FLOAT32;
     int64_t n = nn_tensor_numel(r);
@@ -1426,10 +1479,11 @@ static nn_status unary_grad(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_tens
     bool from_out =
         grad_from_output(k) && node->out->dtype == dt && nn_tensor_same_shape(node->out, dout);
     NN_ASSERT(from_out || !node->in[0].dropped);
-    nn_tensor *x = from_out ? nn_tensor_retain(node->out) : nn_tensor_cast_raw(ctx, in0(node), dt);
+    nn_tensor *x = from_out ? nn_tensor_retain(node->out) : cast_dense(ctx, in0(node), dt);
     if (k == &k_silu && x && (dt == NN_FLOAT32 || dt == NN_FLOAT64) && x->dtype == dt &&
-        nn_tensor_same_shape(x, dout) && nn_tensor_is_contiguous(x) &&
-        nn_tensor_is_contiguous(dout)) {
+        nn_tensor_same_shape(x, dout) &&
+        ((nn_tensor_is_contiguous(x) && nn_tensor_is_contiguous(dout)) ||
+         (nn_tensor_is_dense(dout) && same_layout(x, dout)))) {
         din[0] = silu_grad_sleef(ctx, dout, x);
         nn_tensor_release(x);
         return din[0] ? NN_OK : ctx->err.code;
@@ -1440,11 +1494,18 @@ static nn_status unary_grad(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_tens
     /* relu's backward on a gradient nothing else reads writes over it, as
      * PyTorch's threshold_backward leaves only one buffer alive; so does
      * gelu's multiply by its kept factor. */
-    bool over = (from_out || kept) && ctx->grad_out_writable && dout->refcount == 1 &&
+    /* dx is laid out as PyTorch's backward kernel's output over (dout, x):
+     * a transposed x with a gradient of its layout, or a broadcast one,
+     * gives a transposed dx, computed over flat memory */
+    const nn_tensor *ops[2] = {dout, x};
+    int64_t st[NN_MAX_DIMS];
+    bool strided = x && nn_elementwise_layout(dout->ndim, dout->shape, 2, ops, st);
+    bool over = (from_out || kept) && !strided && ctx->grad_out_writable && dout->refcount == 1 &&
                 dout->storage->refcount == 1 && nn_tensor_is_contiguous(dout);
-    nn_tensor *r = !x     ? NULL
-                   : over ? nn_tensor_retain(dout)
-                          : nn_tensor_empty(ctx, dt, dout->ndim, dout->shape);
+    nn_tensor *r = !x        ? NULL
+                   : over    ? nn_tensor_retain(dout)
+                   : strided ? nn_tensor_empty_strided(ctx, dt, dout->ndim, dout->shape, st)
+                             : nn_tensor_empty(ctx, dt, dout->ndim, dout->shape);
     if (r) {
         nn_iter it;
         nn_iter_init(&it, r->ndim, r->shape);
@@ -1530,7 +1591,8 @@ nn_status op_gelu_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_tenso
 nn_tensor *op_to_forward(nn_ctx *ctx, nn_node *node) {
     nn_tensor *a = in0(node);
     nn_dtype dt = (nn_dtype)node->p.i[0];
-    nn_tensor *out = nn_tensor_empty(ctx, dt, a->ndim, a->shape);
+    const nn_tensor *ops[1] = {a};
+    nn_tensor *out = new_out(ctx, dt, a->ndim, a->shape, 1, ops);
     if (out && nn_tensor_copy_(ctx, out, a)) {
         nn_tensor_release(out);
         return NULL;
@@ -1592,10 +1654,11 @@ static nn_tensor *where_raw(nn_ctx *ctx, nn_tensor *cond, nn_tensor *a, nn_tenso
     if (!bshape(ctx, a, b, &nd, s1)) return NULL;
     if (nn_broadcast_shapes(ctx, cond->ndim, cond->shape, nd, s1, &nd2, shape)) return NULL;
     nn_dtype dt = nn_dtype_promote(a, b);
-    nn_tensor *c = nn_tensor_cast_raw(ctx, cond, NN_BOOL);
-    nn_tensor *ca = c ? nn_tensor_cast_raw(ctx, a, dt) : NULL;
-    nn_tensor *cb = ca ? nn_tensor_cast_raw(ctx, b, dt) : NULL;
-    nn_tensor *out = cb ? nn_tensor_empty(ctx, dt, nd2, shape) : NULL;
+    const nn_tensor *ops[3] = {cond, a, b};
+    nn_tensor *c = cast_dense(ctx, cond, NN_BOOL);
+    nn_tensor *ca = c ? cast_dense(ctx, a, dt) : NULL;
+    nn_tensor *cb = ca ? cast_dense(ctx, b, dt) : NULL;
+    nn_tensor *out = cb ? new_out(ctx, dt, nd2, shape, 3, ops) : NULL;
     if (out) {
         nn_iter it;
         nn_iter_init(&it, nd2, shape);
@@ -1701,9 +1764,9 @@ static nn_tensor *compare(nn_ctx *ctx, nn_node *node, const binary_kernels *k) {
     if (!bshape(ctx, a, b, &nd, shape)) return NULL;
     nn_dtype dt = nn_dtype_promote(a, b);
     if (dt == NN_BOOL) dt = NN_INT64;
-    nn_tensor *ca = nn_tensor_cast_raw(ctx, a, dt),
-              *cb = ca ? nn_tensor_cast_raw(ctx, b, dt) : NULL;
-    nn_tensor *out = cb ? nn_tensor_empty(ctx, NN_BOOL, nd, shape) : NULL;
+    const nn_tensor *ops[2] = {a, b};
+    nn_tensor *ca = cast_dense(ctx, a, dt), *cb = ca ? cast_dense(ctx, b, dt) : NULL;
+    nn_tensor *out = cb ? new_out(ctx, NN_BOOL, nd, shape, 2, ops) : NULL;
     if (out)
         run3(out, ca, cb, dt == NN_FLOAT32 ? k->f32 : dt == NN_FLOAT64 ? k->f64 : k->i64, NULL);
     nn_tensor_release(ca);
@@ -1737,9 +1800,10 @@ static nn_tensor *logical(nn_ctx *ctx, nn_node *node, nn_iter_loop loop) {
     int nd;
     int64_t shape[NN_MAX_DIMS];
     if (!bshape(ctx, a, b, &nd, shape)) return NULL;
-    nn_tensor *ca = nn_tensor_cast_raw(ctx, a, NN_BOOL);
-    nn_tensor *cb = ca ? nn_tensor_cast_raw(ctx, b, NN_BOOL) : NULL;
-    nn_tensor *out = cb ? nn_tensor_empty(ctx, NN_BOOL, nd, shape) : NULL;
+    const nn_tensor *ops[2] = {a, b};
+    nn_tensor *ca = cast_dense(ctx, a, NN_BOOL);
+    nn_tensor *cb = ca ? cast_dense(ctx, b, NN_BOOL) : NULL;
+    nn_tensor *out = cb ? new_out(ctx, NN_BOOL, nd, shape, 2, ops) : NULL;
     if (out) run3(out, ca, cb, loop, NULL);
     nn_tensor_release(ca);
     nn_tensor_release(cb);
@@ -1777,12 +1841,18 @@ TEST_LOOP(test_f64, double)
 
 static nn_tensor *test_unary(nn_ctx *ctx, nn_node *node, int mode) {
     nn_tensor *a = in0(node);
-    nn_tensor *out = nn_tensor_empty(ctx, NN_BOOL, a->ndim, a->shape);
+    /* a dense layout is kept (over flat memory); others walk into a
+     * row-major output */
+    bool dense = (a->dtype == NN_FLOAT32 || a->dtype == NN_FLOAT64) && a->ndim > 1 &&
+                 !nn_tensor_is_contiguous(a) && nn_tensor_is_dense(a);
+    nn_tensor *out = dense ? nn_tensor_empty_strided(ctx, NN_BOOL, a->ndim, a->shape, a->strides)
+                           : nn_tensor_empty(ctx, NN_BOOL, a->ndim, a->shape);
     if (!out) return NULL;
     int64_t n = nn_tensor_numel(a);
     uint8_t *o = out->storage->data;
     bool fl = nn_dtype_is_float(a->dtype);
-    if (nn_tensor_is_contiguous(a) && (a->dtype == NN_FLOAT32 || a->dtype == NN_FLOAT64)) {
+    if ((dense || nn_tensor_is_contiguous(a)) &&
+        (a->dtype == NN_FLOAT32 || a->dtype == NN_FLOAT64)) {
         /* the usual case (torch.isnan(loss).any()): a typed loop the
          * compiler vectorises, where the walk below loads each element
          * through a flat index */

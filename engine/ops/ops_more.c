@@ -113,16 +113,36 @@ static nn_tensor *more_forward(nn_ctx *ctx, nn_node *node, int which) {
         [X_EXPM1] = NN_SLEEF_EXPM1, [X_ERF] = NN_SLEEF_ERF};
     if (which <= X_ERF) {
         nn_dtype dt = nn_float_dtype(a->dtype);
-        nn_tensor *c = nn_contiguous_as(ctx, a, dt);
-        nn_tensor *out = c ? nn_tensor_empty(ctx, dt, a->ndim, a->shape) : NULL;
+        /* A dense layout (a transpose, a permute) is kept and computed over
+         * flat memory, as PyTorch's TensorIterator does: the same blocks and
+         * tail as a contiguous input. */
+        bool dense = a->ndim > 1 && !nn_tensor_is_contiguous(a) && nn_tensor_is_dense(a);
+        nn_tensor *c = !dense           ? nn_contiguous_as(ctx, a, dt)
+                       : a->dtype == dt ? nn_tensor_retain(a)
+                                        : nn_tensor_copy_strided_raw(ctx, a, dt, a->strides);
+        nn_tensor *out = !c      ? NULL
+                         : dense ? nn_tensor_empty_strided(ctx, dt, a->ndim, a->shape, a->strides)
+                                 : nn_tensor_empty(ctx, dt, a->ndim, a->shape);
         if (out) {
             int64_t n = nn_tensor_numel(out);
             bool f32 = dt == NN_FLOAT32;
-            int64_t tail = which == X_SINH || which == X_COSH ? nn_sleef_tail(n, f32) : n;
-            if (f32)
-                nn_sleef_map_f32(sleef_of[which], nn_tensor_data(out), nn_tensor_data(c), n, tail);
-            else
-                nn_sleef_map_f64(sleef_of[which], nn_tensor_data(out), nn_tensor_data(c), n, tail);
+            /* sinh and cosh: a strided view's rows are PyTorch's runs, each
+             * with its own libm tail, or libm throughout (nn_vector_runs) */
+            bool tails = which == X_SINH || which == X_COSH;
+            int64_t run = tails && !dense ? nn_vector_runs(a) : n;
+            char *o = nn_tensor_data(out);
+            const char *x = nn_tensor_data(c);
+            size_t es = nn_dtype_size(dt);
+            for (int64_t r = 0; r<n; r += run> 0 ? run : n) {
+                int64_t m = run > 0 && run < n - r ? run : n - r;
+                int64_t tail = !tails ? m : run > 0 ? nn_sleef_tail(m, f32) : 0;
+                if (f32)
+                    nn_sleef_map_f32(sleef_of[which], (float *)(o + (size_t)r * es),
+                                     (const float *)(x + (size_t)r * es), m, tail);
+                else
+                    nn_sleef_map_f64(sleef_of[which], (double *)(o + (size_t)r * es),
+                                     (const double *)(x + (size_t)r * es), m, tail);
+            }
         }
         nn_tensor_release(c);
         return out;
