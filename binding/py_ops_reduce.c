@@ -218,8 +218,9 @@ static PyObject *extreme(const char *name, bool is_max, PyObject *const *args, P
 PY_OP_VIA(max, extreme, true)
 PY_OP_VIA(min, extreme, false)
 
-/* amax/amin(input, dim=(), keepdim=False): max over several dims at once,
- * one dim at a time, the largest first. */
+/* amax/amin(input, dim=(), keepdim=False): max over several dims at once
+ * in one pass (the engine's amax, PyTorch's bits and even split of the
+ * gradient among ties). */
 static PyObject *aextreme(const char *name, bool is_max, PyObject *const *args, Py_ssize_t nargs,
                           PyObject *kwnames) {
     PARSE_NP(name, 1, "input", "dim", "keepdim", "$out", "keepdims");
@@ -242,29 +243,9 @@ static PyObject *aextreme(const char *name, bool is_max, PyObject *const *args, 
         }
         seen[d] = true;
     }
-    if (nd == 0 || t->ndim == 0) {
-        for (int d = 0; d < t->ndim; d++) seen[d] = true;
-    }
-    nn_tensor *cur = nn_tensor_retain(t);
-    for (int d = t->ndim - 1; cur && d >= 0; d--) {
-        if (!seen[d]) continue;
-        nn_tensor *idx = NULL;
-        nn_tensor *r =
-            is_max ? nn_max_dim(ctx, cur, d, true, &idx) : nn_min_dim(ctx, cur, d, true, &idx);
-        nn_tensor_release(idx);
-        nn_tensor_release(cur);
-        cur = r;
-    }
-    if (cur && !keep) {
-        int64_t shape[NN_MAX_DIMS];
-        int n = 0;
-        for (int d = 0; d < t->ndim; d++)
-            if (!seen[d]) shape[n++] = t->shape[d];
-        nn_tensor *v = nn_reshape(ctx, cur, n, shape);
-        nn_tensor_release(cur);
-        cur = v;
-    }
-    return py_tensor_wrap_named(cur, is_max ? "AmaxBackward0" : "AminBackward0");
+    if (t->ndim == 0) nd = 0; /* dim 0 or -1 of a 0-dim tensor: the tensor */
+    nn_tensor *r = (is_max ? nn_amax : nn_amin)(ctx, t, dims, nd, keep);
+    return py_tensor_wrap_named(r, is_max ? "AmaxBackward0" : "AminBackward0");
 }
 
 PY_OP_VIA(amax, aextreme, true)
@@ -316,11 +297,18 @@ static PyObject *any_all(const char *name, bool is_any, PyObject *const *args, P
      * read in place with an early exit */
     if (!py_given(a_[1]) && !keep && nn_tensor_any_all_dense(t, is_any, &hit))
         return py_tensor_wrap(nn_scalar(ctx, hit, t->dtype == NN_UINT8 ? NN_UINT8 : NN_BOOL));
-    nn_tensor *cnt = count_nz(ctx, t, dims, n, keep, !is_any);
-    nn_tensor *z = cnt ? nn_scalar_wrapped_int(ctx, 0) : NULL;
-    nn_tensor *r = z ? (is_any ? nn_gt(ctx, cnt, z) : nn_eq(ctx, cnt, z)) : NULL;
-    nn_tensor_release(cnt);
-    nn_tensor_release(z);
+    /* along dims: the engine's reduction, each row read in place up to its
+     * first deciding element (complex keeps the count below) */
+    nn_tensor *r = NULL;
+    if (!nn_dtype_is_complex(t->dtype)) {
+        r = (is_any ? nn_any : nn_all)(ctx, t, dims, n, keep);
+    } else {
+        nn_tensor *cnt = count_nz(ctx, t, dims, n, keep, !is_any);
+        nn_tensor *z = cnt ? nn_scalar_wrapped_int(ctx, 0) : NULL;
+        r = z ? (is_any ? nn_gt(ctx, cnt, z) : nn_eq(ctx, cnt, z)) : NULL;
+        nn_tensor_release(cnt);
+        nn_tensor_release(z);
+    }
     if (r && t->dtype == NN_UINT8) { /* torch keeps uint8 for uint8 inputs */
         nn_tensor *u = nn_to(ctx, r, NN_UINT8);
         nn_tensor_release(r);

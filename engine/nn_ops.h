@@ -82,9 +82,17 @@ nn_tensor *nn_min_all(nn_ctx *ctx, nn_tensor *a);
 /* max/min along [dim]: values, and int64 indices into *indices (may be NULL). */
 nn_tensor *nn_max_dim(nn_ctx *ctx, nn_tensor *a, int64_t dim, bool keepdim, nn_tensor **indices);
 nn_tensor *nn_min_dim(nn_ctx *ctx, nn_tensor *a, int64_t dim, bool keepdim, nn_tensor **indices);
+/* amax/amin: the max/min over [dims] (every dim when n_dims is 0), values
+ * only; the gradient is split evenly among ties, as PyTorch's. */
+nn_tensor *nn_amax(nn_ctx *ctx, nn_tensor *a, const int64_t *dims, int n_dims, bool keepdim);
+nn_tensor *nn_amin(nn_ctx *ctx, nn_tensor *a, const int64_t *dims, int n_dims, bool keepdim);
 /* argmax/argmin along [dim]; all_dims true flattens first (dim ignored). */
 nn_tensor *nn_argmax(nn_ctx *ctx, nn_tensor *a, int64_t dim, bool all_dims, bool keepdim);
 nn_tensor *nn_argmin(nn_ctx *ctx, nn_tensor *a, int64_t dim, bool all_dims, bool keepdim);
+/* any/all over [dims] (every dim when n_dims is 0): bool (uint8 for a
+ * uint8 input), read in place with an early exit along each row. */
+nn_tensor *nn_any(nn_ctx *ctx, nn_tensor *a, const int64_t *dims, int n_dims, bool keepdim);
+nn_tensor *nn_all(nn_ctx *ctx, nn_tensor *a, const int64_t *dims, int n_dims, bool keepdim);
 
 /* ---- linear algebra (CBLAS) ---- */
 /* torch.matmul: 1-D to N-D with batch broadcasting. */

@@ -198,6 +198,11 @@ bool nn_sum_pytorch_order(const nn_tensor *x, const bool *mask, nn_tensor *out);
  * tensor with more than one row (or under 32768 elements, or one thread). */
 float nn_sum_row_f32(const float *x, int64_t n);
 double nn_sum_row_f64(const double *x, int64_t n);
+/* amax (or amin) of [x] over the dims set in [mask] into [out] (contiguous,
+ * x's dtype), as PyTorch's kernel: its NaN bits and signed zeros, for the
+ * thread count set (ops_sum.c). false for dtypes other than float32/64,
+ * int64, uint8 and bool. */
+bool nn_extreme_pytorch_order(const nn_tensor *x, const bool *mask, nn_tensor *out, bool is_max);
 /* var (or std with [take_sqrt]) of every element of float32/float64 [x],
  * as PyTorch's CPU kernel for a reduction over all dims: the mean in x's
  * type, then the squared deviations summed in double in its iterator's

@@ -29,6 +29,7 @@ rows = torch.arange(0, 512, 2)
 im = torch.randn(16, 64, 32, 32)
 kernel = torch.randn(64, 64, 3, 3)
 ints = torch.randint(0, 100, (512, 4096))
+pos = x > 0
 
 CASES = [
     # elementwise
@@ -68,6 +69,9 @@ CASES = [
     ("max_rows", lambda: x.max(1)),
     ("argmax_rows", lambda: x.argmax(1)),
     ("amax_cols", lambda: x.amax(0)),
+    ("amax_rows", lambda: x.amax(1)),
+    ("amin_rows_keepdim", lambda: x.amin(1, keepdim=True)),
+    ("amax_dims", lambda: im.amax((2, 3))),
     ("norm", lambda: x.norm()),
     ("norm_rows", lambda: x.norm(dim=1)),
     ("cumsum_rows", lambda: x.cumsum(1)),
@@ -76,6 +80,11 @@ CASES = [
     ("eq_all", lambda: (x == x).all()),
     ("equal", lambda: torch.equal(x, y)),
     ("count_positive", lambda: (x > 0).sum()),
+    ("bool_sum", lambda: pos.sum()),
+    ("any_rows", lambda: pos.any(1)),
+    ("all_rows", lambda: pos.all(1)),
+    ("gt_any_rows", lambda: (x > 0).any(1)),
+    ("any_float_cols", lambda: x.any(0)),
     # rows: softmax and kin
     ("softmax_rows", lambda: x.softmax(1)),
     ("log_softmax_rows", lambda: F.log_softmax(x, 1)),

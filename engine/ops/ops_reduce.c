@@ -116,6 +116,7 @@ typedef enum acc_mode {
     ACC_POW,   /* |x|^p */
     ACC_NZ,    /* x != 0 */
     ACC_EQ,    /* x == m, NaN matching NaN */
+    ACC_EQS,   /* x == m, NaN matching nothing (amax's ties) */
     ACC_ABSEQ, /* |x| == m or x is NaN */
     ACC_NMODES
 } acc_mode;
@@ -157,6 +158,7 @@ typedef enum acc_mode {
     X(pow##SFX, T, acc += pow(fabs(x), p))                                                         \
     X(nz##SFX, T, acc += (x != 0))                                                                 \
     X(eq##SFX, T, acc += (x == m || (x != x && m != m)))                                           \
+    X(eqs##SFX, T, acc += (x == m))                                                                \
     X(abseq##SFX, T, acc += (fabs(x) == m || x != x))
 
 #define X(NAME, T, STEP) ACC_LOOP(acc_##NAME, T, STEP)
@@ -207,6 +209,7 @@ static const nn_iter_loop acc_kernels[ACC_NMODES][2] = {
     [ACC_POW] = {acc_pow_f32, acc_pow_f64},
     [ACC_NZ] = {acc_nz_f32, acc_nz_f64},
     [ACC_EQ] = {acc_eq_f32, acc_eq_f64},
+    [ACC_EQS] = {acc_eqs_f32, acc_eqs_f64},
     [ACC_ABSEQ] = {acc_abseq_f32, acc_abseq_f64},
 };
 
@@ -246,8 +249,87 @@ static void int_loop(char **d, const int64_t *s, int64_t n, void *argp) {
     }
 }
 
+/* Bool sums read the bytes into int64 accumulators (no int64 copy of the
+ * input: `(x > 0).sum()` reads one byte an element). A row (s[0] == 0)
+ * sums in blocks into a uint32 the compiler widens in vectors, then into
+ * the int64. (The narrow integers reach the kernels widened to int64 by
+ * nn_exec, so they keep the int64 loop.) */
+#define ISUM_LOOP(NAME, T)                                                                         \
+    NN_KERNEL_CLONES static void NAME(char **d, const int64_t *s, int64_t n, void *argp) {         \
+        (void)argp;                                                                                \
+        if (s[0] == 0 && s[1] == 1) {                                                              \
+            const uint8_t *x = (const uint8_t *)d[1];                                              \
+            uint64_t total = 0;                                                                    \
+            for (int64_t i = 0; i < n;) {                                                          \
+                int64_t e = n - i < (1 << 23) ? n : i + (1 << 23);                                 \
+                uint32_t acc = 0;                                                                  \
+                for (; i < e; i++) acc += x[i];                                                    \
+                total += acc;                                                                      \
+            }                                                                                      \
+            *(int64_t *)d[0] = (int64_t)((uint64_t) * (int64_t *)d[0] + total);                    \
+        } else if (s[0] == 0) {                                                                    \
+            uint64_t acc = 0;                                                                      \
+            for (int64_t i = 0; i < n; i++)                                                        \
+                acc += (uint64_t)(int64_t) * (const T *)(d[1] + i * s[1]);                         \
+            *(int64_t *)d[0] = (int64_t)((uint64_t) * (int64_t *)d[0] + acc);                      \
+        } else {                                                                                   \
+            for (int64_t i = 0; i < n; i++) {                                                      \
+                int64_t *o = (int64_t *)(d[0] + i * s[0]);                                         \
+                *o = (int64_t)((uint64_t)*o + (uint64_t)(int64_t) * (const T *)(d[1] + i * s[1])); \
+            }                                                                                      \
+        }                                                                                          \
+    }
+ISUM_LOOP(isum_bool, uint8_t)
+
+/* A contiguous tensor summed whole: chunks across the threads (the
+ * iterator splits only kept dims), their int64 partials added. */
+typedef struct isum_job {
+    const char *x;
+    int64_t n, es;
+    nn_iter_loop loop;
+    int64_t part[64];
+} isum_job;
+
+static void isum_task(void *argp, int task, int n_tasks) {
+    isum_job *j = argp;
+    int64_t b, e;
+    nn_parallel_range(j->n, task, n_tasks, 64, &b, &e);
+    char *d[2] = {(char *)&j->part[task], (char *)j->x + b * j->es};
+    int64_t st[2] = {0, j->es};
+    j->part[task] = 0;
+    if (e > b) j->loop(d, st, e - b, NULL);
+}
+
 static nn_tensor *reduce_int(nn_ctx *ctx, nn_tensor *a, const rgeo *g, bool keepdim,
                              int_mode mode) {
+    nn_iter_loop isum = mode == INT_SUM && a->dtype == NN_BOOL ? isum_bool : NULL;
+    if (isum) {
+        nn_tensor *acc = nn_full(ctx, NN_INT64, g->out_ndim, g->out_shape, 0);
+        if (!acc) return NULL;
+        int64_t n = nn_tensor_numel(a);
+        if (nn_tensor_numel(acc) == 1 && nn_tensor_is_contiguous(a)) {
+            isum_job *j = malloc(sizeof *j);
+            if (j) {
+                *j = (isum_job){nn_tensor_data(a), n, (int64_t)nn_dtype_size(a->dtype), isum, {0}};
+                int tasks = nn_parallel_tasks(n, NN_PAR_MIN_REDUCE);
+                if (tasks > 64) tasks = 64;
+                nn_parallel_run(tasks, isum_task, j);
+                uint64_t t = 0;
+                for (int i = 0; i < tasks; i++) t += (uint64_t)j->part[i];
+                *(int64_t *)nn_tensor_data(acc) = (int64_t)t;
+                free(j);
+                return acc;
+            }
+        }
+        int64_t ast[NN_MAX_DIMS];
+        over_input(acc, a->ndim, g->mask, keepdim, ast);
+        nn_iter it;
+        nn_iter_init(&it, a->ndim, a->shape);
+        nn_iter_add_strided(&it, acc, ast);
+        nn_iter_add(&it, a);
+        nn_iter_run_reduce_parallel(&it, isum, NULL, NN_PAR_MIN_REDUCE);
+        return acc;
+    }
     nn_tensor *x = nn_tensor_cast_raw(ctx, a, NN_INT64);
     if (!x) return NULL;
     nn_tensor *acc = nn_full(ctx, NN_INT64, g->out_ndim, g->out_shape, 0);
@@ -339,7 +421,11 @@ static inline double sgn(double x) {
 
 /* var: p0 = 2 / (N - correction), a = mean. std: p0 = 1 / (N - correction),
  * and a zero std gives a zero gradient, as PyTorch. norm, general p (p1):
- * PyTorch's three regimes, p0 unused. */
+ * PyTorch's three regimes, p0 unused. amax/amin: PyTorch's
+ * scale_grad_by_count, (g / count) * (x == y) with [a] the count of ties:
+ * a NaN result matches nothing, so its count is 0 and its inputs' gradient
+ * (g / 0) * 0 = NaN, as PyTorch's (the quotient is the float one: a
+ * double quotient of floats rounds to the same float). */
 #define BW_MODES(X, T, SFX)                                                                        \
     X(var##SFX, T, 1, g *p0 *(x - a))                                                              \
     X(std##SFX, T, 1, y == 0 ? 0.0 : g * p0 * (x - a) / y)                                         \
@@ -351,7 +437,8 @@ static inline double sgn(double x) {
       p1 < 1   ? (x == 0 ? 0.0 : sgn(x) * pow(fabs(x), p1 - 1) * g * pow(y, 1 - p1))               \
       : p1 < 2 ? sgn(x) * pow(fabs(x), p1 - 1) * (y == 0 ? 0.0 : g / pow(y, p1 - 1))               \
                : x * pow(fabs(x), p1 - 2) * (y == 0 ? 0.0 : g / pow(y, p1 - 1)))                   \
-    X(maxall##SFX, T, 1, (x == y || (x != x && y != y)) ? g / a : 0.0)
+    X(maxall##SFX, T, 1, (x == y || (x != x && y != y)) ? g / a : 0.0)                             \
+    X(amax##SFX, T, 1, (g / a) * (x == y ? 1.0 : 0.0))
 
 #define X(NAME, T, AUX, EXPR) BW_LOOP(bw_##NAME, T, AUX, EXPR)
 BW_MODES(X, float, _f32)
@@ -850,7 +937,8 @@ nn_status op_norm_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_tenso
 
 /* ---- max / min ----
  * p.flags 0: over everything (0-dim result); 1: along dim p.i[0] with
- * keepdim, values and int64 indices. */
+ * keepdim, values and int64 indices; 2: amax/amin, over p.dims (every dim
+ * when none), values only (ops_sum.c's kernel, PyTorch's bits). */
 
 /* Scan along one dim: d[0] values (T), d[1] indices, d[2] the input at
  * index 0 of the dim. The first extreme wins; a NaN wins and stops the
@@ -1118,9 +1206,60 @@ static nn_tensor *scan_dim(nn_ctx *ctx, nn_tensor *a, int dim, bool keepdim, boo
     return vals;
 }
 
+/* amax/amin: PyTorch's checks, then ops_sum.c's kernel (narrow dtypes
+ * arrive widened by nn_exec: a selection, exact both ways). */
+static nn_tensor *amax_forward(nn_ctx *ctx, nn_node *node, bool is_max) {
+    nn_tensor *x = in0(node);
+    const char *name = is_max ? "amax" : "amin";
+    rgeo g;
+    if (!geo_init(ctx, x, node->p.dims, node->p.n_dims, node->p.keepdim, &g)) return NULL;
+    if (node->p.n_dims == 0 && nn_tensor_numel(x) == 0) {
+        nn_error_set(&ctx->err, NN_ERR_RUNTIME,
+                     "%s(): Expected reduction dim to be specified for input.numel() == 0. "
+                     "Specify the reduction dim with the 'dim' argument.",
+                     name);
+        return NULL;
+    }
+    for (int i = 0; i < node->p.n_dims; i++) {
+        int d = 0;
+        if (nn_dim_wrap(ctx, node->p.dims[i], x->ndim ? x->ndim : 1, &d)) return NULL;
+        if (x->ndim && x->shape[d] == 0) {
+            nn_error_set(&ctx->err, NN_ERR_INDEX,
+                         "%s(): Expected reduction dim %d to have non-zero size.", name, d);
+            return NULL;
+        }
+    }
+    nn_tensor *out = nn_tensor_empty(ctx, x->dtype, g.out_ndim, g.out_shape);
+    if (out && !nn_extreme_pytorch_order(x, g.mask, out, is_max)) {
+        nn_error_set(&ctx->err, NN_ERR_TYPE, "%s(): not implemented for %s", name,
+                     nn_dtype_name(x->dtype));
+        nn_tensor_release(out);
+        out = NULL;
+    }
+    return out;
+}
+
+/* amax/amin's gradient: PyTorch's even split among the ties (k_amax). */
+static nn_status amax_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_tensor **din) {
+    rgeo g = node_geo(ctx, node);
+    nn_tensor *x = in0(node);
+    nn_dtype cdt = x->dtype == NN_FLOAT64 ? NN_FLOAT64 : NN_FLOAT32;
+    nn_tensor *xc = nn_tensor_cast_raw(ctx, x, cdt);
+    nn_tensor *y = xc ? nn_tensor_cast_raw(ctx, node->out, NN_FLOAT64) : NULL;
+    nn_tensor *cnt = y ? reduce_acc(ctx, xc, &g, node->p.keepdim, ACC_EQS, 0, 0, y) : NULL;
+    nn_status st =
+        cnt ? backward_fused(ctx, node, dout, &g, node->p.keepdim, &k_amax, cnt, 0, 0, &din[0])
+            : ctx->err.code;
+    nn_tensor_release(xc);
+    nn_tensor_release(y);
+    nn_tensor_release(cnt);
+    return st;
+}
+
 static nn_tensor *max_forward(nn_ctx *ctx, nn_node *node, bool is_max) {
     nn_tensor *x = in0(node);
     const char *name = is_max ? "max" : "min";
+    if (node->p.flags == 2) return amax_forward(ctx, node, is_max);
     if (node->p.flags) {
         int dim = 0;
         if (nn_dim_wrap(ctx, node->p.i[0], x->ndim, &dim)) return NULL;
@@ -1169,6 +1308,7 @@ SCATTER_LOOP(scatter_f64, double)
 
 static nn_status max_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_tensor **din) {
     if (!node->in[0].needs_grad) return NN_OK;
+    if (node->p.flags == 2) return amax_backward(ctx, node, dout, din);
     nn_tensor *x = in0(node);
     if (!node->p.flags) {
         /* Over everything: split evenly among the ties, as PyTorch. */
@@ -1261,6 +1401,94 @@ nn_tensor *op_argmax_forward(nn_ctx *ctx, nn_node *node) {
 }
 nn_tensor *op_argmin_forward(nn_ctx *ctx, nn_node *node) {
     return arg_forward(ctx, node, false);
+}
+
+/* ---- any / all: p.dims (every dim when none), p.keepdim ----
+ * Whether any (all) of the elements reduced into each output is nonzero
+ * (NaN is), the input read in its own type. A row reduced into one output
+ * (s[0] == 0) stops at its first nonzero (zero) element, looking 64
+ * elements at a time so the compare vectorises; outputs already decided
+ * skip their rows. One output per element (an outer reduction) ORs (ANDs)
+ * rows into the output. Narrow dtypes arrive widened (nn_exec); the
+ * binding makes a uint8 input's result uint8, as torch. */
+#define ANYALL_LOOP(NAME, T)                                                                       \
+    NN_KERNEL_CLONES static void NAME(char **d, const int64_t *s, int64_t n, void *argp) {         \
+        const bool is_any = *(const bool *)argp;                                                   \
+        if (s[0] == 0) {                                                                           \
+            uint8_t *o = (uint8_t *)d[0];                                                          \
+            if (*o == (uint8_t)is_any) return; /* decided */                                       \
+            bool hit = false;                                                                      \
+            int64_t i = 0;                                                                         \
+            if (s[1] == (int64_t)sizeof(T)) {                                                      \
+                const T *x = (const T *)d[1];                                                      \
+                for (; i + 64 <= n && !hit; i += 64) {                                             \
+                    int acc = 0;                                                                   \
+                    if (is_any)                                                                    \
+                        for (int k = 0; k < 64; k++) acc |= x[i + k] != 0;                         \
+                    else                                                                           \
+                        for (int k = 0; k < 64; k++) acc |= x[i + k] == 0;                         \
+                    hit = acc != 0;                                                                \
+                }                                                                                  \
+            }                                                                                      \
+            for (; i < n && !hit; i++) {                                                           \
+                T v = *(const T *)(d[1] + i * s[1]);                                               \
+                hit = is_any ? v != 0 : v == 0;                                                    \
+            }                                                                                      \
+            if (hit) *o = is_any;                                                                  \
+        } else if (s[0] == 1 && s[1] == (int64_t)sizeof(T)) { /* a row into a row */               \
+            uint8_t *o = (uint8_t *)d[0];                                                          \
+            const T *x = (const T *)d[1];                                                          \
+            if (is_any)                                                                            \
+                for (int64_t i = 0; i < n; i++) o[i] |= x[i] != 0;                                 \
+            else                                                                                   \
+                for (int64_t i = 0; i < n; i++) o[i] &= x[i] != 0;                                 \
+        } else if (is_any) {                                                                       \
+            for (int64_t i = 0; i < n; i++)                                                        \
+                *(uint8_t *)(d[0] + i * s[0]) |= *(const T *)(d[1] + i * s[1]) != 0;               \
+        } else {                                                                                   \
+            for (int64_t i = 0; i < n; i++)                                                        \
+                *(uint8_t *)(d[0] + i * s[0]) &= *(const T *)(d[1] + i * s[1]) != 0;               \
+        }                                                                                          \
+    }
+ANYALL_LOOP(anyall_f32, float)
+ANYALL_LOOP(anyall_f64, double)
+ANYALL_LOOP(anyall_i64, int64_t)
+ANYALL_LOOP(anyall_bool, uint8_t)
+
+static nn_tensor *anyall_forward(nn_ctx *ctx, nn_node *node, bool is_any) {
+    nn_tensor *x = in0(node);
+    rgeo g;
+    if (!geo_init(ctx, x, node->p.dims, node->p.n_dims, node->p.keepdim, &g)) return NULL;
+    nn_iter_loop loop;
+    switch (x->dtype) {
+    case NN_FLOAT32: loop = anyall_f32; break;
+    case NN_FLOAT64: loop = anyall_f64; break;
+    case NN_INT64: loop = anyall_i64; break;
+    default: loop = anyall_bool; break;
+    }
+    nn_tensor *src = x->dtype == NN_FLOAT32 || x->dtype == NN_FLOAT64 || x->dtype == NN_INT64 ||
+                             x->dtype == NN_BOOL
+                         ? nn_tensor_retain(x)
+                         : nn_tensor_cast_raw(ctx, x, NN_BOOL);
+    nn_tensor *out = src ? nn_full(ctx, NN_BOOL, g.out_ndim, g.out_shape, is_any ? 0 : 1) : NULL;
+    if (out) {
+        int64_t ost[NN_MAX_DIMS];
+        over_input(out, src->ndim, g.mask, node->p.keepdim, ost);
+        nn_iter it;
+        nn_iter_init(&it, src->ndim, src->shape);
+        nn_iter_add_strided(&it, out, ost);
+        nn_iter_add(&it, src);
+        nn_iter_run_reduce_parallel(&it, loop, &is_any, NN_PAR_MIN_REDUCE);
+    }
+    nn_tensor_release(src);
+    return out;
+}
+
+nn_tensor *op_any_forward(nn_ctx *ctx, nn_node *node) {
+    return anyall_forward(ctx, node, true);
+}
+nn_tensor *op_all_forward(nn_ctx *ctx, nn_node *node) {
+    return anyall_forward(ctx, node, false);
 }
 
 /* ---- logsumexp ---- */
@@ -1619,6 +1847,29 @@ nn_tensor *nn_min_dim(nn_ctx *ctx, nn_tensor *a, int64_t dim, bool keepdim, nn_t
     return extreme_dim(ctx, NN_OP_MIN, a, dim, keepdim, indices);
 }
 
+static nn_tensor *amax_call(nn_ctx *ctx, nn_op op, nn_tensor *a, const int64_t *dims, int n_dims,
+                            bool keepdim) {
+    nn_params prm;
+    memset(&prm, 0, sizeof prm);
+    if (dims && n_dims > NN_MAX_DIMS) {
+        nn_error_set(&ctx->err, NN_ERR_VALUE, "%s: %d dims given, at most %d", nn_op_name(op),
+                     n_dims, NN_MAX_DIMS);
+        return NULL;
+    }
+    prm.flags = 2;
+    prm.n_dims = dims && n_dims > 0 ? n_dims : 0;
+    for (int i = 0; i < prm.n_dims; i++) prm.dims[i] = dims[i];
+    prm.keepdim = keepdim;
+    return nn_exec(ctx, op, &a, 1, &prm);
+}
+
+nn_tensor *nn_amax(nn_ctx *ctx, nn_tensor *a, const int64_t *dims, int n_dims, bool keepdim) {
+    return amax_call(ctx, NN_OP_MAX, a, dims, n_dims, keepdim);
+}
+nn_tensor *nn_amin(nn_ctx *ctx, nn_tensor *a, const int64_t *dims, int n_dims, bool keepdim) {
+    return amax_call(ctx, NN_OP_MIN, a, dims, n_dims, keepdim);
+}
+
 static nn_tensor *arg_call(nn_ctx *ctx, nn_op op, nn_tensor *a, int64_t dim, bool all_dims,
                            bool keepdim) {
     nn_params prm;
@@ -1627,6 +1878,13 @@ static nn_tensor *arg_call(nn_ctx *ctx, nn_op op, nn_tensor *a, int64_t dim, boo
     prm.i[0] = dim;
     prm.keepdim = keepdim;
     return nn_exec(ctx, op, &a, 1, &prm);
+}
+
+nn_tensor *nn_any(nn_ctx *ctx, nn_tensor *a, const int64_t *dims, int n_dims, bool keepdim) {
+    return reduce_call(ctx, NN_OP_ANY, a, dims, n_dims, keepdim, 0, 0);
+}
+nn_tensor *nn_all(nn_ctx *ctx, nn_tensor *a, const int64_t *dims, int n_dims, bool keepdim) {
+    return reduce_call(ctx, NN_OP_ALL, a, dims, n_dims, keepdim, 0, 0);
 }
 
 nn_tensor *nn_argmax(nn_ctx *ctx, nn_tensor *a, int64_t dim, bool all_dims, bool keepdim) {
@@ -1648,7 +1906,9 @@ bool nn_cost_reduce(const nn_node *nd, const nn_tensor *out, nn_op_cost *c) {
     case NN_OP_MAX:
     case NN_OP_MIN:
     case NN_OP_ARGMAX:
-    case NN_OP_ARGMIN: c->flops = n; return true;
+    case NN_OP_ARGMIN:
+    case NN_OP_ANY:
+    case NN_OP_ALL: c->flops = n; return true;
     case NN_OP_MEAN: c->flops = n + m; return true;
     case NN_OP_VAR: c->flops = 4 * n + m; return true;
     case NN_OP_STD: c->flops = 4 * n + 2 * m; return true;

@@ -202,6 +202,11 @@ typedef struct sgeo {
     char *o;
     const char *x;
     bool f64;
+    int64_t z; /* element size in bytes, input and output alike */
+    /* what runs on each 2-D block (for_range): the cascade sum, or max/min */
+    void (*block)(void *arg, char *o, const char *x, const int64_t *s, int64_t size0,
+                  int64_t size1);
+    void *arg;
 } sgeo;
 
 /* 1 if dim a goes after dim b, -1 if before, 0 when undecided (PyTorch's
@@ -219,7 +224,7 @@ static int should_swap(const sgeo *g, int a, int b) {
 }
 
 static void build(sgeo *g, const nn_tensor *x, const bool *mask, char *o) {
-    const int64_t z = x->dtype == NN_FLOAT64 ? 8 : 4;
+    const int64_t z = (int64_t)nn_dtype_size(x->dtype);
     int nd = x->ndim;
     /* the output as PyTorch views it: contiguous over the input's dims with
      * the reduced ones kept at size 1, stride 0 where reduced */
@@ -285,6 +290,7 @@ static void build(sgeo *g, const nn_tensor *x, const bool *mask, char *o) {
     g->o = o;
     g->x = nn_tensor_data(x);
     g->f64 = x->dtype == NN_FLOAT64;
+    g->z = z;
 }
 
 static int64_t numel_of(const sgeo *g) {
@@ -302,6 +308,7 @@ static void sum_block(void *arg, char *o, const char *x, const int64_t *s, int64
                       int64_t size1) {
     (*(const bool *)arg ? loop_d : loop_f)(o, x, s, size0, size1);
 }
+static const bool sum_f32 = false, sum_f64 = true;
 
 /* PyTorch's serial_for_each over the linear range [begin, end) of [g]'s
  * iteration space (dim 0 fastest), output pointer [o]: [block] over the
@@ -358,10 +365,9 @@ static void for_range_blocks(const sgeo *g, char *o, int64_t begin, int64_t end,
     }
 }
 
-/* The cascade sum over [begin, end), added into [o]. */
+/* The geometry's kernel (g->block) over [begin, end), into [o]. */
 static void for_range(const sgeo *g, char *o, int64_t begin, int64_t end) {
-    bool f64 = g->f64;
-    for_range_blocks(g, o, begin, end, sum_block, &f64);
+    for_range_blocks(g, o, begin, end, g->block, g->arg);
 }
 
 /* ---- the thread split ---- */
@@ -369,7 +375,7 @@ static void for_range(const sgeo *g, char *o, int64_t begin, int64_t end) {
 typedef struct full_job {
     const sgeo *g;
     int64_t chunk, n;
-    double part[64]; /* per task: its partial sum, a float or a double */
+    double part[64]; /* per task: its partial result, of the input's type */
 } full_job;
 
 static void full_task(void *arg, int task, int n_tasks) {
@@ -490,67 +496,352 @@ bool nn_var_all_pytorch_order(const nn_tensor *x, double correction, bool take_s
     return true;
 }
 
-/* The sum of float32/float64 [x] over [mask] into [o], [out_n] contiguous
- * elements of x's type. */
-static void sum_into(const nn_tensor *x, const bool *mask, char *o, int64_t out_n) {
-    const int64_t z = x->dtype == NN_FLOAT64 ? 8 : 4;
-    memset(o, 0, (size_t)(out_n * z));
-    sgeo g;
-    build(&g, x, mask, o);
-    int64_t n = numel_of(&g);
+/* [g]'s reduction into [o] ([out_n] contiguous elements of x's type, each
+ * first set to [ident], the reduction's identity) with PyTorch's thread
+ * split (TensorIteratorBase::parallel_reduce) for the thread count set. */
+static void reduce_into(sgeo *g, int64_t out_n, const void *ident) {
+    const int64_t z = g->z;
+    for (int64_t i = 0; i < out_n; i++) memcpy(g->o + i * z, ident, (size_t)z);
+    int64_t n = numel_of(g);
     if (n == 0) return;
     int threads = nn_get_num_threads();
     if (n < GRAIN || threads <= 1) {
-        for_range(&g, g.o, 0, n);
+        for_range(g, g->o, 0, n);
         return;
     }
     const int pt = threads; /* PyTorch's thread count: its split follows it */
     if (out_n == 1) {
-        /* two passes: one partial sum per thread, then their sum */
+        /* two passes: one partial result per thread, then their reduction */
         int tasks = (int)((n + GRAIN - 1) / GRAIN < pt ? (n + GRAIN - 1) / GRAIN : pt);
         if (n <= GRAIN) tasks = 1;
         if (tasks > 64) tasks = 64;
         full_job *j = calloc(1, sizeof *j);
         if (!j) {
-            for_range(&g, g.o, 0, n);
+            for_range(g, g->o, 0, n);
             return;
         }
-        j->g = &g;
+        for (int t = 0; t < 64; t++) memcpy(&j->part[t], ident, (size_t)z);
+        j->g = g;
         j->n = n;
         j->chunk = (n + tasks - 1) / tasks;
         nn_parallel_run(tasks, full_task, j);
         /* the partials, as PyTorch's second pass reads its buffer of one
-         * slot per thread (unused slots 0) */
+         * slot per thread (unused slots hold the identity) */
         int slots = pt < 64 ? pt : 64;
         char b[64 * sizeof(double)];
-        memset(b, 0, sizeof b);
-        for (int t = 0; t < tasks && t < slots; t++) memcpy(b + t * z, &j->part[t], (size_t)z);
-        sgeo r = {.nd = 1, .shape = {slots}, .st = {{0, z}}, .x = b, .o = g.o, .f64 = g.f64};
-        for_range(&r, g.o, 0, slots);
+        for (int t = 0; t < slots; t++) memcpy(b + t * z, &j->part[t], (size_t)z);
+        sgeo r = {.nd = 1,
+                  .shape = {slots},
+                  .st = {{0, z}},
+                  .x = b,
+                  .o = g->o,
+                  .f64 = g->f64,
+                  .z = z,
+                  .block = g->block,
+                  .arg = g->arg};
+        for_range(&r, g->o, 0, slots);
         free(j);
         return;
     }
     /* split the outermost kept dim (PyTorch's find_split_dim) */
-    int best = g.nd - 1;
+    int best = g->nd - 1;
     int dim = -1;
-    for (int d = g.nd - 1; d >= 0 && !(g.st[d][0] == 0 && g.shape[d] > 1); d--) {
-        if (g.shape[d] >= pt) {
+    for (int d = g->nd - 1; d >= 0 && !(g->st[d][0] == 0 && g->shape[d] > 1); d--) {
+        if (g->shape[d] >= pt) {
             dim = d;
             break;
         }
-        if (g.shape[d] > g.shape[best]) best = d;
+        if (g->shape[d] > g->shape[best]) best = d;
     }
     if (dim < 0) dim = best;
-    dim_job j = {.g = g, .dim = dim, .cols = g.shape[dim]};
+    dim_job j = {.g = *g, .dim = dim, .cols = g->shape[dim]};
     int tasks = j.cols < pt ? (int)j.cols : pt;
     if (tasks <= 1) {
-        for_range(&g, g.o, 0, n);
+        for_range(g, g->o, 0, n);
         return;
     }
     j.chunk = (j.cols + tasks - 1) / tasks;
-    j.round = g.st[dim][1] == z ? 128 / z : 1;
+    j.round = g->st[dim][1] == z ? 128 / z : 1;
     nn_parallel_run(tasks, dim_task, &j);
-    return;
+}
+
+/* The sum of float32/float64 [x] over [mask] into [o], [out_n] contiguous
+ * elements of x's type. */
+static void sum_into(const nn_tensor *x, const bool *mask, char *o, int64_t out_n) {
+    sgeo g;
+    build(&g, x, mask, o);
+    g.block = sum_block;
+    g.arg = (void *)(x->dtype == NN_FLOAT64 ? &sum_f64 : &sum_f32);
+    const double zero = 0;
+    reduce_into(&g, out_n, &zero);
+}
+
+/* ---- amax / amin in PyTorch's order ----
+ * PyTorch 1.13's max_values/min_values kernels (binary_kernel_reduce_vec
+ * in cpu/Reduce.h) over the same iterator and thread split as the sum.
+ * The value is order-free except for NaN's bits and the sign of a zero
+ * between 0.0 and -0.0, and those follow the path each element takes: the
+ * scalar op (max_impl: any NaN gives the canonical +NaN; std::max keeps
+ * the first of equals) or AVX2's vector one (vmaxps keeps the second of
+ * equals, and an unordered compare ORed in makes any NaN all ones, a
+ * "negative" NaN). A contiguous inner reduction ends in the scalar op,
+ * so it gives +NaN; a contiguous outer one gives all-ones NaN in its
+ * columns of 32 floats (16 doubles) and +NaN in the columns left over.
+ * Integer types have no such bits: plain loops (int64 and bool; the
+ * narrow ones arrive widened, nn_exec). */
+
+#define EXT_OP(is_max, a, b)                                                                       \
+    (((a) != (a) || (b) != (b)) ? NAN                                                              \
+                                : (is_max ? ((a) < (b) ? (b) : (a)) : ((b) < (a) ? (b) : (a))))
+
+#define EXT_VOP(VI, is_max, a, b)                                                                  \
+    ({                                                                                             \
+        VI t_ = is_max ? (VI)((a) > (b)) : (VI)((a) < (b));                                        \
+        VI r_ = (t_ & (VI)(a)) | (~t_ & (VI)(b));                                                  \
+        (__typeof__(a))(r_ | (VI)((a) != (a)) | (VI)((b) != (b)));                                 \
+    })
+
+enum { EXT_TILE = 1024 }; /* columns of an outer reduction kept in registers' reach */
+
+/* The vector part of a contiguous inner reduction with AVX2's own max/min
+ * (vmaxps keeps its second operand on equals and on NaN, as PyTorch's
+ * maximum before the OR): the row's [cnt] blocks of four vectors as
+ * PyTorch's four chains, into [out] (its acc[0] after the three-way
+ * combine), true when a NaN was met (then the row's result is +NaN
+ * whatever else: every lane's NaN reaches the scalar op). Faster than
+ * PyTorch's chains and the same values: NaN is tracked apart (one
+ * unordered compare for two vectors), and each chain runs as two halves
+ * side by side, the first half's blocks [0, h1) and the second's
+ * [h1, cnt), joined as max(first, second); with NaN aside, a chain's
+ * result is the last element equal to its maximum (vmaxps keeps the later
+ * of equals, which only matters for 0.0 and -0.0), and the join keeps
+ * exactly that. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__SANITIZE_ADDRESS__)
+#include <immintrin.h>
+#define EXT_HAVE_AVX2 1
+#define EXT_AVX2_ROWS(NAME, T, V, L, SFX)                                                          \
+    static inline __attribute__((always_inline, target("avx2"))) bool NAME##_w(                    \
+        const T *in, int64_t cnt, const bool is_max, T *out) {                                     \
+        const int64_t h2 = cnt / 2, h1 = cnt - h2, B = 4 * L;                                      \
+        const T *in2 = in + h1 * B;                                                                \
+        V a[4], b[4], n = _mm256_setzero_##SFX();                                                  \
+        for (int k = 0; k < 4; k++) {                                                              \
+            a[k] = _mm256_loadu_##SFX(in + k * L);                                                 \
+            b[k] = h2 ? _mm256_loadu_##SFX(in2 + k * L) : a[k];                                    \
+            n = _mm256_or_##SFX(n, _mm256_cmp_##SFX(a[k], b[k], _CMP_UNORD_Q));                    \
+        }                                                                                          \
+        for (int64_t i = 1; i < h2; i++)                                                           \
+            for (int k = 0; k < 4; k++) {                                                          \
+                V v = _mm256_loadu_##SFX(in + i * B + k * L);                                      \
+                V w = _mm256_loadu_##SFX(in2 + i * B + k * L);                                     \
+                a[k] = is_max ? _mm256_max_##SFX(a[k], v) : _mm256_min_##SFX(a[k], v);             \
+                b[k] = is_max ? _mm256_max_##SFX(b[k], w) : _mm256_min_##SFX(b[k], w);             \
+                n = _mm256_or_##SFX(n, _mm256_cmp_##SFX(v, w, _CMP_UNORD_Q));                      \
+            }                                                                                      \
+        if (h1 > h2 && h2 > 0)                                                                     \
+            for (int k = 0; k < 4; k++) {                                                          \
+                V v = _mm256_loadu_##SFX(in + h2 * B + k * L);                                     \
+                a[k] = is_max ? _mm256_max_##SFX(a[k], v) : _mm256_min_##SFX(a[k], v);             \
+                n = _mm256_or_##SFX(n, _mm256_cmp_##SFX(v, v, _CMP_UNORD_Q));                      \
+            }                                                                                      \
+        if (h2)                                                                                    \
+            for (int k = 0; k < 4; k++)                                                            \
+                a[k] = is_max ? _mm256_max_##SFX(a[k], b[k]) : _mm256_min_##SFX(a[k], b[k]);       \
+        V t0 = is_max ? _mm256_max_##SFX(a[0], a[1]) : _mm256_min_##SFX(a[0], a[1]);               \
+        V t1 = is_max ? _mm256_max_##SFX(a[2], a[3]) : _mm256_min_##SFX(a[2], a[3]);               \
+        _mm256_storeu_##SFX(out, is_max ? _mm256_max_##SFX(t0, t1) : _mm256_min_##SFX(t0, t1));    \
+        return _mm256_movemask_##SFX(n) != 0;                                                      \
+    }                                                                                              \
+    static __attribute__((target("avx2"))) bool NAME(const T *in, int64_t cnt, bool is_max,        \
+                                                     T *out) {                                     \
+        return is_max ? NAME##_w(in, cnt, true, out) : NAME##_w(in, cnt, false, out);              \
+    }
+EXT_AVX2_ROWS(ext_rows_f32, float, __m256, 8, ps)
+EXT_AVX2_ROWS(ext_rows_f64, double, __m256d, 4, pd)
+
+static bool ext_avx2(void) {
+    static int have = -1;
+    if (have < 0) {
+        __builtin_cpu_init();
+        have = __builtin_cpu_supports("avx2") != 0;
+    }
+    return have;
+}
+#else
+#define EXT_HAVE_AVX2 0
+static bool ext_avx2(void) {
+    return false;
+}
+static bool ext_rows_f32(const float *in, int64_t cnt, bool is_max, float *out) {
+    (void)in, (void)cnt, (void)is_max, (void)out;
+    return false;
+}
+static bool ext_rows_f64(const double *in, int64_t cnt, bool is_max, double *out) {
+    (void)in, (void)cnt, (void)is_max, (void)out;
+    return false;
+}
+#endif
+
+#define EXT_BLOCK(NAME, T, VT, VI, L, is_max, ROWS)                                                \
+    NN_KERNEL_CLONES static void NAME(char *o, const char *x, const int64_t *s, int64_t size0,     \
+                                      int64_t size1) {                                             \
+        const int64_t z = (int64_t)sizeof(T), B = 4 * L;                                           \
+        if (s[0] == 0 && s[1] == z) { /* contiguous inner: vectorized_inner_reduction */           \
+            for (int64_t j = 0; j < size1; j++) {                                                  \
+                T *d = (T *)(o + j * s[2]);                                                        \
+                const T *in = (const T *)(x + j * s[3]);                                           \
+                const int64_t cnt = size0 / B;                                                     \
+                int64_t i = 0;                                                                     \
+                if (cnt > 0 && ext_avx2()) {                                                       \
+                    T a0[L];                                                                       \
+                    bool nan = ROWS(in, cnt, is_max, a0);                                          \
+                    T b0 = nan ? (T)NAN : a0[0];                                                   \
+                    for (int l = 1; l < L; l++) b0 = EXT_OP(is_max, b0, a0[l]);                    \
+                    *d = EXT_OP(is_max, *d, b0);                                                   \
+                    i = cnt * B;                                                                   \
+                } else if (cnt > 0) {                                                              \
+                    VT acc[4];                                                                     \
+                    for (int k = 0; k < 4; k++) memcpy(&acc[k], in + k * L, sizeof(VT));           \
+                    for (int64_t b = 1; b < cnt; b++)                                              \
+                        for (int k = 0; k < 4; k++) {                                              \
+                            VT v;                                                                  \
+                            memcpy(&v, in + b * B + k * L, sizeof v);                              \
+                            acc[k] = EXT_VOP(VI, is_max, acc[k], v);                               \
+                        }                                                                          \
+                    VT a0 = EXT_VOP(VI, is_max, acc[0], acc[1]);                                   \
+                    VT a1 = EXT_VOP(VI, is_max, acc[2], acc[3]);                                   \
+                    a0 = EXT_VOP(VI, is_max, a0, a1);                                              \
+                    T b0 = a0[0];                                                                  \
+                    for (int l = 1; l < L; l++) b0 = EXT_OP(is_max, b0, a0[l]);                    \
+                    *d = EXT_OP(is_max, *d, b0);                                                   \
+                    i = cnt * B;                                                                   \
+                }                                                                                  \
+                T acc = *d;                                                                        \
+                for (; i < size0; i++) acc = EXT_OP(is_max, acc, in[i]);                           \
+                *d = acc;                                                                          \
+            }                                                                                      \
+        } else if (s[0] == 0 && s[2] == z && s[3] == z) {                                          \
+            /* contiguous outer: vectorized_outer_reduction, each lane's                           \
+             * sequence of ops as PyTorch's (row 0, then rows 1.., then the                        \
+             * output), the loops turned to read rows in tiles */                                  \
+            const int64_t nb = size1 / B * B;                                                      \
+            for (int64_t c0 = 0; c0 < nb; c0 += EXT_TILE) {                                        \
+                const int64_t w = nb - c0 < EXT_TILE ? nb - c0 : EXT_TILE;                         \
+                VT acc[EXT_TILE / L];                                                              \
+                memcpy(acc, x + c0 * z, (size_t)(w * z));                                          \
+                for (int64_t i = 1; i < size0; i++) {                                              \
+                    const char *row = x + i * s[1] + c0 * z;                                       \
+                    for (int64_t k = 0; k < w / L; k++) {                                          \
+                        VT v;                                                                      \
+                        memcpy(&v, row + k * L * z, sizeof v);                                     \
+                        acc[k] = EXT_VOP(VI, is_max, acc[k], v);                                   \
+                    }                                                                              \
+                }                                                                                  \
+                for (int64_t k = 0; k < w / L; k++) {                                              \
+                    VT v;                                                                          \
+                    memcpy(&v, o + (c0 + k * L) * z, sizeof v);                                    \
+                    v = EXT_VOP(VI, is_max, acc[k], v);                                            \
+                    memcpy(o + (c0 + k * L) * z, &v, sizeof v);                                    \
+                }                                                                                  \
+            }                                                                                      \
+            for (int64_t i = 0; i < size0 && nb < size1; i++) {                                    \
+                const T *row = (const T *)(x + i * s[1]);                                          \
+                T *d = (T *)o;                                                                     \
+                for (int64_t c = nb; c < size1; c++) d[c] = EXT_OP(is_max, d[c], row[c]);          \
+            }                                                                                      \
+        } else { /* basic_loop */                                                                  \
+            for (int64_t j = 0; j < size1; j++)                                                    \
+                for (int64_t i = 0; i < size0; i++) {                                              \
+                    T *d = (T *)(o + j * s[2] + i * s[0]);                                         \
+                    *d = EXT_OP(is_max, *d, *(const T *)(x + j * s[3] + i * s[1]));                \
+                }                                                                                  \
+        }                                                                                          \
+    }
+
+typedef int32_t v8i __attribute__((vector_size(32)));
+typedef int64_t v4i __attribute__((vector_size(32)));
+EXT_BLOCK(max_f32, float, v8f, v8i, 8, true, ext_rows_f32)
+EXT_BLOCK(max_f64, double, v4d, v4i, 4, true, ext_rows_f64)
+EXT_BLOCK(min_f32, float, v8f, v8i, 8, false, ext_rows_f32)
+EXT_BLOCK(min_f64, double, v4d, v4i, 4, false, ext_rows_f64)
+
+/* Integers: the same loops' shapes without the NaN and zero rules. */
+#define EXT_INT_BLOCK(NAME, T)                                                                     \
+    NN_KERNEL_CLONES static void NAME(bool is_max, char *o, const char *x, const int64_t *s,       \
+                                      int64_t size0, int64_t size1) {                              \
+        const int64_t z = (int64_t)sizeof(T);                                                      \
+        if (s[0] == 0 && s[1] == z) {                                                              \
+            for (int64_t j = 0; j < size1; j++) {                                                  \
+                const T *in = (const T *)(x + j * s[3]);                                           \
+                T acc = *(T *)(o + j * s[2]);                                                      \
+                if (is_max)                                                                        \
+                    for (int64_t i = 0; i < size0; i++) acc = in[i] > acc ? in[i] : acc;           \
+                else                                                                               \
+                    for (int64_t i = 0; i < size0; i++) acc = in[i] < acc ? in[i] : acc;           \
+                *(T *)(o + j * s[2]) = acc;                                                        \
+            }                                                                                      \
+        } else if (s[0] == 0 && s[2] == z && s[3] == z) {                                          \
+            T *d = (T *)o;                                                                         \
+            for (int64_t i = 0; i < size0; i++) {                                                  \
+                const T *row = (const T *)(x + i * s[1]);                                          \
+                if (is_max)                                                                        \
+                    for (int64_t c = 0; c < size1; c++) d[c] = row[c] > d[c] ? row[c] : d[c];      \
+                else                                                                               \
+                    for (int64_t c = 0; c < size1; c++) d[c] = row[c] < d[c] ? row[c] : d[c];      \
+            }                                                                                      \
+        } else {                                                                                   \
+            for (int64_t j = 0; j < size1; j++)                                                    \
+                for (int64_t i = 0; i < size0; i++) {                                              \
+                    T *d = (T *)(o + j * s[2] + i * s[0]);                                         \
+                    T v = *(const T *)(x + j * s[3] + i * s[1]);                                   \
+                    if (is_max ? v > *d : v < *d) *d = v;                                          \
+                }                                                                                  \
+        }                                                                                          \
+    }
+EXT_INT_BLOCK(ext_i64, int64_t)
+EXT_INT_BLOCK(ext_u8, uint8_t)
+
+typedef struct ext_arg {
+    nn_dtype dt;
+    bool is_max;
+} ext_arg;
+
+static void ext_block(void *argp, char *o, const char *x, const int64_t *s, int64_t size0,
+                      int64_t size1) {
+    const ext_arg *a = argp;
+    switch (a->dt) {
+    case NN_FLOAT32: (a->is_max ? max_f32 : min_f32)(o, x, s, size0, size1); break;
+    case NN_FLOAT64: (a->is_max ? max_f64 : min_f64)(o, x, s, size0, size1); break;
+    case NN_INT64: ext_i64(a->is_max, o, x, s, size0, size1); break;
+    default: ext_u8(a->is_max, o, x, s, size0, size1); break; /* uint8, bool */
+    }
+}
+
+bool nn_extreme_pytorch_order(const nn_tensor *x, const bool *mask, nn_tensor *out, bool is_max) {
+    nn_dtype dt = x->dtype;
+    if (dt != NN_FLOAT32 && dt != NN_FLOAT64 && dt != NN_INT64 && dt != NN_UINT8 && dt != NN_BOOL)
+        return false;
+    if (out->dtype != dt || !nn_tensor_is_contiguous(out)) return false;
+    union {
+        float f;
+        double d;
+        int64_t i64;
+        uint8_t u8;
+    } id;
+    switch (dt) { /* PyTorch's lower_bound / upper_bound */
+    case NN_FLOAT32: id.f = is_max ? -INFINITY : INFINITY; break;
+    case NN_FLOAT64: id.d = is_max ? -INFINITY : INFINITY; break;
+    case NN_INT64: id.i64 = is_max ? INT64_MIN : INT64_MAX; break;
+    case NN_BOOL: id.u8 = is_max ? 0 : 1; break;
+    default: id.u8 = is_max ? 0 : UINT8_MAX; break;
+    }
+    ext_arg a = {dt, is_max};
+    sgeo g;
+    build(&g, x, mask, nn_tensor_data(out));
+    g.block = ext_block;
+    g.arg = &a;
+    reduce_into(&g, nn_tensor_numel(out), &id);
+    return true;
 }
 
 bool nn_sum_pytorch_order(const nn_tensor *x, const bool *mask, nn_tensor *out) {

@@ -470,6 +470,14 @@ def _maxmin_reduce_rule(rec, g):
     if rec.flags == 0:  # over everything: ties share the gradient evenly
         mask = (x == y)
         return [mask.to(g.dtype) * (g / mask.sum())]
+    if rec.flags == 2:  # amax/amin over rec.dims: PyTorch's (g / count) * (x == y)
+        nd = max(x.dim(), 1)
+        dims = sorted({d % nd for d in rec.dims}) if rec.dims and x.dim() else []
+        if not dims:
+            mask = (x == y)
+            return [(g / mask.sum()) * mask]
+        mask = (x == _expand_back(y, x, dims, rec.keepdim))
+        return [(_expand_back(g, x, dims, rec.keepdim) / mask.sum(dims, keepdim=True)) * mask]
     if any(rec.needs[1:]):
         _not_implemented(rec)
     dim = rec.i[0] % max(x.dim(), 1)
