@@ -249,15 +249,15 @@ static void int_loop(char **d, const int64_t *s, int64_t n, void *argp) {
     }
 }
 
-/* Bool sums read the bytes into int64 accumulators (no int64 copy of the
- * input: `(x > 0).sum()` reads one byte an element). A row (s[0] == 0)
- * sums in blocks into a uint32 the compiler widens in vectors, then into
- * the int64. (The narrow integers reach the kernels widened to int64 by
- * nn_exec, so they keep the int64 loop.) */
+/* Bool and int64 sums in typed loops (the int64 sum wraps, so any order
+ * gives the same result). Bool reads its bytes (no int64 copy of the
+ * input: `(x > 0).sum()` reads one byte an element), a row in blocks into
+ * a uint32 the compiler widens in vectors, then into the int64. (The
+ * narrow integers reach the kernels widened to int64 by nn_exec.) */
 #define ISUM_LOOP(NAME, T)                                                                         \
     NN_KERNEL_CLONES static void NAME(char **d, const int64_t *s, int64_t n, void *argp) {         \
         (void)argp;                                                                                \
-        if (s[0] == 0 && s[1] == 1) {                                                              \
+        if (s[0] == 0 && s[1] == 1 && sizeof(T) == 1) {                                            \
             const uint8_t *x = (const uint8_t *)d[1];                                              \
             uint64_t total = 0;                                                                    \
             for (int64_t i = 0; i < n;) {                                                          \
@@ -267,6 +267,15 @@ static void int_loop(char **d, const int64_t *s, int64_t n, void *argp) {
                 total += acc;                                                                      \
             }                                                                                      \
             *(int64_t *)d[0] = (int64_t)((uint64_t) * (int64_t *)d[0] + total);                    \
+        } else if (s[0] == 0 && s[1] == (int64_t)sizeof(T)) {                                      \
+            const T *x = (const T *)d[1];                                                          \
+            uint64_t acc = 0;                                                                      \
+            for (int64_t i = 0; i < n; i++) acc += (uint64_t)(int64_t)x[i];                        \
+            *(int64_t *)d[0] = (int64_t)((uint64_t) * (int64_t *)d[0] + acc);                      \
+        } else if (s[0] == 8 && s[1] == (int64_t)sizeof(T)) {                                      \
+            uint64_t *o = (uint64_t *)d[0];                                                        \
+            const T *x = (const T *)d[1];                                                          \
+            for (int64_t i = 0; i < n; i++) o[i] += (uint64_t)(int64_t)x[i];                       \
         } else if (s[0] == 0) {                                                                    \
             uint64_t acc = 0;                                                                      \
             for (int64_t i = 0; i < n; i++)                                                        \
@@ -280,6 +289,7 @@ static void int_loop(char **d, const int64_t *s, int64_t n, void *argp) {
         }                                                                                          \
     }
 ISUM_LOOP(isum_bool, uint8_t)
+ISUM_LOOP(isum_i64, int64_t)
 
 /* A contiguous tensor summed whole: chunks across the threads (the
  * iterator splits only kept dims), their int64 partials added. */
@@ -302,7 +312,10 @@ static void isum_task(void *argp, int task, int n_tasks) {
 
 static nn_tensor *reduce_int(nn_ctx *ctx, nn_tensor *a, const rgeo *g, bool keepdim,
                              int_mode mode) {
-    nn_iter_loop isum = mode == INT_SUM && a->dtype == NN_BOOL ? isum_bool : NULL;
+    nn_iter_loop isum = mode != INT_SUM        ? NULL
+                        : a->dtype == NN_BOOL  ? isum_bool
+                        : a->dtype == NN_INT64 ? isum_i64
+                                               : NULL;
     if (isum) {
         nn_tensor *acc = nn_full(ctx, NN_INT64, g->out_ndim, g->out_shape, 0);
         if (!acc) return NULL;

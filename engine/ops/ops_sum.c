@@ -634,6 +634,7 @@ enum { EXT_TILE = 1024 }; /* columns of an outer reduction kept in registers' re
             for (int k = 0; k < 4; k++) {                                                          \
                 V v = _mm256_loadu_##SFX(in + i * B + k * L);                                      \
                 V w = _mm256_loadu_##SFX(in2 + i * B + k * L);                                     \
+                __asm__("" : "+x"(v), "+x"(w)); /* one load each, shared by both uses */           \
                 a[k] = is_max ? _mm256_max_##SFX(a[k], v) : _mm256_min_##SFX(a[k], v);             \
                 b[k] = is_max ? _mm256_max_##SFX(b[k], w) : _mm256_min_##SFX(b[k], w);             \
                 n = _mm256_or_##SFX(n, _mm256_cmp_##SFX(v, w, _CMP_UNORD_Q));                      \

@@ -61,3 +61,6 @@ print((x > 0).any(1).sum().item(), (x > -3).all(1).sum().item(), (x > 0).sum().i
 b = torch.ones(70001, dtype=torch.bool)
 print(b.sum().item(), b.sum().dtype, torch.ones(3, 70001, dtype=torch.int8).mul(-3).sum().item(),
       torch.full((300, 300), 200, dtype=torch.uint8).sum().item())
+w = torch.full((5, 3), 2**62)
+print(w.sum().item(), w.sum(0).tolist(), w.sum(1, keepdim=True).tolist(),
+      torch.arange(10).view(2, 5).t().sum(1).tolist(), torch.arange(-50, 50).view(10, 10)[::3].sum(0).tolist())
