@@ -853,7 +853,27 @@ nn_status op_std_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_tensor
  * the default clone each fmaf is a call into libm (same bits, 10x slower). */
 #define NORM2_RUNS(T, W, SQRT)                                                                     \
     NN_KERNEL_CLONES static void norm2_runs_##T(const T *x, int64_t runs, int64_t len, T *out) {   \
-        for (int64_t r = 0; r < runs; r++) {                                                       \
+        int64_t r = 0;                                                                             \
+        /* four runs side by side: four independent chains of fused lanes                          \
+         * (one run's chain is bound by the fma latency), each run's own                           \
+         * order unchanged */                                                                      \
+        for (; len >= W && r + 4 <= runs; r += 4) {                                                \
+            const T *p = x + r * len;                                                              \
+            T acc[4][W];                                                                           \
+            memset(acc, 0, sizeof acc);                                                            \
+            int64_t d = 0;                                                                         \
+            for (; d + W <= len; d += W)                                                           \
+                for (int q = 0; q < 4; q++)                                                        \
+                    for (int l = 0; l < W; l++)                                                    \
+                        acc[q][l] = FMA_##T(p[q * len + d + l], p[q * len + d + l], acc[q][l]);    \
+            for (int q = 0; q < 4; q++) {                                                          \
+                T s = acc[q][0];                                                                   \
+                for (int l = 1; l < W; l++) s = s + acc[q][l];                                     \
+                for (int64_t e = d; e < len; e++) s = s + p[q * len + e] * p[q * len + e];         \
+                out[r + q] = SQRT(s);                                                              \
+            }                                                                                      \
+        }                                                                                          \
+        for (; r < runs; r++) {                                                                    \
             const T *p = x + r * len;                                                              \
             T acc[W] = {0};                                                                        \
             int64_t d = 0;                                                                         \
@@ -872,6 +892,27 @@ nn_status op_std_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_tensor
 #define FMA_double fma
 NORM2_RUNS(float, 8, sqrtf)
 NORM2_RUNS(double, 4, sqrt)
+
+/* The runs split across threads in groups of four (each run's order is
+ * its own, so the split changes no bits). */
+typedef struct norm2_job {
+    const nn_tensor *x;
+    nn_tensor *out;
+    int64_t runs, len;
+} norm2_job;
+
+static void norm2_task(void *argp, int task, int n_tasks) {
+    const norm2_job *j = argp;
+    int64_t b, e;
+    nn_parallel_range(j->runs, task, n_tasks, 4, &b, &e);
+    if (b >= e) return;
+    if (j->x->dtype == NN_FLOAT32)
+        norm2_runs_float((const float *)nn_tensor_data(j->x) + b * j->len, e - b, j->len,
+                         (float *)nn_tensor_data(j->out) + b);
+    else
+        norm2_runs_double((const double *)nn_tensor_data(j->x) + b * j->len, e - b, j->len,
+                          (double *)nn_tensor_data(j->out) + b);
+}
 
 /* Whether a norm of [x] over the dims in [g] is one over its trailing dims
  * (or all of them) of a contiguous tensor: PyTorch's last-dim kernel. */
@@ -902,11 +943,10 @@ nn_tensor *op_norm_forward(nn_ctx *ctx, nn_node *node) {
     if (p == 2 && (x->dtype == NN_FLOAT32 || x->dtype == NN_FLOAT64) && norm_lastdim(x, &g)) {
         nn_tensor *out = nn_tensor_empty(ctx, x->dtype, g.out_ndim, g.out_shape);
         if (!out) return NULL;
-        int64_t runs = nn_tensor_numel(out);
-        if (x->dtype == NN_FLOAT32)
-            norm2_runs_float(nn_tensor_data(x), runs, g.count, nn_tensor_data(out));
-        else
-            norm2_runs_double(nn_tensor_data(x), runs, g.count, nn_tensor_data(out));
+        norm2_job j = {x, out, nn_tensor_numel(out), g.count};
+        int tasks = nn_parallel_tasks(nn_tensor_numel(x), NN_PAR_MIN_REDUCE);
+        if (tasks > (j.runs + 3) / 4) tasks = (int)((j.runs + 3) / 4);
+        nn_parallel_run(tasks > 0 ? tasks : 1, norm2_task, &j);
         return out;
     }
     if (p == 2) {
