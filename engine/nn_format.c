@@ -305,9 +305,12 @@ const char *nn_format_node_name(const nn_node *n) {
     case NN_OP_AS_STRIDED: return "AsStridedBackward0"; /* a view of a base written in place */
     case NN_OP_SUM: return all ? "SumBackward0" : "SumBackward1";
     case NN_OP_MEAN: return all ? "MeanBackward0" : "MeanBackward1";
-    /* max(x) records no dims; max(x, dim) sets flags (values and indices). */
-    case NN_OP_MAX: return n->p.flags ? "MaxBackward0" : "MaxBackward1";
-    case NN_OP_MIN: return n->p.flags ? "MinBackward0" : "MinBackward1";
+    /* max(x) records no dims; max(x, dim) sets flags 1 (values and
+     * indices), amax/amin flags 2. */
+    case NN_OP_MAX:
+        return n->p.flags == 2 ? "AmaxBackward0" : n->p.flags ? "MaxBackward0" : "MaxBackward1";
+    case NN_OP_MIN:
+        return n->p.flags == 2 ? "AminBackward0" : n->p.flags ? "MinBackward0" : "MinBackward1";
     case NN_OP_VAR: return "VarBackward0";
     case NN_OP_STD: return "StdBackward0";
     case NN_OP_LOGSUMEXP: return "LogsumexpBackward0";
