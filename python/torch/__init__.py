@@ -76,7 +76,7 @@ from torch import _tensor_ops  # noqa: E402
 _tensor_ops.copy_docs()  # the Python wrappers over C functions take the C docstrings
 _complex.copy_docs()
 
-__version__ = "1.13.1"
+from torch.torch_version import __version__  # noqa: E402  (a str that compares as a version)
 
 # Mixed precision: autocast's state (binding/py_autocast.c) under PyTorch's names.
 from torch._C import (  # noqa: F401,E402
@@ -143,3 +143,16 @@ def _public_names():
 
 __all__ = _public_names()
 del _public_names
+
+# Submodules PyTorch's `import torch` makes attributes (after __all__, which
+# takes no modules). torch.multiprocessing imports Python's multiprocessing,
+# so it loads on first use (module __getattr__ below), keeping `import torch`
+# quick.
+from torch import version, random, return_types, functional  # noqa: F401,E402
+
+
+def __getattr__(name):
+    if name == "multiprocessing":
+        import importlib
+        return importlib.import_module("torch.multiprocessing")
+    raise AttributeError(f"module 'torch' has no attribute '{name}'")

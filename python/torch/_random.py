@@ -32,6 +32,9 @@ class Generator:
 
     def set_state(self, state):
         _C._rng_set_state(self._engine, state)
+        # the state's first 8 bytes are the seed it started from (PyTorch's
+        # layout), which initial_seed() then reports, as in PyTorch
+        self._seed = int.from_bytes(bytes(state[:8].tolist()), "little")
         return self
 
     @property
