@@ -230,6 +230,29 @@ static inline nn_tensor *nn_contiguous_as(nn_ctx *ctx, nn_tensor *a, nn_dtype dt
     return c;
 }
 
+/* A float map's operands: [a] as [dt] (*in, a new reference) and a new
+ * output of a's shape, returned. A dense layout (a transpose, a permute) is
+ * kept and both are walked as flat memory, as PyTorch's TensorIterator
+ * does; any other [a] is copied contiguous. *dense (unless NULL) says which. NULL, with
+ * nothing held and ctx->err set, when an allocation fails. */
+static inline nn_tensor *nn_map_operands(nn_ctx *ctx, nn_tensor *a, nn_dtype dt, nn_tensor **in,
+                                         bool *dense) {
+    bool d = a->ndim > 1 && !nn_tensor_is_contiguous(a) && nn_tensor_is_dense(a);
+    nn_tensor *c = !d               ? nn_contiguous_as(ctx, a, dt)
+                   : a->dtype == dt ? nn_tensor_retain(a)
+                                    : nn_tensor_copy_strided_raw(ctx, a, dt, a->strides);
+    nn_tensor *out = !c  ? NULL
+                     : d ? nn_tensor_empty_strided(ctx, dt, a->ndim, a->shape, a->strides)
+                         : nn_tensor_empty(ctx, dt, a->ndim, a->shape);
+    if (!out) {
+        nn_tensor_release(c);
+        return NULL;
+    }
+    *in = c;
+    if (dense) *dense = d;
+    return out;
+}
+
 /* The unary math kernels' scaffolding: out[i] = f32(which, a[i]) (or f64)
  * over [a] in its float type (ints and bools compute in float32). Inline so
  * that each caller's f32/f64 become direct calls its compiler can inline

@@ -19,15 +19,8 @@ static const nn_sleef_fn sleef_of[] = {NN_SLEEF_SIN, NN_SLEEF_COS, NN_SLEEF_LOG2
 static nn_tensor *math_forward(nn_ctx *ctx, nn_node *node, int which) {
     nn_tensor *a = node->in[0].t;
     nn_dtype dt = nn_float_dtype(a->dtype);
-    /* a dense layout (a transpose, a permute) is kept and computed over flat
-     * memory, as PyTorch's TensorIterator does */
-    bool dense = a->ndim > 1 && !nn_tensor_is_contiguous(a) && nn_tensor_is_dense(a);
-    nn_tensor *c = !dense           ? nn_contiguous_as(ctx, a, dt)
-                   : a->dtype == dt ? nn_tensor_retain(a)
-                                    : nn_tensor_copy_strided_raw(ctx, a, dt, a->strides);
-    nn_tensor *out = !c      ? NULL
-                     : dense ? nn_tensor_empty_strided(ctx, dt, a->ndim, a->shape, a->strides)
-                             : nn_tensor_empty(ctx, dt, a->ndim, a->shape);
+    nn_tensor *c = NULL;
+    nn_tensor *out = nn_map_operands(ctx, a, dt, &c, NULL);
     if (out) {
         int64_t n = nn_tensor_numel(out);
         if (dt == NN_FLOAT32)

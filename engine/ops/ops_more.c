@@ -113,16 +113,11 @@ static nn_tensor *more_forward(nn_ctx *ctx, nn_node *node, int which) {
         [X_EXPM1] = NN_SLEEF_EXPM1, [X_ERF] = NN_SLEEF_ERF};
     if (which <= X_ERF) {
         nn_dtype dt = nn_float_dtype(a->dtype);
-        /* A dense layout (a transpose, a permute) is kept and computed over
-         * flat memory, as PyTorch's TensorIterator does: the same blocks and
-         * tail as a contiguous input. */
-        bool dense = a->ndim > 1 && !nn_tensor_is_contiguous(a) && nn_tensor_is_dense(a);
-        nn_tensor *c = !dense           ? nn_contiguous_as(ctx, a, dt)
-                       : a->dtype == dt ? nn_tensor_retain(a)
-                                        : nn_tensor_copy_strided_raw(ctx, a, dt, a->strides);
-        nn_tensor *out = !c      ? NULL
-                         : dense ? nn_tensor_empty_strided(ctx, dt, a->ndim, a->shape, a->strides)
-                                 : nn_tensor_empty(ctx, dt, a->ndim, a->shape);
+        /* a dense layout is kept and walked as flat memory: the same blocks
+         * and tail as a contiguous input */
+        nn_tensor *c = NULL;
+        bool dense;
+        nn_tensor *out = nn_map_operands(ctx, a, dt, &c, &dense);
         if (out) {
             int64_t n = nn_tensor_numel(out);
             bool f32 = dt == NN_FLOAT32;
@@ -133,7 +128,7 @@ static nn_tensor *more_forward(nn_ctx *ctx, nn_node *node, int which) {
             char *o = nn_tensor_data(out);
             const char *x = nn_tensor_data(c);
             size_t es = nn_dtype_size(dt);
-            for (int64_t r = 0; r<n; r += run> 0 ? run : n) {
+            for (int64_t r = 0; r < n; r += (run > 0 ? run : n)) {
                 int64_t m = run > 0 && run < n - r ? run : n - r;
                 int64_t tail = !tails ? m : run > 0 ? nn_sleef_tail(m, f32) : 0;
                 if (f32)
