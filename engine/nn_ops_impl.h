@@ -254,19 +254,18 @@ static inline nn_tensor *nn_map_operands(nn_ctx *ctx, nn_tensor *a, nn_dtype dt,
 }
 
 /* The unary math kernels' scaffolding: out[i] = f32(which, a[i]) (or f64)
- * over [a] in its float type (ints and bools compute in float32). Inline so
+ * over [a] in its float type (ints and bools compute in float32), a dense
+ * layout kept (nn_map_operands: one value at a time, so the order of the
+ * walk does not change a bit). Inline so
  * that each caller's f32/f64 become direct calls its compiler can inline
  * and vectorize. Returns a new tensor, or NULL with ctx->err set. */
 static inline nn_tensor *nn_unary_float_map(nn_ctx *ctx, nn_tensor *a, int which,
                                             float (*f32)(int which, float x),
                                             double (*f64)(int which, double x)) {
     nn_dtype dt = nn_float_dtype(a->dtype);
-    nn_tensor *c = nn_contiguous_as(ctx, a, dt);
-    nn_tensor *out = c ? nn_tensor_empty(ctx, dt, a->ndim, a->shape) : NULL;
-    if (!out) {
-        nn_tensor_release(c);
-        return NULL;
-    }
+    nn_tensor *c = NULL;
+    nn_tensor *out = nn_map_operands(ctx, a, dt, &c, NULL);
+    if (!out) return NULL;
     int64_t n = nn_tensor_numel(out);
     if (dt == NN_FLOAT32) {
         const float *x = nn_tensor_data(c);
