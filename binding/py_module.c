@@ -263,6 +263,15 @@ static PyObject *shaped(const char *fname, shape_factory fn, PyObject *const *ar
     }
     if (gen && gen != Py_None && !PyObject_HasAttrString(gen, "_engine"))
         return invalid_combination(fname, args, nargs, kwnames, random);
+    /* no size at all: PyTorch's signatures all need one (torch.randn(()) is
+     * the 0-dim tensor). Its two messages: none of the signatures fits no
+     * argument at all, and with keywords the size is "missing". */
+    if (!size && nargs == 0) {
+        if (nkw == 0) return invalid_combination(fname, args, nargs, kwnames, random);
+        PyErr_Format(PyExc_TypeError, "%s() missing 1 required positional arguments: \"size\"",
+                     fname);
+        return NULL;
+    }
     int64_t shape[NN_MAX_DIMS];
     int ndim;
     if (size ? py_shape_args(&size, 1, shape, &ndim) < 0
