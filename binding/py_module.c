@@ -913,19 +913,20 @@ static int count(const PyMethodDef *d) {
 }
 
 /* ---- out= for every function of the module ----
- * Each function object is wrapped once at import: the wrapper holds the
- * original as its self and passes calls without out= (or with out=None)
- * straight to it; a call with out= goes to py_out_call (py_out.c), which
- * runs it without out and writes the result there as PyTorch does. */
+ * Each function object is wrapped once at import: the wrapper's self is a
+ * class that holds the original (py_fn_class, so its repr is PyTorch's) and
+ * it passes calls without out= (or with out=None) straight to it; a call with out= goes to
+ * py_out_call (py_out.c), which runs it without out and writes the result there as PyTorch does. */
 static PyObject *out_wrapper(PyObject *self, PyObject *const *args, size_t nargsf,
                              PyObject *kwnames) {
+    PyObject *fn = ((py_fn_class *)self)->fn;
     Py_ssize_t nargs = PyVectorcall_NARGS(nargsf), nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0,
                at = -1;
     for (Py_ssize_t i = 0; i < nkw; i++)
         if (PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(kwnames, i), "out") == 0) at = i;
     if (at < 0 || args[nargs + at] == Py_None)
-        return PyObject_Vectorcall(self, args, nargsf, kwnames);
-    return py_out_call(self, args, nargs, kwnames, at);
+        return PyObject_Vectorcall(fn, args, nargsf, kwnames);
+    return py_out_call(fn, args, nargs, kwnames, at);
 }
 
 static int add_functions(PyObject *m, PyMethodDef *defs) {
@@ -941,7 +942,9 @@ static int add_functions(PyObject *m, PyMethodDef *defs) {
         w[i] = (PyMethodDef){defs[i].ml_name, (PyCFunction)(void (*)(void))out_wrapper,
                              METH_FASTCALL | METH_KEYWORDS, defs[i].ml_doc};
         PyObject *modname = PyModule_GetNameObject(m);
-        PyObject *f = modname ? PyCFunction_NewEx(&w[i], orig, modname) : NULL;
+        PyObject *cls = modname ? py_fn_class_new(orig, NULL) : NULL;
+        PyObject *f = cls ? PyCFunction_NewEx(&w[i], cls, modname) : NULL;
+        Py_XDECREF(cls);
         Py_XDECREF(modname);
         Py_DECREF(orig);
         if (!f || PyModule_AddObject(m, defs[i].ml_name, f) < 0) {

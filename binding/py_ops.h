@@ -76,6 +76,23 @@ int py_ops_check_cast(const nn_tensor *r, const nn_tensor *t);
 /* The same for a result of dtype [r] and a tensor of dtype [t]. */
 int py_ops_check_cast_dtype(nn_dtype r, nn_dtype t);
 
+/* The class a wrapped torch function is bound to. PyTorch binds torch.add
+ * and the rest as static methods of torch._C._VariableFunctionsClass, so
+ * repr(torch.add) reads "<built-in method add of type object at 0x...>".
+ * nndb's out= wrappers (py_module.c's for torch._C's functions, _takes_out's
+ * for those written in Python) need a self that carries the function they
+ * call: each gets its own class of that name, holding the function and, for
+ * _takes_out, PyTorch's name for it (py_out.c). */
+typedef struct {
+    PyTypeObject type;
+    PyObject *fn;   /* what the wrapper calls: the function without out= */
+    PyObject *name; /* PyTorch's name for out_table and the messages, or NULL */
+} py_fn_class;
+
+/* A new class carrying [fn] and [name] (may be NULL); made once per function
+ * at import and never freed. */
+PyObject *py_fn_class_new(PyObject *fn, PyObject *name);
+
 /* A call of torch._C function [fn] with out= (kwnames[at], not None):
  * runs fn without it and writes the result into out, with PyTorch's
  * checks (py_out.c). */

@@ -1260,19 +1260,39 @@ done:
 
 /* ---- out= for functions written in Python ---- */
 
-/* The out= wrapper of a Python function: self is (function, name), the
- * name being PyTorch's (linalg_cross, special_xlogy) for out_table's
- * rules and the messages. A call without out= goes straight through. */
+PyObject *py_fn_class_new(PyObject *fn, PyObject *name) {
+    py_fn_class *c = PyMem_Calloc(1, sizeof *c);
+    if (!c) return PyErr_NoMemory();
+    /* a static type made at run time: its first reference is never
+     * dropped, so the type (not a heap type) is never deallocated */
+    Py_SET_TYPE(&c->type, &PyType_Type);
+    Py_SET_REFCNT(&c->type, 1);
+    c->type.tp_name = "torch._C._VariableFunctionsClass";
+    c->type.tp_basicsize = sizeof(PyObject);
+    c->type.tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_DISALLOW_INSTANTIATION;
+    if (PyType_Ready(&c->type) < 0) {
+        PyMem_Free(c);
+        return NULL;
+    }
+    c->fn = Py_NewRef(fn);
+    c->name = Py_XNewRef(name);
+    return Py_NewRef((PyObject *)c);
+}
+
+/* The out= wrapper of a Python function: self is a py_fn_class holding the
+ * function and its name, PyTorch's (linalg_cross, special_xlogy) for
+ * out_table's rules and the messages. A call without out= goes straight
+ * through. */
 static PyObject *named_wrapper(PyObject *self, PyObject *const *args, size_t nargsf,
                                PyObject *kwnames) {
-    PyObject *fn = PyTuple_GET_ITEM(self, 0);
+    PyObject *fn = ((py_fn_class *)self)->fn;
     Py_ssize_t nargs = PyVectorcall_NARGS(nargsf), nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0,
                at = -1;
     for (Py_ssize_t i = 0; i < nkw; i++)
         if (PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(kwnames, i), "out") == 0) at = i;
     if (at < 0 || args[nargs + at] == Py_None)
         return PyObject_Vectorcall(fn, args, nargsf, kwnames);
-    const char *name = PyUnicode_AsUTF8(PyTuple_GET_ITEM(self, 1));
+    const char *name = PyUnicode_AsUTF8(((py_fn_class *)self)->name);
     return name ? out_call(fn, name, args, nargs, kwnames, at) : NULL;
 }
 
@@ -1285,7 +1305,7 @@ static PyObject *f_takes_out(PyObject *m, PyObject *const *args, Py_ssize_t narg
     (void)m;
     if (nargs != 2 || !PyCallable_Check(args[0]) || !PyUnicode_Check(args[1]))
         return PyErr_Format(PyExc_TypeError, "_takes_out(fn, name)");
-    PyObject *self = PyTuple_Pack(2, args[0], args[1]);
+    PyObject *self = py_fn_class_new(args[0], args[1]);
     PyObject *fname = PyObject_GetAttrString(args[0], "__name__");
     PyObject *doc = PyObject_GetAttrString(args[0], "__doc__");
     PyObject *mod = PyObject_GetAttrString(args[0], "__module__");

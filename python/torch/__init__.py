@@ -131,6 +131,18 @@ from torch import _out  # noqa: E402
 _out.install(globals())
 
 
+def _set_builtin_modules():
+    # PyTorch sets __module__ = "torch" on the functions of torch._C it
+    # puts in torch (torch/__init__.py), so torch.add.__module__ is "torch".
+    for value in list(globals().values()):
+        if type(value) is type(_C.add) and value.__module__ == "torch._C":
+            value.__module__ = "torch"
+
+
+_set_builtin_modules()
+del _set_builtin_modules
+
+
 def _public_names():
     # `from torch import *` takes functions and classes, as PyTorch's
     # __all__ does: never the dtype objects (torch.float, torch.int and

@@ -36,16 +36,19 @@ FUNCTIONAL = {
 LINALG = ("lstsq",)
 
 
-def _wrap(names, mapping):
+def _wrap(names, mapping, module):
+    # [module]: the wrapper's __module__, PyTorch's function's (torch.addmm's
+    # is "torch", F.gelu's "torch._C._nn")
     for attr, name in mapping:
         fn = names.get(attr)
         if fn is not None and not isinstance(fn, type(_C._takes_out)):
             names[attr] = _C._takes_out(fn, name)
+            names[attr].__module__ = module
 
 
 def install(torch_names):
-    _wrap(torch_names, [(n, n) for n in TORCH])
+    _wrap(torch_names, [(n, n) for n in TORCH], "torch")
     import torch.nn.functional as F
-    _wrap(vars(F), FUNCTIONAL.items())
+    _wrap(vars(F), FUNCTIONAL.items(), "torch._C._nn")
     import torch.linalg as linalg
-    _wrap(vars(linalg), [(n, "linalg_" + n) for n in LINALG])
+    _wrap(vars(linalg), [(n, "linalg_" + n) for n in LINALG], "torch._C._linalg")
