@@ -435,11 +435,19 @@ def _volatile_set(self, value):
 
 # ---- windows, computed as ATen's window functions compute them ----
 
+_CPP_TYPES = {torch.int64: "long int", torch.int32: "int", torch.int16: "short int",
+              torch.int8: "signed char", torch.uint8: "unsigned char", torch.bool: "bool"}
+
+
 def _window(name, window_length, periodic, dtype, requires_grad, body):
     if dtype is None:
         dtype = torch.get_default_dtype()
-    if not dtype.is_floating_point:
-        raise RuntimeError(f"{name} expects floating point dtypes, got: {dtype}")
+    if not dtype.is_floating_point and not dtype.is_complex:
+        # ATen prints the whole TensorOptions, with the C++ type's name
+        raise RuntimeError(f"{name} expects floating point dtypes, got: TensorOptions(dtype="
+                           f"{_CPP_TYPES.get(dtype, str(dtype))}, device=cpu, layout=Strided "
+                           "(default), requires_grad=false (default), pinned_memory=false, "
+                           "memory_format=(nullopt))")
     if window_length < 0:
         raise RuntimeError(f"{name} requires non-negative window_length, got window_length="
                            f"{window_length}")
@@ -447,6 +455,10 @@ def _window(name, window_length, periodic, dtype, requires_grad, body):
         w = torch.empty(0, dtype=dtype)
     elif window_length == 1:
         w = torch.ones(1, dtype=dtype)
+    elif dtype.is_complex:
+        # ATen's windows start from arange, which has no complex kernel
+        kind = "ComplexFloat" if dtype == torch.complex64 else "ComplexDouble"
+        raise RuntimeError(f'"arange_cpu" not implemented for \'{kind}\'')
     else:
         n = window_length + 1 if periodic else window_length
         w = body(n, dtype)
@@ -455,48 +467,168 @@ def _window(name, window_length, periodic, dtype, requires_grad, body):
     return w.requires_grad_(requires_grad)
 
 
-def _kw(kwargs):
-    # layout and device are accepted as PyTorch's factories accept them
-    return kwargs.get("dtype"), kwargs.get("requires_grad", False)
+# PyTorch's window functions are overloads of torch._C, chosen by
+# python_arg_parser.cpp: each signature in turn takes the call if every
+# argument fits it (periodic must be a bool, window_length an int and not a
+# bool, alpha/beta any real number, the later parameters only after the
+# earlier ones: kaiser_window(4, beta=2.0) fits none). When none does, the
+# one signature whose argument count fits says which argument is wrong, or
+# the message lists them all.
+_FACTORY_KW = (("torch.dtype", "dtype"), ("torch.layout", "layout"), ("Device", "device"),
+               ("bool", "pin_memory"), ("bool", "requires_grad"))
+_KW_SHOWN = ", ".join(f"{t if t != 'Device' else 'torch.device'} {n}" for t, n in _FACTORY_KW)
 
 
-def hamming_window(window_length, periodic=True, alpha=0.54, beta=0.46, **kwargs):
-    def body(n, dt):
-        return torch.arange(n, dtype=dt).mul_(math.pi * 2.0 / (n - 1)).cos_().mul_(-beta) \
-            .add_(alpha)
-    return _window("hamming_window", window_length, periodic, *_kw(kwargs), body)
+def _arg_typename(obj):
+    t = type(obj)
+    if isinstance(obj, torch.Tensor):
+        return "Tensor"
+    return t.__name__ if t.__module__ == "builtins" else f"{t.__module__}.{t.__name__}"
 
 
-def hann_window(window_length, periodic=True, **kwargs):
+def _arg_fits(kind, obj, name):
+    if obj is None:
+        return name in ("dtype", "layout", "device", "pin_memory", "requires_grad")
+    if kind == "int":
+        return (isinstance(obj, int) and not isinstance(obj, bool)) or (
+            type(obj).__module__ == "numpy" and hasattr(obj, "__index__") and
+            type(obj).__name__ != "bool_")
+    if kind == "bool":
+        return isinstance(obj, bool)
+    if kind == "float":
+        return isinstance(obj, (int, float)) or (
+            type(obj).__module__ == "numpy" and hasattr(obj, "__float__")) or (
+            isinstance(obj, torch.Tensor) and obj.dim() == 0)
+    if kind == "torch.dtype":
+        return isinstance(obj, torch.dtype)
+    if kind == "torch.layout":
+        return isinstance(obj, type(torch.strided))
+    if kind == "Device":
+        return isinstance(obj, (str, int, torch.device))
+    raise AssertionError(kind)
+
+
+def _arg_parse(name, sig, args, kwargs, loud):
+    # the values of one signature's parameters, or None where the call does
+    # not fit it ([loud]: raise PyTorch's TypeError saying why instead)
+    params = list(sig) + list(_FACTORY_KW)
+    if len(args) > len(sig):
+        if loud:
+            raise TypeError(f"{name}() takes {len(sig)} positional argument"
+                            f"{'s' if len(sig) > 1 else ''} but {len(args)} "
+                            f"{'were' if len(args) > 1 else 'was'} given")
+        return None
+    values = {}
+    for i, (kind, pname) in enumerate(params):
+        if i < len(args):
+            obj = args[i]
+            if pname in kwargs:
+                if loud:
+                    raise TypeError(f"{name}() got multiple values for argument '{pname}'")
+                return None
+        elif pname in kwargs:
+            obj = kwargs[pname]
+        elif i < len(sig):
+            # the shorter signatures are the defaults: a signature's own
+            # parameters are all required
+            if loud:
+                missing = ", ".join(f'"{p}"' for _, p in sig[i:] if p not in kwargs)
+                raise TypeError(f"{name}() missing {len(sig) - i} required positional arguments: "
+                                f"{missing}")
+            return None
+        else:
+            continue
+        if not _arg_fits(kind, obj, pname):
+            if loud:
+                where = f" (position {i + 1})" if i < len(args) else ""
+                shown = "torch.device" if kind == "Device" else kind
+                raise TypeError(f"{name}(): argument '{pname}'{where} must be {shown}, not "
+                                f"{_arg_typename(obj)}")
+            return None
+        values[pname] = obj
+    extra = [k for k in kwargs if k not in dict((p, 0) for _, p in params)]
+    if extra:
+        if loud:
+            raise TypeError(f"{name}() got an unexpected keyword argument '{extra[0]}'")
+        return None
+    return values
+
+
+def _window_args(name, sigs, args, kwargs):
+    for sig in sigs:
+        values = _arg_parse(name, sig, args, kwargs, False)
+        if values is not None:
+            return values
+    given = len(args) + len(kwargs)
+    plausible = [sig for sig in sigs if len(sig) <= given <= len(sig) + len(_FACTORY_KW)]
+    if len(plausible) == 1:
+        _arg_parse(name, plausible[0], args, kwargs, True)
+    got = [_arg_typename(a) for a in args] + [f"{k}={_arg_typename(v)}" for k, v in kwargs.items()]
+    shown = "".join(f"\n * ({', '.join(f'{t} {n}' for t, n in sig)}, *, {_KW_SHOWN})" for sig in sigs)
+    raise TypeError(f"{name}() received an invalid combination of arguments - got "
+                    f"({', '.join(got)}), but expected one of:{shown}\n")
+
+
+def _window_call(name, sigs, args, kwargs, defaults, body_of):
+    v = _window_args(name, sigs, args, kwargs)
+    params = {**defaults, **{k: v[k] for k in defaults if k in v}}
+    body = body_of(**params)
+    return _window(name, v["window_length"], v.get("periodic", True), v.get("dtype"),
+                   bool(v.get("requires_grad")), body)
+
+
+_LEN = ("int", "window_length")
+_PERIODIC = ("bool", "periodic")
+_SIGS_PLAIN = ((_LEN,), (_LEN, _PERIODIC))
+
+
+def hamming_window(*args, **kwargs):
+    def body_of(alpha, beta):
+        def body(n, dt):
+            return torch.arange(n, dtype=dt).mul_(math.pi * 2.0 / (n - 1)).cos_() \
+                .mul_(-beta).add_(alpha)
+        return body
+    sigs = _SIGS_PLAIN + ((_LEN, _PERIODIC, ("float", "alpha")),
+                          (_LEN, _PERIODIC, ("float", "alpha"), ("float", "beta")))
+    return _window_call("hamming_window", sigs, args, kwargs, {"alpha": 0.54, "beta": 0.46},
+                        body_of)
+
+
+def hann_window(*args, **kwargs):
     def body(n, dt):
         return torch.arange(n, dtype=dt).mul_(math.pi * 2.0 / (n - 1)).cos_().mul_(-0.5) \
             .add_(0.5)
-    return _window("hann_window", window_length, periodic, *_kw(kwargs), body)
+    return _window_call("hann_window", _SIGS_PLAIN, args, kwargs, {}, lambda: body)
 
 
-def blackman_window(window_length, periodic=True, **kwargs):
+def blackman_window(*args, **kwargs):
     def body(n, dt):
         w = torch.arange(n, dtype=dt).mul_(math.pi / (n - 1))
         return w.mul(4).cos_().mul_(0.08) - w.mul(2).cos_().mul_(0.5) + 0.42
-    return _window("blackman_window", window_length, periodic, *_kw(kwargs), body)
+    return _window_call("blackman_window", _SIGS_PLAIN, args, kwargs, {}, lambda: body)
 
 
-def bartlett_window(window_length, periodic=True, **kwargs):
+def bartlett_window(*args, **kwargs):
     def body(n, dt):
         w = torch.arange(n, dtype=dt).mul_(2.0 / (n - 1))
         half = ((n - 1) >> 1) + 1
         w[half:] = w[half:].mul(-1).add(2)
         return w
-    return _window("bartlett_window", window_length, periodic, *_kw(kwargs), body)
+    return _window_call("bartlett_window", _SIGS_PLAIN, args, kwargs, {}, lambda: body)
 
 
-def kaiser_window(window_length, periodic=True, beta=12.0, **kwargs):
-    def body(n, dt):
-        alpha = (n - 1) / 2.0
-        a = torch.arange(n, dtype=dt)
-        r = ((a - alpha) / alpha) ** 2
-        return torch.i0(beta * torch.sqrt(1 - r)) / torch.i0(torch.tensor(beta, dtype=dt))
-    return _window("kaiser_window", window_length, periodic, *_kw(kwargs), body)
+def kaiser_window(*args, **kwargs):
+    def body_of(beta):
+        beta = float(beta)
+
+        def body(n, dt):
+            alpha = (n - 1) / 2.0
+            a = torch.arange(n, dtype=dt)
+            r = ((a - alpha) / alpha) ** 2
+            return torch.i0(beta * torch.sqrt(1 - r)) / torch.i0(torch.tensor(beta, dtype=dt))
+        return body
+    sigs = _SIGS_PLAIN + ((_LEN, _PERIODIC, ("float", "beta")),)
+    return _window_call("kaiser_window", sigs, args, kwargs, {"beta": 12.0}, body_of)
 
 
 def _rnn_function(name):
