@@ -302,14 +302,121 @@ def _pool_input(nsp, input, what):
     return (input.unsqueeze(0) if unbatched else input), unbatched
 
 
-def _max_pool(nsp, input, kernel_size, stride, padding, dilation, ceil_mode, return_indices):
-    t = _ntuple(nsp)
-    x, unbatched = _pool_input(nsp, input, f"max_pool{nsp}d")
+def _ctrunc_half(k):
+    # C++'s k / 2, which rounds toward zero
+    return -((-k) // 2) if k < 0 else k // 2
+
+
+def _pool_out_size(size, k, pad, stride, dil, ceil):
+    """ATen's pooling_output_shape, with its checks in its order."""
+    if stride == 0:
+        raise RuntimeError("stride should not be zero")
+    if pad < 0:
+        raise RuntimeError(f"pad must be non-negative, but got pad: {pad}")
+    if pad > _ctrunc_half(k):
+        raise RuntimeError(f"pad should be at most half of kernel size, but got pad={pad} and "
+                           f"kernel_size={k}")
+    out = (size + 2 * pad - dil * (k - 1) - 1 + (stride - 1 if ceil else 0)) // stride + 1
+    if ceil and (out - 1) * stride >= size + pad:
+        out -= 1
+    return out
+
+
+def _pool_check(shape, k, s, p, d, ceil, avg3d=None):
+    """PyTorch's checks of a 2-D or 3-D pooling (ATen's Pool.h) on an input
+    of [shape] (unbatched or batched), raising its errors in its order: the
+    output sizes first, then kernel, stride, dilation, empty dimensions,
+    avg_pool3d's input smaller than its kernel ([avg3d]: the name its
+    messages use, None for max_pool3d), and an output under 1. 1-D pooling
+    reaches here as PyTorch runs it, as 2-D over (..., 1, L)."""
+    nsp = len(k)
+    ins = shape[-nsp:]
+    outs = [_pool_out_size(ins[i], k[i], p[i], s[i], d[i], ceil) for i in range(nsp)]
+    names = ("T", "H", "W")[3 - nsp:]
+    if any(v <= 0 for v in k):
+        raise RuntimeError("kernel size should be greater than zero, but got " +
+                           " ".join(f"k{n}: {v}" for n, v in zip(names, k)))
+    if any(v <= 0 for v in s):
+        raise RuntimeError("stride should be greater than zero, but got " +
+                           " ".join(f"d{n}: {v}" for n, v in zip(names, s)))
+    if any(v <= 0 for v in d):
+        raise RuntimeError("dilation should be greater than zero, but got " +
+                           " ".join(f"dilation{n}: {v}" for n, v in zip(names, d)))
+    if nsp == 2:
+        valid = shape[-3] != 0 and shape[-2] != 0 and shape[-1] != 0
+        if not valid:
+            raise RuntimeError("Expected 3D or 4D (batch mode) tensor with optional 0 dim batch "
+                               f"size for input, but got:{list(shape)}")
+    else:
+        fn = avg3d or "max_pool3d_with_indices_out_cpu_template()"
+        for i, n in enumerate(shape):
+            if n == 0 and not (len(shape) == 5 and i == 0):
+                raise RuntimeError(f"{fn}: Expected input's non-batch dimensions to have positive "
+                                   f"length, but input has a shape of {list(shape)} and non-batch "
+                                   f"dimension {n} has length zero!")
+        if avg3d and any(i < kk for i, kk in zip(ins, k)):
+            raise RuntimeError(f"input image (T: {ins[0]} H: {ins[1]} W: {ins[2]}) smaller than "
+                               f"kernel size (kT: {k[0]} kH: {k[1]} kW: {k[2]})")
+    if any(o < 1 for o in outs):
+        planes = shape[-nsp - 1]
+        raise RuntimeError(f"Given input size: ({'x'.join(map(str, (planes,) + tuple(ins)))}). "
+                           f"Calculated output size: ({'x'.join(map(str, [planes] + outs))}). "
+                           "Output size is too small")
+
+
+def _max_pool1d_plain(input, k, s, p, d, ceil):
+    """PyTorch's max_pool1d without indices (no grad wanted): its own checks
+    and messages, and an empty result where the window does not fit."""
+    if any(n == 0 for n in input.shape[-2:]):
+        raise RuntimeError("max_pool1d: Expected 2D or 3D (batch mode) tensor with optional 0 dim "
+                           f"batch size for input, but got:{list(input.shape)}")
+    if k <= 0:
+        raise RuntimeError(f"max_pool1d() kernel_size must be greater than zero, but got {k}")
+    if s <= 0:
+        raise RuntimeError(f"max_pool1d() stride must be greater than zero, but got {s}")
+    if p < 0:
+        raise RuntimeError(f"max_pool1d() padding must be non-negative, but got {p}")
+    if p > k // 2:
+        raise RuntimeError(f"max_pool1d() padding should be at most half of kernel size, but got "
+                           f"padding={p} and kernel_size={k}")
+    if d <= 0:
+        raise RuntimeError(f"max_pool1d() dilation must be greater than zero, but got {d}")
+    out = _pool_out_size(input.shape[-1], k, p, s, d, ceil)
+    if out < 0:
+        raise RuntimeError(f"max_pool1d() Invalid computed output size: {out}")
+    return out
+
+
+def _pool_params(nsp, kernel_size, stride, padding, dilation):
+    # each an int or one value per dim; ATen also takes a single value in a
+    # sequence for every dim (OpInfo's avg_pool2d passes padding=(0,))
+    def t(v):
+        v = _ntuple(nsp)(v)
+        return tuple(v) * nsp if len(v) == 1 else tuple(v)
     k = t(kernel_size)
     s = k if stride is None or (not isinstance(stride, int) and len(stride) == 0) else t(stride)
+    return k, s, t(padding), t(dilation)
+
+
+def _as_2d(nsp, shape, k, s, p, d):
+    # PyTorch pools 1-D inputs as 2-D ones of height 1
+    if nsp != 1:
+        return shape, k, s, p, d
+    return shape[:-1] + (1,) + shape[-1:], (1,) + k, (1,) + s, (0,) + p, (1,) + d
+
+
+def _max_pool(nsp, input, kernel_size, stride, padding, dilation, ceil_mode, return_indices):
+    k, s, p, d = _pool_params(nsp, kernel_size, stride, padding, dilation)
+    if input.dim() in (nsp + 1, nsp + 2):
+        if nsp == 1 and not return_indices and not (input.requires_grad and
+                                                    torch.is_grad_enabled()):
+            if _max_pool1d_plain(input, k[0], s[0], p[0], d[0], ceil_mode) == 0:
+                return input.new_empty(input.shape[:-1] + (0,))
+        elif input.numel() or nsp > 1:
+            _pool_check(*_as_2d(nsp, tuple(input.shape), k, s, p, d), ceil_mode)
+    x, unbatched = _pool_input(nsp, input, f"max_pool{nsp}d")
     name = "SqueezeBackward1" if nsp == 1 else f"MaxPool{nsp}DWithIndicesBackward0"
-    r = _C._nn_pool(x, True, False, k, s, t(padding), t(dilation), ceil_mode, False, None,
-                    return_indices, name)
+    r = _C._nn_pool(x, True, False, k, s, p, d, ceil_mode, False, None, return_indices, name)
     return _unbatch(r, unbatched, nsp, name, return_indices)
 
 
@@ -501,12 +608,20 @@ def max_pool3d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
 
 def _avg_pool(nsp, input, kernel_size, stride, padding, ceil_mode, count_include_pad,
               divisor_override):
-    t = _ntuple(nsp)
+    k, s, p, d = _pool_params(nsp, kernel_size, stride, padding, 1)
+    if nsp == 1 and input.dim() not in (2, 3):
+        raise RuntimeError(f"Expected 2 to 3 dimensions, but got {input.dim()}-dimensional tensor "
+                           "for argument #1 'self' (while checking arguments for avg_pool1d)")
+    if nsp == 2 and input.dim() < 3:
+        # ATen reads input.size(-3) first
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-input.dim()}, "
+                         f"{input.dim() - 1}], but got -3)")
+    if input.dim() in (nsp + 1, nsp + 2):
+        _pool_check(*_as_2d(nsp, tuple(input.shape), k, s, p, d), ceil_mode,
+                    avg3d="avg_pool3d()" if nsp == 3 else None)
     x, unbatched = _pool_input(nsp, input, f"avg_pool{nsp}d")
-    k = t(kernel_size)
-    s = k if stride is None or (not isinstance(stride, int) and len(stride) == 0) else t(stride)
     name = "SqueezeBackward1" if nsp == 1 else f"AvgPool{nsp}DBackward0"
-    r = _C._nn_pool(x, False, False, k, s, t(padding), (1,) * nsp, ceil_mode, count_include_pad,
+    r = _C._nn_pool(x, False, False, k, s, p, d, ceil_mode, count_include_pad,
                     divisor_override, False, name)
     return _unbatch(r, unbatched, nsp, name, False)
 
