@@ -93,6 +93,10 @@ typedef struct {
  * at import and never freed. */
 PyObject *py_fn_class_new(PyObject *fn, PyObject *name);
 
+/* The C++ type name PyTorch's dtype messages print for [dt] ("float",
+ * "long int", "c10::Half"; py_out.c). */
+const char *py_dtype_c_name(nn_dtype dt);
+
 /* A call of torch._C function [fn] with out= (kwnames[at], not None):
  * runs fn without it and writes the result into out, with PyTorch's
  * checks (py_out.c). */

@@ -490,6 +490,28 @@ static PyObject *lerp_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kw
     if (py_operand(a_[2], "lerp", "weight", &w) < 0) return NULL;
     nn_ctx *ctx = py_ctx();
     bool scalar_w = w->is_wrapped_number;
+    /* PyTorch's lerp promotes nothing: end, and a tensor weight, must have
+     * input's dtype; its kernels are float, bfloat16 and complex (no Half
+     * on the CPU), and a Python weight is converted to input's type */
+    const char *bad = e->dtype != s->dtype                ? "end"
+                      : !scalar_w && w->dtype != s->dtype ? "weight"
+                                                          : NULL;
+    if (bad) {
+        PyErr_Format(PyExc_RuntimeError, "expected dtype %s for `%s` but got dtype %s",
+                     py_dtype_c_name(s->dtype), bad,
+                     py_dtype_c_name(bad[0] == 'e' ? e->dtype : w->dtype));
+    } else if ((!nn_dtype_is_float(s->dtype) && !nn_dtype_is_complex(s->dtype)) ||
+               s->dtype == NN_FLOAT16) {
+        PyErr_Format(PyExc_RuntimeError, "\"lerp_kernel_%s\" not implemented for '%s'",
+                     scalar_w ? "scalar" : "tensor", nn_dtype_scalar_name(s->dtype));
+    } else if (scalar_w && nn_dtype_is_complex(w->dtype) && !nn_dtype_is_complex(s->dtype)) {
+        PyErr_Format(PyExc_RuntimeError, "value cannot be converted to type %s without overflow",
+                     py_dtype_c_name(s->dtype));
+    }
+    if (PyErr_Occurred()) {
+        nn_tensor_release(w);
+        return NULL;
+    }
     nn_tensor *r;
     if (nn_dtype_is_float(nn_dtype_promote(s, e))) {
         r = nn_lerp(ctx, s, e, w);

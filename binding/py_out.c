@@ -388,7 +388,7 @@ static out_entry lookup(const char *name) {
 
 /* The C++ type names PyTorch's "Expected out tensor to have dtype ..."
  * prints (typeid names of the scalar types, as gcc demangles them). */
-static const char *c_type_name(nn_dtype dt) {
+const char *py_dtype_c_name(nn_dtype dt) {
     switch (dt) {
     case NN_FLOAT32: return "float";
     case NN_FLOAT64: return "double";
@@ -436,8 +436,8 @@ static int check_dtype(const char *name, int rule, nn_dtype r, nn_dtype o) {
     case OUT_SAME_C:
     case OUT_TUPLE:
         if (r == o) return 0;
-        return refuse("Expected out tensor to have dtype %s, but got %s instead", c_type_name(r),
-                      c_type_name(o));
+        return refuse("Expected out tensor to have dtype %s, but got %s instead",
+                      py_dtype_c_name(r), py_dtype_c_name(o));
     case OUT_FOUND: return r == o ? 0 : refuse("Found dtype %s but expected %s", os, rs);
     case OUT_DOT:
         return r == o ? 0 : refuse("result dtype %s does not match input dtype %s", os, rs);
@@ -494,7 +494,7 @@ static int check_dtype(const char *name, int rule, nn_dtype r, nn_dtype o) {
         if (rule == OUT_MSG_FIXED) return refuse("%s", msg);
         if (rule == OUT_MSG_OR) return refuse(msg, os, rs);
         if (rule == OUT_MSG_RO) return refuse(msg, rs, os);
-        return refuse(msg, c_type_name(r), c_type_name(o));
+        return refuse(msg, py_dtype_c_name(r), py_dtype_c_name(o));
     }
     case OUT_MSG_CAST: return nn_dtype_can_cast(r, o) ? 0 : refuse(lookup(name).msg, rs, os);
     case OUT_MSG_FLOAT: return nn_dtype_is_float(o) ? 0 : refuse(lookup(name).msg, os);
@@ -514,7 +514,7 @@ static int check_dtype(const char *name, int rule, nn_dtype r, nn_dtype o) {
         if (r == o) return 0;
         return refuse("torch.histogram: input tensor and hist tensor should have the same dtype, "
                       "but got input %s and hist %s",
-                      c_type_name(r), c_type_name(o));
+                      py_dtype_c_name(r), py_dtype_c_name(o));
     }
     return py_ops_check_cast_dtype(r, o);
 }
@@ -905,7 +905,7 @@ static int check_tuple_dtype(const char *name, int rule, PyTypeObject *rt, int k
     case OUT_TUPLE_FREXP:
         if (r == o) return 0;
         return refuse("torch.frexp() expects %s to have dtype %s but got %s",
-                      k ? "exponent" : "mantissa", c_type_name(r), c_type_name(o));
+                      k ? "exponent" : "mantissa", py_dtype_c_name(r), py_dtype_c_name(o));
     case OUT_TUPLE_HIST: return check_dtype(name, OUT_HISTC, r, o);
     case OUT_TUPLE_ANYDT: return 0;
     case OUT_TUPLE_CASTABLE:
