@@ -513,11 +513,21 @@ static PyObject *f_normal(PyObject *m, PyObject *const *args, Py_ssize_t nargs, 
                             "size, *, torch.Generator generator)");
             return NULL;
         }
-        if (py_ints_arg(a_[2], "size", shape, &nd) < 0 || py_dtype_arg(a_[5], &dt) < 0) return NULL;
+        bool rg = false;
+        if (py_ints_arg(a_[2], "size", shape, &nd) < 0 || py_dtype_arg(a_[5], &dt) < 0 ||
+            (py_given(a_[7]) && py_bool_arg(a_[7], "requires_grad", &rg) < 0))
+            return NULL;
+        if (!nn_dtype_is_float(dt))
+            return PyErr_Format(PyExc_RuntimeError,
+                                "\"normal_kernel_cpu\" not implemented for '%s'",
+                                nn_dtype_scalar_name(dt));
         nn_tensor *r = nn_tensor_empty(ctx, dt, nd, shape);
-        if (r && nn_tensor_normal_gen_(ctx, r, mean, sd, g)) {
+        /* requires_grad=True: d2l's w = torch.normal(0, 0.01, size=(2, 1),
+         * requires_grad=True) is a leaf to train */
+        if (r && (nn_tensor_normal_gen_(ctx, r, mean, sd, g) ||
+                  (rg && nn_tensor_requires_grad_(ctx, r, true)))) {
             nn_tensor_release(r);
-            r = NULL;
+            return py_engine_error();
         }
         return py_tensor_wrap(r);
     }

@@ -317,6 +317,14 @@ const char *nn_format_node_name(const nn_node *n) {
     case NN_OP_NORM: return "NormBackward1";
     case NN_OP_MATMUL: {
         int a = input_ndim(n, 0), b = input_ndim(n, 1);
+        if (!a || !b) {
+            /* backward has released an input: the output's rank and the
+             * other input's tell the common cases */
+            if (n->out_ndim == 2) return "MmBackward0";
+            if (n->out_ndim == 1) return a == 1 || b == 2 ? "SqueezeBackward3" : "MvBackward0";
+            if (n->out_ndim == 0) return "DotBackward0";
+            return "UnsafeViewBackward0";
+        }
         if (a == 2 && b == 2) return "MmBackward0";
         if (a == 2 && b == 1) return "MvBackward0";
         if (a == 1 && b == 1) return "DotBackward0";
@@ -328,7 +336,9 @@ const char *nn_format_node_name(const nn_node *n) {
          * or mm for 2-D, matmul then add (or a squeeze) for 1-D and for 4-D
          * and up, a folded addmm (or matmul's unsafe view) for 3-D. */
         bool bias = n->n_in > 2;
-        int nd = input_ndim(n, 0);
+        /* the output has the input's rank, and outlives backward's release
+         * of the input (a hidden layer's activations) */
+        int nd = n->out_ndim;
         if (nd == 2) return bias ? "AddmmBackward0" : "MmBackward0";
         if (nd == 1) return bias ? "AddBackward0" : "SqueezeBackward3";
         if (nd == 3) return bias ? "ViewBackward0" : "UnsafeViewBackward0";

@@ -126,7 +126,14 @@ class Tensor(_C._TensorBase):
     def __rsub__(self, other):
         if isinstance(other, _C._TensorBase):  # torch.rsub: a gradient for both
             return other - self
-        return _C.tensor(other, dtype=self.dtype) - self if not isinstance(other, (int, float, bool)) else -self + other
+        if not isinstance(other, (int, float, bool)):
+            return _C.tensor(other, dtype=self.dtype) - self
+        # number - tensor is PyTorch's rsub (RsubBackward1); -self + other
+        # has its bits (negation is exact)
+        r = -self + other
+        if r.grad_fn is not None:
+            _C._set_grad_fn_name(r, "RsubBackward1")
+        return r
 
     def __rpow__(self, other):
         if isinstance(other, _C._TensorBase):

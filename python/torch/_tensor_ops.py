@@ -1484,7 +1484,16 @@ def rsub(input, other, *, alpha=1):
     if not isinstance(input, torch.Tensor):
         raise TypeError("rsub(): argument 'input' (position 1) must be Tensor, not %s"
                         % type(input).__name__)
-    return torch.sub(other, input, alpha=alpha)
+    if isinstance(other, torch.Tensor):
+        r = torch.sub(other, input, alpha=alpha)
+        name = "RsubBackward0"
+    else:
+        # a Python number stays a scalar (it does not widen input's dtype)
+        r = (-input if alpha == 1 else input * -alpha) + other
+        name = "RsubBackward1"
+    if r.grad_fn is not None:
+        torch._C._set_grad_fn_name(r, name)
+    return r
 
 
 @_function
