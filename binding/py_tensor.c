@@ -590,7 +590,7 @@ static int checked_index(nn_tensor *it, int orig_dim, int64_t size, nn_tensor **
 }
 
 /* A bool mask over dims [dim, dim + mask.ndim) as that many index tensors. */
-static int mask_indices(nn_tensor *cur, int dim, int orig_dim, nn_tensor *mask, adv_set *adv) {
+static int mask_indices(nn_tensor *cur, int dim, nn_tensor *mask, adv_set *adv) {
     nn_ctx *ctx = py_ctx();
     int k = mask->ndim;
     if (k == 0) {
@@ -603,11 +603,14 @@ static int mask_indices(nn_tensor *cur, int dim, int orig_dim, nn_tensor *mask, 
     }
     for (int i = 0; i < k; i++)
         if (mask->shape[i] != cur->shape[dim + i]) {
+            /* PyTorch's words: the whole shapes, and the tensor's dim as
+             * counted after the basic indices before it */
+            char ms[128], ts[128];
             PyErr_Format(PyExc_IndexError,
-                         "The shape of the mask [%lld] at index %d does not match the shape of "
-                         "the indexed tensor [%lld] at index %d",
-                         (long long)mask->shape[i], i, (long long)cur->shape[dim + i],
-                         orig_dim + i);
+                         "The shape of the mask %s at index %d does not match the shape of "
+                         "the indexed tensor %s at index %d",
+                         nn_tensor_shape_str(mask, ms, sizeof ms), i,
+                         nn_tensor_shape_str(cur, ts, sizeof ts), dim + i);
             return -1;
         }
     int64_t n = nn_tensor_numel(mask), cnt = 0;
@@ -727,7 +730,7 @@ static int index_walk(nn_tensor *t, PyObject *key, nn_tensor **view, adv_set *ad
             dim++;
             orig++;
         } else if (it && it->dtype == NN_BOOL && it->ndim > 0) {
-            if (mask_indices(cur, dim, orig, it, adv) < 0) goto fail;
+            if (mask_indices(cur, dim, it, adv) < 0) goto fail;
             dim += it->ndim;
             orig += it->ndim;
             continue;
@@ -736,7 +739,7 @@ static int index_walk(nn_tensor *t, PyObject *key, nn_tensor **view, adv_set *ad
             if (!raw) goto fail;
             if (raw->dtype == NN_BOOL) {
                 int k = raw->ndim;
-                int rc = mask_indices(cur, dim, orig, raw, adv);
+                int rc = mask_indices(cur, dim, raw, adv);
                 nn_tensor_release(raw);
                 if (rc < 0) goto fail;
                 dim += k;
