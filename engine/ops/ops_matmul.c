@@ -416,6 +416,67 @@ static nn_tensor *view_contig(nn_ctx *ctx, const nn_tensor *t, int nd, const int
 
 /* ---- matmul ---- */
 
+/* ---- matrix @ vector: BLAS gemv, as PyTorch's mv ----
+ * torch.matmul of a 2-D and a 1-D tensor is at::mv, which calls BLAS gemv
+ * (aten/src/ATen/native/Blas.cpp, addmv_out_cpu) rather than gemm, and
+ * OpenBLAS's gemv sums in another order than its gemm: d2l's
+ * torch.matmul(X, w) + b with w = torch.tensor([2, -3.4]) differed from
+ * PyTorch in the last bit. The same BLAS call with PyTorch's arguments
+ * gives its bits: column-major 'n' for a matrix with unit row stride,
+ * 't' for one with unit column stride, else 't' over a contiguous copy.
+ * Returns false (nothing done) where PyTorch would not call BLAS either. */
+typedef void (*sgemv_fn)(enum CBLAS_ORDER, enum CBLAS_TRANSPOSE, int, int, float, const float *,
+                         int, const float *, int, float, float *, int);
+typedef void (*dgemv_fn)(enum CBLAS_ORDER, enum CBLAS_TRANSPOSE, int, int, double, const double *,
+                         int, const double *, int, double, double *, int);
+
+static bool fits_int(int64_t v) {
+    return v >= 0 && v <= INT_MAX;
+}
+
+static bool mv_blas(nn_ctx *ctx, nn_tensor *a, nn_tensor *b, nn_tensor *out, nn_status *st) {
+    nn_dtype dt = a->dtype;
+    int64_t rows = a->shape[0], cols = a->shape[1], s0 = a->strides[0], s1 = a->strides[1];
+    if ((dt != NN_FLOAT32 && dt != NN_FLOAT64) || rows == 0 || cols == 0 || b->strides[0] <= 0)
+        return false;
+    void *fn = nn_blas_symbol(dt == NN_FLOAT32 ? "cblas_sgemv" : "cblas_dgemv");
+    if (!fn) return false;
+    /* PyTorch's lda_cond: a one-column operand takes any lda */
+    CBLAS_TRANSPOSE tr;
+    int64_t m, n, lda;
+    nn_tensor *held = NULL;
+    if (s0 == 1 && (cols == 1 || s1 >= max1(rows))) {
+        tr = CblasNoTrans, m = rows, n = cols, lda = s1;
+    } else if (s1 == 1 && (rows == 1 || s0 >= max1(cols))) {
+        tr = CblasTrans, m = cols, n = rows, lda = s0;
+    } else {
+        held = nn_contiguous(ctx, a);
+        if (!held) {
+            *st = ctx->err.code;
+            return true;
+        }
+        tr = CblasTrans, m = cols, n = rows, lda = held->strides[0];
+    }
+    if (n == 1) lda = m; /* as PyTorch's gemv */
+    if (!fits_int(m) || !fits_int(n) || !fits_int(lda) || lda < max1(m) ||
+        !fits_int(b->strides[0])) {
+        nn_tensor_release(held);
+        return false;
+    }
+    const void *pa = nn_tensor_data(held ? held : a), *px = nn_tensor_data(b);
+    void *py = nn_tensor_data(out);
+    /* beta 0: y is written, never read */
+    if (dt == NN_FLOAT32)
+        ((sgemv_fn)(uintptr_t)fn)(CblasColMajor, tr, (int)m, (int)n, 1.0f, pa, (int)lda, px,
+                                  (int)b->strides[0], 0.0f, py, 1);
+    else
+        ((dgemv_fn)(uintptr_t)fn)(CblasColMajor, tr, (int)m, (int)n, 1.0, pa, (int)lda, px,
+                                  (int)b->strides[0], 0.0, py, 1);
+    nn_tensor_release(held);
+    *st = NN_OK;
+    return true;
+}
+
 nn_tensor *op_matmul_forward(nn_ctx *ctx, nn_node *node) {
     if (nn_blas_require(ctx)) return NULL;
     nn_tensor *a = node->in[0].t, *b = node->in[1].t;
@@ -426,6 +487,12 @@ nn_tensor *op_matmul_forward(nn_ctx *ctx, nn_node *node) {
     for (int d = 0; d < g.nb; d++) cshape[d] = g.bs[d];
     cshape[g.nb] = g.M, cshape[g.nb + 1] = g.N;
     nn_tensor *out = nn_tensor_empty(ctx, a->dtype, g.out_ndim, g.out_shape);
+    nn_status mv_st = NN_OK;
+    if (out && a->ndim == 2 && b->ndim == 1 && mv_blas(ctx, a, b, out, &mv_st)) {
+        if (mv_st == NN_OK) return out;
+        nn_tensor_release(out);
+        return NULL;
+    }
     nn_tensor *va = out ? view(ctx, a, nd, g.ashape, g.astr) : NULL;
     nn_tensor *vb = va ? view(ctx, b, nd, g.bshape, g.bstr) : NULL;
     nn_tensor *vc = vb ? view_contig(ctx, out, nd, cshape) : NULL;
@@ -473,7 +540,23 @@ nn_status op_matmul_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_ten
         else
             din[0] = r;
     }
-    if (!st && node->in[1].needs_grad) {
+    bool vec_done = false;
+    if (!st && node->in[1].needs_grad && a->ndim == 2 && b->ndim == 1) {
+        /* d vec = A^T mv dout: PyTorch's mv backward is a gemv too */
+        int64_t tsh[2] = {a->shape[1], a->shape[0]}, tst[2] = {a->strides[1], a->strides[0]};
+        nn_tensor *r = nn_tensor_empty(ctx, dout->dtype, 1, b->shape);
+        nn_tensor *vat = r ? view(ctx, a, 2, tsh, tst) : NULL;
+        if (!vat)
+            st = ctx->err.code;
+        else
+            vec_done = mv_blas(ctx, vat, dout, r, &st);
+        nn_tensor_release(vat);
+        if (vec_done && !st)
+            din[1] = r;
+        else
+            nn_tensor_release(r);
+    }
+    if (!st && !vec_done && node->in[1].needs_grad) {
         /* dB = A^T @ dout, summed over B's broadcast batch dims. */
         int64_t tsh[NN_MAX_DIMS + 2], tst[NN_MAX_DIMS + 2];
         memcpy(tsh, g.ashape, sizeof(int64_t) * (size_t)nd);
