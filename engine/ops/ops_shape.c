@@ -109,15 +109,12 @@ nn_tensor *op_reshape_forward(nn_ctx *ctx, nn_node *node) {
     NN_ASSERT(nd >= 0 && nd <= NN_MAX_DIMS && prod(shape, 0, nd) == nn_tensor_numel(a));
     if (view_strides(a, nd, shape, st)) return nn_tensor_view_raw(ctx, a, nd, shape, st, a->offset);
     if (node->p.flags & RESHAPE_VIEW_ONLY) {
-        char s1[128], s2[128], s3[128];
+        /* PyTorch's words, which learners search for (the shapes are in
+         * the traceback's line) */
         nn_error_set(&ctx->err, NN_ERR_SHAPE,
-                     "view: a tensor of shape %s with strides %s cannot be seen as shape %s "
-                     "without copying (its elements are not laid out in that order, e.g. after "
-                     "transpose, permute or expand). Use reshape(), which copies when it must, "
-                     "or call contiguous() first",
-                     nn_tensor_shape_str(a, s1, sizeof s1),
-                     nn_shape_str(s2, sizeof s2, a->ndim, a->strides),
-                     nn_shape_str(s3, sizeof s3, nd, shape));
+                     "view size is not compatible with input tensor's size and stride (at least "
+                     "one dimension spans across two contiguous subspaces). Use .reshape(...) "
+                     "instead.");
         return NULL;
     }
     nn_tensor *c = nn_tensor_contiguous_raw(ctx, a);
@@ -289,7 +286,6 @@ static bool cat_skipped(const nn_tensor *t) {
  * result shape and dtype, and the index of the input that sets the rank. */
 static nn_status cat_geometry(nn_ctx *ctx, nn_tensor *const *ts, int n, int64_t dim_arg, int *dim,
                               int *nd, int64_t *shape, nn_dtype *dt) {
-    char s1[128], s2[128];
     if (n < 1) return nn_error_set(&ctx->err, NN_ERR_VALUE, "cat needs at least one tensor");
     int ref = -1;
     for (int i = 0; i < n; i++) {
@@ -301,9 +297,7 @@ static nn_status cat_geometry(nn_ctx *ctx, nn_tensor *const *ts, int n, int64_t 
     const nn_tensor *r = ts[ref];
     if (r->ndim == 0)
         return nn_error_set(&ctx->err, NN_ERR_SHAPE,
-                            "cat: tensor %d is 0-dim and cannot be concatenated; use stack() "
-                            "to join scalars, or unsqueeze(0) them first",
-                            ref);
+                            "zero-dimensional tensor (at position %d) cannot be concatenated", ref);
     if (nn_dim_wrap(ctx, dim_arg, r->ndim, dim)) return ctx->err.code;
     *nd = r->ndim;
     memcpy(shape, r->shape, sizeof(int64_t) * (size_t)r->ndim);
@@ -316,14 +310,18 @@ static nn_status cat_geometry(nn_ctx *ctx, nn_tensor *const *ts, int n, int64_t 
         const nn_tensor *t = ts[i];
         acc.dtype = nn_dtype_promote(&acc, t);
         if (cat_skipped(t) && i != ref) continue;
-        bool fits = t->ndim == r->ndim;
-        for (int d = 0; fits && d < t->ndim; d++) fits = d == *dim || t->shape[d] == r->shape[d];
-        if (!fits)
+        /* PyTorch's words (ATen's cat shape check) */
+        if (t->ndim != r->ndim)
             return nn_error_set(&ctx->err, NN_ERR_SHAPE,
-                                "cat along dim %d: tensor %d has shape %s but tensor %d has "
-                                "shape %s; all sizes must match except in the cat dim",
-                                *dim, i, nn_tensor_shape_str(t, s1, sizeof s1), ref,
-                                nn_tensor_shape_str(r, s2, sizeof s2));
+                                "Tensors must have same number of dimensions: got %d and %d",
+                                r->ndim, t->ndim);
+        for (int d = 0; d < t->ndim; d++)
+            if (d != *dim && t->shape[d] != r->shape[d])
+                return nn_error_set(&ctx->err, NN_ERR_SHAPE,
+                                    "Sizes of tensors must match except in dimension %d. "
+                                    "Expected size %lld but got size %lld for tensor number %d "
+                                    "in the list.",
+                                    *dim, (long long)r->shape[d], (long long)t->shape[d], i);
         shape[*dim] += t->shape[*dim];
     }
     *dt = acc.dtype;
@@ -875,7 +873,7 @@ nn_status nn_masked_fill_(nn_ctx *ctx, nn_tensor *a, nn_tensor *mask, nn_tensor 
 /* Resolve one -1 in [shape] against [a]'s element count. */
 static nn_status resolve_shape(nn_ctx *ctx, const nn_tensor *a, int nd, const int64_t *shape,
                                int64_t *out, const char *op) {
-    char s1[128], s2[128];
+    char s1[128];
     if (nd < 0 || nd > NN_MAX_DIMS)
         return nn_error_set(&ctx->err, NN_ERR_SHAPE, "%s: shapes have at most %d dims, got %d", op,
                             NN_MAX_DIMS, nd);
@@ -885,43 +883,30 @@ static nn_status resolve_shape(nn_ctx *ctx, const nn_tensor *a, int nd, const in
         out[i] = shape[i];
         if (shape[i] == -1) {
             if (infer >= 0)
-                return nn_error_set(&ctx->err, NN_ERR_SHAPE,
-                                    "%s: shape %s has more than one -1; only one size can be "
-                                    "inferred",
-                                    op, nn_shape_str(s1, sizeof s1, nd, shape));
+                return nn_error_set(&ctx->err, NN_ERR_SHAPE, "only one dimension can be inferred");
             infer = i;
         } else if (shape[i] < 0) {
-            return nn_error_set(&ctx->err, NN_ERR_SHAPE, "%s: shape %s has the negative size %lld",
-                                op, nn_shape_str(s1, sizeof s1, nd, shape), (long long)shape[i]);
+            return nn_error_set(&ctx->err, NN_ERR_SHAPE, "invalid shape dimension %lld",
+                                (long long)shape[i]);
         } else {
             known *= shape[i];
         }
     }
-    if (infer >= 0) {
-        if (known != 0 && numel % known != 0)
-            return nn_error_set(&ctx->err, NN_ERR_SHAPE,
-                                "%s: cannot reshape a tensor of shape %s (%lld elements) into "
-                                "shape %s: %lld is not a multiple of %lld, the product of the "
-                                "other sizes",
-                                op, nn_tensor_shape_str(a, s1, sizeof s1), (long long)numel,
-                                nn_shape_str(s2, sizeof s2, nd, shape), (long long)numel,
-                                (long long)known);
-        if (known == 0)
-            return nn_error_set(&ctx->err, NN_ERR_SHAPE,
-                                "%s: cannot infer the -1 in shape %s: the other sizes multiply "
-                                "to 0, so any size would fit (tensor shape %s)",
-                                op, nn_shape_str(s1, sizeof s1, nd, shape),
-                                nn_tensor_shape_str(a, s2, sizeof s2));
-        out[infer] = numel / known;
-        known *= out[infer];
+    /* ATen's infer_size, in its words (the shape as given, -1 and all) */
+    if (known == numel || (infer >= 0 && known > 0 && numel % known == 0)) {
+        if (infer >= 0) {
+            if (known == 0)
+                return nn_error_set(&ctx->err, NN_ERR_SHAPE,
+                                    "cannot reshape tensor of 0 elements into shape %s because "
+                                    "the unspecified dimension size -1 can be any value and is "
+                                    "ambiguous",
+                                    nn_shape_str(s1, sizeof s1, nd, shape));
+            out[infer] = numel / known;
+        }
+        return NN_OK;
     }
-    if (known != numel)
-        return nn_error_set(&ctx->err, NN_ERR_SHAPE,
-                            "%s: cannot reshape a tensor of shape %s (%lld elements) into shape "
-                            "%s (%lld elements); the element counts must match",
-                            op, nn_tensor_shape_str(a, s1, sizeof s1), (long long)numel,
-                            nn_shape_str(s2, sizeof s2, nd, shape), (long long)known);
-    return NN_OK;
+    return nn_error_set(&ctx->err, NN_ERR_SHAPE, "shape '%s' is invalid for input of size %lld",
+                        nn_shape_str(s1, sizeof s1, nd, shape), (long long)numel);
 }
 
 static nn_tensor *reshape_call(nn_ctx *ctx, nn_tensor *a, int ndim, const int64_t *shape, int flags,
@@ -1048,17 +1033,28 @@ nn_tensor *nn_expand(nn_ctx *ctx, nn_tensor *a, int ndim, const int64_t *shape) 
         int j = i - lead;
         int64_t want = shape[i];
         if (j >= 0 && want == -1) want = a->shape[j];
-        const char *why = NULL;
-        if (want < 0)
-            why = j < 0 ? "-1 (keep the size) is not allowed for a new leading dim"
-                        : "sizes must be >= 0, or -1 to keep the size";
-        else if (j >= 0 && a->shape[j] != want && a->shape[j] != 1)
-            why = "only dims of size 1 can expand; repeat the data (e.g. with cat) for others";
-        if (why) {
+        /* PyTorch's words (ATen's inferExpandGeometry) */
+        if (j < 0 && want < 0) {
             nn_error_set(&ctx->err, NN_ERR_SHAPE,
-                         "expand: cannot expand shape %s to %s: size %lld at dim %d: %s",
-                         nn_tensor_shape_str(a, s1, sizeof s1),
-                         nn_shape_str(s2, sizeof s2, ndim, shape), (long long)shape[i], i, why);
+                         "The expanded size of the tensor (%lld) isn't allowed in a leading, "
+                         "non-existing dimension %d",
+                         (long long)want, i);
+            return NULL;
+        }
+        if (j >= 0 && a->shape[j] != want && a->shape[j] != 1) {
+            nn_error_set(&ctx->err, NN_ERR_SHAPE,
+                         "The expanded size of the tensor (%lld) must match the existing size "
+                         "(%lld) at non-singleton dimension %d.  Target sizes: %s.  Tensor "
+                         "sizes: %s",
+                         (long long)want, (long long)a->shape[j], i,
+                         nn_shape_str(s2, sizeof s2, ndim, shape),
+                         nn_tensor_shape_str(a, s1, sizeof s1));
+            return NULL;
+        }
+        if (want < 0) {
+            nn_error_set(&ctx->err, NN_ERR_SHAPE,
+                         "Trying to create tensor with negative dimension %lld: %s",
+                         (long long)want, nn_shape_str(s2, sizeof s2, ndim, shape));
             return NULL;
         }
         p.dims[i] = want;
@@ -1158,10 +1154,10 @@ nn_tensor *nn_stack(nn_ctx *ctx, nn_tensor *const *ts, int n, int64_t dim) {
         }
         if (!nn_tensor_same_shape(ts[i], ts[0])) {
             nn_error_set(&ctx->err, NN_ERR_SHAPE,
-                         "stack: tensor %d has shape %s but tensor 0 has shape %s; stack needs "
-                         "tensors of one shape",
-                         i, nn_tensor_shape_str(ts[i], s1, sizeof s1),
-                         nn_tensor_shape_str(ts[0], s2, sizeof s2));
+                         "stack expects each tensor to be equal size, but got %s at entry 0 and "
+                         "%s at entry %d",
+                         nn_tensor_shape_str(ts[0], s2, sizeof s2),
+                         nn_tensor_shape_str(ts[i], s1, sizeof s1), i);
             return NULL;
         }
     }
