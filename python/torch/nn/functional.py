@@ -1375,6 +1375,10 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
         raise ValueError(
             f"Using a target size ({target.size()}) that is different to the input size "
             f"({input.size()}) is deprecated. Please ensure they have the same size.")
+    if target.dtype != input.dtype:
+        # ATen's check: class labels loaded as integers are a classic slip
+        from torch._complex import _name
+        raise RuntimeError(f"Found dtype {_name(target.dtype)} but expected {_name(input.dtype)}")
     if weight is None:
         return _C._nn_binary_cross_entropy(input, target, reduction)
     loss = _C._nn_binary_cross_entropy(input, target, "none") * weight
