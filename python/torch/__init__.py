@@ -157,14 +157,23 @@ __all__ = _public_names()
 del _public_names
 
 # Submodules PyTorch's `import torch` makes attributes (after __all__, which
-# takes no modules). torch.multiprocessing imports Python's multiprocessing,
-# so it loads on first use (module __getattr__ below), keeping `import torch`
-# quick.
+# takes no modules).
 from torch import version, random, return_types, functional  # noqa: F401,E402
 
 
-def __getattr__(name):
-    if name == "multiprocessing":
-        import importlib
-        return importlib.import_module("torch.multiprocessing")
-    raise AttributeError(f"module 'torch' has no attribute '{name}'")
+def _lazy_submodule(name):
+    """torch.NAME as a module that runs on its first attribute access
+    (importlib's LazyLoader): torch.multiprocessing imports Python's
+    multiprocessing, about 20 ms that `import torch` need not pay."""
+    import importlib.util
+    import sys
+    spec = importlib.util.find_spec(f"torch.{name}")
+    spec.loader = importlib.util.LazyLoader(spec.loader)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+multiprocessing = _lazy_submodule("multiprocessing")
+del _lazy_submodule

@@ -4,6 +4,8 @@ return (torch.max(x, 0) is a torch.return_types.max), so that
 functions live (the binding's struct sequences, torch.linalg, the Python
 ops); this module gathers them under their names. The few made on a
 function's first call (torch._tensor_ops._result) are found here once made."""
+import sys
+
 import torch
 from torch import _histogram, _linalg_legacy, _tensor_more, _tensor_ops
 from torch import linalg as _linalg
@@ -21,5 +23,7 @@ del _mod, _obj, _name
 def __getattr__(name):
     cls = _tensor_ops._RESULT_TYPES.get(name)
     if cls is None:
-        raise AttributeError(f"module 'torch.return_types' has no attribute '{name}'")
+        # name= and obj= keep Python's "Did you mean" suggestion
+        raise AttributeError(f"module 'torch.return_types' has no attribute '{name}'",
+                             name=name, obj=sys.modules[__name__])
     return cls
