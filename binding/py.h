@@ -136,6 +136,10 @@ bool py_is_ndarray(PyObject *o);
 PyObject *py_numpy_type_error(PyObject *arr);
 /* torch.dtype objects; None leaves *out unchanged. */
 int py_dtype_arg(PyObject *o, nn_dtype *out);
+/* [fname]'s memory_format= argument into [*out] (left as it is for None); with [t],
+ * PyTorch's error when channels_last meets a tensor not of rank 4 (5 for
+ * channels_last_3d). */
+int py_memory_format_arg(const char *fname, PyObject *o, const nn_tensor *t, nn_memory_format *out);
 
 /* A new tensor from Python data: nested lists/tuples of numbers, a number,
  * a tensor (copied), or an object with the buffer protocol or

@@ -353,6 +353,39 @@ int py_shape_args(PyObject *const *args, Py_ssize_t nargs, int64_t *shape, int *
     return 0;
 }
 
+int py_memory_format_arg(const char *fname, PyObject *o, const nn_tensor *t,
+                         nn_memory_format *out) {
+    if (!o || o == Py_None) return 0;
+    /* torch.memory_format lives in python/torch/_memory_format.py; its
+     * _name tells the four apart without importing the module here */
+    PyObject *name = PyObject_GetAttrString(o, "_name");
+    const char *s = name && PyUnicode_Check(name) ? PyUnicode_AsUTF8(name) : NULL;
+    int rank = 0;
+    if (!s) {
+        PyErr_Clear();
+        PyErr_Format(PyExc_TypeError,
+                     "%s(): argument 'memory_format' must be torch.memory_format, not %s", fname,
+                     Py_TYPE(o)->tp_name);
+    } else if (strcmp(s, "preserve_format") == 0) {
+        *out = NN_FORMAT_PRESERVE;
+    } else if (strcmp(s, "contiguous_format") == 0) {
+        *out = NN_FORMAT_CONTIGUOUS;
+    } else if (strcmp(s, "channels_last") == 0) {
+        *out = NN_FORMAT_CHANNELS_LAST;
+        rank = 4;
+    } else {
+        *out = NN_FORMAT_CHANNELS_LAST_3D;
+        rank = 5;
+    }
+    int rc = s ? 0 : -1;
+    if (s && rank && t && t->ndim != rank) {
+        PyErr_Format(PyExc_RuntimeError, "required rank %d tensor to use %s format", rank, s);
+        rc = -1;
+    }
+    Py_XDECREF(name);
+    return rc;
+}
+
 int py_dtype_arg(PyObject *o, nn_dtype *out) {
     if (!o || o == Py_None) return 0;
     if (Py_TYPE(o) == &py_dtype_type) {

@@ -348,7 +348,22 @@ static PyObject *like(const char *fname, PyObject *const *args, Py_ssize_t nargs
     if (py_tensor_arg(a_[0], fname, "input", &t) < 0) return NULL;
     nn_dtype dt = t->dtype;
     if (a_[2] && py_dtype_arg(a_[2], &dt) < 0) return NULL;
+    nn_memory_format fmt = NN_FORMAT_PRESERVE;
+    int64_t st[NN_MAX_DIMS];
+    if (py_memory_format_arg(fname, a_[6], t, &fmt) < 0) return NULL;
     nn_tensor *r = NULL;
+    bool strided = nn_format_strides(t, fmt, st);
+    if (strided && (kind == 3 || kind == 4) && nn_dtype_is_float(dt)) {
+        /* normal_ draws a non-contiguous tensor one element at a time in
+         * memory order, not in the row-major block fill of randn */
+        r = nn_tensor_empty_strided(the_ctx, dt, t->ndim, t->shape, st);
+        if (r && (kind == 3 ? nn_tensor_uniform_gen_(the_ctx, r, 0, 1, NULL)
+                            : nn_tensor_normal_gen_(the_ctx, r, 0, 1, NULL))) {
+            nn_tensor_release(r);
+            r = NULL;
+        }
+        return finish(r, a_[4]);
+    }
     switch (kind) {
     case 0:
     case 2: r = nn_zeros(the_ctx, dt, t->ndim, t->shape); break;
@@ -362,6 +377,9 @@ static PyObject *like(const char *fname, PyObject *const *args, Py_ssize_t nargs
         break;
     }
     }
+    /* PyTorch's empty_like then a fill: one value, so restriding the
+     * row-major result gives the same tensor */
+    if (r && strided) memcpy(r->strides, st, sizeof(int64_t) * (size_t)t->ndim);
     return finish(r, a_[4]);
 }
 

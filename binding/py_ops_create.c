@@ -24,8 +24,9 @@ static PyObject *convert(PyObject *self, nn_dtype dt, bool copy) {
     if (t->dtype == dt && !copy) return Py_NewRef(self);
     if (t->dtype == dt) {
         nn_ctx *ctx = ctx_();
-        if (t->requires_grad && ctx->grad_enabled)
-            return py_tensor_wrap_named(nn_add_scalar(ctx, t, 0.0), "CloneBackward0");
+        /* PyTorch's _to_copy: a recorded copy keeps a dense layout */
+        if ((t->requires_grad && ctx->grad_enabled) || !nn_tensor_is_contiguous(t))
+            return py_tensor_wrap(nn_to(ctx, t, dt));
         nn_tensor *c = nn_tensor_contiguous_raw(ctx, t);
         nn_tensor *r =
             c ? nn_tensor_from_data(ctx, c->dtype, c->ndim, c->shape, nn_tensor_data(c)) : NULL;
@@ -38,6 +39,19 @@ static PyObject *convert(PyObject *self, nn_dtype dt, bool copy) {
                      "Casting complex values to real discards the imaginary part", 1) < 0)
         return NULL;
     return py_tensor_wrap(nn_to(ctx_(), t, dt));
+}
+
+/* The same with a memory_format= argument [mf]: as PyTorch's to(), a copy
+ * (ToCopyBackward0) in that format unless [self] is in [dt] and its
+ * strides suggest that format (c10's suggest_memory_format, so a
+ * transposed matrix is its own to(memory_format=torch.contiguous_format)). */
+static PyObject *convert_format(PyObject *self, nn_dtype dt, bool copy, PyObject *mf) {
+    nn_tensor *t = py_tensor_of(self);
+    nn_memory_format fmt = NN_FORMAT_PRESERVE;
+    if (py_memory_format_arg("to", mf, t, &fmt) < 0) return NULL;
+    if (fmt == NN_FORMAT_PRESERVE) return convert(self, dt, copy);
+    if (t->dtype == dt && !copy && nn_tensor_suggested_format(t) == fmt) return Py_NewRef(self);
+    return py_tensor_wrap(nn_to_format(ctx_(), t, dt, fmt));
 }
 
 /* A device argument: "cpu", "cpu:0", torch.device('cpu'); CUDA devices
@@ -53,8 +67,8 @@ static int device_arg(PyObject *o, bool *is_device) {
 
 /* to(dtype) / to(device, dtype=None) / to(other) with non_blocking= and
  * copy=, which may also come positionally after them, as in PyTorch's
- * to(device, dtype, non_blocking, copy); memory_format= is accepted (nndb's
- * tensors have one memory format). */
+ * to(device, dtype, non_blocking, copy); memory_format= lays the result out
+ * in that format (nn_to_format), preserve_format (the default) as clone(). */
 static PyObject *m_to(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
     static const char *const kw[] = {
         "a0", "a1", "a2", "a3", "$dtype", "device", "non_blocking", "copy", "memory_format", NULL};
@@ -95,7 +109,7 @@ static PyObject *m_to(PyObject *self, PyObject *const *args, Py_ssize_t nargs, P
     if (a_[7] && py_bool_arg(a_[7], "copy", &copy) < 0) return NULL;
     if (py_given(a_[5]) && device_arg(a_[5], &dev) < 0) return NULL;
     if (py_given(a_[4]) && py_dtype_arg(a_[4], &dt) < 0) return NULL;
-    return convert(self, dt, copy);
+    return convert_format(self, dt, copy, a_[8]);
 }
 
 #define CONVERT(name, DT)                                                                          \
@@ -104,7 +118,7 @@ static PyObject *m_to(PyObject *self, PyObject *const *args, Py_ssize_t nargs, P
         static const char *const kw[] = {"memory_format", NULL};                                   \
         PyObject *a_[2];                                                                           \
         if (py_parse(#name, args, nargs, kwnames, kw, 0, a_) < 0) return NULL;                     \
-        return convert(self, DT, false);                                                           \
+        return convert_format(self, DT, false, a_[0]);                                             \
     }
 CONVERT(float, NN_FLOAT32)
 CONVERT(double, NN_FLOAT64)

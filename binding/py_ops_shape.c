@@ -319,16 +319,29 @@ PY_OP(contiguous)
 static PyObject *contiguous_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
     PARSE("contiguous", 1, "input", "memory_format");
     nn_tensor *t;
-    if (py_tensor_arg(a_[0], "contiguous", "input", &t) < 0) return NULL;
-    if (nn_tensor_is_contiguous(t)) return Py_NewRef(a_[0]);
+    nn_memory_format fmt = NN_FORMAT_CONTIGUOUS;
+    if (py_tensor_arg(a_[0], "contiguous", "input", &t) < 0 ||
+        py_memory_format_arg("contiguous", a_[1], t, &fmt) < 0)
+        return NULL;
+    if (nn_tensor_is_format(t, fmt)) return Py_NewRef(a_[0]);
+    if (fmt == NN_FORMAT_PRESERVE) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "preserve memory format is unsupported by the contiguous operator");
+        return NULL;
+    }
+    if (fmt != NN_FORMAT_CONTIGUOUS) return py_tensor_wrap(nn_clone(ctx_(), t, fmt));
     return py_tensor_wrap(nn_contiguous(ctx_(), t));
 }
 
-/* A copy with its own storage; recorded (CloneBackward0) when it needs a
- * gradient. */
-static nn_tensor *clone_of(nn_tensor *t) {
+/* A copy with its own storage in [fmt] (PyTorch's empty_like then copy_:
+ * PRESERVE keeps a dense input's strides); recorded (CloneBackward0) when
+ * it needs a gradient. A contiguous input costs one is_contiguous check
+ * more than a plain copy. */
+static nn_tensor *clone_of(nn_tensor *t, nn_memory_format fmt) {
     nn_ctx *ctx = ctx_();
-    if (t->requires_grad && ctx->grad_enabled) return nn_add_scalar(ctx, t, 0.0);
+    if (t->requires_grad && ctx->grad_enabled) return nn_clone(ctx, t, fmt);
+    int64_t st[NN_MAX_DIMS];
+    if (nn_format_strides(t, fmt, st)) return nn_tensor_copy_strided_raw(ctx, t, t->dtype, st);
     nn_tensor *c = nn_tensor_contiguous_raw(ctx, t);
     if (!c) return NULL;
     nn_tensor *r = nn_tensor_from_data(ctx, c->dtype, c->ndim, c->shape, nn_tensor_data(c));
@@ -340,8 +353,11 @@ PY_OP(clone)
 static PyObject *clone_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
     PARSE("clone", 1, "input", "$memory_format");
     nn_tensor *t;
-    if (py_tensor_arg(a_[0], "clone", "input", &t) < 0) return NULL;
-    return py_tensor_wrap_named(clone_of(t), "CloneBackward0");
+    nn_memory_format fmt = NN_FORMAT_PRESERVE;
+    if (py_tensor_arg(a_[0], "clone", "input", &t) < 0 ||
+        py_memory_format_arg("clone", a_[1], t, &fmt) < 0)
+        return NULL;
+    return py_tensor_wrap_named(clone_of(t, fmt), "CloneBackward0");
 }
 
 /* ---- joins and splits ---- */
@@ -708,7 +724,7 @@ static PyObject *roll_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kw
         }
         if (r == t) { /* no shift at all: still a new tensor */
             nn_tensor_release(r);
-            r = clone_of(t);
+            r = clone_of(t, NN_FORMAT_CONTIGUOUS);
         }
     }
     return py_tensor_wrap_named(r, "RollBackward0");
@@ -1057,7 +1073,7 @@ static PyObject *sort_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kw
     if (a_[2] && py_bool_arg(a_[2], "descending", &desc) < 0) return NULL;
     nn_ctx *ctx = ctx_();
     if (t->ndim == 0) {
-        nn_tensor *v = clone_of(t), *i = nn_zeros(ctx, NN_INT64, 0, NULL);
+        nn_tensor *v = clone_of(t, NN_FORMAT_CONTIGUOUS), *i = nn_zeros(ctx, NN_INT64, 0, NULL);
         return py_ops_values_indices("sort", v, i, "SortBackward0");
     }
     nn_tensor *idx = NULL;

@@ -1480,7 +1480,9 @@ static PyObject *m_data_ptr(PyObject *self, PyObject *unused) {
 static PyObject *m_is_contiguous(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
                                  PyObject *kwnames) {
     PARSE("is_contiguous", 0, "memory_format");
-    return PyBool_FromLong(nn_tensor_is_contiguous(T(self)));
+    nn_memory_format fmt = NN_FORMAT_CONTIGUOUS;
+    if (py_memory_format_arg("is_contiguous", a_[0], NULL, &fmt) < 0) return NULL;
+    return PyBool_FromLong(nn_tensor_is_format(T(self), fmt));
 }
 
 static PyObject *m_is_floating_point(PyObject *self, PyObject *unused) {

@@ -386,17 +386,98 @@ nn_status nn_raw_add_into(nn_ctx *ctx, nn_tensor *dst, nn_tensor *src, double al
  * row-major when the order is the dims' own. */
 
 /* channels_last-contiguous (PyTorch's is_contiguous(memory_format=...)) */
-static bool channels_last(const nn_tensor *t) {
-    static const int order[4] = {1, 3, 2, 0};
-    if (t->ndim != 4) return false;
+/* The dims of a channels_last (nd 4) or channels_last_3d (nd 5) layout,
+ * innermost first: C, then W (H, D), then N. */
+static void channels_last_order(int nd, int *order) {
+    order[0] = 1;
+    for (int i = 1; i < nd - 1; i++) order[i] = nd - i;
+    order[nd - 1] = 0;
+}
+
+/* c10's is_channels_last_contiguous: dims of size 1 have any stride */
+static bool channels_last_nd(const nn_tensor *t, int nd) {
+    int order[5];
+    if (t->ndim != nd) return false;
+    channels_last_order(nd, order);
     int64_t need = 1;
-    for (int i = 0; i < 4; i++) {
+    for (int i = 0; i < nd; i++) {
         int d = order[i];
         if (t->shape[d] == 1) continue;
         if (t->strides[d] != need) return false;
         need *= t->shape[d];
     }
     return true;
+}
+
+static bool channels_last(const nn_tensor *t) {
+    return channels_last_nd(t, 4);
+}
+
+bool nn_tensor_is_format(const nn_tensor *t, nn_memory_format fmt) {
+    switch (fmt) {
+    case NN_FORMAT_CHANNELS_LAST: return channels_last_nd(t, 4);
+    case NN_FORMAT_CHANNELS_LAST_3D: return channels_last_nd(t, 5);
+    default: return nn_tensor_is_contiguous(t); /* PRESERVE too, as c10's */
+    }
+}
+
+/* c10's is_channels_last_strides_2d/3d, comments and all */
+static bool strides_like_channels_last(const nn_tensor *t) {
+    int order[5], nd = t->ndim;
+    channels_last_order(nd, order);
+    int64_t min = 0;
+    if (t->strides[1] == 0) return false;
+    for (int i = 0; i < nd; i++) {
+        int d = order[i];
+        if (t->shape[d] == 0 || t->strides[d] < min) return false;
+        /* N111 with equal strides: NCHW, the default for the ambiguous */
+        if (d == 0 && min == t->strides[1]) return false;
+        /* and N1H1 or a permuted 1C1W are not channels_last */
+        min = t->strides[d];
+        if (t->shape[d] > 1) min *= t->shape[d];
+    }
+    return true;
+}
+
+nn_memory_format nn_tensor_suggested_format(const nn_tensor *t) {
+    if ((t->ndim == 4 || t->ndim == 5) && strides_like_channels_last(t))
+        return t->ndim == 4 ? NN_FORMAT_CHANNELS_LAST : NN_FORMAT_CHANNELS_LAST_3D;
+    return NN_FORMAT_CONTIGUOUS;
+}
+
+bool nn_format_strides(const nn_tensor *t, nn_memory_format fmt, int64_t *strides) {
+    int nd = t->ndim;
+    if (fmt == NN_FORMAT_CHANNELS_LAST || fmt == NN_FORMAT_CHANNELS_LAST_3D) {
+        int order[5];
+        channels_last_order(nd, order);
+        int64_t s = 1;
+        for (int i = 0; i < nd; i++) {
+            strides[order[i]] = s;
+            s *= t->shape[order[i]]; /* c10's get_channels_last_strides */
+        }
+        return true;
+    }
+    if (fmt != NN_FORMAT_PRESERVE) return false;
+    if (nn_tensor_is_contiguous(t)) {
+        /* row-major unless a dim of size 1 has another stride, which
+         * empty_like keeps: one pass over the dims */
+        int64_t s = 1;
+        bool odd = false;
+        for (int i = nd - 1; i >= 0; i--) {
+            odd = odd || (t->shape[i] == 1 && t->strides[i] != s);
+            s *= t->shape[i];
+        }
+        if (!odd) return false;
+        memcpy(strides, t->strides, sizeof(int64_t) * (size_t)nd);
+        return true;
+    }
+    /* empty_like: a dense input's own strides, size-1 dims' included */
+    if (nn_tensor_is_dense(t)) {
+        memcpy(strides, t->strides, sizeof(int64_t) * (size_t)nd);
+        return true;
+    }
+    const nn_tensor *ops[1] = {t};
+    return nn_elementwise_layout(nd, t->shape, 1, ops, strides);
 }
 
 bool nn_elementwise_layout(int nd, const int64_t *shape, int n, const nn_tensor *const *ops,

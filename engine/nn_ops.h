@@ -115,6 +115,37 @@ nn_tensor *nn_unsqueeze(nn_ctx *ctx, nn_tensor *a, int64_t dim);
 /* -1 keeps a dim's size. */
 nn_tensor *nn_expand(nn_ctx *ctx, nn_tensor *a, int ndim, const int64_t *shape);
 nn_tensor *nn_contiguous(nn_ctx *ctx, nn_tensor *a);
+/* PyTorch's memory formats, for clone(), contiguous(), to() and the *_like
+ * factories. PRESERVE (the default, 0) keeps a non-overlapping and dense
+ * input's strides and orders any other input's dims by its strides, as
+ * an elementwise op's result (nn_elementwise_layout); CHANNELS_LAST(_3D)
+ * is NHWC (NDHWC) order of a 4-D (5-D) tensor. */
+typedef enum {
+    NN_FORMAT_PRESERVE = 0,
+    NN_FORMAT_CONTIGUOUS,
+    NN_FORMAT_CHANNELS_LAST,
+    NN_FORMAT_CHANNELS_LAST_3D,
+} nn_memory_format;
+/* Whether [t] is laid out in [fmt] (PyTorch's is_contiguous(memory_format=)):
+ * channels_last needs 4 dims, channels_last_3d 5; PRESERVE is row-major, as
+ * in c10. */
+bool nn_tensor_is_format(const nn_tensor *t, nn_memory_format fmt);
+/* c10's suggest_memory_format: CHANNELS_LAST(_3D) when a 4-D (5-D) [t]'s
+ * strides order its dims as NHWC (NDHWC), ambiguous cases (N111) falling
+ * back to CONTIGUOUS; to(memory_format=) returns [t] itself when it names
+ * this format. */
+nn_memory_format nn_tensor_suggested_format(const nn_tensor *t);
+/* The strides of a new tensor of [t]'s shape in [fmt] into [strides]; false
+ * (nothing written) when they are row-major, which a contiguous [t] in
+ * PRESERVE answers at the cost of nn_tensor_is_contiguous. The caller has
+ * checked the rank channels_last needs. */
+bool nn_format_strides(const nn_tensor *t, nn_memory_format fmt, int64_t *strides);
+/* A recorded copy of [a] in [fmt] (CloneBackward0), its own storage even
+ * where [a] already has that layout: clone(memory_format=). */
+nn_tensor *nn_clone(nn_ctx *ctx, nn_tensor *a, nn_memory_format fmt);
+/* [a] in [dt] laid out in [fmt], recorded (ToCopyBackward0): to(dtype,
+ * memory_format=); nn_to is the same in PRESERVE. */
+nn_tensor *nn_to_format(nn_ctx *ctx, nn_tensor *a, nn_dtype dt, nn_memory_format fmt);
 /* a[..., start:stop:step, ...] along [dim], Python semantics for negative and
  * out-of-range bounds; step > 0. Use NN_SLICE_END for an open stop. */
 #define NN_SLICE_END INT64_MAX

@@ -1592,7 +1592,12 @@ nn_tensor *op_to_forward(nn_ctx *ctx, nn_node *node) {
     nn_tensor *a = in0(node);
     nn_dtype dt = (nn_dtype)node->p.i[0];
     const nn_tensor *ops[1] = {a};
-    nn_tensor *out = new_out(ctx, dt, a->ndim, a->shape, 1, ops);
+    int64_t st[NN_MAX_DIMS];
+    nn_memory_format fmt = (nn_memory_format)node->p.i[1];
+    nn_tensor *out = fmt == NN_FORMAT_PRESERVE ? new_out(ctx, dt, a->ndim, a->shape, 1, ops)
+                     : nn_format_strides(a, fmt, st)
+                         ? nn_tensor_empty_strided(ctx, dt, a->ndim, a->shape, st)
+                         : nn_tensor_empty(ctx, dt, a->ndim, a->shape);
     if (out && nn_tensor_copy_(ctx, out, a)) {
         nn_tensor_release(out);
         return NULL;
@@ -2015,6 +2020,13 @@ nn_tensor *nn_to(nn_ctx *ctx, nn_tensor *a, nn_dtype dt) {
     nn_params p;
     memset(&p, 0, sizeof p);
     p.i[0] = dt;
+    return nn_exec(ctx, NN_OP_TO, &a, 1, &p);
+}
+nn_tensor *nn_to_format(nn_ctx *ctx, nn_tensor *a, nn_dtype dt, nn_memory_format fmt) {
+    nn_params p;
+    memset(&p, 0, sizeof p);
+    p.i[0] = dt;
+    p.i[1] = fmt;
     return nn_exec(ctx, NN_OP_TO, &a, 1, &p);
 }
 nn_tensor *nn_eq(nn_ctx *ctx, nn_tensor *a, nn_tensor *b) {

@@ -263,10 +263,16 @@ nn_status nn_view_grad_add(nn_ctx *ctx, const nn_node *node, nn_tensor *full, nn
 
 /* The output is always a new header: the executor marks it with the node,
  * so it must not be the input itself. */
+/* contiguous() (p.i[0] NN_FORMAT_CONTIGUOUS, p.flags 0) and clone()
+ * (p.flags 1: a copy even of a tensor already in the format). */
 nn_tensor *op_contiguous_forward(nn_ctx *ctx, nn_node *node) {
     nn_tensor *a = in0(node);
-    if (nn_tensor_is_contiguous(a)) return nn_tensor_detach(ctx, a);
-    return nn_tensor_contiguous_raw(ctx, a);
+    int64_t st[NN_MAX_DIMS];
+    if (nn_format_strides(a, (nn_memory_format)node->p.i[0], st))
+        return nn_tensor_copy_strided_raw(ctx, a, a->dtype, st);
+    if (!nn_tensor_is_contiguous(a)) return nn_tensor_contiguous_raw(ctx, a);
+    if (!node->p.flags) return nn_tensor_detach(ctx, a);
+    return nn_tensor_copy_strided_raw(ctx, a, a->dtype, a->strides);
 }
 
 nn_status op_contiguous_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_tensor **din) {
@@ -1067,7 +1073,19 @@ nn_tensor *nn_contiguous(nn_ctx *ctx, nn_tensor *a) {
     if (missing(ctx, a, "contiguous")) return NULL;
     /* As in PyTorch, a contiguous tensor is its own contiguous(). */
     if (nn_tensor_is_contiguous(a)) return nn_tensor_retain(a);
-    return nn_exec(ctx, NN_OP_CONTIGUOUS, &a, 1, NULL);
+    nn_params p;
+    memset(&p, 0, sizeof p);
+    p.i[0] = NN_FORMAT_CONTIGUOUS;
+    return nn_exec(ctx, NN_OP_CONTIGUOUS, &a, 1, &p);
+}
+
+nn_tensor *nn_clone(nn_ctx *ctx, nn_tensor *a, nn_memory_format fmt) {
+    if (missing(ctx, a, "clone")) return NULL;
+    nn_params p;
+    memset(&p, 0, sizeof p);
+    p.i[0] = fmt;
+    p.flags = 1;
+    return nn_exec(ctx, NN_OP_CONTIGUOUS, &a, 1, &p);
 }
 
 static int64_t clamp_bound(int64_t v, int64_t n) {

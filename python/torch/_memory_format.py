@@ -1,10 +1,10 @@
 """torch.memory_format and its values, and torch.layout with torch.strided.
 
-nndb's tensors are dense in one layout (row-major strides or the strides a
-view gives), so a memory format is accepted wherever PyTorch takes one
-(to(), contiguous(), clone(), the dtype conversions, the *_like factories)
-and changes nothing: channels_last asks for a physical order of the same
-values, and every op reads values, not the order, so results are the same.
+A memory format is taken wherever PyTorch takes one (to(), contiguous(),
+clone(), the dtype conversions, the *_like factories, is_contiguous()) and
+lays the result out as PyTorch's does; the binding reads _name
+(py_memory_format_arg, binding/py_args.c; docs/language-tensors.md,
+"Layout of clone, *_like, to and contiguous").
 """
 
 
