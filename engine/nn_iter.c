@@ -245,18 +245,16 @@ void nn_iter_run_reduce_parallel(nn_iter *it, nn_iter_loop loop, void *arg, int6
 nn_status nn_broadcast_shapes(nn_ctx *ctx, int na, const int64_t *a, int nb, const int64_t *b,
                               int *nout, int64_t *out) {
     int n = na > nb ? na : nb;
-    for (int i = 0; i < n; i++) {
+    /* from the last dim, as PyTorch's infer_size, so that a mismatch is
+     * reported where PyTorch reports it, in its words */
+    for (int i = n - 1; i >= 0; i--) {
         int64_t x = i - (n - na) >= 0 ? a[i - (n - na)] : 1;
         int64_t y = i - (n - nb) >= 0 ? b[i - (n - nb)] : 1;
-        if (x != y && x != 1 && y != 1) {
-            char sa[128], sb[128];
+        if (x != y && x != 1 && y != 1)
             return nn_error_set(&ctx->err, NN_ERR_SHAPE,
-                                "shapes %s and %s cannot be broadcast together: "
-                                "dim %d has size %lld vs %lld (sizes must match or be 1)",
-                                nn_shape_str(sa, sizeof sa, na, a),
-                                nn_shape_str(sb, sizeof sb, nb, b), i - n, (long long)x,
-                                (long long)y);
-        }
+                                "The size of tensor a (%lld) must match the size of tensor b "
+                                "(%lld) at non-singleton dimension %d",
+                                (long long)x, (long long)y, i);
         out[i] = x == 1 ? y : x;
     }
     *nout = n;

@@ -1539,8 +1539,8 @@ nn_status nn_tensor_copy_(nn_ctx *ctx, nn_tensor *dst, nn_tensor *src) {
     if (n != dst->ndim || memcmp(shape, dst->shape, sizeof(int64_t) * (size_t)n) != 0) {
         char a[128], b[128];
         return nn_error_set(
-            &ctx->err, NN_ERR_SHAPE, "copy_: a source of shape %s cannot fill a tensor of shape %s",
-            nn_tensor_shape_str(src, a, sizeof a), nn_tensor_shape_str(dst, b, sizeof b));
+            &ctx->err, NN_ERR_SHAPE, "output with shape %s doesn't match the broadcast shape %s",
+            nn_tensor_shape_str(dst, a, sizeof a), nn_shape_str(b, sizeof b, n, shape));
     }
     /* src may overlap dst (x.copy_(x.T)): go through a temporary then. */
     if (src->storage == dst->storage) {

@@ -1208,12 +1208,8 @@ static bool pw_shape(nn_ctx *ctx, pw_kind kind, const nn_tensor *x, const nn_ten
                      int64_t *shape) {
     char a[128], b[128];
     if (kind == PW_MSE) {
-        if (nn_broadcast_shapes(ctx, x->ndim, x->shape, t->ndim, t->shape, nd, shape) == NN_OK)
-            return true;
-        nn_error_set(&ctx->err, NN_ERR_SHAPE,
-                     "mse_loss: input of shape %s and target of shape %s do not broadcast",
-                     shape_s(x, a, sizeof a), shape_s(t, b, sizeof b));
-        return false;
+        /* PyTorch's broadcast error, as its mse_loss gives it */
+        return nn_broadcast_shapes(ctx, x->ndim, x->shape, t->ndim, t->shape, nd, shape) == NN_OK;
     }
     if (!nn_tensor_same_shape(x, t)) {
         nn_error_set(&ctx->err, NN_ERR_SHAPE,

@@ -451,10 +451,18 @@ static nn_status index_prepare(nn_ctx *ctx, const nn_tensor *a, int64_t dim_arg,
             bnd = t->ndim;
             memcpy(bshape, t->shape, sizeof(int64_t) * (size_t)t->ndim);
         } else if (nn_broadcast_shapes(ctx, bnd, bshape, t->ndim, t->shape, &bnd, bshape)) {
+            /* PyTorch's IndexError, naming every index tensor's shape */
             char msg[NN_ERROR_MSG_MAX];
-            snprintf(msg, sizeof msg, "%s", ctx->err.msg);
-            return nn_error_set(&ctx->err, NN_ERR_SHAPE,
-                                "%s: the index tensors must broadcast together: %s", op, msg);
+            size_t len = 0;
+            for (int j = 0; j < n_idx && idx[j] && len < sizeof msg; j++) {
+                int w = snprintf(msg + len, sizeof msg - len, "%s%s", j ? ", " : "",
+                                 nn_tensor_shape_str(idx[j], s1, sizeof s1));
+                len += w > 0 ? (size_t)w : 0;
+            }
+            return nn_error_set(&ctx->err, NN_ERR_INDEX,
+                                "shape mismatch: indexing tensors could not be broadcast together "
+                                "with shapes %s",
+                                msg);
         }
     }
     g->d0 = dim;
@@ -842,9 +850,9 @@ static nn_status scatter_set(nn_ctx *ctx, nn_tensor *a, nn_tensor *value, gather
                                    shape) ||
                nd != g->out_nd || memcmp(shape, g->out_shape, sizeof(int64_t) * (size_t)nd) != 0) {
         st = nn_error_set(&ctx->err, NN_ERR_SHAPE,
-                          "%s: a value of shape %s cannot be assigned to the %s elements "
-                          "selected (shape %s); it must broadcast to that shape",
-                          op, nn_tensor_shape_str(value, s1, sizeof s1), nn_dtype_name(a->dtype),
+                          "shape mismatch: value tensor of shape %s cannot be broadcast to "
+                          "indexing result of shape %s",
+                          nn_tensor_shape_str(value, s1, sizeof s1),
                           nn_shape_str(s2, sizeof s2, g->out_nd, g->out_shape));
     } else {
         nn_tensor *v = nn_tensor_empty(ctx, a->dtype, g->out_nd, g->out_shape);

@@ -254,12 +254,13 @@ NN_TEST(tensor_allocation_cap_is_an_error) {
     nn_ctx_free(ctx);
 }
 
-NN_TEST(tensor_broadcast_mismatch_names_both_shapes) {
+NN_TEST(tensor_broadcast_mismatch_in_pytorchs_words) {
     nn_ctx *ctx = nn_ctx_new(0);
     nn_tensor *a = nn_zeros(ctx, NN_FLOAT32, 2, TU_SHAPE(2, 3));
     nn_tensor *b = nn_zeros(ctx, NN_FLOAT32, 1, TU_SHAPE(4));
     CHECK(nn_add(ctx, a, b) == NULL && nn_ctx_status(ctx) == NN_ERR_SHAPE);
-    CHECK(strstr(nn_ctx_error(ctx), "[2, 3]") && strstr(nn_ctx_error(ctx), "[4]"));
+    CHECK(!strcmp(nn_ctx_error(ctx), "The size of tensor a (3) must match the size of tensor b (4) "
+                                     "at non-singleton dimension 1"));
     nn_tensor_release(a);
     nn_tensor_release(b);
     nn_ctx_free(ctx);

@@ -219,7 +219,8 @@ NN_TEST(elementwise_errors_are_values) {
     for (size_t i = 0; i < sizeof binops / sizeof binops[0]; i++) {
         nn_ctx_clear_error(ctx);
         CHECK_MSG(binops[i](ctx, a, b) == NULL && nn_ctx_status(ctx) == NN_ERR_SHAPE, "op %zu", i);
-        CHECK_MSG(strstr(nn_ctx_error(ctx), "[2, 3]") && strstr(nn_ctx_error(ctx), "[3, 2]"),
+        CHECK_MSG(!strcmp(nn_ctx_error(ctx), "The size of tensor a (3) must match the size of "
+                                             "tensor b (2) at non-singleton dimension 1"),
                   "op %zu: %s", i, nn_ctx_error(ctx));
         CHECK_MSG(binops[i](ctx, a, NULL) == NULL && nn_ctx_status(ctx) == NN_ERR_VALUE,
                   "op %zu with a missing input", i);

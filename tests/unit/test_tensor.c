@@ -395,8 +395,10 @@ NN_TEST(tensor_copy_) {
     /* Sources that do not broadcast to the destination's shape. */
     nn_tensor *two = nn_zeros(ctx, NN_FLOAT32, 1, TU_SHAPE(2));
     CHECK(nn_tensor_copy_(ctx, d, two) == NN_ERR_SHAPE);
-    CHECK(strstr(nn_ctx_error(ctx), "[2]") && strstr(nn_ctx_error(ctx), "[2, 3]"));
+    CHECK(strstr(nn_ctx_error(ctx), "tensor a (3) must match the size of tensor b (2)"));
     CHECK(nn_tensor_copy_(ctx, row, d) == NN_ERR_SHAPE); /* would need dst to grow */
+    CHECK(!strcmp(nn_ctx_error(ctx),
+                  "output with shape [3] doesn't match the broadcast shape [2, 3]"));
     CHECK(tu_close(row, 1, TU_SHAPE(3), TU_VALS(1, 2, 3.5), 0, 0, "untouched on error"));
     nn_tensor *ts[] = {d, row, i, two};
     release_all(ts, 4);
