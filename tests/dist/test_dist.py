@@ -132,7 +132,17 @@ def free_port():
 
 def gloo(n, path, timeout=300):
     """PyTorch's run of [path] on n gloo processes: ([each rank's stdout],
-    [the failures])."""
+    [the failures]). Debian's gloo can abort a rank as its process exits
+    ("terminate called without an active exception", SIGABRT after the
+    script's last line; seen once in CI at -np 3 on a loaded machine): that
+    run of the reference is made again, once."""
+    outs, bad = gloo_once(n, path, timeout)
+    if bad and all("terminate called without an active exception" in b for b in bad):
+        outs, bad = gloo_once(n, path, timeout)
+    return outs, bad
+
+
+def gloo_once(n, path, timeout):
     port = free_port()
     procs = []
     for r in range(n):
