@@ -29,10 +29,20 @@ static PyObject *reshaped(const char *name, bool view, PyObject *const *args, Py
     /* view(dtype), view(dtype=...): the same bytes read as another dtype */
     PyObject *dto = nargs == 2 && Py_TYPE(args[1]) == &py_dtype_type ? args[1] : NULL;
     if (view && nargs == 1 && kwnames && PyTuple_GET_SIZE(kwnames) == 1 &&
-        PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(kwnames, 0), "dtype") == 0)
+        PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(kwnames, 0), "dtype") == 0) {
         dto = args[1];
+        if (Py_TYPE(dto) != &py_dtype_type) {
+            /* py_dtype_arg would read None as "the default" */
+            PyErr_Format(PyExc_TypeError,
+                         "view() received an invalid combination of arguments - got "
+                         "(dtype=%s, ), but expected one of:\n * (torch.dtype dtype)\n * "
+                         "(tuple of SymInts size)\n",
+                         _PyType_Name(Py_TYPE(dto)));
+            return NULL;
+        }
+    }
     if (dto) {
-        nn_dtype dt;
+        nn_dtype dt = t->dtype;
         if (py_dtype_arg(dto, &dt) < 0) return NULL;
         if (!view) {
             PyErr_Format(PyExc_TypeError,

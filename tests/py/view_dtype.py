@@ -40,3 +40,8 @@ c = torch.tensor([[1+2j, 3-4j]]); f = c.view(torch.float32); print(f, f.shape)
 f[0, 1] = 9; print(c)
 print(torch.tensor([1., 2.]).view(torch.complex64))
 print(torch.tensor([1.0, 2.0], dtype=torch.float64)[1:].view(torch.int64))
+for v in [3, None, "float"]:
+    try:
+        torch.ones(2).view(dtype=v)
+    except TypeError as e:
+        print(str(e).splitlines()[0])
