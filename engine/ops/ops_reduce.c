@@ -62,6 +62,21 @@ static void over_input(const nn_tensor *o, int in_ndim, const bool *mask, bool k
     }
 }
 
+/* acc[j] = loop's reduction of src over the dims [mask] selects (acc
+ * already holds the starting values), split across threads for large
+ * inputs: acc walked with the input's geometry, its reduced dims at stride
+ * 0. */
+static void reduce_into(nn_tensor *acc, const nn_tensor *src, const bool *mask, bool keepdim,
+                        nn_iter_loop loop, void *arg) {
+    int64_t ast[NN_MAX_DIMS];
+    over_input(acc, src->ndim, mask, keepdim, ast);
+    nn_iter it;
+    nn_iter_init(&it, src->ndim, src->shape);
+    nn_iter_add_strided(&it, acc, ast);
+    nn_iter_add(&it, src);
+    nn_iter_run_reduce_parallel(&it, loop, arg, NN_PAR_MIN_REDUCE);
+}
+
 bool nn_reduce_needs_float(nn_ctx *ctx, const char *op, nn_dtype dt) {
     const char *tn = nn_dtype_scalar_name(dt);
     if (!strcmp(op, "mean"))
@@ -334,13 +349,7 @@ static nn_tensor *reduce_int(nn_ctx *ctx, nn_tensor *a, const rgeo *g, bool keep
                 return acc;
             }
         }
-        int64_t ast[NN_MAX_DIMS];
-        over_input(acc, a->ndim, g->mask, keepdim, ast);
-        nn_iter it;
-        nn_iter_init(&it, a->ndim, a->shape);
-        nn_iter_add_strided(&it, acc, ast);
-        nn_iter_add(&it, a);
-        nn_iter_run_reduce_parallel(&it, isum, NULL, NN_PAR_MIN_REDUCE);
+        reduce_into(acc, a, g->mask, keepdim, isum, NULL);
         return acc;
     }
     nn_tensor *x = nn_tensor_cast_raw(ctx, a, NN_INT64);
@@ -352,15 +361,7 @@ static nn_tensor *reduce_int(nn_ctx *ctx, nn_tensor *a, const rgeo *g, bool keep
         int64_t *p = acc->storage->data;
         for (int64_t i = 0; i < n; i++) p[i] = v;
     }
-    if (acc) {
-        int64_t ast[NN_MAX_DIMS];
-        over_input(acc, x->ndim, g->mask, keepdim, ast);
-        nn_iter it;
-        nn_iter_init(&it, x->ndim, x->shape);
-        nn_iter_add_strided(&it, acc, ast);
-        nn_iter_add(&it, x);
-        nn_iter_run_reduce_parallel(&it, int_loop, &mode, NN_PAR_MIN_REDUCE);
-    }
+    if (acc) reduce_into(acc, x, g->mask, keepdim, int_loop, &mode);
     nn_tensor_release(x);
     return acc;
 }
@@ -1524,15 +1525,7 @@ static nn_tensor *anyall_forward(nn_ctx *ctx, nn_node *node, bool is_any) {
                          ? nn_tensor_retain(x)
                          : nn_tensor_cast_raw(ctx, x, NN_BOOL);
     nn_tensor *out = src ? nn_full(ctx, NN_BOOL, g.out_ndim, g.out_shape, is_any ? 0 : 1) : NULL;
-    if (out) {
-        int64_t ost[NN_MAX_DIMS];
-        over_input(out, src->ndim, g.mask, node->p.keepdim, ost);
-        nn_iter it;
-        nn_iter_init(&it, src->ndim, src->shape);
-        nn_iter_add_strided(&it, out, ost);
-        nn_iter_add(&it, src);
-        nn_iter_run_reduce_parallel(&it, loop, &is_any, NN_PAR_MIN_REDUCE);
-    }
+    if (out) reduce_into(out, src, g.mask, node->p.keepdim, loop, &is_any);
     nn_tensor_release(src);
     return out;
 }
