@@ -392,6 +392,18 @@ static void channels_last_order(int nd, int *order) {
     order[nd - 1] = 0;
 }
 
+/* The strides of a dense channels_last (nd 4) or channels_last_3d (nd 5)
+ * layout of [shape]: c10's get_channels_last_strides. */
+static void channels_last_strides(int nd, const int64_t *shape, int64_t *strides) {
+    int order[5];
+    channels_last_order(nd, order);
+    int64_t s = 1;
+    for (int i = 0; i < nd; i++) {
+        strides[order[i]] = s;
+        s *= shape[order[i]];
+    }
+}
+
 /* c10's is_channels_last_contiguous: dims of size 1 have any stride */
 static bool channels_last_nd(const nn_tensor *t, int nd) {
     int order[5];
@@ -446,13 +458,7 @@ nn_memory_format nn_tensor_suggested_format(const nn_tensor *t) {
 bool nn_format_strides(const nn_tensor *t, nn_memory_format fmt, int64_t *strides) {
     int nd = t->ndim;
     if (fmt == NN_FORMAT_CHANNELS_LAST || fmt == NN_FORMAT_CHANNELS_LAST_3D) {
-        int order[5];
-        channels_last_order(nd, order);
-        int64_t s = 1;
-        for (int i = 0; i < nd; i++) {
-            strides[order[i]] = s;
-            s *= t->shape[order[i]]; /* c10's get_channels_last_strides */
-        }
+        channels_last_strides(nd, t->shape, strides);
         return true;
     }
     if (fmt != NN_FORMAT_PRESERVE) return false;
@@ -495,10 +501,7 @@ bool nn_elementwise_layout(int nd, const int64_t *shape, int n, const nn_tensor 
             dense = dense && nn_tensor_is_dense(ops[k]);
         }
         if (cl) {
-            strides[1] = 1;
-            strides[3] = shape[1];
-            strides[2] = strides[3] * shape[3];
-            strides[0] = strides[2] * shape[2];
+            channels_last_strides(4, shape, strides);
             return true;
         }
         for (int k = 1; k < n && dense; k++)
