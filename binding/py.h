@@ -123,6 +123,12 @@ int py_float_arg(PyObject *o, const char *what, double *out);
 int py_bool_arg(PyObject *o, const char *what, bool *out);
 /* An int or a sequence of ints (dims, a shape) into [out] (cap NN_MAX_DIMS). */
 int py_ints_arg(PyObject *o, const char *what, int64_t *out, int *n);
+/* PyTorch 1.13's TypeError for a call that fits none of [sigs], the
+ * signatures as its message lists them ("(Tensor input, int dim, bool
+ * keepdim, *, Tensor out)"; a method's without self, and [args] then
+ * without self too); always -1. */
+int py_invalid_args(const char *fname, const char *const *sigs, int nsigs, PyObject *const *args,
+                    Py_ssize_t nargs, PyObject *kwnames);
 /* A shape given as f(2, 3), f((2, 3)), f([2, 3]) or f(torch.Size): the
  * positional arguments [args, args + nargs). */
 int py_shape_args(PyObject *const *args, Py_ssize_t nargs, int64_t *shape, int *ndim);

@@ -333,6 +333,159 @@ int py_ints_arg(PyObject *o, const char *what, int64_t *out, int *n) {
     return 0;
 }
 
+/* ---- PyTorch's refusal of a call that fits no signature ----
+ *
+ * PyTorch 1.13's torch/csrc/utils/invalid_arguments.cpp, for signatures
+ * written in the plain form "(Tensor input, int dim, bool keepdim, *,
+ * Tensor out)": each comma-separated item counts as one argument ("*" too,
+ * and "()" holds one empty item), a signature whose count equals the
+ * call's gets a "didn't match because" line, and an argument's type
+ * matches by its type's tp_name ("int" also "long", "float" also "int"
+ * and "long"). The keywords come in the order libstdc++'s unordered_map
+ * gives a few distinct names: the reverse of the call's. */
+
+typedef struct {
+    char s[2048];
+    size_t n;
+} msg_buf;
+
+static void msg_add(msg_buf *m, const char *s, size_t len) {
+    if (len > sizeof m->s - 1 - m->n) len = sizeof m->s - 1 - m->n;
+    memcpy(m->s + m->n, s, len);
+    m->n += len;
+    m->s[m->n] = 0;
+}
+
+static void msg_put(msg_buf *m, const char *s) {
+    msg_add(m, s, strlen(s));
+}
+
+/* The items of [sig] ("(a b, c d)" without its parentheses). */
+static int sig_items(const char *sig, const char **item, size_t *len, int cap) {
+    const char *p = sig + 1, *end = sig + strlen(sig) - 1;
+    int n = 0;
+    while (n < cap) {
+        const char *comma = strstr(p, ", ");
+        const char *stop = comma && comma < end ? comma : end;
+        item[n] = p;
+        len[n++] = (size_t)(stop - p);
+        if (stop == end) break;
+        p = stop + 2;
+    }
+    return n;
+}
+
+/* The name of [item] ("dim" of "int dim"; the whole of "*"), its length
+ * in [*nl]. */
+static const char *item_name(const char *item, size_t len, size_t *nl) {
+    const char *sp = item + len;
+    while (sp > item && sp[-1] != ' ') sp--;
+    *nl = (size_t)(item + len - sp);
+    return sp;
+}
+
+/* Whether [o] fits the type of [item] ("int dim"). */
+static bool item_fits(const char *item, size_t len, PyObject *o) {
+    size_t nl;
+    const char *name = item_name(item, len, &nl);
+    if (name == item) return false; /* "*" or the empty item of "()" */
+    size_t tl = (size_t)(name - 1 - item);
+    const char *tn = type_name(o);
+    bool integer = strcmp(tn, "int") == 0 || strcmp(tn, "long") == 0;
+    if (tl == 3 && strncmp(item, "int", 3) == 0) return integer;
+    if (tl == 5 && strncmp(item, "float", 5) == 0) return integer || strcmp(tn, "float") == 0;
+    return strlen(tn) == tl && strncmp(item, tn, tl) == 0;
+}
+
+static bool name_is(const char *name, size_t nl, const char *s) {
+    return strlen(s) == nl && strncmp(name, s, nl) == 0;
+}
+
+int py_invalid_args(const char *fname, const char *const *sigs, int nsigs, PyObject *const *args,
+                    Py_ssize_t nargs, PyObject *kwnames) {
+    enum { CAP = 16 };
+    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    const char *kw[CAP];
+    PyObject *kv[CAP];
+    if (nargs + nkw > CAP) {
+        PyErr_Format(PyExc_TypeError, "%s() received an invalid combination of arguments", fname);
+        return -1;
+    }
+    for (Py_ssize_t k = 0; k < nkw; k++) { /* libstdc++'s order: the reverse */
+        kw[k] = PyUnicode_AsUTF8(PyTuple_GET_ITEM(kwnames, nkw - 1 - k));
+        kv[k] = args[nargs + nkw - 1 - k];
+        if (!kw[k]) return -1;
+    }
+    msg_buf m = {.n = 0};
+    msg_put(&m, fname);
+    msg_put(&m, "() received an invalid combination of arguments - got (");
+    for (Py_ssize_t i = 0; i < nargs; i++) {
+        msg_put(&m, type_name(args[i]));
+        msg_put(&m, ", ");
+    }
+    for (Py_ssize_t k = 0; k < nkw; k++) {
+        msg_put(&m, kw[k]);
+        msg_put(&m, "=");
+        msg_put(&m, type_name(kv[k]));
+        msg_put(&m, ", ");
+    }
+    if (nargs) m.n -= 2; /* PyTorch trims only after positional arguments */
+    m.s[m.n] = 0;
+    msg_put(&m, "), but expected one of:\n");
+    for (int s = 0; s < nsigs; s++) {
+        const char *item[CAP];
+        size_t len[CAP];
+        int n = sig_items(sigs[s], item, len, CAP);
+        msg_put(&m, " * ");
+        msg_put(&m, sigs[s]);
+        msg_put(&m, "\n");
+        if (n != nargs + nkw) continue;
+        bool bad_kw = false;
+        for (Py_ssize_t k = 0; k < nkw; k++) {
+            bool found = false; /* among the last nkw items */
+            for (int i = n - (int)nkw < 0 ? 0 : n - (int)nkw; i < n && !found; i++) {
+                size_t nl;
+                const char *name = item_name(item[i], len[i], &nl);
+                found = name_is(name, nl, kw[k]);
+            }
+            if (!found) {
+                msg_put(&m, bad_kw ? ", "
+                                   : "      didn't match because some of the keywords "
+                                     "were incorrect: ");
+                msg_put(&m, kw[k]);
+                bad_kw = true;
+            }
+        }
+        if (bad_kw) {
+            msg_put(&m, "\n");
+            continue;
+        }
+        msg_put(&m, "      didn't match because some of the arguments have invalid types: (");
+        for (Py_ssize_t i = 0; i < nargs + nkw; i++) {
+            /* a keyword is looked up by the name of the item at its place */
+            size_t nl;
+            const char *name = item_name(item[i], len[i], &nl);
+            PyObject *o = i < nargs ? args[i] : NULL;
+            for (Py_ssize_t k = 0; k < nkw && !o; k++)
+                if (name_is(name, nl, kw[k])) o = kv[k];
+            if (!o) continue;
+            bool fits = item_fits(item[i], len[i], o);
+            if (!fits) msg_put(&m, "!");
+            if (i >= nargs) {
+                msg_add(&m, name, nl);
+                msg_put(&m, "=");
+            }
+            msg_put(&m, type_name(o));
+            msg_put(&m, fits ? ", " : "!, ");
+        }
+        if (nargs) m.n -= 2;
+        m.s[m.n] = 0;
+        msg_put(&m, ")\n");
+    }
+    PyErr_SetString(PyExc_TypeError, m.s);
+    return -1;
+}
+
 int py_shape_args(PyObject *const *args, Py_ssize_t nargs, int64_t *shape, int *ndim) {
     if (nargs == 1 && !PyLong_Check(args[0])) return py_ints_arg(args[0], "size", shape, ndim);
     if (nargs > NN_MAX_DIMS) {

@@ -50,6 +50,12 @@
 /* [kwnames] with axis and keepdims renamed (a new reference; NULL for
  * NULL). */
 PyObject *py_ops_numpy_names(PyObject *kwnames);
+/* 0 when a call of any/all ([args] with self or input first, out= among
+ * the keywords when given) fits one of PyTorch 1.13's signatures; -1 with
+ * PyTorch's error when it does not (a tuple of dims, keepdim= alone) or
+ * names a dim (None, a string). */
+int py_ops_any_all_fits(const char *name, bool method, PyObject *const *args, Py_ssize_t nargs,
+                        PyObject *kwnames);
 
 /* [dim] wrapped for a tensor of [ndim] dims (a 0-dim tensor takes -1 and
  * 0), or torch's IndexError. */

@@ -281,15 +281,69 @@ static nn_tensor *count_nz(nn_ctx *ctx, nn_tensor *t, const int64_t *dims, int n
     return cnt;
 }
 
-static PyObject *any_all(const char *name, bool is_any, PyObject *const *args, Py_ssize_t nargs,
-                         PyObject *kwnames) {
-    PARSE_NP(name, 1, "input", "dim", "keepdim", "$out", "keepdims");
+/* PyTorch 1.13's signatures of any and all: the dim is one int (a tuple
+ * of dims came in PyTorch 2.2), keepdim a bool, and neither axis= nor
+ * keepdims= is taken. */
+static const char *const any_all_fn_sigs[] = {
+    "(Tensor input, *, Tensor out)",
+    "(Tensor input, int dim, bool keepdim, *, Tensor out)",
+    "(Tensor input, name dim, bool keepdim, *, Tensor out)",
+};
+static const char *const any_all_meth_sigs[] = {"()", "(int dim, bool keepdim)",
+                                                "(name dim, bool keepdim)"};
+
+/* Whether PyTorch's argument parser takes [o] for an int: an int that is
+ * not a bool, a numpy integer, a 0-dim integer tensor without grad. */
+static bool parser_int(PyObject *o) {
+    if (PyBool_Check(o)) return false;
+    if (PyLong_Check(o)) return true;
+    nn_tensor *t = py_tensor_of(o);
+    if (t)
+        return t->ndim == 0 && nn_dtype_is_int(t->dtype) && t->dtype != NN_BOOL &&
+               !t->requires_grad;
+    const char *tn = Py_TYPE(o)->tp_name;
+    return strncmp(tn, "numpy.", 6) == 0 && strcmp(tn, "numpy.bool_") != 0 && PyIndex_Check(o);
+}
+
+int py_ops_any_all_fits(const char *name, bool method, PyObject *const *args, Py_ssize_t nargs,
+                        PyObject *kwnames) {
+    PyObject *dim = nargs >= 2 ? args[1] : NULL, *keep = nargs >= 3 ? args[2] : NULL;
+    bool other = nargs > 3;
+    for (Py_ssize_t k = 0; kwnames && k < PyTuple_GET_SIZE(kwnames); k++) {
+        PyObject *kn = PyTuple_GET_ITEM(kwnames, k);
+        if (PyUnicode_CompareWithASCIIString(kn, "dim") == 0)
+            dim = args[nargs + k];
+        else if (PyUnicode_CompareWithASCIIString(kn, "keepdim") == 0)
+            keep = args[nargs + k];
+        else if (method || (PyUnicode_CompareWithASCIIString(kn, "input") != 0 &&
+                            PyUnicode_CompareWithASCIIString(kn, "out") != 0))
+            other = true;
+    }
+    bool keep_ok = !keep || PyBool_Check(keep);
+    if (!other && keep_ok && dim && (dim == Py_None || PyUnicode_Check(dim))) {
+        PyErr_Format(PyExc_RuntimeError,
+                     "%s: You passed a dimname (string) to this op in place of a dimension index "
+                     "but it does not yet support this behavior. Please pass a dimension index to "
+                     "work around this.",
+                     name);
+        return -1;
+    }
+    if (!other && keep_ok && (dim ? parser_int(dim) : !keep)) return 0;
+    int skip = method ? 1 : 0;
+    return py_invalid_args(name, method ? any_all_meth_sigs : any_all_fn_sigs, 3, args + skip,
+                           nargs - skip, kwnames);
+}
+
+static PyObject *any_all(const char *name, bool is_any, bool method, PyObject *const *args,
+                         Py_ssize_t nargs, PyObject *kwnames) {
+    if (py_ops_any_all_fits(name, method, args, nargs, kwnames) < 0) return NULL;
+    PARSE(name, 1, "input", "dim", "keepdim", "$out");
     nn_tensor *t;
     int64_t dims[NN_MAX_DIMS];
     int n;
     bool keep;
     if (py_tensor_arg(a_[0], name, "input", &t) < 0 || dims_of(a_[1], t, dims, &n) < 0 ||
-        keepdim_arg(a_[2], a_[4], &keep) < 0)
+        keepdim_arg(a_[2], NULL, &keep) < 0)
         return NULL;
     nn_ctx *ctx = py_ctx();
     bool hit;
@@ -317,8 +371,25 @@ static PyObject *any_all(const char *name, bool is_any, PyObject *const *args, P
     return py_tensor_wrap(r);
 }
 
-PY_OP_VIA(all, any_all, false)
-PY_OP_VIA(any, any_all, true)
+/* any/all as functions and methods: their signatures differ in PyTorch's
+ * messages, so each has its own entry (PY_OP shares one). */
+#define ANY_ALL(name, is_any)                                                                      \
+    static PyObject *name##_fn(PyObject *m, PyObject *const *args, Py_ssize_t nargs,               \
+                               PyObject *kwnames) {                                                \
+        (void)m;                                                                                   \
+        return any_all(#name, is_any, false, args, nargs, kwnames);                                \
+    }                                                                                              \
+    static PyObject *name##_meth_impl(PyObject *const *args, Py_ssize_t nargs,                     \
+                                      PyObject *kwnames) {                                         \
+        return any_all(#name, is_any, true, args, nargs, kwnames);                                 \
+    }                                                                                              \
+    static PyObject *name##_meth(PyObject *self, PyObject *const *args, Py_ssize_t nargs,          \
+                                 PyObject *kwnames) {                                              \
+        if (kwnames && py_method_refuse_out(#name, kwnames) < 0) return NULL;                      \
+        return py_call_method(name##_meth_impl, self, args, nargs, kwnames);                       \
+    }
+ANY_ALL(all, false)
+ANY_ALL(any, true)
 
 PY_OP(count_nonzero)
 static PyObject *count_nonzero_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {

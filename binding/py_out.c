@@ -1133,6 +1133,8 @@ static PyObject *out_call(PyObject *fn, const char *name, PyObject *const *args,
         PyErr_Format(PyExc_TypeError, "%s() got an unexpected keyword argument 'out'", name);
         return NULL;
     }
+    if (e.rule == OUT_BOOL && py_ops_any_all_fits(name, false, args, nargs, kwnames) < 0)
+        return NULL; /* its message names out= too */
     /* cummax, cummin, mode: a tensor out fits none of their overloads (a
      * dim by name among them) */
     bool dimnames = e.rule == OUT_TUPLE_CUM || e.rule == OUT_TUPLE_MODE;
