@@ -36,7 +36,44 @@ enum { SMALL_WORK = 32768, PACK = 4096, TILE_PACK = 8192 };
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
 
-#define SG_TARGET __attribute__((target("avx2,fma")))
+#define SG_TARGET    __attribute__((target("avx2,fma")))
+#define SG512_TARGET __attribute__((target("avx512f,avx2,fma")))
+
+/* 0: by the CPU; 1: 256-bit vectors even where 512-bit ones run (tests) */
+static int small_force_avx2;
+
+/* Whether the 512-bit paths may run: the CPU has AVX-512F and
+ * NNDB_NO_AVX512=1 is not set. With it set, every product takes the path
+ * an AVX2-only CPU takes (256-bit tiles below OpenBLAS's size, OpenBLAS
+ * above), as nn_sleef.c's maps do: for measuring such a machine's figures
+ * here (with OPENBLAS_CORETYPE=Haswell for the library's side, docs/
+ * benchmarks.md). Read once. */
+static pthread_once_t avx512_once = PTHREAD_ONCE_INIT;
+static bool avx512_on;
+
+static void avx512_read(void) {
+    __builtin_cpu_init();
+    const char *off = getenv("NNDB_NO_AVX512");
+    avx512_on = __builtin_cpu_supports("avx512f") && !(off && *off == '1');
+}
+
+static bool cpu_avx512(void) {
+    pthread_once(&avx512_once, avx512_read);
+    return avx512_on;
+}
+
+void nn_small_sgemm_force_avx2(bool on) {
+    small_force_avx2 = on;
+}
+
+/* C's rows cleared, as nn_blas.c does before OpenBLAS (the chain paths
+ * add to C). */
+static void clear_rows(float *c, int m, int n, int ldc) {
+    if (ldc == n)
+        memset(c, 0, sizeof(float) * (size_t)m * (size_t)n);
+    else
+        for (int i = 0; i < m; i++) memset(c + (int64_t)i * ldc, 0, sizeof(float) * (size_t)n);
+}
 
 /* Vectorised along C's columns j: Bp [k][n] with j contiguous (row stride
  * ldp), A read by element. C[i][j] += sum_p A(i,p) B(p,j), each sum an FMA
@@ -206,27 +243,208 @@ SG_TARGET static void transpose(float *dst, const float *src, int m, int k, int 
             dst[(int64_t)p * m + i] = src[(int64_t)i * lds + p];
 }
 
+/* The same chains on 512-bit vectors, where the CPU has AVX-512F. The
+ * 256-bit loops above keep four chains in flight (one row of C at a time,
+ * or sixteen rows of one column group), so they run at the FMA's latency;
+ * these keep up to sixteen (a tile of 4 rows x 64 columns of C, or 64 rows
+ * x 4 columns), sixteen lanes wide, with masked loads and stores for the
+ * last vector of a row instead of a scalar tail. Each lane still sums its
+ * own element's chain over p in order from 0 and then adds it to C, so the
+ * bits are the 256-bit loops' (tests/unit/test_matmul.c compares both
+ * widths with cblas_sgemm). With [zero] (BLAS's beta 0) C is not read: the
+ * chain plus 0, the bits of clearing C first. */
+
+/* C(i, j) for R rows and NZ vectors of 16 columns (the last one masked by
+ * [tail]): A(i, p) is a[i ai + p ap], B(p, j) is bp[p ldp + j]. */
+SG512_TARGET static inline __attribute__((always_inline)) void
+zcols_tile(int R, int NZ, __mmask16 tail, int k, const float *a, int64_t ai, int64_t ap,
+           const float *bp, int ldp, float *c, int ldc, bool zero) {
+    __m512 acc[4][4];
+    for (int i = 0; i < R; i++)
+        for (int g = 0; g < NZ; g++) acc[i][g] = _mm512_setzero_ps();
+    for (int p = 0; p < k; p++) {
+        const float *bq = bp + (int64_t)p * ldp;
+        __m512 bv[4];
+        for (int g = 0; g < NZ; g++)
+            bv[g] = g == NZ - 1 ? _mm512_maskz_loadu_ps(tail, bq + 16 * g)
+                                : _mm512_loadu_ps(bq + 16 * g);
+        for (int i = 0; i < R; i++) {
+            __m512 av = _mm512_set1_ps(a[i * ai + p * ap]);
+            for (int g = 0; g < NZ; g++) acc[i][g] = _mm512_fmadd_ps(av, bv[g], acc[i][g]);
+        }
+    }
+    for (int i = 0; i < R; i++)
+        for (int g = 0; g < NZ; g++) {
+            float *cc = c + (int64_t)i * ldc + 16 * g;
+            __mmask16 mk = g == NZ - 1 ? tail : (__mmask16)0xFFFF;
+            __m512 old = zero ? _mm512_setzero_ps() : _mm512_maskz_loadu_ps(mk, cc);
+            _mm512_mask_storeu_ps(cc, mk, _mm512_add_ps(acc[i][g], old));
+        }
+}
+
+/* along_cols on 512-bit tiles of 4 rows x 64 columns. */
+SG512_TARGET static void zalong_cols(bool ta, int m, int n, int k, const float *a, int lda,
+                                     const float *bp, int ldp, float *c, int ldc, bool zero) {
+    int64_t ai = ta ? 1 : lda, ap = ta ? lda : 1;
+    for (int i = 0; i < m; i += 4) {
+        int R = m - i < 4 ? m - i : 4;
+        for (int j = 0; j < n; j += 64) {
+            int w = n - j < 64 ? n - j : 64, NZ = (w + 15) / 16;
+            __mmask16 tail = (__mmask16)(w % 16 ? (1u << (w % 16)) - 1 : 0xFFFFu);
+            const float *ar = a + i * ai;
+            float *cr = c + (int64_t)i * ldc + j;
+#define ZCOLS(r, z)                                                                                \
+    case 4 * (r) + (z)-5: zcols_tile(r, z, tail, k, ar, ai, ap, bp + j, ldp, cr, ldc, zero); break
+            switch (4 * R + NZ - 5) {
+                ZCOLS(1, 1);
+                ZCOLS(1, 2);
+                ZCOLS(1, 3);
+                ZCOLS(1, 4);
+                ZCOLS(2, 1);
+                ZCOLS(2, 2);
+                ZCOLS(2, 3);
+                ZCOLS(2, 4);
+                ZCOLS(3, 1);
+                ZCOLS(3, 2);
+                ZCOLS(3, 3);
+                ZCOLS(3, 4);
+                ZCOLS(4, 1);
+                ZCOLS(4, 2);
+                ZCOLS(4, 3);
+                ZCOLS(4, 4);
+            default: break;
+            }
+#undef ZCOLS
+        }
+    }
+}
+
+/* C(i, j) for NI vectors of 16 rows (the last one masked by [tail]) and NJ
+ * columns: Ap(p, i) is ap[p ldp + i], B(p, j) is b[p bs + j bj]. C's
+ * elements are scattered down its columns, so the sums go out through a
+ * buffer, each added to C as along_rows adds them. */
+SG512_TARGET static inline __attribute__((always_inline)) void
+zrows_tile(int NI, int NJ, __mmask16 tail, int rows, int k, const float *ap, int ldp,
+           const float *b, int64_t bs, int64_t bj, float *c, int ldc, bool zero) {
+    __m512 acc[4][4];
+    for (int j = 0; j < NJ; j++)
+        for (int v = 0; v < NI; v++) acc[j][v] = _mm512_setzero_ps();
+    for (int p = 0; p < k; p++) {
+        const float *aq = ap + (int64_t)p * ldp;
+        __m512 x[4];
+        for (int v = 0; v < NI; v++)
+            x[v] = v == NI - 1 ? _mm512_maskz_loadu_ps(tail, aq + 16 * v)
+                               : _mm512_loadu_ps(aq + 16 * v);
+        for (int j = 0; j < NJ; j++) {
+            __m512 bv = _mm512_set1_ps(b[p * bs + j * bj]);
+            for (int v = 0; v < NI; v++) acc[j][v] = _mm512_fmadd_ps(x[v], bv, acc[j][v]);
+        }
+    }
+    float out[4][64];
+    for (int j = 0; j < NJ; j++)
+        for (int v = 0; v < NI; v++) _mm512_storeu_ps(out[j] + 16 * v, acc[j][v]);
+    for (int l = 0; l < rows; l++)
+        for (int j = 0; j < NJ; j++) {
+            float *cc = c + (int64_t)l * ldc + j;
+            *cc = (zero ? 0.0f : *cc) + out[j][l];
+        }
+}
+
+/* along_rows on 512-bit tiles of 64 rows x 4 columns. */
+SG512_TARGET static void zalong_rows(bool tb, int m, int n, int k, const float *ap, int ldp,
+                                     const float *b, int ldb, float *c, int ldc, bool zero) {
+    int64_t bs = tb ? 1 : ldb, bj = tb ? ldb : 1;
+    for (int j = 0; j < n; j += 4) {
+        int NJ = n - j < 4 ? n - j : 4;
+        for (int i = 0; i < m; i += 64) {
+            int w = m - i < 64 ? m - i : 64, NI = (w + 15) / 16;
+            __mmask16 tail = (__mmask16)(w % 16 ? (1u << (w % 16)) - 1 : 0xFFFFu);
+            const float *bq = b + (int64_t)j * bj;
+            float *cr = c + (int64_t)i * ldc + j;
+#define ZROWS(v, q)                                                                                \
+    case 4 * (v) + (q)-5:                                                                          \
+        zrows_tile(v, q, tail, w, k, ap + i, ldp, bq, bs, bj, cr, ldc, zero);                      \
+        break
+            switch (4 * NI + NJ - 5) {
+                ZROWS(1, 1);
+                ZROWS(1, 2);
+                ZROWS(1, 3);
+                ZROWS(1, 4);
+                ZROWS(2, 1);
+                ZROWS(2, 2);
+                ZROWS(2, 3);
+                ZROWS(2, 4);
+                ZROWS(3, 1);
+                ZROWS(3, 2);
+                ZROWS(3, 3);
+                ZROWS(3, 4);
+                ZROWS(4, 1);
+                ZROWS(4, 2);
+                ZROWS(4, 3);
+                ZROWS(4, 4);
+            default: break;
+            }
+#undef ZROWS
+        }
+    }
+}
+
+/* pack [k][n] (row stride n) = B^T for a B^T of at most 7 rows (B is
+ * [n][k], row stride ldb): a gather of 16 elements per row of the pack and
+ * 16 columns, where transpose() would go element by element (its 8x8
+ * blocks need k >= 8). */
+SG512_TARGET static void zpack_narrow(float *pack, const float *b, int n, int k, int ldb) {
+    __m512i idx =
+        _mm512_mullo_epi32(_mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
+                           _mm512_set1_epi32(ldb));
+    for (int j = 0; j < n; j += 16) {
+        __mmask16 mk = (__mmask16)(n - j >= 16 ? 0xFFFFu : (1u << (n - j)) - 1);
+        const float *bj = b + (int64_t)j * ldb;
+        for (int p = 0; p < k; p++)
+            _mm512_mask_storeu_ps(
+                pack + (int64_t)p * n + j, mk,
+                _mm512_mask_i32gather_ps(_mm512_setzero_ps(), mk, idx, bj + p, 4));
+    }
+}
+
 SG_TARGET static bool small_sgemm(bool ta, bool tb, int m, int n, int k, const float *a, int lda,
-                                  const float *b, int ldb, float *c, int ldc) {
+                                  const float *b, int ldb, float *c, int ldc, bool zero) {
     float pack[PACK];
+    bool wide = !small_force_avx2 && cpu_avx512();
     if (n >= 8) {
         /* B(p, j) with j contiguous: B itself, or B^T copied */
-        if (!tb) {
-            along_cols(ta, m, n, k, a, lda, b, ldb, c, ldc);
-            return true;
+        const float *bp = b;
+        int ldp = ldb;
+        if (tb) {
+            if ((int64_t)k * n > PACK) return false;
+            if (wide && k < 8)
+                zpack_narrow(pack, b, n, k, ldb);
+            else
+                transpose(pack, b, n, k, ldb);
+            bp = pack, ldp = n;
         }
-        if ((int64_t)k * n > PACK) return false;
-        transpose(pack, b, n, k, ldb);
-        along_cols(ta, m, n, k, a, lda, pack, n, c, ldc);
+        if (wide) {
+            zalong_cols(ta, m, n, k, a, lda, bp, ldp, c, ldc, zero);
+        } else {
+            if (zero) clear_rows(c, m, n, ldc);
+            along_cols(ta, m, n, k, a, lda, bp, ldp, c, ldc);
+        }
         return true;
     }
-    if (ta) {
-        along_rows(tb, m, n, k, a, lda, b, ldb, c, ldc);
-        return true;
+    /* A(i, p) with i contiguous: A^T itself, or A copied transposed */
+    const float *ap = a;
+    int ldp = lda;
+    if (!ta) {
+        if ((int64_t)k * m > PACK) return false;
+        transpose(pack, a, m, k, lda);
+        ap = pack, ldp = m;
     }
-    if ((int64_t)k * m > PACK) return false;
-    transpose(pack, a, m, k, lda);
-    along_rows(tb, m, n, k, pack, m, b, ldb, c, ldc);
+    if (wide) {
+        zalong_rows(tb, m, n, k, ap, ldp, b, ldb, c, ldc, zero);
+    } else {
+        if (zero) clear_rows(c, m, n, ldc);
+        along_rows(tb, m, n, k, ap, ldp, b, ldb, c, ldc);
+    }
     return true;
 }
 
@@ -332,8 +550,6 @@ TILE_ROWS(1)
 TILE_ROWS(2)
 TILE_ROWS(3)
 TILE_ROWS(6)
-
-#define SG512_TARGET __attribute__((target("avx512f,avx2,fma")))
 
 /* The same sums on 512-bit vectors (AVX-512F): each lane is its own
  * element's chain, so a 16-lane FMA does what two 8-lane ones did, in the
@@ -497,33 +713,6 @@ SG512_TARGET static void zrows_4_split(int G, int k, const float *a, int64_t ai,
 
 typedef void (*tile_rows_fn)(int G, int split_lo, int split_hi, int k, const float *a, int64_t ai,
                              int64_t ap, const float *b, int ldb, float *c, int ldc, bool zero);
-
-/* 0: by the CPU; 1: 256-bit vectors even where 512-bit ones run (tests) */
-static int small_force_avx2;
-
-/* Whether the 512-bit paths may run: the CPU has AVX-512F and
- * NNDB_NO_AVX512=1 is not set. With it set, every product takes the path
- * an AVX2-only CPU takes (256-bit tiles below OpenBLAS's size, OpenBLAS
- * above), as nn_sleef.c's maps do: for measuring such a machine's figures
- * here (with OPENBLAS_CORETYPE=Haswell for the library's side, docs/
- * benchmarks.md). Read once. */
-static pthread_once_t avx512_once = PTHREAD_ONCE_INIT;
-static bool avx512_on;
-
-static void avx512_read(void) {
-    __builtin_cpu_init();
-    const char *off = getenv("NNDB_NO_AVX512");
-    avx512_on = __builtin_cpu_supports("avx512f") && !(off && *off == '1');
-}
-
-static bool cpu_avx512(void) {
-    pthread_once(&avx512_once, avx512_read);
-    return avx512_on;
-}
-
-void nn_small_sgemm_force_avx2(bool on) {
-    small_force_avx2 = on;
-}
 
 SG_TARGET static void tiled(bool ta, int m, int n, int k, const float *a, int lda, const float *bp,
                             int ldp, float *c, int ldc, bool zero) {
@@ -1249,15 +1438,6 @@ static bool big2_shape(int m, int n, int k) {
     return m <= BIG2_MAX_ROWS && (small_force_avx2 || cpu_avx512());
 }
 
-/* C's rows cleared, as nn_blas.c does before OpenBLAS (the chain paths
- * add to C). */
-static void clear_rows(float *c, int m, int n, int ldc) {
-    if (ldc == n)
-        memset(c, 0, sizeof(float) * (size_t)m * (size_t)n);
-    else
-        for (int i = 0; i < m; i++) memset(c + (int64_t)i * ldc, 0, sizeof(float) * (size_t)n);
-}
-
 bool nn_small_sgemm(bool ta, bool tb, int m, int n, int k, const float *a, int lda, const float *b,
                     int ldb, float *c, int ldc, bool overwrite, int blas_threads) {
     __builtin_cpu_init(); /* idempotent: a few loads after the first call */
@@ -1267,8 +1447,7 @@ bool nn_small_sgemm(bool ta, bool tb, int m, int n, int k, const float *a, int l
     if (chain_shape(m, n, k) && (int64_t)m * n * k <= SMALL_WORK) {
         /* its only refusals (B^T or A^T too large to copy) come first */
         if (n >= 8 ? tb && (int64_t)k * n > PACK : !ta && (int64_t)k * m > PACK) return false;
-        if (overwrite) clear_rows(c, m, n, ldc);
-        return small_sgemm(ta, tb, m, n, k, a, lda, b, ldb, c, ldc);
+        return small_sgemm(ta, tb, m, n, k, a, lda, b, ldb, c, ldc, overwrite);
     }
     if (tile_shape(m, n, k) && tiled_sgemm(ta, tb, m, n, k, a, lda, b, ldb, c, ldc, overwrite))
         return true;

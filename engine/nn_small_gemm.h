@@ -38,7 +38,7 @@
 bool nn_small_sgemm(bool ta, bool tb, int m, int n, int k, const float *a, int lda, const float *b,
                     int ldb, float *c, int ldc, bool overwrite, int blas_threads);
 
-/* Tests: run the larger products on 256-bit vectors even where the CPU has
+/* Tests: run every product on 256-bit vectors even where the CPU has
  * 512-bit ones (both must give OpenBLAS's bits). */
 void nn_small_sgemm_force_avx2(bool on);
 

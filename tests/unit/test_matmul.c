@@ -299,8 +299,10 @@ NN_TEST(small_sgemm_has_openblas_bits) {
     static const int ms[] = {1, 2, 3, 4, 5, 7, 8, 9, 16, 17, 31, 33, 64, 65};
     static const int ks[] = {1, 2, 3, 5, 8, 9, 31, 64, 100, 256};
     int taken = 0, differ = 0, n_ms = (int)(sizeof ms / sizeof ms[0]);
-    for (int q = 0; q < 8; q++) {
-        bool ta = q & 1, tb = q & 2, pad = q & 4;
+    /* on 256-bit vectors, and on 512-bit ones where the CPU has them */
+    for (int q = 0; q < 16; q++) {
+        bool ta = q & 1, tb = q & 2, pad = q & 4, wide = q & 8;
+        nn_small_sgemm_force_avx2(!wide);
         for (int im = 0; im < n_ms; im++)
             for (int in = 0; in < n_ms; in++)
                 for (size_t ik = 0; ik < sizeof ks / sizeof ks[0]; ik++) {
@@ -317,11 +319,24 @@ NN_TEST(small_sgemm_has_openblas_bits) {
                     taken++;
                     if (memcmp(c1, c2, sizeof(float) * (size_t)(m * ldc))) {
                         if (differ++ < 5)
-                            fprintf(stderr, "small sgemm differs: ta %d tb %d m %d n %d k %d\n", ta,
-                                    tb, m, n, k);
+                            fprintf(stderr,
+                                    "small sgemm differs: wide %d ta %d tb %d m %d n %d k %d\n",
+                                    wide, ta, tb, m, n, k);
                     }
+                    /* beta 0: C's old values, NaN among them, not read */
+                    for (int i = 0; i < m * ldc; i++) c1[i] = c2[i] = i % 5 ? pool[i] : NAN;
+                    nn_small_sgemm(ta, tb, m, n, k, a, lda, b, ldb, c1, ldc, true, false);
+                    blas(CblasRowMajor, ta ? CblasTrans : CblasNoTrans,
+                         tb ? CblasTrans : CblasNoTrans, m, n, k, 1.0f, a, lda, b, ldb, 0.0f, c2,
+                         ldc);
+                    if (memcmp(c1, c2, sizeof(float) * (size_t)(m * ldc)) && differ++ < 5)
+                        fprintf(
+                            stderr,
+                            "small sgemm, beta 0, differs: wide %d ta %d tb %d m %d n %d k %d\n",
+                            wide, ta, tb, m, n, k);
                 }
     }
+    nn_small_sgemm_force_avx2(false);
     /* the tiled path (rows of C a whole number of vectors): every row
      * count 1-30 and more, so that every chunking of rows occurs */
     int tiled = 0;
@@ -364,7 +379,7 @@ NN_TEST(small_sgemm_has_openblas_bits) {
                 }
     }
     CHECK_MSG(tiled > 1500, "the sweep reached the tiled kernel (%d products)", tiled);
-    CHECK_MSG(taken > 2000, "the sweep reached the small kernel");
+    CHECK_MSG(taken > 4000, "the sweep reached the small kernel (%d products)", taken);
     CHECK_MSG(differ == 0, "the small kernel has OpenBLAS's bits");
     free(pool);
     free(c1);
