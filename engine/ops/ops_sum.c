@@ -501,7 +501,19 @@ bool nn_var_all_pytorch_order(const nn_tensor *x, double correction, bool take_s
  * split (TensorIteratorBase::parallel_reduce) for the thread count set. */
 static void reduce_into(sgeo *g, int64_t out_n, const void *ident) {
     const int64_t z = g->z;
-    for (int64_t i = 0; i < out_n; i++) memcpy(g->o + i * z, ident, (size_t)z);
+    /* the identity into every output, a typed loop for the usual sizes (a
+     * memcpy of a run-time size is a library call per element) */
+    if (z == 4) {
+        uint32_t v;
+        memcpy(&v, ident, 4);
+        for (int64_t i = 0; i < out_n; i++) memcpy(g->o + i * 4, &v, 4);
+    } else if (z == 8) {
+        uint64_t v;
+        memcpy(&v, ident, 8);
+        for (int64_t i = 0; i < out_n; i++) memcpy(g->o + i * 8, &v, 8);
+    } else {
+        for (int64_t i = 0; i < out_n; i++) memcpy(g->o + i * z, ident, (size_t)z);
+    }
     int64_t n = numel_of(g);
     if (n == 0) return;
     int threads = nn_get_num_threads();
