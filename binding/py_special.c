@@ -124,6 +124,10 @@ static PyObject *logit_impl(PyObject *const *args, Py_ssize_t nargs, PyObject *k
     double eps = -1;
     if (py_tensor_arg(a_[0], "logit", "input", &t) < 0) return NULL;
     if (py_given(a_[1]) && py_float_arg(a_[1], "eps", &eps) < 0) return NULL;
+    if (t->dtype == NN_FLOAT16) { /* 1.13's kernel: floats and bfloat16 */
+        PyErr_SetString(PyExc_RuntimeError, "\"logit_cpu\" not implemented for 'Half'");
+        return NULL;
+    }
     return py_tensor_wrap_named(nn_logit(py_ctx(), t, eps), "LogitBackward0");
 }
 

@@ -1,7 +1,7 @@
 /* More elementwise math (sin, cos, log2, log10, nan_to_num) and the
  * triangle masks (tril, triu), each one node with its own backward.
  *
- * The kernels work on a contiguous copy in the input's float type (ints and
+ * The kernels work on the input in its float type, a dense layout kept (ints and
  * bools compute in float32, as the other unary math does); their backwards
  * are written with the public ops, which run directly inside a backward. */
 #include <float.h>
@@ -94,14 +94,13 @@ nn_tensor *nn_log10(nn_ctx *ctx, nn_tensor *a) {
 
 /* ---- nan_to_num: p.f = {nan, posinf, neginf} ---- */
 
+/* A dense layout (a transpose, channels_last) is kept, as PyTorch's
+ * TensorIterator keeps it (nn_map_operands). */
 nn_tensor *op_nan_to_num_forward(nn_ctx *ctx, nn_node *node) {
     nn_tensor *a = node->in[0].t;
-    nn_tensor *c = nn_tensor_contiguous_raw(ctx, a);
-    nn_tensor *out = c ? nn_tensor_empty(ctx, a->dtype, a->ndim, a->shape) : NULL;
-    if (!out) {
-        nn_tensor_release(c);
-        return NULL;
-    }
+    nn_tensor *c = NULL;
+    nn_tensor *out = nn_map_operands(ctx, a, a->dtype, &c, NULL);
+    if (!out) return NULL;
     int64_t n = nn_tensor_numel(out);
     double vn = node->p.f[0], vp = node->p.f[1], vm = node->p.f[2];
     if (a->dtype == NN_FLOAT32) {

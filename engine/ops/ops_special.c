@@ -548,15 +548,14 @@ static int64_t tail_start(int64_t n, nn_dtype dt) {
 }
 
 /* logit(x) = log(x / (1 - x)), x first clamped to [eps, 1 - eps] when
- * eps >= 0; x == 1 gives inf. */
+ * eps >= 0; x == 1 gives inf. A dense layout (a transpose, channels_last)
+ * is kept and walked as flat memory, as PyTorch's kernel walks it: the
+ * same vector blocks and tail as a contiguous input (nn_map_operands). */
 static nn_tensor *logit_forward(nn_ctx *ctx, nn_tensor *a, double eps) {
     nn_dtype dt = nn_float_dtype(a->dtype);
-    nn_tensor *c = nn_contiguous_as(ctx, a, dt);
-    nn_tensor *out = c ? nn_tensor_empty(ctx, dt, a->ndim, a->shape) : NULL;
-    if (!out) {
-        nn_tensor_release(c);
-        return NULL;
-    }
+    nn_tensor *c = NULL;
+    nn_tensor *out = nn_map_operands(ctx, a, dt, &c, NULL);
+    if (!out) return NULL;
     int64_t n = nn_tensor_numel(out), t0 = tail_start(n, dt);
     if (dt == NN_FLOAT32) {
         const float *x = nn_tensor_data(c);
