@@ -72,7 +72,22 @@ static bool exp16;
  * step for all of them before the next), which the core overlaps: 4096
  * floats in ~7.2 us instead of ~10.5 (bench: docs/benchmarks.md, "The MLP
  * step, fifth session"). Inlined with a constant [k] (TANH_K, or 1 for the
- * last vectors), so its arrays live in registers. */
+ * last vectors), so its arrays live in registers.
+ *
+ * The loop is bound by the vector pipes (about 100 operations per 8
+ * floats), so seven of the library's operations are left out where that
+ * cannot change a result: |x| + 0 before the multiply by 1/ln 2 (|x| is
+ * never -0); adding +0 to the low part of the reduced argument (a sum
+ * whose first term is a difference of distinct values or an exact
+ * cancellation, never -0); the two negations of e^-a's parts, folded into
+ * subtractions (a - b is a + (-b) in IEEE arithmetic); and the test for an
+ * exp argument below -104 with its two and-nots (the argument is |x|,
+ * never below 0). A NaN's payload could differ, but every NaN the steps
+ * make ends as 1, or as the all-ones pattern for a NaN input, before and
+ * after. Checked over all 2^32 inputs against libsleef's
+ * Sleef_tanhf8_u10avx2 (a throwaway program built with the project's
+ * flags: GNU C's default -ffp-contract=fast fuses multiplies and adds and
+ * changes the bits); load() compares the two at every start. */
 #define TANH_K 4
 static inline __attribute__((always_inline, target("avx2,fma"))) void
 tanh_vec(int k, const __m256 *x, __m256 *out) {
@@ -87,8 +102,7 @@ tanh_vec(int k, const __m256 *x, __m256 *out) {
      * s = |x| - q ln 2 in two parts (hi, lo) */
     for (int j = 0; j < k; j++) {
         a[j] = _mm256_and_ps(x[j], absm);
-        q[j] = _mm256_cvtps_epi32(
-            _mm256_mul_ps(_mm256_add_ps(a[j], zero), _mm256_set1_ps(1.44269502f)));
+        q[j] = _mm256_cvtps_epi32(_mm256_mul_ps(a[j], _mm256_set1_ps(1.44269502f)));
     }
     for (int j = 0; j < k; j++) {
         __m256 qf = _mm256_cvtepi32_ps(q[j]);
@@ -96,7 +110,6 @@ tanh_vec(int k, const __m256 *x, __m256 *out) {
         __m256 s1 = _mm256_add_ps(t1, a[j]);
         __m256 v = _mm256_sub_ps(s1, a[j]);
         __m256 e1 = _mm256_add_ps(_mm256_sub_ps(a[j], _mm256_sub_ps(s1, v)), _mm256_sub_ps(t1, v));
-        e1 = _mm256_add_ps(e1, zero);
         __m256 t2 = _mm256_mul_ps(qf, _mm256_set1_ps(-1.42860677e-06f));
         __m256 s2 = _mm256_add_ps(t2, s1);
         __m256 w = _mm256_sub_ps(s2, s1);
@@ -147,19 +160,17 @@ tanh_vec(int k, const __m256 *x, __m256 *out) {
         __m256 p1 = _mm256_castsi256_ps(_mm256_add_epi32(_mm256_slli_epi32(qh, 23), ione));
         __m256 p2 = _mm256_castsi256_ps(
             _mm256_add_epi32(ione, _mm256_slli_epi32(_mm256_sub_epi32(q[j], qh), 23)));
-        __m256 under = _mm256_cmp_ps(a[j], _mm256_set1_ps(-104.0f), _CMP_LT_OS);
-        dx[j] = _mm256_andnot_ps(under, _mm256_mul_ps(_mm256_mul_ps(p1, f), p2));
-        dy[j] = _mm256_andnot_ps(under, _mm256_mul_ps(_mm256_mul_ps(p1, fl), p2));
+        dx[j] = _mm256_mul_ps(_mm256_mul_ps(p1, f), p2);
+        dy[j] = _mm256_mul_ps(_mm256_mul_ps(p1, fl), p2);
     }
     /* e = 1 / d; n = d - e, p = d + e */
     for (int j = 0; j < k; j++) ex[j] = _mm256_div_ps(one, dx[j]);
     for (int j = 0; j < k; j++) {
         __m256 ey = _mm256_mul_ps(
             ex[j], _mm256_fnmadd_ps(dy[j], ex[j], _mm256_fnmadd_ps(dx[j], ex[j], one)));
-        __m256 nex = _mm256_xor_ps(ex[j], sgnm), ney = _mm256_xor_ps(ey, sgnm);
-        nx[j] = _mm256_add_ps(nex, dx[j]);
-        ny[j] = _mm256_add_ps(_mm256_add_ps(_mm256_add_ps(_mm256_sub_ps(dx[j], nx[j]), nex), dy[j]),
-                              ney);
+        nx[j] = _mm256_sub_ps(dx[j], ex[j]);
+        ny[j] = _mm256_sub_ps(
+            _mm256_add_ps(_mm256_sub_ps(_mm256_sub_ps(dx[j], nx[j]), ex[j]), dy[j]), ey);
         px[j] = _mm256_add_ps(ex[j], dx[j]);
         py[j] = _mm256_add_ps(
             _mm256_add_ps(_mm256_add_ps(ex[j], _mm256_sub_ps(dx[j], px[j])), dy[j]), ey);
@@ -198,28 +209,14 @@ __attribute__((target("avx2,fma"))) static int64_t tanh_map_avx2(float *out, con
     return i;
 }
 
-/* tanh_vec on sixteen floats (AVX-512F): the same results lane by lane as
- * the eight-float version. Where a 16-lane core runs a 512-bit operation in
- * the time of a 256-bit one (AMD Zen 5), twice the floats an instruction.
- * AVX-512F has no float and/xor (that is AVX-512DQ), so the sign and
- * magnitude masks go through the integer ones; its compares give mask
- * registers, so the AVX2 version's and-not with a compare becomes a
- * zero-masked multiply, and its blendv a masked blend.
- *
- * The loop is bound by the vector pipes (about 100 operations per 16
- * floats), so seven of the library's operations are left out or merged
- * where that cannot change a result: |x| + 0 before the multiply by
- * 1/ln 2 (|x| is never -0); adding +0 to the low part of the reduced
- * argument (a sum whose first term is a difference of distinct values or
- * an exact cancellation, never -0); the two negations of e^-a's parts,
- * folded into subtractions (a - b is a + (-b) in IEEE arithmetic); the
- * zeroing of an underflowed e^a as a move of its own; and the sign's and +
- * xor, one ternary-logic operation. A NaN's payload could differ, but
- * every NaN the steps make ends as 1, or as the all-ones pattern for a NaN
- * input, before and after. Checked over all 2^32 inputs against libsleef's
- * Sleef_tanhf8_u10avx2 (a throwaway program built with the project's
- * flags: GNU C's default -ffp-contract=fast fuses multiplies and adds and
- * changes the bits), and at every start by tanh16_matches. */
+/* tanh_vec on sixteen floats (AVX-512F), with the same operations left
+ * out, so the same results lane by lane (checked over all 2^32 inputs in
+ * the same way, and at every start by tanh16_matches). Where a 16-lane
+ * core runs a 512-bit operation in the time of a 256-bit one (AMD Zen 5),
+ * twice the floats an instruction. AVX-512F has no float and/xor (that is
+ * AVX-512DQ), so the magnitude mask goes through the integer one, and the
+ * sign's and + xor is one ternary-logic operation; its compares give mask
+ * registers, so the blendv becomes a masked blend. */
 #define TANH16_K 4
 static inline __attribute__((always_inline, target("avx512f"))) __m512 and16(__m512 a, __m512 b) {
     return _mm512_castsi512_ps(_mm512_and_si512(_mm512_castps_si512(a), _mm512_castps_si512(b)));
@@ -294,10 +291,8 @@ tanh_vec16(int k, const __m512 *x, __m512 *out) {
         __m512 p1 = _mm512_castsi512_ps(_mm512_add_epi32(_mm512_slli_epi32(qh, 23), ione));
         __m512 p2 = _mm512_castsi512_ps(
             _mm512_add_epi32(ione, _mm512_slli_epi32(_mm512_sub_epi32(q[j], qh), 23)));
-        /* and-not with the compare: +0 where under */
-        __mmask16 keep = _mm512_cmp_ps_mask(a[j], _mm512_set1_ps(-104.0f), _CMP_NLT_US);
-        dx[j] = _mm512_maskz_mul_ps(keep, _mm512_mul_ps(p1, f), p2);
-        dy[j] = _mm512_maskz_mul_ps(keep, _mm512_mul_ps(p1, fl), p2);
+        dx[j] = _mm512_mul_ps(_mm512_mul_ps(p1, f), p2);
+        dy[j] = _mm512_mul_ps(_mm512_mul_ps(p1, fl), p2);
     }
     for (int j = 0; j < k; j++) ex[j] = _mm512_div_ps(one, dx[j]);
     for (int j = 0; j < k; j++) {
