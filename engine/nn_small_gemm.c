@@ -254,25 +254,45 @@ SG_TARGET static void transpose(float *dst, const float *src, int m, int k, int 
  * widths with cblas_sgemm). With [zero] (BLAS's beta 0) C is not read: the
  * chain plus 0, the bits of clearing C first. */
 
+/* acc[r][v] = the sum over p of S(r, p) V(p, v), each lane one FMA chain
+ * over p from 0: S(r, p) = s[r sr + p sp], broadcast; V(p, v) the v-th
+ * vector of 16 floats at vec + p vp, the last one masked by [tail]. */
+SG512_TARGET static inline __attribute__((always_inline)) void
+zouter(int R, int NV, __mmask16 tail, int k, const float *s, int64_t sr, int64_t sp,
+       const float *vec, int64_t vp, __m512 acc[4][4]) {
+    for (int r = 0; r < R; r++)
+        for (int v = 0; v < NV; v++) acc[r][v] = _mm512_setzero_ps();
+    for (int p = 0; p < k; p++) {
+        const float *vq = vec + p * vp;
+        __m512 x[4];
+        for (int v = 0; v < NV; v++)
+            x[v] = v == NV - 1 ? _mm512_maskz_loadu_ps(tail, vq + 16 * v)
+                               : _mm512_loadu_ps(vq + 16 * v);
+        for (int r = 0; r < R; r++) {
+            __m512 sv = _mm512_set1_ps(s[r * sr + p * sp]);
+            for (int v = 0; v < NV; v++) acc[r][v] = _mm512_fmadd_ps(sv, x[v], acc[r][v]);
+        }
+    }
+}
+
+/* The 16 tiles of 1-4 x 1-4 (ZTILES(X) lists X(1, 1) ... X(4, 4)), so that
+ * each is inlined with constant sizes and its accumulators stay in
+ * registers. */
+// clang-format off
+#define ZTILES(X)                                                                                  \
+    X(1, 1) X(1, 2) X(1, 3) X(1, 4)                                                                \
+    X(2, 1) X(2, 2) X(2, 3) X(2, 4)                                                                \
+    X(3, 1) X(3, 2) X(3, 3) X(3, 4)                                                                \
+    X(4, 1) X(4, 2) X(4, 3) X(4, 4)
+// clang-format on
+
 /* C(i, j) for R rows and NZ vectors of 16 columns (the last one masked by
  * [tail]): A(i, p) is a[i ai + p ap], B(p, j) is bp[p ldp + j]. */
 SG512_TARGET static inline __attribute__((always_inline)) void
 zcols_tile(int R, int NZ, __mmask16 tail, int k, const float *a, int64_t ai, int64_t ap,
            const float *bp, int ldp, float *c, int ldc, bool zero) {
     __m512 acc[4][4];
-    for (int i = 0; i < R; i++)
-        for (int g = 0; g < NZ; g++) acc[i][g] = _mm512_setzero_ps();
-    for (int p = 0; p < k; p++) {
-        const float *bq = bp + (int64_t)p * ldp;
-        __m512 bv[4];
-        for (int g = 0; g < NZ; g++)
-            bv[g] = g == NZ - 1 ? _mm512_maskz_loadu_ps(tail, bq + 16 * g)
-                                : _mm512_loadu_ps(bq + 16 * g);
-        for (int i = 0; i < R; i++) {
-            __m512 av = _mm512_set1_ps(a[i * ai + p * ap]);
-            for (int g = 0; g < NZ; g++) acc[i][g] = _mm512_fmadd_ps(av, bv[g], acc[i][g]);
-        }
-    }
+    zouter(R, NZ, tail, k, a, ai, ap, bp, ldp, acc);
     for (int i = 0; i < R; i++)
         for (int g = 0; g < NZ; g++) {
             float *cc = c + (int64_t)i * ldc + 16 * g;
@@ -282,64 +302,43 @@ zcols_tile(int R, int NZ, __mmask16 tail, int k, const float *a, int64_t ai, int
         }
 }
 
+/* The mask of the first [w] % 16 lanes, or of all 16. */
+static inline __mmask16 tail_mask(int w) {
+    return (__mmask16)(w % 16 ? (1u << (w % 16)) - 1 : 0xFFFFu);
+}
+
 /* along_cols on 512-bit tiles of 4 rows x 64 columns. */
 SG512_TARGET static void zalong_cols(bool ta, int m, int n, int k, const float *a, int lda,
                                      const float *bp, int ldp, float *c, int ldc, bool zero) {
     int64_t ai = ta ? 1 : lda, ap = ta ? lda : 1;
-    for (int i = 0; i < m; i += 4) {
-        int R = m - i < 4 ? m - i : 4;
+    for (int i = 0; i < m; i += 4)
         for (int j = 0; j < n; j += 64) {
-            int w = n - j < 64 ? n - j : 64, NZ = (w + 15) / 16;
-            __mmask16 tail = (__mmask16)(w % 16 ? (1u << (w % 16)) - 1 : 0xFFFFu);
+            int R = m - i < 4 ? m - i : 4, w = n - j < 64 ? n - j : 64, NZ = (w + 15) / 16;
             const float *ar = a + i * ai;
             float *cr = c + (int64_t)i * ldc + j;
 #define ZCOLS(r, z)                                                                                \
-    case 4 * (r) + (z)-5: zcols_tile(r, z, tail, k, ar, ai, ap, bp + j, ldp, cr, ldc, zero); break
+    case 4 * (r) + (z)-5:                                                                          \
+        zcols_tile(r, z, tail_mask(w), k, ar, ai, ap, bp + j, ldp, cr, ldc, zero);                 \
+        break;
             switch (4 * R + NZ - 5) {
-                ZCOLS(1, 1);
-                ZCOLS(1, 2);
-                ZCOLS(1, 3);
-                ZCOLS(1, 4);
-                ZCOLS(2, 1);
-                ZCOLS(2, 2);
-                ZCOLS(2, 3);
-                ZCOLS(2, 4);
-                ZCOLS(3, 1);
-                ZCOLS(3, 2);
-                ZCOLS(3, 3);
-                ZCOLS(3, 4);
-                ZCOLS(4, 1);
-                ZCOLS(4, 2);
-                ZCOLS(4, 3);
-                ZCOLS(4, 4);
+                ZTILES(ZCOLS)
             default: break;
             }
 #undef ZCOLS
         }
-    }
 }
 
 /* C(i, j) for NI vectors of 16 rows (the last one masked by [tail]) and NJ
  * columns: Ap(p, i) is ap[p ldp + i], B(p, j) is b[p bs + j bj]. C's
- * elements are scattered down its columns, so the sums go out through a
- * buffer, each added to C as along_rows adds them. */
+ * elements run down its columns, so the sums go out through a buffer, each
+ * added to C as along_rows adds them. */
 SG512_TARGET static inline __attribute__((always_inline)) void
 zrows_tile(int NI, int NJ, __mmask16 tail, int rows, int k, const float *ap, int ldp,
            const float *b, int64_t bs, int64_t bj, float *c, int ldc, bool zero) {
     __m512 acc[4][4];
-    for (int j = 0; j < NJ; j++)
-        for (int v = 0; v < NI; v++) acc[j][v] = _mm512_setzero_ps();
-    for (int p = 0; p < k; p++) {
-        const float *aq = ap + (int64_t)p * ldp;
-        __m512 x[4];
-        for (int v = 0; v < NI; v++)
-            x[v] = v == NI - 1 ? _mm512_maskz_loadu_ps(tail, aq + 16 * v)
-                               : _mm512_loadu_ps(aq + 16 * v);
-        for (int j = 0; j < NJ; j++) {
-            __m512 bv = _mm512_set1_ps(b[p * bs + j * bj]);
-            for (int v = 0; v < NI; v++) acc[j][v] = _mm512_fmadd_ps(x[v], bv, acc[j][v]);
-        }
-    }
+    zouter(NJ, NI, tail, k, b, bj, bs, ap, ldp, acc);
+    /* one buffer per column: through a single shared one GCC kept the
+     * accumulators in memory, a store each per p */
     float out[4][64];
     for (int j = 0; j < NJ; j++)
         for (int v = 0; v < NI; v++) _mm512_storeu_ps(out[j] + 16 * v, acc[j][v]);
@@ -354,39 +353,21 @@ zrows_tile(int NI, int NJ, __mmask16 tail, int rows, int k, const float *ap, int
 SG512_TARGET static void zalong_rows(bool tb, int m, int n, int k, const float *ap, int ldp,
                                      const float *b, int ldb, float *c, int ldc, bool zero) {
     int64_t bs = tb ? 1 : ldb, bj = tb ? ldb : 1;
-    for (int j = 0; j < n; j += 4) {
-        int NJ = n - j < 4 ? n - j : 4;
+    for (int j = 0; j < n; j += 4)
         for (int i = 0; i < m; i += 64) {
-            int w = m - i < 64 ? m - i : 64, NI = (w + 15) / 16;
-            __mmask16 tail = (__mmask16)(w % 16 ? (1u << (w % 16)) - 1 : 0xFFFFu);
+            int NJ = n - j < 4 ? n - j : 4, w = m - i < 64 ? m - i : 64, NI = (w + 15) / 16;
             const float *bq = b + (int64_t)j * bj;
             float *cr = c + (int64_t)i * ldc + j;
 #define ZROWS(v, q)                                                                                \
     case 4 * (v) + (q)-5:                                                                          \
-        zrows_tile(v, q, tail, w, k, ap + i, ldp, bq, bs, bj, cr, ldc, zero);                      \
-        break
+        zrows_tile(v, q, tail_mask(w), w, k, ap + i, ldp, bq, bs, bj, cr, ldc, zero);              \
+        break;
             switch (4 * NI + NJ - 5) {
-                ZROWS(1, 1);
-                ZROWS(1, 2);
-                ZROWS(1, 3);
-                ZROWS(1, 4);
-                ZROWS(2, 1);
-                ZROWS(2, 2);
-                ZROWS(2, 3);
-                ZROWS(2, 4);
-                ZROWS(3, 1);
-                ZROWS(3, 2);
-                ZROWS(3, 3);
-                ZROWS(3, 4);
-                ZROWS(4, 1);
-                ZROWS(4, 2);
-                ZROWS(4, 3);
-                ZROWS(4, 4);
+                ZTILES(ZROWS)
             default: break;
             }
 #undef ZROWS
         }
-    }
 }
 
 /* pack [k][n] (row stride n) = B^T for a B^T of at most 7 rows (B is
