@@ -833,9 +833,51 @@ static nn_status accumulate(nn_ctx *ctx, nn_tensor **slot, nn_tensor *g, bool mu
     return accumulate_into(ctx, slot, g, must_own, false);
 }
 
-/* A contribution to a leaf's .grad (see accumulate_into). */
+/* Whether [g] may become [leaf]'s .grad as it is: PyTorch's layout
+ * contract (AccumulateGrad's obeys_layout_contract): the strides of a
+ * non-overlapping and dense leaf (a transposed weight, a channels_last
+ * one) on every dim of size 2 and up, and no 0 stride on the others;
+ * row-major for any other leaf. */
+static bool obeys_layout(const nn_tensor *g, const nn_tensor *leaf) {
+    if (!nn_tensor_is_dense(leaf)) return nn_tensor_is_contiguous(g);
+    for (int i = 0; i < g->ndim; i++)
+        if (g->shape[i] != 1 ? g->strides[i] != leaf->strides[i] : g->strides[i] == 0) return false;
+    return true;
+}
+
+/* A copy of [g] for [leaf]'s .grad: in [g]'s layout when that obeys the
+ * contract (what PyTorch keeps as it is: its gradient is seldom shared
+ * where nndb's may be), else laid out by the contract
+ * (clone_obey_contract): [leaf]'s strides when it is non-overlapping and
+ * dense, row-major otherwise. In the lasting blocks when [lasting]
+ * (place_first_grad). NULL with ctx->err set on failure; [g] is not
+ * released. */
+static nn_tensor *copy_for_leaf(nn_ctx *ctx, nn_tensor *g, const nn_tensor *leaf, bool lasting) {
+    nn_tensor *c = lasting ? nn_tensor_empty_lasting(ctx, g->dtype, g->ndim, g->shape)
+                           : nn_tensor_empty(ctx, g->dtype, g->ndim, g->shape);
+    const nn_tensor *like = obeys_layout(g, leaf) ? g : nn_tensor_is_dense(leaf) ? leaf : NULL;
+    if (c && like) memcpy(c->strides, like->strides, sizeof(int64_t) * (size_t)like->ndim);
+    if (c && nn_tensor_copy_(ctx, c, g)) {
+        nn_tensor_release(c);
+        return NULL;
+    }
+    return c;
+}
+
+/* A contribution to a leaf's .grad (see accumulate_into). The first one is
+ * kept when nothing else holds it and it obeys the layout contract, and
+ * copied into the contract's layout otherwise, so a transposed or
+ * channels_last parameter's .grad has its strides, as in PyTorch. */
 static nn_status accumulate_leaf(nn_ctx *ctx, nn_tensor *leaf, nn_tensor *g) {
-    return accumulate_into(ctx, &leaf->grad, g, true, leaf_grad_in_place(leaf, false));
+    if (leaf->grad)
+        return accumulate_into(ctx, &leaf->grad, g, true, leaf_grad_in_place(leaf, false));
+    if (g->refcount == 1 && g->storage->refcount == 1 && obeys_layout(g, leaf)) {
+        leaf->grad = g;
+        return NN_OK;
+    }
+    leaf->grad = copy_for_leaf(ctx, g, leaf, false);
+    nn_tensor_release(g);
+    return leaf->grad ? NN_OK : ctx->err.code;
 }
 
 /* ---- gradient hooks ---- */
@@ -1023,9 +1065,8 @@ static nn_tensor *place_first_grad(nn_ctx *ctx, nn_tensor *t, nn_tensor *g) {
     if (t->grad || t->grad_placed) return g;
     t->grad_placed = true;
     if (!nn_mem_lasting_applies(nn_tensor_numel(g) * nn_dtype_size(g->dtype))) return g;
-    nn_tensor *c = nn_tensor_empty_lasting(ctx, g->dtype, g->ndim, g->shape);
-    if (!c || nn_tensor_copy_(ctx, c, g)) {
-        nn_tensor_release(c);
+    nn_tensor *c = copy_for_leaf(ctx, g, t, true);
+    if (!c) {
         nn_error_clear(&ctx->err);
         return g;
     }

@@ -558,15 +558,23 @@ class Module:
         return self
 
     def to(self, *args, **kwargs):
+        memory_format = kwargs.get("memory_format")
         device, dtype, non_blocking = _parse_to(*args, **kwargs)
         if dtype is not None and not (dtype.is_floating_point or dtype.is_complex):
             raise TypeError("nn.Module.to only accepts floating point or complex "
                             f"dtypes, but got desired dtype={dtype}")
         if device is not None and device.type != "cpu":
             _cpu_only(device)
-        if dtype is None:
-            return self
-        return self._cast_floats(dtype)
+        if memory_format is None:
+            return self if dtype is None else self._cast_floats(dtype)
+
+        # memory_format= lays out the 4-d and 5-d parameters and buffers
+        # (a conv's weight), as PyTorch's Module.to does
+        def convert(t):
+            if dtype is not None and t.is_floating_point():
+                t = _cast(t, dtype)
+            return t.to(memory_format=memory_format) if t.dim() in (4, 5) else t
+        return self._apply(convert)
 
     # ---- state_dict ----
 
