@@ -398,11 +398,193 @@ PT_AVX2_INLINE void pt_ce_stats8(nn_sleef_v8f vexp, nn_sleef_v8f vlog, const flo
     *ls = vlog(pt_reduce_cols(e, c, false));
 }
 
-PT_AVX2 void pt_cross_entropy(nn_sleef_v8f vexp, nn_sleef_v8f vlog, const float *x,
-                              const int64_t *tgt, int64_t ignore, double *loss, float *stats,
-                              int64_t rows, int64_t c) {
+/* ---- Cross entropy of sixteen short rows at once, on AVX-512F ----
+ * pt_cross_entropy and pt_ce_grad_stats take rows of fewer than 16 classes
+ * eight at a time, one row a lane, with a SLEEF call per column: a [64, 3]
+ * batch made 24 exp and 8 log calls forward, 32 exp calls backward, each a
+ * short dependent chain through libsleef (about 530 and 600 ns). Here
+ * sixteen rows share a lane each, the columns come in with one gather each,
+ * and the exps are nn_sleef_expf16_k's, several vectors side by side (the
+ * same bits per lane as the library's). The max and the sums keep
+ * pt_reduce_cols's order lane by lane, so every row gets the operations the
+ * eight-row path gives it. */
+
+/* pt_max on sixteen lanes: a NaN on either side makes the lane all ones */
+PT_AVX512_INLINE __m512 pt512_max(__m512 a, __m512 b) {
+    __mmask16 nan = _mm512_cmp_ps_mask(a, b, _CMP_UNORD_Q);
+    return _mm512_mask_mov_ps(_mm512_max_ps(a, b), nan, _mm512_castsi512_ps(_mm512_set1_epi32(-1)));
+}
+
+PT_AVX512_INLINE __m512 pt512_op(__m512 a, __m512 b, bool is_max) {
+    return is_max ? pt512_max(a, b) : _mm512_add_ps(a, b);
+}
+
+/* pt_reduce_cols on sixteen lanes */
+PT_AVX512_INLINE __m512 pt512_reduce_cols(const __m512 *v, int64_t c, bool is_max) {
+    __m512 a = v[0];
+    if (c < 8) {
+        for (int64_t k = 1; k < c; k++) a = pt512_op(a, v[k], is_max);
+        return a;
+    }
+    __m512 l[8];
+    for (int k = 0; k < 8; k++) l[k] = k + 8 < c ? pt512_op(v[k], v[k + 8], is_max) : v[k];
+    for (int k = 0; k < 4; k++) l[k] = pt512_op(l[k], l[k + 4], is_max);
+    return pt512_op(pt512_op(l[0], l[2], is_max), pt512_op(l[1], l[3], is_max), is_max);
+}
+
+/* exp of the [c] vectors [t], up to four side by side */
+PT_AVX512_INLINE void pt512_exp_cols(const __m512 *t, __m512 *e, int64_t c) {
+    int64_t k = 0;
+    for (; k + 4 <= c; k += 4) nn_sleef_expf16_k(4, t + k, e + k);
+    for (; k < c; k++) nn_sleef_expf16_k(1, t + k, e + k);
+}
+
+/* Lane j of sixteen: j, and j [c]. */
+PT_AVX512_INLINE __m512i pt512_rows_at(int64_t c) {
+    return _mm512_mullo_epi32(
+        _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
+        _mm512_set1_epi32((int)c));
+}
+
+/* The [c] < 16 columns of sixteen rows of [x], one row a lane. */
+PT_AVX512_INLINE void pt512_load_cols(const float *x, int64_t c, __m512 *xt) {
+    __m512i at = pt512_rows_at(c);
+    for (int64_t k = 0; k < c; k++)
+        xt[k] = _mm512_i32gather_ps(_mm512_add_epi32(at, _mm512_set1_epi32((int)k)), x, 4);
+}
+
+/* The targets [tgt] of sixteen rows of [c] classes (checked: each in
+ * [0, c) or [ignore]): the mask of the rows not ignored, and in [*at] each
+ * target's offset j c + tgt[j] (0 where ignored). */
+PT_AVX512_INLINE __mmask16 pt512_targets(const int64_t *tgt, int64_t ignore, int64_t c,
+                                         __m512i *at) {
+    __m512i t0 = _mm512_loadu_si512(tgt), t1 = _mm512_loadu_si512(tgt + 8),
+            ig = _mm512_set1_epi64(ignore);
+    __mmask16 keep = (__mmask16)(_mm512_cmpneq_epi64_mask(t0, ig) |
+                                 (unsigned)_mm512_cmpneq_epi64_mask(t1, ig) << 8);
+    __m512i t = _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvtepi64_epi32(t0)),
+                                   _mm512_cvtepi64_epi32(t1), 1);
+    *at = _mm512_maskz_add_epi32(keep, pt512_rows_at(c), t);
+    return keep;
+}
+
+/* -(double)v of the eight floats [v], 0 where [keep] is clear, into [out] */
+PT_AVX512_INLINE void pt512_neg_pd(double *out, __m256 v, __mmask8 keep) {
+    __m512i d = _mm512_castpd_si512(_mm512_cvtps_pd(v));
+    d = _mm512_xor_si512(d, _mm512_set1_epi64((long long)0x8000000000000000ull));
+    _mm512_storeu_pd(out, _mm512_maskz_mov_pd(keep, _mm512_castsi512_pd(d)));
+}
+
+/* pt_cross_entropy's eight-row loop over whole groups of sixteen rows;
+ * returns how many rows it did. */
+PT_AVX512_INLINE int64_t pt512_ce16_k(nn_sleef_v8f vlog, const float *x, const int64_t *tgt,
+                                      int64_t ignore, double *loss, float *stats, int64_t rows,
+                                      int64_t c) {
+    if (c < 1 || c > 15) return 0;
+    const __m512i even = _mm512_setr_epi32(0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23),
+                  odd = _mm512_setr_epi32(8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15,
+                                          31);
     int64_t r0 = 0;
-    for (; c > 0 && c < 16 && r0 + 8 <= rows; r0 += 8) {
+    for (; r0 + 16 <= rows; r0 += 16) {
+        __m512 xt[16], e[16];
+        __m512i at;
+        const float *xb = x + r0 * c;
+        __mmask16 keep = pt512_targets(tgt + r0, ignore, c, &at);
+        pt512_load_cols(xb, c, xt);
+        __m512 xg = _mm512_mask_i32gather_ps(_mm512_setzero_ps(), keep, at, xb, 4);
+        __m512 vm = pt512_reduce_cols(xt, c, true);
+        for (int64_t k = 0; k < c; k++) xt[k] = _mm512_sub_ps(xt[k], vm);
+        pt512_exp_cols(xt, e, c);
+        __m512 s = pt512_reduce_cols(e, c, false);
+        __m512 vl = _mm512_castpd_ps(
+            _mm512_insertf64x4(_mm512_castps_pd(_mm512_castps256_ps512(vlog(pt_lo(s)))),
+                               _mm256_castps_pd(vlog(pt_hi(s))), 1));
+        __m512 lp = _mm512_sub_ps(_mm512_sub_ps(xg, vm), vl);
+        pt512_neg_pd(loss + r0, pt_lo(lp), (__mmask8)keep);
+        pt512_neg_pd(loss + r0 + 8, pt_hi(lp), (__mmask8)(keep >> 8));
+        if (stats) {
+            __m512 mz = _mm512_maskz_mov_ps(keep, vm), lz = _mm512_maskz_mov_ps(keep, vl);
+            _mm512_storeu_ps(stats + 2 * r0, _mm512_permutex2var_ps(mz, even, lz));
+            _mm512_storeu_ps(stats + 2 * r0 + 16, _mm512_permutex2var_ps(mz, odd, lz));
+        }
+    }
+    return r0;
+}
+
+/* pt_ce_grad_stats's eight-row loop over whole groups of sixteen rows;
+ * returns how many rows it did. */
+PT_AVX512_INLINE int64_t pt512_ce_grad16_k(const float *x, const float *stats, const int64_t *tgt,
+                                           const float *gout, float g0, float *dx, int64_t rows,
+                                           int64_t c, int64_t ignore) {
+    if (c < 1 || c > 15) return 0;
+    const __m512 zero = _mm512_setzero_ps();
+    const __m512i ms = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30),
+                  lss =
+                      _mm512_setr_epi32(1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31),
+                  sign = _mm512_set1_epi32((int)0x80000000u);
+    int64_t r0 = 0;
+    for (; r0 + 16 <= rows; r0 += 16) {
+        float t[16][16], tv[16];
+        __m512 xt[16], e[16];
+        __m512i at;
+        const float *xb = x + r0 * c;
+        __mmask16 keep = pt512_targets(tgt + r0, ignore, c, &at);
+        __m512 s0 = _mm512_loadu_ps(stats + 2 * r0), s1 = _mm512_loadu_ps(stats + 2 * r0 + 16);
+        __m512 vm = _mm512_permutex2var_ps(s0, ms, s1), vl = _mm512_permutex2var_ps(s0, lss, s1);
+        /* gt = -(gout[r] or g0), and its sum with 0 */
+        __m512 gt = gout ? _mm512_castsi512_ps(_mm512_xor_si512(
+                               _mm512_castps_si512(_mm512_loadu_ps(gout + r0)), sign))
+                         : _mm512_set1_ps(-g0);
+        __m512 vs = _mm512_add_ps(zero, gt);
+        pt512_load_cols(xb, c, xt);
+        __m512 xg = _mm512_mask_i32gather_ps(zero, keep, at, xb, 4);
+        for (int64_t k = 0; k < c; k++) xt[k] = _mm512_sub_ps(_mm512_sub_ps(xt[k], vm), vl);
+        xt[c] = _mm512_maskz_mov_ps(keep, _mm512_sub_ps(_mm512_sub_ps(xg, vm), vl));
+        pt512_exp_cols(xt, e, c + 1);
+        for (int64_t k = 0; k < c; k++)
+            _mm512_storeu_ps(t[k], _mm512_maskz_mov_ps(keep, _mm512_fnmadd_ps(e[k], vs, zero)));
+        /* the target's element: fmaf(-et, 0 + gt, gt) */
+        _mm512_storeu_ps(tv, _mm512_fnmadd_ps(e[c], vs, gt));
+        for (int j = 0; j < 16; j++) {
+            float *dr = dx + (r0 + j) * c;
+            for (int64_t k = 0; k < c; k++) dr[k] = t[k][j];
+            if (keep >> j & 1) dr[tgt[r0 + j]] = tv[j];
+        }
+    }
+    return r0;
+}
+
+/* The two above with the few class counts of most classifiers as
+ * constants, so that a group's columns stay in registers. */
+PT_AVX512 int64_t pt512_cross_entropy16(nn_sleef_v8f vlog, const float *x, const int64_t *tgt,
+                                        int64_t ignore, double *loss, float *stats, int64_t rows,
+                                        int64_t c) {
+    switch (c) {
+    case 2: return pt512_ce16_k(vlog, x, tgt, ignore, loss, stats, rows, 2);
+    case 3: return pt512_ce16_k(vlog, x, tgt, ignore, loss, stats, rows, 3);
+    case 4: return pt512_ce16_k(vlog, x, tgt, ignore, loss, stats, rows, 4);
+    default: return pt512_ce16_k(vlog, x, tgt, ignore, loss, stats, rows, c);
+    }
+}
+
+PT_AVX512 int64_t pt512_ce_grad_stats16(const float *x, const float *stats, const int64_t *tgt,
+                                        const float *gout, float g0, float *dx, int64_t rows,
+                                        int64_t c, int64_t ignore) {
+    switch (c) {
+    case 2: return pt512_ce_grad16_k(x, stats, tgt, gout, g0, dx, rows, 2, ignore);
+    case 3: return pt512_ce_grad16_k(x, stats, tgt, gout, g0, dx, rows, 3, ignore);
+    case 4: return pt512_ce_grad16_k(x, stats, tgt, gout, g0, dx, rows, 4, ignore);
+    default: return pt512_ce_grad16_k(x, stats, tgt, gout, g0, dx, rows, c, ignore);
+    }
+}
+
+/* The rows from [r0] in groups of eight, while eight are left (rows of
+ * [c] < 16 classes); returns the first row not done. */
+PT_AVX2_INLINE int64_t pt_cross_entropy8(nn_sleef_v8f vexp, nn_sleef_v8f vlog, const float *x,
+                                         const int64_t *tgt, int64_t ignore, double *loss,
+                                         float *stats, int64_t r0, int64_t rows, int64_t c) {
+    if (c < 1 || c > 15) return r0;
+    for (; r0 + 8 <= rows; r0 += 8) {
         __m256 xt[16], vm, vl;
         float m[8], ls[8];
         pt_ce_stats8(vexp, vlog, x + r0 * c, c, xt, &vm, &vl);
@@ -415,6 +597,16 @@ PT_AVX2 void pt_cross_entropy(nn_sleef_v8f vexp, nn_sleef_v8f vlog, const float 
             if (stats) stats[2 * r] = ig ? 0 : m[j], stats[2 * r + 1] = ig ? 0 : ls[j];
         }
     }
+    return r0;
+}
+
+PT_AVX2 void pt_cross_entropy(nn_sleef_v8f vexp, nn_sleef_v8f vlog, const float *x,
+                              const int64_t *tgt, int64_t ignore, double *loss, float *stats,
+                              int64_t rows, int64_t c) {
+    int64_t r0 = c > 0 && c < 16 && rows >= 16 && nn_sleef_exp16()
+                     ? pt512_cross_entropy16(vlog, x, tgt, ignore, loss, stats, rows, c)
+                     : 0;
+    r0 = pt_cross_entropy8(vexp, vlog, x, tgt, ignore, loss, stats, r0, rows, c);
     for (int64_t r = r0; r < rows; r++) {
         if (tgt[r] == ignore) {
             loss[r] = 0;
@@ -545,6 +737,8 @@ PT_AVX2 void pt_ce_grad_stats(nn_sleef_v8f vexp, const float *x, const float *st
     __m256 zero = _mm256_setzero_ps();
     bool wide = pt_exp16(c);
     int64_t r0 = 0;
+    if (c > 0 && c < 16 && rows >= 16 && nn_sleef_exp16())
+        r0 = pt512_ce_grad_stats16(x, stats, tgt, gout, g0, dx, rows, c, ignore);
     /* Eight rows of fewer than 16 classes a lane each, the same operations
      * per element: one SLEEF call a column and one for the targets. */
     for (; c > 0 && c < 16 && r0 + 8 <= rows; r0 += 8) {
