@@ -4,6 +4,8 @@
  *
  * Owned by the tensor tester; engine/nn_tensor.c and engine/nn_mem.c are
  * the lead's. */
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <sys/mman.h>
 
@@ -759,6 +761,87 @@ NN_TEST(tensor_mem_fresh_blocks_above_the_touched_memory) {
     CHECK(nn_mem_get_stats().in_use == s0.in_use);
     nn_mem_trim();
     CHECK(nn_mem_get_stats().cached == 0);
+}
+
+/* tensor_mem_thread_caches_keep_stats: threads that take a block from a
+ * shared slot (allocated by any thread), check it and free it, then put a
+ * new one there. */
+#define MEM_SLOTS 64
+static _Atomic(char *) mem_slots[MEM_SLOTS];
+static atomic_int mem_churn_bad;
+
+static void *mem_thread_churn(void *arg) {
+    nn_error err = {0};
+    unsigned seed = (unsigned)(uintptr_t)&err;
+    for (int i = 0; i < 20000; i++) {
+        seed = seed * 1103515245u + 12345u;
+        int slot = (int)(seed >> 16) % MEM_SLOTS;
+        size_t size = 16 + (seed >> 8) % 20000;
+        char *p = atomic_exchange(&mem_slots[slot], NULL);
+        if (p) {
+            if (p[0] != p[1]) atomic_store(&mem_churn_bad, 1);
+            nn_mem_free(p);
+        }
+        p = nn_mem_alloc(size, "test", &err);
+        if (!p) {
+            atomic_store(&mem_churn_bad, 1);
+            continue;
+        }
+        p[0] = p[1] = (char)slot;
+        p = atomic_exchange(&mem_slots[slot], p);
+        nn_mem_free(p);
+    }
+    (void)arg;
+    return NULL;
+}
+
+/* The per-thread caches of small blocks (nn_mem.c) keep the stats exact:
+ * a block freed into the cache and handed out again counts in in_use and
+ * allocs, the peak is what was in use at once, the cap holds for blocks from
+ * the cache, and threads that allocate and free each other's blocks at the
+ * same time leave in_use where it was once they end. */
+NN_TEST(tensor_mem_thread_caches_keep_stats) {
+    nn_error err = {0};
+    nn_mem_stats s0 = nn_mem_get_stats();
+    nn_mem_reset_peak();
+    char *a = nn_mem_alloc(1000, "test", &err), *b = nn_mem_alloc(1000, "test", &err);
+    CHECK(a && b);
+    nn_mem_free(a);
+    nn_mem_free(b);
+    a = nn_mem_alloc(1000, "test", &err); /* from the cache where there is one */
+    nn_mem_stats s1 = nn_mem_get_stats();
+    CHECK(s1.allocs == s0.allocs + 3);
+    CHECK(s1.in_use == s0.in_use + 1024);
+    CHECK(s1.peak == s0.in_use + 2048);
+    nn_mem_free(a);
+    nn_mem_reset_peak();
+    CHECK(nn_mem_get_stats().peak == s0.in_use);
+    /* The cap: room for two blocks of 1 KiB, not three, cache or not. */
+    nn_mem_set_cap(s0.in_use + 2048);
+    a = nn_mem_alloc(1000, "test", &err), b = nn_mem_alloc(1000, "test", &err);
+    CHECK(a && b);
+    CHECK(nn_mem_alloc(1000, "test", &err) == NULL && err.code == NN_ERR_MEMORY);
+    nn_mem_free(a);
+    a = nn_mem_alloc(1000, "test", &err);
+    CHECK(a != NULL);
+    CHECK(nn_mem_alloc(1000, "test", &err) == NULL);
+    nn_mem_set_cap(s0.cap);
+    nn_mem_free(a);
+    nn_mem_free(b);
+    CHECK(nn_mem_get_stats().in_use == s0.in_use);
+    /* Four threads hand blocks to each other through one array of slots. */
+    pthread_t th[4];
+    for (int i = 0; i < 4; i++) CHECK(pthread_create(&th[i], NULL, mem_thread_churn, NULL) == 0);
+    for (int i = 0; i < 4; i++) pthread_join(th[i], NULL);
+    for (int i = 0; i < MEM_SLOTS; i++) {
+        char *p = atomic_exchange(&mem_slots[i], NULL);
+        if (p) CHECK(p[0] == p[1]);
+        nn_mem_free(p);
+    }
+    CHECK(!mem_churn_bad);
+    nn_mem_stats s2 = nn_mem_get_stats();
+    CHECK(s2.in_use == s0.in_use);
+    CHECK(s2.peak >= s0.in_use);
 }
 
 NN_TEST(tensor_mem_cap) {
