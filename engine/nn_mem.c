@@ -240,7 +240,7 @@ static int size_class(size_t n, size_t *class_size) {
     if (n < 64) n = 64;
     int k = 63 - __builtin_clzll((unsigned long long)n); /* 2^k <= n < 2^(k+1) */
     size_t quarter = ((size_t)1 << k) / 4;
-    int q = (int)((n + quarter - 1) / quarter); /* 4..8 */
+    int q = (int)((n + quarter - 1) >> (k - 2)); /* 4..8; a shift, not a division */
     if (q == 8) k++, q = 4, quarter *= 2;
     *class_size = quarter * (size_t)q;
     return 4 * (k - 6) + (q - 4);
