@@ -639,24 +639,26 @@ typedef struct unary_arg {
 /* Float math in the operand's precision; float32 exp and tanh are the
  * vectorisable versions from nn_vmath.h. (float32 tanh-GELU has kernels of
  * its own below, with PyTorch's bits.) */
-#define F32(fn)   F32_##fn
-#define F32_exp   nn_expf
-#define F32_tanh  nn_tanhf
-#define F32_log   logf
-#define F32_log1p log1pf
-#define F32_sqrt  sqrtf
-#define F32_fabs  fabsf
-#define F32_erf   nn_erff
-#define F32_fma   fmaf
-#define F64(fn)   F64_##fn
-#define F64_exp   exp
-#define F64_tanh  tanh
-#define F64_log   log
-#define F64_log1p log1p
-#define F64_sqrt  sqrt
-#define F64_fabs  fabs
-#define F64_erf   erf
-#define F64_fma   fma
+#define F32(fn)      F32_##fn
+#define F32_exp      nn_expf
+#define F32_exp_libm expf
+#define F32_tanh     nn_tanhf
+#define F32_log      logf
+#define F32_log1p    log1pf
+#define F32_sqrt     sqrtf
+#define F32_fabs     fabsf
+#define F32_erf      nn_erff
+#define F32_fma      fmaf
+#define F64(fn)      F64_##fn
+#define F64_exp      exp
+#define F64_exp_libm exp
+#define F64_tanh     tanh
+#define F64_log      log
+#define F64_log1p    log1p
+#define F64_sqrt     sqrt
+#define F64_fabs     fabs
+#define F64_erf      erf
+#define F64_fma      fma
 
 #define SQRT_2_OVER_PI 0.7978845608028654
 #define INV_SQRT_2     0.7071067811865476
@@ -677,9 +679,15 @@ typedef struct unary_arg {
     (g * ((T)0.5 * ((T)1 + M(erf)(x * (T)INV_SQRT_2)) +                                            \
           x * (T)INV_SQRT_2PI * M(exp)((T)-0.5 * x * x)))
 #define SIGM(M, T, v) ((T)1 / ((T)1 + M(exp)(-(v))))
-/* softplus: p0 = beta, p1 = threshold */
-#define SOFTPLUS(M, T)      (x * p0 > p1 ? x : M(log1p)(M(exp)(x * p0)) / p0)
-#define SOFTPLUS_GRAD(M, T) (x * p0 > p1 ? g : g * SIGM(M, T, x * p0))
+/* softplus: p0 = beta, p1 = threshold; PyTorch's scalar path (libm's exp
+ * and log1p), for the strided runs its vectorised loop leaves to it (the
+ * contiguous ones take unary_sleef and exp_grad_sleef) */
+#define SOFTPLUS(M, T) (x * p0 > p1 ? x : M(log1p)(M(exp_libm)(x * p0)) / p0)
+#define SOFTPLUS_GRAD(M, T)                                                                        \
+    ({                                                                                             \
+        T z_ = M(exp_libm)(x * p0);                                                                \
+        x *p0 > p1 ? g : g *z_ / (z_ + (T)1);                                                      \
+    })
 
 /* clamp's forward as two compares that the compiler turns into max and
  * min instructions: a NaN x fails both and passes; a NaN bound (a side
@@ -1078,8 +1086,10 @@ static void clamp_i64(char **d, const int64_t *s, int64_t n, void *a) {
  * vector blocks and the libm tail from [tail] on fall where they did). */
 typedef struct sleef_job {
     nn_sleef_fn fn;
-    /* sigmoid: 1 / (1 + exp(-x)); silu as well: x / (1 + exp(-x)) */
-    bool sigmoid, silu, f32;
+    /* sigmoid: 1 / (1 + exp(-x)); silu as well: x / (1 + exp(-x));
+     * softplus: log1p(exp(x beta)) / beta, x where x beta > threshold */
+    bool sigmoid, silu, softplus, f32;
+    double beta, threshold;
     void *out;
     const void *in;
     int64_t n, tail;
@@ -1128,6 +1138,20 @@ static void sleef_span(const sleef_job *j, int64_t b, int64_t e, int64_t tail_at
             for (int64_t i = 0; i < n; i++) o[i] = x[i] / (1.0 + o[i]);
         else
             for (int64_t i = 0; i < n; i++) o[i] = 1.0 / (1.0 + o[i]);
+    } else if (j->softplus && j->f32) {
+        float *o = (float *)j->out + b, beta = (float)j->beta, thr = (float)j->threshold;
+        const float *x = (const float *)j->in + b;
+        for (int64_t i = 0; i < n; i++) o[i] = x[i] * beta;
+        nn_sleef_map_f32(NN_SLEEF_EXP, o, o, n, tail);
+        nn_sleef_map_f32(NN_SLEEF_LOG1P, o, o, n, tail);
+        for (int64_t i = 0; i < n; i++) o[i] = x[i] * beta > thr ? x[i] : o[i] / beta;
+    } else if (j->softplus) {
+        double *o = (double *)j->out + b, beta = j->beta, thr = j->threshold;
+        const double *x = (const double *)j->in + b;
+        for (int64_t i = 0; i < n; i++) o[i] = x[i] * beta;
+        nn_sleef_map_f64(NN_SLEEF_EXP, o, o, n, tail);
+        nn_sleef_map_f64(NN_SLEEF_LOG1P, o, o, n, tail);
+        for (int64_t i = 0; i < n; i++) o[i] = x[i] * beta > thr ? x[i] : o[i] / beta;
     } else if (j->f32) {
         nn_sleef_map_f32(j->fn, (float *)j->out + b, (const float *)j->in + b, n, tail);
     } else {
@@ -1185,29 +1209,38 @@ int64_t nn_vector_runs(const nn_tensor *a) {
 /* exp, log, log1p and tanh through SLEEF, as PyTorch's kernels compute them
  * (nn_sleef.h says why); sigmoid is 1 / (1 + exp(-x)) with SLEEF's exp on
  * whole vector blocks and libm's on the rest, as PyTorch's vectorised loop
- * does. [out] is contiguous, [c] the contiguous input in out's dtype. Large
- * tensors split across the engine's threads in chunks of 16 elements. */
-static bool unary_sleef(const unary_kernels *k, nn_tensor *out, const nn_tensor *c, int64_t run) {
+ * does, and softplus (PyTorch 1.13's softplus_kernel) log1p(exp(x beta)) /
+ * beta the same way, x itself where x beta > threshold. [out] is
+ * contiguous, [c] the contiguous input in out's dtype, [ua] softplus's
+ * beta and threshold. Large tensors split across the engine's threads in
+ * chunks of 16 elements. */
+static bool unary_sleef(const unary_kernels *k, nn_tensor *out, const nn_tensor *c, int64_t run,
+                        const unary_arg *ua) {
     nn_sleef_fn fn = k == &k_exp     ? NN_SLEEF_EXP
                      : k == &k_log   ? NN_SLEEF_LOG
                      : k == &k_log1p ? NN_SLEEF_LOG1P
                      : k == &k_tanh  ? NN_SLEEF_TANH
                                      : NN_SLEEF_COUNT;
-    bool silu = k == &k_silu, sigmoid = k == &k_sigmoid || silu;
-    if (fn == NN_SLEEF_COUNT && !sigmoid) return false;
+    bool silu = k == &k_silu, sigmoid = k == &k_sigmoid || silu, softplus = k == &k_softplus;
+    if (fn == NN_SLEEF_COUNT && !sigmoid && !softplus) return false;
+    /* the vectorised loops with a libm tail per run */
+    bool runs = sigmoid || softplus;
     int64_t n = nn_tensor_numel(out);
     bool f32 = out->dtype == NN_FLOAT32;
     sleef_job j = {fn,
                    sigmoid,
                    silu,
+                   softplus,
                    f32,
+                   ua->p[0],
+                   ua->p[1],
                    nn_tensor_data(out),
                    nn_tensor_data(c),
                    n,
-                   sigmoid ? nn_sleef_tail(n, f32) : n,
-                   sigmoid && run >= 0 && run < n ? run
-                   : sigmoid                      ? pt_chunk(n)
-                                                  : n};
+                   runs ? nn_sleef_tail(n, f32) : n,
+                   runs && run >= 0 && run < n ? run
+                   : runs                      ? pt_chunk(n)
+                                               : n};
     /* SLEEF's exp is cheap enough to gain only from the memory-bound
      * threshold (bench/python/threads.py: 0.72 at 196608 elements, 1.17
      * at 49152). */
@@ -1254,10 +1287,11 @@ static nn_tensor *unary(nn_ctx *ctx, nn_node *node, const unary_kernels *k, nn_i
     nn_tensor *ca = cast_dense(ctx, a, dt);
     nn_tensor *out = ca ? new_out(ctx, dt, a->ndim, a->shape, 1, ops) : NULL;
     if (out && (k == &k_exp || k == &k_log || k == &k_log1p || k == &k_tanh || k == &k_sigmoid ||
-                k == &k_silu)) {
+                k == &k_silu || k == &k_softplus)) {
         /* over the flat memory of out and of the input in out's layout */
         nn_tensor *c = like_out(ctx, ca, out);
-        if (c) unary_sleef(k, out, c, k == &k_sigmoid || k == &k_silu ? nn_vector_runs(ca) : -1);
+        bool runs = k == &k_sigmoid || k == &k_silu || k == &k_softplus;
+        if (c) unary_sleef(k, out, c, runs ? nn_vector_runs(ca) : -1, &ua);
         nn_tensor_release(c);
         nn_tensor_release(ca);
         if (!c) {
@@ -1390,17 +1424,23 @@ static nn_status relu_bits_grad(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_
     return r ? NN_OK : ctx->err.code;
 }
 
-/* SiLU's backward as PyTorch's vectorised kernel computes it:
- * s = 1 / (1 + exp(-x)) with SLEEF's exp on whole vector blocks and libm's
- * on the rest (as the forward), then g * s * (1 + x (1 - s)) with that
- * multiply-add fused, as its build contracts it. For contiguous x and g;
- * split across threads on multiples of 16. */
-typedef struct silu_grad_job {
-    bool f32;
+/* SiLU's and softplus's backwards as PyTorch's vectorised kernels compute
+ * them, with SLEEF's exp on whole vector blocks and libm's on the rest (as
+ * the forwards). SiLU: s = 1 / (1 + exp(-x)), then g * s * (1 + x (1 - s))
+ * with that multiply-add fused, as its build contracts it. Softplus
+ * (softplus_backward_kernel): z = exp(x beta), g z / (z + 1), or g where
+ * x beta > threshold. For contiguous x and g (or both of one dense
+ * layout); softplus's g may also be one value for all (stride 0: the
+ * expanded gradient of y.sum().backward(), which PyTorch's loop
+ * vectorises too). Split across threads on multiples of 16. */
+typedef struct exp_grad_job {
+    bool f32, softplus;
+    double beta, threshold;
     void *r;
     const void *g, *x;
+    int64_t gs;     /* g's stride in elements: 1, or 0 (softplus) */
     int64_t n, run; /* run: PyTorch's thread split (pt_chunk), each its own tail */
-} silu_grad_job;
+} exp_grad_job;
 
 /* g s (1 + x (1 - s)) from o = exp(-x), the multiply-add fused as
  * PyTorch's kernel is compiled; per ISA level, where fma is an
@@ -1421,10 +1461,27 @@ NN_KERNEL_CLONES static void silu_grad_fin_f64(double *o, const double *g, const
     }
 }
 
-static void silu_grad_span(const silu_grad_job *j, int64_t b, int64_t e, int64_t tail_at) {
+/* softplus's g z / (z + 1) from o = z = exp(x beta) */
+#define SOFTPLUS_GRAD_SPAN(T, MAP)                                                                 \
+    {                                                                                              \
+        T *o = (T *)j->r + b, beta = (T)j->beta, thr = (T)j->threshold;                            \
+        const T *x = (const T *)j->x + b, *g = (const T *)j->g + b * j->gs;                        \
+        for (int64_t i = 0; i < n; i++) o[i] = x[i] * beta;                                        \
+        MAP(NN_SLEEF_EXP, o, o, n, tail);                                                          \
+        for (int64_t i = 0; i < n; i++) {                                                          \
+            T gi = g[i * j->gs];                                                                   \
+            o[i] = x[i] * beta > thr ? gi : gi * o[i] / (o[i] + (T)1);                             \
+        }                                                                                          \
+    }
+
+static void exp_grad_span(const exp_grad_job *j, int64_t b, int64_t e, int64_t tail_at) {
     int64_t n = e - b, tail = tail_at - b;
     tail = tail < 0 ? 0 : tail > n ? n : tail;
-    if (j->f32) {
+    if (j->softplus && j->f32) {
+        SOFTPLUS_GRAD_SPAN(float, nn_sleef_map_f32)
+    } else if (j->softplus) {
+        SOFTPLUS_GRAD_SPAN(double, nn_sleef_map_f64)
+    } else if (j->f32) {
         float *o = (float *)j->r + b;
         const float *x = (const float *)j->x + b, *g = (const float *)j->g + b;
         for (int64_t i = 0; i < n; i++) o[i] = -x[i];
@@ -1439,33 +1496,56 @@ static void silu_grad_span(const silu_grad_job *j, int64_t b, int64_t e, int64_t
     }
 }
 
-static void silu_grad_task(void *arg, int task, int n_tasks) {
-    const silu_grad_job *j = arg;
+static void exp_grad_task(void *arg, int task, int n_tasks) {
+    const exp_grad_job *j = arg;
     int64_t b, e;
     if (j->run == j->n) {
         nn_parallel_range(j->n, task, n_tasks, 16, &b, &e);
-        if (b < e) silu_grad_span(j, b, e, nn_sleef_tail(j->n, j->f32));
+        if (b < e) exp_grad_span(j, b, e, nn_sleef_tail(j->n, j->f32));
         return;
     }
     nn_parallel_range((j->n + j->run - 1) / j->run, task, n_tasks, 1, &b, &e);
     for (int64_t r = b * j->run; r < e * j->run && r < j->n; r += j->run) {
         int64_t re = r + j->run < j->n ? r + j->run : j->n;
-        silu_grad_span(j, r, re, r + nn_sleef_tail(re - r, j->f32));
+        exp_grad_span(j, r, re, r + nn_sleef_tail(re - r, j->f32));
     }
 }
 
-static nn_tensor *silu_grad_sleef(nn_ctx *ctx, const nn_tensor *g, const nn_tensor *x) {
+/* How [dout] and [x] (of one shape and float dtype) suit exp_grad_sleef:
+ * 1 when both are contiguous or dense with one layout, 2 (softplus) when
+ * x is contiguous or dense and dout one value for all, 0 otherwise. */
+static int exp_grad_fits(const nn_tensor *dout, const nn_tensor *x, bool softplus) {
+    if (nn_tensor_is_contiguous(x) && nn_tensor_is_contiguous(dout)) return 1;
+    if (nn_tensor_is_dense(dout) && same_layout(x, dout)) return 1;
+    if (!softplus || !nn_tensor_is_dense(x)) return 0;
+    for (int i = 0; i < dout->ndim; i++)
+        if (dout->strides[i] != 0 && dout->shape[i] != 1) return 0;
+    return 2;
+}
+
+/* The result in g's layout (x's when g is one value for all: [fit] 2). */
+static nn_tensor *exp_grad_sleef(nn_ctx *ctx, const nn_tensor *g, const nn_tensor *x, int fit,
+                                 bool softplus, const unary_arg *ua) {
     /* g and x contiguous, or dense with one layout: over flat memory */
-    nn_tensor *r = nn_tensor_is_contiguous(g)
-                       ? nn_tensor_empty(ctx, g->dtype, g->ndim, g->shape)
-                       : nn_tensor_empty_strided(ctx, g->dtype, g->ndim, g->shape, g->strides);
+    int64_t n = nn_tensor_numel(x);
+    const nn_tensor *lay = fit == 1 ? g : x;
+    nn_tensor *r = nn_tensor_is_contiguous(lay)
+                       ? nn_tensor_empty(ctx, x->dtype, x->ndim, x->shape)
+                       : nn_tensor_empty_strided(ctx, x->dtype, x->ndim, x->shape, lay->strides);
     if (!r) return NULL;
-    bool f32 = g->dtype == NN_FLOAT32;
-    int64_t n = nn_tensor_numel(r);
-    silu_grad_job j = {f32, nn_tensor_data(r), nn_tensor_data(g), nn_tensor_data(x),
-                       n,   pt_chunk(n)};
+    bool f32 = x->dtype == NN_FLOAT32;
+    exp_grad_job j = {f32,
+                      softplus,
+                      ua->p[0],
+                      ua->p[1],
+                      nn_tensor_data(r),
+                      nn_tensor_data(g),
+                      nn_tensor_data(x),
+                      fit == 1 ? 1 : 0,
+                      n,
+                      pt_chunk(n)};
     int tasks = nn_parallel_tasks(n, NN_PAR_MIN_DEAR);
-    if (n > 0) nn_parallel_run(tasks > 1 ? tasks : 1, silu_grad_task, &j);
+    if (n > 0) nn_parallel_run(tasks > 1 ? tasks : 1, exp_grad_task, &j);
     return r;
 }
 
@@ -1480,11 +1560,13 @@ static nn_status unary_grad(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_tens
         grad_from_output(k) && node->out->dtype == dt && nn_tensor_same_shape(node->out, dout);
     NN_ASSERT(from_out || !node->in[0].dropped);
     nn_tensor *x = from_out ? nn_tensor_retain(node->out) : cast_dense(ctx, in0(node), dt);
-    if (k == &k_silu && x && (dt == NN_FLOAT32 || dt == NN_FLOAT64) && x->dtype == dt &&
-        nn_tensor_same_shape(x, dout) &&
-        ((nn_tensor_is_contiguous(x) && nn_tensor_is_contiguous(dout)) ||
-         (nn_tensor_is_dense(dout) && same_layout(x, dout)))) {
-        din[0] = silu_grad_sleef(ctx, dout, x);
+    bool softplus = k == &k_softplus;
+    int fit = (k == &k_silu || softplus) && x && (dt == NN_FLOAT32 || dt == NN_FLOAT64) &&
+                      x->dtype == dt && nn_tensor_same_shape(x, dout)
+                  ? exp_grad_fits(dout, x, softplus)
+                  : 0;
+    if (fit) {
+        din[0] = exp_grad_sleef(ctx, dout, x, fit, softplus, &ua);
         nn_tensor_release(x);
         return din[0] ? NN_OK : ctx->err.code;
     }

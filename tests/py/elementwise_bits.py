@@ -154,3 +154,37 @@ for n in range(8, 41):
 print("tanh special", torch.tanh(torch.tensor([0.0, -0.0, 1e-45, -1e-38, 0.5, 8.664339742, 8.6643, 9.0,
                                                -20.0, 104.5, 1e30, -3.4e38, math.inf, -math.inf] * 3
                                               + [math.nan] * 2)).tolist())
+
+# softplus as PyTorch 1.13's kernels compute it: forward log1p(exp(x beta)) /
+# beta (x where x beta > threshold), backward g z / (z + 1) with z =
+# exp(x beta); SLEEF's exp and log1p on whole blocks of 2 vectors, libm's
+# on the scalar tail; the split of a large tensor across threads gives each
+# part its own tail; an expanded gradient (y.sum().backward()) is one value
+# for all, a strided input the scalar path throughout
+F = torch.nn.functional
+
+
+def bits64(t):
+    v = t.detach().double().reshape(-1).tolist()
+    return hashlib.md5(struct.pack("<%dd" % len(v), *v)).hexdigest()[:16]
+
+
+for threads, dt in [(1, torch.float32), (2, torch.float32), (1, torch.float64), (2, torch.float64)]:
+    torch.set_num_threads(threads)
+    for beta, thr in [(1, 20), (2, 20), (0.5, 10), (3.7, 5), (1, 1e9), (-1, 20), (1, -2)]:
+        name = f"softplus {threads} {beta} {thr}"
+        for n in (1, 13, 37, 100, 100003):
+            x = torch.tensor(vals(n, -30, 30, 5), dtype=dt, requires_grad=True)
+            y = F.softplus(x, beta, thr)
+            w = torch.tensor(vals(n, -1, 1, 3), dtype=dt)
+            (y * w).sum().backward()
+            g1 = x.grad
+            x.grad = None
+            (F.softplus(x, beta, thr).sum() * 2.5).backward()
+            print(name, dt, n, bits64(y), bits64(g1), bits64(x.grad))
+    x = torch.tensor(vals(999, -8, 8, 7), dtype=dt).view(27, 37)
+    print("softplus strided", dt, bits64(F.softplus(x[:, ::2])), bits64(F.softplus(x.t())),
+          bits64(F.softplus(x[:, :29])), F.softplus(x.t()).stride())
+    xt = x.t().detach().requires_grad_()
+    (F.softplus(xt) * torch.tensor(vals(999, -1, 1, 9), dtype=dt).view(37, 27)).sum().backward()
+    print("softplus strided grad", dt, bits64(xt.grad), xt.grad.stride())
