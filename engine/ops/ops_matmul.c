@@ -149,6 +149,31 @@ typedef struct batch_arg {
     size_t es;
 } batch_arg;
 
+/* PyTorch 1.13's bmm of an entry under 400 multiply-adds (K M N < 400,
+ * baddbmm_cpu_kernel in LinearAlgebra.cpp): no BLAS call; each element is
+ * one loop over k in order, a product then a sum, each rounded in the
+ * type (its kernel is built for the baseline CPU, without fused
+ * multiply-adds). The same bits as that loop, which a gemm's FMA chains
+ * do not give. */
+#define SMALL_BMM_WORK 400
+
+#define NAIVE_MM(NAME, T)                                                                          \
+    static void NAME(const mat *a, const mat *b, const mat *c, bool add) {                         \
+        for (int64_t i = 0; i < a->rows; i++)                                                      \
+            for (int64_t j = 0; j < b->cols; j++) {                                                \
+                T acc = 0;                                                                         \
+                for (int64_t k = 0; k < a->cols; k++) {                                            \
+                    T prod = ((const T *)a->p)[i * a->rs + k * a->cs] *                            \
+                             ((const T *)b->p)[k * b->rs + j * b->cs];                             \
+                    acc = acc + prod;                                                              \
+                }                                                                                  \
+                T *cij = (T *)c->p + i * c->rs + j * c->cs;                                        \
+                *cij = add ? *cij + acc : acc;                                                     \
+            }                                                                                      \
+    }
+NAIVE_MM(naive_mm_f32, float)
+NAIVE_MM(naive_mm_f64, double)
+
 /* The gemms of batch entries [begin, end) (row-major over the batch dims). */
 static void batch_range(const batch_arg *g, int64_t begin, int64_t end) {
     int nb = g->nb;
@@ -162,11 +187,15 @@ static void batch_range(const batch_arg *g, int64_t begin, int64_t end) {
         oc += g->c->shape[d] == 1 ? 0 : idx[d] * g->c->strides[d];
     }
     int64_t es = (int64_t)g->es;
+    bool naive = (g->dt == NN_FLOAT32 || g->dt == NN_FLOAT64) &&
+                 (double)g->ma.rows * (double)g->ma.cols * (double)g->mb.cols < SMALL_BMM_WORK;
     for (int64_t it = begin; it < end; it++) {
         mat A = g->ma, B = g->mb, C = g->mc;
         A.p += oa * es, B.p += ob * es, C.p += oc * es;
         if (g->dt == NN_INT64)
             gemm_i64(&A, &B, &C);
+        else if (naive)
+            (g->dt == NN_FLOAT32 ? naive_mm_f32 : naive_mm_f64)(&A, &B, &C, g->reduce);
         else
             gemm(g->dt, &A, &B, &C, g->reduce ? 1.0 : 0.0);
         for (int d = nb - 1; d >= 0; d--) {
@@ -194,8 +223,12 @@ static void batch_task(void *arg, int task, int n_tasks) {
 /* C (+)= A B over the broadcast batch. [a] [..., M, K], [b] [..., K, N],
  * [c] [..., M, N] contiguous, all nb + 2 dims; each batch dim is 1 or the
  * batch size. Where [c] has 1 against a larger batch the products are
- * summed into it. */
-static nn_status bmm(nn_ctx *ctx, nn_tensor *a_in, nn_tensor *b_in, nn_tensor *c) {
+ * summed into it. [fold]: the batch may fold into one product's rows or
+ * inner dim, as PyTorch's matmul folds an operand of at most 2 dims into
+ * one mm; where both of the user's operands have 3 dims or more PyTorch
+ * calls bmm, one product per entry (and a plain loop under 400
+ * multiply-adds), so nndb does too. */
+static nn_status bmm(nn_ctx *ctx, nn_tensor *a_in, nn_tensor *b_in, nn_tensor *c, bool fold) {
     int nd = c->ndim, nb = nd - 2;
     nn_dtype dt = c->dtype;
     int64_t bs[NN_MAX_DIMS], nbatch = 1;
@@ -234,7 +267,7 @@ static nn_status bmm(nn_ctx *ctx, nn_tensor *a_in, nn_tensor *b_in, nn_tensor *c
     }
     int dl[NN_MAX_DIMS + 1];
     int64_t fsize, fa, fb;
-    if (dt != NN_INT64 && !reduce && b_shared && a_full) {
+    if (fold && dt != NN_INT64 && !reduce && b_shared && a_full) {
         /* [B..., M, K] @ [K, N]: the batch folds into M when A's rows run on. */
         for (int d = 0; d <= nb; d++) dl[d] = d;
         if (merge_dims(a, dl, nb + 1, &fsize, &fa)) {
@@ -249,7 +282,7 @@ static nn_status bmm(nn_ctx *ctx, nn_tensor *a_in, nn_tensor *b_in, nn_tensor *c
     }
     bool c_single = true;
     for (int d = 0; d < nb; d++) c_single &= c->shape[d] == 1;
-    if (dt != NN_INT64 && reduce && c_single && a_full && b_full) {
+    if (fold && dt != NN_INT64 && reduce && c_single && a_full && b_full) {
         /* sum_b A_b B_b = [A_1 .. A_n] [B_1; ..; B_n]: the batch folds into K
          * when A's cols and B's rows run on through it. */
         for (int d = 0; d < nb; d++) dl[d] = d;
@@ -496,7 +529,7 @@ nn_tensor *op_matmul_forward(nn_ctx *ctx, nn_node *node) {
     nn_tensor *va = out ? view(ctx, a, nd, g.ashape, g.astr) : NULL;
     nn_tensor *vb = va ? view(ctx, b, nd, g.bshape, g.bstr) : NULL;
     nn_tensor *vc = vb ? view_contig(ctx, out, nd, cshape) : NULL;
-    nn_status st = vc ? bmm(ctx, va, vb, vc) : ctx->err.code;
+    nn_status st = vc ? bmm(ctx, va, vb, vc, a->ndim < 3 || b->ndim < 3) : ctx->err.code;
     nn_tensor_release(va);
     nn_tensor_release(vb);
     nn_tensor_release(vc);
@@ -521,6 +554,7 @@ nn_status op_matmul_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_ten
     gshape[nb + 1] = g.N, gst[nb + 1] = b->ndim >= 2 ? dout->strides[j++] : 0;
     nn_tensor *vg = view(ctx, dout, nd, gshape, gst);
     if (!vg) return ctx->err.code;
+    bool fold = a->ndim < 3 || b->ndim < 3; /* as the forward */
     nn_status st = NN_OK;
     if (node->in[0].needs_grad) {
         /* dA = dout @ B^T, summed over A's broadcast batch dims. */
@@ -532,7 +566,7 @@ nn_status op_matmul_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_ten
         nn_tensor *r = nn_tensor_empty(ctx, dout->dtype, a->ndim, a->shape);
         nn_tensor *vbt = r ? view(ctx, b, nd, tsh, tst) : NULL;
         nn_tensor *vr = vbt ? view_contig(ctx, r, nd, g.ashape) : NULL;
-        st = vr ? bmm(ctx, vg, vbt, vr) : ctx->err.code;
+        st = vr ? bmm(ctx, vg, vbt, vr, fold) : ctx->err.code;
         nn_tensor_release(vbt);
         nn_tensor_release(vr);
         if (st)
@@ -566,7 +600,7 @@ nn_status op_matmul_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_ten
         nn_tensor *r = nn_tensor_empty(ctx, dout->dtype, b->ndim, b->shape);
         nn_tensor *vat = r ? view(ctx, a, nd, tsh, tst) : NULL;
         nn_tensor *vr = vat ? view_contig(ctx, r, nd, g.bshape) : NULL;
-        st = vr ? bmm(ctx, vat, vg, vr) : ctx->err.code;
+        st = vr ? bmm(ctx, vat, vg, vr, fold) : ctx->err.code;
         nn_tensor_release(vat);
         nn_tensor_release(vr);
         if (st)

@@ -1,0 +1,51 @@
+# Batched products under 400 multiply-adds per entry (K M N < 400): PyTorch
+# 1.13's bmm sums them in a plain loop over k (a product, then a sum, each
+# rounded) instead of calling sgemm, and so does nndb; at 400 and above both
+# call the BLAS. Forward and gradients, float32 and float64, transposed
+# operands, torch.matmul's 3-D and broadcast batches, baddbmm: the bytes
+# must be PyTorch's (sha256).
+import hashlib
+
+import torch
+
+torch.manual_seed(0)
+
+
+def h(*ts):
+    d = hashlib.sha256()
+    for t in ts:
+        d.update(t.detach().contiguous().numpy().tobytes())
+    return d.hexdigest()[:16]
+
+
+for (b, n, k, m) in [(50, 1, 49, 1), (4, 3, 5, 7), (2, 7, 7, 8), (3, 8, 8, 7), (2, 1, 400, 1),
+                     (2, 1, 399, 1), (6, 4, 4, 4), (1, 9, 6, 7)]:
+    for dt in (torch.float32, torch.float64):
+        x = torch.randn(b, n, k, dtype=dt, requires_grad=True)
+        y = torch.randn(b, k, m, dtype=dt, requires_grad=True)
+        out = torch.bmm(x, y)
+        (out * torch.linspace(-1, 1, out.numel(), dtype=dt).view_as(out)).sum().backward()
+        print((b, n, k, m), str(dt)[6:], "bmm", h(out), "grads", h(x.grad, y.grad))
+
+# transposed operands
+a = torch.randn(3, 6, 5).transpose(1, 2)
+c = torch.randn(3, 7, 6).transpose(1, 2)
+print("bmm transposed", h(torch.bmm(a, c)))
+# torch.matmul: 3-D by 3-D, and broadcast batches (PyTorch expands and calls bmm)
+p = torch.randn(4, 3, 5)
+q = torch.randn(4, 5, 2)
+print("matmul 3-D", h(p @ q))
+r = torch.randn(2, 1, 3, 4)
+s = torch.randn(5, 4, 2)
+print("matmul broadcast", h(torch.matmul(r, s)))
+# the attention idiom of d2l: queries [b, 1, d] against keys [b, d, n]
+queries = torch.randn(10, 1, 8)
+keys = torch.randn(10, 8, 12)
+w = torch.softmax(torch.bmm(queries, keys) / 8 ** 0.5, dim=-1)
+print("attention weights", h(w), f"{w.sum().item():.6f}")
+# baddbmm with beta 0: the product alone, the input (NaN included) not read
+base = torch.randn(3, 4, 5)
+base[0, 0, 0] = float("nan")
+u = torch.randn(3, 4, 6)
+v = torch.randn(3, 6, 5)
+print("baddbmm beta 0", h(torch.baddbmm(base, u, v, beta=0)))
