@@ -23,6 +23,8 @@ static void (*p_set_threads)(int);
 static char *(*p_corename)(void);
 static int (*p_get_threads)(void);
 static int wanted_threads;
+/* The library's own count when it loaded, before nndb set any. */
+static int library_threads;
 /* OpenBLAS kernel sets whose summation order nn_small_gemm reproduces
  * (Zen uses Haswell's sgemm kernels; checked on Zen 3). */
 static bool small_gemm_ok;
@@ -62,6 +64,7 @@ static void load(void) {
         loaded_from = names[i];
         const char *core = p_corename ? p_corename() : NULL;
         small_gemm_ok = core && (!strcmp(core, "Zen") || !strcmp(core, "Haswell"));
+        library_threads = p_get_threads ? p_get_threads() : 0;
         if (p_set_threads && wanted_threads > 0) p_set_threads(wanted_threads);
         return;
     }
@@ -279,7 +282,10 @@ void nn_blas_set_threads(int n) {
 
 void nn_blas_single_threaded(bool single) {
     if (p_set_threads)
-        p_set_threads(single ? 1 : wanted_threads > 0 ? wanted_threads : nn_get_num_threads());
+        p_set_threads(single                ? 1
+                      : wanted_threads > 0  ? wanted_threads
+                      : library_threads > 0 ? library_threads
+                                            : nn_get_num_threads());
 }
 
 int nn_blas_get_threads(void) {

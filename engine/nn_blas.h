@@ -39,9 +39,10 @@ void nn_blas_set_split_rows(int rows);
 /* Threads for BLAS: remembered until the library loads, then applied. */
 void nn_blas_set_threads(int n);
 /* Let the BLAS run each call on its caller's thread alone ([single]) or
- * go back to the thread count last set: for callers that split their own
- * work across the engine's threads, one BLAS call per thread (bmm over its
- * batch). Not for nesting; the engine runs ops from one thread. */
+ * go back to the thread count last set (the library's own before any):
+ * for callers that split their own work across the engine's threads, one
+ * BLAS call per thread (bmm over its batch, conv over its samples). Not
+ * for nesting; the engine runs ops from one thread. */
 void nn_blas_single_threaded(bool single);
 /* How a caller that splits independent float products across the engine's
  * threads (bmm over its batch) keeps each product's bits, those the

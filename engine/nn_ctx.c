@@ -1,6 +1,9 @@
 #include "nn_ctx.h"
 #include "nn_graph.h"
 
+#include <dlfcn.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -139,17 +142,43 @@ void nn_set_num_threads(int n) {
     nn_blas_set_threads(n);
 }
 
-/* Until set, what OpenBLAS will use: its environment variable, else one
- * thread per online CPU. */
+/* PyTorch 1.13's default intra-op thread count (c10's
+ * TaskThreadPoolBase::defaultNumThreads): cpuinfo's count of physical
+ * cores where that is below its count of processors, else the processors,
+ * else every online CPU. cpuinfo counts cores from the APIC ID layout that
+ * CPUID reports, and a hypervisor may report all of a VM's CPUs as threads
+ * of one core (an AMD EPYC VM here: 2 CPUs, 1 core, so PyTorch runs its
+ * kernels at 1 thread while OpenBLAS runs at 2). The count matters for
+ * bits: from 32768 elements a full sum is split by thread. So it comes
+ * from the library PyTorch links, Debian's libcpuinfo0, when it is
+ * installed; the handle stays open (cpuinfo keeps its tables). */
+static long pytorch_default_threads(void) {
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    void *h = dlopen("libcpuinfo.so.0", RTLD_NOW | RTLD_LOCAL);
+    if (!h) return cpus;
+    bool (*init)(void) = (bool (*)(void))(uintptr_t)dlsym(h, "cpuinfo_initialize");
+    uint32_t (*cores)(void) = (uint32_t(*)(void))(uintptr_t)dlsym(h, "cpuinfo_get_cores_count");
+    uint32_t (*procs)(void) =
+        (uint32_t(*)(void))(uintptr_t)dlsym(h, "cpuinfo_get_processors_count");
+    if (!init || !cores || !procs || !init()) return cpus;
+    uint32_t n_cores = cores(), n_procs = procs();
+    if (n_cores > 0 && n_cores < n_procs) return n_cores;
+    return n_procs > 0 ? n_procs : cpus;
+}
+
+/* Until set: OPENBLAS_NUM_THREADS or OMP_NUM_THREADS, else PyTorch's
+ * default (above). The BLAS keeps its own default until a count is set
+ * (OpenBLAS: one thread per CPU), as under PyTorch, which leaves
+ * OpenBLAS's count alone. */
 int nn_get_num_threads(void) {
     if (n_threads) return n_threads;
     /* Worked out once: the parallel kernels ask on every call, and
-     * sysconf reads a file under /sys. */
+     * cpuinfo and sysconf read files under /sys. */
     static int default_threads;
     if (!default_threads) {
         const char *env = getenv("OPENBLAS_NUM_THREADS");
         if (!env) env = getenv("OMP_NUM_THREADS");
-        long cpus = env && atoi(env) > 0 ? atoi(env) : sysconf(_SC_NPROCESSORS_ONLN);
+        long cpus = env && atoi(env) > 0 ? atoi(env) : pytorch_default_threads();
         default_threads = cpus > 0 ? (int)cpus : 1;
     }
     return default_threads;

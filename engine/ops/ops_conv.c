@@ -1125,9 +1125,9 @@ static void conv_go(conv_run *r, int T) {
         conv_task(r, 0, 1);
         return;
     }
-    nn_blas_set_threads(1);
+    nn_blas_single_threaded(true);
     nn_parallel_run(T, conv_task, r);
-    nn_blas_set_threads(nn_get_num_threads());
+    nn_blas_single_threaded(false);
 }
 
 /* How many tasks share [units] (samples, groups or slices) of [j]. */
