@@ -1661,6 +1661,32 @@ static void lse_fused_task(void *argp, int task, int n_tasks) {
     }
 }
 
+/* Where a slice holds a NaN, PyTorch's result is its amax's NaN, sign
+ * and all: its add of m is fmadd(m, 1, log s), whose NaN is m's, and m is
+ * amax's NaN (nn_extreme_pytorch_order), which may differ from the one the
+ * max above kept. [m] and [s] have one element per slice; s's NaN
+ * entries take amax's. false with ctx->err set when out of memory. */
+static bool lse_nan_of_amax(nn_ctx *ctx, const nn_tensor *x, const rgeo *g, const nn_tensor *m,
+                            nn_tensor *s) {
+    nn_tensor *am = nn_tensor_empty(ctx, x->dtype, g->out_ndim, g->out_shape);
+    if (!am) return false;
+    nn_extreme_pytorch_order(x, g->mask, am, true);
+    int64_t nm = nn_tensor_numel(s);
+    if (x->dtype == NN_FLOAT32) {
+        const float *mv = nn_tensor_data(m), *av = nn_tensor_data(am);
+        float *sv = nn_tensor_data(s);
+        for (int64_t i = 0; i < nm; i++)
+            if (isnan(mv[i])) sv[i] = av[i];
+    } else {
+        const double *mv = nn_tensor_data(m), *av = nn_tensor_data(am);
+        double *sv = nn_tensor_data(s);
+        for (int64_t i = 0; i < nm; i++)
+            if (isnan(mv[i])) sv[i] = av[i];
+    }
+    nn_tensor_release(am);
+    return true;
+}
+
 static nn_tensor *lse_pytorch(nn_ctx *ctx, const nn_tensor *x, const nn_tensor *layout,
                               const rgeo *g) {
     const bool f32 = x->dtype == NN_FLOAT32;
@@ -1745,16 +1771,21 @@ static nn_tensor *lse_pytorch(nn_ctx *ctx, const nn_tensor *x, const nn_tensor *
     nn_sum_pytorch_order(e, g->mask, s);
 log_add:
     /* log(s) + m; m keepdim has s's element order */
+    bool nan_m = false;
     if (f32) {
         float *sv = nn_tensor_data(s);
         const float *mv = nn_tensor_data(m);
         nn_sleef_map_f32(NN_SLEEF_LOG, sv, sv, nm, nm);
-        for (int64_t i = 0; i < nm; i++) sv[i] = sv[i] + mv[i];
+        for (int64_t i = 0; i < nm; i++) sv[i] = sv[i] + mv[i], nan_m |= isnan(mv[i]);
     } else {
         double *sv = nn_tensor_data(s);
         const double *mv = nn_tensor_data(m);
         nn_sleef_map_f64(NN_SLEEF_LOG, sv, sv, nm, nm);
-        for (int64_t i = 0; i < nm; i++) sv[i] = sv[i] + mv[i];
+        for (int64_t i = 0; i < nm; i++) sv[i] = sv[i] + mv[i], nan_m |= isnan(mv[i]);
+    }
+    if (nan_m && !lse_nan_of_amax(ctx, x, g, m, s)) {
+        nn_tensor_release(s);
+        goto fail;
     }
     nn_tensor_release(m);
     nn_tensor_release(e);

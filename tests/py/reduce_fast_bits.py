@@ -142,3 +142,27 @@ for threads in (1, 2):
         y = torch.randn(*shape, generator=g).requires_grad_()
         y.cumsum(d).backward(torch.randn(*shape, generator=g))
         print(threads, "cumsum grad", shape, d, h(y.grad))
+
+# logsumexp's NaN: a slice holding a NaN gives amax's NaN, sign included
+# (PyTorch adds the max last, as fmadd(max, 1, log sum), whose NaN is the
+# max's), along inner and outer dims, contiguous and transposed
+import math  # noqa: E402
+
+
+def nan_signs(t):
+    return "".join(("-" if math.copysign(1, v) < 0 else "+") if math.isnan(v) else "."
+                   for v in t.flatten().tolist())
+
+
+for threads in (1, 2):
+    torch.set_num_threads(threads)
+    g = torch.Generator().manual_seed(11)
+    for shape in [(5, 3), (40, 7), (3, 40), (2, 3, 4), (17, 33), (300, 129)]:
+        for dt in (torch.float32, torch.float64):
+            x = torch.randn(*shape, generator=g, dtype=dt)
+            u = torch.rand(*shape, generator=g)
+            x[u < 0.05] = float("nan")
+            x[u > 0.95] = -float("nan")
+            dims = list(range(len(shape))) + [tuple(range(len(shape)))]
+            print(threads, shape, dt, [nan_signs(torch.logsumexp(x, d)) for d in dims],
+                  nan_signs(torch.logsumexp(x.transpose(0, 1), 0)), h(torch.logsumexp(x, 0)))
