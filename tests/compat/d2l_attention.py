@@ -41,11 +41,8 @@ values = torch.arange(20.0).reshape((2, 10))
 print(torch.bmm(weights.unsqueeze(1), values.unsqueeze(-1)))
 
 
-# The book's parametric NWKernelRegression (trained with SGD) is left out:
-# its torch.bmm of (50, 1, 49) by (50, 49, 1) is under PyTorch's 400
-# multiply-adds per batch entry, where 1.13's bmm runs a plain loop (one
-# float sum, k in order) instead of sgemm; nndb's bmm (engine/ops/ops_matmul.c)
-# always calls the BLAS, so the last digits of its loss differ.
+# The book's parametric NWKernelRegression (a bmm of 49 multiply-adds per
+# entry, trained with SGD) is tests/compat/d2l_nw_kernel_regression.py.
 
 
 # --- masked softmax ---
