@@ -141,7 +141,7 @@ static nn_tensor *blas_ready(nn_ctx *ctx, nn_tensor *t) {
 
 typedef struct batch_arg {
     nn_dtype dt;
-    bool reduce;
+    bool reduce, loop_small; /* loop_small: a true bmm's entries under SMALL_BMM_WORK */
     int nb;
     const int64_t *bs;
     const nn_tensor *a, *b, *c;
@@ -187,7 +187,7 @@ static void batch_range(const batch_arg *g, int64_t begin, int64_t end) {
         oc += g->c->shape[d] == 1 ? 0 : idx[d] * g->c->strides[d];
     }
     int64_t es = (int64_t)g->es;
-    bool naive = (g->dt == NN_FLOAT32 || g->dt == NN_FLOAT64) &&
+    bool naive = g->loop_small && (g->dt == NN_FLOAT32 || g->dt == NN_FLOAT64) &&
                  (double)g->ma.rows * (double)g->ma.cols * (double)g->mb.cols < SMALL_BMM_WORK;
     for (int64_t it = begin; it < end; it++) {
         mat A = g->ma, B = g->mb, C = g->mc;
@@ -223,11 +223,12 @@ static void batch_task(void *arg, int task, int n_tasks) {
 /* C (+)= A B over the broadcast batch. [a] [..., M, K], [b] [..., K, N],
  * [c] [..., M, N] contiguous, all nb + 2 dims; each batch dim is 1 or the
  * batch size. Where [c] has 1 against a larger batch the products are
- * summed into it. [fold]: the batch may fold into one product's rows or
- * inner dim, as PyTorch's matmul folds an operand of at most 2 dims into
- * one mm; where both of the user's operands have 3 dims or more PyTorch
- * calls bmm, one product per entry (and a plain loop under 400
- * multiply-adds), so nndb does too. */
+ * summed into it. [fold]: one of the user's operands has at most 2 dims,
+ * and PyTorch's matmul makes one mm of the product (nndb folds the batch
+ * into one product's rows or inner dim where the layout allows, and gives
+ * each entry the library's bits where not); without it both have 3 dims
+ * or more and PyTorch calls bmm: one product per entry, and a plain loop
+ * under 400 multiply-adds, as nndb does then. */
 static nn_status bmm(nn_ctx *ctx, nn_tensor *a_in, nn_tensor *b_in, nn_tensor *c, bool fold) {
     int nd = c->ndim, nb = nd - 2;
     nn_dtype dt = c->dtype;
@@ -315,7 +316,7 @@ static nn_status bmm(nn_ctx *ctx, nn_tensor *a_in, nn_tensor *b_in, nn_tensor *c
      * threads splits a 256 x 256 x 64 head between them and sums in
      * another order; tests/py/attention_products_bits.py). */
     if (reduce) memset(pc, 0, (size_t)nn_tensor_numel(c) * es);
-    batch_arg ba = {dt, reduce, nb, bs, a, b, c, ma, mb, mc, es};
+    batch_arg ba = {dt, reduce, !fold, nb, bs, a, b, c, ma, mb, mc, es};
     int tasks = dt == NN_INT64 || reduce ? 1 : nn_parallel_tasks(nbatch, 1);
     if (tasks > 1 && nbatch % tasks != 0 && nbatch < 4 * tasks) tasks = 1;
     nn_blas_split split = tasks > 1 ? nn_blas_split_mode(dt == NN_FLOAT32) : NN_BLAS_SPLIT_NONE;

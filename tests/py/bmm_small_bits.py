@@ -38,6 +38,17 @@ print("matmul 3-D", h(p @ q))
 r = torch.randn(2, 1, 3, 4)
 s = torch.randn(5, 4, 2)
 print("matmul broadcast", h(torch.matmul(r, s)))
+# an operand of at most 2 dims: PyTorch folds the batch into one mm (BLAS
+# bits, not the loop's)
+m2 = torch.randn(4, 5)
+m3 = torch.randn(3, 5, 6)
+print("matmul 2-D @ 3-D", h(m2 @ m3))
+x3 = torch.randn(3, 4, 5, requires_grad=True)
+w2 = torch.randn(5, 6, requires_grad=True)
+(x3 @ w2).sum().backward()
+print("matmul 3-D @ 2-D", h(x3 @ w2), "grads", h(x3.grad, w2.grad))
+# 4-D @ 3-D: both 3 dims or more, a bmm over the broadcast batch
+print("matmul 4-D @ 3-D", h(torch.randn(2, 3, 4, 5) @ torch.randn(3, 5, 6)))
 # the attention idiom of d2l: queries [b, 1, d] against keys [b, d, n]
 queries = torch.randn(10, 1, 8)
 keys = torch.randn(10, 8, 12)
