@@ -201,8 +201,10 @@ static void tc_exit(void *arg) {
     tc_release(arg);
 }
 
+static bool tc_key_ok; /* without the key a cache could not be given back */
+
 static void tc_key_init(void) {
-    pthread_key_create(&tc_key, tc_exit);
+    tc_key_ok = pthread_key_create(&tc_key, tc_exit) == 0;
 }
 
 /* Register the calling thread's cache, so that its blocks and counts are
@@ -210,10 +212,10 @@ static void tc_key_init(void) {
 static void tc_register(tcache *t) {
     if (t->registered || SANITIZING) return;
     pthread_once(&tc_once, tc_key_init);
+    if (!tc_key_ok || pthread_setspecific(tc_key, t) != 0) return; /* no cache, then */
     t->registered = true;
     t->next = tcaches;
     tcaches = t;
-    pthread_setspecific(tc_key, t);
 }
 
 static size_t default_cap(void) {
