@@ -1438,7 +1438,7 @@ typedef struct exp_grad_job {
     double beta, threshold;
     void *r;
     const void *g, *x;
-    int64_t gs;     /* g's stride in elements: 1, or 0 (softplus) */
+    int64_t gs;     /* g's stride in elements: 1, or 0 (one value for all) */
     int64_t n, run; /* run: PyTorch's thread split (pt_chunk), each its own tail */
 } exp_grad_job;
 
@@ -1460,6 +1460,53 @@ NN_KERNEL_CLONES static void silu_grad_fin_f64(double *o, const double *g, const
         o[i] = g[i] * sg * fma(x[i], 1.0 - sg, 1.0);
     }
 }
+
+/* The same with one gradient value [g] for all (an expanded gradient) */
+NN_KERNEL_CLONES static void silu_grad_fin1_f32(float *o, float g, const float *x, int64_t n) {
+    for (int64_t i = 0; i < n; i++) {
+        float sg = 1.0f / (1.0f + o[i]);
+        o[i] = g * sg * fmaf(x[i], 1.0f - sg, 1.0f);
+    }
+}
+
+NN_KERNEL_CLONES static void silu_grad_fin1_f64(double *o, double g, const double *x, int64_t n) {
+    for (int64_t i = 0; i < n; i++) {
+        double sg = 1.0 / (1.0 + o[i]);
+        o[i] = g * sg * fma(x[i], 1.0 - sg, 1.0);
+    }
+}
+
+/* SiLU's backward over one run of nn_iter, as PyTorch's cpu_kernel_vec
+ * takes its inner loop: a run where the result, the gradient and x are
+ * unit-stride (the gradient may be one value, stride 0) is vectorised,
+ * SLEEF's exp on whole blocks of two vectors and libm's on the rest; any
+ * other run (a gradient and x of different layouts, a strided x) is the
+ * scalar op throughout, libm's exp. d[0] dx, d[1] g, d[2] x. */
+#define SILU_GRAD_RUN(NAME, T, MAP, EXP, FMA, FIN, FIN1)                                           \
+    static void NAME(char **d, const int64_t *s, int64_t n, void *argp) {                          \
+        (void)argp;                                                                                \
+        const int64_t z = (int64_t)sizeof(T);                                                      \
+        if (s[0] == z && (s[1] == z || s[1] == 0) && s[2] == z) {                                  \
+            T *o = (T *)d[0];                                                                      \
+            const T *g = (const T *)d[1], *x = (const T *)d[2];                                    \
+            for (int64_t i = 0; i < n; i++) o[i] = -x[i];                                          \
+            MAP(NN_SLEEF_EXP, o, o, n, nn_sleef_tail(n, z == 4));                                  \
+            if (s[1])                                                                              \
+                FIN(o, g, x, n);                                                                   \
+            else                                                                                   \
+                FIN1(o, g[0], x, n);                                                               \
+            return;                                                                                \
+        }                                                                                          \
+        for (int64_t i = 0; i < n; i++) {                                                          \
+            T g = *(const T *)(d[1] + i * s[1]), x = *(const T *)(d[2] + i * s[2]);                \
+            T sg = (T)1 / ((T)1 + EXP(-x));                                                        \
+            *(T *)(d[0] + i * s[0]) = g * sg * FMA(x, (T)1 - sg, (T)1);                            \
+        }                                                                                          \
+    }
+SILU_GRAD_RUN(silu_grad_run_f32, float, nn_sleef_map_f32, expf, fmaf, silu_grad_fin_f32,
+              silu_grad_fin1_f32)
+SILU_GRAD_RUN(silu_grad_run_f64, double, nn_sleef_map_f64, exp, fma, silu_grad_fin_f64,
+              silu_grad_fin1_f64)
 
 /* softplus's g z / (z + 1) from o = z = exp(x beta) */
 #define SOFTPLUS_GRAD_SPAN(T, MAP)                                                                 \
@@ -1483,16 +1530,22 @@ static void exp_grad_span(const exp_grad_job *j, int64_t b, int64_t e, int64_t t
         SOFTPLUS_GRAD_SPAN(double, nn_sleef_map_f64)
     } else if (j->f32) {
         float *o = (float *)j->r + b;
-        const float *x = (const float *)j->x + b, *g = (const float *)j->g + b;
+        const float *x = (const float *)j->x + b, *g = (const float *)j->g + b * j->gs;
         for (int64_t i = 0; i < n; i++) o[i] = -x[i];
         nn_sleef_map_f32(NN_SLEEF_EXP, o, o, n, tail);
-        silu_grad_fin_f32(o, g, x, n);
+        if (j->gs)
+            silu_grad_fin_f32(o, g, x, n);
+        else
+            silu_grad_fin1_f32(o, g[0], x, n);
     } else {
         double *o = (double *)j->r + b;
-        const double *x = (const double *)j->x + b, *g = (const double *)j->g + b;
+        const double *x = (const double *)j->x + b, *g = (const double *)j->g + b * j->gs;
         for (int64_t i = 0; i < n; i++) o[i] = -x[i];
         nn_sleef_map_f64(NN_SLEEF_EXP, o, o, n, tail);
-        silu_grad_fin_f64(o, g, x, n);
+        if (j->gs)
+            silu_grad_fin_f64(o, g, x, n);
+        else
+            silu_grad_fin1_f64(o, g[0], x, n);
     }
 }
 
@@ -1512,12 +1565,12 @@ static void exp_grad_task(void *arg, int task, int n_tasks) {
 }
 
 /* How [dout] and [x] (of one shape and float dtype) suit exp_grad_sleef:
- * 1 when both are contiguous or dense with one layout, 2 (softplus) when
- * x is contiguous or dense and dout one value for all, 0 otherwise. */
-static int exp_grad_fits(const nn_tensor *dout, const nn_tensor *x, bool softplus) {
+ * 1 when both are contiguous or dense with one layout, 2 when x is
+ * contiguous or dense and dout one value for all, 0 otherwise. */
+static int exp_grad_fits(const nn_tensor *dout, const nn_tensor *x) {
     if (nn_tensor_is_contiguous(x) && nn_tensor_is_contiguous(dout)) return 1;
     if (nn_tensor_is_dense(dout) && same_layout(x, dout)) return 1;
-    if (!softplus || !nn_tensor_is_dense(x)) return 0;
+    if (!nn_tensor_is_dense(x)) return 0;
     for (int i = 0; i < dout->ndim; i++)
         if (dout->strides[i] != 0 && dout->shape[i] != 1) return 0;
     return 2;
@@ -1563,7 +1616,7 @@ static nn_status unary_grad(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_tens
     bool softplus = k == &k_softplus;
     int fit = (k == &k_silu || softplus) && x && (dt == NN_FLOAT32 || dt == NN_FLOAT64) &&
                       x->dtype == dt && nn_tensor_same_shape(x, dout)
-                  ? exp_grad_fits(dout, x, softplus)
+                  ? exp_grad_fits(dout, x)
                   : 0;
     if (fit) {
         din[0] = exp_grad_sleef(ctx, dout, x, fit, softplus, &ua);
@@ -1602,11 +1655,13 @@ static nn_status unary_grad(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_tens
         nn_iter_loop g32 = kept                ? gelu_saved_grad_f32
                            : k == &k_gelu_erf  ? gelu_erf_grad_any_f32
                            : k == &k_gelu_tanh ? gelu_tanh_grad_f32
-                                               : k->g32;
+                           : k == &k_silu      ? silu_grad_run_f32
+                                               : k->g32,
+                     g64 = k == &k_silu ? silu_grad_run_f64 : k->g64;
         if (k == &k_gelu_erf)
             ua.p[2] = nn_tensor_is_contiguous(in0(node)) && nn_tensor_numel(in0(node)) != 1;
         /* the kept factor's multiply is memory-bound: the plain threshold */
-        nn_iter_run_parallel(&it, dt == NN_FLOAT32 ? g32 : k->g64, &ua,
+        nn_iter_run_parallel(&it, dt == NN_FLOAT32 ? g32 : g64, &ua,
                              kept ? NN_PAR_MIN_ELEMWISE : unary_par_min(k, true));
     }
     nn_tensor_release(x);

@@ -30,3 +30,34 @@ m = torch.nn.Sequential(torch.nn.Linear(8, 16), torch.nn.SiLU(), torch.nn.Linear
 x = torch.randn(32, 8)
 m(x).sum().backward()
 print("mlp", h(m[0].weight.grad))
+
+# The backward with a gradient and an input of different layouts or a
+# strided input (PyTorch's scalar op throughout, libm's exp), with rows of a
+# view (each row vectorised with its own tail) and with an expanded
+# gradient (one value for all, vectorised): PyTorch's bits and strides
+g = torch.Generator().manual_seed(1)
+for threads in (1, 2):
+    torch.set_num_threads(threads)
+    for dt in (torch.float32, torch.float64):
+        for shape in [(37, 53), (300, 257)]:
+            base = torch.randn(*shape, generator=g, dtype=dt) * 4
+            go = torch.randn(*shape[::-1], generator=g, dtype=dt)
+            cases = {
+                "x.t, g": (base.t(), go),
+                "x, g.t": (base.t().contiguous(), go.t().contiguous().t()),
+                "x.t, g.t": (base.t(), go.t().contiguous().t()),
+                "x[:, ::2]": (base[:, ::2], torch.randn(shape[0], (shape[1] + 1) // 2, generator=g,
+                                                        dtype=dt)),
+                "x[:, :29]": (base[:, :29], torch.randn(shape[0], 29, generator=g, dtype=dt)),
+                "g column expanded": (base, torch.randn(shape[0], 1, generator=g,
+                                                        dtype=dt).expand(*shape)),
+            }
+            for name, (x, gg) in cases.items():
+                x = x.detach().requires_grad_()
+                F.silu(x).backward(gg)
+                print(threads, dt, shape, name, h(x.grad.double()), x.grad.stride())
+            for name, x in (("expanded", base), ("expanded x.t", base.t()),
+                            ("expanded x[:, :29]", base[:, :29])):
+                x = x.detach().requires_grad_()
+                (F.silu(x).sum() * 2.5).backward()
+                print(threads, dt, shape, name, h(x.grad.double()), x.grad.stride())
