@@ -511,6 +511,58 @@ static bool mv_blas(nn_ctx *ctx, nn_tensor *a, nn_tensor *b, nn_tensor *out, nn_
     return true;
 }
 
+/* The matrix PyTorch's matmul hands to mv when one operand is a vector and
+ * the other has 3 dims or more: [t]'s leading dims folded into rows, as
+ * reshape(-1, K) folds them (a view where they step as one, else a
+ * contiguous copy); with [transposed], t's last two dims swapped first
+ * (vector @ batch: tensor2.mT()). A new reference, or NULL on error. */
+static nn_tensor *mv_folded(nn_ctx *ctx, nn_tensor *t, bool transposed) {
+    int nd = t->ndim;
+    int64_t sh[NN_MAX_DIMS], st[NN_MAX_DIMS];
+    memcpy(sh, t->shape, sizeof(int64_t) * (size_t)nd);
+    memcpy(st, t->strides, sizeof(int64_t) * (size_t)nd);
+    if (transposed) {
+        int64_t x = sh[nd - 1], y = st[nd - 1];
+        sh[nd - 1] = sh[nd - 2], st[nd - 1] = st[nd - 2];
+        sh[nd - 2] = x, st[nd - 2] = y;
+    }
+    nn_tensor *tv = view(ctx, t, nd, sh, st);
+    if (!tv) return NULL;
+    int dl[NN_MAX_DIMS];
+    for (int d = 0; d < nd - 1; d++) dl[d] = d;
+    int64_t rows, rs, k = sh[nd - 1];
+    if (merge_dims(tv, dl, nd - 1, &rows, &rs)) {
+        int64_t fsh[2] = {rows, k}, fst[2] = {rows > 1 ? rs : k, st[nd - 1]};
+        nn_tensor *r = view(ctx, tv, 2, fsh, fst);
+        nn_tensor_release(tv);
+        return r;
+    }
+    nn_tensor *c = nn_contiguous(ctx, tv);
+    nn_tensor_release(tv);
+    if (!c) return NULL;
+    int64_t fsh[2] = {nn_tensor_numel(c) / (k ? k : 1), k};
+    nn_tensor *r = view_contig(ctx, c, 2, fsh);
+    nn_tensor_release(c);
+    return r;
+}
+
+/* out = the folded matrix of [mat] (see mv_folded) mv [vec]; false where
+ * mv_blas declines (nothing done), with *st set on an engine error. */
+static bool mv_batch(nn_ctx *ctx, nn_tensor *mt, bool transposed, nn_tensor *vec, nn_tensor *out,
+                     nn_status *st) {
+    nn_tensor *m2 = mv_folded(ctx, mt, transposed);
+    if (!m2) {
+        *st = ctx->err.code;
+        return true;
+    }
+    int64_t n = m2->shape[0];
+    nn_tensor *o1 = view_contig(ctx, out, 1, &n);
+    bool done = o1 ? mv_blas(ctx, m2, vec, o1, st) : (*st = ctx->err.code, true);
+    nn_tensor_release(o1);
+    nn_tensor_release(m2);
+    return done;
+}
+
 nn_tensor *op_matmul_forward(nn_ctx *ctx, nn_node *node) {
     if (nn_blas_require(ctx)) return NULL;
     nn_tensor *a = node->in[0].t, *b = node->in[1].t;
@@ -522,7 +574,14 @@ nn_tensor *op_matmul_forward(nn_ctx *ctx, nn_node *node) {
     cshape[g.nb] = g.M, cshape[g.nb + 1] = g.N;
     nn_tensor *out = nn_tensor_empty(ctx, a->dtype, g.out_ndim, g.out_shape);
     nn_status mv_st = NN_OK;
-    if (out && a->ndim == 2 && b->ndim == 1 && mv_blas(ctx, a, b, out, &mv_st)) {
+    /* PyTorch's mv: a matrix by a vector, and (folding the batch into the
+     * matrix's rows) a batch of matrices by a vector or a vector by one */
+    bool mv_done = out && a->ndim == 2 && b->ndim == 1 && mv_blas(ctx, a, b, out, &mv_st);
+    if (out && !mv_done && a->ndim >= 3 && b->ndim == 1)
+        mv_done = mv_batch(ctx, a, false, b, out, &mv_st);
+    if (out && !mv_done && a->ndim == 1 && b->ndim >= 3)
+        mv_done = mv_batch(ctx, b, true, a, out, &mv_st);
+    if (mv_done) {
         if (mv_st == NN_OK) return out;
         nn_tensor_release(out);
         return NULL;
@@ -541,6 +600,53 @@ nn_tensor *op_matmul_forward(nn_ctx *ctx, nn_node *node) {
     return out;
 }
 
+/* The gradient of the vector of a matrix-vector product made by mv (see
+ * op_matmul_forward): (the folded matrix of [mat])^T mv [dout], flattened,
+ * into a new tensor of [shape] (1-D), as PyTorch's mv backward (a gemv
+ * too). False where mv_blas declines (nothing kept), *st set on error. */
+/* [t] as one dim: a view where its dims step as one, else a contiguous
+ * copy. A new reference, or NULL on error. */
+static nn_tensor *flattened(nn_ctx *ctx, nn_tensor *t) {
+    int dl[NN_MAX_DIMS];
+    for (int d = 0; d < t->ndim; d++) dl[d] = d;
+    int64_t n, s;
+    if (merge_dims(t, dl, t->ndim, &n, &s)) {
+        if (n <= 1) s = 1;
+        return view(ctx, t, 1, &n, &s);
+    }
+    nn_tensor *c = nn_contiguous(ctx, t);
+    if (!c) return NULL;
+    n = nn_tensor_numel(c);
+    nn_tensor *r = view_contig(ctx, c, 1, &n);
+    nn_tensor_release(c);
+    return r;
+}
+
+static bool vec_grad_mv(nn_ctx *ctx, nn_tensor *mt_in, bool transposed, nn_tensor *dout,
+                        const int64_t *shape, nn_tensor **out, nn_status *st) {
+    nn_tensor *m2 = mv_folded(ctx, mt_in, transposed);
+    nn_tensor *g1 = m2 ? flattened(ctx, dout) : NULL;
+    nn_tensor *mt = NULL, *r = NULL;
+    bool done = false;
+    if (g1) {
+        int64_t tsh[2] = {m2->shape[1], m2->shape[0]}, tst[2] = {m2->strides[1], m2->strides[0]};
+        mt = view(ctx, m2, 2, tsh, tst);
+        r = mt ? nn_tensor_empty(ctx, dout->dtype, 1, shape) : NULL;
+    }
+    if (!r)
+        *st = ctx->err.code, done = true;
+    else
+        done = mv_blas(ctx, mt, g1, r, st);
+    if (done && !*st && r)
+        *out = r;
+    else
+        nn_tensor_release(r);
+    nn_tensor_release(g1);
+    nn_tensor_release(mt);
+    nn_tensor_release(m2);
+    return done;
+}
+
 nn_status op_matmul_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_tensor **din) {
     if (nn_blas_require(ctx)) return ctx->err.code;
     nn_tensor *a = node->in[0].t, *b = node->in[1].t;
@@ -557,7 +663,10 @@ nn_status op_matmul_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_ten
     if (!vg) return ctx->err.code;
     bool fold = a->ndim < 3 || b->ndim < 3; /* as the forward */
     nn_status st = NN_OK;
-    if (node->in[0].needs_grad) {
+    bool vec_done = false;
+    if (node->in[0].needs_grad && a->ndim == 1 && b->ndim >= 3)
+        vec_done = vec_grad_mv(ctx, b, true, dout, a->shape, &din[0], &st);
+    if (!st && !vec_done && node->in[0].needs_grad) {
         /* dA = dout @ B^T, summed over A's broadcast batch dims. */
         int64_t tsh[NN_MAX_DIMS + 2], tst[NN_MAX_DIMS + 2];
         memcpy(tsh, g.bshape, sizeof(int64_t) * (size_t)nd);
@@ -575,22 +684,10 @@ nn_status op_matmul_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_ten
         else
             din[0] = r;
     }
-    bool vec_done = false;
-    if (!st && node->in[1].needs_grad && a->ndim == 2 && b->ndim == 1) {
+    vec_done = false;
+    if (!st && node->in[1].needs_grad && a->ndim >= 2 && b->ndim == 1)
         /* d vec = A^T mv dout: PyTorch's mv backward is a gemv too */
-        int64_t tsh[2] = {a->shape[1], a->shape[0]}, tst[2] = {a->strides[1], a->strides[0]};
-        nn_tensor *r = nn_tensor_empty(ctx, dout->dtype, 1, b->shape);
-        nn_tensor *vat = r ? view(ctx, a, 2, tsh, tst) : NULL;
-        if (!vat)
-            st = ctx->err.code;
-        else
-            vec_done = mv_blas(ctx, vat, dout, r, &st);
-        nn_tensor_release(vat);
-        if (vec_done && !st)
-            din[1] = r;
-        else
-            nn_tensor_release(r);
-    }
+        vec_done = vec_grad_mv(ctx, a, false, dout, b->shape, &din[1], &st);
     if (!st && !vec_done && node->in[1].needs_grad) {
         /* dB = A^T @ dout, summed over B's broadcast batch dims. */
         int64_t tsh[NN_MAX_DIMS + 2], tst[NN_MAX_DIMS + 2];

@@ -20,3 +20,18 @@ M = torch.randn(500, 60, requires_grad=True); x = torch.randn(60, requires_grad=
 y = M @ x; print(y.grad_fn.name()); g = torch.randn(500); y.backward(g); print("grads", h(M.grad), h(x.grad))
 M2 = torch.randn(60, 500).t().requires_grad_(); x2 = torch.randn(60, requires_grad=True)
 (M2 @ x2).backward(g); print("gradsT", h(M2.grad), h(x2.grad))
+# A batch of matrices by a vector, and a vector by a batch: PyTorch's
+# matmul folds the batch into the matrix's rows (a view, or a copy where the
+# dims do not step as one: the vector-by-batch case transposes the batch)
+# and calls mv; forward and both gradients.
+torch.manual_seed(2)
+for shape in [(3, 4, 5), (2, 3, 40, 70), (6, 1, 33)]:
+    B = torch.randn(*shape, requires_grad=True); u = torch.randn(shape[-1], requires_grad=True)
+    y = B @ u; y.backward(torch.linspace(-1, 1, y.numel()).view_as(y))
+    print("batch@vec", shape, h(y.detach()), h(B.grad), h(u.grad))
+    C = torch.randn(*shape[:-2], shape[-1], shape[-2], requires_grad=True)
+    w = torch.randn(shape[-1], requires_grad=True)
+    z = w @ C; z.backward(torch.linspace(-1, 1, z.numel()).view_as(z))
+    print("vec@batch", shape, h(z.detach()), h(C.grad), h(w.grad))
+Bt = torch.randn(3, 70, 40).transpose(1, 2)
+print("batch@vec strided", h(Bt @ torch.randn(70)), h(torch.randn(40) @ torch.randn(3, 40, 70)[:, :, ::2]))
