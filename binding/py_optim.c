@@ -464,12 +464,17 @@ fail:
  * state (Adam's moments, made in its first step), in memory no block has
  * had yet (nn_zeros_fresh): made where the step's activations were, the
  * moments left the next step's activations no room there, and that step
- * touched as many new pages again (docs/benchmarks.md, sixth session). */
+ * touched as many new pages again (docs/benchmarks.md, sixth session).
+ * Laid out as zeros_like's preserve_format lays it out (a transposed or
+ * channels_last parameter's strides): the zeros read the same in any. */
 static PyObject *f_state_zeros_like(PyObject *m, PyObject *arg) {
     (void)m;
     nn_tensor *p;
     if (py_tensor_arg(arg, "_state_zeros_like", "param", &p) < 0) return NULL;
     nn_tensor *t = nn_zeros_fresh(py_ctx(), p->dtype, p->ndim, p->shape);
+    int64_t st[NN_MAX_DIMS];
+    if (t && nn_format_strides(p, NN_FORMAT_PRESERVE, st))
+        memcpy(t->strides, st, sizeof(int64_t) * (size_t)p->ndim);
     return t ? py_tensor_wrap(t) : py_engine_error();
 }
 

@@ -104,3 +104,23 @@ for n, q in net.named_parameters():
     print(n, q.stride())
 torch.nn.utils.convert_conv2d_weight_memory_format(net, torch.contiguous_format)
 print(net[0].weight.stride())
+
+# optimizers over a transposed and a channels_last parameter: their steps
+# and the layout of their state (zeros_like's, the parameter's strides)
+torch.manual_seed(0)
+for name, kw in [("Adam", {}), ("AdamW", {}), ("Adam", {"amsgrad": True}),
+                 ("RMSprop", {"momentum": 0.9, "centered": True}), ("Adagrad", {}),
+                 ("SGD", {"momentum": 0.9}), ("Adamax", {}), ("NAdam", {}), ("RAdam", {}),
+                 ("Adadelta", {})]:
+    w = torch.nn.Parameter(torch.randn(3, 4).t())
+    c = torch.nn.Parameter(torch.randn(2, 3, 2, 2).to(memory_format=torch.channels_last))
+    opt = getattr(torch.optim, name)([w, c], lr=0.1, **kw)
+    for _ in range(3):
+        opt.zero_grad()
+        ((w * torch.arange(12.).view(3, 4).t()).sum() + (w ** 2).sum()
+         + (c.exp() * torch.arange(24.).view(2, 3, 2, 2)).sum()).backward()
+        opt.step()
+    print(name, kw, [round(v, 5) for v in w.flatten().tolist()][:4],
+          [round(v, 5) for v in c.flatten().tolist()][:4], w.grad.stride(), c.grad.stride(),
+          {k: v.stride() for k, v in opt.state[w].items() if torch.is_tensor(v) and v.dim() > 0},
+          {k: v.stride() for k, v in opt.state[c].items() if torch.is_tensor(v) and v.dim() > 0})
