@@ -124,3 +124,13 @@ for name, kw in [("Adam", {}), ("AdamW", {}), ("Adam", {"amsgrad": True}),
           [round(v, 5) for v in c.flatten().tolist()][:4], w.grad.stride(), c.grad.stride(),
           {k: v.stride() for k, v in opt.state[w].items() if torch.is_tensor(v) and v.dim() > 0},
           {k: v.stride() for k, v in opt.state[c].items() if torch.is_tensor(v) and v.dim() > 0})
+
+# parameters_to_vector flattens each tensor with view(-1): a transposed
+# parameter or .grad is PyTorch's RuntimeError; a column is a view
+w = torch.nn.Parameter(torch.randn(3, 4).t())
+(w * 2).sum().backward()
+for t in (w, w.grad, w[:, 0], torch.randn(2, 3)):
+    try:
+        print(torch.nn.utils.parameters_to_vector([t]).shape)
+    except RuntimeError as e:
+        print(type(e).__name__, e)

@@ -16,7 +16,11 @@ def parameters_to_vector(parameters):
         >>> torch.nn.utils.parameters_to_vector(lin.parameters()).shape
         torch.Size([3])
     """
-    return _C._nn_flat_cat(list(parameters))
+    parameters = list(parameters)
+    for p in parameters:
+        if not p.is_contiguous():
+            p.view(-1)  # PyTorch's flattening: a layout view(-1) refuses raises here
+    return _C._nn_flat_cat(parameters)
 
 
 def vector_to_parameters(vec, parameters):
