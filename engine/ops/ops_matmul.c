@@ -563,6 +563,70 @@ static bool mv_batch(nn_ctx *ctx, nn_tensor *mt, bool transposed, nn_tensor *vec
     return done;
 }
 
+/* PyTorch 1.13's should_fold: matmul makes one mm (or mv) of a product of
+ * [t] (3 dims or more) with an operand of [other_dim] (1 or 2) dims, but
+ * for a 3-D [t] by a matrix whose last two dims are transposed in an
+ * otherwise contiguous layout, which goes to bmm. */
+static bool should_fold(const nn_tensor *t, int other_dim) {
+    if (t->ndim < 3 || (other_dim != 1 && other_dim != 2)) return false;
+    return !(t->ndim == 3 && other_dim == 2 && t->strides[2] != 1 &&
+             t->strides[0] == t->shape[1] * t->shape[2]);
+}
+
+/* Whether PyTorch's matmul of [a] by [b] is a bmm (one product per batch
+ * entry, a plain loop under 400 multiply-adds): an operand of 3 dims or
+ * more that it does not fold. Both of at most 2 dims is mm, mv or dot. */
+static bool matmul_is_bmm(const nn_tensor *a, const nn_tensor *b) {
+    return (a->ndim >= 3 || b->ndim >= 3) && !should_fold(a, b->ndim) && !should_fold(b, a->ndim);
+}
+
+/* A matrix [M, K] by a batch [..., K, N], as PyTorch's matmul folds it:
+ * the batch's matrices transposed and folded into rows, [R, K] (R = batch
+ * times N), times a^T into [R, M], each [N, M] block then transposed into
+ * the result [..., M, N]. NULL on error. */
+static bool fold_t_applies(const nn_tensor *a, const nn_tensor *b) {
+    return a->ndim == 2 && (a->dtype == NN_FLOAT32 || a->dtype == NN_FLOAT64) &&
+           should_fold(b, a->ndim);
+}
+
+/* [r] ([R, C], R = the batch of [shape] times its last dim) as [shape]
+ * with its last two dims swapped back: the blocks [..., X, C] transposed
+ * into a new contiguous [..., C, X]. */
+static nn_tensor *unfold_t(nn_ctx *ctx, nn_tensor *r, int nd, const int64_t *shape) {
+    int64_t sh[NN_MAX_DIMS], st[NN_MAX_DIMS];
+    memcpy(sh, shape, sizeof(int64_t) * (size_t)nd);
+    sh[nd - 1] = shape[nd - 2], sh[nd - 2] = shape[nd - 1]; /* [..., X, C] */
+    contig_strides(nd, sh, st);
+    int64_t x = sh[nd - 1], y = st[nd - 1];
+    sh[nd - 1] = sh[nd - 2], st[nd - 1] = st[nd - 2];
+    sh[nd - 2] = x, st[nd - 2] = y;
+    nn_tensor *v = view(ctx, r, nd, sh, st);
+    nn_tensor *c = v ? nn_contiguous(ctx, v) : NULL;
+    nn_tensor_release(v);
+    return c;
+}
+
+static nn_tensor *mm_fold_t(nn_ctx *ctx, nn_tensor *a, nn_tensor *b, const int64_t *out_shape) {
+    nn_dtype dt = a->dtype;
+    nn_tensor *f = mv_folded(ctx, b, true);
+    nn_tensor *t1 = f ? blas_ready(ctx, f) : NULL;
+    nn_tensor_release(f);
+    nn_tensor *ar = t1 ? blas_ready(ctx, a) : NULL;
+    int64_t M = a->shape[0], K = a->shape[1], csh[2] = {t1 ? t1->shape[0] : 0, M};
+    nn_tensor *c = ar ? nn_tensor_empty(ctx, dt, 2, csh) : NULL, *r = NULL;
+    if (c) {
+        mat A = mat_of(t1, nn_tensor_data(t1));
+        mat B = {nn_tensor_data(ar), K, M, ar->strides[1], ar->strides[0]};
+        mat C = mat_of(c, nn_tensor_data(c));
+        gemm(dt, &A, &B, &C, 0);
+        r = unfold_t(ctx, c, b->ndim, out_shape);
+    }
+    nn_tensor_release(c);
+    nn_tensor_release(ar);
+    nn_tensor_release(t1);
+    return r;
+}
+
 nn_tensor *op_matmul_forward(nn_ctx *ctx, nn_node *node) {
     if (nn_blas_require(ctx)) return NULL;
     nn_tensor *a = node->in[0].t, *b = node->in[1].t;
@@ -586,10 +650,14 @@ nn_tensor *op_matmul_forward(nn_ctx *ctx, nn_node *node) {
         nn_tensor_release(out);
         return NULL;
     }
+    if (out && fold_t_applies(a, b)) {
+        nn_tensor_release(out);
+        return mm_fold_t(ctx, a, b, g.out_shape);
+    }
     nn_tensor *va = out ? view(ctx, a, nd, g.ashape, g.astr) : NULL;
     nn_tensor *vb = va ? view(ctx, b, nd, g.bshape, g.bstr) : NULL;
     nn_tensor *vc = vb ? view_contig(ctx, out, nd, cshape) : NULL;
-    nn_status st = vc ? bmm(ctx, va, vb, vc, a->ndim < 3 || b->ndim < 3) : ctx->err.code;
+    nn_status st = vc ? bmm(ctx, va, vb, vc, !matmul_is_bmm(a, b)) : ctx->err.code;
     nn_tensor_release(va);
     nn_tensor_release(vb);
     nn_tensor_release(vc);
@@ -647,6 +715,55 @@ static bool vec_grad_mv(nn_ctx *ctx, nn_tensor *mt_in, bool transposed, nn_tenso
     return done;
 }
 
+/* mm_fold_t's gradients, as PyTorch's mm backward makes them for that
+ * fold: with G the output gradient folded as the product was ([R, M]),
+ * a's is G^T @ the folded batch (mm of grad.t(), a column-major mat2's
+ * case), b's G @ a, each [N, K] block transposed back. */
+static nn_status mm_fold_t_backward(nn_ctx *ctx, nn_node *node, nn_tensor *a, nn_tensor *b,
+                                    nn_tensor *dout, nn_tensor **din) {
+    nn_dtype dt = a->dtype;
+    nn_tensor *fg = mv_folded(ctx, dout, true);
+    nn_tensor *gp = fg ? blas_ready(ctx, fg) : NULL;
+    nn_tensor_release(fg);
+    nn_tensor *fb = gp ? mv_folded(ctx, b, true) : NULL;
+    nn_tensor *t1 = fb ? blas_ready(ctx, fb) : NULL;
+    nn_tensor_release(fb);
+    nn_tensor *ar = t1 ? blas_ready(ctx, a) : NULL;
+    nn_status st = ar ? NN_OK : ctx->err.code;
+    int64_t M = a->shape[0], K = a->shape[1], R = t1 ? t1->shape[0] : 0;
+    if (!st && node->in[0].needs_grad) {
+        nn_tensor *r = nn_tensor_empty(ctx, dt, 2, a->shape);
+        if (r) {
+            mat A = {nn_tensor_data(gp), M, R, gp->strides[1], gp->strides[0]};
+            mat B = mat_of(t1, nn_tensor_data(t1));
+            mat C = mat_of(r, nn_tensor_data(r));
+            gemm(dt, &A, &B, &C, 0);
+            din[0] = r;
+        } else {
+            st = ctx->err.code;
+        }
+    }
+    if (!st && node->in[1].needs_grad) {
+        int64_t csh[2] = {R, K};
+        nn_tensor *c = nn_tensor_empty(ctx, dt, 2, csh);
+        if (c) {
+            mat A = mat_of(gp, nn_tensor_data(gp));
+            mat B = mat_of(ar, nn_tensor_data(ar));
+            mat C = mat_of(c, nn_tensor_data(c));
+            gemm(dt, &A, &B, &C, 0);
+            din[1] = unfold_t(ctx, c, b->ndim, b->shape);
+            if (!din[1]) st = ctx->err.code;
+        } else {
+            st = ctx->err.code;
+        }
+        nn_tensor_release(c);
+    }
+    nn_tensor_release(ar);
+    nn_tensor_release(t1);
+    nn_tensor_release(gp);
+    return st;
+}
+
 nn_status op_matmul_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_tensor **din) {
     if (nn_blas_require(ctx)) return ctx->err.code;
     nn_tensor *a = node->in[0].t, *b = node->in[1].t;
@@ -661,8 +778,13 @@ nn_status op_matmul_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_ten
     gshape[nb + 1] = g.N, gst[nb + 1] = b->ndim >= 2 ? dout->strides[j++] : 0;
     nn_tensor *vg = view(ctx, dout, nd, gshape, gst);
     if (!vg) return ctx->err.code;
-    bool fold = a->ndim < 3 || b->ndim < 3; /* as the forward */
+    bool fold = !matmul_is_bmm(a, b); /* as the forward */
     nn_status st = NN_OK;
+    if (fold_t_applies(a, b)) {
+        st = mm_fold_t_backward(ctx, node, a, b, dout, din);
+        nn_tensor_release(vg);
+        return st;
+    }
     bool vec_done = false;
     if (node->in[0].needs_grad && a->ndim == 1 && b->ndim >= 3)
         vec_done = vec_grad_mv(ctx, b, true, dout, a->shape, &din[0], &st);

@@ -38,6 +38,11 @@ print("matmul 3-D", h(p @ q))
 r = torch.randn(2, 1, 3, 4)
 s = torch.randn(5, 4, 2)
 print("matmul broadcast", h(torch.matmul(r, s)))
+# two matrices: mm (the BLAS), however small
+p2 = torch.randn(10, 2, requires_grad=True)
+q2 = torch.randn(2, 1, requires_grad=True)
+(torch.matmul(p2, q2) ** 2).sum().backward()
+print("matmul 2-D @ 2-D", h(torch.matmul(p2, q2)), "grads", h(p2.grad, q2.grad))
 # an operand of at most 2 dims: PyTorch folds the batch into one mm (BLAS
 # bits, not the loop's)
 m2 = torch.randn(4, 5)
@@ -47,6 +52,22 @@ x3 = torch.randn(3, 4, 5, requires_grad=True)
 w2 = torch.randn(5, 6, requires_grad=True)
 (x3 @ w2).sum().backward()
 print("matmul 3-D @ 2-D", h(x3 @ w2), "grads", h(x3.grad, w2.grad))
+# a matrix by a batch: PyTorch folds the batch's transposed matrices into
+# rows (one mm) and transposes the blocks back; forward and gradients, small
+# and 64 x 64 (where OpenBLAS's tiles differ from per-entry products)
+for (mm_, kk, nn_, bb) in [(4, 5, 6, 3), (64, 64, 64, 8), (7, 33, 9, 2)]:
+    ma = torch.randn(mm_, kk, requires_grad=True)
+    mb = torch.randn(bb, kk, nn_, requires_grad=True)
+    mo = ma @ mb
+    mo.backward(torch.randn(bb, mm_, nn_))
+    print("matrix @ batch", (mm_, kk, nn_, bb), mo.stride(), h(mo), "grads", h(ma.grad, mb.grad))
+# ... except a 3-D batch whose last two dims are transposed in an otherwise
+# contiguous layout: PyTorch's should_fold sends that to bmm (a loop when
+# small), on either side
+tb = torch.randn(3, 6, 5).transpose(1, 2)
+print("matrix @ transposed batch", h(torch.randn(4, 5) @ tb), h(torch.randn(40, 5) @ tb))
+ta = torch.randn(3, 5, 4).transpose(1, 2)
+print("transposed batch @ matrix", h(ta @ torch.randn(5, 6)), h(ta @ torch.randn(5, 60)))
 # 4-D @ 3-D: both 3 dims or more, a bmm over the broadcast batch
 print("matmul 4-D @ 3-D", h(torch.randn(2, 3, 4, 5) @ torch.randn(3, 5, 6)))
 # the attention idiom of d2l: queries [b, 1, d] against keys [b, d, n]
