@@ -233,17 +233,26 @@ static inline nn_tensor *nn_contiguous_as(nn_ctx *ctx, nn_tensor *a, nn_dtype dt
 /* A float map's operands: [a] as [dt] (*in, a new reference) and a new
  * output of a's shape, returned. A dense layout (a transpose, a permute) is
  * kept and both are walked as flat memory, as PyTorch's TensorIterator
- * does; any other [a] is copied contiguous. *dense (unless NULL) says which. NULL, with
- * nothing held and ctx->err set, when an allocation fails. */
+ * does; a non-dense [a] whose dims are not in row-major order (x.t()[::2])
+ * is copied into the layout TensorIterator gives its output
+ * (nn_elementwise_layout), and any other [a] copied contiguous. *dense
+ * (unless NULL) says whether [a] was dense. NULL, with nothing held and
+ * ctx->err set, when an allocation fails. */
 static inline nn_tensor *nn_map_operands(nn_ctx *ctx, nn_tensor *a, nn_dtype dt, nn_tensor **in,
                                          bool *dense) {
-    bool d = a->ndim > 1 && !nn_tensor_is_contiguous(a) && nn_tensor_is_dense(a);
-    nn_tensor *c = !d               ? nn_contiguous_as(ctx, a, dt)
+    bool plain = a->ndim < 2 || nn_tensor_is_contiguous(a);
+    bool d = !plain && nn_tensor_is_dense(a);
+    int64_t st[NN_MAX_DIMS];
+    const nn_tensor *ops[1] = {a};
+    bool perm = !plain && !d && nn_elementwise_layout(a->ndim, a->shape, 1, ops, st);
+    const int64_t *lay = d ? a->strides : st;
+    nn_tensor *c = perm             ? nn_tensor_copy_strided_raw(ctx, a, dt, st)
+                   : !d             ? nn_contiguous_as(ctx, a, dt)
                    : a->dtype == dt ? nn_tensor_retain(a)
                                     : nn_tensor_copy_strided_raw(ctx, a, dt, a->strides);
-    nn_tensor *out = !c  ? NULL
-                     : d ? nn_tensor_empty_strided(ctx, dt, a->ndim, a->shape, a->strides)
-                         : nn_tensor_empty(ctx, dt, a->ndim, a->shape);
+    nn_tensor *out = !c          ? NULL
+                     : d || perm ? nn_tensor_empty_strided(ctx, dt, a->ndim, a->shape, lay)
+                                 : nn_tensor_empty(ctx, dt, a->ndim, a->shape);
     if (!out) {
         nn_tensor_release(c);
         return NULL;

@@ -550,31 +550,39 @@ static int64_t tail_start(int64_t n, nn_dtype dt) {
 /* logit(x) = log(x / (1 - x)), x first clamped to [eps, 1 - eps] when
  * eps >= 0; x == 1 gives inf. A dense layout (a transpose, channels_last)
  * is kept and walked as flat memory, as PyTorch's kernel walks it: the
- * same vector blocks and tail as a contiguous input (nn_map_operands). */
+ * same vector blocks and tail as a contiguous input (nn_map_operands).
+ * PyTorch's loop takes the memory in runs, each vectorised with its own
+ * libm tail: one per thread's part of a dense input (nn_aten_part), a
+ * row-major view's rows (nn_vector_runs; none, the scalar op throughout,
+ * when its rows are not unit-stride). */
+#define LOGIT_RUNS(T, VLOG, LOG, INF)                                                              \
+    {                                                                                              \
+        const T *x = nn_tensor_data(c);                                                            \
+        T *y = nn_tensor_data(out), lo = (T)eps, hi = (T)1 - (T)eps;                               \
+        for (int64_t r = 0; r<n; r += run> 0 ? run : n) {                                          \
+            int64_t m = run > 0 && run < n - r ? run : n - r;                                      \
+            int64_t t0 = r + (run > 0 ? tail_start(m, dt) : 0);                                    \
+            for (int64_t i = r; i < r + m; i++) {                                                  \
+                T v = x[i];                                                                        \
+                if (eps >= 0) v = v < lo ? lo : v > hi ? hi : v;                                   \
+                y[i] = i < t0 ? VLOG(v / (1 - v)) : v == 1 ? INF : LOG(v / (1 - v));               \
+            }                                                                                      \
+        }                                                                                          \
+    }
+
 static nn_tensor *logit_forward(nn_ctx *ctx, nn_tensor *a, double eps) {
     nn_dtype dt = nn_float_dtype(a->dtype);
     nn_tensor *c = NULL;
     nn_tensor *out = nn_map_operands(ctx, a, dt, &c, NULL);
     if (!out) return NULL;
-    int64_t n = nn_tensor_numel(out), t0 = tail_start(n, dt);
+    int64_t n = nn_tensor_numel(out), run = nn_vector_runs(a);
+    if (run == n) run = nn_aten_part(n, 32768);
     if (dt == NN_FLOAT32) {
-        const float *x = nn_tensor_data(c);
-        float *y = nn_tensor_data(out), lo = (float)eps, hi = 1.0f - (float)eps;
         nn_sleef_f1 vlog = nn_sleef_float(NN_SLEEF_LOG);
-        for (int64_t i = 0; i < n; i++) {
-            float v = x[i];
-            if (eps >= 0) v = v < lo ? lo : v > hi ? hi : v;
-            y[i] = i < t0 ? vlog(v / (1 - v)) : v == 1 ? INFINITY : logf(v / (1 - v));
-        }
+        LOGIT_RUNS(float, vlog, logf, INFINITY)
     } else {
-        const double *x = nn_tensor_data(c);
-        double *y = nn_tensor_data(out), lo = eps, hi = 1.0 - eps;
         nn_sleef_d1 vlog = nn_sleef_double(NN_SLEEF_LOG);
-        for (int64_t i = 0; i < n; i++) {
-            double v = x[i];
-            if (eps >= 0) v = v < lo ? lo : v > hi ? hi : v;
-            y[i] = i < t0 ? vlog(v / (1 - v)) : v == 1 ? INFINITY : log(v / (1 - v));
-        }
+        LOGIT_RUNS(double, vlog, log, INFINITY)
     }
     nn_tensor_release(c);
     return out;

@@ -35,3 +35,20 @@ try:  # PyTorch 1.13 has no Half kernel for logit
     torch.logit(u.t().half())
 except RuntimeError as e:
     print(e)
+
+# A non-dense input whose dims are not in row-major order (x.t()[::2]) gives
+# the permuted result PyTorch's TensorIterator gives; logit of a strided
+# view takes PyTorch's runs (each row vectorised with its own tail, or the
+# scalar op throughout when rows are not unit-stride) and of a large dense
+# input one run per thread's part
+for threads in (1, 2):
+    torch.set_num_threads(threads)
+    for dt in (torch.float32, torch.float64):
+        x = (torch.rand(300, 333, generator=g) * 0.98 + 0.01).to(dt)
+        print(threads, dt, digest(torch.logit(x)), digest(torch.logit(x.t())),
+              digest(torch.logit(x[:, :29])), digest(torch.logit(x[:, ::2])),
+              digest(torch.logit(x, 0.1)), digest(torch.logit(x[:5, :7])))
+        s = x.t()[::2]
+        for name in ("sin", "tan", "erfinv", "logit", "nan_to_num", "frac", "lgamma", "expm1"):
+            r = getattr(torch, name)(s)
+            print(" ", name, r.stride(), r.is_contiguous())
