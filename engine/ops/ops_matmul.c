@@ -580,10 +580,7 @@ static bool matmul_is_bmm(const nn_tensor *a, const nn_tensor *b) {
     return (a->ndim >= 3 || b->ndim >= 3) && !should_fold(a, b->ndim) && !should_fold(b, a->ndim);
 }
 
-/* A matrix [M, K] by a batch [..., K, N], as PyTorch's matmul folds it:
- * the batch's matrices transposed and folded into rows, [R, K] (R = batch
- * times N), times a^T into [R, M], each [N, M] block then transposed into
- * the result [..., M, N]. NULL on error. */
+/* Whether matmul folds [b] as mm_fold_t below does. */
 static bool fold_t_applies(const nn_tensor *a, const nn_tensor *b) {
     return a->ndim == 2 && (a->dtype == NN_FLOAT32 || a->dtype == NN_FLOAT64) &&
            should_fold(b, a->ndim);
@@ -606,11 +603,22 @@ static nn_tensor *unfold_t(nn_ctx *ctx, nn_tensor *r, int nd, const int64_t *sha
     return c;
 }
 
+/* [t]'s matrices transposed and folded into rows (mv_folded), laid out
+ * for the BLAS. A new reference, or NULL on error. */
+static nn_tensor *folded_t_ready(nn_ctx *ctx, nn_tensor *t) {
+    nn_tensor *f = mv_folded(ctx, t, true);
+    nn_tensor *r = f ? blas_ready(ctx, f) : NULL;
+    nn_tensor_release(f);
+    return r;
+}
+
+/* A matrix [M, K] by a batch [..., K, N], as PyTorch's matmul folds it:
+ * the batch's matrices transposed and folded into rows, [R, K] (R = batch
+ * times N), times a^T into [R, M], each [N, M] block then transposed into
+ * the result [..., M, N]. NULL on error. */
 static nn_tensor *mm_fold_t(nn_ctx *ctx, nn_tensor *a, nn_tensor *b, const int64_t *out_shape) {
     nn_dtype dt = a->dtype;
-    nn_tensor *f = mv_folded(ctx, b, true);
-    nn_tensor *t1 = f ? blas_ready(ctx, f) : NULL;
-    nn_tensor_release(f);
+    nn_tensor *t1 = folded_t_ready(ctx, b);
     nn_tensor *ar = t1 ? blas_ready(ctx, a) : NULL;
     int64_t M = a->shape[0], K = a->shape[1], csh[2] = {t1 ? t1->shape[0] : 0, M};
     nn_tensor *c = ar ? nn_tensor_empty(ctx, dt, 2, csh) : NULL, *r = NULL;
@@ -722,12 +730,8 @@ static bool vec_grad_mv(nn_ctx *ctx, nn_tensor *mt_in, bool transposed, nn_tenso
 static nn_status mm_fold_t_backward(nn_ctx *ctx, nn_node *node, nn_tensor *a, nn_tensor *b,
                                     nn_tensor *dout, nn_tensor **din) {
     nn_dtype dt = a->dtype;
-    nn_tensor *fg = mv_folded(ctx, dout, true);
-    nn_tensor *gp = fg ? blas_ready(ctx, fg) : NULL;
-    nn_tensor_release(fg);
-    nn_tensor *fb = gp ? mv_folded(ctx, b, true) : NULL;
-    nn_tensor *t1 = fb ? blas_ready(ctx, fb) : NULL;
-    nn_tensor_release(fb);
+    nn_tensor *gp = folded_t_ready(ctx, dout);
+    nn_tensor *t1 = gp ? folded_t_ready(ctx, b) : NULL;
     nn_tensor *ar = t1 ? blas_ready(ctx, a) : NULL;
     nn_status st = ar ? NN_OK : ctx->err.code;
     int64_t M = a->shape[0], K = a->shape[1], R = t1 ? t1->shape[0] : 0;
