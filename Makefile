@@ -1,7 +1,8 @@
 # nndb — plain Makefile.
 #   make run        install missing Debian packages, build, start nndb
 #   make test       install, build, run every test (plain, then ASan+UBSan)
-#   make bench      side-by-side benchmarks (ratios against the anchors)
+#   make bench      side-by-side benchmarks (ratios against the anchors), < 10 min
+#   make bench-full the same with more repetitions, for a quiet machine
 #   make fuzz       libFuzzer targets (clang)
 #   SANITIZE=1      build with AddressSanitizer + UndefinedBehaviorSanitizer into build/asan
 #   WERROR=1        turn warnings into errors (CI sets it)
@@ -61,7 +62,7 @@ UNIT_SRC   := $(wildcard tests/unit/*.c)
 UNIT_OBJ   := $(UNIT_SRC:%.c=$(BUILD)/%.o)
 BENCH_SRC  := $(wildcard bench/*.c)
 
-.PHONY: all deps run test test-browser unit bench fuzz clean format format-check
+.PHONY: all deps run test test-browser unit bench bench-full fuzz clean format format-check
 
 all: $(BUILD)/nndb $(BUILD)/unit_tests
 
@@ -226,6 +227,11 @@ install: $(BUILD)/nndb
 bench: deps
 	@$(MAKE) --no-print-directory build/nndb $(BENCH_SRC:%.c=build/%)
 	@PYTHON=$(PYTHON) bench/run.sh
+
+# every program's longer run, for a quiet machine (about 40 minutes)
+bench-full: deps
+	@$(MAKE) --no-print-directory build/nndb $(BENCH_SRC:%.c=build/%)
+	@PYTHON=$(PYTHON) bench/run.sh --full
 
 FORMAT_FILES = $(wildcard engine/*.[ch] engine/ops/*.[ch] engine/probe/*.[ch] binding/*.[ch] repl/*.[ch] kernel/*.[ch] \
                drills/*.[ch] tests/*.h tests/*/*.[ch] bench/*.c) nndb.c

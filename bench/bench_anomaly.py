@@ -3,12 +3,16 @@ over nndb with it off, and PyTorch's detect_anomaly on over off, all
 measured in this run on the same programs (bench/bench_gpt.c and
 bench_mlp.c with NNDB_BENCH_ANOMALY=1; bench/bench_gpt.py and anchors.py
 with torch.autograd.set_detect_anomaly(True)), and at the GPT-2 124M shape
-the one Python file of bench/bench_gpt_scale.py under both, which turns
-set_detect_anomaly on when NNDB_BENCH_ANOMALY=1 (CPU time per step).
+the one Python file of bench/bench_gpt_scale.py under both, which with
+NNDB_BENCH_ANOMALY=pairs times steps with detection on and off in turn in
+one process (CPU time per step; a PyTorch step there takes seconds).
 
     BENCH anomaly_overhead_<model>_1t nndb=<on/off> torch=<on/off> target=<=T
 
-    bench/bench_anomaly.py [--quick] [--only SUBSTRING]
+    bench/bench_anomaly.py [--full] [--only SUBSTRING]
+
+By default (make bench) each case runs one round, and the 124M shape one
+pair of steps; --full runs three rounds, and three pairs at 124M.
 """
 import os
 import sys
@@ -35,10 +39,9 @@ class Case(typing.NamedTuple):
     n_theirs: int
     target: float
     # how the program reports a step: "result", a RESULT line with ms=
-    # (bench_gpt.c, bench_mlp.c, bench_gpt.py, anchors.py), or "values",
-    # "NAME VALUE" lines of which cpu_ms is read (bench/python scripts)
+    # (bench_gpt.c, bench_mlp.c, bench_gpt.py, anchors.py), or "pairs",
+    # gpt_scale.py's cpu_ms_on and cpu_ms_off from one process each side
     reads: str = "result"
-    quick_rounds: int = ROUNDS  # rounds under --quick (the 124M shape: a minute a round)
 
 
 CASES = [
@@ -47,20 +50,22 @@ CASES = [
     Case("mlp_2-64-64-3_b64_1t", [os.path.join(compare.BIN, "bench_mlp")] + MLP,
          [compare.PY, os.path.join(HERE, "anchors.py"), "mlp"] + MLP, 1500, 400, 1.25),
     # the GPT-2 124M shape of bench/bench_gpt_scale.py, the same Python file
-    # under `nndb python` and PyTorch; CPU milliseconds per step
+    # under `nndb python` and PyTorch; pairs of steps, CPU milliseconds per step
     Case("gpt124m_train_B4_T64_1t", [NNDB, "python", SCALE] + G124, [compare.PY, SCALE] + G124,
-         4, 4, 1.10, reads="values", quick_rounds=1),
+         3, 3, 1.10, reads="pairs"),
 ]
 
 
 def timed(cmd, anomaly, reads):
-    """One run of [cmd] with the hunt on or off: its milliseconds per step,
-    or None."""
+    """One run of [cmd] with the hunt on or off (reads "result"): its
+    milliseconds per step, or None; for reads "pairs" ([anomaly] unused)
+    the (off, on) CPU milliseconds per step of one run, or None."""
     old = os.environ.get("NNDB_BENCH_ANOMALY")
-    os.environ["NNDB_BENCH_ANOMALY"] = "1" if anomaly else "0"
+    os.environ["NNDB_BENCH_ANOMALY"] = "pairs" if reads == "pairs" else "1" if anomaly else "0"
     try:
-        if reads == "values":
-            return compare.name_values(cmd, 1).get("cpu_ms")  # (it reports a failure)
+        if reads == "pairs":
+            got = compare.name_values(cmd, 1)  # (it reports a failure)
+            return (got["cpu_ms_off"], got["cpu_ms_on"]) if "cpu_ms_on" in got else None
         res, err = compare.run(cmd, 1)
     finally:
         if old is None:
@@ -73,27 +78,43 @@ def timed(cmd, anomaly, reads):
     return float(res["ms"])
 
 
+def measure(case, ours, theirs, rounds):
+    """{"n0", "n1", "t0", "t1"}: the best (lowest) median of nndb and
+    PyTorch with the hunt off (0) and on (1) over alternating rounds."""
+    best = {}
+
+    def keep(key, v):
+        if v is not None:
+            best[key] = min(best.get(key, v), v)
+
+    for _ in range(rounds):
+        if case.reads == "pairs":
+            for side, cmd in (("n", ours), ("t", theirs)):
+                got = timed(cmd, True, "pairs")
+                if got is not None:
+                    keep(side + "0", got[0])
+                    keep(side + "1", got[1])
+            continue
+        for key, cmd, on in (("n0", ours, False), ("n1", ours, True),
+                             ("t0", theirs, False), ("t1", theirs, True)):
+            keep(key, timed(cmd, on, case.reads))
+    return best
+
+
 def main(argv):
-    quick = "--quick" in argv
+    full_run = "--full" in argv
     only = argv[argv.index("--only") + 1] if "--only" in argv else ""
-    scale = 0.2 if quick else 1.0
     rc = 0
     for case in CASES:
         full = f"anomaly_overhead_{case.name}"
         if only not in full:
             continue
         n_ours, n_theirs, target = case.n_ours, case.n_theirs, case.target
-        floor = 5 if n_ours > 5 else n_ours  # the big shape: a few steps in either mode
-        ours = case.ours + [str(max(floor, int(n_ours * scale)))]
-        theirs = case.theirs + [str(max(floor, int(n_theirs * scale)))]
-        # best (lowest) median of each of the four runs over alternating rounds
-        best = {}
-        for _ in range(case.quick_rounds if quick else ROUNDS):
-            for key, cmd, on in (("n0", ours, False), ("n1", ours, True),
-                                 ("t0", theirs, False), ("t1", theirs, True)):
-                v = timed(cmd, on, case.reads)
-                if v is not None:
-                    best[key] = min(best.get(key, v), v)
+        if case.reads == "pairs" and not full_run:
+            n_ours = n_theirs = 1  # a PyTorch step at 124M takes seconds
+        ours = case.ours + [str(n_ours)]
+        theirs = case.theirs + [str(n_theirs)]
+        best = measure(case, ours, theirs, ROUNDS if full_run else 1)
         if len(best) < 4:
             print(f"BENCH {full} nndb=n/a torch=n/a target=<={target:.2f}", flush=True)
             rc = 1

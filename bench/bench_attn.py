@@ -6,7 +6,7 @@ bench/python/attn.py at one thread, in alternating rounds; each case keeps
 its best.  Times are CPU time of the process (time.process_time), not wall
 time: the machine may be shared.
 
-    bench/bench_attn.py [--quick] [--only NAME] [--threads N]
+    bench/bench_attn.py [--full] [--only NAME] [--threads N]
 
 --threads 2 runs both sides at two threads instead (lines `..._2t`), timed
 in wall time (CPU time would count both threads' work), PyTorch with
@@ -22,7 +22,7 @@ import compare  # noqa: E402
 ROOT = compare.ROOT
 NNDB = os.environ.get("NNDB", os.path.join(ROOT, "build", "nndb"))
 PY3 = "/usr/bin/python3"
-QUICK = "--quick" in sys.argv
+QUICK = "--full" not in sys.argv  # make bench's default; --full: more repetitions
 ONLY = sys.argv[sys.argv.index("--only") + 1] if "--only" in sys.argv else None
 THREADS = int(sys.argv[sys.argv.index("--threads") + 1]) if "--threads" in sys.argv else 1
 TARGETS = {"softmax_fb": "<=1.0", "masked_fill_causal": "<=1.0", "layer_norm_fb": "<=1.0",

@@ -1,6 +1,6 @@
 """Recomputation (torch.utils.checkpoint) on a GPT training step, in nndb.
 
-    bench/bench_checkpoint.py [--quick] [--only SUBSTRING]   print BENCH lines
+    bench/bench_checkpoint.py [--full] [--only SUBSTRING]   print BENCH lines
     build/nndb python bench/bench_checkpoint.py run L H C T B V STEPS   one measurement
 
 The model is bench_gpt.py's nanoGPT (pre-norm blocks, causal attention
@@ -92,7 +92,7 @@ def main(argv):
     sys.path.insert(0, HERE)
     import compare
 
-    quick = "--quick" in argv
+    quick = "--full" not in argv  # make bench's default
     only = argv[argv.index("--only") + 1] if "--only" in argv else ""
     rc = 0
     for label, dims, steps in GPTS:

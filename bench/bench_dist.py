@@ -26,7 +26,7 @@ bench/compare.py's format:
                             formulas in float32 terms (16Ψ, 8Ψ + 8Ψ/N,
                             4Ψ + 12Ψ/N, 16Ψ/N).
 
-    bench/bench_dist.py [--quick] [--only SUBSTRING]
+    bench/bench_dist.py [--full] [--only SUBSTRING]
 Without mpirun/mpicc it says so and exits 0.
 """
 import os
@@ -77,7 +77,7 @@ def main(argv):
     if not shutil.which("mpirun") or not shutil.which("mpicc"):
         print("# bench_dist: mpirun/mpicc not found (apt-get install openmpi-bin libopenmpi-dev)")
         return 0
-    quick = "--quick" in argv
+    quick = "--full" not in argv  # make bench's default
     only = argv[argv.index("--only") + 1] if "--only" in argv else ""
     anchor = os.path.join(compare.BIN, "mpi_allreduce")
     subprocess.run(["mpicc", "-O2", "-o", anchor, os.path.join(HERE, "dist", "mpi_allreduce.c")],

@@ -1,7 +1,7 @@
 """GPT training-step benchmark: nndb (build/bench/bench_gpt) next to the same
 model in PyTorch CPU, in the BENCH line format of bench/compare.py.
 
-    bench/bench_gpt.py [--quick] [--cpu] [--only SUBSTRING]  run both sides, print BENCH lines
+    bench/bench_gpt.py [--full] [--cpu] [--only SUBSTRING]  run both sides, print BENCH lines
     bench/bench_gpt.py torch L H C T B V THREADS STEPS       the PyTorch side alone
 
 --cpu compares the median CPU time of a step (the process's, all threads)
@@ -146,7 +146,7 @@ def main(argv):
     sys.path.insert(0, HERE)
     import compare  # the shared runner: same process, rounds and BENCH format
 
-    quick = "--quick" in argv
+    quick = "--full" not in argv  # make bench's default
     only = argv[argv.index("--only") + 1] if "--only" in argv else ""
     scale = 0.2 if quick else 1.0
     key = "cpu_ms" if "--cpu" in argv else "ms"

@@ -5,12 +5,19 @@ floor (bench/python/gemm_floor.py: exactly the step's matrix products as
 cblas_sgemm calls of the same OpenBLAS). The three run interleaved, one
 process each, at 1 and then 2 threads; values are medians over steps.
 
-    bench/bench_gpt_scale.py [--quick] [--shapes] [--cpu] [--only SUBSTRING] [--own-blocks]
+    bench/bench_gpt_scale.py [--full] [--quick] [--cpu] [--only SUBSTRING] [--own-blocks]
 
---quick runs the 124M train B4 T64 and forward B1 T128 lines with 2 timed
-steps each (about 4 minutes on 2 cores); --shapes adds the 124M train B4
-T256 and 64M B8 T128 shapes to --quick, still at 2 steps (about 10 more
-minutes); without either, every shape at its full step count (make bench).
+By default (make bench, about 4 minutes on this 2-core machine) the
+124M B4 T64 training step and the B1 T128 forward run in full at 1 and
+2 threads, with few timed steps (2 and 3): PyTorch's process, nndb's
+gemm_floor.py --alternate --brief (whose step gives the first line too)
+and, at one thread, nndb's step alone for its peak memory. The B4 T256
+and 64M B8 T128 steps get their floor lines at one thread only (one
+timed step; a PyTorch step at B4 T256 takes 14 s here, its untimed first
+step 23 s). --full runs every line: more steps, PyTorch at every shape
+and thread count, nndb's step in a process of its own, the separate floor
+process and every peak (about 20 minutes); --quick keeps only the B4 T64
+and forward shapes.
 
 PyTorch at 2 threads runs with OMP_WAIT_POLICY=PASSIVE: by default its
 OpenMP threads spin while waiting, which on 2 cores makes it slower than
@@ -41,6 +48,7 @@ which _floor stops measuring once nndb's products beat the library's.
 import os
 import subprocess
 import sys
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
@@ -50,17 +58,32 @@ NNDB = os.environ.get("NNDB", os.path.join(compare.ROOT, "build", "nndb"))
 GPT = os.path.join(HERE, "python", "gpt_scale.py")
 FLOOR = os.path.join(HERE, "python", "gemm_floor.py")
 
-# (name, mode, (L, H, C, V, B, T), steps, quick, target vs torch at 1t / 2t, floor target 1t / 2t)
+# (name, mode, (L, H, C, V, B, T), steps under --full, steps by default,
+#  in --quick, target vs torch at 1t / 2t, floor target 1t / 2t)
 CONFIGS = [
-    ("gpt124m_train_B4_T64", "train", (12, 12, 768, 50257, 4, 64), 3, True, (0.75, 0.65), (1.06, 1.15)),
-    ("gpt124m_train_B4_T256", "train", (12, 12, 768, 50257, 4, 256), 2, False, (0.80, 0.65), (1.06, 1.15)),
-    ("gpt124m_forward_B1_T128", "forward", (12, 12, 768, 50257, 1, 128), 4, True, (0.80, 0.65), (1.06, 1.15)),
-    ("gpt64m_train_B8_T128", "train", (12, 8, 512, 50257, 8, 128), 2, False, (0.80, 0.65), (1.06, 1.15)),
+    ("gpt124m_train_B4_T64", "train", (12, 12, 768, 50257, 4, 64), 3, 2, True,
+     (0.75, 0.65), (1.06, 1.15)),
+    ("gpt124m_train_B4_T256", "train", (12, 12, 768, 50257, 4, 256), 2, 1, False,
+     (0.80, 0.65), (1.06, 1.15)),
+    ("gpt124m_forward_B1_T128", "forward", (12, 12, 768, 50257, 1, 128), 4, 3, True,
+     (0.80, 0.65), (1.06, 1.15)),
+    ("gpt64m_train_B8_T128", "train", (12, 8, 512, 50257, 8, 128), 2, 1, False,
+     (0.80, 0.65), (1.06, 1.15)),
 ]
+# The shapes a default run measures in full: against PyTorch, at both
+# thread counts, with their peak memory (at one thread). The other two get
+# their floor lines at one thread only: PyTorch's B4 T256 step takes 14 s
+# at one thread on this machine and its untimed first step 23 s, so each
+# of their PyTorch processes would cost the run most of a minute.
+BRIEF_FULL = ("gpt124m_train_B4_T64", "gpt124m_forward_B1_T128")
+# Steps before the peak is read (gpt_scale.py's NNDB_BENCH_RSS_STEPS):
+# nndb's peak levels off at the fourth step, PyTorch's at the third (at
+# B4 T64 its second step's peak is 0.4% below: the short run stops there).
+RSS_STEPS = {"nndb": "5", "torch": "3", "torch_brief": "2"}
 
 
-def values(cmd, threads, passive=False):
-    env = dict(os.environ)
+def values(cmd, threads, passive=False, rss_steps="0"):
+    env = dict(os.environ, NNDB_BENCH_RSS_STEPS=rss_steps)
     for var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
         env[var] = str(threads)
     if passive:
@@ -75,40 +98,77 @@ def values(cmd, threads, passive=False):
     return {k: float(v) for k, v in (line.split() for line in out.splitlines() if line.strip())}
 
 
+def run_config(mode, dims, steps, threads, full_run, own, rss, torch_too):
+    """The processes of one line set: {"ours", "theirs", "floor",
+    "engine"} of "NAME VALUE" dicts; "ours" and "floor" only under --full
+    or, for "ours", where the peak is read ([rss]); "theirs" where
+    [torch_too]."""
+    args = [mode] + [str(d) for d in dims] + [str(threads), str(steps)]
+    got = {"ours": {}, "theirs": {}, "floor": {}}
+    if full_run or rss:
+        got["ours"] = values([NNDB, "python", GPT] + args, threads,
+                             rss_steps=RSS_STEPS["nndb"] if rss else "0")
+    if torch_too:
+        got["theirs"] = values(["/usr/bin/python3", GPT] + args, threads, passive=threads > 1,
+                               rss_steps=(RSS_STEPS["torch" if full_run else "torch_brief"]
+                                          if rss else "0"))
+    if full_run:
+        got["floor"] = values(["/usr/bin/python3", FLOOR] + args + own, threads)
+    got["engine"] = values([NNDB, "python", FLOOR] + args + own + ["--engine", "--alternate"] +
+                           ([] if full_run else ["--brief"]), threads)
+    return got
+
+
 def main(argv):
-    shapes = "--shapes" in argv
-    quick = "--quick" in argv or shapes
+    full_run = "--full" in argv
+    quick = "--quick" in argv
     key = "cpu_ms" if "--cpu" in argv else "step_ms"
     only = argv[argv.index("--only") + 1] if "--only" in argv else ""
     own = ["--own-blocks"] if "--own-blocks" in argv else []
     print(f"# GPT at scale: {'CPU' if key == 'cpu_ms' else 'wall'} time per step, medians; "
           "PyTorch at 2 threads with OMP_WAIT_POLICY=PASSIVE; floor = the step's sgemm calls "
-          "alone (same OpenBLAS)", flush=True)
+          "alone (same OpenBLAS)"
+          + ("" if full_run else "; few steps (--full for more)"), flush=True)
     for threads in (1, 2):
-        for name, mode, dims, steps, in_quick, targets, floor_targets in CONFIGS:
+        for name, mode, dims, full_steps, steps, in_quick, targets, floor_targets in CONFIGS:
             full = f"{name}_{threads}t"
-            if (quick and not in_quick and not shapes) or only not in full:
+            if (quick and not in_quick) or only not in full:
                 continue
-            n = str(2 if quick else steps)
-            args = [mode] + [str(d) for d in dims] + [str(threads), n]
-            ours = values([NNDB, "python", GPT] + args, threads)
-            theirs = values(["/usr/bin/python3", GPT] + args, threads, passive=threads > 1)
-            floor = values(["/usr/bin/python3", FLOOR] + args + own, threads)
-            engine = values([NNDB, "python", FLOOR] + args + own + ["--engine", "--alternate"],
-                            threads)
-            if ours.get("loss") != theirs.get("loss"):
+            if not full_run and threads > 1 and name not in BRIEF_FULL:
+                print(f"# {full}: under --full only", flush=True)
+                continue
+            rss = threads == 1 and (full_run or name in BRIEF_FULL)
+            torch_too = full_run or name in BRIEF_FULL
+            t0 = time.monotonic()
+            got = run_config(mode, dims, full_steps if full_run else steps, threads,
+                             full_run, own, rss, torch_too)
+            ours, theirs, floor, engine = got["ours"], got["theirs"], got["floor"], got["engine"]
+            if ours and ours.get("loss") != theirs.get("loss"):
                 print(f"# {full}: first losses differ: nndb {ours.get('loss')} "
                       f"torch {theirs.get('loss')}", flush=True)
-            o, t, f = ours.get(key), theirs.get(key), floor.get(key)
-            compare.emit(full, o and o / 1e3, "torch", t and t / 1e3, "s",
-                         f"<={targets[threads - 1]}")
-            # The step over OpenBLAS's products, both timed in turn in one
-            # process (the machine's speed drifts between processes); the
-            # separate processes' ratios follow in brackets.
+            # nndb's step: its own process where one ran, else the step
+            # timed in turn with the floors (gemm_floor.py --alternate)
             g, b = engine.get("gpt_" + key), engine.get("blas_" + key)
-            extra = (f"  (separate processes: nndb/floor={o / f:.3f} torch/floor={t / f:.3f}; "
-                     f"{floor['gflop']:.4g} GFLOP, floor threads_used="
-                     f"{floor.get('threads_used', 0):.2f})" if o and t and f else "")
+            o = ours.get(key) if ours else g
+            t, f = theirs.get(key), floor.get(key)
+            if torch_too:
+                compare.emit(full, o and o / 1e3, "torch", t and t / 1e3, "s",
+                             f"<={targets[threads - 1]}")
+            else:
+                print(f"# {full}: nndb {o and o / 1e3:.4g} s per step; against PyTorch "
+                      "under --full", flush=True)
+            # The step over OpenBLAS's products, both timed in turn in one
+            # process (the machine's speed drifts between processes); under
+            # --full the separate processes' ratios follow in brackets.
+            if o and t and f:
+                extra = (f"  (separate processes: nndb/floor={o / f:.3f} torch/floor={t / f:.3f}; "
+                         f"{floor['gflop']:.4g} GFLOP, floor threads_used="
+                         f"{floor.get('threads_used', 0):.2f})")
+            elif t and b:
+                extra = f"  (torch/floor={t / b:.3f}, PyTorch in its own process; " \
+                        f"{engine.get('gflop', 0):.4g} GFLOP)"
+            else:
+                extra = ""
             line_floor = f"{full}_floor"
             if g and b:
                 print(f"BENCH {line_floor} nndb={g / 1e3:.4g}s "
@@ -120,9 +180,10 @@ def main(argv):
             e = engine.get(key)
             compare.emit(f"{full}_engine_floor", g and g / 1e3, "engine_floor", e and e / 1e3, "s",
                          f"<={floor_targets[threads - 1]}")
-            if threads == 1:
+            if rss:
                 compare.emit(f"peak_rss_{name}", ours.get("rss_mib"), "torch",
                              theirs.get("rss_mib"), "MiB", "<=0.8")
+            print(f"# {full}: {time.monotonic() - t0:.0f} s", flush=True)
     return 1 if compare.failures else 0
 
 

@@ -1,6 +1,6 @@
 /* The instruments' costs, each against an anchor measured in the same run:
  *
- *   build/bench/bench_instruments [--quick]
+ *   build/bench/bench_instruments [--full]
  *
  * 1. The profiler's overhead on the GPT training step (bench_gpt's step:
  *    zero_grad, forward with the loss, backward, AdamW step): the median
@@ -158,7 +158,7 @@ static int gradcheck_time(const char *label, const nn_gpt_config *cfg, int64_t B
 }
 
 int main(int argc, char **argv) {
-    bool quick = argc > 1 && !strcmp(argv[1], "--quick");
+    bool quick = !(argc > 1 && !strcmp(argv[1], "--full")); /* make bench's default */
     nn_set_num_threads(1);
     nn_gpt_config cfg = nn_gpt_config_default(); /* L2 H4 C64, vocab 256, block 64 */
     int rc = 0;

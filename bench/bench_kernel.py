@@ -7,7 +7,7 @@ bench/compare.py:
     BENCH kernel_idle_rss      VmRSS of a kernel that has started and answered kernel_info
     BENCH kernel_exit          exit() executed -> the kernel process gone (median)
 
-    bench/bench_kernel.py [--quick] [--only SUBSTRING]
+    bench/bench_kernel.py [--full] [--only SUBSTRING]
 
 Both kernels start from kernelspecs in a temporary prefix (`nndb
 install-kernel --prefix`; a copy of Debian's python3 spec), with HOME,
@@ -191,7 +191,7 @@ def emit_one(name, unit, a, b, target):
 
 
 def main(argv):
-    quick = "--quick" in argv
+    quick = "--full" not in argv  # make bench's default
     only = argv[argv.index("--only") + 1] if "--only" in argv else None
     wanted = [n for n in TARGETS if only is None or only in n]
     if not wanted:

@@ -13,7 +13,7 @@ compare.py, each at 1 and 2 threads:
 
 Both sides run each script in alternating rounds; each keeps its best.
 
-    bench/bench_ops.py [--quick]
+    bench/bench_ops.py [--full]
 """
 import os
 import subprocess
@@ -25,12 +25,13 @@ import compare  # noqa: E402
 ROOT = compare.ROOT
 NNDB = os.environ.get("NNDB", os.path.join(ROOT, "build", "nndb"))
 PY3 = "/usr/bin/python3"
-QUICK = "--quick" in sys.argv
+QUICK = "--full" not in sys.argv  # make bench's default; --full: more repetitions
 TARGETS = {"scatter_add_1e6": "<=1.0", "index_add_1e6": "<=1.0"}
 
 
 def times(cmd, threads):
-    env = dict(os.environ, OPENBLAS_NUM_THREADS=str(threads), OMP_NUM_THREADS=str(threads))
+    env = dict(os.environ, OPENBLAS_NUM_THREADS=str(threads), OMP_NUM_THREADS=str(threads),
+               NNDB_BENCH_ROUND_MS="20" if QUICK else "50")  # common_ops.py's rounds
     out = subprocess.run(cmd + [str(threads)], capture_output=True, text=True, check=True,
                          env=env).stdout
     return {k: float(v) for k, v in (line.split() for line in out.splitlines() if line.strip())}

@@ -7,7 +7,7 @@ count (1, then 2). Values are medians over many repetitions. Targets carry
 their comparison; nothing here passes or fails on time. The exit status is
 non-zero only when a program could not run. See docs/benchmarks.md.
 
-    bench/compare.py [--quick] [--only SUBSTRING]
+    bench/compare.py [--full] [--only SUBSTRING]
 """
 import os
 import subprocess
@@ -143,7 +143,7 @@ def pair(ours_cmd, theirs_cmd, threads, name, anchor, key):
 
 
 def main(argv):
-    quick = "--quick" in argv
+    quick = "--full" not in argv  # make bench's default: a fifth of the repetitions
     only = argv[argv.index("--only") + 1] if "--only" in argv else ""
     scale = 0.2 if quick else 1.0
     print(f"# nndb benchmarks on {os.cpu_count()} CPUs; medians; ratio = nndb/anchor",

@@ -5,10 +5,12 @@ indexing, sorting, norms and losses, mostly on a [512, 4096] float32 x
 (2M elements, 8 MiB). The same file runs under nndb and under PyTorch
 (bench/bench_ops.py), which compares them op by op at 1 and 2 threads.
 Prints `name microseconds` lines: the best of three rounds, each the mean
-of as many calls as fill about 50 ms.
+of as many calls as fill about 50 ms (NNDB_BENCH_ROUND_MS: bench_ops.py
+asks for 20 in make bench's short run).
 
     python common_ops.py THREADS [SUBSTRING]
 """
+import os
 import sys
 import time
 
@@ -112,12 +114,15 @@ CASES = [
 ]
 
 
+ROUND_S = float(os.environ.get("NNDB_BENCH_ROUND_MS", "50")) / 1e3
+
+
 def best(fn):
     fn()
     t0 = time.perf_counter()
     fn()
     once = time.perf_counter() - t0
-    n = max(2, min(500, int(0.05 / max(once, 1e-6))))
+    n = max(2, min(500, int(ROUND_S / max(once, 1e-6))))
     rounds = []
     for _ in range(3):
         t0 = time.perf_counter()

@@ -4,7 +4,7 @@ products per forward product), called as cblas_sgemm of the system OpenBLAS
 through ctypes, nothing else. No step can be faster than this on the same
 BLAS and threads, so a step's time over it says what the rest costs.
 
-    gemm_floor.py train|forward L H C V B T THREADS STEPS [--own-blocks] [--engine [--alternate]]
+    gemm_floor.py train|forward L H C V B T THREADS STEPS [--own-blocks] [--engine [--alternate [--brief]]]
 
 Prints "step_ms", "cpu_ms" (medians over STEPS after one untimed pass),
 "gflop" (the step's products, 2 m n k each) and "threads_used": the CPU
@@ -36,13 +36,20 @@ copy and its page faults cost about 0.4 s of the B4 T64 floor).
 
 --alternate (with --engine) also builds gpt_scale.py's step and the
 OpenBLAS floor (the ctypes calls above) in the same process and times the
-three in turn, step, engine floor, OpenBLAS floor, STEPS times each, and
+three in turn, step, engine floor, OpenBLAS floor, STEPS times each (after
+two untimed steps and one untimed pass of each floor), and
 prints the step's medians as "gpt_step_ms" and "gpt_cpu_ms" and the
 OpenBLAS floor's as "blas_step_ms" and "blas_cpu_ms": on this VM
 the speed of the machine swings by a third from one minute to the next
 (the floor alone read 1.33 and 2.07 s a minute apart), so a ratio of two
 processes run one after the other says more about the minute than about
-the step; alternating in one process both see the same minutes.
+the step; alternating in one process both see the same minutes. With
+--brief (make bench's default, bench_gpt_scale.py) the OpenBLAS floor
+gets no untimed pass: its buffers are written when it is built, so its
+first pass reads the same as the next (2.04 against 2.08 s at 124M B4
+T64), while at B4 T256 that pass is 8 more seconds of a run that has to
+stay short. The engine floor keeps its untimed pass: its first pass
+allocates the outputs and read 9% slower.
 """
 import ctypes
 import os
@@ -180,24 +187,31 @@ def main():
         floor = engine_step(prods, threads)
         if "--alternate" in sys.argv[10:]:
             alternate(floor, blas_step(prods, threads, own), steps, prods, mode,
-                      L, H, C, V, B, T)
+                      L, H, C, V, B, T, warm="--brief" not in sys.argv[10:])
         else:
             report(floor, steps, prods)
         return
     report(blas_step(prods, threads, own), steps, prods)
 
 
-def alternate(floor, blas, steps, prods, mode, L, H, C, V, B, T):
+def alternate(floor, blas, steps, prods, mode, L, H, C, V, B, T, warm=True):
     """The GPT step, its products made by the engine and the same products
-    made by OpenBLAS, in turn (see --alternate)."""
+    made by OpenBLAS, in turn (see --alternate); the OpenBLAS floor's
+    untimed pass only when [warm] (see --brief)."""
     import statistics
     import time
 
     import gpt_scale  # beside this file
     gpt = gpt_scale.make_step(mode, L, H, C, V, B, T)
+    # Two untimed steps: the second still makes memory resident (124M B4
+    # T64 after the floors were built: 1.74 s, 0.30 s of it in the kernel,
+    # against 1.27 s and none from the third on), and the floors below are
+    # timed warm.
+    gpt()
     gpt()
     floor()
-    blas()
+    if warm:
+        blas()
     times = {"gpt": ([], []), "floor": ([], []), "blas": ([], [])}
     for _ in range(steps):
         for name, fn in (("gpt", gpt), ("floor", floor), ("blas", blas)):

@@ -13,6 +13,8 @@ It prints "NAME VALUE" lines: the median wall time of a step (step_ms), the
 median CPU time of a step over all threads (cpu_ms), the peak resident set
 (rss_mib) and the first loss (a sanity check that both sides ran the same
 model). One untimed step comes first (the allocator, the BLAS threads).
+With NNDB_BENCH_ANOMALY=pairs it times STEPS pairs of steps with anomaly
+detection on and off instead (cpu_ms_on, cpu_ms_off; bench_anomaly.py).
 """
 import math
 import os
@@ -151,25 +153,53 @@ def make_step(mode, L, H, C, V, B, T):
 RSS_STEPS = 5
 
 
+def anomaly_pairs(step, steps):
+    """bench/bench_anomaly.py at this shape: [steps] pairs of steps, one
+    with the NaN hunt (nndb) or detect_anomaly (PyTorch) on, one with it
+    off, in turn in this one process, so that both see the same minutes;
+    prints each mode's median CPU time of a step."""
+    import statistics
+    import time
+
+    cpu = {False: [], True: []}
+    for _ in range(steps):
+        for on in (True, False):
+            torch.autograd.set_detect_anomaly(on)
+            c0 = time.process_time()
+            step()
+            cpu[on].append(time.process_time() - c0)
+    torch.autograd.set_detect_anomaly(False)
+    print("cpu_ms_off", f"{statistics.median(cpu[False]) * 1e3:.6g}")
+    print("cpu_ms_on", f"{statistics.median(cpu[True]) * 1e3:.6g}")
+
+
 def main():
     from timing import step_medians  # the bench harness, beside this file
 
     mode = sys.argv[1]
     L, H, C, V, B, T, threads, steps = map(int, sys.argv[2:10])
     torch.set_num_threads(threads)
-    if os.environ.get("NNDB_BENCH_ANOMALY") == "1":
-        # bench/bench_anomaly.py: the step with the NaN hunt (nndb) or
-        # detect_anomaly (PyTorch) on, against the same step with it off
-        torch.autograd.set_detect_anomaly(True)
+    anomaly = os.environ.get("NNDB_BENCH_ANOMALY", "0")
     step = make_step(mode, L, H, C, V, B, T)
+    # NNDB_BENCH_ANOMALY=1: every step with anomaly detection on (against
+    # another process with it off); "pairs": see anomaly_pairs, and the
+    # untimed step runs with it on, so that no timed step pays its first use
+    torch.autograd.set_detect_anomaly(anomaly != "0")
     first = step()
+    if anomaly == "pairs":
+        anomaly_pairs(step, steps)
+        print("loss", f"{first:.4f}")
+        return
     wall, cpu = step_medians(step, steps)
     # Peak memory is read after at least RSS_STEPS steps in all: nndb's
     # allocator places the first steps' blocks differently from the later
     # ones and its peak grows until the fourth step (124M B4 T256: 2920 MiB
     # after 3 steps, 3034 from step 4 on; PyTorch's levels off at step 3),
     # so a shorter run would report a figure below the steady state.
-    for _ in range(max(0, RSS_STEPS - 1 - steps)):
+    # bench_gpt_scale.py sets NNDB_BENCH_RSS_STEPS: 3 for PyTorch, 0 where
+    # it reports no peak (the untimed steps at a big shape cost seconds).
+    rss_steps = int(os.environ.get("NNDB_BENCH_RSS_STEPS", RSS_STEPS))
+    for _ in range(max(0, rss_steps - 1 - steps)):
         step()
     print("step_ms", f"{wall * 1e3:.6g}")
     print("cpu_ms", f"{cpu * 1e3:.6g}")
