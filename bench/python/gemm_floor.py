@@ -37,7 +37,7 @@ copy and its page faults cost about 0.4 s of the B4 T64 floor).
 --alternate (with --engine) also builds gpt_scale.py's step and the
 OpenBLAS floor (the ctypes calls above) in the same process and times the
 three in turn, step, engine floor, OpenBLAS floor, STEPS times each (after
-two untimed steps and one untimed pass of each floor), and
+two untimed passes of the step and the engine floor in turn), and
 prints the step's medians as "gpt_step_ms" and "gpt_cpu_ms" and the
 OpenBLAS floor's as "blas_step_ms" and "blas_cpu_ms": on this VM
 the speed of the machine swings by a third from one minute to the next
@@ -45,11 +45,10 @@ the speed of the machine swings by a third from one minute to the next
 processes run one after the other says more about the minute than about
 the step; alternating in one process both see the same minutes. With
 --brief (make bench's default, bench_gpt_scale.py) the OpenBLAS floor
-gets no untimed pass: its buffers are written when it is built, so its
-first pass reads the same as the next (2.04 against 2.08 s at 124M B4
-T64), while at B4 T256 that pass is 8 more seconds of a run that has to
-stay short. The engine floor keeps its untimed pass: its first pass
-allocates the outputs and read 9% slower.
+gets no untimed pass, only one call of each distinct product: its
+buffers are written when it is built, and those calls make OpenBLAS's
+own buffers resident, while at B4 T256 a whole untimed pass is 8 more
+seconds of a run that has to stay short.
 """
 import ctypes
 import os
@@ -142,6 +141,7 @@ def blas_step(prods, threads, own):
     big = max(max(m * k, k * n, m * n) for _, m, n, k, _, _ in prods)
     bufs = [(ctypes.c_float * big)() for _ in range(3)]
     for b in bufs:  # small values, no zeros or denormals
+        ctypes.memset(b, 0, ctypes.sizeof(b))  # every page written: resident before the first pass
         ctypes.memmove(b, (ctypes.c_float * 1)(0.01), 4)
         for j in range(1, 64):
             b[j] = 0.01 * j
@@ -174,7 +174,20 @@ def blas_step(prods, threads, own):
                 memset(z[0], 0, z[1])
             sgemm(*args)
 
+    def first_use():
+        # One call of each distinct product: OpenBLAS's own buffers become
+        # resident (a first pass without this read 15% slower at 124M B4
+        # T64, its time in the kernel) for a fraction of a pass.
+        seen = set()
+        for args, z in zip(calls, clears):
+            if args[1:6] not in seen:
+                seen.add(args[1:6])
+                if z:
+                    memset(z[0], 0, z[1])
+                sgemm(*args)
+
     step.buffers = bufs  # kept as long as the step
+    step.first_use = first_use
     return step
 
 
@@ -203,15 +216,19 @@ def alternate(floor, blas, steps, prods, mode, L, H, C, V, B, T, warm=True):
 
     import gpt_scale  # beside this file
     gpt = gpt_scale.make_step(mode, L, H, C, V, B, T)
-    # Two untimed steps: the second still makes memory resident (124M B4
-    # T64 after the floors were built: 1.74 s, 0.30 s of it in the kernel,
-    # against 1.27 s and none from the third on), and the floors below are
-    # timed warm.
-    gpt()
-    gpt()
-    floor()
+    # Untimed: the step and the engine floor twice each, in turn. nndb's
+    # pool settles over the first passes of the two together: at 124M B4
+    # T64 the step's second pass, after the floor's first, made 445 more
+    # requests to the system and read 1.65 s, 0.29 s of it in the kernel,
+    # and the floor's second pass 8% over its third; from there on neither
+    # spends time in the kernel.
+    for _ in range(2):
+        gpt()
+        floor()
     if warm:
         blas()
+    else:
+        blas.first_use()
     times = {"gpt": ([], []), "floor": ([], []), "blas": ([], [])}
     for _ in range(steps):
         for name, fn in (("gpt", gpt), ("floor", floor), ("blas", blas)):
