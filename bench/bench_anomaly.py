@@ -4,15 +4,18 @@ measured in this run on the same programs (bench/bench_gpt.c and
 bench_mlp.c with NNDB_BENCH_ANOMALY=1; bench/bench_gpt.py and anchors.py
 with torch.autograd.set_detect_anomaly(True)), and at the GPT-2 124M shape
 the one Python file of bench/bench_gpt_scale.py under both, which with
-NNDB_BENCH_ANOMALY=pairs times steps with detection on and off in turn in
-one process (CPU time per step; a PyTorch step there takes seconds).
+NNDB_BENCH_ANOMALY=rounds times a step with detection on, one under
+torch.profiler and one plain in turn in one process (CPU time per step; a
+PyTorch step there takes seconds). That shape also gives the profiler's
+cost (the small GPT's is bench_instruments.c's line).
 
     BENCH anomaly_overhead_<model>_1t nndb=<on/off> torch=<on/off> target=<=T
+    BENCH profile_overhead_gpt124m_train_B4_T64_1t nndb=<profiled/off> torch=<profiled/off> target=<=1.15
 
     bench/bench_anomaly.py [--full] [--only SUBSTRING]
 
 By default (make bench) each case runs one round, and the 124M shape one
-pair of steps; --full runs three rounds, and three pairs at 124M.
+round of three steps; --full runs three rounds, of three at 124M.
 """
 import os
 import sys
@@ -39,8 +42,9 @@ class Case(typing.NamedTuple):
     n_theirs: int
     target: float
     # how the program reports a step: "result", a RESULT line with ms=
-    # (bench_gpt.c, bench_mlp.c, bench_gpt.py, anchors.py), or "pairs",
-    # gpt_scale.py's cpu_ms_on and cpu_ms_off from one process each side
+    # (bench_gpt.c, bench_mlp.c, bench_gpt.py, anchors.py), or "rounds",
+    # gpt_scale.py's cpu_ms_on, cpu_ms_profiled and cpu_ms_off from one
+    # process each side
     reads: str = "result"
 
 
@@ -50,22 +54,27 @@ CASES = [
     Case("mlp_2-64-64-3_b64_1t", [os.path.join(compare.BIN, "bench_mlp")] + MLP,
          [compare.PY, os.path.join(HERE, "anchors.py"), "mlp"] + MLP, 1500, 400, 1.25),
     # the GPT-2 124M shape of bench/bench_gpt_scale.py, the same Python file
-    # under `nndb python` and PyTorch; pairs of steps, CPU milliseconds per step
+    # under `nndb python` and PyTorch; rounds of steps, CPU milliseconds per step
     Case("gpt124m_train_B4_T64_1t", [NNDB, "python", SCALE] + G124, [compare.PY, SCALE] + G124,
-         3, 3, 1.10, reads="pairs"),
+         3, 3, 1.10, reads="rounds"),
 ]
+# the profiler's line from the same rounds
+PROFILE_TARGET = 1.15
 
 
 def timed(cmd, anomaly, reads):
     """One run of [cmd] with the hunt on or off (reads "result"): its
-    milliseconds per step, or None; for reads "pairs" ([anomaly] unused)
-    the (off, on) CPU milliseconds per step of one run, or None."""
+    milliseconds per step, or None; for reads "rounds" ([anomaly] unused)
+    {"off", "on", "profiled"}: CPU milliseconds per step of one run, or
+    None."""
     old = os.environ.get("NNDB_BENCH_ANOMALY")
-    os.environ["NNDB_BENCH_ANOMALY"] = "pairs" if reads == "pairs" else "1" if anomaly else "0"
+    os.environ["NNDB_BENCH_ANOMALY"] = "rounds" if reads == "rounds" else "1" if anomaly else "0"
     try:
-        if reads == "pairs":
+        if reads == "rounds":
             got = compare.name_values(cmd, 1)  # (it reports a failure)
-            return (got["cpu_ms_off"], got["cpu_ms_on"]) if "cpu_ms_on" in got else None
+            kinds = ("off", "on", "profiled")
+            return ({k: got["cpu_ms_" + k] for k in kinds}
+                    if all("cpu_ms_" + k in got for k in kinds) else None)
         res, err = compare.run(cmd, 1)
     finally:
         if old is None:
@@ -79,8 +88,9 @@ def timed(cmd, anomaly, reads):
 
 
 def measure(case, ours, theirs, rounds):
-    """{"n0", "n1", "t0", "t1"}: the best (lowest) median of nndb and
-    PyTorch with the hunt off (0) and on (1) over alternating rounds."""
+    """{"n0", "n1", "t0", "t1"} (and "np", "tp" for reads "rounds"): the
+    best (lowest) median of nndb and PyTorch with the hunt off (0) and on
+    (1), and profiled (p), over alternating rounds."""
     best = {}
 
     def keep(key, v):
@@ -88,12 +98,11 @@ def measure(case, ours, theirs, rounds):
             best[key] = min(best.get(key, v), v)
 
     for _ in range(rounds):
-        if case.reads == "pairs":
+        if case.reads == "rounds":
             for side, cmd in (("n", ours), ("t", theirs)):
-                got = timed(cmd, True, "pairs")
-                if got is not None:
-                    keep(side + "0", got[0])
-                    keep(side + "1", got[1])
+                got = timed(cmd, True, "rounds") or {}
+                for suffix, kind in (("0", "off"), ("1", "on"), ("p", "profiled")):
+                    keep(side + suffix, got.get(kind))
             continue
         for key, cmd, on in (("n0", ours, False), ("n1", ours, True),
                              ("t0", theirs, False), ("t1", theirs, True)):
@@ -107,10 +116,11 @@ def main(argv):
     rc = 0
     for case in CASES:
         full = f"anomaly_overhead_{case.name}"
-        if only not in full:
+        profile = f"profile_overhead_{case.name}" if case.reads == "rounds" else None
+        if only not in full and not (profile and only in profile):
             continue
         n_ours, n_theirs, target = case.n_ours, case.n_theirs, case.target
-        if case.reads == "pairs" and not full_run:
+        if case.reads == "rounds" and not full_run:
             n_ours = n_theirs = 1  # a PyTorch step at 124M takes seconds
         ours = case.ours + [str(n_ours)]
         theirs = case.theirs + [str(n_theirs)]
@@ -124,6 +134,16 @@ def main(argv):
         print(f"BENCH {full} nndb={nn_r:.3f} torch={th_r:.3f} target=<={target:.2f} "
               f"(ms per step: nndb {best['n0']:.4g} off, {best['n1']:.4g} on; "
               f"torch {best['t0']:.4g} off, {best['t1']:.4g} on)", flush=True)
+        if profile:
+            if "np" in best and "tp" in best:
+                print(f"BENCH {profile} nndb={best['np'] / best['n0']:.3f} "
+                      f"torch={best['tp'] / best['t0']:.3f} target=<={PROFILE_TARGET:.2f} "
+                      f"(ms per step under torch.profiler: nndb {best['np']:.4g}, "
+                      f"torch {best['tp']:.4g})", flush=True)
+            else:
+                print(f"BENCH {profile} nndb=n/a torch=n/a target=<={PROFILE_TARGET:.2f}",
+                      flush=True)
+                rc = 1
     return rc
 
 

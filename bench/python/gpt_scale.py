@@ -13,8 +13,9 @@ It prints "NAME VALUE" lines: the median wall time of a step (step_ms), the
 median CPU time of a step over all threads (cpu_ms), the peak resident set
 (rss_mib) and the first loss (a sanity check that both sides ran the same
 model). One untimed step comes first (the allocator, the BLAS threads).
-With NNDB_BENCH_ANOMALY=pairs it times STEPS pairs of steps with anomaly
-detection on and off instead (cpu_ms_on, cpu_ms_off; bench_anomaly.py).
+With NNDB_BENCH_ANOMALY=rounds it times STEPS rounds of a step with
+anomaly detection on, one under torch.profiler and one plain instead
+(cpu_ms_on, cpu_ms_profiled, cpu_ms_off; bench_anomaly.py).
 """
 import math
 import os
@@ -153,24 +154,30 @@ def make_step(mode, L, H, C, V, B, T):
 RSS_STEPS = 5
 
 
-def anomaly_pairs(step, steps):
-    """bench/bench_anomaly.py at this shape: [steps] pairs of steps, one
-    with the NaN hunt (nndb) or detect_anomaly (PyTorch) on, one with it
-    off, in turn in this one process, so that both see the same minutes;
-    prints each mode's median CPU time of a step."""
+def instrument_rounds(step, steps):
+    """bench/bench_anomaly.py at this shape: [steps] rounds of three steps
+    in this one process, so that all see the same minutes: one with the NaN
+    hunt (nndb) or detect_anomaly (PyTorch) on, one under
+    torch.profiler.profile() (CPU activity), one plain; prints each
+    kind's median CPU time of a step."""
+    import contextlib
     import statistics
     import time
 
-    cpu = {False: [], True: []}
+    def profiled():
+        return torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU])
+
+    cpu = {"on": [], "profiled": [], "off": []}
     for _ in range(steps):
-        for on in (True, False):
-            torch.autograd.set_detect_anomaly(on)
-            c0 = time.process_time()
-            step()
-            cpu[on].append(time.process_time() - c0)
+        for kind in cpu:
+            torch.autograd.set_detect_anomaly(kind == "on")
+            with profiled() if kind == "profiled" else contextlib.nullcontext():
+                c0 = time.process_time()
+                step()
+                cpu[kind].append(time.process_time() - c0)
     torch.autograd.set_detect_anomaly(False)
-    print("cpu_ms_off", f"{statistics.median(cpu[False]) * 1e3:.6g}")
-    print("cpu_ms_on", f"{statistics.median(cpu[True]) * 1e3:.6g}")
+    for kind, times in cpu.items():
+        print(f"cpu_ms_{kind}", f"{statistics.median(times) * 1e3:.6g}")
 
 
 def main():
@@ -182,12 +189,13 @@ def main():
     anomaly = os.environ.get("NNDB_BENCH_ANOMALY", "0")
     step = make_step(mode, L, H, C, V, B, T)
     # NNDB_BENCH_ANOMALY=1: every step with anomaly detection on (against
-    # another process with it off); "pairs": see anomaly_pairs, and the
-    # untimed step runs with it on, so that no timed step pays its first use
+    # another process with it off); "rounds": see instrument_rounds, and
+    # the untimed step runs with it on, so that no timed step pays its
+    # first use
     torch.autograd.set_detect_anomaly(anomaly != "0")
     first = step()
-    if anomaly == "pairs":
-        anomaly_pairs(step, steps)
+    if anomaly == "rounds":
+        instrument_rounds(step, steps)
         print("loss", f"{first:.4f}")
         return
     wall, cpu = step_medians(step, steps)
