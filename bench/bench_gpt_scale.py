@@ -9,7 +9,7 @@ process each, at 1 and then 2 threads; values are medians over steps.
 
 By default (make bench, about 4 minutes on this 2-core machine) the
 124M B4 T64 training step and the B1 T128 forward run in full at 1 and
-2 threads, with few timed steps (2 and 3): PyTorch's process, nndb's
+2 threads, with few timed steps (1 and 2): PyTorch's process, nndb's
 gemm_floor.py --alternate --brief (whose step gives the first line too)
 and, at one thread, nndb's step alone for its peak memory. The B4 T256
 and 64M B8 T128 steps get their floor lines at one thread only (one
@@ -61,11 +61,11 @@ FLOOR = os.path.join(HERE, "python", "gemm_floor.py")
 # (name, mode, (L, H, C, V, B, T), steps under --full, steps by default,
 #  in --quick, target vs torch at 1t / 2t, floor target 1t / 2t)
 CONFIGS = [
-    ("gpt124m_train_B4_T64", "train", (12, 12, 768, 50257, 4, 64), 3, 2, True,
+    ("gpt124m_train_B4_T64", "train", (12, 12, 768, 50257, 4, 64), 3, 1, True,
      (0.75, 0.65), (1.06, 1.15)),
     ("gpt124m_train_B4_T256", "train", (12, 12, 768, 50257, 4, 256), 2, 1, False,
      (0.80, 0.65), (1.06, 1.15)),
-    ("gpt124m_forward_B1_T128", "forward", (12, 12, 768, 50257, 1, 128), 4, 3, True,
+    ("gpt124m_forward_B1_T128", "forward", (12, 12, 768, 50257, 1, 128), 4, 2, True,
      (0.80, 0.65), (1.06, 1.15)),
     ("gpt64m_train_B8_T128", "train", (12, 8, 512, 50257, 8, 128), 2, 1, False,
      (0.80, 0.65), (1.06, 1.15)),
