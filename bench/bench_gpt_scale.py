@@ -7,15 +7,16 @@ process each, at 1 and then 2 threads; values are medians over steps.
 
     bench/bench_gpt_scale.py [--full] [--quick] [--cpu] [--only SUBSTRING] [--own-blocks]
 
-By default (make bench, about 4 minutes on this 2-core machine) the
-124M B4 T64 training step and the B1 T128 forward run in full at 1 and
-2 threads, with few timed steps (1 and 2): PyTorch's process, nndb's
-gemm_floor.py --alternate --brief (whose step gives the first line too)
-and, at one thread, nndb's step alone for its peak memory. The B4 T256
-and 64M B8 T128 steps get their floor lines at one thread only (one
-timed step; a PyTorch step at B4 T256 takes 14 s here, its untimed first
-step 23 s). --full runs every line: more steps, PyTorch at every shape
-and thread count, nndb's step in a process of its own, the separate floor
+By default (make bench, about 5 minutes on this 2-core machine) every
+shape runs at one thread against PyTorch and the floors, and the 124M B4
+T64 training step and the B1 T128 forward at two threads too, with few
+timed steps (1 for the training steps, 2 for the forward): PyTorch's
+process and nndb's gemm_floor.py --alternate --brief (whose step gives
+the first line where no other nndb process runs), and for the B4 T64 and
+forward shapes at one thread nndb's step alone for its peak memory. A
+PyTorch step at B4 T256 takes 14 s at one thread here, its untimed first
+step 23 s. --full runs every line: more steps, both thread counts for
+every shape, nndb's step in a process of its own, the separate floor
 process and every peak (about 20 minutes); --quick keeps only the B4 T64
 and forward shapes.
 
@@ -70,11 +71,11 @@ CONFIGS = [
     ("gpt64m_train_B8_T128", "train", (12, 8, 512, 50257, 8, 128), 2, 1, False,
      (0.80, 0.65), (1.06, 1.15)),
 ]
-# The shapes a default run measures in full: against PyTorch, at both
-# thread counts, with their peak memory (at one thread). The other two get
-# their floor lines at one thread only: PyTorch's B4 T256 step takes 14 s
-# at one thread on this machine and its untimed first step 23 s, so each
-# of their PyTorch processes would cost the run most of a minute.
+# The shapes a default run measures in full: against PyTorch and the
+# floors at both thread counts, with their peak memory (at one thread).
+# The other two get PyTorch and the floors at one thread only: PyTorch's
+# B4 T256 step takes 14 s here and its untimed first step 23 s, so each of
+# their PyTorch processes costs the run most of a minute.
 BRIEF_FULL = ("gpt124m_train_B4_T64", "gpt124m_forward_B1_T128")
 # Steps before the peak is read (gpt_scale.py's NNDB_BENCH_RSS_STEPS):
 # nndb's peak levels off at the fourth step, PyTorch's at the third (at
@@ -98,20 +99,18 @@ def values(cmd, threads, passive=False, rss_steps="0"):
     return {k: float(v) for k, v in (line.split() for line in out.splitlines() if line.strip())}
 
 
-def run_config(mode, dims, steps, threads, full_run, own, rss, torch_too):
+def run_config(mode, dims, steps, threads, full_run, own, rss):
     """The processes of one line set: {"ours", "theirs", "floor",
     "engine"} of "NAME VALUE" dicts; "ours" and "floor" only under --full
-    or, for "ours", where the peak is read ([rss]); "theirs" where
-    [torch_too]."""
+    or, for "ours", where the peak is read ([rss])."""
     args = [mode] + [str(d) for d in dims] + [str(threads), str(steps)]
-    got = {"ours": {}, "theirs": {}, "floor": {}}
+    got = {"ours": {}, "floor": {}}
     if full_run or rss:
         got["ours"] = values([NNDB, "python", GPT] + args, threads,
                              rss_steps=RSS_STEPS["nndb"] if rss else "0")
-    if torch_too:
-        got["theirs"] = values(["/usr/bin/python3", GPT] + args, threads, passive=threads > 1,
-                               rss_steps=(RSS_STEPS["torch" if full_run else "torch_brief"]
-                                          if rss else "0"))
+    got["theirs"] = values(["/usr/bin/python3", GPT] + args, threads, passive=threads > 1,
+                           rss_steps=(RSS_STEPS["torch" if full_run else "torch_brief"]
+                                      if rss else "0"))
     if full_run:
         got["floor"] = values(["/usr/bin/python3", FLOOR] + args + own, threads)
     got["engine"] = values([NNDB, "python", FLOOR] + args + own + ["--engine", "--alternate"] +
@@ -138,10 +137,9 @@ def main(argv):
                 print(f"# {full}: under --full only", flush=True)
                 continue
             rss = threads == 1 and (full_run or name in BRIEF_FULL)
-            torch_too = full_run or name in BRIEF_FULL
             t0 = time.monotonic()
             got = run_config(mode, dims, full_steps if full_run else steps, threads,
-                             full_run, own, rss, torch_too)
+                             full_run, own, rss)
             ours, theirs, floor, engine = got["ours"], got["theirs"], got["floor"], got["engine"]
             if ours and ours.get("loss") != theirs.get("loss"):
                 print(f"# {full}: first losses differ: nndb {ours.get('loss')} "
@@ -151,12 +149,8 @@ def main(argv):
             g, b = engine.get("gpt_" + key), engine.get("blas_" + key)
             o = ours.get(key) if ours else g
             t, f = theirs.get(key), floor.get(key)
-            if torch_too:
-                compare.emit(full, o and o / 1e3, "torch", t and t / 1e3, "s",
-                             f"<={targets[threads - 1]}")
-            else:
-                print(f"# {full}: nndb {o and o / 1e3:.4g} s per step; against PyTorch "
-                      "under --full", flush=True)
+            compare.emit(full, o and o / 1e3, "torch", t and t / 1e3, "s",
+                         f"<={targets[threads - 1]}")
             # The step over OpenBLAS's products, both timed in turn in one
             # process (the machine's speed drifts between processes); under
             # --full the separate processes' ratios follow in brackets.
