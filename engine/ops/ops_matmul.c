@@ -640,6 +640,7 @@ nn_tensor *op_matmul_forward(nn_ctx *ctx, nn_node *node) {
     nn_tensor *a = node->in[0].t, *b = node->in[1].t;
     mm_geo g;
     if (same_dtype(ctx, "matmul", a, b, true) || !mm_geometry(ctx, a, b, &g)) return NULL;
+    if (fold_t_applies(a, b)) return mm_fold_t(ctx, a, b, g.out_shape);
     int nd = g.nb + 2;
     int64_t cshape[NN_MAX_DIMS + 2];
     for (int d = 0; d < g.nb; d++) cshape[d] = g.bs[d];
@@ -658,10 +659,6 @@ nn_tensor *op_matmul_forward(nn_ctx *ctx, nn_node *node) {
         nn_tensor_release(out);
         return NULL;
     }
-    if (out && fold_t_applies(a, b)) {
-        nn_tensor_release(out);
-        return mm_fold_t(ctx, a, b, g.out_shape);
-    }
     nn_tensor *va = out ? view(ctx, a, nd, g.ashape, g.astr) : NULL;
     nn_tensor *vb = va ? view(ctx, b, nd, g.bshape, g.bstr) : NULL;
     nn_tensor *vc = vb ? view_contig(ctx, out, nd, cshape) : NULL;
@@ -676,10 +673,6 @@ nn_tensor *op_matmul_forward(nn_ctx *ctx, nn_node *node) {
     return out;
 }
 
-/* The gradient of the vector of a matrix-vector product made by mv (see
- * op_matmul_forward): (the folded matrix of [mat])^T mv [dout], flattened,
- * into a new tensor of [shape] (1-D), as PyTorch's mv backward (a gemv
- * too). False where mv_blas declines (nothing kept), *st set on error. */
 /* [t] as one dim: a view where its dims step as one, else a contiguous
  * copy. A new reference, or NULL on error. */
 static nn_tensor *flattened(nn_ctx *ctx, nn_tensor *t) {
@@ -698,6 +691,10 @@ static nn_tensor *flattened(nn_ctx *ctx, nn_tensor *t) {
     return r;
 }
 
+/* The gradient of the vector of a matrix-vector product made by mv (see
+ * op_matmul_forward): (the folded matrix of [mat])^T mv [dout], flattened,
+ * into a new tensor of [shape] (1-D), as PyTorch's mv backward (a gemv
+ * too). False where mv_blas declines (nothing kept), *st set on error. */
 static bool vec_grad_mv(nn_ctx *ctx, nn_tensor *mt_in, bool transposed, nn_tensor *dout,
                         const int64_t *shape, nn_tensor **out, nn_status *st) {
     nn_tensor *m2 = mv_folded(ctx, mt_in, transposed);
@@ -773,6 +770,7 @@ nn_status op_matmul_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_ten
     nn_tensor *a = node->in[0].t, *b = node->in[1].t;
     mm_geo g;
     if (!mm_geometry(ctx, a, b, &g)) return ctx->err.code;
+    if (fold_t_applies(a, b)) return mm_fold_t_backward(ctx, node, a, b, dout, din);
     int nb = g.nb, nd = nb + 2;
     /* dout as [bs..., M, N]: a 1-D operand's missing dim has size 1. */
     int64_t gshape[NN_MAX_DIMS + 2], gst[NN_MAX_DIMS + 2];
@@ -784,11 +782,6 @@ nn_status op_matmul_backward(nn_ctx *ctx, nn_node *node, nn_tensor *dout, nn_ten
     if (!vg) return ctx->err.code;
     bool fold = !matmul_is_bmm(a, b); /* as the forward */
     nn_status st = NN_OK;
-    if (fold_t_applies(a, b)) {
-        st = mm_fold_t_backward(ctx, node, a, b, dout, din);
-        nn_tensor_release(vg);
-        return st;
-    }
     bool vec_done = false;
     if (node->in[0].needs_grad && a->ndim == 1 && b->ndim >= 3)
         vec_done = vec_grad_mv(ctx, b, true, dout, a->shape, &din[0], &st);

@@ -555,17 +555,18 @@ static int64_t tail_start(int64_t n, nn_dtype dt) {
  * libm tail: one per thread's part of a dense input (nn_aten_part), a
  * row-major view's rows (nn_vector_runs; none, the scalar op throughout,
  * when its rows are not unit-stride). */
-#define LOGIT_RUNS(T, VLOG, LOG, INF)                                                              \
+#define LOGIT_RUNS(T, VLOG, LOG)                                                                   \
     {                                                                                              \
         const T *x = nn_tensor_data(c);                                                            \
         T *y = nn_tensor_data(out), lo = (T)eps, hi = (T)1 - (T)eps;                               \
-        for (int64_t r = 0; r<n; r += run> 0 ? run : n) {                                          \
-            int64_t m = run > 0 && run < n - r ? run : n - r;                                      \
+        int64_t step = run > 0 ? run : n;                                                          \
+        for (int64_t r = 0; r < n; r += step) {                                                    \
+            int64_t m = step < n - r ? step : n - r;                                               \
             int64_t t0 = r + (run > 0 ? tail_start(m, dt) : 0);                                    \
             for (int64_t i = r; i < r + m; i++) {                                                  \
                 T v = x[i];                                                                        \
                 if (eps >= 0) v = v < lo ? lo : v > hi ? hi : v;                                   \
-                y[i] = i < t0 ? VLOG(v / (1 - v)) : v == 1 ? INF : LOG(v / (1 - v));               \
+                y[i] = i < t0 ? VLOG(v / (1 - v)) : v == 1 ? INFINITY : LOG(v / (1 - v));          \
             }                                                                                      \
         }                                                                                          \
     }
@@ -579,10 +580,10 @@ static nn_tensor *logit_forward(nn_ctx *ctx, nn_tensor *a, double eps) {
     if (run == n) run = nn_aten_part(n, 32768);
     if (dt == NN_FLOAT32) {
         nn_sleef_f1 vlog = nn_sleef_float(NN_SLEEF_LOG);
-        LOGIT_RUNS(float, vlog, logf, INFINITY)
+        LOGIT_RUNS(float, vlog, logf)
     } else {
         nn_sleef_d1 vlog = nn_sleef_double(NN_SLEEF_LOG);
-        LOGIT_RUNS(double, vlog, log, INFINITY)
+        LOGIT_RUNS(double, vlog, log)
     }
     nn_tensor_release(c);
     return out;
