@@ -224,14 +224,11 @@ install: $(BUILD)/nndb
 	for d in drills/lessons/data/*; do cp -rH "$$d" $(PREFIX)/share/nndb/lessons/data/ || exit 1; done
 	$(PREFIX)/bin/nndb install-kernel --prefix $(PREFIX)
 
-bench: deps
+# bench-full: every program's longer run, for a quiet machine (about 40 minutes)
+bench-full: BENCH_ARGS = --full
+bench bench-full: deps
 	@$(MAKE) --no-print-directory build/nndb $(BENCH_SRC:%.c=build/%)
-	@PYTHON=$(PYTHON) bench/run.sh
-
-# every program's longer run, for a quiet machine (about 40 minutes)
-bench-full: deps
-	@$(MAKE) --no-print-directory build/nndb $(BENCH_SRC:%.c=build/%)
-	@PYTHON=$(PYTHON) bench/run.sh --full
+	@PYTHON=$(PYTHON) bench/run.sh $(BENCH_ARGS)
 
 FORMAT_FILES = $(wildcard engine/*.[ch] engine/ops/*.[ch] engine/probe/*.[ch] binding/*.[ch] repl/*.[ch] kernel/*.[ch] \
                drills/*.[ch] tests/*.h tests/*/*.[ch] bench/*.c) nndb.c

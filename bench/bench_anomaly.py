@@ -14,8 +14,9 @@ cost (the small GPT's is bench_instruments.c's line).
 
     bench/bench_anomaly.py [--full] [--only SUBSTRING]
 
-By default (make bench) each case runs one round, and the 124M shape one
-round of three steps; --full runs three rounds, of three at 124M.
+By default (make bench) the small models run three alternating rounds
+and the 124M shape one round of three steps; --full runs three rounds of
+three at 124M.
 """
 import os
 import sys
@@ -62,32 +63,39 @@ CASES = [
 PROFILE_TARGET = 1.15
 
 
-def timed(cmd, anomaly, reads):
-    """One run of [cmd] with the hunt on or off (reads "result"): its
-    milliseconds per step, or None; for reads "rounds" ([anomaly] unused)
-    {"off", "on", "profiled"}: CPU milliseconds per step of one run, or
-    None."""
+def with_mode(mode, fn):
+    """fn() with NNDB_BENCH_ANOMALY=[mode] in the environment the programs
+    inherit."""
     old = os.environ.get("NNDB_BENCH_ANOMALY")
-    os.environ["NNDB_BENCH_ANOMALY"] = "rounds" if reads == "rounds" else "1" if anomaly else "0"
+    os.environ["NNDB_BENCH_ANOMALY"] = mode
     try:
-        if reads == "rounds":
-            got = compare.name_values(cmd, 1)  # (it reports a failure)
-            kinds = ("off", "on", "profiled")
-            return ({k: got["cpu_ms_" + k] for k in kinds}
-                    if all("cpu_ms_" + k in got for k in kinds) else None)
-        res, err = compare.run(cmd, 1)
+        return fn()
     finally:
         if old is None:
             os.environ.pop("NNDB_BENCH_ANOMALY", None)
         else:
             os.environ["NNDB_BENCH_ANOMALY"] = old
+
+
+def timed(cmd, anomaly):
+    """One run of [cmd] (a RESULT program) with the hunt on or off: its
+    milliseconds per step, or None."""
+    res, err = with_mode("1" if anomaly else "0", lambda: compare.run(cmd, 1))
     if res is None:
         print(f"# {' '.join(cmd[:2])} failed: {err}", file=sys.stderr, flush=True)
         return None
     return float(res["ms"])
 
 
-def measure(case, ours, theirs, rounds):
+def rounds(cmd):
+    """One run of gpt_scale.py [cmd] in its "rounds" mode: {"off", "on",
+    "profiled"}, CPU milliseconds per step, or {} (name_values reports a
+    failure)."""
+    got = with_mode("rounds", lambda: compare.name_values(cmd, 1))
+    return {k: got["cpu_ms_" + k] for k in ("off", "on", "profiled") if "cpu_ms_" + k in got}
+
+
+def measure(case, ours, theirs, n_rounds):
     """{"n0", "n1", "t0", "t1"} (and "np", "tp" for reads "rounds"): the
     best (lowest) median of nndb and PyTorch with the hunt off (0) and on
     (1), and profiled (p), over alternating rounds."""
@@ -97,16 +105,16 @@ def measure(case, ours, theirs, rounds):
         if v is not None:
             best[key] = min(best.get(key, v), v)
 
-    for _ in range(rounds):
+    for _ in range(n_rounds):
         if case.reads == "rounds":
             for side, cmd in (("n", ours), ("t", theirs)):
-                got = timed(cmd, True, "rounds") or {}
+                got = rounds(cmd)
                 for suffix, kind in (("0", "off"), ("1", "on"), ("p", "profiled")):
                     keep(side + suffix, got.get(kind))
             continue
         for key, cmd, on in (("n0", ours, False), ("n1", ours, True),
                              ("t0", theirs, False), ("t1", theirs, True)):
-            keep(key, timed(cmd, on, case.reads))
+            keep(key, timed(cmd, on))
     return best
 
 
@@ -124,7 +132,9 @@ def main(argv):
             n_ours = n_theirs = 1  # a PyTorch step at 124M takes seconds
         ours = case.ours + [str(n_ours)]
         theirs = case.theirs + [str(n_theirs)]
-        best = measure(case, ours, theirs, ROUNDS if full_run else 1)
+        # three rounds for the small models, whose steps take milliseconds
+        # (one round read 0.87-1.34 for the GPT); one for 124M's in the short run
+        best = measure(case, ours, theirs, 1 if case.reads == "rounds" and not full_run else ROUNDS)
         if len(best) < 4:
             print(f"BENCH {full} nndb=n/a torch=n/a target=<={target:.2f}", flush=True)
             rc = 1

@@ -168,26 +168,23 @@ def blas_step(prods, threads, own):
               else None for args in calls]
     calls = [args[:11] + ((1.0 if z else 0.0),) + args[12:] for args, z in zip(calls, clears)]
 
-    def step():
-        for args, z in zip(calls, clears):
+    def run(pairs):
+        for args, z in pairs:
             if z:
                 memset(z[0], 0, z[1])
             sgemm(*args)
 
-    def first_use():
-        # One call of each distinct product: OpenBLAS's own buffers become
-        # resident (a first pass without this read 15% slower at 124M B4
-        # T64, its time in the kernel) for a fraction of a pass.
-        seen = set()
-        for args, z in zip(calls, clears):
-            if args[1:6] not in seen:
-                seen.add(args[1:6])
-                if z:
-                    memset(z[0], 0, z[1])
-                sgemm(*args)
+    pairs = list(zip(calls, clears))
+    # One call of each distinct product (transposes and m, n, k): OpenBLAS's
+    # own buffers become resident (a first pass without this read 15%
+    # slower at 124M B4 T64, its time in the kernel) for a fraction of a pass.
+    distinct = list({args[1:6]: (args, z) for args, z in pairs}.values())
+
+    def step():
+        run(pairs)
 
     step.buffers = bufs  # kept as long as the step
-    step.first_use = first_use
+    step.first_use = lambda: run(distinct)
     return step
 
 
